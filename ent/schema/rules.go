@@ -1,0 +1,90 @@
+//go:build !entbootstrap
+
+package schema
+
+import (
+	"entgo.io/ent"
+
+	"github.com/venueplatform/venue/ent/hook"
+	"github.com/venueplatform/venue/ent/privacy"
+	"github.com/venueplatform/venue/internal/rule"
+)
+
+// Policy of the VenueMixin: every query, update and delete is filtered to the
+// viewer's venue; every referenced row must be visible to the viewer.
+func (VenueMixin) Policy() ent.Policy {
+	return privacy.Policy{
+		Query: privacy.QueryPolicy{
+			rule.DenyIfNoViewer(),
+			rule.FilterVenue(),
+		},
+		Mutation: privacy.MutationPolicy{
+			rule.DenyIfNoViewer(),
+			rule.DenyIfReadOnly(),
+			rule.OnWrites(rule.FilterVenue()),
+			rule.DenyForeignReferences(),
+			rule.AllowIfVenueViewer(),
+			privacy.AlwaysDenyRule(),
+		},
+	}
+}
+
+// Hooks of the VenueMixin: organization_id comes from the viewer.
+func (VenueMixin) Hooks() []ent.Hook {
+	return []ent.Hook{rule.SetVenueOnCreate()}
+}
+
+// Policy of the Organization: a viewer sees and changes only its own venue;
+// venues are created only at system call sites.
+func (Organization) Policy() ent.Policy {
+	return privacy.Policy{
+		Query: privacy.QueryPolicy{
+			rule.DenyIfNoViewer(),
+			rule.FilterOwnVenue(),
+		},
+		Mutation: privacy.MutationPolicy{
+			rule.DenyIfNoViewer(),
+			rule.DenyIfReadOnly(),
+			privacy.OnMutationOperation(privacy.AlwaysDenyRule(), ent.OpCreate),
+			rule.OnWrites(rule.FilterOwnVenue()),
+			rule.AllowIfVenueViewer(),
+			privacy.AlwaysDenyRule(),
+		},
+	}
+}
+
+// Policy of the User: a venue sees only the people related to it; accounts
+// are created only at system call sites (sign-up, enrolment, import).
+func (User) Policy() ent.Policy {
+	return privacy.Policy{
+		Query: privacy.QueryPolicy{
+			rule.DenyIfNoViewer(),
+			rule.FilterUsersOfVenue(),
+		},
+		Mutation: privacy.MutationPolicy{
+			rule.DenyIfNoViewer(),
+			rule.DenyIfReadOnly(),
+			privacy.OnMutationOperation(privacy.AlwaysDenyRule(), ent.OpCreate),
+			rule.OnWrites(rule.FilterUsersOfVenue()),
+			rule.DenyForeignReferences(),
+			rule.AllowIfVenueViewer(),
+			privacy.AlwaysDenyRule(),
+		},
+	}
+}
+
+// Policy of the PlatformSetting: anyone may read the platform switches; only
+// system call sites change them.
+func (PlatformSetting) Policy() ent.Policy {
+	return privacy.Policy{
+		Query:    privacy.QueryPolicy{privacy.AlwaysAllowRule()},
+		Mutation: privacy.MutationPolicy{privacy.AlwaysDenyRule()},
+	}
+}
+
+// Hooks of the AuditLog: entries are append-only.
+func (AuditLog) Hooks() []ent.Hook {
+	return []ent.Hook{
+		hook.Reject(ent.OpUpdate | ent.OpUpdateOne | ent.OpDelete | ent.OpDeleteOne),
+	}
+}

@@ -1,0 +1,93 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+	"github.com/google/uuid"
+)
+
+// uuidType is the Go type of every id.
+var uuidType = uuid.UUID{}
+
+// trigram makes an index a GIN trigram index, for ILIKE '%term%' search that
+// stays fast at a million rows.
+var trigram = entsql.IndexAnnotation{Type: "GIN", OpClass: "gin_trgm_ops"}
+
+// User is a person with one global account; a venue sees a user only through
+// the Member relationship.
+type User struct{ ent.Schema }
+
+// Mixin of the User.
+func (User) Mixin() []ent.Mixin { return []ent.Mixin{BaseMixin{}} }
+
+// Fields of the User.
+func (User) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("email").NotEmpty().MaxLen(320).Unique(),
+		field.String("first_name").Default("").MaxLen(100),
+		field.String("last_name").Default("").MaxLen(100),
+		field.String("phone").Optional(),
+		field.String("password_hash").Optional().Sensitive(),
+		field.Enum("account_state").Values("active", "password_never_used", "imported_unclaimed").Default("active"),
+		field.String("country").Optional().MaxLen(2),
+		field.String("city").Optional(),
+	}
+}
+
+// Edges of the User.
+func (User) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("members", Member.Type),
+	}
+}
+
+// Indexes of the User: trigram indexes for member search by name and email.
+func (User) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("email").Annotations(trigram).StorageKey("user_email_trgm"),
+		index.Fields("first_name").Annotations(trigram),
+		index.Fields("last_name").Annotations(trigram),
+	}
+}
+
+// Member is the user–venue relationship: a member, staff or owner of one venue.
+type Member struct{ ent.Schema }
+
+// Mixin of the Member.
+func (Member) Mixin() []ent.Mixin {
+	return []ent.Mixin{BaseMixin{}, VenueMixin{}, ImportRefMixin{}}
+}
+
+// Fields of the Member.
+func (Member) Fields() []ent.Field {
+	return []ent.Field{
+		field.UUID("user_id", uuidType).Immutable(),
+		field.Enum("role").Values("member", "staff", "owner").Default("member"),
+		field.Enum("status").Values("active", "inactive", "blocked").Default("active"),
+		field.String("client_display_id").Optional().Nillable().MaxLen(64),
+		field.Strings("permissions").Optional(),
+		field.Time("joined_at").Optional(),
+	}
+}
+
+// Edges of the Member.
+func (Member) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("user", User.Type).Ref("members").Field("user_id").Unique().Required().Immutable(),
+		edge.To("passes", Pass.Type),
+		edge.To("bookings", Booking.Type),
+		edge.To("payments", Payment.Type),
+	}
+}
+
+// Indexes of the Member.
+func (Member) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("organization_id", "user_id").Unique(),
+		index.Fields("organization_id", "client_display_id").Unique(),
+		index.Fields("client_display_id").Annotations(trigram),
+	}
+}
