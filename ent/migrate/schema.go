@@ -397,7 +397,7 @@ var (
 				Columns: []*schema.Column{FeatureProvisioningsColumns[5]},
 			},
 			{
-				Name:    "featureprovisioning_organization_id",
+				Name:    "featureprovisioning_organization_unique",
 				Unique:  true,
 				Columns: []*schema.Column{FeatureProvisioningsColumns[5]},
 			},

@@ -48,7 +48,7 @@ func (FeatureProvisioning) Fields() []ent.Field {
 
 // Indexes of the FeatureProvisioning: one row per venue.
 func (FeatureProvisioning) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("organization_id").Unique()}
+	return []ent.Index{index.Fields("organization_id").Unique().StorageKey("featureprovisioning_organization_unique")}
 }
 
 // PlatformSetting is a platform-wide switch such as the emergency kill switch.
