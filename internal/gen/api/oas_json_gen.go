@@ -1485,57 +1485,6 @@ func (s *NilWorkshopEntryTarget) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
-// Encode encodes int as json.
-func (o OptNilInt) Encode(e *jx.Encoder) {
-	if !o.Set {
-		return
-	}
-	if o.Null {
-		e.Null()
-		return
-	}
-	e.Int(int(o.Value))
-}
-
-// Decode decodes int from json.
-func (o *OptNilInt) Decode(d *jx.Decoder) error {
-	if o == nil {
-		return errors.New("invalid: unable to decode OptNilInt to nil")
-	}
-	if d.Next() == jx.Null {
-		if err := d.Null(); err != nil {
-			return err
-		}
-
-		var v int
-		o.Value = v
-		o.Set = true
-		o.Null = true
-		return nil
-	}
-	o.Set = true
-	o.Null = false
-	v, err := d.Int()
-	if err != nil {
-		return err
-	}
-	o.Value = int(v)
-	return nil
-}
-
-// MarshalJSON implements stdjson.Marshaler.
-func (s OptNilInt) MarshalJSON() ([]byte, error) {
-	e := jx.Encoder{}
-	s.Encode(&e)
-	return e.Bytes(), nil
-}
-
-// UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *OptNilInt) UnmarshalJSON(data []byte) error {
-	d := jx.DecodeBytes(data)
-	return s.Decode(d)
-}
-
 // Encode encodes string as json.
 func (o OptString) Encode(e *jx.Encoder) {
 	if !o.Set {
@@ -1681,16 +1630,12 @@ func (s *PricedPassType) encodeFields(e *jx.Encoder) {
 		s.FlexiblePricingConfig.Encode(e)
 	}
 	{
-		if s.Clips.Set {
-			e.FieldStart("clips")
-			s.Clips.Encode(e)
-		}
+		e.FieldStart("clips")
+		s.Clips.Encode(e)
 	}
 	{
-		if s.ValidityDays.Set {
-			e.FieldStart("validity_days")
-			s.ValidityDays.Encode(e)
-		}
+		e.FieldStart("validity_days")
+		s.ValidityDays.Encode(e)
 	}
 }
 
@@ -1866,8 +1811,8 @@ func (s *PricedPassType) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"flexible_pricing_config\"")
 			}
 		case "clips":
+			requiredBitSet[1] |= 1 << 5
 			if err := func() error {
-				s.Clips.Reset()
 				if err := s.Clips.Decode(d); err != nil {
 					return err
 				}
@@ -1876,8 +1821,8 @@ func (s *PricedPassType) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"clips\"")
 			}
 		case "validity_days":
+			requiredBitSet[1] |= 1 << 6
 			if err := func() error {
-				s.ValidityDays.Reset()
 				if err := s.ValidityDays.Decode(d); err != nil {
 					return err
 				}
@@ -1896,7 +1841,7 @@ func (s *PricedPassType) Decode(d *jx.Decoder) error {
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
 		0b11111111,
-		0b00011111,
+		0b01111111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.

@@ -814,69 +814,6 @@ func (o OptDate) Or(d time.Time) time.Time {
 	return d
 }
 
-// NewOptNilInt returns new OptNilInt with value set to v.
-func NewOptNilInt(v int) OptNilInt {
-	return OptNilInt{
-		Value: v,
-		Set:   true,
-	}
-}
-
-// OptNilInt is optional nullable int.
-type OptNilInt struct {
-	Value int
-	Set   bool
-	Null  bool
-}
-
-// IsSet returns true if OptNilInt was set.
-func (o OptNilInt) IsSet() bool { return o.Set }
-
-// Reset unsets value.
-func (o *OptNilInt) Reset() {
-	var v int
-	o.Value = v
-	o.Set = false
-	o.Null = false
-}
-
-// SetTo sets value to v.
-func (o *OptNilInt) SetTo(v int) {
-	o.Set = true
-	o.Null = false
-	o.Value = v
-}
-
-// IsNull returns true if value is Null.
-func (o OptNilInt) IsNull() bool { return o.Null }
-
-// SetToNull sets value to null.
-func (o *OptNilInt) SetToNull() {
-	o.Set = true
-	o.Null = true
-	var v int
-	o.Value = v
-}
-
-// Get returns value and boolean that denotes whether value was set.
-func (o OptNilInt) Get() (v int, ok bool) {
-	if o.Null {
-		return v, false
-	}
-	if !o.Set {
-		return v, false
-	}
-	return o.Value, true
-}
-
-// Or returns value if set, or given parameter if does not.
-func (o OptNilInt) Or(d int) int {
-	if v, ok := o.Get(); ok {
-		return v
-	}
-	return d
-}
-
 // NewOptPassCategory returns new OptPassCategory with value set to v.
 func NewOptPassCategory(v PassCategory) OptPassCategory {
 	return OptPassCategory{
@@ -1102,8 +1039,8 @@ type PricedPassType struct {
 	PricingMode            PricedPassTypePricingMode        `json:"pricing_mode"`
 	ActivePricingVersionID NilUUID                          `json:"active_pricing_version_id"`
 	FlexiblePricingConfig  NilFlexiblePricingConfig         `json:"flexible_pricing_config"`
-	Clips                  OptNilInt                        `json:"clips"`
-	ValidityDays           OptNilInt                        `json:"validity_days"`
+	Clips                  NilInt                           `json:"clips"`
+	ValidityDays           NilInt                           `json:"validity_days"`
 }
 
 // GetID returns the value of ID.
@@ -1172,12 +1109,12 @@ func (s *PricedPassType) GetFlexiblePricingConfig() NilFlexiblePricingConfig {
 }
 
 // GetClips returns the value of Clips.
-func (s *PricedPassType) GetClips() OptNilInt {
+func (s *PricedPassType) GetClips() NilInt {
 	return s.Clips
 }
 
 // GetValidityDays returns the value of ValidityDays.
-func (s *PricedPassType) GetValidityDays() OptNilInt {
+func (s *PricedPassType) GetValidityDays() NilInt {
 	return s.ValidityDays
 }
 
@@ -1247,12 +1184,12 @@ func (s *PricedPassType) SetFlexiblePricingConfig(val NilFlexiblePricingConfig) 
 }
 
 // SetClips sets the value of Clips.
-func (s *PricedPassType) SetClips(val OptNilInt) {
+func (s *PricedPassType) SetClips(val NilInt) {
 	s.Clips = val
 }
 
 // SetValidityDays sets the value of ValidityDays.
-func (s *PricedPassType) SetValidityDays(val OptNilInt) {
+func (s *PricedPassType) SetValidityDays(val NilInt) {
 	s.ValidityDays = val
 }
 

@@ -1,0 +1,142 @@
+// Package handlers implements the REST operations of spec/api.yaml: typed
+// params from the generated server, one domain or ent call, a typed response.
+// Tenancy is not decided here: the viewer put in the context by the security
+// handler (or the public-venue context) is what the ent policies filter by.
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/go-faster/jx"
+	"github.com/ogen-go/ogen/ogenerrors"
+
+	"github.com/venueplatform/venue/ent"
+	api "github.com/venueplatform/venue/internal/gen/api"
+	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/auth"
+	"github.com/venueplatform/venue/internal/httpx"
+	"github.com/venueplatform/venue/internal/venue"
+	"github.com/venueplatform/venue/internal/viewer"
+)
+
+// Handler implements api.Handler.
+type Handler struct {
+	client *ent.Client
+	auth   *auth.Authenticator
+	log    *slog.Logger
+	now    func() time.Time
+}
+
+var _ api.Handler = (*Handler)(nil)
+
+// New returns a Handler.
+func New(client *ent.Client, authn *auth.Authenticator, log *slog.Logger) *Handler {
+	return &Handler{client: client, auth: authn, log: log, now: time.Now}
+}
+
+// NewServer returns the generated REST server wired with h, its security
+// handler and the contract's error envelope for every failure path.
+func NewServer(h *Handler) (*api.Server, error) {
+	return api.NewServer(h, &Security{auth: h.auth},
+		api.WithPathPrefix("/api/v1"),
+		api.WithErrorHandler(h.errorHandler),
+		api.WithNotFound(func(w http.ResponseWriter, r *http.Request) {
+			httpx.WriteError(w, r, apperr.NotFound("route"))
+		}),
+		api.WithMethodNotAllowed(func(w http.ResponseWriter, r *http.Request, allowed string) {
+			w.Header().Set("Allow", allowed)
+			httpx.WriteError(w, r, &apperr.Error{Status: http.StatusMethodNotAllowed, Code: "METHOD_NOT_ALLOWED", Message: "method not allowed"})
+		}),
+	)
+}
+
+// NewError maps an operation's error to the error envelope (the generated
+// server's "convenient errors" hook): one mapping for every operation.
+func (h *Handler) NewError(ctx context.Context, err error) *api.ErrorStatusCode {
+	e := h.classify(ctx, err)
+	body := httpx.Body(ctx, e)
+	details := api.ErrorDetails{RequestID: httpx.RequestID(ctx)}
+	for k, v := range body.Details {
+		switch k {
+		case "request_id":
+		case "reason":
+			details.Reason = api.NewOptString(v.(string))
+		case "parameter":
+			details.Parameter = api.NewOptString(v.(string))
+		case "required_scopes":
+			details.RequiredScopes = v.([]string)
+		default:
+			raw, merr := json.Marshal(v)
+			if merr == nil {
+				if details.AdditionalProps == nil {
+					details.AdditionalProps = api.ErrorDetailsAdditional{}
+				}
+				details.AdditionalProps[k] = jx.Raw(raw)
+			}
+		}
+	}
+	return &api.ErrorStatusCode{
+		StatusCode: e.Status,
+		Response: api.ErrorResponse{Error: api.Error{
+			Code: e.Code, Message: e.Message, Details: details,
+		}},
+	}
+}
+
+// errorHandler answers failures the generated server handles itself
+// (malformed parameters or bodies) with the error envelope.
+func (h *Handler) errorHandler(ctx context.Context, w http.ResponseWriter, r *http.Request, err error) {
+	httpx.WriteError(w, r.WithContext(ctx), h.classify(ctx, err))
+}
+
+// classify turns any error into an apperr.Error and logs the ones that are
+// the server's fault.
+func (h *Handler) classify(ctx context.Context, err error) *apperr.Error {
+	var (
+		secErr   *ogenerrors.SecurityError
+		paramErr *ogenerrors.DecodeParamError
+		bodyErr  *ogenerrors.DecodeBodyError
+		e        *apperr.Error
+	)
+	switch {
+	case errors.As(err, &e):
+	case errors.As(err, &paramErr):
+		e = apperr.Validation(paramErr.Name, "invalid value for "+paramErr.Name)
+	case errors.As(err, &bodyErr):
+		e = apperr.Validation("body", "malformed request body")
+	case errors.As(err, &secErr):
+		e = apperr.Unauthorized("missing or invalid credentials")
+	default:
+		e = apperr.From(err)
+	}
+	if e.Status >= 500 {
+		h.log.ErrorContext(ctx, "request failed", "request_id", httpx.RequestID(ctx), "error", err)
+	}
+	return e
+}
+
+// venueContext resolves a venue path slug for a public read. An API key may
+// read only its own venue: another venue's slug is 404, like an unknown one.
+// Anonymous callers act as public visitors of the venue.
+func (h *Handler) venueContext(ctx context.Context, slug string) (context.Context, *ent.Organization, error) {
+	v, err := venue.BySlug(ctx, h.client, slug)
+	if ent.IsNotFound(err) {
+		return nil, nil, apperr.NotFound("venue")
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	org := v.Organization
+	if vw := viewer.FromContext(ctx); vw != nil {
+		if id, ok := vw.Venue(); !ok || id != org.ID {
+			return nil, nil, apperr.NotFound("venue")
+		}
+		return ctx, org, nil
+	}
+	return viewer.NewContext(ctx, viewer.Public{Org: org.ID}), org, nil
+}
