@@ -8,8 +8,8 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/passtype"
-	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/apperr"
+	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/money"
 	"github.com/venueplatform/venue/internal/pricing"
 	"github.com/venueplatform/venue/internal/schedule"
@@ -133,7 +133,7 @@ func (h *Handler) GetVenuePricing(ctx context.Context, p api.GetVenuePricingPara
 		return nil, err
 	}
 	out := api.Pricing{
-		Org: api.PricingOrg{Slug: org.Slug, Name: org.Name, Currency: org.Currency, Timezone: org.Timezone},
+		Org:       api.PricingOrg{Slug: org.Slug, Name: org.Name, Currency: org.Currency, Timezone: org.Timezone},
 		PassTypes: make([]api.PricedPassType, len(pts)),
 	}
 	if org.VatExemptAgeThreshold != nil {

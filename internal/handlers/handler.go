@@ -16,9 +16,9 @@ import (
 	"github.com/ogen-go/ogen/ogenerrors"
 
 	"github.com/venueplatform/venue/ent"
-	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/auth"
+	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/httpx"
 	"github.com/venueplatform/venue/internal/venue"
 	"github.com/venueplatform/venue/internal/viewer"

@@ -3,9 +3,9 @@ package handlers
 import (
 	"context"
 
-	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/auth"
+	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/scope"
 	"github.com/venueplatform/venue/internal/viewer"
 )
