@@ -51,6 +51,50 @@ var edgeTargets = map[string]map[string]string{
 	"User":                {"members": "Member"},
 }
 
+// VenueOwnedTypes lists every type that carries organization_id, which the
+// tenancy tests must cover one by one.
+var VenueOwnedTypes = []string{
+	"APIKey",
+	"Alert",
+	"AuditLog",
+	"Booking",
+	"Brand",
+	"ClassInstance",
+	"ClassType",
+	"FeatureProvisioning",
+	"FlashSale",
+	"Instructor",
+	"Location",
+	"Member",
+	"Pass",
+	"PassType",
+	"Payment",
+	"Room",
+}
+
+// AllTypes lists every type of the schema.
+var AllTypes = []string{
+	"APIKey",
+	"Alert",
+	"AuditLog",
+	"Booking",
+	"Brand",
+	"ClassInstance",
+	"ClassType",
+	"FeatureProvisioning",
+	"FlashSale",
+	"Instructor",
+	"Location",
+	"Member",
+	"Organization",
+	"Pass",
+	"PassType",
+	"Payment",
+	"PlatformSetting",
+	"Room",
+	"User",
+}
+
 // EdgeTarget returns the name of the type that edge of typ points at.
 func EdgeTarget(typ, edge string) (string, bool) {
 	t, ok := edgeTargets[typ][edge]

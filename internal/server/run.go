@@ -1,0 +1,140 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/venueplatform/venue/internal/db"
+	"github.com/venueplatform/venue/internal/demo"
+	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/pglocal"
+)
+
+// ShutdownGrace is how long requests in flight may finish after a stop signal.
+const ShutdownGrace = 15 * time.Second
+
+// Config is the server's configuration (operations.md).
+type Config struct {
+	Addr        string
+	DatabaseURL string
+	DataDir     string
+	Migrate     bool
+	// Demo creates the demo venue when the database has no venue. Nil means
+	// the default: on with the managed database, off otherwise.
+	Demo *bool
+	// MCP builds the MCP handler once the database is up; nil disables MCP.
+	MCP func(d Deps) http.Handler
+	// Ready, when set, receives the listening address once the server accepts
+	// connections.
+	Ready func(addr string)
+}
+
+// Run starts the service and blocks until ctx is cancelled, then drains
+// requests in flight (up to ShutdownGrace) and releases the database. The
+// demo banner goes to out; logs go to log.
+func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err error) {
+	url := cfg.DatabaseURL
+	demoOn := cfg.DatabaseURL == ""
+	if cfg.Demo != nil {
+		demoOn = *cfg.Demo
+	}
+	if url == "" {
+		log.Info("starting the managed local PostgreSQL", "data_dir", cfg.DataDir)
+		cluster, err := pglocal.Start(ctx, pglocal.Options{DataDir: cfg.DataDir, Logger: log})
+		if err != nil {
+			return fmt.Errorf("managed database: %w", err)
+		}
+		defer func() {
+			stopCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if serr := cluster.Stop(stopCtx); serr != nil {
+				log.Error("stop managed database", "error", serr)
+			}
+		}()
+		url = cluster.URL("venue")
+	}
+	pool, err := db.Open(ctx, url)
+	if err != nil {
+		return fmt.Errorf("database: %w", err)
+	}
+	defer pool.Close()
+	if cfg.Migrate {
+		applied, err := db.Migrate(ctx, pool)
+		if err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		log.Info("migrations applied", "applied", applied)
+	}
+	client := entdb.NewClient(pool)
+	deps := Deps{Pool: pool, Client: client, Log: log}
+	if cfg.MCP != nil {
+		deps.MCP = cfg.MCP(deps)
+	}
+	handler, err := New(deps)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	base := "http://" + ln.Addr().String()
+	if demoOn {
+		res, err := demo.Ensure(ctx, pool, client, time.Now())
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("demo venue: %w", err)
+		}
+		if res.Created {
+			printBanner(out, base, res)
+		}
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	log.Info("listening", "addr", ln.Addr().String(), "rest", base+"/api/v1", "mcp", base+"/api/mcp")
+	if cfg.Ready != nil {
+		cfg.Ready(ln.Addr().String())
+	}
+	select {
+	case err := <-serveErr:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down", "grace", ShutdownGrace.String())
+	shutCtx, cancel := context.WithTimeout(context.Background(), ShutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(shutCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	log.Info("stopped")
+	return nil
+}
+
+func printBanner(out io.Writer, base string, res *demo.Result) {
+	date := time.Now().UTC().AddDate(0, 0, 1).Format(time.DateOnly)
+	fmt.Fprintf(out, `
+Demo venue created: %[2]s
+API key (every read scope; shown once, keep it): %[3]s
+
+Try:
+  curl -s '%[1]s/api/v1/venues/%[2]s/schedule' -H 'X-API-Key: %[3]s'
+  curl -s '%[1]s/api/v1/venues/%[2]s/pricing'
+  curl -s '%[1]s/api/mcp' -H 'Content-Type: application/json' -H 'X-API-Key: %[3]s' \
+    -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_schedule","arguments":{"date":"%[4]s"}}}'
+  curl -s '%[1]s/api/mcp' -H 'Content-Type: application/json' -H 'X-API-Key: %[3]s' \
+    -d '{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"venue://alerts"}}'
+
+`, base, res.Slug, res.Key, date)
+}

@@ -1,0 +1,72 @@
+// Package server assembles the HTTP service: REST under /api/v1 (the
+// generated server), MCP at /api/mcp, health and readiness probes, and the
+// OpenAPI document, behind one middleware chain (request ids, JSON access
+// logs, panic recovery, the API version header and a body cap).
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/auth"
+	"github.com/venueplatform/venue/internal/gen/openapi"
+	"github.com/venueplatform/venue/internal/handlers"
+	"github.com/venueplatform/venue/internal/httpx"
+)
+
+// Deps are what the service runs on.
+type Deps struct {
+	Pool   *pgxpool.Pool
+	Client *ent.Client
+	Log    *slog.Logger
+	// MCP serves POST /api/mcp; nil answers 404.
+	MCP http.Handler
+}
+
+// New returns the service's root handler.
+func New(d Deps) (http.Handler, error) {
+	authn := auth.New(d.Client)
+	rest, err := handlers.NewServer(handlers.New(d.Client, authn, d.Log))
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := d.Pool.Ping(ctx); err != nil {
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "database": "unreachable"})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	})
+	mux.HandleFunc("GET /api/v1/openapi.json", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(openapi.JSON)
+	})
+	if d.MCP != nil {
+		mux.Handle("/api/mcp", d.MCP)
+	}
+	mux.Handle("/api/v1/", rest)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		httpx.WriteError(w, r, apperr.NotFound("route"))
+	})
+	return httpx.Middleware(d.Log, mux), nil
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
