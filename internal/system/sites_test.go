@@ -1,0 +1,72 @@
+package system_test
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// sites are the named system call sites, each a place where no venue viewer
+// can exist yet. Adding one is a decision: add it here with its reason.
+var sites = map[string]string{
+	"apikey.lookup":       "authenticating a presented key, before any venue is known",
+	"apikey.touch":        "recording a just-authenticated key's last use",
+	"venue.create":        "creating a venue (an Organization has no venue above it)",
+	"venue.update":        "changing a venue's plan or flags from the admin CLI",
+	"venue.list":          "listing all venues for the platform operator",
+	"venue.resolve":       "turning a public path slug into a venue",
+	"platform.killswitch": "switching the platform kill switch",
+	"audit.record":        "writing an audit entry for a read-only viewer (the entry stays bound to its venue)",
+	"members.enroll":      "finding or creating a person's global account when a venue enrols them",
+}
+
+var (
+	allowCall    = regexp.MustCompile(`system\.Allow\([^,]+,\s*"([^"]+)"\)`)
+	decisionCall = regexp.MustCompile(`privacy\.DecisionContext\(`)
+)
+
+// TestSystemSitesAreNamed fails when production code bypasses the venue wall
+// outside the named sites, or through privacy.DecisionContext directly.
+func TestSystemSitesAreNamed(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	require.NoError(t, err)
+	var found []string
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() {
+			if rel == "ent" || strings.HasPrefix(rel, ".") && rel != "." || rel == "node_modules" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if decisionCall.Match(src) && rel != filepath.Join("internal", "system", "system.go") {
+			t.Errorf("%s: privacy.DecisionContext outside package system; use system.Allow with a named site", rel)
+		}
+		for _, m := range allowCall.FindAllSubmatch(src, -1) {
+			site := string(m[1])
+			found = append(found, site)
+			if _, ok := sites[site]; !ok {
+				t.Errorf("%s: unlisted system site %q", rel, site)
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.True(t, slices.Contains(found, "apikey.lookup"), "the scan found no sites: is the walk broken?")
+}
