@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -35,10 +36,20 @@ type Brand struct {
 	Description string `json:"description,omitempty"`
 	// Color holds the value of the "color" field.
 	Color string `json:"color,omitempty"`
+	// SecondaryColor holds the value of the "secondary_color" field.
+	SecondaryColor string `json:"secondary_color,omitempty"`
 	// LogoURL holds the value of the "logo_url" field.
 	LogoURL string `json:"logo_url,omitempty"`
+	// Tagline holds the value of the "tagline" field.
+	Tagline string `json:"tagline,omitempty"`
+	// Website holds the value of the "website" field.
+	Website string `json:"website,omitempty"`
+	// SocialLinks holds the value of the "social_links" field.
+	SocialLinks map[string]string `json:"social_links,omitempty"`
 	// Active holds the value of the "active" field.
 	Active bool `json:"active,omitempty"`
+	// SortOrder holds the value of the "sort_order" field.
+	SortOrder int `json:"sort_order,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the BrandQuery when eager-loading is set.
 	Edges        BrandEdges `json:"edges"`
@@ -92,9 +103,13 @@ func (*Brand) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
+		case brand.FieldSocialLinks:
+			values[i] = new([]byte)
 		case brand.FieldActive:
 			values[i] = new(sql.NullBool)
-		case brand.FieldImportRef, brand.FieldName, brand.FieldSlug, brand.FieldDescription, brand.FieldColor, brand.FieldLogoURL:
+		case brand.FieldSortOrder:
+			values[i] = new(sql.NullInt64)
+		case brand.FieldImportRef, brand.FieldName, brand.FieldSlug, brand.FieldDescription, brand.FieldColor, brand.FieldSecondaryColor, brand.FieldLogoURL, brand.FieldTagline, brand.FieldWebsite:
 			values[i] = new(sql.NullString)
 		case brand.FieldCreatedAt, brand.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -170,17 +185,49 @@ func (_m *Brand) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Color = value.String
 			}
+		case brand.FieldSecondaryColor:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field secondary_color", values[i])
+			} else if value.Valid {
+				_m.SecondaryColor = value.String
+			}
 		case brand.FieldLogoURL:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field logo_url", values[i])
 			} else if value.Valid {
 				_m.LogoURL = value.String
 			}
+		case brand.FieldTagline:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field tagline", values[i])
+			} else if value.Valid {
+				_m.Tagline = value.String
+			}
+		case brand.FieldWebsite:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field website", values[i])
+			} else if value.Valid {
+				_m.Website = value.String
+			}
+		case brand.FieldSocialLinks:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field social_links", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.SocialLinks); err != nil {
+					return fmt.Errorf("unmarshal field social_links: %w", err)
+				}
+			}
 		case brand.FieldActive:
 			if value, ok := values[i].(*sql.NullBool); !ok {
 				return fmt.Errorf("unexpected type %T for field active", values[i])
 			} else if value.Valid {
 				_m.Active = value.Bool
+			}
+		case brand.FieldSortOrder:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field sort_order", values[i])
+			} else if value.Valid {
+				_m.SortOrder = int(value.Int64)
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -259,11 +306,26 @@ func (_m *Brand) String() string {
 	builder.WriteString("color=")
 	builder.WriteString(_m.Color)
 	builder.WriteString(", ")
+	builder.WriteString("secondary_color=")
+	builder.WriteString(_m.SecondaryColor)
+	builder.WriteString(", ")
 	builder.WriteString("logo_url=")
 	builder.WriteString(_m.LogoURL)
 	builder.WriteString(", ")
+	builder.WriteString("tagline=")
+	builder.WriteString(_m.Tagline)
+	builder.WriteString(", ")
+	builder.WriteString("website=")
+	builder.WriteString(_m.Website)
+	builder.WriteString(", ")
+	builder.WriteString("social_links=")
+	builder.WriteString(fmt.Sprintf("%v", _m.SocialLinks))
+	builder.WriteString(", ")
 	builder.WriteString("active=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Active))
+	builder.WriteString(", ")
+	builder.WriteString("sort_order=")
+	builder.WriteString(fmt.Sprintf("%v", _m.SortOrder))
 	builder.WriteByte(')')
 	return builder.String()
 }

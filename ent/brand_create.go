@@ -115,6 +115,20 @@ func (_c *BrandCreate) SetNillableColor(v *string) *BrandCreate {
 	return _c
 }
 
+// SetSecondaryColor sets the "secondary_color" field.
+func (_c *BrandCreate) SetSecondaryColor(v string) *BrandCreate {
+	_c.mutation.SetSecondaryColor(v)
+	return _c
+}
+
+// SetNillableSecondaryColor sets the "secondary_color" field if the given value is not nil.
+func (_c *BrandCreate) SetNillableSecondaryColor(v *string) *BrandCreate {
+	if v != nil {
+		_c.SetSecondaryColor(*v)
+	}
+	return _c
+}
+
 // SetLogoURL sets the "logo_url" field.
 func (_c *BrandCreate) SetLogoURL(v string) *BrandCreate {
 	_c.mutation.SetLogoURL(v)
@@ -129,6 +143,40 @@ func (_c *BrandCreate) SetNillableLogoURL(v *string) *BrandCreate {
 	return _c
 }
 
+// SetTagline sets the "tagline" field.
+func (_c *BrandCreate) SetTagline(v string) *BrandCreate {
+	_c.mutation.SetTagline(v)
+	return _c
+}
+
+// SetNillableTagline sets the "tagline" field if the given value is not nil.
+func (_c *BrandCreate) SetNillableTagline(v *string) *BrandCreate {
+	if v != nil {
+		_c.SetTagline(*v)
+	}
+	return _c
+}
+
+// SetWebsite sets the "website" field.
+func (_c *BrandCreate) SetWebsite(v string) *BrandCreate {
+	_c.mutation.SetWebsite(v)
+	return _c
+}
+
+// SetNillableWebsite sets the "website" field if the given value is not nil.
+func (_c *BrandCreate) SetNillableWebsite(v *string) *BrandCreate {
+	if v != nil {
+		_c.SetWebsite(*v)
+	}
+	return _c
+}
+
+// SetSocialLinks sets the "social_links" field.
+func (_c *BrandCreate) SetSocialLinks(v map[string]string) *BrandCreate {
+	_c.mutation.SetSocialLinks(v)
+	return _c
+}
+
 // SetActive sets the "active" field.
 func (_c *BrandCreate) SetActive(v bool) *BrandCreate {
 	_c.mutation.SetActive(v)
@@ -139,6 +187,20 @@ func (_c *BrandCreate) SetActive(v bool) *BrandCreate {
 func (_c *BrandCreate) SetNillableActive(v *bool) *BrandCreate {
 	if v != nil {
 		_c.SetActive(*v)
+	}
+	return _c
+}
+
+// SetSortOrder sets the "sort_order" field.
+func (_c *BrandCreate) SetSortOrder(v int) *BrandCreate {
+	_c.mutation.SetSortOrder(v)
+	return _c
+}
+
+// SetNillableSortOrder sets the "sort_order" field if the given value is not nil.
+func (_c *BrandCreate) SetNillableSortOrder(v *int) *BrandCreate {
+	if v != nil {
+		_c.SetSortOrder(*v)
 	}
 	return _c
 }
@@ -247,6 +309,10 @@ func (_c *BrandCreate) defaults() error {
 		v := brand.DefaultActive
 		_c.mutation.SetActive(v)
 	}
+	if _, ok := _c.mutation.SortOrder(); !ok {
+		v := brand.DefaultSortOrder
+		_c.mutation.SetSortOrder(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if brand.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized brand.DefaultID (forgotten import ent/runtime?)")
@@ -291,6 +357,9 @@ func (_c *BrandCreate) check() error {
 	}
 	if _, ok := _c.mutation.Active(); !ok {
 		return &ValidationError{Name: "active", err: errors.New(`ent: missing required field "Brand.active"`)}
+	}
+	if _, ok := _c.mutation.SortOrder(); !ok {
+		return &ValidationError{Name: "sort_order", err: errors.New(`ent: missing required field "Brand.sort_order"`)}
 	}
 	if len(_c.mutation.OrganizationIDs()) == 0 {
 		return &ValidationError{Name: "organization", err: errors.New(`ent: missing required edge "Brand.organization"`)}
@@ -359,13 +428,33 @@ func (_c *BrandCreate) createSpec() (*Brand, *sqlgraph.CreateSpec) {
 		_spec.SetField(brand.FieldColor, field.TypeString, value)
 		_node.Color = value
 	}
+	if value, ok := _c.mutation.SecondaryColor(); ok {
+		_spec.SetField(brand.FieldSecondaryColor, field.TypeString, value)
+		_node.SecondaryColor = value
+	}
 	if value, ok := _c.mutation.LogoURL(); ok {
 		_spec.SetField(brand.FieldLogoURL, field.TypeString, value)
 		_node.LogoURL = value
 	}
+	if value, ok := _c.mutation.Tagline(); ok {
+		_spec.SetField(brand.FieldTagline, field.TypeString, value)
+		_node.Tagline = value
+	}
+	if value, ok := _c.mutation.Website(); ok {
+		_spec.SetField(brand.FieldWebsite, field.TypeString, value)
+		_node.Website = value
+	}
+	if value, ok := _c.mutation.SocialLinks(); ok {
+		_spec.SetField(brand.FieldSocialLinks, field.TypeJSON, value)
+		_node.SocialLinks = value
+	}
 	if value, ok := _c.mutation.Active(); ok {
 		_spec.SetField(brand.FieldActive, field.TypeBool, value)
 		_node.Active = value
+	}
+	if value, ok := _c.mutation.SortOrder(); ok {
+		_spec.SetField(brand.FieldSortOrder, field.TypeInt, value)
+		_node.SortOrder = value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -558,6 +647,24 @@ func (u *BrandUpsert) ClearColor() *BrandUpsert {
 	return u
 }
 
+// SetSecondaryColor sets the "secondary_color" field.
+func (u *BrandUpsert) SetSecondaryColor(v string) *BrandUpsert {
+	u.Set(brand.FieldSecondaryColor, v)
+	return u
+}
+
+// UpdateSecondaryColor sets the "secondary_color" field to the value that was provided on create.
+func (u *BrandUpsert) UpdateSecondaryColor() *BrandUpsert {
+	u.SetExcluded(brand.FieldSecondaryColor)
+	return u
+}
+
+// ClearSecondaryColor clears the value of the "secondary_color" field.
+func (u *BrandUpsert) ClearSecondaryColor() *BrandUpsert {
+	u.SetNull(brand.FieldSecondaryColor)
+	return u
+}
+
 // SetLogoURL sets the "logo_url" field.
 func (u *BrandUpsert) SetLogoURL(v string) *BrandUpsert {
 	u.Set(brand.FieldLogoURL, v)
@@ -576,6 +683,60 @@ func (u *BrandUpsert) ClearLogoURL() *BrandUpsert {
 	return u
 }
 
+// SetTagline sets the "tagline" field.
+func (u *BrandUpsert) SetTagline(v string) *BrandUpsert {
+	u.Set(brand.FieldTagline, v)
+	return u
+}
+
+// UpdateTagline sets the "tagline" field to the value that was provided on create.
+func (u *BrandUpsert) UpdateTagline() *BrandUpsert {
+	u.SetExcluded(brand.FieldTagline)
+	return u
+}
+
+// ClearTagline clears the value of the "tagline" field.
+func (u *BrandUpsert) ClearTagline() *BrandUpsert {
+	u.SetNull(brand.FieldTagline)
+	return u
+}
+
+// SetWebsite sets the "website" field.
+func (u *BrandUpsert) SetWebsite(v string) *BrandUpsert {
+	u.Set(brand.FieldWebsite, v)
+	return u
+}
+
+// UpdateWebsite sets the "website" field to the value that was provided on create.
+func (u *BrandUpsert) UpdateWebsite() *BrandUpsert {
+	u.SetExcluded(brand.FieldWebsite)
+	return u
+}
+
+// ClearWebsite clears the value of the "website" field.
+func (u *BrandUpsert) ClearWebsite() *BrandUpsert {
+	u.SetNull(brand.FieldWebsite)
+	return u
+}
+
+// SetSocialLinks sets the "social_links" field.
+func (u *BrandUpsert) SetSocialLinks(v map[string]string) *BrandUpsert {
+	u.Set(brand.FieldSocialLinks, v)
+	return u
+}
+
+// UpdateSocialLinks sets the "social_links" field to the value that was provided on create.
+func (u *BrandUpsert) UpdateSocialLinks() *BrandUpsert {
+	u.SetExcluded(brand.FieldSocialLinks)
+	return u
+}
+
+// ClearSocialLinks clears the value of the "social_links" field.
+func (u *BrandUpsert) ClearSocialLinks() *BrandUpsert {
+	u.SetNull(brand.FieldSocialLinks)
+	return u
+}
+
 // SetActive sets the "active" field.
 func (u *BrandUpsert) SetActive(v bool) *BrandUpsert {
 	u.Set(brand.FieldActive, v)
@@ -585,6 +746,24 @@ func (u *BrandUpsert) SetActive(v bool) *BrandUpsert {
 // UpdateActive sets the "active" field to the value that was provided on create.
 func (u *BrandUpsert) UpdateActive() *BrandUpsert {
 	u.SetExcluded(brand.FieldActive)
+	return u
+}
+
+// SetSortOrder sets the "sort_order" field.
+func (u *BrandUpsert) SetSortOrder(v int) *BrandUpsert {
+	u.Set(brand.FieldSortOrder, v)
+	return u
+}
+
+// UpdateSortOrder sets the "sort_order" field to the value that was provided on create.
+func (u *BrandUpsert) UpdateSortOrder() *BrandUpsert {
+	u.SetExcluded(brand.FieldSortOrder)
+	return u
+}
+
+// AddSortOrder adds v to the "sort_order" field.
+func (u *BrandUpsert) AddSortOrder(v int) *BrandUpsert {
+	u.Add(brand.FieldSortOrder, v)
 	return u
 }
 
@@ -747,6 +926,27 @@ func (u *BrandUpsertOne) ClearColor() *BrandUpsertOne {
 	})
 }
 
+// SetSecondaryColor sets the "secondary_color" field.
+func (u *BrandUpsertOne) SetSecondaryColor(v string) *BrandUpsertOne {
+	return u.Update(func(s *BrandUpsert) {
+		s.SetSecondaryColor(v)
+	})
+}
+
+// UpdateSecondaryColor sets the "secondary_color" field to the value that was provided on create.
+func (u *BrandUpsertOne) UpdateSecondaryColor() *BrandUpsertOne {
+	return u.Update(func(s *BrandUpsert) {
+		s.UpdateSecondaryColor()
+	})
+}
+
+// ClearSecondaryColor clears the value of the "secondary_color" field.
+func (u *BrandUpsertOne) ClearSecondaryColor() *BrandUpsertOne {
+	return u.Update(func(s *BrandUpsert) {
+		s.ClearSecondaryColor()
+	})
+}
+
 // SetLogoURL sets the "logo_url" field.
 func (u *BrandUpsertOne) SetLogoURL(v string) *BrandUpsertOne {
 	return u.Update(func(s *BrandUpsert) {
@@ -768,6 +968,69 @@ func (u *BrandUpsertOne) ClearLogoURL() *BrandUpsertOne {
 	})
 }
 
+// SetTagline sets the "tagline" field.
+func (u *BrandUpsertOne) SetTagline(v string) *BrandUpsertOne {
+	return u.Update(func(s *BrandUpsert) {
+		s.SetTagline(v)
+	})
+}
+
+// UpdateTagline sets the "tagline" field to the value that was provided on create.
+func (u *BrandUpsertOne) UpdateTagline() *BrandUpsertOne {
+	return u.Update(func(s *BrandUpsert) {
+		s.UpdateTagline()
+	})
+}
+
+// ClearTagline clears the value of the "tagline" field.
+func (u *BrandUpsertOne) ClearTagline() *BrandUpsertOne {
+	return u.Update(func(s *BrandUpsert) {
+		s.ClearTagline()
+	})
+}
+
+// SetWebsite sets the "website" field.
+func (u *BrandUpsertOne) SetWebsite(v string) *BrandUpsertOne {
+	return u.Update(func(s *BrandUpsert) {
+		s.SetWebsite(v)
+	})
+}
+
+// UpdateWebsite sets the "website" field to the value that was provided on create.
+func (u *BrandUpsertOne) UpdateWebsite() *BrandUpsertOne {
+	return u.Update(func(s *BrandUpsert) {
+		s.UpdateWebsite()
+	})
+}
+
+// ClearWebsite clears the value of the "website" field.
+func (u *BrandUpsertOne) ClearWebsite() *BrandUpsertOne {
+	return u.Update(func(s *BrandUpsert) {
+		s.ClearWebsite()
+	})
+}
+
+// SetSocialLinks sets the "social_links" field.
+func (u *BrandUpsertOne) SetSocialLinks(v map[string]string) *BrandUpsertOne {
+	return u.Update(func(s *BrandUpsert) {
+		s.SetSocialLinks(v)
+	})
+}
+
+// UpdateSocialLinks sets the "social_links" field to the value that was provided on create.
+func (u *BrandUpsertOne) UpdateSocialLinks() *BrandUpsertOne {
+	return u.Update(func(s *BrandUpsert) {
+		s.UpdateSocialLinks()
+	})
+}
+
+// ClearSocialLinks clears the value of the "social_links" field.
+func (u *BrandUpsertOne) ClearSocialLinks() *BrandUpsertOne {
+	return u.Update(func(s *BrandUpsert) {
+		s.ClearSocialLinks()
+	})
+}
+
 // SetActive sets the "active" field.
 func (u *BrandUpsertOne) SetActive(v bool) *BrandUpsertOne {
 	return u.Update(func(s *BrandUpsert) {
@@ -779,6 +1042,27 @@ func (u *BrandUpsertOne) SetActive(v bool) *BrandUpsertOne {
 func (u *BrandUpsertOne) UpdateActive() *BrandUpsertOne {
 	return u.Update(func(s *BrandUpsert) {
 		s.UpdateActive()
+	})
+}
+
+// SetSortOrder sets the "sort_order" field.
+func (u *BrandUpsertOne) SetSortOrder(v int) *BrandUpsertOne {
+	return u.Update(func(s *BrandUpsert) {
+		s.SetSortOrder(v)
+	})
+}
+
+// AddSortOrder adds v to the "sort_order" field.
+func (u *BrandUpsertOne) AddSortOrder(v int) *BrandUpsertOne {
+	return u.Update(func(s *BrandUpsert) {
+		s.AddSortOrder(v)
+	})
+}
+
+// UpdateSortOrder sets the "sort_order" field to the value that was provided on create.
+func (u *BrandUpsertOne) UpdateSortOrder() *BrandUpsertOne {
+	return u.Update(func(s *BrandUpsert) {
+		s.UpdateSortOrder()
 	})
 }
 
@@ -1108,6 +1392,27 @@ func (u *BrandUpsertBulk) ClearColor() *BrandUpsertBulk {
 	})
 }
 
+// SetSecondaryColor sets the "secondary_color" field.
+func (u *BrandUpsertBulk) SetSecondaryColor(v string) *BrandUpsertBulk {
+	return u.Update(func(s *BrandUpsert) {
+		s.SetSecondaryColor(v)
+	})
+}
+
+// UpdateSecondaryColor sets the "secondary_color" field to the value that was provided on create.
+func (u *BrandUpsertBulk) UpdateSecondaryColor() *BrandUpsertBulk {
+	return u.Update(func(s *BrandUpsert) {
+		s.UpdateSecondaryColor()
+	})
+}
+
+// ClearSecondaryColor clears the value of the "secondary_color" field.
+func (u *BrandUpsertBulk) ClearSecondaryColor() *BrandUpsertBulk {
+	return u.Update(func(s *BrandUpsert) {
+		s.ClearSecondaryColor()
+	})
+}
+
 // SetLogoURL sets the "logo_url" field.
 func (u *BrandUpsertBulk) SetLogoURL(v string) *BrandUpsertBulk {
 	return u.Update(func(s *BrandUpsert) {
@@ -1129,6 +1434,69 @@ func (u *BrandUpsertBulk) ClearLogoURL() *BrandUpsertBulk {
 	})
 }
 
+// SetTagline sets the "tagline" field.
+func (u *BrandUpsertBulk) SetTagline(v string) *BrandUpsertBulk {
+	return u.Update(func(s *BrandUpsert) {
+		s.SetTagline(v)
+	})
+}
+
+// UpdateTagline sets the "tagline" field to the value that was provided on create.
+func (u *BrandUpsertBulk) UpdateTagline() *BrandUpsertBulk {
+	return u.Update(func(s *BrandUpsert) {
+		s.UpdateTagline()
+	})
+}
+
+// ClearTagline clears the value of the "tagline" field.
+func (u *BrandUpsertBulk) ClearTagline() *BrandUpsertBulk {
+	return u.Update(func(s *BrandUpsert) {
+		s.ClearTagline()
+	})
+}
+
+// SetWebsite sets the "website" field.
+func (u *BrandUpsertBulk) SetWebsite(v string) *BrandUpsertBulk {
+	return u.Update(func(s *BrandUpsert) {
+		s.SetWebsite(v)
+	})
+}
+
+// UpdateWebsite sets the "website" field to the value that was provided on create.
+func (u *BrandUpsertBulk) UpdateWebsite() *BrandUpsertBulk {
+	return u.Update(func(s *BrandUpsert) {
+		s.UpdateWebsite()
+	})
+}
+
+// ClearWebsite clears the value of the "website" field.
+func (u *BrandUpsertBulk) ClearWebsite() *BrandUpsertBulk {
+	return u.Update(func(s *BrandUpsert) {
+		s.ClearWebsite()
+	})
+}
+
+// SetSocialLinks sets the "social_links" field.
+func (u *BrandUpsertBulk) SetSocialLinks(v map[string]string) *BrandUpsertBulk {
+	return u.Update(func(s *BrandUpsert) {
+		s.SetSocialLinks(v)
+	})
+}
+
+// UpdateSocialLinks sets the "social_links" field to the value that was provided on create.
+func (u *BrandUpsertBulk) UpdateSocialLinks() *BrandUpsertBulk {
+	return u.Update(func(s *BrandUpsert) {
+		s.UpdateSocialLinks()
+	})
+}
+
+// ClearSocialLinks clears the value of the "social_links" field.
+func (u *BrandUpsertBulk) ClearSocialLinks() *BrandUpsertBulk {
+	return u.Update(func(s *BrandUpsert) {
+		s.ClearSocialLinks()
+	})
+}
+
 // SetActive sets the "active" field.
 func (u *BrandUpsertBulk) SetActive(v bool) *BrandUpsertBulk {
 	return u.Update(func(s *BrandUpsert) {
@@ -1140,6 +1508,27 @@ func (u *BrandUpsertBulk) SetActive(v bool) *BrandUpsertBulk {
 func (u *BrandUpsertBulk) UpdateActive() *BrandUpsertBulk {
 	return u.Update(func(s *BrandUpsert) {
 		s.UpdateActive()
+	})
+}
+
+// SetSortOrder sets the "sort_order" field.
+func (u *BrandUpsertBulk) SetSortOrder(v int) *BrandUpsertBulk {
+	return u.Update(func(s *BrandUpsert) {
+		s.SetSortOrder(v)
+	})
+}
+
+// AddSortOrder adds v to the "sort_order" field.
+func (u *BrandUpsertBulk) AddSortOrder(v int) *BrandUpsertBulk {
+	return u.Update(func(s *BrandUpsert) {
+		s.AddSortOrder(v)
+	})
+}
+
+// UpdateSortOrder sets the "sort_order" field to the value that was provided on create.
+func (u *BrandUpsertBulk) UpdateSortOrder() *BrandUpsertBulk {
+	return u.Update(func(s *BrandUpsert) {
+		s.UpdateSortOrder()
 	})
 }
 

@@ -125,6 +125,26 @@ func (_u *BrandUpdate) ClearColor() *BrandUpdate {
 	return _u
 }
 
+// SetSecondaryColor sets the "secondary_color" field.
+func (_u *BrandUpdate) SetSecondaryColor(v string) *BrandUpdate {
+	_u.mutation.SetSecondaryColor(v)
+	return _u
+}
+
+// SetNillableSecondaryColor sets the "secondary_color" field if the given value is not nil.
+func (_u *BrandUpdate) SetNillableSecondaryColor(v *string) *BrandUpdate {
+	if v != nil {
+		_u.SetSecondaryColor(*v)
+	}
+	return _u
+}
+
+// ClearSecondaryColor clears the value of the "secondary_color" field.
+func (_u *BrandUpdate) ClearSecondaryColor() *BrandUpdate {
+	_u.mutation.ClearSecondaryColor()
+	return _u
+}
+
 // SetLogoURL sets the "logo_url" field.
 func (_u *BrandUpdate) SetLogoURL(v string) *BrandUpdate {
 	_u.mutation.SetLogoURL(v)
@@ -145,6 +165,58 @@ func (_u *BrandUpdate) ClearLogoURL() *BrandUpdate {
 	return _u
 }
 
+// SetTagline sets the "tagline" field.
+func (_u *BrandUpdate) SetTagline(v string) *BrandUpdate {
+	_u.mutation.SetTagline(v)
+	return _u
+}
+
+// SetNillableTagline sets the "tagline" field if the given value is not nil.
+func (_u *BrandUpdate) SetNillableTagline(v *string) *BrandUpdate {
+	if v != nil {
+		_u.SetTagline(*v)
+	}
+	return _u
+}
+
+// ClearTagline clears the value of the "tagline" field.
+func (_u *BrandUpdate) ClearTagline() *BrandUpdate {
+	_u.mutation.ClearTagline()
+	return _u
+}
+
+// SetWebsite sets the "website" field.
+func (_u *BrandUpdate) SetWebsite(v string) *BrandUpdate {
+	_u.mutation.SetWebsite(v)
+	return _u
+}
+
+// SetNillableWebsite sets the "website" field if the given value is not nil.
+func (_u *BrandUpdate) SetNillableWebsite(v *string) *BrandUpdate {
+	if v != nil {
+		_u.SetWebsite(*v)
+	}
+	return _u
+}
+
+// ClearWebsite clears the value of the "website" field.
+func (_u *BrandUpdate) ClearWebsite() *BrandUpdate {
+	_u.mutation.ClearWebsite()
+	return _u
+}
+
+// SetSocialLinks sets the "social_links" field.
+func (_u *BrandUpdate) SetSocialLinks(v map[string]string) *BrandUpdate {
+	_u.mutation.SetSocialLinks(v)
+	return _u
+}
+
+// ClearSocialLinks clears the value of the "social_links" field.
+func (_u *BrandUpdate) ClearSocialLinks() *BrandUpdate {
+	_u.mutation.ClearSocialLinks()
+	return _u
+}
+
 // SetActive sets the "active" field.
 func (_u *BrandUpdate) SetActive(v bool) *BrandUpdate {
 	_u.mutation.SetActive(v)
@@ -156,6 +228,27 @@ func (_u *BrandUpdate) SetNillableActive(v *bool) *BrandUpdate {
 	if v != nil {
 		_u.SetActive(*v)
 	}
+	return _u
+}
+
+// SetSortOrder sets the "sort_order" field.
+func (_u *BrandUpdate) SetSortOrder(v int) *BrandUpdate {
+	_u.mutation.ResetSortOrder()
+	_u.mutation.SetSortOrder(v)
+	return _u
+}
+
+// SetNillableSortOrder sets the "sort_order" field if the given value is not nil.
+func (_u *BrandUpdate) SetNillableSortOrder(v *int) *BrandUpdate {
+	if v != nil {
+		_u.SetSortOrder(*v)
+	}
+	return _u
+}
+
+// AddSortOrder adds value to the "sort_order" field.
+func (_u *BrandUpdate) AddSortOrder(v int) *BrandUpdate {
+	_u.mutation.AddSortOrder(v)
 	return _u
 }
 
@@ -340,14 +433,44 @@ func (_u *BrandUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.ColorCleared() {
 		_spec.ClearField(brand.FieldColor, field.TypeString)
 	}
+	if value, ok := _u.mutation.SecondaryColor(); ok {
+		_spec.SetField(brand.FieldSecondaryColor, field.TypeString, value)
+	}
+	if _u.mutation.SecondaryColorCleared() {
+		_spec.ClearField(brand.FieldSecondaryColor, field.TypeString)
+	}
 	if value, ok := _u.mutation.LogoURL(); ok {
 		_spec.SetField(brand.FieldLogoURL, field.TypeString, value)
 	}
 	if _u.mutation.LogoURLCleared() {
 		_spec.ClearField(brand.FieldLogoURL, field.TypeString)
 	}
+	if value, ok := _u.mutation.Tagline(); ok {
+		_spec.SetField(brand.FieldTagline, field.TypeString, value)
+	}
+	if _u.mutation.TaglineCleared() {
+		_spec.ClearField(brand.FieldTagline, field.TypeString)
+	}
+	if value, ok := _u.mutation.Website(); ok {
+		_spec.SetField(brand.FieldWebsite, field.TypeString, value)
+	}
+	if _u.mutation.WebsiteCleared() {
+		_spec.ClearField(brand.FieldWebsite, field.TypeString)
+	}
+	if value, ok := _u.mutation.SocialLinks(); ok {
+		_spec.SetField(brand.FieldSocialLinks, field.TypeJSON, value)
+	}
+	if _u.mutation.SocialLinksCleared() {
+		_spec.ClearField(brand.FieldSocialLinks, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.Active(); ok {
 		_spec.SetField(brand.FieldActive, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.SortOrder(); ok {
+		_spec.SetField(brand.FieldSortOrder, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedSortOrder(); ok {
+		_spec.AddField(brand.FieldSortOrder, field.TypeInt, value)
 	}
 	if _u.mutation.ClassTypesCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -553,6 +676,26 @@ func (_u *BrandUpdateOne) ClearColor() *BrandUpdateOne {
 	return _u
 }
 
+// SetSecondaryColor sets the "secondary_color" field.
+func (_u *BrandUpdateOne) SetSecondaryColor(v string) *BrandUpdateOne {
+	_u.mutation.SetSecondaryColor(v)
+	return _u
+}
+
+// SetNillableSecondaryColor sets the "secondary_color" field if the given value is not nil.
+func (_u *BrandUpdateOne) SetNillableSecondaryColor(v *string) *BrandUpdateOne {
+	if v != nil {
+		_u.SetSecondaryColor(*v)
+	}
+	return _u
+}
+
+// ClearSecondaryColor clears the value of the "secondary_color" field.
+func (_u *BrandUpdateOne) ClearSecondaryColor() *BrandUpdateOne {
+	_u.mutation.ClearSecondaryColor()
+	return _u
+}
+
 // SetLogoURL sets the "logo_url" field.
 func (_u *BrandUpdateOne) SetLogoURL(v string) *BrandUpdateOne {
 	_u.mutation.SetLogoURL(v)
@@ -573,6 +716,58 @@ func (_u *BrandUpdateOne) ClearLogoURL() *BrandUpdateOne {
 	return _u
 }
 
+// SetTagline sets the "tagline" field.
+func (_u *BrandUpdateOne) SetTagline(v string) *BrandUpdateOne {
+	_u.mutation.SetTagline(v)
+	return _u
+}
+
+// SetNillableTagline sets the "tagline" field if the given value is not nil.
+func (_u *BrandUpdateOne) SetNillableTagline(v *string) *BrandUpdateOne {
+	if v != nil {
+		_u.SetTagline(*v)
+	}
+	return _u
+}
+
+// ClearTagline clears the value of the "tagline" field.
+func (_u *BrandUpdateOne) ClearTagline() *BrandUpdateOne {
+	_u.mutation.ClearTagline()
+	return _u
+}
+
+// SetWebsite sets the "website" field.
+func (_u *BrandUpdateOne) SetWebsite(v string) *BrandUpdateOne {
+	_u.mutation.SetWebsite(v)
+	return _u
+}
+
+// SetNillableWebsite sets the "website" field if the given value is not nil.
+func (_u *BrandUpdateOne) SetNillableWebsite(v *string) *BrandUpdateOne {
+	if v != nil {
+		_u.SetWebsite(*v)
+	}
+	return _u
+}
+
+// ClearWebsite clears the value of the "website" field.
+func (_u *BrandUpdateOne) ClearWebsite() *BrandUpdateOne {
+	_u.mutation.ClearWebsite()
+	return _u
+}
+
+// SetSocialLinks sets the "social_links" field.
+func (_u *BrandUpdateOne) SetSocialLinks(v map[string]string) *BrandUpdateOne {
+	_u.mutation.SetSocialLinks(v)
+	return _u
+}
+
+// ClearSocialLinks clears the value of the "social_links" field.
+func (_u *BrandUpdateOne) ClearSocialLinks() *BrandUpdateOne {
+	_u.mutation.ClearSocialLinks()
+	return _u
+}
+
 // SetActive sets the "active" field.
 func (_u *BrandUpdateOne) SetActive(v bool) *BrandUpdateOne {
 	_u.mutation.SetActive(v)
@@ -584,6 +779,27 @@ func (_u *BrandUpdateOne) SetNillableActive(v *bool) *BrandUpdateOne {
 	if v != nil {
 		_u.SetActive(*v)
 	}
+	return _u
+}
+
+// SetSortOrder sets the "sort_order" field.
+func (_u *BrandUpdateOne) SetSortOrder(v int) *BrandUpdateOne {
+	_u.mutation.ResetSortOrder()
+	_u.mutation.SetSortOrder(v)
+	return _u
+}
+
+// SetNillableSortOrder sets the "sort_order" field if the given value is not nil.
+func (_u *BrandUpdateOne) SetNillableSortOrder(v *int) *BrandUpdateOne {
+	if v != nil {
+		_u.SetSortOrder(*v)
+	}
+	return _u
+}
+
+// AddSortOrder adds value to the "sort_order" field.
+func (_u *BrandUpdateOne) AddSortOrder(v int) *BrandUpdateOne {
+	_u.mutation.AddSortOrder(v)
 	return _u
 }
 
@@ -798,14 +1014,44 @@ func (_u *BrandUpdateOne) sqlSave(ctx context.Context) (_node *Brand, err error)
 	if _u.mutation.ColorCleared() {
 		_spec.ClearField(brand.FieldColor, field.TypeString)
 	}
+	if value, ok := _u.mutation.SecondaryColor(); ok {
+		_spec.SetField(brand.FieldSecondaryColor, field.TypeString, value)
+	}
+	if _u.mutation.SecondaryColorCleared() {
+		_spec.ClearField(brand.FieldSecondaryColor, field.TypeString)
+	}
 	if value, ok := _u.mutation.LogoURL(); ok {
 		_spec.SetField(brand.FieldLogoURL, field.TypeString, value)
 	}
 	if _u.mutation.LogoURLCleared() {
 		_spec.ClearField(brand.FieldLogoURL, field.TypeString)
 	}
+	if value, ok := _u.mutation.Tagline(); ok {
+		_spec.SetField(brand.FieldTagline, field.TypeString, value)
+	}
+	if _u.mutation.TaglineCleared() {
+		_spec.ClearField(brand.FieldTagline, field.TypeString)
+	}
+	if value, ok := _u.mutation.Website(); ok {
+		_spec.SetField(brand.FieldWebsite, field.TypeString, value)
+	}
+	if _u.mutation.WebsiteCleared() {
+		_spec.ClearField(brand.FieldWebsite, field.TypeString)
+	}
+	if value, ok := _u.mutation.SocialLinks(); ok {
+		_spec.SetField(brand.FieldSocialLinks, field.TypeJSON, value)
+	}
+	if _u.mutation.SocialLinksCleared() {
+		_spec.ClearField(brand.FieldSocialLinks, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.Active(); ok {
 		_spec.SetField(brand.FieldActive, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.SortOrder(); ok {
+		_spec.SetField(brand.FieldSortOrder, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedSortOrder(); ok {
+		_spec.AddField(brand.FieldSortOrder, field.TypeInt, value)
 	}
 	if _u.mutation.ClassTypesCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -16,7 +16,9 @@ import (
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"github.com/venueplatform/venue/ent/addonproduct"
 	"github.com/venueplatform/venue/ent/alert"
+	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/booking"
@@ -25,13 +27,17 @@ import (
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
+	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
+	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/user"
@@ -46,8 +52,12 @@ type Client struct {
 	Schema *migrate.Schema
 	// APIKey is the client for interacting with the APIKey builders.
 	APIKey *APIKeyClient
+	// AddonProduct is the client for interacting with the AddonProduct builders.
+	AddonProduct *AddonProductClient
 	// Alert is the client for interacting with the Alert builders.
 	Alert *AlertClient
+	// Amenity is the client for interacting with the Amenity builders.
+	Amenity *AmenityClient
 	// AuditLog is the client for interacting with the AuditLog builders.
 	AuditLog *AuditLogClient
 	// Booking is the client for interacting with the Booking builders.
@@ -62,12 +72,18 @@ type Client struct {
 	FeatureProvisioning *FeatureProvisioningClient
 	// FlashSale is the client for interacting with the FlashSale builders.
 	FlashSale *FlashSaleClient
+	// GiftCard is the client for interacting with the GiftCard builders.
+	GiftCard *GiftCardClient
+	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
+	IdempotencyKey *IdempotencyKeyClient
 	// Instructor is the client for interacting with the Instructor builders.
 	Instructor *InstructorClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// OpeningHours is the client for interacting with the OpeningHours builders.
+	OpeningHours *OpeningHoursClient
 	// Organization is the client for interacting with the Organization builders.
 	Organization *OrganizationClient
 	// Pass is the client for interacting with the Pass builders.
@@ -76,6 +92,8 @@ type Client struct {
 	PassType *PassTypeClient
 	// Payment is the client for interacting with the Payment builders.
 	Payment *PaymentClient
+	// Photo is the client for interacting with the Photo builders.
+	Photo *PhotoClient
 	// PlatformSetting is the client for interacting with the PlatformSetting builders.
 	PlatformSetting *PlatformSettingClient
 	// Room is the client for interacting with the Room builders.
@@ -94,7 +112,9 @@ func NewClient(opts ...Option) *Client {
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.APIKey = NewAPIKeyClient(c.config)
+	c.AddonProduct = NewAddonProductClient(c.config)
 	c.Alert = NewAlertClient(c.config)
+	c.Amenity = NewAmenityClient(c.config)
 	c.AuditLog = NewAuditLogClient(c.config)
 	c.Booking = NewBookingClient(c.config)
 	c.Brand = NewBrandClient(c.config)
@@ -102,13 +122,17 @@ func (c *Client) init() {
 	c.ClassType = NewClassTypeClient(c.config)
 	c.FeatureProvisioning = NewFeatureProvisioningClient(c.config)
 	c.FlashSale = NewFlashSaleClient(c.config)
+	c.GiftCard = NewGiftCardClient(c.config)
+	c.IdempotencyKey = NewIdempotencyKeyClient(c.config)
 	c.Instructor = NewInstructorClient(c.config)
 	c.Location = NewLocationClient(c.config)
 	c.Member = NewMemberClient(c.config)
+	c.OpeningHours = NewOpeningHoursClient(c.config)
 	c.Organization = NewOrganizationClient(c.config)
 	c.Pass = NewPassClient(c.config)
 	c.PassType = NewPassTypeClient(c.config)
 	c.Payment = NewPaymentClient(c.config)
+	c.Photo = NewPhotoClient(c.config)
 	c.PlatformSetting = NewPlatformSettingClient(c.config)
 	c.Room = NewRoomClient(c.config)
 	c.User = NewUserClient(c.config)
@@ -205,7 +229,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ctx:                 ctx,
 		config:              cfg,
 		APIKey:              NewAPIKeyClient(cfg),
+		AddonProduct:        NewAddonProductClient(cfg),
 		Alert:               NewAlertClient(cfg),
+		Amenity:             NewAmenityClient(cfg),
 		AuditLog:            NewAuditLogClient(cfg),
 		Booking:             NewBookingClient(cfg),
 		Brand:               NewBrandClient(cfg),
@@ -213,13 +239,17 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ClassType:           NewClassTypeClient(cfg),
 		FeatureProvisioning: NewFeatureProvisioningClient(cfg),
 		FlashSale:           NewFlashSaleClient(cfg),
+		GiftCard:            NewGiftCardClient(cfg),
+		IdempotencyKey:      NewIdempotencyKeyClient(cfg),
 		Instructor:          NewInstructorClient(cfg),
 		Location:            NewLocationClient(cfg),
 		Member:              NewMemberClient(cfg),
+		OpeningHours:        NewOpeningHoursClient(cfg),
 		Organization:        NewOrganizationClient(cfg),
 		Pass:                NewPassClient(cfg),
 		PassType:            NewPassTypeClient(cfg),
 		Payment:             NewPaymentClient(cfg),
+		Photo:               NewPhotoClient(cfg),
 		PlatformSetting:     NewPlatformSettingClient(cfg),
 		Room:                NewRoomClient(cfg),
 		User:                NewUserClient(cfg),
@@ -243,7 +273,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ctx:                 ctx,
 		config:              cfg,
 		APIKey:              NewAPIKeyClient(cfg),
+		AddonProduct:        NewAddonProductClient(cfg),
 		Alert:               NewAlertClient(cfg),
+		Amenity:             NewAmenityClient(cfg),
 		AuditLog:            NewAuditLogClient(cfg),
 		Booking:             NewBookingClient(cfg),
 		Brand:               NewBrandClient(cfg),
@@ -251,13 +283,17 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ClassType:           NewClassTypeClient(cfg),
 		FeatureProvisioning: NewFeatureProvisioningClient(cfg),
 		FlashSale:           NewFlashSaleClient(cfg),
+		GiftCard:            NewGiftCardClient(cfg),
+		IdempotencyKey:      NewIdempotencyKeyClient(cfg),
 		Instructor:          NewInstructorClient(cfg),
 		Location:            NewLocationClient(cfg),
 		Member:              NewMemberClient(cfg),
+		OpeningHours:        NewOpeningHoursClient(cfg),
 		Organization:        NewOrganizationClient(cfg),
 		Pass:                NewPassClient(cfg),
 		PassType:            NewPassTypeClient(cfg),
 		Payment:             NewPaymentClient(cfg),
+		Photo:               NewPhotoClient(cfg),
 		PlatformSetting:     NewPlatformSettingClient(cfg),
 		Room:                NewRoomClient(cfg),
 		User:                NewUserClient(cfg),
@@ -290,10 +326,11 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIKey, c.Alert, c.AuditLog, c.Booking, c.Brand, c.ClassInstance, c.ClassType,
-		c.FeatureProvisioning, c.FlashSale, c.Instructor, c.Location, c.Member,
-		c.Organization, c.Pass, c.PassType, c.Payment, c.PlatformSetting, c.Room,
-		c.User,
+		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.AuditLog, c.Booking, c.Brand,
+		c.ClassInstance, c.ClassType, c.FeatureProvisioning, c.FlashSale, c.GiftCard,
+		c.IdempotencyKey, c.Instructor, c.Location, c.Member, c.OpeningHours,
+		c.Organization, c.Pass, c.PassType, c.Payment, c.Photo, c.PlatformSetting,
+		c.Room, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -303,10 +340,11 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIKey, c.Alert, c.AuditLog, c.Booking, c.Brand, c.ClassInstance, c.ClassType,
-		c.FeatureProvisioning, c.FlashSale, c.Instructor, c.Location, c.Member,
-		c.Organization, c.Pass, c.PassType, c.Payment, c.PlatformSetting, c.Room,
-		c.User,
+		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.AuditLog, c.Booking, c.Brand,
+		c.ClassInstance, c.ClassType, c.FeatureProvisioning, c.FlashSale, c.GiftCard,
+		c.IdempotencyKey, c.Instructor, c.Location, c.Member, c.OpeningHours,
+		c.Organization, c.Pass, c.PassType, c.Payment, c.Photo, c.PlatformSetting,
+		c.Room, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -317,8 +355,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
 	case *APIKeyMutation:
 		return c.APIKey.mutate(ctx, m)
+	case *AddonProductMutation:
+		return c.AddonProduct.mutate(ctx, m)
 	case *AlertMutation:
 		return c.Alert.mutate(ctx, m)
+	case *AmenityMutation:
+		return c.Amenity.mutate(ctx, m)
 	case *AuditLogMutation:
 		return c.AuditLog.mutate(ctx, m)
 	case *BookingMutation:
@@ -333,12 +375,18 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.FeatureProvisioning.mutate(ctx, m)
 	case *FlashSaleMutation:
 		return c.FlashSale.mutate(ctx, m)
+	case *GiftCardMutation:
+		return c.GiftCard.mutate(ctx, m)
+	case *IdempotencyKeyMutation:
+		return c.IdempotencyKey.mutate(ctx, m)
 	case *InstructorMutation:
 		return c.Instructor.mutate(ctx, m)
 	case *LocationMutation:
 		return c.Location.mutate(ctx, m)
 	case *MemberMutation:
 		return c.Member.mutate(ctx, m)
+	case *OpeningHoursMutation:
+		return c.OpeningHours.mutate(ctx, m)
 	case *OrganizationMutation:
 		return c.Organization.mutate(ctx, m)
 	case *PassMutation:
@@ -347,6 +395,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.PassType.mutate(ctx, m)
 	case *PaymentMutation:
 		return c.Payment.mutate(ctx, m)
+	case *PhotoMutation:
+		return c.Photo.mutate(ctx, m)
 	case *PlatformSettingMutation:
 		return c.PlatformSetting.mutate(ctx, m)
 	case *RoomMutation:
@@ -508,6 +558,156 @@ func (c *APIKeyClient) mutate(ctx context.Context, m *APIKeyMutation) (Value, er
 	}
 }
 
+// AddonProductClient is a client for the AddonProduct schema.
+type AddonProductClient struct {
+	config
+}
+
+// NewAddonProductClient returns a client for the AddonProduct from the given config.
+func NewAddonProductClient(c config) *AddonProductClient {
+	return &AddonProductClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `addonproduct.Hooks(f(g(h())))`.
+func (c *AddonProductClient) Use(hooks ...Hook) {
+	c.hooks.AddonProduct = append(c.hooks.AddonProduct, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `addonproduct.Intercept(f(g(h())))`.
+func (c *AddonProductClient) Intercept(interceptors ...Interceptor) {
+	c.inters.AddonProduct = append(c.inters.AddonProduct, interceptors...)
+}
+
+// Create returns a builder for creating a AddonProduct entity.
+func (c *AddonProductClient) Create() *AddonProductCreate {
+	mutation := newAddonProductMutation(c.config, OpCreate)
+	return &AddonProductCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of AddonProduct entities.
+func (c *AddonProductClient) CreateBulk(builders ...*AddonProductCreate) *AddonProductCreateBulk {
+	return &AddonProductCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *AddonProductClient) MapCreateBulk(slice any, setFunc func(*AddonProductCreate, int)) *AddonProductCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &AddonProductCreateBulk{err: fmt.Errorf("calling to AddonProductClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*AddonProductCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &AddonProductCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for AddonProduct.
+func (c *AddonProductClient) Update() *AddonProductUpdate {
+	mutation := newAddonProductMutation(c.config, OpUpdate)
+	return &AddonProductUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *AddonProductClient) UpdateOne(_m *AddonProduct) *AddonProductUpdateOne {
+	mutation := newAddonProductMutation(c.config, OpUpdateOne, withAddonProduct(_m))
+	return &AddonProductUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *AddonProductClient) UpdateOneID(id uuid.UUID) *AddonProductUpdateOne {
+	mutation := newAddonProductMutation(c.config, OpUpdateOne, withAddonProductID(id))
+	return &AddonProductUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for AddonProduct.
+func (c *AddonProductClient) Delete() *AddonProductDelete {
+	mutation := newAddonProductMutation(c.config, OpDelete)
+	return &AddonProductDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *AddonProductClient) DeleteOne(_m *AddonProduct) *AddonProductDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *AddonProductClient) DeleteOneID(id uuid.UUID) *AddonProductDeleteOne {
+	builder := c.Delete().Where(addonproduct.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &AddonProductDeleteOne{builder}
+}
+
+// Query returns a query builder for AddonProduct.
+func (c *AddonProductClient) Query() *AddonProductQuery {
+	return &AddonProductQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeAddonProduct},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a AddonProduct entity by its id.
+func (c *AddonProductClient) Get(ctx context.Context, id uuid.UUID) (*AddonProduct, error) {
+	return c.Query().Where(addonproduct.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *AddonProductClient) GetX(ctx context.Context, id uuid.UUID) *AddonProduct {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a AddonProduct.
+func (c *AddonProductClient) QueryOrganization(_m *AddonProduct) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(addonproduct.Table, addonproduct.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, addonproduct.OrganizationTable, addonproduct.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *AddonProductClient) Hooks() []Hook {
+	hooks := c.hooks.AddonProduct
+	return append(hooks[:len(hooks):len(hooks)], addonproduct.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *AddonProductClient) Interceptors() []Interceptor {
+	return c.inters.AddonProduct
+}
+
+func (c *AddonProductClient) mutate(ctx context.Context, m *AddonProductMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&AddonProductCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&AddonProductUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&AddonProductUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&AddonProductDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown AddonProduct mutation op: %q", m.Op())
+	}
+}
+
 // AlertClient is a client for the Alert schema.
 type AlertClient struct {
 	config
@@ -655,6 +855,156 @@ func (c *AlertClient) mutate(ctx context.Context, m *AlertMutation) (Value, erro
 		return (&AlertDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Alert mutation op: %q", m.Op())
+	}
+}
+
+// AmenityClient is a client for the Amenity schema.
+type AmenityClient struct {
+	config
+}
+
+// NewAmenityClient returns a client for the Amenity from the given config.
+func NewAmenityClient(c config) *AmenityClient {
+	return &AmenityClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `amenity.Hooks(f(g(h())))`.
+func (c *AmenityClient) Use(hooks ...Hook) {
+	c.hooks.Amenity = append(c.hooks.Amenity, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `amenity.Intercept(f(g(h())))`.
+func (c *AmenityClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Amenity = append(c.inters.Amenity, interceptors...)
+}
+
+// Create returns a builder for creating a Amenity entity.
+func (c *AmenityClient) Create() *AmenityCreate {
+	mutation := newAmenityMutation(c.config, OpCreate)
+	return &AmenityCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Amenity entities.
+func (c *AmenityClient) CreateBulk(builders ...*AmenityCreate) *AmenityCreateBulk {
+	return &AmenityCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *AmenityClient) MapCreateBulk(slice any, setFunc func(*AmenityCreate, int)) *AmenityCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &AmenityCreateBulk{err: fmt.Errorf("calling to AmenityClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*AmenityCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &AmenityCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Amenity.
+func (c *AmenityClient) Update() *AmenityUpdate {
+	mutation := newAmenityMutation(c.config, OpUpdate)
+	return &AmenityUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *AmenityClient) UpdateOne(_m *Amenity) *AmenityUpdateOne {
+	mutation := newAmenityMutation(c.config, OpUpdateOne, withAmenity(_m))
+	return &AmenityUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *AmenityClient) UpdateOneID(id uuid.UUID) *AmenityUpdateOne {
+	mutation := newAmenityMutation(c.config, OpUpdateOne, withAmenityID(id))
+	return &AmenityUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Amenity.
+func (c *AmenityClient) Delete() *AmenityDelete {
+	mutation := newAmenityMutation(c.config, OpDelete)
+	return &AmenityDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *AmenityClient) DeleteOne(_m *Amenity) *AmenityDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *AmenityClient) DeleteOneID(id uuid.UUID) *AmenityDeleteOne {
+	builder := c.Delete().Where(amenity.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &AmenityDeleteOne{builder}
+}
+
+// Query returns a query builder for Amenity.
+func (c *AmenityClient) Query() *AmenityQuery {
+	return &AmenityQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeAmenity},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Amenity entity by its id.
+func (c *AmenityClient) Get(ctx context.Context, id uuid.UUID) (*Amenity, error) {
+	return c.Query().Where(amenity.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *AmenityClient) GetX(ctx context.Context, id uuid.UUID) *Amenity {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Amenity.
+func (c *AmenityClient) QueryOrganization(_m *Amenity) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(amenity.Table, amenity.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, amenity.OrganizationTable, amenity.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *AmenityClient) Hooks() []Hook {
+	hooks := c.hooks.Amenity
+	return append(hooks[:len(hooks):len(hooks)], amenity.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *AmenityClient) Interceptors() []Interceptor {
+	return c.inters.Amenity
+}
+
+func (c *AmenityClient) mutate(ctx context.Context, m *AmenityMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&AmenityCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&AmenityUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&AmenityUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&AmenityDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Amenity mutation op: %q", m.Op())
 	}
 }
 
@@ -1932,6 +2282,289 @@ func (c *FlashSaleClient) mutate(ctx context.Context, m *FlashSaleMutation) (Val
 	}
 }
 
+// GiftCardClient is a client for the GiftCard schema.
+type GiftCardClient struct {
+	config
+}
+
+// NewGiftCardClient returns a client for the GiftCard from the given config.
+func NewGiftCardClient(c config) *GiftCardClient {
+	return &GiftCardClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `giftcard.Hooks(f(g(h())))`.
+func (c *GiftCardClient) Use(hooks ...Hook) {
+	c.hooks.GiftCard = append(c.hooks.GiftCard, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `giftcard.Intercept(f(g(h())))`.
+func (c *GiftCardClient) Intercept(interceptors ...Interceptor) {
+	c.inters.GiftCard = append(c.inters.GiftCard, interceptors...)
+}
+
+// Create returns a builder for creating a GiftCard entity.
+func (c *GiftCardClient) Create() *GiftCardCreate {
+	mutation := newGiftCardMutation(c.config, OpCreate)
+	return &GiftCardCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of GiftCard entities.
+func (c *GiftCardClient) CreateBulk(builders ...*GiftCardCreate) *GiftCardCreateBulk {
+	return &GiftCardCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GiftCardClient) MapCreateBulk(slice any, setFunc func(*GiftCardCreate, int)) *GiftCardCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GiftCardCreateBulk{err: fmt.Errorf("calling to GiftCardClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GiftCardCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GiftCardCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for GiftCard.
+func (c *GiftCardClient) Update() *GiftCardUpdate {
+	mutation := newGiftCardMutation(c.config, OpUpdate)
+	return &GiftCardUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GiftCardClient) UpdateOne(_m *GiftCard) *GiftCardUpdateOne {
+	mutation := newGiftCardMutation(c.config, OpUpdateOne, withGiftCard(_m))
+	return &GiftCardUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GiftCardClient) UpdateOneID(id uuid.UUID) *GiftCardUpdateOne {
+	mutation := newGiftCardMutation(c.config, OpUpdateOne, withGiftCardID(id))
+	return &GiftCardUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for GiftCard.
+func (c *GiftCardClient) Delete() *GiftCardDelete {
+	mutation := newGiftCardMutation(c.config, OpDelete)
+	return &GiftCardDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GiftCardClient) DeleteOne(_m *GiftCard) *GiftCardDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GiftCardClient) DeleteOneID(id uuid.UUID) *GiftCardDeleteOne {
+	builder := c.Delete().Where(giftcard.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GiftCardDeleteOne{builder}
+}
+
+// Query returns a query builder for GiftCard.
+func (c *GiftCardClient) Query() *GiftCardQuery {
+	return &GiftCardQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGiftCard},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a GiftCard entity by its id.
+func (c *GiftCardClient) Get(ctx context.Context, id uuid.UUID) (*GiftCard, error) {
+	return c.Query().Where(giftcard.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GiftCardClient) GetX(ctx context.Context, id uuid.UUID) *GiftCard {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a GiftCard.
+func (c *GiftCardClient) QueryOrganization(_m *GiftCard) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(giftcard.Table, giftcard.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, giftcard.OrganizationTable, giftcard.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *GiftCardClient) Hooks() []Hook {
+	hooks := c.hooks.GiftCard
+	return append(hooks[:len(hooks):len(hooks)], giftcard.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *GiftCardClient) Interceptors() []Interceptor {
+	return c.inters.GiftCard
+}
+
+func (c *GiftCardClient) mutate(ctx context.Context, m *GiftCardMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GiftCardCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GiftCardUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GiftCardUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GiftCardDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown GiftCard mutation op: %q", m.Op())
+	}
+}
+
+// IdempotencyKeyClient is a client for the IdempotencyKey schema.
+type IdempotencyKeyClient struct {
+	config
+}
+
+// NewIdempotencyKeyClient returns a client for the IdempotencyKey from the given config.
+func NewIdempotencyKeyClient(c config) *IdempotencyKeyClient {
+	return &IdempotencyKeyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `idempotencykey.Hooks(f(g(h())))`.
+func (c *IdempotencyKeyClient) Use(hooks ...Hook) {
+	c.hooks.IdempotencyKey = append(c.hooks.IdempotencyKey, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `idempotencykey.Intercept(f(g(h())))`.
+func (c *IdempotencyKeyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IdempotencyKey = append(c.inters.IdempotencyKey, interceptors...)
+}
+
+// Create returns a builder for creating a IdempotencyKey entity.
+func (c *IdempotencyKeyClient) Create() *IdempotencyKeyCreate {
+	mutation := newIdempotencyKeyMutation(c.config, OpCreate)
+	return &IdempotencyKeyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IdempotencyKey entities.
+func (c *IdempotencyKeyClient) CreateBulk(builders ...*IdempotencyKeyCreate) *IdempotencyKeyCreateBulk {
+	return &IdempotencyKeyCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *IdempotencyKeyClient) MapCreateBulk(slice any, setFunc func(*IdempotencyKeyCreate, int)) *IdempotencyKeyCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &IdempotencyKeyCreateBulk{err: fmt.Errorf("calling to IdempotencyKeyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*IdempotencyKeyCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &IdempotencyKeyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IdempotencyKey.
+func (c *IdempotencyKeyClient) Update() *IdempotencyKeyUpdate {
+	mutation := newIdempotencyKeyMutation(c.config, OpUpdate)
+	return &IdempotencyKeyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *IdempotencyKeyClient) UpdateOne(_m *IdempotencyKey) *IdempotencyKeyUpdateOne {
+	mutation := newIdempotencyKeyMutation(c.config, OpUpdateOne, withIdempotencyKey(_m))
+	return &IdempotencyKeyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *IdempotencyKeyClient) UpdateOneID(id uuid.UUID) *IdempotencyKeyUpdateOne {
+	mutation := newIdempotencyKeyMutation(c.config, OpUpdateOne, withIdempotencyKeyID(id))
+	return &IdempotencyKeyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IdempotencyKey.
+func (c *IdempotencyKeyClient) Delete() *IdempotencyKeyDelete {
+	mutation := newIdempotencyKeyMutation(c.config, OpDelete)
+	return &IdempotencyKeyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *IdempotencyKeyClient) DeleteOne(_m *IdempotencyKey) *IdempotencyKeyDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *IdempotencyKeyClient) DeleteOneID(id uuid.UUID) *IdempotencyKeyDeleteOne {
+	builder := c.Delete().Where(idempotencykey.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &IdempotencyKeyDeleteOne{builder}
+}
+
+// Query returns a query builder for IdempotencyKey.
+func (c *IdempotencyKeyClient) Query() *IdempotencyKeyQuery {
+	return &IdempotencyKeyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIdempotencyKey},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a IdempotencyKey entity by its id.
+func (c *IdempotencyKeyClient) Get(ctx context.Context, id uuid.UUID) (*IdempotencyKey, error) {
+	return c.Query().Where(idempotencykey.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *IdempotencyKeyClient) GetX(ctx context.Context, id uuid.UUID) *IdempotencyKey {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *IdempotencyKeyClient) Hooks() []Hook {
+	return c.hooks.IdempotencyKey
+}
+
+// Interceptors returns the client interceptors.
+func (c *IdempotencyKeyClient) Interceptors() []Interceptor {
+	return c.inters.IdempotencyKey
+}
+
+func (c *IdempotencyKeyClient) mutate(ctx context.Context, m *IdempotencyKeyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IdempotencyKeyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IdempotencyKeyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IdempotencyKeyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IdempotencyKeyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IdempotencyKey mutation op: %q", m.Op())
+	}
+}
+
 // InstructorClient is a client for the Instructor schema.
 type InstructorClient struct {
 	config
@@ -2491,6 +3124,156 @@ func (c *MemberClient) mutate(ctx context.Context, m *MemberMutation) (Value, er
 		return (&MemberDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Member mutation op: %q", m.Op())
+	}
+}
+
+// OpeningHoursClient is a client for the OpeningHours schema.
+type OpeningHoursClient struct {
+	config
+}
+
+// NewOpeningHoursClient returns a client for the OpeningHours from the given config.
+func NewOpeningHoursClient(c config) *OpeningHoursClient {
+	return &OpeningHoursClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `openinghours.Hooks(f(g(h())))`.
+func (c *OpeningHoursClient) Use(hooks ...Hook) {
+	c.hooks.OpeningHours = append(c.hooks.OpeningHours, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `openinghours.Intercept(f(g(h())))`.
+func (c *OpeningHoursClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OpeningHours = append(c.inters.OpeningHours, interceptors...)
+}
+
+// Create returns a builder for creating a OpeningHours entity.
+func (c *OpeningHoursClient) Create() *OpeningHoursCreate {
+	mutation := newOpeningHoursMutation(c.config, OpCreate)
+	return &OpeningHoursCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OpeningHours entities.
+func (c *OpeningHoursClient) CreateBulk(builders ...*OpeningHoursCreate) *OpeningHoursCreateBulk {
+	return &OpeningHoursCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OpeningHoursClient) MapCreateBulk(slice any, setFunc func(*OpeningHoursCreate, int)) *OpeningHoursCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OpeningHoursCreateBulk{err: fmt.Errorf("calling to OpeningHoursClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OpeningHoursCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OpeningHoursCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OpeningHours.
+func (c *OpeningHoursClient) Update() *OpeningHoursUpdate {
+	mutation := newOpeningHoursMutation(c.config, OpUpdate)
+	return &OpeningHoursUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OpeningHoursClient) UpdateOne(_m *OpeningHours) *OpeningHoursUpdateOne {
+	mutation := newOpeningHoursMutation(c.config, OpUpdateOne, withOpeningHours(_m))
+	return &OpeningHoursUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OpeningHoursClient) UpdateOneID(id uuid.UUID) *OpeningHoursUpdateOne {
+	mutation := newOpeningHoursMutation(c.config, OpUpdateOne, withOpeningHoursID(id))
+	return &OpeningHoursUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OpeningHours.
+func (c *OpeningHoursClient) Delete() *OpeningHoursDelete {
+	mutation := newOpeningHoursMutation(c.config, OpDelete)
+	return &OpeningHoursDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OpeningHoursClient) DeleteOne(_m *OpeningHours) *OpeningHoursDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OpeningHoursClient) DeleteOneID(id uuid.UUID) *OpeningHoursDeleteOne {
+	builder := c.Delete().Where(openinghours.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OpeningHoursDeleteOne{builder}
+}
+
+// Query returns a query builder for OpeningHours.
+func (c *OpeningHoursClient) Query() *OpeningHoursQuery {
+	return &OpeningHoursQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOpeningHours},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OpeningHours entity by its id.
+func (c *OpeningHoursClient) Get(ctx context.Context, id uuid.UUID) (*OpeningHours, error) {
+	return c.Query().Where(openinghours.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OpeningHoursClient) GetX(ctx context.Context, id uuid.UUID) *OpeningHours {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a OpeningHours.
+func (c *OpeningHoursClient) QueryOrganization(_m *OpeningHours) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(openinghours.Table, openinghours.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, openinghours.OrganizationTable, openinghours.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *OpeningHoursClient) Hooks() []Hook {
+	hooks := c.hooks.OpeningHours
+	return append(hooks[:len(hooks):len(hooks)], openinghours.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *OpeningHoursClient) Interceptors() []Interceptor {
+	return c.inters.OpeningHours
+}
+
+func (c *OpeningHoursClient) mutate(ctx context.Context, m *OpeningHoursMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OpeningHoursCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OpeningHoursUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OpeningHoursUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OpeningHoursDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OpeningHours mutation op: %q", m.Op())
 	}
 }
 
@@ -3238,6 +4021,156 @@ func (c *PaymentClient) mutate(ctx context.Context, m *PaymentMutation) (Value, 
 	}
 }
 
+// PhotoClient is a client for the Photo schema.
+type PhotoClient struct {
+	config
+}
+
+// NewPhotoClient returns a client for the Photo from the given config.
+func NewPhotoClient(c config) *PhotoClient {
+	return &PhotoClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `photo.Hooks(f(g(h())))`.
+func (c *PhotoClient) Use(hooks ...Hook) {
+	c.hooks.Photo = append(c.hooks.Photo, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `photo.Intercept(f(g(h())))`.
+func (c *PhotoClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Photo = append(c.inters.Photo, interceptors...)
+}
+
+// Create returns a builder for creating a Photo entity.
+func (c *PhotoClient) Create() *PhotoCreate {
+	mutation := newPhotoMutation(c.config, OpCreate)
+	return &PhotoCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Photo entities.
+func (c *PhotoClient) CreateBulk(builders ...*PhotoCreate) *PhotoCreateBulk {
+	return &PhotoCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PhotoClient) MapCreateBulk(slice any, setFunc func(*PhotoCreate, int)) *PhotoCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PhotoCreateBulk{err: fmt.Errorf("calling to PhotoClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PhotoCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PhotoCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Photo.
+func (c *PhotoClient) Update() *PhotoUpdate {
+	mutation := newPhotoMutation(c.config, OpUpdate)
+	return &PhotoUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PhotoClient) UpdateOne(_m *Photo) *PhotoUpdateOne {
+	mutation := newPhotoMutation(c.config, OpUpdateOne, withPhoto(_m))
+	return &PhotoUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PhotoClient) UpdateOneID(id uuid.UUID) *PhotoUpdateOne {
+	mutation := newPhotoMutation(c.config, OpUpdateOne, withPhotoID(id))
+	return &PhotoUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Photo.
+func (c *PhotoClient) Delete() *PhotoDelete {
+	mutation := newPhotoMutation(c.config, OpDelete)
+	return &PhotoDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PhotoClient) DeleteOne(_m *Photo) *PhotoDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PhotoClient) DeleteOneID(id uuid.UUID) *PhotoDeleteOne {
+	builder := c.Delete().Where(photo.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PhotoDeleteOne{builder}
+}
+
+// Query returns a query builder for Photo.
+func (c *PhotoClient) Query() *PhotoQuery {
+	return &PhotoQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePhoto},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Photo entity by its id.
+func (c *PhotoClient) Get(ctx context.Context, id uuid.UUID) (*Photo, error) {
+	return c.Query().Where(photo.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PhotoClient) GetX(ctx context.Context, id uuid.UUID) *Photo {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Photo.
+func (c *PhotoClient) QueryOrganization(_m *Photo) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(photo.Table, photo.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, photo.OrganizationTable, photo.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PhotoClient) Hooks() []Hook {
+	hooks := c.hooks.Photo
+	return append(hooks[:len(hooks):len(hooks)], photo.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PhotoClient) Interceptors() []Interceptor {
+	return c.inters.Photo
+}
+
+func (c *PhotoClient) mutate(ctx context.Context, m *PhotoMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PhotoCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PhotoUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PhotoUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PhotoDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Photo mutation op: %q", m.Op())
+	}
+}
+
 // PlatformSettingClient is a client for the PlatformSetting schema.
 type PlatformSettingClient struct {
 	config
@@ -3707,14 +4640,16 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIKey, Alert, AuditLog, Booking, Brand, ClassInstance, ClassType,
-		FeatureProvisioning, FlashSale, Instructor, Location, Member, Organization,
-		Pass, PassType, Payment, PlatformSetting, Room, User []ent.Hook
+		APIKey, AddonProduct, Alert, Amenity, AuditLog, Booking, Brand, ClassInstance,
+		ClassType, FeatureProvisioning, FlashSale, GiftCard, IdempotencyKey,
+		Instructor, Location, Member, OpeningHours, Organization, Pass, PassType,
+		Payment, Photo, PlatformSetting, Room, User []ent.Hook
 	}
 	inters struct {
-		APIKey, Alert, AuditLog, Booking, Brand, ClassInstance, ClassType,
-		FeatureProvisioning, FlashSale, Instructor, Location, Member, Organization,
-		Pass, PassType, Payment, PlatformSetting, Room, User []ent.Interceptor
+		APIKey, AddonProduct, Alert, Amenity, AuditLog, Booking, Brand, ClassInstance,
+		ClassType, FeatureProvisioning, FlashSale, GiftCard, IdempotencyKey,
+		Instructor, Location, Member, OpeningHours, Organization, Pass, PassType,
+		Payment, Photo, PlatformSetting, Room, User []ent.Interceptor
 	}
 )
 

@@ -12,7 +12,9 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"github.com/venueplatform/venue/ent/addonproduct"
 	"github.com/venueplatform/venue/ent/alert"
+	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/booking"
@@ -21,13 +23,17 @@ import (
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
+	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
+	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/user"
@@ -92,7 +98,9 @@ func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			apikey.Table:              apikey.ValidColumn,
+			addonproduct.Table:        addonproduct.ValidColumn,
 			alert.Table:               alert.ValidColumn,
+			amenity.Table:             amenity.ValidColumn,
 			auditlog.Table:            auditlog.ValidColumn,
 			booking.Table:             booking.ValidColumn,
 			brand.Table:               brand.ValidColumn,
@@ -100,13 +108,17 @@ func checkColumn(t, c string) error {
 			classtype.Table:           classtype.ValidColumn,
 			featureprovisioning.Table: featureprovisioning.ValidColumn,
 			flashsale.Table:           flashsale.ValidColumn,
+			giftcard.Table:            giftcard.ValidColumn,
+			idempotencykey.Table:      idempotencykey.ValidColumn,
 			instructor.Table:          instructor.ValidColumn,
 			location.Table:            location.ValidColumn,
 			member.Table:              member.ValidColumn,
+			openinghours.Table:        openinghours.ValidColumn,
 			organization.Table:        organization.ValidColumn,
 			pass.Table:                pass.ValidColumn,
 			passtype.Table:            passtype.ValidColumn,
 			payment.Table:             payment.ValidColumn,
+			photo.Table:               photo.ValidColumn,
 			platformsetting.Table:     platformsetting.ValidColumn,
 			room.Table:                room.ValidColumn,
 			user.Table:                user.ValidColumn,

@@ -3,7 +3,9 @@
 package ent
 
 import (
+	"github.com/venueplatform/venue/ent/addonproduct"
 	"github.com/venueplatform/venue/ent/alert"
+	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/booking"
@@ -12,13 +14,17 @@ import (
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
+	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
+	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/predicate"
 	"github.com/venueplatform/venue/ent/room"
@@ -32,7 +38,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 19)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 25)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -59,6 +65,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[1] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   addonproduct.Table,
+			Columns: addonproduct.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: addonproduct.FieldID,
+			},
+		},
+		Type: "AddonProduct",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			addonproduct.FieldCreatedAt:      {Type: field.TypeTime, Column: addonproduct.FieldCreatedAt},
+			addonproduct.FieldUpdatedAt:      {Type: field.TypeTime, Column: addonproduct.FieldUpdatedAt},
+			addonproduct.FieldOrganizationID: {Type: field.TypeUUID, Column: addonproduct.FieldOrganizationID},
+			addonproduct.FieldImportRef:      {Type: field.TypeString, Column: addonproduct.FieldImportRef},
+			addonproduct.FieldName:           {Type: field.TypeString, Column: addonproduct.FieldName},
+			addonproduct.FieldCategory:       {Type: field.TypeString, Column: addonproduct.FieldCategory},
+			addonproduct.FieldDescription:    {Type: field.TypeString, Column: addonproduct.FieldDescription},
+			addonproduct.FieldPriceMinor:     {Type: field.TypeInt64, Column: addonproduct.FieldPriceMinor},
+			addonproduct.FieldCurrency:       {Type: field.TypeString, Column: addonproduct.FieldCurrency},
+			addonproduct.FieldActive:         {Type: field.TypeBool, Column: addonproduct.FieldActive},
+			addonproduct.FieldSortOrder:      {Type: field.TypeInt, Column: addonproduct.FieldSortOrder},
+		},
+	}
+	graph.Nodes[2] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   alert.Table,
 			Columns: alert.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -79,7 +109,28 @@ var schemaGraph = func() *sqlgraph.Schema {
 			alert.FieldResolvedAt:     {Type: field.TypeTime, Column: alert.FieldResolvedAt},
 		},
 	}
-	graph.Nodes[2] = &sqlgraph.Node{
+	graph.Nodes[3] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   amenity.Table,
+			Columns: amenity.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: amenity.FieldID,
+			},
+		},
+		Type: "Amenity",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			amenity.FieldCreatedAt:      {Type: field.TypeTime, Column: amenity.FieldCreatedAt},
+			amenity.FieldUpdatedAt:      {Type: field.TypeTime, Column: amenity.FieldUpdatedAt},
+			amenity.FieldOrganizationID: {Type: field.TypeUUID, Column: amenity.FieldOrganizationID},
+			amenity.FieldImportRef:      {Type: field.TypeString, Column: amenity.FieldImportRef},
+			amenity.FieldLocationID:     {Type: field.TypeUUID, Column: amenity.FieldLocationID},
+			amenity.FieldName:           {Type: field.TypeString, Column: amenity.FieldName},
+			amenity.FieldIcon:           {Type: field.TypeString, Column: amenity.FieldIcon},
+			amenity.FieldSortOrder:      {Type: field.TypeInt, Column: amenity.FieldSortOrder},
+		},
+	}
+	graph.Nodes[4] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   auditlog.Table,
 			Columns: auditlog.Columns,
@@ -104,7 +155,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			auditlog.FieldDurationMs:     {Type: field.TypeInt64, Column: auditlog.FieldDurationMs},
 		},
 	}
-	graph.Nodes[3] = &sqlgraph.Node{
+	graph.Nodes[5] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   booking.Table,
 			Columns: booking.Columns,
@@ -128,7 +179,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			booking.FieldCheckedInAt:      {Type: field.TypeTime, Column: booking.FieldCheckedInAt},
 		},
 	}
-	graph.Nodes[4] = &sqlgraph.Node{
+	graph.Nodes[6] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   brand.Table,
 			Columns: brand.Columns,
@@ -147,11 +198,16 @@ var schemaGraph = func() *sqlgraph.Schema {
 			brand.FieldSlug:           {Type: field.TypeString, Column: brand.FieldSlug},
 			brand.FieldDescription:    {Type: field.TypeString, Column: brand.FieldDescription},
 			brand.FieldColor:          {Type: field.TypeString, Column: brand.FieldColor},
+			brand.FieldSecondaryColor: {Type: field.TypeString, Column: brand.FieldSecondaryColor},
 			brand.FieldLogoURL:        {Type: field.TypeString, Column: brand.FieldLogoURL},
+			brand.FieldTagline:        {Type: field.TypeString, Column: brand.FieldTagline},
+			brand.FieldWebsite:        {Type: field.TypeString, Column: brand.FieldWebsite},
+			brand.FieldSocialLinks:    {Type: field.TypeJSON, Column: brand.FieldSocialLinks},
 			brand.FieldActive:         {Type: field.TypeBool, Column: brand.FieldActive},
+			brand.FieldSortOrder:      {Type: field.TypeInt, Column: brand.FieldSortOrder},
 		},
 	}
-	graph.Nodes[5] = &sqlgraph.Node{
+	graph.Nodes[7] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   classinstance.Table,
 			Columns: classinstance.Columns,
@@ -181,7 +237,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			classinstance.FieldWorkshopEntrySlug: {Type: field.TypeString, Column: classinstance.FieldWorkshopEntrySlug},
 		},
 	}
-	graph.Nodes[6] = &sqlgraph.Node{
+	graph.Nodes[8] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   classtype.Table,
 			Columns: classtype.Columns,
@@ -205,7 +261,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			classtype.FieldActive:          {Type: field.TypeBool, Column: classtype.FieldActive},
 		},
 	}
-	graph.Nodes[7] = &sqlgraph.Node{
+	graph.Nodes[9] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   featureprovisioning.Table,
 			Columns: featureprovisioning.Columns,
@@ -223,7 +279,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			featureprovisioning.FieldModules:        {Type: field.TypeJSON, Column: featureprovisioning.FieldModules},
 		},
 	}
-	graph.Nodes[8] = &sqlgraph.Node{
+	graph.Nodes[10] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   flashsale.Table,
 			Columns: flashsale.Columns,
@@ -250,7 +306,59 @@ var schemaGraph = func() *sqlgraph.Schema {
 			flashsale.FieldCreatedByUserID: {Type: field.TypeUUID, Column: flashsale.FieldCreatedByUserID},
 		},
 	}
-	graph.Nodes[9] = &sqlgraph.Node{
+	graph.Nodes[11] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   giftcard.Table,
+			Columns: giftcard.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: giftcard.FieldID,
+			},
+		},
+		Type: "GiftCard",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			giftcard.FieldCreatedAt:            {Type: field.TypeTime, Column: giftcard.FieldCreatedAt},
+			giftcard.FieldUpdatedAt:            {Type: field.TypeTime, Column: giftcard.FieldUpdatedAt},
+			giftcard.FieldOrganizationID:       {Type: field.TypeUUID, Column: giftcard.FieldOrganizationID},
+			giftcard.FieldImportRef:            {Type: field.TypeString, Column: giftcard.FieldImportRef},
+			giftcard.FieldCode:                 {Type: field.TypeString, Column: giftcard.FieldCode},
+			giftcard.FieldGiftType:             {Type: field.TypeEnum, Column: giftcard.FieldGiftType},
+			giftcard.FieldInitialAmountMinor:   {Type: field.TypeInt64, Column: giftcard.FieldInitialAmountMinor},
+			giftcard.FieldRemainingAmountMinor: {Type: field.TypeInt64, Column: giftcard.FieldRemainingAmountMinor},
+			giftcard.FieldCurrency:             {Type: field.TypeString, Column: giftcard.FieldCurrency},
+			giftcard.FieldStatus:               {Type: field.TypeEnum, Column: giftcard.FieldStatus},
+			giftcard.FieldExpiresAt:            {Type: field.TypeTime, Column: giftcard.FieldExpiresAt},
+			giftcard.FieldSenderName:           {Type: field.TypeString, Column: giftcard.FieldSenderName},
+			giftcard.FieldGiftDescription:      {Type: field.TypeString, Column: giftcard.FieldGiftDescription},
+			giftcard.FieldPassTypeID:           {Type: field.TypeUUID, Column: giftcard.FieldPassTypeID},
+		},
+	}
+	graph.Nodes[12] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   idempotencykey.Table,
+			Columns: idempotencykey.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: idempotencykey.FieldID,
+			},
+		},
+		Type: "IdempotencyKey",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			idempotencykey.FieldCreatedAt:       {Type: field.TypeTime, Column: idempotencykey.FieldCreatedAt},
+			idempotencykey.FieldUpdatedAt:       {Type: field.TypeTime, Column: idempotencykey.FieldUpdatedAt},
+			idempotencykey.FieldScope:           {Type: field.TypeString, Column: idempotencykey.FieldScope},
+			idempotencykey.FieldPrincipal:       {Type: field.TypeString, Column: idempotencykey.FieldPrincipal},
+			idempotencykey.FieldKey:             {Type: field.TypeString, Column: idempotencykey.FieldKey},
+			idempotencykey.FieldRequestHash:     {Type: field.TypeBytes, Column: idempotencykey.FieldRequestHash},
+			idempotencykey.FieldState:           {Type: field.TypeEnum, Column: idempotencykey.FieldState},
+			idempotencykey.FieldResponseStatus:  {Type: field.TypeInt, Column: idempotencykey.FieldResponseStatus},
+			idempotencykey.FieldResponseBody:    {Type: field.TypeBytes, Column: idempotencykey.FieldResponseBody},
+			idempotencykey.FieldResponseHeaders: {Type: field.TypeJSON, Column: idempotencykey.FieldResponseHeaders},
+			idempotencykey.FieldLockedUntil:     {Type: field.TypeTime, Column: idempotencykey.FieldLockedUntil},
+			idempotencykey.FieldExpiresAt:       {Type: field.TypeTime, Column: idempotencykey.FieldExpiresAt},
+		},
+	}
+	graph.Nodes[13] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   instructor.Table,
 			Columns: instructor.Columns,
@@ -273,7 +381,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			instructor.FieldActive:         {Type: field.TypeBool, Column: instructor.FieldActive},
 		},
 	}
-	graph.Nodes[10] = &sqlgraph.Node{
+	graph.Nodes[14] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   location.Table,
 			Columns: location.Columns,
@@ -296,7 +404,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			location.FieldActive:         {Type: field.TypeBool, Column: location.FieldActive},
 		},
 	}
-	graph.Nodes[11] = &sqlgraph.Node{
+	graph.Nodes[15] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   member.Table,
 			Columns: member.Columns,
@@ -319,7 +427,29 @@ var schemaGraph = func() *sqlgraph.Schema {
 			member.FieldJoinedAt:        {Type: field.TypeTime, Column: member.FieldJoinedAt},
 		},
 	}
-	graph.Nodes[12] = &sqlgraph.Node{
+	graph.Nodes[16] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   openinghours.Table,
+			Columns: openinghours.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: openinghours.FieldID,
+			},
+		},
+		Type: "OpeningHours",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			openinghours.FieldCreatedAt:      {Type: field.TypeTime, Column: openinghours.FieldCreatedAt},
+			openinghours.FieldUpdatedAt:      {Type: field.TypeTime, Column: openinghours.FieldUpdatedAt},
+			openinghours.FieldOrganizationID: {Type: field.TypeUUID, Column: openinghours.FieldOrganizationID},
+			openinghours.FieldImportRef:      {Type: field.TypeString, Column: openinghours.FieldImportRef},
+			openinghours.FieldLocationID:     {Type: field.TypeUUID, Column: openinghours.FieldLocationID},
+			openinghours.FieldWeekday:        {Type: field.TypeInt, Column: openinghours.FieldWeekday},
+			openinghours.FieldOpensAt:        {Type: field.TypeString, Column: openinghours.FieldOpensAt},
+			openinghours.FieldClosesAt:       {Type: field.TypeString, Column: openinghours.FieldClosesAt},
+			openinghours.FieldClosed:         {Type: field.TypeBool, Column: openinghours.FieldClosed},
+		},
+	}
+	graph.Nodes[17] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   organization.Table,
 			Columns: organization.Columns,
@@ -344,9 +474,15 @@ var schemaGraph = func() *sqlgraph.Schema {
 			organization.FieldLng:                   {Type: field.TypeFloat64, Column: organization.FieldLng},
 			organization.FieldVatExemptAgeThreshold: {Type: field.TypeInt, Column: organization.FieldVatExemptAgeThreshold},
 			organization.FieldListed:                {Type: field.TypeBool, Column: organization.FieldListed},
+			organization.FieldDescription:           {Type: field.TypeString, Column: organization.FieldDescription},
+			organization.FieldWebsite:               {Type: field.TypeString, Column: organization.FieldWebsite},
+			organization.FieldEmail:                 {Type: field.TypeString, Column: organization.FieldEmail},
+			organization.FieldPhone:                 {Type: field.TypeString, Column: organization.FieldPhone},
+			organization.FieldLogoURL:               {Type: field.TypeString, Column: organization.FieldLogoURL},
+			organization.FieldWorld:                 {Type: field.TypeEnum, Column: organization.FieldWorld},
 		},
 	}
-	graph.Nodes[13] = &sqlgraph.Node{
+	graph.Nodes[18] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pass.Table,
 			Columns: pass.Columns,
@@ -369,7 +505,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pass.FieldClipsRemaining: {Type: field.TypeInt, Column: pass.FieldClipsRemaining},
 		},
 	}
-	graph.Nodes[14] = &sqlgraph.Node{
+	graph.Nodes[19] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   passtype.Table,
 			Columns: passtype.Columns,
@@ -405,7 +541,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			passtype.FieldSortOrder:              {Type: field.TypeInt, Column: passtype.FieldSortOrder},
 		},
 	}
-	graph.Nodes[15] = &sqlgraph.Node{
+	graph.Nodes[20] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   payment.Table,
 			Columns: payment.Columns,
@@ -430,7 +566,29 @@ var schemaGraph = func() *sqlgraph.Schema {
 			payment.FieldProcessorPaymentID: {Type: field.TypeString, Column: payment.FieldProcessorPaymentID},
 		},
 	}
-	graph.Nodes[16] = &sqlgraph.Node{
+	graph.Nodes[21] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   photo.Table,
+			Columns: photo.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: photo.FieldID,
+			},
+		},
+		Type: "Photo",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			photo.FieldCreatedAt:      {Type: field.TypeTime, Column: photo.FieldCreatedAt},
+			photo.FieldUpdatedAt:      {Type: field.TypeTime, Column: photo.FieldUpdatedAt},
+			photo.FieldOrganizationID: {Type: field.TypeUUID, Column: photo.FieldOrganizationID},
+			photo.FieldImportRef:      {Type: field.TypeString, Column: photo.FieldImportRef},
+			photo.FieldLocationID:     {Type: field.TypeUUID, Column: photo.FieldLocationID},
+			photo.FieldBrandID:        {Type: field.TypeUUID, Column: photo.FieldBrandID},
+			photo.FieldURL:            {Type: field.TypeString, Column: photo.FieldURL},
+			photo.FieldCaption:        {Type: field.TypeString, Column: photo.FieldCaption},
+			photo.FieldSortOrder:      {Type: field.TypeInt, Column: photo.FieldSortOrder},
+		},
+	}
+	graph.Nodes[22] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   platformsetting.Table,
 			Columns: platformsetting.Columns,
@@ -448,7 +606,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			platformsetting.FieldChangedBy: {Type: field.TypeString, Column: platformsetting.FieldChangedBy},
 		},
 	}
-	graph.Nodes[17] = &sqlgraph.Node{
+	graph.Nodes[23] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   room.Table,
 			Columns: room.Columns,
@@ -471,7 +629,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			room.FieldFloorPlanURL:   {Type: field.TypeString, Column: room.FieldFloorPlanURL},
 		},
 	}
-	graph.Nodes[18] = &sqlgraph.Node{
+	graph.Nodes[24] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -511,11 +669,35 @@ var schemaGraph = func() *sqlgraph.Schema {
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: false,
+			Table:   addonproduct.OrganizationTable,
+			Columns: []string{addonproduct.OrganizationColumn},
+			Bidi:    false,
+		},
+		"AddonProduct",
+		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
 			Table:   alert.OrganizationTable,
 			Columns: []string{alert.OrganizationColumn},
 			Bidi:    false,
 		},
 		"Alert",
+		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   amenity.OrganizationTable,
+			Columns: []string{amenity.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Amenity",
 		"Organization",
 	)
 	graph.MustAddE(
@@ -775,6 +957,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: false,
+			Table:   giftcard.OrganizationTable,
+			Columns: []string{giftcard.OrganizationColumn},
+			Bidi:    false,
+		},
+		"GiftCard",
+		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
 			Table:   instructor.OrganizationTable,
 			Columns: []string{instructor.OrganizationColumn},
 			Bidi:    false,
@@ -889,6 +1083,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Member",
 		"Payment",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   openinghours.OrganizationTable,
+			Columns: []string{openinghours.OrganizationColumn},
+			Bidi:    false,
+		},
+		"OpeningHours",
+		"Organization",
 	)
 	graph.MustAddE(
 		"organization",
@@ -1045,6 +1251,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Payment",
 		"Pass",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   photo.OrganizationTable,
+			Columns: []string{photo.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Photo",
+		"Organization",
 	)
 	graph.MustAddE(
 		"organization",
@@ -1213,6 +1431,115 @@ func (f *APIKeyFilter) WhereHasOrganizationWith(preds ...predicate.Organization)
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *AddonProductQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the AddonProductQuery builder.
+func (_q *AddonProductQuery) Filter() *AddonProductFilter {
+	return &AddonProductFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *AddonProductMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the AddonProductMutation builder.
+func (m *AddonProductMutation) Filter() *AddonProductFilter {
+	return &AddonProductFilter{config: m.config, predicateAdder: m}
+}
+
+// AddonProductFilter provides a generic filtering capability at runtime for AddonProductQuery.
+type AddonProductFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *AddonProductFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[1].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *AddonProductFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(addonproduct.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *AddonProductFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(addonproduct.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *AddonProductFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(addonproduct.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *AddonProductFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(addonproduct.FieldOrganizationID))
+}
+
+// WhereImportRef applies the entql string predicate on the import_ref field.
+func (f *AddonProductFilter) WhereImportRef(p entql.StringP) {
+	f.Where(p.Field(addonproduct.FieldImportRef))
+}
+
+// WhereName applies the entql string predicate on the name field.
+func (f *AddonProductFilter) WhereName(p entql.StringP) {
+	f.Where(p.Field(addonproduct.FieldName))
+}
+
+// WhereCategory applies the entql string predicate on the category field.
+func (f *AddonProductFilter) WhereCategory(p entql.StringP) {
+	f.Where(p.Field(addonproduct.FieldCategory))
+}
+
+// WhereDescription applies the entql string predicate on the description field.
+func (f *AddonProductFilter) WhereDescription(p entql.StringP) {
+	f.Where(p.Field(addonproduct.FieldDescription))
+}
+
+// WherePriceMinor applies the entql int64 predicate on the price_minor field.
+func (f *AddonProductFilter) WherePriceMinor(p entql.Int64P) {
+	f.Where(p.Field(addonproduct.FieldPriceMinor))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *AddonProductFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(addonproduct.FieldCurrency))
+}
+
+// WhereActive applies the entql bool predicate on the active field.
+func (f *AddonProductFilter) WhereActive(p entql.BoolP) {
+	f.Where(p.Field(addonproduct.FieldActive))
+}
+
+// WhereSortOrder applies the entql int predicate on the sort_order field.
+func (f *AddonProductFilter) WhereSortOrder(p entql.IntP) {
+	f.Where(p.Field(addonproduct.FieldSortOrder))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *AddonProductFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *AddonProductFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *AlertQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -1241,7 +1568,7 @@ type AlertFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *AlertFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[1].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[2].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -1312,6 +1639,100 @@ func (f *AlertFilter) WhereHasOrganizationWith(preds ...predicate.Organization) 
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *AmenityQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the AmenityQuery builder.
+func (_q *AmenityQuery) Filter() *AmenityFilter {
+	return &AmenityFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *AmenityMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the AmenityMutation builder.
+func (m *AmenityMutation) Filter() *AmenityFilter {
+	return &AmenityFilter{config: m.config, predicateAdder: m}
+}
+
+// AmenityFilter provides a generic filtering capability at runtime for AmenityQuery.
+type AmenityFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *AmenityFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[3].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *AmenityFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(amenity.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *AmenityFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(amenity.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *AmenityFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(amenity.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *AmenityFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(amenity.FieldOrganizationID))
+}
+
+// WhereImportRef applies the entql string predicate on the import_ref field.
+func (f *AmenityFilter) WhereImportRef(p entql.StringP) {
+	f.Where(p.Field(amenity.FieldImportRef))
+}
+
+// WhereLocationID applies the entql [16]byte predicate on the location_id field.
+func (f *AmenityFilter) WhereLocationID(p entql.ValueP) {
+	f.Where(p.Field(amenity.FieldLocationID))
+}
+
+// WhereName applies the entql string predicate on the name field.
+func (f *AmenityFilter) WhereName(p entql.StringP) {
+	f.Where(p.Field(amenity.FieldName))
+}
+
+// WhereIcon applies the entql string predicate on the icon field.
+func (f *AmenityFilter) WhereIcon(p entql.StringP) {
+	f.Where(p.Field(amenity.FieldIcon))
+}
+
+// WhereSortOrder applies the entql int predicate on the sort_order field.
+func (f *AmenityFilter) WhereSortOrder(p entql.IntP) {
+	f.Where(p.Field(amenity.FieldSortOrder))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *AmenityFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *AmenityFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *AuditLogQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -1340,7 +1761,7 @@ type AuditLogFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *AuditLogFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[2].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[4].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -1454,7 +1875,7 @@ type BookingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *BookingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[3].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[5].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -1605,7 +2026,7 @@ type BrandFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *BrandFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[4].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[6].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -1656,14 +2077,39 @@ func (f *BrandFilter) WhereColor(p entql.StringP) {
 	f.Where(p.Field(brand.FieldColor))
 }
 
+// WhereSecondaryColor applies the entql string predicate on the secondary_color field.
+func (f *BrandFilter) WhereSecondaryColor(p entql.StringP) {
+	f.Where(p.Field(brand.FieldSecondaryColor))
+}
+
 // WhereLogoURL applies the entql string predicate on the logo_url field.
 func (f *BrandFilter) WhereLogoURL(p entql.StringP) {
 	f.Where(p.Field(brand.FieldLogoURL))
 }
 
+// WhereTagline applies the entql string predicate on the tagline field.
+func (f *BrandFilter) WhereTagline(p entql.StringP) {
+	f.Where(p.Field(brand.FieldTagline))
+}
+
+// WhereWebsite applies the entql string predicate on the website field.
+func (f *BrandFilter) WhereWebsite(p entql.StringP) {
+	f.Where(p.Field(brand.FieldWebsite))
+}
+
+// WhereSocialLinks applies the entql json.RawMessage predicate on the social_links field.
+func (f *BrandFilter) WhereSocialLinks(p entql.BytesP) {
+	f.Where(p.Field(brand.FieldSocialLinks))
+}
+
 // WhereActive applies the entql bool predicate on the active field.
 func (f *BrandFilter) WhereActive(p entql.BoolP) {
 	f.Where(p.Field(brand.FieldActive))
+}
+
+// WhereSortOrder applies the entql int predicate on the sort_order field.
+func (f *BrandFilter) WhereSortOrder(p entql.IntP) {
+	f.Where(p.Field(brand.FieldSortOrder))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
@@ -1737,7 +2183,7 @@ type ClassInstanceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ClassInstanceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[5].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[7].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -1946,7 +2392,7 @@ type ClassTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ClassTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[6].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[8].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2097,7 +2543,7 @@ type FeatureProvisioningFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FeatureProvisioningFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[7].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[9].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2176,7 +2622,7 @@ type FlashSaleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FlashSaleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[8].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2286,6 +2732,230 @@ func (f *FlashSaleFilter) WhereHasApplicablePassTypesWith(preds ...predicate.Pas
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *GiftCardQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the GiftCardQuery builder.
+func (_q *GiftCardQuery) Filter() *GiftCardFilter {
+	return &GiftCardFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *GiftCardMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the GiftCardMutation builder.
+func (m *GiftCardMutation) Filter() *GiftCardFilter {
+	return &GiftCardFilter{config: m.config, predicateAdder: m}
+}
+
+// GiftCardFilter provides a generic filtering capability at runtime for GiftCardQuery.
+type GiftCardFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *GiftCardFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *GiftCardFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(giftcard.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *GiftCardFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(giftcard.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *GiftCardFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(giftcard.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *GiftCardFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(giftcard.FieldOrganizationID))
+}
+
+// WhereImportRef applies the entql string predicate on the import_ref field.
+func (f *GiftCardFilter) WhereImportRef(p entql.StringP) {
+	f.Where(p.Field(giftcard.FieldImportRef))
+}
+
+// WhereCode applies the entql string predicate on the code field.
+func (f *GiftCardFilter) WhereCode(p entql.StringP) {
+	f.Where(p.Field(giftcard.FieldCode))
+}
+
+// WhereGiftType applies the entql string predicate on the gift_type field.
+func (f *GiftCardFilter) WhereGiftType(p entql.StringP) {
+	f.Where(p.Field(giftcard.FieldGiftType))
+}
+
+// WhereInitialAmountMinor applies the entql int64 predicate on the initial_amount_minor field.
+func (f *GiftCardFilter) WhereInitialAmountMinor(p entql.Int64P) {
+	f.Where(p.Field(giftcard.FieldInitialAmountMinor))
+}
+
+// WhereRemainingAmountMinor applies the entql int64 predicate on the remaining_amount_minor field.
+func (f *GiftCardFilter) WhereRemainingAmountMinor(p entql.Int64P) {
+	f.Where(p.Field(giftcard.FieldRemainingAmountMinor))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *GiftCardFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(giftcard.FieldCurrency))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *GiftCardFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(giftcard.FieldStatus))
+}
+
+// WhereExpiresAt applies the entql time.Time predicate on the expires_at field.
+func (f *GiftCardFilter) WhereExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(giftcard.FieldExpiresAt))
+}
+
+// WhereSenderName applies the entql string predicate on the sender_name field.
+func (f *GiftCardFilter) WhereSenderName(p entql.StringP) {
+	f.Where(p.Field(giftcard.FieldSenderName))
+}
+
+// WhereGiftDescription applies the entql string predicate on the gift_description field.
+func (f *GiftCardFilter) WhereGiftDescription(p entql.StringP) {
+	f.Where(p.Field(giftcard.FieldGiftDescription))
+}
+
+// WherePassTypeID applies the entql [16]byte predicate on the pass_type_id field.
+func (f *GiftCardFilter) WherePassTypeID(p entql.ValueP) {
+	f.Where(p.Field(giftcard.FieldPassTypeID))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *GiftCardFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *GiftCardFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *IdempotencyKeyQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the IdempotencyKeyQuery builder.
+func (_q *IdempotencyKeyQuery) Filter() *IdempotencyKeyFilter {
+	return &IdempotencyKeyFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *IdempotencyKeyMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the IdempotencyKeyMutation builder.
+func (m *IdempotencyKeyMutation) Filter() *IdempotencyKeyFilter {
+	return &IdempotencyKeyFilter{config: m.config, predicateAdder: m}
+}
+
+// IdempotencyKeyFilter provides a generic filtering capability at runtime for IdempotencyKeyQuery.
+type IdempotencyKeyFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *IdempotencyKeyFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *IdempotencyKeyFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(idempotencykey.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *IdempotencyKeyFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(idempotencykey.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *IdempotencyKeyFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(idempotencykey.FieldUpdatedAt))
+}
+
+// WhereScope applies the entql string predicate on the scope field.
+func (f *IdempotencyKeyFilter) WhereScope(p entql.StringP) {
+	f.Where(p.Field(idempotencykey.FieldScope))
+}
+
+// WherePrincipal applies the entql string predicate on the principal field.
+func (f *IdempotencyKeyFilter) WherePrincipal(p entql.StringP) {
+	f.Where(p.Field(idempotencykey.FieldPrincipal))
+}
+
+// WhereKey applies the entql string predicate on the key field.
+func (f *IdempotencyKeyFilter) WhereKey(p entql.StringP) {
+	f.Where(p.Field(idempotencykey.FieldKey))
+}
+
+// WhereRequestHash applies the entql []byte predicate on the request_hash field.
+func (f *IdempotencyKeyFilter) WhereRequestHash(p entql.BytesP) {
+	f.Where(p.Field(idempotencykey.FieldRequestHash))
+}
+
+// WhereState applies the entql string predicate on the state field.
+func (f *IdempotencyKeyFilter) WhereState(p entql.StringP) {
+	f.Where(p.Field(idempotencykey.FieldState))
+}
+
+// WhereResponseStatus applies the entql int predicate on the response_status field.
+func (f *IdempotencyKeyFilter) WhereResponseStatus(p entql.IntP) {
+	f.Where(p.Field(idempotencykey.FieldResponseStatus))
+}
+
+// WhereResponseBody applies the entql []byte predicate on the response_body field.
+func (f *IdempotencyKeyFilter) WhereResponseBody(p entql.BytesP) {
+	f.Where(p.Field(idempotencykey.FieldResponseBody))
+}
+
+// WhereResponseHeaders applies the entql json.RawMessage predicate on the response_headers field.
+func (f *IdempotencyKeyFilter) WhereResponseHeaders(p entql.BytesP) {
+	f.Where(p.Field(idempotencykey.FieldResponseHeaders))
+}
+
+// WhereLockedUntil applies the entql time.Time predicate on the locked_until field.
+func (f *IdempotencyKeyFilter) WhereLockedUntil(p entql.TimeP) {
+	f.Where(p.Field(idempotencykey.FieldLockedUntil))
+}
+
+// WhereExpiresAt applies the entql time.Time predicate on the expires_at field.
+func (f *IdempotencyKeyFilter) WhereExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(idempotencykey.FieldExpiresAt))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *InstructorQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -2314,7 +2984,7 @@ type InstructorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InstructorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[9].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2432,7 +3102,7 @@ type LocationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *LocationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2564,7 +3234,7 @@ type MemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2696,6 +3366,105 @@ func (f *MemberFilter) WhereHasPaymentsWith(preds ...predicate.Payment) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *OpeningHoursQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the OpeningHoursQuery builder.
+func (_q *OpeningHoursQuery) Filter() *OpeningHoursFilter {
+	return &OpeningHoursFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *OpeningHoursMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the OpeningHoursMutation builder.
+func (m *OpeningHoursMutation) Filter() *OpeningHoursFilter {
+	return &OpeningHoursFilter{config: m.config, predicateAdder: m}
+}
+
+// OpeningHoursFilter provides a generic filtering capability at runtime for OpeningHoursQuery.
+type OpeningHoursFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *OpeningHoursFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *OpeningHoursFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(openinghours.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *OpeningHoursFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(openinghours.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *OpeningHoursFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(openinghours.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *OpeningHoursFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(openinghours.FieldOrganizationID))
+}
+
+// WhereImportRef applies the entql string predicate on the import_ref field.
+func (f *OpeningHoursFilter) WhereImportRef(p entql.StringP) {
+	f.Where(p.Field(openinghours.FieldImportRef))
+}
+
+// WhereLocationID applies the entql [16]byte predicate on the location_id field.
+func (f *OpeningHoursFilter) WhereLocationID(p entql.ValueP) {
+	f.Where(p.Field(openinghours.FieldLocationID))
+}
+
+// WhereWeekday applies the entql int predicate on the weekday field.
+func (f *OpeningHoursFilter) WhereWeekday(p entql.IntP) {
+	f.Where(p.Field(openinghours.FieldWeekday))
+}
+
+// WhereOpensAt applies the entql string predicate on the opens_at field.
+func (f *OpeningHoursFilter) WhereOpensAt(p entql.StringP) {
+	f.Where(p.Field(openinghours.FieldOpensAt))
+}
+
+// WhereClosesAt applies the entql string predicate on the closes_at field.
+func (f *OpeningHoursFilter) WhereClosesAt(p entql.StringP) {
+	f.Where(p.Field(openinghours.FieldClosesAt))
+}
+
+// WhereClosed applies the entql bool predicate on the closed field.
+func (f *OpeningHoursFilter) WhereClosed(p entql.BoolP) {
+	f.Where(p.Field(openinghours.FieldClosed))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *OpeningHoursFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *OpeningHoursFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *OrganizationQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -2724,7 +3493,7 @@ type OrganizationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OrganizationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2805,6 +3574,36 @@ func (f *OrganizationFilter) WhereListed(p entql.BoolP) {
 	f.Where(p.Field(organization.FieldListed))
 }
 
+// WhereDescription applies the entql string predicate on the description field.
+func (f *OrganizationFilter) WhereDescription(p entql.StringP) {
+	f.Where(p.Field(organization.FieldDescription))
+}
+
+// WhereWebsite applies the entql string predicate on the website field.
+func (f *OrganizationFilter) WhereWebsite(p entql.StringP) {
+	f.Where(p.Field(organization.FieldWebsite))
+}
+
+// WhereEmail applies the entql string predicate on the email field.
+func (f *OrganizationFilter) WhereEmail(p entql.StringP) {
+	f.Where(p.Field(organization.FieldEmail))
+}
+
+// WherePhone applies the entql string predicate on the phone field.
+func (f *OrganizationFilter) WherePhone(p entql.StringP) {
+	f.Where(p.Field(organization.FieldPhone))
+}
+
+// WhereLogoURL applies the entql string predicate on the logo_url field.
+func (f *OrganizationFilter) WhereLogoURL(p entql.StringP) {
+	f.Where(p.Field(organization.FieldLogoURL))
+}
+
+// WhereWorld applies the entql string predicate on the world field.
+func (f *OrganizationFilter) WhereWorld(p entql.StringP) {
+	f.Where(p.Field(organization.FieldWorld))
+}
+
 // addPredicate implements the predicateAdder interface.
 func (_q *PassQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
@@ -2834,7 +3633,7 @@ type PassFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2994,7 +3793,7 @@ type PassTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3219,7 +4018,7 @@ type PaymentFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3333,6 +4132,105 @@ func (f *PaymentFilter) WhereHasPassWith(preds ...predicate.Pass) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *PhotoQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the PhotoQuery builder.
+func (_q *PhotoQuery) Filter() *PhotoFilter {
+	return &PhotoFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *PhotoMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the PhotoMutation builder.
+func (m *PhotoMutation) Filter() *PhotoFilter {
+	return &PhotoFilter{config: m.config, predicateAdder: m}
+}
+
+// PhotoFilter provides a generic filtering capability at runtime for PhotoQuery.
+type PhotoFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *PhotoFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *PhotoFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(photo.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *PhotoFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(photo.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *PhotoFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(photo.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *PhotoFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(photo.FieldOrganizationID))
+}
+
+// WhereImportRef applies the entql string predicate on the import_ref field.
+func (f *PhotoFilter) WhereImportRef(p entql.StringP) {
+	f.Where(p.Field(photo.FieldImportRef))
+}
+
+// WhereLocationID applies the entql [16]byte predicate on the location_id field.
+func (f *PhotoFilter) WhereLocationID(p entql.ValueP) {
+	f.Where(p.Field(photo.FieldLocationID))
+}
+
+// WhereBrandID applies the entql [16]byte predicate on the brand_id field.
+func (f *PhotoFilter) WhereBrandID(p entql.ValueP) {
+	f.Where(p.Field(photo.FieldBrandID))
+}
+
+// WhereURL applies the entql string predicate on the url field.
+func (f *PhotoFilter) WhereURL(p entql.StringP) {
+	f.Where(p.Field(photo.FieldURL))
+}
+
+// WhereCaption applies the entql string predicate on the caption field.
+func (f *PhotoFilter) WhereCaption(p entql.StringP) {
+	f.Where(p.Field(photo.FieldCaption))
+}
+
+// WhereSortOrder applies the entql int predicate on the sort_order field.
+func (f *PhotoFilter) WhereSortOrder(p entql.IntP) {
+	f.Where(p.Field(photo.FieldSortOrder))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *PhotoFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *PhotoFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *PlatformSettingQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -3361,7 +4259,7 @@ type PlatformSettingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PlatformSettingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3426,7 +4324,7 @@ type RoomFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RoomFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3558,7 +4456,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

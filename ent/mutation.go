@@ -12,7 +12,9 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
+	"github.com/venueplatform/venue/ent/addonproduct"
 	"github.com/venueplatform/venue/ent/alert"
+	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/booking"
@@ -21,13 +23,17 @@ import (
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
+	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
+	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/predicate"
 	"github.com/venueplatform/venue/ent/room"
@@ -45,7 +51,9 @@ const (
 
 	// Node types.
 	TypeAPIKey              = "APIKey"
+	TypeAddonProduct        = "AddonProduct"
 	TypeAlert               = "Alert"
+	TypeAmenity             = "Amenity"
 	TypeAuditLog            = "AuditLog"
 	TypeBooking             = "Booking"
 	TypeBrand               = "Brand"
@@ -53,13 +61,17 @@ const (
 	TypeClassType           = "ClassType"
 	TypeFeatureProvisioning = "FeatureProvisioning"
 	TypeFlashSale           = "FlashSale"
+	TypeGiftCard            = "GiftCard"
+	TypeIdempotencyKey      = "IdempotencyKey"
 	TypeInstructor          = "Instructor"
 	TypeLocation            = "Location"
 	TypeMember              = "Member"
+	TypeOpeningHours        = "OpeningHours"
 	TypeOrganization        = "Organization"
 	TypePass                = "Pass"
 	TypePassType            = "PassType"
 	TypePayment             = "Payment"
+	TypePhoto               = "Photo"
 	TypePlatformSetting     = "PlatformSetting"
 	TypeRoom                = "Room"
 	TypeUser                = "User"
@@ -1086,6 +1098,1042 @@ func (m *APIKeyMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown APIKey edge %s", name)
 }
 
+// AddonProductMutation represents an operation that mutates the AddonProduct nodes in the graph.
+type AddonProductMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	import_ref          *string
+	name                *string
+	category            *string
+	description         *string
+	price_minor         *int64
+	addprice_minor      *int64
+	currency            *string
+	active              *bool
+	sort_order          *int
+	addsort_order       *int
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*AddonProduct, error)
+	predicates          []predicate.AddonProduct
+}
+
+var _ ent.Mutation = (*AddonProductMutation)(nil)
+
+// addonproductOption allows management of the mutation configuration using functional options.
+type addonproductOption func(*AddonProductMutation)
+
+// newAddonProductMutation creates new mutation for the AddonProduct entity.
+func newAddonProductMutation(c config, op Op, opts ...addonproductOption) *AddonProductMutation {
+	m := &AddonProductMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeAddonProduct,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withAddonProductID sets the ID field of the mutation.
+func withAddonProductID(id uuid.UUID) addonproductOption {
+	return func(m *AddonProductMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *AddonProduct
+		)
+		m.oldValue = func(ctx context.Context) (*AddonProduct, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().AddonProduct.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withAddonProduct sets the old AddonProduct of the mutation.
+func withAddonProduct(node *AddonProduct) addonproductOption {
+	return func(m *AddonProductMutation) {
+		m.oldValue = func(context.Context) (*AddonProduct, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m AddonProductMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m AddonProductMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of AddonProduct entities.
+func (m *AddonProductMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *AddonProductMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *AddonProductMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().AddonProduct.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *AddonProductMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *AddonProductMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the AddonProduct entity.
+// If the AddonProduct object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AddonProductMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *AddonProductMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *AddonProductMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *AddonProductMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the AddonProduct entity.
+// If the AddonProduct object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AddonProductMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *AddonProductMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *AddonProductMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *AddonProductMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the AddonProduct entity.
+// If the AddonProduct object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AddonProductMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *AddonProductMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetImportRef sets the "import_ref" field.
+func (m *AddonProductMutation) SetImportRef(s string) {
+	m.import_ref = &s
+}
+
+// ImportRef returns the value of the "import_ref" field in the mutation.
+func (m *AddonProductMutation) ImportRef() (r string, exists bool) {
+	v := m.import_ref
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImportRef returns the old "import_ref" field's value of the AddonProduct entity.
+// If the AddonProduct object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AddonProductMutation) OldImportRef(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImportRef is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImportRef requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImportRef: %w", err)
+	}
+	return oldValue.ImportRef, nil
+}
+
+// ClearImportRef clears the value of the "import_ref" field.
+func (m *AddonProductMutation) ClearImportRef() {
+	m.import_ref = nil
+	m.clearedFields[addonproduct.FieldImportRef] = struct{}{}
+}
+
+// ImportRefCleared returns if the "import_ref" field was cleared in this mutation.
+func (m *AddonProductMutation) ImportRefCleared() bool {
+	_, ok := m.clearedFields[addonproduct.FieldImportRef]
+	return ok
+}
+
+// ResetImportRef resets all changes to the "import_ref" field.
+func (m *AddonProductMutation) ResetImportRef() {
+	m.import_ref = nil
+	delete(m.clearedFields, addonproduct.FieldImportRef)
+}
+
+// SetName sets the "name" field.
+func (m *AddonProductMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *AddonProductMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the AddonProduct entity.
+// If the AddonProduct object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AddonProductMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *AddonProductMutation) ResetName() {
+	m.name = nil
+}
+
+// SetCategory sets the "category" field.
+func (m *AddonProductMutation) SetCategory(s string) {
+	m.category = &s
+}
+
+// Category returns the value of the "category" field in the mutation.
+func (m *AddonProductMutation) Category() (r string, exists bool) {
+	v := m.category
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCategory returns the old "category" field's value of the AddonProduct entity.
+// If the AddonProduct object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AddonProductMutation) OldCategory(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCategory is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCategory requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCategory: %w", err)
+	}
+	return oldValue.Category, nil
+}
+
+// ResetCategory resets all changes to the "category" field.
+func (m *AddonProductMutation) ResetCategory() {
+	m.category = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *AddonProductMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *AddonProductMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the AddonProduct entity.
+// If the AddonProduct object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AddonProductMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ClearDescription clears the value of the "description" field.
+func (m *AddonProductMutation) ClearDescription() {
+	m.description = nil
+	m.clearedFields[addonproduct.FieldDescription] = struct{}{}
+}
+
+// DescriptionCleared returns if the "description" field was cleared in this mutation.
+func (m *AddonProductMutation) DescriptionCleared() bool {
+	_, ok := m.clearedFields[addonproduct.FieldDescription]
+	return ok
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *AddonProductMutation) ResetDescription() {
+	m.description = nil
+	delete(m.clearedFields, addonproduct.FieldDescription)
+}
+
+// SetPriceMinor sets the "price_minor" field.
+func (m *AddonProductMutation) SetPriceMinor(i int64) {
+	m.price_minor = &i
+	m.addprice_minor = nil
+}
+
+// PriceMinor returns the value of the "price_minor" field in the mutation.
+func (m *AddonProductMutation) PriceMinor() (r int64, exists bool) {
+	v := m.price_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPriceMinor returns the old "price_minor" field's value of the AddonProduct entity.
+// If the AddonProduct object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AddonProductMutation) OldPriceMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPriceMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPriceMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPriceMinor: %w", err)
+	}
+	return oldValue.PriceMinor, nil
+}
+
+// AddPriceMinor adds i to the "price_minor" field.
+func (m *AddonProductMutation) AddPriceMinor(i int64) {
+	if m.addprice_minor != nil {
+		*m.addprice_minor += i
+	} else {
+		m.addprice_minor = &i
+	}
+}
+
+// AddedPriceMinor returns the value that was added to the "price_minor" field in this mutation.
+func (m *AddonProductMutation) AddedPriceMinor() (r int64, exists bool) {
+	v := m.addprice_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPriceMinor resets all changes to the "price_minor" field.
+func (m *AddonProductMutation) ResetPriceMinor() {
+	m.price_minor = nil
+	m.addprice_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *AddonProductMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *AddonProductMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the AddonProduct entity.
+// If the AddonProduct object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AddonProductMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *AddonProductMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetActive sets the "active" field.
+func (m *AddonProductMutation) SetActive(b bool) {
+	m.active = &b
+}
+
+// Active returns the value of the "active" field in the mutation.
+func (m *AddonProductMutation) Active() (r bool, exists bool) {
+	v := m.active
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActive returns the old "active" field's value of the AddonProduct entity.
+// If the AddonProduct object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AddonProductMutation) OldActive(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActive is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActive requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActive: %w", err)
+	}
+	return oldValue.Active, nil
+}
+
+// ResetActive resets all changes to the "active" field.
+func (m *AddonProductMutation) ResetActive() {
+	m.active = nil
+}
+
+// SetSortOrder sets the "sort_order" field.
+func (m *AddonProductMutation) SetSortOrder(i int) {
+	m.sort_order = &i
+	m.addsort_order = nil
+}
+
+// SortOrder returns the value of the "sort_order" field in the mutation.
+func (m *AddonProductMutation) SortOrder() (r int, exists bool) {
+	v := m.sort_order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSortOrder returns the old "sort_order" field's value of the AddonProduct entity.
+// If the AddonProduct object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AddonProductMutation) OldSortOrder(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSortOrder is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSortOrder requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSortOrder: %w", err)
+	}
+	return oldValue.SortOrder, nil
+}
+
+// AddSortOrder adds i to the "sort_order" field.
+func (m *AddonProductMutation) AddSortOrder(i int) {
+	if m.addsort_order != nil {
+		*m.addsort_order += i
+	} else {
+		m.addsort_order = &i
+	}
+}
+
+// AddedSortOrder returns the value that was added to the "sort_order" field in this mutation.
+func (m *AddonProductMutation) AddedSortOrder() (r int, exists bool) {
+	v := m.addsort_order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSortOrder resets all changes to the "sort_order" field.
+func (m *AddonProductMutation) ResetSortOrder() {
+	m.sort_order = nil
+	m.addsort_order = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *AddonProductMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[addonproduct.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *AddonProductMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *AddonProductMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *AddonProductMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the AddonProductMutation builder.
+func (m *AddonProductMutation) Where(ps ...predicate.AddonProduct) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the AddonProductMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *AddonProductMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.AddonProduct, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *AddonProductMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *AddonProductMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (AddonProduct).
+func (m *AddonProductMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *AddonProductMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created_at != nil {
+		fields = append(fields, addonproduct.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, addonproduct.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, addonproduct.FieldOrganizationID)
+	}
+	if m.import_ref != nil {
+		fields = append(fields, addonproduct.FieldImportRef)
+	}
+	if m.name != nil {
+		fields = append(fields, addonproduct.FieldName)
+	}
+	if m.category != nil {
+		fields = append(fields, addonproduct.FieldCategory)
+	}
+	if m.description != nil {
+		fields = append(fields, addonproduct.FieldDescription)
+	}
+	if m.price_minor != nil {
+		fields = append(fields, addonproduct.FieldPriceMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, addonproduct.FieldCurrency)
+	}
+	if m.active != nil {
+		fields = append(fields, addonproduct.FieldActive)
+	}
+	if m.sort_order != nil {
+		fields = append(fields, addonproduct.FieldSortOrder)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *AddonProductMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case addonproduct.FieldCreatedAt:
+		return m.CreatedAt()
+	case addonproduct.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case addonproduct.FieldOrganizationID:
+		return m.OrganizationID()
+	case addonproduct.FieldImportRef:
+		return m.ImportRef()
+	case addonproduct.FieldName:
+		return m.Name()
+	case addonproduct.FieldCategory:
+		return m.Category()
+	case addonproduct.FieldDescription:
+		return m.Description()
+	case addonproduct.FieldPriceMinor:
+		return m.PriceMinor()
+	case addonproduct.FieldCurrency:
+		return m.Currency()
+	case addonproduct.FieldActive:
+		return m.Active()
+	case addonproduct.FieldSortOrder:
+		return m.SortOrder()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *AddonProductMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case addonproduct.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case addonproduct.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case addonproduct.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case addonproduct.FieldImportRef:
+		return m.OldImportRef(ctx)
+	case addonproduct.FieldName:
+		return m.OldName(ctx)
+	case addonproduct.FieldCategory:
+		return m.OldCategory(ctx)
+	case addonproduct.FieldDescription:
+		return m.OldDescription(ctx)
+	case addonproduct.FieldPriceMinor:
+		return m.OldPriceMinor(ctx)
+	case addonproduct.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case addonproduct.FieldActive:
+		return m.OldActive(ctx)
+	case addonproduct.FieldSortOrder:
+		return m.OldSortOrder(ctx)
+	}
+	return nil, fmt.Errorf("unknown AddonProduct field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AddonProductMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case addonproduct.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case addonproduct.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case addonproduct.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case addonproduct.FieldImportRef:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImportRef(v)
+		return nil
+	case addonproduct.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case addonproduct.FieldCategory:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCategory(v)
+		return nil
+	case addonproduct.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case addonproduct.FieldPriceMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPriceMinor(v)
+		return nil
+	case addonproduct.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case addonproduct.FieldActive:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActive(v)
+		return nil
+	case addonproduct.FieldSortOrder:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSortOrder(v)
+		return nil
+	}
+	return fmt.Errorf("unknown AddonProduct field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *AddonProductMutation) AddedFields() []string {
+	var fields []string
+	if m.addprice_minor != nil {
+		fields = append(fields, addonproduct.FieldPriceMinor)
+	}
+	if m.addsort_order != nil {
+		fields = append(fields, addonproduct.FieldSortOrder)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *AddonProductMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case addonproduct.FieldPriceMinor:
+		return m.AddedPriceMinor()
+	case addonproduct.FieldSortOrder:
+		return m.AddedSortOrder()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AddonProductMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case addonproduct.FieldPriceMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPriceMinor(v)
+		return nil
+	case addonproduct.FieldSortOrder:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSortOrder(v)
+		return nil
+	}
+	return fmt.Errorf("unknown AddonProduct numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *AddonProductMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(addonproduct.FieldImportRef) {
+		fields = append(fields, addonproduct.FieldImportRef)
+	}
+	if m.FieldCleared(addonproduct.FieldDescription) {
+		fields = append(fields, addonproduct.FieldDescription)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *AddonProductMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *AddonProductMutation) ClearField(name string) error {
+	switch name {
+	case addonproduct.FieldImportRef:
+		m.ClearImportRef()
+		return nil
+	case addonproduct.FieldDescription:
+		m.ClearDescription()
+		return nil
+	}
+	return fmt.Errorf("unknown AddonProduct nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *AddonProductMutation) ResetField(name string) error {
+	switch name {
+	case addonproduct.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case addonproduct.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case addonproduct.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case addonproduct.FieldImportRef:
+		m.ResetImportRef()
+		return nil
+	case addonproduct.FieldName:
+		m.ResetName()
+		return nil
+	case addonproduct.FieldCategory:
+		m.ResetCategory()
+		return nil
+	case addonproduct.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case addonproduct.FieldPriceMinor:
+		m.ResetPriceMinor()
+		return nil
+	case addonproduct.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case addonproduct.FieldActive:
+		m.ResetActive()
+		return nil
+	case addonproduct.FieldSortOrder:
+		m.ResetSortOrder()
+		return nil
+	}
+	return fmt.Errorf("unknown AddonProduct field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *AddonProductMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, addonproduct.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *AddonProductMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case addonproduct.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *AddonProductMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *AddonProductMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *AddonProductMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, addonproduct.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *AddonProductMutation) EdgeCleared(name string) bool {
+	switch name {
+	case addonproduct.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *AddonProductMutation) ClearEdge(name string) error {
+	switch name {
+	case addonproduct.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown AddonProduct unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *AddonProductMutation) ResetEdge(name string) error {
+	switch name {
+	case addonproduct.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown AddonProduct edge %s", name)
+}
+
 // AlertMutation represents an operation that mutates the Alert nodes in the graph.
 type AlertMutation struct {
 	config
@@ -1943,6 +2991,866 @@ func (m *AlertMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Alert edge %s", name)
+}
+
+// AmenityMutation represents an operation that mutates the Amenity nodes in the graph.
+type AmenityMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	import_ref          *string
+	location_id         *uuid.UUID
+	name                *string
+	icon                *string
+	sort_order          *int
+	addsort_order       *int
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*Amenity, error)
+	predicates          []predicate.Amenity
+}
+
+var _ ent.Mutation = (*AmenityMutation)(nil)
+
+// amenityOption allows management of the mutation configuration using functional options.
+type amenityOption func(*AmenityMutation)
+
+// newAmenityMutation creates new mutation for the Amenity entity.
+func newAmenityMutation(c config, op Op, opts ...amenityOption) *AmenityMutation {
+	m := &AmenityMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeAmenity,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withAmenityID sets the ID field of the mutation.
+func withAmenityID(id uuid.UUID) amenityOption {
+	return func(m *AmenityMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Amenity
+		)
+		m.oldValue = func(ctx context.Context) (*Amenity, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Amenity.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withAmenity sets the old Amenity of the mutation.
+func withAmenity(node *Amenity) amenityOption {
+	return func(m *AmenityMutation) {
+		m.oldValue = func(context.Context) (*Amenity, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m AmenityMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m AmenityMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Amenity entities.
+func (m *AmenityMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *AmenityMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *AmenityMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Amenity.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *AmenityMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *AmenityMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Amenity entity.
+// If the Amenity object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AmenityMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *AmenityMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *AmenityMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *AmenityMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Amenity entity.
+// If the Amenity object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AmenityMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *AmenityMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *AmenityMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *AmenityMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Amenity entity.
+// If the Amenity object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AmenityMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *AmenityMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetImportRef sets the "import_ref" field.
+func (m *AmenityMutation) SetImportRef(s string) {
+	m.import_ref = &s
+}
+
+// ImportRef returns the value of the "import_ref" field in the mutation.
+func (m *AmenityMutation) ImportRef() (r string, exists bool) {
+	v := m.import_ref
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImportRef returns the old "import_ref" field's value of the Amenity entity.
+// If the Amenity object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AmenityMutation) OldImportRef(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImportRef is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImportRef requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImportRef: %w", err)
+	}
+	return oldValue.ImportRef, nil
+}
+
+// ClearImportRef clears the value of the "import_ref" field.
+func (m *AmenityMutation) ClearImportRef() {
+	m.import_ref = nil
+	m.clearedFields[amenity.FieldImportRef] = struct{}{}
+}
+
+// ImportRefCleared returns if the "import_ref" field was cleared in this mutation.
+func (m *AmenityMutation) ImportRefCleared() bool {
+	_, ok := m.clearedFields[amenity.FieldImportRef]
+	return ok
+}
+
+// ResetImportRef resets all changes to the "import_ref" field.
+func (m *AmenityMutation) ResetImportRef() {
+	m.import_ref = nil
+	delete(m.clearedFields, amenity.FieldImportRef)
+}
+
+// SetLocationID sets the "location_id" field.
+func (m *AmenityMutation) SetLocationID(u uuid.UUID) {
+	m.location_id = &u
+}
+
+// LocationID returns the value of the "location_id" field in the mutation.
+func (m *AmenityMutation) LocationID() (r uuid.UUID, exists bool) {
+	v := m.location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLocationID returns the old "location_id" field's value of the Amenity entity.
+// If the Amenity object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AmenityMutation) OldLocationID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLocationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLocationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLocationID: %w", err)
+	}
+	return oldValue.LocationID, nil
+}
+
+// ClearLocationID clears the value of the "location_id" field.
+func (m *AmenityMutation) ClearLocationID() {
+	m.location_id = nil
+	m.clearedFields[amenity.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "location_id" field was cleared in this mutation.
+func (m *AmenityMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[amenity.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "location_id" field.
+func (m *AmenityMutation) ResetLocationID() {
+	m.location_id = nil
+	delete(m.clearedFields, amenity.FieldLocationID)
+}
+
+// SetName sets the "name" field.
+func (m *AmenityMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *AmenityMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the Amenity entity.
+// If the Amenity object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AmenityMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *AmenityMutation) ResetName() {
+	m.name = nil
+}
+
+// SetIcon sets the "icon" field.
+func (m *AmenityMutation) SetIcon(s string) {
+	m.icon = &s
+}
+
+// Icon returns the value of the "icon" field in the mutation.
+func (m *AmenityMutation) Icon() (r string, exists bool) {
+	v := m.icon
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIcon returns the old "icon" field's value of the Amenity entity.
+// If the Amenity object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AmenityMutation) OldIcon(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIcon is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIcon requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIcon: %w", err)
+	}
+	return oldValue.Icon, nil
+}
+
+// ClearIcon clears the value of the "icon" field.
+func (m *AmenityMutation) ClearIcon() {
+	m.icon = nil
+	m.clearedFields[amenity.FieldIcon] = struct{}{}
+}
+
+// IconCleared returns if the "icon" field was cleared in this mutation.
+func (m *AmenityMutation) IconCleared() bool {
+	_, ok := m.clearedFields[amenity.FieldIcon]
+	return ok
+}
+
+// ResetIcon resets all changes to the "icon" field.
+func (m *AmenityMutation) ResetIcon() {
+	m.icon = nil
+	delete(m.clearedFields, amenity.FieldIcon)
+}
+
+// SetSortOrder sets the "sort_order" field.
+func (m *AmenityMutation) SetSortOrder(i int) {
+	m.sort_order = &i
+	m.addsort_order = nil
+}
+
+// SortOrder returns the value of the "sort_order" field in the mutation.
+func (m *AmenityMutation) SortOrder() (r int, exists bool) {
+	v := m.sort_order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSortOrder returns the old "sort_order" field's value of the Amenity entity.
+// If the Amenity object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AmenityMutation) OldSortOrder(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSortOrder is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSortOrder requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSortOrder: %w", err)
+	}
+	return oldValue.SortOrder, nil
+}
+
+// AddSortOrder adds i to the "sort_order" field.
+func (m *AmenityMutation) AddSortOrder(i int) {
+	if m.addsort_order != nil {
+		*m.addsort_order += i
+	} else {
+		m.addsort_order = &i
+	}
+}
+
+// AddedSortOrder returns the value that was added to the "sort_order" field in this mutation.
+func (m *AmenityMutation) AddedSortOrder() (r int, exists bool) {
+	v := m.addsort_order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSortOrder resets all changes to the "sort_order" field.
+func (m *AmenityMutation) ResetSortOrder() {
+	m.sort_order = nil
+	m.addsort_order = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *AmenityMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[amenity.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *AmenityMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *AmenityMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *AmenityMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the AmenityMutation builder.
+func (m *AmenityMutation) Where(ps ...predicate.Amenity) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the AmenityMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *AmenityMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Amenity, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *AmenityMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *AmenityMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Amenity).
+func (m *AmenityMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *AmenityMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, amenity.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, amenity.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, amenity.FieldOrganizationID)
+	}
+	if m.import_ref != nil {
+		fields = append(fields, amenity.FieldImportRef)
+	}
+	if m.location_id != nil {
+		fields = append(fields, amenity.FieldLocationID)
+	}
+	if m.name != nil {
+		fields = append(fields, amenity.FieldName)
+	}
+	if m.icon != nil {
+		fields = append(fields, amenity.FieldIcon)
+	}
+	if m.sort_order != nil {
+		fields = append(fields, amenity.FieldSortOrder)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *AmenityMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case amenity.FieldCreatedAt:
+		return m.CreatedAt()
+	case amenity.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case amenity.FieldOrganizationID:
+		return m.OrganizationID()
+	case amenity.FieldImportRef:
+		return m.ImportRef()
+	case amenity.FieldLocationID:
+		return m.LocationID()
+	case amenity.FieldName:
+		return m.Name()
+	case amenity.FieldIcon:
+		return m.Icon()
+	case amenity.FieldSortOrder:
+		return m.SortOrder()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *AmenityMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case amenity.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case amenity.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case amenity.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case amenity.FieldImportRef:
+		return m.OldImportRef(ctx)
+	case amenity.FieldLocationID:
+		return m.OldLocationID(ctx)
+	case amenity.FieldName:
+		return m.OldName(ctx)
+	case amenity.FieldIcon:
+		return m.OldIcon(ctx)
+	case amenity.FieldSortOrder:
+		return m.OldSortOrder(ctx)
+	}
+	return nil, fmt.Errorf("unknown Amenity field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AmenityMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case amenity.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case amenity.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case amenity.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case amenity.FieldImportRef:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImportRef(v)
+		return nil
+	case amenity.FieldLocationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case amenity.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case amenity.FieldIcon:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIcon(v)
+		return nil
+	case amenity.FieldSortOrder:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSortOrder(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Amenity field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *AmenityMutation) AddedFields() []string {
+	var fields []string
+	if m.addsort_order != nil {
+		fields = append(fields, amenity.FieldSortOrder)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *AmenityMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case amenity.FieldSortOrder:
+		return m.AddedSortOrder()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AmenityMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case amenity.FieldSortOrder:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSortOrder(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Amenity numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *AmenityMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(amenity.FieldImportRef) {
+		fields = append(fields, amenity.FieldImportRef)
+	}
+	if m.FieldCleared(amenity.FieldLocationID) {
+		fields = append(fields, amenity.FieldLocationID)
+	}
+	if m.FieldCleared(amenity.FieldIcon) {
+		fields = append(fields, amenity.FieldIcon)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *AmenityMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *AmenityMutation) ClearField(name string) error {
+	switch name {
+	case amenity.FieldImportRef:
+		m.ClearImportRef()
+		return nil
+	case amenity.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	case amenity.FieldIcon:
+		m.ClearIcon()
+		return nil
+	}
+	return fmt.Errorf("unknown Amenity nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *AmenityMutation) ResetField(name string) error {
+	switch name {
+	case amenity.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case amenity.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case amenity.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case amenity.FieldImportRef:
+		m.ResetImportRef()
+		return nil
+	case amenity.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case amenity.FieldName:
+		m.ResetName()
+		return nil
+	case amenity.FieldIcon:
+		m.ResetIcon()
+		return nil
+	case amenity.FieldSortOrder:
+		m.ResetSortOrder()
+		return nil
+	}
+	return fmt.Errorf("unknown Amenity field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *AmenityMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, amenity.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *AmenityMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case amenity.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *AmenityMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *AmenityMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *AmenityMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, amenity.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *AmenityMutation) EdgeCleared(name string) bool {
+	switch name {
+	case amenity.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *AmenityMutation) ClearEdge(name string) error {
+	switch name {
+	case amenity.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown Amenity unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *AmenityMutation) ResetEdge(name string) error {
+	switch name {
+	case amenity.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown Amenity edge %s", name)
 }
 
 // AuditLogMutation represents an operation that mutates the AuditLog nodes in the graph.
@@ -4253,8 +6161,14 @@ type BrandMutation struct {
 	slug                *string
 	description         *string
 	color               *string
+	secondary_color     *string
 	logo_url            *string
+	tagline             *string
+	website             *string
+	social_links        *map[string]string
 	active              *bool
+	sort_order          *int
+	addsort_order       *int
 	clearedFields       map[string]struct{}
 	organization        *uuid.UUID
 	clearedorganization bool
@@ -4700,6 +6614,55 @@ func (m *BrandMutation) ResetColor() {
 	delete(m.clearedFields, brand.FieldColor)
 }
 
+// SetSecondaryColor sets the "secondary_color" field.
+func (m *BrandMutation) SetSecondaryColor(s string) {
+	m.secondary_color = &s
+}
+
+// SecondaryColor returns the value of the "secondary_color" field in the mutation.
+func (m *BrandMutation) SecondaryColor() (r string, exists bool) {
+	v := m.secondary_color
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSecondaryColor returns the old "secondary_color" field's value of the Brand entity.
+// If the Brand object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BrandMutation) OldSecondaryColor(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSecondaryColor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSecondaryColor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSecondaryColor: %w", err)
+	}
+	return oldValue.SecondaryColor, nil
+}
+
+// ClearSecondaryColor clears the value of the "secondary_color" field.
+func (m *BrandMutation) ClearSecondaryColor() {
+	m.secondary_color = nil
+	m.clearedFields[brand.FieldSecondaryColor] = struct{}{}
+}
+
+// SecondaryColorCleared returns if the "secondary_color" field was cleared in this mutation.
+func (m *BrandMutation) SecondaryColorCleared() bool {
+	_, ok := m.clearedFields[brand.FieldSecondaryColor]
+	return ok
+}
+
+// ResetSecondaryColor resets all changes to the "secondary_color" field.
+func (m *BrandMutation) ResetSecondaryColor() {
+	m.secondary_color = nil
+	delete(m.clearedFields, brand.FieldSecondaryColor)
+}
+
 // SetLogoURL sets the "logo_url" field.
 func (m *BrandMutation) SetLogoURL(s string) {
 	m.logo_url = &s
@@ -4749,6 +6712,153 @@ func (m *BrandMutation) ResetLogoURL() {
 	delete(m.clearedFields, brand.FieldLogoURL)
 }
 
+// SetTagline sets the "tagline" field.
+func (m *BrandMutation) SetTagline(s string) {
+	m.tagline = &s
+}
+
+// Tagline returns the value of the "tagline" field in the mutation.
+func (m *BrandMutation) Tagline() (r string, exists bool) {
+	v := m.tagline
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTagline returns the old "tagline" field's value of the Brand entity.
+// If the Brand object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BrandMutation) OldTagline(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTagline is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTagline requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTagline: %w", err)
+	}
+	return oldValue.Tagline, nil
+}
+
+// ClearTagline clears the value of the "tagline" field.
+func (m *BrandMutation) ClearTagline() {
+	m.tagline = nil
+	m.clearedFields[brand.FieldTagline] = struct{}{}
+}
+
+// TaglineCleared returns if the "tagline" field was cleared in this mutation.
+func (m *BrandMutation) TaglineCleared() bool {
+	_, ok := m.clearedFields[brand.FieldTagline]
+	return ok
+}
+
+// ResetTagline resets all changes to the "tagline" field.
+func (m *BrandMutation) ResetTagline() {
+	m.tagline = nil
+	delete(m.clearedFields, brand.FieldTagline)
+}
+
+// SetWebsite sets the "website" field.
+func (m *BrandMutation) SetWebsite(s string) {
+	m.website = &s
+}
+
+// Website returns the value of the "website" field in the mutation.
+func (m *BrandMutation) Website() (r string, exists bool) {
+	v := m.website
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWebsite returns the old "website" field's value of the Brand entity.
+// If the Brand object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BrandMutation) OldWebsite(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWebsite is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWebsite requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWebsite: %w", err)
+	}
+	return oldValue.Website, nil
+}
+
+// ClearWebsite clears the value of the "website" field.
+func (m *BrandMutation) ClearWebsite() {
+	m.website = nil
+	m.clearedFields[brand.FieldWebsite] = struct{}{}
+}
+
+// WebsiteCleared returns if the "website" field was cleared in this mutation.
+func (m *BrandMutation) WebsiteCleared() bool {
+	_, ok := m.clearedFields[brand.FieldWebsite]
+	return ok
+}
+
+// ResetWebsite resets all changes to the "website" field.
+func (m *BrandMutation) ResetWebsite() {
+	m.website = nil
+	delete(m.clearedFields, brand.FieldWebsite)
+}
+
+// SetSocialLinks sets the "social_links" field.
+func (m *BrandMutation) SetSocialLinks(value map[string]string) {
+	m.social_links = &value
+}
+
+// SocialLinks returns the value of the "social_links" field in the mutation.
+func (m *BrandMutation) SocialLinks() (r map[string]string, exists bool) {
+	v := m.social_links
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSocialLinks returns the old "social_links" field's value of the Brand entity.
+// If the Brand object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BrandMutation) OldSocialLinks(ctx context.Context) (v map[string]string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSocialLinks is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSocialLinks requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSocialLinks: %w", err)
+	}
+	return oldValue.SocialLinks, nil
+}
+
+// ClearSocialLinks clears the value of the "social_links" field.
+func (m *BrandMutation) ClearSocialLinks() {
+	m.social_links = nil
+	m.clearedFields[brand.FieldSocialLinks] = struct{}{}
+}
+
+// SocialLinksCleared returns if the "social_links" field was cleared in this mutation.
+func (m *BrandMutation) SocialLinksCleared() bool {
+	_, ok := m.clearedFields[brand.FieldSocialLinks]
+	return ok
+}
+
+// ResetSocialLinks resets all changes to the "social_links" field.
+func (m *BrandMutation) ResetSocialLinks() {
+	m.social_links = nil
+	delete(m.clearedFields, brand.FieldSocialLinks)
+}
+
 // SetActive sets the "active" field.
 func (m *BrandMutation) SetActive(b bool) {
 	m.active = &b
@@ -4783,6 +6893,62 @@ func (m *BrandMutation) OldActive(ctx context.Context) (v bool, err error) {
 // ResetActive resets all changes to the "active" field.
 func (m *BrandMutation) ResetActive() {
 	m.active = nil
+}
+
+// SetSortOrder sets the "sort_order" field.
+func (m *BrandMutation) SetSortOrder(i int) {
+	m.sort_order = &i
+	m.addsort_order = nil
+}
+
+// SortOrder returns the value of the "sort_order" field in the mutation.
+func (m *BrandMutation) SortOrder() (r int, exists bool) {
+	v := m.sort_order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSortOrder returns the old "sort_order" field's value of the Brand entity.
+// If the Brand object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BrandMutation) OldSortOrder(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSortOrder is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSortOrder requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSortOrder: %w", err)
+	}
+	return oldValue.SortOrder, nil
+}
+
+// AddSortOrder adds i to the "sort_order" field.
+func (m *BrandMutation) AddSortOrder(i int) {
+	if m.addsort_order != nil {
+		*m.addsort_order += i
+	} else {
+		m.addsort_order = &i
+	}
+}
+
+// AddedSortOrder returns the value that was added to the "sort_order" field in this mutation.
+func (m *BrandMutation) AddedSortOrder() (r int, exists bool) {
+	v := m.addsort_order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSortOrder resets all changes to the "sort_order" field.
+func (m *BrandMutation) ResetSortOrder() {
+	m.sort_order = nil
+	m.addsort_order = nil
 }
 
 // ClearOrganization clears the "organization" edge to the Organization entity.
@@ -4954,7 +7120,7 @@ func (m *BrandMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *BrandMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 15)
 	if m.created_at != nil {
 		fields = append(fields, brand.FieldCreatedAt)
 	}
@@ -4979,11 +7145,26 @@ func (m *BrandMutation) Fields() []string {
 	if m.color != nil {
 		fields = append(fields, brand.FieldColor)
 	}
+	if m.secondary_color != nil {
+		fields = append(fields, brand.FieldSecondaryColor)
+	}
 	if m.logo_url != nil {
 		fields = append(fields, brand.FieldLogoURL)
 	}
+	if m.tagline != nil {
+		fields = append(fields, brand.FieldTagline)
+	}
+	if m.website != nil {
+		fields = append(fields, brand.FieldWebsite)
+	}
+	if m.social_links != nil {
+		fields = append(fields, brand.FieldSocialLinks)
+	}
 	if m.active != nil {
 		fields = append(fields, brand.FieldActive)
+	}
+	if m.sort_order != nil {
+		fields = append(fields, brand.FieldSortOrder)
 	}
 	return fields
 }
@@ -5009,10 +7190,20 @@ func (m *BrandMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case brand.FieldColor:
 		return m.Color()
+	case brand.FieldSecondaryColor:
+		return m.SecondaryColor()
 	case brand.FieldLogoURL:
 		return m.LogoURL()
+	case brand.FieldTagline:
+		return m.Tagline()
+	case brand.FieldWebsite:
+		return m.Website()
+	case brand.FieldSocialLinks:
+		return m.SocialLinks()
 	case brand.FieldActive:
 		return m.Active()
+	case brand.FieldSortOrder:
+		return m.SortOrder()
 	}
 	return nil, false
 }
@@ -5038,10 +7229,20 @@ func (m *BrandMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldDescription(ctx)
 	case brand.FieldColor:
 		return m.OldColor(ctx)
+	case brand.FieldSecondaryColor:
+		return m.OldSecondaryColor(ctx)
 	case brand.FieldLogoURL:
 		return m.OldLogoURL(ctx)
+	case brand.FieldTagline:
+		return m.OldTagline(ctx)
+	case brand.FieldWebsite:
+		return m.OldWebsite(ctx)
+	case brand.FieldSocialLinks:
+		return m.OldSocialLinks(ctx)
 	case brand.FieldActive:
 		return m.OldActive(ctx)
+	case brand.FieldSortOrder:
+		return m.OldSortOrder(ctx)
 	}
 	return nil, fmt.Errorf("unknown Brand field %s", name)
 }
@@ -5107,12 +7308,40 @@ func (m *BrandMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetColor(v)
 		return nil
+	case brand.FieldSecondaryColor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSecondaryColor(v)
+		return nil
 	case brand.FieldLogoURL:
 		v, ok := value.(string)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetLogoURL(v)
+		return nil
+	case brand.FieldTagline:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTagline(v)
+		return nil
+	case brand.FieldWebsite:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWebsite(v)
+		return nil
+	case brand.FieldSocialLinks:
+		v, ok := value.(map[string]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSocialLinks(v)
 		return nil
 	case brand.FieldActive:
 		v, ok := value.(bool)
@@ -5121,6 +7350,13 @@ func (m *BrandMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetActive(v)
 		return nil
+	case brand.FieldSortOrder:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSortOrder(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Brand field %s", name)
 }
@@ -5128,13 +7364,21 @@ func (m *BrandMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *BrandMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	if m.addsort_order != nil {
+		fields = append(fields, brand.FieldSortOrder)
+	}
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *BrandMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case brand.FieldSortOrder:
+		return m.AddedSortOrder()
+	}
 	return nil, false
 }
 
@@ -5143,6 +7387,13 @@ func (m *BrandMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *BrandMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case brand.FieldSortOrder:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSortOrder(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Brand numeric field %s", name)
 }
@@ -5160,8 +7411,20 @@ func (m *BrandMutation) ClearedFields() []string {
 	if m.FieldCleared(brand.FieldColor) {
 		fields = append(fields, brand.FieldColor)
 	}
+	if m.FieldCleared(brand.FieldSecondaryColor) {
+		fields = append(fields, brand.FieldSecondaryColor)
+	}
 	if m.FieldCleared(brand.FieldLogoURL) {
 		fields = append(fields, brand.FieldLogoURL)
+	}
+	if m.FieldCleared(brand.FieldTagline) {
+		fields = append(fields, brand.FieldTagline)
+	}
+	if m.FieldCleared(brand.FieldWebsite) {
+		fields = append(fields, brand.FieldWebsite)
+	}
+	if m.FieldCleared(brand.FieldSocialLinks) {
+		fields = append(fields, brand.FieldSocialLinks)
 	}
 	return fields
 }
@@ -5186,8 +7449,20 @@ func (m *BrandMutation) ClearField(name string) error {
 	case brand.FieldColor:
 		m.ClearColor()
 		return nil
+	case brand.FieldSecondaryColor:
+		m.ClearSecondaryColor()
+		return nil
 	case brand.FieldLogoURL:
 		m.ClearLogoURL()
+		return nil
+	case brand.FieldTagline:
+		m.ClearTagline()
+		return nil
+	case brand.FieldWebsite:
+		m.ClearWebsite()
+		return nil
+	case brand.FieldSocialLinks:
+		m.ClearSocialLinks()
 		return nil
 	}
 	return fmt.Errorf("unknown Brand nullable field %s", name)
@@ -5221,11 +7496,26 @@ func (m *BrandMutation) ResetField(name string) error {
 	case brand.FieldColor:
 		m.ResetColor()
 		return nil
+	case brand.FieldSecondaryColor:
+		m.ResetSecondaryColor()
+		return nil
 	case brand.FieldLogoURL:
 		m.ResetLogoURL()
 		return nil
+	case brand.FieldTagline:
+		m.ResetTagline()
+		return nil
+	case brand.FieldWebsite:
+		m.ResetWebsite()
+		return nil
+	case brand.FieldSocialLinks:
+		m.ResetSocialLinks()
+		return nil
 	case brand.FieldActive:
 		m.ResetActive()
+		return nil
+	case brand.FieldSortOrder:
+		m.ResetSortOrder()
 		return nil
 	}
 	return fmt.Errorf("unknown Brand field %s", name)
@@ -10267,6 +12557,2284 @@ func (m *FlashSaleMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown FlashSale edge %s", name)
 }
 
+// GiftCardMutation represents an operation that mutates the GiftCard nodes in the graph.
+type GiftCardMutation struct {
+	config
+	op                        Op
+	typ                       string
+	id                        *uuid.UUID
+	created_at                *time.Time
+	updated_at                *time.Time
+	import_ref                *string
+	code                      *string
+	gift_type                 *giftcard.GiftType
+	initial_amount_minor      *int64
+	addinitial_amount_minor   *int64
+	remaining_amount_minor    *int64
+	addremaining_amount_minor *int64
+	currency                  *string
+	status                    *giftcard.Status
+	expires_at                *time.Time
+	sender_name               *string
+	gift_description          *string
+	pass_type_id              *uuid.UUID
+	clearedFields             map[string]struct{}
+	organization              *uuid.UUID
+	clearedorganization       bool
+	done                      bool
+	oldValue                  func(context.Context) (*GiftCard, error)
+	predicates                []predicate.GiftCard
+}
+
+var _ ent.Mutation = (*GiftCardMutation)(nil)
+
+// giftcardOption allows management of the mutation configuration using functional options.
+type giftcardOption func(*GiftCardMutation)
+
+// newGiftCardMutation creates new mutation for the GiftCard entity.
+func newGiftCardMutation(c config, op Op, opts ...giftcardOption) *GiftCardMutation {
+	m := &GiftCardMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeGiftCard,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withGiftCardID sets the ID field of the mutation.
+func withGiftCardID(id uuid.UUID) giftcardOption {
+	return func(m *GiftCardMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *GiftCard
+		)
+		m.oldValue = func(ctx context.Context) (*GiftCard, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().GiftCard.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withGiftCard sets the old GiftCard of the mutation.
+func withGiftCard(node *GiftCard) giftcardOption {
+	return func(m *GiftCardMutation) {
+		m.oldValue = func(context.Context) (*GiftCard, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m GiftCardMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m GiftCardMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of GiftCard entities.
+func (m *GiftCardMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *GiftCardMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *GiftCardMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().GiftCard.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *GiftCardMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *GiftCardMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the GiftCard entity.
+// If the GiftCard object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *GiftCardMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *GiftCardMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *GiftCardMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the GiftCard entity.
+// If the GiftCard object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *GiftCardMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *GiftCardMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *GiftCardMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the GiftCard entity.
+// If the GiftCard object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *GiftCardMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetImportRef sets the "import_ref" field.
+func (m *GiftCardMutation) SetImportRef(s string) {
+	m.import_ref = &s
+}
+
+// ImportRef returns the value of the "import_ref" field in the mutation.
+func (m *GiftCardMutation) ImportRef() (r string, exists bool) {
+	v := m.import_ref
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImportRef returns the old "import_ref" field's value of the GiftCard entity.
+// If the GiftCard object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMutation) OldImportRef(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImportRef is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImportRef requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImportRef: %w", err)
+	}
+	return oldValue.ImportRef, nil
+}
+
+// ClearImportRef clears the value of the "import_ref" field.
+func (m *GiftCardMutation) ClearImportRef() {
+	m.import_ref = nil
+	m.clearedFields[giftcard.FieldImportRef] = struct{}{}
+}
+
+// ImportRefCleared returns if the "import_ref" field was cleared in this mutation.
+func (m *GiftCardMutation) ImportRefCleared() bool {
+	_, ok := m.clearedFields[giftcard.FieldImportRef]
+	return ok
+}
+
+// ResetImportRef resets all changes to the "import_ref" field.
+func (m *GiftCardMutation) ResetImportRef() {
+	m.import_ref = nil
+	delete(m.clearedFields, giftcard.FieldImportRef)
+}
+
+// SetCode sets the "code" field.
+func (m *GiftCardMutation) SetCode(s string) {
+	m.code = &s
+}
+
+// Code returns the value of the "code" field in the mutation.
+func (m *GiftCardMutation) Code() (r string, exists bool) {
+	v := m.code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCode returns the old "code" field's value of the GiftCard entity.
+// If the GiftCard object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMutation) OldCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCode: %w", err)
+	}
+	return oldValue.Code, nil
+}
+
+// ResetCode resets all changes to the "code" field.
+func (m *GiftCardMutation) ResetCode() {
+	m.code = nil
+}
+
+// SetGiftType sets the "gift_type" field.
+func (m *GiftCardMutation) SetGiftType(gt giftcard.GiftType) {
+	m.gift_type = &gt
+}
+
+// GiftType returns the value of the "gift_type" field in the mutation.
+func (m *GiftCardMutation) GiftType() (r giftcard.GiftType, exists bool) {
+	v := m.gift_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGiftType returns the old "gift_type" field's value of the GiftCard entity.
+// If the GiftCard object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMutation) OldGiftType(ctx context.Context) (v giftcard.GiftType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGiftType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGiftType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGiftType: %w", err)
+	}
+	return oldValue.GiftType, nil
+}
+
+// ResetGiftType resets all changes to the "gift_type" field.
+func (m *GiftCardMutation) ResetGiftType() {
+	m.gift_type = nil
+}
+
+// SetInitialAmountMinor sets the "initial_amount_minor" field.
+func (m *GiftCardMutation) SetInitialAmountMinor(i int64) {
+	m.initial_amount_minor = &i
+	m.addinitial_amount_minor = nil
+}
+
+// InitialAmountMinor returns the value of the "initial_amount_minor" field in the mutation.
+func (m *GiftCardMutation) InitialAmountMinor() (r int64, exists bool) {
+	v := m.initial_amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInitialAmountMinor returns the old "initial_amount_minor" field's value of the GiftCard entity.
+// If the GiftCard object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMutation) OldInitialAmountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInitialAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInitialAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInitialAmountMinor: %w", err)
+	}
+	return oldValue.InitialAmountMinor, nil
+}
+
+// AddInitialAmountMinor adds i to the "initial_amount_minor" field.
+func (m *GiftCardMutation) AddInitialAmountMinor(i int64) {
+	if m.addinitial_amount_minor != nil {
+		*m.addinitial_amount_minor += i
+	} else {
+		m.addinitial_amount_minor = &i
+	}
+}
+
+// AddedInitialAmountMinor returns the value that was added to the "initial_amount_minor" field in this mutation.
+func (m *GiftCardMutation) AddedInitialAmountMinor() (r int64, exists bool) {
+	v := m.addinitial_amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetInitialAmountMinor resets all changes to the "initial_amount_minor" field.
+func (m *GiftCardMutation) ResetInitialAmountMinor() {
+	m.initial_amount_minor = nil
+	m.addinitial_amount_minor = nil
+}
+
+// SetRemainingAmountMinor sets the "remaining_amount_minor" field.
+func (m *GiftCardMutation) SetRemainingAmountMinor(i int64) {
+	m.remaining_amount_minor = &i
+	m.addremaining_amount_minor = nil
+}
+
+// RemainingAmountMinor returns the value of the "remaining_amount_minor" field in the mutation.
+func (m *GiftCardMutation) RemainingAmountMinor() (r int64, exists bool) {
+	v := m.remaining_amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRemainingAmountMinor returns the old "remaining_amount_minor" field's value of the GiftCard entity.
+// If the GiftCard object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMutation) OldRemainingAmountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRemainingAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRemainingAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRemainingAmountMinor: %w", err)
+	}
+	return oldValue.RemainingAmountMinor, nil
+}
+
+// AddRemainingAmountMinor adds i to the "remaining_amount_minor" field.
+func (m *GiftCardMutation) AddRemainingAmountMinor(i int64) {
+	if m.addremaining_amount_minor != nil {
+		*m.addremaining_amount_minor += i
+	} else {
+		m.addremaining_amount_minor = &i
+	}
+}
+
+// AddedRemainingAmountMinor returns the value that was added to the "remaining_amount_minor" field in this mutation.
+func (m *GiftCardMutation) AddedRemainingAmountMinor() (r int64, exists bool) {
+	v := m.addremaining_amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRemainingAmountMinor resets all changes to the "remaining_amount_minor" field.
+func (m *GiftCardMutation) ResetRemainingAmountMinor() {
+	m.remaining_amount_minor = nil
+	m.addremaining_amount_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *GiftCardMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *GiftCardMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the GiftCard entity.
+// If the GiftCard object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *GiftCardMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *GiftCardMutation) SetStatus(gi giftcard.Status) {
+	m.status = &gi
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *GiftCardMutation) Status() (r giftcard.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the GiftCard entity.
+// If the GiftCard object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMutation) OldStatus(ctx context.Context) (v giftcard.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *GiftCardMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetExpiresAt sets the "expires_at" field.
+func (m *GiftCardMutation) SetExpiresAt(t time.Time) {
+	m.expires_at = &t
+}
+
+// ExpiresAt returns the value of the "expires_at" field in the mutation.
+func (m *GiftCardMutation) ExpiresAt() (r time.Time, exists bool) {
+	v := m.expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAt returns the old "expires_at" field's value of the GiftCard entity.
+// If the GiftCard object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMutation) OldExpiresAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
+	}
+	return oldValue.ExpiresAt, nil
+}
+
+// ClearExpiresAt clears the value of the "expires_at" field.
+func (m *GiftCardMutation) ClearExpiresAt() {
+	m.expires_at = nil
+	m.clearedFields[giftcard.FieldExpiresAt] = struct{}{}
+}
+
+// ExpiresAtCleared returns if the "expires_at" field was cleared in this mutation.
+func (m *GiftCardMutation) ExpiresAtCleared() bool {
+	_, ok := m.clearedFields[giftcard.FieldExpiresAt]
+	return ok
+}
+
+// ResetExpiresAt resets all changes to the "expires_at" field.
+func (m *GiftCardMutation) ResetExpiresAt() {
+	m.expires_at = nil
+	delete(m.clearedFields, giftcard.FieldExpiresAt)
+}
+
+// SetSenderName sets the "sender_name" field.
+func (m *GiftCardMutation) SetSenderName(s string) {
+	m.sender_name = &s
+}
+
+// SenderName returns the value of the "sender_name" field in the mutation.
+func (m *GiftCardMutation) SenderName() (r string, exists bool) {
+	v := m.sender_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSenderName returns the old "sender_name" field's value of the GiftCard entity.
+// If the GiftCard object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMutation) OldSenderName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSenderName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSenderName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSenderName: %w", err)
+	}
+	return oldValue.SenderName, nil
+}
+
+// ClearSenderName clears the value of the "sender_name" field.
+func (m *GiftCardMutation) ClearSenderName() {
+	m.sender_name = nil
+	m.clearedFields[giftcard.FieldSenderName] = struct{}{}
+}
+
+// SenderNameCleared returns if the "sender_name" field was cleared in this mutation.
+func (m *GiftCardMutation) SenderNameCleared() bool {
+	_, ok := m.clearedFields[giftcard.FieldSenderName]
+	return ok
+}
+
+// ResetSenderName resets all changes to the "sender_name" field.
+func (m *GiftCardMutation) ResetSenderName() {
+	m.sender_name = nil
+	delete(m.clearedFields, giftcard.FieldSenderName)
+}
+
+// SetGiftDescription sets the "gift_description" field.
+func (m *GiftCardMutation) SetGiftDescription(s string) {
+	m.gift_description = &s
+}
+
+// GiftDescription returns the value of the "gift_description" field in the mutation.
+func (m *GiftCardMutation) GiftDescription() (r string, exists bool) {
+	v := m.gift_description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGiftDescription returns the old "gift_description" field's value of the GiftCard entity.
+// If the GiftCard object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMutation) OldGiftDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGiftDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGiftDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGiftDescription: %w", err)
+	}
+	return oldValue.GiftDescription, nil
+}
+
+// ClearGiftDescription clears the value of the "gift_description" field.
+func (m *GiftCardMutation) ClearGiftDescription() {
+	m.gift_description = nil
+	m.clearedFields[giftcard.FieldGiftDescription] = struct{}{}
+}
+
+// GiftDescriptionCleared returns if the "gift_description" field was cleared in this mutation.
+func (m *GiftCardMutation) GiftDescriptionCleared() bool {
+	_, ok := m.clearedFields[giftcard.FieldGiftDescription]
+	return ok
+}
+
+// ResetGiftDescription resets all changes to the "gift_description" field.
+func (m *GiftCardMutation) ResetGiftDescription() {
+	m.gift_description = nil
+	delete(m.clearedFields, giftcard.FieldGiftDescription)
+}
+
+// SetPassTypeID sets the "pass_type_id" field.
+func (m *GiftCardMutation) SetPassTypeID(u uuid.UUID) {
+	m.pass_type_id = &u
+}
+
+// PassTypeID returns the value of the "pass_type_id" field in the mutation.
+func (m *GiftCardMutation) PassTypeID() (r uuid.UUID, exists bool) {
+	v := m.pass_type_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassTypeID returns the old "pass_type_id" field's value of the GiftCard entity.
+// If the GiftCard object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMutation) OldPassTypeID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassTypeID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassTypeID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassTypeID: %w", err)
+	}
+	return oldValue.PassTypeID, nil
+}
+
+// ClearPassTypeID clears the value of the "pass_type_id" field.
+func (m *GiftCardMutation) ClearPassTypeID() {
+	m.pass_type_id = nil
+	m.clearedFields[giftcard.FieldPassTypeID] = struct{}{}
+}
+
+// PassTypeIDCleared returns if the "pass_type_id" field was cleared in this mutation.
+func (m *GiftCardMutation) PassTypeIDCleared() bool {
+	_, ok := m.clearedFields[giftcard.FieldPassTypeID]
+	return ok
+}
+
+// ResetPassTypeID resets all changes to the "pass_type_id" field.
+func (m *GiftCardMutation) ResetPassTypeID() {
+	m.pass_type_id = nil
+	delete(m.clearedFields, giftcard.FieldPassTypeID)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *GiftCardMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[giftcard.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *GiftCardMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *GiftCardMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *GiftCardMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the GiftCardMutation builder.
+func (m *GiftCardMutation) Where(ps ...predicate.GiftCard) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the GiftCardMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *GiftCardMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.GiftCard, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *GiftCardMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *GiftCardMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (GiftCard).
+func (m *GiftCardMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *GiftCardMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.created_at != nil {
+		fields = append(fields, giftcard.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, giftcard.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, giftcard.FieldOrganizationID)
+	}
+	if m.import_ref != nil {
+		fields = append(fields, giftcard.FieldImportRef)
+	}
+	if m.code != nil {
+		fields = append(fields, giftcard.FieldCode)
+	}
+	if m.gift_type != nil {
+		fields = append(fields, giftcard.FieldGiftType)
+	}
+	if m.initial_amount_minor != nil {
+		fields = append(fields, giftcard.FieldInitialAmountMinor)
+	}
+	if m.remaining_amount_minor != nil {
+		fields = append(fields, giftcard.FieldRemainingAmountMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, giftcard.FieldCurrency)
+	}
+	if m.status != nil {
+		fields = append(fields, giftcard.FieldStatus)
+	}
+	if m.expires_at != nil {
+		fields = append(fields, giftcard.FieldExpiresAt)
+	}
+	if m.sender_name != nil {
+		fields = append(fields, giftcard.FieldSenderName)
+	}
+	if m.gift_description != nil {
+		fields = append(fields, giftcard.FieldGiftDescription)
+	}
+	if m.pass_type_id != nil {
+		fields = append(fields, giftcard.FieldPassTypeID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *GiftCardMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case giftcard.FieldCreatedAt:
+		return m.CreatedAt()
+	case giftcard.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case giftcard.FieldOrganizationID:
+		return m.OrganizationID()
+	case giftcard.FieldImportRef:
+		return m.ImportRef()
+	case giftcard.FieldCode:
+		return m.Code()
+	case giftcard.FieldGiftType:
+		return m.GiftType()
+	case giftcard.FieldInitialAmountMinor:
+		return m.InitialAmountMinor()
+	case giftcard.FieldRemainingAmountMinor:
+		return m.RemainingAmountMinor()
+	case giftcard.FieldCurrency:
+		return m.Currency()
+	case giftcard.FieldStatus:
+		return m.Status()
+	case giftcard.FieldExpiresAt:
+		return m.ExpiresAt()
+	case giftcard.FieldSenderName:
+		return m.SenderName()
+	case giftcard.FieldGiftDescription:
+		return m.GiftDescription()
+	case giftcard.FieldPassTypeID:
+		return m.PassTypeID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *GiftCardMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case giftcard.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case giftcard.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case giftcard.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case giftcard.FieldImportRef:
+		return m.OldImportRef(ctx)
+	case giftcard.FieldCode:
+		return m.OldCode(ctx)
+	case giftcard.FieldGiftType:
+		return m.OldGiftType(ctx)
+	case giftcard.FieldInitialAmountMinor:
+		return m.OldInitialAmountMinor(ctx)
+	case giftcard.FieldRemainingAmountMinor:
+		return m.OldRemainingAmountMinor(ctx)
+	case giftcard.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case giftcard.FieldStatus:
+		return m.OldStatus(ctx)
+	case giftcard.FieldExpiresAt:
+		return m.OldExpiresAt(ctx)
+	case giftcard.FieldSenderName:
+		return m.OldSenderName(ctx)
+	case giftcard.FieldGiftDescription:
+		return m.OldGiftDescription(ctx)
+	case giftcard.FieldPassTypeID:
+		return m.OldPassTypeID(ctx)
+	}
+	return nil, fmt.Errorf("unknown GiftCard field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GiftCardMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case giftcard.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case giftcard.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case giftcard.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case giftcard.FieldImportRef:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImportRef(v)
+		return nil
+	case giftcard.FieldCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCode(v)
+		return nil
+	case giftcard.FieldGiftType:
+		v, ok := value.(giftcard.GiftType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGiftType(v)
+		return nil
+	case giftcard.FieldInitialAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInitialAmountMinor(v)
+		return nil
+	case giftcard.FieldRemainingAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRemainingAmountMinor(v)
+		return nil
+	case giftcard.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case giftcard.FieldStatus:
+		v, ok := value.(giftcard.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case giftcard.FieldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAt(v)
+		return nil
+	case giftcard.FieldSenderName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSenderName(v)
+		return nil
+	case giftcard.FieldGiftDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGiftDescription(v)
+		return nil
+	case giftcard.FieldPassTypeID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassTypeID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GiftCard field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *GiftCardMutation) AddedFields() []string {
+	var fields []string
+	if m.addinitial_amount_minor != nil {
+		fields = append(fields, giftcard.FieldInitialAmountMinor)
+	}
+	if m.addremaining_amount_minor != nil {
+		fields = append(fields, giftcard.FieldRemainingAmountMinor)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *GiftCardMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case giftcard.FieldInitialAmountMinor:
+		return m.AddedInitialAmountMinor()
+	case giftcard.FieldRemainingAmountMinor:
+		return m.AddedRemainingAmountMinor()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GiftCardMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case giftcard.FieldInitialAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddInitialAmountMinor(v)
+		return nil
+	case giftcard.FieldRemainingAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRemainingAmountMinor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GiftCard numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *GiftCardMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(giftcard.FieldImportRef) {
+		fields = append(fields, giftcard.FieldImportRef)
+	}
+	if m.FieldCleared(giftcard.FieldExpiresAt) {
+		fields = append(fields, giftcard.FieldExpiresAt)
+	}
+	if m.FieldCleared(giftcard.FieldSenderName) {
+		fields = append(fields, giftcard.FieldSenderName)
+	}
+	if m.FieldCleared(giftcard.FieldGiftDescription) {
+		fields = append(fields, giftcard.FieldGiftDescription)
+	}
+	if m.FieldCleared(giftcard.FieldPassTypeID) {
+		fields = append(fields, giftcard.FieldPassTypeID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *GiftCardMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *GiftCardMutation) ClearField(name string) error {
+	switch name {
+	case giftcard.FieldImportRef:
+		m.ClearImportRef()
+		return nil
+	case giftcard.FieldExpiresAt:
+		m.ClearExpiresAt()
+		return nil
+	case giftcard.FieldSenderName:
+		m.ClearSenderName()
+		return nil
+	case giftcard.FieldGiftDescription:
+		m.ClearGiftDescription()
+		return nil
+	case giftcard.FieldPassTypeID:
+		m.ClearPassTypeID()
+		return nil
+	}
+	return fmt.Errorf("unknown GiftCard nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *GiftCardMutation) ResetField(name string) error {
+	switch name {
+	case giftcard.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case giftcard.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case giftcard.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case giftcard.FieldImportRef:
+		m.ResetImportRef()
+		return nil
+	case giftcard.FieldCode:
+		m.ResetCode()
+		return nil
+	case giftcard.FieldGiftType:
+		m.ResetGiftType()
+		return nil
+	case giftcard.FieldInitialAmountMinor:
+		m.ResetInitialAmountMinor()
+		return nil
+	case giftcard.FieldRemainingAmountMinor:
+		m.ResetRemainingAmountMinor()
+		return nil
+	case giftcard.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case giftcard.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case giftcard.FieldExpiresAt:
+		m.ResetExpiresAt()
+		return nil
+	case giftcard.FieldSenderName:
+		m.ResetSenderName()
+		return nil
+	case giftcard.FieldGiftDescription:
+		m.ResetGiftDescription()
+		return nil
+	case giftcard.FieldPassTypeID:
+		m.ResetPassTypeID()
+		return nil
+	}
+	return fmt.Errorf("unknown GiftCard field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *GiftCardMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, giftcard.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *GiftCardMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case giftcard.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *GiftCardMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *GiftCardMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *GiftCardMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, giftcard.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *GiftCardMutation) EdgeCleared(name string) bool {
+	switch name {
+	case giftcard.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *GiftCardMutation) ClearEdge(name string) error {
+	switch name {
+	case giftcard.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown GiftCard unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *GiftCardMutation) ResetEdge(name string) error {
+	switch name {
+	case giftcard.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown GiftCard edge %s", name)
+}
+
+// IdempotencyKeyMutation represents an operation that mutates the IdempotencyKey nodes in the graph.
+type IdempotencyKeyMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *uuid.UUID
+	created_at         *time.Time
+	updated_at         *time.Time
+	scope              *string
+	principal          *string
+	key                *string
+	request_hash       *[]byte
+	state              *idempotencykey.State
+	response_status    *int
+	addresponse_status *int
+	response_body      *[]byte
+	response_headers   *map[string]string
+	locked_until       *time.Time
+	expires_at         *time.Time
+	clearedFields      map[string]struct{}
+	done               bool
+	oldValue           func(context.Context) (*IdempotencyKey, error)
+	predicates         []predicate.IdempotencyKey
+}
+
+var _ ent.Mutation = (*IdempotencyKeyMutation)(nil)
+
+// idempotencykeyOption allows management of the mutation configuration using functional options.
+type idempotencykeyOption func(*IdempotencyKeyMutation)
+
+// newIdempotencyKeyMutation creates new mutation for the IdempotencyKey entity.
+func newIdempotencyKeyMutation(c config, op Op, opts ...idempotencykeyOption) *IdempotencyKeyMutation {
+	m := &IdempotencyKeyMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeIdempotencyKey,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withIdempotencyKeyID sets the ID field of the mutation.
+func withIdempotencyKeyID(id uuid.UUID) idempotencykeyOption {
+	return func(m *IdempotencyKeyMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *IdempotencyKey
+		)
+		m.oldValue = func(ctx context.Context) (*IdempotencyKey, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().IdempotencyKey.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withIdempotencyKey sets the old IdempotencyKey of the mutation.
+func withIdempotencyKey(node *IdempotencyKey) idempotencykeyOption {
+	return func(m *IdempotencyKeyMutation) {
+		m.oldValue = func(context.Context) (*IdempotencyKey, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m IdempotencyKeyMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m IdempotencyKeyMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of IdempotencyKey entities.
+func (m *IdempotencyKeyMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *IdempotencyKeyMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *IdempotencyKeyMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().IdempotencyKey.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *IdempotencyKeyMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *IdempotencyKeyMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the IdempotencyKey entity.
+// If the IdempotencyKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IdempotencyKeyMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *IdempotencyKeyMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *IdempotencyKeyMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *IdempotencyKeyMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the IdempotencyKey entity.
+// If the IdempotencyKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IdempotencyKeyMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *IdempotencyKeyMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetScope sets the "scope" field.
+func (m *IdempotencyKeyMutation) SetScope(s string) {
+	m.scope = &s
+}
+
+// Scope returns the value of the "scope" field in the mutation.
+func (m *IdempotencyKeyMutation) Scope() (r string, exists bool) {
+	v := m.scope
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldScope returns the old "scope" field's value of the IdempotencyKey entity.
+// If the IdempotencyKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IdempotencyKeyMutation) OldScope(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldScope is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldScope requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldScope: %w", err)
+	}
+	return oldValue.Scope, nil
+}
+
+// ResetScope resets all changes to the "scope" field.
+func (m *IdempotencyKeyMutation) ResetScope() {
+	m.scope = nil
+}
+
+// SetPrincipal sets the "principal" field.
+func (m *IdempotencyKeyMutation) SetPrincipal(s string) {
+	m.principal = &s
+}
+
+// Principal returns the value of the "principal" field in the mutation.
+func (m *IdempotencyKeyMutation) Principal() (r string, exists bool) {
+	v := m.principal
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPrincipal returns the old "principal" field's value of the IdempotencyKey entity.
+// If the IdempotencyKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IdempotencyKeyMutation) OldPrincipal(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPrincipal is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPrincipal requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPrincipal: %w", err)
+	}
+	return oldValue.Principal, nil
+}
+
+// ResetPrincipal resets all changes to the "principal" field.
+func (m *IdempotencyKeyMutation) ResetPrincipal() {
+	m.principal = nil
+}
+
+// SetKey sets the "key" field.
+func (m *IdempotencyKeyMutation) SetKey(s string) {
+	m.key = &s
+}
+
+// Key returns the value of the "key" field in the mutation.
+func (m *IdempotencyKeyMutation) Key() (r string, exists bool) {
+	v := m.key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKey returns the old "key" field's value of the IdempotencyKey entity.
+// If the IdempotencyKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IdempotencyKeyMutation) OldKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKey: %w", err)
+	}
+	return oldValue.Key, nil
+}
+
+// ResetKey resets all changes to the "key" field.
+func (m *IdempotencyKeyMutation) ResetKey() {
+	m.key = nil
+}
+
+// SetRequestHash sets the "request_hash" field.
+func (m *IdempotencyKeyMutation) SetRequestHash(b []byte) {
+	m.request_hash = &b
+}
+
+// RequestHash returns the value of the "request_hash" field in the mutation.
+func (m *IdempotencyKeyMutation) RequestHash() (r []byte, exists bool) {
+	v := m.request_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestHash returns the old "request_hash" field's value of the IdempotencyKey entity.
+// If the IdempotencyKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IdempotencyKeyMutation) OldRequestHash(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestHash: %w", err)
+	}
+	return oldValue.RequestHash, nil
+}
+
+// ResetRequestHash resets all changes to the "request_hash" field.
+func (m *IdempotencyKeyMutation) ResetRequestHash() {
+	m.request_hash = nil
+}
+
+// SetState sets the "state" field.
+func (m *IdempotencyKeyMutation) SetState(i idempotencykey.State) {
+	m.state = &i
+}
+
+// State returns the value of the "state" field in the mutation.
+func (m *IdempotencyKeyMutation) State() (r idempotencykey.State, exists bool) {
+	v := m.state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldState returns the old "state" field's value of the IdempotencyKey entity.
+// If the IdempotencyKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IdempotencyKeyMutation) OldState(ctx context.Context) (v idempotencykey.State, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldState: %w", err)
+	}
+	return oldValue.State, nil
+}
+
+// ResetState resets all changes to the "state" field.
+func (m *IdempotencyKeyMutation) ResetState() {
+	m.state = nil
+}
+
+// SetResponseStatus sets the "response_status" field.
+func (m *IdempotencyKeyMutation) SetResponseStatus(i int) {
+	m.response_status = &i
+	m.addresponse_status = nil
+}
+
+// ResponseStatus returns the value of the "response_status" field in the mutation.
+func (m *IdempotencyKeyMutation) ResponseStatus() (r int, exists bool) {
+	v := m.response_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResponseStatus returns the old "response_status" field's value of the IdempotencyKey entity.
+// If the IdempotencyKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IdempotencyKeyMutation) OldResponseStatus(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResponseStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResponseStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResponseStatus: %w", err)
+	}
+	return oldValue.ResponseStatus, nil
+}
+
+// AddResponseStatus adds i to the "response_status" field.
+func (m *IdempotencyKeyMutation) AddResponseStatus(i int) {
+	if m.addresponse_status != nil {
+		*m.addresponse_status += i
+	} else {
+		m.addresponse_status = &i
+	}
+}
+
+// AddedResponseStatus returns the value that was added to the "response_status" field in this mutation.
+func (m *IdempotencyKeyMutation) AddedResponseStatus() (r int, exists bool) {
+	v := m.addresponse_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearResponseStatus clears the value of the "response_status" field.
+func (m *IdempotencyKeyMutation) ClearResponseStatus() {
+	m.response_status = nil
+	m.addresponse_status = nil
+	m.clearedFields[idempotencykey.FieldResponseStatus] = struct{}{}
+}
+
+// ResponseStatusCleared returns if the "response_status" field was cleared in this mutation.
+func (m *IdempotencyKeyMutation) ResponseStatusCleared() bool {
+	_, ok := m.clearedFields[idempotencykey.FieldResponseStatus]
+	return ok
+}
+
+// ResetResponseStatus resets all changes to the "response_status" field.
+func (m *IdempotencyKeyMutation) ResetResponseStatus() {
+	m.response_status = nil
+	m.addresponse_status = nil
+	delete(m.clearedFields, idempotencykey.FieldResponseStatus)
+}
+
+// SetResponseBody sets the "response_body" field.
+func (m *IdempotencyKeyMutation) SetResponseBody(b []byte) {
+	m.response_body = &b
+}
+
+// ResponseBody returns the value of the "response_body" field in the mutation.
+func (m *IdempotencyKeyMutation) ResponseBody() (r []byte, exists bool) {
+	v := m.response_body
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResponseBody returns the old "response_body" field's value of the IdempotencyKey entity.
+// If the IdempotencyKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IdempotencyKeyMutation) OldResponseBody(ctx context.Context) (v *[]byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResponseBody is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResponseBody requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResponseBody: %w", err)
+	}
+	return oldValue.ResponseBody, nil
+}
+
+// ClearResponseBody clears the value of the "response_body" field.
+func (m *IdempotencyKeyMutation) ClearResponseBody() {
+	m.response_body = nil
+	m.clearedFields[idempotencykey.FieldResponseBody] = struct{}{}
+}
+
+// ResponseBodyCleared returns if the "response_body" field was cleared in this mutation.
+func (m *IdempotencyKeyMutation) ResponseBodyCleared() bool {
+	_, ok := m.clearedFields[idempotencykey.FieldResponseBody]
+	return ok
+}
+
+// ResetResponseBody resets all changes to the "response_body" field.
+func (m *IdempotencyKeyMutation) ResetResponseBody() {
+	m.response_body = nil
+	delete(m.clearedFields, idempotencykey.FieldResponseBody)
+}
+
+// SetResponseHeaders sets the "response_headers" field.
+func (m *IdempotencyKeyMutation) SetResponseHeaders(value map[string]string) {
+	m.response_headers = &value
+}
+
+// ResponseHeaders returns the value of the "response_headers" field in the mutation.
+func (m *IdempotencyKeyMutation) ResponseHeaders() (r map[string]string, exists bool) {
+	v := m.response_headers
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResponseHeaders returns the old "response_headers" field's value of the IdempotencyKey entity.
+// If the IdempotencyKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IdempotencyKeyMutation) OldResponseHeaders(ctx context.Context) (v map[string]string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResponseHeaders is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResponseHeaders requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResponseHeaders: %w", err)
+	}
+	return oldValue.ResponseHeaders, nil
+}
+
+// ClearResponseHeaders clears the value of the "response_headers" field.
+func (m *IdempotencyKeyMutation) ClearResponseHeaders() {
+	m.response_headers = nil
+	m.clearedFields[idempotencykey.FieldResponseHeaders] = struct{}{}
+}
+
+// ResponseHeadersCleared returns if the "response_headers" field was cleared in this mutation.
+func (m *IdempotencyKeyMutation) ResponseHeadersCleared() bool {
+	_, ok := m.clearedFields[idempotencykey.FieldResponseHeaders]
+	return ok
+}
+
+// ResetResponseHeaders resets all changes to the "response_headers" field.
+func (m *IdempotencyKeyMutation) ResetResponseHeaders() {
+	m.response_headers = nil
+	delete(m.clearedFields, idempotencykey.FieldResponseHeaders)
+}
+
+// SetLockedUntil sets the "locked_until" field.
+func (m *IdempotencyKeyMutation) SetLockedUntil(t time.Time) {
+	m.locked_until = &t
+}
+
+// LockedUntil returns the value of the "locked_until" field in the mutation.
+func (m *IdempotencyKeyMutation) LockedUntil() (r time.Time, exists bool) {
+	v := m.locked_until
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLockedUntil returns the old "locked_until" field's value of the IdempotencyKey entity.
+// If the IdempotencyKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IdempotencyKeyMutation) OldLockedUntil(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLockedUntil is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLockedUntil requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLockedUntil: %w", err)
+	}
+	return oldValue.LockedUntil, nil
+}
+
+// ResetLockedUntil resets all changes to the "locked_until" field.
+func (m *IdempotencyKeyMutation) ResetLockedUntil() {
+	m.locked_until = nil
+}
+
+// SetExpiresAt sets the "expires_at" field.
+func (m *IdempotencyKeyMutation) SetExpiresAt(t time.Time) {
+	m.expires_at = &t
+}
+
+// ExpiresAt returns the value of the "expires_at" field in the mutation.
+func (m *IdempotencyKeyMutation) ExpiresAt() (r time.Time, exists bool) {
+	v := m.expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAt returns the old "expires_at" field's value of the IdempotencyKey entity.
+// If the IdempotencyKey object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IdempotencyKeyMutation) OldExpiresAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
+	}
+	return oldValue.ExpiresAt, nil
+}
+
+// ResetExpiresAt resets all changes to the "expires_at" field.
+func (m *IdempotencyKeyMutation) ResetExpiresAt() {
+	m.expires_at = nil
+}
+
+// Where appends a list predicates to the IdempotencyKeyMutation builder.
+func (m *IdempotencyKeyMutation) Where(ps ...predicate.IdempotencyKey) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the IdempotencyKeyMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *IdempotencyKeyMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.IdempotencyKey, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *IdempotencyKeyMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *IdempotencyKeyMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (IdempotencyKey).
+func (m *IdempotencyKeyMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *IdempotencyKeyMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created_at != nil {
+		fields = append(fields, idempotencykey.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, idempotencykey.FieldUpdatedAt)
+	}
+	if m.scope != nil {
+		fields = append(fields, idempotencykey.FieldScope)
+	}
+	if m.principal != nil {
+		fields = append(fields, idempotencykey.FieldPrincipal)
+	}
+	if m.key != nil {
+		fields = append(fields, idempotencykey.FieldKey)
+	}
+	if m.request_hash != nil {
+		fields = append(fields, idempotencykey.FieldRequestHash)
+	}
+	if m.state != nil {
+		fields = append(fields, idempotencykey.FieldState)
+	}
+	if m.response_status != nil {
+		fields = append(fields, idempotencykey.FieldResponseStatus)
+	}
+	if m.response_body != nil {
+		fields = append(fields, idempotencykey.FieldResponseBody)
+	}
+	if m.response_headers != nil {
+		fields = append(fields, idempotencykey.FieldResponseHeaders)
+	}
+	if m.locked_until != nil {
+		fields = append(fields, idempotencykey.FieldLockedUntil)
+	}
+	if m.expires_at != nil {
+		fields = append(fields, idempotencykey.FieldExpiresAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *IdempotencyKeyMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case idempotencykey.FieldCreatedAt:
+		return m.CreatedAt()
+	case idempotencykey.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case idempotencykey.FieldScope:
+		return m.Scope()
+	case idempotencykey.FieldPrincipal:
+		return m.Principal()
+	case idempotencykey.FieldKey:
+		return m.Key()
+	case idempotencykey.FieldRequestHash:
+		return m.RequestHash()
+	case idempotencykey.FieldState:
+		return m.State()
+	case idempotencykey.FieldResponseStatus:
+		return m.ResponseStatus()
+	case idempotencykey.FieldResponseBody:
+		return m.ResponseBody()
+	case idempotencykey.FieldResponseHeaders:
+		return m.ResponseHeaders()
+	case idempotencykey.FieldLockedUntil:
+		return m.LockedUntil()
+	case idempotencykey.FieldExpiresAt:
+		return m.ExpiresAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *IdempotencyKeyMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case idempotencykey.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case idempotencykey.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case idempotencykey.FieldScope:
+		return m.OldScope(ctx)
+	case idempotencykey.FieldPrincipal:
+		return m.OldPrincipal(ctx)
+	case idempotencykey.FieldKey:
+		return m.OldKey(ctx)
+	case idempotencykey.FieldRequestHash:
+		return m.OldRequestHash(ctx)
+	case idempotencykey.FieldState:
+		return m.OldState(ctx)
+	case idempotencykey.FieldResponseStatus:
+		return m.OldResponseStatus(ctx)
+	case idempotencykey.FieldResponseBody:
+		return m.OldResponseBody(ctx)
+	case idempotencykey.FieldResponseHeaders:
+		return m.OldResponseHeaders(ctx)
+	case idempotencykey.FieldLockedUntil:
+		return m.OldLockedUntil(ctx)
+	case idempotencykey.FieldExpiresAt:
+		return m.OldExpiresAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown IdempotencyKey field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IdempotencyKeyMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case idempotencykey.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case idempotencykey.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case idempotencykey.FieldScope:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetScope(v)
+		return nil
+	case idempotencykey.FieldPrincipal:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrincipal(v)
+		return nil
+	case idempotencykey.FieldKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKey(v)
+		return nil
+	case idempotencykey.FieldRequestHash:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestHash(v)
+		return nil
+	case idempotencykey.FieldState:
+		v, ok := value.(idempotencykey.State)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetState(v)
+		return nil
+	case idempotencykey.FieldResponseStatus:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResponseStatus(v)
+		return nil
+	case idempotencykey.FieldResponseBody:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResponseBody(v)
+		return nil
+	case idempotencykey.FieldResponseHeaders:
+		v, ok := value.(map[string]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResponseHeaders(v)
+		return nil
+	case idempotencykey.FieldLockedUntil:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLockedUntil(v)
+		return nil
+	case idempotencykey.FieldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown IdempotencyKey field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *IdempotencyKeyMutation) AddedFields() []string {
+	var fields []string
+	if m.addresponse_status != nil {
+		fields = append(fields, idempotencykey.FieldResponseStatus)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *IdempotencyKeyMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case idempotencykey.FieldResponseStatus:
+		return m.AddedResponseStatus()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IdempotencyKeyMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case idempotencykey.FieldResponseStatus:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddResponseStatus(v)
+		return nil
+	}
+	return fmt.Errorf("unknown IdempotencyKey numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *IdempotencyKeyMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(idempotencykey.FieldResponseStatus) {
+		fields = append(fields, idempotencykey.FieldResponseStatus)
+	}
+	if m.FieldCleared(idempotencykey.FieldResponseBody) {
+		fields = append(fields, idempotencykey.FieldResponseBody)
+	}
+	if m.FieldCleared(idempotencykey.FieldResponseHeaders) {
+		fields = append(fields, idempotencykey.FieldResponseHeaders)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *IdempotencyKeyMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *IdempotencyKeyMutation) ClearField(name string) error {
+	switch name {
+	case idempotencykey.FieldResponseStatus:
+		m.ClearResponseStatus()
+		return nil
+	case idempotencykey.FieldResponseBody:
+		m.ClearResponseBody()
+		return nil
+	case idempotencykey.FieldResponseHeaders:
+		m.ClearResponseHeaders()
+		return nil
+	}
+	return fmt.Errorf("unknown IdempotencyKey nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *IdempotencyKeyMutation) ResetField(name string) error {
+	switch name {
+	case idempotencykey.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case idempotencykey.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case idempotencykey.FieldScope:
+		m.ResetScope()
+		return nil
+	case idempotencykey.FieldPrincipal:
+		m.ResetPrincipal()
+		return nil
+	case idempotencykey.FieldKey:
+		m.ResetKey()
+		return nil
+	case idempotencykey.FieldRequestHash:
+		m.ResetRequestHash()
+		return nil
+	case idempotencykey.FieldState:
+		m.ResetState()
+		return nil
+	case idempotencykey.FieldResponseStatus:
+		m.ResetResponseStatus()
+		return nil
+	case idempotencykey.FieldResponseBody:
+		m.ResetResponseBody()
+		return nil
+	case idempotencykey.FieldResponseHeaders:
+		m.ResetResponseHeaders()
+		return nil
+	case idempotencykey.FieldLockedUntil:
+		m.ResetLockedUntil()
+		return nil
+	case idempotencykey.FieldExpiresAt:
+		m.ResetExpiresAt()
+		return nil
+	}
+	return fmt.Errorf("unknown IdempotencyKey field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *IdempotencyKeyMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *IdempotencyKeyMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *IdempotencyKeyMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *IdempotencyKeyMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *IdempotencyKeyMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *IdempotencyKeyMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *IdempotencyKeyMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown IdempotencyKey unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *IdempotencyKeyMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown IdempotencyKey edge %s", name)
+}
+
 // InstructorMutation represents an operation that mutates the Instructor nodes in the graph.
 type InstructorMutation struct {
 	config
@@ -13777,6 +18345,939 @@ func (m *MemberMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Member edge %s", name)
 }
 
+// OpeningHoursMutation represents an operation that mutates the OpeningHours nodes in the graph.
+type OpeningHoursMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	import_ref          *string
+	location_id         *uuid.UUID
+	weekday             *int
+	addweekday          *int
+	opens_at            *string
+	closes_at           *string
+	closed              *bool
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*OpeningHours, error)
+	predicates          []predicate.OpeningHours
+}
+
+var _ ent.Mutation = (*OpeningHoursMutation)(nil)
+
+// openinghoursOption allows management of the mutation configuration using functional options.
+type openinghoursOption func(*OpeningHoursMutation)
+
+// newOpeningHoursMutation creates new mutation for the OpeningHours entity.
+func newOpeningHoursMutation(c config, op Op, opts ...openinghoursOption) *OpeningHoursMutation {
+	m := &OpeningHoursMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOpeningHours,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOpeningHoursID sets the ID field of the mutation.
+func withOpeningHoursID(id uuid.UUID) openinghoursOption {
+	return func(m *OpeningHoursMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *OpeningHours
+		)
+		m.oldValue = func(ctx context.Context) (*OpeningHours, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().OpeningHours.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOpeningHours sets the old OpeningHours of the mutation.
+func withOpeningHours(node *OpeningHours) openinghoursOption {
+	return func(m *OpeningHoursMutation) {
+		m.oldValue = func(context.Context) (*OpeningHours, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OpeningHoursMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OpeningHoursMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of OpeningHours entities.
+func (m *OpeningHoursMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OpeningHoursMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OpeningHoursMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().OpeningHours.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *OpeningHoursMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *OpeningHoursMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the OpeningHours entity.
+// If the OpeningHours object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpeningHoursMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *OpeningHoursMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *OpeningHoursMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *OpeningHoursMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the OpeningHours entity.
+// If the OpeningHours object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpeningHoursMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *OpeningHoursMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *OpeningHoursMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *OpeningHoursMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the OpeningHours entity.
+// If the OpeningHours object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpeningHoursMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *OpeningHoursMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetImportRef sets the "import_ref" field.
+func (m *OpeningHoursMutation) SetImportRef(s string) {
+	m.import_ref = &s
+}
+
+// ImportRef returns the value of the "import_ref" field in the mutation.
+func (m *OpeningHoursMutation) ImportRef() (r string, exists bool) {
+	v := m.import_ref
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImportRef returns the old "import_ref" field's value of the OpeningHours entity.
+// If the OpeningHours object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpeningHoursMutation) OldImportRef(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImportRef is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImportRef requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImportRef: %w", err)
+	}
+	return oldValue.ImportRef, nil
+}
+
+// ClearImportRef clears the value of the "import_ref" field.
+func (m *OpeningHoursMutation) ClearImportRef() {
+	m.import_ref = nil
+	m.clearedFields[openinghours.FieldImportRef] = struct{}{}
+}
+
+// ImportRefCleared returns if the "import_ref" field was cleared in this mutation.
+func (m *OpeningHoursMutation) ImportRefCleared() bool {
+	_, ok := m.clearedFields[openinghours.FieldImportRef]
+	return ok
+}
+
+// ResetImportRef resets all changes to the "import_ref" field.
+func (m *OpeningHoursMutation) ResetImportRef() {
+	m.import_ref = nil
+	delete(m.clearedFields, openinghours.FieldImportRef)
+}
+
+// SetLocationID sets the "location_id" field.
+func (m *OpeningHoursMutation) SetLocationID(u uuid.UUID) {
+	m.location_id = &u
+}
+
+// LocationID returns the value of the "location_id" field in the mutation.
+func (m *OpeningHoursMutation) LocationID() (r uuid.UUID, exists bool) {
+	v := m.location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLocationID returns the old "location_id" field's value of the OpeningHours entity.
+// If the OpeningHours object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpeningHoursMutation) OldLocationID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLocationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLocationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLocationID: %w", err)
+	}
+	return oldValue.LocationID, nil
+}
+
+// ClearLocationID clears the value of the "location_id" field.
+func (m *OpeningHoursMutation) ClearLocationID() {
+	m.location_id = nil
+	m.clearedFields[openinghours.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "location_id" field was cleared in this mutation.
+func (m *OpeningHoursMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[openinghours.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "location_id" field.
+func (m *OpeningHoursMutation) ResetLocationID() {
+	m.location_id = nil
+	delete(m.clearedFields, openinghours.FieldLocationID)
+}
+
+// SetWeekday sets the "weekday" field.
+func (m *OpeningHoursMutation) SetWeekday(i int) {
+	m.weekday = &i
+	m.addweekday = nil
+}
+
+// Weekday returns the value of the "weekday" field in the mutation.
+func (m *OpeningHoursMutation) Weekday() (r int, exists bool) {
+	v := m.weekday
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWeekday returns the old "weekday" field's value of the OpeningHours entity.
+// If the OpeningHours object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpeningHoursMutation) OldWeekday(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWeekday is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWeekday requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWeekday: %w", err)
+	}
+	return oldValue.Weekday, nil
+}
+
+// AddWeekday adds i to the "weekday" field.
+func (m *OpeningHoursMutation) AddWeekday(i int) {
+	if m.addweekday != nil {
+		*m.addweekday += i
+	} else {
+		m.addweekday = &i
+	}
+}
+
+// AddedWeekday returns the value that was added to the "weekday" field in this mutation.
+func (m *OpeningHoursMutation) AddedWeekday() (r int, exists bool) {
+	v := m.addweekday
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetWeekday resets all changes to the "weekday" field.
+func (m *OpeningHoursMutation) ResetWeekday() {
+	m.weekday = nil
+	m.addweekday = nil
+}
+
+// SetOpensAt sets the "opens_at" field.
+func (m *OpeningHoursMutation) SetOpensAt(s string) {
+	m.opens_at = &s
+}
+
+// OpensAt returns the value of the "opens_at" field in the mutation.
+func (m *OpeningHoursMutation) OpensAt() (r string, exists bool) {
+	v := m.opens_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOpensAt returns the old "opens_at" field's value of the OpeningHours entity.
+// If the OpeningHours object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpeningHoursMutation) OldOpensAt(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOpensAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOpensAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOpensAt: %w", err)
+	}
+	return oldValue.OpensAt, nil
+}
+
+// ClearOpensAt clears the value of the "opens_at" field.
+func (m *OpeningHoursMutation) ClearOpensAt() {
+	m.opens_at = nil
+	m.clearedFields[openinghours.FieldOpensAt] = struct{}{}
+}
+
+// OpensAtCleared returns if the "opens_at" field was cleared in this mutation.
+func (m *OpeningHoursMutation) OpensAtCleared() bool {
+	_, ok := m.clearedFields[openinghours.FieldOpensAt]
+	return ok
+}
+
+// ResetOpensAt resets all changes to the "opens_at" field.
+func (m *OpeningHoursMutation) ResetOpensAt() {
+	m.opens_at = nil
+	delete(m.clearedFields, openinghours.FieldOpensAt)
+}
+
+// SetClosesAt sets the "closes_at" field.
+func (m *OpeningHoursMutation) SetClosesAt(s string) {
+	m.closes_at = &s
+}
+
+// ClosesAt returns the value of the "closes_at" field in the mutation.
+func (m *OpeningHoursMutation) ClosesAt() (r string, exists bool) {
+	v := m.closes_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClosesAt returns the old "closes_at" field's value of the OpeningHours entity.
+// If the OpeningHours object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpeningHoursMutation) OldClosesAt(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClosesAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClosesAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClosesAt: %w", err)
+	}
+	return oldValue.ClosesAt, nil
+}
+
+// ClearClosesAt clears the value of the "closes_at" field.
+func (m *OpeningHoursMutation) ClearClosesAt() {
+	m.closes_at = nil
+	m.clearedFields[openinghours.FieldClosesAt] = struct{}{}
+}
+
+// ClosesAtCleared returns if the "closes_at" field was cleared in this mutation.
+func (m *OpeningHoursMutation) ClosesAtCleared() bool {
+	_, ok := m.clearedFields[openinghours.FieldClosesAt]
+	return ok
+}
+
+// ResetClosesAt resets all changes to the "closes_at" field.
+func (m *OpeningHoursMutation) ResetClosesAt() {
+	m.closes_at = nil
+	delete(m.clearedFields, openinghours.FieldClosesAt)
+}
+
+// SetClosed sets the "closed" field.
+func (m *OpeningHoursMutation) SetClosed(b bool) {
+	m.closed = &b
+}
+
+// Closed returns the value of the "closed" field in the mutation.
+func (m *OpeningHoursMutation) Closed() (r bool, exists bool) {
+	v := m.closed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClosed returns the old "closed" field's value of the OpeningHours entity.
+// If the OpeningHours object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpeningHoursMutation) OldClosed(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClosed is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClosed requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClosed: %w", err)
+	}
+	return oldValue.Closed, nil
+}
+
+// ResetClosed resets all changes to the "closed" field.
+func (m *OpeningHoursMutation) ResetClosed() {
+	m.closed = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *OpeningHoursMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[openinghours.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *OpeningHoursMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *OpeningHoursMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *OpeningHoursMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the OpeningHoursMutation builder.
+func (m *OpeningHoursMutation) Where(ps ...predicate.OpeningHours) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OpeningHoursMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OpeningHoursMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.OpeningHours, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OpeningHoursMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OpeningHoursMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (OpeningHours).
+func (m *OpeningHoursMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OpeningHoursMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created_at != nil {
+		fields = append(fields, openinghours.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, openinghours.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, openinghours.FieldOrganizationID)
+	}
+	if m.import_ref != nil {
+		fields = append(fields, openinghours.FieldImportRef)
+	}
+	if m.location_id != nil {
+		fields = append(fields, openinghours.FieldLocationID)
+	}
+	if m.weekday != nil {
+		fields = append(fields, openinghours.FieldWeekday)
+	}
+	if m.opens_at != nil {
+		fields = append(fields, openinghours.FieldOpensAt)
+	}
+	if m.closes_at != nil {
+		fields = append(fields, openinghours.FieldClosesAt)
+	}
+	if m.closed != nil {
+		fields = append(fields, openinghours.FieldClosed)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OpeningHoursMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case openinghours.FieldCreatedAt:
+		return m.CreatedAt()
+	case openinghours.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case openinghours.FieldOrganizationID:
+		return m.OrganizationID()
+	case openinghours.FieldImportRef:
+		return m.ImportRef()
+	case openinghours.FieldLocationID:
+		return m.LocationID()
+	case openinghours.FieldWeekday:
+		return m.Weekday()
+	case openinghours.FieldOpensAt:
+		return m.OpensAt()
+	case openinghours.FieldClosesAt:
+		return m.ClosesAt()
+	case openinghours.FieldClosed:
+		return m.Closed()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OpeningHoursMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case openinghours.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case openinghours.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case openinghours.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case openinghours.FieldImportRef:
+		return m.OldImportRef(ctx)
+	case openinghours.FieldLocationID:
+		return m.OldLocationID(ctx)
+	case openinghours.FieldWeekday:
+		return m.OldWeekday(ctx)
+	case openinghours.FieldOpensAt:
+		return m.OldOpensAt(ctx)
+	case openinghours.FieldClosesAt:
+		return m.OldClosesAt(ctx)
+	case openinghours.FieldClosed:
+		return m.OldClosed(ctx)
+	}
+	return nil, fmt.Errorf("unknown OpeningHours field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OpeningHoursMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case openinghours.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case openinghours.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case openinghours.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case openinghours.FieldImportRef:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImportRef(v)
+		return nil
+	case openinghours.FieldLocationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case openinghours.FieldWeekday:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeekday(v)
+		return nil
+	case openinghours.FieldOpensAt:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOpensAt(v)
+		return nil
+	case openinghours.FieldClosesAt:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClosesAt(v)
+		return nil
+	case openinghours.FieldClosed:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClosed(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OpeningHours field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OpeningHoursMutation) AddedFields() []string {
+	var fields []string
+	if m.addweekday != nil {
+		fields = append(fields, openinghours.FieldWeekday)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OpeningHoursMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case openinghours.FieldWeekday:
+		return m.AddedWeekday()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OpeningHoursMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case openinghours.FieldWeekday:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWeekday(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OpeningHours numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OpeningHoursMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(openinghours.FieldImportRef) {
+		fields = append(fields, openinghours.FieldImportRef)
+	}
+	if m.FieldCleared(openinghours.FieldLocationID) {
+		fields = append(fields, openinghours.FieldLocationID)
+	}
+	if m.FieldCleared(openinghours.FieldOpensAt) {
+		fields = append(fields, openinghours.FieldOpensAt)
+	}
+	if m.FieldCleared(openinghours.FieldClosesAt) {
+		fields = append(fields, openinghours.FieldClosesAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OpeningHoursMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OpeningHoursMutation) ClearField(name string) error {
+	switch name {
+	case openinghours.FieldImportRef:
+		m.ClearImportRef()
+		return nil
+	case openinghours.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	case openinghours.FieldOpensAt:
+		m.ClearOpensAt()
+		return nil
+	case openinghours.FieldClosesAt:
+		m.ClearClosesAt()
+		return nil
+	}
+	return fmt.Errorf("unknown OpeningHours nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OpeningHoursMutation) ResetField(name string) error {
+	switch name {
+	case openinghours.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case openinghours.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case openinghours.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case openinghours.FieldImportRef:
+		m.ResetImportRef()
+		return nil
+	case openinghours.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case openinghours.FieldWeekday:
+		m.ResetWeekday()
+		return nil
+	case openinghours.FieldOpensAt:
+		m.ResetOpensAt()
+		return nil
+	case openinghours.FieldClosesAt:
+		m.ResetClosesAt()
+		return nil
+	case openinghours.FieldClosed:
+		m.ResetClosed()
+		return nil
+	}
+	return fmt.Errorf("unknown OpeningHours field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OpeningHoursMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, openinghours.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OpeningHoursMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case openinghours.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OpeningHoursMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OpeningHoursMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OpeningHoursMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, openinghours.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OpeningHoursMutation) EdgeCleared(name string) bool {
+	switch name {
+	case openinghours.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OpeningHoursMutation) ClearEdge(name string) error {
+	switch name {
+	case openinghours.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown OpeningHours unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OpeningHoursMutation) ResetEdge(name string) error {
+	switch name {
+	case openinghours.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown OpeningHours edge %s", name)
+}
+
 // OrganizationMutation represents an operation that mutates the Organization nodes in the graph.
 type OrganizationMutation struct {
 	config
@@ -13800,6 +19301,12 @@ type OrganizationMutation struct {
 	vat_exempt_age_threshold    *int
 	addvat_exempt_age_threshold *int
 	listed                      *bool
+	description                 *string
+	website                     *string
+	email                       *string
+	phone                       *string
+	logo_url                    *string
+	world                       *organization.World
 	clearedFields               map[string]struct{}
 	done                        bool
 	oldValue                    func(context.Context) (*Organization, error)
@@ -14555,6 +20062,287 @@ func (m *OrganizationMutation) ResetListed() {
 	m.listed = nil
 }
 
+// SetDescription sets the "description" field.
+func (m *OrganizationMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *OrganizationMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the Organization entity.
+// If the Organization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrganizationMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ClearDescription clears the value of the "description" field.
+func (m *OrganizationMutation) ClearDescription() {
+	m.description = nil
+	m.clearedFields[organization.FieldDescription] = struct{}{}
+}
+
+// DescriptionCleared returns if the "description" field was cleared in this mutation.
+func (m *OrganizationMutation) DescriptionCleared() bool {
+	_, ok := m.clearedFields[organization.FieldDescription]
+	return ok
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *OrganizationMutation) ResetDescription() {
+	m.description = nil
+	delete(m.clearedFields, organization.FieldDescription)
+}
+
+// SetWebsite sets the "website" field.
+func (m *OrganizationMutation) SetWebsite(s string) {
+	m.website = &s
+}
+
+// Website returns the value of the "website" field in the mutation.
+func (m *OrganizationMutation) Website() (r string, exists bool) {
+	v := m.website
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWebsite returns the old "website" field's value of the Organization entity.
+// If the Organization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrganizationMutation) OldWebsite(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWebsite is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWebsite requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWebsite: %w", err)
+	}
+	return oldValue.Website, nil
+}
+
+// ClearWebsite clears the value of the "website" field.
+func (m *OrganizationMutation) ClearWebsite() {
+	m.website = nil
+	m.clearedFields[organization.FieldWebsite] = struct{}{}
+}
+
+// WebsiteCleared returns if the "website" field was cleared in this mutation.
+func (m *OrganizationMutation) WebsiteCleared() bool {
+	_, ok := m.clearedFields[organization.FieldWebsite]
+	return ok
+}
+
+// ResetWebsite resets all changes to the "website" field.
+func (m *OrganizationMutation) ResetWebsite() {
+	m.website = nil
+	delete(m.clearedFields, organization.FieldWebsite)
+}
+
+// SetEmail sets the "email" field.
+func (m *OrganizationMutation) SetEmail(s string) {
+	m.email = &s
+}
+
+// Email returns the value of the "email" field in the mutation.
+func (m *OrganizationMutation) Email() (r string, exists bool) {
+	v := m.email
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmail returns the old "email" field's value of the Organization entity.
+// If the Organization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrganizationMutation) OldEmail(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmail is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmail requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmail: %w", err)
+	}
+	return oldValue.Email, nil
+}
+
+// ClearEmail clears the value of the "email" field.
+func (m *OrganizationMutation) ClearEmail() {
+	m.email = nil
+	m.clearedFields[organization.FieldEmail] = struct{}{}
+}
+
+// EmailCleared returns if the "email" field was cleared in this mutation.
+func (m *OrganizationMutation) EmailCleared() bool {
+	_, ok := m.clearedFields[organization.FieldEmail]
+	return ok
+}
+
+// ResetEmail resets all changes to the "email" field.
+func (m *OrganizationMutation) ResetEmail() {
+	m.email = nil
+	delete(m.clearedFields, organization.FieldEmail)
+}
+
+// SetPhone sets the "phone" field.
+func (m *OrganizationMutation) SetPhone(s string) {
+	m.phone = &s
+}
+
+// Phone returns the value of the "phone" field in the mutation.
+func (m *OrganizationMutation) Phone() (r string, exists bool) {
+	v := m.phone
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPhone returns the old "phone" field's value of the Organization entity.
+// If the Organization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrganizationMutation) OldPhone(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPhone is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPhone requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPhone: %w", err)
+	}
+	return oldValue.Phone, nil
+}
+
+// ClearPhone clears the value of the "phone" field.
+func (m *OrganizationMutation) ClearPhone() {
+	m.phone = nil
+	m.clearedFields[organization.FieldPhone] = struct{}{}
+}
+
+// PhoneCleared returns if the "phone" field was cleared in this mutation.
+func (m *OrganizationMutation) PhoneCleared() bool {
+	_, ok := m.clearedFields[organization.FieldPhone]
+	return ok
+}
+
+// ResetPhone resets all changes to the "phone" field.
+func (m *OrganizationMutation) ResetPhone() {
+	m.phone = nil
+	delete(m.clearedFields, organization.FieldPhone)
+}
+
+// SetLogoURL sets the "logo_url" field.
+func (m *OrganizationMutation) SetLogoURL(s string) {
+	m.logo_url = &s
+}
+
+// LogoURL returns the value of the "logo_url" field in the mutation.
+func (m *OrganizationMutation) LogoURL() (r string, exists bool) {
+	v := m.logo_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLogoURL returns the old "logo_url" field's value of the Organization entity.
+// If the Organization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrganizationMutation) OldLogoURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLogoURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLogoURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLogoURL: %w", err)
+	}
+	return oldValue.LogoURL, nil
+}
+
+// ClearLogoURL clears the value of the "logo_url" field.
+func (m *OrganizationMutation) ClearLogoURL() {
+	m.logo_url = nil
+	m.clearedFields[organization.FieldLogoURL] = struct{}{}
+}
+
+// LogoURLCleared returns if the "logo_url" field was cleared in this mutation.
+func (m *OrganizationMutation) LogoURLCleared() bool {
+	_, ok := m.clearedFields[organization.FieldLogoURL]
+	return ok
+}
+
+// ResetLogoURL resets all changes to the "logo_url" field.
+func (m *OrganizationMutation) ResetLogoURL() {
+	m.logo_url = nil
+	delete(m.clearedFields, organization.FieldLogoURL)
+}
+
+// SetWorld sets the "world" field.
+func (m *OrganizationMutation) SetWorld(o organization.World) {
+	m.world = &o
+}
+
+// World returns the value of the "world" field in the mutation.
+func (m *OrganizationMutation) World() (r organization.World, exists bool) {
+	v := m.world
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWorld returns the old "world" field's value of the Organization entity.
+// If the Organization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrganizationMutation) OldWorld(ctx context.Context) (v organization.World, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWorld is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWorld requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWorld: %w", err)
+	}
+	return oldValue.World, nil
+}
+
+// ResetWorld resets all changes to the "world" field.
+func (m *OrganizationMutation) ResetWorld() {
+	m.world = nil
+}
+
 // Where appends a list predicates to the OrganizationMutation builder.
 func (m *OrganizationMutation) Where(ps ...predicate.Organization) {
 	m.predicates = append(m.predicates, ps...)
@@ -14589,7 +20377,7 @@ func (m *OrganizationMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OrganizationMutation) Fields() []string {
-	fields := make([]string, 0, 14)
+	fields := make([]string, 0, 20)
 	if m.created_at != nil {
 		fields = append(fields, organization.FieldCreatedAt)
 	}
@@ -14632,6 +20420,24 @@ func (m *OrganizationMutation) Fields() []string {
 	if m.listed != nil {
 		fields = append(fields, organization.FieldListed)
 	}
+	if m.description != nil {
+		fields = append(fields, organization.FieldDescription)
+	}
+	if m.website != nil {
+		fields = append(fields, organization.FieldWebsite)
+	}
+	if m.email != nil {
+		fields = append(fields, organization.FieldEmail)
+	}
+	if m.phone != nil {
+		fields = append(fields, organization.FieldPhone)
+	}
+	if m.logo_url != nil {
+		fields = append(fields, organization.FieldLogoURL)
+	}
+	if m.world != nil {
+		fields = append(fields, organization.FieldWorld)
+	}
 	return fields
 }
 
@@ -14668,6 +20474,18 @@ func (m *OrganizationMutation) Field(name string) (ent.Value, bool) {
 		return m.VatExemptAgeThreshold()
 	case organization.FieldListed:
 		return m.Listed()
+	case organization.FieldDescription:
+		return m.Description()
+	case organization.FieldWebsite:
+		return m.Website()
+	case organization.FieldEmail:
+		return m.Email()
+	case organization.FieldPhone:
+		return m.Phone()
+	case organization.FieldLogoURL:
+		return m.LogoURL()
+	case organization.FieldWorld:
+		return m.World()
 	}
 	return nil, false
 }
@@ -14705,6 +20523,18 @@ func (m *OrganizationMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldVatExemptAgeThreshold(ctx)
 	case organization.FieldListed:
 		return m.OldListed(ctx)
+	case organization.FieldDescription:
+		return m.OldDescription(ctx)
+	case organization.FieldWebsite:
+		return m.OldWebsite(ctx)
+	case organization.FieldEmail:
+		return m.OldEmail(ctx)
+	case organization.FieldPhone:
+		return m.OldPhone(ctx)
+	case organization.FieldLogoURL:
+		return m.OldLogoURL(ctx)
+	case organization.FieldWorld:
+		return m.OldWorld(ctx)
 	}
 	return nil, fmt.Errorf("unknown Organization field %s", name)
 }
@@ -14812,6 +20642,48 @@ func (m *OrganizationMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetListed(v)
 		return nil
+	case organization.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case organization.FieldWebsite:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWebsite(v)
+		return nil
+	case organization.FieldEmail:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmail(v)
+		return nil
+	case organization.FieldPhone:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPhone(v)
+		return nil
+	case organization.FieldLogoURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLogoURL(v)
+		return nil
+	case organization.FieldWorld:
+		v, ok := value.(organization.World)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWorld(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Organization field %s", name)
 }
@@ -14899,6 +20771,21 @@ func (m *OrganizationMutation) ClearedFields() []string {
 	if m.FieldCleared(organization.FieldVatExemptAgeThreshold) {
 		fields = append(fields, organization.FieldVatExemptAgeThreshold)
 	}
+	if m.FieldCleared(organization.FieldDescription) {
+		fields = append(fields, organization.FieldDescription)
+	}
+	if m.FieldCleared(organization.FieldWebsite) {
+		fields = append(fields, organization.FieldWebsite)
+	}
+	if m.FieldCleared(organization.FieldEmail) {
+		fields = append(fields, organization.FieldEmail)
+	}
+	if m.FieldCleared(organization.FieldPhone) {
+		fields = append(fields, organization.FieldPhone)
+	}
+	if m.FieldCleared(organization.FieldLogoURL) {
+		fields = append(fields, organization.FieldLogoURL)
+	}
 	return fields
 }
 
@@ -14930,6 +20817,21 @@ func (m *OrganizationMutation) ClearField(name string) error {
 		return nil
 	case organization.FieldVatExemptAgeThreshold:
 		m.ClearVatExemptAgeThreshold()
+		return nil
+	case organization.FieldDescription:
+		m.ClearDescription()
+		return nil
+	case organization.FieldWebsite:
+		m.ClearWebsite()
+		return nil
+	case organization.FieldEmail:
+		m.ClearEmail()
+		return nil
+	case organization.FieldPhone:
+		m.ClearPhone()
+		return nil
+	case organization.FieldLogoURL:
+		m.ClearLogoURL()
 		return nil
 	}
 	return fmt.Errorf("unknown Organization nullable field %s", name)
@@ -14980,6 +20882,24 @@ func (m *OrganizationMutation) ResetField(name string) error {
 		return nil
 	case organization.FieldListed:
 		m.ResetListed()
+		return nil
+	case organization.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case organization.FieldWebsite:
+		m.ResetWebsite()
+		return nil
+	case organization.FieldEmail:
+		m.ResetEmail()
+		return nil
+	case organization.FieldPhone:
+		m.ResetPhone()
+		return nil
+	case organization.FieldLogoURL:
+		m.ResetLogoURL()
+		return nil
+	case organization.FieldWorld:
+		m.ResetWorld()
 		return nil
 	}
 	return fmt.Errorf("unknown Organization field %s", name)
@@ -19700,6 +25620,939 @@ func (m *PaymentMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Payment edge %s", name)
+}
+
+// PhotoMutation represents an operation that mutates the Photo nodes in the graph.
+type PhotoMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	import_ref          *string
+	location_id         *uuid.UUID
+	brand_id            *uuid.UUID
+	url                 *string
+	caption             *string
+	sort_order          *int
+	addsort_order       *int
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*Photo, error)
+	predicates          []predicate.Photo
+}
+
+var _ ent.Mutation = (*PhotoMutation)(nil)
+
+// photoOption allows management of the mutation configuration using functional options.
+type photoOption func(*PhotoMutation)
+
+// newPhotoMutation creates new mutation for the Photo entity.
+func newPhotoMutation(c config, op Op, opts ...photoOption) *PhotoMutation {
+	m := &PhotoMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePhoto,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPhotoID sets the ID field of the mutation.
+func withPhotoID(id uuid.UUID) photoOption {
+	return func(m *PhotoMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Photo
+		)
+		m.oldValue = func(ctx context.Context) (*Photo, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Photo.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPhoto sets the old Photo of the mutation.
+func withPhoto(node *Photo) photoOption {
+	return func(m *PhotoMutation) {
+		m.oldValue = func(context.Context) (*Photo, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PhotoMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PhotoMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Photo entities.
+func (m *PhotoMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PhotoMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PhotoMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Photo.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PhotoMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PhotoMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Photo entity.
+// If the Photo object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PhotoMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PhotoMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *PhotoMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *PhotoMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Photo entity.
+// If the Photo object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PhotoMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *PhotoMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *PhotoMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *PhotoMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Photo entity.
+// If the Photo object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PhotoMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *PhotoMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetImportRef sets the "import_ref" field.
+func (m *PhotoMutation) SetImportRef(s string) {
+	m.import_ref = &s
+}
+
+// ImportRef returns the value of the "import_ref" field in the mutation.
+func (m *PhotoMutation) ImportRef() (r string, exists bool) {
+	v := m.import_ref
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImportRef returns the old "import_ref" field's value of the Photo entity.
+// If the Photo object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PhotoMutation) OldImportRef(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImportRef is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImportRef requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImportRef: %w", err)
+	}
+	return oldValue.ImportRef, nil
+}
+
+// ClearImportRef clears the value of the "import_ref" field.
+func (m *PhotoMutation) ClearImportRef() {
+	m.import_ref = nil
+	m.clearedFields[photo.FieldImportRef] = struct{}{}
+}
+
+// ImportRefCleared returns if the "import_ref" field was cleared in this mutation.
+func (m *PhotoMutation) ImportRefCleared() bool {
+	_, ok := m.clearedFields[photo.FieldImportRef]
+	return ok
+}
+
+// ResetImportRef resets all changes to the "import_ref" field.
+func (m *PhotoMutation) ResetImportRef() {
+	m.import_ref = nil
+	delete(m.clearedFields, photo.FieldImportRef)
+}
+
+// SetLocationID sets the "location_id" field.
+func (m *PhotoMutation) SetLocationID(u uuid.UUID) {
+	m.location_id = &u
+}
+
+// LocationID returns the value of the "location_id" field in the mutation.
+func (m *PhotoMutation) LocationID() (r uuid.UUID, exists bool) {
+	v := m.location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLocationID returns the old "location_id" field's value of the Photo entity.
+// If the Photo object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PhotoMutation) OldLocationID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLocationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLocationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLocationID: %w", err)
+	}
+	return oldValue.LocationID, nil
+}
+
+// ClearLocationID clears the value of the "location_id" field.
+func (m *PhotoMutation) ClearLocationID() {
+	m.location_id = nil
+	m.clearedFields[photo.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "location_id" field was cleared in this mutation.
+func (m *PhotoMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[photo.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "location_id" field.
+func (m *PhotoMutation) ResetLocationID() {
+	m.location_id = nil
+	delete(m.clearedFields, photo.FieldLocationID)
+}
+
+// SetBrandID sets the "brand_id" field.
+func (m *PhotoMutation) SetBrandID(u uuid.UUID) {
+	m.brand_id = &u
+}
+
+// BrandID returns the value of the "brand_id" field in the mutation.
+func (m *PhotoMutation) BrandID() (r uuid.UUID, exists bool) {
+	v := m.brand_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBrandID returns the old "brand_id" field's value of the Photo entity.
+// If the Photo object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PhotoMutation) OldBrandID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBrandID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBrandID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBrandID: %w", err)
+	}
+	return oldValue.BrandID, nil
+}
+
+// ClearBrandID clears the value of the "brand_id" field.
+func (m *PhotoMutation) ClearBrandID() {
+	m.brand_id = nil
+	m.clearedFields[photo.FieldBrandID] = struct{}{}
+}
+
+// BrandIDCleared returns if the "brand_id" field was cleared in this mutation.
+func (m *PhotoMutation) BrandIDCleared() bool {
+	_, ok := m.clearedFields[photo.FieldBrandID]
+	return ok
+}
+
+// ResetBrandID resets all changes to the "brand_id" field.
+func (m *PhotoMutation) ResetBrandID() {
+	m.brand_id = nil
+	delete(m.clearedFields, photo.FieldBrandID)
+}
+
+// SetURL sets the "url" field.
+func (m *PhotoMutation) SetURL(s string) {
+	m.url = &s
+}
+
+// URL returns the value of the "url" field in the mutation.
+func (m *PhotoMutation) URL() (r string, exists bool) {
+	v := m.url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldURL returns the old "url" field's value of the Photo entity.
+// If the Photo object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PhotoMutation) OldURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldURL: %w", err)
+	}
+	return oldValue.URL, nil
+}
+
+// ResetURL resets all changes to the "url" field.
+func (m *PhotoMutation) ResetURL() {
+	m.url = nil
+}
+
+// SetCaption sets the "caption" field.
+func (m *PhotoMutation) SetCaption(s string) {
+	m.caption = &s
+}
+
+// Caption returns the value of the "caption" field in the mutation.
+func (m *PhotoMutation) Caption() (r string, exists bool) {
+	v := m.caption
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCaption returns the old "caption" field's value of the Photo entity.
+// If the Photo object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PhotoMutation) OldCaption(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCaption is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCaption requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCaption: %w", err)
+	}
+	return oldValue.Caption, nil
+}
+
+// ClearCaption clears the value of the "caption" field.
+func (m *PhotoMutation) ClearCaption() {
+	m.caption = nil
+	m.clearedFields[photo.FieldCaption] = struct{}{}
+}
+
+// CaptionCleared returns if the "caption" field was cleared in this mutation.
+func (m *PhotoMutation) CaptionCleared() bool {
+	_, ok := m.clearedFields[photo.FieldCaption]
+	return ok
+}
+
+// ResetCaption resets all changes to the "caption" field.
+func (m *PhotoMutation) ResetCaption() {
+	m.caption = nil
+	delete(m.clearedFields, photo.FieldCaption)
+}
+
+// SetSortOrder sets the "sort_order" field.
+func (m *PhotoMutation) SetSortOrder(i int) {
+	m.sort_order = &i
+	m.addsort_order = nil
+}
+
+// SortOrder returns the value of the "sort_order" field in the mutation.
+func (m *PhotoMutation) SortOrder() (r int, exists bool) {
+	v := m.sort_order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSortOrder returns the old "sort_order" field's value of the Photo entity.
+// If the Photo object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PhotoMutation) OldSortOrder(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSortOrder is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSortOrder requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSortOrder: %w", err)
+	}
+	return oldValue.SortOrder, nil
+}
+
+// AddSortOrder adds i to the "sort_order" field.
+func (m *PhotoMutation) AddSortOrder(i int) {
+	if m.addsort_order != nil {
+		*m.addsort_order += i
+	} else {
+		m.addsort_order = &i
+	}
+}
+
+// AddedSortOrder returns the value that was added to the "sort_order" field in this mutation.
+func (m *PhotoMutation) AddedSortOrder() (r int, exists bool) {
+	v := m.addsort_order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSortOrder resets all changes to the "sort_order" field.
+func (m *PhotoMutation) ResetSortOrder() {
+	m.sort_order = nil
+	m.addsort_order = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *PhotoMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[photo.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *PhotoMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *PhotoMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *PhotoMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the PhotoMutation builder.
+func (m *PhotoMutation) Where(ps ...predicate.Photo) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PhotoMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PhotoMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Photo, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PhotoMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PhotoMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Photo).
+func (m *PhotoMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PhotoMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created_at != nil {
+		fields = append(fields, photo.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, photo.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, photo.FieldOrganizationID)
+	}
+	if m.import_ref != nil {
+		fields = append(fields, photo.FieldImportRef)
+	}
+	if m.location_id != nil {
+		fields = append(fields, photo.FieldLocationID)
+	}
+	if m.brand_id != nil {
+		fields = append(fields, photo.FieldBrandID)
+	}
+	if m.url != nil {
+		fields = append(fields, photo.FieldURL)
+	}
+	if m.caption != nil {
+		fields = append(fields, photo.FieldCaption)
+	}
+	if m.sort_order != nil {
+		fields = append(fields, photo.FieldSortOrder)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PhotoMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case photo.FieldCreatedAt:
+		return m.CreatedAt()
+	case photo.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case photo.FieldOrganizationID:
+		return m.OrganizationID()
+	case photo.FieldImportRef:
+		return m.ImportRef()
+	case photo.FieldLocationID:
+		return m.LocationID()
+	case photo.FieldBrandID:
+		return m.BrandID()
+	case photo.FieldURL:
+		return m.URL()
+	case photo.FieldCaption:
+		return m.Caption()
+	case photo.FieldSortOrder:
+		return m.SortOrder()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PhotoMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case photo.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case photo.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case photo.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case photo.FieldImportRef:
+		return m.OldImportRef(ctx)
+	case photo.FieldLocationID:
+		return m.OldLocationID(ctx)
+	case photo.FieldBrandID:
+		return m.OldBrandID(ctx)
+	case photo.FieldURL:
+		return m.OldURL(ctx)
+	case photo.FieldCaption:
+		return m.OldCaption(ctx)
+	case photo.FieldSortOrder:
+		return m.OldSortOrder(ctx)
+	}
+	return nil, fmt.Errorf("unknown Photo field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PhotoMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case photo.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case photo.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case photo.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case photo.FieldImportRef:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImportRef(v)
+		return nil
+	case photo.FieldLocationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case photo.FieldBrandID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBrandID(v)
+		return nil
+	case photo.FieldURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetURL(v)
+		return nil
+	case photo.FieldCaption:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCaption(v)
+		return nil
+	case photo.FieldSortOrder:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSortOrder(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Photo field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PhotoMutation) AddedFields() []string {
+	var fields []string
+	if m.addsort_order != nil {
+		fields = append(fields, photo.FieldSortOrder)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PhotoMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case photo.FieldSortOrder:
+		return m.AddedSortOrder()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PhotoMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case photo.FieldSortOrder:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSortOrder(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Photo numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PhotoMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(photo.FieldImportRef) {
+		fields = append(fields, photo.FieldImportRef)
+	}
+	if m.FieldCleared(photo.FieldLocationID) {
+		fields = append(fields, photo.FieldLocationID)
+	}
+	if m.FieldCleared(photo.FieldBrandID) {
+		fields = append(fields, photo.FieldBrandID)
+	}
+	if m.FieldCleared(photo.FieldCaption) {
+		fields = append(fields, photo.FieldCaption)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PhotoMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PhotoMutation) ClearField(name string) error {
+	switch name {
+	case photo.FieldImportRef:
+		m.ClearImportRef()
+		return nil
+	case photo.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	case photo.FieldBrandID:
+		m.ClearBrandID()
+		return nil
+	case photo.FieldCaption:
+		m.ClearCaption()
+		return nil
+	}
+	return fmt.Errorf("unknown Photo nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PhotoMutation) ResetField(name string) error {
+	switch name {
+	case photo.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case photo.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case photo.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case photo.FieldImportRef:
+		m.ResetImportRef()
+		return nil
+	case photo.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case photo.FieldBrandID:
+		m.ResetBrandID()
+		return nil
+	case photo.FieldURL:
+		m.ResetURL()
+		return nil
+	case photo.FieldCaption:
+		m.ResetCaption()
+		return nil
+	case photo.FieldSortOrder:
+		m.ResetSortOrder()
+		return nil
+	}
+	return fmt.Errorf("unknown Photo field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PhotoMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, photo.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PhotoMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case photo.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PhotoMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PhotoMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PhotoMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, photo.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PhotoMutation) EdgeCleared(name string) bool {
+	switch name {
+	case photo.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PhotoMutation) ClearEdge(name string) error {
+	switch name {
+	case photo.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown Photo unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PhotoMutation) ResetEdge(name string) error {
+	switch name {
+	case photo.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown Photo edge %s", name)
 }
 
 // PlatformSettingMutation represents an operation that mutates the PlatformSetting nodes in the graph.

@@ -45,7 +45,19 @@ type Organization struct {
 	// VatExemptAgeThreshold holds the value of the "vat_exempt_age_threshold" field.
 	VatExemptAgeThreshold *int `json:"vat_exempt_age_threshold,omitempty"`
 	// Listed holds the value of the "listed" field.
-	Listed       bool `json:"listed,omitempty"`
+	Listed bool `json:"listed,omitempty"`
+	// Description holds the value of the "description" field.
+	Description string `json:"description,omitempty"`
+	// Website holds the value of the "website" field.
+	Website string `json:"website,omitempty"`
+	// Email holds the value of the "email" field.
+	Email string `json:"email,omitempty"`
+	// Phone holds the value of the "phone" field.
+	Phone string `json:"phone,omitempty"`
+	// LogoURL holds the value of the "logo_url" field.
+	LogoURL string `json:"logo_url,omitempty"`
+	// The discovery world the venue is listed in.
+	World        organization.World `json:"world,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -60,7 +72,7 @@ func (*Organization) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullFloat64)
 		case organization.FieldVatExemptAgeThreshold:
 			values[i] = new(sql.NullInt64)
-		case organization.FieldName, organization.FieldSlug, organization.FieldPlan, organization.FieldCurrency, organization.FieldTimezone, organization.FieldAddress, organization.FieldCity, organization.FieldCountry:
+		case organization.FieldName, organization.FieldSlug, organization.FieldPlan, organization.FieldCurrency, organization.FieldTimezone, organization.FieldAddress, organization.FieldCity, organization.FieldCountry, organization.FieldDescription, organization.FieldWebsite, organization.FieldEmail, organization.FieldPhone, organization.FieldLogoURL, organization.FieldWorld:
 			values[i] = new(sql.NullString)
 		case organization.FieldCreatedAt, organization.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -174,6 +186,42 @@ func (_m *Organization) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Listed = value.Bool
 			}
+		case organization.FieldDescription:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field description", values[i])
+			} else if value.Valid {
+				_m.Description = value.String
+			}
+		case organization.FieldWebsite:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field website", values[i])
+			} else if value.Valid {
+				_m.Website = value.String
+			}
+		case organization.FieldEmail:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field email", values[i])
+			} else if value.Valid {
+				_m.Email = value.String
+			}
+		case organization.FieldPhone:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field phone", values[i])
+			} else if value.Valid {
+				_m.Phone = value.String
+			}
+		case organization.FieldLogoURL:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field logo_url", values[i])
+			} else if value.Valid {
+				_m.LogoURL = value.String
+			}
+		case organization.FieldWorld:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field world", values[i])
+			} else if value.Valid {
+				_m.World = organization.World(value.String)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -257,6 +305,24 @@ func (_m *Organization) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("listed=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Listed))
+	builder.WriteString(", ")
+	builder.WriteString("description=")
+	builder.WriteString(_m.Description)
+	builder.WriteString(", ")
+	builder.WriteString("website=")
+	builder.WriteString(_m.Website)
+	builder.WriteString(", ")
+	builder.WriteString("email=")
+	builder.WriteString(_m.Email)
+	builder.WriteString(", ")
+	builder.WriteString("phone=")
+	builder.WriteString(_m.Phone)
+	builder.WriteString(", ")
+	builder.WriteString("logo_url=")
+	builder.WriteString(_m.LogoURL)
+	builder.WriteString(", ")
+	builder.WriteString("world=")
+	builder.WriteString(fmt.Sprintf("%v", _m.World))
 	builder.WriteByte(')')
 	return builder.String()
 }

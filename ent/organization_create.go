@@ -204,6 +204,90 @@ func (_c *OrganizationCreate) SetNillableListed(v *bool) *OrganizationCreate {
 	return _c
 }
 
+// SetDescription sets the "description" field.
+func (_c *OrganizationCreate) SetDescription(v string) *OrganizationCreate {
+	_c.mutation.SetDescription(v)
+	return _c
+}
+
+// SetNillableDescription sets the "description" field if the given value is not nil.
+func (_c *OrganizationCreate) SetNillableDescription(v *string) *OrganizationCreate {
+	if v != nil {
+		_c.SetDescription(*v)
+	}
+	return _c
+}
+
+// SetWebsite sets the "website" field.
+func (_c *OrganizationCreate) SetWebsite(v string) *OrganizationCreate {
+	_c.mutation.SetWebsite(v)
+	return _c
+}
+
+// SetNillableWebsite sets the "website" field if the given value is not nil.
+func (_c *OrganizationCreate) SetNillableWebsite(v *string) *OrganizationCreate {
+	if v != nil {
+		_c.SetWebsite(*v)
+	}
+	return _c
+}
+
+// SetEmail sets the "email" field.
+func (_c *OrganizationCreate) SetEmail(v string) *OrganizationCreate {
+	_c.mutation.SetEmail(v)
+	return _c
+}
+
+// SetNillableEmail sets the "email" field if the given value is not nil.
+func (_c *OrganizationCreate) SetNillableEmail(v *string) *OrganizationCreate {
+	if v != nil {
+		_c.SetEmail(*v)
+	}
+	return _c
+}
+
+// SetPhone sets the "phone" field.
+func (_c *OrganizationCreate) SetPhone(v string) *OrganizationCreate {
+	_c.mutation.SetPhone(v)
+	return _c
+}
+
+// SetNillablePhone sets the "phone" field if the given value is not nil.
+func (_c *OrganizationCreate) SetNillablePhone(v *string) *OrganizationCreate {
+	if v != nil {
+		_c.SetPhone(*v)
+	}
+	return _c
+}
+
+// SetLogoURL sets the "logo_url" field.
+func (_c *OrganizationCreate) SetLogoURL(v string) *OrganizationCreate {
+	_c.mutation.SetLogoURL(v)
+	return _c
+}
+
+// SetNillableLogoURL sets the "logo_url" field if the given value is not nil.
+func (_c *OrganizationCreate) SetNillableLogoURL(v *string) *OrganizationCreate {
+	if v != nil {
+		_c.SetLogoURL(*v)
+	}
+	return _c
+}
+
+// SetWorld sets the "world" field.
+func (_c *OrganizationCreate) SetWorld(v organization.World) *OrganizationCreate {
+	_c.mutation.SetWorld(v)
+	return _c
+}
+
+// SetNillableWorld sets the "world" field if the given value is not nil.
+func (_c *OrganizationCreate) SetNillableWorld(v *organization.World) *OrganizationCreate {
+	if v != nil {
+		_c.SetWorld(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *OrganizationCreate) SetID(v uuid.UUID) *OrganizationCreate {
 	_c.mutation.SetID(v)
@@ -285,6 +369,10 @@ func (_c *OrganizationCreate) defaults() error {
 		v := organization.DefaultListed
 		_c.mutation.SetListed(v)
 	}
+	if _, ok := _c.mutation.World(); !ok {
+		v := organization.DefaultWorld
+		_c.mutation.SetWorld(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if organization.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized organization.DefaultID (forgotten import ent/runtime?)")
@@ -365,6 +453,14 @@ func (_c *OrganizationCreate) check() error {
 	}
 	if _, ok := _c.mutation.Listed(); !ok {
 		return &ValidationError{Name: "listed", err: errors.New(`ent: missing required field "Organization.listed"`)}
+	}
+	if _, ok := _c.mutation.World(); !ok {
+		return &ValidationError{Name: "world", err: errors.New(`ent: missing required field "Organization.world"`)}
+	}
+	if v, ok := _c.mutation.World(); ok {
+		if err := organization.WorldValidator(v); err != nil {
+			return &ValidationError{Name: "world", err: fmt.Errorf(`ent: validator failed for field "Organization.world": %w`, err)}
+		}
 	}
 	return nil
 }
@@ -457,6 +553,30 @@ func (_c *OrganizationCreate) createSpec() (*Organization, *sqlgraph.CreateSpec)
 	if value, ok := _c.mutation.Listed(); ok {
 		_spec.SetField(organization.FieldListed, field.TypeBool, value)
 		_node.Listed = value
+	}
+	if value, ok := _c.mutation.Description(); ok {
+		_spec.SetField(organization.FieldDescription, field.TypeString, value)
+		_node.Description = value
+	}
+	if value, ok := _c.mutation.Website(); ok {
+		_spec.SetField(organization.FieldWebsite, field.TypeString, value)
+		_node.Website = value
+	}
+	if value, ok := _c.mutation.Email(); ok {
+		_spec.SetField(organization.FieldEmail, field.TypeString, value)
+		_node.Email = value
+	}
+	if value, ok := _c.mutation.Phone(); ok {
+		_spec.SetField(organization.FieldPhone, field.TypeString, value)
+		_node.Phone = value
+	}
+	if value, ok := _c.mutation.LogoURL(); ok {
+		_spec.SetField(organization.FieldLogoURL, field.TypeString, value)
+		_node.LogoURL = value
+	}
+	if value, ok := _c.mutation.World(); ok {
+		_spec.SetField(organization.FieldWorld, field.TypeEnum, value)
+		_node.World = value
 	}
 	return _node, _spec
 }
@@ -717,6 +837,108 @@ func (u *OrganizationUpsert) SetListed(v bool) *OrganizationUpsert {
 // UpdateListed sets the "listed" field to the value that was provided on create.
 func (u *OrganizationUpsert) UpdateListed() *OrganizationUpsert {
 	u.SetExcluded(organization.FieldListed)
+	return u
+}
+
+// SetDescription sets the "description" field.
+func (u *OrganizationUpsert) SetDescription(v string) *OrganizationUpsert {
+	u.Set(organization.FieldDescription, v)
+	return u
+}
+
+// UpdateDescription sets the "description" field to the value that was provided on create.
+func (u *OrganizationUpsert) UpdateDescription() *OrganizationUpsert {
+	u.SetExcluded(organization.FieldDescription)
+	return u
+}
+
+// ClearDescription clears the value of the "description" field.
+func (u *OrganizationUpsert) ClearDescription() *OrganizationUpsert {
+	u.SetNull(organization.FieldDescription)
+	return u
+}
+
+// SetWebsite sets the "website" field.
+func (u *OrganizationUpsert) SetWebsite(v string) *OrganizationUpsert {
+	u.Set(organization.FieldWebsite, v)
+	return u
+}
+
+// UpdateWebsite sets the "website" field to the value that was provided on create.
+func (u *OrganizationUpsert) UpdateWebsite() *OrganizationUpsert {
+	u.SetExcluded(organization.FieldWebsite)
+	return u
+}
+
+// ClearWebsite clears the value of the "website" field.
+func (u *OrganizationUpsert) ClearWebsite() *OrganizationUpsert {
+	u.SetNull(organization.FieldWebsite)
+	return u
+}
+
+// SetEmail sets the "email" field.
+func (u *OrganizationUpsert) SetEmail(v string) *OrganizationUpsert {
+	u.Set(organization.FieldEmail, v)
+	return u
+}
+
+// UpdateEmail sets the "email" field to the value that was provided on create.
+func (u *OrganizationUpsert) UpdateEmail() *OrganizationUpsert {
+	u.SetExcluded(organization.FieldEmail)
+	return u
+}
+
+// ClearEmail clears the value of the "email" field.
+func (u *OrganizationUpsert) ClearEmail() *OrganizationUpsert {
+	u.SetNull(organization.FieldEmail)
+	return u
+}
+
+// SetPhone sets the "phone" field.
+func (u *OrganizationUpsert) SetPhone(v string) *OrganizationUpsert {
+	u.Set(organization.FieldPhone, v)
+	return u
+}
+
+// UpdatePhone sets the "phone" field to the value that was provided on create.
+func (u *OrganizationUpsert) UpdatePhone() *OrganizationUpsert {
+	u.SetExcluded(organization.FieldPhone)
+	return u
+}
+
+// ClearPhone clears the value of the "phone" field.
+func (u *OrganizationUpsert) ClearPhone() *OrganizationUpsert {
+	u.SetNull(organization.FieldPhone)
+	return u
+}
+
+// SetLogoURL sets the "logo_url" field.
+func (u *OrganizationUpsert) SetLogoURL(v string) *OrganizationUpsert {
+	u.Set(organization.FieldLogoURL, v)
+	return u
+}
+
+// UpdateLogoURL sets the "logo_url" field to the value that was provided on create.
+func (u *OrganizationUpsert) UpdateLogoURL() *OrganizationUpsert {
+	u.SetExcluded(organization.FieldLogoURL)
+	return u
+}
+
+// ClearLogoURL clears the value of the "logo_url" field.
+func (u *OrganizationUpsert) ClearLogoURL() *OrganizationUpsert {
+	u.SetNull(organization.FieldLogoURL)
+	return u
+}
+
+// SetWorld sets the "world" field.
+func (u *OrganizationUpsert) SetWorld(v organization.World) *OrganizationUpsert {
+	u.Set(organization.FieldWorld, v)
+	return u
+}
+
+// UpdateWorld sets the "world" field to the value that was provided on create.
+func (u *OrganizationUpsert) UpdateWorld() *OrganizationUpsert {
+	u.SetExcluded(organization.FieldWorld)
 	return u
 }
 
@@ -1013,6 +1235,125 @@ func (u *OrganizationUpsertOne) SetListed(v bool) *OrganizationUpsertOne {
 func (u *OrganizationUpsertOne) UpdateListed() *OrganizationUpsertOne {
 	return u.Update(func(s *OrganizationUpsert) {
 		s.UpdateListed()
+	})
+}
+
+// SetDescription sets the "description" field.
+func (u *OrganizationUpsertOne) SetDescription(v string) *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetDescription(v)
+	})
+}
+
+// UpdateDescription sets the "description" field to the value that was provided on create.
+func (u *OrganizationUpsertOne) UpdateDescription() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateDescription()
+	})
+}
+
+// ClearDescription clears the value of the "description" field.
+func (u *OrganizationUpsertOne) ClearDescription() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearDescription()
+	})
+}
+
+// SetWebsite sets the "website" field.
+func (u *OrganizationUpsertOne) SetWebsite(v string) *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetWebsite(v)
+	})
+}
+
+// UpdateWebsite sets the "website" field to the value that was provided on create.
+func (u *OrganizationUpsertOne) UpdateWebsite() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateWebsite()
+	})
+}
+
+// ClearWebsite clears the value of the "website" field.
+func (u *OrganizationUpsertOne) ClearWebsite() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearWebsite()
+	})
+}
+
+// SetEmail sets the "email" field.
+func (u *OrganizationUpsertOne) SetEmail(v string) *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetEmail(v)
+	})
+}
+
+// UpdateEmail sets the "email" field to the value that was provided on create.
+func (u *OrganizationUpsertOne) UpdateEmail() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateEmail()
+	})
+}
+
+// ClearEmail clears the value of the "email" field.
+func (u *OrganizationUpsertOne) ClearEmail() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearEmail()
+	})
+}
+
+// SetPhone sets the "phone" field.
+func (u *OrganizationUpsertOne) SetPhone(v string) *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetPhone(v)
+	})
+}
+
+// UpdatePhone sets the "phone" field to the value that was provided on create.
+func (u *OrganizationUpsertOne) UpdatePhone() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdatePhone()
+	})
+}
+
+// ClearPhone clears the value of the "phone" field.
+func (u *OrganizationUpsertOne) ClearPhone() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearPhone()
+	})
+}
+
+// SetLogoURL sets the "logo_url" field.
+func (u *OrganizationUpsertOne) SetLogoURL(v string) *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetLogoURL(v)
+	})
+}
+
+// UpdateLogoURL sets the "logo_url" field to the value that was provided on create.
+func (u *OrganizationUpsertOne) UpdateLogoURL() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateLogoURL()
+	})
+}
+
+// ClearLogoURL clears the value of the "logo_url" field.
+func (u *OrganizationUpsertOne) ClearLogoURL() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearLogoURL()
+	})
+}
+
+// SetWorld sets the "world" field.
+func (u *OrganizationUpsertOne) SetWorld(v organization.World) *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetWorld(v)
+	})
+}
+
+// UpdateWorld sets the "world" field to the value that was provided on create.
+func (u *OrganizationUpsertOne) UpdateWorld() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateWorld()
 	})
 }
 
@@ -1476,6 +1817,125 @@ func (u *OrganizationUpsertBulk) SetListed(v bool) *OrganizationUpsertBulk {
 func (u *OrganizationUpsertBulk) UpdateListed() *OrganizationUpsertBulk {
 	return u.Update(func(s *OrganizationUpsert) {
 		s.UpdateListed()
+	})
+}
+
+// SetDescription sets the "description" field.
+func (u *OrganizationUpsertBulk) SetDescription(v string) *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetDescription(v)
+	})
+}
+
+// UpdateDescription sets the "description" field to the value that was provided on create.
+func (u *OrganizationUpsertBulk) UpdateDescription() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateDescription()
+	})
+}
+
+// ClearDescription clears the value of the "description" field.
+func (u *OrganizationUpsertBulk) ClearDescription() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearDescription()
+	})
+}
+
+// SetWebsite sets the "website" field.
+func (u *OrganizationUpsertBulk) SetWebsite(v string) *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetWebsite(v)
+	})
+}
+
+// UpdateWebsite sets the "website" field to the value that was provided on create.
+func (u *OrganizationUpsertBulk) UpdateWebsite() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateWebsite()
+	})
+}
+
+// ClearWebsite clears the value of the "website" field.
+func (u *OrganizationUpsertBulk) ClearWebsite() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearWebsite()
+	})
+}
+
+// SetEmail sets the "email" field.
+func (u *OrganizationUpsertBulk) SetEmail(v string) *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetEmail(v)
+	})
+}
+
+// UpdateEmail sets the "email" field to the value that was provided on create.
+func (u *OrganizationUpsertBulk) UpdateEmail() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateEmail()
+	})
+}
+
+// ClearEmail clears the value of the "email" field.
+func (u *OrganizationUpsertBulk) ClearEmail() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearEmail()
+	})
+}
+
+// SetPhone sets the "phone" field.
+func (u *OrganizationUpsertBulk) SetPhone(v string) *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetPhone(v)
+	})
+}
+
+// UpdatePhone sets the "phone" field to the value that was provided on create.
+func (u *OrganizationUpsertBulk) UpdatePhone() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdatePhone()
+	})
+}
+
+// ClearPhone clears the value of the "phone" field.
+func (u *OrganizationUpsertBulk) ClearPhone() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearPhone()
+	})
+}
+
+// SetLogoURL sets the "logo_url" field.
+func (u *OrganizationUpsertBulk) SetLogoURL(v string) *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetLogoURL(v)
+	})
+}
+
+// UpdateLogoURL sets the "logo_url" field to the value that was provided on create.
+func (u *OrganizationUpsertBulk) UpdateLogoURL() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateLogoURL()
+	})
+}
+
+// ClearLogoURL clears the value of the "logo_url" field.
+func (u *OrganizationUpsertBulk) ClearLogoURL() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearLogoURL()
+	})
+}
+
+// SetWorld sets the "world" field.
+func (u *OrganizationUpsertBulk) SetWorld(v organization.World) *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetWorld(v)
+	})
+}
+
+// UpdateWorld sets the "world" field to the value that was provided on create.
+func (u *OrganizationUpsertBulk) UpdateWorld() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateWorld()
 	})
 }
 

@@ -259,6 +259,120 @@ func (_u *OrganizationUpdate) SetNillableListed(v *bool) *OrganizationUpdate {
 	return _u
 }
 
+// SetDescription sets the "description" field.
+func (_u *OrganizationUpdate) SetDescription(v string) *OrganizationUpdate {
+	_u.mutation.SetDescription(v)
+	return _u
+}
+
+// SetNillableDescription sets the "description" field if the given value is not nil.
+func (_u *OrganizationUpdate) SetNillableDescription(v *string) *OrganizationUpdate {
+	if v != nil {
+		_u.SetDescription(*v)
+	}
+	return _u
+}
+
+// ClearDescription clears the value of the "description" field.
+func (_u *OrganizationUpdate) ClearDescription() *OrganizationUpdate {
+	_u.mutation.ClearDescription()
+	return _u
+}
+
+// SetWebsite sets the "website" field.
+func (_u *OrganizationUpdate) SetWebsite(v string) *OrganizationUpdate {
+	_u.mutation.SetWebsite(v)
+	return _u
+}
+
+// SetNillableWebsite sets the "website" field if the given value is not nil.
+func (_u *OrganizationUpdate) SetNillableWebsite(v *string) *OrganizationUpdate {
+	if v != nil {
+		_u.SetWebsite(*v)
+	}
+	return _u
+}
+
+// ClearWebsite clears the value of the "website" field.
+func (_u *OrganizationUpdate) ClearWebsite() *OrganizationUpdate {
+	_u.mutation.ClearWebsite()
+	return _u
+}
+
+// SetEmail sets the "email" field.
+func (_u *OrganizationUpdate) SetEmail(v string) *OrganizationUpdate {
+	_u.mutation.SetEmail(v)
+	return _u
+}
+
+// SetNillableEmail sets the "email" field if the given value is not nil.
+func (_u *OrganizationUpdate) SetNillableEmail(v *string) *OrganizationUpdate {
+	if v != nil {
+		_u.SetEmail(*v)
+	}
+	return _u
+}
+
+// ClearEmail clears the value of the "email" field.
+func (_u *OrganizationUpdate) ClearEmail() *OrganizationUpdate {
+	_u.mutation.ClearEmail()
+	return _u
+}
+
+// SetPhone sets the "phone" field.
+func (_u *OrganizationUpdate) SetPhone(v string) *OrganizationUpdate {
+	_u.mutation.SetPhone(v)
+	return _u
+}
+
+// SetNillablePhone sets the "phone" field if the given value is not nil.
+func (_u *OrganizationUpdate) SetNillablePhone(v *string) *OrganizationUpdate {
+	if v != nil {
+		_u.SetPhone(*v)
+	}
+	return _u
+}
+
+// ClearPhone clears the value of the "phone" field.
+func (_u *OrganizationUpdate) ClearPhone() *OrganizationUpdate {
+	_u.mutation.ClearPhone()
+	return _u
+}
+
+// SetLogoURL sets the "logo_url" field.
+func (_u *OrganizationUpdate) SetLogoURL(v string) *OrganizationUpdate {
+	_u.mutation.SetLogoURL(v)
+	return _u
+}
+
+// SetNillableLogoURL sets the "logo_url" field if the given value is not nil.
+func (_u *OrganizationUpdate) SetNillableLogoURL(v *string) *OrganizationUpdate {
+	if v != nil {
+		_u.SetLogoURL(*v)
+	}
+	return _u
+}
+
+// ClearLogoURL clears the value of the "logo_url" field.
+func (_u *OrganizationUpdate) ClearLogoURL() *OrganizationUpdate {
+	_u.mutation.ClearLogoURL()
+	return _u
+}
+
+// SetWorld sets the "world" field.
+func (_u *OrganizationUpdate) SetWorld(v organization.World) *OrganizationUpdate {
+	_u.mutation.SetWorld(v)
+	return _u
+}
+
+// SetNillableWorld sets the "world" field if the given value is not nil.
+func (_u *OrganizationUpdate) SetNillableWorld(v *organization.World) *OrganizationUpdate {
+	if v != nil {
+		_u.SetWorld(*v)
+	}
+	return _u
+}
+
 // Mutation returns the OrganizationMutation object of the builder.
 func (_u *OrganizationUpdate) Mutation() *OrganizationMutation {
 	return _u.mutation
@@ -353,6 +467,11 @@ func (_u *OrganizationUpdate) check() error {
 			return &ValidationError{Name: "vat_exempt_age_threshold", err: fmt.Errorf(`ent: validator failed for field "Organization.vat_exempt_age_threshold": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.World(); ok {
+		if err := organization.WorldValidator(v); err != nil {
+			return &ValidationError{Name: "world", err: fmt.Errorf(`ent: validator failed for field "Organization.world": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -433,6 +552,39 @@ func (_u *OrganizationUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if value, ok := _u.mutation.Listed(); ok {
 		_spec.SetField(organization.FieldListed, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.Description(); ok {
+		_spec.SetField(organization.FieldDescription, field.TypeString, value)
+	}
+	if _u.mutation.DescriptionCleared() {
+		_spec.ClearField(organization.FieldDescription, field.TypeString)
+	}
+	if value, ok := _u.mutation.Website(); ok {
+		_spec.SetField(organization.FieldWebsite, field.TypeString, value)
+	}
+	if _u.mutation.WebsiteCleared() {
+		_spec.ClearField(organization.FieldWebsite, field.TypeString)
+	}
+	if value, ok := _u.mutation.Email(); ok {
+		_spec.SetField(organization.FieldEmail, field.TypeString, value)
+	}
+	if _u.mutation.EmailCleared() {
+		_spec.ClearField(organization.FieldEmail, field.TypeString)
+	}
+	if value, ok := _u.mutation.Phone(); ok {
+		_spec.SetField(organization.FieldPhone, field.TypeString, value)
+	}
+	if _u.mutation.PhoneCleared() {
+		_spec.ClearField(organization.FieldPhone, field.TypeString)
+	}
+	if value, ok := _u.mutation.LogoURL(); ok {
+		_spec.SetField(organization.FieldLogoURL, field.TypeString, value)
+	}
+	if _u.mutation.LogoURLCleared() {
+		_spec.ClearField(organization.FieldLogoURL, field.TypeString)
+	}
+	if value, ok := _u.mutation.World(); ok {
+		_spec.SetField(organization.FieldWorld, field.TypeEnum, value)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -685,6 +837,120 @@ func (_u *OrganizationUpdateOne) SetNillableListed(v *bool) *OrganizationUpdateO
 	return _u
 }
 
+// SetDescription sets the "description" field.
+func (_u *OrganizationUpdateOne) SetDescription(v string) *OrganizationUpdateOne {
+	_u.mutation.SetDescription(v)
+	return _u
+}
+
+// SetNillableDescription sets the "description" field if the given value is not nil.
+func (_u *OrganizationUpdateOne) SetNillableDescription(v *string) *OrganizationUpdateOne {
+	if v != nil {
+		_u.SetDescription(*v)
+	}
+	return _u
+}
+
+// ClearDescription clears the value of the "description" field.
+func (_u *OrganizationUpdateOne) ClearDescription() *OrganizationUpdateOne {
+	_u.mutation.ClearDescription()
+	return _u
+}
+
+// SetWebsite sets the "website" field.
+func (_u *OrganizationUpdateOne) SetWebsite(v string) *OrganizationUpdateOne {
+	_u.mutation.SetWebsite(v)
+	return _u
+}
+
+// SetNillableWebsite sets the "website" field if the given value is not nil.
+func (_u *OrganizationUpdateOne) SetNillableWebsite(v *string) *OrganizationUpdateOne {
+	if v != nil {
+		_u.SetWebsite(*v)
+	}
+	return _u
+}
+
+// ClearWebsite clears the value of the "website" field.
+func (_u *OrganizationUpdateOne) ClearWebsite() *OrganizationUpdateOne {
+	_u.mutation.ClearWebsite()
+	return _u
+}
+
+// SetEmail sets the "email" field.
+func (_u *OrganizationUpdateOne) SetEmail(v string) *OrganizationUpdateOne {
+	_u.mutation.SetEmail(v)
+	return _u
+}
+
+// SetNillableEmail sets the "email" field if the given value is not nil.
+func (_u *OrganizationUpdateOne) SetNillableEmail(v *string) *OrganizationUpdateOne {
+	if v != nil {
+		_u.SetEmail(*v)
+	}
+	return _u
+}
+
+// ClearEmail clears the value of the "email" field.
+func (_u *OrganizationUpdateOne) ClearEmail() *OrganizationUpdateOne {
+	_u.mutation.ClearEmail()
+	return _u
+}
+
+// SetPhone sets the "phone" field.
+func (_u *OrganizationUpdateOne) SetPhone(v string) *OrganizationUpdateOne {
+	_u.mutation.SetPhone(v)
+	return _u
+}
+
+// SetNillablePhone sets the "phone" field if the given value is not nil.
+func (_u *OrganizationUpdateOne) SetNillablePhone(v *string) *OrganizationUpdateOne {
+	if v != nil {
+		_u.SetPhone(*v)
+	}
+	return _u
+}
+
+// ClearPhone clears the value of the "phone" field.
+func (_u *OrganizationUpdateOne) ClearPhone() *OrganizationUpdateOne {
+	_u.mutation.ClearPhone()
+	return _u
+}
+
+// SetLogoURL sets the "logo_url" field.
+func (_u *OrganizationUpdateOne) SetLogoURL(v string) *OrganizationUpdateOne {
+	_u.mutation.SetLogoURL(v)
+	return _u
+}
+
+// SetNillableLogoURL sets the "logo_url" field if the given value is not nil.
+func (_u *OrganizationUpdateOne) SetNillableLogoURL(v *string) *OrganizationUpdateOne {
+	if v != nil {
+		_u.SetLogoURL(*v)
+	}
+	return _u
+}
+
+// ClearLogoURL clears the value of the "logo_url" field.
+func (_u *OrganizationUpdateOne) ClearLogoURL() *OrganizationUpdateOne {
+	_u.mutation.ClearLogoURL()
+	return _u
+}
+
+// SetWorld sets the "world" field.
+func (_u *OrganizationUpdateOne) SetWorld(v organization.World) *OrganizationUpdateOne {
+	_u.mutation.SetWorld(v)
+	return _u
+}
+
+// SetNillableWorld sets the "world" field if the given value is not nil.
+func (_u *OrganizationUpdateOne) SetNillableWorld(v *organization.World) *OrganizationUpdateOne {
+	if v != nil {
+		_u.SetWorld(*v)
+	}
+	return _u
+}
+
 // Mutation returns the OrganizationMutation object of the builder.
 func (_u *OrganizationUpdateOne) Mutation() *OrganizationMutation {
 	return _u.mutation
@@ -792,6 +1058,11 @@ func (_u *OrganizationUpdateOne) check() error {
 			return &ValidationError{Name: "vat_exempt_age_threshold", err: fmt.Errorf(`ent: validator failed for field "Organization.vat_exempt_age_threshold": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.World(); ok {
+		if err := organization.WorldValidator(v); err != nil {
+			return &ValidationError{Name: "world", err: fmt.Errorf(`ent: validator failed for field "Organization.world": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -889,6 +1160,39 @@ func (_u *OrganizationUpdateOne) sqlSave(ctx context.Context) (_node *Organizati
 	}
 	if value, ok := _u.mutation.Listed(); ok {
 		_spec.SetField(organization.FieldListed, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.Description(); ok {
+		_spec.SetField(organization.FieldDescription, field.TypeString, value)
+	}
+	if _u.mutation.DescriptionCleared() {
+		_spec.ClearField(organization.FieldDescription, field.TypeString)
+	}
+	if value, ok := _u.mutation.Website(); ok {
+		_spec.SetField(organization.FieldWebsite, field.TypeString, value)
+	}
+	if _u.mutation.WebsiteCleared() {
+		_spec.ClearField(organization.FieldWebsite, field.TypeString)
+	}
+	if value, ok := _u.mutation.Email(); ok {
+		_spec.SetField(organization.FieldEmail, field.TypeString, value)
+	}
+	if _u.mutation.EmailCleared() {
+		_spec.ClearField(organization.FieldEmail, field.TypeString)
+	}
+	if value, ok := _u.mutation.Phone(); ok {
+		_spec.SetField(organization.FieldPhone, field.TypeString, value)
+	}
+	if _u.mutation.PhoneCleared() {
+		_spec.ClearField(organization.FieldPhone, field.TypeString)
+	}
+	if value, ok := _u.mutation.LogoURL(); ok {
+		_spec.SetField(organization.FieldLogoURL, field.TypeString, value)
+	}
+	if _u.mutation.LogoURLCleared() {
+		_spec.ClearField(organization.FieldLogoURL, field.TypeString)
+	}
+	if value, ok := _u.mutation.World(); ok {
+		_spec.SetField(organization.FieldWorld, field.TypeEnum, value)
 	}
 	_node = &Organization{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -16,8 +16,12 @@ type Tx struct {
 	config
 	// APIKey is the client for interacting with the APIKey builders.
 	APIKey *APIKeyClient
+	// AddonProduct is the client for interacting with the AddonProduct builders.
+	AddonProduct *AddonProductClient
 	// Alert is the client for interacting with the Alert builders.
 	Alert *AlertClient
+	// Amenity is the client for interacting with the Amenity builders.
+	Amenity *AmenityClient
 	// AuditLog is the client for interacting with the AuditLog builders.
 	AuditLog *AuditLogClient
 	// Booking is the client for interacting with the Booking builders.
@@ -32,12 +36,18 @@ type Tx struct {
 	FeatureProvisioning *FeatureProvisioningClient
 	// FlashSale is the client for interacting with the FlashSale builders.
 	FlashSale *FlashSaleClient
+	// GiftCard is the client for interacting with the GiftCard builders.
+	GiftCard *GiftCardClient
+	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
+	IdempotencyKey *IdempotencyKeyClient
 	// Instructor is the client for interacting with the Instructor builders.
 	Instructor *InstructorClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// OpeningHours is the client for interacting with the OpeningHours builders.
+	OpeningHours *OpeningHoursClient
 	// Organization is the client for interacting with the Organization builders.
 	Organization *OrganizationClient
 	// Pass is the client for interacting with the Pass builders.
@@ -46,6 +56,8 @@ type Tx struct {
 	PassType *PassTypeClient
 	// Payment is the client for interacting with the Payment builders.
 	Payment *PaymentClient
+	// Photo is the client for interacting with the Photo builders.
+	Photo *PhotoClient
 	// PlatformSetting is the client for interacting with the PlatformSetting builders.
 	PlatformSetting *PlatformSettingClient
 	// Room is the client for interacting with the Room builders.
@@ -184,7 +196,9 @@ func (tx *Tx) Client() *Client {
 
 func (tx *Tx) init() {
 	tx.APIKey = NewAPIKeyClient(tx.config)
+	tx.AddonProduct = NewAddonProductClient(tx.config)
 	tx.Alert = NewAlertClient(tx.config)
+	tx.Amenity = NewAmenityClient(tx.config)
 	tx.AuditLog = NewAuditLogClient(tx.config)
 	tx.Booking = NewBookingClient(tx.config)
 	tx.Brand = NewBrandClient(tx.config)
@@ -192,13 +206,17 @@ func (tx *Tx) init() {
 	tx.ClassType = NewClassTypeClient(tx.config)
 	tx.FeatureProvisioning = NewFeatureProvisioningClient(tx.config)
 	tx.FlashSale = NewFlashSaleClient(tx.config)
+	tx.GiftCard = NewGiftCardClient(tx.config)
+	tx.IdempotencyKey = NewIdempotencyKeyClient(tx.config)
 	tx.Instructor = NewInstructorClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
+	tx.OpeningHours = NewOpeningHoursClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)
 	tx.Pass = NewPassClient(tx.config)
 	tx.PassType = NewPassTypeClient(tx.config)
 	tx.Payment = NewPaymentClient(tx.config)
+	tx.Photo = NewPhotoClient(tx.config)
 	tx.PlatformSetting = NewPlatformSettingClient(tx.config)
 	tx.Room = NewRoomClient(tx.config)
 	tx.User = NewUserClient(tx.config)

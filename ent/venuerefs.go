@@ -7,7 +7,9 @@ import (
 	"fmt"
 
 	"github.com/google/uuid"
+	"github.com/venueplatform/venue/ent/addonproduct"
 	"github.com/venueplatform/venue/ent/alert"
+	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/booking"
@@ -16,13 +18,17 @@ import (
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
+	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
+	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/user"
@@ -31,7 +37,9 @@ import (
 // edgeTargets maps a type and one of its edges to the type the edge points at.
 var edgeTargets = map[string]map[string]string{
 	"APIKey":              {"organization": "Organization"},
+	"AddonProduct":        {"organization": "Organization"},
 	"Alert":               {"organization": "Organization"},
+	"Amenity":             {"organization": "Organization"},
 	"AuditLog":            {"organization": "Organization"},
 	"Booking":             {"organization": "Organization", "member": "Member", "class_instance": "ClassInstance", "pass": "Pass"},
 	"Brand":               {"organization": "Organization", "class_types": "ClassType", "pass_types": "PassType"},
@@ -39,13 +47,17 @@ var edgeTargets = map[string]map[string]string{
 	"ClassType":           {"organization": "Organization", "brand": "Brand", "class_instances": "ClassInstance", "pass_types": "PassType"},
 	"FeatureProvisioning": {"organization": "Organization"},
 	"FlashSale":           {"organization": "Organization", "applicable_pass_types": "PassType"},
+	"GiftCard":            {"organization": "Organization"},
+	"IdempotencyKey":      {},
 	"Instructor":          {"organization": "Organization", "class_instances": "ClassInstance"},
 	"Location":            {"organization": "Organization", "rooms": "Room", "class_instances": "ClassInstance"},
 	"Member":              {"organization": "Organization", "user": "User", "passes": "Pass", "bookings": "Booking", "payments": "Payment"},
+	"OpeningHours":        {"organization": "Organization"},
 	"Organization":        {},
 	"Pass":                {"organization": "Organization", "member": "Member", "pass_type": "PassType", "bookings": "Booking", "payments": "Payment"},
 	"PassType":            {"organization": "Organization", "allowed_brands": "Brand", "allowed_class_types": "ClassType", "passes": "Pass", "flash_sales": "FlashSale"},
 	"Payment":             {"organization": "Organization", "member": "Member", "pass": "Pass"},
+	"Photo":               {"organization": "Organization"},
 	"PlatformSetting":     {},
 	"Room":                {"organization": "Organization", "location": "Location", "class_instances": "ClassInstance"},
 	"User":                {"members": "Member"},
@@ -55,7 +67,9 @@ var edgeTargets = map[string]map[string]string{
 // tenancy tests must cover one by one.
 var VenueOwnedTypes = []string{
 	"APIKey",
+	"AddonProduct",
 	"Alert",
+	"Amenity",
 	"AuditLog",
 	"Booking",
 	"Brand",
@@ -63,19 +77,24 @@ var VenueOwnedTypes = []string{
 	"ClassType",
 	"FeatureProvisioning",
 	"FlashSale",
+	"GiftCard",
 	"Instructor",
 	"Location",
 	"Member",
+	"OpeningHours",
 	"Pass",
 	"PassType",
 	"Payment",
+	"Photo",
 	"Room",
 }
 
 // AllTypes lists every type of the schema.
 var AllTypes = []string{
 	"APIKey",
+	"AddonProduct",
 	"Alert",
+	"Amenity",
 	"AuditLog",
 	"Booking",
 	"Brand",
@@ -83,13 +102,17 @@ var AllTypes = []string{
 	"ClassType",
 	"FeatureProvisioning",
 	"FlashSale",
+	"GiftCard",
+	"IdempotencyKey",
 	"Instructor",
 	"Location",
 	"Member",
+	"OpeningHours",
 	"Organization",
 	"Pass",
 	"PassType",
 	"Payment",
+	"Photo",
 	"PlatformSetting",
 	"Room",
 	"User",
@@ -107,8 +130,12 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 	switch typ {
 	case "APIKey":
 		return c.APIKey.Query().Where(apikey.IDIn(ids...)).Count(ctx)
+	case "AddonProduct":
+		return c.AddonProduct.Query().Where(addonproduct.IDIn(ids...)).Count(ctx)
 	case "Alert":
 		return c.Alert.Query().Where(alert.IDIn(ids...)).Count(ctx)
+	case "Amenity":
+		return c.Amenity.Query().Where(amenity.IDIn(ids...)).Count(ctx)
 	case "AuditLog":
 		return c.AuditLog.Query().Where(auditlog.IDIn(ids...)).Count(ctx)
 	case "Booking":
@@ -123,12 +150,18 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.FeatureProvisioning.Query().Where(featureprovisioning.IDIn(ids...)).Count(ctx)
 	case "FlashSale":
 		return c.FlashSale.Query().Where(flashsale.IDIn(ids...)).Count(ctx)
+	case "GiftCard":
+		return c.GiftCard.Query().Where(giftcard.IDIn(ids...)).Count(ctx)
+	case "IdempotencyKey":
+		return c.IdempotencyKey.Query().Where(idempotencykey.IDIn(ids...)).Count(ctx)
 	case "Instructor":
 		return c.Instructor.Query().Where(instructor.IDIn(ids...)).Count(ctx)
 	case "Location":
 		return c.Location.Query().Where(location.IDIn(ids...)).Count(ctx)
 	case "Member":
 		return c.Member.Query().Where(member.IDIn(ids...)).Count(ctx)
+	case "OpeningHours":
+		return c.OpeningHours.Query().Where(openinghours.IDIn(ids...)).Count(ctx)
 	case "Organization":
 		return c.Organization.Query().Where(organization.IDIn(ids...)).Count(ctx)
 	case "Pass":
@@ -137,6 +170,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.PassType.Query().Where(passtype.IDIn(ids...)).Count(ctx)
 	case "Payment":
 		return c.Payment.Query().Where(payment.IDIn(ids...)).Count(ctx)
+	case "Photo":
+		return c.Photo.Query().Where(photo.IDIn(ids...)).Count(ctx)
 	case "PlatformSetting":
 		return c.PlatformSetting.Query().Where(platformsetting.IDIn(ids...)).Count(ctx)
 	case "Room":

@@ -32,10 +32,20 @@ const (
 	FieldDescription = "description"
 	// FieldColor holds the string denoting the color field in the database.
 	FieldColor = "color"
+	// FieldSecondaryColor holds the string denoting the secondary_color field in the database.
+	FieldSecondaryColor = "secondary_color"
 	// FieldLogoURL holds the string denoting the logo_url field in the database.
 	FieldLogoURL = "logo_url"
+	// FieldTagline holds the string denoting the tagline field in the database.
+	FieldTagline = "tagline"
+	// FieldWebsite holds the string denoting the website field in the database.
+	FieldWebsite = "website"
+	// FieldSocialLinks holds the string denoting the social_links field in the database.
+	FieldSocialLinks = "social_links"
 	// FieldActive holds the string denoting the active field in the database.
 	FieldActive = "active"
+	// FieldSortOrder holds the string denoting the sort_order field in the database.
+	FieldSortOrder = "sort_order"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeClassTypes holds the string denoting the class_types edge name in mutations.
@@ -76,8 +86,13 @@ var Columns = []string{
 	FieldSlug,
 	FieldDescription,
 	FieldColor,
+	FieldSecondaryColor,
 	FieldLogoURL,
+	FieldTagline,
+	FieldWebsite,
+	FieldSocialLinks,
 	FieldActive,
+	FieldSortOrder,
 }
 
 var (
@@ -118,6 +133,8 @@ var (
 	SlugValidator func(string) error
 	// DefaultActive holds the default value on creation for the "active" field.
 	DefaultActive bool
+	// DefaultSortOrder holds the default value on creation for the "sort_order" field.
+	DefaultSortOrder int
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() uuid.UUID
 )
@@ -170,14 +187,34 @@ func ByColor(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldColor, opts...).ToFunc()
 }
 
+// BySecondaryColor orders the results by the secondary_color field.
+func BySecondaryColor(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSecondaryColor, opts...).ToFunc()
+}
+
 // ByLogoURL orders the results by the logo_url field.
 func ByLogoURL(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLogoURL, opts...).ToFunc()
 }
 
+// ByTagline orders the results by the tagline field.
+func ByTagline(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldTagline, opts...).ToFunc()
+}
+
+// ByWebsite orders the results by the website field.
+func ByWebsite(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldWebsite, opts...).ToFunc()
+}
+
 // ByActive orders the results by the active field.
 func ByActive(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldActive, opts...).ToFunc()
+}
+
+// BySortOrder orders the results by the sort_order field.
+func BySortOrder(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSortOrder, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

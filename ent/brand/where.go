@@ -96,14 +96,34 @@ func Color(v string) predicate.Brand {
 	return predicate.Brand(sql.FieldEQ(FieldColor, v))
 }
 
+// SecondaryColor applies equality check predicate on the "secondary_color" field. It's identical to SecondaryColorEQ.
+func SecondaryColor(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldEQ(FieldSecondaryColor, v))
+}
+
 // LogoURL applies equality check predicate on the "logo_url" field. It's identical to LogoURLEQ.
 func LogoURL(v string) predicate.Brand {
 	return predicate.Brand(sql.FieldEQ(FieldLogoURL, v))
 }
 
+// Tagline applies equality check predicate on the "tagline" field. It's identical to TaglineEQ.
+func Tagline(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldEQ(FieldTagline, v))
+}
+
+// Website applies equality check predicate on the "website" field. It's identical to WebsiteEQ.
+func Website(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldEQ(FieldWebsite, v))
+}
+
 // Active applies equality check predicate on the "active" field. It's identical to ActiveEQ.
 func Active(v bool) predicate.Brand {
 	return predicate.Brand(sql.FieldEQ(FieldActive, v))
+}
+
+// SortOrder applies equality check predicate on the "sort_order" field. It's identical to SortOrderEQ.
+func SortOrder(v int) predicate.Brand {
+	return predicate.Brand(sql.FieldEQ(FieldSortOrder, v))
 }
 
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
@@ -561,6 +581,81 @@ func ColorContainsFold(v string) predicate.Brand {
 	return predicate.Brand(sql.FieldContainsFold(FieldColor, v))
 }
 
+// SecondaryColorEQ applies the EQ predicate on the "secondary_color" field.
+func SecondaryColorEQ(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldEQ(FieldSecondaryColor, v))
+}
+
+// SecondaryColorNEQ applies the NEQ predicate on the "secondary_color" field.
+func SecondaryColorNEQ(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldNEQ(FieldSecondaryColor, v))
+}
+
+// SecondaryColorIn applies the In predicate on the "secondary_color" field.
+func SecondaryColorIn(vs ...string) predicate.Brand {
+	return predicate.Brand(sql.FieldIn(FieldSecondaryColor, vs...))
+}
+
+// SecondaryColorNotIn applies the NotIn predicate on the "secondary_color" field.
+func SecondaryColorNotIn(vs ...string) predicate.Brand {
+	return predicate.Brand(sql.FieldNotIn(FieldSecondaryColor, vs...))
+}
+
+// SecondaryColorGT applies the GT predicate on the "secondary_color" field.
+func SecondaryColorGT(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldGT(FieldSecondaryColor, v))
+}
+
+// SecondaryColorGTE applies the GTE predicate on the "secondary_color" field.
+func SecondaryColorGTE(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldGTE(FieldSecondaryColor, v))
+}
+
+// SecondaryColorLT applies the LT predicate on the "secondary_color" field.
+func SecondaryColorLT(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldLT(FieldSecondaryColor, v))
+}
+
+// SecondaryColorLTE applies the LTE predicate on the "secondary_color" field.
+func SecondaryColorLTE(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldLTE(FieldSecondaryColor, v))
+}
+
+// SecondaryColorContains applies the Contains predicate on the "secondary_color" field.
+func SecondaryColorContains(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldContains(FieldSecondaryColor, v))
+}
+
+// SecondaryColorHasPrefix applies the HasPrefix predicate on the "secondary_color" field.
+func SecondaryColorHasPrefix(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldHasPrefix(FieldSecondaryColor, v))
+}
+
+// SecondaryColorHasSuffix applies the HasSuffix predicate on the "secondary_color" field.
+func SecondaryColorHasSuffix(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldHasSuffix(FieldSecondaryColor, v))
+}
+
+// SecondaryColorIsNil applies the IsNil predicate on the "secondary_color" field.
+func SecondaryColorIsNil() predicate.Brand {
+	return predicate.Brand(sql.FieldIsNull(FieldSecondaryColor))
+}
+
+// SecondaryColorNotNil applies the NotNil predicate on the "secondary_color" field.
+func SecondaryColorNotNil() predicate.Brand {
+	return predicate.Brand(sql.FieldNotNull(FieldSecondaryColor))
+}
+
+// SecondaryColorEqualFold applies the EqualFold predicate on the "secondary_color" field.
+func SecondaryColorEqualFold(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldEqualFold(FieldSecondaryColor, v))
+}
+
+// SecondaryColorContainsFold applies the ContainsFold predicate on the "secondary_color" field.
+func SecondaryColorContainsFold(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldContainsFold(FieldSecondaryColor, v))
+}
+
 // LogoURLEQ applies the EQ predicate on the "logo_url" field.
 func LogoURLEQ(v string) predicate.Brand {
 	return predicate.Brand(sql.FieldEQ(FieldLogoURL, v))
@@ -636,6 +731,166 @@ func LogoURLContainsFold(v string) predicate.Brand {
 	return predicate.Brand(sql.FieldContainsFold(FieldLogoURL, v))
 }
 
+// TaglineEQ applies the EQ predicate on the "tagline" field.
+func TaglineEQ(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldEQ(FieldTagline, v))
+}
+
+// TaglineNEQ applies the NEQ predicate on the "tagline" field.
+func TaglineNEQ(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldNEQ(FieldTagline, v))
+}
+
+// TaglineIn applies the In predicate on the "tagline" field.
+func TaglineIn(vs ...string) predicate.Brand {
+	return predicate.Brand(sql.FieldIn(FieldTagline, vs...))
+}
+
+// TaglineNotIn applies the NotIn predicate on the "tagline" field.
+func TaglineNotIn(vs ...string) predicate.Brand {
+	return predicate.Brand(sql.FieldNotIn(FieldTagline, vs...))
+}
+
+// TaglineGT applies the GT predicate on the "tagline" field.
+func TaglineGT(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldGT(FieldTagline, v))
+}
+
+// TaglineGTE applies the GTE predicate on the "tagline" field.
+func TaglineGTE(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldGTE(FieldTagline, v))
+}
+
+// TaglineLT applies the LT predicate on the "tagline" field.
+func TaglineLT(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldLT(FieldTagline, v))
+}
+
+// TaglineLTE applies the LTE predicate on the "tagline" field.
+func TaglineLTE(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldLTE(FieldTagline, v))
+}
+
+// TaglineContains applies the Contains predicate on the "tagline" field.
+func TaglineContains(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldContains(FieldTagline, v))
+}
+
+// TaglineHasPrefix applies the HasPrefix predicate on the "tagline" field.
+func TaglineHasPrefix(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldHasPrefix(FieldTagline, v))
+}
+
+// TaglineHasSuffix applies the HasSuffix predicate on the "tagline" field.
+func TaglineHasSuffix(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldHasSuffix(FieldTagline, v))
+}
+
+// TaglineIsNil applies the IsNil predicate on the "tagline" field.
+func TaglineIsNil() predicate.Brand {
+	return predicate.Brand(sql.FieldIsNull(FieldTagline))
+}
+
+// TaglineNotNil applies the NotNil predicate on the "tagline" field.
+func TaglineNotNil() predicate.Brand {
+	return predicate.Brand(sql.FieldNotNull(FieldTagline))
+}
+
+// TaglineEqualFold applies the EqualFold predicate on the "tagline" field.
+func TaglineEqualFold(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldEqualFold(FieldTagline, v))
+}
+
+// TaglineContainsFold applies the ContainsFold predicate on the "tagline" field.
+func TaglineContainsFold(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldContainsFold(FieldTagline, v))
+}
+
+// WebsiteEQ applies the EQ predicate on the "website" field.
+func WebsiteEQ(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldEQ(FieldWebsite, v))
+}
+
+// WebsiteNEQ applies the NEQ predicate on the "website" field.
+func WebsiteNEQ(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldNEQ(FieldWebsite, v))
+}
+
+// WebsiteIn applies the In predicate on the "website" field.
+func WebsiteIn(vs ...string) predicate.Brand {
+	return predicate.Brand(sql.FieldIn(FieldWebsite, vs...))
+}
+
+// WebsiteNotIn applies the NotIn predicate on the "website" field.
+func WebsiteNotIn(vs ...string) predicate.Brand {
+	return predicate.Brand(sql.FieldNotIn(FieldWebsite, vs...))
+}
+
+// WebsiteGT applies the GT predicate on the "website" field.
+func WebsiteGT(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldGT(FieldWebsite, v))
+}
+
+// WebsiteGTE applies the GTE predicate on the "website" field.
+func WebsiteGTE(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldGTE(FieldWebsite, v))
+}
+
+// WebsiteLT applies the LT predicate on the "website" field.
+func WebsiteLT(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldLT(FieldWebsite, v))
+}
+
+// WebsiteLTE applies the LTE predicate on the "website" field.
+func WebsiteLTE(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldLTE(FieldWebsite, v))
+}
+
+// WebsiteContains applies the Contains predicate on the "website" field.
+func WebsiteContains(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldContains(FieldWebsite, v))
+}
+
+// WebsiteHasPrefix applies the HasPrefix predicate on the "website" field.
+func WebsiteHasPrefix(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldHasPrefix(FieldWebsite, v))
+}
+
+// WebsiteHasSuffix applies the HasSuffix predicate on the "website" field.
+func WebsiteHasSuffix(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldHasSuffix(FieldWebsite, v))
+}
+
+// WebsiteIsNil applies the IsNil predicate on the "website" field.
+func WebsiteIsNil() predicate.Brand {
+	return predicate.Brand(sql.FieldIsNull(FieldWebsite))
+}
+
+// WebsiteNotNil applies the NotNil predicate on the "website" field.
+func WebsiteNotNil() predicate.Brand {
+	return predicate.Brand(sql.FieldNotNull(FieldWebsite))
+}
+
+// WebsiteEqualFold applies the EqualFold predicate on the "website" field.
+func WebsiteEqualFold(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldEqualFold(FieldWebsite, v))
+}
+
+// WebsiteContainsFold applies the ContainsFold predicate on the "website" field.
+func WebsiteContainsFold(v string) predicate.Brand {
+	return predicate.Brand(sql.FieldContainsFold(FieldWebsite, v))
+}
+
+// SocialLinksIsNil applies the IsNil predicate on the "social_links" field.
+func SocialLinksIsNil() predicate.Brand {
+	return predicate.Brand(sql.FieldIsNull(FieldSocialLinks))
+}
+
+// SocialLinksNotNil applies the NotNil predicate on the "social_links" field.
+func SocialLinksNotNil() predicate.Brand {
+	return predicate.Brand(sql.FieldNotNull(FieldSocialLinks))
+}
+
 // ActiveEQ applies the EQ predicate on the "active" field.
 func ActiveEQ(v bool) predicate.Brand {
 	return predicate.Brand(sql.FieldEQ(FieldActive, v))
@@ -644,6 +899,46 @@ func ActiveEQ(v bool) predicate.Brand {
 // ActiveNEQ applies the NEQ predicate on the "active" field.
 func ActiveNEQ(v bool) predicate.Brand {
 	return predicate.Brand(sql.FieldNEQ(FieldActive, v))
+}
+
+// SortOrderEQ applies the EQ predicate on the "sort_order" field.
+func SortOrderEQ(v int) predicate.Brand {
+	return predicate.Brand(sql.FieldEQ(FieldSortOrder, v))
+}
+
+// SortOrderNEQ applies the NEQ predicate on the "sort_order" field.
+func SortOrderNEQ(v int) predicate.Brand {
+	return predicate.Brand(sql.FieldNEQ(FieldSortOrder, v))
+}
+
+// SortOrderIn applies the In predicate on the "sort_order" field.
+func SortOrderIn(vs ...int) predicate.Brand {
+	return predicate.Brand(sql.FieldIn(FieldSortOrder, vs...))
+}
+
+// SortOrderNotIn applies the NotIn predicate on the "sort_order" field.
+func SortOrderNotIn(vs ...int) predicate.Brand {
+	return predicate.Brand(sql.FieldNotIn(FieldSortOrder, vs...))
+}
+
+// SortOrderGT applies the GT predicate on the "sort_order" field.
+func SortOrderGT(v int) predicate.Brand {
+	return predicate.Brand(sql.FieldGT(FieldSortOrder, v))
+}
+
+// SortOrderGTE applies the GTE predicate on the "sort_order" field.
+func SortOrderGTE(v int) predicate.Brand {
+	return predicate.Brand(sql.FieldGTE(FieldSortOrder, v))
+}
+
+// SortOrderLT applies the LT predicate on the "sort_order" field.
+func SortOrderLT(v int) predicate.Brand {
+	return predicate.Brand(sql.FieldLT(FieldSortOrder, v))
+}
+
+// SortOrderLTE applies the LTE predicate on the "sort_order" field.
+func SortOrderLTE(v int) predicate.Brand {
+	return predicate.Brand(sql.FieldLTE(FieldSortOrder, v))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

@@ -21,6 +21,18 @@ func (f APIKeyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, erro
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.APIKeyMutation", m)
 }
 
+// The AddonProductFunc type is an adapter to allow the use of ordinary
+// function as AddonProduct mutator.
+type AddonProductFunc func(context.Context, *ent.AddonProductMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f AddonProductFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.AddonProductMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AddonProductMutation", m)
+}
+
 // The AlertFunc type is an adapter to allow the use of ordinary
 // function as Alert mutator.
 type AlertFunc func(context.Context, *ent.AlertMutation) (ent.Value, error)
@@ -31,6 +43,18 @@ func (f AlertFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AlertMutation", m)
+}
+
+// The AmenityFunc type is an adapter to allow the use of ordinary
+// function as Amenity mutator.
+type AmenityFunc func(context.Context, *ent.AmenityMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f AmenityFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.AmenityMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AmenityMutation", m)
 }
 
 // The AuditLogFunc type is an adapter to allow the use of ordinary
@@ -117,6 +141,30 @@ func (f FlashSaleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FlashSaleMutation", m)
 }
 
+// The GiftCardFunc type is an adapter to allow the use of ordinary
+// function as GiftCard mutator.
+type GiftCardFunc func(context.Context, *ent.GiftCardMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f GiftCardFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.GiftCardMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GiftCardMutation", m)
+}
+
+// The IdempotencyKeyFunc type is an adapter to allow the use of ordinary
+// function as IdempotencyKey mutator.
+type IdempotencyKeyFunc func(context.Context, *ent.IdempotencyKeyMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f IdempotencyKeyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.IdempotencyKeyMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IdempotencyKeyMutation", m)
+}
+
 // The InstructorFunc type is an adapter to allow the use of ordinary
 // function as Instructor mutator.
 type InstructorFunc func(context.Context, *ent.InstructorMutation) (ent.Value, error)
@@ -151,6 +199,18 @@ func (f MemberFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, erro
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MemberMutation", m)
+}
+
+// The OpeningHoursFunc type is an adapter to allow the use of ordinary
+// function as OpeningHours mutator.
+type OpeningHoursFunc func(context.Context, *ent.OpeningHoursMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f OpeningHoursFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.OpeningHoursMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OpeningHoursMutation", m)
 }
 
 // The OrganizationFunc type is an adapter to allow the use of ordinary
@@ -199,6 +259,18 @@ func (f PaymentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PaymentMutation", m)
+}
+
+// The PhotoFunc type is an adapter to allow the use of ordinary
+// function as Photo mutator.
+type PhotoFunc func(context.Context, *ent.PhotoMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PhotoFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PhotoMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PhotoMutation", m)
 }
 
 // The PlatformSettingFunc type is an adapter to allow the use of ordinary

@@ -8,7 +8,9 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/ent/addonproduct"
 	"github.com/venueplatform/venue/ent/alert"
+	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/booking"
@@ -17,13 +19,17 @@ import (
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
+	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
+	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/predicate"
 	"github.com/venueplatform/venue/ent/room"
@@ -113,6 +119,33 @@ func (f TraverseAPIKey) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.APIKeyQuery", q)
 }
 
+// The AddonProductFunc type is an adapter to allow the use of ordinary function as a Querier.
+type AddonProductFunc func(context.Context, *ent.AddonProductQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f AddonProductFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.AddonProductQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.AddonProductQuery", q)
+}
+
+// The TraverseAddonProduct type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseAddonProduct func(context.Context, *ent.AddonProductQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseAddonProduct) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseAddonProduct) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.AddonProductQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.AddonProductQuery", q)
+}
+
 // The AlertFunc type is an adapter to allow the use of ordinary function as a Querier.
 type AlertFunc func(context.Context, *ent.AlertQuery) (ent.Value, error)
 
@@ -138,6 +171,33 @@ func (f TraverseAlert) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.AlertQuery", q)
+}
+
+// The AmenityFunc type is an adapter to allow the use of ordinary function as a Querier.
+type AmenityFunc func(context.Context, *ent.AmenityQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f AmenityFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.AmenityQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.AmenityQuery", q)
+}
+
+// The TraverseAmenity type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseAmenity func(context.Context, *ent.AmenityQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseAmenity) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseAmenity) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.AmenityQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.AmenityQuery", q)
 }
 
 // The AuditLogFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -329,6 +389,60 @@ func (f TraverseFlashSale) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.FlashSaleQuery", q)
 }
 
+// The GiftCardFunc type is an adapter to allow the use of ordinary function as a Querier.
+type GiftCardFunc func(context.Context, *ent.GiftCardQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f GiftCardFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.GiftCardQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.GiftCardQuery", q)
+}
+
+// The TraverseGiftCard type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseGiftCard func(context.Context, *ent.GiftCardQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseGiftCard) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseGiftCard) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GiftCardQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.GiftCardQuery", q)
+}
+
+// The IdempotencyKeyFunc type is an adapter to allow the use of ordinary function as a Querier.
+type IdempotencyKeyFunc func(context.Context, *ent.IdempotencyKeyQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f IdempotencyKeyFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.IdempotencyKeyQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.IdempotencyKeyQuery", q)
+}
+
+// The TraverseIdempotencyKey type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseIdempotencyKey func(context.Context, *ent.IdempotencyKeyQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseIdempotencyKey) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseIdempotencyKey) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.IdempotencyKeyQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.IdempotencyKeyQuery", q)
+}
+
 // The InstructorFunc type is an adapter to allow the use of ordinary function as a Querier.
 type InstructorFunc func(context.Context, *ent.InstructorQuery) (ent.Value, error)
 
@@ -408,6 +522,33 @@ func (f TraverseMember) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.MemberQuery", q)
+}
+
+// The OpeningHoursFunc type is an adapter to allow the use of ordinary function as a Querier.
+type OpeningHoursFunc func(context.Context, *ent.OpeningHoursQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f OpeningHoursFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.OpeningHoursQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.OpeningHoursQuery", q)
+}
+
+// The TraverseOpeningHours type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseOpeningHours func(context.Context, *ent.OpeningHoursQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseOpeningHours) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseOpeningHours) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.OpeningHoursQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.OpeningHoursQuery", q)
 }
 
 // The OrganizationFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -518,6 +659,33 @@ func (f TraversePayment) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.PaymentQuery", q)
 }
 
+// The PhotoFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PhotoFunc func(context.Context, *ent.PhotoQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PhotoFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PhotoQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PhotoQuery", q)
+}
+
+// The TraversePhoto type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePhoto func(context.Context, *ent.PhotoQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePhoto) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePhoto) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PhotoQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PhotoQuery", q)
+}
+
 // The PlatformSettingFunc type is an adapter to allow the use of ordinary function as a Querier.
 type PlatformSettingFunc func(context.Context, *ent.PlatformSettingQuery) (ent.Value, error)
 
@@ -604,8 +772,12 @@ func NewQuery(q ent.Query) (Query, error) {
 	switch q := q.(type) {
 	case *ent.APIKeyQuery:
 		return &query[*ent.APIKeyQuery, predicate.APIKey, apikey.OrderOption]{typ: ent.TypeAPIKey, tq: q}, nil
+	case *ent.AddonProductQuery:
+		return &query[*ent.AddonProductQuery, predicate.AddonProduct, addonproduct.OrderOption]{typ: ent.TypeAddonProduct, tq: q}, nil
 	case *ent.AlertQuery:
 		return &query[*ent.AlertQuery, predicate.Alert, alert.OrderOption]{typ: ent.TypeAlert, tq: q}, nil
+	case *ent.AmenityQuery:
+		return &query[*ent.AmenityQuery, predicate.Amenity, amenity.OrderOption]{typ: ent.TypeAmenity, tq: q}, nil
 	case *ent.AuditLogQuery:
 		return &query[*ent.AuditLogQuery, predicate.AuditLog, auditlog.OrderOption]{typ: ent.TypeAuditLog, tq: q}, nil
 	case *ent.BookingQuery:
@@ -620,12 +792,18 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.FeatureProvisioningQuery, predicate.FeatureProvisioning, featureprovisioning.OrderOption]{typ: ent.TypeFeatureProvisioning, tq: q}, nil
 	case *ent.FlashSaleQuery:
 		return &query[*ent.FlashSaleQuery, predicate.FlashSale, flashsale.OrderOption]{typ: ent.TypeFlashSale, tq: q}, nil
+	case *ent.GiftCardQuery:
+		return &query[*ent.GiftCardQuery, predicate.GiftCard, giftcard.OrderOption]{typ: ent.TypeGiftCard, tq: q}, nil
+	case *ent.IdempotencyKeyQuery:
+		return &query[*ent.IdempotencyKeyQuery, predicate.IdempotencyKey, idempotencykey.OrderOption]{typ: ent.TypeIdempotencyKey, tq: q}, nil
 	case *ent.InstructorQuery:
 		return &query[*ent.InstructorQuery, predicate.Instructor, instructor.OrderOption]{typ: ent.TypeInstructor, tq: q}, nil
 	case *ent.LocationQuery:
 		return &query[*ent.LocationQuery, predicate.Location, location.OrderOption]{typ: ent.TypeLocation, tq: q}, nil
 	case *ent.MemberQuery:
 		return &query[*ent.MemberQuery, predicate.Member, member.OrderOption]{typ: ent.TypeMember, tq: q}, nil
+	case *ent.OpeningHoursQuery:
+		return &query[*ent.OpeningHoursQuery, predicate.OpeningHours, openinghours.OrderOption]{typ: ent.TypeOpeningHours, tq: q}, nil
 	case *ent.OrganizationQuery:
 		return &query[*ent.OrganizationQuery, predicate.Organization, organization.OrderOption]{typ: ent.TypeOrganization, tq: q}, nil
 	case *ent.PassQuery:
@@ -634,6 +812,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.PassTypeQuery, predicate.PassType, passtype.OrderOption]{typ: ent.TypePassType, tq: q}, nil
 	case *ent.PaymentQuery:
 		return &query[*ent.PaymentQuery, predicate.Payment, payment.OrderOption]{typ: ent.TypePayment, tq: q}, nil
+	case *ent.PhotoQuery:
+		return &query[*ent.PhotoQuery, predicate.Photo, photo.OrderOption]{typ: ent.TypePhoto, tq: q}, nil
 	case *ent.PlatformSettingQuery:
 		return &query[*ent.PlatformSettingQuery, predicate.PlatformSetting, platformsetting.OrderOption]{typ: ent.TypePlatformSetting, tq: q}, nil
 	case *ent.RoomQuery:

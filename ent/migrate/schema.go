@@ -45,6 +45,47 @@ var (
 			},
 		},
 	}
+	// AddonProductsColumns holds the columns for the "addon_products" table.
+	AddonProductsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "import_ref", Type: field.TypeString, Nullable: true, Size: 200},
+		{Name: "name", Type: field.TypeString, Size: 200},
+		{Name: "category", Type: field.TypeString, Default: "other"},
+		{Name: "description", Type: field.TypeString, Nullable: true},
+		{Name: "price_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "active", Type: field.TypeBool, Default: true},
+		{Name: "sort_order", Type: field.TypeInt, Default: 0},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// AddonProductsTable holds the schema information for the "addon_products" table.
+	AddonProductsTable = &schema.Table{
+		Name:       "addon_products",
+		Columns:    AddonProductsColumns,
+		PrimaryKey: []*schema.Column{AddonProductsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "addon_products_organizations_organization",
+				Columns:    []*schema.Column{AddonProductsColumns[11]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "addonproduct_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{AddonProductsColumns[11]},
+			},
+			{
+				Name:    "addonproduct_organization_id_import_ref",
+				Unique:  true,
+				Columns: []*schema.Column{AddonProductsColumns[11], AddonProductsColumns[3]},
+			},
+		},
+	}
 	// AlertsColumns holds the columns for the "alerts" table.
 	AlertsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -86,6 +127,44 @@ var (
 				Name:    "alert_organization_id_resolved",
 				Unique:  false,
 				Columns: []*schema.Column{AlertsColumns[9], AlertsColumns[7]},
+			},
+		},
+	}
+	// AmenitiesColumns holds the columns for the "amenities" table.
+	AmenitiesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "import_ref", Type: field.TypeString, Nullable: true, Size: 200},
+		{Name: "location_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "icon", Type: field.TypeString, Nullable: true},
+		{Name: "sort_order", Type: field.TypeInt, Default: 0},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// AmenitiesTable holds the schema information for the "amenities" table.
+	AmenitiesTable = &schema.Table{
+		Name:       "amenities",
+		Columns:    AmenitiesColumns,
+		PrimaryKey: []*schema.Column{AmenitiesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "amenities_organizations_organization",
+				Columns:    []*schema.Column{AmenitiesColumns[8]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "amenity_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{AmenitiesColumns[8]},
+			},
+			{
+				Name:    "amenity_organization_id_import_ref",
+				Unique:  true,
+				Columns: []*schema.Column{AmenitiesColumns[8], AmenitiesColumns[3]},
 			},
 		},
 	}
@@ -210,8 +289,13 @@ var (
 		{Name: "slug", Type: field.TypeString, Size: 100},
 		{Name: "description", Type: field.TypeString, Nullable: true},
 		{Name: "color", Type: field.TypeString, Nullable: true},
+		{Name: "secondary_color", Type: field.TypeString, Nullable: true},
 		{Name: "logo_url", Type: field.TypeString, Nullable: true},
+		{Name: "tagline", Type: field.TypeString, Nullable: true},
+		{Name: "website", Type: field.TypeString, Nullable: true},
+		{Name: "social_links", Type: field.TypeJSON, Nullable: true},
 		{Name: "active", Type: field.TypeBool, Default: true},
+		{Name: "sort_order", Type: field.TypeInt, Default: 0},
 		{Name: "organization_id", Type: field.TypeUUID},
 	}
 	// BrandsTable holds the schema information for the "brands" table.
@@ -222,7 +306,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "brands_organizations_organization",
-				Columns:    []*schema.Column{BrandsColumns[10]},
+				Columns:    []*schema.Column{BrandsColumns[15]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -231,17 +315,17 @@ var (
 			{
 				Name:    "brand_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{BrandsColumns[10]},
+				Columns: []*schema.Column{BrandsColumns[15]},
 			},
 			{
 				Name:    "brand_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{BrandsColumns[10], BrandsColumns[3]},
+				Columns: []*schema.Column{BrandsColumns[15], BrandsColumns[3]},
 			},
 			{
 				Name:    "brand_organization_id_slug",
 				Unique:  true,
-				Columns: []*schema.Column{BrandsColumns[10], BrandsColumns[5]},
+				Columns: []*schema.Column{BrandsColumns[15], BrandsColumns[5]},
 			},
 		},
 	}
@@ -447,6 +531,89 @@ var (
 			},
 		},
 	}
+	// GiftCardsColumns holds the columns for the "gift_cards" table.
+	GiftCardsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "import_ref", Type: field.TypeString, Nullable: true, Size: 200},
+		{Name: "code", Type: field.TypeString, Size: 64},
+		{Name: "gift_type", Type: field.TypeEnum, Enums: []string{"amount", "pass"}, Default: "amount"},
+		{Name: "initial_amount_minor", Type: field.TypeInt64},
+		{Name: "remaining_amount_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"active", "redeemed", "expired", "cancelled"}, Default: "active"},
+		{Name: "expires_at", Type: field.TypeTime, Nullable: true},
+		{Name: "sender_name", Type: field.TypeString, Nullable: true},
+		{Name: "gift_description", Type: field.TypeString, Nullable: true},
+		{Name: "pass_type_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// GiftCardsTable holds the schema information for the "gift_cards" table.
+	GiftCardsTable = &schema.Table{
+		Name:       "gift_cards",
+		Columns:    GiftCardsColumns,
+		PrimaryKey: []*schema.Column{GiftCardsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "gift_cards_organizations_organization",
+				Columns:    []*schema.Column{GiftCardsColumns[14]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "giftcard_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{GiftCardsColumns[14]},
+			},
+			{
+				Name:    "giftcard_organization_id_import_ref",
+				Unique:  true,
+				Columns: []*schema.Column{GiftCardsColumns[14], GiftCardsColumns[3]},
+			},
+			{
+				Name:    "giftcard_organization_id_code",
+				Unique:  true,
+				Columns: []*schema.Column{GiftCardsColumns[14], GiftCardsColumns[4]},
+			},
+		},
+	}
+	// IdempotencyKeysColumns holds the columns for the "idempotency_keys" table.
+	IdempotencyKeysColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "scope", Type: field.TypeString},
+		{Name: "principal", Type: field.TypeString},
+		{Name: "key", Type: field.TypeString, Size: 255},
+		{Name: "request_hash", Type: field.TypeBytes},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"in_flight", "completed"}, Default: "in_flight"},
+		{Name: "response_status", Type: field.TypeInt, Nullable: true},
+		{Name: "response_body", Type: field.TypeBytes, Nullable: true},
+		{Name: "response_headers", Type: field.TypeJSON, Nullable: true},
+		{Name: "locked_until", Type: field.TypeTime},
+		{Name: "expires_at", Type: field.TypeTime},
+	}
+	// IdempotencyKeysTable holds the schema information for the "idempotency_keys" table.
+	IdempotencyKeysTable = &schema.Table{
+		Name:       "idempotency_keys",
+		Columns:    IdempotencyKeysColumns,
+		PrimaryKey: []*schema.Column{IdempotencyKeysColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "idempotencykey_scope_principal_key",
+				Unique:  true,
+				Columns: []*schema.Column{IdempotencyKeysColumns[3], IdempotencyKeysColumns[4], IdempotencyKeysColumns[5]},
+			},
+			{
+				Name:    "idempotencykey_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{IdempotencyKeysColumns[12]},
+			},
+		},
+	}
 	// InstructorsColumns holds the columns for the "instructors" table.
 	InstructorsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -592,6 +759,50 @@ var (
 			},
 		},
 	}
+	// OpeningHoursColumns holds the columns for the "opening_hours" table.
+	OpeningHoursColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "import_ref", Type: field.TypeString, Nullable: true, Size: 200},
+		{Name: "location_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "weekday", Type: field.TypeInt},
+		{Name: "opens_at", Type: field.TypeString, Nullable: true},
+		{Name: "closes_at", Type: field.TypeString, Nullable: true},
+		{Name: "closed", Type: field.TypeBool, Default: false},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// OpeningHoursTable holds the schema information for the "opening_hours" table.
+	OpeningHoursTable = &schema.Table{
+		Name:       "opening_hours",
+		Columns:    OpeningHoursColumns,
+		PrimaryKey: []*schema.Column{OpeningHoursColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "opening_hours_organizations_organization",
+				Columns:    []*schema.Column{OpeningHoursColumns[9]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "openinghours_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{OpeningHoursColumns[9]},
+			},
+			{
+				Name:    "openinghours_organization_id_import_ref",
+				Unique:  true,
+				Columns: []*schema.Column{OpeningHoursColumns[9], OpeningHoursColumns[3]},
+			},
+			{
+				Name:    "openinghours_organization_id_location_id_weekday",
+				Unique:  false,
+				Columns: []*schema.Column{OpeningHoursColumns[9], OpeningHoursColumns[4], OpeningHoursColumns[5]},
+			},
+		},
+	}
 	// OrganizationsColumns holds the columns for the "organizations" table.
 	OrganizationsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -609,6 +820,12 @@ var (
 		{Name: "lng", Type: field.TypeFloat64, Nullable: true},
 		{Name: "vat_exempt_age_threshold", Type: field.TypeInt, Nullable: true},
 		{Name: "listed", Type: field.TypeBool, Default: true},
+		{Name: "description", Type: field.TypeString, Nullable: true},
+		{Name: "website", Type: field.TypeString, Nullable: true},
+		{Name: "email", Type: field.TypeString, Nullable: true},
+		{Name: "phone", Type: field.TypeString, Nullable: true},
+		{Name: "logo_url", Type: field.TypeString, Nullable: true},
+		{Name: "world", Type: field.TypeEnum, Enums: []string{"classes", "treatments", "salon"}, Default: "classes"},
 	}
 	// OrganizationsTable holds the schema information for the "organizations" table.
 	OrganizationsTable = &schema.Table{
@@ -787,6 +1004,45 @@ var (
 				Name:    "payment_organization_id_paid_at",
 				Unique:  false,
 				Columns: []*schema.Column{PaymentsColumns[12], PaymentsColumns[8]},
+			},
+		},
+	}
+	// PhotosColumns holds the columns for the "photos" table.
+	PhotosColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "import_ref", Type: field.TypeString, Nullable: true, Size: 200},
+		{Name: "location_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "brand_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "url", Type: field.TypeString},
+		{Name: "caption", Type: field.TypeString, Nullable: true},
+		{Name: "sort_order", Type: field.TypeInt, Default: 0},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// PhotosTable holds the schema information for the "photos" table.
+	PhotosTable = &schema.Table{
+		Name:       "photos",
+		Columns:    PhotosColumns,
+		PrimaryKey: []*schema.Column{PhotosColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "photos_organizations_organization",
+				Columns:    []*schema.Column{PhotosColumns[9]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "photo_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{PhotosColumns[9]},
+			},
+			{
+				Name:    "photo_organization_id_import_ref",
+				Unique:  true,
+				Columns: []*schema.Column{PhotosColumns[9], PhotosColumns[3]},
 			},
 		},
 	}
@@ -978,7 +1234,9 @@ var (
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		APIKeysTable,
+		AddonProductsTable,
 		AlertsTable,
+		AmenitiesTable,
 		AuditLogsTable,
 		BookingsTable,
 		BrandsTable,
@@ -986,13 +1244,17 @@ var (
 		ClassTypesTable,
 		FeatureProvisioningsTable,
 		FlashSalesTable,
+		GiftCardsTable,
+		IdempotencyKeysTable,
 		InstructorsTable,
 		LocationsTable,
 		MembersTable,
+		OpeningHoursTable,
 		OrganizationsTable,
 		PassesTable,
 		PassTypesTable,
 		PaymentsTable,
+		PhotosTable,
 		PlatformSettingsTable,
 		RoomsTable,
 		UsersTable,
@@ -1004,7 +1266,9 @@ var (
 
 func init() {
 	APIKeysTable.ForeignKeys[0].RefTable = OrganizationsTable
+	AddonProductsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	AlertsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	AmenitiesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	AuditLogsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	BookingsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	BookingsTable.ForeignKeys[1].RefTable = ClassInstancesTable
@@ -1020,10 +1284,12 @@ func init() {
 	ClassTypesTable.ForeignKeys[1].RefTable = OrganizationsTable
 	FeatureProvisioningsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	FlashSalesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	GiftCardsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	InstructorsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	LocationsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
+	OpeningHoursTable.ForeignKeys[0].RefTable = OrganizationsTable
 	PassesTable.ForeignKeys[0].RefTable = MembersTable
 	PassesTable.ForeignKeys[1].RefTable = OrganizationsTable
 	PassesTable.ForeignKeys[2].RefTable = PassTypesTable
@@ -1031,6 +1297,7 @@ func init() {
 	PaymentsTable.ForeignKeys[0].RefTable = MembersTable
 	PaymentsTable.ForeignKeys[1].RefTable = PassesTable
 	PaymentsTable.ForeignKeys[2].RefTable = OrganizationsTable
+	PhotosTable.ForeignKeys[0].RefTable = OrganizationsTable
 	RoomsTable.ForeignKeys[0].RefTable = LocationsTable
 	RoomsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	FlashSaleApplicablePassTypesTable.ForeignKeys[0].RefTable = FlashSalesTable

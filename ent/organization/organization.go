@@ -44,6 +44,18 @@ const (
 	FieldVatExemptAgeThreshold = "vat_exempt_age_threshold"
 	// FieldListed holds the string denoting the listed field in the database.
 	FieldListed = "listed"
+	// FieldDescription holds the string denoting the description field in the database.
+	FieldDescription = "description"
+	// FieldWebsite holds the string denoting the website field in the database.
+	FieldWebsite = "website"
+	// FieldEmail holds the string denoting the email field in the database.
+	FieldEmail = "email"
+	// FieldPhone holds the string denoting the phone field in the database.
+	FieldPhone = "phone"
+	// FieldLogoURL holds the string denoting the logo_url field in the database.
+	FieldLogoURL = "logo_url"
+	// FieldWorld holds the string denoting the world field in the database.
+	FieldWorld = "world"
 	// Table holds the table name of the organization in the database.
 	Table = "organizations"
 )
@@ -65,6 +77,12 @@ var Columns = []string{
 	FieldLng,
 	FieldVatExemptAgeThreshold,
 	FieldListed,
+	FieldDescription,
+	FieldWebsite,
+	FieldEmail,
+	FieldPhone,
+	FieldLogoURL,
+	FieldWorld,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -144,6 +162,33 @@ func PlanValidator(pl Plan) error {
 	}
 }
 
+// World defines the type for the "world" enum field.
+type World string
+
+// WorldClasses is the default value of the World enum.
+const DefaultWorld = WorldClasses
+
+// World values.
+const (
+	WorldClasses    World = "classes"
+	WorldTreatments World = "treatments"
+	WorldSalon      World = "salon"
+)
+
+func (w World) String() string {
+	return string(w)
+}
+
+// WorldValidator is a validator for the "world" field enum values. It is called by the builders before save.
+func WorldValidator(w World) error {
+	switch w {
+	case WorldClasses, WorldTreatments, WorldSalon:
+		return nil
+	default:
+		return fmt.Errorf("organization: invalid enum value for world field: %q", w)
+	}
+}
+
 // OrderOption defines the ordering options for the Organization queries.
 type OrderOption func(*sql.Selector)
 
@@ -220,4 +265,34 @@ func ByVatExemptAgeThreshold(opts ...sql.OrderTermOption) OrderOption {
 // ByListed orders the results by the listed field.
 func ByListed(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldListed, opts...).ToFunc()
+}
+
+// ByDescription orders the results by the description field.
+func ByDescription(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDescription, opts...).ToFunc()
+}
+
+// ByWebsite orders the results by the website field.
+func ByWebsite(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldWebsite, opts...).ToFunc()
+}
+
+// ByEmail orders the results by the email field.
+func ByEmail(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldEmail, opts...).ToFunc()
+}
+
+// ByPhone orders the results by the phone field.
+func ByPhone(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPhone, opts...).ToFunc()
+}
+
+// ByLogoURL orders the results by the logo_url field.
+func ByLogoURL(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLogoURL, opts...).ToFunc()
+}
+
+// ByWorld orders the results by the world field.
+func ByWorld(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldWorld, opts...).ToFunc()
 }

@@ -9,8 +9,14 @@ import (
 // APIKey is the predicate function for apikey builders.
 type APIKey func(*sql.Selector)
 
+// AddonProduct is the predicate function for addonproduct builders.
+type AddonProduct func(*sql.Selector)
+
 // Alert is the predicate function for alert builders.
 type Alert func(*sql.Selector)
+
+// Amenity is the predicate function for amenity builders.
+type Amenity func(*sql.Selector)
 
 // AuditLog is the predicate function for auditlog builders.
 type AuditLog func(*sql.Selector)
@@ -33,6 +39,12 @@ type FeatureProvisioning func(*sql.Selector)
 // FlashSale is the predicate function for flashsale builders.
 type FlashSale func(*sql.Selector)
 
+// GiftCard is the predicate function for giftcard builders.
+type GiftCard func(*sql.Selector)
+
+// IdempotencyKey is the predicate function for idempotencykey builders.
+type IdempotencyKey func(*sql.Selector)
+
 // Instructor is the predicate function for instructor builders.
 type Instructor func(*sql.Selector)
 
@@ -41,6 +53,9 @@ type Location func(*sql.Selector)
 
 // Member is the predicate function for member builders.
 type Member func(*sql.Selector)
+
+// OpeningHours is the predicate function for openinghours builders.
+type OpeningHours func(*sql.Selector)
 
 // Organization is the predicate function for organization builders.
 type Organization func(*sql.Selector)
@@ -53,6 +68,9 @@ type PassType func(*sql.Selector)
 
 // Payment is the predicate function for payment builders.
 type Payment func(*sql.Selector)
+
+// Photo is the predicate function for photo builders.
+type Photo func(*sql.Selector)
 
 // PlatformSetting is the predicate function for platformsetting builders.
 type PlatformSetting func(*sql.Selector)

@@ -135,6 +135,30 @@ func (f APIKeyMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.APIKeyMutation", m)
 }
 
+// The AddonProductQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type AddonProductQueryRuleFunc func(context.Context, *ent.AddonProductQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f AddonProductQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.AddonProductQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.AddonProductQuery", q)
+}
+
+// The AddonProductMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type AddonProductMutationRuleFunc func(context.Context, *ent.AddonProductMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f AddonProductMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.AddonProductMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.AddonProductMutation", m)
+}
+
 // The AlertQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type AlertQueryRuleFunc func(context.Context, *ent.AlertQuery) error
@@ -157,6 +181,30 @@ func (f AlertMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation)
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.AlertMutation", m)
+}
+
+// The AmenityQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type AmenityQueryRuleFunc func(context.Context, *ent.AmenityQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f AmenityQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.AmenityQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.AmenityQuery", q)
+}
+
+// The AmenityMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type AmenityMutationRuleFunc func(context.Context, *ent.AmenityMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f AmenityMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.AmenityMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.AmenityMutation", m)
 }
 
 // The AuditLogQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -327,6 +375,54 @@ func (f FlashSaleMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutat
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.FlashSaleMutation", m)
 }
 
+// The GiftCardQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type GiftCardQueryRuleFunc func(context.Context, *ent.GiftCardQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f GiftCardQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GiftCardQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.GiftCardQuery", q)
+}
+
+// The GiftCardMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type GiftCardMutationRuleFunc func(context.Context, *ent.GiftCardMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f GiftCardMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.GiftCardMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.GiftCardMutation", m)
+}
+
+// The IdempotencyKeyQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type IdempotencyKeyQueryRuleFunc func(context.Context, *ent.IdempotencyKeyQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f IdempotencyKeyQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.IdempotencyKeyQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.IdempotencyKeyQuery", q)
+}
+
+// The IdempotencyKeyMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type IdempotencyKeyMutationRuleFunc func(context.Context, *ent.IdempotencyKeyMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f IdempotencyKeyMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.IdempotencyKeyMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.IdempotencyKeyMutation", m)
+}
+
 // The InstructorQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type InstructorQueryRuleFunc func(context.Context, *ent.InstructorQuery) error
@@ -397,6 +493,30 @@ func (f MemberMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.MemberMutation", m)
+}
+
+// The OpeningHoursQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type OpeningHoursQueryRuleFunc func(context.Context, *ent.OpeningHoursQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f OpeningHoursQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.OpeningHoursQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.OpeningHoursQuery", q)
+}
+
+// The OpeningHoursMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type OpeningHoursMutationRuleFunc func(context.Context, *ent.OpeningHoursMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f OpeningHoursMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.OpeningHoursMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.OpeningHoursMutation", m)
 }
 
 // The OrganizationQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -493,6 +613,30 @@ func (f PaymentMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutatio
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PaymentMutation", m)
+}
+
+// The PhotoQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type PhotoQueryRuleFunc func(context.Context, *ent.PhotoQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f PhotoQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PhotoQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.PhotoQuery", q)
+}
+
+// The PhotoMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type PhotoMutationRuleFunc func(context.Context, *ent.PhotoMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f PhotoMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.PhotoMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PhotoMutation", m)
 }
 
 // The PlatformSettingQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -604,7 +748,11 @@ func queryFilter(q ent.Query) (Filter, error) {
 	switch q := q.(type) {
 	case *ent.APIKeyQuery:
 		return q.Filter(), nil
+	case *ent.AddonProductQuery:
+		return q.Filter(), nil
 	case *ent.AlertQuery:
+		return q.Filter(), nil
+	case *ent.AmenityQuery:
 		return q.Filter(), nil
 	case *ent.AuditLogQuery:
 		return q.Filter(), nil
@@ -620,11 +768,17 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.FlashSaleQuery:
 		return q.Filter(), nil
+	case *ent.GiftCardQuery:
+		return q.Filter(), nil
+	case *ent.IdempotencyKeyQuery:
+		return q.Filter(), nil
 	case *ent.InstructorQuery:
 		return q.Filter(), nil
 	case *ent.LocationQuery:
 		return q.Filter(), nil
 	case *ent.MemberQuery:
+		return q.Filter(), nil
+	case *ent.OpeningHoursQuery:
 		return q.Filter(), nil
 	case *ent.OrganizationQuery:
 		return q.Filter(), nil
@@ -633,6 +787,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 	case *ent.PassTypeQuery:
 		return q.Filter(), nil
 	case *ent.PaymentQuery:
+		return q.Filter(), nil
+	case *ent.PhotoQuery:
 		return q.Filter(), nil
 	case *ent.PlatformSettingQuery:
 		return q.Filter(), nil
@@ -649,7 +805,11 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	switch m := m.(type) {
 	case *ent.APIKeyMutation:
 		return m.Filter(), nil
+	case *ent.AddonProductMutation:
+		return m.Filter(), nil
 	case *ent.AlertMutation:
+		return m.Filter(), nil
+	case *ent.AmenityMutation:
 		return m.Filter(), nil
 	case *ent.AuditLogMutation:
 		return m.Filter(), nil
@@ -665,11 +825,17 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.FlashSaleMutation:
 		return m.Filter(), nil
+	case *ent.GiftCardMutation:
+		return m.Filter(), nil
+	case *ent.IdempotencyKeyMutation:
+		return m.Filter(), nil
 	case *ent.InstructorMutation:
 		return m.Filter(), nil
 	case *ent.LocationMutation:
 		return m.Filter(), nil
 	case *ent.MemberMutation:
+		return m.Filter(), nil
+	case *ent.OpeningHoursMutation:
 		return m.Filter(), nil
 	case *ent.OrganizationMutation:
 		return m.Filter(), nil
@@ -678,6 +844,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.PassTypeMutation:
 		return m.Filter(), nil
 	case *ent.PaymentMutation:
+		return m.Filter(), nil
+	case *ent.PhotoMutation:
 		return m.Filter(), nil
 	case *ent.PlatformSettingMutation:
 		return m.Filter(), nil

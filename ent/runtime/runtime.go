@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/venueplatform/venue/ent/addonproduct"
 	"github.com/venueplatform/venue/ent/alert"
+	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/booking"
@@ -16,13 +18,17 @@ import (
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
+	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
+	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/schema"
@@ -89,6 +95,95 @@ func init() {
 	apikeyDescID := apikeyMixinFields0[0].Descriptor()
 	// apikey.DefaultID holds the default value on creation for the id field.
 	apikey.DefaultID = apikeyDescID.Default.(func() uuid.UUID)
+	addonproductMixin := schema.AddonProduct{}.Mixin()
+	addonproduct.Policy = privacy.NewPolicies(addonproductMixin[1], schema.AddonProduct{})
+	addonproduct.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := addonproduct.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	addonproductMixinHooks1 := addonproductMixin[1].Hooks()
+
+	addonproduct.Hooks[1] = addonproductMixinHooks1[0]
+	addonproductMixinFields0 := addonproductMixin[0].Fields()
+	_ = addonproductMixinFields0
+	addonproductMixinFields2 := addonproductMixin[2].Fields()
+	_ = addonproductMixinFields2
+	addonproductFields := schema.AddonProduct{}.Fields()
+	_ = addonproductFields
+	// addonproductDescCreatedAt is the schema descriptor for created_at field.
+	addonproductDescCreatedAt := addonproductMixinFields0[1].Descriptor()
+	// addonproduct.DefaultCreatedAt holds the default value on creation for the created_at field.
+	addonproduct.DefaultCreatedAt = addonproductDescCreatedAt.Default.(func() time.Time)
+	// addonproductDescUpdatedAt is the schema descriptor for updated_at field.
+	addonproductDescUpdatedAt := addonproductMixinFields0[2].Descriptor()
+	// addonproduct.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	addonproduct.DefaultUpdatedAt = addonproductDescUpdatedAt.Default.(func() time.Time)
+	// addonproduct.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	addonproduct.UpdateDefaultUpdatedAt = addonproductDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// addonproductDescImportRef is the schema descriptor for import_ref field.
+	addonproductDescImportRef := addonproductMixinFields2[0].Descriptor()
+	// addonproduct.ImportRefValidator is a validator for the "import_ref" field. It is called by the builders before save.
+	addonproduct.ImportRefValidator = addonproductDescImportRef.Validators[0].(func(string) error)
+	// addonproductDescName is the schema descriptor for name field.
+	addonproductDescName := addonproductFields[0].Descriptor()
+	// addonproduct.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	addonproduct.NameValidator = func() func(string) error {
+		validators := addonproductDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// addonproductDescCategory is the schema descriptor for category field.
+	addonproductDescCategory := addonproductFields[1].Descriptor()
+	// addonproduct.DefaultCategory holds the default value on creation for the category field.
+	addonproduct.DefaultCategory = addonproductDescCategory.Default.(string)
+	// addonproductDescPriceMinor is the schema descriptor for price_minor field.
+	addonproductDescPriceMinor := addonproductFields[3].Descriptor()
+	// addonproduct.PriceMinorValidator is a validator for the "price_minor" field. It is called by the builders before save.
+	addonproduct.PriceMinorValidator = addonproductDescPriceMinor.Validators[0].(func(int64) error)
+	// addonproductDescCurrency is the schema descriptor for currency field.
+	addonproductDescCurrency := addonproductFields[4].Descriptor()
+	// addonproduct.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	addonproduct.CurrencyValidator = func() func(string) error {
+		validators := addonproductDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// addonproductDescActive is the schema descriptor for active field.
+	addonproductDescActive := addonproductFields[5].Descriptor()
+	// addonproduct.DefaultActive holds the default value on creation for the active field.
+	addonproduct.DefaultActive = addonproductDescActive.Default.(bool)
+	// addonproductDescSortOrder is the schema descriptor for sort_order field.
+	addonproductDescSortOrder := addonproductFields[6].Descriptor()
+	// addonproduct.DefaultSortOrder holds the default value on creation for the sort_order field.
+	addonproduct.DefaultSortOrder = addonproductDescSortOrder.Default.(int)
+	// addonproductDescID is the schema descriptor for id field.
+	addonproductDescID := addonproductMixinFields0[0].Descriptor()
+	// addonproduct.DefaultID holds the default value on creation for the id field.
+	addonproduct.DefaultID = addonproductDescID.Default.(func() uuid.UUID)
 	alertMixin := schema.Alert{}.Mixin()
 	alert.Policy = privacy.NewPolicies(alertMixin[1], schema.Alert{})
 	alert.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -152,6 +247,65 @@ func init() {
 	alertDescID := alertMixinFields0[0].Descriptor()
 	// alert.DefaultID holds the default value on creation for the id field.
 	alert.DefaultID = alertDescID.Default.(func() uuid.UUID)
+	amenityMixin := schema.Amenity{}.Mixin()
+	amenity.Policy = privacy.NewPolicies(amenityMixin[1], schema.Amenity{})
+	amenity.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := amenity.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	amenityMixinHooks1 := amenityMixin[1].Hooks()
+
+	amenity.Hooks[1] = amenityMixinHooks1[0]
+	amenityMixinFields0 := amenityMixin[0].Fields()
+	_ = amenityMixinFields0
+	amenityMixinFields2 := amenityMixin[2].Fields()
+	_ = amenityMixinFields2
+	amenityFields := schema.Amenity{}.Fields()
+	_ = amenityFields
+	// amenityDescCreatedAt is the schema descriptor for created_at field.
+	amenityDescCreatedAt := amenityMixinFields0[1].Descriptor()
+	// amenity.DefaultCreatedAt holds the default value on creation for the created_at field.
+	amenity.DefaultCreatedAt = amenityDescCreatedAt.Default.(func() time.Time)
+	// amenityDescUpdatedAt is the schema descriptor for updated_at field.
+	amenityDescUpdatedAt := amenityMixinFields0[2].Descriptor()
+	// amenity.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	amenity.DefaultUpdatedAt = amenityDescUpdatedAt.Default.(func() time.Time)
+	// amenity.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	amenity.UpdateDefaultUpdatedAt = amenityDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// amenityDescImportRef is the schema descriptor for import_ref field.
+	amenityDescImportRef := amenityMixinFields2[0].Descriptor()
+	// amenity.ImportRefValidator is a validator for the "import_ref" field. It is called by the builders before save.
+	amenity.ImportRefValidator = amenityDescImportRef.Validators[0].(func(string) error)
+	// amenityDescName is the schema descriptor for name field.
+	amenityDescName := amenityFields[1].Descriptor()
+	// amenity.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	amenity.NameValidator = func() func(string) error {
+		validators := amenityDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// amenityDescSortOrder is the schema descriptor for sort_order field.
+	amenityDescSortOrder := amenityFields[3].Descriptor()
+	// amenity.DefaultSortOrder holds the default value on creation for the sort_order field.
+	amenity.DefaultSortOrder = amenityDescSortOrder.Default.(int)
+	// amenityDescID is the schema descriptor for id field.
+	amenityDescID := amenityMixinFields0[0].Descriptor()
+	// amenity.DefaultID holds the default value on creation for the id field.
+	amenity.DefaultID = amenityDescID.Default.(func() uuid.UUID)
 	auditlogMixin := schema.AuditLog{}.Mixin()
 	auditlog.Policy = privacy.NewPolicies(auditlogMixin[1], schema.AuditLog{})
 	auditlog.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -310,9 +464,13 @@ func init() {
 		}
 	}()
 	// brandDescActive is the schema descriptor for active field.
-	brandDescActive := brandFields[5].Descriptor()
+	brandDescActive := brandFields[9].Descriptor()
 	// brand.DefaultActive holds the default value on creation for the active field.
 	brand.DefaultActive = brandDescActive.Default.(bool)
+	// brandDescSortOrder is the schema descriptor for sort_order field.
+	brandDescSortOrder := brandFields[10].Descriptor()
+	// brand.DefaultSortOrder holds the default value on creation for the sort_order field.
+	brand.DefaultSortOrder = brandDescSortOrder.Default.(int)
 	// brandDescID is the schema descriptor for id field.
 	brandDescID := brandMixinFields0[0].Descriptor()
 	// brand.DefaultID holds the default value on creation for the id field.
@@ -525,6 +683,132 @@ func init() {
 	flashsaleDescID := flashsaleMixinFields0[0].Descriptor()
 	// flashsale.DefaultID holds the default value on creation for the id field.
 	flashsale.DefaultID = flashsaleDescID.Default.(func() uuid.UUID)
+	giftcardMixin := schema.GiftCard{}.Mixin()
+	giftcard.Policy = privacy.NewPolicies(giftcardMixin[1], schema.GiftCard{})
+	giftcard.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := giftcard.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	giftcardMixinHooks1 := giftcardMixin[1].Hooks()
+
+	giftcard.Hooks[1] = giftcardMixinHooks1[0]
+	giftcardMixinFields0 := giftcardMixin[0].Fields()
+	_ = giftcardMixinFields0
+	giftcardMixinFields2 := giftcardMixin[2].Fields()
+	_ = giftcardMixinFields2
+	giftcardFields := schema.GiftCard{}.Fields()
+	_ = giftcardFields
+	// giftcardDescCreatedAt is the schema descriptor for created_at field.
+	giftcardDescCreatedAt := giftcardMixinFields0[1].Descriptor()
+	// giftcard.DefaultCreatedAt holds the default value on creation for the created_at field.
+	giftcard.DefaultCreatedAt = giftcardDescCreatedAt.Default.(func() time.Time)
+	// giftcardDescUpdatedAt is the schema descriptor for updated_at field.
+	giftcardDescUpdatedAt := giftcardMixinFields0[2].Descriptor()
+	// giftcard.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	giftcard.DefaultUpdatedAt = giftcardDescUpdatedAt.Default.(func() time.Time)
+	// giftcard.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	giftcard.UpdateDefaultUpdatedAt = giftcardDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// giftcardDescImportRef is the schema descriptor for import_ref field.
+	giftcardDescImportRef := giftcardMixinFields2[0].Descriptor()
+	// giftcard.ImportRefValidator is a validator for the "import_ref" field. It is called by the builders before save.
+	giftcard.ImportRefValidator = giftcardDescImportRef.Validators[0].(func(string) error)
+	// giftcardDescCode is the schema descriptor for code field.
+	giftcardDescCode := giftcardFields[0].Descriptor()
+	// giftcard.CodeValidator is a validator for the "code" field. It is called by the builders before save.
+	giftcard.CodeValidator = func() func(string) error {
+		validators := giftcardDescCode.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(code string) error {
+			for _, fn := range fns {
+				if err := fn(code); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// giftcardDescInitialAmountMinor is the schema descriptor for initial_amount_minor field.
+	giftcardDescInitialAmountMinor := giftcardFields[2].Descriptor()
+	// giftcard.InitialAmountMinorValidator is a validator for the "initial_amount_minor" field. It is called by the builders before save.
+	giftcard.InitialAmountMinorValidator = giftcardDescInitialAmountMinor.Validators[0].(func(int64) error)
+	// giftcardDescRemainingAmountMinor is the schema descriptor for remaining_amount_minor field.
+	giftcardDescRemainingAmountMinor := giftcardFields[3].Descriptor()
+	// giftcard.RemainingAmountMinorValidator is a validator for the "remaining_amount_minor" field. It is called by the builders before save.
+	giftcard.RemainingAmountMinorValidator = giftcardDescRemainingAmountMinor.Validators[0].(func(int64) error)
+	// giftcardDescCurrency is the schema descriptor for currency field.
+	giftcardDescCurrency := giftcardFields[4].Descriptor()
+	// giftcard.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	giftcard.CurrencyValidator = func() func(string) error {
+		validators := giftcardDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// giftcardDescID is the schema descriptor for id field.
+	giftcardDescID := giftcardMixinFields0[0].Descriptor()
+	// giftcard.DefaultID holds the default value on creation for the id field.
+	giftcard.DefaultID = giftcardDescID.Default.(func() uuid.UUID)
+	idempotencykeyMixin := schema.IdempotencyKey{}.Mixin()
+	idempotencykeyMixinFields0 := idempotencykeyMixin[0].Fields()
+	_ = idempotencykeyMixinFields0
+	idempotencykeyFields := schema.IdempotencyKey{}.Fields()
+	_ = idempotencykeyFields
+	// idempotencykeyDescCreatedAt is the schema descriptor for created_at field.
+	idempotencykeyDescCreatedAt := idempotencykeyMixinFields0[1].Descriptor()
+	// idempotencykey.DefaultCreatedAt holds the default value on creation for the created_at field.
+	idempotencykey.DefaultCreatedAt = idempotencykeyDescCreatedAt.Default.(func() time.Time)
+	// idempotencykeyDescUpdatedAt is the schema descriptor for updated_at field.
+	idempotencykeyDescUpdatedAt := idempotencykeyMixinFields0[2].Descriptor()
+	// idempotencykey.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	idempotencykey.DefaultUpdatedAt = idempotencykeyDescUpdatedAt.Default.(func() time.Time)
+	// idempotencykey.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	idempotencykey.UpdateDefaultUpdatedAt = idempotencykeyDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// idempotencykeyDescScope is the schema descriptor for scope field.
+	idempotencykeyDescScope := idempotencykeyFields[0].Descriptor()
+	// idempotencykey.ScopeValidator is a validator for the "scope" field. It is called by the builders before save.
+	idempotencykey.ScopeValidator = idempotencykeyDescScope.Validators[0].(func(string) error)
+	// idempotencykeyDescPrincipal is the schema descriptor for principal field.
+	idempotencykeyDescPrincipal := idempotencykeyFields[1].Descriptor()
+	// idempotencykey.PrincipalValidator is a validator for the "principal" field. It is called by the builders before save.
+	idempotencykey.PrincipalValidator = idempotencykeyDescPrincipal.Validators[0].(func(string) error)
+	// idempotencykeyDescKey is the schema descriptor for key field.
+	idempotencykeyDescKey := idempotencykeyFields[2].Descriptor()
+	// idempotencykey.KeyValidator is a validator for the "key" field. It is called by the builders before save.
+	idempotencykey.KeyValidator = func() func(string) error {
+		validators := idempotencykeyDescKey.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(key string) error {
+			for _, fn := range fns {
+				if err := fn(key); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// idempotencykeyDescID is the schema descriptor for id field.
+	idempotencykeyDescID := idempotencykeyMixinFields0[0].Descriptor()
+	// idempotencykey.DefaultID holds the default value on creation for the id field.
+	idempotencykey.DefaultID = idempotencykeyDescID.Default.(func() uuid.UUID)
 	instructorMixin := schema.Instructor{}.Mixin()
 	instructor.Policy = privacy.NewPolicies(instructorMixin[1], schema.Instructor{})
 	instructor.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -726,6 +1010,73 @@ func init() {
 	memberDescID := memberMixinFields0[0].Descriptor()
 	// member.DefaultID holds the default value on creation for the id field.
 	member.DefaultID = memberDescID.Default.(func() uuid.UUID)
+	openinghoursMixin := schema.OpeningHours{}.Mixin()
+	openinghours.Policy = privacy.NewPolicies(openinghoursMixin[1], schema.OpeningHours{})
+	openinghours.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := openinghours.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	openinghoursMixinHooks1 := openinghoursMixin[1].Hooks()
+
+	openinghours.Hooks[1] = openinghoursMixinHooks1[0]
+	openinghoursMixinFields0 := openinghoursMixin[0].Fields()
+	_ = openinghoursMixinFields0
+	openinghoursMixinFields2 := openinghoursMixin[2].Fields()
+	_ = openinghoursMixinFields2
+	openinghoursFields := schema.OpeningHours{}.Fields()
+	_ = openinghoursFields
+	// openinghoursDescCreatedAt is the schema descriptor for created_at field.
+	openinghoursDescCreatedAt := openinghoursMixinFields0[1].Descriptor()
+	// openinghours.DefaultCreatedAt holds the default value on creation for the created_at field.
+	openinghours.DefaultCreatedAt = openinghoursDescCreatedAt.Default.(func() time.Time)
+	// openinghoursDescUpdatedAt is the schema descriptor for updated_at field.
+	openinghoursDescUpdatedAt := openinghoursMixinFields0[2].Descriptor()
+	// openinghours.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	openinghours.DefaultUpdatedAt = openinghoursDescUpdatedAt.Default.(func() time.Time)
+	// openinghours.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	openinghours.UpdateDefaultUpdatedAt = openinghoursDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// openinghoursDescImportRef is the schema descriptor for import_ref field.
+	openinghoursDescImportRef := openinghoursMixinFields2[0].Descriptor()
+	// openinghours.ImportRefValidator is a validator for the "import_ref" field. It is called by the builders before save.
+	openinghours.ImportRefValidator = openinghoursDescImportRef.Validators[0].(func(string) error)
+	// openinghoursDescWeekday is the schema descriptor for weekday field.
+	openinghoursDescWeekday := openinghoursFields[1].Descriptor()
+	// openinghours.WeekdayValidator is a validator for the "weekday" field. It is called by the builders before save.
+	openinghours.WeekdayValidator = func() func(int) error {
+		validators := openinghoursDescWeekday.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(weekday int) error {
+			for _, fn := range fns {
+				if err := fn(weekday); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// openinghoursDescOpensAt is the schema descriptor for opens_at field.
+	openinghoursDescOpensAt := openinghoursFields[2].Descriptor()
+	// openinghours.OpensAtValidator is a validator for the "opens_at" field. It is called by the builders before save.
+	openinghours.OpensAtValidator = openinghoursDescOpensAt.Validators[0].(func(string) error)
+	// openinghoursDescClosesAt is the schema descriptor for closes_at field.
+	openinghoursDescClosesAt := openinghoursFields[3].Descriptor()
+	// openinghours.ClosesAtValidator is a validator for the "closes_at" field. It is called by the builders before save.
+	openinghours.ClosesAtValidator = openinghoursDescClosesAt.Validators[0].(func(string) error)
+	// openinghoursDescClosed is the schema descriptor for closed field.
+	openinghoursDescClosed := openinghoursFields[4].Descriptor()
+	// openinghours.DefaultClosed holds the default value on creation for the closed field.
+	openinghours.DefaultClosed = openinghoursDescClosed.Default.(bool)
+	// openinghoursDescID is the schema descriptor for id field.
+	openinghoursDescID := openinghoursMixinFields0[0].Descriptor()
+	// openinghours.DefaultID holds the default value on creation for the id field.
+	openinghours.DefaultID = openinghoursDescID.Default.(func() uuid.UUID)
 	organizationMixin := schema.Organization{}.Mixin()
 	organization.Policy = privacy.NewPolicies(schema.Organization{})
 	organization.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1093,6 +1444,51 @@ func init() {
 	paymentDescID := paymentMixinFields0[0].Descriptor()
 	// payment.DefaultID holds the default value on creation for the id field.
 	payment.DefaultID = paymentDescID.Default.(func() uuid.UUID)
+	photoMixin := schema.Photo{}.Mixin()
+	photo.Policy = privacy.NewPolicies(photoMixin[1], schema.Photo{})
+	photo.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := photo.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	photoMixinHooks1 := photoMixin[1].Hooks()
+
+	photo.Hooks[1] = photoMixinHooks1[0]
+	photoMixinFields0 := photoMixin[0].Fields()
+	_ = photoMixinFields0
+	photoMixinFields2 := photoMixin[2].Fields()
+	_ = photoMixinFields2
+	photoFields := schema.Photo{}.Fields()
+	_ = photoFields
+	// photoDescCreatedAt is the schema descriptor for created_at field.
+	photoDescCreatedAt := photoMixinFields0[1].Descriptor()
+	// photo.DefaultCreatedAt holds the default value on creation for the created_at field.
+	photo.DefaultCreatedAt = photoDescCreatedAt.Default.(func() time.Time)
+	// photoDescUpdatedAt is the schema descriptor for updated_at field.
+	photoDescUpdatedAt := photoMixinFields0[2].Descriptor()
+	// photo.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	photo.DefaultUpdatedAt = photoDescUpdatedAt.Default.(func() time.Time)
+	// photo.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	photo.UpdateDefaultUpdatedAt = photoDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// photoDescImportRef is the schema descriptor for import_ref field.
+	photoDescImportRef := photoMixinFields2[0].Descriptor()
+	// photo.ImportRefValidator is a validator for the "import_ref" field. It is called by the builders before save.
+	photo.ImportRefValidator = photoDescImportRef.Validators[0].(func(string) error)
+	// photoDescURL is the schema descriptor for url field.
+	photoDescURL := photoFields[2].Descriptor()
+	// photo.URLValidator is a validator for the "url" field. It is called by the builders before save.
+	photo.URLValidator = photoDescURL.Validators[0].(func(string) error)
+	// photoDescSortOrder is the schema descriptor for sort_order field.
+	photoDescSortOrder := photoFields[4].Descriptor()
+	// photo.DefaultSortOrder holds the default value on creation for the sort_order field.
+	photo.DefaultSortOrder = photoDescSortOrder.Default.(int)
+	// photoDescID is the schema descriptor for id field.
+	photoDescID := photoMixinFields0[0].Descriptor()
+	// photo.DefaultID holds the default value on creation for the id field.
+	photo.DefaultID = photoDescID.Default.(func() uuid.UUID)
 	platformsettingMixin := schema.PlatformSetting{}.Mixin()
 	platformsetting.Policy = privacy.NewPolicies(schema.PlatformSetting{})
 	platformsetting.Hooks[0] = func(next ent.Mutator) ent.Mutator {

@@ -12,6 +12,9 @@ import (
 // slugPattern is the shape of every URL slug.
 var slugPattern = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
 
+// clockPattern is a time of day, HH:MM (24-hour).
+var clockPattern = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
+
 // Brand is a venue's sub-brand (a studio concept with its own identity).
 type Brand struct{ ent.Schema }
 
@@ -27,8 +30,14 @@ func (Brand) Fields() []ent.Field {
 		field.String("slug").NotEmpty().MaxLen(100).Match(slugPattern),
 		field.String("description").Optional(),
 		field.String("color").Optional(),
+		field.String("secondary_color").Optional(),
 		field.String("logo_url").Optional(),
+		field.String("tagline").Optional(),
+		field.String("website").Optional(),
+		field.JSON("social_links", map[string]string{}).Optional().
+			Annotations(jsonObject("Social links by network (instagram, facebook, ...).")),
 		field.Bool("active").Default(true),
+		field.Int("sort_order").Default(0),
 	}
 }
 

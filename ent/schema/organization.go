@@ -27,6 +27,13 @@ func (Organization) Fields() []ent.Field {
 		field.Float("lng").Optional().Nillable().Min(-180).Max(180),
 		field.Int("vat_exempt_age_threshold").Optional().Nillable().NonNegative(),
 		field.Bool("listed").Default(true),
+		field.String("description").Optional(),
+		field.String("website").Optional(),
+		field.String("email").Optional(),
+		field.String("phone").Optional(),
+		field.String("logo_url").Optional(),
+		field.Enum("world").Values("classes", "treatments", "salon").Default("classes").
+			Comment("The discovery world the venue is listed in."),
 	}
 }
 

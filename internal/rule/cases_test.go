@@ -299,4 +299,67 @@ var cases = map[string]venueCase{
 			return c.FlashSale.UpdateOneID(id).AddApplicablePassTypeIDs(refs.ids["PassType"]).Exec(ctx)
 		},
 	},
+	"OpeningHours": {
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.OpeningHours.Get(ctx, id))
+		},
+		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.OpeningHours.UpdateOneID(id).SetClosesAt("22:00").Exec(ctx)
+		},
+		delete: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.OpeningHours.DeleteOneID(id).Exec(ctx)
+		},
+		create: func(ctx context.Context, c *ent.Client, org, refs *world) (uuid.UUID, error) {
+			return saved(inVenue(c.OpeningHours.Create().SetWeekday(2).SetOpensAt("07:00").SetClosesAt("20:00"), org).Save(ctx))
+		},
+	},
+	"Amenity": {
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.Amenity.Get(ctx, id)) },
+		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.Amenity.UpdateOneID(id).SetName("x").Exec(ctx)
+		},
+		delete: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.Amenity.DeleteOneID(id).Exec(ctx)
+		},
+		create: func(ctx context.Context, c *ent.Client, org, refs *world) (uuid.UUID, error) {
+			return saved(inVenue(c.Amenity.Create().SetName("Sauna"), org).Save(ctx))
+		},
+	},
+	"Photo": {
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.Photo.Get(ctx, id)) },
+		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.Photo.UpdateOneID(id).SetCaption("x").Exec(ctx)
+		},
+		delete: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return c.Photo.DeleteOneID(id).Exec(ctx) },
+		create: func(ctx context.Context, c *ent.Client, org, refs *world) (uuid.UUID, error) {
+			return saved(inVenue(c.Photo.Create().SetURL("https://example.com/n.jpg"), org).Save(ctx))
+		},
+	},
+	"AddonProduct": {
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.AddonProduct.Get(ctx, id))
+		},
+		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.AddonProduct.UpdateOneID(id).SetPriceMinor(2500).Exec(ctx)
+		},
+		delete: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.AddonProduct.DeleteOneID(id).Exec(ctx)
+		},
+		create: func(ctx context.Context, c *ent.Client, org, refs *world) (uuid.UUID, error) {
+			return saved(inVenue(c.AddonProduct.Create().SetName("Towel").SetPriceMinor(1000).SetCurrency("DKK"), org).Save(ctx))
+		},
+	},
+	"GiftCard": {
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.GiftCard.Get(ctx, id)) },
+		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.GiftCard.UpdateOneID(id).SetRemainingAmountMinor(100).Exec(ctx)
+		},
+		delete: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.GiftCard.DeleteOneID(id).Exec(ctx)
+		},
+		create: func(ctx context.Context, c *ent.Client, org, refs *world) (uuid.UUID, error) {
+			return saved(inVenue(c.GiftCard.Create().SetCode("G-"+uuid.NewString()[:8]).SetInitialAmountMinor(100).
+				SetRemainingAmountMinor(100).SetCurrency("DKK"), org).Save(ctx))
+		},
+	},
 }

@@ -63,7 +63,15 @@ func newWorld(t *testing.T, client *ent.Client, slug string) *world {
 		SetPlacements([]string{"public_link"}).SetPresentation(model.Presentation{Style: "clean"}).
 		AddApplicablePassTypeIDs(pt.ID).SaveX(oc)
 
+	hours := client.OpeningHours.Create().SetLocationID(loc.ID).SetWeekday(1).SetOpensAt("06:00").SetClosesAt("21:00").SaveX(oc)
+	amenity := client.Amenity.Create().SetName("Showers").SetLocationID(loc.ID).SaveX(oc)
+	photo := client.Photo.Create().SetURL("https://example.com/p.jpg").SetLocationID(loc.ID).SaveX(oc)
+	addon := client.AddonProduct.Create().SetName("Mat rental").SetPriceMinor(2000).SetCurrency("DKK").SaveX(oc)
+	gift := client.GiftCard.Create().SetCode("GIFT-" + slug).SetInitialAmountMinor(50000).
+		SetRemainingAmountMinor(50000).SetCurrency("DKK").SaveX(oc)
+
 	for typ, id := range map[string]uuid.UUID{
+		"OpeningHours": hours.ID, "Amenity": amenity.ID, "Photo": photo.ID, "AddonProduct": addon.ID, "GiftCard": gift.ID,
 		"Brand": brand.ID, "Location": loc.ID, "Room": room.ID, "ClassType": ct.ID, "Instructor": ins.ID,
 		"ClassInstance": class.ID, "Member": en.Member.ID, "PassType": pt.ID, "Pass": pass.ID,
 		"Booking": bk.ID, "Payment": pay.ID, "Alert": alert.ID, "APIKey": key.Key.ID,
