@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
 	"github.com/venueplatform/venue/ent/amenity"
+	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/organization"
 )
 
@@ -45,9 +46,11 @@ type Amenity struct {
 type AmenityEdges struct {
 	// Organization holds the value of the organization edge.
 	Organization *Organization `json:"organization,omitempty"`
+	// Location holds the value of the location edge.
+	Location *Location `json:"location,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
+	loadedTypes [2]bool
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -59,6 +62,17 @@ func (e AmenityEdges) OrganizationOrErr() (*Organization, error) {
 		return nil, &NotFoundError{label: organization.Label}
 	}
 	return nil, &NotLoadedError{edge: "organization"}
+}
+
+// LocationOrErr returns the Location value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e AmenityEdges) LocationOrErr() (*Location, error) {
+	if e.Location != nil {
+		return e.Location, nil
+	} else if e.loadedTypes[1] {
+		return nil, &NotFoundError{label: location.Label}
+	}
+	return nil, &NotLoadedError{edge: "location"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -163,6 +177,11 @@ func (_m *Amenity) Value(name string) (ent.Value, error) {
 // QueryOrganization queries the "organization" edge of the Amenity entity.
 func (_m *Amenity) QueryOrganization() *OrganizationQuery {
 	return NewAmenityClient(_m.config).QueryOrganization(_m)
+}
+
+// QueryLocation queries the "location" edge of the Amenity entity.
+func (_m *Amenity) QueryLocation() *LocationQuery {
+	return NewAmenityClient(_m.config).QueryLocation(_m)
 }
 
 // Update returns a builder for updating this Amenity.

@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
 	"github.com/venueplatform/venue/ent/amenity"
+	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/organization"
 )
 
@@ -138,6 +139,11 @@ func (_c *AmenityCreate) SetNillableID(v *uuid.UUID) *AmenityCreate {
 // SetOrganization sets the "organization" edge to the Organization entity.
 func (_c *AmenityCreate) SetOrganization(v *Organization) *AmenityCreate {
 	return _c.SetOrganizationID(v.ID)
+}
+
+// SetLocation sets the "location" edge to the Location entity.
+func (_c *AmenityCreate) SetLocation(v *Location) *AmenityCreate {
+	return _c.SetLocationID(v.ID)
 }
 
 // Mutation returns the AmenityMutation object of the builder.
@@ -283,10 +289,6 @@ func (_c *AmenityCreate) createSpec() (*Amenity, *sqlgraph.CreateSpec) {
 		_spec.SetField(amenity.FieldImportRef, field.TypeString, value)
 		_node.ImportRef = &value
 	}
-	if value, ok := _c.mutation.LocationID(); ok {
-		_spec.SetField(amenity.FieldLocationID, field.TypeUUID, value)
-		_node.LocationID = &value
-	}
 	if value, ok := _c.mutation.Name(); ok {
 		_spec.SetField(amenity.FieldName, field.TypeString, value)
 		_node.Name = value
@@ -314,6 +316,23 @@ func (_c *AmenityCreate) createSpec() (*Amenity, *sqlgraph.CreateSpec) {
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.OrganizationID = nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.LocationIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   amenity.LocationTable,
+			Columns: []string{amenity.LocationColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(location.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.LocationID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec

@@ -15,6 +15,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
 	"github.com/venueplatform/venue/ent/amenity"
+	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/predicate"
 )
@@ -27,6 +28,7 @@ type AmenityQuery struct {
 	inters           []Interceptor
 	predicates       []predicate.Amenity
 	withOrganization *OrganizationQuery
+	withLocation     *LocationQuery
 	modifiers        []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -79,6 +81,28 @@ func (_q *AmenityQuery) QueryOrganization() *OrganizationQuery {
 			sqlgraph.From(amenity.Table, amenity.FieldID, selector),
 			sqlgraph.To(organization.Table, organization.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, false, amenity.OrganizationTable, amenity.OrganizationColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryLocation chains the current query on the "location" edge.
+func (_q *AmenityQuery) QueryLocation() *LocationQuery {
+	query := (&LocationClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(amenity.Table, amenity.FieldID, selector),
+			sqlgraph.To(location.Table, location.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, amenity.LocationTable, amenity.LocationColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -279,6 +303,7 @@ func (_q *AmenityQuery) Clone() *AmenityQuery {
 		inters:           append([]Interceptor{}, _q.inters...),
 		predicates:       append([]predicate.Amenity{}, _q.predicates...),
 		withOrganization: _q.withOrganization.Clone(),
+		withLocation:     _q.withLocation.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -293,6 +318,17 @@ func (_q *AmenityQuery) WithOrganization(opts ...func(*OrganizationQuery)) *Amen
 		opt(query)
 	}
 	_q.withOrganization = query
+	return _q
+}
+
+// WithLocation tells the query-builder to eager-load the nodes that are connected to
+// the "location" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *AmenityQuery) WithLocation(opts ...func(*LocationQuery)) *AmenityQuery {
+	query := (&LocationClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withLocation = query
 	return _q
 }
 
@@ -380,8 +416,9 @@ func (_q *AmenityQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Amen
 	var (
 		nodes       = []*Amenity{}
 		_spec       = _q.querySpec()
-		loadedTypes = [1]bool{
+		loadedTypes = [2]bool{
 			_q.withOrganization != nil,
+			_q.withLocation != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -411,6 +448,12 @@ func (_q *AmenityQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Amen
 			return nil, err
 		}
 	}
+	if query := _q.withLocation; query != nil {
+		if err := _q.loadLocation(ctx, query, nodes, nil,
+			func(n *Amenity, e *Location) { n.Edges.Location = e }); err != nil {
+			return nil, err
+		}
+	}
 	return nodes, nil
 }
 
@@ -436,6 +479,38 @@ func (_q *AmenityQuery) loadOrganization(ctx context.Context, query *Organizatio
 		nodes, ok := nodeids[n.ID]
 		if !ok {
 			return fmt.Errorf(`unexpected foreign-key "organization_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *AmenityQuery) loadLocation(ctx context.Context, query *LocationQuery, nodes []*Amenity, init func(*Amenity), assign func(*Amenity, *Location)) error {
+	ids := make([]uuid.UUID, 0, len(nodes))
+	nodeids := make(map[uuid.UUID][]*Amenity)
+	for i := range nodes {
+		if nodes[i].LocationID == nil {
+			continue
+		}
+		fk := *nodes[i].LocationID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(location.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "location_id" returned %v`, n.ID)
 		}
 		for i := range nodes {
 			assign(nodes[i], n)
@@ -474,6 +549,9 @@ func (_q *AmenityQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 		if _q.withOrganization != nil {
 			_spec.Node.AddColumnOnce(amenity.FieldOrganizationID)
+		}
+		if _q.withLocation != nil {
+			_spec.Node.AddColumnOnce(amenity.FieldLocationID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {

@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
 	"github.com/venueplatform/venue/ent/amenity"
+	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/predicate"
 )
 
@@ -130,9 +131,20 @@ func (_u *AmenityUpdate) AddSortOrder(v int) *AmenityUpdate {
 	return _u
 }
 
+// SetLocation sets the "location" edge to the Location entity.
+func (_u *AmenityUpdate) SetLocation(v *Location) *AmenityUpdate {
+	return _u.SetLocationID(v.ID)
+}
+
 // Mutation returns the AmenityMutation object of the builder.
 func (_u *AmenityUpdate) Mutation() *AmenityMutation {
 	return _u.mutation
+}
+
+// ClearLocation clears the "location" edge to the Location entity.
+func (_u *AmenityUpdate) ClearLocation() *AmenityUpdate {
+	_u.mutation.ClearLocation()
+	return _u
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -216,12 +228,6 @@ func (_u *AmenityUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.ImportRefCleared() {
 		_spec.ClearField(amenity.FieldImportRef, field.TypeString)
 	}
-	if value, ok := _u.mutation.LocationID(); ok {
-		_spec.SetField(amenity.FieldLocationID, field.TypeUUID, value)
-	}
-	if _u.mutation.LocationIDCleared() {
-		_spec.ClearField(amenity.FieldLocationID, field.TypeUUID)
-	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(amenity.FieldName, field.TypeString, value)
 	}
@@ -236,6 +242,35 @@ func (_u *AmenityUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedSortOrder(); ok {
 		_spec.AddField(amenity.FieldSortOrder, field.TypeInt, value)
+	}
+	if _u.mutation.LocationCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   amenity.LocationTable,
+			Columns: []string{amenity.LocationColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(location.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.LocationIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   amenity.LocationTable,
+			Columns: []string{amenity.LocationColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(location.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -358,9 +393,20 @@ func (_u *AmenityUpdateOne) AddSortOrder(v int) *AmenityUpdateOne {
 	return _u
 }
 
+// SetLocation sets the "location" edge to the Location entity.
+func (_u *AmenityUpdateOne) SetLocation(v *Location) *AmenityUpdateOne {
+	return _u.SetLocationID(v.ID)
+}
+
 // Mutation returns the AmenityMutation object of the builder.
 func (_u *AmenityUpdateOne) Mutation() *AmenityMutation {
 	return _u.mutation
+}
+
+// ClearLocation clears the "location" edge to the Location entity.
+func (_u *AmenityUpdateOne) ClearLocation() *AmenityUpdateOne {
+	_u.mutation.ClearLocation()
+	return _u
 }
 
 // Where appends a list predicates to the AmenityUpdate builder.
@@ -474,12 +520,6 @@ func (_u *AmenityUpdateOne) sqlSave(ctx context.Context) (_node *Amenity, err er
 	if _u.mutation.ImportRefCleared() {
 		_spec.ClearField(amenity.FieldImportRef, field.TypeString)
 	}
-	if value, ok := _u.mutation.LocationID(); ok {
-		_spec.SetField(amenity.FieldLocationID, field.TypeUUID, value)
-	}
-	if _u.mutation.LocationIDCleared() {
-		_spec.ClearField(amenity.FieldLocationID, field.TypeUUID)
-	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(amenity.FieldName, field.TypeString, value)
 	}
@@ -494,6 +534,35 @@ func (_u *AmenityUpdateOne) sqlSave(ctx context.Context) (_node *Amenity, err er
 	}
 	if value, ok := _u.mutation.AddedSortOrder(); ok {
 		_spec.AddField(amenity.FieldSortOrder, field.TypeInt, value)
+	}
+	if _u.mutation.LocationCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   amenity.LocationTable,
+			Columns: []string{amenity.LocationColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(location.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.LocationIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   amenity.LocationTable,
+			Columns: []string{amenity.LocationColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(location.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	_node = &Amenity{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -64,9 +64,11 @@ type BrandEdges struct {
 	ClassTypes []*ClassType `json:"class_types,omitempty"`
 	// PassTypes holds the value of the pass_types edge.
 	PassTypes []*PassType `json:"pass_types,omitempty"`
+	// Photos holds the value of the photos edge.
+	Photos []*Photo `json:"photos,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
+	loadedTypes [4]bool
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -96,6 +98,15 @@ func (e BrandEdges) PassTypesOrErr() ([]*PassType, error) {
 		return e.PassTypes, nil
 	}
 	return nil, &NotLoadedError{edge: "pass_types"}
+}
+
+// PhotosOrErr returns the Photos value or an error if the edge
+// was not loaded in eager-loading.
+func (e BrandEdges) PhotosOrErr() ([]*Photo, error) {
+	if e.loadedTypes[3] {
+		return e.Photos, nil
+	}
+	return nil, &NotLoadedError{edge: "photos"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -255,6 +266,11 @@ func (_m *Brand) QueryClassTypes() *ClassTypeQuery {
 // QueryPassTypes queries the "pass_types" edge of the Brand entity.
 func (_m *Brand) QueryPassTypes() *PassTypeQuery {
 	return NewBrandClient(_m.config).QueryPassTypes(_m)
+}
+
+// QueryPhotos queries the "photos" edge of the Brand entity.
+func (_m *Brand) QueryPhotos() *PhotoQuery {
+	return NewBrandClient(_m.config).QueryPhotos(_m)
 }
 
 // Update returns a builder for updating this Brand.

@@ -17,6 +17,7 @@ import (
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/passtype"
+	"github.com/venueplatform/venue/ent/photo"
 )
 
 // BrandCreate is the builder for creating a Brand entity.
@@ -252,6 +253,21 @@ func (_c *BrandCreate) AddPassTypes(v ...*PassType) *BrandCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddPassTypeIDs(ids...)
+}
+
+// AddPhotoIDs adds the "photos" edge to the Photo entity by IDs.
+func (_c *BrandCreate) AddPhotoIDs(ids ...uuid.UUID) *BrandCreate {
+	_c.mutation.AddPhotoIDs(ids...)
+	return _c
+}
+
+// AddPhotos adds the "photos" edges to the Photo entity.
+func (_c *BrandCreate) AddPhotos(v ...*Photo) *BrandCreate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddPhotoIDs(ids...)
 }
 
 // Mutation returns the BrandMutation object of the builder.
@@ -498,6 +514,22 @@ func (_c *BrandCreate) createSpec() (*Brand, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(passtype.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.PhotosIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   brand.PhotosTable,
+			Columns: []string{brand.PhotosColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(photo.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {

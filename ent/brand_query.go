@@ -19,6 +19,7 @@ import (
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/passtype"
+	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/predicate"
 )
 
@@ -32,6 +33,7 @@ type BrandQuery struct {
 	withOrganization *OrganizationQuery
 	withClassTypes   *ClassTypeQuery
 	withPassTypes    *PassTypeQuery
+	withPhotos       *PhotoQuery
 	modifiers        []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -128,6 +130,28 @@ func (_q *BrandQuery) QueryPassTypes() *PassTypeQuery {
 			sqlgraph.From(brand.Table, brand.FieldID, selector),
 			sqlgraph.To(passtype.Table, passtype.FieldID),
 			sqlgraph.Edge(sqlgraph.M2M, true, brand.PassTypesTable, brand.PassTypesPrimaryKey...),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryPhotos chains the current query on the "photos" edge.
+func (_q *BrandQuery) QueryPhotos() *PhotoQuery {
+	query := (&PhotoClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(brand.Table, brand.FieldID, selector),
+			sqlgraph.To(photo.Table, photo.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, brand.PhotosTable, brand.PhotosColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -330,6 +354,7 @@ func (_q *BrandQuery) Clone() *BrandQuery {
 		withOrganization: _q.withOrganization.Clone(),
 		withClassTypes:   _q.withClassTypes.Clone(),
 		withPassTypes:    _q.withPassTypes.Clone(),
+		withPhotos:       _q.withPhotos.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -366,6 +391,17 @@ func (_q *BrandQuery) WithPassTypes(opts ...func(*PassTypeQuery)) *BrandQuery {
 		opt(query)
 	}
 	_q.withPassTypes = query
+	return _q
+}
+
+// WithPhotos tells the query-builder to eager-load the nodes that are connected to
+// the "photos" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *BrandQuery) WithPhotos(opts ...func(*PhotoQuery)) *BrandQuery {
+	query := (&PhotoClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withPhotos = query
 	return _q
 }
 
@@ -453,10 +489,11 @@ func (_q *BrandQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Brand,
 	var (
 		nodes       = []*Brand{}
 		_spec       = _q.querySpec()
-		loadedTypes = [3]bool{
+		loadedTypes = [4]bool{
 			_q.withOrganization != nil,
 			_q.withClassTypes != nil,
 			_q.withPassTypes != nil,
+			_q.withPhotos != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -497,6 +534,13 @@ func (_q *BrandQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Brand,
 		if err := _q.loadPassTypes(ctx, query, nodes,
 			func(n *Brand) { n.Edges.PassTypes = []*PassType{} },
 			func(n *Brand, e *PassType) { n.Edges.PassTypes = append(n.Edges.PassTypes, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withPhotos; query != nil {
+		if err := _q.loadPhotos(ctx, query, nodes,
+			func(n *Brand) { n.Edges.Photos = []*Photo{} },
+			func(n *Brand, e *Photo) { n.Edges.Photos = append(n.Edges.Photos, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -623,6 +667,39 @@ func (_q *BrandQuery) loadPassTypes(ctx context.Context, query *PassTypeQuery, n
 		for kn := range nodes {
 			assign(kn, n)
 		}
+	}
+	return nil
+}
+func (_q *BrandQuery) loadPhotos(ctx context.Context, query *PhotoQuery, nodes []*Brand, init func(*Brand), assign func(*Brand, *Photo)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[uuid.UUID]*Brand)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(photo.FieldBrandID)
+	}
+	query.Where(predicate.Photo(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(brand.PhotosColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.BrandID
+		if fk == nil {
+			return fmt.Errorf(`foreign-key "brand_id" is nil for node %v`, n.ID)
+		}
+		node, ok := nodeids[*fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "brand_id" returned %v for node %v`, *fk, n.ID)
+		}
+		assign(node, n)
 	}
 	return nil
 }

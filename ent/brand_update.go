@@ -15,6 +15,7 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/passtype"
+	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/predicate"
 )
 
@@ -282,6 +283,21 @@ func (_u *BrandUpdate) AddPassTypes(v ...*PassType) *BrandUpdate {
 	return _u.AddPassTypeIDs(ids...)
 }
 
+// AddPhotoIDs adds the "photos" edge to the Photo entity by IDs.
+func (_u *BrandUpdate) AddPhotoIDs(ids ...uuid.UUID) *BrandUpdate {
+	_u.mutation.AddPhotoIDs(ids...)
+	return _u
+}
+
+// AddPhotos adds the "photos" edges to the Photo entity.
+func (_u *BrandUpdate) AddPhotos(v ...*Photo) *BrandUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddPhotoIDs(ids...)
+}
+
 // Mutation returns the BrandMutation object of the builder.
 func (_u *BrandUpdate) Mutation() *BrandMutation {
 	return _u.mutation
@@ -327,6 +343,27 @@ func (_u *BrandUpdate) RemovePassTypes(v ...*PassType) *BrandUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemovePassTypeIDs(ids...)
+}
+
+// ClearPhotos clears all "photos" edges to the Photo entity.
+func (_u *BrandUpdate) ClearPhotos() *BrandUpdate {
+	_u.mutation.ClearPhotos()
+	return _u
+}
+
+// RemovePhotoIDs removes the "photos" edge to Photo entities by IDs.
+func (_u *BrandUpdate) RemovePhotoIDs(ids ...uuid.UUID) *BrandUpdate {
+	_u.mutation.RemovePhotoIDs(ids...)
+	return _u
+}
+
+// RemovePhotos removes "photos" edges to Photo entities.
+func (_u *BrandUpdate) RemovePhotos(v ...*Photo) *BrandUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemovePhotoIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -555,6 +592,51 @@ func (_u *BrandUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(passtype.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.PhotosCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   brand.PhotosTable,
+			Columns: []string{brand.PhotosColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(photo.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedPhotosIDs(); len(nodes) > 0 && !_u.mutation.PhotosCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   brand.PhotosTable,
+			Columns: []string{brand.PhotosColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(photo.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PhotosIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   brand.PhotosTable,
+			Columns: []string{brand.PhotosColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(photo.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {
@@ -833,6 +915,21 @@ func (_u *BrandUpdateOne) AddPassTypes(v ...*PassType) *BrandUpdateOne {
 	return _u.AddPassTypeIDs(ids...)
 }
 
+// AddPhotoIDs adds the "photos" edge to the Photo entity by IDs.
+func (_u *BrandUpdateOne) AddPhotoIDs(ids ...uuid.UUID) *BrandUpdateOne {
+	_u.mutation.AddPhotoIDs(ids...)
+	return _u
+}
+
+// AddPhotos adds the "photos" edges to the Photo entity.
+func (_u *BrandUpdateOne) AddPhotos(v ...*Photo) *BrandUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddPhotoIDs(ids...)
+}
+
 // Mutation returns the BrandMutation object of the builder.
 func (_u *BrandUpdateOne) Mutation() *BrandMutation {
 	return _u.mutation
@@ -878,6 +975,27 @@ func (_u *BrandUpdateOne) RemovePassTypes(v ...*PassType) *BrandUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemovePassTypeIDs(ids...)
+}
+
+// ClearPhotos clears all "photos" edges to the Photo entity.
+func (_u *BrandUpdateOne) ClearPhotos() *BrandUpdateOne {
+	_u.mutation.ClearPhotos()
+	return _u
+}
+
+// RemovePhotoIDs removes the "photos" edge to Photo entities by IDs.
+func (_u *BrandUpdateOne) RemovePhotoIDs(ids ...uuid.UUID) *BrandUpdateOne {
+	_u.mutation.RemovePhotoIDs(ids...)
+	return _u
+}
+
+// RemovePhotos removes "photos" edges to Photo entities.
+func (_u *BrandUpdateOne) RemovePhotos(v ...*Photo) *BrandUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemovePhotoIDs(ids...)
 }
 
 // Where appends a list predicates to the BrandUpdate builder.
@@ -1136,6 +1254,51 @@ func (_u *BrandUpdateOne) sqlSave(ctx context.Context) (_node *Brand, err error)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(passtype.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.PhotosCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   brand.PhotosTable,
+			Columns: []string{brand.PhotosColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(photo.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedPhotosIDs(); len(nodes) > 0 && !_u.mutation.PhotosCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   brand.PhotosTable,
+			Columns: []string{brand.PhotosColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(photo.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PhotosIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   brand.PhotosTable,
+			Columns: []string{brand.PhotosColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(photo.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {

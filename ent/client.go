@@ -982,6 +982,22 @@ func (c *AmenityClient) QueryOrganization(_m *Amenity) *OrganizationQuery {
 	return query
 }
 
+// QueryLocation queries the location edge of a Amenity.
+func (c *AmenityClient) QueryLocation(_m *Amenity) *LocationQuery {
+	query := (&LocationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(amenity.Table, amenity.FieldID, id),
+			sqlgraph.To(location.Table, location.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, amenity.LocationTable, amenity.LocationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *AmenityClient) Hooks() []Hook {
 	hooks := c.hooks.Amenity
@@ -1505,6 +1521,22 @@ func (c *BrandClient) QueryPassTypes(_m *Brand) *PassTypeQuery {
 			sqlgraph.From(brand.Table, brand.FieldID, id),
 			sqlgraph.To(passtype.Table, passtype.FieldID),
 			sqlgraph.Edge(sqlgraph.M2M, true, brand.PassTypesTable, brand.PassTypesPrimaryKey...),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryPhotos queries the photos edge of a Brand.
+func (c *BrandClient) QueryPhotos(_m *Brand) *PhotoQuery {
+	query := (&PhotoClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(brand.Table, brand.FieldID, id),
+			sqlgraph.To(photo.Table, photo.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, brand.PhotosTable, brand.PhotosColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -2406,6 +2438,22 @@ func (c *GiftCardClient) QueryOrganization(_m *GiftCard) *OrganizationQuery {
 	return query
 }
 
+// QueryPassType queries the pass_type edge of a GiftCard.
+func (c *GiftCardClient) QueryPassType(_m *GiftCard) *PassTypeQuery {
+	query := (&PassTypeClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(giftcard.Table, giftcard.FieldID, id),
+			sqlgraph.To(passtype.Table, passtype.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, giftcard.PassTypeTable, giftcard.PassTypeColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *GiftCardClient) Hooks() []Hook {
 	hooks := c.hooks.GiftCard
@@ -2887,6 +2935,54 @@ func (c *LocationClient) QueryClassInstances(_m *Location) *ClassInstanceQuery {
 	return query
 }
 
+// QueryOpeningHours queries the opening_hours edge of a Location.
+func (c *LocationClient) QueryOpeningHours(_m *Location) *OpeningHoursQuery {
+	query := (&OpeningHoursClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(location.Table, location.FieldID, id),
+			sqlgraph.To(openinghours.Table, openinghours.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, location.OpeningHoursTable, location.OpeningHoursColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryAmenities queries the amenities edge of a Location.
+func (c *LocationClient) QueryAmenities(_m *Location) *AmenityQuery {
+	query := (&AmenityClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(location.Table, location.FieldID, id),
+			sqlgraph.To(amenity.Table, amenity.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, location.AmenitiesTable, location.AmenitiesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryPhotos queries the photos edge of a Location.
+func (c *LocationClient) QueryPhotos(_m *Location) *PhotoQuery {
+	query := (&PhotoClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(location.Table, location.FieldID, id),
+			sqlgraph.To(photo.Table, photo.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, location.PhotosTable, location.PhotosColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *LocationClient) Hooks() []Hook {
 	hooks := c.hooks.Location
@@ -3244,6 +3340,22 @@ func (c *OpeningHoursClient) QueryOrganization(_m *OpeningHours) *OrganizationQu
 			sqlgraph.From(openinghours.Table, openinghours.FieldID, id),
 			sqlgraph.To(organization.Table, organization.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, false, openinghours.OrganizationTable, openinghours.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryLocation queries the location edge of a OpeningHours.
+func (c *OpeningHoursClient) QueryLocation(_m *OpeningHours) *LocationQuery {
+	query := (&LocationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(openinghours.Table, openinghours.FieldID, id),
+			sqlgraph.To(location.Table, location.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, openinghours.LocationTable, openinghours.LocationColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -3813,6 +3925,22 @@ func (c *PassTypeClient) QueryFlashSales(_m *PassType) *FlashSaleQuery {
 	return query
 }
 
+// QueryGiftCards queries the gift_cards edge of a PassType.
+func (c *PassTypeClient) QueryGiftCards(_m *PassType) *GiftCardQuery {
+	query := (&GiftCardClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(passtype.Table, passtype.FieldID, id),
+			sqlgraph.To(giftcard.Table, giftcard.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, passtype.GiftCardsTable, passtype.GiftCardsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *PassTypeClient) Hooks() []Hook {
 	hooks := c.hooks.PassType
@@ -4138,6 +4266,38 @@ func (c *PhotoClient) QueryOrganization(_m *Photo) *OrganizationQuery {
 			sqlgraph.From(photo.Table, photo.FieldID, id),
 			sqlgraph.To(organization.Table, organization.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, false, photo.OrganizationTable, photo.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryLocation queries the location edge of a Photo.
+func (c *PhotoClient) QueryLocation(_m *Photo) *LocationQuery {
+	query := (&LocationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(photo.Table, photo.FieldID, id),
+			sqlgraph.To(location.Table, location.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, photo.LocationTable, photo.LocationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryBrand queries the brand edge of a Photo.
+func (c *PhotoClient) QueryBrand(_m *Photo) *BrandQuery {
+	query := (&BrandClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(photo.Table, photo.FieldID, id),
+			sqlgraph.To(brand.Table, brand.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, photo.BrandTable, photo.BrandColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil

@@ -701,6 +701,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		"Organization",
 	)
 	graph.MustAddE(
+		"location",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   amenity.LocationTable,
+			Columns: []string{amenity.LocationColumn},
+			Bidi:    false,
+		},
+		"Amenity",
+		"Location",
+	)
+	graph.MustAddE(
 		"organization",
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -795,6 +807,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Brand",
 		"PassType",
+	)
+	graph.MustAddE(
+		"photos",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   brand.PhotosTable,
+			Columns: []string{brand.PhotosColumn},
+			Bidi:    false,
+		},
+		"Brand",
+		"Photo",
 	)
 	graph.MustAddE(
 		"organization",
@@ -965,6 +989,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		"Organization",
 	)
 	graph.MustAddE(
+		"pass_type",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   giftcard.PassTypeTable,
+			Columns: []string{giftcard.PassTypeColumn},
+			Bidi:    false,
+		},
+		"GiftCard",
+		"PassType",
+	)
+	graph.MustAddE(
 		"organization",
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -1023,6 +1059,42 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Location",
 		"ClassInstance",
+	)
+	graph.MustAddE(
+		"opening_hours",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.OpeningHoursTable,
+			Columns: []string{location.OpeningHoursColumn},
+			Bidi:    false,
+		},
+		"Location",
+		"OpeningHours",
+	)
+	graph.MustAddE(
+		"amenities",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.AmenitiesTable,
+			Columns: []string{location.AmenitiesColumn},
+			Bidi:    false,
+		},
+		"Location",
+		"Amenity",
+	)
+	graph.MustAddE(
+		"photos",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.PhotosTable,
+			Columns: []string{location.PhotosColumn},
+			Bidi:    false,
+		},
+		"Location",
+		"Photo",
 	)
 	graph.MustAddE(
 		"organization",
@@ -1095,6 +1167,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"OpeningHours",
 		"Organization",
+	)
+	graph.MustAddE(
+		"location",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   openinghours.LocationTable,
+			Columns: []string{openinghours.LocationColumn},
+			Bidi:    false,
+		},
+		"OpeningHours",
+		"Location",
 	)
 	graph.MustAddE(
 		"organization",
@@ -1217,6 +1301,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		"FlashSale",
 	)
 	graph.MustAddE(
+		"gift_cards",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   passtype.GiftCardsTable,
+			Columns: []string{passtype.GiftCardsColumn},
+			Bidi:    false,
+		},
+		"PassType",
+		"GiftCard",
+	)
+	graph.MustAddE(
 		"organization",
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -1263,6 +1359,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Photo",
 		"Organization",
+	)
+	graph.MustAddE(
+		"location",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   photo.LocationTable,
+			Columns: []string{photo.LocationColumn},
+			Bidi:    false,
+		},
+		"Photo",
+		"Location",
+	)
+	graph.MustAddE(
+		"brand",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   photo.BrandTable,
+			Columns: []string{photo.BrandColumn},
+			Bidi:    false,
+		},
+		"Photo",
+		"Brand",
 	)
 	graph.MustAddE(
 		"organization",
@@ -1732,6 +1852,20 @@ func (f *AmenityFilter) WhereHasOrganizationWith(preds ...predicate.Organization
 	})))
 }
 
+// WhereHasLocation applies a predicate to check if query has an edge location.
+func (f *AmenityFilter) WhereHasLocation() {
+	f.Where(entql.HasEdge("location"))
+}
+
+// WhereHasLocationWith applies a predicate to check if query has an edge location with a given conditions (other predicates).
+func (f *AmenityFilter) WhereHasLocationWith(preds ...predicate.Location) {
+	f.Where(entql.HasEdgeWith("location", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
 // addPredicate implements the predicateAdder interface.
 func (_q *AuditLogQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
@@ -2148,6 +2282,20 @@ func (f *BrandFilter) WhereHasPassTypes() {
 // WhereHasPassTypesWith applies a predicate to check if query has an edge pass_types with a given conditions (other predicates).
 func (f *BrandFilter) WhereHasPassTypesWith(preds ...predicate.PassType) {
 	f.Where(entql.HasEdgeWith("pass_types", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasPhotos applies a predicate to check if query has an edge photos.
+func (f *BrandFilter) WhereHasPhotos() {
+	f.Where(entql.HasEdge("photos"))
+}
+
+// WhereHasPhotosWith applies a predicate to check if query has an edge photos with a given conditions (other predicates).
+func (f *BrandFilter) WhereHasPhotosWith(preds ...predicate.Photo) {
+	f.Where(entql.HasEdgeWith("photos", sqlgraph.WrapFunc(func(s *sql.Selector) {
 		for _, p := range preds {
 			p(s)
 		}
@@ -2855,6 +3003,20 @@ func (f *GiftCardFilter) WhereHasOrganizationWith(preds ...predicate.Organizatio
 	})))
 }
 
+// WhereHasPassType applies a predicate to check if query has an edge pass_type.
+func (f *GiftCardFilter) WhereHasPassType() {
+	f.Where(entql.HasEdge("pass_type"))
+}
+
+// WhereHasPassTypeWith applies a predicate to check if query has an edge pass_type with a given conditions (other predicates).
+func (f *GiftCardFilter) WhereHasPassTypeWith(preds ...predicate.PassType) {
+	f.Where(entql.HasEdgeWith("pass_type", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
 // addPredicate implements the predicateAdder interface.
 func (_q *IdempotencyKeyQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
@@ -3205,6 +3367,48 @@ func (f *LocationFilter) WhereHasClassInstancesWith(preds ...predicate.ClassInst
 	})))
 }
 
+// WhereHasOpeningHours applies a predicate to check if query has an edge opening_hours.
+func (f *LocationFilter) WhereHasOpeningHours() {
+	f.Where(entql.HasEdge("opening_hours"))
+}
+
+// WhereHasOpeningHoursWith applies a predicate to check if query has an edge opening_hours with a given conditions (other predicates).
+func (f *LocationFilter) WhereHasOpeningHoursWith(preds ...predicate.OpeningHours) {
+	f.Where(entql.HasEdgeWith("opening_hours", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasAmenities applies a predicate to check if query has an edge amenities.
+func (f *LocationFilter) WhereHasAmenities() {
+	f.Where(entql.HasEdge("amenities"))
+}
+
+// WhereHasAmenitiesWith applies a predicate to check if query has an edge amenities with a given conditions (other predicates).
+func (f *LocationFilter) WhereHasAmenitiesWith(preds ...predicate.Amenity) {
+	f.Where(entql.HasEdgeWith("amenities", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasPhotos applies a predicate to check if query has an edge photos.
+func (f *LocationFilter) WhereHasPhotos() {
+	f.Where(entql.HasEdge("photos"))
+}
+
+// WhereHasPhotosWith applies a predicate to check if query has an edge photos with a given conditions (other predicates).
+func (f *LocationFilter) WhereHasPhotosWith(preds ...predicate.Photo) {
+	f.Where(entql.HasEdgeWith("photos", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
 // addPredicate implements the predicateAdder interface.
 func (_q *MemberQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
@@ -3458,6 +3662,20 @@ func (f *OpeningHoursFilter) WhereHasOrganization() {
 // WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
 func (f *OpeningHoursFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
 	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasLocation applies a predicate to check if query has an edge location.
+func (f *OpeningHoursFilter) WhereHasLocation() {
+	f.Where(entql.HasEdge("location"))
+}
+
+// WhereHasLocationWith applies a predicate to check if query has an edge location with a given conditions (other predicates).
+func (f *OpeningHoursFilter) WhereHasLocationWith(preds ...predicate.Location) {
+	f.Where(entql.HasEdgeWith("location", sqlgraph.WrapFunc(func(s *sql.Selector) {
 		for _, p := range preds {
 			p(s)
 		}
@@ -3989,6 +4207,20 @@ func (f *PassTypeFilter) WhereHasFlashSalesWith(preds ...predicate.FlashSale) {
 	})))
 }
 
+// WhereHasGiftCards applies a predicate to check if query has an edge gift_cards.
+func (f *PassTypeFilter) WhereHasGiftCards() {
+	f.Where(entql.HasEdge("gift_cards"))
+}
+
+// WhereHasGiftCardsWith applies a predicate to check if query has an edge gift_cards with a given conditions (other predicates).
+func (f *PassTypeFilter) WhereHasGiftCardsWith(preds ...predicate.GiftCard) {
+	f.Where(entql.HasEdgeWith("gift_cards", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
 // addPredicate implements the predicateAdder interface.
 func (_q *PaymentQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
@@ -4224,6 +4456,34 @@ func (f *PhotoFilter) WhereHasOrganization() {
 // WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
 func (f *PhotoFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
 	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasLocation applies a predicate to check if query has an edge location.
+func (f *PhotoFilter) WhereHasLocation() {
+	f.Where(entql.HasEdge("location"))
+}
+
+// WhereHasLocationWith applies a predicate to check if query has an edge location with a given conditions (other predicates).
+func (f *PhotoFilter) WhereHasLocationWith(preds ...predicate.Location) {
+	f.Where(entql.HasEdgeWith("location", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasBrand applies a predicate to check if query has an edge brand.
+func (f *PhotoFilter) WhereHasBrand() {
+	f.Where(entql.HasEdge("brand"))
+}
+
+// WhereHasBrandWith applies a predicate to check if query has an edge brand with a given conditions (other predicates).
+func (f *PhotoFilter) WhereHasBrandWith(preds ...predicate.Brand) {
+	f.Where(entql.HasEdgeWith("brand", sqlgraph.WrapFunc(func(s *sql.Selector) {
 		for _, p := range preds {
 			p(s)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/organization"
+	"github.com/venueplatform/venue/ent/passtype"
 )
 
 // GiftCard is the model entity for the GiftCard schema.
@@ -57,9 +58,11 @@ type GiftCard struct {
 type GiftCardEdges struct {
 	// Organization holds the value of the organization edge.
 	Organization *Organization `json:"organization,omitempty"`
+	// PassType holds the value of the pass_type edge.
+	PassType *PassType `json:"pass_type,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
+	loadedTypes [2]bool
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -71,6 +74,17 @@ func (e GiftCardEdges) OrganizationOrErr() (*Organization, error) {
 		return nil, &NotFoundError{label: organization.Label}
 	}
 	return nil, &NotLoadedError{edge: "organization"}
+}
+
+// PassTypeOrErr returns the PassType value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e GiftCardEdges) PassTypeOrErr() (*PassType, error) {
+	if e.PassType != nil {
+		return e.PassType, nil
+	} else if e.loadedTypes[1] {
+		return nil, &NotFoundError{label: passtype.Label}
+	}
+	return nil, &NotLoadedError{edge: "pass_type"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -212,6 +226,11 @@ func (_m *GiftCard) Value(name string) (ent.Value, error) {
 // QueryOrganization queries the "organization" edge of the GiftCard entity.
 func (_m *GiftCard) QueryOrganization() *OrganizationQuery {
 	return NewGiftCardClient(_m.config).QueryOrganization(_m)
+}
+
+// QueryPassType queries the "pass_type" edge of the GiftCard entity.
+func (_m *GiftCard) QueryPassType() *PassTypeQuery {
+	return NewGiftCardClient(_m.config).QueryPassType(_m)
 }
 
 // Update returns a builder for updating this GiftCard.

@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/organization"
+	"github.com/venueplatform/venue/ent/passtype"
 )
 
 // GiftCardCreate is the builder for creating a GiftCard entity.
@@ -198,6 +199,11 @@ func (_c *GiftCardCreate) SetNillableID(v *uuid.UUID) *GiftCardCreate {
 // SetOrganization sets the "organization" edge to the Organization entity.
 func (_c *GiftCardCreate) SetOrganization(v *Organization) *GiftCardCreate {
 	return _c.SetOrganizationID(v.ID)
+}
+
+// SetPassType sets the "pass_type" edge to the PassType entity.
+func (_c *GiftCardCreate) SetPassType(v *PassType) *GiftCardCreate {
+	return _c.SetPassTypeID(v.ID)
 }
 
 // Mutation returns the GiftCardMutation object of the builder.
@@ -420,10 +426,6 @@ func (_c *GiftCardCreate) createSpec() (*GiftCard, *sqlgraph.CreateSpec) {
 		_spec.SetField(giftcard.FieldGiftDescription, field.TypeString, value)
 		_node.GiftDescription = value
 	}
-	if value, ok := _c.mutation.PassTypeID(); ok {
-		_spec.SetField(giftcard.FieldPassTypeID, field.TypeUUID, value)
-		_node.PassTypeID = &value
-	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -439,6 +441,23 @@ func (_c *GiftCardCreate) createSpec() (*GiftCard, *sqlgraph.CreateSpec) {
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.OrganizationID = nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.PassTypeIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   giftcard.PassTypeTable,
+			Columns: []string{giftcard.PassTypeColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(passtype.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.PassTypeID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec

@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/organization"
+	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/predicate"
 )
 
@@ -27,6 +28,7 @@ type GiftCardQuery struct {
 	inters           []Interceptor
 	predicates       []predicate.GiftCard
 	withOrganization *OrganizationQuery
+	withPassType     *PassTypeQuery
 	modifiers        []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -79,6 +81,28 @@ func (_q *GiftCardQuery) QueryOrganization() *OrganizationQuery {
 			sqlgraph.From(giftcard.Table, giftcard.FieldID, selector),
 			sqlgraph.To(organization.Table, organization.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, false, giftcard.OrganizationTable, giftcard.OrganizationColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryPassType chains the current query on the "pass_type" edge.
+func (_q *GiftCardQuery) QueryPassType() *PassTypeQuery {
+	query := (&PassTypeClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(giftcard.Table, giftcard.FieldID, selector),
+			sqlgraph.To(passtype.Table, passtype.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, giftcard.PassTypeTable, giftcard.PassTypeColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -279,6 +303,7 @@ func (_q *GiftCardQuery) Clone() *GiftCardQuery {
 		inters:           append([]Interceptor{}, _q.inters...),
 		predicates:       append([]predicate.GiftCard{}, _q.predicates...),
 		withOrganization: _q.withOrganization.Clone(),
+		withPassType:     _q.withPassType.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -293,6 +318,17 @@ func (_q *GiftCardQuery) WithOrganization(opts ...func(*OrganizationQuery)) *Gif
 		opt(query)
 	}
 	_q.withOrganization = query
+	return _q
+}
+
+// WithPassType tells the query-builder to eager-load the nodes that are connected to
+// the "pass_type" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *GiftCardQuery) WithPassType(opts ...func(*PassTypeQuery)) *GiftCardQuery {
+	query := (&PassTypeClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withPassType = query
 	return _q
 }
 
@@ -380,8 +416,9 @@ func (_q *GiftCardQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Gif
 	var (
 		nodes       = []*GiftCard{}
 		_spec       = _q.querySpec()
-		loadedTypes = [1]bool{
+		loadedTypes = [2]bool{
 			_q.withOrganization != nil,
+			_q.withPassType != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -411,6 +448,12 @@ func (_q *GiftCardQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Gif
 			return nil, err
 		}
 	}
+	if query := _q.withPassType; query != nil {
+		if err := _q.loadPassType(ctx, query, nodes, nil,
+			func(n *GiftCard, e *PassType) { n.Edges.PassType = e }); err != nil {
+			return nil, err
+		}
+	}
 	return nodes, nil
 }
 
@@ -436,6 +479,38 @@ func (_q *GiftCardQuery) loadOrganization(ctx context.Context, query *Organizati
 		nodes, ok := nodeids[n.ID]
 		if !ok {
 			return fmt.Errorf(`unexpected foreign-key "organization_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *GiftCardQuery) loadPassType(ctx context.Context, query *PassTypeQuery, nodes []*GiftCard, init func(*GiftCard), assign func(*GiftCard, *PassType)) error {
+	ids := make([]uuid.UUID, 0, len(nodes))
+	nodeids := make(map[uuid.UUID][]*GiftCard)
+	for i := range nodes {
+		if nodes[i].PassTypeID == nil {
+			continue
+		}
+		fk := *nodes[i].PassTypeID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(passtype.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "pass_type_id" returned %v`, n.ID)
 		}
 		for i := range nodes {
 			assign(nodes[i], n)
@@ -474,6 +549,9 @@ func (_q *GiftCardQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 		if _q.withOrganization != nil {
 			_spec.Node.AddColumnOnce(giftcard.FieldOrganizationID)
+		}
+		if _q.withPassType != nil {
+			_spec.Node.AddColumnOnce(giftcard.FieldPassTypeID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {

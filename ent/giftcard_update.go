@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
 	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/predicate"
 )
 
@@ -233,9 +234,20 @@ func (_u *GiftCardUpdate) ClearPassTypeID() *GiftCardUpdate {
 	return _u
 }
 
+// SetPassType sets the "pass_type" edge to the PassType entity.
+func (_u *GiftCardUpdate) SetPassType(v *PassType) *GiftCardUpdate {
+	return _u.SetPassTypeID(v.ID)
+}
+
 // Mutation returns the GiftCardMutation object of the builder.
 func (_u *GiftCardUpdate) Mutation() *GiftCardMutation {
 	return _u.mutation
+}
+
+// ClearPassType clears the "pass_type" edge to the PassType entity.
+func (_u *GiftCardUpdate) ClearPassType() *GiftCardUpdate {
+	_u.mutation.ClearPassType()
+	return _u
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -386,11 +398,34 @@ func (_u *GiftCardUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.GiftDescriptionCleared() {
 		_spec.ClearField(giftcard.FieldGiftDescription, field.TypeString)
 	}
-	if value, ok := _u.mutation.PassTypeID(); ok {
-		_spec.SetField(giftcard.FieldPassTypeID, field.TypeUUID, value)
+	if _u.mutation.PassTypeCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   giftcard.PassTypeTable,
+			Columns: []string{giftcard.PassTypeColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(passtype.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
 	}
-	if _u.mutation.PassTypeIDCleared() {
-		_spec.ClearField(giftcard.FieldPassTypeID, field.TypeUUID)
+	if nodes := _u.mutation.PassTypeIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   giftcard.PassTypeTable,
+			Columns: []string{giftcard.PassTypeColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(passtype.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -616,9 +651,20 @@ func (_u *GiftCardUpdateOne) ClearPassTypeID() *GiftCardUpdateOne {
 	return _u
 }
 
+// SetPassType sets the "pass_type" edge to the PassType entity.
+func (_u *GiftCardUpdateOne) SetPassType(v *PassType) *GiftCardUpdateOne {
+	return _u.SetPassTypeID(v.ID)
+}
+
 // Mutation returns the GiftCardMutation object of the builder.
 func (_u *GiftCardUpdateOne) Mutation() *GiftCardMutation {
 	return _u.mutation
+}
+
+// ClearPassType clears the "pass_type" edge to the PassType entity.
+func (_u *GiftCardUpdateOne) ClearPassType() *GiftCardUpdateOne {
+	_u.mutation.ClearPassType()
+	return _u
 }
 
 // Where appends a list predicates to the GiftCardUpdate builder.
@@ -799,11 +845,34 @@ func (_u *GiftCardUpdateOne) sqlSave(ctx context.Context) (_node *GiftCard, err 
 	if _u.mutation.GiftDescriptionCleared() {
 		_spec.ClearField(giftcard.FieldGiftDescription, field.TypeString)
 	}
-	if value, ok := _u.mutation.PassTypeID(); ok {
-		_spec.SetField(giftcard.FieldPassTypeID, field.TypeUUID, value)
+	if _u.mutation.PassTypeCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   giftcard.PassTypeTable,
+			Columns: []string{giftcard.PassTypeColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(passtype.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
 	}
-	if _u.mutation.PassTypeIDCleared() {
-		_spec.ClearField(giftcard.FieldPassTypeID, field.TypeUUID)
+	if nodes := _u.mutation.PassTypeIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   giftcard.PassTypeTable,
+			Columns: []string{giftcard.PassTypeColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(passtype.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	_node = &GiftCard{config: _u.config}
 	_spec.Assign = _node.assignValues

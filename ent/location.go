@@ -53,9 +53,15 @@ type LocationEdges struct {
 	Rooms []*Room `json:"rooms,omitempty"`
 	// ClassInstances holds the value of the class_instances edge.
 	ClassInstances []*ClassInstance `json:"class_instances,omitempty"`
+	// OpeningHours holds the value of the opening_hours edge.
+	OpeningHours []*OpeningHours `json:"opening_hours,omitempty"`
+	// Amenities holds the value of the amenities edge.
+	Amenities []*Amenity `json:"amenities,omitempty"`
+	// Photos holds the value of the photos edge.
+	Photos []*Photo `json:"photos,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
+	loadedTypes [6]bool
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -85,6 +91,33 @@ func (e LocationEdges) ClassInstancesOrErr() ([]*ClassInstance, error) {
 		return e.ClassInstances, nil
 	}
 	return nil, &NotLoadedError{edge: "class_instances"}
+}
+
+// OpeningHoursOrErr returns the OpeningHours value or an error if the edge
+// was not loaded in eager-loading.
+func (e LocationEdges) OpeningHoursOrErr() ([]*OpeningHours, error) {
+	if e.loadedTypes[3] {
+		return e.OpeningHours, nil
+	}
+	return nil, &NotLoadedError{edge: "opening_hours"}
+}
+
+// AmenitiesOrErr returns the Amenities value or an error if the edge
+// was not loaded in eager-loading.
+func (e LocationEdges) AmenitiesOrErr() ([]*Amenity, error) {
+	if e.loadedTypes[4] {
+		return e.Amenities, nil
+	}
+	return nil, &NotLoadedError{edge: "amenities"}
+}
+
+// PhotosOrErr returns the Photos value or an error if the edge
+// was not loaded in eager-loading.
+func (e LocationEdges) PhotosOrErr() ([]*Photo, error) {
+	if e.loadedTypes[5] {
+		return e.Photos, nil
+	}
+	return nil, &NotLoadedError{edge: "photos"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -212,6 +245,21 @@ func (_m *Location) QueryRooms() *RoomQuery {
 // QueryClassInstances queries the "class_instances" edge of the Location entity.
 func (_m *Location) QueryClassInstances() *ClassInstanceQuery {
 	return NewLocationClient(_m.config).QueryClassInstances(_m)
+}
+
+// QueryOpeningHours queries the "opening_hours" edge of the Location entity.
+func (_m *Location) QueryOpeningHours() *OpeningHoursQuery {
+	return NewLocationClient(_m.config).QueryOpeningHours(_m)
+}
+
+// QueryAmenities queries the "amenities" edge of the Location entity.
+func (_m *Location) QueryAmenities() *AmenityQuery {
+	return NewLocationClient(_m.config).QueryAmenities(_m)
+}
+
+// QueryPhotos queries the "photos" edge of the Location entity.
+func (_m *Location) QueryPhotos() *PhotoQuery {
+	return NewLocationClient(_m.config).QueryPhotos(_m)
 }
 
 // Update returns a builder for updating this Location.

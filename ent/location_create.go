@@ -13,9 +13,12 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
+	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/location"
+	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
+	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/room"
 )
 
@@ -198,6 +201,51 @@ func (_c *LocationCreate) AddClassInstances(v ...*ClassInstance) *LocationCreate
 		ids[i] = v[i].ID
 	}
 	return _c.AddClassInstanceIDs(ids...)
+}
+
+// AddOpeningHourIDs adds the "opening_hours" edge to the OpeningHours entity by IDs.
+func (_c *LocationCreate) AddOpeningHourIDs(ids ...uuid.UUID) *LocationCreate {
+	_c.mutation.AddOpeningHourIDs(ids...)
+	return _c
+}
+
+// AddOpeningHours adds the "opening_hours" edges to the OpeningHours entity.
+func (_c *LocationCreate) AddOpeningHours(v ...*OpeningHours) *LocationCreate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddOpeningHourIDs(ids...)
+}
+
+// AddAmenityIDs adds the "amenities" edge to the Amenity entity by IDs.
+func (_c *LocationCreate) AddAmenityIDs(ids ...uuid.UUID) *LocationCreate {
+	_c.mutation.AddAmenityIDs(ids...)
+	return _c
+}
+
+// AddAmenities adds the "amenities" edges to the Amenity entity.
+func (_c *LocationCreate) AddAmenities(v ...*Amenity) *LocationCreate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddAmenityIDs(ids...)
+}
+
+// AddPhotoIDs adds the "photos" edge to the Photo entity by IDs.
+func (_c *LocationCreate) AddPhotoIDs(ids ...uuid.UUID) *LocationCreate {
+	_c.mutation.AddPhotoIDs(ids...)
+	return _c
+}
+
+// AddPhotos adds the "photos" edges to the Photo entity.
+func (_c *LocationCreate) AddPhotos(v ...*Photo) *LocationCreate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddPhotoIDs(ids...)
 }
 
 // Mutation returns the LocationMutation object of the builder.
@@ -419,6 +467,54 @@ func (_c *LocationCreate) createSpec() (*Location, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(classinstance.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.OpeningHoursIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.OpeningHoursTable,
+			Columns: []string{location.OpeningHoursColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(openinghours.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.AmenitiesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.AmenitiesTable,
+			Columns: []string{location.AmenitiesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(amenity.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.PhotosIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.PhotosTable,
+			Columns: []string{location.PhotosColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(photo.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {

@@ -15,9 +15,12 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
+	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/location"
+	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
+	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/predicate"
 	"github.com/venueplatform/venue/ent/room"
 )
@@ -32,6 +35,9 @@ type LocationQuery struct {
 	withOrganization   *OrganizationQuery
 	withRooms          *RoomQuery
 	withClassInstances *ClassInstanceQuery
+	withOpeningHours   *OpeningHoursQuery
+	withAmenities      *AmenityQuery
+	withPhotos         *PhotoQuery
 	modifiers          []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -128,6 +134,72 @@ func (_q *LocationQuery) QueryClassInstances() *ClassInstanceQuery {
 			sqlgraph.From(location.Table, location.FieldID, selector),
 			sqlgraph.To(classinstance.Table, classinstance.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, location.ClassInstancesTable, location.ClassInstancesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryOpeningHours chains the current query on the "opening_hours" edge.
+func (_q *LocationQuery) QueryOpeningHours() *OpeningHoursQuery {
+	query := (&OpeningHoursClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(location.Table, location.FieldID, selector),
+			sqlgraph.To(openinghours.Table, openinghours.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, location.OpeningHoursTable, location.OpeningHoursColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryAmenities chains the current query on the "amenities" edge.
+func (_q *LocationQuery) QueryAmenities() *AmenityQuery {
+	query := (&AmenityClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(location.Table, location.FieldID, selector),
+			sqlgraph.To(amenity.Table, amenity.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, location.AmenitiesTable, location.AmenitiesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryPhotos chains the current query on the "photos" edge.
+func (_q *LocationQuery) QueryPhotos() *PhotoQuery {
+	query := (&PhotoClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(location.Table, location.FieldID, selector),
+			sqlgraph.To(photo.Table, photo.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, location.PhotosTable, location.PhotosColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -330,6 +402,9 @@ func (_q *LocationQuery) Clone() *LocationQuery {
 		withOrganization:   _q.withOrganization.Clone(),
 		withRooms:          _q.withRooms.Clone(),
 		withClassInstances: _q.withClassInstances.Clone(),
+		withOpeningHours:   _q.withOpeningHours.Clone(),
+		withAmenities:      _q.withAmenities.Clone(),
+		withPhotos:         _q.withPhotos.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -366,6 +441,39 @@ func (_q *LocationQuery) WithClassInstances(opts ...func(*ClassInstanceQuery)) *
 		opt(query)
 	}
 	_q.withClassInstances = query
+	return _q
+}
+
+// WithOpeningHours tells the query-builder to eager-load the nodes that are connected to
+// the "opening_hours" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *LocationQuery) WithOpeningHours(opts ...func(*OpeningHoursQuery)) *LocationQuery {
+	query := (&OpeningHoursClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withOpeningHours = query
+	return _q
+}
+
+// WithAmenities tells the query-builder to eager-load the nodes that are connected to
+// the "amenities" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *LocationQuery) WithAmenities(opts ...func(*AmenityQuery)) *LocationQuery {
+	query := (&AmenityClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withAmenities = query
+	return _q
+}
+
+// WithPhotos tells the query-builder to eager-load the nodes that are connected to
+// the "photos" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *LocationQuery) WithPhotos(opts ...func(*PhotoQuery)) *LocationQuery {
+	query := (&PhotoClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withPhotos = query
 	return _q
 }
 
@@ -453,10 +561,13 @@ func (_q *LocationQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Loc
 	var (
 		nodes       = []*Location{}
 		_spec       = _q.querySpec()
-		loadedTypes = [3]bool{
+		loadedTypes = [6]bool{
 			_q.withOrganization != nil,
 			_q.withRooms != nil,
 			_q.withClassInstances != nil,
+			_q.withOpeningHours != nil,
+			_q.withAmenities != nil,
+			_q.withPhotos != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -497,6 +608,27 @@ func (_q *LocationQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Loc
 		if err := _q.loadClassInstances(ctx, query, nodes,
 			func(n *Location) { n.Edges.ClassInstances = []*ClassInstance{} },
 			func(n *Location, e *ClassInstance) { n.Edges.ClassInstances = append(n.Edges.ClassInstances, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withOpeningHours; query != nil {
+		if err := _q.loadOpeningHours(ctx, query, nodes,
+			func(n *Location) { n.Edges.OpeningHours = []*OpeningHours{} },
+			func(n *Location, e *OpeningHours) { n.Edges.OpeningHours = append(n.Edges.OpeningHours, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withAmenities; query != nil {
+		if err := _q.loadAmenities(ctx, query, nodes,
+			func(n *Location) { n.Edges.Amenities = []*Amenity{} },
+			func(n *Location, e *Amenity) { n.Edges.Amenities = append(n.Edges.Amenities, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withPhotos; query != nil {
+		if err := _q.loadPhotos(ctx, query, nodes,
+			func(n *Location) { n.Edges.Photos = []*Photo{} },
+			func(n *Location, e *Photo) { n.Edges.Photos = append(n.Edges.Photos, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -577,6 +709,105 @@ func (_q *LocationQuery) loadClassInstances(ctx context.Context, query *ClassIns
 	}
 	query.Where(predicate.ClassInstance(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(location.ClassInstancesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.LocationID
+		if fk == nil {
+			return fmt.Errorf(`foreign-key "location_id" is nil for node %v`, n.ID)
+		}
+		node, ok := nodeids[*fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "location_id" returned %v for node %v`, *fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *LocationQuery) loadOpeningHours(ctx context.Context, query *OpeningHoursQuery, nodes []*Location, init func(*Location), assign func(*Location, *OpeningHours)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[uuid.UUID]*Location)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(openinghours.FieldLocationID)
+	}
+	query.Where(predicate.OpeningHours(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(location.OpeningHoursColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.LocationID
+		if fk == nil {
+			return fmt.Errorf(`foreign-key "location_id" is nil for node %v`, n.ID)
+		}
+		node, ok := nodeids[*fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "location_id" returned %v for node %v`, *fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *LocationQuery) loadAmenities(ctx context.Context, query *AmenityQuery, nodes []*Location, init func(*Location), assign func(*Location, *Amenity)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[uuid.UUID]*Location)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(amenity.FieldLocationID)
+	}
+	query.Where(predicate.Amenity(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(location.AmenitiesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.LocationID
+		if fk == nil {
+			return fmt.Errorf(`foreign-key "location_id" is nil for node %v`, n.ID)
+		}
+		node, ok := nodeids[*fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "location_id" returned %v for node %v`, *fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *LocationQuery) loadPhotos(ctx context.Context, query *PhotoQuery, nodes []*Location, init func(*Location), assign func(*Location, *Photo)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[uuid.UUID]*Location)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(photo.FieldLocationID)
+	}
+	query.Where(predicate.Photo(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(location.PhotosColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {

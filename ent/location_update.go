@@ -12,8 +12,11 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
+	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/location"
+	"github.com/venueplatform/venue/ent/openinghours"
+	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/predicate"
 	"github.com/venueplatform/venue/ent/room"
 )
@@ -209,6 +212,51 @@ func (_u *LocationUpdate) AddClassInstances(v ...*ClassInstance) *LocationUpdate
 	return _u.AddClassInstanceIDs(ids...)
 }
 
+// AddOpeningHourIDs adds the "opening_hours" edge to the OpeningHours entity by IDs.
+func (_u *LocationUpdate) AddOpeningHourIDs(ids ...uuid.UUID) *LocationUpdate {
+	_u.mutation.AddOpeningHourIDs(ids...)
+	return _u
+}
+
+// AddOpeningHours adds the "opening_hours" edges to the OpeningHours entity.
+func (_u *LocationUpdate) AddOpeningHours(v ...*OpeningHours) *LocationUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddOpeningHourIDs(ids...)
+}
+
+// AddAmenityIDs adds the "amenities" edge to the Amenity entity by IDs.
+func (_u *LocationUpdate) AddAmenityIDs(ids ...uuid.UUID) *LocationUpdate {
+	_u.mutation.AddAmenityIDs(ids...)
+	return _u
+}
+
+// AddAmenities adds the "amenities" edges to the Amenity entity.
+func (_u *LocationUpdate) AddAmenities(v ...*Amenity) *LocationUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddAmenityIDs(ids...)
+}
+
+// AddPhotoIDs adds the "photos" edge to the Photo entity by IDs.
+func (_u *LocationUpdate) AddPhotoIDs(ids ...uuid.UUID) *LocationUpdate {
+	_u.mutation.AddPhotoIDs(ids...)
+	return _u
+}
+
+// AddPhotos adds the "photos" edges to the Photo entity.
+func (_u *LocationUpdate) AddPhotos(v ...*Photo) *LocationUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddPhotoIDs(ids...)
+}
+
 // Mutation returns the LocationMutation object of the builder.
 func (_u *LocationUpdate) Mutation() *LocationMutation {
 	return _u.mutation
@@ -254,6 +302,69 @@ func (_u *LocationUpdate) RemoveClassInstances(v ...*ClassInstance) *LocationUpd
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveClassInstanceIDs(ids...)
+}
+
+// ClearOpeningHours clears all "opening_hours" edges to the OpeningHours entity.
+func (_u *LocationUpdate) ClearOpeningHours() *LocationUpdate {
+	_u.mutation.ClearOpeningHours()
+	return _u
+}
+
+// RemoveOpeningHourIDs removes the "opening_hours" edge to OpeningHours entities by IDs.
+func (_u *LocationUpdate) RemoveOpeningHourIDs(ids ...uuid.UUID) *LocationUpdate {
+	_u.mutation.RemoveOpeningHourIDs(ids...)
+	return _u
+}
+
+// RemoveOpeningHours removes "opening_hours" edges to OpeningHours entities.
+func (_u *LocationUpdate) RemoveOpeningHours(v ...*OpeningHours) *LocationUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveOpeningHourIDs(ids...)
+}
+
+// ClearAmenities clears all "amenities" edges to the Amenity entity.
+func (_u *LocationUpdate) ClearAmenities() *LocationUpdate {
+	_u.mutation.ClearAmenities()
+	return _u
+}
+
+// RemoveAmenityIDs removes the "amenities" edge to Amenity entities by IDs.
+func (_u *LocationUpdate) RemoveAmenityIDs(ids ...uuid.UUID) *LocationUpdate {
+	_u.mutation.RemoveAmenityIDs(ids...)
+	return _u
+}
+
+// RemoveAmenities removes "amenities" edges to Amenity entities.
+func (_u *LocationUpdate) RemoveAmenities(v ...*Amenity) *LocationUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveAmenityIDs(ids...)
+}
+
+// ClearPhotos clears all "photos" edges to the Photo entity.
+func (_u *LocationUpdate) ClearPhotos() *LocationUpdate {
+	_u.mutation.ClearPhotos()
+	return _u
+}
+
+// RemovePhotoIDs removes the "photos" edge to Photo entities by IDs.
+func (_u *LocationUpdate) RemovePhotoIDs(ids ...uuid.UUID) *LocationUpdate {
+	_u.mutation.RemovePhotoIDs(ids...)
+	return _u
+}
+
+// RemovePhotos removes "photos" edges to Photo entities.
+func (_u *LocationUpdate) RemovePhotos(v ...*Photo) *LocationUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemovePhotoIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -473,6 +584,141 @@ func (_u *LocationUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.OpeningHoursCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.OpeningHoursTable,
+			Columns: []string{location.OpeningHoursColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(openinghours.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedOpeningHoursIDs(); len(nodes) > 0 && !_u.mutation.OpeningHoursCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.OpeningHoursTable,
+			Columns: []string{location.OpeningHoursColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(openinghours.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OpeningHoursIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.OpeningHoursTable,
+			Columns: []string{location.OpeningHoursColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(openinghours.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.AmenitiesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.AmenitiesTable,
+			Columns: []string{location.AmenitiesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(amenity.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedAmenitiesIDs(); len(nodes) > 0 && !_u.mutation.AmenitiesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.AmenitiesTable,
+			Columns: []string{location.AmenitiesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(amenity.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.AmenitiesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.AmenitiesTable,
+			Columns: []string{location.AmenitiesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(amenity.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.PhotosCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.PhotosTable,
+			Columns: []string{location.PhotosColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(photo.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedPhotosIDs(); len(nodes) > 0 && !_u.mutation.PhotosCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.PhotosTable,
+			Columns: []string{location.PhotosColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(photo.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PhotosIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.PhotosTable,
+			Columns: []string{location.PhotosColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(photo.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{location.Label}
@@ -671,6 +917,51 @@ func (_u *LocationUpdateOne) AddClassInstances(v ...*ClassInstance) *LocationUpd
 	return _u.AddClassInstanceIDs(ids...)
 }
 
+// AddOpeningHourIDs adds the "opening_hours" edge to the OpeningHours entity by IDs.
+func (_u *LocationUpdateOne) AddOpeningHourIDs(ids ...uuid.UUID) *LocationUpdateOne {
+	_u.mutation.AddOpeningHourIDs(ids...)
+	return _u
+}
+
+// AddOpeningHours adds the "opening_hours" edges to the OpeningHours entity.
+func (_u *LocationUpdateOne) AddOpeningHours(v ...*OpeningHours) *LocationUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddOpeningHourIDs(ids...)
+}
+
+// AddAmenityIDs adds the "amenities" edge to the Amenity entity by IDs.
+func (_u *LocationUpdateOne) AddAmenityIDs(ids ...uuid.UUID) *LocationUpdateOne {
+	_u.mutation.AddAmenityIDs(ids...)
+	return _u
+}
+
+// AddAmenities adds the "amenities" edges to the Amenity entity.
+func (_u *LocationUpdateOne) AddAmenities(v ...*Amenity) *LocationUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddAmenityIDs(ids...)
+}
+
+// AddPhotoIDs adds the "photos" edge to the Photo entity by IDs.
+func (_u *LocationUpdateOne) AddPhotoIDs(ids ...uuid.UUID) *LocationUpdateOne {
+	_u.mutation.AddPhotoIDs(ids...)
+	return _u
+}
+
+// AddPhotos adds the "photos" edges to the Photo entity.
+func (_u *LocationUpdateOne) AddPhotos(v ...*Photo) *LocationUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddPhotoIDs(ids...)
+}
+
 // Mutation returns the LocationMutation object of the builder.
 func (_u *LocationUpdateOne) Mutation() *LocationMutation {
 	return _u.mutation
@@ -716,6 +1007,69 @@ func (_u *LocationUpdateOne) RemoveClassInstances(v ...*ClassInstance) *Location
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveClassInstanceIDs(ids...)
+}
+
+// ClearOpeningHours clears all "opening_hours" edges to the OpeningHours entity.
+func (_u *LocationUpdateOne) ClearOpeningHours() *LocationUpdateOne {
+	_u.mutation.ClearOpeningHours()
+	return _u
+}
+
+// RemoveOpeningHourIDs removes the "opening_hours" edge to OpeningHours entities by IDs.
+func (_u *LocationUpdateOne) RemoveOpeningHourIDs(ids ...uuid.UUID) *LocationUpdateOne {
+	_u.mutation.RemoveOpeningHourIDs(ids...)
+	return _u
+}
+
+// RemoveOpeningHours removes "opening_hours" edges to OpeningHours entities.
+func (_u *LocationUpdateOne) RemoveOpeningHours(v ...*OpeningHours) *LocationUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveOpeningHourIDs(ids...)
+}
+
+// ClearAmenities clears all "amenities" edges to the Amenity entity.
+func (_u *LocationUpdateOne) ClearAmenities() *LocationUpdateOne {
+	_u.mutation.ClearAmenities()
+	return _u
+}
+
+// RemoveAmenityIDs removes the "amenities" edge to Amenity entities by IDs.
+func (_u *LocationUpdateOne) RemoveAmenityIDs(ids ...uuid.UUID) *LocationUpdateOne {
+	_u.mutation.RemoveAmenityIDs(ids...)
+	return _u
+}
+
+// RemoveAmenities removes "amenities" edges to Amenity entities.
+func (_u *LocationUpdateOne) RemoveAmenities(v ...*Amenity) *LocationUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveAmenityIDs(ids...)
+}
+
+// ClearPhotos clears all "photos" edges to the Photo entity.
+func (_u *LocationUpdateOne) ClearPhotos() *LocationUpdateOne {
+	_u.mutation.ClearPhotos()
+	return _u
+}
+
+// RemovePhotoIDs removes the "photos" edge to Photo entities by IDs.
+func (_u *LocationUpdateOne) RemovePhotoIDs(ids ...uuid.UUID) *LocationUpdateOne {
+	_u.mutation.RemovePhotoIDs(ids...)
+	return _u
+}
+
+// RemovePhotos removes "photos" edges to Photo entities.
+func (_u *LocationUpdateOne) RemovePhotos(v ...*Photo) *LocationUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemovePhotoIDs(ids...)
 }
 
 // Where appends a list predicates to the LocationUpdate builder.
@@ -958,6 +1312,141 @@ func (_u *LocationUpdateOne) sqlSave(ctx context.Context) (_node *Location, err 
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(classinstance.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.OpeningHoursCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.OpeningHoursTable,
+			Columns: []string{location.OpeningHoursColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(openinghours.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedOpeningHoursIDs(); len(nodes) > 0 && !_u.mutation.OpeningHoursCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.OpeningHoursTable,
+			Columns: []string{location.OpeningHoursColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(openinghours.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OpeningHoursIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.OpeningHoursTable,
+			Columns: []string{location.OpeningHoursColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(openinghours.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.AmenitiesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.AmenitiesTable,
+			Columns: []string{location.AmenitiesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(amenity.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedAmenitiesIDs(); len(nodes) > 0 && !_u.mutation.AmenitiesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.AmenitiesTable,
+			Columns: []string{location.AmenitiesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(amenity.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.AmenitiesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.AmenitiesTable,
+			Columns: []string{location.AmenitiesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(amenity.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.PhotosCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.PhotosTable,
+			Columns: []string{location.PhotosColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(photo.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedPhotosIDs(); len(nodes) > 0 && !_u.mutation.PhotosCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.PhotosTable,
+			Columns: []string{location.PhotosColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(photo.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PhotosIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   location.PhotosTable,
+			Columns: []string{location.PhotosColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(photo.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {

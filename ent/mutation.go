@@ -3002,7 +3002,6 @@ type AmenityMutation struct {
 	created_at          *time.Time
 	updated_at          *time.Time
 	import_ref          *string
-	location_id         *uuid.UUID
 	name                *string
 	icon                *string
 	sort_order          *int
@@ -3010,6 +3009,8 @@ type AmenityMutation struct {
 	clearedFields       map[string]struct{}
 	organization        *uuid.UUID
 	clearedorganization bool
+	location            *uuid.UUID
+	clearedlocation     bool
 	done                bool
 	oldValue            func(context.Context) (*Amenity, error)
 	predicates          []predicate.Amenity
@@ -3278,12 +3279,12 @@ func (m *AmenityMutation) ResetImportRef() {
 
 // SetLocationID sets the "location_id" field.
 func (m *AmenityMutation) SetLocationID(u uuid.UUID) {
-	m.location_id = &u
+	m.location = &u
 }
 
 // LocationID returns the value of the "location_id" field in the mutation.
 func (m *AmenityMutation) LocationID() (r uuid.UUID, exists bool) {
-	v := m.location_id
+	v := m.location
 	if v == nil {
 		return
 	}
@@ -3309,7 +3310,7 @@ func (m *AmenityMutation) OldLocationID(ctx context.Context) (v *uuid.UUID, err 
 
 // ClearLocationID clears the value of the "location_id" field.
 func (m *AmenityMutation) ClearLocationID() {
-	m.location_id = nil
+	m.location = nil
 	m.clearedFields[amenity.FieldLocationID] = struct{}{}
 }
 
@@ -3321,7 +3322,7 @@ func (m *AmenityMutation) LocationIDCleared() bool {
 
 // ResetLocationID resets all changes to the "location_id" field.
 func (m *AmenityMutation) ResetLocationID() {
-	m.location_id = nil
+	m.location = nil
 	delete(m.clearedFields, amenity.FieldLocationID)
 }
 
@@ -3493,6 +3494,33 @@ func (m *AmenityMutation) ResetOrganization() {
 	m.clearedorganization = false
 }
 
+// ClearLocation clears the "location" edge to the Location entity.
+func (m *AmenityMutation) ClearLocation() {
+	m.clearedlocation = true
+	m.clearedFields[amenity.FieldLocationID] = struct{}{}
+}
+
+// LocationCleared reports if the "location" edge to the Location entity was cleared.
+func (m *AmenityMutation) LocationCleared() bool {
+	return m.LocationIDCleared() || m.clearedlocation
+}
+
+// LocationIDs returns the "location" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// LocationID instead. It exists only for internal usage by the builders.
+func (m *AmenityMutation) LocationIDs() (ids []uuid.UUID) {
+	if id := m.location; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetLocation resets all changes to the "location" edge.
+func (m *AmenityMutation) ResetLocation() {
+	m.location = nil
+	m.clearedlocation = false
+}
+
 // Where appends a list predicates to the AmenityMutation builder.
 func (m *AmenityMutation) Where(ps ...predicate.Amenity) {
 	m.predicates = append(m.predicates, ps...)
@@ -3540,7 +3568,7 @@ func (m *AmenityMutation) Fields() []string {
 	if m.import_ref != nil {
 		fields = append(fields, amenity.FieldImportRef)
 	}
-	if m.location_id != nil {
+	if m.location != nil {
 		fields = append(fields, amenity.FieldLocationID)
 	}
 	if m.name != nil {
@@ -3781,9 +3809,12 @@ func (m *AmenityMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *AmenityMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.organization != nil {
 		edges = append(edges, amenity.EdgeOrganization)
+	}
+	if m.location != nil {
+		edges = append(edges, amenity.EdgeLocation)
 	}
 	return edges
 }
@@ -3796,13 +3827,17 @@ func (m *AmenityMutation) AddedIDs(name string) []ent.Value {
 		if id := m.organization; id != nil {
 			return []ent.Value{*id}
 		}
+	case amenity.EdgeLocation:
+		if id := m.location; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *AmenityMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -3814,9 +3849,12 @@ func (m *AmenityMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *AmenityMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.clearedorganization {
 		edges = append(edges, amenity.EdgeOrganization)
+	}
+	if m.clearedlocation {
+		edges = append(edges, amenity.EdgeLocation)
 	}
 	return edges
 }
@@ -3827,6 +3865,8 @@ func (m *AmenityMutation) EdgeCleared(name string) bool {
 	switch name {
 	case amenity.EdgeOrganization:
 		return m.clearedorganization
+	case amenity.EdgeLocation:
+		return m.clearedlocation
 	}
 	return false
 }
@@ -3838,6 +3878,9 @@ func (m *AmenityMutation) ClearEdge(name string) error {
 	case amenity.EdgeOrganization:
 		m.ClearOrganization()
 		return nil
+	case amenity.EdgeLocation:
+		m.ClearLocation()
+		return nil
 	}
 	return fmt.Errorf("unknown Amenity unique edge %s", name)
 }
@@ -3848,6 +3891,9 @@ func (m *AmenityMutation) ResetEdge(name string) error {
 	switch name {
 	case amenity.EdgeOrganization:
 		m.ResetOrganization()
+		return nil
+	case amenity.EdgeLocation:
+		m.ResetLocation()
 		return nil
 	}
 	return fmt.Errorf("unknown Amenity edge %s", name)
@@ -6178,6 +6224,9 @@ type BrandMutation struct {
 	pass_types          map[uuid.UUID]struct{}
 	removedpass_types   map[uuid.UUID]struct{}
 	clearedpass_types   bool
+	photos              map[uuid.UUID]struct{}
+	removedphotos       map[uuid.UUID]struct{}
+	clearedphotos       bool
 	done                bool
 	oldValue            func(context.Context) (*Brand, error)
 	predicates          []predicate.Brand
@@ -7086,6 +7135,60 @@ func (m *BrandMutation) ResetPassTypes() {
 	m.removedpass_types = nil
 }
 
+// AddPhotoIDs adds the "photos" edge to the Photo entity by ids.
+func (m *BrandMutation) AddPhotoIDs(ids ...uuid.UUID) {
+	if m.photos == nil {
+		m.photos = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.photos[ids[i]] = struct{}{}
+	}
+}
+
+// ClearPhotos clears the "photos" edge to the Photo entity.
+func (m *BrandMutation) ClearPhotos() {
+	m.clearedphotos = true
+}
+
+// PhotosCleared reports if the "photos" edge to the Photo entity was cleared.
+func (m *BrandMutation) PhotosCleared() bool {
+	return m.clearedphotos
+}
+
+// RemovePhotoIDs removes the "photos" edge to the Photo entity by IDs.
+func (m *BrandMutation) RemovePhotoIDs(ids ...uuid.UUID) {
+	if m.removedphotos == nil {
+		m.removedphotos = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.photos, ids[i])
+		m.removedphotos[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedPhotos returns the removed IDs of the "photos" edge to the Photo entity.
+func (m *BrandMutation) RemovedPhotosIDs() (ids []uuid.UUID) {
+	for id := range m.removedphotos {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// PhotosIDs returns the "photos" edge IDs in the mutation.
+func (m *BrandMutation) PhotosIDs() (ids []uuid.UUID) {
+	for id := range m.photos {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetPhotos resets all changes to the "photos" edge.
+func (m *BrandMutation) ResetPhotos() {
+	m.photos = nil
+	m.clearedphotos = false
+	m.removedphotos = nil
+}
+
 // Where appends a list predicates to the BrandMutation builder.
 func (m *BrandMutation) Where(ps ...predicate.Brand) {
 	m.predicates = append(m.predicates, ps...)
@@ -7523,7 +7626,7 @@ func (m *BrandMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *BrandMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.organization != nil {
 		edges = append(edges, brand.EdgeOrganization)
 	}
@@ -7532,6 +7635,9 @@ func (m *BrandMutation) AddedEdges() []string {
 	}
 	if m.pass_types != nil {
 		edges = append(edges, brand.EdgePassTypes)
+	}
+	if m.photos != nil {
+		edges = append(edges, brand.EdgePhotos)
 	}
 	return edges
 }
@@ -7556,18 +7662,27 @@ func (m *BrandMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case brand.EdgePhotos:
+		ids := make([]ent.Value, 0, len(m.photos))
+		for id := range m.photos {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *BrandMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removedclass_types != nil {
 		edges = append(edges, brand.EdgeClassTypes)
 	}
 	if m.removedpass_types != nil {
 		edges = append(edges, brand.EdgePassTypes)
+	}
+	if m.removedphotos != nil {
+		edges = append(edges, brand.EdgePhotos)
 	}
 	return edges
 }
@@ -7588,13 +7703,19 @@ func (m *BrandMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case brand.EdgePhotos:
+		ids := make([]ent.Value, 0, len(m.removedphotos))
+		for id := range m.removedphotos {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *BrandMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedorganization {
 		edges = append(edges, brand.EdgeOrganization)
 	}
@@ -7603,6 +7724,9 @@ func (m *BrandMutation) ClearedEdges() []string {
 	}
 	if m.clearedpass_types {
 		edges = append(edges, brand.EdgePassTypes)
+	}
+	if m.clearedphotos {
+		edges = append(edges, brand.EdgePhotos)
 	}
 	return edges
 }
@@ -7617,6 +7741,8 @@ func (m *BrandMutation) EdgeCleared(name string) bool {
 		return m.clearedclass_types
 	case brand.EdgePassTypes:
 		return m.clearedpass_types
+	case brand.EdgePhotos:
+		return m.clearedphotos
 	}
 	return false
 }
@@ -7644,6 +7770,9 @@ func (m *BrandMutation) ResetEdge(name string) error {
 		return nil
 	case brand.EdgePassTypes:
 		m.ResetPassTypes()
+		return nil
+	case brand.EdgePhotos:
+		m.ResetPhotos()
 		return nil
 	}
 	return fmt.Errorf("unknown Brand edge %s", name)
@@ -12577,10 +12706,11 @@ type GiftCardMutation struct {
 	expires_at                *time.Time
 	sender_name               *string
 	gift_description          *string
-	pass_type_id              *uuid.UUID
 	clearedFields             map[string]struct{}
 	organization              *uuid.UUID
 	clearedorganization       bool
+	pass_type                 *uuid.UUID
+	clearedpass_type          bool
 	done                      bool
 	oldValue                  func(context.Context) (*GiftCard, error)
 	predicates                []predicate.GiftCard
@@ -13252,12 +13382,12 @@ func (m *GiftCardMutation) ResetGiftDescription() {
 
 // SetPassTypeID sets the "pass_type_id" field.
 func (m *GiftCardMutation) SetPassTypeID(u uuid.UUID) {
-	m.pass_type_id = &u
+	m.pass_type = &u
 }
 
 // PassTypeID returns the value of the "pass_type_id" field in the mutation.
 func (m *GiftCardMutation) PassTypeID() (r uuid.UUID, exists bool) {
-	v := m.pass_type_id
+	v := m.pass_type
 	if v == nil {
 		return
 	}
@@ -13283,7 +13413,7 @@ func (m *GiftCardMutation) OldPassTypeID(ctx context.Context) (v *uuid.UUID, err
 
 // ClearPassTypeID clears the value of the "pass_type_id" field.
 func (m *GiftCardMutation) ClearPassTypeID() {
-	m.pass_type_id = nil
+	m.pass_type = nil
 	m.clearedFields[giftcard.FieldPassTypeID] = struct{}{}
 }
 
@@ -13295,7 +13425,7 @@ func (m *GiftCardMutation) PassTypeIDCleared() bool {
 
 // ResetPassTypeID resets all changes to the "pass_type_id" field.
 func (m *GiftCardMutation) ResetPassTypeID() {
-	m.pass_type_id = nil
+	m.pass_type = nil
 	delete(m.clearedFields, giftcard.FieldPassTypeID)
 }
 
@@ -13324,6 +13454,33 @@ func (m *GiftCardMutation) OrganizationIDs() (ids []uuid.UUID) {
 func (m *GiftCardMutation) ResetOrganization() {
 	m.organization = nil
 	m.clearedorganization = false
+}
+
+// ClearPassType clears the "pass_type" edge to the PassType entity.
+func (m *GiftCardMutation) ClearPassType() {
+	m.clearedpass_type = true
+	m.clearedFields[giftcard.FieldPassTypeID] = struct{}{}
+}
+
+// PassTypeCleared reports if the "pass_type" edge to the PassType entity was cleared.
+func (m *GiftCardMutation) PassTypeCleared() bool {
+	return m.PassTypeIDCleared() || m.clearedpass_type
+}
+
+// PassTypeIDs returns the "pass_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PassTypeID instead. It exists only for internal usage by the builders.
+func (m *GiftCardMutation) PassTypeIDs() (ids []uuid.UUID) {
+	if id := m.pass_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPassType resets all changes to the "pass_type" edge.
+func (m *GiftCardMutation) ResetPassType() {
+	m.pass_type = nil
+	m.clearedpass_type = false
 }
 
 // Where appends a list predicates to the GiftCardMutation builder.
@@ -13400,7 +13557,7 @@ func (m *GiftCardMutation) Fields() []string {
 	if m.gift_description != nil {
 		fields = append(fields, giftcard.FieldGiftDescription)
 	}
-	if m.pass_type_id != nil {
+	if m.pass_type != nil {
 		fields = append(fields, giftcard.FieldPassTypeID)
 	}
 	return fields
@@ -13740,9 +13897,12 @@ func (m *GiftCardMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *GiftCardMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.organization != nil {
 		edges = append(edges, giftcard.EdgeOrganization)
+	}
+	if m.pass_type != nil {
+		edges = append(edges, giftcard.EdgePassType)
 	}
 	return edges
 }
@@ -13755,13 +13915,17 @@ func (m *GiftCardMutation) AddedIDs(name string) []ent.Value {
 		if id := m.organization; id != nil {
 			return []ent.Value{*id}
 		}
+	case giftcard.EdgePassType:
+		if id := m.pass_type; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *GiftCardMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -13773,9 +13937,12 @@ func (m *GiftCardMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *GiftCardMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.clearedorganization {
 		edges = append(edges, giftcard.EdgeOrganization)
+	}
+	if m.clearedpass_type {
+		edges = append(edges, giftcard.EdgePassType)
 	}
 	return edges
 }
@@ -13786,6 +13953,8 @@ func (m *GiftCardMutation) EdgeCleared(name string) bool {
 	switch name {
 	case giftcard.EdgeOrganization:
 		return m.clearedorganization
+	case giftcard.EdgePassType:
+		return m.clearedpass_type
 	}
 	return false
 }
@@ -13797,6 +13966,9 @@ func (m *GiftCardMutation) ClearEdge(name string) error {
 	case giftcard.EdgeOrganization:
 		m.ClearOrganization()
 		return nil
+	case giftcard.EdgePassType:
+		m.ClearPassType()
+		return nil
 	}
 	return fmt.Errorf("unknown GiftCard unique edge %s", name)
 }
@@ -13807,6 +13979,9 @@ func (m *GiftCardMutation) ResetEdge(name string) error {
 	switch name {
 	case giftcard.EdgeOrganization:
 		m.ResetOrganization()
+		return nil
+	case giftcard.EdgePassType:
+		m.ResetPassType()
 		return nil
 	}
 	return fmt.Errorf("unknown GiftCard edge %s", name)
@@ -15897,6 +16072,15 @@ type LocationMutation struct {
 	class_instances        map[uuid.UUID]struct{}
 	removedclass_instances map[uuid.UUID]struct{}
 	clearedclass_instances bool
+	opening_hours          map[uuid.UUID]struct{}
+	removedopening_hours   map[uuid.UUID]struct{}
+	clearedopening_hours   bool
+	amenities              map[uuid.UUID]struct{}
+	removedamenities       map[uuid.UUID]struct{}
+	clearedamenities       bool
+	photos                 map[uuid.UUID]struct{}
+	removedphotos          map[uuid.UUID]struct{}
+	clearedphotos          bool
 	done                   bool
 	oldValue               func(context.Context) (*Location, error)
 	predicates             []predicate.Location
@@ -16608,6 +16792,168 @@ func (m *LocationMutation) ResetClassInstances() {
 	m.removedclass_instances = nil
 }
 
+// AddOpeningHourIDs adds the "opening_hours" edge to the OpeningHours entity by ids.
+func (m *LocationMutation) AddOpeningHourIDs(ids ...uuid.UUID) {
+	if m.opening_hours == nil {
+		m.opening_hours = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.opening_hours[ids[i]] = struct{}{}
+	}
+}
+
+// ClearOpeningHours clears the "opening_hours" edge to the OpeningHours entity.
+func (m *LocationMutation) ClearOpeningHours() {
+	m.clearedopening_hours = true
+}
+
+// OpeningHoursCleared reports if the "opening_hours" edge to the OpeningHours entity was cleared.
+func (m *LocationMutation) OpeningHoursCleared() bool {
+	return m.clearedopening_hours
+}
+
+// RemoveOpeningHourIDs removes the "opening_hours" edge to the OpeningHours entity by IDs.
+func (m *LocationMutation) RemoveOpeningHourIDs(ids ...uuid.UUID) {
+	if m.removedopening_hours == nil {
+		m.removedopening_hours = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.opening_hours, ids[i])
+		m.removedopening_hours[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedOpeningHours returns the removed IDs of the "opening_hours" edge to the OpeningHours entity.
+func (m *LocationMutation) RemovedOpeningHoursIDs() (ids []uuid.UUID) {
+	for id := range m.removedopening_hours {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// OpeningHoursIDs returns the "opening_hours" edge IDs in the mutation.
+func (m *LocationMutation) OpeningHoursIDs() (ids []uuid.UUID) {
+	for id := range m.opening_hours {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetOpeningHours resets all changes to the "opening_hours" edge.
+func (m *LocationMutation) ResetOpeningHours() {
+	m.opening_hours = nil
+	m.clearedopening_hours = false
+	m.removedopening_hours = nil
+}
+
+// AddAmenityIDs adds the "amenities" edge to the Amenity entity by ids.
+func (m *LocationMutation) AddAmenityIDs(ids ...uuid.UUID) {
+	if m.amenities == nil {
+		m.amenities = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.amenities[ids[i]] = struct{}{}
+	}
+}
+
+// ClearAmenities clears the "amenities" edge to the Amenity entity.
+func (m *LocationMutation) ClearAmenities() {
+	m.clearedamenities = true
+}
+
+// AmenitiesCleared reports if the "amenities" edge to the Amenity entity was cleared.
+func (m *LocationMutation) AmenitiesCleared() bool {
+	return m.clearedamenities
+}
+
+// RemoveAmenityIDs removes the "amenities" edge to the Amenity entity by IDs.
+func (m *LocationMutation) RemoveAmenityIDs(ids ...uuid.UUID) {
+	if m.removedamenities == nil {
+		m.removedamenities = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.amenities, ids[i])
+		m.removedamenities[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedAmenities returns the removed IDs of the "amenities" edge to the Amenity entity.
+func (m *LocationMutation) RemovedAmenitiesIDs() (ids []uuid.UUID) {
+	for id := range m.removedamenities {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// AmenitiesIDs returns the "amenities" edge IDs in the mutation.
+func (m *LocationMutation) AmenitiesIDs() (ids []uuid.UUID) {
+	for id := range m.amenities {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetAmenities resets all changes to the "amenities" edge.
+func (m *LocationMutation) ResetAmenities() {
+	m.amenities = nil
+	m.clearedamenities = false
+	m.removedamenities = nil
+}
+
+// AddPhotoIDs adds the "photos" edge to the Photo entity by ids.
+func (m *LocationMutation) AddPhotoIDs(ids ...uuid.UUID) {
+	if m.photos == nil {
+		m.photos = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.photos[ids[i]] = struct{}{}
+	}
+}
+
+// ClearPhotos clears the "photos" edge to the Photo entity.
+func (m *LocationMutation) ClearPhotos() {
+	m.clearedphotos = true
+}
+
+// PhotosCleared reports if the "photos" edge to the Photo entity was cleared.
+func (m *LocationMutation) PhotosCleared() bool {
+	return m.clearedphotos
+}
+
+// RemovePhotoIDs removes the "photos" edge to the Photo entity by IDs.
+func (m *LocationMutation) RemovePhotoIDs(ids ...uuid.UUID) {
+	if m.removedphotos == nil {
+		m.removedphotos = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.photos, ids[i])
+		m.removedphotos[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedPhotos returns the removed IDs of the "photos" edge to the Photo entity.
+func (m *LocationMutation) RemovedPhotosIDs() (ids []uuid.UUID) {
+	for id := range m.removedphotos {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// PhotosIDs returns the "photos" edge IDs in the mutation.
+func (m *LocationMutation) PhotosIDs() (ids []uuid.UUID) {
+	for id := range m.photos {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetPhotos resets all changes to the "photos" edge.
+func (m *LocationMutation) ResetPhotos() {
+	m.photos = nil
+	m.clearedphotos = false
+	m.removedphotos = nil
+}
+
 // Where appends a list predicates to the LocationMutation builder.
 func (m *LocationMutation) Where(ps ...predicate.Location) {
 	m.predicates = append(m.predicates, ps...)
@@ -16954,7 +17300,7 @@ func (m *LocationMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *LocationMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 6)
 	if m.organization != nil {
 		edges = append(edges, location.EdgeOrganization)
 	}
@@ -16963,6 +17309,15 @@ func (m *LocationMutation) AddedEdges() []string {
 	}
 	if m.class_instances != nil {
 		edges = append(edges, location.EdgeClassInstances)
+	}
+	if m.opening_hours != nil {
+		edges = append(edges, location.EdgeOpeningHours)
+	}
+	if m.amenities != nil {
+		edges = append(edges, location.EdgeAmenities)
+	}
+	if m.photos != nil {
+		edges = append(edges, location.EdgePhotos)
 	}
 	return edges
 }
@@ -16987,18 +17342,45 @@ func (m *LocationMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case location.EdgeOpeningHours:
+		ids := make([]ent.Value, 0, len(m.opening_hours))
+		for id := range m.opening_hours {
+			ids = append(ids, id)
+		}
+		return ids
+	case location.EdgeAmenities:
+		ids := make([]ent.Value, 0, len(m.amenities))
+		for id := range m.amenities {
+			ids = append(ids, id)
+		}
+		return ids
+	case location.EdgePhotos:
+		ids := make([]ent.Value, 0, len(m.photos))
+		for id := range m.photos {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *LocationMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 6)
 	if m.removedrooms != nil {
 		edges = append(edges, location.EdgeRooms)
 	}
 	if m.removedclass_instances != nil {
 		edges = append(edges, location.EdgeClassInstances)
+	}
+	if m.removedopening_hours != nil {
+		edges = append(edges, location.EdgeOpeningHours)
+	}
+	if m.removedamenities != nil {
+		edges = append(edges, location.EdgeAmenities)
+	}
+	if m.removedphotos != nil {
+		edges = append(edges, location.EdgePhotos)
 	}
 	return edges
 }
@@ -17019,13 +17401,31 @@ func (m *LocationMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case location.EdgeOpeningHours:
+		ids := make([]ent.Value, 0, len(m.removedopening_hours))
+		for id := range m.removedopening_hours {
+			ids = append(ids, id)
+		}
+		return ids
+	case location.EdgeAmenities:
+		ids := make([]ent.Value, 0, len(m.removedamenities))
+		for id := range m.removedamenities {
+			ids = append(ids, id)
+		}
+		return ids
+	case location.EdgePhotos:
+		ids := make([]ent.Value, 0, len(m.removedphotos))
+		for id := range m.removedphotos {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *LocationMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 6)
 	if m.clearedorganization {
 		edges = append(edges, location.EdgeOrganization)
 	}
@@ -17034,6 +17434,15 @@ func (m *LocationMutation) ClearedEdges() []string {
 	}
 	if m.clearedclass_instances {
 		edges = append(edges, location.EdgeClassInstances)
+	}
+	if m.clearedopening_hours {
+		edges = append(edges, location.EdgeOpeningHours)
+	}
+	if m.clearedamenities {
+		edges = append(edges, location.EdgeAmenities)
+	}
+	if m.clearedphotos {
+		edges = append(edges, location.EdgePhotos)
 	}
 	return edges
 }
@@ -17048,6 +17457,12 @@ func (m *LocationMutation) EdgeCleared(name string) bool {
 		return m.clearedrooms
 	case location.EdgeClassInstances:
 		return m.clearedclass_instances
+	case location.EdgeOpeningHours:
+		return m.clearedopening_hours
+	case location.EdgeAmenities:
+		return m.clearedamenities
+	case location.EdgePhotos:
+		return m.clearedphotos
 	}
 	return false
 }
@@ -17075,6 +17490,15 @@ func (m *LocationMutation) ResetEdge(name string) error {
 		return nil
 	case location.EdgeClassInstances:
 		m.ResetClassInstances()
+		return nil
+	case location.EdgeOpeningHours:
+		m.ResetOpeningHours()
+		return nil
+	case location.EdgeAmenities:
+		m.ResetAmenities()
+		return nil
+	case location.EdgePhotos:
+		m.ResetPhotos()
 		return nil
 	}
 	return fmt.Errorf("unknown Location edge %s", name)
@@ -18354,7 +18778,6 @@ type OpeningHoursMutation struct {
 	created_at          *time.Time
 	updated_at          *time.Time
 	import_ref          *string
-	location_id         *uuid.UUID
 	weekday             *int
 	addweekday          *int
 	opens_at            *string
@@ -18363,6 +18786,8 @@ type OpeningHoursMutation struct {
 	clearedFields       map[string]struct{}
 	organization        *uuid.UUID
 	clearedorganization bool
+	location            *uuid.UUID
+	clearedlocation     bool
 	done                bool
 	oldValue            func(context.Context) (*OpeningHours, error)
 	predicates          []predicate.OpeningHours
@@ -18631,12 +19056,12 @@ func (m *OpeningHoursMutation) ResetImportRef() {
 
 // SetLocationID sets the "location_id" field.
 func (m *OpeningHoursMutation) SetLocationID(u uuid.UUID) {
-	m.location_id = &u
+	m.location = &u
 }
 
 // LocationID returns the value of the "location_id" field in the mutation.
 func (m *OpeningHoursMutation) LocationID() (r uuid.UUID, exists bool) {
-	v := m.location_id
+	v := m.location
 	if v == nil {
 		return
 	}
@@ -18662,7 +19087,7 @@ func (m *OpeningHoursMutation) OldLocationID(ctx context.Context) (v *uuid.UUID,
 
 // ClearLocationID clears the value of the "location_id" field.
 func (m *OpeningHoursMutation) ClearLocationID() {
-	m.location_id = nil
+	m.location = nil
 	m.clearedFields[openinghours.FieldLocationID] = struct{}{}
 }
 
@@ -18674,7 +19099,7 @@ func (m *OpeningHoursMutation) LocationIDCleared() bool {
 
 // ResetLocationID resets all changes to the "location_id" field.
 func (m *OpeningHoursMutation) ResetLocationID() {
-	m.location_id = nil
+	m.location = nil
 	delete(m.clearedFields, openinghours.FieldLocationID)
 }
 
@@ -18895,6 +19320,33 @@ func (m *OpeningHoursMutation) ResetOrganization() {
 	m.clearedorganization = false
 }
 
+// ClearLocation clears the "location" edge to the Location entity.
+func (m *OpeningHoursMutation) ClearLocation() {
+	m.clearedlocation = true
+	m.clearedFields[openinghours.FieldLocationID] = struct{}{}
+}
+
+// LocationCleared reports if the "location" edge to the Location entity was cleared.
+func (m *OpeningHoursMutation) LocationCleared() bool {
+	return m.LocationIDCleared() || m.clearedlocation
+}
+
+// LocationIDs returns the "location" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// LocationID instead. It exists only for internal usage by the builders.
+func (m *OpeningHoursMutation) LocationIDs() (ids []uuid.UUID) {
+	if id := m.location; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetLocation resets all changes to the "location" edge.
+func (m *OpeningHoursMutation) ResetLocation() {
+	m.location = nil
+	m.clearedlocation = false
+}
+
 // Where appends a list predicates to the OpeningHoursMutation builder.
 func (m *OpeningHoursMutation) Where(ps ...predicate.OpeningHours) {
 	m.predicates = append(m.predicates, ps...)
@@ -18942,7 +19394,7 @@ func (m *OpeningHoursMutation) Fields() []string {
 	if m.import_ref != nil {
 		fields = append(fields, openinghours.FieldImportRef)
 	}
-	if m.location_id != nil {
+	if m.location != nil {
 		fields = append(fields, openinghours.FieldLocationID)
 	}
 	if m.weekday != nil {
@@ -19206,9 +19658,12 @@ func (m *OpeningHoursMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *OpeningHoursMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.organization != nil {
 		edges = append(edges, openinghours.EdgeOrganization)
+	}
+	if m.location != nil {
+		edges = append(edges, openinghours.EdgeLocation)
 	}
 	return edges
 }
@@ -19221,13 +19676,17 @@ func (m *OpeningHoursMutation) AddedIDs(name string) []ent.Value {
 		if id := m.organization; id != nil {
 			return []ent.Value{*id}
 		}
+	case openinghours.EdgeLocation:
+		if id := m.location; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *OpeningHoursMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -19239,9 +19698,12 @@ func (m *OpeningHoursMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *OpeningHoursMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.clearedorganization {
 		edges = append(edges, openinghours.EdgeOrganization)
+	}
+	if m.clearedlocation {
+		edges = append(edges, openinghours.EdgeLocation)
 	}
 	return edges
 }
@@ -19252,6 +19714,8 @@ func (m *OpeningHoursMutation) EdgeCleared(name string) bool {
 	switch name {
 	case openinghours.EdgeOrganization:
 		return m.clearedorganization
+	case openinghours.EdgeLocation:
+		return m.clearedlocation
 	}
 	return false
 }
@@ -19263,6 +19727,9 @@ func (m *OpeningHoursMutation) ClearEdge(name string) error {
 	case openinghours.EdgeOrganization:
 		m.ClearOrganization()
 		return nil
+	case openinghours.EdgeLocation:
+		m.ClearLocation()
+		return nil
 	}
 	return fmt.Errorf("unknown OpeningHours unique edge %s", name)
 }
@@ -19273,6 +19740,9 @@ func (m *OpeningHoursMutation) ResetEdge(name string) error {
 	switch name {
 	case openinghours.EdgeOrganization:
 		m.ResetOrganization()
+		return nil
+	case openinghours.EdgeLocation:
+		m.ResetLocation()
 		return nil
 	}
 	return fmt.Errorf("unknown OpeningHours edge %s", name)
@@ -22230,6 +22700,9 @@ type PassTypeMutation struct {
 	flash_sales                map[uuid.UUID]struct{}
 	removedflash_sales         map[uuid.UUID]struct{}
 	clearedflash_sales         bool
+	gift_cards                 map[uuid.UUID]struct{}
+	removedgift_cards          map[uuid.UUID]struct{}
+	clearedgift_cards          bool
 	done                       bool
 	oldValue                   func(context.Context) (*PassType, error)
 	predicates                 []predicate.PassType
@@ -23617,6 +24090,60 @@ func (m *PassTypeMutation) ResetFlashSales() {
 	m.removedflash_sales = nil
 }
 
+// AddGiftCardIDs adds the "gift_cards" edge to the GiftCard entity by ids.
+func (m *PassTypeMutation) AddGiftCardIDs(ids ...uuid.UUID) {
+	if m.gift_cards == nil {
+		m.gift_cards = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.gift_cards[ids[i]] = struct{}{}
+	}
+}
+
+// ClearGiftCards clears the "gift_cards" edge to the GiftCard entity.
+func (m *PassTypeMutation) ClearGiftCards() {
+	m.clearedgift_cards = true
+}
+
+// GiftCardsCleared reports if the "gift_cards" edge to the GiftCard entity was cleared.
+func (m *PassTypeMutation) GiftCardsCleared() bool {
+	return m.clearedgift_cards
+}
+
+// RemoveGiftCardIDs removes the "gift_cards" edge to the GiftCard entity by IDs.
+func (m *PassTypeMutation) RemoveGiftCardIDs(ids ...uuid.UUID) {
+	if m.removedgift_cards == nil {
+		m.removedgift_cards = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.gift_cards, ids[i])
+		m.removedgift_cards[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedGiftCards returns the removed IDs of the "gift_cards" edge to the GiftCard entity.
+func (m *PassTypeMutation) RemovedGiftCardsIDs() (ids []uuid.UUID) {
+	for id := range m.removedgift_cards {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// GiftCardsIDs returns the "gift_cards" edge IDs in the mutation.
+func (m *PassTypeMutation) GiftCardsIDs() (ids []uuid.UUID) {
+	for id := range m.gift_cards {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetGiftCards resets all changes to the "gift_cards" edge.
+func (m *PassTypeMutation) ResetGiftCards() {
+	m.gift_cards = nil
+	m.clearedgift_cards = false
+	m.removedgift_cards = nil
+}
+
 // Where appends a list predicates to the PassTypeMutation builder.
 func (m *PassTypeMutation) Where(ps ...predicate.PassType) {
 	m.predicates = append(m.predicates, ps...)
@@ -24238,7 +24765,7 @@ func (m *PassTypeMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *PassTypeMutation) AddedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.organization != nil {
 		edges = append(edges, passtype.EdgeOrganization)
 	}
@@ -24253,6 +24780,9 @@ func (m *PassTypeMutation) AddedEdges() []string {
 	}
 	if m.flash_sales != nil {
 		edges = append(edges, passtype.EdgeFlashSales)
+	}
+	if m.gift_cards != nil {
+		edges = append(edges, passtype.EdgeGiftCards)
 	}
 	return edges
 }
@@ -24289,13 +24819,19 @@ func (m *PassTypeMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case passtype.EdgeGiftCards:
+		ids := make([]ent.Value, 0, len(m.gift_cards))
+		for id := range m.gift_cards {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *PassTypeMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.removedallowed_brands != nil {
 		edges = append(edges, passtype.EdgeAllowedBrands)
 	}
@@ -24307,6 +24843,9 @@ func (m *PassTypeMutation) RemovedEdges() []string {
 	}
 	if m.removedflash_sales != nil {
 		edges = append(edges, passtype.EdgeFlashSales)
+	}
+	if m.removedgift_cards != nil {
+		edges = append(edges, passtype.EdgeGiftCards)
 	}
 	return edges
 }
@@ -24339,13 +24878,19 @@ func (m *PassTypeMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case passtype.EdgeGiftCards:
+		ids := make([]ent.Value, 0, len(m.removedgift_cards))
+		for id := range m.removedgift_cards {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *PassTypeMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.clearedorganization {
 		edges = append(edges, passtype.EdgeOrganization)
 	}
@@ -24360,6 +24905,9 @@ func (m *PassTypeMutation) ClearedEdges() []string {
 	}
 	if m.clearedflash_sales {
 		edges = append(edges, passtype.EdgeFlashSales)
+	}
+	if m.clearedgift_cards {
+		edges = append(edges, passtype.EdgeGiftCards)
 	}
 	return edges
 }
@@ -24378,6 +24926,8 @@ func (m *PassTypeMutation) EdgeCleared(name string) bool {
 		return m.clearedpasses
 	case passtype.EdgeFlashSales:
 		return m.clearedflash_sales
+	case passtype.EdgeGiftCards:
+		return m.clearedgift_cards
 	}
 	return false
 }
@@ -24411,6 +24961,9 @@ func (m *PassTypeMutation) ResetEdge(name string) error {
 		return nil
 	case passtype.EdgeFlashSales:
 		m.ResetFlashSales()
+		return nil
+	case passtype.EdgeGiftCards:
+		m.ResetGiftCards()
 		return nil
 	}
 	return fmt.Errorf("unknown PassType edge %s", name)
@@ -25631,8 +26184,6 @@ type PhotoMutation struct {
 	created_at          *time.Time
 	updated_at          *time.Time
 	import_ref          *string
-	location_id         *uuid.UUID
-	brand_id            *uuid.UUID
 	url                 *string
 	caption             *string
 	sort_order          *int
@@ -25640,6 +26191,10 @@ type PhotoMutation struct {
 	clearedFields       map[string]struct{}
 	organization        *uuid.UUID
 	clearedorganization bool
+	location            *uuid.UUID
+	clearedlocation     bool
+	brand               *uuid.UUID
+	clearedbrand        bool
 	done                bool
 	oldValue            func(context.Context) (*Photo, error)
 	predicates          []predicate.Photo
@@ -25908,12 +26463,12 @@ func (m *PhotoMutation) ResetImportRef() {
 
 // SetLocationID sets the "location_id" field.
 func (m *PhotoMutation) SetLocationID(u uuid.UUID) {
-	m.location_id = &u
+	m.location = &u
 }
 
 // LocationID returns the value of the "location_id" field in the mutation.
 func (m *PhotoMutation) LocationID() (r uuid.UUID, exists bool) {
-	v := m.location_id
+	v := m.location
 	if v == nil {
 		return
 	}
@@ -25939,7 +26494,7 @@ func (m *PhotoMutation) OldLocationID(ctx context.Context) (v *uuid.UUID, err er
 
 // ClearLocationID clears the value of the "location_id" field.
 func (m *PhotoMutation) ClearLocationID() {
-	m.location_id = nil
+	m.location = nil
 	m.clearedFields[photo.FieldLocationID] = struct{}{}
 }
 
@@ -25951,18 +26506,18 @@ func (m *PhotoMutation) LocationIDCleared() bool {
 
 // ResetLocationID resets all changes to the "location_id" field.
 func (m *PhotoMutation) ResetLocationID() {
-	m.location_id = nil
+	m.location = nil
 	delete(m.clearedFields, photo.FieldLocationID)
 }
 
 // SetBrandID sets the "brand_id" field.
 func (m *PhotoMutation) SetBrandID(u uuid.UUID) {
-	m.brand_id = &u
+	m.brand = &u
 }
 
 // BrandID returns the value of the "brand_id" field in the mutation.
 func (m *PhotoMutation) BrandID() (r uuid.UUID, exists bool) {
-	v := m.brand_id
+	v := m.brand
 	if v == nil {
 		return
 	}
@@ -25988,7 +26543,7 @@ func (m *PhotoMutation) OldBrandID(ctx context.Context) (v *uuid.UUID, err error
 
 // ClearBrandID clears the value of the "brand_id" field.
 func (m *PhotoMutation) ClearBrandID() {
-	m.brand_id = nil
+	m.brand = nil
 	m.clearedFields[photo.FieldBrandID] = struct{}{}
 }
 
@@ -26000,7 +26555,7 @@ func (m *PhotoMutation) BrandIDCleared() bool {
 
 // ResetBrandID resets all changes to the "brand_id" field.
 func (m *PhotoMutation) ResetBrandID() {
-	m.brand_id = nil
+	m.brand = nil
 	delete(m.clearedFields, photo.FieldBrandID)
 }
 
@@ -26172,6 +26727,60 @@ func (m *PhotoMutation) ResetOrganization() {
 	m.clearedorganization = false
 }
 
+// ClearLocation clears the "location" edge to the Location entity.
+func (m *PhotoMutation) ClearLocation() {
+	m.clearedlocation = true
+	m.clearedFields[photo.FieldLocationID] = struct{}{}
+}
+
+// LocationCleared reports if the "location" edge to the Location entity was cleared.
+func (m *PhotoMutation) LocationCleared() bool {
+	return m.LocationIDCleared() || m.clearedlocation
+}
+
+// LocationIDs returns the "location" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// LocationID instead. It exists only for internal usage by the builders.
+func (m *PhotoMutation) LocationIDs() (ids []uuid.UUID) {
+	if id := m.location; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetLocation resets all changes to the "location" edge.
+func (m *PhotoMutation) ResetLocation() {
+	m.location = nil
+	m.clearedlocation = false
+}
+
+// ClearBrand clears the "brand" edge to the Brand entity.
+func (m *PhotoMutation) ClearBrand() {
+	m.clearedbrand = true
+	m.clearedFields[photo.FieldBrandID] = struct{}{}
+}
+
+// BrandCleared reports if the "brand" edge to the Brand entity was cleared.
+func (m *PhotoMutation) BrandCleared() bool {
+	return m.BrandIDCleared() || m.clearedbrand
+}
+
+// BrandIDs returns the "brand" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// BrandID instead. It exists only for internal usage by the builders.
+func (m *PhotoMutation) BrandIDs() (ids []uuid.UUID) {
+	if id := m.brand; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetBrand resets all changes to the "brand" edge.
+func (m *PhotoMutation) ResetBrand() {
+	m.brand = nil
+	m.clearedbrand = false
+}
+
 // Where appends a list predicates to the PhotoMutation builder.
 func (m *PhotoMutation) Where(ps ...predicate.Photo) {
 	m.predicates = append(m.predicates, ps...)
@@ -26219,10 +26828,10 @@ func (m *PhotoMutation) Fields() []string {
 	if m.import_ref != nil {
 		fields = append(fields, photo.FieldImportRef)
 	}
-	if m.location_id != nil {
+	if m.location != nil {
 		fields = append(fields, photo.FieldLocationID)
 	}
-	if m.brand_id != nil {
+	if m.brand != nil {
 		fields = append(fields, photo.FieldBrandID)
 	}
 	if m.url != nil {
@@ -26483,9 +27092,15 @@ func (m *PhotoMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *PhotoMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 3)
 	if m.organization != nil {
 		edges = append(edges, photo.EdgeOrganization)
+	}
+	if m.location != nil {
+		edges = append(edges, photo.EdgeLocation)
+	}
+	if m.brand != nil {
+		edges = append(edges, photo.EdgeBrand)
 	}
 	return edges
 }
@@ -26498,13 +27113,21 @@ func (m *PhotoMutation) AddedIDs(name string) []ent.Value {
 		if id := m.organization; id != nil {
 			return []ent.Value{*id}
 		}
+	case photo.EdgeLocation:
+		if id := m.location; id != nil {
+			return []ent.Value{*id}
+		}
+	case photo.EdgeBrand:
+		if id := m.brand; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *PhotoMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -26516,9 +27139,15 @@ func (m *PhotoMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *PhotoMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 3)
 	if m.clearedorganization {
 		edges = append(edges, photo.EdgeOrganization)
+	}
+	if m.clearedlocation {
+		edges = append(edges, photo.EdgeLocation)
+	}
+	if m.clearedbrand {
+		edges = append(edges, photo.EdgeBrand)
 	}
 	return edges
 }
@@ -26529,6 +27158,10 @@ func (m *PhotoMutation) EdgeCleared(name string) bool {
 	switch name {
 	case photo.EdgeOrganization:
 		return m.clearedorganization
+	case photo.EdgeLocation:
+		return m.clearedlocation
+	case photo.EdgeBrand:
+		return m.clearedbrand
 	}
 	return false
 }
@@ -26540,6 +27173,12 @@ func (m *PhotoMutation) ClearEdge(name string) error {
 	case photo.EdgeOrganization:
 		m.ClearOrganization()
 		return nil
+	case photo.EdgeLocation:
+		m.ClearLocation()
+		return nil
+	case photo.EdgeBrand:
+		m.ClearBrand()
+		return nil
 	}
 	return fmt.Errorf("unknown Photo unique edge %s", name)
 }
@@ -26550,6 +27189,12 @@ func (m *PhotoMutation) ResetEdge(name string) error {
 	switch name {
 	case photo.EdgeOrganization:
 		m.ResetOrganization()
+		return nil
+	case photo.EdgeLocation:
+		m.ResetLocation()
+		return nil
+	case photo.EdgeBrand:
+		m.ResetBrand()
 		return nil
 	}
 	return fmt.Errorf("unknown Photo edge %s", name)

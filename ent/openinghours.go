@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
+	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 )
@@ -47,9 +48,11 @@ type OpeningHours struct {
 type OpeningHoursEdges struct {
 	// Organization holds the value of the organization edge.
 	Organization *Organization `json:"organization,omitempty"`
+	// Location holds the value of the location edge.
+	Location *Location `json:"location,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
+	loadedTypes [2]bool
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -61,6 +64,17 @@ func (e OpeningHoursEdges) OrganizationOrErr() (*Organization, error) {
 		return nil, &NotFoundError{label: organization.Label}
 	}
 	return nil, &NotLoadedError{edge: "organization"}
+}
+
+// LocationOrErr returns the Location value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e OpeningHoursEdges) LocationOrErr() (*Location, error) {
+	if e.Location != nil {
+		return e.Location, nil
+	} else if e.loadedTypes[1] {
+		return nil, &NotFoundError{label: location.Label}
+	}
+	return nil, &NotLoadedError{edge: "location"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -173,6 +187,11 @@ func (_m *OpeningHours) Value(name string) (ent.Value, error) {
 // QueryOrganization queries the "organization" edge of the OpeningHours entity.
 func (_m *OpeningHours) QueryOrganization() *OrganizationQuery {
 	return NewOpeningHoursClient(_m.config).QueryOrganization(_m)
+}
+
+// QueryLocation queries the "location" edge of the OpeningHours entity.
+func (_m *OpeningHours) QueryLocation() *LocationQuery {
+	return NewOpeningHoursClient(_m.config).QueryLocation(_m)
 }
 
 // Update returns a builder for updating this OpeningHours.

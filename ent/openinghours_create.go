@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
+	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 )
@@ -152,6 +153,11 @@ func (_c *OpeningHoursCreate) SetNillableID(v *uuid.UUID) *OpeningHoursCreate {
 // SetOrganization sets the "organization" edge to the Organization entity.
 func (_c *OpeningHoursCreate) SetOrganization(v *Organization) *OpeningHoursCreate {
 	return _c.SetOrganizationID(v.ID)
+}
+
+// SetLocation sets the "location" edge to the Location entity.
+func (_c *OpeningHoursCreate) SetLocation(v *Location) *OpeningHoursCreate {
+	return _c.SetLocationID(v.ID)
 }
 
 // Mutation returns the OpeningHoursMutation object of the builder.
@@ -307,10 +313,6 @@ func (_c *OpeningHoursCreate) createSpec() (*OpeningHours, *sqlgraph.CreateSpec)
 		_spec.SetField(openinghours.FieldImportRef, field.TypeString, value)
 		_node.ImportRef = &value
 	}
-	if value, ok := _c.mutation.LocationID(); ok {
-		_spec.SetField(openinghours.FieldLocationID, field.TypeUUID, value)
-		_node.LocationID = &value
-	}
 	if value, ok := _c.mutation.Weekday(); ok {
 		_spec.SetField(openinghours.FieldWeekday, field.TypeInt, value)
 		_node.Weekday = value
@@ -342,6 +344,23 @@ func (_c *OpeningHoursCreate) createSpec() (*OpeningHours, *sqlgraph.CreateSpec)
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.OrganizationID = nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.LocationIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   openinghours.LocationTable,
+			Columns: []string{openinghours.LocationColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(location.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.LocationID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec

@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
+	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/predicate"
@@ -27,6 +28,7 @@ type OpeningHoursQuery struct {
 	inters           []Interceptor
 	predicates       []predicate.OpeningHours
 	withOrganization *OrganizationQuery
+	withLocation     *LocationQuery
 	modifiers        []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -79,6 +81,28 @@ func (_q *OpeningHoursQuery) QueryOrganization() *OrganizationQuery {
 			sqlgraph.From(openinghours.Table, openinghours.FieldID, selector),
 			sqlgraph.To(organization.Table, organization.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, false, openinghours.OrganizationTable, openinghours.OrganizationColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryLocation chains the current query on the "location" edge.
+func (_q *OpeningHoursQuery) QueryLocation() *LocationQuery {
+	query := (&LocationClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(openinghours.Table, openinghours.FieldID, selector),
+			sqlgraph.To(location.Table, location.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, openinghours.LocationTable, openinghours.LocationColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -279,6 +303,7 @@ func (_q *OpeningHoursQuery) Clone() *OpeningHoursQuery {
 		inters:           append([]Interceptor{}, _q.inters...),
 		predicates:       append([]predicate.OpeningHours{}, _q.predicates...),
 		withOrganization: _q.withOrganization.Clone(),
+		withLocation:     _q.withLocation.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -293,6 +318,17 @@ func (_q *OpeningHoursQuery) WithOrganization(opts ...func(*OrganizationQuery)) 
 		opt(query)
 	}
 	_q.withOrganization = query
+	return _q
+}
+
+// WithLocation tells the query-builder to eager-load the nodes that are connected to
+// the "location" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *OpeningHoursQuery) WithLocation(opts ...func(*LocationQuery)) *OpeningHoursQuery {
+	query := (&LocationClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withLocation = query
 	return _q
 }
 
@@ -380,8 +416,9 @@ func (_q *OpeningHoursQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	var (
 		nodes       = []*OpeningHours{}
 		_spec       = _q.querySpec()
-		loadedTypes = [1]bool{
+		loadedTypes = [2]bool{
 			_q.withOrganization != nil,
+			_q.withLocation != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -411,6 +448,12 @@ func (_q *OpeningHoursQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 			return nil, err
 		}
 	}
+	if query := _q.withLocation; query != nil {
+		if err := _q.loadLocation(ctx, query, nodes, nil,
+			func(n *OpeningHours, e *Location) { n.Edges.Location = e }); err != nil {
+			return nil, err
+		}
+	}
 	return nodes, nil
 }
 
@@ -436,6 +479,38 @@ func (_q *OpeningHoursQuery) loadOrganization(ctx context.Context, query *Organi
 		nodes, ok := nodeids[n.ID]
 		if !ok {
 			return fmt.Errorf(`unexpected foreign-key "organization_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *OpeningHoursQuery) loadLocation(ctx context.Context, query *LocationQuery, nodes []*OpeningHours, init func(*OpeningHours), assign func(*OpeningHours, *Location)) error {
+	ids := make([]uuid.UUID, 0, len(nodes))
+	nodeids := make(map[uuid.UUID][]*OpeningHours)
+	for i := range nodes {
+		if nodes[i].LocationID == nil {
+			continue
+		}
+		fk := *nodes[i].LocationID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(location.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "location_id" returned %v`, n.ID)
 		}
 		for i := range nodes {
 			assign(nodes[i], n)
@@ -474,6 +549,9 @@ func (_q *OpeningHoursQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 		if _q.withOrganization != nil {
 			_spec.Node.AddColumnOnce(openinghours.FieldOrganizationID)
+		}
+		if _q.withLocation != nil {
+			_spec.Node.AddColumnOnce(openinghours.FieldLocationID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {

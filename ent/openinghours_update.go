@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
+	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/predicate"
 )
@@ -150,9 +151,20 @@ func (_u *OpeningHoursUpdate) SetNillableClosed(v *bool) *OpeningHoursUpdate {
 	return _u
 }
 
+// SetLocation sets the "location" edge to the Location entity.
+func (_u *OpeningHoursUpdate) SetLocation(v *Location) *OpeningHoursUpdate {
+	return _u.SetLocationID(v.ID)
+}
+
 // Mutation returns the OpeningHoursMutation object of the builder.
 func (_u *OpeningHoursUpdate) Mutation() *OpeningHoursMutation {
 	return _u.mutation
+}
+
+// ClearLocation clears the "location" edge to the Location entity.
+func (_u *OpeningHoursUpdate) ClearLocation() *OpeningHoursUpdate {
+	_u.mutation.ClearLocation()
+	return _u
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -246,12 +258,6 @@ func (_u *OpeningHoursUpdate) sqlSave(ctx context.Context) (_node int, err error
 	if _u.mutation.ImportRefCleared() {
 		_spec.ClearField(openinghours.FieldImportRef, field.TypeString)
 	}
-	if value, ok := _u.mutation.LocationID(); ok {
-		_spec.SetField(openinghours.FieldLocationID, field.TypeUUID, value)
-	}
-	if _u.mutation.LocationIDCleared() {
-		_spec.ClearField(openinghours.FieldLocationID, field.TypeUUID)
-	}
 	if value, ok := _u.mutation.Weekday(); ok {
 		_spec.SetField(openinghours.FieldWeekday, field.TypeInt, value)
 	}
@@ -272,6 +278,35 @@ func (_u *OpeningHoursUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if value, ok := _u.mutation.Closed(); ok {
 		_spec.SetField(openinghours.FieldClosed, field.TypeBool, value)
+	}
+	if _u.mutation.LocationCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   openinghours.LocationTable,
+			Columns: []string{openinghours.LocationColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(location.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.LocationIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   openinghours.LocationTable,
+			Columns: []string{openinghours.LocationColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(location.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -414,9 +449,20 @@ func (_u *OpeningHoursUpdateOne) SetNillableClosed(v *bool) *OpeningHoursUpdateO
 	return _u
 }
 
+// SetLocation sets the "location" edge to the Location entity.
+func (_u *OpeningHoursUpdateOne) SetLocation(v *Location) *OpeningHoursUpdateOne {
+	return _u.SetLocationID(v.ID)
+}
+
 // Mutation returns the OpeningHoursMutation object of the builder.
 func (_u *OpeningHoursUpdateOne) Mutation() *OpeningHoursMutation {
 	return _u.mutation
+}
+
+// ClearLocation clears the "location" edge to the Location entity.
+func (_u *OpeningHoursUpdateOne) ClearLocation() *OpeningHoursUpdateOne {
+	_u.mutation.ClearLocation()
+	return _u
 }
 
 // Where appends a list predicates to the OpeningHoursUpdate builder.
@@ -540,12 +586,6 @@ func (_u *OpeningHoursUpdateOne) sqlSave(ctx context.Context) (_node *OpeningHou
 	if _u.mutation.ImportRefCleared() {
 		_spec.ClearField(openinghours.FieldImportRef, field.TypeString)
 	}
-	if value, ok := _u.mutation.LocationID(); ok {
-		_spec.SetField(openinghours.FieldLocationID, field.TypeUUID, value)
-	}
-	if _u.mutation.LocationIDCleared() {
-		_spec.ClearField(openinghours.FieldLocationID, field.TypeUUID)
-	}
 	if value, ok := _u.mutation.Weekday(); ok {
 		_spec.SetField(openinghours.FieldWeekday, field.TypeInt, value)
 	}
@@ -566,6 +606,35 @@ func (_u *OpeningHoursUpdateOne) sqlSave(ctx context.Context) (_node *OpeningHou
 	}
 	if value, ok := _u.mutation.Closed(); ok {
 		_spec.SetField(openinghours.FieldClosed, field.TypeBool, value)
+	}
+	if _u.mutation.LocationCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   openinghours.LocationTable,
+			Columns: []string{openinghours.LocationColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(location.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.LocationIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   openinghours.LocationTable,
+			Columns: []string{openinghours.LocationColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(location.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	_node = &OpeningHours{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -85,9 +85,11 @@ type PassTypeEdges struct {
 	Passes []*Pass `json:"passes,omitempty"`
 	// FlashSales holds the value of the flash_sales edge.
 	FlashSales []*FlashSale `json:"flash_sales,omitempty"`
+	// GiftCards holds the value of the gift_cards edge.
+	GiftCards []*GiftCard `json:"gift_cards,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [5]bool
+	loadedTypes [6]bool
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -135,6 +137,15 @@ func (e PassTypeEdges) FlashSalesOrErr() ([]*FlashSale, error) {
 		return e.FlashSales, nil
 	}
 	return nil, &NotLoadedError{edge: "flash_sales"}
+}
+
+// GiftCardsOrErr returns the GiftCards value or an error if the edge
+// was not loaded in eager-loading.
+func (e PassTypeEdges) GiftCardsOrErr() ([]*GiftCard, error) {
+	if e.loadedTypes[5] {
+		return e.GiftCards, nil
+	}
+	return nil, &NotLoadedError{edge: "gift_cards"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -359,6 +370,11 @@ func (_m *PassType) QueryPasses() *PassQuery {
 // QueryFlashSales queries the "flash_sales" edge of the PassType entity.
 func (_m *PassType) QueryFlashSales() *FlashSaleQuery {
 	return NewPassTypeClient(_m.config).QueryFlashSales(_m)
+}
+
+// QueryGiftCards queries the "gift_cards" edge of the PassType entity.
+func (_m *PassType) QueryGiftCards() *GiftCardQuery {
+	return NewPassTypeClient(_m.config).QueryGiftCards(_m)
 }
 
 // Update returns a builder for updating this PassType.

@@ -16,6 +16,7 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/flashsale"
+	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
@@ -373,6 +374,21 @@ func (_c *PassTypeCreate) AddFlashSales(v ...*FlashSale) *PassTypeCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddFlashSaleIDs(ids...)
+}
+
+// AddGiftCardIDs adds the "gift_cards" edge to the GiftCard entity by IDs.
+func (_c *PassTypeCreate) AddGiftCardIDs(ids ...uuid.UUID) *PassTypeCreate {
+	_c.mutation.AddGiftCardIDs(ids...)
+	return _c
+}
+
+// AddGiftCards adds the "gift_cards" edges to the GiftCard entity.
+func (_c *PassTypeCreate) AddGiftCards(v ...*GiftCard) *PassTypeCreate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddGiftCardIDs(ids...)
 }
 
 // Mutation returns the PassTypeMutation object of the builder.
@@ -767,6 +783,22 @@ func (_c *PassTypeCreate) createSpec() (*PassType, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(flashsale.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.GiftCardsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   passtype.GiftCardsTable,
+			Columns: []string{passtype.GiftCardsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(giftcard.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {

@@ -18,6 +18,7 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/flashsale"
+	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
@@ -36,6 +37,7 @@ type PassTypeQuery struct {
 	withAllowedClassTypes *ClassTypeQuery
 	withPasses            *PassQuery
 	withFlashSales        *FlashSaleQuery
+	withGiftCards         *GiftCardQuery
 	modifiers             []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -176,6 +178,28 @@ func (_q *PassTypeQuery) QueryFlashSales() *FlashSaleQuery {
 			sqlgraph.From(passtype.Table, passtype.FieldID, selector),
 			sqlgraph.To(flashsale.Table, flashsale.FieldID),
 			sqlgraph.Edge(sqlgraph.M2M, true, passtype.FlashSalesTable, passtype.FlashSalesPrimaryKey...),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryGiftCards chains the current query on the "gift_cards" edge.
+func (_q *PassTypeQuery) QueryGiftCards() *GiftCardQuery {
+	query := (&GiftCardClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(passtype.Table, passtype.FieldID, selector),
+			sqlgraph.To(giftcard.Table, giftcard.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, passtype.GiftCardsTable, passtype.GiftCardsColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -380,6 +404,7 @@ func (_q *PassTypeQuery) Clone() *PassTypeQuery {
 		withAllowedClassTypes: _q.withAllowedClassTypes.Clone(),
 		withPasses:            _q.withPasses.Clone(),
 		withFlashSales:        _q.withFlashSales.Clone(),
+		withGiftCards:         _q.withGiftCards.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -438,6 +463,17 @@ func (_q *PassTypeQuery) WithFlashSales(opts ...func(*FlashSaleQuery)) *PassType
 		opt(query)
 	}
 	_q.withFlashSales = query
+	return _q
+}
+
+// WithGiftCards tells the query-builder to eager-load the nodes that are connected to
+// the "gift_cards" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *PassTypeQuery) WithGiftCards(opts ...func(*GiftCardQuery)) *PassTypeQuery {
+	query := (&GiftCardClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withGiftCards = query
 	return _q
 }
 
@@ -525,12 +561,13 @@ func (_q *PassTypeQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Pas
 	var (
 		nodes       = []*PassType{}
 		_spec       = _q.querySpec()
-		loadedTypes = [5]bool{
+		loadedTypes = [6]bool{
 			_q.withOrganization != nil,
 			_q.withAllowedBrands != nil,
 			_q.withAllowedClassTypes != nil,
 			_q.withPasses != nil,
 			_q.withFlashSales != nil,
+			_q.withGiftCards != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -585,6 +622,13 @@ func (_q *PassTypeQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Pas
 		if err := _q.loadFlashSales(ctx, query, nodes,
 			func(n *PassType) { n.Edges.FlashSales = []*FlashSale{} },
 			func(n *PassType, e *FlashSale) { n.Edges.FlashSales = append(n.Edges.FlashSales, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withGiftCards; query != nil {
+		if err := _q.loadGiftCards(ctx, query, nodes,
+			func(n *PassType) { n.Edges.GiftCards = []*GiftCard{} },
+			func(n *PassType, e *GiftCard) { n.Edges.GiftCards = append(n.Edges.GiftCards, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -830,6 +874,39 @@ func (_q *PassTypeQuery) loadFlashSales(ctx context.Context, query *FlashSaleQue
 		for kn := range nodes {
 			assign(kn, n)
 		}
+	}
+	return nil
+}
+func (_q *PassTypeQuery) loadGiftCards(ctx context.Context, query *GiftCardQuery, nodes []*PassType, init func(*PassType), assign func(*PassType, *GiftCard)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[uuid.UUID]*PassType)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(giftcard.FieldPassTypeID)
+	}
+	query.Where(predicate.GiftCard(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(passtype.GiftCardsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.PassTypeID
+		if fk == nil {
+			return fmt.Errorf(`foreign-key "pass_type_id" is nil for node %v`, n.ID)
+		}
+		node, ok := nodeids[*fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "pass_type_id" returned %v for node %v`, *fk, n.ID)
+		}
+		assign(node, n)
 	}
 	return nil
 }

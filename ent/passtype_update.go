@@ -15,6 +15,7 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/flashsale"
+	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/predicate"
@@ -455,6 +456,21 @@ func (_u *PassTypeUpdate) AddFlashSales(v ...*FlashSale) *PassTypeUpdate {
 	return _u.AddFlashSaleIDs(ids...)
 }
 
+// AddGiftCardIDs adds the "gift_cards" edge to the GiftCard entity by IDs.
+func (_u *PassTypeUpdate) AddGiftCardIDs(ids ...uuid.UUID) *PassTypeUpdate {
+	_u.mutation.AddGiftCardIDs(ids...)
+	return _u
+}
+
+// AddGiftCards adds the "gift_cards" edges to the GiftCard entity.
+func (_u *PassTypeUpdate) AddGiftCards(v ...*GiftCard) *PassTypeUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddGiftCardIDs(ids...)
+}
+
 // Mutation returns the PassTypeMutation object of the builder.
 func (_u *PassTypeUpdate) Mutation() *PassTypeMutation {
 	return _u.mutation
@@ -542,6 +558,27 @@ func (_u *PassTypeUpdate) RemoveFlashSales(v ...*FlashSale) *PassTypeUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveFlashSaleIDs(ids...)
+}
+
+// ClearGiftCards clears all "gift_cards" edges to the GiftCard entity.
+func (_u *PassTypeUpdate) ClearGiftCards() *PassTypeUpdate {
+	_u.mutation.ClearGiftCards()
+	return _u
+}
+
+// RemoveGiftCardIDs removes the "gift_cards" edge to GiftCard entities by IDs.
+func (_u *PassTypeUpdate) RemoveGiftCardIDs(ids ...uuid.UUID) *PassTypeUpdate {
+	_u.mutation.RemoveGiftCardIDs(ids...)
+	return _u
+}
+
+// RemoveGiftCards removes "gift_cards" edges to GiftCard entities.
+func (_u *PassTypeUpdate) RemoveGiftCards(v ...*GiftCard) *PassTypeUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveGiftCardIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -936,6 +973,51 @@ func (_u *PassTypeUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(flashsale.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.GiftCardsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   passtype.GiftCardsTable,
+			Columns: []string{passtype.GiftCardsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(giftcard.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedGiftCardsIDs(); len(nodes) > 0 && !_u.mutation.GiftCardsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   passtype.GiftCardsTable,
+			Columns: []string{passtype.GiftCardsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(giftcard.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.GiftCardsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   passtype.GiftCardsTable,
+			Columns: []string{passtype.GiftCardsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(giftcard.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {
@@ -1384,6 +1466,21 @@ func (_u *PassTypeUpdateOne) AddFlashSales(v ...*FlashSale) *PassTypeUpdateOne {
 	return _u.AddFlashSaleIDs(ids...)
 }
 
+// AddGiftCardIDs adds the "gift_cards" edge to the GiftCard entity by IDs.
+func (_u *PassTypeUpdateOne) AddGiftCardIDs(ids ...uuid.UUID) *PassTypeUpdateOne {
+	_u.mutation.AddGiftCardIDs(ids...)
+	return _u
+}
+
+// AddGiftCards adds the "gift_cards" edges to the GiftCard entity.
+func (_u *PassTypeUpdateOne) AddGiftCards(v ...*GiftCard) *PassTypeUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddGiftCardIDs(ids...)
+}
+
 // Mutation returns the PassTypeMutation object of the builder.
 func (_u *PassTypeUpdateOne) Mutation() *PassTypeMutation {
 	return _u.mutation
@@ -1471,6 +1568,27 @@ func (_u *PassTypeUpdateOne) RemoveFlashSales(v ...*FlashSale) *PassTypeUpdateOn
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveFlashSaleIDs(ids...)
+}
+
+// ClearGiftCards clears all "gift_cards" edges to the GiftCard entity.
+func (_u *PassTypeUpdateOne) ClearGiftCards() *PassTypeUpdateOne {
+	_u.mutation.ClearGiftCards()
+	return _u
+}
+
+// RemoveGiftCardIDs removes the "gift_cards" edge to GiftCard entities by IDs.
+func (_u *PassTypeUpdateOne) RemoveGiftCardIDs(ids ...uuid.UUID) *PassTypeUpdateOne {
+	_u.mutation.RemoveGiftCardIDs(ids...)
+	return _u
+}
+
+// RemoveGiftCards removes "gift_cards" edges to GiftCard entities.
+func (_u *PassTypeUpdateOne) RemoveGiftCards(v ...*GiftCard) *PassTypeUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveGiftCardIDs(ids...)
 }
 
 // Where appends a list predicates to the PassTypeUpdate builder.
@@ -1895,6 +2013,51 @@ func (_u *PassTypeUpdateOne) sqlSave(ctx context.Context) (_node *PassType, err 
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(flashsale.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.GiftCardsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   passtype.GiftCardsTable,
+			Columns: []string{passtype.GiftCardsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(giftcard.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedGiftCardsIDs(); len(nodes) > 0 && !_u.mutation.GiftCardsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   passtype.GiftCardsTable,
+			Columns: []string{passtype.GiftCardsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(giftcard.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.GiftCardsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   passtype.GiftCardsTable,
+			Columns: []string{passtype.GiftCardsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(giftcard.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {

@@ -10,6 +10,8 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
+	"github.com/venueplatform/venue/ent/brand"
+	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/photo"
 )
@@ -47,9 +49,13 @@ type Photo struct {
 type PhotoEdges struct {
 	// Organization holds the value of the organization edge.
 	Organization *Organization `json:"organization,omitempty"`
+	// Location holds the value of the location edge.
+	Location *Location `json:"location,omitempty"`
+	// Brand holds the value of the brand edge.
+	Brand *Brand `json:"brand,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
+	loadedTypes [3]bool
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -61,6 +67,28 @@ func (e PhotoEdges) OrganizationOrErr() (*Organization, error) {
 		return nil, &NotFoundError{label: organization.Label}
 	}
 	return nil, &NotLoadedError{edge: "organization"}
+}
+
+// LocationOrErr returns the Location value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e PhotoEdges) LocationOrErr() (*Location, error) {
+	if e.Location != nil {
+		return e.Location, nil
+	} else if e.loadedTypes[1] {
+		return nil, &NotFoundError{label: location.Label}
+	}
+	return nil, &NotLoadedError{edge: "location"}
+}
+
+// BrandOrErr returns the Brand value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e PhotoEdges) BrandOrErr() (*Brand, error) {
+	if e.Brand != nil {
+		return e.Brand, nil
+	} else if e.loadedTypes[2] {
+		return nil, &NotFoundError{label: brand.Label}
+	}
+	return nil, &NotLoadedError{edge: "brand"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -172,6 +200,16 @@ func (_m *Photo) Value(name string) (ent.Value, error) {
 // QueryOrganization queries the "organization" edge of the Photo entity.
 func (_m *Photo) QueryOrganization() *OrganizationQuery {
 	return NewPhotoClient(_m.config).QueryOrganization(_m)
+}
+
+// QueryLocation queries the "location" edge of the Photo entity.
+func (_m *Photo) QueryLocation() *LocationQuery {
+	return NewPhotoClient(_m.config).QueryLocation(_m)
+}
+
+// QueryBrand queries the "brand" edge of the Photo entity.
+func (_m *Photo) QueryBrand() *BrandQuery {
+	return NewPhotoClient(_m.config).QueryBrand(_m)
 }
 
 // Update returns a builder for updating this Photo.

@@ -13,6 +13,8 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
+	"github.com/venueplatform/venue/ent/brand"
+	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/photo"
 )
@@ -152,6 +154,16 @@ func (_c *PhotoCreate) SetNillableID(v *uuid.UUID) *PhotoCreate {
 // SetOrganization sets the "organization" edge to the Organization entity.
 func (_c *PhotoCreate) SetOrganization(v *Organization) *PhotoCreate {
 	return _c.SetOrganizationID(v.ID)
+}
+
+// SetLocation sets the "location" edge to the Location entity.
+func (_c *PhotoCreate) SetLocation(v *Location) *PhotoCreate {
+	return _c.SetLocationID(v.ID)
+}
+
+// SetBrand sets the "brand" edge to the Brand entity.
+func (_c *PhotoCreate) SetBrand(v *Brand) *PhotoCreate {
+	return _c.SetBrandID(v.ID)
 }
 
 // Mutation returns the PhotoMutation object of the builder.
@@ -297,14 +309,6 @@ func (_c *PhotoCreate) createSpec() (*Photo, *sqlgraph.CreateSpec) {
 		_spec.SetField(photo.FieldImportRef, field.TypeString, value)
 		_node.ImportRef = &value
 	}
-	if value, ok := _c.mutation.LocationID(); ok {
-		_spec.SetField(photo.FieldLocationID, field.TypeUUID, value)
-		_node.LocationID = &value
-	}
-	if value, ok := _c.mutation.BrandID(); ok {
-		_spec.SetField(photo.FieldBrandID, field.TypeUUID, value)
-		_node.BrandID = &value
-	}
 	if value, ok := _c.mutation.URL(); ok {
 		_spec.SetField(photo.FieldURL, field.TypeString, value)
 		_node.URL = value
@@ -332,6 +336,40 @@ func (_c *PhotoCreate) createSpec() (*Photo, *sqlgraph.CreateSpec) {
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.OrganizationID = nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.LocationIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   photo.LocationTable,
+			Columns: []string{photo.LocationColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(location.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.LocationID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.BrandIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   photo.BrandTable,
+			Columns: []string{photo.BrandColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(brand.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.BrandID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec

@@ -14,6 +14,8 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
+	"github.com/venueplatform/venue/ent/brand"
+	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/predicate"
@@ -27,6 +29,8 @@ type PhotoQuery struct {
 	inters           []Interceptor
 	predicates       []predicate.Photo
 	withOrganization *OrganizationQuery
+	withLocation     *LocationQuery
+	withBrand        *BrandQuery
 	modifiers        []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -79,6 +83,50 @@ func (_q *PhotoQuery) QueryOrganization() *OrganizationQuery {
 			sqlgraph.From(photo.Table, photo.FieldID, selector),
 			sqlgraph.To(organization.Table, organization.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, false, photo.OrganizationTable, photo.OrganizationColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryLocation chains the current query on the "location" edge.
+func (_q *PhotoQuery) QueryLocation() *LocationQuery {
+	query := (&LocationClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(photo.Table, photo.FieldID, selector),
+			sqlgraph.To(location.Table, location.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, photo.LocationTable, photo.LocationColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryBrand chains the current query on the "brand" edge.
+func (_q *PhotoQuery) QueryBrand() *BrandQuery {
+	query := (&BrandClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(photo.Table, photo.FieldID, selector),
+			sqlgraph.To(brand.Table, brand.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, photo.BrandTable, photo.BrandColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -279,6 +327,8 @@ func (_q *PhotoQuery) Clone() *PhotoQuery {
 		inters:           append([]Interceptor{}, _q.inters...),
 		predicates:       append([]predicate.Photo{}, _q.predicates...),
 		withOrganization: _q.withOrganization.Clone(),
+		withLocation:     _q.withLocation.Clone(),
+		withBrand:        _q.withBrand.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -293,6 +343,28 @@ func (_q *PhotoQuery) WithOrganization(opts ...func(*OrganizationQuery)) *PhotoQ
 		opt(query)
 	}
 	_q.withOrganization = query
+	return _q
+}
+
+// WithLocation tells the query-builder to eager-load the nodes that are connected to
+// the "location" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *PhotoQuery) WithLocation(opts ...func(*LocationQuery)) *PhotoQuery {
+	query := (&LocationClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withLocation = query
+	return _q
+}
+
+// WithBrand tells the query-builder to eager-load the nodes that are connected to
+// the "brand" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *PhotoQuery) WithBrand(opts ...func(*BrandQuery)) *PhotoQuery {
+	query := (&BrandClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withBrand = query
 	return _q
 }
 
@@ -380,8 +452,10 @@ func (_q *PhotoQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Photo,
 	var (
 		nodes       = []*Photo{}
 		_spec       = _q.querySpec()
-		loadedTypes = [1]bool{
+		loadedTypes = [3]bool{
 			_q.withOrganization != nil,
+			_q.withLocation != nil,
+			_q.withBrand != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -411,6 +485,18 @@ func (_q *PhotoQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Photo,
 			return nil, err
 		}
 	}
+	if query := _q.withLocation; query != nil {
+		if err := _q.loadLocation(ctx, query, nodes, nil,
+			func(n *Photo, e *Location) { n.Edges.Location = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withBrand; query != nil {
+		if err := _q.loadBrand(ctx, query, nodes, nil,
+			func(n *Photo, e *Brand) { n.Edges.Brand = e }); err != nil {
+			return nil, err
+		}
+	}
 	return nodes, nil
 }
 
@@ -436,6 +522,70 @@ func (_q *PhotoQuery) loadOrganization(ctx context.Context, query *OrganizationQ
 		nodes, ok := nodeids[n.ID]
 		if !ok {
 			return fmt.Errorf(`unexpected foreign-key "organization_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *PhotoQuery) loadLocation(ctx context.Context, query *LocationQuery, nodes []*Photo, init func(*Photo), assign func(*Photo, *Location)) error {
+	ids := make([]uuid.UUID, 0, len(nodes))
+	nodeids := make(map[uuid.UUID][]*Photo)
+	for i := range nodes {
+		if nodes[i].LocationID == nil {
+			continue
+		}
+		fk := *nodes[i].LocationID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(location.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "location_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *PhotoQuery) loadBrand(ctx context.Context, query *BrandQuery, nodes []*Photo, init func(*Photo), assign func(*Photo, *Brand)) error {
+	ids := make([]uuid.UUID, 0, len(nodes))
+	nodeids := make(map[uuid.UUID][]*Photo)
+	for i := range nodes {
+		if nodes[i].BrandID == nil {
+			continue
+		}
+		fk := *nodes[i].BrandID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(brand.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "brand_id" returned %v`, n.ID)
 		}
 		for i := range nodes {
 			assign(nodes[i], n)
@@ -474,6 +624,12 @@ func (_q *PhotoQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 		if _q.withOrganization != nil {
 			_spec.Node.AddColumnOnce(photo.FieldOrganizationID)
+		}
+		if _q.withLocation != nil {
+			_spec.Node.AddColumnOnce(photo.FieldLocationID)
+		}
+		if _q.withBrand != nil {
+			_spec.Node.AddColumnOnce(photo.FieldBrandID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {

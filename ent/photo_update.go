@@ -12,6 +12,8 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
+	"github.com/venueplatform/venue/ent/brand"
+	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/predicate"
 )
@@ -150,9 +152,31 @@ func (_u *PhotoUpdate) AddSortOrder(v int) *PhotoUpdate {
 	return _u
 }
 
+// SetLocation sets the "location" edge to the Location entity.
+func (_u *PhotoUpdate) SetLocation(v *Location) *PhotoUpdate {
+	return _u.SetLocationID(v.ID)
+}
+
+// SetBrand sets the "brand" edge to the Brand entity.
+func (_u *PhotoUpdate) SetBrand(v *Brand) *PhotoUpdate {
+	return _u.SetBrandID(v.ID)
+}
+
 // Mutation returns the PhotoMutation object of the builder.
 func (_u *PhotoUpdate) Mutation() *PhotoMutation {
 	return _u.mutation
+}
+
+// ClearLocation clears the "location" edge to the Location entity.
+func (_u *PhotoUpdate) ClearLocation() *PhotoUpdate {
+	_u.mutation.ClearLocation()
+	return _u
+}
+
+// ClearBrand clears the "brand" edge to the Brand entity.
+func (_u *PhotoUpdate) ClearBrand() *PhotoUpdate {
+	_u.mutation.ClearBrand()
+	return _u
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -236,18 +260,6 @@ func (_u *PhotoUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.ImportRefCleared() {
 		_spec.ClearField(photo.FieldImportRef, field.TypeString)
 	}
-	if value, ok := _u.mutation.LocationID(); ok {
-		_spec.SetField(photo.FieldLocationID, field.TypeUUID, value)
-	}
-	if _u.mutation.LocationIDCleared() {
-		_spec.ClearField(photo.FieldLocationID, field.TypeUUID)
-	}
-	if value, ok := _u.mutation.BrandID(); ok {
-		_spec.SetField(photo.FieldBrandID, field.TypeUUID, value)
-	}
-	if _u.mutation.BrandIDCleared() {
-		_spec.ClearField(photo.FieldBrandID, field.TypeUUID)
-	}
 	if value, ok := _u.mutation.URL(); ok {
 		_spec.SetField(photo.FieldURL, field.TypeString, value)
 	}
@@ -262,6 +274,64 @@ func (_u *PhotoUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedSortOrder(); ok {
 		_spec.AddField(photo.FieldSortOrder, field.TypeInt, value)
+	}
+	if _u.mutation.LocationCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   photo.LocationTable,
+			Columns: []string{photo.LocationColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(location.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.LocationIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   photo.LocationTable,
+			Columns: []string{photo.LocationColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(location.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.BrandCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   photo.BrandTable,
+			Columns: []string{photo.BrandColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(brand.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.BrandIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   photo.BrandTable,
+			Columns: []string{photo.BrandColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(brand.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -404,9 +474,31 @@ func (_u *PhotoUpdateOne) AddSortOrder(v int) *PhotoUpdateOne {
 	return _u
 }
 
+// SetLocation sets the "location" edge to the Location entity.
+func (_u *PhotoUpdateOne) SetLocation(v *Location) *PhotoUpdateOne {
+	return _u.SetLocationID(v.ID)
+}
+
+// SetBrand sets the "brand" edge to the Brand entity.
+func (_u *PhotoUpdateOne) SetBrand(v *Brand) *PhotoUpdateOne {
+	return _u.SetBrandID(v.ID)
+}
+
 // Mutation returns the PhotoMutation object of the builder.
 func (_u *PhotoUpdateOne) Mutation() *PhotoMutation {
 	return _u.mutation
+}
+
+// ClearLocation clears the "location" edge to the Location entity.
+func (_u *PhotoUpdateOne) ClearLocation() *PhotoUpdateOne {
+	_u.mutation.ClearLocation()
+	return _u
+}
+
+// ClearBrand clears the "brand" edge to the Brand entity.
+func (_u *PhotoUpdateOne) ClearBrand() *PhotoUpdateOne {
+	_u.mutation.ClearBrand()
+	return _u
 }
 
 // Where appends a list predicates to the PhotoUpdate builder.
@@ -520,18 +612,6 @@ func (_u *PhotoUpdateOne) sqlSave(ctx context.Context) (_node *Photo, err error)
 	if _u.mutation.ImportRefCleared() {
 		_spec.ClearField(photo.FieldImportRef, field.TypeString)
 	}
-	if value, ok := _u.mutation.LocationID(); ok {
-		_spec.SetField(photo.FieldLocationID, field.TypeUUID, value)
-	}
-	if _u.mutation.LocationIDCleared() {
-		_spec.ClearField(photo.FieldLocationID, field.TypeUUID)
-	}
-	if value, ok := _u.mutation.BrandID(); ok {
-		_spec.SetField(photo.FieldBrandID, field.TypeUUID, value)
-	}
-	if _u.mutation.BrandIDCleared() {
-		_spec.ClearField(photo.FieldBrandID, field.TypeUUID)
-	}
 	if value, ok := _u.mutation.URL(); ok {
 		_spec.SetField(photo.FieldURL, field.TypeString, value)
 	}
@@ -546,6 +626,64 @@ func (_u *PhotoUpdateOne) sqlSave(ctx context.Context) (_node *Photo, err error)
 	}
 	if value, ok := _u.mutation.AddedSortOrder(); ok {
 		_spec.AddField(photo.FieldSortOrder, field.TypeInt, value)
+	}
+	if _u.mutation.LocationCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   photo.LocationTable,
+			Columns: []string{photo.LocationColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(location.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.LocationIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   photo.LocationTable,
+			Columns: []string{photo.LocationColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(location.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.BrandCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   photo.BrandTable,
+			Columns: []string{photo.BrandColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(brand.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.BrandIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   photo.BrandTable,
+			Columns: []string{photo.BrandColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(brand.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	_node = &Photo{config: _u.config}
 	_spec.Assign = _node.assignValues

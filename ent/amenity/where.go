@@ -291,26 +291,6 @@ func LocationIDNotIn(vs ...uuid.UUID) predicate.Amenity {
 	return predicate.Amenity(sql.FieldNotIn(FieldLocationID, vs...))
 }
 
-// LocationIDGT applies the GT predicate on the "location_id" field.
-func LocationIDGT(v uuid.UUID) predicate.Amenity {
-	return predicate.Amenity(sql.FieldGT(FieldLocationID, v))
-}
-
-// LocationIDGTE applies the GTE predicate on the "location_id" field.
-func LocationIDGTE(v uuid.UUID) predicate.Amenity {
-	return predicate.Amenity(sql.FieldGTE(FieldLocationID, v))
-}
-
-// LocationIDLT applies the LT predicate on the "location_id" field.
-func LocationIDLT(v uuid.UUID) predicate.Amenity {
-	return predicate.Amenity(sql.FieldLT(FieldLocationID, v))
-}
-
-// LocationIDLTE applies the LTE predicate on the "location_id" field.
-func LocationIDLTE(v uuid.UUID) predicate.Amenity {
-	return predicate.Amenity(sql.FieldLTE(FieldLocationID, v))
-}
-
 // LocationIDIsNil applies the IsNil predicate on the "location_id" field.
 func LocationIDIsNil() predicate.Amenity {
 	return predicate.Amenity(sql.FieldIsNull(FieldLocationID))
@@ -516,6 +496,29 @@ func HasOrganization() predicate.Amenity {
 func HasOrganizationWith(preds ...predicate.Organization) predicate.Amenity {
 	return predicate.Amenity(func(s *sql.Selector) {
 		step := newOrganizationStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasLocation applies the HasEdge predicate on the "location" edge.
+func HasLocation() predicate.Amenity {
+	return predicate.Amenity(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, LocationTable, LocationColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasLocationWith applies the HasEdge predicate on the "location" edge with a given conditions (other predicates).
+func HasLocationWith(preds ...predicate.Location) predicate.Amenity {
+	return predicate.Amenity(func(s *sql.Selector) {
+		step := newLocationStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -52,6 +52,8 @@ const (
 	EdgeClassTypes = "class_types"
 	// EdgePassTypes holds the string denoting the pass_types edge name in mutations.
 	EdgePassTypes = "pass_types"
+	// EdgePhotos holds the string denoting the photos edge name in mutations.
+	EdgePhotos = "photos"
 	// Table holds the table name of the brand in the database.
 	Table = "brands"
 	// OrganizationTable is the table that holds the organization relation/edge.
@@ -73,6 +75,13 @@ const (
 	// PassTypesInverseTable is the table name for the PassType entity.
 	// It exists in this package in order to avoid circular dependency with the "passtype" package.
 	PassTypesInverseTable = "pass_types"
+	// PhotosTable is the table that holds the photos relation/edge.
+	PhotosTable = "photos"
+	// PhotosInverseTable is the table name for the Photo entity.
+	// It exists in this package in order to avoid circular dependency with the "photo" package.
+	PhotosInverseTable = "photos"
+	// PhotosColumn is the table column denoting the photos relation/edge.
+	PhotosColumn = "brand_id"
 )
 
 // Columns holds all SQL columns for brand fields.
@@ -251,6 +260,20 @@ func ByPassTypes(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newPassTypesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByPhotosCount orders the results by photos count.
+func ByPhotosCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newPhotosStep(), opts...)
+	}
+}
+
+// ByPhotos orders the results by photos terms.
+func ByPhotos(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newPhotosStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newOrganizationStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -270,5 +293,12 @@ func newPassTypesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(PassTypesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2M, true, PassTypesTable, PassTypesPrimaryKey...),
+	)
+}
+func newPhotosStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(PhotosInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, PhotosTable, PhotosColumn),
 	)
 }

@@ -1010,6 +1010,29 @@ func HasPassTypesWith(preds ...predicate.PassType) predicate.Brand {
 	})
 }
 
+// HasPhotos applies the HasEdge predicate on the "photos" edge.
+func HasPhotos() predicate.Brand {
+	return predicate.Brand(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, PhotosTable, PhotosColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasPhotosWith applies the HasEdge predicate on the "photos" edge with a given conditions (other predicates).
+func HasPhotosWith(preds ...predicate.Photo) predicate.Brand {
+	return predicate.Brand(func(s *sql.Selector) {
+		step := newPhotosStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Brand) predicate.Brand {
 	return predicate.Brand(sql.AndPredicates(predicates...))

@@ -47,6 +47,8 @@ const (
 	FieldPassTypeID = "pass_type_id"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
+	// EdgePassType holds the string denoting the pass_type edge name in mutations.
+	EdgePassType = "pass_type"
 	// Table holds the table name of the giftcard in the database.
 	Table = "gift_cards"
 	// OrganizationTable is the table that holds the organization relation/edge.
@@ -56,6 +58,13 @@ const (
 	OrganizationInverseTable = "organizations"
 	// OrganizationColumn is the table column denoting the organization relation/edge.
 	OrganizationColumn = "organization_id"
+	// PassTypeTable is the table that holds the pass_type relation/edge.
+	PassTypeTable = "gift_cards"
+	// PassTypeInverseTable is the table name for the PassType entity.
+	// It exists in this package in order to avoid circular dependency with the "passtype" package.
+	PassTypeInverseTable = "pass_types"
+	// PassTypeColumn is the table column denoting the pass_type relation/edge.
+	PassTypeColumn = "pass_type_id"
 )
 
 // Columns holds all SQL columns for giftcard fields.
@@ -253,10 +262,24 @@ func ByOrganizationField(field string, opts ...sql.OrderTermOption) OrderOption 
 		sqlgraph.OrderByNeighborTerms(s, newOrganizationStep(), sql.OrderByField(field, opts...))
 	}
 }
+
+// ByPassTypeField orders the results by pass_type field.
+func ByPassTypeField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newPassTypeStep(), sql.OrderByField(field, opts...))
+	}
+}
 func newOrganizationStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(OrganizationInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, OrganizationTable, OrganizationColumn),
+	)
+}
+func newPassTypeStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(PassTypeInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, true, PassTypeTable, PassTypeColumn),
 	)
 }

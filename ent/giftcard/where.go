@@ -761,26 +761,6 @@ func PassTypeIDNotIn(vs ...uuid.UUID) predicate.GiftCard {
 	return predicate.GiftCard(sql.FieldNotIn(FieldPassTypeID, vs...))
 }
 
-// PassTypeIDGT applies the GT predicate on the "pass_type_id" field.
-func PassTypeIDGT(v uuid.UUID) predicate.GiftCard {
-	return predicate.GiftCard(sql.FieldGT(FieldPassTypeID, v))
-}
-
-// PassTypeIDGTE applies the GTE predicate on the "pass_type_id" field.
-func PassTypeIDGTE(v uuid.UUID) predicate.GiftCard {
-	return predicate.GiftCard(sql.FieldGTE(FieldPassTypeID, v))
-}
-
-// PassTypeIDLT applies the LT predicate on the "pass_type_id" field.
-func PassTypeIDLT(v uuid.UUID) predicate.GiftCard {
-	return predicate.GiftCard(sql.FieldLT(FieldPassTypeID, v))
-}
-
-// PassTypeIDLTE applies the LTE predicate on the "pass_type_id" field.
-func PassTypeIDLTE(v uuid.UUID) predicate.GiftCard {
-	return predicate.GiftCard(sql.FieldLTE(FieldPassTypeID, v))
-}
-
 // PassTypeIDIsNil applies the IsNil predicate on the "pass_type_id" field.
 func PassTypeIDIsNil() predicate.GiftCard {
 	return predicate.GiftCard(sql.FieldIsNull(FieldPassTypeID))
@@ -806,6 +786,29 @@ func HasOrganization() predicate.GiftCard {
 func HasOrganizationWith(preds ...predicate.Organization) predicate.GiftCard {
 	return predicate.GiftCard(func(s *sql.Selector) {
 		step := newOrganizationStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasPassType applies the HasEdge predicate on the "pass_type" edge.
+func HasPassType() predicate.GiftCard {
+	return predicate.GiftCard(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, PassTypeTable, PassTypeColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasPassTypeWith applies the HasEdge predicate on the "pass_type" edge with a given conditions (other predicates).
+func HasPassTypeWith(preds ...predicate.PassType) predicate.GiftCard {
+	return predicate.GiftCard(func(s *sql.Selector) {
+		step := newPassTypeStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

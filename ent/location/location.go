@@ -42,6 +42,12 @@ const (
 	EdgeRooms = "rooms"
 	// EdgeClassInstances holds the string denoting the class_instances edge name in mutations.
 	EdgeClassInstances = "class_instances"
+	// EdgeOpeningHours holds the string denoting the opening_hours edge name in mutations.
+	EdgeOpeningHours = "opening_hours"
+	// EdgeAmenities holds the string denoting the amenities edge name in mutations.
+	EdgeAmenities = "amenities"
+	// EdgePhotos holds the string denoting the photos edge name in mutations.
+	EdgePhotos = "photos"
 	// Table holds the table name of the location in the database.
 	Table = "locations"
 	// OrganizationTable is the table that holds the organization relation/edge.
@@ -65,6 +71,27 @@ const (
 	ClassInstancesInverseTable = "class_instances"
 	// ClassInstancesColumn is the table column denoting the class_instances relation/edge.
 	ClassInstancesColumn = "location_id"
+	// OpeningHoursTable is the table that holds the opening_hours relation/edge.
+	OpeningHoursTable = "opening_hours"
+	// OpeningHoursInverseTable is the table name for the OpeningHours entity.
+	// It exists in this package in order to avoid circular dependency with the "openinghours" package.
+	OpeningHoursInverseTable = "opening_hours"
+	// OpeningHoursColumn is the table column denoting the opening_hours relation/edge.
+	OpeningHoursColumn = "location_id"
+	// AmenitiesTable is the table that holds the amenities relation/edge.
+	AmenitiesTable = "amenities"
+	// AmenitiesInverseTable is the table name for the Amenity entity.
+	// It exists in this package in order to avoid circular dependency with the "amenity" package.
+	AmenitiesInverseTable = "amenities"
+	// AmenitiesColumn is the table column denoting the amenities relation/edge.
+	AmenitiesColumn = "location_id"
+	// PhotosTable is the table that holds the photos relation/edge.
+	PhotosTable = "photos"
+	// PhotosInverseTable is the table name for the Photo entity.
+	// It exists in this package in order to avoid circular dependency with the "photo" package.
+	PhotosInverseTable = "photos"
+	// PhotosColumn is the table column denoting the photos relation/edge.
+	PhotosColumn = "location_id"
 )
 
 // Columns holds all SQL columns for location fields.
@@ -212,6 +239,48 @@ func ByClassInstances(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newClassInstancesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByOpeningHoursCount orders the results by opening_hours count.
+func ByOpeningHoursCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newOpeningHoursStep(), opts...)
+	}
+}
+
+// ByOpeningHours orders the results by opening_hours terms.
+func ByOpeningHours(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOpeningHoursStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByAmenitiesCount orders the results by amenities count.
+func ByAmenitiesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newAmenitiesStep(), opts...)
+	}
+}
+
+// ByAmenities orders the results by amenities terms.
+func ByAmenities(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newAmenitiesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByPhotosCount orders the results by photos count.
+func ByPhotosCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newPhotosStep(), opts...)
+	}
+}
+
+// ByPhotos orders the results by photos terms.
+func ByPhotos(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newPhotosStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newOrganizationStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -231,5 +300,26 @@ func newClassInstancesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ClassInstancesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, ClassInstancesTable, ClassInstancesColumn),
+	)
+}
+func newOpeningHoursStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OpeningHoursInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, OpeningHoursTable, OpeningHoursColumn),
+	)
+}
+func newAmenitiesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(AmenitiesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, AmenitiesTable, AmenitiesColumn),
+	)
+}
+func newPhotosStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(PhotosInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, PhotosTable, PhotosColumn),
 	)
 }

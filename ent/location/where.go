@@ -675,6 +675,75 @@ func HasClassInstancesWith(preds ...predicate.ClassInstance) predicate.Location 
 	})
 }
 
+// HasOpeningHours applies the HasEdge predicate on the "opening_hours" edge.
+func HasOpeningHours() predicate.Location {
+	return predicate.Location(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, OpeningHoursTable, OpeningHoursColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOpeningHoursWith applies the HasEdge predicate on the "opening_hours" edge with a given conditions (other predicates).
+func HasOpeningHoursWith(preds ...predicate.OpeningHours) predicate.Location {
+	return predicate.Location(func(s *sql.Selector) {
+		step := newOpeningHoursStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasAmenities applies the HasEdge predicate on the "amenities" edge.
+func HasAmenities() predicate.Location {
+	return predicate.Location(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, AmenitiesTable, AmenitiesColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasAmenitiesWith applies the HasEdge predicate on the "amenities" edge with a given conditions (other predicates).
+func HasAmenitiesWith(preds ...predicate.Amenity) predicate.Location {
+	return predicate.Location(func(s *sql.Selector) {
+		step := newAmenitiesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasPhotos applies the HasEdge predicate on the "photos" edge.
+func HasPhotos() predicate.Location {
+	return predicate.Location(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, PhotosTable, PhotosColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasPhotosWith applies the HasEdge predicate on the "photos" edge with a given conditions (other predicates).
+func HasPhotosWith(preds ...predicate.Photo) predicate.Location {
+	return predicate.Location(func(s *sql.Selector) {
+		step := newPhotosStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Location) predicate.Location {
 	return predicate.Location(sql.AndPredicates(predicates...))

@@ -136,11 +136,11 @@ var (
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "import_ref", Type: field.TypeString, Nullable: true, Size: 200},
-		{Name: "location_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "name", Type: field.TypeString, Size: 100},
 		{Name: "icon", Type: field.TypeString, Nullable: true},
 		{Name: "sort_order", Type: field.TypeInt, Default: 0},
 		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "location_id", Type: field.TypeUUID, Nullable: true},
 	}
 	// AmenitiesTable holds the schema information for the "amenities" table.
 	AmenitiesTable = &schema.Table{
@@ -150,21 +150,27 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "amenities_organizations_organization",
-				Columns:    []*schema.Column{AmenitiesColumns[8]},
+				Columns:    []*schema.Column{AmenitiesColumns[7]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "amenities_locations_amenities",
+				Columns:    []*schema.Column{AmenitiesColumns[8]},
+				RefColumns: []*schema.Column{LocationsColumns[0]},
+				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
 				Name:    "amenity_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{AmenitiesColumns[8]},
+				Columns: []*schema.Column{AmenitiesColumns[7]},
 			},
 			{
 				Name:    "amenity_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{AmenitiesColumns[8], AmenitiesColumns[3]},
+				Columns: []*schema.Column{AmenitiesColumns[7], AmenitiesColumns[3]},
 			},
 		},
 	}
@@ -546,8 +552,8 @@ var (
 		{Name: "expires_at", Type: field.TypeTime, Nullable: true},
 		{Name: "sender_name", Type: field.TypeString, Nullable: true},
 		{Name: "gift_description", Type: field.TypeString, Nullable: true},
-		{Name: "pass_type_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "pass_type_id", Type: field.TypeUUID, Nullable: true},
 	}
 	// GiftCardsTable holds the schema information for the "gift_cards" table.
 	GiftCardsTable = &schema.Table{
@@ -557,26 +563,32 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "gift_cards_organizations_organization",
-				Columns:    []*schema.Column{GiftCardsColumns[14]},
+				Columns:    []*schema.Column{GiftCardsColumns[13]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "gift_cards_pass_types_gift_cards",
+				Columns:    []*schema.Column{GiftCardsColumns[14]},
+				RefColumns: []*schema.Column{PassTypesColumns[0]},
+				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
 				Name:    "giftcard_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{GiftCardsColumns[14]},
+				Columns: []*schema.Column{GiftCardsColumns[13]},
 			},
 			{
 				Name:    "giftcard_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{GiftCardsColumns[14], GiftCardsColumns[3]},
+				Columns: []*schema.Column{GiftCardsColumns[13], GiftCardsColumns[3]},
 			},
 			{
 				Name:    "giftcard_organization_id_code",
 				Unique:  true,
-				Columns: []*schema.Column{GiftCardsColumns[14], GiftCardsColumns[4]},
+				Columns: []*schema.Column{GiftCardsColumns[13], GiftCardsColumns[4]},
 			},
 		},
 	}
@@ -765,11 +777,11 @@ var (
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "import_ref", Type: field.TypeString, Nullable: true, Size: 200},
-		{Name: "location_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "weekday", Type: field.TypeInt},
 		{Name: "opens_at", Type: field.TypeString, Nullable: true},
 		{Name: "closes_at", Type: field.TypeString, Nullable: true},
 		{Name: "closed", Type: field.TypeBool, Default: false},
+		{Name: "location_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "organization_id", Type: field.TypeUUID},
 	}
 	// OpeningHoursTable holds the schema information for the "opening_hours" table.
@@ -778,6 +790,12 @@ var (
 		Columns:    OpeningHoursColumns,
 		PrimaryKey: []*schema.Column{OpeningHoursColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "opening_hours_locations_opening_hours",
+				Columns:    []*schema.Column{OpeningHoursColumns[8]},
+				RefColumns: []*schema.Column{LocationsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
 			{
 				Symbol:     "opening_hours_organizations_organization",
 				Columns:    []*schema.Column{OpeningHoursColumns[9]},
@@ -799,7 +817,7 @@ var (
 			{
 				Name:    "openinghours_organization_id_location_id_weekday",
 				Unique:  false,
-				Columns: []*schema.Column{OpeningHoursColumns[9], OpeningHoursColumns[4], OpeningHoursColumns[5]},
+				Columns: []*schema.Column{OpeningHoursColumns[9], OpeningHoursColumns[8], OpeningHoursColumns[4]},
 			},
 		},
 	}
@@ -832,6 +850,18 @@ var (
 		Name:       "organizations",
 		Columns:    OrganizationsColumns,
 		PrimaryKey: []*schema.Column{OrganizationsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "organization_lat_lng",
+				Unique:  false,
+				Columns: []*schema.Column{OrganizationsColumns[11], OrganizationsColumns[12]},
+			},
+			{
+				Name:    "organization_world_listed",
+				Unique:  false,
+				Columns: []*schema.Column{OrganizationsColumns[20], OrganizationsColumns[14]},
+			},
+		},
 	}
 	// PassesColumns holds the columns for the "passes" table.
 	PassesColumns = []*schema.Column{
@@ -1013,11 +1043,11 @@ var (
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "import_ref", Type: field.TypeString, Nullable: true, Size: 200},
-		{Name: "location_id", Type: field.TypeUUID, Nullable: true},
-		{Name: "brand_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "url", Type: field.TypeString},
 		{Name: "caption", Type: field.TypeString, Nullable: true},
 		{Name: "sort_order", Type: field.TypeInt, Default: 0},
+		{Name: "brand_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "location_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "organization_id", Type: field.TypeUUID},
 	}
 	// PhotosTable holds the schema information for the "photos" table.
@@ -1026,6 +1056,18 @@ var (
 		Columns:    PhotosColumns,
 		PrimaryKey: []*schema.Column{PhotosColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "photos_brands_photos",
+				Columns:    []*schema.Column{PhotosColumns[7]},
+				RefColumns: []*schema.Column{BrandsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "photos_locations_photos",
+				Columns:    []*schema.Column{PhotosColumns[8]},
+				RefColumns: []*schema.Column{LocationsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
 			{
 				Symbol:     "photos_organizations_organization",
 				Columns:    []*schema.Column{PhotosColumns[9]},
@@ -1269,6 +1311,7 @@ func init() {
 	AddonProductsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	AlertsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	AmenitiesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	AmenitiesTable.ForeignKeys[1].RefTable = LocationsTable
 	AuditLogsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	BookingsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	BookingsTable.ForeignKeys[1].RefTable = ClassInstancesTable
@@ -1285,11 +1328,13 @@ func init() {
 	FeatureProvisioningsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	FlashSalesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	GiftCardsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	GiftCardsTable.ForeignKeys[1].RefTable = PassTypesTable
 	InstructorsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	LocationsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
-	OpeningHoursTable.ForeignKeys[0].RefTable = OrganizationsTable
+	OpeningHoursTable.ForeignKeys[0].RefTable = LocationsTable
+	OpeningHoursTable.ForeignKeys[1].RefTable = OrganizationsTable
 	PassesTable.ForeignKeys[0].RefTable = MembersTable
 	PassesTable.ForeignKeys[1].RefTable = OrganizationsTable
 	PassesTable.ForeignKeys[2].RefTable = PassTypesTable
@@ -1297,7 +1342,9 @@ func init() {
 	PaymentsTable.ForeignKeys[0].RefTable = MembersTable
 	PaymentsTable.ForeignKeys[1].RefTable = PassesTable
 	PaymentsTable.ForeignKeys[2].RefTable = OrganizationsTable
-	PhotosTable.ForeignKeys[0].RefTable = OrganizationsTable
+	PhotosTable.ForeignKeys[0].RefTable = BrandsTable
+	PhotosTable.ForeignKeys[1].RefTable = LocationsTable
+	PhotosTable.ForeignKeys[2].RefTable = OrganizationsTable
 	RoomsTable.ForeignKeys[0].RefTable = LocationsTable
 	RoomsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	FlashSaleApplicablePassTypesTable.ForeignKeys[0].RefTable = FlashSalesTable

@@ -73,6 +73,8 @@ const (
 	EdgePasses = "passes"
 	// EdgeFlashSales holds the string denoting the flash_sales edge name in mutations.
 	EdgeFlashSales = "flash_sales"
+	// EdgeGiftCards holds the string denoting the gift_cards edge name in mutations.
+	EdgeGiftCards = "gift_cards"
 	// Table holds the table name of the passtype in the database.
 	Table = "pass_types"
 	// OrganizationTable is the table that holds the organization relation/edge.
@@ -104,6 +106,13 @@ const (
 	// FlashSalesInverseTable is the table name for the FlashSale entity.
 	// It exists in this package in order to avoid circular dependency with the "flashsale" package.
 	FlashSalesInverseTable = "flash_sales"
+	// GiftCardsTable is the table that holds the gift_cards relation/edge.
+	GiftCardsTable = "gift_cards"
+	// GiftCardsInverseTable is the table name for the GiftCard entity.
+	// It exists in this package in order to avoid circular dependency with the "giftcard" package.
+	GiftCardsInverseTable = "gift_cards"
+	// GiftCardsColumn is the table column denoting the gift_cards relation/edge.
+	GiftCardsColumn = "pass_type_id"
 )
 
 // Columns holds all SQL columns for passtype fields.
@@ -460,6 +469,20 @@ func ByFlashSales(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newFlashSalesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByGiftCardsCount orders the results by gift_cards count.
+func ByGiftCardsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newGiftCardsStep(), opts...)
+	}
+}
+
+// ByGiftCards orders the results by gift_cards terms.
+func ByGiftCards(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newGiftCardsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newOrganizationStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -493,5 +516,12 @@ func newFlashSalesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(FlashSalesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2M, true, FlashSalesTable, FlashSalesPrimaryKey...),
+	)
+}
+func newGiftCardsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(GiftCardsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, GiftCardsTable, GiftCardsColumn),
 	)
 }

@@ -1121,6 +1121,29 @@ func HasFlashSalesWith(preds ...predicate.FlashSale) predicate.PassType {
 	})
 }
 
+// HasGiftCards applies the HasEdge predicate on the "gift_cards" edge.
+func HasGiftCards() predicate.PassType {
+	return predicate.PassType(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, GiftCardsTable, GiftCardsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasGiftCardsWith applies the HasEdge predicate on the "gift_cards" edge with a given conditions (other predicates).
+func HasGiftCardsWith(preds ...predicate.GiftCard) predicate.PassType {
+	return predicate.PassType(func(s *sql.Selector) {
+		step := newGiftCardsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.PassType) predicate.PassType {
 	return predicate.PassType(sql.AndPredicates(predicates...))

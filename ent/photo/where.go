@@ -296,26 +296,6 @@ func LocationIDNotIn(vs ...uuid.UUID) predicate.Photo {
 	return predicate.Photo(sql.FieldNotIn(FieldLocationID, vs...))
 }
 
-// LocationIDGT applies the GT predicate on the "location_id" field.
-func LocationIDGT(v uuid.UUID) predicate.Photo {
-	return predicate.Photo(sql.FieldGT(FieldLocationID, v))
-}
-
-// LocationIDGTE applies the GTE predicate on the "location_id" field.
-func LocationIDGTE(v uuid.UUID) predicate.Photo {
-	return predicate.Photo(sql.FieldGTE(FieldLocationID, v))
-}
-
-// LocationIDLT applies the LT predicate on the "location_id" field.
-func LocationIDLT(v uuid.UUID) predicate.Photo {
-	return predicate.Photo(sql.FieldLT(FieldLocationID, v))
-}
-
-// LocationIDLTE applies the LTE predicate on the "location_id" field.
-func LocationIDLTE(v uuid.UUID) predicate.Photo {
-	return predicate.Photo(sql.FieldLTE(FieldLocationID, v))
-}
-
 // LocationIDIsNil applies the IsNil predicate on the "location_id" field.
 func LocationIDIsNil() predicate.Photo {
 	return predicate.Photo(sql.FieldIsNull(FieldLocationID))
@@ -344,26 +324,6 @@ func BrandIDIn(vs ...uuid.UUID) predicate.Photo {
 // BrandIDNotIn applies the NotIn predicate on the "brand_id" field.
 func BrandIDNotIn(vs ...uuid.UUID) predicate.Photo {
 	return predicate.Photo(sql.FieldNotIn(FieldBrandID, vs...))
-}
-
-// BrandIDGT applies the GT predicate on the "brand_id" field.
-func BrandIDGT(v uuid.UUID) predicate.Photo {
-	return predicate.Photo(sql.FieldGT(FieldBrandID, v))
-}
-
-// BrandIDGTE applies the GTE predicate on the "brand_id" field.
-func BrandIDGTE(v uuid.UUID) predicate.Photo {
-	return predicate.Photo(sql.FieldGTE(FieldBrandID, v))
-}
-
-// BrandIDLT applies the LT predicate on the "brand_id" field.
-func BrandIDLT(v uuid.UUID) predicate.Photo {
-	return predicate.Photo(sql.FieldLT(FieldBrandID, v))
-}
-
-// BrandIDLTE applies the LTE predicate on the "brand_id" field.
-func BrandIDLTE(v uuid.UUID) predicate.Photo {
-	return predicate.Photo(sql.FieldLTE(FieldBrandID, v))
 }
 
 // BrandIDIsNil applies the IsNil predicate on the "brand_id" field.
@@ -571,6 +531,52 @@ func HasOrganization() predicate.Photo {
 func HasOrganizationWith(preds ...predicate.Organization) predicate.Photo {
 	return predicate.Photo(func(s *sql.Selector) {
 		step := newOrganizationStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasLocation applies the HasEdge predicate on the "location" edge.
+func HasLocation() predicate.Photo {
+	return predicate.Photo(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, LocationTable, LocationColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasLocationWith applies the HasEdge predicate on the "location" edge with a given conditions (other predicates).
+func HasLocationWith(preds ...predicate.Location) predicate.Photo {
+	return predicate.Photo(func(s *sql.Selector) {
+		step := newLocationStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasBrand applies the HasEdge predicate on the "brand" edge.
+func HasBrand() predicate.Photo {
+	return predicate.Photo(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, BrandTable, BrandColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasBrandWith applies the HasEdge predicate on the "brand" edge with a given conditions (other predicates).
+func HasBrandWith(preds ...predicate.Brand) predicate.Photo {
+	return predicate.Photo(func(s *sql.Selector) {
+		step := newBrandStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -46,6 +46,7 @@ func (Brand) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("class_types", ClassType.Type),
 		edge.From("pass_types", PassType.Type).Ref("allowed_brands"),
+		edge.To("photos", Photo.Type),
 	}
 }
 
@@ -79,6 +80,9 @@ func (Location) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("rooms", Room.Type),
 		edge.To("class_instances", ClassInstance.Type),
+		edge.To("opening_hours", OpeningHours.Type),
+		edge.To("amenities", Amenity.Type),
+		edge.To("photos", Photo.Type),
 	}
 }
 

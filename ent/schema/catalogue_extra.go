@@ -2,6 +2,7 @@ package schema
 
 import (
 	"entgo.io/ent"
+	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 )
@@ -12,6 +13,13 @@ type OpeningHours struct{ ent.Schema }
 // Mixin of the OpeningHours.
 func (OpeningHours) Mixin() []ent.Mixin {
 	return []ent.Mixin{BaseMixin{}, VenueMixin{}, ImportRefMixin{}}
+}
+
+// Edges of the OpeningHours.
+func (OpeningHours) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("location", Location.Type).Ref("opening_hours").Field("location_id").Unique(),
+	}
 }
 
 // Fields of the OpeningHours.
@@ -39,6 +47,13 @@ func (Amenity) Mixin() []ent.Mixin {
 	return []ent.Mixin{BaseMixin{}, VenueMixin{}, ImportRefMixin{}}
 }
 
+// Edges of the Amenity.
+func (Amenity) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("location", Location.Type).Ref("amenities").Field("location_id").Unique(),
+	}
+}
+
 // Fields of the Amenity.
 func (Amenity) Fields() []ent.Field {
 	return []ent.Field{
@@ -55,6 +70,14 @@ type Photo struct{ ent.Schema }
 // Mixin of the Photo.
 func (Photo) Mixin() []ent.Mixin {
 	return []ent.Mixin{BaseMixin{}, VenueMixin{}, ImportRefMixin{}}
+}
+
+// Edges of the Photo.
+func (Photo) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("location", Location.Type).Ref("photos").Field("location_id").Unique(),
+		edge.From("brand", Brand.Type).Ref("photos").Field("brand_id").Unique(),
+	}
 }
 
 // Fields of the Photo.
@@ -95,6 +118,13 @@ type GiftCard struct{ ent.Schema }
 // Mixin of the GiftCard.
 func (GiftCard) Mixin() []ent.Mixin {
 	return []ent.Mixin{BaseMixin{}, VenueMixin{}, ImportRefMixin{}}
+}
+
+// Edges of the GiftCard.
+func (GiftCard) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("pass_type", PassType.Type).Ref("gift_cards").Field("pass_type_id").Unique(),
+	}
 }
 
 // Fields of the GiftCard.

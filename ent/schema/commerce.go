@@ -58,6 +58,7 @@ func (PassType) Edges() []ent.Edge {
 		edge.To("allowed_class_types", ClassType.Type),
 		edge.To("passes", Pass.Type),
 		edge.From("flash_sales", FlashSale.Type).Ref("applicable_pass_types"),
+		edge.To("gift_cards", GiftCard.Type),
 	}
 }
 

@@ -3,6 +3,7 @@ package schema
 import (
 	"time"
 
+	"entgo.io/contrib/entoas"
 	"entgo.io/ent"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
@@ -60,7 +61,8 @@ type ImportRefMixin struct{ mixin.Schema }
 // Fields of the ImportRefMixin.
 func (ImportRefMixin) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("import_ref").Optional().Nillable().MaxLen(200),
+		field.String("import_ref").Optional().Nillable().MaxLen(200).
+			Annotations(entoas.Skip(true)),
 	}
 }
 

@@ -37,6 +37,12 @@ func (Organization) Fields() []ent.Field {
 	}
 }
 
+// Indexes of the Organization: the directory's geo search narrows by a
+// bounding box on (lat, lng).
+func (Organization) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("lat", "lng"), index.Fields("world", "listed")}
+}
+
 // FeatureProvisioning holds a venue's feature flags: API access
 // (feature_provisioning.api_enabled) and the modules the venue runs.
 type FeatureProvisioning struct{ ent.Schema }

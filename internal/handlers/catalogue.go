@@ -21,7 +21,7 @@ func (h *Handler) GetVenueSchedule(ctx context.Context, p api.GetVenueSchedulePa
 	if err != nil {
 		return nil, err
 	}
-	loc, err := time.LoadLocation(org.Timezone)
+	loc, err := schedule.Location(org.Timezone)
 	if err != nil {
 		return nil, apperr.Internal(err)
 	}

@@ -310,7 +310,10 @@ var cases = map[string]venueCase{
 			return c.OpeningHours.DeleteOneID(id).Exec(ctx)
 		},
 		create: func(ctx context.Context, c *ent.Client, org, refs *world) (uuid.UUID, error) {
-			return saved(inVenue(c.OpeningHours.Create().SetWeekday(2).SetOpensAt("07:00").SetClosesAt("20:00"), org).Save(ctx))
+			return saved(inVenue(c.OpeningHours.Create().SetWeekday(2).SetOpensAt("07:00").SetClosesAt("20:00").SetLocationID(refs.ids["Location"]), org).Save(ctx))
+		},
+		attach: func(ctx context.Context, c *ent.Client, id uuid.UUID, refs *world) error {
+			return c.OpeningHours.UpdateOneID(id).SetLocationID(refs.ids["Location"]).Exec(ctx)
 		},
 	},
 	"Amenity": {
@@ -322,7 +325,10 @@ var cases = map[string]venueCase{
 			return c.Amenity.DeleteOneID(id).Exec(ctx)
 		},
 		create: func(ctx context.Context, c *ent.Client, org, refs *world) (uuid.UUID, error) {
-			return saved(inVenue(c.Amenity.Create().SetName("Sauna"), org).Save(ctx))
+			return saved(inVenue(c.Amenity.Create().SetName("Sauna").SetLocationID(refs.ids["Location"]), org).Save(ctx))
+		},
+		attach: func(ctx context.Context, c *ent.Client, id uuid.UUID, refs *world) error {
+			return c.Amenity.UpdateOneID(id).SetLocationID(refs.ids["Location"]).Exec(ctx)
 		},
 	},
 	"Photo": {
@@ -332,7 +338,10 @@ var cases = map[string]venueCase{
 		},
 		delete: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return c.Photo.DeleteOneID(id).Exec(ctx) },
 		create: func(ctx context.Context, c *ent.Client, org, refs *world) (uuid.UUID, error) {
-			return saved(inVenue(c.Photo.Create().SetURL("https://example.com/n.jpg"), org).Save(ctx))
+			return saved(inVenue(c.Photo.Create().SetURL("https://example.com/n.jpg").SetBrandID(refs.ids["Brand"]), org).Save(ctx))
+		},
+		attach: func(ctx context.Context, c *ent.Client, id uuid.UUID, refs *world) error {
+			return c.Photo.UpdateOneID(id).SetLocationID(refs.ids["Location"]).Exec(ctx)
 		},
 	},
 	"AddonProduct": {
@@ -359,7 +368,10 @@ var cases = map[string]venueCase{
 		},
 		create: func(ctx context.Context, c *ent.Client, org, refs *world) (uuid.UUID, error) {
 			return saved(inVenue(c.GiftCard.Create().SetCode("G-"+uuid.NewString()[:8]).SetInitialAmountMinor(100).
-				SetRemainingAmountMinor(100).SetCurrency("DKK"), org).Save(ctx))
+				SetRemainingAmountMinor(100).SetCurrency("DKK").SetPassTypeID(refs.ids["PassType"]), org).Save(ctx))
+		},
+		attach: func(ctx context.Context, c *ent.Client, id uuid.UUID, refs *world) error {
+			return c.GiftCard.UpdateOneID(id).SetPassTypeID(refs.ids["PassType"]).Exec(ctx)
 		},
 	},
 }

@@ -7,6 +7,7 @@ package schedule
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"entgo.io/ent/dialect/sql"
@@ -199,4 +200,19 @@ func DayRange(from, to time.Time, loc *time.Location) (time.Time, time.Time) {
 func Today(now time.Time, loc *time.Location) time.Time {
 	l := now.In(loc)
 	return time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+var locations sync.Map // IANA name -> *time.Location
+
+// Location loads an IANA time zone once and caches it.
+func Location(name string) (*time.Location, error) {
+	if l, ok := locations.Load(name); ok {
+		return l.(*time.Location), nil
+	}
+	l, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, err
+	}
+	locations.Store(name, l)
+	return l, nil
 }

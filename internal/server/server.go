@@ -28,6 +28,9 @@ type Deps struct {
 	Log    *slog.Logger
 	// MCP serves POST /api/mcp; nil answers 404.
 	MCP http.Handler
+	// Geo says which trusted proxy headers carry the caller's location; nil
+	// takes handlers.DefaultGeoConfig.
+	Geo *handlers.GeoConfig
 }
 
 // New returns the service's root handler.
@@ -57,7 +60,11 @@ func New(d Deps) (http.Handler, error) {
 	if d.MCP != nil {
 		mux.Handle("/api/mcp", d.MCP)
 	}
-	mux.Handle("/api/v1/", rest)
+	geo := handlers.DefaultGeoConfig()
+	if d.Geo != nil {
+		geo = *d.Geo
+	}
+	mux.Handle("/api/v1/", handlers.GeoMiddleware(geo, rest))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, apperr.NotFound("route"))
 	})

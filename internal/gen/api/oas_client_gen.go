@@ -21,6 +21,64 @@ func trimTrailingSlashes(u *url.URL) {
 
 // Invoker invokes operations described by OpenAPI v3 specification.
 type Invoker interface {
+	// GetDiscovery invokes getDiscovery operation.
+	//
+	// Listed venues of a world that have bookable classes on `date` (venue-local) in
+	// `time_window` (morning before 12:00, afternoon 12:00-17:00, evening from 17:00).
+	// Each venue carries at most 5 classes (`classes_total` tells how many there are).
+	// A venue whose summary cannot be built is left out and named in
+	// `meta.partial_failures`; the rest of the page is still served.
+	//
+	// GET /discovery
+	GetDiscovery(ctx context.Context, params GetDiscoveryParams) (*DiscoveryResponse, error)
+	// GetDiscoveryCounts invokes getDiscoveryCounts operation.
+	//
+	// How many venues per world have live inventory on a date.
+	//
+	// GET /discovery/counts
+	GetDiscoveryCounts(ctx context.Context, params GetDiscoveryCountsParams) (*DiscoveryCountsResponse, error)
+	// GetGeo invokes getGeo operation.
+	//
+	// Read from the geo headers of a trusted proxy (configurable with
+	// VENUE_GEO_COUNTRY_HEADER and VENUE_GEO_CITY_HEADER; defaults
+	// `CF-IPCountry` and `X-Geo-City`). Unknown values are null. Never cached.
+	//
+	// GET /geo
+	GetGeo(ctx context.Context) (*GeoResponseHeaders, error)
+	// GetGiftCardBalance invokes getGiftCardBalance operation.
+	//
+	// Unknown code, another venue's card and a cancelled card all give the same 404. At most 20 per
+	// minute per client IP.
+	//
+	// GET /venues/{slug}/gift-cards/{code}/balance
+	GetGiftCardBalance(ctx context.Context, params GetGiftCardBalanceParams) (*GiftCardBalanceResponse, error)
+	// GetGiftCardPreview invokes getGiftCardPreview operation.
+	//
+	// Same 404 rule and limit as the balance.
+	//
+	// GET /venues/{slug}/gift-cards/{code}/preview
+	GetGiftCardPreview(ctx context.Context, params GetGiftCardPreviewParams) (*GiftCardPreviewResponse, error)
+	// GetVenue invokes getVenue operation.
+	//
+	// A venue's public profile.
+	//
+	// GET /venues/{slug}
+	GetVenue(ctx context.Context, params GetVenueParams) (*VenueProfileResponse, error)
+	// GetVenueBrand invokes getVenueBrand operation.
+	//
+	// Pass types without brand restrictions are venue-wide and included. An
+	// unknown or inactive brand is 404 `BRAND_NOT_FOUND`.
+	//
+	// GET /venues/{slug}/brands/{brandSlug}
+	GetVenueBrand(ctx context.Context, params GetVenueBrandParams) (*BrandDetailResponse, error)
+	// GetVenueOffer invokes getVenueOffer operation.
+	//
+	// `surface` defaults to `public_link`; also `pricing_page`, `global_app` and
+	// `branded_app`. An unknown, ended, cancelled or sold-out offer, or one not
+	// placed on the surface, is 404.
+	//
+	// GET /venues/{slug}/offers/{offerId}
+	GetVenueOffer(ctx context.Context, params GetVenueOfferParams) (*OfferResponse, error)
 	// GetVenuePricing invokes getVenuePricing operation.
 	//
 	// The venue's active, listed pass types. `category` filters by category;
@@ -39,6 +97,53 @@ type Invoker interface {
 	//
 	// GET /venues/{slug}/schedule
 	GetVenueSchedule(ctx context.Context, params GetVenueScheduleParams) (*ScheduleResponse, error)
+	// ListVenueAddons invokes listVenueAddons operation.
+	//
+	// Booking add-on products grouped by category.
+	//
+	// GET /venues/{slug}/addons
+	ListVenueAddons(ctx context.Context, params ListVenueAddonsParams) (*AddonListResponse, error)
+	// ListVenueBrands invokes listVenueBrands operation.
+	//
+	// The venue's active brands.
+	//
+	// GET /venues/{slug}/brands
+	ListVenueBrands(ctx context.Context, params ListVenueBrandsParams) (*BrandListResponse, error)
+	// ListVenueClassTypes invokes listVenueClassTypes operation.
+	//
+	// The venue's class type catalogue.
+	//
+	// GET /venues/{slug}/classes
+	ListVenueClassTypes(ctx context.Context, params ListVenueClassTypesParams) (*ClassTypeListResponse, error)
+	// ListVenueInstructors invokes listVenueInstructors operation.
+	//
+	// The venue's instructor profiles.
+	//
+	// GET /venues/{slug}/instructors
+	ListVenueInstructors(ctx context.Context, params ListVenueInstructorsParams) (*InstructorListResponse, error)
+	// ListVenueLocations invokes listVenueLocations operation.
+	//
+	// The venue's locations with rooms, capacity, hours and amenities.
+	//
+	// GET /venues/{slug}/locations
+	ListVenueLocations(ctx context.Context, params ListVenueLocationsParams) (*LocationListResponse, error)
+	// ListVenueOffers invokes listVenueOffers operation.
+	//
+	// `surface` is `pricing_page`, `global_app` or `branded_app` (offers placed on
+	// `pricing_page`, `global_app`, and `pricing_page` respectively: the branded app
+	// is the venue's own storefront). Absent or unknown gives an empty list.
+	// `brand_id` keeps offers with a pass type valid for that brand.
+	//
+	// GET /venues/{slug}/offers
+	ListVenueOffers(ctx context.Context, params ListVenueOffersParams) (*OfferListResponse, error)
+	// ListVenues invokes listVenues operation.
+	//
+	// `search` matches name, slug and city (case-insensitive). With `lat` and `lng`
+	// (both or neither) venues within `radius` km by Haversine distance are
+	// returned nearest first with `distance_km`; otherwise by name.
+	//
+	// GET /venues
+	ListVenues(ctx context.Context, params ListVenuesParams) (*VenueListResponse, error)
 }
 
 // Client implements OAS client.
@@ -80,6 +185,650 @@ func (c *Client) requestURL(ctx context.Context) *url.URL {
 		return c.serverURL
 	}
 	return u
+}
+
+// GetDiscovery invokes getDiscovery operation.
+//
+// Listed venues of a world that have bookable classes on `date` (venue-local) in
+// `time_window` (morning before 12:00, afternoon 12:00-17:00, evening from 17:00).
+// Each venue carries at most 5 classes (`classes_total` tells how many there are).
+// A venue whose summary cannot be built is left out and named in
+// `meta.partial_failures`; the rest of the page is still served.
+//
+// GET /discovery
+func (c *Client) GetDiscovery(ctx context.Context, params GetDiscoveryParams) (*DiscoveryResponse, error) {
+	res, err := c.sendGetDiscovery(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetDiscovery(ctx context.Context, params GetDiscoveryParams) (res *DiscoveryResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/discovery"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "world" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "world",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(string(params.World)))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "date" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "date",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.DateToString(params.Date))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "time_window" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "time_window",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.TimeWindow.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "search" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "search",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Search.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "page" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "page",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Page.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "limit" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "limit",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Limit.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetDiscoveryResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetDiscoveryCounts invokes getDiscoveryCounts operation.
+//
+// How many venues per world have live inventory on a date.
+//
+// GET /discovery/counts
+func (c *Client) GetDiscoveryCounts(ctx context.Context, params GetDiscoveryCountsParams) (*DiscoveryCountsResponse, error) {
+	res, err := c.sendGetDiscoveryCounts(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetDiscoveryCounts(ctx context.Context, params GetDiscoveryCountsParams) (res *DiscoveryCountsResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/discovery/counts"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "date" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "date",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.DateToString(params.Date))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetDiscoveryCountsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetGeo invokes getGeo operation.
+//
+// Read from the geo headers of a trusted proxy (configurable with
+// VENUE_GEO_COUNTRY_HEADER and VENUE_GEO_CITY_HEADER; defaults
+// `CF-IPCountry` and `X-Geo-City`). Unknown values are null. Never cached.
+//
+// GET /geo
+func (c *Client) GetGeo(ctx context.Context) (*GeoResponseHeaders, error) {
+	res, err := c.sendGetGeo(ctx)
+	return res, err
+}
+
+func (c *Client) sendGetGeo(ctx context.Context) (res *GeoResponseHeaders, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/geo"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetGeoResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetGiftCardBalance invokes getGiftCardBalance operation.
+//
+// Unknown code, another venue's card and a cancelled card all give the same 404. At most 20 per
+// minute per client IP.
+//
+// GET /venues/{slug}/gift-cards/{code}/balance
+func (c *Client) GetGiftCardBalance(ctx context.Context, params GetGiftCardBalanceParams) (*GiftCardBalanceResponse, error) {
+	res, err := c.sendGetGiftCardBalance(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetGiftCardBalance(ctx context.Context, params GetGiftCardBalanceParams) (res *GiftCardBalanceResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [5]string
+	pathParts[0] = "/venues/"
+	{
+		// Encode "slug" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "slug",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Slug))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/gift-cards/"
+	{
+		// Encode "code" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "code",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Code))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	pathParts[4] = "/balance"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetGiftCardBalanceResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetGiftCardPreview invokes getGiftCardPreview operation.
+//
+// Same 404 rule and limit as the balance.
+//
+// GET /venues/{slug}/gift-cards/{code}/preview
+func (c *Client) GetGiftCardPreview(ctx context.Context, params GetGiftCardPreviewParams) (*GiftCardPreviewResponse, error) {
+	res, err := c.sendGetGiftCardPreview(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetGiftCardPreview(ctx context.Context, params GetGiftCardPreviewParams) (res *GiftCardPreviewResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [5]string
+	pathParts[0] = "/venues/"
+	{
+		// Encode "slug" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "slug",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Slug))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/gift-cards/"
+	{
+		// Encode "code" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "code",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Code))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	pathParts[4] = "/preview"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetGiftCardPreviewResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetVenue invokes getVenue operation.
+//
+// A venue's public profile.
+//
+// GET /venues/{slug}
+func (c *Client) GetVenue(ctx context.Context, params GetVenueParams) (*VenueProfileResponse, error) {
+	res, err := c.sendGetVenue(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetVenue(ctx context.Context, params GetVenueParams) (res *VenueProfileResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/venues/"
+	{
+		// Encode "slug" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "slug",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Slug))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetVenueResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetVenueBrand invokes getVenueBrand operation.
+//
+// Pass types without brand restrictions are venue-wide and included. An
+// unknown or inactive brand is 404 `BRAND_NOT_FOUND`.
+//
+// GET /venues/{slug}/brands/{brandSlug}
+func (c *Client) GetVenueBrand(ctx context.Context, params GetVenueBrandParams) (*BrandDetailResponse, error) {
+	res, err := c.sendGetVenueBrand(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetVenueBrand(ctx context.Context, params GetVenueBrandParams) (res *BrandDetailResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [4]string
+	pathParts[0] = "/venues/"
+	{
+		// Encode "slug" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "slug",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Slug))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/brands/"
+	{
+		// Encode "brandSlug" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "brandSlug",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.BrandSlug))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, GetVenueBrandOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{},
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetVenueBrandResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetVenueOffer invokes getVenueOffer operation.
+//
+// `surface` defaults to `public_link`; also `pricing_page`, `global_app` and
+// `branded_app`. An unknown, ended, cancelled or sold-out offer, or one not
+// placed on the surface, is 404.
+//
+// GET /venues/{slug}/offers/{offerId}
+func (c *Client) GetVenueOffer(ctx context.Context, params GetVenueOfferParams) (*OfferResponse, error) {
+	res, err := c.sendGetVenueOffer(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetVenueOffer(ctx context.Context, params GetVenueOfferParams) (res *OfferResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [4]string
+	pathParts[0] = "/venues/"
+	{
+		// Encode "slug" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "slug",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Slug))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/offers/"
+	{
+		// Encode "offerId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "offerId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.OfferId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "surface" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "surface",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Surface.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetVenueOfferResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
 }
 
 // GetVenuePricing invokes getVenuePricing operation.
@@ -437,6 +1186,679 @@ func (c *Client) sendGetVenueSchedule(ctx context.Context, params GetVenueSchedu
 	defer body.Close()
 
 	result, err := decodeGetVenueScheduleResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListVenueAddons invokes listVenueAddons operation.
+//
+// Booking add-on products grouped by category.
+//
+// GET /venues/{slug}/addons
+func (c *Client) ListVenueAddons(ctx context.Context, params ListVenueAddonsParams) (*AddonListResponse, error) {
+	res, err := c.sendListVenueAddons(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListVenueAddons(ctx context.Context, params ListVenueAddonsParams) (res *AddonListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/venues/"
+	{
+		// Encode "slug" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "slug",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Slug))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/addons"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListVenueAddonsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListVenueBrands invokes listVenueBrands operation.
+//
+// The venue's active brands.
+//
+// GET /venues/{slug}/brands
+func (c *Client) ListVenueBrands(ctx context.Context, params ListVenueBrandsParams) (*BrandListResponse, error) {
+	res, err := c.sendListVenueBrands(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListVenueBrands(ctx context.Context, params ListVenueBrandsParams) (res *BrandListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/venues/"
+	{
+		// Encode "slug" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "slug",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Slug))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/brands"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, ListVenueBrandsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{},
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListVenueBrandsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListVenueClassTypes invokes listVenueClassTypes operation.
+//
+// The venue's class type catalogue.
+//
+// GET /venues/{slug}/classes
+func (c *Client) ListVenueClassTypes(ctx context.Context, params ListVenueClassTypesParams) (*ClassTypeListResponse, error) {
+	res, err := c.sendListVenueClassTypes(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListVenueClassTypes(ctx context.Context, params ListVenueClassTypesParams) (res *ClassTypeListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/venues/"
+	{
+		// Encode "slug" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "slug",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Slug))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/classes"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, ListVenueClassTypesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{},
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListVenueClassTypesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListVenueInstructors invokes listVenueInstructors operation.
+//
+// The venue's instructor profiles.
+//
+// GET /venues/{slug}/instructors
+func (c *Client) ListVenueInstructors(ctx context.Context, params ListVenueInstructorsParams) (*InstructorListResponse, error) {
+	res, err := c.sendListVenueInstructors(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListVenueInstructors(ctx context.Context, params ListVenueInstructorsParams) (res *InstructorListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/venues/"
+	{
+		// Encode "slug" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "slug",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Slug))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/instructors"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, ListVenueInstructorsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{},
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListVenueInstructorsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListVenueLocations invokes listVenueLocations operation.
+//
+// The venue's locations with rooms, capacity, hours and amenities.
+//
+// GET /venues/{slug}/locations
+func (c *Client) ListVenueLocations(ctx context.Context, params ListVenueLocationsParams) (*LocationListResponse, error) {
+	res, err := c.sendListVenueLocations(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListVenueLocations(ctx context.Context, params ListVenueLocationsParams) (res *LocationListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/venues/"
+	{
+		// Encode "slug" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "slug",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Slug))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/locations"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, ListVenueLocationsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{},
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListVenueLocationsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListVenueOffers invokes listVenueOffers operation.
+//
+// `surface` is `pricing_page`, `global_app` or `branded_app` (offers placed on
+// `pricing_page`, `global_app`, and `pricing_page` respectively: the branded app
+// is the venue's own storefront). Absent or unknown gives an empty list.
+// `brand_id` keeps offers with a pass type valid for that brand.
+//
+// GET /venues/{slug}/offers
+func (c *Client) ListVenueOffers(ctx context.Context, params ListVenueOffersParams) (*OfferListResponse, error) {
+	res, err := c.sendListVenueOffers(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListVenueOffers(ctx context.Context, params ListVenueOffersParams) (res *OfferListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/venues/"
+	{
+		// Encode "slug" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "slug",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Slug))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/offers"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "surface" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "surface",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Surface.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "brand_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "brand_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.BrandID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListVenueOffersResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListVenues invokes listVenues operation.
+//
+// `search` matches name, slug and city (case-insensitive). With `lat` and `lng`
+// (both or neither) venues within `radius` km by Haversine distance are
+// returned nearest first with `distance_km`; otherwise by name.
+//
+// GET /venues
+func (c *Client) ListVenues(ctx context.Context, params ListVenuesParams) (*VenueListResponse, error) {
+	res, err := c.sendListVenues(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListVenues(ctx context.Context, params ListVenuesParams) (res *VenueListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/venues"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "search" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "search",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Search.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "lat" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "lat",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Lat.Get(); ok {
+				return e.EncodeValue(conv.Float64ToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "lng" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "lng",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Lng.Get(); ok {
+				return e.EncodeValue(conv.Float64ToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "radius" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "radius",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Radius.Get(); ok {
+				return e.EncodeValue(conv.Float64ToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "city" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "city",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.City.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "page" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "page",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Page.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "limit" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "limit",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Limit.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListVenuesResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -6,6 +6,21 @@ package api
 type OperationName = string
 
 const (
-	GetVenuePricingOperation  OperationName = "GetVenuePricing"
-	GetVenueScheduleOperation OperationName = "GetVenueSchedule"
+	GetDiscoveryOperation         OperationName = "GetDiscovery"
+	GetDiscoveryCountsOperation   OperationName = "GetDiscoveryCounts"
+	GetGeoOperation               OperationName = "GetGeo"
+	GetGiftCardBalanceOperation   OperationName = "GetGiftCardBalance"
+	GetGiftCardPreviewOperation   OperationName = "GetGiftCardPreview"
+	GetVenueOperation             OperationName = "GetVenue"
+	GetVenueBrandOperation        OperationName = "GetVenueBrand"
+	GetVenueOfferOperation        OperationName = "GetVenueOffer"
+	GetVenuePricingOperation      OperationName = "GetVenuePricing"
+	GetVenueScheduleOperation     OperationName = "GetVenueSchedule"
+	ListVenueAddonsOperation      OperationName = "ListVenueAddons"
+	ListVenueBrandsOperation      OperationName = "ListVenueBrands"
+	ListVenueClassTypesOperation  OperationName = "ListVenueClassTypes"
+	ListVenueInstructorsOperation OperationName = "ListVenueInstructors"
+	ListVenueLocationsOperation   OperationName = "ListVenueLocations"
+	ListVenueOffersOperation      OperationName = "ListVenueOffers"
+	ListVenuesOperation           OperationName = "ListVenues"
 )

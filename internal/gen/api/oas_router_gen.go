@@ -11,10 +11,25 @@ import (
 )
 
 var (
-	rn3AllowedHeaders = map[string]string{
+	rn20AllowedHeaders = map[string]string{
 		"GET": "X-Api-Key",
 	}
-	rn5AllowedHeaders = map[string]string{
+	rn14AllowedHeaders = map[string]string{
+		"GET": "X-Api-Key",
+	}
+	rn21AllowedHeaders = map[string]string{
+		"GET": "X-Api-Key",
+	}
+	rn22AllowedHeaders = map[string]string{
+		"GET": "X-Api-Key",
+	}
+	rn23AllowedHeaders = map[string]string{
+		"GET": "X-Api-Key",
+	}
+	rn17AllowedHeaders = map[string]string{
+		"GET": "X-Api-Key",
+	}
+	rn18AllowedHeaders = map[string]string{
 		"GET": "X-Api-Key",
 	}
 )
@@ -49,7 +64,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, r)
 		return
 	}
-	args := [1]string{}
+	args := [2]string{}
 
 	// Static code generated router with unwrapped path search.
 	switch {
@@ -58,42 +73,45 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 		switch elem[0] {
-		case '/': // Prefix: "/venues/"
+		case '/': // Prefix: "/"
 
-			if l := len("/venues/"); len(elem) >= l && elem[0:l] == "/venues/" {
+			if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
 				elem = elem[l:]
 			} else {
 				break
 			}
 
-			// Param: "slug"
-			// Match until "/"
-			idx := strings.IndexByte(elem, '/')
-			if idx < 0 {
-				idx = len(elem)
-			}
-			args[0] = elem[:idx]
-			elem = elem[idx:]
-
 			if len(elem) == 0 {
 				break
 			}
 			switch elem[0] {
-			case '/': // Prefix: "/"
+			case 'd': // Prefix: "discovery"
 
-				if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
+				if l := len("discovery"); len(elem) >= l && elem[0:l] == "discovery" {
 					elem = elem[l:]
 				} else {
 					break
 				}
 
 				if len(elem) == 0 {
-					break
+					switch r.Method {
+					case "GET":
+						s.handleGetDiscoveryRequest([0]string{}, elemIsEscaped, w, r)
+					default:
+						s.notAllowed(w, r, notAllowedParams{
+							allowedMethods: "GET",
+							allowedHeaders: nil,
+							acceptPost:     "",
+							acceptPatch:    "",
+						})
+					}
+
+					return
 				}
 				switch elem[0] {
-				case 'p': // Prefix: "pricing"
+				case '/': // Prefix: "/counts"
 
-					if l := len("pricing"); len(elem) >= l && elem[0:l] == "pricing" {
+					if l := len("/counts"); len(elem) >= l && elem[0:l] == "/counts" {
 						elem = elem[l:]
 					} else {
 						break
@@ -103,13 +121,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 						// Leaf node.
 						switch r.Method {
 						case "GET":
-							s.handleGetVenuePricingRequest([1]string{
-								args[0],
-							}, elemIsEscaped, w, r)
+							s.handleGetDiscoveryCountsRequest([0]string{}, elemIsEscaped, w, r)
 						default:
 							s.notAllowed(w, r, notAllowedParams{
 								allowedMethods: "GET",
-								allowedHeaders: rn3AllowedHeaders,
+								allowedHeaders: nil,
 								acceptPost:     "",
 								acceptPatch:    "",
 							})
@@ -118,31 +134,491 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 						return
 					}
 
-				case 's': // Prefix: "schedule"
+				}
 
-					if l := len("schedule"); len(elem) >= l && elem[0:l] == "schedule" {
+			case 'g': // Prefix: "geo"
+
+				if l := len("geo"); len(elem) >= l && elem[0:l] == "geo" {
+					elem = elem[l:]
+				} else {
+					break
+				}
+
+				if len(elem) == 0 {
+					// Leaf node.
+					switch r.Method {
+					case "GET":
+						s.handleGetGeoRequest([0]string{}, elemIsEscaped, w, r)
+					default:
+						s.notAllowed(w, r, notAllowedParams{
+							allowedMethods: "GET",
+							allowedHeaders: nil,
+							acceptPost:     "",
+							acceptPatch:    "",
+						})
+					}
+
+					return
+				}
+
+			case 'v': // Prefix: "venues"
+
+				if l := len("venues"); len(elem) >= l && elem[0:l] == "venues" {
+					elem = elem[l:]
+				} else {
+					break
+				}
+
+				if len(elem) == 0 {
+					switch r.Method {
+					case "GET":
+						s.handleListVenuesRequest([0]string{}, elemIsEscaped, w, r)
+					default:
+						s.notAllowed(w, r, notAllowedParams{
+							allowedMethods: "GET",
+							allowedHeaders: nil,
+							acceptPost:     "",
+							acceptPatch:    "",
+						})
+					}
+
+					return
+				}
+				switch elem[0] {
+				case '/': // Prefix: "/"
+
+					if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
 						elem = elem[l:]
 					} else {
 						break
 					}
 
+					// Param: "slug"
+					// Match until "/"
+					idx := strings.IndexByte(elem, '/')
+					if idx < 0 {
+						idx = len(elem)
+					}
+					args[0] = elem[:idx]
+					elem = elem[idx:]
+
 					if len(elem) == 0 {
-						// Leaf node.
 						switch r.Method {
 						case "GET":
-							s.handleGetVenueScheduleRequest([1]string{
+							s.handleGetVenueRequest([1]string{
 								args[0],
 							}, elemIsEscaped, w, r)
 						default:
 							s.notAllowed(w, r, notAllowedParams{
 								allowedMethods: "GET",
-								allowedHeaders: rn5AllowedHeaders,
+								allowedHeaders: nil,
 								acceptPost:     "",
 								acceptPatch:    "",
 							})
 						}
 
 						return
+					}
+					switch elem[0] {
+					case '/': // Prefix: "/"
+
+						if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							break
+						}
+						switch elem[0] {
+						case 'a': // Prefix: "addons"
+
+							if l := len("addons"); len(elem) >= l && elem[0:l] == "addons" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch r.Method {
+								case "GET":
+									s.handleListVenueAddonsRequest([1]string{
+										args[0],
+									}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "GET",
+										allowedHeaders: nil,
+										acceptPost:     "",
+										acceptPatch:    "",
+									})
+								}
+
+								return
+							}
+
+						case 'b': // Prefix: "brands"
+
+							if l := len("brands"); len(elem) >= l && elem[0:l] == "brands" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								switch r.Method {
+								case "GET":
+									s.handleListVenueBrandsRequest([1]string{
+										args[0],
+									}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "GET",
+										allowedHeaders: rn20AllowedHeaders,
+										acceptPost:     "",
+										acceptPatch:    "",
+									})
+								}
+
+								return
+							}
+							switch elem[0] {
+							case '/': // Prefix: "/"
+
+								if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
+									elem = elem[l:]
+								} else {
+									break
+								}
+
+								// Param: "brandSlug"
+								// Leaf parameter, slashes are prohibited
+								idx := strings.IndexByte(elem, '/')
+								if idx >= 0 {
+									break
+								}
+								args[1] = elem
+								elem = ""
+
+								if len(elem) == 0 {
+									// Leaf node.
+									switch r.Method {
+									case "GET":
+										s.handleGetVenueBrandRequest([2]string{
+											args[0],
+											args[1],
+										}, elemIsEscaped, w, r)
+									default:
+										s.notAllowed(w, r, notAllowedParams{
+											allowedMethods: "GET",
+											allowedHeaders: rn14AllowedHeaders,
+											acceptPost:     "",
+											acceptPatch:    "",
+										})
+									}
+
+									return
+								}
+
+							}
+
+						case 'c': // Prefix: "classes"
+
+							if l := len("classes"); len(elem) >= l && elem[0:l] == "classes" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch r.Method {
+								case "GET":
+									s.handleListVenueClassTypesRequest([1]string{
+										args[0],
+									}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "GET",
+										allowedHeaders: rn21AllowedHeaders,
+										acceptPost:     "",
+										acceptPatch:    "",
+									})
+								}
+
+								return
+							}
+
+						case 'g': // Prefix: "gift-cards/"
+
+							if l := len("gift-cards/"); len(elem) >= l && elem[0:l] == "gift-cards/" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							// Param: "code"
+							// Match until "/"
+							idx := strings.IndexByte(elem, '/')
+							if idx < 0 {
+								idx = len(elem)
+							}
+							args[1] = elem[:idx]
+							elem = elem[idx:]
+
+							if len(elem) == 0 {
+								break
+							}
+							switch elem[0] {
+							case '/': // Prefix: "/"
+
+								if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
+									elem = elem[l:]
+								} else {
+									break
+								}
+
+								if len(elem) == 0 {
+									break
+								}
+								switch elem[0] {
+								case 'b': // Prefix: "balance"
+
+									if l := len("balance"); len(elem) >= l && elem[0:l] == "balance" {
+										elem = elem[l:]
+									} else {
+										break
+									}
+
+									if len(elem) == 0 {
+										// Leaf node.
+										switch r.Method {
+										case "GET":
+											s.handleGetGiftCardBalanceRequest([2]string{
+												args[0],
+												args[1],
+											}, elemIsEscaped, w, r)
+										default:
+											s.notAllowed(w, r, notAllowedParams{
+												allowedMethods: "GET",
+												allowedHeaders: nil,
+												acceptPost:     "",
+												acceptPatch:    "",
+											})
+										}
+
+										return
+									}
+
+								case 'p': // Prefix: "preview"
+
+									if l := len("preview"); len(elem) >= l && elem[0:l] == "preview" {
+										elem = elem[l:]
+									} else {
+										break
+									}
+
+									if len(elem) == 0 {
+										// Leaf node.
+										switch r.Method {
+										case "GET":
+											s.handleGetGiftCardPreviewRequest([2]string{
+												args[0],
+												args[1],
+											}, elemIsEscaped, w, r)
+										default:
+											s.notAllowed(w, r, notAllowedParams{
+												allowedMethods: "GET",
+												allowedHeaders: nil,
+												acceptPost:     "",
+												acceptPatch:    "",
+											})
+										}
+
+										return
+									}
+
+								}
+
+							}
+
+						case 'i': // Prefix: "instructors"
+
+							if l := len("instructors"); len(elem) >= l && elem[0:l] == "instructors" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch r.Method {
+								case "GET":
+									s.handleListVenueInstructorsRequest([1]string{
+										args[0],
+									}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "GET",
+										allowedHeaders: rn22AllowedHeaders,
+										acceptPost:     "",
+										acceptPatch:    "",
+									})
+								}
+
+								return
+							}
+
+						case 'l': // Prefix: "locations"
+
+							if l := len("locations"); len(elem) >= l && elem[0:l] == "locations" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch r.Method {
+								case "GET":
+									s.handleListVenueLocationsRequest([1]string{
+										args[0],
+									}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "GET",
+										allowedHeaders: rn23AllowedHeaders,
+										acceptPost:     "",
+										acceptPatch:    "",
+									})
+								}
+
+								return
+							}
+
+						case 'o': // Prefix: "offers"
+
+							if l := len("offers"); len(elem) >= l && elem[0:l] == "offers" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								switch r.Method {
+								case "GET":
+									s.handleListVenueOffersRequest([1]string{
+										args[0],
+									}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "GET",
+										allowedHeaders: nil,
+										acceptPost:     "",
+										acceptPatch:    "",
+									})
+								}
+
+								return
+							}
+							switch elem[0] {
+							case '/': // Prefix: "/"
+
+								if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
+									elem = elem[l:]
+								} else {
+									break
+								}
+
+								// Param: "offerId"
+								// Leaf parameter, slashes are prohibited
+								idx := strings.IndexByte(elem, '/')
+								if idx >= 0 {
+									break
+								}
+								args[1] = elem
+								elem = ""
+
+								if len(elem) == 0 {
+									// Leaf node.
+									switch r.Method {
+									case "GET":
+										s.handleGetVenueOfferRequest([2]string{
+											args[0],
+											args[1],
+										}, elemIsEscaped, w, r)
+									default:
+										s.notAllowed(w, r, notAllowedParams{
+											allowedMethods: "GET",
+											allowedHeaders: nil,
+											acceptPost:     "",
+											acceptPatch:    "",
+										})
+									}
+
+									return
+								}
+
+							}
+
+						case 'p': // Prefix: "pricing"
+
+							if l := len("pricing"); len(elem) >= l && elem[0:l] == "pricing" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch r.Method {
+								case "GET":
+									s.handleGetVenuePricingRequest([1]string{
+										args[0],
+									}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "GET",
+										allowedHeaders: rn17AllowedHeaders,
+										acceptPost:     "",
+										acceptPatch:    "",
+									})
+								}
+
+								return
+							}
+
+						case 's': // Prefix: "schedule"
+
+							if l := len("schedule"); len(elem) >= l && elem[0:l] == "schedule" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch r.Method {
+								case "GET":
+									s.handleGetVenueScheduleRequest([1]string{
+										args[0],
+									}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "GET",
+										allowedHeaders: rn18AllowedHeaders,
+										acceptPost:     "",
+										acceptPatch:    "",
+									})
+								}
+
+								return
+							}
+
+						}
+
 					}
 
 				}
@@ -162,7 +638,7 @@ type Route struct {
 	operationGroup string
 	pathPattern    string
 	count          int
-	args           [1]string
+	args           [2]string
 }
 
 // Name returns ogen operation name.
@@ -235,42 +711,45 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 			break
 		}
 		switch elem[0] {
-		case '/': // Prefix: "/venues/"
+		case '/': // Prefix: "/"
 
-			if l := len("/venues/"); len(elem) >= l && elem[0:l] == "/venues/" {
+			if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
 				elem = elem[l:]
 			} else {
 				break
 			}
 
-			// Param: "slug"
-			// Match until "/"
-			idx := strings.IndexByte(elem, '/')
-			if idx < 0 {
-				idx = len(elem)
-			}
-			args[0] = elem[:idx]
-			elem = elem[idx:]
-
 			if len(elem) == 0 {
 				break
 			}
 			switch elem[0] {
-			case '/': // Prefix: "/"
+			case 'd': // Prefix: "discovery"
 
-				if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
+				if l := len("discovery"); len(elem) >= l && elem[0:l] == "discovery" {
 					elem = elem[l:]
 				} else {
 					break
 				}
 
 				if len(elem) == 0 {
-					break
+					switch method {
+					case "GET":
+						r.name = GetDiscoveryOperation
+						r.summary = "Venues with live same-day inventory, with capped class summaries"
+						r.operationID = "getDiscovery"
+						r.operationGroup = ""
+						r.pathPattern = "/discovery"
+						r.args = args
+						r.count = 0
+						return r, true
+					default:
+						return
+					}
 				}
 				switch elem[0] {
-				case 'p': // Prefix: "pricing"
+				case '/': // Prefix: "/counts"
 
-					if l := len("pricing"); len(elem) >= l && elem[0:l] == "pricing" {
+					if l := len("/counts"); len(elem) >= l && elem[0:l] == "/counts" {
 						elem = elem[l:]
 					} else {
 						break
@@ -280,42 +759,474 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 						// Leaf node.
 						switch method {
 						case "GET":
-							r.name = GetVenuePricingOperation
-							r.summary = "A venue's pass types and prices"
-							r.operationID = "getVenuePricing"
+							r.name = GetDiscoveryCountsOperation
+							r.summary = "How many venues per world have live inventory on a date"
+							r.operationID = "getDiscoveryCounts"
 							r.operationGroup = ""
-							r.pathPattern = "/venues/{slug}/pricing"
+							r.pathPattern = "/discovery/counts"
 							r.args = args
-							r.count = 1
+							r.count = 0
 							return r, true
 						default:
 							return
 						}
 					}
 
-				case 's': // Prefix: "schedule"
+				}
 
-					if l := len("schedule"); len(elem) >= l && elem[0:l] == "schedule" {
+			case 'g': // Prefix: "geo"
+
+				if l := len("geo"); len(elem) >= l && elem[0:l] == "geo" {
+					elem = elem[l:]
+				} else {
+					break
+				}
+
+				if len(elem) == 0 {
+					// Leaf node.
+					switch method {
+					case "GET":
+						r.name = GetGeoOperation
+						r.summary = "The caller's country and city from trusted proxy headers"
+						r.operationID = "getGeo"
+						r.operationGroup = ""
+						r.pathPattern = "/geo"
+						r.args = args
+						r.count = 0
+						return r, true
+					default:
+						return
+					}
+				}
+
+			case 'v': // Prefix: "venues"
+
+				if l := len("venues"); len(elem) >= l && elem[0:l] == "venues" {
+					elem = elem[l:]
+				} else {
+					break
+				}
+
+				if len(elem) == 0 {
+					switch method {
+					case "GET":
+						r.name = ListVenuesOperation
+						r.summary = "Search listed venues by text, city or distance"
+						r.operationID = "listVenues"
+						r.operationGroup = ""
+						r.pathPattern = "/venues"
+						r.args = args
+						r.count = 0
+						return r, true
+					default:
+						return
+					}
+				}
+				switch elem[0] {
+				case '/': // Prefix: "/"
+
+					if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
 						elem = elem[l:]
 					} else {
 						break
 					}
 
+					// Param: "slug"
+					// Match until "/"
+					idx := strings.IndexByte(elem, '/')
+					if idx < 0 {
+						idx = len(elem)
+					}
+					args[0] = elem[:idx]
+					elem = elem[idx:]
+
 					if len(elem) == 0 {
-						// Leaf node.
 						switch method {
 						case "GET":
-							r.name = GetVenueScheduleOperation
-							r.summary = "A venue's class schedule with real-time availability"
-							r.operationID = "getVenueSchedule"
+							r.name = GetVenueOperation
+							r.summary = "A venue's public profile"
+							r.operationID = "getVenue"
 							r.operationGroup = ""
-							r.pathPattern = "/venues/{slug}/schedule"
+							r.pathPattern = "/venues/{slug}"
 							r.args = args
 							r.count = 1
 							return r, true
 						default:
 							return
 						}
+					}
+					switch elem[0] {
+					case '/': // Prefix: "/"
+
+						if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							break
+						}
+						switch elem[0] {
+						case 'a': // Prefix: "addons"
+
+							if l := len("addons"); len(elem) >= l && elem[0:l] == "addons" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch method {
+								case "GET":
+									r.name = ListVenueAddonsOperation
+									r.summary = "Booking add-on products grouped by category"
+									r.operationID = "listVenueAddons"
+									r.operationGroup = ""
+									r.pathPattern = "/venues/{slug}/addons"
+									r.args = args
+									r.count = 1
+									return r, true
+								default:
+									return
+								}
+							}
+
+						case 'b': // Prefix: "brands"
+
+							if l := len("brands"); len(elem) >= l && elem[0:l] == "brands" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								switch method {
+								case "GET":
+									r.name = ListVenueBrandsOperation
+									r.summary = "The venue's active brands"
+									r.operationID = "listVenueBrands"
+									r.operationGroup = ""
+									r.pathPattern = "/venues/{slug}/brands"
+									r.args = args
+									r.count = 1
+									return r, true
+								default:
+									return
+								}
+							}
+							switch elem[0] {
+							case '/': // Prefix: "/"
+
+								if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
+									elem = elem[l:]
+								} else {
+									break
+								}
+
+								// Param: "brandSlug"
+								// Leaf parameter, slashes are prohibited
+								idx := strings.IndexByte(elem, '/')
+								if idx >= 0 {
+									break
+								}
+								args[1] = elem
+								elem = ""
+
+								if len(elem) == 0 {
+									// Leaf node.
+									switch method {
+									case "GET":
+										r.name = GetVenueBrandOperation
+										r.summary = "A brand with its class types and available pass types"
+										r.operationID = "getVenueBrand"
+										r.operationGroup = ""
+										r.pathPattern = "/venues/{slug}/brands/{brandSlug}"
+										r.args = args
+										r.count = 2
+										return r, true
+									default:
+										return
+									}
+								}
+
+							}
+
+						case 'c': // Prefix: "classes"
+
+							if l := len("classes"); len(elem) >= l && elem[0:l] == "classes" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch method {
+								case "GET":
+									r.name = ListVenueClassTypesOperation
+									r.summary = "The venue's class type catalogue"
+									r.operationID = "listVenueClassTypes"
+									r.operationGroup = ""
+									r.pathPattern = "/venues/{slug}/classes"
+									r.args = args
+									r.count = 1
+									return r, true
+								default:
+									return
+								}
+							}
+
+						case 'g': // Prefix: "gift-cards/"
+
+							if l := len("gift-cards/"); len(elem) >= l && elem[0:l] == "gift-cards/" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							// Param: "code"
+							// Match until "/"
+							idx := strings.IndexByte(elem, '/')
+							if idx < 0 {
+								idx = len(elem)
+							}
+							args[1] = elem[:idx]
+							elem = elem[idx:]
+
+							if len(elem) == 0 {
+								break
+							}
+							switch elem[0] {
+							case '/': // Prefix: "/"
+
+								if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
+									elem = elem[l:]
+								} else {
+									break
+								}
+
+								if len(elem) == 0 {
+									break
+								}
+								switch elem[0] {
+								case 'b': // Prefix: "balance"
+
+									if l := len("balance"); len(elem) >= l && elem[0:l] == "balance" {
+										elem = elem[l:]
+									} else {
+										break
+									}
+
+									if len(elem) == 0 {
+										// Leaf node.
+										switch method {
+										case "GET":
+											r.name = GetGiftCardBalanceOperation
+											r.summary = "A gift card's remaining balance"
+											r.operationID = "getGiftCardBalance"
+											r.operationGroup = ""
+											r.pathPattern = "/venues/{slug}/gift-cards/{code}/balance"
+											r.args = args
+											r.count = 2
+											return r, true
+										default:
+											return
+										}
+									}
+
+								case 'p': // Prefix: "preview"
+
+									if l := len("preview"); len(elem) >= l && elem[0:l] == "preview" {
+										elem = elem[l:]
+									} else {
+										break
+									}
+
+									if len(elem) == 0 {
+										// Leaf node.
+										switch method {
+										case "GET":
+											r.name = GetGiftCardPreviewOperation
+											r.summary = "What a gift card gives, for the redemption page"
+											r.operationID = "getGiftCardPreview"
+											r.operationGroup = ""
+											r.pathPattern = "/venues/{slug}/gift-cards/{code}/preview"
+											r.args = args
+											r.count = 2
+											return r, true
+										default:
+											return
+										}
+									}
+
+								}
+
+							}
+
+						case 'i': // Prefix: "instructors"
+
+							if l := len("instructors"); len(elem) >= l && elem[0:l] == "instructors" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch method {
+								case "GET":
+									r.name = ListVenueInstructorsOperation
+									r.summary = "The venue's instructor profiles"
+									r.operationID = "listVenueInstructors"
+									r.operationGroup = ""
+									r.pathPattern = "/venues/{slug}/instructors"
+									r.args = args
+									r.count = 1
+									return r, true
+								default:
+									return
+								}
+							}
+
+						case 'l': // Prefix: "locations"
+
+							if l := len("locations"); len(elem) >= l && elem[0:l] == "locations" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch method {
+								case "GET":
+									r.name = ListVenueLocationsOperation
+									r.summary = "The venue's locations with rooms, capacity, hours and amenities"
+									r.operationID = "listVenueLocations"
+									r.operationGroup = ""
+									r.pathPattern = "/venues/{slug}/locations"
+									r.args = args
+									r.count = 1
+									return r, true
+								default:
+									return
+								}
+							}
+
+						case 'o': // Prefix: "offers"
+
+							if l := len("offers"); len(elem) >= l && elem[0:l] == "offers" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								switch method {
+								case "GET":
+									r.name = ListVenueOffersOperation
+									r.summary = "Live and scheduled flash-sale offers for a placement surface"
+									r.operationID = "listVenueOffers"
+									r.operationGroup = ""
+									r.pathPattern = "/venues/{slug}/offers"
+									r.args = args
+									r.count = 1
+									return r, true
+								default:
+									return
+								}
+							}
+							switch elem[0] {
+							case '/': // Prefix: "/"
+
+								if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
+									elem = elem[l:]
+								} else {
+									break
+								}
+
+								// Param: "offerId"
+								// Leaf parameter, slashes are prohibited
+								idx := strings.IndexByte(elem, '/')
+								if idx >= 0 {
+									break
+								}
+								args[1] = elem
+								elem = ""
+
+								if len(elem) == 0 {
+									// Leaf node.
+									switch method {
+									case "GET":
+										r.name = GetVenueOfferOperation
+										r.summary = "One flash-sale offer on a surface"
+										r.operationID = "getVenueOffer"
+										r.operationGroup = ""
+										r.pathPattern = "/venues/{slug}/offers/{offerId}"
+										r.args = args
+										r.count = 2
+										return r, true
+									default:
+										return
+									}
+								}
+
+							}
+
+						case 'p': // Prefix: "pricing"
+
+							if l := len("pricing"); len(elem) >= l && elem[0:l] == "pricing" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch method {
+								case "GET":
+									r.name = GetVenuePricingOperation
+									r.summary = "A venue's pass types and prices"
+									r.operationID = "getVenuePricing"
+									r.operationGroup = ""
+									r.pathPattern = "/venues/{slug}/pricing"
+									r.args = args
+									r.count = 1
+									return r, true
+								default:
+									return
+								}
+							}
+
+						case 's': // Prefix: "schedule"
+
+							if l := len("schedule"); len(elem) >= l && elem[0:l] == "schedule" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch method {
+								case "GET":
+									r.name = GetVenueScheduleOperation
+									r.summary = "A venue's class schedule with real-time availability"
+									r.operationID = "getVenueSchedule"
+									r.operationGroup = ""
+									r.pathPattern = "/venues/{slug}/schedule"
+									r.args = args
+									r.count = 1
+									return r, true
+								default:
+									return
+								}
+							}
+
+						}
+
 					}
 
 				}

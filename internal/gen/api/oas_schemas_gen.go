@@ -15,6 +15,165 @@ func (s *ErrorStatusCode) Error() string {
 	return fmt.Sprintf("code %d: %+v", s.StatusCode, s.Response)
 }
 
+// Ref: #/components/schemas/AddonGroup
+type AddonGroup struct {
+	Category string      `json:"category"`
+	Products []AddonItem `json:"products"`
+}
+
+// GetCategory returns the value of Category.
+func (s *AddonGroup) GetCategory() string {
+	return s.Category
+}
+
+// GetProducts returns the value of Products.
+func (s *AddonGroup) GetProducts() []AddonItem {
+	return s.Products
+}
+
+// SetCategory sets the value of Category.
+func (s *AddonGroup) SetCategory(val string) {
+	s.Category = val
+}
+
+// SetProducts sets the value of Products.
+func (s *AddonGroup) SetProducts(val []AddonItem) {
+	s.Products = val
+}
+
+// Ref: #/components/schemas/AddonItem
+type AddonItem struct {
+	ID          uuid.UUID `json:"id"`
+	Name        string    `json:"name"`
+	Description string    `json:"description"`
+	PriceAmount float64   `json:"price_amount"`
+	PriceMinor  int64     `json:"price_minor"`
+	Currency    string    `json:"currency"`
+}
+
+// GetID returns the value of ID.
+func (s *AddonItem) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetName returns the value of Name.
+func (s *AddonItem) GetName() string {
+	return s.Name
+}
+
+// GetDescription returns the value of Description.
+func (s *AddonItem) GetDescription() string {
+	return s.Description
+}
+
+// GetPriceAmount returns the value of PriceAmount.
+func (s *AddonItem) GetPriceAmount() float64 {
+	return s.PriceAmount
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *AddonItem) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AddonItem) GetCurrency() string {
+	return s.Currency
+}
+
+// SetID sets the value of ID.
+func (s *AddonItem) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetName sets the value of Name.
+func (s *AddonItem) SetName(val string) {
+	s.Name = val
+}
+
+// SetDescription sets the value of Description.
+func (s *AddonItem) SetDescription(val string) {
+	s.Description = val
+}
+
+// SetPriceAmount sets the value of PriceAmount.
+func (s *AddonItem) SetPriceAmount(val float64) {
+	s.PriceAmount = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *AddonItem) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AddonItem) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// Ref: #/components/schemas/AddonListResponse
+type AddonListResponse struct {
+	Data  []AddonGroup `json:"data"`
+	Error struct{}     `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AddonListResponse) GetData() []AddonGroup {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AddonListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AddonListResponse) SetData(val []AddonGroup) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AddonListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AmenityEntry
+type AmenityEntry struct {
+	ID   uuid.UUID `json:"id"`
+	Name string    `json:"name"`
+	Icon string    `json:"icon"`
+}
+
+// GetID returns the value of ID.
+func (s *AmenityEntry) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetName returns the value of Name.
+func (s *AmenityEntry) GetName() string {
+	return s.Name
+}
+
+// GetIcon returns the value of Icon.
+func (s *AmenityEntry) GetIcon() string {
+	return s.Icon
+}
+
+// SetID sets the value of ID.
+func (s *AmenityEntry) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetName sets the value of Name.
+func (s *AmenityEntry) SetName(val string) {
+	s.Name = val
+}
+
+// SetIcon sets the value of Icon.
+func (s *AmenityEntry) SetIcon(val string) {
+	s.Icon = val
+}
+
 type ApiKeyAuth struct {
 	APIKey string
 	Roles  []string
@@ -38,6 +197,256 @@ func (s *ApiKeyAuth) SetAPIKey(val string) {
 // SetRoles sets the value of Roles.
 func (s *ApiKeyAuth) SetRoles(val []string) {
 	s.Roles = val
+}
+
+// Ref: #/components/schemas/BrandDetail
+type BrandDetail struct {
+	Brand      BrandItem        `json:"brand"`
+	ClassTypes []ClassTypeItem  `json:"class_types"`
+	PassTypes  []PricedPassType `json:"pass_types"`
+}
+
+// GetBrand returns the value of Brand.
+func (s *BrandDetail) GetBrand() BrandItem {
+	return s.Brand
+}
+
+// GetClassTypes returns the value of ClassTypes.
+func (s *BrandDetail) GetClassTypes() []ClassTypeItem {
+	return s.ClassTypes
+}
+
+// GetPassTypes returns the value of PassTypes.
+func (s *BrandDetail) GetPassTypes() []PricedPassType {
+	return s.PassTypes
+}
+
+// SetBrand sets the value of Brand.
+func (s *BrandDetail) SetBrand(val BrandItem) {
+	s.Brand = val
+}
+
+// SetClassTypes sets the value of ClassTypes.
+func (s *BrandDetail) SetClassTypes(val []ClassTypeItem) {
+	s.ClassTypes = val
+}
+
+// SetPassTypes sets the value of PassTypes.
+func (s *BrandDetail) SetPassTypes(val []PricedPassType) {
+	s.PassTypes = val
+}
+
+// Ref: #/components/schemas/BrandDetailResponse
+type BrandDetailResponse struct {
+	Data  BrandDetail `json:"data"`
+	Error struct{}    `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *BrandDetailResponse) GetData() BrandDetail {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *BrandDetailResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *BrandDetailResponse) SetData(val BrandDetail) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *BrandDetailResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/BrandItem
+type BrandItem struct {
+	ID              uuid.UUID            `json:"id"`
+	Name            string               `json:"name"`
+	Slug            string               `json:"slug"`
+	Description     string               `json:"description"`
+	Tagline         string               `json:"tagline"`
+	LogoURL         string               `json:"logo_url"`
+	Website         string               `json:"website"`
+	Theme           BrandItemTheme       `json:"theme"`
+	SocialLinks     BrandItemSocialLinks `json:"social_links"`
+	ClassTypesCount int                  `json:"class_types_count"`
+}
+
+// GetID returns the value of ID.
+func (s *BrandItem) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetName returns the value of Name.
+func (s *BrandItem) GetName() string {
+	return s.Name
+}
+
+// GetSlug returns the value of Slug.
+func (s *BrandItem) GetSlug() string {
+	return s.Slug
+}
+
+// GetDescription returns the value of Description.
+func (s *BrandItem) GetDescription() string {
+	return s.Description
+}
+
+// GetTagline returns the value of Tagline.
+func (s *BrandItem) GetTagline() string {
+	return s.Tagline
+}
+
+// GetLogoURL returns the value of LogoURL.
+func (s *BrandItem) GetLogoURL() string {
+	return s.LogoURL
+}
+
+// GetWebsite returns the value of Website.
+func (s *BrandItem) GetWebsite() string {
+	return s.Website
+}
+
+// GetTheme returns the value of Theme.
+func (s *BrandItem) GetTheme() BrandItemTheme {
+	return s.Theme
+}
+
+// GetSocialLinks returns the value of SocialLinks.
+func (s *BrandItem) GetSocialLinks() BrandItemSocialLinks {
+	return s.SocialLinks
+}
+
+// GetClassTypesCount returns the value of ClassTypesCount.
+func (s *BrandItem) GetClassTypesCount() int {
+	return s.ClassTypesCount
+}
+
+// SetID sets the value of ID.
+func (s *BrandItem) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetName sets the value of Name.
+func (s *BrandItem) SetName(val string) {
+	s.Name = val
+}
+
+// SetSlug sets the value of Slug.
+func (s *BrandItem) SetSlug(val string) {
+	s.Slug = val
+}
+
+// SetDescription sets the value of Description.
+func (s *BrandItem) SetDescription(val string) {
+	s.Description = val
+}
+
+// SetTagline sets the value of Tagline.
+func (s *BrandItem) SetTagline(val string) {
+	s.Tagline = val
+}
+
+// SetLogoURL sets the value of LogoURL.
+func (s *BrandItem) SetLogoURL(val string) {
+	s.LogoURL = val
+}
+
+// SetWebsite sets the value of Website.
+func (s *BrandItem) SetWebsite(val string) {
+	s.Website = val
+}
+
+// SetTheme sets the value of Theme.
+func (s *BrandItem) SetTheme(val BrandItemTheme) {
+	s.Theme = val
+}
+
+// SetSocialLinks sets the value of SocialLinks.
+func (s *BrandItem) SetSocialLinks(val BrandItemSocialLinks) {
+	s.SocialLinks = val
+}
+
+// SetClassTypesCount sets the value of ClassTypesCount.
+func (s *BrandItem) SetClassTypesCount(val int) {
+	s.ClassTypesCount = val
+}
+
+type BrandItemSocialLinks map[string]string
+
+func (s *BrandItemSocialLinks) init() BrandItemSocialLinks {
+	m := *s
+	if m == nil {
+		m = map[string]string{}
+		*s = m
+	}
+	return m
+}
+
+type BrandItemTheme struct {
+	PrimaryColor   string `json:"primary_color"`
+	SecondaryColor string `json:"secondary_color"`
+}
+
+// GetPrimaryColor returns the value of PrimaryColor.
+func (s *BrandItemTheme) GetPrimaryColor() string {
+	return s.PrimaryColor
+}
+
+// GetSecondaryColor returns the value of SecondaryColor.
+func (s *BrandItemTheme) GetSecondaryColor() string {
+	return s.SecondaryColor
+}
+
+// SetPrimaryColor sets the value of PrimaryColor.
+func (s *BrandItemTheme) SetPrimaryColor(val string) {
+	s.PrimaryColor = val
+}
+
+// SetSecondaryColor sets the value of SecondaryColor.
+func (s *BrandItemTheme) SetSecondaryColor(val string) {
+	s.SecondaryColor = val
+}
+
+// Ref: #/components/schemas/BrandListResponse
+type BrandListResponse struct {
+	Data  []BrandItem `json:"data"`
+	Error struct{}    `json:"error"`
+	Meta  ListMeta    `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *BrandListResponse) GetData() []BrandItem {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *BrandListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *BrandListResponse) GetMeta() ListMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *BrandListResponse) SetData(val []BrandItem) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *BrandListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *BrandListResponse) SetMeta(val ListMeta) {
+	s.Meta = val
 }
 
 // Ref: #/components/schemas/ClassStatus
@@ -94,6 +503,591 @@ func (s *ClassStatus) UnmarshalText(data []byte) error {
 	default:
 		return errors.Errorf("invalid value: %q", data)
 	}
+}
+
+// Ref: #/components/schemas/ClassTypeItem
+type ClassTypeItem struct {
+	ID              uuid.UUID   `json:"id"`
+	Name            string      `json:"name"`
+	Slug            string      `json:"slug"`
+	Description     string      `json:"description"`
+	DurationMinutes int         `json:"duration_minutes"`
+	Color           string      `json:"color"`
+	Brand           NilNamedRef `json:"brand"`
+}
+
+// GetID returns the value of ID.
+func (s *ClassTypeItem) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetName returns the value of Name.
+func (s *ClassTypeItem) GetName() string {
+	return s.Name
+}
+
+// GetSlug returns the value of Slug.
+func (s *ClassTypeItem) GetSlug() string {
+	return s.Slug
+}
+
+// GetDescription returns the value of Description.
+func (s *ClassTypeItem) GetDescription() string {
+	return s.Description
+}
+
+// GetDurationMinutes returns the value of DurationMinutes.
+func (s *ClassTypeItem) GetDurationMinutes() int {
+	return s.DurationMinutes
+}
+
+// GetColor returns the value of Color.
+func (s *ClassTypeItem) GetColor() string {
+	return s.Color
+}
+
+// GetBrand returns the value of Brand.
+func (s *ClassTypeItem) GetBrand() NilNamedRef {
+	return s.Brand
+}
+
+// SetID sets the value of ID.
+func (s *ClassTypeItem) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetName sets the value of Name.
+func (s *ClassTypeItem) SetName(val string) {
+	s.Name = val
+}
+
+// SetSlug sets the value of Slug.
+func (s *ClassTypeItem) SetSlug(val string) {
+	s.Slug = val
+}
+
+// SetDescription sets the value of Description.
+func (s *ClassTypeItem) SetDescription(val string) {
+	s.Description = val
+}
+
+// SetDurationMinutes sets the value of DurationMinutes.
+func (s *ClassTypeItem) SetDurationMinutes(val int) {
+	s.DurationMinutes = val
+}
+
+// SetColor sets the value of Color.
+func (s *ClassTypeItem) SetColor(val string) {
+	s.Color = val
+}
+
+// SetBrand sets the value of Brand.
+func (s *ClassTypeItem) SetBrand(val NilNamedRef) {
+	s.Brand = val
+}
+
+// Ref: #/components/schemas/ClassTypeListResponse
+type ClassTypeListResponse struct {
+	Data  []ClassTypeItem `json:"data"`
+	Error struct{}        `json:"error"`
+	Meta  ListMeta        `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *ClassTypeListResponse) GetData() []ClassTypeItem {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ClassTypeListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *ClassTypeListResponse) GetMeta() ListMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *ClassTypeListResponse) SetData(val []ClassTypeItem) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ClassTypeListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *ClassTypeListResponse) SetMeta(val ListMeta) {
+	s.Meta = val
+}
+
+// Ref: #/components/schemas/CommercialRule
+type CommercialRule struct {
+	Version                         int                          `json:"version"`
+	Kind                            string                       `json:"kind"`
+	Pricing                         CommercialRulePricing        `json:"pricing"`
+	Currency                        string                       `json:"currency"`
+	VatMode                         string                       `json:"vatMode"`
+	WaiveRegistrationFeePassTypeIds []string                     `json:"waiveRegistrationFeePassTypeIds"`
+	Duration                        CommercialRuleDuration       `json:"duration"`
+	FollowingPrice                  CommercialRuleFollowingPrice `json:"followingPrice"`
+}
+
+// GetVersion returns the value of Version.
+func (s *CommercialRule) GetVersion() int {
+	return s.Version
+}
+
+// GetKind returns the value of Kind.
+func (s *CommercialRule) GetKind() string {
+	return s.Kind
+}
+
+// GetPricing returns the value of Pricing.
+func (s *CommercialRule) GetPricing() CommercialRulePricing {
+	return s.Pricing
+}
+
+// GetCurrency returns the value of Currency.
+func (s *CommercialRule) GetCurrency() string {
+	return s.Currency
+}
+
+// GetVatMode returns the value of VatMode.
+func (s *CommercialRule) GetVatMode() string {
+	return s.VatMode
+}
+
+// GetWaiveRegistrationFeePassTypeIds returns the value of WaiveRegistrationFeePassTypeIds.
+func (s *CommercialRule) GetWaiveRegistrationFeePassTypeIds() []string {
+	return s.WaiveRegistrationFeePassTypeIds
+}
+
+// GetDuration returns the value of Duration.
+func (s *CommercialRule) GetDuration() CommercialRuleDuration {
+	return s.Duration
+}
+
+// GetFollowingPrice returns the value of FollowingPrice.
+func (s *CommercialRule) GetFollowingPrice() CommercialRuleFollowingPrice {
+	return s.FollowingPrice
+}
+
+// SetVersion sets the value of Version.
+func (s *CommercialRule) SetVersion(val int) {
+	s.Version = val
+}
+
+// SetKind sets the value of Kind.
+func (s *CommercialRule) SetKind(val string) {
+	s.Kind = val
+}
+
+// SetPricing sets the value of Pricing.
+func (s *CommercialRule) SetPricing(val CommercialRulePricing) {
+	s.Pricing = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *CommercialRule) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetVatMode sets the value of VatMode.
+func (s *CommercialRule) SetVatMode(val string) {
+	s.VatMode = val
+}
+
+// SetWaiveRegistrationFeePassTypeIds sets the value of WaiveRegistrationFeePassTypeIds.
+func (s *CommercialRule) SetWaiveRegistrationFeePassTypeIds(val []string) {
+	s.WaiveRegistrationFeePassTypeIds = val
+}
+
+// SetDuration sets the value of Duration.
+func (s *CommercialRule) SetDuration(val CommercialRuleDuration) {
+	s.Duration = val
+}
+
+// SetFollowingPrice sets the value of FollowingPrice.
+func (s *CommercialRule) SetFollowingPrice(val CommercialRuleFollowingPrice) {
+	s.FollowingPrice = val
+}
+
+type CommercialRuleDuration struct {
+	Mode   string `json:"mode"`
+	EndsAt string `json:"endsAt"`
+}
+
+// GetMode returns the value of Mode.
+func (s *CommercialRuleDuration) GetMode() string {
+	return s.Mode
+}
+
+// GetEndsAt returns the value of EndsAt.
+func (s *CommercialRuleDuration) GetEndsAt() string {
+	return s.EndsAt
+}
+
+// SetMode sets the value of Mode.
+func (s *CommercialRuleDuration) SetMode(val string) {
+	s.Mode = val
+}
+
+// SetEndsAt sets the value of EndsAt.
+func (s *CommercialRuleDuration) SetEndsAt(val string) {
+	s.EndsAt = val
+}
+
+type CommercialRuleFollowingPrice struct {
+	Mode string `json:"mode"`
+}
+
+// GetMode returns the value of Mode.
+func (s *CommercialRuleFollowingPrice) GetMode() string {
+	return s.Mode
+}
+
+// SetMode sets the value of Mode.
+func (s *CommercialRuleFollowingPrice) SetMode(val string) {
+	s.Mode = val
+}
+
+type CommercialRulePricing struct {
+	Mode  string  `json:"mode"`
+	Price float64 `json:"price"`
+}
+
+// GetMode returns the value of Mode.
+func (s *CommercialRulePricing) GetMode() string {
+	return s.Mode
+}
+
+// GetPrice returns the value of Price.
+func (s *CommercialRulePricing) GetPrice() float64 {
+	return s.Price
+}
+
+// SetMode sets the value of Mode.
+func (s *CommercialRulePricing) SetMode(val string) {
+	s.Mode = val
+}
+
+// SetPrice sets the value of Price.
+func (s *CommercialRulePricing) SetPrice(val float64) {
+	s.Price = val
+}
+
+// Ref: #/components/schemas/DiscoveryClass
+type DiscoveryClass struct {
+	ID             uuid.UUID `json:"id"`
+	Name           string    `json:"name"`
+	StartTime      time.Time `json:"start_time"`
+	EndTime        time.Time `json:"end_time"`
+	AvailableSpots int       `json:"available_spots"`
+	IsBookable     bool      `json:"is_bookable"`
+}
+
+// GetID returns the value of ID.
+func (s *DiscoveryClass) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetName returns the value of Name.
+func (s *DiscoveryClass) GetName() string {
+	return s.Name
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *DiscoveryClass) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *DiscoveryClass) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetAvailableSpots returns the value of AvailableSpots.
+func (s *DiscoveryClass) GetAvailableSpots() int {
+	return s.AvailableSpots
+}
+
+// GetIsBookable returns the value of IsBookable.
+func (s *DiscoveryClass) GetIsBookable() bool {
+	return s.IsBookable
+}
+
+// SetID sets the value of ID.
+func (s *DiscoveryClass) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetName sets the value of Name.
+func (s *DiscoveryClass) SetName(val string) {
+	s.Name = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *DiscoveryClass) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *DiscoveryClass) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetAvailableSpots sets the value of AvailableSpots.
+func (s *DiscoveryClass) SetAvailableSpots(val int) {
+	s.AvailableSpots = val
+}
+
+// SetIsBookable sets the value of IsBookable.
+func (s *DiscoveryClass) SetIsBookable(val bool) {
+	s.IsBookable = val
+}
+
+// Ref: #/components/schemas/DiscoveryCounts
+type DiscoveryCounts struct {
+	Date       time.Time `json:"date"`
+	Classes    int       `json:"classes"`
+	Treatments int       `json:"treatments"`
+	Salon      int       `json:"salon"`
+}
+
+// GetDate returns the value of Date.
+func (s *DiscoveryCounts) GetDate() time.Time {
+	return s.Date
+}
+
+// GetClasses returns the value of Classes.
+func (s *DiscoveryCounts) GetClasses() int {
+	return s.Classes
+}
+
+// GetTreatments returns the value of Treatments.
+func (s *DiscoveryCounts) GetTreatments() int {
+	return s.Treatments
+}
+
+// GetSalon returns the value of Salon.
+func (s *DiscoveryCounts) GetSalon() int {
+	return s.Salon
+}
+
+// SetDate sets the value of Date.
+func (s *DiscoveryCounts) SetDate(val time.Time) {
+	s.Date = val
+}
+
+// SetClasses sets the value of Classes.
+func (s *DiscoveryCounts) SetClasses(val int) {
+	s.Classes = val
+}
+
+// SetTreatments sets the value of Treatments.
+func (s *DiscoveryCounts) SetTreatments(val int) {
+	s.Treatments = val
+}
+
+// SetSalon sets the value of Salon.
+func (s *DiscoveryCounts) SetSalon(val int) {
+	s.Salon = val
+}
+
+// Ref: #/components/schemas/DiscoveryCountsResponse
+type DiscoveryCountsResponse struct {
+	Data  DiscoveryCounts `json:"data"`
+	Error struct{}        `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *DiscoveryCountsResponse) GetData() DiscoveryCounts {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *DiscoveryCountsResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *DiscoveryCountsResponse) SetData(val DiscoveryCounts) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *DiscoveryCountsResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/DiscoveryMeta
+type DiscoveryMeta struct {
+	Page            int              `json:"page"`
+	Limit           int              `json:"limit"`
+	Total           int              `json:"total"`
+	HasMore         bool             `json:"has_more"`
+	Date            time.Time        `json:"date"`
+	World           string           `json:"world"`
+	TimeWindow      string           `json:"time_window"`
+	PartialFailures []PartialFailure `json:"partial_failures"`
+}
+
+// GetPage returns the value of Page.
+func (s *DiscoveryMeta) GetPage() int {
+	return s.Page
+}
+
+// GetLimit returns the value of Limit.
+func (s *DiscoveryMeta) GetLimit() int {
+	return s.Limit
+}
+
+// GetTotal returns the value of Total.
+func (s *DiscoveryMeta) GetTotal() int {
+	return s.Total
+}
+
+// GetHasMore returns the value of HasMore.
+func (s *DiscoveryMeta) GetHasMore() bool {
+	return s.HasMore
+}
+
+// GetDate returns the value of Date.
+func (s *DiscoveryMeta) GetDate() time.Time {
+	return s.Date
+}
+
+// GetWorld returns the value of World.
+func (s *DiscoveryMeta) GetWorld() string {
+	return s.World
+}
+
+// GetTimeWindow returns the value of TimeWindow.
+func (s *DiscoveryMeta) GetTimeWindow() string {
+	return s.TimeWindow
+}
+
+// GetPartialFailures returns the value of PartialFailures.
+func (s *DiscoveryMeta) GetPartialFailures() []PartialFailure {
+	return s.PartialFailures
+}
+
+// SetPage sets the value of Page.
+func (s *DiscoveryMeta) SetPage(val int) {
+	s.Page = val
+}
+
+// SetLimit sets the value of Limit.
+func (s *DiscoveryMeta) SetLimit(val int) {
+	s.Limit = val
+}
+
+// SetTotal sets the value of Total.
+func (s *DiscoveryMeta) SetTotal(val int) {
+	s.Total = val
+}
+
+// SetHasMore sets the value of HasMore.
+func (s *DiscoveryMeta) SetHasMore(val bool) {
+	s.HasMore = val
+}
+
+// SetDate sets the value of Date.
+func (s *DiscoveryMeta) SetDate(val time.Time) {
+	s.Date = val
+}
+
+// SetWorld sets the value of World.
+func (s *DiscoveryMeta) SetWorld(val string) {
+	s.World = val
+}
+
+// SetTimeWindow sets the value of TimeWindow.
+func (s *DiscoveryMeta) SetTimeWindow(val string) {
+	s.TimeWindow = val
+}
+
+// SetPartialFailures sets the value of PartialFailures.
+func (s *DiscoveryMeta) SetPartialFailures(val []PartialFailure) {
+	s.PartialFailures = val
+}
+
+// Ref: #/components/schemas/DiscoveryResponse
+type DiscoveryResponse struct {
+	Data  []DiscoveryVenue `json:"data"`
+	Error struct{}         `json:"error"`
+	Meta  DiscoveryMeta    `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *DiscoveryResponse) GetData() []DiscoveryVenue {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *DiscoveryResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *DiscoveryResponse) GetMeta() DiscoveryMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *DiscoveryResponse) SetData(val []DiscoveryVenue) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *DiscoveryResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *DiscoveryResponse) SetMeta(val DiscoveryMeta) {
+	s.Meta = val
+}
+
+// Ref: #/components/schemas/DiscoveryVenue
+type DiscoveryVenue struct {
+	Venue VenueListItem `json:"venue"`
+	// At most 5 classes, by start time.
+	Classes      []DiscoveryClass `json:"classes"`
+	ClassesTotal int              `json:"classes_total"`
+}
+
+// GetVenue returns the value of Venue.
+func (s *DiscoveryVenue) GetVenue() VenueListItem {
+	return s.Venue
+}
+
+// GetClasses returns the value of Classes.
+func (s *DiscoveryVenue) GetClasses() []DiscoveryClass {
+	return s.Classes
+}
+
+// GetClassesTotal returns the value of ClassesTotal.
+func (s *DiscoveryVenue) GetClassesTotal() int {
+	return s.ClassesTotal
+}
+
+// SetVenue sets the value of Venue.
+func (s *DiscoveryVenue) SetVenue(val VenueListItem) {
+	s.Venue = val
+}
+
+// SetClasses sets the value of Classes.
+func (s *DiscoveryVenue) SetClasses(val []DiscoveryClass) {
+	s.Classes = val
+}
+
+// SetClassesTotal sets the value of ClassesTotal.
+func (s *DiscoveryVenue) SetClassesTotal(val int) {
+	s.ClassesTotal = val
 }
 
 // Ref: #/components/schemas/Error
@@ -426,6 +1420,898 @@ func (s *FlexiblePricingConfigUnlimited) SetPrice(val float64) {
 	s.Price = val
 }
 
+// Ref: #/components/schemas/GeoResponse
+type GeoResponse struct {
+	Data  GeoResponseData `json:"data"`
+	Error struct{}        `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *GeoResponse) GetData() GeoResponseData {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *GeoResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *GeoResponse) SetData(val GeoResponseData) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *GeoResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type GeoResponseData struct {
+	// ISO 3166-1 alpha-2, or null.
+	Country NilString `json:"country"`
+	City    NilString `json:"city"`
+}
+
+// GetCountry returns the value of Country.
+func (s *GeoResponseData) GetCountry() NilString {
+	return s.Country
+}
+
+// GetCity returns the value of City.
+func (s *GeoResponseData) GetCity() NilString {
+	return s.City
+}
+
+// SetCountry sets the value of Country.
+func (s *GeoResponseData) SetCountry(val NilString) {
+	s.Country = val
+}
+
+// SetCity sets the value of City.
+func (s *GeoResponseData) SetCity(val NilString) {
+	s.City = val
+}
+
+// GeoResponseHeaders wraps GeoResponse with response headers.
+type GeoResponseHeaders struct {
+	CacheControl OptString
+	Response     GeoResponse
+}
+
+// GetCacheControl returns the value of CacheControl.
+func (s *GeoResponseHeaders) GetCacheControl() OptString {
+	return s.CacheControl
+}
+
+// GetResponse returns the value of Response.
+func (s *GeoResponseHeaders) GetResponse() GeoResponse {
+	return s.Response
+}
+
+// SetCacheControl sets the value of CacheControl.
+func (s *GeoResponseHeaders) SetCacheControl(val OptString) {
+	s.CacheControl = val
+}
+
+// SetResponse sets the value of Response.
+func (s *GeoResponseHeaders) SetResponse(val GeoResponse) {
+	s.Response = val
+}
+
+type GetDiscoveryTimeWindow string
+
+const (
+	GetDiscoveryTimeWindowAny       GetDiscoveryTimeWindow = "any"
+	GetDiscoveryTimeWindowMorning   GetDiscoveryTimeWindow = "morning"
+	GetDiscoveryTimeWindowAfternoon GetDiscoveryTimeWindow = "afternoon"
+	GetDiscoveryTimeWindowEvening   GetDiscoveryTimeWindow = "evening"
+)
+
+// AllValues returns all GetDiscoveryTimeWindow values.
+func (GetDiscoveryTimeWindow) AllValues() []GetDiscoveryTimeWindow {
+	return []GetDiscoveryTimeWindow{
+		GetDiscoveryTimeWindowAny,
+		GetDiscoveryTimeWindowMorning,
+		GetDiscoveryTimeWindowAfternoon,
+		GetDiscoveryTimeWindowEvening,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GetDiscoveryTimeWindow) MarshalText() ([]byte, error) {
+	switch s {
+	case GetDiscoveryTimeWindowAny:
+		return []byte(s), nil
+	case GetDiscoveryTimeWindowMorning:
+		return []byte(s), nil
+	case GetDiscoveryTimeWindowAfternoon:
+		return []byte(s), nil
+	case GetDiscoveryTimeWindowEvening:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GetDiscoveryTimeWindow) UnmarshalText(data []byte) error {
+	switch GetDiscoveryTimeWindow(data) {
+	case GetDiscoveryTimeWindowAny:
+		*s = GetDiscoveryTimeWindowAny
+		return nil
+	case GetDiscoveryTimeWindowMorning:
+		*s = GetDiscoveryTimeWindowMorning
+		return nil
+	case GetDiscoveryTimeWindowAfternoon:
+		*s = GetDiscoveryTimeWindowAfternoon
+		return nil
+	case GetDiscoveryTimeWindowEvening:
+		*s = GetDiscoveryTimeWindowEvening
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type GetDiscoveryWorld string
+
+const (
+	GetDiscoveryWorldClasses    GetDiscoveryWorld = "classes"
+	GetDiscoveryWorldTreatments GetDiscoveryWorld = "treatments"
+	GetDiscoveryWorldSalon      GetDiscoveryWorld = "salon"
+)
+
+// AllValues returns all GetDiscoveryWorld values.
+func (GetDiscoveryWorld) AllValues() []GetDiscoveryWorld {
+	return []GetDiscoveryWorld{
+		GetDiscoveryWorldClasses,
+		GetDiscoveryWorldTreatments,
+		GetDiscoveryWorldSalon,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GetDiscoveryWorld) MarshalText() ([]byte, error) {
+	switch s {
+	case GetDiscoveryWorldClasses:
+		return []byte(s), nil
+	case GetDiscoveryWorldTreatments:
+		return []byte(s), nil
+	case GetDiscoveryWorldSalon:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GetDiscoveryWorld) UnmarshalText(data []byte) error {
+	switch GetDiscoveryWorld(data) {
+	case GetDiscoveryWorldClasses:
+		*s = GetDiscoveryWorldClasses
+		return nil
+	case GetDiscoveryWorldTreatments:
+		*s = GetDiscoveryWorldTreatments
+		return nil
+	case GetDiscoveryWorldSalon:
+		*s = GetDiscoveryWorldSalon
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type GetVenueOfferSurface string
+
+const (
+	GetVenueOfferSurfacePublicLink  GetVenueOfferSurface = "public_link"
+	GetVenueOfferSurfacePricingPage GetVenueOfferSurface = "pricing_page"
+	GetVenueOfferSurfaceGlobalApp   GetVenueOfferSurface = "global_app"
+	GetVenueOfferSurfaceBrandedApp  GetVenueOfferSurface = "branded_app"
+)
+
+// AllValues returns all GetVenueOfferSurface values.
+func (GetVenueOfferSurface) AllValues() []GetVenueOfferSurface {
+	return []GetVenueOfferSurface{
+		GetVenueOfferSurfacePublicLink,
+		GetVenueOfferSurfacePricingPage,
+		GetVenueOfferSurfaceGlobalApp,
+		GetVenueOfferSurfaceBrandedApp,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GetVenueOfferSurface) MarshalText() ([]byte, error) {
+	switch s {
+	case GetVenueOfferSurfacePublicLink:
+		return []byte(s), nil
+	case GetVenueOfferSurfacePricingPage:
+		return []byte(s), nil
+	case GetVenueOfferSurfaceGlobalApp:
+		return []byte(s), nil
+	case GetVenueOfferSurfaceBrandedApp:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GetVenueOfferSurface) UnmarshalText(data []byte) error {
+	switch GetVenueOfferSurface(data) {
+	case GetVenueOfferSurfacePublicLink:
+		*s = GetVenueOfferSurfacePublicLink
+		return nil
+	case GetVenueOfferSurfacePricingPage:
+		*s = GetVenueOfferSurfacePricingPage
+		return nil
+	case GetVenueOfferSurfaceGlobalApp:
+		*s = GetVenueOfferSurfaceGlobalApp
+		return nil
+	case GetVenueOfferSurfaceBrandedApp:
+		*s = GetVenueOfferSurfaceBrandedApp
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/GiftCardBalanceResponse
+type GiftCardBalanceResponse struct {
+	Data  GiftCardBalanceResponseData `json:"data"`
+	Error struct{}                    `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *GiftCardBalanceResponse) GetData() GiftCardBalanceResponseData {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *GiftCardBalanceResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *GiftCardBalanceResponse) SetData(val GiftCardBalanceResponseData) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *GiftCardBalanceResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type GiftCardBalanceResponseData struct {
+	Code                 string                            `json:"code"`
+	RemainingAmount      float64                           `json:"remaining_amount"`
+	RemainingAmountMinor int64                             `json:"remaining_amount_minor"`
+	Currency             string                            `json:"currency"`
+	Status               GiftCardBalanceResponseDataStatus `json:"status"`
+	ExpiresAt            NilDateTime                       `json:"expires_at"`
+}
+
+// GetCode returns the value of Code.
+func (s *GiftCardBalanceResponseData) GetCode() string {
+	return s.Code
+}
+
+// GetRemainingAmount returns the value of RemainingAmount.
+func (s *GiftCardBalanceResponseData) GetRemainingAmount() float64 {
+	return s.RemainingAmount
+}
+
+// GetRemainingAmountMinor returns the value of RemainingAmountMinor.
+func (s *GiftCardBalanceResponseData) GetRemainingAmountMinor() int64 {
+	return s.RemainingAmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *GiftCardBalanceResponseData) GetCurrency() string {
+	return s.Currency
+}
+
+// GetStatus returns the value of Status.
+func (s *GiftCardBalanceResponseData) GetStatus() GiftCardBalanceResponseDataStatus {
+	return s.Status
+}
+
+// GetExpiresAt returns the value of ExpiresAt.
+func (s *GiftCardBalanceResponseData) GetExpiresAt() NilDateTime {
+	return s.ExpiresAt
+}
+
+// SetCode sets the value of Code.
+func (s *GiftCardBalanceResponseData) SetCode(val string) {
+	s.Code = val
+}
+
+// SetRemainingAmount sets the value of RemainingAmount.
+func (s *GiftCardBalanceResponseData) SetRemainingAmount(val float64) {
+	s.RemainingAmount = val
+}
+
+// SetRemainingAmountMinor sets the value of RemainingAmountMinor.
+func (s *GiftCardBalanceResponseData) SetRemainingAmountMinor(val int64) {
+	s.RemainingAmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *GiftCardBalanceResponseData) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetStatus sets the value of Status.
+func (s *GiftCardBalanceResponseData) SetStatus(val GiftCardBalanceResponseDataStatus) {
+	s.Status = val
+}
+
+// SetExpiresAt sets the value of ExpiresAt.
+func (s *GiftCardBalanceResponseData) SetExpiresAt(val NilDateTime) {
+	s.ExpiresAt = val
+}
+
+type GiftCardBalanceResponseDataStatus string
+
+const (
+	GiftCardBalanceResponseDataStatusActive   GiftCardBalanceResponseDataStatus = "active"
+	GiftCardBalanceResponseDataStatusRedeemed GiftCardBalanceResponseDataStatus = "redeemed"
+	GiftCardBalanceResponseDataStatusExpired  GiftCardBalanceResponseDataStatus = "expired"
+)
+
+// AllValues returns all GiftCardBalanceResponseDataStatus values.
+func (GiftCardBalanceResponseDataStatus) AllValues() []GiftCardBalanceResponseDataStatus {
+	return []GiftCardBalanceResponseDataStatus{
+		GiftCardBalanceResponseDataStatusActive,
+		GiftCardBalanceResponseDataStatusRedeemed,
+		GiftCardBalanceResponseDataStatusExpired,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GiftCardBalanceResponseDataStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case GiftCardBalanceResponseDataStatusActive:
+		return []byte(s), nil
+	case GiftCardBalanceResponseDataStatusRedeemed:
+		return []byte(s), nil
+	case GiftCardBalanceResponseDataStatusExpired:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GiftCardBalanceResponseDataStatus) UnmarshalText(data []byte) error {
+	switch GiftCardBalanceResponseDataStatus(data) {
+	case GiftCardBalanceResponseDataStatusActive:
+		*s = GiftCardBalanceResponseDataStatusActive
+		return nil
+	case GiftCardBalanceResponseDataStatusRedeemed:
+		*s = GiftCardBalanceResponseDataStatusRedeemed
+		return nil
+	case GiftCardBalanceResponseDataStatusExpired:
+		*s = GiftCardBalanceResponseDataStatusExpired
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/GiftCardPreviewResponse
+type GiftCardPreviewResponse struct {
+	Data  GiftCardPreviewResponseData `json:"data"`
+	Error struct{}                    `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *GiftCardPreviewResponse) GetData() GiftCardPreviewResponseData {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *GiftCardPreviewResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *GiftCardPreviewResponse) SetData(val GiftCardPreviewResponseData) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *GiftCardPreviewResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type GiftCardPreviewResponseData struct {
+	Code            string                              `json:"code"`
+	GiftType        GiftCardPreviewResponseDataGiftType `json:"gift_type"`
+	SenderName      string                              `json:"sender_name"`
+	GiftDescription string                              `json:"gift_description"`
+	PassName        NilString                           `json:"pass_name"`
+	Amount          float64                             `json:"amount"`
+	AmountMinor     int64                               `json:"amount_minor"`
+	Currency        string                              `json:"currency"`
+	Status          GiftCardPreviewResponseDataStatus   `json:"status"`
+	ExpiresAt       NilDateTime                         `json:"expires_at"`
+}
+
+// GetCode returns the value of Code.
+func (s *GiftCardPreviewResponseData) GetCode() string {
+	return s.Code
+}
+
+// GetGiftType returns the value of GiftType.
+func (s *GiftCardPreviewResponseData) GetGiftType() GiftCardPreviewResponseDataGiftType {
+	return s.GiftType
+}
+
+// GetSenderName returns the value of SenderName.
+func (s *GiftCardPreviewResponseData) GetSenderName() string {
+	return s.SenderName
+}
+
+// GetGiftDescription returns the value of GiftDescription.
+func (s *GiftCardPreviewResponseData) GetGiftDescription() string {
+	return s.GiftDescription
+}
+
+// GetPassName returns the value of PassName.
+func (s *GiftCardPreviewResponseData) GetPassName() NilString {
+	return s.PassName
+}
+
+// GetAmount returns the value of Amount.
+func (s *GiftCardPreviewResponseData) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *GiftCardPreviewResponseData) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *GiftCardPreviewResponseData) GetCurrency() string {
+	return s.Currency
+}
+
+// GetStatus returns the value of Status.
+func (s *GiftCardPreviewResponseData) GetStatus() GiftCardPreviewResponseDataStatus {
+	return s.Status
+}
+
+// GetExpiresAt returns the value of ExpiresAt.
+func (s *GiftCardPreviewResponseData) GetExpiresAt() NilDateTime {
+	return s.ExpiresAt
+}
+
+// SetCode sets the value of Code.
+func (s *GiftCardPreviewResponseData) SetCode(val string) {
+	s.Code = val
+}
+
+// SetGiftType sets the value of GiftType.
+func (s *GiftCardPreviewResponseData) SetGiftType(val GiftCardPreviewResponseDataGiftType) {
+	s.GiftType = val
+}
+
+// SetSenderName sets the value of SenderName.
+func (s *GiftCardPreviewResponseData) SetSenderName(val string) {
+	s.SenderName = val
+}
+
+// SetGiftDescription sets the value of GiftDescription.
+func (s *GiftCardPreviewResponseData) SetGiftDescription(val string) {
+	s.GiftDescription = val
+}
+
+// SetPassName sets the value of PassName.
+func (s *GiftCardPreviewResponseData) SetPassName(val NilString) {
+	s.PassName = val
+}
+
+// SetAmount sets the value of Amount.
+func (s *GiftCardPreviewResponseData) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *GiftCardPreviewResponseData) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *GiftCardPreviewResponseData) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetStatus sets the value of Status.
+func (s *GiftCardPreviewResponseData) SetStatus(val GiftCardPreviewResponseDataStatus) {
+	s.Status = val
+}
+
+// SetExpiresAt sets the value of ExpiresAt.
+func (s *GiftCardPreviewResponseData) SetExpiresAt(val NilDateTime) {
+	s.ExpiresAt = val
+}
+
+type GiftCardPreviewResponseDataGiftType string
+
+const (
+	GiftCardPreviewResponseDataGiftTypeAmount GiftCardPreviewResponseDataGiftType = "amount"
+	GiftCardPreviewResponseDataGiftTypePass   GiftCardPreviewResponseDataGiftType = "pass"
+)
+
+// AllValues returns all GiftCardPreviewResponseDataGiftType values.
+func (GiftCardPreviewResponseDataGiftType) AllValues() []GiftCardPreviewResponseDataGiftType {
+	return []GiftCardPreviewResponseDataGiftType{
+		GiftCardPreviewResponseDataGiftTypeAmount,
+		GiftCardPreviewResponseDataGiftTypePass,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GiftCardPreviewResponseDataGiftType) MarshalText() ([]byte, error) {
+	switch s {
+	case GiftCardPreviewResponseDataGiftTypeAmount:
+		return []byte(s), nil
+	case GiftCardPreviewResponseDataGiftTypePass:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GiftCardPreviewResponseDataGiftType) UnmarshalText(data []byte) error {
+	switch GiftCardPreviewResponseDataGiftType(data) {
+	case GiftCardPreviewResponseDataGiftTypeAmount:
+		*s = GiftCardPreviewResponseDataGiftTypeAmount
+		return nil
+	case GiftCardPreviewResponseDataGiftTypePass:
+		*s = GiftCardPreviewResponseDataGiftTypePass
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type GiftCardPreviewResponseDataStatus string
+
+const (
+	GiftCardPreviewResponseDataStatusActive   GiftCardPreviewResponseDataStatus = "active"
+	GiftCardPreviewResponseDataStatusRedeemed GiftCardPreviewResponseDataStatus = "redeemed"
+	GiftCardPreviewResponseDataStatusExpired  GiftCardPreviewResponseDataStatus = "expired"
+)
+
+// AllValues returns all GiftCardPreviewResponseDataStatus values.
+func (GiftCardPreviewResponseDataStatus) AllValues() []GiftCardPreviewResponseDataStatus {
+	return []GiftCardPreviewResponseDataStatus{
+		GiftCardPreviewResponseDataStatusActive,
+		GiftCardPreviewResponseDataStatusRedeemed,
+		GiftCardPreviewResponseDataStatusExpired,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GiftCardPreviewResponseDataStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case GiftCardPreviewResponseDataStatusActive:
+		return []byte(s), nil
+	case GiftCardPreviewResponseDataStatusRedeemed:
+		return []byte(s), nil
+	case GiftCardPreviewResponseDataStatusExpired:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GiftCardPreviewResponseDataStatus) UnmarshalText(data []byte) error {
+	switch GiftCardPreviewResponseDataStatus(data) {
+	case GiftCardPreviewResponseDataStatusActive:
+		*s = GiftCardPreviewResponseDataStatusActive
+		return nil
+	case GiftCardPreviewResponseDataStatusRedeemed:
+		*s = GiftCardPreviewResponseDataStatusRedeemed
+		return nil
+	case GiftCardPreviewResponseDataStatusExpired:
+		*s = GiftCardPreviewResponseDataStatusExpired
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/InstructorItem
+type InstructorItem struct {
+	ID        uuid.UUID `json:"id"`
+	FirstName string    `json:"first_name"`
+	LastName  string    `json:"last_name"`
+	Name      string    `json:"name"`
+	Bio       string    `json:"bio"`
+	PhotoURL  string    `json:"photo_url"`
+}
+
+// GetID returns the value of ID.
+func (s *InstructorItem) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetFirstName returns the value of FirstName.
+func (s *InstructorItem) GetFirstName() string {
+	return s.FirstName
+}
+
+// GetLastName returns the value of LastName.
+func (s *InstructorItem) GetLastName() string {
+	return s.LastName
+}
+
+// GetName returns the value of Name.
+func (s *InstructorItem) GetName() string {
+	return s.Name
+}
+
+// GetBio returns the value of Bio.
+func (s *InstructorItem) GetBio() string {
+	return s.Bio
+}
+
+// GetPhotoURL returns the value of PhotoURL.
+func (s *InstructorItem) GetPhotoURL() string {
+	return s.PhotoURL
+}
+
+// SetID sets the value of ID.
+func (s *InstructorItem) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetFirstName sets the value of FirstName.
+func (s *InstructorItem) SetFirstName(val string) {
+	s.FirstName = val
+}
+
+// SetLastName sets the value of LastName.
+func (s *InstructorItem) SetLastName(val string) {
+	s.LastName = val
+}
+
+// SetName sets the value of Name.
+func (s *InstructorItem) SetName(val string) {
+	s.Name = val
+}
+
+// SetBio sets the value of Bio.
+func (s *InstructorItem) SetBio(val string) {
+	s.Bio = val
+}
+
+// SetPhotoURL sets the value of PhotoURL.
+func (s *InstructorItem) SetPhotoURL(val string) {
+	s.PhotoURL = val
+}
+
+// Ref: #/components/schemas/InstructorListResponse
+type InstructorListResponse struct {
+	Data  []InstructorItem `json:"data"`
+	Error struct{}         `json:"error"`
+	Meta  ListMeta         `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *InstructorListResponse) GetData() []InstructorItem {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *InstructorListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *InstructorListResponse) GetMeta() ListMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *InstructorListResponse) SetData(val []InstructorItem) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *InstructorListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *InstructorListResponse) SetMeta(val ListMeta) {
+	s.Meta = val
+}
+
+// Ref: #/components/schemas/ListMeta
+type ListMeta struct {
+	Total int `json:"total"`
+}
+
+// GetTotal returns the value of Total.
+func (s *ListMeta) GetTotal() int {
+	return s.Total
+}
+
+// SetTotal sets the value of Total.
+func (s *ListMeta) SetTotal(val int) {
+	s.Total = val
+}
+
+// Ref: #/components/schemas/LocationDetail
+type LocationDetail struct {
+	ID      uuid.UUID  `json:"id"`
+	Name    string     `json:"name"`
+	Address string     `json:"address"`
+	City    string     `json:"city"`
+	Lat     NilFloat64 `json:"lat"`
+	Lng     NilFloat64 `json:"lng"`
+	// Sum of the active rooms' capacity.
+	Capacity     int                 `json:"capacity"`
+	Rooms        []RoomItem          `json:"rooms"`
+	OpeningHours []OpeningHoursEntry `json:"opening_hours"`
+	Amenities    []AmenityEntry      `json:"amenities"`
+	Photos       []PhotoEntry        `json:"photos"`
+}
+
+// GetID returns the value of ID.
+func (s *LocationDetail) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetName returns the value of Name.
+func (s *LocationDetail) GetName() string {
+	return s.Name
+}
+
+// GetAddress returns the value of Address.
+func (s *LocationDetail) GetAddress() string {
+	return s.Address
+}
+
+// GetCity returns the value of City.
+func (s *LocationDetail) GetCity() string {
+	return s.City
+}
+
+// GetLat returns the value of Lat.
+func (s *LocationDetail) GetLat() NilFloat64 {
+	return s.Lat
+}
+
+// GetLng returns the value of Lng.
+func (s *LocationDetail) GetLng() NilFloat64 {
+	return s.Lng
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *LocationDetail) GetCapacity() int {
+	return s.Capacity
+}
+
+// GetRooms returns the value of Rooms.
+func (s *LocationDetail) GetRooms() []RoomItem {
+	return s.Rooms
+}
+
+// GetOpeningHours returns the value of OpeningHours.
+func (s *LocationDetail) GetOpeningHours() []OpeningHoursEntry {
+	return s.OpeningHours
+}
+
+// GetAmenities returns the value of Amenities.
+func (s *LocationDetail) GetAmenities() []AmenityEntry {
+	return s.Amenities
+}
+
+// GetPhotos returns the value of Photos.
+func (s *LocationDetail) GetPhotos() []PhotoEntry {
+	return s.Photos
+}
+
+// SetID sets the value of ID.
+func (s *LocationDetail) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetName sets the value of Name.
+func (s *LocationDetail) SetName(val string) {
+	s.Name = val
+}
+
+// SetAddress sets the value of Address.
+func (s *LocationDetail) SetAddress(val string) {
+	s.Address = val
+}
+
+// SetCity sets the value of City.
+func (s *LocationDetail) SetCity(val string) {
+	s.City = val
+}
+
+// SetLat sets the value of Lat.
+func (s *LocationDetail) SetLat(val NilFloat64) {
+	s.Lat = val
+}
+
+// SetLng sets the value of Lng.
+func (s *LocationDetail) SetLng(val NilFloat64) {
+	s.Lng = val
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *LocationDetail) SetCapacity(val int) {
+	s.Capacity = val
+}
+
+// SetRooms sets the value of Rooms.
+func (s *LocationDetail) SetRooms(val []RoomItem) {
+	s.Rooms = val
+}
+
+// SetOpeningHours sets the value of OpeningHours.
+func (s *LocationDetail) SetOpeningHours(val []OpeningHoursEntry) {
+	s.OpeningHours = val
+}
+
+// SetAmenities sets the value of Amenities.
+func (s *LocationDetail) SetAmenities(val []AmenityEntry) {
+	s.Amenities = val
+}
+
+// SetPhotos sets the value of Photos.
+func (s *LocationDetail) SetPhotos(val []PhotoEntry) {
+	s.Photos = val
+}
+
+// Ref: #/components/schemas/LocationListResponse
+type LocationListResponse struct {
+	Data  []LocationDetail `json:"data"`
+	Error struct{}         `json:"error"`
+	Meta  ListMeta         `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *LocationListResponse) GetData() []LocationDetail {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *LocationListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *LocationListResponse) GetMeta() ListMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *LocationListResponse) SetData(val []LocationDetail) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *LocationListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *LocationListResponse) SetMeta(val ListMeta) {
+	s.Meta = val
+}
+
 // Ref: #/components/schemas/NamedRef
 type NamedRef struct {
 	ID   uuid.UUID `json:"id"`
@@ -450,6 +2336,51 @@ func (s *NamedRef) SetID(val uuid.UUID) {
 // SetName sets the value of Name.
 func (s *NamedRef) SetName(val string) {
 	s.Name = val
+}
+
+// NewNilDateTime returns new NilDateTime with value set to v.
+func NewNilDateTime(v time.Time) NilDateTime {
+	return NilDateTime{
+		Value: v,
+	}
+}
+
+// NilDateTime is nullable time.Time.
+type NilDateTime struct {
+	Value time.Time
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilDateTime) SetTo(v time.Time) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilDateTime) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilDateTime) SetToNull() {
+	o.Null = true
+	var v time.Time
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilDateTime) Get() (v time.Time, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilDateTime) Or(d time.Time) time.Time {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
 }
 
 // NewNilFlexiblePricingConfig returns new NilFlexiblePricingConfig with value set to v.
@@ -491,6 +2422,51 @@ func (o NilFlexiblePricingConfig) Get() (v FlexiblePricingConfig, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o NilFlexiblePricingConfig) Or(d FlexiblePricingConfig) FlexiblePricingConfig {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilFloat64 returns new NilFloat64 with value set to v.
+func NewNilFloat64(v float64) NilFloat64 {
+	return NilFloat64{
+		Value: v,
+	}
+}
+
+// NilFloat64 is nullable float64.
+type NilFloat64 struct {
+	Value float64
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilFloat64) SetTo(v float64) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilFloat64) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilFloat64) SetToNull() {
+	o.Null = true
+	var v float64
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilFloat64) Get() (v float64, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilFloat64) Or(d float64) float64 {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -632,6 +2608,51 @@ func (o NilPricedPassTypeBillingInterval) Or(d PricedPassTypeBillingInterval) Pr
 	return d
 }
 
+// NewNilString returns new NilString with value set to v.
+func NewNilString(v string) NilString {
+	return NilString{
+		Value: v,
+	}
+}
+
+// NilString is nullable string.
+type NilString struct {
+	Value string
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilString) SetTo(v string) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilString) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilString) SetToNull() {
+	o.Null = true
+	var v string
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilString) Get() (v string, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilString) Or(d string) string {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilUUID returns new NilUUID with value set to v.
 func NewNilUUID(v uuid.UUID) NilUUID {
 	return NilUUID{
@@ -722,6 +2743,407 @@ func (o NilWorkshopEntryTarget) Or(d WorkshopEntryTarget) WorkshopEntryTarget {
 	return d
 }
 
+// Ref: #/components/schemas/Offer
+type Offer struct {
+	ID                    uuid.UUID         `json:"id"`
+	Name                  string            `json:"name"`
+	Status                OfferStatus       `json:"status"`
+	StartsAt              time.Time         `json:"starts_at"`
+	EndsAt                time.Time         `json:"ends_at"`
+	ProductFamily         string            `json:"product_family"`
+	Placements            []string          `json:"placements"`
+	ApplicablePassTypeIds []uuid.UUID       `json:"applicable_pass_type_ids"`
+	CommercialRule        CommercialRule    `json:"commercial_rule"`
+	Presentation          OfferPresentation `json:"presentation"`
+	Capacity              OfferCapacity     `json:"capacity"`
+}
+
+// GetID returns the value of ID.
+func (s *Offer) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetName returns the value of Name.
+func (s *Offer) GetName() string {
+	return s.Name
+}
+
+// GetStatus returns the value of Status.
+func (s *Offer) GetStatus() OfferStatus {
+	return s.Status
+}
+
+// GetStartsAt returns the value of StartsAt.
+func (s *Offer) GetStartsAt() time.Time {
+	return s.StartsAt
+}
+
+// GetEndsAt returns the value of EndsAt.
+func (s *Offer) GetEndsAt() time.Time {
+	return s.EndsAt
+}
+
+// GetProductFamily returns the value of ProductFamily.
+func (s *Offer) GetProductFamily() string {
+	return s.ProductFamily
+}
+
+// GetPlacements returns the value of Placements.
+func (s *Offer) GetPlacements() []string {
+	return s.Placements
+}
+
+// GetApplicablePassTypeIds returns the value of ApplicablePassTypeIds.
+func (s *Offer) GetApplicablePassTypeIds() []uuid.UUID {
+	return s.ApplicablePassTypeIds
+}
+
+// GetCommercialRule returns the value of CommercialRule.
+func (s *Offer) GetCommercialRule() CommercialRule {
+	return s.CommercialRule
+}
+
+// GetPresentation returns the value of Presentation.
+func (s *Offer) GetPresentation() OfferPresentation {
+	return s.Presentation
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *Offer) GetCapacity() OfferCapacity {
+	return s.Capacity
+}
+
+// SetID sets the value of ID.
+func (s *Offer) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetName sets the value of Name.
+func (s *Offer) SetName(val string) {
+	s.Name = val
+}
+
+// SetStatus sets the value of Status.
+func (s *Offer) SetStatus(val OfferStatus) {
+	s.Status = val
+}
+
+// SetStartsAt sets the value of StartsAt.
+func (s *Offer) SetStartsAt(val time.Time) {
+	s.StartsAt = val
+}
+
+// SetEndsAt sets the value of EndsAt.
+func (s *Offer) SetEndsAt(val time.Time) {
+	s.EndsAt = val
+}
+
+// SetProductFamily sets the value of ProductFamily.
+func (s *Offer) SetProductFamily(val string) {
+	s.ProductFamily = val
+}
+
+// SetPlacements sets the value of Placements.
+func (s *Offer) SetPlacements(val []string) {
+	s.Placements = val
+}
+
+// SetApplicablePassTypeIds sets the value of ApplicablePassTypeIds.
+func (s *Offer) SetApplicablePassTypeIds(val []uuid.UUID) {
+	s.ApplicablePassTypeIds = val
+}
+
+// SetCommercialRule sets the value of CommercialRule.
+func (s *Offer) SetCommercialRule(val CommercialRule) {
+	s.CommercialRule = val
+}
+
+// SetPresentation sets the value of Presentation.
+func (s *Offer) SetPresentation(val OfferPresentation) {
+	s.Presentation = val
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *Offer) SetCapacity(val OfferCapacity) {
+	s.Capacity = val
+}
+
+type OfferCapacity struct {
+	// Null when unbounded.
+	Maximum NilInt `json:"maximum"`
+	Claimed int    `json:"claimed"`
+	// Null when unbounded.
+	Remaining NilInt `json:"remaining"`
+}
+
+// GetMaximum returns the value of Maximum.
+func (s *OfferCapacity) GetMaximum() NilInt {
+	return s.Maximum
+}
+
+// GetClaimed returns the value of Claimed.
+func (s *OfferCapacity) GetClaimed() int {
+	return s.Claimed
+}
+
+// GetRemaining returns the value of Remaining.
+func (s *OfferCapacity) GetRemaining() NilInt {
+	return s.Remaining
+}
+
+// SetMaximum sets the value of Maximum.
+func (s *OfferCapacity) SetMaximum(val NilInt) {
+	s.Maximum = val
+}
+
+// SetClaimed sets the value of Claimed.
+func (s *OfferCapacity) SetClaimed(val int) {
+	s.Claimed = val
+}
+
+// SetRemaining sets the value of Remaining.
+func (s *OfferCapacity) SetRemaining(val NilInt) {
+	s.Remaining = val
+}
+
+// Ref: #/components/schemas/OfferListResponse
+type OfferListResponse struct {
+	Data  []Offer  `json:"data"`
+	Error struct{} `json:"error"`
+	Meta  ListMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *OfferListResponse) GetData() []Offer {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *OfferListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *OfferListResponse) GetMeta() ListMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *OfferListResponse) SetData(val []Offer) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *OfferListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *OfferListResponse) SetMeta(val ListMeta) {
+	s.Meta = val
+}
+
+type OfferPresentation struct {
+	Style                 OfferPresentationStyle `json:"style"`
+	ShowRemainingCapacity bool                   `json:"showRemainingCapacity"`
+	ShowTimeToEnd         bool                   `json:"showTimeToEnd"`
+}
+
+// GetStyle returns the value of Style.
+func (s *OfferPresentation) GetStyle() OfferPresentationStyle {
+	return s.Style
+}
+
+// GetShowRemainingCapacity returns the value of ShowRemainingCapacity.
+func (s *OfferPresentation) GetShowRemainingCapacity() bool {
+	return s.ShowRemainingCapacity
+}
+
+// GetShowTimeToEnd returns the value of ShowTimeToEnd.
+func (s *OfferPresentation) GetShowTimeToEnd() bool {
+	return s.ShowTimeToEnd
+}
+
+// SetStyle sets the value of Style.
+func (s *OfferPresentation) SetStyle(val OfferPresentationStyle) {
+	s.Style = val
+}
+
+// SetShowRemainingCapacity sets the value of ShowRemainingCapacity.
+func (s *OfferPresentation) SetShowRemainingCapacity(val bool) {
+	s.ShowRemainingCapacity = val
+}
+
+// SetShowTimeToEnd sets the value of ShowTimeToEnd.
+func (s *OfferPresentation) SetShowTimeToEnd(val bool) {
+	s.ShowTimeToEnd = val
+}
+
+type OfferPresentationStyle string
+
+const (
+	OfferPresentationStyleClean OfferPresentationStyle = "clean"
+	OfferPresentationStyleVenue OfferPresentationStyle = "venue"
+	OfferPresentationStyleMagic OfferPresentationStyle = "magic"
+)
+
+// AllValues returns all OfferPresentationStyle values.
+func (OfferPresentationStyle) AllValues() []OfferPresentationStyle {
+	return []OfferPresentationStyle{
+		OfferPresentationStyleClean,
+		OfferPresentationStyleVenue,
+		OfferPresentationStyleMagic,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s OfferPresentationStyle) MarshalText() ([]byte, error) {
+	switch s {
+	case OfferPresentationStyleClean:
+		return []byte(s), nil
+	case OfferPresentationStyleVenue:
+		return []byte(s), nil
+	case OfferPresentationStyleMagic:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *OfferPresentationStyle) UnmarshalText(data []byte) error {
+	switch OfferPresentationStyle(data) {
+	case OfferPresentationStyleClean:
+		*s = OfferPresentationStyleClean
+		return nil
+	case OfferPresentationStyleVenue:
+		*s = OfferPresentationStyleVenue
+		return nil
+	case OfferPresentationStyleMagic:
+		*s = OfferPresentationStyleMagic
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/OfferResponse
+type OfferResponse struct {
+	Data  Offer    `json:"data"`
+	Error struct{} `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *OfferResponse) GetData() Offer {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *OfferResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *OfferResponse) SetData(val Offer) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *OfferResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type OfferStatus string
+
+const (
+	OfferStatusLive      OfferStatus = "live"
+	OfferStatusScheduled OfferStatus = "scheduled"
+)
+
+// AllValues returns all OfferStatus values.
+func (OfferStatus) AllValues() []OfferStatus {
+	return []OfferStatus{
+		OfferStatusLive,
+		OfferStatusScheduled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s OfferStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case OfferStatusLive:
+		return []byte(s), nil
+	case OfferStatusScheduled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *OfferStatus) UnmarshalText(data []byte) error {
+	switch OfferStatus(data) {
+	case OfferStatusLive:
+		*s = OfferStatusLive
+		return nil
+	case OfferStatusScheduled:
+		*s = OfferStatusScheduled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/OpeningHoursEntry
+type OpeningHoursEntry struct {
+	// ISO weekday: 1 is Monday.
+	Weekday int `json:"weekday"`
+	// HH:MM venue-local; empty when closed.
+	OpensAt  string `json:"opens_at"`
+	ClosesAt string `json:"closes_at"`
+	Closed   bool   `json:"closed"`
+}
+
+// GetWeekday returns the value of Weekday.
+func (s *OpeningHoursEntry) GetWeekday() int {
+	return s.Weekday
+}
+
+// GetOpensAt returns the value of OpensAt.
+func (s *OpeningHoursEntry) GetOpensAt() string {
+	return s.OpensAt
+}
+
+// GetClosesAt returns the value of ClosesAt.
+func (s *OpeningHoursEntry) GetClosesAt() string {
+	return s.ClosesAt
+}
+
+// GetClosed returns the value of Closed.
+func (s *OpeningHoursEntry) GetClosed() bool {
+	return s.Closed
+}
+
+// SetWeekday sets the value of Weekday.
+func (s *OpeningHoursEntry) SetWeekday(val int) {
+	s.Weekday = val
+}
+
+// SetOpensAt sets the value of OpensAt.
+func (s *OpeningHoursEntry) SetOpensAt(val string) {
+	s.OpensAt = val
+}
+
+// SetClosesAt sets the value of ClosesAt.
+func (s *OpeningHoursEntry) SetClosesAt(val string) {
+	s.ClosesAt = val
+}
+
+// SetClosed sets the value of Closed.
+func (s *OpeningHoursEntry) SetClosed(val bool) {
+	s.Closed = val
+}
+
 // NewOptBool returns new OptBool with value set to v.
 func NewOptBool(v bool) OptBool {
 	return OptBool{
@@ -808,6 +3230,190 @@ func (o OptDate) Get() (v time.Time, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptDate) Or(d time.Time) time.Time {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptFloat64 returns new OptFloat64 with value set to v.
+func NewOptFloat64(v float64) OptFloat64 {
+	return OptFloat64{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptFloat64 is optional float64.
+type OptFloat64 struct {
+	Value float64
+	Set   bool
+}
+
+// IsSet returns true if OptFloat64 was set.
+func (o OptFloat64) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptFloat64) Reset() {
+	var v float64
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptFloat64) SetTo(v float64) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptFloat64) Get() (v float64, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptFloat64) Or(d float64) float64 {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptGetDiscoveryTimeWindow returns new OptGetDiscoveryTimeWindow with value set to v.
+func NewOptGetDiscoveryTimeWindow(v GetDiscoveryTimeWindow) OptGetDiscoveryTimeWindow {
+	return OptGetDiscoveryTimeWindow{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptGetDiscoveryTimeWindow is optional GetDiscoveryTimeWindow.
+type OptGetDiscoveryTimeWindow struct {
+	Value GetDiscoveryTimeWindow
+	Set   bool
+}
+
+// IsSet returns true if OptGetDiscoveryTimeWindow was set.
+func (o OptGetDiscoveryTimeWindow) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptGetDiscoveryTimeWindow) Reset() {
+	var v GetDiscoveryTimeWindow
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptGetDiscoveryTimeWindow) SetTo(v GetDiscoveryTimeWindow) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptGetDiscoveryTimeWindow) Get() (v GetDiscoveryTimeWindow, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptGetDiscoveryTimeWindow) Or(d GetDiscoveryTimeWindow) GetDiscoveryTimeWindow {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptGetVenueOfferSurface returns new OptGetVenueOfferSurface with value set to v.
+func NewOptGetVenueOfferSurface(v GetVenueOfferSurface) OptGetVenueOfferSurface {
+	return OptGetVenueOfferSurface{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptGetVenueOfferSurface is optional GetVenueOfferSurface.
+type OptGetVenueOfferSurface struct {
+	Value GetVenueOfferSurface
+	Set   bool
+}
+
+// IsSet returns true if OptGetVenueOfferSurface was set.
+func (o OptGetVenueOfferSurface) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptGetVenueOfferSurface) Reset() {
+	var v GetVenueOfferSurface
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptGetVenueOfferSurface) SetTo(v GetVenueOfferSurface) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptGetVenueOfferSurface) Get() (v GetVenueOfferSurface, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptGetVenueOfferSurface) Or(d GetVenueOfferSurface) GetVenueOfferSurface {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptInt returns new OptInt with value set to v.
+func NewOptInt(v int) OptInt {
+	return OptInt{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptInt is optional int.
+type OptInt struct {
+	Value int
+	Set   bool
+}
+
+// IsSet returns true if OptInt was set.
+func (o OptInt) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptInt) Reset() {
+	var v int
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptInt) SetTo(v int) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptInt) Get() (v int, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptInt) Or(d int) int {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -952,6 +3558,81 @@ func (o OptUUID) Or(d uuid.UUID) uuid.UUID {
 	return d
 }
 
+// Ref: #/components/schemas/PageMeta
+type PageMeta struct {
+	Page    int  `json:"page"`
+	Limit   int  `json:"limit"`
+	Total   int  `json:"total"`
+	HasMore bool `json:"has_more"`
+}
+
+// GetPage returns the value of Page.
+func (s *PageMeta) GetPage() int {
+	return s.Page
+}
+
+// GetLimit returns the value of Limit.
+func (s *PageMeta) GetLimit() int {
+	return s.Limit
+}
+
+// GetTotal returns the value of Total.
+func (s *PageMeta) GetTotal() int {
+	return s.Total
+}
+
+// GetHasMore returns the value of HasMore.
+func (s *PageMeta) GetHasMore() bool {
+	return s.HasMore
+}
+
+// SetPage sets the value of Page.
+func (s *PageMeta) SetPage(val int) {
+	s.Page = val
+}
+
+// SetLimit sets the value of Limit.
+func (s *PageMeta) SetLimit(val int) {
+	s.Limit = val
+}
+
+// SetTotal sets the value of Total.
+func (s *PageMeta) SetTotal(val int) {
+	s.Total = val
+}
+
+// SetHasMore sets the value of HasMore.
+func (s *PageMeta) SetHasMore(val bool) {
+	s.HasMore = val
+}
+
+// Ref: #/components/schemas/PartialFailure
+type PartialFailure struct {
+	VenueSlug string `json:"venue_slug"`
+	// Why the summary is missing, e.g. summary_unavailable.
+	Reason string `json:"reason"`
+}
+
+// GetVenueSlug returns the value of VenueSlug.
+func (s *PartialFailure) GetVenueSlug() string {
+	return s.VenueSlug
+}
+
+// GetReason returns the value of Reason.
+func (s *PartialFailure) GetReason() string {
+	return s.Reason
+}
+
+// SetVenueSlug sets the value of VenueSlug.
+func (s *PartialFailure) SetVenueSlug(val string) {
+	s.VenueSlug = val
+}
+
+// SetReason sets the value of Reason.
+func (s *PartialFailure) SetReason(val string) {
+	s.Reason = val
+}
+
 // Ref: #/components/schemas/PassCategory
 type PassCategory string
 
@@ -1020,6 +3701,43 @@ func (s *PassCategory) UnmarshalText(data []byte) error {
 	default:
 		return errors.Errorf("invalid value: %q", data)
 	}
+}
+
+// Ref: #/components/schemas/PhotoEntry
+type PhotoEntry struct {
+	ID      uuid.UUID `json:"id"`
+	URL     string    `json:"url"`
+	Caption string    `json:"caption"`
+}
+
+// GetID returns the value of ID.
+func (s *PhotoEntry) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetURL returns the value of URL.
+func (s *PhotoEntry) GetURL() string {
+	return s.URL
+}
+
+// GetCaption returns the value of Caption.
+func (s *PhotoEntry) GetCaption() string {
+	return s.Caption
+}
+
+// SetID sets the value of ID.
+func (s *PhotoEntry) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetURL sets the value of URL.
+func (s *PhotoEntry) SetURL(val string) {
+	s.URL = val
+}
+
+// SetCaption sets the value of Caption.
+func (s *PhotoEntry) SetCaption(val string) {
+	s.Caption = val
 }
 
 // Ref: #/components/schemas/PricedPassType
@@ -1402,6 +4120,54 @@ func (s *PricingResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+// Ref: #/components/schemas/RoomItem
+type RoomItem struct {
+	ID       uuid.UUID `json:"id"`
+	Name     string    `json:"name"`
+	Capacity int       `json:"capacity"`
+	RoomType string    `json:"room_type"`
+}
+
+// GetID returns the value of ID.
+func (s *RoomItem) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetName returns the value of Name.
+func (s *RoomItem) GetName() string {
+	return s.Name
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *RoomItem) GetCapacity() int {
+	return s.Capacity
+}
+
+// GetRoomType returns the value of RoomType.
+func (s *RoomItem) GetRoomType() string {
+	return s.RoomType
+}
+
+// SetID sets the value of ID.
+func (s *RoomItem) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetName sets the value of Name.
+func (s *RoomItem) SetName(val string) {
+	s.Name = val
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *RoomItem) SetCapacity(val int) {
+	s.Capacity = val
+}
+
+// SetRoomType sets the value of RoomType.
+func (s *RoomItem) SetRoomType(val string) {
+	s.RoomType = val
+}
+
 // Ref: #/components/schemas/ScheduleMeta
 type ScheduleMeta struct {
 	From time.Time `json:"from"`
@@ -1679,6 +4445,448 @@ func (s *ScheduleRow) SetAvailableSpots(val int) {
 // SetOnline sets the value of Online.
 func (s *ScheduleRow) SetOnline(val bool) {
 	s.Online = val
+}
+
+// Ref: #/components/schemas/VenueListItem
+type VenueListItem struct {
+	ID      uuid.UUID `json:"id"`
+	Name    string    `json:"name"`
+	Slug    string    `json:"slug"`
+	Address string    `json:"address"`
+	City    string    `json:"city"`
+	// Active class types on the catalogue.
+	ClassCount int `json:"class_count"`
+	// Active locations.
+	LocationCount int `json:"location_count"`
+	// Haversine distance from lat/lng when given, else null.
+	DistanceKm NilFloat64 `json:"distance_km"`
+}
+
+// GetID returns the value of ID.
+func (s *VenueListItem) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetName returns the value of Name.
+func (s *VenueListItem) GetName() string {
+	return s.Name
+}
+
+// GetSlug returns the value of Slug.
+func (s *VenueListItem) GetSlug() string {
+	return s.Slug
+}
+
+// GetAddress returns the value of Address.
+func (s *VenueListItem) GetAddress() string {
+	return s.Address
+}
+
+// GetCity returns the value of City.
+func (s *VenueListItem) GetCity() string {
+	return s.City
+}
+
+// GetClassCount returns the value of ClassCount.
+func (s *VenueListItem) GetClassCount() int {
+	return s.ClassCount
+}
+
+// GetLocationCount returns the value of LocationCount.
+func (s *VenueListItem) GetLocationCount() int {
+	return s.LocationCount
+}
+
+// GetDistanceKm returns the value of DistanceKm.
+func (s *VenueListItem) GetDistanceKm() NilFloat64 {
+	return s.DistanceKm
+}
+
+// SetID sets the value of ID.
+func (s *VenueListItem) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetName sets the value of Name.
+func (s *VenueListItem) SetName(val string) {
+	s.Name = val
+}
+
+// SetSlug sets the value of Slug.
+func (s *VenueListItem) SetSlug(val string) {
+	s.Slug = val
+}
+
+// SetAddress sets the value of Address.
+func (s *VenueListItem) SetAddress(val string) {
+	s.Address = val
+}
+
+// SetCity sets the value of City.
+func (s *VenueListItem) SetCity(val string) {
+	s.City = val
+}
+
+// SetClassCount sets the value of ClassCount.
+func (s *VenueListItem) SetClassCount(val int) {
+	s.ClassCount = val
+}
+
+// SetLocationCount sets the value of LocationCount.
+func (s *VenueListItem) SetLocationCount(val int) {
+	s.LocationCount = val
+}
+
+// SetDistanceKm sets the value of DistanceKm.
+func (s *VenueListItem) SetDistanceKm(val NilFloat64) {
+	s.DistanceKm = val
+}
+
+// Ref: #/components/schemas/VenueListResponse
+type VenueListResponse struct {
+	Data  []VenueListItem `json:"data"`
+	Error struct{}        `json:"error"`
+	Meta  PageMeta        `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *VenueListResponse) GetData() []VenueListItem {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *VenueListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *VenueListResponse) GetMeta() PageMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *VenueListResponse) SetData(val []VenueListItem) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *VenueListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *VenueListResponse) SetMeta(val PageMeta) {
+	s.Meta = val
+}
+
+// Ref: #/components/schemas/VenueProfile
+type VenueProfile struct {
+	ID          uuid.UUID         `json:"id"`
+	Name        string            `json:"name"`
+	Slug        string            `json:"slug"`
+	Description string            `json:"description"`
+	Address     string            `json:"address"`
+	City        string            `json:"city"`
+	Country     string            `json:"country"`
+	Lat         NilFloat64        `json:"lat"`
+	Lng         NilFloat64        `json:"lng"`
+	Timezone    string            `json:"timezone"`
+	Currency    string            `json:"currency"`
+	Website     string            `json:"website"`
+	Email       string            `json:"email"`
+	Phone       string            `json:"phone"`
+	LogoURL     string            `json:"logo_url"`
+	World       VenueProfileWorld `json:"world"`
+	Brands      []BrandItem       `json:"brands"`
+	Locations   []LocationDetail  `json:"locations"`
+	// Venue-wide opening hours (locations carry their own).
+	OpeningHours []OpeningHoursEntry `json:"opening_hours"`
+	Amenities    []AmenityEntry      `json:"amenities"`
+	Photos       []PhotoEntry        `json:"photos"`
+}
+
+// GetID returns the value of ID.
+func (s *VenueProfile) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetName returns the value of Name.
+func (s *VenueProfile) GetName() string {
+	return s.Name
+}
+
+// GetSlug returns the value of Slug.
+func (s *VenueProfile) GetSlug() string {
+	return s.Slug
+}
+
+// GetDescription returns the value of Description.
+func (s *VenueProfile) GetDescription() string {
+	return s.Description
+}
+
+// GetAddress returns the value of Address.
+func (s *VenueProfile) GetAddress() string {
+	return s.Address
+}
+
+// GetCity returns the value of City.
+func (s *VenueProfile) GetCity() string {
+	return s.City
+}
+
+// GetCountry returns the value of Country.
+func (s *VenueProfile) GetCountry() string {
+	return s.Country
+}
+
+// GetLat returns the value of Lat.
+func (s *VenueProfile) GetLat() NilFloat64 {
+	return s.Lat
+}
+
+// GetLng returns the value of Lng.
+func (s *VenueProfile) GetLng() NilFloat64 {
+	return s.Lng
+}
+
+// GetTimezone returns the value of Timezone.
+func (s *VenueProfile) GetTimezone() string {
+	return s.Timezone
+}
+
+// GetCurrency returns the value of Currency.
+func (s *VenueProfile) GetCurrency() string {
+	return s.Currency
+}
+
+// GetWebsite returns the value of Website.
+func (s *VenueProfile) GetWebsite() string {
+	return s.Website
+}
+
+// GetEmail returns the value of Email.
+func (s *VenueProfile) GetEmail() string {
+	return s.Email
+}
+
+// GetPhone returns the value of Phone.
+func (s *VenueProfile) GetPhone() string {
+	return s.Phone
+}
+
+// GetLogoURL returns the value of LogoURL.
+func (s *VenueProfile) GetLogoURL() string {
+	return s.LogoURL
+}
+
+// GetWorld returns the value of World.
+func (s *VenueProfile) GetWorld() VenueProfileWorld {
+	return s.World
+}
+
+// GetBrands returns the value of Brands.
+func (s *VenueProfile) GetBrands() []BrandItem {
+	return s.Brands
+}
+
+// GetLocations returns the value of Locations.
+func (s *VenueProfile) GetLocations() []LocationDetail {
+	return s.Locations
+}
+
+// GetOpeningHours returns the value of OpeningHours.
+func (s *VenueProfile) GetOpeningHours() []OpeningHoursEntry {
+	return s.OpeningHours
+}
+
+// GetAmenities returns the value of Amenities.
+func (s *VenueProfile) GetAmenities() []AmenityEntry {
+	return s.Amenities
+}
+
+// GetPhotos returns the value of Photos.
+func (s *VenueProfile) GetPhotos() []PhotoEntry {
+	return s.Photos
+}
+
+// SetID sets the value of ID.
+func (s *VenueProfile) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetName sets the value of Name.
+func (s *VenueProfile) SetName(val string) {
+	s.Name = val
+}
+
+// SetSlug sets the value of Slug.
+func (s *VenueProfile) SetSlug(val string) {
+	s.Slug = val
+}
+
+// SetDescription sets the value of Description.
+func (s *VenueProfile) SetDescription(val string) {
+	s.Description = val
+}
+
+// SetAddress sets the value of Address.
+func (s *VenueProfile) SetAddress(val string) {
+	s.Address = val
+}
+
+// SetCity sets the value of City.
+func (s *VenueProfile) SetCity(val string) {
+	s.City = val
+}
+
+// SetCountry sets the value of Country.
+func (s *VenueProfile) SetCountry(val string) {
+	s.Country = val
+}
+
+// SetLat sets the value of Lat.
+func (s *VenueProfile) SetLat(val NilFloat64) {
+	s.Lat = val
+}
+
+// SetLng sets the value of Lng.
+func (s *VenueProfile) SetLng(val NilFloat64) {
+	s.Lng = val
+}
+
+// SetTimezone sets the value of Timezone.
+func (s *VenueProfile) SetTimezone(val string) {
+	s.Timezone = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *VenueProfile) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetWebsite sets the value of Website.
+func (s *VenueProfile) SetWebsite(val string) {
+	s.Website = val
+}
+
+// SetEmail sets the value of Email.
+func (s *VenueProfile) SetEmail(val string) {
+	s.Email = val
+}
+
+// SetPhone sets the value of Phone.
+func (s *VenueProfile) SetPhone(val string) {
+	s.Phone = val
+}
+
+// SetLogoURL sets the value of LogoURL.
+func (s *VenueProfile) SetLogoURL(val string) {
+	s.LogoURL = val
+}
+
+// SetWorld sets the value of World.
+func (s *VenueProfile) SetWorld(val VenueProfileWorld) {
+	s.World = val
+}
+
+// SetBrands sets the value of Brands.
+func (s *VenueProfile) SetBrands(val []BrandItem) {
+	s.Brands = val
+}
+
+// SetLocations sets the value of Locations.
+func (s *VenueProfile) SetLocations(val []LocationDetail) {
+	s.Locations = val
+}
+
+// SetOpeningHours sets the value of OpeningHours.
+func (s *VenueProfile) SetOpeningHours(val []OpeningHoursEntry) {
+	s.OpeningHours = val
+}
+
+// SetAmenities sets the value of Amenities.
+func (s *VenueProfile) SetAmenities(val []AmenityEntry) {
+	s.Amenities = val
+}
+
+// SetPhotos sets the value of Photos.
+func (s *VenueProfile) SetPhotos(val []PhotoEntry) {
+	s.Photos = val
+}
+
+// Ref: #/components/schemas/VenueProfileResponse
+type VenueProfileResponse struct {
+	Data  VenueProfile `json:"data"`
+	Error struct{}     `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *VenueProfileResponse) GetData() VenueProfile {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *VenueProfileResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *VenueProfileResponse) SetData(val VenueProfile) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *VenueProfileResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type VenueProfileWorld string
+
+const (
+	VenueProfileWorldClasses    VenueProfileWorld = "classes"
+	VenueProfileWorldTreatments VenueProfileWorld = "treatments"
+	VenueProfileWorldSalon      VenueProfileWorld = "salon"
+)
+
+// AllValues returns all VenueProfileWorld values.
+func (VenueProfileWorld) AllValues() []VenueProfileWorld {
+	return []VenueProfileWorld{
+		VenueProfileWorldClasses,
+		VenueProfileWorldTreatments,
+		VenueProfileWorldSalon,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s VenueProfileWorld) MarshalText() ([]byte, error) {
+	switch s {
+	case VenueProfileWorldClasses:
+		return []byte(s), nil
+	case VenueProfileWorldTreatments:
+		return []byte(s), nil
+	case VenueProfileWorldSalon:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *VenueProfileWorld) UnmarshalText(data []byte) error {
+	switch VenueProfileWorld(data) {
+	case VenueProfileWorldClasses:
+		*s = VenueProfileWorldClasses
+		return nil
+	case VenueProfileWorldTreatments:
+		*s = VenueProfileWorldTreatments
+		return nil
+	case VenueProfileWorldSalon:
+		*s = VenueProfileWorldSalon
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/WorkshopEntryTarget

@@ -35,11 +35,26 @@ func findAuthorization(h http.Header, prefix string) (string, bool) {
 
 // operationRolesApiKeyAuth is a private map storing roles per operation.
 var operationRolesApiKeyAuth = map[string][]string{
+	GetVenueBrandOperation: []string{
+		"read:brands",
+	},
 	GetVenuePricingOperation: []string{
 		"read:pricing",
 	},
 	GetVenueScheduleOperation: []string{
 		"read:schedule",
+	},
+	ListVenueBrandsOperation: []string{
+		"read:brands",
+	},
+	ListVenueClassTypesOperation: []string{
+		"read:classes",
+	},
+	ListVenueInstructorsOperation: []string{
+		"read:instructors",
+	},
+	ListVenueLocationsOperation: []string{
+		"read:locations",
 	},
 }
 

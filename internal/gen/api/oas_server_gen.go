@@ -8,6 +8,64 @@ import (
 
 // Handler handles operations described by OpenAPI v3 specification.
 type Handler interface {
+	// GetDiscovery implements getDiscovery operation.
+	//
+	// Listed venues of a world that have bookable classes on `date` (venue-local) in
+	// `time_window` (morning before 12:00, afternoon 12:00-17:00, evening from 17:00).
+	// Each venue carries at most 5 classes (`classes_total` tells how many there are).
+	// A venue whose summary cannot be built is left out and named in
+	// `meta.partial_failures`; the rest of the page is still served.
+	//
+	// GET /discovery
+	GetDiscovery(ctx context.Context, params GetDiscoveryParams) (*DiscoveryResponse, error)
+	// GetDiscoveryCounts implements getDiscoveryCounts operation.
+	//
+	// How many venues per world have live inventory on a date.
+	//
+	// GET /discovery/counts
+	GetDiscoveryCounts(ctx context.Context, params GetDiscoveryCountsParams) (*DiscoveryCountsResponse, error)
+	// GetGeo implements getGeo operation.
+	//
+	// Read from the geo headers of a trusted proxy (configurable with
+	// VENUE_GEO_COUNTRY_HEADER and VENUE_GEO_CITY_HEADER; defaults
+	// `CF-IPCountry` and `X-Geo-City`). Unknown values are null. Never cached.
+	//
+	// GET /geo
+	GetGeo(ctx context.Context) (*GeoResponseHeaders, error)
+	// GetGiftCardBalance implements getGiftCardBalance operation.
+	//
+	// Unknown code, another venue's card and a cancelled card all give the same 404. At most 20 per
+	// minute per client IP.
+	//
+	// GET /venues/{slug}/gift-cards/{code}/balance
+	GetGiftCardBalance(ctx context.Context, params GetGiftCardBalanceParams) (*GiftCardBalanceResponse, error)
+	// GetGiftCardPreview implements getGiftCardPreview operation.
+	//
+	// Same 404 rule and limit as the balance.
+	//
+	// GET /venues/{slug}/gift-cards/{code}/preview
+	GetGiftCardPreview(ctx context.Context, params GetGiftCardPreviewParams) (*GiftCardPreviewResponse, error)
+	// GetVenue implements getVenue operation.
+	//
+	// A venue's public profile.
+	//
+	// GET /venues/{slug}
+	GetVenue(ctx context.Context, params GetVenueParams) (*VenueProfileResponse, error)
+	// GetVenueBrand implements getVenueBrand operation.
+	//
+	// Pass types without brand restrictions are venue-wide and included. An
+	// unknown or inactive brand is 404 `BRAND_NOT_FOUND`.
+	//
+	// GET /venues/{slug}/brands/{brandSlug}
+	GetVenueBrand(ctx context.Context, params GetVenueBrandParams) (*BrandDetailResponse, error)
+	// GetVenueOffer implements getVenueOffer operation.
+	//
+	// `surface` defaults to `public_link`; also `pricing_page`, `global_app` and
+	// `branded_app`. An unknown, ended, cancelled or sold-out offer, or one not
+	// placed on the surface, is 404.
+	//
+	// GET /venues/{slug}/offers/{offerId}
+	GetVenueOffer(ctx context.Context, params GetVenueOfferParams) (*OfferResponse, error)
 	// GetVenuePricing implements getVenuePricing operation.
 	//
 	// The venue's active, listed pass types. `category` filters by category;
@@ -26,6 +84,53 @@ type Handler interface {
 	//
 	// GET /venues/{slug}/schedule
 	GetVenueSchedule(ctx context.Context, params GetVenueScheduleParams) (*ScheduleResponse, error)
+	// ListVenueAddons implements listVenueAddons operation.
+	//
+	// Booking add-on products grouped by category.
+	//
+	// GET /venues/{slug}/addons
+	ListVenueAddons(ctx context.Context, params ListVenueAddonsParams) (*AddonListResponse, error)
+	// ListVenueBrands implements listVenueBrands operation.
+	//
+	// The venue's active brands.
+	//
+	// GET /venues/{slug}/brands
+	ListVenueBrands(ctx context.Context, params ListVenueBrandsParams) (*BrandListResponse, error)
+	// ListVenueClassTypes implements listVenueClassTypes operation.
+	//
+	// The venue's class type catalogue.
+	//
+	// GET /venues/{slug}/classes
+	ListVenueClassTypes(ctx context.Context, params ListVenueClassTypesParams) (*ClassTypeListResponse, error)
+	// ListVenueInstructors implements listVenueInstructors operation.
+	//
+	// The venue's instructor profiles.
+	//
+	// GET /venues/{slug}/instructors
+	ListVenueInstructors(ctx context.Context, params ListVenueInstructorsParams) (*InstructorListResponse, error)
+	// ListVenueLocations implements listVenueLocations operation.
+	//
+	// The venue's locations with rooms, capacity, hours and amenities.
+	//
+	// GET /venues/{slug}/locations
+	ListVenueLocations(ctx context.Context, params ListVenueLocationsParams) (*LocationListResponse, error)
+	// ListVenueOffers implements listVenueOffers operation.
+	//
+	// `surface` is `pricing_page`, `global_app` or `branded_app` (offers placed on
+	// `pricing_page`, `global_app`, and `pricing_page` respectively: the branded app
+	// is the venue's own storefront). Absent or unknown gives an empty list.
+	// `brand_id` keeps offers with a pass type valid for that brand.
+	//
+	// GET /venues/{slug}/offers
+	ListVenueOffers(ctx context.Context, params ListVenueOffersParams) (*OfferListResponse, error)
+	// ListVenues implements listVenues operation.
+	//
+	// `search` matches name, slug and city (case-insensitive). With `lat` and `lng`
+	// (both or neither) venues within `radius` km by Haversine distance are
+	// returned nearest first with `distance_km`; otherwise by name.
+	//
+	// GET /venues
+	ListVenues(ctx context.Context, params ListVenuesParams) (*VenueListResponse, error)
 	// NewError creates *ErrorStatusCode from error returned by handler.
 	//
 	// Used for common default response.

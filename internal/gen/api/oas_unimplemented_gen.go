@@ -13,6 +13,88 @@ type UnimplementedHandler struct{}
 
 var _ Handler = UnimplementedHandler{}
 
+// GetDiscovery implements getDiscovery operation.
+//
+// Listed venues of a world that have bookable classes on `date` (venue-local) in
+// `time_window` (morning before 12:00, afternoon 12:00-17:00, evening from 17:00).
+// Each venue carries at most 5 classes (`classes_total` tells how many there are).
+// A venue whose summary cannot be built is left out and named in
+// `meta.partial_failures`; the rest of the page is still served.
+//
+// GET /discovery
+func (UnimplementedHandler) GetDiscovery(ctx context.Context, params GetDiscoveryParams) (r *DiscoveryResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetDiscoveryCounts implements getDiscoveryCounts operation.
+//
+// How many venues per world have live inventory on a date.
+//
+// GET /discovery/counts
+func (UnimplementedHandler) GetDiscoveryCounts(ctx context.Context, params GetDiscoveryCountsParams) (r *DiscoveryCountsResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetGeo implements getGeo operation.
+//
+// Read from the geo headers of a trusted proxy (configurable with
+// VENUE_GEO_COUNTRY_HEADER and VENUE_GEO_CITY_HEADER; defaults
+// `CF-IPCountry` and `X-Geo-City`). Unknown values are null. Never cached.
+//
+// GET /geo
+func (UnimplementedHandler) GetGeo(ctx context.Context) (r *GeoResponseHeaders, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetGiftCardBalance implements getGiftCardBalance operation.
+//
+// Unknown code, another venue's card and a cancelled card all give the same 404. At most 20 per
+// minute per client IP.
+//
+// GET /venues/{slug}/gift-cards/{code}/balance
+func (UnimplementedHandler) GetGiftCardBalance(ctx context.Context, params GetGiftCardBalanceParams) (r *GiftCardBalanceResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetGiftCardPreview implements getGiftCardPreview operation.
+//
+// Same 404 rule and limit as the balance.
+//
+// GET /venues/{slug}/gift-cards/{code}/preview
+func (UnimplementedHandler) GetGiftCardPreview(ctx context.Context, params GetGiftCardPreviewParams) (r *GiftCardPreviewResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetVenue implements getVenue operation.
+//
+// A venue's public profile.
+//
+// GET /venues/{slug}
+func (UnimplementedHandler) GetVenue(ctx context.Context, params GetVenueParams) (r *VenueProfileResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetVenueBrand implements getVenueBrand operation.
+//
+// Pass types without brand restrictions are venue-wide and included. An
+// unknown or inactive brand is 404 `BRAND_NOT_FOUND`.
+//
+// GET /venues/{slug}/brands/{brandSlug}
+func (UnimplementedHandler) GetVenueBrand(ctx context.Context, params GetVenueBrandParams) (r *BrandDetailResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetVenueOffer implements getVenueOffer operation.
+//
+// `surface` defaults to `public_link`; also `pricing_page`, `global_app` and
+// `branded_app`. An unknown, ended, cancelled or sold-out offer, or one not
+// placed on the surface, is 404.
+//
+// GET /venues/{slug}/offers/{offerId}
+func (UnimplementedHandler) GetVenueOffer(ctx context.Context, params GetVenueOfferParams) (r *OfferResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetVenuePricing implements getVenuePricing operation.
 //
 // The venue's active, listed pass types. `category` filters by category;
@@ -34,6 +116,74 @@ func (UnimplementedHandler) GetVenuePricing(ctx context.Context, params GetVenue
 //
 // GET /venues/{slug}/schedule
 func (UnimplementedHandler) GetVenueSchedule(ctx context.Context, params GetVenueScheduleParams) (r *ScheduleResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListVenueAddons implements listVenueAddons operation.
+//
+// Booking add-on products grouped by category.
+//
+// GET /venues/{slug}/addons
+func (UnimplementedHandler) ListVenueAddons(ctx context.Context, params ListVenueAddonsParams) (r *AddonListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListVenueBrands implements listVenueBrands operation.
+//
+// The venue's active brands.
+//
+// GET /venues/{slug}/brands
+func (UnimplementedHandler) ListVenueBrands(ctx context.Context, params ListVenueBrandsParams) (r *BrandListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListVenueClassTypes implements listVenueClassTypes operation.
+//
+// The venue's class type catalogue.
+//
+// GET /venues/{slug}/classes
+func (UnimplementedHandler) ListVenueClassTypes(ctx context.Context, params ListVenueClassTypesParams) (r *ClassTypeListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListVenueInstructors implements listVenueInstructors operation.
+//
+// The venue's instructor profiles.
+//
+// GET /venues/{slug}/instructors
+func (UnimplementedHandler) ListVenueInstructors(ctx context.Context, params ListVenueInstructorsParams) (r *InstructorListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListVenueLocations implements listVenueLocations operation.
+//
+// The venue's locations with rooms, capacity, hours and amenities.
+//
+// GET /venues/{slug}/locations
+func (UnimplementedHandler) ListVenueLocations(ctx context.Context, params ListVenueLocationsParams) (r *LocationListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListVenueOffers implements listVenueOffers operation.
+//
+// `surface` is `pricing_page`, `global_app` or `branded_app` (offers placed on
+// `pricing_page`, `global_app`, and `pricing_page` respectively: the branded app
+// is the venue's own storefront). Absent or unknown gives an empty list.
+// `brand_id` keeps offers with a pass type valid for that brand.
+//
+// GET /venues/{slug}/offers
+func (UnimplementedHandler) ListVenueOffers(ctx context.Context, params ListVenueOffersParams) (r *OfferListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListVenues implements listVenues operation.
+//
+// `search` matches name, slug and city (case-insensitive). With `lat` and `lng`
+// (both or neither) venues within `radius` km by Haversine distance are
+// returned nearest first with `distance_km`; otherwise by name.
+//
+// GET /venues
+func (UnimplementedHandler) ListVenues(ctx context.Context, params ListVenuesParams) (r *VenueListResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
