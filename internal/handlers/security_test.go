@@ -11,6 +11,7 @@ import (
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/platform"
 	"github.com/venueplatform/venue/internal/venue"
+	"github.com/venueplatform/venue/internal/viewer"
 )
 
 func TestAPIKeyGates(t *testing.T) {
@@ -44,8 +45,12 @@ func TestAPIKeyGates(t *testing.T) {
 	require.NoError(t, err)
 
 	// A key of another venue: 404, exactly like an unknown venue.
-	other := newStudio(t, "other")
-	_, err = s.apiClient(t, other.key).GetVenueSchedule(ctx, params)
+	ov, err := venue.Create(ctx, s.client, venue.CreateParams{Name: "Other", Slug: "other", APIEnabled: true})
+	require.NoError(t, err)
+	otherKey, err := apikey.Create(viewer.NewContext(ctx, viewer.Operator{Org: ov.ID}), s.client,
+		apikey.CreateParams{Name: "other", Scopes: []string{"read:schedule"}})
+	require.NoError(t, err)
+	_, err = s.apiClient(t, otherKey.Secret).GetVenueSchedule(ctx, params)
 	require.Equal(t, http.StatusNotFound, errorOf(t, err).StatusCode)
 
 	// Revoked at once.

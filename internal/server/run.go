@@ -10,8 +10,10 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/internal/db"
-	"github.com/venueplatform/venue/internal/demo"
 	"github.com/venueplatform/venue/internal/entdb"
 	"github.com/venueplatform/venue/internal/pglocal"
 )
@@ -28,11 +30,22 @@ type Config struct {
 	// Demo creates the demo venue when the database has no venue. Nil means
 	// the default: on with the managed database, off otherwise.
 	Demo *bool
+	// EnsureDemo creates the demo venue when the database has none (see
+	// package demo); it runs when Demo is on.
+	EnsureDemo func(ctx context.Context, pool *pgxpool.Pool, client *ent.Client) (*DemoVenue, error)
 	// MCP builds the MCP handler once the database is up; nil disables MCP.
 	MCP func(d Deps) http.Handler
 	// Ready, when set, receives the listening address once the server accepts
 	// connections.
 	Ready func(addr string)
+}
+
+// DemoVenue is what the demo bootstrap reports: the venue's slug, the key it
+// issued, and whether it created the venue now (the banner prints only then).
+type DemoVenue struct {
+	Slug    string
+	Key     string
+	Created bool
 }
 
 // Run starts the service and blocks until ctx is cancelled, then drains
@@ -85,8 +98,8 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 		return fmt.Errorf("listen: %w", err)
 	}
 	base := "http://" + ln.Addr().String()
-	if demoOn {
-		res, err := demo.Ensure(ctx, pool, client, time.Now())
+	if demoOn && cfg.EnsureDemo != nil {
+		res, err := cfg.EnsureDemo(ctx, pool, client)
 		if err != nil {
 			ln.Close()
 			return fmt.Errorf("demo venue: %w", err)
@@ -122,7 +135,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 	return nil
 }
 
-func printBanner(out io.Writer, base string, res *demo.Result) {
+func printBanner(out io.Writer, base string, res *DemoVenue) {
 	date := time.Now().UTC().AddDate(0, 0, 1).Format(time.DateOnly)
 	fmt.Fprintf(out, `
 Demo venue created: %[2]s
