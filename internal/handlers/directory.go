@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/catalogue"
 	api "github.com/venueplatform/venue/internal/gen/api"
@@ -155,5 +154,3 @@ func (h *Handler) GetGeo(ctx context.Context) (*api.GeoResponseHeaders, error) {
 	}
 	return res, nil
 }
-
-

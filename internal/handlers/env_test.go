@@ -158,3 +158,19 @@ func (s *studio) apiClient(t *testing.T, key string) *api.Client {
 	require.NoError(t, err)
 	return c
 }
+
+// keyFor issues a key with every read scope for another venue of the studio's database.
+func (s *studio) keyFor(t *testing.T, slug string) string {
+	t.Helper()
+	v, err := venue.BySlug(context.Background(), s.client, slug)
+	require.NoError(t, err)
+	if !v.APIEnabled() {
+		on := true
+		_, err = venue.Update(context.Background(), s.client, slug, venue.UpdateParams{APIEnabled: &on})
+		require.NoError(t, err)
+	}
+	issued, err := apikey.Create(viewer.NewContext(context.Background(), viewer.Operator{Org: v.ID}), s.client,
+		apikey.CreateParams{Name: "k", Scopes: scope.Reads()})
+	require.NoError(t, err)
+	return issued.Secret
+}

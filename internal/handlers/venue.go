@@ -133,7 +133,9 @@ func (h *Handler) ListVenueBrands(ctx context.Context, p api.ListVenueBrandsPara
 // brandItems reads the active brands with their active class type counts.
 func (h *Handler) brandItems(ctx context.Context) ([]api.BrandItem, error) {
 	brands, err := h.client.Brand.Query().Where(brand.Active(true)).
-		WithClassTypes(func(q *ent.ClassTypeQuery) { q.Where(classtype.Active(true)).Select(classtype.FieldID, classtype.FieldBrandID) }).
+		WithClassTypes(func(q *ent.ClassTypeQuery) {
+			q.Where(classtype.Active(true)).Select(classtype.FieldID, classtype.FieldBrandID)
+		}).
 		Order(ent.Asc(brand.FieldSortOrder), ent.Asc(brand.FieldName), ent.Asc(brand.FieldID)).All(ctx)
 	if err != nil {
 		return nil, err
