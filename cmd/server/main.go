@@ -43,7 +43,7 @@ func parseConfig(args []string) (server.Config, error) {
 	if err := fs.Parse(args); err != nil {
 		return server.Config{}, err
 	}
-	cfg := server.Config{Addr: *addr, DatabaseURL: *dbURL, DataDir: *dataDir, MCP: mcpHandler}
+	cfg := server.Config{Addr: *addr, DatabaseURL: *dbURL, DataDir: *dataDir, MCP: mcpHandler, EnsureDemo: ensureDemo}
 	m, err := strconv.ParseBool(*migrate)
 	if err != nil {
 		return cfg, fmt.Errorf("--migrate: %w", err)

@@ -41,8 +41,8 @@ func New(client *ent.Client, authn *auth.Authenticator, log *slog.Logger) *Handl
 
 // NewServer returns the generated REST server wired with h, its security
 // handler and the contract's error envelope for every failure path.
-func NewServer(h *Handler) (*api.Server, error) {
-	return api.NewServer(h, &Security{auth: h.auth},
+func NewServer(h *Handler, extra ...api.ServerOption) (*api.Server, error) {
+	opts := []api.ServerOption{
 		api.WithPathPrefix("/api/v1"),
 		api.WithErrorHandler(h.errorHandler),
 		api.WithNotFound(func(w http.ResponseWriter, r *http.Request) {
@@ -52,7 +52,8 @@ func NewServer(h *Handler) (*api.Server, error) {
 			w.Header().Set("Allow", allowed)
 			httpx.WriteError(w, r, &apperr.Error{Status: http.StatusMethodNotAllowed, Code: "METHOD_NOT_ALLOWED", Message: "method not allowed"})
 		}),
-	)
+	}
+	return api.NewServer(h, &Security{auth: h.auth}, append(opts, extra...)...)
 }
 
 // NewError maps an operation's error to the error envelope (the generated

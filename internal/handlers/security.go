@@ -6,6 +6,7 @@ import (
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/auth"
 	api "github.com/venueplatform/venue/internal/gen/api"
+	"github.com/venueplatform/venue/internal/limits"
 	"github.com/venueplatform/venue/internal/scope"
 	"github.com/venueplatform/venue/internal/viewer"
 )
@@ -23,6 +24,11 @@ var _ api.SecurityHandler = (*Security)(nil)
 func (s *Security) HandleApiKeyAuth(ctx context.Context, _ api.OperationName, t api.ApiKeyAuth) (context.Context, error) {
 	res, err := s.auth.Authenticate(ctx, t.APIKey)
 	if err != nil {
+		return nil, err
+	}
+	// The per-key window is shared with MCP and held in PostgreSQL; the
+	// RateLimit headers are set by the limits middleware either way.
+	if err := limits.ChargeAPIKey(ctx, res.Viewer.KeyID); err != nil {
 		return nil, err
 	}
 	if missing := scope.Missing(res.Viewer.Scopes, t.Roles); len(missing) > 0 {

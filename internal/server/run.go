@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -15,6 +16,9 @@ import (
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/handlers"
+	"github.com/venueplatform/venue/internal/idempotency"
+	"github.com/venueplatform/venue/internal/limits"
 	"github.com/venueplatform/venue/internal/pglocal"
 )
 
@@ -86,6 +90,11 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 	}
 	client := entdb.NewClient(pool)
 	deps := Deps{Pool: pool, Client: client, Log: log}
+	if err := proxyConfig(&deps); err != nil {
+		return err
+	}
+	// Expired idempotency keys are swept hourly by every instance (cheap and idempotent).
+	go idempotency.NewStore(pool, 0, 0).SweepEvery(ctx, time.Hour, log)
 	if cfg.MCP != nil {
 		deps.MCP = cfg.MCP(deps)
 	}
@@ -132,6 +141,32 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	log.Info("stopped")
+	return nil
+}
+
+// proxyConfig reads the trusted-proxy settings from the environment:
+// VENUE_TRUSTED_PROXIES (CIDRs, default loopback), VENUE_CLIENT_IP_HEADER
+// (default X-Forwarded-For), VENUE_GEO_COUNTRY_HEADER and VENUE_GEO_CITY_HEADER.
+func proxyConfig(d *Deps) error {
+	geo := handlers.DefaultGeoConfig()
+	if v := os.Getenv("VENUE_TRUSTED_PROXIES"); v != "" {
+		trusted, err := limits.ParsePrefixes(v)
+		if err != nil {
+			return fmt.Errorf("VENUE_TRUSTED_PROXIES: %w", err)
+		}
+		d.TrustedProxies = trusted
+		geo.TrustedProxies = trusted
+	} else {
+		d.TrustedProxies = geo.TrustedProxies
+	}
+	d.ClientIPHeader = os.Getenv("VENUE_CLIENT_IP_HEADER")
+	if v := os.Getenv("VENUE_GEO_COUNTRY_HEADER"); v != "" {
+		geo.CountryHeader = v
+	}
+	if v := os.Getenv("VENUE_GEO_CITY_HEADER"); v != "" {
+		geo.CityHeader = v
+	}
+	d.Geo = &geo
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -16,9 +17,12 @@ import (
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/auth"
+	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/gen/openapi"
 	"github.com/venueplatform/venue/internal/handlers"
 	"github.com/venueplatform/venue/internal/httpx"
+	"github.com/venueplatform/venue/internal/idempotency"
+	"github.com/venueplatform/venue/internal/limits"
 )
 
 // Deps are what the service runs on.
@@ -31,12 +35,40 @@ type Deps struct {
 	// Geo says which trusted proxy headers carry the caller's location; nil
 	// takes handlers.DefaultGeoConfig.
 	Geo *handlers.GeoConfig
+	// TrustedProxies may set ClientIPHeader (default X-Forwarded-For) to
+	// name the client address used by per-IP limits and idempotency.
+	TrustedProxies []netip.Prefix
+	ClientIPHeader string
 }
+
+// idempotencyPolicies says which operations take an Idempotency-Key and in
+// what format; mutations register here as they are added.
+var idempotencyPolicies = idempotency.Registry{}
 
 // New returns the service's root handler.
 func New(d Deps) (http.Handler, error) {
 	authn := auth.New(d.Client)
-	rest, err := handlers.NewServer(handlers.New(d.Client, authn, d.Log))
+	var rest *api.Server
+	route := func(r *http.Request) (string, bool) {
+		rt, ok := rest.FindPath(r.Method, r.URL)
+		return rt.OperationID(), ok
+	}
+	clientIP := limits.NewClientIP(d.ClientIPHeader, d.TrustedProxies)
+	lim, err := limits.New(d.Pool, limits.Config{
+		Operation: route,
+		ClientIP:  clientIP.String,
+		Operations: map[string]limits.Rule{
+			"getGiftCardBalance": {PerIP: &limits.GiftCardLookup},
+			"getGiftCardPreview": {PerIP: &limits.GiftCardLookup},
+		},
+	}, d.Log)
+	if err != nil {
+		return nil, err
+	}
+	idem := idempotency.New(idempotency.NewStore(d.Pool, 0, 0), route, idempotencyPolicies,
+		idempotency.Options{ClientIP: clientIP.String, Log: d.Log})
+	rest, err = handlers.NewServer(handlers.New(d.Client, authn, d.Log),
+		api.WithMiddleware(lim.Hook(), idem.Hook()))
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +96,7 @@ func New(d Deps) (http.Handler, error) {
 	if d.Geo != nil {
 		geo = *d.Geo
 	}
-	mux.Handle("/api/v1/", handlers.GeoMiddleware(geo, rest))
+	mux.Handle("/api/v1/", handlers.GeoMiddleware(geo, lim.Middleware(idem.Middleware(rest))))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, apperr.NotFound("route"))
 	})

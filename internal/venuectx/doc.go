@@ -1,0 +1,13 @@
+// Package venuectx owns the venue context headers of the REST API:
+// X-Organization-ID (a UUID, preferred) and X-Organization-Slug. It parses
+// them (a malformed value is a 400 VALIDATION_ERROR naming the header) and
+// resolves them to the venue a request acts in.
+//
+// The wall holds for names that match nothing: an unknown slug resolves to
+// NoVenue, an id no row carries, so every venue-filtered query answers no rows
+// and never another venue's. An unknown X-Organization-ID needs no lookup for
+// the same reason: filtering by it finds nothing.
+//
+// When both headers are sent, X-Organization-ID wins and the slug is ignored.
+// A slug is matched case-insensitively (slugs are stored in lower case).
+package venuectx
