@@ -1,0 +1,68 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// Annotations of commands that handle the database themselves.
+const (
+	annotationDB = "venuectl/db"
+	dbNone       = "none"      // no database at all (openapi)
+	dbNoMigrate  = "nomigrate" // open it, but do not migrate first (migrate)
+)
+
+// newRootCmd builds the command tree. getenv supplies the environment
+// defaults of the global flags.
+func newRootCmd(a *app, getenv func(string) string) *cobra.Command {
+	dataDir := getenv("VENUE_DATA_DIR")
+	if dataDir == "" {
+		dataDir = "./.venue"
+	}
+	root := &cobra.Command{
+		Use:   "venuectl",
+		Short: "Administer the venue platform from a shell",
+		Long: "venuectl administers the venue platform: migrations, venues, staff, API keys, the\n" +
+			"kill switch, imports, synthetic data and the audit trail.\n\n" +
+			"Without --database-url (or DATABASE_URL) it uses the managed local PostgreSQL in the\n" +
+			"data folder, the same one the server uses, starting it when it is not running.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			switch mode := cmd.Annotations[annotationDB]; {
+			case mode == dbNone || isCompletion(cmd):
+				return nil
+			default:
+				return a.open(cmd.Context(), mode != dbNoMigrate)
+			}
+		},
+	}
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.databaseURL, "database-url", getenv("DATABASE_URL"), "PostgreSQL URL (env DATABASE_URL); unset: the managed local database")
+	pf.StringVar(&a.dataDir, "data-dir", dataDir, "data folder of the managed local database (env VENUE_DATA_DIR)")
+	pf.BoolVar(&a.jsonOut, "json", false, "print machine-readable JSON on standard output")
+
+	root.AddCommand(
+		newMigrateCmd(a),
+		newVenueCmd(a),
+		newStaffCmd(a),
+		newAPIKeyCmd(a),
+		newKillSwitchCmd(a),
+		newImportCmd(a),
+		newSeedCmd(a),
+		newAuditCmd(a),
+		newOpenAPICmd(a),
+	)
+	return root
+}
+
+// isCompletion reports whether cmd is cobra's help or completion command or
+// one of their subcommands: they need no database.
+func isCompletion(cmd *cobra.Command) bool {
+	for c := cmd; c != nil; c = c.Parent() {
+		switch c.Name() {
+		case "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,122 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"entgo.io/ent/dialect/sql"
+	"github.com/google/uuid"
+
+	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/ent/auditlog"
+	"github.com/venueplatform/venue/internal/system"
+	"github.com/venueplatform/venue/internal/viewer"
+)
+
+// Actor kinds and outcomes of an entry.
+const (
+	KindAPIKey   = "api_key"
+	KindUser     = "user"
+	KindOperator = "operator"
+	KindSystem   = "system"
+
+	OutcomeSuccess = "success"
+	OutcomeFailure = "failure"
+	OutcomeDenied  = "denied"
+)
+
+// ErrNoVenue means Record was called without a venue viewer in the context.
+var ErrNoVenue = errors.New("audit: no venue viewer in context")
+
+// Entry is one action to record. Empty Actor, ActorKind and APIKeyID are
+// taken from the viewer of the context; an empty Outcome is success.
+type Entry struct {
+	Actor     string
+	ActorKind string
+	APIKeyID  *uuid.UUID
+	UserID    *uuid.UUID
+	Action    string
+	Target    string
+	Outcome   string
+	Details   map[string]any
+	Duration  time.Duration
+}
+
+// Record appends e to the audit trail of the viewer's venue.
+func Record(ctx context.Context, client *ent.Client, e Entry) (*ent.AuditLog, error) {
+	v := viewer.FromContext(ctx)
+	if _, ok := viewer.VenueFromContext(ctx); !ok {
+		return nil, ErrNoVenue
+	}
+	fillFromViewer(&e, v)
+	if e.Outcome == "" {
+		e.Outcome = OutcomeSuccess
+	}
+	if e.Action == "" {
+		return nil, errors.New("audit: empty action")
+	}
+	create := client.AuditLog.Create().
+		SetActor(e.Actor).
+		SetActorKind(auditlog.ActorKind(e.ActorKind)).
+		SetNillableAPIKeyID(e.APIKeyID).
+		SetNillableUserID(e.UserID).
+		SetAction(e.Action).
+		SetTarget(e.Target).
+		SetOutcome(auditlog.Outcome(e.Outcome))
+	if e.Details != nil {
+		create.SetDetails(e.Details)
+	}
+	if e.Duration > 0 {
+		create.SetDurationMs(e.Duration.Milliseconds())
+	}
+	// System call site: read-only viewers (API keys with read scopes only)
+	// must leave entries too; the create hook still binds the entry to the
+	// viewer's venue.
+	sctx := system.Allow(ctx, "audit.record")
+	row, err := create.Save(sctx)
+	if err != nil {
+		return nil, fmt.Errorf("audit: record %s: %w", e.Action, err)
+	}
+	return row, nil
+}
+
+// List returns the newest limit entries of the viewer's venue, newest first.
+// A limit of zero or less means 100.
+func List(ctx context.Context, client *ent.Client, limit int) ([]*ent.AuditLog, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	rows, err := client.AuditLog.Query().
+		Order(auditlog.ByCreatedAt(sql.OrderDesc()), auditlog.ByID(sql.OrderDesc())).
+		Limit(limit).
+		All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("audit: list: %w", err)
+	}
+	return rows, nil
+}
+
+func fillFromViewer(e *Entry, v viewer.Viewer) {
+	if e.Actor == "" {
+		e.Actor = v.Actor()
+	}
+	switch k := v.(type) {
+	case viewer.APIKey:
+		if e.ActorKind == "" {
+			e.ActorKind = KindAPIKey
+		}
+		if e.APIKeyID == nil {
+			id := k.KeyID
+			e.APIKeyID = &id
+		}
+	case viewer.Operator:
+		if e.ActorKind == "" {
+			e.ActorKind = KindOperator
+		}
+	}
+	if e.ActorKind == "" {
+		e.ActorKind = KindSystem
+	}
+}

@@ -1,0 +1,16 @@
+// Package venue creates, changes, lists and resolves venues (organizations)
+// together with their feature provisioning row.
+//
+// Venues sit above the venue wall, so this package holds a few of the named
+// system call sites of package system:
+//
+//   - "venue.create": a new venue and its FeatureProvisioning row (no venue
+//     viewer exists before the venue does);
+//   - "venue.list": every venue, for the operator's `venuectl venue list`;
+//   - "venue.resolve": a venue by its public slug, for venuectl and for public
+//     REST reads that name the venue in the path, and the venue of an API key
+//     named by id (venuectl apikey revoke --id).
+//
+// Update needs no bypass: it resolves the slug and then acts as an operator
+// of that venue, through the ordinary policies.
+package venue
