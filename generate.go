@@ -10,3 +10,4 @@ package venue
 //go:generate go run ./internal/gen/entc
 //go:generate go tool ogen --config internal/gen/ogen.yml --target internal/gen/api --package api --clean spec/api.yaml
 //go:generate go run ./internal/gen/bundle
+//go:generate go run ./internal/gen/mcpschema

@@ -1,0 +1,262 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"time"
+
+	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/internal/apikey"
+	"github.com/venueplatform/venue/internal/audit"
+	"github.com/venueplatform/venue/internal/httpx"
+	"github.com/venueplatform/venue/internal/mcptools"
+	"github.com/venueplatform/venue/internal/scope"
+	"github.com/venueplatform/venue/internal/viewer"
+)
+
+// AuditAction is the action of the audit entry every tools/call writes.
+const AuditAction = "mcp.tools/call"
+
+// ReasonReissueKey is the -32002 reason of a write tool called with a key
+// that does not record the staff member who issued it.
+const ReasonReissueKey = "key_reissue_required"
+
+// env is what a tool runs with.
+type env struct {
+	client *ent.Client // a transaction's client for write tools
+	caller *caller
+	now    time.Time
+}
+
+// tool binds a definition of package mcptools to its implementation.
+type tool struct {
+	def mcptools.Tool
+	// resource names what -32005 reports as not found.
+	resource string
+	run      func(ctx context.Context, e *env, args json.RawMessage) (any, error)
+}
+
+// bind decodes validated arguments into the tool's input struct.
+func bind[T any](f func(context.Context, *env, T) (any, error)) func(context.Context, *env, json.RawMessage) (any, error) {
+	return func(ctx context.Context, e *env, args json.RawMessage) (any, error) {
+		var in T
+		if err := json.Unmarshal(args, &in); err != nil {
+			return nil, errInvalidParams("arguments do not match the input schema", violation{Message: "malformed value"})
+		}
+		return f(ctx, e, in)
+	}
+}
+
+// toolTable lists the implementations; a test checks it covers mcptools.Tools.
+func toolTable() map[string]*tool {
+	ts := []*tool{
+		{resource: "class_instance", run: bind(searchSchedule)},
+		{resource: "class_instance", run: bind(checkAvailability)},
+		{resource: "member", run: bind(searchMembers)},
+		{resource: "member", run: bind(memberDetails)},
+		{resource: "payment", run: bind(revenueSummary)},
+		{resource: "venue", run: bind(todayOverview)},
+		{resource: "pass_type", run: bind(createFlashSale)},
+	}
+	out := make(map[string]*tool, len(ts))
+	for i, t := range ts {
+		t.def = mcptools.Tools[i]
+		out[t.def.Name] = t
+	}
+	return out
+}
+
+// callParams are the params of tools/call.
+type callParams struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// callTool is the audit chokepoint: every tools/call passes here and, once
+// the key is known to belong to a venue, leaves exactly one audit entry,
+// whatever its outcome. The checks run in the contract's order: gates,
+// tool name, scope, arguments, then the tool (not found, result).
+func (h *Handler) callTool(ctx context.Context, x *exchange, req *request) *response {
+	start := h.now()
+	var p callParams
+	perr := objectParams(req.Params, &p)
+	args := p.Arguments
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}")
+	}
+	vctx, c, rerr := x.admit(ctx)
+	var result any
+	if rerr == nil {
+		result, rerr = h.runTool(vctx, c, p, args, perr, start)
+	}
+	h.auditCall(ctx, vctx, x, c, p.Name, args, rerr, start)
+	if rerr != nil {
+		return errorResponse(req.ID, rerr)
+	}
+	return resultResponse(req.ID, result)
+}
+
+func (h *Handler) runTool(ctx context.Context, c *caller, p callParams, args json.RawMessage, perr *rpcError, start time.Time) (any, *rpcError) {
+	switch {
+	case perr != nil:
+		return nil, perr
+	case p.Name == "":
+		return nil, errInvalidParams("name is required")
+	}
+	t, ok := h.tools[p.Name]
+	if !ok {
+		return nil, (&rpcError{Code: CodeMethodNotFound, Message: "Unknown tool"}).with("tool", p.Name)
+	}
+	if missing := scope.Missing(c.key.Scopes, t.def.Scopes); len(missing) > 0 {
+		return nil, errScopes(t.def.Scopes)
+	}
+	if !t.def.ReadOnly && c.key.CreatedBy == nil {
+		return nil, (&rpcError{Code: CodeForbidden, Message: "Forbidden: reissue this API key to use write tools; " +
+			"it does not record the staff member who issued it (venuectl apikey create --created-by EMAIL)"}).
+			with("reason", ReasonReissueKey).with("required_scopes", t.def.Scopes)
+	}
+	if args[0] != '{' {
+		return nil, errInvalidParams("arguments must be an object")
+	}
+	if vs := h.schemas.validate(p.Name, args); len(vs) > 0 {
+		return nil, errInvalidParams("arguments do not match the input schema of "+p.Name, vs...)
+	}
+	var (
+		out any
+		err error
+	)
+	if t.def.ReadOnly {
+		out, err = t.run(ctx, &env{client: h.client, caller: c, now: start}, args)
+	} else {
+		out, err = h.runWrite(ctx, t, c, args, start)
+	}
+	if err != nil {
+		rpcErr, internal := fromDomain(err, t.resource)
+		if internal {
+			h.log.ErrorContext(ctx, "mcp: tool failed", "tool", p.Name, "request_id", httpx.RequestID(ctx), "error", err)
+		}
+		return nil, rpcErr
+	}
+	return toolResult(out), nil
+}
+
+// runWrite runs a write tool in a transaction together with its success
+// audit entry: the change and its record commit together or not at all.
+func (h *Handler) runWrite(ctx context.Context, t *tool, c *caller, args json.RawMessage, start time.Time) (any, error) {
+	tx, err := h.client.Tx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out, err := t.run(ctx, &env{client: tx.Client(), caller: c, now: start}, args)
+	if err == nil {
+		e := auditEntry(c.key, t.def.Name, args, nil, h.now().Sub(start))
+		if d, ok := out.(interface{ auditDetails() map[string]any }); ok {
+			for k, v := range d.auditDetails() {
+				e.Details[k] = v
+			}
+		}
+		if _, err = audit.Record(ctx, tx.Client(), e); err == nil {
+			err = tx.Commit()
+			if err == nil {
+				return out, nil
+			}
+		}
+	}
+	_ = tx.Rollback()
+	return nil, err
+}
+
+// auditCall writes the entry of a call that did not commit one itself. A
+// call without a venue (-32001: no valid key) cannot be attributed and is
+// only logged; a call refused by the kill switch, plan or flag (-32004) is
+// recorded against the key's venue.
+func (h *Handler) auditCall(ctx, vctx context.Context, x *exchange, c *caller, name string, args json.RawMessage, rerr *rpcError, start time.Time) {
+	if rerr == nil {
+		if t := h.tools[name]; t != nil && !t.def.ReadOnly {
+			return // recorded in the write's transaction
+		}
+	}
+	var key viewer.APIKey
+	switch {
+	case c != nil:
+		key = c.key
+	case rerr != nil && rerr.Code == CodeAccessDenied:
+		k, err := apikey.Lookup(ctx, h.client, x.apiKey)
+		if err != nil {
+			return
+		}
+		key = apikey.Viewer(k)
+	default:
+		h.log.InfoContext(ctx, "mcp: unattributed tools/call", "tool", name, "request_id", httpx.RequestID(ctx))
+		return
+	}
+	if _, ok := viewer.VenueFromContext(vctx); !ok {
+		vctx = viewer.NewContext(ctx, key)
+	}
+	if _, err := audit.Record(vctx, h.client, auditEntry(key, name, args, rerr, h.now().Sub(start))); err != nil {
+		h.log.ErrorContext(ctx, "mcp: audit", "tool", name, "request_id", httpx.RequestID(ctx), "error", err)
+	}
+}
+
+// auditEntry describes one call: key, issuing staff identity, tool, a
+// digest of the arguments, outcome and duration.
+func auditEntry(key viewer.APIKey, name string, args json.RawMessage, rerr *rpcError, d time.Duration) audit.Entry {
+	details := map[string]any{
+		"tool":             name,
+		"arguments_sha256": digest(args),
+		"duration_us":      d.Microseconds(),
+	}
+	if key.CreatedByEmail != "" {
+		details["created_by"] = key.CreatedByEmail
+	}
+	outcome := audit.OutcomeSuccess
+	if rerr != nil {
+		details["error_code"] = rerr.Code
+		outcome = audit.OutcomeFailure
+		switch rerr.Code {
+		case CodeUnauthorized, CodeForbidden, CodeRateLimited, CodeAccessDenied:
+			outcome = audit.OutcomeDenied
+		}
+	}
+	return audit.Entry{
+		Action:   AuditAction,
+		Target:   name,
+		Outcome:  outcome,
+		UserID:   key.CreatedBy,
+		Details:  details,
+		Duration: d,
+	}
+}
+
+// digest is the SHA-256 of the arguments in canonical form (keys sorted, no
+// insignificant space), so equal arguments have equal digests however sent.
+func digest(args json.RawMessage) string {
+	canonical := []byte(args)
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) == nil {
+		if b, err := json.Marshal(v); err == nil {
+			canonical = b
+		}
+	}
+	sum := sha256.Sum256(canonical)
+	return hex.EncodeToString(sum[:])
+}
+
+// toolResult is a tools/call result: the value as structuredContent and as
+// one text content item holding the same JSON, marshalled once.
+func toolResult(v any) map[string]any {
+	raw, err := json.Marshal(v)
+	if err != nil || len(raw) == 0 || raw[0] != '{' {
+		raw = []byte("{}")
+	}
+	return map[string]any{
+		"content":           []map[string]any{{"type": "text", "text": string(raw)}},
+		"structuredContent": json.RawMessage(raw),
+		"isError":           false,
+	}
+}
