@@ -8,13 +8,20 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
+	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/internal/auth"
+	"github.com/venueplatform/venue/internal/demo"
+	"github.com/venueplatform/venue/internal/mcp"
 	"github.com/venueplatform/venue/internal/pgtest"
+	"github.com/venueplatform/venue/internal/ratelimit"
 	"github.com/venueplatform/venue/internal/server"
 )
 
@@ -41,14 +48,24 @@ func (b *syncBuffer) String() string {
 // base URL, the banner and a stop function that returns Run's error.
 func start(t *testing.T) (base string, banner *syncBuffer, logs *syncBuffer, stop func() error) {
 	t.Helper()
-	demo := true
+	demoOn := true
 	ready := make(chan string, 1)
 	banner, logs = &syncBuffer{}, &syncBuffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
 		done <- server.Run(ctx, server.Config{
-			Addr: "127.0.0.1:0", DatabaseURL: pgtest.New(t), Migrate: true, Demo: &demo,
+			Addr: "127.0.0.1:0", DatabaseURL: pgtest.New(t), Migrate: true, Demo: &demoOn,
+			EnsureDemo: func(ctx context.Context, pool *pgxpool.Pool, client *ent.Client) (*server.DemoVenue, error) {
+				res, err := demo.Ensure(ctx, pool, client, time.Now())
+				if err != nil {
+					return nil, err
+				}
+				return &server.DemoVenue{Slug: res.Slug, Key: res.Key, Created: res.Created}, nil
+			},
+			MCP: func(d server.Deps) http.Handler {
+				return mcp.NewHandler(d.Client, auth.New(d.Client), ratelimit.New(d.Pool, 0, 0), d.Log)
+			},
 			Ready: func(addr string) { ready <- addr },
 		}, banner, slog.New(slog.NewJSONHandler(logs, nil)))
 	}()
@@ -120,6 +137,26 @@ func TestServeDemoProbesAndShutdown(t *testing.T) {
 		require.NoError(t, json.Unmarshal(body, &env))
 		require.Nil(t, env.Error)
 		require.Greater(t, len(env.Data), 20, "the demo venue has data: %s", body)
+	}
+
+	// The MCP lines answer with results, not errors.
+	bodies := regexp.MustCompile(`-d '(\{"jsonrpc"[^']+)'`).FindAllStringSubmatch(banner.String(), -1)
+	require.Len(t, bodies, 2)
+	for _, b := range bodies {
+		req, err := http.NewRequest(http.MethodPost, base+"/api/mcp", strings.NewReader(b[1]))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-API-Key", key)
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		var rpc struct {
+			Result json.RawMessage `json:"result"`
+			Error  any             `json:"error"`
+		}
+		require.NoError(t, json.NewDecoder(res.Body).Decode(&rpc))
+		res.Body.Close()
+		require.Nil(t, rpc.Error, b[1])
+		require.Greater(t, len(rpc.Result), 50, "%s", rpc.Result)
 	}
 
 	require.NoError(t, stop(), "graceful shutdown exits cleanly")
