@@ -17,6 +17,7 @@ import (
 	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/auditlog"
+	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classinstance"
@@ -35,7 +36,9 @@ import (
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/user"
 )
 
@@ -102,6 +105,7 @@ func checkColumn(t, c string) error {
 			alert.Table:               alert.ValidColumn,
 			amenity.Table:             amenity.ValidColumn,
 			auditlog.Table:            auditlog.ValidColumn,
+			authcode.Table:            authcode.ValidColumn,
 			booking.Table:             booking.ValidColumn,
 			brand.Table:               brand.ValidColumn,
 			classinstance.Table:       classinstance.ValidColumn,
@@ -120,7 +124,9 @@ func checkColumn(t, c string) error {
 			payment.Table:             payment.ValidColumn,
 			photo.Table:               photo.ValidColumn,
 			platformsetting.Table:     platformsetting.ValidColumn,
+			refreshtoken.Table:        refreshtoken.ValidColumn,
 			room.Table:                room.ValidColumn,
+			session.Table:             session.ValidColumn,
 			user.Table:                user.ValidColumn,
 		})
 	})

@@ -8,6 +8,7 @@ import (
 	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/auditlog"
+	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classinstance"
@@ -27,7 +28,9 @@ import (
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/predicate"
+	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/user"
 
 	"entgo.io/ent/dialect/sql"
@@ -38,7 +41,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 25)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 28)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -157,6 +160,27 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[5] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   authcode.Table,
+			Columns: authcode.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: authcode.FieldID,
+			},
+		},
+		Type: "AuthCode",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			authcode.FieldCreatedAt: {Type: field.TypeTime, Column: authcode.FieldCreatedAt},
+			authcode.FieldUpdatedAt: {Type: field.TypeTime, Column: authcode.FieldUpdatedAt},
+			authcode.FieldUserID:    {Type: field.TypeUUID, Column: authcode.FieldUserID},
+			authcode.FieldPurpose:   {Type: field.TypeEnum, Column: authcode.FieldPurpose},
+			authcode.FieldHash:      {Type: field.TypeBytes, Column: authcode.FieldHash},
+			authcode.FieldExpiresAt: {Type: field.TypeTime, Column: authcode.FieldExpiresAt},
+			authcode.FieldUsedAt:    {Type: field.TypeTime, Column: authcode.FieldUsedAt},
+			authcode.FieldAttempts:  {Type: field.TypeInt, Column: authcode.FieldAttempts},
+		},
+	}
+	graph.Nodes[6] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   booking.Table,
 			Columns: booking.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -179,7 +203,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			booking.FieldCheckedInAt:      {Type: field.TypeTime, Column: booking.FieldCheckedInAt},
 		},
 	}
-	graph.Nodes[6] = &sqlgraph.Node{
+	graph.Nodes[7] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   brand.Table,
 			Columns: brand.Columns,
@@ -207,7 +231,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			brand.FieldSortOrder:      {Type: field.TypeInt, Column: brand.FieldSortOrder},
 		},
 	}
-	graph.Nodes[7] = &sqlgraph.Node{
+	graph.Nodes[8] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   classinstance.Table,
 			Columns: classinstance.Columns,
@@ -237,7 +261,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			classinstance.FieldWorkshopEntrySlug: {Type: field.TypeString, Column: classinstance.FieldWorkshopEntrySlug},
 		},
 	}
-	graph.Nodes[8] = &sqlgraph.Node{
+	graph.Nodes[9] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   classtype.Table,
 			Columns: classtype.Columns,
@@ -261,7 +285,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			classtype.FieldActive:          {Type: field.TypeBool, Column: classtype.FieldActive},
 		},
 	}
-	graph.Nodes[9] = &sqlgraph.Node{
+	graph.Nodes[10] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   featureprovisioning.Table,
 			Columns: featureprovisioning.Columns,
@@ -279,7 +303,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			featureprovisioning.FieldModules:        {Type: field.TypeJSON, Column: featureprovisioning.FieldModules},
 		},
 	}
-	graph.Nodes[10] = &sqlgraph.Node{
+	graph.Nodes[11] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   flashsale.Table,
 			Columns: flashsale.Columns,
@@ -306,7 +330,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			flashsale.FieldCreatedByUserID: {Type: field.TypeUUID, Column: flashsale.FieldCreatedByUserID},
 		},
 	}
-	graph.Nodes[11] = &sqlgraph.Node{
+	graph.Nodes[12] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   giftcard.Table,
 			Columns: giftcard.Columns,
@@ -333,7 +357,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			giftcard.FieldPassTypeID:           {Type: field.TypeUUID, Column: giftcard.FieldPassTypeID},
 		},
 	}
-	graph.Nodes[12] = &sqlgraph.Node{
+	graph.Nodes[13] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   idempotencykey.Table,
 			Columns: idempotencykey.Columns,
@@ -358,7 +382,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			idempotencykey.FieldExpiresAt:       {Type: field.TypeTime, Column: idempotencykey.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[13] = &sqlgraph.Node{
+	graph.Nodes[14] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   instructor.Table,
 			Columns: instructor.Columns,
@@ -381,7 +405,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			instructor.FieldActive:         {Type: field.TypeBool, Column: instructor.FieldActive},
 		},
 	}
-	graph.Nodes[14] = &sqlgraph.Node{
+	graph.Nodes[15] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   location.Table,
 			Columns: location.Columns,
@@ -404,7 +428,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			location.FieldActive:         {Type: field.TypeBool, Column: location.FieldActive},
 		},
 	}
-	graph.Nodes[15] = &sqlgraph.Node{
+	graph.Nodes[16] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   member.Table,
 			Columns: member.Columns,
@@ -427,7 +451,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			member.FieldJoinedAt:        {Type: field.TypeTime, Column: member.FieldJoinedAt},
 		},
 	}
-	graph.Nodes[16] = &sqlgraph.Node{
+	graph.Nodes[17] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   openinghours.Table,
 			Columns: openinghours.Columns,
@@ -449,7 +473,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			openinghours.FieldClosed:         {Type: field.TypeBool, Column: openinghours.FieldClosed},
 		},
 	}
-	graph.Nodes[17] = &sqlgraph.Node{
+	graph.Nodes[18] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   organization.Table,
 			Columns: organization.Columns,
@@ -482,7 +506,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			organization.FieldWorld:                 {Type: field.TypeEnum, Column: organization.FieldWorld},
 		},
 	}
-	graph.Nodes[18] = &sqlgraph.Node{
+	graph.Nodes[19] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pass.Table,
 			Columns: pass.Columns,
@@ -505,7 +529,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pass.FieldClipsRemaining: {Type: field.TypeInt, Column: pass.FieldClipsRemaining},
 		},
 	}
-	graph.Nodes[19] = &sqlgraph.Node{
+	graph.Nodes[20] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   passtype.Table,
 			Columns: passtype.Columns,
@@ -541,7 +565,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			passtype.FieldSortOrder:              {Type: field.TypeInt, Column: passtype.FieldSortOrder},
 		},
 	}
-	graph.Nodes[20] = &sqlgraph.Node{
+	graph.Nodes[21] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   payment.Table,
 			Columns: payment.Columns,
@@ -566,7 +590,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			payment.FieldProcessorPaymentID: {Type: field.TypeString, Column: payment.FieldProcessorPaymentID},
 		},
 	}
-	graph.Nodes[21] = &sqlgraph.Node{
+	graph.Nodes[22] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   photo.Table,
 			Columns: photo.Columns,
@@ -588,7 +612,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			photo.FieldSortOrder:      {Type: field.TypeInt, Column: photo.FieldSortOrder},
 		},
 	}
-	graph.Nodes[22] = &sqlgraph.Node{
+	graph.Nodes[23] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   platformsetting.Table,
 			Columns: platformsetting.Columns,
@@ -606,7 +630,29 @@ var schemaGraph = func() *sqlgraph.Schema {
 			platformsetting.FieldChangedBy: {Type: field.TypeString, Column: platformsetting.FieldChangedBy},
 		},
 	}
-	graph.Nodes[23] = &sqlgraph.Node{
+	graph.Nodes[24] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   refreshtoken.Table,
+			Columns: refreshtoken.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: refreshtoken.FieldID,
+			},
+		},
+		Type: "RefreshToken",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			refreshtoken.FieldCreatedAt: {Type: field.TypeTime, Column: refreshtoken.FieldCreatedAt},
+			refreshtoken.FieldUpdatedAt: {Type: field.TypeTime, Column: refreshtoken.FieldUpdatedAt},
+			refreshtoken.FieldSessionID: {Type: field.TypeUUID, Column: refreshtoken.FieldSessionID},
+			refreshtoken.FieldUserID:    {Type: field.TypeUUID, Column: refreshtoken.FieldUserID},
+			refreshtoken.FieldLookup:    {Type: field.TypeString, Column: refreshtoken.FieldLookup},
+			refreshtoken.FieldHash:      {Type: field.TypeBytes, Column: refreshtoken.FieldHash},
+			refreshtoken.FieldParentID:  {Type: field.TypeUUID, Column: refreshtoken.FieldParentID},
+			refreshtoken.FieldExpiresAt: {Type: field.TypeTime, Column: refreshtoken.FieldExpiresAt},
+			refreshtoken.FieldUsedAt:    {Type: field.TypeTime, Column: refreshtoken.FieldUsedAt},
+		},
+	}
+	graph.Nodes[25] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   room.Table,
 			Columns: room.Columns,
@@ -629,7 +675,31 @@ var schemaGraph = func() *sqlgraph.Schema {
 			room.FieldFloorPlanURL:   {Type: field.TypeString, Column: room.FieldFloorPlanURL},
 		},
 	}
-	graph.Nodes[24] = &sqlgraph.Node{
+	graph.Nodes[26] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   session.Table,
+			Columns: session.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: session.FieldID,
+			},
+		},
+		Type: "Session",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			session.FieldCreatedAt:            {Type: field.TypeTime, Column: session.FieldCreatedAt},
+			session.FieldUpdatedAt:            {Type: field.TypeTime, Column: session.FieldUpdatedAt},
+			session.FieldUserID:               {Type: field.TypeUUID, Column: session.FieldUserID},
+			session.FieldAuthTime:             {Type: field.TypeTime, Column: session.FieldAuthTime},
+			session.FieldAmr:                  {Type: field.TypeJSON, Column: session.FieldAmr},
+			session.FieldExpiresAt:            {Type: field.TypeTime, Column: session.FieldExpiresAt},
+			session.FieldLastUsedAt:           {Type: field.TypeTime, Column: session.FieldLastUsedAt},
+			session.FieldRevokedAt:            {Type: field.TypeTime, Column: session.FieldRevokedAt},
+			session.FieldRevokedReason:        {Type: field.TypeString, Column: session.FieldRevokedReason},
+			session.FieldMfaAt:                {Type: field.TypeTime, Column: session.FieldMfaAt},
+			session.FieldActiveOrganizationID: {Type: field.TypeUUID, Column: session.FieldActiveOrganizationID},
+		},
+	}
+	graph.Nodes[27] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -723,6 +793,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"AuditLog",
 		"Organization",
+	)
+	graph.MustAddE(
+		"user",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   authcode.UserTable,
+			Columns: []string{authcode.UserColumn},
+			Bidi:    false,
+		},
+		"AuthCode",
+		"User",
 	)
 	graph.MustAddE(
 		"organization",
@@ -1385,6 +1467,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		"Brand",
 	)
 	graph.MustAddE(
+		"session",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   refreshtoken.SessionTable,
+			Columns: []string{refreshtoken.SessionColumn},
+			Bidi:    false,
+		},
+		"RefreshToken",
+		"Session",
+	)
+	graph.MustAddE(
 		"organization",
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -1421,6 +1515,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 		"ClassInstance",
 	)
 	graph.MustAddE(
+		"user",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   session.UserTable,
+			Columns: []string{session.UserColumn},
+			Bidi:    false,
+		},
+		"Session",
+		"User",
+	)
+	graph.MustAddE(
+		"refresh_tokens",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   session.RefreshTokensTable,
+			Columns: []string{session.RefreshTokensColumn},
+			Bidi:    false,
+		},
+		"Session",
+		"RefreshToken",
+	)
+	graph.MustAddE(
 		"members",
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.O2M,
@@ -1431,6 +1549,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"User",
 		"Member",
+	)
+	graph.MustAddE(
+		"sessions",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.SessionsTable,
+			Columns: []string{user.SessionsColumn},
+			Bidi:    false,
+		},
+		"User",
+		"Session",
+	)
+	graph.MustAddE(
+		"auth_codes",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.AuthCodesTable,
+			Columns: []string{user.AuthCodesColumn},
+			Bidi:    false,
+		},
+		"User",
+		"AuthCode",
 	)
 	return graph
 }()
@@ -1981,6 +2123,100 @@ func (f *AuditLogFilter) WhereHasOrganizationWith(preds ...predicate.Organizatio
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *AuthCodeQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the AuthCodeQuery builder.
+func (_q *AuthCodeQuery) Filter() *AuthCodeFilter {
+	return &AuthCodeFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *AuthCodeMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the AuthCodeMutation builder.
+func (m *AuthCodeMutation) Filter() *AuthCodeFilter {
+	return &AuthCodeFilter{config: m.config, predicateAdder: m}
+}
+
+// AuthCodeFilter provides a generic filtering capability at runtime for AuthCodeQuery.
+type AuthCodeFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *AuthCodeFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[5].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *AuthCodeFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(authcode.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *AuthCodeFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(authcode.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *AuthCodeFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(authcode.FieldUpdatedAt))
+}
+
+// WhereUserID applies the entql [16]byte predicate on the user_id field.
+func (f *AuthCodeFilter) WhereUserID(p entql.ValueP) {
+	f.Where(p.Field(authcode.FieldUserID))
+}
+
+// WherePurpose applies the entql string predicate on the purpose field.
+func (f *AuthCodeFilter) WherePurpose(p entql.StringP) {
+	f.Where(p.Field(authcode.FieldPurpose))
+}
+
+// WhereHash applies the entql []byte predicate on the hash field.
+func (f *AuthCodeFilter) WhereHash(p entql.BytesP) {
+	f.Where(p.Field(authcode.FieldHash))
+}
+
+// WhereExpiresAt applies the entql time.Time predicate on the expires_at field.
+func (f *AuthCodeFilter) WhereExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(authcode.FieldExpiresAt))
+}
+
+// WhereUsedAt applies the entql time.Time predicate on the used_at field.
+func (f *AuthCodeFilter) WhereUsedAt(p entql.TimeP) {
+	f.Where(p.Field(authcode.FieldUsedAt))
+}
+
+// WhereAttempts applies the entql int predicate on the attempts field.
+func (f *AuthCodeFilter) WhereAttempts(p entql.IntP) {
+	f.Where(p.Field(authcode.FieldAttempts))
+}
+
+// WhereHasUser applies a predicate to check if query has an edge user.
+func (f *AuthCodeFilter) WhereHasUser() {
+	f.Where(entql.HasEdge("user"))
+}
+
+// WhereHasUserWith applies a predicate to check if query has an edge user with a given conditions (other predicates).
+func (f *AuthCodeFilter) WhereHasUserWith(preds ...predicate.User) {
+	f.Where(entql.HasEdgeWith("user", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *BookingQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -2009,7 +2245,7 @@ type BookingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *BookingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[5].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[6].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2160,7 +2396,7 @@ type BrandFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *BrandFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[6].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[7].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2331,7 +2567,7 @@ type ClassInstanceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ClassInstanceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[7].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[8].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2540,7 +2776,7 @@ type ClassTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ClassTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[8].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[9].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2691,7 +2927,7 @@ type FeatureProvisioningFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FeatureProvisioningFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[9].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2770,7 +3006,7 @@ type FlashSaleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FlashSaleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2908,7 +3144,7 @@ type GiftCardFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *GiftCardFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3046,7 +3282,7 @@ type IdempotencyKeyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *IdempotencyKeyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3146,7 +3382,7 @@ type InstructorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InstructorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3264,7 +3500,7 @@ type LocationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *LocationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3438,7 +3674,7 @@ type MemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3598,7 +3834,7 @@ type OpeningHoursFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OpeningHoursFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3711,7 +3947,7 @@ type OrganizationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OrganizationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3851,7 +4087,7 @@ type PassFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4011,7 +4247,7 @@ type PassTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4250,7 +4486,7 @@ type PaymentFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4392,7 +4628,7 @@ type PhotoFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PhotoFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4519,7 +4755,7 @@ type PlatformSettingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PlatformSettingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4556,6 +4792,105 @@ func (f *PlatformSettingFilter) WhereChangedBy(p entql.StringP) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *RefreshTokenQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the RefreshTokenQuery builder.
+func (_q *RefreshTokenQuery) Filter() *RefreshTokenFilter {
+	return &RefreshTokenFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *RefreshTokenMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the RefreshTokenMutation builder.
+func (m *RefreshTokenMutation) Filter() *RefreshTokenFilter {
+	return &RefreshTokenFilter{config: m.config, predicateAdder: m}
+}
+
+// RefreshTokenFilter provides a generic filtering capability at runtime for RefreshTokenQuery.
+type RefreshTokenFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *RefreshTokenFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *RefreshTokenFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(refreshtoken.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *RefreshTokenFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(refreshtoken.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *RefreshTokenFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(refreshtoken.FieldUpdatedAt))
+}
+
+// WhereSessionID applies the entql [16]byte predicate on the session_id field.
+func (f *RefreshTokenFilter) WhereSessionID(p entql.ValueP) {
+	f.Where(p.Field(refreshtoken.FieldSessionID))
+}
+
+// WhereUserID applies the entql [16]byte predicate on the user_id field.
+func (f *RefreshTokenFilter) WhereUserID(p entql.ValueP) {
+	f.Where(p.Field(refreshtoken.FieldUserID))
+}
+
+// WhereLookup applies the entql string predicate on the lookup field.
+func (f *RefreshTokenFilter) WhereLookup(p entql.StringP) {
+	f.Where(p.Field(refreshtoken.FieldLookup))
+}
+
+// WhereHash applies the entql []byte predicate on the hash field.
+func (f *RefreshTokenFilter) WhereHash(p entql.BytesP) {
+	f.Where(p.Field(refreshtoken.FieldHash))
+}
+
+// WhereParentID applies the entql [16]byte predicate on the parent_id field.
+func (f *RefreshTokenFilter) WhereParentID(p entql.ValueP) {
+	f.Where(p.Field(refreshtoken.FieldParentID))
+}
+
+// WhereExpiresAt applies the entql time.Time predicate on the expires_at field.
+func (f *RefreshTokenFilter) WhereExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(refreshtoken.FieldExpiresAt))
+}
+
+// WhereUsedAt applies the entql time.Time predicate on the used_at field.
+func (f *RefreshTokenFilter) WhereUsedAt(p entql.TimeP) {
+	f.Where(p.Field(refreshtoken.FieldUsedAt))
+}
+
+// WhereHasSession applies a predicate to check if query has an edge session.
+func (f *RefreshTokenFilter) WhereHasSession() {
+	f.Where(entql.HasEdge("session"))
+}
+
+// WhereHasSessionWith applies a predicate to check if query has an edge session with a given conditions (other predicates).
+func (f *RefreshTokenFilter) WhereHasSessionWith(preds ...predicate.Session) {
+	f.Where(entql.HasEdgeWith("session", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *RoomQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -4584,7 +4919,7 @@ type RoomFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RoomFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4688,6 +5023,129 @@ func (f *RoomFilter) WhereHasClassInstancesWith(preds ...predicate.ClassInstance
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *SessionQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SessionQuery builder.
+func (_q *SessionQuery) Filter() *SessionFilter {
+	return &SessionFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SessionMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SessionMutation builder.
+func (m *SessionMutation) Filter() *SessionFilter {
+	return &SessionFilter{config: m.config, predicateAdder: m}
+}
+
+// SessionFilter provides a generic filtering capability at runtime for SessionQuery.
+type SessionFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SessionFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *SessionFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(session.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *SessionFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(session.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *SessionFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(session.FieldUpdatedAt))
+}
+
+// WhereUserID applies the entql [16]byte predicate on the user_id field.
+func (f *SessionFilter) WhereUserID(p entql.ValueP) {
+	f.Where(p.Field(session.FieldUserID))
+}
+
+// WhereAuthTime applies the entql time.Time predicate on the auth_time field.
+func (f *SessionFilter) WhereAuthTime(p entql.TimeP) {
+	f.Where(p.Field(session.FieldAuthTime))
+}
+
+// WhereAmr applies the entql json.RawMessage predicate on the amr field.
+func (f *SessionFilter) WhereAmr(p entql.BytesP) {
+	f.Where(p.Field(session.FieldAmr))
+}
+
+// WhereExpiresAt applies the entql time.Time predicate on the expires_at field.
+func (f *SessionFilter) WhereExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(session.FieldExpiresAt))
+}
+
+// WhereLastUsedAt applies the entql time.Time predicate on the last_used_at field.
+func (f *SessionFilter) WhereLastUsedAt(p entql.TimeP) {
+	f.Where(p.Field(session.FieldLastUsedAt))
+}
+
+// WhereRevokedAt applies the entql time.Time predicate on the revoked_at field.
+func (f *SessionFilter) WhereRevokedAt(p entql.TimeP) {
+	f.Where(p.Field(session.FieldRevokedAt))
+}
+
+// WhereRevokedReason applies the entql string predicate on the revoked_reason field.
+func (f *SessionFilter) WhereRevokedReason(p entql.StringP) {
+	f.Where(p.Field(session.FieldRevokedReason))
+}
+
+// WhereMfaAt applies the entql time.Time predicate on the mfa_at field.
+func (f *SessionFilter) WhereMfaAt(p entql.TimeP) {
+	f.Where(p.Field(session.FieldMfaAt))
+}
+
+// WhereActiveOrganizationID applies the entql [16]byte predicate on the active_organization_id field.
+func (f *SessionFilter) WhereActiveOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(session.FieldActiveOrganizationID))
+}
+
+// WhereHasUser applies a predicate to check if query has an edge user.
+func (f *SessionFilter) WhereHasUser() {
+	f.Where(entql.HasEdge("user"))
+}
+
+// WhereHasUserWith applies a predicate to check if query has an edge user with a given conditions (other predicates).
+func (f *SessionFilter) WhereHasUserWith(preds ...predicate.User) {
+	f.Where(entql.HasEdgeWith("user", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasRefreshTokens applies a predicate to check if query has an edge refresh_tokens.
+func (f *SessionFilter) WhereHasRefreshTokens() {
+	f.Where(entql.HasEdge("refresh_tokens"))
+}
+
+// WhereHasRefreshTokensWith applies a predicate to check if query has an edge refresh_tokens with a given conditions (other predicates).
+func (f *SessionFilter) WhereHasRefreshTokensWith(preds ...predicate.RefreshToken) {
+	f.Where(entql.HasEdgeWith("refresh_tokens", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *UserQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -4716,7 +5174,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4785,6 +5243,34 @@ func (f *UserFilter) WhereHasMembers() {
 // WhereHasMembersWith applies a predicate to check if query has an edge members with a given conditions (other predicates).
 func (f *UserFilter) WhereHasMembersWith(preds ...predicate.Member) {
 	f.Where(entql.HasEdgeWith("members", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSessions applies a predicate to check if query has an edge sessions.
+func (f *UserFilter) WhereHasSessions() {
+	f.Where(entql.HasEdge("sessions"))
+}
+
+// WhereHasSessionsWith applies a predicate to check if query has an edge sessions with a given conditions (other predicates).
+func (f *UserFilter) WhereHasSessionsWith(preds ...predicate.Session) {
+	f.Where(entql.HasEdgeWith("sessions", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasAuthCodes applies a predicate to check if query has an edge auth_codes.
+func (f *UserFilter) WhereHasAuthCodes() {
+	f.Where(entql.HasEdge("auth_codes"))
+}
+
+// WhereHasAuthCodesWith applies a predicate to check if query has an edge auth_codes with a given conditions (other predicates).
+func (f *UserFilter) WhereHasAuthCodesWith(preds ...predicate.AuthCode) {
+	f.Where(entql.HasEdgeWith("auth_codes", sqlgraph.WrapFunc(func(s *sql.Selector) {
 		for _, p := range preds {
 			p(s)
 		}

@@ -24,6 +24,8 @@ type Tx struct {
 	Amenity *AmenityClient
 	// AuditLog is the client for interacting with the AuditLog builders.
 	AuditLog *AuditLogClient
+	// AuthCode is the client for interacting with the AuthCode builders.
+	AuthCode *AuthCodeClient
 	// Booking is the client for interacting with the Booking builders.
 	Booking *BookingClient
 	// Brand is the client for interacting with the Brand builders.
@@ -60,8 +62,12 @@ type Tx struct {
 	Photo *PhotoClient
 	// PlatformSetting is the client for interacting with the PlatformSetting builders.
 	PlatformSetting *PlatformSettingClient
+	// RefreshToken is the client for interacting with the RefreshToken builders.
+	RefreshToken *RefreshTokenClient
 	// Room is the client for interacting with the Room builders.
 	Room *RoomClient
+	// Session is the client for interacting with the Session builders.
+	Session *SessionClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 
@@ -200,6 +206,7 @@ func (tx *Tx) init() {
 	tx.Alert = NewAlertClient(tx.config)
 	tx.Amenity = NewAmenityClient(tx.config)
 	tx.AuditLog = NewAuditLogClient(tx.config)
+	tx.AuthCode = NewAuthCodeClient(tx.config)
 	tx.Booking = NewBookingClient(tx.config)
 	tx.Brand = NewBrandClient(tx.config)
 	tx.ClassInstance = NewClassInstanceClient(tx.config)
@@ -218,7 +225,9 @@ func (tx *Tx) init() {
 	tx.Payment = NewPaymentClient(tx.config)
 	tx.Photo = NewPhotoClient(tx.config)
 	tx.PlatformSetting = NewPlatformSettingClient(tx.config)
+	tx.RefreshToken = NewRefreshTokenClient(tx.config)
 	tx.Room = NewRoomClient(tx.config)
+	tx.Session = NewSessionClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 }
 

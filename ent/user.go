@@ -48,9 +48,13 @@ type User struct {
 type UserEdges struct {
 	// Members holds the value of the members edge.
 	Members []*Member `json:"members,omitempty"`
+	// Sessions holds the value of the sessions edge.
+	Sessions []*Session `json:"sessions,omitempty"`
+	// AuthCodes holds the value of the auth_codes edge.
+	AuthCodes []*AuthCode `json:"auth_codes,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
+	loadedTypes [3]bool
 }
 
 // MembersOrErr returns the Members value or an error if the edge
@@ -60,6 +64,24 @@ func (e UserEdges) MembersOrErr() ([]*Member, error) {
 		return e.Members, nil
 	}
 	return nil, &NotLoadedError{edge: "members"}
+}
+
+// SessionsOrErr returns the Sessions value or an error if the edge
+// was not loaded in eager-loading.
+func (e UserEdges) SessionsOrErr() ([]*Session, error) {
+	if e.loadedTypes[1] {
+		return e.Sessions, nil
+	}
+	return nil, &NotLoadedError{edge: "sessions"}
+}
+
+// AuthCodesOrErr returns the AuthCodes value or an error if the edge
+// was not loaded in eager-loading.
+func (e UserEdges) AuthCodesOrErr() ([]*AuthCode, error) {
+	if e.loadedTypes[2] {
+		return e.AuthCodes, nil
+	}
+	return nil, &NotLoadedError{edge: "auth_codes"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -170,6 +192,16 @@ func (_m *User) Value(name string) (ent.Value, error) {
 // QueryMembers queries the "members" edge of the User entity.
 func (_m *User) QueryMembers() *MemberQuery {
 	return NewUserClient(_m.config).QueryMembers(_m)
+}
+
+// QuerySessions queries the "sessions" edge of the User entity.
+func (_m *User) QuerySessions() *SessionQuery {
+	return NewUserClient(_m.config).QuerySessions(_m)
+}
+
+// QueryAuthCodes queries the "auth_codes" edge of the User entity.
+func (_m *User) QueryAuthCodes() *AuthCodeQuery {
+	return NewUserClient(_m.config).QueryAuthCodes(_m)
 }
 
 // Update returns a builder for updating this User.

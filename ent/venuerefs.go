@@ -12,6 +12,7 @@ import (
 	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/auditlog"
+	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classinstance"
@@ -30,7 +31,9 @@ import (
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/user"
 )
 
@@ -41,6 +44,7 @@ var edgeTargets = map[string]map[string]string{
 	"Alert":               {"organization": "Organization"},
 	"Amenity":             {"organization": "Organization", "location": "Location"},
 	"AuditLog":            {"organization": "Organization"},
+	"AuthCode":            {"user": "User"},
 	"Booking":             {"organization": "Organization", "member": "Member", "class_instance": "ClassInstance", "pass": "Pass"},
 	"Brand":               {"organization": "Organization", "class_types": "ClassType", "pass_types": "PassType", "photos": "Photo"},
 	"ClassInstance":       {"organization": "Organization", "class_type": "ClassType", "instructor": "Instructor", "location": "Location", "room": "Room", "bookings": "Booking"},
@@ -59,8 +63,10 @@ var edgeTargets = map[string]map[string]string{
 	"Payment":             {"organization": "Organization", "member": "Member", "pass": "Pass"},
 	"Photo":               {"organization": "Organization", "location": "Location", "brand": "Brand"},
 	"PlatformSetting":     {},
+	"RefreshToken":        {"session": "Session"},
 	"Room":                {"organization": "Organization", "location": "Location", "class_instances": "ClassInstance"},
-	"User":                {"members": "Member"},
+	"Session":             {"user": "User", "refresh_tokens": "RefreshToken"},
+	"User":                {"members": "Member", "sessions": "Session", "auth_codes": "AuthCode"},
 }
 
 // VenueOwnedTypes lists every type that carries organization_id, which the
@@ -96,6 +102,7 @@ var AllTypes = []string{
 	"Alert",
 	"Amenity",
 	"AuditLog",
+	"AuthCode",
 	"Booking",
 	"Brand",
 	"ClassInstance",
@@ -114,7 +121,9 @@ var AllTypes = []string{
 	"Payment",
 	"Photo",
 	"PlatformSetting",
+	"RefreshToken",
 	"Room",
+	"Session",
 	"User",
 }
 
@@ -138,6 +147,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Amenity.Query().Where(amenity.IDIn(ids...)).Count(ctx)
 	case "AuditLog":
 		return c.AuditLog.Query().Where(auditlog.IDIn(ids...)).Count(ctx)
+	case "AuthCode":
+		return c.AuthCode.Query().Where(authcode.IDIn(ids...)).Count(ctx)
 	case "Booking":
 		return c.Booking.Query().Where(booking.IDIn(ids...)).Count(ctx)
 	case "Brand":
@@ -174,8 +185,12 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Photo.Query().Where(photo.IDIn(ids...)).Count(ctx)
 	case "PlatformSetting":
 		return c.PlatformSetting.Query().Where(platformsetting.IDIn(ids...)).Count(ctx)
+	case "RefreshToken":
+		return c.RefreshToken.Query().Where(refreshtoken.IDIn(ids...)).Count(ctx)
 	case "Room":
 		return c.Room.Query().Where(room.IDIn(ids...)).Count(ctx)
+	case "Session":
+		return c.Session.Query().Where(session.IDIn(ids...)).Count(ctx)
 	case "User":
 		return c.User.Query().Where(user.IDIn(ids...)).Count(ctx)
 	default:

@@ -13,6 +13,7 @@ import (
 	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/auditlog"
+	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classinstance"
@@ -32,7 +33,9 @@ import (
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/predicate"
+	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/user"
 )
 
@@ -225,6 +228,33 @@ func (f TraverseAuditLog) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.AuditLogQuery", q)
+}
+
+// The AuthCodeFunc type is an adapter to allow the use of ordinary function as a Querier.
+type AuthCodeFunc func(context.Context, *ent.AuthCodeQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f AuthCodeFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.AuthCodeQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.AuthCodeQuery", q)
+}
+
+// The TraverseAuthCode type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseAuthCode func(context.Context, *ent.AuthCodeQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseAuthCode) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseAuthCode) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.AuthCodeQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.AuthCodeQuery", q)
 }
 
 // The BookingFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -713,6 +743,33 @@ func (f TraversePlatformSetting) Traverse(ctx context.Context, q ent.Query) erro
 	return fmt.Errorf("unexpected query type %T. expect *ent.PlatformSettingQuery", q)
 }
 
+// The RefreshTokenFunc type is an adapter to allow the use of ordinary function as a Querier.
+type RefreshTokenFunc func(context.Context, *ent.RefreshTokenQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f RefreshTokenFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.RefreshTokenQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.RefreshTokenQuery", q)
+}
+
+// The TraverseRefreshToken type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseRefreshToken func(context.Context, *ent.RefreshTokenQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseRefreshToken) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseRefreshToken) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RefreshTokenQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.RefreshTokenQuery", q)
+}
+
 // The RoomFunc type is an adapter to allow the use of ordinary function as a Querier.
 type RoomFunc func(context.Context, *ent.RoomQuery) (ent.Value, error)
 
@@ -738,6 +795,33 @@ func (f TraverseRoom) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.RoomQuery", q)
+}
+
+// The SessionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SessionFunc func(context.Context, *ent.SessionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SessionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SessionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SessionQuery", q)
+}
+
+// The TraverseSession type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSession func(context.Context, *ent.SessionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSession) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSession) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SessionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SessionQuery", q)
 }
 
 // The UserFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -780,6 +864,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.AmenityQuery, predicate.Amenity, amenity.OrderOption]{typ: ent.TypeAmenity, tq: q}, nil
 	case *ent.AuditLogQuery:
 		return &query[*ent.AuditLogQuery, predicate.AuditLog, auditlog.OrderOption]{typ: ent.TypeAuditLog, tq: q}, nil
+	case *ent.AuthCodeQuery:
+		return &query[*ent.AuthCodeQuery, predicate.AuthCode, authcode.OrderOption]{typ: ent.TypeAuthCode, tq: q}, nil
 	case *ent.BookingQuery:
 		return &query[*ent.BookingQuery, predicate.Booking, booking.OrderOption]{typ: ent.TypeBooking, tq: q}, nil
 	case *ent.BrandQuery:
@@ -816,8 +902,12 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.PhotoQuery, predicate.Photo, photo.OrderOption]{typ: ent.TypePhoto, tq: q}, nil
 	case *ent.PlatformSettingQuery:
 		return &query[*ent.PlatformSettingQuery, predicate.PlatformSetting, platformsetting.OrderOption]{typ: ent.TypePlatformSetting, tq: q}, nil
+	case *ent.RefreshTokenQuery:
+		return &query[*ent.RefreshTokenQuery, predicate.RefreshToken, refreshtoken.OrderOption]{typ: ent.TypeRefreshToken, tq: q}, nil
 	case *ent.RoomQuery:
 		return &query[*ent.RoomQuery, predicate.Room, room.OrderOption]{typ: ent.TypeRoom, tq: q}, nil
+	case *ent.SessionQuery:
+		return &query[*ent.SessionQuery, predicate.Session, session.OrderOption]{typ: ent.TypeSession, tq: q}, nil
 	case *ent.UserQuery:
 		return &query[*ent.UserQuery, predicate.User, user.OrderOption]{typ: ent.TypeUser, tq: q}, nil
 	default:

@@ -216,6 +216,39 @@ var (
 			},
 		},
 	}
+	// AuthCodesColumns holds the columns for the "auth_codes" table.
+	AuthCodesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"password_reset", "password_change"}},
+		{Name: "hash", Type: field.TypeBytes},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "used_at", Type: field.TypeTime, Nullable: true},
+		{Name: "attempts", Type: field.TypeInt, Default: 0},
+		{Name: "user_id", Type: field.TypeUUID},
+	}
+	// AuthCodesTable holds the schema information for the "auth_codes" table.
+	AuthCodesTable = &schema.Table{
+		Name:       "auth_codes",
+		Columns:    AuthCodesColumns,
+		PrimaryKey: []*schema.Column{AuthCodesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "auth_codes_users_auth_codes",
+				Columns:    []*schema.Column{AuthCodesColumns[8]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "authcode_user_id_purpose",
+				Unique:  false,
+				Columns: []*schema.Column{AuthCodesColumns[8], AuthCodesColumns[3]},
+			},
+		},
+	}
 	// BookingsColumns holds the columns for the "bookings" table.
 	BookingsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -1103,6 +1136,40 @@ var (
 		Columns:    PlatformSettingsColumns,
 		PrimaryKey: []*schema.Column{PlatformSettingsColumns[0]},
 	}
+	// RefreshTokensColumns holds the columns for the "refresh_tokens" table.
+	RefreshTokensColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "user_id", Type: field.TypeUUID},
+		{Name: "lookup", Type: field.TypeString, Unique: true},
+		{Name: "hash", Type: field.TypeBytes},
+		{Name: "parent_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "used_at", Type: field.TypeTime, Nullable: true},
+		{Name: "session_id", Type: field.TypeUUID},
+	}
+	// RefreshTokensTable holds the schema information for the "refresh_tokens" table.
+	RefreshTokensTable = &schema.Table{
+		Name:       "refresh_tokens",
+		Columns:    RefreshTokensColumns,
+		PrimaryKey: []*schema.Column{RefreshTokensColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "refresh_tokens_sessions_refresh_tokens",
+				Columns:    []*schema.Column{RefreshTokensColumns[9]},
+				RefColumns: []*schema.Column{SessionsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "refreshtoken_session_id",
+				Unique:  false,
+				Columns: []*schema.Column{RefreshTokensColumns[9]},
+			},
+		},
+	}
 	// RoomsColumns holds the columns for the "rooms" table.
 	RoomsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -1146,6 +1213,42 @@ var (
 				Name:    "room_organization_id_import_ref",
 				Unique:  true,
 				Columns: []*schema.Column{RoomsColumns[10], RoomsColumns[3]},
+			},
+		},
+	}
+	// SessionsColumns holds the columns for the "sessions" table.
+	SessionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "auth_time", Type: field.TypeTime},
+		{Name: "amr", Type: field.TypeJSON, Nullable: true},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "last_used_at", Type: field.TypeTime, Nullable: true},
+		{Name: "revoked_at", Type: field.TypeTime, Nullable: true},
+		{Name: "revoked_reason", Type: field.TypeString, Nullable: true},
+		{Name: "mfa_at", Type: field.TypeTime, Nullable: true},
+		{Name: "active_organization_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "user_id", Type: field.TypeUUID},
+	}
+	// SessionsTable holds the schema information for the "sessions" table.
+	SessionsTable = &schema.Table{
+		Name:       "sessions",
+		Columns:    SessionsColumns,
+		PrimaryKey: []*schema.Column{SessionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "sessions_users_sessions",
+				Columns:    []*schema.Column{SessionsColumns[11]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "session_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{SessionsColumns[11]},
 			},
 		},
 	}
@@ -1280,6 +1383,7 @@ var (
 		AlertsTable,
 		AmenitiesTable,
 		AuditLogsTable,
+		AuthCodesTable,
 		BookingsTable,
 		BrandsTable,
 		ClassInstancesTable,
@@ -1298,7 +1402,9 @@ var (
 		PaymentsTable,
 		PhotosTable,
 		PlatformSettingsTable,
+		RefreshTokensTable,
 		RoomsTable,
+		SessionsTable,
 		UsersTable,
 		FlashSaleApplicablePassTypesTable,
 		PassTypeAllowedBrandsTable,
@@ -1313,6 +1419,7 @@ func init() {
 	AmenitiesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	AmenitiesTable.ForeignKeys[1].RefTable = LocationsTable
 	AuditLogsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	AuthCodesTable.ForeignKeys[0].RefTable = UsersTable
 	BookingsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	BookingsTable.ForeignKeys[1].RefTable = ClassInstancesTable
 	BookingsTable.ForeignKeys[2].RefTable = MembersTable
@@ -1345,8 +1452,10 @@ func init() {
 	PhotosTable.ForeignKeys[0].RefTable = BrandsTable
 	PhotosTable.ForeignKeys[1].RefTable = LocationsTable
 	PhotosTable.ForeignKeys[2].RefTable = OrganizationsTable
+	RefreshTokensTable.ForeignKeys[0].RefTable = SessionsTable
 	RoomsTable.ForeignKeys[0].RefTable = LocationsTable
 	RoomsTable.ForeignKeys[1].RefTable = OrganizationsTable
+	SessionsTable.ForeignKeys[0].RefTable = UsersTable
 	FlashSaleApplicablePassTypesTable.ForeignKeys[0].RefTable = FlashSalesTable
 	FlashSaleApplicablePassTypesTable.ForeignKeys[1].RefTable = PassTypesTable
 	PassTypeAllowedBrandsTable.ForeignKeys[0].RefTable = PassTypesTable

@@ -21,6 +21,9 @@ type Amenity func(*sql.Selector)
 // AuditLog is the predicate function for auditlog builders.
 type AuditLog func(*sql.Selector)
 
+// AuthCode is the predicate function for authcode builders.
+type AuthCode func(*sql.Selector)
+
 // Booking is the predicate function for booking builders.
 type Booking func(*sql.Selector)
 
@@ -75,8 +78,14 @@ type Photo func(*sql.Selector)
 // PlatformSetting is the predicate function for platformsetting builders.
 type PlatformSetting func(*sql.Selector)
 
+// RefreshToken is the predicate function for refreshtoken builders.
+type RefreshToken func(*sql.Selector)
+
 // Room is the predicate function for room builders.
 type Room func(*sql.Selector)
+
+// Session is the predicate function for session builders.
+type Session func(*sql.Selector)
 
 // User is the predicate function for user builders.
 type User func(*sql.Selector)

@@ -231,6 +231,30 @@ func (f AuditLogMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutati
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.AuditLogMutation", m)
 }
 
+// The AuthCodeQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type AuthCodeQueryRuleFunc func(context.Context, *ent.AuthCodeQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f AuthCodeQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.AuthCodeQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.AuthCodeQuery", q)
+}
+
+// The AuthCodeMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type AuthCodeMutationRuleFunc func(context.Context, *ent.AuthCodeMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f AuthCodeMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.AuthCodeMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.AuthCodeMutation", m)
+}
+
 // The BookingQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type BookingQueryRuleFunc func(context.Context, *ent.BookingQuery) error
@@ -663,6 +687,30 @@ func (f PlatformSettingMutationRuleFunc) EvalMutation(ctx context.Context, m ent
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PlatformSettingMutation", m)
 }
 
+// The RefreshTokenQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type RefreshTokenQueryRuleFunc func(context.Context, *ent.RefreshTokenQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f RefreshTokenQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RefreshTokenQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.RefreshTokenQuery", q)
+}
+
+// The RefreshTokenMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type RefreshTokenMutationRuleFunc func(context.Context, *ent.RefreshTokenMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f RefreshTokenMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.RefreshTokenMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.RefreshTokenMutation", m)
+}
+
 // The RoomQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type RoomQueryRuleFunc func(context.Context, *ent.RoomQuery) error
@@ -685,6 +733,30 @@ func (f RoomMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) 
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.RoomMutation", m)
+}
+
+// The SessionQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SessionQueryRuleFunc func(context.Context, *ent.SessionQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SessionQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SessionQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SessionQuery", q)
+}
+
+// The SessionMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SessionMutationRuleFunc func(context.Context, *ent.SessionMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SessionMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SessionMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SessionMutation", m)
 }
 
 // The UserQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -756,6 +828,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.AuditLogQuery:
 		return q.Filter(), nil
+	case *ent.AuthCodeQuery:
+		return q.Filter(), nil
 	case *ent.BookingQuery:
 		return q.Filter(), nil
 	case *ent.BrandQuery:
@@ -792,7 +866,11 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.PlatformSettingQuery:
 		return q.Filter(), nil
+	case *ent.RefreshTokenQuery:
+		return q.Filter(), nil
 	case *ent.RoomQuery:
+		return q.Filter(), nil
+	case *ent.SessionQuery:
 		return q.Filter(), nil
 	case *ent.UserQuery:
 		return q.Filter(), nil
@@ -812,6 +890,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.AmenityMutation:
 		return m.Filter(), nil
 	case *ent.AuditLogMutation:
+		return m.Filter(), nil
+	case *ent.AuthCodeMutation:
 		return m.Filter(), nil
 	case *ent.BookingMutation:
 		return m.Filter(), nil
@@ -849,7 +929,11 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.PlatformSettingMutation:
 		return m.Filter(), nil
+	case *ent.RefreshTokenMutation:
+		return m.Filter(), nil
 	case *ent.RoomMutation:
+		return m.Filter(), nil
+	case *ent.SessionMutation:
 		return m.Filter(), nil
 	case *ent.UserMutation:
 		return m.Filter(), nil

@@ -12,6 +12,7 @@ import (
 	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/auditlog"
+	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classinstance"
@@ -30,8 +31,10 @@ import (
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/schema"
+	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/user"
 
 	"entgo.io/ent"
@@ -352,6 +355,38 @@ func init() {
 	auditlogDescID := auditlogMixinFields0[0].Descriptor()
 	// auditlog.DefaultID holds the default value on creation for the id field.
 	auditlog.DefaultID = auditlogDescID.Default.(func() uuid.UUID)
+	authcodeMixin := schema.AuthCode{}.Mixin()
+	authcode.Policy = privacy.NewPolicies(schema.AuthCode{})
+	authcode.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := authcode.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	authcodeMixinFields0 := authcodeMixin[0].Fields()
+	_ = authcodeMixinFields0
+	authcodeFields := schema.AuthCode{}.Fields()
+	_ = authcodeFields
+	// authcodeDescCreatedAt is the schema descriptor for created_at field.
+	authcodeDescCreatedAt := authcodeMixinFields0[1].Descriptor()
+	// authcode.DefaultCreatedAt holds the default value on creation for the created_at field.
+	authcode.DefaultCreatedAt = authcodeDescCreatedAt.Default.(func() time.Time)
+	// authcodeDescUpdatedAt is the schema descriptor for updated_at field.
+	authcodeDescUpdatedAt := authcodeMixinFields0[2].Descriptor()
+	// authcode.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	authcode.DefaultUpdatedAt = authcodeDescUpdatedAt.Default.(func() time.Time)
+	// authcode.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	authcode.UpdateDefaultUpdatedAt = authcodeDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// authcodeDescAttempts is the schema descriptor for attempts field.
+	authcodeDescAttempts := authcodeFields[5].Descriptor()
+	// authcode.DefaultAttempts holds the default value on creation for the attempts field.
+	authcode.DefaultAttempts = authcodeDescAttempts.Default.(int)
+	// authcodeDescID is the schema descriptor for id field.
+	authcodeDescID := authcodeMixinFields0[0].Descriptor()
+	// authcode.DefaultID holds the default value on creation for the id field.
+	authcode.DefaultID = authcodeDescID.Default.(func() uuid.UUID)
 	bookingMixin := schema.Booking{}.Mixin()
 	booking.Policy = privacy.NewPolicies(bookingMixin[1], schema.Booking{})
 	booking.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1525,6 +1560,38 @@ func init() {
 	platformsettingDescID := platformsettingMixinFields0[0].Descriptor()
 	// platformsetting.DefaultID holds the default value on creation for the id field.
 	platformsetting.DefaultID = platformsettingDescID.Default.(func() uuid.UUID)
+	refreshtokenMixin := schema.RefreshToken{}.Mixin()
+	refreshtoken.Policy = privacy.NewPolicies(schema.RefreshToken{})
+	refreshtoken.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := refreshtoken.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	refreshtokenMixinFields0 := refreshtokenMixin[0].Fields()
+	_ = refreshtokenMixinFields0
+	refreshtokenFields := schema.RefreshToken{}.Fields()
+	_ = refreshtokenFields
+	// refreshtokenDescCreatedAt is the schema descriptor for created_at field.
+	refreshtokenDescCreatedAt := refreshtokenMixinFields0[1].Descriptor()
+	// refreshtoken.DefaultCreatedAt holds the default value on creation for the created_at field.
+	refreshtoken.DefaultCreatedAt = refreshtokenDescCreatedAt.Default.(func() time.Time)
+	// refreshtokenDescUpdatedAt is the schema descriptor for updated_at field.
+	refreshtokenDescUpdatedAt := refreshtokenMixinFields0[2].Descriptor()
+	// refreshtoken.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	refreshtoken.DefaultUpdatedAt = refreshtokenDescUpdatedAt.Default.(func() time.Time)
+	// refreshtoken.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	refreshtoken.UpdateDefaultUpdatedAt = refreshtokenDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// refreshtokenDescLookup is the schema descriptor for lookup field.
+	refreshtokenDescLookup := refreshtokenFields[2].Descriptor()
+	// refreshtoken.LookupValidator is a validator for the "lookup" field. It is called by the builders before save.
+	refreshtoken.LookupValidator = refreshtokenDescLookup.Validators[0].(func(string) error)
+	// refreshtokenDescID is the schema descriptor for id field.
+	refreshtokenDescID := refreshtokenMixinFields0[0].Descriptor()
+	// refreshtoken.DefaultID holds the default value on creation for the id field.
+	refreshtoken.DefaultID = refreshtokenDescID.Default.(func() uuid.UUID)
 	roomMixin := schema.Room{}.Mixin()
 	room.Policy = privacy.NewPolicies(roomMixin[1], schema.Room{})
 	room.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1592,6 +1659,34 @@ func init() {
 	roomDescID := roomMixinFields0[0].Descriptor()
 	// room.DefaultID holds the default value on creation for the id field.
 	room.DefaultID = roomDescID.Default.(func() uuid.UUID)
+	sessionMixin := schema.Session{}.Mixin()
+	session.Policy = privacy.NewPolicies(schema.Session{})
+	session.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := session.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	sessionMixinFields0 := sessionMixin[0].Fields()
+	_ = sessionMixinFields0
+	sessionFields := schema.Session{}.Fields()
+	_ = sessionFields
+	// sessionDescCreatedAt is the schema descriptor for created_at field.
+	sessionDescCreatedAt := sessionMixinFields0[1].Descriptor()
+	// session.DefaultCreatedAt holds the default value on creation for the created_at field.
+	session.DefaultCreatedAt = sessionDescCreatedAt.Default.(func() time.Time)
+	// sessionDescUpdatedAt is the schema descriptor for updated_at field.
+	sessionDescUpdatedAt := sessionMixinFields0[2].Descriptor()
+	// session.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	session.DefaultUpdatedAt = sessionDescUpdatedAt.Default.(func() time.Time)
+	// session.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	session.UpdateDefaultUpdatedAt = sessionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// sessionDescID is the schema descriptor for id field.
+	sessionDescID := sessionMixinFields0[0].Descriptor()
+	// session.DefaultID holds the default value on creation for the id field.
+	session.DefaultID = sessionDescID.Default.(func() uuid.UUID)
 	userMixin := schema.User{}.Mixin()
 	user.Policy = privacy.NewPolicies(schema.User{})
 	user.Hooks[0] = func(next ent.Mutator) ent.Mutator {

@@ -53,18 +53,21 @@ func (Organization) Policy() ent.Policy {
 	}
 }
 
-// Policy of the User: a venue sees only the people related to it; accounts
-// are created only at system call sites (sign-up, enrolment, import).
+// Policy of the User: a venue sees only the people related to it, a signed-in
+// user outside any workspace only themselves; accounts are created only at
+// system call sites (sign-up, enrolment, import).
 func (User) Policy() ent.Policy {
 	return privacy.Policy{
 		Query: privacy.QueryPolicy{
 			rule.DenyIfNoViewer(),
+			rule.FilterSelf(),
 			rule.FilterUsersOfVenue(),
 		},
 		Mutation: privacy.MutationPolicy{
 			rule.DenyIfNoViewer(),
 			rule.DenyIfReadOnly(),
 			privacy.OnMutationOperation(privacy.AlwaysDenyRule(), ent.OpCreate),
+			rule.OnWrites(rule.FilterSelf()),
 			rule.OnWrites(rule.FilterUsersOfVenue()),
 			rule.DenyForeignReferences(),
 			rule.AllowIfVenueViewer(),
@@ -88,3 +91,32 @@ func (AuditLog) Hooks() []ent.Hook {
 		hook.Reject(ent.OpUpdate | ent.OpUpdateOne | ent.OpDelete | ent.OpDeleteOne),
 	}
 }
+
+// userOwnedPolicy is the policy of the global entities that belong to one
+// user (sessions, refresh tokens, codes): a user viewer sees and changes only
+// their own rows; nobody else, and nobody creates them, except at the named
+// system sites of the authentication flows.
+func userOwnedPolicy() ent.Policy {
+	return privacy.Policy{
+		Query: privacy.QueryPolicy{
+			rule.DenyIfNoViewer(),
+			rule.FilterOwnRows(),
+			privacy.AlwaysAllowRule(),
+		},
+		Mutation: privacy.MutationPolicy{
+			rule.DenyIfNoViewer(),
+			privacy.OnMutationOperation(privacy.AlwaysDenyRule(), ent.OpCreate),
+			rule.OnWrites(rule.FilterOwnRows()),
+			privacy.AlwaysAllowRule(),
+		},
+	}
+}
+
+// Policy of the Session.
+func (Session) Policy() ent.Policy { return userOwnedPolicy() }
+
+// Policy of the RefreshToken.
+func (RefreshToken) Policy() ent.Policy { return userOwnedPolicy() }
+
+// Policy of the AuthCode.
+func (AuthCode) Policy() ent.Policy { return userOwnedPolicy() }

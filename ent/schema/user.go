@@ -41,6 +41,8 @@ func (User) Fields() []ent.Field {
 func (User) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("members", Member.Type),
+		edge.To("sessions", Session.Type),
+		edge.To("auth_codes", AuthCode.Type),
 	}
 }
 

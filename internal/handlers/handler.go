@@ -16,6 +16,7 @@ import (
 	"github.com/ogen-go/ogen/ogenerrors"
 
 	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/internal/accounts"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/auth"
 	api "github.com/venueplatform/venue/internal/gen/api"
@@ -30,6 +31,7 @@ type Handler struct {
 	auth   *auth.Authenticator
 	log    *slog.Logger
 	now    func() time.Time
+	acct   *accounts.Service
 }
 
 var _ api.Handler = (*Handler)(nil)
@@ -53,7 +55,14 @@ func NewServer(h *Handler, extra ...api.ServerOption) (*api.Server, error) {
 			httpx.WriteError(w, r, &apperr.Error{Status: http.StatusMethodNotAllowed, Code: "METHOD_NOT_ALLOWED", Message: "method not allowed"})
 		}),
 	}
-	return api.NewServer(h, &Security{auth: h.auth}, append(opts, extra...)...)
+	if h.acct == nil {
+		a, err := accounts.New(h.client, accounts.Config{Log: h.log})
+		if err != nil {
+			return nil, err
+		}
+		h.acct = a
+	}
+	return api.NewServer(h, &Security{auth: h.auth, acct: h.acct, log: h.log}, append(opts, extra...)...)
 }
 
 // NewError maps an operation's error to the error envelope (the generated

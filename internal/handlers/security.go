@@ -2,10 +2,15 @@ package handlers
 
 import (
 	"context"
+	"log/slog"
 
+	"github.com/google/uuid"
+
+	"github.com/venueplatform/venue/internal/accounts"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/auth"
 	api "github.com/venueplatform/venue/internal/gen/api"
+	"github.com/venueplatform/venue/internal/identity/token"
 	"github.com/venueplatform/venue/internal/limits"
 	"github.com/venueplatform/venue/internal/scope"
 	"github.com/venueplatform/venue/internal/viewer"
@@ -16,6 +21,8 @@ import (
 // requirement) and puts the key's viewer in the context.
 type Security struct {
 	auth *auth.Authenticator
+	acct *accounts.Service
+	log  *slog.Logger
 }
 
 var _ api.SecurityHandler = (*Security)(nil)
@@ -35,4 +42,28 @@ func (s *Security) HandleApiKeyAuth(ctx context.Context, _ api.OperationName, t 
 		return nil, apperr.MissingScopes(t.Roles)
 	}
 	return viewer.NewContext(ctx, res.Viewer), nil
+}
+
+// HandleBearerAuth implements api.SecurityHandler: it verifies a session's
+// access token (EdDSA only, issuer, audience, expiry; package token), charges
+// the user's request window and puts a viewer.User in the context. Every
+// refusal is one 401; the reason goes to the log only.
+func (s *Security) HandleBearerAuth(ctx context.Context, _ api.OperationName, t api.BearerAuth) (context.Context, error) {
+	claims, err := s.acct.Tokens().Verify(t.Token)
+	if err != nil {
+		if s.log != nil {
+			s.log.DebugContext(ctx, "bearer token refused", "reason", string(token.ReasonOf(err)))
+		}
+		return nil, apperr.Unauthorized("invalid or expired access token")
+	}
+	uid, err1 := uuid.Parse(claims.Subject)
+	sid, err2 := uuid.Parse(claims.SessionID)
+	if err1 != nil || err2 != nil {
+		return nil, apperr.Unauthorized("invalid or expired access token")
+	}
+	if err := limits.Charge(ctx, "user:"+uid.String()); err != nil {
+		return nil, err
+	}
+	u := viewer.User{UserID: uid, SessionID: sid, MFA: claims.MFA, StepUpAt: claims.StepUpAt}
+	return viewer.NewContext(ctx, u), nil
 }

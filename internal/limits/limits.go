@@ -2,6 +2,8 @@ package limits
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"net"
@@ -45,7 +47,7 @@ func New(q ratelimit.Querier, cfg Config, log *slog.Logger) (*Limits, error) {
 	l := &Limits{cfg: cfg, log: log, limiters: map[string]*ratelimit.Limiter{}, policies: map[string]Policy{}}
 	all := []Policy{cfg.PerKey, cfg.PerIP}
 	for _, r := range cfg.Operations {
-		for _, p := range []*Policy{r.PerKey, r.PerIP} {
+		for _, p := range []*Policy{r.PerKey, r.PerIP, r.PerAccount} {
 			if p != nil {
 				all = append(all, *p)
 			}
@@ -138,6 +140,26 @@ func Charge(ctx context.Context, principal string) error {
 		key = "rest:" + p.Name + ":" + principal
 	}
 	if e := h.charge(ctx, p, key); e != nil {
+		return e
+	}
+	return nil
+}
+
+// ChargeAccount charges one request to account (for example a normalised
+// email) under the operation's PerAccount policy, whatever was charged
+// before. A non-nil error is the 429 to answer; without a PerAccount rule, or
+// without Middleware around the request, it does nothing.
+func ChargeAccount(ctx context.Context, account string) error {
+	h := holderFrom(ctx)
+	if h == nil {
+		return nil
+	}
+	r, ok := h.l.cfg.Operations[h.op]
+	if !ok || r.PerAccount == nil {
+		return nil
+	}
+	sum := sha256.Sum256([]byte(account))
+	if e := h.charge(ctx, *r.PerAccount, "acct:"+r.PerAccount.Name+":"+hex.EncodeToString(sum[:16])); e != nil {
 		return e
 	}
 	return nil

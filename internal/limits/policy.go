@@ -36,6 +36,10 @@ type Rule struct {
 	PerKey *Policy
 	// PerIP limits anonymous requests by client IP.
 	PerIP *Policy
+	// PerAccount limits the requests naming one account (a login's email),
+	// charged by the operation through ChargeAccount, on top of the other
+	// limits: credential stuffing spread over many addresses still stops.
+	PerAccount *Policy
 }
 
 // Config configures Limits.

@@ -3,7 +3,7 @@
 // without another service.
 //
 // Each key has one row in the table rate_limits (migration
-// 20261122100000_rate_limits.sql) with its theoretical arrival time (TAT). One
+// 20261122021816_rate_limits.sql) with its theoretical arrival time (TAT). One
 // statement, INSERT ... ON CONFLICT DO UPDATE ... RETURNING, reads, decides and
 // writes it atomically: PostgreSQL's row lock on the conflicting row serialises
 // concurrent requests of one key, and different keys never wait for each other.

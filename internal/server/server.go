@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/internal/accounts"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/auth"
 	api "github.com/venueplatform/venue/internal/gen/api"
@@ -39,6 +40,9 @@ type Deps struct {
 	// name the client address used by per-IP limits and idempotency.
 	TrustedProxies []netip.Prefix
 	ClientIPHeader string
+	// Accounts runs sign-in and sessions; nil builds one from the
+	// environment (accounts.ConfigFromEnv).
+	Accounts *accounts.Service
 }
 
 // idempotencyPolicies says which operations take an Idempotency-Key and in
@@ -55,19 +59,26 @@ func New(d Deps) (http.Handler, error) {
 	}
 	clientIP := limits.NewClientIP(d.ClientIPHeader, d.TrustedProxies)
 	lim, err := limits.New(d.Pool, limits.Config{
-		Operation: route,
-		ClientIP:  clientIP.String,
-		Operations: map[string]limits.Rule{
-			"getGiftCardBalance": {PerIP: &limits.GiftCardLookup},
-			"getGiftCardPreview": {PerIP: &limits.GiftCardLookup},
-		},
+		Operation:  route,
+		ClientIP:   clientIP.String,
+		Operations: operationLimits,
 	}, d.Log)
 	if err != nil {
 		return nil, err
 	}
 	idem := idempotency.New(idempotency.NewStore(d.Pool, 0, 0), route, idempotencyPolicies,
 		idempotency.Options{ClientIP: clientIP.String, Log: d.Log})
-	rest, err = handlers.NewServer(handlers.New(d.Client, authn, d.Log),
+	acct := d.Accounts
+	if acct == nil {
+		cfg, err := accounts.ConfigFromEnv(d.Log)
+		if err != nil {
+			return nil, err
+		}
+		if acct, err = accounts.New(d.Client, cfg); err != nil {
+			return nil, err
+		}
+	}
+	rest, err = handlers.NewServer(handlers.New(d.Client, authn, d.Log).WithAccounts(acct),
 		api.WithMiddleware(lim.Hook(), idem.Hook()))
 	if err != nil {
 		return nil, err

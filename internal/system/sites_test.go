@@ -15,15 +15,23 @@ import (
 // sites are the named system call sites, each a place where no venue viewer
 // can exist yet. Adding one is a decision: add it here with its reason.
 var sites = map[string]string{
-	"apikey.lookup":       "authenticating a presented key, before any venue is known",
-	"apikey.touch":        "recording a just-authenticated key's last use",
-	"venue.create":        "creating a venue (an Organization has no venue above it)",
-	"venue.update":        "changing a venue's plan or flags from the admin CLI",
-	"venue.list":          "listing all venues for the platform operator",
-	"venue.resolve":       "turning a public path slug into a venue",
-	"platform.killswitch": "switching the platform kill switch",
-	"audit.record":        "writing an audit entry for a read-only viewer (the entry stays bound to its venue)",
-	"members.enroll":      "finding or creating a person's global account when a venue enrols them",
+	"apikey.lookup":            "authenticating a presented key, before any venue is known",
+	"apikey.touch":             "recording a just-authenticated key's last use",
+	"venue.create":             "creating a venue (an Organization has no venue above it)",
+	"venue.update":             "changing a venue's plan or flags from the admin CLI",
+	"venue.list":               "listing all venues for the platform operator",
+	"venue.resolve":            "turning a public path slug into a venue",
+	"platform.killswitch":      "switching the platform kill switch",
+	"audit.record":             "writing an audit entry for a read-only viewer (the entry stays bound to its venue)",
+	"members.enroll":           "finding or creating a person's global account when a venue enrols them",
+	"accounts.signup":          "creating an account at sign-up, before anyone is signed in",
+	"accounts.login":           "finding the account of a login's email and upgrading its password hash",
+	"accounts.state":           "reading an email's account state for the account-state check",
+	"accounts.password_code":   "finding an account and storing a code for a password reset or change",
+	"accounts.password_reset":  "spending a reset code and setting the password, signed out",
+	"accounts.password_change": "setting the signed-in user's password and revoking their other sessions",
+	"sessions.issue":           "opening a session and its first refresh token at sign-in",
+	"sessions.refresh":         "exchanging a refresh token, which is the only credential presented",
 }
 
 var (

@@ -21,6 +21,84 @@ func trimTrailingSlashes(u *url.URL) {
 
 // Invoker invokes operations described by OpenAPI v3 specification.
 type Invoker interface {
+	// AuthAccountState invokes authAccountState operation.
+	//
+	// `absent`, `active`, `password_never_used` (enrolled by a venue, never
+	// signed in), `imported_unclaimed` (imported, not yet claimed) or
+	// `unknown` (could not be determined now). The email travels in the body
+	// to keep it out of URLs and logs. Never answers sooner than 250 ms; 20 per
+	// minute per client address.
+	//
+	// POST /auth/account-state
+	AuthAccountState(ctx context.Context, request *EmailRequest) (*AccountStateResponse, error)
+	// AuthLogin invokes authLogin operation.
+	//
+	// Answers a session: an access token (EdDSA JWT with `iss`, `aud`, `exp`;
+	// 15 minutes, `expires_in` seconds), a refresh token (rotating; the
+	// session lives at most 30 days), the session id and the user. Every
+	// failure is 401 `INVALID_CREDENTIALS`, whether the email exists or not.
+	// Limited to 30 per minute per client address and 10 per 10 minutes per
+	// email (429 `RATE_LIMITED` with `Retry-After`).
+	//
+	// POST /auth/login
+	AuthLogin(ctx context.Context, request *LoginRequest) (*SessionResponse, error)
+	// AuthLogout invokes authLogout operation.
+	//
+	// Revokes the session and its refresh token. Access tokens already issued
+	// stay valid until they expire (at most 15 minutes).
+	//
+	// POST /auth/logout
+	AuthLogout(ctx context.Context) (*OkResponse, error)
+	// AuthPasswordChange invokes authPasswordChange operation.
+	//
+	// Needs the code from `/auth/password/change-code`; the other sessions of
+	// the account are revoked, the current one stays.
+	//
+	// POST /auth/password/change
+	AuthPasswordChange(ctx context.Context, request *PasswordChangeRequest) (*OkResponse, error)
+	// AuthPasswordChangeCode invokes authPasswordChangeCode operation.
+	//
+	// Send the signed-in user a fresh password-change code.
+	//
+	// POST /auth/password/change-code
+	AuthPasswordChangeCode(ctx context.Context) (*AcceptedResponse, error)
+	// AuthPasswordForgot invokes authPasswordForgot operation.
+	//
+	// Sends a single-use 6-digit code (15 minutes, 5 wrong guesses) to the
+	// email when it has an account; the answer (202) and its timing (at least
+	// 250 ms) are the same either way. A new code replaces a pending one.
+	// 10 per 10 minutes per client address.
+	//
+	// POST /auth/password/forgot
+	AuthPasswordForgot(ctx context.Context, request *EmailRequest) (*AcceptedResponse, error)
+	// AuthPasswordReset invokes authPasswordReset operation.
+	//
+	// Consumes the code, sets the password, activates an imported or enrolled
+	// account and revokes every session of the account. Any wrong, spent or
+	// expired code (or unknown email) is 400 `INVALID_CODE`. 10 per 10 minutes
+	// per client address.
+	//
+	// POST /auth/password/reset
+	AuthPasswordReset(ctx context.Context, request *PasswordResetRequest) (*OkResponse, error)
+	// AuthRefresh invokes authRefresh operation.
+	//
+	// Rotation: the presented refresh token is spent and a new one returned
+	// with a new access token. Presenting a spent refresh token again revokes
+	// the whole session (every later refresh is 401). Invalid, spent, revoked
+	// or expired tokens: 401 `UNAUTHORIZED`. 60 per minute per client address.
+	//
+	// POST /auth/refresh
+	AuthRefresh(ctx context.Context, request *RefreshRequest) (*SessionResponse, error)
+	// AuthSignup invokes authSignup operation.
+	//
+	// Creates an account (argon2id password, 10 to 128 characters) and answers a
+	// session like login. A registered email is 409 `ACCOUNT_EXISTS` (people
+	// imported or enrolled by a venue claim their account with the
+	// forgotten-password code instead). Limited to 10 per minute per client
+	// address.
+	//
+	// POST /auth/signup
+	AuthSignup(ctx context.Context, request *SignupRequest) (*SessionResponse, error)
 	// GetDiscovery invokes getDiscovery operation.
 	//
 	// Listed venues of a world that have bookable classes on `date` (venue-local) in
@@ -185,6 +263,483 @@ func (c *Client) requestURL(ctx context.Context) *url.URL {
 		return c.serverURL
 	}
 	return u
+}
+
+// AuthAccountState invokes authAccountState operation.
+//
+// `absent`, `active`, `password_never_used` (enrolled by a venue, never
+// signed in), `imported_unclaimed` (imported, not yet claimed) or
+// `unknown` (could not be determined now). The email travels in the body
+// to keep it out of URLs and logs. Never answers sooner than 250 ms; 20 per
+// minute per client address.
+//
+// POST /auth/account-state
+func (c *Client) AuthAccountState(ctx context.Context, request *EmailRequest) (*AccountStateResponse, error) {
+	res, err := c.sendAuthAccountState(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendAuthAccountState(ctx context.Context, request *EmailRequest) (res *AccountStateResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/account-state"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAuthAccountStateRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthAccountStateResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AuthLogin invokes authLogin operation.
+//
+// Answers a session: an access token (EdDSA JWT with `iss`, `aud`, `exp`;
+// 15 minutes, `expires_in` seconds), a refresh token (rotating; the
+// session lives at most 30 days), the session id and the user. Every
+// failure is 401 `INVALID_CREDENTIALS`, whether the email exists or not.
+// Limited to 30 per minute per client address and 10 per 10 minutes per
+// email (429 `RATE_LIMITED` with `Retry-After`).
+//
+// POST /auth/login
+func (c *Client) AuthLogin(ctx context.Context, request *LoginRequest) (*SessionResponse, error) {
+	res, err := c.sendAuthLogin(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendAuthLogin(ctx context.Context, request *LoginRequest) (res *SessionResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/login"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAuthLoginRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthLoginResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AuthLogout invokes authLogout operation.
+//
+// Revokes the session and its refresh token. Access tokens already issued
+// stay valid until they expire (at most 15 minutes).
+//
+// POST /auth/logout
+func (c *Client) AuthLogout(ctx context.Context) (*OkResponse, error) {
+	res, err := c.sendAuthLogout(ctx)
+	return res, err
+}
+
+func (c *Client) sendAuthLogout(ctx context.Context) (res *OkResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/logout"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, AuthLogoutOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthLogoutResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AuthPasswordChange invokes authPasswordChange operation.
+//
+// Needs the code from `/auth/password/change-code`; the other sessions of
+// the account are revoked, the current one stays.
+//
+// POST /auth/password/change
+func (c *Client) AuthPasswordChange(ctx context.Context, request *PasswordChangeRequest) (*OkResponse, error) {
+	res, err := c.sendAuthPasswordChange(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendAuthPasswordChange(ctx context.Context, request *PasswordChangeRequest) (res *OkResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/password/change"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAuthPasswordChangeRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, AuthPasswordChangeOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthPasswordChangeResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AuthPasswordChangeCode invokes authPasswordChangeCode operation.
+//
+// Send the signed-in user a fresh password-change code.
+//
+// POST /auth/password/change-code
+func (c *Client) AuthPasswordChangeCode(ctx context.Context) (*AcceptedResponse, error) {
+	res, err := c.sendAuthPasswordChangeCode(ctx)
+	return res, err
+}
+
+func (c *Client) sendAuthPasswordChangeCode(ctx context.Context) (res *AcceptedResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/password/change-code"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, AuthPasswordChangeCodeOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthPasswordChangeCodeResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AuthPasswordForgot invokes authPasswordForgot operation.
+//
+// Sends a single-use 6-digit code (15 minutes, 5 wrong guesses) to the
+// email when it has an account; the answer (202) and its timing (at least
+// 250 ms) are the same either way. A new code replaces a pending one.
+// 10 per 10 minutes per client address.
+//
+// POST /auth/password/forgot
+func (c *Client) AuthPasswordForgot(ctx context.Context, request *EmailRequest) (*AcceptedResponse, error) {
+	res, err := c.sendAuthPasswordForgot(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendAuthPasswordForgot(ctx context.Context, request *EmailRequest) (res *AcceptedResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/password/forgot"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAuthPasswordForgotRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthPasswordForgotResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AuthPasswordReset invokes authPasswordReset operation.
+//
+// Consumes the code, sets the password, activates an imported or enrolled
+// account and revokes every session of the account. Any wrong, spent or
+// expired code (or unknown email) is 400 `INVALID_CODE`. 10 per 10 minutes
+// per client address.
+//
+// POST /auth/password/reset
+func (c *Client) AuthPasswordReset(ctx context.Context, request *PasswordResetRequest) (*OkResponse, error) {
+	res, err := c.sendAuthPasswordReset(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendAuthPasswordReset(ctx context.Context, request *PasswordResetRequest) (res *OkResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/password/reset"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAuthPasswordResetRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthPasswordResetResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AuthRefresh invokes authRefresh operation.
+//
+// Rotation: the presented refresh token is spent and a new one returned
+// with a new access token. Presenting a spent refresh token again revokes
+// the whole session (every later refresh is 401). Invalid, spent, revoked
+// or expired tokens: 401 `UNAUTHORIZED`. 60 per minute per client address.
+//
+// POST /auth/refresh
+func (c *Client) AuthRefresh(ctx context.Context, request *RefreshRequest) (*SessionResponse, error) {
+	res, err := c.sendAuthRefresh(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendAuthRefresh(ctx context.Context, request *RefreshRequest) (res *SessionResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/refresh"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAuthRefreshRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthRefreshResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AuthSignup invokes authSignup operation.
+//
+// Creates an account (argon2id password, 10 to 128 characters) and answers a
+// session like login. A registered email is 409 `ACCOUNT_EXISTS` (people
+// imported or enrolled by a venue claim their account with the
+// forgotten-password code instead). Limited to 10 per minute per client
+// address.
+//
+// POST /auth/signup
+func (c *Client) AuthSignup(ctx context.Context, request *SignupRequest) (*SessionResponse, error) {
+	res, err := c.sendAuthSignup(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendAuthSignup(ctx context.Context, request *SignupRequest) (res *SessionResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/signup"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAuthSignupRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthSignupResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
 }
 
 // GetDiscovery invokes getDiscovery operation.

@@ -15,6 +15,150 @@ func (s *ErrorStatusCode) Error() string {
 	return fmt.Sprintf("code %d: %+v", s.StatusCode, s.Response)
 }
 
+// Ref: #/components/schemas/Accepted
+type Accepted struct {
+	Accepted bool `json:"accepted"`
+}
+
+// GetAccepted returns the value of Accepted.
+func (s *Accepted) GetAccepted() bool {
+	return s.Accepted
+}
+
+// SetAccepted sets the value of Accepted.
+func (s *Accepted) SetAccepted(val bool) {
+	s.Accepted = val
+}
+
+// Ref: #/components/schemas/AcceptedResponse
+type AcceptedResponse struct {
+	Data  Accepted `json:"data"`
+	Error struct{} `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AcceptedResponse) GetData() Accepted {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AcceptedResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AcceptedResponse) SetData(val Accepted) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AcceptedResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AccountState
+type AccountState struct {
+	State AccountStateState `json:"state"`
+}
+
+// GetState returns the value of State.
+func (s *AccountState) GetState() AccountStateState {
+	return s.State
+}
+
+// SetState sets the value of State.
+func (s *AccountState) SetState(val AccountStateState) {
+	s.State = val
+}
+
+// Ref: #/components/schemas/AccountStateResponse
+type AccountStateResponse struct {
+	Data  AccountState `json:"data"`
+	Error struct{}     `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AccountStateResponse) GetData() AccountState {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AccountStateResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AccountStateResponse) SetData(val AccountState) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AccountStateResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type AccountStateState string
+
+const (
+	AccountStateStateAbsent            AccountStateState = "absent"
+	AccountStateStateActive            AccountStateState = "active"
+	AccountStateStatePasswordNeverUsed AccountStateState = "password_never_used"
+	AccountStateStateImportedUnclaimed AccountStateState = "imported_unclaimed"
+	AccountStateStateUnknown           AccountStateState = "unknown"
+)
+
+// AllValues returns all AccountStateState values.
+func (AccountStateState) AllValues() []AccountStateState {
+	return []AccountStateState{
+		AccountStateStateAbsent,
+		AccountStateStateActive,
+		AccountStateStatePasswordNeverUsed,
+		AccountStateStateImportedUnclaimed,
+		AccountStateStateUnknown,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AccountStateState) MarshalText() ([]byte, error) {
+	switch s {
+	case AccountStateStateAbsent:
+		return []byte(s), nil
+	case AccountStateStateActive:
+		return []byte(s), nil
+	case AccountStateStatePasswordNeverUsed:
+		return []byte(s), nil
+	case AccountStateStateImportedUnclaimed:
+		return []byte(s), nil
+	case AccountStateStateUnknown:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AccountStateState) UnmarshalText(data []byte) error {
+	switch AccountStateState(data) {
+	case AccountStateStateAbsent:
+		*s = AccountStateStateAbsent
+		return nil
+	case AccountStateStateActive:
+		*s = AccountStateStateActive
+		return nil
+	case AccountStateStatePasswordNeverUsed:
+		*s = AccountStateStatePasswordNeverUsed
+		return nil
+	case AccountStateStateImportedUnclaimed:
+		*s = AccountStateStateImportedUnclaimed
+		return nil
+	case AccountStateStateUnknown:
+		*s = AccountStateStateUnknown
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/AddonGroup
 type AddonGroup struct {
 	Category string      `json:"category"`
@@ -196,6 +340,31 @@ func (s *ApiKeyAuth) SetAPIKey(val string) {
 
 // SetRoles sets the value of Roles.
 func (s *ApiKeyAuth) SetRoles(val []string) {
+	s.Roles = val
+}
+
+type BearerAuth struct {
+	Token string
+	Roles []string
+}
+
+// GetToken returns the value of Token.
+func (s *BearerAuth) GetToken() string {
+	return s.Token
+}
+
+// GetRoles returns the value of Roles.
+func (s *BearerAuth) GetRoles() []string {
+	return s.Roles
+}
+
+// SetToken sets the value of Token.
+func (s *BearerAuth) SetToken(val string) {
+	s.Token = val
+}
+
+// SetRoles sets the value of Roles.
+func (s *BearerAuth) SetRoles(val []string) {
 	s.Roles = val
 }
 
@@ -1088,6 +1257,21 @@ func (s *DiscoveryVenue) SetClasses(val []DiscoveryClass) {
 // SetClassesTotal sets the value of ClassesTotal.
 func (s *DiscoveryVenue) SetClassesTotal(val int) {
 	s.ClassesTotal = val
+}
+
+// Ref: #/components/schemas/EmailRequest
+type EmailRequest struct {
+	Email string `json:"email"`
+}
+
+// GetEmail returns the value of Email.
+func (s *EmailRequest) GetEmail() string {
+	return s.Email
+}
+
+// SetEmail sets the value of Email.
+func (s *EmailRequest) SetEmail(val string) {
+	s.Email = val
 }
 
 // Ref: #/components/schemas/Error
@@ -2312,6 +2496,32 @@ func (s *LocationListResponse) SetMeta(val ListMeta) {
 	s.Meta = val
 }
 
+// Ref: #/components/schemas/LoginRequest
+type LoginRequest struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+}
+
+// GetEmail returns the value of Email.
+func (s *LoginRequest) GetEmail() string {
+	return s.Email
+}
+
+// GetPassword returns the value of Password.
+func (s *LoginRequest) GetPassword() string {
+	return s.Password
+}
+
+// SetEmail sets the value of Email.
+func (s *LoginRequest) SetEmail(val string) {
+	s.Email = val
+}
+
+// SetPassword sets the value of Password.
+func (s *LoginRequest) SetPassword(val string) {
+	s.Password = val
+}
+
 // Ref: #/components/schemas/NamedRef
 type NamedRef struct {
 	ID   uuid.UUID `json:"id"`
@@ -3094,6 +3304,47 @@ func (s *OfferStatus) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/Ok
+type Ok struct {
+	Ok bool `json:"ok"`
+}
+
+// GetOk returns the value of Ok.
+func (s *Ok) GetOk() bool {
+	return s.Ok
+}
+
+// SetOk sets the value of Ok.
+func (s *Ok) SetOk(val bool) {
+	s.Ok = val
+}
+
+// Ref: #/components/schemas/OkResponse
+type OkResponse struct {
+	Data  Ok       `json:"data"`
+	Error struct{} `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *OkResponse) GetData() Ok {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *OkResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *OkResponse) SetData(val Ok) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *OkResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 // Ref: #/components/schemas/OpeningHoursEntry
 type OpeningHoursEntry struct {
 	// ISO weekday: 1 is Monday.
@@ -3703,6 +3954,69 @@ func (s *PassCategory) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/PasswordChangeRequest
+type PasswordChangeRequest struct {
+	Code        string `json:"code"`
+	NewPassword string `json:"new_password"`
+}
+
+// GetCode returns the value of Code.
+func (s *PasswordChangeRequest) GetCode() string {
+	return s.Code
+}
+
+// GetNewPassword returns the value of NewPassword.
+func (s *PasswordChangeRequest) GetNewPassword() string {
+	return s.NewPassword
+}
+
+// SetCode sets the value of Code.
+func (s *PasswordChangeRequest) SetCode(val string) {
+	s.Code = val
+}
+
+// SetNewPassword sets the value of NewPassword.
+func (s *PasswordChangeRequest) SetNewPassword(val string) {
+	s.NewPassword = val
+}
+
+// Ref: #/components/schemas/PasswordResetRequest
+type PasswordResetRequest struct {
+	Email       string `json:"email"`
+	Code        string `json:"code"`
+	NewPassword string `json:"new_password"`
+}
+
+// GetEmail returns the value of Email.
+func (s *PasswordResetRequest) GetEmail() string {
+	return s.Email
+}
+
+// GetCode returns the value of Code.
+func (s *PasswordResetRequest) GetCode() string {
+	return s.Code
+}
+
+// GetNewPassword returns the value of NewPassword.
+func (s *PasswordResetRequest) GetNewPassword() string {
+	return s.NewPassword
+}
+
+// SetEmail sets the value of Email.
+func (s *PasswordResetRequest) SetEmail(val string) {
+	s.Email = val
+}
+
+// SetCode sets the value of Code.
+func (s *PasswordResetRequest) SetCode(val string) {
+	s.Code = val
+}
+
+// SetNewPassword sets the value of NewPassword.
+func (s *PasswordResetRequest) SetNewPassword(val string) {
+	s.NewPassword = val
+}
+
 // Ref: #/components/schemas/PhotoEntry
 type PhotoEntry struct {
 	ID      uuid.UUID `json:"id"`
@@ -4120,6 +4434,21 @@ func (s *PricingResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+// Ref: #/components/schemas/RefreshRequest
+type RefreshRequest struct {
+	RefreshToken string `json:"refresh_token"`
+}
+
+// GetRefreshToken returns the value of RefreshToken.
+func (s *RefreshRequest) GetRefreshToken() string {
+	return s.RefreshToken
+}
+
+// SetRefreshToken sets the value of RefreshToken.
+func (s *RefreshRequest) SetRefreshToken(val string) {
+	s.RefreshToken = val
+}
+
 // Ref: #/components/schemas/RoomItem
 type RoomItem struct {
 	ID       uuid.UUID `json:"id"`
@@ -4445,6 +4774,270 @@ func (s *ScheduleRow) SetAvailableSpots(val int) {
 // SetOnline sets the value of Online.
 func (s *ScheduleRow) SetOnline(val bool) {
 	s.Online = val
+}
+
+// Ref: #/components/schemas/Session
+type Session struct {
+	// EdDSA JWT, sent as Authorization Bearer.
+	AccessToken string `json:"access_token"`
+	TokenType   string `json:"token_type"`
+	// Seconds until the access token expires (900).
+	ExpiresIn int `json:"expires_in"`
+	// Single use; exchange at /auth/refresh.
+	RefreshToken string      `json:"refresh_token"`
+	SessionID    uuid.UUID   `json:"session_id"`
+	User         SessionUser `json:"user"`
+	// True when the account has a second factor the session has not passed yet.
+	MfaRequired bool `json:"mfa_required"`
+}
+
+// GetAccessToken returns the value of AccessToken.
+func (s *Session) GetAccessToken() string {
+	return s.AccessToken
+}
+
+// GetTokenType returns the value of TokenType.
+func (s *Session) GetTokenType() string {
+	return s.TokenType
+}
+
+// GetExpiresIn returns the value of ExpiresIn.
+func (s *Session) GetExpiresIn() int {
+	return s.ExpiresIn
+}
+
+// GetRefreshToken returns the value of RefreshToken.
+func (s *Session) GetRefreshToken() string {
+	return s.RefreshToken
+}
+
+// GetSessionID returns the value of SessionID.
+func (s *Session) GetSessionID() uuid.UUID {
+	return s.SessionID
+}
+
+// GetUser returns the value of User.
+func (s *Session) GetUser() SessionUser {
+	return s.User
+}
+
+// GetMfaRequired returns the value of MfaRequired.
+func (s *Session) GetMfaRequired() bool {
+	return s.MfaRequired
+}
+
+// SetAccessToken sets the value of AccessToken.
+func (s *Session) SetAccessToken(val string) {
+	s.AccessToken = val
+}
+
+// SetTokenType sets the value of TokenType.
+func (s *Session) SetTokenType(val string) {
+	s.TokenType = val
+}
+
+// SetExpiresIn sets the value of ExpiresIn.
+func (s *Session) SetExpiresIn(val int) {
+	s.ExpiresIn = val
+}
+
+// SetRefreshToken sets the value of RefreshToken.
+func (s *Session) SetRefreshToken(val string) {
+	s.RefreshToken = val
+}
+
+// SetSessionID sets the value of SessionID.
+func (s *Session) SetSessionID(val uuid.UUID) {
+	s.SessionID = val
+}
+
+// SetUser sets the value of User.
+func (s *Session) SetUser(val SessionUser) {
+	s.User = val
+}
+
+// SetMfaRequired sets the value of MfaRequired.
+func (s *Session) SetMfaRequired(val bool) {
+	s.MfaRequired = val
+}
+
+// Ref: #/components/schemas/SessionResponse
+type SessionResponse struct {
+	Data  Session  `json:"data"`
+	Error struct{} `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *SessionResponse) GetData() Session {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *SessionResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *SessionResponse) SetData(val Session) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *SessionResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/SessionUser
+type SessionUser struct {
+	ID           uuid.UUID `json:"id"`
+	Email        string    `json:"email"`
+	FirstName    string    `json:"first_name"`
+	LastName     string    `json:"last_name"`
+	Country      OptString `json:"country"`
+	City         OptString `json:"city"`
+	AccountState string    `json:"account_state"`
+}
+
+// GetID returns the value of ID.
+func (s *SessionUser) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetEmail returns the value of Email.
+func (s *SessionUser) GetEmail() string {
+	return s.Email
+}
+
+// GetFirstName returns the value of FirstName.
+func (s *SessionUser) GetFirstName() string {
+	return s.FirstName
+}
+
+// GetLastName returns the value of LastName.
+func (s *SessionUser) GetLastName() string {
+	return s.LastName
+}
+
+// GetCountry returns the value of Country.
+func (s *SessionUser) GetCountry() OptString {
+	return s.Country
+}
+
+// GetCity returns the value of City.
+func (s *SessionUser) GetCity() OptString {
+	return s.City
+}
+
+// GetAccountState returns the value of AccountState.
+func (s *SessionUser) GetAccountState() string {
+	return s.AccountState
+}
+
+// SetID sets the value of ID.
+func (s *SessionUser) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetEmail sets the value of Email.
+func (s *SessionUser) SetEmail(val string) {
+	s.Email = val
+}
+
+// SetFirstName sets the value of FirstName.
+func (s *SessionUser) SetFirstName(val string) {
+	s.FirstName = val
+}
+
+// SetLastName sets the value of LastName.
+func (s *SessionUser) SetLastName(val string) {
+	s.LastName = val
+}
+
+// SetCountry sets the value of Country.
+func (s *SessionUser) SetCountry(val OptString) {
+	s.Country = val
+}
+
+// SetCity sets the value of City.
+func (s *SessionUser) SetCity(val OptString) {
+	s.City = val
+}
+
+// SetAccountState sets the value of AccountState.
+func (s *SessionUser) SetAccountState(val string) {
+	s.AccountState = val
+}
+
+// Ref: #/components/schemas/SignupRequest
+type SignupRequest struct {
+	Email string `json:"email"`
+	// 10 to 128 characters.
+	Password  string    `json:"password"`
+	FirstName OptString `json:"first_name"`
+	LastName  OptString `json:"last_name"`
+	// ISO 3166-1 alpha-2.
+	Country OptString `json:"country"`
+	City    OptString `json:"city"`
+}
+
+// GetEmail returns the value of Email.
+func (s *SignupRequest) GetEmail() string {
+	return s.Email
+}
+
+// GetPassword returns the value of Password.
+func (s *SignupRequest) GetPassword() string {
+	return s.Password
+}
+
+// GetFirstName returns the value of FirstName.
+func (s *SignupRequest) GetFirstName() OptString {
+	return s.FirstName
+}
+
+// GetLastName returns the value of LastName.
+func (s *SignupRequest) GetLastName() OptString {
+	return s.LastName
+}
+
+// GetCountry returns the value of Country.
+func (s *SignupRequest) GetCountry() OptString {
+	return s.Country
+}
+
+// GetCity returns the value of City.
+func (s *SignupRequest) GetCity() OptString {
+	return s.City
+}
+
+// SetEmail sets the value of Email.
+func (s *SignupRequest) SetEmail(val string) {
+	s.Email = val
+}
+
+// SetPassword sets the value of Password.
+func (s *SignupRequest) SetPassword(val string) {
+	s.Password = val
+}
+
+// SetFirstName sets the value of FirstName.
+func (s *SignupRequest) SetFirstName(val OptString) {
+	s.FirstName = val
+}
+
+// SetLastName sets the value of LastName.
+func (s *SignupRequest) SetLastName(val OptString) {
+	s.LastName = val
+}
+
+// SetCountry sets the value of Country.
+func (s *SignupRequest) SetCountry(val OptString) {
+	s.Country = val
+}
+
+// SetCity sets the value of City.
+func (s *SignupRequest) SetCity(val OptString) {
+	s.City = val
 }
 
 // Ref: #/components/schemas/VenueListItem

@@ -16,6 +16,12 @@ type SecurityHandler interface {
 	// HandleApiKeyAuth handles ApiKeyAuth security.
 	// Organization-scoped API key, shown once at creation.
 	HandleApiKeyAuth(ctx context.Context, operationName OperationName, t ApiKeyAuth) (context.Context, error)
+	// HandleBearerAuth handles BearerAuth security.
+	// A user session's access token: an EdDSA (Ed25519) JWT with iss, aud, sub
+	// (user id), sid (session id) and exp, valid 15 minutes. Tokens with any
+	// other algorithm, another issuer or audience, no expiry, or past their
+	// expiry are 401 UNAUTHORIZED.
+	HandleBearerAuth(ctx context.Context, operationName OperationName, t BearerAuth) (context.Context, error)
 }
 
 func findAuthorization(h http.Header, prefix string) (string, bool) {
@@ -79,6 +85,34 @@ func GetRolesForApiKeyAuth(operation string) []string {
 	return result
 }
 
+// operationRolesBearerAuth is a private map storing roles per operation.
+var operationRolesBearerAuth = map[string][]string{
+	AuthLogoutOperation:             []string{},
+	AuthPasswordChangeOperation:     []string{},
+	AuthPasswordChangeCodeOperation: []string{},
+}
+
+// GetRolesForBearerAuth returns the required roles for the given operation.
+//
+// This is useful for authorization scenarios where you need to know which roles
+// are required for an operation.
+//
+// Example:
+//
+//	requiredRoles := GetRolesForBearerAuth(AddPetOperation)
+//
+// Returns nil if the operation has no role requirements or if the operation is unknown.
+func GetRolesForBearerAuth(operation string) []string {
+	roles, ok := operationRolesBearerAuth[operation]
+	if !ok {
+		return nil
+	}
+	// Return a copy to prevent external modification
+	result := make([]string, len(roles))
+	copy(result, roles)
+	return result
+}
+
 func (s *Server) securityApiKeyAuth(ctx context.Context, operationName OperationName, req *http.Request) (context.Context, bool, error) {
 	var t ApiKeyAuth
 	const parameterName = "X-API-Key"
@@ -97,11 +131,34 @@ func (s *Server) securityApiKeyAuth(ctx context.Context, operationName Operation
 	return rctx, true, err
 }
 
+func (s *Server) securityBearerAuth(ctx context.Context, operationName OperationName, req *http.Request) (context.Context, bool, error) {
+	var t BearerAuth
+	token, ok := findAuthorization(req.Header, "Bearer")
+	if !ok {
+		return ctx, false, nil
+	}
+	t.Token = token
+	t.Roles = operationRolesBearerAuth[operationName]
+	rctx, err := s.sec.HandleBearerAuth(ctx, operationName, t)
+	if errors.Is(err, ogenerrors.ErrSkipServerSecurity) {
+		return nil, false, nil
+	} else if err != nil {
+		return nil, false, err
+	}
+	return rctx, true, err
+}
+
 // SecuritySource is provider of security values (tokens, passwords, etc.).
 type SecuritySource interface {
 	// ApiKeyAuth provides ApiKeyAuth security value.
 	// Organization-scoped API key, shown once at creation.
 	ApiKeyAuth(ctx context.Context, operationName OperationName) (ApiKeyAuth, error)
+	// BearerAuth provides BearerAuth security value.
+	// A user session's access token: an EdDSA (Ed25519) JWT with iss, aud, sub
+	// (user id), sid (session id) and exp, valid 15 minutes. Tokens with any
+	// other algorithm, another issuer or audience, no expiry, or past their
+	// expiry are 401 UNAUTHORIZED.
+	BearerAuth(ctx context.Context, operationName OperationName) (BearerAuth, error)
 }
 
 func (s *Client) securityApiKeyAuth(ctx context.Context, operationName OperationName, req *http.Request) error {
@@ -110,5 +167,13 @@ func (s *Client) securityApiKeyAuth(ctx context.Context, operationName Operation
 		return errors.Wrap(err, "security source \"ApiKeyAuth\"")
 	}
 	req.Header.Set("X-API-Key", t.APIKey)
+	return nil
+}
+func (s *Client) securityBearerAuth(ctx context.Context, operationName OperationName, req *http.Request) error {
+	t, err := s.sec.BearerAuth(ctx, operationName)
+	if err != nil {
+		return errors.Wrap(err, "security source \"BearerAuth\"")
+	}
+	req.Header.Set("Authorization", "Bearer "+t.Token)
 	return nil
 }

@@ -8,6 +8,84 @@ import (
 
 // Handler handles operations described by OpenAPI v3 specification.
 type Handler interface {
+	// AuthAccountState implements authAccountState operation.
+	//
+	// `absent`, `active`, `password_never_used` (enrolled by a venue, never
+	// signed in), `imported_unclaimed` (imported, not yet claimed) or
+	// `unknown` (could not be determined now). The email travels in the body
+	// to keep it out of URLs and logs. Never answers sooner than 250 ms; 20 per
+	// minute per client address.
+	//
+	// POST /auth/account-state
+	AuthAccountState(ctx context.Context, req *EmailRequest) (*AccountStateResponse, error)
+	// AuthLogin implements authLogin operation.
+	//
+	// Answers a session: an access token (EdDSA JWT with `iss`, `aud`, `exp`;
+	// 15 minutes, `expires_in` seconds), a refresh token (rotating; the
+	// session lives at most 30 days), the session id and the user. Every
+	// failure is 401 `INVALID_CREDENTIALS`, whether the email exists or not.
+	// Limited to 30 per minute per client address and 10 per 10 minutes per
+	// email (429 `RATE_LIMITED` with `Retry-After`).
+	//
+	// POST /auth/login
+	AuthLogin(ctx context.Context, req *LoginRequest) (*SessionResponse, error)
+	// AuthLogout implements authLogout operation.
+	//
+	// Revokes the session and its refresh token. Access tokens already issued
+	// stay valid until they expire (at most 15 minutes).
+	//
+	// POST /auth/logout
+	AuthLogout(ctx context.Context) (*OkResponse, error)
+	// AuthPasswordChange implements authPasswordChange operation.
+	//
+	// Needs the code from `/auth/password/change-code`; the other sessions of
+	// the account are revoked, the current one stays.
+	//
+	// POST /auth/password/change
+	AuthPasswordChange(ctx context.Context, req *PasswordChangeRequest) (*OkResponse, error)
+	// AuthPasswordChangeCode implements authPasswordChangeCode operation.
+	//
+	// Send the signed-in user a fresh password-change code.
+	//
+	// POST /auth/password/change-code
+	AuthPasswordChangeCode(ctx context.Context) (*AcceptedResponse, error)
+	// AuthPasswordForgot implements authPasswordForgot operation.
+	//
+	// Sends a single-use 6-digit code (15 minutes, 5 wrong guesses) to the
+	// email when it has an account; the answer (202) and its timing (at least
+	// 250 ms) are the same either way. A new code replaces a pending one.
+	// 10 per 10 minutes per client address.
+	//
+	// POST /auth/password/forgot
+	AuthPasswordForgot(ctx context.Context, req *EmailRequest) (*AcceptedResponse, error)
+	// AuthPasswordReset implements authPasswordReset operation.
+	//
+	// Consumes the code, sets the password, activates an imported or enrolled
+	// account and revokes every session of the account. Any wrong, spent or
+	// expired code (or unknown email) is 400 `INVALID_CODE`. 10 per 10 minutes
+	// per client address.
+	//
+	// POST /auth/password/reset
+	AuthPasswordReset(ctx context.Context, req *PasswordResetRequest) (*OkResponse, error)
+	// AuthRefresh implements authRefresh operation.
+	//
+	// Rotation: the presented refresh token is spent and a new one returned
+	// with a new access token. Presenting a spent refresh token again revokes
+	// the whole session (every later refresh is 401). Invalid, spent, revoked
+	// or expired tokens: 401 `UNAUTHORIZED`. 60 per minute per client address.
+	//
+	// POST /auth/refresh
+	AuthRefresh(ctx context.Context, req *RefreshRequest) (*SessionResponse, error)
+	// AuthSignup implements authSignup operation.
+	//
+	// Creates an account (argon2id password, 10 to 128 characters) and answers a
+	// session like login. A registered email is 409 `ACCOUNT_EXISTS` (people
+	// imported or enrolled by a venue claim their account with the
+	// forgotten-password code instead). Limited to 10 per minute per client
+	// address.
+	//
+	// POST /auth/signup
+	AuthSignup(ctx context.Context, req *SignupRequest) (*SessionResponse, error)
 	// GetDiscovery implements getDiscovery operation.
 	//
 	// Listed venues of a world that have bookable classes on `date` (venue-local) in

@@ -13,6 +13,111 @@ type UnimplementedHandler struct{}
 
 var _ Handler = UnimplementedHandler{}
 
+// AuthAccountState implements authAccountState operation.
+//
+// `absent`, `active`, `password_never_used` (enrolled by a venue, never
+// signed in), `imported_unclaimed` (imported, not yet claimed) or
+// `unknown` (could not be determined now). The email travels in the body
+// to keep it out of URLs and logs. Never answers sooner than 250 ms; 20 per
+// minute per client address.
+//
+// POST /auth/account-state
+func (UnimplementedHandler) AuthAccountState(ctx context.Context, req *EmailRequest) (r *AccountStateResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AuthLogin implements authLogin operation.
+//
+// Answers a session: an access token (EdDSA JWT with `iss`, `aud`, `exp`;
+// 15 minutes, `expires_in` seconds), a refresh token (rotating; the
+// session lives at most 30 days), the session id and the user. Every
+// failure is 401 `INVALID_CREDENTIALS`, whether the email exists or not.
+// Limited to 30 per minute per client address and 10 per 10 minutes per
+// email (429 `RATE_LIMITED` with `Retry-After`).
+//
+// POST /auth/login
+func (UnimplementedHandler) AuthLogin(ctx context.Context, req *LoginRequest) (r *SessionResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AuthLogout implements authLogout operation.
+//
+// Revokes the session and its refresh token. Access tokens already issued
+// stay valid until they expire (at most 15 minutes).
+//
+// POST /auth/logout
+func (UnimplementedHandler) AuthLogout(ctx context.Context) (r *OkResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AuthPasswordChange implements authPasswordChange operation.
+//
+// Needs the code from `/auth/password/change-code`; the other sessions of
+// the account are revoked, the current one stays.
+//
+// POST /auth/password/change
+func (UnimplementedHandler) AuthPasswordChange(ctx context.Context, req *PasswordChangeRequest) (r *OkResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AuthPasswordChangeCode implements authPasswordChangeCode operation.
+//
+// Send the signed-in user a fresh password-change code.
+//
+// POST /auth/password/change-code
+func (UnimplementedHandler) AuthPasswordChangeCode(ctx context.Context) (r *AcceptedResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AuthPasswordForgot implements authPasswordForgot operation.
+//
+// Sends a single-use 6-digit code (15 minutes, 5 wrong guesses) to the
+// email when it has an account; the answer (202) and its timing (at least
+// 250 ms) are the same either way. A new code replaces a pending one.
+// 10 per 10 minutes per client address.
+//
+// POST /auth/password/forgot
+func (UnimplementedHandler) AuthPasswordForgot(ctx context.Context, req *EmailRequest) (r *AcceptedResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AuthPasswordReset implements authPasswordReset operation.
+//
+// Consumes the code, sets the password, activates an imported or enrolled
+// account and revokes every session of the account. Any wrong, spent or
+// expired code (or unknown email) is 400 `INVALID_CODE`. 10 per 10 minutes
+// per client address.
+//
+// POST /auth/password/reset
+func (UnimplementedHandler) AuthPasswordReset(ctx context.Context, req *PasswordResetRequest) (r *OkResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AuthRefresh implements authRefresh operation.
+//
+// Rotation: the presented refresh token is spent and a new one returned
+// with a new access token. Presenting a spent refresh token again revokes
+// the whole session (every later refresh is 401). Invalid, spent, revoked
+// or expired tokens: 401 `UNAUTHORIZED`. 60 per minute per client address.
+//
+// POST /auth/refresh
+func (UnimplementedHandler) AuthRefresh(ctx context.Context, req *RefreshRequest) (r *SessionResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AuthSignup implements authSignup operation.
+//
+// Creates an account (argon2id password, 10 to 128 characters) and answers a
+// session like login. A registered email is 409 `ACCOUNT_EXISTS` (people
+// imported or enrolled by a venue claim their account with the
+// forgotten-password code instead). Limited to 10 per minute per client
+// address.
+//
+// POST /auth/signup
+func (UnimplementedHandler) AuthSignup(ctx context.Context, req *SignupRequest) (r *SessionResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetDiscovery implements getDiscovery operation.
 //
 // Listed venues of a world that have bookable classes on `date` (venue-local) in

@@ -1,0 +1,98 @@
+package accounts
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/venueplatform/venue/internal/identity/codes"
+	"github.com/venueplatform/venue/internal/identity/token"
+)
+
+// Lifetimes of sessions and codes.
+const (
+	// SessionTTL is a session's absolute lifetime from sign-in.
+	SessionTTL = 30 * 24 * time.Hour
+	// CodeTTL is how long an emailed code is valid.
+	CodeTTL = 15 * time.Minute
+	// MaxCodeAttempts is how many wrong guesses a code survives.
+	MaxCodeAttempts = 5
+)
+
+// Defaults of the token issuer and audience.
+const (
+	DefaultIssuer   = "venue-platform"
+	DefaultAudience = "venue-api"
+)
+
+// Config configures a Service.
+type Config struct {
+	// SigningKey is the Ed25519 key that signs access tokens (nil: a random
+	// key per process, so tokens die with the process; set
+	// VENUE_JWT_SIGNING_KEY when running several instances).
+	SigningKey *token.SigningKey
+	// VerificationKeys are further accepted keys (rotation).
+	VerificationKeys []token.VerificationKey
+	Issuer, Audience string
+	// Pepper keys the hashes of short codes (nil: random per process).
+	Pepper []byte
+	// Sink delivers codes (nil: LogSink on Log).
+	Sink CodeSink
+	Log  *slog.Logger
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+}
+
+// ConfigFromEnv reads VENUE_JWT_SIGNING_KEY (base64 seed or PKCS #8 PEM),
+// VENUE_JWT_VERIFICATION_KEYS (comma-separated public keys),
+// VENUE_JWT_ISSUER, VENUE_JWT_AUDIENCE and VENUE_CODE_PEPPER (base64 of at
+// least 32 bytes). Unset secrets are random per process.
+func ConfigFromEnv(log *slog.Logger) (Config, error) {
+	cfg := Config{
+		Issuer:   envOr("VENUE_JWT_ISSUER", DefaultIssuer),
+		Audience: envOr("VENUE_JWT_AUDIENCE", DefaultAudience),
+		Log:      log,
+	}
+	if s := os.Getenv("VENUE_JWT_SIGNING_KEY"); s != "" {
+		k, err := token.ParseSigningKey(s)
+		if err != nil {
+			return cfg, fmt.Errorf("VENUE_JWT_SIGNING_KEY: %w", err)
+		}
+		cfg.SigningKey = k
+	}
+	for _, s := range strings.Split(os.Getenv("VENUE_JWT_VERIFICATION_KEYS"), ",") {
+		if strings.TrimSpace(s) == "" {
+			continue
+		}
+		k, err := token.ParseVerificationKey(s)
+		if err != nil {
+			return cfg, fmt.Errorf("VENUE_JWT_VERIFICATION_KEYS: %w", err)
+		}
+		cfg.VerificationKeys = append(cfg.VerificationKeys, k)
+	}
+	if s := os.Getenv("VENUE_CODE_PEPPER"); s != "" {
+		p, err := base64.StdEncoding.DecodeString(s)
+		if err != nil || len(p) < codes.MinPepperSize {
+			return cfg, fmt.Errorf("VENUE_CODE_PEPPER: want the base64 of at least %d bytes", codes.MinPepperSize)
+		}
+		cfg.Pepper = p
+	}
+	return cfg, nil
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func randomPepper() []byte {
+	p := make([]byte, codes.MinPepperSize)
+	_, _ = rand.Read(p)
+	return p
+}
