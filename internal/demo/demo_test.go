@@ -7,8 +7,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/venueplatform/venue/ent/addonproduct"
 	"github.com/venueplatform/venue/ent/alert"
 	"github.com/venueplatform/venue/ent/booking"
+	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/internal/apikey"
 	"github.com/venueplatform/venue/internal/demo"
@@ -33,6 +35,11 @@ func TestEnsure(t *testing.T) {
 	require.Equal(t, demo.Slug, res.Slug)
 	require.Equal(t, 20, res.Counts["members"])
 	require.Equal(t, 42, res.Counts["classes"])
+	require.Equal(t, 14, res.Counts["opening_hours"])
+	require.Equal(t, 5, res.Counts["amenities"])
+	require.Equal(t, 3, res.Counts["photos"])
+	require.Equal(t, 5, res.Counts["addons"])
+	require.Equal(t, 2, res.Counts["gift_cards"])
 
 	v, err := venue.BySlug(ctx, client, demo.Slug)
 	require.NoError(t, err)
@@ -54,6 +61,18 @@ func TestEnsure(t *testing.T) {
 	open, err := client.Alert.Query().Where(alert.Resolved(false)).Count(vctx)
 	require.NoError(t, err)
 	require.Equal(t, 1, open)
+	org, err := client.Organization.Query().Only(vctx)
+	require.NoError(t, err)
+	require.Equal(t, "DK", org.Country)
+	require.Equal(t, "København", org.City)
+	require.NotEmpty(t, org.Description)
+	ride, err := client.Brand.Query().Where(brand.Slug("ride-cph")).Only(vctx)
+	require.NoError(t, err)
+	require.Equal(t, "Ride to the beat", ride.Tagline)
+	require.NotEmpty(t, ride.SecondaryColor)
+	categories, err := client.AddonProduct.Query().GroupBy(addonproduct.FieldCategory).Strings(vctx)
+	require.NoError(t, err)
+	require.ElementsMatch(t, []string{"rental", "drinks"}, categories)
 	completed, err := client.Booking.Query().Where(booking.StatusEQ(booking.StatusCheckedIn)).Count(vctx)
 	require.NoError(t, err)
 	require.Positive(t, completed, "the morning's classes are over")

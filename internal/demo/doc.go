@@ -11,5 +11,7 @@
 //
 // The data is a function of the time given (Document): classes run on the
 // seven venue-local days from that day, classes already over are completed
-// with attendance, and one full class has a waitlist.
+// with attendance, and one full class has a waitlist. The venue also gets
+// its public profile, themed brands, opening hours, amenities, photos,
+// add-ons in two categories and two gift cards (profile.go).
 package demo

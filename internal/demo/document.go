@@ -67,6 +67,7 @@ func Document(now time.Time) (*importer.Document, error) {
 	today := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, loc)
 	d := &importer.Document{Format: importer.Format}
 	catalogue(d)
+	profile(d, today)
 	d.Members, d.Passes, d.Payments = membership(today)
 	d.Classes, d.Bookings = week(today, now)
 	d.Alerts = []importer.Alert{

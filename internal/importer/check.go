@@ -29,7 +29,8 @@ var singular = map[string]string{
 	SecBrands: "brand", SecLocations: "location", SecRooms: "room", SecClassTypes: "class type",
 	SecInstructors: "instructor", SecPassTypes: "pass type", SecClasses: "class",
 	SecMembers: "member", SecPasses: "pass", SecBookings: "booking", SecPayments: "payment",
-	SecAlerts: "alert",
+	SecAlerts: "alert", SecOpeningHours: "opening hours", SecAmenities: "amenity", SecPhotos: "photo",
+	SecAddons: "add-on", SecGiftCards: "gift card",
 }
 
 // begin registers an item: it checks its ref (present, at most 200

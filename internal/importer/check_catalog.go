@@ -20,6 +20,7 @@ func (p *plan) checkBrands() {
 		if in.Slug != "" && (len(in.Slug) > 100 || !slugPattern.MatchString(in.Slug)) {
 			p.ps.add(it, "slug", "invalid slug %q; want lower-case letters and digits joined by single hyphens", in.Slug)
 		}
+		p.checkBrandTheme(it, in)
 		p.brands = append(p.brands, &brandPlan{it: it, in: in, id: id, ex: p.db.brands[in.Ref]})
 	}
 }

@@ -57,6 +57,19 @@
 // cancelled_at, checked_in_at; payments processor_payment_id; alerts
 // resolved_at.
 //
+// The catalogue extension (docs/import-format-extensions.md, still
+// venue-import/1): a top-level "venue" object with the venue's public
+// profile (VenueProfile; name, slug, plan, currency and time zone are not
+// importable), theming fields on brands, and sections opening_hours,
+// amenities, photos, addons and gift_cards, written after alerts. The venue
+// object and the brands' theming fields patch: a field that is absent leaves
+// the stored value as it is, an empty string clears it, so documents written
+// before the extension import exactly as before. Items of the new sections
+// are replaced whole like every other item. Result.Venue says whether the
+// venue object was applied. Gift card codes are stored upper-case and are
+// unique per venue ignoring case; a code another card of the venue holds is
+// an error (moving a code between two cards takes two runs).
+//
 // Speed: rows are inserted with CreateBulk in batches of 500 and people are
 // enrolled a few thousand at a time, so a document of 10,000 members imports
 // in seconds. Only one import per venue runs at a time (an advisory lock).

@@ -20,15 +20,31 @@ type Document struct {
 	Bookings    []Booking    `json:"bookings,omitempty"`
 	Payments    []Payment    `json:"payments,omitempty"`
 	Alerts      []Alert      `json:"alerts,omitempty"`
+
+	// Additive sections of version 1 (document_extra.go).
+	Venue        *VenueProfile  `json:"venue,omitempty"`
+	OpeningHours []OpeningHours `json:"opening_hours,omitempty"`
+	Amenities    []Amenity      `json:"amenities,omitempty"`
+	Photos       []Photo        `json:"photos,omitempty"`
+	Addons       []Addon        `json:"addons,omitempty"`
+	GiftCards    []GiftCard     `json:"gift_cards,omitempty"`
 }
 
 // Brand is an item of section brands. An empty Slug is derived from Name.
+// The theming fields (pointers) are written only when present, so a document
+// without them leaves a brand's theming as it is; an empty string clears.
 type Brand struct {
-	Ref         string `json:"ref"`
-	Name        string `json:"name"`
-	Slug        string `json:"slug,omitempty"`
-	Description string `json:"description,omitempty"`
-	Color       string `json:"color,omitempty"`
+	Ref            string            `json:"ref"`
+	Name           string            `json:"name"`
+	Slug           string            `json:"slug,omitempty"`
+	Description    string            `json:"description,omitempty"`
+	Color          string            `json:"color,omitempty"`
+	SecondaryColor *string           `json:"secondary_color,omitempty"`
+	Tagline        *string           `json:"tagline,omitempty"`
+	Website        *string           `json:"website,omitempty"`
+	LogoURL        *string           `json:"logo_url,omitempty"`
+	SocialLinks    map[string]string `json:"social_links,omitempty"`
+	SortOrder      *int              `json:"sort_order,omitempty"`
 }
 
 // Location is an item of section locations, with its rooms.
@@ -197,4 +213,5 @@ const (
 var Sections = []string{
 	SecBrands, SecLocations, SecRooms, SecClassTypes, SecInstructors, SecPassTypes,
 	SecClasses, SecMembers, SecPasses, SecBookings, SecPayments, SecAlerts,
+	SecOpeningHours, SecAmenities, SecPhotos, SecAddons, SecGiftCards,
 }

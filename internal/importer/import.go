@@ -31,6 +31,9 @@ type Result struct {
 	Created map[string]int `json:"created"`
 	// IDs maps each section's refs to the ids of their rows.
 	IDs map[string]map[string]string `json:"ids"`
+	// Venue is true when the document's venue object was applied to the
+	// venue's profile.
+	Venue bool `json:"venue,omitempty"`
 	// DryRun is true when nothing was written.
 	DryRun bool `json:"dry_run,omitempty"`
 }
@@ -120,7 +123,13 @@ func prepare(ctx context.Context, c *ent.Client, org uuid.UUID, doc *Document) (
 	p.checkBookings()
 	p.checkPayments()
 	p.checkAlerts()
-	for _, check := range []func(context.Context, *ent.Client) error{p.assignSlugs, p.checkDisplayIDs, p.checkCapacity} {
+	p.checkVenue()
+	p.checkOpeningHours()
+	p.checkAmenities()
+	p.checkPhotos()
+	p.checkAddons()
+	p.checkGiftCards()
+	for _, check := range []func(context.Context, *ent.Client) error{p.assignSlugs, p.checkDisplayIDs, p.checkCapacity, p.checkGiftCodes} {
 		if err := check(ctx, c); err != nil {
 			return nil, fmt.Errorf("import: %w", err)
 		}
@@ -159,6 +168,11 @@ func newPlan(doc *Document, org uuid.UUID, currency string, db existing) *plan {
 	register(p.ids[SecBookings], db.bookings, func(x *ent.Booking) uuid.UUID { return x.ID })
 	register(p.ids[SecPayments], db.payments, func(x *ent.Payment) uuid.UUID { return x.ID })
 	register(p.ids[SecAlerts], db.alerts, func(x *ent.Alert) uuid.UUID { return x.ID })
+	register(p.ids[SecOpeningHours], db.openingHours, func(x *ent.OpeningHours) uuid.UUID { return x.ID })
+	register(p.ids[SecAmenities], db.amenities, func(x *ent.Amenity) uuid.UUID { return x.ID })
+	register(p.ids[SecPhotos], db.photos, func(x *ent.Photo) uuid.UUID { return x.ID })
+	register(p.ids[SecAddons], db.addons, func(x *ent.AddonProduct) uuid.UUID { return x.ID })
+	register(p.ids[SecGiftCards], db.giftCards, func(x *ent.GiftCard) uuid.UUID { return x.ID })
 	return p
 }
 
@@ -192,6 +206,14 @@ func (p *plan) write(ctx context.Context, c *ent.Client) (map[string]int, error)
 		{SecBookings, p.writeBookings, func() int { return countNew(p.bookings, func(x *bookingPlan) bool { return x.ex == nil }) }},
 		{SecPayments, p.writePayments, func() int { return countNew(p.payments, func(x *paymentPlan) bool { return x.ex == nil }) }},
 		{SecAlerts, p.writeAlerts, func() int { return countNew(p.alerts, func(x *alertPlan) bool { return x.ex == nil }) }},
+		{SecVenue, p.writeVenue, nil},
+		{SecOpeningHours, p.writeOpeningHours, func() int {
+			return countNew(p.openingHours, func(x *openingHoursPlan) bool { return x.ex == nil })
+		}},
+		{SecAmenities, p.writeAmenities, func() int { return countNew(p.amenities, func(x *amenityPlan) bool { return x.ex == nil }) }},
+		{SecPhotos, p.writePhotos, func() int { return countNew(p.photos, func(x *photoPlan) bool { return x.ex == nil }) }},
+		{SecAddons, p.writeAddons, func() int { return countNew(p.addons, func(x *addonPlan) bool { return x.ex == nil }) }},
+		{SecGiftCards, p.writeGiftCards, func() int { return countNew(p.giftCards, func(x *giftCardPlan) bool { return x.ex == nil }) }},
 	}
 	for _, s := range steps {
 		if err := s.write(ctx, c); err != nil {
@@ -222,7 +244,8 @@ func countNew[T any](items []T, isNew func(T) bool) int {
 func (p *plan) items() int {
 	return len(p.brands) + len(p.locations) + len(p.rooms) + len(p.classTypes) + len(p.instructors) +
 		len(p.passTypes) + len(p.classes) + len(p.members) + len(p.passes) + len(p.bookings) +
-		len(p.payments) + len(p.alerts)
+		len(p.payments) + len(p.alerts) + len(p.openingHours) + len(p.amenities) + len(p.photos) +
+		len(p.addons) + len(p.giftCards)
 }
 
 func (p *plan) advance(n int) {
@@ -244,6 +267,9 @@ func (p *plan) result(created map[string]int) *Result {
 		if _, ok := created[s]; !ok {
 			created[s] = 0
 		}
+	}
+	if p.doc.Venue != nil {
+		res.Venue = true
 	}
 	return res
 }

@@ -43,6 +43,7 @@ var tables = []string{
 	"brands", "locations", "rooms", "class_types", "instructors", "pass_types",
 	"pass_type_allowed_brands", "class_instances", "users", "members", "passes",
 	"bookings", "payments", "alerts",
+	"opening_hours", "amenities", "photos", "addon_products", "gift_cards",
 }
 
 // rowCounts counts the rows of every table an import writes.
@@ -80,6 +81,7 @@ func TestImportRoundTrip(t *testing.T) {
 	require.Equal(t, map[string]int{
 		"brands": 2, "locations": 2, "rooms": 3, "class_types": 2, "instructors": 2, "pass_types": 3,
 		"classes": 3, "members": 3, "passes": 2, "bookings": 5, "payments": 2, "alerts": 1,
+		"opening_hours": 0, "amenities": 0, "photos": 0, "addons": 0, "gift_cards": 0,
 	}, res.Counts)
 	require.Equal(t, res.Counts, res.Created)
 	require.Len(t, res.IDs["rooms"], 3)

@@ -90,6 +90,7 @@ func namedRefs(d *Document) refSet {
 	for _, a := range d.Alerts {
 		s.add(SecAlerts, a.Ref)
 	}
+	addExtraRefs(d, s)
 	for k, v := range s {
 		slices.Sort(v)
 		s[k] = slices.Compact(v)
@@ -180,5 +181,5 @@ func loadExisting(ctx context.Context, c *ent.Client, refs refSet) (existing, er
 	}, func(x *ent.Alert) *string { return x.ImportRef }); err != nil {
 		return ex, wrap(SecAlerts, err)
 	}
-	return ex, nil
+	return ex, loadExtra(ctx, c, refs, &ex)
 }

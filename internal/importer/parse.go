@@ -14,6 +14,7 @@ import (
 var topLevel = []string{
 	"format", SecBrands, SecLocations, SecClassTypes, SecInstructors, SecClasses,
 	SecPassTypes, SecMembers, SecPasses, SecBookings, SecPayments, SecAlerts,
+	SecVenue, SecOpeningHours, SecAmenities, SecPhotos, SecAddons, SecGiftCards,
 }
 
 // Parse reads a document strictly: malformed JSON (with its line and column),
@@ -62,6 +63,12 @@ func Parse(r io.Reader) (*Document, error) {
 	decodeSection(&ps, top, SecBookings, &doc.Bookings)
 	decodeSection(&ps, top, SecPayments, &doc.Payments)
 	decodeSection(&ps, top, SecAlerts, &doc.Alerts)
+	decodeVenue(&ps, top, &doc.Venue)
+	decodeSection(&ps, top, SecOpeningHours, &doc.OpeningHours)
+	decodeSection(&ps, top, SecAmenities, &doc.Amenities)
+	decodeSection(&ps, top, SecPhotos, &doc.Photos)
+	decodeSection(&ps, top, SecAddons, &doc.Addons)
+	decodeSection(&ps, top, SecGiftCards, &doc.GiftCards)
 	if err := ps.err(); err != nil {
 		return nil, err
 	}
@@ -94,6 +101,29 @@ func decodeSection[T any](ps *problems, top map[string]json.RawMessage, section 
 			ps.add(item{section, i, refOf(raw)}, decodeField(err), "%s", decodeMessage(err))
 		}
 	}
+}
+
+// decodeVenue decodes the top-level venue object strictly; its problems are
+// named venue.FIELD.
+func decodeVenue(ps *problems, top map[string]json.RawMessage, out **VenueProfile) {
+	raw, ok := top[SecVenue]
+	if !ok || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return
+	}
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
+		ps.add(item{}, SecVenue, "must be an object")
+		return
+	}
+	var v VenueProfile
+	if err := strictDecode(raw, &v); err != nil {
+		field := SecVenue
+		if f := decodeField(err); f != "" {
+			field += "." + f
+		}
+		ps.add(item{}, field, "%s", decodeMessage(err))
+		return
+	}
+	*out = &v
 }
 
 // decodeLocations decodes section locations; a problem in a nested room is

@@ -29,6 +29,15 @@ type plan struct {
 	payments    []*paymentPlan
 	alerts      []*alertPlan
 
+	// The catalogue extension (plan_extra.go); country is the venue
+	// object's normalised country code.
+	openingHours []*openingHoursPlan
+	amenities    []*amenityPlan
+	photos       []*photoPlan
+	addons       []*addonPlan
+	giftCards    []*giftCardPlan
+	country      string
+
 	// db holds the rows of earlier imports that the document names, by ref.
 	db existing
 	// ids maps section and ref to the row id, for every ref of the document
@@ -187,4 +196,10 @@ type existing struct {
 	bookings    map[string]*ent.Booking
 	payments    map[string]*ent.Payment
 	alerts      map[string]*ent.Alert
+
+	openingHours map[string]*ent.OpeningHours
+	amenities    map[string]*ent.Amenity
+	photos       map[string]*ent.Photo
+	addons       map[string]*ent.AddonProduct
+	giftCards    map[string]*ent.GiftCard
 }

@@ -60,6 +60,7 @@ func (p *plan) writeBrands(ctx context.Context, c *ent.Client) error {
 			m.SetSlug(b.slug)
 			text(b.in.Description, m.SetDescription, m.ClearDescription)
 			text(b.in.Color, m.SetColor, m.ClearColor)
+			writeBrandTheme(m, b.in)
 		}
 		if b.ex == nil {
 			bc := c.Brand.Create().SetID(b.id)
