@@ -26,6 +26,7 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
+	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
@@ -73,6 +74,8 @@ type Client struct {
 	ClassInstance *ClassInstanceClient
 	// ClassType is the client for interacting with the ClassType builders.
 	ClassType *ClassTypeClient
+	// Event is the client for interacting with the Event builders.
+	Event *EventClient
 	// FeatureProvisioning is the client for interacting with the FeatureProvisioning builders.
 	FeatureProvisioning *FeatureProvisioningClient
 	// FlashSale is the client for interacting with the FlashSale builders.
@@ -130,6 +133,7 @@ func (c *Client) init() {
 	c.Brand = NewBrandClient(c.config)
 	c.ClassInstance = NewClassInstanceClient(c.config)
 	c.ClassType = NewClassTypeClient(c.config)
+	c.Event = NewEventClient(c.config)
 	c.FeatureProvisioning = NewFeatureProvisioningClient(c.config)
 	c.FlashSale = NewFlashSaleClient(c.config)
 	c.GiftCard = NewGiftCardClient(c.config)
@@ -250,6 +254,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Brand:               NewBrandClient(cfg),
 		ClassInstance:       NewClassInstanceClient(cfg),
 		ClassType:           NewClassTypeClient(cfg),
+		Event:               NewEventClient(cfg),
 		FeatureProvisioning: NewFeatureProvisioningClient(cfg),
 		FlashSale:           NewFlashSaleClient(cfg),
 		GiftCard:            NewGiftCardClient(cfg),
@@ -297,6 +302,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Brand:               NewBrandClient(cfg),
 		ClassInstance:       NewClassInstanceClient(cfg),
 		ClassType:           NewClassTypeClient(cfg),
+		Event:               NewEventClient(cfg),
 		FeatureProvisioning: NewFeatureProvisioningClient(cfg),
 		FlashSale:           NewFlashSaleClient(cfg),
 		GiftCard:            NewGiftCardClient(cfg),
@@ -345,8 +351,8 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.AuditLog, c.AuthCode, c.Booking,
-		c.Brand, c.ClassInstance, c.ClassType, c.FeatureProvisioning, c.FlashSale,
-		c.GiftCard, c.IdempotencyKey, c.Instructor, c.Location, c.Member,
+		c.Brand, c.ClassInstance, c.ClassType, c.Event, c.FeatureProvisioning,
+		c.FlashSale, c.GiftCard, c.IdempotencyKey, c.Instructor, c.Location, c.Member,
 		c.OpeningHours, c.Organization, c.Pass, c.PassType, c.Payment, c.Photo,
 		c.PlatformSetting, c.RefreshToken, c.Room, c.Session, c.User,
 	} {
@@ -359,8 +365,8 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.AuditLog, c.AuthCode, c.Booking,
-		c.Brand, c.ClassInstance, c.ClassType, c.FeatureProvisioning, c.FlashSale,
-		c.GiftCard, c.IdempotencyKey, c.Instructor, c.Location, c.Member,
+		c.Brand, c.ClassInstance, c.ClassType, c.Event, c.FeatureProvisioning,
+		c.FlashSale, c.GiftCard, c.IdempotencyKey, c.Instructor, c.Location, c.Member,
 		c.OpeningHours, c.Organization, c.Pass, c.PassType, c.Payment, c.Photo,
 		c.PlatformSetting, c.RefreshToken, c.Room, c.Session, c.User,
 	} {
@@ -391,6 +397,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ClassInstance.mutate(ctx, m)
 	case *ClassTypeMutation:
 		return c.ClassType.mutate(ctx, m)
+	case *EventMutation:
+		return c.Event.mutate(ctx, m)
 	case *FeatureProvisioningMutation:
 		return c.FeatureProvisioning.mutate(ctx, m)
 	case *FlashSaleMutation:
@@ -2169,6 +2177,156 @@ func (c *ClassTypeClient) mutate(ctx context.Context, m *ClassTypeMutation) (Val
 		return (&ClassTypeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown ClassType mutation op: %q", m.Op())
+	}
+}
+
+// EventClient is a client for the Event schema.
+type EventClient struct {
+	config
+}
+
+// NewEventClient returns a client for the Event from the given config.
+func NewEventClient(c config) *EventClient {
+	return &EventClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `event.Hooks(f(g(h())))`.
+func (c *EventClient) Use(hooks ...Hook) {
+	c.hooks.Event = append(c.hooks.Event, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `event.Intercept(f(g(h())))`.
+func (c *EventClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Event = append(c.inters.Event, interceptors...)
+}
+
+// Create returns a builder for creating a Event entity.
+func (c *EventClient) Create() *EventCreate {
+	mutation := newEventMutation(c.config, OpCreate)
+	return &EventCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Event entities.
+func (c *EventClient) CreateBulk(builders ...*EventCreate) *EventCreateBulk {
+	return &EventCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *EventClient) MapCreateBulk(slice any, setFunc func(*EventCreate, int)) *EventCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &EventCreateBulk{err: fmt.Errorf("calling to EventClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*EventCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &EventCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Event.
+func (c *EventClient) Update() *EventUpdate {
+	mutation := newEventMutation(c.config, OpUpdate)
+	return &EventUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *EventClient) UpdateOne(_m *Event) *EventUpdateOne {
+	mutation := newEventMutation(c.config, OpUpdateOne, withEvent(_m))
+	return &EventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *EventClient) UpdateOneID(id uuid.UUID) *EventUpdateOne {
+	mutation := newEventMutation(c.config, OpUpdateOne, withEventID(id))
+	return &EventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Event.
+func (c *EventClient) Delete() *EventDelete {
+	mutation := newEventMutation(c.config, OpDelete)
+	return &EventDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *EventClient) DeleteOne(_m *Event) *EventDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *EventClient) DeleteOneID(id uuid.UUID) *EventDeleteOne {
+	builder := c.Delete().Where(event.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &EventDeleteOne{builder}
+}
+
+// Query returns a query builder for Event.
+func (c *EventClient) Query() *EventQuery {
+	return &EventQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeEvent},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Event entity by its id.
+func (c *EventClient) Get(ctx context.Context, id uuid.UUID) (*Event, error) {
+	return c.Query().Where(event.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *EventClient) GetX(ctx context.Context, id uuid.UUID) *Event {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Event.
+func (c *EventClient) QueryOrganization(_m *Event) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(event.Table, event.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, event.OrganizationTable, event.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *EventClient) Hooks() []Hook {
+	hooks := c.hooks.Event
+	return append(hooks[:len(hooks):len(hooks)], event.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *EventClient) Interceptors() []Interceptor {
+	return c.inters.Event
+}
+
+func (c *EventClient) mutate(ctx context.Context, m *EventMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&EventCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&EventUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&EventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&EventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Event mutation op: %q", m.Op())
 	}
 }
 
@@ -5323,14 +5481,14 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 type (
 	hooks struct {
 		APIKey, AddonProduct, Alert, Amenity, AuditLog, AuthCode, Booking, Brand,
-		ClassInstance, ClassType, FeatureProvisioning, FlashSale, GiftCard,
+		ClassInstance, ClassType, Event, FeatureProvisioning, FlashSale, GiftCard,
 		IdempotencyKey, Instructor, Location, Member, OpeningHours, Organization, Pass,
 		PassType, Payment, Photo, PlatformSetting, RefreshToken, Room, Session,
 		User []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, AuditLog, AuthCode, Booking, Brand,
-		ClassInstance, ClassType, FeatureProvisioning, FlashSale, GiftCard,
+		ClassInstance, ClassType, Event, FeatureProvisioning, FlashSale, GiftCard,
 		IdempotencyKey, Instructor, Location, Member, OpeningHours, Organization, Pass,
 		PassType, Payment, Photo, PlatformSetting, RefreshToken, Room, Session,
 		User []ent.Interceptor

@@ -22,6 +22,7 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
+	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
@@ -110,6 +111,7 @@ func checkColumn(t, c string) error {
 			brand.Table:               brand.ValidColumn,
 			classinstance.Table:       classinstance.ValidColumn,
 			classtype.Table:           classtype.ValidColumn,
+			event.Table:               event.ValidColumn,
 			featureprovisioning.Table: featureprovisioning.ValidColumn,
 			flashsale.Table:           flashsale.ValidColumn,
 			giftcard.Table:            giftcard.ValidColumn,

@@ -34,6 +34,8 @@ type Tx struct {
 	ClassInstance *ClassInstanceClient
 	// ClassType is the client for interacting with the ClassType builders.
 	ClassType *ClassTypeClient
+	// Event is the client for interacting with the Event builders.
+	Event *EventClient
 	// FeatureProvisioning is the client for interacting with the FeatureProvisioning builders.
 	FeatureProvisioning *FeatureProvisioningClient
 	// FlashSale is the client for interacting with the FlashSale builders.
@@ -211,6 +213,7 @@ func (tx *Tx) init() {
 	tx.Brand = NewBrandClient(tx.config)
 	tx.ClassInstance = NewClassInstanceClient(tx.config)
 	tx.ClassType = NewClassTypeClient(tx.config)
+	tx.Event = NewEventClient(tx.config)
 	tx.FeatureProvisioning = NewFeatureProvisioningClient(tx.config)
 	tx.FlashSale = NewFlashSaleClient(tx.config)
 	tx.GiftCard = NewGiftCardClient(tx.config)

@@ -38,6 +38,8 @@ type User struct {
 	Country string `json:"country,omitempty"`
 	// City holds the value of the "city" field.
 	City string `json:"city,omitempty"`
+	// MarketingConsent holds the value of the "marketing_consent" field.
+	MarketingConsent bool `json:"marketing_consent,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the UserQuery when eager-loading is set.
 	Edges        UserEdges `json:"edges"`
@@ -89,6 +91,8 @@ func (*User) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
+		case user.FieldMarketingConsent:
+			values[i] = new(sql.NullBool)
 		case user.FieldEmail, user.FieldFirstName, user.FieldLastName, user.FieldPhone, user.FieldPasswordHash, user.FieldAccountState, user.FieldCountry, user.FieldCity:
 			values[i] = new(sql.NullString)
 		case user.FieldCreatedAt, user.FieldUpdatedAt:
@@ -176,6 +180,12 @@ func (_m *User) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.City = value.String
 			}
+		case user.FieldMarketingConsent:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field marketing_consent", values[i])
+			} else if value.Valid {
+				_m.MarketingConsent = value.Bool
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -255,6 +265,9 @@ func (_m *User) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("city=")
 	builder.WriteString(_m.City)
+	builder.WriteString(", ")
+	builder.WriteString("marketing_consent=")
+	builder.WriteString(fmt.Sprintf("%v", _m.MarketingConsent))
 	builder.WriteByte(')')
 	return builder.String()
 }

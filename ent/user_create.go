@@ -159,6 +159,20 @@ func (_c *UserCreate) SetNillableCity(v *string) *UserCreate {
 	return _c
 }
 
+// SetMarketingConsent sets the "marketing_consent" field.
+func (_c *UserCreate) SetMarketingConsent(v bool) *UserCreate {
+	_c.mutation.SetMarketingConsent(v)
+	return _c
+}
+
+// SetNillableMarketingConsent sets the "marketing_consent" field if the given value is not nil.
+func (_c *UserCreate) SetNillableMarketingConsent(v *bool) *UserCreate {
+	if v != nil {
+		_c.SetMarketingConsent(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *UserCreate) SetID(v uuid.UUID) *UserCreate {
 	_c.mutation.SetID(v)
@@ -281,6 +295,10 @@ func (_c *UserCreate) defaults() error {
 		v := user.DefaultAccountState
 		_c.mutation.SetAccountState(v)
 	}
+	if _, ok := _c.mutation.MarketingConsent(); !ok {
+		v := user.DefaultMarketingConsent
+		_c.mutation.SetMarketingConsent(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if user.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized user.DefaultID (forgotten import ent/runtime?)")
@@ -335,6 +353,9 @@ func (_c *UserCreate) check() error {
 		if err := user.CountryValidator(v); err != nil {
 			return &ValidationError{Name: "country", err: fmt.Errorf(`ent: validator failed for field "User.country": %w`, err)}
 		}
+	}
+	if _, ok := _c.mutation.MarketingConsent(); !ok {
+		return &ValidationError{Name: "marketing_consent", err: errors.New(`ent: missing required field "User.marketing_consent"`)}
 	}
 	return nil
 }
@@ -411,6 +432,10 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.City(); ok {
 		_spec.SetField(user.FieldCity, field.TypeString, value)
 		_node.City = value
+	}
+	if value, ok := _c.mutation.MarketingConsent(); ok {
+		_spec.SetField(user.FieldMarketingConsent, field.TypeBool, value)
+		_node.MarketingConsent = value
 	}
 	if nodes := _c.mutation.MembersIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -644,6 +669,18 @@ func (u *UserUpsert) ClearCity() *UserUpsert {
 	return u
 }
 
+// SetMarketingConsent sets the "marketing_consent" field.
+func (u *UserUpsert) SetMarketingConsent(v bool) *UserUpsert {
+	u.Set(user.FieldMarketingConsent, v)
+	return u
+}
+
+// UpdateMarketingConsent sets the "marketing_consent" field to the value that was provided on create.
+func (u *UserUpsert) UpdateMarketingConsent() *UserUpsert {
+	u.SetExcluded(user.FieldMarketingConsent)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -846,6 +883,20 @@ func (u *UserUpsertOne) UpdateCity() *UserUpsertOne {
 func (u *UserUpsertOne) ClearCity() *UserUpsertOne {
 	return u.Update(func(s *UserUpsert) {
 		s.ClearCity()
+	})
+}
+
+// SetMarketingConsent sets the "marketing_consent" field.
+func (u *UserUpsertOne) SetMarketingConsent(v bool) *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.SetMarketingConsent(v)
+	})
+}
+
+// UpdateMarketingConsent sets the "marketing_consent" field to the value that was provided on create.
+func (u *UserUpsertOne) UpdateMarketingConsent() *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdateMarketingConsent()
 	})
 }
 
@@ -1218,6 +1269,20 @@ func (u *UserUpsertBulk) UpdateCity() *UserUpsertBulk {
 func (u *UserUpsertBulk) ClearCity() *UserUpsertBulk {
 	return u.Update(func(s *UserUpsert) {
 		s.ClearCity()
+	})
+}
+
+// SetMarketingConsent sets the "marketing_consent" field.
+func (u *UserUpsertBulk) SetMarketingConsent(v bool) *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.SetMarketingConsent(v)
+	})
+}
+
+// UpdateMarketingConsent sets the "marketing_consent" field to the value that was provided on create.
+func (u *UserUpsertBulk) UpdateMarketingConsent() *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdateMarketingConsent()
 	})
 }
 

@@ -174,6 +174,20 @@ func (_u *UserUpdate) ClearCity() *UserUpdate {
 	return _u
 }
 
+// SetMarketingConsent sets the "marketing_consent" field.
+func (_u *UserUpdate) SetMarketingConsent(v bool) *UserUpdate {
+	_u.mutation.SetMarketingConsent(v)
+	return _u
+}
+
+// SetNillableMarketingConsent sets the "marketing_consent" field if the given value is not nil.
+func (_u *UserUpdate) SetNillableMarketingConsent(v *bool) *UserUpdate {
+	if v != nil {
+		_u.SetMarketingConsent(*v)
+	}
+	return _u
+}
+
 // AddMemberIDs adds the "members" edge to the Member entity by IDs.
 func (_u *UserUpdate) AddMemberIDs(ids ...uuid.UUID) *UserUpdate {
 	_u.mutation.AddMemberIDs(ids...)
@@ -409,6 +423,9 @@ func (_u *UserUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.CityCleared() {
 		_spec.ClearField(user.FieldCity, field.TypeString)
+	}
+	if value, ok := _u.mutation.MarketingConsent(); ok {
+		_spec.SetField(user.FieldMarketingConsent, field.TypeBool, value)
 	}
 	if _u.mutation.MembersCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -707,6 +724,20 @@ func (_u *UserUpdateOne) ClearCity() *UserUpdateOne {
 	return _u
 }
 
+// SetMarketingConsent sets the "marketing_consent" field.
+func (_u *UserUpdateOne) SetMarketingConsent(v bool) *UserUpdateOne {
+	_u.mutation.SetMarketingConsent(v)
+	return _u
+}
+
+// SetNillableMarketingConsent sets the "marketing_consent" field if the given value is not nil.
+func (_u *UserUpdateOne) SetNillableMarketingConsent(v *bool) *UserUpdateOne {
+	if v != nil {
+		_u.SetMarketingConsent(*v)
+	}
+	return _u
+}
+
 // AddMemberIDs adds the "members" edge to the Member entity by IDs.
 func (_u *UserUpdateOne) AddMemberIDs(ids ...uuid.UUID) *UserUpdateOne {
 	_u.mutation.AddMemberIDs(ids...)
@@ -972,6 +1003,9 @@ func (_u *UserUpdateOne) sqlSave(ctx context.Context) (_node *User, err error) {
 	}
 	if _u.mutation.CityCleared() {
 		_spec.ClearField(user.FieldCity, field.TypeString)
+	}
+	if value, ok := _u.mutation.MarketingConsent(); ok {
+		_spec.SetField(user.FieldMarketingConsent, field.TypeBool, value)
 	}
 	if _u.mutation.MembersCleared() {
 		edge := &sqlgraph.EdgeSpec{

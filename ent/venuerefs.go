@@ -17,6 +17,7 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
+	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
@@ -49,6 +50,7 @@ var edgeTargets = map[string]map[string]string{
 	"Brand":               {"organization": "Organization", "class_types": "ClassType", "pass_types": "PassType", "photos": "Photo"},
 	"ClassInstance":       {"organization": "Organization", "class_type": "ClassType", "instructor": "Instructor", "location": "Location", "room": "Room", "bookings": "Booking"},
 	"ClassType":           {"organization": "Organization", "brand": "Brand", "class_instances": "ClassInstance", "pass_types": "PassType"},
+	"Event":               {"organization": "Organization"},
 	"FeatureProvisioning": {"organization": "Organization"},
 	"FlashSale":           {"organization": "Organization", "applicable_pass_types": "PassType"},
 	"GiftCard":            {"organization": "Organization", "pass_type": "PassType"},
@@ -81,6 +83,7 @@ var VenueOwnedTypes = []string{
 	"Brand",
 	"ClassInstance",
 	"ClassType",
+	"Event",
 	"FeatureProvisioning",
 	"FlashSale",
 	"GiftCard",
@@ -107,6 +110,7 @@ var AllTypes = []string{
 	"Brand",
 	"ClassInstance",
 	"ClassType",
+	"Event",
 	"FeatureProvisioning",
 	"FlashSale",
 	"GiftCard",
@@ -157,6 +161,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.ClassInstance.Query().Where(classinstance.IDIn(ids...)).Count(ctx)
 	case "ClassType":
 		return c.ClassType.Query().Where(classtype.IDIn(ids...)).Count(ctx)
+	case "Event":
+		return c.Event.Query().Where(event.IDIn(ids...)).Count(ctx)
 	case "FeatureProvisioning":
 		return c.FeatureProvisioning.Query().Where(featureprovisioning.IDIn(ids...)).Count(ctx)
 	case "FlashSale":

@@ -18,6 +18,7 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
+	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
@@ -363,6 +364,33 @@ func (f TraverseClassType) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.ClassTypeQuery", q)
+}
+
+// The EventFunc type is an adapter to allow the use of ordinary function as a Querier.
+type EventFunc func(context.Context, *ent.EventQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f EventFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.EventQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.EventQuery", q)
+}
+
+// The TraverseEvent type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseEvent func(context.Context, *ent.EventQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseEvent) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseEvent) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.EventQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.EventQuery", q)
 }
 
 // The FeatureProvisioningFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -874,6 +902,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ClassInstanceQuery, predicate.ClassInstance, classinstance.OrderOption]{typ: ent.TypeClassInstance, tq: q}, nil
 	case *ent.ClassTypeQuery:
 		return &query[*ent.ClassTypeQuery, predicate.ClassType, classtype.OrderOption]{typ: ent.TypeClassType, tq: q}, nil
+	case *ent.EventQuery:
+		return &query[*ent.EventQuery, predicate.Event, event.OrderOption]{typ: ent.TypeEvent, tq: q}, nil
 	case *ent.FeatureProvisioningQuery:
 		return &query[*ent.FeatureProvisioningQuery, predicate.FeatureProvisioning, featureprovisioning.OrderOption]{typ: ent.TypeFeatureProvisioning, tq: q}, nil
 	case *ent.FlashSaleQuery:

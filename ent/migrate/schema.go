@@ -491,6 +491,47 @@ var (
 			},
 		},
 	}
+	// EventsColumns holds the columns for the "events" table.
+	EventsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "type", Type: field.TypeString, Size: 100},
+		{Name: "payload", Type: field.TypeJSON},
+		{Name: "delivered_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// EventsTable holds the schema information for the "events" table.
+	EventsTable = &schema.Table{
+		Name:       "events",
+		Columns:    EventsColumns,
+		PrimaryKey: []*schema.Column{EventsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "events_organizations_organization",
+				Columns:    []*schema.Column{EventsColumns[6]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "event_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[6]},
+			},
+			{
+				Name:    "event_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[6], EventsColumns[1]},
+			},
+			{
+				Name:    "event_delivered_at_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[5], EventsColumns[1]},
+			},
+		},
+	}
 	// FeatureProvisioningsColumns holds the columns for the "feature_provisionings" table.
 	FeatureProvisioningsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -1265,6 +1306,7 @@ var (
 		{Name: "account_state", Type: field.TypeEnum, Enums: []string{"active", "password_never_used", "imported_unclaimed"}, Default: "active"},
 		{Name: "country", Type: field.TypeString, Nullable: true, Size: 2},
 		{Name: "city", Type: field.TypeString, Nullable: true},
+		{Name: "marketing_consent", Type: field.TypeBool, Default: false},
 	}
 	// UsersTable holds the schema information for the "users" table.
 	UsersTable = &schema.Table{
@@ -1388,6 +1430,7 @@ var (
 		BrandsTable,
 		ClassInstancesTable,
 		ClassTypesTable,
+		EventsTable,
 		FeatureProvisioningsTable,
 		FlashSalesTable,
 		GiftCardsTable,
@@ -1432,6 +1475,7 @@ func init() {
 	ClassInstancesTable.ForeignKeys[4].RefTable = RoomsTable
 	ClassTypesTable.ForeignKeys[0].RefTable = BrandsTable
 	ClassTypesTable.ForeignKeys[1].RefTable = OrganizationsTable
+	EventsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	FeatureProvisioningsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	FlashSalesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	GiftCardsTable.ForeignKeys[0].RefTable = OrganizationsTable

@@ -36,6 +36,9 @@ type ClassInstance func(*sql.Selector)
 // ClassType is the predicate function for classtype builders.
 type ClassType func(*sql.Selector)
 
+// Event is the predicate function for event builders.
+type Event func(*sql.Selector)
+
 // FeatureProvisioning is the predicate function for featureprovisioning builders.
 type FeatureProvisioning func(*sql.Selector)
 

@@ -351,6 +351,30 @@ func (f ClassTypeMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutat
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ClassTypeMutation", m)
 }
 
+// The EventQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type EventQueryRuleFunc func(context.Context, *ent.EventQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f EventQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.EventQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.EventQuery", q)
+}
+
+// The EventMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type EventMutationRuleFunc func(context.Context, *ent.EventMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f EventMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.EventMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.EventMutation", m)
+}
+
 // The FeatureProvisioningQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type FeatureProvisioningQueryRuleFunc func(context.Context, *ent.FeatureProvisioningQuery) error
@@ -838,6 +862,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.ClassTypeQuery:
 		return q.Filter(), nil
+	case *ent.EventQuery:
+		return q.Filter(), nil
 	case *ent.FeatureProvisioningQuery:
 		return q.Filter(), nil
 	case *ent.FlashSaleQuery:
@@ -900,6 +926,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.ClassInstanceMutation:
 		return m.Filter(), nil
 	case *ent.ClassTypeMutation:
+		return m.Filter(), nil
+	case *ent.EventMutation:
 		return m.Filter(), nil
 	case *ent.FeatureProvisioningMutation:
 		return m.Filter(), nil

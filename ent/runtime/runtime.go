@@ -17,6 +17,7 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
+	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
@@ -624,6 +625,55 @@ func init() {
 	classtypeDescID := classtypeMixinFields0[0].Descriptor()
 	// classtype.DefaultID holds the default value on creation for the id field.
 	classtype.DefaultID = classtypeDescID.Default.(func() uuid.UUID)
+	eventMixin := schema.Event{}.Mixin()
+	event.Policy = privacy.NewPolicies(eventMixin[1], schema.Event{})
+	event.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := event.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	eventMixinHooks1 := eventMixin[1].Hooks()
+
+	event.Hooks[1] = eventMixinHooks1[0]
+	eventMixinFields0 := eventMixin[0].Fields()
+	_ = eventMixinFields0
+	eventFields := schema.Event{}.Fields()
+	_ = eventFields
+	// eventDescCreatedAt is the schema descriptor for created_at field.
+	eventDescCreatedAt := eventMixinFields0[1].Descriptor()
+	// event.DefaultCreatedAt holds the default value on creation for the created_at field.
+	event.DefaultCreatedAt = eventDescCreatedAt.Default.(func() time.Time)
+	// eventDescUpdatedAt is the schema descriptor for updated_at field.
+	eventDescUpdatedAt := eventMixinFields0[2].Descriptor()
+	// event.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	event.DefaultUpdatedAt = eventDescUpdatedAt.Default.(func() time.Time)
+	// event.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	event.UpdateDefaultUpdatedAt = eventDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// eventDescType is the schema descriptor for type field.
+	eventDescType := eventFields[0].Descriptor()
+	// event.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	event.TypeValidator = func() func(string) error {
+		validators := eventDescType.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(_type string) error {
+			for _, fn := range fns {
+				if err := fn(_type); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// eventDescID is the schema descriptor for id field.
+	eventDescID := eventMixinFields0[0].Descriptor()
+	// event.DefaultID holds the default value on creation for the id field.
+	event.DefaultID = eventDescID.Default.(func() uuid.UUID)
 	featureprovisioningMixin := schema.FeatureProvisioning{}.Mixin()
 	featureprovisioning.Policy = privacy.NewPolicies(featureprovisioningMixin[1], schema.FeatureProvisioning{})
 	featureprovisioning.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1745,6 +1795,10 @@ func init() {
 	userDescCountry := userFields[6].Descriptor()
 	// user.CountryValidator is a validator for the "country" field. It is called by the builders before save.
 	user.CountryValidator = userDescCountry.Validators[0].(func(string) error)
+	// userDescMarketingConsent is the schema descriptor for marketing_consent field.
+	userDescMarketingConsent := userFields[8].Descriptor()
+	// user.DefaultMarketingConsent holds the default value on creation for the marketing_consent field.
+	user.DefaultMarketingConsent = userDescMarketingConsent.Default.(bool)
 	// userDescID is the schema descriptor for id field.
 	userDescID := userMixinFields0[0].Descriptor()
 	// user.DefaultID holds the default value on creation for the id field.

@@ -34,6 +34,7 @@ func (User) Fields() []ent.Field {
 		field.Enum("account_state").Values("active", "password_never_used", "imported_unclaimed").Default("active"),
 		field.String("country").Optional().MaxLen(2),
 		field.String("city").Optional(),
+		field.Bool("marketing_consent").Default(false),
 	}
 }
 

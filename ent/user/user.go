@@ -37,6 +37,8 @@ const (
 	FieldCountry = "country"
 	// FieldCity holds the string denoting the city field in the database.
 	FieldCity = "city"
+	// FieldMarketingConsent holds the string denoting the marketing_consent field in the database.
+	FieldMarketingConsent = "marketing_consent"
 	// EdgeMembers holds the string denoting the members edge name in mutations.
 	EdgeMembers = "members"
 	// EdgeSessions holds the string denoting the sessions edge name in mutations.
@@ -81,6 +83,7 @@ var Columns = []string{
 	FieldAccountState,
 	FieldCountry,
 	FieldCity,
+	FieldMarketingConsent,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -119,6 +122,8 @@ var (
 	LastNameValidator func(string) error
 	// CountryValidator is a validator for the "country" field. It is called by the builders before save.
 	CountryValidator func(string) error
+	// DefaultMarketingConsent holds the default value on creation for the "marketing_consent" field.
+	DefaultMarketingConsent bool
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() uuid.UUID
 )
@@ -206,6 +211,11 @@ func ByCountry(opts ...sql.OrderTermOption) OrderOption {
 // ByCity orders the results by the city field.
 func ByCity(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCity, opts...).ToFunc()
+}
+
+// ByMarketingConsent orders the results by the marketing_consent field.
+func ByMarketingConsent(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldMarketingConsent, opts...).ToFunc()
 }
 
 // ByMembersCount orders the results by members count.

@@ -101,6 +101,11 @@ func City(v string) predicate.User {
 	return predicate.User(sql.FieldEQ(FieldCity, v))
 }
 
+// MarketingConsent applies equality check predicate on the "marketing_consent" field. It's identical to MarketingConsentEQ.
+func MarketingConsent(v bool) predicate.User {
+	return predicate.User(sql.FieldEQ(FieldMarketingConsent, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.User {
 	return predicate.User(sql.FieldEQ(FieldCreatedAt, v))
@@ -694,6 +699,16 @@ func CityEqualFold(v string) predicate.User {
 // CityContainsFold applies the ContainsFold predicate on the "city" field.
 func CityContainsFold(v string) predicate.User {
 	return predicate.User(sql.FieldContainsFold(FieldCity, v))
+}
+
+// MarketingConsentEQ applies the EQ predicate on the "marketing_consent" field.
+func MarketingConsentEQ(v bool) predicate.User {
+	return predicate.User(sql.FieldEQ(FieldMarketingConsent, v))
+}
+
+// MarketingConsentNEQ applies the NEQ predicate on the "marketing_consent" field.
+func MarketingConsentNEQ(v bool) predicate.User {
+	return predicate.User(sql.FieldNEQ(FieldMarketingConsent, v))
 }
 
 // HasMembers applies the HasEdge predicate on the "members" edge.

@@ -15,6 +15,7 @@ import (
 	"github.com/ogen-go/ogen/ogenerrors"
 	"github.com/stretchr/testify/require"
 
+	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/internal/accounts"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/identity/token"
@@ -129,3 +130,6 @@ func (e *authEnv) spreadClient(t testing.TB) *api.Client {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// db returns the ent client of the env's database.
+func (e *authEnv) db() *ent.Client { return e.studio.client }

@@ -21,6 +21,7 @@ import (
 	"github.com/venueplatform/venue/internal/auth"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/httpx"
+	"github.com/venueplatform/venue/internal/me"
 	"github.com/venueplatform/venue/internal/venue"
 	"github.com/venueplatform/venue/internal/viewer"
 )
@@ -32,13 +33,14 @@ type Handler struct {
 	log    *slog.Logger
 	now    func() time.Time
 	acct   *accounts.Service
+	me     *me.Service
 }
 
 var _ api.Handler = (*Handler)(nil)
 
 // New returns a Handler.
 func New(client *ent.Client, authn *auth.Authenticator, log *slog.Logger) *Handler {
-	return &Handler{client: client, auth: authn, log: log, now: time.Now}
+	return &Handler{client: client, auth: authn, log: log, now: time.Now, me: me.New(client)}
 }
 
 // NewServer returns the generated REST server wired with h, its security

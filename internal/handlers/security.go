@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/google/uuid"
+	"github.com/ogen-go/ogen/ogenerrors"
 
 	"github.com/venueplatform/venue/internal/accounts"
 	"github.com/venueplatform/venue/internal/apperr"
@@ -12,6 +13,7 @@ import (
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/identity/token"
 	"github.com/venueplatform/venue/internal/limits"
+	"github.com/venueplatform/venue/internal/me"
 	"github.com/venueplatform/venue/internal/scope"
 	"github.com/venueplatform/venue/internal/viewer"
 )
@@ -46,13 +48,19 @@ func (s *Security) HandleApiKeyAuth(ctx context.Context, _ api.OperationName, t 
 
 // HandleBearerAuth implements api.SecurityHandler: it verifies a session's
 // access token (EdDSA only, issuer, audience, expiry; package token), charges
-// the user's request window and puts a viewer.User in the context. Every
-// refusal is one 401; the reason goes to the log only.
-func (s *Security) HandleBearerAuth(ctx context.Context, _ api.OperationName, t api.BearerAuth) (context.Context, error) {
+// the user's request window and puts a viewer.User in the context, with the
+// session's active organization, role and staff permissions read from the
+// database (me.LoadWorkspace). Every refusal is one 401; the reason goes to
+// the log only. GET /me/minimal treats a refused token as no token.
+func (s *Security) HandleBearerAuth(ctx context.Context, op api.OperationName, t api.BearerAuth) (context.Context, error) {
 	claims, err := s.acct.Tokens().Verify(t.Token)
 	if err != nil {
 		if s.log != nil {
 			s.log.DebugContext(ctx, "bearer token refused", "reason", string(token.ReasonOf(err)))
+		}
+		if op == api.GetMeMinimalOperation {
+			// The embed check answers "logged out" instead of 401.
+			return nil, ogenerrors.ErrSkipServerSecurity
 		}
 		return nil, apperr.Unauthorized("invalid or expired access token")
 	}
@@ -64,6 +72,12 @@ func (s *Security) HandleBearerAuth(ctx context.Context, _ api.OperationName, t 
 	if err := limits.Charge(ctx, "user:"+uid.String()); err != nil {
 		return nil, err
 	}
-	u := viewer.User{UserID: uid, SessionID: sid, MFA: claims.MFA, StepUpAt: claims.StepUpAt}
+	// The workspace is read per request, so permission changes apply at once.
+	ws, err := me.LoadWorkspace(ctx, s.acct.Client(), uid, sid)
+	if err != nil {
+		return nil, err
+	}
+	u := viewer.User{UserID: uid, SessionID: sid, MFA: claims.MFA, StepUpAt: claims.StepUpAt,
+		Org: ws.Org, Role: ws.Role, Permissions: ws.Permissions}
 	return viewer.NewContext(ctx, u), nil
 }

@@ -249,6 +249,16 @@ var cases = map[string]venueCase{
 				SetScopes([]string{"read:schedule"}), org).Save(ctx))
 		},
 	},
+	"Event": {
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.Event.Get(ctx, id)) },
+		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.Event.UpdateOneID(id).SetDeliveredAt(t0).Exec(ctx)
+		},
+		delete: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return c.Event.DeleteOneID(id).Exec(ctx) },
+		create: func(ctx context.Context, c *ent.Client, org, refs *world) (uuid.UUID, error) {
+			return saved(inVenue(c.Event.Create().SetType("member.created").SetPayload(map[string]any{"n": 1}), org).Save(ctx))
+		},
+	},
 	"AuditLog": {
 		appendOnly: true,
 		get:        func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.AuditLog.Get(ctx, id)) },

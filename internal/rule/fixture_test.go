@@ -63,6 +63,7 @@ func newWorld(t *testing.T, client *ent.Client, slug string) *world {
 		SetPlacements([]string{"public_link"}).SetPresentation(model.Presentation{Style: "clean"}).
 		AddApplicablePassTypeIDs(pt.ID).SaveX(oc)
 
+	event := client.Event.Create().SetType("member.created").SetPayload(map[string]any{"member_id": en.Member.ID.String()}).SaveX(oc)
 	hours := client.OpeningHours.Create().SetLocationID(loc.ID).SetWeekday(1).SetOpensAt("06:00").SetClosesAt("21:00").SaveX(oc)
 	amenity := client.Amenity.Create().SetName("Showers").SetLocationID(loc.ID).SaveX(oc)
 	photo := client.Photo.Create().SetURL("https://example.com/p.jpg").SetLocationID(loc.ID).SaveX(oc)
@@ -75,7 +76,7 @@ func newWorld(t *testing.T, client *ent.Client, slug string) *world {
 		"Brand": brand.ID, "Location": loc.ID, "Room": room.ID, "ClassType": ct.ID, "Instructor": ins.ID,
 		"ClassInstance": class.ID, "Member": en.Member.ID, "PassType": pt.ID, "Pass": pass.ID,
 		"Booking": bk.ID, "Payment": pay.ID, "Alert": alert.ID, "APIKey": key.Key.ID,
-		"AuditLog": entry.ID, "FlashSale": sale.ID, "User": en.User.ID,
+		"AuditLog": entry.ID, "Event": event.ID, "FlashSale": sale.ID, "User": en.User.ID,
 	} {
 		w.ids[typ] = id
 	}

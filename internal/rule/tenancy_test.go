@@ -35,7 +35,7 @@ func TestEveryEntityIsVenueOwnedOrDeclaredGlobal(t *testing.T) {
 }
 
 // noReferences are the types whose rows reference no other venue row.
-var noReferences = []string{"Alert", "APIKey", "AuditLog", "FeatureProvisioning", "Location", "Instructor",
+var noReferences = []string{"Alert", "APIKey", "AuditLog", "Event", "FeatureProvisioning", "Location", "Instructor",
 	"AddonProduct"}
 
 // TestVenueWall runs, for every venue-owned type, the five operations from

@@ -24,6 +24,7 @@ import (
 	"github.com/venueplatform/venue/internal/httpx"
 	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/limits"
+	"github.com/venueplatform/venue/internal/me"
 )
 
 // Deps are what the service runs on.
@@ -43,11 +44,17 @@ type Deps struct {
 	// Accounts runs sign-in and sessions; nil builds one from the
 	// environment (accounts.ConfigFromEnv).
 	Accounts *accounts.Service
+	// EmbedOrigins may call GET /api/v1/me/minimal from a browser (CORS);
+	// nil reads VENUE_EMBED_ORIGINS.
+	EmbedOrigins []string
 }
 
 // idempotencyPolicies says which operations take an Idempotency-Key and in
 // what format; mutations register here as they are added.
-var idempotencyPolicies = idempotency.Registry{}
+var idempotencyPolicies = idempotency.Registry{
+	// POST /venues/{slug}/join: 1 to 200 characters (spec/api.yaml).
+	"joinVenue": idempotency.Required(idempotency.Max200),
+}
 
 // New returns the service's root handler.
 func New(d Deps) (http.Handler, error) {
@@ -107,7 +114,12 @@ func New(d Deps) (http.Handler, error) {
 	if d.Geo != nil {
 		geo = *d.Geo
 	}
-	mux.Handle("/api/v1/", handlers.GeoMiddleware(geo, lim.Middleware(idem.Middleware(rest))))
+	embed := d.EmbedOrigins
+	if embed == nil {
+		embed = me.EmbedOriginsFromEnv()
+	}
+	mux.Handle("/api/v1/", me.CORS("/api/v1/me/minimal", embed,
+		handlers.GeoMiddleware(geo, lim.Middleware(idem.Middleware(rest)))))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, apperr.NotFound("route"))
 	})

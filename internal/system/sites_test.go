@@ -32,6 +32,8 @@ var sites = map[string]string{
 	"accounts.password_change": "setting the signed-in user's password and revoking their other sessions",
 	"sessions.issue":           "opening a session and its first refresh token at sign-in",
 	"sessions.refresh":         "exchanging a refresh token, which is the only credential presented",
+	"sessions.workspace":       "reading a bearer session's active organization and the user's relationship there, while the request is authenticated",
+	"me.memberships":           "listing the signed-in user's own relationships across venues (bound to the user's id)",
 }
 
 var (

@@ -136,6 +136,51 @@ type Invoker interface {
 	//
 	// GET /venues/{slug}/gift-cards/{code}/preview
 	GetGiftCardPreview(ctx context.Context, params GetGiftCardPreviewParams) (*GiftCardPreviewResponse, error)
+	// GetMe invokes getMe operation.
+	//
+	// The profile and every relationship with a venue (`memberships`).
+	// `permissions_scope` is `active_org`: only the membership of the session's
+	// active organization lists its staff `permissions` (an owner holds all of
+	// them); every other membership answers `permissions: []`. Permissions are
+	// read from the database on every request, so a change made by a venue is
+	// visible at once (the contract allows 60 s).
+	// Workspace flags and groups of a membership:
+	// - `owned` (`is_owned`): the user owns the venue;
+	// - `works_at` (`is_workplace`): the user is staff of the venue;
+	// - `member_venues` (`is_relationship`): an active client relationship;
+	// - `relationships` (`is_relationship`): an inactive or blocked client
+	// relationship, kept for history.
+	// `is_selectable` is true for active owner and staff relationships (the
+	// ones `/me/active-organization` accepts); `is_individual` marks a venue
+	// the user owns alone (no other staff or owner). `capabilities` name what
+	// the relationship lets the user do: `book` and `buy` for an active
+	// relationship, `staff_app` for staff and owners, `manage_venue` for
+	// owners.
+	//
+	// GET /me
+	GetMe(ctx context.Context) (*MeResponse, error)
+	// GetMeMinimal invokes getMeMinimal operation.
+	//
+	// Public. With a valid bearer token answers `logged_in: true`, the first
+	// name and the session's active organization as `venue_id`
+	// (`preferred_brand_id` is null: brand preferences are not kept yet);
+	// without one, or with an invalid or expired one, `logged_in: false` and
+	// nulls — never 401. CORS headers (and `OPTIONS` preflight answers) are
+	// sent only for origins listed in `VENUE_EMBED_ORIGINS`
+	// (comma-separated, exact `scheme://host[:port]`).
+	//
+	// GET /me/minimal
+	GetMeMinimal(ctx context.Context) (*MeMinimalResponse, error)
+	// GetMyFeatures invokes getMyFeatures operation.
+	//
+	// `{module_key: {enabled, source, tier}}` for the venue named by
+	// `X-Organization-ID` (any active relationship with it), else the
+	// session's active organization; `{}` when neither is given. `source` is
+	// `venue` (the venue's own provisioning); `tier` is the venue's plan. A
+	// venue without a relationship is 404.
+	//
+	// GET /me/features
+	GetMyFeatures(ctx context.Context, params GetMyFeaturesParams) (*FeaturesResponse, error)
 	// GetVenue invokes getVenue operation.
 	//
 	// A venue's public profile.
@@ -149,6 +194,15 @@ type Invoker interface {
 	//
 	// GET /venues/{slug}/brands/{brandSlug}
 	GetVenueBrand(ctx context.Context, params GetVenueBrandParams) (*BrandDetailResponse, error)
+	// GetVenueJoin invokes getVenueJoin operation.
+	//
+	// `slug` is the venue's slug or organization id. No state change.
+	// `reason` (when `can_join` is false): `already_member`, `blocked`
+	// (the venue blocked the relationship) or `unlisted` (the venue is not
+	// open to self-service joining).
+	//
+	// GET /venues/{slug}/join
+	GetVenueJoin(ctx context.Context, params GetVenueJoinParams) (*JoinStateResponse, error)
 	// GetVenueOffer invokes getVenueOffer operation.
 	//
 	// `surface` defaults to `public_link`; also `pricing_page`, `global_app` and
@@ -175,6 +229,22 @@ type Invoker interface {
 	//
 	// GET /venues/{slug}/schedule
 	GetVenueSchedule(ctx context.Context, params GetVenueScheduleParams) (*ScheduleResponse, error)
+	// JoinVenue invokes joinVenue operation.
+	//
+	// Needs `{consent: true}` (anything else is 400 `VALIDATION_ERROR`) and an
+	// `Idempotency-Key` (1 to 200 visible ASCII characters; a retry with the
+	// same key and body replays the first answer). Creates one active member
+	// relationship; an existing relationship keeps its role (staff and owners
+	// stay staff and owners) and an inactive one is reactivated; a blocked
+	// one is 403 `ACCESS_DENIED` (reason `blocked`). A new relationship gets
+	// the venue's next client id (`C-0001`, `C-0002`, ... per venue, assigned
+	// under a per-venue lock). Joining writes an audit entry
+	// (`member.joined`) and records a `member.created` event for webhook
+	// delivery, in the same transaction; joining again when already a member
+	// records neither and answers `created: false`.
+	//
+	// POST /venues/{slug}/join
+	JoinVenue(ctx context.Context, request *JoinRequest, params JoinVenueParams) (*JoinResponse, error)
 	// ListVenueAddons invokes listVenueAddons operation.
 	//
 	// Booking add-on products grouped by category.
@@ -222,6 +292,24 @@ type Invoker interface {
 	//
 	// GET /venues
 	ListVenues(ctx context.Context, params ListVenuesParams) (*VenueListResponse, error)
+	// SetActiveOrganization invokes setActiveOrganization operation.
+	//
+	// Stores the organization on the session: access tokens of the session
+	// then act in it with the staff permissions of the relationship (read per
+	// request). Only active owner and staff relationships are selectable: a
+	// client (member-only) relationship is 403 `WORKSPACE_NOT_SELECTABLE`; a
+	// venue without any relationship with the user is 404 `NOT_FOUND`.
+	//
+	// POST /me/active-organization
+	SetActiveOrganization(ctx context.Context, request *ActiveOrganizationRequest) (*ActiveOrganizationResponse, error)
+	// UpdateMe invokes updateMe operation.
+	//
+	// Only the profile fields below; any other field (email, role, balance,
+	// memberships, ...) is 400 `VALIDATION_ERROR`. An empty string clears
+	// `phone`, `country` and `city`. Answers the profile like `GET /me`.
+	//
+	// PATCH /me
+	UpdateMe(ctx context.Context, request *MeUpdateRequest) (*MeResponse, error)
 }
 
 // Client implements OAS client.
@@ -1126,6 +1214,260 @@ func (c *Client) sendGetGiftCardPreview(ctx context.Context, params GetGiftCardP
 	return result, nil
 }
 
+// GetMe invokes getMe operation.
+//
+// The profile and every relationship with a venue (`memberships`).
+// `permissions_scope` is `active_org`: only the membership of the session's
+// active organization lists its staff `permissions` (an owner holds all of
+// them); every other membership answers `permissions: []`. Permissions are
+// read from the database on every request, so a change made by a venue is
+// visible at once (the contract allows 60 s).
+// Workspace flags and groups of a membership:
+// - `owned` (`is_owned`): the user owns the venue;
+// - `works_at` (`is_workplace`): the user is staff of the venue;
+// - `member_venues` (`is_relationship`): an active client relationship;
+// - `relationships` (`is_relationship`): an inactive or blocked client
+// relationship, kept for history.
+// `is_selectable` is true for active owner and staff relationships (the
+// ones `/me/active-organization` accepts); `is_individual` marks a venue
+// the user owns alone (no other staff or owner). `capabilities` name what
+// the relationship lets the user do: `book` and `buy` for an active
+// relationship, `staff_app` for staff and owners, `manage_venue` for
+// owners.
+//
+// GET /me
+func (c *Client) GetMe(ctx context.Context) (*MeResponse, error) {
+	res, err := c.sendGetMe(ctx)
+	return res, err
+}
+
+func (c *Client) sendGetMe(ctx context.Context) (res *MeResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetMeOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetMeResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetMeMinimal invokes getMeMinimal operation.
+//
+// Public. With a valid bearer token answers `logged_in: true`, the first
+// name and the session's active organization as `venue_id`
+// (`preferred_brand_id` is null: brand preferences are not kept yet);
+// without one, or with an invalid or expired one, `logged_in: false` and
+// nulls — never 401. CORS headers (and `OPTIONS` preflight answers) are
+// sent only for origins listed in `VENUE_EMBED_ORIGINS`
+// (comma-separated, exact `scheme://host[:port]`).
+//
+// GET /me/minimal
+func (c *Client) GetMeMinimal(ctx context.Context) (*MeMinimalResponse, error) {
+	res, err := c.sendGetMeMinimal(ctx)
+	return res, err
+}
+
+func (c *Client) sendGetMeMinimal(ctx context.Context) (res *MeMinimalResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/minimal"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetMeMinimalOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{},
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetMeMinimalResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetMyFeatures invokes getMyFeatures operation.
+//
+// `{module_key: {enabled, source, tier}}` for the venue named by
+// `X-Organization-ID` (any active relationship with it), else the
+// session's active organization; `{}` when neither is given. `source` is
+// `venue` (the venue's own provisioning); `tier` is the venue's plan. A
+// venue without a relationship is 404.
+//
+// GET /me/features
+func (c *Client) GetMyFeatures(ctx context.Context, params GetMyFeaturesParams) (*FeaturesResponse, error) {
+	res, err := c.sendGetMyFeatures(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetMyFeatures(ctx context.Context, params GetMyFeaturesParams) (res *FeaturesResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/features"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetMyFeaturesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetMyFeaturesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetVenue invokes getVenue operation.
 //
 // A venue's public profile.
@@ -1283,6 +1625,98 @@ func (c *Client) sendGetVenueBrand(ctx context.Context, params GetVenueBrandPara
 	defer body.Close()
 
 	result, err := decodeGetVenueBrandResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetVenueJoin invokes getVenueJoin operation.
+//
+// `slug` is the venue's slug or organization id. No state change.
+// `reason` (when `can_join` is false): `already_member`, `blocked`
+// (the venue blocked the relationship) or `unlisted` (the venue is not
+// open to self-service joining).
+//
+// GET /venues/{slug}/join
+func (c *Client) GetVenueJoin(ctx context.Context, params GetVenueJoinParams) (*JoinStateResponse, error) {
+	res, err := c.sendGetVenueJoin(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetVenueJoin(ctx context.Context, params GetVenueJoinParams) (res *JoinStateResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/venues/"
+	{
+		// Encode "slug" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "slug",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Slug))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/join"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetVenueJoinOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetVenueJoinResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -1741,6 +2175,121 @@ func (c *Client) sendGetVenueSchedule(ctx context.Context, params GetVenueSchedu
 	defer body.Close()
 
 	result, err := decodeGetVenueScheduleResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// JoinVenue invokes joinVenue operation.
+//
+// Needs `{consent: true}` (anything else is 400 `VALIDATION_ERROR`) and an
+// `Idempotency-Key` (1 to 200 visible ASCII characters; a retry with the
+// same key and body replays the first answer). Creates one active member
+// relationship; an existing relationship keeps its role (staff and owners
+// stay staff and owners) and an inactive one is reactivated; a blocked
+// one is 403 `ACCESS_DENIED` (reason `blocked`). A new relationship gets
+// the venue's next client id (`C-0001`, `C-0002`, ... per venue, assigned
+// under a per-venue lock). Joining writes an audit entry
+// (`member.joined`) and records a `member.created` event for webhook
+// delivery, in the same transaction; joining again when already a member
+// records neither and answers `created: false`.
+//
+// POST /venues/{slug}/join
+func (c *Client) JoinVenue(ctx context.Context, request *JoinRequest, params JoinVenueParams) (*JoinResponse, error) {
+	res, err := c.sendJoinVenue(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendJoinVenue(ctx context.Context, request *JoinRequest, params JoinVenueParams) (res *JoinResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/venues/"
+	{
+		// Encode "slug" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "slug",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Slug))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/join"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeJoinVenueRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, JoinVenueOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeJoinVenueResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -2414,6 +2963,158 @@ func (c *Client) sendListVenues(ctx context.Context, params ListVenuesParams) (r
 	defer body.Close()
 
 	result, err := decodeListVenuesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SetActiveOrganization invokes setActiveOrganization operation.
+//
+// Stores the organization on the session: access tokens of the session
+// then act in it with the staff permissions of the relationship (read per
+// request). Only active owner and staff relationships are selectable: a
+// client (member-only) relationship is 403 `WORKSPACE_NOT_SELECTABLE`; a
+// venue without any relationship with the user is 404 `NOT_FOUND`.
+//
+// POST /me/active-organization
+func (c *Client) SetActiveOrganization(ctx context.Context, request *ActiveOrganizationRequest) (*ActiveOrganizationResponse, error) {
+	res, err := c.sendSetActiveOrganization(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendSetActiveOrganization(ctx context.Context, request *ActiveOrganizationRequest) (res *ActiveOrganizationResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/active-organization"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSetActiveOrganizationRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetActiveOrganizationOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetActiveOrganizationResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// UpdateMe invokes updateMe operation.
+//
+// Only the profile fields below; any other field (email, role, balance,
+// memberships, ...) is 400 `VALIDATION_ERROR`. An empty string clears
+// `phone`, `country` and `city`. Answers the profile like `GET /me`.
+//
+// PATCH /me
+func (c *Client) UpdateMe(ctx context.Context, request *MeUpdateRequest) (*MeResponse, error) {
+	res, err := c.sendUpdateMe(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendUpdateMe(ctx context.Context, request *MeUpdateRequest) (res *MeResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUpdateMeRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, UpdateMeOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUpdateMeResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

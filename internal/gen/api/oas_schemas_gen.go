@@ -159,6 +159,125 @@ func (s *AccountStateState) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/ActiveOrganization
+type ActiveOrganization struct {
+	OrganizationID uuid.UUID              `json:"organization_id"`
+	Role           ActiveOrganizationRole `json:"role"`
+	Permissions    []string               `json:"permissions"`
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *ActiveOrganization) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// GetRole returns the value of Role.
+func (s *ActiveOrganization) GetRole() ActiveOrganizationRole {
+	return s.Role
+}
+
+// GetPermissions returns the value of Permissions.
+func (s *ActiveOrganization) GetPermissions() []string {
+	return s.Permissions
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *ActiveOrganization) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// SetRole sets the value of Role.
+func (s *ActiveOrganization) SetRole(val ActiveOrganizationRole) {
+	s.Role = val
+}
+
+// SetPermissions sets the value of Permissions.
+func (s *ActiveOrganization) SetPermissions(val []string) {
+	s.Permissions = val
+}
+
+// Ref: #/components/schemas/ActiveOrganizationRequest
+type ActiveOrganizationRequest struct {
+	OrganizationID uuid.UUID `json:"organization_id"`
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *ActiveOrganizationRequest) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *ActiveOrganizationRequest) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// Ref: #/components/schemas/ActiveOrganizationResponse
+type ActiveOrganizationResponse struct {
+	Data  ActiveOrganization `json:"data"`
+	Error struct{}           `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ActiveOrganizationResponse) GetData() ActiveOrganization {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ActiveOrganizationResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ActiveOrganizationResponse) SetData(val ActiveOrganization) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ActiveOrganizationResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type ActiveOrganizationRole string
+
+const (
+	ActiveOrganizationRoleStaff ActiveOrganizationRole = "staff"
+	ActiveOrganizationRoleOwner ActiveOrganizationRole = "owner"
+)
+
+// AllValues returns all ActiveOrganizationRole values.
+func (ActiveOrganizationRole) AllValues() []ActiveOrganizationRole {
+	return []ActiveOrganizationRole{
+		ActiveOrganizationRoleStaff,
+		ActiveOrganizationRoleOwner,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ActiveOrganizationRole) MarshalText() ([]byte, error) {
+	switch s {
+	case ActiveOrganizationRoleStaff:
+		return []byte(s), nil
+	case ActiveOrganizationRoleOwner:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ActiveOrganizationRole) UnmarshalText(data []byte) error {
+	switch ActiveOrganizationRole(data) {
+	case ActiveOrganizationRoleStaff:
+		*s = ActiveOrganizationRoleStaff
+		return nil
+	case ActiveOrganizationRoleOwner:
+		*s = ActiveOrganizationRoleOwner
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/AddonGroup
 type AddonGroup struct {
 	Category string      `json:"category"`
@@ -1437,6 +1556,80 @@ func (s *ErrorStatusCode) SetResponse(val ErrorResponse) {
 	s.Response = val
 }
 
+// Ref: #/components/schemas/Feature
+type Feature struct {
+	Enabled bool      `json:"enabled"`
+	Source  string    `json:"source"`
+	Tier    OptString `json:"tier"`
+}
+
+// GetEnabled returns the value of Enabled.
+func (s *Feature) GetEnabled() bool {
+	return s.Enabled
+}
+
+// GetSource returns the value of Source.
+func (s *Feature) GetSource() string {
+	return s.Source
+}
+
+// GetTier returns the value of Tier.
+func (s *Feature) GetTier() OptString {
+	return s.Tier
+}
+
+// SetEnabled sets the value of Enabled.
+func (s *Feature) SetEnabled(val bool) {
+	s.Enabled = val
+}
+
+// SetSource sets the value of Source.
+func (s *Feature) SetSource(val string) {
+	s.Source = val
+}
+
+// SetTier sets the value of Tier.
+func (s *Feature) SetTier(val OptString) {
+	s.Tier = val
+}
+
+// Ref: #/components/schemas/FeaturesResponse
+type FeaturesResponse struct {
+	Data  FeaturesResponseData `json:"data"`
+	Error struct{}             `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *FeaturesResponse) GetData() FeaturesResponseData {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *FeaturesResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *FeaturesResponse) SetData(val FeaturesResponseData) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *FeaturesResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type FeaturesResponseData map[string]Feature
+
+func (s *FeaturesResponseData) init() FeaturesResponseData {
+	m := *s
+	if m == nil {
+		m = map[string]Feature{}
+		*s = m
+	}
+	return m
+}
+
 // Ref: #/components/schemas/FlexiblePricingConfig
 type FlexiblePricingConfig struct {
 	SchemaVersion   int                               `json:"schema_version"`
@@ -2318,6 +2511,338 @@ func (s *InstructorListResponse) SetMeta(val ListMeta) {
 	s.Meta = val
 }
 
+// Ref: #/components/schemas/Join
+type Join struct {
+	OrganizationID  uuid.UUID  `json:"organization_id"`
+	MemberID        uuid.UUID  `json:"member_id"`
+	Role            JoinRole   `json:"role"`
+	Status          JoinStatus `json:"status"`
+	ClientDisplayID OptString  `json:"client_display_id"`
+	// This call created or reactivated the relationship.
+	Created bool `json:"created"`
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *Join) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *Join) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetRole returns the value of Role.
+func (s *Join) GetRole() JoinRole {
+	return s.Role
+}
+
+// GetStatus returns the value of Status.
+func (s *Join) GetStatus() JoinStatus {
+	return s.Status
+}
+
+// GetClientDisplayID returns the value of ClientDisplayID.
+func (s *Join) GetClientDisplayID() OptString {
+	return s.ClientDisplayID
+}
+
+// GetCreated returns the value of Created.
+func (s *Join) GetCreated() bool {
+	return s.Created
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *Join) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *Join) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetRole sets the value of Role.
+func (s *Join) SetRole(val JoinRole) {
+	s.Role = val
+}
+
+// SetStatus sets the value of Status.
+func (s *Join) SetStatus(val JoinStatus) {
+	s.Status = val
+}
+
+// SetClientDisplayID sets the value of ClientDisplayID.
+func (s *Join) SetClientDisplayID(val OptString) {
+	s.ClientDisplayID = val
+}
+
+// SetCreated sets the value of Created.
+func (s *Join) SetCreated(val bool) {
+	s.Created = val
+}
+
+// Ref: #/components/schemas/JoinRequest
+type JoinRequest struct {
+	// Must be true.
+	Consent bool `json:"consent"`
+}
+
+// GetConsent returns the value of Consent.
+func (s *JoinRequest) GetConsent() bool {
+	return s.Consent
+}
+
+// SetConsent sets the value of Consent.
+func (s *JoinRequest) SetConsent(val bool) {
+	s.Consent = val
+}
+
+// Ref: #/components/schemas/JoinResponse
+type JoinResponse struct {
+	Data  Join     `json:"data"`
+	Error struct{} `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *JoinResponse) GetData() Join {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *JoinResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *JoinResponse) SetData(val Join) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *JoinResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type JoinRole string
+
+const (
+	JoinRoleMember JoinRole = "member"
+	JoinRoleStaff  JoinRole = "staff"
+	JoinRoleOwner  JoinRole = "owner"
+)
+
+// AllValues returns all JoinRole values.
+func (JoinRole) AllValues() []JoinRole {
+	return []JoinRole{
+		JoinRoleMember,
+		JoinRoleStaff,
+		JoinRoleOwner,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s JoinRole) MarshalText() ([]byte, error) {
+	switch s {
+	case JoinRoleMember:
+		return []byte(s), nil
+	case JoinRoleStaff:
+		return []byte(s), nil
+	case JoinRoleOwner:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *JoinRole) UnmarshalText(data []byte) error {
+	switch JoinRole(data) {
+	case JoinRoleMember:
+		*s = JoinRoleMember
+		return nil
+	case JoinRoleStaff:
+		*s = JoinRoleStaff
+		return nil
+	case JoinRoleOwner:
+		*s = JoinRoleOwner
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/JoinState
+type JoinState struct {
+	OrganizationID uuid.UUID `json:"organization_id"`
+	// The user has an active relationship with the venue.
+	Member  bool               `json:"member"`
+	CanJoin bool               `json:"can_join"`
+	Reason  OptJoinStateReason `json:"reason"`
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *JoinState) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// GetMember returns the value of Member.
+func (s *JoinState) GetMember() bool {
+	return s.Member
+}
+
+// GetCanJoin returns the value of CanJoin.
+func (s *JoinState) GetCanJoin() bool {
+	return s.CanJoin
+}
+
+// GetReason returns the value of Reason.
+func (s *JoinState) GetReason() OptJoinStateReason {
+	return s.Reason
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *JoinState) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// SetMember sets the value of Member.
+func (s *JoinState) SetMember(val bool) {
+	s.Member = val
+}
+
+// SetCanJoin sets the value of CanJoin.
+func (s *JoinState) SetCanJoin(val bool) {
+	s.CanJoin = val
+}
+
+// SetReason sets the value of Reason.
+func (s *JoinState) SetReason(val OptJoinStateReason) {
+	s.Reason = val
+}
+
+type JoinStateReason string
+
+const (
+	JoinStateReasonAlreadyMember JoinStateReason = "already_member"
+	JoinStateReasonBlocked       JoinStateReason = "blocked"
+	JoinStateReasonUnlisted      JoinStateReason = "unlisted"
+)
+
+// AllValues returns all JoinStateReason values.
+func (JoinStateReason) AllValues() []JoinStateReason {
+	return []JoinStateReason{
+		JoinStateReasonAlreadyMember,
+		JoinStateReasonBlocked,
+		JoinStateReasonUnlisted,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s JoinStateReason) MarshalText() ([]byte, error) {
+	switch s {
+	case JoinStateReasonAlreadyMember:
+		return []byte(s), nil
+	case JoinStateReasonBlocked:
+		return []byte(s), nil
+	case JoinStateReasonUnlisted:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *JoinStateReason) UnmarshalText(data []byte) error {
+	switch JoinStateReason(data) {
+	case JoinStateReasonAlreadyMember:
+		*s = JoinStateReasonAlreadyMember
+		return nil
+	case JoinStateReasonBlocked:
+		*s = JoinStateReasonBlocked
+		return nil
+	case JoinStateReasonUnlisted:
+		*s = JoinStateReasonUnlisted
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/JoinStateResponse
+type JoinStateResponse struct {
+	Data  JoinState `json:"data"`
+	Error struct{}  `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *JoinStateResponse) GetData() JoinState {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *JoinStateResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *JoinStateResponse) SetData(val JoinState) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *JoinStateResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type JoinStatus string
+
+const (
+	JoinStatusActive   JoinStatus = "active"
+	JoinStatusInactive JoinStatus = "inactive"
+	JoinStatusBlocked  JoinStatus = "blocked"
+)
+
+// AllValues returns all JoinStatus values.
+func (JoinStatus) AllValues() []JoinStatus {
+	return []JoinStatus{
+		JoinStatusActive,
+		JoinStatusInactive,
+		JoinStatusBlocked,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s JoinStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case JoinStatusActive:
+		return []byte(s), nil
+	case JoinStatusInactive:
+		return []byte(s), nil
+	case JoinStatusBlocked:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *JoinStatus) UnmarshalText(data []byte) error {
+	switch JoinStatus(data) {
+	case JoinStatusActive:
+		*s = JoinStatusActive
+		return nil
+	case JoinStatusInactive:
+		*s = JoinStatusInactive
+		return nil
+	case JoinStatusBlocked:
+		*s = JoinStatusBlocked
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/ListMeta
 type ListMeta struct {
 	Total int `json:"total"`
@@ -2520,6 +3045,681 @@ func (s *LoginRequest) SetEmail(val string) {
 // SetPassword sets the value of Password.
 func (s *LoginRequest) SetPassword(val string) {
 	s.Password = val
+}
+
+// Ref: #/components/schemas/Me
+type Me struct {
+	ID               uuid.UUID `json:"id"`
+	Email            string    `json:"email"`
+	FirstName        string    `json:"first_name"`
+	LastName         string    `json:"last_name"`
+	Phone            OptString `json:"phone"`
+	Country          OptString `json:"country"`
+	City             OptString `json:"city"`
+	AccountState     string    `json:"account_state"`
+	MarketingConsent bool      `json:"marketing_consent"`
+	// Whether a confirmed second factor is enrolled.
+	MfaEnabled           bool               `json:"mfa_enabled"`
+	ActiveOrganizationID NilUUID            `json:"active_organization_id"`
+	PermissionsScope     MePermissionsScope `json:"permissions_scope"`
+	Memberships          []Membership       `json:"memberships"`
+}
+
+// GetID returns the value of ID.
+func (s *Me) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetEmail returns the value of Email.
+func (s *Me) GetEmail() string {
+	return s.Email
+}
+
+// GetFirstName returns the value of FirstName.
+func (s *Me) GetFirstName() string {
+	return s.FirstName
+}
+
+// GetLastName returns the value of LastName.
+func (s *Me) GetLastName() string {
+	return s.LastName
+}
+
+// GetPhone returns the value of Phone.
+func (s *Me) GetPhone() OptString {
+	return s.Phone
+}
+
+// GetCountry returns the value of Country.
+func (s *Me) GetCountry() OptString {
+	return s.Country
+}
+
+// GetCity returns the value of City.
+func (s *Me) GetCity() OptString {
+	return s.City
+}
+
+// GetAccountState returns the value of AccountState.
+func (s *Me) GetAccountState() string {
+	return s.AccountState
+}
+
+// GetMarketingConsent returns the value of MarketingConsent.
+func (s *Me) GetMarketingConsent() bool {
+	return s.MarketingConsent
+}
+
+// GetMfaEnabled returns the value of MfaEnabled.
+func (s *Me) GetMfaEnabled() bool {
+	return s.MfaEnabled
+}
+
+// GetActiveOrganizationID returns the value of ActiveOrganizationID.
+func (s *Me) GetActiveOrganizationID() NilUUID {
+	return s.ActiveOrganizationID
+}
+
+// GetPermissionsScope returns the value of PermissionsScope.
+func (s *Me) GetPermissionsScope() MePermissionsScope {
+	return s.PermissionsScope
+}
+
+// GetMemberships returns the value of Memberships.
+func (s *Me) GetMemberships() []Membership {
+	return s.Memberships
+}
+
+// SetID sets the value of ID.
+func (s *Me) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetEmail sets the value of Email.
+func (s *Me) SetEmail(val string) {
+	s.Email = val
+}
+
+// SetFirstName sets the value of FirstName.
+func (s *Me) SetFirstName(val string) {
+	s.FirstName = val
+}
+
+// SetLastName sets the value of LastName.
+func (s *Me) SetLastName(val string) {
+	s.LastName = val
+}
+
+// SetPhone sets the value of Phone.
+func (s *Me) SetPhone(val OptString) {
+	s.Phone = val
+}
+
+// SetCountry sets the value of Country.
+func (s *Me) SetCountry(val OptString) {
+	s.Country = val
+}
+
+// SetCity sets the value of City.
+func (s *Me) SetCity(val OptString) {
+	s.City = val
+}
+
+// SetAccountState sets the value of AccountState.
+func (s *Me) SetAccountState(val string) {
+	s.AccountState = val
+}
+
+// SetMarketingConsent sets the value of MarketingConsent.
+func (s *Me) SetMarketingConsent(val bool) {
+	s.MarketingConsent = val
+}
+
+// SetMfaEnabled sets the value of MfaEnabled.
+func (s *Me) SetMfaEnabled(val bool) {
+	s.MfaEnabled = val
+}
+
+// SetActiveOrganizationID sets the value of ActiveOrganizationID.
+func (s *Me) SetActiveOrganizationID(val NilUUID) {
+	s.ActiveOrganizationID = val
+}
+
+// SetPermissionsScope sets the value of PermissionsScope.
+func (s *Me) SetPermissionsScope(val MePermissionsScope) {
+	s.PermissionsScope = val
+}
+
+// SetMemberships sets the value of Memberships.
+func (s *Me) SetMemberships(val []Membership) {
+	s.Memberships = val
+}
+
+// Ref: #/components/schemas/MeMinimal
+type MeMinimal struct {
+	LoggedIn         bool      `json:"logged_in"`
+	FirstName        NilString `json:"first_name"`
+	VenueID          NilUUID   `json:"venue_id"`
+	PreferredBrandID NilUUID   `json:"preferred_brand_id"`
+}
+
+// GetLoggedIn returns the value of LoggedIn.
+func (s *MeMinimal) GetLoggedIn() bool {
+	return s.LoggedIn
+}
+
+// GetFirstName returns the value of FirstName.
+func (s *MeMinimal) GetFirstName() NilString {
+	return s.FirstName
+}
+
+// GetVenueID returns the value of VenueID.
+func (s *MeMinimal) GetVenueID() NilUUID {
+	return s.VenueID
+}
+
+// GetPreferredBrandID returns the value of PreferredBrandID.
+func (s *MeMinimal) GetPreferredBrandID() NilUUID {
+	return s.PreferredBrandID
+}
+
+// SetLoggedIn sets the value of LoggedIn.
+func (s *MeMinimal) SetLoggedIn(val bool) {
+	s.LoggedIn = val
+}
+
+// SetFirstName sets the value of FirstName.
+func (s *MeMinimal) SetFirstName(val NilString) {
+	s.FirstName = val
+}
+
+// SetVenueID sets the value of VenueID.
+func (s *MeMinimal) SetVenueID(val NilUUID) {
+	s.VenueID = val
+}
+
+// SetPreferredBrandID sets the value of PreferredBrandID.
+func (s *MeMinimal) SetPreferredBrandID(val NilUUID) {
+	s.PreferredBrandID = val
+}
+
+// Ref: #/components/schemas/MeMinimalResponse
+type MeMinimalResponse struct {
+	Data  MeMinimal `json:"data"`
+	Error struct{}  `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *MeMinimalResponse) GetData() MeMinimal {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *MeMinimalResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *MeMinimalResponse) SetData(val MeMinimal) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *MeMinimalResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type MePermissionsScope string
+
+const (
+	MePermissionsScopeActiveOrg MePermissionsScope = "active_org"
+)
+
+// AllValues returns all MePermissionsScope values.
+func (MePermissionsScope) AllValues() []MePermissionsScope {
+	return []MePermissionsScope{
+		MePermissionsScopeActiveOrg,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s MePermissionsScope) MarshalText() ([]byte, error) {
+	switch s {
+	case MePermissionsScopeActiveOrg:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *MePermissionsScope) UnmarshalText(data []byte) error {
+	switch MePermissionsScope(data) {
+	case MePermissionsScopeActiveOrg:
+		*s = MePermissionsScopeActiveOrg
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/MeResponse
+type MeResponse struct {
+	Data  Me       `json:"data"`
+	Error struct{} `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *MeResponse) GetData() Me {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *MeResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *MeResponse) SetData(val Me) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *MeResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/MeUpdateRequest
+type MeUpdateRequest struct {
+	FirstName OptString `json:"first_name"`
+	LastName  OptString `json:"last_name"`
+	Phone     OptString `json:"phone"`
+	// ISO 3166-1 alpha-2.
+	Country          OptString `json:"country"`
+	City             OptString `json:"city"`
+	MarketingConsent OptBool   `json:"marketing_consent"`
+}
+
+// GetFirstName returns the value of FirstName.
+func (s *MeUpdateRequest) GetFirstName() OptString {
+	return s.FirstName
+}
+
+// GetLastName returns the value of LastName.
+func (s *MeUpdateRequest) GetLastName() OptString {
+	return s.LastName
+}
+
+// GetPhone returns the value of Phone.
+func (s *MeUpdateRequest) GetPhone() OptString {
+	return s.Phone
+}
+
+// GetCountry returns the value of Country.
+func (s *MeUpdateRequest) GetCountry() OptString {
+	return s.Country
+}
+
+// GetCity returns the value of City.
+func (s *MeUpdateRequest) GetCity() OptString {
+	return s.City
+}
+
+// GetMarketingConsent returns the value of MarketingConsent.
+func (s *MeUpdateRequest) GetMarketingConsent() OptBool {
+	return s.MarketingConsent
+}
+
+// SetFirstName sets the value of FirstName.
+func (s *MeUpdateRequest) SetFirstName(val OptString) {
+	s.FirstName = val
+}
+
+// SetLastName sets the value of LastName.
+func (s *MeUpdateRequest) SetLastName(val OptString) {
+	s.LastName = val
+}
+
+// SetPhone sets the value of Phone.
+func (s *MeUpdateRequest) SetPhone(val OptString) {
+	s.Phone = val
+}
+
+// SetCountry sets the value of Country.
+func (s *MeUpdateRequest) SetCountry(val OptString) {
+	s.Country = val
+}
+
+// SetCity sets the value of City.
+func (s *MeUpdateRequest) SetCity(val OptString) {
+	s.City = val
+}
+
+// SetMarketingConsent sets the value of MarketingConsent.
+func (s *MeUpdateRequest) SetMarketingConsent(val OptBool) {
+	s.MarketingConsent = val
+}
+
+// Ref: #/components/schemas/Membership
+type Membership struct {
+	OrganizationID   uuid.UUID        `json:"organization_id"`
+	OrganizationName string           `json:"organization_name"`
+	OrganizationSlug string           `json:"organization_slug"`
+	Role             MembershipRole   `json:"role"`
+	Status           MembershipStatus `json:"status"`
+	ClientDisplayID  OptString        `json:"client_display_id"`
+	// Staff permissions; empty except for the active organization.
+	Permissions  []string `json:"permissions"`
+	Capabilities []string `json:"capabilities"`
+	// This is the session's active organization.
+	IsActive       bool                     `json:"is_active"`
+	IsIndividual   bool                     `json:"is_individual"`
+	IsOwned        bool                     `json:"is_owned"`
+	IsWorkplace    bool                     `json:"is_workplace"`
+	IsRelationship bool                     `json:"is_relationship"`
+	IsSelectable   bool                     `json:"is_selectable"`
+	WorkspaceGroup MembershipWorkspaceGroup `json:"workspace_group"`
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *Membership) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// GetOrganizationName returns the value of OrganizationName.
+func (s *Membership) GetOrganizationName() string {
+	return s.OrganizationName
+}
+
+// GetOrganizationSlug returns the value of OrganizationSlug.
+func (s *Membership) GetOrganizationSlug() string {
+	return s.OrganizationSlug
+}
+
+// GetRole returns the value of Role.
+func (s *Membership) GetRole() MembershipRole {
+	return s.Role
+}
+
+// GetStatus returns the value of Status.
+func (s *Membership) GetStatus() MembershipStatus {
+	return s.Status
+}
+
+// GetClientDisplayID returns the value of ClientDisplayID.
+func (s *Membership) GetClientDisplayID() OptString {
+	return s.ClientDisplayID
+}
+
+// GetPermissions returns the value of Permissions.
+func (s *Membership) GetPermissions() []string {
+	return s.Permissions
+}
+
+// GetCapabilities returns the value of Capabilities.
+func (s *Membership) GetCapabilities() []string {
+	return s.Capabilities
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *Membership) GetIsActive() bool {
+	return s.IsActive
+}
+
+// GetIsIndividual returns the value of IsIndividual.
+func (s *Membership) GetIsIndividual() bool {
+	return s.IsIndividual
+}
+
+// GetIsOwned returns the value of IsOwned.
+func (s *Membership) GetIsOwned() bool {
+	return s.IsOwned
+}
+
+// GetIsWorkplace returns the value of IsWorkplace.
+func (s *Membership) GetIsWorkplace() bool {
+	return s.IsWorkplace
+}
+
+// GetIsRelationship returns the value of IsRelationship.
+func (s *Membership) GetIsRelationship() bool {
+	return s.IsRelationship
+}
+
+// GetIsSelectable returns the value of IsSelectable.
+func (s *Membership) GetIsSelectable() bool {
+	return s.IsSelectable
+}
+
+// GetWorkspaceGroup returns the value of WorkspaceGroup.
+func (s *Membership) GetWorkspaceGroup() MembershipWorkspaceGroup {
+	return s.WorkspaceGroup
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *Membership) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// SetOrganizationName sets the value of OrganizationName.
+func (s *Membership) SetOrganizationName(val string) {
+	s.OrganizationName = val
+}
+
+// SetOrganizationSlug sets the value of OrganizationSlug.
+func (s *Membership) SetOrganizationSlug(val string) {
+	s.OrganizationSlug = val
+}
+
+// SetRole sets the value of Role.
+func (s *Membership) SetRole(val MembershipRole) {
+	s.Role = val
+}
+
+// SetStatus sets the value of Status.
+func (s *Membership) SetStatus(val MembershipStatus) {
+	s.Status = val
+}
+
+// SetClientDisplayID sets the value of ClientDisplayID.
+func (s *Membership) SetClientDisplayID(val OptString) {
+	s.ClientDisplayID = val
+}
+
+// SetPermissions sets the value of Permissions.
+func (s *Membership) SetPermissions(val []string) {
+	s.Permissions = val
+}
+
+// SetCapabilities sets the value of Capabilities.
+func (s *Membership) SetCapabilities(val []string) {
+	s.Capabilities = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *Membership) SetIsActive(val bool) {
+	s.IsActive = val
+}
+
+// SetIsIndividual sets the value of IsIndividual.
+func (s *Membership) SetIsIndividual(val bool) {
+	s.IsIndividual = val
+}
+
+// SetIsOwned sets the value of IsOwned.
+func (s *Membership) SetIsOwned(val bool) {
+	s.IsOwned = val
+}
+
+// SetIsWorkplace sets the value of IsWorkplace.
+func (s *Membership) SetIsWorkplace(val bool) {
+	s.IsWorkplace = val
+}
+
+// SetIsRelationship sets the value of IsRelationship.
+func (s *Membership) SetIsRelationship(val bool) {
+	s.IsRelationship = val
+}
+
+// SetIsSelectable sets the value of IsSelectable.
+func (s *Membership) SetIsSelectable(val bool) {
+	s.IsSelectable = val
+}
+
+// SetWorkspaceGroup sets the value of WorkspaceGroup.
+func (s *Membership) SetWorkspaceGroup(val MembershipWorkspaceGroup) {
+	s.WorkspaceGroup = val
+}
+
+type MembershipRole string
+
+const (
+	MembershipRoleMember MembershipRole = "member"
+	MembershipRoleStaff  MembershipRole = "staff"
+	MembershipRoleOwner  MembershipRole = "owner"
+)
+
+// AllValues returns all MembershipRole values.
+func (MembershipRole) AllValues() []MembershipRole {
+	return []MembershipRole{
+		MembershipRoleMember,
+		MembershipRoleStaff,
+		MembershipRoleOwner,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s MembershipRole) MarshalText() ([]byte, error) {
+	switch s {
+	case MembershipRoleMember:
+		return []byte(s), nil
+	case MembershipRoleStaff:
+		return []byte(s), nil
+	case MembershipRoleOwner:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *MembershipRole) UnmarshalText(data []byte) error {
+	switch MembershipRole(data) {
+	case MembershipRoleMember:
+		*s = MembershipRoleMember
+		return nil
+	case MembershipRoleStaff:
+		*s = MembershipRoleStaff
+		return nil
+	case MembershipRoleOwner:
+		*s = MembershipRoleOwner
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type MembershipStatus string
+
+const (
+	MembershipStatusActive   MembershipStatus = "active"
+	MembershipStatusInactive MembershipStatus = "inactive"
+	MembershipStatusBlocked  MembershipStatus = "blocked"
+)
+
+// AllValues returns all MembershipStatus values.
+func (MembershipStatus) AllValues() []MembershipStatus {
+	return []MembershipStatus{
+		MembershipStatusActive,
+		MembershipStatusInactive,
+		MembershipStatusBlocked,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s MembershipStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case MembershipStatusActive:
+		return []byte(s), nil
+	case MembershipStatusInactive:
+		return []byte(s), nil
+	case MembershipStatusBlocked:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *MembershipStatus) UnmarshalText(data []byte) error {
+	switch MembershipStatus(data) {
+	case MembershipStatusActive:
+		*s = MembershipStatusActive
+		return nil
+	case MembershipStatusInactive:
+		*s = MembershipStatusInactive
+		return nil
+	case MembershipStatusBlocked:
+		*s = MembershipStatusBlocked
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type MembershipWorkspaceGroup string
+
+const (
+	MembershipWorkspaceGroupOwned         MembershipWorkspaceGroup = "owned"
+	MembershipWorkspaceGroupWorksAt       MembershipWorkspaceGroup = "works_at"
+	MembershipWorkspaceGroupMemberVenues  MembershipWorkspaceGroup = "member_venues"
+	MembershipWorkspaceGroupRelationships MembershipWorkspaceGroup = "relationships"
+)
+
+// AllValues returns all MembershipWorkspaceGroup values.
+func (MembershipWorkspaceGroup) AllValues() []MembershipWorkspaceGroup {
+	return []MembershipWorkspaceGroup{
+		MembershipWorkspaceGroupOwned,
+		MembershipWorkspaceGroupWorksAt,
+		MembershipWorkspaceGroupMemberVenues,
+		MembershipWorkspaceGroupRelationships,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s MembershipWorkspaceGroup) MarshalText() ([]byte, error) {
+	switch s {
+	case MembershipWorkspaceGroupOwned:
+		return []byte(s), nil
+	case MembershipWorkspaceGroupWorksAt:
+		return []byte(s), nil
+	case MembershipWorkspaceGroupMemberVenues:
+		return []byte(s), nil
+	case MembershipWorkspaceGroupRelationships:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *MembershipWorkspaceGroup) UnmarshalText(data []byte) error {
+	switch MembershipWorkspaceGroup(data) {
+	case MembershipWorkspaceGroupOwned:
+		*s = MembershipWorkspaceGroupOwned
+		return nil
+	case MembershipWorkspaceGroupWorksAt:
+		*s = MembershipWorkspaceGroupWorksAt
+		return nil
+	case MembershipWorkspaceGroupMemberVenues:
+		*s = MembershipWorkspaceGroupMemberVenues
+		return nil
+	case MembershipWorkspaceGroupRelationships:
+		*s = MembershipWorkspaceGroupRelationships
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/NamedRef
@@ -3665,6 +4865,52 @@ func (o OptInt) Get() (v int, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptInt) Or(d int) int {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptJoinStateReason returns new OptJoinStateReason with value set to v.
+func NewOptJoinStateReason(v JoinStateReason) OptJoinStateReason {
+	return OptJoinStateReason{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptJoinStateReason is optional JoinStateReason.
+type OptJoinStateReason struct {
+	Value JoinStateReason
+	Set   bool
+}
+
+// IsSet returns true if OptJoinStateReason was set.
+func (o OptJoinStateReason) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptJoinStateReason) Reset() {
+	var v JoinStateReason
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptJoinStateReason) SetTo(v JoinStateReason) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptJoinStateReason) Get() (v JoinStateReason, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptJoinStateReason) Or(d JoinStateReason) JoinStateReason {
 	if v, ok := o.Get(); ok {
 		return v
 	}

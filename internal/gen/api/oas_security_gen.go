@@ -90,6 +90,13 @@ var operationRolesBearerAuth = map[string][]string{
 	AuthLogoutOperation:             []string{},
 	AuthPasswordChangeOperation:     []string{},
 	AuthPasswordChangeCodeOperation: []string{},
+	GetMeOperation:                  []string{},
+	GetMeMinimalOperation:           []string{},
+	GetMyFeaturesOperation:          []string{},
+	GetVenueJoinOperation:           []string{},
+	JoinVenueOperation:              []string{},
+	SetActiveOrganizationOperation:  []string{},
+	UpdateMeOperation:               []string{},
 }
 
 // GetRolesForBearerAuth returns the required roles for the given operation.

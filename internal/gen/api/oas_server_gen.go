@@ -123,6 +123,51 @@ type Handler interface {
 	//
 	// GET /venues/{slug}/gift-cards/{code}/preview
 	GetGiftCardPreview(ctx context.Context, params GetGiftCardPreviewParams) (*GiftCardPreviewResponse, error)
+	// GetMe implements getMe operation.
+	//
+	// The profile and every relationship with a venue (`memberships`).
+	// `permissions_scope` is `active_org`: only the membership of the session's
+	// active organization lists its staff `permissions` (an owner holds all of
+	// them); every other membership answers `permissions: []`. Permissions are
+	// read from the database on every request, so a change made by a venue is
+	// visible at once (the contract allows 60 s).
+	// Workspace flags and groups of a membership:
+	// - `owned` (`is_owned`): the user owns the venue;
+	// - `works_at` (`is_workplace`): the user is staff of the venue;
+	// - `member_venues` (`is_relationship`): an active client relationship;
+	// - `relationships` (`is_relationship`): an inactive or blocked client
+	// relationship, kept for history.
+	// `is_selectable` is true for active owner and staff relationships (the
+	// ones `/me/active-organization` accepts); `is_individual` marks a venue
+	// the user owns alone (no other staff or owner). `capabilities` name what
+	// the relationship lets the user do: `book` and `buy` for an active
+	// relationship, `staff_app` for staff and owners, `manage_venue` for
+	// owners.
+	//
+	// GET /me
+	GetMe(ctx context.Context) (*MeResponse, error)
+	// GetMeMinimal implements getMeMinimal operation.
+	//
+	// Public. With a valid bearer token answers `logged_in: true`, the first
+	// name and the session's active organization as `venue_id`
+	// (`preferred_brand_id` is null: brand preferences are not kept yet);
+	// without one, or with an invalid or expired one, `logged_in: false` and
+	// nulls — never 401. CORS headers (and `OPTIONS` preflight answers) are
+	// sent only for origins listed in `VENUE_EMBED_ORIGINS`
+	// (comma-separated, exact `scheme://host[:port]`).
+	//
+	// GET /me/minimal
+	GetMeMinimal(ctx context.Context) (*MeMinimalResponse, error)
+	// GetMyFeatures implements getMyFeatures operation.
+	//
+	// `{module_key: {enabled, source, tier}}` for the venue named by
+	// `X-Organization-ID` (any active relationship with it), else the
+	// session's active organization; `{}` when neither is given. `source` is
+	// `venue` (the venue's own provisioning); `tier` is the venue's plan. A
+	// venue without a relationship is 404.
+	//
+	// GET /me/features
+	GetMyFeatures(ctx context.Context, params GetMyFeaturesParams) (*FeaturesResponse, error)
 	// GetVenue implements getVenue operation.
 	//
 	// A venue's public profile.
@@ -136,6 +181,15 @@ type Handler interface {
 	//
 	// GET /venues/{slug}/brands/{brandSlug}
 	GetVenueBrand(ctx context.Context, params GetVenueBrandParams) (*BrandDetailResponse, error)
+	// GetVenueJoin implements getVenueJoin operation.
+	//
+	// `slug` is the venue's slug or organization id. No state change.
+	// `reason` (when `can_join` is false): `already_member`, `blocked`
+	// (the venue blocked the relationship) or `unlisted` (the venue is not
+	// open to self-service joining).
+	//
+	// GET /venues/{slug}/join
+	GetVenueJoin(ctx context.Context, params GetVenueJoinParams) (*JoinStateResponse, error)
 	// GetVenueOffer implements getVenueOffer operation.
 	//
 	// `surface` defaults to `public_link`; also `pricing_page`, `global_app` and
@@ -162,6 +216,22 @@ type Handler interface {
 	//
 	// GET /venues/{slug}/schedule
 	GetVenueSchedule(ctx context.Context, params GetVenueScheduleParams) (*ScheduleResponse, error)
+	// JoinVenue implements joinVenue operation.
+	//
+	// Needs `{consent: true}` (anything else is 400 `VALIDATION_ERROR`) and an
+	// `Idempotency-Key` (1 to 200 visible ASCII characters; a retry with the
+	// same key and body replays the first answer). Creates one active member
+	// relationship; an existing relationship keeps its role (staff and owners
+	// stay staff and owners) and an inactive one is reactivated; a blocked
+	// one is 403 `ACCESS_DENIED` (reason `blocked`). A new relationship gets
+	// the venue's next client id (`C-0001`, `C-0002`, ... per venue, assigned
+	// under a per-venue lock). Joining writes an audit entry
+	// (`member.joined`) and records a `member.created` event for webhook
+	// delivery, in the same transaction; joining again when already a member
+	// records neither and answers `created: false`.
+	//
+	// POST /venues/{slug}/join
+	JoinVenue(ctx context.Context, req *JoinRequest, params JoinVenueParams) (*JoinResponse, error)
 	// ListVenueAddons implements listVenueAddons operation.
 	//
 	// Booking add-on products grouped by category.
@@ -209,6 +279,24 @@ type Handler interface {
 	//
 	// GET /venues
 	ListVenues(ctx context.Context, params ListVenuesParams) (*VenueListResponse, error)
+	// SetActiveOrganization implements setActiveOrganization operation.
+	//
+	// Stores the organization on the session: access tokens of the session
+	// then act in it with the staff permissions of the relationship (read per
+	// request). Only active owner and staff relationships are selectable: a
+	// client (member-only) relationship is 403 `WORKSPACE_NOT_SELECTABLE`; a
+	// venue without any relationship with the user is 404 `NOT_FOUND`.
+	//
+	// POST /me/active-organization
+	SetActiveOrganization(ctx context.Context, req *ActiveOrganizationRequest) (*ActiveOrganizationResponse, error)
+	// UpdateMe implements updateMe operation.
+	//
+	// Only the profile fields below; any other field (email, role, balance,
+	// memberships, ...) is 400 `VALIDATION_ERROR`. An empty string clears
+	// `phone`, `country` and `city`. Answers the profile like `GET /me`.
+	//
+	// PATCH /me
+	UpdateMe(ctx context.Context, req *MeUpdateRequest) (*MeResponse, error)
 	// NewError creates *ErrorStatusCode from error returned by handler.
 	//
 	// Used for common default response.

@@ -170,6 +170,60 @@ func (UnimplementedHandler) GetGiftCardPreview(ctx context.Context, params GetGi
 	return r, ht.ErrNotImplemented
 }
 
+// GetMe implements getMe operation.
+//
+// The profile and every relationship with a venue (`memberships`).
+// `permissions_scope` is `active_org`: only the membership of the session's
+// active organization lists its staff `permissions` (an owner holds all of
+// them); every other membership answers `permissions: []`. Permissions are
+// read from the database on every request, so a change made by a venue is
+// visible at once (the contract allows 60 s).
+// Workspace flags and groups of a membership:
+// - `owned` (`is_owned`): the user owns the venue;
+// - `works_at` (`is_workplace`): the user is staff of the venue;
+// - `member_venues` (`is_relationship`): an active client relationship;
+// - `relationships` (`is_relationship`): an inactive or blocked client
+// relationship, kept for history.
+// `is_selectable` is true for active owner and staff relationships (the
+// ones `/me/active-organization` accepts); `is_individual` marks a venue
+// the user owns alone (no other staff or owner). `capabilities` name what
+// the relationship lets the user do: `book` and `buy` for an active
+// relationship, `staff_app` for staff and owners, `manage_venue` for
+// owners.
+//
+// GET /me
+func (UnimplementedHandler) GetMe(ctx context.Context) (r *MeResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetMeMinimal implements getMeMinimal operation.
+//
+// Public. With a valid bearer token answers `logged_in: true`, the first
+// name and the session's active organization as `venue_id`
+// (`preferred_brand_id` is null: brand preferences are not kept yet);
+// without one, or with an invalid or expired one, `logged_in: false` and
+// nulls — never 401. CORS headers (and `OPTIONS` preflight answers) are
+// sent only for origins listed in `VENUE_EMBED_ORIGINS`
+// (comma-separated, exact `scheme://host[:port]`).
+//
+// GET /me/minimal
+func (UnimplementedHandler) GetMeMinimal(ctx context.Context) (r *MeMinimalResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetMyFeatures implements getMyFeatures operation.
+//
+// `{module_key: {enabled, source, tier}}` for the venue named by
+// `X-Organization-ID` (any active relationship with it), else the
+// session's active organization; `{}` when neither is given. `source` is
+// `venue` (the venue's own provisioning); `tier` is the venue's plan. A
+// venue without a relationship is 404.
+//
+// GET /me/features
+func (UnimplementedHandler) GetMyFeatures(ctx context.Context, params GetMyFeaturesParams) (r *FeaturesResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetVenue implements getVenue operation.
 //
 // A venue's public profile.
@@ -186,6 +240,18 @@ func (UnimplementedHandler) GetVenue(ctx context.Context, params GetVenueParams)
 //
 // GET /venues/{slug}/brands/{brandSlug}
 func (UnimplementedHandler) GetVenueBrand(ctx context.Context, params GetVenueBrandParams) (r *BrandDetailResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetVenueJoin implements getVenueJoin operation.
+//
+// `slug` is the venue's slug or organization id. No state change.
+// `reason` (when `can_join` is false): `already_member`, `blocked`
+// (the venue blocked the relationship) or `unlisted` (the venue is not
+// open to self-service joining).
+//
+// GET /venues/{slug}/join
+func (UnimplementedHandler) GetVenueJoin(ctx context.Context, params GetVenueJoinParams) (r *JoinStateResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -221,6 +287,25 @@ func (UnimplementedHandler) GetVenuePricing(ctx context.Context, params GetVenue
 //
 // GET /venues/{slug}/schedule
 func (UnimplementedHandler) GetVenueSchedule(ctx context.Context, params GetVenueScheduleParams) (r *ScheduleResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// JoinVenue implements joinVenue operation.
+//
+// Needs `{consent: true}` (anything else is 400 `VALIDATION_ERROR`) and an
+// `Idempotency-Key` (1 to 200 visible ASCII characters; a retry with the
+// same key and body replays the first answer). Creates one active member
+// relationship; an existing relationship keeps its role (staff and owners
+// stay staff and owners) and an inactive one is reactivated; a blocked
+// one is 403 `ACCESS_DENIED` (reason `blocked`). A new relationship gets
+// the venue's next client id (`C-0001`, `C-0002`, ... per venue, assigned
+// under a per-venue lock). Joining writes an audit entry
+// (`member.joined`) and records a `member.created` event for webhook
+// delivery, in the same transaction; joining again when already a member
+// records neither and answers `created: false`.
+//
+// POST /venues/{slug}/join
+func (UnimplementedHandler) JoinVenue(ctx context.Context, req *JoinRequest, params JoinVenueParams) (r *JoinResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -289,6 +374,30 @@ func (UnimplementedHandler) ListVenueOffers(ctx context.Context, params ListVenu
 //
 // GET /venues
 func (UnimplementedHandler) ListVenues(ctx context.Context, params ListVenuesParams) (r *VenueListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// SetActiveOrganization implements setActiveOrganization operation.
+//
+// Stores the organization on the session: access tokens of the session
+// then act in it with the staff permissions of the relationship (read per
+// request). Only active owner and staff relationships are selectable: a
+// client (member-only) relationship is 403 `WORKSPACE_NOT_SELECTABLE`; a
+// venue without any relationship with the user is 404 `NOT_FOUND`.
+//
+// POST /me/active-organization
+func (UnimplementedHandler) SetActiveOrganization(ctx context.Context, req *ActiveOrganizationRequest) (r *ActiveOrganizationResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// UpdateMe implements updateMe operation.
+//
+// Only the profile fields below; any other field (email, role, balance,
+// memberships, ...) is 400 `VALIDATION_ERROR`. An empty string clears
+// `phone`, `country` and `city`. Answers the profile like `GET /me`.
+//
+// PATCH /me
+func (UnimplementedHandler) UpdateMe(ctx context.Context, req *MeUpdateRequest) (r *MeResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 

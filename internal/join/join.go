@@ -1,0 +1,211 @@
+// Package join lets a signed-in person become a member of a venue: the join
+// state of a venue for the user, and the join itself (one active member
+// relationship, the venue's next client id, an audit entry and a
+// member.created event, in one transaction).
+//
+// The join acts as the user inside the venue being joined (a viewer.User
+// whose Org is that venue) for the duration of the call only: the member
+// row, audit entry and event are created under the ordinary venue policies,
+// without a system bypass. The session's workspace is not changed.
+package join
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+
+	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/organization"
+	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/audit"
+	"github.com/venueplatform/venue/internal/events"
+	"github.com/venueplatform/venue/internal/members"
+	"github.com/venueplatform/venue/internal/system"
+	"github.com/venueplatform/venue/internal/viewer"
+)
+
+// Reasons a user cannot join.
+const (
+	ReasonAlreadyMember = "already_member"
+	ReasonBlocked       = "blocked"
+	ReasonUnlisted      = "unlisted"
+)
+
+// State is a venue's join state for the user.
+type State struct {
+	Org     *ent.Organization
+	Member  bool
+	CanJoin bool
+	Reason  string
+}
+
+// Result is the relationship after a join.
+type Result struct {
+	Org     *ent.Organization
+	Member  *ent.Member
+	Created bool
+}
+
+// Resolve finds a venue by slug or organization id.
+func Resolve(ctx context.Context, client *ent.Client, ref string) (*ent.Organization, error) {
+	// System call site: a path names the venue before any viewer of it
+	// exists; only the organization row is read.
+	sctx := system.Allow(ctx, "venue.resolve")
+	q := client.Organization.Query()
+	if id, err := uuid.Parse(ref); err == nil {
+		q.Where(organization.ID(id))
+	} else {
+		q.Where(organization.Slug(ref))
+	}
+	o, err := q.Only(sctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFound("venue")
+	}
+	return o, err
+}
+
+// current returns the user's relationship with org, nil when there is none.
+func current(ctx context.Context, client *ent.Client, uid, org uuid.UUID) (*ent.Member, error) {
+	// System call site: the user reads their own relationship with the venue.
+	m, err := client.Member.Query().Where(member.UserID(uid), member.OrganizationID(org)).
+		Only(system.Allow(ctx, "me.memberships"))
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return m, err
+}
+
+func user(ctx context.Context) (viewer.User, error) {
+	u, ok := viewer.UserFromContext(ctx)
+	if !ok {
+		return viewer.User{}, apperr.Unauthorized("a user session is required")
+	}
+	return u, nil
+}
+
+// GetState reports whether the user is a member of the venue ref and can
+// join it.
+func GetState(ctx context.Context, client *ent.Client, ref string) (*State, error) {
+	u, err := user(ctx)
+	if err != nil {
+		return nil, err
+	}
+	o, err := Resolve(ctx, client, ref)
+	if err != nil {
+		return nil, err
+	}
+	m, err := current(ctx, client, u.UserID, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	return state(o, m), nil
+}
+
+func state(o *ent.Organization, m *ent.Member) *State {
+	s := &State{Org: o}
+	switch {
+	case m != nil && m.Status == member.StatusBlocked:
+		s.Reason = ReasonBlocked
+	case m != nil && m.Status == member.StatusActive:
+		s.Member, s.Reason = true, ReasonAlreadyMember
+	case m == nil && !o.Listed:
+		s.Reason = ReasonUnlisted
+	default:
+		s.CanJoin = true
+	}
+	return s
+}
+
+// Join makes the user an active member of the venue ref. consent must be
+// true. Joining again when already an active member changes nothing.
+func Join(ctx context.Context, client *ent.Client, ref string, consent bool) (*Result, error) {
+	if !consent {
+		return nil, apperr.Validation("consent", "consent must be true to join a venue")
+	}
+	u, err := user(ctx)
+	if err != nil {
+		return nil, err
+	}
+	o, err := Resolve(ctx, client, ref)
+	if err != nil {
+		return nil, err
+	}
+	self := viewer.NewContext(ctx, viewer.User{UserID: u.UserID, SessionID: u.SessionID})
+	usr, err := client.User.Get(self, u.UserID)
+	if err != nil {
+		return nil, err
+	}
+	jctx := viewer.NewContext(ctx, viewer.User{UserID: u.UserID, SessionID: u.SessionID, Org: o.ID})
+	tx, err := client.Tx(jctx)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = tx.Rollback() }()
+	// One join per venue at a time: the client id sequence and the
+	// one-relationship rule both rely on it.
+	if err := lockVenue(jctx, tx.Client(), o.ID); err != nil {
+		return nil, err
+	}
+	before, err := current(jctx, tx.Client(), u.UserID, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	st := state(o, before)
+	switch st.Reason {
+	case ReasonAlreadyMember:
+		return &Result{Org: o, Member: before}, nil
+	case ReasonBlocked:
+		return nil, apperr.AccessDenied(ReasonBlocked, "the venue does not accept this account")
+	case ReasonUnlisted:
+		return nil, apperr.AccessDenied(ReasonUnlisted, "the venue is not open for joining")
+	}
+	en, err := members.Enroll(jctx, tx.Client(), members.EnrollParams{
+		Email: usr.Email, FirstName: usr.FirstName, LastName: usr.LastName, Phone: usr.Phone,
+		Status: string(member.StatusActive),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("join: enroll: %w", err)
+	}
+	m := en.Member
+	if m.ClientDisplayID == nil {
+		id, err := nextClientID(jctx, tx.Client(), o.ID)
+		if err != nil {
+			return nil, err
+		}
+		if m, err = tx.Member.UpdateOne(m).SetClientDisplayID(id).Save(jctx); err != nil {
+			return nil, fmt.Errorf("join: client id: %w", err)
+		}
+	}
+	action := "member.joined"
+	if !en.CreatedMember {
+		action = "member.rejoined"
+	}
+	uid := u.UserID
+	if _, err := audit.Record(jctx, tx.Client(), audit.Entry{
+		ActorKind: audit.KindUser, UserID: &uid, Action: action, Target: "member:" + m.ID.String(),
+		Details: map[string]any{"client_display_id": deref(m.ClientDisplayID), "role": string(m.Role)},
+	}); err != nil {
+		return nil, err
+	}
+	if en.CreatedMember {
+		if _, err := events.Record(jctx, tx.Client(), events.MemberCreated, map[string]any{
+			"member_id": m.ID.String(), "user_id": uid.String(), "organization_id": o.ID.String(),
+			"client_display_id": deref(m.ClientDisplayID), "source": "join",
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	return &Result{Org: o, Member: m, Created: true}, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
