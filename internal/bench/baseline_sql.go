@@ -1,0 +1,117 @@
+package bench
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The statements of the schedule read, as the service issues them (captured
+// from ent with a pgx tracer; TestBaselineIssuesServiceSQL keeps them equal):
+// the venue by slug and its feature row (venue.BySlug), the classes of the
+// window filtered to the venue by the tenancy policy, one eager load per
+// edge (class type, instructor, location, room), and the grouped booking
+// count (schedule.List).
+const (
+	sqlVenueBySlug = `SELECT "organizations"."id", "organizations"."created_at", "organizations"."updated_at", ` +
+		`"organizations"."name", "organizations"."slug", "organizations"."plan", "organizations"."currency", ` +
+		`"organizations"."timezone", "organizations"."address", "organizations"."city", "organizations"."country", ` +
+		`"organizations"."lat", "organizations"."lng", "organizations"."vat_exempt_age_threshold", ` +
+		`"organizations"."listed", "organizations"."description", "organizations"."website", "organizations"."email", ` +
+		`"organizations"."phone", "organizations"."logo_url", "organizations"."world" ` +
+		`FROM "organizations" WHERE "organizations"."slug" = $1 LIMIT 2`
+	// venueColumns is the column count of sqlVenueBySlug; id is column 0,
+	// timezone column 7.
+	venueColumns = 21
+
+	sqlVenueFeatures = `SELECT "feature_provisionings"."id", "feature_provisionings"."created_at", ` +
+		`"feature_provisionings"."updated_at", "feature_provisionings"."organization_id", ` +
+		`"feature_provisionings"."api_enabled", "feature_provisionings"."modules" ` +
+		`FROM "feature_provisionings" WHERE "feature_provisionings"."organization_id" = $1 LIMIT 2`
+
+	sqlClasses = `SELECT "class_instances"."id", "class_instances"."created_at", "class_instances"."updated_at", ` +
+		`"class_instances"."organization_id", "class_instances"."import_ref", "class_instances"."class_type_id", ` +
+		`"class_instances"."instructor_id", "class_instances"."location_id", "class_instances"."room_id", ` +
+		`"class_instances"."start_time", "class_instances"."end_time", "class_instances"."capacity", ` +
+		`"class_instances"."status", "class_instances"."online", "class_instances"."listed", ` +
+		`"class_instances"."workshop_entry_kind", "class_instances"."workshop_entry_id", ` +
+		`"class_instances"."workshop_entry_slug" FROM "class_instances" ` +
+		`WHERE (("class_instances"."listed" AND "class_instances"."start_time" >= $1) ` +
+		`AND "class_instances"."start_time" < $2) AND "class_instances"."organization_id" = $3 ` +
+		`ORDER BY "class_instances"."start_time" ASC, "class_instances"."id" ASC LIMIT `
+	classColumns = 18
+
+	sqlClassTypesHead = `SELECT "class_types"."id", "class_types"."created_at", "class_types"."updated_at", ` +
+		`"class_types"."organization_id", "class_types"."import_ref", "class_types"."brand_id", "class_types"."name", ` +
+		`"class_types"."slug", "class_types"."description", "class_types"."duration_minutes", "class_types"."color", ` +
+		`"class_types"."active" FROM "class_types" WHERE "class_types"."id" IN (`
+	classTypeColumns = 12
+
+	sqlInstructorsHead = `SELECT "instructors"."id", "instructors"."created_at", "instructors"."updated_at", ` +
+		`"instructors"."organization_id", "instructors"."import_ref", "instructors"."first_name", ` +
+		`"instructors"."last_name", "instructors"."email", "instructors"."bio", "instructors"."photo_url", ` +
+		`"instructors"."active" FROM "instructors" WHERE "instructors"."id" IN (`
+	instructorColumns = 11
+
+	sqlLocationsHead = `SELECT "locations"."id", "locations"."created_at", "locations"."updated_at", ` +
+		`"locations"."organization_id", "locations"."import_ref", "locations"."name", "locations"."address", ` +
+		`"locations"."city", "locations"."lat", "locations"."lng", "locations"."active" ` +
+		`FROM "locations" WHERE "locations"."id" IN (`
+	locationColumns = 11
+
+	sqlRoomsHead = `SELECT "rooms"."id", "rooms"."created_at", "rooms"."updated_at", "rooms"."organization_id", ` +
+		`"rooms"."import_ref", "rooms"."location_id", "rooms"."name", "rooms"."capacity", "rooms"."room_type", ` +
+		`"rooms"."active", "rooms"."floor_plan_url" FROM "rooms" WHERE "rooms"."id" IN (`
+	roomColumns = 11
+
+	sqlBookingCountsHead = `SELECT "bookings"."class_instance_id", "bookings"."status", COUNT(*) AS "count" ` +
+		`FROM "bookings" WHERE ("bookings"."class_instance_id" IN (`
+)
+
+// platformStatements start the statements the service issues around a
+// request rather than for the read: the per-client rate limit (GCRA, one
+// upsert per request). The baseline leaves them out, so the ratio prices
+// them with the other layers; TestBaselineIssuesServiceSQL sets them aside
+// before comparing. A new one shows up in that test's diff.
+var platformStatements = []string{
+	"INSERT INTO rate_limits ",
+}
+
+// edgeSQL returns an eager load of n ids ($1..$n) filtered to the venue
+// ($n+1): head is the statement up to the IN list's parenthesis.
+func edgeSQL(head, table string, n int) string {
+	var b strings.Builder
+	b.Grow(len(head) + 8*n + 64)
+	b.WriteString(head)
+	placeholders(&b, 1, n)
+	b.WriteString(`) AND "`)
+	b.WriteString(table)
+	b.WriteString(`"."organization_id" = $`)
+	b.WriteString(strconv.Itoa(n + 1))
+	return b.String()
+}
+
+// bookingCountSQL returns the grouped count over n classes ($1..$n) and k
+// statuses, filtered to the venue.
+func bookingCountSQL(n, k int) string {
+	var b strings.Builder
+	b.Grow(len(sqlBookingCountsHead) + 8*(n+k) + 160)
+	b.WriteString(sqlBookingCountsHead)
+	placeholders(&b, 1, n)
+	b.WriteString(`) AND "bookings"."status" IN (`)
+	placeholders(&b, n+1, k)
+	b.WriteString(`)) AND "bookings"."organization_id" = $`)
+	b.WriteString(strconv.Itoa(n + k + 1))
+	b.WriteString(` GROUP BY "bookings"."class_instance_id", "bookings"."status"`)
+	return b.String()
+}
+
+// placeholders writes "$from, ..., $(from+n-1)".
+func placeholders(b *strings.Builder, from, n int) {
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteByte('$')
+		b.WriteString(strconv.Itoa(from + i))
+	}
+}
