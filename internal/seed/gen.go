@@ -3,6 +3,7 @@ package seed
 import (
 	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"time"
 
@@ -52,7 +53,7 @@ var columns = []struct {
 	name string
 	cols []string
 }{
-	{"organizations", []string{"id", "created_at", "updated_at", "name", "slug", "plan", "currency", "timezone", "city", "country", "listed"}},
+	{"organizations", []string{"id", "created_at", "updated_at", "name", "slug", "plan", "currency", "timezone", "city", "country", "lat", "lng", "listed"}},
 	{"feature_provisionings", []string{"id", "created_at", "updated_at", "api_enabled", "organization_id"}},
 	{"brands", []string{"id", "created_at", "updated_at", "name", "slug", "active", "organization_id"}},
 	{"locations", []string{"id", "created_at", "updated_at", "name", "address", "city", "lat", "lng", "active", "organization_id"}},
@@ -120,9 +121,22 @@ func (g *generator) generate() []*table {
 func (g *generator) venue() {
 	g.org = g.id()
 	name := fmt.Sprintf("Seed Studio %d (seed %d)", g.index, g.p.Seed)
-	g.t["organizations"].add(g.org, g.now, g.now, name, g.slug, "pro", "DKK", venueZone, "København", "DK", true)
+	lat, lng := place(g.slug)
+	g.t["organizations"].add(g.org, g.now, g.now, name, g.slug, "pro", "DKK", venueZone, "København", "DK", lat, lng, true)
 	g.t["feature_provisionings"].add(g.id(), g.now, g.now, true, g.org)
 	g.t["alerts"].add(g.id(), g.now, g.now, "warning", "Card reader offline", "The reader at the front desk does not answer.", false, g.org)
+}
+
+// place derives a venue's coordinates from its slug, spread over Denmark, so
+// geo search has something to find without consuming the seeded random
+// sequence.
+func place(slug string) (lat, lng float64) {
+	h := fnv.New64a()
+	h.Write([]byte(slug))
+	v := h.Sum64()
+	lat = 54.6 + float64(v%10000)/10000*3.1
+	lng = 8.1 + float64((v/10000)%10000)/10000*4.6
+	return lat, lng
 }
 
 // estimateRows approximates the rows of one venue, for progress.
