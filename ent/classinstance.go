@@ -57,6 +57,10 @@ type ClassInstance struct {
 	WorkshopEntryID *uuid.UUID `json:"workshop_entry_id,omitempty"`
 	// WorkshopEntrySlug holds the value of the "workshop_entry_slug" field.
 	WorkshopEntrySlug *string `json:"workshop_entry_slug,omitempty"`
+	// Seat-holding bookings (confirmed, checked-in, no-show, pending payment); kept by a database trigger on bookings.
+	BookedCount int `json:"booked_count,omitempty"`
+	// Waitlisted bookings; kept by a database trigger on bookings.
+	WaitlistCount int `json:"waitlist_count,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ClassInstanceQuery when eager-loading is set.
 	Edges        ClassInstanceEdges `json:"edges"`
@@ -155,7 +159,7 @@ func (*ClassInstance) scanValues(columns []string) ([]any, error) {
 			values[i] = &sql.NullScanner{S: new(uuid.UUID)}
 		case classinstance.FieldOnline, classinstance.FieldListed:
 			values[i] = new(sql.NullBool)
-		case classinstance.FieldCapacity:
+		case classinstance.FieldCapacity, classinstance.FieldBookedCount, classinstance.FieldWaitlistCount:
 			values[i] = new(sql.NullInt64)
 		case classinstance.FieldImportRef, classinstance.FieldStatus, classinstance.FieldWorkshopEntryKind, classinstance.FieldWorkshopEntrySlug:
 			values[i] = new(sql.NullString)
@@ -293,6 +297,18 @@ func (_m *ClassInstance) assignValues(columns []string, values []any) error {
 				_m.WorkshopEntrySlug = new(string)
 				*_m.WorkshopEntrySlug = value.String
 			}
+		case classinstance.FieldBookedCount:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field booked_count", values[i])
+			} else if value.Valid {
+				_m.BookedCount = int(value.Int64)
+			}
+		case classinstance.FieldWaitlistCount:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field waitlist_count", values[i])
+			} else if value.Valid {
+				_m.WaitlistCount = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -423,6 +439,12 @@ func (_m *ClassInstance) String() string {
 		builder.WriteString("workshop_entry_slug=")
 		builder.WriteString(*v)
 	}
+	builder.WriteString(", ")
+	builder.WriteString("booked_count=")
+	builder.WriteString(fmt.Sprintf("%v", _m.BookedCount))
+	builder.WriteString(", ")
+	builder.WriteString("waitlist_count=")
+	builder.WriteString(fmt.Sprintf("%v", _m.WaitlistCount))
 	builder.WriteByte(')')
 	return builder.String()
 }

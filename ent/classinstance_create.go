@@ -228,6 +228,34 @@ func (_c *ClassInstanceCreate) SetNillableWorkshopEntrySlug(v *string) *ClassIns
 	return _c
 }
 
+// SetBookedCount sets the "booked_count" field.
+func (_c *ClassInstanceCreate) SetBookedCount(v int) *ClassInstanceCreate {
+	_c.mutation.SetBookedCount(v)
+	return _c
+}
+
+// SetNillableBookedCount sets the "booked_count" field if the given value is not nil.
+func (_c *ClassInstanceCreate) SetNillableBookedCount(v *int) *ClassInstanceCreate {
+	if v != nil {
+		_c.SetBookedCount(*v)
+	}
+	return _c
+}
+
+// SetWaitlistCount sets the "waitlist_count" field.
+func (_c *ClassInstanceCreate) SetWaitlistCount(v int) *ClassInstanceCreate {
+	_c.mutation.SetWaitlistCount(v)
+	return _c
+}
+
+// SetNillableWaitlistCount sets the "waitlist_count" field if the given value is not nil.
+func (_c *ClassInstanceCreate) SetNillableWaitlistCount(v *int) *ClassInstanceCreate {
+	if v != nil {
+		_c.SetWaitlistCount(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *ClassInstanceCreate) SetID(v uuid.UUID) *ClassInstanceCreate {
 	_c.mutation.SetID(v)
@@ -345,6 +373,14 @@ func (_c *ClassInstanceCreate) defaults() error {
 		v := classinstance.DefaultListed
 		_c.mutation.SetListed(v)
 	}
+	if _, ok := _c.mutation.BookedCount(); !ok {
+		v := classinstance.DefaultBookedCount
+		_c.mutation.SetBookedCount(v)
+	}
+	if _, ok := _c.mutation.WaitlistCount(); !ok {
+		v := classinstance.DefaultWaitlistCount
+		_c.mutation.SetWaitlistCount(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if classinstance.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized classinstance.DefaultID (forgotten import ent/runtime?)")
@@ -405,6 +441,22 @@ func (_c *ClassInstanceCreate) check() error {
 	if v, ok := _c.mutation.WorkshopEntryKind(); ok {
 		if err := classinstance.WorkshopEntryKindValidator(v); err != nil {
 			return &ValidationError{Name: "workshop_entry_kind", err: fmt.Errorf(`ent: validator failed for field "ClassInstance.workshop_entry_kind": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.BookedCount(); !ok {
+		return &ValidationError{Name: "booked_count", err: errors.New(`ent: missing required field "ClassInstance.booked_count"`)}
+	}
+	if v, ok := _c.mutation.BookedCount(); ok {
+		if err := classinstance.BookedCountValidator(v); err != nil {
+			return &ValidationError{Name: "booked_count", err: fmt.Errorf(`ent: validator failed for field "ClassInstance.booked_count": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.WaitlistCount(); !ok {
+		return &ValidationError{Name: "waitlist_count", err: errors.New(`ent: missing required field "ClassInstance.waitlist_count"`)}
+	}
+	if v, ok := _c.mutation.WaitlistCount(); ok {
+		if err := classinstance.WaitlistCountValidator(v); err != nil {
+			return &ValidationError{Name: "waitlist_count", err: fmt.Errorf(`ent: validator failed for field "ClassInstance.waitlist_count": %w`, err)}
 		}
 	}
 	if len(_c.mutation.OrganizationIDs()) == 0 {
@@ -496,6 +548,14 @@ func (_c *ClassInstanceCreate) createSpec() (*ClassInstance, *sqlgraph.CreateSpe
 	if value, ok := _c.mutation.WorkshopEntrySlug(); ok {
 		_spec.SetField(classinstance.FieldWorkshopEntrySlug, field.TypeString, value)
 		_node.WorkshopEntrySlug = &value
+	}
+	if value, ok := _c.mutation.BookedCount(); ok {
+		_spec.SetField(classinstance.FieldBookedCount, field.TypeInt, value)
+		_node.BookedCount = value
+	}
+	if value, ok := _c.mutation.WaitlistCount(); ok {
+		_spec.SetField(classinstance.FieldWaitlistCount, field.TypeInt, value)
+		_node.WaitlistCount = value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -878,6 +938,42 @@ func (u *ClassInstanceUpsert) ClearWorkshopEntrySlug() *ClassInstanceUpsert {
 	return u
 }
 
+// SetBookedCount sets the "booked_count" field.
+func (u *ClassInstanceUpsert) SetBookedCount(v int) *ClassInstanceUpsert {
+	u.Set(classinstance.FieldBookedCount, v)
+	return u
+}
+
+// UpdateBookedCount sets the "booked_count" field to the value that was provided on create.
+func (u *ClassInstanceUpsert) UpdateBookedCount() *ClassInstanceUpsert {
+	u.SetExcluded(classinstance.FieldBookedCount)
+	return u
+}
+
+// AddBookedCount adds v to the "booked_count" field.
+func (u *ClassInstanceUpsert) AddBookedCount(v int) *ClassInstanceUpsert {
+	u.Add(classinstance.FieldBookedCount, v)
+	return u
+}
+
+// SetWaitlistCount sets the "waitlist_count" field.
+func (u *ClassInstanceUpsert) SetWaitlistCount(v int) *ClassInstanceUpsert {
+	u.Set(classinstance.FieldWaitlistCount, v)
+	return u
+}
+
+// UpdateWaitlistCount sets the "waitlist_count" field to the value that was provided on create.
+func (u *ClassInstanceUpsert) UpdateWaitlistCount() *ClassInstanceUpsert {
+	u.SetExcluded(classinstance.FieldWaitlistCount)
+	return u
+}
+
+// AddWaitlistCount adds v to the "waitlist_count" field.
+func (u *ClassInstanceUpsert) AddWaitlistCount(v int) *ClassInstanceUpsert {
+	u.Add(classinstance.FieldWaitlistCount, v)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -1195,6 +1291,48 @@ func (u *ClassInstanceUpsertOne) UpdateWorkshopEntrySlug() *ClassInstanceUpsertO
 func (u *ClassInstanceUpsertOne) ClearWorkshopEntrySlug() *ClassInstanceUpsertOne {
 	return u.Update(func(s *ClassInstanceUpsert) {
 		s.ClearWorkshopEntrySlug()
+	})
+}
+
+// SetBookedCount sets the "booked_count" field.
+func (u *ClassInstanceUpsertOne) SetBookedCount(v int) *ClassInstanceUpsertOne {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.SetBookedCount(v)
+	})
+}
+
+// AddBookedCount adds v to the "booked_count" field.
+func (u *ClassInstanceUpsertOne) AddBookedCount(v int) *ClassInstanceUpsertOne {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.AddBookedCount(v)
+	})
+}
+
+// UpdateBookedCount sets the "booked_count" field to the value that was provided on create.
+func (u *ClassInstanceUpsertOne) UpdateBookedCount() *ClassInstanceUpsertOne {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.UpdateBookedCount()
+	})
+}
+
+// SetWaitlistCount sets the "waitlist_count" field.
+func (u *ClassInstanceUpsertOne) SetWaitlistCount(v int) *ClassInstanceUpsertOne {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.SetWaitlistCount(v)
+	})
+}
+
+// AddWaitlistCount adds v to the "waitlist_count" field.
+func (u *ClassInstanceUpsertOne) AddWaitlistCount(v int) *ClassInstanceUpsertOne {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.AddWaitlistCount(v)
+	})
+}
+
+// UpdateWaitlistCount sets the "waitlist_count" field to the value that was provided on create.
+func (u *ClassInstanceUpsertOne) UpdateWaitlistCount() *ClassInstanceUpsertOne {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.UpdateWaitlistCount()
 	})
 }
 
@@ -1682,6 +1820,48 @@ func (u *ClassInstanceUpsertBulk) UpdateWorkshopEntrySlug() *ClassInstanceUpsert
 func (u *ClassInstanceUpsertBulk) ClearWorkshopEntrySlug() *ClassInstanceUpsertBulk {
 	return u.Update(func(s *ClassInstanceUpsert) {
 		s.ClearWorkshopEntrySlug()
+	})
+}
+
+// SetBookedCount sets the "booked_count" field.
+func (u *ClassInstanceUpsertBulk) SetBookedCount(v int) *ClassInstanceUpsertBulk {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.SetBookedCount(v)
+	})
+}
+
+// AddBookedCount adds v to the "booked_count" field.
+func (u *ClassInstanceUpsertBulk) AddBookedCount(v int) *ClassInstanceUpsertBulk {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.AddBookedCount(v)
+	})
+}
+
+// UpdateBookedCount sets the "booked_count" field to the value that was provided on create.
+func (u *ClassInstanceUpsertBulk) UpdateBookedCount() *ClassInstanceUpsertBulk {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.UpdateBookedCount()
+	})
+}
+
+// SetWaitlistCount sets the "waitlist_count" field.
+func (u *ClassInstanceUpsertBulk) SetWaitlistCount(v int) *ClassInstanceUpsertBulk {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.SetWaitlistCount(v)
+	})
+}
+
+// AddWaitlistCount adds v to the "waitlist_count" field.
+func (u *ClassInstanceUpsertBulk) AddWaitlistCount(v int) *ClassInstanceUpsertBulk {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.AddWaitlistCount(v)
+	})
+}
+
+// UpdateWaitlistCount sets the "waitlist_count" field to the value that was provided on create.
+func (u *ClassInstanceUpsertBulk) UpdateWaitlistCount() *ClassInstanceUpsertBulk {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.UpdateWaitlistCount()
 	})
 }
 

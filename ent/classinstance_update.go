@@ -285,6 +285,48 @@ func (_u *ClassInstanceUpdate) ClearWorkshopEntrySlug() *ClassInstanceUpdate {
 	return _u
 }
 
+// SetBookedCount sets the "booked_count" field.
+func (_u *ClassInstanceUpdate) SetBookedCount(v int) *ClassInstanceUpdate {
+	_u.mutation.ResetBookedCount()
+	_u.mutation.SetBookedCount(v)
+	return _u
+}
+
+// SetNillableBookedCount sets the "booked_count" field if the given value is not nil.
+func (_u *ClassInstanceUpdate) SetNillableBookedCount(v *int) *ClassInstanceUpdate {
+	if v != nil {
+		_u.SetBookedCount(*v)
+	}
+	return _u
+}
+
+// AddBookedCount adds value to the "booked_count" field.
+func (_u *ClassInstanceUpdate) AddBookedCount(v int) *ClassInstanceUpdate {
+	_u.mutation.AddBookedCount(v)
+	return _u
+}
+
+// SetWaitlistCount sets the "waitlist_count" field.
+func (_u *ClassInstanceUpdate) SetWaitlistCount(v int) *ClassInstanceUpdate {
+	_u.mutation.ResetWaitlistCount()
+	_u.mutation.SetWaitlistCount(v)
+	return _u
+}
+
+// SetNillableWaitlistCount sets the "waitlist_count" field if the given value is not nil.
+func (_u *ClassInstanceUpdate) SetNillableWaitlistCount(v *int) *ClassInstanceUpdate {
+	if v != nil {
+		_u.SetWaitlistCount(*v)
+	}
+	return _u
+}
+
+// AddWaitlistCount adds value to the "waitlist_count" field.
+func (_u *ClassInstanceUpdate) AddWaitlistCount(v int) *ClassInstanceUpdate {
+	_u.mutation.AddWaitlistCount(v)
+	return _u
+}
+
 // SetClassType sets the "class_type" edge to the ClassType entity.
 func (_u *ClassInstanceUpdate) SetClassType(v *ClassType) *ClassInstanceUpdate {
 	return _u.SetClassTypeID(v.ID)
@@ -434,6 +476,16 @@ func (_u *ClassInstanceUpdate) check() error {
 			return &ValidationError{Name: "workshop_entry_kind", err: fmt.Errorf(`ent: validator failed for field "ClassInstance.workshop_entry_kind": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.BookedCount(); ok {
+		if err := classinstance.BookedCountValidator(v); err != nil {
+			return &ValidationError{Name: "booked_count", err: fmt.Errorf(`ent: validator failed for field "ClassInstance.booked_count": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.WaitlistCount(); ok {
+		if err := classinstance.WaitlistCountValidator(v); err != nil {
+			return &ValidationError{Name: "waitlist_count", err: fmt.Errorf(`ent: validator failed for field "ClassInstance.waitlist_count": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "ClassInstance.organization"`)
 	}
@@ -502,6 +554,18 @@ func (_u *ClassInstanceUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	}
 	if _u.mutation.WorkshopEntrySlugCleared() {
 		_spec.ClearField(classinstance.FieldWorkshopEntrySlug, field.TypeString)
+	}
+	if value, ok := _u.mutation.BookedCount(); ok {
+		_spec.SetField(classinstance.FieldBookedCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedBookedCount(); ok {
+		_spec.AddField(classinstance.FieldBookedCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.WaitlistCount(); ok {
+		_spec.SetField(classinstance.FieldWaitlistCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedWaitlistCount(); ok {
+		_spec.AddField(classinstance.FieldWaitlistCount, field.TypeInt, value)
 	}
 	if _u.mutation.ClassTypeCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -935,6 +999,48 @@ func (_u *ClassInstanceUpdateOne) ClearWorkshopEntrySlug() *ClassInstanceUpdateO
 	return _u
 }
 
+// SetBookedCount sets the "booked_count" field.
+func (_u *ClassInstanceUpdateOne) SetBookedCount(v int) *ClassInstanceUpdateOne {
+	_u.mutation.ResetBookedCount()
+	_u.mutation.SetBookedCount(v)
+	return _u
+}
+
+// SetNillableBookedCount sets the "booked_count" field if the given value is not nil.
+func (_u *ClassInstanceUpdateOne) SetNillableBookedCount(v *int) *ClassInstanceUpdateOne {
+	if v != nil {
+		_u.SetBookedCount(*v)
+	}
+	return _u
+}
+
+// AddBookedCount adds value to the "booked_count" field.
+func (_u *ClassInstanceUpdateOne) AddBookedCount(v int) *ClassInstanceUpdateOne {
+	_u.mutation.AddBookedCount(v)
+	return _u
+}
+
+// SetWaitlistCount sets the "waitlist_count" field.
+func (_u *ClassInstanceUpdateOne) SetWaitlistCount(v int) *ClassInstanceUpdateOne {
+	_u.mutation.ResetWaitlistCount()
+	_u.mutation.SetWaitlistCount(v)
+	return _u
+}
+
+// SetNillableWaitlistCount sets the "waitlist_count" field if the given value is not nil.
+func (_u *ClassInstanceUpdateOne) SetNillableWaitlistCount(v *int) *ClassInstanceUpdateOne {
+	if v != nil {
+		_u.SetWaitlistCount(*v)
+	}
+	return _u
+}
+
+// AddWaitlistCount adds value to the "waitlist_count" field.
+func (_u *ClassInstanceUpdateOne) AddWaitlistCount(v int) *ClassInstanceUpdateOne {
+	_u.mutation.AddWaitlistCount(v)
+	return _u
+}
+
 // SetClassType sets the "class_type" edge to the ClassType entity.
 func (_u *ClassInstanceUpdateOne) SetClassType(v *ClassType) *ClassInstanceUpdateOne {
 	return _u.SetClassTypeID(v.ID)
@@ -1097,6 +1203,16 @@ func (_u *ClassInstanceUpdateOne) check() error {
 			return &ValidationError{Name: "workshop_entry_kind", err: fmt.Errorf(`ent: validator failed for field "ClassInstance.workshop_entry_kind": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.BookedCount(); ok {
+		if err := classinstance.BookedCountValidator(v); err != nil {
+			return &ValidationError{Name: "booked_count", err: fmt.Errorf(`ent: validator failed for field "ClassInstance.booked_count": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.WaitlistCount(); ok {
+		if err := classinstance.WaitlistCountValidator(v); err != nil {
+			return &ValidationError{Name: "waitlist_count", err: fmt.Errorf(`ent: validator failed for field "ClassInstance.waitlist_count": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "ClassInstance.organization"`)
 	}
@@ -1182,6 +1298,18 @@ func (_u *ClassInstanceUpdateOne) sqlSave(ctx context.Context) (_node *ClassInst
 	}
 	if _u.mutation.WorkshopEntrySlugCleared() {
 		_spec.ClearField(classinstance.FieldWorkshopEntrySlug, field.TypeString)
+	}
+	if value, ok := _u.mutation.BookedCount(); ok {
+		_spec.SetField(classinstance.FieldBookedCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedBookedCount(); ok {
+		_spec.AddField(classinstance.FieldBookedCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.WaitlistCount(); ok {
+		_spec.SetField(classinstance.FieldWaitlistCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedWaitlistCount(); ok {
+		_spec.AddField(classinstance.FieldWaitlistCount, field.TypeInt, value)
 	}
 	if _u.mutation.ClassTypeCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -26,16 +26,23 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
+	"github.com/venueplatform/venue/ent/deviceauthorization"
 	"github.com/venueplatform/venue/ent/event"
+	"github.com/venueplatform/venue/ent/favoritevenue"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/mfabackupcode"
+	"github.com/venueplatform/venue/ent/mfachallenge"
+	"github.com/venueplatform/venue/ent/mfafactor"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
+	"github.com/venueplatform/venue/ent/otprequest"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
@@ -74,22 +81,36 @@ type Client struct {
 	ClassInstance *ClassInstanceClient
 	// ClassType is the client for interacting with the ClassType builders.
 	ClassType *ClassTypeClient
+	// DeviceAuthorization is the client for interacting with the DeviceAuthorization builders.
+	DeviceAuthorization *DeviceAuthorizationClient
 	// Event is the client for interacting with the Event builders.
 	Event *EventClient
+	// FavoriteVenue is the client for interacting with the FavoriteVenue builders.
+	FavoriteVenue *FavoriteVenueClient
 	// FeatureProvisioning is the client for interacting with the FeatureProvisioning builders.
 	FeatureProvisioning *FeatureProvisioningClient
 	// FlashSale is the client for interacting with the FlashSale builders.
 	FlashSale *FlashSaleClient
 	// GiftCard is the client for interacting with the GiftCard builders.
 	GiftCard *GiftCardClient
+	// HandoffCode is the client for interacting with the HandoffCode builders.
+	HandoffCode *HandoffCodeClient
 	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
 	IdempotencyKey *IdempotencyKeyClient
 	// Instructor is the client for interacting with the Instructor builders.
 	Instructor *InstructorClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
+	// MFABackupCode is the client for interacting with the MFABackupCode builders.
+	MFABackupCode *MFABackupCodeClient
+	// MFAChallenge is the client for interacting with the MFAChallenge builders.
+	MFAChallenge *MFAChallengeClient
+	// MFAFactor is the client for interacting with the MFAFactor builders.
+	MFAFactor *MFAFactorClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// OTPRequest is the client for interacting with the OTPRequest builders.
+	OTPRequest *OTPRequestClient
 	// OpeningHours is the client for interacting with the OpeningHours builders.
 	OpeningHours *OpeningHoursClient
 	// Organization is the client for interacting with the Organization builders.
@@ -133,14 +154,21 @@ func (c *Client) init() {
 	c.Brand = NewBrandClient(c.config)
 	c.ClassInstance = NewClassInstanceClient(c.config)
 	c.ClassType = NewClassTypeClient(c.config)
+	c.DeviceAuthorization = NewDeviceAuthorizationClient(c.config)
 	c.Event = NewEventClient(c.config)
+	c.FavoriteVenue = NewFavoriteVenueClient(c.config)
 	c.FeatureProvisioning = NewFeatureProvisioningClient(c.config)
 	c.FlashSale = NewFlashSaleClient(c.config)
 	c.GiftCard = NewGiftCardClient(c.config)
+	c.HandoffCode = NewHandoffCodeClient(c.config)
 	c.IdempotencyKey = NewIdempotencyKeyClient(c.config)
 	c.Instructor = NewInstructorClient(c.config)
 	c.Location = NewLocationClient(c.config)
+	c.MFABackupCode = NewMFABackupCodeClient(c.config)
+	c.MFAChallenge = NewMFAChallengeClient(c.config)
+	c.MFAFactor = NewMFAFactorClient(c.config)
 	c.Member = NewMemberClient(c.config)
+	c.OTPRequest = NewOTPRequestClient(c.config)
 	c.OpeningHours = NewOpeningHoursClient(c.config)
 	c.Organization = NewOrganizationClient(c.config)
 	c.Pass = NewPassClient(c.config)
@@ -254,14 +282,21 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Brand:               NewBrandClient(cfg),
 		ClassInstance:       NewClassInstanceClient(cfg),
 		ClassType:           NewClassTypeClient(cfg),
+		DeviceAuthorization: NewDeviceAuthorizationClient(cfg),
 		Event:               NewEventClient(cfg),
+		FavoriteVenue:       NewFavoriteVenueClient(cfg),
 		FeatureProvisioning: NewFeatureProvisioningClient(cfg),
 		FlashSale:           NewFlashSaleClient(cfg),
 		GiftCard:            NewGiftCardClient(cfg),
+		HandoffCode:         NewHandoffCodeClient(cfg),
 		IdempotencyKey:      NewIdempotencyKeyClient(cfg),
 		Instructor:          NewInstructorClient(cfg),
 		Location:            NewLocationClient(cfg),
+		MFABackupCode:       NewMFABackupCodeClient(cfg),
+		MFAChallenge:        NewMFAChallengeClient(cfg),
+		MFAFactor:           NewMFAFactorClient(cfg),
 		Member:              NewMemberClient(cfg),
+		OTPRequest:          NewOTPRequestClient(cfg),
 		OpeningHours:        NewOpeningHoursClient(cfg),
 		Organization:        NewOrganizationClient(cfg),
 		Pass:                NewPassClient(cfg),
@@ -302,14 +337,21 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Brand:               NewBrandClient(cfg),
 		ClassInstance:       NewClassInstanceClient(cfg),
 		ClassType:           NewClassTypeClient(cfg),
+		DeviceAuthorization: NewDeviceAuthorizationClient(cfg),
 		Event:               NewEventClient(cfg),
+		FavoriteVenue:       NewFavoriteVenueClient(cfg),
 		FeatureProvisioning: NewFeatureProvisioningClient(cfg),
 		FlashSale:           NewFlashSaleClient(cfg),
 		GiftCard:            NewGiftCardClient(cfg),
+		HandoffCode:         NewHandoffCodeClient(cfg),
 		IdempotencyKey:      NewIdempotencyKeyClient(cfg),
 		Instructor:          NewInstructorClient(cfg),
 		Location:            NewLocationClient(cfg),
+		MFABackupCode:       NewMFABackupCodeClient(cfg),
+		MFAChallenge:        NewMFAChallengeClient(cfg),
+		MFAFactor:           NewMFAFactorClient(cfg),
 		Member:              NewMemberClient(cfg),
+		OTPRequest:          NewOTPRequestClient(cfg),
 		OpeningHours:        NewOpeningHoursClient(cfg),
 		Organization:        NewOrganizationClient(cfg),
 		Pass:                NewPassClient(cfg),
@@ -351,10 +393,12 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.AuditLog, c.AuthCode, c.Booking,
-		c.Brand, c.ClassInstance, c.ClassType, c.Event, c.FeatureProvisioning,
-		c.FlashSale, c.GiftCard, c.IdempotencyKey, c.Instructor, c.Location, c.Member,
-		c.OpeningHours, c.Organization, c.Pass, c.PassType, c.Payment, c.Photo,
-		c.PlatformSetting, c.RefreshToken, c.Room, c.Session, c.User,
+		c.Brand, c.ClassInstance, c.ClassType, c.DeviceAuthorization, c.Event,
+		c.FavoriteVenue, c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.HandoffCode,
+		c.IdempotencyKey, c.Instructor, c.Location, c.MFABackupCode, c.MFAChallenge,
+		c.MFAFactor, c.Member, c.OTPRequest, c.OpeningHours, c.Organization, c.Pass,
+		c.PassType, c.Payment, c.Photo, c.PlatformSetting, c.RefreshToken, c.Room,
+		c.Session, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -365,10 +409,12 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.AuditLog, c.AuthCode, c.Booking,
-		c.Brand, c.ClassInstance, c.ClassType, c.Event, c.FeatureProvisioning,
-		c.FlashSale, c.GiftCard, c.IdempotencyKey, c.Instructor, c.Location, c.Member,
-		c.OpeningHours, c.Organization, c.Pass, c.PassType, c.Payment, c.Photo,
-		c.PlatformSetting, c.RefreshToken, c.Room, c.Session, c.User,
+		c.Brand, c.ClassInstance, c.ClassType, c.DeviceAuthorization, c.Event,
+		c.FavoriteVenue, c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.HandoffCode,
+		c.IdempotencyKey, c.Instructor, c.Location, c.MFABackupCode, c.MFAChallenge,
+		c.MFAFactor, c.Member, c.OTPRequest, c.OpeningHours, c.Organization, c.Pass,
+		c.PassType, c.Payment, c.Photo, c.PlatformSetting, c.RefreshToken, c.Room,
+		c.Session, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -397,22 +443,36 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ClassInstance.mutate(ctx, m)
 	case *ClassTypeMutation:
 		return c.ClassType.mutate(ctx, m)
+	case *DeviceAuthorizationMutation:
+		return c.DeviceAuthorization.mutate(ctx, m)
 	case *EventMutation:
 		return c.Event.mutate(ctx, m)
+	case *FavoriteVenueMutation:
+		return c.FavoriteVenue.mutate(ctx, m)
 	case *FeatureProvisioningMutation:
 		return c.FeatureProvisioning.mutate(ctx, m)
 	case *FlashSaleMutation:
 		return c.FlashSale.mutate(ctx, m)
 	case *GiftCardMutation:
 		return c.GiftCard.mutate(ctx, m)
+	case *HandoffCodeMutation:
+		return c.HandoffCode.mutate(ctx, m)
 	case *IdempotencyKeyMutation:
 		return c.IdempotencyKey.mutate(ctx, m)
 	case *InstructorMutation:
 		return c.Instructor.mutate(ctx, m)
 	case *LocationMutation:
 		return c.Location.mutate(ctx, m)
+	case *MFABackupCodeMutation:
+		return c.MFABackupCode.mutate(ctx, m)
+	case *MFAChallengeMutation:
+		return c.MFAChallenge.mutate(ctx, m)
+	case *MFAFactorMutation:
+		return c.MFAFactor.mutate(ctx, m)
 	case *MemberMutation:
 		return c.Member.mutate(ctx, m)
+	case *OTPRequestMutation:
+		return c.OTPRequest.mutate(ctx, m)
 	case *OpeningHoursMutation:
 		return c.OpeningHours.mutate(ctx, m)
 	case *OrganizationMutation:
@@ -2180,6 +2240,140 @@ func (c *ClassTypeClient) mutate(ctx context.Context, m *ClassTypeMutation) (Val
 	}
 }
 
+// DeviceAuthorizationClient is a client for the DeviceAuthorization schema.
+type DeviceAuthorizationClient struct {
+	config
+}
+
+// NewDeviceAuthorizationClient returns a client for the DeviceAuthorization from the given config.
+func NewDeviceAuthorizationClient(c config) *DeviceAuthorizationClient {
+	return &DeviceAuthorizationClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `deviceauthorization.Hooks(f(g(h())))`.
+func (c *DeviceAuthorizationClient) Use(hooks ...Hook) {
+	c.hooks.DeviceAuthorization = append(c.hooks.DeviceAuthorization, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `deviceauthorization.Intercept(f(g(h())))`.
+func (c *DeviceAuthorizationClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DeviceAuthorization = append(c.inters.DeviceAuthorization, interceptors...)
+}
+
+// Create returns a builder for creating a DeviceAuthorization entity.
+func (c *DeviceAuthorizationClient) Create() *DeviceAuthorizationCreate {
+	mutation := newDeviceAuthorizationMutation(c.config, OpCreate)
+	return &DeviceAuthorizationCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DeviceAuthorization entities.
+func (c *DeviceAuthorizationClient) CreateBulk(builders ...*DeviceAuthorizationCreate) *DeviceAuthorizationCreateBulk {
+	return &DeviceAuthorizationCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DeviceAuthorizationClient) MapCreateBulk(slice any, setFunc func(*DeviceAuthorizationCreate, int)) *DeviceAuthorizationCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DeviceAuthorizationCreateBulk{err: fmt.Errorf("calling to DeviceAuthorizationClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DeviceAuthorizationCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DeviceAuthorizationCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DeviceAuthorization.
+func (c *DeviceAuthorizationClient) Update() *DeviceAuthorizationUpdate {
+	mutation := newDeviceAuthorizationMutation(c.config, OpUpdate)
+	return &DeviceAuthorizationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DeviceAuthorizationClient) UpdateOne(_m *DeviceAuthorization) *DeviceAuthorizationUpdateOne {
+	mutation := newDeviceAuthorizationMutation(c.config, OpUpdateOne, withDeviceAuthorization(_m))
+	return &DeviceAuthorizationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DeviceAuthorizationClient) UpdateOneID(id uuid.UUID) *DeviceAuthorizationUpdateOne {
+	mutation := newDeviceAuthorizationMutation(c.config, OpUpdateOne, withDeviceAuthorizationID(id))
+	return &DeviceAuthorizationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DeviceAuthorization.
+func (c *DeviceAuthorizationClient) Delete() *DeviceAuthorizationDelete {
+	mutation := newDeviceAuthorizationMutation(c.config, OpDelete)
+	return &DeviceAuthorizationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DeviceAuthorizationClient) DeleteOne(_m *DeviceAuthorization) *DeviceAuthorizationDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DeviceAuthorizationClient) DeleteOneID(id uuid.UUID) *DeviceAuthorizationDeleteOne {
+	builder := c.Delete().Where(deviceauthorization.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DeviceAuthorizationDeleteOne{builder}
+}
+
+// Query returns a query builder for DeviceAuthorization.
+func (c *DeviceAuthorizationClient) Query() *DeviceAuthorizationQuery {
+	return &DeviceAuthorizationQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDeviceAuthorization},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DeviceAuthorization entity by its id.
+func (c *DeviceAuthorizationClient) Get(ctx context.Context, id uuid.UUID) (*DeviceAuthorization, error) {
+	return c.Query().Where(deviceauthorization.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DeviceAuthorizationClient) GetX(ctx context.Context, id uuid.UUID) *DeviceAuthorization {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *DeviceAuthorizationClient) Hooks() []Hook {
+	hooks := c.hooks.DeviceAuthorization
+	return append(hooks[:len(hooks):len(hooks)], deviceauthorization.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *DeviceAuthorizationClient) Interceptors() []Interceptor {
+	return c.inters.DeviceAuthorization
+}
+
+func (c *DeviceAuthorizationClient) mutate(ctx context.Context, m *DeviceAuthorizationMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DeviceAuthorizationCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DeviceAuthorizationUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DeviceAuthorizationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DeviceAuthorizationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DeviceAuthorization mutation op: %q", m.Op())
+	}
+}
+
 // EventClient is a client for the Event schema.
 type EventClient struct {
 	config
@@ -2327,6 +2521,140 @@ func (c *EventClient) mutate(ctx context.Context, m *EventMutation) (Value, erro
 		return (&EventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Event mutation op: %q", m.Op())
+	}
+}
+
+// FavoriteVenueClient is a client for the FavoriteVenue schema.
+type FavoriteVenueClient struct {
+	config
+}
+
+// NewFavoriteVenueClient returns a client for the FavoriteVenue from the given config.
+func NewFavoriteVenueClient(c config) *FavoriteVenueClient {
+	return &FavoriteVenueClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `favoritevenue.Hooks(f(g(h())))`.
+func (c *FavoriteVenueClient) Use(hooks ...Hook) {
+	c.hooks.FavoriteVenue = append(c.hooks.FavoriteVenue, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `favoritevenue.Intercept(f(g(h())))`.
+func (c *FavoriteVenueClient) Intercept(interceptors ...Interceptor) {
+	c.inters.FavoriteVenue = append(c.inters.FavoriteVenue, interceptors...)
+}
+
+// Create returns a builder for creating a FavoriteVenue entity.
+func (c *FavoriteVenueClient) Create() *FavoriteVenueCreate {
+	mutation := newFavoriteVenueMutation(c.config, OpCreate)
+	return &FavoriteVenueCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of FavoriteVenue entities.
+func (c *FavoriteVenueClient) CreateBulk(builders ...*FavoriteVenueCreate) *FavoriteVenueCreateBulk {
+	return &FavoriteVenueCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *FavoriteVenueClient) MapCreateBulk(slice any, setFunc func(*FavoriteVenueCreate, int)) *FavoriteVenueCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &FavoriteVenueCreateBulk{err: fmt.Errorf("calling to FavoriteVenueClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*FavoriteVenueCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &FavoriteVenueCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for FavoriteVenue.
+func (c *FavoriteVenueClient) Update() *FavoriteVenueUpdate {
+	mutation := newFavoriteVenueMutation(c.config, OpUpdate)
+	return &FavoriteVenueUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *FavoriteVenueClient) UpdateOne(_m *FavoriteVenue) *FavoriteVenueUpdateOne {
+	mutation := newFavoriteVenueMutation(c.config, OpUpdateOne, withFavoriteVenue(_m))
+	return &FavoriteVenueUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *FavoriteVenueClient) UpdateOneID(id uuid.UUID) *FavoriteVenueUpdateOne {
+	mutation := newFavoriteVenueMutation(c.config, OpUpdateOne, withFavoriteVenueID(id))
+	return &FavoriteVenueUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for FavoriteVenue.
+func (c *FavoriteVenueClient) Delete() *FavoriteVenueDelete {
+	mutation := newFavoriteVenueMutation(c.config, OpDelete)
+	return &FavoriteVenueDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *FavoriteVenueClient) DeleteOne(_m *FavoriteVenue) *FavoriteVenueDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *FavoriteVenueClient) DeleteOneID(id uuid.UUID) *FavoriteVenueDeleteOne {
+	builder := c.Delete().Where(favoritevenue.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &FavoriteVenueDeleteOne{builder}
+}
+
+// Query returns a query builder for FavoriteVenue.
+func (c *FavoriteVenueClient) Query() *FavoriteVenueQuery {
+	return &FavoriteVenueQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeFavoriteVenue},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a FavoriteVenue entity by its id.
+func (c *FavoriteVenueClient) Get(ctx context.Context, id uuid.UUID) (*FavoriteVenue, error) {
+	return c.Query().Where(favoritevenue.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *FavoriteVenueClient) GetX(ctx context.Context, id uuid.UUID) *FavoriteVenue {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *FavoriteVenueClient) Hooks() []Hook {
+	hooks := c.hooks.FavoriteVenue
+	return append(hooks[:len(hooks):len(hooks)], favoritevenue.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *FavoriteVenueClient) Interceptors() []Interceptor {
+	return c.inters.FavoriteVenue
+}
+
+func (c *FavoriteVenueClient) mutate(ctx context.Context, m *FavoriteVenueMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&FavoriteVenueCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&FavoriteVenueUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&FavoriteVenueUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&FavoriteVenueDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown FavoriteVenue mutation op: %q", m.Op())
 	}
 }
 
@@ -2809,6 +3137,140 @@ func (c *GiftCardClient) mutate(ctx context.Context, m *GiftCardMutation) (Value
 		return (&GiftCardDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown GiftCard mutation op: %q", m.Op())
+	}
+}
+
+// HandoffCodeClient is a client for the HandoffCode schema.
+type HandoffCodeClient struct {
+	config
+}
+
+// NewHandoffCodeClient returns a client for the HandoffCode from the given config.
+func NewHandoffCodeClient(c config) *HandoffCodeClient {
+	return &HandoffCodeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `handoffcode.Hooks(f(g(h())))`.
+func (c *HandoffCodeClient) Use(hooks ...Hook) {
+	c.hooks.HandoffCode = append(c.hooks.HandoffCode, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `handoffcode.Intercept(f(g(h())))`.
+func (c *HandoffCodeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.HandoffCode = append(c.inters.HandoffCode, interceptors...)
+}
+
+// Create returns a builder for creating a HandoffCode entity.
+func (c *HandoffCodeClient) Create() *HandoffCodeCreate {
+	mutation := newHandoffCodeMutation(c.config, OpCreate)
+	return &HandoffCodeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of HandoffCode entities.
+func (c *HandoffCodeClient) CreateBulk(builders ...*HandoffCodeCreate) *HandoffCodeCreateBulk {
+	return &HandoffCodeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *HandoffCodeClient) MapCreateBulk(slice any, setFunc func(*HandoffCodeCreate, int)) *HandoffCodeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &HandoffCodeCreateBulk{err: fmt.Errorf("calling to HandoffCodeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*HandoffCodeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &HandoffCodeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for HandoffCode.
+func (c *HandoffCodeClient) Update() *HandoffCodeUpdate {
+	mutation := newHandoffCodeMutation(c.config, OpUpdate)
+	return &HandoffCodeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *HandoffCodeClient) UpdateOne(_m *HandoffCode) *HandoffCodeUpdateOne {
+	mutation := newHandoffCodeMutation(c.config, OpUpdateOne, withHandoffCode(_m))
+	return &HandoffCodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *HandoffCodeClient) UpdateOneID(id uuid.UUID) *HandoffCodeUpdateOne {
+	mutation := newHandoffCodeMutation(c.config, OpUpdateOne, withHandoffCodeID(id))
+	return &HandoffCodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for HandoffCode.
+func (c *HandoffCodeClient) Delete() *HandoffCodeDelete {
+	mutation := newHandoffCodeMutation(c.config, OpDelete)
+	return &HandoffCodeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *HandoffCodeClient) DeleteOne(_m *HandoffCode) *HandoffCodeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *HandoffCodeClient) DeleteOneID(id uuid.UUID) *HandoffCodeDeleteOne {
+	builder := c.Delete().Where(handoffcode.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &HandoffCodeDeleteOne{builder}
+}
+
+// Query returns a query builder for HandoffCode.
+func (c *HandoffCodeClient) Query() *HandoffCodeQuery {
+	return &HandoffCodeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeHandoffCode},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a HandoffCode entity by its id.
+func (c *HandoffCodeClient) Get(ctx context.Context, id uuid.UUID) (*HandoffCode, error) {
+	return c.Query().Where(handoffcode.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *HandoffCodeClient) GetX(ctx context.Context, id uuid.UUID) *HandoffCode {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *HandoffCodeClient) Hooks() []Hook {
+	hooks := c.hooks.HandoffCode
+	return append(hooks[:len(hooks):len(hooks)], handoffcode.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *HandoffCodeClient) Interceptors() []Interceptor {
+	return c.inters.HandoffCode
+}
+
+func (c *HandoffCodeClient) mutate(ctx context.Context, m *HandoffCodeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&HandoffCodeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&HandoffCodeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&HandoffCodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&HandoffCodeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown HandoffCode mutation op: %q", m.Op())
 	}
 }
 
@@ -3341,6 +3803,408 @@ func (c *LocationClient) mutate(ctx context.Context, m *LocationMutation) (Value
 	}
 }
 
+// MFABackupCodeClient is a client for the MFABackupCode schema.
+type MFABackupCodeClient struct {
+	config
+}
+
+// NewMFABackupCodeClient returns a client for the MFABackupCode from the given config.
+func NewMFABackupCodeClient(c config) *MFABackupCodeClient {
+	return &MFABackupCodeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `mfabackupcode.Hooks(f(g(h())))`.
+func (c *MFABackupCodeClient) Use(hooks ...Hook) {
+	c.hooks.MFABackupCode = append(c.hooks.MFABackupCode, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `mfabackupcode.Intercept(f(g(h())))`.
+func (c *MFABackupCodeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MFABackupCode = append(c.inters.MFABackupCode, interceptors...)
+}
+
+// Create returns a builder for creating a MFABackupCode entity.
+func (c *MFABackupCodeClient) Create() *MFABackupCodeCreate {
+	mutation := newMFABackupCodeMutation(c.config, OpCreate)
+	return &MFABackupCodeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MFABackupCode entities.
+func (c *MFABackupCodeClient) CreateBulk(builders ...*MFABackupCodeCreate) *MFABackupCodeCreateBulk {
+	return &MFABackupCodeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MFABackupCodeClient) MapCreateBulk(slice any, setFunc func(*MFABackupCodeCreate, int)) *MFABackupCodeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MFABackupCodeCreateBulk{err: fmt.Errorf("calling to MFABackupCodeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MFABackupCodeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MFABackupCodeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MFABackupCode.
+func (c *MFABackupCodeClient) Update() *MFABackupCodeUpdate {
+	mutation := newMFABackupCodeMutation(c.config, OpUpdate)
+	return &MFABackupCodeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MFABackupCodeClient) UpdateOne(_m *MFABackupCode) *MFABackupCodeUpdateOne {
+	mutation := newMFABackupCodeMutation(c.config, OpUpdateOne, withMFABackupCode(_m))
+	return &MFABackupCodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MFABackupCodeClient) UpdateOneID(id uuid.UUID) *MFABackupCodeUpdateOne {
+	mutation := newMFABackupCodeMutation(c.config, OpUpdateOne, withMFABackupCodeID(id))
+	return &MFABackupCodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MFABackupCode.
+func (c *MFABackupCodeClient) Delete() *MFABackupCodeDelete {
+	mutation := newMFABackupCodeMutation(c.config, OpDelete)
+	return &MFABackupCodeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MFABackupCodeClient) DeleteOne(_m *MFABackupCode) *MFABackupCodeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MFABackupCodeClient) DeleteOneID(id uuid.UUID) *MFABackupCodeDeleteOne {
+	builder := c.Delete().Where(mfabackupcode.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MFABackupCodeDeleteOne{builder}
+}
+
+// Query returns a query builder for MFABackupCode.
+func (c *MFABackupCodeClient) Query() *MFABackupCodeQuery {
+	return &MFABackupCodeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMFABackupCode},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MFABackupCode entity by its id.
+func (c *MFABackupCodeClient) Get(ctx context.Context, id uuid.UUID) (*MFABackupCode, error) {
+	return c.Query().Where(mfabackupcode.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MFABackupCodeClient) GetX(ctx context.Context, id uuid.UUID) *MFABackupCode {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *MFABackupCodeClient) Hooks() []Hook {
+	hooks := c.hooks.MFABackupCode
+	return append(hooks[:len(hooks):len(hooks)], mfabackupcode.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *MFABackupCodeClient) Interceptors() []Interceptor {
+	return c.inters.MFABackupCode
+}
+
+func (c *MFABackupCodeClient) mutate(ctx context.Context, m *MFABackupCodeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MFABackupCodeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MFABackupCodeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MFABackupCodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MFABackupCodeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MFABackupCode mutation op: %q", m.Op())
+	}
+}
+
+// MFAChallengeClient is a client for the MFAChallenge schema.
+type MFAChallengeClient struct {
+	config
+}
+
+// NewMFAChallengeClient returns a client for the MFAChallenge from the given config.
+func NewMFAChallengeClient(c config) *MFAChallengeClient {
+	return &MFAChallengeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `mfachallenge.Hooks(f(g(h())))`.
+func (c *MFAChallengeClient) Use(hooks ...Hook) {
+	c.hooks.MFAChallenge = append(c.hooks.MFAChallenge, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `mfachallenge.Intercept(f(g(h())))`.
+func (c *MFAChallengeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MFAChallenge = append(c.inters.MFAChallenge, interceptors...)
+}
+
+// Create returns a builder for creating a MFAChallenge entity.
+func (c *MFAChallengeClient) Create() *MFAChallengeCreate {
+	mutation := newMFAChallengeMutation(c.config, OpCreate)
+	return &MFAChallengeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MFAChallenge entities.
+func (c *MFAChallengeClient) CreateBulk(builders ...*MFAChallengeCreate) *MFAChallengeCreateBulk {
+	return &MFAChallengeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MFAChallengeClient) MapCreateBulk(slice any, setFunc func(*MFAChallengeCreate, int)) *MFAChallengeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MFAChallengeCreateBulk{err: fmt.Errorf("calling to MFAChallengeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MFAChallengeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MFAChallengeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MFAChallenge.
+func (c *MFAChallengeClient) Update() *MFAChallengeUpdate {
+	mutation := newMFAChallengeMutation(c.config, OpUpdate)
+	return &MFAChallengeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MFAChallengeClient) UpdateOne(_m *MFAChallenge) *MFAChallengeUpdateOne {
+	mutation := newMFAChallengeMutation(c.config, OpUpdateOne, withMFAChallenge(_m))
+	return &MFAChallengeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MFAChallengeClient) UpdateOneID(id uuid.UUID) *MFAChallengeUpdateOne {
+	mutation := newMFAChallengeMutation(c.config, OpUpdateOne, withMFAChallengeID(id))
+	return &MFAChallengeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MFAChallenge.
+func (c *MFAChallengeClient) Delete() *MFAChallengeDelete {
+	mutation := newMFAChallengeMutation(c.config, OpDelete)
+	return &MFAChallengeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MFAChallengeClient) DeleteOne(_m *MFAChallenge) *MFAChallengeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MFAChallengeClient) DeleteOneID(id uuid.UUID) *MFAChallengeDeleteOne {
+	builder := c.Delete().Where(mfachallenge.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MFAChallengeDeleteOne{builder}
+}
+
+// Query returns a query builder for MFAChallenge.
+func (c *MFAChallengeClient) Query() *MFAChallengeQuery {
+	return &MFAChallengeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMFAChallenge},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MFAChallenge entity by its id.
+func (c *MFAChallengeClient) Get(ctx context.Context, id uuid.UUID) (*MFAChallenge, error) {
+	return c.Query().Where(mfachallenge.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MFAChallengeClient) GetX(ctx context.Context, id uuid.UUID) *MFAChallenge {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *MFAChallengeClient) Hooks() []Hook {
+	hooks := c.hooks.MFAChallenge
+	return append(hooks[:len(hooks):len(hooks)], mfachallenge.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *MFAChallengeClient) Interceptors() []Interceptor {
+	return c.inters.MFAChallenge
+}
+
+func (c *MFAChallengeClient) mutate(ctx context.Context, m *MFAChallengeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MFAChallengeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MFAChallengeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MFAChallengeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MFAChallengeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MFAChallenge mutation op: %q", m.Op())
+	}
+}
+
+// MFAFactorClient is a client for the MFAFactor schema.
+type MFAFactorClient struct {
+	config
+}
+
+// NewMFAFactorClient returns a client for the MFAFactor from the given config.
+func NewMFAFactorClient(c config) *MFAFactorClient {
+	return &MFAFactorClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `mfafactor.Hooks(f(g(h())))`.
+func (c *MFAFactorClient) Use(hooks ...Hook) {
+	c.hooks.MFAFactor = append(c.hooks.MFAFactor, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `mfafactor.Intercept(f(g(h())))`.
+func (c *MFAFactorClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MFAFactor = append(c.inters.MFAFactor, interceptors...)
+}
+
+// Create returns a builder for creating a MFAFactor entity.
+func (c *MFAFactorClient) Create() *MFAFactorCreate {
+	mutation := newMFAFactorMutation(c.config, OpCreate)
+	return &MFAFactorCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MFAFactor entities.
+func (c *MFAFactorClient) CreateBulk(builders ...*MFAFactorCreate) *MFAFactorCreateBulk {
+	return &MFAFactorCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MFAFactorClient) MapCreateBulk(slice any, setFunc func(*MFAFactorCreate, int)) *MFAFactorCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MFAFactorCreateBulk{err: fmt.Errorf("calling to MFAFactorClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MFAFactorCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MFAFactorCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MFAFactor.
+func (c *MFAFactorClient) Update() *MFAFactorUpdate {
+	mutation := newMFAFactorMutation(c.config, OpUpdate)
+	return &MFAFactorUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MFAFactorClient) UpdateOne(_m *MFAFactor) *MFAFactorUpdateOne {
+	mutation := newMFAFactorMutation(c.config, OpUpdateOne, withMFAFactor(_m))
+	return &MFAFactorUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MFAFactorClient) UpdateOneID(id uuid.UUID) *MFAFactorUpdateOne {
+	mutation := newMFAFactorMutation(c.config, OpUpdateOne, withMFAFactorID(id))
+	return &MFAFactorUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MFAFactor.
+func (c *MFAFactorClient) Delete() *MFAFactorDelete {
+	mutation := newMFAFactorMutation(c.config, OpDelete)
+	return &MFAFactorDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MFAFactorClient) DeleteOne(_m *MFAFactor) *MFAFactorDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MFAFactorClient) DeleteOneID(id uuid.UUID) *MFAFactorDeleteOne {
+	builder := c.Delete().Where(mfafactor.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MFAFactorDeleteOne{builder}
+}
+
+// Query returns a query builder for MFAFactor.
+func (c *MFAFactorClient) Query() *MFAFactorQuery {
+	return &MFAFactorQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMFAFactor},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MFAFactor entity by its id.
+func (c *MFAFactorClient) Get(ctx context.Context, id uuid.UUID) (*MFAFactor, error) {
+	return c.Query().Where(mfafactor.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MFAFactorClient) GetX(ctx context.Context, id uuid.UUID) *MFAFactor {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *MFAFactorClient) Hooks() []Hook {
+	hooks := c.hooks.MFAFactor
+	return append(hooks[:len(hooks):len(hooks)], mfafactor.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *MFAFactorClient) Interceptors() []Interceptor {
+	return c.inters.MFAFactor
+}
+
+func (c *MFAFactorClient) mutate(ctx context.Context, m *MFAFactorMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MFAFactorCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MFAFactorUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MFAFactorUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MFAFactorDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MFAFactor mutation op: %q", m.Op())
+	}
+}
+
 // MemberClient is a client for the Member schema.
 type MemberClient struct {
 	config
@@ -3552,6 +4416,140 @@ func (c *MemberClient) mutate(ctx context.Context, m *MemberMutation) (Value, er
 		return (&MemberDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Member mutation op: %q", m.Op())
+	}
+}
+
+// OTPRequestClient is a client for the OTPRequest schema.
+type OTPRequestClient struct {
+	config
+}
+
+// NewOTPRequestClient returns a client for the OTPRequest from the given config.
+func NewOTPRequestClient(c config) *OTPRequestClient {
+	return &OTPRequestClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `otprequest.Hooks(f(g(h())))`.
+func (c *OTPRequestClient) Use(hooks ...Hook) {
+	c.hooks.OTPRequest = append(c.hooks.OTPRequest, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `otprequest.Intercept(f(g(h())))`.
+func (c *OTPRequestClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OTPRequest = append(c.inters.OTPRequest, interceptors...)
+}
+
+// Create returns a builder for creating a OTPRequest entity.
+func (c *OTPRequestClient) Create() *OTPRequestCreate {
+	mutation := newOTPRequestMutation(c.config, OpCreate)
+	return &OTPRequestCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OTPRequest entities.
+func (c *OTPRequestClient) CreateBulk(builders ...*OTPRequestCreate) *OTPRequestCreateBulk {
+	return &OTPRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OTPRequestClient) MapCreateBulk(slice any, setFunc func(*OTPRequestCreate, int)) *OTPRequestCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OTPRequestCreateBulk{err: fmt.Errorf("calling to OTPRequestClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OTPRequestCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OTPRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OTPRequest.
+func (c *OTPRequestClient) Update() *OTPRequestUpdate {
+	mutation := newOTPRequestMutation(c.config, OpUpdate)
+	return &OTPRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OTPRequestClient) UpdateOne(_m *OTPRequest) *OTPRequestUpdateOne {
+	mutation := newOTPRequestMutation(c.config, OpUpdateOne, withOTPRequest(_m))
+	return &OTPRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OTPRequestClient) UpdateOneID(id uuid.UUID) *OTPRequestUpdateOne {
+	mutation := newOTPRequestMutation(c.config, OpUpdateOne, withOTPRequestID(id))
+	return &OTPRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OTPRequest.
+func (c *OTPRequestClient) Delete() *OTPRequestDelete {
+	mutation := newOTPRequestMutation(c.config, OpDelete)
+	return &OTPRequestDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OTPRequestClient) DeleteOne(_m *OTPRequest) *OTPRequestDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OTPRequestClient) DeleteOneID(id uuid.UUID) *OTPRequestDeleteOne {
+	builder := c.Delete().Where(otprequest.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OTPRequestDeleteOne{builder}
+}
+
+// Query returns a query builder for OTPRequest.
+func (c *OTPRequestClient) Query() *OTPRequestQuery {
+	return &OTPRequestQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOTPRequest},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OTPRequest entity by its id.
+func (c *OTPRequestClient) Get(ctx context.Context, id uuid.UUID) (*OTPRequest, error) {
+	return c.Query().Where(otprequest.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OTPRequestClient) GetX(ctx context.Context, id uuid.UUID) *OTPRequest {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *OTPRequestClient) Hooks() []Hook {
+	hooks := c.hooks.OTPRequest
+	return append(hooks[:len(hooks):len(hooks)], otprequest.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *OTPRequestClient) Interceptors() []Interceptor {
+	return c.inters.OTPRequest
+}
+
+func (c *OTPRequestClient) mutate(ctx context.Context, m *OTPRequestMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OTPRequestCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OTPRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OTPRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OTPRequestDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OTPRequest mutation op: %q", m.Op())
 	}
 }
 
@@ -5481,17 +6479,19 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 type (
 	hooks struct {
 		APIKey, AddonProduct, Alert, Amenity, AuditLog, AuthCode, Booking, Brand,
-		ClassInstance, ClassType, Event, FeatureProvisioning, FlashSale, GiftCard,
-		IdempotencyKey, Instructor, Location, Member, OpeningHours, Organization, Pass,
-		PassType, Payment, Photo, PlatformSetting, RefreshToken, Room, Session,
-		User []ent.Hook
+		ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
+		FeatureProvisioning, FlashSale, GiftCard, HandoffCode, IdempotencyKey,
+		Instructor, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,
+		OTPRequest, OpeningHours, Organization, Pass, PassType, Payment, Photo,
+		PlatformSetting, RefreshToken, Room, Session, User []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, AuditLog, AuthCode, Booking, Brand,
-		ClassInstance, ClassType, Event, FeatureProvisioning, FlashSale, GiftCard,
-		IdempotencyKey, Instructor, Location, Member, OpeningHours, Organization, Pass,
-		PassType, Payment, Photo, PlatformSetting, RefreshToken, Room, Session,
-		User []ent.Interceptor
+		ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
+		FeatureProvisioning, FlashSale, GiftCard, HandoffCode, IdempotencyKey,
+		Instructor, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,
+		OTPRequest, OpeningHours, Organization, Pass, PassType, Payment, Photo,
+		PlatformSetting, RefreshToken, Room, Session, User []ent.Interceptor
 	}
 )
 

@@ -22,16 +22,23 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
+	"github.com/venueplatform/venue/ent/deviceauthorization"
 	"github.com/venueplatform/venue/ent/event"
+	"github.com/venueplatform/venue/ent/favoritevenue"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/mfabackupcode"
+	"github.com/venueplatform/venue/ent/mfachallenge"
+	"github.com/venueplatform/venue/ent/mfafactor"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
+	"github.com/venueplatform/venue/ent/otprequest"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
@@ -111,14 +118,21 @@ func checkColumn(t, c string) error {
 			brand.Table:               brand.ValidColumn,
 			classinstance.Table:       classinstance.ValidColumn,
 			classtype.Table:           classtype.ValidColumn,
+			deviceauthorization.Table: deviceauthorization.ValidColumn,
 			event.Table:               event.ValidColumn,
+			favoritevenue.Table:       favoritevenue.ValidColumn,
 			featureprovisioning.Table: featureprovisioning.ValidColumn,
 			flashsale.Table:           flashsale.ValidColumn,
 			giftcard.Table:            giftcard.ValidColumn,
+			handoffcode.Table:         handoffcode.ValidColumn,
 			idempotencykey.Table:      idempotencykey.ValidColumn,
 			instructor.Table:          instructor.ValidColumn,
 			location.Table:            location.ValidColumn,
+			mfabackupcode.Table:       mfabackupcode.ValidColumn,
+			mfachallenge.Table:        mfachallenge.ValidColumn,
+			mfafactor.Table:           mfafactor.ValidColumn,
 			member.Table:              member.ValidColumn,
+			otprequest.Table:          otprequest.ValidColumn,
 			openinghours.Table:        openinghours.ValidColumn,
 			organization.Table:        organization.ValidColumn,
 			pass.Table:                pass.ValidColumn,

@@ -13,16 +13,23 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
+	"github.com/venueplatform/venue/ent/deviceauthorization"
 	"github.com/venueplatform/venue/ent/event"
+	"github.com/venueplatform/venue/ent/favoritevenue"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/mfabackupcode"
+	"github.com/venueplatform/venue/ent/mfachallenge"
+	"github.com/venueplatform/venue/ent/mfafactor"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
+	"github.com/venueplatform/venue/ent/otprequest"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
@@ -42,7 +49,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 29)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 36)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -260,6 +267,8 @@ var schemaGraph = func() *sqlgraph.Schema {
 			classinstance.FieldWorkshopEntryKind: {Type: field.TypeEnum, Column: classinstance.FieldWorkshopEntryKind},
 			classinstance.FieldWorkshopEntryID:   {Type: field.TypeUUID, Column: classinstance.FieldWorkshopEntryID},
 			classinstance.FieldWorkshopEntrySlug: {Type: field.TypeString, Column: classinstance.FieldWorkshopEntrySlug},
+			classinstance.FieldBookedCount:       {Type: field.TypeInt, Column: classinstance.FieldBookedCount},
+			classinstance.FieldWaitlistCount:     {Type: field.TypeInt, Column: classinstance.FieldWaitlistCount},
 		},
 	}
 	graph.Nodes[9] = &sqlgraph.Node{
@@ -288,6 +297,27 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[10] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   deviceauthorization.Table,
+			Columns: deviceauthorization.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: deviceauthorization.FieldID,
+			},
+		},
+		Type: "DeviceAuthorization",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			deviceauthorization.FieldCreatedAt:      {Type: field.TypeTime, Column: deviceauthorization.FieldCreatedAt},
+			deviceauthorization.FieldUpdatedAt:      {Type: field.TypeTime, Column: deviceauthorization.FieldUpdatedAt},
+			deviceauthorization.FieldDeviceCodeHash: {Type: field.TypeBytes, Column: deviceauthorization.FieldDeviceCodeHash},
+			deviceauthorization.FieldUserCode:       {Type: field.TypeString, Column: deviceauthorization.FieldUserCode},
+			deviceauthorization.FieldStatus:         {Type: field.TypeEnum, Column: deviceauthorization.FieldStatus},
+			deviceauthorization.FieldUserID:         {Type: field.TypeUUID, Column: deviceauthorization.FieldUserID},
+			deviceauthorization.FieldAttempts:       {Type: field.TypeInt, Column: deviceauthorization.FieldAttempts},
+			deviceauthorization.FieldExpiresAt:      {Type: field.TypeTime, Column: deviceauthorization.FieldExpiresAt},
+		},
+	}
+	graph.Nodes[11] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   event.Table,
 			Columns: event.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -305,7 +335,24 @@ var schemaGraph = func() *sqlgraph.Schema {
 			event.FieldDeliveredAt:    {Type: field.TypeTime, Column: event.FieldDeliveredAt},
 		},
 	}
-	graph.Nodes[11] = &sqlgraph.Node{
+	graph.Nodes[12] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   favoritevenue.Table,
+			Columns: favoritevenue.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: favoritevenue.FieldID,
+			},
+		},
+		Type: "FavoriteVenue",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			favoritevenue.FieldCreatedAt: {Type: field.TypeTime, Column: favoritevenue.FieldCreatedAt},
+			favoritevenue.FieldUpdatedAt: {Type: field.TypeTime, Column: favoritevenue.FieldUpdatedAt},
+			favoritevenue.FieldUserID:    {Type: field.TypeUUID, Column: favoritevenue.FieldUserID},
+			favoritevenue.FieldVenueID:   {Type: field.TypeUUID, Column: favoritevenue.FieldVenueID},
+		},
+	}
+	graph.Nodes[13] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   featureprovisioning.Table,
 			Columns: featureprovisioning.Columns,
@@ -323,7 +370,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			featureprovisioning.FieldModules:        {Type: field.TypeJSON, Column: featureprovisioning.FieldModules},
 		},
 	}
-	graph.Nodes[12] = &sqlgraph.Node{
+	graph.Nodes[14] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   flashsale.Table,
 			Columns: flashsale.Columns,
@@ -350,7 +397,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			flashsale.FieldCreatedByUserID: {Type: field.TypeUUID, Column: flashsale.FieldCreatedByUserID},
 		},
 	}
-	graph.Nodes[13] = &sqlgraph.Node{
+	graph.Nodes[15] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   giftcard.Table,
 			Columns: giftcard.Columns,
@@ -377,7 +424,28 @@ var schemaGraph = func() *sqlgraph.Schema {
 			giftcard.FieldPassTypeID:           {Type: field.TypeUUID, Column: giftcard.FieldPassTypeID},
 		},
 	}
-	graph.Nodes[14] = &sqlgraph.Node{
+	graph.Nodes[16] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   handoffcode.Table,
+			Columns: handoffcode.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: handoffcode.FieldID,
+			},
+		},
+		Type: "HandoffCode",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			handoffcode.FieldCreatedAt:       {Type: field.TypeTime, Column: handoffcode.FieldCreatedAt},
+			handoffcode.FieldUpdatedAt:       {Type: field.TypeTime, Column: handoffcode.FieldUpdatedAt},
+			handoffcode.FieldUserID:          {Type: field.TypeUUID, Column: handoffcode.FieldUserID},
+			handoffcode.FieldCodeHash:        {Type: field.TypeBytes, Column: handoffcode.FieldCodeHash},
+			handoffcode.FieldDestinationHost: {Type: field.TypeString, Column: handoffcode.FieldDestinationHost},
+			handoffcode.FieldMfaAt:           {Type: field.TypeTime, Column: handoffcode.FieldMfaAt},
+			handoffcode.FieldExpiresAt:       {Type: field.TypeTime, Column: handoffcode.FieldExpiresAt},
+			handoffcode.FieldUsedAt:          {Type: field.TypeTime, Column: handoffcode.FieldUsedAt},
+		},
+	}
+	graph.Nodes[17] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   idempotencykey.Table,
 			Columns: idempotencykey.Columns,
@@ -402,7 +470,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			idempotencykey.FieldExpiresAt:       {Type: field.TypeTime, Column: idempotencykey.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[15] = &sqlgraph.Node{
+	graph.Nodes[18] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   instructor.Table,
 			Columns: instructor.Columns,
@@ -425,7 +493,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			instructor.FieldActive:         {Type: field.TypeBool, Column: instructor.FieldActive},
 		},
 	}
-	graph.Nodes[16] = &sqlgraph.Node{
+	graph.Nodes[19] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   location.Table,
 			Columns: location.Columns,
@@ -448,7 +516,65 @@ var schemaGraph = func() *sqlgraph.Schema {
 			location.FieldActive:         {Type: field.TypeBool, Column: location.FieldActive},
 		},
 	}
-	graph.Nodes[17] = &sqlgraph.Node{
+	graph.Nodes[20] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   mfabackupcode.Table,
+			Columns: mfabackupcode.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: mfabackupcode.FieldID,
+			},
+		},
+		Type: "MFABackupCode",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			mfabackupcode.FieldCreatedAt: {Type: field.TypeTime, Column: mfabackupcode.FieldCreatedAt},
+			mfabackupcode.FieldUpdatedAt: {Type: field.TypeTime, Column: mfabackupcode.FieldUpdatedAt},
+			mfabackupcode.FieldUserID:    {Type: field.TypeUUID, Column: mfabackupcode.FieldUserID},
+			mfabackupcode.FieldHash:      {Type: field.TypeBytes, Column: mfabackupcode.FieldHash},
+			mfabackupcode.FieldUsedAt:    {Type: field.TypeTime, Column: mfabackupcode.FieldUsedAt},
+		},
+	}
+	graph.Nodes[21] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   mfachallenge.Table,
+			Columns: mfachallenge.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: mfachallenge.FieldID,
+			},
+		},
+		Type: "MFAChallenge",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			mfachallenge.FieldCreatedAt: {Type: field.TypeTime, Column: mfachallenge.FieldCreatedAt},
+			mfachallenge.FieldUpdatedAt: {Type: field.TypeTime, Column: mfachallenge.FieldUpdatedAt},
+			mfachallenge.FieldUserID:    {Type: field.TypeUUID, Column: mfachallenge.FieldUserID},
+			mfachallenge.FieldSessionID: {Type: field.TypeUUID, Column: mfachallenge.FieldSessionID},
+			mfachallenge.FieldFactorID:  {Type: field.TypeUUID, Column: mfachallenge.FieldFactorID},
+			mfachallenge.FieldExpiresAt: {Type: field.TypeTime, Column: mfachallenge.FieldExpiresAt},
+			mfachallenge.FieldUsedAt:    {Type: field.TypeTime, Column: mfachallenge.FieldUsedAt},
+		},
+	}
+	graph.Nodes[22] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   mfafactor.Table,
+			Columns: mfafactor.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: mfafactor.FieldID,
+			},
+		},
+		Type: "MFAFactor",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			mfafactor.FieldCreatedAt:   {Type: field.TypeTime, Column: mfafactor.FieldCreatedAt},
+			mfafactor.FieldUpdatedAt:   {Type: field.TypeTime, Column: mfafactor.FieldUpdatedAt},
+			mfafactor.FieldUserID:      {Type: field.TypeUUID, Column: mfafactor.FieldUserID},
+			mfafactor.FieldType:        {Type: field.TypeEnum, Column: mfafactor.FieldType},
+			mfafactor.FieldSecret:      {Type: field.TypeString, Column: mfafactor.FieldSecret},
+			mfafactor.FieldConfirmedAt: {Type: field.TypeTime, Column: mfafactor.FieldConfirmedAt},
+			mfafactor.FieldLastStep:    {Type: field.TypeInt64, Column: mfafactor.FieldLastStep},
+		},
+	}
+	graph.Nodes[23] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   member.Table,
 			Columns: member.Columns,
@@ -471,7 +597,29 @@ var schemaGraph = func() *sqlgraph.Schema {
 			member.FieldJoinedAt:        {Type: field.TypeTime, Column: member.FieldJoinedAt},
 		},
 	}
-	graph.Nodes[18] = &sqlgraph.Node{
+	graph.Nodes[24] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   otprequest.Table,
+			Columns: otprequest.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: otprequest.FieldID,
+			},
+		},
+		Type: "OTPRequest",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			otprequest.FieldCreatedAt:     {Type: field.TypeTime, Column: otprequest.FieldCreatedAt},
+			otprequest.FieldUpdatedAt:     {Type: field.TypeTime, Column: otprequest.FieldUpdatedAt},
+			otprequest.FieldUserID:        {Type: field.TypeUUID, Column: otprequest.FieldUserID},
+			otprequest.FieldCodeHash:      {Type: field.TypeBytes, Column: otprequest.FieldCodeHash},
+			otprequest.FieldTokenHash:     {Type: field.TypeBytes, Column: otprequest.FieldTokenHash},
+			otprequest.FieldCodeChallenge: {Type: field.TypeString, Column: otprequest.FieldCodeChallenge},
+			otprequest.FieldExpiresAt:     {Type: field.TypeTime, Column: otprequest.FieldExpiresAt},
+			otprequest.FieldUsedAt:        {Type: field.TypeTime, Column: otprequest.FieldUsedAt},
+			otprequest.FieldAttempts:      {Type: field.TypeInt, Column: otprequest.FieldAttempts},
+		},
+	}
+	graph.Nodes[25] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   openinghours.Table,
 			Columns: openinghours.Columns,
@@ -493,7 +641,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			openinghours.FieldClosed:         {Type: field.TypeBool, Column: openinghours.FieldClosed},
 		},
 	}
-	graph.Nodes[19] = &sqlgraph.Node{
+	graph.Nodes[26] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   organization.Table,
 			Columns: organization.Columns,
@@ -526,7 +674,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			organization.FieldWorld:                 {Type: field.TypeEnum, Column: organization.FieldWorld},
 		},
 	}
-	graph.Nodes[20] = &sqlgraph.Node{
+	graph.Nodes[27] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pass.Table,
 			Columns: pass.Columns,
@@ -549,7 +697,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pass.FieldClipsRemaining: {Type: field.TypeInt, Column: pass.FieldClipsRemaining},
 		},
 	}
-	graph.Nodes[21] = &sqlgraph.Node{
+	graph.Nodes[28] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   passtype.Table,
 			Columns: passtype.Columns,
@@ -585,7 +733,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			passtype.FieldSortOrder:              {Type: field.TypeInt, Column: passtype.FieldSortOrder},
 		},
 	}
-	graph.Nodes[22] = &sqlgraph.Node{
+	graph.Nodes[29] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   payment.Table,
 			Columns: payment.Columns,
@@ -610,7 +758,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			payment.FieldProcessorPaymentID: {Type: field.TypeString, Column: payment.FieldProcessorPaymentID},
 		},
 	}
-	graph.Nodes[23] = &sqlgraph.Node{
+	graph.Nodes[30] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   photo.Table,
 			Columns: photo.Columns,
@@ -632,7 +780,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			photo.FieldSortOrder:      {Type: field.TypeInt, Column: photo.FieldSortOrder},
 		},
 	}
-	graph.Nodes[24] = &sqlgraph.Node{
+	graph.Nodes[31] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   platformsetting.Table,
 			Columns: platformsetting.Columns,
@@ -650,7 +798,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			platformsetting.FieldChangedBy: {Type: field.TypeString, Column: platformsetting.FieldChangedBy},
 		},
 	}
-	graph.Nodes[25] = &sqlgraph.Node{
+	graph.Nodes[32] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refreshtoken.Table,
 			Columns: refreshtoken.Columns,
@@ -672,7 +820,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refreshtoken.FieldUsedAt:    {Type: field.TypeTime, Column: refreshtoken.FieldUsedAt},
 		},
 	}
-	graph.Nodes[26] = &sqlgraph.Node{
+	graph.Nodes[33] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   room.Table,
 			Columns: room.Columns,
@@ -695,7 +843,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			room.FieldFloorPlanURL:   {Type: field.TypeString, Column: room.FieldFloorPlanURL},
 		},
 	}
-	graph.Nodes[27] = &sqlgraph.Node{
+	graph.Nodes[34] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   session.Table,
 			Columns: session.Columns,
@@ -719,7 +867,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			session.FieldActiveOrganizationID: {Type: field.TypeUUID, Column: session.FieldActiveOrganizationID},
 		},
 	}
-	graph.Nodes[28] = &sqlgraph.Node{
+	graph.Nodes[35] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -2696,6 +2844,16 @@ func (f *ClassInstanceFilter) WhereWorkshopEntrySlug(p entql.StringP) {
 	f.Where(p.Field(classinstance.FieldWorkshopEntrySlug))
 }
 
+// WhereBookedCount applies the entql int predicate on the booked_count field.
+func (f *ClassInstanceFilter) WhereBookedCount(p entql.IntP) {
+	f.Where(p.Field(classinstance.FieldBookedCount))
+}
+
+// WhereWaitlistCount applies the entql int predicate on the waitlist_count field.
+func (f *ClassInstanceFilter) WhereWaitlistCount(p entql.IntP) {
+	f.Where(p.Field(classinstance.FieldWaitlistCount))
+}
+
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
 func (f *ClassInstanceFilter) WhereHasOrganization() {
 	f.Where(entql.HasEdge("organization"))
@@ -2932,6 +3090,86 @@ func (f *ClassTypeFilter) WhereHasPassTypesWith(preds ...predicate.PassType) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *DeviceAuthorizationQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the DeviceAuthorizationQuery builder.
+func (_q *DeviceAuthorizationQuery) Filter() *DeviceAuthorizationFilter {
+	return &DeviceAuthorizationFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *DeviceAuthorizationMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the DeviceAuthorizationMutation builder.
+func (m *DeviceAuthorizationMutation) Filter() *DeviceAuthorizationFilter {
+	return &DeviceAuthorizationFilter{config: m.config, predicateAdder: m}
+}
+
+// DeviceAuthorizationFilter provides a generic filtering capability at runtime for DeviceAuthorizationQuery.
+type DeviceAuthorizationFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *DeviceAuthorizationFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *DeviceAuthorizationFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(deviceauthorization.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *DeviceAuthorizationFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(deviceauthorization.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *DeviceAuthorizationFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(deviceauthorization.FieldUpdatedAt))
+}
+
+// WhereDeviceCodeHash applies the entql []byte predicate on the device_code_hash field.
+func (f *DeviceAuthorizationFilter) WhereDeviceCodeHash(p entql.BytesP) {
+	f.Where(p.Field(deviceauthorization.FieldDeviceCodeHash))
+}
+
+// WhereUserCode applies the entql string predicate on the user_code field.
+func (f *DeviceAuthorizationFilter) WhereUserCode(p entql.StringP) {
+	f.Where(p.Field(deviceauthorization.FieldUserCode))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *DeviceAuthorizationFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(deviceauthorization.FieldStatus))
+}
+
+// WhereUserID applies the entql [16]byte predicate on the user_id field.
+func (f *DeviceAuthorizationFilter) WhereUserID(p entql.ValueP) {
+	f.Where(p.Field(deviceauthorization.FieldUserID))
+}
+
+// WhereAttempts applies the entql int predicate on the attempts field.
+func (f *DeviceAuthorizationFilter) WhereAttempts(p entql.IntP) {
+	f.Where(p.Field(deviceauthorization.FieldAttempts))
+}
+
+// WhereExpiresAt applies the entql time.Time predicate on the expires_at field.
+func (f *DeviceAuthorizationFilter) WhereExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(deviceauthorization.FieldExpiresAt))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *EventQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -2960,7 +3198,7 @@ type EventFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *EventFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3016,6 +3254,66 @@ func (f *EventFilter) WhereHasOrganizationWith(preds ...predicate.Organization) 
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *FavoriteVenueQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the FavoriteVenueQuery builder.
+func (_q *FavoriteVenueQuery) Filter() *FavoriteVenueFilter {
+	return &FavoriteVenueFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *FavoriteVenueMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the FavoriteVenueMutation builder.
+func (m *FavoriteVenueMutation) Filter() *FavoriteVenueFilter {
+	return &FavoriteVenueFilter{config: m.config, predicateAdder: m}
+}
+
+// FavoriteVenueFilter provides a generic filtering capability at runtime for FavoriteVenueQuery.
+type FavoriteVenueFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *FavoriteVenueFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *FavoriteVenueFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(favoritevenue.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *FavoriteVenueFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(favoritevenue.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *FavoriteVenueFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(favoritevenue.FieldUpdatedAt))
+}
+
+// WhereUserID applies the entql [16]byte predicate on the user_id field.
+func (f *FavoriteVenueFilter) WhereUserID(p entql.ValueP) {
+	f.Where(p.Field(favoritevenue.FieldUserID))
+}
+
+// WhereVenueID applies the entql [16]byte predicate on the venue_id field.
+func (f *FavoriteVenueFilter) WhereVenueID(p entql.ValueP) {
+	f.Where(p.Field(favoritevenue.FieldVenueID))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *FeatureProvisioningQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -3044,7 +3342,7 @@ type FeatureProvisioningFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FeatureProvisioningFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3123,7 +3421,7 @@ type FlashSaleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FlashSaleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3261,7 +3559,7 @@ type GiftCardFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *GiftCardFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3371,6 +3669,86 @@ func (f *GiftCardFilter) WhereHasPassTypeWith(preds ...predicate.PassType) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *HandoffCodeQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the HandoffCodeQuery builder.
+func (_q *HandoffCodeQuery) Filter() *HandoffCodeFilter {
+	return &HandoffCodeFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *HandoffCodeMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the HandoffCodeMutation builder.
+func (m *HandoffCodeMutation) Filter() *HandoffCodeFilter {
+	return &HandoffCodeFilter{config: m.config, predicateAdder: m}
+}
+
+// HandoffCodeFilter provides a generic filtering capability at runtime for HandoffCodeQuery.
+type HandoffCodeFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *HandoffCodeFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *HandoffCodeFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(handoffcode.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *HandoffCodeFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(handoffcode.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *HandoffCodeFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(handoffcode.FieldUpdatedAt))
+}
+
+// WhereUserID applies the entql [16]byte predicate on the user_id field.
+func (f *HandoffCodeFilter) WhereUserID(p entql.ValueP) {
+	f.Where(p.Field(handoffcode.FieldUserID))
+}
+
+// WhereCodeHash applies the entql []byte predicate on the code_hash field.
+func (f *HandoffCodeFilter) WhereCodeHash(p entql.BytesP) {
+	f.Where(p.Field(handoffcode.FieldCodeHash))
+}
+
+// WhereDestinationHost applies the entql string predicate on the destination_host field.
+func (f *HandoffCodeFilter) WhereDestinationHost(p entql.StringP) {
+	f.Where(p.Field(handoffcode.FieldDestinationHost))
+}
+
+// WhereMfaAt applies the entql time.Time predicate on the mfa_at field.
+func (f *HandoffCodeFilter) WhereMfaAt(p entql.TimeP) {
+	f.Where(p.Field(handoffcode.FieldMfaAt))
+}
+
+// WhereExpiresAt applies the entql time.Time predicate on the expires_at field.
+func (f *HandoffCodeFilter) WhereExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(handoffcode.FieldExpiresAt))
+}
+
+// WhereUsedAt applies the entql time.Time predicate on the used_at field.
+func (f *HandoffCodeFilter) WhereUsedAt(p entql.TimeP) {
+	f.Where(p.Field(handoffcode.FieldUsedAt))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *IdempotencyKeyQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -3399,7 +3777,7 @@ type IdempotencyKeyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *IdempotencyKeyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3499,7 +3877,7 @@ type InstructorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InstructorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3617,7 +3995,7 @@ type LocationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *LocationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3763,6 +4141,221 @@ func (f *LocationFilter) WhereHasPhotosWith(preds ...predicate.Photo) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *MFABackupCodeQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the MFABackupCodeQuery builder.
+func (_q *MFABackupCodeQuery) Filter() *MFABackupCodeFilter {
+	return &MFABackupCodeFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *MFABackupCodeMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the MFABackupCodeMutation builder.
+func (m *MFABackupCodeMutation) Filter() *MFABackupCodeFilter {
+	return &MFABackupCodeFilter{config: m.config, predicateAdder: m}
+}
+
+// MFABackupCodeFilter provides a generic filtering capability at runtime for MFABackupCodeQuery.
+type MFABackupCodeFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *MFABackupCodeFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *MFABackupCodeFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(mfabackupcode.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *MFABackupCodeFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(mfabackupcode.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *MFABackupCodeFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(mfabackupcode.FieldUpdatedAt))
+}
+
+// WhereUserID applies the entql [16]byte predicate on the user_id field.
+func (f *MFABackupCodeFilter) WhereUserID(p entql.ValueP) {
+	f.Where(p.Field(mfabackupcode.FieldUserID))
+}
+
+// WhereHash applies the entql []byte predicate on the hash field.
+func (f *MFABackupCodeFilter) WhereHash(p entql.BytesP) {
+	f.Where(p.Field(mfabackupcode.FieldHash))
+}
+
+// WhereUsedAt applies the entql time.Time predicate on the used_at field.
+func (f *MFABackupCodeFilter) WhereUsedAt(p entql.TimeP) {
+	f.Where(p.Field(mfabackupcode.FieldUsedAt))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *MFAChallengeQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the MFAChallengeQuery builder.
+func (_q *MFAChallengeQuery) Filter() *MFAChallengeFilter {
+	return &MFAChallengeFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *MFAChallengeMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the MFAChallengeMutation builder.
+func (m *MFAChallengeMutation) Filter() *MFAChallengeFilter {
+	return &MFAChallengeFilter{config: m.config, predicateAdder: m}
+}
+
+// MFAChallengeFilter provides a generic filtering capability at runtime for MFAChallengeQuery.
+type MFAChallengeFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *MFAChallengeFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *MFAChallengeFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(mfachallenge.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *MFAChallengeFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(mfachallenge.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *MFAChallengeFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(mfachallenge.FieldUpdatedAt))
+}
+
+// WhereUserID applies the entql [16]byte predicate on the user_id field.
+func (f *MFAChallengeFilter) WhereUserID(p entql.ValueP) {
+	f.Where(p.Field(mfachallenge.FieldUserID))
+}
+
+// WhereSessionID applies the entql [16]byte predicate on the session_id field.
+func (f *MFAChallengeFilter) WhereSessionID(p entql.ValueP) {
+	f.Where(p.Field(mfachallenge.FieldSessionID))
+}
+
+// WhereFactorID applies the entql [16]byte predicate on the factor_id field.
+func (f *MFAChallengeFilter) WhereFactorID(p entql.ValueP) {
+	f.Where(p.Field(mfachallenge.FieldFactorID))
+}
+
+// WhereExpiresAt applies the entql time.Time predicate on the expires_at field.
+func (f *MFAChallengeFilter) WhereExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(mfachallenge.FieldExpiresAt))
+}
+
+// WhereUsedAt applies the entql time.Time predicate on the used_at field.
+func (f *MFAChallengeFilter) WhereUsedAt(p entql.TimeP) {
+	f.Where(p.Field(mfachallenge.FieldUsedAt))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *MFAFactorQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the MFAFactorQuery builder.
+func (_q *MFAFactorQuery) Filter() *MFAFactorFilter {
+	return &MFAFactorFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *MFAFactorMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the MFAFactorMutation builder.
+func (m *MFAFactorMutation) Filter() *MFAFactorFilter {
+	return &MFAFactorFilter{config: m.config, predicateAdder: m}
+}
+
+// MFAFactorFilter provides a generic filtering capability at runtime for MFAFactorQuery.
+type MFAFactorFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *MFAFactorFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *MFAFactorFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(mfafactor.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *MFAFactorFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(mfafactor.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *MFAFactorFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(mfafactor.FieldUpdatedAt))
+}
+
+// WhereUserID applies the entql [16]byte predicate on the user_id field.
+func (f *MFAFactorFilter) WhereUserID(p entql.ValueP) {
+	f.Where(p.Field(mfafactor.FieldUserID))
+}
+
+// WhereType applies the entql string predicate on the type field.
+func (f *MFAFactorFilter) WhereType(p entql.StringP) {
+	f.Where(p.Field(mfafactor.FieldType))
+}
+
+// WhereSecret applies the entql string predicate on the secret field.
+func (f *MFAFactorFilter) WhereSecret(p entql.StringP) {
+	f.Where(p.Field(mfafactor.FieldSecret))
+}
+
+// WhereConfirmedAt applies the entql time.Time predicate on the confirmed_at field.
+func (f *MFAFactorFilter) WhereConfirmedAt(p entql.TimeP) {
+	f.Where(p.Field(mfafactor.FieldConfirmedAt))
+}
+
+// WhereLastStep applies the entql int64 predicate on the last_step field.
+func (f *MFAFactorFilter) WhereLastStep(p entql.Int64P) {
+	f.Where(p.Field(mfafactor.FieldLastStep))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *MemberQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -3791,7 +4384,7 @@ type MemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3923,6 +4516,91 @@ func (f *MemberFilter) WhereHasPaymentsWith(preds ...predicate.Payment) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *OTPRequestQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the OTPRequestQuery builder.
+func (_q *OTPRequestQuery) Filter() *OTPRequestFilter {
+	return &OTPRequestFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *OTPRequestMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the OTPRequestMutation builder.
+func (m *OTPRequestMutation) Filter() *OTPRequestFilter {
+	return &OTPRequestFilter{config: m.config, predicateAdder: m}
+}
+
+// OTPRequestFilter provides a generic filtering capability at runtime for OTPRequestQuery.
+type OTPRequestFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *OTPRequestFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *OTPRequestFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(otprequest.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *OTPRequestFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(otprequest.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *OTPRequestFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(otprequest.FieldUpdatedAt))
+}
+
+// WhereUserID applies the entql [16]byte predicate on the user_id field.
+func (f *OTPRequestFilter) WhereUserID(p entql.ValueP) {
+	f.Where(p.Field(otprequest.FieldUserID))
+}
+
+// WhereCodeHash applies the entql []byte predicate on the code_hash field.
+func (f *OTPRequestFilter) WhereCodeHash(p entql.BytesP) {
+	f.Where(p.Field(otprequest.FieldCodeHash))
+}
+
+// WhereTokenHash applies the entql []byte predicate on the token_hash field.
+func (f *OTPRequestFilter) WhereTokenHash(p entql.BytesP) {
+	f.Where(p.Field(otprequest.FieldTokenHash))
+}
+
+// WhereCodeChallenge applies the entql string predicate on the code_challenge field.
+func (f *OTPRequestFilter) WhereCodeChallenge(p entql.StringP) {
+	f.Where(p.Field(otprequest.FieldCodeChallenge))
+}
+
+// WhereExpiresAt applies the entql time.Time predicate on the expires_at field.
+func (f *OTPRequestFilter) WhereExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(otprequest.FieldExpiresAt))
+}
+
+// WhereUsedAt applies the entql time.Time predicate on the used_at field.
+func (f *OTPRequestFilter) WhereUsedAt(p entql.TimeP) {
+	f.Where(p.Field(otprequest.FieldUsedAt))
+}
+
+// WhereAttempts applies the entql int predicate on the attempts field.
+func (f *OTPRequestFilter) WhereAttempts(p entql.IntP) {
+	f.Where(p.Field(otprequest.FieldAttempts))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *OpeningHoursQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -3951,7 +4629,7 @@ type OpeningHoursFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OpeningHoursFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4064,7 +4742,7 @@ type OrganizationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OrganizationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4204,7 +4882,7 @@ type PassFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4364,7 +5042,7 @@ type PassTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4603,7 +5281,7 @@ type PaymentFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4745,7 +5423,7 @@ type PhotoFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PhotoFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4872,7 +5550,7 @@ type PlatformSettingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PlatformSettingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4937,7 +5615,7 @@ type RefreshTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefreshTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5036,7 +5714,7 @@ type RoomFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RoomFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5168,7 +5846,7 @@ type SessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5291,7 +5969,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

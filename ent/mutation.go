@@ -22,16 +22,23 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
+	"github.com/venueplatform/venue/ent/deviceauthorization"
 	"github.com/venueplatform/venue/ent/event"
+	"github.com/venueplatform/venue/ent/favoritevenue"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/mfabackupcode"
+	"github.com/venueplatform/venue/ent/mfachallenge"
+	"github.com/venueplatform/venue/ent/mfafactor"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
+	"github.com/venueplatform/venue/ent/otprequest"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
@@ -64,14 +71,21 @@ const (
 	TypeBrand               = "Brand"
 	TypeClassInstance       = "ClassInstance"
 	TypeClassType           = "ClassType"
+	TypeDeviceAuthorization = "DeviceAuthorization"
 	TypeEvent               = "Event"
+	TypeFavoriteVenue       = "FavoriteVenue"
 	TypeFeatureProvisioning = "FeatureProvisioning"
 	TypeFlashSale           = "FlashSale"
 	TypeGiftCard            = "GiftCard"
+	TypeHandoffCode         = "HandoffCode"
 	TypeIdempotencyKey      = "IdempotencyKey"
 	TypeInstructor          = "Instructor"
 	TypeLocation            = "Location"
+	TypeMFABackupCode       = "MFABackupCode"
+	TypeMFAChallenge        = "MFAChallenge"
+	TypeMFAFactor           = "MFAFactor"
 	TypeMember              = "Member"
+	TypeOTPRequest          = "OTPRequest"
 	TypeOpeningHours        = "OpeningHours"
 	TypeOrganization        = "Organization"
 	TypePass                = "Pass"
@@ -8627,6 +8641,10 @@ type ClassInstanceMutation struct {
 	workshop_entry_kind *classinstance.WorkshopEntryKind
 	workshop_entry_id   *uuid.UUID
 	workshop_entry_slug *string
+	booked_count        *int
+	addbooked_count     *int
+	waitlist_count      *int
+	addwaitlist_count   *int
 	clearedFields       map[string]struct{}
 	organization        *uuid.UUID
 	clearedorganization bool
@@ -9473,6 +9491,118 @@ func (m *ClassInstanceMutation) ResetWorkshopEntrySlug() {
 	delete(m.clearedFields, classinstance.FieldWorkshopEntrySlug)
 }
 
+// SetBookedCount sets the "booked_count" field.
+func (m *ClassInstanceMutation) SetBookedCount(i int) {
+	m.booked_count = &i
+	m.addbooked_count = nil
+}
+
+// BookedCount returns the value of the "booked_count" field in the mutation.
+func (m *ClassInstanceMutation) BookedCount() (r int, exists bool) {
+	v := m.booked_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBookedCount returns the old "booked_count" field's value of the ClassInstance entity.
+// If the ClassInstance object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ClassInstanceMutation) OldBookedCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBookedCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBookedCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBookedCount: %w", err)
+	}
+	return oldValue.BookedCount, nil
+}
+
+// AddBookedCount adds i to the "booked_count" field.
+func (m *ClassInstanceMutation) AddBookedCount(i int) {
+	if m.addbooked_count != nil {
+		*m.addbooked_count += i
+	} else {
+		m.addbooked_count = &i
+	}
+}
+
+// AddedBookedCount returns the value that was added to the "booked_count" field in this mutation.
+func (m *ClassInstanceMutation) AddedBookedCount() (r int, exists bool) {
+	v := m.addbooked_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBookedCount resets all changes to the "booked_count" field.
+func (m *ClassInstanceMutation) ResetBookedCount() {
+	m.booked_count = nil
+	m.addbooked_count = nil
+}
+
+// SetWaitlistCount sets the "waitlist_count" field.
+func (m *ClassInstanceMutation) SetWaitlistCount(i int) {
+	m.waitlist_count = &i
+	m.addwaitlist_count = nil
+}
+
+// WaitlistCount returns the value of the "waitlist_count" field in the mutation.
+func (m *ClassInstanceMutation) WaitlistCount() (r int, exists bool) {
+	v := m.waitlist_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWaitlistCount returns the old "waitlist_count" field's value of the ClassInstance entity.
+// If the ClassInstance object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ClassInstanceMutation) OldWaitlistCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWaitlistCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWaitlistCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWaitlistCount: %w", err)
+	}
+	return oldValue.WaitlistCount, nil
+}
+
+// AddWaitlistCount adds i to the "waitlist_count" field.
+func (m *ClassInstanceMutation) AddWaitlistCount(i int) {
+	if m.addwaitlist_count != nil {
+		*m.addwaitlist_count += i
+	} else {
+		m.addwaitlist_count = &i
+	}
+}
+
+// AddedWaitlistCount returns the value that was added to the "waitlist_count" field in this mutation.
+func (m *ClassInstanceMutation) AddedWaitlistCount() (r int, exists bool) {
+	v := m.addwaitlist_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetWaitlistCount resets all changes to the "waitlist_count" field.
+func (m *ClassInstanceMutation) ResetWaitlistCount() {
+	m.waitlist_count = nil
+	m.addwaitlist_count = nil
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *ClassInstanceMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -9696,7 +9826,7 @@ func (m *ClassInstanceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ClassInstanceMutation) Fields() []string {
-	fields := make([]string, 0, 17)
+	fields := make([]string, 0, 19)
 	if m.created_at != nil {
 		fields = append(fields, classinstance.FieldCreatedAt)
 	}
@@ -9748,6 +9878,12 @@ func (m *ClassInstanceMutation) Fields() []string {
 	if m.workshop_entry_slug != nil {
 		fields = append(fields, classinstance.FieldWorkshopEntrySlug)
 	}
+	if m.booked_count != nil {
+		fields = append(fields, classinstance.FieldBookedCount)
+	}
+	if m.waitlist_count != nil {
+		fields = append(fields, classinstance.FieldWaitlistCount)
+	}
 	return fields
 }
 
@@ -9790,6 +9926,10 @@ func (m *ClassInstanceMutation) Field(name string) (ent.Value, bool) {
 		return m.WorkshopEntryID()
 	case classinstance.FieldWorkshopEntrySlug:
 		return m.WorkshopEntrySlug()
+	case classinstance.FieldBookedCount:
+		return m.BookedCount()
+	case classinstance.FieldWaitlistCount:
+		return m.WaitlistCount()
 	}
 	return nil, false
 }
@@ -9833,6 +9973,10 @@ func (m *ClassInstanceMutation) OldField(ctx context.Context, name string) (ent.
 		return m.OldWorkshopEntryID(ctx)
 	case classinstance.FieldWorkshopEntrySlug:
 		return m.OldWorkshopEntrySlug(ctx)
+	case classinstance.FieldBookedCount:
+		return m.OldBookedCount(ctx)
+	case classinstance.FieldWaitlistCount:
+		return m.OldWaitlistCount(ctx)
 	}
 	return nil, fmt.Errorf("unknown ClassInstance field %s", name)
 }
@@ -9961,6 +10105,20 @@ func (m *ClassInstanceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetWorkshopEntrySlug(v)
 		return nil
+	case classinstance.FieldBookedCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBookedCount(v)
+		return nil
+	case classinstance.FieldWaitlistCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWaitlistCount(v)
+		return nil
 	}
 	return fmt.Errorf("unknown ClassInstance field %s", name)
 }
@@ -9972,6 +10130,12 @@ func (m *ClassInstanceMutation) AddedFields() []string {
 	if m.addcapacity != nil {
 		fields = append(fields, classinstance.FieldCapacity)
 	}
+	if m.addbooked_count != nil {
+		fields = append(fields, classinstance.FieldBookedCount)
+	}
+	if m.addwaitlist_count != nil {
+		fields = append(fields, classinstance.FieldWaitlistCount)
+	}
 	return fields
 }
 
@@ -9982,6 +10146,10 @@ func (m *ClassInstanceMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
 	case classinstance.FieldCapacity:
 		return m.AddedCapacity()
+	case classinstance.FieldBookedCount:
+		return m.AddedBookedCount()
+	case classinstance.FieldWaitlistCount:
+		return m.AddedWaitlistCount()
 	}
 	return nil, false
 }
@@ -9997,6 +10165,20 @@ func (m *ClassInstanceMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddCapacity(v)
+		return nil
+	case classinstance.FieldBookedCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBookedCount(v)
+		return nil
+	case classinstance.FieldWaitlistCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWaitlistCount(v)
 		return nil
 	}
 	return fmt.Errorf("unknown ClassInstance numeric field %s", name)
@@ -10120,6 +10302,12 @@ func (m *ClassInstanceMutation) ResetField(name string) error {
 		return nil
 	case classinstance.FieldWorkshopEntrySlug:
 		m.ResetWorkshopEntrySlug()
+		return nil
+	case classinstance.FieldBookedCount:
+		m.ResetBookedCount()
+		return nil
+	case classinstance.FieldWaitlistCount:
+		m.ResetWaitlistCount()
 		return nil
 	}
 	return fmt.Errorf("unknown ClassInstance field %s", name)
@@ -11573,6 +11761,774 @@ func (m *ClassTypeMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown ClassType edge %s", name)
 }
 
+// DeviceAuthorizationMutation represents an operation that mutates the DeviceAuthorization nodes in the graph.
+type DeviceAuthorizationMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *uuid.UUID
+	created_at       *time.Time
+	updated_at       *time.Time
+	device_code_hash *[]byte
+	user_code        *string
+	status           *deviceauthorization.Status
+	user_id          *uuid.UUID
+	attempts         *int
+	addattempts      *int
+	expires_at       *time.Time
+	clearedFields    map[string]struct{}
+	done             bool
+	oldValue         func(context.Context) (*DeviceAuthorization, error)
+	predicates       []predicate.DeviceAuthorization
+}
+
+var _ ent.Mutation = (*DeviceAuthorizationMutation)(nil)
+
+// deviceauthorizationOption allows management of the mutation configuration using functional options.
+type deviceauthorizationOption func(*DeviceAuthorizationMutation)
+
+// newDeviceAuthorizationMutation creates new mutation for the DeviceAuthorization entity.
+func newDeviceAuthorizationMutation(c config, op Op, opts ...deviceauthorizationOption) *DeviceAuthorizationMutation {
+	m := &DeviceAuthorizationMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDeviceAuthorization,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDeviceAuthorizationID sets the ID field of the mutation.
+func withDeviceAuthorizationID(id uuid.UUID) deviceauthorizationOption {
+	return func(m *DeviceAuthorizationMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *DeviceAuthorization
+		)
+		m.oldValue = func(ctx context.Context) (*DeviceAuthorization, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().DeviceAuthorization.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDeviceAuthorization sets the old DeviceAuthorization of the mutation.
+func withDeviceAuthorization(node *DeviceAuthorization) deviceauthorizationOption {
+	return func(m *DeviceAuthorizationMutation) {
+		m.oldValue = func(context.Context) (*DeviceAuthorization, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DeviceAuthorizationMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DeviceAuthorizationMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of DeviceAuthorization entities.
+func (m *DeviceAuthorizationMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DeviceAuthorizationMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DeviceAuthorizationMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().DeviceAuthorization.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *DeviceAuthorizationMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *DeviceAuthorizationMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the DeviceAuthorization entity.
+// If the DeviceAuthorization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeviceAuthorizationMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *DeviceAuthorizationMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *DeviceAuthorizationMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *DeviceAuthorizationMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the DeviceAuthorization entity.
+// If the DeviceAuthorization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeviceAuthorizationMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *DeviceAuthorizationMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetDeviceCodeHash sets the "device_code_hash" field.
+func (m *DeviceAuthorizationMutation) SetDeviceCodeHash(b []byte) {
+	m.device_code_hash = &b
+}
+
+// DeviceCodeHash returns the value of the "device_code_hash" field in the mutation.
+func (m *DeviceAuthorizationMutation) DeviceCodeHash() (r []byte, exists bool) {
+	v := m.device_code_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeviceCodeHash returns the old "device_code_hash" field's value of the DeviceAuthorization entity.
+// If the DeviceAuthorization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeviceAuthorizationMutation) OldDeviceCodeHash(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeviceCodeHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeviceCodeHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeviceCodeHash: %w", err)
+	}
+	return oldValue.DeviceCodeHash, nil
+}
+
+// ResetDeviceCodeHash resets all changes to the "device_code_hash" field.
+func (m *DeviceAuthorizationMutation) ResetDeviceCodeHash() {
+	m.device_code_hash = nil
+}
+
+// SetUserCode sets the "user_code" field.
+func (m *DeviceAuthorizationMutation) SetUserCode(s string) {
+	m.user_code = &s
+}
+
+// UserCode returns the value of the "user_code" field in the mutation.
+func (m *DeviceAuthorizationMutation) UserCode() (r string, exists bool) {
+	v := m.user_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserCode returns the old "user_code" field's value of the DeviceAuthorization entity.
+// If the DeviceAuthorization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeviceAuthorizationMutation) OldUserCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserCode: %w", err)
+	}
+	return oldValue.UserCode, nil
+}
+
+// ResetUserCode resets all changes to the "user_code" field.
+func (m *DeviceAuthorizationMutation) ResetUserCode() {
+	m.user_code = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *DeviceAuthorizationMutation) SetStatus(d deviceauthorization.Status) {
+	m.status = &d
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *DeviceAuthorizationMutation) Status() (r deviceauthorization.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the DeviceAuthorization entity.
+// If the DeviceAuthorization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeviceAuthorizationMutation) OldStatus(ctx context.Context) (v deviceauthorization.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *DeviceAuthorizationMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *DeviceAuthorizationMutation) SetUserID(u uuid.UUID) {
+	m.user_id = &u
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *DeviceAuthorizationMutation) UserID() (r uuid.UUID, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the DeviceAuthorization entity.
+// If the DeviceAuthorization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeviceAuthorizationMutation) OldUserID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (m *DeviceAuthorizationMutation) ClearUserID() {
+	m.user_id = nil
+	m.clearedFields[deviceauthorization.FieldUserID] = struct{}{}
+}
+
+// UserIDCleared returns if the "user_id" field was cleared in this mutation.
+func (m *DeviceAuthorizationMutation) UserIDCleared() bool {
+	_, ok := m.clearedFields[deviceauthorization.FieldUserID]
+	return ok
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *DeviceAuthorizationMutation) ResetUserID() {
+	m.user_id = nil
+	delete(m.clearedFields, deviceauthorization.FieldUserID)
+}
+
+// SetAttempts sets the "attempts" field.
+func (m *DeviceAuthorizationMutation) SetAttempts(i int) {
+	m.attempts = &i
+	m.addattempts = nil
+}
+
+// Attempts returns the value of the "attempts" field in the mutation.
+func (m *DeviceAuthorizationMutation) Attempts() (r int, exists bool) {
+	v := m.attempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttempts returns the old "attempts" field's value of the DeviceAuthorization entity.
+// If the DeviceAuthorization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeviceAuthorizationMutation) OldAttempts(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttempts is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttempts requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttempts: %w", err)
+	}
+	return oldValue.Attempts, nil
+}
+
+// AddAttempts adds i to the "attempts" field.
+func (m *DeviceAuthorizationMutation) AddAttempts(i int) {
+	if m.addattempts != nil {
+		*m.addattempts += i
+	} else {
+		m.addattempts = &i
+	}
+}
+
+// AddedAttempts returns the value that was added to the "attempts" field in this mutation.
+func (m *DeviceAuthorizationMutation) AddedAttempts() (r int, exists bool) {
+	v := m.addattempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAttempts resets all changes to the "attempts" field.
+func (m *DeviceAuthorizationMutation) ResetAttempts() {
+	m.attempts = nil
+	m.addattempts = nil
+}
+
+// SetExpiresAt sets the "expires_at" field.
+func (m *DeviceAuthorizationMutation) SetExpiresAt(t time.Time) {
+	m.expires_at = &t
+}
+
+// ExpiresAt returns the value of the "expires_at" field in the mutation.
+func (m *DeviceAuthorizationMutation) ExpiresAt() (r time.Time, exists bool) {
+	v := m.expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAt returns the old "expires_at" field's value of the DeviceAuthorization entity.
+// If the DeviceAuthorization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeviceAuthorizationMutation) OldExpiresAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
+	}
+	return oldValue.ExpiresAt, nil
+}
+
+// ResetExpiresAt resets all changes to the "expires_at" field.
+func (m *DeviceAuthorizationMutation) ResetExpiresAt() {
+	m.expires_at = nil
+}
+
+// Where appends a list predicates to the DeviceAuthorizationMutation builder.
+func (m *DeviceAuthorizationMutation) Where(ps ...predicate.DeviceAuthorization) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DeviceAuthorizationMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DeviceAuthorizationMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.DeviceAuthorization, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DeviceAuthorizationMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DeviceAuthorizationMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (DeviceAuthorization).
+func (m *DeviceAuthorizationMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DeviceAuthorizationMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, deviceauthorization.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, deviceauthorization.FieldUpdatedAt)
+	}
+	if m.device_code_hash != nil {
+		fields = append(fields, deviceauthorization.FieldDeviceCodeHash)
+	}
+	if m.user_code != nil {
+		fields = append(fields, deviceauthorization.FieldUserCode)
+	}
+	if m.status != nil {
+		fields = append(fields, deviceauthorization.FieldStatus)
+	}
+	if m.user_id != nil {
+		fields = append(fields, deviceauthorization.FieldUserID)
+	}
+	if m.attempts != nil {
+		fields = append(fields, deviceauthorization.FieldAttempts)
+	}
+	if m.expires_at != nil {
+		fields = append(fields, deviceauthorization.FieldExpiresAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DeviceAuthorizationMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case deviceauthorization.FieldCreatedAt:
+		return m.CreatedAt()
+	case deviceauthorization.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case deviceauthorization.FieldDeviceCodeHash:
+		return m.DeviceCodeHash()
+	case deviceauthorization.FieldUserCode:
+		return m.UserCode()
+	case deviceauthorization.FieldStatus:
+		return m.Status()
+	case deviceauthorization.FieldUserID:
+		return m.UserID()
+	case deviceauthorization.FieldAttempts:
+		return m.Attempts()
+	case deviceauthorization.FieldExpiresAt:
+		return m.ExpiresAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DeviceAuthorizationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case deviceauthorization.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case deviceauthorization.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case deviceauthorization.FieldDeviceCodeHash:
+		return m.OldDeviceCodeHash(ctx)
+	case deviceauthorization.FieldUserCode:
+		return m.OldUserCode(ctx)
+	case deviceauthorization.FieldStatus:
+		return m.OldStatus(ctx)
+	case deviceauthorization.FieldUserID:
+		return m.OldUserID(ctx)
+	case deviceauthorization.FieldAttempts:
+		return m.OldAttempts(ctx)
+	case deviceauthorization.FieldExpiresAt:
+		return m.OldExpiresAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown DeviceAuthorization field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeviceAuthorizationMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case deviceauthorization.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case deviceauthorization.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case deviceauthorization.FieldDeviceCodeHash:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceCodeHash(v)
+		return nil
+	case deviceauthorization.FieldUserCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserCode(v)
+		return nil
+	case deviceauthorization.FieldStatus:
+		v, ok := value.(deviceauthorization.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case deviceauthorization.FieldUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case deviceauthorization.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttempts(v)
+		return nil
+	case deviceauthorization.FieldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceAuthorization field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DeviceAuthorizationMutation) AddedFields() []string {
+	var fields []string
+	if m.addattempts != nil {
+		fields = append(fields, deviceauthorization.FieldAttempts)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DeviceAuthorizationMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case deviceauthorization.FieldAttempts:
+		return m.AddedAttempts()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeviceAuthorizationMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case deviceauthorization.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAttempts(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceAuthorization numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DeviceAuthorizationMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(deviceauthorization.FieldUserID) {
+		fields = append(fields, deviceauthorization.FieldUserID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DeviceAuthorizationMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DeviceAuthorizationMutation) ClearField(name string) error {
+	switch name {
+	case deviceauthorization.FieldUserID:
+		m.ClearUserID()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceAuthorization nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DeviceAuthorizationMutation) ResetField(name string) error {
+	switch name {
+	case deviceauthorization.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case deviceauthorization.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case deviceauthorization.FieldDeviceCodeHash:
+		m.ResetDeviceCodeHash()
+		return nil
+	case deviceauthorization.FieldUserCode:
+		m.ResetUserCode()
+		return nil
+	case deviceauthorization.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case deviceauthorization.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case deviceauthorization.FieldAttempts:
+		m.ResetAttempts()
+		return nil
+	case deviceauthorization.FieldExpiresAt:
+		m.ResetExpiresAt()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceAuthorization field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DeviceAuthorizationMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DeviceAuthorizationMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DeviceAuthorizationMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DeviceAuthorizationMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DeviceAuthorizationMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DeviceAuthorizationMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DeviceAuthorizationMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown DeviceAuthorization unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DeviceAuthorizationMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown DeviceAuthorization edge %s", name)
+}
+
 // EventMutation represents an operation that mutates the Event nodes in the graph.
 type EventMutation struct {
 	config
@@ -12249,6 +13205,500 @@ func (m *EventMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Event edge %s", name)
+}
+
+// FavoriteVenueMutation represents an operation that mutates the FavoriteVenue nodes in the graph.
+type FavoriteVenueMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *uuid.UUID
+	created_at    *time.Time
+	updated_at    *time.Time
+	user_id       *uuid.UUID
+	venue_id      *uuid.UUID
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*FavoriteVenue, error)
+	predicates    []predicate.FavoriteVenue
+}
+
+var _ ent.Mutation = (*FavoriteVenueMutation)(nil)
+
+// favoritevenueOption allows management of the mutation configuration using functional options.
+type favoritevenueOption func(*FavoriteVenueMutation)
+
+// newFavoriteVenueMutation creates new mutation for the FavoriteVenue entity.
+func newFavoriteVenueMutation(c config, op Op, opts ...favoritevenueOption) *FavoriteVenueMutation {
+	m := &FavoriteVenueMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeFavoriteVenue,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withFavoriteVenueID sets the ID field of the mutation.
+func withFavoriteVenueID(id uuid.UUID) favoritevenueOption {
+	return func(m *FavoriteVenueMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *FavoriteVenue
+		)
+		m.oldValue = func(ctx context.Context) (*FavoriteVenue, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().FavoriteVenue.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withFavoriteVenue sets the old FavoriteVenue of the mutation.
+func withFavoriteVenue(node *FavoriteVenue) favoritevenueOption {
+	return func(m *FavoriteVenueMutation) {
+		m.oldValue = func(context.Context) (*FavoriteVenue, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m FavoriteVenueMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m FavoriteVenueMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of FavoriteVenue entities.
+func (m *FavoriteVenueMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *FavoriteVenueMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *FavoriteVenueMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().FavoriteVenue.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *FavoriteVenueMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *FavoriteVenueMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the FavoriteVenue entity.
+// If the FavoriteVenue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FavoriteVenueMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *FavoriteVenueMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *FavoriteVenueMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *FavoriteVenueMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the FavoriteVenue entity.
+// If the FavoriteVenue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FavoriteVenueMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *FavoriteVenueMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *FavoriteVenueMutation) SetUserID(u uuid.UUID) {
+	m.user_id = &u
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *FavoriteVenueMutation) UserID() (r uuid.UUID, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the FavoriteVenue entity.
+// If the FavoriteVenue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FavoriteVenueMutation) OldUserID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *FavoriteVenueMutation) ResetUserID() {
+	m.user_id = nil
+}
+
+// SetVenueID sets the "venue_id" field.
+func (m *FavoriteVenueMutation) SetVenueID(u uuid.UUID) {
+	m.venue_id = &u
+}
+
+// VenueID returns the value of the "venue_id" field in the mutation.
+func (m *FavoriteVenueMutation) VenueID() (r uuid.UUID, exists bool) {
+	v := m.venue_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVenueID returns the old "venue_id" field's value of the FavoriteVenue entity.
+// If the FavoriteVenue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FavoriteVenueMutation) OldVenueID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVenueID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVenueID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVenueID: %w", err)
+	}
+	return oldValue.VenueID, nil
+}
+
+// ResetVenueID resets all changes to the "venue_id" field.
+func (m *FavoriteVenueMutation) ResetVenueID() {
+	m.venue_id = nil
+}
+
+// Where appends a list predicates to the FavoriteVenueMutation builder.
+func (m *FavoriteVenueMutation) Where(ps ...predicate.FavoriteVenue) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the FavoriteVenueMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *FavoriteVenueMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.FavoriteVenue, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *FavoriteVenueMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *FavoriteVenueMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (FavoriteVenue).
+func (m *FavoriteVenueMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *FavoriteVenueMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.created_at != nil {
+		fields = append(fields, favoritevenue.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, favoritevenue.FieldUpdatedAt)
+	}
+	if m.user_id != nil {
+		fields = append(fields, favoritevenue.FieldUserID)
+	}
+	if m.venue_id != nil {
+		fields = append(fields, favoritevenue.FieldVenueID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *FavoriteVenueMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case favoritevenue.FieldCreatedAt:
+		return m.CreatedAt()
+	case favoritevenue.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case favoritevenue.FieldUserID:
+		return m.UserID()
+	case favoritevenue.FieldVenueID:
+		return m.VenueID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *FavoriteVenueMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case favoritevenue.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case favoritevenue.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case favoritevenue.FieldUserID:
+		return m.OldUserID(ctx)
+	case favoritevenue.FieldVenueID:
+		return m.OldVenueID(ctx)
+	}
+	return nil, fmt.Errorf("unknown FavoriteVenue field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FavoriteVenueMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case favoritevenue.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case favoritevenue.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case favoritevenue.FieldUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case favoritevenue.FieldVenueID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVenueID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown FavoriteVenue field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *FavoriteVenueMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *FavoriteVenueMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FavoriteVenueMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown FavoriteVenue numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *FavoriteVenueMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *FavoriteVenueMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *FavoriteVenueMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown FavoriteVenue nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *FavoriteVenueMutation) ResetField(name string) error {
+	switch name {
+	case favoritevenue.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case favoritevenue.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case favoritevenue.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case favoritevenue.FieldVenueID:
+		m.ResetVenueID()
+		return nil
+	}
+	return fmt.Errorf("unknown FavoriteVenue field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *FavoriteVenueMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *FavoriteVenueMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *FavoriteVenueMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *FavoriteVenueMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *FavoriteVenueMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *FavoriteVenueMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *FavoriteVenueMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown FavoriteVenue unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *FavoriteVenueMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown FavoriteVenue edge %s", name)
 }
 
 // FeatureProvisioningMutation represents an operation that mutates the FeatureProvisioning nodes in the graph.
@@ -15493,6 +16943,757 @@ func (m *GiftCardMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown GiftCard edge %s", name)
+}
+
+// HandoffCodeMutation represents an operation that mutates the HandoffCode nodes in the graph.
+type HandoffCodeMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *uuid.UUID
+	created_at       *time.Time
+	updated_at       *time.Time
+	user_id          *uuid.UUID
+	code_hash        *[]byte
+	destination_host *string
+	mfa_at           *time.Time
+	expires_at       *time.Time
+	used_at          *time.Time
+	clearedFields    map[string]struct{}
+	done             bool
+	oldValue         func(context.Context) (*HandoffCode, error)
+	predicates       []predicate.HandoffCode
+}
+
+var _ ent.Mutation = (*HandoffCodeMutation)(nil)
+
+// handoffcodeOption allows management of the mutation configuration using functional options.
+type handoffcodeOption func(*HandoffCodeMutation)
+
+// newHandoffCodeMutation creates new mutation for the HandoffCode entity.
+func newHandoffCodeMutation(c config, op Op, opts ...handoffcodeOption) *HandoffCodeMutation {
+	m := &HandoffCodeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeHandoffCode,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withHandoffCodeID sets the ID field of the mutation.
+func withHandoffCodeID(id uuid.UUID) handoffcodeOption {
+	return func(m *HandoffCodeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *HandoffCode
+		)
+		m.oldValue = func(ctx context.Context) (*HandoffCode, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().HandoffCode.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withHandoffCode sets the old HandoffCode of the mutation.
+func withHandoffCode(node *HandoffCode) handoffcodeOption {
+	return func(m *HandoffCodeMutation) {
+		m.oldValue = func(context.Context) (*HandoffCode, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m HandoffCodeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m HandoffCodeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of HandoffCode entities.
+func (m *HandoffCodeMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *HandoffCodeMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *HandoffCodeMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().HandoffCode.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *HandoffCodeMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *HandoffCodeMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the HandoffCode entity.
+// If the HandoffCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *HandoffCodeMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *HandoffCodeMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *HandoffCodeMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *HandoffCodeMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the HandoffCode entity.
+// If the HandoffCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *HandoffCodeMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *HandoffCodeMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *HandoffCodeMutation) SetUserID(u uuid.UUID) {
+	m.user_id = &u
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *HandoffCodeMutation) UserID() (r uuid.UUID, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the HandoffCode entity.
+// If the HandoffCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *HandoffCodeMutation) OldUserID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *HandoffCodeMutation) ResetUserID() {
+	m.user_id = nil
+}
+
+// SetCodeHash sets the "code_hash" field.
+func (m *HandoffCodeMutation) SetCodeHash(b []byte) {
+	m.code_hash = &b
+}
+
+// CodeHash returns the value of the "code_hash" field in the mutation.
+func (m *HandoffCodeMutation) CodeHash() (r []byte, exists bool) {
+	v := m.code_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCodeHash returns the old "code_hash" field's value of the HandoffCode entity.
+// If the HandoffCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *HandoffCodeMutation) OldCodeHash(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCodeHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCodeHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCodeHash: %w", err)
+	}
+	return oldValue.CodeHash, nil
+}
+
+// ResetCodeHash resets all changes to the "code_hash" field.
+func (m *HandoffCodeMutation) ResetCodeHash() {
+	m.code_hash = nil
+}
+
+// SetDestinationHost sets the "destination_host" field.
+func (m *HandoffCodeMutation) SetDestinationHost(s string) {
+	m.destination_host = &s
+}
+
+// DestinationHost returns the value of the "destination_host" field in the mutation.
+func (m *HandoffCodeMutation) DestinationHost() (r string, exists bool) {
+	v := m.destination_host
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDestinationHost returns the old "destination_host" field's value of the HandoffCode entity.
+// If the HandoffCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *HandoffCodeMutation) OldDestinationHost(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDestinationHost is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDestinationHost requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDestinationHost: %w", err)
+	}
+	return oldValue.DestinationHost, nil
+}
+
+// ResetDestinationHost resets all changes to the "destination_host" field.
+func (m *HandoffCodeMutation) ResetDestinationHost() {
+	m.destination_host = nil
+}
+
+// SetMfaAt sets the "mfa_at" field.
+func (m *HandoffCodeMutation) SetMfaAt(t time.Time) {
+	m.mfa_at = &t
+}
+
+// MfaAt returns the value of the "mfa_at" field in the mutation.
+func (m *HandoffCodeMutation) MfaAt() (r time.Time, exists bool) {
+	v := m.mfa_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMfaAt returns the old "mfa_at" field's value of the HandoffCode entity.
+// If the HandoffCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *HandoffCodeMutation) OldMfaAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMfaAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMfaAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMfaAt: %w", err)
+	}
+	return oldValue.MfaAt, nil
+}
+
+// ClearMfaAt clears the value of the "mfa_at" field.
+func (m *HandoffCodeMutation) ClearMfaAt() {
+	m.mfa_at = nil
+	m.clearedFields[handoffcode.FieldMfaAt] = struct{}{}
+}
+
+// MfaAtCleared returns if the "mfa_at" field was cleared in this mutation.
+func (m *HandoffCodeMutation) MfaAtCleared() bool {
+	_, ok := m.clearedFields[handoffcode.FieldMfaAt]
+	return ok
+}
+
+// ResetMfaAt resets all changes to the "mfa_at" field.
+func (m *HandoffCodeMutation) ResetMfaAt() {
+	m.mfa_at = nil
+	delete(m.clearedFields, handoffcode.FieldMfaAt)
+}
+
+// SetExpiresAt sets the "expires_at" field.
+func (m *HandoffCodeMutation) SetExpiresAt(t time.Time) {
+	m.expires_at = &t
+}
+
+// ExpiresAt returns the value of the "expires_at" field in the mutation.
+func (m *HandoffCodeMutation) ExpiresAt() (r time.Time, exists bool) {
+	v := m.expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAt returns the old "expires_at" field's value of the HandoffCode entity.
+// If the HandoffCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *HandoffCodeMutation) OldExpiresAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
+	}
+	return oldValue.ExpiresAt, nil
+}
+
+// ResetExpiresAt resets all changes to the "expires_at" field.
+func (m *HandoffCodeMutation) ResetExpiresAt() {
+	m.expires_at = nil
+}
+
+// SetUsedAt sets the "used_at" field.
+func (m *HandoffCodeMutation) SetUsedAt(t time.Time) {
+	m.used_at = &t
+}
+
+// UsedAt returns the value of the "used_at" field in the mutation.
+func (m *HandoffCodeMutation) UsedAt() (r time.Time, exists bool) {
+	v := m.used_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUsedAt returns the old "used_at" field's value of the HandoffCode entity.
+// If the HandoffCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *HandoffCodeMutation) OldUsedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUsedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUsedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUsedAt: %w", err)
+	}
+	return oldValue.UsedAt, nil
+}
+
+// ClearUsedAt clears the value of the "used_at" field.
+func (m *HandoffCodeMutation) ClearUsedAt() {
+	m.used_at = nil
+	m.clearedFields[handoffcode.FieldUsedAt] = struct{}{}
+}
+
+// UsedAtCleared returns if the "used_at" field was cleared in this mutation.
+func (m *HandoffCodeMutation) UsedAtCleared() bool {
+	_, ok := m.clearedFields[handoffcode.FieldUsedAt]
+	return ok
+}
+
+// ResetUsedAt resets all changes to the "used_at" field.
+func (m *HandoffCodeMutation) ResetUsedAt() {
+	m.used_at = nil
+	delete(m.clearedFields, handoffcode.FieldUsedAt)
+}
+
+// Where appends a list predicates to the HandoffCodeMutation builder.
+func (m *HandoffCodeMutation) Where(ps ...predicate.HandoffCode) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the HandoffCodeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *HandoffCodeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.HandoffCode, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *HandoffCodeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *HandoffCodeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (HandoffCode).
+func (m *HandoffCodeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *HandoffCodeMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, handoffcode.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, handoffcode.FieldUpdatedAt)
+	}
+	if m.user_id != nil {
+		fields = append(fields, handoffcode.FieldUserID)
+	}
+	if m.code_hash != nil {
+		fields = append(fields, handoffcode.FieldCodeHash)
+	}
+	if m.destination_host != nil {
+		fields = append(fields, handoffcode.FieldDestinationHost)
+	}
+	if m.mfa_at != nil {
+		fields = append(fields, handoffcode.FieldMfaAt)
+	}
+	if m.expires_at != nil {
+		fields = append(fields, handoffcode.FieldExpiresAt)
+	}
+	if m.used_at != nil {
+		fields = append(fields, handoffcode.FieldUsedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *HandoffCodeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case handoffcode.FieldCreatedAt:
+		return m.CreatedAt()
+	case handoffcode.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case handoffcode.FieldUserID:
+		return m.UserID()
+	case handoffcode.FieldCodeHash:
+		return m.CodeHash()
+	case handoffcode.FieldDestinationHost:
+		return m.DestinationHost()
+	case handoffcode.FieldMfaAt:
+		return m.MfaAt()
+	case handoffcode.FieldExpiresAt:
+		return m.ExpiresAt()
+	case handoffcode.FieldUsedAt:
+		return m.UsedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *HandoffCodeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case handoffcode.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case handoffcode.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case handoffcode.FieldUserID:
+		return m.OldUserID(ctx)
+	case handoffcode.FieldCodeHash:
+		return m.OldCodeHash(ctx)
+	case handoffcode.FieldDestinationHost:
+		return m.OldDestinationHost(ctx)
+	case handoffcode.FieldMfaAt:
+		return m.OldMfaAt(ctx)
+	case handoffcode.FieldExpiresAt:
+		return m.OldExpiresAt(ctx)
+	case handoffcode.FieldUsedAt:
+		return m.OldUsedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown HandoffCode field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *HandoffCodeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case handoffcode.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case handoffcode.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case handoffcode.FieldUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case handoffcode.FieldCodeHash:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCodeHash(v)
+		return nil
+	case handoffcode.FieldDestinationHost:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDestinationHost(v)
+		return nil
+	case handoffcode.FieldMfaAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMfaAt(v)
+		return nil
+	case handoffcode.FieldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAt(v)
+		return nil
+	case handoffcode.FieldUsedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUsedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown HandoffCode field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *HandoffCodeMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *HandoffCodeMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *HandoffCodeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown HandoffCode numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *HandoffCodeMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(handoffcode.FieldMfaAt) {
+		fields = append(fields, handoffcode.FieldMfaAt)
+	}
+	if m.FieldCleared(handoffcode.FieldUsedAt) {
+		fields = append(fields, handoffcode.FieldUsedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *HandoffCodeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *HandoffCodeMutation) ClearField(name string) error {
+	switch name {
+	case handoffcode.FieldMfaAt:
+		m.ClearMfaAt()
+		return nil
+	case handoffcode.FieldUsedAt:
+		m.ClearUsedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown HandoffCode nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *HandoffCodeMutation) ResetField(name string) error {
+	switch name {
+	case handoffcode.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case handoffcode.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case handoffcode.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case handoffcode.FieldCodeHash:
+		m.ResetCodeHash()
+		return nil
+	case handoffcode.FieldDestinationHost:
+		m.ResetDestinationHost()
+		return nil
+	case handoffcode.FieldMfaAt:
+		m.ResetMfaAt()
+		return nil
+	case handoffcode.FieldExpiresAt:
+		m.ResetExpiresAt()
+		return nil
+	case handoffcode.FieldUsedAt:
+		m.ResetUsedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown HandoffCode field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *HandoffCodeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *HandoffCodeMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *HandoffCodeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *HandoffCodeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *HandoffCodeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *HandoffCodeMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *HandoffCodeMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown HandoffCode unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *HandoffCodeMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown HandoffCode edge %s", name)
 }
 
 // IdempotencyKeyMutation represents an operation that mutates the IdempotencyKey nodes in the graph.
@@ -19012,6 +21213,1968 @@ func (m *LocationMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Location edge %s", name)
 }
 
+// MFABackupCodeMutation represents an operation that mutates the MFABackupCode nodes in the graph.
+type MFABackupCodeMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *uuid.UUID
+	created_at    *time.Time
+	updated_at    *time.Time
+	user_id       *uuid.UUID
+	hash          *[]byte
+	used_at       *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*MFABackupCode, error)
+	predicates    []predicate.MFABackupCode
+}
+
+var _ ent.Mutation = (*MFABackupCodeMutation)(nil)
+
+// mfabackupcodeOption allows management of the mutation configuration using functional options.
+type mfabackupcodeOption func(*MFABackupCodeMutation)
+
+// newMFABackupCodeMutation creates new mutation for the MFABackupCode entity.
+func newMFABackupCodeMutation(c config, op Op, opts ...mfabackupcodeOption) *MFABackupCodeMutation {
+	m := &MFABackupCodeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMFABackupCode,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMFABackupCodeID sets the ID field of the mutation.
+func withMFABackupCodeID(id uuid.UUID) mfabackupcodeOption {
+	return func(m *MFABackupCodeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MFABackupCode
+		)
+		m.oldValue = func(ctx context.Context) (*MFABackupCode, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MFABackupCode.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMFABackupCode sets the old MFABackupCode of the mutation.
+func withMFABackupCode(node *MFABackupCode) mfabackupcodeOption {
+	return func(m *MFABackupCodeMutation) {
+		m.oldValue = func(context.Context) (*MFABackupCode, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MFABackupCodeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MFABackupCodeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of MFABackupCode entities.
+func (m *MFABackupCodeMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MFABackupCodeMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MFABackupCodeMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MFABackupCode.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *MFABackupCodeMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *MFABackupCodeMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the MFABackupCode entity.
+// If the MFABackupCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MFABackupCodeMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *MFABackupCodeMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *MFABackupCodeMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *MFABackupCodeMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the MFABackupCode entity.
+// If the MFABackupCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MFABackupCodeMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *MFABackupCodeMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *MFABackupCodeMutation) SetUserID(u uuid.UUID) {
+	m.user_id = &u
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *MFABackupCodeMutation) UserID() (r uuid.UUID, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the MFABackupCode entity.
+// If the MFABackupCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MFABackupCodeMutation) OldUserID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *MFABackupCodeMutation) ResetUserID() {
+	m.user_id = nil
+}
+
+// SetHash sets the "hash" field.
+func (m *MFABackupCodeMutation) SetHash(b []byte) {
+	m.hash = &b
+}
+
+// Hash returns the value of the "hash" field in the mutation.
+func (m *MFABackupCodeMutation) Hash() (r []byte, exists bool) {
+	v := m.hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHash returns the old "hash" field's value of the MFABackupCode entity.
+// If the MFABackupCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MFABackupCodeMutation) OldHash(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHash: %w", err)
+	}
+	return oldValue.Hash, nil
+}
+
+// ResetHash resets all changes to the "hash" field.
+func (m *MFABackupCodeMutation) ResetHash() {
+	m.hash = nil
+}
+
+// SetUsedAt sets the "used_at" field.
+func (m *MFABackupCodeMutation) SetUsedAt(t time.Time) {
+	m.used_at = &t
+}
+
+// UsedAt returns the value of the "used_at" field in the mutation.
+func (m *MFABackupCodeMutation) UsedAt() (r time.Time, exists bool) {
+	v := m.used_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUsedAt returns the old "used_at" field's value of the MFABackupCode entity.
+// If the MFABackupCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MFABackupCodeMutation) OldUsedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUsedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUsedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUsedAt: %w", err)
+	}
+	return oldValue.UsedAt, nil
+}
+
+// ClearUsedAt clears the value of the "used_at" field.
+func (m *MFABackupCodeMutation) ClearUsedAt() {
+	m.used_at = nil
+	m.clearedFields[mfabackupcode.FieldUsedAt] = struct{}{}
+}
+
+// UsedAtCleared returns if the "used_at" field was cleared in this mutation.
+func (m *MFABackupCodeMutation) UsedAtCleared() bool {
+	_, ok := m.clearedFields[mfabackupcode.FieldUsedAt]
+	return ok
+}
+
+// ResetUsedAt resets all changes to the "used_at" field.
+func (m *MFABackupCodeMutation) ResetUsedAt() {
+	m.used_at = nil
+	delete(m.clearedFields, mfabackupcode.FieldUsedAt)
+}
+
+// Where appends a list predicates to the MFABackupCodeMutation builder.
+func (m *MFABackupCodeMutation) Where(ps ...predicate.MFABackupCode) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MFABackupCodeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MFABackupCodeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MFABackupCode, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MFABackupCodeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MFABackupCodeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MFABackupCode).
+func (m *MFABackupCodeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MFABackupCodeMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.created_at != nil {
+		fields = append(fields, mfabackupcode.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, mfabackupcode.FieldUpdatedAt)
+	}
+	if m.user_id != nil {
+		fields = append(fields, mfabackupcode.FieldUserID)
+	}
+	if m.hash != nil {
+		fields = append(fields, mfabackupcode.FieldHash)
+	}
+	if m.used_at != nil {
+		fields = append(fields, mfabackupcode.FieldUsedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MFABackupCodeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case mfabackupcode.FieldCreatedAt:
+		return m.CreatedAt()
+	case mfabackupcode.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case mfabackupcode.FieldUserID:
+		return m.UserID()
+	case mfabackupcode.FieldHash:
+		return m.Hash()
+	case mfabackupcode.FieldUsedAt:
+		return m.UsedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MFABackupCodeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case mfabackupcode.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case mfabackupcode.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case mfabackupcode.FieldUserID:
+		return m.OldUserID(ctx)
+	case mfabackupcode.FieldHash:
+		return m.OldHash(ctx)
+	case mfabackupcode.FieldUsedAt:
+		return m.OldUsedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown MFABackupCode field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MFABackupCodeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case mfabackupcode.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case mfabackupcode.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case mfabackupcode.FieldUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case mfabackupcode.FieldHash:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHash(v)
+		return nil
+	case mfabackupcode.FieldUsedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUsedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MFABackupCode field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MFABackupCodeMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MFABackupCodeMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MFABackupCodeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown MFABackupCode numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MFABackupCodeMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(mfabackupcode.FieldUsedAt) {
+		fields = append(fields, mfabackupcode.FieldUsedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MFABackupCodeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MFABackupCodeMutation) ClearField(name string) error {
+	switch name {
+	case mfabackupcode.FieldUsedAt:
+		m.ClearUsedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown MFABackupCode nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MFABackupCodeMutation) ResetField(name string) error {
+	switch name {
+	case mfabackupcode.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case mfabackupcode.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case mfabackupcode.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case mfabackupcode.FieldHash:
+		m.ResetHash()
+		return nil
+	case mfabackupcode.FieldUsedAt:
+		m.ResetUsedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown MFABackupCode field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MFABackupCodeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MFABackupCodeMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MFABackupCodeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MFABackupCodeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MFABackupCodeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MFABackupCodeMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MFABackupCodeMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown MFABackupCode unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MFABackupCodeMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown MFABackupCode edge %s", name)
+}
+
+// MFAChallengeMutation represents an operation that mutates the MFAChallenge nodes in the graph.
+type MFAChallengeMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *uuid.UUID
+	created_at    *time.Time
+	updated_at    *time.Time
+	user_id       *uuid.UUID
+	session_id    *uuid.UUID
+	factor_id     *uuid.UUID
+	expires_at    *time.Time
+	used_at       *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*MFAChallenge, error)
+	predicates    []predicate.MFAChallenge
+}
+
+var _ ent.Mutation = (*MFAChallengeMutation)(nil)
+
+// mfachallengeOption allows management of the mutation configuration using functional options.
+type mfachallengeOption func(*MFAChallengeMutation)
+
+// newMFAChallengeMutation creates new mutation for the MFAChallenge entity.
+func newMFAChallengeMutation(c config, op Op, opts ...mfachallengeOption) *MFAChallengeMutation {
+	m := &MFAChallengeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMFAChallenge,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMFAChallengeID sets the ID field of the mutation.
+func withMFAChallengeID(id uuid.UUID) mfachallengeOption {
+	return func(m *MFAChallengeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MFAChallenge
+		)
+		m.oldValue = func(ctx context.Context) (*MFAChallenge, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MFAChallenge.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMFAChallenge sets the old MFAChallenge of the mutation.
+func withMFAChallenge(node *MFAChallenge) mfachallengeOption {
+	return func(m *MFAChallengeMutation) {
+		m.oldValue = func(context.Context) (*MFAChallenge, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MFAChallengeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MFAChallengeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of MFAChallenge entities.
+func (m *MFAChallengeMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MFAChallengeMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MFAChallengeMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MFAChallenge.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *MFAChallengeMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *MFAChallengeMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the MFAChallenge entity.
+// If the MFAChallenge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MFAChallengeMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *MFAChallengeMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *MFAChallengeMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *MFAChallengeMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the MFAChallenge entity.
+// If the MFAChallenge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MFAChallengeMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *MFAChallengeMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *MFAChallengeMutation) SetUserID(u uuid.UUID) {
+	m.user_id = &u
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *MFAChallengeMutation) UserID() (r uuid.UUID, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the MFAChallenge entity.
+// If the MFAChallenge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MFAChallengeMutation) OldUserID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *MFAChallengeMutation) ResetUserID() {
+	m.user_id = nil
+}
+
+// SetSessionID sets the "session_id" field.
+func (m *MFAChallengeMutation) SetSessionID(u uuid.UUID) {
+	m.session_id = &u
+}
+
+// SessionID returns the value of the "session_id" field in the mutation.
+func (m *MFAChallengeMutation) SessionID() (r uuid.UUID, exists bool) {
+	v := m.session_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSessionID returns the old "session_id" field's value of the MFAChallenge entity.
+// If the MFAChallenge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MFAChallengeMutation) OldSessionID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSessionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSessionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSessionID: %w", err)
+	}
+	return oldValue.SessionID, nil
+}
+
+// ResetSessionID resets all changes to the "session_id" field.
+func (m *MFAChallengeMutation) ResetSessionID() {
+	m.session_id = nil
+}
+
+// SetFactorID sets the "factor_id" field.
+func (m *MFAChallengeMutation) SetFactorID(u uuid.UUID) {
+	m.factor_id = &u
+}
+
+// FactorID returns the value of the "factor_id" field in the mutation.
+func (m *MFAChallengeMutation) FactorID() (r uuid.UUID, exists bool) {
+	v := m.factor_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFactorID returns the old "factor_id" field's value of the MFAChallenge entity.
+// If the MFAChallenge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MFAChallengeMutation) OldFactorID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFactorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFactorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFactorID: %w", err)
+	}
+	return oldValue.FactorID, nil
+}
+
+// ResetFactorID resets all changes to the "factor_id" field.
+func (m *MFAChallengeMutation) ResetFactorID() {
+	m.factor_id = nil
+}
+
+// SetExpiresAt sets the "expires_at" field.
+func (m *MFAChallengeMutation) SetExpiresAt(t time.Time) {
+	m.expires_at = &t
+}
+
+// ExpiresAt returns the value of the "expires_at" field in the mutation.
+func (m *MFAChallengeMutation) ExpiresAt() (r time.Time, exists bool) {
+	v := m.expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAt returns the old "expires_at" field's value of the MFAChallenge entity.
+// If the MFAChallenge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MFAChallengeMutation) OldExpiresAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
+	}
+	return oldValue.ExpiresAt, nil
+}
+
+// ResetExpiresAt resets all changes to the "expires_at" field.
+func (m *MFAChallengeMutation) ResetExpiresAt() {
+	m.expires_at = nil
+}
+
+// SetUsedAt sets the "used_at" field.
+func (m *MFAChallengeMutation) SetUsedAt(t time.Time) {
+	m.used_at = &t
+}
+
+// UsedAt returns the value of the "used_at" field in the mutation.
+func (m *MFAChallengeMutation) UsedAt() (r time.Time, exists bool) {
+	v := m.used_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUsedAt returns the old "used_at" field's value of the MFAChallenge entity.
+// If the MFAChallenge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MFAChallengeMutation) OldUsedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUsedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUsedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUsedAt: %w", err)
+	}
+	return oldValue.UsedAt, nil
+}
+
+// ClearUsedAt clears the value of the "used_at" field.
+func (m *MFAChallengeMutation) ClearUsedAt() {
+	m.used_at = nil
+	m.clearedFields[mfachallenge.FieldUsedAt] = struct{}{}
+}
+
+// UsedAtCleared returns if the "used_at" field was cleared in this mutation.
+func (m *MFAChallengeMutation) UsedAtCleared() bool {
+	_, ok := m.clearedFields[mfachallenge.FieldUsedAt]
+	return ok
+}
+
+// ResetUsedAt resets all changes to the "used_at" field.
+func (m *MFAChallengeMutation) ResetUsedAt() {
+	m.used_at = nil
+	delete(m.clearedFields, mfachallenge.FieldUsedAt)
+}
+
+// Where appends a list predicates to the MFAChallengeMutation builder.
+func (m *MFAChallengeMutation) Where(ps ...predicate.MFAChallenge) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MFAChallengeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MFAChallengeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MFAChallenge, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MFAChallengeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MFAChallengeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MFAChallenge).
+func (m *MFAChallengeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MFAChallengeMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, mfachallenge.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, mfachallenge.FieldUpdatedAt)
+	}
+	if m.user_id != nil {
+		fields = append(fields, mfachallenge.FieldUserID)
+	}
+	if m.session_id != nil {
+		fields = append(fields, mfachallenge.FieldSessionID)
+	}
+	if m.factor_id != nil {
+		fields = append(fields, mfachallenge.FieldFactorID)
+	}
+	if m.expires_at != nil {
+		fields = append(fields, mfachallenge.FieldExpiresAt)
+	}
+	if m.used_at != nil {
+		fields = append(fields, mfachallenge.FieldUsedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MFAChallengeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case mfachallenge.FieldCreatedAt:
+		return m.CreatedAt()
+	case mfachallenge.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case mfachallenge.FieldUserID:
+		return m.UserID()
+	case mfachallenge.FieldSessionID:
+		return m.SessionID()
+	case mfachallenge.FieldFactorID:
+		return m.FactorID()
+	case mfachallenge.FieldExpiresAt:
+		return m.ExpiresAt()
+	case mfachallenge.FieldUsedAt:
+		return m.UsedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MFAChallengeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case mfachallenge.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case mfachallenge.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case mfachallenge.FieldUserID:
+		return m.OldUserID(ctx)
+	case mfachallenge.FieldSessionID:
+		return m.OldSessionID(ctx)
+	case mfachallenge.FieldFactorID:
+		return m.OldFactorID(ctx)
+	case mfachallenge.FieldExpiresAt:
+		return m.OldExpiresAt(ctx)
+	case mfachallenge.FieldUsedAt:
+		return m.OldUsedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown MFAChallenge field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MFAChallengeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case mfachallenge.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case mfachallenge.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case mfachallenge.FieldUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case mfachallenge.FieldSessionID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSessionID(v)
+		return nil
+	case mfachallenge.FieldFactorID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFactorID(v)
+		return nil
+	case mfachallenge.FieldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAt(v)
+		return nil
+	case mfachallenge.FieldUsedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUsedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MFAChallenge field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MFAChallengeMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MFAChallengeMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MFAChallengeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown MFAChallenge numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MFAChallengeMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(mfachallenge.FieldUsedAt) {
+		fields = append(fields, mfachallenge.FieldUsedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MFAChallengeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MFAChallengeMutation) ClearField(name string) error {
+	switch name {
+	case mfachallenge.FieldUsedAt:
+		m.ClearUsedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown MFAChallenge nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MFAChallengeMutation) ResetField(name string) error {
+	switch name {
+	case mfachallenge.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case mfachallenge.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case mfachallenge.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case mfachallenge.FieldSessionID:
+		m.ResetSessionID()
+		return nil
+	case mfachallenge.FieldFactorID:
+		m.ResetFactorID()
+		return nil
+	case mfachallenge.FieldExpiresAt:
+		m.ResetExpiresAt()
+		return nil
+	case mfachallenge.FieldUsedAt:
+		m.ResetUsedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown MFAChallenge field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MFAChallengeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MFAChallengeMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MFAChallengeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MFAChallengeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MFAChallengeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MFAChallengeMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MFAChallengeMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown MFAChallenge unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MFAChallengeMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown MFAChallenge edge %s", name)
+}
+
+// MFAFactorMutation represents an operation that mutates the MFAFactor nodes in the graph.
+type MFAFactorMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *uuid.UUID
+	created_at    *time.Time
+	updated_at    *time.Time
+	user_id       *uuid.UUID
+	_type         *mfafactor.Type
+	secret        *string
+	confirmed_at  *time.Time
+	last_step     *int64
+	addlast_step  *int64
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*MFAFactor, error)
+	predicates    []predicate.MFAFactor
+}
+
+var _ ent.Mutation = (*MFAFactorMutation)(nil)
+
+// mfafactorOption allows management of the mutation configuration using functional options.
+type mfafactorOption func(*MFAFactorMutation)
+
+// newMFAFactorMutation creates new mutation for the MFAFactor entity.
+func newMFAFactorMutation(c config, op Op, opts ...mfafactorOption) *MFAFactorMutation {
+	m := &MFAFactorMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMFAFactor,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMFAFactorID sets the ID field of the mutation.
+func withMFAFactorID(id uuid.UUID) mfafactorOption {
+	return func(m *MFAFactorMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MFAFactor
+		)
+		m.oldValue = func(ctx context.Context) (*MFAFactor, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MFAFactor.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMFAFactor sets the old MFAFactor of the mutation.
+func withMFAFactor(node *MFAFactor) mfafactorOption {
+	return func(m *MFAFactorMutation) {
+		m.oldValue = func(context.Context) (*MFAFactor, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MFAFactorMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MFAFactorMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of MFAFactor entities.
+func (m *MFAFactorMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MFAFactorMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MFAFactorMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MFAFactor.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *MFAFactorMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *MFAFactorMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the MFAFactor entity.
+// If the MFAFactor object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MFAFactorMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *MFAFactorMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *MFAFactorMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *MFAFactorMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the MFAFactor entity.
+// If the MFAFactor object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MFAFactorMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *MFAFactorMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *MFAFactorMutation) SetUserID(u uuid.UUID) {
+	m.user_id = &u
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *MFAFactorMutation) UserID() (r uuid.UUID, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the MFAFactor entity.
+// If the MFAFactor object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MFAFactorMutation) OldUserID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *MFAFactorMutation) ResetUserID() {
+	m.user_id = nil
+}
+
+// SetType sets the "type" field.
+func (m *MFAFactorMutation) SetType(value mfafactor.Type) {
+	m._type = &value
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *MFAFactorMutation) GetType() (r mfafactor.Type, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the MFAFactor entity.
+// If the MFAFactor object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MFAFactorMutation) OldType(ctx context.Context) (v mfafactor.Type, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *MFAFactorMutation) ResetType() {
+	m._type = nil
+}
+
+// SetSecret sets the "secret" field.
+func (m *MFAFactorMutation) SetSecret(s string) {
+	m.secret = &s
+}
+
+// Secret returns the value of the "secret" field in the mutation.
+func (m *MFAFactorMutation) Secret() (r string, exists bool) {
+	v := m.secret
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSecret returns the old "secret" field's value of the MFAFactor entity.
+// If the MFAFactor object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MFAFactorMutation) OldSecret(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSecret is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSecret requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSecret: %w", err)
+	}
+	return oldValue.Secret, nil
+}
+
+// ResetSecret resets all changes to the "secret" field.
+func (m *MFAFactorMutation) ResetSecret() {
+	m.secret = nil
+}
+
+// SetConfirmedAt sets the "confirmed_at" field.
+func (m *MFAFactorMutation) SetConfirmedAt(t time.Time) {
+	m.confirmed_at = &t
+}
+
+// ConfirmedAt returns the value of the "confirmed_at" field in the mutation.
+func (m *MFAFactorMutation) ConfirmedAt() (r time.Time, exists bool) {
+	v := m.confirmed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConfirmedAt returns the old "confirmed_at" field's value of the MFAFactor entity.
+// If the MFAFactor object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MFAFactorMutation) OldConfirmedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConfirmedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConfirmedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConfirmedAt: %w", err)
+	}
+	return oldValue.ConfirmedAt, nil
+}
+
+// ClearConfirmedAt clears the value of the "confirmed_at" field.
+func (m *MFAFactorMutation) ClearConfirmedAt() {
+	m.confirmed_at = nil
+	m.clearedFields[mfafactor.FieldConfirmedAt] = struct{}{}
+}
+
+// ConfirmedAtCleared returns if the "confirmed_at" field was cleared in this mutation.
+func (m *MFAFactorMutation) ConfirmedAtCleared() bool {
+	_, ok := m.clearedFields[mfafactor.FieldConfirmedAt]
+	return ok
+}
+
+// ResetConfirmedAt resets all changes to the "confirmed_at" field.
+func (m *MFAFactorMutation) ResetConfirmedAt() {
+	m.confirmed_at = nil
+	delete(m.clearedFields, mfafactor.FieldConfirmedAt)
+}
+
+// SetLastStep sets the "last_step" field.
+func (m *MFAFactorMutation) SetLastStep(i int64) {
+	m.last_step = &i
+	m.addlast_step = nil
+}
+
+// LastStep returns the value of the "last_step" field in the mutation.
+func (m *MFAFactorMutation) LastStep() (r int64, exists bool) {
+	v := m.last_step
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastStep returns the old "last_step" field's value of the MFAFactor entity.
+// If the MFAFactor object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MFAFactorMutation) OldLastStep(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastStep is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastStep requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastStep: %w", err)
+	}
+	return oldValue.LastStep, nil
+}
+
+// AddLastStep adds i to the "last_step" field.
+func (m *MFAFactorMutation) AddLastStep(i int64) {
+	if m.addlast_step != nil {
+		*m.addlast_step += i
+	} else {
+		m.addlast_step = &i
+	}
+}
+
+// AddedLastStep returns the value that was added to the "last_step" field in this mutation.
+func (m *MFAFactorMutation) AddedLastStep() (r int64, exists bool) {
+	v := m.addlast_step
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLastStep resets all changes to the "last_step" field.
+func (m *MFAFactorMutation) ResetLastStep() {
+	m.last_step = nil
+	m.addlast_step = nil
+}
+
+// Where appends a list predicates to the MFAFactorMutation builder.
+func (m *MFAFactorMutation) Where(ps ...predicate.MFAFactor) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MFAFactorMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MFAFactorMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MFAFactor, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MFAFactorMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MFAFactorMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MFAFactor).
+func (m *MFAFactorMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MFAFactorMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, mfafactor.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, mfafactor.FieldUpdatedAt)
+	}
+	if m.user_id != nil {
+		fields = append(fields, mfafactor.FieldUserID)
+	}
+	if m._type != nil {
+		fields = append(fields, mfafactor.FieldType)
+	}
+	if m.secret != nil {
+		fields = append(fields, mfafactor.FieldSecret)
+	}
+	if m.confirmed_at != nil {
+		fields = append(fields, mfafactor.FieldConfirmedAt)
+	}
+	if m.last_step != nil {
+		fields = append(fields, mfafactor.FieldLastStep)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MFAFactorMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case mfafactor.FieldCreatedAt:
+		return m.CreatedAt()
+	case mfafactor.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case mfafactor.FieldUserID:
+		return m.UserID()
+	case mfafactor.FieldType:
+		return m.GetType()
+	case mfafactor.FieldSecret:
+		return m.Secret()
+	case mfafactor.FieldConfirmedAt:
+		return m.ConfirmedAt()
+	case mfafactor.FieldLastStep:
+		return m.LastStep()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MFAFactorMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case mfafactor.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case mfafactor.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case mfafactor.FieldUserID:
+		return m.OldUserID(ctx)
+	case mfafactor.FieldType:
+		return m.OldType(ctx)
+	case mfafactor.FieldSecret:
+		return m.OldSecret(ctx)
+	case mfafactor.FieldConfirmedAt:
+		return m.OldConfirmedAt(ctx)
+	case mfafactor.FieldLastStep:
+		return m.OldLastStep(ctx)
+	}
+	return nil, fmt.Errorf("unknown MFAFactor field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MFAFactorMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case mfafactor.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case mfafactor.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case mfafactor.FieldUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case mfafactor.FieldType:
+		v, ok := value.(mfafactor.Type)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case mfafactor.FieldSecret:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSecret(v)
+		return nil
+	case mfafactor.FieldConfirmedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConfirmedAt(v)
+		return nil
+	case mfafactor.FieldLastStep:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastStep(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MFAFactor field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MFAFactorMutation) AddedFields() []string {
+	var fields []string
+	if m.addlast_step != nil {
+		fields = append(fields, mfafactor.FieldLastStep)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MFAFactorMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case mfafactor.FieldLastStep:
+		return m.AddedLastStep()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MFAFactorMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case mfafactor.FieldLastStep:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLastStep(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MFAFactor numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MFAFactorMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(mfafactor.FieldConfirmedAt) {
+		fields = append(fields, mfafactor.FieldConfirmedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MFAFactorMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MFAFactorMutation) ClearField(name string) error {
+	switch name {
+	case mfafactor.FieldConfirmedAt:
+		m.ClearConfirmedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown MFAFactor nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MFAFactorMutation) ResetField(name string) error {
+	switch name {
+	case mfafactor.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case mfafactor.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case mfafactor.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case mfafactor.FieldType:
+		m.ResetType()
+		return nil
+	case mfafactor.FieldSecret:
+		m.ResetSecret()
+		return nil
+	case mfafactor.FieldConfirmedAt:
+		m.ResetConfirmedAt()
+		return nil
+	case mfafactor.FieldLastStep:
+		m.ResetLastStep()
+		return nil
+	}
+	return fmt.Errorf("unknown MFAFactor field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MFAFactorMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MFAFactorMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MFAFactorMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MFAFactorMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MFAFactorMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MFAFactorMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MFAFactorMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown MFAFactor unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MFAFactorMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown MFAFactor edge %s", name)
+}
+
 // MemberMutation represents an operation that mutates the Member nodes in the graph.
 type MemberMutation struct {
 	config
@@ -20275,6 +24438,866 @@ func (m *MemberMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Member edge %s", name)
+}
+
+// OTPRequestMutation represents an operation that mutates the OTPRequest nodes in the graph.
+type OTPRequestMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *uuid.UUID
+	created_at     *time.Time
+	updated_at     *time.Time
+	user_id        *uuid.UUID
+	code_hash      *[]byte
+	token_hash     *[]byte
+	code_challenge *string
+	expires_at     *time.Time
+	used_at        *time.Time
+	attempts       *int
+	addattempts    *int
+	clearedFields  map[string]struct{}
+	done           bool
+	oldValue       func(context.Context) (*OTPRequest, error)
+	predicates     []predicate.OTPRequest
+}
+
+var _ ent.Mutation = (*OTPRequestMutation)(nil)
+
+// otprequestOption allows management of the mutation configuration using functional options.
+type otprequestOption func(*OTPRequestMutation)
+
+// newOTPRequestMutation creates new mutation for the OTPRequest entity.
+func newOTPRequestMutation(c config, op Op, opts ...otprequestOption) *OTPRequestMutation {
+	m := &OTPRequestMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOTPRequest,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOTPRequestID sets the ID field of the mutation.
+func withOTPRequestID(id uuid.UUID) otprequestOption {
+	return func(m *OTPRequestMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *OTPRequest
+		)
+		m.oldValue = func(ctx context.Context) (*OTPRequest, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().OTPRequest.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOTPRequest sets the old OTPRequest of the mutation.
+func withOTPRequest(node *OTPRequest) otprequestOption {
+	return func(m *OTPRequestMutation) {
+		m.oldValue = func(context.Context) (*OTPRequest, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OTPRequestMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OTPRequestMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of OTPRequest entities.
+func (m *OTPRequestMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OTPRequestMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OTPRequestMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().OTPRequest.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *OTPRequestMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *OTPRequestMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the OTPRequest entity.
+// If the OTPRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OTPRequestMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *OTPRequestMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *OTPRequestMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *OTPRequestMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the OTPRequest entity.
+// If the OTPRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OTPRequestMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *OTPRequestMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *OTPRequestMutation) SetUserID(u uuid.UUID) {
+	m.user_id = &u
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *OTPRequestMutation) UserID() (r uuid.UUID, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the OTPRequest entity.
+// If the OTPRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OTPRequestMutation) OldUserID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *OTPRequestMutation) ResetUserID() {
+	m.user_id = nil
+}
+
+// SetCodeHash sets the "code_hash" field.
+func (m *OTPRequestMutation) SetCodeHash(b []byte) {
+	m.code_hash = &b
+}
+
+// CodeHash returns the value of the "code_hash" field in the mutation.
+func (m *OTPRequestMutation) CodeHash() (r []byte, exists bool) {
+	v := m.code_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCodeHash returns the old "code_hash" field's value of the OTPRequest entity.
+// If the OTPRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OTPRequestMutation) OldCodeHash(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCodeHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCodeHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCodeHash: %w", err)
+	}
+	return oldValue.CodeHash, nil
+}
+
+// ResetCodeHash resets all changes to the "code_hash" field.
+func (m *OTPRequestMutation) ResetCodeHash() {
+	m.code_hash = nil
+}
+
+// SetTokenHash sets the "token_hash" field.
+func (m *OTPRequestMutation) SetTokenHash(b []byte) {
+	m.token_hash = &b
+}
+
+// TokenHash returns the value of the "token_hash" field in the mutation.
+func (m *OTPRequestMutation) TokenHash() (r []byte, exists bool) {
+	v := m.token_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTokenHash returns the old "token_hash" field's value of the OTPRequest entity.
+// If the OTPRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OTPRequestMutation) OldTokenHash(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTokenHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTokenHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTokenHash: %w", err)
+	}
+	return oldValue.TokenHash, nil
+}
+
+// ClearTokenHash clears the value of the "token_hash" field.
+func (m *OTPRequestMutation) ClearTokenHash() {
+	m.token_hash = nil
+	m.clearedFields[otprequest.FieldTokenHash] = struct{}{}
+}
+
+// TokenHashCleared returns if the "token_hash" field was cleared in this mutation.
+func (m *OTPRequestMutation) TokenHashCleared() bool {
+	_, ok := m.clearedFields[otprequest.FieldTokenHash]
+	return ok
+}
+
+// ResetTokenHash resets all changes to the "token_hash" field.
+func (m *OTPRequestMutation) ResetTokenHash() {
+	m.token_hash = nil
+	delete(m.clearedFields, otprequest.FieldTokenHash)
+}
+
+// SetCodeChallenge sets the "code_challenge" field.
+func (m *OTPRequestMutation) SetCodeChallenge(s string) {
+	m.code_challenge = &s
+}
+
+// CodeChallenge returns the value of the "code_challenge" field in the mutation.
+func (m *OTPRequestMutation) CodeChallenge() (r string, exists bool) {
+	v := m.code_challenge
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCodeChallenge returns the old "code_challenge" field's value of the OTPRequest entity.
+// If the OTPRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OTPRequestMutation) OldCodeChallenge(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCodeChallenge is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCodeChallenge requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCodeChallenge: %w", err)
+	}
+	return oldValue.CodeChallenge, nil
+}
+
+// ClearCodeChallenge clears the value of the "code_challenge" field.
+func (m *OTPRequestMutation) ClearCodeChallenge() {
+	m.code_challenge = nil
+	m.clearedFields[otprequest.FieldCodeChallenge] = struct{}{}
+}
+
+// CodeChallengeCleared returns if the "code_challenge" field was cleared in this mutation.
+func (m *OTPRequestMutation) CodeChallengeCleared() bool {
+	_, ok := m.clearedFields[otprequest.FieldCodeChallenge]
+	return ok
+}
+
+// ResetCodeChallenge resets all changes to the "code_challenge" field.
+func (m *OTPRequestMutation) ResetCodeChallenge() {
+	m.code_challenge = nil
+	delete(m.clearedFields, otprequest.FieldCodeChallenge)
+}
+
+// SetExpiresAt sets the "expires_at" field.
+func (m *OTPRequestMutation) SetExpiresAt(t time.Time) {
+	m.expires_at = &t
+}
+
+// ExpiresAt returns the value of the "expires_at" field in the mutation.
+func (m *OTPRequestMutation) ExpiresAt() (r time.Time, exists bool) {
+	v := m.expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAt returns the old "expires_at" field's value of the OTPRequest entity.
+// If the OTPRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OTPRequestMutation) OldExpiresAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
+	}
+	return oldValue.ExpiresAt, nil
+}
+
+// ResetExpiresAt resets all changes to the "expires_at" field.
+func (m *OTPRequestMutation) ResetExpiresAt() {
+	m.expires_at = nil
+}
+
+// SetUsedAt sets the "used_at" field.
+func (m *OTPRequestMutation) SetUsedAt(t time.Time) {
+	m.used_at = &t
+}
+
+// UsedAt returns the value of the "used_at" field in the mutation.
+func (m *OTPRequestMutation) UsedAt() (r time.Time, exists bool) {
+	v := m.used_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUsedAt returns the old "used_at" field's value of the OTPRequest entity.
+// If the OTPRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OTPRequestMutation) OldUsedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUsedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUsedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUsedAt: %w", err)
+	}
+	return oldValue.UsedAt, nil
+}
+
+// ClearUsedAt clears the value of the "used_at" field.
+func (m *OTPRequestMutation) ClearUsedAt() {
+	m.used_at = nil
+	m.clearedFields[otprequest.FieldUsedAt] = struct{}{}
+}
+
+// UsedAtCleared returns if the "used_at" field was cleared in this mutation.
+func (m *OTPRequestMutation) UsedAtCleared() bool {
+	_, ok := m.clearedFields[otprequest.FieldUsedAt]
+	return ok
+}
+
+// ResetUsedAt resets all changes to the "used_at" field.
+func (m *OTPRequestMutation) ResetUsedAt() {
+	m.used_at = nil
+	delete(m.clearedFields, otprequest.FieldUsedAt)
+}
+
+// SetAttempts sets the "attempts" field.
+func (m *OTPRequestMutation) SetAttempts(i int) {
+	m.attempts = &i
+	m.addattempts = nil
+}
+
+// Attempts returns the value of the "attempts" field in the mutation.
+func (m *OTPRequestMutation) Attempts() (r int, exists bool) {
+	v := m.attempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttempts returns the old "attempts" field's value of the OTPRequest entity.
+// If the OTPRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OTPRequestMutation) OldAttempts(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttempts is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttempts requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttempts: %w", err)
+	}
+	return oldValue.Attempts, nil
+}
+
+// AddAttempts adds i to the "attempts" field.
+func (m *OTPRequestMutation) AddAttempts(i int) {
+	if m.addattempts != nil {
+		*m.addattempts += i
+	} else {
+		m.addattempts = &i
+	}
+}
+
+// AddedAttempts returns the value that was added to the "attempts" field in this mutation.
+func (m *OTPRequestMutation) AddedAttempts() (r int, exists bool) {
+	v := m.addattempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAttempts resets all changes to the "attempts" field.
+func (m *OTPRequestMutation) ResetAttempts() {
+	m.attempts = nil
+	m.addattempts = nil
+}
+
+// Where appends a list predicates to the OTPRequestMutation builder.
+func (m *OTPRequestMutation) Where(ps ...predicate.OTPRequest) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OTPRequestMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OTPRequestMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.OTPRequest, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OTPRequestMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OTPRequestMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (OTPRequest).
+func (m *OTPRequestMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OTPRequestMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created_at != nil {
+		fields = append(fields, otprequest.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, otprequest.FieldUpdatedAt)
+	}
+	if m.user_id != nil {
+		fields = append(fields, otprequest.FieldUserID)
+	}
+	if m.code_hash != nil {
+		fields = append(fields, otprequest.FieldCodeHash)
+	}
+	if m.token_hash != nil {
+		fields = append(fields, otprequest.FieldTokenHash)
+	}
+	if m.code_challenge != nil {
+		fields = append(fields, otprequest.FieldCodeChallenge)
+	}
+	if m.expires_at != nil {
+		fields = append(fields, otprequest.FieldExpiresAt)
+	}
+	if m.used_at != nil {
+		fields = append(fields, otprequest.FieldUsedAt)
+	}
+	if m.attempts != nil {
+		fields = append(fields, otprequest.FieldAttempts)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OTPRequestMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case otprequest.FieldCreatedAt:
+		return m.CreatedAt()
+	case otprequest.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case otprequest.FieldUserID:
+		return m.UserID()
+	case otprequest.FieldCodeHash:
+		return m.CodeHash()
+	case otprequest.FieldTokenHash:
+		return m.TokenHash()
+	case otprequest.FieldCodeChallenge:
+		return m.CodeChallenge()
+	case otprequest.FieldExpiresAt:
+		return m.ExpiresAt()
+	case otprequest.FieldUsedAt:
+		return m.UsedAt()
+	case otprequest.FieldAttempts:
+		return m.Attempts()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OTPRequestMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case otprequest.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case otprequest.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case otprequest.FieldUserID:
+		return m.OldUserID(ctx)
+	case otprequest.FieldCodeHash:
+		return m.OldCodeHash(ctx)
+	case otprequest.FieldTokenHash:
+		return m.OldTokenHash(ctx)
+	case otprequest.FieldCodeChallenge:
+		return m.OldCodeChallenge(ctx)
+	case otprequest.FieldExpiresAt:
+		return m.OldExpiresAt(ctx)
+	case otprequest.FieldUsedAt:
+		return m.OldUsedAt(ctx)
+	case otprequest.FieldAttempts:
+		return m.OldAttempts(ctx)
+	}
+	return nil, fmt.Errorf("unknown OTPRequest field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OTPRequestMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case otprequest.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case otprequest.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case otprequest.FieldUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case otprequest.FieldCodeHash:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCodeHash(v)
+		return nil
+	case otprequest.FieldTokenHash:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTokenHash(v)
+		return nil
+	case otprequest.FieldCodeChallenge:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCodeChallenge(v)
+		return nil
+	case otprequest.FieldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAt(v)
+		return nil
+	case otprequest.FieldUsedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUsedAt(v)
+		return nil
+	case otprequest.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttempts(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OTPRequest field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OTPRequestMutation) AddedFields() []string {
+	var fields []string
+	if m.addattempts != nil {
+		fields = append(fields, otprequest.FieldAttempts)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OTPRequestMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case otprequest.FieldAttempts:
+		return m.AddedAttempts()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OTPRequestMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case otprequest.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAttempts(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OTPRequest numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OTPRequestMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(otprequest.FieldTokenHash) {
+		fields = append(fields, otprequest.FieldTokenHash)
+	}
+	if m.FieldCleared(otprequest.FieldCodeChallenge) {
+		fields = append(fields, otprequest.FieldCodeChallenge)
+	}
+	if m.FieldCleared(otprequest.FieldUsedAt) {
+		fields = append(fields, otprequest.FieldUsedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OTPRequestMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OTPRequestMutation) ClearField(name string) error {
+	switch name {
+	case otprequest.FieldTokenHash:
+		m.ClearTokenHash()
+		return nil
+	case otprequest.FieldCodeChallenge:
+		m.ClearCodeChallenge()
+		return nil
+	case otprequest.FieldUsedAt:
+		m.ClearUsedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown OTPRequest nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OTPRequestMutation) ResetField(name string) error {
+	switch name {
+	case otprequest.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case otprequest.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case otprequest.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case otprequest.FieldCodeHash:
+		m.ResetCodeHash()
+		return nil
+	case otprequest.FieldTokenHash:
+		m.ResetTokenHash()
+		return nil
+	case otprequest.FieldCodeChallenge:
+		m.ResetCodeChallenge()
+		return nil
+	case otprequest.FieldExpiresAt:
+		m.ResetExpiresAt()
+		return nil
+	case otprequest.FieldUsedAt:
+		m.ResetUsedAt()
+		return nil
+	case otprequest.FieldAttempts:
+		m.ResetAttempts()
+		return nil
+	}
+	return fmt.Errorf("unknown OTPRequest field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OTPRequestMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OTPRequestMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OTPRequestMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OTPRequestMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OTPRequestMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OTPRequestMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OTPRequestMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown OTPRequest unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OTPRequestMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown OTPRequest edge %s", name)
 }
 
 // OpeningHoursMutation represents an operation that mutates the OpeningHours nodes in the graph.

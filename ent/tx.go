@@ -34,22 +34,36 @@ type Tx struct {
 	ClassInstance *ClassInstanceClient
 	// ClassType is the client for interacting with the ClassType builders.
 	ClassType *ClassTypeClient
+	// DeviceAuthorization is the client for interacting with the DeviceAuthorization builders.
+	DeviceAuthorization *DeviceAuthorizationClient
 	// Event is the client for interacting with the Event builders.
 	Event *EventClient
+	// FavoriteVenue is the client for interacting with the FavoriteVenue builders.
+	FavoriteVenue *FavoriteVenueClient
 	// FeatureProvisioning is the client for interacting with the FeatureProvisioning builders.
 	FeatureProvisioning *FeatureProvisioningClient
 	// FlashSale is the client for interacting with the FlashSale builders.
 	FlashSale *FlashSaleClient
 	// GiftCard is the client for interacting with the GiftCard builders.
 	GiftCard *GiftCardClient
+	// HandoffCode is the client for interacting with the HandoffCode builders.
+	HandoffCode *HandoffCodeClient
 	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
 	IdempotencyKey *IdempotencyKeyClient
 	// Instructor is the client for interacting with the Instructor builders.
 	Instructor *InstructorClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
+	// MFABackupCode is the client for interacting with the MFABackupCode builders.
+	MFABackupCode *MFABackupCodeClient
+	// MFAChallenge is the client for interacting with the MFAChallenge builders.
+	MFAChallenge *MFAChallengeClient
+	// MFAFactor is the client for interacting with the MFAFactor builders.
+	MFAFactor *MFAFactorClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// OTPRequest is the client for interacting with the OTPRequest builders.
+	OTPRequest *OTPRequestClient
 	// OpeningHours is the client for interacting with the OpeningHours builders.
 	OpeningHours *OpeningHoursClient
 	// Organization is the client for interacting with the Organization builders.
@@ -213,14 +227,21 @@ func (tx *Tx) init() {
 	tx.Brand = NewBrandClient(tx.config)
 	tx.ClassInstance = NewClassInstanceClient(tx.config)
 	tx.ClassType = NewClassTypeClient(tx.config)
+	tx.DeviceAuthorization = NewDeviceAuthorizationClient(tx.config)
 	tx.Event = NewEventClient(tx.config)
+	tx.FavoriteVenue = NewFavoriteVenueClient(tx.config)
 	tx.FeatureProvisioning = NewFeatureProvisioningClient(tx.config)
 	tx.FlashSale = NewFlashSaleClient(tx.config)
 	tx.GiftCard = NewGiftCardClient(tx.config)
+	tx.HandoffCode = NewHandoffCodeClient(tx.config)
 	tx.IdempotencyKey = NewIdempotencyKeyClient(tx.config)
 	tx.Instructor = NewInstructorClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
+	tx.MFABackupCode = NewMFABackupCodeClient(tx.config)
+	tx.MFAChallenge = NewMFAChallengeClient(tx.config)
+	tx.MFAFactor = NewMFAFactorClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
+	tx.OTPRequest = NewOTPRequestClient(tx.config)
 	tx.OpeningHours = NewOpeningHoursClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)
 	tx.Pass = NewPassClient(tx.config)

@@ -17,16 +17,23 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
+	"github.com/venueplatform/venue/ent/deviceauthorization"
 	"github.com/venueplatform/venue/ent/event"
+	"github.com/venueplatform/venue/ent/favoritevenue"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/mfabackupcode"
+	"github.com/venueplatform/venue/ent/mfachallenge"
+	"github.com/venueplatform/venue/ent/mfafactor"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
+	"github.com/venueplatform/venue/ent/otprequest"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
@@ -50,14 +57,21 @@ var edgeTargets = map[string]map[string]string{
 	"Brand":               {"organization": "Organization", "class_types": "ClassType", "pass_types": "PassType", "photos": "Photo"},
 	"ClassInstance":       {"organization": "Organization", "class_type": "ClassType", "instructor": "Instructor", "location": "Location", "room": "Room", "bookings": "Booking"},
 	"ClassType":           {"organization": "Organization", "brand": "Brand", "class_instances": "ClassInstance", "pass_types": "PassType"},
+	"DeviceAuthorization": {},
 	"Event":               {"organization": "Organization"},
+	"FavoriteVenue":       {},
 	"FeatureProvisioning": {"organization": "Organization"},
 	"FlashSale":           {"organization": "Organization", "applicable_pass_types": "PassType"},
 	"GiftCard":            {"organization": "Organization", "pass_type": "PassType"},
+	"HandoffCode":         {},
 	"IdempotencyKey":      {},
 	"Instructor":          {"organization": "Organization", "class_instances": "ClassInstance"},
 	"Location":            {"organization": "Organization", "rooms": "Room", "class_instances": "ClassInstance", "opening_hours": "OpeningHours", "amenities": "Amenity", "photos": "Photo"},
+	"MFABackupCode":       {},
+	"MFAChallenge":        {},
+	"MFAFactor":           {},
 	"Member":              {"organization": "Organization", "user": "User", "passes": "Pass", "bookings": "Booking", "payments": "Payment"},
+	"OTPRequest":          {},
 	"OpeningHours":        {"organization": "Organization", "location": "Location"},
 	"Organization":        {},
 	"Pass":                {"organization": "Organization", "member": "Member", "pass_type": "PassType", "bookings": "Booking", "payments": "Payment"},
@@ -110,14 +124,21 @@ var AllTypes = []string{
 	"Brand",
 	"ClassInstance",
 	"ClassType",
+	"DeviceAuthorization",
 	"Event",
+	"FavoriteVenue",
 	"FeatureProvisioning",
 	"FlashSale",
 	"GiftCard",
+	"HandoffCode",
 	"IdempotencyKey",
 	"Instructor",
 	"Location",
+	"MFABackupCode",
+	"MFAChallenge",
+	"MFAFactor",
 	"Member",
+	"OTPRequest",
 	"OpeningHours",
 	"Organization",
 	"Pass",
@@ -161,22 +182,36 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.ClassInstance.Query().Where(classinstance.IDIn(ids...)).Count(ctx)
 	case "ClassType":
 		return c.ClassType.Query().Where(classtype.IDIn(ids...)).Count(ctx)
+	case "DeviceAuthorization":
+		return c.DeviceAuthorization.Query().Where(deviceauthorization.IDIn(ids...)).Count(ctx)
 	case "Event":
 		return c.Event.Query().Where(event.IDIn(ids...)).Count(ctx)
+	case "FavoriteVenue":
+		return c.FavoriteVenue.Query().Where(favoritevenue.IDIn(ids...)).Count(ctx)
 	case "FeatureProvisioning":
 		return c.FeatureProvisioning.Query().Where(featureprovisioning.IDIn(ids...)).Count(ctx)
 	case "FlashSale":
 		return c.FlashSale.Query().Where(flashsale.IDIn(ids...)).Count(ctx)
 	case "GiftCard":
 		return c.GiftCard.Query().Where(giftcard.IDIn(ids...)).Count(ctx)
+	case "HandoffCode":
+		return c.HandoffCode.Query().Where(handoffcode.IDIn(ids...)).Count(ctx)
 	case "IdempotencyKey":
 		return c.IdempotencyKey.Query().Where(idempotencykey.IDIn(ids...)).Count(ctx)
 	case "Instructor":
 		return c.Instructor.Query().Where(instructor.IDIn(ids...)).Count(ctx)
 	case "Location":
 		return c.Location.Query().Where(location.IDIn(ids...)).Count(ctx)
+	case "MFABackupCode":
+		return c.MFABackupCode.Query().Where(mfabackupcode.IDIn(ids...)).Count(ctx)
+	case "MFAChallenge":
+		return c.MFAChallenge.Query().Where(mfachallenge.IDIn(ids...)).Count(ctx)
+	case "MFAFactor":
+		return c.MFAFactor.Query().Where(mfafactor.IDIn(ids...)).Count(ctx)
 	case "Member":
 		return c.Member.Query().Where(member.IDIn(ids...)).Count(ctx)
+	case "OTPRequest":
+		return c.OTPRequest.Query().Where(otprequest.IDIn(ids...)).Count(ctx)
 	case "OpeningHours":
 		return c.OpeningHours.Query().Where(openinghours.IDIn(ids...)).Count(ctx)
 	case "Organization":

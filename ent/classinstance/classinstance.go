@@ -51,6 +51,10 @@ const (
 	FieldWorkshopEntryID = "workshop_entry_id"
 	// FieldWorkshopEntrySlug holds the string denoting the workshop_entry_slug field in the database.
 	FieldWorkshopEntrySlug = "workshop_entry_slug"
+	// FieldBookedCount holds the string denoting the booked_count field in the database.
+	FieldBookedCount = "booked_count"
+	// FieldWaitlistCount holds the string denoting the waitlist_count field in the database.
+	FieldWaitlistCount = "waitlist_count"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeClassType holds the string denoting the class_type edge name in mutations.
@@ -129,6 +133,8 @@ var Columns = []string{
 	FieldWorkshopEntryKind,
 	FieldWorkshopEntryID,
 	FieldWorkshopEntrySlug,
+	FieldBookedCount,
+	FieldWaitlistCount,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -163,6 +169,14 @@ var (
 	DefaultOnline bool
 	// DefaultListed holds the default value on creation for the "listed" field.
 	DefaultListed bool
+	// DefaultBookedCount holds the default value on creation for the "booked_count" field.
+	DefaultBookedCount int
+	// BookedCountValidator is a validator for the "booked_count" field. It is called by the builders before save.
+	BookedCountValidator func(int) error
+	// DefaultWaitlistCount holds the default value on creation for the "waitlist_count" field.
+	DefaultWaitlistCount int
+	// WaitlistCountValidator is a validator for the "waitlist_count" field. It is called by the builders before save.
+	WaitlistCountValidator func(int) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() uuid.UUID
 )
@@ -309,6 +323,16 @@ func ByWorkshopEntryID(opts ...sql.OrderTermOption) OrderOption {
 // ByWorkshopEntrySlug orders the results by the workshop_entry_slug field.
 func ByWorkshopEntrySlug(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldWorkshopEntrySlug, opts...).ToFunc()
+}
+
+// ByBookedCount orders the results by the booked_count field.
+func ByBookedCount(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldBookedCount, opts...).ToFunc()
+}
+
+// ByWaitlistCount orders the results by the waitlist_count field.
+func ByWaitlistCount(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldWaitlistCount, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

@@ -131,6 +131,16 @@ func WorkshopEntrySlug(v string) predicate.ClassInstance {
 	return predicate.ClassInstance(sql.FieldEQ(FieldWorkshopEntrySlug, v))
 }
 
+// BookedCount applies equality check predicate on the "booked_count" field. It's identical to BookedCountEQ.
+func BookedCount(v int) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldEQ(FieldBookedCount, v))
+}
+
+// WaitlistCount applies equality check predicate on the "waitlist_count" field. It's identical to WaitlistCountEQ.
+func WaitlistCount(v int) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldEQ(FieldWaitlistCount, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.ClassInstance {
 	return predicate.ClassInstance(sql.FieldEQ(FieldCreatedAt, v))
@@ -729,6 +739,86 @@ func WorkshopEntrySlugEqualFold(v string) predicate.ClassInstance {
 // WorkshopEntrySlugContainsFold applies the ContainsFold predicate on the "workshop_entry_slug" field.
 func WorkshopEntrySlugContainsFold(v string) predicate.ClassInstance {
 	return predicate.ClassInstance(sql.FieldContainsFold(FieldWorkshopEntrySlug, v))
+}
+
+// BookedCountEQ applies the EQ predicate on the "booked_count" field.
+func BookedCountEQ(v int) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldEQ(FieldBookedCount, v))
+}
+
+// BookedCountNEQ applies the NEQ predicate on the "booked_count" field.
+func BookedCountNEQ(v int) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldNEQ(FieldBookedCount, v))
+}
+
+// BookedCountIn applies the In predicate on the "booked_count" field.
+func BookedCountIn(vs ...int) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldIn(FieldBookedCount, vs...))
+}
+
+// BookedCountNotIn applies the NotIn predicate on the "booked_count" field.
+func BookedCountNotIn(vs ...int) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldNotIn(FieldBookedCount, vs...))
+}
+
+// BookedCountGT applies the GT predicate on the "booked_count" field.
+func BookedCountGT(v int) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldGT(FieldBookedCount, v))
+}
+
+// BookedCountGTE applies the GTE predicate on the "booked_count" field.
+func BookedCountGTE(v int) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldGTE(FieldBookedCount, v))
+}
+
+// BookedCountLT applies the LT predicate on the "booked_count" field.
+func BookedCountLT(v int) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldLT(FieldBookedCount, v))
+}
+
+// BookedCountLTE applies the LTE predicate on the "booked_count" field.
+func BookedCountLTE(v int) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldLTE(FieldBookedCount, v))
+}
+
+// WaitlistCountEQ applies the EQ predicate on the "waitlist_count" field.
+func WaitlistCountEQ(v int) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldEQ(FieldWaitlistCount, v))
+}
+
+// WaitlistCountNEQ applies the NEQ predicate on the "waitlist_count" field.
+func WaitlistCountNEQ(v int) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldNEQ(FieldWaitlistCount, v))
+}
+
+// WaitlistCountIn applies the In predicate on the "waitlist_count" field.
+func WaitlistCountIn(vs ...int) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldIn(FieldWaitlistCount, vs...))
+}
+
+// WaitlistCountNotIn applies the NotIn predicate on the "waitlist_count" field.
+func WaitlistCountNotIn(vs ...int) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldNotIn(FieldWaitlistCount, vs...))
+}
+
+// WaitlistCountGT applies the GT predicate on the "waitlist_count" field.
+func WaitlistCountGT(v int) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldGT(FieldWaitlistCount, v))
+}
+
+// WaitlistCountGTE applies the GTE predicate on the "waitlist_count" field.
+func WaitlistCountGTE(v int) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldGTE(FieldWaitlistCount, v))
+}
+
+// WaitlistCountLT applies the LT predicate on the "waitlist_count" field.
+func WaitlistCountLT(v int) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldLT(FieldWaitlistCount, v))
+}
+
+// WaitlistCountLTE applies the LTE predicate on the "waitlist_count" field.
+func WaitlistCountLTE(v int) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldLTE(FieldWaitlistCount, v))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

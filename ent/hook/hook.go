@@ -129,6 +129,18 @@ func (f ClassTypeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ClassTypeMutation", m)
 }
 
+// The DeviceAuthorizationFunc type is an adapter to allow the use of ordinary
+// function as DeviceAuthorization mutator.
+type DeviceAuthorizationFunc func(context.Context, *ent.DeviceAuthorizationMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DeviceAuthorizationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DeviceAuthorizationMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeviceAuthorizationMutation", m)
+}
+
 // The EventFunc type is an adapter to allow the use of ordinary
 // function as Event mutator.
 type EventFunc func(context.Context, *ent.EventMutation) (ent.Value, error)
@@ -139,6 +151,18 @@ func (f EventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.EventMutation", m)
+}
+
+// The FavoriteVenueFunc type is an adapter to allow the use of ordinary
+// function as FavoriteVenue mutator.
+type FavoriteVenueFunc func(context.Context, *ent.FavoriteVenueMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f FavoriteVenueFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.FavoriteVenueMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FavoriteVenueMutation", m)
 }
 
 // The FeatureProvisioningFunc type is an adapter to allow the use of ordinary
@@ -177,6 +201,18 @@ func (f GiftCardFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GiftCardMutation", m)
 }
 
+// The HandoffCodeFunc type is an adapter to allow the use of ordinary
+// function as HandoffCode mutator.
+type HandoffCodeFunc func(context.Context, *ent.HandoffCodeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f HandoffCodeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.HandoffCodeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.HandoffCodeMutation", m)
+}
+
 // The IdempotencyKeyFunc type is an adapter to allow the use of ordinary
 // function as IdempotencyKey mutator.
 type IdempotencyKeyFunc func(context.Context, *ent.IdempotencyKeyMutation) (ent.Value, error)
@@ -213,6 +249,42 @@ func (f LocationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.LocationMutation", m)
 }
 
+// The MFABackupCodeFunc type is an adapter to allow the use of ordinary
+// function as MFABackupCode mutator.
+type MFABackupCodeFunc func(context.Context, *ent.MFABackupCodeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MFABackupCodeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MFABackupCodeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MFABackupCodeMutation", m)
+}
+
+// The MFAChallengeFunc type is an adapter to allow the use of ordinary
+// function as MFAChallenge mutator.
+type MFAChallengeFunc func(context.Context, *ent.MFAChallengeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MFAChallengeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MFAChallengeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MFAChallengeMutation", m)
+}
+
+// The MFAFactorFunc type is an adapter to allow the use of ordinary
+// function as MFAFactor mutator.
+type MFAFactorFunc func(context.Context, *ent.MFAFactorMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MFAFactorFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MFAFactorMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MFAFactorMutation", m)
+}
+
 // The MemberFunc type is an adapter to allow the use of ordinary
 // function as Member mutator.
 type MemberFunc func(context.Context, *ent.MemberMutation) (ent.Value, error)
@@ -223,6 +295,18 @@ func (f MemberFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, erro
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MemberMutation", m)
+}
+
+// The OTPRequestFunc type is an adapter to allow the use of ordinary
+// function as OTPRequest mutator.
+type OTPRequestFunc func(context.Context, *ent.OTPRequestMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f OTPRequestFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.OTPRequestMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OTPRequestMutation", m)
 }
 
 // The OpeningHoursFunc type is an adapter to allow the use of ordinary

@@ -18,16 +18,23 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
+	"github.com/venueplatform/venue/ent/deviceauthorization"
 	"github.com/venueplatform/venue/ent/event"
+	"github.com/venueplatform/venue/ent/favoritevenue"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/mfabackupcode"
+	"github.com/venueplatform/venue/ent/mfachallenge"
+	"github.com/venueplatform/venue/ent/mfafactor"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
+	"github.com/venueplatform/venue/ent/otprequest"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
@@ -366,6 +373,33 @@ func (f TraverseClassType) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.ClassTypeQuery", q)
 }
 
+// The DeviceAuthorizationFunc type is an adapter to allow the use of ordinary function as a Querier.
+type DeviceAuthorizationFunc func(context.Context, *ent.DeviceAuthorizationQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f DeviceAuthorizationFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.DeviceAuthorizationQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.DeviceAuthorizationQuery", q)
+}
+
+// The TraverseDeviceAuthorization type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseDeviceAuthorization func(context.Context, *ent.DeviceAuthorizationQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseDeviceAuthorization) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseDeviceAuthorization) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.DeviceAuthorizationQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.DeviceAuthorizationQuery", q)
+}
+
 // The EventFunc type is an adapter to allow the use of ordinary function as a Querier.
 type EventFunc func(context.Context, *ent.EventQuery) (ent.Value, error)
 
@@ -391,6 +425,33 @@ func (f TraverseEvent) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.EventQuery", q)
+}
+
+// The FavoriteVenueFunc type is an adapter to allow the use of ordinary function as a Querier.
+type FavoriteVenueFunc func(context.Context, *ent.FavoriteVenueQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f FavoriteVenueFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.FavoriteVenueQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.FavoriteVenueQuery", q)
+}
+
+// The TraverseFavoriteVenue type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseFavoriteVenue func(context.Context, *ent.FavoriteVenueQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseFavoriteVenue) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseFavoriteVenue) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.FavoriteVenueQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.FavoriteVenueQuery", q)
 }
 
 // The FeatureProvisioningFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -474,6 +535,33 @@ func (f TraverseGiftCard) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.GiftCardQuery", q)
 }
 
+// The HandoffCodeFunc type is an adapter to allow the use of ordinary function as a Querier.
+type HandoffCodeFunc func(context.Context, *ent.HandoffCodeQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f HandoffCodeFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.HandoffCodeQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.HandoffCodeQuery", q)
+}
+
+// The TraverseHandoffCode type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseHandoffCode func(context.Context, *ent.HandoffCodeQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseHandoffCode) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseHandoffCode) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.HandoffCodeQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.HandoffCodeQuery", q)
+}
+
 // The IdempotencyKeyFunc type is an adapter to allow the use of ordinary function as a Querier.
 type IdempotencyKeyFunc func(context.Context, *ent.IdempotencyKeyQuery) (ent.Value, error)
 
@@ -555,6 +643,87 @@ func (f TraverseLocation) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.LocationQuery", q)
 }
 
+// The MFABackupCodeFunc type is an adapter to allow the use of ordinary function as a Querier.
+type MFABackupCodeFunc func(context.Context, *ent.MFABackupCodeQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f MFABackupCodeFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.MFABackupCodeQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.MFABackupCodeQuery", q)
+}
+
+// The TraverseMFABackupCode type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseMFABackupCode func(context.Context, *ent.MFABackupCodeQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseMFABackupCode) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseMFABackupCode) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MFABackupCodeQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.MFABackupCodeQuery", q)
+}
+
+// The MFAChallengeFunc type is an adapter to allow the use of ordinary function as a Querier.
+type MFAChallengeFunc func(context.Context, *ent.MFAChallengeQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f MFAChallengeFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.MFAChallengeQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.MFAChallengeQuery", q)
+}
+
+// The TraverseMFAChallenge type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseMFAChallenge func(context.Context, *ent.MFAChallengeQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseMFAChallenge) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseMFAChallenge) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MFAChallengeQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.MFAChallengeQuery", q)
+}
+
+// The MFAFactorFunc type is an adapter to allow the use of ordinary function as a Querier.
+type MFAFactorFunc func(context.Context, *ent.MFAFactorQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f MFAFactorFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.MFAFactorQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.MFAFactorQuery", q)
+}
+
+// The TraverseMFAFactor type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseMFAFactor func(context.Context, *ent.MFAFactorQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseMFAFactor) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseMFAFactor) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MFAFactorQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.MFAFactorQuery", q)
+}
+
 // The MemberFunc type is an adapter to allow the use of ordinary function as a Querier.
 type MemberFunc func(context.Context, *ent.MemberQuery) (ent.Value, error)
 
@@ -580,6 +749,33 @@ func (f TraverseMember) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.MemberQuery", q)
+}
+
+// The OTPRequestFunc type is an adapter to allow the use of ordinary function as a Querier.
+type OTPRequestFunc func(context.Context, *ent.OTPRequestQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f OTPRequestFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.OTPRequestQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.OTPRequestQuery", q)
+}
+
+// The TraverseOTPRequest type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseOTPRequest func(context.Context, *ent.OTPRequestQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseOTPRequest) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseOTPRequest) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.OTPRequestQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.OTPRequestQuery", q)
 }
 
 // The OpeningHoursFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -902,22 +1098,36 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ClassInstanceQuery, predicate.ClassInstance, classinstance.OrderOption]{typ: ent.TypeClassInstance, tq: q}, nil
 	case *ent.ClassTypeQuery:
 		return &query[*ent.ClassTypeQuery, predicate.ClassType, classtype.OrderOption]{typ: ent.TypeClassType, tq: q}, nil
+	case *ent.DeviceAuthorizationQuery:
+		return &query[*ent.DeviceAuthorizationQuery, predicate.DeviceAuthorization, deviceauthorization.OrderOption]{typ: ent.TypeDeviceAuthorization, tq: q}, nil
 	case *ent.EventQuery:
 		return &query[*ent.EventQuery, predicate.Event, event.OrderOption]{typ: ent.TypeEvent, tq: q}, nil
+	case *ent.FavoriteVenueQuery:
+		return &query[*ent.FavoriteVenueQuery, predicate.FavoriteVenue, favoritevenue.OrderOption]{typ: ent.TypeFavoriteVenue, tq: q}, nil
 	case *ent.FeatureProvisioningQuery:
 		return &query[*ent.FeatureProvisioningQuery, predicate.FeatureProvisioning, featureprovisioning.OrderOption]{typ: ent.TypeFeatureProvisioning, tq: q}, nil
 	case *ent.FlashSaleQuery:
 		return &query[*ent.FlashSaleQuery, predicate.FlashSale, flashsale.OrderOption]{typ: ent.TypeFlashSale, tq: q}, nil
 	case *ent.GiftCardQuery:
 		return &query[*ent.GiftCardQuery, predicate.GiftCard, giftcard.OrderOption]{typ: ent.TypeGiftCard, tq: q}, nil
+	case *ent.HandoffCodeQuery:
+		return &query[*ent.HandoffCodeQuery, predicate.HandoffCode, handoffcode.OrderOption]{typ: ent.TypeHandoffCode, tq: q}, nil
 	case *ent.IdempotencyKeyQuery:
 		return &query[*ent.IdempotencyKeyQuery, predicate.IdempotencyKey, idempotencykey.OrderOption]{typ: ent.TypeIdempotencyKey, tq: q}, nil
 	case *ent.InstructorQuery:
 		return &query[*ent.InstructorQuery, predicate.Instructor, instructor.OrderOption]{typ: ent.TypeInstructor, tq: q}, nil
 	case *ent.LocationQuery:
 		return &query[*ent.LocationQuery, predicate.Location, location.OrderOption]{typ: ent.TypeLocation, tq: q}, nil
+	case *ent.MFABackupCodeQuery:
+		return &query[*ent.MFABackupCodeQuery, predicate.MFABackupCode, mfabackupcode.OrderOption]{typ: ent.TypeMFABackupCode, tq: q}, nil
+	case *ent.MFAChallengeQuery:
+		return &query[*ent.MFAChallengeQuery, predicate.MFAChallenge, mfachallenge.OrderOption]{typ: ent.TypeMFAChallenge, tq: q}, nil
+	case *ent.MFAFactorQuery:
+		return &query[*ent.MFAFactorQuery, predicate.MFAFactor, mfafactor.OrderOption]{typ: ent.TypeMFAFactor, tq: q}, nil
 	case *ent.MemberQuery:
 		return &query[*ent.MemberQuery, predicate.Member, member.OrderOption]{typ: ent.TypeMember, tq: q}, nil
+	case *ent.OTPRequestQuery:
+		return &query[*ent.OTPRequestQuery, predicate.OTPRequest, otprequest.OrderOption]{typ: ent.TypeOTPRequest, tq: q}, nil
 	case *ent.OpeningHoursQuery:
 		return &query[*ent.OpeningHoursQuery, predicate.OpeningHours, openinghours.OrderOption]{typ: ent.TypeOpeningHours, tq: q}, nil
 	case *ent.OrganizationQuery:

@@ -383,6 +383,8 @@ var (
 		{Name: "workshop_entry_kind", Type: field.TypeEnum, Nullable: true, Enums: []string{"workshop", "course"}},
 		{Name: "workshop_entry_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "workshop_entry_slug", Type: field.TypeString, Nullable: true},
+		{Name: "booked_count", Type: field.TypeInt, Default: 0},
+		{Name: "waitlist_count", Type: field.TypeInt, Default: 0},
 		{Name: "organization_id", Type: field.TypeUUID},
 		{Name: "class_type_id", Type: field.TypeUUID},
 		{Name: "instructor_id", Type: field.TypeUUID, Nullable: true},
@@ -397,31 +399,31 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "class_instances_organizations_organization",
-				Columns:    []*schema.Column{ClassInstancesColumns[13]},
+				Columns:    []*schema.Column{ClassInstancesColumns[15]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "class_instances_class_types_class_instances",
-				Columns:    []*schema.Column{ClassInstancesColumns[14]},
+				Columns:    []*schema.Column{ClassInstancesColumns[16]},
 				RefColumns: []*schema.Column{ClassTypesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "class_instances_instructors_class_instances",
-				Columns:    []*schema.Column{ClassInstancesColumns[15]},
+				Columns:    []*schema.Column{ClassInstancesColumns[17]},
 				RefColumns: []*schema.Column{InstructorsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "class_instances_locations_class_instances",
-				Columns:    []*schema.Column{ClassInstancesColumns[16]},
+				Columns:    []*schema.Column{ClassInstancesColumns[18]},
 				RefColumns: []*schema.Column{LocationsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "class_instances_rooms_class_instances",
-				Columns:    []*schema.Column{ClassInstancesColumns[17]},
+				Columns:    []*schema.Column{ClassInstancesColumns[19]},
 				RefColumns: []*schema.Column{RoomsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -430,17 +432,17 @@ var (
 			{
 				Name:    "classinstance_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{ClassInstancesColumns[13]},
+				Columns: []*schema.Column{ClassInstancesColumns[15]},
 			},
 			{
 				Name:    "classinstance_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{ClassInstancesColumns[13], ClassInstancesColumns[3]},
+				Columns: []*schema.Column{ClassInstancesColumns[15], ClassInstancesColumns[3]},
 			},
 			{
 				Name:    "classinstance_organization_id_start_time",
 				Unique:  false,
-				Columns: []*schema.Column{ClassInstancesColumns[13], ClassInstancesColumns[4]},
+				Columns: []*schema.Column{ClassInstancesColumns[15], ClassInstancesColumns[4]},
 			},
 		},
 	}
@@ -491,6 +493,24 @@ var (
 			},
 		},
 	}
+	// DeviceAuthorizationsColumns holds the columns for the "device_authorizations" table.
+	DeviceAuthorizationsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "device_code_hash", Type: field.TypeBytes, Unique: true},
+		{Name: "user_code", Type: field.TypeString, Unique: true},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"pending", "approved", "denied", "consumed"}, Default: "pending"},
+		{Name: "user_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "attempts", Type: field.TypeInt, Default: 0},
+		{Name: "expires_at", Type: field.TypeTime},
+	}
+	// DeviceAuthorizationsTable holds the schema information for the "device_authorizations" table.
+	DeviceAuthorizationsTable = &schema.Table{
+		Name:       "device_authorizations",
+		Columns:    DeviceAuthorizationsColumns,
+		PrimaryKey: []*schema.Column{DeviceAuthorizationsColumns[0]},
+	}
 	// EventsColumns holds the columns for the "events" table.
 	EventsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -529,6 +549,27 @@ var (
 				Name:    "event_delivered_at_created_at",
 				Unique:  false,
 				Columns: []*schema.Column{EventsColumns[5], EventsColumns[1]},
+			},
+		},
+	}
+	// FavoriteVenuesColumns holds the columns for the "favorite_venues" table.
+	FavoriteVenuesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "user_id", Type: field.TypeUUID},
+		{Name: "venue_id", Type: field.TypeUUID},
+	}
+	// FavoriteVenuesTable holds the schema information for the "favorite_venues" table.
+	FavoriteVenuesTable = &schema.Table{
+		Name:       "favorite_venues",
+		Columns:    FavoriteVenuesColumns,
+		PrimaryKey: []*schema.Column{FavoriteVenuesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "favoritevenue_user_id_venue_id",
+				Unique:  true,
+				Columns: []*schema.Column{FavoriteVenuesColumns[3], FavoriteVenuesColumns[4]},
 			},
 		},
 	}
@@ -666,6 +707,24 @@ var (
 			},
 		},
 	}
+	// HandoffCodesColumns holds the columns for the "handoff_codes" table.
+	HandoffCodesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "user_id", Type: field.TypeUUID},
+		{Name: "code_hash", Type: field.TypeBytes, Unique: true},
+		{Name: "destination_host", Type: field.TypeString},
+		{Name: "mfa_at", Type: field.TypeTime, Nullable: true},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "used_at", Type: field.TypeTime, Nullable: true},
+	}
+	// HandoffCodesTable holds the schema information for the "handoff_codes" table.
+	HandoffCodesTable = &schema.Table{
+		Name:       "handoff_codes",
+		Columns:    HandoffCodesColumns,
+		PrimaryKey: []*schema.Column{HandoffCodesColumns[0]},
+	}
 	// IdempotencyKeysColumns holds the columns for the "idempotency_keys" table.
 	IdempotencyKeysColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -780,6 +839,76 @@ var (
 			},
 		},
 	}
+	// MfaBackupCodesColumns holds the columns for the "mfa_backup_codes" table.
+	MfaBackupCodesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "user_id", Type: field.TypeUUID},
+		{Name: "hash", Type: field.TypeBytes},
+		{Name: "used_at", Type: field.TypeTime, Nullable: true},
+	}
+	// MfaBackupCodesTable holds the schema information for the "mfa_backup_codes" table.
+	MfaBackupCodesTable = &schema.Table{
+		Name:       "mfa_backup_codes",
+		Columns:    MfaBackupCodesColumns,
+		PrimaryKey: []*schema.Column{MfaBackupCodesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "mfabackupcode_user_id_hash",
+				Unique:  true,
+				Columns: []*schema.Column{MfaBackupCodesColumns[3], MfaBackupCodesColumns[4]},
+			},
+		},
+	}
+	// MfaChallengesColumns holds the columns for the "mfa_challenges" table.
+	MfaChallengesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "user_id", Type: field.TypeUUID},
+		{Name: "session_id", Type: field.TypeUUID},
+		{Name: "factor_id", Type: field.TypeUUID},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "used_at", Type: field.TypeTime, Nullable: true},
+	}
+	// MfaChallengesTable holds the schema information for the "mfa_challenges" table.
+	MfaChallengesTable = &schema.Table{
+		Name:       "mfa_challenges",
+		Columns:    MfaChallengesColumns,
+		PrimaryKey: []*schema.Column{MfaChallengesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "mfachallenge_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{MfaChallengesColumns[3]},
+			},
+		},
+	}
+	// MfaFactorsColumns holds the columns for the "mfa_factors" table.
+	MfaFactorsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "user_id", Type: field.TypeUUID},
+		{Name: "type", Type: field.TypeEnum, Enums: []string{"totp"}, Default: "totp"},
+		{Name: "secret", Type: field.TypeString},
+		{Name: "confirmed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "last_step", Type: field.TypeInt64, Default: 0},
+	}
+	// MfaFactorsTable holds the schema information for the "mfa_factors" table.
+	MfaFactorsTable = &schema.Table{
+		Name:       "mfa_factors",
+		Columns:    MfaFactorsColumns,
+		PrimaryKey: []*schema.Column{MfaFactorsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "mfafactor_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{MfaFactorsColumns[3]},
+			},
+		},
+	}
 	// MembersColumns holds the columns for the "members" table.
 	MembersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -842,6 +971,32 @@ var (
 					OpClass: "gin_trgm_ops",
 					Type:    "GIN",
 				},
+			},
+		},
+	}
+	// OtpRequestsColumns holds the columns for the "otp_requests" table.
+	OtpRequestsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "user_id", Type: field.TypeUUID},
+		{Name: "code_hash", Type: field.TypeBytes},
+		{Name: "token_hash", Type: field.TypeBytes, Nullable: true},
+		{Name: "code_challenge", Type: field.TypeString, Nullable: true},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "used_at", Type: field.TypeTime, Nullable: true},
+		{Name: "attempts", Type: field.TypeInt, Default: 0},
+	}
+	// OtpRequestsTable holds the schema information for the "otp_requests" table.
+	OtpRequestsTable = &schema.Table{
+		Name:       "otp_requests",
+		Columns:    OtpRequestsColumns,
+		PrimaryKey: []*schema.Column{OtpRequestsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "otprequest_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{OtpRequestsColumns[3]},
 			},
 		},
 	}
@@ -1430,14 +1585,21 @@ var (
 		BrandsTable,
 		ClassInstancesTable,
 		ClassTypesTable,
+		DeviceAuthorizationsTable,
 		EventsTable,
+		FavoriteVenuesTable,
 		FeatureProvisioningsTable,
 		FlashSalesTable,
 		GiftCardsTable,
+		HandoffCodesTable,
 		IdempotencyKeysTable,
 		InstructorsTable,
 		LocationsTable,
+		MfaBackupCodesTable,
+		MfaChallengesTable,
+		MfaFactorsTable,
 		MembersTable,
+		OtpRequestsTable,
 		OpeningHoursTable,
 		OrganizationsTable,
 		PassesTable,

@@ -36,8 +36,14 @@ type ClassInstance func(*sql.Selector)
 // ClassType is the predicate function for classtype builders.
 type ClassType func(*sql.Selector)
 
+// DeviceAuthorization is the predicate function for deviceauthorization builders.
+type DeviceAuthorization func(*sql.Selector)
+
 // Event is the predicate function for event builders.
 type Event func(*sql.Selector)
+
+// FavoriteVenue is the predicate function for favoritevenue builders.
+type FavoriteVenue func(*sql.Selector)
 
 // FeatureProvisioning is the predicate function for featureprovisioning builders.
 type FeatureProvisioning func(*sql.Selector)
@@ -48,6 +54,9 @@ type FlashSale func(*sql.Selector)
 // GiftCard is the predicate function for giftcard builders.
 type GiftCard func(*sql.Selector)
 
+// HandoffCode is the predicate function for handoffcode builders.
+type HandoffCode func(*sql.Selector)
+
 // IdempotencyKey is the predicate function for idempotencykey builders.
 type IdempotencyKey func(*sql.Selector)
 
@@ -57,8 +66,20 @@ type Instructor func(*sql.Selector)
 // Location is the predicate function for location builders.
 type Location func(*sql.Selector)
 
+// MFABackupCode is the predicate function for mfabackupcode builders.
+type MFABackupCode func(*sql.Selector)
+
+// MFAChallenge is the predicate function for mfachallenge builders.
+type MFAChallenge func(*sql.Selector)
+
+// MFAFactor is the predicate function for mfafactor builders.
+type MFAFactor func(*sql.Selector)
+
 // Member is the predicate function for member builders.
 type Member func(*sql.Selector)
+
+// OTPRequest is the predicate function for otprequest builders.
+type OTPRequest func(*sql.Selector)
 
 // OpeningHours is the predicate function for openinghours builders.
 type OpeningHours func(*sql.Selector)

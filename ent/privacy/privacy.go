@@ -351,6 +351,30 @@ func (f ClassTypeMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutat
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ClassTypeMutation", m)
 }
 
+// The DeviceAuthorizationQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type DeviceAuthorizationQueryRuleFunc func(context.Context, *ent.DeviceAuthorizationQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f DeviceAuthorizationQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.DeviceAuthorizationQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.DeviceAuthorizationQuery", q)
+}
+
+// The DeviceAuthorizationMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type DeviceAuthorizationMutationRuleFunc func(context.Context, *ent.DeviceAuthorizationMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f DeviceAuthorizationMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.DeviceAuthorizationMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.DeviceAuthorizationMutation", m)
+}
+
 // The EventQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type EventQueryRuleFunc func(context.Context, *ent.EventQuery) error
@@ -373,6 +397,30 @@ func (f EventMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation)
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.EventMutation", m)
+}
+
+// The FavoriteVenueQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type FavoriteVenueQueryRuleFunc func(context.Context, *ent.FavoriteVenueQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f FavoriteVenueQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.FavoriteVenueQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.FavoriteVenueQuery", q)
+}
+
+// The FavoriteVenueMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type FavoriteVenueMutationRuleFunc func(context.Context, *ent.FavoriteVenueMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f FavoriteVenueMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.FavoriteVenueMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.FavoriteVenueMutation", m)
 }
 
 // The FeatureProvisioningQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -447,6 +495,30 @@ func (f GiftCardMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutati
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.GiftCardMutation", m)
 }
 
+// The HandoffCodeQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type HandoffCodeQueryRuleFunc func(context.Context, *ent.HandoffCodeQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f HandoffCodeQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.HandoffCodeQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.HandoffCodeQuery", q)
+}
+
+// The HandoffCodeMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type HandoffCodeMutationRuleFunc func(context.Context, *ent.HandoffCodeMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f HandoffCodeMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.HandoffCodeMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.HandoffCodeMutation", m)
+}
+
 // The IdempotencyKeyQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type IdempotencyKeyQueryRuleFunc func(context.Context, *ent.IdempotencyKeyQuery) error
@@ -519,6 +591,78 @@ func (f LocationMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutati
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.LocationMutation", m)
 }
 
+// The MFABackupCodeQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type MFABackupCodeQueryRuleFunc func(context.Context, *ent.MFABackupCodeQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f MFABackupCodeQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MFABackupCodeQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.MFABackupCodeQuery", q)
+}
+
+// The MFABackupCodeMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type MFABackupCodeMutationRuleFunc func(context.Context, *ent.MFABackupCodeMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f MFABackupCodeMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.MFABackupCodeMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.MFABackupCodeMutation", m)
+}
+
+// The MFAChallengeQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type MFAChallengeQueryRuleFunc func(context.Context, *ent.MFAChallengeQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f MFAChallengeQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MFAChallengeQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.MFAChallengeQuery", q)
+}
+
+// The MFAChallengeMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type MFAChallengeMutationRuleFunc func(context.Context, *ent.MFAChallengeMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f MFAChallengeMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.MFAChallengeMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.MFAChallengeMutation", m)
+}
+
+// The MFAFactorQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type MFAFactorQueryRuleFunc func(context.Context, *ent.MFAFactorQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f MFAFactorQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MFAFactorQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.MFAFactorQuery", q)
+}
+
+// The MFAFactorMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type MFAFactorMutationRuleFunc func(context.Context, *ent.MFAFactorMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f MFAFactorMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.MFAFactorMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.MFAFactorMutation", m)
+}
+
 // The MemberQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type MemberQueryRuleFunc func(context.Context, *ent.MemberQuery) error
@@ -541,6 +685,30 @@ func (f MemberMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.MemberMutation", m)
+}
+
+// The OTPRequestQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type OTPRequestQueryRuleFunc func(context.Context, *ent.OTPRequestQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f OTPRequestQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.OTPRequestQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.OTPRequestQuery", q)
+}
+
+// The OTPRequestMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type OTPRequestMutationRuleFunc func(context.Context, *ent.OTPRequestMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f OTPRequestMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.OTPRequestMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.OTPRequestMutation", m)
 }
 
 // The OpeningHoursQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -862,7 +1030,11 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.ClassTypeQuery:
 		return q.Filter(), nil
+	case *ent.DeviceAuthorizationQuery:
+		return q.Filter(), nil
 	case *ent.EventQuery:
+		return q.Filter(), nil
+	case *ent.FavoriteVenueQuery:
 		return q.Filter(), nil
 	case *ent.FeatureProvisioningQuery:
 		return q.Filter(), nil
@@ -870,13 +1042,23 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.GiftCardQuery:
 		return q.Filter(), nil
+	case *ent.HandoffCodeQuery:
+		return q.Filter(), nil
 	case *ent.IdempotencyKeyQuery:
 		return q.Filter(), nil
 	case *ent.InstructorQuery:
 		return q.Filter(), nil
 	case *ent.LocationQuery:
 		return q.Filter(), nil
+	case *ent.MFABackupCodeQuery:
+		return q.Filter(), nil
+	case *ent.MFAChallengeQuery:
+		return q.Filter(), nil
+	case *ent.MFAFactorQuery:
+		return q.Filter(), nil
 	case *ent.MemberQuery:
+		return q.Filter(), nil
+	case *ent.OTPRequestQuery:
 		return q.Filter(), nil
 	case *ent.OpeningHoursQuery:
 		return q.Filter(), nil
@@ -927,7 +1109,11 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.ClassTypeMutation:
 		return m.Filter(), nil
+	case *ent.DeviceAuthorizationMutation:
+		return m.Filter(), nil
 	case *ent.EventMutation:
+		return m.Filter(), nil
+	case *ent.FavoriteVenueMutation:
 		return m.Filter(), nil
 	case *ent.FeatureProvisioningMutation:
 		return m.Filter(), nil
@@ -935,13 +1121,23 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.GiftCardMutation:
 		return m.Filter(), nil
+	case *ent.HandoffCodeMutation:
+		return m.Filter(), nil
 	case *ent.IdempotencyKeyMutation:
 		return m.Filter(), nil
 	case *ent.InstructorMutation:
 		return m.Filter(), nil
 	case *ent.LocationMutation:
 		return m.Filter(), nil
+	case *ent.MFABackupCodeMutation:
+		return m.Filter(), nil
+	case *ent.MFAChallengeMutation:
+		return m.Filter(), nil
+	case *ent.MFAFactorMutation:
+		return m.Filter(), nil
 	case *ent.MemberMutation:
+		return m.Filter(), nil
+	case *ent.OTPRequestMutation:
 		return m.Filter(), nil
 	case *ent.OpeningHoursMutation:
 		return m.Filter(), nil

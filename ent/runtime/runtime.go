@@ -17,16 +17,23 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
+	"github.com/venueplatform/venue/ent/deviceauthorization"
 	"github.com/venueplatform/venue/ent/event"
+	"github.com/venueplatform/venue/ent/favoritevenue"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/mfabackupcode"
+	"github.com/venueplatform/venue/ent/mfachallenge"
+	"github.com/venueplatform/venue/ent/mfafactor"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
+	"github.com/venueplatform/venue/ent/otprequest"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
@@ -556,6 +563,18 @@ func init() {
 	classinstanceDescListed := classinstanceFields[9].Descriptor()
 	// classinstance.DefaultListed holds the default value on creation for the listed field.
 	classinstance.DefaultListed = classinstanceDescListed.Default.(bool)
+	// classinstanceDescBookedCount is the schema descriptor for booked_count field.
+	classinstanceDescBookedCount := classinstanceFields[13].Descriptor()
+	// classinstance.DefaultBookedCount holds the default value on creation for the booked_count field.
+	classinstance.DefaultBookedCount = classinstanceDescBookedCount.Default.(int)
+	// classinstance.BookedCountValidator is a validator for the "booked_count" field. It is called by the builders before save.
+	classinstance.BookedCountValidator = classinstanceDescBookedCount.Validators[0].(func(int) error)
+	// classinstanceDescWaitlistCount is the schema descriptor for waitlist_count field.
+	classinstanceDescWaitlistCount := classinstanceFields[14].Descriptor()
+	// classinstance.DefaultWaitlistCount holds the default value on creation for the waitlist_count field.
+	classinstance.DefaultWaitlistCount = classinstanceDescWaitlistCount.Default.(int)
+	// classinstance.WaitlistCountValidator is a validator for the "waitlist_count" field. It is called by the builders before save.
+	classinstance.WaitlistCountValidator = classinstanceDescWaitlistCount.Validators[0].(func(int) error)
 	// classinstanceDescID is the schema descriptor for id field.
 	classinstanceDescID := classinstanceMixinFields0[0].Descriptor()
 	// classinstance.DefaultID holds the default value on creation for the id field.
@@ -625,6 +644,42 @@ func init() {
 	classtypeDescID := classtypeMixinFields0[0].Descriptor()
 	// classtype.DefaultID holds the default value on creation for the id field.
 	classtype.DefaultID = classtypeDescID.Default.(func() uuid.UUID)
+	deviceauthorizationMixin := schema.DeviceAuthorization{}.Mixin()
+	deviceauthorization.Policy = privacy.NewPolicies(schema.DeviceAuthorization{})
+	deviceauthorization.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := deviceauthorization.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	deviceauthorizationMixinFields0 := deviceauthorizationMixin[0].Fields()
+	_ = deviceauthorizationMixinFields0
+	deviceauthorizationFields := schema.DeviceAuthorization{}.Fields()
+	_ = deviceauthorizationFields
+	// deviceauthorizationDescCreatedAt is the schema descriptor for created_at field.
+	deviceauthorizationDescCreatedAt := deviceauthorizationMixinFields0[1].Descriptor()
+	// deviceauthorization.DefaultCreatedAt holds the default value on creation for the created_at field.
+	deviceauthorization.DefaultCreatedAt = deviceauthorizationDescCreatedAt.Default.(func() time.Time)
+	// deviceauthorizationDescUpdatedAt is the schema descriptor for updated_at field.
+	deviceauthorizationDescUpdatedAt := deviceauthorizationMixinFields0[2].Descriptor()
+	// deviceauthorization.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	deviceauthorization.DefaultUpdatedAt = deviceauthorizationDescUpdatedAt.Default.(func() time.Time)
+	// deviceauthorization.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	deviceauthorization.UpdateDefaultUpdatedAt = deviceauthorizationDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// deviceauthorizationDescUserCode is the schema descriptor for user_code field.
+	deviceauthorizationDescUserCode := deviceauthorizationFields[1].Descriptor()
+	// deviceauthorization.UserCodeValidator is a validator for the "user_code" field. It is called by the builders before save.
+	deviceauthorization.UserCodeValidator = deviceauthorizationDescUserCode.Validators[0].(func(string) error)
+	// deviceauthorizationDescAttempts is the schema descriptor for attempts field.
+	deviceauthorizationDescAttempts := deviceauthorizationFields[4].Descriptor()
+	// deviceauthorization.DefaultAttempts holds the default value on creation for the attempts field.
+	deviceauthorization.DefaultAttempts = deviceauthorizationDescAttempts.Default.(int)
+	// deviceauthorizationDescID is the schema descriptor for id field.
+	deviceauthorizationDescID := deviceauthorizationMixinFields0[0].Descriptor()
+	// deviceauthorization.DefaultID holds the default value on creation for the id field.
+	deviceauthorization.DefaultID = deviceauthorizationDescID.Default.(func() uuid.UUID)
 	eventMixin := schema.Event{}.Mixin()
 	event.Policy = privacy.NewPolicies(eventMixin[1], schema.Event{})
 	event.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -674,6 +729,34 @@ func init() {
 	eventDescID := eventMixinFields0[0].Descriptor()
 	// event.DefaultID holds the default value on creation for the id field.
 	event.DefaultID = eventDescID.Default.(func() uuid.UUID)
+	favoritevenueMixin := schema.FavoriteVenue{}.Mixin()
+	favoritevenue.Policy = privacy.NewPolicies(schema.FavoriteVenue{})
+	favoritevenue.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := favoritevenue.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	favoritevenueMixinFields0 := favoritevenueMixin[0].Fields()
+	_ = favoritevenueMixinFields0
+	favoritevenueFields := schema.FavoriteVenue{}.Fields()
+	_ = favoritevenueFields
+	// favoritevenueDescCreatedAt is the schema descriptor for created_at field.
+	favoritevenueDescCreatedAt := favoritevenueMixinFields0[1].Descriptor()
+	// favoritevenue.DefaultCreatedAt holds the default value on creation for the created_at field.
+	favoritevenue.DefaultCreatedAt = favoritevenueDescCreatedAt.Default.(func() time.Time)
+	// favoritevenueDescUpdatedAt is the schema descriptor for updated_at field.
+	favoritevenueDescUpdatedAt := favoritevenueMixinFields0[2].Descriptor()
+	// favoritevenue.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	favoritevenue.DefaultUpdatedAt = favoritevenueDescUpdatedAt.Default.(func() time.Time)
+	// favoritevenue.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	favoritevenue.UpdateDefaultUpdatedAt = favoritevenueDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// favoritevenueDescID is the schema descriptor for id field.
+	favoritevenueDescID := favoritevenueMixinFields0[0].Descriptor()
+	// favoritevenue.DefaultID holds the default value on creation for the id field.
+	favoritevenue.DefaultID = favoritevenueDescID.Default.(func() uuid.UUID)
 	featureprovisioningMixin := schema.FeatureProvisioning{}.Mixin()
 	featureprovisioning.Policy = privacy.NewPolicies(featureprovisioningMixin[1], schema.FeatureProvisioning{})
 	featureprovisioning.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -849,6 +932,38 @@ func init() {
 	giftcardDescID := giftcardMixinFields0[0].Descriptor()
 	// giftcard.DefaultID holds the default value on creation for the id field.
 	giftcard.DefaultID = giftcardDescID.Default.(func() uuid.UUID)
+	handoffcodeMixin := schema.HandoffCode{}.Mixin()
+	handoffcode.Policy = privacy.NewPolicies(schema.HandoffCode{})
+	handoffcode.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := handoffcode.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	handoffcodeMixinFields0 := handoffcodeMixin[0].Fields()
+	_ = handoffcodeMixinFields0
+	handoffcodeFields := schema.HandoffCode{}.Fields()
+	_ = handoffcodeFields
+	// handoffcodeDescCreatedAt is the schema descriptor for created_at field.
+	handoffcodeDescCreatedAt := handoffcodeMixinFields0[1].Descriptor()
+	// handoffcode.DefaultCreatedAt holds the default value on creation for the created_at field.
+	handoffcode.DefaultCreatedAt = handoffcodeDescCreatedAt.Default.(func() time.Time)
+	// handoffcodeDescUpdatedAt is the schema descriptor for updated_at field.
+	handoffcodeDescUpdatedAt := handoffcodeMixinFields0[2].Descriptor()
+	// handoffcode.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	handoffcode.DefaultUpdatedAt = handoffcodeDescUpdatedAt.Default.(func() time.Time)
+	// handoffcode.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	handoffcode.UpdateDefaultUpdatedAt = handoffcodeDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// handoffcodeDescDestinationHost is the schema descriptor for destination_host field.
+	handoffcodeDescDestinationHost := handoffcodeFields[2].Descriptor()
+	// handoffcode.DestinationHostValidator is a validator for the "destination_host" field. It is called by the builders before save.
+	handoffcode.DestinationHostValidator = handoffcodeDescDestinationHost.Validators[0].(func(string) error)
+	// handoffcodeDescID is the schema descriptor for id field.
+	handoffcodeDescID := handoffcodeMixinFields0[0].Descriptor()
+	// handoffcode.DefaultID holds the default value on creation for the id field.
+	handoffcode.DefaultID = handoffcodeDescID.Default.(func() uuid.UUID)
 	idempotencykeyMixin := schema.IdempotencyKey{}.Mixin()
 	idempotencykeyMixinFields0 := idempotencykeyMixin[0].Fields()
 	_ = idempotencykeyMixinFields0
@@ -1054,6 +1169,98 @@ func init() {
 	locationDescID := locationMixinFields0[0].Descriptor()
 	// location.DefaultID holds the default value on creation for the id field.
 	location.DefaultID = locationDescID.Default.(func() uuid.UUID)
+	mfabackupcodeMixin := schema.MFABackupCode{}.Mixin()
+	mfabackupcode.Policy = privacy.NewPolicies(schema.MFABackupCode{})
+	mfabackupcode.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := mfabackupcode.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	mfabackupcodeMixinFields0 := mfabackupcodeMixin[0].Fields()
+	_ = mfabackupcodeMixinFields0
+	mfabackupcodeFields := schema.MFABackupCode{}.Fields()
+	_ = mfabackupcodeFields
+	// mfabackupcodeDescCreatedAt is the schema descriptor for created_at field.
+	mfabackupcodeDescCreatedAt := mfabackupcodeMixinFields0[1].Descriptor()
+	// mfabackupcode.DefaultCreatedAt holds the default value on creation for the created_at field.
+	mfabackupcode.DefaultCreatedAt = mfabackupcodeDescCreatedAt.Default.(func() time.Time)
+	// mfabackupcodeDescUpdatedAt is the schema descriptor for updated_at field.
+	mfabackupcodeDescUpdatedAt := mfabackupcodeMixinFields0[2].Descriptor()
+	// mfabackupcode.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	mfabackupcode.DefaultUpdatedAt = mfabackupcodeDescUpdatedAt.Default.(func() time.Time)
+	// mfabackupcode.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	mfabackupcode.UpdateDefaultUpdatedAt = mfabackupcodeDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// mfabackupcodeDescID is the schema descriptor for id field.
+	mfabackupcodeDescID := mfabackupcodeMixinFields0[0].Descriptor()
+	// mfabackupcode.DefaultID holds the default value on creation for the id field.
+	mfabackupcode.DefaultID = mfabackupcodeDescID.Default.(func() uuid.UUID)
+	mfachallengeMixin := schema.MFAChallenge{}.Mixin()
+	mfachallenge.Policy = privacy.NewPolicies(schema.MFAChallenge{})
+	mfachallenge.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := mfachallenge.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	mfachallengeMixinFields0 := mfachallengeMixin[0].Fields()
+	_ = mfachallengeMixinFields0
+	mfachallengeFields := schema.MFAChallenge{}.Fields()
+	_ = mfachallengeFields
+	// mfachallengeDescCreatedAt is the schema descriptor for created_at field.
+	mfachallengeDescCreatedAt := mfachallengeMixinFields0[1].Descriptor()
+	// mfachallenge.DefaultCreatedAt holds the default value on creation for the created_at field.
+	mfachallenge.DefaultCreatedAt = mfachallengeDescCreatedAt.Default.(func() time.Time)
+	// mfachallengeDescUpdatedAt is the schema descriptor for updated_at field.
+	mfachallengeDescUpdatedAt := mfachallengeMixinFields0[2].Descriptor()
+	// mfachallenge.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	mfachallenge.DefaultUpdatedAt = mfachallengeDescUpdatedAt.Default.(func() time.Time)
+	// mfachallenge.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	mfachallenge.UpdateDefaultUpdatedAt = mfachallengeDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// mfachallengeDescID is the schema descriptor for id field.
+	mfachallengeDescID := mfachallengeMixinFields0[0].Descriptor()
+	// mfachallenge.DefaultID holds the default value on creation for the id field.
+	mfachallenge.DefaultID = mfachallengeDescID.Default.(func() uuid.UUID)
+	mfafactorMixin := schema.MFAFactor{}.Mixin()
+	mfafactor.Policy = privacy.NewPolicies(schema.MFAFactor{})
+	mfafactor.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := mfafactor.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	mfafactorMixinFields0 := mfafactorMixin[0].Fields()
+	_ = mfafactorMixinFields0
+	mfafactorFields := schema.MFAFactor{}.Fields()
+	_ = mfafactorFields
+	// mfafactorDescCreatedAt is the schema descriptor for created_at field.
+	mfafactorDescCreatedAt := mfafactorMixinFields0[1].Descriptor()
+	// mfafactor.DefaultCreatedAt holds the default value on creation for the created_at field.
+	mfafactor.DefaultCreatedAt = mfafactorDescCreatedAt.Default.(func() time.Time)
+	// mfafactorDescUpdatedAt is the schema descriptor for updated_at field.
+	mfafactorDescUpdatedAt := mfafactorMixinFields0[2].Descriptor()
+	// mfafactor.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	mfafactor.DefaultUpdatedAt = mfafactorDescUpdatedAt.Default.(func() time.Time)
+	// mfafactor.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	mfafactor.UpdateDefaultUpdatedAt = mfafactorDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// mfafactorDescSecret is the schema descriptor for secret field.
+	mfafactorDescSecret := mfafactorFields[2].Descriptor()
+	// mfafactor.SecretValidator is a validator for the "secret" field. It is called by the builders before save.
+	mfafactor.SecretValidator = mfafactorDescSecret.Validators[0].(func(string) error)
+	// mfafactorDescLastStep is the schema descriptor for last_step field.
+	mfafactorDescLastStep := mfafactorFields[4].Descriptor()
+	// mfafactor.DefaultLastStep holds the default value on creation for the last_step field.
+	mfafactor.DefaultLastStep = mfafactorDescLastStep.Default.(int64)
+	// mfafactorDescID is the schema descriptor for id field.
+	mfafactorDescID := mfafactorMixinFields0[0].Descriptor()
+	// mfafactor.DefaultID holds the default value on creation for the id field.
+	mfafactor.DefaultID = mfafactorDescID.Default.(func() uuid.UUID)
 	memberMixin := schema.Member{}.Mixin()
 	member.Policy = privacy.NewPolicies(memberMixin[1], schema.Member{})
 	member.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1095,6 +1302,38 @@ func init() {
 	memberDescID := memberMixinFields0[0].Descriptor()
 	// member.DefaultID holds the default value on creation for the id field.
 	member.DefaultID = memberDescID.Default.(func() uuid.UUID)
+	otprequestMixin := schema.OTPRequest{}.Mixin()
+	otprequest.Policy = privacy.NewPolicies(schema.OTPRequest{})
+	otprequest.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := otprequest.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	otprequestMixinFields0 := otprequestMixin[0].Fields()
+	_ = otprequestMixinFields0
+	otprequestFields := schema.OTPRequest{}.Fields()
+	_ = otprequestFields
+	// otprequestDescCreatedAt is the schema descriptor for created_at field.
+	otprequestDescCreatedAt := otprequestMixinFields0[1].Descriptor()
+	// otprequest.DefaultCreatedAt holds the default value on creation for the created_at field.
+	otprequest.DefaultCreatedAt = otprequestDescCreatedAt.Default.(func() time.Time)
+	// otprequestDescUpdatedAt is the schema descriptor for updated_at field.
+	otprequestDescUpdatedAt := otprequestMixinFields0[2].Descriptor()
+	// otprequest.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	otprequest.DefaultUpdatedAt = otprequestDescUpdatedAt.Default.(func() time.Time)
+	// otprequest.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	otprequest.UpdateDefaultUpdatedAt = otprequestDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// otprequestDescAttempts is the schema descriptor for attempts field.
+	otprequestDescAttempts := otprequestFields[6].Descriptor()
+	// otprequest.DefaultAttempts holds the default value on creation for the attempts field.
+	otprequest.DefaultAttempts = otprequestDescAttempts.Default.(int)
+	// otprequestDescID is the schema descriptor for id field.
+	otprequestDescID := otprequestMixinFields0[0].Descriptor()
+	// otprequest.DefaultID holds the default value on creation for the id field.
+	otprequest.DefaultID = otprequestDescID.Default.(func() uuid.UUID)
 	openinghoursMixin := schema.OpeningHours{}.Mixin()
 	openinghours.Policy = privacy.NewPolicies(openinghoursMixin[1], schema.OpeningHours{})
 	openinghours.Hooks[0] = func(next ent.Mutator) ent.Mutator {

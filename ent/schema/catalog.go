@@ -195,6 +195,10 @@ func (ClassInstance) Fields() []ent.Field {
 		field.Enum("workshop_entry_kind").Values("workshop", "course").Optional().Nillable(),
 		field.UUID("workshop_entry_id", uuidType).Optional().Nillable(),
 		field.String("workshop_entry_slug").Optional().Nillable(),
+		field.Int("booked_count").Default(0).NonNegative().
+			Comment("Seat-holding bookings (confirmed, checked-in, no-show, pending payment); kept by a database trigger on bookings."),
+		field.Int("waitlist_count").Default(0).NonNegative().
+			Comment("Waitlisted bookings; kept by a database trigger on bookings."),
 	}
 }
 

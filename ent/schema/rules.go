@@ -120,3 +120,30 @@ func (RefreshToken) Policy() ent.Policy { return userOwnedPolicy() }
 
 // Policy of the AuthCode.
 func (AuthCode) Policy() ent.Policy { return userOwnedPolicy() }
+
+// Policy of the MFAFactor.
+func (MFAFactor) Policy() ent.Policy { return userOwnedPolicy() }
+
+// Policy of the MFABackupCode.
+func (MFABackupCode) Policy() ent.Policy { return userOwnedPolicy() }
+
+// Policy of the MFAChallenge.
+func (MFAChallenge) Policy() ent.Policy { return userOwnedPolicy() }
+
+// Policy of the DeviceAuthorization: nobody, outside the named system sites
+// of the device flow (a pending authorization has no owner yet).
+func (DeviceAuthorization) Policy() ent.Policy {
+	return privacy.Policy{
+		Query:    privacy.QueryPolicy{privacy.AlwaysDenyRule()},
+		Mutation: privacy.MutationPolicy{privacy.AlwaysDenyRule()},
+	}
+}
+
+// Policy of the HandoffCode.
+func (HandoffCode) Policy() ent.Policy { return userOwnedPolicy() }
+
+// Policy of the OTPRequest.
+func (OTPRequest) Policy() ent.Policy { return userOwnedPolicy() }
+
+// Policy of the FavoriteVenue.
+func (FavoriteVenue) Policy() ent.Policy { return userOwnedPolicy() }

@@ -43,19 +43,29 @@ type Config struct {
 	// Sink delivers codes (nil: LogSink on Log).
 	Sink CodeSink
 	Log  *slog.Logger
+	// DeviceVerificationURI is where users type TV user codes
+	// (DefaultDeviceVerificationURI when empty).
+	DeviceVerificationURI string
+	// HandoffDomains are the hosts SSO hand-off codes may be minted for
+	// (none: hand-off refused).
+	HandoffDomains []string
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
 }
 
 // ConfigFromEnv reads VENUE_JWT_SIGNING_KEY (base64 seed or PKCS #8 PEM),
 // VENUE_JWT_VERIFICATION_KEYS (comma-separated public keys),
-// VENUE_JWT_ISSUER, VENUE_JWT_AUDIENCE and VENUE_CODE_PEPPER (base64 of at
-// least 32 bytes). Unset secrets are random per process.
+// VENUE_JWT_ISSUER, VENUE_JWT_AUDIENCE, VENUE_CODE_PEPPER (base64 of at
+// least 32 bytes), VENUE_DEVICE_VERIFICATION_URI and VENUE_HANDOFF_DOMAINS
+// (comma-separated hosts). Unset secrets are random per process.
 func ConfigFromEnv(log *slog.Logger) (Config, error) {
 	cfg := Config{
 		Issuer:   envOr("VENUE_JWT_ISSUER", DefaultIssuer),
 		Audience: envOr("VENUE_JWT_AUDIENCE", DefaultAudience),
 		Log:      log,
+
+		DeviceVerificationURI: os.Getenv("VENUE_DEVICE_VERIFICATION_URI"),
+		HandoffDomains:        strings.Split(os.Getenv("VENUE_HANDOFF_DOMAINS"), ","),
 	}
 	if s := os.Getenv("VENUE_JWT_SIGNING_KEY"); s != "" {
 		k, err := token.ParseSigningKey(s)
@@ -95,4 +105,15 @@ func randomPepper() []byte {
 	p := make([]byte, codes.MinPepperSize)
 	_, _ = rand.Read(p)
 	return p
+}
+
+// normalizeHosts lower-cases and trims hosts, dropping empty ones.
+func normalizeHosts(hosts []string) []string {
+	var out []string
+	for _, h := range hosts {
+		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {
+			out = append(out, h)
+		}
+	}
+	return out
 }

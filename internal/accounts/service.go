@@ -38,6 +38,10 @@ type Service struct {
 	sink   CodeSink
 	log    *slog.Logger
 	now    func() time.Time
+	// deviceURI is the verification_uri of the device flow.
+	deviceURI string
+	// handoffDomains are the lower-case hosts hand-off codes may target.
+	handoffDomains []string
 }
 
 // New returns a Service over client.
@@ -83,7 +87,11 @@ func New(client *ent.Client, cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("accounts: code hasher: %w", err)
 	}
-	return &Service{client: client, hasher: hasher, tokens: tokens, codes: ch, sink: cfg.Sink, log: cfg.Log, now: cfg.Now}, nil
+	if cfg.DeviceVerificationURI == "" {
+		cfg.DeviceVerificationURI = DefaultDeviceVerificationURI
+	}
+	return &Service{client: client, hasher: hasher, tokens: tokens, codes: ch, sink: cfg.Sink, log: cfg.Log, now: cfg.Now,
+		deviceURI: cfg.DeviceVerificationURI, handoffDomains: normalizeHosts(cfg.HandoffDomains)}, nil
 }
 
 // Tokens returns the access-token service, for the bearer security handler.
@@ -106,26 +114,36 @@ type Session struct {
 // tokens.
 func (s *Service) issue(ctx context.Context, u *ent.User, amr []string) (*Session, error) {
 	ctx = system.Allow(ctx, "sessions.issue")
-	now := s.now()
 	tx, err := s.client.Tx(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { _ = tx.Rollback() }()
-	sess, err := tx.Session.Create().SetUserID(u.ID).SetAuthTime(now).SetAmr(amr).
-		SetExpiresAt(now.Add(SessionTTL)).SetLastUsedAt(now).Save(ctx)
+	sess, refresh, err := s.openSession(ctx, tx, u, amr)
 	if err != nil {
-		return nil, fmt.Errorf("create session: %w", err)
-	}
-	rt := token.NewRefreshToken()
-	if err := tx.RefreshToken.Create().SetSessionID(sess.ID).SetUserID(u.ID).SetLookup(rt.Lookup).
-		SetHash(rt.Hash).SetExpiresAt(sess.ExpiresAt).Exec(ctx); err != nil {
-		return nil, fmt.Errorf("create refresh token: %w", err)
+		return nil, err
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, err
 	}
-	return s.answer(sess, u, rt.Token)
+	return s.answer(sess, u, refresh)
+}
+
+// openSession creates a session of u and its first refresh token in tx and
+// returns the session and the refresh token. ctx must be a system context.
+func (s *Service) openSession(ctx context.Context, tx *ent.Tx, u *ent.User, amr []string) (*ent.Session, string, error) {
+	now := s.now()
+	sess, err := tx.Session.Create().SetUserID(u.ID).SetAuthTime(now).SetAmr(amr).
+		SetExpiresAt(now.Add(SessionTTL)).SetLastUsedAt(now).Save(ctx)
+	if err != nil {
+		return nil, "", fmt.Errorf("create session: %w", err)
+	}
+	rt := token.NewRefreshToken()
+	if err := tx.RefreshToken.Create().SetSessionID(sess.ID).SetUserID(u.ID).SetLookup(rt.Lookup).
+		SetHash(rt.Hash).SetExpiresAt(sess.ExpiresAt).Exec(ctx); err != nil {
+		return nil, "", fmt.Errorf("create refresh token: %w", err)
+	}
+	return sess, rt.Token, nil
 }
 
 // answer signs an access token for sess and builds the session answer.

@@ -81,7 +81,8 @@ func (s *Service) Login(ctx context.Context, email, pw string) (*Session, error)
 			_ = s.client.User.UpdateOneID(u.ID).SetPasswordHash(h).Exec(system.Allow(ctx, "accounts.login"))
 		}
 	}
-	return s.issue(ctx, u, []string{token.AMRPassword})
+	sess, err := s.issue(ctx, u, []string{token.AMRPassword})
+	return s.flagMFA(ctx, sess, err)
 }
 
 // userByEmail returns the account of email, nil when there is none or the

@@ -16,10 +16,12 @@ const (
 
 // Delivery is one code to send to a user's email.
 type Delivery struct {
-	UserID    uuid.UUID
-	Email     string
-	Purpose   string
-	Code      string
+	UserID  uuid.UUID
+	Email   string
+	Purpose string
+	Code    string
+	// TokenHash is the link token of a mobile sign-in with PKCE ("" otherwise).
+	TokenHash string
 	ExpiresAt time.Time
 }
 

@@ -19,10 +19,6 @@ const (
 	baselineRowLimit     = 1000
 )
 
-// bookingStatuses are the statuses the service counts, seat-holding first,
-// then the waitlist, in the order it sends them.
-var bookingStatuses = []any{"confirmed", "checked_in", "no-show", "pending_payment", "waitlisted"}
-
 // Baseline serves the service's schedule read, GET
 // /api/v1/venues/{slug}/schedule with from and to, on nothing but net/http
 // and a pgx pool: the same statements, in the same order, and the same JSON
@@ -156,9 +152,7 @@ func (b *Baseline) read(ctx context.Context, slug string, r *http.Request) (*bas
 	if err := b.edges(ctx, orgID, rows); err != nil {
 		return nil, err
 	}
-	if err := b.counts(ctx, orgID, rows); err != nil {
-		return nil, err
-	}
+	b.availability(rows)
 	return &baselineResponse{Data: rows, Meta: baselineMeta{
 		From: from.Format(time.DateOnly), To: to.Format(time.DateOnly), Timezone: tz,
 		Total: len(rows), Truncated: truncated,
@@ -235,6 +229,7 @@ func (b *Baseline) classes(ctx context.Context, org uuid.UUID, start, end time.T
 		dest[0], dest[5], dest[6], dest[7], dest[8] = &c.ID, &c.classType, &c.instructor, &c.location, &c.room
 		dest[9], dest[10], dest[11], dest[12], dest[13] = &c.start, &endTime, &c.Capacity, &c.Status, &c.Online
 		dest[15], dest[16], dest[17] = &c.workshopKind, &c.workshopID, &c.workshopSlug
+		dest[18], dest[19] = &c.BookedCount, &c.WaitlistCount
 		if err := rows.Scan(dest...); err != nil {
 			return nil, err
 		}

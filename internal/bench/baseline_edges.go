@@ -95,49 +95,14 @@ func (b *Baseline) edges(ctx context.Context, org uuid.UUID, rows []*baselineRow
 	return nil
 }
 
-// counts runs the grouped booking count and derives availability.
-func (b *Baseline) counts(ctx context.Context, org uuid.UUID, rows []*baselineRow) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	args := make([]any, 0, len(rows)+len(bookingStatuses)+1)
-	index := make(map[uuid.UUID]*baselineRow, len(rows))
-	for _, r := range rows {
-		args = append(args, r.ID)
-		index[r.ID] = r
-	}
-	args = append(append(args, bookingStatuses...), org)
-	res, err := b.pool.Query(ctx, bookingCountSQL(len(rows), len(bookingStatuses)), args...)
-	if err != nil {
-		return err
-	}
-	defer res.Close()
-	var (
-		id     uuid.UUID
-		status string
-		n      int
-	)
-	for res.Next() {
-		if err := res.Scan(&id, &status, &n); err != nil {
-			return err
-		}
-		if r := index[id]; r != nil {
-			if status == "waitlisted" {
-				r.WaitlistCount += n
-			} else {
-				r.BookedCount += n
-			}
-		}
-	}
-	if err := res.Err(); err != nil {
-		return err
-	}
+// availability derives free seats and bookability from the counts the class
+// row carries, as the service does.
+func (b *Baseline) availability(rows []*baselineRow) {
 	now := b.now()
 	for _, r := range rows {
 		r.AvailableSpots = max(r.Capacity-r.BookedCount, 0)
 		r.IsBookable = r.Status == "scheduled" && r.start.After(now) && r.AvailableSpots > 0
 	}
-	return nil
 }
 
 func fullName(first, last string) string {

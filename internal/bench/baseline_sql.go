@@ -9,8 +9,8 @@ import (
 // from ent with a pgx tracer; TestBaselineIssuesServiceSQL keeps them equal):
 // the venue by slug and its feature row (venue.BySlug), the classes of the
 // window filtered to the venue by the tenancy policy, one eager load per
-// edge (class type, instructor, location, room), and the grouped booking
-// count (schedule.List).
+// edge (class type, instructor, location, room); the booked and waitlist
+// counts are columns of the class row (kept by a trigger on bookings).
 const (
 	sqlVenueBySlug = `SELECT "organizations"."id", "organizations"."created_at", "organizations"."updated_at", ` +
 		`"organizations"."name", "organizations"."slug", "organizations"."plan", "organizations"."currency", ` +
@@ -34,11 +34,12 @@ const (
 		`"class_instances"."start_time", "class_instances"."end_time", "class_instances"."capacity", ` +
 		`"class_instances"."status", "class_instances"."online", "class_instances"."listed", ` +
 		`"class_instances"."workshop_entry_kind", "class_instances"."workshop_entry_id", ` +
-		`"class_instances"."workshop_entry_slug" FROM "class_instances" ` +
+		`"class_instances"."workshop_entry_slug", "class_instances"."booked_count", ` +
+		`"class_instances"."waitlist_count" FROM "class_instances" ` +
 		`WHERE (("class_instances"."listed" AND "class_instances"."start_time" >= $1) ` +
 		`AND "class_instances"."start_time" < $2) AND "class_instances"."organization_id" = $3 ` +
 		`ORDER BY "class_instances"."start_time" ASC, "class_instances"."id" ASC LIMIT `
-	classColumns = 18
+	classColumns = 20
 
 	sqlClassTypesHead = `SELECT "class_types"."id", "class_types"."created_at", "class_types"."updated_at", ` +
 		`"class_types"."organization_id", "class_types"."import_ref", "class_types"."brand_id", "class_types"."name", ` +
@@ -62,9 +63,6 @@ const (
 		`"rooms"."import_ref", "rooms"."location_id", "rooms"."name", "rooms"."capacity", "rooms"."room_type", ` +
 		`"rooms"."active", "rooms"."floor_plan_url" FROM "rooms" WHERE "rooms"."id" IN (`
 	roomColumns = 11
-
-	sqlBookingCountsHead = `SELECT "bookings"."class_instance_id", "bookings"."status", COUNT(*) AS "count" ` +
-		`FROM "bookings" WHERE ("bookings"."class_instance_id" IN (`
 )
 
 // platformStatements start the statements the service issues around a
@@ -87,21 +85,6 @@ func edgeSQL(head, table string, n int) string {
 	b.WriteString(table)
 	b.WriteString(`"."organization_id" = $`)
 	b.WriteString(strconv.Itoa(n + 1))
-	return b.String()
-}
-
-// bookingCountSQL returns the grouped count over n classes ($1..$n) and k
-// statuses, filtered to the venue.
-func bookingCountSQL(n, k int) string {
-	var b strings.Builder
-	b.Grow(len(sqlBookingCountsHead) + 8*(n+k) + 160)
-	b.WriteString(sqlBookingCountsHead)
-	placeholders(&b, 1, n)
-	b.WriteString(`) AND "bookings"."status" IN (`)
-	placeholders(&b, n+1, k)
-	b.WriteString(`)) AND "bookings"."organization_id" = $`)
-	b.WriteString(strconv.Itoa(n + k + 1))
-	b.WriteString(` GROUP BY "bookings"."class_instance_id", "bookings"."status"`)
 	return b.String()
 }
 

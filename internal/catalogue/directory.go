@@ -131,8 +131,7 @@ const liveClassSQL = `
   ci.organization_id = o.id AND ci.listed AND ci.status = 'scheduled' AND ci.start_time > now()
   AND ci.start_time >= ($1::date + make_interval(hours => $2)) AT TIME ZONE o.timezone
   AND ci.start_time <  ($1::date + make_interval(hours => $3)) AT TIME ZONE o.timezone
-  AND ci.capacity > (SELECT count(*) FROM bookings b WHERE b.class_instance_id = ci.id
-                     AND b.status IN ('confirmed', 'checked_in', 'no-show', 'pending_payment'))`
+  AND ci.capacity > ci.booked_count`
 
 // DiscoverVenues returns one page of listed venues of world with live
 // inventory on date in window, and the total.

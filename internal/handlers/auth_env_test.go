@@ -68,6 +68,18 @@ func (s *sink) last(email string) string {
 	return ""
 }
 
+// lastDelivery returns the last delivery to email.
+func (s *sink) lastDelivery(email string) accounts.Delivery {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := len(s.sent) - 1; i >= 0; i-- {
+		if s.sent[i].Email == email {
+			return s.sent[i]
+		}
+	}
+	return accounts.Delivery{}
+}
+
 func (s *sink) count() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -82,11 +94,18 @@ type authEnv struct {
 	sink *sink
 }
 
-func newAuthEnv(t testing.TB, s *studio) *authEnv {
+func newAuthEnv(t testing.TB, s *studio) *authEnv { return newAuthEnvWith(t, s, nil) }
+
+// newAuthEnvWith is newAuthEnv with a change to the accounts configuration.
+func newAuthEnvWith(t testing.TB, s *studio, change func(*accounts.Config)) *authEnv {
 	key, err := token.GenerateSigningKey()
 	require.NoError(t, err)
 	e := &authEnv{studio: s, key: key, sink: &sink{}}
-	acct, err := accounts.New(s.client, accounts.Config{SigningKey: key, Sink: e.sink})
+	cfg := accounts.Config{SigningKey: key, Sink: e.sink}
+	if change != nil {
+		change(&cfg)
+	}
+	acct, err := accounts.New(s.client, cfg)
 	require.NoError(t, err)
 	h, err := server.New(server.Deps{Pool: s.pool, Client: s.client, Accounts: acct,
 		Log:            slog.New(slog.NewJSONHandler(io.Discard, nil)),

@@ -64,6 +64,7 @@ func NewServer(h *Handler, extra ...api.ServerOption) (*api.Server, error) {
 		}
 		h.acct = a
 	}
+	h.me.MFAEnabled = h.acct.MFAEnabled
 	return api.NewServer(h, &Security{auth: h.auth, acct: h.acct, log: h.log}, append(opts, extra...)...)
 }
 

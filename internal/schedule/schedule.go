@@ -10,11 +10,9 @@ import (
 	"sync"
 	"time"
 
-	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/ent"
-	"github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/instructor"
@@ -50,11 +48,6 @@ type Row struct {
 	Available     int
 	Bookable      bool
 	RequiresEntry bool
-}
-
-// occupying are the booking statuses that hold a seat.
-var occupying = []booking.Status{
-	booking.StatusConfirmed, booking.StatusCheckedIn, booking.StatusNoShow, booking.StatusPendingPayment,
 }
 
 // List returns the listed class instances of the viewer's venue matching f,
@@ -109,13 +102,9 @@ func List(ctx context.Context, client *ent.Client, f Filter, now time.Time) ([]R
 	if truncated {
 		classes = classes[:limit]
 	}
-	counts, err := countBookings(ctx, client, classes)
-	if err != nil {
-		return nil, false, err
-	}
 	rows := make([]Row, len(classes))
 	for i, c := range classes {
-		rows[i] = NewRow(c, counts[c.ID], now)
+		rows[i] = NewRow(c, now)
 	}
 	return rows, truncated, nil
 }
@@ -129,63 +118,22 @@ func Get(ctx context.Context, client *ent.Client, id uuid.UUID, now time.Time) (
 	if err != nil {
 		return Row{}, err
 	}
-	counts, err := countBookings(ctx, client, []*ent.ClassInstance{c})
-	if err != nil {
-		return Row{}, err
-	}
-	return NewRow(c, counts[c.ID], now), nil
+	return NewRow(c, now), nil
 }
 
-// Counts are a class's seats taken and waitlist length.
-type Counts struct{ Booked, Waitlisted int }
-
-// NewRow derives availability from a class and its booking counts.
-func NewRow(c *ent.ClassInstance, n Counts, now time.Time) Row {
-	available := max(c.Capacity-n.Booked, 0)
+// NewRow derives availability from a class. Its booked and waitlist counts
+// are kept by a database trigger on bookings, in the same transaction as
+// every booking change, so they are real-time without a count query.
+func NewRow(c *ent.ClassInstance, now time.Time) Row {
+	available := max(c.Capacity-c.BookedCount, 0)
 	return Row{
 		Class:         c,
-		Booked:        n.Booked,
-		Waitlisted:    n.Waitlisted,
+		Booked:        c.BookedCount,
+		Waitlisted:    c.WaitlistCount,
 		Available:     available,
 		Bookable:      c.Status == classinstance.StatusScheduled && c.StartTime.After(now) && available > 0,
 		RequiresEntry: c.WorkshopEntryKind != nil,
 	}
-}
-
-// countBookings counts seat-holding and waitlisted bookings per class in one
-// grouped query.
-func countBookings(ctx context.Context, client *ent.Client, classes []*ent.ClassInstance) (map[uuid.UUID]Counts, error) {
-	out := make(map[uuid.UUID]Counts, len(classes))
-	if len(classes) == 0 {
-		return out, nil
-	}
-	ids := make([]uuid.UUID, len(classes))
-	for i, c := range classes {
-		ids[i] = c.ID
-	}
-	var groups []struct {
-		ClassInstanceID uuid.UUID `json:"class_instance_id"`
-		Status          string    `json:"status"`
-		Count           int       `json:"count"`
-	}
-	err := client.Booking.Query().
-		Where(booking.ClassInstanceIDIn(ids...), booking.StatusIn(append(occupying, booking.StatusWaitlisted)...)).
-		GroupBy(booking.FieldClassInstanceID, booking.FieldStatus).
-		Aggregate(func(s *sql.Selector) string { return sql.As(sql.Count("*"), "count") }).
-		Scan(ctx, &groups)
-	if err != nil {
-		return nil, fmt.Errorf("count bookings: %w", err)
-	}
-	for _, g := range groups {
-		c := out[g.ClassInstanceID]
-		if g.Status == booking.StatusWaitlisted.String() {
-			c.Waitlisted += g.Count
-		} else {
-			c.Booked += g.Count
-		}
-		out[g.ClassInstanceID] = c
-	}
-	return out, nil
 }
 
 // DayRange returns the instants bounding the venue-local dates from..to

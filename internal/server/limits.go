@@ -18,6 +18,16 @@ var (
 	resetPerAccount = limits.Policy{Name: "password-reset-account", Limit: 10, Window: 10 * time.Minute}
 	accountState    = limits.Policy{Name: "account-state", Limit: 20, Window: time.Minute}
 	changeCode      = limits.Policy{Name: "password-change-code", Limit: 10, Window: 10 * time.Minute}
+	mfaChallenge    = limits.Policy{Name: "mfa-challenge", Limit: 5, Window: time.Minute}
+	mfaVerify       = limits.Policy{Name: "mfa-verify", Limit: 5, Window: 5 * time.Minute}
+	mfaConfirm      = limits.Policy{Name: "mfa-confirm", Limit: 5, Window: 5 * time.Minute}
+	mfaEnroll       = limits.Policy{Name: "mfa-enroll", Limit: 10, Window: 10 * time.Minute}
+	mfaBackupCodes  = limits.Policy{Name: "mfa-backup-codes", Limit: 5, Window: 10 * time.Minute}
+	deviceApprove   = limits.Policy{Name: "device-approve", Limit: 5, Window: 10 * time.Minute}
+	handoffMint     = limits.Policy{Name: "handoff-mint", Limit: 20, Window: time.Minute}
+	handoffExchange = limits.Policy{Name: "handoff-exchange", Limit: 30, Window: time.Minute}
+	mobileOTP       = limits.Policy{Name: "mobile-otp", Limit: 5, Window: 10 * time.Minute}
+	mobileExchange  = limits.Policy{Name: "mobile-otp-exchange", Limit: 5, Window: 10 * time.Minute}
 )
 
 // operationLimits are the per-operation rules of the REST API.
@@ -32,4 +42,14 @@ var operationLimits = map[string]limits.Rule{
 	"authAccountState":       {PerIP: &accountState},
 	"authPasswordChangeCode": {PerKey: &changeCode},
 	"authPasswordChange":     {PerKey: &changeCode},
+	"authMfaChallenge":       {PerKey: &mfaChallenge},
+	"authMfaVerify":          {PerKey: &mfaVerify},
+	"authMfaTotpConfirm":     {PerKey: &mfaConfirm},
+	"authMfaTotpEnroll":      {PerKey: &mfaEnroll},
+	"authMfaBackupCodes":     {PerKey: &mfaBackupCodes},
+	"authDeviceApprove":      {PerKey: &deviceApprove},
+	"authHandoffMint":        {PerKey: &handoffMint},
+	"authHandoffExchange":    {PerIP: &handoffExchange},
+	"authOtpRequest":         {PerIP: &mobileOTP},
+	"authOtpExchange":        {PerIP: &mobileExchange},
 }

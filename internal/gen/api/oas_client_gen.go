@@ -21,6 +21,15 @@ func trimTrailingSlashes(u *url.URL) {
 
 // Invoker invokes operations described by OpenAPI v3 specification.
 type Invoker interface {
+	// AddFavoriteVenue invokes addFavoriteVenue operation.
+	//
+	// Idempotent: favouriting again changes nothing and answers the same.
+	// An unknown venue, or an unlisted one the user has no relationship
+	// with, is 404 `NOT_FOUND`. Favourites are the user's own; venues do not
+	// see them.
+	//
+	// POST /me/favorite-venues/{organizationId}
+	AddFavoriteVenue(ctx context.Context, params AddFavoriteVenueParams) (*FavoriteVenueResponse, error)
 	// AuthAccountState invokes authAccountState operation.
 	//
 	// `absent`, `active`, `password_never_used` (enrolled by a venue, never
@@ -31,6 +40,63 @@ type Invoker interface {
 	//
 	// POST /auth/account-state
 	AuthAccountState(ctx context.Context, request *EmailRequest) (*AccountStateResponse, error)
+	// AuthDeviceApprove invokes authDeviceApprove operation.
+	//
+	// The signed-in user types the code shown on the TV. It is normalised
+	// (upper case, without dashes or spaces). `deny: true` refuses the
+	// sign-in instead (the TV then gets 403 `ACCESS_DENIED`) and answers
+	// `approved: false`. Every failure (malformed, unknown, expired, already
+	// decided, or a code that has had 5 submissions) is the same 400
+	// `INVALID_CODE`: each submission of an existing code counts, and the
+	// sixth and later are refused whatever the code's state. Guessing other
+	// codes is limited to 5 submissions per 10 minutes per user.
+	//
+	// POST /auth/device/approve
+	AuthDeviceApprove(ctx context.Context, request *DeviceApproveRequest) (*DeviceApproveResponse, error)
+	// AuthDeviceCode invokes authDeviceCode operation.
+	//
+	// Answers a `device_code` (256 random bits, kept by the device; only its
+	// hash is stored), a `user_code` (`XXXX-XXXX` of 20 consonants) the
+	// user types at `verification_uri` on a signed-in device, `expires_in`
+	// 600 seconds and the polling `interval` of 5 seconds. Public; the
+	// anonymous per-address limit applies.
+	//
+	// POST /auth/device/code
+	AuthDeviceCode(ctx context.Context) (*DeviceCodeResponse, error)
+	// AuthDeviceToken invokes authDeviceToken operation.
+	//
+	// 400 `AUTHORIZATION_PENDING` until the user decides. Terminal answers:
+	// 400 `EXPIRED_TOKEN` (10 minutes passed), 403 `ACCESS_DENIED` (denied),
+	// 400 `INVALID_CODE` (unknown or already exchanged device code). Once
+	// approved, the first poll consumes the code (a conditional update, so
+	// two concurrent polls cannot both win) and answers a session in the
+	// login shape; that session is returned exactly once.
+	//
+	// POST /auth/device/token
+	AuthDeviceToken(ctx context.Context, request *DeviceTokenRequest) (*SessionResponse, error)
+	// AuthHandoffExchange invokes authHandoffExchange operation.
+	//
+	// `destination` is the host the exchanging site runs on (a full URL is
+	// accepted too; its host is used). The code is spent by a conditional
+	// update, so it works once even under concurrent exchanges. Unknown,
+	// spent, expired or other-host codes are all 400 `INVALID_CODE`. Answers
+	// a session in the login shape (`amr` `handoff`). 30 per minute per
+	// client address.
+	//
+	// POST /auth/handoff-exchange
+	AuthHandoffExchange(ctx context.Context, request *HandoffExchangeRequest) (*SessionResponse, error)
+	// AuthHandoffMint invokes authHandoffMint operation.
+	//
+	// Answers a code (256 random bits; only its hash is stored) that signs
+	// the user in at `destination`, an `https` URL whose host is in the
+	// server's allowlist (`VENUE_HANDOFF_DOMAINS`, comma-separated host
+	// names, matched exactly and case-insensitively; any other destination
+	// is 400 `VALIDATION_ERROR`). The code lives 60 seconds, is exchanged
+	// once, only for that host, and carries over whether this session passed
+	// the second factor. 20 per minute per user.
+	//
+	// POST /auth/handoff
+	AuthHandoffMint(ctx context.Context, request *HandoffMintRequest) (*HandoffCodeResponse, error)
 	// AuthLogin invokes authLogin operation.
 	//
 	// Answers a session: an access token (EdDSA JWT with `iss`, `aud`, `exp`;
@@ -49,6 +115,100 @@ type Invoker interface {
 	//
 	// POST /auth/logout
 	AuthLogout(ctx context.Context) (*OkResponse, error)
+	// AuthMfaBackupCodes invokes authMfaBackupCodes operation.
+	//
+	// Answers 10 single-use codes (`xxxx-xxxx`, shown once; only keyed hashes
+	// are stored) and invalidates every earlier code. Needs a confirmed
+	// TOTP factor (400 `MFA_NOT_ENABLED`) and a session that passed the
+	// second factor (403 `MFA_REQUIRED`). 5 per 10 minutes per user.
+	//
+	// POST /auth/mfa/backup-codes
+	AuthMfaBackupCodes(ctx context.Context) (*BackupCodesResponse, error)
+	// AuthMfaChallenge invokes authMfaChallenge operation.
+	//
+	// Creates a challenge of the session for the user's confirmed TOTP factor,
+	// valid 5 minutes and answered once with `/auth/mfa/verify`
+	// `{challenge_id, code}`. Without a confirmed factor: 400
+	// `MFA_NOT_ENABLED`. 5 per minute per user.
+	//
+	// POST /auth/mfa/challenge
+	AuthMfaChallenge(ctx context.Context) (*MfaChallengeResponse, error)
+	// AuthMfaReset invokes authMfaReset operation.
+	//
+	// Deletes the user's TOTP factors, backup codes and pending challenges,
+	// so they sign in with their password alone and can enrol again. Needs a
+	// bearer token of staff holding `admin.users.manage` in the session's
+	// active organization, and the user must have a relationship with that
+	// venue (any other user id is 404 `NOT_FOUND`). API keys are refused
+	// with 403 `ACCESS_DENIED`: none of the contract's API-key scopes covers
+	// account security, and a venue's integration must not be able to strip
+	// a person's second factor, which protects every venue they belong to.
+	// Writes an audit entry (`mfa.reset`) in the venue.
+	//
+	// POST /auth/mfa/reset
+	AuthMfaReset(ctx context.Context, request *MfaResetRequest) (*OkResponse, error)
+	// AuthMfaTotpConfirm invokes authMfaTotpConfirm operation.
+	//
+	// Activates the pending factor with a valid code (the code's time step is
+	// then spent) and answers fresh tokens for the session, now passed the
+	// second factor (`mfa` claim). Any wrong, reused or unknown factor or
+	// code is 400 `INVALID_CODE`. 5 per 5 minutes per user.
+	//
+	// POST /auth/mfa/totp/confirm
+	AuthMfaTotpConfirm(ctx context.Context, request *MfaConfirmRequest) (*SessionResponse, error)
+	// AuthMfaTotpEnroll invokes authMfaTotpEnroll operation.
+	//
+	// Creates a pending TOTP factor and answers its `secret` (base32, 160
+	// bits) and `otpauth_url` for the authenticator app, once: the secret is
+	// never returned again. A new enrolment replaces a pending one. When the
+	// user already has a confirmed factor, the session must have passed the
+	// second factor (403 `MFA_REQUIRED` otherwise), so a stolen password
+	// alone cannot add a factor. 10 per 10 minutes per user.
+	//
+	// POST /auth/mfa/totp
+	AuthMfaTotpEnroll(ctx context.Context) (*TotpEnrollmentResponse, error)
+	// AuthMfaVerify invokes authMfaVerify operation.
+	//
+	// One of three body forms: `{type: totp, factor_id, code}`,
+	// `{type: backup_code, code}` or `{challenge_id, code}` (a TOTP code for
+	// the challenge's factor; the challenge is spent). Any other combination
+	// is 400 `VALIDATION_ERROR`. A TOTP code is accepted once: its time step
+	// is stored with a conditional update, so the same code (or an older
+	// one) is refused even from two concurrent requests. A backup code is
+	// spent by the same request that accepts it. Every refusal (wrong,
+	// reused, expired, another user's factor or challenge) is 400
+	// `INVALID_CODE`. Success marks the session as passed the second factor
+	// (`mfa` claim and `stepup_at` in new access tokens) and answers fresh
+	// tokens: the session's earlier refresh tokens are spent. 5 per 5 minutes
+	// per user (429 with `Retry-After`).
+	//
+	// POST /auth/mfa/verify
+	AuthMfaVerify(ctx context.Context, request *MfaVerifyRequest) (*SessionResponse, error)
+	// AuthOtpExchange invokes authOtpExchange operation.
+	//
+	// Either `{request_id, code}` or `{request_id, token_hash,
+	// code_verifier}` (the verifier of the request's S256 challenge). The
+	// request is spent by the first success. Every refusal (unknown request,
+	// wrong code, wrong verifier, expired, spent, or a request that had 5
+	// wrong guesses) is 400 `INVALID_CODE`; any other combination of fields
+	// is 400 `VALIDATION_ERROR`. The account's state is not changed (an
+	// imported account is claimed by setting a password). 5 per 10 minutes
+	// per client address.
+	//
+	// POST /auth/otp/exchange
+	AuthOtpExchange(ctx context.Context, request *OtpExchangeRequest) (*SessionResponse, error)
+	// AuthOtpRequest invokes authOtpRequest operation.
+	//
+	// Sends a 6-digit code (10 minutes, 5 wrong guesses) to the email when it
+	// has an account and answers a `request_id` either way, after at least
+	// 250 ms, so the answer never tells whether the email exists. With a PKCE
+	// `code_challenge` (method `S256` only; `plain` is 400
+	// `VALIDATION_ERROR`) the email also carries a `token_hash` link, which
+	// can be exchanged only with the matching `code_verifier`. A new request
+	// does not cancel earlier ones. 5 per 10 minutes per client address.
+	//
+	// POST /auth/otp
+	AuthOtpRequest(ctx context.Context, request *OtpRequest) (*OtpRequestResponse, error)
 	// AuthPasswordChange invokes authPasswordChange operation.
 	//
 	// Needs the code from `/auth/password/change-code`; the other sessions of
@@ -292,6 +452,13 @@ type Invoker interface {
 	//
 	// GET /venues
 	ListVenues(ctx context.Context, params ListVenuesParams) (*VenueListResponse, error)
+	// RemoveFavoriteVenue invokes removeFavoriteVenue operation.
+	//
+	// Idempotent: answers `favorite: false` whether or not the venue was a
+	// favourite (or exists), so it reveals nothing.
+	//
+	// DELETE /me/favorite-venues/{organizationId}
+	RemoveFavoriteVenue(ctx context.Context, params RemoveFavoriteVenueParams) (*FavoriteVenueResponse, error)
 	// SetActiveOrganization invokes setActiveOrganization operation.
 	//
 	// Stores the organization on the session: access tokens of the session
@@ -353,6 +520,97 @@ func (c *Client) requestURL(ctx context.Context) *url.URL {
 	return u
 }
 
+// AddFavoriteVenue invokes addFavoriteVenue operation.
+//
+// Idempotent: favouriting again changes nothing and answers the same.
+// An unknown venue, or an unlisted one the user has no relationship
+// with, is 404 `NOT_FOUND`. Favourites are the user's own; venues do not
+// see them.
+//
+// POST /me/favorite-venues/{organizationId}
+func (c *Client) AddFavoriteVenue(ctx context.Context, params AddFavoriteVenueParams) (*FavoriteVenueResponse, error) {
+	res, err := c.sendAddFavoriteVenue(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendAddFavoriteVenue(ctx context.Context, params AddFavoriteVenueParams) (res *FavoriteVenueResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/me/favorite-venues/"
+	{
+		// Encode "organizationId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "organizationId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.OrganizationId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, AddFavoriteVenueOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAddFavoriteVenueResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // AuthAccountState invokes authAccountState operation.
 //
 // `absent`, `active`, `password_never_used` (enrolled by a venue, never
@@ -390,6 +648,296 @@ func (c *Client) sendAuthAccountState(ctx context.Context, request *EmailRequest
 	defer body.Close()
 
 	result, err := decodeAuthAccountStateResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AuthDeviceApprove invokes authDeviceApprove operation.
+//
+// The signed-in user types the code shown on the TV. It is normalised
+// (upper case, without dashes or spaces). `deny: true` refuses the
+// sign-in instead (the TV then gets 403 `ACCESS_DENIED`) and answers
+// `approved: false`. Every failure (malformed, unknown, expired, already
+// decided, or a code that has had 5 submissions) is the same 400
+// `INVALID_CODE`: each submission of an existing code counts, and the
+// sixth and later are refused whatever the code's state. Guessing other
+// codes is limited to 5 submissions per 10 minutes per user.
+//
+// POST /auth/device/approve
+func (c *Client) AuthDeviceApprove(ctx context.Context, request *DeviceApproveRequest) (*DeviceApproveResponse, error) {
+	res, err := c.sendAuthDeviceApprove(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendAuthDeviceApprove(ctx context.Context, request *DeviceApproveRequest) (res *DeviceApproveResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/device/approve"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAuthDeviceApproveRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, AuthDeviceApproveOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthDeviceApproveResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AuthDeviceCode invokes authDeviceCode operation.
+//
+// Answers a `device_code` (256 random bits, kept by the device; only its
+// hash is stored), a `user_code` (`XXXX-XXXX` of 20 consonants) the
+// user types at `verification_uri` on a signed-in device, `expires_in`
+// 600 seconds and the polling `interval` of 5 seconds. Public; the
+// anonymous per-address limit applies.
+//
+// POST /auth/device/code
+func (c *Client) AuthDeviceCode(ctx context.Context) (*DeviceCodeResponse, error) {
+	res, err := c.sendAuthDeviceCode(ctx)
+	return res, err
+}
+
+func (c *Client) sendAuthDeviceCode(ctx context.Context) (res *DeviceCodeResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/device/code"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthDeviceCodeResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AuthDeviceToken invokes authDeviceToken operation.
+//
+// 400 `AUTHORIZATION_PENDING` until the user decides. Terminal answers:
+// 400 `EXPIRED_TOKEN` (10 minutes passed), 403 `ACCESS_DENIED` (denied),
+// 400 `INVALID_CODE` (unknown or already exchanged device code). Once
+// approved, the first poll consumes the code (a conditional update, so
+// two concurrent polls cannot both win) and answers a session in the
+// login shape; that session is returned exactly once.
+//
+// POST /auth/device/token
+func (c *Client) AuthDeviceToken(ctx context.Context, request *DeviceTokenRequest) (*SessionResponse, error) {
+	res, err := c.sendAuthDeviceToken(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendAuthDeviceToken(ctx context.Context, request *DeviceTokenRequest) (res *SessionResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/device/token"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAuthDeviceTokenRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthDeviceTokenResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AuthHandoffExchange invokes authHandoffExchange operation.
+//
+// `destination` is the host the exchanging site runs on (a full URL is
+// accepted too; its host is used). The code is spent by a conditional
+// update, so it works once even under concurrent exchanges. Unknown,
+// spent, expired or other-host codes are all 400 `INVALID_CODE`. Answers
+// a session in the login shape (`amr` `handoff`). 30 per minute per
+// client address.
+//
+// POST /auth/handoff-exchange
+func (c *Client) AuthHandoffExchange(ctx context.Context, request *HandoffExchangeRequest) (*SessionResponse, error) {
+	res, err := c.sendAuthHandoffExchange(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendAuthHandoffExchange(ctx context.Context, request *HandoffExchangeRequest) (res *SessionResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/handoff-exchange"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAuthHandoffExchangeRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthHandoffExchangeResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AuthHandoffMint invokes authHandoffMint operation.
+//
+// Answers a code (256 random bits; only its hash is stored) that signs
+// the user in at `destination`, an `https` URL whose host is in the
+// server's allowlist (`VENUE_HANDOFF_DOMAINS`, comma-separated host
+// names, matched exactly and case-insensitively; any other destination
+// is 400 `VALIDATION_ERROR`). The code lives 60 seconds, is exchanged
+// once, only for that host, and carries over whether this session passed
+// the second factor. 20 per minute per user.
+//
+// POST /auth/handoff
+func (c *Client) AuthHandoffMint(ctx context.Context, request *HandoffMintRequest) (*HandoffCodeResponse, error) {
+	res, err := c.sendAuthHandoffMint(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendAuthHandoffMint(ctx context.Context, request *HandoffMintRequest) (res *HandoffCodeResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/handoff"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAuthHandoffMintRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, AuthHandoffMintOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthHandoffMintResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -506,6 +1054,573 @@ func (c *Client) sendAuthLogout(ctx context.Context) (res *OkResponse, err error
 	defer body.Close()
 
 	result, err := decodeAuthLogoutResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AuthMfaBackupCodes invokes authMfaBackupCodes operation.
+//
+// Answers 10 single-use codes (`xxxx-xxxx`, shown once; only keyed hashes
+// are stored) and invalidates every earlier code. Needs a confirmed
+// TOTP factor (400 `MFA_NOT_ENABLED`) and a session that passed the
+// second factor (403 `MFA_REQUIRED`). 5 per 10 minutes per user.
+//
+// POST /auth/mfa/backup-codes
+func (c *Client) AuthMfaBackupCodes(ctx context.Context) (*BackupCodesResponse, error) {
+	res, err := c.sendAuthMfaBackupCodes(ctx)
+	return res, err
+}
+
+func (c *Client) sendAuthMfaBackupCodes(ctx context.Context) (res *BackupCodesResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/mfa/backup-codes"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, AuthMfaBackupCodesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthMfaBackupCodesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AuthMfaChallenge invokes authMfaChallenge operation.
+//
+// Creates a challenge of the session for the user's confirmed TOTP factor,
+// valid 5 minutes and answered once with `/auth/mfa/verify`
+// `{challenge_id, code}`. Without a confirmed factor: 400
+// `MFA_NOT_ENABLED`. 5 per minute per user.
+//
+// POST /auth/mfa/challenge
+func (c *Client) AuthMfaChallenge(ctx context.Context) (*MfaChallengeResponse, error) {
+	res, err := c.sendAuthMfaChallenge(ctx)
+	return res, err
+}
+
+func (c *Client) sendAuthMfaChallenge(ctx context.Context) (res *MfaChallengeResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/mfa/challenge"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, AuthMfaChallengeOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthMfaChallengeResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AuthMfaReset invokes authMfaReset operation.
+//
+// Deletes the user's TOTP factors, backup codes and pending challenges,
+// so they sign in with their password alone and can enrol again. Needs a
+// bearer token of staff holding `admin.users.manage` in the session's
+// active organization, and the user must have a relationship with that
+// venue (any other user id is 404 `NOT_FOUND`). API keys are refused
+// with 403 `ACCESS_DENIED`: none of the contract's API-key scopes covers
+// account security, and a venue's integration must not be able to strip
+// a person's second factor, which protects every venue they belong to.
+// Writes an audit entry (`mfa.reset`) in the venue.
+//
+// POST /auth/mfa/reset
+func (c *Client) AuthMfaReset(ctx context.Context, request *MfaResetRequest) (*OkResponse, error) {
+	res, err := c.sendAuthMfaReset(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendAuthMfaReset(ctx context.Context, request *MfaResetRequest) (res *OkResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/mfa/reset"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAuthMfaResetRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, AuthMfaResetOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, AuthMfaResetOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthMfaResetResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AuthMfaTotpConfirm invokes authMfaTotpConfirm operation.
+//
+// Activates the pending factor with a valid code (the code's time step is
+// then spent) and answers fresh tokens for the session, now passed the
+// second factor (`mfa` claim). Any wrong, reused or unknown factor or
+// code is 400 `INVALID_CODE`. 5 per 5 minutes per user.
+//
+// POST /auth/mfa/totp/confirm
+func (c *Client) AuthMfaTotpConfirm(ctx context.Context, request *MfaConfirmRequest) (*SessionResponse, error) {
+	res, err := c.sendAuthMfaTotpConfirm(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendAuthMfaTotpConfirm(ctx context.Context, request *MfaConfirmRequest) (res *SessionResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/mfa/totp/confirm"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAuthMfaTotpConfirmRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, AuthMfaTotpConfirmOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthMfaTotpConfirmResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AuthMfaTotpEnroll invokes authMfaTotpEnroll operation.
+//
+// Creates a pending TOTP factor and answers its `secret` (base32, 160
+// bits) and `otpauth_url` for the authenticator app, once: the secret is
+// never returned again. A new enrolment replaces a pending one. When the
+// user already has a confirmed factor, the session must have passed the
+// second factor (403 `MFA_REQUIRED` otherwise), so a stolen password
+// alone cannot add a factor. 10 per 10 minutes per user.
+//
+// POST /auth/mfa/totp
+func (c *Client) AuthMfaTotpEnroll(ctx context.Context) (*TotpEnrollmentResponse, error) {
+	res, err := c.sendAuthMfaTotpEnroll(ctx)
+	return res, err
+}
+
+func (c *Client) sendAuthMfaTotpEnroll(ctx context.Context) (res *TotpEnrollmentResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/mfa/totp"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, AuthMfaTotpEnrollOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthMfaTotpEnrollResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AuthMfaVerify invokes authMfaVerify operation.
+//
+// One of three body forms: `{type: totp, factor_id, code}`,
+// `{type: backup_code, code}` or `{challenge_id, code}` (a TOTP code for
+// the challenge's factor; the challenge is spent). Any other combination
+// is 400 `VALIDATION_ERROR`. A TOTP code is accepted once: its time step
+// is stored with a conditional update, so the same code (or an older
+// one) is refused even from two concurrent requests. A backup code is
+// spent by the same request that accepts it. Every refusal (wrong,
+// reused, expired, another user's factor or challenge) is 400
+// `INVALID_CODE`. Success marks the session as passed the second factor
+// (`mfa` claim and `stepup_at` in new access tokens) and answers fresh
+// tokens: the session's earlier refresh tokens are spent. 5 per 5 minutes
+// per user (429 with `Retry-After`).
+//
+// POST /auth/mfa/verify
+func (c *Client) AuthMfaVerify(ctx context.Context, request *MfaVerifyRequest) (*SessionResponse, error) {
+	res, err := c.sendAuthMfaVerify(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendAuthMfaVerify(ctx context.Context, request *MfaVerifyRequest) (res *SessionResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/mfa/verify"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAuthMfaVerifyRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, AuthMfaVerifyOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthMfaVerifyResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AuthOtpExchange invokes authOtpExchange operation.
+//
+// Either `{request_id, code}` or `{request_id, token_hash,
+// code_verifier}` (the verifier of the request's S256 challenge). The
+// request is spent by the first success. Every refusal (unknown request,
+// wrong code, wrong verifier, expired, spent, or a request that had 5
+// wrong guesses) is 400 `INVALID_CODE`; any other combination of fields
+// is 400 `VALIDATION_ERROR`. The account's state is not changed (an
+// imported account is claimed by setting a password). 5 per 10 minutes
+// per client address.
+//
+// POST /auth/otp/exchange
+func (c *Client) AuthOtpExchange(ctx context.Context, request *OtpExchangeRequest) (*SessionResponse, error) {
+	res, err := c.sendAuthOtpExchange(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendAuthOtpExchange(ctx context.Context, request *OtpExchangeRequest) (res *SessionResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/otp/exchange"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAuthOtpExchangeRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthOtpExchangeResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AuthOtpRequest invokes authOtpRequest operation.
+//
+// Sends a 6-digit code (10 minutes, 5 wrong guesses) to the email when it
+// has an account and answers a `request_id` either way, after at least
+// 250 ms, so the answer never tells whether the email exists. With a PKCE
+// `code_challenge` (method `S256` only; `plain` is 400
+// `VALIDATION_ERROR`) the email also carries a `token_hash` link, which
+// can be exchanged only with the matching `code_verifier`. A new request
+// does not cancel earlier ones. 5 per 10 minutes per client address.
+//
+// POST /auth/otp
+func (c *Client) AuthOtpRequest(ctx context.Context, request *OtpRequest) (*OtpRequestResponse, error) {
+	res, err := c.sendAuthOtpRequest(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendAuthOtpRequest(ctx context.Context, request *OtpRequest) (res *OtpRequestResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/auth/otp"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAuthOtpRequestRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAuthOtpRequestResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -2963,6 +4078,95 @@ func (c *Client) sendListVenues(ctx context.Context, params ListVenuesParams) (r
 	defer body.Close()
 
 	result, err := decodeListVenuesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// RemoveFavoriteVenue invokes removeFavoriteVenue operation.
+//
+// Idempotent: answers `favorite: false` whether or not the venue was a
+// favourite (or exists), so it reveals nothing.
+//
+// DELETE /me/favorite-venues/{organizationId}
+func (c *Client) RemoveFavoriteVenue(ctx context.Context, params RemoveFavoriteVenueParams) (*FavoriteVenueResponse, error) {
+	res, err := c.sendRemoveFavoriteVenue(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendRemoveFavoriteVenue(ctx context.Context, params RemoveFavoriteVenueParams) (res *FavoriteVenueResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/me/favorite-venues/"
+	{
+		// Encode "organizationId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "organizationId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.OrganizationId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RemoveFavoriteVenueOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRemoveFavoriteVenueResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -6,9 +6,23 @@ package api
 type OperationName = string
 
 const (
+	AddFavoriteVenueOperation       OperationName = "AddFavoriteVenue"
 	AuthAccountStateOperation       OperationName = "AuthAccountState"
+	AuthDeviceApproveOperation      OperationName = "AuthDeviceApprove"
+	AuthDeviceCodeOperation         OperationName = "AuthDeviceCode"
+	AuthDeviceTokenOperation        OperationName = "AuthDeviceToken"
+	AuthHandoffExchangeOperation    OperationName = "AuthHandoffExchange"
+	AuthHandoffMintOperation        OperationName = "AuthHandoffMint"
 	AuthLoginOperation              OperationName = "AuthLogin"
 	AuthLogoutOperation             OperationName = "AuthLogout"
+	AuthMfaBackupCodesOperation     OperationName = "AuthMfaBackupCodes"
+	AuthMfaChallengeOperation       OperationName = "AuthMfaChallenge"
+	AuthMfaResetOperation           OperationName = "AuthMfaReset"
+	AuthMfaTotpConfirmOperation     OperationName = "AuthMfaTotpConfirm"
+	AuthMfaTotpEnrollOperation      OperationName = "AuthMfaTotpEnroll"
+	AuthMfaVerifyOperation          OperationName = "AuthMfaVerify"
+	AuthOtpExchangeOperation        OperationName = "AuthOtpExchange"
+	AuthOtpRequestOperation         OperationName = "AuthOtpRequest"
 	AuthPasswordChangeOperation     OperationName = "AuthPasswordChange"
 	AuthPasswordChangeCodeOperation OperationName = "AuthPasswordChangeCode"
 	AuthPasswordForgotOperation     OperationName = "AuthPasswordForgot"
@@ -37,6 +51,7 @@ const (
 	ListVenueLocationsOperation     OperationName = "ListVenueLocations"
 	ListVenueOffersOperation        OperationName = "ListVenueOffers"
 	ListVenuesOperation             OperationName = "ListVenues"
+	RemoveFavoriteVenueOperation    OperationName = "RemoveFavoriteVenue"
 	SetActiveOrganizationOperation  OperationName = "SetActiveOrganization"
 	UpdateMeOperation               OperationName = "UpdateMe"
 )

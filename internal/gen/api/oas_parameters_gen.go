@@ -16,6 +16,72 @@ import (
 	"github.com/ogen-go/ogen/validate"
 )
 
+// AddFavoriteVenueParams is parameters of addFavoriteVenue operation.
+type AddFavoriteVenueParams struct {
+	// The venue's organization id.
+	OrganizationId uuid.UUID
+}
+
+func unpackAddFavoriteVenueParams(packed middleware.Parameters) (params AddFavoriteVenueParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "organizationId",
+			In:   "path",
+		}
+		params.OrganizationId = packed[key].(uuid.UUID)
+	}
+	return params
+}
+
+func decodeAddFavoriteVenueParams(args [1]string, argsEscaped bool, r *http.Request) (params AddFavoriteVenueParams, _ error) {
+	// Decode path: organizationId.
+	if err := func() error {
+		param := args[0]
+		if argsEscaped {
+			unescaped, err := url.PathUnescape(args[0])
+			if err != nil {
+				return errors.Wrap(err, "unescape path")
+			}
+			param = unescaped
+		}
+		if len(param) > 0 {
+			d := uri.NewPathDecoder(uri.PathDecoderConfig{
+				Param:   "organizationId",
+				Value:   param,
+				Style:   uri.PathStyleSimple,
+				Explode: false,
+			})
+
+			if err := func() error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToUUID(val)
+				if err != nil {
+					return err
+				}
+
+				params.OrganizationId = c
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return validate.ErrFieldRequired
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "organizationId",
+			In:   "path",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
 // GetDiscoveryParams is parameters of getDiscovery operation.
 type GetDiscoveryParams struct {
 	World      GetDiscoveryWorld
@@ -3475,6 +3541,72 @@ func decodeListVenuesParams(args [0]string, argsEscaped bool, r *http.Request) (
 		return params, &ogenerrors.DecodeParamError{
 			Name: "limit",
 			In:   "query",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
+// RemoveFavoriteVenueParams is parameters of removeFavoriteVenue operation.
+type RemoveFavoriteVenueParams struct {
+	// The venue's organization id.
+	OrganizationId uuid.UUID
+}
+
+func unpackRemoveFavoriteVenueParams(packed middleware.Parameters) (params RemoveFavoriteVenueParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "organizationId",
+			In:   "path",
+		}
+		params.OrganizationId = packed[key].(uuid.UUID)
+	}
+	return params
+}
+
+func decodeRemoveFavoriteVenueParams(args [1]string, argsEscaped bool, r *http.Request) (params RemoveFavoriteVenueParams, _ error) {
+	// Decode path: organizationId.
+	if err := func() error {
+		param := args[0]
+		if argsEscaped {
+			unescaped, err := url.PathUnescape(args[0])
+			if err != nil {
+				return errors.Wrap(err, "unescape path")
+			}
+			param = unescaped
+		}
+		if len(param) > 0 {
+			d := uri.NewPathDecoder(uri.PathDecoderConfig{
+				Param:   "organizationId",
+				Value:   param,
+				Style:   uri.PathStyleSimple,
+				Explode: false,
+			})
+
+			if err := func() error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToUUID(val)
+				if err != nil {
+					return err
+				}
+
+				params.OrganizationId = c
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return validate.ErrFieldRequired
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "organizationId",
+			In:   "path",
 			Err:  err,
 		}
 	}

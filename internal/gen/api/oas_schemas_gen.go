@@ -462,6 +462,69 @@ func (s *ApiKeyAuth) SetRoles(val []string) {
 	s.Roles = val
 }
 
+// Ref: #/components/schemas/BackupCodes
+type BackupCodes struct {
+	BackupCodes []string `json:"backup_codes"`
+	Warning     string   `json:"warning"`
+	Count       int      `json:"count"`
+}
+
+// GetBackupCodes returns the value of BackupCodes.
+func (s *BackupCodes) GetBackupCodes() []string {
+	return s.BackupCodes
+}
+
+// GetWarning returns the value of Warning.
+func (s *BackupCodes) GetWarning() string {
+	return s.Warning
+}
+
+// GetCount returns the value of Count.
+func (s *BackupCodes) GetCount() int {
+	return s.Count
+}
+
+// SetBackupCodes sets the value of BackupCodes.
+func (s *BackupCodes) SetBackupCodes(val []string) {
+	s.BackupCodes = val
+}
+
+// SetWarning sets the value of Warning.
+func (s *BackupCodes) SetWarning(val string) {
+	s.Warning = val
+}
+
+// SetCount sets the value of Count.
+func (s *BackupCodes) SetCount(val int) {
+	s.Count = val
+}
+
+// Ref: #/components/schemas/BackupCodesResponse
+type BackupCodesResponse struct {
+	Data  BackupCodes `json:"data"`
+	Error struct{}    `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *BackupCodesResponse) GetData() BackupCodes {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *BackupCodesResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *BackupCodesResponse) SetData(val BackupCodes) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *BackupCodesResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 type BearerAuth struct {
 	Token string
 	Roles []string
@@ -1067,6 +1130,174 @@ func (s *CommercialRulePricing) SetPrice(val float64) {
 	s.Price = val
 }
 
+// Ref: #/components/schemas/DeviceApprove
+type DeviceApprove struct {
+	Approved bool `json:"approved"`
+}
+
+// GetApproved returns the value of Approved.
+func (s *DeviceApprove) GetApproved() bool {
+	return s.Approved
+}
+
+// SetApproved sets the value of Approved.
+func (s *DeviceApprove) SetApproved(val bool) {
+	s.Approved = val
+}
+
+// Ref: #/components/schemas/DeviceApproveRequest
+type DeviceApproveRequest struct {
+	UserCode string `json:"user_code"`
+	// Refuse the sign-in instead of approving it.
+	Deny OptBool `json:"deny"`
+}
+
+// GetUserCode returns the value of UserCode.
+func (s *DeviceApproveRequest) GetUserCode() string {
+	return s.UserCode
+}
+
+// GetDeny returns the value of Deny.
+func (s *DeviceApproveRequest) GetDeny() OptBool {
+	return s.Deny
+}
+
+// SetUserCode sets the value of UserCode.
+func (s *DeviceApproveRequest) SetUserCode(val string) {
+	s.UserCode = val
+}
+
+// SetDeny sets the value of Deny.
+func (s *DeviceApproveRequest) SetDeny(val OptBool) {
+	s.Deny = val
+}
+
+// Ref: #/components/schemas/DeviceApproveResponse
+type DeviceApproveResponse struct {
+	Data  DeviceApprove `json:"data"`
+	Error struct{}      `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *DeviceApproveResponse) GetData() DeviceApprove {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *DeviceApproveResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *DeviceApproveResponse) SetData(val DeviceApprove) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *DeviceApproveResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/DeviceCode
+type DeviceCode struct {
+	DeviceCode      string `json:"device_code"`
+	UserCode        string `json:"user_code"`
+	VerificationURI string `json:"verification_uri"`
+	ExpiresIn       int    `json:"expires_in"`
+	Interval        int    `json:"interval"`
+}
+
+// GetDeviceCode returns the value of DeviceCode.
+func (s *DeviceCode) GetDeviceCode() string {
+	return s.DeviceCode
+}
+
+// GetUserCode returns the value of UserCode.
+func (s *DeviceCode) GetUserCode() string {
+	return s.UserCode
+}
+
+// GetVerificationURI returns the value of VerificationURI.
+func (s *DeviceCode) GetVerificationURI() string {
+	return s.VerificationURI
+}
+
+// GetExpiresIn returns the value of ExpiresIn.
+func (s *DeviceCode) GetExpiresIn() int {
+	return s.ExpiresIn
+}
+
+// GetInterval returns the value of Interval.
+func (s *DeviceCode) GetInterval() int {
+	return s.Interval
+}
+
+// SetDeviceCode sets the value of DeviceCode.
+func (s *DeviceCode) SetDeviceCode(val string) {
+	s.DeviceCode = val
+}
+
+// SetUserCode sets the value of UserCode.
+func (s *DeviceCode) SetUserCode(val string) {
+	s.UserCode = val
+}
+
+// SetVerificationURI sets the value of VerificationURI.
+func (s *DeviceCode) SetVerificationURI(val string) {
+	s.VerificationURI = val
+}
+
+// SetExpiresIn sets the value of ExpiresIn.
+func (s *DeviceCode) SetExpiresIn(val int) {
+	s.ExpiresIn = val
+}
+
+// SetInterval sets the value of Interval.
+func (s *DeviceCode) SetInterval(val int) {
+	s.Interval = val
+}
+
+// Ref: #/components/schemas/DeviceCodeResponse
+type DeviceCodeResponse struct {
+	Data  DeviceCode `json:"data"`
+	Error struct{}   `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *DeviceCodeResponse) GetData() DeviceCode {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *DeviceCodeResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *DeviceCodeResponse) SetData(val DeviceCode) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *DeviceCodeResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/DeviceTokenRequest
+type DeviceTokenRequest struct {
+	DeviceCode string `json:"device_code"`
+}
+
+// GetDeviceCode returns the value of DeviceCode.
+func (s *DeviceTokenRequest) GetDeviceCode() string {
+	return s.DeviceCode
+}
+
+// SetDeviceCode sets the value of DeviceCode.
+func (s *DeviceTokenRequest) SetDeviceCode(val string) {
+	s.DeviceCode = val
+}
+
 // Ref: #/components/schemas/DiscoveryClass
 type DiscoveryClass struct {
 	ID             uuid.UUID `json:"id"`
@@ -1554,6 +1785,58 @@ func (s *ErrorStatusCode) SetStatusCode(val int) {
 // SetResponse sets the value of Response.
 func (s *ErrorStatusCode) SetResponse(val ErrorResponse) {
 	s.Response = val
+}
+
+// Ref: #/components/schemas/FavoriteVenue
+type FavoriteVenue struct {
+	OrganizationID uuid.UUID `json:"organization_id"`
+	Favorite       bool      `json:"favorite"`
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *FavoriteVenue) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// GetFavorite returns the value of Favorite.
+func (s *FavoriteVenue) GetFavorite() bool {
+	return s.Favorite
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *FavoriteVenue) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// SetFavorite sets the value of Favorite.
+func (s *FavoriteVenue) SetFavorite(val bool) {
+	s.Favorite = val
+}
+
+// Ref: #/components/schemas/FavoriteVenueResponse
+type FavoriteVenueResponse struct {
+	Data  FavoriteVenue `json:"data"`
+	Error struct{}      `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *FavoriteVenueResponse) GetData() FavoriteVenue {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *FavoriteVenueResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *FavoriteVenueResponse) SetData(val FavoriteVenue) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *FavoriteVenueResponse) SetError(val struct{}) {
+	s.Error = val
 }
 
 // Ref: #/components/schemas/Feature
@@ -2402,6 +2685,112 @@ func (s *GiftCardPreviewResponseDataStatus) UnmarshalText(data []byte) error {
 	default:
 		return errors.Errorf("invalid value: %q", data)
 	}
+}
+
+// Ref: #/components/schemas/HandoffCode
+type HandoffCode struct {
+	Code        string    `json:"code"`
+	ExpiresAt   time.Time `json:"expires_at"`
+	Destination string    `json:"destination"`
+}
+
+// GetCode returns the value of Code.
+func (s *HandoffCode) GetCode() string {
+	return s.Code
+}
+
+// GetExpiresAt returns the value of ExpiresAt.
+func (s *HandoffCode) GetExpiresAt() time.Time {
+	return s.ExpiresAt
+}
+
+// GetDestination returns the value of Destination.
+func (s *HandoffCode) GetDestination() string {
+	return s.Destination
+}
+
+// SetCode sets the value of Code.
+func (s *HandoffCode) SetCode(val string) {
+	s.Code = val
+}
+
+// SetExpiresAt sets the value of ExpiresAt.
+func (s *HandoffCode) SetExpiresAt(val time.Time) {
+	s.ExpiresAt = val
+}
+
+// SetDestination sets the value of Destination.
+func (s *HandoffCode) SetDestination(val string) {
+	s.Destination = val
+}
+
+// Ref: #/components/schemas/HandoffCodeResponse
+type HandoffCodeResponse struct {
+	Data  HandoffCode `json:"data"`
+	Error struct{}    `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *HandoffCodeResponse) GetData() HandoffCode {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *HandoffCodeResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *HandoffCodeResponse) SetData(val HandoffCode) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *HandoffCodeResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/HandoffExchangeRequest
+type HandoffExchangeRequest struct {
+	Code string `json:"code"`
+	// Host (or URL) of the exchanging site.
+	Destination string `json:"destination"`
+}
+
+// GetCode returns the value of Code.
+func (s *HandoffExchangeRequest) GetCode() string {
+	return s.Code
+}
+
+// GetDestination returns the value of Destination.
+func (s *HandoffExchangeRequest) GetDestination() string {
+	return s.Destination
+}
+
+// SetCode sets the value of Code.
+func (s *HandoffExchangeRequest) SetCode(val string) {
+	s.Code = val
+}
+
+// SetDestination sets the value of Destination.
+func (s *HandoffExchangeRequest) SetDestination(val string) {
+	s.Destination = val
+}
+
+// Ref: #/components/schemas/HandoffMintRequest
+type HandoffMintRequest struct {
+	// Https URL on an allowlisted host.
+	Destination string `json:"destination"`
+}
+
+// GetDestination returns the value of Destination.
+func (s *HandoffMintRequest) GetDestination() string {
+	return s.Destination
+}
+
+// SetDestination sets the value of Destination.
+func (s *HandoffMintRequest) SetDestination(val string) {
+	s.Destination = val
 }
 
 // Ref: #/components/schemas/InstructorItem
@@ -3722,6 +4111,189 @@ func (s *MembershipWorkspaceGroup) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/MfaChallenge
+type MfaChallenge struct {
+	ID        uuid.UUID `json:"id"`
+	ExpiresAt time.Time `json:"expires_at"`
+}
+
+// GetID returns the value of ID.
+func (s *MfaChallenge) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetExpiresAt returns the value of ExpiresAt.
+func (s *MfaChallenge) GetExpiresAt() time.Time {
+	return s.ExpiresAt
+}
+
+// SetID sets the value of ID.
+func (s *MfaChallenge) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetExpiresAt sets the value of ExpiresAt.
+func (s *MfaChallenge) SetExpiresAt(val time.Time) {
+	s.ExpiresAt = val
+}
+
+// Ref: #/components/schemas/MfaChallengeResponse
+type MfaChallengeResponse struct {
+	Data  MfaChallenge `json:"data"`
+	Error struct{}     `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *MfaChallengeResponse) GetData() MfaChallenge {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *MfaChallengeResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *MfaChallengeResponse) SetData(val MfaChallenge) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *MfaChallengeResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/MfaConfirmRequest
+type MfaConfirmRequest struct {
+	FactorID uuid.UUID `json:"factor_id"`
+	Code     string    `json:"code"`
+}
+
+// GetFactorID returns the value of FactorID.
+func (s *MfaConfirmRequest) GetFactorID() uuid.UUID {
+	return s.FactorID
+}
+
+// GetCode returns the value of Code.
+func (s *MfaConfirmRequest) GetCode() string {
+	return s.Code
+}
+
+// SetFactorID sets the value of FactorID.
+func (s *MfaConfirmRequest) SetFactorID(val uuid.UUID) {
+	s.FactorID = val
+}
+
+// SetCode sets the value of Code.
+func (s *MfaConfirmRequest) SetCode(val string) {
+	s.Code = val
+}
+
+// Ref: #/components/schemas/MfaResetRequest
+type MfaResetRequest struct {
+	UserID uuid.UUID `json:"user_id"`
+}
+
+// GetUserID returns the value of UserID.
+func (s *MfaResetRequest) GetUserID() uuid.UUID {
+	return s.UserID
+}
+
+// SetUserID sets the value of UserID.
+func (s *MfaResetRequest) SetUserID(val uuid.UUID) {
+	s.UserID = val
+}
+
+// One of {type: totp, factor_id, code}, {type: backup_code, code} or {challenge_id, code}.
+// Ref: #/components/schemas/MfaVerifyRequest
+type MfaVerifyRequest struct {
+	Type        OptMfaVerifyRequestType `json:"type"`
+	FactorID    OptUUID                 `json:"factor_id"`
+	ChallengeID OptUUID                 `json:"challenge_id"`
+	Code        string                  `json:"code"`
+}
+
+// GetType returns the value of Type.
+func (s *MfaVerifyRequest) GetType() OptMfaVerifyRequestType {
+	return s.Type
+}
+
+// GetFactorID returns the value of FactorID.
+func (s *MfaVerifyRequest) GetFactorID() OptUUID {
+	return s.FactorID
+}
+
+// GetChallengeID returns the value of ChallengeID.
+func (s *MfaVerifyRequest) GetChallengeID() OptUUID {
+	return s.ChallengeID
+}
+
+// GetCode returns the value of Code.
+func (s *MfaVerifyRequest) GetCode() string {
+	return s.Code
+}
+
+// SetType sets the value of Type.
+func (s *MfaVerifyRequest) SetType(val OptMfaVerifyRequestType) {
+	s.Type = val
+}
+
+// SetFactorID sets the value of FactorID.
+func (s *MfaVerifyRequest) SetFactorID(val OptUUID) {
+	s.FactorID = val
+}
+
+// SetChallengeID sets the value of ChallengeID.
+func (s *MfaVerifyRequest) SetChallengeID(val OptUUID) {
+	s.ChallengeID = val
+}
+
+// SetCode sets the value of Code.
+func (s *MfaVerifyRequest) SetCode(val string) {
+	s.Code = val
+}
+
+type MfaVerifyRequestType string
+
+const (
+	MfaVerifyRequestTypeTotp       MfaVerifyRequestType = "totp"
+	MfaVerifyRequestTypeBackupCode MfaVerifyRequestType = "backup_code"
+)
+
+// AllValues returns all MfaVerifyRequestType values.
+func (MfaVerifyRequestType) AllValues() []MfaVerifyRequestType {
+	return []MfaVerifyRequestType{
+		MfaVerifyRequestTypeTotp,
+		MfaVerifyRequestTypeBackupCode,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s MfaVerifyRequestType) MarshalText() ([]byte, error) {
+	switch s {
+	case MfaVerifyRequestTypeTotp:
+		return []byte(s), nil
+	case MfaVerifyRequestTypeBackupCode:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *MfaVerifyRequestType) UnmarshalText(data []byte) error {
+	switch MfaVerifyRequestType(data) {
+	case MfaVerifyRequestTypeTotp:
+		*s = MfaVerifyRequestTypeTotp
+		return nil
+	case MfaVerifyRequestTypeBackupCode:
+		*s = MfaVerifyRequestTypeBackupCode
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/NamedRef
 type NamedRef struct {
 	ID   uuid.UUID `json:"id"`
@@ -4917,6 +5489,52 @@ func (o OptJoinStateReason) Or(d JoinStateReason) JoinStateReason {
 	return d
 }
 
+// NewOptMfaVerifyRequestType returns new OptMfaVerifyRequestType with value set to v.
+func NewOptMfaVerifyRequestType(v MfaVerifyRequestType) OptMfaVerifyRequestType {
+	return OptMfaVerifyRequestType{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptMfaVerifyRequestType is optional MfaVerifyRequestType.
+type OptMfaVerifyRequestType struct {
+	Value MfaVerifyRequestType
+	Set   bool
+}
+
+// IsSet returns true if OptMfaVerifyRequestType was set.
+func (o OptMfaVerifyRequestType) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptMfaVerifyRequestType) Reset() {
+	var v MfaVerifyRequestType
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptMfaVerifyRequestType) SetTo(v MfaVerifyRequestType) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptMfaVerifyRequestType) Get() (v MfaVerifyRequestType, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptMfaVerifyRequestType) Or(d MfaVerifyRequestType) MfaVerifyRequestType {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptPassCategory returns new OptPassCategory with value set to v.
 func NewOptPassCategory(v PassCategory) OptPassCategory {
 	return OptPassCategory{
@@ -5053,6 +5671,132 @@ func (o OptUUID) Or(d uuid.UUID) uuid.UUID {
 		return v
 	}
 	return d
+}
+
+// Ref: #/components/schemas/OtpExchangeRequest
+type OtpExchangeRequest struct {
+	RequestID    uuid.UUID `json:"request_id"`
+	Code         OptString `json:"code"`
+	TokenHash    OptString `json:"token_hash"`
+	CodeVerifier OptString `json:"code_verifier"`
+}
+
+// GetRequestID returns the value of RequestID.
+func (s *OtpExchangeRequest) GetRequestID() uuid.UUID {
+	return s.RequestID
+}
+
+// GetCode returns the value of Code.
+func (s *OtpExchangeRequest) GetCode() OptString {
+	return s.Code
+}
+
+// GetTokenHash returns the value of TokenHash.
+func (s *OtpExchangeRequest) GetTokenHash() OptString {
+	return s.TokenHash
+}
+
+// GetCodeVerifier returns the value of CodeVerifier.
+func (s *OtpExchangeRequest) GetCodeVerifier() OptString {
+	return s.CodeVerifier
+}
+
+// SetRequestID sets the value of RequestID.
+func (s *OtpExchangeRequest) SetRequestID(val uuid.UUID) {
+	s.RequestID = val
+}
+
+// SetCode sets the value of Code.
+func (s *OtpExchangeRequest) SetCode(val OptString) {
+	s.Code = val
+}
+
+// SetTokenHash sets the value of TokenHash.
+func (s *OtpExchangeRequest) SetTokenHash(val OptString) {
+	s.TokenHash = val
+}
+
+// SetCodeVerifier sets the value of CodeVerifier.
+func (s *OtpExchangeRequest) SetCodeVerifier(val OptString) {
+	s.CodeVerifier = val
+}
+
+// Ref: #/components/schemas/OtpRequest
+type OtpRequest struct {
+	Email               string    `json:"email"`
+	CodeChallenge       OptString `json:"code_challenge"`
+	CodeChallengeMethod OptString `json:"code_challenge_method"`
+}
+
+// GetEmail returns the value of Email.
+func (s *OtpRequest) GetEmail() string {
+	return s.Email
+}
+
+// GetCodeChallenge returns the value of CodeChallenge.
+func (s *OtpRequest) GetCodeChallenge() OptString {
+	return s.CodeChallenge
+}
+
+// GetCodeChallengeMethod returns the value of CodeChallengeMethod.
+func (s *OtpRequest) GetCodeChallengeMethod() OptString {
+	return s.CodeChallengeMethod
+}
+
+// SetEmail sets the value of Email.
+func (s *OtpRequest) SetEmail(val string) {
+	s.Email = val
+}
+
+// SetCodeChallenge sets the value of CodeChallenge.
+func (s *OtpRequest) SetCodeChallenge(val OptString) {
+	s.CodeChallenge = val
+}
+
+// SetCodeChallengeMethod sets the value of CodeChallengeMethod.
+func (s *OtpRequest) SetCodeChallengeMethod(val OptString) {
+	s.CodeChallengeMethod = val
+}
+
+// Ref: #/components/schemas/OtpRequestAccepted
+type OtpRequestAccepted struct {
+	RequestID uuid.UUID `json:"request_id"`
+}
+
+// GetRequestID returns the value of RequestID.
+func (s *OtpRequestAccepted) GetRequestID() uuid.UUID {
+	return s.RequestID
+}
+
+// SetRequestID sets the value of RequestID.
+func (s *OtpRequestAccepted) SetRequestID(val uuid.UUID) {
+	s.RequestID = val
+}
+
+// Ref: #/components/schemas/OtpRequestResponse
+type OtpRequestResponse struct {
+	Data  OtpRequestAccepted `json:"data"`
+	Error struct{}           `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *OtpRequestResponse) GetData() OtpRequestAccepted {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *OtpRequestResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *OtpRequestResponse) SetData(val OtpRequestAccepted) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *OtpRequestResponse) SetError(val struct{}) {
+	s.Error = val
 }
 
 // Ref: #/components/schemas/PageMeta
@@ -6284,6 +7028,71 @@ func (s *SignupRequest) SetCountry(val OptString) {
 // SetCity sets the value of City.
 func (s *SignupRequest) SetCity(val OptString) {
 	s.City = val
+}
+
+// Ref: #/components/schemas/TotpEnrollment
+type TotpEnrollment struct {
+	FactorID uuid.UUID `json:"factor_id"`
+	// Base32 TOTP secret, shown once.
+	Secret string `json:"secret"`
+	// Otpauth:// provisioning URI for a QR code, shown once.
+	OtpauthURL string `json:"otpauth_url"`
+}
+
+// GetFactorID returns the value of FactorID.
+func (s *TotpEnrollment) GetFactorID() uuid.UUID {
+	return s.FactorID
+}
+
+// GetSecret returns the value of Secret.
+func (s *TotpEnrollment) GetSecret() string {
+	return s.Secret
+}
+
+// GetOtpauthURL returns the value of OtpauthURL.
+func (s *TotpEnrollment) GetOtpauthURL() string {
+	return s.OtpauthURL
+}
+
+// SetFactorID sets the value of FactorID.
+func (s *TotpEnrollment) SetFactorID(val uuid.UUID) {
+	s.FactorID = val
+}
+
+// SetSecret sets the value of Secret.
+func (s *TotpEnrollment) SetSecret(val string) {
+	s.Secret = val
+}
+
+// SetOtpauthURL sets the value of OtpauthURL.
+func (s *TotpEnrollment) SetOtpauthURL(val string) {
+	s.OtpauthURL = val
+}
+
+// Ref: #/components/schemas/TotpEnrollmentResponse
+type TotpEnrollmentResponse struct {
+	Data  TotpEnrollment `json:"data"`
+	Error struct{}       `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *TotpEnrollmentResponse) GetData() TotpEnrollment {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *TotpEnrollmentResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *TotpEnrollmentResponse) SetData(val TotpEnrollment) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *TotpEnrollmentResponse) SetError(val struct{}) {
+	s.Error = val
 }
 
 // Ref: #/components/schemas/VenueListItem

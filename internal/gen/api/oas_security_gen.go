@@ -41,6 +41,7 @@ func findAuthorization(h http.Header, prefix string) (string, bool) {
 
 // operationRolesApiKeyAuth is a private map storing roles per operation.
 var operationRolesApiKeyAuth = map[string][]string{
+	AuthMfaResetOperation: []string{},
 	GetVenueBrandOperation: []string{
 		"read:brands",
 	},
@@ -87,7 +88,16 @@ func GetRolesForApiKeyAuth(operation string) []string {
 
 // operationRolesBearerAuth is a private map storing roles per operation.
 var operationRolesBearerAuth = map[string][]string{
+	AddFavoriteVenueOperation:       []string{},
+	AuthDeviceApproveOperation:      []string{},
+	AuthHandoffMintOperation:        []string{},
 	AuthLogoutOperation:             []string{},
+	AuthMfaBackupCodesOperation:     []string{},
+	AuthMfaChallengeOperation:       []string{},
+	AuthMfaResetOperation:           []string{},
+	AuthMfaTotpConfirmOperation:     []string{},
+	AuthMfaTotpEnrollOperation:      []string{},
+	AuthMfaVerifyOperation:          []string{},
 	AuthPasswordChangeOperation:     []string{},
 	AuthPasswordChangeCodeOperation: []string{},
 	GetMeOperation:                  []string{},
@@ -95,6 +105,7 @@ var operationRolesBearerAuth = map[string][]string{
 	GetMyFeaturesOperation:          []string{},
 	GetVenueJoinOperation:           []string{},
 	JoinVenueOperation:              []string{},
+	RemoveFavoriteVenueOperation:    []string{},
 	SetActiveOrganizationOperation:  []string{},
 	UpdateMeOperation:               []string{},
 }

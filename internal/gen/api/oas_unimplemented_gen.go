@@ -13,6 +13,18 @@ type UnimplementedHandler struct{}
 
 var _ Handler = UnimplementedHandler{}
 
+// AddFavoriteVenue implements addFavoriteVenue operation.
+//
+// Idempotent: favouriting again changes nothing and answers the same.
+// An unknown venue, or an unlisted one the user has no relationship
+// with, is 404 `NOT_FOUND`. Favourites are the user's own; venues do not
+// see them.
+//
+// POST /me/favorite-venues/{organizationId}
+func (UnimplementedHandler) AddFavoriteVenue(ctx context.Context, params AddFavoriteVenueParams) (r *FavoriteVenueResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // AuthAccountState implements authAccountState operation.
 //
 // `absent`, `active`, `password_never_used` (enrolled by a venue, never
@@ -23,6 +35,78 @@ var _ Handler = UnimplementedHandler{}
 //
 // POST /auth/account-state
 func (UnimplementedHandler) AuthAccountState(ctx context.Context, req *EmailRequest) (r *AccountStateResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AuthDeviceApprove implements authDeviceApprove operation.
+//
+// The signed-in user types the code shown on the TV. It is normalised
+// (upper case, without dashes or spaces). `deny: true` refuses the
+// sign-in instead (the TV then gets 403 `ACCESS_DENIED`) and answers
+// `approved: false`. Every failure (malformed, unknown, expired, already
+// decided, or a code that has had 5 submissions) is the same 400
+// `INVALID_CODE`: each submission of an existing code counts, and the
+// sixth and later are refused whatever the code's state. Guessing other
+// codes is limited to 5 submissions per 10 minutes per user.
+//
+// POST /auth/device/approve
+func (UnimplementedHandler) AuthDeviceApprove(ctx context.Context, req *DeviceApproveRequest) (r *DeviceApproveResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AuthDeviceCode implements authDeviceCode operation.
+//
+// Answers a `device_code` (256 random bits, kept by the device; only its
+// hash is stored), a `user_code` (`XXXX-XXXX` of 20 consonants) the
+// user types at `verification_uri` on a signed-in device, `expires_in`
+// 600 seconds and the polling `interval` of 5 seconds. Public; the
+// anonymous per-address limit applies.
+//
+// POST /auth/device/code
+func (UnimplementedHandler) AuthDeviceCode(ctx context.Context) (r *DeviceCodeResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AuthDeviceToken implements authDeviceToken operation.
+//
+// 400 `AUTHORIZATION_PENDING` until the user decides. Terminal answers:
+// 400 `EXPIRED_TOKEN` (10 minutes passed), 403 `ACCESS_DENIED` (denied),
+// 400 `INVALID_CODE` (unknown or already exchanged device code). Once
+// approved, the first poll consumes the code (a conditional update, so
+// two concurrent polls cannot both win) and answers a session in the
+// login shape; that session is returned exactly once.
+//
+// POST /auth/device/token
+func (UnimplementedHandler) AuthDeviceToken(ctx context.Context, req *DeviceTokenRequest) (r *SessionResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AuthHandoffExchange implements authHandoffExchange operation.
+//
+// `destination` is the host the exchanging site runs on (a full URL is
+// accepted too; its host is used). The code is spent by a conditional
+// update, so it works once even under concurrent exchanges. Unknown,
+// spent, expired or other-host codes are all 400 `INVALID_CODE`. Answers
+// a session in the login shape (`amr` `handoff`). 30 per minute per
+// client address.
+//
+// POST /auth/handoff-exchange
+func (UnimplementedHandler) AuthHandoffExchange(ctx context.Context, req *HandoffExchangeRequest) (r *SessionResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AuthHandoffMint implements authHandoffMint operation.
+//
+// Answers a code (256 random bits; only its hash is stored) that signs
+// the user in at `destination`, an `https` URL whose host is in the
+// server's allowlist (`VENUE_HANDOFF_DOMAINS`, comma-separated host
+// names, matched exactly and case-insensitively; any other destination
+// is 400 `VALIDATION_ERROR`). The code lives 60 seconds, is exchanged
+// once, only for that host, and carries over whether this session passed
+// the second factor. 20 per minute per user.
+//
+// POST /auth/handoff
+func (UnimplementedHandler) AuthHandoffMint(ctx context.Context, req *HandoffMintRequest) (r *HandoffCodeResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -47,6 +131,124 @@ func (UnimplementedHandler) AuthLogin(ctx context.Context, req *LoginRequest) (r
 //
 // POST /auth/logout
 func (UnimplementedHandler) AuthLogout(ctx context.Context) (r *OkResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AuthMfaBackupCodes implements authMfaBackupCodes operation.
+//
+// Answers 10 single-use codes (`xxxx-xxxx`, shown once; only keyed hashes
+// are stored) and invalidates every earlier code. Needs a confirmed
+// TOTP factor (400 `MFA_NOT_ENABLED`) and a session that passed the
+// second factor (403 `MFA_REQUIRED`). 5 per 10 minutes per user.
+//
+// POST /auth/mfa/backup-codes
+func (UnimplementedHandler) AuthMfaBackupCodes(ctx context.Context) (r *BackupCodesResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AuthMfaChallenge implements authMfaChallenge operation.
+//
+// Creates a challenge of the session for the user's confirmed TOTP factor,
+// valid 5 minutes and answered once with `/auth/mfa/verify`
+// `{challenge_id, code}`. Without a confirmed factor: 400
+// `MFA_NOT_ENABLED`. 5 per minute per user.
+//
+// POST /auth/mfa/challenge
+func (UnimplementedHandler) AuthMfaChallenge(ctx context.Context) (r *MfaChallengeResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AuthMfaReset implements authMfaReset operation.
+//
+// Deletes the user's TOTP factors, backup codes and pending challenges,
+// so they sign in with their password alone and can enrol again. Needs a
+// bearer token of staff holding `admin.users.manage` in the session's
+// active organization, and the user must have a relationship with that
+// venue (any other user id is 404 `NOT_FOUND`). API keys are refused
+// with 403 `ACCESS_DENIED`: none of the contract's API-key scopes covers
+// account security, and a venue's integration must not be able to strip
+// a person's second factor, which protects every venue they belong to.
+// Writes an audit entry (`mfa.reset`) in the venue.
+//
+// POST /auth/mfa/reset
+func (UnimplementedHandler) AuthMfaReset(ctx context.Context, req *MfaResetRequest) (r *OkResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AuthMfaTotpConfirm implements authMfaTotpConfirm operation.
+//
+// Activates the pending factor with a valid code (the code's time step is
+// then spent) and answers fresh tokens for the session, now passed the
+// second factor (`mfa` claim). Any wrong, reused or unknown factor or
+// code is 400 `INVALID_CODE`. 5 per 5 minutes per user.
+//
+// POST /auth/mfa/totp/confirm
+func (UnimplementedHandler) AuthMfaTotpConfirm(ctx context.Context, req *MfaConfirmRequest) (r *SessionResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AuthMfaTotpEnroll implements authMfaTotpEnroll operation.
+//
+// Creates a pending TOTP factor and answers its `secret` (base32, 160
+// bits) and `otpauth_url` for the authenticator app, once: the secret is
+// never returned again. A new enrolment replaces a pending one. When the
+// user already has a confirmed factor, the session must have passed the
+// second factor (403 `MFA_REQUIRED` otherwise), so a stolen password
+// alone cannot add a factor. 10 per 10 minutes per user.
+//
+// POST /auth/mfa/totp
+func (UnimplementedHandler) AuthMfaTotpEnroll(ctx context.Context) (r *TotpEnrollmentResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AuthMfaVerify implements authMfaVerify operation.
+//
+// One of three body forms: `{type: totp, factor_id, code}`,
+// `{type: backup_code, code}` or `{challenge_id, code}` (a TOTP code for
+// the challenge's factor; the challenge is spent). Any other combination
+// is 400 `VALIDATION_ERROR`. A TOTP code is accepted once: its time step
+// is stored with a conditional update, so the same code (or an older
+// one) is refused even from two concurrent requests. A backup code is
+// spent by the same request that accepts it. Every refusal (wrong,
+// reused, expired, another user's factor or challenge) is 400
+// `INVALID_CODE`. Success marks the session as passed the second factor
+// (`mfa` claim and `stepup_at` in new access tokens) and answers fresh
+// tokens: the session's earlier refresh tokens are spent. 5 per 5 minutes
+// per user (429 with `Retry-After`).
+//
+// POST /auth/mfa/verify
+func (UnimplementedHandler) AuthMfaVerify(ctx context.Context, req *MfaVerifyRequest) (r *SessionResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AuthOtpExchange implements authOtpExchange operation.
+//
+// Either `{request_id, code}` or `{request_id, token_hash,
+// code_verifier}` (the verifier of the request's S256 challenge). The
+// request is spent by the first success. Every refusal (unknown request,
+// wrong code, wrong verifier, expired, spent, or a request that had 5
+// wrong guesses) is 400 `INVALID_CODE`; any other combination of fields
+// is 400 `VALIDATION_ERROR`. The account's state is not changed (an
+// imported account is claimed by setting a password). 5 per 10 minutes
+// per client address.
+//
+// POST /auth/otp/exchange
+func (UnimplementedHandler) AuthOtpExchange(ctx context.Context, req *OtpExchangeRequest) (r *SessionResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AuthOtpRequest implements authOtpRequest operation.
+//
+// Sends a 6-digit code (10 minutes, 5 wrong guesses) to the email when it
+// has an account and answers a `request_id` either way, after at least
+// 250 ms, so the answer never tells whether the email exists. With a PKCE
+// `code_challenge` (method `S256` only; `plain` is 400
+// `VALIDATION_ERROR`) the email also carries a `token_hash` link, which
+// can be exchanged only with the matching `code_verifier`. A new request
+// does not cancel earlier ones. 5 per 10 minutes per client address.
+//
+// POST /auth/otp
+func (UnimplementedHandler) AuthOtpRequest(ctx context.Context, req *OtpRequest) (r *OtpRequestResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -374,6 +576,16 @@ func (UnimplementedHandler) ListVenueOffers(ctx context.Context, params ListVenu
 //
 // GET /venues
 func (UnimplementedHandler) ListVenues(ctx context.Context, params ListVenuesParams) (r *VenueListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// RemoveFavoriteVenue implements removeFavoriteVenue operation.
+//
+// Idempotent: answers `favorite: false` whether or not the venue was a
+// favourite (or exists), so it reveals nothing.
+//
+// DELETE /me/favorite-venues/{organizationId}
+func (UnimplementedHandler) RemoveFavoriteVenue(ctx context.Context, params RemoveFavoriteVenueParams) (r *FavoriteVenueResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 

@@ -1,0 +1,23 @@
+package handlers
+
+import (
+	"context"
+
+	api "github.com/venueplatform/venue/internal/gen/api"
+)
+
+// AddFavoriteVenue implements api.Handler.
+func (h *Handler) AddFavoriteVenue(ctx context.Context, params api.AddFavoriteVenueParams) (*api.FavoriteVenueResponse, error) {
+	if err := h.me.AddFavorite(ctx, params.OrganizationId); err != nil {
+		return nil, err
+	}
+	return &api.FavoriteVenueResponse{Data: api.FavoriteVenue{OrganizationID: params.OrganizationId, Favorite: true}}, nil
+}
+
+// RemoveFavoriteVenue implements api.Handler.
+func (h *Handler) RemoveFavoriteVenue(ctx context.Context, params api.RemoveFavoriteVenueParams) (*api.FavoriteVenueResponse, error) {
+	if err := h.me.RemoveFavorite(ctx, params.OrganizationId); err != nil {
+		return nil, err
+	}
+	return &api.FavoriteVenueResponse{Data: api.FavoriteVenue{OrganizationID: params.OrganizationId, Favorite: false}}, nil
+}
