@@ -13,7 +13,59 @@ import (
 
 func newStaffCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{Use: "staff", Short: "Manage a venue's staff"}
-	cmd.AddCommand(newStaffCreateCmd(a))
+	cmd.AddCommand(newStaffCreateCmd(a), newStaffPermissionCmd(a, true), newStaffPermissionCmd(a, false))
+	return cmd
+}
+
+// newStaffPermissionCmd builds `staff grant` (grant true) and `staff revoke`.
+func newStaffPermissionCmd(a *app, grant bool) *cobra.Command {
+	var slug, email, permissions string
+	use, short, action := "grant", "Grant staff permissions", "staff.permissions_granted"
+	if !grant {
+		use, short, action = "revoke", "Revoke staff permissions", "staff.permissions_revoked"
+	}
+	cmd := &cobra.Command{
+		Use:   use + " --venue S --email E --permissions p1,p2",
+		Short: short + " (visible to the person's next request)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			perms, err := scope.ParsePermissions(permissions)
+			if err != nil {
+				return err
+			}
+			if len(perms) == 0 {
+				return fmt.Errorf("no permissions given")
+			}
+			vctx, v, err := a.venueContext(cmd.Context(), slug)
+			if err != nil {
+				return err
+			}
+			add, remove := perms, []string(nil)
+			if !grant {
+				add, remove = nil, perms
+			}
+			m, err := members.ChangePermissions(vctx, a.client, email, add, remove)
+			if err != nil {
+				return err
+			}
+			record(vctx, a, audit.Entry{Action: action, Target: "user:" + m.UserID.String(),
+				UserID: &m.UserID, Details: map[string]any{"permissions": perms}})
+			out := struct {
+				UserID      string   `json:"user_id"`
+				Permissions []string `json:"permissions"`
+			}{m.UserID.String(), append([]string{}, m.Permissions...)}
+			return a.output(out, func(w io.Writer) {
+				fmt.Fprintf(w, "%s at %s now has: %v\n", email, v.Slug, out.Permissions)
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&slug, "venue", "", "the venue's slug (required)")
+	f.StringVar(&email, "email", "", "the staff member's email (required)")
+	f.StringVar(&permissions, "permissions", "", "comma-separated staff permissions (required)")
+	for _, name := range []string{"venue", "email", "permissions"} {
+		_ = cmd.MarkFlagRequired(name)
+	}
 	return cmd
 }
 

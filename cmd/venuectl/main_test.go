@@ -120,6 +120,20 @@ func TestStaffAndAPIKeys(t *testing.T) {
 	require.Contains(t, c.fail("staff", "create", "--venue", "nowhere", "--email", "x@example.com",
 		"--first-name", "X", "--last-name", "Y"), `venue "nowhere" not found`)
 
+	var perms struct {
+		UserID      string   `json:"user_id"`
+		Permissions []string `json:"permissions"`
+	}
+	c.json(&perms, "staff", "grant", "--venue", "studio", "--email", "mette@example.com", "--permissions", "pos.sell,staff.view")
+	require.Equal(t, staff["user_id"], perms.UserID)
+	require.Equal(t, []string{"bookings.manage", "pos.sell", "staff.view"}, perms.Permissions)
+	c.json(&perms, "staff", "revoke", "--venue", "studio", "--email", "mette@example.com", "--permissions", "bookings.manage")
+	require.Equal(t, []string{"pos.sell", "staff.view"}, perms.Permissions)
+	require.Contains(t, c.fail("staff", "grant", "--venue", "studio", "--email", "mette@example.com", "--permissions", "fly"),
+		`unknown permission "fly"`)
+	require.Contains(t, c.fail("staff", "grant", "--venue", "studio", "--email", "nobody@example.com", "--permissions", "pos.sell"),
+		"not a staff member")
+
 	var read map[string]any
 	c.json(&read, "apikey", "create", "--venue", "studio", "--name", "reports", "--scopes", "read:members,read:bookings")
 	require.Equal(t, []string{"created_by", "id", "key", "scopes"}, keys(read))
