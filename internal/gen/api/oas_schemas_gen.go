@@ -3723,7 +3723,7 @@ type MeUpdateRequest struct {
 	FirstName OptString `json:"first_name"`
 	LastName  OptString `json:"last_name"`
 	Phone     OptString `json:"phone"`
-	// ISO 3166-1 alpha-2.
+	// ISO 3166-1 alpha-2, or empty to clear.
 	Country          OptString `json:"country"`
 	City             OptString `json:"city"`
 	MarketingConsent OptBool   `json:"marketing_consent"`
