@@ -127,9 +127,6 @@ func (b *Baseline) read(ctx context.Context, slug string, r *http.Request) (*bas
 	if err := only(ctx, b.pool, sqlVenueBySlug, []any{slug}, dest); err != nil {
 		return nil, err
 	}
-	if err := only(ctx, b.pool, sqlVenueFeatures, []any{orgID}, nil); err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return nil, err
-	}
 	loc, err := time.LoadLocation(tz)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,7 @@ import (
 
 // The statements of the schedule read, as the service issues them (captured
 // from ent with a pgx tracer; TestBaselineIssuesServiceSQL keeps them equal):
-// the venue by slug and its feature row (venue.BySlug), the classes of the
+// the venue by slug (venue.Resolve), the classes of the
 // window filtered to the venue by the tenancy policy, one eager load per
 // edge (class type, instructor, location, room); the booked and waitlist
 // counts are columns of the class row (kept by a trigger on bookings).
@@ -22,11 +22,6 @@ const (
 	// venueColumns is the column count of sqlVenueBySlug; id is column 0,
 	// timezone column 7.
 	venueColumns = 21
-
-	sqlVenueFeatures = `SELECT "feature_provisionings"."id", "feature_provisionings"."created_at", ` +
-		`"feature_provisionings"."updated_at", "feature_provisionings"."organization_id", ` +
-		`"feature_provisionings"."api_enabled", "feature_provisionings"."modules" ` +
-		`FROM "feature_provisionings" WHERE "feature_provisionings"."organization_id" = $1 LIMIT 2`
 
 	sqlClasses = `SELECT "class_instances"."id", "class_instances"."created_at", "class_instances"."updated_at", ` +
 		`"class_instances"."organization_id", "class_instances"."import_ref", "class_instances"."class_type_id", ` +

@@ -137,14 +137,13 @@ func (h *Handler) classify(ctx context.Context, err error) *apperr.Error {
 // read only its own venue: another venue's slug is 404, like an unknown one.
 // Anonymous callers act as public visitors of the venue.
 func (h *Handler) venueContext(ctx context.Context, slug string) (context.Context, *ent.Organization, error) {
-	v, err := venue.BySlug(ctx, h.client, slug)
+	org, err := venue.Resolve(ctx, h.client, slug)
 	if ent.IsNotFound(err) {
 		return nil, nil, apperr.NotFound("venue")
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	org := v.Organization
 	if vw := viewer.FromContext(ctx); vw != nil {
 		if id, ok := vw.Venue(); !ok || id != org.ID {
 			return nil, nil, apperr.NotFound("venue")

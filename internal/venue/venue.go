@@ -169,6 +169,14 @@ func List(ctx context.Context, client *ent.Client) ([]*Venue, error) {
 	return out, nil
 }
 
+// Resolve returns the organization with slug, or an ent not-found error: the
+// one-query lookup of public reads, which need no feature flags.
+func Resolve(ctx context.Context, client *ent.Client, slug string) (*ent.Organization, error) {
+	// System call site: a slug in a public path names the venue before any
+	// viewer of it exists; only this row is read.
+	return client.Organization.Query().Where(organization.SlugEQ(slug)).Only(system.Allow(ctx, "venue.resolve"))
+}
+
 // BySlug returns the venue with slug and its feature provisioning, or an ent
 // not-found error.
 func BySlug(ctx context.Context, client *ent.Client, slug string) (*Venue, error) {
