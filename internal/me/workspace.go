@@ -141,3 +141,17 @@ func (s *Service) SelectOrganization(ctx context.Context, org uuid.UUID) (Worksp
 // relationshipNotFound is the answer for a venue the user has no usable
 // relationship with.
 var relationshipNotFound = apperr.NotFound("organization")
+
+// ActiveRelationship reports whether the user has an active relationship
+// (member, staff or owner) with org.
+func ActiveRelationship(ctx context.Context, client *ent.Client, uid, org uuid.UUID) (bool, error) {
+	m, err := relationship(ctx, client, uid, org)
+	if err != nil {
+		var e *apperr.Error
+		if errors.As(err, &e) && e.Status == http.StatusNotFound {
+			return false, nil
+		}
+		return false, err
+	}
+	return m.Status == member.StatusActive, nil
+}

@@ -331,6 +331,15 @@ type Invoker interface {
 	//
 	// GET /me/minimal
 	GetMeMinimal(ctx context.Context) (*MeMinimalResponse, error)
+	// GetMemberClass invokes getMemberClass operation.
+	//
+	// Needs a user session and `X-Organization-ID` naming a venue the user has an active
+	// member relationship with (else 403 `ACCESS_DENIED`, reason `not_a_member`).
+	// Completed and cancelled classes are still returned; an unlisted class, another
+	// venue's class and an unknown id are 404 `CLASS_NOT_FOUND`.
+	//
+	// GET /classes/{id}
+	GetMemberClass(ctx context.Context, params GetMemberClassParams) (*ClassDetailResponse, error)
 	// GetMyFeatures invokes getMyFeatures operation.
 	//
 	// `{module_key: {enabled, source, tier}}` for the venue named by
@@ -2486,6 +2495,110 @@ func (c *Client) sendGetMeMinimal(ctx context.Context) (res *MeMinimalResponse, 
 	defer body.Close()
 
 	result, err := decodeGetMeMinimalResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetMemberClass invokes getMemberClass operation.
+//
+// Needs a user session and `X-Organization-ID` naming a venue the user has an active
+// member relationship with (else 403 `ACCESS_DENIED`, reason `not_a_member`).
+// Completed and cancelled classes are still returned; an unlisted class, another
+// venue's class and an unknown id are 404 `CLASS_NOT_FOUND`.
+//
+// GET /classes/{id}
+func (c *Client) GetMemberClass(ctx context.Context, params GetMemberClassParams) (*ClassDetailResponse, error) {
+	res, err := c.sendGetMemberClass(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetMemberClass(ctx context.Context, params GetMemberClassParams) (res *ClassDetailResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/classes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetMemberClassOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetMemberClassResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

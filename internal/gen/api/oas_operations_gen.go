@@ -36,6 +36,7 @@ const (
 	GetGiftCardPreviewOperation     OperationName = "GetGiftCardPreview"
 	GetMeOperation                  OperationName = "GetMe"
 	GetMeMinimalOperation           OperationName = "GetMeMinimal"
+	GetMemberClassOperation         OperationName = "GetMemberClass"
 	GetMyFeaturesOperation          OperationName = "GetMyFeatures"
 	GetVenueOperation               OperationName = "GetVenue"
 	GetVenueBrandOperation          OperationName = "GetVenueBrand"

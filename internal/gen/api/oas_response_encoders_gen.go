@@ -421,6 +421,19 @@ func encodeGetMeMinimalResponse(response *MeMinimalResponse, w http.ResponseWrit
 	return nil
 }
 
+func encodeGetMemberClassResponse(response *ClassDetailResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeGetMyFeaturesResponse(response *FeaturesResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)

@@ -800,6 +800,32 @@ func (s *BrandListResponse) SetMeta(val ListMeta) {
 	s.Meta = val
 }
 
+// Ref: #/components/schemas/ClassDetailResponse
+type ClassDetailResponse struct {
+	Data  ScheduleRow `json:"data"`
+	Error struct{}    `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ClassDetailResponse) GetData() ScheduleRow {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ClassDetailResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ClassDetailResponse) SetData(val ScheduleRow) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ClassDetailResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 // Ref: #/components/schemas/ClassStatus
 type ClassStatus string
 

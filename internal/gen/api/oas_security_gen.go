@@ -102,6 +102,7 @@ var operationRolesBearerAuth = map[string][]string{
 	AuthPasswordChangeCodeOperation: []string{},
 	GetMeOperation:                  []string{},
 	GetMeMinimalOperation:           []string{},
+	GetMemberClassOperation:         []string{},
 	GetMyFeaturesOperation:          []string{},
 	GetVenueJoinOperation:           []string{},
 	JoinVenueOperation:              []string{},

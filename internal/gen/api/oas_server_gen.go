@@ -318,6 +318,15 @@ type Handler interface {
 	//
 	// GET /me/minimal
 	GetMeMinimal(ctx context.Context) (*MeMinimalResponse, error)
+	// GetMemberClass implements getMemberClass operation.
+	//
+	// Needs a user session and `X-Organization-ID` naming a venue the user has an active
+	// member relationship with (else 403 `ACCESS_DENIED`, reason `not_a_member`).
+	// Completed and cancelled classes are still returned; an unlisted class, another
+	// venue's class and an unknown id are 404 `CLASS_NOT_FOUND`.
+	//
+	// GET /classes/{id}
+	GetMemberClass(ctx context.Context, params GetMemberClassParams) (*ClassDetailResponse, error)
 	// GetMyFeatures implements getMyFeatures operation.
 	//
 	// `{module_key: {enabled, source, tier}}` for the venue named by

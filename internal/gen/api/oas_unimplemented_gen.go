@@ -413,6 +413,18 @@ func (UnimplementedHandler) GetMeMinimal(ctx context.Context) (r *MeMinimalRespo
 	return r, ht.ErrNotImplemented
 }
 
+// GetMemberClass implements getMemberClass operation.
+//
+// Needs a user session and `X-Organization-ID` naming a venue the user has an active
+// member relationship with (else 403 `ACCESS_DENIED`, reason `not_a_member`).
+// Completed and cancelled classes are still returned; an unlisted class, another
+// venue's class and an unknown id are 404 `CLASS_NOT_FOUND`.
+//
+// GET /classes/{id}
+func (UnimplementedHandler) GetMemberClass(ctx context.Context, params GetMemberClassParams) (r *ClassDetailResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetMyFeatures implements getMyFeatures operation.
 //
 // `{module_key: {enabled, source, tier}}` for the venue named by
