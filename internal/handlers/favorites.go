@@ -21,3 +21,19 @@ func (h *Handler) RemoveFavoriteVenue(ctx context.Context, params api.RemoveFavo
 	}
 	return &api.FavoriteVenueResponse{Data: api.FavoriteVenue{OrganizationID: params.OrganizationId, Favorite: false}}, nil
 }
+
+// GetVenueAffinities implements api.Handler.
+func (h *Handler) GetVenueAffinities(ctx context.Context) (*api.VenueAffinityResponse, error) {
+	list, err := h.me.Affinities(ctx)
+	if err != nil {
+		return nil, err
+	}
+	data := make([]api.VenueAffinity, len(list))
+	for i, a := range list {
+		data[i] = api.VenueAffinity{
+			OrganizationID: a.OrganizationID, Slug: a.Slug, Name: a.Name, City: a.City, Score: a.Score,
+			Favorite: a.Favorite, ActivePasses: a.ActivePasses, RecentBookings: a.RecentBookings, Member: a.Member,
+		}
+	}
+	return &api.VenueAffinityResponse{Data: data}, nil
+}

@@ -356,6 +356,15 @@ type Invoker interface {
 	//
 	// GET /venues/{slug}
 	GetVenue(ctx context.Context, params GetVenueParams) (*VenueProfileResponse, error)
+	// GetVenueAffinities invokes getVenueAffinities operation.
+	//
+	// Listed venues the user favourited, holds an active pass at, booked in the last
+	// 90 days, or has an active relationship with, ranked by score = 100 × favourite
+	// + 10 × active passes + bookings in the last 90 days (ties by name). At most 50.
+	// Appointment signals join when appointments exist.
+	//
+	// GET /me/venue-affinities
+	GetVenueAffinities(ctx context.Context) (*VenueAffinityResponse, error)
 	// GetVenueBrand invokes getVenueBrand operation.
 	//
 	// Pass types without brand restrictions are venue-wide and included. An
@@ -2744,6 +2753,79 @@ func (c *Client) sendGetVenue(ctx context.Context, params GetVenueParams) (res *
 	defer body.Close()
 
 	result, err := decodeGetVenueResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetVenueAffinities invokes getVenueAffinities operation.
+//
+// Listed venues the user favourited, holds an active pass at, booked in the last
+// 90 days, or has an active relationship with, ranked by score = 100 × favourite
+// + 10 × active passes + bookings in the last 90 days (ties by name). At most 50.
+// Appointment signals join when appointments exist.
+//
+// GET /me/venue-affinities
+func (c *Client) GetVenueAffinities(ctx context.Context) (*VenueAffinityResponse, error) {
+	res, err := c.sendGetVenueAffinities(ctx)
+	return res, err
+}
+
+func (c *Client) sendGetVenueAffinities(ctx context.Context) (res *VenueAffinityResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/venue-affinities"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetVenueAffinitiesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetVenueAffinitiesResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

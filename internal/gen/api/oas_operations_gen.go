@@ -39,6 +39,7 @@ const (
 	GetMemberClassOperation         OperationName = "GetMemberClass"
 	GetMyFeaturesOperation          OperationName = "GetMyFeatures"
 	GetVenueOperation               OperationName = "GetVenue"
+	GetVenueAffinitiesOperation     OperationName = "GetVenueAffinities"
 	GetVenueBrandOperation          OperationName = "GetVenueBrand"
 	GetVenueJoinOperation           OperationName = "GetVenueJoin"
 	GetVenueOfferOperation          OperationName = "GetVenueOffer"

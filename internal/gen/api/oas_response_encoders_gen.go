@@ -460,6 +460,19 @@ func encodeGetVenueResponse(response *VenueProfileResponse, w http.ResponseWrite
 	return nil
 }
 
+func encodeGetVenueAffinitiesResponse(response *VenueAffinityResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeGetVenueBrandResponse(response *BrandDetailResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)

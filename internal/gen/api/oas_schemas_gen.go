@@ -7121,6 +7121,137 @@ func (s *TotpEnrollmentResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+// Ref: #/components/schemas/VenueAffinity
+type VenueAffinity struct {
+	OrganizationID uuid.UUID `json:"organization_id"`
+	Slug           string    `json:"slug"`
+	Name           string    `json:"name"`
+	City           string    `json:"city"`
+	Score          int       `json:"score"`
+	Favorite       bool      `json:"favorite"`
+	ActivePasses   int       `json:"active_passes"`
+	// Bookings made in the last 90 days.
+	RecentBookings int `json:"recent_bookings"`
+	// An active relationship with the venue.
+	Member bool `json:"member"`
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *VenueAffinity) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// GetSlug returns the value of Slug.
+func (s *VenueAffinity) GetSlug() string {
+	return s.Slug
+}
+
+// GetName returns the value of Name.
+func (s *VenueAffinity) GetName() string {
+	return s.Name
+}
+
+// GetCity returns the value of City.
+func (s *VenueAffinity) GetCity() string {
+	return s.City
+}
+
+// GetScore returns the value of Score.
+func (s *VenueAffinity) GetScore() int {
+	return s.Score
+}
+
+// GetFavorite returns the value of Favorite.
+func (s *VenueAffinity) GetFavorite() bool {
+	return s.Favorite
+}
+
+// GetActivePasses returns the value of ActivePasses.
+func (s *VenueAffinity) GetActivePasses() int {
+	return s.ActivePasses
+}
+
+// GetRecentBookings returns the value of RecentBookings.
+func (s *VenueAffinity) GetRecentBookings() int {
+	return s.RecentBookings
+}
+
+// GetMember returns the value of Member.
+func (s *VenueAffinity) GetMember() bool {
+	return s.Member
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *VenueAffinity) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// SetSlug sets the value of Slug.
+func (s *VenueAffinity) SetSlug(val string) {
+	s.Slug = val
+}
+
+// SetName sets the value of Name.
+func (s *VenueAffinity) SetName(val string) {
+	s.Name = val
+}
+
+// SetCity sets the value of City.
+func (s *VenueAffinity) SetCity(val string) {
+	s.City = val
+}
+
+// SetScore sets the value of Score.
+func (s *VenueAffinity) SetScore(val int) {
+	s.Score = val
+}
+
+// SetFavorite sets the value of Favorite.
+func (s *VenueAffinity) SetFavorite(val bool) {
+	s.Favorite = val
+}
+
+// SetActivePasses sets the value of ActivePasses.
+func (s *VenueAffinity) SetActivePasses(val int) {
+	s.ActivePasses = val
+}
+
+// SetRecentBookings sets the value of RecentBookings.
+func (s *VenueAffinity) SetRecentBookings(val int) {
+	s.RecentBookings = val
+}
+
+// SetMember sets the value of Member.
+func (s *VenueAffinity) SetMember(val bool) {
+	s.Member = val
+}
+
+// Ref: #/components/schemas/VenueAffinityResponse
+type VenueAffinityResponse struct {
+	Data  []VenueAffinity `json:"data"`
+	Error struct{}        `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *VenueAffinityResponse) GetData() []VenueAffinity {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *VenueAffinityResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *VenueAffinityResponse) SetData(val []VenueAffinity) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *VenueAffinityResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 // Ref: #/components/schemas/VenueListItem
 type VenueListItem struct {
 	ID      uuid.UUID `json:"id"`

@@ -104,6 +104,7 @@ var operationRolesBearerAuth = map[string][]string{
 	GetMeMinimalOperation:           []string{},
 	GetMemberClassOperation:         []string{},
 	GetMyFeaturesOperation:          []string{},
+	GetVenueAffinitiesOperation:     []string{},
 	GetVenueJoinOperation:           []string{},
 	JoinVenueOperation:              []string{},
 	RemoveFavoriteVenueOperation:    []string{},

@@ -447,6 +447,18 @@ func (UnimplementedHandler) GetVenue(ctx context.Context, params GetVenueParams)
 	return r, ht.ErrNotImplemented
 }
 
+// GetVenueAffinities implements getVenueAffinities operation.
+//
+// Listed venues the user favourited, holds an active pass at, booked in the last
+// 90 days, or has an active relationship with, ranked by score = 100 × favourite
+// + 10 × active passes + bookings in the last 90 days (ties by name). At most 50.
+// Appointment signals join when appointments exist.
+//
+// GET /me/venue-affinities
+func (UnimplementedHandler) GetVenueAffinities(ctx context.Context) (r *VenueAffinityResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetVenueBrand implements getVenueBrand operation.
 //
 // Pass types without brand restrictions are venue-wide and included. An
