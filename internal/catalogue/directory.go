@@ -87,22 +87,10 @@ func SearchVenues(ctx context.Context, client *ent.Client, q VenueQuery) ([]Venu
 			dLng = min(q.RadiusKm/(111.0*c), 180.0)
 		}
 	}
-	rows, err := client.QueryContext(ctx, searchVenuesSQL, lat, lng, search, q.City, q.RadiusKm, dLat, dLng, q.Limit, q.Offset)
+	hits, total, err := queryVenues(ctx, client, "search venues", searchVenuesSQL,
+		lat, lng, search, q.City, q.RadiusKm, dLat, dLng, q.Limit, q.Offset)
 	if err != nil {
-		return nil, 0, fmt.Errorf("search venues: %w", err)
-	}
-	defer rows.Close()
-	var hits []VenueHit
-	total := 0
-	for rows.Next() {
-		var h VenueHit
-		if err := rows.Scan(&h.ID, &h.Name, &h.Slug, &h.Address, &h.City, &h.ClassCount, &h.LocationCount, &h.DistanceKm, &total); err != nil {
-			return nil, 0, fmt.Errorf("scan venue: %w", err)
-		}
-		hits = append(hits, h)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("search venues: %w", err)
+		return nil, 0, err
 	}
 	if len(hits) == 0 && q.Offset > 0 {
 		// Past the last page: count without a page to report the total.
@@ -144,6 +132,7 @@ func DiscoverVenues(ctx context.Context, client *ent.Client, world string, date 
 SELECT o.id, o.name, o.slug, coalesce(o.address, ''), coalesce(o.city, ''),
        (SELECT count(*) FROM class_types ct WHERE ct.organization_id = o.id AND ct.active),
        (SELECT count(*) FROM locations l WHERE l.organization_id = o.id AND l.active),
+       NULL::float8,
        count(*) OVER ()
 FROM organizations o
 WHERE o.listed AND o.world = $4
@@ -151,21 +140,31 @@ WHERE o.listed AND o.world = $4
   AND EXISTS (SELECT 1 FROM class_instances ci WHERE ` + liveClassSQL + `)
 ORDER BY o.name, o.id
 LIMIT $6 OFFSET $7`
-	rows, err := client.QueryContext(ctx, q, date.Format(time.DateOnly), w.FromHour, w.ToHour, world, pattern, limit, offset)
+	return queryVenues(ctx, client, "discover venues", q,
+		date.Format(time.DateOnly), w.FromHour, w.ToHour, world, pattern, limit, offset)
+}
+
+// queryVenues runs a directory query whose columns are id, name, slug,
+// address, city, class count, location count, distance and the window total.
+func queryVenues(ctx context.Context, client *ent.Client, label, query string, args ...any) ([]VenueHit, int, error) {
+	rows, err := client.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, 0, fmt.Errorf("discover venues: %w", err)
+		return nil, 0, fmt.Errorf("%s: %w", label, err)
 	}
 	defer rows.Close()
 	var hits []VenueHit
 	total := 0
 	for rows.Next() {
 		var h VenueHit
-		if err := rows.Scan(&h.ID, &h.Name, &h.Slug, &h.Address, &h.City, &h.ClassCount, &h.LocationCount, &total); err != nil {
-			return nil, 0, fmt.Errorf("scan venue: %w", err)
+		if err := rows.Scan(&h.ID, &h.Name, &h.Slug, &h.Address, &h.City, &h.ClassCount, &h.LocationCount, &h.DistanceKm, &total); err != nil {
+			return nil, 0, fmt.Errorf("%s: scan venue: %w", label, err)
 		}
 		hits = append(hits, h)
 	}
-	return hits, total, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", label, err)
+	}
+	return hits, total, nil
 }
 
 // CountLive counts, per world, the listed venues with live inventory on date.
