@@ -1,13 +1,13 @@
 // Package venue is the root of the venue platform module. `go generate ./...`
 // here regenerates every derived file, deterministically, in order: the ent
-// packages and entity component schemas (spec/ent.gen.json), the ogen server
-// and client from spec/api.yaml, the bundled OpenAPI document, and the MCP
-// tool schemas. New SQL migrations are written separately, on purpose, by
+// packages and entity component schemas (spec/ent.gen.json), the bundled
+// OpenAPI document (spec/api.yaml plus the fragments in spec/parts/), the
+// ogen server and client from that document, and the MCP tool schemas. New SQL migrations are written separately, on purpose, by
 // `go run ./internal/gen/migrate -name <change>`; a test fails while the
 // schema and the migrations disagree.
 package venue
 
 //go:generate go run ./internal/gen/entc
-//go:generate go tool ogen --config internal/gen/ogen.yml --target internal/gen/api --package api --clean spec/api.yaml
 //go:generate go run ./internal/gen/bundle
+//go:generate go tool ogen --config internal/gen/ogen.yml --target internal/gen/api --package api --clean internal/gen/openapi/openapi.json
 //go:generate go run ./internal/gen/mcpschema

@@ -484,10 +484,6 @@ func (s *ActiveOrganization) encodeFields(e *jx.Encoder) {
 		json.EncodeUUID(e, s.OrganizationID)
 	}
 	{
-		e.FieldStart("role")
-		s.Role.Encode(e)
-	}
-	{
 		e.FieldStart("permissions")
 		e.ArrStart()
 		for _, elem := range s.Permissions {
@@ -495,12 +491,16 @@ func (s *ActiveOrganization) encodeFields(e *jx.Encoder) {
 		}
 		e.ArrEnd()
 	}
+	{
+		e.FieldStart("role")
+		s.Role.Encode(e)
+	}
 }
 
 var jsonFieldsNameOfActiveOrganization = [3]string{
 	0: "organization_id",
-	1: "role",
-	2: "permissions",
+	1: "permissions",
+	2: "role",
 }
 
 // Decode decodes ActiveOrganization from json.
@@ -524,18 +524,8 @@ func (s *ActiveOrganization) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"organization_id\"")
 			}
-		case "role":
-			requiredBitSet[0] |= 1 << 1
-			if err := func() error {
-				if err := s.Role.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"role\"")
-			}
 		case "permissions":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				s.Permissions = make([]string, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -553,6 +543,16 @@ func (s *ActiveOrganization) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"permissions\"")
+			}
+		case "role":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				if err := s.Role.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"role\"")
 			}
 		default:
 			return d.Skip()
@@ -989,16 +989,20 @@ func (s *AddonItem) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *AddonItem) encodeFields(e *jx.Encoder) {
 	{
+		e.FieldStart("currency")
+		e.Str(s.Currency)
+	}
+	{
+		e.FieldStart("description")
+		e.Str(s.Description)
+	}
+	{
 		e.FieldStart("id")
 		json.EncodeUUID(e, s.ID)
 	}
 	{
 		e.FieldStart("name")
 		e.Str(s.Name)
-	}
-	{
-		e.FieldStart("description")
-		e.Str(s.Description)
 	}
 	{
 		e.FieldStart("price_amount")
@@ -1008,19 +1012,15 @@ func (s *AddonItem) encodeFields(e *jx.Encoder) {
 		e.FieldStart("price_minor")
 		e.Int64(s.PriceMinor)
 	}
-	{
-		e.FieldStart("currency")
-		e.Str(s.Currency)
-	}
 }
 
 var jsonFieldsNameOfAddonItem = [6]string{
-	0: "id",
-	1: "name",
-	2: "description",
-	3: "price_amount",
-	4: "price_minor",
-	5: "currency",
+	0: "currency",
+	1: "description",
+	2: "id",
+	3: "name",
+	4: "price_amount",
+	5: "price_minor",
 }
 
 // Decode decodes AddonItem from json.
@@ -1032,8 +1032,32 @@ func (s *AddonItem) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "id":
+		case "currency":
 			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Str()
+				s.Currency = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"currency\"")
+			}
+		case "description":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.Description = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"description\"")
+			}
+		case "id":
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.ID = v
@@ -1045,7 +1069,7 @@ func (s *AddonItem) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"id\"")
 			}
 		case "name":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Str()
 				s.Name = string(v)
@@ -1056,20 +1080,8 @@ func (s *AddonItem) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"name\"")
 			}
-		case "description":
-			requiredBitSet[0] |= 1 << 2
-			if err := func() error {
-				v, err := d.Str()
-				s.Description = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"description\"")
-			}
 		case "price_amount":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				v, err := d.Float64()
 				s.PriceAmount = float64(v)
@@ -1081,7 +1093,7 @@ func (s *AddonItem) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"price_amount\"")
 			}
 		case "price_minor":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := d.Int64()
 				s.PriceMinor = int64(v)
@@ -1091,18 +1103,6 @@ func (s *AddonItem) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"price_minor\"")
-			}
-		case "currency":
-			requiredBitSet[0] |= 1 << 5
-			if err := func() error {
-				v, err := d.Str()
-				s.Currency = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"currency\"")
 			}
 		default:
 			return d.Skip()
@@ -1292,6 +1292,10 @@ func (s *AmenityEntry) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *AmenityEntry) encodeFields(e *jx.Encoder) {
 	{
+		e.FieldStart("icon")
+		e.Str(s.Icon)
+	}
+	{
 		e.FieldStart("id")
 		json.EncodeUUID(e, s.ID)
 	}
@@ -1299,16 +1303,12 @@ func (s *AmenityEntry) encodeFields(e *jx.Encoder) {
 		e.FieldStart("name")
 		e.Str(s.Name)
 	}
-	{
-		e.FieldStart("icon")
-		e.Str(s.Icon)
-	}
 }
 
 var jsonFieldsNameOfAmenityEntry = [3]string{
-	0: "id",
-	1: "name",
-	2: "icon",
+	0: "icon",
+	1: "id",
+	2: "name",
 }
 
 // Decode decodes AmenityEntry from json.
@@ -1320,8 +1320,20 @@ func (s *AmenityEntry) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "id":
+		case "icon":
 			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Str()
+				s.Icon = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"icon\"")
+			}
+		case "id":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.ID = v
@@ -1333,7 +1345,7 @@ func (s *AmenityEntry) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"id\"")
 			}
 		case "name":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := d.Str()
 				s.Name = string(v)
@@ -1343,18 +1355,6 @@ func (s *AmenityEntry) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"name\"")
-			}
-		case "icon":
-			requiredBitSet[0] |= 1 << 2
-			if err := func() error {
-				v, err := d.Str()
-				s.Icon = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"icon\"")
 			}
 		default:
 			return d.Skip()
@@ -1430,19 +1430,19 @@ func (s *BackupCodes) encodeFields(e *jx.Encoder) {
 		e.ArrEnd()
 	}
 	{
-		e.FieldStart("warning")
-		e.Str(s.Warning)
-	}
-	{
 		e.FieldStart("count")
 		e.Int(s.Count)
+	}
+	{
+		e.FieldStart("warning")
+		e.Str(s.Warning)
 	}
 }
 
 var jsonFieldsNameOfBackupCodes = [3]string{
 	0: "backup_codes",
-	1: "warning",
-	2: "count",
+	1: "count",
+	2: "warning",
 }
 
 // Decode decodes BackupCodes from json.
@@ -1474,20 +1474,8 @@ func (s *BackupCodes) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"backup_codes\"")
 			}
-		case "warning":
-			requiredBitSet[0] |= 1 << 1
-			if err := func() error {
-				v, err := d.Str()
-				s.Warning = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"warning\"")
-			}
 		case "count":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := d.Int()
 				s.Count = int(v)
@@ -1497,6 +1485,18 @@ func (s *BackupCodes) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"count\"")
+			}
+		case "warning":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Str()
+				s.Warning = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"warning\"")
 			}
 		default:
 			return d.Skip()
@@ -1932,8 +1932,20 @@ func (s *BrandItem) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *BrandItem) encodeFields(e *jx.Encoder) {
 	{
+		e.FieldStart("class_types_count")
+		e.Int(s.ClassTypesCount)
+	}
+	{
+		e.FieldStart("description")
+		e.Str(s.Description)
+	}
+	{
 		e.FieldStart("id")
 		json.EncodeUUID(e, s.ID)
+	}
+	{
+		e.FieldStart("logo_url")
+		e.Str(s.LogoURL)
 	}
 	{
 		e.FieldStart("name")
@@ -1944,46 +1956,34 @@ func (s *BrandItem) encodeFields(e *jx.Encoder) {
 		e.Str(s.Slug)
 	}
 	{
-		e.FieldStart("description")
-		e.Str(s.Description)
+		e.FieldStart("social_links")
+		s.SocialLinks.Encode(e)
 	}
 	{
 		e.FieldStart("tagline")
 		e.Str(s.Tagline)
 	}
 	{
-		e.FieldStart("logo_url")
-		e.Str(s.LogoURL)
+		e.FieldStart("theme")
+		s.Theme.Encode(e)
 	}
 	{
 		e.FieldStart("website")
 		e.Str(s.Website)
 	}
-	{
-		e.FieldStart("theme")
-		s.Theme.Encode(e)
-	}
-	{
-		e.FieldStart("social_links")
-		s.SocialLinks.Encode(e)
-	}
-	{
-		e.FieldStart("class_types_count")
-		e.Int(s.ClassTypesCount)
-	}
 }
 
 var jsonFieldsNameOfBrandItem = [10]string{
-	0: "id",
-	1: "name",
-	2: "slug",
-	3: "description",
-	4: "tagline",
-	5: "logo_url",
-	6: "website",
-	7: "theme",
-	8: "social_links",
-	9: "class_types_count",
+	0: "class_types_count",
+	1: "description",
+	2: "id",
+	3: "logo_url",
+	4: "name",
+	5: "slug",
+	6: "social_links",
+	7: "tagline",
+	8: "theme",
+	9: "website",
 }
 
 // Decode decodes BrandItem from json.
@@ -1995,8 +1995,32 @@ func (s *BrandItem) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "id":
+		case "class_types_count":
 			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Int()
+				s.ClassTypesCount = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"class_types_count\"")
+			}
+		case "description":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.Description = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"description\"")
+			}
+		case "id":
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.ID = v
@@ -2007,8 +2031,20 @@ func (s *BrandItem) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"id\"")
 			}
+		case "logo_url":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Str()
+				s.LogoURL = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"logo_url\"")
+			}
 		case "name":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				v, err := d.Str()
 				s.Name = string(v)
@@ -2020,7 +2056,7 @@ func (s *BrandItem) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"name\"")
 			}
 		case "slug":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := d.Str()
 				s.Slug = string(v)
@@ -2031,20 +2067,18 @@ func (s *BrandItem) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"slug\"")
 			}
-		case "description":
-			requiredBitSet[0] |= 1 << 3
+		case "social_links":
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
-				v, err := d.Str()
-				s.Description = string(v)
-				if err != nil {
+				if err := s.SocialLinks.Decode(d); err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"description\"")
+				return errors.Wrap(err, "decode field \"social_links\"")
 			}
 		case "tagline":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
 				v, err := d.Str()
 				s.Tagline = string(v)
@@ -2055,20 +2089,18 @@ func (s *BrandItem) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"tagline\"")
 			}
-		case "logo_url":
-			requiredBitSet[0] |= 1 << 5
+		case "theme":
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
-				v, err := d.Str()
-				s.LogoURL = string(v)
-				if err != nil {
+				if err := s.Theme.Decode(d); err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"logo_url\"")
+				return errors.Wrap(err, "decode field \"theme\"")
 			}
 		case "website":
-			requiredBitSet[0] |= 1 << 6
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				v, err := d.Str()
 				s.Website = string(v)
@@ -2078,38 +2110,6 @@ func (s *BrandItem) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"website\"")
-			}
-		case "theme":
-			requiredBitSet[0] |= 1 << 7
-			if err := func() error {
-				if err := s.Theme.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"theme\"")
-			}
-		case "social_links":
-			requiredBitSet[1] |= 1 << 0
-			if err := func() error {
-				if err := s.SocialLinks.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"social_links\"")
-			}
-		case "class_types_count":
-			requiredBitSet[1] |= 1 << 1
-			if err := func() error {
-				v, err := d.Int()
-				s.ClassTypesCount = int(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"class_types_count\"")
 			}
 		default:
 			return d.Skip()
@@ -2638,6 +2638,22 @@ func (s *ClassTypeItem) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *ClassTypeItem) encodeFields(e *jx.Encoder) {
 	{
+		e.FieldStart("brand")
+		s.Brand.Encode(e)
+	}
+	{
+		e.FieldStart("color")
+		e.Str(s.Color)
+	}
+	{
+		e.FieldStart("description")
+		e.Str(s.Description)
+	}
+	{
+		e.FieldStart("duration_minutes")
+		e.Int(s.DurationMinutes)
+	}
+	{
 		e.FieldStart("id")
 		json.EncodeUUID(e, s.ID)
 	}
@@ -2649,32 +2665,16 @@ func (s *ClassTypeItem) encodeFields(e *jx.Encoder) {
 		e.FieldStart("slug")
 		e.Str(s.Slug)
 	}
-	{
-		e.FieldStart("description")
-		e.Str(s.Description)
-	}
-	{
-		e.FieldStart("duration_minutes")
-		e.Int(s.DurationMinutes)
-	}
-	{
-		e.FieldStart("color")
-		e.Str(s.Color)
-	}
-	{
-		e.FieldStart("brand")
-		s.Brand.Encode(e)
-	}
 }
 
 var jsonFieldsNameOfClassTypeItem = [7]string{
-	0: "id",
-	1: "name",
-	2: "slug",
-	3: "description",
-	4: "duration_minutes",
-	5: "color",
-	6: "brand",
+	0: "brand",
+	1: "color",
+	2: "description",
+	3: "duration_minutes",
+	4: "id",
+	5: "name",
+	6: "slug",
 }
 
 // Decode decodes ClassTypeItem from json.
@@ -2686,44 +2686,30 @@ func (s *ClassTypeItem) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "id":
+		case "brand":
 			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
-				v, err := json.DecodeUUID(d)
-				s.ID = v
-				if err != nil {
+				if err := s.Brand.Decode(d); err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"id\"")
+				return errors.Wrap(err, "decode field \"brand\"")
 			}
-		case "name":
+		case "color":
 			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := d.Str()
-				s.Name = string(v)
+				s.Color = string(v)
 				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"name\"")
-			}
-		case "slug":
-			requiredBitSet[0] |= 1 << 2
-			if err := func() error {
-				v, err := d.Str()
-				s.Slug = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"slug\"")
+				return errors.Wrap(err, "decode field \"color\"")
 			}
 		case "description":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := d.Str()
 				s.Description = string(v)
@@ -2735,7 +2721,7 @@ func (s *ClassTypeItem) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"description\"")
 			}
 		case "duration_minutes":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Int()
 				s.DurationMinutes = int(v)
@@ -2746,27 +2732,41 @@ func (s *ClassTypeItem) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"duration_minutes\"")
 			}
-		case "color":
-			requiredBitSet[0] |= 1 << 5
+		case "id":
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
-				v, err := d.Str()
-				s.Color = string(v)
+				v, err := json.DecodeUUID(d)
+				s.ID = v
 				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"color\"")
+				return errors.Wrap(err, "decode field \"id\"")
 			}
-		case "brand":
-			requiredBitSet[0] |= 1 << 6
+		case "name":
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
-				if err := s.Brand.Decode(d); err != nil {
+				v, err := d.Str()
+				s.Name = string(v)
+				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"brand\"")
+				return errors.Wrap(err, "decode field \"name\"")
+			}
+		case "slug":
+			requiredBitSet[0] |= 1 << 6
+			if err := func() error {
+				v, err := d.Str()
+				s.Slug = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"slug\"")
 			}
 		default:
 			return d.Skip()
@@ -2971,8 +2971,16 @@ func (s *CommercialRule) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *CommercialRule) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("version")
-		e.Int(s.Version)
+		e.FieldStart("currency")
+		e.Str(s.Currency)
+	}
+	{
+		e.FieldStart("duration")
+		s.Duration.Encode(e)
+	}
+	{
+		e.FieldStart("followingPrice")
+		s.FollowingPrice.Encode(e)
 	}
 	{
 		e.FieldStart("kind")
@@ -2983,12 +2991,12 @@ func (s *CommercialRule) encodeFields(e *jx.Encoder) {
 		s.Pricing.Encode(e)
 	}
 	{
-		e.FieldStart("currency")
-		e.Str(s.Currency)
-	}
-	{
 		e.FieldStart("vatMode")
 		e.Str(s.VatMode)
+	}
+	{
+		e.FieldStart("version")
+		e.Int(s.Version)
 	}
 	{
 		e.FieldStart("waiveRegistrationFeePassTypeIds")
@@ -2998,25 +3006,17 @@ func (s *CommercialRule) encodeFields(e *jx.Encoder) {
 		}
 		e.ArrEnd()
 	}
-	{
-		e.FieldStart("duration")
-		s.Duration.Encode(e)
-	}
-	{
-		e.FieldStart("followingPrice")
-		s.FollowingPrice.Encode(e)
-	}
 }
 
 var jsonFieldsNameOfCommercialRule = [8]string{
-	0: "version",
-	1: "kind",
-	2: "pricing",
-	3: "currency",
-	4: "vatMode",
-	5: "waiveRegistrationFeePassTypeIds",
-	6: "duration",
-	7: "followingPrice",
+	0: "currency",
+	1: "duration",
+	2: "followingPrice",
+	3: "kind",
+	4: "pricing",
+	5: "vatMode",
+	6: "version",
+	7: "waiveRegistrationFeePassTypeIds",
 }
 
 // Decode decodes CommercialRule from json.
@@ -3028,20 +3028,40 @@ func (s *CommercialRule) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "version":
+		case "currency":
 			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
-				v, err := d.Int()
-				s.Version = int(v)
+				v, err := d.Str()
+				s.Currency = string(v)
 				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"version\"")
+				return errors.Wrap(err, "decode field \"currency\"")
+			}
+		case "duration":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := s.Duration.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"duration\"")
+			}
+		case "followingPrice":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				if err := s.FollowingPrice.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"followingPrice\"")
 			}
 		case "kind":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Str()
 				s.Kind = string(v)
@@ -3053,7 +3073,7 @@ func (s *CommercialRule) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"kind\"")
 			}
 		case "pricing":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				if err := s.Pricing.Decode(d); err != nil {
 					return err
@@ -3062,20 +3082,8 @@ func (s *CommercialRule) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"pricing\"")
 			}
-		case "currency":
-			requiredBitSet[0] |= 1 << 3
-			if err := func() error {
-				v, err := d.Str()
-				s.Currency = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"currency\"")
-			}
 		case "vatMode":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := d.Str()
 				s.VatMode = string(v)
@@ -3086,8 +3094,20 @@ func (s *CommercialRule) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"vatMode\"")
 			}
+		case "version":
+			requiredBitSet[0] |= 1 << 6
+			if err := func() error {
+				v, err := d.Int()
+				s.Version = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"version\"")
+			}
 		case "waiveRegistrationFeePassTypeIds":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
 				s.WaiveRegistrationFeePassTypeIds = make([]string, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -3105,26 +3125,6 @@ func (s *CommercialRule) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"waiveRegistrationFeePassTypeIds\"")
-			}
-		case "duration":
-			requiredBitSet[0] |= 1 << 6
-			if err := func() error {
-				if err := s.Duration.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"duration\"")
-			}
-		case "followingPrice":
-			requiredBitSet[0] |= 1 << 7
-			if err := func() error {
-				if err := s.FollowingPrice.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"followingPrice\"")
 			}
 		default:
 			return d.Skip()
@@ -3192,18 +3192,18 @@ func (s *CommercialRuleDuration) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *CommercialRuleDuration) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("mode")
-		e.Str(s.Mode)
-	}
-	{
 		e.FieldStart("endsAt")
 		e.Str(s.EndsAt)
+	}
+	{
+		e.FieldStart("mode")
+		e.Str(s.Mode)
 	}
 }
 
 var jsonFieldsNameOfCommercialRuleDuration = [2]string{
-	0: "mode",
-	1: "endsAt",
+	0: "endsAt",
+	1: "mode",
 }
 
 // Decode decodes CommercialRuleDuration from json.
@@ -3215,20 +3215,8 @@ func (s *CommercialRuleDuration) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "mode":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				v, err := d.Str()
-				s.Mode = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"mode\"")
-			}
 		case "endsAt":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				v, err := d.Str()
 				s.EndsAt = string(v)
@@ -3238,6 +3226,18 @@ func (s *CommercialRuleDuration) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"endsAt\"")
+			}
+		case "mode":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.Mode = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"mode\"")
 			}
 		default:
 			return d.Skip()
@@ -3610,20 +3610,20 @@ func (s *DeviceApproveRequest) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *DeviceApproveRequest) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("user_code")
-		e.Str(s.UserCode)
-	}
-	{
 		if s.Deny.Set {
 			e.FieldStart("deny")
 			s.Deny.Encode(e)
 		}
 	}
+	{
+		e.FieldStart("user_code")
+		e.Str(s.UserCode)
+	}
 }
 
 var jsonFieldsNameOfDeviceApproveRequest = [2]string{
-	0: "user_code",
-	1: "deny",
+	0: "deny",
+	1: "user_code",
 }
 
 // Decode decodes DeviceApproveRequest from json.
@@ -3635,18 +3635,6 @@ func (s *DeviceApproveRequest) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "user_code":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				v, err := d.Str()
-				s.UserCode = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"user_code\"")
-			}
 		case "deny":
 			if err := func() error {
 				s.Deny.Reset()
@@ -3656,6 +3644,18 @@ func (s *DeviceApproveRequest) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"deny\"")
+			}
+		case "user_code":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.UserCode = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"user_code\"")
 			}
 		default:
 			return d.Skip()
@@ -3667,7 +3667,7 @@ func (s *DeviceApproveRequest) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00000001,
+		0b00000010,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -3837,14 +3837,6 @@ func (s *DeviceCode) encodeFields(e *jx.Encoder) {
 		e.Str(s.DeviceCode)
 	}
 	{
-		e.FieldStart("user_code")
-		e.Str(s.UserCode)
-	}
-	{
-		e.FieldStart("verification_uri")
-		e.Str(s.VerificationURI)
-	}
-	{
 		e.FieldStart("expires_in")
 		e.Int(s.ExpiresIn)
 	}
@@ -3852,14 +3844,22 @@ func (s *DeviceCode) encodeFields(e *jx.Encoder) {
 		e.FieldStart("interval")
 		e.Int(s.Interval)
 	}
+	{
+		e.FieldStart("user_code")
+		e.Str(s.UserCode)
+	}
+	{
+		e.FieldStart("verification_uri")
+		e.Str(s.VerificationURI)
+	}
 }
 
 var jsonFieldsNameOfDeviceCode = [5]string{
 	0: "device_code",
-	1: "user_code",
-	2: "verification_uri",
-	3: "expires_in",
-	4: "interval",
+	1: "expires_in",
+	2: "interval",
+	3: "user_code",
+	4: "verification_uri",
 }
 
 // Decode decodes DeviceCode from json.
@@ -3883,32 +3883,8 @@ func (s *DeviceCode) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"device_code\"")
 			}
-		case "user_code":
-			requiredBitSet[0] |= 1 << 1
-			if err := func() error {
-				v, err := d.Str()
-				s.UserCode = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"user_code\"")
-			}
-		case "verification_uri":
-			requiredBitSet[0] |= 1 << 2
-			if err := func() error {
-				v, err := d.Str()
-				s.VerificationURI = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"verification_uri\"")
-			}
 		case "expires_in":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := d.Int()
 				s.ExpiresIn = int(v)
@@ -3920,7 +3896,7 @@ func (s *DeviceCode) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"expires_in\"")
 			}
 		case "interval":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := d.Int()
 				s.Interval = int(v)
@@ -3930,6 +3906,30 @@ func (s *DeviceCode) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"interval\"")
+			}
+		case "user_code":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Str()
+				s.UserCode = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"user_code\"")
+			}
+		case "verification_uri":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				v, err := d.Str()
+				s.VerificationURI = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"verification_uri\"")
 			}
 		default:
 			return d.Skip()
@@ -4203,8 +4203,20 @@ func (s *DiscoveryClass) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *DiscoveryClass) encodeFields(e *jx.Encoder) {
 	{
+		e.FieldStart("available_spots")
+		e.Int(s.AvailableSpots)
+	}
+	{
+		e.FieldStart("end_time")
+		json.EncodeDateTime(e, s.EndTime)
+	}
+	{
 		e.FieldStart("id")
 		json.EncodeUUID(e, s.ID)
+	}
+	{
+		e.FieldStart("is_bookable")
+		e.Bool(s.IsBookable)
 	}
 	{
 		e.FieldStart("name")
@@ -4214,27 +4226,15 @@ func (s *DiscoveryClass) encodeFields(e *jx.Encoder) {
 		e.FieldStart("start_time")
 		json.EncodeDateTime(e, s.StartTime)
 	}
-	{
-		e.FieldStart("end_time")
-		json.EncodeDateTime(e, s.EndTime)
-	}
-	{
-		e.FieldStart("available_spots")
-		e.Int(s.AvailableSpots)
-	}
-	{
-		e.FieldStart("is_bookable")
-		e.Bool(s.IsBookable)
-	}
 }
 
 var jsonFieldsNameOfDiscoveryClass = [6]string{
-	0: "id",
-	1: "name",
-	2: "start_time",
-	3: "end_time",
-	4: "available_spots",
-	5: "is_bookable",
+	0: "available_spots",
+	1: "end_time",
+	2: "id",
+	3: "is_bookable",
+	4: "name",
+	5: "start_time",
 }
 
 // Decode decodes DiscoveryClass from json.
@@ -4246,8 +4246,32 @@ func (s *DiscoveryClass) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "id":
+		case "available_spots":
 			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Int()
+				s.AvailableSpots = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"available_spots\"")
+			}
+		case "end_time":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := json.DecodeDateTime(d)
+				s.EndTime = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"end_time\"")
+			}
+		case "id":
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.ID = v
@@ -4258,8 +4282,20 @@ func (s *DiscoveryClass) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"id\"")
 			}
+		case "is_bookable":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Bool()
+				s.IsBookable = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"is_bookable\"")
+			}
 		case "name":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				v, err := d.Str()
 				s.Name = string(v)
@@ -4271,7 +4307,7 @@ func (s *DiscoveryClass) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"name\"")
 			}
 		case "start_time":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := json.DecodeDateTime(d)
 				s.StartTime = v
@@ -4281,42 +4317,6 @@ func (s *DiscoveryClass) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"start_time\"")
-			}
-		case "end_time":
-			requiredBitSet[0] |= 1 << 3
-			if err := func() error {
-				v, err := json.DecodeDateTime(d)
-				s.EndTime = v
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"end_time\"")
-			}
-		case "available_spots":
-			requiredBitSet[0] |= 1 << 4
-			if err := func() error {
-				v, err := d.Int()
-				s.AvailableSpots = int(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"available_spots\"")
-			}
-		case "is_bookable":
-			requiredBitSet[0] |= 1 << 5
-			if err := func() error {
-				v, err := d.Bool()
-				s.IsBookable = bool(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"is_bookable\"")
 			}
 		default:
 			return d.Skip()
@@ -4384,28 +4384,28 @@ func (s *DiscoveryCounts) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *DiscoveryCounts) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("date")
-		json.EncodeDate(e, s.Date)
-	}
-	{
 		e.FieldStart("classes")
 		e.Int(s.Classes)
 	}
 	{
-		e.FieldStart("treatments")
-		e.Int(s.Treatments)
+		e.FieldStart("date")
+		json.EncodeDate(e, s.Date)
 	}
 	{
 		e.FieldStart("salon")
 		e.Int(s.Salon)
 	}
+	{
+		e.FieldStart("treatments")
+		e.Int(s.Treatments)
+	}
 }
 
 var jsonFieldsNameOfDiscoveryCounts = [4]string{
-	0: "date",
-	1: "classes",
-	2: "treatments",
-	3: "salon",
+	0: "classes",
+	1: "date",
+	2: "salon",
+	3: "treatments",
 }
 
 // Decode decodes DiscoveryCounts from json.
@@ -4417,20 +4417,8 @@ func (s *DiscoveryCounts) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "date":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				v, err := json.DecodeDate(d)
-				s.Date = v
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"date\"")
-			}
 		case "classes":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				v, err := d.Int()
 				s.Classes = int(v)
@@ -4441,20 +4429,20 @@ func (s *DiscoveryCounts) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"classes\"")
 			}
-		case "treatments":
-			requiredBitSet[0] |= 1 << 2
+		case "date":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
-				v, err := d.Int()
-				s.Treatments = int(v)
+				v, err := json.DecodeDate(d)
+				s.Date = v
 				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"treatments\"")
+				return errors.Wrap(err, "decode field \"date\"")
 			}
 		case "salon":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := d.Int()
 				s.Salon = int(v)
@@ -4464,6 +4452,18 @@ func (s *DiscoveryCounts) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"salon\"")
+			}
+		case "treatments":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Int()
+				s.Treatments = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"treatments\"")
 			}
 		default:
 			return d.Skip()
@@ -4641,32 +4641,20 @@ func (s *DiscoveryMeta) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *DiscoveryMeta) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("page")
-		e.Int(s.Page)
-	}
-	{
-		e.FieldStart("limit")
-		e.Int(s.Limit)
-	}
-	{
-		e.FieldStart("total")
-		e.Int(s.Total)
+		e.FieldStart("date")
+		json.EncodeDate(e, s.Date)
 	}
 	{
 		e.FieldStart("has_more")
 		e.Bool(s.HasMore)
 	}
 	{
-		e.FieldStart("date")
-		json.EncodeDate(e, s.Date)
+		e.FieldStart("limit")
+		e.Int(s.Limit)
 	}
 	{
-		e.FieldStart("world")
-		e.Str(s.World)
-	}
-	{
-		e.FieldStart("time_window")
-		e.Str(s.TimeWindow)
+		e.FieldStart("page")
+		e.Int(s.Page)
 	}
 	{
 		e.FieldStart("partial_failures")
@@ -4676,17 +4664,29 @@ func (s *DiscoveryMeta) encodeFields(e *jx.Encoder) {
 		}
 		e.ArrEnd()
 	}
+	{
+		e.FieldStart("time_window")
+		e.Str(s.TimeWindow)
+	}
+	{
+		e.FieldStart("total")
+		e.Int(s.Total)
+	}
+	{
+		e.FieldStart("world")
+		e.Str(s.World)
+	}
 }
 
 var jsonFieldsNameOfDiscoveryMeta = [8]string{
-	0: "page",
-	1: "limit",
-	2: "total",
-	3: "has_more",
-	4: "date",
-	5: "world",
-	6: "time_window",
-	7: "partial_failures",
+	0: "date",
+	1: "has_more",
+	2: "limit",
+	3: "page",
+	4: "partial_failures",
+	5: "time_window",
+	6: "total",
+	7: "world",
 }
 
 // Decode decodes DiscoveryMeta from json.
@@ -4698,56 +4698,8 @@ func (s *DiscoveryMeta) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "page":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				v, err := d.Int()
-				s.Page = int(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"page\"")
-			}
-		case "limit":
-			requiredBitSet[0] |= 1 << 1
-			if err := func() error {
-				v, err := d.Int()
-				s.Limit = int(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"limit\"")
-			}
-		case "total":
-			requiredBitSet[0] |= 1 << 2
-			if err := func() error {
-				v, err := d.Int()
-				s.Total = int(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"total\"")
-			}
-		case "has_more":
-			requiredBitSet[0] |= 1 << 3
-			if err := func() error {
-				v, err := d.Bool()
-				s.HasMore = bool(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"has_more\"")
-			}
 		case "date":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				v, err := json.DecodeDate(d)
 				s.Date = v
@@ -4758,32 +4710,44 @@ func (s *DiscoveryMeta) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"date\"")
 			}
-		case "world":
-			requiredBitSet[0] |= 1 << 5
+		case "has_more":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
-				v, err := d.Str()
-				s.World = string(v)
+				v, err := d.Bool()
+				s.HasMore = bool(v)
 				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"world\"")
+				return errors.Wrap(err, "decode field \"has_more\"")
 			}
-		case "time_window":
-			requiredBitSet[0] |= 1 << 6
+		case "limit":
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
-				v, err := d.Str()
-				s.TimeWindow = string(v)
+				v, err := d.Int()
+				s.Limit = int(v)
 				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"time_window\"")
+				return errors.Wrap(err, "decode field \"limit\"")
+			}
+		case "page":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Int()
+				s.Page = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"page\"")
 			}
 		case "partial_failures":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				s.PartialFailures = make([]PartialFailure, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -4799,6 +4763,42 @@ func (s *DiscoveryMeta) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"partial_failures\"")
+			}
+		case "time_window":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				v, err := d.Str()
+				s.TimeWindow = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"time_window\"")
+			}
+		case "total":
+			requiredBitSet[0] |= 1 << 6
+			if err := func() error {
+				v, err := d.Int()
+				s.Total = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"total\"")
+			}
+		case "world":
+			requiredBitSet[0] |= 1 << 7
+			if err := func() error {
+				v, err := d.Str()
+				s.World = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"world\"")
 			}
 		default:
 			return d.Skip()
@@ -5003,10 +5003,6 @@ func (s *DiscoveryVenue) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *DiscoveryVenue) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("venue")
-		s.Venue.Encode(e)
-	}
-	{
 		e.FieldStart("classes")
 		e.ArrStart()
 		for _, elem := range s.Classes {
@@ -5018,12 +5014,16 @@ func (s *DiscoveryVenue) encodeFields(e *jx.Encoder) {
 		e.FieldStart("classes_total")
 		e.Int(s.ClassesTotal)
 	}
+	{
+		e.FieldStart("venue")
+		s.Venue.Encode(e)
+	}
 }
 
 var jsonFieldsNameOfDiscoveryVenue = [3]string{
-	0: "venue",
-	1: "classes",
-	2: "classes_total",
+	0: "classes",
+	1: "classes_total",
+	2: "venue",
 }
 
 // Decode decodes DiscoveryVenue from json.
@@ -5035,18 +5035,8 @@ func (s *DiscoveryVenue) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "venue":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				if err := s.Venue.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"venue\"")
-			}
 		case "classes":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				s.Classes = make([]DiscoveryClass, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -5064,7 +5054,7 @@ func (s *DiscoveryVenue) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"classes\"")
 			}
 		case "classes_total":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := d.Int()
 				s.ClassesTotal = int(v)
@@ -5074,6 +5064,16 @@ func (s *DiscoveryVenue) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"classes_total\"")
+			}
+		case "venue":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				if err := s.Venue.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"venue\"")
 			}
 		default:
 			return d.Skip()
@@ -5241,19 +5241,19 @@ func (s *Error) encodeFields(e *jx.Encoder) {
 		e.Str(s.Code)
 	}
 	{
-		e.FieldStart("message")
-		e.Str(s.Message)
-	}
-	{
 		e.FieldStart("details")
 		s.Details.Encode(e)
+	}
+	{
+		e.FieldStart("message")
+		e.Str(s.Message)
 	}
 }
 
 var jsonFieldsNameOfError = [3]string{
 	0: "code",
-	1: "message",
-	2: "details",
+	1: "details",
+	2: "message",
 }
 
 // Decode decodes Error from json.
@@ -5277,8 +5277,18 @@ func (s *Error) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"code\"")
 			}
-		case "message":
+		case "details":
 			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := s.Details.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"details\"")
+			}
+		case "message":
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := d.Str()
 				s.Message = string(v)
@@ -5288,16 +5298,6 @@ func (s *Error) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"message\"")
-			}
-		case "details":
-			requiredBitSet[0] |= 1 << 2
-			if err := func() error {
-				if err := s.Details.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"details\"")
 			}
 		default:
 			return d.Skip()
@@ -5365,8 +5365,10 @@ func (s *ErrorDetails) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *ErrorDetails) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("request_id")
-		e.Str(s.RequestID)
+		if s.Parameter.Set {
+			e.FieldStart("parameter")
+			s.Parameter.Encode(e)
+		}
 	}
 	{
 		if s.Reason.Set {
@@ -5375,10 +5377,8 @@ func (s *ErrorDetails) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
-		if s.Parameter.Set {
-			e.FieldStart("parameter")
-			s.Parameter.Encode(e)
-		}
+		e.FieldStart("request_id")
+		e.Str(s.RequestID)
 	}
 	{
 		if s.RequiredScopes != nil {
@@ -5400,9 +5400,9 @@ func (s *ErrorDetails) encodeFields(e *jx.Encoder) {
 }
 
 var jsonFieldsNameOfErrorDetails = [4]string{
-	0: "request_id",
+	0: "parameter",
 	1: "reason",
-	2: "parameter",
+	2: "request_id",
 	3: "required_scopes",
 }
 
@@ -5416,17 +5416,15 @@ func (s *ErrorDetails) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "request_id":
-			requiredBitSet[0] |= 1 << 0
+		case "parameter":
 			if err := func() error {
-				v, err := d.Str()
-				s.RequestID = string(v)
-				if err != nil {
+				s.Parameter.Reset()
+				if err := s.Parameter.Decode(d); err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"request_id\"")
+				return errors.Wrap(err, "decode field \"parameter\"")
 			}
 		case "reason":
 			if err := func() error {
@@ -5438,15 +5436,17 @@ func (s *ErrorDetails) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"reason\"")
 			}
-		case "parameter":
+		case "request_id":
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
-				s.Parameter.Reset()
-				if err := s.Parameter.Decode(d); err != nil {
+				v, err := d.Str()
+				s.RequestID = string(v)
+				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"parameter\"")
+				return errors.Wrap(err, "decode field \"request_id\"")
 			}
 		case "required_scopes":
 			if err := func() error {
@@ -5488,7 +5488,7 @@ func (s *ErrorDetails) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00000001,
+		0b00000100,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -5712,18 +5712,18 @@ func (s *FavoriteVenue) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *FavoriteVenue) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("organization_id")
-		json.EncodeUUID(e, s.OrganizationID)
-	}
-	{
 		e.FieldStart("favorite")
 		e.Bool(s.Favorite)
+	}
+	{
+		e.FieldStart("organization_id")
+		json.EncodeUUID(e, s.OrganizationID)
 	}
 }
 
 var jsonFieldsNameOfFavoriteVenue = [2]string{
-	0: "organization_id",
-	1: "favorite",
+	0: "favorite",
+	1: "organization_id",
 }
 
 // Decode decodes FavoriteVenue from json.
@@ -5735,20 +5735,8 @@ func (s *FavoriteVenue) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "organization_id":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				v, err := json.DecodeUUID(d)
-				s.OrganizationID = v
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"organization_id\"")
-			}
 		case "favorite":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				v, err := d.Bool()
 				s.Favorite = bool(v)
@@ -5758,6 +5746,18 @@ func (s *FavoriteVenue) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"favorite\"")
+			}
+		case "organization_id":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.OrganizationID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"organization_id\"")
 			}
 		default:
 			return d.Skip()
@@ -6229,20 +6229,24 @@ func (s *FlexiblePricingConfig) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *FlexiblePricingConfig) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("schema_version")
-		e.Int(s.SchemaVersion)
-	}
-	{
-		e.FieldStart("minimum_quantity")
-		e.Int(s.MinimumQuantity)
+		e.FieldStart("change_policy")
+		s.ChangePolicy.Encode(e)
 	}
 	{
 		e.FieldStart("maximum_quantity")
 		e.Int(s.MaximumQuantity)
 	}
 	{
+		e.FieldStart("minimum_quantity")
+		e.Int(s.MinimumQuantity)
+	}
+	{
 		e.FieldStart("quantity_step")
 		e.Int(s.QuantityStep)
+	}
+	{
+		e.FieldStart("schema_version")
+		e.Int(s.SchemaVersion)
 	}
 	{
 		e.FieldStart("tiers")
@@ -6256,20 +6260,16 @@ func (s *FlexiblePricingConfig) encodeFields(e *jx.Encoder) {
 		e.FieldStart("unlimited")
 		s.Unlimited.Encode(e)
 	}
-	{
-		e.FieldStart("change_policy")
-		s.ChangePolicy.Encode(e)
-	}
 }
 
 var jsonFieldsNameOfFlexiblePricingConfig = [7]string{
-	0: "schema_version",
-	1: "minimum_quantity",
-	2: "maximum_quantity",
+	0: "change_policy",
+	1: "maximum_quantity",
+	2: "minimum_quantity",
 	3: "quantity_step",
-	4: "tiers",
-	5: "unlimited",
-	6: "change_policy",
+	4: "schema_version",
+	5: "tiers",
+	6: "unlimited",
 }
 
 // Decode decodes FlexiblePricingConfig from json.
@@ -6281,32 +6281,18 @@ func (s *FlexiblePricingConfig) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "schema_version":
+		case "change_policy":
 			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
-				v, err := d.Int()
-				s.SchemaVersion = int(v)
-				if err != nil {
+				if err := s.ChangePolicy.Decode(d); err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"schema_version\"")
-			}
-		case "minimum_quantity":
-			requiredBitSet[0] |= 1 << 1
-			if err := func() error {
-				v, err := d.Int()
-				s.MinimumQuantity = int(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"minimum_quantity\"")
+				return errors.Wrap(err, "decode field \"change_policy\"")
 			}
 		case "maximum_quantity":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := d.Int()
 				s.MaximumQuantity = int(v)
@@ -6316,6 +6302,18 @@ func (s *FlexiblePricingConfig) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"maximum_quantity\"")
+			}
+		case "minimum_quantity":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Int()
+				s.MinimumQuantity = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"minimum_quantity\"")
 			}
 		case "quantity_step":
 			requiredBitSet[0] |= 1 << 3
@@ -6329,8 +6327,20 @@ func (s *FlexiblePricingConfig) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"quantity_step\"")
 			}
-		case "tiers":
+		case "schema_version":
 			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				v, err := d.Int()
+				s.SchemaVersion = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"schema_version\"")
+			}
+		case "tiers":
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				s.Tiers = make([]FlexiblePricingConfigTiersItem, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -6348,7 +6358,7 @@ func (s *FlexiblePricingConfig) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"tiers\"")
 			}
 		case "unlimited":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				if err := s.Unlimited.Decode(d); err != nil {
 					return err
@@ -6356,16 +6366,6 @@ func (s *FlexiblePricingConfig) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"unlimited\"")
-			}
-		case "change_policy":
-			requiredBitSet[0] |= 1 << 6
-			if err := func() error {
-				if err := s.ChangePolicy.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"change_policy\"")
 			}
 		default:
 			return d.Skip()
@@ -6433,10 +6433,6 @@ func (s *FlexiblePricingConfigChangePolicy) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *FlexiblePricingConfigChangePolicy) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("member_changes_enabled")
-		e.Bool(s.MemberChangesEnabled)
-	}
-	{
 		e.FieldStart("allowed_cycle_offsets")
 		e.ArrStart()
 		for _, elem := range s.AllowedCycleOffsets {
@@ -6448,12 +6444,16 @@ func (s *FlexiblePricingConfigChangePolicy) encodeFields(e *jx.Encoder) {
 		e.FieldStart("default_cycle_offset")
 		e.Int(s.DefaultCycleOffset)
 	}
+	{
+		e.FieldStart("member_changes_enabled")
+		e.Bool(s.MemberChangesEnabled)
+	}
 }
 
 var jsonFieldsNameOfFlexiblePricingConfigChangePolicy = [3]string{
-	0: "member_changes_enabled",
-	1: "allowed_cycle_offsets",
-	2: "default_cycle_offset",
+	0: "allowed_cycle_offsets",
+	1: "default_cycle_offset",
+	2: "member_changes_enabled",
 }
 
 // Decode decodes FlexiblePricingConfigChangePolicy from json.
@@ -6465,20 +6465,8 @@ func (s *FlexiblePricingConfigChangePolicy) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "member_changes_enabled":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				v, err := d.Bool()
-				s.MemberChangesEnabled = bool(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"member_changes_enabled\"")
-			}
 		case "allowed_cycle_offsets":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				s.AllowedCycleOffsets = make([]int, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -6498,7 +6486,7 @@ func (s *FlexiblePricingConfigChangePolicy) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"allowed_cycle_offsets\"")
 			}
 		case "default_cycle_offset":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := d.Int()
 				s.DefaultCycleOffset = int(v)
@@ -6508,6 +6496,18 @@ func (s *FlexiblePricingConfigChangePolicy) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"default_cycle_offset\"")
+			}
+		case "member_changes_enabled":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Bool()
+				s.MemberChangesEnabled = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"member_changes_enabled\"")
 			}
 		default:
 			return d.Skip()
@@ -6575,18 +6575,18 @@ func (s *FlexiblePricingConfigTiersItem) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *FlexiblePricingConfigTiersItem) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("up_to")
-		e.Int(s.UpTo)
-	}
-	{
 		e.FieldStart("price_per_class")
 		e.Float64(s.PricePerClass)
+	}
+	{
+		e.FieldStart("up_to")
+		e.Int(s.UpTo)
 	}
 }
 
 var jsonFieldsNameOfFlexiblePricingConfigTiersItem = [2]string{
-	0: "up_to",
-	1: "price_per_class",
+	0: "price_per_class",
+	1: "up_to",
 }
 
 // Decode decodes FlexiblePricingConfigTiersItem from json.
@@ -6598,20 +6598,8 @@ func (s *FlexiblePricingConfigTiersItem) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "up_to":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				v, err := d.Int()
-				s.UpTo = int(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"up_to\"")
-			}
 		case "price_per_class":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				v, err := d.Float64()
 				s.PricePerClass = float64(v)
@@ -6621,6 +6609,18 @@ func (s *FlexiblePricingConfigTiersItem) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"price_per_class\"")
+			}
+		case "up_to":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Int()
+				s.UpTo = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"up_to\"")
 			}
 		default:
 			return d.Skip()
@@ -6911,18 +6911,18 @@ func (s *GeoResponseData) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *GeoResponseData) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("country")
-		s.Country.Encode(e)
-	}
-	{
 		e.FieldStart("city")
 		s.City.Encode(e)
+	}
+	{
+		e.FieldStart("country")
+		s.Country.Encode(e)
 	}
 }
 
 var jsonFieldsNameOfGeoResponseData = [2]string{
-	0: "country",
-	1: "city",
+	0: "city",
+	1: "country",
 }
 
 // Decode decodes GeoResponseData from json.
@@ -6934,18 +6934,8 @@ func (s *GeoResponseData) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "country":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				if err := s.Country.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"country\"")
-			}
 		case "city":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				if err := s.City.Decode(d); err != nil {
 					return err
@@ -6953,6 +6943,16 @@ func (s *GeoResponseData) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"city\"")
+			}
+		case "country":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := s.Country.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"country\"")
 			}
 		default:
 			return d.Skip()
@@ -7134,6 +7134,14 @@ func (s *GiftCardBalanceResponseData) encodeFields(e *jx.Encoder) {
 		e.Str(s.Code)
 	}
 	{
+		e.FieldStart("currency")
+		e.Str(s.Currency)
+	}
+	{
+		e.FieldStart("expires_at")
+		s.ExpiresAt.Encode(e, json.EncodeDateTime)
+	}
+	{
 		e.FieldStart("remaining_amount")
 		e.Float64(s.RemainingAmount)
 	}
@@ -7142,26 +7150,18 @@ func (s *GiftCardBalanceResponseData) encodeFields(e *jx.Encoder) {
 		e.Int64(s.RemainingAmountMinor)
 	}
 	{
-		e.FieldStart("currency")
-		e.Str(s.Currency)
-	}
-	{
 		e.FieldStart("status")
 		s.Status.Encode(e)
-	}
-	{
-		e.FieldStart("expires_at")
-		s.ExpiresAt.Encode(e, json.EncodeDateTime)
 	}
 }
 
 var jsonFieldsNameOfGiftCardBalanceResponseData = [6]string{
 	0: "code",
-	1: "remaining_amount",
-	2: "remaining_amount_minor",
-	3: "currency",
-	4: "status",
-	5: "expires_at",
+	1: "currency",
+	2: "expires_at",
+	3: "remaining_amount",
+	4: "remaining_amount_minor",
+	5: "status",
 }
 
 // Decode decodes GiftCardBalanceResponseData from json.
@@ -7185,8 +7185,30 @@ func (s *GiftCardBalanceResponseData) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"code\"")
 			}
-		case "remaining_amount":
+		case "currency":
 			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.Currency = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"currency\"")
+			}
+		case "expires_at":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				if err := s.ExpiresAt.Decode(d, json.DecodeDateTime); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"expires_at\"")
+			}
+		case "remaining_amount":
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Float64()
 				s.RemainingAmount = float64(v)
@@ -7198,7 +7220,7 @@ func (s *GiftCardBalanceResponseData) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"remaining_amount\"")
 			}
 		case "remaining_amount_minor":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				v, err := d.Int64()
 				s.RemainingAmountMinor = int64(v)
@@ -7209,20 +7231,8 @@ func (s *GiftCardBalanceResponseData) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"remaining_amount_minor\"")
 			}
-		case "currency":
-			requiredBitSet[0] |= 1 << 3
-			if err := func() error {
-				v, err := d.Str()
-				s.Currency = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"currency\"")
-			}
 		case "status":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				if err := s.Status.Decode(d); err != nil {
 					return err
@@ -7230,16 +7240,6 @@ func (s *GiftCardBalanceResponseData) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"status\"")
-			}
-		case "expires_at":
-			requiredBitSet[0] |= 1 << 5
-			if err := func() error {
-				if err := s.ExpiresAt.Decode(d, json.DecodeDateTime); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"expires_at\"")
 			}
 		default:
 			return d.Skip()
@@ -7459,26 +7459,6 @@ func (s *GiftCardPreviewResponseData) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *GiftCardPreviewResponseData) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("code")
-		e.Str(s.Code)
-	}
-	{
-		e.FieldStart("gift_type")
-		s.GiftType.Encode(e)
-	}
-	{
-		e.FieldStart("sender_name")
-		e.Str(s.SenderName)
-	}
-	{
-		e.FieldStart("gift_description")
-		e.Str(s.GiftDescription)
-	}
-	{
-		e.FieldStart("pass_name")
-		s.PassName.Encode(e)
-	}
-	{
 		e.FieldStart("amount")
 		e.Float64(s.Amount)
 	}
@@ -7487,30 +7467,50 @@ func (s *GiftCardPreviewResponseData) encodeFields(e *jx.Encoder) {
 		e.Int64(s.AmountMinor)
 	}
 	{
-		e.FieldStart("currency")
-		e.Str(s.Currency)
+		e.FieldStart("code")
+		e.Str(s.Code)
 	}
 	{
-		e.FieldStart("status")
-		s.Status.Encode(e)
+		e.FieldStart("currency")
+		e.Str(s.Currency)
 	}
 	{
 		e.FieldStart("expires_at")
 		s.ExpiresAt.Encode(e, json.EncodeDateTime)
 	}
+	{
+		e.FieldStart("gift_description")
+		e.Str(s.GiftDescription)
+	}
+	{
+		e.FieldStart("gift_type")
+		s.GiftType.Encode(e)
+	}
+	{
+		e.FieldStart("pass_name")
+		s.PassName.Encode(e)
+	}
+	{
+		e.FieldStart("sender_name")
+		e.Str(s.SenderName)
+	}
+	{
+		e.FieldStart("status")
+		s.Status.Encode(e)
+	}
 }
 
 var jsonFieldsNameOfGiftCardPreviewResponseData = [10]string{
-	0: "code",
-	1: "gift_type",
-	2: "sender_name",
-	3: "gift_description",
-	4: "pass_name",
-	5: "amount",
-	6: "amount_minor",
-	7: "currency",
-	8: "status",
-	9: "expires_at",
+	0: "amount",
+	1: "amount_minor",
+	2: "code",
+	3: "currency",
+	4: "expires_at",
+	5: "gift_description",
+	6: "gift_type",
+	7: "pass_name",
+	8: "sender_name",
+	9: "status",
 }
 
 // Decode decodes GiftCardPreviewResponseData from json.
@@ -7522,64 +7522,8 @@ func (s *GiftCardPreviewResponseData) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "code":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				v, err := d.Str()
-				s.Code = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"code\"")
-			}
-		case "gift_type":
-			requiredBitSet[0] |= 1 << 1
-			if err := func() error {
-				if err := s.GiftType.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"gift_type\"")
-			}
-		case "sender_name":
-			requiredBitSet[0] |= 1 << 2
-			if err := func() error {
-				v, err := d.Str()
-				s.SenderName = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"sender_name\"")
-			}
-		case "gift_description":
-			requiredBitSet[0] |= 1 << 3
-			if err := func() error {
-				v, err := d.Str()
-				s.GiftDescription = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"gift_description\"")
-			}
-		case "pass_name":
-			requiredBitSet[0] |= 1 << 4
-			if err := func() error {
-				if err := s.PassName.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"pass_name\"")
-			}
 		case "amount":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				v, err := d.Float64()
 				s.Amount = float64(v)
@@ -7591,7 +7535,7 @@ func (s *GiftCardPreviewResponseData) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"amount\"")
 			}
 		case "amount_minor":
-			requiredBitSet[0] |= 1 << 6
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := d.Int64()
 				s.AmountMinor = int64(v)
@@ -7602,8 +7546,20 @@ func (s *GiftCardPreviewResponseData) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"amount_minor\"")
 			}
+		case "code":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Str()
+				s.Code = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"code\"")
+			}
 		case "currency":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Str()
 				s.Currency = string(v)
@@ -7614,18 +7570,8 @@ func (s *GiftCardPreviewResponseData) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"currency\"")
 			}
-		case "status":
-			requiredBitSet[1] |= 1 << 0
-			if err := func() error {
-				if err := s.Status.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"status\"")
-			}
 		case "expires_at":
-			requiredBitSet[1] |= 1 << 1
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				if err := s.ExpiresAt.Decode(d, json.DecodeDateTime); err != nil {
 					return err
@@ -7633,6 +7579,60 @@ func (s *GiftCardPreviewResponseData) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"expires_at\"")
+			}
+		case "gift_description":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				v, err := d.Str()
+				s.GiftDescription = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"gift_description\"")
+			}
+		case "gift_type":
+			requiredBitSet[0] |= 1 << 6
+			if err := func() error {
+				if err := s.GiftType.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"gift_type\"")
+			}
+		case "pass_name":
+			requiredBitSet[0] |= 1 << 7
+			if err := func() error {
+				if err := s.PassName.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"pass_name\"")
+			}
+		case "sender_name":
+			requiredBitSet[1] |= 1 << 0
+			if err := func() error {
+				v, err := d.Str()
+				s.SenderName = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"sender_name\"")
+			}
+		case "status":
+			requiredBitSet[1] |= 1 << 1
+			if err := func() error {
+				if err := s.Status.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"status\"")
 			}
 		default:
 			return d.Skip()
@@ -7787,19 +7787,19 @@ func (s *HandoffCode) encodeFields(e *jx.Encoder) {
 		e.Str(s.Code)
 	}
 	{
-		e.FieldStart("expires_at")
-		json.EncodeDateTime(e, s.ExpiresAt)
-	}
-	{
 		e.FieldStart("destination")
 		e.Str(s.Destination)
+	}
+	{
+		e.FieldStart("expires_at")
+		json.EncodeDateTime(e, s.ExpiresAt)
 	}
 }
 
 var jsonFieldsNameOfHandoffCode = [3]string{
 	0: "code",
-	1: "expires_at",
-	2: "destination",
+	1: "destination",
+	2: "expires_at",
 }
 
 // Decode decodes HandoffCode from json.
@@ -7823,20 +7823,8 @@ func (s *HandoffCode) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"code\"")
 			}
-		case "expires_at":
-			requiredBitSet[0] |= 1 << 1
-			if err := func() error {
-				v, err := json.DecodeDateTime(d)
-				s.ExpiresAt = v
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"expires_at\"")
-			}
 		case "destination":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := d.Str()
 				s.Destination = string(v)
@@ -7846,6 +7834,18 @@ func (s *HandoffCode) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"destination\"")
+			}
+		case "expires_at":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := json.DecodeDateTime(d)
+				s.ExpiresAt = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"expires_at\"")
 			}
 		default:
 			return d.Skip()
@@ -8232,12 +8232,16 @@ func (s *InstructorItem) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *InstructorItem) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("id")
-		json.EncodeUUID(e, s.ID)
+		e.FieldStart("bio")
+		e.Str(s.Bio)
 	}
 	{
 		e.FieldStart("first_name")
 		e.Str(s.FirstName)
+	}
+	{
+		e.FieldStart("id")
+		json.EncodeUUID(e, s.ID)
 	}
 	{
 		e.FieldStart("last_name")
@@ -8248,21 +8252,17 @@ func (s *InstructorItem) encodeFields(e *jx.Encoder) {
 		e.Str(s.Name)
 	}
 	{
-		e.FieldStart("bio")
-		e.Str(s.Bio)
-	}
-	{
 		e.FieldStart("photo_url")
 		e.Str(s.PhotoURL)
 	}
 }
 
 var jsonFieldsNameOfInstructorItem = [6]string{
-	0: "id",
+	0: "bio",
 	1: "first_name",
-	2: "last_name",
-	3: "name",
-	4: "bio",
+	2: "id",
+	3: "last_name",
+	4: "name",
 	5: "photo_url",
 }
 
@@ -8275,17 +8275,17 @@ func (s *InstructorItem) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "id":
+		case "bio":
 			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
-				v, err := json.DecodeUUID(d)
-				s.ID = v
+				v, err := d.Str()
+				s.Bio = string(v)
 				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"id\"")
+				return errors.Wrap(err, "decode field \"bio\"")
 			}
 		case "first_name":
 			requiredBitSet[0] |= 1 << 1
@@ -8299,8 +8299,20 @@ func (s *InstructorItem) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"first_name\"")
 			}
-		case "last_name":
+		case "id":
 			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.ID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"id\"")
+			}
+		case "last_name":
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Str()
 				s.LastName = string(v)
@@ -8312,7 +8324,7 @@ func (s *InstructorItem) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"last_name\"")
 			}
 		case "name":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				v, err := d.Str()
 				s.Name = string(v)
@@ -8322,18 +8334,6 @@ func (s *InstructorItem) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"name\"")
-			}
-		case "bio":
-			requiredBitSet[0] |= 1 << 4
-			if err := func() error {
-				v, err := d.Str()
-				s.Bio = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"bio\"")
 			}
 		case "photo_url":
 			requiredBitSet[0] |= 1 << 5
@@ -8550,22 +8550,6 @@ func (s *Join) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *Join) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("organization_id")
-		json.EncodeUUID(e, s.OrganizationID)
-	}
-	{
-		e.FieldStart("member_id")
-		json.EncodeUUID(e, s.MemberID)
-	}
-	{
-		e.FieldStart("role")
-		s.Role.Encode(e)
-	}
-	{
-		e.FieldStart("status")
-		s.Status.Encode(e)
-	}
-	{
 		if s.ClientDisplayID.Set {
 			e.FieldStart("client_display_id")
 			s.ClientDisplayID.Encode(e)
@@ -8575,15 +8559,31 @@ func (s *Join) encodeFields(e *jx.Encoder) {
 		e.FieldStart("created")
 		e.Bool(s.Created)
 	}
+	{
+		e.FieldStart("member_id")
+		json.EncodeUUID(e, s.MemberID)
+	}
+	{
+		e.FieldStart("organization_id")
+		json.EncodeUUID(e, s.OrganizationID)
+	}
+	{
+		e.FieldStart("role")
+		s.Role.Encode(e)
+	}
+	{
+		e.FieldStart("status")
+		s.Status.Encode(e)
+	}
 }
 
 var jsonFieldsNameOfJoin = [6]string{
-	0: "organization_id",
-	1: "member_id",
-	2: "role",
-	3: "status",
-	4: "client_display_id",
-	5: "created",
+	0: "client_display_id",
+	1: "created",
+	2: "member_id",
+	3: "organization_id",
+	4: "role",
+	5: "status",
 }
 
 // Decode decodes Join from json.
@@ -8595,50 +8595,6 @@ func (s *Join) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "organization_id":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				v, err := json.DecodeUUID(d)
-				s.OrganizationID = v
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"organization_id\"")
-			}
-		case "member_id":
-			requiredBitSet[0] |= 1 << 1
-			if err := func() error {
-				v, err := json.DecodeUUID(d)
-				s.MemberID = v
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"member_id\"")
-			}
-		case "role":
-			requiredBitSet[0] |= 1 << 2
-			if err := func() error {
-				if err := s.Role.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"role\"")
-			}
-		case "status":
-			requiredBitSet[0] |= 1 << 3
-			if err := func() error {
-				if err := s.Status.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"status\"")
-			}
 		case "client_display_id":
 			if err := func() error {
 				s.ClientDisplayID.Reset()
@@ -8650,7 +8606,7 @@ func (s *Join) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"client_display_id\"")
 			}
 		case "created":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := d.Bool()
 				s.Created = bool(v)
@@ -8660,6 +8616,50 @@ func (s *Join) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"created\"")
+			}
+		case "member_id":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.MemberID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"member_id\"")
+			}
+		case "organization_id":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.OrganizationID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"organization_id\"")
+			}
+		case "role":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				if err := s.Role.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"role\"")
+			}
+		case "status":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				if err := s.Status.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"status\"")
 			}
 		default:
 			return d.Skip()
@@ -8671,7 +8671,7 @@ func (s *Join) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00101111,
+		0b00111110,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -8975,16 +8975,16 @@ func (s *JoinState) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *JoinState) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("organization_id")
-		json.EncodeUUID(e, s.OrganizationID)
+		e.FieldStart("can_join")
+		e.Bool(s.CanJoin)
 	}
 	{
 		e.FieldStart("member")
 		e.Bool(s.Member)
 	}
 	{
-		e.FieldStart("can_join")
-		e.Bool(s.CanJoin)
+		e.FieldStart("organization_id")
+		json.EncodeUUID(e, s.OrganizationID)
 	}
 	{
 		if s.Reason.Set {
@@ -8995,9 +8995,9 @@ func (s *JoinState) encodeFields(e *jx.Encoder) {
 }
 
 var jsonFieldsNameOfJoinState = [4]string{
-	0: "organization_id",
+	0: "can_join",
 	1: "member",
-	2: "can_join",
+	2: "organization_id",
 	3: "reason",
 }
 
@@ -9010,17 +9010,17 @@ func (s *JoinState) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "organization_id":
+		case "can_join":
 			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
-				v, err := json.DecodeUUID(d)
-				s.OrganizationID = v
+				v, err := d.Bool()
+				s.CanJoin = bool(v)
 				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"organization_id\"")
+				return errors.Wrap(err, "decode field \"can_join\"")
 			}
 		case "member":
 			requiredBitSet[0] |= 1 << 1
@@ -9034,17 +9034,17 @@ func (s *JoinState) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"member\"")
 			}
-		case "can_join":
+		case "organization_id":
 			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
-				v, err := d.Bool()
-				s.CanJoin = bool(v)
+				v, err := json.DecodeUUID(d)
+				s.OrganizationID = v
 				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"can_join\"")
+				return errors.Wrap(err, "decode field \"organization_id\"")
 			}
 		case "reason":
 			if err := func() error {
@@ -9412,20 +9412,28 @@ func (s *LocationDetail) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *LocationDetail) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("id")
-		json.EncodeUUID(e, s.ID)
-	}
-	{
-		e.FieldStart("name")
-		e.Str(s.Name)
-	}
-	{
 		e.FieldStart("address")
 		e.Str(s.Address)
 	}
 	{
+		e.FieldStart("amenities")
+		e.ArrStart()
+		for _, elem := range s.Amenities {
+			elem.Encode(e)
+		}
+		e.ArrEnd()
+	}
+	{
+		e.FieldStart("capacity")
+		e.Int(s.Capacity)
+	}
+	{
 		e.FieldStart("city")
 		e.Str(s.City)
+	}
+	{
+		e.FieldStart("id")
+		json.EncodeUUID(e, s.ID)
 	}
 	{
 		e.FieldStart("lat")
@@ -9436,29 +9444,13 @@ func (s *LocationDetail) encodeFields(e *jx.Encoder) {
 		s.Lng.Encode(e)
 	}
 	{
-		e.FieldStart("capacity")
-		e.Int(s.Capacity)
-	}
-	{
-		e.FieldStart("rooms")
-		e.ArrStart()
-		for _, elem := range s.Rooms {
-			elem.Encode(e)
-		}
-		e.ArrEnd()
+		e.FieldStart("name")
+		e.Str(s.Name)
 	}
 	{
 		e.FieldStart("opening_hours")
 		e.ArrStart()
 		for _, elem := range s.OpeningHours {
-			elem.Encode(e)
-		}
-		e.ArrEnd()
-	}
-	{
-		e.FieldStart("amenities")
-		e.ArrStart()
-		for _, elem := range s.Amenities {
 			elem.Encode(e)
 		}
 		e.ArrEnd()
@@ -9471,20 +9463,28 @@ func (s *LocationDetail) encodeFields(e *jx.Encoder) {
 		}
 		e.ArrEnd()
 	}
+	{
+		e.FieldStart("rooms")
+		e.ArrStart()
+		for _, elem := range s.Rooms {
+			elem.Encode(e)
+		}
+		e.ArrEnd()
+	}
 }
 
 var jsonFieldsNameOfLocationDetail = [11]string{
-	0:  "id",
-	1:  "name",
-	2:  "address",
+	0:  "address",
+	1:  "amenities",
+	2:  "capacity",
 	3:  "city",
-	4:  "lat",
-	5:  "lng",
-	6:  "capacity",
-	7:  "rooms",
+	4:  "id",
+	5:  "lat",
+	6:  "lng",
+	7:  "name",
 	8:  "opening_hours",
-	9:  "amenities",
-	10: "photos",
+	9:  "photos",
+	10: "rooms",
 }
 
 // Decode decodes LocationDetail from json.
@@ -9496,32 +9496,8 @@ func (s *LocationDetail) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "id":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				v, err := json.DecodeUUID(d)
-				s.ID = v
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"id\"")
-			}
-		case "name":
-			requiredBitSet[0] |= 1 << 1
-			if err := func() error {
-				v, err := d.Str()
-				s.Name = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"name\"")
-			}
 		case "address":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				v, err := d.Str()
 				s.Address = string(v)
@@ -9531,6 +9507,36 @@ func (s *LocationDetail) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"address\"")
+			}
+		case "amenities":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				s.Amenities = make([]AmenityEntry, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem AmenityEntry
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.Amenities = append(s.Amenities, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"amenities\"")
+			}
+		case "capacity":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Int()
+				s.Capacity = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"capacity\"")
 			}
 		case "city":
 			requiredBitSet[0] |= 1 << 3
@@ -9544,8 +9550,20 @@ func (s *LocationDetail) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"city\"")
 			}
-		case "lat":
+		case "id":
 			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.ID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"id\"")
+			}
+		case "lat":
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				if err := s.Lat.Decode(d); err != nil {
 					return err
@@ -9555,7 +9573,7 @@ func (s *LocationDetail) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"lat\"")
 			}
 		case "lng":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				if err := s.Lng.Decode(d); err != nil {
 					return err
@@ -9564,35 +9582,17 @@ func (s *LocationDetail) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"lng\"")
 			}
-		case "capacity":
-			requiredBitSet[0] |= 1 << 6
+		case "name":
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
-				v, err := d.Int()
-				s.Capacity = int(v)
+				v, err := d.Str()
+				s.Name = string(v)
 				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"capacity\"")
-			}
-		case "rooms":
-			requiredBitSet[0] |= 1 << 7
-			if err := func() error {
-				s.Rooms = make([]RoomItem, 0)
-				if err := d.Arr(func(d *jx.Decoder) error {
-					var elem RoomItem
-					if err := elem.Decode(d); err != nil {
-						return err
-					}
-					s.Rooms = append(s.Rooms, elem)
-					return nil
-				}); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"rooms\"")
+				return errors.Wrap(err, "decode field \"name\"")
 			}
 		case "opening_hours":
 			requiredBitSet[1] |= 1 << 0
@@ -9612,26 +9612,8 @@ func (s *LocationDetail) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"opening_hours\"")
 			}
-		case "amenities":
-			requiredBitSet[1] |= 1 << 1
-			if err := func() error {
-				s.Amenities = make([]AmenityEntry, 0)
-				if err := d.Arr(func(d *jx.Decoder) error {
-					var elem AmenityEntry
-					if err := elem.Decode(d); err != nil {
-						return err
-					}
-					s.Amenities = append(s.Amenities, elem)
-					return nil
-				}); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"amenities\"")
-			}
 		case "photos":
-			requiredBitSet[1] |= 1 << 2
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				s.Photos = make([]PhotoEntry, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -9647,6 +9629,24 @@ func (s *LocationDetail) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"photos\"")
+			}
+		case "rooms":
+			requiredBitSet[1] |= 1 << 2
+			if err := func() error {
+				s.Rooms = make([]RoomItem, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem RoomItem
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.Rooms = append(s.Rooms, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"rooms\"")
 			}
 		default:
 			return d.Skip()
@@ -9965,8 +9965,24 @@ func (s *Me) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *Me) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("id")
-		json.EncodeUUID(e, s.ID)
+		e.FieldStart("account_state")
+		e.Str(s.AccountState)
+	}
+	{
+		e.FieldStart("active_organization_id")
+		s.ActiveOrganizationID.Encode(e)
+	}
+	{
+		if s.City.Set {
+			e.FieldStart("city")
+			s.City.Encode(e)
+		}
+	}
+	{
+		if s.Country.Set {
+			e.FieldStart("country")
+			s.Country.Encode(e)
+		}
 	}
 	{
 		e.FieldStart("email")
@@ -9977,46 +9993,16 @@ func (s *Me) encodeFields(e *jx.Encoder) {
 		e.Str(s.FirstName)
 	}
 	{
+		e.FieldStart("id")
+		json.EncodeUUID(e, s.ID)
+	}
+	{
 		e.FieldStart("last_name")
 		e.Str(s.LastName)
 	}
 	{
-		if s.Phone.Set {
-			e.FieldStart("phone")
-			s.Phone.Encode(e)
-		}
-	}
-	{
-		if s.Country.Set {
-			e.FieldStart("country")
-			s.Country.Encode(e)
-		}
-	}
-	{
-		if s.City.Set {
-			e.FieldStart("city")
-			s.City.Encode(e)
-		}
-	}
-	{
-		e.FieldStart("account_state")
-		e.Str(s.AccountState)
-	}
-	{
 		e.FieldStart("marketing_consent")
 		e.Bool(s.MarketingConsent)
-	}
-	{
-		e.FieldStart("mfa_enabled")
-		e.Bool(s.MfaEnabled)
-	}
-	{
-		e.FieldStart("active_organization_id")
-		s.ActiveOrganizationID.Encode(e)
-	}
-	{
-		e.FieldStart("permissions_scope")
-		s.PermissionsScope.Encode(e)
 	}
 	{
 		e.FieldStart("memberships")
@@ -10026,22 +10012,36 @@ func (s *Me) encodeFields(e *jx.Encoder) {
 		}
 		e.ArrEnd()
 	}
+	{
+		e.FieldStart("mfa_enabled")
+		e.Bool(s.MfaEnabled)
+	}
+	{
+		e.FieldStart("permissions_scope")
+		s.PermissionsScope.Encode(e)
+	}
+	{
+		if s.Phone.Set {
+			e.FieldStart("phone")
+			s.Phone.Encode(e)
+		}
+	}
 }
 
 var jsonFieldsNameOfMe = [13]string{
-	0:  "id",
-	1:  "email",
-	2:  "first_name",
-	3:  "last_name",
-	4:  "phone",
-	5:  "country",
-	6:  "city",
-	7:  "account_state",
+	0:  "account_state",
+	1:  "active_organization_id",
+	2:  "city",
+	3:  "country",
+	4:  "email",
+	5:  "first_name",
+	6:  "id",
+	7:  "last_name",
 	8:  "marketing_consent",
-	9:  "mfa_enabled",
-	10: "active_organization_id",
+	9:  "memberships",
+	10: "mfa_enabled",
 	11: "permissions_scope",
-	12: "memberships",
+	12: "phone",
 }
 
 // Decode decodes Me from json.
@@ -10053,73 +10053,27 @@ func (s *Me) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "id":
+		case "account_state":
 			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
-				v, err := json.DecodeUUID(d)
-				s.ID = v
+				v, err := d.Str()
+				s.AccountState = string(v)
 				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"id\"")
+				return errors.Wrap(err, "decode field \"account_state\"")
 			}
-		case "email":
+		case "active_organization_id":
 			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
-				v, err := d.Str()
-				s.Email = string(v)
-				if err != nil {
+				if err := s.ActiveOrganizationID.Decode(d); err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"email\"")
-			}
-		case "first_name":
-			requiredBitSet[0] |= 1 << 2
-			if err := func() error {
-				v, err := d.Str()
-				s.FirstName = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"first_name\"")
-			}
-		case "last_name":
-			requiredBitSet[0] |= 1 << 3
-			if err := func() error {
-				v, err := d.Str()
-				s.LastName = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"last_name\"")
-			}
-		case "phone":
-			if err := func() error {
-				s.Phone.Reset()
-				if err := s.Phone.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"phone\"")
-			}
-		case "country":
-			if err := func() error {
-				s.Country.Reset()
-				if err := s.Country.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"country\"")
+				return errors.Wrap(err, "decode field \"active_organization_id\"")
 			}
 		case "city":
 			if err := func() error {
@@ -10131,17 +10085,63 @@ func (s *Me) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"city\"")
 			}
-		case "account_state":
-			requiredBitSet[0] |= 1 << 7
+		case "country":
+			if err := func() error {
+				s.Country.Reset()
+				if err := s.Country.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"country\"")
+			}
+		case "email":
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				v, err := d.Str()
-				s.AccountState = string(v)
+				s.Email = string(v)
 				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"account_state\"")
+				return errors.Wrap(err, "decode field \"email\"")
+			}
+		case "first_name":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				v, err := d.Str()
+				s.FirstName = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"first_name\"")
+			}
+		case "id":
+			requiredBitSet[0] |= 1 << 6
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.ID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"id\"")
+			}
+		case "last_name":
+			requiredBitSet[0] |= 1 << 7
+			if err := func() error {
+				v, err := d.Str()
+				s.LastName = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"last_name\"")
 			}
 		case "marketing_consent":
 			requiredBitSet[1] |= 1 << 0
@@ -10155,40 +10155,8 @@ func (s *Me) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"marketing_consent\"")
 			}
-		case "mfa_enabled":
-			requiredBitSet[1] |= 1 << 1
-			if err := func() error {
-				v, err := d.Bool()
-				s.MfaEnabled = bool(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"mfa_enabled\"")
-			}
-		case "active_organization_id":
-			requiredBitSet[1] |= 1 << 2
-			if err := func() error {
-				if err := s.ActiveOrganizationID.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"active_organization_id\"")
-			}
-		case "permissions_scope":
-			requiredBitSet[1] |= 1 << 3
-			if err := func() error {
-				if err := s.PermissionsScope.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"permissions_scope\"")
-			}
 		case "memberships":
-			requiredBitSet[1] |= 1 << 4
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				s.Memberships = make([]Membership, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -10205,6 +10173,38 @@ func (s *Me) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"memberships\"")
 			}
+		case "mfa_enabled":
+			requiredBitSet[1] |= 1 << 2
+			if err := func() error {
+				v, err := d.Bool()
+				s.MfaEnabled = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"mfa_enabled\"")
+			}
+		case "permissions_scope":
+			requiredBitSet[1] |= 1 << 3
+			if err := func() error {
+				if err := s.PermissionsScope.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"permissions_scope\"")
+			}
+		case "phone":
+			if err := func() error {
+				s.Phone.Reset()
+				if err := s.Phone.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"phone\"")
+			}
 		default:
 			return d.Skip()
 		}
@@ -10215,8 +10215,8 @@ func (s *Me) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
-		0b10001111,
-		0b00011111,
+		0b11110011,
+		0b00001111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -10272,28 +10272,28 @@ func (s *MeMinimal) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *MeMinimal) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("logged_in")
-		e.Bool(s.LoggedIn)
-	}
-	{
 		e.FieldStart("first_name")
 		s.FirstName.Encode(e)
 	}
 	{
-		e.FieldStart("venue_id")
-		s.VenueID.Encode(e)
+		e.FieldStart("logged_in")
+		e.Bool(s.LoggedIn)
 	}
 	{
 		e.FieldStart("preferred_brand_id")
 		s.PreferredBrandID.Encode(e)
 	}
+	{
+		e.FieldStart("venue_id")
+		s.VenueID.Encode(e)
+	}
 }
 
 var jsonFieldsNameOfMeMinimal = [4]string{
-	0: "logged_in",
-	1: "first_name",
-	2: "venue_id",
-	3: "preferred_brand_id",
+	0: "first_name",
+	1: "logged_in",
+	2: "preferred_brand_id",
+	3: "venue_id",
 }
 
 // Decode decodes MeMinimal from json.
@@ -10305,8 +10305,18 @@ func (s *MeMinimal) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "logged_in":
+		case "first_name":
 			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				if err := s.FirstName.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"first_name\"")
+			}
+		case "logged_in":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := d.Bool()
 				s.LoggedIn = bool(v)
@@ -10317,28 +10327,8 @@ func (s *MeMinimal) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"logged_in\"")
 			}
-		case "first_name":
-			requiredBitSet[0] |= 1 << 1
-			if err := func() error {
-				if err := s.FirstName.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"first_name\"")
-			}
-		case "venue_id":
-			requiredBitSet[0] |= 1 << 2
-			if err := func() error {
-				if err := s.VenueID.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"venue_id\"")
-			}
 		case "preferred_brand_id":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				if err := s.PreferredBrandID.Decode(d); err != nil {
 					return err
@@ -10346,6 +10336,16 @@ func (s *MeMinimal) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"preferred_brand_id\"")
+			}
+		case "venue_id":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				if err := s.VenueID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"venue_id\"")
 			}
 		default:
 			return d.Skip()
@@ -10671,6 +10671,18 @@ func (s *MeUpdateRequest) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *MeUpdateRequest) encodeFields(e *jx.Encoder) {
 	{
+		if s.City.Set {
+			e.FieldStart("city")
+			s.City.Encode(e)
+		}
+	}
+	{
+		if s.Country.Set {
+			e.FieldStart("country")
+			s.Country.Encode(e)
+		}
+	}
+	{
 		if s.FirstName.Set {
 			e.FieldStart("first_name")
 			s.FirstName.Encode(e)
@@ -10683,38 +10695,26 @@ func (s *MeUpdateRequest) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
-		if s.Phone.Set {
-			e.FieldStart("phone")
-			s.Phone.Encode(e)
-		}
-	}
-	{
-		if s.Country.Set {
-			e.FieldStart("country")
-			s.Country.Encode(e)
-		}
-	}
-	{
-		if s.City.Set {
-			e.FieldStart("city")
-			s.City.Encode(e)
-		}
-	}
-	{
 		if s.MarketingConsent.Set {
 			e.FieldStart("marketing_consent")
 			s.MarketingConsent.Encode(e)
 		}
 	}
+	{
+		if s.Phone.Set {
+			e.FieldStart("phone")
+			s.Phone.Encode(e)
+		}
+	}
 }
 
 var jsonFieldsNameOfMeUpdateRequest = [6]string{
-	0: "first_name",
-	1: "last_name",
-	2: "phone",
-	3: "country",
-	4: "city",
-	5: "marketing_consent",
+	0: "city",
+	1: "country",
+	2: "first_name",
+	3: "last_name",
+	4: "marketing_consent",
+	5: "phone",
 }
 
 // Decode decodes MeUpdateRequest from json.
@@ -10725,6 +10725,26 @@ func (s *MeUpdateRequest) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
+		case "city":
+			if err := func() error {
+				s.City.Reset()
+				if err := s.City.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"city\"")
+			}
+		case "country":
+			if err := func() error {
+				s.Country.Reset()
+				if err := s.Country.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"country\"")
+			}
 		case "first_name":
 			if err := func() error {
 				s.FirstName.Reset()
@@ -10745,36 +10765,6 @@ func (s *MeUpdateRequest) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"last_name\"")
 			}
-		case "phone":
-			if err := func() error {
-				s.Phone.Reset()
-				if err := s.Phone.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"phone\"")
-			}
-		case "country":
-			if err := func() error {
-				s.Country.Reset()
-				if err := s.Country.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"country\"")
-			}
-		case "city":
-			if err := func() error {
-				s.City.Reset()
-				if err := s.City.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"city\"")
-			}
 		case "marketing_consent":
 			if err := func() error {
 				s.MarketingConsent.Reset()
@@ -10784,6 +10774,16 @@ func (s *MeUpdateRequest) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"marketing_consent\"")
+			}
+		case "phone":
+			if err := func() error {
+				s.Phone.Reset()
+				if err := s.Phone.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"phone\"")
 			}
 		default:
 			return errors.Errorf("unexpected field %q", k)
@@ -10819,46 +10819,18 @@ func (s *Membership) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *Membership) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("organization_id")
-		json.EncodeUUID(e, s.OrganizationID)
-	}
-	{
-		e.FieldStart("organization_name")
-		e.Str(s.OrganizationName)
-	}
-	{
-		e.FieldStart("organization_slug")
-		e.Str(s.OrganizationSlug)
-	}
-	{
-		e.FieldStart("role")
-		s.Role.Encode(e)
-	}
-	{
-		e.FieldStart("status")
-		s.Status.Encode(e)
-	}
-	{
-		if s.ClientDisplayID.Set {
-			e.FieldStart("client_display_id")
-			s.ClientDisplayID.Encode(e)
-		}
-	}
-	{
-		e.FieldStart("permissions")
-		e.ArrStart()
-		for _, elem := range s.Permissions {
-			e.Str(elem)
-		}
-		e.ArrEnd()
-	}
-	{
 		e.FieldStart("capabilities")
 		e.ArrStart()
 		for _, elem := range s.Capabilities {
 			e.Str(elem)
 		}
 		e.ArrEnd()
+	}
+	{
+		if s.ClientDisplayID.Set {
+			e.FieldStart("client_display_id")
+			s.ClientDisplayID.Encode(e)
+		}
 	}
 	{
 		e.FieldStart("is_active")
@@ -10873,10 +10845,6 @@ func (s *Membership) encodeFields(e *jx.Encoder) {
 		e.Bool(s.IsOwned)
 	}
 	{
-		e.FieldStart("is_workplace")
-		e.Bool(s.IsWorkplace)
-	}
-	{
 		e.FieldStart("is_relationship")
 		e.Bool(s.IsRelationship)
 	}
@@ -10885,26 +10853,58 @@ func (s *Membership) encodeFields(e *jx.Encoder) {
 		e.Bool(s.IsSelectable)
 	}
 	{
+		e.FieldStart("is_workplace")
+		e.Bool(s.IsWorkplace)
+	}
+	{
+		e.FieldStart("organization_id")
+		json.EncodeUUID(e, s.OrganizationID)
+	}
+	{
+		e.FieldStart("organization_name")
+		e.Str(s.OrganizationName)
+	}
+	{
+		e.FieldStart("organization_slug")
+		e.Str(s.OrganizationSlug)
+	}
+	{
+		e.FieldStart("permissions")
+		e.ArrStart()
+		for _, elem := range s.Permissions {
+			e.Str(elem)
+		}
+		e.ArrEnd()
+	}
+	{
+		e.FieldStart("role")
+		s.Role.Encode(e)
+	}
+	{
+		e.FieldStart("status")
+		s.Status.Encode(e)
+	}
+	{
 		e.FieldStart("workspace_group")
 		s.WorkspaceGroup.Encode(e)
 	}
 }
 
 var jsonFieldsNameOfMembership = [15]string{
-	0:  "organization_id",
-	1:  "organization_name",
-	2:  "organization_slug",
-	3:  "role",
-	4:  "status",
-	5:  "client_display_id",
-	6:  "permissions",
-	7:  "capabilities",
-	8:  "is_active",
-	9:  "is_individual",
-	10: "is_owned",
-	11: "is_workplace",
-	12: "is_relationship",
-	13: "is_selectable",
+	0:  "capabilities",
+	1:  "client_display_id",
+	2:  "is_active",
+	3:  "is_individual",
+	4:  "is_owned",
+	5:  "is_relationship",
+	6:  "is_selectable",
+	7:  "is_workplace",
+	8:  "organization_id",
+	9:  "organization_name",
+	10: "organization_slug",
+	11: "permissions",
+	12: "role",
+	13: "status",
 	14: "workspace_group",
 }
 
@@ -10917,94 +10917,8 @@ func (s *Membership) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "organization_id":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				v, err := json.DecodeUUID(d)
-				s.OrganizationID = v
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"organization_id\"")
-			}
-		case "organization_name":
-			requiredBitSet[0] |= 1 << 1
-			if err := func() error {
-				v, err := d.Str()
-				s.OrganizationName = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"organization_name\"")
-			}
-		case "organization_slug":
-			requiredBitSet[0] |= 1 << 2
-			if err := func() error {
-				v, err := d.Str()
-				s.OrganizationSlug = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"organization_slug\"")
-			}
-		case "role":
-			requiredBitSet[0] |= 1 << 3
-			if err := func() error {
-				if err := s.Role.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"role\"")
-			}
-		case "status":
-			requiredBitSet[0] |= 1 << 4
-			if err := func() error {
-				if err := s.Status.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"status\"")
-			}
-		case "client_display_id":
-			if err := func() error {
-				s.ClientDisplayID.Reset()
-				if err := s.ClientDisplayID.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"client_display_id\"")
-			}
-		case "permissions":
-			requiredBitSet[0] |= 1 << 6
-			if err := func() error {
-				s.Permissions = make([]string, 0)
-				if err := d.Arr(func(d *jx.Decoder) error {
-					var elem string
-					v, err := d.Str()
-					elem = string(v)
-					if err != nil {
-						return err
-					}
-					s.Permissions = append(s.Permissions, elem)
-					return nil
-				}); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"permissions\"")
-			}
 		case "capabilities":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				s.Capabilities = make([]string, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -11023,8 +10937,18 @@ func (s *Membership) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"capabilities\"")
 			}
+		case "client_display_id":
+			if err := func() error {
+				s.ClientDisplayID.Reset()
+				if err := s.ClientDisplayID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"client_display_id\"")
+			}
 		case "is_active":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := d.Bool()
 				s.IsActive = bool(v)
@@ -11036,7 +10960,7 @@ func (s *Membership) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"is_active\"")
 			}
 		case "is_individual":
-			requiredBitSet[1] |= 1 << 1
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Bool()
 				s.IsIndividual = bool(v)
@@ -11048,7 +10972,7 @@ func (s *Membership) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"is_individual\"")
 			}
 		case "is_owned":
-			requiredBitSet[1] |= 1 << 2
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				v, err := d.Bool()
 				s.IsOwned = bool(v)
@@ -11059,20 +10983,8 @@ func (s *Membership) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"is_owned\"")
 			}
-		case "is_workplace":
-			requiredBitSet[1] |= 1 << 3
-			if err := func() error {
-				v, err := d.Bool()
-				s.IsWorkplace = bool(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"is_workplace\"")
-			}
 		case "is_relationship":
-			requiredBitSet[1] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := d.Bool()
 				s.IsRelationship = bool(v)
@@ -11084,7 +10996,7 @@ func (s *Membership) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"is_relationship\"")
 			}
 		case "is_selectable":
-			requiredBitSet[1] |= 1 << 5
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				v, err := d.Bool()
 				s.IsSelectable = bool(v)
@@ -11094,6 +11006,94 @@ func (s *Membership) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"is_selectable\"")
+			}
+		case "is_workplace":
+			requiredBitSet[0] |= 1 << 7
+			if err := func() error {
+				v, err := d.Bool()
+				s.IsWorkplace = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"is_workplace\"")
+			}
+		case "organization_id":
+			requiredBitSet[1] |= 1 << 0
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.OrganizationID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"organization_id\"")
+			}
+		case "organization_name":
+			requiredBitSet[1] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.OrganizationName = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"organization_name\"")
+			}
+		case "organization_slug":
+			requiredBitSet[1] |= 1 << 2
+			if err := func() error {
+				v, err := d.Str()
+				s.OrganizationSlug = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"organization_slug\"")
+			}
+		case "permissions":
+			requiredBitSet[1] |= 1 << 3
+			if err := func() error {
+				s.Permissions = make([]string, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem string
+					v, err := d.Str()
+					elem = string(v)
+					if err != nil {
+						return err
+					}
+					s.Permissions = append(s.Permissions, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"permissions\"")
+			}
+		case "role":
+			requiredBitSet[1] |= 1 << 4
+			if err := func() error {
+				if err := s.Role.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"role\"")
+			}
+		case "status":
+			requiredBitSet[1] |= 1 << 5
+			if err := func() error {
+				if err := s.Status.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"status\"")
 			}
 		case "workspace_group":
 			requiredBitSet[1] |= 1 << 6
@@ -11115,7 +11115,7 @@ func (s *Membership) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
-		0b11011111,
+		0b11111101,
 		0b01111111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
@@ -11300,18 +11300,18 @@ func (s *MfaChallenge) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *MfaChallenge) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("id")
-		json.EncodeUUID(e, s.ID)
-	}
-	{
 		e.FieldStart("expires_at")
 		json.EncodeDateTime(e, s.ExpiresAt)
+	}
+	{
+		e.FieldStart("id")
+		json.EncodeUUID(e, s.ID)
 	}
 }
 
 var jsonFieldsNameOfMfaChallenge = [2]string{
-	0: "id",
-	1: "expires_at",
+	0: "expires_at",
+	1: "id",
 }
 
 // Decode decodes MfaChallenge from json.
@@ -11323,20 +11323,8 @@ func (s *MfaChallenge) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "id":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				v, err := json.DecodeUUID(d)
-				s.ID = v
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"id\"")
-			}
 		case "expires_at":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				v, err := json.DecodeDateTime(d)
 				s.ExpiresAt = v
@@ -11346,6 +11334,18 @@ func (s *MfaChallenge) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"expires_at\"")
+			}
+		case "id":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.ID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"id\"")
 			}
 		default:
 			return d.Skip()
@@ -11523,18 +11523,18 @@ func (s *MfaConfirmRequest) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *MfaConfirmRequest) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("factor_id")
-		json.EncodeUUID(e, s.FactorID)
-	}
-	{
 		e.FieldStart("code")
 		e.Str(s.Code)
+	}
+	{
+		e.FieldStart("factor_id")
+		json.EncodeUUID(e, s.FactorID)
 	}
 }
 
 var jsonFieldsNameOfMfaConfirmRequest = [2]string{
-	0: "factor_id",
-	1: "code",
+	0: "code",
+	1: "factor_id",
 }
 
 // Decode decodes MfaConfirmRequest from json.
@@ -11546,20 +11546,8 @@ func (s *MfaConfirmRequest) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "factor_id":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				v, err := json.DecodeUUID(d)
-				s.FactorID = v
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"factor_id\"")
-			}
 		case "code":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				v, err := d.Str()
 				s.Code = string(v)
@@ -11569,6 +11557,18 @@ func (s *MfaConfirmRequest) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"code\"")
+			}
+		case "factor_id":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.FactorID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"factor_id\"")
 			}
 		default:
 			return d.Skip()
@@ -11732,18 +11732,6 @@ func (s *MfaVerifyRequest) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *MfaVerifyRequest) encodeFields(e *jx.Encoder) {
 	{
-		if s.Type.Set {
-			e.FieldStart("type")
-			s.Type.Encode(e)
-		}
-	}
-	{
-		if s.FactorID.Set {
-			e.FieldStart("factor_id")
-			s.FactorID.Encode(e)
-		}
-	}
-	{
 		if s.ChallengeID.Set {
 			e.FieldStart("challenge_id")
 			s.ChallengeID.Encode(e)
@@ -11753,13 +11741,25 @@ func (s *MfaVerifyRequest) encodeFields(e *jx.Encoder) {
 		e.FieldStart("code")
 		e.Str(s.Code)
 	}
+	{
+		if s.FactorID.Set {
+			e.FieldStart("factor_id")
+			s.FactorID.Encode(e)
+		}
+	}
+	{
+		if s.Type.Set {
+			e.FieldStart("type")
+			s.Type.Encode(e)
+		}
+	}
 }
 
 var jsonFieldsNameOfMfaVerifyRequest = [4]string{
-	0: "type",
-	1: "factor_id",
-	2: "challenge_id",
-	3: "code",
+	0: "challenge_id",
+	1: "code",
+	2: "factor_id",
+	3: "type",
 }
 
 // Decode decodes MfaVerifyRequest from json.
@@ -11771,26 +11771,6 @@ func (s *MfaVerifyRequest) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "type":
-			if err := func() error {
-				s.Type.Reset()
-				if err := s.Type.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"type\"")
-			}
-		case "factor_id":
-			if err := func() error {
-				s.FactorID.Reset()
-				if err := s.FactorID.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"factor_id\"")
-			}
 		case "challenge_id":
 			if err := func() error {
 				s.ChallengeID.Reset()
@@ -11802,7 +11782,7 @@ func (s *MfaVerifyRequest) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"challenge_id\"")
 			}
 		case "code":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := d.Str()
 				s.Code = string(v)
@@ -11812,6 +11792,26 @@ func (s *MfaVerifyRequest) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"code\"")
+			}
+		case "factor_id":
+			if err := func() error {
+				s.FactorID.Reset()
+				if err := s.FactorID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"factor_id\"")
+			}
+		case "type":
+			if err := func() error {
+				s.Type.Reset()
+				if err := s.Type.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"type\"")
 			}
 		default:
 			return d.Skip()
@@ -11823,7 +11823,7 @@ func (s *MfaVerifyRequest) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00001000,
+		0b00000010,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -12438,28 +12438,32 @@ func (s *Offer) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *Offer) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("id")
-		json.EncodeUUID(e, s.ID)
+		e.FieldStart("applicable_pass_type_ids")
+		e.ArrStart()
+		for _, elem := range s.ApplicablePassTypeIds {
+			json.EncodeUUID(e, elem)
+		}
+		e.ArrEnd()
 	}
 	{
-		e.FieldStart("name")
-		e.Str(s.Name)
+		e.FieldStart("capacity")
+		s.Capacity.Encode(e)
 	}
 	{
-		e.FieldStart("status")
-		s.Status.Encode(e)
-	}
-	{
-		e.FieldStart("starts_at")
-		json.EncodeDateTime(e, s.StartsAt)
+		e.FieldStart("commercial_rule")
+		s.CommercialRule.Encode(e)
 	}
 	{
 		e.FieldStart("ends_at")
 		json.EncodeDateTime(e, s.EndsAt)
 	}
 	{
-		e.FieldStart("product_family")
-		e.Str(s.ProductFamily)
+		e.FieldStart("id")
+		json.EncodeUUID(e, s.ID)
+	}
+	{
+		e.FieldStart("name")
+		e.Str(s.Name)
 	}
 	{
 		e.FieldStart("placements")
@@ -12470,39 +12474,35 @@ func (s *Offer) encodeFields(e *jx.Encoder) {
 		e.ArrEnd()
 	}
 	{
-		e.FieldStart("applicable_pass_type_ids")
-		e.ArrStart()
-		for _, elem := range s.ApplicablePassTypeIds {
-			json.EncodeUUID(e, elem)
-		}
-		e.ArrEnd()
-	}
-	{
-		e.FieldStart("commercial_rule")
-		s.CommercialRule.Encode(e)
-	}
-	{
 		e.FieldStart("presentation")
 		s.Presentation.Encode(e)
 	}
 	{
-		e.FieldStart("capacity")
-		s.Capacity.Encode(e)
+		e.FieldStart("product_family")
+		e.Str(s.ProductFamily)
+	}
+	{
+		e.FieldStart("starts_at")
+		json.EncodeDateTime(e, s.StartsAt)
+	}
+	{
+		e.FieldStart("status")
+		s.Status.Encode(e)
 	}
 }
 
 var jsonFieldsNameOfOffer = [11]string{
-	0:  "id",
-	1:  "name",
-	2:  "status",
-	3:  "starts_at",
-	4:  "ends_at",
-	5:  "product_family",
+	0:  "applicable_pass_type_ids",
+	1:  "capacity",
+	2:  "commercial_rule",
+	3:  "ends_at",
+	4:  "id",
+	5:  "name",
 	6:  "placements",
-	7:  "applicable_pass_type_ids",
-	8:  "commercial_rule",
-	9:  "presentation",
-	10: "capacity",
+	7:  "presentation",
+	8:  "product_family",
+	9:  "starts_at",
+	10: "status",
 }
 
 // Decode decodes Offer from json.
@@ -12514,8 +12514,60 @@ func (s *Offer) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "id":
+		case "applicable_pass_type_ids":
 			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				s.ApplicablePassTypeIds = make([]uuid.UUID, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem uuid.UUID
+					v, err := json.DecodeUUID(d)
+					elem = v
+					if err != nil {
+						return err
+					}
+					s.ApplicablePassTypeIds = append(s.ApplicablePassTypeIds, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"applicable_pass_type_ids\"")
+			}
+		case "capacity":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := s.Capacity.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"capacity\"")
+			}
+		case "commercial_rule":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				if err := s.CommercialRule.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"commercial_rule\"")
+			}
+		case "ends_at":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := json.DecodeDateTime(d)
+				s.EndsAt = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"ends_at\"")
+			}
+		case "id":
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.ID = v
@@ -12527,7 +12579,7 @@ func (s *Offer) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"id\"")
 			}
 		case "name":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := d.Str()
 				s.Name = string(v)
@@ -12537,52 +12589,6 @@ func (s *Offer) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"name\"")
-			}
-		case "status":
-			requiredBitSet[0] |= 1 << 2
-			if err := func() error {
-				if err := s.Status.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"status\"")
-			}
-		case "starts_at":
-			requiredBitSet[0] |= 1 << 3
-			if err := func() error {
-				v, err := json.DecodeDateTime(d)
-				s.StartsAt = v
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"starts_at\"")
-			}
-		case "ends_at":
-			requiredBitSet[0] |= 1 << 4
-			if err := func() error {
-				v, err := json.DecodeDateTime(d)
-				s.EndsAt = v
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"ends_at\"")
-			}
-		case "product_family":
-			requiredBitSet[0] |= 1 << 5
-			if err := func() error {
-				v, err := d.Str()
-				s.ProductFamily = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"product_family\"")
 			}
 		case "placements":
 			requiredBitSet[0] |= 1 << 6
@@ -12604,38 +12610,8 @@ func (s *Offer) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"placements\"")
 			}
-		case "applicable_pass_type_ids":
-			requiredBitSet[0] |= 1 << 7
-			if err := func() error {
-				s.ApplicablePassTypeIds = make([]uuid.UUID, 0)
-				if err := d.Arr(func(d *jx.Decoder) error {
-					var elem uuid.UUID
-					v, err := json.DecodeUUID(d)
-					elem = v
-					if err != nil {
-						return err
-					}
-					s.ApplicablePassTypeIds = append(s.ApplicablePassTypeIds, elem)
-					return nil
-				}); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"applicable_pass_type_ids\"")
-			}
-		case "commercial_rule":
-			requiredBitSet[1] |= 1 << 0
-			if err := func() error {
-				if err := s.CommercialRule.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"commercial_rule\"")
-			}
 		case "presentation":
-			requiredBitSet[1] |= 1 << 1
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
 				if err := s.Presentation.Decode(d); err != nil {
 					return err
@@ -12644,15 +12620,39 @@ func (s *Offer) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"presentation\"")
 			}
-		case "capacity":
-			requiredBitSet[1] |= 1 << 2
+		case "product_family":
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
-				if err := s.Capacity.Decode(d); err != nil {
+				v, err := d.Str()
+				s.ProductFamily = string(v)
+				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"capacity\"")
+				return errors.Wrap(err, "decode field \"product_family\"")
+			}
+		case "starts_at":
+			requiredBitSet[1] |= 1 << 1
+			if err := func() error {
+				v, err := json.DecodeDateTime(d)
+				s.StartsAt = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"starts_at\"")
+			}
+		case "status":
+			requiredBitSet[1] |= 1 << 2
+			if err := func() error {
+				if err := s.Status.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"status\"")
 			}
 		default:
 			return d.Skip()
@@ -12721,12 +12721,12 @@ func (s *OfferCapacity) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *OfferCapacity) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("maximum")
-		s.Maximum.Encode(e)
-	}
-	{
 		e.FieldStart("claimed")
 		e.Int(s.Claimed)
+	}
+	{
+		e.FieldStart("maximum")
+		s.Maximum.Encode(e)
 	}
 	{
 		e.FieldStart("remaining")
@@ -12735,8 +12735,8 @@ func (s *OfferCapacity) encodeFields(e *jx.Encoder) {
 }
 
 var jsonFieldsNameOfOfferCapacity = [3]string{
-	0: "maximum",
-	1: "claimed",
+	0: "claimed",
+	1: "maximum",
 	2: "remaining",
 }
 
@@ -12749,18 +12749,8 @@ func (s *OfferCapacity) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "maximum":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				if err := s.Maximum.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"maximum\"")
-			}
 		case "claimed":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				v, err := d.Int()
 				s.Claimed = int(v)
@@ -12770,6 +12760,16 @@ func (s *OfferCapacity) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"claimed\"")
+			}
+		case "maximum":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := s.Maximum.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"maximum\"")
 			}
 		case "remaining":
 			requiredBitSet[0] |= 1 << 2
@@ -12984,10 +12984,6 @@ func (s *OfferPresentation) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *OfferPresentation) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("style")
-		s.Style.Encode(e)
-	}
-	{
 		e.FieldStart("showRemainingCapacity")
 		e.Bool(s.ShowRemainingCapacity)
 	}
@@ -12995,12 +12991,16 @@ func (s *OfferPresentation) encodeFields(e *jx.Encoder) {
 		e.FieldStart("showTimeToEnd")
 		e.Bool(s.ShowTimeToEnd)
 	}
+	{
+		e.FieldStart("style")
+		s.Style.Encode(e)
+	}
 }
 
 var jsonFieldsNameOfOfferPresentation = [3]string{
-	0: "style",
-	1: "showRemainingCapacity",
-	2: "showTimeToEnd",
+	0: "showRemainingCapacity",
+	1: "showTimeToEnd",
+	2: "style",
 }
 
 // Decode decodes OfferPresentation from json.
@@ -13012,18 +13012,8 @@ func (s *OfferPresentation) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "style":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				if err := s.Style.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"style\"")
-			}
 		case "showRemainingCapacity":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				v, err := d.Bool()
 				s.ShowRemainingCapacity = bool(v)
@@ -13035,7 +13025,7 @@ func (s *OfferPresentation) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"showRemainingCapacity\"")
 			}
 		case "showTimeToEnd":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := d.Bool()
 				s.ShowTimeToEnd = bool(v)
@@ -13045,6 +13035,16 @@ func (s *OfferPresentation) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"showTimeToEnd\"")
+			}
+		case "style":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				if err := s.Style.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"style\"")
 			}
 		default:
 			return d.Skip()
@@ -13510,28 +13510,28 @@ func (s *OpeningHoursEntry) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *OpeningHoursEntry) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("weekday")
-		e.Int(s.Weekday)
-	}
-	{
-		e.FieldStart("opens_at")
-		e.Str(s.OpensAt)
+		e.FieldStart("closed")
+		e.Bool(s.Closed)
 	}
 	{
 		e.FieldStart("closes_at")
 		e.Str(s.ClosesAt)
 	}
 	{
-		e.FieldStart("closed")
-		e.Bool(s.Closed)
+		e.FieldStart("opens_at")
+		e.Str(s.OpensAt)
+	}
+	{
+		e.FieldStart("weekday")
+		e.Int(s.Weekday)
 	}
 }
 
 var jsonFieldsNameOfOpeningHoursEntry = [4]string{
-	0: "weekday",
-	1: "opens_at",
-	2: "closes_at",
-	3: "closed",
+	0: "closed",
+	1: "closes_at",
+	2: "opens_at",
+	3: "weekday",
 }
 
 // Decode decodes OpeningHoursEntry from json.
@@ -13543,32 +13543,20 @@ func (s *OpeningHoursEntry) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "weekday":
+		case "closed":
 			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
-				v, err := d.Int()
-				s.Weekday = int(v)
+				v, err := d.Bool()
+				s.Closed = bool(v)
 				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"weekday\"")
-			}
-		case "opens_at":
-			requiredBitSet[0] |= 1 << 1
-			if err := func() error {
-				v, err := d.Str()
-				s.OpensAt = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"opens_at\"")
+				return errors.Wrap(err, "decode field \"closed\"")
 			}
 		case "closes_at":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := d.Str()
 				s.ClosesAt = string(v)
@@ -13579,17 +13567,29 @@ func (s *OpeningHoursEntry) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"closes_at\"")
 			}
-		case "closed":
-			requiredBitSet[0] |= 1 << 3
+		case "opens_at":
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
-				v, err := d.Bool()
-				s.Closed = bool(v)
+				v, err := d.Str()
+				s.OpensAt = string(v)
 				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"closed\"")
+				return errors.Wrap(err, "decode field \"opens_at\"")
+			}
+		case "weekday":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Int()
+				s.Weekday = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"weekday\"")
 			}
 		default:
 			return d.Skip()
@@ -13861,19 +13861,9 @@ func (s *OtpExchangeRequest) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *OtpExchangeRequest) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("request_id")
-		json.EncodeUUID(e, s.RequestID)
-	}
-	{
 		if s.Code.Set {
 			e.FieldStart("code")
 			s.Code.Encode(e)
-		}
-	}
-	{
-		if s.TokenHash.Set {
-			e.FieldStart("token_hash")
-			s.TokenHash.Encode(e)
 		}
 	}
 	{
@@ -13882,13 +13872,23 @@ func (s *OtpExchangeRequest) encodeFields(e *jx.Encoder) {
 			s.CodeVerifier.Encode(e)
 		}
 	}
+	{
+		e.FieldStart("request_id")
+		json.EncodeUUID(e, s.RequestID)
+	}
+	{
+		if s.TokenHash.Set {
+			e.FieldStart("token_hash")
+			s.TokenHash.Encode(e)
+		}
+	}
 }
 
 var jsonFieldsNameOfOtpExchangeRequest = [4]string{
-	0: "request_id",
-	1: "code",
-	2: "token_hash",
-	3: "code_verifier",
+	0: "code",
+	1: "code_verifier",
+	2: "request_id",
+	3: "token_hash",
 }
 
 // Decode decodes OtpExchangeRequest from json.
@@ -13900,18 +13900,6 @@ func (s *OtpExchangeRequest) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "request_id":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				v, err := json.DecodeUUID(d)
-				s.RequestID = v
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"request_id\"")
-			}
 		case "code":
 			if err := func() error {
 				s.Code.Reset()
@@ -13921,16 +13909,6 @@ func (s *OtpExchangeRequest) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"code\"")
-			}
-		case "token_hash":
-			if err := func() error {
-				s.TokenHash.Reset()
-				if err := s.TokenHash.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"token_hash\"")
 			}
 		case "code_verifier":
 			if err := func() error {
@@ -13942,6 +13920,28 @@ func (s *OtpExchangeRequest) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"code_verifier\"")
 			}
+		case "request_id":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.RequestID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"request_id\"")
+			}
+		case "token_hash":
+			if err := func() error {
+				s.TokenHash.Reset()
+				if err := s.TokenHash.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"token_hash\"")
+			}
 		default:
 			return d.Skip()
 		}
@@ -13952,7 +13952,7 @@ func (s *OtpExchangeRequest) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00000001,
+		0b00000100,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -14008,10 +14008,6 @@ func (s *OtpRequest) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *OtpRequest) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("email")
-		e.Str(s.Email)
-	}
-	{
 		if s.CodeChallenge.Set {
 			e.FieldStart("code_challenge")
 			s.CodeChallenge.Encode(e)
@@ -14023,12 +14019,16 @@ func (s *OtpRequest) encodeFields(e *jx.Encoder) {
 			s.CodeChallengeMethod.Encode(e)
 		}
 	}
+	{
+		e.FieldStart("email")
+		e.Str(s.Email)
+	}
 }
 
 var jsonFieldsNameOfOtpRequest = [3]string{
-	0: "email",
-	1: "code_challenge",
-	2: "code_challenge_method",
+	0: "code_challenge",
+	1: "code_challenge_method",
+	2: "email",
 }
 
 // Decode decodes OtpRequest from json.
@@ -14040,18 +14040,6 @@ func (s *OtpRequest) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "email":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				v, err := d.Str()
-				s.Email = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"email\"")
-			}
 		case "code_challenge":
 			if err := func() error {
 				s.CodeChallenge.Reset()
@@ -14072,6 +14060,18 @@ func (s *OtpRequest) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"code_challenge_method\"")
 			}
+		case "email":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Str()
+				s.Email = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"email\"")
+			}
 		default:
 			return d.Skip()
 		}
@@ -14082,7 +14082,7 @@ func (s *OtpRequest) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00000001,
+		0b00000100,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -14344,28 +14344,28 @@ func (s *PageMeta) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *PageMeta) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("page")
-		e.Int(s.Page)
+		e.FieldStart("has_more")
+		e.Bool(s.HasMore)
 	}
 	{
 		e.FieldStart("limit")
 		e.Int(s.Limit)
 	}
 	{
-		e.FieldStart("total")
-		e.Int(s.Total)
+		e.FieldStart("page")
+		e.Int(s.Page)
 	}
 	{
-		e.FieldStart("has_more")
-		e.Bool(s.HasMore)
+		e.FieldStart("total")
+		e.Int(s.Total)
 	}
 }
 
 var jsonFieldsNameOfPageMeta = [4]string{
-	0: "page",
+	0: "has_more",
 	1: "limit",
-	2: "total",
-	3: "has_more",
+	2: "page",
+	3: "total",
 }
 
 // Decode decodes PageMeta from json.
@@ -14377,17 +14377,17 @@ func (s *PageMeta) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "page":
+		case "has_more":
 			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
-				v, err := d.Int()
-				s.Page = int(v)
+				v, err := d.Bool()
+				s.HasMore = bool(v)
 				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"page\"")
+				return errors.Wrap(err, "decode field \"has_more\"")
 			}
 		case "limit":
 			requiredBitSet[0] |= 1 << 1
@@ -14401,8 +14401,20 @@ func (s *PageMeta) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"limit\"")
 			}
-		case "total":
+		case "page":
 			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Int()
+				s.Page = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"page\"")
+			}
+		case "total":
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Int()
 				s.Total = int(v)
@@ -14412,18 +14424,6 @@ func (s *PageMeta) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"total\"")
-			}
-		case "has_more":
-			requiredBitSet[0] |= 1 << 3
-			if err := func() error {
-				v, err := d.Bool()
-				s.HasMore = bool(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"has_more\"")
 			}
 		default:
 			return d.Skip()
@@ -14491,18 +14491,18 @@ func (s *PartialFailure) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *PartialFailure) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("venue_slug")
-		e.Str(s.VenueSlug)
-	}
-	{
 		e.FieldStart("reason")
 		e.Str(s.Reason)
+	}
+	{
+		e.FieldStart("venue_slug")
+		e.Str(s.VenueSlug)
 	}
 }
 
 var jsonFieldsNameOfPartialFailure = [2]string{
-	0: "venue_slug",
-	1: "reason",
+	0: "reason",
+	1: "venue_slug",
 }
 
 // Decode decodes PartialFailure from json.
@@ -14514,20 +14514,8 @@ func (s *PartialFailure) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "venue_slug":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				v, err := d.Str()
-				s.VenueSlug = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"venue_slug\"")
-			}
 		case "reason":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				v, err := d.Str()
 				s.Reason = string(v)
@@ -14537,6 +14525,18 @@ func (s *PartialFailure) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"reason\"")
+			}
+		case "venue_slug":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.VenueSlug = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"venue_slug\"")
 			}
 		default:
 			return d.Skip()
@@ -14765,12 +14765,12 @@ func (s *PasswordResetRequest) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *PasswordResetRequest) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("email")
-		e.Str(s.Email)
-	}
-	{
 		e.FieldStart("code")
 		e.Str(s.Code)
+	}
+	{
+		e.FieldStart("email")
+		e.Str(s.Email)
 	}
 	{
 		e.FieldStart("new_password")
@@ -14779,8 +14779,8 @@ func (s *PasswordResetRequest) encodeFields(e *jx.Encoder) {
 }
 
 var jsonFieldsNameOfPasswordResetRequest = [3]string{
-	0: "email",
-	1: "code",
+	0: "code",
+	1: "email",
 	2: "new_password",
 }
 
@@ -14793,20 +14793,8 @@ func (s *PasswordResetRequest) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "email":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				v, err := d.Str()
-				s.Email = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"email\"")
-			}
 		case "code":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				v, err := d.Str()
 				s.Code = string(v)
@@ -14816,6 +14804,18 @@ func (s *PasswordResetRequest) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"code\"")
+			}
+		case "email":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.Email = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"email\"")
 			}
 		case "new_password":
 			requiredBitSet[0] |= 1 << 2
@@ -14895,6 +14895,10 @@ func (s *PhotoEntry) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *PhotoEntry) encodeFields(e *jx.Encoder) {
 	{
+		e.FieldStart("caption")
+		e.Str(s.Caption)
+	}
+	{
 		e.FieldStart("id")
 		json.EncodeUUID(e, s.ID)
 	}
@@ -14902,16 +14906,12 @@ func (s *PhotoEntry) encodeFields(e *jx.Encoder) {
 		e.FieldStart("url")
 		e.Str(s.URL)
 	}
-	{
-		e.FieldStart("caption")
-		e.Str(s.Caption)
-	}
 }
 
 var jsonFieldsNameOfPhotoEntry = [3]string{
-	0: "id",
-	1: "url",
-	2: "caption",
+	0: "caption",
+	1: "id",
+	2: "url",
 }
 
 // Decode decodes PhotoEntry from json.
@@ -14923,8 +14923,20 @@ func (s *PhotoEntry) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "id":
+		case "caption":
 			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Str()
+				s.Caption = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"caption\"")
+			}
+		case "id":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.ID = v
@@ -14936,7 +14948,7 @@ func (s *PhotoEntry) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"id\"")
 			}
 		case "url":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := d.Str()
 				s.URL = string(v)
@@ -14946,18 +14958,6 @@ func (s *PhotoEntry) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"url\"")
-			}
-		case "caption":
-			requiredBitSet[0] |= 1 << 2
-			if err := func() error {
-				v, err := d.Str()
-				s.Caption = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"caption\"")
 			}
 		default:
 			return d.Skip()
@@ -15025,36 +15025,8 @@ func (s *PricedPassType) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *PricedPassType) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("id")
-		json.EncodeUUID(e, s.ID)
-	}
-	{
-		e.FieldStart("name")
-		e.Str(s.Name)
-	}
-	{
-		e.FieldStart("slug")
-		e.Str(s.Slug)
-	}
-	{
-		e.FieldStart("category")
-		s.Category.Encode(e)
-	}
-	{
-		e.FieldStart("price_amount")
-		e.Float64(s.PriceAmount)
-	}
-	{
-		e.FieldStart("price_minor")
-		e.Int64(s.PriceMinor)
-	}
-	{
-		e.FieldStart("currency")
-		e.Str(s.Currency)
-	}
-	{
-		e.FieldStart("is_recurring")
-		e.Bool(s.IsRecurring)
+		e.FieldStart("active_pricing_version_id")
+		s.ActivePricingVersionID.Encode(e)
 	}
 	{
 		e.FieldStart("billing_interval")
@@ -15065,20 +15037,48 @@ func (s *PricedPassType) encodeFields(e *jx.Encoder) {
 		s.BillingIntervalCount.Encode(e)
 	}
 	{
-		e.FieldStart("pricing_mode")
-		s.PricingMode.Encode(e)
+		e.FieldStart("category")
+		s.Category.Encode(e)
 	}
 	{
-		e.FieldStart("active_pricing_version_id")
-		s.ActivePricingVersionID.Encode(e)
+		e.FieldStart("clips")
+		s.Clips.Encode(e)
+	}
+	{
+		e.FieldStart("currency")
+		e.Str(s.Currency)
 	}
 	{
 		e.FieldStart("flexible_pricing_config")
 		s.FlexiblePricingConfig.Encode(e)
 	}
 	{
-		e.FieldStart("clips")
-		s.Clips.Encode(e)
+		e.FieldStart("id")
+		json.EncodeUUID(e, s.ID)
+	}
+	{
+		e.FieldStart("is_recurring")
+		e.Bool(s.IsRecurring)
+	}
+	{
+		e.FieldStart("name")
+		e.Str(s.Name)
+	}
+	{
+		e.FieldStart("price_amount")
+		e.Float64(s.PriceAmount)
+	}
+	{
+		e.FieldStart("price_minor")
+		e.Int64(s.PriceMinor)
+	}
+	{
+		e.FieldStart("pricing_mode")
+		s.PricingMode.Encode(e)
+	}
+	{
+		e.FieldStart("slug")
+		e.Str(s.Slug)
 	}
 	{
 		e.FieldStart("validity_days")
@@ -15087,20 +15087,20 @@ func (s *PricedPassType) encodeFields(e *jx.Encoder) {
 }
 
 var jsonFieldsNameOfPricedPassType = [15]string{
-	0:  "id",
-	1:  "name",
-	2:  "slug",
+	0:  "active_pricing_version_id",
+	1:  "billing_interval",
+	2:  "billing_interval_count",
 	3:  "category",
-	4:  "price_amount",
-	5:  "price_minor",
-	6:  "currency",
-	7:  "is_recurring",
-	8:  "billing_interval",
-	9:  "billing_interval_count",
-	10: "pricing_mode",
-	11: "active_pricing_version_id",
-	12: "flexible_pricing_config",
-	13: "clips",
+	4:  "clips",
+	5:  "currency",
+	6:  "flexible_pricing_config",
+	7:  "id",
+	8:  "is_recurring",
+	9:  "name",
+	10: "price_amount",
+	11: "price_minor",
+	12: "pricing_mode",
+	13: "slug",
 	14: "validity_days",
 }
 
@@ -15113,41 +15113,35 @@ func (s *PricedPassType) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "id":
+		case "active_pricing_version_id":
 			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
-				v, err := json.DecodeUUID(d)
-				s.ID = v
-				if err != nil {
+				if err := s.ActivePricingVersionID.Decode(d); err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"id\"")
+				return errors.Wrap(err, "decode field \"active_pricing_version_id\"")
 			}
-		case "name":
+		case "billing_interval":
 			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
-				v, err := d.Str()
-				s.Name = string(v)
-				if err != nil {
+				if err := s.BillingInterval.Decode(d); err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"name\"")
+				return errors.Wrap(err, "decode field \"billing_interval\"")
 			}
-		case "slug":
+		case "billing_interval_count":
 			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
-				v, err := d.Str()
-				s.Slug = string(v)
-				if err != nil {
+				if err := s.BillingIntervalCount.Decode(d); err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"slug\"")
+				return errors.Wrap(err, "decode field \"billing_interval_count\"")
 			}
 		case "category":
 			requiredBitSet[0] |= 1 << 3
@@ -15159,8 +15153,76 @@ func (s *PricedPassType) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"category\"")
 			}
-		case "price_amount":
+		case "clips":
 			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				if err := s.Clips.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"clips\"")
+			}
+		case "currency":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				v, err := d.Str()
+				s.Currency = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"currency\"")
+			}
+		case "flexible_pricing_config":
+			requiredBitSet[0] |= 1 << 6
+			if err := func() error {
+				if err := s.FlexiblePricingConfig.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"flexible_pricing_config\"")
+			}
+		case "id":
+			requiredBitSet[0] |= 1 << 7
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.ID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"id\"")
+			}
+		case "is_recurring":
+			requiredBitSet[1] |= 1 << 0
+			if err := func() error {
+				v, err := d.Bool()
+				s.IsRecurring = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"is_recurring\"")
+			}
+		case "name":
+			requiredBitSet[1] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.Name = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"name\"")
+			}
+		case "price_amount":
+			requiredBitSet[1] |= 1 << 2
 			if err := func() error {
 				v, err := d.Float64()
 				s.PriceAmount = float64(v)
@@ -15172,7 +15234,7 @@ func (s *PricedPassType) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"price_amount\"")
 			}
 		case "price_minor":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[1] |= 1 << 3
 			if err := func() error {
 				v, err := d.Int64()
 				s.PriceMinor = int64(v)
@@ -15183,52 +15245,8 @@ func (s *PricedPassType) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"price_minor\"")
 			}
-		case "currency":
-			requiredBitSet[0] |= 1 << 6
-			if err := func() error {
-				v, err := d.Str()
-				s.Currency = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"currency\"")
-			}
-		case "is_recurring":
-			requiredBitSet[0] |= 1 << 7
-			if err := func() error {
-				v, err := d.Bool()
-				s.IsRecurring = bool(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"is_recurring\"")
-			}
-		case "billing_interval":
-			requiredBitSet[1] |= 1 << 0
-			if err := func() error {
-				if err := s.BillingInterval.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"billing_interval\"")
-			}
-		case "billing_interval_count":
-			requiredBitSet[1] |= 1 << 1
-			if err := func() error {
-				if err := s.BillingIntervalCount.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"billing_interval_count\"")
-			}
 		case "pricing_mode":
-			requiredBitSet[1] |= 1 << 2
+			requiredBitSet[1] |= 1 << 4
 			if err := func() error {
 				if err := s.PricingMode.Decode(d); err != nil {
 					return err
@@ -15237,35 +15255,17 @@ func (s *PricedPassType) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"pricing_mode\"")
 			}
-		case "active_pricing_version_id":
-			requiredBitSet[1] |= 1 << 3
-			if err := func() error {
-				if err := s.ActivePricingVersionID.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"active_pricing_version_id\"")
-			}
-		case "flexible_pricing_config":
-			requiredBitSet[1] |= 1 << 4
-			if err := func() error {
-				if err := s.FlexiblePricingConfig.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"flexible_pricing_config\"")
-			}
-		case "clips":
+		case "slug":
 			requiredBitSet[1] |= 1 << 5
 			if err := func() error {
-				if err := s.Clips.Decode(d); err != nil {
+				v, err := d.Str()
+				s.Slug = string(v)
+				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"clips\"")
+				return errors.Wrap(err, "decode field \"slug\"")
 			}
 		case "validity_days":
 			requiredBitSet[1] |= 1 << 6
@@ -15549,16 +15549,16 @@ func (s *PricingOrg) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *PricingOrg) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("slug")
-		e.Str(s.Slug)
+		e.FieldStart("currency")
+		e.Str(s.Currency)
 	}
 	{
 		e.FieldStart("name")
 		e.Str(s.Name)
 	}
 	{
-		e.FieldStart("currency")
-		e.Str(s.Currency)
+		e.FieldStart("slug")
+		e.Str(s.Slug)
 	}
 	{
 		e.FieldStart("timezone")
@@ -15571,9 +15571,9 @@ func (s *PricingOrg) encodeFields(e *jx.Encoder) {
 }
 
 var jsonFieldsNameOfPricingOrg = [5]string{
-	0: "slug",
+	0: "currency",
 	1: "name",
-	2: "currency",
+	2: "slug",
 	3: "timezone",
 	4: "vat_exempt_age_threshold",
 }
@@ -15587,17 +15587,17 @@ func (s *PricingOrg) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "slug":
+		case "currency":
 			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				v, err := d.Str()
-				s.Slug = string(v)
+				s.Currency = string(v)
 				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"slug\"")
+				return errors.Wrap(err, "decode field \"currency\"")
 			}
 		case "name":
 			requiredBitSet[0] |= 1 << 1
@@ -15611,17 +15611,17 @@ func (s *PricingOrg) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"name\"")
 			}
-		case "currency":
+		case "slug":
 			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := d.Str()
-				s.Currency = string(v)
+				s.Slug = string(v)
 				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"currency\"")
+				return errors.Wrap(err, "decode field \"slug\"")
 			}
 		case "timezone":
 			requiredBitSet[0] |= 1 << 3
@@ -15917,6 +15917,10 @@ func (s *RoomItem) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *RoomItem) encodeFields(e *jx.Encoder) {
 	{
+		e.FieldStart("capacity")
+		e.Int(s.Capacity)
+	}
+	{
 		e.FieldStart("id")
 		json.EncodeUUID(e, s.ID)
 	}
@@ -15925,19 +15929,15 @@ func (s *RoomItem) encodeFields(e *jx.Encoder) {
 		e.Str(s.Name)
 	}
 	{
-		e.FieldStart("capacity")
-		e.Int(s.Capacity)
-	}
-	{
 		e.FieldStart("room_type")
 		e.Str(s.RoomType)
 	}
 }
 
 var jsonFieldsNameOfRoomItem = [4]string{
-	0: "id",
-	1: "name",
-	2: "capacity",
+	0: "capacity",
+	1: "id",
+	2: "name",
 	3: "room_type",
 }
 
@@ -15950,8 +15950,20 @@ func (s *RoomItem) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "id":
+		case "capacity":
 			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Int()
+				s.Capacity = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"capacity\"")
+			}
+		case "id":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.ID = v
@@ -15963,7 +15975,7 @@ func (s *RoomItem) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"id\"")
 			}
 		case "name":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := d.Str()
 				s.Name = string(v)
@@ -15973,18 +15985,6 @@ func (s *RoomItem) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"name\"")
-			}
-		case "capacity":
-			requiredBitSet[0] |= 1 << 2
-			if err := func() error {
-				v, err := d.Int()
-				s.Capacity = int(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"capacity\"")
 			}
 		case "room_type":
 			requiredBitSet[0] |= 1 << 3
@@ -16068,12 +16068,12 @@ func (s *ScheduleMeta) encodeFields(e *jx.Encoder) {
 		json.EncodeDate(e, s.From)
 	}
 	{
-		e.FieldStart("to")
-		json.EncodeDate(e, s.To)
-	}
-	{
 		e.FieldStart("timezone")
 		e.Str(s.Timezone)
+	}
+	{
+		e.FieldStart("to")
+		json.EncodeDate(e, s.To)
 	}
 	{
 		e.FieldStart("total")
@@ -16087,8 +16087,8 @@ func (s *ScheduleMeta) encodeFields(e *jx.Encoder) {
 
 var jsonFieldsNameOfScheduleMeta = [5]string{
 	0: "from",
-	1: "to",
-	2: "timezone",
+	1: "timezone",
+	2: "to",
 	3: "total",
 	4: "truncated",
 }
@@ -16114,20 +16114,8 @@ func (s *ScheduleMeta) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"from\"")
 			}
-		case "to":
-			requiredBitSet[0] |= 1 << 1
-			if err := func() error {
-				v, err := json.DecodeDate(d)
-				s.To = v
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"to\"")
-			}
 		case "timezone":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := d.Str()
 				s.Timezone = string(v)
@@ -16137,6 +16125,18 @@ func (s *ScheduleMeta) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"timezone\"")
+			}
+		case "to":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := json.DecodeDate(d)
+				s.To = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"to\"")
 			}
 		case "total":
 			requiredBitSet[0] |= 1 << 3
@@ -16365,88 +16365,88 @@ func (s *ScheduleRow) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *ScheduleRow) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("id")
-		json.EncodeUUID(e, s.ID)
-	}
-	{
-		e.FieldStart("start_time")
-		json.EncodeDateTime(e, s.StartTime)
-	}
-	{
-		e.FieldStart("end_time")
-		json.EncodeDateTime(e, s.EndTime)
-	}
-	{
-		e.FieldStart("status")
-		s.Status.Encode(e)
-	}
-	{
-		e.FieldStart("is_bookable")
-		e.Bool(s.IsBookable)
-	}
-	{
-		e.FieldStart("requires_workshop_entry")
-		e.Bool(s.RequiresWorkshopEntry)
-	}
-	{
-		e.FieldStart("workshop_entry_target")
-		s.WorkshopEntryTarget.Encode(e)
-	}
-	{
-		e.FieldStart("class_type")
-		s.ClassType.Encode(e)
-	}
-	{
-		e.FieldStart("instructor")
-		s.Instructor.Encode(e)
-	}
-	{
-		e.FieldStart("location")
-		s.Location.Encode(e)
-	}
-	{
-		e.FieldStart("room")
-		s.Room.Encode(e)
-	}
-	{
-		e.FieldStart("capacity")
-		e.Int(s.Capacity)
+		e.FieldStart("available_spots")
+		e.Int(s.AvailableSpots)
 	}
 	{
 		e.FieldStart("booked_count")
 		e.Int(s.BookedCount)
 	}
 	{
-		e.FieldStart("waitlist_count")
-		e.Int(s.WaitlistCount)
+		e.FieldStart("capacity")
+		e.Int(s.Capacity)
 	}
 	{
-		e.FieldStart("available_spots")
-		e.Int(s.AvailableSpots)
+		e.FieldStart("class_type")
+		s.ClassType.Encode(e)
+	}
+	{
+		e.FieldStart("end_time")
+		json.EncodeDateTime(e, s.EndTime)
+	}
+	{
+		e.FieldStart("id")
+		json.EncodeUUID(e, s.ID)
+	}
+	{
+		e.FieldStart("instructor")
+		s.Instructor.Encode(e)
+	}
+	{
+		e.FieldStart("is_bookable")
+		e.Bool(s.IsBookable)
+	}
+	{
+		e.FieldStart("location")
+		s.Location.Encode(e)
 	}
 	{
 		e.FieldStart("online")
 		e.Bool(s.Online)
 	}
+	{
+		e.FieldStart("requires_workshop_entry")
+		e.Bool(s.RequiresWorkshopEntry)
+	}
+	{
+		e.FieldStart("room")
+		s.Room.Encode(e)
+	}
+	{
+		e.FieldStart("start_time")
+		json.EncodeDateTime(e, s.StartTime)
+	}
+	{
+		e.FieldStart("status")
+		s.Status.Encode(e)
+	}
+	{
+		e.FieldStart("waitlist_count")
+		e.Int(s.WaitlistCount)
+	}
+	{
+		e.FieldStart("workshop_entry_target")
+		s.WorkshopEntryTarget.Encode(e)
+	}
 }
 
 var jsonFieldsNameOfScheduleRow = [16]string{
-	0:  "id",
-	1:  "start_time",
-	2:  "end_time",
-	3:  "status",
-	4:  "is_bookable",
-	5:  "requires_workshop_entry",
-	6:  "workshop_entry_target",
-	7:  "class_type",
-	8:  "instructor",
-	9:  "location",
-	10: "room",
-	11: "capacity",
-	12: "booked_count",
-	13: "waitlist_count",
-	14: "available_spots",
-	15: "online",
+	0:  "available_spots",
+	1:  "booked_count",
+	2:  "capacity",
+	3:  "class_type",
+	4:  "end_time",
+	5:  "id",
+	6:  "instructor",
+	7:  "is_bookable",
+	8:  "location",
+	9:  "online",
+	10: "requires_workshop_entry",
+	11: "room",
+	12: "start_time",
+	13: "status",
+	14: "waitlist_count",
+	15: "workshop_entry_target",
 }
 
 // Decode decodes ScheduleRow from json.
@@ -16458,164 +16458,8 @@ func (s *ScheduleRow) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "id":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				v, err := json.DecodeUUID(d)
-				s.ID = v
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"id\"")
-			}
-		case "start_time":
-			requiredBitSet[0] |= 1 << 1
-			if err := func() error {
-				v, err := json.DecodeDateTime(d)
-				s.StartTime = v
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"start_time\"")
-			}
-		case "end_time":
-			requiredBitSet[0] |= 1 << 2
-			if err := func() error {
-				v, err := json.DecodeDateTime(d)
-				s.EndTime = v
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"end_time\"")
-			}
-		case "status":
-			requiredBitSet[0] |= 1 << 3
-			if err := func() error {
-				if err := s.Status.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"status\"")
-			}
-		case "is_bookable":
-			requiredBitSet[0] |= 1 << 4
-			if err := func() error {
-				v, err := d.Bool()
-				s.IsBookable = bool(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"is_bookable\"")
-			}
-		case "requires_workshop_entry":
-			requiredBitSet[0] |= 1 << 5
-			if err := func() error {
-				v, err := d.Bool()
-				s.RequiresWorkshopEntry = bool(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"requires_workshop_entry\"")
-			}
-		case "workshop_entry_target":
-			requiredBitSet[0] |= 1 << 6
-			if err := func() error {
-				if err := s.WorkshopEntryTarget.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"workshop_entry_target\"")
-			}
-		case "class_type":
-			requiredBitSet[0] |= 1 << 7
-			if err := func() error {
-				if err := s.ClassType.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"class_type\"")
-			}
-		case "instructor":
-			requiredBitSet[1] |= 1 << 0
-			if err := func() error {
-				if err := s.Instructor.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"instructor\"")
-			}
-		case "location":
-			requiredBitSet[1] |= 1 << 1
-			if err := func() error {
-				if err := s.Location.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"location\"")
-			}
-		case "room":
-			requiredBitSet[1] |= 1 << 2
-			if err := func() error {
-				if err := s.Room.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"room\"")
-			}
-		case "capacity":
-			requiredBitSet[1] |= 1 << 3
-			if err := func() error {
-				v, err := d.Int()
-				s.Capacity = int(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"capacity\"")
-			}
-		case "booked_count":
-			requiredBitSet[1] |= 1 << 4
-			if err := func() error {
-				v, err := d.Int()
-				s.BookedCount = int(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"booked_count\"")
-			}
-		case "waitlist_count":
-			requiredBitSet[1] |= 1 << 5
-			if err := func() error {
-				v, err := d.Int()
-				s.WaitlistCount = int(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"waitlist_count\"")
-			}
 		case "available_spots":
-			requiredBitSet[1] |= 1 << 6
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				v, err := d.Int()
 				s.AvailableSpots = int(v)
@@ -16626,8 +16470,98 @@ func (s *ScheduleRow) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"available_spots\"")
 			}
+		case "booked_count":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Int()
+				s.BookedCount = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"booked_count\"")
+			}
+		case "capacity":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Int()
+				s.Capacity = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"capacity\"")
+			}
+		case "class_type":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				if err := s.ClassType.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"class_type\"")
+			}
+		case "end_time":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				v, err := json.DecodeDateTime(d)
+				s.EndTime = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"end_time\"")
+			}
+		case "id":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.ID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"id\"")
+			}
+		case "instructor":
+			requiredBitSet[0] |= 1 << 6
+			if err := func() error {
+				if err := s.Instructor.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"instructor\"")
+			}
+		case "is_bookable":
+			requiredBitSet[0] |= 1 << 7
+			if err := func() error {
+				v, err := d.Bool()
+				s.IsBookable = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"is_bookable\"")
+			}
+		case "location":
+			requiredBitSet[1] |= 1 << 0
+			if err := func() error {
+				if err := s.Location.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"location\"")
+			}
 		case "online":
-			requiredBitSet[1] |= 1 << 7
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				v, err := d.Bool()
 				s.Online = bool(v)
@@ -16637,6 +16571,72 @@ func (s *ScheduleRow) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"online\"")
+			}
+		case "requires_workshop_entry":
+			requiredBitSet[1] |= 1 << 2
+			if err := func() error {
+				v, err := d.Bool()
+				s.RequiresWorkshopEntry = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"requires_workshop_entry\"")
+			}
+		case "room":
+			requiredBitSet[1] |= 1 << 3
+			if err := func() error {
+				if err := s.Room.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"room\"")
+			}
+		case "start_time":
+			requiredBitSet[1] |= 1 << 4
+			if err := func() error {
+				v, err := json.DecodeDateTime(d)
+				s.StartTime = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"start_time\"")
+			}
+		case "status":
+			requiredBitSet[1] |= 1 << 5
+			if err := func() error {
+				if err := s.Status.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"status\"")
+			}
+		case "waitlist_count":
+			requiredBitSet[1] |= 1 << 6
+			if err := func() error {
+				v, err := d.Int()
+				s.WaitlistCount = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"waitlist_count\"")
+			}
+		case "workshop_entry_target":
+			requiredBitSet[1] |= 1 << 7
+			if err := func() error {
+				if err := s.WorkshopEntryTarget.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"workshop_entry_target\"")
 			}
 		default:
 			return d.Skip()
@@ -16709,12 +16709,12 @@ func (s *Session) encodeFields(e *jx.Encoder) {
 		e.Str(s.AccessToken)
 	}
 	{
-		e.FieldStart("token_type")
-		e.Str("Bearer")
-	}
-	{
 		e.FieldStart("expires_in")
 		e.Int(s.ExpiresIn)
+	}
+	{
+		e.FieldStart("mfa_required")
+		e.Bool(s.MfaRequired)
 	}
 	{
 		e.FieldStart("refresh_token")
@@ -16725,23 +16725,23 @@ func (s *Session) encodeFields(e *jx.Encoder) {
 		json.EncodeUUID(e, s.SessionID)
 	}
 	{
-		e.FieldStart("user")
-		s.User.Encode(e)
+		e.FieldStart("token_type")
+		e.Str("Bearer")
 	}
 	{
-		e.FieldStart("mfa_required")
-		e.Bool(s.MfaRequired)
+		e.FieldStart("user")
+		s.User.Encode(e)
 	}
 }
 
 var jsonFieldsNameOfSession = [7]string{
 	0: "access_token",
-	1: "token_type",
-	2: "expires_in",
+	1: "expires_in",
+	2: "mfa_required",
 	3: "refresh_token",
 	4: "session_id",
-	5: "user",
-	6: "mfa_required",
+	5: "token_type",
+	6: "user",
 }
 
 // Decode decodes Session from json.
@@ -16765,20 +16765,8 @@ func (s *Session) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"access_token\"")
 			}
-		case "token_type":
-			requiredBitSet[0] |= 1 << 1
-			if err := func() error {
-				v, err := d.Str()
-				s.TokenType = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"token_type\"")
-			}
 		case "expires_in":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := d.Int()
 				s.ExpiresIn = int(v)
@@ -16788,6 +16776,18 @@ func (s *Session) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"expires_in\"")
+			}
+		case "mfa_required":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Bool()
+				s.MfaRequired = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"mfa_required\"")
 			}
 		case "refresh_token":
 			requiredBitSet[0] |= 1 << 3
@@ -16813,8 +16813,20 @@ func (s *Session) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"session_id\"")
 			}
-		case "user":
+		case "token_type":
 			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				v, err := d.Str()
+				s.TokenType = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"token_type\"")
+			}
+		case "user":
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				if err := s.User.Decode(d); err != nil {
 					return err
@@ -16822,18 +16834,6 @@ func (s *Session) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"user\"")
-			}
-		case "mfa_required":
-			requiredBitSet[0] |= 1 << 6
-			if err := func() error {
-				v, err := d.Bool()
-				s.MfaRequired = bool(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"mfa_required\"")
 			}
 		default:
 			return d.Skip()
@@ -17011,8 +17011,20 @@ func (s *SessionUser) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *SessionUser) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("id")
-		json.EncodeUUID(e, s.ID)
+		e.FieldStart("account_state")
+		e.Str(s.AccountState)
+	}
+	{
+		if s.City.Set {
+			e.FieldStart("city")
+			s.City.Encode(e)
+		}
+	}
+	{
+		if s.Country.Set {
+			e.FieldStart("country")
+			s.Country.Encode(e)
+		}
 	}
 	{
 		e.FieldStart("email")
@@ -17023,35 +17035,23 @@ func (s *SessionUser) encodeFields(e *jx.Encoder) {
 		e.Str(s.FirstName)
 	}
 	{
+		e.FieldStart("id")
+		json.EncodeUUID(e, s.ID)
+	}
+	{
 		e.FieldStart("last_name")
 		e.Str(s.LastName)
-	}
-	{
-		if s.Country.Set {
-			e.FieldStart("country")
-			s.Country.Encode(e)
-		}
-	}
-	{
-		if s.City.Set {
-			e.FieldStart("city")
-			s.City.Encode(e)
-		}
-	}
-	{
-		e.FieldStart("account_state")
-		e.Str(s.AccountState)
 	}
 }
 
 var jsonFieldsNameOfSessionUser = [7]string{
-	0: "id",
-	1: "email",
-	2: "first_name",
-	3: "last_name",
-	4: "country",
-	5: "city",
-	6: "account_state",
+	0: "account_state",
+	1: "city",
+	2: "country",
+	3: "email",
+	4: "first_name",
+	5: "id",
+	6: "last_name",
 }
 
 // Decode decodes SessionUser from json.
@@ -17063,63 +17063,17 @@ func (s *SessionUser) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "id":
+		case "account_state":
 			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
-				v, err := json.DecodeUUID(d)
-				s.ID = v
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"id\"")
-			}
-		case "email":
-			requiredBitSet[0] |= 1 << 1
-			if err := func() error {
 				v, err := d.Str()
-				s.Email = string(v)
+				s.AccountState = string(v)
 				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"email\"")
-			}
-		case "first_name":
-			requiredBitSet[0] |= 1 << 2
-			if err := func() error {
-				v, err := d.Str()
-				s.FirstName = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"first_name\"")
-			}
-		case "last_name":
-			requiredBitSet[0] |= 1 << 3
-			if err := func() error {
-				v, err := d.Str()
-				s.LastName = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"last_name\"")
-			}
-		case "country":
-			if err := func() error {
-				s.Country.Reset()
-				if err := s.Country.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"country\"")
+				return errors.Wrap(err, "decode field \"account_state\"")
 			}
 		case "city":
 			if err := func() error {
@@ -17131,17 +17085,63 @@ func (s *SessionUser) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"city\"")
 			}
-		case "account_state":
-			requiredBitSet[0] |= 1 << 6
+		case "country":
+			if err := func() error {
+				s.Country.Reset()
+				if err := s.Country.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"country\"")
+			}
+		case "email":
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Str()
-				s.AccountState = string(v)
+				s.Email = string(v)
 				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"account_state\"")
+				return errors.Wrap(err, "decode field \"email\"")
+			}
+		case "first_name":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				v, err := d.Str()
+				s.FirstName = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"first_name\"")
+			}
+		case "id":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.ID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"id\"")
+			}
+		case "last_name":
+			requiredBitSet[0] |= 1 << 6
+			if err := func() error {
+				v, err := d.Str()
+				s.LastName = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"last_name\"")
 			}
 		default:
 			return d.Skip()
@@ -17153,7 +17153,7 @@ func (s *SessionUser) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b01001111,
+		0b01111001,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -17209,12 +17209,20 @@ func (s *SignupRequest) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *SignupRequest) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("email")
-		e.Str(s.Email)
+		if s.City.Set {
+			e.FieldStart("city")
+			s.City.Encode(e)
+		}
 	}
 	{
-		e.FieldStart("password")
-		e.Str(s.Password)
+		if s.Country.Set {
+			e.FieldStart("country")
+			s.Country.Encode(e)
+		}
+	}
+	{
+		e.FieldStart("email")
+		e.Str(s.Email)
 	}
 	{
 		if s.FirstName.Set {
@@ -17229,26 +17237,18 @@ func (s *SignupRequest) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
-		if s.Country.Set {
-			e.FieldStart("country")
-			s.Country.Encode(e)
-		}
-	}
-	{
-		if s.City.Set {
-			e.FieldStart("city")
-			s.City.Encode(e)
-		}
+		e.FieldStart("password")
+		e.Str(s.Password)
 	}
 }
 
 var jsonFieldsNameOfSignupRequest = [6]string{
-	0: "email",
-	1: "password",
-	2: "first_name",
-	3: "last_name",
-	4: "country",
-	5: "city",
+	0: "city",
+	1: "country",
+	2: "email",
+	3: "first_name",
+	4: "last_name",
+	5: "password",
 }
 
 // Decode decodes SignupRequest from json.
@@ -17260,8 +17260,28 @@ func (s *SignupRequest) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
+		case "city":
+			if err := func() error {
+				s.City.Reset()
+				if err := s.City.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"city\"")
+			}
+		case "country":
+			if err := func() error {
+				s.Country.Reset()
+				if err := s.Country.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"country\"")
+			}
 		case "email":
-			requiredBitSet[0] |= 1 << 0
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := d.Str()
 				s.Email = string(v)
@@ -17271,18 +17291,6 @@ func (s *SignupRequest) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"email\"")
-			}
-		case "password":
-			requiredBitSet[0] |= 1 << 1
-			if err := func() error {
-				v, err := d.Str()
-				s.Password = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"password\"")
 			}
 		case "first_name":
 			if err := func() error {
@@ -17304,25 +17312,17 @@ func (s *SignupRequest) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"last_name\"")
 			}
-		case "country":
+		case "password":
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
-				s.Country.Reset()
-				if err := s.Country.Decode(d); err != nil {
+				v, err := d.Str()
+				s.Password = string(v)
+				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"country\"")
-			}
-		case "city":
-			if err := func() error {
-				s.City.Reset()
-				if err := s.City.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"city\"")
+				return errors.Wrap(err, "decode field \"password\"")
 			}
 		default:
 			return d.Skip()
@@ -17334,7 +17334,7 @@ func (s *SignupRequest) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00000011,
+		0b00100100,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -17394,19 +17394,19 @@ func (s *TotpEnrollment) encodeFields(e *jx.Encoder) {
 		json.EncodeUUID(e, s.FactorID)
 	}
 	{
-		e.FieldStart("secret")
-		e.Str(s.Secret)
-	}
-	{
 		e.FieldStart("otpauth_url")
 		e.Str(s.OtpauthURL)
+	}
+	{
+		e.FieldStart("secret")
+		e.Str(s.Secret)
 	}
 }
 
 var jsonFieldsNameOfTotpEnrollment = [3]string{
 	0: "factor_id",
-	1: "secret",
-	2: "otpauth_url",
+	1: "otpauth_url",
+	2: "secret",
 }
 
 // Decode decodes TotpEnrollment from json.
@@ -17430,20 +17430,8 @@ func (s *TotpEnrollment) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"factor_id\"")
 			}
-		case "secret":
-			requiredBitSet[0] |= 1 << 1
-			if err := func() error {
-				v, err := d.Str()
-				s.Secret = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"secret\"")
-			}
 		case "otpauth_url":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := d.Str()
 				s.OtpauthURL = string(v)
@@ -17453,6 +17441,18 @@ func (s *TotpEnrollment) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"otpauth_url\"")
+			}
+		case "secret":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Str()
+				s.Secret = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"secret\"")
 			}
 		default:
 			return d.Skip()
@@ -17630,53 +17630,53 @@ func (s *VenueAffinity) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *VenueAffinity) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("organization_id")
-		json.EncodeUUID(e, s.OrganizationID)
-	}
-	{
-		e.FieldStart("slug")
-		e.Str(s.Slug)
-	}
-	{
-		e.FieldStart("name")
-		e.Str(s.Name)
+		e.FieldStart("active_passes")
+		e.Int(s.ActivePasses)
 	}
 	{
 		e.FieldStart("city")
 		e.Str(s.City)
 	}
 	{
-		e.FieldStart("score")
-		e.Int(s.Score)
-	}
-	{
 		e.FieldStart("favorite")
 		e.Bool(s.Favorite)
 	}
 	{
-		e.FieldStart("active_passes")
-		e.Int(s.ActivePasses)
+		e.FieldStart("member")
+		e.Bool(s.Member)
+	}
+	{
+		e.FieldStart("name")
+		e.Str(s.Name)
+	}
+	{
+		e.FieldStart("organization_id")
+		json.EncodeUUID(e, s.OrganizationID)
 	}
 	{
 		e.FieldStart("recent_bookings")
 		e.Int(s.RecentBookings)
 	}
 	{
-		e.FieldStart("member")
-		e.Bool(s.Member)
+		e.FieldStart("score")
+		e.Int(s.Score)
+	}
+	{
+		e.FieldStart("slug")
+		e.Str(s.Slug)
 	}
 }
 
 var jsonFieldsNameOfVenueAffinity = [9]string{
-	0: "organization_id",
-	1: "slug",
-	2: "name",
-	3: "city",
-	4: "score",
-	5: "favorite",
-	6: "active_passes",
-	7: "recent_bookings",
-	8: "member",
+	0: "active_passes",
+	1: "city",
+	2: "favorite",
+	3: "member",
+	4: "name",
+	5: "organization_id",
+	6: "recent_bookings",
+	7: "score",
+	8: "slug",
 }
 
 // Decode decodes VenueAffinity from json.
@@ -17688,80 +17688,8 @@ func (s *VenueAffinity) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "organization_id":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				v, err := json.DecodeUUID(d)
-				s.OrganizationID = v
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"organization_id\"")
-			}
-		case "slug":
-			requiredBitSet[0] |= 1 << 1
-			if err := func() error {
-				v, err := d.Str()
-				s.Slug = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"slug\"")
-			}
-		case "name":
-			requiredBitSet[0] |= 1 << 2
-			if err := func() error {
-				v, err := d.Str()
-				s.Name = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"name\"")
-			}
-		case "city":
-			requiredBitSet[0] |= 1 << 3
-			if err := func() error {
-				v, err := d.Str()
-				s.City = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"city\"")
-			}
-		case "score":
-			requiredBitSet[0] |= 1 << 4
-			if err := func() error {
-				v, err := d.Int()
-				s.Score = int(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"score\"")
-			}
-		case "favorite":
-			requiredBitSet[0] |= 1 << 5
-			if err := func() error {
-				v, err := d.Bool()
-				s.Favorite = bool(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"favorite\"")
-			}
 		case "active_passes":
-			requiredBitSet[0] |= 1 << 6
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				v, err := d.Int()
 				s.ActivePasses = int(v)
@@ -17772,8 +17700,68 @@ func (s *VenueAffinity) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"active_passes\"")
 			}
+		case "city":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.City = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"city\"")
+			}
+		case "favorite":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Bool()
+				s.Favorite = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"favorite\"")
+			}
+		case "member":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Bool()
+				s.Member = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"member\"")
+			}
+		case "name":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				v, err := d.Str()
+				s.Name = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"name\"")
+			}
+		case "organization_id":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.OrganizationID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"organization_id\"")
+			}
 		case "recent_bookings":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				v, err := d.Int()
 				s.RecentBookings = int(v)
@@ -17784,17 +17772,29 @@ func (s *VenueAffinity) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"recent_bookings\"")
 			}
-		case "member":
-			requiredBitSet[1] |= 1 << 0
+		case "score":
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
-				v, err := d.Bool()
-				s.Member = bool(v)
+				v, err := d.Int()
+				s.Score = int(v)
 				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"member\"")
+				return errors.Wrap(err, "decode field \"score\"")
+			}
+		case "slug":
+			requiredBitSet[1] |= 1 << 0
+			if err := func() error {
+				v, err := d.Str()
+				s.Slug = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"slug\"")
 			}
 		default:
 			return d.Skip()
@@ -17985,18 +17985,6 @@ func (s *VenueListItem) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *VenueListItem) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("id")
-		json.EncodeUUID(e, s.ID)
-	}
-	{
-		e.FieldStart("name")
-		e.Str(s.Name)
-	}
-	{
-		e.FieldStart("slug")
-		e.Str(s.Slug)
-	}
-	{
 		e.FieldStart("address")
 		e.Str(s.Address)
 	}
@@ -18009,24 +17997,36 @@ func (s *VenueListItem) encodeFields(e *jx.Encoder) {
 		e.Int(s.ClassCount)
 	}
 	{
+		e.FieldStart("distance_km")
+		s.DistanceKm.Encode(e)
+	}
+	{
+		e.FieldStart("id")
+		json.EncodeUUID(e, s.ID)
+	}
+	{
 		e.FieldStart("location_count")
 		e.Int(s.LocationCount)
 	}
 	{
-		e.FieldStart("distance_km")
-		s.DistanceKm.Encode(e)
+		e.FieldStart("name")
+		e.Str(s.Name)
+	}
+	{
+		e.FieldStart("slug")
+		e.Str(s.Slug)
 	}
 }
 
 var jsonFieldsNameOfVenueListItem = [8]string{
-	0: "id",
-	1: "name",
-	2: "slug",
-	3: "address",
-	4: "city",
-	5: "class_count",
-	6: "location_count",
-	7: "distance_km",
+	0: "address",
+	1: "city",
+	2: "class_count",
+	3: "distance_km",
+	4: "id",
+	5: "location_count",
+	6: "name",
+	7: "slug",
 }
 
 // Decode decodes VenueListItem from json.
@@ -18038,44 +18038,8 @@ func (s *VenueListItem) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "id":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				v, err := json.DecodeUUID(d)
-				s.ID = v
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"id\"")
-			}
-		case "name":
-			requiredBitSet[0] |= 1 << 1
-			if err := func() error {
-				v, err := d.Str()
-				s.Name = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"name\"")
-			}
-		case "slug":
-			requiredBitSet[0] |= 1 << 2
-			if err := func() error {
-				v, err := d.Str()
-				s.Slug = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"slug\"")
-			}
 		case "address":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				v, err := d.Str()
 				s.Address = string(v)
@@ -18087,7 +18051,7 @@ func (s *VenueListItem) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"address\"")
 			}
 		case "city":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := d.Str()
 				s.City = string(v)
@@ -18099,7 +18063,7 @@ func (s *VenueListItem) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"city\"")
 			}
 		case "class_count":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := d.Int()
 				s.ClassCount = int(v)
@@ -18110,8 +18074,30 @@ func (s *VenueListItem) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"class_count\"")
 			}
+		case "distance_km":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				if err := s.DistanceKm.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"distance_km\"")
+			}
+		case "id":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.ID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"id\"")
+			}
 		case "location_count":
-			requiredBitSet[0] |= 1 << 6
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := d.Int()
 				s.LocationCount = int(v)
@@ -18122,15 +18108,29 @@ func (s *VenueListItem) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"location_count\"")
 			}
-		case "distance_km":
-			requiredBitSet[0] |= 1 << 7
+		case "name":
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
-				if err := s.DistanceKm.Decode(d); err != nil {
+				v, err := d.Str()
+				s.Name = string(v)
+				if err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
-				return errors.Wrap(err, "decode field \"distance_km\"")
+				return errors.Wrap(err, "decode field \"name\"")
+			}
+		case "slug":
+			requiredBitSet[0] |= 1 << 7
+			if err := func() error {
+				v, err := d.Str()
+				s.Slug = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"slug\"")
 			}
 		default:
 			return d.Skip()
@@ -18335,92 +18335,8 @@ func (s *VenueProfile) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *VenueProfile) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("id")
-		json.EncodeUUID(e, s.ID)
-	}
-	{
-		e.FieldStart("name")
-		e.Str(s.Name)
-	}
-	{
-		e.FieldStart("slug")
-		e.Str(s.Slug)
-	}
-	{
-		e.FieldStart("description")
-		e.Str(s.Description)
-	}
-	{
 		e.FieldStart("address")
 		e.Str(s.Address)
-	}
-	{
-		e.FieldStart("city")
-		e.Str(s.City)
-	}
-	{
-		e.FieldStart("country")
-		e.Str(s.Country)
-	}
-	{
-		e.FieldStart("lat")
-		s.Lat.Encode(e)
-	}
-	{
-		e.FieldStart("lng")
-		s.Lng.Encode(e)
-	}
-	{
-		e.FieldStart("timezone")
-		e.Str(s.Timezone)
-	}
-	{
-		e.FieldStart("currency")
-		e.Str(s.Currency)
-	}
-	{
-		e.FieldStart("website")
-		e.Str(s.Website)
-	}
-	{
-		e.FieldStart("email")
-		e.Str(s.Email)
-	}
-	{
-		e.FieldStart("phone")
-		e.Str(s.Phone)
-	}
-	{
-		e.FieldStart("logo_url")
-		e.Str(s.LogoURL)
-	}
-	{
-		e.FieldStart("world")
-		s.World.Encode(e)
-	}
-	{
-		e.FieldStart("brands")
-		e.ArrStart()
-		for _, elem := range s.Brands {
-			elem.Encode(e)
-		}
-		e.ArrEnd()
-	}
-	{
-		e.FieldStart("locations")
-		e.ArrStart()
-		for _, elem := range s.Locations {
-			elem.Encode(e)
-		}
-		e.ArrEnd()
-	}
-	{
-		e.FieldStart("opening_hours")
-		e.ArrStart()
-		for _, elem := range s.OpeningHours {
-			elem.Encode(e)
-		}
-		e.ArrEnd()
 	}
 	{
 		e.FieldStart("amenities")
@@ -18431,6 +18347,74 @@ func (s *VenueProfile) encodeFields(e *jx.Encoder) {
 		e.ArrEnd()
 	}
 	{
+		e.FieldStart("brands")
+		e.ArrStart()
+		for _, elem := range s.Brands {
+			elem.Encode(e)
+		}
+		e.ArrEnd()
+	}
+	{
+		e.FieldStart("city")
+		e.Str(s.City)
+	}
+	{
+		e.FieldStart("country")
+		e.Str(s.Country)
+	}
+	{
+		e.FieldStart("currency")
+		e.Str(s.Currency)
+	}
+	{
+		e.FieldStart("description")
+		e.Str(s.Description)
+	}
+	{
+		e.FieldStart("email")
+		e.Str(s.Email)
+	}
+	{
+		e.FieldStart("id")
+		json.EncodeUUID(e, s.ID)
+	}
+	{
+		e.FieldStart("lat")
+		s.Lat.Encode(e)
+	}
+	{
+		e.FieldStart("lng")
+		s.Lng.Encode(e)
+	}
+	{
+		e.FieldStart("locations")
+		e.ArrStart()
+		for _, elem := range s.Locations {
+			elem.Encode(e)
+		}
+		e.ArrEnd()
+	}
+	{
+		e.FieldStart("logo_url")
+		e.Str(s.LogoURL)
+	}
+	{
+		e.FieldStart("name")
+		e.Str(s.Name)
+	}
+	{
+		e.FieldStart("opening_hours")
+		e.ArrStart()
+		for _, elem := range s.OpeningHours {
+			elem.Encode(e)
+		}
+		e.ArrEnd()
+	}
+	{
+		e.FieldStart("phone")
+		e.Str(s.Phone)
+	}
+	{
 		e.FieldStart("photos")
 		e.ArrStart()
 		for _, elem := range s.Photos {
@@ -18438,30 +18422,46 @@ func (s *VenueProfile) encodeFields(e *jx.Encoder) {
 		}
 		e.ArrEnd()
 	}
+	{
+		e.FieldStart("slug")
+		e.Str(s.Slug)
+	}
+	{
+		e.FieldStart("timezone")
+		e.Str(s.Timezone)
+	}
+	{
+		e.FieldStart("website")
+		e.Str(s.Website)
+	}
+	{
+		e.FieldStart("world")
+		s.World.Encode(e)
+	}
 }
 
 var jsonFieldsNameOfVenueProfile = [21]string{
-	0:  "id",
-	1:  "name",
-	2:  "slug",
-	3:  "description",
-	4:  "address",
-	5:  "city",
-	6:  "country",
-	7:  "lat",
-	8:  "lng",
-	9:  "timezone",
-	10: "currency",
-	11: "website",
-	12: "email",
-	13: "phone",
-	14: "logo_url",
-	15: "world",
-	16: "brands",
-	17: "locations",
-	18: "opening_hours",
-	19: "amenities",
-	20: "photos",
+	0:  "address",
+	1:  "amenities",
+	2:  "brands",
+	3:  "city",
+	4:  "country",
+	5:  "currency",
+	6:  "description",
+	7:  "email",
+	8:  "id",
+	9:  "lat",
+	10: "lng",
+	11: "locations",
+	12: "logo_url",
+	13: "name",
+	14: "opening_hours",
+	15: "phone",
+	16: "photos",
+	17: "slug",
+	18: "timezone",
+	19: "website",
+	20: "world",
 }
 
 // Decode decodes VenueProfile from json.
@@ -18473,56 +18473,8 @@ func (s *VenueProfile) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "id":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				v, err := json.DecodeUUID(d)
-				s.ID = v
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"id\"")
-			}
-		case "name":
-			requiredBitSet[0] |= 1 << 1
-			if err := func() error {
-				v, err := d.Str()
-				s.Name = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"name\"")
-			}
-		case "slug":
-			requiredBitSet[0] |= 1 << 2
-			if err := func() error {
-				v, err := d.Str()
-				s.Slug = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"slug\"")
-			}
-		case "description":
-			requiredBitSet[0] |= 1 << 3
-			if err := func() error {
-				v, err := d.Str()
-				s.Description = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"description\"")
-			}
 		case "address":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				v, err := d.Str()
 				s.Address = string(v)
@@ -18533,188 +18485,8 @@ func (s *VenueProfile) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"address\"")
 			}
-		case "city":
-			requiredBitSet[0] |= 1 << 5
-			if err := func() error {
-				v, err := d.Str()
-				s.City = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"city\"")
-			}
-		case "country":
-			requiredBitSet[0] |= 1 << 6
-			if err := func() error {
-				v, err := d.Str()
-				s.Country = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"country\"")
-			}
-		case "lat":
-			requiredBitSet[0] |= 1 << 7
-			if err := func() error {
-				if err := s.Lat.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"lat\"")
-			}
-		case "lng":
-			requiredBitSet[1] |= 1 << 0
-			if err := func() error {
-				if err := s.Lng.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"lng\"")
-			}
-		case "timezone":
-			requiredBitSet[1] |= 1 << 1
-			if err := func() error {
-				v, err := d.Str()
-				s.Timezone = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"timezone\"")
-			}
-		case "currency":
-			requiredBitSet[1] |= 1 << 2
-			if err := func() error {
-				v, err := d.Str()
-				s.Currency = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"currency\"")
-			}
-		case "website":
-			requiredBitSet[1] |= 1 << 3
-			if err := func() error {
-				v, err := d.Str()
-				s.Website = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"website\"")
-			}
-		case "email":
-			requiredBitSet[1] |= 1 << 4
-			if err := func() error {
-				v, err := d.Str()
-				s.Email = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"email\"")
-			}
-		case "phone":
-			requiredBitSet[1] |= 1 << 5
-			if err := func() error {
-				v, err := d.Str()
-				s.Phone = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"phone\"")
-			}
-		case "logo_url":
-			requiredBitSet[1] |= 1 << 6
-			if err := func() error {
-				v, err := d.Str()
-				s.LogoURL = string(v)
-				if err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"logo_url\"")
-			}
-		case "world":
-			requiredBitSet[1] |= 1 << 7
-			if err := func() error {
-				if err := s.World.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"world\"")
-			}
-		case "brands":
-			requiredBitSet[2] |= 1 << 0
-			if err := func() error {
-				s.Brands = make([]BrandItem, 0)
-				if err := d.Arr(func(d *jx.Decoder) error {
-					var elem BrandItem
-					if err := elem.Decode(d); err != nil {
-						return err
-					}
-					s.Brands = append(s.Brands, elem)
-					return nil
-				}); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"brands\"")
-			}
-		case "locations":
-			requiredBitSet[2] |= 1 << 1
-			if err := func() error {
-				s.Locations = make([]LocationDetail, 0)
-				if err := d.Arr(func(d *jx.Decoder) error {
-					var elem LocationDetail
-					if err := elem.Decode(d); err != nil {
-						return err
-					}
-					s.Locations = append(s.Locations, elem)
-					return nil
-				}); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"locations\"")
-			}
-		case "opening_hours":
-			requiredBitSet[2] |= 1 << 2
-			if err := func() error {
-				s.OpeningHours = make([]OpeningHoursEntry, 0)
-				if err := d.Arr(func(d *jx.Decoder) error {
-					var elem OpeningHoursEntry
-					if err := elem.Decode(d); err != nil {
-						return err
-					}
-					s.OpeningHours = append(s.OpeningHours, elem)
-					return nil
-				}); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"opening_hours\"")
-			}
 		case "amenities":
-			requiredBitSet[2] |= 1 << 3
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				s.Amenities = make([]AmenityEntry, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -18731,8 +18503,190 @@ func (s *VenueProfile) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"amenities\"")
 			}
+		case "brands":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				s.Brands = make([]BrandItem, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem BrandItem
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.Brands = append(s.Brands, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"brands\"")
+			}
+		case "city":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Str()
+				s.City = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"city\"")
+			}
+		case "country":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				v, err := d.Str()
+				s.Country = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"country\"")
+			}
+		case "currency":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				v, err := d.Str()
+				s.Currency = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"currency\"")
+			}
+		case "description":
+			requiredBitSet[0] |= 1 << 6
+			if err := func() error {
+				v, err := d.Str()
+				s.Description = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"description\"")
+			}
+		case "email":
+			requiredBitSet[0] |= 1 << 7
+			if err := func() error {
+				v, err := d.Str()
+				s.Email = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"email\"")
+			}
+		case "id":
+			requiredBitSet[1] |= 1 << 0
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.ID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"id\"")
+			}
+		case "lat":
+			requiredBitSet[1] |= 1 << 1
+			if err := func() error {
+				if err := s.Lat.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"lat\"")
+			}
+		case "lng":
+			requiredBitSet[1] |= 1 << 2
+			if err := func() error {
+				if err := s.Lng.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"lng\"")
+			}
+		case "locations":
+			requiredBitSet[1] |= 1 << 3
+			if err := func() error {
+				s.Locations = make([]LocationDetail, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem LocationDetail
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.Locations = append(s.Locations, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"locations\"")
+			}
+		case "logo_url":
+			requiredBitSet[1] |= 1 << 4
+			if err := func() error {
+				v, err := d.Str()
+				s.LogoURL = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"logo_url\"")
+			}
+		case "name":
+			requiredBitSet[1] |= 1 << 5
+			if err := func() error {
+				v, err := d.Str()
+				s.Name = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"name\"")
+			}
+		case "opening_hours":
+			requiredBitSet[1] |= 1 << 6
+			if err := func() error {
+				s.OpeningHours = make([]OpeningHoursEntry, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem OpeningHoursEntry
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.OpeningHours = append(s.OpeningHours, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"opening_hours\"")
+			}
+		case "phone":
+			requiredBitSet[1] |= 1 << 7
+			if err := func() error {
+				v, err := d.Str()
+				s.Phone = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"phone\"")
+			}
 		case "photos":
-			requiredBitSet[2] |= 1 << 4
+			requiredBitSet[2] |= 1 << 0
 			if err := func() error {
 				s.Photos = make([]PhotoEntry, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -18748,6 +18702,52 @@ func (s *VenueProfile) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"photos\"")
+			}
+		case "slug":
+			requiredBitSet[2] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.Slug = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"slug\"")
+			}
+		case "timezone":
+			requiredBitSet[2] |= 1 << 2
+			if err := func() error {
+				v, err := d.Str()
+				s.Timezone = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"timezone\"")
+			}
+		case "website":
+			requiredBitSet[2] |= 1 << 3
+			if err := func() error {
+				v, err := d.Str()
+				s.Website = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"website\"")
+			}
+		case "world":
+			requiredBitSet[2] |= 1 << 4
+			if err := func() error {
+				if err := s.World.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"world\"")
 			}
 		default:
 			return d.Skip()
@@ -18969,12 +18969,12 @@ func (s *WorkshopEntryTarget) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *WorkshopEntryTarget) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("kind")
-		s.Kind.Encode(e)
-	}
-	{
 		e.FieldStart("id")
 		json.EncodeUUID(e, s.ID)
+	}
+	{
+		e.FieldStart("kind")
+		s.Kind.Encode(e)
 	}
 	{
 		e.FieldStart("slug")
@@ -18983,8 +18983,8 @@ func (s *WorkshopEntryTarget) encodeFields(e *jx.Encoder) {
 }
 
 var jsonFieldsNameOfWorkshopEntryTarget = [3]string{
-	0: "kind",
-	1: "id",
+	0: "id",
+	1: "kind",
 	2: "slug",
 }
 
@@ -18997,18 +18997,8 @@ func (s *WorkshopEntryTarget) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "kind":
-			requiredBitSet[0] |= 1 << 0
-			if err := func() error {
-				if err := s.Kind.Decode(d); err != nil {
-					return err
-				}
-				return nil
-			}(); err != nil {
-				return errors.Wrap(err, "decode field \"kind\"")
-			}
 		case "id":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.ID = v
@@ -19018,6 +19008,16 @@ func (s *WorkshopEntryTarget) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"id\"")
+			}
+		case "kind":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := s.Kind.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"kind\"")
 			}
 		case "slug":
 			requiredBitSet[0] |= 1 << 2

@@ -162,8 +162,8 @@ func (s *AccountStateState) UnmarshalText(data []byte) error {
 // Ref: #/components/schemas/ActiveOrganization
 type ActiveOrganization struct {
 	OrganizationID uuid.UUID              `json:"organization_id"`
-	Role           ActiveOrganizationRole `json:"role"`
 	Permissions    []string               `json:"permissions"`
+	Role           ActiveOrganizationRole `json:"role"`
 }
 
 // GetOrganizationID returns the value of OrganizationID.
@@ -171,14 +171,14 @@ func (s *ActiveOrganization) GetOrganizationID() uuid.UUID {
 	return s.OrganizationID
 }
 
-// GetRole returns the value of Role.
-func (s *ActiveOrganization) GetRole() ActiveOrganizationRole {
-	return s.Role
-}
-
 // GetPermissions returns the value of Permissions.
 func (s *ActiveOrganization) GetPermissions() []string {
 	return s.Permissions
+}
+
+// GetRole returns the value of Role.
+func (s *ActiveOrganization) GetRole() ActiveOrganizationRole {
+	return s.Role
 }
 
 // SetOrganizationID sets the value of OrganizationID.
@@ -186,14 +186,14 @@ func (s *ActiveOrganization) SetOrganizationID(val uuid.UUID) {
 	s.OrganizationID = val
 }
 
-// SetRole sets the value of Role.
-func (s *ActiveOrganization) SetRole(val ActiveOrganizationRole) {
-	s.Role = val
-}
-
 // SetPermissions sets the value of Permissions.
 func (s *ActiveOrganization) SetPermissions(val []string) {
 	s.Permissions = val
+}
+
+// SetRole sets the value of Role.
+func (s *ActiveOrganization) SetRole(val ActiveOrganizationRole) {
+	s.Role = val
 }
 
 // Ref: #/components/schemas/ActiveOrganizationRequest
@@ -306,12 +306,22 @@ func (s *AddonGroup) SetProducts(val []AddonItem) {
 
 // Ref: #/components/schemas/AddonItem
 type AddonItem struct {
+	Currency    string    `json:"currency"`
+	Description string    `json:"description"`
 	ID          uuid.UUID `json:"id"`
 	Name        string    `json:"name"`
-	Description string    `json:"description"`
 	PriceAmount float64   `json:"price_amount"`
 	PriceMinor  int64     `json:"price_minor"`
-	Currency    string    `json:"currency"`
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AddonItem) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDescription returns the value of Description.
+func (s *AddonItem) GetDescription() string {
+	return s.Description
 }
 
 // GetID returns the value of ID.
@@ -324,11 +334,6 @@ func (s *AddonItem) GetName() string {
 	return s.Name
 }
 
-// GetDescription returns the value of Description.
-func (s *AddonItem) GetDescription() string {
-	return s.Description
-}
-
 // GetPriceAmount returns the value of PriceAmount.
 func (s *AddonItem) GetPriceAmount() float64 {
 	return s.PriceAmount
@@ -339,9 +344,14 @@ func (s *AddonItem) GetPriceMinor() int64 {
 	return s.PriceMinor
 }
 
-// GetCurrency returns the value of Currency.
-func (s *AddonItem) GetCurrency() string {
-	return s.Currency
+// SetCurrency sets the value of Currency.
+func (s *AddonItem) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDescription sets the value of Description.
+func (s *AddonItem) SetDescription(val string) {
+	s.Description = val
 }
 
 // SetID sets the value of ID.
@@ -354,11 +364,6 @@ func (s *AddonItem) SetName(val string) {
 	s.Name = val
 }
 
-// SetDescription sets the value of Description.
-func (s *AddonItem) SetDescription(val string) {
-	s.Description = val
-}
-
 // SetPriceAmount sets the value of PriceAmount.
 func (s *AddonItem) SetPriceAmount(val float64) {
 	s.PriceAmount = val
@@ -367,11 +372,6 @@ func (s *AddonItem) SetPriceAmount(val float64) {
 // SetPriceMinor sets the value of PriceMinor.
 func (s *AddonItem) SetPriceMinor(val int64) {
 	s.PriceMinor = val
-}
-
-// SetCurrency sets the value of Currency.
-func (s *AddonItem) SetCurrency(val string) {
-	s.Currency = val
 }
 
 // Ref: #/components/schemas/AddonListResponse
@@ -402,9 +402,14 @@ func (s *AddonListResponse) SetError(val struct{}) {
 
 // Ref: #/components/schemas/AmenityEntry
 type AmenityEntry struct {
+	Icon string    `json:"icon"`
 	ID   uuid.UUID `json:"id"`
 	Name string    `json:"name"`
-	Icon string    `json:"icon"`
+}
+
+// GetIcon returns the value of Icon.
+func (s *AmenityEntry) GetIcon() string {
+	return s.Icon
 }
 
 // GetID returns the value of ID.
@@ -417,9 +422,9 @@ func (s *AmenityEntry) GetName() string {
 	return s.Name
 }
 
-// GetIcon returns the value of Icon.
-func (s *AmenityEntry) GetIcon() string {
-	return s.Icon
+// SetIcon sets the value of Icon.
+func (s *AmenityEntry) SetIcon(val string) {
+	s.Icon = val
 }
 
 // SetID sets the value of ID.
@@ -430,11 +435,6 @@ func (s *AmenityEntry) SetID(val uuid.UUID) {
 // SetName sets the value of Name.
 func (s *AmenityEntry) SetName(val string) {
 	s.Name = val
-}
-
-// SetIcon sets the value of Icon.
-func (s *AmenityEntry) SetIcon(val string) {
-	s.Icon = val
 }
 
 type ApiKeyAuth struct {
@@ -465,8 +465,8 @@ func (s *ApiKeyAuth) SetRoles(val []string) {
 // Ref: #/components/schemas/BackupCodes
 type BackupCodes struct {
 	BackupCodes []string `json:"backup_codes"`
-	Warning     string   `json:"warning"`
 	Count       int      `json:"count"`
+	Warning     string   `json:"warning"`
 }
 
 // GetBackupCodes returns the value of BackupCodes.
@@ -474,14 +474,14 @@ func (s *BackupCodes) GetBackupCodes() []string {
 	return s.BackupCodes
 }
 
-// GetWarning returns the value of Warning.
-func (s *BackupCodes) GetWarning() string {
-	return s.Warning
-}
-
 // GetCount returns the value of Count.
 func (s *BackupCodes) GetCount() int {
 	return s.Count
+}
+
+// GetWarning returns the value of Warning.
+func (s *BackupCodes) GetWarning() string {
+	return s.Warning
 }
 
 // SetBackupCodes sets the value of BackupCodes.
@@ -489,14 +489,14 @@ func (s *BackupCodes) SetBackupCodes(val []string) {
 	s.BackupCodes = val
 }
 
-// SetWarning sets the value of Warning.
-func (s *BackupCodes) SetWarning(val string) {
-	s.Warning = val
-}
-
 // SetCount sets the value of Count.
 func (s *BackupCodes) SetCount(val int) {
 	s.Count = val
+}
+
+// SetWarning sets the value of Warning.
+func (s *BackupCodes) SetWarning(val string) {
+	s.Warning = val
 }
 
 // Ref: #/components/schemas/BackupCodesResponse
@@ -615,21 +615,36 @@ func (s *BrandDetailResponse) SetError(val struct{}) {
 
 // Ref: #/components/schemas/BrandItem
 type BrandItem struct {
+	ClassTypesCount int                  `json:"class_types_count"`
+	Description     string               `json:"description"`
 	ID              uuid.UUID            `json:"id"`
+	LogoURL         string               `json:"logo_url"`
 	Name            string               `json:"name"`
 	Slug            string               `json:"slug"`
-	Description     string               `json:"description"`
-	Tagline         string               `json:"tagline"`
-	LogoURL         string               `json:"logo_url"`
-	Website         string               `json:"website"`
-	Theme           BrandItemTheme       `json:"theme"`
 	SocialLinks     BrandItemSocialLinks `json:"social_links"`
-	ClassTypesCount int                  `json:"class_types_count"`
+	Tagline         string               `json:"tagline"`
+	Theme           BrandItemTheme       `json:"theme"`
+	Website         string               `json:"website"`
+}
+
+// GetClassTypesCount returns the value of ClassTypesCount.
+func (s *BrandItem) GetClassTypesCount() int {
+	return s.ClassTypesCount
+}
+
+// GetDescription returns the value of Description.
+func (s *BrandItem) GetDescription() string {
+	return s.Description
 }
 
 // GetID returns the value of ID.
 func (s *BrandItem) GetID() uuid.UUID {
 	return s.ID
+}
+
+// GetLogoURL returns the value of LogoURL.
+func (s *BrandItem) GetLogoURL() string {
+	return s.LogoURL
 }
 
 // GetName returns the value of Name.
@@ -642,9 +657,9 @@ func (s *BrandItem) GetSlug() string {
 	return s.Slug
 }
 
-// GetDescription returns the value of Description.
-func (s *BrandItem) GetDescription() string {
-	return s.Description
+// GetSocialLinks returns the value of SocialLinks.
+func (s *BrandItem) GetSocialLinks() BrandItemSocialLinks {
+	return s.SocialLinks
 }
 
 // GetTagline returns the value of Tagline.
@@ -652,9 +667,9 @@ func (s *BrandItem) GetTagline() string {
 	return s.Tagline
 }
 
-// GetLogoURL returns the value of LogoURL.
-func (s *BrandItem) GetLogoURL() string {
-	return s.LogoURL
+// GetTheme returns the value of Theme.
+func (s *BrandItem) GetTheme() BrandItemTheme {
+	return s.Theme
 }
 
 // GetWebsite returns the value of Website.
@@ -662,24 +677,24 @@ func (s *BrandItem) GetWebsite() string {
 	return s.Website
 }
 
-// GetTheme returns the value of Theme.
-func (s *BrandItem) GetTheme() BrandItemTheme {
-	return s.Theme
+// SetClassTypesCount sets the value of ClassTypesCount.
+func (s *BrandItem) SetClassTypesCount(val int) {
+	s.ClassTypesCount = val
 }
 
-// GetSocialLinks returns the value of SocialLinks.
-func (s *BrandItem) GetSocialLinks() BrandItemSocialLinks {
-	return s.SocialLinks
-}
-
-// GetClassTypesCount returns the value of ClassTypesCount.
-func (s *BrandItem) GetClassTypesCount() int {
-	return s.ClassTypesCount
+// SetDescription sets the value of Description.
+func (s *BrandItem) SetDescription(val string) {
+	s.Description = val
 }
 
 // SetID sets the value of ID.
 func (s *BrandItem) SetID(val uuid.UUID) {
 	s.ID = val
+}
+
+// SetLogoURL sets the value of LogoURL.
+func (s *BrandItem) SetLogoURL(val string) {
+	s.LogoURL = val
 }
 
 // SetName sets the value of Name.
@@ -692,9 +707,9 @@ func (s *BrandItem) SetSlug(val string) {
 	s.Slug = val
 }
 
-// SetDescription sets the value of Description.
-func (s *BrandItem) SetDescription(val string) {
-	s.Description = val
+// SetSocialLinks sets the value of SocialLinks.
+func (s *BrandItem) SetSocialLinks(val BrandItemSocialLinks) {
+	s.SocialLinks = val
 }
 
 // SetTagline sets the value of Tagline.
@@ -702,29 +717,14 @@ func (s *BrandItem) SetTagline(val string) {
 	s.Tagline = val
 }
 
-// SetLogoURL sets the value of LogoURL.
-func (s *BrandItem) SetLogoURL(val string) {
-	s.LogoURL = val
-}
-
-// SetWebsite sets the value of Website.
-func (s *BrandItem) SetWebsite(val string) {
-	s.Website = val
-}
-
 // SetTheme sets the value of Theme.
 func (s *BrandItem) SetTheme(val BrandItemTheme) {
 	s.Theme = val
 }
 
-// SetSocialLinks sets the value of SocialLinks.
-func (s *BrandItem) SetSocialLinks(val BrandItemSocialLinks) {
-	s.SocialLinks = val
-}
-
-// SetClassTypesCount sets the value of ClassTypesCount.
-func (s *BrandItem) SetClassTypesCount(val int) {
-	s.ClassTypesCount = val
+// SetWebsite sets the value of Website.
+func (s *BrandItem) SetWebsite(val string) {
+	s.Website = val
 }
 
 type BrandItemSocialLinks map[string]string
@@ -884,13 +884,33 @@ func (s *ClassStatus) UnmarshalText(data []byte) error {
 
 // Ref: #/components/schemas/ClassTypeItem
 type ClassTypeItem struct {
+	Brand           NilNamedRef `json:"brand"`
+	Color           string      `json:"color"`
+	Description     string      `json:"description"`
+	DurationMinutes int         `json:"duration_minutes"`
 	ID              uuid.UUID   `json:"id"`
 	Name            string      `json:"name"`
 	Slug            string      `json:"slug"`
-	Description     string      `json:"description"`
-	DurationMinutes int         `json:"duration_minutes"`
-	Color           string      `json:"color"`
-	Brand           NilNamedRef `json:"brand"`
+}
+
+// GetBrand returns the value of Brand.
+func (s *ClassTypeItem) GetBrand() NilNamedRef {
+	return s.Brand
+}
+
+// GetColor returns the value of Color.
+func (s *ClassTypeItem) GetColor() string {
+	return s.Color
+}
+
+// GetDescription returns the value of Description.
+func (s *ClassTypeItem) GetDescription() string {
+	return s.Description
+}
+
+// GetDurationMinutes returns the value of DurationMinutes.
+func (s *ClassTypeItem) GetDurationMinutes() int {
+	return s.DurationMinutes
 }
 
 // GetID returns the value of ID.
@@ -908,24 +928,24 @@ func (s *ClassTypeItem) GetSlug() string {
 	return s.Slug
 }
 
-// GetDescription returns the value of Description.
-func (s *ClassTypeItem) GetDescription() string {
-	return s.Description
+// SetBrand sets the value of Brand.
+func (s *ClassTypeItem) SetBrand(val NilNamedRef) {
+	s.Brand = val
 }
 
-// GetDurationMinutes returns the value of DurationMinutes.
-func (s *ClassTypeItem) GetDurationMinutes() int {
-	return s.DurationMinutes
+// SetColor sets the value of Color.
+func (s *ClassTypeItem) SetColor(val string) {
+	s.Color = val
 }
 
-// GetColor returns the value of Color.
-func (s *ClassTypeItem) GetColor() string {
-	return s.Color
+// SetDescription sets the value of Description.
+func (s *ClassTypeItem) SetDescription(val string) {
+	s.Description = val
 }
 
-// GetBrand returns the value of Brand.
-func (s *ClassTypeItem) GetBrand() NilNamedRef {
-	return s.Brand
+// SetDurationMinutes sets the value of DurationMinutes.
+func (s *ClassTypeItem) SetDurationMinutes(val int) {
+	s.DurationMinutes = val
 }
 
 // SetID sets the value of ID.
@@ -941,26 +961,6 @@ func (s *ClassTypeItem) SetName(val string) {
 // SetSlug sets the value of Slug.
 func (s *ClassTypeItem) SetSlug(val string) {
 	s.Slug = val
-}
-
-// SetDescription sets the value of Description.
-func (s *ClassTypeItem) SetDescription(val string) {
-	s.Description = val
-}
-
-// SetDurationMinutes sets the value of DurationMinutes.
-func (s *ClassTypeItem) SetDurationMinutes(val int) {
-	s.DurationMinutes = val
-}
-
-// SetColor sets the value of Color.
-func (s *ClassTypeItem) SetColor(val string) {
-	s.Color = val
-}
-
-// SetBrand sets the value of Brand.
-func (s *ClassTypeItem) SetBrand(val NilNamedRef) {
-	s.Brand = val
 }
 
 // Ref: #/components/schemas/ClassTypeListResponse
@@ -1002,44 +1002,19 @@ func (s *ClassTypeListResponse) SetMeta(val ListMeta) {
 
 // Ref: #/components/schemas/CommercialRule
 type CommercialRule struct {
-	Version                         int                          `json:"version"`
-	Kind                            string                       `json:"kind"`
-	Pricing                         CommercialRulePricing        `json:"pricing"`
 	Currency                        string                       `json:"currency"`
-	VatMode                         string                       `json:"vatMode"`
-	WaiveRegistrationFeePassTypeIds []string                     `json:"waiveRegistrationFeePassTypeIds"`
 	Duration                        CommercialRuleDuration       `json:"duration"`
 	FollowingPrice                  CommercialRuleFollowingPrice `json:"followingPrice"`
-}
-
-// GetVersion returns the value of Version.
-func (s *CommercialRule) GetVersion() int {
-	return s.Version
-}
-
-// GetKind returns the value of Kind.
-func (s *CommercialRule) GetKind() string {
-	return s.Kind
-}
-
-// GetPricing returns the value of Pricing.
-func (s *CommercialRule) GetPricing() CommercialRulePricing {
-	return s.Pricing
+	Kind                            string                       `json:"kind"`
+	Pricing                         CommercialRulePricing        `json:"pricing"`
+	VatMode                         string                       `json:"vatMode"`
+	Version                         int                          `json:"version"`
+	WaiveRegistrationFeePassTypeIds []string                     `json:"waiveRegistrationFeePassTypeIds"`
 }
 
 // GetCurrency returns the value of Currency.
 func (s *CommercialRule) GetCurrency() string {
 	return s.Currency
-}
-
-// GetVatMode returns the value of VatMode.
-func (s *CommercialRule) GetVatMode() string {
-	return s.VatMode
-}
-
-// GetWaiveRegistrationFeePassTypeIds returns the value of WaiveRegistrationFeePassTypeIds.
-func (s *CommercialRule) GetWaiveRegistrationFeePassTypeIds() []string {
-	return s.WaiveRegistrationFeePassTypeIds
 }
 
 // GetDuration returns the value of Duration.
@@ -1052,34 +1027,34 @@ func (s *CommercialRule) GetFollowingPrice() CommercialRuleFollowingPrice {
 	return s.FollowingPrice
 }
 
-// SetVersion sets the value of Version.
-func (s *CommercialRule) SetVersion(val int) {
-	s.Version = val
+// GetKind returns the value of Kind.
+func (s *CommercialRule) GetKind() string {
+	return s.Kind
 }
 
-// SetKind sets the value of Kind.
-func (s *CommercialRule) SetKind(val string) {
-	s.Kind = val
+// GetPricing returns the value of Pricing.
+func (s *CommercialRule) GetPricing() CommercialRulePricing {
+	return s.Pricing
 }
 
-// SetPricing sets the value of Pricing.
-func (s *CommercialRule) SetPricing(val CommercialRulePricing) {
-	s.Pricing = val
+// GetVatMode returns the value of VatMode.
+func (s *CommercialRule) GetVatMode() string {
+	return s.VatMode
+}
+
+// GetVersion returns the value of Version.
+func (s *CommercialRule) GetVersion() int {
+	return s.Version
+}
+
+// GetWaiveRegistrationFeePassTypeIds returns the value of WaiveRegistrationFeePassTypeIds.
+func (s *CommercialRule) GetWaiveRegistrationFeePassTypeIds() []string {
+	return s.WaiveRegistrationFeePassTypeIds
 }
 
 // SetCurrency sets the value of Currency.
 func (s *CommercialRule) SetCurrency(val string) {
 	s.Currency = val
-}
-
-// SetVatMode sets the value of VatMode.
-func (s *CommercialRule) SetVatMode(val string) {
-	s.VatMode = val
-}
-
-// SetWaiveRegistrationFeePassTypeIds sets the value of WaiveRegistrationFeePassTypeIds.
-func (s *CommercialRule) SetWaiveRegistrationFeePassTypeIds(val []string) {
-	s.WaiveRegistrationFeePassTypeIds = val
 }
 
 // SetDuration sets the value of Duration.
@@ -1092,14 +1067,34 @@ func (s *CommercialRule) SetFollowingPrice(val CommercialRuleFollowingPrice) {
 	s.FollowingPrice = val
 }
 
-type CommercialRuleDuration struct {
-	Mode   string `json:"mode"`
-	EndsAt string `json:"endsAt"`
+// SetKind sets the value of Kind.
+func (s *CommercialRule) SetKind(val string) {
+	s.Kind = val
 }
 
-// GetMode returns the value of Mode.
-func (s *CommercialRuleDuration) GetMode() string {
-	return s.Mode
+// SetPricing sets the value of Pricing.
+func (s *CommercialRule) SetPricing(val CommercialRulePricing) {
+	s.Pricing = val
+}
+
+// SetVatMode sets the value of VatMode.
+func (s *CommercialRule) SetVatMode(val string) {
+	s.VatMode = val
+}
+
+// SetVersion sets the value of Version.
+func (s *CommercialRule) SetVersion(val int) {
+	s.Version = val
+}
+
+// SetWaiveRegistrationFeePassTypeIds sets the value of WaiveRegistrationFeePassTypeIds.
+func (s *CommercialRule) SetWaiveRegistrationFeePassTypeIds(val []string) {
+	s.WaiveRegistrationFeePassTypeIds = val
+}
+
+type CommercialRuleDuration struct {
+	EndsAt string `json:"endsAt"`
+	Mode   string `json:"mode"`
 }
 
 // GetEndsAt returns the value of EndsAt.
@@ -1107,14 +1102,19 @@ func (s *CommercialRuleDuration) GetEndsAt() string {
 	return s.EndsAt
 }
 
-// SetMode sets the value of Mode.
-func (s *CommercialRuleDuration) SetMode(val string) {
-	s.Mode = val
+// GetMode returns the value of Mode.
+func (s *CommercialRuleDuration) GetMode() string {
+	return s.Mode
 }
 
 // SetEndsAt sets the value of EndsAt.
 func (s *CommercialRuleDuration) SetEndsAt(val string) {
 	s.EndsAt = val
+}
+
+// SetMode sets the value of Mode.
+func (s *CommercialRuleDuration) SetMode(val string) {
+	s.Mode = val
 }
 
 type CommercialRuleFollowingPrice struct {
@@ -1173,14 +1173,9 @@ func (s *DeviceApprove) SetApproved(val bool) {
 
 // Ref: #/components/schemas/DeviceApproveRequest
 type DeviceApproveRequest struct {
-	UserCode string `json:"user_code"`
 	// Refuse the sign-in instead of approving it.
-	Deny OptBool `json:"deny"`
-}
-
-// GetUserCode returns the value of UserCode.
-func (s *DeviceApproveRequest) GetUserCode() string {
-	return s.UserCode
+	Deny     OptBool `json:"deny"`
+	UserCode string  `json:"user_code"`
 }
 
 // GetDeny returns the value of Deny.
@@ -1188,14 +1183,19 @@ func (s *DeviceApproveRequest) GetDeny() OptBool {
 	return s.Deny
 }
 
-// SetUserCode sets the value of UserCode.
-func (s *DeviceApproveRequest) SetUserCode(val string) {
-	s.UserCode = val
+// GetUserCode returns the value of UserCode.
+func (s *DeviceApproveRequest) GetUserCode() string {
+	return s.UserCode
 }
 
 // SetDeny sets the value of Deny.
 func (s *DeviceApproveRequest) SetDeny(val OptBool) {
 	s.Deny = val
+}
+
+// SetUserCode sets the value of UserCode.
+func (s *DeviceApproveRequest) SetUserCode(val string) {
+	s.UserCode = val
 }
 
 // Ref: #/components/schemas/DeviceApproveResponse
@@ -1227,25 +1227,15 @@ func (s *DeviceApproveResponse) SetError(val struct{}) {
 // Ref: #/components/schemas/DeviceCode
 type DeviceCode struct {
 	DeviceCode      string `json:"device_code"`
-	UserCode        string `json:"user_code"`
-	VerificationURI string `json:"verification_uri"`
 	ExpiresIn       int    `json:"expires_in"`
 	Interval        int    `json:"interval"`
+	UserCode        string `json:"user_code"`
+	VerificationURI string `json:"verification_uri"`
 }
 
 // GetDeviceCode returns the value of DeviceCode.
 func (s *DeviceCode) GetDeviceCode() string {
 	return s.DeviceCode
-}
-
-// GetUserCode returns the value of UserCode.
-func (s *DeviceCode) GetUserCode() string {
-	return s.UserCode
-}
-
-// GetVerificationURI returns the value of VerificationURI.
-func (s *DeviceCode) GetVerificationURI() string {
-	return s.VerificationURI
 }
 
 // GetExpiresIn returns the value of ExpiresIn.
@@ -1258,19 +1248,19 @@ func (s *DeviceCode) GetInterval() int {
 	return s.Interval
 }
 
+// GetUserCode returns the value of UserCode.
+func (s *DeviceCode) GetUserCode() string {
+	return s.UserCode
+}
+
+// GetVerificationURI returns the value of VerificationURI.
+func (s *DeviceCode) GetVerificationURI() string {
+	return s.VerificationURI
+}
+
 // SetDeviceCode sets the value of DeviceCode.
 func (s *DeviceCode) SetDeviceCode(val string) {
 	s.DeviceCode = val
-}
-
-// SetUserCode sets the value of UserCode.
-func (s *DeviceCode) SetUserCode(val string) {
-	s.UserCode = val
-}
-
-// SetVerificationURI sets the value of VerificationURI.
-func (s *DeviceCode) SetVerificationURI(val string) {
-	s.VerificationURI = val
 }
 
 // SetExpiresIn sets the value of ExpiresIn.
@@ -1281,6 +1271,16 @@ func (s *DeviceCode) SetExpiresIn(val int) {
 // SetInterval sets the value of Interval.
 func (s *DeviceCode) SetInterval(val int) {
 	s.Interval = val
+}
+
+// SetUserCode sets the value of UserCode.
+func (s *DeviceCode) SetUserCode(val string) {
+	s.UserCode = val
+}
+
+// SetVerificationURI sets the value of VerificationURI.
+func (s *DeviceCode) SetVerificationURI(val string) {
+	s.VerificationURI = val
 }
 
 // Ref: #/components/schemas/DeviceCodeResponse
@@ -1326,17 +1326,32 @@ func (s *DeviceTokenRequest) SetDeviceCode(val string) {
 
 // Ref: #/components/schemas/DiscoveryClass
 type DiscoveryClass struct {
+	AvailableSpots int       `json:"available_spots"`
+	EndTime        time.Time `json:"end_time"`
 	ID             uuid.UUID `json:"id"`
+	IsBookable     bool      `json:"is_bookable"`
 	Name           string    `json:"name"`
 	StartTime      time.Time `json:"start_time"`
-	EndTime        time.Time `json:"end_time"`
-	AvailableSpots int       `json:"available_spots"`
-	IsBookable     bool      `json:"is_bookable"`
+}
+
+// GetAvailableSpots returns the value of AvailableSpots.
+func (s *DiscoveryClass) GetAvailableSpots() int {
+	return s.AvailableSpots
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *DiscoveryClass) GetEndTime() time.Time {
+	return s.EndTime
 }
 
 // GetID returns the value of ID.
 func (s *DiscoveryClass) GetID() uuid.UUID {
 	return s.ID
+}
+
+// GetIsBookable returns the value of IsBookable.
+func (s *DiscoveryClass) GetIsBookable() bool {
+	return s.IsBookable
 }
 
 // GetName returns the value of Name.
@@ -1349,24 +1364,24 @@ func (s *DiscoveryClass) GetStartTime() time.Time {
 	return s.StartTime
 }
 
-// GetEndTime returns the value of EndTime.
-func (s *DiscoveryClass) GetEndTime() time.Time {
-	return s.EndTime
+// SetAvailableSpots sets the value of AvailableSpots.
+func (s *DiscoveryClass) SetAvailableSpots(val int) {
+	s.AvailableSpots = val
 }
 
-// GetAvailableSpots returns the value of AvailableSpots.
-func (s *DiscoveryClass) GetAvailableSpots() int {
-	return s.AvailableSpots
-}
-
-// GetIsBookable returns the value of IsBookable.
-func (s *DiscoveryClass) GetIsBookable() bool {
-	return s.IsBookable
+// SetEndTime sets the value of EndTime.
+func (s *DiscoveryClass) SetEndTime(val time.Time) {
+	s.EndTime = val
 }
 
 // SetID sets the value of ID.
 func (s *DiscoveryClass) SetID(val uuid.UUID) {
 	s.ID = val
+}
+
+// SetIsBookable sets the value of IsBookable.
+func (s *DiscoveryClass) SetIsBookable(val bool) {
+	s.IsBookable = val
 }
 
 // SetName sets the value of Name.
@@ -1379,32 +1394,12 @@ func (s *DiscoveryClass) SetStartTime(val time.Time) {
 	s.StartTime = val
 }
 
-// SetEndTime sets the value of EndTime.
-func (s *DiscoveryClass) SetEndTime(val time.Time) {
-	s.EndTime = val
-}
-
-// SetAvailableSpots sets the value of AvailableSpots.
-func (s *DiscoveryClass) SetAvailableSpots(val int) {
-	s.AvailableSpots = val
-}
-
-// SetIsBookable sets the value of IsBookable.
-func (s *DiscoveryClass) SetIsBookable(val bool) {
-	s.IsBookable = val
-}
-
 // Ref: #/components/schemas/DiscoveryCounts
 type DiscoveryCounts struct {
-	Date       time.Time `json:"date"`
 	Classes    int       `json:"classes"`
-	Treatments int       `json:"treatments"`
+	Date       time.Time `json:"date"`
 	Salon      int       `json:"salon"`
-}
-
-// GetDate returns the value of Date.
-func (s *DiscoveryCounts) GetDate() time.Time {
-	return s.Date
+	Treatments int       `json:"treatments"`
 }
 
 // GetClasses returns the value of Classes.
@@ -1412,9 +1407,9 @@ func (s *DiscoveryCounts) GetClasses() int {
 	return s.Classes
 }
 
-// GetTreatments returns the value of Treatments.
-func (s *DiscoveryCounts) GetTreatments() int {
-	return s.Treatments
+// GetDate returns the value of Date.
+func (s *DiscoveryCounts) GetDate() time.Time {
+	return s.Date
 }
 
 // GetSalon returns the value of Salon.
@@ -1422,9 +1417,9 @@ func (s *DiscoveryCounts) GetSalon() int {
 	return s.Salon
 }
 
-// SetDate sets the value of Date.
-func (s *DiscoveryCounts) SetDate(val time.Time) {
-	s.Date = val
+// GetTreatments returns the value of Treatments.
+func (s *DiscoveryCounts) GetTreatments() int {
+	return s.Treatments
 }
 
 // SetClasses sets the value of Classes.
@@ -1432,14 +1427,19 @@ func (s *DiscoveryCounts) SetClasses(val int) {
 	s.Classes = val
 }
 
-// SetTreatments sets the value of Treatments.
-func (s *DiscoveryCounts) SetTreatments(val int) {
-	s.Treatments = val
+// SetDate sets the value of Date.
+func (s *DiscoveryCounts) SetDate(val time.Time) {
+	s.Date = val
 }
 
 // SetSalon sets the value of Salon.
 func (s *DiscoveryCounts) SetSalon(val int) {
 	s.Salon = val
+}
+
+// SetTreatments sets the value of Treatments.
+func (s *DiscoveryCounts) SetTreatments(val int) {
+	s.Treatments = val
 }
 
 // Ref: #/components/schemas/DiscoveryCountsResponse
@@ -1470,34 +1470,14 @@ func (s *DiscoveryCountsResponse) SetError(val struct{}) {
 
 // Ref: #/components/schemas/DiscoveryMeta
 type DiscoveryMeta struct {
-	Page            int              `json:"page"`
-	Limit           int              `json:"limit"`
-	Total           int              `json:"total"`
-	HasMore         bool             `json:"has_more"`
 	Date            time.Time        `json:"date"`
-	World           string           `json:"world"`
-	TimeWindow      string           `json:"time_window"`
+	HasMore         bool             `json:"has_more"`
+	Limit           int              `json:"limit"`
+	Page            int              `json:"page"`
 	PartialFailures []PartialFailure `json:"partial_failures"`
-}
-
-// GetPage returns the value of Page.
-func (s *DiscoveryMeta) GetPage() int {
-	return s.Page
-}
-
-// GetLimit returns the value of Limit.
-func (s *DiscoveryMeta) GetLimit() int {
-	return s.Limit
-}
-
-// GetTotal returns the value of Total.
-func (s *DiscoveryMeta) GetTotal() int {
-	return s.Total
-}
-
-// GetHasMore returns the value of HasMore.
-func (s *DiscoveryMeta) GetHasMore() bool {
-	return s.HasMore
+	TimeWindow      string           `json:"time_window"`
+	Total           int              `json:"total"`
+	World           string           `json:"world"`
 }
 
 // GetDate returns the value of Date.
@@ -1505,14 +1485,19 @@ func (s *DiscoveryMeta) GetDate() time.Time {
 	return s.Date
 }
 
-// GetWorld returns the value of World.
-func (s *DiscoveryMeta) GetWorld() string {
-	return s.World
+// GetHasMore returns the value of HasMore.
+func (s *DiscoveryMeta) GetHasMore() bool {
+	return s.HasMore
 }
 
-// GetTimeWindow returns the value of TimeWindow.
-func (s *DiscoveryMeta) GetTimeWindow() string {
-	return s.TimeWindow
+// GetLimit returns the value of Limit.
+func (s *DiscoveryMeta) GetLimit() int {
+	return s.Limit
+}
+
+// GetPage returns the value of Page.
+func (s *DiscoveryMeta) GetPage() int {
+	return s.Page
 }
 
 // GetPartialFailures returns the value of PartialFailures.
@@ -1520,24 +1505,19 @@ func (s *DiscoveryMeta) GetPartialFailures() []PartialFailure {
 	return s.PartialFailures
 }
 
-// SetPage sets the value of Page.
-func (s *DiscoveryMeta) SetPage(val int) {
-	s.Page = val
+// GetTimeWindow returns the value of TimeWindow.
+func (s *DiscoveryMeta) GetTimeWindow() string {
+	return s.TimeWindow
 }
 
-// SetLimit sets the value of Limit.
-func (s *DiscoveryMeta) SetLimit(val int) {
-	s.Limit = val
+// GetTotal returns the value of Total.
+func (s *DiscoveryMeta) GetTotal() int {
+	return s.Total
 }
 
-// SetTotal sets the value of Total.
-func (s *DiscoveryMeta) SetTotal(val int) {
-	s.Total = val
-}
-
-// SetHasMore sets the value of HasMore.
-func (s *DiscoveryMeta) SetHasMore(val bool) {
-	s.HasMore = val
+// GetWorld returns the value of World.
+func (s *DiscoveryMeta) GetWorld() string {
+	return s.World
 }
 
 // SetDate sets the value of Date.
@@ -1545,9 +1525,24 @@ func (s *DiscoveryMeta) SetDate(val time.Time) {
 	s.Date = val
 }
 
-// SetWorld sets the value of World.
-func (s *DiscoveryMeta) SetWorld(val string) {
-	s.World = val
+// SetHasMore sets the value of HasMore.
+func (s *DiscoveryMeta) SetHasMore(val bool) {
+	s.HasMore = val
+}
+
+// SetLimit sets the value of Limit.
+func (s *DiscoveryMeta) SetLimit(val int) {
+	s.Limit = val
+}
+
+// SetPage sets the value of Page.
+func (s *DiscoveryMeta) SetPage(val int) {
+	s.Page = val
+}
+
+// SetPartialFailures sets the value of PartialFailures.
+func (s *DiscoveryMeta) SetPartialFailures(val []PartialFailure) {
+	s.PartialFailures = val
 }
 
 // SetTimeWindow sets the value of TimeWindow.
@@ -1555,9 +1550,14 @@ func (s *DiscoveryMeta) SetTimeWindow(val string) {
 	s.TimeWindow = val
 }
 
-// SetPartialFailures sets the value of PartialFailures.
-func (s *DiscoveryMeta) SetPartialFailures(val []PartialFailure) {
-	s.PartialFailures = val
+// SetTotal sets the value of Total.
+func (s *DiscoveryMeta) SetTotal(val int) {
+	s.Total = val
+}
+
+// SetWorld sets the value of World.
+func (s *DiscoveryMeta) SetWorld(val string) {
+	s.World = val
 }
 
 // Ref: #/components/schemas/DiscoveryResponse
@@ -1599,15 +1599,10 @@ func (s *DiscoveryResponse) SetMeta(val DiscoveryMeta) {
 
 // Ref: #/components/schemas/DiscoveryVenue
 type DiscoveryVenue struct {
-	Venue VenueListItem `json:"venue"`
 	// At most 5 classes, by start time.
 	Classes      []DiscoveryClass `json:"classes"`
 	ClassesTotal int              `json:"classes_total"`
-}
-
-// GetVenue returns the value of Venue.
-func (s *DiscoveryVenue) GetVenue() VenueListItem {
-	return s.Venue
+	Venue        VenueListItem    `json:"venue"`
 }
 
 // GetClasses returns the value of Classes.
@@ -1620,9 +1615,9 @@ func (s *DiscoveryVenue) GetClassesTotal() int {
 	return s.ClassesTotal
 }
 
-// SetVenue sets the value of Venue.
-func (s *DiscoveryVenue) SetVenue(val VenueListItem) {
-	s.Venue = val
+// GetVenue returns the value of Venue.
+func (s *DiscoveryVenue) GetVenue() VenueListItem {
+	return s.Venue
 }
 
 // SetClasses sets the value of Classes.
@@ -1633,6 +1628,11 @@ func (s *DiscoveryVenue) SetClasses(val []DiscoveryClass) {
 // SetClassesTotal sets the value of ClassesTotal.
 func (s *DiscoveryVenue) SetClassesTotal(val int) {
 	s.ClassesTotal = val
+}
+
+// SetVenue sets the value of Venue.
+func (s *DiscoveryVenue) SetVenue(val VenueListItem) {
+	s.Venue = val
 }
 
 // Ref: #/components/schemas/EmailRequest
@@ -1653,10 +1653,10 @@ func (s *EmailRequest) SetEmail(val string) {
 // Ref: #/components/schemas/Error
 type Error struct {
 	// Machine-readable code, e.g. VALIDATION_ERROR.
-	Code string `json:"code"`
-	// Human-readable explanation.
-	Message string       `json:"message"`
+	Code    string       `json:"code"`
 	Details ErrorDetails `json:"details"`
+	// Human-readable explanation.
+	Message string `json:"message"`
 }
 
 // GetCode returns the value of Code.
@@ -1664,14 +1664,14 @@ func (s *Error) GetCode() string {
 	return s.Code
 }
 
-// GetMessage returns the value of Message.
-func (s *Error) GetMessage() string {
-	return s.Message
-}
-
 // GetDetails returns the value of Details.
 func (s *Error) GetDetails() ErrorDetails {
 	return s.Details
+}
+
+// GetMessage returns the value of Message.
+func (s *Error) GetMessage() string {
+	return s.Message
 }
 
 // SetCode sets the value of Code.
@@ -1679,30 +1679,30 @@ func (s *Error) SetCode(val string) {
 	s.Code = val
 }
 
-// SetMessage sets the value of Message.
-func (s *Error) SetMessage(val string) {
-	s.Message = val
-}
-
 // SetDetails sets the value of Details.
 func (s *Error) SetDetails(val ErrorDetails) {
 	s.Details = val
 }
 
+// SetMessage sets the value of Message.
+func (s *Error) SetMessage(val string) {
+	s.Message = val
+}
+
 // Ref: #/components/schemas/ErrorDetails
 type ErrorDetails struct {
-	RequestID string `json:"request_id"`
-	// Why access was denied: plan, feature_flag, kill_switch or scope.
-	Reason OptString `json:"reason"`
 	// The request parameter that failed validation.
-	Parameter       OptString `json:"parameter"`
+	Parameter OptString `json:"parameter"`
+	// Why access was denied: plan, feature_flag, kill_switch or scope.
+	Reason          OptString `json:"reason"`
+	RequestID       string    `json:"request_id"`
 	RequiredScopes  []string  `json:"required_scopes"`
 	AdditionalProps ErrorDetailsAdditional
 }
 
-// GetRequestID returns the value of RequestID.
-func (s *ErrorDetails) GetRequestID() string {
-	return s.RequestID
+// GetParameter returns the value of Parameter.
+func (s *ErrorDetails) GetParameter() OptString {
+	return s.Parameter
 }
 
 // GetReason returns the value of Reason.
@@ -1710,9 +1710,9 @@ func (s *ErrorDetails) GetReason() OptString {
 	return s.Reason
 }
 
-// GetParameter returns the value of Parameter.
-func (s *ErrorDetails) GetParameter() OptString {
-	return s.Parameter
+// GetRequestID returns the value of RequestID.
+func (s *ErrorDetails) GetRequestID() string {
+	return s.RequestID
 }
 
 // GetRequiredScopes returns the value of RequiredScopes.
@@ -1725,9 +1725,9 @@ func (s *ErrorDetails) GetAdditionalProps() ErrorDetailsAdditional {
 	return s.AdditionalProps
 }
 
-// SetRequestID sets the value of RequestID.
-func (s *ErrorDetails) SetRequestID(val string) {
-	s.RequestID = val
+// SetParameter sets the value of Parameter.
+func (s *ErrorDetails) SetParameter(val OptString) {
+	s.Parameter = val
 }
 
 // SetReason sets the value of Reason.
@@ -1735,9 +1735,9 @@ func (s *ErrorDetails) SetReason(val OptString) {
 	s.Reason = val
 }
 
-// SetParameter sets the value of Parameter.
-func (s *ErrorDetails) SetParameter(val OptString) {
-	s.Parameter = val
+// SetRequestID sets the value of RequestID.
+func (s *ErrorDetails) SetRequestID(val string) {
+	s.RequestID = val
 }
 
 // SetRequiredScopes sets the value of RequiredScopes.
@@ -1815,13 +1815,8 @@ func (s *ErrorStatusCode) SetResponse(val ErrorResponse) {
 
 // Ref: #/components/schemas/FavoriteVenue
 type FavoriteVenue struct {
-	OrganizationID uuid.UUID `json:"organization_id"`
 	Favorite       bool      `json:"favorite"`
-}
-
-// GetOrganizationID returns the value of OrganizationID.
-func (s *FavoriteVenue) GetOrganizationID() uuid.UUID {
-	return s.OrganizationID
+	OrganizationID uuid.UUID `json:"organization_id"`
 }
 
 // GetFavorite returns the value of Favorite.
@@ -1829,14 +1824,19 @@ func (s *FavoriteVenue) GetFavorite() bool {
 	return s.Favorite
 }
 
-// SetOrganizationID sets the value of OrganizationID.
-func (s *FavoriteVenue) SetOrganizationID(val uuid.UUID) {
-	s.OrganizationID = val
+// GetOrganizationID returns the value of OrganizationID.
+func (s *FavoriteVenue) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
 }
 
 // SetFavorite sets the value of Favorite.
 func (s *FavoriteVenue) SetFavorite(val bool) {
 	s.Favorite = val
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *FavoriteVenue) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
 }
 
 // Ref: #/components/schemas/FavoriteVenueResponse
@@ -1941,23 +1941,18 @@ func (s *FeaturesResponseData) init() FeaturesResponseData {
 
 // Ref: #/components/schemas/FlexiblePricingConfig
 type FlexiblePricingConfig struct {
-	SchemaVersion   int                               `json:"schema_version"`
-	MinimumQuantity int                               `json:"minimum_quantity"`
+	ChangePolicy    FlexiblePricingConfigChangePolicy `json:"change_policy"`
 	MaximumQuantity int                               `json:"maximum_quantity"`
+	MinimumQuantity int                               `json:"minimum_quantity"`
 	QuantityStep    int                               `json:"quantity_step"`
+	SchemaVersion   int                               `json:"schema_version"`
 	Tiers           []FlexiblePricingConfigTiersItem  `json:"tiers"`
 	Unlimited       FlexiblePricingConfigUnlimited    `json:"unlimited"`
-	ChangePolicy    FlexiblePricingConfigChangePolicy `json:"change_policy"`
 }
 
-// GetSchemaVersion returns the value of SchemaVersion.
-func (s *FlexiblePricingConfig) GetSchemaVersion() int {
-	return s.SchemaVersion
-}
-
-// GetMinimumQuantity returns the value of MinimumQuantity.
-func (s *FlexiblePricingConfig) GetMinimumQuantity() int {
-	return s.MinimumQuantity
+// GetChangePolicy returns the value of ChangePolicy.
+func (s *FlexiblePricingConfig) GetChangePolicy() FlexiblePricingConfigChangePolicy {
+	return s.ChangePolicy
 }
 
 // GetMaximumQuantity returns the value of MaximumQuantity.
@@ -1965,9 +1960,19 @@ func (s *FlexiblePricingConfig) GetMaximumQuantity() int {
 	return s.MaximumQuantity
 }
 
+// GetMinimumQuantity returns the value of MinimumQuantity.
+func (s *FlexiblePricingConfig) GetMinimumQuantity() int {
+	return s.MinimumQuantity
+}
+
 // GetQuantityStep returns the value of QuantityStep.
 func (s *FlexiblePricingConfig) GetQuantityStep() int {
 	return s.QuantityStep
+}
+
+// GetSchemaVersion returns the value of SchemaVersion.
+func (s *FlexiblePricingConfig) GetSchemaVersion() int {
+	return s.SchemaVersion
 }
 
 // GetTiers returns the value of Tiers.
@@ -1980,19 +1985,9 @@ func (s *FlexiblePricingConfig) GetUnlimited() FlexiblePricingConfigUnlimited {
 	return s.Unlimited
 }
 
-// GetChangePolicy returns the value of ChangePolicy.
-func (s *FlexiblePricingConfig) GetChangePolicy() FlexiblePricingConfigChangePolicy {
-	return s.ChangePolicy
-}
-
-// SetSchemaVersion sets the value of SchemaVersion.
-func (s *FlexiblePricingConfig) SetSchemaVersion(val int) {
-	s.SchemaVersion = val
-}
-
-// SetMinimumQuantity sets the value of MinimumQuantity.
-func (s *FlexiblePricingConfig) SetMinimumQuantity(val int) {
-	s.MinimumQuantity = val
+// SetChangePolicy sets the value of ChangePolicy.
+func (s *FlexiblePricingConfig) SetChangePolicy(val FlexiblePricingConfigChangePolicy) {
+	s.ChangePolicy = val
 }
 
 // SetMaximumQuantity sets the value of MaximumQuantity.
@@ -2000,9 +1995,19 @@ func (s *FlexiblePricingConfig) SetMaximumQuantity(val int) {
 	s.MaximumQuantity = val
 }
 
+// SetMinimumQuantity sets the value of MinimumQuantity.
+func (s *FlexiblePricingConfig) SetMinimumQuantity(val int) {
+	s.MinimumQuantity = val
+}
+
 // SetQuantityStep sets the value of QuantityStep.
 func (s *FlexiblePricingConfig) SetQuantityStep(val int) {
 	s.QuantityStep = val
+}
+
+// SetSchemaVersion sets the value of SchemaVersion.
+func (s *FlexiblePricingConfig) SetSchemaVersion(val int) {
+	s.SchemaVersion = val
 }
 
 // SetTiers sets the value of Tiers.
@@ -2015,20 +2020,10 @@ func (s *FlexiblePricingConfig) SetUnlimited(val FlexiblePricingConfigUnlimited)
 	s.Unlimited = val
 }
 
-// SetChangePolicy sets the value of ChangePolicy.
-func (s *FlexiblePricingConfig) SetChangePolicy(val FlexiblePricingConfigChangePolicy) {
-	s.ChangePolicy = val
-}
-
 type FlexiblePricingConfigChangePolicy struct {
-	MemberChangesEnabled bool  `json:"member_changes_enabled"`
 	AllowedCycleOffsets  []int `json:"allowed_cycle_offsets"`
 	DefaultCycleOffset   int   `json:"default_cycle_offset"`
-}
-
-// GetMemberChangesEnabled returns the value of MemberChangesEnabled.
-func (s *FlexiblePricingConfigChangePolicy) GetMemberChangesEnabled() bool {
-	return s.MemberChangesEnabled
+	MemberChangesEnabled bool  `json:"member_changes_enabled"`
 }
 
 // GetAllowedCycleOffsets returns the value of AllowedCycleOffsets.
@@ -2041,9 +2036,9 @@ func (s *FlexiblePricingConfigChangePolicy) GetDefaultCycleOffset() int {
 	return s.DefaultCycleOffset
 }
 
-// SetMemberChangesEnabled sets the value of MemberChangesEnabled.
-func (s *FlexiblePricingConfigChangePolicy) SetMemberChangesEnabled(val bool) {
-	s.MemberChangesEnabled = val
+// GetMemberChangesEnabled returns the value of MemberChangesEnabled.
+func (s *FlexiblePricingConfigChangePolicy) GetMemberChangesEnabled() bool {
+	return s.MemberChangesEnabled
 }
 
 // SetAllowedCycleOffsets sets the value of AllowedCycleOffsets.
@@ -2056,14 +2051,14 @@ func (s *FlexiblePricingConfigChangePolicy) SetDefaultCycleOffset(val int) {
 	s.DefaultCycleOffset = val
 }
 
-type FlexiblePricingConfigTiersItem struct {
-	UpTo          int     `json:"up_to"`
-	PricePerClass float64 `json:"price_per_class"`
+// SetMemberChangesEnabled sets the value of MemberChangesEnabled.
+func (s *FlexiblePricingConfigChangePolicy) SetMemberChangesEnabled(val bool) {
+	s.MemberChangesEnabled = val
 }
 
-// GetUpTo returns the value of UpTo.
-func (s *FlexiblePricingConfigTiersItem) GetUpTo() int {
-	return s.UpTo
+type FlexiblePricingConfigTiersItem struct {
+	PricePerClass float64 `json:"price_per_class"`
+	UpTo          int     `json:"up_to"`
 }
 
 // GetPricePerClass returns the value of PricePerClass.
@@ -2071,14 +2066,19 @@ func (s *FlexiblePricingConfigTiersItem) GetPricePerClass() float64 {
 	return s.PricePerClass
 }
 
-// SetUpTo sets the value of UpTo.
-func (s *FlexiblePricingConfigTiersItem) SetUpTo(val int) {
-	s.UpTo = val
+// GetUpTo returns the value of UpTo.
+func (s *FlexiblePricingConfigTiersItem) GetUpTo() int {
+	return s.UpTo
 }
 
 // SetPricePerClass sets the value of PricePerClass.
 func (s *FlexiblePricingConfigTiersItem) SetPricePerClass(val float64) {
 	s.PricePerClass = val
+}
+
+// SetUpTo sets the value of UpTo.
+func (s *FlexiblePricingConfigTiersItem) SetUpTo(val int) {
+	s.UpTo = val
 }
 
 type FlexiblePricingConfigUnlimited struct {
@@ -2133,14 +2133,9 @@ func (s *GeoResponse) SetError(val struct{}) {
 }
 
 type GeoResponseData struct {
+	City NilString `json:"city"`
 	// ISO 3166-1 alpha-2, or null.
 	Country NilString `json:"country"`
-	City    NilString `json:"city"`
-}
-
-// GetCountry returns the value of Country.
-func (s *GeoResponseData) GetCountry() NilString {
-	return s.Country
 }
 
 // GetCity returns the value of City.
@@ -2148,14 +2143,19 @@ func (s *GeoResponseData) GetCity() NilString {
 	return s.City
 }
 
-// SetCountry sets the value of Country.
-func (s *GeoResponseData) SetCountry(val NilString) {
-	s.Country = val
+// GetCountry returns the value of Country.
+func (s *GeoResponseData) GetCountry() NilString {
+	return s.Country
 }
 
 // SetCity sets the value of City.
 func (s *GeoResponseData) SetCity(val NilString) {
 	s.City = val
+}
+
+// SetCountry sets the value of Country.
+func (s *GeoResponseData) SetCountry(val NilString) {
+	s.Country = val
 }
 
 // GeoResponseHeaders wraps GeoResponse with response headers.
@@ -2370,16 +2370,26 @@ func (s *GiftCardBalanceResponse) SetError(val struct{}) {
 
 type GiftCardBalanceResponseData struct {
 	Code                 string                            `json:"code"`
+	Currency             string                            `json:"currency"`
+	ExpiresAt            NilDateTime                       `json:"expires_at"`
 	RemainingAmount      float64                           `json:"remaining_amount"`
 	RemainingAmountMinor int64                             `json:"remaining_amount_minor"`
-	Currency             string                            `json:"currency"`
 	Status               GiftCardBalanceResponseDataStatus `json:"status"`
-	ExpiresAt            NilDateTime                       `json:"expires_at"`
 }
 
 // GetCode returns the value of Code.
 func (s *GiftCardBalanceResponseData) GetCode() string {
 	return s.Code
+}
+
+// GetCurrency returns the value of Currency.
+func (s *GiftCardBalanceResponseData) GetCurrency() string {
+	return s.Currency
+}
+
+// GetExpiresAt returns the value of ExpiresAt.
+func (s *GiftCardBalanceResponseData) GetExpiresAt() NilDateTime {
+	return s.ExpiresAt
 }
 
 // GetRemainingAmount returns the value of RemainingAmount.
@@ -2392,24 +2402,24 @@ func (s *GiftCardBalanceResponseData) GetRemainingAmountMinor() int64 {
 	return s.RemainingAmountMinor
 }
 
-// GetCurrency returns the value of Currency.
-func (s *GiftCardBalanceResponseData) GetCurrency() string {
-	return s.Currency
-}
-
 // GetStatus returns the value of Status.
 func (s *GiftCardBalanceResponseData) GetStatus() GiftCardBalanceResponseDataStatus {
 	return s.Status
 }
 
-// GetExpiresAt returns the value of ExpiresAt.
-func (s *GiftCardBalanceResponseData) GetExpiresAt() NilDateTime {
-	return s.ExpiresAt
-}
-
 // SetCode sets the value of Code.
 func (s *GiftCardBalanceResponseData) SetCode(val string) {
 	s.Code = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *GiftCardBalanceResponseData) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetExpiresAt sets the value of ExpiresAt.
+func (s *GiftCardBalanceResponseData) SetExpiresAt(val NilDateTime) {
+	s.ExpiresAt = val
 }
 
 // SetRemainingAmount sets the value of RemainingAmount.
@@ -2422,19 +2432,9 @@ func (s *GiftCardBalanceResponseData) SetRemainingAmountMinor(val int64) {
 	s.RemainingAmountMinor = val
 }
 
-// SetCurrency sets the value of Currency.
-func (s *GiftCardBalanceResponseData) SetCurrency(val string) {
-	s.Currency = val
-}
-
 // SetStatus sets the value of Status.
 func (s *GiftCardBalanceResponseData) SetStatus(val GiftCardBalanceResponseDataStatus) {
 	s.Status = val
-}
-
-// SetExpiresAt sets the value of ExpiresAt.
-func (s *GiftCardBalanceResponseData) SetExpiresAt(val NilDateTime) {
-	s.ExpiresAt = val
 }
 
 type GiftCardBalanceResponseDataStatus string
@@ -2512,41 +2512,16 @@ func (s *GiftCardPreviewResponse) SetError(val struct{}) {
 }
 
 type GiftCardPreviewResponseData struct {
-	Code            string                              `json:"code"`
-	GiftType        GiftCardPreviewResponseDataGiftType `json:"gift_type"`
-	SenderName      string                              `json:"sender_name"`
-	GiftDescription string                              `json:"gift_description"`
-	PassName        NilString                           `json:"pass_name"`
 	Amount          float64                             `json:"amount"`
 	AmountMinor     int64                               `json:"amount_minor"`
+	Code            string                              `json:"code"`
 	Currency        string                              `json:"currency"`
-	Status          GiftCardPreviewResponseDataStatus   `json:"status"`
 	ExpiresAt       NilDateTime                         `json:"expires_at"`
-}
-
-// GetCode returns the value of Code.
-func (s *GiftCardPreviewResponseData) GetCode() string {
-	return s.Code
-}
-
-// GetGiftType returns the value of GiftType.
-func (s *GiftCardPreviewResponseData) GetGiftType() GiftCardPreviewResponseDataGiftType {
-	return s.GiftType
-}
-
-// GetSenderName returns the value of SenderName.
-func (s *GiftCardPreviewResponseData) GetSenderName() string {
-	return s.SenderName
-}
-
-// GetGiftDescription returns the value of GiftDescription.
-func (s *GiftCardPreviewResponseData) GetGiftDescription() string {
-	return s.GiftDescription
-}
-
-// GetPassName returns the value of PassName.
-func (s *GiftCardPreviewResponseData) GetPassName() NilString {
-	return s.PassName
+	GiftDescription string                              `json:"gift_description"`
+	GiftType        GiftCardPreviewResponseDataGiftType `json:"gift_type"`
+	PassName        NilString                           `json:"pass_name"`
+	SenderName      string                              `json:"sender_name"`
+	Status          GiftCardPreviewResponseDataStatus   `json:"status"`
 }
 
 // GetAmount returns the value of Amount.
@@ -2559,14 +2534,14 @@ func (s *GiftCardPreviewResponseData) GetAmountMinor() int64 {
 	return s.AmountMinor
 }
 
+// GetCode returns the value of Code.
+func (s *GiftCardPreviewResponseData) GetCode() string {
+	return s.Code
+}
+
 // GetCurrency returns the value of Currency.
 func (s *GiftCardPreviewResponseData) GetCurrency() string {
 	return s.Currency
-}
-
-// GetStatus returns the value of Status.
-func (s *GiftCardPreviewResponseData) GetStatus() GiftCardPreviewResponseDataStatus {
-	return s.Status
 }
 
 // GetExpiresAt returns the value of ExpiresAt.
@@ -2574,29 +2549,29 @@ func (s *GiftCardPreviewResponseData) GetExpiresAt() NilDateTime {
 	return s.ExpiresAt
 }
 
-// SetCode sets the value of Code.
-func (s *GiftCardPreviewResponseData) SetCode(val string) {
-	s.Code = val
+// GetGiftDescription returns the value of GiftDescription.
+func (s *GiftCardPreviewResponseData) GetGiftDescription() string {
+	return s.GiftDescription
 }
 
-// SetGiftType sets the value of GiftType.
-func (s *GiftCardPreviewResponseData) SetGiftType(val GiftCardPreviewResponseDataGiftType) {
-	s.GiftType = val
+// GetGiftType returns the value of GiftType.
+func (s *GiftCardPreviewResponseData) GetGiftType() GiftCardPreviewResponseDataGiftType {
+	return s.GiftType
 }
 
-// SetSenderName sets the value of SenderName.
-func (s *GiftCardPreviewResponseData) SetSenderName(val string) {
-	s.SenderName = val
+// GetPassName returns the value of PassName.
+func (s *GiftCardPreviewResponseData) GetPassName() NilString {
+	return s.PassName
 }
 
-// SetGiftDescription sets the value of GiftDescription.
-func (s *GiftCardPreviewResponseData) SetGiftDescription(val string) {
-	s.GiftDescription = val
+// GetSenderName returns the value of SenderName.
+func (s *GiftCardPreviewResponseData) GetSenderName() string {
+	return s.SenderName
 }
 
-// SetPassName sets the value of PassName.
-func (s *GiftCardPreviewResponseData) SetPassName(val NilString) {
-	s.PassName = val
+// GetStatus returns the value of Status.
+func (s *GiftCardPreviewResponseData) GetStatus() GiftCardPreviewResponseDataStatus {
+	return s.Status
 }
 
 // SetAmount sets the value of Amount.
@@ -2609,19 +2584,44 @@ func (s *GiftCardPreviewResponseData) SetAmountMinor(val int64) {
 	s.AmountMinor = val
 }
 
+// SetCode sets the value of Code.
+func (s *GiftCardPreviewResponseData) SetCode(val string) {
+	s.Code = val
+}
+
 // SetCurrency sets the value of Currency.
 func (s *GiftCardPreviewResponseData) SetCurrency(val string) {
 	s.Currency = val
 }
 
-// SetStatus sets the value of Status.
-func (s *GiftCardPreviewResponseData) SetStatus(val GiftCardPreviewResponseDataStatus) {
-	s.Status = val
-}
-
 // SetExpiresAt sets the value of ExpiresAt.
 func (s *GiftCardPreviewResponseData) SetExpiresAt(val NilDateTime) {
 	s.ExpiresAt = val
+}
+
+// SetGiftDescription sets the value of GiftDescription.
+func (s *GiftCardPreviewResponseData) SetGiftDescription(val string) {
+	s.GiftDescription = val
+}
+
+// SetGiftType sets the value of GiftType.
+func (s *GiftCardPreviewResponseData) SetGiftType(val GiftCardPreviewResponseDataGiftType) {
+	s.GiftType = val
+}
+
+// SetPassName sets the value of PassName.
+func (s *GiftCardPreviewResponseData) SetPassName(val NilString) {
+	s.PassName = val
+}
+
+// SetSenderName sets the value of SenderName.
+func (s *GiftCardPreviewResponseData) SetSenderName(val string) {
+	s.SenderName = val
+}
+
+// SetStatus sets the value of Status.
+func (s *GiftCardPreviewResponseData) SetStatus(val GiftCardPreviewResponseDataStatus) {
+	s.Status = val
 }
 
 type GiftCardPreviewResponseDataGiftType string
@@ -2716,8 +2716,8 @@ func (s *GiftCardPreviewResponseDataStatus) UnmarshalText(data []byte) error {
 // Ref: #/components/schemas/HandoffCode
 type HandoffCode struct {
 	Code        string    `json:"code"`
-	ExpiresAt   time.Time `json:"expires_at"`
 	Destination string    `json:"destination"`
+	ExpiresAt   time.Time `json:"expires_at"`
 }
 
 // GetCode returns the value of Code.
@@ -2725,14 +2725,14 @@ func (s *HandoffCode) GetCode() string {
 	return s.Code
 }
 
-// GetExpiresAt returns the value of ExpiresAt.
-func (s *HandoffCode) GetExpiresAt() time.Time {
-	return s.ExpiresAt
-}
-
 // GetDestination returns the value of Destination.
 func (s *HandoffCode) GetDestination() string {
 	return s.Destination
+}
+
+// GetExpiresAt returns the value of ExpiresAt.
+func (s *HandoffCode) GetExpiresAt() time.Time {
+	return s.ExpiresAt
 }
 
 // SetCode sets the value of Code.
@@ -2740,14 +2740,14 @@ func (s *HandoffCode) SetCode(val string) {
 	s.Code = val
 }
 
-// SetExpiresAt sets the value of ExpiresAt.
-func (s *HandoffCode) SetExpiresAt(val time.Time) {
-	s.ExpiresAt = val
-}
-
 // SetDestination sets the value of Destination.
 func (s *HandoffCode) SetDestination(val string) {
 	s.Destination = val
+}
+
+// SetExpiresAt sets the value of ExpiresAt.
+func (s *HandoffCode) SetExpiresAt(val time.Time) {
+	s.ExpiresAt = val
 }
 
 // Ref: #/components/schemas/HandoffCodeResponse
@@ -2821,22 +2821,27 @@ func (s *HandoffMintRequest) SetDestination(val string) {
 
 // Ref: #/components/schemas/InstructorItem
 type InstructorItem struct {
-	ID        uuid.UUID `json:"id"`
+	Bio       string    `json:"bio"`
 	FirstName string    `json:"first_name"`
+	ID        uuid.UUID `json:"id"`
 	LastName  string    `json:"last_name"`
 	Name      string    `json:"name"`
-	Bio       string    `json:"bio"`
 	PhotoURL  string    `json:"photo_url"`
 }
 
-// GetID returns the value of ID.
-func (s *InstructorItem) GetID() uuid.UUID {
-	return s.ID
+// GetBio returns the value of Bio.
+func (s *InstructorItem) GetBio() string {
+	return s.Bio
 }
 
 // GetFirstName returns the value of FirstName.
 func (s *InstructorItem) GetFirstName() string {
 	return s.FirstName
+}
+
+// GetID returns the value of ID.
+func (s *InstructorItem) GetID() uuid.UUID {
+	return s.ID
 }
 
 // GetLastName returns the value of LastName.
@@ -2849,24 +2854,24 @@ func (s *InstructorItem) GetName() string {
 	return s.Name
 }
 
-// GetBio returns the value of Bio.
-func (s *InstructorItem) GetBio() string {
-	return s.Bio
-}
-
 // GetPhotoURL returns the value of PhotoURL.
 func (s *InstructorItem) GetPhotoURL() string {
 	return s.PhotoURL
 }
 
-// SetID sets the value of ID.
-func (s *InstructorItem) SetID(val uuid.UUID) {
-	s.ID = val
+// SetBio sets the value of Bio.
+func (s *InstructorItem) SetBio(val string) {
+	s.Bio = val
 }
 
 // SetFirstName sets the value of FirstName.
 func (s *InstructorItem) SetFirstName(val string) {
 	s.FirstName = val
+}
+
+// SetID sets the value of ID.
+func (s *InstructorItem) SetID(val uuid.UUID) {
+	s.ID = val
 }
 
 // SetLastName sets the value of LastName.
@@ -2877,11 +2882,6 @@ func (s *InstructorItem) SetLastName(val string) {
 // SetName sets the value of Name.
 func (s *InstructorItem) SetName(val string) {
 	s.Name = val
-}
-
-// SetBio sets the value of Bio.
-func (s *InstructorItem) SetBio(val string) {
-	s.Bio = val
 }
 
 // SetPhotoURL sets the value of PhotoURL.
@@ -2928,33 +2928,13 @@ func (s *InstructorListResponse) SetMeta(val ListMeta) {
 
 // Ref: #/components/schemas/Join
 type Join struct {
-	OrganizationID  uuid.UUID  `json:"organization_id"`
-	MemberID        uuid.UUID  `json:"member_id"`
-	Role            JoinRole   `json:"role"`
-	Status          JoinStatus `json:"status"`
-	ClientDisplayID OptString  `json:"client_display_id"`
+	ClientDisplayID OptString `json:"client_display_id"`
 	// This call created or reactivated the relationship.
-	Created bool `json:"created"`
-}
-
-// GetOrganizationID returns the value of OrganizationID.
-func (s *Join) GetOrganizationID() uuid.UUID {
-	return s.OrganizationID
-}
-
-// GetMemberID returns the value of MemberID.
-func (s *Join) GetMemberID() uuid.UUID {
-	return s.MemberID
-}
-
-// GetRole returns the value of Role.
-func (s *Join) GetRole() JoinRole {
-	return s.Role
-}
-
-// GetStatus returns the value of Status.
-func (s *Join) GetStatus() JoinStatus {
-	return s.Status
+	Created        bool       `json:"created"`
+	MemberID       uuid.UUID  `json:"member_id"`
+	OrganizationID uuid.UUID  `json:"organization_id"`
+	Role           JoinRole   `json:"role"`
+	Status         JoinStatus `json:"status"`
 }
 
 // GetClientDisplayID returns the value of ClientDisplayID.
@@ -2967,24 +2947,24 @@ func (s *Join) GetCreated() bool {
 	return s.Created
 }
 
-// SetOrganizationID sets the value of OrganizationID.
-func (s *Join) SetOrganizationID(val uuid.UUID) {
-	s.OrganizationID = val
+// GetMemberID returns the value of MemberID.
+func (s *Join) GetMemberID() uuid.UUID {
+	return s.MemberID
 }
 
-// SetMemberID sets the value of MemberID.
-func (s *Join) SetMemberID(val uuid.UUID) {
-	s.MemberID = val
+// GetOrganizationID returns the value of OrganizationID.
+func (s *Join) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
 }
 
-// SetRole sets the value of Role.
-func (s *Join) SetRole(val JoinRole) {
-	s.Role = val
+// GetRole returns the value of Role.
+func (s *Join) GetRole() JoinRole {
+	return s.Role
 }
 
-// SetStatus sets the value of Status.
-func (s *Join) SetStatus(val JoinStatus) {
-	s.Status = val
+// GetStatus returns the value of Status.
+func (s *Join) GetStatus() JoinStatus {
+	return s.Status
 }
 
 // SetClientDisplayID sets the value of ClientDisplayID.
@@ -2995,6 +2975,26 @@ func (s *Join) SetClientDisplayID(val OptString) {
 // SetCreated sets the value of Created.
 func (s *Join) SetCreated(val bool) {
 	s.Created = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *Join) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *Join) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// SetRole sets the value of Role.
+func (s *Join) SetRole(val JoinRole) {
+	s.Role = val
+}
+
+// SetStatus sets the value of Status.
+func (s *Join) SetStatus(val JoinStatus) {
+	s.Status = val
 }
 
 // Ref: #/components/schemas/JoinRequest
@@ -3089,21 +3089,11 @@ func (s *JoinRole) UnmarshalText(data []byte) error {
 
 // Ref: #/components/schemas/JoinState
 type JoinState struct {
-	OrganizationID uuid.UUID `json:"organization_id"`
+	CanJoin bool `json:"can_join"`
 	// The user has an active relationship with the venue.
-	Member  bool               `json:"member"`
-	CanJoin bool               `json:"can_join"`
-	Reason  OptJoinStateReason `json:"reason"`
-}
-
-// GetOrganizationID returns the value of OrganizationID.
-func (s *JoinState) GetOrganizationID() uuid.UUID {
-	return s.OrganizationID
-}
-
-// GetMember returns the value of Member.
-func (s *JoinState) GetMember() bool {
-	return s.Member
+	Member         bool               `json:"member"`
+	OrganizationID uuid.UUID          `json:"organization_id"`
+	Reason         OptJoinStateReason `json:"reason"`
 }
 
 // GetCanJoin returns the value of CanJoin.
@@ -3111,14 +3101,24 @@ func (s *JoinState) GetCanJoin() bool {
 	return s.CanJoin
 }
 
+// GetMember returns the value of Member.
+func (s *JoinState) GetMember() bool {
+	return s.Member
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *JoinState) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
 // GetReason returns the value of Reason.
 func (s *JoinState) GetReason() OptJoinStateReason {
 	return s.Reason
 }
 
-// SetOrganizationID sets the value of OrganizationID.
-func (s *JoinState) SetOrganizationID(val uuid.UUID) {
-	s.OrganizationID = val
+// SetCanJoin sets the value of CanJoin.
+func (s *JoinState) SetCanJoin(val bool) {
+	s.CanJoin = val
 }
 
 // SetMember sets the value of Member.
@@ -3126,9 +3126,9 @@ func (s *JoinState) SetMember(val bool) {
 	s.Member = val
 }
 
-// SetCanJoin sets the value of CanJoin.
-func (s *JoinState) SetCanJoin(val bool) {
-	s.CanJoin = val
+// SetOrganizationID sets the value of OrganizationID.
+func (s *JoinState) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
 }
 
 // SetReason sets the value of Reason.
@@ -3275,28 +3275,18 @@ func (s *ListMeta) SetTotal(val int) {
 
 // Ref: #/components/schemas/LocationDetail
 type LocationDetail struct {
-	ID      uuid.UUID  `json:"id"`
-	Name    string     `json:"name"`
-	Address string     `json:"address"`
-	City    string     `json:"city"`
-	Lat     NilFloat64 `json:"lat"`
-	Lng     NilFloat64 `json:"lng"`
+	Address   string         `json:"address"`
+	Amenities []AmenityEntry `json:"amenities"`
 	// Sum of the active rooms' capacity.
 	Capacity     int                 `json:"capacity"`
-	Rooms        []RoomItem          `json:"rooms"`
+	City         string              `json:"city"`
+	ID           uuid.UUID           `json:"id"`
+	Lat          NilFloat64          `json:"lat"`
+	Lng          NilFloat64          `json:"lng"`
+	Name         string              `json:"name"`
 	OpeningHours []OpeningHoursEntry `json:"opening_hours"`
-	Amenities    []AmenityEntry      `json:"amenities"`
 	Photos       []PhotoEntry        `json:"photos"`
-}
-
-// GetID returns the value of ID.
-func (s *LocationDetail) GetID() uuid.UUID {
-	return s.ID
-}
-
-// GetName returns the value of Name.
-func (s *LocationDetail) GetName() string {
-	return s.Name
+	Rooms        []RoomItem          `json:"rooms"`
 }
 
 // GetAddress returns the value of Address.
@@ -3304,9 +3294,24 @@ func (s *LocationDetail) GetAddress() string {
 	return s.Address
 }
 
+// GetAmenities returns the value of Amenities.
+func (s *LocationDetail) GetAmenities() []AmenityEntry {
+	return s.Amenities
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *LocationDetail) GetCapacity() int {
+	return s.Capacity
+}
+
 // GetCity returns the value of City.
 func (s *LocationDetail) GetCity() string {
 	return s.City
+}
+
+// GetID returns the value of ID.
+func (s *LocationDetail) GetID() uuid.UUID {
+	return s.ID
 }
 
 // GetLat returns the value of Lat.
@@ -3319,14 +3324,9 @@ func (s *LocationDetail) GetLng() NilFloat64 {
 	return s.Lng
 }
 
-// GetCapacity returns the value of Capacity.
-func (s *LocationDetail) GetCapacity() int {
-	return s.Capacity
-}
-
-// GetRooms returns the value of Rooms.
-func (s *LocationDetail) GetRooms() []RoomItem {
-	return s.Rooms
+// GetName returns the value of Name.
+func (s *LocationDetail) GetName() string {
+	return s.Name
 }
 
 // GetOpeningHours returns the value of OpeningHours.
@@ -3334,24 +3334,14 @@ func (s *LocationDetail) GetOpeningHours() []OpeningHoursEntry {
 	return s.OpeningHours
 }
 
-// GetAmenities returns the value of Amenities.
-func (s *LocationDetail) GetAmenities() []AmenityEntry {
-	return s.Amenities
-}
-
 // GetPhotos returns the value of Photos.
 func (s *LocationDetail) GetPhotos() []PhotoEntry {
 	return s.Photos
 }
 
-// SetID sets the value of ID.
-func (s *LocationDetail) SetID(val uuid.UUID) {
-	s.ID = val
-}
-
-// SetName sets the value of Name.
-func (s *LocationDetail) SetName(val string) {
-	s.Name = val
+// GetRooms returns the value of Rooms.
+func (s *LocationDetail) GetRooms() []RoomItem {
+	return s.Rooms
 }
 
 // SetAddress sets the value of Address.
@@ -3359,9 +3349,24 @@ func (s *LocationDetail) SetAddress(val string) {
 	s.Address = val
 }
 
+// SetAmenities sets the value of Amenities.
+func (s *LocationDetail) SetAmenities(val []AmenityEntry) {
+	s.Amenities = val
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *LocationDetail) SetCapacity(val int) {
+	s.Capacity = val
+}
+
 // SetCity sets the value of City.
 func (s *LocationDetail) SetCity(val string) {
 	s.City = val
+}
+
+// SetID sets the value of ID.
+func (s *LocationDetail) SetID(val uuid.UUID) {
+	s.ID = val
 }
 
 // SetLat sets the value of Lat.
@@ -3374,14 +3379,9 @@ func (s *LocationDetail) SetLng(val NilFloat64) {
 	s.Lng = val
 }
 
-// SetCapacity sets the value of Capacity.
-func (s *LocationDetail) SetCapacity(val int) {
-	s.Capacity = val
-}
-
-// SetRooms sets the value of Rooms.
-func (s *LocationDetail) SetRooms(val []RoomItem) {
-	s.Rooms = val
+// SetName sets the value of Name.
+func (s *LocationDetail) SetName(val string) {
+	s.Name = val
 }
 
 // SetOpeningHours sets the value of OpeningHours.
@@ -3389,14 +3389,14 @@ func (s *LocationDetail) SetOpeningHours(val []OpeningHoursEntry) {
 	s.OpeningHours = val
 }
 
-// SetAmenities sets the value of Amenities.
-func (s *LocationDetail) SetAmenities(val []AmenityEntry) {
-	s.Amenities = val
-}
-
 // SetPhotos sets the value of Photos.
 func (s *LocationDetail) SetPhotos(val []PhotoEntry) {
 	s.Photos = val
+}
+
+// SetRooms sets the value of Rooms.
+func (s *LocationDetail) SetRooms(val []RoomItem) {
+	s.Rooms = val
 }
 
 // Ref: #/components/schemas/LocationListResponse
@@ -3464,25 +3464,40 @@ func (s *LoginRequest) SetPassword(val string) {
 
 // Ref: #/components/schemas/Me
 type Me struct {
-	ID               uuid.UUID `json:"id"`
-	Email            string    `json:"email"`
-	FirstName        string    `json:"first_name"`
-	LastName         string    `json:"last_name"`
-	Phone            OptString `json:"phone"`
-	Country          OptString `json:"country"`
-	City             OptString `json:"city"`
-	AccountState     string    `json:"account_state"`
-	MarketingConsent bool      `json:"marketing_consent"`
+	AccountState         string       `json:"account_state"`
+	ActiveOrganizationID NilUUID      `json:"active_organization_id"`
+	City                 OptString    `json:"city"`
+	Country              OptString    `json:"country"`
+	Email                string       `json:"email"`
+	FirstName            string       `json:"first_name"`
+	ID                   uuid.UUID    `json:"id"`
+	LastName             string       `json:"last_name"`
+	MarketingConsent     bool         `json:"marketing_consent"`
+	Memberships          []Membership `json:"memberships"`
 	// Whether a confirmed second factor is enrolled.
-	MfaEnabled           bool               `json:"mfa_enabled"`
-	ActiveOrganizationID NilUUID            `json:"active_organization_id"`
-	PermissionsScope     MePermissionsScope `json:"permissions_scope"`
-	Memberships          []Membership       `json:"memberships"`
+	MfaEnabled       bool               `json:"mfa_enabled"`
+	PermissionsScope MePermissionsScope `json:"permissions_scope"`
+	Phone            OptString          `json:"phone"`
 }
 
-// GetID returns the value of ID.
-func (s *Me) GetID() uuid.UUID {
-	return s.ID
+// GetAccountState returns the value of AccountState.
+func (s *Me) GetAccountState() string {
+	return s.AccountState
+}
+
+// GetActiveOrganizationID returns the value of ActiveOrganizationID.
+func (s *Me) GetActiveOrganizationID() NilUUID {
+	return s.ActiveOrganizationID
+}
+
+// GetCity returns the value of City.
+func (s *Me) GetCity() OptString {
+	return s.City
+}
+
+// GetCountry returns the value of Country.
+func (s *Me) GetCountry() OptString {
+	return s.Country
 }
 
 // GetEmail returns the value of Email.
@@ -3495,29 +3510,14 @@ func (s *Me) GetFirstName() string {
 	return s.FirstName
 }
 
+// GetID returns the value of ID.
+func (s *Me) GetID() uuid.UUID {
+	return s.ID
+}
+
 // GetLastName returns the value of LastName.
 func (s *Me) GetLastName() string {
 	return s.LastName
-}
-
-// GetPhone returns the value of Phone.
-func (s *Me) GetPhone() OptString {
-	return s.Phone
-}
-
-// GetCountry returns the value of Country.
-func (s *Me) GetCountry() OptString {
-	return s.Country
-}
-
-// GetCity returns the value of City.
-func (s *Me) GetCity() OptString {
-	return s.City
-}
-
-// GetAccountState returns the value of AccountState.
-func (s *Me) GetAccountState() string {
-	return s.AccountState
 }
 
 // GetMarketingConsent returns the value of MarketingConsent.
@@ -3525,14 +3525,14 @@ func (s *Me) GetMarketingConsent() bool {
 	return s.MarketingConsent
 }
 
+// GetMemberships returns the value of Memberships.
+func (s *Me) GetMemberships() []Membership {
+	return s.Memberships
+}
+
 // GetMfaEnabled returns the value of MfaEnabled.
 func (s *Me) GetMfaEnabled() bool {
 	return s.MfaEnabled
-}
-
-// GetActiveOrganizationID returns the value of ActiveOrganizationID.
-func (s *Me) GetActiveOrganizationID() NilUUID {
-	return s.ActiveOrganizationID
 }
 
 // GetPermissionsScope returns the value of PermissionsScope.
@@ -3540,14 +3540,29 @@ func (s *Me) GetPermissionsScope() MePermissionsScope {
 	return s.PermissionsScope
 }
 
-// GetMemberships returns the value of Memberships.
-func (s *Me) GetMemberships() []Membership {
-	return s.Memberships
+// GetPhone returns the value of Phone.
+func (s *Me) GetPhone() OptString {
+	return s.Phone
 }
 
-// SetID sets the value of ID.
-func (s *Me) SetID(val uuid.UUID) {
-	s.ID = val
+// SetAccountState sets the value of AccountState.
+func (s *Me) SetAccountState(val string) {
+	s.AccountState = val
+}
+
+// SetActiveOrganizationID sets the value of ActiveOrganizationID.
+func (s *Me) SetActiveOrganizationID(val NilUUID) {
+	s.ActiveOrganizationID = val
+}
+
+// SetCity sets the value of City.
+func (s *Me) SetCity(val OptString) {
+	s.City = val
+}
+
+// SetCountry sets the value of Country.
+func (s *Me) SetCountry(val OptString) {
+	s.Country = val
 }
 
 // SetEmail sets the value of Email.
@@ -3560,29 +3575,14 @@ func (s *Me) SetFirstName(val string) {
 	s.FirstName = val
 }
 
+// SetID sets the value of ID.
+func (s *Me) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
 // SetLastName sets the value of LastName.
 func (s *Me) SetLastName(val string) {
 	s.LastName = val
-}
-
-// SetPhone sets the value of Phone.
-func (s *Me) SetPhone(val OptString) {
-	s.Phone = val
-}
-
-// SetCountry sets the value of Country.
-func (s *Me) SetCountry(val OptString) {
-	s.Country = val
-}
-
-// SetCity sets the value of City.
-func (s *Me) SetCity(val OptString) {
-	s.City = val
-}
-
-// SetAccountState sets the value of AccountState.
-func (s *Me) SetAccountState(val string) {
-	s.AccountState = val
 }
 
 // SetMarketingConsent sets the value of MarketingConsent.
@@ -3590,14 +3590,14 @@ func (s *Me) SetMarketingConsent(val bool) {
 	s.MarketingConsent = val
 }
 
+// SetMemberships sets the value of Memberships.
+func (s *Me) SetMemberships(val []Membership) {
+	s.Memberships = val
+}
+
 // SetMfaEnabled sets the value of MfaEnabled.
 func (s *Me) SetMfaEnabled(val bool) {
 	s.MfaEnabled = val
-}
-
-// SetActiveOrganizationID sets the value of ActiveOrganizationID.
-func (s *Me) SetActiveOrganizationID(val NilUUID) {
-	s.ActiveOrganizationID = val
 }
 
 // SetPermissionsScope sets the value of PermissionsScope.
@@ -3605,22 +3605,17 @@ func (s *Me) SetPermissionsScope(val MePermissionsScope) {
 	s.PermissionsScope = val
 }
 
-// SetMemberships sets the value of Memberships.
-func (s *Me) SetMemberships(val []Membership) {
-	s.Memberships = val
+// SetPhone sets the value of Phone.
+func (s *Me) SetPhone(val OptString) {
+	s.Phone = val
 }
 
 // Ref: #/components/schemas/MeMinimal
 type MeMinimal struct {
-	LoggedIn         bool      `json:"logged_in"`
 	FirstName        NilString `json:"first_name"`
-	VenueID          NilUUID   `json:"venue_id"`
+	LoggedIn         bool      `json:"logged_in"`
 	PreferredBrandID NilUUID   `json:"preferred_brand_id"`
-}
-
-// GetLoggedIn returns the value of LoggedIn.
-func (s *MeMinimal) GetLoggedIn() bool {
-	return s.LoggedIn
+	VenueID          NilUUID   `json:"venue_id"`
 }
 
 // GetFirstName returns the value of FirstName.
@@ -3628,9 +3623,9 @@ func (s *MeMinimal) GetFirstName() NilString {
 	return s.FirstName
 }
 
-// GetVenueID returns the value of VenueID.
-func (s *MeMinimal) GetVenueID() NilUUID {
-	return s.VenueID
+// GetLoggedIn returns the value of LoggedIn.
+func (s *MeMinimal) GetLoggedIn() bool {
+	return s.LoggedIn
 }
 
 // GetPreferredBrandID returns the value of PreferredBrandID.
@@ -3638,9 +3633,9 @@ func (s *MeMinimal) GetPreferredBrandID() NilUUID {
 	return s.PreferredBrandID
 }
 
-// SetLoggedIn sets the value of LoggedIn.
-func (s *MeMinimal) SetLoggedIn(val bool) {
-	s.LoggedIn = val
+// GetVenueID returns the value of VenueID.
+func (s *MeMinimal) GetVenueID() NilUUID {
+	return s.VenueID
 }
 
 // SetFirstName sets the value of FirstName.
@@ -3648,14 +3643,19 @@ func (s *MeMinimal) SetFirstName(val NilString) {
 	s.FirstName = val
 }
 
-// SetVenueID sets the value of VenueID.
-func (s *MeMinimal) SetVenueID(val NilUUID) {
-	s.VenueID = val
+// SetLoggedIn sets the value of LoggedIn.
+func (s *MeMinimal) SetLoggedIn(val bool) {
+	s.LoggedIn = val
 }
 
 // SetPreferredBrandID sets the value of PreferredBrandID.
 func (s *MeMinimal) SetPreferredBrandID(val NilUUID) {
 	s.PreferredBrandID = val
+}
+
+// SetVenueID sets the value of VenueID.
+func (s *MeMinimal) SetVenueID(val NilUUID) {
+	s.VenueID = val
 }
 
 // Ref: #/components/schemas/MeMinimalResponse
@@ -3746,13 +3746,23 @@ func (s *MeResponse) SetError(val struct{}) {
 
 // Ref: #/components/schemas/MeUpdateRequest
 type MeUpdateRequest struct {
-	FirstName OptString `json:"first_name"`
-	LastName  OptString `json:"last_name"`
-	Phone     OptString `json:"phone"`
+	City OptString `json:"city"`
 	// ISO 3166-1 alpha-2, or empty to clear.
 	Country          OptString `json:"country"`
-	City             OptString `json:"city"`
+	FirstName        OptString `json:"first_name"`
+	LastName         OptString `json:"last_name"`
 	MarketingConsent OptBool   `json:"marketing_consent"`
+	Phone            OptString `json:"phone"`
+}
+
+// GetCity returns the value of City.
+func (s *MeUpdateRequest) GetCity() OptString {
+	return s.City
+}
+
+// GetCountry returns the value of Country.
+func (s *MeUpdateRequest) GetCountry() OptString {
+	return s.Country
 }
 
 // GetFirstName returns the value of FirstName.
@@ -3765,24 +3775,24 @@ func (s *MeUpdateRequest) GetLastName() OptString {
 	return s.LastName
 }
 
+// GetMarketingConsent returns the value of MarketingConsent.
+func (s *MeUpdateRequest) GetMarketingConsent() OptBool {
+	return s.MarketingConsent
+}
+
 // GetPhone returns the value of Phone.
 func (s *MeUpdateRequest) GetPhone() OptString {
 	return s.Phone
 }
 
-// GetCountry returns the value of Country.
-func (s *MeUpdateRequest) GetCountry() OptString {
-	return s.Country
+// SetCity sets the value of City.
+func (s *MeUpdateRequest) SetCity(val OptString) {
+	s.City = val
 }
 
-// GetCity returns the value of City.
-func (s *MeUpdateRequest) GetCity() OptString {
-	return s.City
-}
-
-// GetMarketingConsent returns the value of MarketingConsent.
-func (s *MeUpdateRequest) GetMarketingConsent() OptBool {
-	return s.MarketingConsent
+// SetCountry sets the value of Country.
+func (s *MeUpdateRequest) SetCountry(val OptString) {
+	s.Country = val
 }
 
 // SetFirstName sets the value of FirstName.
@@ -3795,85 +3805,45 @@ func (s *MeUpdateRequest) SetLastName(val OptString) {
 	s.LastName = val
 }
 
-// SetPhone sets the value of Phone.
-func (s *MeUpdateRequest) SetPhone(val OptString) {
-	s.Phone = val
-}
-
-// SetCountry sets the value of Country.
-func (s *MeUpdateRequest) SetCountry(val OptString) {
-	s.Country = val
-}
-
-// SetCity sets the value of City.
-func (s *MeUpdateRequest) SetCity(val OptString) {
-	s.City = val
-}
-
 // SetMarketingConsent sets the value of MarketingConsent.
 func (s *MeUpdateRequest) SetMarketingConsent(val OptBool) {
 	s.MarketingConsent = val
 }
 
+// SetPhone sets the value of Phone.
+func (s *MeUpdateRequest) SetPhone(val OptString) {
+	s.Phone = val
+}
+
 // Ref: #/components/schemas/Membership
 type Membership struct {
-	OrganizationID   uuid.UUID        `json:"organization_id"`
-	OrganizationName string           `json:"organization_name"`
-	OrganizationSlug string           `json:"organization_slug"`
-	Role             MembershipRole   `json:"role"`
-	Status           MembershipStatus `json:"status"`
-	ClientDisplayID  OptString        `json:"client_display_id"`
-	// Staff permissions; empty except for the active organization.
-	Permissions  []string `json:"permissions"`
-	Capabilities []string `json:"capabilities"`
+	Capabilities    []string  `json:"capabilities"`
+	ClientDisplayID OptString `json:"client_display_id"`
 	// This is the session's active organization.
-	IsActive       bool                     `json:"is_active"`
-	IsIndividual   bool                     `json:"is_individual"`
-	IsOwned        bool                     `json:"is_owned"`
-	IsWorkplace    bool                     `json:"is_workplace"`
-	IsRelationship bool                     `json:"is_relationship"`
-	IsSelectable   bool                     `json:"is_selectable"`
+	IsActive         bool      `json:"is_active"`
+	IsIndividual     bool      `json:"is_individual"`
+	IsOwned          bool      `json:"is_owned"`
+	IsRelationship   bool      `json:"is_relationship"`
+	IsSelectable     bool      `json:"is_selectable"`
+	IsWorkplace      bool      `json:"is_workplace"`
+	OrganizationID   uuid.UUID `json:"organization_id"`
+	OrganizationName string    `json:"organization_name"`
+	OrganizationSlug string    `json:"organization_slug"`
+	// Staff permissions; empty except for the active organization.
+	Permissions    []string                 `json:"permissions"`
+	Role           MembershipRole           `json:"role"`
+	Status         MembershipStatus         `json:"status"`
 	WorkspaceGroup MembershipWorkspaceGroup `json:"workspace_group"`
-}
-
-// GetOrganizationID returns the value of OrganizationID.
-func (s *Membership) GetOrganizationID() uuid.UUID {
-	return s.OrganizationID
-}
-
-// GetOrganizationName returns the value of OrganizationName.
-func (s *Membership) GetOrganizationName() string {
-	return s.OrganizationName
-}
-
-// GetOrganizationSlug returns the value of OrganizationSlug.
-func (s *Membership) GetOrganizationSlug() string {
-	return s.OrganizationSlug
-}
-
-// GetRole returns the value of Role.
-func (s *Membership) GetRole() MembershipRole {
-	return s.Role
-}
-
-// GetStatus returns the value of Status.
-func (s *Membership) GetStatus() MembershipStatus {
-	return s.Status
-}
-
-// GetClientDisplayID returns the value of ClientDisplayID.
-func (s *Membership) GetClientDisplayID() OptString {
-	return s.ClientDisplayID
-}
-
-// GetPermissions returns the value of Permissions.
-func (s *Membership) GetPermissions() []string {
-	return s.Permissions
 }
 
 // GetCapabilities returns the value of Capabilities.
 func (s *Membership) GetCapabilities() []string {
 	return s.Capabilities
+}
+
+// GetClientDisplayID returns the value of ClientDisplayID.
+func (s *Membership) GetClientDisplayID() OptString {
+	return s.ClientDisplayID
 }
 
 // GetIsActive returns the value of IsActive.
@@ -3891,11 +3861,6 @@ func (s *Membership) GetIsOwned() bool {
 	return s.IsOwned
 }
 
-// GetIsWorkplace returns the value of IsWorkplace.
-func (s *Membership) GetIsWorkplace() bool {
-	return s.IsWorkplace
-}
-
 // GetIsRelationship returns the value of IsRelationship.
 func (s *Membership) GetIsRelationship() bool {
 	return s.IsRelationship
@@ -3906,49 +3871,54 @@ func (s *Membership) GetIsSelectable() bool {
 	return s.IsSelectable
 }
 
+// GetIsWorkplace returns the value of IsWorkplace.
+func (s *Membership) GetIsWorkplace() bool {
+	return s.IsWorkplace
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *Membership) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// GetOrganizationName returns the value of OrganizationName.
+func (s *Membership) GetOrganizationName() string {
+	return s.OrganizationName
+}
+
+// GetOrganizationSlug returns the value of OrganizationSlug.
+func (s *Membership) GetOrganizationSlug() string {
+	return s.OrganizationSlug
+}
+
+// GetPermissions returns the value of Permissions.
+func (s *Membership) GetPermissions() []string {
+	return s.Permissions
+}
+
+// GetRole returns the value of Role.
+func (s *Membership) GetRole() MembershipRole {
+	return s.Role
+}
+
+// GetStatus returns the value of Status.
+func (s *Membership) GetStatus() MembershipStatus {
+	return s.Status
+}
+
 // GetWorkspaceGroup returns the value of WorkspaceGroup.
 func (s *Membership) GetWorkspaceGroup() MembershipWorkspaceGroup {
 	return s.WorkspaceGroup
 }
 
-// SetOrganizationID sets the value of OrganizationID.
-func (s *Membership) SetOrganizationID(val uuid.UUID) {
-	s.OrganizationID = val
-}
-
-// SetOrganizationName sets the value of OrganizationName.
-func (s *Membership) SetOrganizationName(val string) {
-	s.OrganizationName = val
-}
-
-// SetOrganizationSlug sets the value of OrganizationSlug.
-func (s *Membership) SetOrganizationSlug(val string) {
-	s.OrganizationSlug = val
-}
-
-// SetRole sets the value of Role.
-func (s *Membership) SetRole(val MembershipRole) {
-	s.Role = val
-}
-
-// SetStatus sets the value of Status.
-func (s *Membership) SetStatus(val MembershipStatus) {
-	s.Status = val
+// SetCapabilities sets the value of Capabilities.
+func (s *Membership) SetCapabilities(val []string) {
+	s.Capabilities = val
 }
 
 // SetClientDisplayID sets the value of ClientDisplayID.
 func (s *Membership) SetClientDisplayID(val OptString) {
 	s.ClientDisplayID = val
-}
-
-// SetPermissions sets the value of Permissions.
-func (s *Membership) SetPermissions(val []string) {
-	s.Permissions = val
-}
-
-// SetCapabilities sets the value of Capabilities.
-func (s *Membership) SetCapabilities(val []string) {
-	s.Capabilities = val
 }
 
 // SetIsActive sets the value of IsActive.
@@ -3966,11 +3936,6 @@ func (s *Membership) SetIsOwned(val bool) {
 	s.IsOwned = val
 }
 
-// SetIsWorkplace sets the value of IsWorkplace.
-func (s *Membership) SetIsWorkplace(val bool) {
-	s.IsWorkplace = val
-}
-
 // SetIsRelationship sets the value of IsRelationship.
 func (s *Membership) SetIsRelationship(val bool) {
 	s.IsRelationship = val
@@ -3979,6 +3944,41 @@ func (s *Membership) SetIsRelationship(val bool) {
 // SetIsSelectable sets the value of IsSelectable.
 func (s *Membership) SetIsSelectable(val bool) {
 	s.IsSelectable = val
+}
+
+// SetIsWorkplace sets the value of IsWorkplace.
+func (s *Membership) SetIsWorkplace(val bool) {
+	s.IsWorkplace = val
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *Membership) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// SetOrganizationName sets the value of OrganizationName.
+func (s *Membership) SetOrganizationName(val string) {
+	s.OrganizationName = val
+}
+
+// SetOrganizationSlug sets the value of OrganizationSlug.
+func (s *Membership) SetOrganizationSlug(val string) {
+	s.OrganizationSlug = val
+}
+
+// SetPermissions sets the value of Permissions.
+func (s *Membership) SetPermissions(val []string) {
+	s.Permissions = val
+}
+
+// SetRole sets the value of Role.
+func (s *Membership) SetRole(val MembershipRole) {
+	s.Role = val
+}
+
+// SetStatus sets the value of Status.
+func (s *Membership) SetStatus(val MembershipStatus) {
+	s.Status = val
 }
 
 // SetWorkspaceGroup sets the value of WorkspaceGroup.
@@ -4139,13 +4139,8 @@ func (s *MembershipWorkspaceGroup) UnmarshalText(data []byte) error {
 
 // Ref: #/components/schemas/MfaChallenge
 type MfaChallenge struct {
-	ID        uuid.UUID `json:"id"`
 	ExpiresAt time.Time `json:"expires_at"`
-}
-
-// GetID returns the value of ID.
-func (s *MfaChallenge) GetID() uuid.UUID {
-	return s.ID
+	ID        uuid.UUID `json:"id"`
 }
 
 // GetExpiresAt returns the value of ExpiresAt.
@@ -4153,14 +4148,19 @@ func (s *MfaChallenge) GetExpiresAt() time.Time {
 	return s.ExpiresAt
 }
 
-// SetID sets the value of ID.
-func (s *MfaChallenge) SetID(val uuid.UUID) {
-	s.ID = val
+// GetID returns the value of ID.
+func (s *MfaChallenge) GetID() uuid.UUID {
+	return s.ID
 }
 
 // SetExpiresAt sets the value of ExpiresAt.
 func (s *MfaChallenge) SetExpiresAt(val time.Time) {
 	s.ExpiresAt = val
+}
+
+// SetID sets the value of ID.
+func (s *MfaChallenge) SetID(val uuid.UUID) {
+	s.ID = val
 }
 
 // Ref: #/components/schemas/MfaChallengeResponse
@@ -4191,13 +4191,8 @@ func (s *MfaChallengeResponse) SetError(val struct{}) {
 
 // Ref: #/components/schemas/MfaConfirmRequest
 type MfaConfirmRequest struct {
-	FactorID uuid.UUID `json:"factor_id"`
 	Code     string    `json:"code"`
-}
-
-// GetFactorID returns the value of FactorID.
-func (s *MfaConfirmRequest) GetFactorID() uuid.UUID {
-	return s.FactorID
+	FactorID uuid.UUID `json:"factor_id"`
 }
 
 // GetCode returns the value of Code.
@@ -4205,14 +4200,19 @@ func (s *MfaConfirmRequest) GetCode() string {
 	return s.Code
 }
 
-// SetFactorID sets the value of FactorID.
-func (s *MfaConfirmRequest) SetFactorID(val uuid.UUID) {
-	s.FactorID = val
+// GetFactorID returns the value of FactorID.
+func (s *MfaConfirmRequest) GetFactorID() uuid.UUID {
+	return s.FactorID
 }
 
 // SetCode sets the value of Code.
 func (s *MfaConfirmRequest) SetCode(val string) {
 	s.Code = val
+}
+
+// SetFactorID sets the value of FactorID.
+func (s *MfaConfirmRequest) SetFactorID(val uuid.UUID) {
+	s.FactorID = val
 }
 
 // Ref: #/components/schemas/MfaResetRequest
@@ -4233,20 +4233,10 @@ func (s *MfaResetRequest) SetUserID(val uuid.UUID) {
 // One of {type: totp, factor_id, code}, {type: backup_code, code} or {challenge_id, code}.
 // Ref: #/components/schemas/MfaVerifyRequest
 type MfaVerifyRequest struct {
-	Type        OptMfaVerifyRequestType `json:"type"`
-	FactorID    OptUUID                 `json:"factor_id"`
 	ChallengeID OptUUID                 `json:"challenge_id"`
 	Code        string                  `json:"code"`
-}
-
-// GetType returns the value of Type.
-func (s *MfaVerifyRequest) GetType() OptMfaVerifyRequestType {
-	return s.Type
-}
-
-// GetFactorID returns the value of FactorID.
-func (s *MfaVerifyRequest) GetFactorID() OptUUID {
-	return s.FactorID
+	FactorID    OptUUID                 `json:"factor_id"`
+	Type        OptMfaVerifyRequestType `json:"type"`
 }
 
 // GetChallengeID returns the value of ChallengeID.
@@ -4259,14 +4249,14 @@ func (s *MfaVerifyRequest) GetCode() string {
 	return s.Code
 }
 
-// SetType sets the value of Type.
-func (s *MfaVerifyRequest) SetType(val OptMfaVerifyRequestType) {
-	s.Type = val
+// GetFactorID returns the value of FactorID.
+func (s *MfaVerifyRequest) GetFactorID() OptUUID {
+	return s.FactorID
 }
 
-// SetFactorID sets the value of FactorID.
-func (s *MfaVerifyRequest) SetFactorID(val OptUUID) {
-	s.FactorID = val
+// GetType returns the value of Type.
+func (s *MfaVerifyRequest) GetType() OptMfaVerifyRequestType {
+	return s.Type
 }
 
 // SetChallengeID sets the value of ChallengeID.
@@ -4277,6 +4267,16 @@ func (s *MfaVerifyRequest) SetChallengeID(val OptUUID) {
 // SetCode sets the value of Code.
 func (s *MfaVerifyRequest) SetCode(val string) {
 	s.Code = val
+}
+
+// SetFactorID sets the value of FactorID.
+func (s *MfaVerifyRequest) SetFactorID(val OptUUID) {
+	s.FactorID = val
+}
+
+// SetType sets the value of Type.
+func (s *MfaVerifyRequest) SetType(val OptMfaVerifyRequestType) {
+	s.Type = val
 }
 
 type MfaVerifyRequestType string
@@ -4753,17 +4753,37 @@ func (o NilWorkshopEntryTarget) Or(d WorkshopEntryTarget) WorkshopEntryTarget {
 
 // Ref: #/components/schemas/Offer
 type Offer struct {
+	ApplicablePassTypeIds []uuid.UUID       `json:"applicable_pass_type_ids"`
+	Capacity              OfferCapacity     `json:"capacity"`
+	CommercialRule        CommercialRule    `json:"commercial_rule"`
+	EndsAt                time.Time         `json:"ends_at"`
 	ID                    uuid.UUID         `json:"id"`
 	Name                  string            `json:"name"`
-	Status                OfferStatus       `json:"status"`
-	StartsAt              time.Time         `json:"starts_at"`
-	EndsAt                time.Time         `json:"ends_at"`
-	ProductFamily         string            `json:"product_family"`
 	Placements            []string          `json:"placements"`
-	ApplicablePassTypeIds []uuid.UUID       `json:"applicable_pass_type_ids"`
-	CommercialRule        CommercialRule    `json:"commercial_rule"`
 	Presentation          OfferPresentation `json:"presentation"`
-	Capacity              OfferCapacity     `json:"capacity"`
+	ProductFamily         string            `json:"product_family"`
+	StartsAt              time.Time         `json:"starts_at"`
+	Status                OfferStatus       `json:"status"`
+}
+
+// GetApplicablePassTypeIds returns the value of ApplicablePassTypeIds.
+func (s *Offer) GetApplicablePassTypeIds() []uuid.UUID {
+	return s.ApplicablePassTypeIds
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *Offer) GetCapacity() OfferCapacity {
+	return s.Capacity
+}
+
+// GetCommercialRule returns the value of CommercialRule.
+func (s *Offer) GetCommercialRule() CommercialRule {
+	return s.CommercialRule
+}
+
+// GetEndsAt returns the value of EndsAt.
+func (s *Offer) GetEndsAt() time.Time {
+	return s.EndsAt
 }
 
 // GetID returns the value of ID.
@@ -4776,39 +4796,9 @@ func (s *Offer) GetName() string {
 	return s.Name
 }
 
-// GetStatus returns the value of Status.
-func (s *Offer) GetStatus() OfferStatus {
-	return s.Status
-}
-
-// GetStartsAt returns the value of StartsAt.
-func (s *Offer) GetStartsAt() time.Time {
-	return s.StartsAt
-}
-
-// GetEndsAt returns the value of EndsAt.
-func (s *Offer) GetEndsAt() time.Time {
-	return s.EndsAt
-}
-
-// GetProductFamily returns the value of ProductFamily.
-func (s *Offer) GetProductFamily() string {
-	return s.ProductFamily
-}
-
 // GetPlacements returns the value of Placements.
 func (s *Offer) GetPlacements() []string {
 	return s.Placements
-}
-
-// GetApplicablePassTypeIds returns the value of ApplicablePassTypeIds.
-func (s *Offer) GetApplicablePassTypeIds() []uuid.UUID {
-	return s.ApplicablePassTypeIds
-}
-
-// GetCommercialRule returns the value of CommercialRule.
-func (s *Offer) GetCommercialRule() CommercialRule {
-	return s.CommercialRule
 }
 
 // GetPresentation returns the value of Presentation.
@@ -4816,9 +4806,39 @@ func (s *Offer) GetPresentation() OfferPresentation {
 	return s.Presentation
 }
 
-// GetCapacity returns the value of Capacity.
-func (s *Offer) GetCapacity() OfferCapacity {
-	return s.Capacity
+// GetProductFamily returns the value of ProductFamily.
+func (s *Offer) GetProductFamily() string {
+	return s.ProductFamily
+}
+
+// GetStartsAt returns the value of StartsAt.
+func (s *Offer) GetStartsAt() time.Time {
+	return s.StartsAt
+}
+
+// GetStatus returns the value of Status.
+func (s *Offer) GetStatus() OfferStatus {
+	return s.Status
+}
+
+// SetApplicablePassTypeIds sets the value of ApplicablePassTypeIds.
+func (s *Offer) SetApplicablePassTypeIds(val []uuid.UUID) {
+	s.ApplicablePassTypeIds = val
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *Offer) SetCapacity(val OfferCapacity) {
+	s.Capacity = val
+}
+
+// SetCommercialRule sets the value of CommercialRule.
+func (s *Offer) SetCommercialRule(val CommercialRule) {
+	s.CommercialRule = val
+}
+
+// SetEndsAt sets the value of EndsAt.
+func (s *Offer) SetEndsAt(val time.Time) {
+	s.EndsAt = val
 }
 
 // SetID sets the value of ID.
@@ -4831,39 +4851,9 @@ func (s *Offer) SetName(val string) {
 	s.Name = val
 }
 
-// SetStatus sets the value of Status.
-func (s *Offer) SetStatus(val OfferStatus) {
-	s.Status = val
-}
-
-// SetStartsAt sets the value of StartsAt.
-func (s *Offer) SetStartsAt(val time.Time) {
-	s.StartsAt = val
-}
-
-// SetEndsAt sets the value of EndsAt.
-func (s *Offer) SetEndsAt(val time.Time) {
-	s.EndsAt = val
-}
-
-// SetProductFamily sets the value of ProductFamily.
-func (s *Offer) SetProductFamily(val string) {
-	s.ProductFamily = val
-}
-
 // SetPlacements sets the value of Placements.
 func (s *Offer) SetPlacements(val []string) {
 	s.Placements = val
-}
-
-// SetApplicablePassTypeIds sets the value of ApplicablePassTypeIds.
-func (s *Offer) SetApplicablePassTypeIds(val []uuid.UUID) {
-	s.ApplicablePassTypeIds = val
-}
-
-// SetCommercialRule sets the value of CommercialRule.
-func (s *Offer) SetCommercialRule(val CommercialRule) {
-	s.CommercialRule = val
 }
 
 // SetPresentation sets the value of Presentation.
@@ -4871,22 +4861,27 @@ func (s *Offer) SetPresentation(val OfferPresentation) {
 	s.Presentation = val
 }
 
-// SetCapacity sets the value of Capacity.
-func (s *Offer) SetCapacity(val OfferCapacity) {
-	s.Capacity = val
+// SetProductFamily sets the value of ProductFamily.
+func (s *Offer) SetProductFamily(val string) {
+	s.ProductFamily = val
+}
+
+// SetStartsAt sets the value of StartsAt.
+func (s *Offer) SetStartsAt(val time.Time) {
+	s.StartsAt = val
+}
+
+// SetStatus sets the value of Status.
+func (s *Offer) SetStatus(val OfferStatus) {
+	s.Status = val
 }
 
 type OfferCapacity struct {
+	Claimed int `json:"claimed"`
 	// Null when unbounded.
 	Maximum NilInt `json:"maximum"`
-	Claimed int    `json:"claimed"`
 	// Null when unbounded.
 	Remaining NilInt `json:"remaining"`
-}
-
-// GetMaximum returns the value of Maximum.
-func (s *OfferCapacity) GetMaximum() NilInt {
-	return s.Maximum
 }
 
 // GetClaimed returns the value of Claimed.
@@ -4894,19 +4889,24 @@ func (s *OfferCapacity) GetClaimed() int {
 	return s.Claimed
 }
 
+// GetMaximum returns the value of Maximum.
+func (s *OfferCapacity) GetMaximum() NilInt {
+	return s.Maximum
+}
+
 // GetRemaining returns the value of Remaining.
 func (s *OfferCapacity) GetRemaining() NilInt {
 	return s.Remaining
 }
 
-// SetMaximum sets the value of Maximum.
-func (s *OfferCapacity) SetMaximum(val NilInt) {
-	s.Maximum = val
-}
-
 // SetClaimed sets the value of Claimed.
 func (s *OfferCapacity) SetClaimed(val int) {
 	s.Claimed = val
+}
+
+// SetMaximum sets the value of Maximum.
+func (s *OfferCapacity) SetMaximum(val NilInt) {
+	s.Maximum = val
 }
 
 // SetRemaining sets the value of Remaining.
@@ -4952,14 +4952,9 @@ func (s *OfferListResponse) SetMeta(val ListMeta) {
 }
 
 type OfferPresentation struct {
-	Style                 OfferPresentationStyle `json:"style"`
 	ShowRemainingCapacity bool                   `json:"showRemainingCapacity"`
 	ShowTimeToEnd         bool                   `json:"showTimeToEnd"`
-}
-
-// GetStyle returns the value of Style.
-func (s *OfferPresentation) GetStyle() OfferPresentationStyle {
-	return s.Style
+	Style                 OfferPresentationStyle `json:"style"`
 }
 
 // GetShowRemainingCapacity returns the value of ShowRemainingCapacity.
@@ -4972,9 +4967,9 @@ func (s *OfferPresentation) GetShowTimeToEnd() bool {
 	return s.ShowTimeToEnd
 }
 
-// SetStyle sets the value of Style.
-func (s *OfferPresentation) SetStyle(val OfferPresentationStyle) {
-	s.Style = val
+// GetStyle returns the value of Style.
+func (s *OfferPresentation) GetStyle() OfferPresentationStyle {
+	return s.Style
 }
 
 // SetShowRemainingCapacity sets the value of ShowRemainingCapacity.
@@ -4985,6 +4980,11 @@ func (s *OfferPresentation) SetShowRemainingCapacity(val bool) {
 // SetShowTimeToEnd sets the value of ShowTimeToEnd.
 func (s *OfferPresentation) SetShowTimeToEnd(val bool) {
 	s.ShowTimeToEnd = val
+}
+
+// SetStyle sets the value of Style.
+func (s *OfferPresentation) SetStyle(val OfferPresentationStyle) {
+	s.Style = val
 }
 
 type OfferPresentationStyle string
@@ -5145,27 +5145,12 @@ func (s *OkResponse) SetError(val struct{}) {
 
 // Ref: #/components/schemas/OpeningHoursEntry
 type OpeningHoursEntry struct {
+	Closed   bool   `json:"closed"`
+	ClosesAt string `json:"closes_at"`
+	// HH:MM venue-local; empty when closed.
+	OpensAt string `json:"opens_at"`
 	// ISO weekday: 1 is Monday.
 	Weekday int `json:"weekday"`
-	// HH:MM venue-local; empty when closed.
-	OpensAt  string `json:"opens_at"`
-	ClosesAt string `json:"closes_at"`
-	Closed   bool   `json:"closed"`
-}
-
-// GetWeekday returns the value of Weekday.
-func (s *OpeningHoursEntry) GetWeekday() int {
-	return s.Weekday
-}
-
-// GetOpensAt returns the value of OpensAt.
-func (s *OpeningHoursEntry) GetOpensAt() string {
-	return s.OpensAt
-}
-
-// GetClosesAt returns the value of ClosesAt.
-func (s *OpeningHoursEntry) GetClosesAt() string {
-	return s.ClosesAt
 }
 
 // GetClosed returns the value of Closed.
@@ -5173,14 +5158,24 @@ func (s *OpeningHoursEntry) GetClosed() bool {
 	return s.Closed
 }
 
-// SetWeekday sets the value of Weekday.
-func (s *OpeningHoursEntry) SetWeekday(val int) {
-	s.Weekday = val
+// GetClosesAt returns the value of ClosesAt.
+func (s *OpeningHoursEntry) GetClosesAt() string {
+	return s.ClosesAt
 }
 
-// SetOpensAt sets the value of OpensAt.
-func (s *OpeningHoursEntry) SetOpensAt(val string) {
-	s.OpensAt = val
+// GetOpensAt returns the value of OpensAt.
+func (s *OpeningHoursEntry) GetOpensAt() string {
+	return s.OpensAt
+}
+
+// GetWeekday returns the value of Weekday.
+func (s *OpeningHoursEntry) GetWeekday() int {
+	return s.Weekday
+}
+
+// SetClosed sets the value of Closed.
+func (s *OpeningHoursEntry) SetClosed(val bool) {
+	s.Closed = val
 }
 
 // SetClosesAt sets the value of ClosesAt.
@@ -5188,9 +5183,14 @@ func (s *OpeningHoursEntry) SetClosesAt(val string) {
 	s.ClosesAt = val
 }
 
-// SetClosed sets the value of Closed.
-func (s *OpeningHoursEntry) SetClosed(val bool) {
-	s.Closed = val
+// SetOpensAt sets the value of OpensAt.
+func (s *OpeningHoursEntry) SetOpensAt(val string) {
+	s.OpensAt = val
+}
+
+// SetWeekday sets the value of Weekday.
+func (s *OpeningHoursEntry) SetWeekday(val int) {
+	s.Weekday = val
 }
 
 // NewOptBool returns new OptBool with value set to v.
@@ -5701,15 +5701,10 @@ func (o OptUUID) Or(d uuid.UUID) uuid.UUID {
 
 // Ref: #/components/schemas/OtpExchangeRequest
 type OtpExchangeRequest struct {
-	RequestID    uuid.UUID `json:"request_id"`
 	Code         OptString `json:"code"`
-	TokenHash    OptString `json:"token_hash"`
 	CodeVerifier OptString `json:"code_verifier"`
-}
-
-// GetRequestID returns the value of RequestID.
-func (s *OtpExchangeRequest) GetRequestID() uuid.UUID {
-	return s.RequestID
+	RequestID    uuid.UUID `json:"request_id"`
+	TokenHash    OptString `json:"token_hash"`
 }
 
 // GetCode returns the value of Code.
@@ -5717,19 +5712,19 @@ func (s *OtpExchangeRequest) GetCode() OptString {
 	return s.Code
 }
 
-// GetTokenHash returns the value of TokenHash.
-func (s *OtpExchangeRequest) GetTokenHash() OptString {
-	return s.TokenHash
-}
-
 // GetCodeVerifier returns the value of CodeVerifier.
 func (s *OtpExchangeRequest) GetCodeVerifier() OptString {
 	return s.CodeVerifier
 }
 
-// SetRequestID sets the value of RequestID.
-func (s *OtpExchangeRequest) SetRequestID(val uuid.UUID) {
-	s.RequestID = val
+// GetRequestID returns the value of RequestID.
+func (s *OtpExchangeRequest) GetRequestID() uuid.UUID {
+	return s.RequestID
+}
+
+// GetTokenHash returns the value of TokenHash.
+func (s *OtpExchangeRequest) GetTokenHash() OptString {
+	return s.TokenHash
 }
 
 // SetCode sets the value of Code.
@@ -5737,26 +5732,26 @@ func (s *OtpExchangeRequest) SetCode(val OptString) {
 	s.Code = val
 }
 
-// SetTokenHash sets the value of TokenHash.
-func (s *OtpExchangeRequest) SetTokenHash(val OptString) {
-	s.TokenHash = val
-}
-
 // SetCodeVerifier sets the value of CodeVerifier.
 func (s *OtpExchangeRequest) SetCodeVerifier(val OptString) {
 	s.CodeVerifier = val
 }
 
-// Ref: #/components/schemas/OtpRequest
-type OtpRequest struct {
-	Email               string    `json:"email"`
-	CodeChallenge       OptString `json:"code_challenge"`
-	CodeChallengeMethod OptString `json:"code_challenge_method"`
+// SetRequestID sets the value of RequestID.
+func (s *OtpExchangeRequest) SetRequestID(val uuid.UUID) {
+	s.RequestID = val
 }
 
-// GetEmail returns the value of Email.
-func (s *OtpRequest) GetEmail() string {
-	return s.Email
+// SetTokenHash sets the value of TokenHash.
+func (s *OtpExchangeRequest) SetTokenHash(val OptString) {
+	s.TokenHash = val
+}
+
+// Ref: #/components/schemas/OtpRequest
+type OtpRequest struct {
+	CodeChallenge       OptString `json:"code_challenge"`
+	CodeChallengeMethod OptString `json:"code_challenge_method"`
+	Email               string    `json:"email"`
 }
 
 // GetCodeChallenge returns the value of CodeChallenge.
@@ -5769,9 +5764,9 @@ func (s *OtpRequest) GetCodeChallengeMethod() OptString {
 	return s.CodeChallengeMethod
 }
 
-// SetEmail sets the value of Email.
-func (s *OtpRequest) SetEmail(val string) {
-	s.Email = val
+// GetEmail returns the value of Email.
+func (s *OtpRequest) GetEmail() string {
+	return s.Email
 }
 
 // SetCodeChallenge sets the value of CodeChallenge.
@@ -5782,6 +5777,11 @@ func (s *OtpRequest) SetCodeChallenge(val OptString) {
 // SetCodeChallengeMethod sets the value of CodeChallengeMethod.
 func (s *OtpRequest) SetCodeChallengeMethod(val OptString) {
 	s.CodeChallengeMethod = val
+}
+
+// SetEmail sets the value of Email.
+func (s *OtpRequest) SetEmail(val string) {
+	s.Email = val
 }
 
 // Ref: #/components/schemas/OtpRequestAccepted
@@ -5827,25 +5827,10 @@ func (s *OtpRequestResponse) SetError(val struct{}) {
 
 // Ref: #/components/schemas/PageMeta
 type PageMeta struct {
-	Page    int  `json:"page"`
-	Limit   int  `json:"limit"`
-	Total   int  `json:"total"`
 	HasMore bool `json:"has_more"`
-}
-
-// GetPage returns the value of Page.
-func (s *PageMeta) GetPage() int {
-	return s.Page
-}
-
-// GetLimit returns the value of Limit.
-func (s *PageMeta) GetLimit() int {
-	return s.Limit
-}
-
-// GetTotal returns the value of Total.
-func (s *PageMeta) GetTotal() int {
-	return s.Total
+	Limit   int  `json:"limit"`
+	Page    int  `json:"page"`
+	Total   int  `json:"total"`
 }
 
 // GetHasMore returns the value of HasMore.
@@ -5853,19 +5838,19 @@ func (s *PageMeta) GetHasMore() bool {
 	return s.HasMore
 }
 
-// SetPage sets the value of Page.
-func (s *PageMeta) SetPage(val int) {
-	s.Page = val
+// GetLimit returns the value of Limit.
+func (s *PageMeta) GetLimit() int {
+	return s.Limit
 }
 
-// SetLimit sets the value of Limit.
-func (s *PageMeta) SetLimit(val int) {
-	s.Limit = val
+// GetPage returns the value of Page.
+func (s *PageMeta) GetPage() int {
+	return s.Page
 }
 
-// SetTotal sets the value of Total.
-func (s *PageMeta) SetTotal(val int) {
-	s.Total = val
+// GetTotal returns the value of Total.
+func (s *PageMeta) GetTotal() int {
+	return s.Total
 }
 
 // SetHasMore sets the value of HasMore.
@@ -5873,16 +5858,26 @@ func (s *PageMeta) SetHasMore(val bool) {
 	s.HasMore = val
 }
 
-// Ref: #/components/schemas/PartialFailure
-type PartialFailure struct {
-	VenueSlug string `json:"venue_slug"`
-	// Why the summary is missing, e.g. summary_unavailable.
-	Reason string `json:"reason"`
+// SetLimit sets the value of Limit.
+func (s *PageMeta) SetLimit(val int) {
+	s.Limit = val
 }
 
-// GetVenueSlug returns the value of VenueSlug.
-func (s *PartialFailure) GetVenueSlug() string {
-	return s.VenueSlug
+// SetPage sets the value of Page.
+func (s *PageMeta) SetPage(val int) {
+	s.Page = val
+}
+
+// SetTotal sets the value of Total.
+func (s *PageMeta) SetTotal(val int) {
+	s.Total = val
+}
+
+// Ref: #/components/schemas/PartialFailure
+type PartialFailure struct {
+	// Why the summary is missing, e.g. summary_unavailable.
+	Reason    string `json:"reason"`
+	VenueSlug string `json:"venue_slug"`
 }
 
 // GetReason returns the value of Reason.
@@ -5890,14 +5885,19 @@ func (s *PartialFailure) GetReason() string {
 	return s.Reason
 }
 
-// SetVenueSlug sets the value of VenueSlug.
-func (s *PartialFailure) SetVenueSlug(val string) {
-	s.VenueSlug = val
+// GetVenueSlug returns the value of VenueSlug.
+func (s *PartialFailure) GetVenueSlug() string {
+	return s.VenueSlug
 }
 
 // SetReason sets the value of Reason.
 func (s *PartialFailure) SetReason(val string) {
 	s.Reason = val
+}
+
+// SetVenueSlug sets the value of VenueSlug.
+func (s *PartialFailure) SetVenueSlug(val string) {
+	s.VenueSlug = val
 }
 
 // Ref: #/components/schemas/PassCategory
@@ -5998,14 +5998,9 @@ func (s *PasswordChangeRequest) SetNewPassword(val string) {
 
 // Ref: #/components/schemas/PasswordResetRequest
 type PasswordResetRequest struct {
-	Email       string `json:"email"`
 	Code        string `json:"code"`
+	Email       string `json:"email"`
 	NewPassword string `json:"new_password"`
-}
-
-// GetEmail returns the value of Email.
-func (s *PasswordResetRequest) GetEmail() string {
-	return s.Email
 }
 
 // GetCode returns the value of Code.
@@ -6013,19 +6008,24 @@ func (s *PasswordResetRequest) GetCode() string {
 	return s.Code
 }
 
+// GetEmail returns the value of Email.
+func (s *PasswordResetRequest) GetEmail() string {
+	return s.Email
+}
+
 // GetNewPassword returns the value of NewPassword.
 func (s *PasswordResetRequest) GetNewPassword() string {
 	return s.NewPassword
 }
 
-// SetEmail sets the value of Email.
-func (s *PasswordResetRequest) SetEmail(val string) {
-	s.Email = val
-}
-
 // SetCode sets the value of Code.
 func (s *PasswordResetRequest) SetCode(val string) {
 	s.Code = val
+}
+
+// SetEmail sets the value of Email.
+func (s *PasswordResetRequest) SetEmail(val string) {
+	s.Email = val
 }
 
 // SetNewPassword sets the value of NewPassword.
@@ -6035,9 +6035,14 @@ func (s *PasswordResetRequest) SetNewPassword(val string) {
 
 // Ref: #/components/schemas/PhotoEntry
 type PhotoEntry struct {
+	Caption string    `json:"caption"`
 	ID      uuid.UUID `json:"id"`
 	URL     string    `json:"url"`
-	Caption string    `json:"caption"`
+}
+
+// GetCaption returns the value of Caption.
+func (s *PhotoEntry) GetCaption() string {
+	return s.Caption
 }
 
 // GetID returns the value of ID.
@@ -6050,9 +6055,9 @@ func (s *PhotoEntry) GetURL() string {
 	return s.URL
 }
 
-// GetCaption returns the value of Caption.
-func (s *PhotoEntry) GetCaption() string {
-	return s.Caption
+// SetCaption sets the value of Caption.
+func (s *PhotoEntry) SetCaption(val string) {
+	s.Caption = val
 }
 
 // SetID sets the value of ID.
@@ -6065,70 +6070,30 @@ func (s *PhotoEntry) SetURL(val string) {
 	s.URL = val
 }
 
-// SetCaption sets the value of Caption.
-func (s *PhotoEntry) SetCaption(val string) {
-	s.Caption = val
-}
-
 // Ref: #/components/schemas/PricedPassType
 type PricedPassType struct {
-	ID       uuid.UUID    `json:"id"`
-	Name     string       `json:"name"`
-	Slug     string       `json:"slug"`
-	Category PassCategory `json:"category"`
+	ActivePricingVersionID NilUUID                          `json:"active_pricing_version_id"`
+	BillingInterval        NilPricedPassTypeBillingInterval `json:"billing_interval"`
+	BillingIntervalCount   NilInt                           `json:"billing_interval_count"`
+	Category               PassCategory                     `json:"category"`
+	Clips                  NilInt                           `json:"clips"`
+	Currency               string                           `json:"currency"`
+	FlexiblePricingConfig  NilFlexiblePricingConfig         `json:"flexible_pricing_config"`
+	ID                     uuid.UUID                        `json:"id"`
+	IsRecurring            bool                             `json:"is_recurring"`
+	Name                   string                           `json:"name"`
 	// Price in major currency units.
 	PriceAmount float64 `json:"price_amount"`
 	// Price in minor currency units.
-	PriceMinor             int64                            `json:"price_minor"`
-	Currency               string                           `json:"currency"`
-	IsRecurring            bool                             `json:"is_recurring"`
-	BillingInterval        NilPricedPassTypeBillingInterval `json:"billing_interval"`
-	BillingIntervalCount   NilInt                           `json:"billing_interval_count"`
-	PricingMode            PricedPassTypePricingMode        `json:"pricing_mode"`
-	ActivePricingVersionID NilUUID                          `json:"active_pricing_version_id"`
-	FlexiblePricingConfig  NilFlexiblePricingConfig         `json:"flexible_pricing_config"`
-	Clips                  NilInt                           `json:"clips"`
-	ValidityDays           NilInt                           `json:"validity_days"`
+	PriceMinor   int64                     `json:"price_minor"`
+	PricingMode  PricedPassTypePricingMode `json:"pricing_mode"`
+	Slug         string                    `json:"slug"`
+	ValidityDays NilInt                    `json:"validity_days"`
 }
 
-// GetID returns the value of ID.
-func (s *PricedPassType) GetID() uuid.UUID {
-	return s.ID
-}
-
-// GetName returns the value of Name.
-func (s *PricedPassType) GetName() string {
-	return s.Name
-}
-
-// GetSlug returns the value of Slug.
-func (s *PricedPassType) GetSlug() string {
-	return s.Slug
-}
-
-// GetCategory returns the value of Category.
-func (s *PricedPassType) GetCategory() PassCategory {
-	return s.Category
-}
-
-// GetPriceAmount returns the value of PriceAmount.
-func (s *PricedPassType) GetPriceAmount() float64 {
-	return s.PriceAmount
-}
-
-// GetPriceMinor returns the value of PriceMinor.
-func (s *PricedPassType) GetPriceMinor() int64 {
-	return s.PriceMinor
-}
-
-// GetCurrency returns the value of Currency.
-func (s *PricedPassType) GetCurrency() string {
-	return s.Currency
-}
-
-// GetIsRecurring returns the value of IsRecurring.
-func (s *PricedPassType) GetIsRecurring() bool {
-	return s.IsRecurring
+// GetActivePricingVersionID returns the value of ActivePricingVersionID.
+func (s *PricedPassType) GetActivePricingVersionID() NilUUID {
+	return s.ActivePricingVersionID
 }
 
 // GetBillingInterval returns the value of BillingInterval.
@@ -6141,19 +6106,9 @@ func (s *PricedPassType) GetBillingIntervalCount() NilInt {
 	return s.BillingIntervalCount
 }
 
-// GetPricingMode returns the value of PricingMode.
-func (s *PricedPassType) GetPricingMode() PricedPassTypePricingMode {
-	return s.PricingMode
-}
-
-// GetActivePricingVersionID returns the value of ActivePricingVersionID.
-func (s *PricedPassType) GetActivePricingVersionID() NilUUID {
-	return s.ActivePricingVersionID
-}
-
-// GetFlexiblePricingConfig returns the value of FlexiblePricingConfig.
-func (s *PricedPassType) GetFlexiblePricingConfig() NilFlexiblePricingConfig {
-	return s.FlexiblePricingConfig
+// GetCategory returns the value of Category.
+func (s *PricedPassType) GetCategory() PassCategory {
+	return s.Category
 }
 
 // GetClips returns the value of Clips.
@@ -6161,49 +6116,59 @@ func (s *PricedPassType) GetClips() NilInt {
 	return s.Clips
 }
 
+// GetCurrency returns the value of Currency.
+func (s *PricedPassType) GetCurrency() string {
+	return s.Currency
+}
+
+// GetFlexiblePricingConfig returns the value of FlexiblePricingConfig.
+func (s *PricedPassType) GetFlexiblePricingConfig() NilFlexiblePricingConfig {
+	return s.FlexiblePricingConfig
+}
+
+// GetID returns the value of ID.
+func (s *PricedPassType) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetIsRecurring returns the value of IsRecurring.
+func (s *PricedPassType) GetIsRecurring() bool {
+	return s.IsRecurring
+}
+
+// GetName returns the value of Name.
+func (s *PricedPassType) GetName() string {
+	return s.Name
+}
+
+// GetPriceAmount returns the value of PriceAmount.
+func (s *PricedPassType) GetPriceAmount() float64 {
+	return s.PriceAmount
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *PricedPassType) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetPricingMode returns the value of PricingMode.
+func (s *PricedPassType) GetPricingMode() PricedPassTypePricingMode {
+	return s.PricingMode
+}
+
+// GetSlug returns the value of Slug.
+func (s *PricedPassType) GetSlug() string {
+	return s.Slug
+}
+
 // GetValidityDays returns the value of ValidityDays.
 func (s *PricedPassType) GetValidityDays() NilInt {
 	return s.ValidityDays
 }
 
-// SetID sets the value of ID.
-func (s *PricedPassType) SetID(val uuid.UUID) {
-	s.ID = val
-}
-
-// SetName sets the value of Name.
-func (s *PricedPassType) SetName(val string) {
-	s.Name = val
-}
-
-// SetSlug sets the value of Slug.
-func (s *PricedPassType) SetSlug(val string) {
-	s.Slug = val
-}
-
-// SetCategory sets the value of Category.
-func (s *PricedPassType) SetCategory(val PassCategory) {
-	s.Category = val
-}
-
-// SetPriceAmount sets the value of PriceAmount.
-func (s *PricedPassType) SetPriceAmount(val float64) {
-	s.PriceAmount = val
-}
-
-// SetPriceMinor sets the value of PriceMinor.
-func (s *PricedPassType) SetPriceMinor(val int64) {
-	s.PriceMinor = val
-}
-
-// SetCurrency sets the value of Currency.
-func (s *PricedPassType) SetCurrency(val string) {
-	s.Currency = val
-}
-
-// SetIsRecurring sets the value of IsRecurring.
-func (s *PricedPassType) SetIsRecurring(val bool) {
-	s.IsRecurring = val
+// SetActivePricingVersionID sets the value of ActivePricingVersionID.
+func (s *PricedPassType) SetActivePricingVersionID(val NilUUID) {
+	s.ActivePricingVersionID = val
 }
 
 // SetBillingInterval sets the value of BillingInterval.
@@ -6216,14 +6181,19 @@ func (s *PricedPassType) SetBillingIntervalCount(val NilInt) {
 	s.BillingIntervalCount = val
 }
 
-// SetPricingMode sets the value of PricingMode.
-func (s *PricedPassType) SetPricingMode(val PricedPassTypePricingMode) {
-	s.PricingMode = val
+// SetCategory sets the value of Category.
+func (s *PricedPassType) SetCategory(val PassCategory) {
+	s.Category = val
 }
 
-// SetActivePricingVersionID sets the value of ActivePricingVersionID.
-func (s *PricedPassType) SetActivePricingVersionID(val NilUUID) {
-	s.ActivePricingVersionID = val
+// SetClips sets the value of Clips.
+func (s *PricedPassType) SetClips(val NilInt) {
+	s.Clips = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PricedPassType) SetCurrency(val string) {
+	s.Currency = val
 }
 
 // SetFlexiblePricingConfig sets the value of FlexiblePricingConfig.
@@ -6231,9 +6201,39 @@ func (s *PricedPassType) SetFlexiblePricingConfig(val NilFlexiblePricingConfig) 
 	s.FlexiblePricingConfig = val
 }
 
-// SetClips sets the value of Clips.
-func (s *PricedPassType) SetClips(val NilInt) {
-	s.Clips = val
+// SetID sets the value of ID.
+func (s *PricedPassType) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetIsRecurring sets the value of IsRecurring.
+func (s *PricedPassType) SetIsRecurring(val bool) {
+	s.IsRecurring = val
+}
+
+// SetName sets the value of Name.
+func (s *PricedPassType) SetName(val string) {
+	s.Name = val
+}
+
+// SetPriceAmount sets the value of PriceAmount.
+func (s *PricedPassType) SetPriceAmount(val float64) {
+	s.PriceAmount = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *PricedPassType) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetPricingMode sets the value of PricingMode.
+func (s *PricedPassType) SetPricingMode(val PricedPassTypePricingMode) {
+	s.PricingMode = val
+}
+
+// SetSlug sets the value of Slug.
+func (s *PricedPassType) SetSlug(val string) {
+	s.Slug = val
 }
 
 // SetValidityDays sets the value of ValidityDays.
@@ -6365,18 +6365,18 @@ func (s *Pricing) SetPassTypes(val []PricedPassType) {
 
 // Ref: #/components/schemas/PricingOrg
 type PricingOrg struct {
-	Slug string `json:"slug"`
-	Name string `json:"name"`
 	// ISO 4217 code.
 	Currency string `json:"currency"`
+	Name     string `json:"name"`
+	Slug     string `json:"slug"`
 	// IANA time zone.
 	Timezone              string `json:"timezone"`
 	VatExemptAgeThreshold NilInt `json:"vat_exempt_age_threshold"`
 }
 
-// GetSlug returns the value of Slug.
-func (s *PricingOrg) GetSlug() string {
-	return s.Slug
+// GetCurrency returns the value of Currency.
+func (s *PricingOrg) GetCurrency() string {
+	return s.Currency
 }
 
 // GetName returns the value of Name.
@@ -6384,9 +6384,9 @@ func (s *PricingOrg) GetName() string {
 	return s.Name
 }
 
-// GetCurrency returns the value of Currency.
-func (s *PricingOrg) GetCurrency() string {
-	return s.Currency
+// GetSlug returns the value of Slug.
+func (s *PricingOrg) GetSlug() string {
+	return s.Slug
 }
 
 // GetTimezone returns the value of Timezone.
@@ -6399,9 +6399,9 @@ func (s *PricingOrg) GetVatExemptAgeThreshold() NilInt {
 	return s.VatExemptAgeThreshold
 }
 
-// SetSlug sets the value of Slug.
-func (s *PricingOrg) SetSlug(val string) {
-	s.Slug = val
+// SetCurrency sets the value of Currency.
+func (s *PricingOrg) SetCurrency(val string) {
+	s.Currency = val
 }
 
 // SetName sets the value of Name.
@@ -6409,9 +6409,9 @@ func (s *PricingOrg) SetName(val string) {
 	s.Name = val
 }
 
-// SetCurrency sets the value of Currency.
-func (s *PricingOrg) SetCurrency(val string) {
-	s.Currency = val
+// SetSlug sets the value of Slug.
+func (s *PricingOrg) SetSlug(val string) {
+	s.Slug = val
 }
 
 // SetTimezone sets the value of Timezone.
@@ -6467,10 +6467,15 @@ func (s *RefreshRequest) SetRefreshToken(val string) {
 
 // Ref: #/components/schemas/RoomItem
 type RoomItem struct {
+	Capacity int       `json:"capacity"`
 	ID       uuid.UUID `json:"id"`
 	Name     string    `json:"name"`
-	Capacity int       `json:"capacity"`
 	RoomType string    `json:"room_type"`
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *RoomItem) GetCapacity() int {
+	return s.Capacity
 }
 
 // GetID returns the value of ID.
@@ -6483,14 +6488,14 @@ func (s *RoomItem) GetName() string {
 	return s.Name
 }
 
-// GetCapacity returns the value of Capacity.
-func (s *RoomItem) GetCapacity() int {
-	return s.Capacity
-}
-
 // GetRoomType returns the value of RoomType.
 func (s *RoomItem) GetRoomType() string {
 	return s.RoomType
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *RoomItem) SetCapacity(val int) {
+	s.Capacity = val
 }
 
 // SetID sets the value of ID.
@@ -6503,11 +6508,6 @@ func (s *RoomItem) SetName(val string) {
 	s.Name = val
 }
 
-// SetCapacity sets the value of Capacity.
-func (s *RoomItem) SetCapacity(val int) {
-	s.Capacity = val
-}
-
 // SetRoomType sets the value of RoomType.
 func (s *RoomItem) SetRoomType(val string) {
 	s.RoomType = val
@@ -6516,11 +6516,11 @@ func (s *RoomItem) SetRoomType(val string) {
 // Ref: #/components/schemas/ScheduleMeta
 type ScheduleMeta struct {
 	From time.Time `json:"from"`
-	To   time.Time `json:"to"`
 	// The venue's IANA time zone.
-	Timezone  string `json:"timezone"`
-	Total     int    `json:"total"`
-	Truncated bool   `json:"truncated"`
+	Timezone  string    `json:"timezone"`
+	To        time.Time `json:"to"`
+	Total     int       `json:"total"`
+	Truncated bool      `json:"truncated"`
 }
 
 // GetFrom returns the value of From.
@@ -6528,14 +6528,14 @@ func (s *ScheduleMeta) GetFrom() time.Time {
 	return s.From
 }
 
-// GetTo returns the value of To.
-func (s *ScheduleMeta) GetTo() time.Time {
-	return s.To
-}
-
 // GetTimezone returns the value of Timezone.
 func (s *ScheduleMeta) GetTimezone() string {
 	return s.Timezone
+}
+
+// GetTo returns the value of To.
+func (s *ScheduleMeta) GetTo() time.Time {
+	return s.To
 }
 
 // GetTotal returns the value of Total.
@@ -6553,14 +6553,14 @@ func (s *ScheduleMeta) SetFrom(val time.Time) {
 	s.From = val
 }
 
-// SetTo sets the value of To.
-func (s *ScheduleMeta) SetTo(val time.Time) {
-	s.To = val
-}
-
 // SetTimezone sets the value of Timezone.
 func (s *ScheduleMeta) SetTimezone(val string) {
 	s.Timezone = val
+}
+
+// SetTo sets the value of To.
+func (s *ScheduleMeta) SetTo(val time.Time) {
+	s.To = val
 }
 
 // SetTotal sets the value of Total.
@@ -6612,94 +6612,24 @@ func (s *ScheduleResponse) SetMeta(val ScheduleMeta) {
 
 // Ref: #/components/schemas/ScheduleRow
 type ScheduleRow struct {
-	ID        uuid.UUID   `json:"id"`
-	StartTime time.Time   `json:"start_time"`
-	EndTime   time.Time   `json:"end_time"`
-	Status    ClassStatus `json:"status"`
+	AvailableSpots int `json:"available_spots"`
+	// Confirmed and checked-in seats.
+	BookedCount int         `json:"booked_count"`
+	Capacity    int         `json:"capacity"`
+	ClassType   NamedRef    `json:"class_type"`
+	EndTime     time.Time   `json:"end_time"`
+	ID          uuid.UUID   `json:"id"`
+	Instructor  NilNamedRef `json:"instructor"`
 	// True when the class is scheduled, has not started and has a free seat.
 	IsBookable            bool                   `json:"is_bookable"`
-	RequiresWorkshopEntry bool                   `json:"requires_workshop_entry"`
-	WorkshopEntryTarget   NilWorkshopEntryTarget `json:"workshop_entry_target"`
-	ClassType             NamedRef               `json:"class_type"`
-	Instructor            NilNamedRef            `json:"instructor"`
 	Location              NilNamedRef            `json:"location"`
+	Online                bool                   `json:"online"`
+	RequiresWorkshopEntry bool                   `json:"requires_workshop_entry"`
 	Room                  NilNamedRef            `json:"room"`
-	Capacity              int                    `json:"capacity"`
-	// Confirmed and checked-in seats.
-	BookedCount    int  `json:"booked_count"`
-	WaitlistCount  int  `json:"waitlist_count"`
-	AvailableSpots int  `json:"available_spots"`
-	Online         bool `json:"online"`
-}
-
-// GetID returns the value of ID.
-func (s *ScheduleRow) GetID() uuid.UUID {
-	return s.ID
-}
-
-// GetStartTime returns the value of StartTime.
-func (s *ScheduleRow) GetStartTime() time.Time {
-	return s.StartTime
-}
-
-// GetEndTime returns the value of EndTime.
-func (s *ScheduleRow) GetEndTime() time.Time {
-	return s.EndTime
-}
-
-// GetStatus returns the value of Status.
-func (s *ScheduleRow) GetStatus() ClassStatus {
-	return s.Status
-}
-
-// GetIsBookable returns the value of IsBookable.
-func (s *ScheduleRow) GetIsBookable() bool {
-	return s.IsBookable
-}
-
-// GetRequiresWorkshopEntry returns the value of RequiresWorkshopEntry.
-func (s *ScheduleRow) GetRequiresWorkshopEntry() bool {
-	return s.RequiresWorkshopEntry
-}
-
-// GetWorkshopEntryTarget returns the value of WorkshopEntryTarget.
-func (s *ScheduleRow) GetWorkshopEntryTarget() NilWorkshopEntryTarget {
-	return s.WorkshopEntryTarget
-}
-
-// GetClassType returns the value of ClassType.
-func (s *ScheduleRow) GetClassType() NamedRef {
-	return s.ClassType
-}
-
-// GetInstructor returns the value of Instructor.
-func (s *ScheduleRow) GetInstructor() NilNamedRef {
-	return s.Instructor
-}
-
-// GetLocation returns the value of Location.
-func (s *ScheduleRow) GetLocation() NilNamedRef {
-	return s.Location
-}
-
-// GetRoom returns the value of Room.
-func (s *ScheduleRow) GetRoom() NilNamedRef {
-	return s.Room
-}
-
-// GetCapacity returns the value of Capacity.
-func (s *ScheduleRow) GetCapacity() int {
-	return s.Capacity
-}
-
-// GetBookedCount returns the value of BookedCount.
-func (s *ScheduleRow) GetBookedCount() int {
-	return s.BookedCount
-}
-
-// GetWaitlistCount returns the value of WaitlistCount.
-func (s *ScheduleRow) GetWaitlistCount() int {
-	return s.WaitlistCount
+	StartTime             time.Time              `json:"start_time"`
+	Status                ClassStatus            `json:"status"`
+	WaitlistCount         int                    `json:"waitlist_count"`
+	WorkshopEntryTarget   NilWorkshopEntryTarget `json:"workshop_entry_target"`
 }
 
 // GetAvailableSpots returns the value of AvailableSpots.
@@ -6707,79 +6637,79 @@ func (s *ScheduleRow) GetAvailableSpots() int {
 	return s.AvailableSpots
 }
 
+// GetBookedCount returns the value of BookedCount.
+func (s *ScheduleRow) GetBookedCount() int {
+	return s.BookedCount
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *ScheduleRow) GetCapacity() int {
+	return s.Capacity
+}
+
+// GetClassType returns the value of ClassType.
+func (s *ScheduleRow) GetClassType() NamedRef {
+	return s.ClassType
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *ScheduleRow) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetID returns the value of ID.
+func (s *ScheduleRow) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInstructor returns the value of Instructor.
+func (s *ScheduleRow) GetInstructor() NilNamedRef {
+	return s.Instructor
+}
+
+// GetIsBookable returns the value of IsBookable.
+func (s *ScheduleRow) GetIsBookable() bool {
+	return s.IsBookable
+}
+
+// GetLocation returns the value of Location.
+func (s *ScheduleRow) GetLocation() NilNamedRef {
+	return s.Location
+}
+
 // GetOnline returns the value of Online.
 func (s *ScheduleRow) GetOnline() bool {
 	return s.Online
 }
 
-// SetID sets the value of ID.
-func (s *ScheduleRow) SetID(val uuid.UUID) {
-	s.ID = val
+// GetRequiresWorkshopEntry returns the value of RequiresWorkshopEntry.
+func (s *ScheduleRow) GetRequiresWorkshopEntry() bool {
+	return s.RequiresWorkshopEntry
 }
 
-// SetStartTime sets the value of StartTime.
-func (s *ScheduleRow) SetStartTime(val time.Time) {
-	s.StartTime = val
+// GetRoom returns the value of Room.
+func (s *ScheduleRow) GetRoom() NilNamedRef {
+	return s.Room
 }
 
-// SetEndTime sets the value of EndTime.
-func (s *ScheduleRow) SetEndTime(val time.Time) {
-	s.EndTime = val
+// GetStartTime returns the value of StartTime.
+func (s *ScheduleRow) GetStartTime() time.Time {
+	return s.StartTime
 }
 
-// SetStatus sets the value of Status.
-func (s *ScheduleRow) SetStatus(val ClassStatus) {
-	s.Status = val
+// GetStatus returns the value of Status.
+func (s *ScheduleRow) GetStatus() ClassStatus {
+	return s.Status
 }
 
-// SetIsBookable sets the value of IsBookable.
-func (s *ScheduleRow) SetIsBookable(val bool) {
-	s.IsBookable = val
+// GetWaitlistCount returns the value of WaitlistCount.
+func (s *ScheduleRow) GetWaitlistCount() int {
+	return s.WaitlistCount
 }
 
-// SetRequiresWorkshopEntry sets the value of RequiresWorkshopEntry.
-func (s *ScheduleRow) SetRequiresWorkshopEntry(val bool) {
-	s.RequiresWorkshopEntry = val
-}
-
-// SetWorkshopEntryTarget sets the value of WorkshopEntryTarget.
-func (s *ScheduleRow) SetWorkshopEntryTarget(val NilWorkshopEntryTarget) {
-	s.WorkshopEntryTarget = val
-}
-
-// SetClassType sets the value of ClassType.
-func (s *ScheduleRow) SetClassType(val NamedRef) {
-	s.ClassType = val
-}
-
-// SetInstructor sets the value of Instructor.
-func (s *ScheduleRow) SetInstructor(val NilNamedRef) {
-	s.Instructor = val
-}
-
-// SetLocation sets the value of Location.
-func (s *ScheduleRow) SetLocation(val NilNamedRef) {
-	s.Location = val
-}
-
-// SetRoom sets the value of Room.
-func (s *ScheduleRow) SetRoom(val NilNamedRef) {
-	s.Room = val
-}
-
-// SetCapacity sets the value of Capacity.
-func (s *ScheduleRow) SetCapacity(val int) {
-	s.Capacity = val
-}
-
-// SetBookedCount sets the value of BookedCount.
-func (s *ScheduleRow) SetBookedCount(val int) {
-	s.BookedCount = val
-}
-
-// SetWaitlistCount sets the value of WaitlistCount.
-func (s *ScheduleRow) SetWaitlistCount(val int) {
-	s.WaitlistCount = val
+// GetWorkshopEntryTarget returns the value of WorkshopEntryTarget.
+func (s *ScheduleRow) GetWorkshopEntryTarget() NilWorkshopEntryTarget {
+	return s.WorkshopEntryTarget
 }
 
 // SetAvailableSpots sets the value of AvailableSpots.
@@ -6787,24 +6717,94 @@ func (s *ScheduleRow) SetAvailableSpots(val int) {
 	s.AvailableSpots = val
 }
 
+// SetBookedCount sets the value of BookedCount.
+func (s *ScheduleRow) SetBookedCount(val int) {
+	s.BookedCount = val
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *ScheduleRow) SetCapacity(val int) {
+	s.Capacity = val
+}
+
+// SetClassType sets the value of ClassType.
+func (s *ScheduleRow) SetClassType(val NamedRef) {
+	s.ClassType = val
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *ScheduleRow) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetID sets the value of ID.
+func (s *ScheduleRow) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInstructor sets the value of Instructor.
+func (s *ScheduleRow) SetInstructor(val NilNamedRef) {
+	s.Instructor = val
+}
+
+// SetIsBookable sets the value of IsBookable.
+func (s *ScheduleRow) SetIsBookable(val bool) {
+	s.IsBookable = val
+}
+
+// SetLocation sets the value of Location.
+func (s *ScheduleRow) SetLocation(val NilNamedRef) {
+	s.Location = val
+}
+
 // SetOnline sets the value of Online.
 func (s *ScheduleRow) SetOnline(val bool) {
 	s.Online = val
+}
+
+// SetRequiresWorkshopEntry sets the value of RequiresWorkshopEntry.
+func (s *ScheduleRow) SetRequiresWorkshopEntry(val bool) {
+	s.RequiresWorkshopEntry = val
+}
+
+// SetRoom sets the value of Room.
+func (s *ScheduleRow) SetRoom(val NilNamedRef) {
+	s.Room = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *ScheduleRow) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetStatus sets the value of Status.
+func (s *ScheduleRow) SetStatus(val ClassStatus) {
+	s.Status = val
+}
+
+// SetWaitlistCount sets the value of WaitlistCount.
+func (s *ScheduleRow) SetWaitlistCount(val int) {
+	s.WaitlistCount = val
+}
+
+// SetWorkshopEntryTarget sets the value of WorkshopEntryTarget.
+func (s *ScheduleRow) SetWorkshopEntryTarget(val NilWorkshopEntryTarget) {
+	s.WorkshopEntryTarget = val
 }
 
 // Ref: #/components/schemas/Session
 type Session struct {
 	// EdDSA JWT, sent as Authorization Bearer.
 	AccessToken string `json:"access_token"`
-	TokenType   string `json:"token_type"`
 	// Seconds until the access token expires (900).
 	ExpiresIn int `json:"expires_in"`
+	// True when the account has a second factor the session has not passed yet.
+	MfaRequired bool `json:"mfa_required"`
 	// Single use; exchange at /auth/refresh.
 	RefreshToken string      `json:"refresh_token"`
 	SessionID    uuid.UUID   `json:"session_id"`
+	TokenType    string      `json:"token_type"`
 	User         SessionUser `json:"user"`
-	// True when the account has a second factor the session has not passed yet.
-	MfaRequired bool `json:"mfa_required"`
 }
 
 // GetAccessToken returns the value of AccessToken.
@@ -6812,14 +6812,14 @@ func (s *Session) GetAccessToken() string {
 	return s.AccessToken
 }
 
-// GetTokenType returns the value of TokenType.
-func (s *Session) GetTokenType() string {
-	return s.TokenType
-}
-
 // GetExpiresIn returns the value of ExpiresIn.
 func (s *Session) GetExpiresIn() int {
 	return s.ExpiresIn
+}
+
+// GetMfaRequired returns the value of MfaRequired.
+func (s *Session) GetMfaRequired() bool {
+	return s.MfaRequired
 }
 
 // GetRefreshToken returns the value of RefreshToken.
@@ -6832,14 +6832,14 @@ func (s *Session) GetSessionID() uuid.UUID {
 	return s.SessionID
 }
 
+// GetTokenType returns the value of TokenType.
+func (s *Session) GetTokenType() string {
+	return s.TokenType
+}
+
 // GetUser returns the value of User.
 func (s *Session) GetUser() SessionUser {
 	return s.User
-}
-
-// GetMfaRequired returns the value of MfaRequired.
-func (s *Session) GetMfaRequired() bool {
-	return s.MfaRequired
 }
 
 // SetAccessToken sets the value of AccessToken.
@@ -6847,14 +6847,14 @@ func (s *Session) SetAccessToken(val string) {
 	s.AccessToken = val
 }
 
-// SetTokenType sets the value of TokenType.
-func (s *Session) SetTokenType(val string) {
-	s.TokenType = val
-}
-
 // SetExpiresIn sets the value of ExpiresIn.
 func (s *Session) SetExpiresIn(val int) {
 	s.ExpiresIn = val
+}
+
+// SetMfaRequired sets the value of MfaRequired.
+func (s *Session) SetMfaRequired(val bool) {
+	s.MfaRequired = val
 }
 
 // SetRefreshToken sets the value of RefreshToken.
@@ -6867,14 +6867,14 @@ func (s *Session) SetSessionID(val uuid.UUID) {
 	s.SessionID = val
 }
 
+// SetTokenType sets the value of TokenType.
+func (s *Session) SetTokenType(val string) {
+	s.TokenType = val
+}
+
 // SetUser sets the value of User.
 func (s *Session) SetUser(val SessionUser) {
 	s.User = val
-}
-
-// SetMfaRequired sets the value of MfaRequired.
-func (s *Session) SetMfaRequired(val bool) {
-	s.MfaRequired = val
 }
 
 // Ref: #/components/schemas/SessionResponse
@@ -6905,18 +6905,28 @@ func (s *SessionResponse) SetError(val struct{}) {
 
 // Ref: #/components/schemas/SessionUser
 type SessionUser struct {
-	ID           uuid.UUID `json:"id"`
+	AccountState string    `json:"account_state"`
+	City         OptString `json:"city"`
+	Country      OptString `json:"country"`
 	Email        string    `json:"email"`
 	FirstName    string    `json:"first_name"`
+	ID           uuid.UUID `json:"id"`
 	LastName     string    `json:"last_name"`
-	Country      OptString `json:"country"`
-	City         OptString `json:"city"`
-	AccountState string    `json:"account_state"`
 }
 
-// GetID returns the value of ID.
-func (s *SessionUser) GetID() uuid.UUID {
-	return s.ID
+// GetAccountState returns the value of AccountState.
+func (s *SessionUser) GetAccountState() string {
+	return s.AccountState
+}
+
+// GetCity returns the value of City.
+func (s *SessionUser) GetCity() OptString {
+	return s.City
+}
+
+// GetCountry returns the value of Country.
+func (s *SessionUser) GetCountry() OptString {
+	return s.Country
 }
 
 // GetEmail returns the value of Email.
@@ -6929,29 +6939,29 @@ func (s *SessionUser) GetFirstName() string {
 	return s.FirstName
 }
 
+// GetID returns the value of ID.
+func (s *SessionUser) GetID() uuid.UUID {
+	return s.ID
+}
+
 // GetLastName returns the value of LastName.
 func (s *SessionUser) GetLastName() string {
 	return s.LastName
 }
 
-// GetCountry returns the value of Country.
-func (s *SessionUser) GetCountry() OptString {
-	return s.Country
+// SetAccountState sets the value of AccountState.
+func (s *SessionUser) SetAccountState(val string) {
+	s.AccountState = val
 }
 
-// GetCity returns the value of City.
-func (s *SessionUser) GetCity() OptString {
-	return s.City
+// SetCity sets the value of City.
+func (s *SessionUser) SetCity(val OptString) {
+	s.City = val
 }
 
-// GetAccountState returns the value of AccountState.
-func (s *SessionUser) GetAccountState() string {
-	return s.AccountState
-}
-
-// SetID sets the value of ID.
-func (s *SessionUser) SetID(val uuid.UUID) {
-	s.ID = val
+// SetCountry sets the value of Country.
+func (s *SessionUser) SetCountry(val OptString) {
+	s.Country = val
 }
 
 // SetEmail sets the value of Email.
@@ -6964,46 +6974,41 @@ func (s *SessionUser) SetFirstName(val string) {
 	s.FirstName = val
 }
 
+// SetID sets the value of ID.
+func (s *SessionUser) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
 // SetLastName sets the value of LastName.
 func (s *SessionUser) SetLastName(val string) {
 	s.LastName = val
 }
 
-// SetCountry sets the value of Country.
-func (s *SessionUser) SetCountry(val OptString) {
-	s.Country = val
-}
-
-// SetCity sets the value of City.
-func (s *SessionUser) SetCity(val OptString) {
-	s.City = val
-}
-
-// SetAccountState sets the value of AccountState.
-func (s *SessionUser) SetAccountState(val string) {
-	s.AccountState = val
-}
-
 // Ref: #/components/schemas/SignupRequest
 type SignupRequest struct {
-	Email string `json:"email"`
-	// 10 to 128 characters.
-	Password  string    `json:"password"`
+	City OptString `json:"city"`
+	// ISO 3166-1 alpha-2.
+	Country   OptString `json:"country"`
+	Email     string    `json:"email"`
 	FirstName OptString `json:"first_name"`
 	LastName  OptString `json:"last_name"`
-	// ISO 3166-1 alpha-2.
-	Country OptString `json:"country"`
-	City    OptString `json:"city"`
+	// 10 to 128 characters.
+	Password string `json:"password"`
+}
+
+// GetCity returns the value of City.
+func (s *SignupRequest) GetCity() OptString {
+	return s.City
+}
+
+// GetCountry returns the value of Country.
+func (s *SignupRequest) GetCountry() OptString {
+	return s.Country
 }
 
 // GetEmail returns the value of Email.
 func (s *SignupRequest) GetEmail() string {
 	return s.Email
-}
-
-// GetPassword returns the value of Password.
-func (s *SignupRequest) GetPassword() string {
-	return s.Password
 }
 
 // GetFirstName returns the value of FirstName.
@@ -7016,24 +7021,24 @@ func (s *SignupRequest) GetLastName() OptString {
 	return s.LastName
 }
 
-// GetCountry returns the value of Country.
-func (s *SignupRequest) GetCountry() OptString {
-	return s.Country
+// GetPassword returns the value of Password.
+func (s *SignupRequest) GetPassword() string {
+	return s.Password
 }
 
-// GetCity returns the value of City.
-func (s *SignupRequest) GetCity() OptString {
-	return s.City
+// SetCity sets the value of City.
+func (s *SignupRequest) SetCity(val OptString) {
+	s.City = val
+}
+
+// SetCountry sets the value of Country.
+func (s *SignupRequest) SetCountry(val OptString) {
+	s.Country = val
 }
 
 // SetEmail sets the value of Email.
 func (s *SignupRequest) SetEmail(val string) {
 	s.Email = val
-}
-
-// SetPassword sets the value of Password.
-func (s *SignupRequest) SetPassword(val string) {
-	s.Password = val
 }
 
 // SetFirstName sets the value of FirstName.
@@ -7046,23 +7051,18 @@ func (s *SignupRequest) SetLastName(val OptString) {
 	s.LastName = val
 }
 
-// SetCountry sets the value of Country.
-func (s *SignupRequest) SetCountry(val OptString) {
-	s.Country = val
-}
-
-// SetCity sets the value of City.
-func (s *SignupRequest) SetCity(val OptString) {
-	s.City = val
+// SetPassword sets the value of Password.
+func (s *SignupRequest) SetPassword(val string) {
+	s.Password = val
 }
 
 // Ref: #/components/schemas/TotpEnrollment
 type TotpEnrollment struct {
 	FactorID uuid.UUID `json:"factor_id"`
-	// Base32 TOTP secret, shown once.
-	Secret string `json:"secret"`
 	// Otpauth:// provisioning URI for a QR code, shown once.
 	OtpauthURL string `json:"otpauth_url"`
+	// Base32 TOTP secret, shown once.
+	Secret string `json:"secret"`
 }
 
 // GetFactorID returns the value of FactorID.
@@ -7070,14 +7070,14 @@ func (s *TotpEnrollment) GetFactorID() uuid.UUID {
 	return s.FactorID
 }
 
-// GetSecret returns the value of Secret.
-func (s *TotpEnrollment) GetSecret() string {
-	return s.Secret
-}
-
 // GetOtpauthURL returns the value of OtpauthURL.
 func (s *TotpEnrollment) GetOtpauthURL() string {
 	return s.OtpauthURL
+}
+
+// GetSecret returns the value of Secret.
+func (s *TotpEnrollment) GetSecret() string {
+	return s.Secret
 }
 
 // SetFactorID sets the value of FactorID.
@@ -7085,14 +7085,14 @@ func (s *TotpEnrollment) SetFactorID(val uuid.UUID) {
 	s.FactorID = val
 }
 
-// SetSecret sets the value of Secret.
-func (s *TotpEnrollment) SetSecret(val string) {
-	s.Secret = val
-}
-
 // SetOtpauthURL sets the value of OtpauthURL.
 func (s *TotpEnrollment) SetOtpauthURL(val string) {
 	s.OtpauthURL = val
+}
+
+// SetSecret sets the value of Secret.
+func (s *TotpEnrollment) SetSecret(val string) {
+	s.Secret = val
 }
 
 // Ref: #/components/schemas/TotpEnrollmentResponse
@@ -7123,47 +7123,17 @@ func (s *TotpEnrollmentResponse) SetError(val struct{}) {
 
 // Ref: #/components/schemas/VenueAffinity
 type VenueAffinity struct {
-	OrganizationID uuid.UUID `json:"organization_id"`
-	Slug           string    `json:"slug"`
-	Name           string    `json:"name"`
-	City           string    `json:"city"`
-	Score          int       `json:"score"`
-	Favorite       bool      `json:"favorite"`
-	ActivePasses   int       `json:"active_passes"`
-	// Bookings made in the last 90 days.
-	RecentBookings int `json:"recent_bookings"`
+	ActivePasses int    `json:"active_passes"`
+	City         string `json:"city"`
+	Favorite     bool   `json:"favorite"`
 	// An active relationship with the venue.
-	Member bool `json:"member"`
-}
-
-// GetOrganizationID returns the value of OrganizationID.
-func (s *VenueAffinity) GetOrganizationID() uuid.UUID {
-	return s.OrganizationID
-}
-
-// GetSlug returns the value of Slug.
-func (s *VenueAffinity) GetSlug() string {
-	return s.Slug
-}
-
-// GetName returns the value of Name.
-func (s *VenueAffinity) GetName() string {
-	return s.Name
-}
-
-// GetCity returns the value of City.
-func (s *VenueAffinity) GetCity() string {
-	return s.City
-}
-
-// GetScore returns the value of Score.
-func (s *VenueAffinity) GetScore() int {
-	return s.Score
-}
-
-// GetFavorite returns the value of Favorite.
-func (s *VenueAffinity) GetFavorite() bool {
-	return s.Favorite
+	Member         bool      `json:"member"`
+	Name           string    `json:"name"`
+	OrganizationID uuid.UUID `json:"organization_id"`
+	// Bookings made in the last 90 days.
+	RecentBookings int    `json:"recent_bookings"`
+	Score          int    `json:"score"`
+	Slug           string `json:"slug"`
 }
 
 // GetActivePasses returns the value of ActivePasses.
@@ -7171,9 +7141,14 @@ func (s *VenueAffinity) GetActivePasses() int {
 	return s.ActivePasses
 }
 
-// GetRecentBookings returns the value of RecentBookings.
-func (s *VenueAffinity) GetRecentBookings() int {
-	return s.RecentBookings
+// GetCity returns the value of City.
+func (s *VenueAffinity) GetCity() string {
+	return s.City
+}
+
+// GetFavorite returns the value of Favorite.
+func (s *VenueAffinity) GetFavorite() bool {
+	return s.Favorite
 }
 
 // GetMember returns the value of Member.
@@ -7181,34 +7156,29 @@ func (s *VenueAffinity) GetMember() bool {
 	return s.Member
 }
 
-// SetOrganizationID sets the value of OrganizationID.
-func (s *VenueAffinity) SetOrganizationID(val uuid.UUID) {
-	s.OrganizationID = val
+// GetName returns the value of Name.
+func (s *VenueAffinity) GetName() string {
+	return s.Name
 }
 
-// SetSlug sets the value of Slug.
-func (s *VenueAffinity) SetSlug(val string) {
-	s.Slug = val
+// GetOrganizationID returns the value of OrganizationID.
+func (s *VenueAffinity) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
 }
 
-// SetName sets the value of Name.
-func (s *VenueAffinity) SetName(val string) {
-	s.Name = val
+// GetRecentBookings returns the value of RecentBookings.
+func (s *VenueAffinity) GetRecentBookings() int {
+	return s.RecentBookings
 }
 
-// SetCity sets the value of City.
-func (s *VenueAffinity) SetCity(val string) {
-	s.City = val
+// GetScore returns the value of Score.
+func (s *VenueAffinity) GetScore() int {
+	return s.Score
 }
 
-// SetScore sets the value of Score.
-func (s *VenueAffinity) SetScore(val int) {
-	s.Score = val
-}
-
-// SetFavorite sets the value of Favorite.
-func (s *VenueAffinity) SetFavorite(val bool) {
-	s.Favorite = val
+// GetSlug returns the value of Slug.
+func (s *VenueAffinity) GetSlug() string {
+	return s.Slug
 }
 
 // SetActivePasses sets the value of ActivePasses.
@@ -7216,14 +7186,44 @@ func (s *VenueAffinity) SetActivePasses(val int) {
 	s.ActivePasses = val
 }
 
-// SetRecentBookings sets the value of RecentBookings.
-func (s *VenueAffinity) SetRecentBookings(val int) {
-	s.RecentBookings = val
+// SetCity sets the value of City.
+func (s *VenueAffinity) SetCity(val string) {
+	s.City = val
+}
+
+// SetFavorite sets the value of Favorite.
+func (s *VenueAffinity) SetFavorite(val bool) {
+	s.Favorite = val
 }
 
 // SetMember sets the value of Member.
 func (s *VenueAffinity) SetMember(val bool) {
 	s.Member = val
+}
+
+// SetName sets the value of Name.
+func (s *VenueAffinity) SetName(val string) {
+	s.Name = val
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *VenueAffinity) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// SetRecentBookings sets the value of RecentBookings.
+func (s *VenueAffinity) SetRecentBookings(val int) {
+	s.RecentBookings = val
+}
+
+// SetScore sets the value of Score.
+func (s *VenueAffinity) SetScore(val int) {
+	s.Score = val
+}
+
+// SetSlug sets the value of Slug.
+func (s *VenueAffinity) SetSlug(val string) {
+	s.Slug = val
 }
 
 // Ref: #/components/schemas/VenueAffinityResponse
@@ -7254,32 +7254,17 @@ func (s *VenueAffinityResponse) SetError(val struct{}) {
 
 // Ref: #/components/schemas/VenueListItem
 type VenueListItem struct {
-	ID      uuid.UUID `json:"id"`
-	Name    string    `json:"name"`
-	Slug    string    `json:"slug"`
-	Address string    `json:"address"`
-	City    string    `json:"city"`
+	Address string `json:"address"`
+	City    string `json:"city"`
 	// Active class types on the catalogue.
 	ClassCount int `json:"class_count"`
-	// Active locations.
-	LocationCount int `json:"location_count"`
 	// Haversine distance from lat/lng when given, else null.
 	DistanceKm NilFloat64 `json:"distance_km"`
-}
-
-// GetID returns the value of ID.
-func (s *VenueListItem) GetID() uuid.UUID {
-	return s.ID
-}
-
-// GetName returns the value of Name.
-func (s *VenueListItem) GetName() string {
-	return s.Name
-}
-
-// GetSlug returns the value of Slug.
-func (s *VenueListItem) GetSlug() string {
-	return s.Slug
+	ID         uuid.UUID  `json:"id"`
+	// Active locations.
+	LocationCount int    `json:"location_count"`
+	Name          string `json:"name"`
+	Slug          string `json:"slug"`
 }
 
 // GetAddress returns the value of Address.
@@ -7297,29 +7282,29 @@ func (s *VenueListItem) GetClassCount() int {
 	return s.ClassCount
 }
 
-// GetLocationCount returns the value of LocationCount.
-func (s *VenueListItem) GetLocationCount() int {
-	return s.LocationCount
-}
-
 // GetDistanceKm returns the value of DistanceKm.
 func (s *VenueListItem) GetDistanceKm() NilFloat64 {
 	return s.DistanceKm
 }
 
-// SetID sets the value of ID.
-func (s *VenueListItem) SetID(val uuid.UUID) {
-	s.ID = val
+// GetID returns the value of ID.
+func (s *VenueListItem) GetID() uuid.UUID {
+	return s.ID
 }
 
-// SetName sets the value of Name.
-func (s *VenueListItem) SetName(val string) {
-	s.Name = val
+// GetLocationCount returns the value of LocationCount.
+func (s *VenueListItem) GetLocationCount() int {
+	return s.LocationCount
 }
 
-// SetSlug sets the value of Slug.
-func (s *VenueListItem) SetSlug(val string) {
-	s.Slug = val
+// GetName returns the value of Name.
+func (s *VenueListItem) GetName() string {
+	return s.Name
+}
+
+// GetSlug returns the value of Slug.
+func (s *VenueListItem) GetSlug() string {
+	return s.Slug
 }
 
 // SetAddress sets the value of Address.
@@ -7337,14 +7322,29 @@ func (s *VenueListItem) SetClassCount(val int) {
 	s.ClassCount = val
 }
 
+// SetDistanceKm sets the value of DistanceKm.
+func (s *VenueListItem) SetDistanceKm(val NilFloat64) {
+	s.DistanceKm = val
+}
+
+// SetID sets the value of ID.
+func (s *VenueListItem) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
 // SetLocationCount sets the value of LocationCount.
 func (s *VenueListItem) SetLocationCount(val int) {
 	s.LocationCount = val
 }
 
-// SetDistanceKm sets the value of DistanceKm.
-func (s *VenueListItem) SetDistanceKm(val NilFloat64) {
-	s.DistanceKm = val
+// SetName sets the value of Name.
+func (s *VenueListItem) SetName(val string) {
+	s.Name = val
+}
+
+// SetSlug sets the value of Slug.
+func (s *VenueListItem) SetSlug(val string) {
+	s.Slug = val
 }
 
 // Ref: #/components/schemas/VenueListResponse
@@ -7386,53 +7386,43 @@ func (s *VenueListResponse) SetMeta(val PageMeta) {
 
 // Ref: #/components/schemas/VenueProfile
 type VenueProfile struct {
-	ID          uuid.UUID         `json:"id"`
-	Name        string            `json:"name"`
-	Slug        string            `json:"slug"`
-	Description string            `json:"description"`
-	Address     string            `json:"address"`
-	City        string            `json:"city"`
-	Country     string            `json:"country"`
-	Lat         NilFloat64        `json:"lat"`
-	Lng         NilFloat64        `json:"lng"`
-	Timezone    string            `json:"timezone"`
-	Currency    string            `json:"currency"`
-	Website     string            `json:"website"`
-	Email       string            `json:"email"`
-	Phone       string            `json:"phone"`
-	LogoURL     string            `json:"logo_url"`
-	World       VenueProfileWorld `json:"world"`
-	Brands      []BrandItem       `json:"brands"`
-	Locations   []LocationDetail  `json:"locations"`
+	Address     string           `json:"address"`
+	Amenities   []AmenityEntry   `json:"amenities"`
+	Brands      []BrandItem      `json:"brands"`
+	City        string           `json:"city"`
+	Country     string           `json:"country"`
+	Currency    string           `json:"currency"`
+	Description string           `json:"description"`
+	Email       string           `json:"email"`
+	ID          uuid.UUID        `json:"id"`
+	Lat         NilFloat64       `json:"lat"`
+	Lng         NilFloat64       `json:"lng"`
+	Locations   []LocationDetail `json:"locations"`
+	LogoURL     string           `json:"logo_url"`
+	Name        string           `json:"name"`
 	// Venue-wide opening hours (locations carry their own).
 	OpeningHours []OpeningHoursEntry `json:"opening_hours"`
-	Amenities    []AmenityEntry      `json:"amenities"`
+	Phone        string              `json:"phone"`
 	Photos       []PhotoEntry        `json:"photos"`
-}
-
-// GetID returns the value of ID.
-func (s *VenueProfile) GetID() uuid.UUID {
-	return s.ID
-}
-
-// GetName returns the value of Name.
-func (s *VenueProfile) GetName() string {
-	return s.Name
-}
-
-// GetSlug returns the value of Slug.
-func (s *VenueProfile) GetSlug() string {
-	return s.Slug
-}
-
-// GetDescription returns the value of Description.
-func (s *VenueProfile) GetDescription() string {
-	return s.Description
+	Slug         string              `json:"slug"`
+	Timezone     string              `json:"timezone"`
+	Website      string              `json:"website"`
+	World        VenueProfileWorld   `json:"world"`
 }
 
 // GetAddress returns the value of Address.
 func (s *VenueProfile) GetAddress() string {
 	return s.Address
+}
+
+// GetAmenities returns the value of Amenities.
+func (s *VenueProfile) GetAmenities() []AmenityEntry {
+	return s.Amenities
+}
+
+// GetBrands returns the value of Brands.
+func (s *VenueProfile) GetBrands() []BrandItem {
+	return s.Brands
 }
 
 // GetCity returns the value of City.
@@ -7445,6 +7435,26 @@ func (s *VenueProfile) GetCountry() string {
 	return s.Country
 }
 
+// GetCurrency returns the value of Currency.
+func (s *VenueProfile) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDescription returns the value of Description.
+func (s *VenueProfile) GetDescription() string {
+	return s.Description
+}
+
+// GetEmail returns the value of Email.
+func (s *VenueProfile) GetEmail() string {
+	return s.Email
+}
+
+// GetID returns the value of ID.
+func (s *VenueProfile) GetID() uuid.UUID {
+	return s.ID
+}
+
 // GetLat returns the value of Lat.
 func (s *VenueProfile) GetLat() NilFloat64 {
 	return s.Lat
@@ -7455,29 +7465,9 @@ func (s *VenueProfile) GetLng() NilFloat64 {
 	return s.Lng
 }
 
-// GetTimezone returns the value of Timezone.
-func (s *VenueProfile) GetTimezone() string {
-	return s.Timezone
-}
-
-// GetCurrency returns the value of Currency.
-func (s *VenueProfile) GetCurrency() string {
-	return s.Currency
-}
-
-// GetWebsite returns the value of Website.
-func (s *VenueProfile) GetWebsite() string {
-	return s.Website
-}
-
-// GetEmail returns the value of Email.
-func (s *VenueProfile) GetEmail() string {
-	return s.Email
-}
-
-// GetPhone returns the value of Phone.
-func (s *VenueProfile) GetPhone() string {
-	return s.Phone
+// GetLocations returns the value of Locations.
+func (s *VenueProfile) GetLocations() []LocationDetail {
+	return s.Locations
 }
 
 // GetLogoURL returns the value of LogoURL.
@@ -7485,19 +7475,9 @@ func (s *VenueProfile) GetLogoURL() string {
 	return s.LogoURL
 }
 
-// GetWorld returns the value of World.
-func (s *VenueProfile) GetWorld() VenueProfileWorld {
-	return s.World
-}
-
-// GetBrands returns the value of Brands.
-func (s *VenueProfile) GetBrands() []BrandItem {
-	return s.Brands
-}
-
-// GetLocations returns the value of Locations.
-func (s *VenueProfile) GetLocations() []LocationDetail {
-	return s.Locations
+// GetName returns the value of Name.
+func (s *VenueProfile) GetName() string {
+	return s.Name
 }
 
 // GetOpeningHours returns the value of OpeningHours.
@@ -7505,9 +7485,9 @@ func (s *VenueProfile) GetOpeningHours() []OpeningHoursEntry {
 	return s.OpeningHours
 }
 
-// GetAmenities returns the value of Amenities.
-func (s *VenueProfile) GetAmenities() []AmenityEntry {
-	return s.Amenities
+// GetPhone returns the value of Phone.
+func (s *VenueProfile) GetPhone() string {
+	return s.Phone
 }
 
 // GetPhotos returns the value of Photos.
@@ -7515,29 +7495,39 @@ func (s *VenueProfile) GetPhotos() []PhotoEntry {
 	return s.Photos
 }
 
-// SetID sets the value of ID.
-func (s *VenueProfile) SetID(val uuid.UUID) {
-	s.ID = val
+// GetSlug returns the value of Slug.
+func (s *VenueProfile) GetSlug() string {
+	return s.Slug
 }
 
-// SetName sets the value of Name.
-func (s *VenueProfile) SetName(val string) {
-	s.Name = val
+// GetTimezone returns the value of Timezone.
+func (s *VenueProfile) GetTimezone() string {
+	return s.Timezone
 }
 
-// SetSlug sets the value of Slug.
-func (s *VenueProfile) SetSlug(val string) {
-	s.Slug = val
+// GetWebsite returns the value of Website.
+func (s *VenueProfile) GetWebsite() string {
+	return s.Website
 }
 
-// SetDescription sets the value of Description.
-func (s *VenueProfile) SetDescription(val string) {
-	s.Description = val
+// GetWorld returns the value of World.
+func (s *VenueProfile) GetWorld() VenueProfileWorld {
+	return s.World
 }
 
 // SetAddress sets the value of Address.
 func (s *VenueProfile) SetAddress(val string) {
 	s.Address = val
+}
+
+// SetAmenities sets the value of Amenities.
+func (s *VenueProfile) SetAmenities(val []AmenityEntry) {
+	s.Amenities = val
+}
+
+// SetBrands sets the value of Brands.
+func (s *VenueProfile) SetBrands(val []BrandItem) {
+	s.Brands = val
 }
 
 // SetCity sets the value of City.
@@ -7550,6 +7540,26 @@ func (s *VenueProfile) SetCountry(val string) {
 	s.Country = val
 }
 
+// SetCurrency sets the value of Currency.
+func (s *VenueProfile) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDescription sets the value of Description.
+func (s *VenueProfile) SetDescription(val string) {
+	s.Description = val
+}
+
+// SetEmail sets the value of Email.
+func (s *VenueProfile) SetEmail(val string) {
+	s.Email = val
+}
+
+// SetID sets the value of ID.
+func (s *VenueProfile) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
 // SetLat sets the value of Lat.
 func (s *VenueProfile) SetLat(val NilFloat64) {
 	s.Lat = val
@@ -7560,29 +7570,9 @@ func (s *VenueProfile) SetLng(val NilFloat64) {
 	s.Lng = val
 }
 
-// SetTimezone sets the value of Timezone.
-func (s *VenueProfile) SetTimezone(val string) {
-	s.Timezone = val
-}
-
-// SetCurrency sets the value of Currency.
-func (s *VenueProfile) SetCurrency(val string) {
-	s.Currency = val
-}
-
-// SetWebsite sets the value of Website.
-func (s *VenueProfile) SetWebsite(val string) {
-	s.Website = val
-}
-
-// SetEmail sets the value of Email.
-func (s *VenueProfile) SetEmail(val string) {
-	s.Email = val
-}
-
-// SetPhone sets the value of Phone.
-func (s *VenueProfile) SetPhone(val string) {
-	s.Phone = val
+// SetLocations sets the value of Locations.
+func (s *VenueProfile) SetLocations(val []LocationDetail) {
+	s.Locations = val
 }
 
 // SetLogoURL sets the value of LogoURL.
@@ -7590,19 +7580,9 @@ func (s *VenueProfile) SetLogoURL(val string) {
 	s.LogoURL = val
 }
 
-// SetWorld sets the value of World.
-func (s *VenueProfile) SetWorld(val VenueProfileWorld) {
-	s.World = val
-}
-
-// SetBrands sets the value of Brands.
-func (s *VenueProfile) SetBrands(val []BrandItem) {
-	s.Brands = val
-}
-
-// SetLocations sets the value of Locations.
-func (s *VenueProfile) SetLocations(val []LocationDetail) {
-	s.Locations = val
+// SetName sets the value of Name.
+func (s *VenueProfile) SetName(val string) {
+	s.Name = val
 }
 
 // SetOpeningHours sets the value of OpeningHours.
@@ -7610,14 +7590,34 @@ func (s *VenueProfile) SetOpeningHours(val []OpeningHoursEntry) {
 	s.OpeningHours = val
 }
 
-// SetAmenities sets the value of Amenities.
-func (s *VenueProfile) SetAmenities(val []AmenityEntry) {
-	s.Amenities = val
+// SetPhone sets the value of Phone.
+func (s *VenueProfile) SetPhone(val string) {
+	s.Phone = val
 }
 
 // SetPhotos sets the value of Photos.
 func (s *VenueProfile) SetPhotos(val []PhotoEntry) {
 	s.Photos = val
+}
+
+// SetSlug sets the value of Slug.
+func (s *VenueProfile) SetSlug(val string) {
+	s.Slug = val
+}
+
+// SetTimezone sets the value of Timezone.
+func (s *VenueProfile) SetTimezone(val string) {
+	s.Timezone = val
+}
+
+// SetWebsite sets the value of Website.
+func (s *VenueProfile) SetWebsite(val string) {
+	s.Website = val
+}
+
+// SetWorld sets the value of World.
+func (s *VenueProfile) SetWorld(val VenueProfileWorld) {
+	s.World = val
 }
 
 // Ref: #/components/schemas/VenueProfileResponse
@@ -7696,14 +7696,9 @@ func (s *VenueProfileWorld) UnmarshalText(data []byte) error {
 
 // Ref: #/components/schemas/WorkshopEntryTarget
 type WorkshopEntryTarget struct {
-	Kind WorkshopEntryTargetKind `json:"kind"`
 	ID   uuid.UUID               `json:"id"`
+	Kind WorkshopEntryTargetKind `json:"kind"`
 	Slug string                  `json:"slug"`
-}
-
-// GetKind returns the value of Kind.
-func (s *WorkshopEntryTarget) GetKind() WorkshopEntryTargetKind {
-	return s.Kind
 }
 
 // GetID returns the value of ID.
@@ -7711,19 +7706,24 @@ func (s *WorkshopEntryTarget) GetID() uuid.UUID {
 	return s.ID
 }
 
+// GetKind returns the value of Kind.
+func (s *WorkshopEntryTarget) GetKind() WorkshopEntryTargetKind {
+	return s.Kind
+}
+
 // GetSlug returns the value of Slug.
 func (s *WorkshopEntryTarget) GetSlug() string {
 	return s.Slug
 }
 
-// SetKind sets the value of Kind.
-func (s *WorkshopEntryTarget) SetKind(val WorkshopEntryTargetKind) {
-	s.Kind = val
-}
-
 // SetID sets the value of ID.
 func (s *WorkshopEntryTarget) SetID(val uuid.UUID) {
 	s.ID = val
+}
+
+// SetKind sets the value of Kind.
+func (s *WorkshopEntryTarget) SetKind(val WorkshopEntryTargetKind) {
+	s.Kind = val
 }
 
 // SetSlug sets the value of Slug.

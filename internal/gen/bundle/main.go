@@ -1,6 +1,9 @@
 // Command bundle writes the single OpenAPI document the server publishes at
-// /api/v1/openapi.json (and `venuectl openapi` prints): spec/api.yaml with
-// every reference into spec/ent.gen.json resolved into its own components.
+// /api/v1/openapi.json (and `venuectl openapi` prints), which is also the
+// input of the ogen server and client: spec/api.yaml merged with the
+// per-area fragments in spec/parts/*.yaml (their paths, components and tags;
+// a name defined twice is an error), with every reference into
+// spec/ent.gen.json resolved into its own components.
 package main
 
 import (
@@ -9,6 +12,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/go-faster/yaml"
@@ -16,6 +20,7 @@ import (
 
 const (
 	apiPath  = "spec/api.yaml"
+	partsDir = "spec/parts"
 	entPath  = "spec/ent.gen.json"
 	outDir   = "internal/gen/openapi"
 	entRef   = "ent.gen.json#/components/schemas/"
@@ -50,6 +55,9 @@ func run() error {
 	}
 	if err := yaml.Unmarshal(raw, &doc); err != nil {
 		return fmt.Errorf("%s: %w", apiPath, err)
+	}
+	if err := mergeParts(doc); err != nil {
+		return err
 	}
 	var entDoc struct {
 		Components struct {
@@ -111,4 +119,77 @@ func rewrite(v any, pending map[string]bool) {
 			rewrite(val, pending)
 		}
 	}
+}
+
+// mergeParts adds the paths, components and tags of every spec/parts/*.yaml
+// fragment, in file-name order, to doc. Fragments may reference each other's
+// and the root's components with local "#/components/..." references.
+func mergeParts(doc map[string]any) error {
+	files, err := filepath.Glob(filepath.Join(partsDir, "*.yaml"))
+	if err != nil {
+		return err
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		var part map[string]any
+		if err := yaml.Unmarshal(raw, &part); err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		for key, val := range part {
+			switch key {
+			case "paths":
+				if err := mergeMap(doc, "paths", val, f); err != nil {
+					return err
+				}
+			case "components":
+				comps, ok := val.(map[string]any)
+				if !ok {
+					return fmt.Errorf("%s: components is not a map", f)
+				}
+				root, _ := doc["components"].(map[string]any)
+				if root == nil {
+					root = map[string]any{}
+					doc["components"] = root
+				}
+				for kind, defs := range comps {
+					if err := mergeMap(root, kind, defs, f+": components"); err != nil {
+						return err
+					}
+				}
+			case "tags":
+				tags, ok := val.([]any)
+				if !ok {
+					return fmt.Errorf("%s: tags is not a list", f)
+				}
+				existing, _ := doc["tags"].([]any)
+				doc["tags"] = append(existing, tags...)
+			default:
+				return fmt.Errorf("%s: a fragment holds only paths, components and tags, not %q", f, key)
+			}
+		}
+	}
+	return nil
+}
+
+func mergeMap(into map[string]any, key string, val any, where string) error {
+	add, ok := val.(map[string]any)
+	if !ok {
+		return fmt.Errorf("%s: %s is not a map", where, key)
+	}
+	dst, _ := into[key].(map[string]any)
+	if dst == nil {
+		dst = map[string]any{}
+		into[key] = dst
+	}
+	for name, v := range add {
+		if _, dup := dst[name]; dup {
+			return fmt.Errorf("%s: %s %q is already defined", where, key, name)
+		}
+		dst[name] = v
+	}
+	return nil
 }
