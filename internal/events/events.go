@@ -18,7 +18,32 @@ const (
 	// MemberCreated: a person joined a venue (data: member_id, user_id,
 	// client_display_id).
 	MemberCreated = "member.created"
+	// BookingCreated: a seat was confirmed (data: booking_id, status, class_instance_id,
+	// member_id).
+	BookingCreated = "booking.created"
+	// BookingWaitlisted: a booking joined a class's waitlist (data: booking_id, status,
+	// class_instance_id, member_id, waitlist_position).
+	BookingWaitlisted = "booking.waitlisted"
+	// BookingPromoted: a waitlisted booking took a freed seat (data: booking_id, status,
+	// class_instance_id, member_id).
+	BookingPromoted = "booking.promoted"
+	// BookingCancelled: a booking was cancelled or late-cancelled, by the member, staff or
+	// the class's cancellation (data: booking_id, status, class_instance_id, member_id,
+	// reason).
+	BookingCancelled = "booking.cancelled"
+	// ClassCancelled: staff cancelled a class instance (data: class_instance_id,
+	// start_time, cancelled_bookings).
+	ClassCancelled = "class.cancelled"
+	// ClassUpdated: staff changed a class instance's time, instructor, room, type or
+	// capacity (data: class_instance_id, changed fields).
+	ClassUpdated = "class.updated"
 )
+
+// Types is the catalogue of event types a webhook subscription can select.
+var Types = []string{
+	BookingCreated, BookingWaitlisted, BookingPromoted, BookingCancelled,
+	ClassCancelled, ClassUpdated, MemberCreated,
+}
 
 // ErrNoVenue means Record was called without a venue viewer in the context.
 var ErrNoVenue = errors.New("events: no venue viewer in context")
