@@ -61,6 +61,12 @@ type ClassInstance struct {
 	BookedCount int `json:"booked_count,omitempty"`
 	// Waitlisted bookings; kept by a database trigger on bookings.
 	WaitlistCount int `json:"waitlist_count,omitempty"`
+	// When staff cancelled the class (or a historical correction says it was cancelled).
+	CancelledAt *time.Time `json:"cancelled_at,omitempty"`
+	// CancelReason holds the value of the "cancel_reason" field.
+	CancelReason *string `json:"cancel_reason,omitempty"`
+	// When the class's record was last changed by a historical correction.
+	HistoryCorrectedAt *time.Time `json:"history_corrected_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ClassInstanceQuery when eager-loading is set.
 	Edges        ClassInstanceEdges `json:"edges"`
@@ -161,9 +167,9 @@ func (*ClassInstance) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case classinstance.FieldCapacity, classinstance.FieldBookedCount, classinstance.FieldWaitlistCount:
 			values[i] = new(sql.NullInt64)
-		case classinstance.FieldImportRef, classinstance.FieldStatus, classinstance.FieldWorkshopEntryKind, classinstance.FieldWorkshopEntrySlug:
+		case classinstance.FieldImportRef, classinstance.FieldStatus, classinstance.FieldWorkshopEntryKind, classinstance.FieldWorkshopEntrySlug, classinstance.FieldCancelReason:
 			values[i] = new(sql.NullString)
-		case classinstance.FieldCreatedAt, classinstance.FieldUpdatedAt, classinstance.FieldStartTime, classinstance.FieldEndTime:
+		case classinstance.FieldCreatedAt, classinstance.FieldUpdatedAt, classinstance.FieldStartTime, classinstance.FieldEndTime, classinstance.FieldCancelledAt, classinstance.FieldHistoryCorrectedAt:
 			values[i] = new(sql.NullTime)
 		case classinstance.FieldID, classinstance.FieldOrganizationID, classinstance.FieldClassTypeID:
 			values[i] = new(uuid.UUID)
@@ -309,6 +315,27 @@ func (_m *ClassInstance) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.WaitlistCount = int(value.Int64)
 			}
+		case classinstance.FieldCancelledAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field cancelled_at", values[i])
+			} else if value.Valid {
+				_m.CancelledAt = new(time.Time)
+				*_m.CancelledAt = value.Time
+			}
+		case classinstance.FieldCancelReason:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field cancel_reason", values[i])
+			} else if value.Valid {
+				_m.CancelReason = new(string)
+				*_m.CancelReason = value.String
+			}
+		case classinstance.FieldHistoryCorrectedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field history_corrected_at", values[i])
+			} else if value.Valid {
+				_m.HistoryCorrectedAt = new(time.Time)
+				*_m.HistoryCorrectedAt = value.Time
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -445,6 +472,21 @@ func (_m *ClassInstance) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("waitlist_count=")
 	builder.WriteString(fmt.Sprintf("%v", _m.WaitlistCount))
+	builder.WriteString(", ")
+	if v := _m.CancelledAt; v != nil {
+		builder.WriteString("cancelled_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.CancelReason; v != nil {
+		builder.WriteString("cancel_reason=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.HistoryCorrectedAt; v != nil {
+		builder.WriteString("history_corrected_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

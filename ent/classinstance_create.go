@@ -256,6 +256,48 @@ func (_c *ClassInstanceCreate) SetNillableWaitlistCount(v *int) *ClassInstanceCr
 	return _c
 }
 
+// SetCancelledAt sets the "cancelled_at" field.
+func (_c *ClassInstanceCreate) SetCancelledAt(v time.Time) *ClassInstanceCreate {
+	_c.mutation.SetCancelledAt(v)
+	return _c
+}
+
+// SetNillableCancelledAt sets the "cancelled_at" field if the given value is not nil.
+func (_c *ClassInstanceCreate) SetNillableCancelledAt(v *time.Time) *ClassInstanceCreate {
+	if v != nil {
+		_c.SetCancelledAt(*v)
+	}
+	return _c
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (_c *ClassInstanceCreate) SetCancelReason(v string) *ClassInstanceCreate {
+	_c.mutation.SetCancelReason(v)
+	return _c
+}
+
+// SetNillableCancelReason sets the "cancel_reason" field if the given value is not nil.
+func (_c *ClassInstanceCreate) SetNillableCancelReason(v *string) *ClassInstanceCreate {
+	if v != nil {
+		_c.SetCancelReason(*v)
+	}
+	return _c
+}
+
+// SetHistoryCorrectedAt sets the "history_corrected_at" field.
+func (_c *ClassInstanceCreate) SetHistoryCorrectedAt(v time.Time) *ClassInstanceCreate {
+	_c.mutation.SetHistoryCorrectedAt(v)
+	return _c
+}
+
+// SetNillableHistoryCorrectedAt sets the "history_corrected_at" field if the given value is not nil.
+func (_c *ClassInstanceCreate) SetNillableHistoryCorrectedAt(v *time.Time) *ClassInstanceCreate {
+	if v != nil {
+		_c.SetHistoryCorrectedAt(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *ClassInstanceCreate) SetID(v uuid.UUID) *ClassInstanceCreate {
 	_c.mutation.SetID(v)
@@ -459,6 +501,11 @@ func (_c *ClassInstanceCreate) check() error {
 			return &ValidationError{Name: "waitlist_count", err: fmt.Errorf(`ent: validator failed for field "ClassInstance.waitlist_count": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.CancelReason(); ok {
+		if err := classinstance.CancelReasonValidator(v); err != nil {
+			return &ValidationError{Name: "cancel_reason", err: fmt.Errorf(`ent: validator failed for field "ClassInstance.cancel_reason": %w`, err)}
+		}
+	}
 	if len(_c.mutation.OrganizationIDs()) == 0 {
 		return &ValidationError{Name: "organization", err: errors.New(`ent: missing required edge "ClassInstance.organization"`)}
 	}
@@ -556,6 +603,18 @@ func (_c *ClassInstanceCreate) createSpec() (*ClassInstance, *sqlgraph.CreateSpe
 	if value, ok := _c.mutation.WaitlistCount(); ok {
 		_spec.SetField(classinstance.FieldWaitlistCount, field.TypeInt, value)
 		_node.WaitlistCount = value
+	}
+	if value, ok := _c.mutation.CancelledAt(); ok {
+		_spec.SetField(classinstance.FieldCancelledAt, field.TypeTime, value)
+		_node.CancelledAt = &value
+	}
+	if value, ok := _c.mutation.CancelReason(); ok {
+		_spec.SetField(classinstance.FieldCancelReason, field.TypeString, value)
+		_node.CancelReason = &value
+	}
+	if value, ok := _c.mutation.HistoryCorrectedAt(); ok {
+		_spec.SetField(classinstance.FieldHistoryCorrectedAt, field.TypeTime, value)
+		_node.HistoryCorrectedAt = &value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -974,6 +1033,60 @@ func (u *ClassInstanceUpsert) AddWaitlistCount(v int) *ClassInstanceUpsert {
 	return u
 }
 
+// SetCancelledAt sets the "cancelled_at" field.
+func (u *ClassInstanceUpsert) SetCancelledAt(v time.Time) *ClassInstanceUpsert {
+	u.Set(classinstance.FieldCancelledAt, v)
+	return u
+}
+
+// UpdateCancelledAt sets the "cancelled_at" field to the value that was provided on create.
+func (u *ClassInstanceUpsert) UpdateCancelledAt() *ClassInstanceUpsert {
+	u.SetExcluded(classinstance.FieldCancelledAt)
+	return u
+}
+
+// ClearCancelledAt clears the value of the "cancelled_at" field.
+func (u *ClassInstanceUpsert) ClearCancelledAt() *ClassInstanceUpsert {
+	u.SetNull(classinstance.FieldCancelledAt)
+	return u
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (u *ClassInstanceUpsert) SetCancelReason(v string) *ClassInstanceUpsert {
+	u.Set(classinstance.FieldCancelReason, v)
+	return u
+}
+
+// UpdateCancelReason sets the "cancel_reason" field to the value that was provided on create.
+func (u *ClassInstanceUpsert) UpdateCancelReason() *ClassInstanceUpsert {
+	u.SetExcluded(classinstance.FieldCancelReason)
+	return u
+}
+
+// ClearCancelReason clears the value of the "cancel_reason" field.
+func (u *ClassInstanceUpsert) ClearCancelReason() *ClassInstanceUpsert {
+	u.SetNull(classinstance.FieldCancelReason)
+	return u
+}
+
+// SetHistoryCorrectedAt sets the "history_corrected_at" field.
+func (u *ClassInstanceUpsert) SetHistoryCorrectedAt(v time.Time) *ClassInstanceUpsert {
+	u.Set(classinstance.FieldHistoryCorrectedAt, v)
+	return u
+}
+
+// UpdateHistoryCorrectedAt sets the "history_corrected_at" field to the value that was provided on create.
+func (u *ClassInstanceUpsert) UpdateHistoryCorrectedAt() *ClassInstanceUpsert {
+	u.SetExcluded(classinstance.FieldHistoryCorrectedAt)
+	return u
+}
+
+// ClearHistoryCorrectedAt clears the value of the "history_corrected_at" field.
+func (u *ClassInstanceUpsert) ClearHistoryCorrectedAt() *ClassInstanceUpsert {
+	u.SetNull(classinstance.FieldHistoryCorrectedAt)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -1333,6 +1446,69 @@ func (u *ClassInstanceUpsertOne) AddWaitlistCount(v int) *ClassInstanceUpsertOne
 func (u *ClassInstanceUpsertOne) UpdateWaitlistCount() *ClassInstanceUpsertOne {
 	return u.Update(func(s *ClassInstanceUpsert) {
 		s.UpdateWaitlistCount()
+	})
+}
+
+// SetCancelledAt sets the "cancelled_at" field.
+func (u *ClassInstanceUpsertOne) SetCancelledAt(v time.Time) *ClassInstanceUpsertOne {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.SetCancelledAt(v)
+	})
+}
+
+// UpdateCancelledAt sets the "cancelled_at" field to the value that was provided on create.
+func (u *ClassInstanceUpsertOne) UpdateCancelledAt() *ClassInstanceUpsertOne {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.UpdateCancelledAt()
+	})
+}
+
+// ClearCancelledAt clears the value of the "cancelled_at" field.
+func (u *ClassInstanceUpsertOne) ClearCancelledAt() *ClassInstanceUpsertOne {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.ClearCancelledAt()
+	})
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (u *ClassInstanceUpsertOne) SetCancelReason(v string) *ClassInstanceUpsertOne {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.SetCancelReason(v)
+	})
+}
+
+// UpdateCancelReason sets the "cancel_reason" field to the value that was provided on create.
+func (u *ClassInstanceUpsertOne) UpdateCancelReason() *ClassInstanceUpsertOne {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.UpdateCancelReason()
+	})
+}
+
+// ClearCancelReason clears the value of the "cancel_reason" field.
+func (u *ClassInstanceUpsertOne) ClearCancelReason() *ClassInstanceUpsertOne {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.ClearCancelReason()
+	})
+}
+
+// SetHistoryCorrectedAt sets the "history_corrected_at" field.
+func (u *ClassInstanceUpsertOne) SetHistoryCorrectedAt(v time.Time) *ClassInstanceUpsertOne {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.SetHistoryCorrectedAt(v)
+	})
+}
+
+// UpdateHistoryCorrectedAt sets the "history_corrected_at" field to the value that was provided on create.
+func (u *ClassInstanceUpsertOne) UpdateHistoryCorrectedAt() *ClassInstanceUpsertOne {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.UpdateHistoryCorrectedAt()
+	})
+}
+
+// ClearHistoryCorrectedAt clears the value of the "history_corrected_at" field.
+func (u *ClassInstanceUpsertOne) ClearHistoryCorrectedAt() *ClassInstanceUpsertOne {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.ClearHistoryCorrectedAt()
 	})
 }
 
@@ -1862,6 +2038,69 @@ func (u *ClassInstanceUpsertBulk) AddWaitlistCount(v int) *ClassInstanceUpsertBu
 func (u *ClassInstanceUpsertBulk) UpdateWaitlistCount() *ClassInstanceUpsertBulk {
 	return u.Update(func(s *ClassInstanceUpsert) {
 		s.UpdateWaitlistCount()
+	})
+}
+
+// SetCancelledAt sets the "cancelled_at" field.
+func (u *ClassInstanceUpsertBulk) SetCancelledAt(v time.Time) *ClassInstanceUpsertBulk {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.SetCancelledAt(v)
+	})
+}
+
+// UpdateCancelledAt sets the "cancelled_at" field to the value that was provided on create.
+func (u *ClassInstanceUpsertBulk) UpdateCancelledAt() *ClassInstanceUpsertBulk {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.UpdateCancelledAt()
+	})
+}
+
+// ClearCancelledAt clears the value of the "cancelled_at" field.
+func (u *ClassInstanceUpsertBulk) ClearCancelledAt() *ClassInstanceUpsertBulk {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.ClearCancelledAt()
+	})
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (u *ClassInstanceUpsertBulk) SetCancelReason(v string) *ClassInstanceUpsertBulk {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.SetCancelReason(v)
+	})
+}
+
+// UpdateCancelReason sets the "cancel_reason" field to the value that was provided on create.
+func (u *ClassInstanceUpsertBulk) UpdateCancelReason() *ClassInstanceUpsertBulk {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.UpdateCancelReason()
+	})
+}
+
+// ClearCancelReason clears the value of the "cancel_reason" field.
+func (u *ClassInstanceUpsertBulk) ClearCancelReason() *ClassInstanceUpsertBulk {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.ClearCancelReason()
+	})
+}
+
+// SetHistoryCorrectedAt sets the "history_corrected_at" field.
+func (u *ClassInstanceUpsertBulk) SetHistoryCorrectedAt(v time.Time) *ClassInstanceUpsertBulk {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.SetHistoryCorrectedAt(v)
+	})
+}
+
+// UpdateHistoryCorrectedAt sets the "history_corrected_at" field to the value that was provided on create.
+func (u *ClassInstanceUpsertBulk) UpdateHistoryCorrectedAt() *ClassInstanceUpsertBulk {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.UpdateHistoryCorrectedAt()
+	})
+}
+
+// ClearHistoryCorrectedAt clears the value of the "history_corrected_at" field.
+func (u *ClassInstanceUpsertBulk) ClearHistoryCorrectedAt() *ClassInstanceUpsertBulk {
+	return u.Update(func(s *ClassInstanceUpsert) {
+		s.ClearHistoryCorrectedAt()
 	})
 }
 

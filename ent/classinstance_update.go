@@ -327,6 +327,66 @@ func (_u *ClassInstanceUpdate) AddWaitlistCount(v int) *ClassInstanceUpdate {
 	return _u
 }
 
+// SetCancelledAt sets the "cancelled_at" field.
+func (_u *ClassInstanceUpdate) SetCancelledAt(v time.Time) *ClassInstanceUpdate {
+	_u.mutation.SetCancelledAt(v)
+	return _u
+}
+
+// SetNillableCancelledAt sets the "cancelled_at" field if the given value is not nil.
+func (_u *ClassInstanceUpdate) SetNillableCancelledAt(v *time.Time) *ClassInstanceUpdate {
+	if v != nil {
+		_u.SetCancelledAt(*v)
+	}
+	return _u
+}
+
+// ClearCancelledAt clears the value of the "cancelled_at" field.
+func (_u *ClassInstanceUpdate) ClearCancelledAt() *ClassInstanceUpdate {
+	_u.mutation.ClearCancelledAt()
+	return _u
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (_u *ClassInstanceUpdate) SetCancelReason(v string) *ClassInstanceUpdate {
+	_u.mutation.SetCancelReason(v)
+	return _u
+}
+
+// SetNillableCancelReason sets the "cancel_reason" field if the given value is not nil.
+func (_u *ClassInstanceUpdate) SetNillableCancelReason(v *string) *ClassInstanceUpdate {
+	if v != nil {
+		_u.SetCancelReason(*v)
+	}
+	return _u
+}
+
+// ClearCancelReason clears the value of the "cancel_reason" field.
+func (_u *ClassInstanceUpdate) ClearCancelReason() *ClassInstanceUpdate {
+	_u.mutation.ClearCancelReason()
+	return _u
+}
+
+// SetHistoryCorrectedAt sets the "history_corrected_at" field.
+func (_u *ClassInstanceUpdate) SetHistoryCorrectedAt(v time.Time) *ClassInstanceUpdate {
+	_u.mutation.SetHistoryCorrectedAt(v)
+	return _u
+}
+
+// SetNillableHistoryCorrectedAt sets the "history_corrected_at" field if the given value is not nil.
+func (_u *ClassInstanceUpdate) SetNillableHistoryCorrectedAt(v *time.Time) *ClassInstanceUpdate {
+	if v != nil {
+		_u.SetHistoryCorrectedAt(*v)
+	}
+	return _u
+}
+
+// ClearHistoryCorrectedAt clears the value of the "history_corrected_at" field.
+func (_u *ClassInstanceUpdate) ClearHistoryCorrectedAt() *ClassInstanceUpdate {
+	_u.mutation.ClearHistoryCorrectedAt()
+	return _u
+}
+
 // SetClassType sets the "class_type" edge to the ClassType entity.
 func (_u *ClassInstanceUpdate) SetClassType(v *ClassType) *ClassInstanceUpdate {
 	return _u.SetClassTypeID(v.ID)
@@ -486,6 +546,11 @@ func (_u *ClassInstanceUpdate) check() error {
 			return &ValidationError{Name: "waitlist_count", err: fmt.Errorf(`ent: validator failed for field "ClassInstance.waitlist_count": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.CancelReason(); ok {
+		if err := classinstance.CancelReasonValidator(v); err != nil {
+			return &ValidationError{Name: "cancel_reason", err: fmt.Errorf(`ent: validator failed for field "ClassInstance.cancel_reason": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "ClassInstance.organization"`)
 	}
@@ -566,6 +631,24 @@ func (_u *ClassInstanceUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	}
 	if value, ok := _u.mutation.AddedWaitlistCount(); ok {
 		_spec.AddField(classinstance.FieldWaitlistCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.CancelledAt(); ok {
+		_spec.SetField(classinstance.FieldCancelledAt, field.TypeTime, value)
+	}
+	if _u.mutation.CancelledAtCleared() {
+		_spec.ClearField(classinstance.FieldCancelledAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.CancelReason(); ok {
+		_spec.SetField(classinstance.FieldCancelReason, field.TypeString, value)
+	}
+	if _u.mutation.CancelReasonCleared() {
+		_spec.ClearField(classinstance.FieldCancelReason, field.TypeString)
+	}
+	if value, ok := _u.mutation.HistoryCorrectedAt(); ok {
+		_spec.SetField(classinstance.FieldHistoryCorrectedAt, field.TypeTime, value)
+	}
+	if _u.mutation.HistoryCorrectedAtCleared() {
+		_spec.ClearField(classinstance.FieldHistoryCorrectedAt, field.TypeTime)
 	}
 	if _u.mutation.ClassTypeCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1041,6 +1124,66 @@ func (_u *ClassInstanceUpdateOne) AddWaitlistCount(v int) *ClassInstanceUpdateOn
 	return _u
 }
 
+// SetCancelledAt sets the "cancelled_at" field.
+func (_u *ClassInstanceUpdateOne) SetCancelledAt(v time.Time) *ClassInstanceUpdateOne {
+	_u.mutation.SetCancelledAt(v)
+	return _u
+}
+
+// SetNillableCancelledAt sets the "cancelled_at" field if the given value is not nil.
+func (_u *ClassInstanceUpdateOne) SetNillableCancelledAt(v *time.Time) *ClassInstanceUpdateOne {
+	if v != nil {
+		_u.SetCancelledAt(*v)
+	}
+	return _u
+}
+
+// ClearCancelledAt clears the value of the "cancelled_at" field.
+func (_u *ClassInstanceUpdateOne) ClearCancelledAt() *ClassInstanceUpdateOne {
+	_u.mutation.ClearCancelledAt()
+	return _u
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (_u *ClassInstanceUpdateOne) SetCancelReason(v string) *ClassInstanceUpdateOne {
+	_u.mutation.SetCancelReason(v)
+	return _u
+}
+
+// SetNillableCancelReason sets the "cancel_reason" field if the given value is not nil.
+func (_u *ClassInstanceUpdateOne) SetNillableCancelReason(v *string) *ClassInstanceUpdateOne {
+	if v != nil {
+		_u.SetCancelReason(*v)
+	}
+	return _u
+}
+
+// ClearCancelReason clears the value of the "cancel_reason" field.
+func (_u *ClassInstanceUpdateOne) ClearCancelReason() *ClassInstanceUpdateOne {
+	_u.mutation.ClearCancelReason()
+	return _u
+}
+
+// SetHistoryCorrectedAt sets the "history_corrected_at" field.
+func (_u *ClassInstanceUpdateOne) SetHistoryCorrectedAt(v time.Time) *ClassInstanceUpdateOne {
+	_u.mutation.SetHistoryCorrectedAt(v)
+	return _u
+}
+
+// SetNillableHistoryCorrectedAt sets the "history_corrected_at" field if the given value is not nil.
+func (_u *ClassInstanceUpdateOne) SetNillableHistoryCorrectedAt(v *time.Time) *ClassInstanceUpdateOne {
+	if v != nil {
+		_u.SetHistoryCorrectedAt(*v)
+	}
+	return _u
+}
+
+// ClearHistoryCorrectedAt clears the value of the "history_corrected_at" field.
+func (_u *ClassInstanceUpdateOne) ClearHistoryCorrectedAt() *ClassInstanceUpdateOne {
+	_u.mutation.ClearHistoryCorrectedAt()
+	return _u
+}
+
 // SetClassType sets the "class_type" edge to the ClassType entity.
 func (_u *ClassInstanceUpdateOne) SetClassType(v *ClassType) *ClassInstanceUpdateOne {
 	return _u.SetClassTypeID(v.ID)
@@ -1213,6 +1356,11 @@ func (_u *ClassInstanceUpdateOne) check() error {
 			return &ValidationError{Name: "waitlist_count", err: fmt.Errorf(`ent: validator failed for field "ClassInstance.waitlist_count": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.CancelReason(); ok {
+		if err := classinstance.CancelReasonValidator(v); err != nil {
+			return &ValidationError{Name: "cancel_reason", err: fmt.Errorf(`ent: validator failed for field "ClassInstance.cancel_reason": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "ClassInstance.organization"`)
 	}
@@ -1310,6 +1458,24 @@ func (_u *ClassInstanceUpdateOne) sqlSave(ctx context.Context) (_node *ClassInst
 	}
 	if value, ok := _u.mutation.AddedWaitlistCount(); ok {
 		_spec.AddField(classinstance.FieldWaitlistCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.CancelledAt(); ok {
+		_spec.SetField(classinstance.FieldCancelledAt, field.TypeTime, value)
+	}
+	if _u.mutation.CancelledAtCleared() {
+		_spec.ClearField(classinstance.FieldCancelledAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.CancelReason(); ok {
+		_spec.SetField(classinstance.FieldCancelReason, field.TypeString, value)
+	}
+	if _u.mutation.CancelReasonCleared() {
+		_spec.ClearField(classinstance.FieldCancelReason, field.TypeString)
+	}
+	if value, ok := _u.mutation.HistoryCorrectedAt(); ok {
+		_spec.SetField(classinstance.FieldHistoryCorrectedAt, field.TypeTime, value)
+	}
+	if _u.mutation.HistoryCorrectedAtCleared() {
+		_spec.ClearField(classinstance.FieldHistoryCorrectedAt, field.TypeTime)
 	}
 	if _u.mutation.ClassTypeCleared() {
 		edge := &sqlgraph.EdgeSpec{

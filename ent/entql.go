@@ -250,25 +250,28 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		Type: "ClassInstance",
 		Fields: map[string]*sqlgraph.FieldSpec{
-			classinstance.FieldCreatedAt:         {Type: field.TypeTime, Column: classinstance.FieldCreatedAt},
-			classinstance.FieldUpdatedAt:         {Type: field.TypeTime, Column: classinstance.FieldUpdatedAt},
-			classinstance.FieldOrganizationID:    {Type: field.TypeUUID, Column: classinstance.FieldOrganizationID},
-			classinstance.FieldImportRef:         {Type: field.TypeString, Column: classinstance.FieldImportRef},
-			classinstance.FieldClassTypeID:       {Type: field.TypeUUID, Column: classinstance.FieldClassTypeID},
-			classinstance.FieldInstructorID:      {Type: field.TypeUUID, Column: classinstance.FieldInstructorID},
-			classinstance.FieldLocationID:        {Type: field.TypeUUID, Column: classinstance.FieldLocationID},
-			classinstance.FieldRoomID:            {Type: field.TypeUUID, Column: classinstance.FieldRoomID},
-			classinstance.FieldStartTime:         {Type: field.TypeTime, Column: classinstance.FieldStartTime},
-			classinstance.FieldEndTime:           {Type: field.TypeTime, Column: classinstance.FieldEndTime},
-			classinstance.FieldCapacity:          {Type: field.TypeInt, Column: classinstance.FieldCapacity},
-			classinstance.FieldStatus:            {Type: field.TypeEnum, Column: classinstance.FieldStatus},
-			classinstance.FieldOnline:            {Type: field.TypeBool, Column: classinstance.FieldOnline},
-			classinstance.FieldListed:            {Type: field.TypeBool, Column: classinstance.FieldListed},
-			classinstance.FieldWorkshopEntryKind: {Type: field.TypeEnum, Column: classinstance.FieldWorkshopEntryKind},
-			classinstance.FieldWorkshopEntryID:   {Type: field.TypeUUID, Column: classinstance.FieldWorkshopEntryID},
-			classinstance.FieldWorkshopEntrySlug: {Type: field.TypeString, Column: classinstance.FieldWorkshopEntrySlug},
-			classinstance.FieldBookedCount:       {Type: field.TypeInt, Column: classinstance.FieldBookedCount},
-			classinstance.FieldWaitlistCount:     {Type: field.TypeInt, Column: classinstance.FieldWaitlistCount},
+			classinstance.FieldCreatedAt:          {Type: field.TypeTime, Column: classinstance.FieldCreatedAt},
+			classinstance.FieldUpdatedAt:          {Type: field.TypeTime, Column: classinstance.FieldUpdatedAt},
+			classinstance.FieldOrganizationID:     {Type: field.TypeUUID, Column: classinstance.FieldOrganizationID},
+			classinstance.FieldImportRef:          {Type: field.TypeString, Column: classinstance.FieldImportRef},
+			classinstance.FieldClassTypeID:        {Type: field.TypeUUID, Column: classinstance.FieldClassTypeID},
+			classinstance.FieldInstructorID:       {Type: field.TypeUUID, Column: classinstance.FieldInstructorID},
+			classinstance.FieldLocationID:         {Type: field.TypeUUID, Column: classinstance.FieldLocationID},
+			classinstance.FieldRoomID:             {Type: field.TypeUUID, Column: classinstance.FieldRoomID},
+			classinstance.FieldStartTime:          {Type: field.TypeTime, Column: classinstance.FieldStartTime},
+			classinstance.FieldEndTime:            {Type: field.TypeTime, Column: classinstance.FieldEndTime},
+			classinstance.FieldCapacity:           {Type: field.TypeInt, Column: classinstance.FieldCapacity},
+			classinstance.FieldStatus:             {Type: field.TypeEnum, Column: classinstance.FieldStatus},
+			classinstance.FieldOnline:             {Type: field.TypeBool, Column: classinstance.FieldOnline},
+			classinstance.FieldListed:             {Type: field.TypeBool, Column: classinstance.FieldListed},
+			classinstance.FieldWorkshopEntryKind:  {Type: field.TypeEnum, Column: classinstance.FieldWorkshopEntryKind},
+			classinstance.FieldWorkshopEntryID:    {Type: field.TypeUUID, Column: classinstance.FieldWorkshopEntryID},
+			classinstance.FieldWorkshopEntrySlug:  {Type: field.TypeString, Column: classinstance.FieldWorkshopEntrySlug},
+			classinstance.FieldBookedCount:        {Type: field.TypeInt, Column: classinstance.FieldBookedCount},
+			classinstance.FieldWaitlistCount:      {Type: field.TypeInt, Column: classinstance.FieldWaitlistCount},
+			classinstance.FieldCancelledAt:        {Type: field.TypeTime, Column: classinstance.FieldCancelledAt},
+			classinstance.FieldCancelReason:       {Type: field.TypeString, Column: classinstance.FieldCancelReason},
+			classinstance.FieldHistoryCorrectedAt: {Type: field.TypeTime, Column: classinstance.FieldHistoryCorrectedAt},
 		},
 	}
 	graph.Nodes[9] = &sqlgraph.Node{
@@ -2852,6 +2855,21 @@ func (f *ClassInstanceFilter) WhereBookedCount(p entql.IntP) {
 // WhereWaitlistCount applies the entql int predicate on the waitlist_count field.
 func (f *ClassInstanceFilter) WhereWaitlistCount(p entql.IntP) {
 	f.Where(p.Field(classinstance.FieldWaitlistCount))
+}
+
+// WhereCancelledAt applies the entql time.Time predicate on the cancelled_at field.
+func (f *ClassInstanceFilter) WhereCancelledAt(p entql.TimeP) {
+	f.Where(p.Field(classinstance.FieldCancelledAt))
+}
+
+// WhereCancelReason applies the entql string predicate on the cancel_reason field.
+func (f *ClassInstanceFilter) WhereCancelReason(p entql.StringP) {
+	f.Where(p.Field(classinstance.FieldCancelReason))
+}
+
+// WhereHistoryCorrectedAt applies the entql time.Time predicate on the history_corrected_at field.
+func (f *ClassInstanceFilter) WhereHistoryCorrectedAt(p entql.TimeP) {
+	f.Where(p.Field(classinstance.FieldHistoryCorrectedAt))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.

@@ -8625,43 +8625,46 @@ func (m *BrandMutation) ResetEdge(name string) error {
 // ClassInstanceMutation represents an operation that mutates the ClassInstance nodes in the graph.
 type ClassInstanceMutation struct {
 	config
-	op                  Op
-	typ                 string
-	id                  *uuid.UUID
-	created_at          *time.Time
-	updated_at          *time.Time
-	import_ref          *string
-	start_time          *time.Time
-	end_time            *time.Time
-	capacity            *int
-	addcapacity         *int
-	status              *classinstance.Status
-	online              *bool
-	listed              *bool
-	workshop_entry_kind *classinstance.WorkshopEntryKind
-	workshop_entry_id   *uuid.UUID
-	workshop_entry_slug *string
-	booked_count        *int
-	addbooked_count     *int
-	waitlist_count      *int
-	addwaitlist_count   *int
-	clearedFields       map[string]struct{}
-	organization        *uuid.UUID
-	clearedorganization bool
-	class_type          *uuid.UUID
-	clearedclass_type   bool
-	instructor          *uuid.UUID
-	clearedinstructor   bool
-	location            *uuid.UUID
-	clearedlocation     bool
-	room                *uuid.UUID
-	clearedroom         bool
-	bookings            map[uuid.UUID]struct{}
-	removedbookings     map[uuid.UUID]struct{}
-	clearedbookings     bool
-	done                bool
-	oldValue            func(context.Context) (*ClassInstance, error)
-	predicates          []predicate.ClassInstance
+	op                   Op
+	typ                  string
+	id                   *uuid.UUID
+	created_at           *time.Time
+	updated_at           *time.Time
+	import_ref           *string
+	start_time           *time.Time
+	end_time             *time.Time
+	capacity             *int
+	addcapacity          *int
+	status               *classinstance.Status
+	online               *bool
+	listed               *bool
+	workshop_entry_kind  *classinstance.WorkshopEntryKind
+	workshop_entry_id    *uuid.UUID
+	workshop_entry_slug  *string
+	booked_count         *int
+	addbooked_count      *int
+	waitlist_count       *int
+	addwaitlist_count    *int
+	cancelled_at         *time.Time
+	cancel_reason        *string
+	history_corrected_at *time.Time
+	clearedFields        map[string]struct{}
+	organization         *uuid.UUID
+	clearedorganization  bool
+	class_type           *uuid.UUID
+	clearedclass_type    bool
+	instructor           *uuid.UUID
+	clearedinstructor    bool
+	location             *uuid.UUID
+	clearedlocation      bool
+	room                 *uuid.UUID
+	clearedroom          bool
+	bookings             map[uuid.UUID]struct{}
+	removedbookings      map[uuid.UUID]struct{}
+	clearedbookings      bool
+	done                 bool
+	oldValue             func(context.Context) (*ClassInstance, error)
+	predicates           []predicate.ClassInstance
 }
 
 var _ ent.Mutation = (*ClassInstanceMutation)(nil)
@@ -9603,6 +9606,153 @@ func (m *ClassInstanceMutation) ResetWaitlistCount() {
 	m.addwaitlist_count = nil
 }
 
+// SetCancelledAt sets the "cancelled_at" field.
+func (m *ClassInstanceMutation) SetCancelledAt(t time.Time) {
+	m.cancelled_at = &t
+}
+
+// CancelledAt returns the value of the "cancelled_at" field in the mutation.
+func (m *ClassInstanceMutation) CancelledAt() (r time.Time, exists bool) {
+	v := m.cancelled_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCancelledAt returns the old "cancelled_at" field's value of the ClassInstance entity.
+// If the ClassInstance object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ClassInstanceMutation) OldCancelledAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCancelledAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCancelledAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCancelledAt: %w", err)
+	}
+	return oldValue.CancelledAt, nil
+}
+
+// ClearCancelledAt clears the value of the "cancelled_at" field.
+func (m *ClassInstanceMutation) ClearCancelledAt() {
+	m.cancelled_at = nil
+	m.clearedFields[classinstance.FieldCancelledAt] = struct{}{}
+}
+
+// CancelledAtCleared returns if the "cancelled_at" field was cleared in this mutation.
+func (m *ClassInstanceMutation) CancelledAtCleared() bool {
+	_, ok := m.clearedFields[classinstance.FieldCancelledAt]
+	return ok
+}
+
+// ResetCancelledAt resets all changes to the "cancelled_at" field.
+func (m *ClassInstanceMutation) ResetCancelledAt() {
+	m.cancelled_at = nil
+	delete(m.clearedFields, classinstance.FieldCancelledAt)
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (m *ClassInstanceMutation) SetCancelReason(s string) {
+	m.cancel_reason = &s
+}
+
+// CancelReason returns the value of the "cancel_reason" field in the mutation.
+func (m *ClassInstanceMutation) CancelReason() (r string, exists bool) {
+	v := m.cancel_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCancelReason returns the old "cancel_reason" field's value of the ClassInstance entity.
+// If the ClassInstance object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ClassInstanceMutation) OldCancelReason(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCancelReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCancelReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCancelReason: %w", err)
+	}
+	return oldValue.CancelReason, nil
+}
+
+// ClearCancelReason clears the value of the "cancel_reason" field.
+func (m *ClassInstanceMutation) ClearCancelReason() {
+	m.cancel_reason = nil
+	m.clearedFields[classinstance.FieldCancelReason] = struct{}{}
+}
+
+// CancelReasonCleared returns if the "cancel_reason" field was cleared in this mutation.
+func (m *ClassInstanceMutation) CancelReasonCleared() bool {
+	_, ok := m.clearedFields[classinstance.FieldCancelReason]
+	return ok
+}
+
+// ResetCancelReason resets all changes to the "cancel_reason" field.
+func (m *ClassInstanceMutation) ResetCancelReason() {
+	m.cancel_reason = nil
+	delete(m.clearedFields, classinstance.FieldCancelReason)
+}
+
+// SetHistoryCorrectedAt sets the "history_corrected_at" field.
+func (m *ClassInstanceMutation) SetHistoryCorrectedAt(t time.Time) {
+	m.history_corrected_at = &t
+}
+
+// HistoryCorrectedAt returns the value of the "history_corrected_at" field in the mutation.
+func (m *ClassInstanceMutation) HistoryCorrectedAt() (r time.Time, exists bool) {
+	v := m.history_corrected_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHistoryCorrectedAt returns the old "history_corrected_at" field's value of the ClassInstance entity.
+// If the ClassInstance object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ClassInstanceMutation) OldHistoryCorrectedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHistoryCorrectedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHistoryCorrectedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHistoryCorrectedAt: %w", err)
+	}
+	return oldValue.HistoryCorrectedAt, nil
+}
+
+// ClearHistoryCorrectedAt clears the value of the "history_corrected_at" field.
+func (m *ClassInstanceMutation) ClearHistoryCorrectedAt() {
+	m.history_corrected_at = nil
+	m.clearedFields[classinstance.FieldHistoryCorrectedAt] = struct{}{}
+}
+
+// HistoryCorrectedAtCleared returns if the "history_corrected_at" field was cleared in this mutation.
+func (m *ClassInstanceMutation) HistoryCorrectedAtCleared() bool {
+	_, ok := m.clearedFields[classinstance.FieldHistoryCorrectedAt]
+	return ok
+}
+
+// ResetHistoryCorrectedAt resets all changes to the "history_corrected_at" field.
+func (m *ClassInstanceMutation) ResetHistoryCorrectedAt() {
+	m.history_corrected_at = nil
+	delete(m.clearedFields, classinstance.FieldHistoryCorrectedAt)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *ClassInstanceMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -9826,7 +9976,7 @@ func (m *ClassInstanceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ClassInstanceMutation) Fields() []string {
-	fields := make([]string, 0, 19)
+	fields := make([]string, 0, 22)
 	if m.created_at != nil {
 		fields = append(fields, classinstance.FieldCreatedAt)
 	}
@@ -9884,6 +10034,15 @@ func (m *ClassInstanceMutation) Fields() []string {
 	if m.waitlist_count != nil {
 		fields = append(fields, classinstance.FieldWaitlistCount)
 	}
+	if m.cancelled_at != nil {
+		fields = append(fields, classinstance.FieldCancelledAt)
+	}
+	if m.cancel_reason != nil {
+		fields = append(fields, classinstance.FieldCancelReason)
+	}
+	if m.history_corrected_at != nil {
+		fields = append(fields, classinstance.FieldHistoryCorrectedAt)
+	}
 	return fields
 }
 
@@ -9930,6 +10089,12 @@ func (m *ClassInstanceMutation) Field(name string) (ent.Value, bool) {
 		return m.BookedCount()
 	case classinstance.FieldWaitlistCount:
 		return m.WaitlistCount()
+	case classinstance.FieldCancelledAt:
+		return m.CancelledAt()
+	case classinstance.FieldCancelReason:
+		return m.CancelReason()
+	case classinstance.FieldHistoryCorrectedAt:
+		return m.HistoryCorrectedAt()
 	}
 	return nil, false
 }
@@ -9977,6 +10142,12 @@ func (m *ClassInstanceMutation) OldField(ctx context.Context, name string) (ent.
 		return m.OldBookedCount(ctx)
 	case classinstance.FieldWaitlistCount:
 		return m.OldWaitlistCount(ctx)
+	case classinstance.FieldCancelledAt:
+		return m.OldCancelledAt(ctx)
+	case classinstance.FieldCancelReason:
+		return m.OldCancelReason(ctx)
+	case classinstance.FieldHistoryCorrectedAt:
+		return m.OldHistoryCorrectedAt(ctx)
 	}
 	return nil, fmt.Errorf("unknown ClassInstance field %s", name)
 }
@@ -10119,6 +10290,27 @@ func (m *ClassInstanceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetWaitlistCount(v)
 		return nil
+	case classinstance.FieldCancelledAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCancelledAt(v)
+		return nil
+	case classinstance.FieldCancelReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCancelReason(v)
+		return nil
+	case classinstance.FieldHistoryCorrectedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHistoryCorrectedAt(v)
+		return nil
 	}
 	return fmt.Errorf("unknown ClassInstance field %s", name)
 }
@@ -10209,6 +10401,15 @@ func (m *ClassInstanceMutation) ClearedFields() []string {
 	if m.FieldCleared(classinstance.FieldWorkshopEntrySlug) {
 		fields = append(fields, classinstance.FieldWorkshopEntrySlug)
 	}
+	if m.FieldCleared(classinstance.FieldCancelledAt) {
+		fields = append(fields, classinstance.FieldCancelledAt)
+	}
+	if m.FieldCleared(classinstance.FieldCancelReason) {
+		fields = append(fields, classinstance.FieldCancelReason)
+	}
+	if m.FieldCleared(classinstance.FieldHistoryCorrectedAt) {
+		fields = append(fields, classinstance.FieldHistoryCorrectedAt)
+	}
 	return fields
 }
 
@@ -10243,6 +10444,15 @@ func (m *ClassInstanceMutation) ClearField(name string) error {
 		return nil
 	case classinstance.FieldWorkshopEntrySlug:
 		m.ClearWorkshopEntrySlug()
+		return nil
+	case classinstance.FieldCancelledAt:
+		m.ClearCancelledAt()
+		return nil
+	case classinstance.FieldCancelReason:
+		m.ClearCancelReason()
+		return nil
+	case classinstance.FieldHistoryCorrectedAt:
+		m.ClearHistoryCorrectedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown ClassInstance nullable field %s", name)
@@ -10308,6 +10518,15 @@ func (m *ClassInstanceMutation) ResetField(name string) error {
 		return nil
 	case classinstance.FieldWaitlistCount:
 		m.ResetWaitlistCount()
+		return nil
+	case classinstance.FieldCancelledAt:
+		m.ResetCancelledAt()
+		return nil
+	case classinstance.FieldCancelReason:
+		m.ResetCancelReason()
+		return nil
+	case classinstance.FieldHistoryCorrectedAt:
+		m.ResetHistoryCorrectedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown ClassInstance field %s", name)

@@ -55,6 +55,12 @@ const (
 	FieldBookedCount = "booked_count"
 	// FieldWaitlistCount holds the string denoting the waitlist_count field in the database.
 	FieldWaitlistCount = "waitlist_count"
+	// FieldCancelledAt holds the string denoting the cancelled_at field in the database.
+	FieldCancelledAt = "cancelled_at"
+	// FieldCancelReason holds the string denoting the cancel_reason field in the database.
+	FieldCancelReason = "cancel_reason"
+	// FieldHistoryCorrectedAt holds the string denoting the history_corrected_at field in the database.
+	FieldHistoryCorrectedAt = "history_corrected_at"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeClassType holds the string denoting the class_type edge name in mutations.
@@ -135,6 +141,9 @@ var Columns = []string{
 	FieldWorkshopEntrySlug,
 	FieldBookedCount,
 	FieldWaitlistCount,
+	FieldCancelledAt,
+	FieldCancelReason,
+	FieldHistoryCorrectedAt,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -177,6 +186,8 @@ var (
 	DefaultWaitlistCount int
 	// WaitlistCountValidator is a validator for the "waitlist_count" field. It is called by the builders before save.
 	WaitlistCountValidator func(int) error
+	// CancelReasonValidator is a validator for the "cancel_reason" field. It is called by the builders before save.
+	CancelReasonValidator func(string) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() uuid.UUID
 )
@@ -333,6 +344,21 @@ func ByBookedCount(opts ...sql.OrderTermOption) OrderOption {
 // ByWaitlistCount orders the results by the waitlist_count field.
 func ByWaitlistCount(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldWaitlistCount, opts...).ToFunc()
+}
+
+// ByCancelledAt orders the results by the cancelled_at field.
+func ByCancelledAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCancelledAt, opts...).ToFunc()
+}
+
+// ByCancelReason orders the results by the cancel_reason field.
+func ByCancelReason(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCancelReason, opts...).ToFunc()
+}
+
+// ByHistoryCorrectedAt orders the results by the history_corrected_at field.
+func ByHistoryCorrectedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldHistoryCorrectedAt, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

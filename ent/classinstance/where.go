@@ -141,6 +141,21 @@ func WaitlistCount(v int) predicate.ClassInstance {
 	return predicate.ClassInstance(sql.FieldEQ(FieldWaitlistCount, v))
 }
 
+// CancelledAt applies equality check predicate on the "cancelled_at" field. It's identical to CancelledAtEQ.
+func CancelledAt(v time.Time) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldEQ(FieldCancelledAt, v))
+}
+
+// CancelReason applies equality check predicate on the "cancel_reason" field. It's identical to CancelReasonEQ.
+func CancelReason(v string) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldEQ(FieldCancelReason, v))
+}
+
+// HistoryCorrectedAt applies equality check predicate on the "history_corrected_at" field. It's identical to HistoryCorrectedAtEQ.
+func HistoryCorrectedAt(v time.Time) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldEQ(FieldHistoryCorrectedAt, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.ClassInstance {
 	return predicate.ClassInstance(sql.FieldEQ(FieldCreatedAt, v))
@@ -819,6 +834,181 @@ func WaitlistCountLT(v int) predicate.ClassInstance {
 // WaitlistCountLTE applies the LTE predicate on the "waitlist_count" field.
 func WaitlistCountLTE(v int) predicate.ClassInstance {
 	return predicate.ClassInstance(sql.FieldLTE(FieldWaitlistCount, v))
+}
+
+// CancelledAtEQ applies the EQ predicate on the "cancelled_at" field.
+func CancelledAtEQ(v time.Time) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldEQ(FieldCancelledAt, v))
+}
+
+// CancelledAtNEQ applies the NEQ predicate on the "cancelled_at" field.
+func CancelledAtNEQ(v time.Time) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldNEQ(FieldCancelledAt, v))
+}
+
+// CancelledAtIn applies the In predicate on the "cancelled_at" field.
+func CancelledAtIn(vs ...time.Time) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldIn(FieldCancelledAt, vs...))
+}
+
+// CancelledAtNotIn applies the NotIn predicate on the "cancelled_at" field.
+func CancelledAtNotIn(vs ...time.Time) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldNotIn(FieldCancelledAt, vs...))
+}
+
+// CancelledAtGT applies the GT predicate on the "cancelled_at" field.
+func CancelledAtGT(v time.Time) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldGT(FieldCancelledAt, v))
+}
+
+// CancelledAtGTE applies the GTE predicate on the "cancelled_at" field.
+func CancelledAtGTE(v time.Time) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldGTE(FieldCancelledAt, v))
+}
+
+// CancelledAtLT applies the LT predicate on the "cancelled_at" field.
+func CancelledAtLT(v time.Time) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldLT(FieldCancelledAt, v))
+}
+
+// CancelledAtLTE applies the LTE predicate on the "cancelled_at" field.
+func CancelledAtLTE(v time.Time) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldLTE(FieldCancelledAt, v))
+}
+
+// CancelledAtIsNil applies the IsNil predicate on the "cancelled_at" field.
+func CancelledAtIsNil() predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldIsNull(FieldCancelledAt))
+}
+
+// CancelledAtNotNil applies the NotNil predicate on the "cancelled_at" field.
+func CancelledAtNotNil() predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldNotNull(FieldCancelledAt))
+}
+
+// CancelReasonEQ applies the EQ predicate on the "cancel_reason" field.
+func CancelReasonEQ(v string) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldEQ(FieldCancelReason, v))
+}
+
+// CancelReasonNEQ applies the NEQ predicate on the "cancel_reason" field.
+func CancelReasonNEQ(v string) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldNEQ(FieldCancelReason, v))
+}
+
+// CancelReasonIn applies the In predicate on the "cancel_reason" field.
+func CancelReasonIn(vs ...string) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldIn(FieldCancelReason, vs...))
+}
+
+// CancelReasonNotIn applies the NotIn predicate on the "cancel_reason" field.
+func CancelReasonNotIn(vs ...string) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldNotIn(FieldCancelReason, vs...))
+}
+
+// CancelReasonGT applies the GT predicate on the "cancel_reason" field.
+func CancelReasonGT(v string) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldGT(FieldCancelReason, v))
+}
+
+// CancelReasonGTE applies the GTE predicate on the "cancel_reason" field.
+func CancelReasonGTE(v string) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldGTE(FieldCancelReason, v))
+}
+
+// CancelReasonLT applies the LT predicate on the "cancel_reason" field.
+func CancelReasonLT(v string) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldLT(FieldCancelReason, v))
+}
+
+// CancelReasonLTE applies the LTE predicate on the "cancel_reason" field.
+func CancelReasonLTE(v string) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldLTE(FieldCancelReason, v))
+}
+
+// CancelReasonContains applies the Contains predicate on the "cancel_reason" field.
+func CancelReasonContains(v string) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldContains(FieldCancelReason, v))
+}
+
+// CancelReasonHasPrefix applies the HasPrefix predicate on the "cancel_reason" field.
+func CancelReasonHasPrefix(v string) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldHasPrefix(FieldCancelReason, v))
+}
+
+// CancelReasonHasSuffix applies the HasSuffix predicate on the "cancel_reason" field.
+func CancelReasonHasSuffix(v string) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldHasSuffix(FieldCancelReason, v))
+}
+
+// CancelReasonIsNil applies the IsNil predicate on the "cancel_reason" field.
+func CancelReasonIsNil() predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldIsNull(FieldCancelReason))
+}
+
+// CancelReasonNotNil applies the NotNil predicate on the "cancel_reason" field.
+func CancelReasonNotNil() predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldNotNull(FieldCancelReason))
+}
+
+// CancelReasonEqualFold applies the EqualFold predicate on the "cancel_reason" field.
+func CancelReasonEqualFold(v string) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldEqualFold(FieldCancelReason, v))
+}
+
+// CancelReasonContainsFold applies the ContainsFold predicate on the "cancel_reason" field.
+func CancelReasonContainsFold(v string) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldContainsFold(FieldCancelReason, v))
+}
+
+// HistoryCorrectedAtEQ applies the EQ predicate on the "history_corrected_at" field.
+func HistoryCorrectedAtEQ(v time.Time) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldEQ(FieldHistoryCorrectedAt, v))
+}
+
+// HistoryCorrectedAtNEQ applies the NEQ predicate on the "history_corrected_at" field.
+func HistoryCorrectedAtNEQ(v time.Time) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldNEQ(FieldHistoryCorrectedAt, v))
+}
+
+// HistoryCorrectedAtIn applies the In predicate on the "history_corrected_at" field.
+func HistoryCorrectedAtIn(vs ...time.Time) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldIn(FieldHistoryCorrectedAt, vs...))
+}
+
+// HistoryCorrectedAtNotIn applies the NotIn predicate on the "history_corrected_at" field.
+func HistoryCorrectedAtNotIn(vs ...time.Time) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldNotIn(FieldHistoryCorrectedAt, vs...))
+}
+
+// HistoryCorrectedAtGT applies the GT predicate on the "history_corrected_at" field.
+func HistoryCorrectedAtGT(v time.Time) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldGT(FieldHistoryCorrectedAt, v))
+}
+
+// HistoryCorrectedAtGTE applies the GTE predicate on the "history_corrected_at" field.
+func HistoryCorrectedAtGTE(v time.Time) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldGTE(FieldHistoryCorrectedAt, v))
+}
+
+// HistoryCorrectedAtLT applies the LT predicate on the "history_corrected_at" field.
+func HistoryCorrectedAtLT(v time.Time) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldLT(FieldHistoryCorrectedAt, v))
+}
+
+// HistoryCorrectedAtLTE applies the LTE predicate on the "history_corrected_at" field.
+func HistoryCorrectedAtLTE(v time.Time) predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldLTE(FieldHistoryCorrectedAt, v))
+}
+
+// HistoryCorrectedAtIsNil applies the IsNil predicate on the "history_corrected_at" field.
+func HistoryCorrectedAtIsNil() predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldIsNull(FieldHistoryCorrectedAt))
+}
+
+// HistoryCorrectedAtNotNil applies the NotNil predicate on the "history_corrected_at" field.
+func HistoryCorrectedAtNotNil() predicate.ClassInstance {
+	return predicate.ClassInstance(sql.FieldNotNull(FieldHistoryCorrectedAt))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

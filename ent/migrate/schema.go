@@ -385,6 +385,9 @@ var (
 		{Name: "workshop_entry_slug", Type: field.TypeString, Nullable: true},
 		{Name: "booked_count", Type: field.TypeInt, Default: 0},
 		{Name: "waitlist_count", Type: field.TypeInt, Default: 0},
+		{Name: "cancelled_at", Type: field.TypeTime, Nullable: true},
+		{Name: "cancel_reason", Type: field.TypeString, Nullable: true, Size: 500},
+		{Name: "history_corrected_at", Type: field.TypeTime, Nullable: true},
 		{Name: "organization_id", Type: field.TypeUUID},
 		{Name: "class_type_id", Type: field.TypeUUID},
 		{Name: "instructor_id", Type: field.TypeUUID, Nullable: true},
@@ -399,31 +402,31 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "class_instances_organizations_organization",
-				Columns:    []*schema.Column{ClassInstancesColumns[15]},
+				Columns:    []*schema.Column{ClassInstancesColumns[18]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "class_instances_class_types_class_instances",
-				Columns:    []*schema.Column{ClassInstancesColumns[16]},
+				Columns:    []*schema.Column{ClassInstancesColumns[19]},
 				RefColumns: []*schema.Column{ClassTypesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "class_instances_instructors_class_instances",
-				Columns:    []*schema.Column{ClassInstancesColumns[17]},
+				Columns:    []*schema.Column{ClassInstancesColumns[20]},
 				RefColumns: []*schema.Column{InstructorsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "class_instances_locations_class_instances",
-				Columns:    []*schema.Column{ClassInstancesColumns[18]},
+				Columns:    []*schema.Column{ClassInstancesColumns[21]},
 				RefColumns: []*schema.Column{LocationsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "class_instances_rooms_class_instances",
-				Columns:    []*schema.Column{ClassInstancesColumns[19]},
+				Columns:    []*schema.Column{ClassInstancesColumns[22]},
 				RefColumns: []*schema.Column{RoomsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -432,17 +435,17 @@ var (
 			{
 				Name:    "classinstance_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{ClassInstancesColumns[15]},
+				Columns: []*schema.Column{ClassInstancesColumns[18]},
 			},
 			{
 				Name:    "classinstance_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{ClassInstancesColumns[15], ClassInstancesColumns[3]},
+				Columns: []*schema.Column{ClassInstancesColumns[18], ClassInstancesColumns[3]},
 			},
 			{
 				Name:    "classinstance_organization_id_start_time",
 				Unique:  false,
-				Columns: []*schema.Column{ClassInstancesColumns[15], ClassInstancesColumns[4]},
+				Columns: []*schema.Column{ClassInstancesColumns[18], ClassInstancesColumns[4]},
 			},
 		},
 	}

@@ -575,6 +575,10 @@ func init() {
 	classinstance.DefaultWaitlistCount = classinstanceDescWaitlistCount.Default.(int)
 	// classinstance.WaitlistCountValidator is a validator for the "waitlist_count" field. It is called by the builders before save.
 	classinstance.WaitlistCountValidator = classinstanceDescWaitlistCount.Validators[0].(func(int) error)
+	// classinstanceDescCancelReason is the schema descriptor for cancel_reason field.
+	classinstanceDescCancelReason := classinstanceFields[16].Descriptor()
+	// classinstance.CancelReasonValidator is a validator for the "cancel_reason" field. It is called by the builders before save.
+	classinstance.CancelReasonValidator = classinstanceDescCancelReason.Validators[0].(func(string) error)
 	// classinstanceDescID is the schema descriptor for id field.
 	classinstanceDescID := classinstanceMixinFields0[0].Descriptor()
 	// classinstance.DefaultID holds the default value on creation for the id field.

@@ -199,6 +199,11 @@ func (ClassInstance) Fields() []ent.Field {
 			Comment("Seat-holding bookings (confirmed, checked-in, no-show, pending payment); kept by a database trigger on bookings."),
 		field.Int("waitlist_count").Default(0).NonNegative().
 			Comment("Waitlisted bookings; kept by a database trigger on bookings."),
+		field.Time("cancelled_at").Optional().Nillable().
+			Comment("When staff cancelled the class (or a historical correction says it was cancelled)."),
+		field.String("cancel_reason").Optional().Nillable().MaxLen(500),
+		field.Time("history_corrected_at").Optional().Nillable().
+			Comment("When the class's record was last changed by a historical correction."),
 	}
 }
 

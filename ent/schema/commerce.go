@@ -3,6 +3,7 @@ package schema
 import (
 	"entgo.io/contrib/entoas"
 	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
@@ -126,9 +127,24 @@ func (Booking) Fields() []ent.Field {
 				"LateCancelled", "late-cancelled",
 				"PendingPayment", "pending_payment",
 			).Default("confirmed"),
-		field.Int("waitlist_position").Optional().Nillable().Positive(),
+		field.Int("waitlist_position").Optional().Nillable().Positive().
+			Comment("Rank on the class's waitlist (1 is next), contiguous; null once the booking leaves the waitlist."),
 		field.Time("cancelled_at").Optional().Nillable(),
 		field.Time("checked_in_at").Optional().Nillable(),
+		field.Bool("clip_charged").Default(false).
+			Comment("Whether the booking took one clip from its pass; cancelling restores exactly what was taken."),
+		field.Enum("booked_via").Values("member", "api_key", "staff", "buddy", "import").Optional().Nillable().
+			Comment("Who made the booking: the member, an API key, staff, a buddy invitation, or an import."),
+		field.Time("promoted_at").Optional().Nillable().
+			Comment("When the booking left the waitlist for a freed seat."),
+		field.String("cancel_reason").Optional().Nillable().MaxLen(100).
+			Comment("member, late_member, class_cancelled, staff, ..."),
+		field.Int64("late_cancel_fee_minor").Optional().Nillable().NonNegative().
+			Comment("The late-cancellation fee charged to the member, in minor units of the venue's currency."),
+		field.Enum("fee_status").Values("unpaid", "charged", "settled", "waived").Optional().Nillable().
+			Comment("State of the late-cancellation fee; null when there is none."),
+		field.Time("watch_admitted_at").Optional().Nillable().
+			Comment("When the member was first admitted to the class's live stream."),
 	}
 }
 
@@ -146,6 +162,11 @@ func (Booking) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("organization_id", "class_instance_id", "status"),
 		index.Fields("organization_id", "member_id"),
+		// One live booking per member and class: a duplicate is refused by the
+		// database even if a caller skips package booking.
+		index.Fields("class_instance_id", "member_id").Unique().
+			Annotations(entsql.IndexWhere("status IN ('confirmed', 'waitlisted', 'checked_in', 'no-show', 'pending_payment')")).
+			StorageKey("booking_one_live_per_member"),
 	}
 }
 

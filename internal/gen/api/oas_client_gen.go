@@ -30,6 +30,15 @@ type Invoker interface {
 	//
 	// POST /me/favorite-venues/{organizationId}
 	AddFavoriteVenue(ctx context.Context, params AddFavoriteVenueParams) (*FavoriteVenueResponse, error)
+	// AdminScheduleNotificationAvailability invokes adminScheduleNotificationAvailability operation.
+	//
+	// For one `action` (cancel, edit, substitute, restore) and 1 to 200 distinct
+	// classes, the availability entries of each audience and channel. A class of
+	// another venue (or unknown) is 422 `CLASS_SCOPE_MISMATCH` with
+	// `details.class_ids`. Reads only; nothing is sent.
+	//
+	// POST /admin/schedule/notification-availability
+	AdminScheduleNotificationAvailability(ctx context.Context, request *AdminScheduleAvailabilityRequest) (*AdminScheduleAvailabilityResponse, error)
 	// AuthAccountState invokes authAccountState operation.
 	//
 	// `absent`, `active`, `password_never_used` (enrolled by a venue, never
@@ -259,6 +268,98 @@ type Invoker interface {
 	//
 	// POST /auth/signup
 	AuthSignup(ctx context.Context, request *SignupRequest) (*SessionResponse, error)
+	// BulkCancelAdminSchedule invokes bulkCancelAdminSchedule operation.
+	//
+	// Cancels every class of `instance_ids` like the single cancel, each in its
+	// own transaction, and answers one result per id. Push without the clients
+	// audience is 422 `CHANNEL_NOT_ALLOWED`. Checked whole first, like bulk edit.
+	//
+	// POST /admin/schedule/bulk-cancel
+	BulkCancelAdminSchedule(ctx context.Context, request *AdminScheduleBulkCancelRequest, params BulkCancelAdminScheduleParams) (*AdminScheduleBulkResponse, error)
+	// BulkEditAdminSchedule invokes bulkEditAdminSchedule operation.
+	//
+	// Applies `set` (room, capacity, instructor, class type) and `time` (a
+	// venue-local or `time.timezone` clock time `HH:MM` for start and end, kept
+	// on each class's own date) to every class of `instance_ids`. The request is
+	// checked whole first (1 to 50 distinct ids, something to change, every id in
+	// the venue, else nothing changes); then each class is changed in its own
+	// transaction and `data.results` answers one entry per id, in request order:
+	// `updated` with the class, or `failed` with the error (`CLASS_ENDED`,
+	// `CLASS_CANCELLED`, `CAPACITY_BELOW_BOOKED`, `STALE_TARGET`, ...).
+	// `expected_updated_at` may map ids to their tokens.
+	//
+	// POST /admin/schedule/bulk-edit
+	BulkEditAdminSchedule(ctx context.Context, request *AdminScheduleBulkEditRequest, params BulkEditAdminScheduleParams) (*AdminScheduleBulkResponse, error)
+	// CancelAdminScheduleItem invokes cancelAdminScheduleItem operation.
+	//
+	// The class becomes `cancelled` (with `cancelled_at` and `cancel_reason`);
+	// every seat-holding and waitlisted booking is cancelled and the clips they
+	// used are restored, in the same transaction. Emits `class.cancelled` (and
+	// `booking.cancelled` per booking) and writes an audit entry
+	// `schedule.cancel`. An already cancelled class is 422 `CLASS_CANCELLED`.
+	//
+	// POST /admin/schedule/{id}/cancel
+	CancelAdminScheduleItem(ctx context.Context, request *AdminScheduleCancelRequest, params CancelAdminScheduleItemParams) (*AdminScheduleWriteResponse, error)
+	// CorrectAdminScheduleHistory invokes correctAdminScheduleHistory operation.
+	//
+	// Staff bearer token with `scheduling.manage_history` and
+	// `scheduling.manage` (API keys are 403 `ACCESS_DENIED`, reason
+	// `staff_session_required`). Only a class that has ended (else 422
+	// `CLASS_NOT_ENDED`). Always silent: nothing is sent, whatever the body
+	// asks; `class.updated` or `class.cancelled` webhooks carry
+	// `historical: true`. Writes an audit entry `schedule.history.<operation>`
+	// with `history_reason`.
+	// Operations: `COMPLETE` (scheduled or live to completed), `CANCEL` (to
+	// cancelled; bookings cancelled and clips restored), `RESTORE` (cancelled to
+	// completed; bookings stay as they are and are corrected one by one through
+	// attendance correction), `REWRITE` (change the recorded `rewrite` fields:
+	// start and end time, instructor, room). `expected_status` must be the
+	// class's status and `expected_updated_at` its token (409 `STALE_TARGET`
+	// otherwise; an operation that does not apply to the status is 422
+	// `INVALID_TRANSITION`). `effective_at` is when the corrected fact took
+	// effect and may not be in the future (400 `VALIDATION_ERROR`).
+	// `intent` `preview` changes nothing and answers the class as it would be.
+	// A REWRITE applies only with the `history_confirmation_token` of its
+	// preview: an HMAC over the class, its `updated_at`, the operation, the
+	// rewrite fields, `effective_at` and the caller, valid 10 minutes. A REWRITE
+	// `apply` without it is 422 `HISTORY_CONFIRMATION_REQUIRED`; a token for
+	// another body, class state, caller, or an expired one is 422
+	// `HISTORY_CONFIRMATION_INVALID`.
+	//
+	// POST /admin/schedule/{id}/historical-corrections
+	CorrectAdminScheduleHistory(ctx context.Context, request *AdminScheduleHistoryRequest, params CorrectAdminScheduleHistoryParams) (*AdminScheduleHistoryResponse, error)
+	// GetAdminDashboardToday invokes getAdminDashboardToday operation.
+	//
+	// The classes of the venue-local today (every status, ended ones included),
+	// ordered by start time, with instructor, room, seats held, capacity,
+	// waitlist, status and how many bookings are checked in, plus totals.
+	//
+	// GET /admin/dashboard/today
+	GetAdminDashboardToday(ctx context.Context, params GetAdminDashboardTodayParams) (*DashboardTodayResponse, error)
+	// GetAdminScheduleItem invokes getAdminScheduleItem operation.
+	//
+	// The class with `notification_availability` for the actions cancel, edit,
+	// substitute and restore. A historical class needs
+	// `scheduling.manage_history` (else 404, as if it did not exist). Another
+	// venue's or an unknown id is 404 `NOT_FOUND`.
+	//
+	// GET /admin/schedule/{id}
+	GetAdminScheduleItem(ctx context.Context, params GetAdminScheduleItemParams) (*AdminScheduleItemResponse, error)
+	// GetCalendar invokes getCalendar operation.
+	//
+	// Items starting between `start` and `end` (inclusive venue-local dates;
+	// defaults today and `start` + 6 days; at most 62 days, else 400
+	// `INVALID_RANGE`), ordered by start time, at most 2000 (`meta.truncated`).
+	// Every item has the same envelope (`kind`, `id`, `title`, times, `status`,
+	// `location`, `room`, `people`) plus one object named after its kind with
+	// what only that kind has. This version serves `kind` `class` (every status;
+	// unlisted classes included); appointments, private events, streams,
+	// unavailable time, room rentals, maintenance and shifts join the same feed
+	// as further kinds with their own objects, so clients must skip kinds they
+	// do not know. `meta.kinds` lists the kinds the feed served.
+	//
+	// GET /calendar
+	GetCalendar(ctx context.Context, params GetCalendarParams) (*CalendarResponse, error)
 	// GetDiscovery invokes getDiscovery operation.
 	//
 	// Listed venues of a world that have bookable classes on `date` (venue-local) in
@@ -423,6 +524,26 @@ type Invoker interface {
 	//
 	// POST /venues/{slug}/join
 	JoinVenue(ctx context.Context, request *JoinRequest, params JoinVenueParams) (*JoinResponse, error)
+	// ListAdminSchedule invokes listAdminSchedule operation.
+	//
+	// Class instances starting between `start_date` and `end_date` (inclusive,
+	// venue-local dates; defaults today and `start_date` + 6 days), every status,
+	// listed and unlisted, ordered by start time. The range may span at most 92
+	// days; a malformed date is 400 `VALIDATION_ERROR` naming it, `end_date`
+	// before `start_date` or a wider range is 400 `INVALID_RANGE`. At most 1000
+	// rows (`meta.truncated`).
+	// `include_historical=true` keeps classes that have already ended (needs
+	// `scheduling.manage_history`); otherwise they are left out and counted in
+	// `meta.historical_excluded`.
+	// `include=notification_availability` adds each row's availability for the
+	// actions cancel, edit, substitute and restore, for windows of at most 62
+	// days and at most 300 rows. Beyond either limit the rows are still answered,
+	// without availability, and `meta.notification_availability` says `omitted`
+	// with `meta.notification_availability_omitted_reason` `window_too_wide` or
+	// `too_many_rows`.
+	//
+	// GET /admin/schedule
+	ListAdminSchedule(ctx context.Context, params ListAdminScheduleParams) (*AdminScheduleListResponse, error)
 	// ListVenueAddons invokes listVenueAddons operation.
 	//
 	// Booking add-on products grouped by category.
@@ -487,6 +608,30 @@ type Invoker interface {
 	//
 	// POST /me/active-organization
 	SetActiveOrganization(ctx context.Context, request *ActiveOrganizationRequest) (*ActiveOrganizationResponse, error)
+	// SubstituteAdminScheduleInstructor invokes substituteAdminScheduleInstructor operation.
+	//
+	// Assigns `instructor_id` (an instructor of the venue, not the one already
+	// assigned: that is 422 `VALIDATION_FAILED`, reason `same_instructor`).
+	// Notifications follow the substitution channel rules: clients by push only,
+	// the substitute instructor by email only; SMS is 422 `CHANNEL_NOT_ALLOWED`.
+	// Emits `class.updated` and writes an audit entry `schedule.substitute`.
+	//
+	// POST /admin/schedule/{id}/substitute
+	SubstituteAdminScheduleInstructor(ctx context.Context, request *AdminScheduleSubstituteRequest, params SubstituteAdminScheduleInstructorParams) (*AdminScheduleWriteResponse, error)
+	// UpdateAdminScheduleItem invokes updateAdminScheduleItem operation.
+	//
+	// Sends only the fields to change, plus `expected_updated_at` (required).
+	// `start_time` must be before `end_time` (after the change); `capacity`
+	// below the seats already held is 422 `CAPACITY_BELOW_BOOKED` with
+	// `details.booked_count`; raising it promotes waitlisted bookings into the
+	// new seats, in waitlist order. `instructor_id` or `room_id` null clears
+	// them. Referenced instructors, class types and rooms must belong to the
+	// venue (else 404 `NOT_FOUND` with `details.parameter`). A body with nothing
+	// to change is 400 `VALIDATION_ERROR`. Emits `class.updated` with the
+	// changed fields and writes an audit entry `schedule.update`.
+	//
+	// PATCH /admin/schedule/{id}
+	UpdateAdminScheduleItem(ctx context.Context, request *AdminScheduleUpdateRequest, params UpdateAdminScheduleItemParams) (*AdminScheduleWriteResponse, error)
 	// UpdateMe invokes updateMe operation.
 	//
 	// Only the profile fields below; any other field (email, role, balance,
@@ -622,6 +767,94 @@ func (c *Client) sendAddFavoriteVenue(ctx context.Context, params AddFavoriteVen
 	defer body.Close()
 
 	result, err := decodeAddFavoriteVenueResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AdminScheduleNotificationAvailability invokes adminScheduleNotificationAvailability operation.
+//
+// For one `action` (cancel, edit, substitute, restore) and 1 to 200 distinct
+// classes, the availability entries of each audience and channel. A class of
+// another venue (or unknown) is 422 `CLASS_SCOPE_MISMATCH` with
+// `details.class_ids`. Reads only; nothing is sent.
+//
+// POST /admin/schedule/notification-availability
+func (c *Client) AdminScheduleNotificationAvailability(ctx context.Context, request *AdminScheduleAvailabilityRequest) (*AdminScheduleAvailabilityResponse, error) {
+	res, err := c.sendAdminScheduleNotificationAvailability(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendAdminScheduleNotificationAvailability(ctx context.Context, request *AdminScheduleAvailabilityRequest) (res *AdminScheduleAvailabilityResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/schedule/notification-availability"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAdminScheduleNotificationAvailabilityRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, AdminScheduleNotificationAvailabilityOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, AdminScheduleNotificationAvailabilityOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAdminScheduleNotificationAvailabilityResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -1956,6 +2189,819 @@ func (c *Client) sendAuthSignup(ctx context.Context, request *SignupRequest) (re
 	defer body.Close()
 
 	result, err := decodeAuthSignupResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// BulkCancelAdminSchedule invokes bulkCancelAdminSchedule operation.
+//
+// Cancels every class of `instance_ids` like the single cancel, each in its
+// own transaction, and answers one result per id. Push without the clients
+// audience is 422 `CHANNEL_NOT_ALLOWED`. Checked whole first, like bulk edit.
+//
+// POST /admin/schedule/bulk-cancel
+func (c *Client) BulkCancelAdminSchedule(ctx context.Context, request *AdminScheduleBulkCancelRequest, params BulkCancelAdminScheduleParams) (*AdminScheduleBulkResponse, error) {
+	res, err := c.sendBulkCancelAdminSchedule(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendBulkCancelAdminSchedule(ctx context.Context, request *AdminScheduleBulkCancelRequest, params BulkCancelAdminScheduleParams) (res *AdminScheduleBulkResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/schedule/bulk-cancel"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeBulkCancelAdminScheduleRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, BulkCancelAdminScheduleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, BulkCancelAdminScheduleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeBulkCancelAdminScheduleResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// BulkEditAdminSchedule invokes bulkEditAdminSchedule operation.
+//
+// Applies `set` (room, capacity, instructor, class type) and `time` (a
+// venue-local or `time.timezone` clock time `HH:MM` for start and end, kept
+// on each class's own date) to every class of `instance_ids`. The request is
+// checked whole first (1 to 50 distinct ids, something to change, every id in
+// the venue, else nothing changes); then each class is changed in its own
+// transaction and `data.results` answers one entry per id, in request order:
+// `updated` with the class, or `failed` with the error (`CLASS_ENDED`,
+// `CLASS_CANCELLED`, `CAPACITY_BELOW_BOOKED`, `STALE_TARGET`, ...).
+// `expected_updated_at` may map ids to their tokens.
+//
+// POST /admin/schedule/bulk-edit
+func (c *Client) BulkEditAdminSchedule(ctx context.Context, request *AdminScheduleBulkEditRequest, params BulkEditAdminScheduleParams) (*AdminScheduleBulkResponse, error) {
+	res, err := c.sendBulkEditAdminSchedule(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendBulkEditAdminSchedule(ctx context.Context, request *AdminScheduleBulkEditRequest, params BulkEditAdminScheduleParams) (res *AdminScheduleBulkResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/schedule/bulk-edit"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeBulkEditAdminScheduleRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, BulkEditAdminScheduleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, BulkEditAdminScheduleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeBulkEditAdminScheduleResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CancelAdminScheduleItem invokes cancelAdminScheduleItem operation.
+//
+// The class becomes `cancelled` (with `cancelled_at` and `cancel_reason`);
+// every seat-holding and waitlisted booking is cancelled and the clips they
+// used are restored, in the same transaction. Emits `class.cancelled` (and
+// `booking.cancelled` per booking) and writes an audit entry
+// `schedule.cancel`. An already cancelled class is 422 `CLASS_CANCELLED`.
+//
+// POST /admin/schedule/{id}/cancel
+func (c *Client) CancelAdminScheduleItem(ctx context.Context, request *AdminScheduleCancelRequest, params CancelAdminScheduleItemParams) (*AdminScheduleWriteResponse, error) {
+	res, err := c.sendCancelAdminScheduleItem(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCancelAdminScheduleItem(ctx context.Context, request *AdminScheduleCancelRequest, params CancelAdminScheduleItemParams) (res *AdminScheduleWriteResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/schedule/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/cancel"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCancelAdminScheduleItemRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, CancelAdminScheduleItemOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, CancelAdminScheduleItemOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCancelAdminScheduleItemResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CorrectAdminScheduleHistory invokes correctAdminScheduleHistory operation.
+//
+// Staff bearer token with `scheduling.manage_history` and
+// `scheduling.manage` (API keys are 403 `ACCESS_DENIED`, reason
+// `staff_session_required`). Only a class that has ended (else 422
+// `CLASS_NOT_ENDED`). Always silent: nothing is sent, whatever the body
+// asks; `class.updated` or `class.cancelled` webhooks carry
+// `historical: true`. Writes an audit entry `schedule.history.<operation>`
+// with `history_reason`.
+// Operations: `COMPLETE` (scheduled or live to completed), `CANCEL` (to
+// cancelled; bookings cancelled and clips restored), `RESTORE` (cancelled to
+// completed; bookings stay as they are and are corrected one by one through
+// attendance correction), `REWRITE` (change the recorded `rewrite` fields:
+// start and end time, instructor, room). `expected_status` must be the
+// class's status and `expected_updated_at` its token (409 `STALE_TARGET`
+// otherwise; an operation that does not apply to the status is 422
+// `INVALID_TRANSITION`). `effective_at` is when the corrected fact took
+// effect and may not be in the future (400 `VALIDATION_ERROR`).
+// `intent` `preview` changes nothing and answers the class as it would be.
+// A REWRITE applies only with the `history_confirmation_token` of its
+// preview: an HMAC over the class, its `updated_at`, the operation, the
+// rewrite fields, `effective_at` and the caller, valid 10 minutes. A REWRITE
+// `apply` without it is 422 `HISTORY_CONFIRMATION_REQUIRED`; a token for
+// another body, class state, caller, or an expired one is 422
+// `HISTORY_CONFIRMATION_INVALID`.
+//
+// POST /admin/schedule/{id}/historical-corrections
+func (c *Client) CorrectAdminScheduleHistory(ctx context.Context, request *AdminScheduleHistoryRequest, params CorrectAdminScheduleHistoryParams) (*AdminScheduleHistoryResponse, error) {
+	res, err := c.sendCorrectAdminScheduleHistory(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCorrectAdminScheduleHistory(ctx context.Context, request *AdminScheduleHistoryRequest, params CorrectAdminScheduleHistoryParams) (res *AdminScheduleHistoryResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/schedule/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/historical-corrections"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCorrectAdminScheduleHistoryRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CorrectAdminScheduleHistoryOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, CorrectAdminScheduleHistoryOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCorrectAdminScheduleHistoryResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAdminDashboardToday invokes getAdminDashboardToday operation.
+//
+// The classes of the venue-local today (every status, ended ones included),
+// ordered by start time, with instructor, room, seats held, capacity,
+// waitlist, status and how many bookings are checked in, plus totals.
+//
+// GET /admin/dashboard/today
+func (c *Client) GetAdminDashboardToday(ctx context.Context, params GetAdminDashboardTodayParams) (*DashboardTodayResponse, error) {
+	res, err := c.sendGetAdminDashboardToday(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminDashboardToday(ctx context.Context, params GetAdminDashboardTodayParams) (res *DashboardTodayResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/dashboard/today"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "location_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "location_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.LocationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, GetAdminDashboardTodayOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminDashboardTodayOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminDashboardTodayResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAdminScheduleItem invokes getAdminScheduleItem operation.
+//
+// The class with `notification_availability` for the actions cancel, edit,
+// substitute and restore. A historical class needs
+// `scheduling.manage_history` (else 404, as if it did not exist). Another
+// venue's or an unknown id is 404 `NOT_FOUND`.
+//
+// GET /admin/schedule/{id}
+func (c *Client) GetAdminScheduleItem(ctx context.Context, params GetAdminScheduleItemParams) (*AdminScheduleItemResponse, error) {
+	res, err := c.sendGetAdminScheduleItem(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminScheduleItem(ctx context.Context, params GetAdminScheduleItemParams) (res *AdminScheduleItemResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/schedule/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, GetAdminScheduleItemOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminScheduleItemOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminScheduleItemResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetCalendar invokes getCalendar operation.
+//
+// Items starting between `start` and `end` (inclusive venue-local dates;
+// defaults today and `start` + 6 days; at most 62 days, else 400
+// `INVALID_RANGE`), ordered by start time, at most 2000 (`meta.truncated`).
+// Every item has the same envelope (`kind`, `id`, `title`, times, `status`,
+// `location`, `room`, `people`) plus one object named after its kind with
+// what only that kind has. This version serves `kind` `class` (every status;
+// unlisted classes included); appointments, private events, streams,
+// unavailable time, room rentals, maintenance and shifts join the same feed
+// as further kinds with their own objects, so clients must skip kinds they
+// do not know. `meta.kinds` lists the kinds the feed served.
+//
+// GET /calendar
+func (c *Client) GetCalendar(ctx context.Context, params GetCalendarParams) (*CalendarResponse, error) {
+	res, err := c.sendGetCalendar(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetCalendar(ctx context.Context, params GetCalendarParams) (res *CalendarResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/calendar"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "start" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "start",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Start.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "end" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "end",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.End.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, GetCalendarOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetCalendarOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetCalendarResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -3607,6 +4653,190 @@ func (c *Client) sendJoinVenue(ctx context.Context, request *JoinRequest, params
 	return result, nil
 }
 
+// ListAdminSchedule invokes listAdminSchedule operation.
+//
+// Class instances starting between `start_date` and `end_date` (inclusive,
+// venue-local dates; defaults today and `start_date` + 6 days), every status,
+// listed and unlisted, ordered by start time. The range may span at most 92
+// days; a malformed date is 400 `VALIDATION_ERROR` naming it, `end_date`
+// before `start_date` or a wider range is 400 `INVALID_RANGE`. At most 1000
+// rows (`meta.truncated`).
+// `include_historical=true` keeps classes that have already ended (needs
+// `scheduling.manage_history`); otherwise they are left out and counted in
+// `meta.historical_excluded`.
+// `include=notification_availability` adds each row's availability for the
+// actions cancel, edit, substitute and restore, for windows of at most 62
+// days and at most 300 rows. Beyond either limit the rows are still answered,
+// without availability, and `meta.notification_availability` says `omitted`
+// with `meta.notification_availability_omitted_reason` `window_too_wide` or
+// `too_many_rows`.
+//
+// GET /admin/schedule
+func (c *Client) ListAdminSchedule(ctx context.Context, params ListAdminScheduleParams) (*AdminScheduleListResponse, error) {
+	res, err := c.sendListAdminSchedule(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListAdminSchedule(ctx context.Context, params ListAdminScheduleParams) (res *AdminScheduleListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/schedule"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "start_date" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "start_date",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.StartDate.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "end_date" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "end_date",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.EndDate.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "include_historical" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "include_historical",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IncludeHistorical.Get(); ok {
+				return e.EncodeValue(conv.BoolToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "include" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "include",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Include.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "location_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "location_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.LocationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, ListAdminScheduleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListAdminScheduleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListAdminScheduleResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListVenueAddons invokes listVenueAddons operation.
 //
 // Booking add-on products grouped by category.
@@ -4439,6 +5669,257 @@ func (c *Client) sendSetActiveOrganization(ctx context.Context, request *ActiveO
 	defer body.Close()
 
 	result, err := decodeSetActiveOrganizationResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SubstituteAdminScheduleInstructor invokes substituteAdminScheduleInstructor operation.
+//
+// Assigns `instructor_id` (an instructor of the venue, not the one already
+// assigned: that is 422 `VALIDATION_FAILED`, reason `same_instructor`).
+// Notifications follow the substitution channel rules: clients by push only,
+// the substitute instructor by email only; SMS is 422 `CHANNEL_NOT_ALLOWED`.
+// Emits `class.updated` and writes an audit entry `schedule.substitute`.
+//
+// POST /admin/schedule/{id}/substitute
+func (c *Client) SubstituteAdminScheduleInstructor(ctx context.Context, request *AdminScheduleSubstituteRequest, params SubstituteAdminScheduleInstructorParams) (*AdminScheduleWriteResponse, error) {
+	res, err := c.sendSubstituteAdminScheduleInstructor(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSubstituteAdminScheduleInstructor(ctx context.Context, request *AdminScheduleSubstituteRequest, params SubstituteAdminScheduleInstructorParams) (res *AdminScheduleWriteResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/schedule/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/substitute"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSubstituteAdminScheduleInstructorRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, SubstituteAdminScheduleInstructorOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, SubstituteAdminScheduleInstructorOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSubstituteAdminScheduleInstructorResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// UpdateAdminScheduleItem invokes updateAdminScheduleItem operation.
+//
+// Sends only the fields to change, plus `expected_updated_at` (required).
+// `start_time` must be before `end_time` (after the change); `capacity`
+// below the seats already held is 422 `CAPACITY_BELOW_BOOKED` with
+// `details.booked_count`; raising it promotes waitlisted bookings into the
+// new seats, in waitlist order. `instructor_id` or `room_id` null clears
+// them. Referenced instructors, class types and rooms must belong to the
+// venue (else 404 `NOT_FOUND` with `details.parameter`). A body with nothing
+// to change is 400 `VALIDATION_ERROR`. Emits `class.updated` with the
+// changed fields and writes an audit entry `schedule.update`.
+//
+// PATCH /admin/schedule/{id}
+func (c *Client) UpdateAdminScheduleItem(ctx context.Context, request *AdminScheduleUpdateRequest, params UpdateAdminScheduleItemParams) (*AdminScheduleWriteResponse, error) {
+	res, err := c.sendUpdateAdminScheduleItem(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendUpdateAdminScheduleItem(ctx context.Context, request *AdminScheduleUpdateRequest, params UpdateAdminScheduleItemParams) (res *AdminScheduleWriteResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/schedule/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUpdateAdminScheduleItemRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, UpdateAdminScheduleItemOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, UpdateAdminScheduleItemOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUpdateAdminScheduleItemResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

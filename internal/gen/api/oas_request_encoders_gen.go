@@ -10,6 +10,20 @@ import (
 	ht "github.com/ogen-go/ogen/http"
 )
 
+func encodeAdminScheduleNotificationAvailabilityRequest(
+	req *AdminScheduleAvailabilityRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeAuthAccountStateRequest(
 	req *EmailRequest,
 	r *http.Request,
@@ -234,6 +248,62 @@ func encodeAuthSignupRequest(
 	return nil
 }
 
+func encodeBulkCancelAdminScheduleRequest(
+	req *AdminScheduleBulkCancelRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeBulkEditAdminScheduleRequest(
+	req *AdminScheduleBulkEditRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeCancelAdminScheduleItemRequest(
+	req *AdminScheduleCancelRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeCorrectAdminScheduleHistoryRequest(
+	req *AdminScheduleHistoryRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeJoinVenueRequest(
 	req *JoinRequest,
 	r *http.Request,
@@ -250,6 +320,34 @@ func encodeJoinVenueRequest(
 
 func encodeSetActiveOrganizationRequest(
 	req *ActiveOrganizationRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeSubstituteAdminScheduleInstructorRequest(
+	req *AdminScheduleSubstituteRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeUpdateAdminScheduleItemRequest(
+	req *AdminScheduleUpdateRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

@@ -11,62 +11,84 @@ import (
 )
 
 var (
+	rn42AllowedHeaders = map[string]string{
+		"GET": "Authorization,X-Api-Key",
+	}
+	rn71AllowedHeaders = map[string]string{
+		"GET": "Authorization,X-Api-Key",
+	}
+	rn34AllowedHeaders = map[string]string{
+		"POST": "Authorization,Content-Type,Idempotency-Key,X-Api-Key",
+	}
+	rn36AllowedHeaders = map[string]string{
+		"POST": "Authorization,Content-Type,Idempotency-Key,X-Api-Key",
+	}
 	rn4AllowedHeaders = map[string]string{
-		"POST": "Content-Type",
+		"POST": "Authorization,Content-Type,X-Api-Key",
+	}
+	rn37AllowedHeaders = map[string]string{
+		"GET":   "Authorization,X-Api-Key",
+		"PATCH": "Authorization,Content-Type,Idempotency-Key,X-Api-Key",
+	}
+	rn38AllowedHeaders = map[string]string{
+		"POST": "Authorization,Content-Type,Idempotency-Key,X-Api-Key",
+	}
+	rn40AllowedHeaders = map[string]string{
+		"POST": "Authorization,Content-Type,Idempotency-Key,X-Api-Key",
+	}
+	rn80AllowedHeaders = map[string]string{
+		"POST": "Authorization,Content-Type,Idempotency-Key,X-Api-Key",
 	}
 	rn6AllowedHeaders = map[string]string{
-		"POST": "Authorization,Content-Type",
-	}
-	rn9AllowedHeaders = map[string]string{
 		"POST": "Content-Type",
+	}
+	rn8AllowedHeaders = map[string]string{
+		"POST": "Authorization,Content-Type",
 	}
 	rn11AllowedHeaders = map[string]string{
-		"POST": "Authorization,Content-Type",
-	}
-	rn10AllowedHeaders = map[string]string{
 		"POST": "Content-Type",
+	}
+	rn13AllowedHeaders = map[string]string{
+		"POST": "Authorization,Content-Type",
 	}
 	rn12AllowedHeaders = map[string]string{
 		"POST": "Content-Type",
 	}
 	rn14AllowedHeaders = map[string]string{
-		"POST": "Authorization",
+		"POST": "Content-Type",
 	}
-	rn15AllowedHeaders = map[string]string{
+	rn16AllowedHeaders = map[string]string{
 		"POST": "Authorization",
 	}
 	rn17AllowedHeaders = map[string]string{
 		"POST": "Authorization",
 	}
-	rn18AllowedHeaders = map[string]string{
-		"POST": "Authorization,Content-Type,X-Api-Key",
-	}
-	rn20AllowedHeaders = map[string]string{
+	rn19AllowedHeaders = map[string]string{
 		"POST": "Authorization",
 	}
-	rn19AllowedHeaders = map[string]string{
-		"POST": "Authorization,Content-Type",
+	rn20AllowedHeaders = map[string]string{
+		"POST": "Authorization,Content-Type,X-Api-Key",
+	}
+	rn22AllowedHeaders = map[string]string{
+		"POST": "Authorization",
 	}
 	rn21AllowedHeaders = map[string]string{
 		"POST": "Authorization,Content-Type",
 	}
 	rn23AllowedHeaders = map[string]string{
-		"POST": "Content-Type",
-	}
-	rn22AllowedHeaders = map[string]string{
-		"POST": "Content-Type",
-	}
-	rn24AllowedHeaders = map[string]string{
 		"POST": "Authorization,Content-Type",
 	}
 	rn25AllowedHeaders = map[string]string{
-		"POST": "Authorization",
+		"POST": "Content-Type",
+	}
+	rn24AllowedHeaders = map[string]string{
+		"POST": "Content-Type",
+	}
+	rn26AllowedHeaders = map[string]string{
+		"POST": "Authorization,Content-Type",
 	}
 	rn27AllowedHeaders = map[string]string{
-		"POST": "Content-Type",
-	}
-	rn28AllowedHeaders = map[string]string{
-		"POST": "Content-Type",
+		"POST": "Authorization",
 	}
 	rn29AllowedHeaders = map[string]string{
 		"POST": "Content-Type",
@@ -74,52 +96,61 @@ var (
 	rn30AllowedHeaders = map[string]string{
 		"POST": "Content-Type",
 	}
-	rn45AllowedHeaders = map[string]string{
+	rn31AllowedHeaders = map[string]string{
+		"POST": "Content-Type",
+	}
+	rn32AllowedHeaders = map[string]string{
+		"POST": "Content-Type",
+	}
+	rn43AllowedHeaders = map[string]string{
+		"GET": "Authorization,X-Api-Key",
+	}
+	rn59AllowedHeaders = map[string]string{
 		"GET": "Authorization,X-Organization-Id",
 	}
-	rn41AllowedHeaders = map[string]string{
+	rn54AllowedHeaders = map[string]string{
 		"GET":   "Authorization",
 		"PATCH": "Authorization,Content-Type",
 	}
-	rn64AllowedHeaders = map[string]string{
+	rn79AllowedHeaders = map[string]string{
 		"POST": "Authorization,Content-Type",
 	}
 	rn2AllowedHeaders = map[string]string{
 		"DELETE": "Authorization",
 		"POST":   "Authorization",
 	}
-	rn47AllowedHeaders = map[string]string{
+	rn61AllowedHeaders = map[string]string{
 		"GET": "Authorization,X-Organization-Id",
 	}
-	rn43AllowedHeaders = map[string]string{
+	rn56AllowedHeaders = map[string]string{
 		"GET": "Authorization",
 	}
-	rn48AllowedHeaders = map[string]string{
+	rn62AllowedHeaders = map[string]string{
 		"GET": "Authorization",
 	}
-	rn58AllowedHeaders = map[string]string{
+	rn73AllowedHeaders = map[string]string{
 		"GET": "X-Api-Key",
 	}
-	rn51AllowedHeaders = map[string]string{
+	rn65AllowedHeaders = map[string]string{
 		"GET": "X-Api-Key",
 	}
-	rn59AllowedHeaders = map[string]string{
+	rn74AllowedHeaders = map[string]string{
 		"GET": "X-Api-Key",
 	}
-	rn60AllowedHeaders = map[string]string{
+	rn75AllowedHeaders = map[string]string{
 		"GET": "X-Api-Key",
 	}
-	rn52AllowedHeaders = map[string]string{
+	rn66AllowedHeaders = map[string]string{
 		"GET":  "Authorization",
 		"POST": "Authorization,Content-Type,Idempotency-Key",
 	}
-	rn61AllowedHeaders = map[string]string{
+	rn76AllowedHeaders = map[string]string{
 		"GET": "X-Api-Key",
 	}
-	rn55AllowedHeaders = map[string]string{
+	rn69AllowedHeaders = map[string]string{
 		"GET": "X-Api-Key",
 	}
-	rn56AllowedHeaders = map[string]string{
+	rn70AllowedHeaders = map[string]string{
 		"GET": "X-Api-Key",
 	}
 )
@@ -175,9 +206,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				break
 			}
 			switch elem[0] {
-			case 'a': // Prefix: "auth/"
+			case 'a': // Prefix: "a"
 
-				if l := len("auth/"); len(elem) >= l && elem[0:l] == "auth/" {
+				if l := len("a"); len(elem) >= l && elem[0:l] == "a" {
 					elem = elem[l:]
 				} else {
 					break
@@ -187,34 +218,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 					break
 				}
 				switch elem[0] {
-				case 'a': // Prefix: "account-state"
+				case 'd': // Prefix: "dmin/"
 
-					if l := len("account-state"); len(elem) >= l && elem[0:l] == "account-state" {
-						elem = elem[l:]
-					} else {
-						break
-					}
-
-					if len(elem) == 0 {
-						// Leaf node.
-						switch r.Method {
-						case "POST":
-							s.handleAuthAccountStateRequest([0]string{}, elemIsEscaped, w, r)
-						default:
-							s.notAllowed(w, r, notAllowedParams{
-								allowedMethods: "POST",
-								allowedHeaders: rn4AllowedHeaders,
-								acceptPost:     "application/json",
-								acceptPatch:    "",
-							})
-						}
-
-						return
-					}
-
-				case 'd': // Prefix: "device/"
-
-					if l := len("device/"); len(elem) >= l && elem[0:l] == "device/" {
+					if l := len("dmin/"); len(elem) >= l && elem[0:l] == "dmin/" {
 						elem = elem[l:]
 					} else {
 						break
@@ -224,9 +230,306 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 						break
 					}
 					switch elem[0] {
-					case 'a': // Prefix: "approve"
+					case 'd': // Prefix: "dashboard/today"
 
-						if l := len("approve"); len(elem) >= l && elem[0:l] == "approve" {
+						if l := len("dashboard/today"); len(elem) >= l && elem[0:l] == "dashboard/today" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							// Leaf node.
+							switch r.Method {
+							case "GET":
+								s.handleGetAdminDashboardTodayRequest([0]string{}, elemIsEscaped, w, r)
+							default:
+								s.notAllowed(w, r, notAllowedParams{
+									allowedMethods: "GET",
+									allowedHeaders: rn42AllowedHeaders,
+									acceptPost:     "",
+									acceptPatch:    "",
+								})
+							}
+
+							return
+						}
+
+					case 's': // Prefix: "schedule"
+
+						if l := len("schedule"); len(elem) >= l && elem[0:l] == "schedule" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							switch r.Method {
+							case "GET":
+								s.handleListAdminScheduleRequest([0]string{}, elemIsEscaped, w, r)
+							default:
+								s.notAllowed(w, r, notAllowedParams{
+									allowedMethods: "GET",
+									allowedHeaders: rn71AllowedHeaders,
+									acceptPost:     "",
+									acceptPatch:    "",
+								})
+							}
+
+							return
+						}
+						switch elem[0] {
+						case '/': // Prefix: "/"
+
+							if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								break
+							}
+							switch elem[0] {
+							case 'b': // Prefix: "bulk-"
+								origElem := elem
+								if l := len("bulk-"); len(elem) >= l && elem[0:l] == "bulk-" {
+									elem = elem[l:]
+								} else {
+									break
+								}
+
+								if len(elem) == 0 {
+									break
+								}
+								switch elem[0] {
+								case 'c': // Prefix: "cancel"
+
+									if l := len("cancel"); len(elem) >= l && elem[0:l] == "cancel" {
+										elem = elem[l:]
+									} else {
+										break
+									}
+
+									if len(elem) == 0 {
+										// Leaf node.
+										switch r.Method {
+										case "POST":
+											s.handleBulkCancelAdminScheduleRequest([0]string{}, elemIsEscaped, w, r)
+										default:
+											s.notAllowed(w, r, notAllowedParams{
+												allowedMethods: "POST",
+												allowedHeaders: rn34AllowedHeaders,
+												acceptPost:     "application/json",
+												acceptPatch:    "",
+											})
+										}
+
+										return
+									}
+
+								case 'e': // Prefix: "edit"
+
+									if l := len("edit"); len(elem) >= l && elem[0:l] == "edit" {
+										elem = elem[l:]
+									} else {
+										break
+									}
+
+									if len(elem) == 0 {
+										// Leaf node.
+										switch r.Method {
+										case "POST":
+											s.handleBulkEditAdminScheduleRequest([0]string{}, elemIsEscaped, w, r)
+										default:
+											s.notAllowed(w, r, notAllowedParams{
+												allowedMethods: "POST",
+												allowedHeaders: rn36AllowedHeaders,
+												acceptPost:     "application/json",
+												acceptPatch:    "",
+											})
+										}
+
+										return
+									}
+
+								}
+
+								elem = origElem
+							case 'n': // Prefix: "notification-availability"
+								origElem := elem
+								if l := len("notification-availability"); len(elem) >= l && elem[0:l] == "notification-availability" {
+									elem = elem[l:]
+								} else {
+									break
+								}
+
+								if len(elem) == 0 {
+									// Leaf node.
+									switch r.Method {
+									case "POST":
+										s.handleAdminScheduleNotificationAvailabilityRequest([0]string{}, elemIsEscaped, w, r)
+									default:
+										s.notAllowed(w, r, notAllowedParams{
+											allowedMethods: "POST",
+											allowedHeaders: rn4AllowedHeaders,
+											acceptPost:     "application/json",
+											acceptPatch:    "",
+										})
+									}
+
+									return
+								}
+
+								elem = origElem
+							}
+							// Param: "id"
+							// Match until "/"
+							idx := strings.IndexByte(elem, '/')
+							if idx < 0 {
+								idx = len(elem)
+							}
+							args[0] = elem[:idx]
+							elem = elem[idx:]
+
+							if len(elem) == 0 {
+								switch r.Method {
+								case "GET":
+									s.handleGetAdminScheduleItemRequest([1]string{
+										args[0],
+									}, elemIsEscaped, w, r)
+								case "PATCH":
+									s.handleUpdateAdminScheduleItemRequest([1]string{
+										args[0],
+									}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "GET,PATCH",
+										allowedHeaders: rn37AllowedHeaders,
+										acceptPost:     "",
+										acceptPatch:    "application/json",
+									})
+								}
+
+								return
+							}
+							switch elem[0] {
+							case '/': // Prefix: "/"
+
+								if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
+									elem = elem[l:]
+								} else {
+									break
+								}
+
+								if len(elem) == 0 {
+									break
+								}
+								switch elem[0] {
+								case 'c': // Prefix: "cancel"
+
+									if l := len("cancel"); len(elem) >= l && elem[0:l] == "cancel" {
+										elem = elem[l:]
+									} else {
+										break
+									}
+
+									if len(elem) == 0 {
+										// Leaf node.
+										switch r.Method {
+										case "POST":
+											s.handleCancelAdminScheduleItemRequest([1]string{
+												args[0],
+											}, elemIsEscaped, w, r)
+										default:
+											s.notAllowed(w, r, notAllowedParams{
+												allowedMethods: "POST",
+												allowedHeaders: rn38AllowedHeaders,
+												acceptPost:     "application/json",
+												acceptPatch:    "",
+											})
+										}
+
+										return
+									}
+
+								case 'h': // Prefix: "historical-corrections"
+
+									if l := len("historical-corrections"); len(elem) >= l && elem[0:l] == "historical-corrections" {
+										elem = elem[l:]
+									} else {
+										break
+									}
+
+									if len(elem) == 0 {
+										// Leaf node.
+										switch r.Method {
+										case "POST":
+											s.handleCorrectAdminScheduleHistoryRequest([1]string{
+												args[0],
+											}, elemIsEscaped, w, r)
+										default:
+											s.notAllowed(w, r, notAllowedParams{
+												allowedMethods: "POST",
+												allowedHeaders: rn40AllowedHeaders,
+												acceptPost:     "application/json",
+												acceptPatch:    "",
+											})
+										}
+
+										return
+									}
+
+								case 's': // Prefix: "substitute"
+
+									if l := len("substitute"); len(elem) >= l && elem[0:l] == "substitute" {
+										elem = elem[l:]
+									} else {
+										break
+									}
+
+									if len(elem) == 0 {
+										// Leaf node.
+										switch r.Method {
+										case "POST":
+											s.handleSubstituteAdminScheduleInstructorRequest([1]string{
+												args[0],
+											}, elemIsEscaped, w, r)
+										default:
+											s.notAllowed(w, r, notAllowedParams{
+												allowedMethods: "POST",
+												allowedHeaders: rn80AllowedHeaders,
+												acceptPost:     "application/json",
+												acceptPatch:    "",
+											})
+										}
+
+										return
+									}
+
+								}
+
+							}
+
+						}
+
+					}
+
+				case 'u': // Prefix: "uth/"
+
+					if l := len("uth/"); len(elem) >= l && elem[0:l] == "uth/" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						break
+					}
+					switch elem[0] {
+					case 'a': // Prefix: "account-state"
+
+						if l := len("account-state"); len(elem) >= l && elem[0:l] == "account-state" {
 							elem = elem[l:]
 						} else {
 							break
@@ -236,7 +539,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 							// Leaf node.
 							switch r.Method {
 							case "POST":
-								s.handleAuthDeviceApproveRequest([0]string{}, elemIsEscaped, w, r)
+								s.handleAuthAccountStateRequest([0]string{}, elemIsEscaped, w, r)
 							default:
 								s.notAllowed(w, r, notAllowedParams{
 									allowedMethods: "POST",
@@ -249,287 +552,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 							return
 						}
 
-					case 'c': // Prefix: "code"
+					case 'd': // Prefix: "device/"
 
-						if l := len("code"); len(elem) >= l && elem[0:l] == "code" {
+						if l := len("device/"); len(elem) >= l && elem[0:l] == "device/" {
 							elem = elem[l:]
 						} else {
 							break
 						}
 
 						if len(elem) == 0 {
-							// Leaf node.
-							switch r.Method {
-							case "POST":
-								s.handleAuthDeviceCodeRequest([0]string{}, elemIsEscaped, w, r)
-							default:
-								s.notAllowed(w, r, notAllowedParams{
-									allowedMethods: "POST",
-									allowedHeaders: nil,
-									acceptPost:     "",
-									acceptPatch:    "",
-								})
-							}
-
-							return
-						}
-
-					case 't': // Prefix: "token"
-
-						if l := len("token"); len(elem) >= l && elem[0:l] == "token" {
-							elem = elem[l:]
-						} else {
 							break
-						}
-
-						if len(elem) == 0 {
-							// Leaf node.
-							switch r.Method {
-							case "POST":
-								s.handleAuthDeviceTokenRequest([0]string{}, elemIsEscaped, w, r)
-							default:
-								s.notAllowed(w, r, notAllowedParams{
-									allowedMethods: "POST",
-									allowedHeaders: rn9AllowedHeaders,
-									acceptPost:     "application/json",
-									acceptPatch:    "",
-								})
-							}
-
-							return
-						}
-
-					}
-
-				case 'h': // Prefix: "handoff"
-
-					if l := len("handoff"); len(elem) >= l && elem[0:l] == "handoff" {
-						elem = elem[l:]
-					} else {
-						break
-					}
-
-					if len(elem) == 0 {
-						switch r.Method {
-						case "POST":
-							s.handleAuthHandoffMintRequest([0]string{}, elemIsEscaped, w, r)
-						default:
-							s.notAllowed(w, r, notAllowedParams{
-								allowedMethods: "POST",
-								allowedHeaders: rn11AllowedHeaders,
-								acceptPost:     "application/json",
-								acceptPatch:    "",
-							})
-						}
-
-						return
-					}
-					switch elem[0] {
-					case '-': // Prefix: "-exchange"
-
-						if l := len("-exchange"); len(elem) >= l && elem[0:l] == "-exchange" {
-							elem = elem[l:]
-						} else {
-							break
-						}
-
-						if len(elem) == 0 {
-							// Leaf node.
-							switch r.Method {
-							case "POST":
-								s.handleAuthHandoffExchangeRequest([0]string{}, elemIsEscaped, w, r)
-							default:
-								s.notAllowed(w, r, notAllowedParams{
-									allowedMethods: "POST",
-									allowedHeaders: rn10AllowedHeaders,
-									acceptPost:     "application/json",
-									acceptPatch:    "",
-								})
-							}
-
-							return
-						}
-
-					}
-
-				case 'l': // Prefix: "log"
-
-					if l := len("log"); len(elem) >= l && elem[0:l] == "log" {
-						elem = elem[l:]
-					} else {
-						break
-					}
-
-					if len(elem) == 0 {
-						break
-					}
-					switch elem[0] {
-					case 'i': // Prefix: "in"
-
-						if l := len("in"); len(elem) >= l && elem[0:l] == "in" {
-							elem = elem[l:]
-						} else {
-							break
-						}
-
-						if len(elem) == 0 {
-							// Leaf node.
-							switch r.Method {
-							case "POST":
-								s.handleAuthLoginRequest([0]string{}, elemIsEscaped, w, r)
-							default:
-								s.notAllowed(w, r, notAllowedParams{
-									allowedMethods: "POST",
-									allowedHeaders: rn12AllowedHeaders,
-									acceptPost:     "application/json",
-									acceptPatch:    "",
-								})
-							}
-
-							return
-						}
-
-					case 'o': // Prefix: "out"
-
-						if l := len("out"); len(elem) >= l && elem[0:l] == "out" {
-							elem = elem[l:]
-						} else {
-							break
-						}
-
-						if len(elem) == 0 {
-							// Leaf node.
-							switch r.Method {
-							case "POST":
-								s.handleAuthLogoutRequest([0]string{}, elemIsEscaped, w, r)
-							default:
-								s.notAllowed(w, r, notAllowedParams{
-									allowedMethods: "POST",
-									allowedHeaders: rn14AllowedHeaders,
-									acceptPost:     "",
-									acceptPatch:    "",
-								})
-							}
-
-							return
-						}
-
-					}
-
-				case 'm': // Prefix: "mfa/"
-
-					if l := len("mfa/"); len(elem) >= l && elem[0:l] == "mfa/" {
-						elem = elem[l:]
-					} else {
-						break
-					}
-
-					if len(elem) == 0 {
-						break
-					}
-					switch elem[0] {
-					case 'b': // Prefix: "backup-codes"
-
-						if l := len("backup-codes"); len(elem) >= l && elem[0:l] == "backup-codes" {
-							elem = elem[l:]
-						} else {
-							break
-						}
-
-						if len(elem) == 0 {
-							// Leaf node.
-							switch r.Method {
-							case "POST":
-								s.handleAuthMfaBackupCodesRequest([0]string{}, elemIsEscaped, w, r)
-							default:
-								s.notAllowed(w, r, notAllowedParams{
-									allowedMethods: "POST",
-									allowedHeaders: rn15AllowedHeaders,
-									acceptPost:     "",
-									acceptPatch:    "",
-								})
-							}
-
-							return
-						}
-
-					case 'c': // Prefix: "challenge"
-
-						if l := len("challenge"); len(elem) >= l && elem[0:l] == "challenge" {
-							elem = elem[l:]
-						} else {
-							break
-						}
-
-						if len(elem) == 0 {
-							// Leaf node.
-							switch r.Method {
-							case "POST":
-								s.handleAuthMfaChallengeRequest([0]string{}, elemIsEscaped, w, r)
-							default:
-								s.notAllowed(w, r, notAllowedParams{
-									allowedMethods: "POST",
-									allowedHeaders: rn17AllowedHeaders,
-									acceptPost:     "",
-									acceptPatch:    "",
-								})
-							}
-
-							return
-						}
-
-					case 'r': // Prefix: "reset"
-
-						if l := len("reset"); len(elem) >= l && elem[0:l] == "reset" {
-							elem = elem[l:]
-						} else {
-							break
-						}
-
-						if len(elem) == 0 {
-							// Leaf node.
-							switch r.Method {
-							case "POST":
-								s.handleAuthMfaResetRequest([0]string{}, elemIsEscaped, w, r)
-							default:
-								s.notAllowed(w, r, notAllowedParams{
-									allowedMethods: "POST",
-									allowedHeaders: rn18AllowedHeaders,
-									acceptPost:     "application/json",
-									acceptPatch:    "",
-								})
-							}
-
-							return
-						}
-
-					case 't': // Prefix: "totp"
-
-						if l := len("totp"); len(elem) >= l && elem[0:l] == "totp" {
-							elem = elem[l:]
-						} else {
-							break
-						}
-
-						if len(elem) == 0 {
-							switch r.Method {
-							case "POST":
-								s.handleAuthMfaTotpEnrollRequest([0]string{}, elemIsEscaped, w, r)
-							default:
-								s.notAllowed(w, r, notAllowedParams{
-									allowedMethods: "POST",
-									allowedHeaders: rn20AllowedHeaders,
-									acceptPost:     "",
-									acceptPatch:    "",
-								})
-							}
-
-							return
 						}
 						switch elem[0] {
-						case '/': // Prefix: "/confirm"
+						case 'a': // Prefix: "approve"
 
-							if l := len("/confirm"); len(elem) >= l && elem[0:l] == "/confirm" {
+							if l := len("approve"); len(elem) >= l && elem[0:l] == "approve" {
 								elem = elem[l:]
 							} else {
 								break
@@ -539,11 +576,61 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 								// Leaf node.
 								switch r.Method {
 								case "POST":
-									s.handleAuthMfaTotpConfirmRequest([0]string{}, elemIsEscaped, w, r)
+									s.handleAuthDeviceApproveRequest([0]string{}, elemIsEscaped, w, r)
 								default:
 									s.notAllowed(w, r, notAllowedParams{
 										allowedMethods: "POST",
-										allowedHeaders: rn19AllowedHeaders,
+										allowedHeaders: rn8AllowedHeaders,
+										acceptPost:     "application/json",
+										acceptPatch:    "",
+									})
+								}
+
+								return
+							}
+
+						case 'c': // Prefix: "code"
+
+							if l := len("code"); len(elem) >= l && elem[0:l] == "code" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch r.Method {
+								case "POST":
+									s.handleAuthDeviceCodeRequest([0]string{}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "POST",
+										allowedHeaders: nil,
+										acceptPost:     "",
+										acceptPatch:    "",
+									})
+								}
+
+								return
+							}
+
+						case 't': // Prefix: "token"
+
+							if l := len("token"); len(elem) >= l && elem[0:l] == "token" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch r.Method {
+								case "POST":
+									s.handleAuthDeviceTokenRequest([0]string{}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "POST",
+										allowedHeaders: rn11AllowedHeaders,
 										acceptPost:     "application/json",
 										acceptPatch:    "",
 									})
@@ -554,99 +641,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 						}
 
-					case 'v': // Prefix: "verify"
+					case 'h': // Prefix: "handoff"
 
-						if l := len("verify"); len(elem) >= l && elem[0:l] == "verify" {
-							elem = elem[l:]
-						} else {
-							break
-						}
-
-						if len(elem) == 0 {
-							// Leaf node.
-							switch r.Method {
-							case "POST":
-								s.handleAuthMfaVerifyRequest([0]string{}, elemIsEscaped, w, r)
-							default:
-								s.notAllowed(w, r, notAllowedParams{
-									allowedMethods: "POST",
-									allowedHeaders: rn21AllowedHeaders,
-									acceptPost:     "application/json",
-									acceptPatch:    "",
-								})
-							}
-
-							return
-						}
-
-					}
-
-				case 'o': // Prefix: "otp"
-
-					if l := len("otp"); len(elem) >= l && elem[0:l] == "otp" {
-						elem = elem[l:]
-					} else {
-						break
-					}
-
-					if len(elem) == 0 {
-						switch r.Method {
-						case "POST":
-							s.handleAuthOtpRequestRequest([0]string{}, elemIsEscaped, w, r)
-						default:
-							s.notAllowed(w, r, notAllowedParams{
-								allowedMethods: "POST",
-								allowedHeaders: rn23AllowedHeaders,
-								acceptPost:     "application/json",
-								acceptPatch:    "",
-							})
-						}
-
-						return
-					}
-					switch elem[0] {
-					case '/': // Prefix: "/exchange"
-
-						if l := len("/exchange"); len(elem) >= l && elem[0:l] == "/exchange" {
-							elem = elem[l:]
-						} else {
-							break
-						}
-
-						if len(elem) == 0 {
-							// Leaf node.
-							switch r.Method {
-							case "POST":
-								s.handleAuthOtpExchangeRequest([0]string{}, elemIsEscaped, w, r)
-							default:
-								s.notAllowed(w, r, notAllowedParams{
-									allowedMethods: "POST",
-									allowedHeaders: rn22AllowedHeaders,
-									acceptPost:     "application/json",
-									acceptPatch:    "",
-								})
-							}
-
-							return
-						}
-
-					}
-
-				case 'p': // Prefix: "password/"
-
-					if l := len("password/"); len(elem) >= l && elem[0:l] == "password/" {
-						elem = elem[l:]
-					} else {
-						break
-					}
-
-					if len(elem) == 0 {
-						break
-					}
-					switch elem[0] {
-					case 'c': // Prefix: "change"
-
-						if l := len("change"); len(elem) >= l && elem[0:l] == "change" {
+						if l := len("handoff"); len(elem) >= l && elem[0:l] == "handoff" {
 							elem = elem[l:]
 						} else {
 							break
@@ -655,11 +652,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 						if len(elem) == 0 {
 							switch r.Method {
 							case "POST":
-								s.handleAuthPasswordChangeRequest([0]string{}, elemIsEscaped, w, r)
+								s.handleAuthHandoffMintRequest([0]string{}, elemIsEscaped, w, r)
 							default:
 								s.notAllowed(w, r, notAllowedParams{
 									allowedMethods: "POST",
-									allowedHeaders: rn24AllowedHeaders,
+									allowedHeaders: rn13AllowedHeaders,
 									acceptPost:     "application/json",
 									acceptPatch:    "",
 								})
@@ -668,9 +665,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 							return
 						}
 						switch elem[0] {
-						case '-': // Prefix: "-code"
+						case '-': // Prefix: "-exchange"
 
-							if l := len("-code"); len(elem) >= l && elem[0:l] == "-code" {
+							if l := len("-exchange"); len(elem) >= l && elem[0:l] == "-exchange" {
 								elem = elem[l:]
 							} else {
 								break
@@ -680,11 +677,75 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 								// Leaf node.
 								switch r.Method {
 								case "POST":
-									s.handleAuthPasswordChangeCodeRequest([0]string{}, elemIsEscaped, w, r)
+									s.handleAuthHandoffExchangeRequest([0]string{}, elemIsEscaped, w, r)
 								default:
 									s.notAllowed(w, r, notAllowedParams{
 										allowedMethods: "POST",
-										allowedHeaders: rn25AllowedHeaders,
+										allowedHeaders: rn12AllowedHeaders,
+										acceptPost:     "application/json",
+										acceptPatch:    "",
+									})
+								}
+
+								return
+							}
+
+						}
+
+					case 'l': // Prefix: "log"
+
+						if l := len("log"); len(elem) >= l && elem[0:l] == "log" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							break
+						}
+						switch elem[0] {
+						case 'i': // Prefix: "in"
+
+							if l := len("in"); len(elem) >= l && elem[0:l] == "in" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch r.Method {
+								case "POST":
+									s.handleAuthLoginRequest([0]string{}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "POST",
+										allowedHeaders: rn14AllowedHeaders,
+										acceptPost:     "application/json",
+										acceptPatch:    "",
+									})
+								}
+
+								return
+							}
+
+						case 'o': // Prefix: "out"
+
+							if l := len("out"); len(elem) >= l && elem[0:l] == "out" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch r.Method {
+								case "POST":
+									s.handleAuthLogoutRequest([0]string{}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "POST",
+										allowedHeaders: rn16AllowedHeaders,
 										acceptPost:     "",
 										acceptPatch:    "",
 									})
@@ -695,9 +756,340 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 						}
 
-					case 'f': // Prefix: "forgot"
+					case 'm': // Prefix: "mfa/"
 
-						if l := len("forgot"); len(elem) >= l && elem[0:l] == "forgot" {
+						if l := len("mfa/"); len(elem) >= l && elem[0:l] == "mfa/" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							break
+						}
+						switch elem[0] {
+						case 'b': // Prefix: "backup-codes"
+
+							if l := len("backup-codes"); len(elem) >= l && elem[0:l] == "backup-codes" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch r.Method {
+								case "POST":
+									s.handleAuthMfaBackupCodesRequest([0]string{}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "POST",
+										allowedHeaders: rn17AllowedHeaders,
+										acceptPost:     "",
+										acceptPatch:    "",
+									})
+								}
+
+								return
+							}
+
+						case 'c': // Prefix: "challenge"
+
+							if l := len("challenge"); len(elem) >= l && elem[0:l] == "challenge" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch r.Method {
+								case "POST":
+									s.handleAuthMfaChallengeRequest([0]string{}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "POST",
+										allowedHeaders: rn19AllowedHeaders,
+										acceptPost:     "",
+										acceptPatch:    "",
+									})
+								}
+
+								return
+							}
+
+						case 'r': // Prefix: "reset"
+
+							if l := len("reset"); len(elem) >= l && elem[0:l] == "reset" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch r.Method {
+								case "POST":
+									s.handleAuthMfaResetRequest([0]string{}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "POST",
+										allowedHeaders: rn20AllowedHeaders,
+										acceptPost:     "application/json",
+										acceptPatch:    "",
+									})
+								}
+
+								return
+							}
+
+						case 't': // Prefix: "totp"
+
+							if l := len("totp"); len(elem) >= l && elem[0:l] == "totp" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								switch r.Method {
+								case "POST":
+									s.handleAuthMfaTotpEnrollRequest([0]string{}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "POST",
+										allowedHeaders: rn22AllowedHeaders,
+										acceptPost:     "",
+										acceptPatch:    "",
+									})
+								}
+
+								return
+							}
+							switch elem[0] {
+							case '/': // Prefix: "/confirm"
+
+								if l := len("/confirm"); len(elem) >= l && elem[0:l] == "/confirm" {
+									elem = elem[l:]
+								} else {
+									break
+								}
+
+								if len(elem) == 0 {
+									// Leaf node.
+									switch r.Method {
+									case "POST":
+										s.handleAuthMfaTotpConfirmRequest([0]string{}, elemIsEscaped, w, r)
+									default:
+										s.notAllowed(w, r, notAllowedParams{
+											allowedMethods: "POST",
+											allowedHeaders: rn21AllowedHeaders,
+											acceptPost:     "application/json",
+											acceptPatch:    "",
+										})
+									}
+
+									return
+								}
+
+							}
+
+						case 'v': // Prefix: "verify"
+
+							if l := len("verify"); len(elem) >= l && elem[0:l] == "verify" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch r.Method {
+								case "POST":
+									s.handleAuthMfaVerifyRequest([0]string{}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "POST",
+										allowedHeaders: rn23AllowedHeaders,
+										acceptPost:     "application/json",
+										acceptPatch:    "",
+									})
+								}
+
+								return
+							}
+
+						}
+
+					case 'o': // Prefix: "otp"
+
+						if l := len("otp"); len(elem) >= l && elem[0:l] == "otp" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							switch r.Method {
+							case "POST":
+								s.handleAuthOtpRequestRequest([0]string{}, elemIsEscaped, w, r)
+							default:
+								s.notAllowed(w, r, notAllowedParams{
+									allowedMethods: "POST",
+									allowedHeaders: rn25AllowedHeaders,
+									acceptPost:     "application/json",
+									acceptPatch:    "",
+								})
+							}
+
+							return
+						}
+						switch elem[0] {
+						case '/': // Prefix: "/exchange"
+
+							if l := len("/exchange"); len(elem) >= l && elem[0:l] == "/exchange" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch r.Method {
+								case "POST":
+									s.handleAuthOtpExchangeRequest([0]string{}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "POST",
+										allowedHeaders: rn24AllowedHeaders,
+										acceptPost:     "application/json",
+										acceptPatch:    "",
+									})
+								}
+
+								return
+							}
+
+						}
+
+					case 'p': // Prefix: "password/"
+
+						if l := len("password/"); len(elem) >= l && elem[0:l] == "password/" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							break
+						}
+						switch elem[0] {
+						case 'c': // Prefix: "change"
+
+							if l := len("change"); len(elem) >= l && elem[0:l] == "change" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								switch r.Method {
+								case "POST":
+									s.handleAuthPasswordChangeRequest([0]string{}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "POST",
+										allowedHeaders: rn26AllowedHeaders,
+										acceptPost:     "application/json",
+										acceptPatch:    "",
+									})
+								}
+
+								return
+							}
+							switch elem[0] {
+							case '-': // Prefix: "-code"
+
+								if l := len("-code"); len(elem) >= l && elem[0:l] == "-code" {
+									elem = elem[l:]
+								} else {
+									break
+								}
+
+								if len(elem) == 0 {
+									// Leaf node.
+									switch r.Method {
+									case "POST":
+										s.handleAuthPasswordChangeCodeRequest([0]string{}, elemIsEscaped, w, r)
+									default:
+										s.notAllowed(w, r, notAllowedParams{
+											allowedMethods: "POST",
+											allowedHeaders: rn27AllowedHeaders,
+											acceptPost:     "",
+											acceptPatch:    "",
+										})
+									}
+
+									return
+								}
+
+							}
+
+						case 'f': // Prefix: "forgot"
+
+							if l := len("forgot"); len(elem) >= l && elem[0:l] == "forgot" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch r.Method {
+								case "POST":
+									s.handleAuthPasswordForgotRequest([0]string{}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "POST",
+										allowedHeaders: rn29AllowedHeaders,
+										acceptPost:     "application/json",
+										acceptPatch:    "",
+									})
+								}
+
+								return
+							}
+
+						case 'r': // Prefix: "reset"
+
+							if l := len("reset"); len(elem) >= l && elem[0:l] == "reset" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch r.Method {
+								case "POST":
+									s.handleAuthPasswordResetRequest([0]string{}, elemIsEscaped, w, r)
+								default:
+									s.notAllowed(w, r, notAllowedParams{
+										allowedMethods: "POST",
+										allowedHeaders: rn30AllowedHeaders,
+										acceptPost:     "application/json",
+										acceptPatch:    "",
+									})
+								}
+
+								return
+							}
+
+						}
+
+					case 'r': // Prefix: "refresh"
+
+						if l := len("refresh"); len(elem) >= l && elem[0:l] == "refresh" {
 							elem = elem[l:]
 						} else {
 							break
@@ -707,11 +1099,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 							// Leaf node.
 							switch r.Method {
 							case "POST":
-								s.handleAuthPasswordForgotRequest([0]string{}, elemIsEscaped, w, r)
+								s.handleAuthRefreshRequest([0]string{}, elemIsEscaped, w, r)
 							default:
 								s.notAllowed(w, r, notAllowedParams{
 									allowedMethods: "POST",
-									allowedHeaders: rn27AllowedHeaders,
+									allowedHeaders: rn31AllowedHeaders,
 									acceptPost:     "application/json",
 									acceptPatch:    "",
 								})
@@ -720,9 +1112,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 							return
 						}
 
-					case 'r': // Prefix: "reset"
+					case 's': // Prefix: "signup"
 
-						if l := len("reset"); len(elem) >= l && elem[0:l] == "reset" {
+						if l := len("signup"); len(elem) >= l && elem[0:l] == "signup" {
 							elem = elem[l:]
 						} else {
 							break
@@ -732,11 +1124,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 							// Leaf node.
 							switch r.Method {
 							case "POST":
-								s.handleAuthPasswordResetRequest([0]string{}, elemIsEscaped, w, r)
+								s.handleAuthSignupRequest([0]string{}, elemIsEscaped, w, r)
 							default:
 								s.notAllowed(w, r, notAllowedParams{
 									allowedMethods: "POST",
-									allowedHeaders: rn28AllowedHeaders,
+									allowedHeaders: rn32AllowedHeaders,
 									acceptPost:     "application/json",
 									acceptPatch:    "",
 								})
@@ -745,94 +1137,83 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 							return
 						}
 
-					}
-
-				case 'r': // Prefix: "refresh"
-
-					if l := len("refresh"); len(elem) >= l && elem[0:l] == "refresh" {
-						elem = elem[l:]
-					} else {
-						break
-					}
-
-					if len(elem) == 0 {
-						// Leaf node.
-						switch r.Method {
-						case "POST":
-							s.handleAuthRefreshRequest([0]string{}, elemIsEscaped, w, r)
-						default:
-							s.notAllowed(w, r, notAllowedParams{
-								allowedMethods: "POST",
-								allowedHeaders: rn29AllowedHeaders,
-								acceptPost:     "application/json",
-								acceptPatch:    "",
-							})
-						}
-
-						return
-					}
-
-				case 's': // Prefix: "signup"
-
-					if l := len("signup"); len(elem) >= l && elem[0:l] == "signup" {
-						elem = elem[l:]
-					} else {
-						break
-					}
-
-					if len(elem) == 0 {
-						// Leaf node.
-						switch r.Method {
-						case "POST":
-							s.handleAuthSignupRequest([0]string{}, elemIsEscaped, w, r)
-						default:
-							s.notAllowed(w, r, notAllowedParams{
-								allowedMethods: "POST",
-								allowedHeaders: rn30AllowedHeaders,
-								acceptPost:     "application/json",
-								acceptPatch:    "",
-							})
-						}
-
-						return
 					}
 
 				}
 
-			case 'c': // Prefix: "classes/"
+			case 'c': // Prefix: "c"
 
-				if l := len("classes/"); len(elem) >= l && elem[0:l] == "classes/" {
+				if l := len("c"); len(elem) >= l && elem[0:l] == "c" {
 					elem = elem[l:]
 				} else {
 					break
 				}
 
-				// Param: "id"
-				// Leaf parameter, slashes are prohibited
-				idx := strings.IndexByte(elem, '/')
-				if idx >= 0 {
+				if len(elem) == 0 {
 					break
 				}
-				args[0] = elem
-				elem = ""
+				switch elem[0] {
+				case 'a': // Prefix: "alendar"
 
-				if len(elem) == 0 {
-					// Leaf node.
-					switch r.Method {
-					case "GET":
-						s.handleGetMemberClassRequest([1]string{
-							args[0],
-						}, elemIsEscaped, w, r)
-					default:
-						s.notAllowed(w, r, notAllowedParams{
-							allowedMethods: "GET",
-							allowedHeaders: rn45AllowedHeaders,
-							acceptPost:     "",
-							acceptPatch:    "",
-						})
+					if l := len("alendar"); len(elem) >= l && elem[0:l] == "alendar" {
+						elem = elem[l:]
+					} else {
+						break
 					}
 
-					return
+					if len(elem) == 0 {
+						// Leaf node.
+						switch r.Method {
+						case "GET":
+							s.handleGetCalendarRequest([0]string{}, elemIsEscaped, w, r)
+						default:
+							s.notAllowed(w, r, notAllowedParams{
+								allowedMethods: "GET",
+								allowedHeaders: rn43AllowedHeaders,
+								acceptPost:     "",
+								acceptPatch:    "",
+							})
+						}
+
+						return
+					}
+
+				case 'l': // Prefix: "lasses/"
+
+					if l := len("lasses/"); len(elem) >= l && elem[0:l] == "lasses/" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					// Param: "id"
+					// Leaf parameter, slashes are prohibited
+					idx := strings.IndexByte(elem, '/')
+					if idx >= 0 {
+						break
+					}
+					args[0] = elem
+					elem = ""
+
+					if len(elem) == 0 {
+						// Leaf node.
+						switch r.Method {
+						case "GET":
+							s.handleGetMemberClassRequest([1]string{
+								args[0],
+							}, elemIsEscaped, w, r)
+						default:
+							s.notAllowed(w, r, notAllowedParams{
+								allowedMethods: "GET",
+								allowedHeaders: rn59AllowedHeaders,
+								acceptPost:     "",
+								acceptPatch:    "",
+							})
+						}
+
+						return
+					}
+
 				}
 
 			case 'd': // Prefix: "discovery"
@@ -928,7 +1309,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 					default:
 						s.notAllowed(w, r, notAllowedParams{
 							allowedMethods: "GET,PATCH",
-							allowedHeaders: rn41AllowedHeaders,
+							allowedHeaders: rn54AllowedHeaders,
 							acceptPost:     "",
 							acceptPatch:    "application/json",
 						})
@@ -965,7 +1346,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 							default:
 								s.notAllowed(w, r, notAllowedParams{
 									allowedMethods: "POST",
-									allowedHeaders: rn64AllowedHeaders,
+									allowedHeaders: rn79AllowedHeaders,
 									acceptPost:     "application/json",
 									acceptPatch:    "",
 								})
@@ -1042,7 +1423,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 								default:
 									s.notAllowed(w, r, notAllowedParams{
 										allowedMethods: "GET",
-										allowedHeaders: rn47AllowedHeaders,
+										allowedHeaders: rn61AllowedHeaders,
 										acceptPost:     "",
 										acceptPatch:    "",
 									})
@@ -1069,7 +1450,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 							default:
 								s.notAllowed(w, r, notAllowedParams{
 									allowedMethods: "GET",
-									allowedHeaders: rn43AllowedHeaders,
+									allowedHeaders: rn56AllowedHeaders,
 									acceptPost:     "",
 									acceptPatch:    "",
 								})
@@ -1094,7 +1475,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 							default:
 								s.notAllowed(w, r, notAllowedParams{
 									allowedMethods: "GET",
-									allowedHeaders: rn48AllowedHeaders,
+									allowedHeaders: rn62AllowedHeaders,
 									acceptPost:     "",
 									acceptPatch:    "",
 								})
@@ -1222,7 +1603,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 								default:
 									s.notAllowed(w, r, notAllowedParams{
 										allowedMethods: "GET",
-										allowedHeaders: rn58AllowedHeaders,
+										allowedHeaders: rn73AllowedHeaders,
 										acceptPost:     "",
 										acceptPatch:    "",
 									})
@@ -1259,7 +1640,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 									default:
 										s.notAllowed(w, r, notAllowedParams{
 											allowedMethods: "GET",
-											allowedHeaders: rn51AllowedHeaders,
+											allowedHeaders: rn65AllowedHeaders,
 											acceptPost:     "",
 											acceptPatch:    "",
 										})
@@ -1288,7 +1669,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 								default:
 									s.notAllowed(w, r, notAllowedParams{
 										allowedMethods: "GET",
-										allowedHeaders: rn59AllowedHeaders,
+										allowedHeaders: rn74AllowedHeaders,
 										acceptPost:     "",
 										acceptPatch:    "",
 									})
@@ -1408,7 +1789,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 								default:
 									s.notAllowed(w, r, notAllowedParams{
 										allowedMethods: "GET",
-										allowedHeaders: rn60AllowedHeaders,
+										allowedHeaders: rn75AllowedHeaders,
 										acceptPost:     "",
 										acceptPatch:    "",
 									})
@@ -1439,7 +1820,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 								default:
 									s.notAllowed(w, r, notAllowedParams{
 										allowedMethods: "GET,POST",
-										allowedHeaders: rn52AllowedHeaders,
+										allowedHeaders: rn66AllowedHeaders,
 										acceptPost:     "application/json",
 										acceptPatch:    "",
 									})
@@ -1466,7 +1847,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 								default:
 									s.notAllowed(w, r, notAllowedParams{
 										allowedMethods: "GET",
-										allowedHeaders: rn61AllowedHeaders,
+										allowedHeaders: rn76AllowedHeaders,
 										acceptPost:     "",
 										acceptPatch:    "",
 									})
@@ -1558,7 +1939,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 								default:
 									s.notAllowed(w, r, notAllowedParams{
 										allowedMethods: "GET",
-										allowedHeaders: rn55AllowedHeaders,
+										allowedHeaders: rn69AllowedHeaders,
 										acceptPost:     "",
 										acceptPatch:    "",
 									})
@@ -1585,7 +1966,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 								default:
 									s.notAllowed(w, r, notAllowedParams{
 										allowedMethods: "GET",
-										allowedHeaders: rn56AllowedHeaders,
+										allowedHeaders: rn70AllowedHeaders,
 										acceptPost:     "",
 										acceptPatch:    "",
 									})
@@ -1700,9 +2081,9 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 				break
 			}
 			switch elem[0] {
-			case 'a': // Prefix: "auth/"
+			case 'a': // Prefix: "a"
 
-				if l := len("auth/"); len(elem) >= l && elem[0:l] == "auth/" {
+				if l := len("a"); len(elem) >= l && elem[0:l] == "a" {
 					elem = elem[l:]
 				} else {
 					break
@@ -1712,34 +2093,9 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 					break
 				}
 				switch elem[0] {
-				case 'a': // Prefix: "account-state"
+				case 'd': // Prefix: "dmin/"
 
-					if l := len("account-state"); len(elem) >= l && elem[0:l] == "account-state" {
-						elem = elem[l:]
-					} else {
-						break
-					}
-
-					if len(elem) == 0 {
-						// Leaf node.
-						switch method {
-						case "POST":
-							r.name = AuthAccountStateOperation
-							r.summary = "What an email's account looks like"
-							r.operationID = "authAccountState"
-							r.operationGroup = ""
-							r.pathPattern = "/auth/account-state"
-							r.args = args
-							r.count = 0
-							return r, true
-						default:
-							return
-						}
-					}
-
-				case 'd': // Prefix: "device/"
-
-					if l := len("device/"); len(elem) >= l && elem[0:l] == "device/" {
+					if l := len("dmin/"); len(elem) >= l && elem[0:l] == "dmin/" {
 						elem = elem[l:]
 					} else {
 						break
@@ -1749,9 +2105,9 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 						break
 					}
 					switch elem[0] {
-					case 'a': // Prefix: "approve"
+					case 'd': // Prefix: "dashboard/today"
 
-						if l := len("approve"); len(elem) >= l && elem[0:l] == "approve" {
+						if l := len("dashboard/today"); len(elem) >= l && elem[0:l] == "dashboard/today" {
 							elem = elem[l:]
 						} else {
 							break
@@ -1760,12 +2116,12 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 						if len(elem) == 0 {
 							// Leaf node.
 							switch method {
-							case "POST":
-								r.name = AuthDeviceApproveOperation
-								r.summary = "Approve (or deny) a TV sign-in with its user code"
-								r.operationID = "authDeviceApprove"
+							case "GET":
+								r.name = GetAdminDashboardTodayOperation
+								r.summary = "Today's class timeline"
+								r.operationID = "getAdminDashboardToday"
 								r.operationGroup = ""
-								r.pathPattern = "/auth/device/approve"
+								r.pathPattern = "/admin/dashboard/today"
 								r.args = args
 								r.count = 0
 								return r, true
@@ -1774,263 +2130,9 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 							}
 						}
 
-					case 'c': // Prefix: "code"
+					case 's': // Prefix: "schedule"
 
-						if l := len("code"); len(elem) >= l && elem[0:l] == "code" {
-							elem = elem[l:]
-						} else {
-							break
-						}
-
-						if len(elem) == 0 {
-							// Leaf node.
-							switch method {
-							case "POST":
-								r.name = AuthDeviceCodeOperation
-								r.summary = "Start a TV device sign-in"
-								r.operationID = "authDeviceCode"
-								r.operationGroup = ""
-								r.pathPattern = "/auth/device/code"
-								r.args = args
-								r.count = 0
-								return r, true
-							default:
-								return
-							}
-						}
-
-					case 't': // Prefix: "token"
-
-						if l := len("token"); len(elem) >= l && elem[0:l] == "token" {
-							elem = elem[l:]
-						} else {
-							break
-						}
-
-						if len(elem) == 0 {
-							// Leaf node.
-							switch method {
-							case "POST":
-								r.name = AuthDeviceTokenOperation
-								r.summary = "Poll for the session of a TV sign-in"
-								r.operationID = "authDeviceToken"
-								r.operationGroup = ""
-								r.pathPattern = "/auth/device/token"
-								r.args = args
-								r.count = 0
-								return r, true
-							default:
-								return
-							}
-						}
-
-					}
-
-				case 'h': // Prefix: "handoff"
-
-					if l := len("handoff"); len(elem) >= l && elem[0:l] == "handoff" {
-						elem = elem[l:]
-					} else {
-						break
-					}
-
-					if len(elem) == 0 {
-						switch method {
-						case "POST":
-							r.name = AuthHandoffMintOperation
-							r.summary = "Mint a one-time SSO hand-off code"
-							r.operationID = "authHandoffMint"
-							r.operationGroup = ""
-							r.pathPattern = "/auth/handoff"
-							r.args = args
-							r.count = 0
-							return r, true
-						default:
-							return
-						}
-					}
-					switch elem[0] {
-					case '-': // Prefix: "-exchange"
-
-						if l := len("-exchange"); len(elem) >= l && elem[0:l] == "-exchange" {
-							elem = elem[l:]
-						} else {
-							break
-						}
-
-						if len(elem) == 0 {
-							// Leaf node.
-							switch method {
-							case "POST":
-								r.name = AuthHandoffExchangeOperation
-								r.summary = "Exchange a hand-off code for a session"
-								r.operationID = "authHandoffExchange"
-								r.operationGroup = ""
-								r.pathPattern = "/auth/handoff-exchange"
-								r.args = args
-								r.count = 0
-								return r, true
-							default:
-								return
-							}
-						}
-
-					}
-
-				case 'l': // Prefix: "log"
-
-					if l := len("log"); len(elem) >= l && elem[0:l] == "log" {
-						elem = elem[l:]
-					} else {
-						break
-					}
-
-					if len(elem) == 0 {
-						break
-					}
-					switch elem[0] {
-					case 'i': // Prefix: "in"
-
-						if l := len("in"); len(elem) >= l && elem[0:l] == "in" {
-							elem = elem[l:]
-						} else {
-							break
-						}
-
-						if len(elem) == 0 {
-							// Leaf node.
-							switch method {
-							case "POST":
-								r.name = AuthLoginOperation
-								r.summary = "Sign in with email and password"
-								r.operationID = "authLogin"
-								r.operationGroup = ""
-								r.pathPattern = "/auth/login"
-								r.args = args
-								r.count = 0
-								return r, true
-							default:
-								return
-							}
-						}
-
-					case 'o': // Prefix: "out"
-
-						if l := len("out"); len(elem) >= l && elem[0:l] == "out" {
-							elem = elem[l:]
-						} else {
-							break
-						}
-
-						if len(elem) == 0 {
-							// Leaf node.
-							switch method {
-							case "POST":
-								r.name = AuthLogoutOperation
-								r.summary = "Revoke the current session"
-								r.operationID = "authLogout"
-								r.operationGroup = ""
-								r.pathPattern = "/auth/logout"
-								r.args = args
-								r.count = 0
-								return r, true
-							default:
-								return
-							}
-						}
-
-					}
-
-				case 'm': // Prefix: "mfa/"
-
-					if l := len("mfa/"); len(elem) >= l && elem[0:l] == "mfa/" {
-						elem = elem[l:]
-					} else {
-						break
-					}
-
-					if len(elem) == 0 {
-						break
-					}
-					switch elem[0] {
-					case 'b': // Prefix: "backup-codes"
-
-						if l := len("backup-codes"); len(elem) >= l && elem[0:l] == "backup-codes" {
-							elem = elem[l:]
-						} else {
-							break
-						}
-
-						if len(elem) == 0 {
-							// Leaf node.
-							switch method {
-							case "POST":
-								r.name = AuthMfaBackupCodesOperation
-								r.summary = "Generate a new set of backup codes"
-								r.operationID = "authMfaBackupCodes"
-								r.operationGroup = ""
-								r.pathPattern = "/auth/mfa/backup-codes"
-								r.args = args
-								r.count = 0
-								return r, true
-							default:
-								return
-							}
-						}
-
-					case 'c': // Prefix: "challenge"
-
-						if l := len("challenge"); len(elem) >= l && elem[0:l] == "challenge" {
-							elem = elem[l:]
-						} else {
-							break
-						}
-
-						if len(elem) == 0 {
-							// Leaf node.
-							switch method {
-							case "POST":
-								r.name = AuthMfaChallengeOperation
-								r.summary = "Create a TOTP challenge"
-								r.operationID = "authMfaChallenge"
-								r.operationGroup = ""
-								r.pathPattern = "/auth/mfa/challenge"
-								r.args = args
-								r.count = 0
-								return r, true
-							default:
-								return
-							}
-						}
-
-					case 'r': // Prefix: "reset"
-
-						if l := len("reset"); len(elem) >= l && elem[0:l] == "reset" {
-							elem = elem[l:]
-						} else {
-							break
-						}
-
-						if len(elem) == 0 {
-							// Leaf node.
-							switch method {
-							case "POST":
-								r.name = AuthMfaResetOperation
-								r.summary = "Remove a user's second factor (admin)"
-								r.operationID = "authMfaReset"
-								r.operationGroup = ""
-								r.pathPattern = "/auth/mfa/reset"
-								r.args = args
-								r.count = 0
-								return r, true
-							default:
-								return
-							}
-						}
-
-					case 't': // Prefix: "totp"
-
-						if l := len("totp"); len(elem) >= l && elem[0:l] == "totp" {
+						if l := len("schedule"); len(elem) >= l && elem[0:l] == "schedule" {
 							elem = elem[l:]
 						} else {
 							break
@@ -2038,12 +2140,12 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 
 						if len(elem) == 0 {
 							switch method {
-							case "POST":
-								r.name = AuthMfaTotpEnrollOperation
-								r.summary = "Start a TOTP enrolment"
-								r.operationID = "authMfaTotpEnroll"
+							case "GET":
+								r.name = ListAdminScheduleOperation
+								r.summary = "The venue's class instances for staff"
+								r.operationID = "listAdminSchedule"
 								r.operationGroup = ""
-								r.pathPattern = "/auth/mfa/totp"
+								r.pathPattern = "/admin/schedule"
 								r.args = args
 								r.count = 0
 								return r, true
@@ -2052,9 +2154,291 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 							}
 						}
 						switch elem[0] {
-						case '/': // Prefix: "/confirm"
+						case '/': // Prefix: "/"
 
-							if l := len("/confirm"); len(elem) >= l && elem[0:l] == "/confirm" {
+							if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								break
+							}
+							switch elem[0] {
+							case 'b': // Prefix: "bulk-"
+								origElem := elem
+								if l := len("bulk-"); len(elem) >= l && elem[0:l] == "bulk-" {
+									elem = elem[l:]
+								} else {
+									break
+								}
+
+								if len(elem) == 0 {
+									break
+								}
+								switch elem[0] {
+								case 'c': // Prefix: "cancel"
+
+									if l := len("cancel"); len(elem) >= l && elem[0:l] == "cancel" {
+										elem = elem[l:]
+									} else {
+										break
+									}
+
+									if len(elem) == 0 {
+										// Leaf node.
+										switch method {
+										case "POST":
+											r.name = BulkCancelAdminScheduleOperation
+											r.summary = "Cancel 1 to 50 classes at once"
+											r.operationID = "bulkCancelAdminSchedule"
+											r.operationGroup = ""
+											r.pathPattern = "/admin/schedule/bulk-cancel"
+											r.args = args
+											r.count = 0
+											return r, true
+										default:
+											return
+										}
+									}
+
+								case 'e': // Prefix: "edit"
+
+									if l := len("edit"); len(elem) >= l && elem[0:l] == "edit" {
+										elem = elem[l:]
+									} else {
+										break
+									}
+
+									if len(elem) == 0 {
+										// Leaf node.
+										switch method {
+										case "POST":
+											r.name = BulkEditAdminScheduleOperation
+											r.summary = "Change 1 to 50 classes at once"
+											r.operationID = "bulkEditAdminSchedule"
+											r.operationGroup = ""
+											r.pathPattern = "/admin/schedule/bulk-edit"
+											r.args = args
+											r.count = 0
+											return r, true
+										default:
+											return
+										}
+									}
+
+								}
+
+								elem = origElem
+							case 'n': // Prefix: "notification-availability"
+								origElem := elem
+								if l := len("notification-availability"); len(elem) >= l && elem[0:l] == "notification-availability" {
+									elem = elem[l:]
+								} else {
+									break
+								}
+
+								if len(elem) == 0 {
+									// Leaf node.
+									switch method {
+									case "POST":
+										r.name = AdminScheduleNotificationAvailabilityOperation
+										r.summary = "Who an action on 1 to 200 classes could notify, by audience and channel"
+										r.operationID = "adminScheduleNotificationAvailability"
+										r.operationGroup = ""
+										r.pathPattern = "/admin/schedule/notification-availability"
+										r.args = args
+										r.count = 0
+										return r, true
+									default:
+										return
+									}
+								}
+
+								elem = origElem
+							}
+							// Param: "id"
+							// Match until "/"
+							idx := strings.IndexByte(elem, '/')
+							if idx < 0 {
+								idx = len(elem)
+							}
+							args[0] = elem[:idx]
+							elem = elem[idx:]
+
+							if len(elem) == 0 {
+								switch method {
+								case "GET":
+									r.name = GetAdminScheduleItemOperation
+									r.summary = "One class instance with its notification availability"
+									r.operationID = "getAdminScheduleItem"
+									r.operationGroup = ""
+									r.pathPattern = "/admin/schedule/{id}"
+									r.args = args
+									r.count = 1
+									return r, true
+								case "PATCH":
+									r.name = UpdateAdminScheduleItemOperation
+									r.summary = "Change a class's time, instructor, type, capacity or room"
+									r.operationID = "updateAdminScheduleItem"
+									r.operationGroup = ""
+									r.pathPattern = "/admin/schedule/{id}"
+									r.args = args
+									r.count = 1
+									return r, true
+								default:
+									return
+								}
+							}
+							switch elem[0] {
+							case '/': // Prefix: "/"
+
+								if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
+									elem = elem[l:]
+								} else {
+									break
+								}
+
+								if len(elem) == 0 {
+									break
+								}
+								switch elem[0] {
+								case 'c': // Prefix: "cancel"
+
+									if l := len("cancel"); len(elem) >= l && elem[0:l] == "cancel" {
+										elem = elem[l:]
+									} else {
+										break
+									}
+
+									if len(elem) == 0 {
+										// Leaf node.
+										switch method {
+										case "POST":
+											r.name = CancelAdminScheduleItemOperation
+											r.summary = "Cancel a class and its bookings"
+											r.operationID = "cancelAdminScheduleItem"
+											r.operationGroup = ""
+											r.pathPattern = "/admin/schedule/{id}/cancel"
+											r.args = args
+											r.count = 1
+											return r, true
+										default:
+											return
+										}
+									}
+
+								case 'h': // Prefix: "historical-corrections"
+
+									if l := len("historical-corrections"); len(elem) >= l && elem[0:l] == "historical-corrections" {
+										elem = elem[l:]
+									} else {
+										break
+									}
+
+									if len(elem) == 0 {
+										// Leaf node.
+										switch method {
+										case "POST":
+											r.name = CorrectAdminScheduleHistoryOperation
+											r.summary = "Correct the record of a class that has ended"
+											r.operationID = "correctAdminScheduleHistory"
+											r.operationGroup = ""
+											r.pathPattern = "/admin/schedule/{id}/historical-corrections"
+											r.args = args
+											r.count = 1
+											return r, true
+										default:
+											return
+										}
+									}
+
+								case 's': // Prefix: "substitute"
+
+									if l := len("substitute"); len(elem) >= l && elem[0:l] == "substitute" {
+										elem = elem[l:]
+									} else {
+										break
+									}
+
+									if len(elem) == 0 {
+										// Leaf node.
+										switch method {
+										case "POST":
+											r.name = SubstituteAdminScheduleInstructorOperation
+											r.summary = "Give a class a substitute instructor"
+											r.operationID = "substituteAdminScheduleInstructor"
+											r.operationGroup = ""
+											r.pathPattern = "/admin/schedule/{id}/substitute"
+											r.args = args
+											r.count = 1
+											return r, true
+										default:
+											return
+										}
+									}
+
+								}
+
+							}
+
+						}
+
+					}
+
+				case 'u': // Prefix: "uth/"
+
+					if l := len("uth/"); len(elem) >= l && elem[0:l] == "uth/" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					if len(elem) == 0 {
+						break
+					}
+					switch elem[0] {
+					case 'a': // Prefix: "account-state"
+
+						if l := len("account-state"); len(elem) >= l && elem[0:l] == "account-state" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							// Leaf node.
+							switch method {
+							case "POST":
+								r.name = AuthAccountStateOperation
+								r.summary = "What an email's account looks like"
+								r.operationID = "authAccountState"
+								r.operationGroup = ""
+								r.pathPattern = "/auth/account-state"
+								r.args = args
+								r.count = 0
+								return r, true
+							default:
+								return
+							}
+						}
+
+					case 'd': // Prefix: "device/"
+
+						if l := len("device/"); len(elem) >= l && elem[0:l] == "device/" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							break
+						}
+						switch elem[0] {
+						case 'a': // Prefix: "approve"
+
+							if l := len("approve"); len(elem) >= l && elem[0:l] == "approve" {
 								elem = elem[l:]
 							} else {
 								break
@@ -2064,11 +2448,61 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 								// Leaf node.
 								switch method {
 								case "POST":
-									r.name = AuthMfaTotpConfirmOperation
-									r.summary = "Confirm a TOTP factor with its first code"
-									r.operationID = "authMfaTotpConfirm"
+									r.name = AuthDeviceApproveOperation
+									r.summary = "Approve (or deny) a TV sign-in with its user code"
+									r.operationID = "authDeviceApprove"
 									r.operationGroup = ""
-									r.pathPattern = "/auth/mfa/totp/confirm"
+									r.pathPattern = "/auth/device/approve"
+									r.args = args
+									r.count = 0
+									return r, true
+								default:
+									return
+								}
+							}
+
+						case 'c': // Prefix: "code"
+
+							if l := len("code"); len(elem) >= l && elem[0:l] == "code" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch method {
+								case "POST":
+									r.name = AuthDeviceCodeOperation
+									r.summary = "Start a TV device sign-in"
+									r.operationID = "authDeviceCode"
+									r.operationGroup = ""
+									r.pathPattern = "/auth/device/code"
+									r.args = args
+									r.count = 0
+									return r, true
+								default:
+									return
+								}
+							}
+
+						case 't': // Prefix: "token"
+
+							if l := len("token"); len(elem) >= l && elem[0:l] == "token" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch method {
+								case "POST":
+									r.name = AuthDeviceTokenOperation
+									r.summary = "Poll for the session of a TV sign-in"
+									r.operationID = "authDeviceToken"
+									r.operationGroup = ""
+									r.pathPattern = "/auth/device/token"
 									r.args = args
 									r.count = 0
 									return r, true
@@ -2079,99 +2513,9 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 
 						}
 
-					case 'v': // Prefix: "verify"
+					case 'h': // Prefix: "handoff"
 
-						if l := len("verify"); len(elem) >= l && elem[0:l] == "verify" {
-							elem = elem[l:]
-						} else {
-							break
-						}
-
-						if len(elem) == 0 {
-							// Leaf node.
-							switch method {
-							case "POST":
-								r.name = AuthMfaVerifyOperation
-								r.summary = "Pass the second factor (sign-in completion or step-up)"
-								r.operationID = "authMfaVerify"
-								r.operationGroup = ""
-								r.pathPattern = "/auth/mfa/verify"
-								r.args = args
-								r.count = 0
-								return r, true
-							default:
-								return
-							}
-						}
-
-					}
-
-				case 'o': // Prefix: "otp"
-
-					if l := len("otp"); len(elem) >= l && elem[0:l] == "otp" {
-						elem = elem[l:]
-					} else {
-						break
-					}
-
-					if len(elem) == 0 {
-						switch method {
-						case "POST":
-							r.name = AuthOtpRequestOperation
-							r.summary = "Send a mobile sign-in code by email"
-							r.operationID = "authOtpRequest"
-							r.operationGroup = ""
-							r.pathPattern = "/auth/otp"
-							r.args = args
-							r.count = 0
-							return r, true
-						default:
-							return
-						}
-					}
-					switch elem[0] {
-					case '/': // Prefix: "/exchange"
-
-						if l := len("/exchange"); len(elem) >= l && elem[0:l] == "/exchange" {
-							elem = elem[l:]
-						} else {
-							break
-						}
-
-						if len(elem) == 0 {
-							// Leaf node.
-							switch method {
-							case "POST":
-								r.name = AuthOtpExchangeOperation
-								r.summary = "Exchange an emailed code or token hash for a session"
-								r.operationID = "authOtpExchange"
-								r.operationGroup = ""
-								r.pathPattern = "/auth/otp/exchange"
-								r.args = args
-								r.count = 0
-								return r, true
-							default:
-								return
-							}
-						}
-
-					}
-
-				case 'p': // Prefix: "password/"
-
-					if l := len("password/"); len(elem) >= l && elem[0:l] == "password/" {
-						elem = elem[l:]
-					} else {
-						break
-					}
-
-					if len(elem) == 0 {
-						break
-					}
-					switch elem[0] {
-					case 'c': // Prefix: "change"
-
-						if l := len("change"); len(elem) >= l && elem[0:l] == "change" {
+						if l := len("handoff"); len(elem) >= l && elem[0:l] == "handoff" {
 							elem = elem[l:]
 						} else {
 							break
@@ -2180,11 +2524,11 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 						if len(elem) == 0 {
 							switch method {
 							case "POST":
-								r.name = AuthPasswordChangeOperation
-								r.summary = "Change the password with a fresh code"
-								r.operationID = "authPasswordChange"
+								r.name = AuthHandoffMintOperation
+								r.summary = "Mint a one-time SSO hand-off code"
+								r.operationID = "authHandoffMint"
 								r.operationGroup = ""
-								r.pathPattern = "/auth/password/change"
+								r.pathPattern = "/auth/handoff"
 								r.args = args
 								r.count = 0
 								return r, true
@@ -2193,9 +2537,9 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 							}
 						}
 						switch elem[0] {
-						case '-': // Prefix: "-code"
+						case '-': // Prefix: "-exchange"
 
-							if l := len("-code"); len(elem) >= l && elem[0:l] == "-code" {
+							if l := len("-exchange"); len(elem) >= l && elem[0:l] == "-exchange" {
 								elem = elem[l:]
 							} else {
 								break
@@ -2205,11 +2549,11 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 								// Leaf node.
 								switch method {
 								case "POST":
-									r.name = AuthPasswordChangeCodeOperation
-									r.summary = "Send the signed-in user a fresh password-change code"
-									r.operationID = "authPasswordChangeCode"
+									r.name = AuthHandoffExchangeOperation
+									r.summary = "Exchange a hand-off code for a session"
+									r.operationID = "authHandoffExchange"
 									r.operationGroup = ""
-									r.pathPattern = "/auth/password/change-code"
+									r.pathPattern = "/auth/handoff-exchange"
 									r.args = args
 									r.count = 0
 									return r, true
@@ -2220,9 +2564,404 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 
 						}
 
-					case 'f': // Prefix: "forgot"
+					case 'l': // Prefix: "log"
 
-						if l := len("forgot"); len(elem) >= l && elem[0:l] == "forgot" {
+						if l := len("log"); len(elem) >= l && elem[0:l] == "log" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							break
+						}
+						switch elem[0] {
+						case 'i': // Prefix: "in"
+
+							if l := len("in"); len(elem) >= l && elem[0:l] == "in" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch method {
+								case "POST":
+									r.name = AuthLoginOperation
+									r.summary = "Sign in with email and password"
+									r.operationID = "authLogin"
+									r.operationGroup = ""
+									r.pathPattern = "/auth/login"
+									r.args = args
+									r.count = 0
+									return r, true
+								default:
+									return
+								}
+							}
+
+						case 'o': // Prefix: "out"
+
+							if l := len("out"); len(elem) >= l && elem[0:l] == "out" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch method {
+								case "POST":
+									r.name = AuthLogoutOperation
+									r.summary = "Revoke the current session"
+									r.operationID = "authLogout"
+									r.operationGroup = ""
+									r.pathPattern = "/auth/logout"
+									r.args = args
+									r.count = 0
+									return r, true
+								default:
+									return
+								}
+							}
+
+						}
+
+					case 'm': // Prefix: "mfa/"
+
+						if l := len("mfa/"); len(elem) >= l && elem[0:l] == "mfa/" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							break
+						}
+						switch elem[0] {
+						case 'b': // Prefix: "backup-codes"
+
+							if l := len("backup-codes"); len(elem) >= l && elem[0:l] == "backup-codes" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch method {
+								case "POST":
+									r.name = AuthMfaBackupCodesOperation
+									r.summary = "Generate a new set of backup codes"
+									r.operationID = "authMfaBackupCodes"
+									r.operationGroup = ""
+									r.pathPattern = "/auth/mfa/backup-codes"
+									r.args = args
+									r.count = 0
+									return r, true
+								default:
+									return
+								}
+							}
+
+						case 'c': // Prefix: "challenge"
+
+							if l := len("challenge"); len(elem) >= l && elem[0:l] == "challenge" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch method {
+								case "POST":
+									r.name = AuthMfaChallengeOperation
+									r.summary = "Create a TOTP challenge"
+									r.operationID = "authMfaChallenge"
+									r.operationGroup = ""
+									r.pathPattern = "/auth/mfa/challenge"
+									r.args = args
+									r.count = 0
+									return r, true
+								default:
+									return
+								}
+							}
+
+						case 'r': // Prefix: "reset"
+
+							if l := len("reset"); len(elem) >= l && elem[0:l] == "reset" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch method {
+								case "POST":
+									r.name = AuthMfaResetOperation
+									r.summary = "Remove a user's second factor (admin)"
+									r.operationID = "authMfaReset"
+									r.operationGroup = ""
+									r.pathPattern = "/auth/mfa/reset"
+									r.args = args
+									r.count = 0
+									return r, true
+								default:
+									return
+								}
+							}
+
+						case 't': // Prefix: "totp"
+
+							if l := len("totp"); len(elem) >= l && elem[0:l] == "totp" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								switch method {
+								case "POST":
+									r.name = AuthMfaTotpEnrollOperation
+									r.summary = "Start a TOTP enrolment"
+									r.operationID = "authMfaTotpEnroll"
+									r.operationGroup = ""
+									r.pathPattern = "/auth/mfa/totp"
+									r.args = args
+									r.count = 0
+									return r, true
+								default:
+									return
+								}
+							}
+							switch elem[0] {
+							case '/': // Prefix: "/confirm"
+
+								if l := len("/confirm"); len(elem) >= l && elem[0:l] == "/confirm" {
+									elem = elem[l:]
+								} else {
+									break
+								}
+
+								if len(elem) == 0 {
+									// Leaf node.
+									switch method {
+									case "POST":
+										r.name = AuthMfaTotpConfirmOperation
+										r.summary = "Confirm a TOTP factor with its first code"
+										r.operationID = "authMfaTotpConfirm"
+										r.operationGroup = ""
+										r.pathPattern = "/auth/mfa/totp/confirm"
+										r.args = args
+										r.count = 0
+										return r, true
+									default:
+										return
+									}
+								}
+
+							}
+
+						case 'v': // Prefix: "verify"
+
+							if l := len("verify"); len(elem) >= l && elem[0:l] == "verify" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch method {
+								case "POST":
+									r.name = AuthMfaVerifyOperation
+									r.summary = "Pass the second factor (sign-in completion or step-up)"
+									r.operationID = "authMfaVerify"
+									r.operationGroup = ""
+									r.pathPattern = "/auth/mfa/verify"
+									r.args = args
+									r.count = 0
+									return r, true
+								default:
+									return
+								}
+							}
+
+						}
+
+					case 'o': // Prefix: "otp"
+
+						if l := len("otp"); len(elem) >= l && elem[0:l] == "otp" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							switch method {
+							case "POST":
+								r.name = AuthOtpRequestOperation
+								r.summary = "Send a mobile sign-in code by email"
+								r.operationID = "authOtpRequest"
+								r.operationGroup = ""
+								r.pathPattern = "/auth/otp"
+								r.args = args
+								r.count = 0
+								return r, true
+							default:
+								return
+							}
+						}
+						switch elem[0] {
+						case '/': // Prefix: "/exchange"
+
+							if l := len("/exchange"); len(elem) >= l && elem[0:l] == "/exchange" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch method {
+								case "POST":
+									r.name = AuthOtpExchangeOperation
+									r.summary = "Exchange an emailed code or token hash for a session"
+									r.operationID = "authOtpExchange"
+									r.operationGroup = ""
+									r.pathPattern = "/auth/otp/exchange"
+									r.args = args
+									r.count = 0
+									return r, true
+								default:
+									return
+								}
+							}
+
+						}
+
+					case 'p': // Prefix: "password/"
+
+						if l := len("password/"); len(elem) >= l && elem[0:l] == "password/" {
+							elem = elem[l:]
+						} else {
+							break
+						}
+
+						if len(elem) == 0 {
+							break
+						}
+						switch elem[0] {
+						case 'c': // Prefix: "change"
+
+							if l := len("change"); len(elem) >= l && elem[0:l] == "change" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								switch method {
+								case "POST":
+									r.name = AuthPasswordChangeOperation
+									r.summary = "Change the password with a fresh code"
+									r.operationID = "authPasswordChange"
+									r.operationGroup = ""
+									r.pathPattern = "/auth/password/change"
+									r.args = args
+									r.count = 0
+									return r, true
+								default:
+									return
+								}
+							}
+							switch elem[0] {
+							case '-': // Prefix: "-code"
+
+								if l := len("-code"); len(elem) >= l && elem[0:l] == "-code" {
+									elem = elem[l:]
+								} else {
+									break
+								}
+
+								if len(elem) == 0 {
+									// Leaf node.
+									switch method {
+									case "POST":
+										r.name = AuthPasswordChangeCodeOperation
+										r.summary = "Send the signed-in user a fresh password-change code"
+										r.operationID = "authPasswordChangeCode"
+										r.operationGroup = ""
+										r.pathPattern = "/auth/password/change-code"
+										r.args = args
+										r.count = 0
+										return r, true
+									default:
+										return
+									}
+								}
+
+							}
+
+						case 'f': // Prefix: "forgot"
+
+							if l := len("forgot"); len(elem) >= l && elem[0:l] == "forgot" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch method {
+								case "POST":
+									r.name = AuthPasswordForgotOperation
+									r.summary = "Send a password-reset code"
+									r.operationID = "authPasswordForgot"
+									r.operationGroup = ""
+									r.pathPattern = "/auth/password/forgot"
+									r.args = args
+									r.count = 0
+									return r, true
+								default:
+									return
+								}
+							}
+
+						case 'r': // Prefix: "reset"
+
+							if l := len("reset"); len(elem) >= l && elem[0:l] == "reset" {
+								elem = elem[l:]
+							} else {
+								break
+							}
+
+							if len(elem) == 0 {
+								// Leaf node.
+								switch method {
+								case "POST":
+									r.name = AuthPasswordResetOperation
+									r.summary = "Set a new password with a reset code"
+									r.operationID = "authPasswordReset"
+									r.operationGroup = ""
+									r.pathPattern = "/auth/password/reset"
+									r.args = args
+									r.count = 0
+									return r, true
+								default:
+									return
+								}
+							}
+
+						}
+
+					case 'r': // Prefix: "refresh"
+
+						if l := len("refresh"); len(elem) >= l && elem[0:l] == "refresh" {
 							elem = elem[l:]
 						} else {
 							break
@@ -2232,11 +2971,11 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 							// Leaf node.
 							switch method {
 							case "POST":
-								r.name = AuthPasswordForgotOperation
-								r.summary = "Send a password-reset code"
-								r.operationID = "authPasswordForgot"
+								r.name = AuthRefreshOperation
+								r.summary = "Exchange a refresh token for new tokens"
+								r.operationID = "authRefresh"
 								r.operationGroup = ""
-								r.pathPattern = "/auth/password/forgot"
+								r.pathPattern = "/auth/refresh"
 								r.args = args
 								r.count = 0
 								return r, true
@@ -2245,9 +2984,9 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 							}
 						}
 
-					case 'r': // Prefix: "reset"
+					case 's': // Prefix: "signup"
 
-						if l := len("reset"); len(elem) >= l && elem[0:l] == "reset" {
+						if l := len("signup"); len(elem) >= l && elem[0:l] == "signup" {
 							elem = elem[l:]
 						} else {
 							break
@@ -2257,11 +2996,11 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 							// Leaf node.
 							switch method {
 							case "POST":
-								r.name = AuthPasswordResetOperation
-								r.summary = "Set a new password with a reset code"
-								r.operationID = "authPasswordReset"
+								r.name = AuthSignupOperation
+								r.summary = "Create an account with email and password, and sign in"
+								r.operationID = "authSignup"
 								r.operationGroup = ""
-								r.pathPattern = "/auth/password/reset"
+								r.pathPattern = "/auth/signup"
 								r.args = args
 								r.count = 0
 								return r, true
@@ -2270,92 +3009,81 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 							}
 						}
 
-					}
-
-				case 'r': // Prefix: "refresh"
-
-					if l := len("refresh"); len(elem) >= l && elem[0:l] == "refresh" {
-						elem = elem[l:]
-					} else {
-						break
-					}
-
-					if len(elem) == 0 {
-						// Leaf node.
-						switch method {
-						case "POST":
-							r.name = AuthRefreshOperation
-							r.summary = "Exchange a refresh token for new tokens"
-							r.operationID = "authRefresh"
-							r.operationGroup = ""
-							r.pathPattern = "/auth/refresh"
-							r.args = args
-							r.count = 0
-							return r, true
-						default:
-							return
-						}
-					}
-
-				case 's': // Prefix: "signup"
-
-					if l := len("signup"); len(elem) >= l && elem[0:l] == "signup" {
-						elem = elem[l:]
-					} else {
-						break
-					}
-
-					if len(elem) == 0 {
-						// Leaf node.
-						switch method {
-						case "POST":
-							r.name = AuthSignupOperation
-							r.summary = "Create an account with email and password, and sign in"
-							r.operationID = "authSignup"
-							r.operationGroup = ""
-							r.pathPattern = "/auth/signup"
-							r.args = args
-							r.count = 0
-							return r, true
-						default:
-							return
-						}
 					}
 
 				}
 
-			case 'c': // Prefix: "classes/"
+			case 'c': // Prefix: "c"
 
-				if l := len("classes/"); len(elem) >= l && elem[0:l] == "classes/" {
+				if l := len("c"); len(elem) >= l && elem[0:l] == "c" {
 					elem = elem[l:]
 				} else {
 					break
 				}
 
-				// Param: "id"
-				// Leaf parameter, slashes are prohibited
-				idx := strings.IndexByte(elem, '/')
-				if idx >= 0 {
+				if len(elem) == 0 {
 					break
 				}
-				args[0] = elem
-				elem = ""
+				switch elem[0] {
+				case 'a': // Prefix: "alendar"
 
-				if len(elem) == 0 {
-					// Leaf node.
-					switch method {
-					case "GET":
-						r.name = GetMemberClassOperation
-						r.summary = "A class for a member of its venue"
-						r.operationID = "getMemberClass"
-						r.operationGroup = ""
-						r.pathPattern = "/classes/{id}"
-						r.args = args
-						r.count = 1
-						return r, true
-					default:
-						return
+					if l := len("alendar"); len(elem) >= l && elem[0:l] == "alendar" {
+						elem = elem[l:]
+					} else {
+						break
 					}
+
+					if len(elem) == 0 {
+						// Leaf node.
+						switch method {
+						case "GET":
+							r.name = GetCalendarOperation
+							r.summary = "The venue's unified calendar feed"
+							r.operationID = "getCalendar"
+							r.operationGroup = ""
+							r.pathPattern = "/calendar"
+							r.args = args
+							r.count = 0
+							return r, true
+						default:
+							return
+						}
+					}
+
+				case 'l': // Prefix: "lasses/"
+
+					if l := len("lasses/"); len(elem) >= l && elem[0:l] == "lasses/" {
+						elem = elem[l:]
+					} else {
+						break
+					}
+
+					// Param: "id"
+					// Leaf parameter, slashes are prohibited
+					idx := strings.IndexByte(elem, '/')
+					if idx >= 0 {
+						break
+					}
+					args[0] = elem
+					elem = ""
+
+					if len(elem) == 0 {
+						// Leaf node.
+						switch method {
+						case "GET":
+							r.name = GetMemberClassOperation
+							r.summary = "A class for a member of its venue"
+							r.operationID = "getMemberClass"
+							r.operationGroup = ""
+							r.pathPattern = "/classes/{id}"
+							r.args = args
+							r.count = 1
+							return r, true
+						default:
+							return
+						}
+					}
+
 				}
 
 			case 'd': // Prefix: "discovery"

@@ -400,6 +400,2019 @@ func (s *AddonListResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+// Ref: #/components/schemas/AdminScheduleAction
+type AdminScheduleAction string
+
+const (
+	AdminScheduleActionCancel     AdminScheduleAction = "cancel"
+	AdminScheduleActionEdit       AdminScheduleAction = "edit"
+	AdminScheduleActionSubstitute AdminScheduleAction = "substitute"
+	AdminScheduleActionRestore    AdminScheduleAction = "restore"
+)
+
+// AllValues returns all AdminScheduleAction values.
+func (AdminScheduleAction) AllValues() []AdminScheduleAction {
+	return []AdminScheduleAction{
+		AdminScheduleActionCancel,
+		AdminScheduleActionEdit,
+		AdminScheduleActionSubstitute,
+		AdminScheduleActionRestore,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminScheduleAction) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminScheduleActionCancel:
+		return []byte(s), nil
+	case AdminScheduleActionEdit:
+		return []byte(s), nil
+	case AdminScheduleActionSubstitute:
+		return []byte(s), nil
+	case AdminScheduleActionRestore:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminScheduleAction) UnmarshalText(data []byte) error {
+	switch AdminScheduleAction(data) {
+	case AdminScheduleActionCancel:
+		*s = AdminScheduleActionCancel
+		return nil
+	case AdminScheduleActionEdit:
+		*s = AdminScheduleActionEdit
+		return nil
+	case AdminScheduleActionSubstitute:
+		*s = AdminScheduleActionSubstitute
+		return nil
+	case AdminScheduleActionRestore:
+		*s = AdminScheduleActionRestore
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Availability by audience (the class's clients, its instructor) and channel.
+// Ref: #/components/schemas/AdminScheduleActionAvailability
+type AdminScheduleActionAvailability struct {
+	Clients    AdminScheduleChannelAvailability `json:"clients"`
+	Instructor AdminScheduleChannelAvailability `json:"instructor"`
+}
+
+// GetClients returns the value of Clients.
+func (s *AdminScheduleActionAvailability) GetClients() AdminScheduleChannelAvailability {
+	return s.Clients
+}
+
+// GetInstructor returns the value of Instructor.
+func (s *AdminScheduleActionAvailability) GetInstructor() AdminScheduleChannelAvailability {
+	return s.Instructor
+}
+
+// SetClients sets the value of Clients.
+func (s *AdminScheduleActionAvailability) SetClients(val AdminScheduleChannelAvailability) {
+	s.Clients = val
+}
+
+// SetInstructor sets the value of Instructor.
+func (s *AdminScheduleActionAvailability) SetInstructor(val AdminScheduleChannelAvailability) {
+	s.Instructor = val
+}
+
+// Ref: #/components/schemas/AdminScheduleAvailability
+type AdminScheduleAvailability struct {
+	Action AdminScheduleAction             `json:"action"`
+	Items  []AdminScheduleAvailabilityItem `json:"items"`
+}
+
+// GetAction returns the value of Action.
+func (s *AdminScheduleAvailability) GetAction() AdminScheduleAction {
+	return s.Action
+}
+
+// GetItems returns the value of Items.
+func (s *AdminScheduleAvailability) GetItems() []AdminScheduleAvailabilityItem {
+	return s.Items
+}
+
+// SetAction sets the value of Action.
+func (s *AdminScheduleAvailability) SetAction(val AdminScheduleAction) {
+	s.Action = val
+}
+
+// SetItems sets the value of Items.
+func (s *AdminScheduleAvailability) SetItems(val []AdminScheduleAvailabilityItem) {
+	s.Items = val
+}
+
+// Ref: #/components/schemas/AdminScheduleAvailabilityByAction
+type AdminScheduleAvailabilityByAction struct {
+	Cancel     AdminScheduleActionAvailability `json:"cancel"`
+	Edit       AdminScheduleActionAvailability `json:"edit"`
+	Restore    AdminScheduleActionAvailability `json:"restore"`
+	Substitute AdminScheduleActionAvailability `json:"substitute"`
+}
+
+// GetCancel returns the value of Cancel.
+func (s *AdminScheduleAvailabilityByAction) GetCancel() AdminScheduleActionAvailability {
+	return s.Cancel
+}
+
+// GetEdit returns the value of Edit.
+func (s *AdminScheduleAvailabilityByAction) GetEdit() AdminScheduleActionAvailability {
+	return s.Edit
+}
+
+// GetRestore returns the value of Restore.
+func (s *AdminScheduleAvailabilityByAction) GetRestore() AdminScheduleActionAvailability {
+	return s.Restore
+}
+
+// GetSubstitute returns the value of Substitute.
+func (s *AdminScheduleAvailabilityByAction) GetSubstitute() AdminScheduleActionAvailability {
+	return s.Substitute
+}
+
+// SetCancel sets the value of Cancel.
+func (s *AdminScheduleAvailabilityByAction) SetCancel(val AdminScheduleActionAvailability) {
+	s.Cancel = val
+}
+
+// SetEdit sets the value of Edit.
+func (s *AdminScheduleAvailabilityByAction) SetEdit(val AdminScheduleActionAvailability) {
+	s.Edit = val
+}
+
+// SetRestore sets the value of Restore.
+func (s *AdminScheduleAvailabilityByAction) SetRestore(val AdminScheduleActionAvailability) {
+	s.Restore = val
+}
+
+// SetSubstitute sets the value of Substitute.
+func (s *AdminScheduleAvailabilityByAction) SetSubstitute(val AdminScheduleActionAvailability) {
+	s.Substitute = val
+}
+
+// Whether one audience can be reached on one channel. `reason_code` is null
+// when available, else one of venue_capability, unsupported, no_contact,
+// invalid_contact, user_opted_out, no_registered_device, no_recipients,
+// availability_error; `gate_code` names the gate that closed it.
+// Ref: #/components/schemas/AdminScheduleAvailabilityEntry
+type AdminScheduleAvailabilityEntry struct {
+	Available   bool      `json:"available"`
+	Blocked     int       `json:"blocked"`
+	GateCode    NilString `json:"gate_code"`
+	ReachLabel  string    `json:"reach_label"`
+	Reachable   int       `json:"reachable"`
+	Reason      NilString `json:"reason"`
+	ReasonCode  NilString `json:"reason_code"`
+	RecipientID NilUUID   `json:"recipient_id"`
+	Total       int       `json:"total"`
+}
+
+// GetAvailable returns the value of Available.
+func (s *AdminScheduleAvailabilityEntry) GetAvailable() bool {
+	return s.Available
+}
+
+// GetBlocked returns the value of Blocked.
+func (s *AdminScheduleAvailabilityEntry) GetBlocked() int {
+	return s.Blocked
+}
+
+// GetGateCode returns the value of GateCode.
+func (s *AdminScheduleAvailabilityEntry) GetGateCode() NilString {
+	return s.GateCode
+}
+
+// GetReachLabel returns the value of ReachLabel.
+func (s *AdminScheduleAvailabilityEntry) GetReachLabel() string {
+	return s.ReachLabel
+}
+
+// GetReachable returns the value of Reachable.
+func (s *AdminScheduleAvailabilityEntry) GetReachable() int {
+	return s.Reachable
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminScheduleAvailabilityEntry) GetReason() NilString {
+	return s.Reason
+}
+
+// GetReasonCode returns the value of ReasonCode.
+func (s *AdminScheduleAvailabilityEntry) GetReasonCode() NilString {
+	return s.ReasonCode
+}
+
+// GetRecipientID returns the value of RecipientID.
+func (s *AdminScheduleAvailabilityEntry) GetRecipientID() NilUUID {
+	return s.RecipientID
+}
+
+// GetTotal returns the value of Total.
+func (s *AdminScheduleAvailabilityEntry) GetTotal() int {
+	return s.Total
+}
+
+// SetAvailable sets the value of Available.
+func (s *AdminScheduleAvailabilityEntry) SetAvailable(val bool) {
+	s.Available = val
+}
+
+// SetBlocked sets the value of Blocked.
+func (s *AdminScheduleAvailabilityEntry) SetBlocked(val int) {
+	s.Blocked = val
+}
+
+// SetGateCode sets the value of GateCode.
+func (s *AdminScheduleAvailabilityEntry) SetGateCode(val NilString) {
+	s.GateCode = val
+}
+
+// SetReachLabel sets the value of ReachLabel.
+func (s *AdminScheduleAvailabilityEntry) SetReachLabel(val string) {
+	s.ReachLabel = val
+}
+
+// SetReachable sets the value of Reachable.
+func (s *AdminScheduleAvailabilityEntry) SetReachable(val int) {
+	s.Reachable = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminScheduleAvailabilityEntry) SetReason(val NilString) {
+	s.Reason = val
+}
+
+// SetReasonCode sets the value of ReasonCode.
+func (s *AdminScheduleAvailabilityEntry) SetReasonCode(val NilString) {
+	s.ReasonCode = val
+}
+
+// SetRecipientID sets the value of RecipientID.
+func (s *AdminScheduleAvailabilityEntry) SetRecipientID(val NilUUID) {
+	s.RecipientID = val
+}
+
+// SetTotal sets the value of Total.
+func (s *AdminScheduleAvailabilityEntry) SetTotal(val int) {
+	s.Total = val
+}
+
+// Ref: #/components/schemas/AdminScheduleAvailabilityItem
+type AdminScheduleAvailabilityItem struct {
+	Availability AdminScheduleActionAvailability `json:"availability"`
+	ID           uuid.UUID                       `json:"id"`
+}
+
+// GetAvailability returns the value of Availability.
+func (s *AdminScheduleAvailabilityItem) GetAvailability() AdminScheduleActionAvailability {
+	return s.Availability
+}
+
+// GetID returns the value of ID.
+func (s *AdminScheduleAvailabilityItem) GetID() uuid.UUID {
+	return s.ID
+}
+
+// SetAvailability sets the value of Availability.
+func (s *AdminScheduleAvailabilityItem) SetAvailability(val AdminScheduleActionAvailability) {
+	s.Availability = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminScheduleAvailabilityItem) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// Ref: #/components/schemas/AdminScheduleAvailabilityRequest
+type AdminScheduleAvailabilityRequest struct {
+	Action      AdminScheduleAction `json:"action"`
+	InstanceIds []uuid.UUID         `json:"instance_ids"`
+}
+
+// GetAction returns the value of Action.
+func (s *AdminScheduleAvailabilityRequest) GetAction() AdminScheduleAction {
+	return s.Action
+}
+
+// GetInstanceIds returns the value of InstanceIds.
+func (s *AdminScheduleAvailabilityRequest) GetInstanceIds() []uuid.UUID {
+	return s.InstanceIds
+}
+
+// SetAction sets the value of Action.
+func (s *AdminScheduleAvailabilityRequest) SetAction(val AdminScheduleAction) {
+	s.Action = val
+}
+
+// SetInstanceIds sets the value of InstanceIds.
+func (s *AdminScheduleAvailabilityRequest) SetInstanceIds(val []uuid.UUID) {
+	s.InstanceIds = val
+}
+
+// Ref: #/components/schemas/AdminScheduleAvailabilityResponse
+type AdminScheduleAvailabilityResponse struct {
+	Data  AdminScheduleAvailability `json:"data"`
+	Error struct{}                  `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminScheduleAvailabilityResponse) GetData() AdminScheduleAvailability {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminScheduleAvailabilityResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminScheduleAvailabilityResponse) SetData(val AdminScheduleAvailability) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminScheduleAvailabilityResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AdminScheduleBulk
+type AdminScheduleBulk struct {
+	Failed        int                       `json:"failed"`
+	Notifications AdminScheduleNotifyResult `json:"notifications"`
+	Results       []AdminScheduleBulkResult `json:"results"`
+	Succeeded     int                       `json:"succeeded"`
+}
+
+// GetFailed returns the value of Failed.
+func (s *AdminScheduleBulk) GetFailed() int {
+	return s.Failed
+}
+
+// GetNotifications returns the value of Notifications.
+func (s *AdminScheduleBulk) GetNotifications() AdminScheduleNotifyResult {
+	return s.Notifications
+}
+
+// GetResults returns the value of Results.
+func (s *AdminScheduleBulk) GetResults() []AdminScheduleBulkResult {
+	return s.Results
+}
+
+// GetSucceeded returns the value of Succeeded.
+func (s *AdminScheduleBulk) GetSucceeded() int {
+	return s.Succeeded
+}
+
+// SetFailed sets the value of Failed.
+func (s *AdminScheduleBulk) SetFailed(val int) {
+	s.Failed = val
+}
+
+// SetNotifications sets the value of Notifications.
+func (s *AdminScheduleBulk) SetNotifications(val AdminScheduleNotifyResult) {
+	s.Notifications = val
+}
+
+// SetResults sets the value of Results.
+func (s *AdminScheduleBulk) SetResults(val []AdminScheduleBulkResult) {
+	s.Results = val
+}
+
+// SetSucceeded sets the value of Succeeded.
+func (s *AdminScheduleBulk) SetSucceeded(val int) {
+	s.Succeeded = val
+}
+
+// Ref: #/components/schemas/AdminScheduleBulkCancelRequest
+type AdminScheduleBulkCancelRequest struct {
+	InstanceIds []uuid.UUID            `json:"instance_ids"`
+	Notify      OptAdminScheduleNotify `json:"notify"`
+	Reason      OptString              `json:"reason"`
+}
+
+// GetInstanceIds returns the value of InstanceIds.
+func (s *AdminScheduleBulkCancelRequest) GetInstanceIds() []uuid.UUID {
+	return s.InstanceIds
+}
+
+// GetNotify returns the value of Notify.
+func (s *AdminScheduleBulkCancelRequest) GetNotify() OptAdminScheduleNotify {
+	return s.Notify
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminScheduleBulkCancelRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// SetInstanceIds sets the value of InstanceIds.
+func (s *AdminScheduleBulkCancelRequest) SetInstanceIds(val []uuid.UUID) {
+	s.InstanceIds = val
+}
+
+// SetNotify sets the value of Notify.
+func (s *AdminScheduleBulkCancelRequest) SetNotify(val OptAdminScheduleNotify) {
+	s.Notify = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminScheduleBulkCancelRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+// Ref: #/components/schemas/AdminScheduleBulkEditRequest
+type AdminScheduleBulkEditRequest struct {
+	// Tokens by class id; a class without one is changed unguarded.
+	ExpectedUpdatedAt OptAdminScheduleBulkEditRequestExpectedUpdatedAt `json:"expected_updated_at"`
+	InstanceIds       []uuid.UUID                                      `json:"instance_ids"`
+	Notify            OptAdminScheduleNotify                           `json:"notify"`
+	Set               OptAdminScheduleBulkSet                          `json:"set"`
+	Time              OptAdminScheduleBulkTime                         `json:"time"`
+}
+
+// GetExpectedUpdatedAt returns the value of ExpectedUpdatedAt.
+func (s *AdminScheduleBulkEditRequest) GetExpectedUpdatedAt() OptAdminScheduleBulkEditRequestExpectedUpdatedAt {
+	return s.ExpectedUpdatedAt
+}
+
+// GetInstanceIds returns the value of InstanceIds.
+func (s *AdminScheduleBulkEditRequest) GetInstanceIds() []uuid.UUID {
+	return s.InstanceIds
+}
+
+// GetNotify returns the value of Notify.
+func (s *AdminScheduleBulkEditRequest) GetNotify() OptAdminScheduleNotify {
+	return s.Notify
+}
+
+// GetSet returns the value of Set.
+func (s *AdminScheduleBulkEditRequest) GetSet() OptAdminScheduleBulkSet {
+	return s.Set
+}
+
+// GetTime returns the value of Time.
+func (s *AdminScheduleBulkEditRequest) GetTime() OptAdminScheduleBulkTime {
+	return s.Time
+}
+
+// SetExpectedUpdatedAt sets the value of ExpectedUpdatedAt.
+func (s *AdminScheduleBulkEditRequest) SetExpectedUpdatedAt(val OptAdminScheduleBulkEditRequestExpectedUpdatedAt) {
+	s.ExpectedUpdatedAt = val
+}
+
+// SetInstanceIds sets the value of InstanceIds.
+func (s *AdminScheduleBulkEditRequest) SetInstanceIds(val []uuid.UUID) {
+	s.InstanceIds = val
+}
+
+// SetNotify sets the value of Notify.
+func (s *AdminScheduleBulkEditRequest) SetNotify(val OptAdminScheduleNotify) {
+	s.Notify = val
+}
+
+// SetSet sets the value of Set.
+func (s *AdminScheduleBulkEditRequest) SetSet(val OptAdminScheduleBulkSet) {
+	s.Set = val
+}
+
+// SetTime sets the value of Time.
+func (s *AdminScheduleBulkEditRequest) SetTime(val OptAdminScheduleBulkTime) {
+	s.Time = val
+}
+
+// Tokens by class id; a class without one is changed unguarded.
+type AdminScheduleBulkEditRequestExpectedUpdatedAt map[string]string
+
+func (s *AdminScheduleBulkEditRequestExpectedUpdatedAt) init() AdminScheduleBulkEditRequestExpectedUpdatedAt {
+	m := *s
+	if m == nil {
+		m = map[string]string{}
+		*s = m
+	}
+	return m
+}
+
+// Ref: #/components/schemas/AdminScheduleBulkError
+type AdminScheduleBulkError struct {
+	Code    string                           `json:"code"`
+	Details OptAdminScheduleBulkErrorDetails `json:"details"`
+	Message string                           `json:"message"`
+}
+
+// GetCode returns the value of Code.
+func (s *AdminScheduleBulkError) GetCode() string {
+	return s.Code
+}
+
+// GetDetails returns the value of Details.
+func (s *AdminScheduleBulkError) GetDetails() OptAdminScheduleBulkErrorDetails {
+	return s.Details
+}
+
+// GetMessage returns the value of Message.
+func (s *AdminScheduleBulkError) GetMessage() string {
+	return s.Message
+}
+
+// SetCode sets the value of Code.
+func (s *AdminScheduleBulkError) SetCode(val string) {
+	s.Code = val
+}
+
+// SetDetails sets the value of Details.
+func (s *AdminScheduleBulkError) SetDetails(val OptAdminScheduleBulkErrorDetails) {
+	s.Details = val
+}
+
+// SetMessage sets the value of Message.
+func (s *AdminScheduleBulkError) SetMessage(val string) {
+	s.Message = val
+}
+
+type AdminScheduleBulkErrorDetails map[string]jx.Raw
+
+func (s *AdminScheduleBulkErrorDetails) init() AdminScheduleBulkErrorDetails {
+	m := *s
+	if m == nil {
+		m = map[string]jx.Raw{}
+		*s = m
+	}
+	return m
+}
+
+// Ref: #/components/schemas/AdminScheduleBulkResponse
+type AdminScheduleBulkResponse struct {
+	Data  AdminScheduleBulk `json:"data"`
+	Error struct{}          `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminScheduleBulkResponse) GetData() AdminScheduleBulk {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminScheduleBulkResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminScheduleBulkResponse) SetData(val AdminScheduleBulk) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminScheduleBulkResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AdminScheduleBulkResult
+type AdminScheduleBulkResult struct {
+	CancelledBookings OptInt                        `json:"cancelled_bookings"`
+	Class             OptAdminScheduleRow           `json:"class"`
+	Error             OptAdminScheduleBulkError     `json:"error"`
+	ID                uuid.UUID                     `json:"id"`
+	Status            AdminScheduleBulkResultStatus `json:"status"`
+}
+
+// GetCancelledBookings returns the value of CancelledBookings.
+func (s *AdminScheduleBulkResult) GetCancelledBookings() OptInt {
+	return s.CancelledBookings
+}
+
+// GetClass returns the value of Class.
+func (s *AdminScheduleBulkResult) GetClass() OptAdminScheduleRow {
+	return s.Class
+}
+
+// GetError returns the value of Error.
+func (s *AdminScheduleBulkResult) GetError() OptAdminScheduleBulkError {
+	return s.Error
+}
+
+// GetID returns the value of ID.
+func (s *AdminScheduleBulkResult) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetStatus returns the value of Status.
+func (s *AdminScheduleBulkResult) GetStatus() AdminScheduleBulkResultStatus {
+	return s.Status
+}
+
+// SetCancelledBookings sets the value of CancelledBookings.
+func (s *AdminScheduleBulkResult) SetCancelledBookings(val OptInt) {
+	s.CancelledBookings = val
+}
+
+// SetClass sets the value of Class.
+func (s *AdminScheduleBulkResult) SetClass(val OptAdminScheduleRow) {
+	s.Class = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminScheduleBulkResult) SetError(val OptAdminScheduleBulkError) {
+	s.Error = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminScheduleBulkResult) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetStatus sets the value of Status.
+func (s *AdminScheduleBulkResult) SetStatus(val AdminScheduleBulkResultStatus) {
+	s.Status = val
+}
+
+type AdminScheduleBulkResultStatus string
+
+const (
+	AdminScheduleBulkResultStatusUpdated   AdminScheduleBulkResultStatus = "updated"
+	AdminScheduleBulkResultStatusCancelled AdminScheduleBulkResultStatus = "cancelled"
+	AdminScheduleBulkResultStatusFailed    AdminScheduleBulkResultStatus = "failed"
+)
+
+// AllValues returns all AdminScheduleBulkResultStatus values.
+func (AdminScheduleBulkResultStatus) AllValues() []AdminScheduleBulkResultStatus {
+	return []AdminScheduleBulkResultStatus{
+		AdminScheduleBulkResultStatusUpdated,
+		AdminScheduleBulkResultStatusCancelled,
+		AdminScheduleBulkResultStatusFailed,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminScheduleBulkResultStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminScheduleBulkResultStatusUpdated:
+		return []byte(s), nil
+	case AdminScheduleBulkResultStatusCancelled:
+		return []byte(s), nil
+	case AdminScheduleBulkResultStatusFailed:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminScheduleBulkResultStatus) UnmarshalText(data []byte) error {
+	switch AdminScheduleBulkResultStatus(data) {
+	case AdminScheduleBulkResultStatusUpdated:
+		*s = AdminScheduleBulkResultStatusUpdated
+		return nil
+	case AdminScheduleBulkResultStatusCancelled:
+		*s = AdminScheduleBulkResultStatusCancelled
+		return nil
+	case AdminScheduleBulkResultStatusFailed:
+		*s = AdminScheduleBulkResultStatusFailed
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminScheduleBulkSet
+type AdminScheduleBulkSet struct {
+	Capacity     OptInt  `json:"capacity"`
+	ClassTypeID  OptUUID `json:"class_type_id"`
+	InstructorID OptUUID `json:"instructor_id"`
+	RoomID       OptUUID `json:"room_id"`
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *AdminScheduleBulkSet) GetCapacity() OptInt {
+	return s.Capacity
+}
+
+// GetClassTypeID returns the value of ClassTypeID.
+func (s *AdminScheduleBulkSet) GetClassTypeID() OptUUID {
+	return s.ClassTypeID
+}
+
+// GetInstructorID returns the value of InstructorID.
+func (s *AdminScheduleBulkSet) GetInstructorID() OptUUID {
+	return s.InstructorID
+}
+
+// GetRoomID returns the value of RoomID.
+func (s *AdminScheduleBulkSet) GetRoomID() OptUUID {
+	return s.RoomID
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *AdminScheduleBulkSet) SetCapacity(val OptInt) {
+	s.Capacity = val
+}
+
+// SetClassTypeID sets the value of ClassTypeID.
+func (s *AdminScheduleBulkSet) SetClassTypeID(val OptUUID) {
+	s.ClassTypeID = val
+}
+
+// SetInstructorID sets the value of InstructorID.
+func (s *AdminScheduleBulkSet) SetInstructorID(val OptUUID) {
+	s.InstructorID = val
+}
+
+// SetRoomID sets the value of RoomID.
+func (s *AdminScheduleBulkSet) SetRoomID(val OptUUID) {
+	s.RoomID = val
+}
+
+// Ref: #/components/schemas/AdminScheduleBulkTime
+type AdminScheduleBulkTime struct {
+	// Clock time HH:MM, after start.
+	End string `json:"end"`
+	// Clock time HH:MM.
+	Start string `json:"start"`
+	// IANA zone of the clock times; default the venue's.
+	Timezone OptString `json:"timezone"`
+}
+
+// GetEnd returns the value of End.
+func (s *AdminScheduleBulkTime) GetEnd() string {
+	return s.End
+}
+
+// GetStart returns the value of Start.
+func (s *AdminScheduleBulkTime) GetStart() string {
+	return s.Start
+}
+
+// GetTimezone returns the value of Timezone.
+func (s *AdminScheduleBulkTime) GetTimezone() OptString {
+	return s.Timezone
+}
+
+// SetEnd sets the value of End.
+func (s *AdminScheduleBulkTime) SetEnd(val string) {
+	s.End = val
+}
+
+// SetStart sets the value of Start.
+func (s *AdminScheduleBulkTime) SetStart(val string) {
+	s.Start = val
+}
+
+// SetTimezone sets the value of Timezone.
+func (s *AdminScheduleBulkTime) SetTimezone(val OptString) {
+	s.Timezone = val
+}
+
+// Ref: #/components/schemas/AdminScheduleCancelRequest
+type AdminScheduleCancelRequest struct {
+	ExpectedUpdatedAt OptString              `json:"expected_updated_at"`
+	Notify            OptAdminScheduleNotify `json:"notify"`
+	Reason            OptString              `json:"reason"`
+}
+
+// GetExpectedUpdatedAt returns the value of ExpectedUpdatedAt.
+func (s *AdminScheduleCancelRequest) GetExpectedUpdatedAt() OptString {
+	return s.ExpectedUpdatedAt
+}
+
+// GetNotify returns the value of Notify.
+func (s *AdminScheduleCancelRequest) GetNotify() OptAdminScheduleNotify {
+	return s.Notify
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminScheduleCancelRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// SetExpectedUpdatedAt sets the value of ExpectedUpdatedAt.
+func (s *AdminScheduleCancelRequest) SetExpectedUpdatedAt(val OptString) {
+	s.ExpectedUpdatedAt = val
+}
+
+// SetNotify sets the value of Notify.
+func (s *AdminScheduleCancelRequest) SetNotify(val OptAdminScheduleNotify) {
+	s.Notify = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminScheduleCancelRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+// Ref: #/components/schemas/AdminScheduleChannelAvailability
+type AdminScheduleChannelAvailability struct {
+	Email AdminScheduleAvailabilityEntry `json:"email"`
+	Push  AdminScheduleAvailabilityEntry `json:"push"`
+	SMS   AdminScheduleAvailabilityEntry `json:"sms"`
+}
+
+// GetEmail returns the value of Email.
+func (s *AdminScheduleChannelAvailability) GetEmail() AdminScheduleAvailabilityEntry {
+	return s.Email
+}
+
+// GetPush returns the value of Push.
+func (s *AdminScheduleChannelAvailability) GetPush() AdminScheduleAvailabilityEntry {
+	return s.Push
+}
+
+// GetSMS returns the value of SMS.
+func (s *AdminScheduleChannelAvailability) GetSMS() AdminScheduleAvailabilityEntry {
+	return s.SMS
+}
+
+// SetEmail sets the value of Email.
+func (s *AdminScheduleChannelAvailability) SetEmail(val AdminScheduleAvailabilityEntry) {
+	s.Email = val
+}
+
+// SetPush sets the value of Push.
+func (s *AdminScheduleChannelAvailability) SetPush(val AdminScheduleAvailabilityEntry) {
+	s.Push = val
+}
+
+// SetSMS sets the value of SMS.
+func (s *AdminScheduleChannelAvailability) SetSMS(val AdminScheduleAvailabilityEntry) {
+	s.SMS = val
+}
+
+// Ref: #/components/schemas/AdminScheduleHistory
+type AdminScheduleHistory struct {
+	Applied                  bool                      `json:"applied"`
+	CancelledBookings        OptInt                    `json:"cancelled_bookings"`
+	Class                    AdminScheduleRow          `json:"class"`
+	HistoryConfirmationToken NilString                 `json:"history_confirmation_token"`
+	Notifications            AdminScheduleNotifyResult `json:"notifications"`
+	Operation                string                    `json:"operation"`
+	TokenExpiresAt           NilDateTime               `json:"token_expires_at"`
+}
+
+// GetApplied returns the value of Applied.
+func (s *AdminScheduleHistory) GetApplied() bool {
+	return s.Applied
+}
+
+// GetCancelledBookings returns the value of CancelledBookings.
+func (s *AdminScheduleHistory) GetCancelledBookings() OptInt {
+	return s.CancelledBookings
+}
+
+// GetClass returns the value of Class.
+func (s *AdminScheduleHistory) GetClass() AdminScheduleRow {
+	return s.Class
+}
+
+// GetHistoryConfirmationToken returns the value of HistoryConfirmationToken.
+func (s *AdminScheduleHistory) GetHistoryConfirmationToken() NilString {
+	return s.HistoryConfirmationToken
+}
+
+// GetNotifications returns the value of Notifications.
+func (s *AdminScheduleHistory) GetNotifications() AdminScheduleNotifyResult {
+	return s.Notifications
+}
+
+// GetOperation returns the value of Operation.
+func (s *AdminScheduleHistory) GetOperation() string {
+	return s.Operation
+}
+
+// GetTokenExpiresAt returns the value of TokenExpiresAt.
+func (s *AdminScheduleHistory) GetTokenExpiresAt() NilDateTime {
+	return s.TokenExpiresAt
+}
+
+// SetApplied sets the value of Applied.
+func (s *AdminScheduleHistory) SetApplied(val bool) {
+	s.Applied = val
+}
+
+// SetCancelledBookings sets the value of CancelledBookings.
+func (s *AdminScheduleHistory) SetCancelledBookings(val OptInt) {
+	s.CancelledBookings = val
+}
+
+// SetClass sets the value of Class.
+func (s *AdminScheduleHistory) SetClass(val AdminScheduleRow) {
+	s.Class = val
+}
+
+// SetHistoryConfirmationToken sets the value of HistoryConfirmationToken.
+func (s *AdminScheduleHistory) SetHistoryConfirmationToken(val NilString) {
+	s.HistoryConfirmationToken = val
+}
+
+// SetNotifications sets the value of Notifications.
+func (s *AdminScheduleHistory) SetNotifications(val AdminScheduleNotifyResult) {
+	s.Notifications = val
+}
+
+// SetOperation sets the value of Operation.
+func (s *AdminScheduleHistory) SetOperation(val string) {
+	s.Operation = val
+}
+
+// SetTokenExpiresAt sets the value of TokenExpiresAt.
+func (s *AdminScheduleHistory) SetTokenExpiresAt(val NilDateTime) {
+	s.TokenExpiresAt = val
+}
+
+// Ref: #/components/schemas/AdminScheduleHistoryRequest
+type AdminScheduleHistoryRequest struct {
+	EffectiveAt              time.Time                            `json:"effective_at"`
+	ExpectedStatus           ClassStatus                          `json:"expected_status"`
+	ExpectedUpdatedAt        string                               `json:"expected_updated_at"`
+	HistoryConfirmationToken OptString                            `json:"history_confirmation_token"`
+	HistoryReason            string                               `json:"history_reason"`
+	Intent                   OptAdminScheduleHistoryRequestIntent `json:"intent"`
+	// Accepted and ignored: historical corrections never notify.
+	Notify    OptAdminScheduleNotify               `json:"notify"`
+	Operation AdminScheduleHistoryRequestOperation `json:"operation"`
+	Rewrite   OptAdminScheduleHistoryRewrite       `json:"rewrite"`
+}
+
+// GetEffectiveAt returns the value of EffectiveAt.
+func (s *AdminScheduleHistoryRequest) GetEffectiveAt() time.Time {
+	return s.EffectiveAt
+}
+
+// GetExpectedStatus returns the value of ExpectedStatus.
+func (s *AdminScheduleHistoryRequest) GetExpectedStatus() ClassStatus {
+	return s.ExpectedStatus
+}
+
+// GetExpectedUpdatedAt returns the value of ExpectedUpdatedAt.
+func (s *AdminScheduleHistoryRequest) GetExpectedUpdatedAt() string {
+	return s.ExpectedUpdatedAt
+}
+
+// GetHistoryConfirmationToken returns the value of HistoryConfirmationToken.
+func (s *AdminScheduleHistoryRequest) GetHistoryConfirmationToken() OptString {
+	return s.HistoryConfirmationToken
+}
+
+// GetHistoryReason returns the value of HistoryReason.
+func (s *AdminScheduleHistoryRequest) GetHistoryReason() string {
+	return s.HistoryReason
+}
+
+// GetIntent returns the value of Intent.
+func (s *AdminScheduleHistoryRequest) GetIntent() OptAdminScheduleHistoryRequestIntent {
+	return s.Intent
+}
+
+// GetNotify returns the value of Notify.
+func (s *AdminScheduleHistoryRequest) GetNotify() OptAdminScheduleNotify {
+	return s.Notify
+}
+
+// GetOperation returns the value of Operation.
+func (s *AdminScheduleHistoryRequest) GetOperation() AdminScheduleHistoryRequestOperation {
+	return s.Operation
+}
+
+// GetRewrite returns the value of Rewrite.
+func (s *AdminScheduleHistoryRequest) GetRewrite() OptAdminScheduleHistoryRewrite {
+	return s.Rewrite
+}
+
+// SetEffectiveAt sets the value of EffectiveAt.
+func (s *AdminScheduleHistoryRequest) SetEffectiveAt(val time.Time) {
+	s.EffectiveAt = val
+}
+
+// SetExpectedStatus sets the value of ExpectedStatus.
+func (s *AdminScheduleHistoryRequest) SetExpectedStatus(val ClassStatus) {
+	s.ExpectedStatus = val
+}
+
+// SetExpectedUpdatedAt sets the value of ExpectedUpdatedAt.
+func (s *AdminScheduleHistoryRequest) SetExpectedUpdatedAt(val string) {
+	s.ExpectedUpdatedAt = val
+}
+
+// SetHistoryConfirmationToken sets the value of HistoryConfirmationToken.
+func (s *AdminScheduleHistoryRequest) SetHistoryConfirmationToken(val OptString) {
+	s.HistoryConfirmationToken = val
+}
+
+// SetHistoryReason sets the value of HistoryReason.
+func (s *AdminScheduleHistoryRequest) SetHistoryReason(val string) {
+	s.HistoryReason = val
+}
+
+// SetIntent sets the value of Intent.
+func (s *AdminScheduleHistoryRequest) SetIntent(val OptAdminScheduleHistoryRequestIntent) {
+	s.Intent = val
+}
+
+// SetNotify sets the value of Notify.
+func (s *AdminScheduleHistoryRequest) SetNotify(val OptAdminScheduleNotify) {
+	s.Notify = val
+}
+
+// SetOperation sets the value of Operation.
+func (s *AdminScheduleHistoryRequest) SetOperation(val AdminScheduleHistoryRequestOperation) {
+	s.Operation = val
+}
+
+// SetRewrite sets the value of Rewrite.
+func (s *AdminScheduleHistoryRequest) SetRewrite(val OptAdminScheduleHistoryRewrite) {
+	s.Rewrite = val
+}
+
+type AdminScheduleHistoryRequestIntent string
+
+const (
+	AdminScheduleHistoryRequestIntentPreview AdminScheduleHistoryRequestIntent = "preview"
+	AdminScheduleHistoryRequestIntentApply   AdminScheduleHistoryRequestIntent = "apply"
+)
+
+// AllValues returns all AdminScheduleHistoryRequestIntent values.
+func (AdminScheduleHistoryRequestIntent) AllValues() []AdminScheduleHistoryRequestIntent {
+	return []AdminScheduleHistoryRequestIntent{
+		AdminScheduleHistoryRequestIntentPreview,
+		AdminScheduleHistoryRequestIntentApply,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminScheduleHistoryRequestIntent) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminScheduleHistoryRequestIntentPreview:
+		return []byte(s), nil
+	case AdminScheduleHistoryRequestIntentApply:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminScheduleHistoryRequestIntent) UnmarshalText(data []byte) error {
+	switch AdminScheduleHistoryRequestIntent(data) {
+	case AdminScheduleHistoryRequestIntentPreview:
+		*s = AdminScheduleHistoryRequestIntentPreview
+		return nil
+	case AdminScheduleHistoryRequestIntentApply:
+		*s = AdminScheduleHistoryRequestIntentApply
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type AdminScheduleHistoryRequestOperation string
+
+const (
+	AdminScheduleHistoryRequestOperationCOMPLETE AdminScheduleHistoryRequestOperation = "COMPLETE"
+	AdminScheduleHistoryRequestOperationCANCEL   AdminScheduleHistoryRequestOperation = "CANCEL"
+	AdminScheduleHistoryRequestOperationRESTORE  AdminScheduleHistoryRequestOperation = "RESTORE"
+	AdminScheduleHistoryRequestOperationREWRITE  AdminScheduleHistoryRequestOperation = "REWRITE"
+)
+
+// AllValues returns all AdminScheduleHistoryRequestOperation values.
+func (AdminScheduleHistoryRequestOperation) AllValues() []AdminScheduleHistoryRequestOperation {
+	return []AdminScheduleHistoryRequestOperation{
+		AdminScheduleHistoryRequestOperationCOMPLETE,
+		AdminScheduleHistoryRequestOperationCANCEL,
+		AdminScheduleHistoryRequestOperationRESTORE,
+		AdminScheduleHistoryRequestOperationREWRITE,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminScheduleHistoryRequestOperation) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminScheduleHistoryRequestOperationCOMPLETE:
+		return []byte(s), nil
+	case AdminScheduleHistoryRequestOperationCANCEL:
+		return []byte(s), nil
+	case AdminScheduleHistoryRequestOperationRESTORE:
+		return []byte(s), nil
+	case AdminScheduleHistoryRequestOperationREWRITE:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminScheduleHistoryRequestOperation) UnmarshalText(data []byte) error {
+	switch AdminScheduleHistoryRequestOperation(data) {
+	case AdminScheduleHistoryRequestOperationCOMPLETE:
+		*s = AdminScheduleHistoryRequestOperationCOMPLETE
+		return nil
+	case AdminScheduleHistoryRequestOperationCANCEL:
+		*s = AdminScheduleHistoryRequestOperationCANCEL
+		return nil
+	case AdminScheduleHistoryRequestOperationRESTORE:
+		*s = AdminScheduleHistoryRequestOperationRESTORE
+		return nil
+	case AdminScheduleHistoryRequestOperationREWRITE:
+		*s = AdminScheduleHistoryRequestOperationREWRITE
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminScheduleHistoryResponse
+type AdminScheduleHistoryResponse struct {
+	Data  AdminScheduleHistory `json:"data"`
+	Error struct{}             `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminScheduleHistoryResponse) GetData() AdminScheduleHistory {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminScheduleHistoryResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminScheduleHistoryResponse) SetData(val AdminScheduleHistory) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminScheduleHistoryResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AdminScheduleHistoryRewrite
+type AdminScheduleHistoryRewrite struct {
+	EndTime      OptDateTime `json:"end_time"`
+	InstructorID OptUUID     `json:"instructor_id"`
+	RoomID       OptUUID     `json:"room_id"`
+	StartTime    OptDateTime `json:"start_time"`
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *AdminScheduleHistoryRewrite) GetEndTime() OptDateTime {
+	return s.EndTime
+}
+
+// GetInstructorID returns the value of InstructorID.
+func (s *AdminScheduleHistoryRewrite) GetInstructorID() OptUUID {
+	return s.InstructorID
+}
+
+// GetRoomID returns the value of RoomID.
+func (s *AdminScheduleHistoryRewrite) GetRoomID() OptUUID {
+	return s.RoomID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *AdminScheduleHistoryRewrite) GetStartTime() OptDateTime {
+	return s.StartTime
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *AdminScheduleHistoryRewrite) SetEndTime(val OptDateTime) {
+	s.EndTime = val
+}
+
+// SetInstructorID sets the value of InstructorID.
+func (s *AdminScheduleHistoryRewrite) SetInstructorID(val OptUUID) {
+	s.InstructorID = val
+}
+
+// SetRoomID sets the value of RoomID.
+func (s *AdminScheduleHistoryRewrite) SetRoomID(val OptUUID) {
+	s.RoomID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *AdminScheduleHistoryRewrite) SetStartTime(val OptDateTime) {
+	s.StartTime = val
+}
+
+// Ref: #/components/schemas/AdminScheduleItemResponse
+type AdminScheduleItemResponse struct {
+	Data  AdminScheduleRow `json:"data"`
+	Error struct{}         `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminScheduleItemResponse) GetData() AdminScheduleRow {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminScheduleItemResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminScheduleItemResponse) SetData(val AdminScheduleRow) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminScheduleItemResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AdminScheduleListMeta
+type AdminScheduleListMeta struct {
+	EndDate time.Time `json:"end_date"`
+	// Ended classes of the range left out.
+	HistoricalExcluded                    int                                                           `json:"historical_excluded"`
+	IncludeHistorical                     bool                                                          `json:"include_historical"`
+	NotificationAvailability              AdminScheduleListMetaNotificationAvailability                 `json:"notification_availability"`
+	NotificationAvailabilityOmittedReason OptAdminScheduleListMetaNotificationAvailabilityOmittedReason `json:"notification_availability_omitted_reason"`
+	StartDate                             time.Time                                                     `json:"start_date"`
+	Timezone                              string                                                        `json:"timezone"`
+	Total                                 int                                                           `json:"total"`
+	Truncated                             bool                                                          `json:"truncated"`
+}
+
+// GetEndDate returns the value of EndDate.
+func (s *AdminScheduleListMeta) GetEndDate() time.Time {
+	return s.EndDate
+}
+
+// GetHistoricalExcluded returns the value of HistoricalExcluded.
+func (s *AdminScheduleListMeta) GetHistoricalExcluded() int {
+	return s.HistoricalExcluded
+}
+
+// GetIncludeHistorical returns the value of IncludeHistorical.
+func (s *AdminScheduleListMeta) GetIncludeHistorical() bool {
+	return s.IncludeHistorical
+}
+
+// GetNotificationAvailability returns the value of NotificationAvailability.
+func (s *AdminScheduleListMeta) GetNotificationAvailability() AdminScheduleListMetaNotificationAvailability {
+	return s.NotificationAvailability
+}
+
+// GetNotificationAvailabilityOmittedReason returns the value of NotificationAvailabilityOmittedReason.
+func (s *AdminScheduleListMeta) GetNotificationAvailabilityOmittedReason() OptAdminScheduleListMetaNotificationAvailabilityOmittedReason {
+	return s.NotificationAvailabilityOmittedReason
+}
+
+// GetStartDate returns the value of StartDate.
+func (s *AdminScheduleListMeta) GetStartDate() time.Time {
+	return s.StartDate
+}
+
+// GetTimezone returns the value of Timezone.
+func (s *AdminScheduleListMeta) GetTimezone() string {
+	return s.Timezone
+}
+
+// GetTotal returns the value of Total.
+func (s *AdminScheduleListMeta) GetTotal() int {
+	return s.Total
+}
+
+// GetTruncated returns the value of Truncated.
+func (s *AdminScheduleListMeta) GetTruncated() bool {
+	return s.Truncated
+}
+
+// SetEndDate sets the value of EndDate.
+func (s *AdminScheduleListMeta) SetEndDate(val time.Time) {
+	s.EndDate = val
+}
+
+// SetHistoricalExcluded sets the value of HistoricalExcluded.
+func (s *AdminScheduleListMeta) SetHistoricalExcluded(val int) {
+	s.HistoricalExcluded = val
+}
+
+// SetIncludeHistorical sets the value of IncludeHistorical.
+func (s *AdminScheduleListMeta) SetIncludeHistorical(val bool) {
+	s.IncludeHistorical = val
+}
+
+// SetNotificationAvailability sets the value of NotificationAvailability.
+func (s *AdminScheduleListMeta) SetNotificationAvailability(val AdminScheduleListMetaNotificationAvailability) {
+	s.NotificationAvailability = val
+}
+
+// SetNotificationAvailabilityOmittedReason sets the value of NotificationAvailabilityOmittedReason.
+func (s *AdminScheduleListMeta) SetNotificationAvailabilityOmittedReason(val OptAdminScheduleListMetaNotificationAvailabilityOmittedReason) {
+	s.NotificationAvailabilityOmittedReason = val
+}
+
+// SetStartDate sets the value of StartDate.
+func (s *AdminScheduleListMeta) SetStartDate(val time.Time) {
+	s.StartDate = val
+}
+
+// SetTimezone sets the value of Timezone.
+func (s *AdminScheduleListMeta) SetTimezone(val string) {
+	s.Timezone = val
+}
+
+// SetTotal sets the value of Total.
+func (s *AdminScheduleListMeta) SetTotal(val int) {
+	s.Total = val
+}
+
+// SetTruncated sets the value of Truncated.
+func (s *AdminScheduleListMeta) SetTruncated(val bool) {
+	s.Truncated = val
+}
+
+type AdminScheduleListMetaNotificationAvailability string
+
+const (
+	AdminScheduleListMetaNotificationAvailabilityNotRequested AdminScheduleListMetaNotificationAvailability = "not_requested"
+	AdminScheduleListMetaNotificationAvailabilityIncluded     AdminScheduleListMetaNotificationAvailability = "included"
+	AdminScheduleListMetaNotificationAvailabilityOmitted      AdminScheduleListMetaNotificationAvailability = "omitted"
+)
+
+// AllValues returns all AdminScheduleListMetaNotificationAvailability values.
+func (AdminScheduleListMetaNotificationAvailability) AllValues() []AdminScheduleListMetaNotificationAvailability {
+	return []AdminScheduleListMetaNotificationAvailability{
+		AdminScheduleListMetaNotificationAvailabilityNotRequested,
+		AdminScheduleListMetaNotificationAvailabilityIncluded,
+		AdminScheduleListMetaNotificationAvailabilityOmitted,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminScheduleListMetaNotificationAvailability) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminScheduleListMetaNotificationAvailabilityNotRequested:
+		return []byte(s), nil
+	case AdminScheduleListMetaNotificationAvailabilityIncluded:
+		return []byte(s), nil
+	case AdminScheduleListMetaNotificationAvailabilityOmitted:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminScheduleListMetaNotificationAvailability) UnmarshalText(data []byte) error {
+	switch AdminScheduleListMetaNotificationAvailability(data) {
+	case AdminScheduleListMetaNotificationAvailabilityNotRequested:
+		*s = AdminScheduleListMetaNotificationAvailabilityNotRequested
+		return nil
+	case AdminScheduleListMetaNotificationAvailabilityIncluded:
+		*s = AdminScheduleListMetaNotificationAvailabilityIncluded
+		return nil
+	case AdminScheduleListMetaNotificationAvailabilityOmitted:
+		*s = AdminScheduleListMetaNotificationAvailabilityOmitted
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type AdminScheduleListMetaNotificationAvailabilityOmittedReason string
+
+const (
+	AdminScheduleListMetaNotificationAvailabilityOmittedReasonWindowTooWide AdminScheduleListMetaNotificationAvailabilityOmittedReason = "window_too_wide"
+	AdminScheduleListMetaNotificationAvailabilityOmittedReasonTooManyRows   AdminScheduleListMetaNotificationAvailabilityOmittedReason = "too_many_rows"
+)
+
+// AllValues returns all AdminScheduleListMetaNotificationAvailabilityOmittedReason values.
+func (AdminScheduleListMetaNotificationAvailabilityOmittedReason) AllValues() []AdminScheduleListMetaNotificationAvailabilityOmittedReason {
+	return []AdminScheduleListMetaNotificationAvailabilityOmittedReason{
+		AdminScheduleListMetaNotificationAvailabilityOmittedReasonWindowTooWide,
+		AdminScheduleListMetaNotificationAvailabilityOmittedReasonTooManyRows,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminScheduleListMetaNotificationAvailabilityOmittedReason) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminScheduleListMetaNotificationAvailabilityOmittedReasonWindowTooWide:
+		return []byte(s), nil
+	case AdminScheduleListMetaNotificationAvailabilityOmittedReasonTooManyRows:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminScheduleListMetaNotificationAvailabilityOmittedReason) UnmarshalText(data []byte) error {
+	switch AdminScheduleListMetaNotificationAvailabilityOmittedReason(data) {
+	case AdminScheduleListMetaNotificationAvailabilityOmittedReasonWindowTooWide:
+		*s = AdminScheduleListMetaNotificationAvailabilityOmittedReasonWindowTooWide
+		return nil
+	case AdminScheduleListMetaNotificationAvailabilityOmittedReasonTooManyRows:
+		*s = AdminScheduleListMetaNotificationAvailabilityOmittedReasonTooManyRows
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminScheduleListResponse
+type AdminScheduleListResponse struct {
+	Data  []AdminScheduleRow    `json:"data"`
+	Error struct{}              `json:"error"`
+	Meta  AdminScheduleListMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminScheduleListResponse) GetData() []AdminScheduleRow {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminScheduleListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *AdminScheduleListResponse) GetMeta() AdminScheduleListMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *AdminScheduleListResponse) SetData(val []AdminScheduleRow) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminScheduleListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *AdminScheduleListResponse) SetMeta(val AdminScheduleListMeta) {
+	s.Meta = val
+}
+
+// Who to tell and how. Omitted, or every audience false, sends nothing.
+// Ref: #/components/schemas/AdminScheduleNotify
+type AdminScheduleNotify struct {
+	Audience OptAdminScheduleNotifyAudience `json:"audience"`
+	Channels OptAdminScheduleNotifyChannels `json:"channels"`
+}
+
+// GetAudience returns the value of Audience.
+func (s *AdminScheduleNotify) GetAudience() OptAdminScheduleNotifyAudience {
+	return s.Audience
+}
+
+// GetChannels returns the value of Channels.
+func (s *AdminScheduleNotify) GetChannels() OptAdminScheduleNotifyChannels {
+	return s.Channels
+}
+
+// SetAudience sets the value of Audience.
+func (s *AdminScheduleNotify) SetAudience(val OptAdminScheduleNotifyAudience) {
+	s.Audience = val
+}
+
+// SetChannels sets the value of Channels.
+func (s *AdminScheduleNotify) SetChannels(val OptAdminScheduleNotifyChannels) {
+	s.Channels = val
+}
+
+type AdminScheduleNotifyAudience struct {
+	Clients    OptBool `json:"clients"`
+	Instructor OptBool `json:"instructor"`
+}
+
+// GetClients returns the value of Clients.
+func (s *AdminScheduleNotifyAudience) GetClients() OptBool {
+	return s.Clients
+}
+
+// GetInstructor returns the value of Instructor.
+func (s *AdminScheduleNotifyAudience) GetInstructor() OptBool {
+	return s.Instructor
+}
+
+// SetClients sets the value of Clients.
+func (s *AdminScheduleNotifyAudience) SetClients(val OptBool) {
+	s.Clients = val
+}
+
+// SetInstructor sets the value of Instructor.
+func (s *AdminScheduleNotifyAudience) SetInstructor(val OptBool) {
+	s.Instructor = val
+}
+
+type AdminScheduleNotifyChannels struct {
+	Email OptBool `json:"email"`
+	Push  OptBool `json:"push"`
+	SMS   OptBool `json:"sms"`
+}
+
+// GetEmail returns the value of Email.
+func (s *AdminScheduleNotifyChannels) GetEmail() OptBool {
+	return s.Email
+}
+
+// GetPush returns the value of Push.
+func (s *AdminScheduleNotifyChannels) GetPush() OptBool {
+	return s.Push
+}
+
+// GetSMS returns the value of SMS.
+func (s *AdminScheduleNotifyChannels) GetSMS() OptBool {
+	return s.SMS
+}
+
+// SetEmail sets the value of Email.
+func (s *AdminScheduleNotifyChannels) SetEmail(val OptBool) {
+	s.Email = val
+}
+
+// SetPush sets the value of Push.
+func (s *AdminScheduleNotifyChannels) SetPush(val OptBool) {
+	s.Push = val
+}
+
+// SetSMS sets the value of SMS.
+func (s *AdminScheduleNotifyChannels) SetSMS(val OptBool) {
+	s.SMS = val
+}
+
+// Ref: #/components/schemas/AdminScheduleNotifyResult
+type AdminScheduleNotifyResult struct {
+	// Deliveries put in the notification outbox.
+	Queued int `json:"queued"`
+	// The request asked to notify someone.
+	Requested bool `json:"requested"`
+}
+
+// GetQueued returns the value of Queued.
+func (s *AdminScheduleNotifyResult) GetQueued() int {
+	return s.Queued
+}
+
+// GetRequested returns the value of Requested.
+func (s *AdminScheduleNotifyResult) GetRequested() bool {
+	return s.Requested
+}
+
+// SetQueued sets the value of Queued.
+func (s *AdminScheduleNotifyResult) SetQueued(val int) {
+	s.Queued = val
+}
+
+// SetRequested sets the value of Requested.
+func (s *AdminScheduleNotifyResult) SetRequested(val bool) {
+	s.Requested = val
+}
+
+// Ref: #/components/schemas/AdminScheduleRow
+type AdminScheduleRow struct {
+	AvailableSpots int `json:"available_spots"`
+	// Seats held (confirmed, checked in, no-show, pending payment).
+	BookedCount    int         `json:"booked_count"`
+	CancelReason   NilString   `json:"cancel_reason"`
+	CancelledAt    NilDateTime `json:"cancelled_at"`
+	Capacity       int         `json:"capacity"`
+	CheckedInCount int         `json:"checked_in_count"`
+	ClassType      NamedRef    `json:"class_type"`
+	EndTime        time.Time   `json:"end_time"`
+	// The class has ended.
+	Historical bool        `json:"historical"`
+	ID         uuid.UUID   `json:"id"`
+	Instructor NilNamedRef `json:"instructor"`
+	// Scheduled, not started and with a free seat (capacity, status and time only).
+	IsBookable               bool                                 `json:"is_bookable"`
+	Listed                   bool                                 `json:"listed"`
+	Location                 NilNamedRef                          `json:"location"`
+	NotificationAvailability OptAdminScheduleAvailabilityByAction `json:"notification_availability"`
+	Online                   bool                                 `json:"online"`
+	Room                     NilNamedRef                          `json:"room"`
+	StartTime                time.Time                            `json:"start_time"`
+	Status                   ClassStatus                          `json:"status"`
+	// Concurrency token: send it back as expected_updated_at.
+	UpdatedAt     string `json:"updated_at"`
+	WaitlistCount int    `json:"waitlist_count"`
+}
+
+// GetAvailableSpots returns the value of AvailableSpots.
+func (s *AdminScheduleRow) GetAvailableSpots() int {
+	return s.AvailableSpots
+}
+
+// GetBookedCount returns the value of BookedCount.
+func (s *AdminScheduleRow) GetBookedCount() int {
+	return s.BookedCount
+}
+
+// GetCancelReason returns the value of CancelReason.
+func (s *AdminScheduleRow) GetCancelReason() NilString {
+	return s.CancelReason
+}
+
+// GetCancelledAt returns the value of CancelledAt.
+func (s *AdminScheduleRow) GetCancelledAt() NilDateTime {
+	return s.CancelledAt
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *AdminScheduleRow) GetCapacity() int {
+	return s.Capacity
+}
+
+// GetCheckedInCount returns the value of CheckedInCount.
+func (s *AdminScheduleRow) GetCheckedInCount() int {
+	return s.CheckedInCount
+}
+
+// GetClassType returns the value of ClassType.
+func (s *AdminScheduleRow) GetClassType() NamedRef {
+	return s.ClassType
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *AdminScheduleRow) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetHistorical returns the value of Historical.
+func (s *AdminScheduleRow) GetHistorical() bool {
+	return s.Historical
+}
+
+// GetID returns the value of ID.
+func (s *AdminScheduleRow) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInstructor returns the value of Instructor.
+func (s *AdminScheduleRow) GetInstructor() NilNamedRef {
+	return s.Instructor
+}
+
+// GetIsBookable returns the value of IsBookable.
+func (s *AdminScheduleRow) GetIsBookable() bool {
+	return s.IsBookable
+}
+
+// GetListed returns the value of Listed.
+func (s *AdminScheduleRow) GetListed() bool {
+	return s.Listed
+}
+
+// GetLocation returns the value of Location.
+func (s *AdminScheduleRow) GetLocation() NilNamedRef {
+	return s.Location
+}
+
+// GetNotificationAvailability returns the value of NotificationAvailability.
+func (s *AdminScheduleRow) GetNotificationAvailability() OptAdminScheduleAvailabilityByAction {
+	return s.NotificationAvailability
+}
+
+// GetOnline returns the value of Online.
+func (s *AdminScheduleRow) GetOnline() bool {
+	return s.Online
+}
+
+// GetRoom returns the value of Room.
+func (s *AdminScheduleRow) GetRoom() NilNamedRef {
+	return s.Room
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *AdminScheduleRow) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetStatus returns the value of Status.
+func (s *AdminScheduleRow) GetStatus() ClassStatus {
+	return s.Status
+}
+
+// GetUpdatedAt returns the value of UpdatedAt.
+func (s *AdminScheduleRow) GetUpdatedAt() string {
+	return s.UpdatedAt
+}
+
+// GetWaitlistCount returns the value of WaitlistCount.
+func (s *AdminScheduleRow) GetWaitlistCount() int {
+	return s.WaitlistCount
+}
+
+// SetAvailableSpots sets the value of AvailableSpots.
+func (s *AdminScheduleRow) SetAvailableSpots(val int) {
+	s.AvailableSpots = val
+}
+
+// SetBookedCount sets the value of BookedCount.
+func (s *AdminScheduleRow) SetBookedCount(val int) {
+	s.BookedCount = val
+}
+
+// SetCancelReason sets the value of CancelReason.
+func (s *AdminScheduleRow) SetCancelReason(val NilString) {
+	s.CancelReason = val
+}
+
+// SetCancelledAt sets the value of CancelledAt.
+func (s *AdminScheduleRow) SetCancelledAt(val NilDateTime) {
+	s.CancelledAt = val
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *AdminScheduleRow) SetCapacity(val int) {
+	s.Capacity = val
+}
+
+// SetCheckedInCount sets the value of CheckedInCount.
+func (s *AdminScheduleRow) SetCheckedInCount(val int) {
+	s.CheckedInCount = val
+}
+
+// SetClassType sets the value of ClassType.
+func (s *AdminScheduleRow) SetClassType(val NamedRef) {
+	s.ClassType = val
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *AdminScheduleRow) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetHistorical sets the value of Historical.
+func (s *AdminScheduleRow) SetHistorical(val bool) {
+	s.Historical = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminScheduleRow) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInstructor sets the value of Instructor.
+func (s *AdminScheduleRow) SetInstructor(val NilNamedRef) {
+	s.Instructor = val
+}
+
+// SetIsBookable sets the value of IsBookable.
+func (s *AdminScheduleRow) SetIsBookable(val bool) {
+	s.IsBookable = val
+}
+
+// SetListed sets the value of Listed.
+func (s *AdminScheduleRow) SetListed(val bool) {
+	s.Listed = val
+}
+
+// SetLocation sets the value of Location.
+func (s *AdminScheduleRow) SetLocation(val NilNamedRef) {
+	s.Location = val
+}
+
+// SetNotificationAvailability sets the value of NotificationAvailability.
+func (s *AdminScheduleRow) SetNotificationAvailability(val OptAdminScheduleAvailabilityByAction) {
+	s.NotificationAvailability = val
+}
+
+// SetOnline sets the value of Online.
+func (s *AdminScheduleRow) SetOnline(val bool) {
+	s.Online = val
+}
+
+// SetRoom sets the value of Room.
+func (s *AdminScheduleRow) SetRoom(val NilNamedRef) {
+	s.Room = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *AdminScheduleRow) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetStatus sets the value of Status.
+func (s *AdminScheduleRow) SetStatus(val ClassStatus) {
+	s.Status = val
+}
+
+// SetUpdatedAt sets the value of UpdatedAt.
+func (s *AdminScheduleRow) SetUpdatedAt(val string) {
+	s.UpdatedAt = val
+}
+
+// SetWaitlistCount sets the value of WaitlistCount.
+func (s *AdminScheduleRow) SetWaitlistCount(val int) {
+	s.WaitlistCount = val
+}
+
+// Ref: #/components/schemas/AdminScheduleSubstituteRequest
+type AdminScheduleSubstituteRequest struct {
+	ExpectedUpdatedAt OptString              `json:"expected_updated_at"`
+	InstructorID      uuid.UUID              `json:"instructor_id"`
+	Notify            OptAdminScheduleNotify `json:"notify"`
+}
+
+// GetExpectedUpdatedAt returns the value of ExpectedUpdatedAt.
+func (s *AdminScheduleSubstituteRequest) GetExpectedUpdatedAt() OptString {
+	return s.ExpectedUpdatedAt
+}
+
+// GetInstructorID returns the value of InstructorID.
+func (s *AdminScheduleSubstituteRequest) GetInstructorID() uuid.UUID {
+	return s.InstructorID
+}
+
+// GetNotify returns the value of Notify.
+func (s *AdminScheduleSubstituteRequest) GetNotify() OptAdminScheduleNotify {
+	return s.Notify
+}
+
+// SetExpectedUpdatedAt sets the value of ExpectedUpdatedAt.
+func (s *AdminScheduleSubstituteRequest) SetExpectedUpdatedAt(val OptString) {
+	s.ExpectedUpdatedAt = val
+}
+
+// SetInstructorID sets the value of InstructorID.
+func (s *AdminScheduleSubstituteRequest) SetInstructorID(val uuid.UUID) {
+	s.InstructorID = val
+}
+
+// SetNotify sets the value of Notify.
+func (s *AdminScheduleSubstituteRequest) SetNotify(val OptAdminScheduleNotify) {
+	s.Notify = val
+}
+
+// Ref: #/components/schemas/AdminScheduleUpdateRequest
+type AdminScheduleUpdateRequest struct {
+	Capacity          OptInt                 `json:"capacity"`
+	ClassTypeID       OptUUID                `json:"class_type_id"`
+	EndTime           OptDateTime            `json:"end_time"`
+	ExpectedUpdatedAt OptString              `json:"expected_updated_at"`
+	InstructorID      OptNilUUID             `json:"instructor_id"`
+	Notify            OptAdminScheduleNotify `json:"notify"`
+	RoomID            OptNilUUID             `json:"room_id"`
+	StartTime         OptDateTime            `json:"start_time"`
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *AdminScheduleUpdateRequest) GetCapacity() OptInt {
+	return s.Capacity
+}
+
+// GetClassTypeID returns the value of ClassTypeID.
+func (s *AdminScheduleUpdateRequest) GetClassTypeID() OptUUID {
+	return s.ClassTypeID
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *AdminScheduleUpdateRequest) GetEndTime() OptDateTime {
+	return s.EndTime
+}
+
+// GetExpectedUpdatedAt returns the value of ExpectedUpdatedAt.
+func (s *AdminScheduleUpdateRequest) GetExpectedUpdatedAt() OptString {
+	return s.ExpectedUpdatedAt
+}
+
+// GetInstructorID returns the value of InstructorID.
+func (s *AdminScheduleUpdateRequest) GetInstructorID() OptNilUUID {
+	return s.InstructorID
+}
+
+// GetNotify returns the value of Notify.
+func (s *AdminScheduleUpdateRequest) GetNotify() OptAdminScheduleNotify {
+	return s.Notify
+}
+
+// GetRoomID returns the value of RoomID.
+func (s *AdminScheduleUpdateRequest) GetRoomID() OptNilUUID {
+	return s.RoomID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *AdminScheduleUpdateRequest) GetStartTime() OptDateTime {
+	return s.StartTime
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *AdminScheduleUpdateRequest) SetCapacity(val OptInt) {
+	s.Capacity = val
+}
+
+// SetClassTypeID sets the value of ClassTypeID.
+func (s *AdminScheduleUpdateRequest) SetClassTypeID(val OptUUID) {
+	s.ClassTypeID = val
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *AdminScheduleUpdateRequest) SetEndTime(val OptDateTime) {
+	s.EndTime = val
+}
+
+// SetExpectedUpdatedAt sets the value of ExpectedUpdatedAt.
+func (s *AdminScheduleUpdateRequest) SetExpectedUpdatedAt(val OptString) {
+	s.ExpectedUpdatedAt = val
+}
+
+// SetInstructorID sets the value of InstructorID.
+func (s *AdminScheduleUpdateRequest) SetInstructorID(val OptNilUUID) {
+	s.InstructorID = val
+}
+
+// SetNotify sets the value of Notify.
+func (s *AdminScheduleUpdateRequest) SetNotify(val OptAdminScheduleNotify) {
+	s.Notify = val
+}
+
+// SetRoomID sets the value of RoomID.
+func (s *AdminScheduleUpdateRequest) SetRoomID(val OptNilUUID) {
+	s.RoomID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *AdminScheduleUpdateRequest) SetStartTime(val OptDateTime) {
+	s.StartTime = val
+}
+
+// Ref: #/components/schemas/AdminScheduleWrite
+type AdminScheduleWrite struct {
+	// Bookings the cancellation cancelled.
+	CancelledBookings OptInt                    `json:"cancelled_bookings"`
+	Class             AdminScheduleRow          `json:"class"`
+	Notifications     AdminScheduleNotifyResult `json:"notifications"`
+	// Waitlisted bookings moved into new seats.
+	PromotedBookings OptInt `json:"promoted_bookings"`
+}
+
+// GetCancelledBookings returns the value of CancelledBookings.
+func (s *AdminScheduleWrite) GetCancelledBookings() OptInt {
+	return s.CancelledBookings
+}
+
+// GetClass returns the value of Class.
+func (s *AdminScheduleWrite) GetClass() AdminScheduleRow {
+	return s.Class
+}
+
+// GetNotifications returns the value of Notifications.
+func (s *AdminScheduleWrite) GetNotifications() AdminScheduleNotifyResult {
+	return s.Notifications
+}
+
+// GetPromotedBookings returns the value of PromotedBookings.
+func (s *AdminScheduleWrite) GetPromotedBookings() OptInt {
+	return s.PromotedBookings
+}
+
+// SetCancelledBookings sets the value of CancelledBookings.
+func (s *AdminScheduleWrite) SetCancelledBookings(val OptInt) {
+	s.CancelledBookings = val
+}
+
+// SetClass sets the value of Class.
+func (s *AdminScheduleWrite) SetClass(val AdminScheduleRow) {
+	s.Class = val
+}
+
+// SetNotifications sets the value of Notifications.
+func (s *AdminScheduleWrite) SetNotifications(val AdminScheduleNotifyResult) {
+	s.Notifications = val
+}
+
+// SetPromotedBookings sets the value of PromotedBookings.
+func (s *AdminScheduleWrite) SetPromotedBookings(val OptInt) {
+	s.PromotedBookings = val
+}
+
+// Ref: #/components/schemas/AdminScheduleWriteResponse
+type AdminScheduleWriteResponse struct {
+	Data  AdminScheduleWrite `json:"data"`
+	Error struct{}           `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminScheduleWriteResponse) GetData() AdminScheduleWrite {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminScheduleWriteResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminScheduleWriteResponse) SetData(val AdminScheduleWrite) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminScheduleWriteResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 // Ref: #/components/schemas/AmenityEntry
 type AmenityEntry struct {
 	Icon string    `json:"icon"`
@@ -800,6 +2813,336 @@ func (s *BrandListResponse) SetMeta(val ListMeta) {
 	s.Meta = val
 }
 
+// Ref: #/components/schemas/CalendarClass
+type CalendarClass struct {
+	BookedCount   int      `json:"booked_count"`
+	Capacity      int      `json:"capacity"`
+	ClassType     NamedRef `json:"class_type"`
+	Listed        bool     `json:"listed"`
+	Online        bool     `json:"online"`
+	WaitlistCount int      `json:"waitlist_count"`
+}
+
+// GetBookedCount returns the value of BookedCount.
+func (s *CalendarClass) GetBookedCount() int {
+	return s.BookedCount
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *CalendarClass) GetCapacity() int {
+	return s.Capacity
+}
+
+// GetClassType returns the value of ClassType.
+func (s *CalendarClass) GetClassType() NamedRef {
+	return s.ClassType
+}
+
+// GetListed returns the value of Listed.
+func (s *CalendarClass) GetListed() bool {
+	return s.Listed
+}
+
+// GetOnline returns the value of Online.
+func (s *CalendarClass) GetOnline() bool {
+	return s.Online
+}
+
+// GetWaitlistCount returns the value of WaitlistCount.
+func (s *CalendarClass) GetWaitlistCount() int {
+	return s.WaitlistCount
+}
+
+// SetBookedCount sets the value of BookedCount.
+func (s *CalendarClass) SetBookedCount(val int) {
+	s.BookedCount = val
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *CalendarClass) SetCapacity(val int) {
+	s.Capacity = val
+}
+
+// SetClassType sets the value of ClassType.
+func (s *CalendarClass) SetClassType(val NamedRef) {
+	s.ClassType = val
+}
+
+// SetListed sets the value of Listed.
+func (s *CalendarClass) SetListed(val bool) {
+	s.Listed = val
+}
+
+// SetOnline sets the value of Online.
+func (s *CalendarClass) SetOnline(val bool) {
+	s.Online = val
+}
+
+// SetWaitlistCount sets the value of WaitlistCount.
+func (s *CalendarClass) SetWaitlistCount(val int) {
+	s.WaitlistCount = val
+}
+
+// Ref: #/components/schemas/CalendarItem
+type CalendarItem struct {
+	Class   OptCalendarClass `json:"class"`
+	EndTime time.Time        `json:"end_time"`
+	ID      uuid.UUID        `json:"id"`
+	// Class in this version; more kinds join later, skip unknown ones.
+	Kind      string           `json:"kind"`
+	Location  NilNamedRef      `json:"location"`
+	People    []CalendarPerson `json:"people"`
+	Room      NilNamedRef      `json:"room"`
+	StartTime time.Time        `json:"start_time"`
+	Status    string           `json:"status"`
+	Title     string           `json:"title"`
+}
+
+// GetClass returns the value of Class.
+func (s *CalendarItem) GetClass() OptCalendarClass {
+	return s.Class
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *CalendarItem) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetID returns the value of ID.
+func (s *CalendarItem) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetKind returns the value of Kind.
+func (s *CalendarItem) GetKind() string {
+	return s.Kind
+}
+
+// GetLocation returns the value of Location.
+func (s *CalendarItem) GetLocation() NilNamedRef {
+	return s.Location
+}
+
+// GetPeople returns the value of People.
+func (s *CalendarItem) GetPeople() []CalendarPerson {
+	return s.People
+}
+
+// GetRoom returns the value of Room.
+func (s *CalendarItem) GetRoom() NilNamedRef {
+	return s.Room
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *CalendarItem) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetStatus returns the value of Status.
+func (s *CalendarItem) GetStatus() string {
+	return s.Status
+}
+
+// GetTitle returns the value of Title.
+func (s *CalendarItem) GetTitle() string {
+	return s.Title
+}
+
+// SetClass sets the value of Class.
+func (s *CalendarItem) SetClass(val OptCalendarClass) {
+	s.Class = val
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *CalendarItem) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetID sets the value of ID.
+func (s *CalendarItem) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetKind sets the value of Kind.
+func (s *CalendarItem) SetKind(val string) {
+	s.Kind = val
+}
+
+// SetLocation sets the value of Location.
+func (s *CalendarItem) SetLocation(val NilNamedRef) {
+	s.Location = val
+}
+
+// SetPeople sets the value of People.
+func (s *CalendarItem) SetPeople(val []CalendarPerson) {
+	s.People = val
+}
+
+// SetRoom sets the value of Room.
+func (s *CalendarItem) SetRoom(val NilNamedRef) {
+	s.Room = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *CalendarItem) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetStatus sets the value of Status.
+func (s *CalendarItem) SetStatus(val string) {
+	s.Status = val
+}
+
+// SetTitle sets the value of Title.
+func (s *CalendarItem) SetTitle(val string) {
+	s.Title = val
+}
+
+// Ref: #/components/schemas/CalendarMeta
+type CalendarMeta struct {
+	End       time.Time `json:"end"`
+	Kinds     []string  `json:"kinds"`
+	Start     time.Time `json:"start"`
+	Timezone  string    `json:"timezone"`
+	Total     int       `json:"total"`
+	Truncated bool      `json:"truncated"`
+}
+
+// GetEnd returns the value of End.
+func (s *CalendarMeta) GetEnd() time.Time {
+	return s.End
+}
+
+// GetKinds returns the value of Kinds.
+func (s *CalendarMeta) GetKinds() []string {
+	return s.Kinds
+}
+
+// GetStart returns the value of Start.
+func (s *CalendarMeta) GetStart() time.Time {
+	return s.Start
+}
+
+// GetTimezone returns the value of Timezone.
+func (s *CalendarMeta) GetTimezone() string {
+	return s.Timezone
+}
+
+// GetTotal returns the value of Total.
+func (s *CalendarMeta) GetTotal() int {
+	return s.Total
+}
+
+// GetTruncated returns the value of Truncated.
+func (s *CalendarMeta) GetTruncated() bool {
+	return s.Truncated
+}
+
+// SetEnd sets the value of End.
+func (s *CalendarMeta) SetEnd(val time.Time) {
+	s.End = val
+}
+
+// SetKinds sets the value of Kinds.
+func (s *CalendarMeta) SetKinds(val []string) {
+	s.Kinds = val
+}
+
+// SetStart sets the value of Start.
+func (s *CalendarMeta) SetStart(val time.Time) {
+	s.Start = val
+}
+
+// SetTimezone sets the value of Timezone.
+func (s *CalendarMeta) SetTimezone(val string) {
+	s.Timezone = val
+}
+
+// SetTotal sets the value of Total.
+func (s *CalendarMeta) SetTotal(val int) {
+	s.Total = val
+}
+
+// SetTruncated sets the value of Truncated.
+func (s *CalendarMeta) SetTruncated(val bool) {
+	s.Truncated = val
+}
+
+// Ref: #/components/schemas/CalendarPerson
+type CalendarPerson struct {
+	ID   uuid.UUID `json:"id"`
+	Name string    `json:"name"`
+	// Instructor for classes; provider, staff, ... for later kinds.
+	Role string `json:"role"`
+}
+
+// GetID returns the value of ID.
+func (s *CalendarPerson) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetName returns the value of Name.
+func (s *CalendarPerson) GetName() string {
+	return s.Name
+}
+
+// GetRole returns the value of Role.
+func (s *CalendarPerson) GetRole() string {
+	return s.Role
+}
+
+// SetID sets the value of ID.
+func (s *CalendarPerson) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetName sets the value of Name.
+func (s *CalendarPerson) SetName(val string) {
+	s.Name = val
+}
+
+// SetRole sets the value of Role.
+func (s *CalendarPerson) SetRole(val string) {
+	s.Role = val
+}
+
+// Ref: #/components/schemas/CalendarResponse
+type CalendarResponse struct {
+	Data  []CalendarItem `json:"data"`
+	Error struct{}       `json:"error"`
+	Meta  CalendarMeta   `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *CalendarResponse) GetData() []CalendarItem {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *CalendarResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *CalendarResponse) GetMeta() CalendarMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *CalendarResponse) SetData(val []CalendarItem) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *CalendarResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *CalendarResponse) SetMeta(val CalendarMeta) {
+	s.Meta = val
+}
+
 // Ref: #/components/schemas/ClassDetailResponse
 type ClassDetailResponse struct {
 	Data  ScheduleRow `json:"data"`
@@ -1154,6 +3497,298 @@ func (s *CommercialRulePricing) SetMode(val string) {
 // SetPrice sets the value of Price.
 func (s *CommercialRulePricing) SetPrice(val float64) {
 	s.Price = val
+}
+
+// Ref: #/components/schemas/DashboardTimelineClass
+type DashboardTimelineClass struct {
+	BookedCount    int         `json:"booked_count"`
+	Capacity       int         `json:"capacity"`
+	CheckedInCount int         `json:"checked_in_count"`
+	ClassType      NamedRef    `json:"class_type"`
+	EndTime        time.Time   `json:"end_time"`
+	ID             uuid.UUID   `json:"id"`
+	Instructor     NilNamedRef `json:"instructor"`
+	Location       NilNamedRef `json:"location"`
+	Room           NilNamedRef `json:"room"`
+	StartTime      time.Time   `json:"start_time"`
+	Status         ClassStatus `json:"status"`
+	UpdatedAt      string      `json:"updated_at"`
+	WaitlistCount  int         `json:"waitlist_count"`
+}
+
+// GetBookedCount returns the value of BookedCount.
+func (s *DashboardTimelineClass) GetBookedCount() int {
+	return s.BookedCount
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *DashboardTimelineClass) GetCapacity() int {
+	return s.Capacity
+}
+
+// GetCheckedInCount returns the value of CheckedInCount.
+func (s *DashboardTimelineClass) GetCheckedInCount() int {
+	return s.CheckedInCount
+}
+
+// GetClassType returns the value of ClassType.
+func (s *DashboardTimelineClass) GetClassType() NamedRef {
+	return s.ClassType
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *DashboardTimelineClass) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetID returns the value of ID.
+func (s *DashboardTimelineClass) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInstructor returns the value of Instructor.
+func (s *DashboardTimelineClass) GetInstructor() NilNamedRef {
+	return s.Instructor
+}
+
+// GetLocation returns the value of Location.
+func (s *DashboardTimelineClass) GetLocation() NilNamedRef {
+	return s.Location
+}
+
+// GetRoom returns the value of Room.
+func (s *DashboardTimelineClass) GetRoom() NilNamedRef {
+	return s.Room
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *DashboardTimelineClass) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetStatus returns the value of Status.
+func (s *DashboardTimelineClass) GetStatus() ClassStatus {
+	return s.Status
+}
+
+// GetUpdatedAt returns the value of UpdatedAt.
+func (s *DashboardTimelineClass) GetUpdatedAt() string {
+	return s.UpdatedAt
+}
+
+// GetWaitlistCount returns the value of WaitlistCount.
+func (s *DashboardTimelineClass) GetWaitlistCount() int {
+	return s.WaitlistCount
+}
+
+// SetBookedCount sets the value of BookedCount.
+func (s *DashboardTimelineClass) SetBookedCount(val int) {
+	s.BookedCount = val
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *DashboardTimelineClass) SetCapacity(val int) {
+	s.Capacity = val
+}
+
+// SetCheckedInCount sets the value of CheckedInCount.
+func (s *DashboardTimelineClass) SetCheckedInCount(val int) {
+	s.CheckedInCount = val
+}
+
+// SetClassType sets the value of ClassType.
+func (s *DashboardTimelineClass) SetClassType(val NamedRef) {
+	s.ClassType = val
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *DashboardTimelineClass) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetID sets the value of ID.
+func (s *DashboardTimelineClass) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInstructor sets the value of Instructor.
+func (s *DashboardTimelineClass) SetInstructor(val NilNamedRef) {
+	s.Instructor = val
+}
+
+// SetLocation sets the value of Location.
+func (s *DashboardTimelineClass) SetLocation(val NilNamedRef) {
+	s.Location = val
+}
+
+// SetRoom sets the value of Room.
+func (s *DashboardTimelineClass) SetRoom(val NilNamedRef) {
+	s.Room = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *DashboardTimelineClass) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetStatus sets the value of Status.
+func (s *DashboardTimelineClass) SetStatus(val ClassStatus) {
+	s.Status = val
+}
+
+// SetUpdatedAt sets the value of UpdatedAt.
+func (s *DashboardTimelineClass) SetUpdatedAt(val string) {
+	s.UpdatedAt = val
+}
+
+// SetWaitlistCount sets the value of WaitlistCount.
+func (s *DashboardTimelineClass) SetWaitlistCount(val int) {
+	s.WaitlistCount = val
+}
+
+// Ref: #/components/schemas/DashboardToday
+type DashboardToday struct {
+	Classes  []DashboardTimelineClass `json:"classes"`
+	Date     time.Time                `json:"date"`
+	Timezone string                   `json:"timezone"`
+	Totals   DashboardTodayTotals     `json:"totals"`
+}
+
+// GetClasses returns the value of Classes.
+func (s *DashboardToday) GetClasses() []DashboardTimelineClass {
+	return s.Classes
+}
+
+// GetDate returns the value of Date.
+func (s *DashboardToday) GetDate() time.Time {
+	return s.Date
+}
+
+// GetTimezone returns the value of Timezone.
+func (s *DashboardToday) GetTimezone() string {
+	return s.Timezone
+}
+
+// GetTotals returns the value of Totals.
+func (s *DashboardToday) GetTotals() DashboardTodayTotals {
+	return s.Totals
+}
+
+// SetClasses sets the value of Classes.
+func (s *DashboardToday) SetClasses(val []DashboardTimelineClass) {
+	s.Classes = val
+}
+
+// SetDate sets the value of Date.
+func (s *DashboardToday) SetDate(val time.Time) {
+	s.Date = val
+}
+
+// SetTimezone sets the value of Timezone.
+func (s *DashboardToday) SetTimezone(val string) {
+	s.Timezone = val
+}
+
+// SetTotals sets the value of Totals.
+func (s *DashboardToday) SetTotals(val DashboardTodayTotals) {
+	s.Totals = val
+}
+
+// Ref: #/components/schemas/DashboardTodayResponse
+type DashboardTodayResponse struct {
+	Data  DashboardToday `json:"data"`
+	Error struct{}       `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *DashboardTodayResponse) GetData() DashboardToday {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *DashboardTodayResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *DashboardTodayResponse) SetData(val DashboardToday) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *DashboardTodayResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/DashboardTodayTotals
+type DashboardTodayTotals struct {
+	Booked    int `json:"booked"`
+	Cancelled int `json:"cancelled"`
+	Capacity  int `json:"capacity"`
+	CheckedIn int `json:"checked_in"`
+	// Classes that are not cancelled.
+	Classes    int `json:"classes"`
+	Waitlisted int `json:"waitlisted"`
+}
+
+// GetBooked returns the value of Booked.
+func (s *DashboardTodayTotals) GetBooked() int {
+	return s.Booked
+}
+
+// GetCancelled returns the value of Cancelled.
+func (s *DashboardTodayTotals) GetCancelled() int {
+	return s.Cancelled
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *DashboardTodayTotals) GetCapacity() int {
+	return s.Capacity
+}
+
+// GetCheckedIn returns the value of CheckedIn.
+func (s *DashboardTodayTotals) GetCheckedIn() int {
+	return s.CheckedIn
+}
+
+// GetClasses returns the value of Classes.
+func (s *DashboardTodayTotals) GetClasses() int {
+	return s.Classes
+}
+
+// GetWaitlisted returns the value of Waitlisted.
+func (s *DashboardTodayTotals) GetWaitlisted() int {
+	return s.Waitlisted
+}
+
+// SetBooked sets the value of Booked.
+func (s *DashboardTodayTotals) SetBooked(val int) {
+	s.Booked = val
+}
+
+// SetCancelled sets the value of Cancelled.
+func (s *DashboardTodayTotals) SetCancelled(val int) {
+	s.Cancelled = val
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *DashboardTodayTotals) SetCapacity(val int) {
+	s.Capacity = val
+}
+
+// SetCheckedIn sets the value of CheckedIn.
+func (s *DashboardTodayTotals) SetCheckedIn(val int) {
+	s.CheckedIn = val
+}
+
+// SetClasses sets the value of Classes.
+func (s *DashboardTodayTotals) SetClasses(val int) {
+	s.Classes = val
+}
+
+// SetWaitlisted sets the value of Waitlisted.
+func (s *DashboardTodayTotals) SetWaitlisted(val int) {
+	s.Waitlisted = val
 }
 
 // Ref: #/components/schemas/DeviceApprove
@@ -3258,6 +5893,40 @@ func (s *JoinStatus) UnmarshalText(data []byte) error {
 	}
 }
 
+type ListAdminScheduleInclude string
+
+const (
+	ListAdminScheduleIncludeNotificationAvailability ListAdminScheduleInclude = "notification_availability"
+)
+
+// AllValues returns all ListAdminScheduleInclude values.
+func (ListAdminScheduleInclude) AllValues() []ListAdminScheduleInclude {
+	return []ListAdminScheduleInclude{
+		ListAdminScheduleIncludeNotificationAvailability,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ListAdminScheduleInclude) MarshalText() ([]byte, error) {
+	switch s {
+	case ListAdminScheduleIncludeNotificationAvailability:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ListAdminScheduleInclude) UnmarshalText(data []byte) error {
+	switch ListAdminScheduleInclude(data) {
+	case ListAdminScheduleIncludeNotificationAvailability:
+		*s = ListAdminScheduleIncludeNotificationAvailability
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/ListMeta
 type ListMeta struct {
 	Total int `json:"total"`
@@ -5193,6 +7862,604 @@ func (s *OpeningHoursEntry) SetWeekday(val int) {
 	s.Weekday = val
 }
 
+// NewOptAdminScheduleAvailabilityByAction returns new OptAdminScheduleAvailabilityByAction with value set to v.
+func NewOptAdminScheduleAvailabilityByAction(v AdminScheduleAvailabilityByAction) OptAdminScheduleAvailabilityByAction {
+	return OptAdminScheduleAvailabilityByAction{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAdminScheduleAvailabilityByAction is optional AdminScheduleAvailabilityByAction.
+type OptAdminScheduleAvailabilityByAction struct {
+	Value AdminScheduleAvailabilityByAction
+	Set   bool
+}
+
+// IsSet returns true if OptAdminScheduleAvailabilityByAction was set.
+func (o OptAdminScheduleAvailabilityByAction) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAdminScheduleAvailabilityByAction) Reset() {
+	var v AdminScheduleAvailabilityByAction
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAdminScheduleAvailabilityByAction) SetTo(v AdminScheduleAvailabilityByAction) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAdminScheduleAvailabilityByAction) Get() (v AdminScheduleAvailabilityByAction, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAdminScheduleAvailabilityByAction) Or(d AdminScheduleAvailabilityByAction) AdminScheduleAvailabilityByAction {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptAdminScheduleBulkEditRequestExpectedUpdatedAt returns new OptAdminScheduleBulkEditRequestExpectedUpdatedAt with value set to v.
+func NewOptAdminScheduleBulkEditRequestExpectedUpdatedAt(v AdminScheduleBulkEditRequestExpectedUpdatedAt) OptAdminScheduleBulkEditRequestExpectedUpdatedAt {
+	return OptAdminScheduleBulkEditRequestExpectedUpdatedAt{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAdminScheduleBulkEditRequestExpectedUpdatedAt is optional AdminScheduleBulkEditRequestExpectedUpdatedAt.
+type OptAdminScheduleBulkEditRequestExpectedUpdatedAt struct {
+	Value AdminScheduleBulkEditRequestExpectedUpdatedAt
+	Set   bool
+}
+
+// IsSet returns true if OptAdminScheduleBulkEditRequestExpectedUpdatedAt was set.
+func (o OptAdminScheduleBulkEditRequestExpectedUpdatedAt) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAdminScheduleBulkEditRequestExpectedUpdatedAt) Reset() {
+	var v AdminScheduleBulkEditRequestExpectedUpdatedAt
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAdminScheduleBulkEditRequestExpectedUpdatedAt) SetTo(v AdminScheduleBulkEditRequestExpectedUpdatedAt) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAdminScheduleBulkEditRequestExpectedUpdatedAt) Get() (v AdminScheduleBulkEditRequestExpectedUpdatedAt, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAdminScheduleBulkEditRequestExpectedUpdatedAt) Or(d AdminScheduleBulkEditRequestExpectedUpdatedAt) AdminScheduleBulkEditRequestExpectedUpdatedAt {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptAdminScheduleBulkError returns new OptAdminScheduleBulkError with value set to v.
+func NewOptAdminScheduleBulkError(v AdminScheduleBulkError) OptAdminScheduleBulkError {
+	return OptAdminScheduleBulkError{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAdminScheduleBulkError is optional AdminScheduleBulkError.
+type OptAdminScheduleBulkError struct {
+	Value AdminScheduleBulkError
+	Set   bool
+}
+
+// IsSet returns true if OptAdminScheduleBulkError was set.
+func (o OptAdminScheduleBulkError) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAdminScheduleBulkError) Reset() {
+	var v AdminScheduleBulkError
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAdminScheduleBulkError) SetTo(v AdminScheduleBulkError) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAdminScheduleBulkError) Get() (v AdminScheduleBulkError, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAdminScheduleBulkError) Or(d AdminScheduleBulkError) AdminScheduleBulkError {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptAdminScheduleBulkErrorDetails returns new OptAdminScheduleBulkErrorDetails with value set to v.
+func NewOptAdminScheduleBulkErrorDetails(v AdminScheduleBulkErrorDetails) OptAdminScheduleBulkErrorDetails {
+	return OptAdminScheduleBulkErrorDetails{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAdminScheduleBulkErrorDetails is optional AdminScheduleBulkErrorDetails.
+type OptAdminScheduleBulkErrorDetails struct {
+	Value AdminScheduleBulkErrorDetails
+	Set   bool
+}
+
+// IsSet returns true if OptAdminScheduleBulkErrorDetails was set.
+func (o OptAdminScheduleBulkErrorDetails) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAdminScheduleBulkErrorDetails) Reset() {
+	var v AdminScheduleBulkErrorDetails
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAdminScheduleBulkErrorDetails) SetTo(v AdminScheduleBulkErrorDetails) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAdminScheduleBulkErrorDetails) Get() (v AdminScheduleBulkErrorDetails, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAdminScheduleBulkErrorDetails) Or(d AdminScheduleBulkErrorDetails) AdminScheduleBulkErrorDetails {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptAdminScheduleBulkSet returns new OptAdminScheduleBulkSet with value set to v.
+func NewOptAdminScheduleBulkSet(v AdminScheduleBulkSet) OptAdminScheduleBulkSet {
+	return OptAdminScheduleBulkSet{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAdminScheduleBulkSet is optional AdminScheduleBulkSet.
+type OptAdminScheduleBulkSet struct {
+	Value AdminScheduleBulkSet
+	Set   bool
+}
+
+// IsSet returns true if OptAdminScheduleBulkSet was set.
+func (o OptAdminScheduleBulkSet) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAdminScheduleBulkSet) Reset() {
+	var v AdminScheduleBulkSet
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAdminScheduleBulkSet) SetTo(v AdminScheduleBulkSet) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAdminScheduleBulkSet) Get() (v AdminScheduleBulkSet, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAdminScheduleBulkSet) Or(d AdminScheduleBulkSet) AdminScheduleBulkSet {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptAdminScheduleBulkTime returns new OptAdminScheduleBulkTime with value set to v.
+func NewOptAdminScheduleBulkTime(v AdminScheduleBulkTime) OptAdminScheduleBulkTime {
+	return OptAdminScheduleBulkTime{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAdminScheduleBulkTime is optional AdminScheduleBulkTime.
+type OptAdminScheduleBulkTime struct {
+	Value AdminScheduleBulkTime
+	Set   bool
+}
+
+// IsSet returns true if OptAdminScheduleBulkTime was set.
+func (o OptAdminScheduleBulkTime) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAdminScheduleBulkTime) Reset() {
+	var v AdminScheduleBulkTime
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAdminScheduleBulkTime) SetTo(v AdminScheduleBulkTime) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAdminScheduleBulkTime) Get() (v AdminScheduleBulkTime, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAdminScheduleBulkTime) Or(d AdminScheduleBulkTime) AdminScheduleBulkTime {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptAdminScheduleHistoryRequestIntent returns new OptAdminScheduleHistoryRequestIntent with value set to v.
+func NewOptAdminScheduleHistoryRequestIntent(v AdminScheduleHistoryRequestIntent) OptAdminScheduleHistoryRequestIntent {
+	return OptAdminScheduleHistoryRequestIntent{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAdminScheduleHistoryRequestIntent is optional AdminScheduleHistoryRequestIntent.
+type OptAdminScheduleHistoryRequestIntent struct {
+	Value AdminScheduleHistoryRequestIntent
+	Set   bool
+}
+
+// IsSet returns true if OptAdminScheduleHistoryRequestIntent was set.
+func (o OptAdminScheduleHistoryRequestIntent) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAdminScheduleHistoryRequestIntent) Reset() {
+	var v AdminScheduleHistoryRequestIntent
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAdminScheduleHistoryRequestIntent) SetTo(v AdminScheduleHistoryRequestIntent) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAdminScheduleHistoryRequestIntent) Get() (v AdminScheduleHistoryRequestIntent, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAdminScheduleHistoryRequestIntent) Or(d AdminScheduleHistoryRequestIntent) AdminScheduleHistoryRequestIntent {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptAdminScheduleHistoryRewrite returns new OptAdminScheduleHistoryRewrite with value set to v.
+func NewOptAdminScheduleHistoryRewrite(v AdminScheduleHistoryRewrite) OptAdminScheduleHistoryRewrite {
+	return OptAdminScheduleHistoryRewrite{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAdminScheduleHistoryRewrite is optional AdminScheduleHistoryRewrite.
+type OptAdminScheduleHistoryRewrite struct {
+	Value AdminScheduleHistoryRewrite
+	Set   bool
+}
+
+// IsSet returns true if OptAdminScheduleHistoryRewrite was set.
+func (o OptAdminScheduleHistoryRewrite) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAdminScheduleHistoryRewrite) Reset() {
+	var v AdminScheduleHistoryRewrite
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAdminScheduleHistoryRewrite) SetTo(v AdminScheduleHistoryRewrite) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAdminScheduleHistoryRewrite) Get() (v AdminScheduleHistoryRewrite, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAdminScheduleHistoryRewrite) Or(d AdminScheduleHistoryRewrite) AdminScheduleHistoryRewrite {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptAdminScheduleListMetaNotificationAvailabilityOmittedReason returns new OptAdminScheduleListMetaNotificationAvailabilityOmittedReason with value set to v.
+func NewOptAdminScheduleListMetaNotificationAvailabilityOmittedReason(v AdminScheduleListMetaNotificationAvailabilityOmittedReason) OptAdminScheduleListMetaNotificationAvailabilityOmittedReason {
+	return OptAdminScheduleListMetaNotificationAvailabilityOmittedReason{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAdminScheduleListMetaNotificationAvailabilityOmittedReason is optional AdminScheduleListMetaNotificationAvailabilityOmittedReason.
+type OptAdminScheduleListMetaNotificationAvailabilityOmittedReason struct {
+	Value AdminScheduleListMetaNotificationAvailabilityOmittedReason
+	Set   bool
+}
+
+// IsSet returns true if OptAdminScheduleListMetaNotificationAvailabilityOmittedReason was set.
+func (o OptAdminScheduleListMetaNotificationAvailabilityOmittedReason) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAdminScheduleListMetaNotificationAvailabilityOmittedReason) Reset() {
+	var v AdminScheduleListMetaNotificationAvailabilityOmittedReason
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAdminScheduleListMetaNotificationAvailabilityOmittedReason) SetTo(v AdminScheduleListMetaNotificationAvailabilityOmittedReason) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAdminScheduleListMetaNotificationAvailabilityOmittedReason) Get() (v AdminScheduleListMetaNotificationAvailabilityOmittedReason, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAdminScheduleListMetaNotificationAvailabilityOmittedReason) Or(d AdminScheduleListMetaNotificationAvailabilityOmittedReason) AdminScheduleListMetaNotificationAvailabilityOmittedReason {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptAdminScheduleNotify returns new OptAdminScheduleNotify with value set to v.
+func NewOptAdminScheduleNotify(v AdminScheduleNotify) OptAdminScheduleNotify {
+	return OptAdminScheduleNotify{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAdminScheduleNotify is optional AdminScheduleNotify.
+type OptAdminScheduleNotify struct {
+	Value AdminScheduleNotify
+	Set   bool
+}
+
+// IsSet returns true if OptAdminScheduleNotify was set.
+func (o OptAdminScheduleNotify) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAdminScheduleNotify) Reset() {
+	var v AdminScheduleNotify
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAdminScheduleNotify) SetTo(v AdminScheduleNotify) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAdminScheduleNotify) Get() (v AdminScheduleNotify, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAdminScheduleNotify) Or(d AdminScheduleNotify) AdminScheduleNotify {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptAdminScheduleNotifyAudience returns new OptAdminScheduleNotifyAudience with value set to v.
+func NewOptAdminScheduleNotifyAudience(v AdminScheduleNotifyAudience) OptAdminScheduleNotifyAudience {
+	return OptAdminScheduleNotifyAudience{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAdminScheduleNotifyAudience is optional AdminScheduleNotifyAudience.
+type OptAdminScheduleNotifyAudience struct {
+	Value AdminScheduleNotifyAudience
+	Set   bool
+}
+
+// IsSet returns true if OptAdminScheduleNotifyAudience was set.
+func (o OptAdminScheduleNotifyAudience) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAdminScheduleNotifyAudience) Reset() {
+	var v AdminScheduleNotifyAudience
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAdminScheduleNotifyAudience) SetTo(v AdminScheduleNotifyAudience) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAdminScheduleNotifyAudience) Get() (v AdminScheduleNotifyAudience, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAdminScheduleNotifyAudience) Or(d AdminScheduleNotifyAudience) AdminScheduleNotifyAudience {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptAdminScheduleNotifyChannels returns new OptAdminScheduleNotifyChannels with value set to v.
+func NewOptAdminScheduleNotifyChannels(v AdminScheduleNotifyChannels) OptAdminScheduleNotifyChannels {
+	return OptAdminScheduleNotifyChannels{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAdminScheduleNotifyChannels is optional AdminScheduleNotifyChannels.
+type OptAdminScheduleNotifyChannels struct {
+	Value AdminScheduleNotifyChannels
+	Set   bool
+}
+
+// IsSet returns true if OptAdminScheduleNotifyChannels was set.
+func (o OptAdminScheduleNotifyChannels) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAdminScheduleNotifyChannels) Reset() {
+	var v AdminScheduleNotifyChannels
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAdminScheduleNotifyChannels) SetTo(v AdminScheduleNotifyChannels) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAdminScheduleNotifyChannels) Get() (v AdminScheduleNotifyChannels, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAdminScheduleNotifyChannels) Or(d AdminScheduleNotifyChannels) AdminScheduleNotifyChannels {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptAdminScheduleRow returns new OptAdminScheduleRow with value set to v.
+func NewOptAdminScheduleRow(v AdminScheduleRow) OptAdminScheduleRow {
+	return OptAdminScheduleRow{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAdminScheduleRow is optional AdminScheduleRow.
+type OptAdminScheduleRow struct {
+	Value AdminScheduleRow
+	Set   bool
+}
+
+// IsSet returns true if OptAdminScheduleRow was set.
+func (o OptAdminScheduleRow) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAdminScheduleRow) Reset() {
+	var v AdminScheduleRow
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAdminScheduleRow) SetTo(v AdminScheduleRow) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAdminScheduleRow) Get() (v AdminScheduleRow, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAdminScheduleRow) Or(d AdminScheduleRow) AdminScheduleRow {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptBool returns new OptBool with value set to v.
 func NewOptBool(v bool) OptBool {
 	return OptBool{
@@ -5239,6 +8506,52 @@ func (o OptBool) Or(d bool) bool {
 	return d
 }
 
+// NewOptCalendarClass returns new OptCalendarClass with value set to v.
+func NewOptCalendarClass(v CalendarClass) OptCalendarClass {
+	return OptCalendarClass{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptCalendarClass is optional CalendarClass.
+type OptCalendarClass struct {
+	Value CalendarClass
+	Set   bool
+}
+
+// IsSet returns true if OptCalendarClass was set.
+func (o OptCalendarClass) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptCalendarClass) Reset() {
+	var v CalendarClass
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptCalendarClass) SetTo(v CalendarClass) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptCalendarClass) Get() (v CalendarClass, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptCalendarClass) Or(d CalendarClass) CalendarClass {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptDate returns new OptDate with value set to v.
 func NewOptDate(v time.Time) OptDate {
 	return OptDate{
@@ -5279,6 +8592,52 @@ func (o OptDate) Get() (v time.Time, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptDate) Or(d time.Time) time.Time {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptDateTime returns new OptDateTime with value set to v.
+func NewOptDateTime(v time.Time) OptDateTime {
+	return OptDateTime{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptDateTime is optional time.Time.
+type OptDateTime struct {
+	Value time.Time
+	Set   bool
+}
+
+// IsSet returns true if OptDateTime was set.
+func (o OptDateTime) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptDateTime) Reset() {
+	var v time.Time
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptDateTime) SetTo(v time.Time) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptDateTime) Get() (v time.Time, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptDateTime) Or(d time.Time) time.Time {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -5515,6 +8874,52 @@ func (o OptJoinStateReason) Or(d JoinStateReason) JoinStateReason {
 	return d
 }
 
+// NewOptListAdminScheduleInclude returns new OptListAdminScheduleInclude with value set to v.
+func NewOptListAdminScheduleInclude(v ListAdminScheduleInclude) OptListAdminScheduleInclude {
+	return OptListAdminScheduleInclude{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptListAdminScheduleInclude is optional ListAdminScheduleInclude.
+type OptListAdminScheduleInclude struct {
+	Value ListAdminScheduleInclude
+	Set   bool
+}
+
+// IsSet returns true if OptListAdminScheduleInclude was set.
+func (o OptListAdminScheduleInclude) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptListAdminScheduleInclude) Reset() {
+	var v ListAdminScheduleInclude
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptListAdminScheduleInclude) SetTo(v ListAdminScheduleInclude) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptListAdminScheduleInclude) Get() (v ListAdminScheduleInclude, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptListAdminScheduleInclude) Or(d ListAdminScheduleInclude) ListAdminScheduleInclude {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptMfaVerifyRequestType returns new OptMfaVerifyRequestType with value set to v.
 func NewOptMfaVerifyRequestType(v MfaVerifyRequestType) OptMfaVerifyRequestType {
 	return OptMfaVerifyRequestType{
@@ -5555,6 +8960,69 @@ func (o OptMfaVerifyRequestType) Get() (v MfaVerifyRequestType, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptMfaVerifyRequestType) Or(d MfaVerifyRequestType) MfaVerifyRequestType {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptNilUUID returns new OptNilUUID with value set to v.
+func NewOptNilUUID(v uuid.UUID) OptNilUUID {
+	return OptNilUUID{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilUUID is optional nullable uuid.UUID.
+type OptNilUUID struct {
+	Value uuid.UUID
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilUUID was set.
+func (o OptNilUUID) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilUUID) Reset() {
+	var v uuid.UUID
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilUUID) SetTo(v uuid.UUID) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilUUID) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilUUID) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v uuid.UUID
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilUUID) Get() (v uuid.UUID, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilUUID) Or(d uuid.UUID) uuid.UUID {
 	if v, ok := o.Get(); ok {
 		return v
 	}

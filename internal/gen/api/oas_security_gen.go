@@ -41,7 +41,29 @@ func findAuthorization(h http.Header, prefix string) (string, bool) {
 
 // operationRolesApiKeyAuth is a private map storing roles per operation.
 var operationRolesApiKeyAuth = map[string][]string{
+	AdminScheduleNotificationAvailabilityOperation: []string{
+		"read:schedule",
+	},
 	AuthMfaResetOperation: []string{},
+	BulkCancelAdminScheduleOperation: []string{
+		"write:schedule",
+	},
+	BulkEditAdminScheduleOperation: []string{
+		"write:schedule",
+	},
+	CancelAdminScheduleItemOperation: []string{
+		"write:schedule",
+	},
+	CorrectAdminScheduleHistoryOperation: []string{},
+	GetAdminDashboardTodayOperation: []string{
+		"read:schedule",
+	},
+	GetAdminScheduleItemOperation: []string{
+		"read:schedule",
+	},
+	GetCalendarOperation: []string{
+		"read:calendar",
+	},
 	GetVenueBrandOperation: []string{
 		"read:brands",
 	},
@@ -49,6 +71,9 @@ var operationRolesApiKeyAuth = map[string][]string{
 		"read:pricing",
 	},
 	GetVenueScheduleOperation: []string{
+		"read:schedule",
+	},
+	ListAdminScheduleOperation: []string{
 		"read:schedule",
 	},
 	ListVenueBrandsOperation: []string{
@@ -62,6 +87,12 @@ var operationRolesApiKeyAuth = map[string][]string{
 	},
 	ListVenueLocationsOperation: []string{
 		"read:locations",
+	},
+	SubstituteAdminScheduleInstructorOperation: []string{
+		"write:schedule",
+	},
+	UpdateAdminScheduleItemOperation: []string{
+		"write:schedule",
 	},
 }
 
@@ -88,28 +119,39 @@ func GetRolesForApiKeyAuth(operation string) []string {
 
 // operationRolesBearerAuth is a private map storing roles per operation.
 var operationRolesBearerAuth = map[string][]string{
-	AddFavoriteVenueOperation:       []string{},
-	AuthDeviceApproveOperation:      []string{},
-	AuthHandoffMintOperation:        []string{},
-	AuthLogoutOperation:             []string{},
-	AuthMfaBackupCodesOperation:     []string{},
-	AuthMfaChallengeOperation:       []string{},
-	AuthMfaResetOperation:           []string{},
-	AuthMfaTotpConfirmOperation:     []string{},
-	AuthMfaTotpEnrollOperation:      []string{},
-	AuthMfaVerifyOperation:          []string{},
-	AuthPasswordChangeOperation:     []string{},
-	AuthPasswordChangeCodeOperation: []string{},
-	GetMeOperation:                  []string{},
-	GetMeMinimalOperation:           []string{},
-	GetMemberClassOperation:         []string{},
-	GetMyFeaturesOperation:          []string{},
-	GetVenueAffinitiesOperation:     []string{},
-	GetVenueJoinOperation:           []string{},
-	JoinVenueOperation:              []string{},
-	RemoveFavoriteVenueOperation:    []string{},
-	SetActiveOrganizationOperation:  []string{},
-	UpdateMeOperation:               []string{},
+	AddFavoriteVenueOperation:                      []string{},
+	AdminScheduleNotificationAvailabilityOperation: []string{},
+	AuthDeviceApproveOperation:                     []string{},
+	AuthHandoffMintOperation:                       []string{},
+	AuthLogoutOperation:                            []string{},
+	AuthMfaBackupCodesOperation:                    []string{},
+	AuthMfaChallengeOperation:                      []string{},
+	AuthMfaResetOperation:                          []string{},
+	AuthMfaTotpConfirmOperation:                    []string{},
+	AuthMfaTotpEnrollOperation:                     []string{},
+	AuthMfaVerifyOperation:                         []string{},
+	AuthPasswordChangeOperation:                    []string{},
+	AuthPasswordChangeCodeOperation:                []string{},
+	BulkCancelAdminScheduleOperation:               []string{},
+	BulkEditAdminScheduleOperation:                 []string{},
+	CancelAdminScheduleItemOperation:               []string{},
+	CorrectAdminScheduleHistoryOperation:           []string{},
+	GetAdminDashboardTodayOperation:                []string{},
+	GetAdminScheduleItemOperation:                  []string{},
+	GetCalendarOperation:                           []string{},
+	GetMeOperation:                                 []string{},
+	GetMeMinimalOperation:                          []string{},
+	GetMemberClassOperation:                        []string{},
+	GetMyFeaturesOperation:                         []string{},
+	GetVenueAffinitiesOperation:                    []string{},
+	GetVenueJoinOperation:                          []string{},
+	JoinVenueOperation:                             []string{},
+	ListAdminScheduleOperation:                     []string{},
+	RemoveFavoriteVenueOperation:                   []string{},
+	SetActiveOrganizationOperation:                 []string{},
+	SubstituteAdminScheduleInstructorOperation:     []string{},
+	UpdateAdminScheduleItemOperation:               []string{},
+	UpdateMeOperation:                              []string{},
 }
 
 // GetRolesForBearerAuth returns the required roles for the given operation.

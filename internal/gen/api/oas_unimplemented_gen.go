@@ -25,6 +25,18 @@ func (UnimplementedHandler) AddFavoriteVenue(ctx context.Context, params AddFavo
 	return r, ht.ErrNotImplemented
 }
 
+// AdminScheduleNotificationAvailability implements adminScheduleNotificationAvailability operation.
+//
+// For one `action` (cancel, edit, substitute, restore) and 1 to 200 distinct
+// classes, the availability entries of each audience and channel. A class of
+// another venue (or unknown) is 422 `CLASS_SCOPE_MISMATCH` with
+// `details.class_ids`. Reads only; nothing is sent.
+//
+// POST /admin/schedule/notification-availability
+func (UnimplementedHandler) AdminScheduleNotificationAvailability(ctx context.Context, req *AdminScheduleAvailabilityRequest) (r *AdminScheduleAvailabilityResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // AuthAccountState implements authAccountState operation.
 //
 // `absent`, `active`, `password_never_used` (enrolled by a venue, never
@@ -320,6 +332,119 @@ func (UnimplementedHandler) AuthSignup(ctx context.Context, req *SignupRequest) 
 	return r, ht.ErrNotImplemented
 }
 
+// BulkCancelAdminSchedule implements bulkCancelAdminSchedule operation.
+//
+// Cancels every class of `instance_ids` like the single cancel, each in its
+// own transaction, and answers one result per id. Push without the clients
+// audience is 422 `CHANNEL_NOT_ALLOWED`. Checked whole first, like bulk edit.
+//
+// POST /admin/schedule/bulk-cancel
+func (UnimplementedHandler) BulkCancelAdminSchedule(ctx context.Context, req *AdminScheduleBulkCancelRequest, params BulkCancelAdminScheduleParams) (r *AdminScheduleBulkResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// BulkEditAdminSchedule implements bulkEditAdminSchedule operation.
+//
+// Applies `set` (room, capacity, instructor, class type) and `time` (a
+// venue-local or `time.timezone` clock time `HH:MM` for start and end, kept
+// on each class's own date) to every class of `instance_ids`. The request is
+// checked whole first (1 to 50 distinct ids, something to change, every id in
+// the venue, else nothing changes); then each class is changed in its own
+// transaction and `data.results` answers one entry per id, in request order:
+// `updated` with the class, or `failed` with the error (`CLASS_ENDED`,
+// `CLASS_CANCELLED`, `CAPACITY_BELOW_BOOKED`, `STALE_TARGET`, ...).
+// `expected_updated_at` may map ids to their tokens.
+//
+// POST /admin/schedule/bulk-edit
+func (UnimplementedHandler) BulkEditAdminSchedule(ctx context.Context, req *AdminScheduleBulkEditRequest, params BulkEditAdminScheduleParams) (r *AdminScheduleBulkResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CancelAdminScheduleItem implements cancelAdminScheduleItem operation.
+//
+// The class becomes `cancelled` (with `cancelled_at` and `cancel_reason`);
+// every seat-holding and waitlisted booking is cancelled and the clips they
+// used are restored, in the same transaction. Emits `class.cancelled` (and
+// `booking.cancelled` per booking) and writes an audit entry
+// `schedule.cancel`. An already cancelled class is 422 `CLASS_CANCELLED`.
+//
+// POST /admin/schedule/{id}/cancel
+func (UnimplementedHandler) CancelAdminScheduleItem(ctx context.Context, req *AdminScheduleCancelRequest, params CancelAdminScheduleItemParams) (r *AdminScheduleWriteResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CorrectAdminScheduleHistory implements correctAdminScheduleHistory operation.
+//
+// Staff bearer token with `scheduling.manage_history` and
+// `scheduling.manage` (API keys are 403 `ACCESS_DENIED`, reason
+// `staff_session_required`). Only a class that has ended (else 422
+// `CLASS_NOT_ENDED`). Always silent: nothing is sent, whatever the body
+// asks; `class.updated` or `class.cancelled` webhooks carry
+// `historical: true`. Writes an audit entry `schedule.history.<operation>`
+// with `history_reason`.
+// Operations: `COMPLETE` (scheduled or live to completed), `CANCEL` (to
+// cancelled; bookings cancelled and clips restored), `RESTORE` (cancelled to
+// completed; bookings stay as they are and are corrected one by one through
+// attendance correction), `REWRITE` (change the recorded `rewrite` fields:
+// start and end time, instructor, room). `expected_status` must be the
+// class's status and `expected_updated_at` its token (409 `STALE_TARGET`
+// otherwise; an operation that does not apply to the status is 422
+// `INVALID_TRANSITION`). `effective_at` is when the corrected fact took
+// effect and may not be in the future (400 `VALIDATION_ERROR`).
+// `intent` `preview` changes nothing and answers the class as it would be.
+// A REWRITE applies only with the `history_confirmation_token` of its
+// preview: an HMAC over the class, its `updated_at`, the operation, the
+// rewrite fields, `effective_at` and the caller, valid 10 minutes. A REWRITE
+// `apply` without it is 422 `HISTORY_CONFIRMATION_REQUIRED`; a token for
+// another body, class state, caller, or an expired one is 422
+// `HISTORY_CONFIRMATION_INVALID`.
+//
+// POST /admin/schedule/{id}/historical-corrections
+func (UnimplementedHandler) CorrectAdminScheduleHistory(ctx context.Context, req *AdminScheduleHistoryRequest, params CorrectAdminScheduleHistoryParams) (r *AdminScheduleHistoryResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAdminDashboardToday implements getAdminDashboardToday operation.
+//
+// The classes of the venue-local today (every status, ended ones included),
+// ordered by start time, with instructor, room, seats held, capacity,
+// waitlist, status and how many bookings are checked in, plus totals.
+//
+// GET /admin/dashboard/today
+func (UnimplementedHandler) GetAdminDashboardToday(ctx context.Context, params GetAdminDashboardTodayParams) (r *DashboardTodayResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAdminScheduleItem implements getAdminScheduleItem operation.
+//
+// The class with `notification_availability` for the actions cancel, edit,
+// substitute and restore. A historical class needs
+// `scheduling.manage_history` (else 404, as if it did not exist). Another
+// venue's or an unknown id is 404 `NOT_FOUND`.
+//
+// GET /admin/schedule/{id}
+func (UnimplementedHandler) GetAdminScheduleItem(ctx context.Context, params GetAdminScheduleItemParams) (r *AdminScheduleItemResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetCalendar implements getCalendar operation.
+//
+// Items starting between `start` and `end` (inclusive venue-local dates;
+// defaults today and `start` + 6 days; at most 62 days, else 400
+// `INVALID_RANGE`), ordered by start time, at most 2000 (`meta.truncated`).
+// Every item has the same envelope (`kind`, `id`, `title`, times, `status`,
+// `location`, `room`, `people`) plus one object named after its kind with
+// what only that kind has. This version serves `kind` `class` (every status;
+// unlisted classes included); appointments, private events, streams,
+// unavailable time, room rentals, maintenance and shifts join the same feed
+// as further kinds with their own objects, so clients must skip kinds they
+// do not know. `meta.kinds` lists the kinds the feed served.
+//
+// GET /calendar
+func (UnimplementedHandler) GetCalendar(ctx context.Context, params GetCalendarParams) (r *CalendarResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetDiscovery implements getDiscovery operation.
 //
 // Listed venues of a world that have bookable classes on `date` (venue-local) in
@@ -535,6 +660,29 @@ func (UnimplementedHandler) JoinVenue(ctx context.Context, req *JoinRequest, par
 	return r, ht.ErrNotImplemented
 }
 
+// ListAdminSchedule implements listAdminSchedule operation.
+//
+// Class instances starting between `start_date` and `end_date` (inclusive,
+// venue-local dates; defaults today and `start_date` + 6 days), every status,
+// listed and unlisted, ordered by start time. The range may span at most 92
+// days; a malformed date is 400 `VALIDATION_ERROR` naming it, `end_date`
+// before `start_date` or a wider range is 400 `INVALID_RANGE`. At most 1000
+// rows (`meta.truncated`).
+// `include_historical=true` keeps classes that have already ended (needs
+// `scheduling.manage_history`); otherwise they are left out and counted in
+// `meta.historical_excluded`.
+// `include=notification_availability` adds each row's availability for the
+// actions cancel, edit, substitute and restore, for windows of at most 62
+// days and at most 300 rows. Beyond either limit the rows are still answered,
+// without availability, and `meta.notification_availability` says `omitted`
+// with `meta.notification_availability_omitted_reason` `window_too_wide` or
+// `too_many_rows`.
+//
+// GET /admin/schedule
+func (UnimplementedHandler) ListAdminSchedule(ctx context.Context, params ListAdminScheduleParams) (r *AdminScheduleListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListVenueAddons implements listVenueAddons operation.
 //
 // Booking add-on products grouped by category.
@@ -623,6 +771,36 @@ func (UnimplementedHandler) RemoveFavoriteVenue(ctx context.Context, params Remo
 //
 // POST /me/active-organization
 func (UnimplementedHandler) SetActiveOrganization(ctx context.Context, req *ActiveOrganizationRequest) (r *ActiveOrganizationResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// SubstituteAdminScheduleInstructor implements substituteAdminScheduleInstructor operation.
+//
+// Assigns `instructor_id` (an instructor of the venue, not the one already
+// assigned: that is 422 `VALIDATION_FAILED`, reason `same_instructor`).
+// Notifications follow the substitution channel rules: clients by push only,
+// the substitute instructor by email only; SMS is 422 `CHANNEL_NOT_ALLOWED`.
+// Emits `class.updated` and writes an audit entry `schedule.substitute`.
+//
+// POST /admin/schedule/{id}/substitute
+func (UnimplementedHandler) SubstituteAdminScheduleInstructor(ctx context.Context, req *AdminScheduleSubstituteRequest, params SubstituteAdminScheduleInstructorParams) (r *AdminScheduleWriteResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// UpdateAdminScheduleItem implements updateAdminScheduleItem operation.
+//
+// Sends only the fields to change, plus `expected_updated_at` (required).
+// `start_time` must be before `end_time` (after the change); `capacity`
+// below the seats already held is 422 `CAPACITY_BELOW_BOOKED` with
+// `details.booked_count`; raising it promotes waitlisted bookings into the
+// new seats, in waitlist order. `instructor_id` or `room_id` null clears
+// them. Referenced instructors, class types and rooms must belong to the
+// venue (else 404 `NOT_FOUND` with `details.parameter`). A body with nothing
+// to change is 400 `VALIDATION_ERROR`. Emits `class.updated` with the
+// changed fields and writes an audit entry `schedule.update`.
+//
+// PATCH /admin/schedule/{id}
+func (UnimplementedHandler) UpdateAdminScheduleItem(ctx context.Context, req *AdminScheduleUpdateRequest, params UpdateAdminScheduleItemParams) (r *AdminScheduleWriteResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
