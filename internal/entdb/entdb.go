@@ -4,18 +4,18 @@
 package entdb
 
 import (
-	"entgo.io/ent/dialect"
-	entsql "entgo.io/ent/dialect/sql"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/venueplatform/venue/ent"
 	_ "github.com/venueplatform/venue/ent/runtime" // policies and hooks
+	"github.com/venueplatform/venue/internal/events"
 )
 
 // NewClient returns an ent client over pool. Closing the client does not close
 // the pool.
 func NewClient(pool *pgxpool.Pool) *ent.Client {
 	db := stdlib.OpenDBFromPool(pool)
-	return ent.NewClient(ent.Driver(entsql.OpenDB(dialect.Postgres, db)))
+	// events.NewDriver: transactions of events.WithTx can carry River jobs.
+	return ent.NewClient(ent.Driver(events.NewDriver(db)))
 }

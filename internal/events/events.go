@@ -1,7 +1,3 @@
-// Package events records domain events (member.created, booking.created, ...)
-// in the events table, the outbox webhook delivery reads. Record runs in the
-// caller's transaction, so an event exists exactly when the change that
-// caused it was committed; delivery (signing, retries, history) is separate.
 package events
 
 import (
@@ -48,11 +44,20 @@ var Types = []string{
 // ErrNoVenue means Record was called without a venue viewer in the context.
 var ErrNoVenue = errors.New("events: no venue viewer in context")
 
-// Record appends an event of typ with data to the outbox of the viewer's
-// venue. Pass the transactional client of the change that causes it.
+// Record appends an event of typ with data to the outbox of the viewer's venue and
+// enqueues its webhook deliveries, all in the transaction of the change that causes it.
+// ctx must be the context WithTx passes to its function and client that transaction's
+// tx.Client(); anything else returns ErrNoTx and writes nothing. typ must be one of Types.
 func Record(ctx context.Context, client *ent.Client, typ string, data map[string]any) (*ent.Event, error) {
+	st, ok := ctx.Value(txKey{}).(*txState)
+	if !ok || client != st.client {
+		return nil, ErrNoTx
+	}
 	if _, ok := viewer.VenueFromContext(ctx); !ok {
 		return nil, ErrNoVenue
+	}
+	if !Known(typ) {
+		return nil, fmt.Errorf("events: unknown event type %q", typ)
 	}
 	if data == nil {
 		data = map[string]any{}
@@ -61,5 +66,18 @@ func Record(ctx context.Context, client *ent.Client, typ string, data map[string
 	if err != nil {
 		return nil, fmt.Errorf("events: record %s: %w", typ, err)
 	}
+	if err := enqueue(ctx, st, e); err != nil {
+		return nil, fmt.Errorf("events: enqueue %s: %w", typ, err)
+	}
 	return e, nil
+}
+
+// Known reports whether typ is in the catalogue Types.
+func Known(typ string) bool {
+	for _, t := range Types {
+		if t == typ {
+			return true
+		}
+	}
+	return false
 }

@@ -138,11 +138,21 @@ func Join(ctx context.Context, client *ent.Client, ref string, consent bool) (*R
 		return nil, err
 	}
 	jctx := viewer.NewContext(ctx, viewer.User{UserID: u.UserID, SessionID: u.SessionID, Org: o.ID})
-	tx, err := client.Tx(jctx)
+	var res *Result
+	err = events.WithTx(jctx, client, func(jctx context.Context, tx *ent.Tx) error {
+		var err error
+		res, err = join(jctx, tx, o, u, usr)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer func() { _ = tx.Rollback() }()
+	return res, nil
+}
+
+// join makes the change of Join in tx: the relationship, its client id, the audit entry and
+// the member.created event.
+func join(jctx context.Context, tx *ent.Tx, o *ent.Organization, u viewer.User, usr *ent.User) (*Result, error) {
 	// One join per venue at a time: the client id sequence and the
 	// one-relationship rule both rely on it.
 	if err := lockVenue(jctx, tx.Client(), o.ID); err != nil {
@@ -196,9 +206,6 @@ func Join(ctx context.Context, client *ent.Client, ref string, consent bool) (*R
 		}); err != nil {
 			return nil, err
 		}
-	}
-	if err := tx.Commit(); err != nil {
-		return nil, err
 	}
 	return &Result{Org: o, Member: m, Created: true}, nil
 }
