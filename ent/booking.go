@@ -38,12 +38,26 @@ type Booking struct {
 	PassID *uuid.UUID `json:"pass_id,omitempty"`
 	// Status holds the value of the "status" field.
 	Status booking.Status `json:"status,omitempty"`
-	// WaitlistPosition holds the value of the "waitlist_position" field.
+	// Rank on the class's waitlist (1 is next), contiguous; null once the booking leaves the waitlist.
 	WaitlistPosition *int `json:"waitlist_position,omitempty"`
 	// CancelledAt holds the value of the "cancelled_at" field.
 	CancelledAt *time.Time `json:"cancelled_at,omitempty"`
 	// CheckedInAt holds the value of the "checked_in_at" field.
 	CheckedInAt *time.Time `json:"checked_in_at,omitempty"`
+	// Whether the booking took one clip from its pass; cancelling restores exactly what was taken.
+	ClipCharged bool `json:"clip_charged,omitempty"`
+	// Who made the booking: the member, an API key, staff, a buddy invitation, or an import.
+	BookedVia *booking.BookedVia `json:"booked_via,omitempty"`
+	// When the booking left the waitlist for a freed seat.
+	PromotedAt *time.Time `json:"promoted_at,omitempty"`
+	// member, late_member, class_cancelled, staff, ...
+	CancelReason *string `json:"cancel_reason,omitempty"`
+	// The late-cancellation fee charged to the member, in minor units of the venue's currency.
+	LateCancelFeeMinor *int64 `json:"late_cancel_fee_minor,omitempty"`
+	// State of the late-cancellation fee; null when there is none.
+	FeeStatus *booking.FeeStatus `json:"fee_status,omitempty"`
+	// When the member was first admitted to the class's live stream.
+	WatchAdmittedAt *time.Time `json:"watch_admitted_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the BookingQuery when eager-loading is set.
 	Edges        BookingEdges `json:"edges"`
@@ -116,11 +130,13 @@ func (*Booking) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case booking.FieldPassID:
 			values[i] = &sql.NullScanner{S: new(uuid.UUID)}
-		case booking.FieldWaitlistPosition:
+		case booking.FieldClipCharged:
+			values[i] = new(sql.NullBool)
+		case booking.FieldWaitlistPosition, booking.FieldLateCancelFeeMinor:
 			values[i] = new(sql.NullInt64)
-		case booking.FieldImportRef, booking.FieldStatus:
+		case booking.FieldImportRef, booking.FieldStatus, booking.FieldBookedVia, booking.FieldCancelReason, booking.FieldFeeStatus:
 			values[i] = new(sql.NullString)
-		case booking.FieldCreatedAt, booking.FieldUpdatedAt, booking.FieldCancelledAt, booking.FieldCheckedInAt:
+		case booking.FieldCreatedAt, booking.FieldUpdatedAt, booking.FieldCancelledAt, booking.FieldCheckedInAt, booking.FieldPromotedAt, booking.FieldWatchAdmittedAt:
 			values[i] = new(sql.NullTime)
 		case booking.FieldID, booking.FieldOrganizationID, booking.FieldMemberID, booking.FieldClassInstanceID:
 			values[i] = new(uuid.UUID)
@@ -215,6 +231,54 @@ func (_m *Booking) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.CheckedInAt = new(time.Time)
 				*_m.CheckedInAt = value.Time
+			}
+		case booking.FieldClipCharged:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field clip_charged", values[i])
+			} else if value.Valid {
+				_m.ClipCharged = value.Bool
+			}
+		case booking.FieldBookedVia:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field booked_via", values[i])
+			} else if value.Valid {
+				_m.BookedVia = new(booking.BookedVia)
+				*_m.BookedVia = booking.BookedVia(value.String)
+			}
+		case booking.FieldPromotedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field promoted_at", values[i])
+			} else if value.Valid {
+				_m.PromotedAt = new(time.Time)
+				*_m.PromotedAt = value.Time
+			}
+		case booking.FieldCancelReason:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field cancel_reason", values[i])
+			} else if value.Valid {
+				_m.CancelReason = new(string)
+				*_m.CancelReason = value.String
+			}
+		case booking.FieldLateCancelFeeMinor:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field late_cancel_fee_minor", values[i])
+			} else if value.Valid {
+				_m.LateCancelFeeMinor = new(int64)
+				*_m.LateCancelFeeMinor = value.Int64
+			}
+		case booking.FieldFeeStatus:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field fee_status", values[i])
+			} else if value.Valid {
+				_m.FeeStatus = new(booking.FeeStatus)
+				*_m.FeeStatus = booking.FeeStatus(value.String)
+			}
+		case booking.FieldWatchAdmittedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field watch_admitted_at", values[i])
+			} else if value.Valid {
+				_m.WatchAdmittedAt = new(time.Time)
+				*_m.WatchAdmittedAt = value.Time
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -312,6 +376,39 @@ func (_m *Booking) String() string {
 	builder.WriteString(", ")
 	if v := _m.CheckedInAt; v != nil {
 		builder.WriteString("checked_in_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("clip_charged=")
+	builder.WriteString(fmt.Sprintf("%v", _m.ClipCharged))
+	builder.WriteString(", ")
+	if v := _m.BookedVia; v != nil {
+		builder.WriteString("booked_via=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.PromotedAt; v != nil {
+		builder.WriteString("promoted_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.CancelReason; v != nil {
+		builder.WriteString("cancel_reason=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.LateCancelFeeMinor; v != nil {
+		builder.WriteString("late_cancel_fee_minor=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.FeeStatus; v != nil {
+		builder.WriteString("fee_status=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.WatchAdmittedAt; v != nil {
+		builder.WriteString("watch_admitted_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
 	builder.WriteByte(')')

@@ -158,6 +158,104 @@ func (_c *BookingCreate) SetNillableCheckedInAt(v *time.Time) *BookingCreate {
 	return _c
 }
 
+// SetClipCharged sets the "clip_charged" field.
+func (_c *BookingCreate) SetClipCharged(v bool) *BookingCreate {
+	_c.mutation.SetClipCharged(v)
+	return _c
+}
+
+// SetNillableClipCharged sets the "clip_charged" field if the given value is not nil.
+func (_c *BookingCreate) SetNillableClipCharged(v *bool) *BookingCreate {
+	if v != nil {
+		_c.SetClipCharged(*v)
+	}
+	return _c
+}
+
+// SetBookedVia sets the "booked_via" field.
+func (_c *BookingCreate) SetBookedVia(v booking.BookedVia) *BookingCreate {
+	_c.mutation.SetBookedVia(v)
+	return _c
+}
+
+// SetNillableBookedVia sets the "booked_via" field if the given value is not nil.
+func (_c *BookingCreate) SetNillableBookedVia(v *booking.BookedVia) *BookingCreate {
+	if v != nil {
+		_c.SetBookedVia(*v)
+	}
+	return _c
+}
+
+// SetPromotedAt sets the "promoted_at" field.
+func (_c *BookingCreate) SetPromotedAt(v time.Time) *BookingCreate {
+	_c.mutation.SetPromotedAt(v)
+	return _c
+}
+
+// SetNillablePromotedAt sets the "promoted_at" field if the given value is not nil.
+func (_c *BookingCreate) SetNillablePromotedAt(v *time.Time) *BookingCreate {
+	if v != nil {
+		_c.SetPromotedAt(*v)
+	}
+	return _c
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (_c *BookingCreate) SetCancelReason(v string) *BookingCreate {
+	_c.mutation.SetCancelReason(v)
+	return _c
+}
+
+// SetNillableCancelReason sets the "cancel_reason" field if the given value is not nil.
+func (_c *BookingCreate) SetNillableCancelReason(v *string) *BookingCreate {
+	if v != nil {
+		_c.SetCancelReason(*v)
+	}
+	return _c
+}
+
+// SetLateCancelFeeMinor sets the "late_cancel_fee_minor" field.
+func (_c *BookingCreate) SetLateCancelFeeMinor(v int64) *BookingCreate {
+	_c.mutation.SetLateCancelFeeMinor(v)
+	return _c
+}
+
+// SetNillableLateCancelFeeMinor sets the "late_cancel_fee_minor" field if the given value is not nil.
+func (_c *BookingCreate) SetNillableLateCancelFeeMinor(v *int64) *BookingCreate {
+	if v != nil {
+		_c.SetLateCancelFeeMinor(*v)
+	}
+	return _c
+}
+
+// SetFeeStatus sets the "fee_status" field.
+func (_c *BookingCreate) SetFeeStatus(v booking.FeeStatus) *BookingCreate {
+	_c.mutation.SetFeeStatus(v)
+	return _c
+}
+
+// SetNillableFeeStatus sets the "fee_status" field if the given value is not nil.
+func (_c *BookingCreate) SetNillableFeeStatus(v *booking.FeeStatus) *BookingCreate {
+	if v != nil {
+		_c.SetFeeStatus(*v)
+	}
+	return _c
+}
+
+// SetWatchAdmittedAt sets the "watch_admitted_at" field.
+func (_c *BookingCreate) SetWatchAdmittedAt(v time.Time) *BookingCreate {
+	_c.mutation.SetWatchAdmittedAt(v)
+	return _c
+}
+
+// SetNillableWatchAdmittedAt sets the "watch_admitted_at" field if the given value is not nil.
+func (_c *BookingCreate) SetNillableWatchAdmittedAt(v *time.Time) *BookingCreate {
+	if v != nil {
+		_c.SetWatchAdmittedAt(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *BookingCreate) SetID(v uuid.UUID) *BookingCreate {
 	_c.mutation.SetID(v)
@@ -247,6 +345,10 @@ func (_c *BookingCreate) defaults() error {
 		v := booking.DefaultStatus
 		_c.mutation.SetStatus(v)
 	}
+	if _, ok := _c.mutation.ClipCharged(); !ok {
+		v := booking.DefaultClipCharged
+		_c.mutation.SetClipCharged(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if booking.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized booking.DefaultID (forgotten import ent/runtime?)")
@@ -290,6 +392,29 @@ func (_c *BookingCreate) check() error {
 	if v, ok := _c.mutation.WaitlistPosition(); ok {
 		if err := booking.WaitlistPositionValidator(v); err != nil {
 			return &ValidationError{Name: "waitlist_position", err: fmt.Errorf(`ent: validator failed for field "Booking.waitlist_position": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.ClipCharged(); !ok {
+		return &ValidationError{Name: "clip_charged", err: errors.New(`ent: missing required field "Booking.clip_charged"`)}
+	}
+	if v, ok := _c.mutation.BookedVia(); ok {
+		if err := booking.BookedViaValidator(v); err != nil {
+			return &ValidationError{Name: "booked_via", err: fmt.Errorf(`ent: validator failed for field "Booking.booked_via": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.CancelReason(); ok {
+		if err := booking.CancelReasonValidator(v); err != nil {
+			return &ValidationError{Name: "cancel_reason", err: fmt.Errorf(`ent: validator failed for field "Booking.cancel_reason": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.LateCancelFeeMinor(); ok {
+		if err := booking.LateCancelFeeMinorValidator(v); err != nil {
+			return &ValidationError{Name: "late_cancel_fee_minor", err: fmt.Errorf(`ent: validator failed for field "Booking.late_cancel_fee_minor": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.FeeStatus(); ok {
+		if err := booking.FeeStatusValidator(v); err != nil {
+			return &ValidationError{Name: "fee_status", err: fmt.Errorf(`ent: validator failed for field "Booking.fee_status": %w`, err)}
 		}
 	}
 	if len(_c.mutation.OrganizationIDs()) == 0 {
@@ -364,6 +489,34 @@ func (_c *BookingCreate) createSpec() (*Booking, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.CheckedInAt(); ok {
 		_spec.SetField(booking.FieldCheckedInAt, field.TypeTime, value)
 		_node.CheckedInAt = &value
+	}
+	if value, ok := _c.mutation.ClipCharged(); ok {
+		_spec.SetField(booking.FieldClipCharged, field.TypeBool, value)
+		_node.ClipCharged = value
+	}
+	if value, ok := _c.mutation.BookedVia(); ok {
+		_spec.SetField(booking.FieldBookedVia, field.TypeEnum, value)
+		_node.BookedVia = &value
+	}
+	if value, ok := _c.mutation.PromotedAt(); ok {
+		_spec.SetField(booking.FieldPromotedAt, field.TypeTime, value)
+		_node.PromotedAt = &value
+	}
+	if value, ok := _c.mutation.CancelReason(); ok {
+		_spec.SetField(booking.FieldCancelReason, field.TypeString, value)
+		_node.CancelReason = &value
+	}
+	if value, ok := _c.mutation.LateCancelFeeMinor(); ok {
+		_spec.SetField(booking.FieldLateCancelFeeMinor, field.TypeInt64, value)
+		_node.LateCancelFeeMinor = &value
+	}
+	if value, ok := _c.mutation.FeeStatus(); ok {
+		_spec.SetField(booking.FieldFeeStatus, field.TypeEnum, value)
+		_node.FeeStatus = &value
+	}
+	if value, ok := _c.mutation.WatchAdmittedAt(); ok {
+		_spec.SetField(booking.FieldWatchAdmittedAt, field.TypeTime, value)
+		_node.WatchAdmittedAt = &value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -629,6 +782,132 @@ func (u *BookingUpsert) ClearCheckedInAt() *BookingUpsert {
 	return u
 }
 
+// SetClipCharged sets the "clip_charged" field.
+func (u *BookingUpsert) SetClipCharged(v bool) *BookingUpsert {
+	u.Set(booking.FieldClipCharged, v)
+	return u
+}
+
+// UpdateClipCharged sets the "clip_charged" field to the value that was provided on create.
+func (u *BookingUpsert) UpdateClipCharged() *BookingUpsert {
+	u.SetExcluded(booking.FieldClipCharged)
+	return u
+}
+
+// SetBookedVia sets the "booked_via" field.
+func (u *BookingUpsert) SetBookedVia(v booking.BookedVia) *BookingUpsert {
+	u.Set(booking.FieldBookedVia, v)
+	return u
+}
+
+// UpdateBookedVia sets the "booked_via" field to the value that was provided on create.
+func (u *BookingUpsert) UpdateBookedVia() *BookingUpsert {
+	u.SetExcluded(booking.FieldBookedVia)
+	return u
+}
+
+// ClearBookedVia clears the value of the "booked_via" field.
+func (u *BookingUpsert) ClearBookedVia() *BookingUpsert {
+	u.SetNull(booking.FieldBookedVia)
+	return u
+}
+
+// SetPromotedAt sets the "promoted_at" field.
+func (u *BookingUpsert) SetPromotedAt(v time.Time) *BookingUpsert {
+	u.Set(booking.FieldPromotedAt, v)
+	return u
+}
+
+// UpdatePromotedAt sets the "promoted_at" field to the value that was provided on create.
+func (u *BookingUpsert) UpdatePromotedAt() *BookingUpsert {
+	u.SetExcluded(booking.FieldPromotedAt)
+	return u
+}
+
+// ClearPromotedAt clears the value of the "promoted_at" field.
+func (u *BookingUpsert) ClearPromotedAt() *BookingUpsert {
+	u.SetNull(booking.FieldPromotedAt)
+	return u
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (u *BookingUpsert) SetCancelReason(v string) *BookingUpsert {
+	u.Set(booking.FieldCancelReason, v)
+	return u
+}
+
+// UpdateCancelReason sets the "cancel_reason" field to the value that was provided on create.
+func (u *BookingUpsert) UpdateCancelReason() *BookingUpsert {
+	u.SetExcluded(booking.FieldCancelReason)
+	return u
+}
+
+// ClearCancelReason clears the value of the "cancel_reason" field.
+func (u *BookingUpsert) ClearCancelReason() *BookingUpsert {
+	u.SetNull(booking.FieldCancelReason)
+	return u
+}
+
+// SetLateCancelFeeMinor sets the "late_cancel_fee_minor" field.
+func (u *BookingUpsert) SetLateCancelFeeMinor(v int64) *BookingUpsert {
+	u.Set(booking.FieldLateCancelFeeMinor, v)
+	return u
+}
+
+// UpdateLateCancelFeeMinor sets the "late_cancel_fee_minor" field to the value that was provided on create.
+func (u *BookingUpsert) UpdateLateCancelFeeMinor() *BookingUpsert {
+	u.SetExcluded(booking.FieldLateCancelFeeMinor)
+	return u
+}
+
+// AddLateCancelFeeMinor adds v to the "late_cancel_fee_minor" field.
+func (u *BookingUpsert) AddLateCancelFeeMinor(v int64) *BookingUpsert {
+	u.Add(booking.FieldLateCancelFeeMinor, v)
+	return u
+}
+
+// ClearLateCancelFeeMinor clears the value of the "late_cancel_fee_minor" field.
+func (u *BookingUpsert) ClearLateCancelFeeMinor() *BookingUpsert {
+	u.SetNull(booking.FieldLateCancelFeeMinor)
+	return u
+}
+
+// SetFeeStatus sets the "fee_status" field.
+func (u *BookingUpsert) SetFeeStatus(v booking.FeeStatus) *BookingUpsert {
+	u.Set(booking.FieldFeeStatus, v)
+	return u
+}
+
+// UpdateFeeStatus sets the "fee_status" field to the value that was provided on create.
+func (u *BookingUpsert) UpdateFeeStatus() *BookingUpsert {
+	u.SetExcluded(booking.FieldFeeStatus)
+	return u
+}
+
+// ClearFeeStatus clears the value of the "fee_status" field.
+func (u *BookingUpsert) ClearFeeStatus() *BookingUpsert {
+	u.SetNull(booking.FieldFeeStatus)
+	return u
+}
+
+// SetWatchAdmittedAt sets the "watch_admitted_at" field.
+func (u *BookingUpsert) SetWatchAdmittedAt(v time.Time) *BookingUpsert {
+	u.Set(booking.FieldWatchAdmittedAt, v)
+	return u
+}
+
+// UpdateWatchAdmittedAt sets the "watch_admitted_at" field to the value that was provided on create.
+func (u *BookingUpsert) UpdateWatchAdmittedAt() *BookingUpsert {
+	u.SetExcluded(booking.FieldWatchAdmittedAt)
+	return u
+}
+
+// ClearWatchAdmittedAt clears the value of the "watch_admitted_at" field.
+func (u *BookingUpsert) ClearWatchAdmittedAt() *BookingUpsert {
+	u.SetNull(booking.FieldWatchAdmittedAt)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -848,6 +1127,153 @@ func (u *BookingUpsertOne) UpdateCheckedInAt() *BookingUpsertOne {
 func (u *BookingUpsertOne) ClearCheckedInAt() *BookingUpsertOne {
 	return u.Update(func(s *BookingUpsert) {
 		s.ClearCheckedInAt()
+	})
+}
+
+// SetClipCharged sets the "clip_charged" field.
+func (u *BookingUpsertOne) SetClipCharged(v bool) *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.SetClipCharged(v)
+	})
+}
+
+// UpdateClipCharged sets the "clip_charged" field to the value that was provided on create.
+func (u *BookingUpsertOne) UpdateClipCharged() *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.UpdateClipCharged()
+	})
+}
+
+// SetBookedVia sets the "booked_via" field.
+func (u *BookingUpsertOne) SetBookedVia(v booking.BookedVia) *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.SetBookedVia(v)
+	})
+}
+
+// UpdateBookedVia sets the "booked_via" field to the value that was provided on create.
+func (u *BookingUpsertOne) UpdateBookedVia() *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.UpdateBookedVia()
+	})
+}
+
+// ClearBookedVia clears the value of the "booked_via" field.
+func (u *BookingUpsertOne) ClearBookedVia() *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.ClearBookedVia()
+	})
+}
+
+// SetPromotedAt sets the "promoted_at" field.
+func (u *BookingUpsertOne) SetPromotedAt(v time.Time) *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.SetPromotedAt(v)
+	})
+}
+
+// UpdatePromotedAt sets the "promoted_at" field to the value that was provided on create.
+func (u *BookingUpsertOne) UpdatePromotedAt() *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.UpdatePromotedAt()
+	})
+}
+
+// ClearPromotedAt clears the value of the "promoted_at" field.
+func (u *BookingUpsertOne) ClearPromotedAt() *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.ClearPromotedAt()
+	})
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (u *BookingUpsertOne) SetCancelReason(v string) *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.SetCancelReason(v)
+	})
+}
+
+// UpdateCancelReason sets the "cancel_reason" field to the value that was provided on create.
+func (u *BookingUpsertOne) UpdateCancelReason() *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.UpdateCancelReason()
+	})
+}
+
+// ClearCancelReason clears the value of the "cancel_reason" field.
+func (u *BookingUpsertOne) ClearCancelReason() *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.ClearCancelReason()
+	})
+}
+
+// SetLateCancelFeeMinor sets the "late_cancel_fee_minor" field.
+func (u *BookingUpsertOne) SetLateCancelFeeMinor(v int64) *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.SetLateCancelFeeMinor(v)
+	})
+}
+
+// AddLateCancelFeeMinor adds v to the "late_cancel_fee_minor" field.
+func (u *BookingUpsertOne) AddLateCancelFeeMinor(v int64) *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.AddLateCancelFeeMinor(v)
+	})
+}
+
+// UpdateLateCancelFeeMinor sets the "late_cancel_fee_minor" field to the value that was provided on create.
+func (u *BookingUpsertOne) UpdateLateCancelFeeMinor() *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.UpdateLateCancelFeeMinor()
+	})
+}
+
+// ClearLateCancelFeeMinor clears the value of the "late_cancel_fee_minor" field.
+func (u *BookingUpsertOne) ClearLateCancelFeeMinor() *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.ClearLateCancelFeeMinor()
+	})
+}
+
+// SetFeeStatus sets the "fee_status" field.
+func (u *BookingUpsertOne) SetFeeStatus(v booking.FeeStatus) *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.SetFeeStatus(v)
+	})
+}
+
+// UpdateFeeStatus sets the "fee_status" field to the value that was provided on create.
+func (u *BookingUpsertOne) UpdateFeeStatus() *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.UpdateFeeStatus()
+	})
+}
+
+// ClearFeeStatus clears the value of the "fee_status" field.
+func (u *BookingUpsertOne) ClearFeeStatus() *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.ClearFeeStatus()
+	})
+}
+
+// SetWatchAdmittedAt sets the "watch_admitted_at" field.
+func (u *BookingUpsertOne) SetWatchAdmittedAt(v time.Time) *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.SetWatchAdmittedAt(v)
+	})
+}
+
+// UpdateWatchAdmittedAt sets the "watch_admitted_at" field to the value that was provided on create.
+func (u *BookingUpsertOne) UpdateWatchAdmittedAt() *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.UpdateWatchAdmittedAt()
+	})
+}
+
+// ClearWatchAdmittedAt clears the value of the "watch_admitted_at" field.
+func (u *BookingUpsertOne) ClearWatchAdmittedAt() *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.ClearWatchAdmittedAt()
 	})
 }
 
@@ -1237,6 +1663,153 @@ func (u *BookingUpsertBulk) UpdateCheckedInAt() *BookingUpsertBulk {
 func (u *BookingUpsertBulk) ClearCheckedInAt() *BookingUpsertBulk {
 	return u.Update(func(s *BookingUpsert) {
 		s.ClearCheckedInAt()
+	})
+}
+
+// SetClipCharged sets the "clip_charged" field.
+func (u *BookingUpsertBulk) SetClipCharged(v bool) *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.SetClipCharged(v)
+	})
+}
+
+// UpdateClipCharged sets the "clip_charged" field to the value that was provided on create.
+func (u *BookingUpsertBulk) UpdateClipCharged() *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.UpdateClipCharged()
+	})
+}
+
+// SetBookedVia sets the "booked_via" field.
+func (u *BookingUpsertBulk) SetBookedVia(v booking.BookedVia) *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.SetBookedVia(v)
+	})
+}
+
+// UpdateBookedVia sets the "booked_via" field to the value that was provided on create.
+func (u *BookingUpsertBulk) UpdateBookedVia() *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.UpdateBookedVia()
+	})
+}
+
+// ClearBookedVia clears the value of the "booked_via" field.
+func (u *BookingUpsertBulk) ClearBookedVia() *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.ClearBookedVia()
+	})
+}
+
+// SetPromotedAt sets the "promoted_at" field.
+func (u *BookingUpsertBulk) SetPromotedAt(v time.Time) *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.SetPromotedAt(v)
+	})
+}
+
+// UpdatePromotedAt sets the "promoted_at" field to the value that was provided on create.
+func (u *BookingUpsertBulk) UpdatePromotedAt() *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.UpdatePromotedAt()
+	})
+}
+
+// ClearPromotedAt clears the value of the "promoted_at" field.
+func (u *BookingUpsertBulk) ClearPromotedAt() *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.ClearPromotedAt()
+	})
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (u *BookingUpsertBulk) SetCancelReason(v string) *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.SetCancelReason(v)
+	})
+}
+
+// UpdateCancelReason sets the "cancel_reason" field to the value that was provided on create.
+func (u *BookingUpsertBulk) UpdateCancelReason() *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.UpdateCancelReason()
+	})
+}
+
+// ClearCancelReason clears the value of the "cancel_reason" field.
+func (u *BookingUpsertBulk) ClearCancelReason() *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.ClearCancelReason()
+	})
+}
+
+// SetLateCancelFeeMinor sets the "late_cancel_fee_minor" field.
+func (u *BookingUpsertBulk) SetLateCancelFeeMinor(v int64) *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.SetLateCancelFeeMinor(v)
+	})
+}
+
+// AddLateCancelFeeMinor adds v to the "late_cancel_fee_minor" field.
+func (u *BookingUpsertBulk) AddLateCancelFeeMinor(v int64) *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.AddLateCancelFeeMinor(v)
+	})
+}
+
+// UpdateLateCancelFeeMinor sets the "late_cancel_fee_minor" field to the value that was provided on create.
+func (u *BookingUpsertBulk) UpdateLateCancelFeeMinor() *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.UpdateLateCancelFeeMinor()
+	})
+}
+
+// ClearLateCancelFeeMinor clears the value of the "late_cancel_fee_minor" field.
+func (u *BookingUpsertBulk) ClearLateCancelFeeMinor() *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.ClearLateCancelFeeMinor()
+	})
+}
+
+// SetFeeStatus sets the "fee_status" field.
+func (u *BookingUpsertBulk) SetFeeStatus(v booking.FeeStatus) *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.SetFeeStatus(v)
+	})
+}
+
+// UpdateFeeStatus sets the "fee_status" field to the value that was provided on create.
+func (u *BookingUpsertBulk) UpdateFeeStatus() *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.UpdateFeeStatus()
+	})
+}
+
+// ClearFeeStatus clears the value of the "fee_status" field.
+func (u *BookingUpsertBulk) ClearFeeStatus() *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.ClearFeeStatus()
+	})
+}
+
+// SetWatchAdmittedAt sets the "watch_admitted_at" field.
+func (u *BookingUpsertBulk) SetWatchAdmittedAt(v time.Time) *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.SetWatchAdmittedAt(v)
+	})
+}
+
+// UpdateWatchAdmittedAt sets the "watch_admitted_at" field to the value that was provided on create.
+func (u *BookingUpsertBulk) UpdateWatchAdmittedAt() *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.UpdateWatchAdmittedAt()
+	})
+}
+
+// ClearWatchAdmittedAt clears the value of the "watch_admitted_at" field.
+func (u *BookingUpsertBulk) ClearWatchAdmittedAt() *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.ClearWatchAdmittedAt()
 	})
 }
 

@@ -187,6 +187,147 @@ func (_u *BookingUpdate) ClearCheckedInAt() *BookingUpdate {
 	return _u
 }
 
+// SetClipCharged sets the "clip_charged" field.
+func (_u *BookingUpdate) SetClipCharged(v bool) *BookingUpdate {
+	_u.mutation.SetClipCharged(v)
+	return _u
+}
+
+// SetNillableClipCharged sets the "clip_charged" field if the given value is not nil.
+func (_u *BookingUpdate) SetNillableClipCharged(v *bool) *BookingUpdate {
+	if v != nil {
+		_u.SetClipCharged(*v)
+	}
+	return _u
+}
+
+// SetBookedVia sets the "booked_via" field.
+func (_u *BookingUpdate) SetBookedVia(v booking.BookedVia) *BookingUpdate {
+	_u.mutation.SetBookedVia(v)
+	return _u
+}
+
+// SetNillableBookedVia sets the "booked_via" field if the given value is not nil.
+func (_u *BookingUpdate) SetNillableBookedVia(v *booking.BookedVia) *BookingUpdate {
+	if v != nil {
+		_u.SetBookedVia(*v)
+	}
+	return _u
+}
+
+// ClearBookedVia clears the value of the "booked_via" field.
+func (_u *BookingUpdate) ClearBookedVia() *BookingUpdate {
+	_u.mutation.ClearBookedVia()
+	return _u
+}
+
+// SetPromotedAt sets the "promoted_at" field.
+func (_u *BookingUpdate) SetPromotedAt(v time.Time) *BookingUpdate {
+	_u.mutation.SetPromotedAt(v)
+	return _u
+}
+
+// SetNillablePromotedAt sets the "promoted_at" field if the given value is not nil.
+func (_u *BookingUpdate) SetNillablePromotedAt(v *time.Time) *BookingUpdate {
+	if v != nil {
+		_u.SetPromotedAt(*v)
+	}
+	return _u
+}
+
+// ClearPromotedAt clears the value of the "promoted_at" field.
+func (_u *BookingUpdate) ClearPromotedAt() *BookingUpdate {
+	_u.mutation.ClearPromotedAt()
+	return _u
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (_u *BookingUpdate) SetCancelReason(v string) *BookingUpdate {
+	_u.mutation.SetCancelReason(v)
+	return _u
+}
+
+// SetNillableCancelReason sets the "cancel_reason" field if the given value is not nil.
+func (_u *BookingUpdate) SetNillableCancelReason(v *string) *BookingUpdate {
+	if v != nil {
+		_u.SetCancelReason(*v)
+	}
+	return _u
+}
+
+// ClearCancelReason clears the value of the "cancel_reason" field.
+func (_u *BookingUpdate) ClearCancelReason() *BookingUpdate {
+	_u.mutation.ClearCancelReason()
+	return _u
+}
+
+// SetLateCancelFeeMinor sets the "late_cancel_fee_minor" field.
+func (_u *BookingUpdate) SetLateCancelFeeMinor(v int64) *BookingUpdate {
+	_u.mutation.ResetLateCancelFeeMinor()
+	_u.mutation.SetLateCancelFeeMinor(v)
+	return _u
+}
+
+// SetNillableLateCancelFeeMinor sets the "late_cancel_fee_minor" field if the given value is not nil.
+func (_u *BookingUpdate) SetNillableLateCancelFeeMinor(v *int64) *BookingUpdate {
+	if v != nil {
+		_u.SetLateCancelFeeMinor(*v)
+	}
+	return _u
+}
+
+// AddLateCancelFeeMinor adds value to the "late_cancel_fee_minor" field.
+func (_u *BookingUpdate) AddLateCancelFeeMinor(v int64) *BookingUpdate {
+	_u.mutation.AddLateCancelFeeMinor(v)
+	return _u
+}
+
+// ClearLateCancelFeeMinor clears the value of the "late_cancel_fee_minor" field.
+func (_u *BookingUpdate) ClearLateCancelFeeMinor() *BookingUpdate {
+	_u.mutation.ClearLateCancelFeeMinor()
+	return _u
+}
+
+// SetFeeStatus sets the "fee_status" field.
+func (_u *BookingUpdate) SetFeeStatus(v booking.FeeStatus) *BookingUpdate {
+	_u.mutation.SetFeeStatus(v)
+	return _u
+}
+
+// SetNillableFeeStatus sets the "fee_status" field if the given value is not nil.
+func (_u *BookingUpdate) SetNillableFeeStatus(v *booking.FeeStatus) *BookingUpdate {
+	if v != nil {
+		_u.SetFeeStatus(*v)
+	}
+	return _u
+}
+
+// ClearFeeStatus clears the value of the "fee_status" field.
+func (_u *BookingUpdate) ClearFeeStatus() *BookingUpdate {
+	_u.mutation.ClearFeeStatus()
+	return _u
+}
+
+// SetWatchAdmittedAt sets the "watch_admitted_at" field.
+func (_u *BookingUpdate) SetWatchAdmittedAt(v time.Time) *BookingUpdate {
+	_u.mutation.SetWatchAdmittedAt(v)
+	return _u
+}
+
+// SetNillableWatchAdmittedAt sets the "watch_admitted_at" field if the given value is not nil.
+func (_u *BookingUpdate) SetNillableWatchAdmittedAt(v *time.Time) *BookingUpdate {
+	if v != nil {
+		_u.SetWatchAdmittedAt(*v)
+	}
+	return _u
+}
+
+// ClearWatchAdmittedAt clears the value of the "watch_admitted_at" field.
+func (_u *BookingUpdate) ClearWatchAdmittedAt() *BookingUpdate {
+	_u.mutation.ClearWatchAdmittedAt()
+	return _u
+}
+
 // SetMember sets the "member" edge to the Member entity.
 func (_u *BookingUpdate) SetMember(v *Member) *BookingUpdate {
 	return _u.SetMemberID(v.ID)
@@ -284,6 +425,26 @@ func (_u *BookingUpdate) check() error {
 			return &ValidationError{Name: "waitlist_position", err: fmt.Errorf(`ent: validator failed for field "Booking.waitlist_position": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.BookedVia(); ok {
+		if err := booking.BookedViaValidator(v); err != nil {
+			return &ValidationError{Name: "booked_via", err: fmt.Errorf(`ent: validator failed for field "Booking.booked_via": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CancelReason(); ok {
+		if err := booking.CancelReasonValidator(v); err != nil {
+			return &ValidationError{Name: "cancel_reason", err: fmt.Errorf(`ent: validator failed for field "Booking.cancel_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.LateCancelFeeMinor(); ok {
+		if err := booking.LateCancelFeeMinorValidator(v); err != nil {
+			return &ValidationError{Name: "late_cancel_fee_minor", err: fmt.Errorf(`ent: validator failed for field "Booking.late_cancel_fee_minor": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.FeeStatus(); ok {
+		if err := booking.FeeStatusValidator(v); err != nil {
+			return &ValidationError{Name: "fee_status", err: fmt.Errorf(`ent: validator failed for field "Booking.fee_status": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Booking.organization"`)
 	}
@@ -340,6 +501,48 @@ func (_u *BookingUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.CheckedInAtCleared() {
 		_spec.ClearField(booking.FieldCheckedInAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.ClipCharged(); ok {
+		_spec.SetField(booking.FieldClipCharged, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.BookedVia(); ok {
+		_spec.SetField(booking.FieldBookedVia, field.TypeEnum, value)
+	}
+	if _u.mutation.BookedViaCleared() {
+		_spec.ClearField(booking.FieldBookedVia, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.PromotedAt(); ok {
+		_spec.SetField(booking.FieldPromotedAt, field.TypeTime, value)
+	}
+	if _u.mutation.PromotedAtCleared() {
+		_spec.ClearField(booking.FieldPromotedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.CancelReason(); ok {
+		_spec.SetField(booking.FieldCancelReason, field.TypeString, value)
+	}
+	if _u.mutation.CancelReasonCleared() {
+		_spec.ClearField(booking.FieldCancelReason, field.TypeString)
+	}
+	if value, ok := _u.mutation.LateCancelFeeMinor(); ok {
+		_spec.SetField(booking.FieldLateCancelFeeMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedLateCancelFeeMinor(); ok {
+		_spec.AddField(booking.FieldLateCancelFeeMinor, field.TypeInt64, value)
+	}
+	if _u.mutation.LateCancelFeeMinorCleared() {
+		_spec.ClearField(booking.FieldLateCancelFeeMinor, field.TypeInt64)
+	}
+	if value, ok := _u.mutation.FeeStatus(); ok {
+		_spec.SetField(booking.FieldFeeStatus, field.TypeEnum, value)
+	}
+	if _u.mutation.FeeStatusCleared() {
+		_spec.ClearField(booking.FieldFeeStatus, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.WatchAdmittedAt(); ok {
+		_spec.SetField(booking.FieldWatchAdmittedAt, field.TypeTime, value)
+	}
+	if _u.mutation.WatchAdmittedAtCleared() {
+		_spec.ClearField(booking.FieldWatchAdmittedAt, field.TypeTime)
 	}
 	if _u.mutation.MemberCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -603,6 +806,147 @@ func (_u *BookingUpdateOne) ClearCheckedInAt() *BookingUpdateOne {
 	return _u
 }
 
+// SetClipCharged sets the "clip_charged" field.
+func (_u *BookingUpdateOne) SetClipCharged(v bool) *BookingUpdateOne {
+	_u.mutation.SetClipCharged(v)
+	return _u
+}
+
+// SetNillableClipCharged sets the "clip_charged" field if the given value is not nil.
+func (_u *BookingUpdateOne) SetNillableClipCharged(v *bool) *BookingUpdateOne {
+	if v != nil {
+		_u.SetClipCharged(*v)
+	}
+	return _u
+}
+
+// SetBookedVia sets the "booked_via" field.
+func (_u *BookingUpdateOne) SetBookedVia(v booking.BookedVia) *BookingUpdateOne {
+	_u.mutation.SetBookedVia(v)
+	return _u
+}
+
+// SetNillableBookedVia sets the "booked_via" field if the given value is not nil.
+func (_u *BookingUpdateOne) SetNillableBookedVia(v *booking.BookedVia) *BookingUpdateOne {
+	if v != nil {
+		_u.SetBookedVia(*v)
+	}
+	return _u
+}
+
+// ClearBookedVia clears the value of the "booked_via" field.
+func (_u *BookingUpdateOne) ClearBookedVia() *BookingUpdateOne {
+	_u.mutation.ClearBookedVia()
+	return _u
+}
+
+// SetPromotedAt sets the "promoted_at" field.
+func (_u *BookingUpdateOne) SetPromotedAt(v time.Time) *BookingUpdateOne {
+	_u.mutation.SetPromotedAt(v)
+	return _u
+}
+
+// SetNillablePromotedAt sets the "promoted_at" field if the given value is not nil.
+func (_u *BookingUpdateOne) SetNillablePromotedAt(v *time.Time) *BookingUpdateOne {
+	if v != nil {
+		_u.SetPromotedAt(*v)
+	}
+	return _u
+}
+
+// ClearPromotedAt clears the value of the "promoted_at" field.
+func (_u *BookingUpdateOne) ClearPromotedAt() *BookingUpdateOne {
+	_u.mutation.ClearPromotedAt()
+	return _u
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (_u *BookingUpdateOne) SetCancelReason(v string) *BookingUpdateOne {
+	_u.mutation.SetCancelReason(v)
+	return _u
+}
+
+// SetNillableCancelReason sets the "cancel_reason" field if the given value is not nil.
+func (_u *BookingUpdateOne) SetNillableCancelReason(v *string) *BookingUpdateOne {
+	if v != nil {
+		_u.SetCancelReason(*v)
+	}
+	return _u
+}
+
+// ClearCancelReason clears the value of the "cancel_reason" field.
+func (_u *BookingUpdateOne) ClearCancelReason() *BookingUpdateOne {
+	_u.mutation.ClearCancelReason()
+	return _u
+}
+
+// SetLateCancelFeeMinor sets the "late_cancel_fee_minor" field.
+func (_u *BookingUpdateOne) SetLateCancelFeeMinor(v int64) *BookingUpdateOne {
+	_u.mutation.ResetLateCancelFeeMinor()
+	_u.mutation.SetLateCancelFeeMinor(v)
+	return _u
+}
+
+// SetNillableLateCancelFeeMinor sets the "late_cancel_fee_minor" field if the given value is not nil.
+func (_u *BookingUpdateOne) SetNillableLateCancelFeeMinor(v *int64) *BookingUpdateOne {
+	if v != nil {
+		_u.SetLateCancelFeeMinor(*v)
+	}
+	return _u
+}
+
+// AddLateCancelFeeMinor adds value to the "late_cancel_fee_minor" field.
+func (_u *BookingUpdateOne) AddLateCancelFeeMinor(v int64) *BookingUpdateOne {
+	_u.mutation.AddLateCancelFeeMinor(v)
+	return _u
+}
+
+// ClearLateCancelFeeMinor clears the value of the "late_cancel_fee_minor" field.
+func (_u *BookingUpdateOne) ClearLateCancelFeeMinor() *BookingUpdateOne {
+	_u.mutation.ClearLateCancelFeeMinor()
+	return _u
+}
+
+// SetFeeStatus sets the "fee_status" field.
+func (_u *BookingUpdateOne) SetFeeStatus(v booking.FeeStatus) *BookingUpdateOne {
+	_u.mutation.SetFeeStatus(v)
+	return _u
+}
+
+// SetNillableFeeStatus sets the "fee_status" field if the given value is not nil.
+func (_u *BookingUpdateOne) SetNillableFeeStatus(v *booking.FeeStatus) *BookingUpdateOne {
+	if v != nil {
+		_u.SetFeeStatus(*v)
+	}
+	return _u
+}
+
+// ClearFeeStatus clears the value of the "fee_status" field.
+func (_u *BookingUpdateOne) ClearFeeStatus() *BookingUpdateOne {
+	_u.mutation.ClearFeeStatus()
+	return _u
+}
+
+// SetWatchAdmittedAt sets the "watch_admitted_at" field.
+func (_u *BookingUpdateOne) SetWatchAdmittedAt(v time.Time) *BookingUpdateOne {
+	_u.mutation.SetWatchAdmittedAt(v)
+	return _u
+}
+
+// SetNillableWatchAdmittedAt sets the "watch_admitted_at" field if the given value is not nil.
+func (_u *BookingUpdateOne) SetNillableWatchAdmittedAt(v *time.Time) *BookingUpdateOne {
+	if v != nil {
+		_u.SetWatchAdmittedAt(*v)
+	}
+	return _u
+}
+
+// ClearWatchAdmittedAt clears the value of the "watch_admitted_at" field.
+func (_u *BookingUpdateOne) ClearWatchAdmittedAt() *BookingUpdateOne {
+	_u.mutation.ClearWatchAdmittedAt()
+	return _u
+}
+
 // SetMember sets the "member" edge to the Member entity.
 func (_u *BookingUpdateOne) SetMember(v *Member) *BookingUpdateOne {
 	return _u.SetMemberID(v.ID)
@@ -713,6 +1057,26 @@ func (_u *BookingUpdateOne) check() error {
 			return &ValidationError{Name: "waitlist_position", err: fmt.Errorf(`ent: validator failed for field "Booking.waitlist_position": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.BookedVia(); ok {
+		if err := booking.BookedViaValidator(v); err != nil {
+			return &ValidationError{Name: "booked_via", err: fmt.Errorf(`ent: validator failed for field "Booking.booked_via": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CancelReason(); ok {
+		if err := booking.CancelReasonValidator(v); err != nil {
+			return &ValidationError{Name: "cancel_reason", err: fmt.Errorf(`ent: validator failed for field "Booking.cancel_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.LateCancelFeeMinor(); ok {
+		if err := booking.LateCancelFeeMinorValidator(v); err != nil {
+			return &ValidationError{Name: "late_cancel_fee_minor", err: fmt.Errorf(`ent: validator failed for field "Booking.late_cancel_fee_minor": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.FeeStatus(); ok {
+		if err := booking.FeeStatusValidator(v); err != nil {
+			return &ValidationError{Name: "fee_status", err: fmt.Errorf(`ent: validator failed for field "Booking.fee_status": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Booking.organization"`)
 	}
@@ -786,6 +1150,48 @@ func (_u *BookingUpdateOne) sqlSave(ctx context.Context) (_node *Booking, err er
 	}
 	if _u.mutation.CheckedInAtCleared() {
 		_spec.ClearField(booking.FieldCheckedInAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.ClipCharged(); ok {
+		_spec.SetField(booking.FieldClipCharged, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.BookedVia(); ok {
+		_spec.SetField(booking.FieldBookedVia, field.TypeEnum, value)
+	}
+	if _u.mutation.BookedViaCleared() {
+		_spec.ClearField(booking.FieldBookedVia, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.PromotedAt(); ok {
+		_spec.SetField(booking.FieldPromotedAt, field.TypeTime, value)
+	}
+	if _u.mutation.PromotedAtCleared() {
+		_spec.ClearField(booking.FieldPromotedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.CancelReason(); ok {
+		_spec.SetField(booking.FieldCancelReason, field.TypeString, value)
+	}
+	if _u.mutation.CancelReasonCleared() {
+		_spec.ClearField(booking.FieldCancelReason, field.TypeString)
+	}
+	if value, ok := _u.mutation.LateCancelFeeMinor(); ok {
+		_spec.SetField(booking.FieldLateCancelFeeMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedLateCancelFeeMinor(); ok {
+		_spec.AddField(booking.FieldLateCancelFeeMinor, field.TypeInt64, value)
+	}
+	if _u.mutation.LateCancelFeeMinorCleared() {
+		_spec.ClearField(booking.FieldLateCancelFeeMinor, field.TypeInt64)
+	}
+	if value, ok := _u.mutation.FeeStatus(); ok {
+		_spec.SetField(booking.FieldFeeStatus, field.TypeEnum, value)
+	}
+	if _u.mutation.FeeStatusCleared() {
+		_spec.ClearField(booking.FieldFeeStatus, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.WatchAdmittedAt(); ok {
+		_spec.SetField(booking.FieldWatchAdmittedAt, field.TypeTime, value)
+	}
+	if _u.mutation.WatchAdmittedAtCleared() {
+		_spec.ClearField(booking.FieldWatchAdmittedAt, field.TypeTime)
 	}
 	if _u.mutation.MemberCleared() {
 		edge := &sqlgraph.EdgeSpec{

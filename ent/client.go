@@ -23,7 +23,9 @@ import (
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
+	"github.com/venueplatform/venue/ent/bookingpolicy"
 	"github.com/venueplatform/venue/ent/brand"
+	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -34,12 +36,15 @@ import (
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
+	"github.com/venueplatform/venue/ent/inquiry"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfachallenge"
 	"github.com/venueplatform/venue/ent/mfafactor"
+	"github.com/venueplatform/venue/ent/notificationdelivery"
+	"github.com/venueplatform/venue/ent/notificationoptout"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
@@ -48,10 +53,15 @@ import (
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/user"
+	"github.com/venueplatform/venue/ent/webhookattempt"
+	"github.com/venueplatform/venue/ent/webhookdelivery"
+	"github.com/venueplatform/venue/ent/webhooksubscription"
 
 	stdsql "database/sql"
 )
@@ -75,8 +85,12 @@ type Client struct {
 	AuthCode *AuthCodeClient
 	// Booking is the client for interacting with the Booking builders.
 	Booking *BookingClient
+	// BookingPolicy is the client for interacting with the BookingPolicy builders.
+	BookingPolicy *BookingPolicyClient
 	// Brand is the client for interacting with the Brand builders.
 	Brand *BrandClient
+	// BuddyInvite is the client for interacting with the BuddyInvite builders.
+	BuddyInvite *BuddyInviteClient
 	// ClassInstance is the client for interacting with the ClassInstance builders.
 	ClassInstance *ClassInstanceClient
 	// ClassType is the client for interacting with the ClassType builders.
@@ -97,6 +111,8 @@ type Client struct {
 	HandoffCode *HandoffCodeClient
 	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
 	IdempotencyKey *IdempotencyKeyClient
+	// Inquiry is the client for interacting with the Inquiry builders.
+	Inquiry *InquiryClient
 	// Instructor is the client for interacting with the Instructor builders.
 	Instructor *InstructorClient
 	// Location is the client for interacting with the Location builders.
@@ -109,6 +125,10 @@ type Client struct {
 	MFAFactor *MFAFactorClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// NotificationDelivery is the client for interacting with the NotificationDelivery builders.
+	NotificationDelivery *NotificationDeliveryClient
+	// NotificationOptOut is the client for interacting with the NotificationOptOut builders.
+	NotificationOptOut *NotificationOptOutClient
 	// OTPRequest is the client for interacting with the OTPRequest builders.
 	OTPRequest *OTPRequestClient
 	// OpeningHours is the client for interacting with the OpeningHours builders.
@@ -125,14 +145,24 @@ type Client struct {
 	Photo *PhotoClient
 	// PlatformSetting is the client for interacting with the PlatformSetting builders.
 	PlatformSetting *PlatformSettingClient
+	// PushDevice is the client for interacting with the PushDevice builders.
+	PushDevice *PushDeviceClient
 	// RefreshToken is the client for interacting with the RefreshToken builders.
 	RefreshToken *RefreshTokenClient
 	// Room is the client for interacting with the Room builders.
 	Room *RoomClient
+	// Service is the client for interacting with the Service builders.
+	Service *ServiceClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
+	// WebhookAttempt is the client for interacting with the WebhookAttempt builders.
+	WebhookAttempt *WebhookAttemptClient
+	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
+	WebhookDelivery *WebhookDeliveryClient
+	// WebhookSubscription is the client for interacting with the WebhookSubscription builders.
+	WebhookSubscription *WebhookSubscriptionClient
 }
 
 // NewClient creates a new client configured with the given options.
@@ -151,7 +181,9 @@ func (c *Client) init() {
 	c.AuditLog = NewAuditLogClient(c.config)
 	c.AuthCode = NewAuthCodeClient(c.config)
 	c.Booking = NewBookingClient(c.config)
+	c.BookingPolicy = NewBookingPolicyClient(c.config)
 	c.Brand = NewBrandClient(c.config)
+	c.BuddyInvite = NewBuddyInviteClient(c.config)
 	c.ClassInstance = NewClassInstanceClient(c.config)
 	c.ClassType = NewClassTypeClient(c.config)
 	c.DeviceAuthorization = NewDeviceAuthorizationClient(c.config)
@@ -162,12 +194,15 @@ func (c *Client) init() {
 	c.GiftCard = NewGiftCardClient(c.config)
 	c.HandoffCode = NewHandoffCodeClient(c.config)
 	c.IdempotencyKey = NewIdempotencyKeyClient(c.config)
+	c.Inquiry = NewInquiryClient(c.config)
 	c.Instructor = NewInstructorClient(c.config)
 	c.Location = NewLocationClient(c.config)
 	c.MFABackupCode = NewMFABackupCodeClient(c.config)
 	c.MFAChallenge = NewMFAChallengeClient(c.config)
 	c.MFAFactor = NewMFAFactorClient(c.config)
 	c.Member = NewMemberClient(c.config)
+	c.NotificationDelivery = NewNotificationDeliveryClient(c.config)
+	c.NotificationOptOut = NewNotificationOptOutClient(c.config)
 	c.OTPRequest = NewOTPRequestClient(c.config)
 	c.OpeningHours = NewOpeningHoursClient(c.config)
 	c.Organization = NewOrganizationClient(c.config)
@@ -176,10 +211,15 @@ func (c *Client) init() {
 	c.Payment = NewPaymentClient(c.config)
 	c.Photo = NewPhotoClient(c.config)
 	c.PlatformSetting = NewPlatformSettingClient(c.config)
+	c.PushDevice = NewPushDeviceClient(c.config)
 	c.RefreshToken = NewRefreshTokenClient(c.config)
 	c.Room = NewRoomClient(c.config)
+	c.Service = NewServiceClient(c.config)
 	c.Session = NewSessionClient(c.config)
 	c.User = NewUserClient(c.config)
+	c.WebhookAttempt = NewWebhookAttemptClient(c.config)
+	c.WebhookDelivery = NewWebhookDeliveryClient(c.config)
+	c.WebhookSubscription = NewWebhookSubscriptionClient(c.config)
 }
 
 type (
@@ -270,44 +310,54 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	cfg := c.config
 	cfg.driver = tx
 	return &Tx{
-		ctx:                 ctx,
-		config:              cfg,
-		APIKey:              NewAPIKeyClient(cfg),
-		AddonProduct:        NewAddonProductClient(cfg),
-		Alert:               NewAlertClient(cfg),
-		Amenity:             NewAmenityClient(cfg),
-		AuditLog:            NewAuditLogClient(cfg),
-		AuthCode:            NewAuthCodeClient(cfg),
-		Booking:             NewBookingClient(cfg),
-		Brand:               NewBrandClient(cfg),
-		ClassInstance:       NewClassInstanceClient(cfg),
-		ClassType:           NewClassTypeClient(cfg),
-		DeviceAuthorization: NewDeviceAuthorizationClient(cfg),
-		Event:               NewEventClient(cfg),
-		FavoriteVenue:       NewFavoriteVenueClient(cfg),
-		FeatureProvisioning: NewFeatureProvisioningClient(cfg),
-		FlashSale:           NewFlashSaleClient(cfg),
-		GiftCard:            NewGiftCardClient(cfg),
-		HandoffCode:         NewHandoffCodeClient(cfg),
-		IdempotencyKey:      NewIdempotencyKeyClient(cfg),
-		Instructor:          NewInstructorClient(cfg),
-		Location:            NewLocationClient(cfg),
-		MFABackupCode:       NewMFABackupCodeClient(cfg),
-		MFAChallenge:        NewMFAChallengeClient(cfg),
-		MFAFactor:           NewMFAFactorClient(cfg),
-		Member:              NewMemberClient(cfg),
-		OTPRequest:          NewOTPRequestClient(cfg),
-		OpeningHours:        NewOpeningHoursClient(cfg),
-		Organization:        NewOrganizationClient(cfg),
-		Pass:                NewPassClient(cfg),
-		PassType:            NewPassTypeClient(cfg),
-		Payment:             NewPaymentClient(cfg),
-		Photo:               NewPhotoClient(cfg),
-		PlatformSetting:     NewPlatformSettingClient(cfg),
-		RefreshToken:        NewRefreshTokenClient(cfg),
-		Room:                NewRoomClient(cfg),
-		Session:             NewSessionClient(cfg),
-		User:                NewUserClient(cfg),
+		ctx:                  ctx,
+		config:               cfg,
+		APIKey:               NewAPIKeyClient(cfg),
+		AddonProduct:         NewAddonProductClient(cfg),
+		Alert:                NewAlertClient(cfg),
+		Amenity:              NewAmenityClient(cfg),
+		AuditLog:             NewAuditLogClient(cfg),
+		AuthCode:             NewAuthCodeClient(cfg),
+		Booking:              NewBookingClient(cfg),
+		BookingPolicy:        NewBookingPolicyClient(cfg),
+		Brand:                NewBrandClient(cfg),
+		BuddyInvite:          NewBuddyInviteClient(cfg),
+		ClassInstance:        NewClassInstanceClient(cfg),
+		ClassType:            NewClassTypeClient(cfg),
+		DeviceAuthorization:  NewDeviceAuthorizationClient(cfg),
+		Event:                NewEventClient(cfg),
+		FavoriteVenue:        NewFavoriteVenueClient(cfg),
+		FeatureProvisioning:  NewFeatureProvisioningClient(cfg),
+		FlashSale:            NewFlashSaleClient(cfg),
+		GiftCard:             NewGiftCardClient(cfg),
+		HandoffCode:          NewHandoffCodeClient(cfg),
+		IdempotencyKey:       NewIdempotencyKeyClient(cfg),
+		Inquiry:              NewInquiryClient(cfg),
+		Instructor:           NewInstructorClient(cfg),
+		Location:             NewLocationClient(cfg),
+		MFABackupCode:        NewMFABackupCodeClient(cfg),
+		MFAChallenge:         NewMFAChallengeClient(cfg),
+		MFAFactor:            NewMFAFactorClient(cfg),
+		Member:               NewMemberClient(cfg),
+		NotificationDelivery: NewNotificationDeliveryClient(cfg),
+		NotificationOptOut:   NewNotificationOptOutClient(cfg),
+		OTPRequest:           NewOTPRequestClient(cfg),
+		OpeningHours:         NewOpeningHoursClient(cfg),
+		Organization:         NewOrganizationClient(cfg),
+		Pass:                 NewPassClient(cfg),
+		PassType:             NewPassTypeClient(cfg),
+		Payment:              NewPaymentClient(cfg),
+		Photo:                NewPhotoClient(cfg),
+		PlatformSetting:      NewPlatformSettingClient(cfg),
+		PushDevice:           NewPushDeviceClient(cfg),
+		RefreshToken:         NewRefreshTokenClient(cfg),
+		Room:                 NewRoomClient(cfg),
+		Service:              NewServiceClient(cfg),
+		Session:              NewSessionClient(cfg),
+		User:                 NewUserClient(cfg),
+		WebhookAttempt:       NewWebhookAttemptClient(cfg),
+		WebhookDelivery:      NewWebhookDeliveryClient(cfg),
+		WebhookSubscription:  NewWebhookSubscriptionClient(cfg),
 	}, nil
 }
 
@@ -325,44 +375,54 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	cfg := c.config
 	cfg.driver = &txDriver{tx: tx, drv: c.driver}
 	return &Tx{
-		ctx:                 ctx,
-		config:              cfg,
-		APIKey:              NewAPIKeyClient(cfg),
-		AddonProduct:        NewAddonProductClient(cfg),
-		Alert:               NewAlertClient(cfg),
-		Amenity:             NewAmenityClient(cfg),
-		AuditLog:            NewAuditLogClient(cfg),
-		AuthCode:            NewAuthCodeClient(cfg),
-		Booking:             NewBookingClient(cfg),
-		Brand:               NewBrandClient(cfg),
-		ClassInstance:       NewClassInstanceClient(cfg),
-		ClassType:           NewClassTypeClient(cfg),
-		DeviceAuthorization: NewDeviceAuthorizationClient(cfg),
-		Event:               NewEventClient(cfg),
-		FavoriteVenue:       NewFavoriteVenueClient(cfg),
-		FeatureProvisioning: NewFeatureProvisioningClient(cfg),
-		FlashSale:           NewFlashSaleClient(cfg),
-		GiftCard:            NewGiftCardClient(cfg),
-		HandoffCode:         NewHandoffCodeClient(cfg),
-		IdempotencyKey:      NewIdempotencyKeyClient(cfg),
-		Instructor:          NewInstructorClient(cfg),
-		Location:            NewLocationClient(cfg),
-		MFABackupCode:       NewMFABackupCodeClient(cfg),
-		MFAChallenge:        NewMFAChallengeClient(cfg),
-		MFAFactor:           NewMFAFactorClient(cfg),
-		Member:              NewMemberClient(cfg),
-		OTPRequest:          NewOTPRequestClient(cfg),
-		OpeningHours:        NewOpeningHoursClient(cfg),
-		Organization:        NewOrganizationClient(cfg),
-		Pass:                NewPassClient(cfg),
-		PassType:            NewPassTypeClient(cfg),
-		Payment:             NewPaymentClient(cfg),
-		Photo:               NewPhotoClient(cfg),
-		PlatformSetting:     NewPlatformSettingClient(cfg),
-		RefreshToken:        NewRefreshTokenClient(cfg),
-		Room:                NewRoomClient(cfg),
-		Session:             NewSessionClient(cfg),
-		User:                NewUserClient(cfg),
+		ctx:                  ctx,
+		config:               cfg,
+		APIKey:               NewAPIKeyClient(cfg),
+		AddonProduct:         NewAddonProductClient(cfg),
+		Alert:                NewAlertClient(cfg),
+		Amenity:              NewAmenityClient(cfg),
+		AuditLog:             NewAuditLogClient(cfg),
+		AuthCode:             NewAuthCodeClient(cfg),
+		Booking:              NewBookingClient(cfg),
+		BookingPolicy:        NewBookingPolicyClient(cfg),
+		Brand:                NewBrandClient(cfg),
+		BuddyInvite:          NewBuddyInviteClient(cfg),
+		ClassInstance:        NewClassInstanceClient(cfg),
+		ClassType:            NewClassTypeClient(cfg),
+		DeviceAuthorization:  NewDeviceAuthorizationClient(cfg),
+		Event:                NewEventClient(cfg),
+		FavoriteVenue:        NewFavoriteVenueClient(cfg),
+		FeatureProvisioning:  NewFeatureProvisioningClient(cfg),
+		FlashSale:            NewFlashSaleClient(cfg),
+		GiftCard:             NewGiftCardClient(cfg),
+		HandoffCode:          NewHandoffCodeClient(cfg),
+		IdempotencyKey:       NewIdempotencyKeyClient(cfg),
+		Inquiry:              NewInquiryClient(cfg),
+		Instructor:           NewInstructorClient(cfg),
+		Location:             NewLocationClient(cfg),
+		MFABackupCode:        NewMFABackupCodeClient(cfg),
+		MFAChallenge:         NewMFAChallengeClient(cfg),
+		MFAFactor:            NewMFAFactorClient(cfg),
+		Member:               NewMemberClient(cfg),
+		NotificationDelivery: NewNotificationDeliveryClient(cfg),
+		NotificationOptOut:   NewNotificationOptOutClient(cfg),
+		OTPRequest:           NewOTPRequestClient(cfg),
+		OpeningHours:         NewOpeningHoursClient(cfg),
+		Organization:         NewOrganizationClient(cfg),
+		Pass:                 NewPassClient(cfg),
+		PassType:             NewPassTypeClient(cfg),
+		Payment:              NewPaymentClient(cfg),
+		Photo:                NewPhotoClient(cfg),
+		PlatformSetting:      NewPlatformSettingClient(cfg),
+		PushDevice:           NewPushDeviceClient(cfg),
+		RefreshToken:         NewRefreshTokenClient(cfg),
+		Room:                 NewRoomClient(cfg),
+		Service:              NewServiceClient(cfg),
+		Session:              NewSessionClient(cfg),
+		User:                 NewUserClient(cfg),
+		WebhookAttempt:       NewWebhookAttemptClient(cfg),
+		WebhookDelivery:      NewWebhookDeliveryClient(cfg),
+		WebhookSubscription:  NewWebhookSubscriptionClient(cfg),
 	}, nil
 }
 
@@ -393,12 +453,14 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.AuditLog, c.AuthCode, c.Booking,
-		c.Brand, c.ClassInstance, c.ClassType, c.DeviceAuthorization, c.Event,
-		c.FavoriteVenue, c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.HandoffCode,
-		c.IdempotencyKey, c.Instructor, c.Location, c.MFABackupCode, c.MFAChallenge,
-		c.MFAFactor, c.Member, c.OTPRequest, c.OpeningHours, c.Organization, c.Pass,
-		c.PassType, c.Payment, c.Photo, c.PlatformSetting, c.RefreshToken, c.Room,
-		c.Session, c.User,
+		c.BookingPolicy, c.Brand, c.BuddyInvite, c.ClassInstance, c.ClassType,
+		c.DeviceAuthorization, c.Event, c.FavoriteVenue, c.FeatureProvisioning,
+		c.FlashSale, c.GiftCard, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
+		c.Instructor, c.Location, c.MFABackupCode, c.MFAChallenge, c.MFAFactor,
+		c.Member, c.NotificationDelivery, c.NotificationOptOut, c.OTPRequest,
+		c.OpeningHours, c.Organization, c.Pass, c.PassType, c.Payment, c.Photo,
+		c.PlatformSetting, c.PushDevice, c.RefreshToken, c.Room, c.Service, c.Session,
+		c.User, c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -409,12 +471,14 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.AuditLog, c.AuthCode, c.Booking,
-		c.Brand, c.ClassInstance, c.ClassType, c.DeviceAuthorization, c.Event,
-		c.FavoriteVenue, c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.HandoffCode,
-		c.IdempotencyKey, c.Instructor, c.Location, c.MFABackupCode, c.MFAChallenge,
-		c.MFAFactor, c.Member, c.OTPRequest, c.OpeningHours, c.Organization, c.Pass,
-		c.PassType, c.Payment, c.Photo, c.PlatformSetting, c.RefreshToken, c.Room,
-		c.Session, c.User,
+		c.BookingPolicy, c.Brand, c.BuddyInvite, c.ClassInstance, c.ClassType,
+		c.DeviceAuthorization, c.Event, c.FavoriteVenue, c.FeatureProvisioning,
+		c.FlashSale, c.GiftCard, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
+		c.Instructor, c.Location, c.MFABackupCode, c.MFAChallenge, c.MFAFactor,
+		c.Member, c.NotificationDelivery, c.NotificationOptOut, c.OTPRequest,
+		c.OpeningHours, c.Organization, c.Pass, c.PassType, c.Payment, c.Photo,
+		c.PlatformSetting, c.PushDevice, c.RefreshToken, c.Room, c.Service, c.Session,
+		c.User, c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -437,8 +501,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.AuthCode.mutate(ctx, m)
 	case *BookingMutation:
 		return c.Booking.mutate(ctx, m)
+	case *BookingPolicyMutation:
+		return c.BookingPolicy.mutate(ctx, m)
 	case *BrandMutation:
 		return c.Brand.mutate(ctx, m)
+	case *BuddyInviteMutation:
+		return c.BuddyInvite.mutate(ctx, m)
 	case *ClassInstanceMutation:
 		return c.ClassInstance.mutate(ctx, m)
 	case *ClassTypeMutation:
@@ -459,6 +527,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.HandoffCode.mutate(ctx, m)
 	case *IdempotencyKeyMutation:
 		return c.IdempotencyKey.mutate(ctx, m)
+	case *InquiryMutation:
+		return c.Inquiry.mutate(ctx, m)
 	case *InstructorMutation:
 		return c.Instructor.mutate(ctx, m)
 	case *LocationMutation:
@@ -471,6 +541,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.MFAFactor.mutate(ctx, m)
 	case *MemberMutation:
 		return c.Member.mutate(ctx, m)
+	case *NotificationDeliveryMutation:
+		return c.NotificationDelivery.mutate(ctx, m)
+	case *NotificationOptOutMutation:
+		return c.NotificationOptOut.mutate(ctx, m)
 	case *OTPRequestMutation:
 		return c.OTPRequest.mutate(ctx, m)
 	case *OpeningHoursMutation:
@@ -487,14 +561,24 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Photo.mutate(ctx, m)
 	case *PlatformSettingMutation:
 		return c.PlatformSetting.mutate(ctx, m)
+	case *PushDeviceMutation:
+		return c.PushDevice.mutate(ctx, m)
 	case *RefreshTokenMutation:
 		return c.RefreshToken.mutate(ctx, m)
 	case *RoomMutation:
 		return c.Room.mutate(ctx, m)
+	case *ServiceMutation:
+		return c.Service.mutate(ctx, m)
 	case *SessionMutation:
 		return c.Session.mutate(ctx, m)
 	case *UserMutation:
 		return c.User.mutate(ctx, m)
+	case *WebhookAttemptMutation:
+		return c.WebhookAttempt.mutate(ctx, m)
+	case *WebhookDeliveryMutation:
+		return c.WebhookDelivery.mutate(ctx, m)
+	case *WebhookSubscriptionMutation:
+		return c.WebhookSubscription.mutate(ctx, m)
 	default:
 		return nil, fmt.Errorf("ent: unknown mutation type %T", m)
 	}
@@ -1614,6 +1698,156 @@ func (c *BookingClient) mutate(ctx context.Context, m *BookingMutation) (Value, 
 	}
 }
 
+// BookingPolicyClient is a client for the BookingPolicy schema.
+type BookingPolicyClient struct {
+	config
+}
+
+// NewBookingPolicyClient returns a client for the BookingPolicy from the given config.
+func NewBookingPolicyClient(c config) *BookingPolicyClient {
+	return &BookingPolicyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `bookingpolicy.Hooks(f(g(h())))`.
+func (c *BookingPolicyClient) Use(hooks ...Hook) {
+	c.hooks.BookingPolicy = append(c.hooks.BookingPolicy, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `bookingpolicy.Intercept(f(g(h())))`.
+func (c *BookingPolicyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.BookingPolicy = append(c.inters.BookingPolicy, interceptors...)
+}
+
+// Create returns a builder for creating a BookingPolicy entity.
+func (c *BookingPolicyClient) Create() *BookingPolicyCreate {
+	mutation := newBookingPolicyMutation(c.config, OpCreate)
+	return &BookingPolicyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of BookingPolicy entities.
+func (c *BookingPolicyClient) CreateBulk(builders ...*BookingPolicyCreate) *BookingPolicyCreateBulk {
+	return &BookingPolicyCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *BookingPolicyClient) MapCreateBulk(slice any, setFunc func(*BookingPolicyCreate, int)) *BookingPolicyCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &BookingPolicyCreateBulk{err: fmt.Errorf("calling to BookingPolicyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*BookingPolicyCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &BookingPolicyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for BookingPolicy.
+func (c *BookingPolicyClient) Update() *BookingPolicyUpdate {
+	mutation := newBookingPolicyMutation(c.config, OpUpdate)
+	return &BookingPolicyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *BookingPolicyClient) UpdateOne(_m *BookingPolicy) *BookingPolicyUpdateOne {
+	mutation := newBookingPolicyMutation(c.config, OpUpdateOne, withBookingPolicy(_m))
+	return &BookingPolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *BookingPolicyClient) UpdateOneID(id uuid.UUID) *BookingPolicyUpdateOne {
+	mutation := newBookingPolicyMutation(c.config, OpUpdateOne, withBookingPolicyID(id))
+	return &BookingPolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for BookingPolicy.
+func (c *BookingPolicyClient) Delete() *BookingPolicyDelete {
+	mutation := newBookingPolicyMutation(c.config, OpDelete)
+	return &BookingPolicyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *BookingPolicyClient) DeleteOne(_m *BookingPolicy) *BookingPolicyDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *BookingPolicyClient) DeleteOneID(id uuid.UUID) *BookingPolicyDeleteOne {
+	builder := c.Delete().Where(bookingpolicy.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &BookingPolicyDeleteOne{builder}
+}
+
+// Query returns a query builder for BookingPolicy.
+func (c *BookingPolicyClient) Query() *BookingPolicyQuery {
+	return &BookingPolicyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeBookingPolicy},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a BookingPolicy entity by its id.
+func (c *BookingPolicyClient) Get(ctx context.Context, id uuid.UUID) (*BookingPolicy, error) {
+	return c.Query().Where(bookingpolicy.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *BookingPolicyClient) GetX(ctx context.Context, id uuid.UUID) *BookingPolicy {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a BookingPolicy.
+func (c *BookingPolicyClient) QueryOrganization(_m *BookingPolicy) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(bookingpolicy.Table, bookingpolicy.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, bookingpolicy.OrganizationTable, bookingpolicy.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *BookingPolicyClient) Hooks() []Hook {
+	hooks := c.hooks.BookingPolicy
+	return append(hooks[:len(hooks):len(hooks)], bookingpolicy.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *BookingPolicyClient) Interceptors() []Interceptor {
+	return c.inters.BookingPolicy
+}
+
+func (c *BookingPolicyClient) mutate(ctx context.Context, m *BookingPolicyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&BookingPolicyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&BookingPolicyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&BookingPolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&BookingPolicyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown BookingPolicy mutation op: %q", m.Op())
+	}
+}
+
 // BrandClient is a client for the Brand schema.
 type BrandClient struct {
 	config
@@ -1809,6 +2043,236 @@ func (c *BrandClient) mutate(ctx context.Context, m *BrandMutation) (Value, erro
 		return (&BrandDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Brand mutation op: %q", m.Op())
+	}
+}
+
+// BuddyInviteClient is a client for the BuddyInvite schema.
+type BuddyInviteClient struct {
+	config
+}
+
+// NewBuddyInviteClient returns a client for the BuddyInvite from the given config.
+func NewBuddyInviteClient(c config) *BuddyInviteClient {
+	return &BuddyInviteClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `buddyinvite.Hooks(f(g(h())))`.
+func (c *BuddyInviteClient) Use(hooks ...Hook) {
+	c.hooks.BuddyInvite = append(c.hooks.BuddyInvite, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `buddyinvite.Intercept(f(g(h())))`.
+func (c *BuddyInviteClient) Intercept(interceptors ...Interceptor) {
+	c.inters.BuddyInvite = append(c.inters.BuddyInvite, interceptors...)
+}
+
+// Create returns a builder for creating a BuddyInvite entity.
+func (c *BuddyInviteClient) Create() *BuddyInviteCreate {
+	mutation := newBuddyInviteMutation(c.config, OpCreate)
+	return &BuddyInviteCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of BuddyInvite entities.
+func (c *BuddyInviteClient) CreateBulk(builders ...*BuddyInviteCreate) *BuddyInviteCreateBulk {
+	return &BuddyInviteCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *BuddyInviteClient) MapCreateBulk(slice any, setFunc func(*BuddyInviteCreate, int)) *BuddyInviteCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &BuddyInviteCreateBulk{err: fmt.Errorf("calling to BuddyInviteClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*BuddyInviteCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &BuddyInviteCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for BuddyInvite.
+func (c *BuddyInviteClient) Update() *BuddyInviteUpdate {
+	mutation := newBuddyInviteMutation(c.config, OpUpdate)
+	return &BuddyInviteUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *BuddyInviteClient) UpdateOne(_m *BuddyInvite) *BuddyInviteUpdateOne {
+	mutation := newBuddyInviteMutation(c.config, OpUpdateOne, withBuddyInvite(_m))
+	return &BuddyInviteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *BuddyInviteClient) UpdateOneID(id uuid.UUID) *BuddyInviteUpdateOne {
+	mutation := newBuddyInviteMutation(c.config, OpUpdateOne, withBuddyInviteID(id))
+	return &BuddyInviteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for BuddyInvite.
+func (c *BuddyInviteClient) Delete() *BuddyInviteDelete {
+	mutation := newBuddyInviteMutation(c.config, OpDelete)
+	return &BuddyInviteDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *BuddyInviteClient) DeleteOne(_m *BuddyInvite) *BuddyInviteDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *BuddyInviteClient) DeleteOneID(id uuid.UUID) *BuddyInviteDeleteOne {
+	builder := c.Delete().Where(buddyinvite.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &BuddyInviteDeleteOne{builder}
+}
+
+// Query returns a query builder for BuddyInvite.
+func (c *BuddyInviteClient) Query() *BuddyInviteQuery {
+	return &BuddyInviteQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeBuddyInvite},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a BuddyInvite entity by its id.
+func (c *BuddyInviteClient) Get(ctx context.Context, id uuid.UUID) (*BuddyInvite, error) {
+	return c.Query().Where(buddyinvite.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *BuddyInviteClient) GetX(ctx context.Context, id uuid.UUID) *BuddyInvite {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a BuddyInvite.
+func (c *BuddyInviteClient) QueryOrganization(_m *BuddyInvite) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(buddyinvite.Table, buddyinvite.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, buddyinvite.OrganizationTable, buddyinvite.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryClassInstance queries the class_instance edge of a BuddyInvite.
+func (c *BuddyInviteClient) QueryClassInstance(_m *BuddyInvite) *ClassInstanceQuery {
+	query := (&ClassInstanceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(buddyinvite.Table, buddyinvite.FieldID, id),
+			sqlgraph.To(classinstance.Table, classinstance.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, buddyinvite.ClassInstanceTable, buddyinvite.ClassInstanceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryInviter queries the inviter edge of a BuddyInvite.
+func (c *BuddyInviteClient) QueryInviter(_m *BuddyInvite) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(buddyinvite.Table, buddyinvite.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, buddyinvite.InviterTable, buddyinvite.InviterColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryInviterBooking queries the inviter_booking edge of a BuddyInvite.
+func (c *BuddyInviteClient) QueryInviterBooking(_m *BuddyInvite) *BookingQuery {
+	query := (&BookingClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(buddyinvite.Table, buddyinvite.FieldID, id),
+			sqlgraph.To(booking.Table, booking.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, buddyinvite.InviterBookingTable, buddyinvite.InviterBookingColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryInvitee queries the invitee edge of a BuddyInvite.
+func (c *BuddyInviteClient) QueryInvitee(_m *BuddyInvite) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(buddyinvite.Table, buddyinvite.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, buddyinvite.InviteeTable, buddyinvite.InviteeColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryBooking queries the booking edge of a BuddyInvite.
+func (c *BuddyInviteClient) QueryBooking(_m *BuddyInvite) *BookingQuery {
+	query := (&BookingClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(buddyinvite.Table, buddyinvite.FieldID, id),
+			sqlgraph.To(booking.Table, booking.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, buddyinvite.BookingTable, buddyinvite.BookingColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *BuddyInviteClient) Hooks() []Hook {
+	hooks := c.hooks.BuddyInvite
+	return append(hooks[:len(hooks):len(hooks)], buddyinvite.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *BuddyInviteClient) Interceptors() []Interceptor {
+	return c.inters.BuddyInvite
+}
+
+func (c *BuddyInviteClient) mutate(ctx context.Context, m *BuddyInviteMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&BuddyInviteCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&BuddyInviteUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&BuddyInviteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&BuddyInviteDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown BuddyInvite mutation op: %q", m.Op())
 	}
 }
 
@@ -3407,6 +3871,172 @@ func (c *IdempotencyKeyClient) mutate(ctx context.Context, m *IdempotencyKeyMuta
 	}
 }
 
+// InquiryClient is a client for the Inquiry schema.
+type InquiryClient struct {
+	config
+}
+
+// NewInquiryClient returns a client for the Inquiry from the given config.
+func NewInquiryClient(c config) *InquiryClient {
+	return &InquiryClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `inquiry.Hooks(f(g(h())))`.
+func (c *InquiryClient) Use(hooks ...Hook) {
+	c.hooks.Inquiry = append(c.hooks.Inquiry, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `inquiry.Intercept(f(g(h())))`.
+func (c *InquiryClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Inquiry = append(c.inters.Inquiry, interceptors...)
+}
+
+// Create returns a builder for creating a Inquiry entity.
+func (c *InquiryClient) Create() *InquiryCreate {
+	mutation := newInquiryMutation(c.config, OpCreate)
+	return &InquiryCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Inquiry entities.
+func (c *InquiryClient) CreateBulk(builders ...*InquiryCreate) *InquiryCreateBulk {
+	return &InquiryCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *InquiryClient) MapCreateBulk(slice any, setFunc func(*InquiryCreate, int)) *InquiryCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &InquiryCreateBulk{err: fmt.Errorf("calling to InquiryClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*InquiryCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &InquiryCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Inquiry.
+func (c *InquiryClient) Update() *InquiryUpdate {
+	mutation := newInquiryMutation(c.config, OpUpdate)
+	return &InquiryUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *InquiryClient) UpdateOne(_m *Inquiry) *InquiryUpdateOne {
+	mutation := newInquiryMutation(c.config, OpUpdateOne, withInquiry(_m))
+	return &InquiryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *InquiryClient) UpdateOneID(id uuid.UUID) *InquiryUpdateOne {
+	mutation := newInquiryMutation(c.config, OpUpdateOne, withInquiryID(id))
+	return &InquiryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Inquiry.
+func (c *InquiryClient) Delete() *InquiryDelete {
+	mutation := newInquiryMutation(c.config, OpDelete)
+	return &InquiryDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *InquiryClient) DeleteOne(_m *Inquiry) *InquiryDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *InquiryClient) DeleteOneID(id uuid.UUID) *InquiryDeleteOne {
+	builder := c.Delete().Where(inquiry.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &InquiryDeleteOne{builder}
+}
+
+// Query returns a query builder for Inquiry.
+func (c *InquiryClient) Query() *InquiryQuery {
+	return &InquiryQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeInquiry},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Inquiry entity by its id.
+func (c *InquiryClient) Get(ctx context.Context, id uuid.UUID) (*Inquiry, error) {
+	return c.Query().Where(inquiry.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *InquiryClient) GetX(ctx context.Context, id uuid.UUID) *Inquiry {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Inquiry.
+func (c *InquiryClient) QueryOrganization(_m *Inquiry) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(inquiry.Table, inquiry.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, inquiry.OrganizationTable, inquiry.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryService queries the service edge of a Inquiry.
+func (c *InquiryClient) QueryService(_m *Inquiry) *ServiceQuery {
+	query := (&ServiceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(inquiry.Table, inquiry.FieldID, id),
+			sqlgraph.To(service.Table, service.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, inquiry.ServiceTable, inquiry.ServiceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *InquiryClient) Hooks() []Hook {
+	hooks := c.hooks.Inquiry
+	return append(hooks[:len(hooks):len(hooks)], inquiry.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *InquiryClient) Interceptors() []Interceptor {
+	return c.inters.Inquiry
+}
+
+func (c *InquiryClient) mutate(ctx context.Context, m *InquiryMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&InquiryCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&InquiryUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&InquiryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&InquiryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Inquiry mutation op: %q", m.Op())
+	}
+}
+
 // InstructorClient is a client for the Instructor schema.
 type InstructorClient struct {
 	config
@@ -4416,6 +5046,370 @@ func (c *MemberClient) mutate(ctx context.Context, m *MemberMutation) (Value, er
 		return (&MemberDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Member mutation op: %q", m.Op())
+	}
+}
+
+// NotificationDeliveryClient is a client for the NotificationDelivery schema.
+type NotificationDeliveryClient struct {
+	config
+}
+
+// NewNotificationDeliveryClient returns a client for the NotificationDelivery from the given config.
+func NewNotificationDeliveryClient(c config) *NotificationDeliveryClient {
+	return &NotificationDeliveryClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `notificationdelivery.Hooks(f(g(h())))`.
+func (c *NotificationDeliveryClient) Use(hooks ...Hook) {
+	c.hooks.NotificationDelivery = append(c.hooks.NotificationDelivery, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `notificationdelivery.Intercept(f(g(h())))`.
+func (c *NotificationDeliveryClient) Intercept(interceptors ...Interceptor) {
+	c.inters.NotificationDelivery = append(c.inters.NotificationDelivery, interceptors...)
+}
+
+// Create returns a builder for creating a NotificationDelivery entity.
+func (c *NotificationDeliveryClient) Create() *NotificationDeliveryCreate {
+	mutation := newNotificationDeliveryMutation(c.config, OpCreate)
+	return &NotificationDeliveryCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of NotificationDelivery entities.
+func (c *NotificationDeliveryClient) CreateBulk(builders ...*NotificationDeliveryCreate) *NotificationDeliveryCreateBulk {
+	return &NotificationDeliveryCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *NotificationDeliveryClient) MapCreateBulk(slice any, setFunc func(*NotificationDeliveryCreate, int)) *NotificationDeliveryCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &NotificationDeliveryCreateBulk{err: fmt.Errorf("calling to NotificationDeliveryClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*NotificationDeliveryCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &NotificationDeliveryCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for NotificationDelivery.
+func (c *NotificationDeliveryClient) Update() *NotificationDeliveryUpdate {
+	mutation := newNotificationDeliveryMutation(c.config, OpUpdate)
+	return &NotificationDeliveryUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *NotificationDeliveryClient) UpdateOne(_m *NotificationDelivery) *NotificationDeliveryUpdateOne {
+	mutation := newNotificationDeliveryMutation(c.config, OpUpdateOne, withNotificationDelivery(_m))
+	return &NotificationDeliveryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *NotificationDeliveryClient) UpdateOneID(id uuid.UUID) *NotificationDeliveryUpdateOne {
+	mutation := newNotificationDeliveryMutation(c.config, OpUpdateOne, withNotificationDeliveryID(id))
+	return &NotificationDeliveryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for NotificationDelivery.
+func (c *NotificationDeliveryClient) Delete() *NotificationDeliveryDelete {
+	mutation := newNotificationDeliveryMutation(c.config, OpDelete)
+	return &NotificationDeliveryDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *NotificationDeliveryClient) DeleteOne(_m *NotificationDelivery) *NotificationDeliveryDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *NotificationDeliveryClient) DeleteOneID(id uuid.UUID) *NotificationDeliveryDeleteOne {
+	builder := c.Delete().Where(notificationdelivery.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &NotificationDeliveryDeleteOne{builder}
+}
+
+// Query returns a query builder for NotificationDelivery.
+func (c *NotificationDeliveryClient) Query() *NotificationDeliveryQuery {
+	return &NotificationDeliveryQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeNotificationDelivery},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a NotificationDelivery entity by its id.
+func (c *NotificationDeliveryClient) Get(ctx context.Context, id uuid.UUID) (*NotificationDelivery, error) {
+	return c.Query().Where(notificationdelivery.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *NotificationDeliveryClient) GetX(ctx context.Context, id uuid.UUID) *NotificationDelivery {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a NotificationDelivery.
+func (c *NotificationDeliveryClient) QueryOrganization(_m *NotificationDelivery) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(notificationdelivery.Table, notificationdelivery.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, notificationdelivery.OrganizationTable, notificationdelivery.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a NotificationDelivery.
+func (c *NotificationDeliveryClient) QueryMember(_m *NotificationDelivery) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(notificationdelivery.Table, notificationdelivery.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, notificationdelivery.MemberTable, notificationdelivery.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryInstructor queries the instructor edge of a NotificationDelivery.
+func (c *NotificationDeliveryClient) QueryInstructor(_m *NotificationDelivery) *InstructorQuery {
+	query := (&InstructorClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(notificationdelivery.Table, notificationdelivery.FieldID, id),
+			sqlgraph.To(instructor.Table, instructor.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, notificationdelivery.InstructorTable, notificationdelivery.InstructorColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryClassInstance queries the class_instance edge of a NotificationDelivery.
+func (c *NotificationDeliveryClient) QueryClassInstance(_m *NotificationDelivery) *ClassInstanceQuery {
+	query := (&ClassInstanceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(notificationdelivery.Table, notificationdelivery.FieldID, id),
+			sqlgraph.To(classinstance.Table, classinstance.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, notificationdelivery.ClassInstanceTable, notificationdelivery.ClassInstanceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *NotificationDeliveryClient) Hooks() []Hook {
+	hooks := c.hooks.NotificationDelivery
+	return append(hooks[:len(hooks):len(hooks)], notificationdelivery.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *NotificationDeliveryClient) Interceptors() []Interceptor {
+	return c.inters.NotificationDelivery
+}
+
+func (c *NotificationDeliveryClient) mutate(ctx context.Context, m *NotificationDeliveryMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&NotificationDeliveryCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&NotificationDeliveryUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&NotificationDeliveryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&NotificationDeliveryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown NotificationDelivery mutation op: %q", m.Op())
+	}
+}
+
+// NotificationOptOutClient is a client for the NotificationOptOut schema.
+type NotificationOptOutClient struct {
+	config
+}
+
+// NewNotificationOptOutClient returns a client for the NotificationOptOut from the given config.
+func NewNotificationOptOutClient(c config) *NotificationOptOutClient {
+	return &NotificationOptOutClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `notificationoptout.Hooks(f(g(h())))`.
+func (c *NotificationOptOutClient) Use(hooks ...Hook) {
+	c.hooks.NotificationOptOut = append(c.hooks.NotificationOptOut, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `notificationoptout.Intercept(f(g(h())))`.
+func (c *NotificationOptOutClient) Intercept(interceptors ...Interceptor) {
+	c.inters.NotificationOptOut = append(c.inters.NotificationOptOut, interceptors...)
+}
+
+// Create returns a builder for creating a NotificationOptOut entity.
+func (c *NotificationOptOutClient) Create() *NotificationOptOutCreate {
+	mutation := newNotificationOptOutMutation(c.config, OpCreate)
+	return &NotificationOptOutCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of NotificationOptOut entities.
+func (c *NotificationOptOutClient) CreateBulk(builders ...*NotificationOptOutCreate) *NotificationOptOutCreateBulk {
+	return &NotificationOptOutCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *NotificationOptOutClient) MapCreateBulk(slice any, setFunc func(*NotificationOptOutCreate, int)) *NotificationOptOutCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &NotificationOptOutCreateBulk{err: fmt.Errorf("calling to NotificationOptOutClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*NotificationOptOutCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &NotificationOptOutCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for NotificationOptOut.
+func (c *NotificationOptOutClient) Update() *NotificationOptOutUpdate {
+	mutation := newNotificationOptOutMutation(c.config, OpUpdate)
+	return &NotificationOptOutUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *NotificationOptOutClient) UpdateOne(_m *NotificationOptOut) *NotificationOptOutUpdateOne {
+	mutation := newNotificationOptOutMutation(c.config, OpUpdateOne, withNotificationOptOut(_m))
+	return &NotificationOptOutUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *NotificationOptOutClient) UpdateOneID(id uuid.UUID) *NotificationOptOutUpdateOne {
+	mutation := newNotificationOptOutMutation(c.config, OpUpdateOne, withNotificationOptOutID(id))
+	return &NotificationOptOutUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for NotificationOptOut.
+func (c *NotificationOptOutClient) Delete() *NotificationOptOutDelete {
+	mutation := newNotificationOptOutMutation(c.config, OpDelete)
+	return &NotificationOptOutDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *NotificationOptOutClient) DeleteOne(_m *NotificationOptOut) *NotificationOptOutDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *NotificationOptOutClient) DeleteOneID(id uuid.UUID) *NotificationOptOutDeleteOne {
+	builder := c.Delete().Where(notificationoptout.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &NotificationOptOutDeleteOne{builder}
+}
+
+// Query returns a query builder for NotificationOptOut.
+func (c *NotificationOptOutClient) Query() *NotificationOptOutQuery {
+	return &NotificationOptOutQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeNotificationOptOut},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a NotificationOptOut entity by its id.
+func (c *NotificationOptOutClient) Get(ctx context.Context, id uuid.UUID) (*NotificationOptOut, error) {
+	return c.Query().Where(notificationoptout.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *NotificationOptOutClient) GetX(ctx context.Context, id uuid.UUID) *NotificationOptOut {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a NotificationOptOut.
+func (c *NotificationOptOutClient) QueryOrganization(_m *NotificationOptOut) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(notificationoptout.Table, notificationoptout.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, notificationoptout.OrganizationTable, notificationoptout.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a NotificationOptOut.
+func (c *NotificationOptOutClient) QueryMember(_m *NotificationOptOut) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(notificationoptout.Table, notificationoptout.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, notificationoptout.MemberTable, notificationoptout.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *NotificationOptOutClient) Hooks() []Hook {
+	hooks := c.hooks.NotificationOptOut
+	return append(hooks[:len(hooks):len(hooks)], notificationoptout.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *NotificationOptOutClient) Interceptors() []Interceptor {
+	return c.inters.NotificationOptOut
+}
+
+func (c *NotificationOptOutClient) mutate(ctx context.Context, m *NotificationOptOutMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&NotificationOptOutCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&NotificationOptOutUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&NotificationOptOutUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&NotificationOptOutDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown NotificationOptOut mutation op: %q", m.Op())
 	}
 }
 
@@ -5795,6 +6789,172 @@ func (c *PlatformSettingClient) mutate(ctx context.Context, m *PlatformSettingMu
 	}
 }
 
+// PushDeviceClient is a client for the PushDevice schema.
+type PushDeviceClient struct {
+	config
+}
+
+// NewPushDeviceClient returns a client for the PushDevice from the given config.
+func NewPushDeviceClient(c config) *PushDeviceClient {
+	return &PushDeviceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `pushdevice.Hooks(f(g(h())))`.
+func (c *PushDeviceClient) Use(hooks ...Hook) {
+	c.hooks.PushDevice = append(c.hooks.PushDevice, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `pushdevice.Intercept(f(g(h())))`.
+func (c *PushDeviceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PushDevice = append(c.inters.PushDevice, interceptors...)
+}
+
+// Create returns a builder for creating a PushDevice entity.
+func (c *PushDeviceClient) Create() *PushDeviceCreate {
+	mutation := newPushDeviceMutation(c.config, OpCreate)
+	return &PushDeviceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PushDevice entities.
+func (c *PushDeviceClient) CreateBulk(builders ...*PushDeviceCreate) *PushDeviceCreateBulk {
+	return &PushDeviceCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PushDeviceClient) MapCreateBulk(slice any, setFunc func(*PushDeviceCreate, int)) *PushDeviceCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PushDeviceCreateBulk{err: fmt.Errorf("calling to PushDeviceClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PushDeviceCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PushDeviceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PushDevice.
+func (c *PushDeviceClient) Update() *PushDeviceUpdate {
+	mutation := newPushDeviceMutation(c.config, OpUpdate)
+	return &PushDeviceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PushDeviceClient) UpdateOne(_m *PushDevice) *PushDeviceUpdateOne {
+	mutation := newPushDeviceMutation(c.config, OpUpdateOne, withPushDevice(_m))
+	return &PushDeviceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PushDeviceClient) UpdateOneID(id uuid.UUID) *PushDeviceUpdateOne {
+	mutation := newPushDeviceMutation(c.config, OpUpdateOne, withPushDeviceID(id))
+	return &PushDeviceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PushDevice.
+func (c *PushDeviceClient) Delete() *PushDeviceDelete {
+	mutation := newPushDeviceMutation(c.config, OpDelete)
+	return &PushDeviceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PushDeviceClient) DeleteOne(_m *PushDevice) *PushDeviceDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PushDeviceClient) DeleteOneID(id uuid.UUID) *PushDeviceDeleteOne {
+	builder := c.Delete().Where(pushdevice.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PushDeviceDeleteOne{builder}
+}
+
+// Query returns a query builder for PushDevice.
+func (c *PushDeviceClient) Query() *PushDeviceQuery {
+	return &PushDeviceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePushDevice},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PushDevice entity by its id.
+func (c *PushDeviceClient) Get(ctx context.Context, id uuid.UUID) (*PushDevice, error) {
+	return c.Query().Where(pushdevice.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PushDeviceClient) GetX(ctx context.Context, id uuid.UUID) *PushDevice {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a PushDevice.
+func (c *PushDeviceClient) QueryOrganization(_m *PushDevice) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(pushdevice.Table, pushdevice.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, pushdevice.OrganizationTable, pushdevice.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a PushDevice.
+func (c *PushDeviceClient) QueryMember(_m *PushDevice) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(pushdevice.Table, pushdevice.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, pushdevice.MemberTable, pushdevice.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PushDeviceClient) Hooks() []Hook {
+	hooks := c.hooks.PushDevice
+	return append(hooks[:len(hooks):len(hooks)], pushdevice.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PushDeviceClient) Interceptors() []Interceptor {
+	return c.inters.PushDevice
+}
+
+func (c *PushDeviceClient) mutate(ctx context.Context, m *PushDeviceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PushDeviceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PushDeviceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PushDeviceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PushDeviceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PushDevice mutation op: %q", m.Op())
+	}
+}
+
 // RefreshTokenClient is a client for the RefreshToken schema.
 type RefreshTokenClient struct {
 	config
@@ -6124,6 +7284,172 @@ func (c *RoomClient) mutate(ctx context.Context, m *RoomMutation) (Value, error)
 		return (&RoomDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Room mutation op: %q", m.Op())
+	}
+}
+
+// ServiceClient is a client for the Service schema.
+type ServiceClient struct {
+	config
+}
+
+// NewServiceClient returns a client for the Service from the given config.
+func NewServiceClient(c config) *ServiceClient {
+	return &ServiceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `service.Hooks(f(g(h())))`.
+func (c *ServiceClient) Use(hooks ...Hook) {
+	c.hooks.Service = append(c.hooks.Service, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `service.Intercept(f(g(h())))`.
+func (c *ServiceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Service = append(c.inters.Service, interceptors...)
+}
+
+// Create returns a builder for creating a Service entity.
+func (c *ServiceClient) Create() *ServiceCreate {
+	mutation := newServiceMutation(c.config, OpCreate)
+	return &ServiceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Service entities.
+func (c *ServiceClient) CreateBulk(builders ...*ServiceCreate) *ServiceCreateBulk {
+	return &ServiceCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ServiceClient) MapCreateBulk(slice any, setFunc func(*ServiceCreate, int)) *ServiceCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ServiceCreateBulk{err: fmt.Errorf("calling to ServiceClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ServiceCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ServiceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Service.
+func (c *ServiceClient) Update() *ServiceUpdate {
+	mutation := newServiceMutation(c.config, OpUpdate)
+	return &ServiceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ServiceClient) UpdateOne(_m *Service) *ServiceUpdateOne {
+	mutation := newServiceMutation(c.config, OpUpdateOne, withService(_m))
+	return &ServiceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ServiceClient) UpdateOneID(id uuid.UUID) *ServiceUpdateOne {
+	mutation := newServiceMutation(c.config, OpUpdateOne, withServiceID(id))
+	return &ServiceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Service.
+func (c *ServiceClient) Delete() *ServiceDelete {
+	mutation := newServiceMutation(c.config, OpDelete)
+	return &ServiceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ServiceClient) DeleteOne(_m *Service) *ServiceDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ServiceClient) DeleteOneID(id uuid.UUID) *ServiceDeleteOne {
+	builder := c.Delete().Where(service.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ServiceDeleteOne{builder}
+}
+
+// Query returns a query builder for Service.
+func (c *ServiceClient) Query() *ServiceQuery {
+	return &ServiceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeService},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Service entity by its id.
+func (c *ServiceClient) Get(ctx context.Context, id uuid.UUID) (*Service, error) {
+	return c.Query().Where(service.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ServiceClient) GetX(ctx context.Context, id uuid.UUID) *Service {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Service.
+func (c *ServiceClient) QueryOrganization(_m *Service) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(service.Table, service.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, service.OrganizationTable, service.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryInquiries queries the inquiries edge of a Service.
+func (c *ServiceClient) QueryInquiries(_m *Service) *InquiryQuery {
+	query := (&InquiryClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(service.Table, service.FieldID, id),
+			sqlgraph.To(inquiry.Table, inquiry.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, service.InquiriesTable, service.InquiriesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ServiceClient) Hooks() []Hook {
+	hooks := c.hooks.Service
+	return append(hooks[:len(hooks):len(hooks)], service.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ServiceClient) Interceptors() []Interceptor {
+	return c.inters.Service
+}
+
+func (c *ServiceClient) mutate(ctx context.Context, m *ServiceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ServiceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ServiceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ServiceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ServiceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Service mutation op: %q", m.Op())
 	}
 }
 
@@ -6475,23 +7801,526 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 	}
 }
 
+// WebhookAttemptClient is a client for the WebhookAttempt schema.
+type WebhookAttemptClient struct {
+	config
+}
+
+// NewWebhookAttemptClient returns a client for the WebhookAttempt from the given config.
+func NewWebhookAttemptClient(c config) *WebhookAttemptClient {
+	return &WebhookAttemptClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `webhookattempt.Hooks(f(g(h())))`.
+func (c *WebhookAttemptClient) Use(hooks ...Hook) {
+	c.hooks.WebhookAttempt = append(c.hooks.WebhookAttempt, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `webhookattempt.Intercept(f(g(h())))`.
+func (c *WebhookAttemptClient) Intercept(interceptors ...Interceptor) {
+	c.inters.WebhookAttempt = append(c.inters.WebhookAttempt, interceptors...)
+}
+
+// Create returns a builder for creating a WebhookAttempt entity.
+func (c *WebhookAttemptClient) Create() *WebhookAttemptCreate {
+	mutation := newWebhookAttemptMutation(c.config, OpCreate)
+	return &WebhookAttemptCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of WebhookAttempt entities.
+func (c *WebhookAttemptClient) CreateBulk(builders ...*WebhookAttemptCreate) *WebhookAttemptCreateBulk {
+	return &WebhookAttemptCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *WebhookAttemptClient) MapCreateBulk(slice any, setFunc func(*WebhookAttemptCreate, int)) *WebhookAttemptCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &WebhookAttemptCreateBulk{err: fmt.Errorf("calling to WebhookAttemptClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*WebhookAttemptCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &WebhookAttemptCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for WebhookAttempt.
+func (c *WebhookAttemptClient) Update() *WebhookAttemptUpdate {
+	mutation := newWebhookAttemptMutation(c.config, OpUpdate)
+	return &WebhookAttemptUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *WebhookAttemptClient) UpdateOne(_m *WebhookAttempt) *WebhookAttemptUpdateOne {
+	mutation := newWebhookAttemptMutation(c.config, OpUpdateOne, withWebhookAttempt(_m))
+	return &WebhookAttemptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *WebhookAttemptClient) UpdateOneID(id uuid.UUID) *WebhookAttemptUpdateOne {
+	mutation := newWebhookAttemptMutation(c.config, OpUpdateOne, withWebhookAttemptID(id))
+	return &WebhookAttemptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for WebhookAttempt.
+func (c *WebhookAttemptClient) Delete() *WebhookAttemptDelete {
+	mutation := newWebhookAttemptMutation(c.config, OpDelete)
+	return &WebhookAttemptDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *WebhookAttemptClient) DeleteOne(_m *WebhookAttempt) *WebhookAttemptDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *WebhookAttemptClient) DeleteOneID(id uuid.UUID) *WebhookAttemptDeleteOne {
+	builder := c.Delete().Where(webhookattempt.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &WebhookAttemptDeleteOne{builder}
+}
+
+// Query returns a query builder for WebhookAttempt.
+func (c *WebhookAttemptClient) Query() *WebhookAttemptQuery {
+	return &WebhookAttemptQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeWebhookAttempt},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a WebhookAttempt entity by its id.
+func (c *WebhookAttemptClient) Get(ctx context.Context, id uuid.UUID) (*WebhookAttempt, error) {
+	return c.Query().Where(webhookattempt.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *WebhookAttemptClient) GetX(ctx context.Context, id uuid.UUID) *WebhookAttempt {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a WebhookAttempt.
+func (c *WebhookAttemptClient) QueryOrganization(_m *WebhookAttempt) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(webhookattempt.Table, webhookattempt.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, webhookattempt.OrganizationTable, webhookattempt.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryDelivery queries the delivery edge of a WebhookAttempt.
+func (c *WebhookAttemptClient) QueryDelivery(_m *WebhookAttempt) *WebhookDeliveryQuery {
+	query := (&WebhookDeliveryClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(webhookattempt.Table, webhookattempt.FieldID, id),
+			sqlgraph.To(webhookdelivery.Table, webhookdelivery.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, webhookattempt.DeliveryTable, webhookattempt.DeliveryColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *WebhookAttemptClient) Hooks() []Hook {
+	hooks := c.hooks.WebhookAttempt
+	return append(hooks[:len(hooks):len(hooks)], webhookattempt.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *WebhookAttemptClient) Interceptors() []Interceptor {
+	return c.inters.WebhookAttempt
+}
+
+func (c *WebhookAttemptClient) mutate(ctx context.Context, m *WebhookAttemptMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&WebhookAttemptCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&WebhookAttemptUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&WebhookAttemptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&WebhookAttemptDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown WebhookAttempt mutation op: %q", m.Op())
+	}
+}
+
+// WebhookDeliveryClient is a client for the WebhookDelivery schema.
+type WebhookDeliveryClient struct {
+	config
+}
+
+// NewWebhookDeliveryClient returns a client for the WebhookDelivery from the given config.
+func NewWebhookDeliveryClient(c config) *WebhookDeliveryClient {
+	return &WebhookDeliveryClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `webhookdelivery.Hooks(f(g(h())))`.
+func (c *WebhookDeliveryClient) Use(hooks ...Hook) {
+	c.hooks.WebhookDelivery = append(c.hooks.WebhookDelivery, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `webhookdelivery.Intercept(f(g(h())))`.
+func (c *WebhookDeliveryClient) Intercept(interceptors ...Interceptor) {
+	c.inters.WebhookDelivery = append(c.inters.WebhookDelivery, interceptors...)
+}
+
+// Create returns a builder for creating a WebhookDelivery entity.
+func (c *WebhookDeliveryClient) Create() *WebhookDeliveryCreate {
+	mutation := newWebhookDeliveryMutation(c.config, OpCreate)
+	return &WebhookDeliveryCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of WebhookDelivery entities.
+func (c *WebhookDeliveryClient) CreateBulk(builders ...*WebhookDeliveryCreate) *WebhookDeliveryCreateBulk {
+	return &WebhookDeliveryCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *WebhookDeliveryClient) MapCreateBulk(slice any, setFunc func(*WebhookDeliveryCreate, int)) *WebhookDeliveryCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &WebhookDeliveryCreateBulk{err: fmt.Errorf("calling to WebhookDeliveryClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*WebhookDeliveryCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &WebhookDeliveryCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for WebhookDelivery.
+func (c *WebhookDeliveryClient) Update() *WebhookDeliveryUpdate {
+	mutation := newWebhookDeliveryMutation(c.config, OpUpdate)
+	return &WebhookDeliveryUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *WebhookDeliveryClient) UpdateOne(_m *WebhookDelivery) *WebhookDeliveryUpdateOne {
+	mutation := newWebhookDeliveryMutation(c.config, OpUpdateOne, withWebhookDelivery(_m))
+	return &WebhookDeliveryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *WebhookDeliveryClient) UpdateOneID(id uuid.UUID) *WebhookDeliveryUpdateOne {
+	mutation := newWebhookDeliveryMutation(c.config, OpUpdateOne, withWebhookDeliveryID(id))
+	return &WebhookDeliveryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for WebhookDelivery.
+func (c *WebhookDeliveryClient) Delete() *WebhookDeliveryDelete {
+	mutation := newWebhookDeliveryMutation(c.config, OpDelete)
+	return &WebhookDeliveryDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *WebhookDeliveryClient) DeleteOne(_m *WebhookDelivery) *WebhookDeliveryDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *WebhookDeliveryClient) DeleteOneID(id uuid.UUID) *WebhookDeliveryDeleteOne {
+	builder := c.Delete().Where(webhookdelivery.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &WebhookDeliveryDeleteOne{builder}
+}
+
+// Query returns a query builder for WebhookDelivery.
+func (c *WebhookDeliveryClient) Query() *WebhookDeliveryQuery {
+	return &WebhookDeliveryQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeWebhookDelivery},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a WebhookDelivery entity by its id.
+func (c *WebhookDeliveryClient) Get(ctx context.Context, id uuid.UUID) (*WebhookDelivery, error) {
+	return c.Query().Where(webhookdelivery.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *WebhookDeliveryClient) GetX(ctx context.Context, id uuid.UUID) *WebhookDelivery {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a WebhookDelivery.
+func (c *WebhookDeliveryClient) QueryOrganization(_m *WebhookDelivery) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(webhookdelivery.Table, webhookdelivery.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, webhookdelivery.OrganizationTable, webhookdelivery.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySubscription queries the subscription edge of a WebhookDelivery.
+func (c *WebhookDeliveryClient) QuerySubscription(_m *WebhookDelivery) *WebhookSubscriptionQuery {
+	query := (&WebhookSubscriptionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(webhookdelivery.Table, webhookdelivery.FieldID, id),
+			sqlgraph.To(webhooksubscription.Table, webhooksubscription.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, webhookdelivery.SubscriptionTable, webhookdelivery.SubscriptionColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryEvent queries the event edge of a WebhookDelivery.
+func (c *WebhookDeliveryClient) QueryEvent(_m *WebhookDelivery) *EventQuery {
+	query := (&EventClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(webhookdelivery.Table, webhookdelivery.FieldID, id),
+			sqlgraph.To(event.Table, event.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, webhookdelivery.EventTable, webhookdelivery.EventColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *WebhookDeliveryClient) Hooks() []Hook {
+	hooks := c.hooks.WebhookDelivery
+	return append(hooks[:len(hooks):len(hooks)], webhookdelivery.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *WebhookDeliveryClient) Interceptors() []Interceptor {
+	return c.inters.WebhookDelivery
+}
+
+func (c *WebhookDeliveryClient) mutate(ctx context.Context, m *WebhookDeliveryMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&WebhookDeliveryCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&WebhookDeliveryUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&WebhookDeliveryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&WebhookDeliveryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown WebhookDelivery mutation op: %q", m.Op())
+	}
+}
+
+// WebhookSubscriptionClient is a client for the WebhookSubscription schema.
+type WebhookSubscriptionClient struct {
+	config
+}
+
+// NewWebhookSubscriptionClient returns a client for the WebhookSubscription from the given config.
+func NewWebhookSubscriptionClient(c config) *WebhookSubscriptionClient {
+	return &WebhookSubscriptionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `webhooksubscription.Hooks(f(g(h())))`.
+func (c *WebhookSubscriptionClient) Use(hooks ...Hook) {
+	c.hooks.WebhookSubscription = append(c.hooks.WebhookSubscription, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `webhooksubscription.Intercept(f(g(h())))`.
+func (c *WebhookSubscriptionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.WebhookSubscription = append(c.inters.WebhookSubscription, interceptors...)
+}
+
+// Create returns a builder for creating a WebhookSubscription entity.
+func (c *WebhookSubscriptionClient) Create() *WebhookSubscriptionCreate {
+	mutation := newWebhookSubscriptionMutation(c.config, OpCreate)
+	return &WebhookSubscriptionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of WebhookSubscription entities.
+func (c *WebhookSubscriptionClient) CreateBulk(builders ...*WebhookSubscriptionCreate) *WebhookSubscriptionCreateBulk {
+	return &WebhookSubscriptionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *WebhookSubscriptionClient) MapCreateBulk(slice any, setFunc func(*WebhookSubscriptionCreate, int)) *WebhookSubscriptionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &WebhookSubscriptionCreateBulk{err: fmt.Errorf("calling to WebhookSubscriptionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*WebhookSubscriptionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &WebhookSubscriptionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for WebhookSubscription.
+func (c *WebhookSubscriptionClient) Update() *WebhookSubscriptionUpdate {
+	mutation := newWebhookSubscriptionMutation(c.config, OpUpdate)
+	return &WebhookSubscriptionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *WebhookSubscriptionClient) UpdateOne(_m *WebhookSubscription) *WebhookSubscriptionUpdateOne {
+	mutation := newWebhookSubscriptionMutation(c.config, OpUpdateOne, withWebhookSubscription(_m))
+	return &WebhookSubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *WebhookSubscriptionClient) UpdateOneID(id uuid.UUID) *WebhookSubscriptionUpdateOne {
+	mutation := newWebhookSubscriptionMutation(c.config, OpUpdateOne, withWebhookSubscriptionID(id))
+	return &WebhookSubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for WebhookSubscription.
+func (c *WebhookSubscriptionClient) Delete() *WebhookSubscriptionDelete {
+	mutation := newWebhookSubscriptionMutation(c.config, OpDelete)
+	return &WebhookSubscriptionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *WebhookSubscriptionClient) DeleteOne(_m *WebhookSubscription) *WebhookSubscriptionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *WebhookSubscriptionClient) DeleteOneID(id uuid.UUID) *WebhookSubscriptionDeleteOne {
+	builder := c.Delete().Where(webhooksubscription.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &WebhookSubscriptionDeleteOne{builder}
+}
+
+// Query returns a query builder for WebhookSubscription.
+func (c *WebhookSubscriptionClient) Query() *WebhookSubscriptionQuery {
+	return &WebhookSubscriptionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeWebhookSubscription},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a WebhookSubscription entity by its id.
+func (c *WebhookSubscriptionClient) Get(ctx context.Context, id uuid.UUID) (*WebhookSubscription, error) {
+	return c.Query().Where(webhooksubscription.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *WebhookSubscriptionClient) GetX(ctx context.Context, id uuid.UUID) *WebhookSubscription {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a WebhookSubscription.
+func (c *WebhookSubscriptionClient) QueryOrganization(_m *WebhookSubscription) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(webhooksubscription.Table, webhooksubscription.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, webhooksubscription.OrganizationTable, webhooksubscription.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *WebhookSubscriptionClient) Hooks() []Hook {
+	hooks := c.hooks.WebhookSubscription
+	return append(hooks[:len(hooks):len(hooks)], webhooksubscription.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *WebhookSubscriptionClient) Interceptors() []Interceptor {
+	return c.inters.WebhookSubscription
+}
+
+func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscriptionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&WebhookSubscriptionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&WebhookSubscriptionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&WebhookSubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&WebhookSubscriptionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown WebhookSubscription mutation op: %q", m.Op())
+	}
+}
+
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIKey, AddonProduct, Alert, Amenity, AuditLog, AuthCode, Booking, Brand,
-		ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
-		FeatureProvisioning, FlashSale, GiftCard, HandoffCode, IdempotencyKey,
-		Instructor, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,
-		OTPRequest, OpeningHours, Organization, Pass, PassType, Payment, Photo,
-		PlatformSetting, RefreshToken, Room, Session, User []ent.Hook
+		APIKey, AddonProduct, Alert, Amenity, AuditLog, AuthCode, Booking,
+		BookingPolicy, Brand, BuddyInvite, ClassInstance, ClassType,
+		DeviceAuthorization, Event, FavoriteVenue, FeatureProvisioning, FlashSale,
+		GiftCard, HandoffCode, IdempotencyKey, Inquiry, Instructor, Location,
+		MFABackupCode, MFAChallenge, MFAFactor, Member, NotificationDelivery,
+		NotificationOptOut, OTPRequest, OpeningHours, Organization, Pass, PassType,
+		Payment, Photo, PlatformSetting, PushDevice, RefreshToken, Room, Service,
+		Session, User, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
-		APIKey, AddonProduct, Alert, Amenity, AuditLog, AuthCode, Booking, Brand,
-		ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
-		FeatureProvisioning, FlashSale, GiftCard, HandoffCode, IdempotencyKey,
-		Instructor, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,
-		OTPRequest, OpeningHours, Organization, Pass, PassType, Payment, Photo,
-		PlatformSetting, RefreshToken, Room, Session, User []ent.Interceptor
+		APIKey, AddonProduct, Alert, Amenity, AuditLog, AuthCode, Booking,
+		BookingPolicy, Brand, BuddyInvite, ClassInstance, ClassType,
+		DeviceAuthorization, Event, FavoriteVenue, FeatureProvisioning, FlashSale,
+		GiftCard, HandoffCode, IdempotencyKey, Inquiry, Instructor, Location,
+		MFABackupCode, MFAChallenge, MFAFactor, Member, NotificationDelivery,
+		NotificationOptOut, OTPRequest, OpeningHours, Organization, Pass, PassType,
+		Payment, Photo, PlatformSetting, PushDevice, RefreshToken, Room, Service,
+		Session, User, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Interceptor
 	}
 )
 

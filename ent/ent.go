@@ -19,7 +19,9 @@ import (
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
+	"github.com/venueplatform/venue/ent/bookingpolicy"
 	"github.com/venueplatform/venue/ent/brand"
+	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -30,12 +32,15 @@ import (
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
+	"github.com/venueplatform/venue/ent/inquiry"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfachallenge"
 	"github.com/venueplatform/venue/ent/mfafactor"
+	"github.com/venueplatform/venue/ent/notificationdelivery"
+	"github.com/venueplatform/venue/ent/notificationoptout"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
@@ -44,10 +49,15 @@ import (
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/user"
+	"github.com/venueplatform/venue/ent/webhookattempt"
+	"github.com/venueplatform/venue/ent/webhookdelivery"
+	"github.com/venueplatform/venue/ent/webhooksubscription"
 )
 
 // ent aliases to avoid import conflicts in user's code.
@@ -108,42 +118,52 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			apikey.Table:              apikey.ValidColumn,
-			addonproduct.Table:        addonproduct.ValidColumn,
-			alert.Table:               alert.ValidColumn,
-			amenity.Table:             amenity.ValidColumn,
-			auditlog.Table:            auditlog.ValidColumn,
-			authcode.Table:            authcode.ValidColumn,
-			booking.Table:             booking.ValidColumn,
-			brand.Table:               brand.ValidColumn,
-			classinstance.Table:       classinstance.ValidColumn,
-			classtype.Table:           classtype.ValidColumn,
-			deviceauthorization.Table: deviceauthorization.ValidColumn,
-			event.Table:               event.ValidColumn,
-			favoritevenue.Table:       favoritevenue.ValidColumn,
-			featureprovisioning.Table: featureprovisioning.ValidColumn,
-			flashsale.Table:           flashsale.ValidColumn,
-			giftcard.Table:            giftcard.ValidColumn,
-			handoffcode.Table:         handoffcode.ValidColumn,
-			idempotencykey.Table:      idempotencykey.ValidColumn,
-			instructor.Table:          instructor.ValidColumn,
-			location.Table:            location.ValidColumn,
-			mfabackupcode.Table:       mfabackupcode.ValidColumn,
-			mfachallenge.Table:        mfachallenge.ValidColumn,
-			mfafactor.Table:           mfafactor.ValidColumn,
-			member.Table:              member.ValidColumn,
-			otprequest.Table:          otprequest.ValidColumn,
-			openinghours.Table:        openinghours.ValidColumn,
-			organization.Table:        organization.ValidColumn,
-			pass.Table:                pass.ValidColumn,
-			passtype.Table:            passtype.ValidColumn,
-			payment.Table:             payment.ValidColumn,
-			photo.Table:               photo.ValidColumn,
-			platformsetting.Table:     platformsetting.ValidColumn,
-			refreshtoken.Table:        refreshtoken.ValidColumn,
-			room.Table:                room.ValidColumn,
-			session.Table:             session.ValidColumn,
-			user.Table:                user.ValidColumn,
+			apikey.Table:               apikey.ValidColumn,
+			addonproduct.Table:         addonproduct.ValidColumn,
+			alert.Table:                alert.ValidColumn,
+			amenity.Table:              amenity.ValidColumn,
+			auditlog.Table:             auditlog.ValidColumn,
+			authcode.Table:             authcode.ValidColumn,
+			booking.Table:              booking.ValidColumn,
+			bookingpolicy.Table:        bookingpolicy.ValidColumn,
+			brand.Table:                brand.ValidColumn,
+			buddyinvite.Table:          buddyinvite.ValidColumn,
+			classinstance.Table:        classinstance.ValidColumn,
+			classtype.Table:            classtype.ValidColumn,
+			deviceauthorization.Table:  deviceauthorization.ValidColumn,
+			event.Table:                event.ValidColumn,
+			favoritevenue.Table:        favoritevenue.ValidColumn,
+			featureprovisioning.Table:  featureprovisioning.ValidColumn,
+			flashsale.Table:            flashsale.ValidColumn,
+			giftcard.Table:             giftcard.ValidColumn,
+			handoffcode.Table:          handoffcode.ValidColumn,
+			idempotencykey.Table:       idempotencykey.ValidColumn,
+			inquiry.Table:              inquiry.ValidColumn,
+			instructor.Table:           instructor.ValidColumn,
+			location.Table:             location.ValidColumn,
+			mfabackupcode.Table:        mfabackupcode.ValidColumn,
+			mfachallenge.Table:         mfachallenge.ValidColumn,
+			mfafactor.Table:            mfafactor.ValidColumn,
+			member.Table:               member.ValidColumn,
+			notificationdelivery.Table: notificationdelivery.ValidColumn,
+			notificationoptout.Table:   notificationoptout.ValidColumn,
+			otprequest.Table:           otprequest.ValidColumn,
+			openinghours.Table:         openinghours.ValidColumn,
+			organization.Table:         organization.ValidColumn,
+			pass.Table:                 pass.ValidColumn,
+			passtype.Table:             passtype.ValidColumn,
+			payment.Table:              payment.ValidColumn,
+			photo.Table:                photo.ValidColumn,
+			platformsetting.Table:      platformsetting.ValidColumn,
+			pushdevice.Table:           pushdevice.ValidColumn,
+			refreshtoken.Table:         refreshtoken.ValidColumn,
+			room.Table:                 room.ValidColumn,
+			service.Table:              service.ValidColumn,
+			session.Table:              session.ValidColumn,
+			user.Table:                 user.ValidColumn,
+			webhookattempt.Table:       webhookattempt.ValidColumn,
+			webhookdelivery.Table:      webhookdelivery.ValidColumn,
+			webhooksubscription.Table:  webhooksubscription.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -10,7 +10,9 @@ import (
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
+	"github.com/venueplatform/venue/ent/bookingpolicy"
 	"github.com/venueplatform/venue/ent/brand"
+	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -21,12 +23,15 @@ import (
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
+	"github.com/venueplatform/venue/ent/inquiry"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfachallenge"
 	"github.com/venueplatform/venue/ent/mfafactor"
+	"github.com/venueplatform/venue/ent/notificationdelivery"
+	"github.com/venueplatform/venue/ent/notificationoptout"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
@@ -36,10 +41,15 @@ import (
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/predicate"
+	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/user"
+	"github.com/venueplatform/venue/ent/webhookattempt"
+	"github.com/venueplatform/venue/ent/webhookdelivery"
+	"github.com/venueplatform/venue/ent/webhooksubscription"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
@@ -49,7 +59,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 36)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 46)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -198,20 +208,50 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		Type: "Booking",
 		Fields: map[string]*sqlgraph.FieldSpec{
-			booking.FieldCreatedAt:        {Type: field.TypeTime, Column: booking.FieldCreatedAt},
-			booking.FieldUpdatedAt:        {Type: field.TypeTime, Column: booking.FieldUpdatedAt},
-			booking.FieldOrganizationID:   {Type: field.TypeUUID, Column: booking.FieldOrganizationID},
-			booking.FieldImportRef:        {Type: field.TypeString, Column: booking.FieldImportRef},
-			booking.FieldMemberID:         {Type: field.TypeUUID, Column: booking.FieldMemberID},
-			booking.FieldClassInstanceID:  {Type: field.TypeUUID, Column: booking.FieldClassInstanceID},
-			booking.FieldPassID:           {Type: field.TypeUUID, Column: booking.FieldPassID},
-			booking.FieldStatus:           {Type: field.TypeEnum, Column: booking.FieldStatus},
-			booking.FieldWaitlistPosition: {Type: field.TypeInt, Column: booking.FieldWaitlistPosition},
-			booking.FieldCancelledAt:      {Type: field.TypeTime, Column: booking.FieldCancelledAt},
-			booking.FieldCheckedInAt:      {Type: field.TypeTime, Column: booking.FieldCheckedInAt},
+			booking.FieldCreatedAt:          {Type: field.TypeTime, Column: booking.FieldCreatedAt},
+			booking.FieldUpdatedAt:          {Type: field.TypeTime, Column: booking.FieldUpdatedAt},
+			booking.FieldOrganizationID:     {Type: field.TypeUUID, Column: booking.FieldOrganizationID},
+			booking.FieldImportRef:          {Type: field.TypeString, Column: booking.FieldImportRef},
+			booking.FieldMemberID:           {Type: field.TypeUUID, Column: booking.FieldMemberID},
+			booking.FieldClassInstanceID:    {Type: field.TypeUUID, Column: booking.FieldClassInstanceID},
+			booking.FieldPassID:             {Type: field.TypeUUID, Column: booking.FieldPassID},
+			booking.FieldStatus:             {Type: field.TypeEnum, Column: booking.FieldStatus},
+			booking.FieldWaitlistPosition:   {Type: field.TypeInt, Column: booking.FieldWaitlistPosition},
+			booking.FieldCancelledAt:        {Type: field.TypeTime, Column: booking.FieldCancelledAt},
+			booking.FieldCheckedInAt:        {Type: field.TypeTime, Column: booking.FieldCheckedInAt},
+			booking.FieldClipCharged:        {Type: field.TypeBool, Column: booking.FieldClipCharged},
+			booking.FieldBookedVia:          {Type: field.TypeEnum, Column: booking.FieldBookedVia},
+			booking.FieldPromotedAt:         {Type: field.TypeTime, Column: booking.FieldPromotedAt},
+			booking.FieldCancelReason:       {Type: field.TypeString, Column: booking.FieldCancelReason},
+			booking.FieldLateCancelFeeMinor: {Type: field.TypeInt64, Column: booking.FieldLateCancelFeeMinor},
+			booking.FieldFeeStatus:          {Type: field.TypeEnum, Column: booking.FieldFeeStatus},
+			booking.FieldWatchAdmittedAt:    {Type: field.TypeTime, Column: booking.FieldWatchAdmittedAt},
 		},
 	}
 	graph.Nodes[7] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   bookingpolicy.Table,
+			Columns: bookingpolicy.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: bookingpolicy.FieldID,
+			},
+		},
+		Type: "BookingPolicy",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			bookingpolicy.FieldCreatedAt:               {Type: field.TypeTime, Column: bookingpolicy.FieldCreatedAt},
+			bookingpolicy.FieldUpdatedAt:               {Type: field.TypeTime, Column: bookingpolicy.FieldUpdatedAt},
+			bookingpolicy.FieldOrganizationID:          {Type: field.TypeUUID, Column: bookingpolicy.FieldOrganizationID},
+			bookingpolicy.FieldOpensMinutesBefore:      {Type: field.TypeInt, Column: bookingpolicy.FieldOpensMinutesBefore},
+			bookingpolicy.FieldClosesMinutesBefore:     {Type: field.TypeInt, Column: bookingpolicy.FieldClosesMinutesBefore},
+			bookingpolicy.FieldLateCancelMinutes:       {Type: field.TypeInt, Column: bookingpolicy.FieldLateCancelMinutes},
+			bookingpolicy.FieldLateCancelForfeitsClip:  {Type: field.TypeBool, Column: bookingpolicy.FieldLateCancelForfeitsClip},
+			bookingpolicy.FieldLateCancelFeeMinor:      {Type: field.TypeInt64, Column: bookingpolicy.FieldLateCancelFeeMinor},
+			bookingpolicy.FieldLateCancelFeeByPassType: {Type: field.TypeJSON, Column: bookingpolicy.FieldLateCancelFeeByPassType},
+			bookingpolicy.FieldDailyLimit:              {Type: field.TypeInt, Column: bookingpolicy.FieldDailyLimit},
+		},
+	}
+	graph.Nodes[8] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   brand.Table,
 			Columns: brand.Columns,
@@ -239,7 +279,32 @@ var schemaGraph = func() *sqlgraph.Schema {
 			brand.FieldSortOrder:      {Type: field.TypeInt, Column: brand.FieldSortOrder},
 		},
 	}
-	graph.Nodes[8] = &sqlgraph.Node{
+	graph.Nodes[9] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   buddyinvite.Table,
+			Columns: buddyinvite.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: buddyinvite.FieldID,
+			},
+		},
+		Type: "BuddyInvite",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			buddyinvite.FieldCreatedAt:        {Type: field.TypeTime, Column: buddyinvite.FieldCreatedAt},
+			buddyinvite.FieldUpdatedAt:        {Type: field.TypeTime, Column: buddyinvite.FieldUpdatedAt},
+			buddyinvite.FieldOrganizationID:   {Type: field.TypeUUID, Column: buddyinvite.FieldOrganizationID},
+			buddyinvite.FieldClassInstanceID:  {Type: field.TypeUUID, Column: buddyinvite.FieldClassInstanceID},
+			buddyinvite.FieldInviterMemberID:  {Type: field.TypeUUID, Column: buddyinvite.FieldInviterMemberID},
+			buddyinvite.FieldInviterBookingID: {Type: field.TypeUUID, Column: buddyinvite.FieldInviterBookingID},
+			buddyinvite.FieldInviteeMemberID:  {Type: field.TypeUUID, Column: buddyinvite.FieldInviteeMemberID},
+			buddyinvite.FieldStatus:           {Type: field.TypeEnum, Column: buddyinvite.FieldStatus},
+			buddyinvite.FieldBookingID:        {Type: field.TypeUUID, Column: buddyinvite.FieldBookingID},
+			buddyinvite.FieldMessage:          {Type: field.TypeString, Column: buddyinvite.FieldMessage},
+			buddyinvite.FieldExpiresAt:        {Type: field.TypeTime, Column: buddyinvite.FieldExpiresAt},
+			buddyinvite.FieldRespondedAt:      {Type: field.TypeTime, Column: buddyinvite.FieldRespondedAt},
+		},
+	}
+	graph.Nodes[10] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   classinstance.Table,
 			Columns: classinstance.Columns,
@@ -274,7 +339,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			classinstance.FieldHistoryCorrectedAt: {Type: field.TypeTime, Column: classinstance.FieldHistoryCorrectedAt},
 		},
 	}
-	graph.Nodes[9] = &sqlgraph.Node{
+	graph.Nodes[11] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   classtype.Table,
 			Columns: classtype.Columns,
@@ -298,7 +363,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			classtype.FieldActive:          {Type: field.TypeBool, Column: classtype.FieldActive},
 		},
 	}
-	graph.Nodes[10] = &sqlgraph.Node{
+	graph.Nodes[12] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   deviceauthorization.Table,
 			Columns: deviceauthorization.Columns,
@@ -319,7 +384,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			deviceauthorization.FieldExpiresAt:      {Type: field.TypeTime, Column: deviceauthorization.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[11] = &sqlgraph.Node{
+	graph.Nodes[13] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   event.Table,
 			Columns: event.Columns,
@@ -338,7 +403,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			event.FieldDeliveredAt:    {Type: field.TypeTime, Column: event.FieldDeliveredAt},
 		},
 	}
-	graph.Nodes[12] = &sqlgraph.Node{
+	graph.Nodes[14] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   favoritevenue.Table,
 			Columns: favoritevenue.Columns,
@@ -355,7 +420,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			favoritevenue.FieldVenueID:   {Type: field.TypeUUID, Column: favoritevenue.FieldVenueID},
 		},
 	}
-	graph.Nodes[13] = &sqlgraph.Node{
+	graph.Nodes[15] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   featureprovisioning.Table,
 			Columns: featureprovisioning.Columns,
@@ -373,7 +438,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			featureprovisioning.FieldModules:        {Type: field.TypeJSON, Column: featureprovisioning.FieldModules},
 		},
 	}
-	graph.Nodes[14] = &sqlgraph.Node{
+	graph.Nodes[16] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   flashsale.Table,
 			Columns: flashsale.Columns,
@@ -400,7 +465,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			flashsale.FieldCreatedByUserID: {Type: field.TypeUUID, Column: flashsale.FieldCreatedByUserID},
 		},
 	}
-	graph.Nodes[15] = &sqlgraph.Node{
+	graph.Nodes[17] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   giftcard.Table,
 			Columns: giftcard.Columns,
@@ -427,7 +492,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			giftcard.FieldPassTypeID:           {Type: field.TypeUUID, Column: giftcard.FieldPassTypeID},
 		},
 	}
-	graph.Nodes[16] = &sqlgraph.Node{
+	graph.Nodes[18] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   handoffcode.Table,
 			Columns: handoffcode.Columns,
@@ -448,7 +513,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			handoffcode.FieldUsedAt:          {Type: field.TypeTime, Column: handoffcode.FieldUsedAt},
 		},
 	}
-	graph.Nodes[17] = &sqlgraph.Node{
+	graph.Nodes[19] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   idempotencykey.Table,
 			Columns: idempotencykey.Columns,
@@ -473,7 +538,36 @@ var schemaGraph = func() *sqlgraph.Schema {
 			idempotencykey.FieldExpiresAt:       {Type: field.TypeTime, Column: idempotencykey.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[18] = &sqlgraph.Node{
+	graph.Nodes[20] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   inquiry.Table,
+			Columns: inquiry.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: inquiry.FieldID,
+			},
+		},
+		Type: "Inquiry",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			inquiry.FieldCreatedAt:       {Type: field.TypeTime, Column: inquiry.FieldCreatedAt},
+			inquiry.FieldUpdatedAt:       {Type: field.TypeTime, Column: inquiry.FieldUpdatedAt},
+			inquiry.FieldOrganizationID:  {Type: field.TypeUUID, Column: inquiry.FieldOrganizationID},
+			inquiry.FieldUserID:          {Type: field.TypeUUID, Column: inquiry.FieldUserID},
+			inquiry.FieldMemberID:        {Type: field.TypeUUID, Column: inquiry.FieldMemberID},
+			inquiry.FieldServiceID:       {Type: field.TypeUUID, Column: inquiry.FieldServiceID},
+			inquiry.FieldServiceName:     {Type: field.TypeString, Column: inquiry.FieldServiceName},
+			inquiry.FieldPreferredTime:   {Type: field.TypeString, Column: inquiry.FieldPreferredTime},
+			inquiry.FieldMessage:         {Type: field.TypeString, Column: inquiry.FieldMessage},
+			inquiry.FieldContactName:     {Type: field.TypeString, Column: inquiry.FieldContactName},
+			inquiry.FieldContactEmail:    {Type: field.TypeString, Column: inquiry.FieldContactEmail},
+			inquiry.FieldContactPhone:    {Type: field.TypeString, Column: inquiry.FieldContactPhone},
+			inquiry.FieldStatus:          {Type: field.TypeEnum, Column: inquiry.FieldStatus},
+			inquiry.FieldRequestID:       {Type: field.TypeString, Column: inquiry.FieldRequestID},
+			inquiry.FieldStaffNotifiedAt: {Type: field.TypeTime, Column: inquiry.FieldStaffNotifiedAt},
+			inquiry.FieldNotifyAttempts:  {Type: field.TypeInt, Column: inquiry.FieldNotifyAttempts},
+		},
+	}
+	graph.Nodes[21] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   instructor.Table,
 			Columns: instructor.Columns,
@@ -496,7 +590,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			instructor.FieldActive:         {Type: field.TypeBool, Column: instructor.FieldActive},
 		},
 	}
-	graph.Nodes[19] = &sqlgraph.Node{
+	graph.Nodes[22] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   location.Table,
 			Columns: location.Columns,
@@ -519,7 +613,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			location.FieldActive:         {Type: field.TypeBool, Column: location.FieldActive},
 		},
 	}
-	graph.Nodes[20] = &sqlgraph.Node{
+	graph.Nodes[23] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfabackupcode.Table,
 			Columns: mfabackupcode.Columns,
@@ -537,7 +631,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfabackupcode.FieldUsedAt:    {Type: field.TypeTime, Column: mfabackupcode.FieldUsedAt},
 		},
 	}
-	graph.Nodes[21] = &sqlgraph.Node{
+	graph.Nodes[24] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfachallenge.Table,
 			Columns: mfachallenge.Columns,
@@ -557,7 +651,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfachallenge.FieldUsedAt:    {Type: field.TypeTime, Column: mfachallenge.FieldUsedAt},
 		},
 	}
-	graph.Nodes[22] = &sqlgraph.Node{
+	graph.Nodes[25] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfafactor.Table,
 			Columns: mfafactor.Columns,
@@ -577,7 +671,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfafactor.FieldLastStep:    {Type: field.TypeInt64, Column: mfafactor.FieldLastStep},
 		},
 	}
-	graph.Nodes[23] = &sqlgraph.Node{
+	graph.Nodes[26] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   member.Table,
 			Columns: member.Columns,
@@ -600,7 +694,62 @@ var schemaGraph = func() *sqlgraph.Schema {
 			member.FieldJoinedAt:        {Type: field.TypeTime, Column: member.FieldJoinedAt},
 		},
 	}
-	graph.Nodes[24] = &sqlgraph.Node{
+	graph.Nodes[27] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   notificationdelivery.Table,
+			Columns: notificationdelivery.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: notificationdelivery.FieldID,
+			},
+		},
+		Type: "NotificationDelivery",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			notificationdelivery.FieldCreatedAt:         {Type: field.TypeTime, Column: notificationdelivery.FieldCreatedAt},
+			notificationdelivery.FieldUpdatedAt:         {Type: field.TypeTime, Column: notificationdelivery.FieldUpdatedAt},
+			notificationdelivery.FieldOrganizationID:    {Type: field.TypeUUID, Column: notificationdelivery.FieldOrganizationID},
+			notificationdelivery.FieldChannel:           {Type: field.TypeEnum, Column: notificationdelivery.FieldChannel},
+			notificationdelivery.FieldRecipientKind:     {Type: field.TypeEnum, Column: notificationdelivery.FieldRecipientKind},
+			notificationdelivery.FieldMemberID:          {Type: field.TypeUUID, Column: notificationdelivery.FieldMemberID},
+			notificationdelivery.FieldInstructorID:      {Type: field.TypeUUID, Column: notificationdelivery.FieldInstructorID},
+			notificationdelivery.FieldUserID:            {Type: field.TypeUUID, Column: notificationdelivery.FieldUserID},
+			notificationdelivery.FieldAddress:           {Type: field.TypeString, Column: notificationdelivery.FieldAddress},
+			notificationdelivery.FieldKind:              {Type: field.TypeString, Column: notificationdelivery.FieldKind},
+			notificationdelivery.FieldSubject:           {Type: field.TypeString, Column: notificationdelivery.FieldSubject},
+			notificationdelivery.FieldBody:              {Type: field.TypeString, Column: notificationdelivery.FieldBody},
+			notificationdelivery.FieldData:              {Type: field.TypeJSON, Column: notificationdelivery.FieldData},
+			notificationdelivery.FieldStatus:            {Type: field.TypeEnum, Column: notificationdelivery.FieldStatus},
+			notificationdelivery.FieldStatusReason:      {Type: field.TypeString, Column: notificationdelivery.FieldStatusReason},
+			notificationdelivery.FieldAttempts:          {Type: field.TypeInt, Column: notificationdelivery.FieldAttempts},
+			notificationdelivery.FieldLastError:         {Type: field.TypeString, Column: notificationdelivery.FieldLastError},
+			notificationdelivery.FieldProviderMessageID: {Type: field.TypeString, Column: notificationdelivery.FieldProviderMessageID},
+			notificationdelivery.FieldClassInstanceID:   {Type: field.TypeUUID, Column: notificationdelivery.FieldClassInstanceID},
+			notificationdelivery.FieldBookingID:         {Type: field.TypeUUID, Column: notificationdelivery.FieldBookingID},
+			notificationdelivery.FieldCorrelationID:     {Type: field.TypeString, Column: notificationdelivery.FieldCorrelationID},
+			notificationdelivery.FieldCreatedBy:         {Type: field.TypeString, Column: notificationdelivery.FieldCreatedBy},
+			notificationdelivery.FieldDispatchedAt:      {Type: field.TypeTime, Column: notificationdelivery.FieldDispatchedAt},
+			notificationdelivery.FieldSentAt:            {Type: field.TypeTime, Column: notificationdelivery.FieldSentAt},
+		},
+	}
+	graph.Nodes[28] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   notificationoptout.Table,
+			Columns: notificationoptout.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: notificationoptout.FieldID,
+			},
+		},
+		Type: "NotificationOptOut",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			notificationoptout.FieldCreatedAt:      {Type: field.TypeTime, Column: notificationoptout.FieldCreatedAt},
+			notificationoptout.FieldUpdatedAt:      {Type: field.TypeTime, Column: notificationoptout.FieldUpdatedAt},
+			notificationoptout.FieldOrganizationID: {Type: field.TypeUUID, Column: notificationoptout.FieldOrganizationID},
+			notificationoptout.FieldMemberID:       {Type: field.TypeUUID, Column: notificationoptout.FieldMemberID},
+			notificationoptout.FieldChannel:        {Type: field.TypeEnum, Column: notificationoptout.FieldChannel},
+		},
+	}
+	graph.Nodes[29] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   otprequest.Table,
 			Columns: otprequest.Columns,
@@ -622,7 +771,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			otprequest.FieldAttempts:      {Type: field.TypeInt, Column: otprequest.FieldAttempts},
 		},
 	}
-	graph.Nodes[25] = &sqlgraph.Node{
+	graph.Nodes[30] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   openinghours.Table,
 			Columns: openinghours.Columns,
@@ -644,7 +793,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			openinghours.FieldClosed:         {Type: field.TypeBool, Column: openinghours.FieldClosed},
 		},
 	}
-	graph.Nodes[26] = &sqlgraph.Node{
+	graph.Nodes[31] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   organization.Table,
 			Columns: organization.Columns,
@@ -677,7 +826,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			organization.FieldWorld:                 {Type: field.TypeEnum, Column: organization.FieldWorld},
 		},
 	}
-	graph.Nodes[27] = &sqlgraph.Node{
+	graph.Nodes[32] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pass.Table,
 			Columns: pass.Columns,
@@ -700,7 +849,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pass.FieldClipsRemaining: {Type: field.TypeInt, Column: pass.FieldClipsRemaining},
 		},
 	}
-	graph.Nodes[28] = &sqlgraph.Node{
+	graph.Nodes[33] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   passtype.Table,
 			Columns: passtype.Columns,
@@ -736,7 +885,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			passtype.FieldSortOrder:              {Type: field.TypeInt, Column: passtype.FieldSortOrder},
 		},
 	}
-	graph.Nodes[29] = &sqlgraph.Node{
+	graph.Nodes[34] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   payment.Table,
 			Columns: payment.Columns,
@@ -761,7 +910,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			payment.FieldProcessorPaymentID: {Type: field.TypeString, Column: payment.FieldProcessorPaymentID},
 		},
 	}
-	graph.Nodes[30] = &sqlgraph.Node{
+	graph.Nodes[35] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   photo.Table,
 			Columns: photo.Columns,
@@ -783,7 +932,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			photo.FieldSortOrder:      {Type: field.TypeInt, Column: photo.FieldSortOrder},
 		},
 	}
-	graph.Nodes[31] = &sqlgraph.Node{
+	graph.Nodes[36] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   platformsetting.Table,
 			Columns: platformsetting.Columns,
@@ -801,7 +950,27 @@ var schemaGraph = func() *sqlgraph.Schema {
 			platformsetting.FieldChangedBy: {Type: field.TypeString, Column: platformsetting.FieldChangedBy},
 		},
 	}
-	graph.Nodes[32] = &sqlgraph.Node{
+	graph.Nodes[37] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   pushdevice.Table,
+			Columns: pushdevice.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: pushdevice.FieldID,
+			},
+		},
+		Type: "PushDevice",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			pushdevice.FieldCreatedAt:      {Type: field.TypeTime, Column: pushdevice.FieldCreatedAt},
+			pushdevice.FieldUpdatedAt:      {Type: field.TypeTime, Column: pushdevice.FieldUpdatedAt},
+			pushdevice.FieldOrganizationID: {Type: field.TypeUUID, Column: pushdevice.FieldOrganizationID},
+			pushdevice.FieldMemberID:       {Type: field.TypeUUID, Column: pushdevice.FieldMemberID},
+			pushdevice.FieldPlatform:       {Type: field.TypeEnum, Column: pushdevice.FieldPlatform},
+			pushdevice.FieldToken:          {Type: field.TypeString, Column: pushdevice.FieldToken},
+			pushdevice.FieldDisabledAt:     {Type: field.TypeTime, Column: pushdevice.FieldDisabledAt},
+		},
+	}
+	graph.Nodes[38] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refreshtoken.Table,
 			Columns: refreshtoken.Columns,
@@ -823,7 +992,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refreshtoken.FieldUsedAt:    {Type: field.TypeTime, Column: refreshtoken.FieldUsedAt},
 		},
 	}
-	graph.Nodes[33] = &sqlgraph.Node{
+	graph.Nodes[39] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   room.Table,
 			Columns: room.Columns,
@@ -846,7 +1015,36 @@ var schemaGraph = func() *sqlgraph.Schema {
 			room.FieldFloorPlanURL:   {Type: field.TypeString, Column: room.FieldFloorPlanURL},
 		},
 	}
-	graph.Nodes[34] = &sqlgraph.Node{
+	graph.Nodes[40] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   service.Table,
+			Columns: service.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: service.FieldID,
+			},
+		},
+		Type: "Service",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			service.FieldCreatedAt:        {Type: field.TypeTime, Column: service.FieldCreatedAt},
+			service.FieldUpdatedAt:        {Type: field.TypeTime, Column: service.FieldUpdatedAt},
+			service.FieldOrganizationID:   {Type: field.TypeUUID, Column: service.FieldOrganizationID},
+			service.FieldImportRef:        {Type: field.TypeString, Column: service.FieldImportRef},
+			service.FieldName:             {Type: field.TypeString, Column: service.FieldName},
+			service.FieldSlug:             {Type: field.TypeString, Column: service.FieldSlug},
+			service.FieldDescription:      {Type: field.TypeString, Column: service.FieldDescription},
+			service.FieldCategory:         {Type: field.TypeString, Column: service.FieldCategory},
+			service.FieldDurationMinutes:  {Type: field.TypeInt, Column: service.FieldDurationMinutes},
+			service.FieldPriceMinor:       {Type: field.TypeInt64, Column: service.FieldPriceMinor},
+			service.FieldCurrency:         {Type: field.TypeString, Column: service.FieldCurrency},
+			service.FieldIsActive:         {Type: field.TypeBool, Column: service.FieldIsActive},
+			service.FieldListed:           {Type: field.TypeBool, Column: service.FieldListed},
+			service.FieldAcceptsInquiries: {Type: field.TypeBool, Column: service.FieldAcceptsInquiries},
+			service.FieldImageURL:         {Type: field.TypeString, Column: service.FieldImageURL},
+			service.FieldSortOrder:        {Type: field.TypeInt, Column: service.FieldSortOrder},
+		},
+	}
+	graph.Nodes[41] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   session.Table,
 			Columns: session.Columns,
@@ -870,7 +1068,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			session.FieldActiveOrganizationID: {Type: field.TypeUUID, Column: session.FieldActiveOrganizationID},
 		},
 	}
-	graph.Nodes[35] = &sqlgraph.Node{
+	graph.Nodes[42] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -892,6 +1090,85 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldCountry:          {Type: field.TypeString, Column: user.FieldCountry},
 			user.FieldCity:             {Type: field.TypeString, Column: user.FieldCity},
 			user.FieldMarketingConsent: {Type: field.TypeBool, Column: user.FieldMarketingConsent},
+		},
+	}
+	graph.Nodes[43] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   webhookattempt.Table,
+			Columns: webhookattempt.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: webhookattempt.FieldID,
+			},
+		},
+		Type: "WebhookAttempt",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			webhookattempt.FieldCreatedAt:       {Type: field.TypeTime, Column: webhookattempt.FieldCreatedAt},
+			webhookattempt.FieldUpdatedAt:       {Type: field.TypeTime, Column: webhookattempt.FieldUpdatedAt},
+			webhookattempt.FieldOrganizationID:  {Type: field.TypeUUID, Column: webhookattempt.FieldOrganizationID},
+			webhookattempt.FieldDeliveryID:      {Type: field.TypeUUID, Column: webhookattempt.FieldDeliveryID},
+			webhookattempt.FieldNumber:          {Type: field.TypeInt, Column: webhookattempt.FieldNumber},
+			webhookattempt.FieldStartedAt:       {Type: field.TypeTime, Column: webhookattempt.FieldStartedAt},
+			webhookattempt.FieldDurationMs:      {Type: field.TypeInt64, Column: webhookattempt.FieldDurationMs},
+			webhookattempt.FieldStatusCode:      {Type: field.TypeInt, Column: webhookattempt.FieldStatusCode},
+			webhookattempt.FieldOutcome:         {Type: field.TypeString, Column: webhookattempt.FieldOutcome},
+			webhookattempt.FieldErrorClass:      {Type: field.TypeString, Column: webhookattempt.FieldErrorClass},
+			webhookattempt.FieldError:           {Type: field.TypeString, Column: webhookattempt.FieldError},
+			webhookattempt.FieldResponseSnippet: {Type: field.TypeString, Column: webhookattempt.FieldResponseSnippet},
+			webhookattempt.FieldCorrelationID:   {Type: field.TypeString, Column: webhookattempt.FieldCorrelationID},
+		},
+	}
+	graph.Nodes[44] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   webhookdelivery.Table,
+			Columns: webhookdelivery.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: webhookdelivery.FieldID,
+			},
+		},
+		Type: "WebhookDelivery",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			webhookdelivery.FieldCreatedAt:      {Type: field.TypeTime, Column: webhookdelivery.FieldCreatedAt},
+			webhookdelivery.FieldUpdatedAt:      {Type: field.TypeTime, Column: webhookdelivery.FieldUpdatedAt},
+			webhookdelivery.FieldOrganizationID: {Type: field.TypeUUID, Column: webhookdelivery.FieldOrganizationID},
+			webhookdelivery.FieldSubscriptionID: {Type: field.TypeUUID, Column: webhookdelivery.FieldSubscriptionID},
+			webhookdelivery.FieldEventID:        {Type: field.TypeUUID, Column: webhookdelivery.FieldEventID},
+			webhookdelivery.FieldEventType:      {Type: field.TypeString, Column: webhookdelivery.FieldEventType},
+			webhookdelivery.FieldMessageID:      {Type: field.TypeString, Column: webhookdelivery.FieldMessageID},
+			webhookdelivery.FieldStatus:         {Type: field.TypeEnum, Column: webhookdelivery.FieldStatus},
+			webhookdelivery.FieldAttempts:       {Type: field.TypeInt, Column: webhookdelivery.FieldAttempts},
+			webhookdelivery.FieldNextAttemptAt:  {Type: field.TypeTime, Column: webhookdelivery.FieldNextAttemptAt},
+			webhookdelivery.FieldLastStatusCode: {Type: field.TypeInt, Column: webhookdelivery.FieldLastStatusCode},
+			webhookdelivery.FieldDeliveredAt:    {Type: field.TypeTime, Column: webhookdelivery.FieldDeliveredAt},
+			webhookdelivery.FieldReplayOf:       {Type: field.TypeUUID, Column: webhookdelivery.FieldReplayOf},
+		},
+	}
+	graph.Nodes[45] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   webhooksubscription.Table,
+			Columns: webhooksubscription.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: webhooksubscription.FieldID,
+			},
+		},
+		Type: "WebhookSubscription",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			webhooksubscription.FieldCreatedAt:               {Type: field.TypeTime, Column: webhooksubscription.FieldCreatedAt},
+			webhooksubscription.FieldUpdatedAt:               {Type: field.TypeTime, Column: webhooksubscription.FieldUpdatedAt},
+			webhooksubscription.FieldOrganizationID:          {Type: field.TypeUUID, Column: webhooksubscription.FieldOrganizationID},
+			webhooksubscription.FieldURL:                     {Type: field.TypeString, Column: webhooksubscription.FieldURL},
+			webhooksubscription.FieldDescription:             {Type: field.TypeString, Column: webhooksubscription.FieldDescription},
+			webhooksubscription.FieldEventTypes:              {Type: field.TypeJSON, Column: webhooksubscription.FieldEventTypes},
+			webhooksubscription.FieldSecret:                  {Type: field.TypeString, Column: webhooksubscription.FieldSecret},
+			webhooksubscription.FieldPreviousSecret:          {Type: field.TypeString, Column: webhooksubscription.FieldPreviousSecret},
+			webhooksubscription.FieldPreviousSecretExpiresAt: {Type: field.TypeTime, Column: webhooksubscription.FieldPreviousSecretExpiresAt},
+			webhooksubscription.FieldSecretRotatedAt:         {Type: field.TypeTime, Column: webhooksubscription.FieldSecretRotatedAt},
+			webhooksubscription.FieldEnabled:                 {Type: field.TypeBool, Column: webhooksubscription.FieldEnabled},
+			webhooksubscription.FieldDisabledReason:          {Type: field.TypeString, Column: webhooksubscription.FieldDisabledReason},
+			webhooksubscription.FieldDisabledAt:              {Type: field.TypeTime, Column: webhooksubscription.FieldDisabledAt},
+			webhooksubscription.FieldCreatedBy:               {Type: field.TypeString, Column: webhooksubscription.FieldCreatedBy},
 		},
 	}
 	graph.MustAddE(
@@ -1031,6 +1308,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: false,
+			Table:   bookingpolicy.OrganizationTable,
+			Columns: []string{bookingpolicy.OrganizationColumn},
+			Bidi:    false,
+		},
+		"BookingPolicy",
+		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
 			Table:   brand.OrganizationTable,
 			Columns: []string{brand.OrganizationColumn},
 			Bidi:    false,
@@ -1073,6 +1362,78 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Brand",
 		"Photo",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   buddyinvite.OrganizationTable,
+			Columns: []string{buddyinvite.OrganizationColumn},
+			Bidi:    false,
+		},
+		"BuddyInvite",
+		"Organization",
+	)
+	graph.MustAddE(
+		"class_instance",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   buddyinvite.ClassInstanceTable,
+			Columns: []string{buddyinvite.ClassInstanceColumn},
+			Bidi:    false,
+		},
+		"BuddyInvite",
+		"ClassInstance",
+	)
+	graph.MustAddE(
+		"inviter",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   buddyinvite.InviterTable,
+			Columns: []string{buddyinvite.InviterColumn},
+			Bidi:    false,
+		},
+		"BuddyInvite",
+		"Member",
+	)
+	graph.MustAddE(
+		"inviter_booking",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   buddyinvite.InviterBookingTable,
+			Columns: []string{buddyinvite.InviterBookingColumn},
+			Bidi:    false,
+		},
+		"BuddyInvite",
+		"Booking",
+	)
+	graph.MustAddE(
+		"invitee",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   buddyinvite.InviteeTable,
+			Columns: []string{buddyinvite.InviteeColumn},
+			Bidi:    false,
+		},
+		"BuddyInvite",
+		"Member",
+	)
+	graph.MustAddE(
+		"booking",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   buddyinvite.BookingTable,
+			Columns: []string{buddyinvite.BookingColumn},
+			Bidi:    false,
+		},
+		"BuddyInvite",
+		"Booking",
 	)
 	graph.MustAddE(
 		"organization",
@@ -1271,6 +1632,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: false,
+			Table:   inquiry.OrganizationTable,
+			Columns: []string{inquiry.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Inquiry",
+		"Organization",
+	)
+	graph.MustAddE(
+		"service",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   inquiry.ServiceTable,
+			Columns: []string{inquiry.ServiceColumn},
+			Bidi:    false,
+		},
+		"Inquiry",
+		"Service",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
 			Table:   instructor.OrganizationTable,
 			Columns: []string{instructor.OrganizationColumn},
 			Bidi:    false,
@@ -1421,6 +1806,78 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Member",
 		"Payment",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   notificationdelivery.OrganizationTable,
+			Columns: []string{notificationdelivery.OrganizationColumn},
+			Bidi:    false,
+		},
+		"NotificationDelivery",
+		"Organization",
+	)
+	graph.MustAddE(
+		"member",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   notificationdelivery.MemberTable,
+			Columns: []string{notificationdelivery.MemberColumn},
+			Bidi:    false,
+		},
+		"NotificationDelivery",
+		"Member",
+	)
+	graph.MustAddE(
+		"instructor",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   notificationdelivery.InstructorTable,
+			Columns: []string{notificationdelivery.InstructorColumn},
+			Bidi:    false,
+		},
+		"NotificationDelivery",
+		"Instructor",
+	)
+	graph.MustAddE(
+		"class_instance",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   notificationdelivery.ClassInstanceTable,
+			Columns: []string{notificationdelivery.ClassInstanceColumn},
+			Bidi:    false,
+		},
+		"NotificationDelivery",
+		"ClassInstance",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   notificationoptout.OrganizationTable,
+			Columns: []string{notificationoptout.OrganizationColumn},
+			Bidi:    false,
+		},
+		"NotificationOptOut",
+		"Organization",
+	)
+	graph.MustAddE(
+		"member",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   notificationoptout.MemberTable,
+			Columns: []string{notificationoptout.MemberColumn},
+			Bidi:    false,
+		},
+		"NotificationOptOut",
+		"Member",
 	)
 	graph.MustAddE(
 		"organization",
@@ -1651,6 +2108,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 		"Brand",
 	)
 	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   pushdevice.OrganizationTable,
+			Columns: []string{pushdevice.OrganizationColumn},
+			Bidi:    false,
+		},
+		"PushDevice",
+		"Organization",
+	)
+	graph.MustAddE(
+		"member",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   pushdevice.MemberTable,
+			Columns: []string{pushdevice.MemberColumn},
+			Bidi:    false,
+		},
+		"PushDevice",
+		"Member",
+	)
+	graph.MustAddE(
 		"session",
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -1697,6 +2178,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Room",
 		"ClassInstance",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   service.OrganizationTable,
+			Columns: []string{service.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Service",
+		"Organization",
+	)
+	graph.MustAddE(
+		"inquiries",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.InquiriesTable,
+			Columns: []string{service.InquiriesColumn},
+			Bidi:    false,
+		},
+		"Service",
+		"Inquiry",
 	)
 	graph.MustAddE(
 		"user",
@@ -1757,6 +2262,78 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"User",
 		"AuthCode",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   webhookattempt.OrganizationTable,
+			Columns: []string{webhookattempt.OrganizationColumn},
+			Bidi:    false,
+		},
+		"WebhookAttempt",
+		"Organization",
+	)
+	graph.MustAddE(
+		"delivery",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   webhookattempt.DeliveryTable,
+			Columns: []string{webhookattempt.DeliveryColumn},
+			Bidi:    false,
+		},
+		"WebhookAttempt",
+		"WebhookDelivery",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   webhookdelivery.OrganizationTable,
+			Columns: []string{webhookdelivery.OrganizationColumn},
+			Bidi:    false,
+		},
+		"WebhookDelivery",
+		"Organization",
+	)
+	graph.MustAddE(
+		"subscription",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   webhookdelivery.SubscriptionTable,
+			Columns: []string{webhookdelivery.SubscriptionColumn},
+			Bidi:    false,
+		},
+		"WebhookDelivery",
+		"WebhookSubscription",
+	)
+	graph.MustAddE(
+		"event",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   webhookdelivery.EventTable,
+			Columns: []string{webhookdelivery.EventColumn},
+			Bidi:    false,
+		},
+		"WebhookDelivery",
+		"Event",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   webhooksubscription.OrganizationTable,
+			Columns: []string{webhooksubscription.OrganizationColumn},
+			Bidi:    false,
+		},
+		"WebhookSubscription",
+		"Organization",
 	)
 	return graph
 }()
@@ -2495,6 +3072,41 @@ func (f *BookingFilter) WhereCheckedInAt(p entql.TimeP) {
 	f.Where(p.Field(booking.FieldCheckedInAt))
 }
 
+// WhereClipCharged applies the entql bool predicate on the clip_charged field.
+func (f *BookingFilter) WhereClipCharged(p entql.BoolP) {
+	f.Where(p.Field(booking.FieldClipCharged))
+}
+
+// WhereBookedVia applies the entql string predicate on the booked_via field.
+func (f *BookingFilter) WhereBookedVia(p entql.StringP) {
+	f.Where(p.Field(booking.FieldBookedVia))
+}
+
+// WherePromotedAt applies the entql time.Time predicate on the promoted_at field.
+func (f *BookingFilter) WherePromotedAt(p entql.TimeP) {
+	f.Where(p.Field(booking.FieldPromotedAt))
+}
+
+// WhereCancelReason applies the entql string predicate on the cancel_reason field.
+func (f *BookingFilter) WhereCancelReason(p entql.StringP) {
+	f.Where(p.Field(booking.FieldCancelReason))
+}
+
+// WhereLateCancelFeeMinor applies the entql int64 predicate on the late_cancel_fee_minor field.
+func (f *BookingFilter) WhereLateCancelFeeMinor(p entql.Int64P) {
+	f.Where(p.Field(booking.FieldLateCancelFeeMinor))
+}
+
+// WhereFeeStatus applies the entql string predicate on the fee_status field.
+func (f *BookingFilter) WhereFeeStatus(p entql.StringP) {
+	f.Where(p.Field(booking.FieldFeeStatus))
+}
+
+// WhereWatchAdmittedAt applies the entql time.Time predicate on the watch_admitted_at field.
+func (f *BookingFilter) WhereWatchAdmittedAt(p entql.TimeP) {
+	f.Where(p.Field(booking.FieldWatchAdmittedAt))
+}
+
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
 func (f *BookingFilter) WhereHasOrganization() {
 	f.Where(entql.HasEdge("organization"))
@@ -2552,6 +3164,110 @@ func (f *BookingFilter) WhereHasPassWith(preds ...predicate.Pass) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *BookingPolicyQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the BookingPolicyQuery builder.
+func (_q *BookingPolicyQuery) Filter() *BookingPolicyFilter {
+	return &BookingPolicyFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *BookingPolicyMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the BookingPolicyMutation builder.
+func (m *BookingPolicyMutation) Filter() *BookingPolicyFilter {
+	return &BookingPolicyFilter{config: m.config, predicateAdder: m}
+}
+
+// BookingPolicyFilter provides a generic filtering capability at runtime for BookingPolicyQuery.
+type BookingPolicyFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *BookingPolicyFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[7].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *BookingPolicyFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(bookingpolicy.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *BookingPolicyFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(bookingpolicy.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *BookingPolicyFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(bookingpolicy.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *BookingPolicyFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(bookingpolicy.FieldOrganizationID))
+}
+
+// WhereOpensMinutesBefore applies the entql int predicate on the opens_minutes_before field.
+func (f *BookingPolicyFilter) WhereOpensMinutesBefore(p entql.IntP) {
+	f.Where(p.Field(bookingpolicy.FieldOpensMinutesBefore))
+}
+
+// WhereClosesMinutesBefore applies the entql int predicate on the closes_minutes_before field.
+func (f *BookingPolicyFilter) WhereClosesMinutesBefore(p entql.IntP) {
+	f.Where(p.Field(bookingpolicy.FieldClosesMinutesBefore))
+}
+
+// WhereLateCancelMinutes applies the entql int predicate on the late_cancel_minutes field.
+func (f *BookingPolicyFilter) WhereLateCancelMinutes(p entql.IntP) {
+	f.Where(p.Field(bookingpolicy.FieldLateCancelMinutes))
+}
+
+// WhereLateCancelForfeitsClip applies the entql bool predicate on the late_cancel_forfeits_clip field.
+func (f *BookingPolicyFilter) WhereLateCancelForfeitsClip(p entql.BoolP) {
+	f.Where(p.Field(bookingpolicy.FieldLateCancelForfeitsClip))
+}
+
+// WhereLateCancelFeeMinor applies the entql int64 predicate on the late_cancel_fee_minor field.
+func (f *BookingPolicyFilter) WhereLateCancelFeeMinor(p entql.Int64P) {
+	f.Where(p.Field(bookingpolicy.FieldLateCancelFeeMinor))
+}
+
+// WhereLateCancelFeeByPassType applies the entql json.RawMessage predicate on the late_cancel_fee_by_pass_type field.
+func (f *BookingPolicyFilter) WhereLateCancelFeeByPassType(p entql.BytesP) {
+	f.Where(p.Field(bookingpolicy.FieldLateCancelFeeByPassType))
+}
+
+// WhereDailyLimit applies the entql int predicate on the daily_limit field.
+func (f *BookingPolicyFilter) WhereDailyLimit(p entql.IntP) {
+	f.Where(p.Field(bookingpolicy.FieldDailyLimit))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *BookingPolicyFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *BookingPolicyFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *BrandQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -2580,7 +3296,7 @@ type BrandFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *BrandFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[7].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[8].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2723,6 +3439,190 @@ func (f *BrandFilter) WhereHasPhotosWith(preds ...predicate.Photo) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *BuddyInviteQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the BuddyInviteQuery builder.
+func (_q *BuddyInviteQuery) Filter() *BuddyInviteFilter {
+	return &BuddyInviteFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *BuddyInviteMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the BuddyInviteMutation builder.
+func (m *BuddyInviteMutation) Filter() *BuddyInviteFilter {
+	return &BuddyInviteFilter{config: m.config, predicateAdder: m}
+}
+
+// BuddyInviteFilter provides a generic filtering capability at runtime for BuddyInviteQuery.
+type BuddyInviteFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *BuddyInviteFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[9].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *BuddyInviteFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(buddyinvite.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *BuddyInviteFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(buddyinvite.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *BuddyInviteFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(buddyinvite.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *BuddyInviteFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(buddyinvite.FieldOrganizationID))
+}
+
+// WhereClassInstanceID applies the entql [16]byte predicate on the class_instance_id field.
+func (f *BuddyInviteFilter) WhereClassInstanceID(p entql.ValueP) {
+	f.Where(p.Field(buddyinvite.FieldClassInstanceID))
+}
+
+// WhereInviterMemberID applies the entql [16]byte predicate on the inviter_member_id field.
+func (f *BuddyInviteFilter) WhereInviterMemberID(p entql.ValueP) {
+	f.Where(p.Field(buddyinvite.FieldInviterMemberID))
+}
+
+// WhereInviterBookingID applies the entql [16]byte predicate on the inviter_booking_id field.
+func (f *BuddyInviteFilter) WhereInviterBookingID(p entql.ValueP) {
+	f.Where(p.Field(buddyinvite.FieldInviterBookingID))
+}
+
+// WhereInviteeMemberID applies the entql [16]byte predicate on the invitee_member_id field.
+func (f *BuddyInviteFilter) WhereInviteeMemberID(p entql.ValueP) {
+	f.Where(p.Field(buddyinvite.FieldInviteeMemberID))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *BuddyInviteFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(buddyinvite.FieldStatus))
+}
+
+// WhereBookingID applies the entql [16]byte predicate on the booking_id field.
+func (f *BuddyInviteFilter) WhereBookingID(p entql.ValueP) {
+	f.Where(p.Field(buddyinvite.FieldBookingID))
+}
+
+// WhereMessage applies the entql string predicate on the message field.
+func (f *BuddyInviteFilter) WhereMessage(p entql.StringP) {
+	f.Where(p.Field(buddyinvite.FieldMessage))
+}
+
+// WhereExpiresAt applies the entql time.Time predicate on the expires_at field.
+func (f *BuddyInviteFilter) WhereExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(buddyinvite.FieldExpiresAt))
+}
+
+// WhereRespondedAt applies the entql time.Time predicate on the responded_at field.
+func (f *BuddyInviteFilter) WhereRespondedAt(p entql.TimeP) {
+	f.Where(p.Field(buddyinvite.FieldRespondedAt))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *BuddyInviteFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *BuddyInviteFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasClassInstance applies a predicate to check if query has an edge class_instance.
+func (f *BuddyInviteFilter) WhereHasClassInstance() {
+	f.Where(entql.HasEdge("class_instance"))
+}
+
+// WhereHasClassInstanceWith applies a predicate to check if query has an edge class_instance with a given conditions (other predicates).
+func (f *BuddyInviteFilter) WhereHasClassInstanceWith(preds ...predicate.ClassInstance) {
+	f.Where(entql.HasEdgeWith("class_instance", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasInviter applies a predicate to check if query has an edge inviter.
+func (f *BuddyInviteFilter) WhereHasInviter() {
+	f.Where(entql.HasEdge("inviter"))
+}
+
+// WhereHasInviterWith applies a predicate to check if query has an edge inviter with a given conditions (other predicates).
+func (f *BuddyInviteFilter) WhereHasInviterWith(preds ...predicate.Member) {
+	f.Where(entql.HasEdgeWith("inviter", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasInviterBooking applies a predicate to check if query has an edge inviter_booking.
+func (f *BuddyInviteFilter) WhereHasInviterBooking() {
+	f.Where(entql.HasEdge("inviter_booking"))
+}
+
+// WhereHasInviterBookingWith applies a predicate to check if query has an edge inviter_booking with a given conditions (other predicates).
+func (f *BuddyInviteFilter) WhereHasInviterBookingWith(preds ...predicate.Booking) {
+	f.Where(entql.HasEdgeWith("inviter_booking", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasInvitee applies a predicate to check if query has an edge invitee.
+func (f *BuddyInviteFilter) WhereHasInvitee() {
+	f.Where(entql.HasEdge("invitee"))
+}
+
+// WhereHasInviteeWith applies a predicate to check if query has an edge invitee with a given conditions (other predicates).
+func (f *BuddyInviteFilter) WhereHasInviteeWith(preds ...predicate.Member) {
+	f.Where(entql.HasEdgeWith("invitee", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasBooking applies a predicate to check if query has an edge booking.
+func (f *BuddyInviteFilter) WhereHasBooking() {
+	f.Where(entql.HasEdge("booking"))
+}
+
+// WhereHasBookingWith applies a predicate to check if query has an edge booking with a given conditions (other predicates).
+func (f *BuddyInviteFilter) WhereHasBookingWith(preds ...predicate.Booking) {
+	f.Where(entql.HasEdgeWith("booking", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *ClassInstanceQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -2751,7 +3651,7 @@ type ClassInstanceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ClassInstanceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[8].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -2985,7 +3885,7 @@ type ClassTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ClassTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[9].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3136,7 +4036,7 @@ type DeviceAuthorizationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *DeviceAuthorizationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3216,7 +4116,7 @@ type EventFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *EventFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3300,7 +4200,7 @@ type FavoriteVenueFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FavoriteVenueFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3360,7 +4260,7 @@ type FeatureProvisioningFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FeatureProvisioningFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3439,7 +4339,7 @@ type FlashSaleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FlashSaleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3577,7 +4477,7 @@ type GiftCardFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *GiftCardFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3715,7 +4615,7 @@ type HandoffCodeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *HandoffCodeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3795,7 +4695,7 @@ type IdempotencyKeyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *IdempotencyKeyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3867,6 +4767,154 @@ func (f *IdempotencyKeyFilter) WhereExpiresAt(p entql.TimeP) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *InquiryQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the InquiryQuery builder.
+func (_q *InquiryQuery) Filter() *InquiryFilter {
+	return &InquiryFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *InquiryMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the InquiryMutation builder.
+func (m *InquiryMutation) Filter() *InquiryFilter {
+	return &InquiryFilter{config: m.config, predicateAdder: m}
+}
+
+// InquiryFilter provides a generic filtering capability at runtime for InquiryQuery.
+type InquiryFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *InquiryFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *InquiryFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(inquiry.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *InquiryFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(inquiry.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *InquiryFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(inquiry.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *InquiryFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(inquiry.FieldOrganizationID))
+}
+
+// WhereUserID applies the entql [16]byte predicate on the user_id field.
+func (f *InquiryFilter) WhereUserID(p entql.ValueP) {
+	f.Where(p.Field(inquiry.FieldUserID))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *InquiryFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(inquiry.FieldMemberID))
+}
+
+// WhereServiceID applies the entql [16]byte predicate on the service_id field.
+func (f *InquiryFilter) WhereServiceID(p entql.ValueP) {
+	f.Where(p.Field(inquiry.FieldServiceID))
+}
+
+// WhereServiceName applies the entql string predicate on the service_name field.
+func (f *InquiryFilter) WhereServiceName(p entql.StringP) {
+	f.Where(p.Field(inquiry.FieldServiceName))
+}
+
+// WherePreferredTime applies the entql string predicate on the preferred_time field.
+func (f *InquiryFilter) WherePreferredTime(p entql.StringP) {
+	f.Where(p.Field(inquiry.FieldPreferredTime))
+}
+
+// WhereMessage applies the entql string predicate on the message field.
+func (f *InquiryFilter) WhereMessage(p entql.StringP) {
+	f.Where(p.Field(inquiry.FieldMessage))
+}
+
+// WhereContactName applies the entql string predicate on the contact_name field.
+func (f *InquiryFilter) WhereContactName(p entql.StringP) {
+	f.Where(p.Field(inquiry.FieldContactName))
+}
+
+// WhereContactEmail applies the entql string predicate on the contact_email field.
+func (f *InquiryFilter) WhereContactEmail(p entql.StringP) {
+	f.Where(p.Field(inquiry.FieldContactEmail))
+}
+
+// WhereContactPhone applies the entql string predicate on the contact_phone field.
+func (f *InquiryFilter) WhereContactPhone(p entql.StringP) {
+	f.Where(p.Field(inquiry.FieldContactPhone))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *InquiryFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(inquiry.FieldStatus))
+}
+
+// WhereRequestID applies the entql string predicate on the request_id field.
+func (f *InquiryFilter) WhereRequestID(p entql.StringP) {
+	f.Where(p.Field(inquiry.FieldRequestID))
+}
+
+// WhereStaffNotifiedAt applies the entql time.Time predicate on the staff_notified_at field.
+func (f *InquiryFilter) WhereStaffNotifiedAt(p entql.TimeP) {
+	f.Where(p.Field(inquiry.FieldStaffNotifiedAt))
+}
+
+// WhereNotifyAttempts applies the entql int predicate on the notify_attempts field.
+func (f *InquiryFilter) WhereNotifyAttempts(p entql.IntP) {
+	f.Where(p.Field(inquiry.FieldNotifyAttempts))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *InquiryFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *InquiryFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasService applies a predicate to check if query has an edge service.
+func (f *InquiryFilter) WhereHasService() {
+	f.Where(entql.HasEdge("service"))
+}
+
+// WhereHasServiceWith applies a predicate to check if query has an edge service with a given conditions (other predicates).
+func (f *InquiryFilter) WhereHasServiceWith(preds ...predicate.Service) {
+	f.Where(entql.HasEdgeWith("service", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *InstructorQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -3895,7 +4943,7 @@ type InstructorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InstructorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4013,7 +5061,7 @@ type LocationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *LocationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4187,7 +5235,7 @@ type MFABackupCodeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFABackupCodeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4252,7 +5300,7 @@ type MFAChallengeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFAChallengeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4327,7 +5375,7 @@ type MFAFactorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFAFactorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4402,7 +5450,7 @@ type MemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4534,6 +5582,315 @@ func (f *MemberFilter) WhereHasPaymentsWith(preds ...predicate.Payment) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *NotificationDeliveryQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the NotificationDeliveryQuery builder.
+func (_q *NotificationDeliveryQuery) Filter() *NotificationDeliveryFilter {
+	return &NotificationDeliveryFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *NotificationDeliveryMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the NotificationDeliveryMutation builder.
+func (m *NotificationDeliveryMutation) Filter() *NotificationDeliveryFilter {
+	return &NotificationDeliveryFilter{config: m.config, predicateAdder: m}
+}
+
+// NotificationDeliveryFilter provides a generic filtering capability at runtime for NotificationDeliveryQuery.
+type NotificationDeliveryFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *NotificationDeliveryFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *NotificationDeliveryFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(notificationdelivery.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *NotificationDeliveryFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(notificationdelivery.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *NotificationDeliveryFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(notificationdelivery.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *NotificationDeliveryFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(notificationdelivery.FieldOrganizationID))
+}
+
+// WhereChannel applies the entql string predicate on the channel field.
+func (f *NotificationDeliveryFilter) WhereChannel(p entql.StringP) {
+	f.Where(p.Field(notificationdelivery.FieldChannel))
+}
+
+// WhereRecipientKind applies the entql string predicate on the recipient_kind field.
+func (f *NotificationDeliveryFilter) WhereRecipientKind(p entql.StringP) {
+	f.Where(p.Field(notificationdelivery.FieldRecipientKind))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *NotificationDeliveryFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(notificationdelivery.FieldMemberID))
+}
+
+// WhereInstructorID applies the entql [16]byte predicate on the instructor_id field.
+func (f *NotificationDeliveryFilter) WhereInstructorID(p entql.ValueP) {
+	f.Where(p.Field(notificationdelivery.FieldInstructorID))
+}
+
+// WhereUserID applies the entql [16]byte predicate on the user_id field.
+func (f *NotificationDeliveryFilter) WhereUserID(p entql.ValueP) {
+	f.Where(p.Field(notificationdelivery.FieldUserID))
+}
+
+// WhereAddress applies the entql string predicate on the address field.
+func (f *NotificationDeliveryFilter) WhereAddress(p entql.StringP) {
+	f.Where(p.Field(notificationdelivery.FieldAddress))
+}
+
+// WhereKind applies the entql string predicate on the kind field.
+func (f *NotificationDeliveryFilter) WhereKind(p entql.StringP) {
+	f.Where(p.Field(notificationdelivery.FieldKind))
+}
+
+// WhereSubject applies the entql string predicate on the subject field.
+func (f *NotificationDeliveryFilter) WhereSubject(p entql.StringP) {
+	f.Where(p.Field(notificationdelivery.FieldSubject))
+}
+
+// WhereBody applies the entql string predicate on the body field.
+func (f *NotificationDeliveryFilter) WhereBody(p entql.StringP) {
+	f.Where(p.Field(notificationdelivery.FieldBody))
+}
+
+// WhereData applies the entql json.RawMessage predicate on the data field.
+func (f *NotificationDeliveryFilter) WhereData(p entql.BytesP) {
+	f.Where(p.Field(notificationdelivery.FieldData))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *NotificationDeliveryFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(notificationdelivery.FieldStatus))
+}
+
+// WhereStatusReason applies the entql string predicate on the status_reason field.
+func (f *NotificationDeliveryFilter) WhereStatusReason(p entql.StringP) {
+	f.Where(p.Field(notificationdelivery.FieldStatusReason))
+}
+
+// WhereAttempts applies the entql int predicate on the attempts field.
+func (f *NotificationDeliveryFilter) WhereAttempts(p entql.IntP) {
+	f.Where(p.Field(notificationdelivery.FieldAttempts))
+}
+
+// WhereLastError applies the entql string predicate on the last_error field.
+func (f *NotificationDeliveryFilter) WhereLastError(p entql.StringP) {
+	f.Where(p.Field(notificationdelivery.FieldLastError))
+}
+
+// WhereProviderMessageID applies the entql string predicate on the provider_message_id field.
+func (f *NotificationDeliveryFilter) WhereProviderMessageID(p entql.StringP) {
+	f.Where(p.Field(notificationdelivery.FieldProviderMessageID))
+}
+
+// WhereClassInstanceID applies the entql [16]byte predicate on the class_instance_id field.
+func (f *NotificationDeliveryFilter) WhereClassInstanceID(p entql.ValueP) {
+	f.Where(p.Field(notificationdelivery.FieldClassInstanceID))
+}
+
+// WhereBookingID applies the entql [16]byte predicate on the booking_id field.
+func (f *NotificationDeliveryFilter) WhereBookingID(p entql.ValueP) {
+	f.Where(p.Field(notificationdelivery.FieldBookingID))
+}
+
+// WhereCorrelationID applies the entql string predicate on the correlation_id field.
+func (f *NotificationDeliveryFilter) WhereCorrelationID(p entql.StringP) {
+	f.Where(p.Field(notificationdelivery.FieldCorrelationID))
+}
+
+// WhereCreatedBy applies the entql string predicate on the created_by field.
+func (f *NotificationDeliveryFilter) WhereCreatedBy(p entql.StringP) {
+	f.Where(p.Field(notificationdelivery.FieldCreatedBy))
+}
+
+// WhereDispatchedAt applies the entql time.Time predicate on the dispatched_at field.
+func (f *NotificationDeliveryFilter) WhereDispatchedAt(p entql.TimeP) {
+	f.Where(p.Field(notificationdelivery.FieldDispatchedAt))
+}
+
+// WhereSentAt applies the entql time.Time predicate on the sent_at field.
+func (f *NotificationDeliveryFilter) WhereSentAt(p entql.TimeP) {
+	f.Where(p.Field(notificationdelivery.FieldSentAt))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *NotificationDeliveryFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *NotificationDeliveryFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasMember applies a predicate to check if query has an edge member.
+func (f *NotificationDeliveryFilter) WhereHasMember() {
+	f.Where(entql.HasEdge("member"))
+}
+
+// WhereHasMemberWith applies a predicate to check if query has an edge member with a given conditions (other predicates).
+func (f *NotificationDeliveryFilter) WhereHasMemberWith(preds ...predicate.Member) {
+	f.Where(entql.HasEdgeWith("member", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasInstructor applies a predicate to check if query has an edge instructor.
+func (f *NotificationDeliveryFilter) WhereHasInstructor() {
+	f.Where(entql.HasEdge("instructor"))
+}
+
+// WhereHasInstructorWith applies a predicate to check if query has an edge instructor with a given conditions (other predicates).
+func (f *NotificationDeliveryFilter) WhereHasInstructorWith(preds ...predicate.Instructor) {
+	f.Where(entql.HasEdgeWith("instructor", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasClassInstance applies a predicate to check if query has an edge class_instance.
+func (f *NotificationDeliveryFilter) WhereHasClassInstance() {
+	f.Where(entql.HasEdge("class_instance"))
+}
+
+// WhereHasClassInstanceWith applies a predicate to check if query has an edge class_instance with a given conditions (other predicates).
+func (f *NotificationDeliveryFilter) WhereHasClassInstanceWith(preds ...predicate.ClassInstance) {
+	f.Where(entql.HasEdgeWith("class_instance", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *NotificationOptOutQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the NotificationOptOutQuery builder.
+func (_q *NotificationOptOutQuery) Filter() *NotificationOptOutFilter {
+	return &NotificationOptOutFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *NotificationOptOutMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the NotificationOptOutMutation builder.
+func (m *NotificationOptOutMutation) Filter() *NotificationOptOutFilter {
+	return &NotificationOptOutFilter{config: m.config, predicateAdder: m}
+}
+
+// NotificationOptOutFilter provides a generic filtering capability at runtime for NotificationOptOutQuery.
+type NotificationOptOutFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *NotificationOptOutFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *NotificationOptOutFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(notificationoptout.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *NotificationOptOutFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(notificationoptout.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *NotificationOptOutFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(notificationoptout.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *NotificationOptOutFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(notificationoptout.FieldOrganizationID))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *NotificationOptOutFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(notificationoptout.FieldMemberID))
+}
+
+// WhereChannel applies the entql string predicate on the channel field.
+func (f *NotificationOptOutFilter) WhereChannel(p entql.StringP) {
+	f.Where(p.Field(notificationoptout.FieldChannel))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *NotificationOptOutFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *NotificationOptOutFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasMember applies a predicate to check if query has an edge member.
+func (f *NotificationOptOutFilter) WhereHasMember() {
+	f.Where(entql.HasEdge("member"))
+}
+
+// WhereHasMemberWith applies a predicate to check if query has an edge member with a given conditions (other predicates).
+func (f *NotificationOptOutFilter) WhereHasMemberWith(preds ...predicate.Member) {
+	f.Where(entql.HasEdgeWith("member", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *OTPRequestQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -4562,7 +5919,7 @@ type OTPRequestFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OTPRequestFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4647,7 +6004,7 @@ type OpeningHoursFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OpeningHoursFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4760,7 +6117,7 @@ type OrganizationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OrganizationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4900,7 +6257,7 @@ type PassFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5060,7 +6417,7 @@ type PassTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5299,7 +6656,7 @@ type PaymentFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5441,7 +6798,7 @@ type PhotoFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PhotoFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5568,7 +6925,7 @@ type PlatformSettingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PlatformSettingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5605,6 +6962,109 @@ func (f *PlatformSettingFilter) WhereChangedBy(p entql.StringP) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *PushDeviceQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the PushDeviceQuery builder.
+func (_q *PushDeviceQuery) Filter() *PushDeviceFilter {
+	return &PushDeviceFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *PushDeviceMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the PushDeviceMutation builder.
+func (m *PushDeviceMutation) Filter() *PushDeviceFilter {
+	return &PushDeviceFilter{config: m.config, predicateAdder: m}
+}
+
+// PushDeviceFilter provides a generic filtering capability at runtime for PushDeviceQuery.
+type PushDeviceFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *PushDeviceFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *PushDeviceFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(pushdevice.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *PushDeviceFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(pushdevice.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *PushDeviceFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(pushdevice.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *PushDeviceFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(pushdevice.FieldOrganizationID))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *PushDeviceFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(pushdevice.FieldMemberID))
+}
+
+// WherePlatform applies the entql string predicate on the platform field.
+func (f *PushDeviceFilter) WherePlatform(p entql.StringP) {
+	f.Where(p.Field(pushdevice.FieldPlatform))
+}
+
+// WhereToken applies the entql string predicate on the token field.
+func (f *PushDeviceFilter) WhereToken(p entql.StringP) {
+	f.Where(p.Field(pushdevice.FieldToken))
+}
+
+// WhereDisabledAt applies the entql time.Time predicate on the disabled_at field.
+func (f *PushDeviceFilter) WhereDisabledAt(p entql.TimeP) {
+	f.Where(p.Field(pushdevice.FieldDisabledAt))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *PushDeviceFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *PushDeviceFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasMember applies a predicate to check if query has an edge member.
+func (f *PushDeviceFilter) WhereHasMember() {
+	f.Where(entql.HasEdge("member"))
+}
+
+// WhereHasMemberWith applies a predicate to check if query has an edge member with a given conditions (other predicates).
+func (f *PushDeviceFilter) WhereHasMemberWith(preds ...predicate.Member) {
+	f.Where(entql.HasEdgeWith("member", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *RefreshTokenQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -5633,7 +7093,7 @@ type RefreshTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefreshTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5732,7 +7192,7 @@ type RoomFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RoomFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5836,6 +7296,154 @@ func (f *RoomFilter) WhereHasClassInstancesWith(preds ...predicate.ClassInstance
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *ServiceQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the ServiceQuery builder.
+func (_q *ServiceQuery) Filter() *ServiceFilter {
+	return &ServiceFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *ServiceMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the ServiceMutation builder.
+func (m *ServiceMutation) Filter() *ServiceFilter {
+	return &ServiceFilter{config: m.config, predicateAdder: m}
+}
+
+// ServiceFilter provides a generic filtering capability at runtime for ServiceQuery.
+type ServiceFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *ServiceFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *ServiceFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(service.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *ServiceFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(service.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *ServiceFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(service.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *ServiceFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(service.FieldOrganizationID))
+}
+
+// WhereImportRef applies the entql string predicate on the import_ref field.
+func (f *ServiceFilter) WhereImportRef(p entql.StringP) {
+	f.Where(p.Field(service.FieldImportRef))
+}
+
+// WhereName applies the entql string predicate on the name field.
+func (f *ServiceFilter) WhereName(p entql.StringP) {
+	f.Where(p.Field(service.FieldName))
+}
+
+// WhereSlug applies the entql string predicate on the slug field.
+func (f *ServiceFilter) WhereSlug(p entql.StringP) {
+	f.Where(p.Field(service.FieldSlug))
+}
+
+// WhereDescription applies the entql string predicate on the description field.
+func (f *ServiceFilter) WhereDescription(p entql.StringP) {
+	f.Where(p.Field(service.FieldDescription))
+}
+
+// WhereCategory applies the entql string predicate on the category field.
+func (f *ServiceFilter) WhereCategory(p entql.StringP) {
+	f.Where(p.Field(service.FieldCategory))
+}
+
+// WhereDurationMinutes applies the entql int predicate on the duration_minutes field.
+func (f *ServiceFilter) WhereDurationMinutes(p entql.IntP) {
+	f.Where(p.Field(service.FieldDurationMinutes))
+}
+
+// WherePriceMinor applies the entql int64 predicate on the price_minor field.
+func (f *ServiceFilter) WherePriceMinor(p entql.Int64P) {
+	f.Where(p.Field(service.FieldPriceMinor))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *ServiceFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(service.FieldCurrency))
+}
+
+// WhereIsActive applies the entql bool predicate on the is_active field.
+func (f *ServiceFilter) WhereIsActive(p entql.BoolP) {
+	f.Where(p.Field(service.FieldIsActive))
+}
+
+// WhereListed applies the entql bool predicate on the listed field.
+func (f *ServiceFilter) WhereListed(p entql.BoolP) {
+	f.Where(p.Field(service.FieldListed))
+}
+
+// WhereAcceptsInquiries applies the entql bool predicate on the accepts_inquiries field.
+func (f *ServiceFilter) WhereAcceptsInquiries(p entql.BoolP) {
+	f.Where(p.Field(service.FieldAcceptsInquiries))
+}
+
+// WhereImageURL applies the entql string predicate on the image_url field.
+func (f *ServiceFilter) WhereImageURL(p entql.StringP) {
+	f.Where(p.Field(service.FieldImageURL))
+}
+
+// WhereSortOrder applies the entql int predicate on the sort_order field.
+func (f *ServiceFilter) WhereSortOrder(p entql.IntP) {
+	f.Where(p.Field(service.FieldSortOrder))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *ServiceFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *ServiceFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasInquiries applies a predicate to check if query has an edge inquiries.
+func (f *ServiceFilter) WhereHasInquiries() {
+	f.Where(entql.HasEdge("inquiries"))
+}
+
+// WhereHasInquiriesWith applies a predicate to check if query has an edge inquiries with a given conditions (other predicates).
+func (f *ServiceFilter) WhereHasInquiriesWith(preds ...predicate.Inquiry) {
+	f.Where(entql.HasEdgeWith("inquiries", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *SessionQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -5864,7 +7472,7 @@ type SessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5987,7 +7595,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6089,6 +7697,410 @@ func (f *UserFilter) WhereHasAuthCodes() {
 // WhereHasAuthCodesWith applies a predicate to check if query has an edge auth_codes with a given conditions (other predicates).
 func (f *UserFilter) WhereHasAuthCodesWith(preds ...predicate.AuthCode) {
 	f.Where(entql.HasEdgeWith("auth_codes", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *WebhookAttemptQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the WebhookAttemptQuery builder.
+func (_q *WebhookAttemptQuery) Filter() *WebhookAttemptFilter {
+	return &WebhookAttemptFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *WebhookAttemptMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the WebhookAttemptMutation builder.
+func (m *WebhookAttemptMutation) Filter() *WebhookAttemptFilter {
+	return &WebhookAttemptFilter{config: m.config, predicateAdder: m}
+}
+
+// WebhookAttemptFilter provides a generic filtering capability at runtime for WebhookAttemptQuery.
+type WebhookAttemptFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *WebhookAttemptFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *WebhookAttemptFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(webhookattempt.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *WebhookAttemptFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(webhookattempt.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *WebhookAttemptFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(webhookattempt.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *WebhookAttemptFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(webhookattempt.FieldOrganizationID))
+}
+
+// WhereDeliveryID applies the entql [16]byte predicate on the delivery_id field.
+func (f *WebhookAttemptFilter) WhereDeliveryID(p entql.ValueP) {
+	f.Where(p.Field(webhookattempt.FieldDeliveryID))
+}
+
+// WhereNumber applies the entql int predicate on the number field.
+func (f *WebhookAttemptFilter) WhereNumber(p entql.IntP) {
+	f.Where(p.Field(webhookattempt.FieldNumber))
+}
+
+// WhereStartedAt applies the entql time.Time predicate on the started_at field.
+func (f *WebhookAttemptFilter) WhereStartedAt(p entql.TimeP) {
+	f.Where(p.Field(webhookattempt.FieldStartedAt))
+}
+
+// WhereDurationMs applies the entql int64 predicate on the duration_ms field.
+func (f *WebhookAttemptFilter) WhereDurationMs(p entql.Int64P) {
+	f.Where(p.Field(webhookattempt.FieldDurationMs))
+}
+
+// WhereStatusCode applies the entql int predicate on the status_code field.
+func (f *WebhookAttemptFilter) WhereStatusCode(p entql.IntP) {
+	f.Where(p.Field(webhookattempt.FieldStatusCode))
+}
+
+// WhereOutcome applies the entql string predicate on the outcome field.
+func (f *WebhookAttemptFilter) WhereOutcome(p entql.StringP) {
+	f.Where(p.Field(webhookattempt.FieldOutcome))
+}
+
+// WhereErrorClass applies the entql string predicate on the error_class field.
+func (f *WebhookAttemptFilter) WhereErrorClass(p entql.StringP) {
+	f.Where(p.Field(webhookattempt.FieldErrorClass))
+}
+
+// WhereError applies the entql string predicate on the error field.
+func (f *WebhookAttemptFilter) WhereError(p entql.StringP) {
+	f.Where(p.Field(webhookattempt.FieldError))
+}
+
+// WhereResponseSnippet applies the entql string predicate on the response_snippet field.
+func (f *WebhookAttemptFilter) WhereResponseSnippet(p entql.StringP) {
+	f.Where(p.Field(webhookattempt.FieldResponseSnippet))
+}
+
+// WhereCorrelationID applies the entql string predicate on the correlation_id field.
+func (f *WebhookAttemptFilter) WhereCorrelationID(p entql.StringP) {
+	f.Where(p.Field(webhookattempt.FieldCorrelationID))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *WebhookAttemptFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *WebhookAttemptFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasDelivery applies a predicate to check if query has an edge delivery.
+func (f *WebhookAttemptFilter) WhereHasDelivery() {
+	f.Where(entql.HasEdge("delivery"))
+}
+
+// WhereHasDeliveryWith applies a predicate to check if query has an edge delivery with a given conditions (other predicates).
+func (f *WebhookAttemptFilter) WhereHasDeliveryWith(preds ...predicate.WebhookDelivery) {
+	f.Where(entql.HasEdgeWith("delivery", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *WebhookDeliveryQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the WebhookDeliveryQuery builder.
+func (_q *WebhookDeliveryQuery) Filter() *WebhookDeliveryFilter {
+	return &WebhookDeliveryFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *WebhookDeliveryMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the WebhookDeliveryMutation builder.
+func (m *WebhookDeliveryMutation) Filter() *WebhookDeliveryFilter {
+	return &WebhookDeliveryFilter{config: m.config, predicateAdder: m}
+}
+
+// WebhookDeliveryFilter provides a generic filtering capability at runtime for WebhookDeliveryQuery.
+type WebhookDeliveryFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *WebhookDeliveryFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *WebhookDeliveryFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(webhookdelivery.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *WebhookDeliveryFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(webhookdelivery.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *WebhookDeliveryFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(webhookdelivery.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *WebhookDeliveryFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(webhookdelivery.FieldOrganizationID))
+}
+
+// WhereSubscriptionID applies the entql [16]byte predicate on the subscription_id field.
+func (f *WebhookDeliveryFilter) WhereSubscriptionID(p entql.ValueP) {
+	f.Where(p.Field(webhookdelivery.FieldSubscriptionID))
+}
+
+// WhereEventID applies the entql [16]byte predicate on the event_id field.
+func (f *WebhookDeliveryFilter) WhereEventID(p entql.ValueP) {
+	f.Where(p.Field(webhookdelivery.FieldEventID))
+}
+
+// WhereEventType applies the entql string predicate on the event_type field.
+func (f *WebhookDeliveryFilter) WhereEventType(p entql.StringP) {
+	f.Where(p.Field(webhookdelivery.FieldEventType))
+}
+
+// WhereMessageID applies the entql string predicate on the message_id field.
+func (f *WebhookDeliveryFilter) WhereMessageID(p entql.StringP) {
+	f.Where(p.Field(webhookdelivery.FieldMessageID))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *WebhookDeliveryFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(webhookdelivery.FieldStatus))
+}
+
+// WhereAttempts applies the entql int predicate on the attempts field.
+func (f *WebhookDeliveryFilter) WhereAttempts(p entql.IntP) {
+	f.Where(p.Field(webhookdelivery.FieldAttempts))
+}
+
+// WhereNextAttemptAt applies the entql time.Time predicate on the next_attempt_at field.
+func (f *WebhookDeliveryFilter) WhereNextAttemptAt(p entql.TimeP) {
+	f.Where(p.Field(webhookdelivery.FieldNextAttemptAt))
+}
+
+// WhereLastStatusCode applies the entql int predicate on the last_status_code field.
+func (f *WebhookDeliveryFilter) WhereLastStatusCode(p entql.IntP) {
+	f.Where(p.Field(webhookdelivery.FieldLastStatusCode))
+}
+
+// WhereDeliveredAt applies the entql time.Time predicate on the delivered_at field.
+func (f *WebhookDeliveryFilter) WhereDeliveredAt(p entql.TimeP) {
+	f.Where(p.Field(webhookdelivery.FieldDeliveredAt))
+}
+
+// WhereReplayOf applies the entql [16]byte predicate on the replay_of field.
+func (f *WebhookDeliveryFilter) WhereReplayOf(p entql.ValueP) {
+	f.Where(p.Field(webhookdelivery.FieldReplayOf))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *WebhookDeliveryFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *WebhookDeliveryFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasSubscription applies a predicate to check if query has an edge subscription.
+func (f *WebhookDeliveryFilter) WhereHasSubscription() {
+	f.Where(entql.HasEdge("subscription"))
+}
+
+// WhereHasSubscriptionWith applies a predicate to check if query has an edge subscription with a given conditions (other predicates).
+func (f *WebhookDeliveryFilter) WhereHasSubscriptionWith(preds ...predicate.WebhookSubscription) {
+	f.Where(entql.HasEdgeWith("subscription", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasEvent applies a predicate to check if query has an edge event.
+func (f *WebhookDeliveryFilter) WhereHasEvent() {
+	f.Where(entql.HasEdge("event"))
+}
+
+// WhereHasEventWith applies a predicate to check if query has an edge event with a given conditions (other predicates).
+func (f *WebhookDeliveryFilter) WhereHasEventWith(preds ...predicate.Event) {
+	f.Where(entql.HasEdgeWith("event", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *WebhookSubscriptionQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the WebhookSubscriptionQuery builder.
+func (_q *WebhookSubscriptionQuery) Filter() *WebhookSubscriptionFilter {
+	return &WebhookSubscriptionFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *WebhookSubscriptionMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the WebhookSubscriptionMutation builder.
+func (m *WebhookSubscriptionMutation) Filter() *WebhookSubscriptionFilter {
+	return &WebhookSubscriptionFilter{config: m.config, predicateAdder: m}
+}
+
+// WebhookSubscriptionFilter provides a generic filtering capability at runtime for WebhookSubscriptionQuery.
+type WebhookSubscriptionFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *WebhookSubscriptionFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *WebhookSubscriptionFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(webhooksubscription.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *WebhookSubscriptionFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(webhooksubscription.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *WebhookSubscriptionFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(webhooksubscription.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *WebhookSubscriptionFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(webhooksubscription.FieldOrganizationID))
+}
+
+// WhereURL applies the entql string predicate on the url field.
+func (f *WebhookSubscriptionFilter) WhereURL(p entql.StringP) {
+	f.Where(p.Field(webhooksubscription.FieldURL))
+}
+
+// WhereDescription applies the entql string predicate on the description field.
+func (f *WebhookSubscriptionFilter) WhereDescription(p entql.StringP) {
+	f.Where(p.Field(webhooksubscription.FieldDescription))
+}
+
+// WhereEventTypes applies the entql json.RawMessage predicate on the event_types field.
+func (f *WebhookSubscriptionFilter) WhereEventTypes(p entql.BytesP) {
+	f.Where(p.Field(webhooksubscription.FieldEventTypes))
+}
+
+// WhereSecret applies the entql string predicate on the secret field.
+func (f *WebhookSubscriptionFilter) WhereSecret(p entql.StringP) {
+	f.Where(p.Field(webhooksubscription.FieldSecret))
+}
+
+// WherePreviousSecret applies the entql string predicate on the previous_secret field.
+func (f *WebhookSubscriptionFilter) WherePreviousSecret(p entql.StringP) {
+	f.Where(p.Field(webhooksubscription.FieldPreviousSecret))
+}
+
+// WherePreviousSecretExpiresAt applies the entql time.Time predicate on the previous_secret_expires_at field.
+func (f *WebhookSubscriptionFilter) WherePreviousSecretExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(webhooksubscription.FieldPreviousSecretExpiresAt))
+}
+
+// WhereSecretRotatedAt applies the entql time.Time predicate on the secret_rotated_at field.
+func (f *WebhookSubscriptionFilter) WhereSecretRotatedAt(p entql.TimeP) {
+	f.Where(p.Field(webhooksubscription.FieldSecretRotatedAt))
+}
+
+// WhereEnabled applies the entql bool predicate on the enabled field.
+func (f *WebhookSubscriptionFilter) WhereEnabled(p entql.BoolP) {
+	f.Where(p.Field(webhooksubscription.FieldEnabled))
+}
+
+// WhereDisabledReason applies the entql string predicate on the disabled_reason field.
+func (f *WebhookSubscriptionFilter) WhereDisabledReason(p entql.StringP) {
+	f.Where(p.Field(webhooksubscription.FieldDisabledReason))
+}
+
+// WhereDisabledAt applies the entql time.Time predicate on the disabled_at field.
+func (f *WebhookSubscriptionFilter) WhereDisabledAt(p entql.TimeP) {
+	f.Where(p.Field(webhooksubscription.FieldDisabledAt))
+}
+
+// WhereCreatedBy applies the entql string predicate on the created_by field.
+func (f *WebhookSubscriptionFilter) WhereCreatedBy(p entql.StringP) {
+	f.Where(p.Field(webhooksubscription.FieldCreatedBy))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *WebhookSubscriptionFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *WebhookSubscriptionFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
 		for _, p := range preds {
 			p(s)
 		}

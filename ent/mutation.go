@@ -19,7 +19,9 @@ import (
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
+	"github.com/venueplatform/venue/ent/bookingpolicy"
 	"github.com/venueplatform/venue/ent/brand"
+	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -30,12 +32,15 @@ import (
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
+	"github.com/venueplatform/venue/ent/inquiry"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfachallenge"
 	"github.com/venueplatform/venue/ent/mfafactor"
+	"github.com/venueplatform/venue/ent/notificationdelivery"
+	"github.com/venueplatform/venue/ent/notificationoptout"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
@@ -45,10 +50,15 @@ import (
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/predicate"
+	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/user"
+	"github.com/venueplatform/venue/ent/webhookattempt"
+	"github.com/venueplatform/venue/ent/webhookdelivery"
+	"github.com/venueplatform/venue/ent/webhooksubscription"
 	"github.com/venueplatform/venue/internal/model"
 )
 
@@ -61,42 +71,52 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
-	TypeAPIKey              = "APIKey"
-	TypeAddonProduct        = "AddonProduct"
-	TypeAlert               = "Alert"
-	TypeAmenity             = "Amenity"
-	TypeAuditLog            = "AuditLog"
-	TypeAuthCode            = "AuthCode"
-	TypeBooking             = "Booking"
-	TypeBrand               = "Brand"
-	TypeClassInstance       = "ClassInstance"
-	TypeClassType           = "ClassType"
-	TypeDeviceAuthorization = "DeviceAuthorization"
-	TypeEvent               = "Event"
-	TypeFavoriteVenue       = "FavoriteVenue"
-	TypeFeatureProvisioning = "FeatureProvisioning"
-	TypeFlashSale           = "FlashSale"
-	TypeGiftCard            = "GiftCard"
-	TypeHandoffCode         = "HandoffCode"
-	TypeIdempotencyKey      = "IdempotencyKey"
-	TypeInstructor          = "Instructor"
-	TypeLocation            = "Location"
-	TypeMFABackupCode       = "MFABackupCode"
-	TypeMFAChallenge        = "MFAChallenge"
-	TypeMFAFactor           = "MFAFactor"
-	TypeMember              = "Member"
-	TypeOTPRequest          = "OTPRequest"
-	TypeOpeningHours        = "OpeningHours"
-	TypeOrganization        = "Organization"
-	TypePass                = "Pass"
-	TypePassType            = "PassType"
-	TypePayment             = "Payment"
-	TypePhoto               = "Photo"
-	TypePlatformSetting     = "PlatformSetting"
-	TypeRefreshToken        = "RefreshToken"
-	TypeRoom                = "Room"
-	TypeSession             = "Session"
-	TypeUser                = "User"
+	TypeAPIKey               = "APIKey"
+	TypeAddonProduct         = "AddonProduct"
+	TypeAlert                = "Alert"
+	TypeAmenity              = "Amenity"
+	TypeAuditLog             = "AuditLog"
+	TypeAuthCode             = "AuthCode"
+	TypeBooking              = "Booking"
+	TypeBookingPolicy        = "BookingPolicy"
+	TypeBrand                = "Brand"
+	TypeBuddyInvite          = "BuddyInvite"
+	TypeClassInstance        = "ClassInstance"
+	TypeClassType            = "ClassType"
+	TypeDeviceAuthorization  = "DeviceAuthorization"
+	TypeEvent                = "Event"
+	TypeFavoriteVenue        = "FavoriteVenue"
+	TypeFeatureProvisioning  = "FeatureProvisioning"
+	TypeFlashSale            = "FlashSale"
+	TypeGiftCard             = "GiftCard"
+	TypeHandoffCode          = "HandoffCode"
+	TypeIdempotencyKey       = "IdempotencyKey"
+	TypeInquiry              = "Inquiry"
+	TypeInstructor           = "Instructor"
+	TypeLocation             = "Location"
+	TypeMFABackupCode        = "MFABackupCode"
+	TypeMFAChallenge         = "MFAChallenge"
+	TypeMFAFactor            = "MFAFactor"
+	TypeMember               = "Member"
+	TypeNotificationDelivery = "NotificationDelivery"
+	TypeNotificationOptOut   = "NotificationOptOut"
+	TypeOTPRequest           = "OTPRequest"
+	TypeOpeningHours         = "OpeningHours"
+	TypeOrganization         = "Organization"
+	TypePass                 = "Pass"
+	TypePassType             = "PassType"
+	TypePayment              = "Payment"
+	TypePhoto                = "Photo"
+	TypePlatformSetting      = "PlatformSetting"
+	TypePushDevice           = "PushDevice"
+	TypeRefreshToken         = "RefreshToken"
+	TypeRoom                 = "Room"
+	TypeService              = "Service"
+	TypeSession              = "Session"
+	TypeUser                 = "User"
+	TypeWebhookAttempt       = "WebhookAttempt"
+	TypeWebhookDelivery      = "WebhookDelivery"
+	TypeWebhookSubscription  = "WebhookSubscription"
 )
 
 // APIKeyMutation represents an operation that mutates the APIKey nodes in the graph.
@@ -5842,29 +5862,37 @@ func (m *AuthCodeMutation) ResetEdge(name string) error {
 // BookingMutation represents an operation that mutates the Booking nodes in the graph.
 type BookingMutation struct {
 	config
-	op                    Op
-	typ                   string
-	id                    *uuid.UUID
-	created_at            *time.Time
-	updated_at            *time.Time
-	import_ref            *string
-	status                *booking.Status
-	waitlist_position     *int
-	addwaitlist_position  *int
-	cancelled_at          *time.Time
-	checked_in_at         *time.Time
-	clearedFields         map[string]struct{}
-	organization          *uuid.UUID
-	clearedorganization   bool
-	member                *uuid.UUID
-	clearedmember         bool
-	class_instance        *uuid.UUID
-	clearedclass_instance bool
-	pass                  *uuid.UUID
-	clearedpass           bool
-	done                  bool
-	oldValue              func(context.Context) (*Booking, error)
-	predicates            []predicate.Booking
+	op                       Op
+	typ                      string
+	id                       *uuid.UUID
+	created_at               *time.Time
+	updated_at               *time.Time
+	import_ref               *string
+	status                   *booking.Status
+	waitlist_position        *int
+	addwaitlist_position     *int
+	cancelled_at             *time.Time
+	checked_in_at            *time.Time
+	clip_charged             *bool
+	booked_via               *booking.BookedVia
+	promoted_at              *time.Time
+	cancel_reason            *string
+	late_cancel_fee_minor    *int64
+	addlate_cancel_fee_minor *int64
+	fee_status               *booking.FeeStatus
+	watch_admitted_at        *time.Time
+	clearedFields            map[string]struct{}
+	organization             *uuid.UUID
+	clearedorganization      bool
+	member                   *uuid.UUID
+	clearedmember            bool
+	class_instance           *uuid.UUID
+	clearedclass_instance    bool
+	pass                     *uuid.UUID
+	clearedpass              bool
+	done                     bool
+	oldValue                 func(context.Context) (*Booking, error)
+	predicates               []predicate.Booking
 }
 
 var _ ent.Mutation = (*BookingMutation)(nil)
@@ -6453,6 +6481,357 @@ func (m *BookingMutation) ResetCheckedInAt() {
 	delete(m.clearedFields, booking.FieldCheckedInAt)
 }
 
+// SetClipCharged sets the "clip_charged" field.
+func (m *BookingMutation) SetClipCharged(b bool) {
+	m.clip_charged = &b
+}
+
+// ClipCharged returns the value of the "clip_charged" field in the mutation.
+func (m *BookingMutation) ClipCharged() (r bool, exists bool) {
+	v := m.clip_charged
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClipCharged returns the old "clip_charged" field's value of the Booking entity.
+// If the Booking object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingMutation) OldClipCharged(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClipCharged is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClipCharged requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClipCharged: %w", err)
+	}
+	return oldValue.ClipCharged, nil
+}
+
+// ResetClipCharged resets all changes to the "clip_charged" field.
+func (m *BookingMutation) ResetClipCharged() {
+	m.clip_charged = nil
+}
+
+// SetBookedVia sets the "booked_via" field.
+func (m *BookingMutation) SetBookedVia(bv booking.BookedVia) {
+	m.booked_via = &bv
+}
+
+// BookedVia returns the value of the "booked_via" field in the mutation.
+func (m *BookingMutation) BookedVia() (r booking.BookedVia, exists bool) {
+	v := m.booked_via
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBookedVia returns the old "booked_via" field's value of the Booking entity.
+// If the Booking object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingMutation) OldBookedVia(ctx context.Context) (v *booking.BookedVia, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBookedVia is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBookedVia requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBookedVia: %w", err)
+	}
+	return oldValue.BookedVia, nil
+}
+
+// ClearBookedVia clears the value of the "booked_via" field.
+func (m *BookingMutation) ClearBookedVia() {
+	m.booked_via = nil
+	m.clearedFields[booking.FieldBookedVia] = struct{}{}
+}
+
+// BookedViaCleared returns if the "booked_via" field was cleared in this mutation.
+func (m *BookingMutation) BookedViaCleared() bool {
+	_, ok := m.clearedFields[booking.FieldBookedVia]
+	return ok
+}
+
+// ResetBookedVia resets all changes to the "booked_via" field.
+func (m *BookingMutation) ResetBookedVia() {
+	m.booked_via = nil
+	delete(m.clearedFields, booking.FieldBookedVia)
+}
+
+// SetPromotedAt sets the "promoted_at" field.
+func (m *BookingMutation) SetPromotedAt(t time.Time) {
+	m.promoted_at = &t
+}
+
+// PromotedAt returns the value of the "promoted_at" field in the mutation.
+func (m *BookingMutation) PromotedAt() (r time.Time, exists bool) {
+	v := m.promoted_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPromotedAt returns the old "promoted_at" field's value of the Booking entity.
+// If the Booking object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingMutation) OldPromotedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPromotedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPromotedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPromotedAt: %w", err)
+	}
+	return oldValue.PromotedAt, nil
+}
+
+// ClearPromotedAt clears the value of the "promoted_at" field.
+func (m *BookingMutation) ClearPromotedAt() {
+	m.promoted_at = nil
+	m.clearedFields[booking.FieldPromotedAt] = struct{}{}
+}
+
+// PromotedAtCleared returns if the "promoted_at" field was cleared in this mutation.
+func (m *BookingMutation) PromotedAtCleared() bool {
+	_, ok := m.clearedFields[booking.FieldPromotedAt]
+	return ok
+}
+
+// ResetPromotedAt resets all changes to the "promoted_at" field.
+func (m *BookingMutation) ResetPromotedAt() {
+	m.promoted_at = nil
+	delete(m.clearedFields, booking.FieldPromotedAt)
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (m *BookingMutation) SetCancelReason(s string) {
+	m.cancel_reason = &s
+}
+
+// CancelReason returns the value of the "cancel_reason" field in the mutation.
+func (m *BookingMutation) CancelReason() (r string, exists bool) {
+	v := m.cancel_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCancelReason returns the old "cancel_reason" field's value of the Booking entity.
+// If the Booking object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingMutation) OldCancelReason(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCancelReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCancelReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCancelReason: %w", err)
+	}
+	return oldValue.CancelReason, nil
+}
+
+// ClearCancelReason clears the value of the "cancel_reason" field.
+func (m *BookingMutation) ClearCancelReason() {
+	m.cancel_reason = nil
+	m.clearedFields[booking.FieldCancelReason] = struct{}{}
+}
+
+// CancelReasonCleared returns if the "cancel_reason" field was cleared in this mutation.
+func (m *BookingMutation) CancelReasonCleared() bool {
+	_, ok := m.clearedFields[booking.FieldCancelReason]
+	return ok
+}
+
+// ResetCancelReason resets all changes to the "cancel_reason" field.
+func (m *BookingMutation) ResetCancelReason() {
+	m.cancel_reason = nil
+	delete(m.clearedFields, booking.FieldCancelReason)
+}
+
+// SetLateCancelFeeMinor sets the "late_cancel_fee_minor" field.
+func (m *BookingMutation) SetLateCancelFeeMinor(i int64) {
+	m.late_cancel_fee_minor = &i
+	m.addlate_cancel_fee_minor = nil
+}
+
+// LateCancelFeeMinor returns the value of the "late_cancel_fee_minor" field in the mutation.
+func (m *BookingMutation) LateCancelFeeMinor() (r int64, exists bool) {
+	v := m.late_cancel_fee_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLateCancelFeeMinor returns the old "late_cancel_fee_minor" field's value of the Booking entity.
+// If the Booking object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingMutation) OldLateCancelFeeMinor(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLateCancelFeeMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLateCancelFeeMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLateCancelFeeMinor: %w", err)
+	}
+	return oldValue.LateCancelFeeMinor, nil
+}
+
+// AddLateCancelFeeMinor adds i to the "late_cancel_fee_minor" field.
+func (m *BookingMutation) AddLateCancelFeeMinor(i int64) {
+	if m.addlate_cancel_fee_minor != nil {
+		*m.addlate_cancel_fee_minor += i
+	} else {
+		m.addlate_cancel_fee_minor = &i
+	}
+}
+
+// AddedLateCancelFeeMinor returns the value that was added to the "late_cancel_fee_minor" field in this mutation.
+func (m *BookingMutation) AddedLateCancelFeeMinor() (r int64, exists bool) {
+	v := m.addlate_cancel_fee_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLateCancelFeeMinor clears the value of the "late_cancel_fee_minor" field.
+func (m *BookingMutation) ClearLateCancelFeeMinor() {
+	m.late_cancel_fee_minor = nil
+	m.addlate_cancel_fee_minor = nil
+	m.clearedFields[booking.FieldLateCancelFeeMinor] = struct{}{}
+}
+
+// LateCancelFeeMinorCleared returns if the "late_cancel_fee_minor" field was cleared in this mutation.
+func (m *BookingMutation) LateCancelFeeMinorCleared() bool {
+	_, ok := m.clearedFields[booking.FieldLateCancelFeeMinor]
+	return ok
+}
+
+// ResetLateCancelFeeMinor resets all changes to the "late_cancel_fee_minor" field.
+func (m *BookingMutation) ResetLateCancelFeeMinor() {
+	m.late_cancel_fee_minor = nil
+	m.addlate_cancel_fee_minor = nil
+	delete(m.clearedFields, booking.FieldLateCancelFeeMinor)
+}
+
+// SetFeeStatus sets the "fee_status" field.
+func (m *BookingMutation) SetFeeStatus(bs booking.FeeStatus) {
+	m.fee_status = &bs
+}
+
+// FeeStatus returns the value of the "fee_status" field in the mutation.
+func (m *BookingMutation) FeeStatus() (r booking.FeeStatus, exists bool) {
+	v := m.fee_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFeeStatus returns the old "fee_status" field's value of the Booking entity.
+// If the Booking object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingMutation) OldFeeStatus(ctx context.Context) (v *booking.FeeStatus, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFeeStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFeeStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFeeStatus: %w", err)
+	}
+	return oldValue.FeeStatus, nil
+}
+
+// ClearFeeStatus clears the value of the "fee_status" field.
+func (m *BookingMutation) ClearFeeStatus() {
+	m.fee_status = nil
+	m.clearedFields[booking.FieldFeeStatus] = struct{}{}
+}
+
+// FeeStatusCleared returns if the "fee_status" field was cleared in this mutation.
+func (m *BookingMutation) FeeStatusCleared() bool {
+	_, ok := m.clearedFields[booking.FieldFeeStatus]
+	return ok
+}
+
+// ResetFeeStatus resets all changes to the "fee_status" field.
+func (m *BookingMutation) ResetFeeStatus() {
+	m.fee_status = nil
+	delete(m.clearedFields, booking.FieldFeeStatus)
+}
+
+// SetWatchAdmittedAt sets the "watch_admitted_at" field.
+func (m *BookingMutation) SetWatchAdmittedAt(t time.Time) {
+	m.watch_admitted_at = &t
+}
+
+// WatchAdmittedAt returns the value of the "watch_admitted_at" field in the mutation.
+func (m *BookingMutation) WatchAdmittedAt() (r time.Time, exists bool) {
+	v := m.watch_admitted_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWatchAdmittedAt returns the old "watch_admitted_at" field's value of the Booking entity.
+// If the Booking object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingMutation) OldWatchAdmittedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWatchAdmittedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWatchAdmittedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWatchAdmittedAt: %w", err)
+	}
+	return oldValue.WatchAdmittedAt, nil
+}
+
+// ClearWatchAdmittedAt clears the value of the "watch_admitted_at" field.
+func (m *BookingMutation) ClearWatchAdmittedAt() {
+	m.watch_admitted_at = nil
+	m.clearedFields[booking.FieldWatchAdmittedAt] = struct{}{}
+}
+
+// WatchAdmittedAtCleared returns if the "watch_admitted_at" field was cleared in this mutation.
+func (m *BookingMutation) WatchAdmittedAtCleared() bool {
+	_, ok := m.clearedFields[booking.FieldWatchAdmittedAt]
+	return ok
+}
+
+// ResetWatchAdmittedAt resets all changes to the "watch_admitted_at" field.
+func (m *BookingMutation) ResetWatchAdmittedAt() {
+	m.watch_admitted_at = nil
+	delete(m.clearedFields, booking.FieldWatchAdmittedAt)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *BookingMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -6595,7 +6974,7 @@ func (m *BookingMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *BookingMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 18)
 	if m.created_at != nil {
 		fields = append(fields, booking.FieldCreatedAt)
 	}
@@ -6629,6 +7008,27 @@ func (m *BookingMutation) Fields() []string {
 	if m.checked_in_at != nil {
 		fields = append(fields, booking.FieldCheckedInAt)
 	}
+	if m.clip_charged != nil {
+		fields = append(fields, booking.FieldClipCharged)
+	}
+	if m.booked_via != nil {
+		fields = append(fields, booking.FieldBookedVia)
+	}
+	if m.promoted_at != nil {
+		fields = append(fields, booking.FieldPromotedAt)
+	}
+	if m.cancel_reason != nil {
+		fields = append(fields, booking.FieldCancelReason)
+	}
+	if m.late_cancel_fee_minor != nil {
+		fields = append(fields, booking.FieldLateCancelFeeMinor)
+	}
+	if m.fee_status != nil {
+		fields = append(fields, booking.FieldFeeStatus)
+	}
+	if m.watch_admitted_at != nil {
+		fields = append(fields, booking.FieldWatchAdmittedAt)
+	}
 	return fields
 }
 
@@ -6659,6 +7059,20 @@ func (m *BookingMutation) Field(name string) (ent.Value, bool) {
 		return m.CancelledAt()
 	case booking.FieldCheckedInAt:
 		return m.CheckedInAt()
+	case booking.FieldClipCharged:
+		return m.ClipCharged()
+	case booking.FieldBookedVia:
+		return m.BookedVia()
+	case booking.FieldPromotedAt:
+		return m.PromotedAt()
+	case booking.FieldCancelReason:
+		return m.CancelReason()
+	case booking.FieldLateCancelFeeMinor:
+		return m.LateCancelFeeMinor()
+	case booking.FieldFeeStatus:
+		return m.FeeStatus()
+	case booking.FieldWatchAdmittedAt:
+		return m.WatchAdmittedAt()
 	}
 	return nil, false
 }
@@ -6690,6 +7104,20 @@ func (m *BookingMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldCancelledAt(ctx)
 	case booking.FieldCheckedInAt:
 		return m.OldCheckedInAt(ctx)
+	case booking.FieldClipCharged:
+		return m.OldClipCharged(ctx)
+	case booking.FieldBookedVia:
+		return m.OldBookedVia(ctx)
+	case booking.FieldPromotedAt:
+		return m.OldPromotedAt(ctx)
+	case booking.FieldCancelReason:
+		return m.OldCancelReason(ctx)
+	case booking.FieldLateCancelFeeMinor:
+		return m.OldLateCancelFeeMinor(ctx)
+	case booking.FieldFeeStatus:
+		return m.OldFeeStatus(ctx)
+	case booking.FieldWatchAdmittedAt:
+		return m.OldWatchAdmittedAt(ctx)
 	}
 	return nil, fmt.Errorf("unknown Booking field %s", name)
 }
@@ -6776,6 +7204,55 @@ func (m *BookingMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetCheckedInAt(v)
 		return nil
+	case booking.FieldClipCharged:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClipCharged(v)
+		return nil
+	case booking.FieldBookedVia:
+		v, ok := value.(booking.BookedVia)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBookedVia(v)
+		return nil
+	case booking.FieldPromotedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPromotedAt(v)
+		return nil
+	case booking.FieldCancelReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCancelReason(v)
+		return nil
+	case booking.FieldLateCancelFeeMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLateCancelFeeMinor(v)
+		return nil
+	case booking.FieldFeeStatus:
+		v, ok := value.(booking.FeeStatus)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFeeStatus(v)
+		return nil
+	case booking.FieldWatchAdmittedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWatchAdmittedAt(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Booking field %s", name)
 }
@@ -6787,6 +7264,9 @@ func (m *BookingMutation) AddedFields() []string {
 	if m.addwaitlist_position != nil {
 		fields = append(fields, booking.FieldWaitlistPosition)
 	}
+	if m.addlate_cancel_fee_minor != nil {
+		fields = append(fields, booking.FieldLateCancelFeeMinor)
+	}
 	return fields
 }
 
@@ -6797,6 +7277,8 @@ func (m *BookingMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
 	case booking.FieldWaitlistPosition:
 		return m.AddedWaitlistPosition()
+	case booking.FieldLateCancelFeeMinor:
+		return m.AddedLateCancelFeeMinor()
 	}
 	return nil, false
 }
@@ -6812,6 +7294,13 @@ func (m *BookingMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddWaitlistPosition(v)
+		return nil
+	case booking.FieldLateCancelFeeMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLateCancelFeeMinor(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Booking numeric field %s", name)
@@ -6835,6 +7324,24 @@ func (m *BookingMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(booking.FieldCheckedInAt) {
 		fields = append(fields, booking.FieldCheckedInAt)
+	}
+	if m.FieldCleared(booking.FieldBookedVia) {
+		fields = append(fields, booking.FieldBookedVia)
+	}
+	if m.FieldCleared(booking.FieldPromotedAt) {
+		fields = append(fields, booking.FieldPromotedAt)
+	}
+	if m.FieldCleared(booking.FieldCancelReason) {
+		fields = append(fields, booking.FieldCancelReason)
+	}
+	if m.FieldCleared(booking.FieldLateCancelFeeMinor) {
+		fields = append(fields, booking.FieldLateCancelFeeMinor)
+	}
+	if m.FieldCleared(booking.FieldFeeStatus) {
+		fields = append(fields, booking.FieldFeeStatus)
+	}
+	if m.FieldCleared(booking.FieldWatchAdmittedAt) {
+		fields = append(fields, booking.FieldWatchAdmittedAt)
 	}
 	return fields
 }
@@ -6864,6 +7371,24 @@ func (m *BookingMutation) ClearField(name string) error {
 		return nil
 	case booking.FieldCheckedInAt:
 		m.ClearCheckedInAt()
+		return nil
+	case booking.FieldBookedVia:
+		m.ClearBookedVia()
+		return nil
+	case booking.FieldPromotedAt:
+		m.ClearPromotedAt()
+		return nil
+	case booking.FieldCancelReason:
+		m.ClearCancelReason()
+		return nil
+	case booking.FieldLateCancelFeeMinor:
+		m.ClearLateCancelFeeMinor()
+		return nil
+	case booking.FieldFeeStatus:
+		m.ClearFeeStatus()
+		return nil
+	case booking.FieldWatchAdmittedAt:
+		m.ClearWatchAdmittedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown Booking nullable field %s", name)
@@ -6905,6 +7430,27 @@ func (m *BookingMutation) ResetField(name string) error {
 		return nil
 	case booking.FieldCheckedInAt:
 		m.ResetCheckedInAt()
+		return nil
+	case booking.FieldClipCharged:
+		m.ResetClipCharged()
+		return nil
+	case booking.FieldBookedVia:
+		m.ResetBookedVia()
+		return nil
+	case booking.FieldPromotedAt:
+		m.ResetPromotedAt()
+		return nil
+	case booking.FieldCancelReason:
+		m.ResetCancelReason()
+		return nil
+	case booking.FieldLateCancelFeeMinor:
+		m.ResetLateCancelFeeMinor()
+		return nil
+	case booking.FieldFeeStatus:
+		m.ResetFeeStatus()
+		return nil
+	case booking.FieldWatchAdmittedAt:
+		m.ResetWatchAdmittedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown Booking field %s", name)
@@ -7036,6 +7582,1068 @@ func (m *BookingMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Booking edge %s", name)
+}
+
+// BookingPolicyMutation represents an operation that mutates the BookingPolicy nodes in the graph.
+type BookingPolicyMutation struct {
+	config
+	op                           Op
+	typ                          string
+	id                           *uuid.UUID
+	created_at                   *time.Time
+	updated_at                   *time.Time
+	opens_minutes_before         *int
+	addopens_minutes_before      *int
+	closes_minutes_before        *int
+	addcloses_minutes_before     *int
+	late_cancel_minutes          *int
+	addlate_cancel_minutes       *int
+	late_cancel_forfeits_clip    *bool
+	late_cancel_fee_minor        *int64
+	addlate_cancel_fee_minor     *int64
+	late_cancel_fee_by_pass_type *map[string]int64
+	daily_limit                  *int
+	adddaily_limit               *int
+	clearedFields                map[string]struct{}
+	organization                 *uuid.UUID
+	clearedorganization          bool
+	done                         bool
+	oldValue                     func(context.Context) (*BookingPolicy, error)
+	predicates                   []predicate.BookingPolicy
+}
+
+var _ ent.Mutation = (*BookingPolicyMutation)(nil)
+
+// bookingpolicyOption allows management of the mutation configuration using functional options.
+type bookingpolicyOption func(*BookingPolicyMutation)
+
+// newBookingPolicyMutation creates new mutation for the BookingPolicy entity.
+func newBookingPolicyMutation(c config, op Op, opts ...bookingpolicyOption) *BookingPolicyMutation {
+	m := &BookingPolicyMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeBookingPolicy,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withBookingPolicyID sets the ID field of the mutation.
+func withBookingPolicyID(id uuid.UUID) bookingpolicyOption {
+	return func(m *BookingPolicyMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *BookingPolicy
+		)
+		m.oldValue = func(ctx context.Context) (*BookingPolicy, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().BookingPolicy.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withBookingPolicy sets the old BookingPolicy of the mutation.
+func withBookingPolicy(node *BookingPolicy) bookingpolicyOption {
+	return func(m *BookingPolicyMutation) {
+		m.oldValue = func(context.Context) (*BookingPolicy, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m BookingPolicyMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m BookingPolicyMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of BookingPolicy entities.
+func (m *BookingPolicyMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *BookingPolicyMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *BookingPolicyMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().BookingPolicy.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *BookingPolicyMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *BookingPolicyMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the BookingPolicy entity.
+// If the BookingPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingPolicyMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *BookingPolicyMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *BookingPolicyMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *BookingPolicyMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the BookingPolicy entity.
+// If the BookingPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingPolicyMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *BookingPolicyMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *BookingPolicyMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *BookingPolicyMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the BookingPolicy entity.
+// If the BookingPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingPolicyMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *BookingPolicyMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetOpensMinutesBefore sets the "opens_minutes_before" field.
+func (m *BookingPolicyMutation) SetOpensMinutesBefore(i int) {
+	m.opens_minutes_before = &i
+	m.addopens_minutes_before = nil
+}
+
+// OpensMinutesBefore returns the value of the "opens_minutes_before" field in the mutation.
+func (m *BookingPolicyMutation) OpensMinutesBefore() (r int, exists bool) {
+	v := m.opens_minutes_before
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOpensMinutesBefore returns the old "opens_minutes_before" field's value of the BookingPolicy entity.
+// If the BookingPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingPolicyMutation) OldOpensMinutesBefore(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOpensMinutesBefore is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOpensMinutesBefore requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOpensMinutesBefore: %w", err)
+	}
+	return oldValue.OpensMinutesBefore, nil
+}
+
+// AddOpensMinutesBefore adds i to the "opens_minutes_before" field.
+func (m *BookingPolicyMutation) AddOpensMinutesBefore(i int) {
+	if m.addopens_minutes_before != nil {
+		*m.addopens_minutes_before += i
+	} else {
+		m.addopens_minutes_before = &i
+	}
+}
+
+// AddedOpensMinutesBefore returns the value that was added to the "opens_minutes_before" field in this mutation.
+func (m *BookingPolicyMutation) AddedOpensMinutesBefore() (r int, exists bool) {
+	v := m.addopens_minutes_before
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOpensMinutesBefore resets all changes to the "opens_minutes_before" field.
+func (m *BookingPolicyMutation) ResetOpensMinutesBefore() {
+	m.opens_minutes_before = nil
+	m.addopens_minutes_before = nil
+}
+
+// SetClosesMinutesBefore sets the "closes_minutes_before" field.
+func (m *BookingPolicyMutation) SetClosesMinutesBefore(i int) {
+	m.closes_minutes_before = &i
+	m.addcloses_minutes_before = nil
+}
+
+// ClosesMinutesBefore returns the value of the "closes_minutes_before" field in the mutation.
+func (m *BookingPolicyMutation) ClosesMinutesBefore() (r int, exists bool) {
+	v := m.closes_minutes_before
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClosesMinutesBefore returns the old "closes_minutes_before" field's value of the BookingPolicy entity.
+// If the BookingPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingPolicyMutation) OldClosesMinutesBefore(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClosesMinutesBefore is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClosesMinutesBefore requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClosesMinutesBefore: %w", err)
+	}
+	return oldValue.ClosesMinutesBefore, nil
+}
+
+// AddClosesMinutesBefore adds i to the "closes_minutes_before" field.
+func (m *BookingPolicyMutation) AddClosesMinutesBefore(i int) {
+	if m.addcloses_minutes_before != nil {
+		*m.addcloses_minutes_before += i
+	} else {
+		m.addcloses_minutes_before = &i
+	}
+}
+
+// AddedClosesMinutesBefore returns the value that was added to the "closes_minutes_before" field in this mutation.
+func (m *BookingPolicyMutation) AddedClosesMinutesBefore() (r int, exists bool) {
+	v := m.addcloses_minutes_before
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetClosesMinutesBefore resets all changes to the "closes_minutes_before" field.
+func (m *BookingPolicyMutation) ResetClosesMinutesBefore() {
+	m.closes_minutes_before = nil
+	m.addcloses_minutes_before = nil
+}
+
+// SetLateCancelMinutes sets the "late_cancel_minutes" field.
+func (m *BookingPolicyMutation) SetLateCancelMinutes(i int) {
+	m.late_cancel_minutes = &i
+	m.addlate_cancel_minutes = nil
+}
+
+// LateCancelMinutes returns the value of the "late_cancel_minutes" field in the mutation.
+func (m *BookingPolicyMutation) LateCancelMinutes() (r int, exists bool) {
+	v := m.late_cancel_minutes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLateCancelMinutes returns the old "late_cancel_minutes" field's value of the BookingPolicy entity.
+// If the BookingPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingPolicyMutation) OldLateCancelMinutes(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLateCancelMinutes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLateCancelMinutes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLateCancelMinutes: %w", err)
+	}
+	return oldValue.LateCancelMinutes, nil
+}
+
+// AddLateCancelMinutes adds i to the "late_cancel_minutes" field.
+func (m *BookingPolicyMutation) AddLateCancelMinutes(i int) {
+	if m.addlate_cancel_minutes != nil {
+		*m.addlate_cancel_minutes += i
+	} else {
+		m.addlate_cancel_minutes = &i
+	}
+}
+
+// AddedLateCancelMinutes returns the value that was added to the "late_cancel_minutes" field in this mutation.
+func (m *BookingPolicyMutation) AddedLateCancelMinutes() (r int, exists bool) {
+	v := m.addlate_cancel_minutes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLateCancelMinutes resets all changes to the "late_cancel_minutes" field.
+func (m *BookingPolicyMutation) ResetLateCancelMinutes() {
+	m.late_cancel_minutes = nil
+	m.addlate_cancel_minutes = nil
+}
+
+// SetLateCancelForfeitsClip sets the "late_cancel_forfeits_clip" field.
+func (m *BookingPolicyMutation) SetLateCancelForfeitsClip(b bool) {
+	m.late_cancel_forfeits_clip = &b
+}
+
+// LateCancelForfeitsClip returns the value of the "late_cancel_forfeits_clip" field in the mutation.
+func (m *BookingPolicyMutation) LateCancelForfeitsClip() (r bool, exists bool) {
+	v := m.late_cancel_forfeits_clip
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLateCancelForfeitsClip returns the old "late_cancel_forfeits_clip" field's value of the BookingPolicy entity.
+// If the BookingPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingPolicyMutation) OldLateCancelForfeitsClip(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLateCancelForfeitsClip is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLateCancelForfeitsClip requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLateCancelForfeitsClip: %w", err)
+	}
+	return oldValue.LateCancelForfeitsClip, nil
+}
+
+// ResetLateCancelForfeitsClip resets all changes to the "late_cancel_forfeits_clip" field.
+func (m *BookingPolicyMutation) ResetLateCancelForfeitsClip() {
+	m.late_cancel_forfeits_clip = nil
+}
+
+// SetLateCancelFeeMinor sets the "late_cancel_fee_minor" field.
+func (m *BookingPolicyMutation) SetLateCancelFeeMinor(i int64) {
+	m.late_cancel_fee_minor = &i
+	m.addlate_cancel_fee_minor = nil
+}
+
+// LateCancelFeeMinor returns the value of the "late_cancel_fee_minor" field in the mutation.
+func (m *BookingPolicyMutation) LateCancelFeeMinor() (r int64, exists bool) {
+	v := m.late_cancel_fee_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLateCancelFeeMinor returns the old "late_cancel_fee_minor" field's value of the BookingPolicy entity.
+// If the BookingPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingPolicyMutation) OldLateCancelFeeMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLateCancelFeeMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLateCancelFeeMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLateCancelFeeMinor: %w", err)
+	}
+	return oldValue.LateCancelFeeMinor, nil
+}
+
+// AddLateCancelFeeMinor adds i to the "late_cancel_fee_minor" field.
+func (m *BookingPolicyMutation) AddLateCancelFeeMinor(i int64) {
+	if m.addlate_cancel_fee_minor != nil {
+		*m.addlate_cancel_fee_minor += i
+	} else {
+		m.addlate_cancel_fee_minor = &i
+	}
+}
+
+// AddedLateCancelFeeMinor returns the value that was added to the "late_cancel_fee_minor" field in this mutation.
+func (m *BookingPolicyMutation) AddedLateCancelFeeMinor() (r int64, exists bool) {
+	v := m.addlate_cancel_fee_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLateCancelFeeMinor resets all changes to the "late_cancel_fee_minor" field.
+func (m *BookingPolicyMutation) ResetLateCancelFeeMinor() {
+	m.late_cancel_fee_minor = nil
+	m.addlate_cancel_fee_minor = nil
+}
+
+// SetLateCancelFeeByPassType sets the "late_cancel_fee_by_pass_type" field.
+func (m *BookingPolicyMutation) SetLateCancelFeeByPassType(value map[string]int64) {
+	m.late_cancel_fee_by_pass_type = &value
+}
+
+// LateCancelFeeByPassType returns the value of the "late_cancel_fee_by_pass_type" field in the mutation.
+func (m *BookingPolicyMutation) LateCancelFeeByPassType() (r map[string]int64, exists bool) {
+	v := m.late_cancel_fee_by_pass_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLateCancelFeeByPassType returns the old "late_cancel_fee_by_pass_type" field's value of the BookingPolicy entity.
+// If the BookingPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingPolicyMutation) OldLateCancelFeeByPassType(ctx context.Context) (v map[string]int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLateCancelFeeByPassType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLateCancelFeeByPassType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLateCancelFeeByPassType: %w", err)
+	}
+	return oldValue.LateCancelFeeByPassType, nil
+}
+
+// ClearLateCancelFeeByPassType clears the value of the "late_cancel_fee_by_pass_type" field.
+func (m *BookingPolicyMutation) ClearLateCancelFeeByPassType() {
+	m.late_cancel_fee_by_pass_type = nil
+	m.clearedFields[bookingpolicy.FieldLateCancelFeeByPassType] = struct{}{}
+}
+
+// LateCancelFeeByPassTypeCleared returns if the "late_cancel_fee_by_pass_type" field was cleared in this mutation.
+func (m *BookingPolicyMutation) LateCancelFeeByPassTypeCleared() bool {
+	_, ok := m.clearedFields[bookingpolicy.FieldLateCancelFeeByPassType]
+	return ok
+}
+
+// ResetLateCancelFeeByPassType resets all changes to the "late_cancel_fee_by_pass_type" field.
+func (m *BookingPolicyMutation) ResetLateCancelFeeByPassType() {
+	m.late_cancel_fee_by_pass_type = nil
+	delete(m.clearedFields, bookingpolicy.FieldLateCancelFeeByPassType)
+}
+
+// SetDailyLimit sets the "daily_limit" field.
+func (m *BookingPolicyMutation) SetDailyLimit(i int) {
+	m.daily_limit = &i
+	m.adddaily_limit = nil
+}
+
+// DailyLimit returns the value of the "daily_limit" field in the mutation.
+func (m *BookingPolicyMutation) DailyLimit() (r int, exists bool) {
+	v := m.daily_limit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDailyLimit returns the old "daily_limit" field's value of the BookingPolicy entity.
+// If the BookingPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingPolicyMutation) OldDailyLimit(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDailyLimit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDailyLimit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDailyLimit: %w", err)
+	}
+	return oldValue.DailyLimit, nil
+}
+
+// AddDailyLimit adds i to the "daily_limit" field.
+func (m *BookingPolicyMutation) AddDailyLimit(i int) {
+	if m.adddaily_limit != nil {
+		*m.adddaily_limit += i
+	} else {
+		m.adddaily_limit = &i
+	}
+}
+
+// AddedDailyLimit returns the value that was added to the "daily_limit" field in this mutation.
+func (m *BookingPolicyMutation) AddedDailyLimit() (r int, exists bool) {
+	v := m.adddaily_limit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDailyLimit resets all changes to the "daily_limit" field.
+func (m *BookingPolicyMutation) ResetDailyLimit() {
+	m.daily_limit = nil
+	m.adddaily_limit = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *BookingPolicyMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[bookingpolicy.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *BookingPolicyMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *BookingPolicyMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *BookingPolicyMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the BookingPolicyMutation builder.
+func (m *BookingPolicyMutation) Where(ps ...predicate.BookingPolicy) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the BookingPolicyMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *BookingPolicyMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.BookingPolicy, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *BookingPolicyMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *BookingPolicyMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (BookingPolicy).
+func (m *BookingPolicyMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *BookingPolicyMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.created_at != nil {
+		fields = append(fields, bookingpolicy.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, bookingpolicy.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, bookingpolicy.FieldOrganizationID)
+	}
+	if m.opens_minutes_before != nil {
+		fields = append(fields, bookingpolicy.FieldOpensMinutesBefore)
+	}
+	if m.closes_minutes_before != nil {
+		fields = append(fields, bookingpolicy.FieldClosesMinutesBefore)
+	}
+	if m.late_cancel_minutes != nil {
+		fields = append(fields, bookingpolicy.FieldLateCancelMinutes)
+	}
+	if m.late_cancel_forfeits_clip != nil {
+		fields = append(fields, bookingpolicy.FieldLateCancelForfeitsClip)
+	}
+	if m.late_cancel_fee_minor != nil {
+		fields = append(fields, bookingpolicy.FieldLateCancelFeeMinor)
+	}
+	if m.late_cancel_fee_by_pass_type != nil {
+		fields = append(fields, bookingpolicy.FieldLateCancelFeeByPassType)
+	}
+	if m.daily_limit != nil {
+		fields = append(fields, bookingpolicy.FieldDailyLimit)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *BookingPolicyMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case bookingpolicy.FieldCreatedAt:
+		return m.CreatedAt()
+	case bookingpolicy.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case bookingpolicy.FieldOrganizationID:
+		return m.OrganizationID()
+	case bookingpolicy.FieldOpensMinutesBefore:
+		return m.OpensMinutesBefore()
+	case bookingpolicy.FieldClosesMinutesBefore:
+		return m.ClosesMinutesBefore()
+	case bookingpolicy.FieldLateCancelMinutes:
+		return m.LateCancelMinutes()
+	case bookingpolicy.FieldLateCancelForfeitsClip:
+		return m.LateCancelForfeitsClip()
+	case bookingpolicy.FieldLateCancelFeeMinor:
+		return m.LateCancelFeeMinor()
+	case bookingpolicy.FieldLateCancelFeeByPassType:
+		return m.LateCancelFeeByPassType()
+	case bookingpolicy.FieldDailyLimit:
+		return m.DailyLimit()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *BookingPolicyMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case bookingpolicy.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case bookingpolicy.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case bookingpolicy.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case bookingpolicy.FieldOpensMinutesBefore:
+		return m.OldOpensMinutesBefore(ctx)
+	case bookingpolicy.FieldClosesMinutesBefore:
+		return m.OldClosesMinutesBefore(ctx)
+	case bookingpolicy.FieldLateCancelMinutes:
+		return m.OldLateCancelMinutes(ctx)
+	case bookingpolicy.FieldLateCancelForfeitsClip:
+		return m.OldLateCancelForfeitsClip(ctx)
+	case bookingpolicy.FieldLateCancelFeeMinor:
+		return m.OldLateCancelFeeMinor(ctx)
+	case bookingpolicy.FieldLateCancelFeeByPassType:
+		return m.OldLateCancelFeeByPassType(ctx)
+	case bookingpolicy.FieldDailyLimit:
+		return m.OldDailyLimit(ctx)
+	}
+	return nil, fmt.Errorf("unknown BookingPolicy field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *BookingPolicyMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case bookingpolicy.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case bookingpolicy.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case bookingpolicy.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case bookingpolicy.FieldOpensMinutesBefore:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOpensMinutesBefore(v)
+		return nil
+	case bookingpolicy.FieldClosesMinutesBefore:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClosesMinutesBefore(v)
+		return nil
+	case bookingpolicy.FieldLateCancelMinutes:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLateCancelMinutes(v)
+		return nil
+	case bookingpolicy.FieldLateCancelForfeitsClip:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLateCancelForfeitsClip(v)
+		return nil
+	case bookingpolicy.FieldLateCancelFeeMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLateCancelFeeMinor(v)
+		return nil
+	case bookingpolicy.FieldLateCancelFeeByPassType:
+		v, ok := value.(map[string]int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLateCancelFeeByPassType(v)
+		return nil
+	case bookingpolicy.FieldDailyLimit:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDailyLimit(v)
+		return nil
+	}
+	return fmt.Errorf("unknown BookingPolicy field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *BookingPolicyMutation) AddedFields() []string {
+	var fields []string
+	if m.addopens_minutes_before != nil {
+		fields = append(fields, bookingpolicy.FieldOpensMinutesBefore)
+	}
+	if m.addcloses_minutes_before != nil {
+		fields = append(fields, bookingpolicy.FieldClosesMinutesBefore)
+	}
+	if m.addlate_cancel_minutes != nil {
+		fields = append(fields, bookingpolicy.FieldLateCancelMinutes)
+	}
+	if m.addlate_cancel_fee_minor != nil {
+		fields = append(fields, bookingpolicy.FieldLateCancelFeeMinor)
+	}
+	if m.adddaily_limit != nil {
+		fields = append(fields, bookingpolicy.FieldDailyLimit)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *BookingPolicyMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case bookingpolicy.FieldOpensMinutesBefore:
+		return m.AddedOpensMinutesBefore()
+	case bookingpolicy.FieldClosesMinutesBefore:
+		return m.AddedClosesMinutesBefore()
+	case bookingpolicy.FieldLateCancelMinutes:
+		return m.AddedLateCancelMinutes()
+	case bookingpolicy.FieldLateCancelFeeMinor:
+		return m.AddedLateCancelFeeMinor()
+	case bookingpolicy.FieldDailyLimit:
+		return m.AddedDailyLimit()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *BookingPolicyMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case bookingpolicy.FieldOpensMinutesBefore:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOpensMinutesBefore(v)
+		return nil
+	case bookingpolicy.FieldClosesMinutesBefore:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddClosesMinutesBefore(v)
+		return nil
+	case bookingpolicy.FieldLateCancelMinutes:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLateCancelMinutes(v)
+		return nil
+	case bookingpolicy.FieldLateCancelFeeMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLateCancelFeeMinor(v)
+		return nil
+	case bookingpolicy.FieldDailyLimit:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDailyLimit(v)
+		return nil
+	}
+	return fmt.Errorf("unknown BookingPolicy numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *BookingPolicyMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(bookingpolicy.FieldLateCancelFeeByPassType) {
+		fields = append(fields, bookingpolicy.FieldLateCancelFeeByPassType)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *BookingPolicyMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *BookingPolicyMutation) ClearField(name string) error {
+	switch name {
+	case bookingpolicy.FieldLateCancelFeeByPassType:
+		m.ClearLateCancelFeeByPassType()
+		return nil
+	}
+	return fmt.Errorf("unknown BookingPolicy nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *BookingPolicyMutation) ResetField(name string) error {
+	switch name {
+	case bookingpolicy.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case bookingpolicy.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case bookingpolicy.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case bookingpolicy.FieldOpensMinutesBefore:
+		m.ResetOpensMinutesBefore()
+		return nil
+	case bookingpolicy.FieldClosesMinutesBefore:
+		m.ResetClosesMinutesBefore()
+		return nil
+	case bookingpolicy.FieldLateCancelMinutes:
+		m.ResetLateCancelMinutes()
+		return nil
+	case bookingpolicy.FieldLateCancelForfeitsClip:
+		m.ResetLateCancelForfeitsClip()
+		return nil
+	case bookingpolicy.FieldLateCancelFeeMinor:
+		m.ResetLateCancelFeeMinor()
+		return nil
+	case bookingpolicy.FieldLateCancelFeeByPassType:
+		m.ResetLateCancelFeeByPassType()
+		return nil
+	case bookingpolicy.FieldDailyLimit:
+		m.ResetDailyLimit()
+		return nil
+	}
+	return fmt.Errorf("unknown BookingPolicy field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *BookingPolicyMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, bookingpolicy.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *BookingPolicyMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case bookingpolicy.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *BookingPolicyMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *BookingPolicyMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *BookingPolicyMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, bookingpolicy.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *BookingPolicyMutation) EdgeCleared(name string) bool {
+	switch name {
+	case bookingpolicy.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *BookingPolicyMutation) ClearEdge(name string) error {
+	switch name {
+	case bookingpolicy.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown BookingPolicy unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *BookingPolicyMutation) ResetEdge(name string) error {
+	switch name {
+	case bookingpolicy.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown BookingPolicy edge %s", name)
 }
 
 // BrandMutation represents an operation that mutates the Brand nodes in the graph.
@@ -8620,6 +10228,1302 @@ func (m *BrandMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Brand edge %s", name)
+}
+
+// BuddyInviteMutation represents an operation that mutates the BuddyInvite nodes in the graph.
+type BuddyInviteMutation struct {
+	config
+	op                     Op
+	typ                    string
+	id                     *uuid.UUID
+	created_at             *time.Time
+	updated_at             *time.Time
+	status                 *buddyinvite.Status
+	message                *string
+	expires_at             *time.Time
+	responded_at           *time.Time
+	clearedFields          map[string]struct{}
+	organization           *uuid.UUID
+	clearedorganization    bool
+	class_instance         *uuid.UUID
+	clearedclass_instance  bool
+	inviter                *uuid.UUID
+	clearedinviter         bool
+	inviter_booking        *uuid.UUID
+	clearedinviter_booking bool
+	invitee                *uuid.UUID
+	clearedinvitee         bool
+	booking                *uuid.UUID
+	clearedbooking         bool
+	done                   bool
+	oldValue               func(context.Context) (*BuddyInvite, error)
+	predicates             []predicate.BuddyInvite
+}
+
+var _ ent.Mutation = (*BuddyInviteMutation)(nil)
+
+// buddyinviteOption allows management of the mutation configuration using functional options.
+type buddyinviteOption func(*BuddyInviteMutation)
+
+// newBuddyInviteMutation creates new mutation for the BuddyInvite entity.
+func newBuddyInviteMutation(c config, op Op, opts ...buddyinviteOption) *BuddyInviteMutation {
+	m := &BuddyInviteMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeBuddyInvite,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withBuddyInviteID sets the ID field of the mutation.
+func withBuddyInviteID(id uuid.UUID) buddyinviteOption {
+	return func(m *BuddyInviteMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *BuddyInvite
+		)
+		m.oldValue = func(ctx context.Context) (*BuddyInvite, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().BuddyInvite.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withBuddyInvite sets the old BuddyInvite of the mutation.
+func withBuddyInvite(node *BuddyInvite) buddyinviteOption {
+	return func(m *BuddyInviteMutation) {
+		m.oldValue = func(context.Context) (*BuddyInvite, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m BuddyInviteMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m BuddyInviteMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of BuddyInvite entities.
+func (m *BuddyInviteMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *BuddyInviteMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *BuddyInviteMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().BuddyInvite.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *BuddyInviteMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *BuddyInviteMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the BuddyInvite entity.
+// If the BuddyInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BuddyInviteMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *BuddyInviteMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *BuddyInviteMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *BuddyInviteMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the BuddyInvite entity.
+// If the BuddyInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BuddyInviteMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *BuddyInviteMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *BuddyInviteMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *BuddyInviteMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the BuddyInvite entity.
+// If the BuddyInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BuddyInviteMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *BuddyInviteMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetClassInstanceID sets the "class_instance_id" field.
+func (m *BuddyInviteMutation) SetClassInstanceID(u uuid.UUID) {
+	m.class_instance = &u
+}
+
+// ClassInstanceID returns the value of the "class_instance_id" field in the mutation.
+func (m *BuddyInviteMutation) ClassInstanceID() (r uuid.UUID, exists bool) {
+	v := m.class_instance
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClassInstanceID returns the old "class_instance_id" field's value of the BuddyInvite entity.
+// If the BuddyInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BuddyInviteMutation) OldClassInstanceID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClassInstanceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClassInstanceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClassInstanceID: %w", err)
+	}
+	return oldValue.ClassInstanceID, nil
+}
+
+// ResetClassInstanceID resets all changes to the "class_instance_id" field.
+func (m *BuddyInviteMutation) ResetClassInstanceID() {
+	m.class_instance = nil
+}
+
+// SetInviterMemberID sets the "inviter_member_id" field.
+func (m *BuddyInviteMutation) SetInviterMemberID(u uuid.UUID) {
+	m.inviter = &u
+}
+
+// InviterMemberID returns the value of the "inviter_member_id" field in the mutation.
+func (m *BuddyInviteMutation) InviterMemberID() (r uuid.UUID, exists bool) {
+	v := m.inviter
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInviterMemberID returns the old "inviter_member_id" field's value of the BuddyInvite entity.
+// If the BuddyInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BuddyInviteMutation) OldInviterMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInviterMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInviterMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInviterMemberID: %w", err)
+	}
+	return oldValue.InviterMemberID, nil
+}
+
+// ResetInviterMemberID resets all changes to the "inviter_member_id" field.
+func (m *BuddyInviteMutation) ResetInviterMemberID() {
+	m.inviter = nil
+}
+
+// SetInviterBookingID sets the "inviter_booking_id" field.
+func (m *BuddyInviteMutation) SetInviterBookingID(u uuid.UUID) {
+	m.inviter_booking = &u
+}
+
+// InviterBookingID returns the value of the "inviter_booking_id" field in the mutation.
+func (m *BuddyInviteMutation) InviterBookingID() (r uuid.UUID, exists bool) {
+	v := m.inviter_booking
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInviterBookingID returns the old "inviter_booking_id" field's value of the BuddyInvite entity.
+// If the BuddyInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BuddyInviteMutation) OldInviterBookingID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInviterBookingID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInviterBookingID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInviterBookingID: %w", err)
+	}
+	return oldValue.InviterBookingID, nil
+}
+
+// ResetInviterBookingID resets all changes to the "inviter_booking_id" field.
+func (m *BuddyInviteMutation) ResetInviterBookingID() {
+	m.inviter_booking = nil
+}
+
+// SetInviteeMemberID sets the "invitee_member_id" field.
+func (m *BuddyInviteMutation) SetInviteeMemberID(u uuid.UUID) {
+	m.invitee = &u
+}
+
+// InviteeMemberID returns the value of the "invitee_member_id" field in the mutation.
+func (m *BuddyInviteMutation) InviteeMemberID() (r uuid.UUID, exists bool) {
+	v := m.invitee
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInviteeMemberID returns the old "invitee_member_id" field's value of the BuddyInvite entity.
+// If the BuddyInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BuddyInviteMutation) OldInviteeMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInviteeMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInviteeMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInviteeMemberID: %w", err)
+	}
+	return oldValue.InviteeMemberID, nil
+}
+
+// ResetInviteeMemberID resets all changes to the "invitee_member_id" field.
+func (m *BuddyInviteMutation) ResetInviteeMemberID() {
+	m.invitee = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *BuddyInviteMutation) SetStatus(b buddyinvite.Status) {
+	m.status = &b
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *BuddyInviteMutation) Status() (r buddyinvite.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the BuddyInvite entity.
+// If the BuddyInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BuddyInviteMutation) OldStatus(ctx context.Context) (v buddyinvite.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *BuddyInviteMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetBookingID sets the "booking_id" field.
+func (m *BuddyInviteMutation) SetBookingID(u uuid.UUID) {
+	m.booking = &u
+}
+
+// BookingID returns the value of the "booking_id" field in the mutation.
+func (m *BuddyInviteMutation) BookingID() (r uuid.UUID, exists bool) {
+	v := m.booking
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBookingID returns the old "booking_id" field's value of the BuddyInvite entity.
+// If the BuddyInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BuddyInviteMutation) OldBookingID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBookingID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBookingID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBookingID: %w", err)
+	}
+	return oldValue.BookingID, nil
+}
+
+// ClearBookingID clears the value of the "booking_id" field.
+func (m *BuddyInviteMutation) ClearBookingID() {
+	m.booking = nil
+	m.clearedFields[buddyinvite.FieldBookingID] = struct{}{}
+}
+
+// BookingIDCleared returns if the "booking_id" field was cleared in this mutation.
+func (m *BuddyInviteMutation) BookingIDCleared() bool {
+	_, ok := m.clearedFields[buddyinvite.FieldBookingID]
+	return ok
+}
+
+// ResetBookingID resets all changes to the "booking_id" field.
+func (m *BuddyInviteMutation) ResetBookingID() {
+	m.booking = nil
+	delete(m.clearedFields, buddyinvite.FieldBookingID)
+}
+
+// SetMessage sets the "message" field.
+func (m *BuddyInviteMutation) SetMessage(s string) {
+	m.message = &s
+}
+
+// Message returns the value of the "message" field in the mutation.
+func (m *BuddyInviteMutation) Message() (r string, exists bool) {
+	v := m.message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMessage returns the old "message" field's value of the BuddyInvite entity.
+// If the BuddyInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BuddyInviteMutation) OldMessage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMessage: %w", err)
+	}
+	return oldValue.Message, nil
+}
+
+// ClearMessage clears the value of the "message" field.
+func (m *BuddyInviteMutation) ClearMessage() {
+	m.message = nil
+	m.clearedFields[buddyinvite.FieldMessage] = struct{}{}
+}
+
+// MessageCleared returns if the "message" field was cleared in this mutation.
+func (m *BuddyInviteMutation) MessageCleared() bool {
+	_, ok := m.clearedFields[buddyinvite.FieldMessage]
+	return ok
+}
+
+// ResetMessage resets all changes to the "message" field.
+func (m *BuddyInviteMutation) ResetMessage() {
+	m.message = nil
+	delete(m.clearedFields, buddyinvite.FieldMessage)
+}
+
+// SetExpiresAt sets the "expires_at" field.
+func (m *BuddyInviteMutation) SetExpiresAt(t time.Time) {
+	m.expires_at = &t
+}
+
+// ExpiresAt returns the value of the "expires_at" field in the mutation.
+func (m *BuddyInviteMutation) ExpiresAt() (r time.Time, exists bool) {
+	v := m.expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAt returns the old "expires_at" field's value of the BuddyInvite entity.
+// If the BuddyInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BuddyInviteMutation) OldExpiresAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
+	}
+	return oldValue.ExpiresAt, nil
+}
+
+// ResetExpiresAt resets all changes to the "expires_at" field.
+func (m *BuddyInviteMutation) ResetExpiresAt() {
+	m.expires_at = nil
+}
+
+// SetRespondedAt sets the "responded_at" field.
+func (m *BuddyInviteMutation) SetRespondedAt(t time.Time) {
+	m.responded_at = &t
+}
+
+// RespondedAt returns the value of the "responded_at" field in the mutation.
+func (m *BuddyInviteMutation) RespondedAt() (r time.Time, exists bool) {
+	v := m.responded_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRespondedAt returns the old "responded_at" field's value of the BuddyInvite entity.
+// If the BuddyInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BuddyInviteMutation) OldRespondedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRespondedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRespondedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRespondedAt: %w", err)
+	}
+	return oldValue.RespondedAt, nil
+}
+
+// ClearRespondedAt clears the value of the "responded_at" field.
+func (m *BuddyInviteMutation) ClearRespondedAt() {
+	m.responded_at = nil
+	m.clearedFields[buddyinvite.FieldRespondedAt] = struct{}{}
+}
+
+// RespondedAtCleared returns if the "responded_at" field was cleared in this mutation.
+func (m *BuddyInviteMutation) RespondedAtCleared() bool {
+	_, ok := m.clearedFields[buddyinvite.FieldRespondedAt]
+	return ok
+}
+
+// ResetRespondedAt resets all changes to the "responded_at" field.
+func (m *BuddyInviteMutation) ResetRespondedAt() {
+	m.responded_at = nil
+	delete(m.clearedFields, buddyinvite.FieldRespondedAt)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *BuddyInviteMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[buddyinvite.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *BuddyInviteMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *BuddyInviteMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *BuddyInviteMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearClassInstance clears the "class_instance" edge to the ClassInstance entity.
+func (m *BuddyInviteMutation) ClearClassInstance() {
+	m.clearedclass_instance = true
+	m.clearedFields[buddyinvite.FieldClassInstanceID] = struct{}{}
+}
+
+// ClassInstanceCleared reports if the "class_instance" edge to the ClassInstance entity was cleared.
+func (m *BuddyInviteMutation) ClassInstanceCleared() bool {
+	return m.clearedclass_instance
+}
+
+// ClassInstanceIDs returns the "class_instance" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ClassInstanceID instead. It exists only for internal usage by the builders.
+func (m *BuddyInviteMutation) ClassInstanceIDs() (ids []uuid.UUID) {
+	if id := m.class_instance; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetClassInstance resets all changes to the "class_instance" edge.
+func (m *BuddyInviteMutation) ResetClassInstance() {
+	m.class_instance = nil
+	m.clearedclass_instance = false
+}
+
+// SetInviterID sets the "inviter" edge to the Member entity by id.
+func (m *BuddyInviteMutation) SetInviterID(id uuid.UUID) {
+	m.inviter = &id
+}
+
+// ClearInviter clears the "inviter" edge to the Member entity.
+func (m *BuddyInviteMutation) ClearInviter() {
+	m.clearedinviter = true
+	m.clearedFields[buddyinvite.FieldInviterMemberID] = struct{}{}
+}
+
+// InviterCleared reports if the "inviter" edge to the Member entity was cleared.
+func (m *BuddyInviteMutation) InviterCleared() bool {
+	return m.clearedinviter
+}
+
+// InviterID returns the "inviter" edge ID in the mutation.
+func (m *BuddyInviteMutation) InviterID() (id uuid.UUID, exists bool) {
+	if m.inviter != nil {
+		return *m.inviter, true
+	}
+	return
+}
+
+// InviterIDs returns the "inviter" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// InviterID instead. It exists only for internal usage by the builders.
+func (m *BuddyInviteMutation) InviterIDs() (ids []uuid.UUID) {
+	if id := m.inviter; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetInviter resets all changes to the "inviter" edge.
+func (m *BuddyInviteMutation) ResetInviter() {
+	m.inviter = nil
+	m.clearedinviter = false
+}
+
+// ClearInviterBooking clears the "inviter_booking" edge to the Booking entity.
+func (m *BuddyInviteMutation) ClearInviterBooking() {
+	m.clearedinviter_booking = true
+	m.clearedFields[buddyinvite.FieldInviterBookingID] = struct{}{}
+}
+
+// InviterBookingCleared reports if the "inviter_booking" edge to the Booking entity was cleared.
+func (m *BuddyInviteMutation) InviterBookingCleared() bool {
+	return m.clearedinviter_booking
+}
+
+// InviterBookingIDs returns the "inviter_booking" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// InviterBookingID instead. It exists only for internal usage by the builders.
+func (m *BuddyInviteMutation) InviterBookingIDs() (ids []uuid.UUID) {
+	if id := m.inviter_booking; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetInviterBooking resets all changes to the "inviter_booking" edge.
+func (m *BuddyInviteMutation) ResetInviterBooking() {
+	m.inviter_booking = nil
+	m.clearedinviter_booking = false
+}
+
+// SetInviteeID sets the "invitee" edge to the Member entity by id.
+func (m *BuddyInviteMutation) SetInviteeID(id uuid.UUID) {
+	m.invitee = &id
+}
+
+// ClearInvitee clears the "invitee" edge to the Member entity.
+func (m *BuddyInviteMutation) ClearInvitee() {
+	m.clearedinvitee = true
+	m.clearedFields[buddyinvite.FieldInviteeMemberID] = struct{}{}
+}
+
+// InviteeCleared reports if the "invitee" edge to the Member entity was cleared.
+func (m *BuddyInviteMutation) InviteeCleared() bool {
+	return m.clearedinvitee
+}
+
+// InviteeID returns the "invitee" edge ID in the mutation.
+func (m *BuddyInviteMutation) InviteeID() (id uuid.UUID, exists bool) {
+	if m.invitee != nil {
+		return *m.invitee, true
+	}
+	return
+}
+
+// InviteeIDs returns the "invitee" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// InviteeID instead. It exists only for internal usage by the builders.
+func (m *BuddyInviteMutation) InviteeIDs() (ids []uuid.UUID) {
+	if id := m.invitee; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetInvitee resets all changes to the "invitee" edge.
+func (m *BuddyInviteMutation) ResetInvitee() {
+	m.invitee = nil
+	m.clearedinvitee = false
+}
+
+// ClearBooking clears the "booking" edge to the Booking entity.
+func (m *BuddyInviteMutation) ClearBooking() {
+	m.clearedbooking = true
+	m.clearedFields[buddyinvite.FieldBookingID] = struct{}{}
+}
+
+// BookingCleared reports if the "booking" edge to the Booking entity was cleared.
+func (m *BuddyInviteMutation) BookingCleared() bool {
+	return m.BookingIDCleared() || m.clearedbooking
+}
+
+// BookingIDs returns the "booking" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// BookingID instead. It exists only for internal usage by the builders.
+func (m *BuddyInviteMutation) BookingIDs() (ids []uuid.UUID) {
+	if id := m.booking; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetBooking resets all changes to the "booking" edge.
+func (m *BuddyInviteMutation) ResetBooking() {
+	m.booking = nil
+	m.clearedbooking = false
+}
+
+// Where appends a list predicates to the BuddyInviteMutation builder.
+func (m *BuddyInviteMutation) Where(ps ...predicate.BuddyInvite) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the BuddyInviteMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *BuddyInviteMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.BuddyInvite, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *BuddyInviteMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *BuddyInviteMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (BuddyInvite).
+func (m *BuddyInviteMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *BuddyInviteMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created_at != nil {
+		fields = append(fields, buddyinvite.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, buddyinvite.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, buddyinvite.FieldOrganizationID)
+	}
+	if m.class_instance != nil {
+		fields = append(fields, buddyinvite.FieldClassInstanceID)
+	}
+	if m.inviter != nil {
+		fields = append(fields, buddyinvite.FieldInviterMemberID)
+	}
+	if m.inviter_booking != nil {
+		fields = append(fields, buddyinvite.FieldInviterBookingID)
+	}
+	if m.invitee != nil {
+		fields = append(fields, buddyinvite.FieldInviteeMemberID)
+	}
+	if m.status != nil {
+		fields = append(fields, buddyinvite.FieldStatus)
+	}
+	if m.booking != nil {
+		fields = append(fields, buddyinvite.FieldBookingID)
+	}
+	if m.message != nil {
+		fields = append(fields, buddyinvite.FieldMessage)
+	}
+	if m.expires_at != nil {
+		fields = append(fields, buddyinvite.FieldExpiresAt)
+	}
+	if m.responded_at != nil {
+		fields = append(fields, buddyinvite.FieldRespondedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *BuddyInviteMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case buddyinvite.FieldCreatedAt:
+		return m.CreatedAt()
+	case buddyinvite.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case buddyinvite.FieldOrganizationID:
+		return m.OrganizationID()
+	case buddyinvite.FieldClassInstanceID:
+		return m.ClassInstanceID()
+	case buddyinvite.FieldInviterMemberID:
+		return m.InviterMemberID()
+	case buddyinvite.FieldInviterBookingID:
+		return m.InviterBookingID()
+	case buddyinvite.FieldInviteeMemberID:
+		return m.InviteeMemberID()
+	case buddyinvite.FieldStatus:
+		return m.Status()
+	case buddyinvite.FieldBookingID:
+		return m.BookingID()
+	case buddyinvite.FieldMessage:
+		return m.Message()
+	case buddyinvite.FieldExpiresAt:
+		return m.ExpiresAt()
+	case buddyinvite.FieldRespondedAt:
+		return m.RespondedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *BuddyInviteMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case buddyinvite.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case buddyinvite.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case buddyinvite.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case buddyinvite.FieldClassInstanceID:
+		return m.OldClassInstanceID(ctx)
+	case buddyinvite.FieldInviterMemberID:
+		return m.OldInviterMemberID(ctx)
+	case buddyinvite.FieldInviterBookingID:
+		return m.OldInviterBookingID(ctx)
+	case buddyinvite.FieldInviteeMemberID:
+		return m.OldInviteeMemberID(ctx)
+	case buddyinvite.FieldStatus:
+		return m.OldStatus(ctx)
+	case buddyinvite.FieldBookingID:
+		return m.OldBookingID(ctx)
+	case buddyinvite.FieldMessage:
+		return m.OldMessage(ctx)
+	case buddyinvite.FieldExpiresAt:
+		return m.OldExpiresAt(ctx)
+	case buddyinvite.FieldRespondedAt:
+		return m.OldRespondedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown BuddyInvite field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *BuddyInviteMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case buddyinvite.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case buddyinvite.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case buddyinvite.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case buddyinvite.FieldClassInstanceID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClassInstanceID(v)
+		return nil
+	case buddyinvite.FieldInviterMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInviterMemberID(v)
+		return nil
+	case buddyinvite.FieldInviterBookingID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInviterBookingID(v)
+		return nil
+	case buddyinvite.FieldInviteeMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInviteeMemberID(v)
+		return nil
+	case buddyinvite.FieldStatus:
+		v, ok := value.(buddyinvite.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case buddyinvite.FieldBookingID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBookingID(v)
+		return nil
+	case buddyinvite.FieldMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMessage(v)
+		return nil
+	case buddyinvite.FieldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAt(v)
+		return nil
+	case buddyinvite.FieldRespondedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRespondedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown BuddyInvite field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *BuddyInviteMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *BuddyInviteMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *BuddyInviteMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown BuddyInvite numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *BuddyInviteMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(buddyinvite.FieldBookingID) {
+		fields = append(fields, buddyinvite.FieldBookingID)
+	}
+	if m.FieldCleared(buddyinvite.FieldMessage) {
+		fields = append(fields, buddyinvite.FieldMessage)
+	}
+	if m.FieldCleared(buddyinvite.FieldRespondedAt) {
+		fields = append(fields, buddyinvite.FieldRespondedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *BuddyInviteMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *BuddyInviteMutation) ClearField(name string) error {
+	switch name {
+	case buddyinvite.FieldBookingID:
+		m.ClearBookingID()
+		return nil
+	case buddyinvite.FieldMessage:
+		m.ClearMessage()
+		return nil
+	case buddyinvite.FieldRespondedAt:
+		m.ClearRespondedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown BuddyInvite nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *BuddyInviteMutation) ResetField(name string) error {
+	switch name {
+	case buddyinvite.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case buddyinvite.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case buddyinvite.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case buddyinvite.FieldClassInstanceID:
+		m.ResetClassInstanceID()
+		return nil
+	case buddyinvite.FieldInviterMemberID:
+		m.ResetInviterMemberID()
+		return nil
+	case buddyinvite.FieldInviterBookingID:
+		m.ResetInviterBookingID()
+		return nil
+	case buddyinvite.FieldInviteeMemberID:
+		m.ResetInviteeMemberID()
+		return nil
+	case buddyinvite.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case buddyinvite.FieldBookingID:
+		m.ResetBookingID()
+		return nil
+	case buddyinvite.FieldMessage:
+		m.ResetMessage()
+		return nil
+	case buddyinvite.FieldExpiresAt:
+		m.ResetExpiresAt()
+		return nil
+	case buddyinvite.FieldRespondedAt:
+		m.ResetRespondedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown BuddyInvite field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *BuddyInviteMutation) AddedEdges() []string {
+	edges := make([]string, 0, 6)
+	if m.organization != nil {
+		edges = append(edges, buddyinvite.EdgeOrganization)
+	}
+	if m.class_instance != nil {
+		edges = append(edges, buddyinvite.EdgeClassInstance)
+	}
+	if m.inviter != nil {
+		edges = append(edges, buddyinvite.EdgeInviter)
+	}
+	if m.inviter_booking != nil {
+		edges = append(edges, buddyinvite.EdgeInviterBooking)
+	}
+	if m.invitee != nil {
+		edges = append(edges, buddyinvite.EdgeInvitee)
+	}
+	if m.booking != nil {
+		edges = append(edges, buddyinvite.EdgeBooking)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *BuddyInviteMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case buddyinvite.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case buddyinvite.EdgeClassInstance:
+		if id := m.class_instance; id != nil {
+			return []ent.Value{*id}
+		}
+	case buddyinvite.EdgeInviter:
+		if id := m.inviter; id != nil {
+			return []ent.Value{*id}
+		}
+	case buddyinvite.EdgeInviterBooking:
+		if id := m.inviter_booking; id != nil {
+			return []ent.Value{*id}
+		}
+	case buddyinvite.EdgeInvitee:
+		if id := m.invitee; id != nil {
+			return []ent.Value{*id}
+		}
+	case buddyinvite.EdgeBooking:
+		if id := m.booking; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *BuddyInviteMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 6)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *BuddyInviteMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *BuddyInviteMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 6)
+	if m.clearedorganization {
+		edges = append(edges, buddyinvite.EdgeOrganization)
+	}
+	if m.clearedclass_instance {
+		edges = append(edges, buddyinvite.EdgeClassInstance)
+	}
+	if m.clearedinviter {
+		edges = append(edges, buddyinvite.EdgeInviter)
+	}
+	if m.clearedinviter_booking {
+		edges = append(edges, buddyinvite.EdgeInviterBooking)
+	}
+	if m.clearedinvitee {
+		edges = append(edges, buddyinvite.EdgeInvitee)
+	}
+	if m.clearedbooking {
+		edges = append(edges, buddyinvite.EdgeBooking)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *BuddyInviteMutation) EdgeCleared(name string) bool {
+	switch name {
+	case buddyinvite.EdgeOrganization:
+		return m.clearedorganization
+	case buddyinvite.EdgeClassInstance:
+		return m.clearedclass_instance
+	case buddyinvite.EdgeInviter:
+		return m.clearedinviter
+	case buddyinvite.EdgeInviterBooking:
+		return m.clearedinviter_booking
+	case buddyinvite.EdgeInvitee:
+		return m.clearedinvitee
+	case buddyinvite.EdgeBooking:
+		return m.clearedbooking
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *BuddyInviteMutation) ClearEdge(name string) error {
+	switch name {
+	case buddyinvite.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case buddyinvite.EdgeClassInstance:
+		m.ClearClassInstance()
+		return nil
+	case buddyinvite.EdgeInviter:
+		m.ClearInviter()
+		return nil
+	case buddyinvite.EdgeInviterBooking:
+		m.ClearInviterBooking()
+		return nil
+	case buddyinvite.EdgeInvitee:
+		m.ClearInvitee()
+		return nil
+	case buddyinvite.EdgeBooking:
+		m.ClearBooking()
+		return nil
+	}
+	return fmt.Errorf("unknown BuddyInvite unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *BuddyInviteMutation) ResetEdge(name string) error {
+	switch name {
+	case buddyinvite.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case buddyinvite.EdgeClassInstance:
+		m.ResetClassInstance()
+		return nil
+	case buddyinvite.EdgeInviter:
+		m.ResetInviter()
+		return nil
+	case buddyinvite.EdgeInviterBooking:
+		m.ResetInviterBooking()
+		return nil
+	case buddyinvite.EdgeInvitee:
+		m.ResetInvitee()
+		return nil
+	case buddyinvite.EdgeBooking:
+		m.ResetBooking()
+		return nil
+	}
+	return fmt.Errorf("unknown BuddyInvite edge %s", name)
 }
 
 // ClassInstanceMutation represents an operation that mutates the ClassInstance nodes in the graph.
@@ -18938,6 +21842,1420 @@ func (m *IdempotencyKeyMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown IdempotencyKey edge %s", name)
 }
 
+// InquiryMutation represents an operation that mutates the Inquiry nodes in the graph.
+type InquiryMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	user_id             *uuid.UUID
+	member_id           *uuid.UUID
+	service_name        *string
+	preferred_time      *string
+	message             *string
+	contact_name        *string
+	contact_email       *string
+	contact_phone       *string
+	status              *inquiry.Status
+	request_id          *string
+	staff_notified_at   *time.Time
+	notify_attempts     *int
+	addnotify_attempts  *int
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	service             *uuid.UUID
+	clearedservice      bool
+	done                bool
+	oldValue            func(context.Context) (*Inquiry, error)
+	predicates          []predicate.Inquiry
+}
+
+var _ ent.Mutation = (*InquiryMutation)(nil)
+
+// inquiryOption allows management of the mutation configuration using functional options.
+type inquiryOption func(*InquiryMutation)
+
+// newInquiryMutation creates new mutation for the Inquiry entity.
+func newInquiryMutation(c config, op Op, opts ...inquiryOption) *InquiryMutation {
+	m := &InquiryMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeInquiry,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withInquiryID sets the ID field of the mutation.
+func withInquiryID(id uuid.UUID) inquiryOption {
+	return func(m *InquiryMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Inquiry
+		)
+		m.oldValue = func(ctx context.Context) (*Inquiry, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Inquiry.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withInquiry sets the old Inquiry of the mutation.
+func withInquiry(node *Inquiry) inquiryOption {
+	return func(m *InquiryMutation) {
+		m.oldValue = func(context.Context) (*Inquiry, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m InquiryMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m InquiryMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Inquiry entities.
+func (m *InquiryMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *InquiryMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *InquiryMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Inquiry.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *InquiryMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *InquiryMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Inquiry entity.
+// If the Inquiry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InquiryMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *InquiryMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *InquiryMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *InquiryMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Inquiry entity.
+// If the Inquiry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InquiryMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *InquiryMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *InquiryMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *InquiryMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Inquiry entity.
+// If the Inquiry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InquiryMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *InquiryMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *InquiryMutation) SetUserID(u uuid.UUID) {
+	m.user_id = &u
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *InquiryMutation) UserID() (r uuid.UUID, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the Inquiry entity.
+// If the Inquiry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InquiryMutation) OldUserID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *InquiryMutation) ResetUserID() {
+	m.user_id = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *InquiryMutation) SetMemberID(u uuid.UUID) {
+	m.member_id = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *InquiryMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the Inquiry entity.
+// If the Inquiry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InquiryMutation) OldMemberID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ClearMemberID clears the value of the "member_id" field.
+func (m *InquiryMutation) ClearMemberID() {
+	m.member_id = nil
+	m.clearedFields[inquiry.FieldMemberID] = struct{}{}
+}
+
+// MemberIDCleared returns if the "member_id" field was cleared in this mutation.
+func (m *InquiryMutation) MemberIDCleared() bool {
+	_, ok := m.clearedFields[inquiry.FieldMemberID]
+	return ok
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *InquiryMutation) ResetMemberID() {
+	m.member_id = nil
+	delete(m.clearedFields, inquiry.FieldMemberID)
+}
+
+// SetServiceID sets the "service_id" field.
+func (m *InquiryMutation) SetServiceID(u uuid.UUID) {
+	m.service = &u
+}
+
+// ServiceID returns the value of the "service_id" field in the mutation.
+func (m *InquiryMutation) ServiceID() (r uuid.UUID, exists bool) {
+	v := m.service
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldServiceID returns the old "service_id" field's value of the Inquiry entity.
+// If the Inquiry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InquiryMutation) OldServiceID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldServiceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldServiceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldServiceID: %w", err)
+	}
+	return oldValue.ServiceID, nil
+}
+
+// ResetServiceID resets all changes to the "service_id" field.
+func (m *InquiryMutation) ResetServiceID() {
+	m.service = nil
+}
+
+// SetServiceName sets the "service_name" field.
+func (m *InquiryMutation) SetServiceName(s string) {
+	m.service_name = &s
+}
+
+// ServiceName returns the value of the "service_name" field in the mutation.
+func (m *InquiryMutation) ServiceName() (r string, exists bool) {
+	v := m.service_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldServiceName returns the old "service_name" field's value of the Inquiry entity.
+// If the Inquiry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InquiryMutation) OldServiceName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldServiceName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldServiceName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldServiceName: %w", err)
+	}
+	return oldValue.ServiceName, nil
+}
+
+// ResetServiceName resets all changes to the "service_name" field.
+func (m *InquiryMutation) ResetServiceName() {
+	m.service_name = nil
+}
+
+// SetPreferredTime sets the "preferred_time" field.
+func (m *InquiryMutation) SetPreferredTime(s string) {
+	m.preferred_time = &s
+}
+
+// PreferredTime returns the value of the "preferred_time" field in the mutation.
+func (m *InquiryMutation) PreferredTime() (r string, exists bool) {
+	v := m.preferred_time
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPreferredTime returns the old "preferred_time" field's value of the Inquiry entity.
+// If the Inquiry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InquiryMutation) OldPreferredTime(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPreferredTime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPreferredTime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPreferredTime: %w", err)
+	}
+	return oldValue.PreferredTime, nil
+}
+
+// ClearPreferredTime clears the value of the "preferred_time" field.
+func (m *InquiryMutation) ClearPreferredTime() {
+	m.preferred_time = nil
+	m.clearedFields[inquiry.FieldPreferredTime] = struct{}{}
+}
+
+// PreferredTimeCleared returns if the "preferred_time" field was cleared in this mutation.
+func (m *InquiryMutation) PreferredTimeCleared() bool {
+	_, ok := m.clearedFields[inquiry.FieldPreferredTime]
+	return ok
+}
+
+// ResetPreferredTime resets all changes to the "preferred_time" field.
+func (m *InquiryMutation) ResetPreferredTime() {
+	m.preferred_time = nil
+	delete(m.clearedFields, inquiry.FieldPreferredTime)
+}
+
+// SetMessage sets the "message" field.
+func (m *InquiryMutation) SetMessage(s string) {
+	m.message = &s
+}
+
+// Message returns the value of the "message" field in the mutation.
+func (m *InquiryMutation) Message() (r string, exists bool) {
+	v := m.message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMessage returns the old "message" field's value of the Inquiry entity.
+// If the Inquiry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InquiryMutation) OldMessage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMessage: %w", err)
+	}
+	return oldValue.Message, nil
+}
+
+// ClearMessage clears the value of the "message" field.
+func (m *InquiryMutation) ClearMessage() {
+	m.message = nil
+	m.clearedFields[inquiry.FieldMessage] = struct{}{}
+}
+
+// MessageCleared returns if the "message" field was cleared in this mutation.
+func (m *InquiryMutation) MessageCleared() bool {
+	_, ok := m.clearedFields[inquiry.FieldMessage]
+	return ok
+}
+
+// ResetMessage resets all changes to the "message" field.
+func (m *InquiryMutation) ResetMessage() {
+	m.message = nil
+	delete(m.clearedFields, inquiry.FieldMessage)
+}
+
+// SetContactName sets the "contact_name" field.
+func (m *InquiryMutation) SetContactName(s string) {
+	m.contact_name = &s
+}
+
+// ContactName returns the value of the "contact_name" field in the mutation.
+func (m *InquiryMutation) ContactName() (r string, exists bool) {
+	v := m.contact_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldContactName returns the old "contact_name" field's value of the Inquiry entity.
+// If the Inquiry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InquiryMutation) OldContactName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldContactName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldContactName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldContactName: %w", err)
+	}
+	return oldValue.ContactName, nil
+}
+
+// ClearContactName clears the value of the "contact_name" field.
+func (m *InquiryMutation) ClearContactName() {
+	m.contact_name = nil
+	m.clearedFields[inquiry.FieldContactName] = struct{}{}
+}
+
+// ContactNameCleared returns if the "contact_name" field was cleared in this mutation.
+func (m *InquiryMutation) ContactNameCleared() bool {
+	_, ok := m.clearedFields[inquiry.FieldContactName]
+	return ok
+}
+
+// ResetContactName resets all changes to the "contact_name" field.
+func (m *InquiryMutation) ResetContactName() {
+	m.contact_name = nil
+	delete(m.clearedFields, inquiry.FieldContactName)
+}
+
+// SetContactEmail sets the "contact_email" field.
+func (m *InquiryMutation) SetContactEmail(s string) {
+	m.contact_email = &s
+}
+
+// ContactEmail returns the value of the "contact_email" field in the mutation.
+func (m *InquiryMutation) ContactEmail() (r string, exists bool) {
+	v := m.contact_email
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldContactEmail returns the old "contact_email" field's value of the Inquiry entity.
+// If the Inquiry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InquiryMutation) OldContactEmail(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldContactEmail is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldContactEmail requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldContactEmail: %w", err)
+	}
+	return oldValue.ContactEmail, nil
+}
+
+// ClearContactEmail clears the value of the "contact_email" field.
+func (m *InquiryMutation) ClearContactEmail() {
+	m.contact_email = nil
+	m.clearedFields[inquiry.FieldContactEmail] = struct{}{}
+}
+
+// ContactEmailCleared returns if the "contact_email" field was cleared in this mutation.
+func (m *InquiryMutation) ContactEmailCleared() bool {
+	_, ok := m.clearedFields[inquiry.FieldContactEmail]
+	return ok
+}
+
+// ResetContactEmail resets all changes to the "contact_email" field.
+func (m *InquiryMutation) ResetContactEmail() {
+	m.contact_email = nil
+	delete(m.clearedFields, inquiry.FieldContactEmail)
+}
+
+// SetContactPhone sets the "contact_phone" field.
+func (m *InquiryMutation) SetContactPhone(s string) {
+	m.contact_phone = &s
+}
+
+// ContactPhone returns the value of the "contact_phone" field in the mutation.
+func (m *InquiryMutation) ContactPhone() (r string, exists bool) {
+	v := m.contact_phone
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldContactPhone returns the old "contact_phone" field's value of the Inquiry entity.
+// If the Inquiry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InquiryMutation) OldContactPhone(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldContactPhone is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldContactPhone requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldContactPhone: %w", err)
+	}
+	return oldValue.ContactPhone, nil
+}
+
+// ClearContactPhone clears the value of the "contact_phone" field.
+func (m *InquiryMutation) ClearContactPhone() {
+	m.contact_phone = nil
+	m.clearedFields[inquiry.FieldContactPhone] = struct{}{}
+}
+
+// ContactPhoneCleared returns if the "contact_phone" field was cleared in this mutation.
+func (m *InquiryMutation) ContactPhoneCleared() bool {
+	_, ok := m.clearedFields[inquiry.FieldContactPhone]
+	return ok
+}
+
+// ResetContactPhone resets all changes to the "contact_phone" field.
+func (m *InquiryMutation) ResetContactPhone() {
+	m.contact_phone = nil
+	delete(m.clearedFields, inquiry.FieldContactPhone)
+}
+
+// SetStatus sets the "status" field.
+func (m *InquiryMutation) SetStatus(i inquiry.Status) {
+	m.status = &i
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *InquiryMutation) Status() (r inquiry.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Inquiry entity.
+// If the Inquiry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InquiryMutation) OldStatus(ctx context.Context) (v inquiry.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *InquiryMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetRequestID sets the "request_id" field.
+func (m *InquiryMutation) SetRequestID(s string) {
+	m.request_id = &s
+}
+
+// RequestID returns the value of the "request_id" field in the mutation.
+func (m *InquiryMutation) RequestID() (r string, exists bool) {
+	v := m.request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestID returns the old "request_id" field's value of the Inquiry entity.
+// If the Inquiry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InquiryMutation) OldRequestID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestID: %w", err)
+	}
+	return oldValue.RequestID, nil
+}
+
+// ResetRequestID resets all changes to the "request_id" field.
+func (m *InquiryMutation) ResetRequestID() {
+	m.request_id = nil
+}
+
+// SetStaffNotifiedAt sets the "staff_notified_at" field.
+func (m *InquiryMutation) SetStaffNotifiedAt(t time.Time) {
+	m.staff_notified_at = &t
+}
+
+// StaffNotifiedAt returns the value of the "staff_notified_at" field in the mutation.
+func (m *InquiryMutation) StaffNotifiedAt() (r time.Time, exists bool) {
+	v := m.staff_notified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStaffNotifiedAt returns the old "staff_notified_at" field's value of the Inquiry entity.
+// If the Inquiry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InquiryMutation) OldStaffNotifiedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStaffNotifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStaffNotifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStaffNotifiedAt: %w", err)
+	}
+	return oldValue.StaffNotifiedAt, nil
+}
+
+// ClearStaffNotifiedAt clears the value of the "staff_notified_at" field.
+func (m *InquiryMutation) ClearStaffNotifiedAt() {
+	m.staff_notified_at = nil
+	m.clearedFields[inquiry.FieldStaffNotifiedAt] = struct{}{}
+}
+
+// StaffNotifiedAtCleared returns if the "staff_notified_at" field was cleared in this mutation.
+func (m *InquiryMutation) StaffNotifiedAtCleared() bool {
+	_, ok := m.clearedFields[inquiry.FieldStaffNotifiedAt]
+	return ok
+}
+
+// ResetStaffNotifiedAt resets all changes to the "staff_notified_at" field.
+func (m *InquiryMutation) ResetStaffNotifiedAt() {
+	m.staff_notified_at = nil
+	delete(m.clearedFields, inquiry.FieldStaffNotifiedAt)
+}
+
+// SetNotifyAttempts sets the "notify_attempts" field.
+func (m *InquiryMutation) SetNotifyAttempts(i int) {
+	m.notify_attempts = &i
+	m.addnotify_attempts = nil
+}
+
+// NotifyAttempts returns the value of the "notify_attempts" field in the mutation.
+func (m *InquiryMutation) NotifyAttempts() (r int, exists bool) {
+	v := m.notify_attempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNotifyAttempts returns the old "notify_attempts" field's value of the Inquiry entity.
+// If the Inquiry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InquiryMutation) OldNotifyAttempts(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNotifyAttempts is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNotifyAttempts requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNotifyAttempts: %w", err)
+	}
+	return oldValue.NotifyAttempts, nil
+}
+
+// AddNotifyAttempts adds i to the "notify_attempts" field.
+func (m *InquiryMutation) AddNotifyAttempts(i int) {
+	if m.addnotify_attempts != nil {
+		*m.addnotify_attempts += i
+	} else {
+		m.addnotify_attempts = &i
+	}
+}
+
+// AddedNotifyAttempts returns the value that was added to the "notify_attempts" field in this mutation.
+func (m *InquiryMutation) AddedNotifyAttempts() (r int, exists bool) {
+	v := m.addnotify_attempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNotifyAttempts resets all changes to the "notify_attempts" field.
+func (m *InquiryMutation) ResetNotifyAttempts() {
+	m.notify_attempts = nil
+	m.addnotify_attempts = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *InquiryMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[inquiry.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *InquiryMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *InquiryMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *InquiryMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearService clears the "service" edge to the Service entity.
+func (m *InquiryMutation) ClearService() {
+	m.clearedservice = true
+	m.clearedFields[inquiry.FieldServiceID] = struct{}{}
+}
+
+// ServiceCleared reports if the "service" edge to the Service entity was cleared.
+func (m *InquiryMutation) ServiceCleared() bool {
+	return m.clearedservice
+}
+
+// ServiceIDs returns the "service" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ServiceID instead. It exists only for internal usage by the builders.
+func (m *InquiryMutation) ServiceIDs() (ids []uuid.UUID) {
+	if id := m.service; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetService resets all changes to the "service" edge.
+func (m *InquiryMutation) ResetService() {
+	m.service = nil
+	m.clearedservice = false
+}
+
+// Where appends a list predicates to the InquiryMutation builder.
+func (m *InquiryMutation) Where(ps ...predicate.Inquiry) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the InquiryMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *InquiryMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Inquiry, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *InquiryMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *InquiryMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Inquiry).
+func (m *InquiryMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *InquiryMutation) Fields() []string {
+	fields := make([]string, 0, 16)
+	if m.created_at != nil {
+		fields = append(fields, inquiry.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, inquiry.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, inquiry.FieldOrganizationID)
+	}
+	if m.user_id != nil {
+		fields = append(fields, inquiry.FieldUserID)
+	}
+	if m.member_id != nil {
+		fields = append(fields, inquiry.FieldMemberID)
+	}
+	if m.service != nil {
+		fields = append(fields, inquiry.FieldServiceID)
+	}
+	if m.service_name != nil {
+		fields = append(fields, inquiry.FieldServiceName)
+	}
+	if m.preferred_time != nil {
+		fields = append(fields, inquiry.FieldPreferredTime)
+	}
+	if m.message != nil {
+		fields = append(fields, inquiry.FieldMessage)
+	}
+	if m.contact_name != nil {
+		fields = append(fields, inquiry.FieldContactName)
+	}
+	if m.contact_email != nil {
+		fields = append(fields, inquiry.FieldContactEmail)
+	}
+	if m.contact_phone != nil {
+		fields = append(fields, inquiry.FieldContactPhone)
+	}
+	if m.status != nil {
+		fields = append(fields, inquiry.FieldStatus)
+	}
+	if m.request_id != nil {
+		fields = append(fields, inquiry.FieldRequestID)
+	}
+	if m.staff_notified_at != nil {
+		fields = append(fields, inquiry.FieldStaffNotifiedAt)
+	}
+	if m.notify_attempts != nil {
+		fields = append(fields, inquiry.FieldNotifyAttempts)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *InquiryMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case inquiry.FieldCreatedAt:
+		return m.CreatedAt()
+	case inquiry.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case inquiry.FieldOrganizationID:
+		return m.OrganizationID()
+	case inquiry.FieldUserID:
+		return m.UserID()
+	case inquiry.FieldMemberID:
+		return m.MemberID()
+	case inquiry.FieldServiceID:
+		return m.ServiceID()
+	case inquiry.FieldServiceName:
+		return m.ServiceName()
+	case inquiry.FieldPreferredTime:
+		return m.PreferredTime()
+	case inquiry.FieldMessage:
+		return m.Message()
+	case inquiry.FieldContactName:
+		return m.ContactName()
+	case inquiry.FieldContactEmail:
+		return m.ContactEmail()
+	case inquiry.FieldContactPhone:
+		return m.ContactPhone()
+	case inquiry.FieldStatus:
+		return m.Status()
+	case inquiry.FieldRequestID:
+		return m.RequestID()
+	case inquiry.FieldStaffNotifiedAt:
+		return m.StaffNotifiedAt()
+	case inquiry.FieldNotifyAttempts:
+		return m.NotifyAttempts()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *InquiryMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case inquiry.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case inquiry.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case inquiry.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case inquiry.FieldUserID:
+		return m.OldUserID(ctx)
+	case inquiry.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case inquiry.FieldServiceID:
+		return m.OldServiceID(ctx)
+	case inquiry.FieldServiceName:
+		return m.OldServiceName(ctx)
+	case inquiry.FieldPreferredTime:
+		return m.OldPreferredTime(ctx)
+	case inquiry.FieldMessage:
+		return m.OldMessage(ctx)
+	case inquiry.FieldContactName:
+		return m.OldContactName(ctx)
+	case inquiry.FieldContactEmail:
+		return m.OldContactEmail(ctx)
+	case inquiry.FieldContactPhone:
+		return m.OldContactPhone(ctx)
+	case inquiry.FieldStatus:
+		return m.OldStatus(ctx)
+	case inquiry.FieldRequestID:
+		return m.OldRequestID(ctx)
+	case inquiry.FieldStaffNotifiedAt:
+		return m.OldStaffNotifiedAt(ctx)
+	case inquiry.FieldNotifyAttempts:
+		return m.OldNotifyAttempts(ctx)
+	}
+	return nil, fmt.Errorf("unknown Inquiry field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InquiryMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case inquiry.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case inquiry.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case inquiry.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case inquiry.FieldUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case inquiry.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case inquiry.FieldServiceID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetServiceID(v)
+		return nil
+	case inquiry.FieldServiceName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetServiceName(v)
+		return nil
+	case inquiry.FieldPreferredTime:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPreferredTime(v)
+		return nil
+	case inquiry.FieldMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMessage(v)
+		return nil
+	case inquiry.FieldContactName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetContactName(v)
+		return nil
+	case inquiry.FieldContactEmail:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetContactEmail(v)
+		return nil
+	case inquiry.FieldContactPhone:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetContactPhone(v)
+		return nil
+	case inquiry.FieldStatus:
+		v, ok := value.(inquiry.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case inquiry.FieldRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestID(v)
+		return nil
+	case inquiry.FieldStaffNotifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStaffNotifiedAt(v)
+		return nil
+	case inquiry.FieldNotifyAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNotifyAttempts(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Inquiry field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *InquiryMutation) AddedFields() []string {
+	var fields []string
+	if m.addnotify_attempts != nil {
+		fields = append(fields, inquiry.FieldNotifyAttempts)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *InquiryMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case inquiry.FieldNotifyAttempts:
+		return m.AddedNotifyAttempts()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InquiryMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case inquiry.FieldNotifyAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNotifyAttempts(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Inquiry numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *InquiryMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(inquiry.FieldMemberID) {
+		fields = append(fields, inquiry.FieldMemberID)
+	}
+	if m.FieldCleared(inquiry.FieldPreferredTime) {
+		fields = append(fields, inquiry.FieldPreferredTime)
+	}
+	if m.FieldCleared(inquiry.FieldMessage) {
+		fields = append(fields, inquiry.FieldMessage)
+	}
+	if m.FieldCleared(inquiry.FieldContactName) {
+		fields = append(fields, inquiry.FieldContactName)
+	}
+	if m.FieldCleared(inquiry.FieldContactEmail) {
+		fields = append(fields, inquiry.FieldContactEmail)
+	}
+	if m.FieldCleared(inquiry.FieldContactPhone) {
+		fields = append(fields, inquiry.FieldContactPhone)
+	}
+	if m.FieldCleared(inquiry.FieldStaffNotifiedAt) {
+		fields = append(fields, inquiry.FieldStaffNotifiedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *InquiryMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *InquiryMutation) ClearField(name string) error {
+	switch name {
+	case inquiry.FieldMemberID:
+		m.ClearMemberID()
+		return nil
+	case inquiry.FieldPreferredTime:
+		m.ClearPreferredTime()
+		return nil
+	case inquiry.FieldMessage:
+		m.ClearMessage()
+		return nil
+	case inquiry.FieldContactName:
+		m.ClearContactName()
+		return nil
+	case inquiry.FieldContactEmail:
+		m.ClearContactEmail()
+		return nil
+	case inquiry.FieldContactPhone:
+		m.ClearContactPhone()
+		return nil
+	case inquiry.FieldStaffNotifiedAt:
+		m.ClearStaffNotifiedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Inquiry nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *InquiryMutation) ResetField(name string) error {
+	switch name {
+	case inquiry.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case inquiry.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case inquiry.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case inquiry.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case inquiry.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case inquiry.FieldServiceID:
+		m.ResetServiceID()
+		return nil
+	case inquiry.FieldServiceName:
+		m.ResetServiceName()
+		return nil
+	case inquiry.FieldPreferredTime:
+		m.ResetPreferredTime()
+		return nil
+	case inquiry.FieldMessage:
+		m.ResetMessage()
+		return nil
+	case inquiry.FieldContactName:
+		m.ResetContactName()
+		return nil
+	case inquiry.FieldContactEmail:
+		m.ResetContactEmail()
+		return nil
+	case inquiry.FieldContactPhone:
+		m.ResetContactPhone()
+		return nil
+	case inquiry.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case inquiry.FieldRequestID:
+		m.ResetRequestID()
+		return nil
+	case inquiry.FieldStaffNotifiedAt:
+		m.ResetStaffNotifiedAt()
+		return nil
+	case inquiry.FieldNotifyAttempts:
+		m.ResetNotifyAttempts()
+		return nil
+	}
+	return fmt.Errorf("unknown Inquiry field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *InquiryMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, inquiry.EdgeOrganization)
+	}
+	if m.service != nil {
+		edges = append(edges, inquiry.EdgeService)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *InquiryMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case inquiry.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case inquiry.EdgeService:
+		if id := m.service; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *InquiryMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *InquiryMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *InquiryMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, inquiry.EdgeOrganization)
+	}
+	if m.clearedservice {
+		edges = append(edges, inquiry.EdgeService)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *InquiryMutation) EdgeCleared(name string) bool {
+	switch name {
+	case inquiry.EdgeOrganization:
+		return m.clearedorganization
+	case inquiry.EdgeService:
+		return m.clearedservice
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *InquiryMutation) ClearEdge(name string) error {
+	switch name {
+	case inquiry.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case inquiry.EdgeService:
+		m.ClearService()
+		return nil
+	}
+	return fmt.Errorf("unknown Inquiry unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *InquiryMutation) ResetEdge(name string) error {
+	switch name {
+	case inquiry.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case inquiry.EdgeService:
+		m.ResetService()
+		return nil
+	}
+	return fmt.Errorf("unknown Inquiry edge %s", name)
+}
+
 // InstructorMutation represents an operation that mutates the Instructor nodes in the graph.
 type InstructorMutation struct {
 	config
@@ -24657,6 +28975,2668 @@ func (m *MemberMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Member edge %s", name)
+}
+
+// NotificationDeliveryMutation represents an operation that mutates the NotificationDelivery nodes in the graph.
+type NotificationDeliveryMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *uuid.UUID
+	created_at            *time.Time
+	updated_at            *time.Time
+	channel               *notificationdelivery.Channel
+	recipient_kind        *notificationdelivery.RecipientKind
+	user_id               *uuid.UUID
+	address               *string
+	kind                  *string
+	subject               *string
+	body                  *string
+	data                  *map[string]interface{}
+	status                *notificationdelivery.Status
+	status_reason         *string
+	attempts              *int
+	addattempts           *int
+	last_error            *string
+	provider_message_id   *string
+	booking_id            *uuid.UUID
+	correlation_id        *string
+	created_by            *string
+	dispatched_at         *time.Time
+	sent_at               *time.Time
+	clearedFields         map[string]struct{}
+	organization          *uuid.UUID
+	clearedorganization   bool
+	member                *uuid.UUID
+	clearedmember         bool
+	instructor            *uuid.UUID
+	clearedinstructor     bool
+	class_instance        *uuid.UUID
+	clearedclass_instance bool
+	done                  bool
+	oldValue              func(context.Context) (*NotificationDelivery, error)
+	predicates            []predicate.NotificationDelivery
+}
+
+var _ ent.Mutation = (*NotificationDeliveryMutation)(nil)
+
+// notificationdeliveryOption allows management of the mutation configuration using functional options.
+type notificationdeliveryOption func(*NotificationDeliveryMutation)
+
+// newNotificationDeliveryMutation creates new mutation for the NotificationDelivery entity.
+func newNotificationDeliveryMutation(c config, op Op, opts ...notificationdeliveryOption) *NotificationDeliveryMutation {
+	m := &NotificationDeliveryMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeNotificationDelivery,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withNotificationDeliveryID sets the ID field of the mutation.
+func withNotificationDeliveryID(id uuid.UUID) notificationdeliveryOption {
+	return func(m *NotificationDeliveryMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *NotificationDelivery
+		)
+		m.oldValue = func(ctx context.Context) (*NotificationDelivery, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().NotificationDelivery.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withNotificationDelivery sets the old NotificationDelivery of the mutation.
+func withNotificationDelivery(node *NotificationDelivery) notificationdeliveryOption {
+	return func(m *NotificationDeliveryMutation) {
+		m.oldValue = func(context.Context) (*NotificationDelivery, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m NotificationDeliveryMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m NotificationDeliveryMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of NotificationDelivery entities.
+func (m *NotificationDeliveryMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *NotificationDeliveryMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *NotificationDeliveryMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().NotificationDelivery.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *NotificationDeliveryMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *NotificationDeliveryMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *NotificationDeliveryMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *NotificationDeliveryMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *NotificationDeliveryMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *NotificationDeliveryMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *NotificationDeliveryMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *NotificationDeliveryMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *NotificationDeliveryMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetChannel sets the "channel" field.
+func (m *NotificationDeliveryMutation) SetChannel(n notificationdelivery.Channel) {
+	m.channel = &n
+}
+
+// Channel returns the value of the "channel" field in the mutation.
+func (m *NotificationDeliveryMutation) Channel() (r notificationdelivery.Channel, exists bool) {
+	v := m.channel
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChannel returns the old "channel" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldChannel(ctx context.Context) (v notificationdelivery.Channel, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChannel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChannel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChannel: %w", err)
+	}
+	return oldValue.Channel, nil
+}
+
+// ResetChannel resets all changes to the "channel" field.
+func (m *NotificationDeliveryMutation) ResetChannel() {
+	m.channel = nil
+}
+
+// SetRecipientKind sets the "recipient_kind" field.
+func (m *NotificationDeliveryMutation) SetRecipientKind(nk notificationdelivery.RecipientKind) {
+	m.recipient_kind = &nk
+}
+
+// RecipientKind returns the value of the "recipient_kind" field in the mutation.
+func (m *NotificationDeliveryMutation) RecipientKind() (r notificationdelivery.RecipientKind, exists bool) {
+	v := m.recipient_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRecipientKind returns the old "recipient_kind" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldRecipientKind(ctx context.Context) (v notificationdelivery.RecipientKind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRecipientKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRecipientKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRecipientKind: %w", err)
+	}
+	return oldValue.RecipientKind, nil
+}
+
+// ResetRecipientKind resets all changes to the "recipient_kind" field.
+func (m *NotificationDeliveryMutation) ResetRecipientKind() {
+	m.recipient_kind = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *NotificationDeliveryMutation) SetMemberID(u uuid.UUID) {
+	m.member = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *NotificationDeliveryMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldMemberID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ClearMemberID clears the value of the "member_id" field.
+func (m *NotificationDeliveryMutation) ClearMemberID() {
+	m.member = nil
+	m.clearedFields[notificationdelivery.FieldMemberID] = struct{}{}
+}
+
+// MemberIDCleared returns if the "member_id" field was cleared in this mutation.
+func (m *NotificationDeliveryMutation) MemberIDCleared() bool {
+	_, ok := m.clearedFields[notificationdelivery.FieldMemberID]
+	return ok
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *NotificationDeliveryMutation) ResetMemberID() {
+	m.member = nil
+	delete(m.clearedFields, notificationdelivery.FieldMemberID)
+}
+
+// SetInstructorID sets the "instructor_id" field.
+func (m *NotificationDeliveryMutation) SetInstructorID(u uuid.UUID) {
+	m.instructor = &u
+}
+
+// InstructorID returns the value of the "instructor_id" field in the mutation.
+func (m *NotificationDeliveryMutation) InstructorID() (r uuid.UUID, exists bool) {
+	v := m.instructor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInstructorID returns the old "instructor_id" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldInstructorID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInstructorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInstructorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInstructorID: %w", err)
+	}
+	return oldValue.InstructorID, nil
+}
+
+// ClearInstructorID clears the value of the "instructor_id" field.
+func (m *NotificationDeliveryMutation) ClearInstructorID() {
+	m.instructor = nil
+	m.clearedFields[notificationdelivery.FieldInstructorID] = struct{}{}
+}
+
+// InstructorIDCleared returns if the "instructor_id" field was cleared in this mutation.
+func (m *NotificationDeliveryMutation) InstructorIDCleared() bool {
+	_, ok := m.clearedFields[notificationdelivery.FieldInstructorID]
+	return ok
+}
+
+// ResetInstructorID resets all changes to the "instructor_id" field.
+func (m *NotificationDeliveryMutation) ResetInstructorID() {
+	m.instructor = nil
+	delete(m.clearedFields, notificationdelivery.FieldInstructorID)
+}
+
+// SetUserID sets the "user_id" field.
+func (m *NotificationDeliveryMutation) SetUserID(u uuid.UUID) {
+	m.user_id = &u
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *NotificationDeliveryMutation) UserID() (r uuid.UUID, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldUserID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (m *NotificationDeliveryMutation) ClearUserID() {
+	m.user_id = nil
+	m.clearedFields[notificationdelivery.FieldUserID] = struct{}{}
+}
+
+// UserIDCleared returns if the "user_id" field was cleared in this mutation.
+func (m *NotificationDeliveryMutation) UserIDCleared() bool {
+	_, ok := m.clearedFields[notificationdelivery.FieldUserID]
+	return ok
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *NotificationDeliveryMutation) ResetUserID() {
+	m.user_id = nil
+	delete(m.clearedFields, notificationdelivery.FieldUserID)
+}
+
+// SetAddress sets the "address" field.
+func (m *NotificationDeliveryMutation) SetAddress(s string) {
+	m.address = &s
+}
+
+// Address returns the value of the "address" field in the mutation.
+func (m *NotificationDeliveryMutation) Address() (r string, exists bool) {
+	v := m.address
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAddress returns the old "address" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldAddress(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAddress is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAddress requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAddress: %w", err)
+	}
+	return oldValue.Address, nil
+}
+
+// ResetAddress resets all changes to the "address" field.
+func (m *NotificationDeliveryMutation) ResetAddress() {
+	m.address = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *NotificationDeliveryMutation) SetKind(s string) {
+	m.kind = &s
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *NotificationDeliveryMutation) Kind() (r string, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldKind(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *NotificationDeliveryMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetSubject sets the "subject" field.
+func (m *NotificationDeliveryMutation) SetSubject(s string) {
+	m.subject = &s
+}
+
+// Subject returns the value of the "subject" field in the mutation.
+func (m *NotificationDeliveryMutation) Subject() (r string, exists bool) {
+	v := m.subject
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubject returns the old "subject" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldSubject(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubject is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubject requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubject: %w", err)
+	}
+	return oldValue.Subject, nil
+}
+
+// ResetSubject resets all changes to the "subject" field.
+func (m *NotificationDeliveryMutation) ResetSubject() {
+	m.subject = nil
+}
+
+// SetBody sets the "body" field.
+func (m *NotificationDeliveryMutation) SetBody(s string) {
+	m.body = &s
+}
+
+// Body returns the value of the "body" field in the mutation.
+func (m *NotificationDeliveryMutation) Body() (r string, exists bool) {
+	v := m.body
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBody returns the old "body" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldBody(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBody is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBody requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBody: %w", err)
+	}
+	return oldValue.Body, nil
+}
+
+// ResetBody resets all changes to the "body" field.
+func (m *NotificationDeliveryMutation) ResetBody() {
+	m.body = nil
+}
+
+// SetData sets the "data" field.
+func (m *NotificationDeliveryMutation) SetData(value map[string]interface{}) {
+	m.data = &value
+}
+
+// Data returns the value of the "data" field in the mutation.
+func (m *NotificationDeliveryMutation) Data() (r map[string]interface{}, exists bool) {
+	v := m.data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldData returns the old "data" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldData: %w", err)
+	}
+	return oldValue.Data, nil
+}
+
+// ClearData clears the value of the "data" field.
+func (m *NotificationDeliveryMutation) ClearData() {
+	m.data = nil
+	m.clearedFields[notificationdelivery.FieldData] = struct{}{}
+}
+
+// DataCleared returns if the "data" field was cleared in this mutation.
+func (m *NotificationDeliveryMutation) DataCleared() bool {
+	_, ok := m.clearedFields[notificationdelivery.FieldData]
+	return ok
+}
+
+// ResetData resets all changes to the "data" field.
+func (m *NotificationDeliveryMutation) ResetData() {
+	m.data = nil
+	delete(m.clearedFields, notificationdelivery.FieldData)
+}
+
+// SetStatus sets the "status" field.
+func (m *NotificationDeliveryMutation) SetStatus(n notificationdelivery.Status) {
+	m.status = &n
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *NotificationDeliveryMutation) Status() (r notificationdelivery.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldStatus(ctx context.Context) (v notificationdelivery.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *NotificationDeliveryMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetStatusReason sets the "status_reason" field.
+func (m *NotificationDeliveryMutation) SetStatusReason(s string) {
+	m.status_reason = &s
+}
+
+// StatusReason returns the value of the "status_reason" field in the mutation.
+func (m *NotificationDeliveryMutation) StatusReason() (r string, exists bool) {
+	v := m.status_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatusReason returns the old "status_reason" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldStatusReason(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatusReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatusReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatusReason: %w", err)
+	}
+	return oldValue.StatusReason, nil
+}
+
+// ClearStatusReason clears the value of the "status_reason" field.
+func (m *NotificationDeliveryMutation) ClearStatusReason() {
+	m.status_reason = nil
+	m.clearedFields[notificationdelivery.FieldStatusReason] = struct{}{}
+}
+
+// StatusReasonCleared returns if the "status_reason" field was cleared in this mutation.
+func (m *NotificationDeliveryMutation) StatusReasonCleared() bool {
+	_, ok := m.clearedFields[notificationdelivery.FieldStatusReason]
+	return ok
+}
+
+// ResetStatusReason resets all changes to the "status_reason" field.
+func (m *NotificationDeliveryMutation) ResetStatusReason() {
+	m.status_reason = nil
+	delete(m.clearedFields, notificationdelivery.FieldStatusReason)
+}
+
+// SetAttempts sets the "attempts" field.
+func (m *NotificationDeliveryMutation) SetAttempts(i int) {
+	m.attempts = &i
+	m.addattempts = nil
+}
+
+// Attempts returns the value of the "attempts" field in the mutation.
+func (m *NotificationDeliveryMutation) Attempts() (r int, exists bool) {
+	v := m.attempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttempts returns the old "attempts" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldAttempts(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttempts is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttempts requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttempts: %w", err)
+	}
+	return oldValue.Attempts, nil
+}
+
+// AddAttempts adds i to the "attempts" field.
+func (m *NotificationDeliveryMutation) AddAttempts(i int) {
+	if m.addattempts != nil {
+		*m.addattempts += i
+	} else {
+		m.addattempts = &i
+	}
+}
+
+// AddedAttempts returns the value that was added to the "attempts" field in this mutation.
+func (m *NotificationDeliveryMutation) AddedAttempts() (r int, exists bool) {
+	v := m.addattempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAttempts resets all changes to the "attempts" field.
+func (m *NotificationDeliveryMutation) ResetAttempts() {
+	m.attempts = nil
+	m.addattempts = nil
+}
+
+// SetLastError sets the "last_error" field.
+func (m *NotificationDeliveryMutation) SetLastError(s string) {
+	m.last_error = &s
+}
+
+// LastError returns the value of the "last_error" field in the mutation.
+func (m *NotificationDeliveryMutation) LastError() (r string, exists bool) {
+	v := m.last_error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastError returns the old "last_error" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldLastError(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastError: %w", err)
+	}
+	return oldValue.LastError, nil
+}
+
+// ClearLastError clears the value of the "last_error" field.
+func (m *NotificationDeliveryMutation) ClearLastError() {
+	m.last_error = nil
+	m.clearedFields[notificationdelivery.FieldLastError] = struct{}{}
+}
+
+// LastErrorCleared returns if the "last_error" field was cleared in this mutation.
+func (m *NotificationDeliveryMutation) LastErrorCleared() bool {
+	_, ok := m.clearedFields[notificationdelivery.FieldLastError]
+	return ok
+}
+
+// ResetLastError resets all changes to the "last_error" field.
+func (m *NotificationDeliveryMutation) ResetLastError() {
+	m.last_error = nil
+	delete(m.clearedFields, notificationdelivery.FieldLastError)
+}
+
+// SetProviderMessageID sets the "provider_message_id" field.
+func (m *NotificationDeliveryMutation) SetProviderMessageID(s string) {
+	m.provider_message_id = &s
+}
+
+// ProviderMessageID returns the value of the "provider_message_id" field in the mutation.
+func (m *NotificationDeliveryMutation) ProviderMessageID() (r string, exists bool) {
+	v := m.provider_message_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProviderMessageID returns the old "provider_message_id" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldProviderMessageID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProviderMessageID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProviderMessageID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProviderMessageID: %w", err)
+	}
+	return oldValue.ProviderMessageID, nil
+}
+
+// ClearProviderMessageID clears the value of the "provider_message_id" field.
+func (m *NotificationDeliveryMutation) ClearProviderMessageID() {
+	m.provider_message_id = nil
+	m.clearedFields[notificationdelivery.FieldProviderMessageID] = struct{}{}
+}
+
+// ProviderMessageIDCleared returns if the "provider_message_id" field was cleared in this mutation.
+func (m *NotificationDeliveryMutation) ProviderMessageIDCleared() bool {
+	_, ok := m.clearedFields[notificationdelivery.FieldProviderMessageID]
+	return ok
+}
+
+// ResetProviderMessageID resets all changes to the "provider_message_id" field.
+func (m *NotificationDeliveryMutation) ResetProviderMessageID() {
+	m.provider_message_id = nil
+	delete(m.clearedFields, notificationdelivery.FieldProviderMessageID)
+}
+
+// SetClassInstanceID sets the "class_instance_id" field.
+func (m *NotificationDeliveryMutation) SetClassInstanceID(u uuid.UUID) {
+	m.class_instance = &u
+}
+
+// ClassInstanceID returns the value of the "class_instance_id" field in the mutation.
+func (m *NotificationDeliveryMutation) ClassInstanceID() (r uuid.UUID, exists bool) {
+	v := m.class_instance
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClassInstanceID returns the old "class_instance_id" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldClassInstanceID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClassInstanceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClassInstanceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClassInstanceID: %w", err)
+	}
+	return oldValue.ClassInstanceID, nil
+}
+
+// ClearClassInstanceID clears the value of the "class_instance_id" field.
+func (m *NotificationDeliveryMutation) ClearClassInstanceID() {
+	m.class_instance = nil
+	m.clearedFields[notificationdelivery.FieldClassInstanceID] = struct{}{}
+}
+
+// ClassInstanceIDCleared returns if the "class_instance_id" field was cleared in this mutation.
+func (m *NotificationDeliveryMutation) ClassInstanceIDCleared() bool {
+	_, ok := m.clearedFields[notificationdelivery.FieldClassInstanceID]
+	return ok
+}
+
+// ResetClassInstanceID resets all changes to the "class_instance_id" field.
+func (m *NotificationDeliveryMutation) ResetClassInstanceID() {
+	m.class_instance = nil
+	delete(m.clearedFields, notificationdelivery.FieldClassInstanceID)
+}
+
+// SetBookingID sets the "booking_id" field.
+func (m *NotificationDeliveryMutation) SetBookingID(u uuid.UUID) {
+	m.booking_id = &u
+}
+
+// BookingID returns the value of the "booking_id" field in the mutation.
+func (m *NotificationDeliveryMutation) BookingID() (r uuid.UUID, exists bool) {
+	v := m.booking_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBookingID returns the old "booking_id" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldBookingID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBookingID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBookingID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBookingID: %w", err)
+	}
+	return oldValue.BookingID, nil
+}
+
+// ClearBookingID clears the value of the "booking_id" field.
+func (m *NotificationDeliveryMutation) ClearBookingID() {
+	m.booking_id = nil
+	m.clearedFields[notificationdelivery.FieldBookingID] = struct{}{}
+}
+
+// BookingIDCleared returns if the "booking_id" field was cleared in this mutation.
+func (m *NotificationDeliveryMutation) BookingIDCleared() bool {
+	_, ok := m.clearedFields[notificationdelivery.FieldBookingID]
+	return ok
+}
+
+// ResetBookingID resets all changes to the "booking_id" field.
+func (m *NotificationDeliveryMutation) ResetBookingID() {
+	m.booking_id = nil
+	delete(m.clearedFields, notificationdelivery.FieldBookingID)
+}
+
+// SetCorrelationID sets the "correlation_id" field.
+func (m *NotificationDeliveryMutation) SetCorrelationID(s string) {
+	m.correlation_id = &s
+}
+
+// CorrelationID returns the value of the "correlation_id" field in the mutation.
+func (m *NotificationDeliveryMutation) CorrelationID() (r string, exists bool) {
+	v := m.correlation_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCorrelationID returns the old "correlation_id" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldCorrelationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCorrelationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCorrelationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCorrelationID: %w", err)
+	}
+	return oldValue.CorrelationID, nil
+}
+
+// ResetCorrelationID resets all changes to the "correlation_id" field.
+func (m *NotificationDeliveryMutation) ResetCorrelationID() {
+	m.correlation_id = nil
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *NotificationDeliveryMutation) SetCreatedBy(s string) {
+	m.created_by = &s
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *NotificationDeliveryMutation) CreatedBy() (r string, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldCreatedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *NotificationDeliveryMutation) ResetCreatedBy() {
+	m.created_by = nil
+}
+
+// SetDispatchedAt sets the "dispatched_at" field.
+func (m *NotificationDeliveryMutation) SetDispatchedAt(t time.Time) {
+	m.dispatched_at = &t
+}
+
+// DispatchedAt returns the value of the "dispatched_at" field in the mutation.
+func (m *NotificationDeliveryMutation) DispatchedAt() (r time.Time, exists bool) {
+	v := m.dispatched_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDispatchedAt returns the old "dispatched_at" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldDispatchedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDispatchedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDispatchedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDispatchedAt: %w", err)
+	}
+	return oldValue.DispatchedAt, nil
+}
+
+// ClearDispatchedAt clears the value of the "dispatched_at" field.
+func (m *NotificationDeliveryMutation) ClearDispatchedAt() {
+	m.dispatched_at = nil
+	m.clearedFields[notificationdelivery.FieldDispatchedAt] = struct{}{}
+}
+
+// DispatchedAtCleared returns if the "dispatched_at" field was cleared in this mutation.
+func (m *NotificationDeliveryMutation) DispatchedAtCleared() bool {
+	_, ok := m.clearedFields[notificationdelivery.FieldDispatchedAt]
+	return ok
+}
+
+// ResetDispatchedAt resets all changes to the "dispatched_at" field.
+func (m *NotificationDeliveryMutation) ResetDispatchedAt() {
+	m.dispatched_at = nil
+	delete(m.clearedFields, notificationdelivery.FieldDispatchedAt)
+}
+
+// SetSentAt sets the "sent_at" field.
+func (m *NotificationDeliveryMutation) SetSentAt(t time.Time) {
+	m.sent_at = &t
+}
+
+// SentAt returns the value of the "sent_at" field in the mutation.
+func (m *NotificationDeliveryMutation) SentAt() (r time.Time, exists bool) {
+	v := m.sent_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSentAt returns the old "sent_at" field's value of the NotificationDelivery entity.
+// If the NotificationDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationDeliveryMutation) OldSentAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSentAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSentAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSentAt: %w", err)
+	}
+	return oldValue.SentAt, nil
+}
+
+// ClearSentAt clears the value of the "sent_at" field.
+func (m *NotificationDeliveryMutation) ClearSentAt() {
+	m.sent_at = nil
+	m.clearedFields[notificationdelivery.FieldSentAt] = struct{}{}
+}
+
+// SentAtCleared returns if the "sent_at" field was cleared in this mutation.
+func (m *NotificationDeliveryMutation) SentAtCleared() bool {
+	_, ok := m.clearedFields[notificationdelivery.FieldSentAt]
+	return ok
+}
+
+// ResetSentAt resets all changes to the "sent_at" field.
+func (m *NotificationDeliveryMutation) ResetSentAt() {
+	m.sent_at = nil
+	delete(m.clearedFields, notificationdelivery.FieldSentAt)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *NotificationDeliveryMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[notificationdelivery.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *NotificationDeliveryMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *NotificationDeliveryMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *NotificationDeliveryMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearMember clears the "member" edge to the Member entity.
+func (m *NotificationDeliveryMutation) ClearMember() {
+	m.clearedmember = true
+	m.clearedFields[notificationdelivery.FieldMemberID] = struct{}{}
+}
+
+// MemberCleared reports if the "member" edge to the Member entity was cleared.
+func (m *NotificationDeliveryMutation) MemberCleared() bool {
+	return m.MemberIDCleared() || m.clearedmember
+}
+
+// MemberIDs returns the "member" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MemberID instead. It exists only for internal usage by the builders.
+func (m *NotificationDeliveryMutation) MemberIDs() (ids []uuid.UUID) {
+	if id := m.member; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMember resets all changes to the "member" edge.
+func (m *NotificationDeliveryMutation) ResetMember() {
+	m.member = nil
+	m.clearedmember = false
+}
+
+// ClearInstructor clears the "instructor" edge to the Instructor entity.
+func (m *NotificationDeliveryMutation) ClearInstructor() {
+	m.clearedinstructor = true
+	m.clearedFields[notificationdelivery.FieldInstructorID] = struct{}{}
+}
+
+// InstructorCleared reports if the "instructor" edge to the Instructor entity was cleared.
+func (m *NotificationDeliveryMutation) InstructorCleared() bool {
+	return m.InstructorIDCleared() || m.clearedinstructor
+}
+
+// InstructorIDs returns the "instructor" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// InstructorID instead. It exists only for internal usage by the builders.
+func (m *NotificationDeliveryMutation) InstructorIDs() (ids []uuid.UUID) {
+	if id := m.instructor; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetInstructor resets all changes to the "instructor" edge.
+func (m *NotificationDeliveryMutation) ResetInstructor() {
+	m.instructor = nil
+	m.clearedinstructor = false
+}
+
+// ClearClassInstance clears the "class_instance" edge to the ClassInstance entity.
+func (m *NotificationDeliveryMutation) ClearClassInstance() {
+	m.clearedclass_instance = true
+	m.clearedFields[notificationdelivery.FieldClassInstanceID] = struct{}{}
+}
+
+// ClassInstanceCleared reports if the "class_instance" edge to the ClassInstance entity was cleared.
+func (m *NotificationDeliveryMutation) ClassInstanceCleared() bool {
+	return m.ClassInstanceIDCleared() || m.clearedclass_instance
+}
+
+// ClassInstanceIDs returns the "class_instance" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ClassInstanceID instead. It exists only for internal usage by the builders.
+func (m *NotificationDeliveryMutation) ClassInstanceIDs() (ids []uuid.UUID) {
+	if id := m.class_instance; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetClassInstance resets all changes to the "class_instance" edge.
+func (m *NotificationDeliveryMutation) ResetClassInstance() {
+	m.class_instance = nil
+	m.clearedclass_instance = false
+}
+
+// Where appends a list predicates to the NotificationDeliveryMutation builder.
+func (m *NotificationDeliveryMutation) Where(ps ...predicate.NotificationDelivery) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the NotificationDeliveryMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *NotificationDeliveryMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.NotificationDelivery, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *NotificationDeliveryMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *NotificationDeliveryMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (NotificationDelivery).
+func (m *NotificationDeliveryMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *NotificationDeliveryMutation) Fields() []string {
+	fields := make([]string, 0, 24)
+	if m.created_at != nil {
+		fields = append(fields, notificationdelivery.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, notificationdelivery.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, notificationdelivery.FieldOrganizationID)
+	}
+	if m.channel != nil {
+		fields = append(fields, notificationdelivery.FieldChannel)
+	}
+	if m.recipient_kind != nil {
+		fields = append(fields, notificationdelivery.FieldRecipientKind)
+	}
+	if m.member != nil {
+		fields = append(fields, notificationdelivery.FieldMemberID)
+	}
+	if m.instructor != nil {
+		fields = append(fields, notificationdelivery.FieldInstructorID)
+	}
+	if m.user_id != nil {
+		fields = append(fields, notificationdelivery.FieldUserID)
+	}
+	if m.address != nil {
+		fields = append(fields, notificationdelivery.FieldAddress)
+	}
+	if m.kind != nil {
+		fields = append(fields, notificationdelivery.FieldKind)
+	}
+	if m.subject != nil {
+		fields = append(fields, notificationdelivery.FieldSubject)
+	}
+	if m.body != nil {
+		fields = append(fields, notificationdelivery.FieldBody)
+	}
+	if m.data != nil {
+		fields = append(fields, notificationdelivery.FieldData)
+	}
+	if m.status != nil {
+		fields = append(fields, notificationdelivery.FieldStatus)
+	}
+	if m.status_reason != nil {
+		fields = append(fields, notificationdelivery.FieldStatusReason)
+	}
+	if m.attempts != nil {
+		fields = append(fields, notificationdelivery.FieldAttempts)
+	}
+	if m.last_error != nil {
+		fields = append(fields, notificationdelivery.FieldLastError)
+	}
+	if m.provider_message_id != nil {
+		fields = append(fields, notificationdelivery.FieldProviderMessageID)
+	}
+	if m.class_instance != nil {
+		fields = append(fields, notificationdelivery.FieldClassInstanceID)
+	}
+	if m.booking_id != nil {
+		fields = append(fields, notificationdelivery.FieldBookingID)
+	}
+	if m.correlation_id != nil {
+		fields = append(fields, notificationdelivery.FieldCorrelationID)
+	}
+	if m.created_by != nil {
+		fields = append(fields, notificationdelivery.FieldCreatedBy)
+	}
+	if m.dispatched_at != nil {
+		fields = append(fields, notificationdelivery.FieldDispatchedAt)
+	}
+	if m.sent_at != nil {
+		fields = append(fields, notificationdelivery.FieldSentAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *NotificationDeliveryMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case notificationdelivery.FieldCreatedAt:
+		return m.CreatedAt()
+	case notificationdelivery.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case notificationdelivery.FieldOrganizationID:
+		return m.OrganizationID()
+	case notificationdelivery.FieldChannel:
+		return m.Channel()
+	case notificationdelivery.FieldRecipientKind:
+		return m.RecipientKind()
+	case notificationdelivery.FieldMemberID:
+		return m.MemberID()
+	case notificationdelivery.FieldInstructorID:
+		return m.InstructorID()
+	case notificationdelivery.FieldUserID:
+		return m.UserID()
+	case notificationdelivery.FieldAddress:
+		return m.Address()
+	case notificationdelivery.FieldKind:
+		return m.Kind()
+	case notificationdelivery.FieldSubject:
+		return m.Subject()
+	case notificationdelivery.FieldBody:
+		return m.Body()
+	case notificationdelivery.FieldData:
+		return m.Data()
+	case notificationdelivery.FieldStatus:
+		return m.Status()
+	case notificationdelivery.FieldStatusReason:
+		return m.StatusReason()
+	case notificationdelivery.FieldAttempts:
+		return m.Attempts()
+	case notificationdelivery.FieldLastError:
+		return m.LastError()
+	case notificationdelivery.FieldProviderMessageID:
+		return m.ProviderMessageID()
+	case notificationdelivery.FieldClassInstanceID:
+		return m.ClassInstanceID()
+	case notificationdelivery.FieldBookingID:
+		return m.BookingID()
+	case notificationdelivery.FieldCorrelationID:
+		return m.CorrelationID()
+	case notificationdelivery.FieldCreatedBy:
+		return m.CreatedBy()
+	case notificationdelivery.FieldDispatchedAt:
+		return m.DispatchedAt()
+	case notificationdelivery.FieldSentAt:
+		return m.SentAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *NotificationDeliveryMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case notificationdelivery.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case notificationdelivery.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case notificationdelivery.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case notificationdelivery.FieldChannel:
+		return m.OldChannel(ctx)
+	case notificationdelivery.FieldRecipientKind:
+		return m.OldRecipientKind(ctx)
+	case notificationdelivery.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case notificationdelivery.FieldInstructorID:
+		return m.OldInstructorID(ctx)
+	case notificationdelivery.FieldUserID:
+		return m.OldUserID(ctx)
+	case notificationdelivery.FieldAddress:
+		return m.OldAddress(ctx)
+	case notificationdelivery.FieldKind:
+		return m.OldKind(ctx)
+	case notificationdelivery.FieldSubject:
+		return m.OldSubject(ctx)
+	case notificationdelivery.FieldBody:
+		return m.OldBody(ctx)
+	case notificationdelivery.FieldData:
+		return m.OldData(ctx)
+	case notificationdelivery.FieldStatus:
+		return m.OldStatus(ctx)
+	case notificationdelivery.FieldStatusReason:
+		return m.OldStatusReason(ctx)
+	case notificationdelivery.FieldAttempts:
+		return m.OldAttempts(ctx)
+	case notificationdelivery.FieldLastError:
+		return m.OldLastError(ctx)
+	case notificationdelivery.FieldProviderMessageID:
+		return m.OldProviderMessageID(ctx)
+	case notificationdelivery.FieldClassInstanceID:
+		return m.OldClassInstanceID(ctx)
+	case notificationdelivery.FieldBookingID:
+		return m.OldBookingID(ctx)
+	case notificationdelivery.FieldCorrelationID:
+		return m.OldCorrelationID(ctx)
+	case notificationdelivery.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	case notificationdelivery.FieldDispatchedAt:
+		return m.OldDispatchedAt(ctx)
+	case notificationdelivery.FieldSentAt:
+		return m.OldSentAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown NotificationDelivery field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *NotificationDeliveryMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case notificationdelivery.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case notificationdelivery.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case notificationdelivery.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case notificationdelivery.FieldChannel:
+		v, ok := value.(notificationdelivery.Channel)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChannel(v)
+		return nil
+	case notificationdelivery.FieldRecipientKind:
+		v, ok := value.(notificationdelivery.RecipientKind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRecipientKind(v)
+		return nil
+	case notificationdelivery.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case notificationdelivery.FieldInstructorID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInstructorID(v)
+		return nil
+	case notificationdelivery.FieldUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case notificationdelivery.FieldAddress:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAddress(v)
+		return nil
+	case notificationdelivery.FieldKind:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case notificationdelivery.FieldSubject:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubject(v)
+		return nil
+	case notificationdelivery.FieldBody:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBody(v)
+		return nil
+	case notificationdelivery.FieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetData(v)
+		return nil
+	case notificationdelivery.FieldStatus:
+		v, ok := value.(notificationdelivery.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case notificationdelivery.FieldStatusReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatusReason(v)
+		return nil
+	case notificationdelivery.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttempts(v)
+		return nil
+	case notificationdelivery.FieldLastError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastError(v)
+		return nil
+	case notificationdelivery.FieldProviderMessageID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProviderMessageID(v)
+		return nil
+	case notificationdelivery.FieldClassInstanceID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClassInstanceID(v)
+		return nil
+	case notificationdelivery.FieldBookingID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBookingID(v)
+		return nil
+	case notificationdelivery.FieldCorrelationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCorrelationID(v)
+		return nil
+	case notificationdelivery.FieldCreatedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	case notificationdelivery.FieldDispatchedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDispatchedAt(v)
+		return nil
+	case notificationdelivery.FieldSentAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSentAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown NotificationDelivery field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *NotificationDeliveryMutation) AddedFields() []string {
+	var fields []string
+	if m.addattempts != nil {
+		fields = append(fields, notificationdelivery.FieldAttempts)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *NotificationDeliveryMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case notificationdelivery.FieldAttempts:
+		return m.AddedAttempts()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *NotificationDeliveryMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case notificationdelivery.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAttempts(v)
+		return nil
+	}
+	return fmt.Errorf("unknown NotificationDelivery numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *NotificationDeliveryMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(notificationdelivery.FieldMemberID) {
+		fields = append(fields, notificationdelivery.FieldMemberID)
+	}
+	if m.FieldCleared(notificationdelivery.FieldInstructorID) {
+		fields = append(fields, notificationdelivery.FieldInstructorID)
+	}
+	if m.FieldCleared(notificationdelivery.FieldUserID) {
+		fields = append(fields, notificationdelivery.FieldUserID)
+	}
+	if m.FieldCleared(notificationdelivery.FieldData) {
+		fields = append(fields, notificationdelivery.FieldData)
+	}
+	if m.FieldCleared(notificationdelivery.FieldStatusReason) {
+		fields = append(fields, notificationdelivery.FieldStatusReason)
+	}
+	if m.FieldCleared(notificationdelivery.FieldLastError) {
+		fields = append(fields, notificationdelivery.FieldLastError)
+	}
+	if m.FieldCleared(notificationdelivery.FieldProviderMessageID) {
+		fields = append(fields, notificationdelivery.FieldProviderMessageID)
+	}
+	if m.FieldCleared(notificationdelivery.FieldClassInstanceID) {
+		fields = append(fields, notificationdelivery.FieldClassInstanceID)
+	}
+	if m.FieldCleared(notificationdelivery.FieldBookingID) {
+		fields = append(fields, notificationdelivery.FieldBookingID)
+	}
+	if m.FieldCleared(notificationdelivery.FieldDispatchedAt) {
+		fields = append(fields, notificationdelivery.FieldDispatchedAt)
+	}
+	if m.FieldCleared(notificationdelivery.FieldSentAt) {
+		fields = append(fields, notificationdelivery.FieldSentAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *NotificationDeliveryMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *NotificationDeliveryMutation) ClearField(name string) error {
+	switch name {
+	case notificationdelivery.FieldMemberID:
+		m.ClearMemberID()
+		return nil
+	case notificationdelivery.FieldInstructorID:
+		m.ClearInstructorID()
+		return nil
+	case notificationdelivery.FieldUserID:
+		m.ClearUserID()
+		return nil
+	case notificationdelivery.FieldData:
+		m.ClearData()
+		return nil
+	case notificationdelivery.FieldStatusReason:
+		m.ClearStatusReason()
+		return nil
+	case notificationdelivery.FieldLastError:
+		m.ClearLastError()
+		return nil
+	case notificationdelivery.FieldProviderMessageID:
+		m.ClearProviderMessageID()
+		return nil
+	case notificationdelivery.FieldClassInstanceID:
+		m.ClearClassInstanceID()
+		return nil
+	case notificationdelivery.FieldBookingID:
+		m.ClearBookingID()
+		return nil
+	case notificationdelivery.FieldDispatchedAt:
+		m.ClearDispatchedAt()
+		return nil
+	case notificationdelivery.FieldSentAt:
+		m.ClearSentAt()
+		return nil
+	}
+	return fmt.Errorf("unknown NotificationDelivery nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *NotificationDeliveryMutation) ResetField(name string) error {
+	switch name {
+	case notificationdelivery.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case notificationdelivery.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case notificationdelivery.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case notificationdelivery.FieldChannel:
+		m.ResetChannel()
+		return nil
+	case notificationdelivery.FieldRecipientKind:
+		m.ResetRecipientKind()
+		return nil
+	case notificationdelivery.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case notificationdelivery.FieldInstructorID:
+		m.ResetInstructorID()
+		return nil
+	case notificationdelivery.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case notificationdelivery.FieldAddress:
+		m.ResetAddress()
+		return nil
+	case notificationdelivery.FieldKind:
+		m.ResetKind()
+		return nil
+	case notificationdelivery.FieldSubject:
+		m.ResetSubject()
+		return nil
+	case notificationdelivery.FieldBody:
+		m.ResetBody()
+		return nil
+	case notificationdelivery.FieldData:
+		m.ResetData()
+		return nil
+	case notificationdelivery.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case notificationdelivery.FieldStatusReason:
+		m.ResetStatusReason()
+		return nil
+	case notificationdelivery.FieldAttempts:
+		m.ResetAttempts()
+		return nil
+	case notificationdelivery.FieldLastError:
+		m.ResetLastError()
+		return nil
+	case notificationdelivery.FieldProviderMessageID:
+		m.ResetProviderMessageID()
+		return nil
+	case notificationdelivery.FieldClassInstanceID:
+		m.ResetClassInstanceID()
+		return nil
+	case notificationdelivery.FieldBookingID:
+		m.ResetBookingID()
+		return nil
+	case notificationdelivery.FieldCorrelationID:
+		m.ResetCorrelationID()
+		return nil
+	case notificationdelivery.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	case notificationdelivery.FieldDispatchedAt:
+		m.ResetDispatchedAt()
+		return nil
+	case notificationdelivery.FieldSentAt:
+		m.ResetSentAt()
+		return nil
+	}
+	return fmt.Errorf("unknown NotificationDelivery field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *NotificationDeliveryMutation) AddedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.organization != nil {
+		edges = append(edges, notificationdelivery.EdgeOrganization)
+	}
+	if m.member != nil {
+		edges = append(edges, notificationdelivery.EdgeMember)
+	}
+	if m.instructor != nil {
+		edges = append(edges, notificationdelivery.EdgeInstructor)
+	}
+	if m.class_instance != nil {
+		edges = append(edges, notificationdelivery.EdgeClassInstance)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *NotificationDeliveryMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case notificationdelivery.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case notificationdelivery.EdgeMember:
+		if id := m.member; id != nil {
+			return []ent.Value{*id}
+		}
+	case notificationdelivery.EdgeInstructor:
+		if id := m.instructor; id != nil {
+			return []ent.Value{*id}
+		}
+	case notificationdelivery.EdgeClassInstance:
+		if id := m.class_instance; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *NotificationDeliveryMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 4)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *NotificationDeliveryMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *NotificationDeliveryMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.clearedorganization {
+		edges = append(edges, notificationdelivery.EdgeOrganization)
+	}
+	if m.clearedmember {
+		edges = append(edges, notificationdelivery.EdgeMember)
+	}
+	if m.clearedinstructor {
+		edges = append(edges, notificationdelivery.EdgeInstructor)
+	}
+	if m.clearedclass_instance {
+		edges = append(edges, notificationdelivery.EdgeClassInstance)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *NotificationDeliveryMutation) EdgeCleared(name string) bool {
+	switch name {
+	case notificationdelivery.EdgeOrganization:
+		return m.clearedorganization
+	case notificationdelivery.EdgeMember:
+		return m.clearedmember
+	case notificationdelivery.EdgeInstructor:
+		return m.clearedinstructor
+	case notificationdelivery.EdgeClassInstance:
+		return m.clearedclass_instance
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *NotificationDeliveryMutation) ClearEdge(name string) error {
+	switch name {
+	case notificationdelivery.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case notificationdelivery.EdgeMember:
+		m.ClearMember()
+		return nil
+	case notificationdelivery.EdgeInstructor:
+		m.ClearInstructor()
+		return nil
+	case notificationdelivery.EdgeClassInstance:
+		m.ClearClassInstance()
+		return nil
+	}
+	return fmt.Errorf("unknown NotificationDelivery unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *NotificationDeliveryMutation) ResetEdge(name string) error {
+	switch name {
+	case notificationdelivery.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case notificationdelivery.EdgeMember:
+		m.ResetMember()
+		return nil
+	case notificationdelivery.EdgeInstructor:
+		m.ResetInstructor()
+		return nil
+	case notificationdelivery.EdgeClassInstance:
+		m.ResetClassInstance()
+		return nil
+	}
+	return fmt.Errorf("unknown NotificationDelivery edge %s", name)
+}
+
+// NotificationOptOutMutation represents an operation that mutates the NotificationOptOut nodes in the graph.
+type NotificationOptOutMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	channel             *notificationoptout.Channel
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	member              *uuid.UUID
+	clearedmember       bool
+	done                bool
+	oldValue            func(context.Context) (*NotificationOptOut, error)
+	predicates          []predicate.NotificationOptOut
+}
+
+var _ ent.Mutation = (*NotificationOptOutMutation)(nil)
+
+// notificationoptoutOption allows management of the mutation configuration using functional options.
+type notificationoptoutOption func(*NotificationOptOutMutation)
+
+// newNotificationOptOutMutation creates new mutation for the NotificationOptOut entity.
+func newNotificationOptOutMutation(c config, op Op, opts ...notificationoptoutOption) *NotificationOptOutMutation {
+	m := &NotificationOptOutMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeNotificationOptOut,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withNotificationOptOutID sets the ID field of the mutation.
+func withNotificationOptOutID(id uuid.UUID) notificationoptoutOption {
+	return func(m *NotificationOptOutMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *NotificationOptOut
+		)
+		m.oldValue = func(ctx context.Context) (*NotificationOptOut, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().NotificationOptOut.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withNotificationOptOut sets the old NotificationOptOut of the mutation.
+func withNotificationOptOut(node *NotificationOptOut) notificationoptoutOption {
+	return func(m *NotificationOptOutMutation) {
+		m.oldValue = func(context.Context) (*NotificationOptOut, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m NotificationOptOutMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m NotificationOptOutMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of NotificationOptOut entities.
+func (m *NotificationOptOutMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *NotificationOptOutMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *NotificationOptOutMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().NotificationOptOut.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *NotificationOptOutMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *NotificationOptOutMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the NotificationOptOut entity.
+// If the NotificationOptOut object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationOptOutMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *NotificationOptOutMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *NotificationOptOutMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *NotificationOptOutMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the NotificationOptOut entity.
+// If the NotificationOptOut object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationOptOutMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *NotificationOptOutMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *NotificationOptOutMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *NotificationOptOutMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the NotificationOptOut entity.
+// If the NotificationOptOut object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationOptOutMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *NotificationOptOutMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *NotificationOptOutMutation) SetMemberID(u uuid.UUID) {
+	m.member = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *NotificationOptOutMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the NotificationOptOut entity.
+// If the NotificationOptOut object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationOptOutMutation) OldMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *NotificationOptOutMutation) ResetMemberID() {
+	m.member = nil
+}
+
+// SetChannel sets the "channel" field.
+func (m *NotificationOptOutMutation) SetChannel(n notificationoptout.Channel) {
+	m.channel = &n
+}
+
+// Channel returns the value of the "channel" field in the mutation.
+func (m *NotificationOptOutMutation) Channel() (r notificationoptout.Channel, exists bool) {
+	v := m.channel
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChannel returns the old "channel" field's value of the NotificationOptOut entity.
+// If the NotificationOptOut object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationOptOutMutation) OldChannel(ctx context.Context) (v notificationoptout.Channel, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChannel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChannel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChannel: %w", err)
+	}
+	return oldValue.Channel, nil
+}
+
+// ResetChannel resets all changes to the "channel" field.
+func (m *NotificationOptOutMutation) ResetChannel() {
+	m.channel = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *NotificationOptOutMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[notificationoptout.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *NotificationOptOutMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *NotificationOptOutMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *NotificationOptOutMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearMember clears the "member" edge to the Member entity.
+func (m *NotificationOptOutMutation) ClearMember() {
+	m.clearedmember = true
+	m.clearedFields[notificationoptout.FieldMemberID] = struct{}{}
+}
+
+// MemberCleared reports if the "member" edge to the Member entity was cleared.
+func (m *NotificationOptOutMutation) MemberCleared() bool {
+	return m.clearedmember
+}
+
+// MemberIDs returns the "member" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MemberID instead. It exists only for internal usage by the builders.
+func (m *NotificationOptOutMutation) MemberIDs() (ids []uuid.UUID) {
+	if id := m.member; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMember resets all changes to the "member" edge.
+func (m *NotificationOptOutMutation) ResetMember() {
+	m.member = nil
+	m.clearedmember = false
+}
+
+// Where appends a list predicates to the NotificationOptOutMutation builder.
+func (m *NotificationOptOutMutation) Where(ps ...predicate.NotificationOptOut) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the NotificationOptOutMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *NotificationOptOutMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.NotificationOptOut, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *NotificationOptOutMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *NotificationOptOutMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (NotificationOptOut).
+func (m *NotificationOptOutMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *NotificationOptOutMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.created_at != nil {
+		fields = append(fields, notificationoptout.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, notificationoptout.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, notificationoptout.FieldOrganizationID)
+	}
+	if m.member != nil {
+		fields = append(fields, notificationoptout.FieldMemberID)
+	}
+	if m.channel != nil {
+		fields = append(fields, notificationoptout.FieldChannel)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *NotificationOptOutMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case notificationoptout.FieldCreatedAt:
+		return m.CreatedAt()
+	case notificationoptout.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case notificationoptout.FieldOrganizationID:
+		return m.OrganizationID()
+	case notificationoptout.FieldMemberID:
+		return m.MemberID()
+	case notificationoptout.FieldChannel:
+		return m.Channel()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *NotificationOptOutMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case notificationoptout.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case notificationoptout.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case notificationoptout.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case notificationoptout.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case notificationoptout.FieldChannel:
+		return m.OldChannel(ctx)
+	}
+	return nil, fmt.Errorf("unknown NotificationOptOut field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *NotificationOptOutMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case notificationoptout.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case notificationoptout.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case notificationoptout.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case notificationoptout.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case notificationoptout.FieldChannel:
+		v, ok := value.(notificationoptout.Channel)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChannel(v)
+		return nil
+	}
+	return fmt.Errorf("unknown NotificationOptOut field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *NotificationOptOutMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *NotificationOptOutMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *NotificationOptOutMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown NotificationOptOut numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *NotificationOptOutMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *NotificationOptOutMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *NotificationOptOutMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown NotificationOptOut nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *NotificationOptOutMutation) ResetField(name string) error {
+	switch name {
+	case notificationoptout.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case notificationoptout.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case notificationoptout.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case notificationoptout.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case notificationoptout.FieldChannel:
+		m.ResetChannel()
+		return nil
+	}
+	return fmt.Errorf("unknown NotificationOptOut field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *NotificationOptOutMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, notificationoptout.EdgeOrganization)
+	}
+	if m.member != nil {
+		edges = append(edges, notificationoptout.EdgeMember)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *NotificationOptOutMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case notificationoptout.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case notificationoptout.EdgeMember:
+		if id := m.member; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *NotificationOptOutMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *NotificationOptOutMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *NotificationOptOutMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, notificationoptout.EdgeOrganization)
+	}
+	if m.clearedmember {
+		edges = append(edges, notificationoptout.EdgeMember)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *NotificationOptOutMutation) EdgeCleared(name string) bool {
+	switch name {
+	case notificationoptout.EdgeOrganization:
+		return m.clearedorganization
+	case notificationoptout.EdgeMember:
+		return m.clearedmember
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *NotificationOptOutMutation) ClearEdge(name string) error {
+	switch name {
+	case notificationoptout.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case notificationoptout.EdgeMember:
+		m.ClearMember()
+		return nil
+	}
+	return fmt.Errorf("unknown NotificationOptOut unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *NotificationOptOutMutation) ResetEdge(name string) error {
+	switch name {
+	case notificationoptout.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case notificationoptout.EdgeMember:
+		m.ResetMember()
+		return nil
+	}
+	return fmt.Errorf("unknown NotificationOptOut edge %s", name)
 }
 
 // OTPRequestMutation represents an operation that mutates the OTPRequest nodes in the graph.
@@ -34520,6 +41500,784 @@ func (m *PlatformSettingMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown PlatformSetting edge %s", name)
 }
 
+// PushDeviceMutation represents an operation that mutates the PushDevice nodes in the graph.
+type PushDeviceMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	platform            *pushdevice.Platform
+	token               *string
+	disabled_at         *time.Time
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	member              *uuid.UUID
+	clearedmember       bool
+	done                bool
+	oldValue            func(context.Context) (*PushDevice, error)
+	predicates          []predicate.PushDevice
+}
+
+var _ ent.Mutation = (*PushDeviceMutation)(nil)
+
+// pushdeviceOption allows management of the mutation configuration using functional options.
+type pushdeviceOption func(*PushDeviceMutation)
+
+// newPushDeviceMutation creates new mutation for the PushDevice entity.
+func newPushDeviceMutation(c config, op Op, opts ...pushdeviceOption) *PushDeviceMutation {
+	m := &PushDeviceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePushDevice,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPushDeviceID sets the ID field of the mutation.
+func withPushDeviceID(id uuid.UUID) pushdeviceOption {
+	return func(m *PushDeviceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PushDevice
+		)
+		m.oldValue = func(ctx context.Context) (*PushDevice, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PushDevice.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPushDevice sets the old PushDevice of the mutation.
+func withPushDevice(node *PushDevice) pushdeviceOption {
+	return func(m *PushDeviceMutation) {
+		m.oldValue = func(context.Context) (*PushDevice, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PushDeviceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PushDeviceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of PushDevice entities.
+func (m *PushDeviceMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PushDeviceMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PushDeviceMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PushDevice.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PushDeviceMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PushDeviceMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PushDevice entity.
+// If the PushDevice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushDeviceMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PushDeviceMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *PushDeviceMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *PushDeviceMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the PushDevice entity.
+// If the PushDevice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushDeviceMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *PushDeviceMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *PushDeviceMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *PushDeviceMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the PushDevice entity.
+// If the PushDevice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushDeviceMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *PushDeviceMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *PushDeviceMutation) SetMemberID(u uuid.UUID) {
+	m.member = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *PushDeviceMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the PushDevice entity.
+// If the PushDevice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushDeviceMutation) OldMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *PushDeviceMutation) ResetMemberID() {
+	m.member = nil
+}
+
+// SetPlatform sets the "platform" field.
+func (m *PushDeviceMutation) SetPlatform(pu pushdevice.Platform) {
+	m.platform = &pu
+}
+
+// Platform returns the value of the "platform" field in the mutation.
+func (m *PushDeviceMutation) Platform() (r pushdevice.Platform, exists bool) {
+	v := m.platform
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlatform returns the old "platform" field's value of the PushDevice entity.
+// If the PushDevice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushDeviceMutation) OldPlatform(ctx context.Context) (v pushdevice.Platform, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlatform is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlatform requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlatform: %w", err)
+	}
+	return oldValue.Platform, nil
+}
+
+// ResetPlatform resets all changes to the "platform" field.
+func (m *PushDeviceMutation) ResetPlatform() {
+	m.platform = nil
+}
+
+// SetToken sets the "token" field.
+func (m *PushDeviceMutation) SetToken(s string) {
+	m.token = &s
+}
+
+// Token returns the value of the "token" field in the mutation.
+func (m *PushDeviceMutation) Token() (r string, exists bool) {
+	v := m.token
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldToken returns the old "token" field's value of the PushDevice entity.
+// If the PushDevice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushDeviceMutation) OldToken(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldToken is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldToken requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldToken: %w", err)
+	}
+	return oldValue.Token, nil
+}
+
+// ResetToken resets all changes to the "token" field.
+func (m *PushDeviceMutation) ResetToken() {
+	m.token = nil
+}
+
+// SetDisabledAt sets the "disabled_at" field.
+func (m *PushDeviceMutation) SetDisabledAt(t time.Time) {
+	m.disabled_at = &t
+}
+
+// DisabledAt returns the value of the "disabled_at" field in the mutation.
+func (m *PushDeviceMutation) DisabledAt() (r time.Time, exists bool) {
+	v := m.disabled_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDisabledAt returns the old "disabled_at" field's value of the PushDevice entity.
+// If the PushDevice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PushDeviceMutation) OldDisabledAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDisabledAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDisabledAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDisabledAt: %w", err)
+	}
+	return oldValue.DisabledAt, nil
+}
+
+// ClearDisabledAt clears the value of the "disabled_at" field.
+func (m *PushDeviceMutation) ClearDisabledAt() {
+	m.disabled_at = nil
+	m.clearedFields[pushdevice.FieldDisabledAt] = struct{}{}
+}
+
+// DisabledAtCleared returns if the "disabled_at" field was cleared in this mutation.
+func (m *PushDeviceMutation) DisabledAtCleared() bool {
+	_, ok := m.clearedFields[pushdevice.FieldDisabledAt]
+	return ok
+}
+
+// ResetDisabledAt resets all changes to the "disabled_at" field.
+func (m *PushDeviceMutation) ResetDisabledAt() {
+	m.disabled_at = nil
+	delete(m.clearedFields, pushdevice.FieldDisabledAt)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *PushDeviceMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[pushdevice.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *PushDeviceMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *PushDeviceMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *PushDeviceMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearMember clears the "member" edge to the Member entity.
+func (m *PushDeviceMutation) ClearMember() {
+	m.clearedmember = true
+	m.clearedFields[pushdevice.FieldMemberID] = struct{}{}
+}
+
+// MemberCleared reports if the "member" edge to the Member entity was cleared.
+func (m *PushDeviceMutation) MemberCleared() bool {
+	return m.clearedmember
+}
+
+// MemberIDs returns the "member" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MemberID instead. It exists only for internal usage by the builders.
+func (m *PushDeviceMutation) MemberIDs() (ids []uuid.UUID) {
+	if id := m.member; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMember resets all changes to the "member" edge.
+func (m *PushDeviceMutation) ResetMember() {
+	m.member = nil
+	m.clearedmember = false
+}
+
+// Where appends a list predicates to the PushDeviceMutation builder.
+func (m *PushDeviceMutation) Where(ps ...predicate.PushDevice) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PushDeviceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PushDeviceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PushDevice, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PushDeviceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PushDeviceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PushDevice).
+func (m *PushDeviceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PushDeviceMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, pushdevice.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, pushdevice.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, pushdevice.FieldOrganizationID)
+	}
+	if m.member != nil {
+		fields = append(fields, pushdevice.FieldMemberID)
+	}
+	if m.platform != nil {
+		fields = append(fields, pushdevice.FieldPlatform)
+	}
+	if m.token != nil {
+		fields = append(fields, pushdevice.FieldToken)
+	}
+	if m.disabled_at != nil {
+		fields = append(fields, pushdevice.FieldDisabledAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PushDeviceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case pushdevice.FieldCreatedAt:
+		return m.CreatedAt()
+	case pushdevice.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case pushdevice.FieldOrganizationID:
+		return m.OrganizationID()
+	case pushdevice.FieldMemberID:
+		return m.MemberID()
+	case pushdevice.FieldPlatform:
+		return m.Platform()
+	case pushdevice.FieldToken:
+		return m.Token()
+	case pushdevice.FieldDisabledAt:
+		return m.DisabledAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PushDeviceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case pushdevice.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case pushdevice.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case pushdevice.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case pushdevice.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case pushdevice.FieldPlatform:
+		return m.OldPlatform(ctx)
+	case pushdevice.FieldToken:
+		return m.OldToken(ctx)
+	case pushdevice.FieldDisabledAt:
+		return m.OldDisabledAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown PushDevice field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PushDeviceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case pushdevice.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case pushdevice.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case pushdevice.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case pushdevice.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case pushdevice.FieldPlatform:
+		v, ok := value.(pushdevice.Platform)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatform(v)
+		return nil
+	case pushdevice.FieldToken:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetToken(v)
+		return nil
+	case pushdevice.FieldDisabledAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDisabledAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PushDevice field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PushDeviceMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PushDeviceMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PushDeviceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown PushDevice numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PushDeviceMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(pushdevice.FieldDisabledAt) {
+		fields = append(fields, pushdevice.FieldDisabledAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PushDeviceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PushDeviceMutation) ClearField(name string) error {
+	switch name {
+	case pushdevice.FieldDisabledAt:
+		m.ClearDisabledAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PushDevice nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PushDeviceMutation) ResetField(name string) error {
+	switch name {
+	case pushdevice.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case pushdevice.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case pushdevice.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case pushdevice.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case pushdevice.FieldPlatform:
+		m.ResetPlatform()
+		return nil
+	case pushdevice.FieldToken:
+		m.ResetToken()
+		return nil
+	case pushdevice.FieldDisabledAt:
+		m.ResetDisabledAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PushDevice field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PushDeviceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, pushdevice.EdgeOrganization)
+	}
+	if m.member != nil {
+		edges = append(edges, pushdevice.EdgeMember)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PushDeviceMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case pushdevice.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case pushdevice.EdgeMember:
+		if id := m.member; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PushDeviceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PushDeviceMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PushDeviceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, pushdevice.EdgeOrganization)
+	}
+	if m.clearedmember {
+		edges = append(edges, pushdevice.EdgeMember)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PushDeviceMutation) EdgeCleared(name string) bool {
+	switch name {
+	case pushdevice.EdgeOrganization:
+		return m.clearedorganization
+	case pushdevice.EdgeMember:
+		return m.clearedmember
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PushDeviceMutation) ClearEdge(name string) error {
+	switch name {
+	case pushdevice.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case pushdevice.EdgeMember:
+		m.ClearMember()
+		return nil
+	}
+	return fmt.Errorf("unknown PushDevice unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PushDeviceMutation) ResetEdge(name string) error {
+	switch name {
+	case pushdevice.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case pushdevice.EdgeMember:
+		m.ResetMember()
+		return nil
+	}
+	return fmt.Errorf("unknown PushDevice edge %s", name)
+}
+
 // RefreshTokenMutation represents an operation that mutates the RefreshToken nodes in the graph.
 type RefreshTokenMutation struct {
 	config
@@ -36457,6 +44215,1468 @@ func (m *RoomMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Room edge %s", name)
+}
+
+// ServiceMutation represents an operation that mutates the Service nodes in the graph.
+type ServiceMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	import_ref          *string
+	name                *string
+	slug                *string
+	description         *string
+	category            *string
+	duration_minutes    *int
+	addduration_minutes *int
+	price_minor         *int64
+	addprice_minor      *int64
+	currency            *string
+	is_active           *bool
+	listed              *bool
+	accepts_inquiries   *bool
+	image_url           *string
+	sort_order          *int
+	addsort_order       *int
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	inquiries           map[uuid.UUID]struct{}
+	removedinquiries    map[uuid.UUID]struct{}
+	clearedinquiries    bool
+	done                bool
+	oldValue            func(context.Context) (*Service, error)
+	predicates          []predicate.Service
+}
+
+var _ ent.Mutation = (*ServiceMutation)(nil)
+
+// serviceOption allows management of the mutation configuration using functional options.
+type serviceOption func(*ServiceMutation)
+
+// newServiceMutation creates new mutation for the Service entity.
+func newServiceMutation(c config, op Op, opts ...serviceOption) *ServiceMutation {
+	m := &ServiceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeService,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withServiceID sets the ID field of the mutation.
+func withServiceID(id uuid.UUID) serviceOption {
+	return func(m *ServiceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Service
+		)
+		m.oldValue = func(ctx context.Context) (*Service, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Service.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withService sets the old Service of the mutation.
+func withService(node *Service) serviceOption {
+	return func(m *ServiceMutation) {
+		m.oldValue = func(context.Context) (*Service, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ServiceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ServiceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Service entities.
+func (m *ServiceMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ServiceMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ServiceMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Service.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ServiceMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ServiceMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ServiceMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ServiceMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ServiceMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ServiceMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *ServiceMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *ServiceMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *ServiceMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetImportRef sets the "import_ref" field.
+func (m *ServiceMutation) SetImportRef(s string) {
+	m.import_ref = &s
+}
+
+// ImportRef returns the value of the "import_ref" field in the mutation.
+func (m *ServiceMutation) ImportRef() (r string, exists bool) {
+	v := m.import_ref
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImportRef returns the old "import_ref" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldImportRef(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImportRef is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImportRef requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImportRef: %w", err)
+	}
+	return oldValue.ImportRef, nil
+}
+
+// ClearImportRef clears the value of the "import_ref" field.
+func (m *ServiceMutation) ClearImportRef() {
+	m.import_ref = nil
+	m.clearedFields[service.FieldImportRef] = struct{}{}
+}
+
+// ImportRefCleared returns if the "import_ref" field was cleared in this mutation.
+func (m *ServiceMutation) ImportRefCleared() bool {
+	_, ok := m.clearedFields[service.FieldImportRef]
+	return ok
+}
+
+// ResetImportRef resets all changes to the "import_ref" field.
+func (m *ServiceMutation) ResetImportRef() {
+	m.import_ref = nil
+	delete(m.clearedFields, service.FieldImportRef)
+}
+
+// SetName sets the "name" field.
+func (m *ServiceMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ServiceMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ServiceMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *ServiceMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *ServiceMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSlug returns the old "slug" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldSlug(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSlug requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
+	}
+	return oldValue.Slug, nil
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *ServiceMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ServiceMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ServiceMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ClearDescription clears the value of the "description" field.
+func (m *ServiceMutation) ClearDescription() {
+	m.description = nil
+	m.clearedFields[service.FieldDescription] = struct{}{}
+}
+
+// DescriptionCleared returns if the "description" field was cleared in this mutation.
+func (m *ServiceMutation) DescriptionCleared() bool {
+	_, ok := m.clearedFields[service.FieldDescription]
+	return ok
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ServiceMutation) ResetDescription() {
+	m.description = nil
+	delete(m.clearedFields, service.FieldDescription)
+}
+
+// SetCategory sets the "category" field.
+func (m *ServiceMutation) SetCategory(s string) {
+	m.category = &s
+}
+
+// Category returns the value of the "category" field in the mutation.
+func (m *ServiceMutation) Category() (r string, exists bool) {
+	v := m.category
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCategory returns the old "category" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldCategory(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCategory is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCategory requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCategory: %w", err)
+	}
+	return oldValue.Category, nil
+}
+
+// ClearCategory clears the value of the "category" field.
+func (m *ServiceMutation) ClearCategory() {
+	m.category = nil
+	m.clearedFields[service.FieldCategory] = struct{}{}
+}
+
+// CategoryCleared returns if the "category" field was cleared in this mutation.
+func (m *ServiceMutation) CategoryCleared() bool {
+	_, ok := m.clearedFields[service.FieldCategory]
+	return ok
+}
+
+// ResetCategory resets all changes to the "category" field.
+func (m *ServiceMutation) ResetCategory() {
+	m.category = nil
+	delete(m.clearedFields, service.FieldCategory)
+}
+
+// SetDurationMinutes sets the "duration_minutes" field.
+func (m *ServiceMutation) SetDurationMinutes(i int) {
+	m.duration_minutes = &i
+	m.addduration_minutes = nil
+}
+
+// DurationMinutes returns the value of the "duration_minutes" field in the mutation.
+func (m *ServiceMutation) DurationMinutes() (r int, exists bool) {
+	v := m.duration_minutes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDurationMinutes returns the old "duration_minutes" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldDurationMinutes(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDurationMinutes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDurationMinutes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDurationMinutes: %w", err)
+	}
+	return oldValue.DurationMinutes, nil
+}
+
+// AddDurationMinutes adds i to the "duration_minutes" field.
+func (m *ServiceMutation) AddDurationMinutes(i int) {
+	if m.addduration_minutes != nil {
+		*m.addduration_minutes += i
+	} else {
+		m.addduration_minutes = &i
+	}
+}
+
+// AddedDurationMinutes returns the value that was added to the "duration_minutes" field in this mutation.
+func (m *ServiceMutation) AddedDurationMinutes() (r int, exists bool) {
+	v := m.addduration_minutes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDurationMinutes resets all changes to the "duration_minutes" field.
+func (m *ServiceMutation) ResetDurationMinutes() {
+	m.duration_minutes = nil
+	m.addduration_minutes = nil
+}
+
+// SetPriceMinor sets the "price_minor" field.
+func (m *ServiceMutation) SetPriceMinor(i int64) {
+	m.price_minor = &i
+	m.addprice_minor = nil
+}
+
+// PriceMinor returns the value of the "price_minor" field in the mutation.
+func (m *ServiceMutation) PriceMinor() (r int64, exists bool) {
+	v := m.price_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPriceMinor returns the old "price_minor" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldPriceMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPriceMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPriceMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPriceMinor: %w", err)
+	}
+	return oldValue.PriceMinor, nil
+}
+
+// AddPriceMinor adds i to the "price_minor" field.
+func (m *ServiceMutation) AddPriceMinor(i int64) {
+	if m.addprice_minor != nil {
+		*m.addprice_minor += i
+	} else {
+		m.addprice_minor = &i
+	}
+}
+
+// AddedPriceMinor returns the value that was added to the "price_minor" field in this mutation.
+func (m *ServiceMutation) AddedPriceMinor() (r int64, exists bool) {
+	v := m.addprice_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPriceMinor resets all changes to the "price_minor" field.
+func (m *ServiceMutation) ResetPriceMinor() {
+	m.price_minor = nil
+	m.addprice_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *ServiceMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *ServiceMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *ServiceMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetIsActive sets the "is_active" field.
+func (m *ServiceMutation) SetIsActive(b bool) {
+	m.is_active = &b
+}
+
+// IsActive returns the value of the "is_active" field in the mutation.
+func (m *ServiceMutation) IsActive() (r bool, exists bool) {
+	v := m.is_active
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsActive returns the old "is_active" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldIsActive(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsActive is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsActive requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsActive: %w", err)
+	}
+	return oldValue.IsActive, nil
+}
+
+// ResetIsActive resets all changes to the "is_active" field.
+func (m *ServiceMutation) ResetIsActive() {
+	m.is_active = nil
+}
+
+// SetListed sets the "listed" field.
+func (m *ServiceMutation) SetListed(b bool) {
+	m.listed = &b
+}
+
+// Listed returns the value of the "listed" field in the mutation.
+func (m *ServiceMutation) Listed() (r bool, exists bool) {
+	v := m.listed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldListed returns the old "listed" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldListed(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldListed is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldListed requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldListed: %w", err)
+	}
+	return oldValue.Listed, nil
+}
+
+// ResetListed resets all changes to the "listed" field.
+func (m *ServiceMutation) ResetListed() {
+	m.listed = nil
+}
+
+// SetAcceptsInquiries sets the "accepts_inquiries" field.
+func (m *ServiceMutation) SetAcceptsInquiries(b bool) {
+	m.accepts_inquiries = &b
+}
+
+// AcceptsInquiries returns the value of the "accepts_inquiries" field in the mutation.
+func (m *ServiceMutation) AcceptsInquiries() (r bool, exists bool) {
+	v := m.accepts_inquiries
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAcceptsInquiries returns the old "accepts_inquiries" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldAcceptsInquiries(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAcceptsInquiries is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAcceptsInquiries requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAcceptsInquiries: %w", err)
+	}
+	return oldValue.AcceptsInquiries, nil
+}
+
+// ResetAcceptsInquiries resets all changes to the "accepts_inquiries" field.
+func (m *ServiceMutation) ResetAcceptsInquiries() {
+	m.accepts_inquiries = nil
+}
+
+// SetImageURL sets the "image_url" field.
+func (m *ServiceMutation) SetImageURL(s string) {
+	m.image_url = &s
+}
+
+// ImageURL returns the value of the "image_url" field in the mutation.
+func (m *ServiceMutation) ImageURL() (r string, exists bool) {
+	v := m.image_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImageURL returns the old "image_url" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldImageURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImageURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImageURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImageURL: %w", err)
+	}
+	return oldValue.ImageURL, nil
+}
+
+// ClearImageURL clears the value of the "image_url" field.
+func (m *ServiceMutation) ClearImageURL() {
+	m.image_url = nil
+	m.clearedFields[service.FieldImageURL] = struct{}{}
+}
+
+// ImageURLCleared returns if the "image_url" field was cleared in this mutation.
+func (m *ServiceMutation) ImageURLCleared() bool {
+	_, ok := m.clearedFields[service.FieldImageURL]
+	return ok
+}
+
+// ResetImageURL resets all changes to the "image_url" field.
+func (m *ServiceMutation) ResetImageURL() {
+	m.image_url = nil
+	delete(m.clearedFields, service.FieldImageURL)
+}
+
+// SetSortOrder sets the "sort_order" field.
+func (m *ServiceMutation) SetSortOrder(i int) {
+	m.sort_order = &i
+	m.addsort_order = nil
+}
+
+// SortOrder returns the value of the "sort_order" field in the mutation.
+func (m *ServiceMutation) SortOrder() (r int, exists bool) {
+	v := m.sort_order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSortOrder returns the old "sort_order" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldSortOrder(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSortOrder is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSortOrder requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSortOrder: %w", err)
+	}
+	return oldValue.SortOrder, nil
+}
+
+// AddSortOrder adds i to the "sort_order" field.
+func (m *ServiceMutation) AddSortOrder(i int) {
+	if m.addsort_order != nil {
+		*m.addsort_order += i
+	} else {
+		m.addsort_order = &i
+	}
+}
+
+// AddedSortOrder returns the value that was added to the "sort_order" field in this mutation.
+func (m *ServiceMutation) AddedSortOrder() (r int, exists bool) {
+	v := m.addsort_order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSortOrder resets all changes to the "sort_order" field.
+func (m *ServiceMutation) ResetSortOrder() {
+	m.sort_order = nil
+	m.addsort_order = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *ServiceMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[service.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *ServiceMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *ServiceMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *ServiceMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// AddInquiryIDs adds the "inquiries" edge to the Inquiry entity by ids.
+func (m *ServiceMutation) AddInquiryIDs(ids ...uuid.UUID) {
+	if m.inquiries == nil {
+		m.inquiries = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.inquiries[ids[i]] = struct{}{}
+	}
+}
+
+// ClearInquiries clears the "inquiries" edge to the Inquiry entity.
+func (m *ServiceMutation) ClearInquiries() {
+	m.clearedinquiries = true
+}
+
+// InquiriesCleared reports if the "inquiries" edge to the Inquiry entity was cleared.
+func (m *ServiceMutation) InquiriesCleared() bool {
+	return m.clearedinquiries
+}
+
+// RemoveInquiryIDs removes the "inquiries" edge to the Inquiry entity by IDs.
+func (m *ServiceMutation) RemoveInquiryIDs(ids ...uuid.UUID) {
+	if m.removedinquiries == nil {
+		m.removedinquiries = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.inquiries, ids[i])
+		m.removedinquiries[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedInquiries returns the removed IDs of the "inquiries" edge to the Inquiry entity.
+func (m *ServiceMutation) RemovedInquiriesIDs() (ids []uuid.UUID) {
+	for id := range m.removedinquiries {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// InquiriesIDs returns the "inquiries" edge IDs in the mutation.
+func (m *ServiceMutation) InquiriesIDs() (ids []uuid.UUID) {
+	for id := range m.inquiries {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetInquiries resets all changes to the "inquiries" edge.
+func (m *ServiceMutation) ResetInquiries() {
+	m.inquiries = nil
+	m.clearedinquiries = false
+	m.removedinquiries = nil
+}
+
+// Where appends a list predicates to the ServiceMutation builder.
+func (m *ServiceMutation) Where(ps ...predicate.Service) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ServiceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ServiceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Service, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ServiceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ServiceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Service).
+func (m *ServiceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ServiceMutation) Fields() []string {
+	fields := make([]string, 0, 16)
+	if m.created_at != nil {
+		fields = append(fields, service.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, service.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, service.FieldOrganizationID)
+	}
+	if m.import_ref != nil {
+		fields = append(fields, service.FieldImportRef)
+	}
+	if m.name != nil {
+		fields = append(fields, service.FieldName)
+	}
+	if m.slug != nil {
+		fields = append(fields, service.FieldSlug)
+	}
+	if m.description != nil {
+		fields = append(fields, service.FieldDescription)
+	}
+	if m.category != nil {
+		fields = append(fields, service.FieldCategory)
+	}
+	if m.duration_minutes != nil {
+		fields = append(fields, service.FieldDurationMinutes)
+	}
+	if m.price_minor != nil {
+		fields = append(fields, service.FieldPriceMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, service.FieldCurrency)
+	}
+	if m.is_active != nil {
+		fields = append(fields, service.FieldIsActive)
+	}
+	if m.listed != nil {
+		fields = append(fields, service.FieldListed)
+	}
+	if m.accepts_inquiries != nil {
+		fields = append(fields, service.FieldAcceptsInquiries)
+	}
+	if m.image_url != nil {
+		fields = append(fields, service.FieldImageURL)
+	}
+	if m.sort_order != nil {
+		fields = append(fields, service.FieldSortOrder)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ServiceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case service.FieldCreatedAt:
+		return m.CreatedAt()
+	case service.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case service.FieldOrganizationID:
+		return m.OrganizationID()
+	case service.FieldImportRef:
+		return m.ImportRef()
+	case service.FieldName:
+		return m.Name()
+	case service.FieldSlug:
+		return m.Slug()
+	case service.FieldDescription:
+		return m.Description()
+	case service.FieldCategory:
+		return m.Category()
+	case service.FieldDurationMinutes:
+		return m.DurationMinutes()
+	case service.FieldPriceMinor:
+		return m.PriceMinor()
+	case service.FieldCurrency:
+		return m.Currency()
+	case service.FieldIsActive:
+		return m.IsActive()
+	case service.FieldListed:
+		return m.Listed()
+	case service.FieldAcceptsInquiries:
+		return m.AcceptsInquiries()
+	case service.FieldImageURL:
+		return m.ImageURL()
+	case service.FieldSortOrder:
+		return m.SortOrder()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ServiceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case service.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case service.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case service.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case service.FieldImportRef:
+		return m.OldImportRef(ctx)
+	case service.FieldName:
+		return m.OldName(ctx)
+	case service.FieldSlug:
+		return m.OldSlug(ctx)
+	case service.FieldDescription:
+		return m.OldDescription(ctx)
+	case service.FieldCategory:
+		return m.OldCategory(ctx)
+	case service.FieldDurationMinutes:
+		return m.OldDurationMinutes(ctx)
+	case service.FieldPriceMinor:
+		return m.OldPriceMinor(ctx)
+	case service.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case service.FieldIsActive:
+		return m.OldIsActive(ctx)
+	case service.FieldListed:
+		return m.OldListed(ctx)
+	case service.FieldAcceptsInquiries:
+		return m.OldAcceptsInquiries(ctx)
+	case service.FieldImageURL:
+		return m.OldImageURL(ctx)
+	case service.FieldSortOrder:
+		return m.OldSortOrder(ctx)
+	}
+	return nil, fmt.Errorf("unknown Service field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ServiceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case service.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case service.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case service.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case service.FieldImportRef:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImportRef(v)
+		return nil
+	case service.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case service.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case service.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case service.FieldCategory:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCategory(v)
+		return nil
+	case service.FieldDurationMinutes:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDurationMinutes(v)
+		return nil
+	case service.FieldPriceMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPriceMinor(v)
+		return nil
+	case service.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case service.FieldIsActive:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsActive(v)
+		return nil
+	case service.FieldListed:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetListed(v)
+		return nil
+	case service.FieldAcceptsInquiries:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAcceptsInquiries(v)
+		return nil
+	case service.FieldImageURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImageURL(v)
+		return nil
+	case service.FieldSortOrder:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSortOrder(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Service field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ServiceMutation) AddedFields() []string {
+	var fields []string
+	if m.addduration_minutes != nil {
+		fields = append(fields, service.FieldDurationMinutes)
+	}
+	if m.addprice_minor != nil {
+		fields = append(fields, service.FieldPriceMinor)
+	}
+	if m.addsort_order != nil {
+		fields = append(fields, service.FieldSortOrder)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ServiceMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case service.FieldDurationMinutes:
+		return m.AddedDurationMinutes()
+	case service.FieldPriceMinor:
+		return m.AddedPriceMinor()
+	case service.FieldSortOrder:
+		return m.AddedSortOrder()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ServiceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case service.FieldDurationMinutes:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDurationMinutes(v)
+		return nil
+	case service.FieldPriceMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPriceMinor(v)
+		return nil
+	case service.FieldSortOrder:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSortOrder(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Service numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ServiceMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(service.FieldImportRef) {
+		fields = append(fields, service.FieldImportRef)
+	}
+	if m.FieldCleared(service.FieldDescription) {
+		fields = append(fields, service.FieldDescription)
+	}
+	if m.FieldCleared(service.FieldCategory) {
+		fields = append(fields, service.FieldCategory)
+	}
+	if m.FieldCleared(service.FieldImageURL) {
+		fields = append(fields, service.FieldImageURL)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ServiceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ServiceMutation) ClearField(name string) error {
+	switch name {
+	case service.FieldImportRef:
+		m.ClearImportRef()
+		return nil
+	case service.FieldDescription:
+		m.ClearDescription()
+		return nil
+	case service.FieldCategory:
+		m.ClearCategory()
+		return nil
+	case service.FieldImageURL:
+		m.ClearImageURL()
+		return nil
+	}
+	return fmt.Errorf("unknown Service nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ServiceMutation) ResetField(name string) error {
+	switch name {
+	case service.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case service.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case service.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case service.FieldImportRef:
+		m.ResetImportRef()
+		return nil
+	case service.FieldName:
+		m.ResetName()
+		return nil
+	case service.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case service.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case service.FieldCategory:
+		m.ResetCategory()
+		return nil
+	case service.FieldDurationMinutes:
+		m.ResetDurationMinutes()
+		return nil
+	case service.FieldPriceMinor:
+		m.ResetPriceMinor()
+		return nil
+	case service.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case service.FieldIsActive:
+		m.ResetIsActive()
+		return nil
+	case service.FieldListed:
+		m.ResetListed()
+		return nil
+	case service.FieldAcceptsInquiries:
+		m.ResetAcceptsInquiries()
+		return nil
+	case service.FieldImageURL:
+		m.ResetImageURL()
+		return nil
+	case service.FieldSortOrder:
+		m.ResetSortOrder()
+		return nil
+	}
+	return fmt.Errorf("unknown Service field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ServiceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, service.EdgeOrganization)
+	}
+	if m.inquiries != nil {
+		edges = append(edges, service.EdgeInquiries)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ServiceMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case service.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case service.EdgeInquiries:
+		ids := make([]ent.Value, 0, len(m.inquiries))
+		for id := range m.inquiries {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ServiceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.removedinquiries != nil {
+		edges = append(edges, service.EdgeInquiries)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ServiceMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case service.EdgeInquiries:
+		ids := make([]ent.Value, 0, len(m.removedinquiries))
+		for id := range m.removedinquiries {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ServiceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, service.EdgeOrganization)
+	}
+	if m.clearedinquiries {
+		edges = append(edges, service.EdgeInquiries)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ServiceMutation) EdgeCleared(name string) bool {
+	switch name {
+	case service.EdgeOrganization:
+		return m.clearedorganization
+	case service.EdgeInquiries:
+		return m.clearedinquiries
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ServiceMutation) ClearEdge(name string) error {
+	switch name {
+	case service.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown Service unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ServiceMutation) ResetEdge(name string) error {
+	switch name {
+	case service.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case service.EdgeInquiries:
+		m.ResetInquiries()
+		return nil
+	}
+	return fmt.Errorf("unknown Service edge %s", name)
 }
 
 // SessionMutation represents an operation that mutates the Session nodes in the graph.
@@ -38812,4 +48032,3686 @@ func (m *UserMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown User edge %s", name)
+}
+
+// WebhookAttemptMutation represents an operation that mutates the WebhookAttempt nodes in the graph.
+type WebhookAttemptMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	number              *int
+	addnumber           *int
+	started_at          *time.Time
+	duration_ms         *int64
+	addduration_ms      *int64
+	status_code         *int
+	addstatus_code      *int
+	outcome             *string
+	error_class         *string
+	error               *string
+	response_snippet    *string
+	correlation_id      *string
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	delivery            *uuid.UUID
+	cleareddelivery     bool
+	done                bool
+	oldValue            func(context.Context) (*WebhookAttempt, error)
+	predicates          []predicate.WebhookAttempt
+}
+
+var _ ent.Mutation = (*WebhookAttemptMutation)(nil)
+
+// webhookattemptOption allows management of the mutation configuration using functional options.
+type webhookattemptOption func(*WebhookAttemptMutation)
+
+// newWebhookAttemptMutation creates new mutation for the WebhookAttempt entity.
+func newWebhookAttemptMutation(c config, op Op, opts ...webhookattemptOption) *WebhookAttemptMutation {
+	m := &WebhookAttemptMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeWebhookAttempt,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withWebhookAttemptID sets the ID field of the mutation.
+func withWebhookAttemptID(id uuid.UUID) webhookattemptOption {
+	return func(m *WebhookAttemptMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *WebhookAttempt
+		)
+		m.oldValue = func(ctx context.Context) (*WebhookAttempt, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().WebhookAttempt.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withWebhookAttempt sets the old WebhookAttempt of the mutation.
+func withWebhookAttempt(node *WebhookAttempt) webhookattemptOption {
+	return func(m *WebhookAttemptMutation) {
+		m.oldValue = func(context.Context) (*WebhookAttempt, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m WebhookAttemptMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m WebhookAttemptMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of WebhookAttempt entities.
+func (m *WebhookAttemptMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *WebhookAttemptMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *WebhookAttemptMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().WebhookAttempt.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *WebhookAttemptMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *WebhookAttemptMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the WebhookAttempt entity.
+// If the WebhookAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookAttemptMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *WebhookAttemptMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *WebhookAttemptMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *WebhookAttemptMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the WebhookAttempt entity.
+// If the WebhookAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookAttemptMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *WebhookAttemptMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *WebhookAttemptMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *WebhookAttemptMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the WebhookAttempt entity.
+// If the WebhookAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookAttemptMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *WebhookAttemptMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetDeliveryID sets the "delivery_id" field.
+func (m *WebhookAttemptMutation) SetDeliveryID(u uuid.UUID) {
+	m.delivery = &u
+}
+
+// DeliveryID returns the value of the "delivery_id" field in the mutation.
+func (m *WebhookAttemptMutation) DeliveryID() (r uuid.UUID, exists bool) {
+	v := m.delivery
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeliveryID returns the old "delivery_id" field's value of the WebhookAttempt entity.
+// If the WebhookAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookAttemptMutation) OldDeliveryID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeliveryID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeliveryID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeliveryID: %w", err)
+	}
+	return oldValue.DeliveryID, nil
+}
+
+// ResetDeliveryID resets all changes to the "delivery_id" field.
+func (m *WebhookAttemptMutation) ResetDeliveryID() {
+	m.delivery = nil
+}
+
+// SetNumber sets the "number" field.
+func (m *WebhookAttemptMutation) SetNumber(i int) {
+	m.number = &i
+	m.addnumber = nil
+}
+
+// Number returns the value of the "number" field in the mutation.
+func (m *WebhookAttemptMutation) Number() (r int, exists bool) {
+	v := m.number
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNumber returns the old "number" field's value of the WebhookAttempt entity.
+// If the WebhookAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookAttemptMutation) OldNumber(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNumber is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNumber requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNumber: %w", err)
+	}
+	return oldValue.Number, nil
+}
+
+// AddNumber adds i to the "number" field.
+func (m *WebhookAttemptMutation) AddNumber(i int) {
+	if m.addnumber != nil {
+		*m.addnumber += i
+	} else {
+		m.addnumber = &i
+	}
+}
+
+// AddedNumber returns the value that was added to the "number" field in this mutation.
+func (m *WebhookAttemptMutation) AddedNumber() (r int, exists bool) {
+	v := m.addnumber
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNumber resets all changes to the "number" field.
+func (m *WebhookAttemptMutation) ResetNumber() {
+	m.number = nil
+	m.addnumber = nil
+}
+
+// SetStartedAt sets the "started_at" field.
+func (m *WebhookAttemptMutation) SetStartedAt(t time.Time) {
+	m.started_at = &t
+}
+
+// StartedAt returns the value of the "started_at" field in the mutation.
+func (m *WebhookAttemptMutation) StartedAt() (r time.Time, exists bool) {
+	v := m.started_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartedAt returns the old "started_at" field's value of the WebhookAttempt entity.
+// If the WebhookAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookAttemptMutation) OldStartedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartedAt: %w", err)
+	}
+	return oldValue.StartedAt, nil
+}
+
+// ResetStartedAt resets all changes to the "started_at" field.
+func (m *WebhookAttemptMutation) ResetStartedAt() {
+	m.started_at = nil
+}
+
+// SetDurationMs sets the "duration_ms" field.
+func (m *WebhookAttemptMutation) SetDurationMs(i int64) {
+	m.duration_ms = &i
+	m.addduration_ms = nil
+}
+
+// DurationMs returns the value of the "duration_ms" field in the mutation.
+func (m *WebhookAttemptMutation) DurationMs() (r int64, exists bool) {
+	v := m.duration_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDurationMs returns the old "duration_ms" field's value of the WebhookAttempt entity.
+// If the WebhookAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookAttemptMutation) OldDurationMs(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDurationMs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDurationMs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDurationMs: %w", err)
+	}
+	return oldValue.DurationMs, nil
+}
+
+// AddDurationMs adds i to the "duration_ms" field.
+func (m *WebhookAttemptMutation) AddDurationMs(i int64) {
+	if m.addduration_ms != nil {
+		*m.addduration_ms += i
+	} else {
+		m.addduration_ms = &i
+	}
+}
+
+// AddedDurationMs returns the value that was added to the "duration_ms" field in this mutation.
+func (m *WebhookAttemptMutation) AddedDurationMs() (r int64, exists bool) {
+	v := m.addduration_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDurationMs resets all changes to the "duration_ms" field.
+func (m *WebhookAttemptMutation) ResetDurationMs() {
+	m.duration_ms = nil
+	m.addduration_ms = nil
+}
+
+// SetStatusCode sets the "status_code" field.
+func (m *WebhookAttemptMutation) SetStatusCode(i int) {
+	m.status_code = &i
+	m.addstatus_code = nil
+}
+
+// StatusCode returns the value of the "status_code" field in the mutation.
+func (m *WebhookAttemptMutation) StatusCode() (r int, exists bool) {
+	v := m.status_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatusCode returns the old "status_code" field's value of the WebhookAttempt entity.
+// If the WebhookAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookAttemptMutation) OldStatusCode(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatusCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatusCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatusCode: %w", err)
+	}
+	return oldValue.StatusCode, nil
+}
+
+// AddStatusCode adds i to the "status_code" field.
+func (m *WebhookAttemptMutation) AddStatusCode(i int) {
+	if m.addstatus_code != nil {
+		*m.addstatus_code += i
+	} else {
+		m.addstatus_code = &i
+	}
+}
+
+// AddedStatusCode returns the value that was added to the "status_code" field in this mutation.
+func (m *WebhookAttemptMutation) AddedStatusCode() (r int, exists bool) {
+	v := m.addstatus_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearStatusCode clears the value of the "status_code" field.
+func (m *WebhookAttemptMutation) ClearStatusCode() {
+	m.status_code = nil
+	m.addstatus_code = nil
+	m.clearedFields[webhookattempt.FieldStatusCode] = struct{}{}
+}
+
+// StatusCodeCleared returns if the "status_code" field was cleared in this mutation.
+func (m *WebhookAttemptMutation) StatusCodeCleared() bool {
+	_, ok := m.clearedFields[webhookattempt.FieldStatusCode]
+	return ok
+}
+
+// ResetStatusCode resets all changes to the "status_code" field.
+func (m *WebhookAttemptMutation) ResetStatusCode() {
+	m.status_code = nil
+	m.addstatus_code = nil
+	delete(m.clearedFields, webhookattempt.FieldStatusCode)
+}
+
+// SetOutcome sets the "outcome" field.
+func (m *WebhookAttemptMutation) SetOutcome(s string) {
+	m.outcome = &s
+}
+
+// Outcome returns the value of the "outcome" field in the mutation.
+func (m *WebhookAttemptMutation) Outcome() (r string, exists bool) {
+	v := m.outcome
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOutcome returns the old "outcome" field's value of the WebhookAttempt entity.
+// If the WebhookAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookAttemptMutation) OldOutcome(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOutcome is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOutcome requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOutcome: %w", err)
+	}
+	return oldValue.Outcome, nil
+}
+
+// ResetOutcome resets all changes to the "outcome" field.
+func (m *WebhookAttemptMutation) ResetOutcome() {
+	m.outcome = nil
+}
+
+// SetErrorClass sets the "error_class" field.
+func (m *WebhookAttemptMutation) SetErrorClass(s string) {
+	m.error_class = &s
+}
+
+// ErrorClass returns the value of the "error_class" field in the mutation.
+func (m *WebhookAttemptMutation) ErrorClass() (r string, exists bool) {
+	v := m.error_class
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorClass returns the old "error_class" field's value of the WebhookAttempt entity.
+// If the WebhookAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookAttemptMutation) OldErrorClass(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorClass is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorClass requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorClass: %w", err)
+	}
+	return oldValue.ErrorClass, nil
+}
+
+// ResetErrorClass resets all changes to the "error_class" field.
+func (m *WebhookAttemptMutation) ResetErrorClass() {
+	m.error_class = nil
+}
+
+// SetError sets the "error" field.
+func (m *WebhookAttemptMutation) SetError(s string) {
+	m.error = &s
+}
+
+// Error returns the value of the "error" field in the mutation.
+func (m *WebhookAttemptMutation) Error() (r string, exists bool) {
+	v := m.error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldError returns the old "error" field's value of the WebhookAttempt entity.
+// If the WebhookAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookAttemptMutation) OldError(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldError: %w", err)
+	}
+	return oldValue.Error, nil
+}
+
+// ResetError resets all changes to the "error" field.
+func (m *WebhookAttemptMutation) ResetError() {
+	m.error = nil
+}
+
+// SetResponseSnippet sets the "response_snippet" field.
+func (m *WebhookAttemptMutation) SetResponseSnippet(s string) {
+	m.response_snippet = &s
+}
+
+// ResponseSnippet returns the value of the "response_snippet" field in the mutation.
+func (m *WebhookAttemptMutation) ResponseSnippet() (r string, exists bool) {
+	v := m.response_snippet
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResponseSnippet returns the old "response_snippet" field's value of the WebhookAttempt entity.
+// If the WebhookAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookAttemptMutation) OldResponseSnippet(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResponseSnippet is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResponseSnippet requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResponseSnippet: %w", err)
+	}
+	return oldValue.ResponseSnippet, nil
+}
+
+// ResetResponseSnippet resets all changes to the "response_snippet" field.
+func (m *WebhookAttemptMutation) ResetResponseSnippet() {
+	m.response_snippet = nil
+}
+
+// SetCorrelationID sets the "correlation_id" field.
+func (m *WebhookAttemptMutation) SetCorrelationID(s string) {
+	m.correlation_id = &s
+}
+
+// CorrelationID returns the value of the "correlation_id" field in the mutation.
+func (m *WebhookAttemptMutation) CorrelationID() (r string, exists bool) {
+	v := m.correlation_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCorrelationID returns the old "correlation_id" field's value of the WebhookAttempt entity.
+// If the WebhookAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookAttemptMutation) OldCorrelationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCorrelationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCorrelationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCorrelationID: %w", err)
+	}
+	return oldValue.CorrelationID, nil
+}
+
+// ResetCorrelationID resets all changes to the "correlation_id" field.
+func (m *WebhookAttemptMutation) ResetCorrelationID() {
+	m.correlation_id = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *WebhookAttemptMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[webhookattempt.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *WebhookAttemptMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *WebhookAttemptMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *WebhookAttemptMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearDelivery clears the "delivery" edge to the WebhookDelivery entity.
+func (m *WebhookAttemptMutation) ClearDelivery() {
+	m.cleareddelivery = true
+	m.clearedFields[webhookattempt.FieldDeliveryID] = struct{}{}
+}
+
+// DeliveryCleared reports if the "delivery" edge to the WebhookDelivery entity was cleared.
+func (m *WebhookAttemptMutation) DeliveryCleared() bool {
+	return m.cleareddelivery
+}
+
+// DeliveryIDs returns the "delivery" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeliveryID instead. It exists only for internal usage by the builders.
+func (m *WebhookAttemptMutation) DeliveryIDs() (ids []uuid.UUID) {
+	if id := m.delivery; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDelivery resets all changes to the "delivery" edge.
+func (m *WebhookAttemptMutation) ResetDelivery() {
+	m.delivery = nil
+	m.cleareddelivery = false
+}
+
+// Where appends a list predicates to the WebhookAttemptMutation builder.
+func (m *WebhookAttemptMutation) Where(ps ...predicate.WebhookAttempt) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the WebhookAttemptMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *WebhookAttemptMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.WebhookAttempt, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *WebhookAttemptMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *WebhookAttemptMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (WebhookAttempt).
+func (m *WebhookAttemptMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *WebhookAttemptMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.created_at != nil {
+		fields = append(fields, webhookattempt.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, webhookattempt.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, webhookattempt.FieldOrganizationID)
+	}
+	if m.delivery != nil {
+		fields = append(fields, webhookattempt.FieldDeliveryID)
+	}
+	if m.number != nil {
+		fields = append(fields, webhookattempt.FieldNumber)
+	}
+	if m.started_at != nil {
+		fields = append(fields, webhookattempt.FieldStartedAt)
+	}
+	if m.duration_ms != nil {
+		fields = append(fields, webhookattempt.FieldDurationMs)
+	}
+	if m.status_code != nil {
+		fields = append(fields, webhookattempt.FieldStatusCode)
+	}
+	if m.outcome != nil {
+		fields = append(fields, webhookattempt.FieldOutcome)
+	}
+	if m.error_class != nil {
+		fields = append(fields, webhookattempt.FieldErrorClass)
+	}
+	if m.error != nil {
+		fields = append(fields, webhookattempt.FieldError)
+	}
+	if m.response_snippet != nil {
+		fields = append(fields, webhookattempt.FieldResponseSnippet)
+	}
+	if m.correlation_id != nil {
+		fields = append(fields, webhookattempt.FieldCorrelationID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *WebhookAttemptMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case webhookattempt.FieldCreatedAt:
+		return m.CreatedAt()
+	case webhookattempt.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case webhookattempt.FieldOrganizationID:
+		return m.OrganizationID()
+	case webhookattempt.FieldDeliveryID:
+		return m.DeliveryID()
+	case webhookattempt.FieldNumber:
+		return m.Number()
+	case webhookattempt.FieldStartedAt:
+		return m.StartedAt()
+	case webhookattempt.FieldDurationMs:
+		return m.DurationMs()
+	case webhookattempt.FieldStatusCode:
+		return m.StatusCode()
+	case webhookattempt.FieldOutcome:
+		return m.Outcome()
+	case webhookattempt.FieldErrorClass:
+		return m.ErrorClass()
+	case webhookattempt.FieldError:
+		return m.Error()
+	case webhookattempt.FieldResponseSnippet:
+		return m.ResponseSnippet()
+	case webhookattempt.FieldCorrelationID:
+		return m.CorrelationID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *WebhookAttemptMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case webhookattempt.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case webhookattempt.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case webhookattempt.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case webhookattempt.FieldDeliveryID:
+		return m.OldDeliveryID(ctx)
+	case webhookattempt.FieldNumber:
+		return m.OldNumber(ctx)
+	case webhookattempt.FieldStartedAt:
+		return m.OldStartedAt(ctx)
+	case webhookattempt.FieldDurationMs:
+		return m.OldDurationMs(ctx)
+	case webhookattempt.FieldStatusCode:
+		return m.OldStatusCode(ctx)
+	case webhookattempt.FieldOutcome:
+		return m.OldOutcome(ctx)
+	case webhookattempt.FieldErrorClass:
+		return m.OldErrorClass(ctx)
+	case webhookattempt.FieldError:
+		return m.OldError(ctx)
+	case webhookattempt.FieldResponseSnippet:
+		return m.OldResponseSnippet(ctx)
+	case webhookattempt.FieldCorrelationID:
+		return m.OldCorrelationID(ctx)
+	}
+	return nil, fmt.Errorf("unknown WebhookAttempt field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *WebhookAttemptMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case webhookattempt.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case webhookattempt.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case webhookattempt.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case webhookattempt.FieldDeliveryID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeliveryID(v)
+		return nil
+	case webhookattempt.FieldNumber:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNumber(v)
+		return nil
+	case webhookattempt.FieldStartedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartedAt(v)
+		return nil
+	case webhookattempt.FieldDurationMs:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDurationMs(v)
+		return nil
+	case webhookattempt.FieldStatusCode:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatusCode(v)
+		return nil
+	case webhookattempt.FieldOutcome:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOutcome(v)
+		return nil
+	case webhookattempt.FieldErrorClass:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorClass(v)
+		return nil
+	case webhookattempt.FieldError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetError(v)
+		return nil
+	case webhookattempt.FieldResponseSnippet:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResponseSnippet(v)
+		return nil
+	case webhookattempt.FieldCorrelationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCorrelationID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookAttempt field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *WebhookAttemptMutation) AddedFields() []string {
+	var fields []string
+	if m.addnumber != nil {
+		fields = append(fields, webhookattempt.FieldNumber)
+	}
+	if m.addduration_ms != nil {
+		fields = append(fields, webhookattempt.FieldDurationMs)
+	}
+	if m.addstatus_code != nil {
+		fields = append(fields, webhookattempt.FieldStatusCode)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *WebhookAttemptMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case webhookattempt.FieldNumber:
+		return m.AddedNumber()
+	case webhookattempt.FieldDurationMs:
+		return m.AddedDurationMs()
+	case webhookattempt.FieldStatusCode:
+		return m.AddedStatusCode()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *WebhookAttemptMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case webhookattempt.FieldNumber:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNumber(v)
+		return nil
+	case webhookattempt.FieldDurationMs:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDurationMs(v)
+		return nil
+	case webhookattempt.FieldStatusCode:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddStatusCode(v)
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookAttempt numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *WebhookAttemptMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(webhookattempt.FieldStatusCode) {
+		fields = append(fields, webhookattempt.FieldStatusCode)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *WebhookAttemptMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *WebhookAttemptMutation) ClearField(name string) error {
+	switch name {
+	case webhookattempt.FieldStatusCode:
+		m.ClearStatusCode()
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookAttempt nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *WebhookAttemptMutation) ResetField(name string) error {
+	switch name {
+	case webhookattempt.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case webhookattempt.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case webhookattempt.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case webhookattempt.FieldDeliveryID:
+		m.ResetDeliveryID()
+		return nil
+	case webhookattempt.FieldNumber:
+		m.ResetNumber()
+		return nil
+	case webhookattempt.FieldStartedAt:
+		m.ResetStartedAt()
+		return nil
+	case webhookattempt.FieldDurationMs:
+		m.ResetDurationMs()
+		return nil
+	case webhookattempt.FieldStatusCode:
+		m.ResetStatusCode()
+		return nil
+	case webhookattempt.FieldOutcome:
+		m.ResetOutcome()
+		return nil
+	case webhookattempt.FieldErrorClass:
+		m.ResetErrorClass()
+		return nil
+	case webhookattempt.FieldError:
+		m.ResetError()
+		return nil
+	case webhookattempt.FieldResponseSnippet:
+		m.ResetResponseSnippet()
+		return nil
+	case webhookattempt.FieldCorrelationID:
+		m.ResetCorrelationID()
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookAttempt field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *WebhookAttemptMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, webhookattempt.EdgeOrganization)
+	}
+	if m.delivery != nil {
+		edges = append(edges, webhookattempt.EdgeDelivery)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *WebhookAttemptMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case webhookattempt.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case webhookattempt.EdgeDelivery:
+		if id := m.delivery; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *WebhookAttemptMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *WebhookAttemptMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *WebhookAttemptMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, webhookattempt.EdgeOrganization)
+	}
+	if m.cleareddelivery {
+		edges = append(edges, webhookattempt.EdgeDelivery)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *WebhookAttemptMutation) EdgeCleared(name string) bool {
+	switch name {
+	case webhookattempt.EdgeOrganization:
+		return m.clearedorganization
+	case webhookattempt.EdgeDelivery:
+		return m.cleareddelivery
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *WebhookAttemptMutation) ClearEdge(name string) error {
+	switch name {
+	case webhookattempt.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case webhookattempt.EdgeDelivery:
+		m.ClearDelivery()
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookAttempt unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *WebhookAttemptMutation) ResetEdge(name string) error {
+	switch name {
+	case webhookattempt.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case webhookattempt.EdgeDelivery:
+		m.ResetDelivery()
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookAttempt edge %s", name)
+}
+
+// WebhookDeliveryMutation represents an operation that mutates the WebhookDelivery nodes in the graph.
+type WebhookDeliveryMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	event_type          *string
+	message_id          *string
+	status              *webhookdelivery.Status
+	attempts            *int
+	addattempts         *int
+	next_attempt_at     *time.Time
+	last_status_code    *int
+	addlast_status_code *int
+	delivered_at        *time.Time
+	replay_of           *uuid.UUID
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	subscription        *uuid.UUID
+	clearedsubscription bool
+	event               *uuid.UUID
+	clearedevent        bool
+	done                bool
+	oldValue            func(context.Context) (*WebhookDelivery, error)
+	predicates          []predicate.WebhookDelivery
+}
+
+var _ ent.Mutation = (*WebhookDeliveryMutation)(nil)
+
+// webhookdeliveryOption allows management of the mutation configuration using functional options.
+type webhookdeliveryOption func(*WebhookDeliveryMutation)
+
+// newWebhookDeliveryMutation creates new mutation for the WebhookDelivery entity.
+func newWebhookDeliveryMutation(c config, op Op, opts ...webhookdeliveryOption) *WebhookDeliveryMutation {
+	m := &WebhookDeliveryMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeWebhookDelivery,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withWebhookDeliveryID sets the ID field of the mutation.
+func withWebhookDeliveryID(id uuid.UUID) webhookdeliveryOption {
+	return func(m *WebhookDeliveryMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *WebhookDelivery
+		)
+		m.oldValue = func(ctx context.Context) (*WebhookDelivery, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().WebhookDelivery.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withWebhookDelivery sets the old WebhookDelivery of the mutation.
+func withWebhookDelivery(node *WebhookDelivery) webhookdeliveryOption {
+	return func(m *WebhookDeliveryMutation) {
+		m.oldValue = func(context.Context) (*WebhookDelivery, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m WebhookDeliveryMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m WebhookDeliveryMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of WebhookDelivery entities.
+func (m *WebhookDeliveryMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *WebhookDeliveryMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *WebhookDeliveryMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().WebhookDelivery.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *WebhookDeliveryMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *WebhookDeliveryMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the WebhookDelivery entity.
+// If the WebhookDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *WebhookDeliveryMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *WebhookDeliveryMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *WebhookDeliveryMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the WebhookDelivery entity.
+// If the WebhookDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *WebhookDeliveryMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *WebhookDeliveryMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *WebhookDeliveryMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the WebhookDelivery entity.
+// If the WebhookDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *WebhookDeliveryMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetSubscriptionID sets the "subscription_id" field.
+func (m *WebhookDeliveryMutation) SetSubscriptionID(u uuid.UUID) {
+	m.subscription = &u
+}
+
+// SubscriptionID returns the value of the "subscription_id" field in the mutation.
+func (m *WebhookDeliveryMutation) SubscriptionID() (r uuid.UUID, exists bool) {
+	v := m.subscription
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubscriptionID returns the old "subscription_id" field's value of the WebhookDelivery entity.
+// If the WebhookDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryMutation) OldSubscriptionID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubscriptionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubscriptionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubscriptionID: %w", err)
+	}
+	return oldValue.SubscriptionID, nil
+}
+
+// ResetSubscriptionID resets all changes to the "subscription_id" field.
+func (m *WebhookDeliveryMutation) ResetSubscriptionID() {
+	m.subscription = nil
+}
+
+// SetEventID sets the "event_id" field.
+func (m *WebhookDeliveryMutation) SetEventID(u uuid.UUID) {
+	m.event = &u
+}
+
+// EventID returns the value of the "event_id" field in the mutation.
+func (m *WebhookDeliveryMutation) EventID() (r uuid.UUID, exists bool) {
+	v := m.event
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEventID returns the old "event_id" field's value of the WebhookDelivery entity.
+// If the WebhookDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryMutation) OldEventID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEventID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEventID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEventID: %w", err)
+	}
+	return oldValue.EventID, nil
+}
+
+// ResetEventID resets all changes to the "event_id" field.
+func (m *WebhookDeliveryMutation) ResetEventID() {
+	m.event = nil
+}
+
+// SetEventType sets the "event_type" field.
+func (m *WebhookDeliveryMutation) SetEventType(s string) {
+	m.event_type = &s
+}
+
+// EventType returns the value of the "event_type" field in the mutation.
+func (m *WebhookDeliveryMutation) EventType() (r string, exists bool) {
+	v := m.event_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEventType returns the old "event_type" field's value of the WebhookDelivery entity.
+// If the WebhookDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryMutation) OldEventType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEventType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEventType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEventType: %w", err)
+	}
+	return oldValue.EventType, nil
+}
+
+// ResetEventType resets all changes to the "event_type" field.
+func (m *WebhookDeliveryMutation) ResetEventType() {
+	m.event_type = nil
+}
+
+// SetMessageID sets the "message_id" field.
+func (m *WebhookDeliveryMutation) SetMessageID(s string) {
+	m.message_id = &s
+}
+
+// MessageID returns the value of the "message_id" field in the mutation.
+func (m *WebhookDeliveryMutation) MessageID() (r string, exists bool) {
+	v := m.message_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMessageID returns the old "message_id" field's value of the WebhookDelivery entity.
+// If the WebhookDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryMutation) OldMessageID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMessageID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMessageID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMessageID: %w", err)
+	}
+	return oldValue.MessageID, nil
+}
+
+// ResetMessageID resets all changes to the "message_id" field.
+func (m *WebhookDeliveryMutation) ResetMessageID() {
+	m.message_id = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *WebhookDeliveryMutation) SetStatus(w webhookdelivery.Status) {
+	m.status = &w
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *WebhookDeliveryMutation) Status() (r webhookdelivery.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the WebhookDelivery entity.
+// If the WebhookDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryMutation) OldStatus(ctx context.Context) (v webhookdelivery.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *WebhookDeliveryMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetAttempts sets the "attempts" field.
+func (m *WebhookDeliveryMutation) SetAttempts(i int) {
+	m.attempts = &i
+	m.addattempts = nil
+}
+
+// Attempts returns the value of the "attempts" field in the mutation.
+func (m *WebhookDeliveryMutation) Attempts() (r int, exists bool) {
+	v := m.attempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttempts returns the old "attempts" field's value of the WebhookDelivery entity.
+// If the WebhookDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryMutation) OldAttempts(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttempts is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttempts requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttempts: %w", err)
+	}
+	return oldValue.Attempts, nil
+}
+
+// AddAttempts adds i to the "attempts" field.
+func (m *WebhookDeliveryMutation) AddAttempts(i int) {
+	if m.addattempts != nil {
+		*m.addattempts += i
+	} else {
+		m.addattempts = &i
+	}
+}
+
+// AddedAttempts returns the value that was added to the "attempts" field in this mutation.
+func (m *WebhookDeliveryMutation) AddedAttempts() (r int, exists bool) {
+	v := m.addattempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAttempts resets all changes to the "attempts" field.
+func (m *WebhookDeliveryMutation) ResetAttempts() {
+	m.attempts = nil
+	m.addattempts = nil
+}
+
+// SetNextAttemptAt sets the "next_attempt_at" field.
+func (m *WebhookDeliveryMutation) SetNextAttemptAt(t time.Time) {
+	m.next_attempt_at = &t
+}
+
+// NextAttemptAt returns the value of the "next_attempt_at" field in the mutation.
+func (m *WebhookDeliveryMutation) NextAttemptAt() (r time.Time, exists bool) {
+	v := m.next_attempt_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNextAttemptAt returns the old "next_attempt_at" field's value of the WebhookDelivery entity.
+// If the WebhookDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryMutation) OldNextAttemptAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNextAttemptAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNextAttemptAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNextAttemptAt: %w", err)
+	}
+	return oldValue.NextAttemptAt, nil
+}
+
+// ClearNextAttemptAt clears the value of the "next_attempt_at" field.
+func (m *WebhookDeliveryMutation) ClearNextAttemptAt() {
+	m.next_attempt_at = nil
+	m.clearedFields[webhookdelivery.FieldNextAttemptAt] = struct{}{}
+}
+
+// NextAttemptAtCleared returns if the "next_attempt_at" field was cleared in this mutation.
+func (m *WebhookDeliveryMutation) NextAttemptAtCleared() bool {
+	_, ok := m.clearedFields[webhookdelivery.FieldNextAttemptAt]
+	return ok
+}
+
+// ResetNextAttemptAt resets all changes to the "next_attempt_at" field.
+func (m *WebhookDeliveryMutation) ResetNextAttemptAt() {
+	m.next_attempt_at = nil
+	delete(m.clearedFields, webhookdelivery.FieldNextAttemptAt)
+}
+
+// SetLastStatusCode sets the "last_status_code" field.
+func (m *WebhookDeliveryMutation) SetLastStatusCode(i int) {
+	m.last_status_code = &i
+	m.addlast_status_code = nil
+}
+
+// LastStatusCode returns the value of the "last_status_code" field in the mutation.
+func (m *WebhookDeliveryMutation) LastStatusCode() (r int, exists bool) {
+	v := m.last_status_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastStatusCode returns the old "last_status_code" field's value of the WebhookDelivery entity.
+// If the WebhookDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryMutation) OldLastStatusCode(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastStatusCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastStatusCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastStatusCode: %w", err)
+	}
+	return oldValue.LastStatusCode, nil
+}
+
+// AddLastStatusCode adds i to the "last_status_code" field.
+func (m *WebhookDeliveryMutation) AddLastStatusCode(i int) {
+	if m.addlast_status_code != nil {
+		*m.addlast_status_code += i
+	} else {
+		m.addlast_status_code = &i
+	}
+}
+
+// AddedLastStatusCode returns the value that was added to the "last_status_code" field in this mutation.
+func (m *WebhookDeliveryMutation) AddedLastStatusCode() (r int, exists bool) {
+	v := m.addlast_status_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastStatusCode clears the value of the "last_status_code" field.
+func (m *WebhookDeliveryMutation) ClearLastStatusCode() {
+	m.last_status_code = nil
+	m.addlast_status_code = nil
+	m.clearedFields[webhookdelivery.FieldLastStatusCode] = struct{}{}
+}
+
+// LastStatusCodeCleared returns if the "last_status_code" field was cleared in this mutation.
+func (m *WebhookDeliveryMutation) LastStatusCodeCleared() bool {
+	_, ok := m.clearedFields[webhookdelivery.FieldLastStatusCode]
+	return ok
+}
+
+// ResetLastStatusCode resets all changes to the "last_status_code" field.
+func (m *WebhookDeliveryMutation) ResetLastStatusCode() {
+	m.last_status_code = nil
+	m.addlast_status_code = nil
+	delete(m.clearedFields, webhookdelivery.FieldLastStatusCode)
+}
+
+// SetDeliveredAt sets the "delivered_at" field.
+func (m *WebhookDeliveryMutation) SetDeliveredAt(t time.Time) {
+	m.delivered_at = &t
+}
+
+// DeliveredAt returns the value of the "delivered_at" field in the mutation.
+func (m *WebhookDeliveryMutation) DeliveredAt() (r time.Time, exists bool) {
+	v := m.delivered_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeliveredAt returns the old "delivered_at" field's value of the WebhookDelivery entity.
+// If the WebhookDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryMutation) OldDeliveredAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeliveredAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeliveredAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeliveredAt: %w", err)
+	}
+	return oldValue.DeliveredAt, nil
+}
+
+// ClearDeliveredAt clears the value of the "delivered_at" field.
+func (m *WebhookDeliveryMutation) ClearDeliveredAt() {
+	m.delivered_at = nil
+	m.clearedFields[webhookdelivery.FieldDeliveredAt] = struct{}{}
+}
+
+// DeliveredAtCleared returns if the "delivered_at" field was cleared in this mutation.
+func (m *WebhookDeliveryMutation) DeliveredAtCleared() bool {
+	_, ok := m.clearedFields[webhookdelivery.FieldDeliveredAt]
+	return ok
+}
+
+// ResetDeliveredAt resets all changes to the "delivered_at" field.
+func (m *WebhookDeliveryMutation) ResetDeliveredAt() {
+	m.delivered_at = nil
+	delete(m.clearedFields, webhookdelivery.FieldDeliveredAt)
+}
+
+// SetReplayOf sets the "replay_of" field.
+func (m *WebhookDeliveryMutation) SetReplayOf(u uuid.UUID) {
+	m.replay_of = &u
+}
+
+// ReplayOf returns the value of the "replay_of" field in the mutation.
+func (m *WebhookDeliveryMutation) ReplayOf() (r uuid.UUID, exists bool) {
+	v := m.replay_of
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReplayOf returns the old "replay_of" field's value of the WebhookDelivery entity.
+// If the WebhookDelivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookDeliveryMutation) OldReplayOf(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReplayOf is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReplayOf requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReplayOf: %w", err)
+	}
+	return oldValue.ReplayOf, nil
+}
+
+// ClearReplayOf clears the value of the "replay_of" field.
+func (m *WebhookDeliveryMutation) ClearReplayOf() {
+	m.replay_of = nil
+	m.clearedFields[webhookdelivery.FieldReplayOf] = struct{}{}
+}
+
+// ReplayOfCleared returns if the "replay_of" field was cleared in this mutation.
+func (m *WebhookDeliveryMutation) ReplayOfCleared() bool {
+	_, ok := m.clearedFields[webhookdelivery.FieldReplayOf]
+	return ok
+}
+
+// ResetReplayOf resets all changes to the "replay_of" field.
+func (m *WebhookDeliveryMutation) ResetReplayOf() {
+	m.replay_of = nil
+	delete(m.clearedFields, webhookdelivery.FieldReplayOf)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *WebhookDeliveryMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[webhookdelivery.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *WebhookDeliveryMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *WebhookDeliveryMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *WebhookDeliveryMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearSubscription clears the "subscription" edge to the WebhookSubscription entity.
+func (m *WebhookDeliveryMutation) ClearSubscription() {
+	m.clearedsubscription = true
+	m.clearedFields[webhookdelivery.FieldSubscriptionID] = struct{}{}
+}
+
+// SubscriptionCleared reports if the "subscription" edge to the WebhookSubscription entity was cleared.
+func (m *WebhookDeliveryMutation) SubscriptionCleared() bool {
+	return m.clearedsubscription
+}
+
+// SubscriptionIDs returns the "subscription" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SubscriptionID instead. It exists only for internal usage by the builders.
+func (m *WebhookDeliveryMutation) SubscriptionIDs() (ids []uuid.UUID) {
+	if id := m.subscription; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSubscription resets all changes to the "subscription" edge.
+func (m *WebhookDeliveryMutation) ResetSubscription() {
+	m.subscription = nil
+	m.clearedsubscription = false
+}
+
+// ClearEvent clears the "event" edge to the Event entity.
+func (m *WebhookDeliveryMutation) ClearEvent() {
+	m.clearedevent = true
+	m.clearedFields[webhookdelivery.FieldEventID] = struct{}{}
+}
+
+// EventCleared reports if the "event" edge to the Event entity was cleared.
+func (m *WebhookDeliveryMutation) EventCleared() bool {
+	return m.clearedevent
+}
+
+// EventIDs returns the "event" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// EventID instead. It exists only for internal usage by the builders.
+func (m *WebhookDeliveryMutation) EventIDs() (ids []uuid.UUID) {
+	if id := m.event; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetEvent resets all changes to the "event" edge.
+func (m *WebhookDeliveryMutation) ResetEvent() {
+	m.event = nil
+	m.clearedevent = false
+}
+
+// Where appends a list predicates to the WebhookDeliveryMutation builder.
+func (m *WebhookDeliveryMutation) Where(ps ...predicate.WebhookDelivery) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the WebhookDeliveryMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *WebhookDeliveryMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.WebhookDelivery, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *WebhookDeliveryMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *WebhookDeliveryMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (WebhookDelivery).
+func (m *WebhookDeliveryMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *WebhookDeliveryMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.created_at != nil {
+		fields = append(fields, webhookdelivery.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, webhookdelivery.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, webhookdelivery.FieldOrganizationID)
+	}
+	if m.subscription != nil {
+		fields = append(fields, webhookdelivery.FieldSubscriptionID)
+	}
+	if m.event != nil {
+		fields = append(fields, webhookdelivery.FieldEventID)
+	}
+	if m.event_type != nil {
+		fields = append(fields, webhookdelivery.FieldEventType)
+	}
+	if m.message_id != nil {
+		fields = append(fields, webhookdelivery.FieldMessageID)
+	}
+	if m.status != nil {
+		fields = append(fields, webhookdelivery.FieldStatus)
+	}
+	if m.attempts != nil {
+		fields = append(fields, webhookdelivery.FieldAttempts)
+	}
+	if m.next_attempt_at != nil {
+		fields = append(fields, webhookdelivery.FieldNextAttemptAt)
+	}
+	if m.last_status_code != nil {
+		fields = append(fields, webhookdelivery.FieldLastStatusCode)
+	}
+	if m.delivered_at != nil {
+		fields = append(fields, webhookdelivery.FieldDeliveredAt)
+	}
+	if m.replay_of != nil {
+		fields = append(fields, webhookdelivery.FieldReplayOf)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *WebhookDeliveryMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case webhookdelivery.FieldCreatedAt:
+		return m.CreatedAt()
+	case webhookdelivery.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case webhookdelivery.FieldOrganizationID:
+		return m.OrganizationID()
+	case webhookdelivery.FieldSubscriptionID:
+		return m.SubscriptionID()
+	case webhookdelivery.FieldEventID:
+		return m.EventID()
+	case webhookdelivery.FieldEventType:
+		return m.EventType()
+	case webhookdelivery.FieldMessageID:
+		return m.MessageID()
+	case webhookdelivery.FieldStatus:
+		return m.Status()
+	case webhookdelivery.FieldAttempts:
+		return m.Attempts()
+	case webhookdelivery.FieldNextAttemptAt:
+		return m.NextAttemptAt()
+	case webhookdelivery.FieldLastStatusCode:
+		return m.LastStatusCode()
+	case webhookdelivery.FieldDeliveredAt:
+		return m.DeliveredAt()
+	case webhookdelivery.FieldReplayOf:
+		return m.ReplayOf()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *WebhookDeliveryMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case webhookdelivery.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case webhookdelivery.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case webhookdelivery.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case webhookdelivery.FieldSubscriptionID:
+		return m.OldSubscriptionID(ctx)
+	case webhookdelivery.FieldEventID:
+		return m.OldEventID(ctx)
+	case webhookdelivery.FieldEventType:
+		return m.OldEventType(ctx)
+	case webhookdelivery.FieldMessageID:
+		return m.OldMessageID(ctx)
+	case webhookdelivery.FieldStatus:
+		return m.OldStatus(ctx)
+	case webhookdelivery.FieldAttempts:
+		return m.OldAttempts(ctx)
+	case webhookdelivery.FieldNextAttemptAt:
+		return m.OldNextAttemptAt(ctx)
+	case webhookdelivery.FieldLastStatusCode:
+		return m.OldLastStatusCode(ctx)
+	case webhookdelivery.FieldDeliveredAt:
+		return m.OldDeliveredAt(ctx)
+	case webhookdelivery.FieldReplayOf:
+		return m.OldReplayOf(ctx)
+	}
+	return nil, fmt.Errorf("unknown WebhookDelivery field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *WebhookDeliveryMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case webhookdelivery.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case webhookdelivery.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case webhookdelivery.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case webhookdelivery.FieldSubscriptionID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubscriptionID(v)
+		return nil
+	case webhookdelivery.FieldEventID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEventID(v)
+		return nil
+	case webhookdelivery.FieldEventType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEventType(v)
+		return nil
+	case webhookdelivery.FieldMessageID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMessageID(v)
+		return nil
+	case webhookdelivery.FieldStatus:
+		v, ok := value.(webhookdelivery.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case webhookdelivery.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttempts(v)
+		return nil
+	case webhookdelivery.FieldNextAttemptAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNextAttemptAt(v)
+		return nil
+	case webhookdelivery.FieldLastStatusCode:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastStatusCode(v)
+		return nil
+	case webhookdelivery.FieldDeliveredAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeliveredAt(v)
+		return nil
+	case webhookdelivery.FieldReplayOf:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReplayOf(v)
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookDelivery field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *WebhookDeliveryMutation) AddedFields() []string {
+	var fields []string
+	if m.addattempts != nil {
+		fields = append(fields, webhookdelivery.FieldAttempts)
+	}
+	if m.addlast_status_code != nil {
+		fields = append(fields, webhookdelivery.FieldLastStatusCode)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *WebhookDeliveryMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case webhookdelivery.FieldAttempts:
+		return m.AddedAttempts()
+	case webhookdelivery.FieldLastStatusCode:
+		return m.AddedLastStatusCode()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *WebhookDeliveryMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case webhookdelivery.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAttempts(v)
+		return nil
+	case webhookdelivery.FieldLastStatusCode:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLastStatusCode(v)
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookDelivery numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *WebhookDeliveryMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(webhookdelivery.FieldNextAttemptAt) {
+		fields = append(fields, webhookdelivery.FieldNextAttemptAt)
+	}
+	if m.FieldCleared(webhookdelivery.FieldLastStatusCode) {
+		fields = append(fields, webhookdelivery.FieldLastStatusCode)
+	}
+	if m.FieldCleared(webhookdelivery.FieldDeliveredAt) {
+		fields = append(fields, webhookdelivery.FieldDeliveredAt)
+	}
+	if m.FieldCleared(webhookdelivery.FieldReplayOf) {
+		fields = append(fields, webhookdelivery.FieldReplayOf)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *WebhookDeliveryMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *WebhookDeliveryMutation) ClearField(name string) error {
+	switch name {
+	case webhookdelivery.FieldNextAttemptAt:
+		m.ClearNextAttemptAt()
+		return nil
+	case webhookdelivery.FieldLastStatusCode:
+		m.ClearLastStatusCode()
+		return nil
+	case webhookdelivery.FieldDeliveredAt:
+		m.ClearDeliveredAt()
+		return nil
+	case webhookdelivery.FieldReplayOf:
+		m.ClearReplayOf()
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookDelivery nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *WebhookDeliveryMutation) ResetField(name string) error {
+	switch name {
+	case webhookdelivery.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case webhookdelivery.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case webhookdelivery.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case webhookdelivery.FieldSubscriptionID:
+		m.ResetSubscriptionID()
+		return nil
+	case webhookdelivery.FieldEventID:
+		m.ResetEventID()
+		return nil
+	case webhookdelivery.FieldEventType:
+		m.ResetEventType()
+		return nil
+	case webhookdelivery.FieldMessageID:
+		m.ResetMessageID()
+		return nil
+	case webhookdelivery.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case webhookdelivery.FieldAttempts:
+		m.ResetAttempts()
+		return nil
+	case webhookdelivery.FieldNextAttemptAt:
+		m.ResetNextAttemptAt()
+		return nil
+	case webhookdelivery.FieldLastStatusCode:
+		m.ResetLastStatusCode()
+		return nil
+	case webhookdelivery.FieldDeliveredAt:
+		m.ResetDeliveredAt()
+		return nil
+	case webhookdelivery.FieldReplayOf:
+		m.ResetReplayOf()
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookDelivery field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *WebhookDeliveryMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.organization != nil {
+		edges = append(edges, webhookdelivery.EdgeOrganization)
+	}
+	if m.subscription != nil {
+		edges = append(edges, webhookdelivery.EdgeSubscription)
+	}
+	if m.event != nil {
+		edges = append(edges, webhookdelivery.EdgeEvent)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *WebhookDeliveryMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case webhookdelivery.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case webhookdelivery.EdgeSubscription:
+		if id := m.subscription; id != nil {
+			return []ent.Value{*id}
+		}
+	case webhookdelivery.EdgeEvent:
+		if id := m.event; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *WebhookDeliveryMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *WebhookDeliveryMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *WebhookDeliveryMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedorganization {
+		edges = append(edges, webhookdelivery.EdgeOrganization)
+	}
+	if m.clearedsubscription {
+		edges = append(edges, webhookdelivery.EdgeSubscription)
+	}
+	if m.clearedevent {
+		edges = append(edges, webhookdelivery.EdgeEvent)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *WebhookDeliveryMutation) EdgeCleared(name string) bool {
+	switch name {
+	case webhookdelivery.EdgeOrganization:
+		return m.clearedorganization
+	case webhookdelivery.EdgeSubscription:
+		return m.clearedsubscription
+	case webhookdelivery.EdgeEvent:
+		return m.clearedevent
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *WebhookDeliveryMutation) ClearEdge(name string) error {
+	switch name {
+	case webhookdelivery.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case webhookdelivery.EdgeSubscription:
+		m.ClearSubscription()
+		return nil
+	case webhookdelivery.EdgeEvent:
+		m.ClearEvent()
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookDelivery unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *WebhookDeliveryMutation) ResetEdge(name string) error {
+	switch name {
+	case webhookdelivery.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case webhookdelivery.EdgeSubscription:
+		m.ResetSubscription()
+		return nil
+	case webhookdelivery.EdgeEvent:
+		m.ResetEvent()
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookDelivery edge %s", name)
+}
+
+// WebhookSubscriptionMutation represents an operation that mutates the WebhookSubscription nodes in the graph.
+type WebhookSubscriptionMutation struct {
+	config
+	op                         Op
+	typ                        string
+	id                         *uuid.UUID
+	created_at                 *time.Time
+	updated_at                 *time.Time
+	url                        *string
+	description                *string
+	event_types                *[]string
+	appendevent_types          []string
+	secret                     *string
+	previous_secret            *string
+	previous_secret_expires_at *time.Time
+	secret_rotated_at          *time.Time
+	enabled                    *bool
+	disabled_reason            *string
+	disabled_at                *time.Time
+	created_by                 *string
+	clearedFields              map[string]struct{}
+	organization               *uuid.UUID
+	clearedorganization        bool
+	done                       bool
+	oldValue                   func(context.Context) (*WebhookSubscription, error)
+	predicates                 []predicate.WebhookSubscription
+}
+
+var _ ent.Mutation = (*WebhookSubscriptionMutation)(nil)
+
+// webhooksubscriptionOption allows management of the mutation configuration using functional options.
+type webhooksubscriptionOption func(*WebhookSubscriptionMutation)
+
+// newWebhookSubscriptionMutation creates new mutation for the WebhookSubscription entity.
+func newWebhookSubscriptionMutation(c config, op Op, opts ...webhooksubscriptionOption) *WebhookSubscriptionMutation {
+	m := &WebhookSubscriptionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeWebhookSubscription,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withWebhookSubscriptionID sets the ID field of the mutation.
+func withWebhookSubscriptionID(id uuid.UUID) webhooksubscriptionOption {
+	return func(m *WebhookSubscriptionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *WebhookSubscription
+		)
+		m.oldValue = func(ctx context.Context) (*WebhookSubscription, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().WebhookSubscription.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withWebhookSubscription sets the old WebhookSubscription of the mutation.
+func withWebhookSubscription(node *WebhookSubscription) webhooksubscriptionOption {
+	return func(m *WebhookSubscriptionMutation) {
+		m.oldValue = func(context.Context) (*WebhookSubscription, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m WebhookSubscriptionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m WebhookSubscriptionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of WebhookSubscription entities.
+func (m *WebhookSubscriptionMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *WebhookSubscriptionMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *WebhookSubscriptionMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().WebhookSubscription.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *WebhookSubscriptionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *WebhookSubscriptionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the WebhookSubscription entity.
+// If the WebhookSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookSubscriptionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *WebhookSubscriptionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *WebhookSubscriptionMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *WebhookSubscriptionMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the WebhookSubscription entity.
+// If the WebhookSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookSubscriptionMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *WebhookSubscriptionMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *WebhookSubscriptionMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *WebhookSubscriptionMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the WebhookSubscription entity.
+// If the WebhookSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookSubscriptionMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *WebhookSubscriptionMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetURL sets the "url" field.
+func (m *WebhookSubscriptionMutation) SetURL(s string) {
+	m.url = &s
+}
+
+// URL returns the value of the "url" field in the mutation.
+func (m *WebhookSubscriptionMutation) URL() (r string, exists bool) {
+	v := m.url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldURL returns the old "url" field's value of the WebhookSubscription entity.
+// If the WebhookSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookSubscriptionMutation) OldURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldURL: %w", err)
+	}
+	return oldValue.URL, nil
+}
+
+// ResetURL resets all changes to the "url" field.
+func (m *WebhookSubscriptionMutation) ResetURL() {
+	m.url = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *WebhookSubscriptionMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *WebhookSubscriptionMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the WebhookSubscription entity.
+// If the WebhookSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookSubscriptionMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *WebhookSubscriptionMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetEventTypes sets the "event_types" field.
+func (m *WebhookSubscriptionMutation) SetEventTypes(s []string) {
+	m.event_types = &s
+	m.appendevent_types = nil
+}
+
+// EventTypes returns the value of the "event_types" field in the mutation.
+func (m *WebhookSubscriptionMutation) EventTypes() (r []string, exists bool) {
+	v := m.event_types
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEventTypes returns the old "event_types" field's value of the WebhookSubscription entity.
+// If the WebhookSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookSubscriptionMutation) OldEventTypes(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEventTypes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEventTypes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEventTypes: %w", err)
+	}
+	return oldValue.EventTypes, nil
+}
+
+// AppendEventTypes adds s to the "event_types" field.
+func (m *WebhookSubscriptionMutation) AppendEventTypes(s []string) {
+	m.appendevent_types = append(m.appendevent_types, s...)
+}
+
+// AppendedEventTypes returns the list of values that were appended to the "event_types" field in this mutation.
+func (m *WebhookSubscriptionMutation) AppendedEventTypes() ([]string, bool) {
+	if len(m.appendevent_types) == 0 {
+		return nil, false
+	}
+	return m.appendevent_types, true
+}
+
+// ResetEventTypes resets all changes to the "event_types" field.
+func (m *WebhookSubscriptionMutation) ResetEventTypes() {
+	m.event_types = nil
+	m.appendevent_types = nil
+}
+
+// SetSecret sets the "secret" field.
+func (m *WebhookSubscriptionMutation) SetSecret(s string) {
+	m.secret = &s
+}
+
+// Secret returns the value of the "secret" field in the mutation.
+func (m *WebhookSubscriptionMutation) Secret() (r string, exists bool) {
+	v := m.secret
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSecret returns the old "secret" field's value of the WebhookSubscription entity.
+// If the WebhookSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookSubscriptionMutation) OldSecret(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSecret is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSecret requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSecret: %w", err)
+	}
+	return oldValue.Secret, nil
+}
+
+// ResetSecret resets all changes to the "secret" field.
+func (m *WebhookSubscriptionMutation) ResetSecret() {
+	m.secret = nil
+}
+
+// SetPreviousSecret sets the "previous_secret" field.
+func (m *WebhookSubscriptionMutation) SetPreviousSecret(s string) {
+	m.previous_secret = &s
+}
+
+// PreviousSecret returns the value of the "previous_secret" field in the mutation.
+func (m *WebhookSubscriptionMutation) PreviousSecret() (r string, exists bool) {
+	v := m.previous_secret
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPreviousSecret returns the old "previous_secret" field's value of the WebhookSubscription entity.
+// If the WebhookSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookSubscriptionMutation) OldPreviousSecret(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPreviousSecret is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPreviousSecret requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPreviousSecret: %w", err)
+	}
+	return oldValue.PreviousSecret, nil
+}
+
+// ClearPreviousSecret clears the value of the "previous_secret" field.
+func (m *WebhookSubscriptionMutation) ClearPreviousSecret() {
+	m.previous_secret = nil
+	m.clearedFields[webhooksubscription.FieldPreviousSecret] = struct{}{}
+}
+
+// PreviousSecretCleared returns if the "previous_secret" field was cleared in this mutation.
+func (m *WebhookSubscriptionMutation) PreviousSecretCleared() bool {
+	_, ok := m.clearedFields[webhooksubscription.FieldPreviousSecret]
+	return ok
+}
+
+// ResetPreviousSecret resets all changes to the "previous_secret" field.
+func (m *WebhookSubscriptionMutation) ResetPreviousSecret() {
+	m.previous_secret = nil
+	delete(m.clearedFields, webhooksubscription.FieldPreviousSecret)
+}
+
+// SetPreviousSecretExpiresAt sets the "previous_secret_expires_at" field.
+func (m *WebhookSubscriptionMutation) SetPreviousSecretExpiresAt(t time.Time) {
+	m.previous_secret_expires_at = &t
+}
+
+// PreviousSecretExpiresAt returns the value of the "previous_secret_expires_at" field in the mutation.
+func (m *WebhookSubscriptionMutation) PreviousSecretExpiresAt() (r time.Time, exists bool) {
+	v := m.previous_secret_expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPreviousSecretExpiresAt returns the old "previous_secret_expires_at" field's value of the WebhookSubscription entity.
+// If the WebhookSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookSubscriptionMutation) OldPreviousSecretExpiresAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPreviousSecretExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPreviousSecretExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPreviousSecretExpiresAt: %w", err)
+	}
+	return oldValue.PreviousSecretExpiresAt, nil
+}
+
+// ClearPreviousSecretExpiresAt clears the value of the "previous_secret_expires_at" field.
+func (m *WebhookSubscriptionMutation) ClearPreviousSecretExpiresAt() {
+	m.previous_secret_expires_at = nil
+	m.clearedFields[webhooksubscription.FieldPreviousSecretExpiresAt] = struct{}{}
+}
+
+// PreviousSecretExpiresAtCleared returns if the "previous_secret_expires_at" field was cleared in this mutation.
+func (m *WebhookSubscriptionMutation) PreviousSecretExpiresAtCleared() bool {
+	_, ok := m.clearedFields[webhooksubscription.FieldPreviousSecretExpiresAt]
+	return ok
+}
+
+// ResetPreviousSecretExpiresAt resets all changes to the "previous_secret_expires_at" field.
+func (m *WebhookSubscriptionMutation) ResetPreviousSecretExpiresAt() {
+	m.previous_secret_expires_at = nil
+	delete(m.clearedFields, webhooksubscription.FieldPreviousSecretExpiresAt)
+}
+
+// SetSecretRotatedAt sets the "secret_rotated_at" field.
+func (m *WebhookSubscriptionMutation) SetSecretRotatedAt(t time.Time) {
+	m.secret_rotated_at = &t
+}
+
+// SecretRotatedAt returns the value of the "secret_rotated_at" field in the mutation.
+func (m *WebhookSubscriptionMutation) SecretRotatedAt() (r time.Time, exists bool) {
+	v := m.secret_rotated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSecretRotatedAt returns the old "secret_rotated_at" field's value of the WebhookSubscription entity.
+// If the WebhookSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookSubscriptionMutation) OldSecretRotatedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSecretRotatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSecretRotatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSecretRotatedAt: %w", err)
+	}
+	return oldValue.SecretRotatedAt, nil
+}
+
+// ClearSecretRotatedAt clears the value of the "secret_rotated_at" field.
+func (m *WebhookSubscriptionMutation) ClearSecretRotatedAt() {
+	m.secret_rotated_at = nil
+	m.clearedFields[webhooksubscription.FieldSecretRotatedAt] = struct{}{}
+}
+
+// SecretRotatedAtCleared returns if the "secret_rotated_at" field was cleared in this mutation.
+func (m *WebhookSubscriptionMutation) SecretRotatedAtCleared() bool {
+	_, ok := m.clearedFields[webhooksubscription.FieldSecretRotatedAt]
+	return ok
+}
+
+// ResetSecretRotatedAt resets all changes to the "secret_rotated_at" field.
+func (m *WebhookSubscriptionMutation) ResetSecretRotatedAt() {
+	m.secret_rotated_at = nil
+	delete(m.clearedFields, webhooksubscription.FieldSecretRotatedAt)
+}
+
+// SetEnabled sets the "enabled" field.
+func (m *WebhookSubscriptionMutation) SetEnabled(b bool) {
+	m.enabled = &b
+}
+
+// Enabled returns the value of the "enabled" field in the mutation.
+func (m *WebhookSubscriptionMutation) Enabled() (r bool, exists bool) {
+	v := m.enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEnabled returns the old "enabled" field's value of the WebhookSubscription entity.
+// If the WebhookSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookSubscriptionMutation) OldEnabled(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEnabled is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEnabled requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEnabled: %w", err)
+	}
+	return oldValue.Enabled, nil
+}
+
+// ResetEnabled resets all changes to the "enabled" field.
+func (m *WebhookSubscriptionMutation) ResetEnabled() {
+	m.enabled = nil
+}
+
+// SetDisabledReason sets the "disabled_reason" field.
+func (m *WebhookSubscriptionMutation) SetDisabledReason(s string) {
+	m.disabled_reason = &s
+}
+
+// DisabledReason returns the value of the "disabled_reason" field in the mutation.
+func (m *WebhookSubscriptionMutation) DisabledReason() (r string, exists bool) {
+	v := m.disabled_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDisabledReason returns the old "disabled_reason" field's value of the WebhookSubscription entity.
+// If the WebhookSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookSubscriptionMutation) OldDisabledReason(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDisabledReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDisabledReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDisabledReason: %w", err)
+	}
+	return oldValue.DisabledReason, nil
+}
+
+// ClearDisabledReason clears the value of the "disabled_reason" field.
+func (m *WebhookSubscriptionMutation) ClearDisabledReason() {
+	m.disabled_reason = nil
+	m.clearedFields[webhooksubscription.FieldDisabledReason] = struct{}{}
+}
+
+// DisabledReasonCleared returns if the "disabled_reason" field was cleared in this mutation.
+func (m *WebhookSubscriptionMutation) DisabledReasonCleared() bool {
+	_, ok := m.clearedFields[webhooksubscription.FieldDisabledReason]
+	return ok
+}
+
+// ResetDisabledReason resets all changes to the "disabled_reason" field.
+func (m *WebhookSubscriptionMutation) ResetDisabledReason() {
+	m.disabled_reason = nil
+	delete(m.clearedFields, webhooksubscription.FieldDisabledReason)
+}
+
+// SetDisabledAt sets the "disabled_at" field.
+func (m *WebhookSubscriptionMutation) SetDisabledAt(t time.Time) {
+	m.disabled_at = &t
+}
+
+// DisabledAt returns the value of the "disabled_at" field in the mutation.
+func (m *WebhookSubscriptionMutation) DisabledAt() (r time.Time, exists bool) {
+	v := m.disabled_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDisabledAt returns the old "disabled_at" field's value of the WebhookSubscription entity.
+// If the WebhookSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookSubscriptionMutation) OldDisabledAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDisabledAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDisabledAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDisabledAt: %w", err)
+	}
+	return oldValue.DisabledAt, nil
+}
+
+// ClearDisabledAt clears the value of the "disabled_at" field.
+func (m *WebhookSubscriptionMutation) ClearDisabledAt() {
+	m.disabled_at = nil
+	m.clearedFields[webhooksubscription.FieldDisabledAt] = struct{}{}
+}
+
+// DisabledAtCleared returns if the "disabled_at" field was cleared in this mutation.
+func (m *WebhookSubscriptionMutation) DisabledAtCleared() bool {
+	_, ok := m.clearedFields[webhooksubscription.FieldDisabledAt]
+	return ok
+}
+
+// ResetDisabledAt resets all changes to the "disabled_at" field.
+func (m *WebhookSubscriptionMutation) ResetDisabledAt() {
+	m.disabled_at = nil
+	delete(m.clearedFields, webhooksubscription.FieldDisabledAt)
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *WebhookSubscriptionMutation) SetCreatedBy(s string) {
+	m.created_by = &s
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *WebhookSubscriptionMutation) CreatedBy() (r string, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the WebhookSubscription entity.
+// If the WebhookSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookSubscriptionMutation) OldCreatedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *WebhookSubscriptionMutation) ResetCreatedBy() {
+	m.created_by = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *WebhookSubscriptionMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[webhooksubscription.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *WebhookSubscriptionMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *WebhookSubscriptionMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *WebhookSubscriptionMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the WebhookSubscriptionMutation builder.
+func (m *WebhookSubscriptionMutation) Where(ps ...predicate.WebhookSubscription) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the WebhookSubscriptionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *WebhookSubscriptionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.WebhookSubscription, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *WebhookSubscriptionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *WebhookSubscriptionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (WebhookSubscription).
+func (m *WebhookSubscriptionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *WebhookSubscriptionMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.created_at != nil {
+		fields = append(fields, webhooksubscription.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, webhooksubscription.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, webhooksubscription.FieldOrganizationID)
+	}
+	if m.url != nil {
+		fields = append(fields, webhooksubscription.FieldURL)
+	}
+	if m.description != nil {
+		fields = append(fields, webhooksubscription.FieldDescription)
+	}
+	if m.event_types != nil {
+		fields = append(fields, webhooksubscription.FieldEventTypes)
+	}
+	if m.secret != nil {
+		fields = append(fields, webhooksubscription.FieldSecret)
+	}
+	if m.previous_secret != nil {
+		fields = append(fields, webhooksubscription.FieldPreviousSecret)
+	}
+	if m.previous_secret_expires_at != nil {
+		fields = append(fields, webhooksubscription.FieldPreviousSecretExpiresAt)
+	}
+	if m.secret_rotated_at != nil {
+		fields = append(fields, webhooksubscription.FieldSecretRotatedAt)
+	}
+	if m.enabled != nil {
+		fields = append(fields, webhooksubscription.FieldEnabled)
+	}
+	if m.disabled_reason != nil {
+		fields = append(fields, webhooksubscription.FieldDisabledReason)
+	}
+	if m.disabled_at != nil {
+		fields = append(fields, webhooksubscription.FieldDisabledAt)
+	}
+	if m.created_by != nil {
+		fields = append(fields, webhooksubscription.FieldCreatedBy)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *WebhookSubscriptionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case webhooksubscription.FieldCreatedAt:
+		return m.CreatedAt()
+	case webhooksubscription.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case webhooksubscription.FieldOrganizationID:
+		return m.OrganizationID()
+	case webhooksubscription.FieldURL:
+		return m.URL()
+	case webhooksubscription.FieldDescription:
+		return m.Description()
+	case webhooksubscription.FieldEventTypes:
+		return m.EventTypes()
+	case webhooksubscription.FieldSecret:
+		return m.Secret()
+	case webhooksubscription.FieldPreviousSecret:
+		return m.PreviousSecret()
+	case webhooksubscription.FieldPreviousSecretExpiresAt:
+		return m.PreviousSecretExpiresAt()
+	case webhooksubscription.FieldSecretRotatedAt:
+		return m.SecretRotatedAt()
+	case webhooksubscription.FieldEnabled:
+		return m.Enabled()
+	case webhooksubscription.FieldDisabledReason:
+		return m.DisabledReason()
+	case webhooksubscription.FieldDisabledAt:
+		return m.DisabledAt()
+	case webhooksubscription.FieldCreatedBy:
+		return m.CreatedBy()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *WebhookSubscriptionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case webhooksubscription.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case webhooksubscription.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case webhooksubscription.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case webhooksubscription.FieldURL:
+		return m.OldURL(ctx)
+	case webhooksubscription.FieldDescription:
+		return m.OldDescription(ctx)
+	case webhooksubscription.FieldEventTypes:
+		return m.OldEventTypes(ctx)
+	case webhooksubscription.FieldSecret:
+		return m.OldSecret(ctx)
+	case webhooksubscription.FieldPreviousSecret:
+		return m.OldPreviousSecret(ctx)
+	case webhooksubscription.FieldPreviousSecretExpiresAt:
+		return m.OldPreviousSecretExpiresAt(ctx)
+	case webhooksubscription.FieldSecretRotatedAt:
+		return m.OldSecretRotatedAt(ctx)
+	case webhooksubscription.FieldEnabled:
+		return m.OldEnabled(ctx)
+	case webhooksubscription.FieldDisabledReason:
+		return m.OldDisabledReason(ctx)
+	case webhooksubscription.FieldDisabledAt:
+		return m.OldDisabledAt(ctx)
+	case webhooksubscription.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	}
+	return nil, fmt.Errorf("unknown WebhookSubscription field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *WebhookSubscriptionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case webhooksubscription.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case webhooksubscription.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case webhooksubscription.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case webhooksubscription.FieldURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetURL(v)
+		return nil
+	case webhooksubscription.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case webhooksubscription.FieldEventTypes:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEventTypes(v)
+		return nil
+	case webhooksubscription.FieldSecret:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSecret(v)
+		return nil
+	case webhooksubscription.FieldPreviousSecret:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPreviousSecret(v)
+		return nil
+	case webhooksubscription.FieldPreviousSecretExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPreviousSecretExpiresAt(v)
+		return nil
+	case webhooksubscription.FieldSecretRotatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSecretRotatedAt(v)
+		return nil
+	case webhooksubscription.FieldEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnabled(v)
+		return nil
+	case webhooksubscription.FieldDisabledReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDisabledReason(v)
+		return nil
+	case webhooksubscription.FieldDisabledAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDisabledAt(v)
+		return nil
+	case webhooksubscription.FieldCreatedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookSubscription field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *WebhookSubscriptionMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *WebhookSubscriptionMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *WebhookSubscriptionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown WebhookSubscription numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *WebhookSubscriptionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(webhooksubscription.FieldPreviousSecret) {
+		fields = append(fields, webhooksubscription.FieldPreviousSecret)
+	}
+	if m.FieldCleared(webhooksubscription.FieldPreviousSecretExpiresAt) {
+		fields = append(fields, webhooksubscription.FieldPreviousSecretExpiresAt)
+	}
+	if m.FieldCleared(webhooksubscription.FieldSecretRotatedAt) {
+		fields = append(fields, webhooksubscription.FieldSecretRotatedAt)
+	}
+	if m.FieldCleared(webhooksubscription.FieldDisabledReason) {
+		fields = append(fields, webhooksubscription.FieldDisabledReason)
+	}
+	if m.FieldCleared(webhooksubscription.FieldDisabledAt) {
+		fields = append(fields, webhooksubscription.FieldDisabledAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *WebhookSubscriptionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *WebhookSubscriptionMutation) ClearField(name string) error {
+	switch name {
+	case webhooksubscription.FieldPreviousSecret:
+		m.ClearPreviousSecret()
+		return nil
+	case webhooksubscription.FieldPreviousSecretExpiresAt:
+		m.ClearPreviousSecretExpiresAt()
+		return nil
+	case webhooksubscription.FieldSecretRotatedAt:
+		m.ClearSecretRotatedAt()
+		return nil
+	case webhooksubscription.FieldDisabledReason:
+		m.ClearDisabledReason()
+		return nil
+	case webhooksubscription.FieldDisabledAt:
+		m.ClearDisabledAt()
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookSubscription nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *WebhookSubscriptionMutation) ResetField(name string) error {
+	switch name {
+	case webhooksubscription.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case webhooksubscription.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case webhooksubscription.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case webhooksubscription.FieldURL:
+		m.ResetURL()
+		return nil
+	case webhooksubscription.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case webhooksubscription.FieldEventTypes:
+		m.ResetEventTypes()
+		return nil
+	case webhooksubscription.FieldSecret:
+		m.ResetSecret()
+		return nil
+	case webhooksubscription.FieldPreviousSecret:
+		m.ResetPreviousSecret()
+		return nil
+	case webhooksubscription.FieldPreviousSecretExpiresAt:
+		m.ResetPreviousSecretExpiresAt()
+		return nil
+	case webhooksubscription.FieldSecretRotatedAt:
+		m.ResetSecretRotatedAt()
+		return nil
+	case webhooksubscription.FieldEnabled:
+		m.ResetEnabled()
+		return nil
+	case webhooksubscription.FieldDisabledReason:
+		m.ResetDisabledReason()
+		return nil
+	case webhooksubscription.FieldDisabledAt:
+		m.ResetDisabledAt()
+		return nil
+	case webhooksubscription.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookSubscription field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *WebhookSubscriptionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, webhooksubscription.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *WebhookSubscriptionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case webhooksubscription.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *WebhookSubscriptionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *WebhookSubscriptionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *WebhookSubscriptionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, webhooksubscription.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *WebhookSubscriptionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case webhooksubscription.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *WebhookSubscriptionMutation) ClearEdge(name string) error {
+	switch name {
+	case webhooksubscription.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookSubscription unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *WebhookSubscriptionMutation) ResetEdge(name string) error {
+	switch name {
+	case webhooksubscription.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown WebhookSubscription edge %s", name)
 }

@@ -28,8 +28,12 @@ type Tx struct {
 	AuthCode *AuthCodeClient
 	// Booking is the client for interacting with the Booking builders.
 	Booking *BookingClient
+	// BookingPolicy is the client for interacting with the BookingPolicy builders.
+	BookingPolicy *BookingPolicyClient
 	// Brand is the client for interacting with the Brand builders.
 	Brand *BrandClient
+	// BuddyInvite is the client for interacting with the BuddyInvite builders.
+	BuddyInvite *BuddyInviteClient
 	// ClassInstance is the client for interacting with the ClassInstance builders.
 	ClassInstance *ClassInstanceClient
 	// ClassType is the client for interacting with the ClassType builders.
@@ -50,6 +54,8 @@ type Tx struct {
 	HandoffCode *HandoffCodeClient
 	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
 	IdempotencyKey *IdempotencyKeyClient
+	// Inquiry is the client for interacting with the Inquiry builders.
+	Inquiry *InquiryClient
 	// Instructor is the client for interacting with the Instructor builders.
 	Instructor *InstructorClient
 	// Location is the client for interacting with the Location builders.
@@ -62,6 +68,10 @@ type Tx struct {
 	MFAFactor *MFAFactorClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// NotificationDelivery is the client for interacting with the NotificationDelivery builders.
+	NotificationDelivery *NotificationDeliveryClient
+	// NotificationOptOut is the client for interacting with the NotificationOptOut builders.
+	NotificationOptOut *NotificationOptOutClient
 	// OTPRequest is the client for interacting with the OTPRequest builders.
 	OTPRequest *OTPRequestClient
 	// OpeningHours is the client for interacting with the OpeningHours builders.
@@ -78,14 +88,24 @@ type Tx struct {
 	Photo *PhotoClient
 	// PlatformSetting is the client for interacting with the PlatformSetting builders.
 	PlatformSetting *PlatformSettingClient
+	// PushDevice is the client for interacting with the PushDevice builders.
+	PushDevice *PushDeviceClient
 	// RefreshToken is the client for interacting with the RefreshToken builders.
 	RefreshToken *RefreshTokenClient
 	// Room is the client for interacting with the Room builders.
 	Room *RoomClient
+	// Service is the client for interacting with the Service builders.
+	Service *ServiceClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
+	// WebhookAttempt is the client for interacting with the WebhookAttempt builders.
+	WebhookAttempt *WebhookAttemptClient
+	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
+	WebhookDelivery *WebhookDeliveryClient
+	// WebhookSubscription is the client for interacting with the WebhookSubscription builders.
+	WebhookSubscription *WebhookSubscriptionClient
 
 	// lazily loaded.
 	client     *Client
@@ -224,7 +244,9 @@ func (tx *Tx) init() {
 	tx.AuditLog = NewAuditLogClient(tx.config)
 	tx.AuthCode = NewAuthCodeClient(tx.config)
 	tx.Booking = NewBookingClient(tx.config)
+	tx.BookingPolicy = NewBookingPolicyClient(tx.config)
 	tx.Brand = NewBrandClient(tx.config)
+	tx.BuddyInvite = NewBuddyInviteClient(tx.config)
 	tx.ClassInstance = NewClassInstanceClient(tx.config)
 	tx.ClassType = NewClassTypeClient(tx.config)
 	tx.DeviceAuthorization = NewDeviceAuthorizationClient(tx.config)
@@ -235,12 +257,15 @@ func (tx *Tx) init() {
 	tx.GiftCard = NewGiftCardClient(tx.config)
 	tx.HandoffCode = NewHandoffCodeClient(tx.config)
 	tx.IdempotencyKey = NewIdempotencyKeyClient(tx.config)
+	tx.Inquiry = NewInquiryClient(tx.config)
 	tx.Instructor = NewInstructorClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
 	tx.MFABackupCode = NewMFABackupCodeClient(tx.config)
 	tx.MFAChallenge = NewMFAChallengeClient(tx.config)
 	tx.MFAFactor = NewMFAFactorClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
+	tx.NotificationDelivery = NewNotificationDeliveryClient(tx.config)
+	tx.NotificationOptOut = NewNotificationOptOutClient(tx.config)
 	tx.OTPRequest = NewOTPRequestClient(tx.config)
 	tx.OpeningHours = NewOpeningHoursClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)
@@ -249,10 +274,15 @@ func (tx *Tx) init() {
 	tx.Payment = NewPaymentClient(tx.config)
 	tx.Photo = NewPhotoClient(tx.config)
 	tx.PlatformSetting = NewPlatformSettingClient(tx.config)
+	tx.PushDevice = NewPushDeviceClient(tx.config)
 	tx.RefreshToken = NewRefreshTokenClient(tx.config)
 	tx.Room = NewRoomClient(tx.config)
+	tx.Service = NewServiceClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
 	tx.User = NewUserClient(tx.config)
+	tx.WebhookAttempt = NewWebhookAttemptClient(tx.config)
+	tx.WebhookDelivery = NewWebhookDeliveryClient(tx.config)
+	tx.WebhookSubscription = NewWebhookSubscriptionClient(tx.config)
 }
 
 // txDriver wraps the given dialect.Tx with a nop dialect.Driver implementation.

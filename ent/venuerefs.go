@@ -14,7 +14,9 @@ import (
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
+	"github.com/venueplatform/venue/ent/bookingpolicy"
 	"github.com/venueplatform/venue/ent/brand"
+	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -25,12 +27,15 @@ import (
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
+	"github.com/venueplatform/venue/ent/inquiry"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfachallenge"
 	"github.com/venueplatform/venue/ent/mfafactor"
+	"github.com/venueplatform/venue/ent/notificationdelivery"
+	"github.com/venueplatform/venue/ent/notificationoptout"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
@@ -39,50 +44,65 @@ import (
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/user"
+	"github.com/venueplatform/venue/ent/webhookattempt"
+	"github.com/venueplatform/venue/ent/webhookdelivery"
+	"github.com/venueplatform/venue/ent/webhooksubscription"
 )
 
 // edgeTargets maps a type and one of its edges to the type the edge points at.
 var edgeTargets = map[string]map[string]string{
-	"APIKey":              {"organization": "Organization"},
-	"AddonProduct":        {"organization": "Organization"},
-	"Alert":               {"organization": "Organization"},
-	"Amenity":             {"organization": "Organization", "location": "Location"},
-	"AuditLog":            {"organization": "Organization"},
-	"AuthCode":            {"user": "User"},
-	"Booking":             {"organization": "Organization", "member": "Member", "class_instance": "ClassInstance", "pass": "Pass"},
-	"Brand":               {"organization": "Organization", "class_types": "ClassType", "pass_types": "PassType", "photos": "Photo"},
-	"ClassInstance":       {"organization": "Organization", "class_type": "ClassType", "instructor": "Instructor", "location": "Location", "room": "Room", "bookings": "Booking"},
-	"ClassType":           {"organization": "Organization", "brand": "Brand", "class_instances": "ClassInstance", "pass_types": "PassType"},
-	"DeviceAuthorization": {},
-	"Event":               {"organization": "Organization"},
-	"FavoriteVenue":       {},
-	"FeatureProvisioning": {"organization": "Organization"},
-	"FlashSale":           {"organization": "Organization", "applicable_pass_types": "PassType"},
-	"GiftCard":            {"organization": "Organization", "pass_type": "PassType"},
-	"HandoffCode":         {},
-	"IdempotencyKey":      {},
-	"Instructor":          {"organization": "Organization", "class_instances": "ClassInstance"},
-	"Location":            {"organization": "Organization", "rooms": "Room", "class_instances": "ClassInstance", "opening_hours": "OpeningHours", "amenities": "Amenity", "photos": "Photo"},
-	"MFABackupCode":       {},
-	"MFAChallenge":        {},
-	"MFAFactor":           {},
-	"Member":              {"organization": "Organization", "user": "User", "passes": "Pass", "bookings": "Booking", "payments": "Payment"},
-	"OTPRequest":          {},
-	"OpeningHours":        {"organization": "Organization", "location": "Location"},
-	"Organization":        {},
-	"Pass":                {"organization": "Organization", "member": "Member", "pass_type": "PassType", "bookings": "Booking", "payments": "Payment"},
-	"PassType":            {"organization": "Organization", "allowed_brands": "Brand", "allowed_class_types": "ClassType", "passes": "Pass", "flash_sales": "FlashSale", "gift_cards": "GiftCard"},
-	"Payment":             {"organization": "Organization", "member": "Member", "pass": "Pass"},
-	"Photo":               {"organization": "Organization", "location": "Location", "brand": "Brand"},
-	"PlatformSetting":     {},
-	"RefreshToken":        {"session": "Session"},
-	"Room":                {"organization": "Organization", "location": "Location", "class_instances": "ClassInstance"},
-	"Session":             {"user": "User", "refresh_tokens": "RefreshToken"},
-	"User":                {"members": "Member", "sessions": "Session", "auth_codes": "AuthCode"},
+	"APIKey":               {"organization": "Organization"},
+	"AddonProduct":         {"organization": "Organization"},
+	"Alert":                {"organization": "Organization"},
+	"Amenity":              {"organization": "Organization", "location": "Location"},
+	"AuditLog":             {"organization": "Organization"},
+	"AuthCode":             {"user": "User"},
+	"Booking":              {"organization": "Organization", "member": "Member", "class_instance": "ClassInstance", "pass": "Pass"},
+	"BookingPolicy":        {"organization": "Organization"},
+	"Brand":                {"organization": "Organization", "class_types": "ClassType", "pass_types": "PassType", "photos": "Photo"},
+	"BuddyInvite":          {"organization": "Organization", "class_instance": "ClassInstance", "inviter": "Member", "inviter_booking": "Booking", "invitee": "Member", "booking": "Booking"},
+	"ClassInstance":        {"organization": "Organization", "class_type": "ClassType", "instructor": "Instructor", "location": "Location", "room": "Room", "bookings": "Booking"},
+	"ClassType":            {"organization": "Organization", "brand": "Brand", "class_instances": "ClassInstance", "pass_types": "PassType"},
+	"DeviceAuthorization":  {},
+	"Event":                {"organization": "Organization"},
+	"FavoriteVenue":        {},
+	"FeatureProvisioning":  {"organization": "Organization"},
+	"FlashSale":            {"organization": "Organization", "applicable_pass_types": "PassType"},
+	"GiftCard":             {"organization": "Organization", "pass_type": "PassType"},
+	"HandoffCode":          {},
+	"IdempotencyKey":       {},
+	"Inquiry":              {"organization": "Organization", "service": "Service"},
+	"Instructor":           {"organization": "Organization", "class_instances": "ClassInstance"},
+	"Location":             {"organization": "Organization", "rooms": "Room", "class_instances": "ClassInstance", "opening_hours": "OpeningHours", "amenities": "Amenity", "photos": "Photo"},
+	"MFABackupCode":        {},
+	"MFAChallenge":         {},
+	"MFAFactor":            {},
+	"Member":               {"organization": "Organization", "user": "User", "passes": "Pass", "bookings": "Booking", "payments": "Payment"},
+	"NotificationDelivery": {"organization": "Organization", "member": "Member", "instructor": "Instructor", "class_instance": "ClassInstance"},
+	"NotificationOptOut":   {"organization": "Organization", "member": "Member"},
+	"OTPRequest":           {},
+	"OpeningHours":         {"organization": "Organization", "location": "Location"},
+	"Organization":         {},
+	"Pass":                 {"organization": "Organization", "member": "Member", "pass_type": "PassType", "bookings": "Booking", "payments": "Payment"},
+	"PassType":             {"organization": "Organization", "allowed_brands": "Brand", "allowed_class_types": "ClassType", "passes": "Pass", "flash_sales": "FlashSale", "gift_cards": "GiftCard"},
+	"Payment":              {"organization": "Organization", "member": "Member", "pass": "Pass"},
+	"Photo":                {"organization": "Organization", "location": "Location", "brand": "Brand"},
+	"PlatformSetting":      {},
+	"PushDevice":           {"organization": "Organization", "member": "Member"},
+	"RefreshToken":         {"session": "Session"},
+	"Room":                 {"organization": "Organization", "location": "Location", "class_instances": "ClassInstance"},
+	"Service":              {"organization": "Organization", "inquiries": "Inquiry"},
+	"Session":              {"user": "User", "refresh_tokens": "RefreshToken"},
+	"User":                 {"members": "Member", "sessions": "Session", "auth_codes": "AuthCode"},
+	"WebhookAttempt":       {"organization": "Organization", "delivery": "WebhookDelivery"},
+	"WebhookDelivery":      {"organization": "Organization", "subscription": "WebhookSubscription", "event": "Event"},
+	"WebhookSubscription":  {"organization": "Organization"},
 }
 
 // VenueOwnedTypes lists every type that carries organization_id, which the
@@ -94,22 +114,32 @@ var VenueOwnedTypes = []string{
 	"Amenity",
 	"AuditLog",
 	"Booking",
+	"BookingPolicy",
 	"Brand",
+	"BuddyInvite",
 	"ClassInstance",
 	"ClassType",
 	"Event",
 	"FeatureProvisioning",
 	"FlashSale",
 	"GiftCard",
+	"Inquiry",
 	"Instructor",
 	"Location",
 	"Member",
+	"NotificationDelivery",
+	"NotificationOptOut",
 	"OpeningHours",
 	"Pass",
 	"PassType",
 	"Payment",
 	"Photo",
+	"PushDevice",
 	"Room",
+	"Service",
+	"WebhookAttempt",
+	"WebhookDelivery",
+	"WebhookSubscription",
 }
 
 // AllTypes lists every type of the schema.
@@ -121,7 +151,9 @@ var AllTypes = []string{
 	"AuditLog",
 	"AuthCode",
 	"Booking",
+	"BookingPolicy",
 	"Brand",
+	"BuddyInvite",
 	"ClassInstance",
 	"ClassType",
 	"DeviceAuthorization",
@@ -132,12 +164,15 @@ var AllTypes = []string{
 	"GiftCard",
 	"HandoffCode",
 	"IdempotencyKey",
+	"Inquiry",
 	"Instructor",
 	"Location",
 	"MFABackupCode",
 	"MFAChallenge",
 	"MFAFactor",
 	"Member",
+	"NotificationDelivery",
+	"NotificationOptOut",
 	"OTPRequest",
 	"OpeningHours",
 	"Organization",
@@ -146,10 +181,15 @@ var AllTypes = []string{
 	"Payment",
 	"Photo",
 	"PlatformSetting",
+	"PushDevice",
 	"RefreshToken",
 	"Room",
+	"Service",
 	"Session",
 	"User",
+	"WebhookAttempt",
+	"WebhookDelivery",
+	"WebhookSubscription",
 }
 
 // EdgeTarget returns the name of the type that edge of typ points at.
@@ -176,8 +216,12 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.AuthCode.Query().Where(authcode.IDIn(ids...)).Count(ctx)
 	case "Booking":
 		return c.Booking.Query().Where(booking.IDIn(ids...)).Count(ctx)
+	case "BookingPolicy":
+		return c.BookingPolicy.Query().Where(bookingpolicy.IDIn(ids...)).Count(ctx)
 	case "Brand":
 		return c.Brand.Query().Where(brand.IDIn(ids...)).Count(ctx)
+	case "BuddyInvite":
+		return c.BuddyInvite.Query().Where(buddyinvite.IDIn(ids...)).Count(ctx)
 	case "ClassInstance":
 		return c.ClassInstance.Query().Where(classinstance.IDIn(ids...)).Count(ctx)
 	case "ClassType":
@@ -198,6 +242,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.HandoffCode.Query().Where(handoffcode.IDIn(ids...)).Count(ctx)
 	case "IdempotencyKey":
 		return c.IdempotencyKey.Query().Where(idempotencykey.IDIn(ids...)).Count(ctx)
+	case "Inquiry":
+		return c.Inquiry.Query().Where(inquiry.IDIn(ids...)).Count(ctx)
 	case "Instructor":
 		return c.Instructor.Query().Where(instructor.IDIn(ids...)).Count(ctx)
 	case "Location":
@@ -210,6 +256,10 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.MFAFactor.Query().Where(mfafactor.IDIn(ids...)).Count(ctx)
 	case "Member":
 		return c.Member.Query().Where(member.IDIn(ids...)).Count(ctx)
+	case "NotificationDelivery":
+		return c.NotificationDelivery.Query().Where(notificationdelivery.IDIn(ids...)).Count(ctx)
+	case "NotificationOptOut":
+		return c.NotificationOptOut.Query().Where(notificationoptout.IDIn(ids...)).Count(ctx)
 	case "OTPRequest":
 		return c.OTPRequest.Query().Where(otprequest.IDIn(ids...)).Count(ctx)
 	case "OpeningHours":
@@ -226,14 +276,24 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Photo.Query().Where(photo.IDIn(ids...)).Count(ctx)
 	case "PlatformSetting":
 		return c.PlatformSetting.Query().Where(platformsetting.IDIn(ids...)).Count(ctx)
+	case "PushDevice":
+		return c.PushDevice.Query().Where(pushdevice.IDIn(ids...)).Count(ctx)
 	case "RefreshToken":
 		return c.RefreshToken.Query().Where(refreshtoken.IDIn(ids...)).Count(ctx)
 	case "Room":
 		return c.Room.Query().Where(room.IDIn(ids...)).Count(ctx)
+	case "Service":
+		return c.Service.Query().Where(service.IDIn(ids...)).Count(ctx)
 	case "Session":
 		return c.Session.Query().Where(session.IDIn(ids...)).Count(ctx)
 	case "User":
 		return c.User.Query().Where(user.IDIn(ids...)).Count(ctx)
+	case "WebhookAttempt":
+		return c.WebhookAttempt.Query().Where(webhookattempt.IDIn(ids...)).Count(ctx)
+	case "WebhookDelivery":
+		return c.WebhookDelivery.Query().Where(webhookdelivery.IDIn(ids...)).Count(ctx)
+	case "WebhookSubscription":
+		return c.WebhookSubscription.Query().Where(webhooksubscription.IDIn(ids...)).Count(ctx)
 	default:
 		return 0, fmt.Errorf("ent: unknown type %q", typ)
 	}

@@ -39,6 +39,20 @@ const (
 	FieldCancelledAt = "cancelled_at"
 	// FieldCheckedInAt holds the string denoting the checked_in_at field in the database.
 	FieldCheckedInAt = "checked_in_at"
+	// FieldClipCharged holds the string denoting the clip_charged field in the database.
+	FieldClipCharged = "clip_charged"
+	// FieldBookedVia holds the string denoting the booked_via field in the database.
+	FieldBookedVia = "booked_via"
+	// FieldPromotedAt holds the string denoting the promoted_at field in the database.
+	FieldPromotedAt = "promoted_at"
+	// FieldCancelReason holds the string denoting the cancel_reason field in the database.
+	FieldCancelReason = "cancel_reason"
+	// FieldLateCancelFeeMinor holds the string denoting the late_cancel_fee_minor field in the database.
+	FieldLateCancelFeeMinor = "late_cancel_fee_minor"
+	// FieldFeeStatus holds the string denoting the fee_status field in the database.
+	FieldFeeStatus = "fee_status"
+	// FieldWatchAdmittedAt holds the string denoting the watch_admitted_at field in the database.
+	FieldWatchAdmittedAt = "watch_admitted_at"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeMember holds the string denoting the member edge name in mutations.
@@ -93,6 +107,13 @@ var Columns = []string{
 	FieldWaitlistPosition,
 	FieldCancelledAt,
 	FieldCheckedInAt,
+	FieldClipCharged,
+	FieldBookedVia,
+	FieldPromotedAt,
+	FieldCancelReason,
+	FieldLateCancelFeeMinor,
+	FieldFeeStatus,
+	FieldWatchAdmittedAt,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -123,6 +144,12 @@ var (
 	ImportRefValidator func(string) error
 	// WaitlistPositionValidator is a validator for the "waitlist_position" field. It is called by the builders before save.
 	WaitlistPositionValidator func(int) error
+	// DefaultClipCharged holds the default value on creation for the "clip_charged" field.
+	DefaultClipCharged bool
+	// CancelReasonValidator is a validator for the "cancel_reason" field. It is called by the builders before save.
+	CancelReasonValidator func(string) error
+	// LateCancelFeeMinorValidator is a validator for the "late_cancel_fee_minor" field. It is called by the builders before save.
+	LateCancelFeeMinorValidator func(int64) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() uuid.UUID
 )
@@ -155,6 +182,57 @@ func StatusValidator(s Status) error {
 		return nil
 	default:
 		return fmt.Errorf("booking: invalid enum value for status field: %q", s)
+	}
+}
+
+// BookedVia defines the type for the "booked_via" enum field.
+type BookedVia string
+
+// BookedVia values.
+const (
+	BookedViaMember BookedVia = "member"
+	BookedViaAPIKey BookedVia = "api_key"
+	BookedViaStaff  BookedVia = "staff"
+	BookedViaBuddy  BookedVia = "buddy"
+	BookedViaImport BookedVia = "import"
+)
+
+func (bv BookedVia) String() string {
+	return string(bv)
+}
+
+// BookedViaValidator is a validator for the "booked_via" field enum values. It is called by the builders before save.
+func BookedViaValidator(bv BookedVia) error {
+	switch bv {
+	case BookedViaMember, BookedViaAPIKey, BookedViaStaff, BookedViaBuddy, BookedViaImport:
+		return nil
+	default:
+		return fmt.Errorf("booking: invalid enum value for booked_via field: %q", bv)
+	}
+}
+
+// FeeStatus defines the type for the "fee_status" enum field.
+type FeeStatus string
+
+// FeeStatus values.
+const (
+	FeeStatusUnpaid  FeeStatus = "unpaid"
+	FeeStatusCharged FeeStatus = "charged"
+	FeeStatusSettled FeeStatus = "settled"
+	FeeStatusWaived  FeeStatus = "waived"
+)
+
+func (fs FeeStatus) String() string {
+	return string(fs)
+}
+
+// FeeStatusValidator is a validator for the "fee_status" field enum values. It is called by the builders before save.
+func FeeStatusValidator(fs FeeStatus) error {
+	switch fs {
+	case FeeStatusUnpaid, FeeStatusCharged, FeeStatusSettled, FeeStatusWaived:
+		return nil
+	default:
+		return fmt.Errorf("booking: invalid enum value for fee_status field: %q", fs)
 	}
 }
 
@@ -219,6 +297,41 @@ func ByCancelledAt(opts ...sql.OrderTermOption) OrderOption {
 // ByCheckedInAt orders the results by the checked_in_at field.
 func ByCheckedInAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCheckedInAt, opts...).ToFunc()
+}
+
+// ByClipCharged orders the results by the clip_charged field.
+func ByClipCharged(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldClipCharged, opts...).ToFunc()
+}
+
+// ByBookedVia orders the results by the booked_via field.
+func ByBookedVia(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldBookedVia, opts...).ToFunc()
+}
+
+// ByPromotedAt orders the results by the promoted_at field.
+func ByPromotedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPromotedAt, opts...).ToFunc()
+}
+
+// ByCancelReason orders the results by the cancel_reason field.
+func ByCancelReason(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCancelReason, opts...).ToFunc()
+}
+
+// ByLateCancelFeeMinor orders the results by the late_cancel_fee_minor field.
+func ByLateCancelFeeMinor(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLateCancelFeeMinor, opts...).ToFunc()
+}
+
+// ByFeeStatus orders the results by the fee_status field.
+func ByFeeStatus(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldFeeStatus, opts...).ToFunc()
+}
+
+// ByWatchAdmittedAt orders the results by the watch_admitted_at field.
+func ByWatchAdmittedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldWatchAdmittedAt, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

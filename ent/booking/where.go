@@ -106,6 +106,31 @@ func CheckedInAt(v time.Time) predicate.Booking {
 	return predicate.Booking(sql.FieldEQ(FieldCheckedInAt, v))
 }
 
+// ClipCharged applies equality check predicate on the "clip_charged" field. It's identical to ClipChargedEQ.
+func ClipCharged(v bool) predicate.Booking {
+	return predicate.Booking(sql.FieldEQ(FieldClipCharged, v))
+}
+
+// PromotedAt applies equality check predicate on the "promoted_at" field. It's identical to PromotedAtEQ.
+func PromotedAt(v time.Time) predicate.Booking {
+	return predicate.Booking(sql.FieldEQ(FieldPromotedAt, v))
+}
+
+// CancelReason applies equality check predicate on the "cancel_reason" field. It's identical to CancelReasonEQ.
+func CancelReason(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldEQ(FieldCancelReason, v))
+}
+
+// LateCancelFeeMinor applies equality check predicate on the "late_cancel_fee_minor" field. It's identical to LateCancelFeeMinorEQ.
+func LateCancelFeeMinor(v int64) predicate.Booking {
+	return predicate.Booking(sql.FieldEQ(FieldLateCancelFeeMinor, v))
+}
+
+// WatchAdmittedAt applies equality check predicate on the "watch_admitted_at" field. It's identical to WatchAdmittedAtEQ.
+func WatchAdmittedAt(v time.Time) predicate.Booking {
+	return predicate.Booking(sql.FieldEQ(FieldWatchAdmittedAt, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Booking {
 	return predicate.Booking(sql.FieldEQ(FieldCreatedAt, v))
@@ -519,6 +544,301 @@ func CheckedInAtIsNil() predicate.Booking {
 // CheckedInAtNotNil applies the NotNil predicate on the "checked_in_at" field.
 func CheckedInAtNotNil() predicate.Booking {
 	return predicate.Booking(sql.FieldNotNull(FieldCheckedInAt))
+}
+
+// ClipChargedEQ applies the EQ predicate on the "clip_charged" field.
+func ClipChargedEQ(v bool) predicate.Booking {
+	return predicate.Booking(sql.FieldEQ(FieldClipCharged, v))
+}
+
+// ClipChargedNEQ applies the NEQ predicate on the "clip_charged" field.
+func ClipChargedNEQ(v bool) predicate.Booking {
+	return predicate.Booking(sql.FieldNEQ(FieldClipCharged, v))
+}
+
+// BookedViaEQ applies the EQ predicate on the "booked_via" field.
+func BookedViaEQ(v BookedVia) predicate.Booking {
+	return predicate.Booking(sql.FieldEQ(FieldBookedVia, v))
+}
+
+// BookedViaNEQ applies the NEQ predicate on the "booked_via" field.
+func BookedViaNEQ(v BookedVia) predicate.Booking {
+	return predicate.Booking(sql.FieldNEQ(FieldBookedVia, v))
+}
+
+// BookedViaIn applies the In predicate on the "booked_via" field.
+func BookedViaIn(vs ...BookedVia) predicate.Booking {
+	return predicate.Booking(sql.FieldIn(FieldBookedVia, vs...))
+}
+
+// BookedViaNotIn applies the NotIn predicate on the "booked_via" field.
+func BookedViaNotIn(vs ...BookedVia) predicate.Booking {
+	return predicate.Booking(sql.FieldNotIn(FieldBookedVia, vs...))
+}
+
+// BookedViaIsNil applies the IsNil predicate on the "booked_via" field.
+func BookedViaIsNil() predicate.Booking {
+	return predicate.Booking(sql.FieldIsNull(FieldBookedVia))
+}
+
+// BookedViaNotNil applies the NotNil predicate on the "booked_via" field.
+func BookedViaNotNil() predicate.Booking {
+	return predicate.Booking(sql.FieldNotNull(FieldBookedVia))
+}
+
+// PromotedAtEQ applies the EQ predicate on the "promoted_at" field.
+func PromotedAtEQ(v time.Time) predicate.Booking {
+	return predicate.Booking(sql.FieldEQ(FieldPromotedAt, v))
+}
+
+// PromotedAtNEQ applies the NEQ predicate on the "promoted_at" field.
+func PromotedAtNEQ(v time.Time) predicate.Booking {
+	return predicate.Booking(sql.FieldNEQ(FieldPromotedAt, v))
+}
+
+// PromotedAtIn applies the In predicate on the "promoted_at" field.
+func PromotedAtIn(vs ...time.Time) predicate.Booking {
+	return predicate.Booking(sql.FieldIn(FieldPromotedAt, vs...))
+}
+
+// PromotedAtNotIn applies the NotIn predicate on the "promoted_at" field.
+func PromotedAtNotIn(vs ...time.Time) predicate.Booking {
+	return predicate.Booking(sql.FieldNotIn(FieldPromotedAt, vs...))
+}
+
+// PromotedAtGT applies the GT predicate on the "promoted_at" field.
+func PromotedAtGT(v time.Time) predicate.Booking {
+	return predicate.Booking(sql.FieldGT(FieldPromotedAt, v))
+}
+
+// PromotedAtGTE applies the GTE predicate on the "promoted_at" field.
+func PromotedAtGTE(v time.Time) predicate.Booking {
+	return predicate.Booking(sql.FieldGTE(FieldPromotedAt, v))
+}
+
+// PromotedAtLT applies the LT predicate on the "promoted_at" field.
+func PromotedAtLT(v time.Time) predicate.Booking {
+	return predicate.Booking(sql.FieldLT(FieldPromotedAt, v))
+}
+
+// PromotedAtLTE applies the LTE predicate on the "promoted_at" field.
+func PromotedAtLTE(v time.Time) predicate.Booking {
+	return predicate.Booking(sql.FieldLTE(FieldPromotedAt, v))
+}
+
+// PromotedAtIsNil applies the IsNil predicate on the "promoted_at" field.
+func PromotedAtIsNil() predicate.Booking {
+	return predicate.Booking(sql.FieldIsNull(FieldPromotedAt))
+}
+
+// PromotedAtNotNil applies the NotNil predicate on the "promoted_at" field.
+func PromotedAtNotNil() predicate.Booking {
+	return predicate.Booking(sql.FieldNotNull(FieldPromotedAt))
+}
+
+// CancelReasonEQ applies the EQ predicate on the "cancel_reason" field.
+func CancelReasonEQ(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldEQ(FieldCancelReason, v))
+}
+
+// CancelReasonNEQ applies the NEQ predicate on the "cancel_reason" field.
+func CancelReasonNEQ(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldNEQ(FieldCancelReason, v))
+}
+
+// CancelReasonIn applies the In predicate on the "cancel_reason" field.
+func CancelReasonIn(vs ...string) predicate.Booking {
+	return predicate.Booking(sql.FieldIn(FieldCancelReason, vs...))
+}
+
+// CancelReasonNotIn applies the NotIn predicate on the "cancel_reason" field.
+func CancelReasonNotIn(vs ...string) predicate.Booking {
+	return predicate.Booking(sql.FieldNotIn(FieldCancelReason, vs...))
+}
+
+// CancelReasonGT applies the GT predicate on the "cancel_reason" field.
+func CancelReasonGT(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldGT(FieldCancelReason, v))
+}
+
+// CancelReasonGTE applies the GTE predicate on the "cancel_reason" field.
+func CancelReasonGTE(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldGTE(FieldCancelReason, v))
+}
+
+// CancelReasonLT applies the LT predicate on the "cancel_reason" field.
+func CancelReasonLT(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldLT(FieldCancelReason, v))
+}
+
+// CancelReasonLTE applies the LTE predicate on the "cancel_reason" field.
+func CancelReasonLTE(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldLTE(FieldCancelReason, v))
+}
+
+// CancelReasonContains applies the Contains predicate on the "cancel_reason" field.
+func CancelReasonContains(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldContains(FieldCancelReason, v))
+}
+
+// CancelReasonHasPrefix applies the HasPrefix predicate on the "cancel_reason" field.
+func CancelReasonHasPrefix(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldHasPrefix(FieldCancelReason, v))
+}
+
+// CancelReasonHasSuffix applies the HasSuffix predicate on the "cancel_reason" field.
+func CancelReasonHasSuffix(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldHasSuffix(FieldCancelReason, v))
+}
+
+// CancelReasonIsNil applies the IsNil predicate on the "cancel_reason" field.
+func CancelReasonIsNil() predicate.Booking {
+	return predicate.Booking(sql.FieldIsNull(FieldCancelReason))
+}
+
+// CancelReasonNotNil applies the NotNil predicate on the "cancel_reason" field.
+func CancelReasonNotNil() predicate.Booking {
+	return predicate.Booking(sql.FieldNotNull(FieldCancelReason))
+}
+
+// CancelReasonEqualFold applies the EqualFold predicate on the "cancel_reason" field.
+func CancelReasonEqualFold(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldEqualFold(FieldCancelReason, v))
+}
+
+// CancelReasonContainsFold applies the ContainsFold predicate on the "cancel_reason" field.
+func CancelReasonContainsFold(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldContainsFold(FieldCancelReason, v))
+}
+
+// LateCancelFeeMinorEQ applies the EQ predicate on the "late_cancel_fee_minor" field.
+func LateCancelFeeMinorEQ(v int64) predicate.Booking {
+	return predicate.Booking(sql.FieldEQ(FieldLateCancelFeeMinor, v))
+}
+
+// LateCancelFeeMinorNEQ applies the NEQ predicate on the "late_cancel_fee_minor" field.
+func LateCancelFeeMinorNEQ(v int64) predicate.Booking {
+	return predicate.Booking(sql.FieldNEQ(FieldLateCancelFeeMinor, v))
+}
+
+// LateCancelFeeMinorIn applies the In predicate on the "late_cancel_fee_minor" field.
+func LateCancelFeeMinorIn(vs ...int64) predicate.Booking {
+	return predicate.Booking(sql.FieldIn(FieldLateCancelFeeMinor, vs...))
+}
+
+// LateCancelFeeMinorNotIn applies the NotIn predicate on the "late_cancel_fee_minor" field.
+func LateCancelFeeMinorNotIn(vs ...int64) predicate.Booking {
+	return predicate.Booking(sql.FieldNotIn(FieldLateCancelFeeMinor, vs...))
+}
+
+// LateCancelFeeMinorGT applies the GT predicate on the "late_cancel_fee_minor" field.
+func LateCancelFeeMinorGT(v int64) predicate.Booking {
+	return predicate.Booking(sql.FieldGT(FieldLateCancelFeeMinor, v))
+}
+
+// LateCancelFeeMinorGTE applies the GTE predicate on the "late_cancel_fee_minor" field.
+func LateCancelFeeMinorGTE(v int64) predicate.Booking {
+	return predicate.Booking(sql.FieldGTE(FieldLateCancelFeeMinor, v))
+}
+
+// LateCancelFeeMinorLT applies the LT predicate on the "late_cancel_fee_minor" field.
+func LateCancelFeeMinorLT(v int64) predicate.Booking {
+	return predicate.Booking(sql.FieldLT(FieldLateCancelFeeMinor, v))
+}
+
+// LateCancelFeeMinorLTE applies the LTE predicate on the "late_cancel_fee_minor" field.
+func LateCancelFeeMinorLTE(v int64) predicate.Booking {
+	return predicate.Booking(sql.FieldLTE(FieldLateCancelFeeMinor, v))
+}
+
+// LateCancelFeeMinorIsNil applies the IsNil predicate on the "late_cancel_fee_minor" field.
+func LateCancelFeeMinorIsNil() predicate.Booking {
+	return predicate.Booking(sql.FieldIsNull(FieldLateCancelFeeMinor))
+}
+
+// LateCancelFeeMinorNotNil applies the NotNil predicate on the "late_cancel_fee_minor" field.
+func LateCancelFeeMinorNotNil() predicate.Booking {
+	return predicate.Booking(sql.FieldNotNull(FieldLateCancelFeeMinor))
+}
+
+// FeeStatusEQ applies the EQ predicate on the "fee_status" field.
+func FeeStatusEQ(v FeeStatus) predicate.Booking {
+	return predicate.Booking(sql.FieldEQ(FieldFeeStatus, v))
+}
+
+// FeeStatusNEQ applies the NEQ predicate on the "fee_status" field.
+func FeeStatusNEQ(v FeeStatus) predicate.Booking {
+	return predicate.Booking(sql.FieldNEQ(FieldFeeStatus, v))
+}
+
+// FeeStatusIn applies the In predicate on the "fee_status" field.
+func FeeStatusIn(vs ...FeeStatus) predicate.Booking {
+	return predicate.Booking(sql.FieldIn(FieldFeeStatus, vs...))
+}
+
+// FeeStatusNotIn applies the NotIn predicate on the "fee_status" field.
+func FeeStatusNotIn(vs ...FeeStatus) predicate.Booking {
+	return predicate.Booking(sql.FieldNotIn(FieldFeeStatus, vs...))
+}
+
+// FeeStatusIsNil applies the IsNil predicate on the "fee_status" field.
+func FeeStatusIsNil() predicate.Booking {
+	return predicate.Booking(sql.FieldIsNull(FieldFeeStatus))
+}
+
+// FeeStatusNotNil applies the NotNil predicate on the "fee_status" field.
+func FeeStatusNotNil() predicate.Booking {
+	return predicate.Booking(sql.FieldNotNull(FieldFeeStatus))
+}
+
+// WatchAdmittedAtEQ applies the EQ predicate on the "watch_admitted_at" field.
+func WatchAdmittedAtEQ(v time.Time) predicate.Booking {
+	return predicate.Booking(sql.FieldEQ(FieldWatchAdmittedAt, v))
+}
+
+// WatchAdmittedAtNEQ applies the NEQ predicate on the "watch_admitted_at" field.
+func WatchAdmittedAtNEQ(v time.Time) predicate.Booking {
+	return predicate.Booking(sql.FieldNEQ(FieldWatchAdmittedAt, v))
+}
+
+// WatchAdmittedAtIn applies the In predicate on the "watch_admitted_at" field.
+func WatchAdmittedAtIn(vs ...time.Time) predicate.Booking {
+	return predicate.Booking(sql.FieldIn(FieldWatchAdmittedAt, vs...))
+}
+
+// WatchAdmittedAtNotIn applies the NotIn predicate on the "watch_admitted_at" field.
+func WatchAdmittedAtNotIn(vs ...time.Time) predicate.Booking {
+	return predicate.Booking(sql.FieldNotIn(FieldWatchAdmittedAt, vs...))
+}
+
+// WatchAdmittedAtGT applies the GT predicate on the "watch_admitted_at" field.
+func WatchAdmittedAtGT(v time.Time) predicate.Booking {
+	return predicate.Booking(sql.FieldGT(FieldWatchAdmittedAt, v))
+}
+
+// WatchAdmittedAtGTE applies the GTE predicate on the "watch_admitted_at" field.
+func WatchAdmittedAtGTE(v time.Time) predicate.Booking {
+	return predicate.Booking(sql.FieldGTE(FieldWatchAdmittedAt, v))
+}
+
+// WatchAdmittedAtLT applies the LT predicate on the "watch_admitted_at" field.
+func WatchAdmittedAtLT(v time.Time) predicate.Booking {
+	return predicate.Booking(sql.FieldLT(FieldWatchAdmittedAt, v))
+}
+
+// WatchAdmittedAtLTE applies the LTE predicate on the "watch_admitted_at" field.
+func WatchAdmittedAtLTE(v time.Time) predicate.Booking {
+	return predicate.Booking(sql.FieldLTE(FieldWatchAdmittedAt, v))
+}
+
+// WatchAdmittedAtIsNil applies the IsNil predicate on the "watch_admitted_at" field.
+func WatchAdmittedAtIsNil() predicate.Booking {
+	return predicate.Booking(sql.FieldIsNull(FieldWatchAdmittedAt))
+}
+
+// WatchAdmittedAtNotNil applies the NotNil predicate on the "watch_admitted_at" field.
+func WatchAdmittedAtNotNil() predicate.Booking {
+	return predicate.Booking(sql.FieldNotNull(FieldWatchAdmittedAt))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

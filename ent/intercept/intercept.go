@@ -15,7 +15,9 @@ import (
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
+	"github.com/venueplatform/venue/ent/bookingpolicy"
 	"github.com/venueplatform/venue/ent/brand"
+	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -26,12 +28,15 @@ import (
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
+	"github.com/venueplatform/venue/ent/inquiry"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfachallenge"
 	"github.com/venueplatform/venue/ent/mfafactor"
+	"github.com/venueplatform/venue/ent/notificationdelivery"
+	"github.com/venueplatform/venue/ent/notificationoptout"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
@@ -41,10 +46,15 @@ import (
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/predicate"
+	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/user"
+	"github.com/venueplatform/venue/ent/webhookattempt"
+	"github.com/venueplatform/venue/ent/webhookdelivery"
+	"github.com/venueplatform/venue/ent/webhooksubscription"
 )
 
 // The Query interface represents an operation that queries a graph.
@@ -292,6 +302,33 @@ func (f TraverseBooking) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.BookingQuery", q)
 }
 
+// The BookingPolicyFunc type is an adapter to allow the use of ordinary function as a Querier.
+type BookingPolicyFunc func(context.Context, *ent.BookingPolicyQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f BookingPolicyFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.BookingPolicyQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.BookingPolicyQuery", q)
+}
+
+// The TraverseBookingPolicy type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseBookingPolicy func(context.Context, *ent.BookingPolicyQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseBookingPolicy) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseBookingPolicy) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.BookingPolicyQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.BookingPolicyQuery", q)
+}
+
 // The BrandFunc type is an adapter to allow the use of ordinary function as a Querier.
 type BrandFunc func(context.Context, *ent.BrandQuery) (ent.Value, error)
 
@@ -317,6 +354,33 @@ func (f TraverseBrand) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.BrandQuery", q)
+}
+
+// The BuddyInviteFunc type is an adapter to allow the use of ordinary function as a Querier.
+type BuddyInviteFunc func(context.Context, *ent.BuddyInviteQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f BuddyInviteFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.BuddyInviteQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.BuddyInviteQuery", q)
+}
+
+// The TraverseBuddyInvite type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseBuddyInvite func(context.Context, *ent.BuddyInviteQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseBuddyInvite) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseBuddyInvite) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.BuddyInviteQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.BuddyInviteQuery", q)
 }
 
 // The ClassInstanceFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -589,6 +653,33 @@ func (f TraverseIdempotencyKey) Traverse(ctx context.Context, q ent.Query) error
 	return fmt.Errorf("unexpected query type %T. expect *ent.IdempotencyKeyQuery", q)
 }
 
+// The InquiryFunc type is an adapter to allow the use of ordinary function as a Querier.
+type InquiryFunc func(context.Context, *ent.InquiryQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f InquiryFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.InquiryQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.InquiryQuery", q)
+}
+
+// The TraverseInquiry type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseInquiry func(context.Context, *ent.InquiryQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseInquiry) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseInquiry) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.InquiryQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.InquiryQuery", q)
+}
+
 // The InstructorFunc type is an adapter to allow the use of ordinary function as a Querier.
 type InstructorFunc func(context.Context, *ent.InstructorQuery) (ent.Value, error)
 
@@ -749,6 +840,60 @@ func (f TraverseMember) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.MemberQuery", q)
+}
+
+// The NotificationDeliveryFunc type is an adapter to allow the use of ordinary function as a Querier.
+type NotificationDeliveryFunc func(context.Context, *ent.NotificationDeliveryQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f NotificationDeliveryFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.NotificationDeliveryQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.NotificationDeliveryQuery", q)
+}
+
+// The TraverseNotificationDelivery type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseNotificationDelivery func(context.Context, *ent.NotificationDeliveryQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseNotificationDelivery) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseNotificationDelivery) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.NotificationDeliveryQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.NotificationDeliveryQuery", q)
+}
+
+// The NotificationOptOutFunc type is an adapter to allow the use of ordinary function as a Querier.
+type NotificationOptOutFunc func(context.Context, *ent.NotificationOptOutQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f NotificationOptOutFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.NotificationOptOutQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.NotificationOptOutQuery", q)
+}
+
+// The TraverseNotificationOptOut type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseNotificationOptOut func(context.Context, *ent.NotificationOptOutQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseNotificationOptOut) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseNotificationOptOut) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.NotificationOptOutQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.NotificationOptOutQuery", q)
 }
 
 // The OTPRequestFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -967,6 +1112,33 @@ func (f TraversePlatformSetting) Traverse(ctx context.Context, q ent.Query) erro
 	return fmt.Errorf("unexpected query type %T. expect *ent.PlatformSettingQuery", q)
 }
 
+// The PushDeviceFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PushDeviceFunc func(context.Context, *ent.PushDeviceQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PushDeviceFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PushDeviceQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PushDeviceQuery", q)
+}
+
+// The TraversePushDevice type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePushDevice func(context.Context, *ent.PushDeviceQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePushDevice) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePushDevice) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PushDeviceQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PushDeviceQuery", q)
+}
+
 // The RefreshTokenFunc type is an adapter to allow the use of ordinary function as a Querier.
 type RefreshTokenFunc func(context.Context, *ent.RefreshTokenQuery) (ent.Value, error)
 
@@ -1019,6 +1191,33 @@ func (f TraverseRoom) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.RoomQuery", q)
+}
+
+// The ServiceFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ServiceFunc func(context.Context, *ent.ServiceQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ServiceFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ServiceQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ServiceQuery", q)
+}
+
+// The TraverseService type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseService func(context.Context, *ent.ServiceQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseService) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseService) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ServiceQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ServiceQuery", q)
 }
 
 // The SessionFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1075,6 +1274,87 @@ func (f TraverseUser) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.UserQuery", q)
 }
 
+// The WebhookAttemptFunc type is an adapter to allow the use of ordinary function as a Querier.
+type WebhookAttemptFunc func(context.Context, *ent.WebhookAttemptQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f WebhookAttemptFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.WebhookAttemptQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.WebhookAttemptQuery", q)
+}
+
+// The TraverseWebhookAttempt type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseWebhookAttempt func(context.Context, *ent.WebhookAttemptQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseWebhookAttempt) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseWebhookAttempt) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.WebhookAttemptQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.WebhookAttemptQuery", q)
+}
+
+// The WebhookDeliveryFunc type is an adapter to allow the use of ordinary function as a Querier.
+type WebhookDeliveryFunc func(context.Context, *ent.WebhookDeliveryQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f WebhookDeliveryFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.WebhookDeliveryQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.WebhookDeliveryQuery", q)
+}
+
+// The TraverseWebhookDelivery type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseWebhookDelivery func(context.Context, *ent.WebhookDeliveryQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseWebhookDelivery) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseWebhookDelivery) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.WebhookDeliveryQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.WebhookDeliveryQuery", q)
+}
+
+// The WebhookSubscriptionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type WebhookSubscriptionFunc func(context.Context, *ent.WebhookSubscriptionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f WebhookSubscriptionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.WebhookSubscriptionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.WebhookSubscriptionQuery", q)
+}
+
+// The TraverseWebhookSubscription type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseWebhookSubscription func(context.Context, *ent.WebhookSubscriptionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseWebhookSubscription) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseWebhookSubscription) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.WebhookSubscriptionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.WebhookSubscriptionQuery", q)
+}
+
 // NewQuery returns the generic Query interface for the given typed query.
 func NewQuery(q ent.Query) (Query, error) {
 	switch q := q.(type) {
@@ -1092,8 +1372,12 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.AuthCodeQuery, predicate.AuthCode, authcode.OrderOption]{typ: ent.TypeAuthCode, tq: q}, nil
 	case *ent.BookingQuery:
 		return &query[*ent.BookingQuery, predicate.Booking, booking.OrderOption]{typ: ent.TypeBooking, tq: q}, nil
+	case *ent.BookingPolicyQuery:
+		return &query[*ent.BookingPolicyQuery, predicate.BookingPolicy, bookingpolicy.OrderOption]{typ: ent.TypeBookingPolicy, tq: q}, nil
 	case *ent.BrandQuery:
 		return &query[*ent.BrandQuery, predicate.Brand, brand.OrderOption]{typ: ent.TypeBrand, tq: q}, nil
+	case *ent.BuddyInviteQuery:
+		return &query[*ent.BuddyInviteQuery, predicate.BuddyInvite, buddyinvite.OrderOption]{typ: ent.TypeBuddyInvite, tq: q}, nil
 	case *ent.ClassInstanceQuery:
 		return &query[*ent.ClassInstanceQuery, predicate.ClassInstance, classinstance.OrderOption]{typ: ent.TypeClassInstance, tq: q}, nil
 	case *ent.ClassTypeQuery:
@@ -1114,6 +1398,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.HandoffCodeQuery, predicate.HandoffCode, handoffcode.OrderOption]{typ: ent.TypeHandoffCode, tq: q}, nil
 	case *ent.IdempotencyKeyQuery:
 		return &query[*ent.IdempotencyKeyQuery, predicate.IdempotencyKey, idempotencykey.OrderOption]{typ: ent.TypeIdempotencyKey, tq: q}, nil
+	case *ent.InquiryQuery:
+		return &query[*ent.InquiryQuery, predicate.Inquiry, inquiry.OrderOption]{typ: ent.TypeInquiry, tq: q}, nil
 	case *ent.InstructorQuery:
 		return &query[*ent.InstructorQuery, predicate.Instructor, instructor.OrderOption]{typ: ent.TypeInstructor, tq: q}, nil
 	case *ent.LocationQuery:
@@ -1126,6 +1412,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.MFAFactorQuery, predicate.MFAFactor, mfafactor.OrderOption]{typ: ent.TypeMFAFactor, tq: q}, nil
 	case *ent.MemberQuery:
 		return &query[*ent.MemberQuery, predicate.Member, member.OrderOption]{typ: ent.TypeMember, tq: q}, nil
+	case *ent.NotificationDeliveryQuery:
+		return &query[*ent.NotificationDeliveryQuery, predicate.NotificationDelivery, notificationdelivery.OrderOption]{typ: ent.TypeNotificationDelivery, tq: q}, nil
+	case *ent.NotificationOptOutQuery:
+		return &query[*ent.NotificationOptOutQuery, predicate.NotificationOptOut, notificationoptout.OrderOption]{typ: ent.TypeNotificationOptOut, tq: q}, nil
 	case *ent.OTPRequestQuery:
 		return &query[*ent.OTPRequestQuery, predicate.OTPRequest, otprequest.OrderOption]{typ: ent.TypeOTPRequest, tq: q}, nil
 	case *ent.OpeningHoursQuery:
@@ -1142,14 +1432,24 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.PhotoQuery, predicate.Photo, photo.OrderOption]{typ: ent.TypePhoto, tq: q}, nil
 	case *ent.PlatformSettingQuery:
 		return &query[*ent.PlatformSettingQuery, predicate.PlatformSetting, platformsetting.OrderOption]{typ: ent.TypePlatformSetting, tq: q}, nil
+	case *ent.PushDeviceQuery:
+		return &query[*ent.PushDeviceQuery, predicate.PushDevice, pushdevice.OrderOption]{typ: ent.TypePushDevice, tq: q}, nil
 	case *ent.RefreshTokenQuery:
 		return &query[*ent.RefreshTokenQuery, predicate.RefreshToken, refreshtoken.OrderOption]{typ: ent.TypeRefreshToken, tq: q}, nil
 	case *ent.RoomQuery:
 		return &query[*ent.RoomQuery, predicate.Room, room.OrderOption]{typ: ent.TypeRoom, tq: q}, nil
+	case *ent.ServiceQuery:
+		return &query[*ent.ServiceQuery, predicate.Service, service.OrderOption]{typ: ent.TypeService, tq: q}, nil
 	case *ent.SessionQuery:
 		return &query[*ent.SessionQuery, predicate.Session, session.OrderOption]{typ: ent.TypeSession, tq: q}, nil
 	case *ent.UserQuery:
 		return &query[*ent.UserQuery, predicate.User, user.OrderOption]{typ: ent.TypeUser, tq: q}, nil
+	case *ent.WebhookAttemptQuery:
+		return &query[*ent.WebhookAttemptQuery, predicate.WebhookAttempt, webhookattempt.OrderOption]{typ: ent.TypeWebhookAttempt, tq: q}, nil
+	case *ent.WebhookDeliveryQuery:
+		return &query[*ent.WebhookDeliveryQuery, predicate.WebhookDelivery, webhookdelivery.OrderOption]{typ: ent.TypeWebhookDelivery, tq: q}, nil
+	case *ent.WebhookSubscriptionQuery:
+		return &query[*ent.WebhookSubscriptionQuery, predicate.WebhookSubscription, webhooksubscription.OrderOption]{typ: ent.TypeWebhookSubscription, tq: q}, nil
 	default:
 		return nil, fmt.Errorf("unknown query type %T", q)
 	}

@@ -259,6 +259,13 @@ var (
 		{Name: "waitlist_position", Type: field.TypeInt, Nullable: true},
 		{Name: "cancelled_at", Type: field.TypeTime, Nullable: true},
 		{Name: "checked_in_at", Type: field.TypeTime, Nullable: true},
+		{Name: "clip_charged", Type: field.TypeBool, Default: false},
+		{Name: "booked_via", Type: field.TypeEnum, Nullable: true, Enums: []string{"member", "api_key", "staff", "buddy", "import"}},
+		{Name: "promoted_at", Type: field.TypeTime, Nullable: true},
+		{Name: "cancel_reason", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "late_cancel_fee_minor", Type: field.TypeInt64, Nullable: true},
+		{Name: "fee_status", Type: field.TypeEnum, Nullable: true, Enums: []string{"unpaid", "charged", "settled", "waived"}},
+		{Name: "watch_admitted_at", Type: field.TypeTime, Nullable: true},
 		{Name: "organization_id", Type: field.TypeUUID},
 		{Name: "class_instance_id", Type: field.TypeUUID},
 		{Name: "member_id", Type: field.TypeUUID},
@@ -272,25 +279,25 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "bookings_organizations_organization",
-				Columns:    []*schema.Column{BookingsColumns[8]},
+				Columns:    []*schema.Column{BookingsColumns[15]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "bookings_class_instances_bookings",
-				Columns:    []*schema.Column{BookingsColumns[9]},
+				Columns:    []*schema.Column{BookingsColumns[16]},
 				RefColumns: []*schema.Column{ClassInstancesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "bookings_members_bookings",
-				Columns:    []*schema.Column{BookingsColumns[10]},
+				Columns:    []*schema.Column{BookingsColumns[17]},
 				RefColumns: []*schema.Column{MembersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "bookings_passes_bookings",
-				Columns:    []*schema.Column{BookingsColumns[11]},
+				Columns:    []*schema.Column{BookingsColumns[18]},
 				RefColumns: []*schema.Column{PassesColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -299,22 +306,70 @@ var (
 			{
 				Name:    "booking_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{BookingsColumns[8]},
+				Columns: []*schema.Column{BookingsColumns[15]},
 			},
 			{
 				Name:    "booking_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{BookingsColumns[8], BookingsColumns[3]},
+				Columns: []*schema.Column{BookingsColumns[15], BookingsColumns[3]},
 			},
 			{
 				Name:    "booking_organization_id_class_instance_id_status",
 				Unique:  false,
-				Columns: []*schema.Column{BookingsColumns[8], BookingsColumns[9], BookingsColumns[4]},
+				Columns: []*schema.Column{BookingsColumns[15], BookingsColumns[16], BookingsColumns[4]},
 			},
 			{
 				Name:    "booking_organization_id_member_id",
 				Unique:  false,
-				Columns: []*schema.Column{BookingsColumns[8], BookingsColumns[10]},
+				Columns: []*schema.Column{BookingsColumns[15], BookingsColumns[17]},
+			},
+			{
+				Name:    "booking_one_live_per_member",
+				Unique:  true,
+				Columns: []*schema.Column{BookingsColumns[16], BookingsColumns[17]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "((status)::text = ANY ((ARRAY['confirmed'::character varying, 'waitlisted'::character varying, 'checked_in'::character varying, 'no-show'::character varying, 'pending_payment'::character varying])::text[]))",
+				},
+			},
+		},
+	}
+	// BookingPoliciesColumns holds the columns for the "booking_policies" table.
+	BookingPoliciesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "opens_minutes_before", Type: field.TypeInt, Default: 43200},
+		{Name: "closes_minutes_before", Type: field.TypeInt, Default: 0},
+		{Name: "late_cancel_minutes", Type: field.TypeInt, Default: 720},
+		{Name: "late_cancel_forfeits_clip", Type: field.TypeBool, Default: true},
+		{Name: "late_cancel_fee_minor", Type: field.TypeInt64, Default: 0},
+		{Name: "late_cancel_fee_by_pass_type", Type: field.TypeJSON, Nullable: true},
+		{Name: "daily_limit", Type: field.TypeInt, Default: 0},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// BookingPoliciesTable holds the schema information for the "booking_policies" table.
+	BookingPoliciesTable = &schema.Table{
+		Name:       "booking_policies",
+		Columns:    BookingPoliciesColumns,
+		PrimaryKey: []*schema.Column{BookingPoliciesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "booking_policies_organizations_organization",
+				Columns:    []*schema.Column{BookingPoliciesColumns[10]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "bookingpolicy_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{BookingPoliciesColumns[10]},
+			},
+			{
+				Name:    "bookingpolicy_organization_unique",
+				Unique:  true,
+				Columns: []*schema.Column{BookingPoliciesColumns[10]},
 			},
 		},
 	}
@@ -365,6 +420,83 @@ var (
 				Name:    "brand_organization_id_slug",
 				Unique:  true,
 				Columns: []*schema.Column{BrandsColumns[15], BrandsColumns[5]},
+			},
+		},
+	}
+	// BuddyInvitesColumns holds the columns for the "buddy_invites" table.
+	BuddyInvitesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"pending", "accepted", "declined", "cancelled", "expired"}, Default: "pending"},
+		{Name: "message", Type: field.TypeString, Nullable: true, Size: 500},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "responded_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "class_instance_id", Type: field.TypeUUID},
+		{Name: "inviter_member_id", Type: field.TypeUUID},
+		{Name: "inviter_booking_id", Type: field.TypeUUID},
+		{Name: "invitee_member_id", Type: field.TypeUUID},
+		{Name: "booking_id", Type: field.TypeUUID, Nullable: true},
+	}
+	// BuddyInvitesTable holds the schema information for the "buddy_invites" table.
+	BuddyInvitesTable = &schema.Table{
+		Name:       "buddy_invites",
+		Columns:    BuddyInvitesColumns,
+		PrimaryKey: []*schema.Column{BuddyInvitesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "buddy_invites_organizations_organization",
+				Columns:    []*schema.Column{BuddyInvitesColumns[7]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "buddy_invites_class_instances_class_instance",
+				Columns:    []*schema.Column{BuddyInvitesColumns[8]},
+				RefColumns: []*schema.Column{ClassInstancesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "buddy_invites_members_inviter",
+				Columns:    []*schema.Column{BuddyInvitesColumns[9]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "buddy_invites_bookings_inviter_booking",
+				Columns:    []*schema.Column{BuddyInvitesColumns[10]},
+				RefColumns: []*schema.Column{BookingsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "buddy_invites_members_invitee",
+				Columns:    []*schema.Column{BuddyInvitesColumns[11]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "buddy_invites_bookings_booking",
+				Columns:    []*schema.Column{BuddyInvitesColumns[12]},
+				RefColumns: []*schema.Column{BookingsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "buddyinvite_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{BuddyInvitesColumns[7]},
+			},
+			{
+				Name:    "buddyinvite_organization_id_invitee_member_id_status",
+				Unique:  false,
+				Columns: []*schema.Column{BuddyInvitesColumns[7], BuddyInvitesColumns[11], BuddyInvitesColumns[3]},
+			},
+			{
+				Name:    "buddyinvite_class_instance_id_inviter_member_id_invitee_member_id",
+				Unique:  false,
+				Columns: []*schema.Column{BuddyInvitesColumns[8], BuddyInvitesColumns[9], BuddyInvitesColumns[11]},
 			},
 		},
 	}
@@ -762,6 +894,68 @@ var (
 			},
 		},
 	}
+	// InquiriesColumns holds the columns for the "inquiries" table.
+	InquiriesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "user_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "service_name", Type: field.TypeString, Size: 200},
+		{Name: "preferred_time", Type: field.TypeString, Nullable: true, Size: 500},
+		{Name: "message", Type: field.TypeString, Nullable: true, Size: 5000},
+		{Name: "contact_name", Type: field.TypeString, Nullable: true, Size: 200},
+		{Name: "contact_email", Type: field.TypeString, Nullable: true, Size: 320},
+		{Name: "contact_phone", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"pending", "sent", "contacted", "booked", "declined", "closed"}, Default: "pending"},
+		{Name: "request_id", Type: field.TypeString, Size: 36},
+		{Name: "staff_notified_at", Type: field.TypeTime, Nullable: true},
+		{Name: "notify_attempts", Type: field.TypeInt, Default: 0},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "service_id", Type: field.TypeUUID},
+	}
+	// InquiriesTable holds the schema information for the "inquiries" table.
+	InquiriesTable = &schema.Table{
+		Name:       "inquiries",
+		Columns:    InquiriesColumns,
+		PrimaryKey: []*schema.Column{InquiriesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "inquiries_organizations_organization",
+				Columns:    []*schema.Column{InquiriesColumns[15]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "inquiries_services_inquiries",
+				Columns:    []*schema.Column{InquiriesColumns[16]},
+				RefColumns: []*schema.Column{ServicesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "inquiry_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{InquiriesColumns[15]},
+			},
+			{
+				Name:    "inquiry_organization_id_user_id_request_id",
+				Unique:  true,
+				Columns: []*schema.Column{InquiriesColumns[15], InquiriesColumns[3], InquiriesColumns[12]},
+			},
+			{
+				Name:    "inquiry_user_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{InquiriesColumns[3], InquiriesColumns[1], InquiriesColumns[0]},
+			},
+			{
+				Name:    "inquiry_organization_id_status_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{InquiriesColumns[15], InquiriesColumns[11], InquiriesColumns[1]},
+			},
+		},
+	}
 	// InstructorsColumns holds the columns for the "instructors" table.
 	InstructorsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -974,6 +1168,124 @@ var (
 					OpClass: "gin_trgm_ops",
 					Type:    "GIN",
 				},
+			},
+		},
+	}
+	// NotificationDeliveriesColumns holds the columns for the "notification_deliveries" table.
+	NotificationDeliveriesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "channel", Type: field.TypeEnum, Enums: []string{"email", "sms", "push"}},
+		{Name: "recipient_kind", Type: field.TypeEnum, Enums: []string{"member", "user", "instructor"}},
+		{Name: "user_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "address", Type: field.TypeString, Size: 512, Default: ""},
+		{Name: "kind", Type: field.TypeString, Size: 100},
+		{Name: "subject", Type: field.TypeString, Size: 300, Default: ""},
+		{Name: "body", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "data", Type: field.TypeJSON, Nullable: true},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"pending", "sent", "failed", "skipped"}, Default: "pending"},
+		{Name: "status_reason", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "attempts", Type: field.TypeInt, Default: 0},
+		{Name: "last_error", Type: field.TypeString, Nullable: true, Size: 500},
+		{Name: "provider_message_id", Type: field.TypeString, Nullable: true, Size: 200},
+		{Name: "booking_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "correlation_id", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "created_by", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "dispatched_at", Type: field.TypeTime, Nullable: true},
+		{Name: "sent_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "instructor_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "class_instance_id", Type: field.TypeUUID, Nullable: true},
+	}
+	// NotificationDeliveriesTable holds the schema information for the "notification_deliveries" table.
+	NotificationDeliveriesTable = &schema.Table{
+		Name:       "notification_deliveries",
+		Columns:    NotificationDeliveriesColumns,
+		PrimaryKey: []*schema.Column{NotificationDeliveriesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "notification_deliveries_organizations_organization",
+				Columns:    []*schema.Column{NotificationDeliveriesColumns[21]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "notification_deliveries_members_member",
+				Columns:    []*schema.Column{NotificationDeliveriesColumns[22]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "notification_deliveries_instructors_instructor",
+				Columns:    []*schema.Column{NotificationDeliveriesColumns[23]},
+				RefColumns: []*schema.Column{InstructorsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "notification_deliveries_class_instances_class_instance",
+				Columns:    []*schema.Column{NotificationDeliveriesColumns[24]},
+				RefColumns: []*schema.Column{ClassInstancesColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "notificationdelivery_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{NotificationDeliveriesColumns[21]},
+			},
+			{
+				Name:    "notificationdelivery_organization_id_class_instance_id",
+				Unique:  false,
+				Columns: []*schema.Column{NotificationDeliveriesColumns[21], NotificationDeliveriesColumns[24]},
+			},
+			{
+				Name:    "notificationdelivery_status_dispatched_at",
+				Unique:  false,
+				Columns: []*schema.Column{NotificationDeliveriesColumns[11], NotificationDeliveriesColumns[19]},
+			},
+		},
+	}
+	// NotificationOptOutsColumns holds the columns for the "notification_opt_outs" table.
+	NotificationOptOutsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "channel", Type: field.TypeEnum, Enums: []string{"email", "sms", "push"}},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+	}
+	// NotificationOptOutsTable holds the schema information for the "notification_opt_outs" table.
+	NotificationOptOutsTable = &schema.Table{
+		Name:       "notification_opt_outs",
+		Columns:    NotificationOptOutsColumns,
+		PrimaryKey: []*schema.Column{NotificationOptOutsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "notification_opt_outs_organizations_organization",
+				Columns:    []*schema.Column{NotificationOptOutsColumns[4]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "notification_opt_outs_members_member",
+				Columns:    []*schema.Column{NotificationOptOutsColumns[5]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "notificationoptout_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{NotificationOptOutsColumns[4]},
+			},
+			{
+				Name:    "notificationoptout_organization_id_member_id_channel",
+				Unique:  true,
+				Columns: []*schema.Column{NotificationOptOutsColumns[4], NotificationOptOutsColumns[5], NotificationOptOutsColumns[3]},
 			},
 		},
 	}
@@ -1335,6 +1647,49 @@ var (
 		Columns:    PlatformSettingsColumns,
 		PrimaryKey: []*schema.Column{PlatformSettingsColumns[0]},
 	}
+	// PushDevicesColumns holds the columns for the "push_devices" table.
+	PushDevicesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "platform", Type: field.TypeEnum, Enums: []string{"ios", "android", "web"}},
+		{Name: "token", Type: field.TypeString, Size: 4096},
+		{Name: "disabled_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+	}
+	// PushDevicesTable holds the schema information for the "push_devices" table.
+	PushDevicesTable = &schema.Table{
+		Name:       "push_devices",
+		Columns:    PushDevicesColumns,
+		PrimaryKey: []*schema.Column{PushDevicesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "push_devices_organizations_organization",
+				Columns:    []*schema.Column{PushDevicesColumns[6]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "push_devices_members_member",
+				Columns:    []*schema.Column{PushDevicesColumns[7]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "pushdevice_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{PushDevicesColumns[6]},
+			},
+			{
+				Name:    "pushdevice_organization_id_member_id",
+				Unique:  false,
+				Columns: []*schema.Column{PushDevicesColumns[6], PushDevicesColumns[7]},
+			},
+		},
+	}
 	// RefreshTokensColumns holds the columns for the "refresh_tokens" table.
 	RefreshTokensColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -1412,6 +1767,57 @@ var (
 				Name:    "room_organization_id_import_ref",
 				Unique:  true,
 				Columns: []*schema.Column{RoomsColumns[10], RoomsColumns[3]},
+			},
+		},
+	}
+	// ServicesColumns holds the columns for the "services" table.
+	ServicesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "import_ref", Type: field.TypeString, Nullable: true, Size: 200},
+		{Name: "name", Type: field.TypeString, Size: 200},
+		{Name: "slug", Type: field.TypeString, Size: 100},
+		{Name: "description", Type: field.TypeString, Nullable: true, Size: 5000},
+		{Name: "category", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "duration_minutes", Type: field.TypeInt},
+		{Name: "price_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "is_active", Type: field.TypeBool, Default: true},
+		{Name: "listed", Type: field.TypeBool, Default: true},
+		{Name: "accepts_inquiries", Type: field.TypeBool, Default: false},
+		{Name: "image_url", Type: field.TypeString, Nullable: true, Size: 2000},
+		{Name: "sort_order", Type: field.TypeInt, Default: 0},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// ServicesTable holds the schema information for the "services" table.
+	ServicesTable = &schema.Table{
+		Name:       "services",
+		Columns:    ServicesColumns,
+		PrimaryKey: []*schema.Column{ServicesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "services_organizations_organization",
+				Columns:    []*schema.Column{ServicesColumns[16]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "service_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ServicesColumns[16]},
+			},
+			{
+				Name:    "service_organization_id_import_ref",
+				Unique:  true,
+				Columns: []*schema.Column{ServicesColumns[16], ServicesColumns[3]},
+			},
+			{
+				Name:    "service_organization_id_slug",
+				Unique:  true,
+				Columns: []*schema.Column{ServicesColumns[16], ServicesColumns[5]},
 			},
 		},
 	}
@@ -1501,6 +1907,159 @@ var (
 			},
 		},
 	}
+	// WebhookAttemptsColumns holds the columns for the "webhook_attempts" table.
+	WebhookAttemptsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "number", Type: field.TypeInt},
+		{Name: "started_at", Type: field.TypeTime},
+		{Name: "duration_ms", Type: field.TypeInt64, Default: 0},
+		{Name: "status_code", Type: field.TypeInt, Nullable: true},
+		{Name: "outcome", Type: field.TypeString, Size: 20},
+		{Name: "error_class", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "error", Type: field.TypeString, Size: 500, Default: ""},
+		{Name: "response_snippet", Type: field.TypeString, Size: 1000, Default: ""},
+		{Name: "correlation_id", Type: field.TypeString, Size: 100, Default: ""},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "delivery_id", Type: field.TypeUUID},
+	}
+	// WebhookAttemptsTable holds the schema information for the "webhook_attempts" table.
+	WebhookAttemptsTable = &schema.Table{
+		Name:       "webhook_attempts",
+		Columns:    WebhookAttemptsColumns,
+		PrimaryKey: []*schema.Column{WebhookAttemptsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "webhook_attempts_organizations_organization",
+				Columns:    []*schema.Column{WebhookAttemptsColumns[12]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "webhook_attempts_webhook_deliveries_delivery",
+				Columns:    []*schema.Column{WebhookAttemptsColumns[13]},
+				RefColumns: []*schema.Column{WebhookDeliveriesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhookattempt_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookAttemptsColumns[12]},
+			},
+			{
+				Name:    "webhookattempt_delivery_id_number",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookAttemptsColumns[13], WebhookAttemptsColumns[3]},
+			},
+		},
+	}
+	// WebhookDeliveriesColumns holds the columns for the "webhook_deliveries" table.
+	WebhookDeliveriesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "event_type", Type: field.TypeString, Size: 100},
+		{Name: "message_id", Type: field.TypeString, Size: 100},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"pending", "delivered", "retrying", "failed", "disabled"}, Default: "pending"},
+		{Name: "attempts", Type: field.TypeInt, Default: 0},
+		{Name: "next_attempt_at", Type: field.TypeTime, Nullable: true},
+		{Name: "last_status_code", Type: field.TypeInt, Nullable: true},
+		{Name: "delivered_at", Type: field.TypeTime, Nullable: true},
+		{Name: "replay_of", Type: field.TypeUUID, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "subscription_id", Type: field.TypeUUID},
+		{Name: "event_id", Type: field.TypeUUID},
+	}
+	// WebhookDeliveriesTable holds the schema information for the "webhook_deliveries" table.
+	WebhookDeliveriesTable = &schema.Table{
+		Name:       "webhook_deliveries",
+		Columns:    WebhookDeliveriesColumns,
+		PrimaryKey: []*schema.Column{WebhookDeliveriesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "webhook_deliveries_organizations_organization",
+				Columns:    []*schema.Column{WebhookDeliveriesColumns[11]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "webhook_deliveries_webhook_subscriptions_subscription",
+				Columns:    []*schema.Column{WebhookDeliveriesColumns[12]},
+				RefColumns: []*schema.Column{WebhookSubscriptionsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "webhook_deliveries_events_event",
+				Columns:    []*schema.Column{WebhookDeliveriesColumns[13]},
+				RefColumns: []*schema.Column{EventsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhookdelivery_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[11]},
+			},
+			{
+				Name:    "webhookdelivery_subscription_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[12], WebhookDeliveriesColumns[1]},
+			},
+			{
+				Name:    "webhookdelivery_event_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[13]},
+			},
+		},
+	}
+	// WebhookSubscriptionsColumns holds the columns for the "webhook_subscriptions" table.
+	WebhookSubscriptionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "url", Type: field.TypeString, Size: 2000},
+		{Name: "description", Type: field.TypeString, Size: 500, Default: ""},
+		{Name: "event_types", Type: field.TypeJSON},
+		{Name: "secret", Type: field.TypeString},
+		{Name: "previous_secret", Type: field.TypeString, Nullable: true},
+		{Name: "previous_secret_expires_at", Type: field.TypeTime, Nullable: true},
+		{Name: "secret_rotated_at", Type: field.TypeTime, Nullable: true},
+		{Name: "enabled", Type: field.TypeBool, Default: true},
+		{Name: "disabled_reason", Type: field.TypeString, Nullable: true, Size: 200},
+		{Name: "disabled_at", Type: field.TypeTime, Nullable: true},
+		{Name: "created_by", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// WebhookSubscriptionsTable holds the schema information for the "webhook_subscriptions" table.
+	WebhookSubscriptionsTable = &schema.Table{
+		Name:       "webhook_subscriptions",
+		Columns:    WebhookSubscriptionsColumns,
+		PrimaryKey: []*schema.Column{WebhookSubscriptionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "webhook_subscriptions_organizations_organization",
+				Columns:    []*schema.Column{WebhookSubscriptionsColumns[14]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhooksubscription_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookSubscriptionsColumns[14]},
+			},
+			{
+				Name:    "webhooksubscription_organization_id_enabled",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookSubscriptionsColumns[14], WebhookSubscriptionsColumns[10]},
+			},
+		},
+	}
 	// FlashSaleApplicablePassTypesColumns holds the columns for the "flash_sale_applicable_pass_types" table.
 	FlashSaleApplicablePassTypesColumns = []*schema.Column{
 		{Name: "flash_sale_id", Type: field.TypeUUID},
@@ -1585,7 +2144,9 @@ var (
 		AuditLogsTable,
 		AuthCodesTable,
 		BookingsTable,
+		BookingPoliciesTable,
 		BrandsTable,
+		BuddyInvitesTable,
 		ClassInstancesTable,
 		ClassTypesTable,
 		DeviceAuthorizationsTable,
@@ -1596,12 +2157,15 @@ var (
 		GiftCardsTable,
 		HandoffCodesTable,
 		IdempotencyKeysTable,
+		InquiriesTable,
 		InstructorsTable,
 		LocationsTable,
 		MfaBackupCodesTable,
 		MfaChallengesTable,
 		MfaFactorsTable,
 		MembersTable,
+		NotificationDeliveriesTable,
+		NotificationOptOutsTable,
 		OtpRequestsTable,
 		OpeningHoursTable,
 		OrganizationsTable,
@@ -1610,10 +2174,15 @@ var (
 		PaymentsTable,
 		PhotosTable,
 		PlatformSettingsTable,
+		PushDevicesTable,
 		RefreshTokensTable,
 		RoomsTable,
+		ServicesTable,
 		SessionsTable,
 		UsersTable,
+		WebhookAttemptsTable,
+		WebhookDeliveriesTable,
+		WebhookSubscriptionsTable,
 		FlashSaleApplicablePassTypesTable,
 		PassTypeAllowedBrandsTable,
 		PassTypeAllowedClassTypesTable,
@@ -1632,7 +2201,14 @@ func init() {
 	BookingsTable.ForeignKeys[1].RefTable = ClassInstancesTable
 	BookingsTable.ForeignKeys[2].RefTable = MembersTable
 	BookingsTable.ForeignKeys[3].RefTable = PassesTable
+	BookingPoliciesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	BrandsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	BuddyInvitesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	BuddyInvitesTable.ForeignKeys[1].RefTable = ClassInstancesTable
+	BuddyInvitesTable.ForeignKeys[2].RefTable = MembersTable
+	BuddyInvitesTable.ForeignKeys[3].RefTable = BookingsTable
+	BuddyInvitesTable.ForeignKeys[4].RefTable = MembersTable
+	BuddyInvitesTable.ForeignKeys[5].RefTable = BookingsTable
 	ClassInstancesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	ClassInstancesTable.ForeignKeys[1].RefTable = ClassTypesTable
 	ClassInstancesTable.ForeignKeys[2].RefTable = InstructorsTable
@@ -1645,10 +2221,18 @@ func init() {
 	FlashSalesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	GiftCardsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	GiftCardsTable.ForeignKeys[1].RefTable = PassTypesTable
+	InquiriesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	InquiriesTable.ForeignKeys[1].RefTable = ServicesTable
 	InstructorsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	LocationsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
+	NotificationDeliveriesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	NotificationDeliveriesTable.ForeignKeys[1].RefTable = MembersTable
+	NotificationDeliveriesTable.ForeignKeys[2].RefTable = InstructorsTable
+	NotificationDeliveriesTable.ForeignKeys[3].RefTable = ClassInstancesTable
+	NotificationOptOutsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	NotificationOptOutsTable.ForeignKeys[1].RefTable = MembersTable
 	OpeningHoursTable.ForeignKeys[0].RefTable = LocationsTable
 	OpeningHoursTable.ForeignKeys[1].RefTable = OrganizationsTable
 	PassesTable.ForeignKeys[0].RefTable = MembersTable
@@ -1661,10 +2245,19 @@ func init() {
 	PhotosTable.ForeignKeys[0].RefTable = BrandsTable
 	PhotosTable.ForeignKeys[1].RefTable = LocationsTable
 	PhotosTable.ForeignKeys[2].RefTable = OrganizationsTable
+	PushDevicesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	PushDevicesTable.ForeignKeys[1].RefTable = MembersTable
 	RefreshTokensTable.ForeignKeys[0].RefTable = SessionsTable
 	RoomsTable.ForeignKeys[0].RefTable = LocationsTable
 	RoomsTable.ForeignKeys[1].RefTable = OrganizationsTable
+	ServicesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SessionsTable.ForeignKeys[0].RefTable = UsersTable
+	WebhookAttemptsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	WebhookAttemptsTable.ForeignKeys[1].RefTable = WebhookDeliveriesTable
+	WebhookDeliveriesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	WebhookDeliveriesTable.ForeignKeys[1].RefTable = WebhookSubscriptionsTable
+	WebhookDeliveriesTable.ForeignKeys[2].RefTable = EventsTable
+	WebhookSubscriptionsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	FlashSaleApplicablePassTypesTable.ForeignKeys[0].RefTable = FlashSalesTable
 	FlashSaleApplicablePassTypesTable.ForeignKeys[1].RefTable = PassTypesTable
 	PassTypeAllowedBrandsTable.ForeignKeys[0].RefTable = PassTypesTable

@@ -27,8 +27,14 @@ type AuthCode func(*sql.Selector)
 // Booking is the predicate function for booking builders.
 type Booking func(*sql.Selector)
 
+// BookingPolicy is the predicate function for bookingpolicy builders.
+type BookingPolicy func(*sql.Selector)
+
 // Brand is the predicate function for brand builders.
 type Brand func(*sql.Selector)
+
+// BuddyInvite is the predicate function for buddyinvite builders.
+type BuddyInvite func(*sql.Selector)
 
 // ClassInstance is the predicate function for classinstance builders.
 type ClassInstance func(*sql.Selector)
@@ -60,6 +66,9 @@ type HandoffCode func(*sql.Selector)
 // IdempotencyKey is the predicate function for idempotencykey builders.
 type IdempotencyKey func(*sql.Selector)
 
+// Inquiry is the predicate function for inquiry builders.
+type Inquiry func(*sql.Selector)
+
 // Instructor is the predicate function for instructor builders.
 type Instructor func(*sql.Selector)
 
@@ -77,6 +86,12 @@ type MFAFactor func(*sql.Selector)
 
 // Member is the predicate function for member builders.
 type Member func(*sql.Selector)
+
+// NotificationDelivery is the predicate function for notificationdelivery builders.
+type NotificationDelivery func(*sql.Selector)
+
+// NotificationOptOut is the predicate function for notificationoptout builders.
+type NotificationOptOut func(*sql.Selector)
 
 // OTPRequest is the predicate function for otprequest builders.
 type OTPRequest func(*sql.Selector)
@@ -102,14 +117,29 @@ type Photo func(*sql.Selector)
 // PlatformSetting is the predicate function for platformsetting builders.
 type PlatformSetting func(*sql.Selector)
 
+// PushDevice is the predicate function for pushdevice builders.
+type PushDevice func(*sql.Selector)
+
 // RefreshToken is the predicate function for refreshtoken builders.
 type RefreshToken func(*sql.Selector)
 
 // Room is the predicate function for room builders.
 type Room func(*sql.Selector)
 
+// Service is the predicate function for service builders.
+type Service func(*sql.Selector)
+
 // Session is the predicate function for session builders.
 type Session func(*sql.Selector)
 
 // User is the predicate function for user builders.
 type User func(*sql.Selector)
+
+// WebhookAttempt is the predicate function for webhookattempt builders.
+type WebhookAttempt func(*sql.Selector)
+
+// WebhookDelivery is the predicate function for webhookdelivery builders.
+type WebhookDelivery func(*sql.Selector)
+
+// WebhookSubscription is the predicate function for webhooksubscription builders.
+type WebhookSubscription func(*sql.Selector)

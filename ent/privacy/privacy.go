@@ -279,6 +279,30 @@ func (f BookingMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutatio
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.BookingMutation", m)
 }
 
+// The BookingPolicyQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type BookingPolicyQueryRuleFunc func(context.Context, *ent.BookingPolicyQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f BookingPolicyQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.BookingPolicyQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.BookingPolicyQuery", q)
+}
+
+// The BookingPolicyMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type BookingPolicyMutationRuleFunc func(context.Context, *ent.BookingPolicyMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f BookingPolicyMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.BookingPolicyMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.BookingPolicyMutation", m)
+}
+
 // The BrandQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type BrandQueryRuleFunc func(context.Context, *ent.BrandQuery) error
@@ -301,6 +325,30 @@ func (f BrandMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation)
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.BrandMutation", m)
+}
+
+// The BuddyInviteQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type BuddyInviteQueryRuleFunc func(context.Context, *ent.BuddyInviteQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f BuddyInviteQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.BuddyInviteQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.BuddyInviteQuery", q)
+}
+
+// The BuddyInviteMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type BuddyInviteMutationRuleFunc func(context.Context, *ent.BuddyInviteMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f BuddyInviteMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.BuddyInviteMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.BuddyInviteMutation", m)
 }
 
 // The ClassInstanceQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -543,6 +591,30 @@ func (f IdempotencyKeyMutationRuleFunc) EvalMutation(ctx context.Context, m ent.
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.IdempotencyKeyMutation", m)
 }
 
+// The InquiryQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type InquiryQueryRuleFunc func(context.Context, *ent.InquiryQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f InquiryQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.InquiryQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.InquiryQuery", q)
+}
+
+// The InquiryMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type InquiryMutationRuleFunc func(context.Context, *ent.InquiryMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f InquiryMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.InquiryMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.InquiryMutation", m)
+}
+
 // The InstructorQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type InstructorQueryRuleFunc func(context.Context, *ent.InstructorQuery) error
@@ -685,6 +757,54 @@ func (f MemberMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.MemberMutation", m)
+}
+
+// The NotificationDeliveryQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type NotificationDeliveryQueryRuleFunc func(context.Context, *ent.NotificationDeliveryQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f NotificationDeliveryQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.NotificationDeliveryQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.NotificationDeliveryQuery", q)
+}
+
+// The NotificationDeliveryMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type NotificationDeliveryMutationRuleFunc func(context.Context, *ent.NotificationDeliveryMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f NotificationDeliveryMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.NotificationDeliveryMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.NotificationDeliveryMutation", m)
+}
+
+// The NotificationOptOutQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type NotificationOptOutQueryRuleFunc func(context.Context, *ent.NotificationOptOutQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f NotificationOptOutQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.NotificationOptOutQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.NotificationOptOutQuery", q)
+}
+
+// The NotificationOptOutMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type NotificationOptOutMutationRuleFunc func(context.Context, *ent.NotificationOptOutMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f NotificationOptOutMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.NotificationOptOutMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.NotificationOptOutMutation", m)
 }
 
 // The OTPRequestQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -879,6 +999,30 @@ func (f PlatformSettingMutationRuleFunc) EvalMutation(ctx context.Context, m ent
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PlatformSettingMutation", m)
 }
 
+// The PushDeviceQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type PushDeviceQueryRuleFunc func(context.Context, *ent.PushDeviceQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f PushDeviceQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PushDeviceQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.PushDeviceQuery", q)
+}
+
+// The PushDeviceMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type PushDeviceMutationRuleFunc func(context.Context, *ent.PushDeviceMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f PushDeviceMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.PushDeviceMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PushDeviceMutation", m)
+}
+
 // The RefreshTokenQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type RefreshTokenQueryRuleFunc func(context.Context, *ent.RefreshTokenQuery) error
@@ -927,6 +1071,30 @@ func (f RoomMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) 
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.RoomMutation", m)
 }
 
+// The ServiceQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type ServiceQueryRuleFunc func(context.Context, *ent.ServiceQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f ServiceQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ServiceQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.ServiceQuery", q)
+}
+
+// The ServiceMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type ServiceMutationRuleFunc func(context.Context, *ent.ServiceMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f ServiceMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.ServiceMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ServiceMutation", m)
+}
+
 // The SessionQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type SessionQueryRuleFunc func(context.Context, *ent.SessionQuery) error
@@ -973,6 +1141,78 @@ func (f UserMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) 
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.UserMutation", m)
+}
+
+// The WebhookAttemptQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type WebhookAttemptQueryRuleFunc func(context.Context, *ent.WebhookAttemptQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f WebhookAttemptQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.WebhookAttemptQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.WebhookAttemptQuery", q)
+}
+
+// The WebhookAttemptMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type WebhookAttemptMutationRuleFunc func(context.Context, *ent.WebhookAttemptMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f WebhookAttemptMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.WebhookAttemptMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.WebhookAttemptMutation", m)
+}
+
+// The WebhookDeliveryQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type WebhookDeliveryQueryRuleFunc func(context.Context, *ent.WebhookDeliveryQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f WebhookDeliveryQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.WebhookDeliveryQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.WebhookDeliveryQuery", q)
+}
+
+// The WebhookDeliveryMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type WebhookDeliveryMutationRuleFunc func(context.Context, *ent.WebhookDeliveryMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f WebhookDeliveryMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.WebhookDeliveryMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.WebhookDeliveryMutation", m)
+}
+
+// The WebhookSubscriptionQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type WebhookSubscriptionQueryRuleFunc func(context.Context, *ent.WebhookSubscriptionQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f WebhookSubscriptionQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.WebhookSubscriptionQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.WebhookSubscriptionQuery", q)
+}
+
+// The WebhookSubscriptionMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type WebhookSubscriptionMutationRuleFunc func(context.Context, *ent.WebhookSubscriptionMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f WebhookSubscriptionMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.WebhookSubscriptionMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.WebhookSubscriptionMutation", m)
 }
 
 type (
@@ -1024,7 +1264,11 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.BookingQuery:
 		return q.Filter(), nil
+	case *ent.BookingPolicyQuery:
+		return q.Filter(), nil
 	case *ent.BrandQuery:
+		return q.Filter(), nil
+	case *ent.BuddyInviteQuery:
 		return q.Filter(), nil
 	case *ent.ClassInstanceQuery:
 		return q.Filter(), nil
@@ -1046,6 +1290,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.IdempotencyKeyQuery:
 		return q.Filter(), nil
+	case *ent.InquiryQuery:
+		return q.Filter(), nil
 	case *ent.InstructorQuery:
 		return q.Filter(), nil
 	case *ent.LocationQuery:
@@ -1057,6 +1303,10 @@ func queryFilter(q ent.Query) (Filter, error) {
 	case *ent.MFAFactorQuery:
 		return q.Filter(), nil
 	case *ent.MemberQuery:
+		return q.Filter(), nil
+	case *ent.NotificationDeliveryQuery:
+		return q.Filter(), nil
+	case *ent.NotificationOptOutQuery:
 		return q.Filter(), nil
 	case *ent.OTPRequestQuery:
 		return q.Filter(), nil
@@ -1074,13 +1324,23 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.PlatformSettingQuery:
 		return q.Filter(), nil
+	case *ent.PushDeviceQuery:
+		return q.Filter(), nil
 	case *ent.RefreshTokenQuery:
 		return q.Filter(), nil
 	case *ent.RoomQuery:
 		return q.Filter(), nil
+	case *ent.ServiceQuery:
+		return q.Filter(), nil
 	case *ent.SessionQuery:
 		return q.Filter(), nil
 	case *ent.UserQuery:
+		return q.Filter(), nil
+	case *ent.WebhookAttemptQuery:
+		return q.Filter(), nil
+	case *ent.WebhookDeliveryQuery:
+		return q.Filter(), nil
+	case *ent.WebhookSubscriptionQuery:
 		return q.Filter(), nil
 	default:
 		return nil, Denyf("ent/privacy: unexpected query type %T for query filter", q)
@@ -1103,7 +1363,11 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.BookingMutation:
 		return m.Filter(), nil
+	case *ent.BookingPolicyMutation:
+		return m.Filter(), nil
 	case *ent.BrandMutation:
+		return m.Filter(), nil
+	case *ent.BuddyInviteMutation:
 		return m.Filter(), nil
 	case *ent.ClassInstanceMutation:
 		return m.Filter(), nil
@@ -1125,6 +1389,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.IdempotencyKeyMutation:
 		return m.Filter(), nil
+	case *ent.InquiryMutation:
+		return m.Filter(), nil
 	case *ent.InstructorMutation:
 		return m.Filter(), nil
 	case *ent.LocationMutation:
@@ -1136,6 +1402,10 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.MFAFactorMutation:
 		return m.Filter(), nil
 	case *ent.MemberMutation:
+		return m.Filter(), nil
+	case *ent.NotificationDeliveryMutation:
+		return m.Filter(), nil
+	case *ent.NotificationOptOutMutation:
 		return m.Filter(), nil
 	case *ent.OTPRequestMutation:
 		return m.Filter(), nil
@@ -1153,13 +1423,23 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.PlatformSettingMutation:
 		return m.Filter(), nil
+	case *ent.PushDeviceMutation:
+		return m.Filter(), nil
 	case *ent.RefreshTokenMutation:
 		return m.Filter(), nil
 	case *ent.RoomMutation:
 		return m.Filter(), nil
+	case *ent.ServiceMutation:
+		return m.Filter(), nil
 	case *ent.SessionMutation:
 		return m.Filter(), nil
 	case *ent.UserMutation:
+		return m.Filter(), nil
+	case *ent.WebhookAttemptMutation:
+		return m.Filter(), nil
+	case *ent.WebhookDeliveryMutation:
+		return m.Filter(), nil
+	case *ent.WebhookSubscriptionMutation:
 		return m.Filter(), nil
 	default:
 		return nil, Denyf("ent/privacy: unexpected mutation type %T for mutation filter", m)

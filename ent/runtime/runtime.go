@@ -14,7 +14,9 @@ import (
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
+	"github.com/venueplatform/venue/ent/bookingpolicy"
 	"github.com/venueplatform/venue/ent/brand"
+	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -25,12 +27,15 @@ import (
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
+	"github.com/venueplatform/venue/ent/inquiry"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfachallenge"
 	"github.com/venueplatform/venue/ent/mfafactor"
+	"github.com/venueplatform/venue/ent/notificationdelivery"
+	"github.com/venueplatform/venue/ent/notificationoptout"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
@@ -39,11 +44,16 @@ import (
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/schema"
+	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/user"
+	"github.com/venueplatform/venue/ent/webhookattempt"
+	"github.com/venueplatform/venue/ent/webhookdelivery"
+	"github.com/venueplatform/venue/ent/webhooksubscription"
 
 	"entgo.io/ent"
 	"entgo.io/ent/privacy"
@@ -432,10 +442,87 @@ func init() {
 	bookingDescWaitlistPosition := bookingFields[4].Descriptor()
 	// booking.WaitlistPositionValidator is a validator for the "waitlist_position" field. It is called by the builders before save.
 	booking.WaitlistPositionValidator = bookingDescWaitlistPosition.Validators[0].(func(int) error)
+	// bookingDescClipCharged is the schema descriptor for clip_charged field.
+	bookingDescClipCharged := bookingFields[7].Descriptor()
+	// booking.DefaultClipCharged holds the default value on creation for the clip_charged field.
+	booking.DefaultClipCharged = bookingDescClipCharged.Default.(bool)
+	// bookingDescCancelReason is the schema descriptor for cancel_reason field.
+	bookingDescCancelReason := bookingFields[10].Descriptor()
+	// booking.CancelReasonValidator is a validator for the "cancel_reason" field. It is called by the builders before save.
+	booking.CancelReasonValidator = bookingDescCancelReason.Validators[0].(func(string) error)
+	// bookingDescLateCancelFeeMinor is the schema descriptor for late_cancel_fee_minor field.
+	bookingDescLateCancelFeeMinor := bookingFields[11].Descriptor()
+	// booking.LateCancelFeeMinorValidator is a validator for the "late_cancel_fee_minor" field. It is called by the builders before save.
+	booking.LateCancelFeeMinorValidator = bookingDescLateCancelFeeMinor.Validators[0].(func(int64) error)
 	// bookingDescID is the schema descriptor for id field.
 	bookingDescID := bookingMixinFields0[0].Descriptor()
 	// booking.DefaultID holds the default value on creation for the id field.
 	booking.DefaultID = bookingDescID.Default.(func() uuid.UUID)
+	bookingpolicyMixin := schema.BookingPolicy{}.Mixin()
+	bookingpolicy.Policy = privacy.NewPolicies(bookingpolicyMixin[1], schema.BookingPolicy{})
+	bookingpolicy.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := bookingpolicy.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	bookingpolicyMixinHooks1 := bookingpolicyMixin[1].Hooks()
+
+	bookingpolicy.Hooks[1] = bookingpolicyMixinHooks1[0]
+	bookingpolicyMixinFields0 := bookingpolicyMixin[0].Fields()
+	_ = bookingpolicyMixinFields0
+	bookingpolicyFields := schema.BookingPolicy{}.Fields()
+	_ = bookingpolicyFields
+	// bookingpolicyDescCreatedAt is the schema descriptor for created_at field.
+	bookingpolicyDescCreatedAt := bookingpolicyMixinFields0[1].Descriptor()
+	// bookingpolicy.DefaultCreatedAt holds the default value on creation for the created_at field.
+	bookingpolicy.DefaultCreatedAt = bookingpolicyDescCreatedAt.Default.(func() time.Time)
+	// bookingpolicyDescUpdatedAt is the schema descriptor for updated_at field.
+	bookingpolicyDescUpdatedAt := bookingpolicyMixinFields0[2].Descriptor()
+	// bookingpolicy.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	bookingpolicy.DefaultUpdatedAt = bookingpolicyDescUpdatedAt.Default.(func() time.Time)
+	// bookingpolicy.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	bookingpolicy.UpdateDefaultUpdatedAt = bookingpolicyDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// bookingpolicyDescOpensMinutesBefore is the schema descriptor for opens_minutes_before field.
+	bookingpolicyDescOpensMinutesBefore := bookingpolicyFields[0].Descriptor()
+	// bookingpolicy.DefaultOpensMinutesBefore holds the default value on creation for the opens_minutes_before field.
+	bookingpolicy.DefaultOpensMinutesBefore = bookingpolicyDescOpensMinutesBefore.Default.(int)
+	// bookingpolicy.OpensMinutesBeforeValidator is a validator for the "opens_minutes_before" field. It is called by the builders before save.
+	bookingpolicy.OpensMinutesBeforeValidator = bookingpolicyDescOpensMinutesBefore.Validators[0].(func(int) error)
+	// bookingpolicyDescClosesMinutesBefore is the schema descriptor for closes_minutes_before field.
+	bookingpolicyDescClosesMinutesBefore := bookingpolicyFields[1].Descriptor()
+	// bookingpolicy.DefaultClosesMinutesBefore holds the default value on creation for the closes_minutes_before field.
+	bookingpolicy.DefaultClosesMinutesBefore = bookingpolicyDescClosesMinutesBefore.Default.(int)
+	// bookingpolicy.ClosesMinutesBeforeValidator is a validator for the "closes_minutes_before" field. It is called by the builders before save.
+	bookingpolicy.ClosesMinutesBeforeValidator = bookingpolicyDescClosesMinutesBefore.Validators[0].(func(int) error)
+	// bookingpolicyDescLateCancelMinutes is the schema descriptor for late_cancel_minutes field.
+	bookingpolicyDescLateCancelMinutes := bookingpolicyFields[2].Descriptor()
+	// bookingpolicy.DefaultLateCancelMinutes holds the default value on creation for the late_cancel_minutes field.
+	bookingpolicy.DefaultLateCancelMinutes = bookingpolicyDescLateCancelMinutes.Default.(int)
+	// bookingpolicy.LateCancelMinutesValidator is a validator for the "late_cancel_minutes" field. It is called by the builders before save.
+	bookingpolicy.LateCancelMinutesValidator = bookingpolicyDescLateCancelMinutes.Validators[0].(func(int) error)
+	// bookingpolicyDescLateCancelForfeitsClip is the schema descriptor for late_cancel_forfeits_clip field.
+	bookingpolicyDescLateCancelForfeitsClip := bookingpolicyFields[3].Descriptor()
+	// bookingpolicy.DefaultLateCancelForfeitsClip holds the default value on creation for the late_cancel_forfeits_clip field.
+	bookingpolicy.DefaultLateCancelForfeitsClip = bookingpolicyDescLateCancelForfeitsClip.Default.(bool)
+	// bookingpolicyDescLateCancelFeeMinor is the schema descriptor for late_cancel_fee_minor field.
+	bookingpolicyDescLateCancelFeeMinor := bookingpolicyFields[4].Descriptor()
+	// bookingpolicy.DefaultLateCancelFeeMinor holds the default value on creation for the late_cancel_fee_minor field.
+	bookingpolicy.DefaultLateCancelFeeMinor = bookingpolicyDescLateCancelFeeMinor.Default.(int64)
+	// bookingpolicy.LateCancelFeeMinorValidator is a validator for the "late_cancel_fee_minor" field. It is called by the builders before save.
+	bookingpolicy.LateCancelFeeMinorValidator = bookingpolicyDescLateCancelFeeMinor.Validators[0].(func(int64) error)
+	// bookingpolicyDescDailyLimit is the schema descriptor for daily_limit field.
+	bookingpolicyDescDailyLimit := bookingpolicyFields[6].Descriptor()
+	// bookingpolicy.DefaultDailyLimit holds the default value on creation for the daily_limit field.
+	bookingpolicy.DefaultDailyLimit = bookingpolicyDescDailyLimit.Default.(int)
+	// bookingpolicy.DailyLimitValidator is a validator for the "daily_limit" field. It is called by the builders before save.
+	bookingpolicy.DailyLimitValidator = bookingpolicyDescDailyLimit.Validators[0].(func(int) error)
+	// bookingpolicyDescID is the schema descriptor for id field.
+	bookingpolicyDescID := bookingpolicyMixinFields0[0].Descriptor()
+	// bookingpolicy.DefaultID holds the default value on creation for the id field.
+	bookingpolicy.DefaultID = bookingpolicyDescID.Default.(func() uuid.UUID)
 	brandMixin := schema.Brand{}.Mixin()
 	brand.Policy = privacy.NewPolicies(brandMixin[1], schema.Brand{})
 	brand.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -518,6 +605,41 @@ func init() {
 	brandDescID := brandMixinFields0[0].Descriptor()
 	// brand.DefaultID holds the default value on creation for the id field.
 	brand.DefaultID = brandDescID.Default.(func() uuid.UUID)
+	buddyinviteMixin := schema.BuddyInvite{}.Mixin()
+	buddyinvite.Policy = privacy.NewPolicies(buddyinviteMixin[1], schema.BuddyInvite{})
+	buddyinvite.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := buddyinvite.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	buddyinviteMixinHooks1 := buddyinviteMixin[1].Hooks()
+
+	buddyinvite.Hooks[1] = buddyinviteMixinHooks1[0]
+	buddyinviteMixinFields0 := buddyinviteMixin[0].Fields()
+	_ = buddyinviteMixinFields0
+	buddyinviteFields := schema.BuddyInvite{}.Fields()
+	_ = buddyinviteFields
+	// buddyinviteDescCreatedAt is the schema descriptor for created_at field.
+	buddyinviteDescCreatedAt := buddyinviteMixinFields0[1].Descriptor()
+	// buddyinvite.DefaultCreatedAt holds the default value on creation for the created_at field.
+	buddyinvite.DefaultCreatedAt = buddyinviteDescCreatedAt.Default.(func() time.Time)
+	// buddyinviteDescUpdatedAt is the schema descriptor for updated_at field.
+	buddyinviteDescUpdatedAt := buddyinviteMixinFields0[2].Descriptor()
+	// buddyinvite.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	buddyinvite.DefaultUpdatedAt = buddyinviteDescUpdatedAt.Default.(func() time.Time)
+	// buddyinvite.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	buddyinvite.UpdateDefaultUpdatedAt = buddyinviteDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// buddyinviteDescMessage is the schema descriptor for message field.
+	buddyinviteDescMessage := buddyinviteFields[6].Descriptor()
+	// buddyinvite.MessageValidator is a validator for the "message" field. It is called by the builders before save.
+	buddyinvite.MessageValidator = buddyinviteDescMessage.Validators[0].(func(string) error)
+	// buddyinviteDescID is the schema descriptor for id field.
+	buddyinviteDescID := buddyinviteMixinFields0[0].Descriptor()
+	// buddyinvite.DefaultID holds the default value on creation for the id field.
+	buddyinvite.DefaultID = buddyinviteDescID.Default.(func() uuid.UUID)
 	classinstanceMixin := schema.ClassInstance{}.Mixin()
 	classinstance.Policy = privacy.NewPolicies(classinstanceMixin[1], schema.ClassInstance{})
 	classinstance.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1013,6 +1135,97 @@ func init() {
 	idempotencykeyDescID := idempotencykeyMixinFields0[0].Descriptor()
 	// idempotencykey.DefaultID holds the default value on creation for the id field.
 	idempotencykey.DefaultID = idempotencykeyDescID.Default.(func() uuid.UUID)
+	inquiryMixin := schema.Inquiry{}.Mixin()
+	inquiry.Policy = privacy.NewPolicies(inquiryMixin[1], schema.Inquiry{})
+	inquiry.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := inquiry.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	inquiryMixinHooks1 := inquiryMixin[1].Hooks()
+
+	inquiry.Hooks[1] = inquiryMixinHooks1[0]
+	inquiryMixinFields0 := inquiryMixin[0].Fields()
+	_ = inquiryMixinFields0
+	inquiryFields := schema.Inquiry{}.Fields()
+	_ = inquiryFields
+	// inquiryDescCreatedAt is the schema descriptor for created_at field.
+	inquiryDescCreatedAt := inquiryMixinFields0[1].Descriptor()
+	// inquiry.DefaultCreatedAt holds the default value on creation for the created_at field.
+	inquiry.DefaultCreatedAt = inquiryDescCreatedAt.Default.(func() time.Time)
+	// inquiryDescUpdatedAt is the schema descriptor for updated_at field.
+	inquiryDescUpdatedAt := inquiryMixinFields0[2].Descriptor()
+	// inquiry.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	inquiry.DefaultUpdatedAt = inquiryDescUpdatedAt.Default.(func() time.Time)
+	// inquiry.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	inquiry.UpdateDefaultUpdatedAt = inquiryDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// inquiryDescServiceName is the schema descriptor for service_name field.
+	inquiryDescServiceName := inquiryFields[3].Descriptor()
+	// inquiry.ServiceNameValidator is a validator for the "service_name" field. It is called by the builders before save.
+	inquiry.ServiceNameValidator = func() func(string) error {
+		validators := inquiryDescServiceName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(service_name string) error {
+			for _, fn := range fns {
+				if err := fn(service_name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// inquiryDescPreferredTime is the schema descriptor for preferred_time field.
+	inquiryDescPreferredTime := inquiryFields[4].Descriptor()
+	// inquiry.PreferredTimeValidator is a validator for the "preferred_time" field. It is called by the builders before save.
+	inquiry.PreferredTimeValidator = inquiryDescPreferredTime.Validators[0].(func(string) error)
+	// inquiryDescMessage is the schema descriptor for message field.
+	inquiryDescMessage := inquiryFields[5].Descriptor()
+	// inquiry.MessageValidator is a validator for the "message" field. It is called by the builders before save.
+	inquiry.MessageValidator = inquiryDescMessage.Validators[0].(func(string) error)
+	// inquiryDescContactName is the schema descriptor for contact_name field.
+	inquiryDescContactName := inquiryFields[6].Descriptor()
+	// inquiry.ContactNameValidator is a validator for the "contact_name" field. It is called by the builders before save.
+	inquiry.ContactNameValidator = inquiryDescContactName.Validators[0].(func(string) error)
+	// inquiryDescContactEmail is the schema descriptor for contact_email field.
+	inquiryDescContactEmail := inquiryFields[7].Descriptor()
+	// inquiry.ContactEmailValidator is a validator for the "contact_email" field. It is called by the builders before save.
+	inquiry.ContactEmailValidator = inquiryDescContactEmail.Validators[0].(func(string) error)
+	// inquiryDescContactPhone is the schema descriptor for contact_phone field.
+	inquiryDescContactPhone := inquiryFields[8].Descriptor()
+	// inquiry.ContactPhoneValidator is a validator for the "contact_phone" field. It is called by the builders before save.
+	inquiry.ContactPhoneValidator = inquiryDescContactPhone.Validators[0].(func(string) error)
+	// inquiryDescRequestID is the schema descriptor for request_id field.
+	inquiryDescRequestID := inquiryFields[10].Descriptor()
+	// inquiry.RequestIDValidator is a validator for the "request_id" field. It is called by the builders before save.
+	inquiry.RequestIDValidator = func() func(string) error {
+		validators := inquiryDescRequestID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(request_id string) error {
+			for _, fn := range fns {
+				if err := fn(request_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// inquiryDescNotifyAttempts is the schema descriptor for notify_attempts field.
+	inquiryDescNotifyAttempts := inquiryFields[12].Descriptor()
+	// inquiry.DefaultNotifyAttempts holds the default value on creation for the notify_attempts field.
+	inquiry.DefaultNotifyAttempts = inquiryDescNotifyAttempts.Default.(int)
+	// inquiryDescID is the schema descriptor for id field.
+	inquiryDescID := inquiryMixinFields0[0].Descriptor()
+	// inquiry.DefaultID holds the default value on creation for the id field.
+	inquiry.DefaultID = inquiryDescID.Default.(func() uuid.UUID)
 	instructorMixin := schema.Instructor{}.Mixin()
 	instructor.Policy = privacy.NewPolicies(instructorMixin[1], schema.Instructor{})
 	instructor.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1306,6 +1519,132 @@ func init() {
 	memberDescID := memberMixinFields0[0].Descriptor()
 	// member.DefaultID holds the default value on creation for the id field.
 	member.DefaultID = memberDescID.Default.(func() uuid.UUID)
+	notificationdeliveryMixin := schema.NotificationDelivery{}.Mixin()
+	notificationdelivery.Policy = privacy.NewPolicies(notificationdeliveryMixin[1], schema.NotificationDelivery{})
+	notificationdelivery.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := notificationdelivery.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	notificationdeliveryMixinHooks1 := notificationdeliveryMixin[1].Hooks()
+
+	notificationdelivery.Hooks[1] = notificationdeliveryMixinHooks1[0]
+	notificationdeliveryMixinFields0 := notificationdeliveryMixin[0].Fields()
+	_ = notificationdeliveryMixinFields0
+	notificationdeliveryFields := schema.NotificationDelivery{}.Fields()
+	_ = notificationdeliveryFields
+	// notificationdeliveryDescCreatedAt is the schema descriptor for created_at field.
+	notificationdeliveryDescCreatedAt := notificationdeliveryMixinFields0[1].Descriptor()
+	// notificationdelivery.DefaultCreatedAt holds the default value on creation for the created_at field.
+	notificationdelivery.DefaultCreatedAt = notificationdeliveryDescCreatedAt.Default.(func() time.Time)
+	// notificationdeliveryDescUpdatedAt is the schema descriptor for updated_at field.
+	notificationdeliveryDescUpdatedAt := notificationdeliveryMixinFields0[2].Descriptor()
+	// notificationdelivery.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	notificationdelivery.DefaultUpdatedAt = notificationdeliveryDescUpdatedAt.Default.(func() time.Time)
+	// notificationdelivery.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	notificationdelivery.UpdateDefaultUpdatedAt = notificationdeliveryDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// notificationdeliveryDescAddress is the schema descriptor for address field.
+	notificationdeliveryDescAddress := notificationdeliveryFields[5].Descriptor()
+	// notificationdelivery.DefaultAddress holds the default value on creation for the address field.
+	notificationdelivery.DefaultAddress = notificationdeliveryDescAddress.Default.(string)
+	// notificationdelivery.AddressValidator is a validator for the "address" field. It is called by the builders before save.
+	notificationdelivery.AddressValidator = notificationdeliveryDescAddress.Validators[0].(func(string) error)
+	// notificationdeliveryDescKind is the schema descriptor for kind field.
+	notificationdeliveryDescKind := notificationdeliveryFields[6].Descriptor()
+	// notificationdelivery.KindValidator is a validator for the "kind" field. It is called by the builders before save.
+	notificationdelivery.KindValidator = func() func(string) error {
+		validators := notificationdeliveryDescKind.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(kind string) error {
+			for _, fn := range fns {
+				if err := fn(kind); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// notificationdeliveryDescSubject is the schema descriptor for subject field.
+	notificationdeliveryDescSubject := notificationdeliveryFields[7].Descriptor()
+	// notificationdelivery.DefaultSubject holds the default value on creation for the subject field.
+	notificationdelivery.DefaultSubject = notificationdeliveryDescSubject.Default.(string)
+	// notificationdelivery.SubjectValidator is a validator for the "subject" field. It is called by the builders before save.
+	notificationdelivery.SubjectValidator = notificationdeliveryDescSubject.Validators[0].(func(string) error)
+	// notificationdeliveryDescBody is the schema descriptor for body field.
+	notificationdeliveryDescBody := notificationdeliveryFields[8].Descriptor()
+	// notificationdelivery.DefaultBody holds the default value on creation for the body field.
+	notificationdelivery.DefaultBody = notificationdeliveryDescBody.Default.(string)
+	// notificationdeliveryDescStatusReason is the schema descriptor for status_reason field.
+	notificationdeliveryDescStatusReason := notificationdeliveryFields[11].Descriptor()
+	// notificationdelivery.StatusReasonValidator is a validator for the "status_reason" field. It is called by the builders before save.
+	notificationdelivery.StatusReasonValidator = notificationdeliveryDescStatusReason.Validators[0].(func(string) error)
+	// notificationdeliveryDescAttempts is the schema descriptor for attempts field.
+	notificationdeliveryDescAttempts := notificationdeliveryFields[12].Descriptor()
+	// notificationdelivery.DefaultAttempts holds the default value on creation for the attempts field.
+	notificationdelivery.DefaultAttempts = notificationdeliveryDescAttempts.Default.(int)
+	// notificationdelivery.AttemptsValidator is a validator for the "attempts" field. It is called by the builders before save.
+	notificationdelivery.AttemptsValidator = notificationdeliveryDescAttempts.Validators[0].(func(int) error)
+	// notificationdeliveryDescLastError is the schema descriptor for last_error field.
+	notificationdeliveryDescLastError := notificationdeliveryFields[13].Descriptor()
+	// notificationdelivery.LastErrorValidator is a validator for the "last_error" field. It is called by the builders before save.
+	notificationdelivery.LastErrorValidator = notificationdeliveryDescLastError.Validators[0].(func(string) error)
+	// notificationdeliveryDescProviderMessageID is the schema descriptor for provider_message_id field.
+	notificationdeliveryDescProviderMessageID := notificationdeliveryFields[14].Descriptor()
+	// notificationdelivery.ProviderMessageIDValidator is a validator for the "provider_message_id" field. It is called by the builders before save.
+	notificationdelivery.ProviderMessageIDValidator = notificationdeliveryDescProviderMessageID.Validators[0].(func(string) error)
+	// notificationdeliveryDescCorrelationID is the schema descriptor for correlation_id field.
+	notificationdeliveryDescCorrelationID := notificationdeliveryFields[17].Descriptor()
+	// notificationdelivery.DefaultCorrelationID holds the default value on creation for the correlation_id field.
+	notificationdelivery.DefaultCorrelationID = notificationdeliveryDescCorrelationID.Default.(string)
+	// notificationdelivery.CorrelationIDValidator is a validator for the "correlation_id" field. It is called by the builders before save.
+	notificationdelivery.CorrelationIDValidator = notificationdeliveryDescCorrelationID.Validators[0].(func(string) error)
+	// notificationdeliveryDescCreatedBy is the schema descriptor for created_by field.
+	notificationdeliveryDescCreatedBy := notificationdeliveryFields[18].Descriptor()
+	// notificationdelivery.DefaultCreatedBy holds the default value on creation for the created_by field.
+	notificationdelivery.DefaultCreatedBy = notificationdeliveryDescCreatedBy.Default.(string)
+	// notificationdelivery.CreatedByValidator is a validator for the "created_by" field. It is called by the builders before save.
+	notificationdelivery.CreatedByValidator = notificationdeliveryDescCreatedBy.Validators[0].(func(string) error)
+	// notificationdeliveryDescID is the schema descriptor for id field.
+	notificationdeliveryDescID := notificationdeliveryMixinFields0[0].Descriptor()
+	// notificationdelivery.DefaultID holds the default value on creation for the id field.
+	notificationdelivery.DefaultID = notificationdeliveryDescID.Default.(func() uuid.UUID)
+	notificationoptoutMixin := schema.NotificationOptOut{}.Mixin()
+	notificationoptout.Policy = privacy.NewPolicies(notificationoptoutMixin[1], schema.NotificationOptOut{})
+	notificationoptout.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := notificationoptout.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	notificationoptoutMixinHooks1 := notificationoptoutMixin[1].Hooks()
+
+	notificationoptout.Hooks[1] = notificationoptoutMixinHooks1[0]
+	notificationoptoutMixinFields0 := notificationoptoutMixin[0].Fields()
+	_ = notificationoptoutMixinFields0
+	notificationoptoutFields := schema.NotificationOptOut{}.Fields()
+	_ = notificationoptoutFields
+	// notificationoptoutDescCreatedAt is the schema descriptor for created_at field.
+	notificationoptoutDescCreatedAt := notificationoptoutMixinFields0[1].Descriptor()
+	// notificationoptout.DefaultCreatedAt holds the default value on creation for the created_at field.
+	notificationoptout.DefaultCreatedAt = notificationoptoutDescCreatedAt.Default.(func() time.Time)
+	// notificationoptoutDescUpdatedAt is the schema descriptor for updated_at field.
+	notificationoptoutDescUpdatedAt := notificationoptoutMixinFields0[2].Descriptor()
+	// notificationoptout.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	notificationoptout.DefaultUpdatedAt = notificationoptoutDescUpdatedAt.Default.(func() time.Time)
+	// notificationoptout.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	notificationoptout.UpdateDefaultUpdatedAt = notificationoptoutDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// notificationoptoutDescID is the schema descriptor for id field.
+	notificationoptoutDescID := notificationoptoutMixinFields0[0].Descriptor()
+	// notificationoptout.DefaultID holds the default value on creation for the id field.
+	notificationoptout.DefaultID = notificationoptoutDescID.Default.(func() uuid.UUID)
 	otprequestMixin := schema.OTPRequest{}.Mixin()
 	otprequest.Policy = privacy.NewPolicies(schema.OTPRequest{})
 	otprequest.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1853,6 +2192,55 @@ func init() {
 	platformsettingDescID := platformsettingMixinFields0[0].Descriptor()
 	// platformsetting.DefaultID holds the default value on creation for the id field.
 	platformsetting.DefaultID = platformsettingDescID.Default.(func() uuid.UUID)
+	pushdeviceMixin := schema.PushDevice{}.Mixin()
+	pushdevice.Policy = privacy.NewPolicies(pushdeviceMixin[1], schema.PushDevice{})
+	pushdevice.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := pushdevice.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	pushdeviceMixinHooks1 := pushdeviceMixin[1].Hooks()
+
+	pushdevice.Hooks[1] = pushdeviceMixinHooks1[0]
+	pushdeviceMixinFields0 := pushdeviceMixin[0].Fields()
+	_ = pushdeviceMixinFields0
+	pushdeviceFields := schema.PushDevice{}.Fields()
+	_ = pushdeviceFields
+	// pushdeviceDescCreatedAt is the schema descriptor for created_at field.
+	pushdeviceDescCreatedAt := pushdeviceMixinFields0[1].Descriptor()
+	// pushdevice.DefaultCreatedAt holds the default value on creation for the created_at field.
+	pushdevice.DefaultCreatedAt = pushdeviceDescCreatedAt.Default.(func() time.Time)
+	// pushdeviceDescUpdatedAt is the schema descriptor for updated_at field.
+	pushdeviceDescUpdatedAt := pushdeviceMixinFields0[2].Descriptor()
+	// pushdevice.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	pushdevice.DefaultUpdatedAt = pushdeviceDescUpdatedAt.Default.(func() time.Time)
+	// pushdevice.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	pushdevice.UpdateDefaultUpdatedAt = pushdeviceDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// pushdeviceDescToken is the schema descriptor for token field.
+	pushdeviceDescToken := pushdeviceFields[2].Descriptor()
+	// pushdevice.TokenValidator is a validator for the "token" field. It is called by the builders before save.
+	pushdevice.TokenValidator = func() func(string) error {
+		validators := pushdeviceDescToken.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(token string) error {
+			for _, fn := range fns {
+				if err := fn(token); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// pushdeviceDescID is the schema descriptor for id field.
+	pushdeviceDescID := pushdeviceMixinFields0[0].Descriptor()
+	// pushdevice.DefaultID holds the default value on creation for the id field.
+	pushdevice.DefaultID = pushdeviceDescID.Default.(func() uuid.UUID)
 	refreshtokenMixin := schema.RefreshToken{}.Mixin()
 	refreshtoken.Policy = privacy.NewPolicies(schema.RefreshToken{})
 	refreshtoken.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1952,6 +2340,148 @@ func init() {
 	roomDescID := roomMixinFields0[0].Descriptor()
 	// room.DefaultID holds the default value on creation for the id field.
 	room.DefaultID = roomDescID.Default.(func() uuid.UUID)
+	serviceMixin := schema.Service{}.Mixin()
+	service.Policy = privacy.NewPolicies(serviceMixin[1], schema.Service{})
+	service.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := service.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	serviceMixinHooks1 := serviceMixin[1].Hooks()
+
+	service.Hooks[1] = serviceMixinHooks1[0]
+	serviceMixinFields0 := serviceMixin[0].Fields()
+	_ = serviceMixinFields0
+	serviceMixinFields2 := serviceMixin[2].Fields()
+	_ = serviceMixinFields2
+	serviceFields := schema.Service{}.Fields()
+	_ = serviceFields
+	// serviceDescCreatedAt is the schema descriptor for created_at field.
+	serviceDescCreatedAt := serviceMixinFields0[1].Descriptor()
+	// service.DefaultCreatedAt holds the default value on creation for the created_at field.
+	service.DefaultCreatedAt = serviceDescCreatedAt.Default.(func() time.Time)
+	// serviceDescUpdatedAt is the schema descriptor for updated_at field.
+	serviceDescUpdatedAt := serviceMixinFields0[2].Descriptor()
+	// service.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	service.DefaultUpdatedAt = serviceDescUpdatedAt.Default.(func() time.Time)
+	// service.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	service.UpdateDefaultUpdatedAt = serviceDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// serviceDescImportRef is the schema descriptor for import_ref field.
+	serviceDescImportRef := serviceMixinFields2[0].Descriptor()
+	// service.ImportRefValidator is a validator for the "import_ref" field. It is called by the builders before save.
+	service.ImportRefValidator = serviceDescImportRef.Validators[0].(func(string) error)
+	// serviceDescName is the schema descriptor for name field.
+	serviceDescName := serviceFields[0].Descriptor()
+	// service.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	service.NameValidator = func() func(string) error {
+		validators := serviceDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// serviceDescSlug is the schema descriptor for slug field.
+	serviceDescSlug := serviceFields[1].Descriptor()
+	// service.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	service.SlugValidator = func() func(string) error {
+		validators := serviceDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+			validators[2].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// serviceDescDescription is the schema descriptor for description field.
+	serviceDescDescription := serviceFields[2].Descriptor()
+	// service.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	service.DescriptionValidator = serviceDescDescription.Validators[0].(func(string) error)
+	// serviceDescCategory is the schema descriptor for category field.
+	serviceDescCategory := serviceFields[3].Descriptor()
+	// service.CategoryValidator is a validator for the "category" field. It is called by the builders before save.
+	service.CategoryValidator = serviceDescCategory.Validators[0].(func(string) error)
+	// serviceDescDurationMinutes is the schema descriptor for duration_minutes field.
+	serviceDescDurationMinutes := serviceFields[4].Descriptor()
+	// service.DurationMinutesValidator is a validator for the "duration_minutes" field. It is called by the builders before save.
+	service.DurationMinutesValidator = func() func(int) error {
+		validators := serviceDescDurationMinutes.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(duration_minutes int) error {
+			for _, fn := range fns {
+				if err := fn(duration_minutes); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// serviceDescPriceMinor is the schema descriptor for price_minor field.
+	serviceDescPriceMinor := serviceFields[5].Descriptor()
+	// service.PriceMinorValidator is a validator for the "price_minor" field. It is called by the builders before save.
+	service.PriceMinorValidator = serviceDescPriceMinor.Validators[0].(func(int64) error)
+	// serviceDescCurrency is the schema descriptor for currency field.
+	serviceDescCurrency := serviceFields[6].Descriptor()
+	// service.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	service.CurrencyValidator = func() func(string) error {
+		validators := serviceDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// serviceDescIsActive is the schema descriptor for is_active field.
+	serviceDescIsActive := serviceFields[7].Descriptor()
+	// service.DefaultIsActive holds the default value on creation for the is_active field.
+	service.DefaultIsActive = serviceDescIsActive.Default.(bool)
+	// serviceDescListed is the schema descriptor for listed field.
+	serviceDescListed := serviceFields[8].Descriptor()
+	// service.DefaultListed holds the default value on creation for the listed field.
+	service.DefaultListed = serviceDescListed.Default.(bool)
+	// serviceDescAcceptsInquiries is the schema descriptor for accepts_inquiries field.
+	serviceDescAcceptsInquiries := serviceFields[9].Descriptor()
+	// service.DefaultAcceptsInquiries holds the default value on creation for the accepts_inquiries field.
+	service.DefaultAcceptsInquiries = serviceDescAcceptsInquiries.Default.(bool)
+	// serviceDescImageURL is the schema descriptor for image_url field.
+	serviceDescImageURL := serviceFields[10].Descriptor()
+	// service.ImageURLValidator is a validator for the "image_url" field. It is called by the builders before save.
+	service.ImageURLValidator = serviceDescImageURL.Validators[0].(func(string) error)
+	// serviceDescSortOrder is the schema descriptor for sort_order field.
+	serviceDescSortOrder := serviceFields[11].Descriptor()
+	// service.DefaultSortOrder holds the default value on creation for the sort_order field.
+	service.DefaultSortOrder = serviceDescSortOrder.Default.(int)
+	// serviceDescID is the schema descriptor for id field.
+	serviceDescID := serviceMixinFields0[0].Descriptor()
+	// service.DefaultID holds the default value on creation for the id field.
+	service.DefaultID = serviceDescID.Default.(func() uuid.UUID)
 	sessionMixin := schema.Session{}.Mixin()
 	session.Policy = privacy.NewPolicies(schema.Session{})
 	session.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -2046,6 +2576,219 @@ func init() {
 	userDescID := userMixinFields0[0].Descriptor()
 	// user.DefaultID holds the default value on creation for the id field.
 	user.DefaultID = userDescID.Default.(func() uuid.UUID)
+	webhookattemptMixin := schema.WebhookAttempt{}.Mixin()
+	webhookattempt.Policy = privacy.NewPolicies(webhookattemptMixin[1], schema.WebhookAttempt{})
+	webhookattempt.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := webhookattempt.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	webhookattemptMixinHooks1 := webhookattemptMixin[1].Hooks()
+
+	webhookattempt.Hooks[1] = webhookattemptMixinHooks1[0]
+	webhookattemptMixinFields0 := webhookattemptMixin[0].Fields()
+	_ = webhookattemptMixinFields0
+	webhookattemptFields := schema.WebhookAttempt{}.Fields()
+	_ = webhookattemptFields
+	// webhookattemptDescCreatedAt is the schema descriptor for created_at field.
+	webhookattemptDescCreatedAt := webhookattemptMixinFields0[1].Descriptor()
+	// webhookattempt.DefaultCreatedAt holds the default value on creation for the created_at field.
+	webhookattempt.DefaultCreatedAt = webhookattemptDescCreatedAt.Default.(func() time.Time)
+	// webhookattemptDescUpdatedAt is the schema descriptor for updated_at field.
+	webhookattemptDescUpdatedAt := webhookattemptMixinFields0[2].Descriptor()
+	// webhookattempt.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	webhookattempt.DefaultUpdatedAt = webhookattemptDescUpdatedAt.Default.(func() time.Time)
+	// webhookattempt.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	webhookattempt.UpdateDefaultUpdatedAt = webhookattemptDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// webhookattemptDescNumber is the schema descriptor for number field.
+	webhookattemptDescNumber := webhookattemptFields[1].Descriptor()
+	// webhookattempt.NumberValidator is a validator for the "number" field. It is called by the builders before save.
+	webhookattempt.NumberValidator = webhookattemptDescNumber.Validators[0].(func(int) error)
+	// webhookattemptDescDurationMs is the schema descriptor for duration_ms field.
+	webhookattemptDescDurationMs := webhookattemptFields[3].Descriptor()
+	// webhookattempt.DefaultDurationMs holds the default value on creation for the duration_ms field.
+	webhookattempt.DefaultDurationMs = webhookattemptDescDurationMs.Default.(int64)
+	// webhookattemptDescOutcome is the schema descriptor for outcome field.
+	webhookattemptDescOutcome := webhookattemptFields[5].Descriptor()
+	// webhookattempt.OutcomeValidator is a validator for the "outcome" field. It is called by the builders before save.
+	webhookattempt.OutcomeValidator = webhookattemptDescOutcome.Validators[0].(func(string) error)
+	// webhookattemptDescErrorClass is the schema descriptor for error_class field.
+	webhookattemptDescErrorClass := webhookattemptFields[6].Descriptor()
+	// webhookattempt.DefaultErrorClass holds the default value on creation for the error_class field.
+	webhookattempt.DefaultErrorClass = webhookattemptDescErrorClass.Default.(string)
+	// webhookattempt.ErrorClassValidator is a validator for the "error_class" field. It is called by the builders before save.
+	webhookattempt.ErrorClassValidator = webhookattemptDescErrorClass.Validators[0].(func(string) error)
+	// webhookattemptDescError is the schema descriptor for error field.
+	webhookattemptDescError := webhookattemptFields[7].Descriptor()
+	// webhookattempt.DefaultError holds the default value on creation for the error field.
+	webhookattempt.DefaultError = webhookattemptDescError.Default.(string)
+	// webhookattempt.ErrorValidator is a validator for the "error" field. It is called by the builders before save.
+	webhookattempt.ErrorValidator = webhookattemptDescError.Validators[0].(func(string) error)
+	// webhookattemptDescResponseSnippet is the schema descriptor for response_snippet field.
+	webhookattemptDescResponseSnippet := webhookattemptFields[8].Descriptor()
+	// webhookattempt.DefaultResponseSnippet holds the default value on creation for the response_snippet field.
+	webhookattempt.DefaultResponseSnippet = webhookattemptDescResponseSnippet.Default.(string)
+	// webhookattempt.ResponseSnippetValidator is a validator for the "response_snippet" field. It is called by the builders before save.
+	webhookattempt.ResponseSnippetValidator = webhookattemptDescResponseSnippet.Validators[0].(func(string) error)
+	// webhookattemptDescCorrelationID is the schema descriptor for correlation_id field.
+	webhookattemptDescCorrelationID := webhookattemptFields[9].Descriptor()
+	// webhookattempt.DefaultCorrelationID holds the default value on creation for the correlation_id field.
+	webhookattempt.DefaultCorrelationID = webhookattemptDescCorrelationID.Default.(string)
+	// webhookattempt.CorrelationIDValidator is a validator for the "correlation_id" field. It is called by the builders before save.
+	webhookattempt.CorrelationIDValidator = webhookattemptDescCorrelationID.Validators[0].(func(string) error)
+	// webhookattemptDescID is the schema descriptor for id field.
+	webhookattemptDescID := webhookattemptMixinFields0[0].Descriptor()
+	// webhookattempt.DefaultID holds the default value on creation for the id field.
+	webhookattempt.DefaultID = webhookattemptDescID.Default.(func() uuid.UUID)
+	webhookdeliveryMixin := schema.WebhookDelivery{}.Mixin()
+	webhookdelivery.Policy = privacy.NewPolicies(webhookdeliveryMixin[1], schema.WebhookDelivery{})
+	webhookdelivery.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := webhookdelivery.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	webhookdeliveryMixinHooks1 := webhookdeliveryMixin[1].Hooks()
+
+	webhookdelivery.Hooks[1] = webhookdeliveryMixinHooks1[0]
+	webhookdeliveryMixinFields0 := webhookdeliveryMixin[0].Fields()
+	_ = webhookdeliveryMixinFields0
+	webhookdeliveryFields := schema.WebhookDelivery{}.Fields()
+	_ = webhookdeliveryFields
+	// webhookdeliveryDescCreatedAt is the schema descriptor for created_at field.
+	webhookdeliveryDescCreatedAt := webhookdeliveryMixinFields0[1].Descriptor()
+	// webhookdelivery.DefaultCreatedAt holds the default value on creation for the created_at field.
+	webhookdelivery.DefaultCreatedAt = webhookdeliveryDescCreatedAt.Default.(func() time.Time)
+	// webhookdeliveryDescUpdatedAt is the schema descriptor for updated_at field.
+	webhookdeliveryDescUpdatedAt := webhookdeliveryMixinFields0[2].Descriptor()
+	// webhookdelivery.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	webhookdelivery.DefaultUpdatedAt = webhookdeliveryDescUpdatedAt.Default.(func() time.Time)
+	// webhookdelivery.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	webhookdelivery.UpdateDefaultUpdatedAt = webhookdeliveryDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// webhookdeliveryDescEventType is the schema descriptor for event_type field.
+	webhookdeliveryDescEventType := webhookdeliveryFields[2].Descriptor()
+	// webhookdelivery.EventTypeValidator is a validator for the "event_type" field. It is called by the builders before save.
+	webhookdelivery.EventTypeValidator = func() func(string) error {
+		validators := webhookdeliveryDescEventType.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(event_type string) error {
+			for _, fn := range fns {
+				if err := fn(event_type); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// webhookdeliveryDescMessageID is the schema descriptor for message_id field.
+	webhookdeliveryDescMessageID := webhookdeliveryFields[3].Descriptor()
+	// webhookdelivery.MessageIDValidator is a validator for the "message_id" field. It is called by the builders before save.
+	webhookdelivery.MessageIDValidator = func() func(string) error {
+		validators := webhookdeliveryDescMessageID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(message_id string) error {
+			for _, fn := range fns {
+				if err := fn(message_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// webhookdeliveryDescAttempts is the schema descriptor for attempts field.
+	webhookdeliveryDescAttempts := webhookdeliveryFields[5].Descriptor()
+	// webhookdelivery.DefaultAttempts holds the default value on creation for the attempts field.
+	webhookdelivery.DefaultAttempts = webhookdeliveryDescAttempts.Default.(int)
+	// webhookdelivery.AttemptsValidator is a validator for the "attempts" field. It is called by the builders before save.
+	webhookdelivery.AttemptsValidator = webhookdeliveryDescAttempts.Validators[0].(func(int) error)
+	// webhookdeliveryDescID is the schema descriptor for id field.
+	webhookdeliveryDescID := webhookdeliveryMixinFields0[0].Descriptor()
+	// webhookdelivery.DefaultID holds the default value on creation for the id field.
+	webhookdelivery.DefaultID = webhookdeliveryDescID.Default.(func() uuid.UUID)
+	webhooksubscriptionMixin := schema.WebhookSubscription{}.Mixin()
+	webhooksubscription.Policy = privacy.NewPolicies(webhooksubscriptionMixin[1], schema.WebhookSubscription{})
+	webhooksubscription.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := webhooksubscription.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	webhooksubscriptionMixinHooks1 := webhooksubscriptionMixin[1].Hooks()
+
+	webhooksubscription.Hooks[1] = webhooksubscriptionMixinHooks1[0]
+	webhooksubscriptionMixinFields0 := webhooksubscriptionMixin[0].Fields()
+	_ = webhooksubscriptionMixinFields0
+	webhooksubscriptionFields := schema.WebhookSubscription{}.Fields()
+	_ = webhooksubscriptionFields
+	// webhooksubscriptionDescCreatedAt is the schema descriptor for created_at field.
+	webhooksubscriptionDescCreatedAt := webhooksubscriptionMixinFields0[1].Descriptor()
+	// webhooksubscription.DefaultCreatedAt holds the default value on creation for the created_at field.
+	webhooksubscription.DefaultCreatedAt = webhooksubscriptionDescCreatedAt.Default.(func() time.Time)
+	// webhooksubscriptionDescUpdatedAt is the schema descriptor for updated_at field.
+	webhooksubscriptionDescUpdatedAt := webhooksubscriptionMixinFields0[2].Descriptor()
+	// webhooksubscription.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	webhooksubscription.DefaultUpdatedAt = webhooksubscriptionDescUpdatedAt.Default.(func() time.Time)
+	// webhooksubscription.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	webhooksubscription.UpdateDefaultUpdatedAt = webhooksubscriptionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// webhooksubscriptionDescURL is the schema descriptor for url field.
+	webhooksubscriptionDescURL := webhooksubscriptionFields[0].Descriptor()
+	// webhooksubscription.URLValidator is a validator for the "url" field. It is called by the builders before save.
+	webhooksubscription.URLValidator = func() func(string) error {
+		validators := webhooksubscriptionDescURL.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(url string) error {
+			for _, fn := range fns {
+				if err := fn(url); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// webhooksubscriptionDescDescription is the schema descriptor for description field.
+	webhooksubscriptionDescDescription := webhooksubscriptionFields[1].Descriptor()
+	// webhooksubscription.DefaultDescription holds the default value on creation for the description field.
+	webhooksubscription.DefaultDescription = webhooksubscriptionDescDescription.Default.(string)
+	// webhooksubscription.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	webhooksubscription.DescriptionValidator = webhooksubscriptionDescDescription.Validators[0].(func(string) error)
+	// webhooksubscriptionDescSecret is the schema descriptor for secret field.
+	webhooksubscriptionDescSecret := webhooksubscriptionFields[3].Descriptor()
+	// webhooksubscription.SecretValidator is a validator for the "secret" field. It is called by the builders before save.
+	webhooksubscription.SecretValidator = webhooksubscriptionDescSecret.Validators[0].(func(string) error)
+	// webhooksubscriptionDescEnabled is the schema descriptor for enabled field.
+	webhooksubscriptionDescEnabled := webhooksubscriptionFields[7].Descriptor()
+	// webhooksubscription.DefaultEnabled holds the default value on creation for the enabled field.
+	webhooksubscription.DefaultEnabled = webhooksubscriptionDescEnabled.Default.(bool)
+	// webhooksubscriptionDescDisabledReason is the schema descriptor for disabled_reason field.
+	webhooksubscriptionDescDisabledReason := webhooksubscriptionFields[8].Descriptor()
+	// webhooksubscription.DisabledReasonValidator is a validator for the "disabled_reason" field. It is called by the builders before save.
+	webhooksubscription.DisabledReasonValidator = webhooksubscriptionDescDisabledReason.Validators[0].(func(string) error)
+	// webhooksubscriptionDescCreatedBy is the schema descriptor for created_by field.
+	webhooksubscriptionDescCreatedBy := webhooksubscriptionFields[10].Descriptor()
+	// webhooksubscription.DefaultCreatedBy holds the default value on creation for the created_by field.
+	webhooksubscription.DefaultCreatedBy = webhooksubscriptionDescCreatedBy.Default.(string)
+	// webhooksubscription.CreatedByValidator is a validator for the "created_by" field. It is called by the builders before save.
+	webhooksubscription.CreatedByValidator = webhooksubscriptionDescCreatedBy.Validators[0].(func(string) error)
+	// webhooksubscriptionDescID is the schema descriptor for id field.
+	webhooksubscriptionDescID := webhooksubscriptionMixinFields0[0].Descriptor()
+	// webhooksubscription.DefaultID holds the default value on creation for the id field.
+	webhooksubscription.DefaultID = webhooksubscriptionDescID.Default.(func() uuid.UUID)
 }
 
 const (

@@ -69,11 +69,11 @@ func (BookingPolicy) Mixin() []ent.Mixin {
 // Fields of the BookingPolicy.
 func (BookingPolicy) Fields() []ent.Field {
 	return []ent.Field{
-		field.Int("opens_minutes_before").Default(30*24*60).NonNegative().
+		field.Int("opens_minutes_before").Default(30 * 24 * 60).NonNegative().
 			Comment("Booking opens this many minutes before the class starts (default 30 days)."),
 		field.Int("closes_minutes_before").Default(0).NonNegative().
 			Comment("Booking closes this many minutes before the class starts (default: at the start)."),
-		field.Int("late_cancel_minutes").Default(12*60).NonNegative().
+		field.Int("late_cancel_minutes").Default(12 * 60).NonNegative().
 			Comment("A member's cancellation this close to the start is a late cancellation (default 12 hours)."),
 		field.Bool("late_cancel_forfeits_clip").Default(true).
 			Comment("Whether a late cancellation keeps the clip the booking took."),

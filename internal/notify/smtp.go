@@ -1,0 +1,250 @@
+package notify
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"mime"
+	"mime/quotedprintable"
+	"net"
+	"net/mail"
+	"net/smtp"
+	"net/textproto"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// TLS modes of the SMTP adapter.
+const (
+	// TLSAuto upgrades with STARTTLS when the server offers it.
+	TLSAuto = "auto"
+	// TLSRequired refuses to send unless STARTTLS succeeds.
+	TLSRequired = "required"
+	// TLSImplicit connects over TLS from the start (port 465).
+	TLSImplicit = "implicit"
+	// TLSOff never upgrades (a local relay).
+	TLSOff = "off"
+)
+
+// SMTPConfig configures the e-mail adapter.
+type SMTPConfig struct {
+	Host     string
+	Port     int
+	From     string
+	Username string
+	Password string
+	// TLS is one of TLSAuto (default), TLSRequired, TLSImplicit, TLSOff.
+	TLS string
+	// TLSConfig overrides the TLS client configuration (tests trust their own CA).
+	TLSConfig *tls.Config
+	// Timeout bounds one send; zero means 30 seconds.
+	Timeout time.Duration
+	// HelloName is the name sent in EHLO; empty means "localhost".
+	HelloName string
+}
+
+// ConfigFromEnv reads the channel configuration from the environment: VENUE_SMTP_HOST (empty:
+// e-mail goes to the log sink), VENUE_SMTP_PORT (default 587), VENUE_SMTP_FROM (required with
+// a host), VENUE_SMTP_USERNAME and VENUE_SMTP_PASSWORD (PLAIN auth when set), VENUE_SMTP_TLS
+// (auto, required, implicit or off; default auto).
+func ConfigFromEnv() (Config, error) {
+	c := SMTPConfig{
+		Host:     os.Getenv("VENUE_SMTP_HOST"),
+		From:     os.Getenv("VENUE_SMTP_FROM"),
+		Username: os.Getenv("VENUE_SMTP_USERNAME"),
+		Password: os.Getenv("VENUE_SMTP_PASSWORD"),
+		TLS:      os.Getenv("VENUE_SMTP_TLS"),
+		Port:     587,
+	}
+	if c.Host == "" {
+		return Config{}, nil
+	}
+	if v := os.Getenv("VENUE_SMTP_PORT"); v != "" {
+		p, err := strconv.Atoi(v)
+		if err != nil || p <= 0 || p > 65535 {
+			return Config{}, fmt.Errorf("VENUE_SMTP_PORT: not a port: %q", v)
+		}
+		c.Port = p
+	}
+	if c.TLS == "" {
+		c.TLS = TLSAuto
+	}
+	switch c.TLS {
+	case TLSAuto, TLSRequired, TLSImplicit, TLSOff:
+	default:
+		return Config{}, fmt.Errorf("VENUE_SMTP_TLS: one of auto, required, implicit, off: %q", c.TLS)
+	}
+	if _, err := mail.ParseAddress(c.From); err != nil {
+		return Config{}, fmt.Errorf("VENUE_SMTP_FROM: not an address: %q", c.From)
+	}
+	return Config{SMTP: c}, nil
+}
+
+// SMTP sends e-mail through an SMTP server with net/smtp.
+type SMTP struct{ cfg SMTPConfig }
+
+// NewSMTP returns the e-mail adapter of cfg.
+func NewSMTP(cfg SMTPConfig) *SMTP {
+	if cfg.TLS == "" {
+		cfg.TLS = TLSAuto
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 30 * time.Second
+	}
+	if cfg.HelloName == "" {
+		cfg.HelloName = "localhost"
+	}
+	return &SMTP{cfg: cfg}
+}
+
+// Send implements Sender: one message to m.To, plain text in UTF-8 (quoted-printable). A
+// 5xx answer from the server is permanent (ErrPermanent); anything else may be retried.
+func (s *SMTP) Send(ctx context.Context, m Outgoing) (string, error) {
+	from, err := mail.ParseAddress(s.cfg.From)
+	if err != nil {
+		return "", fmt.Errorf("smtp: sender address: %w", ErrPermanent)
+	}
+	to, err := mail.ParseAddress(m.To)
+	if err != nil || strings.ContainsAny(m.To, "\r\n") {
+		return "", fmt.Errorf("smtp: recipient address: %w", ErrPermanent)
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	c, err := s.dial(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer c.Close()
+	msgID := fmt.Sprintf("<%s@%s>", m.DeliveryID, domainOf(from.Address))
+	body, err := compose(from, to, m, msgID, time.Now())
+	if err != nil {
+		return "", err
+	}
+	if err := s.transact(c, from.Address, to.Address, body); err != nil {
+		return "", classifySMTP(err)
+	}
+	return msgID, nil
+}
+
+func (s *SMTP) dial(ctx context.Context) (*smtp.Client, error) {
+	addr := net.JoinHostPort(s.cfg.Host, strconv.Itoa(s.cfg.Port))
+	d := &net.Dialer{}
+	conn, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("smtp: dial: %w", err)
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		_ = conn.SetDeadline(dl)
+	}
+	if s.cfg.TLS == TLSImplicit {
+		conn = tls.Client(conn, s.tlsConfig())
+	}
+	c, err := smtp.NewClient(conn, s.cfg.Host)
+	if err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("smtp: greeting: %w", err)
+	}
+	if err := c.Hello(s.cfg.HelloName); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("smtp: hello: %w", err)
+	}
+	if s.cfg.TLS == TLSAuto || s.cfg.TLS == TLSRequired {
+		if ok, _ := c.Extension("STARTTLS"); ok {
+			if err := c.StartTLS(s.tlsConfig()); err != nil {
+				c.Close()
+				return nil, fmt.Errorf("smtp: starttls: %w", err)
+			}
+		} else if s.cfg.TLS == TLSRequired {
+			c.Close()
+			return nil, errors.New("smtp: server does not offer STARTTLS")
+		}
+	}
+	if s.cfg.Username != "" {
+		if err := c.Auth(smtp.PlainAuth("", s.cfg.Username, s.cfg.Password, s.cfg.Host)); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("smtp: auth: %w", err)
+		}
+	}
+	return c, nil
+}
+
+func (s *SMTP) tlsConfig() *tls.Config {
+	if s.cfg.TLSConfig != nil {
+		c := s.cfg.TLSConfig.Clone()
+		if c.ServerName == "" {
+			c.ServerName = s.cfg.Host
+		}
+		return c
+	}
+	return &tls.Config{ServerName: s.cfg.Host, MinVersion: tls.VersionTLS12}
+}
+
+func (s *SMTP) transact(c *smtp.Client, from, to string, body []byte) error {
+	if err := c.Mail(from); err != nil {
+		return err
+	}
+	if err := c.Rcpt(to); err != nil {
+		return err
+	}
+	w, err := c.Data()
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(body); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return c.Quit()
+}
+
+// classifySMTP marks 5xx replies permanent.
+func classifySMTP(err error) error {
+	var te *textproto.Error
+	if errors.As(err, &te) && te.Code >= 500 {
+		return fmt.Errorf("smtp: %d: %w", te.Code, ErrPermanent)
+	}
+	return fmt.Errorf("smtp: %w", err)
+}
+
+func domainOf(addr string) string {
+	if i := strings.LastIndexByte(addr, '@'); i >= 0 {
+		return addr[i+1:]
+	}
+	return "localhost"
+}
+
+// compose builds the RFC 5322 message: headers with encoded words, a quoted-printable body.
+func compose(from, to *mail.Address, m Outgoing, msgID string, now time.Time) ([]byte, error) {
+	var b bytes.Buffer
+	subject := strings.NewReplacer("\r", " ", "\n", " ").Replace(m.Subject)
+	hdr := [][2]string{
+		{"From", from.String()},
+		{"To", to.String()},
+		{"Subject", mime.QEncoding.Encode("utf-8", subject)},
+		{"Date", now.Format(time.RFC1123Z)},
+		{"Message-ID", msgID},
+		{"MIME-Version", "1.0"},
+		{"Content-Type", "text/plain; charset=utf-8"},
+		{"Content-Transfer-Encoding", "quoted-printable"},
+	}
+	for _, h := range hdr {
+		fmt.Fprintf(&b, "%s: %s\r\n", h[0], h[1])
+	}
+	b.WriteString("\r\n")
+	qp := quotedprintable.NewWriter(&b)
+	body := strings.ReplaceAll(strings.ReplaceAll(m.Body, "\r\n", "\n"), "\n", "\r\n")
+	if _, err := qp.Write([]byte(body)); err != nil {
+		return nil, err
+	}
+	if err := qp.Close(); err != nil {
+		return nil, err
+	}
+	b.WriteString("\r\n")
+	return b.Bytes(), nil
+}
