@@ -69,6 +69,10 @@ func TestMigrate(t *testing.T) {
 	c := newCLI(t)
 	var out map[string]any
 	c.json(&out, "migrate")
+	require.Equal(t, []any{}, out["applied"])
+	require.NotEmpty(t, out["queue_applied"], "the job queue's tables are created on the first run")
+	out = nil
+	c.json(&out, "migrate")
 	require.Equal(t, map[string]any{"applied": []any{}}, out)
 	human, _, err := c.run("migrate")
 	require.NoError(t, err)

@@ -2587,8 +2587,11 @@ func init() {
 		})
 	}
 	webhookattemptMixinHooks1 := webhookattemptMixin[1].Hooks()
+	webhookattemptHooks := schema.WebhookAttempt{}.Hooks()
 
 	webhookattempt.Hooks[1] = webhookattemptMixinHooks1[0]
+
+	webhookattempt.Hooks[2] = webhookattemptHooks[0]
 	webhookattemptMixinFields0 := webhookattemptMixin[0].Fields()
 	_ = webhookattemptMixinFields0
 	webhookattemptFields := schema.WebhookAttempt{}.Fields()

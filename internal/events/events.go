@@ -62,11 +62,12 @@ func Record(ctx context.Context, client *ent.Client, typ string, data map[string
 	if data == nil {
 		data = map[string]any{}
 	}
-	e, err := client.Event.Create().SetType(typ).SetPayload(data).Save(ctx)
+	rctx := recordContext(ctx)
+	e, err := client.Event.Create().SetType(typ).SetPayload(data).Save(rctx)
 	if err != nil {
 		return nil, fmt.Errorf("events: record %s: %w", typ, err)
 	}
-	if err := enqueue(ctx, st, e); err != nil {
+	if err := enqueue(rctx, st, e); err != nil {
 		return nil, fmt.Errorf("events: enqueue %s: %w", typ, err)
 	}
 	return e, nil

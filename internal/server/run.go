@@ -12,12 +12,14 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/entdb"
 	"github.com/venueplatform/venue/internal/handlers"
 	"github.com/venueplatform/venue/internal/idempotency"
+	"github.com/venueplatform/venue/internal/jobs"
 	"github.com/venueplatform/venue/internal/limits"
 	"github.com/venueplatform/venue/internal/pglocal"
 )
@@ -42,6 +44,9 @@ type Config struct {
 	// Ready, when set, receives the listening address once the server accepts
 	// connections.
 	Ready func(addr string)
+	// RegisterWorkers adds further River workers (notifications, renewals) to the
+	// server's job client, next to webhook delivery; nil adds none.
+	RegisterWorkers func(d Deps, w *river.Workers) error
 }
 
 // DemoVenue is what the demo bootstrap reports: the venue's slug, the key it
@@ -87,12 +92,24 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 			return fmt.Errorf("migrate: %w", err)
 		}
 		log.Info("migrations applied", "applied", applied)
+		riverApplied, err := jobs.Migrate(ctx, pool)
+		if err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		log.Info("job queue migrations applied", "applied", riverApplied)
 	}
 	client := entdb.NewClient(pool)
 	deps := Deps{Pool: pool, Client: client, Log: log}
 	if err := proxyConfig(&deps); err != nil {
 		return err
 	}
+	stopJobs, err := startJobs(ctx, cfg, deps)
+	if err != nil {
+		return err
+	}
+	// Jobs stop after the HTTP server has drained (a request may still enqueue) and
+	// before the database goes.
+	defer stopJobs()
 	// Expired idempotency keys are swept hourly by every instance (cheap and idempotent).
 	go idempotency.NewStore(pool, 0, 0).SweepEvery(ctx, time.Hour, log)
 	if cfg.MCP != nil {

@@ -16,6 +16,8 @@ import (
 // can exist yet. Adding one is a decision: add it here with its reason.
 var sites = map[string]string{
 	"apikey.lookup":            "authenticating a presented key, before any venue is known",
+	"events.record":            "writing an event and its webhook deliveries for a change the viewer was already allowed to make (read-only API keys included); rows stay bound to the viewer's venue and subscriptions are read for it explicitly",
+	"webhooks.deliver":         "the webhook delivery worker, which holds only a delivery id, loading and updating that delivery, its subscription and attempts",
 	"apikey.touch":             "recording a just-authenticated key's last use",
 	"venue.create":             "creating a venue (an Organization has no venue above it)",
 	"venue.update":             "changing a venue's plan or flags from the admin CLI",
@@ -48,6 +50,7 @@ var sites = map[string]string{
 	"otp.exchange":             "spending a mobile sign-in request, whose code or token is the only credential presented",
 	"me.favorites":             "checking that a venue exists (and is listed or related) and storing the signed-in user's own favourite",
 	"me.memberships":           "listing the signed-in user's own relationships across venues (bound to the user's id)",
+	"inquiries.mine":           "listing the signed-in user's own booking inquiries across venues, and those venues' names (bound to the user's id)",
 }
 
 var (
