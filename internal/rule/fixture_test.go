@@ -80,5 +80,14 @@ func newWorld(t *testing.T, client *ent.Client, slug string) *world {
 	} {
 		w.ids[typ] = id
 	}
+	for _, extra := range worldExtras {
+		for typ, id := range extra(t, oc, client, w) {
+			w.ids[typ] = id
+		}
+	}
 	return w
 }
+
+// worldExtras add the rows of types whose tenancy cases live in their own files
+// (cases_<area>_test.go, registered from init); each returns the ids it made by type.
+var worldExtras []func(t *testing.T, ctx context.Context, client *ent.Client, w *world) map[string]uuid.UUID
