@@ -50,6 +50,7 @@ var sites = map[string]string{
 	"otp.exchange":             "spending a mobile sign-in request, whose code or token is the only credential presented",
 	"me.favorites":             "checking that a venue exists (and is listed or related) and storing the signed-in user's own favourite",
 	"me.memberships":           "listing the signed-in user's own relationships across venues (bound to the user's id)",
+	"bookings.own":             "listing the signed-in user's own bookings across the venues they are related to (bound to the user's member ids)",
 	"inquiries.mine":           "listing the signed-in user's own booking inquiries across venues, and those venues' names (bound to the user's id)",
 }
 
