@@ -72,16 +72,21 @@
 //
 // # Delivery
 //
-// A committed row with status pending is handed to River by the Relay (it selects pending rows
-// not yet dispatched with FOR UPDATE SKIP LOCKED, inserts one job per row with InsertManyTx
-// and marks them dispatched, in one transaction), so a row is neither lost nor queued twice
-// across crashes and instances; a rolled-back change leaves no row and so no message. The
-// Worker (job kind notification_delivery, River's default queue) loads the row, hands it to
-// the adapter of its channel and records sent (with the provider's message id), or a failure:
-// temporary failures are retried by River with backoff up to MaxAttempts, permanent ones
-// (ErrPermanent) end as failed at once. A row that is not pending any more is not sent again.
-// Delivery is at least once: a crash between the provider's acceptance and the recording
-// sends again.
+// Inside events.WithTx (ctx carries the transaction), the enqueue also inserts one River job
+// per pending row into that same transaction (events.EnqueueJobs) and marks the rows
+// dispatched: the rows and their jobs exist exactly when the change commits. Outside WithTx
+// the rows are written with the given client and left undispatched, and the Relay hands them
+// to River after commit: it selects pending rows not yet dispatched with FOR UPDATE SKIP
+// LOCKED, inserts one job per row with InsertManyTx and marks them dispatched, in one
+// transaction, so a row is neither lost nor queued twice across crashes and instances. A
+// rolled-back change leaves no row and so no message.
+//
+// The Worker (job kind notification_delivery, River's default queue) loads the row, hands it
+// to the adapter of its channel and records sent (with the provider's message id), or a
+// failure: temporary failures are retried by River with backoff up to MaxAttempts, permanent
+// ones (ErrPermanent) end as failed at once. A row that is not pending any more is not sent
+// again. Delivery is at least once: a crash between the provider's acceptance and the
+// recording sends again.
 //
 // Adapters: e-mail over SMTP (net/smtp, STARTTLS when offered, PLAIN auth when configured),
 // SMS and push behind the SMSProvider and PushProvider interfaces. With nothing configured

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
+	"github.com/riverqueue/river"
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/notificationdelivery"
+	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -132,13 +135,14 @@ type writer struct {
 	msg     Message
 	classID *uuid.UUID
 	actor   string
+	inTx    bool
 	creates []*ent.NotificationDeliveryCreate
 	res     Result
 	err     error
 }
 
 func newWriter(ctx context.Context, client *ent.Client, msg Message, classID *uuid.UUID) *writer {
-	w := &writer{ctx: ctx, client: client, msg: msg, classID: classID}
+	w := &writer{ctx: ctx, client: client, msg: msg, classID: classID, inTx: events.InTx(ctx)}
 	if v := viewer.FromContext(ctx); v != nil {
 		w.actor = v.Actor()
 	}
@@ -170,7 +174,12 @@ func (w *writer) add(a Audience, ch Channel, channelOn bool, rs []recipient) {
 			id := uuid.New()
 			w.res.Queued++
 			w.res.QueuedIDs = append(w.res.QueuedIDs, id)
-			w.creates = append(w.creates, w.row(r, ch, addr).SetID(id))
+			c := w.row(r, ch, addr).SetID(id)
+			if w.inTx {
+				// Its job is inserted in this same transaction (save): the relay skips it.
+				c.SetDispatchedAt(time.Now())
+			}
+			w.creates = append(w.creates, c)
 		}
 	}
 }
@@ -207,6 +216,15 @@ func (w *writer) save() (Result, error) {
 	}
 	if _, err := w.client.NotificationDelivery.CreateBulk(w.creates...).Save(w.ctx); err != nil {
 		return Result{}, fmt.Errorf("notify: write outbox: %w", err)
+	}
+	if w.inTx && len(w.res.QueuedIDs) > 0 {
+		jobs := make([]river.InsertManyParams, len(w.res.QueuedIDs))
+		for i, id := range w.res.QueuedIDs {
+			jobs[i] = river.InsertManyParams{Args: DeliverArgs{DeliveryID: id}}
+		}
+		if err := events.EnqueueJobs(w.ctx, jobs...); err != nil {
+			return Result{}, fmt.Errorf("notify: enqueue jobs: %w", err)
+		}
 	}
 	return w.res, nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/jobs"
 	"github.com/venueplatform/venue/internal/members"
 	"github.com/venueplatform/venue/internal/notify"
@@ -332,10 +333,32 @@ func TestRelayAndWorkerDeliverCommittedRowsOnce(t *testing.T) {
 		require.Equal(t, "prov-"+r.ID.String()[:8], *r.ProviderMessageID)
 	}
 
+	// Inside events.WithTx the jobs ride on the transaction: no relay pass is needed, and a
+	// rolled-back change leaves neither rows nor jobs.
+	boom := errors.New("boom")
+	err = events.WithTx(s.ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
+		_, err := notify.EnqueueForClass(ctx, tx.Client(), s.class.ID, notify.ActionEdit, req,
+			notify.Message{Kind: "class.updated", Body: "Moved."})
+		require.NoError(t, err)
+		return boom
+	})
+	require.ErrorIs(t, err, boom)
+	require.Len(t, s.rows(t), 4)
+	err = events.WithTx(s.ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
+		_, err := notify.EnqueueForClass(ctx, tx.Client(), s.class.ID, notify.ActionEdit, req,
+			notify.Message{Kind: "class.updated", Body: "Moved."})
+		return err
+	})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return email.count() == 8 }, 20*time.Second, 20*time.Millisecond)
+	n, err = relay.Once(ctx)
+	require.NoError(t, err)
+	require.Zero(t, n, "rows enqueued in WithTx were dispatched with their change")
+
 	// Work on a row that is no longer pending sends nothing.
 	w := notify.NewWorker(pool, notify.Adapters{Email: email}, log)
 	require.NoError(t, w.Work(ctx, &river.Job[notify.DeliverArgs]{JobRow: jobRow(1), Args: notify.DeliverArgs{DeliveryID: res.QueuedIDs[0]}}))
-	require.Equal(t, 4, email.count())
+	require.Equal(t, 8, email.count())
 }
 
 func TestWorkerRetriesTemporaryFailuresAndStopsOnPermanentOnes(t *testing.T) {
