@@ -4,10 +4,8 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/google/uuid"
-
 	"github.com/venueplatform/venue/internal/apperr"
-	"github.com/venueplatform/venue/internal/viewer"
+	"github.com/venueplatform/venue/internal/auth"
 )
 
 // Channel is a way of reaching a person.
@@ -56,7 +54,7 @@ func (a Action) Known() bool {
 }
 
 // PermissionSend is the staff permission sending needs.
-const PermissionSend = "notifications.send"
+const PermissionSend = auth.PermissionNotificationsSend
 
 // Request is the contract's notify object: who to tell and how. The zero value sends nothing.
 type Request struct {
@@ -95,29 +93,19 @@ func (r Request) channels() []Channel {
 	return out
 }
 
-// Reasons of ACCESS_DENIED for sending.
+// Reasons of ACCESS_DENIED for sending (those of auth.RequireNotificationSender).
 const (
 	// ReasonNeedsStaffSession: the caller is not a staff bearer session (an API key).
-	ReasonNeedsStaffSession = "notifications_need_staff_session"
+	ReasonNeedsStaffSession = auth.ReasonNotifyNeedsStaffSession
 	// ReasonPermission: the staff member lacks notifications.send.
-	ReasonPermission = "permission"
+	ReasonPermission = auth.ReasonPermission
 )
 
 // Authorize allows sending only to a staff bearer session holding notifications.send in its
-// active venue: an API key (or any other viewer) is 403 ACCESS_DENIED with reason
-// notifications_need_staff_session, a user without the permission 403 with reason permission
-// and details.required_permissions.
-func Authorize(ctx context.Context) error {
-	u, ok := viewer.UserFromContext(ctx)
-	if !ok || u.Org == uuid.Nil {
-		return apperr.AccessDenied(ReasonNeedsStaffSession, "sending notifications needs a staff session")
-	}
-	if !u.HasPermission(PermissionSend) {
-		return apperr.AccessDenied(ReasonPermission, "sending notifications needs the notifications.send permission").
-			With("required_permissions", []string{PermissionSend})
-	}
-	return nil
-}
+// active venue (auth.RequireNotificationSender): an API key (or any other viewer) is 403
+// ACCESS_DENIED with reason notifications_need_staff_session, a user without the permission
+// 403 with reason permission and details.required_permissions.
+func Authorize(ctx context.Context) error { return auth.RequireNotificationSender(ctx) }
 
 // Error codes of CheckChannels.
 const (
