@@ -3,6 +3,20 @@
 // contract in order: the key, the platform kill switch, then the venue's plan
 // and API feature flag. Scope checks follow in the caller, which knows what
 // the operation needs.
+//
+// It also owns the credential rules every entry point shares:
+//
+//   - One credential per request: a request carrying both a bearer token and
+//     an X-API-Key, to an operation that authenticates its caller, is 401
+//     UNAUTHORIZED with details.reason mixed_credentials (CredentialGuard,
+//     CheckCredentials).
+//   - JWT-only operations (`x-jwt-only: true` in the OpenAPI document, or
+//     RegisterJWTOnly) refuse API keys with 403 ACCESS_DENIED, reason
+//     jwt_only, even where their security lists ApiKeyAuth (JWTOnly).
+//   - Client notifications are sent only by a staff session holding
+//     notifications.send; API keys never send them (RequireNotificationSender).
+//   - Operations that require step-up need a second-factor check within a
+//     few minutes (RequireStepUp, 403 STEP_UP_REQUIRED).
 package auth
 
 import (

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
@@ -82,4 +83,24 @@ func TestRequireNotificationSender(t *testing.T) {
 	require.NoError(t, RequireNotificationSender(viewer.NewContext(context.Background(), staff)))
 	owner := viewer.User{UserID: uuid.New(), Org: org, Role: "owner"}
 	require.NoError(t, RequireNotificationSender(viewer.NewContext(context.Background(), owner)))
+}
+
+func TestRequireStepUp(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	check := func(v viewer.Viewer) error {
+		return RequireStepUp(viewer.NewContext(context.Background(), v), now, 0)
+	}
+	require.NoError(t, check(viewer.User{UserID: uuid.New(), MFA: true, StepUpAt: now.Add(-5 * time.Minute)}))
+	for _, v := range []viewer.Viewer{
+		viewer.User{UserID: uuid.New(), MFA: true, StepUpAt: now.Add(-11 * time.Minute)}, // too old
+		viewer.User{UserID: uuid.New()},                   // never passed a factor
+		viewer.APIKey{Org: uuid.New(), KeyID: uuid.New()}, // cannot step up
+	} {
+		err := check(v)
+		var e *apperr.Error
+		require.True(t, errors.As(err, &e), "%T", v)
+		require.Equal(t, http.StatusForbidden, e.Status)
+		require.Equal(t, CodeStepUpRequired, e.Code)
+		require.Equal(t, "mfa_verify", e.Details["next_step"])
+	}
 }
