@@ -24,6 +24,7 @@ import (
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/bookingpolicy"
+	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/classinstance"
@@ -87,6 +88,8 @@ type Client struct {
 	Booking *BookingClient
 	// BookingPolicy is the client for interacting with the BookingPolicy builders.
 	BookingPolicy *BookingPolicyClient
+	// BookingReassignment is the client for interacting with the BookingReassignment builders.
+	BookingReassignment *BookingReassignmentClient
 	// Brand is the client for interacting with the Brand builders.
 	Brand *BrandClient
 	// BuddyInvite is the client for interacting with the BuddyInvite builders.
@@ -182,6 +185,7 @@ func (c *Client) init() {
 	c.AuthCode = NewAuthCodeClient(c.config)
 	c.Booking = NewBookingClient(c.config)
 	c.BookingPolicy = NewBookingPolicyClient(c.config)
+	c.BookingReassignment = NewBookingReassignmentClient(c.config)
 	c.Brand = NewBrandClient(c.config)
 	c.BuddyInvite = NewBuddyInviteClient(c.config)
 	c.ClassInstance = NewClassInstanceClient(c.config)
@@ -320,6 +324,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		AuthCode:             NewAuthCodeClient(cfg),
 		Booking:              NewBookingClient(cfg),
 		BookingPolicy:        NewBookingPolicyClient(cfg),
+		BookingReassignment:  NewBookingReassignmentClient(cfg),
 		Brand:                NewBrandClient(cfg),
 		BuddyInvite:          NewBuddyInviteClient(cfg),
 		ClassInstance:        NewClassInstanceClient(cfg),
@@ -385,6 +390,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		AuthCode:             NewAuthCodeClient(cfg),
 		Booking:              NewBookingClient(cfg),
 		BookingPolicy:        NewBookingPolicyClient(cfg),
+		BookingReassignment:  NewBookingReassignmentClient(cfg),
 		Brand:                NewBrandClient(cfg),
 		BuddyInvite:          NewBuddyInviteClient(cfg),
 		ClassInstance:        NewClassInstanceClient(cfg),
@@ -453,14 +459,15 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.AuditLog, c.AuthCode, c.Booking,
-		c.BookingPolicy, c.Brand, c.BuddyInvite, c.ClassInstance, c.ClassType,
-		c.DeviceAuthorization, c.Event, c.FavoriteVenue, c.FeatureProvisioning,
-		c.FlashSale, c.GiftCard, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
-		c.Instructor, c.Location, c.MFABackupCode, c.MFAChallenge, c.MFAFactor,
-		c.Member, c.NotificationDelivery, c.NotificationOptOut, c.OTPRequest,
-		c.OpeningHours, c.Organization, c.Pass, c.PassType, c.Payment, c.Photo,
-		c.PlatformSetting, c.PushDevice, c.RefreshToken, c.Room, c.Service, c.Session,
-		c.User, c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
+		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite,
+		c.ClassInstance, c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
+		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.HandoffCode,
+		c.IdempotencyKey, c.Inquiry, c.Instructor, c.Location, c.MFABackupCode,
+		c.MFAChallenge, c.MFAFactor, c.Member, c.NotificationDelivery,
+		c.NotificationOptOut, c.OTPRequest, c.OpeningHours, c.Organization, c.Pass,
+		c.PassType, c.Payment, c.Photo, c.PlatformSetting, c.PushDevice,
+		c.RefreshToken, c.Room, c.Service, c.Session, c.User, c.WebhookAttempt,
+		c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -471,14 +478,15 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.AuditLog, c.AuthCode, c.Booking,
-		c.BookingPolicy, c.Brand, c.BuddyInvite, c.ClassInstance, c.ClassType,
-		c.DeviceAuthorization, c.Event, c.FavoriteVenue, c.FeatureProvisioning,
-		c.FlashSale, c.GiftCard, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
-		c.Instructor, c.Location, c.MFABackupCode, c.MFAChallenge, c.MFAFactor,
-		c.Member, c.NotificationDelivery, c.NotificationOptOut, c.OTPRequest,
-		c.OpeningHours, c.Organization, c.Pass, c.PassType, c.Payment, c.Photo,
-		c.PlatformSetting, c.PushDevice, c.RefreshToken, c.Room, c.Service, c.Session,
-		c.User, c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
+		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite,
+		c.ClassInstance, c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
+		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.HandoffCode,
+		c.IdempotencyKey, c.Inquiry, c.Instructor, c.Location, c.MFABackupCode,
+		c.MFAChallenge, c.MFAFactor, c.Member, c.NotificationDelivery,
+		c.NotificationOptOut, c.OTPRequest, c.OpeningHours, c.Organization, c.Pass,
+		c.PassType, c.Payment, c.Photo, c.PlatformSetting, c.PushDevice,
+		c.RefreshToken, c.Room, c.Service, c.Session, c.User, c.WebhookAttempt,
+		c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -503,6 +511,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Booking.mutate(ctx, m)
 	case *BookingPolicyMutation:
 		return c.BookingPolicy.mutate(ctx, m)
+	case *BookingReassignmentMutation:
+		return c.BookingReassignment.mutate(ctx, m)
 	case *BrandMutation:
 		return c.Brand.mutate(ctx, m)
 	case *BuddyInviteMutation:
@@ -1845,6 +1855,204 @@ func (c *BookingPolicyClient) mutate(ctx context.Context, m *BookingPolicyMutati
 		return (&BookingPolicyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown BookingPolicy mutation op: %q", m.Op())
+	}
+}
+
+// BookingReassignmentClient is a client for the BookingReassignment schema.
+type BookingReassignmentClient struct {
+	config
+}
+
+// NewBookingReassignmentClient returns a client for the BookingReassignment from the given config.
+func NewBookingReassignmentClient(c config) *BookingReassignmentClient {
+	return &BookingReassignmentClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `bookingreassignment.Hooks(f(g(h())))`.
+func (c *BookingReassignmentClient) Use(hooks ...Hook) {
+	c.hooks.BookingReassignment = append(c.hooks.BookingReassignment, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `bookingreassignment.Intercept(f(g(h())))`.
+func (c *BookingReassignmentClient) Intercept(interceptors ...Interceptor) {
+	c.inters.BookingReassignment = append(c.inters.BookingReassignment, interceptors...)
+}
+
+// Create returns a builder for creating a BookingReassignment entity.
+func (c *BookingReassignmentClient) Create() *BookingReassignmentCreate {
+	mutation := newBookingReassignmentMutation(c.config, OpCreate)
+	return &BookingReassignmentCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of BookingReassignment entities.
+func (c *BookingReassignmentClient) CreateBulk(builders ...*BookingReassignmentCreate) *BookingReassignmentCreateBulk {
+	return &BookingReassignmentCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *BookingReassignmentClient) MapCreateBulk(slice any, setFunc func(*BookingReassignmentCreate, int)) *BookingReassignmentCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &BookingReassignmentCreateBulk{err: fmt.Errorf("calling to BookingReassignmentClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*BookingReassignmentCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &BookingReassignmentCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for BookingReassignment.
+func (c *BookingReassignmentClient) Update() *BookingReassignmentUpdate {
+	mutation := newBookingReassignmentMutation(c.config, OpUpdate)
+	return &BookingReassignmentUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *BookingReassignmentClient) UpdateOne(_m *BookingReassignment) *BookingReassignmentUpdateOne {
+	mutation := newBookingReassignmentMutation(c.config, OpUpdateOne, withBookingReassignment(_m))
+	return &BookingReassignmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *BookingReassignmentClient) UpdateOneID(id uuid.UUID) *BookingReassignmentUpdateOne {
+	mutation := newBookingReassignmentMutation(c.config, OpUpdateOne, withBookingReassignmentID(id))
+	return &BookingReassignmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for BookingReassignment.
+func (c *BookingReassignmentClient) Delete() *BookingReassignmentDelete {
+	mutation := newBookingReassignmentMutation(c.config, OpDelete)
+	return &BookingReassignmentDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *BookingReassignmentClient) DeleteOne(_m *BookingReassignment) *BookingReassignmentDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *BookingReassignmentClient) DeleteOneID(id uuid.UUID) *BookingReassignmentDeleteOne {
+	builder := c.Delete().Where(bookingreassignment.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &BookingReassignmentDeleteOne{builder}
+}
+
+// Query returns a query builder for BookingReassignment.
+func (c *BookingReassignmentClient) Query() *BookingReassignmentQuery {
+	return &BookingReassignmentQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeBookingReassignment},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a BookingReassignment entity by its id.
+func (c *BookingReassignmentClient) Get(ctx context.Context, id uuid.UUID) (*BookingReassignment, error) {
+	return c.Query().Where(bookingreassignment.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *BookingReassignmentClient) GetX(ctx context.Context, id uuid.UUID) *BookingReassignment {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a BookingReassignment.
+func (c *BookingReassignmentClient) QueryOrganization(_m *BookingReassignment) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(bookingreassignment.Table, bookingreassignment.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, bookingreassignment.OrganizationTable, bookingreassignment.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryBooking queries the booking edge of a BookingReassignment.
+func (c *BookingReassignmentClient) QueryBooking(_m *BookingReassignment) *BookingQuery {
+	query := (&BookingClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(bookingreassignment.Table, bookingreassignment.FieldID, id),
+			sqlgraph.To(booking.Table, booking.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, bookingreassignment.BookingTable, bookingreassignment.BookingColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryOldPass queries the old_pass edge of a BookingReassignment.
+func (c *BookingReassignmentClient) QueryOldPass(_m *BookingReassignment) *PassQuery {
+	query := (&PassClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(bookingreassignment.Table, bookingreassignment.FieldID, id),
+			sqlgraph.To(pass.Table, pass.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, bookingreassignment.OldPassTable, bookingreassignment.OldPassColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryNewPass queries the new_pass edge of a BookingReassignment.
+func (c *BookingReassignmentClient) QueryNewPass(_m *BookingReassignment) *PassQuery {
+	query := (&PassClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(bookingreassignment.Table, bookingreassignment.FieldID, id),
+			sqlgraph.To(pass.Table, pass.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, bookingreassignment.NewPassTable, bookingreassignment.NewPassColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *BookingReassignmentClient) Hooks() []Hook {
+	hooks := c.hooks.BookingReassignment
+	return append(hooks[:len(hooks):len(hooks)], bookingreassignment.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *BookingReassignmentClient) Interceptors() []Interceptor {
+	return c.inters.BookingReassignment
+}
+
+func (c *BookingReassignmentClient) mutate(ctx context.Context, m *BookingReassignmentMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&BookingReassignmentCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&BookingReassignmentUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&BookingReassignmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&BookingReassignmentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown BookingReassignment mutation op: %q", m.Op())
 	}
 }
 
@@ -8303,20 +8511,20 @@ func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscr
 type (
 	hooks struct {
 		APIKey, AddonProduct, Alert, Amenity, AuditLog, AuthCode, Booking,
-		BookingPolicy, Brand, BuddyInvite, ClassInstance, ClassType,
-		DeviceAuthorization, Event, FavoriteVenue, FeatureProvisioning, FlashSale,
-		GiftCard, HandoffCode, IdempotencyKey, Inquiry, Instructor, Location,
-		MFABackupCode, MFAChallenge, MFAFactor, Member, NotificationDelivery,
+		BookingPolicy, BookingReassignment, Brand, BuddyInvite, ClassInstance,
+		ClassType, DeviceAuthorization, Event, FavoriteVenue, FeatureProvisioning,
+		FlashSale, GiftCard, HandoffCode, IdempotencyKey, Inquiry, Instructor,
+		Location, MFABackupCode, MFAChallenge, MFAFactor, Member, NotificationDelivery,
 		NotificationOptOut, OTPRequest, OpeningHours, Organization, Pass, PassType,
 		Payment, Photo, PlatformSetting, PushDevice, RefreshToken, Room, Service,
 		Session, User, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, AuditLog, AuthCode, Booking,
-		BookingPolicy, Brand, BuddyInvite, ClassInstance, ClassType,
-		DeviceAuthorization, Event, FavoriteVenue, FeatureProvisioning, FlashSale,
-		GiftCard, HandoffCode, IdempotencyKey, Inquiry, Instructor, Location,
-		MFABackupCode, MFAChallenge, MFAFactor, Member, NotificationDelivery,
+		BookingPolicy, BookingReassignment, Brand, BuddyInvite, ClassInstance,
+		ClassType, DeviceAuthorization, Event, FavoriteVenue, FeatureProvisioning,
+		FlashSale, GiftCard, HandoffCode, IdempotencyKey, Inquiry, Instructor,
+		Location, MFABackupCode, MFAChallenge, MFAFactor, Member, NotificationDelivery,
 		NotificationOptOut, OTPRequest, OpeningHours, Organization, Pass, PassType,
 		Payment, Photo, PlatformSetting, PushDevice, RefreshToken, Room, Service,
 		Session, User, WebhookAttempt, WebhookDelivery,

@@ -20,6 +20,7 @@ import (
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/bookingpolicy"
+	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/classinstance"
@@ -126,6 +127,7 @@ func checkColumn(t, c string) error {
 			authcode.Table:             authcode.ValidColumn,
 			booking.Table:              booking.ValidColumn,
 			bookingpolicy.Table:        bookingpolicy.ValidColumn,
+			bookingreassignment.Table:  bookingreassignment.ValidColumn,
 			brand.Table:                brand.ValidColumn,
 			buddyinvite.Table:          buddyinvite.ValidColumn,
 			classinstance.Table:        classinstance.ValidColumn,

@@ -11,6 +11,7 @@ import (
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/bookingpolicy"
+	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/classinstance"
@@ -59,7 +60,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 46)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 47)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -253,6 +254,33 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[8] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   bookingreassignment.Table,
+			Columns: bookingreassignment.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: bookingreassignment.FieldID,
+			},
+		},
+		Type: "BookingReassignment",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			bookingreassignment.FieldCreatedAt:      {Type: field.TypeTime, Column: bookingreassignment.FieldCreatedAt},
+			bookingreassignment.FieldUpdatedAt:      {Type: field.TypeTime, Column: bookingreassignment.FieldUpdatedAt},
+			bookingreassignment.FieldOrganizationID: {Type: field.TypeUUID, Column: bookingreassignment.FieldOrganizationID},
+			bookingreassignment.FieldBookingID:      {Type: field.TypeUUID, Column: bookingreassignment.FieldBookingID},
+			bookingreassignment.FieldOldPassID:      {Type: field.TypeUUID, Column: bookingreassignment.FieldOldPassID},
+			bookingreassignment.FieldNewPassID:      {Type: field.TypeUUID, Column: bookingreassignment.FieldNewPassID},
+			bookingreassignment.FieldStatus:         {Type: field.TypeEnum, Column: bookingreassignment.FieldStatus},
+			bookingreassignment.FieldResolution:     {Type: field.TypeEnum, Column: bookingreassignment.FieldResolution},
+			bookingreassignment.FieldClipReturned:   {Type: field.TypeBool, Column: bookingreassignment.FieldClipReturned},
+			bookingreassignment.FieldClipTaken:      {Type: field.TypeBool, Column: bookingreassignment.FieldClipTaken},
+			bookingreassignment.FieldFailureCode:    {Type: field.TypeString, Column: bookingreassignment.FieldFailureCode},
+			bookingreassignment.FieldRequestedBy:    {Type: field.TypeString, Column: bookingreassignment.FieldRequestedBy},
+			bookingreassignment.FieldClosedBy:       {Type: field.TypeString, Column: bookingreassignment.FieldClosedBy},
+			bookingreassignment.FieldClosedAt:       {Type: field.TypeTime, Column: bookingreassignment.FieldClosedAt},
+		},
+	}
+	graph.Nodes[9] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   brand.Table,
 			Columns: brand.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -279,7 +307,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			brand.FieldSortOrder:      {Type: field.TypeInt, Column: brand.FieldSortOrder},
 		},
 	}
-	graph.Nodes[9] = &sqlgraph.Node{
+	graph.Nodes[10] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   buddyinvite.Table,
 			Columns: buddyinvite.Columns,
@@ -304,7 +332,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			buddyinvite.FieldRespondedAt:      {Type: field.TypeTime, Column: buddyinvite.FieldRespondedAt},
 		},
 	}
-	graph.Nodes[10] = &sqlgraph.Node{
+	graph.Nodes[11] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   classinstance.Table,
 			Columns: classinstance.Columns,
@@ -339,7 +367,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			classinstance.FieldHistoryCorrectedAt: {Type: field.TypeTime, Column: classinstance.FieldHistoryCorrectedAt},
 		},
 	}
-	graph.Nodes[11] = &sqlgraph.Node{
+	graph.Nodes[12] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   classtype.Table,
 			Columns: classtype.Columns,
@@ -363,7 +391,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			classtype.FieldActive:          {Type: field.TypeBool, Column: classtype.FieldActive},
 		},
 	}
-	graph.Nodes[12] = &sqlgraph.Node{
+	graph.Nodes[13] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   deviceauthorization.Table,
 			Columns: deviceauthorization.Columns,
@@ -384,7 +412,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			deviceauthorization.FieldExpiresAt:      {Type: field.TypeTime, Column: deviceauthorization.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[13] = &sqlgraph.Node{
+	graph.Nodes[14] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   event.Table,
 			Columns: event.Columns,
@@ -403,7 +431,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			event.FieldDeliveredAt:    {Type: field.TypeTime, Column: event.FieldDeliveredAt},
 		},
 	}
-	graph.Nodes[14] = &sqlgraph.Node{
+	graph.Nodes[15] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   favoritevenue.Table,
 			Columns: favoritevenue.Columns,
@@ -420,7 +448,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			favoritevenue.FieldVenueID:   {Type: field.TypeUUID, Column: favoritevenue.FieldVenueID},
 		},
 	}
-	graph.Nodes[15] = &sqlgraph.Node{
+	graph.Nodes[16] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   featureprovisioning.Table,
 			Columns: featureprovisioning.Columns,
@@ -438,7 +466,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			featureprovisioning.FieldModules:        {Type: field.TypeJSON, Column: featureprovisioning.FieldModules},
 		},
 	}
-	graph.Nodes[16] = &sqlgraph.Node{
+	graph.Nodes[17] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   flashsale.Table,
 			Columns: flashsale.Columns,
@@ -465,7 +493,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			flashsale.FieldCreatedByUserID: {Type: field.TypeUUID, Column: flashsale.FieldCreatedByUserID},
 		},
 	}
-	graph.Nodes[17] = &sqlgraph.Node{
+	graph.Nodes[18] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   giftcard.Table,
 			Columns: giftcard.Columns,
@@ -492,7 +520,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			giftcard.FieldPassTypeID:           {Type: field.TypeUUID, Column: giftcard.FieldPassTypeID},
 		},
 	}
-	graph.Nodes[18] = &sqlgraph.Node{
+	graph.Nodes[19] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   handoffcode.Table,
 			Columns: handoffcode.Columns,
@@ -513,7 +541,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			handoffcode.FieldUsedAt:          {Type: field.TypeTime, Column: handoffcode.FieldUsedAt},
 		},
 	}
-	graph.Nodes[19] = &sqlgraph.Node{
+	graph.Nodes[20] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   idempotencykey.Table,
 			Columns: idempotencykey.Columns,
@@ -538,7 +566,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			idempotencykey.FieldExpiresAt:       {Type: field.TypeTime, Column: idempotencykey.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[20] = &sqlgraph.Node{
+	graph.Nodes[21] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   inquiry.Table,
 			Columns: inquiry.Columns,
@@ -567,7 +595,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			inquiry.FieldNotifyAttempts:  {Type: field.TypeInt, Column: inquiry.FieldNotifyAttempts},
 		},
 	}
-	graph.Nodes[21] = &sqlgraph.Node{
+	graph.Nodes[22] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   instructor.Table,
 			Columns: instructor.Columns,
@@ -590,7 +618,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			instructor.FieldActive:         {Type: field.TypeBool, Column: instructor.FieldActive},
 		},
 	}
-	graph.Nodes[22] = &sqlgraph.Node{
+	graph.Nodes[23] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   location.Table,
 			Columns: location.Columns,
@@ -613,7 +641,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			location.FieldActive:         {Type: field.TypeBool, Column: location.FieldActive},
 		},
 	}
-	graph.Nodes[23] = &sqlgraph.Node{
+	graph.Nodes[24] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfabackupcode.Table,
 			Columns: mfabackupcode.Columns,
@@ -631,7 +659,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfabackupcode.FieldUsedAt:    {Type: field.TypeTime, Column: mfabackupcode.FieldUsedAt},
 		},
 	}
-	graph.Nodes[24] = &sqlgraph.Node{
+	graph.Nodes[25] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfachallenge.Table,
 			Columns: mfachallenge.Columns,
@@ -651,7 +679,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfachallenge.FieldUsedAt:    {Type: field.TypeTime, Column: mfachallenge.FieldUsedAt},
 		},
 	}
-	graph.Nodes[25] = &sqlgraph.Node{
+	graph.Nodes[26] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfafactor.Table,
 			Columns: mfafactor.Columns,
@@ -671,7 +699,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfafactor.FieldLastStep:    {Type: field.TypeInt64, Column: mfafactor.FieldLastStep},
 		},
 	}
-	graph.Nodes[26] = &sqlgraph.Node{
+	graph.Nodes[27] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   member.Table,
 			Columns: member.Columns,
@@ -694,7 +722,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			member.FieldJoinedAt:        {Type: field.TypeTime, Column: member.FieldJoinedAt},
 		},
 	}
-	graph.Nodes[27] = &sqlgraph.Node{
+	graph.Nodes[28] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   notificationdelivery.Table,
 			Columns: notificationdelivery.Columns,
@@ -731,7 +759,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			notificationdelivery.FieldSentAt:            {Type: field.TypeTime, Column: notificationdelivery.FieldSentAt},
 		},
 	}
-	graph.Nodes[28] = &sqlgraph.Node{
+	graph.Nodes[29] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   notificationoptout.Table,
 			Columns: notificationoptout.Columns,
@@ -749,7 +777,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			notificationoptout.FieldChannel:        {Type: field.TypeEnum, Column: notificationoptout.FieldChannel},
 		},
 	}
-	graph.Nodes[29] = &sqlgraph.Node{
+	graph.Nodes[30] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   otprequest.Table,
 			Columns: otprequest.Columns,
@@ -771,7 +799,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			otprequest.FieldAttempts:      {Type: field.TypeInt, Column: otprequest.FieldAttempts},
 		},
 	}
-	graph.Nodes[30] = &sqlgraph.Node{
+	graph.Nodes[31] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   openinghours.Table,
 			Columns: openinghours.Columns,
@@ -793,7 +821,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			openinghours.FieldClosed:         {Type: field.TypeBool, Column: openinghours.FieldClosed},
 		},
 	}
-	graph.Nodes[31] = &sqlgraph.Node{
+	graph.Nodes[32] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   organization.Table,
 			Columns: organization.Columns,
@@ -826,7 +854,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			organization.FieldWorld:                 {Type: field.TypeEnum, Column: organization.FieldWorld},
 		},
 	}
-	graph.Nodes[32] = &sqlgraph.Node{
+	graph.Nodes[33] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pass.Table,
 			Columns: pass.Columns,
@@ -849,7 +877,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pass.FieldClipsRemaining: {Type: field.TypeInt, Column: pass.FieldClipsRemaining},
 		},
 	}
-	graph.Nodes[33] = &sqlgraph.Node{
+	graph.Nodes[34] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   passtype.Table,
 			Columns: passtype.Columns,
@@ -885,7 +913,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			passtype.FieldSortOrder:              {Type: field.TypeInt, Column: passtype.FieldSortOrder},
 		},
 	}
-	graph.Nodes[34] = &sqlgraph.Node{
+	graph.Nodes[35] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   payment.Table,
 			Columns: payment.Columns,
@@ -910,7 +938,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			payment.FieldProcessorPaymentID: {Type: field.TypeString, Column: payment.FieldProcessorPaymentID},
 		},
 	}
-	graph.Nodes[35] = &sqlgraph.Node{
+	graph.Nodes[36] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   photo.Table,
 			Columns: photo.Columns,
@@ -932,7 +960,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			photo.FieldSortOrder:      {Type: field.TypeInt, Column: photo.FieldSortOrder},
 		},
 	}
-	graph.Nodes[36] = &sqlgraph.Node{
+	graph.Nodes[37] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   platformsetting.Table,
 			Columns: platformsetting.Columns,
@@ -950,7 +978,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			platformsetting.FieldChangedBy: {Type: field.TypeString, Column: platformsetting.FieldChangedBy},
 		},
 	}
-	graph.Nodes[37] = &sqlgraph.Node{
+	graph.Nodes[38] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pushdevice.Table,
 			Columns: pushdevice.Columns,
@@ -970,7 +998,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pushdevice.FieldDisabledAt:     {Type: field.TypeTime, Column: pushdevice.FieldDisabledAt},
 		},
 	}
-	graph.Nodes[38] = &sqlgraph.Node{
+	graph.Nodes[39] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refreshtoken.Table,
 			Columns: refreshtoken.Columns,
@@ -992,7 +1020,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refreshtoken.FieldUsedAt:    {Type: field.TypeTime, Column: refreshtoken.FieldUsedAt},
 		},
 	}
-	graph.Nodes[39] = &sqlgraph.Node{
+	graph.Nodes[40] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   room.Table,
 			Columns: room.Columns,
@@ -1015,7 +1043,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			room.FieldFloorPlanURL:   {Type: field.TypeString, Column: room.FieldFloorPlanURL},
 		},
 	}
-	graph.Nodes[40] = &sqlgraph.Node{
+	graph.Nodes[41] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   service.Table,
 			Columns: service.Columns,
@@ -1044,7 +1072,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			service.FieldSortOrder:        {Type: field.TypeInt, Column: service.FieldSortOrder},
 		},
 	}
-	graph.Nodes[41] = &sqlgraph.Node{
+	graph.Nodes[42] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   session.Table,
 			Columns: session.Columns,
@@ -1068,7 +1096,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			session.FieldActiveOrganizationID: {Type: field.TypeUUID, Column: session.FieldActiveOrganizationID},
 		},
 	}
-	graph.Nodes[42] = &sqlgraph.Node{
+	graph.Nodes[43] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -1092,7 +1120,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldMarketingConsent: {Type: field.TypeBool, Column: user.FieldMarketingConsent},
 		},
 	}
-	graph.Nodes[43] = &sqlgraph.Node{
+	graph.Nodes[44] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookattempt.Table,
 			Columns: webhookattempt.Columns,
@@ -1118,7 +1146,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookattempt.FieldCorrelationID:   {Type: field.TypeString, Column: webhookattempt.FieldCorrelationID},
 		},
 	}
-	graph.Nodes[44] = &sqlgraph.Node{
+	graph.Nodes[45] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -1144,7 +1172,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldReplayOf:       {Type: field.TypeUUID, Column: webhookdelivery.FieldReplayOf},
 		},
 	}
-	graph.Nodes[45] = &sqlgraph.Node{
+	graph.Nodes[46] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -1314,6 +1342,54 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"BookingPolicy",
 		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   bookingreassignment.OrganizationTable,
+			Columns: []string{bookingreassignment.OrganizationColumn},
+			Bidi:    false,
+		},
+		"BookingReassignment",
+		"Organization",
+	)
+	graph.MustAddE(
+		"booking",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   bookingreassignment.BookingTable,
+			Columns: []string{bookingreassignment.BookingColumn},
+			Bidi:    false,
+		},
+		"BookingReassignment",
+		"Booking",
+	)
+	graph.MustAddE(
+		"old_pass",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   bookingreassignment.OldPassTable,
+			Columns: []string{bookingreassignment.OldPassColumn},
+			Bidi:    false,
+		},
+		"BookingReassignment",
+		"Pass",
+	)
+	graph.MustAddE(
+		"new_pass",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   bookingreassignment.NewPassTable,
+			Columns: []string{bookingreassignment.NewPassColumn},
+			Bidi:    false,
+		},
+		"BookingReassignment",
+		"Pass",
 	)
 	graph.MustAddE(
 		"organization",
@@ -3268,6 +3344,172 @@ func (f *BookingPolicyFilter) WhereHasOrganizationWith(preds ...predicate.Organi
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *BookingReassignmentQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the BookingReassignmentQuery builder.
+func (_q *BookingReassignmentQuery) Filter() *BookingReassignmentFilter {
+	return &BookingReassignmentFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *BookingReassignmentMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the BookingReassignmentMutation builder.
+func (m *BookingReassignmentMutation) Filter() *BookingReassignmentFilter {
+	return &BookingReassignmentFilter{config: m.config, predicateAdder: m}
+}
+
+// BookingReassignmentFilter provides a generic filtering capability at runtime for BookingReassignmentQuery.
+type BookingReassignmentFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *BookingReassignmentFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[8].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *BookingReassignmentFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(bookingreassignment.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *BookingReassignmentFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(bookingreassignment.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *BookingReassignmentFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(bookingreassignment.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *BookingReassignmentFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(bookingreassignment.FieldOrganizationID))
+}
+
+// WhereBookingID applies the entql [16]byte predicate on the booking_id field.
+func (f *BookingReassignmentFilter) WhereBookingID(p entql.ValueP) {
+	f.Where(p.Field(bookingreassignment.FieldBookingID))
+}
+
+// WhereOldPassID applies the entql [16]byte predicate on the old_pass_id field.
+func (f *BookingReassignmentFilter) WhereOldPassID(p entql.ValueP) {
+	f.Where(p.Field(bookingreassignment.FieldOldPassID))
+}
+
+// WhereNewPassID applies the entql [16]byte predicate on the new_pass_id field.
+func (f *BookingReassignmentFilter) WhereNewPassID(p entql.ValueP) {
+	f.Where(p.Field(bookingreassignment.FieldNewPassID))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *BookingReassignmentFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(bookingreassignment.FieldStatus))
+}
+
+// WhereResolution applies the entql string predicate on the resolution field.
+func (f *BookingReassignmentFilter) WhereResolution(p entql.StringP) {
+	f.Where(p.Field(bookingreassignment.FieldResolution))
+}
+
+// WhereClipReturned applies the entql bool predicate on the clip_returned field.
+func (f *BookingReassignmentFilter) WhereClipReturned(p entql.BoolP) {
+	f.Where(p.Field(bookingreassignment.FieldClipReturned))
+}
+
+// WhereClipTaken applies the entql bool predicate on the clip_taken field.
+func (f *BookingReassignmentFilter) WhereClipTaken(p entql.BoolP) {
+	f.Where(p.Field(bookingreassignment.FieldClipTaken))
+}
+
+// WhereFailureCode applies the entql string predicate on the failure_code field.
+func (f *BookingReassignmentFilter) WhereFailureCode(p entql.StringP) {
+	f.Where(p.Field(bookingreassignment.FieldFailureCode))
+}
+
+// WhereRequestedBy applies the entql string predicate on the requested_by field.
+func (f *BookingReassignmentFilter) WhereRequestedBy(p entql.StringP) {
+	f.Where(p.Field(bookingreassignment.FieldRequestedBy))
+}
+
+// WhereClosedBy applies the entql string predicate on the closed_by field.
+func (f *BookingReassignmentFilter) WhereClosedBy(p entql.StringP) {
+	f.Where(p.Field(bookingreassignment.FieldClosedBy))
+}
+
+// WhereClosedAt applies the entql time.Time predicate on the closed_at field.
+func (f *BookingReassignmentFilter) WhereClosedAt(p entql.TimeP) {
+	f.Where(p.Field(bookingreassignment.FieldClosedAt))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *BookingReassignmentFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *BookingReassignmentFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasBooking applies a predicate to check if query has an edge booking.
+func (f *BookingReassignmentFilter) WhereHasBooking() {
+	f.Where(entql.HasEdge("booking"))
+}
+
+// WhereHasBookingWith applies a predicate to check if query has an edge booking with a given conditions (other predicates).
+func (f *BookingReassignmentFilter) WhereHasBookingWith(preds ...predicate.Booking) {
+	f.Where(entql.HasEdgeWith("booking", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasOldPass applies a predicate to check if query has an edge old_pass.
+func (f *BookingReassignmentFilter) WhereHasOldPass() {
+	f.Where(entql.HasEdge("old_pass"))
+}
+
+// WhereHasOldPassWith applies a predicate to check if query has an edge old_pass with a given conditions (other predicates).
+func (f *BookingReassignmentFilter) WhereHasOldPassWith(preds ...predicate.Pass) {
+	f.Where(entql.HasEdgeWith("old_pass", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasNewPass applies a predicate to check if query has an edge new_pass.
+func (f *BookingReassignmentFilter) WhereHasNewPass() {
+	f.Where(entql.HasEdge("new_pass"))
+}
+
+// WhereHasNewPassWith applies a predicate to check if query has an edge new_pass with a given conditions (other predicates).
+func (f *BookingReassignmentFilter) WhereHasNewPassWith(preds ...predicate.Pass) {
+	f.Where(entql.HasEdgeWith("new_pass", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *BrandQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -3296,7 +3538,7 @@ type BrandFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *BrandFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[8].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[9].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3467,7 +3709,7 @@ type BuddyInviteFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *BuddyInviteFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[9].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3651,7 +3893,7 @@ type ClassInstanceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ClassInstanceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3885,7 +4127,7 @@ type ClassTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ClassTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4036,7 +4278,7 @@ type DeviceAuthorizationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *DeviceAuthorizationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4116,7 +4358,7 @@ type EventFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *EventFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4200,7 +4442,7 @@ type FavoriteVenueFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FavoriteVenueFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4260,7 +4502,7 @@ type FeatureProvisioningFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FeatureProvisioningFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4339,7 +4581,7 @@ type FlashSaleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FlashSaleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4477,7 +4719,7 @@ type GiftCardFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *GiftCardFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4615,7 +4857,7 @@ type HandoffCodeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *HandoffCodeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4695,7 +4937,7 @@ type IdempotencyKeyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *IdempotencyKeyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4795,7 +5037,7 @@ type InquiryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InquiryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4943,7 +5185,7 @@ type InstructorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InstructorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5061,7 +5303,7 @@ type LocationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *LocationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5235,7 +5477,7 @@ type MFABackupCodeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFABackupCodeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5300,7 +5542,7 @@ type MFAChallengeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFAChallengeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5375,7 +5617,7 @@ type MFAFactorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFAFactorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5450,7 +5692,7 @@ type MemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5610,7 +5852,7 @@ type NotificationDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *NotificationDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5826,7 +6068,7 @@ type NotificationOptOutFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *NotificationOptOutFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5919,7 +6161,7 @@ type OTPRequestFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OTPRequestFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6004,7 +6246,7 @@ type OpeningHoursFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OpeningHoursFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6117,7 +6359,7 @@ type OrganizationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OrganizationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6257,7 +6499,7 @@ type PassFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6417,7 +6659,7 @@ type PassTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6656,7 +6898,7 @@ type PaymentFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6798,7 +7040,7 @@ type PhotoFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PhotoFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6925,7 +7167,7 @@ type PlatformSettingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PlatformSettingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6990,7 +7232,7 @@ type PushDeviceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PushDeviceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7093,7 +7335,7 @@ type RefreshTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefreshTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7192,7 +7434,7 @@ type RoomFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RoomFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7324,7 +7566,7 @@ type ServiceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7472,7 +7714,7 @@ type SessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7595,7 +7837,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7732,7 +7974,7 @@ type WebhookAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7865,7 +8107,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8012,7 +8254,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

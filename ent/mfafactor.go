@@ -26,7 +26,7 @@ type MFAFactor struct {
 	UserID uuid.UUID `json:"user_id,omitempty"`
 	// Type holds the value of the "type" field.
 	Type mfafactor.Type `json:"type,omitempty"`
-	// Secret holds the value of the "secret" field.
+	// Sealed (AES-256-GCM, package identity/totp); sealed again on key rotation.
 	Secret string `json:"-"`
 	// ConfirmedAt holds the value of the "confirmed_at" field.
 	ConfirmedAt *time.Time `json:"confirmed_at,omitempty"`

@@ -347,6 +347,18 @@ func (u *MFAFactorUpsert) UpdateUpdatedAt() *MFAFactorUpsert {
 	return u
 }
 
+// SetSecret sets the "secret" field.
+func (u *MFAFactorUpsert) SetSecret(v string) *MFAFactorUpsert {
+	u.Set(mfafactor.FieldSecret, v)
+	return u
+}
+
+// UpdateSecret sets the "secret" field to the value that was provided on create.
+func (u *MFAFactorUpsert) UpdateSecret() *MFAFactorUpsert {
+	u.SetExcluded(mfafactor.FieldSecret)
+	return u
+}
+
 // SetConfirmedAt sets the "confirmed_at" field.
 func (u *MFAFactorUpsert) SetConfirmedAt(v time.Time) *MFAFactorUpsert {
 	u.Set(mfafactor.FieldConfirmedAt, v)
@@ -409,9 +421,6 @@ func (u *MFAFactorUpsertOne) UpdateNewValues() *MFAFactorUpsertOne {
 		if _, exists := u.create.mutation.GetType(); exists {
 			s.SetIgnore(mfafactor.FieldType)
 		}
-		if _, exists := u.create.mutation.Secret(); exists {
-			s.SetIgnore(mfafactor.FieldSecret)
-		}
 	}))
 	return u
 }
@@ -454,6 +463,20 @@ func (u *MFAFactorUpsertOne) SetUpdatedAt(v time.Time) *MFAFactorUpsertOne {
 func (u *MFAFactorUpsertOne) UpdateUpdatedAt() *MFAFactorUpsertOne {
 	return u.Update(func(s *MFAFactorUpsert) {
 		s.UpdateUpdatedAt()
+	})
+}
+
+// SetSecret sets the "secret" field.
+func (u *MFAFactorUpsertOne) SetSecret(v string) *MFAFactorUpsertOne {
+	return u.Update(func(s *MFAFactorUpsert) {
+		s.SetSecret(v)
+	})
+}
+
+// UpdateSecret sets the "secret" field to the value that was provided on create.
+func (u *MFAFactorUpsertOne) UpdateSecret() *MFAFactorUpsertOne {
+	return u.Update(func(s *MFAFactorUpsert) {
+		s.UpdateSecret()
 	})
 }
 
@@ -691,9 +714,6 @@ func (u *MFAFactorUpsertBulk) UpdateNewValues() *MFAFactorUpsertBulk {
 			if _, exists := b.mutation.GetType(); exists {
 				s.SetIgnore(mfafactor.FieldType)
 			}
-			if _, exists := b.mutation.Secret(); exists {
-				s.SetIgnore(mfafactor.FieldSecret)
-			}
 		}
 	}))
 	return u
@@ -737,6 +757,20 @@ func (u *MFAFactorUpsertBulk) SetUpdatedAt(v time.Time) *MFAFactorUpsertBulk {
 func (u *MFAFactorUpsertBulk) UpdateUpdatedAt() *MFAFactorUpsertBulk {
 	return u.Update(func(s *MFAFactorUpsert) {
 		s.UpdateUpdatedAt()
+	})
+}
+
+// SetSecret sets the "secret" field.
+func (u *MFAFactorUpsertBulk) SetSecret(v string) *MFAFactorUpsertBulk {
+	return u.Update(func(s *MFAFactorUpsert) {
+		s.SetSecret(v)
+	})
+}
+
+// UpdateSecret sets the "secret" field to the value that was provided on create.
+func (u *MFAFactorUpsertBulk) UpdateSecret() *MFAFactorUpsertBulk {
+	return u.Update(func(s *MFAFactorUpsert) {
+		s.UpdateSecret()
 	})
 }
 

@@ -34,6 +34,20 @@ func (_u *MFAFactorUpdate) SetUpdatedAt(v time.Time) *MFAFactorUpdate {
 	return _u
 }
 
+// SetSecret sets the "secret" field.
+func (_u *MFAFactorUpdate) SetSecret(v string) *MFAFactorUpdate {
+	_u.mutation.SetSecret(v)
+	return _u
+}
+
+// SetNillableSecret sets the "secret" field if the given value is not nil.
+func (_u *MFAFactorUpdate) SetNillableSecret(v *string) *MFAFactorUpdate {
+	if v != nil {
+		_u.SetSecret(*v)
+	}
+	return _u
+}
+
 // SetConfirmedAt sets the "confirmed_at" field.
 func (_u *MFAFactorUpdate) SetConfirmedAt(v time.Time) *MFAFactorUpdate {
 	_u.mutation.SetConfirmedAt(v)
@@ -122,7 +136,20 @@ func (_u *MFAFactorUpdate) defaults() error {
 	return nil
 }
 
+// check runs all checks and user-defined validators on the builder.
+func (_u *MFAFactorUpdate) check() error {
+	if v, ok := _u.mutation.Secret(); ok {
+		if err := mfafactor.SecretValidator(v); err != nil {
+			return &ValidationError{Name: "secret", err: fmt.Errorf(`ent: validator failed for field "MFAFactor.secret": %w`, err)}
+		}
+	}
+	return nil
+}
+
 func (_u *MFAFactorUpdate) sqlSave(ctx context.Context) (_node int, err error) {
+	if err := _u.check(); err != nil {
+		return _node, err
+	}
 	_spec := sqlgraph.NewUpdateSpec(mfafactor.Table, mfafactor.Columns, sqlgraph.NewFieldSpec(mfafactor.FieldID, field.TypeUUID))
 	if ps := _u.mutation.predicates; len(ps) > 0 {
 		_spec.Predicate = func(selector *sql.Selector) {
@@ -133,6 +160,9 @@ func (_u *MFAFactorUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(mfafactor.FieldUpdatedAt, field.TypeTime, value)
+	}
+	if value, ok := _u.mutation.Secret(); ok {
+		_spec.SetField(mfafactor.FieldSecret, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.ConfirmedAt(); ok {
 		_spec.SetField(mfafactor.FieldConfirmedAt, field.TypeTime, value)
@@ -169,6 +199,20 @@ type MFAFactorUpdateOne struct {
 // SetUpdatedAt sets the "updated_at" field.
 func (_u *MFAFactorUpdateOne) SetUpdatedAt(v time.Time) *MFAFactorUpdateOne {
 	_u.mutation.SetUpdatedAt(v)
+	return _u
+}
+
+// SetSecret sets the "secret" field.
+func (_u *MFAFactorUpdateOne) SetSecret(v string) *MFAFactorUpdateOne {
+	_u.mutation.SetSecret(v)
+	return _u
+}
+
+// SetNillableSecret sets the "secret" field if the given value is not nil.
+func (_u *MFAFactorUpdateOne) SetNillableSecret(v *string) *MFAFactorUpdateOne {
+	if v != nil {
+		_u.SetSecret(*v)
+	}
 	return _u
 }
 
@@ -273,7 +317,20 @@ func (_u *MFAFactorUpdateOne) defaults() error {
 	return nil
 }
 
+// check runs all checks and user-defined validators on the builder.
+func (_u *MFAFactorUpdateOne) check() error {
+	if v, ok := _u.mutation.Secret(); ok {
+		if err := mfafactor.SecretValidator(v); err != nil {
+			return &ValidationError{Name: "secret", err: fmt.Errorf(`ent: validator failed for field "MFAFactor.secret": %w`, err)}
+		}
+	}
+	return nil
+}
+
 func (_u *MFAFactorUpdateOne) sqlSave(ctx context.Context) (_node *MFAFactor, err error) {
+	if err := _u.check(); err != nil {
+		return _node, err
+	}
 	_spec := sqlgraph.NewUpdateSpec(mfafactor.Table, mfafactor.Columns, sqlgraph.NewFieldSpec(mfafactor.FieldID, field.TypeUUID))
 	id, ok := _u.mutation.ID()
 	if !ok {
@@ -301,6 +358,9 @@ func (_u *MFAFactorUpdateOne) sqlSave(ctx context.Context) (_node *MFAFactor, er
 	}
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(mfafactor.FieldUpdatedAt, field.TypeTime, value)
+	}
+	if value, ok := _u.mutation.Secret(); ok {
+		_spec.SetField(mfafactor.FieldSecret, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.ConfirmedAt(); ok {
 		_spec.SetField(mfafactor.FieldConfirmedAt, field.TypeTime, value)

@@ -20,6 +20,7 @@ import (
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/bookingpolicy"
+	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/classinstance"
@@ -79,6 +80,7 @@ const (
 	TypeAuthCode             = "AuthCode"
 	TypeBooking              = "Booking"
 	TypeBookingPolicy        = "BookingPolicy"
+	TypeBookingReassignment  = "BookingReassignment"
 	TypeBrand                = "Brand"
 	TypeBuddyInvite          = "BuddyInvite"
 	TypeClassInstance        = "ClassInstance"
@@ -8644,6 +8646,1330 @@ func (m *BookingPolicyMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown BookingPolicy edge %s", name)
+}
+
+// BookingReassignmentMutation represents an operation that mutates the BookingReassignment nodes in the graph.
+type BookingReassignmentMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	status              *bookingreassignment.Status
+	resolution          *bookingreassignment.Resolution
+	clip_returned       *bool
+	clip_taken          *bool
+	failure_code        *string
+	requested_by        *string
+	closed_by           *string
+	closed_at           *time.Time
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	booking             *uuid.UUID
+	clearedbooking      bool
+	old_pass            *uuid.UUID
+	clearedold_pass     bool
+	new_pass            *uuid.UUID
+	clearednew_pass     bool
+	done                bool
+	oldValue            func(context.Context) (*BookingReassignment, error)
+	predicates          []predicate.BookingReassignment
+}
+
+var _ ent.Mutation = (*BookingReassignmentMutation)(nil)
+
+// bookingreassignmentOption allows management of the mutation configuration using functional options.
+type bookingreassignmentOption func(*BookingReassignmentMutation)
+
+// newBookingReassignmentMutation creates new mutation for the BookingReassignment entity.
+func newBookingReassignmentMutation(c config, op Op, opts ...bookingreassignmentOption) *BookingReassignmentMutation {
+	m := &BookingReassignmentMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeBookingReassignment,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withBookingReassignmentID sets the ID field of the mutation.
+func withBookingReassignmentID(id uuid.UUID) bookingreassignmentOption {
+	return func(m *BookingReassignmentMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *BookingReassignment
+		)
+		m.oldValue = func(ctx context.Context) (*BookingReassignment, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().BookingReassignment.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withBookingReassignment sets the old BookingReassignment of the mutation.
+func withBookingReassignment(node *BookingReassignment) bookingreassignmentOption {
+	return func(m *BookingReassignmentMutation) {
+		m.oldValue = func(context.Context) (*BookingReassignment, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m BookingReassignmentMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m BookingReassignmentMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of BookingReassignment entities.
+func (m *BookingReassignmentMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *BookingReassignmentMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *BookingReassignmentMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().BookingReassignment.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *BookingReassignmentMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *BookingReassignmentMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the BookingReassignment entity.
+// If the BookingReassignment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingReassignmentMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *BookingReassignmentMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *BookingReassignmentMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *BookingReassignmentMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the BookingReassignment entity.
+// If the BookingReassignment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingReassignmentMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *BookingReassignmentMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *BookingReassignmentMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *BookingReassignmentMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the BookingReassignment entity.
+// If the BookingReassignment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingReassignmentMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *BookingReassignmentMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetBookingID sets the "booking_id" field.
+func (m *BookingReassignmentMutation) SetBookingID(u uuid.UUID) {
+	m.booking = &u
+}
+
+// BookingID returns the value of the "booking_id" field in the mutation.
+func (m *BookingReassignmentMutation) BookingID() (r uuid.UUID, exists bool) {
+	v := m.booking
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBookingID returns the old "booking_id" field's value of the BookingReassignment entity.
+// If the BookingReassignment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingReassignmentMutation) OldBookingID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBookingID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBookingID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBookingID: %w", err)
+	}
+	return oldValue.BookingID, nil
+}
+
+// ResetBookingID resets all changes to the "booking_id" field.
+func (m *BookingReassignmentMutation) ResetBookingID() {
+	m.booking = nil
+}
+
+// SetOldPassID sets the "old_pass_id" field.
+func (m *BookingReassignmentMutation) SetOldPassID(u uuid.UUID) {
+	m.old_pass = &u
+}
+
+// OldPassID returns the value of the "old_pass_id" field in the mutation.
+func (m *BookingReassignmentMutation) OldPassID() (r uuid.UUID, exists bool) {
+	v := m.old_pass
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOldPassID returns the old "old_pass_id" field's value of the BookingReassignment entity.
+// If the BookingReassignment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingReassignmentMutation) OldOldPassID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOldPassID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOldPassID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOldPassID: %w", err)
+	}
+	return oldValue.OldPassID, nil
+}
+
+// ClearOldPassID clears the value of the "old_pass_id" field.
+func (m *BookingReassignmentMutation) ClearOldPassID() {
+	m.old_pass = nil
+	m.clearedFields[bookingreassignment.FieldOldPassID] = struct{}{}
+}
+
+// OldPassIDCleared returns if the "old_pass_id" field was cleared in this mutation.
+func (m *BookingReassignmentMutation) OldPassIDCleared() bool {
+	_, ok := m.clearedFields[bookingreassignment.FieldOldPassID]
+	return ok
+}
+
+// ResetOldPassID resets all changes to the "old_pass_id" field.
+func (m *BookingReassignmentMutation) ResetOldPassID() {
+	m.old_pass = nil
+	delete(m.clearedFields, bookingreassignment.FieldOldPassID)
+}
+
+// SetNewPassID sets the "new_pass_id" field.
+func (m *BookingReassignmentMutation) SetNewPassID(u uuid.UUID) {
+	m.new_pass = &u
+}
+
+// NewPassID returns the value of the "new_pass_id" field in the mutation.
+func (m *BookingReassignmentMutation) NewPassID() (r uuid.UUID, exists bool) {
+	v := m.new_pass
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNewPassID returns the old "new_pass_id" field's value of the BookingReassignment entity.
+// If the BookingReassignment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingReassignmentMutation) OldNewPassID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNewPassID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNewPassID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNewPassID: %w", err)
+	}
+	return oldValue.NewPassID, nil
+}
+
+// ResetNewPassID resets all changes to the "new_pass_id" field.
+func (m *BookingReassignmentMutation) ResetNewPassID() {
+	m.new_pass = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *BookingReassignmentMutation) SetStatus(b bookingreassignment.Status) {
+	m.status = &b
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *BookingReassignmentMutation) Status() (r bookingreassignment.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the BookingReassignment entity.
+// If the BookingReassignment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingReassignmentMutation) OldStatus(ctx context.Context) (v bookingreassignment.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *BookingReassignmentMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetResolution sets the "resolution" field.
+func (m *BookingReassignmentMutation) SetResolution(b bookingreassignment.Resolution) {
+	m.resolution = &b
+}
+
+// Resolution returns the value of the "resolution" field in the mutation.
+func (m *BookingReassignmentMutation) Resolution() (r bookingreassignment.Resolution, exists bool) {
+	v := m.resolution
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResolution returns the old "resolution" field's value of the BookingReassignment entity.
+// If the BookingReassignment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingReassignmentMutation) OldResolution(ctx context.Context) (v *bookingreassignment.Resolution, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResolution is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResolution requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResolution: %w", err)
+	}
+	return oldValue.Resolution, nil
+}
+
+// ClearResolution clears the value of the "resolution" field.
+func (m *BookingReassignmentMutation) ClearResolution() {
+	m.resolution = nil
+	m.clearedFields[bookingreassignment.FieldResolution] = struct{}{}
+}
+
+// ResolutionCleared returns if the "resolution" field was cleared in this mutation.
+func (m *BookingReassignmentMutation) ResolutionCleared() bool {
+	_, ok := m.clearedFields[bookingreassignment.FieldResolution]
+	return ok
+}
+
+// ResetResolution resets all changes to the "resolution" field.
+func (m *BookingReassignmentMutation) ResetResolution() {
+	m.resolution = nil
+	delete(m.clearedFields, bookingreassignment.FieldResolution)
+}
+
+// SetClipReturned sets the "clip_returned" field.
+func (m *BookingReassignmentMutation) SetClipReturned(b bool) {
+	m.clip_returned = &b
+}
+
+// ClipReturned returns the value of the "clip_returned" field in the mutation.
+func (m *BookingReassignmentMutation) ClipReturned() (r bool, exists bool) {
+	v := m.clip_returned
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClipReturned returns the old "clip_returned" field's value of the BookingReassignment entity.
+// If the BookingReassignment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingReassignmentMutation) OldClipReturned(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClipReturned is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClipReturned requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClipReturned: %w", err)
+	}
+	return oldValue.ClipReturned, nil
+}
+
+// ResetClipReturned resets all changes to the "clip_returned" field.
+func (m *BookingReassignmentMutation) ResetClipReturned() {
+	m.clip_returned = nil
+}
+
+// SetClipTaken sets the "clip_taken" field.
+func (m *BookingReassignmentMutation) SetClipTaken(b bool) {
+	m.clip_taken = &b
+}
+
+// ClipTaken returns the value of the "clip_taken" field in the mutation.
+func (m *BookingReassignmentMutation) ClipTaken() (r bool, exists bool) {
+	v := m.clip_taken
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClipTaken returns the old "clip_taken" field's value of the BookingReassignment entity.
+// If the BookingReassignment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingReassignmentMutation) OldClipTaken(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClipTaken is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClipTaken requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClipTaken: %w", err)
+	}
+	return oldValue.ClipTaken, nil
+}
+
+// ResetClipTaken resets all changes to the "clip_taken" field.
+func (m *BookingReassignmentMutation) ResetClipTaken() {
+	m.clip_taken = nil
+}
+
+// SetFailureCode sets the "failure_code" field.
+func (m *BookingReassignmentMutation) SetFailureCode(s string) {
+	m.failure_code = &s
+}
+
+// FailureCode returns the value of the "failure_code" field in the mutation.
+func (m *BookingReassignmentMutation) FailureCode() (r string, exists bool) {
+	v := m.failure_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFailureCode returns the old "failure_code" field's value of the BookingReassignment entity.
+// If the BookingReassignment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingReassignmentMutation) OldFailureCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFailureCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFailureCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFailureCode: %w", err)
+	}
+	return oldValue.FailureCode, nil
+}
+
+// ClearFailureCode clears the value of the "failure_code" field.
+func (m *BookingReassignmentMutation) ClearFailureCode() {
+	m.failure_code = nil
+	m.clearedFields[bookingreassignment.FieldFailureCode] = struct{}{}
+}
+
+// FailureCodeCleared returns if the "failure_code" field was cleared in this mutation.
+func (m *BookingReassignmentMutation) FailureCodeCleared() bool {
+	_, ok := m.clearedFields[bookingreassignment.FieldFailureCode]
+	return ok
+}
+
+// ResetFailureCode resets all changes to the "failure_code" field.
+func (m *BookingReassignmentMutation) ResetFailureCode() {
+	m.failure_code = nil
+	delete(m.clearedFields, bookingreassignment.FieldFailureCode)
+}
+
+// SetRequestedBy sets the "requested_by" field.
+func (m *BookingReassignmentMutation) SetRequestedBy(s string) {
+	m.requested_by = &s
+}
+
+// RequestedBy returns the value of the "requested_by" field in the mutation.
+func (m *BookingReassignmentMutation) RequestedBy() (r string, exists bool) {
+	v := m.requested_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestedBy returns the old "requested_by" field's value of the BookingReassignment entity.
+// If the BookingReassignment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingReassignmentMutation) OldRequestedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestedBy: %w", err)
+	}
+	return oldValue.RequestedBy, nil
+}
+
+// ResetRequestedBy resets all changes to the "requested_by" field.
+func (m *BookingReassignmentMutation) ResetRequestedBy() {
+	m.requested_by = nil
+}
+
+// SetClosedBy sets the "closed_by" field.
+func (m *BookingReassignmentMutation) SetClosedBy(s string) {
+	m.closed_by = &s
+}
+
+// ClosedBy returns the value of the "closed_by" field in the mutation.
+func (m *BookingReassignmentMutation) ClosedBy() (r string, exists bool) {
+	v := m.closed_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClosedBy returns the old "closed_by" field's value of the BookingReassignment entity.
+// If the BookingReassignment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingReassignmentMutation) OldClosedBy(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClosedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClosedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClosedBy: %w", err)
+	}
+	return oldValue.ClosedBy, nil
+}
+
+// ClearClosedBy clears the value of the "closed_by" field.
+func (m *BookingReassignmentMutation) ClearClosedBy() {
+	m.closed_by = nil
+	m.clearedFields[bookingreassignment.FieldClosedBy] = struct{}{}
+}
+
+// ClosedByCleared returns if the "closed_by" field was cleared in this mutation.
+func (m *BookingReassignmentMutation) ClosedByCleared() bool {
+	_, ok := m.clearedFields[bookingreassignment.FieldClosedBy]
+	return ok
+}
+
+// ResetClosedBy resets all changes to the "closed_by" field.
+func (m *BookingReassignmentMutation) ResetClosedBy() {
+	m.closed_by = nil
+	delete(m.clearedFields, bookingreassignment.FieldClosedBy)
+}
+
+// SetClosedAt sets the "closed_at" field.
+func (m *BookingReassignmentMutation) SetClosedAt(t time.Time) {
+	m.closed_at = &t
+}
+
+// ClosedAt returns the value of the "closed_at" field in the mutation.
+func (m *BookingReassignmentMutation) ClosedAt() (r time.Time, exists bool) {
+	v := m.closed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClosedAt returns the old "closed_at" field's value of the BookingReassignment entity.
+// If the BookingReassignment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingReassignmentMutation) OldClosedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClosedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClosedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClosedAt: %w", err)
+	}
+	return oldValue.ClosedAt, nil
+}
+
+// ClearClosedAt clears the value of the "closed_at" field.
+func (m *BookingReassignmentMutation) ClearClosedAt() {
+	m.closed_at = nil
+	m.clearedFields[bookingreassignment.FieldClosedAt] = struct{}{}
+}
+
+// ClosedAtCleared returns if the "closed_at" field was cleared in this mutation.
+func (m *BookingReassignmentMutation) ClosedAtCleared() bool {
+	_, ok := m.clearedFields[bookingreassignment.FieldClosedAt]
+	return ok
+}
+
+// ResetClosedAt resets all changes to the "closed_at" field.
+func (m *BookingReassignmentMutation) ResetClosedAt() {
+	m.closed_at = nil
+	delete(m.clearedFields, bookingreassignment.FieldClosedAt)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *BookingReassignmentMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[bookingreassignment.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *BookingReassignmentMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *BookingReassignmentMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *BookingReassignmentMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearBooking clears the "booking" edge to the Booking entity.
+func (m *BookingReassignmentMutation) ClearBooking() {
+	m.clearedbooking = true
+	m.clearedFields[bookingreassignment.FieldBookingID] = struct{}{}
+}
+
+// BookingCleared reports if the "booking" edge to the Booking entity was cleared.
+func (m *BookingReassignmentMutation) BookingCleared() bool {
+	return m.clearedbooking
+}
+
+// BookingIDs returns the "booking" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// BookingID instead. It exists only for internal usage by the builders.
+func (m *BookingReassignmentMutation) BookingIDs() (ids []uuid.UUID) {
+	if id := m.booking; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetBooking resets all changes to the "booking" edge.
+func (m *BookingReassignmentMutation) ResetBooking() {
+	m.booking = nil
+	m.clearedbooking = false
+}
+
+// ClearOldPass clears the "old_pass" edge to the Pass entity.
+func (m *BookingReassignmentMutation) ClearOldPass() {
+	m.clearedold_pass = true
+	m.clearedFields[bookingreassignment.FieldOldPassID] = struct{}{}
+}
+
+// OldPassCleared reports if the "old_pass" edge to the Pass entity was cleared.
+func (m *BookingReassignmentMutation) OldPassCleared() bool {
+	return m.OldPassIDCleared() || m.clearedold_pass
+}
+
+// OldPassIDs returns the "old_pass" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OldPassID instead. It exists only for internal usage by the builders.
+func (m *BookingReassignmentMutation) OldPassIDs() (ids []uuid.UUID) {
+	if id := m.old_pass; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOldPass resets all changes to the "old_pass" edge.
+func (m *BookingReassignmentMutation) ResetOldPass() {
+	m.old_pass = nil
+	m.clearedold_pass = false
+}
+
+// ClearNewPass clears the "new_pass" edge to the Pass entity.
+func (m *BookingReassignmentMutation) ClearNewPass() {
+	m.clearednew_pass = true
+	m.clearedFields[bookingreassignment.FieldNewPassID] = struct{}{}
+}
+
+// NewPassCleared reports if the "new_pass" edge to the Pass entity was cleared.
+func (m *BookingReassignmentMutation) NewPassCleared() bool {
+	return m.clearednew_pass
+}
+
+// NewPassIDs returns the "new_pass" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// NewPassID instead. It exists only for internal usage by the builders.
+func (m *BookingReassignmentMutation) NewPassIDs() (ids []uuid.UUID) {
+	if id := m.new_pass; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetNewPass resets all changes to the "new_pass" edge.
+func (m *BookingReassignmentMutation) ResetNewPass() {
+	m.new_pass = nil
+	m.clearednew_pass = false
+}
+
+// Where appends a list predicates to the BookingReassignmentMutation builder.
+func (m *BookingReassignmentMutation) Where(ps ...predicate.BookingReassignment) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the BookingReassignmentMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *BookingReassignmentMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.BookingReassignment, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *BookingReassignmentMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *BookingReassignmentMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (BookingReassignment).
+func (m *BookingReassignmentMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *BookingReassignmentMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.created_at != nil {
+		fields = append(fields, bookingreassignment.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, bookingreassignment.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, bookingreassignment.FieldOrganizationID)
+	}
+	if m.booking != nil {
+		fields = append(fields, bookingreassignment.FieldBookingID)
+	}
+	if m.old_pass != nil {
+		fields = append(fields, bookingreassignment.FieldOldPassID)
+	}
+	if m.new_pass != nil {
+		fields = append(fields, bookingreassignment.FieldNewPassID)
+	}
+	if m.status != nil {
+		fields = append(fields, bookingreassignment.FieldStatus)
+	}
+	if m.resolution != nil {
+		fields = append(fields, bookingreassignment.FieldResolution)
+	}
+	if m.clip_returned != nil {
+		fields = append(fields, bookingreassignment.FieldClipReturned)
+	}
+	if m.clip_taken != nil {
+		fields = append(fields, bookingreassignment.FieldClipTaken)
+	}
+	if m.failure_code != nil {
+		fields = append(fields, bookingreassignment.FieldFailureCode)
+	}
+	if m.requested_by != nil {
+		fields = append(fields, bookingreassignment.FieldRequestedBy)
+	}
+	if m.closed_by != nil {
+		fields = append(fields, bookingreassignment.FieldClosedBy)
+	}
+	if m.closed_at != nil {
+		fields = append(fields, bookingreassignment.FieldClosedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *BookingReassignmentMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case bookingreassignment.FieldCreatedAt:
+		return m.CreatedAt()
+	case bookingreassignment.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case bookingreassignment.FieldOrganizationID:
+		return m.OrganizationID()
+	case bookingreassignment.FieldBookingID:
+		return m.BookingID()
+	case bookingreassignment.FieldOldPassID:
+		return m.OldPassID()
+	case bookingreassignment.FieldNewPassID:
+		return m.NewPassID()
+	case bookingreassignment.FieldStatus:
+		return m.Status()
+	case bookingreassignment.FieldResolution:
+		return m.Resolution()
+	case bookingreassignment.FieldClipReturned:
+		return m.ClipReturned()
+	case bookingreassignment.FieldClipTaken:
+		return m.ClipTaken()
+	case bookingreassignment.FieldFailureCode:
+		return m.FailureCode()
+	case bookingreassignment.FieldRequestedBy:
+		return m.RequestedBy()
+	case bookingreassignment.FieldClosedBy:
+		return m.ClosedBy()
+	case bookingreassignment.FieldClosedAt:
+		return m.ClosedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *BookingReassignmentMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case bookingreassignment.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case bookingreassignment.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case bookingreassignment.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case bookingreassignment.FieldBookingID:
+		return m.OldBookingID(ctx)
+	case bookingreassignment.FieldOldPassID:
+		return m.OldOldPassID(ctx)
+	case bookingreassignment.FieldNewPassID:
+		return m.OldNewPassID(ctx)
+	case bookingreassignment.FieldStatus:
+		return m.OldStatus(ctx)
+	case bookingreassignment.FieldResolution:
+		return m.OldResolution(ctx)
+	case bookingreassignment.FieldClipReturned:
+		return m.OldClipReturned(ctx)
+	case bookingreassignment.FieldClipTaken:
+		return m.OldClipTaken(ctx)
+	case bookingreassignment.FieldFailureCode:
+		return m.OldFailureCode(ctx)
+	case bookingreassignment.FieldRequestedBy:
+		return m.OldRequestedBy(ctx)
+	case bookingreassignment.FieldClosedBy:
+		return m.OldClosedBy(ctx)
+	case bookingreassignment.FieldClosedAt:
+		return m.OldClosedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown BookingReassignment field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *BookingReassignmentMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case bookingreassignment.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case bookingreassignment.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case bookingreassignment.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case bookingreassignment.FieldBookingID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBookingID(v)
+		return nil
+	case bookingreassignment.FieldOldPassID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOldPassID(v)
+		return nil
+	case bookingreassignment.FieldNewPassID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNewPassID(v)
+		return nil
+	case bookingreassignment.FieldStatus:
+		v, ok := value.(bookingreassignment.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case bookingreassignment.FieldResolution:
+		v, ok := value.(bookingreassignment.Resolution)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResolution(v)
+		return nil
+	case bookingreassignment.FieldClipReturned:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClipReturned(v)
+		return nil
+	case bookingreassignment.FieldClipTaken:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClipTaken(v)
+		return nil
+	case bookingreassignment.FieldFailureCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFailureCode(v)
+		return nil
+	case bookingreassignment.FieldRequestedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestedBy(v)
+		return nil
+	case bookingreassignment.FieldClosedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClosedBy(v)
+		return nil
+	case bookingreassignment.FieldClosedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClosedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown BookingReassignment field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *BookingReassignmentMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *BookingReassignmentMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *BookingReassignmentMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown BookingReassignment numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *BookingReassignmentMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(bookingreassignment.FieldOldPassID) {
+		fields = append(fields, bookingreassignment.FieldOldPassID)
+	}
+	if m.FieldCleared(bookingreassignment.FieldResolution) {
+		fields = append(fields, bookingreassignment.FieldResolution)
+	}
+	if m.FieldCleared(bookingreassignment.FieldFailureCode) {
+		fields = append(fields, bookingreassignment.FieldFailureCode)
+	}
+	if m.FieldCleared(bookingreassignment.FieldClosedBy) {
+		fields = append(fields, bookingreassignment.FieldClosedBy)
+	}
+	if m.FieldCleared(bookingreassignment.FieldClosedAt) {
+		fields = append(fields, bookingreassignment.FieldClosedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *BookingReassignmentMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *BookingReassignmentMutation) ClearField(name string) error {
+	switch name {
+	case bookingreassignment.FieldOldPassID:
+		m.ClearOldPassID()
+		return nil
+	case bookingreassignment.FieldResolution:
+		m.ClearResolution()
+		return nil
+	case bookingreassignment.FieldFailureCode:
+		m.ClearFailureCode()
+		return nil
+	case bookingreassignment.FieldClosedBy:
+		m.ClearClosedBy()
+		return nil
+	case bookingreassignment.FieldClosedAt:
+		m.ClearClosedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown BookingReassignment nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *BookingReassignmentMutation) ResetField(name string) error {
+	switch name {
+	case bookingreassignment.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case bookingreassignment.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case bookingreassignment.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case bookingreassignment.FieldBookingID:
+		m.ResetBookingID()
+		return nil
+	case bookingreassignment.FieldOldPassID:
+		m.ResetOldPassID()
+		return nil
+	case bookingreassignment.FieldNewPassID:
+		m.ResetNewPassID()
+		return nil
+	case bookingreassignment.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case bookingreassignment.FieldResolution:
+		m.ResetResolution()
+		return nil
+	case bookingreassignment.FieldClipReturned:
+		m.ResetClipReturned()
+		return nil
+	case bookingreassignment.FieldClipTaken:
+		m.ResetClipTaken()
+		return nil
+	case bookingreassignment.FieldFailureCode:
+		m.ResetFailureCode()
+		return nil
+	case bookingreassignment.FieldRequestedBy:
+		m.ResetRequestedBy()
+		return nil
+	case bookingreassignment.FieldClosedBy:
+		m.ResetClosedBy()
+		return nil
+	case bookingreassignment.FieldClosedAt:
+		m.ResetClosedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown BookingReassignment field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *BookingReassignmentMutation) AddedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.organization != nil {
+		edges = append(edges, bookingreassignment.EdgeOrganization)
+	}
+	if m.booking != nil {
+		edges = append(edges, bookingreassignment.EdgeBooking)
+	}
+	if m.old_pass != nil {
+		edges = append(edges, bookingreassignment.EdgeOldPass)
+	}
+	if m.new_pass != nil {
+		edges = append(edges, bookingreassignment.EdgeNewPass)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *BookingReassignmentMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case bookingreassignment.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case bookingreassignment.EdgeBooking:
+		if id := m.booking; id != nil {
+			return []ent.Value{*id}
+		}
+	case bookingreassignment.EdgeOldPass:
+		if id := m.old_pass; id != nil {
+			return []ent.Value{*id}
+		}
+	case bookingreassignment.EdgeNewPass:
+		if id := m.new_pass; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *BookingReassignmentMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 4)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *BookingReassignmentMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *BookingReassignmentMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.clearedorganization {
+		edges = append(edges, bookingreassignment.EdgeOrganization)
+	}
+	if m.clearedbooking {
+		edges = append(edges, bookingreassignment.EdgeBooking)
+	}
+	if m.clearedold_pass {
+		edges = append(edges, bookingreassignment.EdgeOldPass)
+	}
+	if m.clearednew_pass {
+		edges = append(edges, bookingreassignment.EdgeNewPass)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *BookingReassignmentMutation) EdgeCleared(name string) bool {
+	switch name {
+	case bookingreassignment.EdgeOrganization:
+		return m.clearedorganization
+	case bookingreassignment.EdgeBooking:
+		return m.clearedbooking
+	case bookingreassignment.EdgeOldPass:
+		return m.clearedold_pass
+	case bookingreassignment.EdgeNewPass:
+		return m.clearednew_pass
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *BookingReassignmentMutation) ClearEdge(name string) error {
+	switch name {
+	case bookingreassignment.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case bookingreassignment.EdgeBooking:
+		m.ClearBooking()
+		return nil
+	case bookingreassignment.EdgeOldPass:
+		m.ClearOldPass()
+		return nil
+	case bookingreassignment.EdgeNewPass:
+		m.ClearNewPass()
+		return nil
+	}
+	return fmt.Errorf("unknown BookingReassignment unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *BookingReassignmentMutation) ResetEdge(name string) error {
+	switch name {
+	case bookingreassignment.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case bookingreassignment.EdgeBooking:
+		m.ResetBooking()
+		return nil
+	case bookingreassignment.EdgeOldPass:
+		m.ResetOldPass()
+		return nil
+	case bookingreassignment.EdgeNewPass:
+		m.ResetNewPass()
+		return nil
+	}
+	return fmt.Errorf("unknown BookingReassignment edge %s", name)
 }
 
 // BrandMutation represents an operation that mutates the Brand nodes in the graph.

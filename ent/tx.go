@@ -30,6 +30,8 @@ type Tx struct {
 	Booking *BookingClient
 	// BookingPolicy is the client for interacting with the BookingPolicy builders.
 	BookingPolicy *BookingPolicyClient
+	// BookingReassignment is the client for interacting with the BookingReassignment builders.
+	BookingReassignment *BookingReassignmentClient
 	// Brand is the client for interacting with the Brand builders.
 	Brand *BrandClient
 	// BuddyInvite is the client for interacting with the BuddyInvite builders.
@@ -245,6 +247,7 @@ func (tx *Tx) init() {
 	tx.AuthCode = NewAuthCodeClient(tx.config)
 	tx.Booking = NewBookingClient(tx.config)
 	tx.BookingPolicy = NewBookingPolicyClient(tx.config)
+	tx.BookingReassignment = NewBookingReassignmentClient(tx.config)
 	tx.Brand = NewBrandClient(tx.config)
 	tx.BuddyInvite = NewBuddyInviteClient(tx.config)
 	tx.ClassInstance = NewClassInstanceClient(tx.config)

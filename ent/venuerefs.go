@@ -15,6 +15,7 @@ import (
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/bookingpolicy"
+	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/classinstance"
@@ -65,6 +66,7 @@ var edgeTargets = map[string]map[string]string{
 	"AuthCode":             {"user": "User"},
 	"Booking":              {"organization": "Organization", "member": "Member", "class_instance": "ClassInstance", "pass": "Pass"},
 	"BookingPolicy":        {"organization": "Organization"},
+	"BookingReassignment":  {"organization": "Organization", "booking": "Booking", "old_pass": "Pass", "new_pass": "Pass"},
 	"Brand":                {"organization": "Organization", "class_types": "ClassType", "pass_types": "PassType", "photos": "Photo"},
 	"BuddyInvite":          {"organization": "Organization", "class_instance": "ClassInstance", "inviter": "Member", "inviter_booking": "Booking", "invitee": "Member", "booking": "Booking"},
 	"ClassInstance":        {"organization": "Organization", "class_type": "ClassType", "instructor": "Instructor", "location": "Location", "room": "Room", "bookings": "Booking"},
@@ -115,6 +117,7 @@ var VenueOwnedTypes = []string{
 	"AuditLog",
 	"Booking",
 	"BookingPolicy",
+	"BookingReassignment",
 	"Brand",
 	"BuddyInvite",
 	"ClassInstance",
@@ -152,6 +155,7 @@ var AllTypes = []string{
 	"AuthCode",
 	"Booking",
 	"BookingPolicy",
+	"BookingReassignment",
 	"Brand",
 	"BuddyInvite",
 	"ClassInstance",
@@ -218,6 +222,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Booking.Query().Where(booking.IDIn(ids...)).Count(ctx)
 	case "BookingPolicy":
 		return c.BookingPolicy.Query().Where(bookingpolicy.IDIn(ids...)).Count(ctx)
+	case "BookingReassignment":
+		return c.BookingReassignment.Query().Where(bookingreassignment.IDIn(ids...)).Count(ctx)
 	case "Brand":
 		return c.Brand.Query().Where(brand.IDIn(ids...)).Count(ctx)
 	case "BuddyInvite":

@@ -105,6 +105,18 @@ func (f BookingPolicyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Valu
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.BookingPolicyMutation", m)
 }
 
+// The BookingReassignmentFunc type is an adapter to allow the use of ordinary
+// function as BookingReassignment mutator.
+type BookingReassignmentFunc func(context.Context, *ent.BookingReassignmentMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f BookingReassignmentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.BookingReassignmentMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.BookingReassignmentMutation", m)
+}
+
 // The BrandFunc type is an adapter to allow the use of ordinary
 // function as Brand mutator.
 type BrandFunc func(context.Context, *ent.BrandMutation) (ent.Value, error)

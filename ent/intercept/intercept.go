@@ -16,6 +16,7 @@ import (
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/bookingpolicy"
+	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/classinstance"
@@ -327,6 +328,33 @@ func (f TraverseBookingPolicy) Traverse(ctx context.Context, q ent.Query) error 
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.BookingPolicyQuery", q)
+}
+
+// The BookingReassignmentFunc type is an adapter to allow the use of ordinary function as a Querier.
+type BookingReassignmentFunc func(context.Context, *ent.BookingReassignmentQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f BookingReassignmentFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.BookingReassignmentQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.BookingReassignmentQuery", q)
+}
+
+// The TraverseBookingReassignment type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseBookingReassignment func(context.Context, *ent.BookingReassignmentQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseBookingReassignment) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseBookingReassignment) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.BookingReassignmentQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.BookingReassignmentQuery", q)
 }
 
 // The BrandFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1374,6 +1402,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.BookingQuery, predicate.Booking, booking.OrderOption]{typ: ent.TypeBooking, tq: q}, nil
 	case *ent.BookingPolicyQuery:
 		return &query[*ent.BookingPolicyQuery, predicate.BookingPolicy, bookingpolicy.OrderOption]{typ: ent.TypeBookingPolicy, tq: q}, nil
+	case *ent.BookingReassignmentQuery:
+		return &query[*ent.BookingReassignmentQuery, predicate.BookingReassignment, bookingreassignment.OrderOption]{typ: ent.TypeBookingReassignment, tq: q}, nil
 	case *ent.BrandQuery:
 		return &query[*ent.BrandQuery, predicate.Brand, brand.OrderOption]{typ: ent.TypeBrand, tq: q}, nil
 	case *ent.BuddyInviteQuery:

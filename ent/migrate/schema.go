@@ -373,6 +373,76 @@ var (
 			},
 		},
 	}
+	// BookingReassignmentsColumns holds the columns for the "booking_reassignments" table.
+	BookingReassignmentsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"pending", "applied", "failed", "closed"}, Default: "pending"},
+		{Name: "resolution", Type: field.TypeEnum, Nullable: true, Enums: []string{"applied", "not_applied", "superseded"}},
+		{Name: "clip_returned", Type: field.TypeBool, Default: false},
+		{Name: "clip_taken", Type: field.TypeBool, Default: false},
+		{Name: "failure_code", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "requested_by", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "closed_by", Type: field.TypeString, Nullable: true, Size: 200},
+		{Name: "closed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "booking_id", Type: field.TypeUUID},
+		{Name: "old_pass_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "new_pass_id", Type: field.TypeUUID},
+	}
+	// BookingReassignmentsTable holds the schema information for the "booking_reassignments" table.
+	BookingReassignmentsTable = &schema.Table{
+		Name:       "booking_reassignments",
+		Columns:    BookingReassignmentsColumns,
+		PrimaryKey: []*schema.Column{BookingReassignmentsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "booking_reassignments_organizations_organization",
+				Columns:    []*schema.Column{BookingReassignmentsColumns[11]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "booking_reassignments_bookings_booking",
+				Columns:    []*schema.Column{BookingReassignmentsColumns[12]},
+				RefColumns: []*schema.Column{BookingsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "booking_reassignments_passes_old_pass",
+				Columns:    []*schema.Column{BookingReassignmentsColumns[13]},
+				RefColumns: []*schema.Column{PassesColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "booking_reassignments_passes_new_pass",
+				Columns:    []*schema.Column{BookingReassignmentsColumns[14]},
+				RefColumns: []*schema.Column{PassesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "bookingreassignment_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{BookingReassignmentsColumns[11]},
+			},
+			{
+				Name:    "bookingreassignment_organization_id_booking_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{BookingReassignmentsColumns[11], BookingReassignmentsColumns[12], BookingReassignmentsColumns[1]},
+			},
+			{
+				Name:    "bookingreassignment_one_pending",
+				Unique:  true,
+				Columns: []*schema.Column{BookingReassignmentsColumns[12]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "status = 'pending'",
+				},
+			},
+		},
+	}
 	// BrandsColumns holds the columns for the "brands" table.
 	BrandsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -2145,6 +2215,7 @@ var (
 		AuthCodesTable,
 		BookingsTable,
 		BookingPoliciesTable,
+		BookingReassignmentsTable,
 		BrandsTable,
 		BuddyInvitesTable,
 		ClassInstancesTable,
@@ -2202,6 +2273,10 @@ func init() {
 	BookingsTable.ForeignKeys[2].RefTable = MembersTable
 	BookingsTable.ForeignKeys[3].RefTable = PassesTable
 	BookingPoliciesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	BookingReassignmentsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	BookingReassignmentsTable.ForeignKeys[1].RefTable = BookingsTable
+	BookingReassignmentsTable.ForeignKeys[2].RefTable = PassesTable
+	BookingReassignmentsTable.ForeignKeys[3].RefTable = PassesTable
 	BrandsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	BuddyInvitesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	BuddyInvitesTable.ForeignKeys[1].RefTable = ClassInstancesTable

@@ -30,6 +30,9 @@ type Booking func(*sql.Selector)
 // BookingPolicy is the predicate function for bookingpolicy builders.
 type BookingPolicy func(*sql.Selector)
 
+// BookingReassignment is the predicate function for bookingreassignment builders.
+type BookingReassignment func(*sql.Selector)
+
 // Brand is the predicate function for brand builders.
 type Brand func(*sql.Selector)
 

@@ -303,6 +303,30 @@ func (f BookingPolicyMutationRuleFunc) EvalMutation(ctx context.Context, m ent.M
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.BookingPolicyMutation", m)
 }
 
+// The BookingReassignmentQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type BookingReassignmentQueryRuleFunc func(context.Context, *ent.BookingReassignmentQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f BookingReassignmentQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.BookingReassignmentQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.BookingReassignmentQuery", q)
+}
+
+// The BookingReassignmentMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type BookingReassignmentMutationRuleFunc func(context.Context, *ent.BookingReassignmentMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f BookingReassignmentMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.BookingReassignmentMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.BookingReassignmentMutation", m)
+}
+
 // The BrandQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type BrandQueryRuleFunc func(context.Context, *ent.BrandQuery) error
@@ -1266,6 +1290,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.BookingPolicyQuery:
 		return q.Filter(), nil
+	case *ent.BookingReassignmentQuery:
+		return q.Filter(), nil
 	case *ent.BrandQuery:
 		return q.Filter(), nil
 	case *ent.BuddyInviteQuery:
@@ -1364,6 +1390,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.BookingMutation:
 		return m.Filter(), nil
 	case *ent.BookingPolicyMutation:
+		return m.Filter(), nil
+	case *ent.BookingReassignmentMutation:
 		return m.Filter(), nil
 	case *ent.BrandMutation:
 		return m.Filter(), nil

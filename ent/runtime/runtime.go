@@ -15,6 +15,7 @@ import (
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/bookingpolicy"
+	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/classinstance"
@@ -523,6 +524,59 @@ func init() {
 	bookingpolicyDescID := bookingpolicyMixinFields0[0].Descriptor()
 	// bookingpolicy.DefaultID holds the default value on creation for the id field.
 	bookingpolicy.DefaultID = bookingpolicyDescID.Default.(func() uuid.UUID)
+	bookingreassignmentMixin := schema.BookingReassignment{}.Mixin()
+	bookingreassignment.Policy = privacy.NewPolicies(bookingreassignmentMixin[1], schema.BookingReassignment{})
+	bookingreassignment.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := bookingreassignment.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	bookingreassignmentMixinHooks1 := bookingreassignmentMixin[1].Hooks()
+
+	bookingreassignment.Hooks[1] = bookingreassignmentMixinHooks1[0]
+	bookingreassignmentMixinFields0 := bookingreassignmentMixin[0].Fields()
+	_ = bookingreassignmentMixinFields0
+	bookingreassignmentFields := schema.BookingReassignment{}.Fields()
+	_ = bookingreassignmentFields
+	// bookingreassignmentDescCreatedAt is the schema descriptor for created_at field.
+	bookingreassignmentDescCreatedAt := bookingreassignmentMixinFields0[1].Descriptor()
+	// bookingreassignment.DefaultCreatedAt holds the default value on creation for the created_at field.
+	bookingreassignment.DefaultCreatedAt = bookingreassignmentDescCreatedAt.Default.(func() time.Time)
+	// bookingreassignmentDescUpdatedAt is the schema descriptor for updated_at field.
+	bookingreassignmentDescUpdatedAt := bookingreassignmentMixinFields0[2].Descriptor()
+	// bookingreassignment.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	bookingreassignment.DefaultUpdatedAt = bookingreassignmentDescUpdatedAt.Default.(func() time.Time)
+	// bookingreassignment.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	bookingreassignment.UpdateDefaultUpdatedAt = bookingreassignmentDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// bookingreassignmentDescClipReturned is the schema descriptor for clip_returned field.
+	bookingreassignmentDescClipReturned := bookingreassignmentFields[5].Descriptor()
+	// bookingreassignment.DefaultClipReturned holds the default value on creation for the clip_returned field.
+	bookingreassignment.DefaultClipReturned = bookingreassignmentDescClipReturned.Default.(bool)
+	// bookingreassignmentDescClipTaken is the schema descriptor for clip_taken field.
+	bookingreassignmentDescClipTaken := bookingreassignmentFields[6].Descriptor()
+	// bookingreassignment.DefaultClipTaken holds the default value on creation for the clip_taken field.
+	bookingreassignment.DefaultClipTaken = bookingreassignmentDescClipTaken.Default.(bool)
+	// bookingreassignmentDescFailureCode is the schema descriptor for failure_code field.
+	bookingreassignmentDescFailureCode := bookingreassignmentFields[7].Descriptor()
+	// bookingreassignment.FailureCodeValidator is a validator for the "failure_code" field. It is called by the builders before save.
+	bookingreassignment.FailureCodeValidator = bookingreassignmentDescFailureCode.Validators[0].(func(string) error)
+	// bookingreassignmentDescRequestedBy is the schema descriptor for requested_by field.
+	bookingreassignmentDescRequestedBy := bookingreassignmentFields[8].Descriptor()
+	// bookingreassignment.DefaultRequestedBy holds the default value on creation for the requested_by field.
+	bookingreassignment.DefaultRequestedBy = bookingreassignmentDescRequestedBy.Default.(string)
+	// bookingreassignment.RequestedByValidator is a validator for the "requested_by" field. It is called by the builders before save.
+	bookingreassignment.RequestedByValidator = bookingreassignmentDescRequestedBy.Validators[0].(func(string) error)
+	// bookingreassignmentDescClosedBy is the schema descriptor for closed_by field.
+	bookingreassignmentDescClosedBy := bookingreassignmentFields[9].Descriptor()
+	// bookingreassignment.ClosedByValidator is a validator for the "closed_by" field. It is called by the builders before save.
+	bookingreassignment.ClosedByValidator = bookingreassignmentDescClosedBy.Validators[0].(func(string) error)
+	// bookingreassignmentDescID is the schema descriptor for id field.
+	bookingreassignmentDescID := bookingreassignmentMixinFields0[0].Descriptor()
+	// bookingreassignment.DefaultID holds the default value on creation for the id field.
+	bookingreassignment.DefaultID = bookingreassignmentDescID.Default.(func() uuid.UUID)
 	brandMixin := schema.Brand{}.Mixin()
 	brand.Policy = privacy.NewPolicies(brandMixin[1], schema.Brand{})
 	brand.Hooks[0] = func(next ent.Mutator) ent.Mutator {

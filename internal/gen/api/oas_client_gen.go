@@ -21,6 +21,19 @@ func trimTrailingSlashes(u *url.URL) {
 
 // Invoker invokes operations described by OpenAPI v3 specification.
 type Invoker interface {
+	// AcceptBookingBuddy invokes acceptBookingBuddy operation.
+	//
+	// The invitee (acting in `X-Organization-ID`, required) accepts: they are
+	// booked into the class with the ordinary rules and their own best
+	// eligible pass, confirmed or waitlisted, and the invitation records the
+	// booking. Anyone else's invitation is 404 `NOT_FOUND`. A refused booking
+	// (see the tag's rules) leaves the invitation open; an invitation that is
+	// no longer pending (accepted, expired at the class's start, ...) is 422
+	// `INVITE_NOT_PENDING` (`details.status`). An `Idempotency-Key` makes
+	// retries replay the first answer.
+	//
+	// POST /bookings/buddy/{id}/accept
+	AcceptBookingBuddy(ctx context.Context, params AcceptBookingBuddyParams) (*BookingBuddyAcceptResponse, error)
 	// AddFavoriteVenue invokes addFavoriteVenue operation.
 	//
 	// Idempotent: favouriting again changes nothing and answers the same.
@@ -39,6 +52,17 @@ type Invoker interface {
 	//
 	// POST /admin/schedule/notification-availability
 	AdminScheduleNotificationAvailability(ctx context.Context, request *AdminScheduleAvailabilityRequest) (*AdminScheduleAvailabilityResponse, error)
+	// AdmitBookingWatch invokes admitBookingWatch operation.
+	//
+	// The user's own confirmed or checked-in booking of an online class.
+	// Admission opens 10 minutes before the start and closes at the start;
+	// a booking admitted in that window may come back (`state` `recovery`)
+	// until 5 minutes after the end. Outside: 422 `WATCH_NOT_OPEN`
+	// (`details.opens_at`), 422 `WATCH_CLOSED`, or 422 `WATCH_UNAVAILABLE`
+	// (not an online class, or no seat). The first admission is recorded.
+	//
+	// POST /bookings/{id}/watch
+	AdmitBookingWatch(ctx context.Context, params AdmitBookingWatchParams) (*BookingWatchResponse, error)
 	// AuthAccountState invokes authAccountState operation.
 	//
 	// `absent`, `active`, `password_never_used` (enrolled by a venue, never
@@ -300,6 +324,97 @@ type Invoker interface {
 	//
 	// POST /admin/schedule/{id}/cancel
 	CancelAdminScheduleItem(ctx context.Context, request *AdminScheduleCancelRequest, params CancelAdminScheduleItemParams) (*AdminScheduleWriteResponse, error)
+	// CancelBooking invokes cancelBooking operation.
+	//
+	// A bearer token cancels the user's own booking; an API key
+	// (`write:schedule`) any booking of its venue. No body.
+	// - A waitlist place is left: `cancelled`, no fee; the places behind move up.
+	// - A seat cancelled before the venue's late-cancellation window (by
+	// default 12 hours before the start) becomes `cancelled` and the clip it
+	// took goes back to its pass (`clip_restored` true).
+	// - Inside the window it becomes `late-cancelled`: the clip is forfeited
+	// (venues may choose to restore it) and the venue's late-cancellation
+	// fee, if it has one (per venue, optionally per pass type; none by
+	// default), is recorded on the booking as `late_cancel_fee_minor` with
+	// `fee_status` `unpaid`, for staff to collect, settle or waive.
+	// - Nobody cancels after the class started, an attended (`checked_in`,
+	// `no-show`) or an already cancelled booking: 422 `NOT_CANCELLABLE`
+	// (`details.reason` `started`, `attended` or `already_cancelled`).
+	// A freed seat is offered to the waitlist at once (`promoted_count`).
+	// An `Idempotency-Key` makes retries replay the first answer.
+	//
+	// POST /bookings/{id}/cancel
+	CancelBooking(ctx context.Context, params CancelBookingParams) (*BookingCancelResponse, error)
+	// CheckInAdminBooking invokes checkInAdminBooking operation.
+	//
+	// Marks a confirmed booking `checked_in` with `checked_in_at` now. Open
+	// from 60 minutes before the class starts until it ends; outside that
+	// window 422 `CHECKIN_CLOSED` (`details.opens_at`, `details.closes_at`;
+	// after the end the record is fixed through attendance correction). A
+	// booking already checked in answers 200 with `changed: false`. A
+	// waitlisted, pending-payment, no-show or cancelled booking is 422
+	// `INVALID_TRANSITION` (`details.status`); a cancelled class 422
+	// `CLASS_CANCELLED`. `expected_updated_at`, when sent, must match (409
+	// `STALE_TARGET`). Writes an audit entry `checkin.check_in`.
+	//
+	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/check-in
+	CheckInAdminBooking(ctx context.Context, request OptCheckinCheckInRequest, params CheckInAdminBookingParams) (*CheckinBookingWriteResponse, error)
+	// CloseAdminBookingFundingAttempt invokes closeAdminBookingFundingAttempt operation.
+	//
+	// Staff bearer token with `bookings.manage`. Closes a `pending` attempt
+	// by recording what the booking shows: `applied` (it is funded by the
+	// attempt's new pass), `not_applied` (still by the old pass) or
+	// `superseded` (by neither). Nothing about the booking or the passes
+	// changes: the move itself is atomic, only its record was open. An
+	// attempt that is not pending is 422 `ATTEMPT_NOT_PENDING`; an unknown
+	// attempt, or one of another booking, 404. Writes an audit entry
+	// `checkin.funding.close`.
+	//
+	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding/attempts/{attemptId}/close
+	CloseAdminBookingFundingAttempt(ctx context.Context, params CloseAdminBookingFundingAttemptParams) (*CheckinAttemptResponse, error)
+	// ContactAdminCheckinClass invokes contactAdminCheckinClass operation.
+	//
+	// Staff bearer token with `members.contact` and `notifications.send`
+	// (API keys are 403, reason `jwt_only`). `booking_ids` (1 to 100,
+	// distinct) must be bookings of this class (another class's, another
+	// venue's or an unknown id is 404 `NOT_FOUND`, `details.parameter`
+	// `booking_ids`). `channel` is `email` (needs `subject`) or `sms`.
+	// Each member is either queued in the notification outbox (counted in
+	// `sent`) or listed in `skipped` with a reason code: `no_contact`,
+	// `invalid_contact`, `user_opted_out`, `venue_capability` (the venue has
+	// the channel switched off). Messages leave after the request commits.
+	// Writes an audit entry `checkin.contact` (counts, not the text).
+	//
+	// POST /admin/checkin/{classInstanceId}/contact
+	ContactAdminCheckinClass(ctx context.Context, request *CheckinContactRequest, params ContactAdminCheckinClassParams) (*CheckinContactResponse, error)
+	// CorrectAdminBookingAttendance invokes correctAdminBookingAttendance operation.
+	//
+	// Sets `target_status` (`confirmed`, `checked_in` or `no-show`) on a
+	// booking whose status is one of those, or reinstates a `cancelled` or
+	// `late-cancelled` booking with one of them. `expected_updated_at` is
+	// required (missing: 400 `VALIDATION_ERROR`; stale: 409 `STALE_TARGET`).
+	// Refusals: a cancelled class is 422 `CLASS_CANCELLED`; `checked_in` or
+	// `no-show` before the class has started is 422 `FUTURE_ATTENDANCE`; a
+	// class that has ended needs `ended_class_confirmed: true` (else 422
+	// `ENDED_CLASS_CONFIRMATION_REQUIRED`); a waitlisted or pending-payment
+	// booking is 422 `INVALID_TRANSITION`; reinstating a late cancellation
+	// whose fee was already charged or settled is 409
+	// `REFUND_REVIEW_REQUIRED` (`details.fee_status`,
+	// `details.late_cancel_fee_minor`): the fee must be reviewed (refunded
+	// or kept) first; reinstating while the member holds another live
+	// booking of the class is 409 `CONFLICT`.
+	// Effects: `checked_in_at` is set (now) for `checked_in` and cleared
+	// otherwise. Reinstating a late cancellation waives its unpaid fee;
+	// reinstating a cancellation whose clip was restored takes a clip from
+	// the booking's pass again (none left: 422 `PASS_REASSIGN_ERROR`, reason
+	// `no_clips`). Capacity is not checked: the correction records what
+	// happened. The same status as now answers 200 with `changed: false`.
+	// Silent unless `notify` names a channel (then a staff token with
+	// `notifications.send`; API keys are refused anyway). Writes an audit
+	// entry `checkin.attendance.correct` with the statuses before and after.
+	//
+	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/attendance
+	CorrectAdminBookingAttendance(ctx context.Context, request *CheckinAttendanceRequest, params CorrectAdminBookingAttendanceParams) (*CheckinBookingWriteResponse, error)
 	// CorrectAdminScheduleHistory invokes correctAdminScheduleHistory operation.
 	//
 	// Staff bearer token with `scheduling.manage_history` and
@@ -328,6 +443,96 @@ type Invoker interface {
 	//
 	// POST /admin/schedule/{id}/historical-corrections
 	CorrectAdminScheduleHistory(ctx context.Context, request *AdminScheduleHistoryRequest, params CorrectAdminScheduleHistoryParams) (*AdminScheduleHistoryResponse, error)
+	// CreateBooking invokes createBooking operation.
+	//
+	// With a bearer token the booking is the user's: the venue is
+	// `X-Organization-ID` or the body's `organization_id` (one is required;
+	// both must agree), and `member_id`/`client_id` must be absent. With an API
+	// key (`write:schedule`) the body names the member: `member_id` or the
+	// venue's `client_id` (unknown or inactive: 404 `CLIENT_NOT_FOUND`).
+	// `pass_id` chooses the pass (404 `NOT_FOUND` when it is not the
+	// member's); without it the best eligible pass is used. An unknown,
+	// foreign or (for members) unlisted class is 404 `CLASS_NOT_FOUND`.
+	// 201 with the booking: `status` `confirmed` (one clip taken) or
+	// `waitlisted` (with `waitlist_position`, no clip). All refusals are listed
+	// in the tag's description. An `Idempotency-Key` (1 to 200 visible ASCII
+	// characters) makes retries safe: a retry with the same key and body
+	// replays the first answer (`Idempotent-Replayed: true`).
+	//
+	// POST /bookings
+	CreateBooking(ctx context.Context, request *BookingCreateRequest, params CreateBookingParams) (*BookingResponse, error)
+	// CreateVenueInquiry invokes createVenueInquiry operation.
+	//
+	// Files a booking inquiry for `service_id` and delivers it to the venue's
+	// staff. `slug` is the venue's slug (or organization id). Any signed-in
+	// person may inquire at a listed venue, or at an unlisted one they have a
+	// relationship with; other venues are 404 `NOT_FOUND`, a blocked
+	// relationship 403 `ACCESS_DENIED` (reason `blocked`). Contact fields
+	// left out take the account's name, email and phone.
+	// Errors: 404 `NOT_FOUND` for an unknown service or another venue's (the
+	// same answer); 422 `SERVICE_NOT_ACCEPTING_INQUIRIES` for an inactive
+	// service or one that takes no inquiries; 503 `INQUIRIES_DISABLED` when
+	// the venue switched inquiries off; 429 `RATE_LIMITED` past 10 per
+	// minute per user (with `Retry-After`).
+	// Idempotency. `Idempotency-Key` is optional and must be a UUID (else
+	// 400 `INVALID_IDEMPOTENCY_KEY`, nothing stored). It becomes the
+	// inquiry's request id; without one the server chooses a UUID. Either
+	// way the 201 answer carries it in the `Idempotency-Key` header. A retry
+	// with the same key and body replays the first answer (with
+	// `Idempotent-Replayed: true`); the same key with another body is 409
+	// `IDEMPOTENCY_KEY_REUSE_MISMATCH`.
+	// Retry rule. A 201 means the inquiry is stored and the venue's staff
+	// have been told. If it was stored but could not be delivered, the
+	// answer is 503 `INQUIRY_RECONCILE_FAILED` whose `details.request_id` is
+	// the inquiry's request id (not the HTTP request id, which stays in
+	// `X-Request-Id`). Retrying with that value as `Idempotency-Key` replays
+	// the accepted inquiry (201 with the same `id`, delivering it now);
+	// a new key files a duplicate. Until delivered the inquiry is listed
+	// with `status_key` `pending`.
+	//
+	// POST /venues/{slug}/inquiries
+	CreateVenueInquiry(ctx context.Context, request *InquiryCreateRequest, params CreateVenueInquiryParams) (*InquiryCreateResponseHeaders, error)
+	// CreateWebhookSubscription invokes createWebhookSubscription operation.
+	//
+	// Creates an enabled subscription and returns its signing secret
+	// (`whsec_` + base64 of 32 random bytes) once: it is never shown again
+	// (rotate to get a new one). `event_types` must name 1 to 7 distinct types
+	// of the catalogue; an unknown type is 400 `VALIDATION_ERROR` with
+	// `details.parameter` `event_types` and `details.allowed`. A venue has at
+	// most 100 subscriptions (422 `WEBHOOK_LIMIT_REACHED`). Audit entry
+	// `webhook.create`.
+	//
+	// POST /admin/webhooks
+	CreateWebhookSubscription(ctx context.Context, request *WebhookCreateRequest, params CreateWebhookSubscriptionParams) (*WebhookSecretResponse, error)
+	// DisableWebhookSubscription invokes disableWebhookSubscription operation.
+	//
+	// The subscription receives no new events; its pending and retrying
+	// deliveries become `disabled`. `reason` (default `disabled by staff`) is
+	// kept in `disabled_reason`. Disabling a disabled subscription changes
+	// nothing. Re-enable with PATCH `enabled: true`. Audit entry
+	// `webhook.disable`.
+	//
+	// POST /admin/webhooks/{id}/disable
+	DisableWebhookSubscription(ctx context.Context, request OptWebhookDisableRequest, params DisableWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
+	// GetAdminBookingAttendance invokes getAdminBookingAttendance operation.
+	//
+	// The booking's status, `checked_in_at`, `updated_at` token, the class's
+	// status and timing, the targets a correction may set now
+	// (`allowed_targets`), the late-cancellation fee, and the notification
+	// availability of the member by channel.
+	//
+	// GET /admin/checkin/{classInstanceId}/bookings/{bookingId}/attendance
+	GetAdminBookingAttendance(ctx context.Context, params GetAdminBookingAttendanceParams) (*CheckinAttendanceResponse, error)
+	// GetAdminCheckinRoster invokes getAdminCheckinRoster operation.
+	//
+	// The class and its bookings: member, pass, status, `checked_in_at` and
+	// the `updated_at` token of each. Seat holders first (confirmed, checked
+	// in, no-show, pending payment), then the waitlist in order. Cancelled
+	// and late-cancelled bookings are left out unless
+	// `include_historical_records=true`.
+	//
+	// GET /admin/checkin/{classInstanceId}
+	GetAdminCheckinRoster(ctx context.Context, params GetAdminCheckinRosterParams) (*CheckinRosterResponse, error)
 	// GetAdminDashboardToday invokes getAdminDashboardToday operation.
 	//
 	// The classes of the venue-local today (every status, ended ones included),
@@ -339,12 +544,20 @@ type Invoker interface {
 	// GetAdminScheduleItem invokes getAdminScheduleItem operation.
 	//
 	// The class with `notification_availability` for the actions cancel, edit,
-	// substitute and restore. A historical class needs
-	// `scheduling.manage_history` (else 404, as if it did not exist). Another
+	// substitute and restore; historical classes too (`historical` true). Another
 	// venue's or an unknown id is 404 `NOT_FOUND`.
 	//
 	// GET /admin/schedule/{id}
 	GetAdminScheduleItem(ctx context.Context, params GetAdminScheduleItemParams) (*AdminScheduleItemResponse, error)
+	// GetBooking invokes getBooking operation.
+	//
+	// A bearer token reads the user's own booking (any venue); an API key
+	// (`read:bookings`) any booking of its venue. Another user's, another
+	// venue's or an unknown booking is 404 `NOT_FOUND`. Online classes carry
+	// the live-watch window in `watch`.
+	//
+	// GET /bookings/{id}
+	GetBooking(ctx context.Context, params GetBookingParams) (*BookingResponse, error)
 	// GetCalendar invokes getCalendar operation.
 	//
 	// Items starting between `start` and `end` (inclusive venue-local dates;
@@ -441,6 +654,32 @@ type Invoker interface {
 	//
 	// GET /classes/{id}
 	GetMemberClass(ctx context.Context, params GetMemberClassParams) (*ClassDetailResponse, error)
+	// GetMyEntitlements invokes getMyEntitlements operation.
+	//
+	// `organization_id` (required) names the venue; the user needs an active
+	// relationship with it (else 403 `ACCESS_DENIED`, reason `not_a_member`).
+	// At most one of `brand_id` and `class_instance_id` narrows the answer;
+	// both, or a malformed one, is 400 `INVALID_BRAND_SCOPE`
+	// (`details.parameter`). A brand that is not the venue's is 404
+	// `BRAND_NOT_FOUND` (500 `BRAND_LOOKUP_FAILED` when it cannot be looked
+	// up); a class that is not the venue's (or unlisted) 404
+	// `CLASS_NOT_FOUND`. Pass restrictions that cannot be read are 503
+	// `PASS_RESTRICTION_UNVERIFIED`.
+	// `as_of` is the venue-local date. `active_passes` are the user's passes
+	// that are `active`, valid on `as_of` and not out of clips
+	// (`clips_remaining` null is unlimited), allowed for the brand when
+	// `brand_id` is given; with `class_instance_id` only the passes that can
+	// book that class. `brand_scope` is the brand id of the scope (the class's
+	// brand), `all` without one, `none` for a class without a brand.
+	// `bookable_class_type_ids` is `all` when some active pass has no
+	// class-type restriction, else the union of the allowed class types.
+	// `can_book_physical` / `can_watch_online`: some active pass grants in-person
+	// / online classes (for a class scope: and the class is of that kind);
+	// `online_only`: online but not in person. `allowed_brand_ids` empty means
+	// every brand.
+	//
+	// GET /me/entitlements
+	GetMyEntitlements(ctx context.Context, params GetMyEntitlementsParams) (*EntitlementsResponse, error)
 	// GetMyFeatures invokes getMyFeatures operation.
 	//
 	// `{module_key: {enabled, source, tier}}` for the venue named by
@@ -508,6 +747,26 @@ type Invoker interface {
 	//
 	// GET /venues/{slug}/schedule
 	GetVenueSchedule(ctx context.Context, params GetVenueScheduleParams) (*ScheduleResponse, error)
+	// GetWebhookSubscription invokes getWebhookSubscription operation.
+	//
+	// One subscription.
+	//
+	// GET /admin/webhooks/{id}
+	GetWebhookSubscription(ctx context.Context, params GetWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
+	// InviteBookingBuddy invokes inviteBookingBuddy operation.
+	//
+	// The user (acting in `X-Organization-ID`, required) needs a confirmed or
+	// checked-in booking of the class (else 422 `INVITER_NOT_CONFIRMED`). The
+	// invitee is an active client of the same venue, named by the venue's
+	// `invitee_client_id` or the `invitee_email` of their account (else 404
+	// `CLIENT_NOT_FOUND`), without a live booking of the class (409
+	// `ALREADY_BOOKED`). The class must still be open to booking (the
+	// booking refusals apply). The invitation holds no seat and expires at
+	// the class's start; inviting the same person again returns the open
+	// invitation. `Idempotency-Key` is required (1 to 200 characters).
+	//
+	// POST /bookings/buddy
+	InviteBookingBuddy(ctx context.Context, request *BookingBuddyInviteRequest, params InviteBookingBuddyParams) (*BookingBuddyInviteResponse, error)
 	// JoinVenue invokes joinVenue operation.
 	//
 	// Needs `{consent: true}` (anything else is 400 `VALIDATION_ERROR`) and an
@@ -524,6 +783,17 @@ type Invoker interface {
 	//
 	// POST /venues/{slug}/join
 	JoinVenue(ctx context.Context, request *JoinRequest, params JoinVenueParams) (*JoinResponse, error)
+	// ListAdminCheckin invokes listAdminCheckin operation.
+	//
+	// Classes starting on `date` (venue-local, default today), every status,
+	// ordered by start time, at one location when `location_id` (or the
+	// `X-Location-ID` header; the query wins) is given. A location of
+	// another venue or unknown is 404 `NOT_FOUND`; a malformed date 400
+	// `VALIDATION_ERROR` naming `date`. At most 500 classes
+	// (`meta.truncated`).
+	//
+	// GET /admin/checkin
+	ListAdminCheckin(ctx context.Context, params ListAdminCheckinParams) (*CheckinListResponse, error)
 	// ListAdminSchedule invokes listAdminSchedule operation.
 	//
 	// Class instances starting between `start_date` and `end_date` (inclusive,
@@ -544,6 +814,31 @@ type Invoker interface {
 	//
 	// GET /admin/schedule
 	ListAdminSchedule(ctx context.Context, params ListAdminScheduleParams) (*AdminScheduleListResponse, error)
+	// ListBookings invokes listBookings operation.
+	//
+	// The signed-in user's bookings in every venue they are related to, or in
+	// `organization_id` only, ordered by the class's start time, then id.
+	// `cycle_start` and `cycle_end` (venue-local `YYYY-MM-DD`, inclusive) keep
+	// bookings whose classes start on those days; they need `organization_id`
+	// (the venue's time zone gives the days), else 400 `VALIDATION_ERROR`.
+	// Cursor pagination: `limit` 1 to 100 (default 20); `after` is the previous
+	// page's `meta.next_cursor` (a tampered or foreign cursor is 400
+	// `VALIDATION_ERROR` with `details.parameter` `after`).
+	//
+	// GET /bookings
+	ListBookings(ctx context.Context, params ListBookingsParams) (*BookingListResponse, error)
+	// ListMyInquiries invokes listMyInquiries operation.
+	//
+	// Every inquiry the signed-in user filed, at any venue, newest first;
+	// never another user's. `status` is plain-language text for people,
+	// `status_key` the machine value: `pending` (received, not yet delivered
+	// to the venue), `sent`, `contacted`, `booked`, `declined`, `closed`.
+	// Cursor pagination: `limit` (default 20, at most 100) and `after` (the
+	// previous page's `meta.next_cursor`; a tampered or foreign cursor is
+	// 400 `VALIDATION_ERROR` with `details.parameter` `after`).
+	//
+	// GET /me/inquiries
+	ListMyInquiries(ctx context.Context, params ListMyInquiriesParams) (*InquiryListResponse, error)
 	// ListVenueAddons invokes listVenueAddons operation.
 	//
 	// Booking add-on products grouped by category.
@@ -591,6 +886,71 @@ type Invoker interface {
 	//
 	// GET /venues
 	ListVenues(ctx context.Context, params ListVenuesParams) (*VenueListResponse, error)
+	// ListWebhookDeliveries invokes listWebhookDeliveries operation.
+	//
+	// One row per event sent (or to be sent) to the subscription, replays
+	// included, newest first. Filters: `status`, `event_type` (a catalogue
+	// type or `webhook.ping`). Cursor pagination: `limit` (default 20, at most
+	// 100) and `after` (the previous page's `meta.next_cursor`; a tampered or
+	// foreign cursor is 400 `VALIDATION_ERROR` with `details.parameter`
+	// `after`).
+	//
+	// GET /admin/webhooks/{id}/deliveries
+	ListWebhookDeliveries(ctx context.Context, params ListWebhookDeliveriesParams) (*WebhookDeliveryListResponse, error)
+	// ListWebhookDeliveryAttempts invokes listWebhookDeliveryAttempts operation.
+	//
+	// The attempts of the delivery by number: start time, duration, HTTP
+	// status (null when no answer came), outcome (`delivered`, `retrying`,
+	// `failed`, `disabled`), error class (`http_status`, `redirect`,
+	// `timeout`, `connection`, `blocked`, `invalid_url`, `gone`), a short error
+	// text (never a URL or secret), the start of the response body (at most
+	// 1000 bytes) and the correlation id sent in `X-Request-Id`. At most 100
+	// attempts (a delivery makes at most 17).
+	//
+	// GET /admin/webhooks/{id}/deliveries/{delivery_id}/attempts
+	ListWebhookDeliveryAttempts(ctx context.Context, params ListWebhookDeliveryAttemptsParams) (*WebhookAttemptListResponse, error)
+	// ListWebhookSubscriptions invokes listWebhookSubscriptions operation.
+	//
+	// Every subscription of the venue, enabled and disabled, newest first (at most 100 per venue).
+	// Secrets are never shown.
+	//
+	// GET /admin/webhooks
+	ListWebhookSubscriptions(ctx context.Context) (*WebhookSubscriptionListResponse, error)
+	// PingWebhookSubscription invokes pingWebhookSubscription operation.
+	//
+	// Records a `webhook.ping` event (data `subscription_id`) and delivers it
+	// to this subscription only, signed and retried like any event; its
+	// delivery shows in the history. A disabled subscription is 422
+	// `WEBHOOK_DISABLED`.
+	//
+	// POST /admin/webhooks/{id}/ping
+	PingWebhookSubscription(ctx context.Context, params PingWebhookSubscriptionParams) (*WebhookDeliveryResponse, error)
+	// ReassignAdminBookingFunding invokes reassignAdminBookingFunding operation.
+	//
+	// Staff bearer token with `bookings.manage`. `new_pass_id` must be
+	// another pass of the booking's member, active, valid on the class's
+	// venue-local date, allowing the class's brand and type, with a clip
+	// left when it counts clips (else 422 `PASS_REASSIGN_ERROR` with
+	// `details.reason`: `not_members_pass`, `same_pass`, `pass_inactive`,
+	// `pass_not_valid`, `pass_restricted`, `no_clips`; an unknown or foreign
+	// pass is 404 `NOT_FOUND`, `details.parameter` `new_pass_id`).
+	// `expected_old_pass_id` (the pass the caller reviewed, null for none)
+	// must be the booking's pass (else 409 `PASS_SHIFT_CONFLICT` with
+	// `details.current_pass_id`) and `expected_updated_at` its token (409
+	// `STALE_TARGET`). Only seat-holding bookings (confirmed, checked in,
+	// no-show) of a class that is not cancelled.
+	// The move is one transaction: the clip the booking took goes back to
+	// the old pass, one is taken from the new pass, the booking points at
+	// it. Before it, an attempt is recorded on its own; the move marks it
+	// `applied`, a refusal `failed`. An attempt left `pending` (the server
+	// stopped mid-way, or the commit's outcome is unknown) blocks further
+	// reassignments of the booking with 503 `booking_reassign_unresolved`
+	// (`details.attempt_id`, `details.next_step` `close_attempt`) until it is
+	// closed with the close operation. Writes an audit entry
+	// `checkin.funding.reassign`.
+	//
+	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding
+	ReassignAdminBookingFunding(ctx context.Context, request *CheckinReassignRequest, params ReassignAdminBookingFundingParams) (*CheckinReassignResponse, error)
 	// RemoveFavoriteVenue invokes removeFavoriteVenue operation.
 	//
 	// Idempotent: answers `favorite: false` whether or not the venue was a
@@ -598,6 +958,28 @@ type Invoker interface {
 	//
 	// DELETE /me/favorite-venues/{organizationId}
 	RemoveFavoriteVenue(ctx context.Context, params RemoveFavoriteVenueParams) (*FavoriteVenueResponse, error)
+	// ReplayWebhookDelivery invokes replayWebhookDelivery operation.
+	//
+	// Starts a new delivery of the same event to the subscription, with the
+	// same `webhook-id` and body (so a receiver that already processed it can
+	// recognise it), its own attempt series and `replay_of` pointing at the
+	// original, whose history stays as it was. Any delivery can be replayed,
+	// delivered ones too. A disabled subscription is 422 `WEBHOOK_DISABLED`
+	// (re-enable it first). Audit entry `webhook.replay`.
+	//
+	// POST /admin/webhooks/{id}/deliveries/{delivery_id}/replay
+	ReplayWebhookDelivery(ctx context.Context, params ReplayWebhookDeliveryParams) (*WebhookDeliveryResponse, error)
+	// RotateWebhookSecret invokes rotateWebhookSecret operation.
+	//
+	// Returns a new secret once. For `overlap_minutes` (default 1440 = 24 h,
+	// 0 to 10080) every request is signed with both the new and the previous
+	// secret (two `v1,` entries in `webhook-signature`), so the receiver can
+	// switch at its own pace; after it only the new one signs. Rotating again
+	// during an overlap drops the oldest secret at once. Audit entry
+	// `webhook.rotate_secret`.
+	//
+	// POST /admin/webhooks/{id}/rotate-secret
+	RotateWebhookSecret(ctx context.Context, request OptWebhookRotateRequest, params RotateWebhookSecretParams) (*WebhookSecretResponse, error)
 	// SetActiveOrganization invokes setActiveOrganization operation.
 	//
 	// Stores the organization on the session: access tokens of the session
@@ -640,6 +1022,18 @@ type Invoker interface {
 	//
 	// PATCH /me
 	UpdateMe(ctx context.Context, request *MeUpdateRequest) (*MeResponse, error)
+	// UpdateWebhookSubscription invokes updateWebhookSubscription operation.
+	//
+	// Sends only the fields to change (an empty body is 400
+	// `VALIDATION_ERROR`). `url` and `event_types` are checked as at
+	// creation. `enabled: true` re-enables a disabled subscription (clearing
+	// `disabled_reason`; deliveries disabled meanwhile stay disabled and can
+	// be replayed), `enabled: false` disables it like the disable call.
+	// Changes apply to events recorded afterwards and to the next attempt of
+	// waiting deliveries (URL). Audit entry `webhook.update`.
+	//
+	// PATCH /admin/webhooks/{id}
+	UpdateWebhookSubscription(ctx context.Context, request *WebhookUpdateRequest, params UpdateWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
 }
 
 // Client implements OAS client.
@@ -681,6 +1075,129 @@ func (c *Client) requestURL(ctx context.Context) *url.URL {
 		return c.serverURL
 	}
 	return u
+}
+
+// AcceptBookingBuddy invokes acceptBookingBuddy operation.
+//
+// The invitee (acting in `X-Organization-ID`, required) accepts: they are
+// booked into the class with the ordinary rules and their own best
+// eligible pass, confirmed or waitlisted, and the invitation records the
+// booking. Anyone else's invitation is 404 `NOT_FOUND`. A refused booking
+// (see the tag's rules) leaves the invitation open; an invitation that is
+// no longer pending (accepted, expired at the class's start, ...) is 422
+// `INVITE_NOT_PENDING` (`details.status`). An `Idempotency-Key` makes
+// retries replay the first answer.
+//
+// POST /bookings/buddy/{id}/accept
+func (c *Client) AcceptBookingBuddy(ctx context.Context, params AcceptBookingBuddyParams) (*BookingBuddyAcceptResponse, error) {
+	res, err := c.sendAcceptBookingBuddy(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendAcceptBookingBuddy(ctx context.Context, params AcceptBookingBuddyParams) (res *BookingBuddyAcceptResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/bookings/buddy/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/accept"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, AcceptBookingBuddyOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAcceptBookingBuddyResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
 }
 
 // AddFavoriteVenue invokes addFavoriteVenue operation.
@@ -855,6 +1372,100 @@ func (c *Client) sendAdminScheduleNotificationAvailability(ctx context.Context, 
 	defer body.Close()
 
 	result, err := decodeAdminScheduleNotificationAvailabilityResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AdmitBookingWatch invokes admitBookingWatch operation.
+//
+// The user's own confirmed or checked-in booking of an online class.
+// Admission opens 10 minutes before the start and closes at the start;
+// a booking admitted in that window may come back (`state` `recovery`)
+// until 5 minutes after the end. Outside: 422 `WATCH_NOT_OPEN`
+// (`details.opens_at`), 422 `WATCH_CLOSED`, or 422 `WATCH_UNAVAILABLE`
+// (not an online class, or no seat). The first admission is recorded.
+//
+// POST /bookings/{id}/watch
+func (c *Client) AdmitBookingWatch(ctx context.Context, params AdmitBookingWatchParams) (*BookingWatchResponse, error) {
+	res, err := c.sendAdmitBookingWatch(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendAdmitBookingWatch(ctx context.Context, params AdmitBookingWatchParams) (res *BookingWatchResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/bookings/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/watch"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, AdmitBookingWatchOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAdmitBookingWatchResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -2532,6 +3143,737 @@ func (c *Client) sendCancelAdminScheduleItem(ctx context.Context, request *Admin
 	return result, nil
 }
 
+// CancelBooking invokes cancelBooking operation.
+//
+// A bearer token cancels the user's own booking; an API key
+// (`write:schedule`) any booking of its venue. No body.
+// - A waitlist place is left: `cancelled`, no fee; the places behind move up.
+// - A seat cancelled before the venue's late-cancellation window (by
+// default 12 hours before the start) becomes `cancelled` and the clip it
+// took goes back to its pass (`clip_restored` true).
+// - Inside the window it becomes `late-cancelled`: the clip is forfeited
+// (venues may choose to restore it) and the venue's late-cancellation
+// fee, if it has one (per venue, optionally per pass type; none by
+// default), is recorded on the booking as `late_cancel_fee_minor` with
+// `fee_status` `unpaid`, for staff to collect, settle or waive.
+// - Nobody cancels after the class started, an attended (`checked_in`,
+// `no-show`) or an already cancelled booking: 422 `NOT_CANCELLABLE`
+// (`details.reason` `started`, `attended` or `already_cancelled`).
+// A freed seat is offered to the waitlist at once (`promoted_count`).
+// An `Idempotency-Key` makes retries replay the first answer.
+//
+// POST /bookings/{id}/cancel
+func (c *Client) CancelBooking(ctx context.Context, params CancelBookingParams) (*BookingCancelResponse, error) {
+	res, err := c.sendCancelBooking(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendCancelBooking(ctx context.Context, params CancelBookingParams) (res *BookingCancelResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/bookings/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/cancel"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CancelBookingOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, CancelBookingOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCancelBookingResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CheckInAdminBooking invokes checkInAdminBooking operation.
+//
+// Marks a confirmed booking `checked_in` with `checked_in_at` now. Open
+// from 60 minutes before the class starts until it ends; outside that
+// window 422 `CHECKIN_CLOSED` (`details.opens_at`, `details.closes_at`;
+// after the end the record is fixed through attendance correction). A
+// booking already checked in answers 200 with `changed: false`. A
+// waitlisted, pending-payment, no-show or cancelled booking is 422
+// `INVALID_TRANSITION` (`details.status`); a cancelled class 422
+// `CLASS_CANCELLED`. `expected_updated_at`, when sent, must match (409
+// `STALE_TARGET`). Writes an audit entry `checkin.check_in`.
+//
+// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/check-in
+func (c *Client) CheckInAdminBooking(ctx context.Context, request OptCheckinCheckInRequest, params CheckInAdminBookingParams) (*CheckinBookingWriteResponse, error) {
+	res, err := c.sendCheckInAdminBooking(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCheckInAdminBooking(ctx context.Context, request OptCheckinCheckInRequest, params CheckInAdminBookingParams) (res *CheckinBookingWriteResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [5]string
+	pathParts[0] = "/admin/checkin/"
+	{
+		// Encode "classInstanceId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "classInstanceId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ClassInstanceId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/bookings/"
+	{
+		// Encode "bookingId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "bookingId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.BookingId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	pathParts[4] = "/check-in"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCheckInAdminBookingRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, CheckInAdminBookingOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, CheckInAdminBookingOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCheckInAdminBookingResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CloseAdminBookingFundingAttempt invokes closeAdminBookingFundingAttempt operation.
+//
+// Staff bearer token with `bookings.manage`. Closes a `pending` attempt
+// by recording what the booking shows: `applied` (it is funded by the
+// attempt's new pass), `not_applied` (still by the old pass) or
+// `superseded` (by neither). Nothing about the booking or the passes
+// changes: the move itself is atomic, only its record was open. An
+// attempt that is not pending is 422 `ATTEMPT_NOT_PENDING`; an unknown
+// attempt, or one of another booking, 404. Writes an audit entry
+// `checkin.funding.close`.
+//
+// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding/attempts/{attemptId}/close
+func (c *Client) CloseAdminBookingFundingAttempt(ctx context.Context, params CloseAdminBookingFundingAttemptParams) (*CheckinAttemptResponse, error) {
+	res, err := c.sendCloseAdminBookingFundingAttempt(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendCloseAdminBookingFundingAttempt(ctx context.Context, params CloseAdminBookingFundingAttemptParams) (res *CheckinAttemptResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [7]string
+	pathParts[0] = "/admin/checkin/"
+	{
+		// Encode "classInstanceId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "classInstanceId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ClassInstanceId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/bookings/"
+	{
+		// Encode "bookingId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "bookingId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.BookingId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	pathParts[4] = "/funding/attempts/"
+	{
+		// Encode "attemptId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "attemptId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.AttemptId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[5] = encoded
+	}
+	pathParts[6] = "/close"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, CloseAdminBookingFundingAttemptOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, CloseAdminBookingFundingAttemptOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCloseAdminBookingFundingAttemptResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ContactAdminCheckinClass invokes contactAdminCheckinClass operation.
+//
+// Staff bearer token with `members.contact` and `notifications.send`
+// (API keys are 403, reason `jwt_only`). `booking_ids` (1 to 100,
+// distinct) must be bookings of this class (another class's, another
+// venue's or an unknown id is 404 `NOT_FOUND`, `details.parameter`
+// `booking_ids`). `channel` is `email` (needs `subject`) or `sms`.
+// Each member is either queued in the notification outbox (counted in
+// `sent`) or listed in `skipped` with a reason code: `no_contact`,
+// `invalid_contact`, `user_opted_out`, `venue_capability` (the venue has
+// the channel switched off). Messages leave after the request commits.
+// Writes an audit entry `checkin.contact` (counts, not the text).
+//
+// POST /admin/checkin/{classInstanceId}/contact
+func (c *Client) ContactAdminCheckinClass(ctx context.Context, request *CheckinContactRequest, params ContactAdminCheckinClassParams) (*CheckinContactResponse, error) {
+	res, err := c.sendContactAdminCheckinClass(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendContactAdminCheckinClass(ctx context.Context, request *CheckinContactRequest, params ContactAdminCheckinClassParams) (res *CheckinContactResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/checkin/"
+	{
+		// Encode "classInstanceId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "classInstanceId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ClassInstanceId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/contact"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeContactAdminCheckinClassRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, ContactAdminCheckinClassOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, ContactAdminCheckinClassOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeContactAdminCheckinClassResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CorrectAdminBookingAttendance invokes correctAdminBookingAttendance operation.
+//
+// Sets `target_status` (`confirmed`, `checked_in` or `no-show`) on a
+// booking whose status is one of those, or reinstates a `cancelled` or
+// `late-cancelled` booking with one of them. `expected_updated_at` is
+// required (missing: 400 `VALIDATION_ERROR`; stale: 409 `STALE_TARGET`).
+// Refusals: a cancelled class is 422 `CLASS_CANCELLED`; `checked_in` or
+// `no-show` before the class has started is 422 `FUTURE_ATTENDANCE`; a
+// class that has ended needs `ended_class_confirmed: true` (else 422
+// `ENDED_CLASS_CONFIRMATION_REQUIRED`); a waitlisted or pending-payment
+// booking is 422 `INVALID_TRANSITION`; reinstating a late cancellation
+// whose fee was already charged or settled is 409
+// `REFUND_REVIEW_REQUIRED` (`details.fee_status`,
+// `details.late_cancel_fee_minor`): the fee must be reviewed (refunded
+// or kept) first; reinstating while the member holds another live
+// booking of the class is 409 `CONFLICT`.
+// Effects: `checked_in_at` is set (now) for `checked_in` and cleared
+// otherwise. Reinstating a late cancellation waives its unpaid fee;
+// reinstating a cancellation whose clip was restored takes a clip from
+// the booking's pass again (none left: 422 `PASS_REASSIGN_ERROR`, reason
+// `no_clips`). Capacity is not checked: the correction records what
+// happened. The same status as now answers 200 with `changed: false`.
+// Silent unless `notify` names a channel (then a staff token with
+// `notifications.send`; API keys are refused anyway). Writes an audit
+// entry `checkin.attendance.correct` with the statuses before and after.
+//
+// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/attendance
+func (c *Client) CorrectAdminBookingAttendance(ctx context.Context, request *CheckinAttendanceRequest, params CorrectAdminBookingAttendanceParams) (*CheckinBookingWriteResponse, error) {
+	res, err := c.sendCorrectAdminBookingAttendance(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCorrectAdminBookingAttendance(ctx context.Context, request *CheckinAttendanceRequest, params CorrectAdminBookingAttendanceParams) (res *CheckinBookingWriteResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [5]string
+	pathParts[0] = "/admin/checkin/"
+	{
+		// Encode "classInstanceId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "classInstanceId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ClassInstanceId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/bookings/"
+	{
+		// Encode "bookingId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "bookingId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.BookingId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	pathParts[4] = "/attendance"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCorrectAdminBookingAttendanceRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, CorrectAdminBookingAttendanceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, CorrectAdminBookingAttendanceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCorrectAdminBookingAttendanceResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CorrectAdminScheduleHistory invokes correctAdminScheduleHistory operation.
 //
 // Staff bearer token with `scheduling.manage_history` and
@@ -2674,6 +4016,704 @@ func (c *Client) sendCorrectAdminScheduleHistory(ctx context.Context, request *A
 	return result, nil
 }
 
+// CreateBooking invokes createBooking operation.
+//
+// With a bearer token the booking is the user's: the venue is
+// `X-Organization-ID` or the body's `organization_id` (one is required;
+// both must agree), and `member_id`/`client_id` must be absent. With an API
+// key (`write:schedule`) the body names the member: `member_id` or the
+// venue's `client_id` (unknown or inactive: 404 `CLIENT_NOT_FOUND`).
+// `pass_id` chooses the pass (404 `NOT_FOUND` when it is not the
+// member's); without it the best eligible pass is used. An unknown,
+// foreign or (for members) unlisted class is 404 `CLASS_NOT_FOUND`.
+// 201 with the booking: `status` `confirmed` (one clip taken) or
+// `waitlisted` (with `waitlist_position`, no clip). All refusals are listed
+// in the tag's description. An `Idempotency-Key` (1 to 200 visible ASCII
+// characters) makes retries safe: a retry with the same key and body
+// replays the first answer (`Idempotent-Replayed: true`).
+//
+// POST /bookings
+func (c *Client) CreateBooking(ctx context.Context, request *BookingCreateRequest, params CreateBookingParams) (*BookingResponse, error) {
+	res, err := c.sendCreateBooking(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateBooking(ctx context.Context, request *BookingCreateRequest, params CreateBookingParams) (res *BookingResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/bookings"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateBookingRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateBookingOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, CreateBookingOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateBookingResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreateVenueInquiry invokes createVenueInquiry operation.
+//
+// Files a booking inquiry for `service_id` and delivers it to the venue's
+// staff. `slug` is the venue's slug (or organization id). Any signed-in
+// person may inquire at a listed venue, or at an unlisted one they have a
+// relationship with; other venues are 404 `NOT_FOUND`, a blocked
+// relationship 403 `ACCESS_DENIED` (reason `blocked`). Contact fields
+// left out take the account's name, email and phone.
+// Errors: 404 `NOT_FOUND` for an unknown service or another venue's (the
+// same answer); 422 `SERVICE_NOT_ACCEPTING_INQUIRIES` for an inactive
+// service or one that takes no inquiries; 503 `INQUIRIES_DISABLED` when
+// the venue switched inquiries off; 429 `RATE_LIMITED` past 10 per
+// minute per user (with `Retry-After`).
+// Idempotency. `Idempotency-Key` is optional and must be a UUID (else
+// 400 `INVALID_IDEMPOTENCY_KEY`, nothing stored). It becomes the
+// inquiry's request id; without one the server chooses a UUID. Either
+// way the 201 answer carries it in the `Idempotency-Key` header. A retry
+// with the same key and body replays the first answer (with
+// `Idempotent-Replayed: true`); the same key with another body is 409
+// `IDEMPOTENCY_KEY_REUSE_MISMATCH`.
+// Retry rule. A 201 means the inquiry is stored and the venue's staff
+// have been told. If it was stored but could not be delivered, the
+// answer is 503 `INQUIRY_RECONCILE_FAILED` whose `details.request_id` is
+// the inquiry's request id (not the HTTP request id, which stays in
+// `X-Request-Id`). Retrying with that value as `Idempotency-Key` replays
+// the accepted inquiry (201 with the same `id`, delivering it now);
+// a new key files a duplicate. Until delivered the inquiry is listed
+// with `status_key` `pending`.
+//
+// POST /venues/{slug}/inquiries
+func (c *Client) CreateVenueInquiry(ctx context.Context, request *InquiryCreateRequest, params CreateVenueInquiryParams) (*InquiryCreateResponseHeaders, error) {
+	res, err := c.sendCreateVenueInquiry(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateVenueInquiry(ctx context.Context, request *InquiryCreateRequest, params CreateVenueInquiryParams) (res *InquiryCreateResponseHeaders, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/venues/"
+	{
+		// Encode "slug" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "slug",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Slug))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/inquiries"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateVenueInquiryRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateVenueInquiryOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateVenueInquiryResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreateWebhookSubscription invokes createWebhookSubscription operation.
+//
+// Creates an enabled subscription and returns its signing secret
+// (`whsec_` + base64 of 32 random bytes) once: it is never shown again
+// (rotate to get a new one). `event_types` must name 1 to 7 distinct types
+// of the catalogue; an unknown type is 400 `VALIDATION_ERROR` with
+// `details.parameter` `event_types` and `details.allowed`. A venue has at
+// most 100 subscriptions (422 `WEBHOOK_LIMIT_REACHED`). Audit entry
+// `webhook.create`.
+//
+// POST /admin/webhooks
+func (c *Client) CreateWebhookSubscription(ctx context.Context, request *WebhookCreateRequest, params CreateWebhookSubscriptionParams) (*WebhookSecretResponse, error) {
+	res, err := c.sendCreateWebhookSubscription(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateWebhookSubscription(ctx context.Context, request *WebhookCreateRequest, params CreateWebhookSubscriptionParams) (res *WebhookSecretResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/webhooks"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateWebhookSubscriptionRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateWebhookSubscriptionOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateWebhookSubscriptionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// DisableWebhookSubscription invokes disableWebhookSubscription operation.
+//
+// The subscription receives no new events; its pending and retrying
+// deliveries become `disabled`. `reason` (default `disabled by staff`) is
+// kept in `disabled_reason`. Disabling a disabled subscription changes
+// nothing. Re-enable with PATCH `enabled: true`. Audit entry
+// `webhook.disable`.
+//
+// POST /admin/webhooks/{id}/disable
+func (c *Client) DisableWebhookSubscription(ctx context.Context, request OptWebhookDisableRequest, params DisableWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error) {
+	res, err := c.sendDisableWebhookSubscription(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendDisableWebhookSubscription(ctx context.Context, request OptWebhookDisableRequest, params DisableWebhookSubscriptionParams) (res *WebhookSubscriptionResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/webhooks/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/disable"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeDisableWebhookSubscriptionRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, DisableWebhookSubscriptionOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeDisableWebhookSubscriptionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAdminBookingAttendance invokes getAdminBookingAttendance operation.
+//
+// The booking's status, `checked_in_at`, `updated_at` token, the class's
+// status and timing, the targets a correction may set now
+// (`allowed_targets`), the late-cancellation fee, and the notification
+// availability of the member by channel.
+//
+// GET /admin/checkin/{classInstanceId}/bookings/{bookingId}/attendance
+func (c *Client) GetAdminBookingAttendance(ctx context.Context, params GetAdminBookingAttendanceParams) (*CheckinAttendanceResponse, error) {
+	res, err := c.sendGetAdminBookingAttendance(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminBookingAttendance(ctx context.Context, params GetAdminBookingAttendanceParams) (res *CheckinAttendanceResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [5]string
+	pathParts[0] = "/admin/checkin/"
+	{
+		// Encode "classInstanceId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "classInstanceId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ClassInstanceId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/bookings/"
+	{
+		// Encode "bookingId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "bookingId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.BookingId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	pathParts[4] = "/attendance"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, GetAdminBookingAttendanceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminBookingAttendanceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminBookingAttendanceResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAdminCheckinRoster invokes getAdminCheckinRoster operation.
+//
+// The class and its bookings: member, pass, status, `checked_in_at` and
+// the `updated_at` token of each. Seat holders first (confirmed, checked
+// in, no-show, pending payment), then the waitlist in order. Cancelled
+// and late-cancelled bookings are left out unless
+// `include_historical_records=true`.
+//
+// GET /admin/checkin/{classInstanceId}
+func (c *Client) GetAdminCheckinRoster(ctx context.Context, params GetAdminCheckinRosterParams) (*CheckinRosterResponse, error) {
+	res, err := c.sendGetAdminCheckinRoster(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminCheckinRoster(ctx context.Context, params GetAdminCheckinRosterParams) (res *CheckinRosterResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/checkin/"
+	{
+		// Encode "classInstanceId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "classInstanceId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ClassInstanceId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "include_historical_records" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "include_historical_records",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IncludeHistoricalRecords.Get(); ok {
+				return e.EncodeValue(conv.BoolToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, GetAdminCheckinRosterOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminCheckinRosterOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminCheckinRosterResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetAdminDashboardToday invokes getAdminDashboardToday operation.
 //
 // The classes of the venue-local today (every status, ended ones included),
@@ -2781,8 +4821,7 @@ func (c *Client) sendGetAdminDashboardToday(ctx context.Context, params GetAdmin
 // GetAdminScheduleItem invokes getAdminScheduleItem operation.
 //
 // The class with `notification_availability` for the actions cancel, edit,
-// substitute and restore. A historical class needs
-// `scheduling.manage_history` (else 404, as if it did not exist). Another
+// substitute and restore; historical classes too (`historical` true). Another
 // venue's or an unknown id is 404 `NOT_FOUND`.
 //
 // GET /admin/schedule/{id}
@@ -2874,6 +4913,109 @@ func (c *Client) sendGetAdminScheduleItem(ctx context.Context, params GetAdminSc
 	defer body.Close()
 
 	result, err := decodeGetAdminScheduleItemResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetBooking invokes getBooking operation.
+//
+// A bearer token reads the user's own booking (any venue); an API key
+// (`read:bookings`) any booking of its venue. Another user's, another
+// venue's or an unknown booking is 404 `NOT_FOUND`. Online classes carry
+// the live-watch window in `watch`.
+//
+// GET /bookings/{id}
+func (c *Client) GetBooking(ctx context.Context, params GetBookingParams) (*BookingResponse, error) {
+	res, err := c.sendGetBooking(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetBooking(ctx context.Context, params GetBookingParams) (res *BookingResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/bookings/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetBookingOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, GetBookingOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetBookingResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -3654,6 +5796,147 @@ func (c *Client) sendGetMemberClass(ctx context.Context, params GetMemberClassPa
 	defer body.Close()
 
 	result, err := decodeGetMemberClassResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetMyEntitlements invokes getMyEntitlements operation.
+//
+// `organization_id` (required) names the venue; the user needs an active
+// relationship with it (else 403 `ACCESS_DENIED`, reason `not_a_member`).
+// At most one of `brand_id` and `class_instance_id` narrows the answer;
+// both, or a malformed one, is 400 `INVALID_BRAND_SCOPE`
+// (`details.parameter`). A brand that is not the venue's is 404
+// `BRAND_NOT_FOUND` (500 `BRAND_LOOKUP_FAILED` when it cannot be looked
+// up); a class that is not the venue's (or unlisted) 404
+// `CLASS_NOT_FOUND`. Pass restrictions that cannot be read are 503
+// `PASS_RESTRICTION_UNVERIFIED`.
+// `as_of` is the venue-local date. `active_passes` are the user's passes
+// that are `active`, valid on `as_of` and not out of clips
+// (`clips_remaining` null is unlimited), allowed for the brand when
+// `brand_id` is given; with `class_instance_id` only the passes that can
+// book that class. `brand_scope` is the brand id of the scope (the class's
+// brand), `all` without one, `none` for a class without a brand.
+// `bookable_class_type_ids` is `all` when some active pass has no
+// class-type restriction, else the union of the allowed class types.
+// `can_book_physical` / `can_watch_online`: some active pass grants in-person
+// / online classes (for a class scope: and the class is of that kind);
+// `online_only`: online but not in person. `allowed_brand_ids` empty means
+// every brand.
+//
+// GET /me/entitlements
+func (c *Client) GetMyEntitlements(ctx context.Context, params GetMyEntitlementsParams) (*EntitlementsResponse, error) {
+	res, err := c.sendGetMyEntitlements(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetMyEntitlements(ctx context.Context, params GetMyEntitlementsParams) (res *EntitlementsResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/entitlements"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "organization_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "organization_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.OrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "brand_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "brand_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.BrandID.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "class_instance_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "class_instance_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.ClassInstanceID.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetMyEntitlementsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetMyEntitlementsResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -4538,6 +6821,199 @@ func (c *Client) sendGetVenueSchedule(ctx context.Context, params GetVenueSchedu
 	return result, nil
 }
 
+// GetWebhookSubscription invokes getWebhookSubscription operation.
+//
+// One subscription.
+//
+// GET /admin/webhooks/{id}
+func (c *Client) GetWebhookSubscription(ctx context.Context, params GetWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error) {
+	res, err := c.sendGetWebhookSubscription(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetWebhookSubscription(ctx context.Context, params GetWebhookSubscriptionParams) (res *WebhookSubscriptionResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/webhooks/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetWebhookSubscriptionOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetWebhookSubscriptionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// InviteBookingBuddy invokes inviteBookingBuddy operation.
+//
+// The user (acting in `X-Organization-ID`, required) needs a confirmed or
+// checked-in booking of the class (else 422 `INVITER_NOT_CONFIRMED`). The
+// invitee is an active client of the same venue, named by the venue's
+// `invitee_client_id` or the `invitee_email` of their account (else 404
+// `CLIENT_NOT_FOUND`), without a live booking of the class (409
+// `ALREADY_BOOKED`). The class must still be open to booking (the
+// booking refusals apply). The invitation holds no seat and expires at
+// the class's start; inviting the same person again returns the open
+// invitation. `Idempotency-Key` is required (1 to 200 characters).
+//
+// POST /bookings/buddy
+func (c *Client) InviteBookingBuddy(ctx context.Context, request *BookingBuddyInviteRequest, params InviteBookingBuddyParams) (*BookingBuddyInviteResponse, error) {
+	res, err := c.sendInviteBookingBuddy(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendInviteBookingBuddy(ctx context.Context, request *BookingBuddyInviteRequest, params InviteBookingBuddyParams) (res *BookingBuddyInviteResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/bookings/buddy"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeInviteBookingBuddyRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, InviteBookingBuddyOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeInviteBookingBuddyResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // JoinVenue invokes joinVenue operation.
 //
 // Needs `{consent: true}` (anything else is 400 `VALIDATION_ERROR`) and an
@@ -4646,6 +7122,146 @@ func (c *Client) sendJoinVenue(ctx context.Context, request *JoinRequest, params
 	defer body.Close()
 
 	result, err := decodeJoinVenueResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListAdminCheckin invokes listAdminCheckin operation.
+//
+// Classes starting on `date` (venue-local, default today), every status,
+// ordered by start time, at one location when `location_id` (or the
+// `X-Location-ID` header; the query wins) is given. A location of
+// another venue or unknown is 404 `NOT_FOUND`; a malformed date 400
+// `VALIDATION_ERROR` naming `date`. At most 500 classes
+// (`meta.truncated`).
+//
+// GET /admin/checkin
+func (c *Client) ListAdminCheckin(ctx context.Context, params ListAdminCheckinParams) (*CheckinListResponse, error) {
+	res, err := c.sendListAdminCheckin(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListAdminCheckin(ctx context.Context, params ListAdminCheckinParams) (res *CheckinListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/checkin"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "date" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "date",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Date.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "location_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "location_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.LocationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Location-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XLocationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, ListAdminCheckinOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListAdminCheckinOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListAdminCheckinResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -4830,6 +7446,284 @@ func (c *Client) sendListAdminSchedule(ctx context.Context, params ListAdminSche
 	defer body.Close()
 
 	result, err := decodeListAdminScheduleResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListBookings invokes listBookings operation.
+//
+// The signed-in user's bookings in every venue they are related to, or in
+// `organization_id` only, ordered by the class's start time, then id.
+// `cycle_start` and `cycle_end` (venue-local `YYYY-MM-DD`, inclusive) keep
+// bookings whose classes start on those days; they need `organization_id`
+// (the venue's time zone gives the days), else 400 `VALIDATION_ERROR`.
+// Cursor pagination: `limit` 1 to 100 (default 20); `after` is the previous
+// page's `meta.next_cursor` (a tampered or foreign cursor is 400
+// `VALIDATION_ERROR` with `details.parameter` `after`).
+//
+// GET /bookings
+func (c *Client) ListBookings(ctx context.Context, params ListBookingsParams) (*BookingListResponse, error) {
+	res, err := c.sendListBookings(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListBookings(ctx context.Context, params ListBookingsParams) (res *BookingListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/bookings"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "organization_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "organization_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.OrganizationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "cycle_start" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "cycle_start",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.CycleStart.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "cycle_end" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "cycle_end",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.CycleEnd.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "limit" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "limit",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Limit.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "after" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "after",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.After.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListBookingsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListBookingsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListMyInquiries invokes listMyInquiries operation.
+//
+// Every inquiry the signed-in user filed, at any venue, newest first;
+// never another user's. `status` is plain-language text for people,
+// `status_key` the machine value: `pending` (received, not yet delivered
+// to the venue), `sent`, `contacted`, `booked`, `declined`, `closed`.
+// Cursor pagination: `limit` (default 20, at most 100) and `after` (the
+// previous page's `meta.next_cursor`; a tampered or foreign cursor is
+// 400 `VALIDATION_ERROR` with `details.parameter` `after`).
+//
+// GET /me/inquiries
+func (c *Client) ListMyInquiries(ctx context.Context, params ListMyInquiriesParams) (*InquiryListResponse, error) {
+	res, err := c.sendListMyInquiries(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListMyInquiries(ctx context.Context, params ListMyInquiriesParams) (res *InquiryListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/inquiries"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "limit" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "limit",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Limit.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "after" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "after",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.After.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListMyInquiriesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListMyInquiriesResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -5510,6 +8404,623 @@ func (c *Client) sendListVenues(ctx context.Context, params ListVenuesParams) (r
 	return result, nil
 }
 
+// ListWebhookDeliveries invokes listWebhookDeliveries operation.
+//
+// One row per event sent (or to be sent) to the subscription, replays
+// included, newest first. Filters: `status`, `event_type` (a catalogue
+// type or `webhook.ping`). Cursor pagination: `limit` (default 20, at most
+// 100) and `after` (the previous page's `meta.next_cursor`; a tampered or
+// foreign cursor is 400 `VALIDATION_ERROR` with `details.parameter`
+// `after`).
+//
+// GET /admin/webhooks/{id}/deliveries
+func (c *Client) ListWebhookDeliveries(ctx context.Context, params ListWebhookDeliveriesParams) (*WebhookDeliveryListResponse, error) {
+	res, err := c.sendListWebhookDeliveries(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListWebhookDeliveries(ctx context.Context, params ListWebhookDeliveriesParams) (res *WebhookDeliveryListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/webhooks/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/deliveries"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "status" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "status",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Status.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "event_type" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "event_type",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.EventType.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "limit" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "limit",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Limit.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "after" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "after",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.After.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListWebhookDeliveriesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListWebhookDeliveriesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListWebhookDeliveryAttempts invokes listWebhookDeliveryAttempts operation.
+//
+// The attempts of the delivery by number: start time, duration, HTTP
+// status (null when no answer came), outcome (`delivered`, `retrying`,
+// `failed`, `disabled`), error class (`http_status`, `redirect`,
+// `timeout`, `connection`, `blocked`, `invalid_url`, `gone`), a short error
+// text (never a URL or secret), the start of the response body (at most
+// 1000 bytes) and the correlation id sent in `X-Request-Id`. At most 100
+// attempts (a delivery makes at most 17).
+//
+// GET /admin/webhooks/{id}/deliveries/{delivery_id}/attempts
+func (c *Client) ListWebhookDeliveryAttempts(ctx context.Context, params ListWebhookDeliveryAttemptsParams) (*WebhookAttemptListResponse, error) {
+	res, err := c.sendListWebhookDeliveryAttempts(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListWebhookDeliveryAttempts(ctx context.Context, params ListWebhookDeliveryAttemptsParams) (res *WebhookAttemptListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [5]string
+	pathParts[0] = "/admin/webhooks/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/deliveries/"
+	{
+		// Encode "delivery_id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "delivery_id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.DeliveryID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	pathParts[4] = "/attempts"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListWebhookDeliveryAttemptsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListWebhookDeliveryAttemptsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListWebhookSubscriptions invokes listWebhookSubscriptions operation.
+//
+// Every subscription of the venue, enabled and disabled, newest first (at most 100 per venue).
+// Secrets are never shown.
+//
+// GET /admin/webhooks
+func (c *Client) ListWebhookSubscriptions(ctx context.Context) (*WebhookSubscriptionListResponse, error) {
+	res, err := c.sendListWebhookSubscriptions(ctx)
+	return res, err
+}
+
+func (c *Client) sendListWebhookSubscriptions(ctx context.Context) (res *WebhookSubscriptionListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/webhooks"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListWebhookSubscriptionsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListWebhookSubscriptionsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PingWebhookSubscription invokes pingWebhookSubscription operation.
+//
+// Records a `webhook.ping` event (data `subscription_id`) and delivers it
+// to this subscription only, signed and retried like any event; its
+// delivery shows in the history. A disabled subscription is 422
+// `WEBHOOK_DISABLED`.
+//
+// POST /admin/webhooks/{id}/ping
+func (c *Client) PingWebhookSubscription(ctx context.Context, params PingWebhookSubscriptionParams) (*WebhookDeliveryResponse, error) {
+	res, err := c.sendPingWebhookSubscription(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendPingWebhookSubscription(ctx context.Context, params PingWebhookSubscriptionParams) (res *WebhookDeliveryResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/webhooks/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/ping"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PingWebhookSubscriptionOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePingWebhookSubscriptionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ReassignAdminBookingFunding invokes reassignAdminBookingFunding operation.
+//
+// Staff bearer token with `bookings.manage`. `new_pass_id` must be
+// another pass of the booking's member, active, valid on the class's
+// venue-local date, allowing the class's brand and type, with a clip
+// left when it counts clips (else 422 `PASS_REASSIGN_ERROR` with
+// `details.reason`: `not_members_pass`, `same_pass`, `pass_inactive`,
+// `pass_not_valid`, `pass_restricted`, `no_clips`; an unknown or foreign
+// pass is 404 `NOT_FOUND`, `details.parameter` `new_pass_id`).
+// `expected_old_pass_id` (the pass the caller reviewed, null for none)
+// must be the booking's pass (else 409 `PASS_SHIFT_CONFLICT` with
+// `details.current_pass_id`) and `expected_updated_at` its token (409
+// `STALE_TARGET`). Only seat-holding bookings (confirmed, checked in,
+// no-show) of a class that is not cancelled.
+// The move is one transaction: the clip the booking took goes back to
+// the old pass, one is taken from the new pass, the booking points at
+// it. Before it, an attempt is recorded on its own; the move marks it
+// `applied`, a refusal `failed`. An attempt left `pending` (the server
+// stopped mid-way, or the commit's outcome is unknown) blocks further
+// reassignments of the booking with 503 `booking_reassign_unresolved`
+// (`details.attempt_id`, `details.next_step` `close_attempt`) until it is
+// closed with the close operation. Writes an audit entry
+// `checkin.funding.reassign`.
+//
+// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding
+func (c *Client) ReassignAdminBookingFunding(ctx context.Context, request *CheckinReassignRequest, params ReassignAdminBookingFundingParams) (*CheckinReassignResponse, error) {
+	res, err := c.sendReassignAdminBookingFunding(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendReassignAdminBookingFunding(ctx context.Context, request *CheckinReassignRequest, params ReassignAdminBookingFundingParams) (res *CheckinReassignResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [5]string
+	pathParts[0] = "/admin/checkin/"
+	{
+		// Encode "classInstanceId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "classInstanceId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ClassInstanceId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/bookings/"
+	{
+		// Encode "bookingId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "bookingId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.BookingId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	pathParts[4] = "/funding"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeReassignAdminBookingFundingRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, ReassignAdminBookingFundingOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, ReassignAdminBookingFundingOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeReassignAdminBookingFundingResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // RemoveFavoriteVenue invokes removeFavoriteVenue operation.
 //
 // Idempotent: answers `favorite: false` whether or not the venue was a
@@ -5592,6 +9103,248 @@ func (c *Client) sendRemoveFavoriteVenue(ctx context.Context, params RemoveFavor
 	defer body.Close()
 
 	result, err := decodeRemoveFavoriteVenueResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ReplayWebhookDelivery invokes replayWebhookDelivery operation.
+//
+// Starts a new delivery of the same event to the subscription, with the
+// same `webhook-id` and body (so a receiver that already processed it can
+// recognise it), its own attempt series and `replay_of` pointing at the
+// original, whose history stays as it was. Any delivery can be replayed,
+// delivered ones too. A disabled subscription is 422 `WEBHOOK_DISABLED`
+// (re-enable it first). Audit entry `webhook.replay`.
+//
+// POST /admin/webhooks/{id}/deliveries/{delivery_id}/replay
+func (c *Client) ReplayWebhookDelivery(ctx context.Context, params ReplayWebhookDeliveryParams) (*WebhookDeliveryResponse, error) {
+	res, err := c.sendReplayWebhookDelivery(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendReplayWebhookDelivery(ctx context.Context, params ReplayWebhookDeliveryParams) (res *WebhookDeliveryResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [5]string
+	pathParts[0] = "/admin/webhooks/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/deliveries/"
+	{
+		// Encode "delivery_id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "delivery_id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.DeliveryID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	pathParts[4] = "/replay"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ReplayWebhookDeliveryOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeReplayWebhookDeliveryResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// RotateWebhookSecret invokes rotateWebhookSecret operation.
+//
+// Returns a new secret once. For `overlap_minutes` (default 1440 = 24 h,
+// 0 to 10080) every request is signed with both the new and the previous
+// secret (two `v1,` entries in `webhook-signature`), so the receiver can
+// switch at its own pace; after it only the new one signs. Rotating again
+// during an overlap drops the oldest secret at once. Audit entry
+// `webhook.rotate_secret`.
+//
+// POST /admin/webhooks/{id}/rotate-secret
+func (c *Client) RotateWebhookSecret(ctx context.Context, request OptWebhookRotateRequest, params RotateWebhookSecretParams) (*WebhookSecretResponse, error) {
+	res, err := c.sendRotateWebhookSecret(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendRotateWebhookSecret(ctx context.Context, request OptWebhookRotateRequest, params RotateWebhookSecretParams) (res *WebhookSecretResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/webhooks/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/rotate-secret"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeRotateWebhookSecretRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RotateWebhookSecretOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRotateWebhookSecretResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -5995,6 +9748,103 @@ func (c *Client) sendUpdateMe(ctx context.Context, request *MeUpdateRequest) (re
 	defer body.Close()
 
 	result, err := decodeUpdateMeResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// UpdateWebhookSubscription invokes updateWebhookSubscription operation.
+//
+// Sends only the fields to change (an empty body is 400
+// `VALIDATION_ERROR`). `url` and `event_types` are checked as at
+// creation. `enabled: true` re-enables a disabled subscription (clearing
+// `disabled_reason`; deliveries disabled meanwhile stay disabled and can
+// be replayed), `enabled: false` disables it like the disable call.
+// Changes apply to events recorded afterwards and to the next attempt of
+// waiting deliveries (URL). Audit entry `webhook.update`.
+//
+// PATCH /admin/webhooks/{id}
+func (c *Client) UpdateWebhookSubscription(ctx context.Context, request *WebhookUpdateRequest, params UpdateWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error) {
+	res, err := c.sendUpdateWebhookSubscription(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendUpdateWebhookSubscription(ctx context.Context, request *WebhookUpdateRequest, params UpdateWebhookSubscriptionParams) (res *WebhookSubscriptionResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/webhooks/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUpdateWebhookSubscriptionRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, UpdateWebhookSubscriptionOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUpdateWebhookSubscriptionResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

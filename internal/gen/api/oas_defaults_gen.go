@@ -37,3 +37,35 @@ func (s *AdminScheduleNotifyChannels) setDefaults() {
 		s.SMS.SetTo(val)
 	}
 }
+
+// setDefaults set default value of fields.
+func (s *CheckinAttendanceRequest) setDefaults() {
+	{
+		val := bool(false)
+		s.EndedClassConfirmed.SetTo(val)
+	}
+}
+
+// setDefaults set default value of fields.
+func (s *CheckinNotifyChannels) setDefaults() {
+	{
+		val := bool(false)
+		s.Email.SetTo(val)
+	}
+	{
+		val := bool(false)
+		s.Push.SetTo(val)
+	}
+	{
+		val := bool(false)
+		s.SMS.SetTo(val)
+	}
+}
+
+// setDefaults set default value of fields.
+func (s *WebhookRotateRequest) setDefaults() {
+	{
+		val := int(1440)
+		s.OverlapMinutes.SetTo(val)
+	}
+}

@@ -2563,6 +2563,1177 @@ func (s *BearerAuth) SetRoles(val []string) {
 	s.Roles = val
 }
 
+// Ref: #/components/schemas/BookingBuddyAcceptResponse
+type BookingBuddyAcceptResponse struct {
+	Data  BookingBuddyAcceptance `json:"data"`
+	Error struct{}               `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *BookingBuddyAcceptResponse) GetData() BookingBuddyAcceptance {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *BookingBuddyAcceptResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *BookingBuddyAcceptResponse) SetData(val BookingBuddyAcceptance) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *BookingBuddyAcceptResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/BookingBuddyAcceptance
+type BookingBuddyAcceptance struct {
+	Booking BookingItem        `json:"booking"`
+	Invite  BookingBuddyInvite `json:"invite"`
+}
+
+// GetBooking returns the value of Booking.
+func (s *BookingBuddyAcceptance) GetBooking() BookingItem {
+	return s.Booking
+}
+
+// GetInvite returns the value of Invite.
+func (s *BookingBuddyAcceptance) GetInvite() BookingBuddyInvite {
+	return s.Invite
+}
+
+// SetBooking sets the value of Booking.
+func (s *BookingBuddyAcceptance) SetBooking(val BookingItem) {
+	s.Booking = val
+}
+
+// SetInvite sets the value of Invite.
+func (s *BookingBuddyAcceptance) SetInvite(val BookingBuddyInvite) {
+	s.Invite = val
+}
+
+// Ref: #/components/schemas/BookingBuddyInvite
+type BookingBuddyInvite struct {
+	BookingID       NilUUID                  `json:"booking_id"`
+	ClassInstanceID uuid.UUID                `json:"class_instance_id"`
+	CreatedAt       time.Time                `json:"created_at"`
+	ExpiresAt       time.Time                `json:"expires_at"`
+	ID              uuid.UUID                `json:"id"`
+	InviteeMemberID uuid.UUID                `json:"invitee_member_id"`
+	InviterMemberID uuid.UUID                `json:"inviter_member_id"`
+	Message         string                   `json:"message"`
+	Status          BookingBuddyInviteStatus `json:"status"`
+}
+
+// GetBookingID returns the value of BookingID.
+func (s *BookingBuddyInvite) GetBookingID() NilUUID {
+	return s.BookingID
+}
+
+// GetClassInstanceID returns the value of ClassInstanceID.
+func (s *BookingBuddyInvite) GetClassInstanceID() uuid.UUID {
+	return s.ClassInstanceID
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *BookingBuddyInvite) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetExpiresAt returns the value of ExpiresAt.
+func (s *BookingBuddyInvite) GetExpiresAt() time.Time {
+	return s.ExpiresAt
+}
+
+// GetID returns the value of ID.
+func (s *BookingBuddyInvite) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInviteeMemberID returns the value of InviteeMemberID.
+func (s *BookingBuddyInvite) GetInviteeMemberID() uuid.UUID {
+	return s.InviteeMemberID
+}
+
+// GetInviterMemberID returns the value of InviterMemberID.
+func (s *BookingBuddyInvite) GetInviterMemberID() uuid.UUID {
+	return s.InviterMemberID
+}
+
+// GetMessage returns the value of Message.
+func (s *BookingBuddyInvite) GetMessage() string {
+	return s.Message
+}
+
+// GetStatus returns the value of Status.
+func (s *BookingBuddyInvite) GetStatus() BookingBuddyInviteStatus {
+	return s.Status
+}
+
+// SetBookingID sets the value of BookingID.
+func (s *BookingBuddyInvite) SetBookingID(val NilUUID) {
+	s.BookingID = val
+}
+
+// SetClassInstanceID sets the value of ClassInstanceID.
+func (s *BookingBuddyInvite) SetClassInstanceID(val uuid.UUID) {
+	s.ClassInstanceID = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *BookingBuddyInvite) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetExpiresAt sets the value of ExpiresAt.
+func (s *BookingBuddyInvite) SetExpiresAt(val time.Time) {
+	s.ExpiresAt = val
+}
+
+// SetID sets the value of ID.
+func (s *BookingBuddyInvite) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInviteeMemberID sets the value of InviteeMemberID.
+func (s *BookingBuddyInvite) SetInviteeMemberID(val uuid.UUID) {
+	s.InviteeMemberID = val
+}
+
+// SetInviterMemberID sets the value of InviterMemberID.
+func (s *BookingBuddyInvite) SetInviterMemberID(val uuid.UUID) {
+	s.InviterMemberID = val
+}
+
+// SetMessage sets the value of Message.
+func (s *BookingBuddyInvite) SetMessage(val string) {
+	s.Message = val
+}
+
+// SetStatus sets the value of Status.
+func (s *BookingBuddyInvite) SetStatus(val BookingBuddyInviteStatus) {
+	s.Status = val
+}
+
+// Ref: #/components/schemas/BookingBuddyInviteRequest
+type BookingBuddyInviteRequest struct {
+	ClassInstanceID uuid.UUID `json:"class_instance_id"`
+	InviteeClientID OptString `json:"invitee_client_id"`
+	InviteeEmail    OptString `json:"invitee_email"`
+	Message         OptString `json:"message"`
+}
+
+// GetClassInstanceID returns the value of ClassInstanceID.
+func (s *BookingBuddyInviteRequest) GetClassInstanceID() uuid.UUID {
+	return s.ClassInstanceID
+}
+
+// GetInviteeClientID returns the value of InviteeClientID.
+func (s *BookingBuddyInviteRequest) GetInviteeClientID() OptString {
+	return s.InviteeClientID
+}
+
+// GetInviteeEmail returns the value of InviteeEmail.
+func (s *BookingBuddyInviteRequest) GetInviteeEmail() OptString {
+	return s.InviteeEmail
+}
+
+// GetMessage returns the value of Message.
+func (s *BookingBuddyInviteRequest) GetMessage() OptString {
+	return s.Message
+}
+
+// SetClassInstanceID sets the value of ClassInstanceID.
+func (s *BookingBuddyInviteRequest) SetClassInstanceID(val uuid.UUID) {
+	s.ClassInstanceID = val
+}
+
+// SetInviteeClientID sets the value of InviteeClientID.
+func (s *BookingBuddyInviteRequest) SetInviteeClientID(val OptString) {
+	s.InviteeClientID = val
+}
+
+// SetInviteeEmail sets the value of InviteeEmail.
+func (s *BookingBuddyInviteRequest) SetInviteeEmail(val OptString) {
+	s.InviteeEmail = val
+}
+
+// SetMessage sets the value of Message.
+func (s *BookingBuddyInviteRequest) SetMessage(val OptString) {
+	s.Message = val
+}
+
+// Ref: #/components/schemas/BookingBuddyInviteResponse
+type BookingBuddyInviteResponse struct {
+	Data  BookingBuddyInvite `json:"data"`
+	Error struct{}           `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *BookingBuddyInviteResponse) GetData() BookingBuddyInvite {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *BookingBuddyInviteResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *BookingBuddyInviteResponse) SetData(val BookingBuddyInvite) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *BookingBuddyInviteResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type BookingBuddyInviteStatus string
+
+const (
+	BookingBuddyInviteStatusPending   BookingBuddyInviteStatus = "pending"
+	BookingBuddyInviteStatusAccepted  BookingBuddyInviteStatus = "accepted"
+	BookingBuddyInviteStatusDeclined  BookingBuddyInviteStatus = "declined"
+	BookingBuddyInviteStatusCancelled BookingBuddyInviteStatus = "cancelled"
+	BookingBuddyInviteStatusExpired   BookingBuddyInviteStatus = "expired"
+)
+
+// AllValues returns all BookingBuddyInviteStatus values.
+func (BookingBuddyInviteStatus) AllValues() []BookingBuddyInviteStatus {
+	return []BookingBuddyInviteStatus{
+		BookingBuddyInviteStatusPending,
+		BookingBuddyInviteStatusAccepted,
+		BookingBuddyInviteStatusDeclined,
+		BookingBuddyInviteStatusCancelled,
+		BookingBuddyInviteStatusExpired,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BookingBuddyInviteStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case BookingBuddyInviteStatusPending:
+		return []byte(s), nil
+	case BookingBuddyInviteStatusAccepted:
+		return []byte(s), nil
+	case BookingBuddyInviteStatusDeclined:
+		return []byte(s), nil
+	case BookingBuddyInviteStatusCancelled:
+		return []byte(s), nil
+	case BookingBuddyInviteStatusExpired:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BookingBuddyInviteStatus) UnmarshalText(data []byte) error {
+	switch BookingBuddyInviteStatus(data) {
+	case BookingBuddyInviteStatusPending:
+		*s = BookingBuddyInviteStatusPending
+		return nil
+	case BookingBuddyInviteStatusAccepted:
+		*s = BookingBuddyInviteStatusAccepted
+		return nil
+	case BookingBuddyInviteStatusDeclined:
+		*s = BookingBuddyInviteStatusDeclined
+		return nil
+	case BookingBuddyInviteStatusCancelled:
+		*s = BookingBuddyInviteStatusCancelled
+		return nil
+	case BookingBuddyInviteStatusExpired:
+		*s = BookingBuddyInviteStatusExpired
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/BookingCancelResponse
+type BookingCancelResponse struct {
+	Data  BookingCancellation `json:"data"`
+	Error struct{}            `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *BookingCancelResponse) GetData() BookingCancellation {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *BookingCancelResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *BookingCancelResponse) SetData(val BookingCancellation) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *BookingCancelResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/BookingCancellation
+type BookingCancellation struct {
+	Booking      BookingItem `json:"booking"`
+	ClipRestored bool        `json:"clip_restored"`
+	Late         bool        `json:"late"`
+	// Waitlisted bookings that took the freed seat.
+	PromotedCount int `json:"promoted_count"`
+}
+
+// GetBooking returns the value of Booking.
+func (s *BookingCancellation) GetBooking() BookingItem {
+	return s.Booking
+}
+
+// GetClipRestored returns the value of ClipRestored.
+func (s *BookingCancellation) GetClipRestored() bool {
+	return s.ClipRestored
+}
+
+// GetLate returns the value of Late.
+func (s *BookingCancellation) GetLate() bool {
+	return s.Late
+}
+
+// GetPromotedCount returns the value of PromotedCount.
+func (s *BookingCancellation) GetPromotedCount() int {
+	return s.PromotedCount
+}
+
+// SetBooking sets the value of Booking.
+func (s *BookingCancellation) SetBooking(val BookingItem) {
+	s.Booking = val
+}
+
+// SetClipRestored sets the value of ClipRestored.
+func (s *BookingCancellation) SetClipRestored(val bool) {
+	s.ClipRestored = val
+}
+
+// SetLate sets the value of Late.
+func (s *BookingCancellation) SetLate(val bool) {
+	s.Late = val
+}
+
+// SetPromotedCount sets the value of PromotedCount.
+func (s *BookingCancellation) SetPromotedCount(val int) {
+	s.PromotedCount = val
+}
+
+// Ref: #/components/schemas/BookingClass
+type BookingClass struct {
+	ClassTypeID uuid.UUID          `json:"class_type_id"`
+	EndTime     time.Time          `json:"end_time"`
+	ID          uuid.UUID          `json:"id"`
+	Online      bool               `json:"online"`
+	StartTime   time.Time          `json:"start_time"`
+	Status      BookingClassStatus `json:"status"`
+}
+
+// GetClassTypeID returns the value of ClassTypeID.
+func (s *BookingClass) GetClassTypeID() uuid.UUID {
+	return s.ClassTypeID
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *BookingClass) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetID returns the value of ID.
+func (s *BookingClass) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetOnline returns the value of Online.
+func (s *BookingClass) GetOnline() bool {
+	return s.Online
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *BookingClass) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetStatus returns the value of Status.
+func (s *BookingClass) GetStatus() BookingClassStatus {
+	return s.Status
+}
+
+// SetClassTypeID sets the value of ClassTypeID.
+func (s *BookingClass) SetClassTypeID(val uuid.UUID) {
+	s.ClassTypeID = val
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *BookingClass) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetID sets the value of ID.
+func (s *BookingClass) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetOnline sets the value of Online.
+func (s *BookingClass) SetOnline(val bool) {
+	s.Online = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *BookingClass) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetStatus sets the value of Status.
+func (s *BookingClass) SetStatus(val BookingClassStatus) {
+	s.Status = val
+}
+
+type BookingClassStatus string
+
+const (
+	BookingClassStatusScheduled BookingClassStatus = "scheduled"
+	BookingClassStatusLive      BookingClassStatus = "live"
+	BookingClassStatusCompleted BookingClassStatus = "completed"
+	BookingClassStatusCancelled BookingClassStatus = "cancelled"
+)
+
+// AllValues returns all BookingClassStatus values.
+func (BookingClassStatus) AllValues() []BookingClassStatus {
+	return []BookingClassStatus{
+		BookingClassStatusScheduled,
+		BookingClassStatusLive,
+		BookingClassStatusCompleted,
+		BookingClassStatusCancelled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BookingClassStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case BookingClassStatusScheduled:
+		return []byte(s), nil
+	case BookingClassStatusLive:
+		return []byte(s), nil
+	case BookingClassStatusCompleted:
+		return []byte(s), nil
+	case BookingClassStatusCancelled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BookingClassStatus) UnmarshalText(data []byte) error {
+	switch BookingClassStatus(data) {
+	case BookingClassStatusScheduled:
+		*s = BookingClassStatusScheduled
+		return nil
+	case BookingClassStatusLive:
+		*s = BookingClassStatusLive
+		return nil
+	case BookingClassStatusCompleted:
+		*s = BookingClassStatusCompleted
+		return nil
+	case BookingClassStatusCancelled:
+		*s = BookingClassStatusCancelled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/BookingCreateRequest
+type BookingCreateRequest struct {
+	ClassInstanceID uuid.UUID `json:"class_instance_id"`
+	// API key only: the venue's client id of the member (instead of member_id).
+	ClientID OptString `json:"client_id"`
+	// API key only, the member to book.
+	MemberID OptUUID `json:"member_id"`
+	// Bearer only, instead of X-Organization-ID.
+	OrganizationID OptUUID `json:"organization_id"`
+	// The pass to book with; default the best eligible pass.
+	PassID OptUUID `json:"pass_id"`
+}
+
+// GetClassInstanceID returns the value of ClassInstanceID.
+func (s *BookingCreateRequest) GetClassInstanceID() uuid.UUID {
+	return s.ClassInstanceID
+}
+
+// GetClientID returns the value of ClientID.
+func (s *BookingCreateRequest) GetClientID() OptString {
+	return s.ClientID
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *BookingCreateRequest) GetMemberID() OptUUID {
+	return s.MemberID
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *BookingCreateRequest) GetOrganizationID() OptUUID {
+	return s.OrganizationID
+}
+
+// GetPassID returns the value of PassID.
+func (s *BookingCreateRequest) GetPassID() OptUUID {
+	return s.PassID
+}
+
+// SetClassInstanceID sets the value of ClassInstanceID.
+func (s *BookingCreateRequest) SetClassInstanceID(val uuid.UUID) {
+	s.ClassInstanceID = val
+}
+
+// SetClientID sets the value of ClientID.
+func (s *BookingCreateRequest) SetClientID(val OptString) {
+	s.ClientID = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *BookingCreateRequest) SetMemberID(val OptUUID) {
+	s.MemberID = val
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *BookingCreateRequest) SetOrganizationID(val OptUUID) {
+	s.OrganizationID = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *BookingCreateRequest) SetPassID(val OptUUID) {
+	s.PassID = val
+}
+
+// Ref: #/components/schemas/BookingItem
+type BookingItem struct {
+	// Member, api_key, staff, buddy or import.
+	BookedVia NilString `json:"booked_via"`
+	// Member, late_member, class_cancelled (or a staff reason).
+	CancelReason    NilString    `json:"cancel_reason"`
+	CancelledAt     NilDateTime  `json:"cancelled_at"`
+	CheckedInAt     NilDateTime  `json:"checked_in_at"`
+	Class           BookingClass `json:"class"`
+	ClassInstanceID uuid.UUID    `json:"class_instance_id"`
+	// Whether the booking holds a clip of its pass.
+	ClipCharged bool                    `json:"clip_charged"`
+	CreatedAt   time.Time               `json:"created_at"`
+	FeeStatus   NilBookingItemFeeStatus `json:"fee_status"`
+	ID          uuid.UUID               `json:"id"`
+	// Late-cancellation fee in minor units of the venue's currency.
+	LateCancelFeeMinor NilInt64      `json:"late_cancel_fee_minor"`
+	MemberID           uuid.UUID     `json:"member_id"`
+	OrganizationID     uuid.UUID     `json:"organization_id"`
+	PassID             NilUUID       `json:"pass_id"`
+	PromotedAt         NilDateTime   `json:"promoted_at"`
+	Status             BookingStatus `json:"status"`
+	// Rank on the waitlist (1 is next); null unless waitlisted.
+	WaitlistPosition NilInt `json:"waitlist_position"`
+	// The live-watch window; null for in-person classes.
+	Watch NilBookingWatch `json:"watch"`
+}
+
+// GetBookedVia returns the value of BookedVia.
+func (s *BookingItem) GetBookedVia() NilString {
+	return s.BookedVia
+}
+
+// GetCancelReason returns the value of CancelReason.
+func (s *BookingItem) GetCancelReason() NilString {
+	return s.CancelReason
+}
+
+// GetCancelledAt returns the value of CancelledAt.
+func (s *BookingItem) GetCancelledAt() NilDateTime {
+	return s.CancelledAt
+}
+
+// GetCheckedInAt returns the value of CheckedInAt.
+func (s *BookingItem) GetCheckedInAt() NilDateTime {
+	return s.CheckedInAt
+}
+
+// GetClass returns the value of Class.
+func (s *BookingItem) GetClass() BookingClass {
+	return s.Class
+}
+
+// GetClassInstanceID returns the value of ClassInstanceID.
+func (s *BookingItem) GetClassInstanceID() uuid.UUID {
+	return s.ClassInstanceID
+}
+
+// GetClipCharged returns the value of ClipCharged.
+func (s *BookingItem) GetClipCharged() bool {
+	return s.ClipCharged
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *BookingItem) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetFeeStatus returns the value of FeeStatus.
+func (s *BookingItem) GetFeeStatus() NilBookingItemFeeStatus {
+	return s.FeeStatus
+}
+
+// GetID returns the value of ID.
+func (s *BookingItem) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetLateCancelFeeMinor returns the value of LateCancelFeeMinor.
+func (s *BookingItem) GetLateCancelFeeMinor() NilInt64 {
+	return s.LateCancelFeeMinor
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *BookingItem) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *BookingItem) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// GetPassID returns the value of PassID.
+func (s *BookingItem) GetPassID() NilUUID {
+	return s.PassID
+}
+
+// GetPromotedAt returns the value of PromotedAt.
+func (s *BookingItem) GetPromotedAt() NilDateTime {
+	return s.PromotedAt
+}
+
+// GetStatus returns the value of Status.
+func (s *BookingItem) GetStatus() BookingStatus {
+	return s.Status
+}
+
+// GetWaitlistPosition returns the value of WaitlistPosition.
+func (s *BookingItem) GetWaitlistPosition() NilInt {
+	return s.WaitlistPosition
+}
+
+// GetWatch returns the value of Watch.
+func (s *BookingItem) GetWatch() NilBookingWatch {
+	return s.Watch
+}
+
+// SetBookedVia sets the value of BookedVia.
+func (s *BookingItem) SetBookedVia(val NilString) {
+	s.BookedVia = val
+}
+
+// SetCancelReason sets the value of CancelReason.
+func (s *BookingItem) SetCancelReason(val NilString) {
+	s.CancelReason = val
+}
+
+// SetCancelledAt sets the value of CancelledAt.
+func (s *BookingItem) SetCancelledAt(val NilDateTime) {
+	s.CancelledAt = val
+}
+
+// SetCheckedInAt sets the value of CheckedInAt.
+func (s *BookingItem) SetCheckedInAt(val NilDateTime) {
+	s.CheckedInAt = val
+}
+
+// SetClass sets the value of Class.
+func (s *BookingItem) SetClass(val BookingClass) {
+	s.Class = val
+}
+
+// SetClassInstanceID sets the value of ClassInstanceID.
+func (s *BookingItem) SetClassInstanceID(val uuid.UUID) {
+	s.ClassInstanceID = val
+}
+
+// SetClipCharged sets the value of ClipCharged.
+func (s *BookingItem) SetClipCharged(val bool) {
+	s.ClipCharged = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *BookingItem) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetFeeStatus sets the value of FeeStatus.
+func (s *BookingItem) SetFeeStatus(val NilBookingItemFeeStatus) {
+	s.FeeStatus = val
+}
+
+// SetID sets the value of ID.
+func (s *BookingItem) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetLateCancelFeeMinor sets the value of LateCancelFeeMinor.
+func (s *BookingItem) SetLateCancelFeeMinor(val NilInt64) {
+	s.LateCancelFeeMinor = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *BookingItem) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *BookingItem) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *BookingItem) SetPassID(val NilUUID) {
+	s.PassID = val
+}
+
+// SetPromotedAt sets the value of PromotedAt.
+func (s *BookingItem) SetPromotedAt(val NilDateTime) {
+	s.PromotedAt = val
+}
+
+// SetStatus sets the value of Status.
+func (s *BookingItem) SetStatus(val BookingStatus) {
+	s.Status = val
+}
+
+// SetWaitlistPosition sets the value of WaitlistPosition.
+func (s *BookingItem) SetWaitlistPosition(val NilInt) {
+	s.WaitlistPosition = val
+}
+
+// SetWatch sets the value of Watch.
+func (s *BookingItem) SetWatch(val NilBookingWatch) {
+	s.Watch = val
+}
+
+type BookingItemFeeStatus string
+
+const (
+	BookingItemFeeStatusUnpaid  BookingItemFeeStatus = "unpaid"
+	BookingItemFeeStatusCharged BookingItemFeeStatus = "charged"
+	BookingItemFeeStatusSettled BookingItemFeeStatus = "settled"
+	BookingItemFeeStatusWaived  BookingItemFeeStatus = "waived"
+)
+
+// AllValues returns all BookingItemFeeStatus values.
+func (BookingItemFeeStatus) AllValues() []BookingItemFeeStatus {
+	return []BookingItemFeeStatus{
+		BookingItemFeeStatusUnpaid,
+		BookingItemFeeStatusCharged,
+		BookingItemFeeStatusSettled,
+		BookingItemFeeStatusWaived,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BookingItemFeeStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case BookingItemFeeStatusUnpaid:
+		return []byte(s), nil
+	case BookingItemFeeStatusCharged:
+		return []byte(s), nil
+	case BookingItemFeeStatusSettled:
+		return []byte(s), nil
+	case BookingItemFeeStatusWaived:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BookingItemFeeStatus) UnmarshalText(data []byte) error {
+	switch BookingItemFeeStatus(data) {
+	case BookingItemFeeStatusUnpaid:
+		*s = BookingItemFeeStatusUnpaid
+		return nil
+	case BookingItemFeeStatusCharged:
+		*s = BookingItemFeeStatusCharged
+		return nil
+	case BookingItemFeeStatusSettled:
+		*s = BookingItemFeeStatusSettled
+		return nil
+	case BookingItemFeeStatusWaived:
+		*s = BookingItemFeeStatusWaived
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/BookingListMeta
+type BookingListMeta struct {
+	HasMore    bool      `json:"has_more"`
+	Limit      int       `json:"limit"`
+	NextCursor NilString `json:"next_cursor"`
+}
+
+// GetHasMore returns the value of HasMore.
+func (s *BookingListMeta) GetHasMore() bool {
+	return s.HasMore
+}
+
+// GetLimit returns the value of Limit.
+func (s *BookingListMeta) GetLimit() int {
+	return s.Limit
+}
+
+// GetNextCursor returns the value of NextCursor.
+func (s *BookingListMeta) GetNextCursor() NilString {
+	return s.NextCursor
+}
+
+// SetHasMore sets the value of HasMore.
+func (s *BookingListMeta) SetHasMore(val bool) {
+	s.HasMore = val
+}
+
+// SetLimit sets the value of Limit.
+func (s *BookingListMeta) SetLimit(val int) {
+	s.Limit = val
+}
+
+// SetNextCursor sets the value of NextCursor.
+func (s *BookingListMeta) SetNextCursor(val NilString) {
+	s.NextCursor = val
+}
+
+// Ref: #/components/schemas/BookingListResponse
+type BookingListResponse struct {
+	Data  []BookingItem   `json:"data"`
+	Error struct{}        `json:"error"`
+	Meta  BookingListMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *BookingListResponse) GetData() []BookingItem {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *BookingListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *BookingListResponse) GetMeta() BookingListMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *BookingListResponse) SetData(val []BookingItem) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *BookingListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *BookingListResponse) SetMeta(val BookingListMeta) {
+	s.Meta = val
+}
+
+// Ref: #/components/schemas/BookingResponse
+type BookingResponse struct {
+	Data  BookingItem `json:"data"`
+	Error struct{}    `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *BookingResponse) GetData() BookingItem {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *BookingResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *BookingResponse) SetData(val BookingItem) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *BookingResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/BookingStatus
+type BookingStatus string
+
+const (
+	BookingStatusConfirmed      BookingStatus = "confirmed"
+	BookingStatusWaitlisted     BookingStatus = "waitlisted"
+	BookingStatusCheckedIn      BookingStatus = "checked_in"
+	BookingStatusNoShow         BookingStatus = "no-show"
+	BookingStatusCancelled      BookingStatus = "cancelled"
+	BookingStatusLateCancelled  BookingStatus = "late-cancelled"
+	BookingStatusPendingPayment BookingStatus = "pending_payment"
+)
+
+// AllValues returns all BookingStatus values.
+func (BookingStatus) AllValues() []BookingStatus {
+	return []BookingStatus{
+		BookingStatusConfirmed,
+		BookingStatusWaitlisted,
+		BookingStatusCheckedIn,
+		BookingStatusNoShow,
+		BookingStatusCancelled,
+		BookingStatusLateCancelled,
+		BookingStatusPendingPayment,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BookingStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case BookingStatusConfirmed:
+		return []byte(s), nil
+	case BookingStatusWaitlisted:
+		return []byte(s), nil
+	case BookingStatusCheckedIn:
+		return []byte(s), nil
+	case BookingStatusNoShow:
+		return []byte(s), nil
+	case BookingStatusCancelled:
+		return []byte(s), nil
+	case BookingStatusLateCancelled:
+		return []byte(s), nil
+	case BookingStatusPendingPayment:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BookingStatus) UnmarshalText(data []byte) error {
+	switch BookingStatus(data) {
+	case BookingStatusConfirmed:
+		*s = BookingStatusConfirmed
+		return nil
+	case BookingStatusWaitlisted:
+		*s = BookingStatusWaitlisted
+		return nil
+	case BookingStatusCheckedIn:
+		*s = BookingStatusCheckedIn
+		return nil
+	case BookingStatusNoShow:
+		*s = BookingStatusNoShow
+		return nil
+	case BookingStatusCancelled:
+		*s = BookingStatusCancelled
+		return nil
+	case BookingStatusLateCancelled:
+		*s = BookingStatusLateCancelled
+		return nil
+	case BookingStatusPendingPayment:
+		*s = BookingStatusPendingPayment
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// The live-watch window of a booking of an online class. `state`:
+// `not_open`, `open`, `recovery` (admitted before; may rejoin until
+// `recover_until`), `closed`, `unavailable` (no seat, or the class is
+// cancelled).
+// Ref: #/components/schemas/BookingWatch
+type BookingWatch struct {
+	Admitted     bool              `json:"admitted"`
+	ClosesAt     time.Time         `json:"closes_at"`
+	OpensAt      time.Time         `json:"opens_at"`
+	RecoverUntil time.Time         `json:"recover_until"`
+	State        BookingWatchState `json:"state"`
+}
+
+// GetAdmitted returns the value of Admitted.
+func (s *BookingWatch) GetAdmitted() bool {
+	return s.Admitted
+}
+
+// GetClosesAt returns the value of ClosesAt.
+func (s *BookingWatch) GetClosesAt() time.Time {
+	return s.ClosesAt
+}
+
+// GetOpensAt returns the value of OpensAt.
+func (s *BookingWatch) GetOpensAt() time.Time {
+	return s.OpensAt
+}
+
+// GetRecoverUntil returns the value of RecoverUntil.
+func (s *BookingWatch) GetRecoverUntil() time.Time {
+	return s.RecoverUntil
+}
+
+// GetState returns the value of State.
+func (s *BookingWatch) GetState() BookingWatchState {
+	return s.State
+}
+
+// SetAdmitted sets the value of Admitted.
+func (s *BookingWatch) SetAdmitted(val bool) {
+	s.Admitted = val
+}
+
+// SetClosesAt sets the value of ClosesAt.
+func (s *BookingWatch) SetClosesAt(val time.Time) {
+	s.ClosesAt = val
+}
+
+// SetOpensAt sets the value of OpensAt.
+func (s *BookingWatch) SetOpensAt(val time.Time) {
+	s.OpensAt = val
+}
+
+// SetRecoverUntil sets the value of RecoverUntil.
+func (s *BookingWatch) SetRecoverUntil(val time.Time) {
+	s.RecoverUntil = val
+}
+
+// SetState sets the value of State.
+func (s *BookingWatch) SetState(val BookingWatchState) {
+	s.State = val
+}
+
+// Ref: #/components/schemas/BookingWatchAdmission
+type BookingWatchAdmission struct {
+	BookingID uuid.UUID    `json:"booking_id"`
+	Watch     BookingWatch `json:"watch"`
+}
+
+// GetBookingID returns the value of BookingID.
+func (s *BookingWatchAdmission) GetBookingID() uuid.UUID {
+	return s.BookingID
+}
+
+// GetWatch returns the value of Watch.
+func (s *BookingWatchAdmission) GetWatch() BookingWatch {
+	return s.Watch
+}
+
+// SetBookingID sets the value of BookingID.
+func (s *BookingWatchAdmission) SetBookingID(val uuid.UUID) {
+	s.BookingID = val
+}
+
+// SetWatch sets the value of Watch.
+func (s *BookingWatchAdmission) SetWatch(val BookingWatch) {
+	s.Watch = val
+}
+
+// Ref: #/components/schemas/BookingWatchResponse
+type BookingWatchResponse struct {
+	Data  BookingWatchAdmission `json:"data"`
+	Error struct{}              `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *BookingWatchResponse) GetData() BookingWatchAdmission {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *BookingWatchResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *BookingWatchResponse) SetData(val BookingWatchAdmission) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *BookingWatchResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type BookingWatchState string
+
+const (
+	BookingWatchStateNotOpen     BookingWatchState = "not_open"
+	BookingWatchStateOpen        BookingWatchState = "open"
+	BookingWatchStateRecovery    BookingWatchState = "recovery"
+	BookingWatchStateClosed      BookingWatchState = "closed"
+	BookingWatchStateUnavailable BookingWatchState = "unavailable"
+)
+
+// AllValues returns all BookingWatchState values.
+func (BookingWatchState) AllValues() []BookingWatchState {
+	return []BookingWatchState{
+		BookingWatchStateNotOpen,
+		BookingWatchStateOpen,
+		BookingWatchStateRecovery,
+		BookingWatchStateClosed,
+		BookingWatchStateUnavailable,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BookingWatchState) MarshalText() ([]byte, error) {
+	switch s {
+	case BookingWatchStateNotOpen:
+		return []byte(s), nil
+	case BookingWatchStateOpen:
+		return []byte(s), nil
+	case BookingWatchStateRecovery:
+		return []byte(s), nil
+	case BookingWatchStateClosed:
+		return []byte(s), nil
+	case BookingWatchStateUnavailable:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BookingWatchState) UnmarshalText(data []byte) error {
+	switch BookingWatchState(data) {
+	case BookingWatchStateNotOpen:
+		*s = BookingWatchStateNotOpen
+		return nil
+	case BookingWatchStateOpen:
+		*s = BookingWatchStateOpen
+		return nil
+	case BookingWatchStateRecovery:
+		*s = BookingWatchStateRecovery
+		return nil
+	case BookingWatchStateClosed:
+		*s = BookingWatchStateClosed
+		return nil
+	case BookingWatchStateUnavailable:
+		*s = BookingWatchStateUnavailable
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/BrandDetail
 type BrandDetail struct {
 	Brand      BrandItem        `json:"brand"`
@@ -3141,6 +4312,1807 @@ func (s *CalendarResponse) SetError(val struct{}) {
 // SetMeta sets the value of Meta.
 func (s *CalendarResponse) SetMeta(val CalendarMeta) {
 	s.Meta = val
+}
+
+// Ref: #/components/schemas/CheckinAttempt
+type CheckinAttempt struct {
+	BookingID    uuid.UUID                   `json:"booking_id"`
+	ClipReturned bool                        `json:"clip_returned"`
+	ClipTaken    bool                        `json:"clip_taken"`
+	ClosedAt     NilDateTime                 `json:"closed_at"`
+	CreatedAt    time.Time                   `json:"created_at"`
+	FailureCode  NilString                   `json:"failure_code"`
+	ID           uuid.UUID                   `json:"id"`
+	NewPassID    uuid.UUID                   `json:"new_pass_id"`
+	OldPassID    NilUUID                     `json:"old_pass_id"`
+	Resolution   NilCheckinAttemptResolution `json:"resolution"`
+	Status       CheckinAttemptStatus        `json:"status"`
+}
+
+// GetBookingID returns the value of BookingID.
+func (s *CheckinAttempt) GetBookingID() uuid.UUID {
+	return s.BookingID
+}
+
+// GetClipReturned returns the value of ClipReturned.
+func (s *CheckinAttempt) GetClipReturned() bool {
+	return s.ClipReturned
+}
+
+// GetClipTaken returns the value of ClipTaken.
+func (s *CheckinAttempt) GetClipTaken() bool {
+	return s.ClipTaken
+}
+
+// GetClosedAt returns the value of ClosedAt.
+func (s *CheckinAttempt) GetClosedAt() NilDateTime {
+	return s.ClosedAt
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *CheckinAttempt) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetFailureCode returns the value of FailureCode.
+func (s *CheckinAttempt) GetFailureCode() NilString {
+	return s.FailureCode
+}
+
+// GetID returns the value of ID.
+func (s *CheckinAttempt) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetNewPassID returns the value of NewPassID.
+func (s *CheckinAttempt) GetNewPassID() uuid.UUID {
+	return s.NewPassID
+}
+
+// GetOldPassID returns the value of OldPassID.
+func (s *CheckinAttempt) GetOldPassID() NilUUID {
+	return s.OldPassID
+}
+
+// GetResolution returns the value of Resolution.
+func (s *CheckinAttempt) GetResolution() NilCheckinAttemptResolution {
+	return s.Resolution
+}
+
+// GetStatus returns the value of Status.
+func (s *CheckinAttempt) GetStatus() CheckinAttemptStatus {
+	return s.Status
+}
+
+// SetBookingID sets the value of BookingID.
+func (s *CheckinAttempt) SetBookingID(val uuid.UUID) {
+	s.BookingID = val
+}
+
+// SetClipReturned sets the value of ClipReturned.
+func (s *CheckinAttempt) SetClipReturned(val bool) {
+	s.ClipReturned = val
+}
+
+// SetClipTaken sets the value of ClipTaken.
+func (s *CheckinAttempt) SetClipTaken(val bool) {
+	s.ClipTaken = val
+}
+
+// SetClosedAt sets the value of ClosedAt.
+func (s *CheckinAttempt) SetClosedAt(val NilDateTime) {
+	s.ClosedAt = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *CheckinAttempt) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetFailureCode sets the value of FailureCode.
+func (s *CheckinAttempt) SetFailureCode(val NilString) {
+	s.FailureCode = val
+}
+
+// SetID sets the value of ID.
+func (s *CheckinAttempt) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetNewPassID sets the value of NewPassID.
+func (s *CheckinAttempt) SetNewPassID(val uuid.UUID) {
+	s.NewPassID = val
+}
+
+// SetOldPassID sets the value of OldPassID.
+func (s *CheckinAttempt) SetOldPassID(val NilUUID) {
+	s.OldPassID = val
+}
+
+// SetResolution sets the value of Resolution.
+func (s *CheckinAttempt) SetResolution(val NilCheckinAttemptResolution) {
+	s.Resolution = val
+}
+
+// SetStatus sets the value of Status.
+func (s *CheckinAttempt) SetStatus(val CheckinAttemptStatus) {
+	s.Status = val
+}
+
+type CheckinAttemptResolution string
+
+const (
+	CheckinAttemptResolutionApplied    CheckinAttemptResolution = "applied"
+	CheckinAttemptResolutionNotApplied CheckinAttemptResolution = "not_applied"
+	CheckinAttemptResolutionSuperseded CheckinAttemptResolution = "superseded"
+)
+
+// AllValues returns all CheckinAttemptResolution values.
+func (CheckinAttemptResolution) AllValues() []CheckinAttemptResolution {
+	return []CheckinAttemptResolution{
+		CheckinAttemptResolutionApplied,
+		CheckinAttemptResolutionNotApplied,
+		CheckinAttemptResolutionSuperseded,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckinAttemptResolution) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckinAttemptResolutionApplied:
+		return []byte(s), nil
+	case CheckinAttemptResolutionNotApplied:
+		return []byte(s), nil
+	case CheckinAttemptResolutionSuperseded:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckinAttemptResolution) UnmarshalText(data []byte) error {
+	switch CheckinAttemptResolution(data) {
+	case CheckinAttemptResolutionApplied:
+		*s = CheckinAttemptResolutionApplied
+		return nil
+	case CheckinAttemptResolutionNotApplied:
+		*s = CheckinAttemptResolutionNotApplied
+		return nil
+	case CheckinAttemptResolutionSuperseded:
+		*s = CheckinAttemptResolutionSuperseded
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/CheckinAttemptResponse
+type CheckinAttemptResponse struct {
+	Data  CheckinAttempt `json:"data"`
+	Error struct{}       `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *CheckinAttemptResponse) GetData() CheckinAttempt {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *CheckinAttemptResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *CheckinAttemptResponse) SetData(val CheckinAttempt) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *CheckinAttemptResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type CheckinAttemptStatus string
+
+const (
+	CheckinAttemptStatusPending CheckinAttemptStatus = "pending"
+	CheckinAttemptStatusApplied CheckinAttemptStatus = "applied"
+	CheckinAttemptStatusFailed  CheckinAttemptStatus = "failed"
+	CheckinAttemptStatusClosed  CheckinAttemptStatus = "closed"
+)
+
+// AllValues returns all CheckinAttemptStatus values.
+func (CheckinAttemptStatus) AllValues() []CheckinAttemptStatus {
+	return []CheckinAttemptStatus{
+		CheckinAttemptStatusPending,
+		CheckinAttemptStatusApplied,
+		CheckinAttemptStatusFailed,
+		CheckinAttemptStatusClosed,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckinAttemptStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckinAttemptStatusPending:
+		return []byte(s), nil
+	case CheckinAttemptStatusApplied:
+		return []byte(s), nil
+	case CheckinAttemptStatusFailed:
+		return []byte(s), nil
+	case CheckinAttemptStatusClosed:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckinAttemptStatus) UnmarshalText(data []byte) error {
+	switch CheckinAttemptStatus(data) {
+	case CheckinAttemptStatusPending:
+		*s = CheckinAttemptStatusPending
+		return nil
+	case CheckinAttemptStatusApplied:
+		*s = CheckinAttemptStatusApplied
+		return nil
+	case CheckinAttemptStatusFailed:
+		*s = CheckinAttemptStatusFailed
+		return nil
+	case CheckinAttemptStatusClosed:
+		*s = CheckinAttemptStatusClosed
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/CheckinAttendance
+type CheckinAttendance struct {
+	AllowedTargets           []CheckinAttendanceAllowedTargetsItem `json:"allowed_targets"`
+	Booking                  CheckinBooking                        `json:"booking"`
+	Class                    CheckinClass                          `json:"class"`
+	ClipCharged              bool                                  `json:"clip_charged"`
+	LateCancelFeeMinor       NilInt64                              `json:"late_cancel_fee_minor"`
+	NotificationAvailability CheckinChannelAvailability            `json:"notification_availability"`
+}
+
+// GetAllowedTargets returns the value of AllowedTargets.
+func (s *CheckinAttendance) GetAllowedTargets() []CheckinAttendanceAllowedTargetsItem {
+	return s.AllowedTargets
+}
+
+// GetBooking returns the value of Booking.
+func (s *CheckinAttendance) GetBooking() CheckinBooking {
+	return s.Booking
+}
+
+// GetClass returns the value of Class.
+func (s *CheckinAttendance) GetClass() CheckinClass {
+	return s.Class
+}
+
+// GetClipCharged returns the value of ClipCharged.
+func (s *CheckinAttendance) GetClipCharged() bool {
+	return s.ClipCharged
+}
+
+// GetLateCancelFeeMinor returns the value of LateCancelFeeMinor.
+func (s *CheckinAttendance) GetLateCancelFeeMinor() NilInt64 {
+	return s.LateCancelFeeMinor
+}
+
+// GetNotificationAvailability returns the value of NotificationAvailability.
+func (s *CheckinAttendance) GetNotificationAvailability() CheckinChannelAvailability {
+	return s.NotificationAvailability
+}
+
+// SetAllowedTargets sets the value of AllowedTargets.
+func (s *CheckinAttendance) SetAllowedTargets(val []CheckinAttendanceAllowedTargetsItem) {
+	s.AllowedTargets = val
+}
+
+// SetBooking sets the value of Booking.
+func (s *CheckinAttendance) SetBooking(val CheckinBooking) {
+	s.Booking = val
+}
+
+// SetClass sets the value of Class.
+func (s *CheckinAttendance) SetClass(val CheckinClass) {
+	s.Class = val
+}
+
+// SetClipCharged sets the value of ClipCharged.
+func (s *CheckinAttendance) SetClipCharged(val bool) {
+	s.ClipCharged = val
+}
+
+// SetLateCancelFeeMinor sets the value of LateCancelFeeMinor.
+func (s *CheckinAttendance) SetLateCancelFeeMinor(val NilInt64) {
+	s.LateCancelFeeMinor = val
+}
+
+// SetNotificationAvailability sets the value of NotificationAvailability.
+func (s *CheckinAttendance) SetNotificationAvailability(val CheckinChannelAvailability) {
+	s.NotificationAvailability = val
+}
+
+type CheckinAttendanceAllowedTargetsItem string
+
+const (
+	CheckinAttendanceAllowedTargetsItemConfirmed CheckinAttendanceAllowedTargetsItem = "confirmed"
+	CheckinAttendanceAllowedTargetsItemCheckedIn CheckinAttendanceAllowedTargetsItem = "checked_in"
+	CheckinAttendanceAllowedTargetsItemNoShow    CheckinAttendanceAllowedTargetsItem = "no-show"
+)
+
+// AllValues returns all CheckinAttendanceAllowedTargetsItem values.
+func (CheckinAttendanceAllowedTargetsItem) AllValues() []CheckinAttendanceAllowedTargetsItem {
+	return []CheckinAttendanceAllowedTargetsItem{
+		CheckinAttendanceAllowedTargetsItemConfirmed,
+		CheckinAttendanceAllowedTargetsItemCheckedIn,
+		CheckinAttendanceAllowedTargetsItemNoShow,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckinAttendanceAllowedTargetsItem) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckinAttendanceAllowedTargetsItemConfirmed:
+		return []byte(s), nil
+	case CheckinAttendanceAllowedTargetsItemCheckedIn:
+		return []byte(s), nil
+	case CheckinAttendanceAllowedTargetsItemNoShow:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckinAttendanceAllowedTargetsItem) UnmarshalText(data []byte) error {
+	switch CheckinAttendanceAllowedTargetsItem(data) {
+	case CheckinAttendanceAllowedTargetsItemConfirmed:
+		*s = CheckinAttendanceAllowedTargetsItemConfirmed
+		return nil
+	case CheckinAttendanceAllowedTargetsItemCheckedIn:
+		*s = CheckinAttendanceAllowedTargetsItemCheckedIn
+		return nil
+	case CheckinAttendanceAllowedTargetsItemNoShow:
+		*s = CheckinAttendanceAllowedTargetsItemNoShow
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/CheckinAttendanceRequest
+type CheckinAttendanceRequest struct {
+	EndedClassConfirmed OptBool                              `json:"ended_class_confirmed"`
+	ExpectedUpdatedAt   string                               `json:"expected_updated_at"`
+	Notify              OptCheckinNotify                     `json:"notify"`
+	Reason              OptString                            `json:"reason"`
+	TargetStatus        CheckinAttendanceRequestTargetStatus `json:"target_status"`
+}
+
+// GetEndedClassConfirmed returns the value of EndedClassConfirmed.
+func (s *CheckinAttendanceRequest) GetEndedClassConfirmed() OptBool {
+	return s.EndedClassConfirmed
+}
+
+// GetExpectedUpdatedAt returns the value of ExpectedUpdatedAt.
+func (s *CheckinAttendanceRequest) GetExpectedUpdatedAt() string {
+	return s.ExpectedUpdatedAt
+}
+
+// GetNotify returns the value of Notify.
+func (s *CheckinAttendanceRequest) GetNotify() OptCheckinNotify {
+	return s.Notify
+}
+
+// GetReason returns the value of Reason.
+func (s *CheckinAttendanceRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// GetTargetStatus returns the value of TargetStatus.
+func (s *CheckinAttendanceRequest) GetTargetStatus() CheckinAttendanceRequestTargetStatus {
+	return s.TargetStatus
+}
+
+// SetEndedClassConfirmed sets the value of EndedClassConfirmed.
+func (s *CheckinAttendanceRequest) SetEndedClassConfirmed(val OptBool) {
+	s.EndedClassConfirmed = val
+}
+
+// SetExpectedUpdatedAt sets the value of ExpectedUpdatedAt.
+func (s *CheckinAttendanceRequest) SetExpectedUpdatedAt(val string) {
+	s.ExpectedUpdatedAt = val
+}
+
+// SetNotify sets the value of Notify.
+func (s *CheckinAttendanceRequest) SetNotify(val OptCheckinNotify) {
+	s.Notify = val
+}
+
+// SetReason sets the value of Reason.
+func (s *CheckinAttendanceRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+// SetTargetStatus sets the value of TargetStatus.
+func (s *CheckinAttendanceRequest) SetTargetStatus(val CheckinAttendanceRequestTargetStatus) {
+	s.TargetStatus = val
+}
+
+type CheckinAttendanceRequestTargetStatus string
+
+const (
+	CheckinAttendanceRequestTargetStatusConfirmed CheckinAttendanceRequestTargetStatus = "confirmed"
+	CheckinAttendanceRequestTargetStatusCheckedIn CheckinAttendanceRequestTargetStatus = "checked_in"
+	CheckinAttendanceRequestTargetStatusNoShow    CheckinAttendanceRequestTargetStatus = "no-show"
+)
+
+// AllValues returns all CheckinAttendanceRequestTargetStatus values.
+func (CheckinAttendanceRequestTargetStatus) AllValues() []CheckinAttendanceRequestTargetStatus {
+	return []CheckinAttendanceRequestTargetStatus{
+		CheckinAttendanceRequestTargetStatusConfirmed,
+		CheckinAttendanceRequestTargetStatusCheckedIn,
+		CheckinAttendanceRequestTargetStatusNoShow,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckinAttendanceRequestTargetStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckinAttendanceRequestTargetStatusConfirmed:
+		return []byte(s), nil
+	case CheckinAttendanceRequestTargetStatusCheckedIn:
+		return []byte(s), nil
+	case CheckinAttendanceRequestTargetStatusNoShow:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckinAttendanceRequestTargetStatus) UnmarshalText(data []byte) error {
+	switch CheckinAttendanceRequestTargetStatus(data) {
+	case CheckinAttendanceRequestTargetStatusConfirmed:
+		*s = CheckinAttendanceRequestTargetStatusConfirmed
+		return nil
+	case CheckinAttendanceRequestTargetStatusCheckedIn:
+		*s = CheckinAttendanceRequestTargetStatusCheckedIn
+		return nil
+	case CheckinAttendanceRequestTargetStatusNoShow:
+		*s = CheckinAttendanceRequestTargetStatusNoShow
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/CheckinAttendanceResponse
+type CheckinAttendanceResponse struct {
+	Data  CheckinAttendance `json:"data"`
+	Error struct{}          `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *CheckinAttendanceResponse) GetData() CheckinAttendance {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *CheckinAttendanceResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *CheckinAttendanceResponse) SetData(val CheckinAttendance) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *CheckinAttendanceResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// The contract's notification availability entry for the booking's member on one channel.
+// Ref: #/components/schemas/CheckinAvailabilityEntry
+type CheckinAvailabilityEntry struct {
+	Available   bool      `json:"available"`
+	Blocked     int       `json:"blocked"`
+	GateCode    NilString `json:"gate_code"`
+	ReachLabel  string    `json:"reach_label"`
+	Reachable   int       `json:"reachable"`
+	Reason      NilString `json:"reason"`
+	ReasonCode  NilString `json:"reason_code"`
+	RecipientID NilUUID   `json:"recipient_id"`
+	Total       int       `json:"total"`
+}
+
+// GetAvailable returns the value of Available.
+func (s *CheckinAvailabilityEntry) GetAvailable() bool {
+	return s.Available
+}
+
+// GetBlocked returns the value of Blocked.
+func (s *CheckinAvailabilityEntry) GetBlocked() int {
+	return s.Blocked
+}
+
+// GetGateCode returns the value of GateCode.
+func (s *CheckinAvailabilityEntry) GetGateCode() NilString {
+	return s.GateCode
+}
+
+// GetReachLabel returns the value of ReachLabel.
+func (s *CheckinAvailabilityEntry) GetReachLabel() string {
+	return s.ReachLabel
+}
+
+// GetReachable returns the value of Reachable.
+func (s *CheckinAvailabilityEntry) GetReachable() int {
+	return s.Reachable
+}
+
+// GetReason returns the value of Reason.
+func (s *CheckinAvailabilityEntry) GetReason() NilString {
+	return s.Reason
+}
+
+// GetReasonCode returns the value of ReasonCode.
+func (s *CheckinAvailabilityEntry) GetReasonCode() NilString {
+	return s.ReasonCode
+}
+
+// GetRecipientID returns the value of RecipientID.
+func (s *CheckinAvailabilityEntry) GetRecipientID() NilUUID {
+	return s.RecipientID
+}
+
+// GetTotal returns the value of Total.
+func (s *CheckinAvailabilityEntry) GetTotal() int {
+	return s.Total
+}
+
+// SetAvailable sets the value of Available.
+func (s *CheckinAvailabilityEntry) SetAvailable(val bool) {
+	s.Available = val
+}
+
+// SetBlocked sets the value of Blocked.
+func (s *CheckinAvailabilityEntry) SetBlocked(val int) {
+	s.Blocked = val
+}
+
+// SetGateCode sets the value of GateCode.
+func (s *CheckinAvailabilityEntry) SetGateCode(val NilString) {
+	s.GateCode = val
+}
+
+// SetReachLabel sets the value of ReachLabel.
+func (s *CheckinAvailabilityEntry) SetReachLabel(val string) {
+	s.ReachLabel = val
+}
+
+// SetReachable sets the value of Reachable.
+func (s *CheckinAvailabilityEntry) SetReachable(val int) {
+	s.Reachable = val
+}
+
+// SetReason sets the value of Reason.
+func (s *CheckinAvailabilityEntry) SetReason(val NilString) {
+	s.Reason = val
+}
+
+// SetReasonCode sets the value of ReasonCode.
+func (s *CheckinAvailabilityEntry) SetReasonCode(val NilString) {
+	s.ReasonCode = val
+}
+
+// SetRecipientID sets the value of RecipientID.
+func (s *CheckinAvailabilityEntry) SetRecipientID(val NilUUID) {
+	s.RecipientID = val
+}
+
+// SetTotal sets the value of Total.
+func (s *CheckinAvailabilityEntry) SetTotal(val int) {
+	s.Total = val
+}
+
+// Ref: #/components/schemas/CheckinBooking
+type CheckinBooking struct {
+	CancelledAt NilDateTime          `json:"cancelled_at"`
+	CheckedInAt NilDateTime          `json:"checked_in_at"`
+	FeeStatus   NilString            `json:"fee_status"`
+	ID          uuid.UUID            `json:"id"`
+	Member      CheckinMember        `json:"member"`
+	Pass        NilCheckinPass       `json:"pass"`
+	Status      CheckinBookingStatus `json:"status"`
+	// Concurrency token: send it back as expected_updated_at.
+	UpdatedAt        string `json:"updated_at"`
+	WaitlistPosition NilInt `json:"waitlist_position"`
+}
+
+// GetCancelledAt returns the value of CancelledAt.
+func (s *CheckinBooking) GetCancelledAt() NilDateTime {
+	return s.CancelledAt
+}
+
+// GetCheckedInAt returns the value of CheckedInAt.
+func (s *CheckinBooking) GetCheckedInAt() NilDateTime {
+	return s.CheckedInAt
+}
+
+// GetFeeStatus returns the value of FeeStatus.
+func (s *CheckinBooking) GetFeeStatus() NilString {
+	return s.FeeStatus
+}
+
+// GetID returns the value of ID.
+func (s *CheckinBooking) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetMember returns the value of Member.
+func (s *CheckinBooking) GetMember() CheckinMember {
+	return s.Member
+}
+
+// GetPass returns the value of Pass.
+func (s *CheckinBooking) GetPass() NilCheckinPass {
+	return s.Pass
+}
+
+// GetStatus returns the value of Status.
+func (s *CheckinBooking) GetStatus() CheckinBookingStatus {
+	return s.Status
+}
+
+// GetUpdatedAt returns the value of UpdatedAt.
+func (s *CheckinBooking) GetUpdatedAt() string {
+	return s.UpdatedAt
+}
+
+// GetWaitlistPosition returns the value of WaitlistPosition.
+func (s *CheckinBooking) GetWaitlistPosition() NilInt {
+	return s.WaitlistPosition
+}
+
+// SetCancelledAt sets the value of CancelledAt.
+func (s *CheckinBooking) SetCancelledAt(val NilDateTime) {
+	s.CancelledAt = val
+}
+
+// SetCheckedInAt sets the value of CheckedInAt.
+func (s *CheckinBooking) SetCheckedInAt(val NilDateTime) {
+	s.CheckedInAt = val
+}
+
+// SetFeeStatus sets the value of FeeStatus.
+func (s *CheckinBooking) SetFeeStatus(val NilString) {
+	s.FeeStatus = val
+}
+
+// SetID sets the value of ID.
+func (s *CheckinBooking) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetMember sets the value of Member.
+func (s *CheckinBooking) SetMember(val CheckinMember) {
+	s.Member = val
+}
+
+// SetPass sets the value of Pass.
+func (s *CheckinBooking) SetPass(val NilCheckinPass) {
+	s.Pass = val
+}
+
+// SetStatus sets the value of Status.
+func (s *CheckinBooking) SetStatus(val CheckinBookingStatus) {
+	s.Status = val
+}
+
+// SetUpdatedAt sets the value of UpdatedAt.
+func (s *CheckinBooking) SetUpdatedAt(val string) {
+	s.UpdatedAt = val
+}
+
+// SetWaitlistPosition sets the value of WaitlistPosition.
+func (s *CheckinBooking) SetWaitlistPosition(val NilInt) {
+	s.WaitlistPosition = val
+}
+
+type CheckinBookingStatus string
+
+const (
+	CheckinBookingStatusConfirmed      CheckinBookingStatus = "confirmed"
+	CheckinBookingStatusWaitlisted     CheckinBookingStatus = "waitlisted"
+	CheckinBookingStatusCheckedIn      CheckinBookingStatus = "checked_in"
+	CheckinBookingStatusNoShow         CheckinBookingStatus = "no-show"
+	CheckinBookingStatusCancelled      CheckinBookingStatus = "cancelled"
+	CheckinBookingStatusLateCancelled  CheckinBookingStatus = "late-cancelled"
+	CheckinBookingStatusPendingPayment CheckinBookingStatus = "pending_payment"
+)
+
+// AllValues returns all CheckinBookingStatus values.
+func (CheckinBookingStatus) AllValues() []CheckinBookingStatus {
+	return []CheckinBookingStatus{
+		CheckinBookingStatusConfirmed,
+		CheckinBookingStatusWaitlisted,
+		CheckinBookingStatusCheckedIn,
+		CheckinBookingStatusNoShow,
+		CheckinBookingStatusCancelled,
+		CheckinBookingStatusLateCancelled,
+		CheckinBookingStatusPendingPayment,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckinBookingStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckinBookingStatusConfirmed:
+		return []byte(s), nil
+	case CheckinBookingStatusWaitlisted:
+		return []byte(s), nil
+	case CheckinBookingStatusCheckedIn:
+		return []byte(s), nil
+	case CheckinBookingStatusNoShow:
+		return []byte(s), nil
+	case CheckinBookingStatusCancelled:
+		return []byte(s), nil
+	case CheckinBookingStatusLateCancelled:
+		return []byte(s), nil
+	case CheckinBookingStatusPendingPayment:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckinBookingStatus) UnmarshalText(data []byte) error {
+	switch CheckinBookingStatus(data) {
+	case CheckinBookingStatusConfirmed:
+		*s = CheckinBookingStatusConfirmed
+		return nil
+	case CheckinBookingStatusWaitlisted:
+		*s = CheckinBookingStatusWaitlisted
+		return nil
+	case CheckinBookingStatusCheckedIn:
+		*s = CheckinBookingStatusCheckedIn
+		return nil
+	case CheckinBookingStatusNoShow:
+		*s = CheckinBookingStatusNoShow
+		return nil
+	case CheckinBookingStatusCancelled:
+		*s = CheckinBookingStatusCancelled
+		return nil
+	case CheckinBookingStatusLateCancelled:
+		*s = CheckinBookingStatusLateCancelled
+		return nil
+	case CheckinBookingStatusPendingPayment:
+		*s = CheckinBookingStatusPendingPayment
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/CheckinBookingWrite
+type CheckinBookingWrite struct {
+	Booking       CheckinBooking      `json:"booking"`
+	Changed       bool                `json:"changed"`
+	Notifications CheckinNotifyResult `json:"notifications"`
+}
+
+// GetBooking returns the value of Booking.
+func (s *CheckinBookingWrite) GetBooking() CheckinBooking {
+	return s.Booking
+}
+
+// GetChanged returns the value of Changed.
+func (s *CheckinBookingWrite) GetChanged() bool {
+	return s.Changed
+}
+
+// GetNotifications returns the value of Notifications.
+func (s *CheckinBookingWrite) GetNotifications() CheckinNotifyResult {
+	return s.Notifications
+}
+
+// SetBooking sets the value of Booking.
+func (s *CheckinBookingWrite) SetBooking(val CheckinBooking) {
+	s.Booking = val
+}
+
+// SetChanged sets the value of Changed.
+func (s *CheckinBookingWrite) SetChanged(val bool) {
+	s.Changed = val
+}
+
+// SetNotifications sets the value of Notifications.
+func (s *CheckinBookingWrite) SetNotifications(val CheckinNotifyResult) {
+	s.Notifications = val
+}
+
+// Ref: #/components/schemas/CheckinBookingWriteResponse
+type CheckinBookingWriteResponse struct {
+	Data  CheckinBookingWrite `json:"data"`
+	Error struct{}            `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *CheckinBookingWriteResponse) GetData() CheckinBookingWrite {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *CheckinBookingWriteResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *CheckinBookingWriteResponse) SetData(val CheckinBookingWrite) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *CheckinBookingWriteResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/CheckinChannelAvailability
+type CheckinChannelAvailability struct {
+	Email CheckinAvailabilityEntry `json:"email"`
+	Push  CheckinAvailabilityEntry `json:"push"`
+	SMS   CheckinAvailabilityEntry `json:"sms"`
+}
+
+// GetEmail returns the value of Email.
+func (s *CheckinChannelAvailability) GetEmail() CheckinAvailabilityEntry {
+	return s.Email
+}
+
+// GetPush returns the value of Push.
+func (s *CheckinChannelAvailability) GetPush() CheckinAvailabilityEntry {
+	return s.Push
+}
+
+// GetSMS returns the value of SMS.
+func (s *CheckinChannelAvailability) GetSMS() CheckinAvailabilityEntry {
+	return s.SMS
+}
+
+// SetEmail sets the value of Email.
+func (s *CheckinChannelAvailability) SetEmail(val CheckinAvailabilityEntry) {
+	s.Email = val
+}
+
+// SetPush sets the value of Push.
+func (s *CheckinChannelAvailability) SetPush(val CheckinAvailabilityEntry) {
+	s.Push = val
+}
+
+// SetSMS sets the value of SMS.
+func (s *CheckinChannelAvailability) SetSMS(val CheckinAvailabilityEntry) {
+	s.SMS = val
+}
+
+// Ref: #/components/schemas/CheckinCheckInRequest
+type CheckinCheckInRequest struct {
+	ExpectedUpdatedAt OptString `json:"expected_updated_at"`
+}
+
+// GetExpectedUpdatedAt returns the value of ExpectedUpdatedAt.
+func (s *CheckinCheckInRequest) GetExpectedUpdatedAt() OptString {
+	return s.ExpectedUpdatedAt
+}
+
+// SetExpectedUpdatedAt sets the value of ExpectedUpdatedAt.
+func (s *CheckinCheckInRequest) SetExpectedUpdatedAt(val OptString) {
+	s.ExpectedUpdatedAt = val
+}
+
+// Ref: #/components/schemas/CheckinClass
+type CheckinClass struct {
+	// Seats held (confirmed, checked in, no-show, pending payment).
+	BookedCount    int                `json:"booked_count"`
+	Capacity       int                `json:"capacity"`
+	CheckedInCount int                `json:"checked_in_count"`
+	ClassType      NamedRef           `json:"class_type"`
+	EndTime        time.Time          `json:"end_time"`
+	Ended          bool               `json:"ended"`
+	ID             uuid.UUID          `json:"id"`
+	Instructor     NilNamedRef        `json:"instructor"`
+	Location       NilNamedRef        `json:"location"`
+	NoShowCount    int                `json:"no_show_count"`
+	Room           NilNamedRef        `json:"room"`
+	StartTime      time.Time          `json:"start_time"`
+	Started        bool               `json:"started"`
+	Status         CheckinClassStatus `json:"status"`
+	UpdatedAt      string             `json:"updated_at"`
+	WaitlistCount  int                `json:"waitlist_count"`
+}
+
+// GetBookedCount returns the value of BookedCount.
+func (s *CheckinClass) GetBookedCount() int {
+	return s.BookedCount
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *CheckinClass) GetCapacity() int {
+	return s.Capacity
+}
+
+// GetCheckedInCount returns the value of CheckedInCount.
+func (s *CheckinClass) GetCheckedInCount() int {
+	return s.CheckedInCount
+}
+
+// GetClassType returns the value of ClassType.
+func (s *CheckinClass) GetClassType() NamedRef {
+	return s.ClassType
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *CheckinClass) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetEnded returns the value of Ended.
+func (s *CheckinClass) GetEnded() bool {
+	return s.Ended
+}
+
+// GetID returns the value of ID.
+func (s *CheckinClass) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInstructor returns the value of Instructor.
+func (s *CheckinClass) GetInstructor() NilNamedRef {
+	return s.Instructor
+}
+
+// GetLocation returns the value of Location.
+func (s *CheckinClass) GetLocation() NilNamedRef {
+	return s.Location
+}
+
+// GetNoShowCount returns the value of NoShowCount.
+func (s *CheckinClass) GetNoShowCount() int {
+	return s.NoShowCount
+}
+
+// GetRoom returns the value of Room.
+func (s *CheckinClass) GetRoom() NilNamedRef {
+	return s.Room
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *CheckinClass) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetStarted returns the value of Started.
+func (s *CheckinClass) GetStarted() bool {
+	return s.Started
+}
+
+// GetStatus returns the value of Status.
+func (s *CheckinClass) GetStatus() CheckinClassStatus {
+	return s.Status
+}
+
+// GetUpdatedAt returns the value of UpdatedAt.
+func (s *CheckinClass) GetUpdatedAt() string {
+	return s.UpdatedAt
+}
+
+// GetWaitlistCount returns the value of WaitlistCount.
+func (s *CheckinClass) GetWaitlistCount() int {
+	return s.WaitlistCount
+}
+
+// SetBookedCount sets the value of BookedCount.
+func (s *CheckinClass) SetBookedCount(val int) {
+	s.BookedCount = val
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *CheckinClass) SetCapacity(val int) {
+	s.Capacity = val
+}
+
+// SetCheckedInCount sets the value of CheckedInCount.
+func (s *CheckinClass) SetCheckedInCount(val int) {
+	s.CheckedInCount = val
+}
+
+// SetClassType sets the value of ClassType.
+func (s *CheckinClass) SetClassType(val NamedRef) {
+	s.ClassType = val
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *CheckinClass) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetEnded sets the value of Ended.
+func (s *CheckinClass) SetEnded(val bool) {
+	s.Ended = val
+}
+
+// SetID sets the value of ID.
+func (s *CheckinClass) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInstructor sets the value of Instructor.
+func (s *CheckinClass) SetInstructor(val NilNamedRef) {
+	s.Instructor = val
+}
+
+// SetLocation sets the value of Location.
+func (s *CheckinClass) SetLocation(val NilNamedRef) {
+	s.Location = val
+}
+
+// SetNoShowCount sets the value of NoShowCount.
+func (s *CheckinClass) SetNoShowCount(val int) {
+	s.NoShowCount = val
+}
+
+// SetRoom sets the value of Room.
+func (s *CheckinClass) SetRoom(val NilNamedRef) {
+	s.Room = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *CheckinClass) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetStarted sets the value of Started.
+func (s *CheckinClass) SetStarted(val bool) {
+	s.Started = val
+}
+
+// SetStatus sets the value of Status.
+func (s *CheckinClass) SetStatus(val CheckinClassStatus) {
+	s.Status = val
+}
+
+// SetUpdatedAt sets the value of UpdatedAt.
+func (s *CheckinClass) SetUpdatedAt(val string) {
+	s.UpdatedAt = val
+}
+
+// SetWaitlistCount sets the value of WaitlistCount.
+func (s *CheckinClass) SetWaitlistCount(val int) {
+	s.WaitlistCount = val
+}
+
+type CheckinClassStatus string
+
+const (
+	CheckinClassStatusScheduled CheckinClassStatus = "scheduled"
+	CheckinClassStatusLive      CheckinClassStatus = "live"
+	CheckinClassStatusCompleted CheckinClassStatus = "completed"
+	CheckinClassStatusCancelled CheckinClassStatus = "cancelled"
+)
+
+// AllValues returns all CheckinClassStatus values.
+func (CheckinClassStatus) AllValues() []CheckinClassStatus {
+	return []CheckinClassStatus{
+		CheckinClassStatusScheduled,
+		CheckinClassStatusLive,
+		CheckinClassStatusCompleted,
+		CheckinClassStatusCancelled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckinClassStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckinClassStatusScheduled:
+		return []byte(s), nil
+	case CheckinClassStatusLive:
+		return []byte(s), nil
+	case CheckinClassStatusCompleted:
+		return []byte(s), nil
+	case CheckinClassStatusCancelled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckinClassStatus) UnmarshalText(data []byte) error {
+	switch CheckinClassStatus(data) {
+	case CheckinClassStatusScheduled:
+		*s = CheckinClassStatusScheduled
+		return nil
+	case CheckinClassStatusLive:
+		*s = CheckinClassStatusLive
+		return nil
+	case CheckinClassStatusCompleted:
+		*s = CheckinClassStatusCompleted
+		return nil
+	case CheckinClassStatusCancelled:
+		*s = CheckinClassStatusCancelled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/CheckinContactRequest
+type CheckinContactRequest struct {
+	BookingIds []uuid.UUID                  `json:"booking_ids"`
+	Channel    CheckinContactRequestChannel `json:"channel"`
+	Message    string                       `json:"message"`
+	Subject    OptString                    `json:"subject"`
+}
+
+// GetBookingIds returns the value of BookingIds.
+func (s *CheckinContactRequest) GetBookingIds() []uuid.UUID {
+	return s.BookingIds
+}
+
+// GetChannel returns the value of Channel.
+func (s *CheckinContactRequest) GetChannel() CheckinContactRequestChannel {
+	return s.Channel
+}
+
+// GetMessage returns the value of Message.
+func (s *CheckinContactRequest) GetMessage() string {
+	return s.Message
+}
+
+// GetSubject returns the value of Subject.
+func (s *CheckinContactRequest) GetSubject() OptString {
+	return s.Subject
+}
+
+// SetBookingIds sets the value of BookingIds.
+func (s *CheckinContactRequest) SetBookingIds(val []uuid.UUID) {
+	s.BookingIds = val
+}
+
+// SetChannel sets the value of Channel.
+func (s *CheckinContactRequest) SetChannel(val CheckinContactRequestChannel) {
+	s.Channel = val
+}
+
+// SetMessage sets the value of Message.
+func (s *CheckinContactRequest) SetMessage(val string) {
+	s.Message = val
+}
+
+// SetSubject sets the value of Subject.
+func (s *CheckinContactRequest) SetSubject(val OptString) {
+	s.Subject = val
+}
+
+type CheckinContactRequestChannel string
+
+const (
+	CheckinContactRequestChannelEmail CheckinContactRequestChannel = "email"
+	CheckinContactRequestChannelSMS   CheckinContactRequestChannel = "sms"
+)
+
+// AllValues returns all CheckinContactRequestChannel values.
+func (CheckinContactRequestChannel) AllValues() []CheckinContactRequestChannel {
+	return []CheckinContactRequestChannel{
+		CheckinContactRequestChannelEmail,
+		CheckinContactRequestChannelSMS,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckinContactRequestChannel) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckinContactRequestChannelEmail:
+		return []byte(s), nil
+	case CheckinContactRequestChannelSMS:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckinContactRequestChannel) UnmarshalText(data []byte) error {
+	switch CheckinContactRequestChannel(data) {
+	case CheckinContactRequestChannelEmail:
+		*s = CheckinContactRequestChannelEmail
+		return nil
+	case CheckinContactRequestChannelSMS:
+		*s = CheckinContactRequestChannelSMS
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/CheckinContactResponse
+type CheckinContactResponse struct {
+	Data  CheckinContactResult `json:"data"`
+	Error struct{}             `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *CheckinContactResponse) GetData() CheckinContactResult {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *CheckinContactResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *CheckinContactResponse) SetData(val CheckinContactResult) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *CheckinContactResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/CheckinContactResult
+type CheckinContactResult struct {
+	// Messages queued in the notification outbox.
+	Sent    int              `json:"sent"`
+	Skipped []CheckinSkipped `json:"skipped"`
+}
+
+// GetSent returns the value of Sent.
+func (s *CheckinContactResult) GetSent() int {
+	return s.Sent
+}
+
+// GetSkipped returns the value of Skipped.
+func (s *CheckinContactResult) GetSkipped() []CheckinSkipped {
+	return s.Skipped
+}
+
+// SetSent sets the value of Sent.
+func (s *CheckinContactResult) SetSent(val int) {
+	s.Sent = val
+}
+
+// SetSkipped sets the value of Skipped.
+func (s *CheckinContactResult) SetSkipped(val []CheckinSkipped) {
+	s.Skipped = val
+}
+
+// Ref: #/components/schemas/CheckinListMeta
+type CheckinListMeta struct {
+	Date       time.Time `json:"date"`
+	LocationID NilUUID   `json:"location_id"`
+	Timezone   string    `json:"timezone"`
+	Total      int       `json:"total"`
+	Truncated  bool      `json:"truncated"`
+}
+
+// GetDate returns the value of Date.
+func (s *CheckinListMeta) GetDate() time.Time {
+	return s.Date
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *CheckinListMeta) GetLocationID() NilUUID {
+	return s.LocationID
+}
+
+// GetTimezone returns the value of Timezone.
+func (s *CheckinListMeta) GetTimezone() string {
+	return s.Timezone
+}
+
+// GetTotal returns the value of Total.
+func (s *CheckinListMeta) GetTotal() int {
+	return s.Total
+}
+
+// GetTruncated returns the value of Truncated.
+func (s *CheckinListMeta) GetTruncated() bool {
+	return s.Truncated
+}
+
+// SetDate sets the value of Date.
+func (s *CheckinListMeta) SetDate(val time.Time) {
+	s.Date = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *CheckinListMeta) SetLocationID(val NilUUID) {
+	s.LocationID = val
+}
+
+// SetTimezone sets the value of Timezone.
+func (s *CheckinListMeta) SetTimezone(val string) {
+	s.Timezone = val
+}
+
+// SetTotal sets the value of Total.
+func (s *CheckinListMeta) SetTotal(val int) {
+	s.Total = val
+}
+
+// SetTruncated sets the value of Truncated.
+func (s *CheckinListMeta) SetTruncated(val bool) {
+	s.Truncated = val
+}
+
+// Ref: #/components/schemas/CheckinListResponse
+type CheckinListResponse struct {
+	Data  []CheckinClass  `json:"data"`
+	Error struct{}        `json:"error"`
+	Meta  CheckinListMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *CheckinListResponse) GetData() []CheckinClass {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *CheckinListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *CheckinListResponse) GetMeta() CheckinListMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *CheckinListResponse) SetData(val []CheckinClass) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *CheckinListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *CheckinListResponse) SetMeta(val CheckinListMeta) {
+	s.Meta = val
+}
+
+// Ref: #/components/schemas/CheckinMember
+type CheckinMember struct {
+	ClientDisplayID NilString `json:"client_display_id"`
+	ID              uuid.UUID `json:"id"`
+	Name            string    `json:"name"`
+}
+
+// GetClientDisplayID returns the value of ClientDisplayID.
+func (s *CheckinMember) GetClientDisplayID() NilString {
+	return s.ClientDisplayID
+}
+
+// GetID returns the value of ID.
+func (s *CheckinMember) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetName returns the value of Name.
+func (s *CheckinMember) GetName() string {
+	return s.Name
+}
+
+// SetClientDisplayID sets the value of ClientDisplayID.
+func (s *CheckinMember) SetClientDisplayID(val NilString) {
+	s.ClientDisplayID = val
+}
+
+// SetID sets the value of ID.
+func (s *CheckinMember) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetName sets the value of Name.
+func (s *CheckinMember) SetName(val string) {
+	s.Name = val
+}
+
+// Channels to tell the booking's member on. Omitted, or every channel
+// false, sends nothing.
+// Ref: #/components/schemas/CheckinNotify
+type CheckinNotify struct {
+	Channels OptCheckinNotifyChannels `json:"channels"`
+}
+
+// GetChannels returns the value of Channels.
+func (s *CheckinNotify) GetChannels() OptCheckinNotifyChannels {
+	return s.Channels
+}
+
+// SetChannels sets the value of Channels.
+func (s *CheckinNotify) SetChannels(val OptCheckinNotifyChannels) {
+	s.Channels = val
+}
+
+type CheckinNotifyChannels struct {
+	Email OptBool `json:"email"`
+	Push  OptBool `json:"push"`
+	SMS   OptBool `json:"sms"`
+}
+
+// GetEmail returns the value of Email.
+func (s *CheckinNotifyChannels) GetEmail() OptBool {
+	return s.Email
+}
+
+// GetPush returns the value of Push.
+func (s *CheckinNotifyChannels) GetPush() OptBool {
+	return s.Push
+}
+
+// GetSMS returns the value of SMS.
+func (s *CheckinNotifyChannels) GetSMS() OptBool {
+	return s.SMS
+}
+
+// SetEmail sets the value of Email.
+func (s *CheckinNotifyChannels) SetEmail(val OptBool) {
+	s.Email = val
+}
+
+// SetPush sets the value of Push.
+func (s *CheckinNotifyChannels) SetPush(val OptBool) {
+	s.Push = val
+}
+
+// SetSMS sets the value of SMS.
+func (s *CheckinNotifyChannels) SetSMS(val OptBool) {
+	s.SMS = val
+}
+
+// Ref: #/components/schemas/CheckinNotifyResult
+type CheckinNotifyResult struct {
+	Queued    int              `json:"queued"`
+	Requested bool             `json:"requested"`
+	Skipped   []CheckinSkipped `json:"skipped"`
+}
+
+// GetQueued returns the value of Queued.
+func (s *CheckinNotifyResult) GetQueued() int {
+	return s.Queued
+}
+
+// GetRequested returns the value of Requested.
+func (s *CheckinNotifyResult) GetRequested() bool {
+	return s.Requested
+}
+
+// GetSkipped returns the value of Skipped.
+func (s *CheckinNotifyResult) GetSkipped() []CheckinSkipped {
+	return s.Skipped
+}
+
+// SetQueued sets the value of Queued.
+func (s *CheckinNotifyResult) SetQueued(val int) {
+	s.Queued = val
+}
+
+// SetRequested sets the value of Requested.
+func (s *CheckinNotifyResult) SetRequested(val bool) {
+	s.Requested = val
+}
+
+// SetSkipped sets the value of Skipped.
+func (s *CheckinNotifyResult) SetSkipped(val []CheckinSkipped) {
+	s.Skipped = val
+}
+
+// Ref: #/components/schemas/CheckinPass
+type CheckinPass struct {
+	ClipsRemaining NilInt    `json:"clips_remaining"`
+	ID             uuid.UUID `json:"id"`
+	Name           string    `json:"name"`
+	Status         string    `json:"status"`
+}
+
+// GetClipsRemaining returns the value of ClipsRemaining.
+func (s *CheckinPass) GetClipsRemaining() NilInt {
+	return s.ClipsRemaining
+}
+
+// GetID returns the value of ID.
+func (s *CheckinPass) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetName returns the value of Name.
+func (s *CheckinPass) GetName() string {
+	return s.Name
+}
+
+// GetStatus returns the value of Status.
+func (s *CheckinPass) GetStatus() string {
+	return s.Status
+}
+
+// SetClipsRemaining sets the value of ClipsRemaining.
+func (s *CheckinPass) SetClipsRemaining(val NilInt) {
+	s.ClipsRemaining = val
+}
+
+// SetID sets the value of ID.
+func (s *CheckinPass) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetName sets the value of Name.
+func (s *CheckinPass) SetName(val string) {
+	s.Name = val
+}
+
+// SetStatus sets the value of Status.
+func (s *CheckinPass) SetStatus(val string) {
+	s.Status = val
+}
+
+// Ref: #/components/schemas/CheckinReassign
+type CheckinReassign struct {
+	Attempt CheckinAttempt `json:"attempt"`
+	Booking CheckinBooking `json:"booking"`
+}
+
+// GetAttempt returns the value of Attempt.
+func (s *CheckinReassign) GetAttempt() CheckinAttempt {
+	return s.Attempt
+}
+
+// GetBooking returns the value of Booking.
+func (s *CheckinReassign) GetBooking() CheckinBooking {
+	return s.Booking
+}
+
+// SetAttempt sets the value of Attempt.
+func (s *CheckinReassign) SetAttempt(val CheckinAttempt) {
+	s.Attempt = val
+}
+
+// SetBooking sets the value of Booking.
+func (s *CheckinReassign) SetBooking(val CheckinBooking) {
+	s.Booking = val
+}
+
+// Ref: #/components/schemas/CheckinReassignRequest
+type CheckinReassignRequest struct {
+	ExpectedOldPassID NilUUID   `json:"expected_old_pass_id"`
+	ExpectedUpdatedAt string    `json:"expected_updated_at"`
+	NewPassID         uuid.UUID `json:"new_pass_id"`
+}
+
+// GetExpectedOldPassID returns the value of ExpectedOldPassID.
+func (s *CheckinReassignRequest) GetExpectedOldPassID() NilUUID {
+	return s.ExpectedOldPassID
+}
+
+// GetExpectedUpdatedAt returns the value of ExpectedUpdatedAt.
+func (s *CheckinReassignRequest) GetExpectedUpdatedAt() string {
+	return s.ExpectedUpdatedAt
+}
+
+// GetNewPassID returns the value of NewPassID.
+func (s *CheckinReassignRequest) GetNewPassID() uuid.UUID {
+	return s.NewPassID
+}
+
+// SetExpectedOldPassID sets the value of ExpectedOldPassID.
+func (s *CheckinReassignRequest) SetExpectedOldPassID(val NilUUID) {
+	s.ExpectedOldPassID = val
+}
+
+// SetExpectedUpdatedAt sets the value of ExpectedUpdatedAt.
+func (s *CheckinReassignRequest) SetExpectedUpdatedAt(val string) {
+	s.ExpectedUpdatedAt = val
+}
+
+// SetNewPassID sets the value of NewPassID.
+func (s *CheckinReassignRequest) SetNewPassID(val uuid.UUID) {
+	s.NewPassID = val
+}
+
+// Ref: #/components/schemas/CheckinReassignResponse
+type CheckinReassignResponse struct {
+	Data  CheckinReassign `json:"data"`
+	Error struct{}        `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *CheckinReassignResponse) GetData() CheckinReassign {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *CheckinReassignResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *CheckinReassignResponse) SetData(val CheckinReassign) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *CheckinReassignResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/CheckinRoster
+type CheckinRoster struct {
+	Bookings                 []CheckinBooking `json:"bookings"`
+	Class                    CheckinClass     `json:"class"`
+	IncludeHistoricalRecords bool             `json:"include_historical_records"`
+}
+
+// GetBookings returns the value of Bookings.
+func (s *CheckinRoster) GetBookings() []CheckinBooking {
+	return s.Bookings
+}
+
+// GetClass returns the value of Class.
+func (s *CheckinRoster) GetClass() CheckinClass {
+	return s.Class
+}
+
+// GetIncludeHistoricalRecords returns the value of IncludeHistoricalRecords.
+func (s *CheckinRoster) GetIncludeHistoricalRecords() bool {
+	return s.IncludeHistoricalRecords
+}
+
+// SetBookings sets the value of Bookings.
+func (s *CheckinRoster) SetBookings(val []CheckinBooking) {
+	s.Bookings = val
+}
+
+// SetClass sets the value of Class.
+func (s *CheckinRoster) SetClass(val CheckinClass) {
+	s.Class = val
+}
+
+// SetIncludeHistoricalRecords sets the value of IncludeHistoricalRecords.
+func (s *CheckinRoster) SetIncludeHistoricalRecords(val bool) {
+	s.IncludeHistoricalRecords = val
+}
+
+// Ref: #/components/schemas/CheckinRosterResponse
+type CheckinRosterResponse struct {
+	Data  CheckinRoster `json:"data"`
+	Error struct{}      `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *CheckinRosterResponse) GetData() CheckinRoster {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *CheckinRosterResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *CheckinRosterResponse) SetData(val CheckinRoster) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *CheckinRosterResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/CheckinSkipped
+type CheckinSkipped struct {
+	BookingID uuid.UUID             `json:"booking_id"`
+	Channel   CheckinSkippedChannel `json:"channel"`
+	MemberID  uuid.UUID             `json:"member_id"`
+	Reason    string                `json:"reason"`
+}
+
+// GetBookingID returns the value of BookingID.
+func (s *CheckinSkipped) GetBookingID() uuid.UUID {
+	return s.BookingID
+}
+
+// GetChannel returns the value of Channel.
+func (s *CheckinSkipped) GetChannel() CheckinSkippedChannel {
+	return s.Channel
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *CheckinSkipped) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetReason returns the value of Reason.
+func (s *CheckinSkipped) GetReason() string {
+	return s.Reason
+}
+
+// SetBookingID sets the value of BookingID.
+func (s *CheckinSkipped) SetBookingID(val uuid.UUID) {
+	s.BookingID = val
+}
+
+// SetChannel sets the value of Channel.
+func (s *CheckinSkipped) SetChannel(val CheckinSkippedChannel) {
+	s.Channel = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *CheckinSkipped) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetReason sets the value of Reason.
+func (s *CheckinSkipped) SetReason(val string) {
+	s.Reason = val
+}
+
+type CheckinSkippedChannel string
+
+const (
+	CheckinSkippedChannelEmail CheckinSkippedChannel = "email"
+	CheckinSkippedChannelSMS   CheckinSkippedChannel = "sms"
+	CheckinSkippedChannelPush  CheckinSkippedChannel = "push"
+)
+
+// AllValues returns all CheckinSkippedChannel values.
+func (CheckinSkippedChannel) AllValues() []CheckinSkippedChannel {
+	return []CheckinSkippedChannel{
+		CheckinSkippedChannelEmail,
+		CheckinSkippedChannelSMS,
+		CheckinSkippedChannelPush,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckinSkippedChannel) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckinSkippedChannelEmail:
+		return []byte(s), nil
+	case CheckinSkippedChannelSMS:
+		return []byte(s), nil
+	case CheckinSkippedChannelPush:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckinSkippedChannel) UnmarshalText(data []byte) error {
+	switch CheckinSkippedChannel(data) {
+	case CheckinSkippedChannelEmail:
+		*s = CheckinSkippedChannelEmail
+		return nil
+	case CheckinSkippedChannelSMS:
+		*s = CheckinSkippedChannelSMS
+		return nil
+	case CheckinSkippedChannelPush:
+		*s = CheckinSkippedChannelPush
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/ClassDetailResponse
@@ -4283,6 +7255,360 @@ func (s *EmailRequest) GetEmail() string {
 // SetEmail sets the value of Email.
 func (s *EmailRequest) SetEmail(val string) {
 	s.Email = val
+}
+
+// Ref: #/components/schemas/EntitlementGrants
+type EntitlementGrants struct {
+	InPerson bool `json:"in_person"`
+	Online   bool `json:"online"`
+}
+
+// GetInPerson returns the value of InPerson.
+func (s *EntitlementGrants) GetInPerson() bool {
+	return s.InPerson
+}
+
+// GetOnline returns the value of Online.
+func (s *EntitlementGrants) GetOnline() bool {
+	return s.Online
+}
+
+// SetInPerson sets the value of InPerson.
+func (s *EntitlementGrants) SetInPerson(val bool) {
+	s.InPerson = val
+}
+
+// SetOnline sets the value of Online.
+func (s *EntitlementGrants) SetOnline(val bool) {
+	s.Online = val
+}
+
+// Ref: #/components/schemas/EntitlementPass
+type EntitlementPass struct {
+	// Empty when the pass is valid for every brand.
+	AllowedBrandIds []uuid.UUID `json:"allowed_brand_ids"`
+	Category        string      `json:"category"`
+	// Null for an unlimited pass.
+	ClipsRemaining NilInt            `json:"clips_remaining"`
+	Grants         EntitlementGrants `json:"grants"`
+	ID             uuid.UUID         `json:"id"`
+	Name           string            `json:"name"`
+	PassTypeSlug   string            `json:"pass_type_slug"`
+	ValidFrom      time.Time         `json:"valid_from"`
+	ValidTo        NilDate           `json:"valid_to"`
+}
+
+// GetAllowedBrandIds returns the value of AllowedBrandIds.
+func (s *EntitlementPass) GetAllowedBrandIds() []uuid.UUID {
+	return s.AllowedBrandIds
+}
+
+// GetCategory returns the value of Category.
+func (s *EntitlementPass) GetCategory() string {
+	return s.Category
+}
+
+// GetClipsRemaining returns the value of ClipsRemaining.
+func (s *EntitlementPass) GetClipsRemaining() NilInt {
+	return s.ClipsRemaining
+}
+
+// GetGrants returns the value of Grants.
+func (s *EntitlementPass) GetGrants() EntitlementGrants {
+	return s.Grants
+}
+
+// GetID returns the value of ID.
+func (s *EntitlementPass) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetName returns the value of Name.
+func (s *EntitlementPass) GetName() string {
+	return s.Name
+}
+
+// GetPassTypeSlug returns the value of PassTypeSlug.
+func (s *EntitlementPass) GetPassTypeSlug() string {
+	return s.PassTypeSlug
+}
+
+// GetValidFrom returns the value of ValidFrom.
+func (s *EntitlementPass) GetValidFrom() time.Time {
+	return s.ValidFrom
+}
+
+// GetValidTo returns the value of ValidTo.
+func (s *EntitlementPass) GetValidTo() NilDate {
+	return s.ValidTo
+}
+
+// SetAllowedBrandIds sets the value of AllowedBrandIds.
+func (s *EntitlementPass) SetAllowedBrandIds(val []uuid.UUID) {
+	s.AllowedBrandIds = val
+}
+
+// SetCategory sets the value of Category.
+func (s *EntitlementPass) SetCategory(val string) {
+	s.Category = val
+}
+
+// SetClipsRemaining sets the value of ClipsRemaining.
+func (s *EntitlementPass) SetClipsRemaining(val NilInt) {
+	s.ClipsRemaining = val
+}
+
+// SetGrants sets the value of Grants.
+func (s *EntitlementPass) SetGrants(val EntitlementGrants) {
+	s.Grants = val
+}
+
+// SetID sets the value of ID.
+func (s *EntitlementPass) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetName sets the value of Name.
+func (s *EntitlementPass) SetName(val string) {
+	s.Name = val
+}
+
+// SetPassTypeSlug sets the value of PassTypeSlug.
+func (s *EntitlementPass) SetPassTypeSlug(val string) {
+	s.PassTypeSlug = val
+}
+
+// SetValidFrom sets the value of ValidFrom.
+func (s *EntitlementPass) SetValidFrom(val time.Time) {
+	s.ValidFrom = val
+}
+
+// SetValidTo sets the value of ValidTo.
+func (s *EntitlementPass) SetValidTo(val NilDate) {
+	s.ValidTo = val
+}
+
+// Ref: #/components/schemas/Entitlements
+type Entitlements struct {
+	ActivePasses []EntitlementPass `json:"active_passes"`
+	AsOf         time.Time         `json:"as_of"`
+	// Class type ids, or the value `all`.
+	BookableClassTypeIds EntitlementsBookableClassTypeIds `json:"bookable_class_type_ids"`
+	// A brand id, `all` or `none`.
+	BrandScope      string    `json:"brand_scope"`
+	CanBookPhysical bool      `json:"can_book_physical"`
+	CanWatchOnline  bool      `json:"can_watch_online"`
+	OnlineOnly      bool      `json:"online_only"`
+	OrganizationID  uuid.UUID `json:"organization_id"`
+}
+
+// GetActivePasses returns the value of ActivePasses.
+func (s *Entitlements) GetActivePasses() []EntitlementPass {
+	return s.ActivePasses
+}
+
+// GetAsOf returns the value of AsOf.
+func (s *Entitlements) GetAsOf() time.Time {
+	return s.AsOf
+}
+
+// GetBookableClassTypeIds returns the value of BookableClassTypeIds.
+func (s *Entitlements) GetBookableClassTypeIds() EntitlementsBookableClassTypeIds {
+	return s.BookableClassTypeIds
+}
+
+// GetBrandScope returns the value of BrandScope.
+func (s *Entitlements) GetBrandScope() string {
+	return s.BrandScope
+}
+
+// GetCanBookPhysical returns the value of CanBookPhysical.
+func (s *Entitlements) GetCanBookPhysical() bool {
+	return s.CanBookPhysical
+}
+
+// GetCanWatchOnline returns the value of CanWatchOnline.
+func (s *Entitlements) GetCanWatchOnline() bool {
+	return s.CanWatchOnline
+}
+
+// GetOnlineOnly returns the value of OnlineOnly.
+func (s *Entitlements) GetOnlineOnly() bool {
+	return s.OnlineOnly
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *Entitlements) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// SetActivePasses sets the value of ActivePasses.
+func (s *Entitlements) SetActivePasses(val []EntitlementPass) {
+	s.ActivePasses = val
+}
+
+// SetAsOf sets the value of AsOf.
+func (s *Entitlements) SetAsOf(val time.Time) {
+	s.AsOf = val
+}
+
+// SetBookableClassTypeIds sets the value of BookableClassTypeIds.
+func (s *Entitlements) SetBookableClassTypeIds(val EntitlementsBookableClassTypeIds) {
+	s.BookableClassTypeIds = val
+}
+
+// SetBrandScope sets the value of BrandScope.
+func (s *Entitlements) SetBrandScope(val string) {
+	s.BrandScope = val
+}
+
+// SetCanBookPhysical sets the value of CanBookPhysical.
+func (s *Entitlements) SetCanBookPhysical(val bool) {
+	s.CanBookPhysical = val
+}
+
+// SetCanWatchOnline sets the value of CanWatchOnline.
+func (s *Entitlements) SetCanWatchOnline(val bool) {
+	s.CanWatchOnline = val
+}
+
+// SetOnlineOnly sets the value of OnlineOnly.
+func (s *Entitlements) SetOnlineOnly(val bool) {
+	s.OnlineOnly = val
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *Entitlements) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// Class type ids, or the value `all`.
+// EntitlementsBookableClassTypeIds represents sum type.
+type EntitlementsBookableClassTypeIds struct {
+	Type                              EntitlementsBookableClassTypeIdsType // switch on this field
+	UUIDArray                         []uuid.UUID
+	EntitlementsBookableClassTypeIds1 EntitlementsBookableClassTypeIds1
+}
+
+// EntitlementsBookableClassTypeIdsType is oneOf type of EntitlementsBookableClassTypeIds.
+type EntitlementsBookableClassTypeIdsType string
+
+// Possible values for EntitlementsBookableClassTypeIdsType.
+const (
+	UUIDArrayEntitlementsBookableClassTypeIds                         EntitlementsBookableClassTypeIdsType = "[]uuid.UUID"
+	EntitlementsBookableClassTypeIds1EntitlementsBookableClassTypeIds EntitlementsBookableClassTypeIdsType = "EntitlementsBookableClassTypeIds1"
+)
+
+// IsUUIDArray reports whether EntitlementsBookableClassTypeIds is []uuid.UUID.
+func (s EntitlementsBookableClassTypeIds) IsUUIDArray() bool {
+	return s.Type == UUIDArrayEntitlementsBookableClassTypeIds
+}
+
+// IsEntitlementsBookableClassTypeIds1 reports whether EntitlementsBookableClassTypeIds is EntitlementsBookableClassTypeIds1.
+func (s EntitlementsBookableClassTypeIds) IsEntitlementsBookableClassTypeIds1() bool {
+	return s.Type == EntitlementsBookableClassTypeIds1EntitlementsBookableClassTypeIds
+}
+
+// SetUUIDArray sets EntitlementsBookableClassTypeIds to []uuid.UUID.
+func (s *EntitlementsBookableClassTypeIds) SetUUIDArray(v []uuid.UUID) {
+	s.Type = UUIDArrayEntitlementsBookableClassTypeIds
+	s.UUIDArray = v
+}
+
+// GetUUIDArray returns []uuid.UUID and true boolean if EntitlementsBookableClassTypeIds is []uuid.UUID.
+func (s EntitlementsBookableClassTypeIds) GetUUIDArray() (v []uuid.UUID, ok bool) {
+	if !s.IsUUIDArray() {
+		return v, false
+	}
+	return s.UUIDArray, true
+}
+
+// NewUUIDArrayEntitlementsBookableClassTypeIds returns new EntitlementsBookableClassTypeIds from []uuid.UUID.
+func NewUUIDArrayEntitlementsBookableClassTypeIds(v []uuid.UUID) EntitlementsBookableClassTypeIds {
+	var s EntitlementsBookableClassTypeIds
+	s.SetUUIDArray(v)
+	return s
+}
+
+// SetEntitlementsBookableClassTypeIds1 sets EntitlementsBookableClassTypeIds to EntitlementsBookableClassTypeIds1.
+func (s *EntitlementsBookableClassTypeIds) SetEntitlementsBookableClassTypeIds1(v EntitlementsBookableClassTypeIds1) {
+	s.Type = EntitlementsBookableClassTypeIds1EntitlementsBookableClassTypeIds
+	s.EntitlementsBookableClassTypeIds1 = v
+}
+
+// GetEntitlementsBookableClassTypeIds1 returns EntitlementsBookableClassTypeIds1 and true boolean if EntitlementsBookableClassTypeIds is EntitlementsBookableClassTypeIds1.
+func (s EntitlementsBookableClassTypeIds) GetEntitlementsBookableClassTypeIds1() (v EntitlementsBookableClassTypeIds1, ok bool) {
+	if !s.IsEntitlementsBookableClassTypeIds1() {
+		return v, false
+	}
+	return s.EntitlementsBookableClassTypeIds1, true
+}
+
+// NewEntitlementsBookableClassTypeIds1EntitlementsBookableClassTypeIds returns new EntitlementsBookableClassTypeIds from EntitlementsBookableClassTypeIds1.
+func NewEntitlementsBookableClassTypeIds1EntitlementsBookableClassTypeIds(v EntitlementsBookableClassTypeIds1) EntitlementsBookableClassTypeIds {
+	var s EntitlementsBookableClassTypeIds
+	s.SetEntitlementsBookableClassTypeIds1(v)
+	return s
+}
+
+type EntitlementsBookableClassTypeIds1 string
+
+const (
+	EntitlementsBookableClassTypeIds1All EntitlementsBookableClassTypeIds1 = "all"
+)
+
+// AllValues returns all EntitlementsBookableClassTypeIds1 values.
+func (EntitlementsBookableClassTypeIds1) AllValues() []EntitlementsBookableClassTypeIds1 {
+	return []EntitlementsBookableClassTypeIds1{
+		EntitlementsBookableClassTypeIds1All,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s EntitlementsBookableClassTypeIds1) MarshalText() ([]byte, error) {
+	switch s {
+	case EntitlementsBookableClassTypeIds1All:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *EntitlementsBookableClassTypeIds1) UnmarshalText(data []byte) error {
+	switch EntitlementsBookableClassTypeIds1(data) {
+	case EntitlementsBookableClassTypeIds1All:
+		*s = EntitlementsBookableClassTypeIds1All
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/EntitlementsResponse
+type EntitlementsResponse struct {
+	Data  Entitlements `json:"data"`
+	Error struct{}     `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *EntitlementsResponse) GetData() Entitlements {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *EntitlementsResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *EntitlementsResponse) SetData(val Entitlements) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *EntitlementsResponse) SetError(val struct{}) {
+	s.Error = val
 }
 
 // Ref: #/components/schemas/Error
@@ -5452,6 +8778,398 @@ func (s *HandoffMintRequest) GetDestination() string {
 // SetDestination sets the value of Destination.
 func (s *HandoffMintRequest) SetDestination(val string) {
 	s.Destination = val
+}
+
+// Ref: #/components/schemas/InquiryCreateRequest
+type InquiryCreateRequest struct {
+	ContactEmail OptString `json:"contact_email"`
+	ContactName  OptString `json:"contact_name"`
+	ContactPhone OptString `json:"contact_phone"`
+	Message      OptString `json:"message"`
+	// When the member would like the booking, in their own words.
+	PreferredTime OptString `json:"preferred_time"`
+	ServiceID     uuid.UUID `json:"service_id"`
+}
+
+// GetContactEmail returns the value of ContactEmail.
+func (s *InquiryCreateRequest) GetContactEmail() OptString {
+	return s.ContactEmail
+}
+
+// GetContactName returns the value of ContactName.
+func (s *InquiryCreateRequest) GetContactName() OptString {
+	return s.ContactName
+}
+
+// GetContactPhone returns the value of ContactPhone.
+func (s *InquiryCreateRequest) GetContactPhone() OptString {
+	return s.ContactPhone
+}
+
+// GetMessage returns the value of Message.
+func (s *InquiryCreateRequest) GetMessage() OptString {
+	return s.Message
+}
+
+// GetPreferredTime returns the value of PreferredTime.
+func (s *InquiryCreateRequest) GetPreferredTime() OptString {
+	return s.PreferredTime
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *InquiryCreateRequest) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// SetContactEmail sets the value of ContactEmail.
+func (s *InquiryCreateRequest) SetContactEmail(val OptString) {
+	s.ContactEmail = val
+}
+
+// SetContactName sets the value of ContactName.
+func (s *InquiryCreateRequest) SetContactName(val OptString) {
+	s.ContactName = val
+}
+
+// SetContactPhone sets the value of ContactPhone.
+func (s *InquiryCreateRequest) SetContactPhone(val OptString) {
+	s.ContactPhone = val
+}
+
+// SetMessage sets the value of Message.
+func (s *InquiryCreateRequest) SetMessage(val OptString) {
+	s.Message = val
+}
+
+// SetPreferredTime sets the value of PreferredTime.
+func (s *InquiryCreateRequest) SetPreferredTime(val OptString) {
+	s.PreferredTime = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *InquiryCreateRequest) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// Ref: #/components/schemas/InquiryCreateResponse
+type InquiryCreateResponse struct {
+	Data  InquiryCreated `json:"data"`
+	Error struct{}       `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *InquiryCreateResponse) GetData() InquiryCreated {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *InquiryCreateResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *InquiryCreateResponse) SetData(val InquiryCreated) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *InquiryCreateResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// InquiryCreateResponseHeaders wraps InquiryCreateResponse with response headers.
+type InquiryCreateResponseHeaders struct {
+	IdempotencyKey uuid.UUID
+	Response       InquiryCreateResponse
+}
+
+// GetIdempotencyKey returns the value of IdempotencyKey.
+func (s *InquiryCreateResponseHeaders) GetIdempotencyKey() uuid.UUID {
+	return s.IdempotencyKey
+}
+
+// GetResponse returns the value of Response.
+func (s *InquiryCreateResponseHeaders) GetResponse() InquiryCreateResponse {
+	return s.Response
+}
+
+// SetIdempotencyKey sets the value of IdempotencyKey.
+func (s *InquiryCreateResponseHeaders) SetIdempotencyKey(val uuid.UUID) {
+	s.IdempotencyKey = val
+}
+
+// SetResponse sets the value of Response.
+func (s *InquiryCreateResponseHeaders) SetResponse(val InquiryCreateResponse) {
+	s.Response = val
+}
+
+// Ref: #/components/schemas/InquiryCreated
+type InquiryCreated struct {
+	ID uuid.UUID `json:"id"`
+}
+
+// GetID returns the value of ID.
+func (s *InquiryCreated) GetID() uuid.UUID {
+	return s.ID
+}
+
+// SetID sets the value of ID.
+func (s *InquiryCreated) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// A booking inquiry in the member's own list.
+// Ref: #/components/schemas/InquiryListItem
+type InquiryListItem struct {
+	CreatedAt time.Time `json:"created_at"`
+	ID        uuid.UUID `json:"id"`
+	// Free text, as the member wrote it; empty when not given.
+	PreferredTime string `json:"preferred_time"`
+	ServiceName   string `json:"service_name"`
+	// Plain-language status.
+	Status    string           `json:"status"`
+	StatusKey InquiryStatusKey `json:"status_key"`
+	Venue     InquiryVenue     `json:"venue"`
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *InquiryListItem) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetID returns the value of ID.
+func (s *InquiryListItem) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetPreferredTime returns the value of PreferredTime.
+func (s *InquiryListItem) GetPreferredTime() string {
+	return s.PreferredTime
+}
+
+// GetServiceName returns the value of ServiceName.
+func (s *InquiryListItem) GetServiceName() string {
+	return s.ServiceName
+}
+
+// GetStatus returns the value of Status.
+func (s *InquiryListItem) GetStatus() string {
+	return s.Status
+}
+
+// GetStatusKey returns the value of StatusKey.
+func (s *InquiryListItem) GetStatusKey() InquiryStatusKey {
+	return s.StatusKey
+}
+
+// GetVenue returns the value of Venue.
+func (s *InquiryListItem) GetVenue() InquiryVenue {
+	return s.Venue
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *InquiryListItem) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetID sets the value of ID.
+func (s *InquiryListItem) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetPreferredTime sets the value of PreferredTime.
+func (s *InquiryListItem) SetPreferredTime(val string) {
+	s.PreferredTime = val
+}
+
+// SetServiceName sets the value of ServiceName.
+func (s *InquiryListItem) SetServiceName(val string) {
+	s.ServiceName = val
+}
+
+// SetStatus sets the value of Status.
+func (s *InquiryListItem) SetStatus(val string) {
+	s.Status = val
+}
+
+// SetStatusKey sets the value of StatusKey.
+func (s *InquiryListItem) SetStatusKey(val InquiryStatusKey) {
+	s.StatusKey = val
+}
+
+// SetVenue sets the value of Venue.
+func (s *InquiryListItem) SetVenue(val InquiryVenue) {
+	s.Venue = val
+}
+
+// Ref: #/components/schemas/InquiryListMeta
+type InquiryListMeta struct {
+	HasMore    bool      `json:"has_more"`
+	Limit      int       `json:"limit"`
+	NextCursor NilString `json:"next_cursor"`
+}
+
+// GetHasMore returns the value of HasMore.
+func (s *InquiryListMeta) GetHasMore() bool {
+	return s.HasMore
+}
+
+// GetLimit returns the value of Limit.
+func (s *InquiryListMeta) GetLimit() int {
+	return s.Limit
+}
+
+// GetNextCursor returns the value of NextCursor.
+func (s *InquiryListMeta) GetNextCursor() NilString {
+	return s.NextCursor
+}
+
+// SetHasMore sets the value of HasMore.
+func (s *InquiryListMeta) SetHasMore(val bool) {
+	s.HasMore = val
+}
+
+// SetLimit sets the value of Limit.
+func (s *InquiryListMeta) SetLimit(val int) {
+	s.Limit = val
+}
+
+// SetNextCursor sets the value of NextCursor.
+func (s *InquiryListMeta) SetNextCursor(val NilString) {
+	s.NextCursor = val
+}
+
+// Ref: #/components/schemas/InquiryListResponse
+type InquiryListResponse struct {
+	Data  []InquiryListItem `json:"data"`
+	Error struct{}          `json:"error"`
+	Meta  InquiryListMeta   `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *InquiryListResponse) GetData() []InquiryListItem {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *InquiryListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *InquiryListResponse) GetMeta() InquiryListMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *InquiryListResponse) SetData(val []InquiryListItem) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *InquiryListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *InquiryListResponse) SetMeta(val InquiryListMeta) {
+	s.Meta = val
+}
+
+// Ref: #/components/schemas/InquiryStatusKey
+type InquiryStatusKey string
+
+const (
+	InquiryStatusKeyPending   InquiryStatusKey = "pending"
+	InquiryStatusKeySent      InquiryStatusKey = "sent"
+	InquiryStatusKeyContacted InquiryStatusKey = "contacted"
+	InquiryStatusKeyBooked    InquiryStatusKey = "booked"
+	InquiryStatusKeyDeclined  InquiryStatusKey = "declined"
+	InquiryStatusKeyClosed    InquiryStatusKey = "closed"
+)
+
+// AllValues returns all InquiryStatusKey values.
+func (InquiryStatusKey) AllValues() []InquiryStatusKey {
+	return []InquiryStatusKey{
+		InquiryStatusKeyPending,
+		InquiryStatusKeySent,
+		InquiryStatusKeyContacted,
+		InquiryStatusKeyBooked,
+		InquiryStatusKeyDeclined,
+		InquiryStatusKeyClosed,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s InquiryStatusKey) MarshalText() ([]byte, error) {
+	switch s {
+	case InquiryStatusKeyPending:
+		return []byte(s), nil
+	case InquiryStatusKeySent:
+		return []byte(s), nil
+	case InquiryStatusKeyContacted:
+		return []byte(s), nil
+	case InquiryStatusKeyBooked:
+		return []byte(s), nil
+	case InquiryStatusKeyDeclined:
+		return []byte(s), nil
+	case InquiryStatusKeyClosed:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *InquiryStatusKey) UnmarshalText(data []byte) error {
+	switch InquiryStatusKey(data) {
+	case InquiryStatusKeyPending:
+		*s = InquiryStatusKeyPending
+		return nil
+	case InquiryStatusKeySent:
+		*s = InquiryStatusKeySent
+		return nil
+	case InquiryStatusKeyContacted:
+		*s = InquiryStatusKeyContacted
+		return nil
+	case InquiryStatusKeyBooked:
+		*s = InquiryStatusKeyBooked
+		return nil
+	case InquiryStatusKeyDeclined:
+		*s = InquiryStatusKeyDeclined
+		return nil
+	case InquiryStatusKeyClosed:
+		*s = InquiryStatusKeyClosed
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/InquiryVenue
+type InquiryVenue struct {
+	Name string `json:"name"`
+	Slug string `json:"slug"`
+}
+
+// GetName returns the value of Name.
+func (s *InquiryVenue) GetName() string {
+	return s.Name
+}
+
+// GetSlug returns the value of Slug.
+func (s *InquiryVenue) GetSlug() string {
+	return s.Slug
+}
+
+// SetName sets the value of Name.
+func (s *InquiryVenue) SetName(val string) {
+	s.Name = val
+}
+
+// SetSlug sets the value of Slug.
+func (s *InquiryVenue) SetSlug(val string) {
+	s.Slug = val
 }
 
 // Ref: #/components/schemas/InstructorItem
@@ -7015,6 +10733,231 @@ func (s *NamedRef) SetName(val string) {
 	s.Name = val
 }
 
+// NewNilBookingItemFeeStatus returns new NilBookingItemFeeStatus with value set to v.
+func NewNilBookingItemFeeStatus(v BookingItemFeeStatus) NilBookingItemFeeStatus {
+	return NilBookingItemFeeStatus{
+		Value: v,
+	}
+}
+
+// NilBookingItemFeeStatus is nullable BookingItemFeeStatus.
+type NilBookingItemFeeStatus struct {
+	Value BookingItemFeeStatus
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilBookingItemFeeStatus) SetTo(v BookingItemFeeStatus) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilBookingItemFeeStatus) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilBookingItemFeeStatus) SetToNull() {
+	o.Null = true
+	var v BookingItemFeeStatus
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilBookingItemFeeStatus) Get() (v BookingItemFeeStatus, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilBookingItemFeeStatus) Or(d BookingItemFeeStatus) BookingItemFeeStatus {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilBookingWatch returns new NilBookingWatch with value set to v.
+func NewNilBookingWatch(v BookingWatch) NilBookingWatch {
+	return NilBookingWatch{
+		Value: v,
+	}
+}
+
+// NilBookingWatch is nullable BookingWatch.
+type NilBookingWatch struct {
+	Value BookingWatch
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilBookingWatch) SetTo(v BookingWatch) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilBookingWatch) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilBookingWatch) SetToNull() {
+	o.Null = true
+	var v BookingWatch
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilBookingWatch) Get() (v BookingWatch, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilBookingWatch) Or(d BookingWatch) BookingWatch {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilCheckinAttemptResolution returns new NilCheckinAttemptResolution with value set to v.
+func NewNilCheckinAttemptResolution(v CheckinAttemptResolution) NilCheckinAttemptResolution {
+	return NilCheckinAttemptResolution{
+		Value: v,
+	}
+}
+
+// NilCheckinAttemptResolution is nullable CheckinAttemptResolution.
+type NilCheckinAttemptResolution struct {
+	Value CheckinAttemptResolution
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilCheckinAttemptResolution) SetTo(v CheckinAttemptResolution) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilCheckinAttemptResolution) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilCheckinAttemptResolution) SetToNull() {
+	o.Null = true
+	var v CheckinAttemptResolution
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilCheckinAttemptResolution) Get() (v CheckinAttemptResolution, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilCheckinAttemptResolution) Or(d CheckinAttemptResolution) CheckinAttemptResolution {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilCheckinPass returns new NilCheckinPass with value set to v.
+func NewNilCheckinPass(v CheckinPass) NilCheckinPass {
+	return NilCheckinPass{
+		Value: v,
+	}
+}
+
+// NilCheckinPass is nullable CheckinPass.
+type NilCheckinPass struct {
+	Value CheckinPass
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilCheckinPass) SetTo(v CheckinPass) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilCheckinPass) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilCheckinPass) SetToNull() {
+	o.Null = true
+	var v CheckinPass
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilCheckinPass) Get() (v CheckinPass, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilCheckinPass) Or(d CheckinPass) CheckinPass {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilDate returns new NilDate with value set to v.
+func NewNilDate(v time.Time) NilDate {
+	return NilDate{
+		Value: v,
+	}
+}
+
+// NilDate is nullable time.Time.
+type NilDate struct {
+	Value time.Time
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilDate) SetTo(v time.Time) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilDate) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilDate) SetToNull() {
+	o.Null = true
+	var v time.Time
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilDate) Get() (v time.Time, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilDate) Or(d time.Time) time.Time {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilDateTime returns new NilDateTime with value set to v.
 func NewNilDateTime(v time.Time) NilDateTime {
 	return NilDateTime{
@@ -7189,6 +11132,51 @@ func (o NilInt) Get() (v int, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o NilInt) Or(d int) int {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilInt64 returns new NilInt64 with value set to v.
+func NewNilInt64(v int64) NilInt64 {
+	return NilInt64{
+		Value: v,
+	}
+}
+
+// NilInt64 is nullable int64.
+type NilInt64 struct {
+	Value int64
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilInt64) SetTo(v int64) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilInt64) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilInt64) SetToNull() {
+	o.Null = true
+	var v int64
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilInt64) Get() (v int64, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilInt64) Or(d int64) int64 {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -8552,6 +12540,144 @@ func (o OptCalendarClass) Or(d CalendarClass) CalendarClass {
 	return d
 }
 
+// NewOptCheckinCheckInRequest returns new OptCheckinCheckInRequest with value set to v.
+func NewOptCheckinCheckInRequest(v CheckinCheckInRequest) OptCheckinCheckInRequest {
+	return OptCheckinCheckInRequest{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptCheckinCheckInRequest is optional CheckinCheckInRequest.
+type OptCheckinCheckInRequest struct {
+	Value CheckinCheckInRequest
+	Set   bool
+}
+
+// IsSet returns true if OptCheckinCheckInRequest was set.
+func (o OptCheckinCheckInRequest) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptCheckinCheckInRequest) Reset() {
+	var v CheckinCheckInRequest
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptCheckinCheckInRequest) SetTo(v CheckinCheckInRequest) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptCheckinCheckInRequest) Get() (v CheckinCheckInRequest, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptCheckinCheckInRequest) Or(d CheckinCheckInRequest) CheckinCheckInRequest {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptCheckinNotify returns new OptCheckinNotify with value set to v.
+func NewOptCheckinNotify(v CheckinNotify) OptCheckinNotify {
+	return OptCheckinNotify{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptCheckinNotify is optional CheckinNotify.
+type OptCheckinNotify struct {
+	Value CheckinNotify
+	Set   bool
+}
+
+// IsSet returns true if OptCheckinNotify was set.
+func (o OptCheckinNotify) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptCheckinNotify) Reset() {
+	var v CheckinNotify
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptCheckinNotify) SetTo(v CheckinNotify) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptCheckinNotify) Get() (v CheckinNotify, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptCheckinNotify) Or(d CheckinNotify) CheckinNotify {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptCheckinNotifyChannels returns new OptCheckinNotifyChannels with value set to v.
+func NewOptCheckinNotifyChannels(v CheckinNotifyChannels) OptCheckinNotifyChannels {
+	return OptCheckinNotifyChannels{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptCheckinNotifyChannels is optional CheckinNotifyChannels.
+type OptCheckinNotifyChannels struct {
+	Value CheckinNotifyChannels
+	Set   bool
+}
+
+// IsSet returns true if OptCheckinNotifyChannels was set.
+func (o OptCheckinNotifyChannels) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptCheckinNotifyChannels) Reset() {
+	var v CheckinNotifyChannels
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptCheckinNotifyChannels) SetTo(v CheckinNotifyChannels) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptCheckinNotifyChannels) Get() (v CheckinNotifyChannels, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptCheckinNotifyChannels) Or(d CheckinNotifyChannels) CheckinNotifyChannels {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptDate returns new OptDate with value set to v.
 func NewOptDate(v time.Time) OptDate {
 	return OptDate{
@@ -9161,6 +13287,144 @@ func (o OptUUID) Get() (v uuid.UUID, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptUUID) Or(d uuid.UUID) uuid.UUID {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptWebhookDeliveryStatus returns new OptWebhookDeliveryStatus with value set to v.
+func NewOptWebhookDeliveryStatus(v WebhookDeliveryStatus) OptWebhookDeliveryStatus {
+	return OptWebhookDeliveryStatus{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptWebhookDeliveryStatus is optional WebhookDeliveryStatus.
+type OptWebhookDeliveryStatus struct {
+	Value WebhookDeliveryStatus
+	Set   bool
+}
+
+// IsSet returns true if OptWebhookDeliveryStatus was set.
+func (o OptWebhookDeliveryStatus) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptWebhookDeliveryStatus) Reset() {
+	var v WebhookDeliveryStatus
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptWebhookDeliveryStatus) SetTo(v WebhookDeliveryStatus) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptWebhookDeliveryStatus) Get() (v WebhookDeliveryStatus, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptWebhookDeliveryStatus) Or(d WebhookDeliveryStatus) WebhookDeliveryStatus {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptWebhookDisableRequest returns new OptWebhookDisableRequest with value set to v.
+func NewOptWebhookDisableRequest(v WebhookDisableRequest) OptWebhookDisableRequest {
+	return OptWebhookDisableRequest{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptWebhookDisableRequest is optional WebhookDisableRequest.
+type OptWebhookDisableRequest struct {
+	Value WebhookDisableRequest
+	Set   bool
+}
+
+// IsSet returns true if OptWebhookDisableRequest was set.
+func (o OptWebhookDisableRequest) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptWebhookDisableRequest) Reset() {
+	var v WebhookDisableRequest
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptWebhookDisableRequest) SetTo(v WebhookDisableRequest) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptWebhookDisableRequest) Get() (v WebhookDisableRequest, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptWebhookDisableRequest) Or(d WebhookDisableRequest) WebhookDisableRequest {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptWebhookRotateRequest returns new OptWebhookRotateRequest with value set to v.
+func NewOptWebhookRotateRequest(v WebhookRotateRequest) OptWebhookRotateRequest {
+	return OptWebhookRotateRequest{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptWebhookRotateRequest is optional WebhookRotateRequest.
+type OptWebhookRotateRequest struct {
+	Value WebhookRotateRequest
+	Set   bool
+}
+
+// IsSet returns true if OptWebhookRotateRequest was set.
+func (o OptWebhookRotateRequest) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptWebhookRotateRequest) Reset() {
+	var v WebhookRotateRequest
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptWebhookRotateRequest) SetTo(v WebhookRotateRequest) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptWebhookRotateRequest) Get() (v WebhookRotateRequest, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptWebhookRotateRequest) Or(d WebhookRotateRequest) WebhookRotateRequest {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -11160,6 +15424,893 @@ func (s *VenueProfileWorld) UnmarshalText(data []byte) error {
 	default:
 		return errors.Errorf("invalid value: %q", data)
 	}
+}
+
+// Ref: #/components/schemas/WebhookAttempt
+type WebhookAttempt struct {
+	CorrelationID   string                `json:"correlation_id"`
+	DurationMs      int                   `json:"duration_ms"`
+	Error           string                `json:"error"`
+	ErrorClass      string                `json:"error_class"`
+	Number          int                   `json:"number"`
+	Outcome         WebhookAttemptOutcome `json:"outcome"`
+	ResponseSnippet string                `json:"response_snippet"`
+	StartedAt       time.Time             `json:"started_at"`
+	StatusCode      NilInt                `json:"status_code"`
+}
+
+// GetCorrelationID returns the value of CorrelationID.
+func (s *WebhookAttempt) GetCorrelationID() string {
+	return s.CorrelationID
+}
+
+// GetDurationMs returns the value of DurationMs.
+func (s *WebhookAttempt) GetDurationMs() int {
+	return s.DurationMs
+}
+
+// GetError returns the value of Error.
+func (s *WebhookAttempt) GetError() string {
+	return s.Error
+}
+
+// GetErrorClass returns the value of ErrorClass.
+func (s *WebhookAttempt) GetErrorClass() string {
+	return s.ErrorClass
+}
+
+// GetNumber returns the value of Number.
+func (s *WebhookAttempt) GetNumber() int {
+	return s.Number
+}
+
+// GetOutcome returns the value of Outcome.
+func (s *WebhookAttempt) GetOutcome() WebhookAttemptOutcome {
+	return s.Outcome
+}
+
+// GetResponseSnippet returns the value of ResponseSnippet.
+func (s *WebhookAttempt) GetResponseSnippet() string {
+	return s.ResponseSnippet
+}
+
+// GetStartedAt returns the value of StartedAt.
+func (s *WebhookAttempt) GetStartedAt() time.Time {
+	return s.StartedAt
+}
+
+// GetStatusCode returns the value of StatusCode.
+func (s *WebhookAttempt) GetStatusCode() NilInt {
+	return s.StatusCode
+}
+
+// SetCorrelationID sets the value of CorrelationID.
+func (s *WebhookAttempt) SetCorrelationID(val string) {
+	s.CorrelationID = val
+}
+
+// SetDurationMs sets the value of DurationMs.
+func (s *WebhookAttempt) SetDurationMs(val int) {
+	s.DurationMs = val
+}
+
+// SetError sets the value of Error.
+func (s *WebhookAttempt) SetError(val string) {
+	s.Error = val
+}
+
+// SetErrorClass sets the value of ErrorClass.
+func (s *WebhookAttempt) SetErrorClass(val string) {
+	s.ErrorClass = val
+}
+
+// SetNumber sets the value of Number.
+func (s *WebhookAttempt) SetNumber(val int) {
+	s.Number = val
+}
+
+// SetOutcome sets the value of Outcome.
+func (s *WebhookAttempt) SetOutcome(val WebhookAttemptOutcome) {
+	s.Outcome = val
+}
+
+// SetResponseSnippet sets the value of ResponseSnippet.
+func (s *WebhookAttempt) SetResponseSnippet(val string) {
+	s.ResponseSnippet = val
+}
+
+// SetStartedAt sets the value of StartedAt.
+func (s *WebhookAttempt) SetStartedAt(val time.Time) {
+	s.StartedAt = val
+}
+
+// SetStatusCode sets the value of StatusCode.
+func (s *WebhookAttempt) SetStatusCode(val NilInt) {
+	s.StatusCode = val
+}
+
+// Ref: #/components/schemas/WebhookAttemptListResponse
+type WebhookAttemptListResponse struct {
+	Data  []WebhookAttempt            `json:"data"`
+	Error struct{}                    `json:"error"`
+	Meta  WebhookSubscriptionListMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *WebhookAttemptListResponse) GetData() []WebhookAttempt {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *WebhookAttemptListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *WebhookAttemptListResponse) GetMeta() WebhookSubscriptionListMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *WebhookAttemptListResponse) SetData(val []WebhookAttempt) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *WebhookAttemptListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *WebhookAttemptListResponse) SetMeta(val WebhookSubscriptionListMeta) {
+	s.Meta = val
+}
+
+type WebhookAttemptOutcome string
+
+const (
+	WebhookAttemptOutcomeDelivered WebhookAttemptOutcome = "delivered"
+	WebhookAttemptOutcomeRetrying  WebhookAttemptOutcome = "retrying"
+	WebhookAttemptOutcomeFailed    WebhookAttemptOutcome = "failed"
+	WebhookAttemptOutcomeDisabled  WebhookAttemptOutcome = "disabled"
+)
+
+// AllValues returns all WebhookAttemptOutcome values.
+func (WebhookAttemptOutcome) AllValues() []WebhookAttemptOutcome {
+	return []WebhookAttemptOutcome{
+		WebhookAttemptOutcomeDelivered,
+		WebhookAttemptOutcomeRetrying,
+		WebhookAttemptOutcomeFailed,
+		WebhookAttemptOutcomeDisabled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s WebhookAttemptOutcome) MarshalText() ([]byte, error) {
+	switch s {
+	case WebhookAttemptOutcomeDelivered:
+		return []byte(s), nil
+	case WebhookAttemptOutcomeRetrying:
+		return []byte(s), nil
+	case WebhookAttemptOutcomeFailed:
+		return []byte(s), nil
+	case WebhookAttemptOutcomeDisabled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *WebhookAttemptOutcome) UnmarshalText(data []byte) error {
+	switch WebhookAttemptOutcome(data) {
+	case WebhookAttemptOutcomeDelivered:
+		*s = WebhookAttemptOutcomeDelivered
+		return nil
+	case WebhookAttemptOutcomeRetrying:
+		*s = WebhookAttemptOutcomeRetrying
+		return nil
+	case WebhookAttemptOutcomeFailed:
+		*s = WebhookAttemptOutcomeFailed
+		return nil
+	case WebhookAttemptOutcomeDisabled:
+		*s = WebhookAttemptOutcomeDisabled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/WebhookCreateRequest
+type WebhookCreateRequest struct {
+	Description OptString `json:"description"`
+	// Catalogue types to receive, without duplicates.
+	EventTypes []string `json:"event_types"`
+	// The endpoint; https, public address (see Targets).
+	URL string `json:"url"`
+}
+
+// GetDescription returns the value of Description.
+func (s *WebhookCreateRequest) GetDescription() OptString {
+	return s.Description
+}
+
+// GetEventTypes returns the value of EventTypes.
+func (s *WebhookCreateRequest) GetEventTypes() []string {
+	return s.EventTypes
+}
+
+// GetURL returns the value of URL.
+func (s *WebhookCreateRequest) GetURL() string {
+	return s.URL
+}
+
+// SetDescription sets the value of Description.
+func (s *WebhookCreateRequest) SetDescription(val OptString) {
+	s.Description = val
+}
+
+// SetEventTypes sets the value of EventTypes.
+func (s *WebhookCreateRequest) SetEventTypes(val []string) {
+	s.EventTypes = val
+}
+
+// SetURL sets the value of URL.
+func (s *WebhookCreateRequest) SetURL(val string) {
+	s.URL = val
+}
+
+// Ref: #/components/schemas/WebhookDelivery
+type WebhookDelivery struct {
+	Attempts       int         `json:"attempts"`
+	CreatedAt      time.Time   `json:"created_at"`
+	DeliveredAt    NilDateTime `json:"delivered_at"`
+	EventID        uuid.UUID   `json:"event_id"`
+	EventType      string      `json:"event_type"`
+	ID             uuid.UUID   `json:"id"`
+	LastStatusCode NilInt      `json:"last_status_code"`
+	// The webhook-id sent; the same for replays.
+	MessageID     string      `json:"message_id"`
+	NextAttemptAt NilDateTime `json:"next_attempt_at"`
+	// The delivery this one replays.
+	ReplayOf       NilUUID               `json:"replay_of"`
+	Status         WebhookDeliveryStatus `json:"status"`
+	SubscriptionID uuid.UUID             `json:"subscription_id"`
+}
+
+// GetAttempts returns the value of Attempts.
+func (s *WebhookDelivery) GetAttempts() int {
+	return s.Attempts
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *WebhookDelivery) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetDeliveredAt returns the value of DeliveredAt.
+func (s *WebhookDelivery) GetDeliveredAt() NilDateTime {
+	return s.DeliveredAt
+}
+
+// GetEventID returns the value of EventID.
+func (s *WebhookDelivery) GetEventID() uuid.UUID {
+	return s.EventID
+}
+
+// GetEventType returns the value of EventType.
+func (s *WebhookDelivery) GetEventType() string {
+	return s.EventType
+}
+
+// GetID returns the value of ID.
+func (s *WebhookDelivery) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetLastStatusCode returns the value of LastStatusCode.
+func (s *WebhookDelivery) GetLastStatusCode() NilInt {
+	return s.LastStatusCode
+}
+
+// GetMessageID returns the value of MessageID.
+func (s *WebhookDelivery) GetMessageID() string {
+	return s.MessageID
+}
+
+// GetNextAttemptAt returns the value of NextAttemptAt.
+func (s *WebhookDelivery) GetNextAttemptAt() NilDateTime {
+	return s.NextAttemptAt
+}
+
+// GetReplayOf returns the value of ReplayOf.
+func (s *WebhookDelivery) GetReplayOf() NilUUID {
+	return s.ReplayOf
+}
+
+// GetStatus returns the value of Status.
+func (s *WebhookDelivery) GetStatus() WebhookDeliveryStatus {
+	return s.Status
+}
+
+// GetSubscriptionID returns the value of SubscriptionID.
+func (s *WebhookDelivery) GetSubscriptionID() uuid.UUID {
+	return s.SubscriptionID
+}
+
+// SetAttempts sets the value of Attempts.
+func (s *WebhookDelivery) SetAttempts(val int) {
+	s.Attempts = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *WebhookDelivery) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetDeliveredAt sets the value of DeliveredAt.
+func (s *WebhookDelivery) SetDeliveredAt(val NilDateTime) {
+	s.DeliveredAt = val
+}
+
+// SetEventID sets the value of EventID.
+func (s *WebhookDelivery) SetEventID(val uuid.UUID) {
+	s.EventID = val
+}
+
+// SetEventType sets the value of EventType.
+func (s *WebhookDelivery) SetEventType(val string) {
+	s.EventType = val
+}
+
+// SetID sets the value of ID.
+func (s *WebhookDelivery) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetLastStatusCode sets the value of LastStatusCode.
+func (s *WebhookDelivery) SetLastStatusCode(val NilInt) {
+	s.LastStatusCode = val
+}
+
+// SetMessageID sets the value of MessageID.
+func (s *WebhookDelivery) SetMessageID(val string) {
+	s.MessageID = val
+}
+
+// SetNextAttemptAt sets the value of NextAttemptAt.
+func (s *WebhookDelivery) SetNextAttemptAt(val NilDateTime) {
+	s.NextAttemptAt = val
+}
+
+// SetReplayOf sets the value of ReplayOf.
+func (s *WebhookDelivery) SetReplayOf(val NilUUID) {
+	s.ReplayOf = val
+}
+
+// SetStatus sets the value of Status.
+func (s *WebhookDelivery) SetStatus(val WebhookDeliveryStatus) {
+	s.Status = val
+}
+
+// SetSubscriptionID sets the value of SubscriptionID.
+func (s *WebhookDelivery) SetSubscriptionID(val uuid.UUID) {
+	s.SubscriptionID = val
+}
+
+// Ref: #/components/schemas/WebhookDeliveryListMeta
+type WebhookDeliveryListMeta struct {
+	HasMore    bool      `json:"has_more"`
+	Limit      int       `json:"limit"`
+	NextCursor NilString `json:"next_cursor"`
+}
+
+// GetHasMore returns the value of HasMore.
+func (s *WebhookDeliveryListMeta) GetHasMore() bool {
+	return s.HasMore
+}
+
+// GetLimit returns the value of Limit.
+func (s *WebhookDeliveryListMeta) GetLimit() int {
+	return s.Limit
+}
+
+// GetNextCursor returns the value of NextCursor.
+func (s *WebhookDeliveryListMeta) GetNextCursor() NilString {
+	return s.NextCursor
+}
+
+// SetHasMore sets the value of HasMore.
+func (s *WebhookDeliveryListMeta) SetHasMore(val bool) {
+	s.HasMore = val
+}
+
+// SetLimit sets the value of Limit.
+func (s *WebhookDeliveryListMeta) SetLimit(val int) {
+	s.Limit = val
+}
+
+// SetNextCursor sets the value of NextCursor.
+func (s *WebhookDeliveryListMeta) SetNextCursor(val NilString) {
+	s.NextCursor = val
+}
+
+// Ref: #/components/schemas/WebhookDeliveryListResponse
+type WebhookDeliveryListResponse struct {
+	Data  []WebhookDelivery       `json:"data"`
+	Error struct{}                `json:"error"`
+	Meta  WebhookDeliveryListMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *WebhookDeliveryListResponse) GetData() []WebhookDelivery {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *WebhookDeliveryListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *WebhookDeliveryListResponse) GetMeta() WebhookDeliveryListMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *WebhookDeliveryListResponse) SetData(val []WebhookDelivery) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *WebhookDeliveryListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *WebhookDeliveryListResponse) SetMeta(val WebhookDeliveryListMeta) {
+	s.Meta = val
+}
+
+// Ref: #/components/schemas/WebhookDeliveryResponse
+type WebhookDeliveryResponse struct {
+	Data  WebhookDelivery `json:"data"`
+	Error struct{}        `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *WebhookDeliveryResponse) GetData() WebhookDelivery {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *WebhookDeliveryResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *WebhookDeliveryResponse) SetData(val WebhookDelivery) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *WebhookDeliveryResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// `pending` (queued), `retrying` (an attempt failed, another is due at next_attempt_at), `delivered`,
+//
+//	`failed` (no attempt left or a final failure), `disabled` (the subscription was disabled).
+//
+// Ref: #/components/schemas/WebhookDeliveryStatus
+type WebhookDeliveryStatus string
+
+const (
+	WebhookDeliveryStatusPending   WebhookDeliveryStatus = "pending"
+	WebhookDeliveryStatusDelivered WebhookDeliveryStatus = "delivered"
+	WebhookDeliveryStatusRetrying  WebhookDeliveryStatus = "retrying"
+	WebhookDeliveryStatusFailed    WebhookDeliveryStatus = "failed"
+	WebhookDeliveryStatusDisabled  WebhookDeliveryStatus = "disabled"
+)
+
+// AllValues returns all WebhookDeliveryStatus values.
+func (WebhookDeliveryStatus) AllValues() []WebhookDeliveryStatus {
+	return []WebhookDeliveryStatus{
+		WebhookDeliveryStatusPending,
+		WebhookDeliveryStatusDelivered,
+		WebhookDeliveryStatusRetrying,
+		WebhookDeliveryStatusFailed,
+		WebhookDeliveryStatusDisabled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s WebhookDeliveryStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case WebhookDeliveryStatusPending:
+		return []byte(s), nil
+	case WebhookDeliveryStatusDelivered:
+		return []byte(s), nil
+	case WebhookDeliveryStatusRetrying:
+		return []byte(s), nil
+	case WebhookDeliveryStatusFailed:
+		return []byte(s), nil
+	case WebhookDeliveryStatusDisabled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *WebhookDeliveryStatus) UnmarshalText(data []byte) error {
+	switch WebhookDeliveryStatus(data) {
+	case WebhookDeliveryStatusPending:
+		*s = WebhookDeliveryStatusPending
+		return nil
+	case WebhookDeliveryStatusDelivered:
+		*s = WebhookDeliveryStatusDelivered
+		return nil
+	case WebhookDeliveryStatusRetrying:
+		*s = WebhookDeliveryStatusRetrying
+		return nil
+	case WebhookDeliveryStatusFailed:
+		*s = WebhookDeliveryStatusFailed
+		return nil
+	case WebhookDeliveryStatusDisabled:
+		*s = WebhookDeliveryStatusDisabled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/WebhookDisableRequest
+type WebhookDisableRequest struct {
+	Reason OptString `json:"reason"`
+}
+
+// GetReason returns the value of Reason.
+func (s *WebhookDisableRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// SetReason sets the value of Reason.
+func (s *WebhookDisableRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+// Ref: #/components/schemas/WebhookRotateRequest
+type WebhookRotateRequest struct {
+	// How long the previous secret keeps signing too.
+	OverlapMinutes OptInt `json:"overlap_minutes"`
+}
+
+// GetOverlapMinutes returns the value of OverlapMinutes.
+func (s *WebhookRotateRequest) GetOverlapMinutes() OptInt {
+	return s.OverlapMinutes
+}
+
+// SetOverlapMinutes sets the value of OverlapMinutes.
+func (s *WebhookRotateRequest) SetOverlapMinutes(val OptInt) {
+	s.OverlapMinutes = val
+}
+
+// Ref: #/components/schemas/WebhookSecretIssued
+type WebhookSecretIssued struct {
+	// Whsec_ + base64; shown only in this answer.
+	Secret       string              `json:"secret"`
+	Subscription WebhookSubscription `json:"subscription"`
+}
+
+// GetSecret returns the value of Secret.
+func (s *WebhookSecretIssued) GetSecret() string {
+	return s.Secret
+}
+
+// GetSubscription returns the value of Subscription.
+func (s *WebhookSecretIssued) GetSubscription() WebhookSubscription {
+	return s.Subscription
+}
+
+// SetSecret sets the value of Secret.
+func (s *WebhookSecretIssued) SetSecret(val string) {
+	s.Secret = val
+}
+
+// SetSubscription sets the value of Subscription.
+func (s *WebhookSecretIssued) SetSubscription(val WebhookSubscription) {
+	s.Subscription = val
+}
+
+// Ref: #/components/schemas/WebhookSecretResponse
+type WebhookSecretResponse struct {
+	Data  WebhookSecretIssued `json:"data"`
+	Error struct{}            `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *WebhookSecretResponse) GetData() WebhookSecretIssued {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *WebhookSecretResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *WebhookSecretResponse) SetData(val WebhookSecretIssued) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *WebhookSecretResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/WebhookSubscription
+type WebhookSubscription struct {
+	CreatedAt time.Time `json:"created_at"`
+	// Who created it, e.g. user:<id>.
+	CreatedBy      string      `json:"created_by"`
+	Description    string      `json:"description"`
+	DisabledAt     NilDateTime `json:"disabled_at"`
+	DisabledReason NilString   `json:"disabled_reason"`
+	Enabled        bool        `json:"enabled"`
+	EventTypes     []string    `json:"event_types"`
+	ID             uuid.UUID   `json:"id"`
+	// While in the future the previous secret signs too.
+	PreviousSecretExpiresAt NilDateTime `json:"previous_secret_expires_at"`
+	SecretRotatedAt         NilDateTime `json:"secret_rotated_at"`
+	UpdatedAt               time.Time   `json:"updated_at"`
+	URL                     string      `json:"url"`
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *WebhookSubscription) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCreatedBy returns the value of CreatedBy.
+func (s *WebhookSubscription) GetCreatedBy() string {
+	return s.CreatedBy
+}
+
+// GetDescription returns the value of Description.
+func (s *WebhookSubscription) GetDescription() string {
+	return s.Description
+}
+
+// GetDisabledAt returns the value of DisabledAt.
+func (s *WebhookSubscription) GetDisabledAt() NilDateTime {
+	return s.DisabledAt
+}
+
+// GetDisabledReason returns the value of DisabledReason.
+func (s *WebhookSubscription) GetDisabledReason() NilString {
+	return s.DisabledReason
+}
+
+// GetEnabled returns the value of Enabled.
+func (s *WebhookSubscription) GetEnabled() bool {
+	return s.Enabled
+}
+
+// GetEventTypes returns the value of EventTypes.
+func (s *WebhookSubscription) GetEventTypes() []string {
+	return s.EventTypes
+}
+
+// GetID returns the value of ID.
+func (s *WebhookSubscription) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetPreviousSecretExpiresAt returns the value of PreviousSecretExpiresAt.
+func (s *WebhookSubscription) GetPreviousSecretExpiresAt() NilDateTime {
+	return s.PreviousSecretExpiresAt
+}
+
+// GetSecretRotatedAt returns the value of SecretRotatedAt.
+func (s *WebhookSubscription) GetSecretRotatedAt() NilDateTime {
+	return s.SecretRotatedAt
+}
+
+// GetUpdatedAt returns the value of UpdatedAt.
+func (s *WebhookSubscription) GetUpdatedAt() time.Time {
+	return s.UpdatedAt
+}
+
+// GetURL returns the value of URL.
+func (s *WebhookSubscription) GetURL() string {
+	return s.URL
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *WebhookSubscription) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCreatedBy sets the value of CreatedBy.
+func (s *WebhookSubscription) SetCreatedBy(val string) {
+	s.CreatedBy = val
+}
+
+// SetDescription sets the value of Description.
+func (s *WebhookSubscription) SetDescription(val string) {
+	s.Description = val
+}
+
+// SetDisabledAt sets the value of DisabledAt.
+func (s *WebhookSubscription) SetDisabledAt(val NilDateTime) {
+	s.DisabledAt = val
+}
+
+// SetDisabledReason sets the value of DisabledReason.
+func (s *WebhookSubscription) SetDisabledReason(val NilString) {
+	s.DisabledReason = val
+}
+
+// SetEnabled sets the value of Enabled.
+func (s *WebhookSubscription) SetEnabled(val bool) {
+	s.Enabled = val
+}
+
+// SetEventTypes sets the value of EventTypes.
+func (s *WebhookSubscription) SetEventTypes(val []string) {
+	s.EventTypes = val
+}
+
+// SetID sets the value of ID.
+func (s *WebhookSubscription) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetPreviousSecretExpiresAt sets the value of PreviousSecretExpiresAt.
+func (s *WebhookSubscription) SetPreviousSecretExpiresAt(val NilDateTime) {
+	s.PreviousSecretExpiresAt = val
+}
+
+// SetSecretRotatedAt sets the value of SecretRotatedAt.
+func (s *WebhookSubscription) SetSecretRotatedAt(val NilDateTime) {
+	s.SecretRotatedAt = val
+}
+
+// SetUpdatedAt sets the value of UpdatedAt.
+func (s *WebhookSubscription) SetUpdatedAt(val time.Time) {
+	s.UpdatedAt = val
+}
+
+// SetURL sets the value of URL.
+func (s *WebhookSubscription) SetURL(val string) {
+	s.URL = val
+}
+
+// Ref: #/components/schemas/WebhookSubscriptionListMeta
+type WebhookSubscriptionListMeta struct {
+	Total int `json:"total"`
+}
+
+// GetTotal returns the value of Total.
+func (s *WebhookSubscriptionListMeta) GetTotal() int {
+	return s.Total
+}
+
+// SetTotal sets the value of Total.
+func (s *WebhookSubscriptionListMeta) SetTotal(val int) {
+	s.Total = val
+}
+
+// Ref: #/components/schemas/WebhookSubscriptionListResponse
+type WebhookSubscriptionListResponse struct {
+	Data  []WebhookSubscription       `json:"data"`
+	Error struct{}                    `json:"error"`
+	Meta  WebhookSubscriptionListMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *WebhookSubscriptionListResponse) GetData() []WebhookSubscription {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *WebhookSubscriptionListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *WebhookSubscriptionListResponse) GetMeta() WebhookSubscriptionListMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *WebhookSubscriptionListResponse) SetData(val []WebhookSubscription) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *WebhookSubscriptionListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *WebhookSubscriptionListResponse) SetMeta(val WebhookSubscriptionListMeta) {
+	s.Meta = val
+}
+
+// Ref: #/components/schemas/WebhookSubscriptionResponse
+type WebhookSubscriptionResponse struct {
+	Data  WebhookSubscription `json:"data"`
+	Error struct{}            `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *WebhookSubscriptionResponse) GetData() WebhookSubscription {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *WebhookSubscriptionResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *WebhookSubscriptionResponse) SetData(val WebhookSubscription) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *WebhookSubscriptionResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/WebhookUpdateRequest
+type WebhookUpdateRequest struct {
+	Description OptString `json:"description"`
+	Enabled     OptBool   `json:"enabled"`
+	EventTypes  []string  `json:"event_types"`
+	URL         OptString `json:"url"`
+}
+
+// GetDescription returns the value of Description.
+func (s *WebhookUpdateRequest) GetDescription() OptString {
+	return s.Description
+}
+
+// GetEnabled returns the value of Enabled.
+func (s *WebhookUpdateRequest) GetEnabled() OptBool {
+	return s.Enabled
+}
+
+// GetEventTypes returns the value of EventTypes.
+func (s *WebhookUpdateRequest) GetEventTypes() []string {
+	return s.EventTypes
+}
+
+// GetURL returns the value of URL.
+func (s *WebhookUpdateRequest) GetURL() OptString {
+	return s.URL
+}
+
+// SetDescription sets the value of Description.
+func (s *WebhookUpdateRequest) SetDescription(val OptString) {
+	s.Description = val
+}
+
+// SetEnabled sets the value of Enabled.
+func (s *WebhookUpdateRequest) SetEnabled(val OptBool) {
+	s.Enabled = val
+}
+
+// SetEventTypes sets the value of EventTypes.
+func (s *WebhookUpdateRequest) SetEventTypes(val []string) {
+	s.EventTypes = val
+}
+
+// SetURL sets the value of URL.
+func (s *WebhookUpdateRequest) SetURL(val OptString) {
+	s.URL = val
 }
 
 // Ref: #/components/schemas/WorkshopEntryTarget

@@ -54,12 +54,39 @@ var operationRolesApiKeyAuth = map[string][]string{
 	CancelAdminScheduleItemOperation: []string{
 		"write:schedule",
 	},
+	CancelBookingOperation: []string{
+		"write:schedule",
+	},
+	CheckInAdminBookingOperation: []string{
+		"read:bookings",
+	},
+	CloseAdminBookingFundingAttemptOperation: []string{
+		"read:bookings",
+	},
+	ContactAdminCheckinClassOperation: []string{
+		"read:bookings",
+	},
+	CorrectAdminBookingAttendanceOperation: []string{
+		"read:bookings",
+	},
 	CorrectAdminScheduleHistoryOperation: []string{},
+	CreateBookingOperation: []string{
+		"write:schedule",
+	},
+	GetAdminBookingAttendanceOperation: []string{
+		"read:bookings",
+	},
+	GetAdminCheckinRosterOperation: []string{
+		"read:bookings",
+	},
 	GetAdminDashboardTodayOperation: []string{
 		"read:schedule",
 	},
 	GetAdminScheduleItemOperation: []string{
 		"read:schedule",
+	},
+	GetBookingOperation: []string{
+		"read:bookings",
 	},
 	GetCalendarOperation: []string{
 		"read:calendar",
@@ -72,6 +99,9 @@ var operationRolesApiKeyAuth = map[string][]string{
 	},
 	GetVenueScheduleOperation: []string{
 		"read:schedule",
+	},
+	ListAdminCheckinOperation: []string{
+		"read:bookings",
 	},
 	ListAdminScheduleOperation: []string{
 		"read:schedule",
@@ -87,6 +117,9 @@ var operationRolesApiKeyAuth = map[string][]string{
 	},
 	ListVenueLocationsOperation: []string{
 		"read:locations",
+	},
+	ReassignAdminBookingFundingOperation: []string{
+		"read:bookings",
 	},
 	SubstituteAdminScheduleInstructorOperation: []string{
 		"write:schedule",
@@ -119,8 +152,10 @@ func GetRolesForApiKeyAuth(operation string) []string {
 
 // operationRolesBearerAuth is a private map storing roles per operation.
 var operationRolesBearerAuth = map[string][]string{
+	AcceptBookingBuddyOperation:                    []string{},
 	AddFavoriteVenueOperation:                      []string{},
 	AdminScheduleNotificationAvailabilityOperation: []string{},
+	AdmitBookingWatchOperation:                     []string{},
 	AuthDeviceApproveOperation:                     []string{},
 	AuthHandoffMintOperation:                       []string{},
 	AuthLogoutOperation:                            []string{},
@@ -135,23 +170,49 @@ var operationRolesBearerAuth = map[string][]string{
 	BulkCancelAdminScheduleOperation:               []string{},
 	BulkEditAdminScheduleOperation:                 []string{},
 	CancelAdminScheduleItemOperation:               []string{},
+	CancelBookingOperation:                         []string{},
+	CheckInAdminBookingOperation:                   []string{},
+	CloseAdminBookingFundingAttemptOperation:       []string{},
+	ContactAdminCheckinClassOperation:              []string{},
+	CorrectAdminBookingAttendanceOperation:         []string{},
 	CorrectAdminScheduleHistoryOperation:           []string{},
+	CreateBookingOperation:                         []string{},
+	CreateVenueInquiryOperation:                    []string{},
+	CreateWebhookSubscriptionOperation:             []string{},
+	DisableWebhookSubscriptionOperation:            []string{},
+	GetAdminBookingAttendanceOperation:             []string{},
+	GetAdminCheckinRosterOperation:                 []string{},
 	GetAdminDashboardTodayOperation:                []string{},
 	GetAdminScheduleItemOperation:                  []string{},
+	GetBookingOperation:                            []string{},
 	GetCalendarOperation:                           []string{},
 	GetMeOperation:                                 []string{},
 	GetMeMinimalOperation:                          []string{},
 	GetMemberClassOperation:                        []string{},
+	GetMyEntitlementsOperation:                     []string{},
 	GetMyFeaturesOperation:                         []string{},
 	GetVenueAffinitiesOperation:                    []string{},
 	GetVenueJoinOperation:                          []string{},
+	GetWebhookSubscriptionOperation:                []string{},
+	InviteBookingBuddyOperation:                    []string{},
 	JoinVenueOperation:                             []string{},
+	ListAdminCheckinOperation:                      []string{},
 	ListAdminScheduleOperation:                     []string{},
+	ListBookingsOperation:                          []string{},
+	ListMyInquiriesOperation:                       []string{},
+	ListWebhookDeliveriesOperation:                 []string{},
+	ListWebhookDeliveryAttemptsOperation:           []string{},
+	ListWebhookSubscriptionsOperation:              []string{},
+	PingWebhookSubscriptionOperation:               []string{},
+	ReassignAdminBookingFundingOperation:           []string{},
 	RemoveFavoriteVenueOperation:                   []string{},
+	ReplayWebhookDeliveryOperation:                 []string{},
+	RotateWebhookSecretOperation:                   []string{},
 	SetActiveOrganizationOperation:                 []string{},
 	SubstituteAdminScheduleInstructorOperation:     []string{},
 	UpdateAdminScheduleItemOperation:               []string{},
 	UpdateMeOperation:                              []string{},
+	UpdateWebhookSubscriptionOperation:             []string{},
 }
 
 // GetRolesForBearerAuth returns the required roles for the given operation.
