@@ -11,6 +11,7 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/webhookdelivery"
+	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/webhooks/dispatch"
 )
@@ -158,24 +159,19 @@ func (s *Store) Disable(ctx context.Context, subscriptionID uuid.UUID, reason st
 }
 
 // DisableSubscription disables a subscription of the context's venue (or, at a system call
-// site, any) with reason, and marks its pending and retrying deliveries disabled.
+// site, any) with reason, and marks its pending and retrying deliveries disabled. Inside an
+// events.WithTx of client it joins that transaction.
 func DisableSubscription(ctx context.Context, client *ent.Client, id uuid.UUID, reason string, now time.Time) error {
-	tx, err := client.Tx(ctx)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = tx.Rollback() }()
-	if err := tx.WebhookSubscription.UpdateOneID(id).SetEnabled(false).
-		SetDisabledReason(truncate(reason, 200)).SetDisabledAt(now).Exec(ctx); err != nil {
-		return err
-	}
-	if err := tx.WebhookDelivery.Update().
-		Where(webhookdelivery.SubscriptionID(id),
-			webhookdelivery.StatusIn(webhookdelivery.StatusPending, webhookdelivery.StatusRetrying)).
-		SetStatus(webhookdelivery.StatusDisabled).ClearNextAttemptAt().Exec(ctx); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return events.WithTx(ctx, client, func(ctx context.Context, tx *ent.Tx) error {
+		if err := tx.WebhookSubscription.UpdateOneID(id).SetEnabled(false).
+			SetDisabledReason(truncate(reason, 200)).SetDisabledAt(now).Exec(ctx); err != nil {
+			return err
+		}
+		return tx.WebhookDelivery.Update().
+			Where(webhookdelivery.SubscriptionID(id),
+				webhookdelivery.StatusIn(webhookdelivery.StatusPending, webhookdelivery.StatusRetrying)).
+			SetStatus(webhookdelivery.StatusDisabled).ClearNextAttemptAt().Exec(ctx)
+	})
 }
 
 // truncate cuts s to at most n bytes at a rune boundary (ent's MaxLen counts bytes).
