@@ -11,6 +11,7 @@ import (
 	entbooking "github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/predicate"
 	"github.com/venueplatform/venue/internal/system"
 )
@@ -80,4 +81,39 @@ func ListOwn(ctx context.Context, client *ent.Client, uid uuid.UUID, f ListFilte
 		return nil, fmt.Errorf("booking: own bookings: %w", err)
 	}
 	return rows, nil
+}
+
+// GetOwn returns the booking id of the user uid (in any venue they are
+// related to), with its class; any other booking is ErrBookingNotFound.
+func GetOwn(ctx context.Context, client *ent.Client, uid, id uuid.UUID) (*ent.Booking, error) {
+	// System call site: bound to the user's own member ids, as ListOwn.
+	sctx := system.Allow(ctx, "bookings.own")
+	b, err := client.Booking.Query().Where(entbooking.ID(id), entbooking.HasMemberWith(member.UserID(uid))).
+		WithClassInstance().Only(sctx)
+	if ent.IsNotFound(err) {
+		return nil, ErrBookingNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("booking: own booking: %w", err)
+	}
+	return b, nil
+}
+
+// VenueLocationOf returns the time zone of venue org, for a user's own
+// lists; an unknown venue is UTC (it has no bookings of theirs either).
+func VenueLocationOf(ctx context.Context, client *ent.Client, org uuid.UUID) (*time.Location, error) {
+	// System call site: only the venue's time zone is read, bound to the
+	// user's own relationships like the list it serves.
+	o, err := client.Organization.Query().Where(organization.ID(org)).Only(system.Allow(ctx, "bookings.own"))
+	if ent.IsNotFound(err) {
+		return time.UTC, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("booking: venue: %w", err)
+	}
+	loc, err := time.LoadLocation(o.Timezone)
+	if err != nil {
+		return time.UTC, nil
+	}
+	return loc, nil
 }
