@@ -9,7 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/classinstance"
+	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/internal/events"
 	api "github.com/venueplatform/venue/internal/gen/api"
 )
@@ -226,6 +228,21 @@ func TestAdminSchedulePatch(t *testing.T) {
 	// The old token is stale now.
 	_, err = w.UpdateAdminScheduleItem(e.ctx, &api.AdminScheduleUpdateRequest{Capacity: api.NewOptInt(7), ExpectedUpdatedAt: api.NewOptString(tok)}, params)
 	requireErr(t, err, http.StatusConflict, "STALE_TARGET")
+
+	// Raising the capacity promotes the waitlisted member, who holds a clip card.
+	waiting := e.db().Booking.Query().Where(booking.ClassInstanceID(e.fullClass), booking.StatusEQ(booking.StatusWaitlisted)).OnlyX(e.op)
+	pt := e.db().PassType.Query().Where(passtype.Slug("ten")).OnlyX(e.op)
+	pass := e.db().Pass.Create().SetMemberID(waiting.MemberID).SetPassTypeID(pt.ID).SetValidFrom(e.today.AddDate(0, 0, -1)).
+		SetClipsRemaining(3).SaveX(e.op)
+	e.db().Booking.UpdateOne(waiting).SetPassID(pass.ID).SetWaitlistPosition(1).ExecX(e.op)
+	res, err = w.UpdateAdminScheduleItem(e.ctx, &api.AdminScheduleUpdateRequest{ExpectedUpdatedAt: api.NewOptString(res.Data.Class.UpdatedAt),
+		Capacity: api.NewOptInt(7)}, params)
+	require.NoError(t, err)
+	require.Equal(t, 1, res.Data.PromotedBookings.Value)
+	require.Equal(t, 3, res.Data.Class.BookedCount)
+	require.Zero(t, res.Data.Class.WaitlistCount)
+	require.Equal(t, booking.StatusConfirmed, e.db().Booking.GetX(e.op, waiting.ID).Status)
+	require.Len(t, e.events(t, events.BookingPromoted), 1)
 
 	// Staff with notifications.send may tell the clients by e-mail.
 	mgr := e.staff(t, "mgr@example.com", "scheduling.manage", "notifications.send")

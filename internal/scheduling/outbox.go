@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/internal/booking"
 	"github.com/venueplatform/venue/internal/notify"
 )
 
@@ -68,9 +69,14 @@ func fullName(first, last string) string {
 	return first + " " + last
 }
 
-// promote moves waitlisted bookings of class id into free seats after its
-// capacity grew. The bookings domain promotes on a freed seat only, so a
-// capacity change fills the new seats itself through the same rules.
+// promote fills the seats a capacity raise freed from the waitlist of class
+// id, inside the running transaction, by the bookings domain's rules (each
+// promoted booking takes its clip then; members without a usable pass keep
+// their place); it returns how many bookings it promoted.
 func promote(ctx context.Context, client *ent.Client, id uuid.UUID, now time.Time) (int, error) {
-	return 0, nil
+	promoted, err := booking.Promote(ctx, client, id, now)
+	if err != nil {
+		return 0, fmt.Errorf("scheduling: promote waitlist: %w", err)
+	}
+	return len(promoted), nil
 }
