@@ -106,7 +106,7 @@ func (h *Handler) ContactAdminCheckinClass(ctx context.Context, req *api.Checkin
 
 // GetAdminBookingAttendance implements getAdminBookingAttendance.
 func (h *Handler) GetAdminBookingAttendance(ctx context.Context, p api.GetAdminBookingAttendanceParams) (*api.CheckinAttendanceResponse, error) {
-	if err := checkin.Authorize(ctx, checkin.AccessRead); err != nil {
+	if err := checkin.Authorize(ctx, checkin.AccessReadAttendance); err != nil {
 		return nil, err
 	}
 	now := h.now()
