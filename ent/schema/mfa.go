@@ -6,8 +6,9 @@ import (
 	"entgo.io/ent/schema/index"
 )
 
-// MFAFactor is a user's TOTP second factor. It stays pending until a first
-// valid code confirms it; last_step is the time step of the last accepted
+// MFAFactor is a user's TOTP second factor. Its secret is stored sealed
+// (AES-256-GCM with a configured key, internal/accounts/mfa_seal.go), never
+// in plaintext. It stays pending until a first valid code confirms it; last_step is the time step of the last accepted
 // code, advanced with a conditional update so a code is never accepted twice
 // (package identity/totp). Global and user-owned, like sessions.
 type MFAFactor struct{ ent.Schema }
@@ -20,7 +21,8 @@ func (MFAFactor) Fields() []ent.Field {
 	return []ent.Field{
 		field.UUID("user_id", uuidType).Immutable(),
 		field.Enum("type").Values("totp").Default("totp").Immutable(),
-		field.String("secret").NotEmpty().Immutable().Sensitive(),
+		field.String("secret").NotEmpty().Sensitive().
+			Comment("Sealed (AES-256-GCM, package identity/totp); sealed again on key rotation."),
 		field.Time("confirmed_at").Optional().Nillable(),
 		field.Int64("last_step").Default(0),
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/venueplatform/venue/internal/identity/codes"
 	"github.com/venueplatform/venue/internal/identity/token"
+	"github.com/venueplatform/venue/internal/identity/totp"
 )
 
 // Lifetimes of sessions and codes.
@@ -40,6 +41,12 @@ type Config struct {
 	Issuer, Audience string
 	// Pepper keys the hashes of short codes (nil: random per process).
 	Pepper []byte
+	// MFAKey seals TOTP secrets at rest (AES-256-GCM, 32 bytes; nil: derived
+	// from Pepper, see package identity/totp). MFAPreviousKeys still open
+	// secrets sealed before a rotation; those are sealed again with MFAKey
+	// when next used.
+	MFAKey          []byte
+	MFAPreviousKeys [][]byte
 	// Sink delivers codes (nil: LogSink on Log).
 	Sink CodeSink
 	Log  *slog.Logger
@@ -56,8 +63,10 @@ type Config struct {
 // ConfigFromEnv reads VENUE_JWT_SIGNING_KEY (base64 seed or PKCS #8 PEM),
 // VENUE_JWT_VERIFICATION_KEYS (comma-separated public keys),
 // VENUE_JWT_ISSUER, VENUE_JWT_AUDIENCE, VENUE_CODE_PEPPER (base64 of at
-// least 32 bytes), VENUE_DEVICE_VERIFICATION_URI and VENUE_HANDOFF_DOMAINS
-// (comma-separated hosts). Unset secrets are random per process.
+// least 32 bytes), VENUE_MFA_KEY and VENUE_MFA_PREVIOUS_KEYS (base64 of 32
+// bytes; comma-separated), VENUE_DEVICE_VERIFICATION_URI and
+// VENUE_HANDOFF_DOMAINS (comma-separated hosts). Unset secrets are random per
+// process, except the MFA key, which is derived from the pepper.
 func ConfigFromEnv(log *slog.Logger) (Config, error) {
 	cfg := Config{
 		Issuer:   envOr("VENUE_JWT_ISSUER", DefaultIssuer),
@@ -90,6 +99,23 @@ func ConfigFromEnv(log *slog.Logger) (Config, error) {
 			return cfg, fmt.Errorf("VENUE_CODE_PEPPER: want the base64 of at least %d bytes", codes.MinPepperSize)
 		}
 		cfg.Pepper = p
+	}
+	if s := os.Getenv("VENUE_MFA_KEY"); s != "" {
+		k, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s))
+		if err != nil || len(k) != totp.KeySize {
+			return cfg, fmt.Errorf("VENUE_MFA_KEY: want the base64 of %d bytes", totp.KeySize)
+		}
+		cfg.MFAKey = k
+	}
+	for _, s := range strings.Split(os.Getenv("VENUE_MFA_PREVIOUS_KEYS"), ",") {
+		if strings.TrimSpace(s) == "" {
+			continue
+		}
+		k, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s))
+		if err != nil || len(k) != totp.KeySize {
+			return cfg, fmt.Errorf("VENUE_MFA_PREVIOUS_KEYS: want comma-separated base64 of %d bytes each", totp.KeySize)
+		}
+		cfg.MFAPreviousKeys = append(cfg.MFAPreviousKeys, k)
 	}
 	return cfg, nil
 }

@@ -97,7 +97,11 @@ func (s *Service) EnrollTOTP(ctx context.Context) (*Enrollment, error) {
 	if _, err := tx.MFAFactor.Delete().Where(mfafactor.UserID(v.UserID), mfafactor.ConfirmedAtIsNil()).Exec(sctx); err != nil {
 		return nil, err
 	}
-	f, err := tx.MFAFactor.Create().SetUserID(v.UserID).SetSecret(secret).Save(sctx)
+	sealed, err := s.sealer.Seal(secret, v.UserID.String())
+	if err != nil {
+		return nil, fmt.Errorf("seal factor secret: %w", err)
+	}
+	f, err := tx.MFAFactor.Create().SetUserID(v.UserID).SetSecret(sealed).Save(sctx)
 	if err != nil {
 		return nil, fmt.Errorf("create factor: %w", err)
 	}

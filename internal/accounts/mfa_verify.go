@@ -81,15 +81,28 @@ func (s *Service) spendFactorCode(ctx context.Context, tx *ent.Tx, uid, factorID
 // conditional update of package totp: a second request with the same code
 // (or an older one) updates no row and is refused.
 func (s *Service) spendTOTP(ctx context.Context, tx *ent.Tx, f *ent.MFAFactor, code string) error {
-	step, err := totp.Verify(f.Secret, code, s.now(), f.LastStep)
+	secret, stale, err := s.openSecret(f)
+	if err != nil {
+		return err
+	}
+	step, err := totp.Verify(secret, code, s.now(), f.LastStep)
 	if err != nil {
 		if errors.Is(err, totp.ErrInvalidCode) {
 			return ErrInvalidCode
 		}
 		return fmt.Errorf("totp: %w", err)
 	}
-	n, err := tx.MFAFactor.Update().Where(mfafactor.ID(f.ID), mfafactor.LastStepLT(step)).
-		SetLastStep(step).Save(ctx)
+	upd := tx.MFAFactor.Update().Where(mfafactor.ID(f.ID), mfafactor.LastStepLT(step)).SetLastStep(step)
+	if stale {
+		// A plaintext secret of an earlier version, or one sealed with a
+		// previous key: sealed again with the current key as it is used.
+		resealed, err := s.sealer.Seal(secret, f.UserID.String())
+		if err != nil {
+			return fmt.Errorf("reseal factor secret: %w", err)
+		}
+		upd.SetSecret(resealed)
+	}
+	n, err := upd.Save(ctx)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/venueplatform/venue/internal/identity/codes"
 	"github.com/venueplatform/venue/internal/identity/password"
 	"github.com/venueplatform/venue/internal/identity/token"
+	"github.com/venueplatform/venue/internal/identity/totp"
 	"github.com/venueplatform/venue/internal/system"
 )
 
@@ -42,6 +43,8 @@ type Service struct {
 	deviceURI string
 	// handoffDomains are the lower-case hosts hand-off codes may target.
 	handoffDomains []string
+	// sealer encrypts TOTP secrets at rest.
+	sealer *totp.Sealer
 }
 
 // New returns a Service over client.
@@ -90,8 +93,12 @@ func New(client *ent.Client, cfg Config) (*Service, error) {
 	if cfg.DeviceVerificationURI == "" {
 		cfg.DeviceVerificationURI = DefaultDeviceVerificationURI
 	}
+	sealer, err := newSealer(cfg)
+	if err != nil {
+		return nil, err
+	}
 	return &Service{client: client, hasher: hasher, tokens: tokens, codes: ch, sink: cfg.Sink, log: cfg.Log, now: cfg.Now,
-		deviceURI: cfg.DeviceVerificationURI, handoffDomains: normalizeHosts(cfg.HandoffDomains)}, nil
+		deviceURI: cfg.DeviceVerificationURI, handoffDomains: normalizeHosts(cfg.HandoffDomains), sealer: sealer}, nil
 }
 
 // Tokens returns the access-token service, for the bearer security handler.

@@ -38,13 +38,16 @@ type Handler struct {
 	now    func() time.Time
 	acct   *accounts.Service
 	me     *me.Service
+	inq    *inquiryDeps
 }
 
 var _ api.Handler = (*Handler)(nil)
 
 // New returns a Handler.
 func New(client *ent.Client, authn *auth.Authenticator, log *slog.Logger) *Handler {
-	return &Handler{client: client, auth: authn, log: log, now: time.Now, me: me.New(client)}
+	h := &Handler{client: client, auth: authn, log: log, now: time.Now, me: me.New(client)}
+	h.inq = newInquiryDeps(h)
+	return h
 }
 
 // NewServer returns the generated REST server wired with h, its security

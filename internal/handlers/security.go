@@ -21,6 +21,14 @@ import (
 // Security implements api.SecurityHandler: it authenticates the key, applies
 // the access gates, checks the operation's scopes (from the OpenAPI security
 // requirement) and puts the key's viewer in the context.
+//
+// Credential rules (package auth): an operation marked JWT-only
+// (`x-jwt-only: true` or auth.RegisterJWTOnly) refuses API keys with 403
+// ACCESS_DENIED, reason jwt_only, before the key is looked up; a request
+// carrying both a bearer token and an API key is refused by
+// auth.CredentialGuard (401, reason mixed_credentials), and, where the
+// operation accepts either scheme, already here by whichever handler runs
+// second.
 type Security struct {
 	auth *auth.Authenticator
 	acct *accounts.Service
@@ -30,7 +38,13 @@ type Security struct {
 var _ api.SecurityHandler = (*Security)(nil)
 
 // HandleApiKeyAuth implements api.SecurityHandler.
-func (s *Security) HandleApiKeyAuth(ctx context.Context, _ api.OperationName, t api.ApiKeyAuth) (context.Context, error) {
+func (s *Security) HandleApiKeyAuth(ctx context.Context, op api.OperationName, t api.ApiKeyAuth) (context.Context, error) {
+	if _, ok := viewer.UserFromContext(ctx); ok {
+		return nil, auth.MixedCredentials()
+	}
+	if auth.JWTOnly(op) {
+		return nil, auth.JWTOnlyRefused()
+	}
 	res, err := s.auth.Authenticate(ctx, t.APIKey)
 	if err != nil {
 		return nil, err
@@ -53,6 +67,9 @@ func (s *Security) HandleApiKeyAuth(ctx context.Context, _ api.OperationName, t 
 // database (me.LoadWorkspace). Every refusal is one 401; the reason goes to
 // the log only. GET /me/minimal treats a refused token as no token.
 func (s *Security) HandleBearerAuth(ctx context.Context, op api.OperationName, t api.BearerAuth) (context.Context, error) {
+	if _, ok := viewer.FromContext(ctx).(viewer.APIKey); ok {
+		return nil, auth.MixedCredentials()
+	}
 	claims, err := s.acct.Tokens().Verify(t.Token)
 	if err != nil {
 		if s.log != nil {

@@ -23,8 +23,10 @@ import (
 // DefaultMaxResponseBytes caps a stored answer (1 MiB).
 const DefaultMaxResponseBytes = 1 << 20
 
-// DefaultReplayHeaders are stored with an answer besides its body.
-var DefaultReplayHeaders = []string{"Content-Type", "Content-Language", "Location", "ETag", "Last-Modified", "Cache-Control"}
+// DefaultReplayHeaders are stored with an answer besides its body
+// (Idempotency-Key: answers that name the key they ran under, such as
+// POST /venues/{slug}/inquiries, say it again on replay).
+var DefaultReplayHeaders = []string{"Content-Type", "Content-Language", "Location", "ETag", "Last-Modified", "Cache-Control", "Idempotency-Key"}
 
 // Identity is who claims a key: a scope (the venue) and a principal.
 type Identity struct {
