@@ -61,6 +61,15 @@ func TestAdminScheduleCancel(t *testing.T) {
 
 	_, err = canceller.CancelAdminScheduleItem(e.ctx, &api.AdminScheduleCancelRequest{}, params)
 	requireErr(t, err, http.StatusUnprocessableEntity, "CLASS_CANCELLED")
+
+	// Telling the clients reaches the bookings the cancellation cancels.
+	sender := e.staff(t, "sender@example.com", "class.cancel", "notifications.send")
+	told, err := sender.CancelAdminScheduleItem(e.ctx, &api.AdminScheduleCancelRequest{Notify: notifyOf(true, false, true, false, false)},
+		api.CancelAdminScheduleItemParams{ID: e.fullClass})
+	require.NoError(t, err)
+	require.Equal(t, 2, told.Data.CancelledBookings.Value)
+	require.Equal(t, 3, told.Data.Notifications.Queued, "confirmed, waitlisted and checked-in members")
+	require.Equal(t, 3, e.deliveries(t))
 	_, err = canceller.CancelAdminScheduleItem(e.ctx, &api.AdminScheduleCancelRequest{}, api.CancelAdminScheduleItemParams{ID: e.past})
 	requireErr(t, err, http.StatusUnprocessableEntity, "CLASS_ENDED")
 }

@@ -36,14 +36,16 @@ func Cancel(ctx context.Context, client *ent.Client, id uuid.UUID, p CancelParam
 		if err != nil {
 			return err
 		}
+		// The clients to tell are the bookings the cancellation is about to
+		// cancel: queue first (same transaction), then cancel.
+		if res.Notify, err = queue(ctx, tx.Client(), c.ID, notify.ActionCancel, p.Notify); err != nil {
+			return err
+		}
 		n, err := cancelClass(ctx, tx.Client(), c, strings.TrimSpace(p.Reason), now, now, false)
 		if err != nil {
 			return err
 		}
 		res.CancelledBookings = n
-		if res.Notify, err = queue(ctx, tx.Client(), c.ID, notify.ActionCancel, p.Notify); err != nil {
-			return err
-		}
 		res.Row, err = loadRow(ctx, tx.Client(), id, now)
 		return err
 	})
