@@ -223,10 +223,10 @@ func (b *Baseline) classes(ctx context.Context, org uuid.UUID, start, end time.T
 	var endTime time.Time
 	for rows.Next() {
 		c := &baselineRow{}
-		dest[0], dest[5], dest[6], dest[7], dest[8] = &c.ID, &c.classType, &c.instructor, &c.location, &c.room
-		dest[9], dest[10], dest[11], dest[12], dest[13] = &c.start, &endTime, &c.Capacity, &c.Status, &c.Online
-		dest[15], dest[16], dest[17] = &c.workshopKind, &c.workshopID, &c.workshopSlug
-		dest[18], dest[19] = &c.BookedCount, &c.WaitlistCount
+		dest[0], dest[1], dest[2], dest[3], dest[4] = &c.ID, &c.classType, &c.instructor, &c.location, &c.room
+		dest[5], dest[6], dest[7], dest[8], dest[9] = &c.start, &endTime, &c.Capacity, &c.Status, &c.Online
+		dest[10], dest[11], dest[12] = &c.workshopKind, &c.workshopID, &c.workshopSlug
+		dest[13], dest[14] = &c.BookedCount, &c.WaitlistCount
 		if err := rows.Scan(dest...); err != nil {
 			return nil, err
 		}

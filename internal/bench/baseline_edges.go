@@ -23,22 +23,22 @@ type edge struct {
 // edges are loaded in the service's order.
 var edges = []edge{
 	{
-		table: "class_types", head: sqlClassTypesHead, columns: classTypeColumns, name: []int{6},
+		table: "class_types", head: sqlClassTypesHead, columns: classTypeColumns, name: []int{1},
 		fk:  func(r *baselineRow) *uuid.UUID { return &r.classType },
 		set: func(r *baselineRow, n namedRef) { r.ClassType = n },
 	},
 	{
-		table: "instructors", head: sqlInstructorsHead, columns: instructorColumns, name: []int{5, 6},
+		table: "instructors", head: sqlInstructorsHead, columns: instructorColumns, name: []int{1, 2},
 		fk:  func(r *baselineRow) *uuid.UUID { return r.instructor },
 		set: func(r *baselineRow, n namedRef) { r.Instructor = &n },
 	},
 	{
-		table: "locations", head: sqlLocationsHead, columns: locationColumns, name: []int{5},
+		table: "locations", head: sqlLocationsHead, columns: locationColumns, name: []int{1},
 		fk:  func(r *baselineRow) *uuid.UUID { return r.location },
 		set: func(r *baselineRow, n namedRef) { r.Location = &n },
 	},
 	{
-		table: "rooms", head: sqlRoomsHead, columns: roomColumns, name: []int{6},
+		table: "rooms", head: sqlRoomsHead, columns: roomColumns, name: []int{1},
 		fk:  func(r *baselineRow) *uuid.UUID { return r.room },
 		set: func(r *baselineRow, n namedRef) { r.Room = &n },
 	},

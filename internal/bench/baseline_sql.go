@@ -8,9 +8,10 @@ import (
 // The statements of the schedule read, as the service issues them (captured
 // from ent with a pgx tracer; TestBaselineIssuesServiceSQL keeps them equal):
 // the venue by slug (venue.Resolve), the classes of the
-// window filtered to the venue by the tenancy policy, one eager load per
-// edge (class type, instructor, location, room); the booked and waitlist
-// counts are columns of the class row (kept by a trigger on bookings).
+// window filtered to the venue by the tenancy policy (the columns a schedule
+// row shows and the edge keys only), one eager load per edge (class type,
+// instructor, location, room: id and name); the booked and waitlist counts
+// are columns of the class row (kept by a trigger on bookings).
 const (
 	sqlVenueBySlug = `SELECT "organizations"."id", "organizations"."created_at", "organizations"."updated_at", ` +
 		`"organizations"."name", "organizations"."slug", "organizations"."plan", "organizations"."currency", ` +
@@ -23,41 +24,30 @@ const (
 	// timezone column 7.
 	venueColumns = 21
 
-	sqlClasses = `SELECT "class_instances"."id", "class_instances"."created_at", "class_instances"."updated_at", ` +
-		`"class_instances"."organization_id", "class_instances"."import_ref", "class_instances"."class_type_id", ` +
+	sqlClasses = `SELECT "class_instances"."id", "class_instances"."class_type_id", ` +
 		`"class_instances"."instructor_id", "class_instances"."location_id", "class_instances"."room_id", ` +
 		`"class_instances"."start_time", "class_instances"."end_time", "class_instances"."capacity", ` +
-		`"class_instances"."status", "class_instances"."online", "class_instances"."listed", ` +
+		`"class_instances"."status", "class_instances"."online", ` +
 		`"class_instances"."workshop_entry_kind", "class_instances"."workshop_entry_id", ` +
 		`"class_instances"."workshop_entry_slug", "class_instances"."booked_count", ` +
 		`"class_instances"."waitlist_count" FROM "class_instances" ` +
 		`WHERE (("class_instances"."listed" AND "class_instances"."start_time" >= $1) ` +
 		`AND "class_instances"."start_time" < $2) AND "class_instances"."organization_id" = $3 ` +
 		`ORDER BY "class_instances"."start_time" ASC, "class_instances"."id" ASC LIMIT `
-	classColumns = 20
+	classColumns = 15
 
-	sqlClassTypesHead = `SELECT "class_types"."id", "class_types"."created_at", "class_types"."updated_at", ` +
-		`"class_types"."organization_id", "class_types"."import_ref", "class_types"."brand_id", "class_types"."name", ` +
-		`"class_types"."slug", "class_types"."description", "class_types"."duration_minutes", "class_types"."color", ` +
-		`"class_types"."active" FROM "class_types" WHERE "class_types"."id" IN (`
-	classTypeColumns = 12
+	sqlClassTypesHead = `SELECT "class_types"."id", "class_types"."name" FROM "class_types" WHERE "class_types"."id" IN (`
+	classTypeColumns  = 2
 
-	sqlInstructorsHead = `SELECT "instructors"."id", "instructors"."created_at", "instructors"."updated_at", ` +
-		`"instructors"."organization_id", "instructors"."import_ref", "instructors"."first_name", ` +
-		`"instructors"."last_name", "instructors"."email", "instructors"."bio", "instructors"."photo_url", ` +
-		`"instructors"."active" FROM "instructors" WHERE "instructors"."id" IN (`
-	instructorColumns = 11
+	sqlInstructorsHead = `SELECT "instructors"."id", "instructors"."first_name", "instructors"."last_name" ` +
+		`FROM "instructors" WHERE "instructors"."id" IN (`
+	instructorColumns = 3
 
-	sqlLocationsHead = `SELECT "locations"."id", "locations"."created_at", "locations"."updated_at", ` +
-		`"locations"."organization_id", "locations"."import_ref", "locations"."name", "locations"."address", ` +
-		`"locations"."city", "locations"."lat", "locations"."lng", "locations"."active" ` +
-		`FROM "locations" WHERE "locations"."id" IN (`
-	locationColumns = 11
+	sqlLocationsHead = `SELECT "locations"."id", "locations"."name" FROM "locations" WHERE "locations"."id" IN (`
+	locationColumns  = 2
 
-	sqlRoomsHead = `SELECT "rooms"."id", "rooms"."created_at", "rooms"."updated_at", "rooms"."organization_id", ` +
-		`"rooms"."import_ref", "rooms"."location_id", "rooms"."name", "rooms"."capacity", "rooms"."room_type", ` +
-		`"rooms"."active", "rooms"."floor_plan_url" FROM "rooms" WHERE "rooms"."id" IN (`
-	roomColumns = 11
+	sqlRoomsHead = `SELECT "rooms"."id", "rooms"."name" FROM "rooms" WHERE "rooms"."id" IN (`
+	roomColumns  = 2
 )
 
 // platformStatements start the statements the service issues around a

@@ -16,7 +16,9 @@ import (
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/instructor"
+	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/predicate"
+	"github.com/venueplatform/venue/ent/room"
 )
 
 // MaxRangeDays is the widest date range one schedule read may span.
@@ -50,8 +52,32 @@ type Row struct {
 	RequiresEntry bool
 }
 
+// listColumns are the class columns List reads: what a schedule row shows
+// and the keys of its edges. Timestamps, the import reference and the
+// cancellation details are left in the table.
+var listColumns = []string{
+	classinstance.FieldID,
+	classinstance.FieldClassTypeID,
+	classinstance.FieldInstructorID,
+	classinstance.FieldLocationID,
+	classinstance.FieldRoomID,
+	classinstance.FieldStartTime,
+	classinstance.FieldEndTime,
+	classinstance.FieldCapacity,
+	classinstance.FieldStatus,
+	classinstance.FieldOnline,
+	classinstance.FieldWorkshopEntryKind,
+	classinstance.FieldWorkshopEntryID,
+	classinstance.FieldWorkshopEntrySlug,
+	classinstance.FieldBookedCount,
+	classinstance.FieldWaitlistCount,
+}
+
 // List returns the listed class instances of the viewer's venue matching f,
-// ordered by start time, and whether the limit cut the list short.
+// ordered by start time, and whether the limit cut the list short. A row's
+// Class carries the columns of listColumns only (identity, times, status,
+// capacity and counts, online, workshop entry, edge keys), and its edges
+// their id and name (an instructor's first and last name).
 func List(ctx context.Context, client *ent.Client, f Filter, now time.Time) ([]Row, bool, error) {
 	limit := f.Limit
 	if limit <= 0 {
@@ -88,10 +114,11 @@ func List(ctx context.Context, client *ent.Client, f Filter, now time.Time) ([]R
 	}
 	classes, err := client.ClassInstance.Query().
 		Where(preds...).
-		WithClassType().
-		WithInstructor().
-		WithLocation().
-		WithRoom().
+		Select(listColumns...).
+		WithClassType(func(q *ent.ClassTypeQuery) { q.Select(classtype.FieldName) }).
+		WithInstructor(func(q *ent.InstructorQuery) { q.Select(instructor.FieldFirstName, instructor.FieldLastName) }).
+		WithLocation(func(q *ent.LocationQuery) { q.Select(location.FieldName) }).
+		WithRoom(func(q *ent.RoomQuery) { q.Select(room.FieldName) }).
 		Order(ent.Asc(classinstance.FieldStartTime), ent.Asc(classinstance.FieldID)).
 		Limit(limit + 1).
 		All(ctx)
