@@ -8,11 +8,15 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/ent/service"
+
 	"github.com/venueplatform/venue/internal/apperr"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/httpx"
 	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/inquiries"
+	"github.com/venueplatform/venue/internal/money"
 	"github.com/venueplatform/venue/internal/pagination"
 )
 
@@ -108,6 +112,38 @@ func (h *Handler) ListMyInquiries(ctx context.Context, params api.ListMyInquirie
 		}
 		if r.Venue != nil {
 			item.Venue = api.InquiryVenue{Slug: r.Venue.Slug, Name: r.Venue.Name}
+		}
+		out.Data = append(out.Data, item)
+	}
+	return out, nil
+}
+
+// ListVenueServices implements api.Handler: the venue's active, listed
+// services, read as a public visitor of the venue.
+func (h *Handler) ListVenueServices(ctx context.Context, p api.ListVenueServicesParams) (*api.InquiryServiceListResponse, error) {
+	ctx, _, err := h.venueContext(ctx, p.Slug)
+	if err != nil {
+		return nil, err
+	}
+	q := h.client.Service.Query().Where(service.IsActive(true), service.Listed(true))
+	if p.AcceptsInquiries.Set {
+		q.Where(service.AcceptsInquiries(p.AcceptsInquiries.Value))
+	}
+	rows, err := q.Order(ent.Asc(service.FieldSortOrder), ent.Asc(service.FieldName), ent.Asc(service.FieldID)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &api.InquiryServiceListResponse{Data: make([]api.InquiryService, 0, len(rows))}
+	for _, r := range rows {
+		item := api.InquiryService{
+			ID: r.ID, Name: r.Name, Slug: r.Slug, Description: r.Description, Category: r.Category,
+			DurationMinutes: r.DurationMinutes, PriceAmount: money.ToMajor(r.PriceMinor, r.Currency),
+			PriceMinor: r.PriceMinor, Currency: r.Currency, AcceptsInquiries: r.AcceptsInquiries,
+		}
+		if r.ImageURL != "" {
+			item.ImageURL = api.NewOptNilString(r.ImageURL)
+		} else {
+			item.ImageURL.SetToNull()
 		}
 		out.Data = append(out.Data, item)
 	}

@@ -397,3 +397,36 @@ func TestInquiryStoredRowsAreVenueOwned(t *testing.T) {
 	_, err = e.db().Inquiry.Get(e.otherOp, res.Response.Data.ID)
 	require.True(t, ent.IsNotFound(err))
 }
+
+func TestVenueServicesList(t *testing.T) {
+	e := newInquiryEnv(t)
+	ctx := context.Background()
+	c := e.studio.apiClient(t, "")
+	e.db().Service.Create().SetName("Staff only").SetSlug("staff-only").SetDurationMinutes(30).
+		SetPriceMinor(0).SetCurrency("DKK").SetListed(false).SaveX(e.studio.op)
+
+	all, err := c.ListVenueServices(ctx, api.ListVenueServicesParams{Slug: "studio"})
+	require.NoError(t, err)
+	var names []string
+	for _, s := range all.Data {
+		names = append(names, s.Name)
+	}
+	require.ElementsMatch(t, []string{"Deep tissue massage", "Walk-in haircut"}, names, "active and listed only")
+	open, err := c.ListVenueServices(ctx, api.ListVenueServicesParams{Slug: "studio", AcceptsInquiries: api.NewOptBool(true)})
+	require.NoError(t, err)
+	require.Len(t, open.Data, 1)
+	m := open.Data[0]
+	require.Equal(t, e.massage, m.ID)
+	require.Equal(t, 60, m.DurationMinutes)
+	require.Equal(t, int64(65000), m.PriceMinor)
+	require.InDelta(t, 650.0, m.PriceAmount, 0.001)
+	require.True(t, m.ImageURL.IsNull())
+
+	// Each venue lists its own; an unknown venue is 404.
+	other, err := c.ListVenueServices(ctx, api.ListVenueServicesParams{Slug: "other"})
+	require.NoError(t, err)
+	require.Len(t, other.Data, 1)
+	require.Equal(t, e.otherSvc, other.Data[0].ID)
+	_, err = c.ListVenueServices(ctx, api.ListVenueServicesParams{Slug: "nowhere"})
+	require.Equal(t, http.StatusNotFound, errorOf(t, err).StatusCode)
+}

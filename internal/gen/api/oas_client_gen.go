@@ -519,7 +519,9 @@ type Invoker interface {
 	// The booking's status, `checked_in_at`, `updated_at` token, the class's
 	// status and timing, the targets a correction may set now
 	// (`allowed_targets`), the late-cancellation fee, and the notification
-	// availability of the member by channel.
+	// availability of the member by channel. Besides an API key with
+	// `read:bookings`, staff who may correct attendance may read it
+	// (`bookings.mark_no_show`, `booking.checkin` or `bookings.manage`).
 	//
 	// GET /admin/checkin/{classInstanceId}/bookings/{bookingId}/attendance
 	GetAdminBookingAttendance(ctx context.Context, params GetAdminBookingAttendanceParams) (*CheckinAttendanceResponse, error)
@@ -878,6 +880,15 @@ type Invoker interface {
 	//
 	// GET /venues/{slug}/offers
 	ListVenueOffers(ctx context.Context, params ListVenueOffersParams) (*OfferListResponse, error)
+	// ListVenueServices invokes listVenueServices operation.
+	//
+	// The venue's active, listed services, in display order, with the
+	// `id` to send as `service_id` when filing an inquiry.
+	// `accepts_inquiries=true` keeps only the services that take
+	// inquiries. Public; an unknown venue is 404 `NOT_FOUND`.
+	//
+	// GET /venues/{slug}/services
+	ListVenueServices(ctx context.Context, params ListVenueServicesParams) (*InquiryServiceListResponse, error)
 	// ListVenues invokes listVenues operation.
 	//
 	// `search` matches name, slug and city (case-insensitive). With `lat` and `lng`
@@ -946,7 +957,9 @@ type Invoker interface {
 	// stopped mid-way, or the commit's outcome is unknown) blocks further
 	// reassignments of the booking with 503 `booking_reassign_unresolved`
 	// (`details.attempt_id`, `details.next_step` `close_attempt`) until it is
-	// closed with the close operation. Writes an audit entry
+	// closed with the close operation. A reassignment of the same booking
+	// still in flight answers the same 503 (retry after reading the booking:
+	// its `updated_at` and pass will have changed). Writes an audit entry
 	// `checkin.funding.reassign`.
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding
@@ -4472,7 +4485,9 @@ func (c *Client) sendDisableWebhookSubscription(ctx context.Context, request Opt
 // The booking's status, `checked_in_at`, `updated_at` token, the class's
 // status and timing, the targets a correction may set now
 // (`allowed_targets`), the late-cancellation fee, and the notification
-// availability of the member by channel.
+// availability of the member by channel. Besides an API key with
+// `read:bookings`, staff who may correct attendance may read it
+// (`bookings.mark_no_show`, `booking.checkin` or `bookings.manage`).
 //
 // GET /admin/checkin/{classInstanceId}/bookings/{bookingId}/attendance
 func (c *Client) GetAdminBookingAttendance(ctx context.Context, params GetAdminBookingAttendanceParams) (*CheckinAttendanceResponse, error) {
@@ -8243,6 +8258,85 @@ func (c *Client) sendListVenueOffers(ctx context.Context, params ListVenueOffers
 	return result, nil
 }
 
+// ListVenueServices invokes listVenueServices operation.
+//
+// The venue's active, listed services, in display order, with the
+// `id` to send as `service_id` when filing an inquiry.
+// `accepts_inquiries=true` keeps only the services that take
+// inquiries. Public; an unknown venue is 404 `NOT_FOUND`.
+//
+// GET /venues/{slug}/services
+func (c *Client) ListVenueServices(ctx context.Context, params ListVenueServicesParams) (*InquiryServiceListResponse, error) {
+	res, err := c.sendListVenueServices(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListVenueServices(ctx context.Context, params ListVenueServicesParams) (res *InquiryServiceListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/venues/"
+	{
+		// Encode "slug" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "slug",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Slug))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/services"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "accepts_inquiries" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "accepts_inquiries",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.AcceptsInquiries.Get(); ok {
+				return e.EncodeValue(conv.BoolToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListVenueServicesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListVenues invokes listVenues operation.
 //
 // `search` matches name, slug and city (case-insensitive). With `lat` and `lng`
@@ -8883,7 +8977,9 @@ func (c *Client) sendPingWebhookSubscription(ctx context.Context, params PingWeb
 // stopped mid-way, or the commit's outcome is unknown) blocks further
 // reassignments of the booking with 503 `booking_reassign_unresolved`
 // (`details.attempt_id`, `details.next_step` `close_attempt`) until it is
-// closed with the close operation. Writes an audit entry
+// closed with the close operation. A reassignment of the same booking
+// still in flight answers the same 503 (retry after reading the booking:
+// its `updated_at` and pass will have changed). Writes an audit entry
 // `checkin.funding.reassign`.
 //
 // POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding

@@ -5644,7 +5644,9 @@ func (s *Server) handleDisableWebhookSubscriptionRequest(args [1]string, argsEsc
 // The booking's status, `checked_in_at`, `updated_at` token, the class's
 // status and timing, the targets a correction may set now
 // (`allowed_targets`), the late-cancellation fee, and the notification
-// availability of the member by channel.
+// availability of the member by channel. Besides an API key with
+// `read:bookings`, staff who may correct attendance may read it
+// (`bookings.mark_no_show`, `booking.checkin` or `bookings.manage`).
 //
 // GET /admin/checkin/{classInstanceId}/bookings/{bookingId}/attendance
 func (s *Server) handleGetAdminBookingAttendanceRequest(args [2]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -10739,6 +10741,108 @@ func (s *Server) handleListVenueOffersRequest(args [1]string, argsEscaped bool, 
 	}
 }
 
+// handleListVenueServicesRequest handles listVenueServices operation.
+//
+// The venue's active, listed services, in display order, with the
+// `id` to send as `service_id` when filing an inquiry.
+// `accepts_inquiries=true` keeps only the services that take
+// inquiries. Public; an unknown venue is 404 `NOT_FOUND`.
+//
+// GET /venues/{slug}/services
+func (s *Server) handleListVenueServicesRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: ListVenueServicesOperation,
+			ID:   "listVenueServices",
+		}
+	)
+	params, err := decodeListVenueServicesParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+
+	var response *InquiryServiceListResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    ListVenueServicesOperation,
+			OperationSummary: "A venue's bookable appointment services",
+			OperationID:      "listVenueServices",
+			Body:             nil,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "slug",
+					In:   "path",
+				}: params.Slug,
+				{
+					Name: "accepts_inquiries",
+					In:   "query",
+				}: params.AcceptsInquiries,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = struct{}
+			Params   = ListVenueServicesParams
+			Response = *InquiryServiceListResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackListVenueServicesParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.ListVenueServices(ctx, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.ListVenueServices(ctx, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeListVenueServicesResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
 // handleListVenuesRequest handles listVenues operation.
 //
 // `search` matches name, slug and city (case-insensitive). With `lat` and `lng`
@@ -11469,7 +11573,9 @@ func (s *Server) handlePingWebhookSubscriptionRequest(args [1]string, argsEscape
 // stopped mid-way, or the commit's outcome is unknown) blocks further
 // reassignments of the booking with 503 `booking_reassign_unresolved`
 // (`details.attempt_id`, `details.next_step` `close_attempt`) until it is
-// closed with the close operation. Writes an audit entry
+// closed with the close operation. A reassignment of the same booking
+// still in flight answers the same 503 (retry after reading the booking:
+// its `updated_at` and pass will have changed). Writes an audit entry
 // `checkin.funding.reassign`.
 //
 // POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding

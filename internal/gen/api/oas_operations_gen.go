@@ -81,6 +81,7 @@ const (
 	ListVenueInstructorsOperation                  OperationName = "ListVenueInstructors"
 	ListVenueLocationsOperation                    OperationName = "ListVenueLocations"
 	ListVenueOffersOperation                       OperationName = "ListVenueOffers"
+	ListVenueServicesOperation                     OperationName = "ListVenueServices"
 	ListVenuesOperation                            OperationName = "ListVenues"
 	ListWebhookDeliveriesOperation                 OperationName = "ListWebhookDeliveries"
 	ListWebhookDeliveryAttemptsOperation           OperationName = "ListWebhookDeliveryAttempts"

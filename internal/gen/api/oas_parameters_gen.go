@@ -7107,6 +7107,144 @@ func decodeListVenueOffersParams(args [1]string, argsEscaped bool, r *http.Reque
 	return params, nil
 }
 
+// ListVenueServicesParams is parameters of listVenueServices operation.
+type ListVenueServicesParams struct {
+	// The venue's URL slug.
+	Slug             string
+	AcceptsInquiries OptBool `json:",omitempty,omitzero"`
+}
+
+func unpackListVenueServicesParams(packed middleware.Parameters) (params ListVenueServicesParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "slug",
+			In:   "path",
+		}
+		params.Slug = packed[key].(string)
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "accepts_inquiries",
+			In:   "query",
+		}
+		if v, ok := packed[key]; ok {
+			params.AcceptsInquiries = v.(OptBool)
+		}
+	}
+	return params
+}
+
+func decodeListVenueServicesParams(args [1]string, argsEscaped bool, r *http.Request) (params ListVenueServicesParams, _ error) {
+	q := uri.NewQueryDecoder(r.URL.Query())
+	// Decode path: slug.
+	if err := func() error {
+		param := args[0]
+		if argsEscaped {
+			unescaped, err := url.PathUnescape(args[0])
+			if err != nil {
+				return errors.Wrap(err, "unescape path")
+			}
+			param = unescaped
+		}
+		if len(param) > 0 {
+			d := uri.NewPathDecoder(uri.PathDecoderConfig{
+				Param:   "slug",
+				Value:   param,
+				Style:   uri.PathStyleSimple,
+				Explode: false,
+			})
+
+			if err := func() error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToString(val)
+				if err != nil {
+					return err
+				}
+
+				params.Slug = c
+				return nil
+			}(); err != nil {
+				return err
+			}
+			if err := func() error {
+				if err := (validate.String{
+					MinLength:     1,
+					MinLengthSet:  true,
+					MaxLength:     100,
+					MaxLengthSet:  true,
+					Email:         false,
+					Hostname:      false,
+					Regex:         nil,
+					MinNumeric:    0,
+					MinNumericSet: false,
+					MaxNumeric:    0,
+					MaxNumericSet: false,
+				}).Validate(string(params.Slug)); err != nil {
+					return errors.Wrap(err, "string")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return validate.ErrFieldRequired
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "slug",
+			In:   "path",
+			Err:  err,
+		}
+	}
+	// Decode query: accepts_inquiries.
+	if err := func() error {
+		cfg := uri.QueryParameterDecodingConfig{
+			Name:    "accepts_inquiries",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.HasParam(cfg); err == nil {
+			if err := q.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotAcceptsInquiriesVal bool
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToBool(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotAcceptsInquiriesVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.AcceptsInquiries.SetTo(paramsDotAcceptsInquiriesVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "accepts_inquiries",
+			In:   "query",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
 // ListVenuesParams is parameters of listVenues operation.
 type ListVenuesParams struct {
 	Search OptString  `json:",omitempty,omitzero"`

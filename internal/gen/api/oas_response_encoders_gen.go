@@ -1023,6 +1023,19 @@ func encodeListVenueOffersResponse(response *OfferListResponse, w http.ResponseW
 	return nil
 }
 
+func encodeListVenueServicesResponse(response *InquiryServiceListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeListVenuesResponse(response *VenueListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)

@@ -9076,6 +9076,159 @@ func (s *InquiryListResponse) SetMeta(val InquiryListMeta) {
 	s.Meta = val
 }
 
+// An appointment service on the venue's public pages.
+// Ref: #/components/schemas/InquiryService
+type InquiryService struct {
+	AcceptsInquiries bool         `json:"accepts_inquiries"`
+	Category         string       `json:"category"`
+	Currency         string       `json:"currency"`
+	Description      string       `json:"description"`
+	DurationMinutes  int          `json:"duration_minutes"`
+	ID               uuid.UUID    `json:"id"`
+	ImageURL         OptNilString `json:"image_url"`
+	Name             string       `json:"name"`
+	// Major currency units.
+	PriceAmount float64 `json:"price_amount"`
+	PriceMinor  int64   `json:"price_minor"`
+	Slug        string  `json:"slug"`
+}
+
+// GetAcceptsInquiries returns the value of AcceptsInquiries.
+func (s *InquiryService) GetAcceptsInquiries() bool {
+	return s.AcceptsInquiries
+}
+
+// GetCategory returns the value of Category.
+func (s *InquiryService) GetCategory() string {
+	return s.Category
+}
+
+// GetCurrency returns the value of Currency.
+func (s *InquiryService) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDescription returns the value of Description.
+func (s *InquiryService) GetDescription() string {
+	return s.Description
+}
+
+// GetDurationMinutes returns the value of DurationMinutes.
+func (s *InquiryService) GetDurationMinutes() int {
+	return s.DurationMinutes
+}
+
+// GetID returns the value of ID.
+func (s *InquiryService) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetImageURL returns the value of ImageURL.
+func (s *InquiryService) GetImageURL() OptNilString {
+	return s.ImageURL
+}
+
+// GetName returns the value of Name.
+func (s *InquiryService) GetName() string {
+	return s.Name
+}
+
+// GetPriceAmount returns the value of PriceAmount.
+func (s *InquiryService) GetPriceAmount() float64 {
+	return s.PriceAmount
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *InquiryService) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetSlug returns the value of Slug.
+func (s *InquiryService) GetSlug() string {
+	return s.Slug
+}
+
+// SetAcceptsInquiries sets the value of AcceptsInquiries.
+func (s *InquiryService) SetAcceptsInquiries(val bool) {
+	s.AcceptsInquiries = val
+}
+
+// SetCategory sets the value of Category.
+func (s *InquiryService) SetCategory(val string) {
+	s.Category = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *InquiryService) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDescription sets the value of Description.
+func (s *InquiryService) SetDescription(val string) {
+	s.Description = val
+}
+
+// SetDurationMinutes sets the value of DurationMinutes.
+func (s *InquiryService) SetDurationMinutes(val int) {
+	s.DurationMinutes = val
+}
+
+// SetID sets the value of ID.
+func (s *InquiryService) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetImageURL sets the value of ImageURL.
+func (s *InquiryService) SetImageURL(val OptNilString) {
+	s.ImageURL = val
+}
+
+// SetName sets the value of Name.
+func (s *InquiryService) SetName(val string) {
+	s.Name = val
+}
+
+// SetPriceAmount sets the value of PriceAmount.
+func (s *InquiryService) SetPriceAmount(val float64) {
+	s.PriceAmount = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *InquiryService) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetSlug sets the value of Slug.
+func (s *InquiryService) SetSlug(val string) {
+	s.Slug = val
+}
+
+// Ref: #/components/schemas/InquiryServiceListResponse
+type InquiryServiceListResponse struct {
+	Data  []InquiryService `json:"data"`
+	Error struct{}         `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *InquiryServiceListResponse) GetData() []InquiryService {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *InquiryServiceListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *InquiryServiceListResponse) SetData(val []InquiryService) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *InquiryServiceListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 // Ref: #/components/schemas/InquiryStatusKey
 type InquiryStatusKey string
 
@@ -13086,6 +13239,69 @@ func (o OptMfaVerifyRequestType) Get() (v MfaVerifyRequestType, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptMfaVerifyRequestType) Or(d MfaVerifyRequestType) MfaVerifyRequestType {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptNilString returns new OptNilString with value set to v.
+func NewOptNilString(v string) OptNilString {
+	return OptNilString{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilString is optional nullable string.
+type OptNilString struct {
+	Value string
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilString was set.
+func (o OptNilString) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilString) Reset() {
+	var v string
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilString) SetTo(v string) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilString) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilString) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v string
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilString) Get() (v string, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilString) Or(d string) string {
 	if v, ok := o.Get(); ok {
 		return v
 	}

@@ -506,7 +506,9 @@ type Handler interface {
 	// The booking's status, `checked_in_at`, `updated_at` token, the class's
 	// status and timing, the targets a correction may set now
 	// (`allowed_targets`), the late-cancellation fee, and the notification
-	// availability of the member by channel.
+	// availability of the member by channel. Besides an API key with
+	// `read:bookings`, staff who may correct attendance may read it
+	// (`bookings.mark_no_show`, `booking.checkin` or `bookings.manage`).
 	//
 	// GET /admin/checkin/{classInstanceId}/bookings/{bookingId}/attendance
 	GetAdminBookingAttendance(ctx context.Context, params GetAdminBookingAttendanceParams) (*CheckinAttendanceResponse, error)
@@ -865,6 +867,15 @@ type Handler interface {
 	//
 	// GET /venues/{slug}/offers
 	ListVenueOffers(ctx context.Context, params ListVenueOffersParams) (*OfferListResponse, error)
+	// ListVenueServices implements listVenueServices operation.
+	//
+	// The venue's active, listed services, in display order, with the
+	// `id` to send as `service_id` when filing an inquiry.
+	// `accepts_inquiries=true` keeps only the services that take
+	// inquiries. Public; an unknown venue is 404 `NOT_FOUND`.
+	//
+	// GET /venues/{slug}/services
+	ListVenueServices(ctx context.Context, params ListVenueServicesParams) (*InquiryServiceListResponse, error)
 	// ListVenues implements listVenues operation.
 	//
 	// `search` matches name, slug and city (case-insensitive). With `lat` and `lng`
@@ -933,7 +944,9 @@ type Handler interface {
 	// stopped mid-way, or the commit's outcome is unknown) blocks further
 	// reassignments of the booking with 503 `booking_reassign_unresolved`
 	// (`details.attempt_id`, `details.next_step` `close_attempt`) until it is
-	// closed with the close operation. Writes an audit entry
+	// closed with the close operation. A reassignment of the same booking
+	// still in flight answers the same 503 (retry after reading the booking:
+	// its `updated_at` and pass will have changed). Writes an audit entry
 	// `checkin.funding.reassign`.
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding
