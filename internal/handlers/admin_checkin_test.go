@@ -163,6 +163,15 @@ func TestCheckinContact(t *testing.T) {
 	}
 	require.True(t, e.audited(t, "checkin.contact", "class:"+e.now.String()))
 
+	// A retry with the same Idempotency-Key replays the answer and sends nothing again.
+	keyed := api.ContactAdminCheckinClassParams{ClassInstanceId: e.now, IdempotencyKey: api.NewOptString("contact-1")}
+	first, err := desk.ContactAdminCheckinClass(e.ctx, req, keyed)
+	require.NoError(t, err)
+	replay, err := desk.ContactAdminCheckinClass(e.ctx, req, keyed)
+	require.NoError(t, err)
+	require.Equal(t, first.Data, replay.Data)
+	require.Equal(t, 4, e.outbox(t))
+
 	// The members have no phone number: SMS skips them with the reason.
 	sms := &api.CheckinContactRequest{Channel: api.CheckinContactRequestChannelSMS, BookingIds: []uuid.UUID{e.confirmed}, Message: "Late?"}
 	res, err = desk.ContactAdminCheckinClass(e.ctx, sms, params)

@@ -198,3 +198,36 @@ func TestFundingReassignment(t *testing.T) {
 	require.Equal(t, 5, e.clips(t, e.passA))
 	require.Equal(t, 3, e.clips(t, e.passB))
 }
+
+// TestFundingReassignmentConcurrent: the same reassignment sent eight times at once moves the
+// funding exactly once; the others are refused without touching a pass.
+func TestFundingReassignmentConcurrent(t *testing.T) {
+	e := newDeskEnv(t)
+	mgr := e.staff(t, "manager@desk.example", "bookings.manage")
+	req := &api.CheckinReassignRequest{NewPassID: e.passB, ExpectedUpdatedAt: e.token(t, e.now, e.confirmed)}
+	req.ExpectedOldPassID.SetTo(e.passA)
+	params := api.ReassignAdminBookingFundingParams{ClassInstanceId: e.now, BookingId: e.confirmed}
+	const n = 8
+	errs := make(chan error, n)
+	for range n {
+		go func() {
+			_, err := mgr.ReassignAdminBookingFunding(e.ctx, req, params)
+			errs <- err
+		}()
+	}
+	ok := 0
+	for range n {
+		err := <-errs
+		if err == nil {
+			ok++
+			continue
+		}
+		es := errorOf(t, err)
+		require.Contains(t, []string{"STALE_TARGET", "booking_reassign_unresolved", "PASS_SHIFT_CONFLICT"}, es.Response.Error.Code)
+	}
+	require.Equal(t, 1, ok)
+	require.Equal(t, e.passB, *e.booking(t, e.confirmed).PassID)
+	require.Equal(t, 6, e.clips(t, e.passA))
+	require.Equal(t, 2, e.clips(t, e.passB))
+	require.Zero(t, e.db().BookingReassignment.Query().Where(bookingreassignment.StatusEQ(bookingreassignment.StatusPending)).CountX(e.op))
+}

@@ -309,7 +309,7 @@ func TestRelayAndWorkerDeliverCommittedRowsOnce(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 4, res.Queued)
 
-	relay := &notify.Relay{Pool: pool, River: rc, Log: log}
+	relay := &notify.Relay{Pool: pool, Log: log} // an insert-only client of its own
 	n, err := relay.Once(ctx)
 	require.NoError(t, err)
 	require.Equal(t, 4, n)

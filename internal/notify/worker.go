@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 )
 
 const (
@@ -128,7 +130,9 @@ func (w *Worker) record(ctx context.Context, id uuid.UUID, sql string, args ...a
 // marks them dispatched, in one transaction. A crash before commit leaves the rows for the
 // next pass; after commit the jobs exist.
 type Relay struct {
-	Pool  *pgxpool.Pool
+	Pool *pgxpool.Pool
+	// River inserts the jobs; nil means an insert-only client (no pool, no workers): the
+	// jobs are worked by whichever instances run the workers.
 	River *river.Client[pgx.Tx]
 	// Interval between passes when the last one found nothing; zero means a second.
 	Interval time.Duration
@@ -136,6 +140,11 @@ type Relay struct {
 	Batch int
 	Log   *slog.Logger
 }
+
+// inserter is the insert-only River client of relays built without one.
+var inserter = sync.OnceValues(func() (*river.Client[pgx.Tx], error) {
+	return river.NewClient(riverpgxv5.New(nil), &river.Config{})
+})
 
 // Once makes one pass and returns how many deliveries it queued.
 func (r *Relay) Once(ctx context.Context) (int, error) {
@@ -165,7 +174,13 @@ func (r *Relay) Once(ctx context.Context) (int, error) {
 	for i, id := range ids {
 		params[i] = river.InsertManyParams{Args: DeliverArgs{DeliveryID: id}}
 	}
-	if _, err := r.River.InsertManyTx(ctx, tx, params); err != nil {
+	rc := r.River
+	if rc == nil {
+		if rc, err = inserter(); err != nil {
+			return 0, fmt.Errorf("relay: river inserter: %w", err)
+		}
+	}
+	if _, err := rc.InsertManyTx(ctx, tx, params); err != nil {
 		return 0, fmt.Errorf("relay: insert jobs: %w", err)
 	}
 	if _, err := tx.Exec(ctx, `UPDATE notification_deliveries SET dispatched_at = now() WHERE id = ANY($1)`, ids); err != nil {

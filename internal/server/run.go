@@ -103,6 +103,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 	if err := proxyConfig(&deps); err != nil {
 		return err
 	}
+	cfg.RegisterWorkers = withNotifyWorker(cfg.RegisterWorkers) // notification delivery (notify.go)
 	stopJobs, err := startJobs(ctx, cfg, deps)
 	if err != nil {
 		return err
@@ -110,6 +111,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 	// Jobs stop after the HTTP server has drained (a request may still enqueue) and
 	// before the database goes.
 	defer stopJobs()
+	runNotifyRelay(ctx, deps)
 	// Expired idempotency keys are swept hourly by every instance (cheap and idempotent).
 	go idempotency.NewStore(pool, 0, 0).SweepEvery(ctx, time.Hour, log)
 	if cfg.MCP != nil {
