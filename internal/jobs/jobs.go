@@ -21,6 +21,8 @@ type Client = river.Client[pgx.Tx]
 const (
 	// DefaultWebhookWorkers is the concurrency of the webhooks queue on one instance.
 	DefaultWebhookWorkers = 20
+	// DefaultRescueAfter is Config.RescueAfter's default.
+	DefaultRescueAfter = 2 * time.Minute
 	// defaultWorkers is the concurrency of River's default queue, for other work.
 	defaultWorkers = 10
 	// migrateLockKey is the advisory lock that serialises Migrate across instances
@@ -41,6 +43,11 @@ type Config struct {
 	// (River's defaults when zero); tests shorten them.
 	FetchPollInterval time.Duration
 	FetchCooldown     time.Duration
+	// RescueAfter is how long a job may stay running before it is taken as abandoned (its
+	// instance crashed) and run again; zero means DefaultRescueAfter. River's own default is
+	// an hour, which would hold a crashed instance's deliveries that long. Jobs of every kind
+	// must finish within it; River's default job timeout is lowered to it when longer.
+	RescueAfter time.Duration
 	// Register adds further workers (notifications, renewals) before the client is built.
 	Register func(*river.Workers) error
 }
@@ -106,10 +113,16 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*Client, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.RescueAfter <= 0 {
+		cfg.RescueAfter = DefaultRescueAfter
+	}
 	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
 		Logger:            cfg.Logger,
 		FetchPollInterval: cfg.FetchPollInterval,
 		FetchCooldown:     cfg.FetchCooldown,
+		// River's default job timeout is a minute; it may not exceed the rescue delay.
+		JobTimeout:           min(time.Minute, cfg.RescueAfter),
+		RescueStuckJobsAfter: cfg.RescueAfter,
 		Queues: map[string]river.QueueConfig{
 			river.QueueDefault: {MaxWorkers: defaultWorkers},
 			dispatch.Queue:     {MaxWorkers: cfg.WebhookWorkers},

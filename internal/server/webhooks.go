@@ -37,13 +37,21 @@ func startJobs(ctx context.Context, cfg Config, d Deps) (stop func(), err error)
 	if err != nil {
 		return nil, err
 	}
+	rescue := wcfg.RescueAfter
+	if rescue == 0 {
+		rescue = jobs.DefaultRescueAfter
+	}
 	jcfg := jobs.Config{
 		Webhooks: dispatch.Config{
 			Store:    store.New(d.Client),
 			Sender:   deliver.New(wcfg.Sender),
 			Schedule: wcfg.Schedule,
+			// One attempt takes at most the sender's timeout (10 s by default); the job
+			// must end well within the rescue delay.
+			JobTimeout: min(time.Minute, rescue/2),
 		},
 		WebhookWorkers: wcfg.Workers,
+		RescueAfter:    rescue,
 		Logger:         d.Log,
 	}
 	if cfg.RegisterWorkers != nil {

@@ -25,6 +25,9 @@ const (
 	EnvWorkers = "VENUE_WEBHOOK_WORKERS"
 	// EnvTimeout bounds one attempt (a Go duration). Default 10s.
 	EnvTimeout = "VENUE_WEBHOOK_TIMEOUT"
+	// EnvRescueAfter is how long a job may stay running before it is taken as abandoned
+	// by a crashed instance and run again (a Go duration, at least 15s). Default 2m.
+	EnvRescueAfter = "VENUE_JOBS_RESCUE_AFTER"
 )
 
 // Config is the configuration of webhook delivery.
@@ -35,6 +38,8 @@ type Config struct {
 	Schedule retry.Schedule
 	// Workers is the concurrency of the webhooks queue; zero means the jobs default.
 	Workers int
+	// RescueAfter is the jobs' stuck-job rescue delay; zero means the jobs default.
+	RescueAfter time.Duration
 }
 
 // FromEnv reads Config from the environment.
@@ -55,6 +60,11 @@ func FromEnv() (Config, error) {
 	if v := os.Getenv(EnvWorkers); v != "" {
 		if c.Workers, err = strconv.Atoi(v); err != nil || c.Workers < 1 {
 			return c, fmt.Errorf("%s: want a positive integer", EnvWorkers)
+		}
+	}
+	if v := os.Getenv(EnvRescueAfter); v != "" {
+		if c.RescueAfter, err = time.ParseDuration(v); err != nil || c.RescueAfter < 15*time.Second {
+			return c, fmt.Errorf("%s: want a duration of at least 15s", EnvRescueAfter)
 		}
 	}
 	if v := os.Getenv(EnvRetryDelays); v != "" {
