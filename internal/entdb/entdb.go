@@ -9,6 +9,7 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	_ "github.com/venueplatform/venue/ent/runtime" // policies and hooks
+	venuedb "github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/events"
 )
 
@@ -16,6 +17,7 @@ import (
 // the pool.
 func NewClient(pool *pgxpool.Pool) *ent.Client {
 	db := stdlib.OpenDBFromPool(pool)
-	// events.NewDriver: transactions of events.WithTx can carry River jobs.
-	return ent.NewClient(ent.Driver(events.NewDriver(db)))
+	// events.NewDriver: transactions of events.WithTx can carry River jobs;
+	// venuedb.WithDirectReads: reads marked by venuedb.DirectReads skip database/sql.
+	return ent.NewClient(ent.Driver(venuedb.WithDirectReads(events.NewDriver(db), pool)))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/db"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/money"
 	"github.com/venueplatform/venue/internal/pricing"
@@ -17,7 +18,9 @@ import (
 
 // GetVenueSchedule implements getVenueSchedule.
 func (h *Handler) GetVenueSchedule(ctx context.Context, p api.GetVenueScheduleParams) (*api.ScheduleResponse, error) {
-	ctx, org, err := h.venueContext(ctx, p.Slug)
+	// The venue and the schedule are plain reads: pgx scans them directly
+	// (db.DirectReads), the hot public read needs no database/sql layer.
+	ctx, org, err := h.venueContext(db.DirectReads(ctx), p.Slug)
 	if err != nil {
 		return nil, err
 	}

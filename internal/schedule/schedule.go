@@ -19,6 +19,7 @@ import (
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/predicate"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/internal/db"
 )
 
 // MaxRangeDays is the widest date range one schedule read may span.
@@ -112,6 +113,8 @@ func List(ctx context.Context, client *ent.Client, f Filter, now time.Time) ([]R
 			instructor.LastNameContainsFold(f.InstructorName),
 		)))
 	}
+	// The classes and their edges are hundreds of rows: scanned by pgx
+	// directly (db.DirectReads) when the client's driver offers it.
 	classes, err := client.ClassInstance.Query().
 		Where(preds...).
 		Select(listColumns...).
@@ -121,7 +124,7 @@ func List(ctx context.Context, client *ent.Client, f Filter, now time.Time) ([]R
 		WithRoom(func(q *ent.RoomQuery) { q.Select(room.FieldName) }).
 		Order(ent.Asc(classinstance.FieldStartTime), ent.Asc(classinstance.FieldID)).
 		Limit(limit + 1).
-		All(ctx)
+		All(db.DirectReads(ctx))
 	if err != nil {
 		return nil, false, fmt.Errorf("query classes: %w", err)
 	}
