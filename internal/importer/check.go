@@ -30,7 +30,7 @@ var singular = map[string]string{
 	SecInstructors: "instructor", SecPassTypes: "pass type", SecClasses: "class",
 	SecMembers: "member", SecPasses: "pass", SecBookings: "booking", SecPayments: "payment",
 	SecAlerts: "alert", SecOpeningHours: "opening hours", SecAmenities: "amenity", SecPhotos: "photo",
-	SecAddons: "add-on", SecGiftCards: "gift card",
+	SecAddons: "add-on", SecGiftCards: "gift card", SecServices: "service",
 }
 
 // begin registers an item: it checks its ref (present, at most 200

@@ -73,4 +73,8 @@
 // Speed: rows are inserted with CreateBulk in batches of 500 and people are
 // enrolled a few thousand at a time, so a document of 10,000 members imports
 // in seconds. Only one import per venue runs at a time (an advisory lock).
+//
+// The services extension: a section services (appointment services, with
+// accepts_inquiries for booking inquiries), written after gift_cards; slugs
+// are derived from names when absent and unique per venue, like pass types'.
 package importer

@@ -27,6 +27,7 @@ type Document struct {
 	Amenities    []Amenity      `json:"amenities,omitempty"`
 	Photos       []Photo        `json:"photos,omitempty"`
 	Addons       []Addon        `json:"addons,omitempty"`
+	Services     []Service      `json:"services,omitempty"`
 	GiftCards    []GiftCard     `json:"gift_cards,omitempty"`
 }
 
@@ -213,5 +214,5 @@ const (
 var Sections = []string{
 	SecBrands, SecLocations, SecRooms, SecClassTypes, SecInstructors, SecPassTypes,
 	SecClasses, SecMembers, SecPasses, SecBookings, SecPayments, SecAlerts,
-	SecOpeningHours, SecAmenities, SecPhotos, SecAddons, SecGiftCards,
+	SecOpeningHours, SecAmenities, SecPhotos, SecAddons, SecGiftCards, SecServices,
 }

@@ -129,7 +129,8 @@ func prepare(ctx context.Context, c *ent.Client, org uuid.UUID, doc *Document) (
 	p.checkPhotos()
 	p.checkAddons()
 	p.checkGiftCards()
-	for _, check := range []func(context.Context, *ent.Client) error{p.assignSlugs, p.checkDisplayIDs, p.checkCapacity, p.checkGiftCodes} {
+	p.checkServices()
+	for _, check := range []func(context.Context, *ent.Client) error{p.assignSlugs, p.checkDisplayIDs, p.checkCapacity, p.checkGiftCodes, p.assignServiceSlugs} {
 		if err := check(ctx, c); err != nil {
 			return nil, fmt.Errorf("import: %w", err)
 		}
@@ -173,6 +174,7 @@ func newPlan(doc *Document, org uuid.UUID, currency string, db existing) *plan {
 	register(p.ids[SecPhotos], db.photos, func(x *ent.Photo) uuid.UUID { return x.ID })
 	register(p.ids[SecAddons], db.addons, func(x *ent.AddonProduct) uuid.UUID { return x.ID })
 	register(p.ids[SecGiftCards], db.giftCards, func(x *ent.GiftCard) uuid.UUID { return x.ID })
+	register(p.ids[SecServices], db.services, func(x *ent.Service) uuid.UUID { return x.ID })
 	return p
 }
 
@@ -214,6 +216,7 @@ func (p *plan) write(ctx context.Context, c *ent.Client) (map[string]int, error)
 		{SecPhotos, p.writePhotos, func() int { return countNew(p.photos, func(x *photoPlan) bool { return x.ex == nil }) }},
 		{SecAddons, p.writeAddons, func() int { return countNew(p.addons, func(x *addonPlan) bool { return x.ex == nil }) }},
 		{SecGiftCards, p.writeGiftCards, func() int { return countNew(p.giftCards, func(x *giftCardPlan) bool { return x.ex == nil }) }},
+		{SecServices, p.writeServices, func() int { return countNew(p.services, func(x *servicePlan) bool { return x.ex == nil }) }},
 	}
 	for _, s := range steps {
 		if err := s.write(ctx, c); err != nil {
@@ -245,7 +248,7 @@ func (p *plan) items() int {
 	return len(p.brands) + len(p.locations) + len(p.rooms) + len(p.classTypes) + len(p.instructors) +
 		len(p.passTypes) + len(p.classes) + len(p.members) + len(p.passes) + len(p.bookings) +
 		len(p.payments) + len(p.alerts) + len(p.openingHours) + len(p.amenities) + len(p.photos) +
-		len(p.addons) + len(p.giftCards)
+		len(p.addons) + len(p.giftCards) + len(p.services)
 }
 
 func (p *plan) advance(n int) {

@@ -81,7 +81,7 @@ func TestImportRoundTrip(t *testing.T) {
 	require.Equal(t, map[string]int{
 		"brands": 2, "locations": 2, "rooms": 3, "class_types": 2, "instructors": 2, "pass_types": 3,
 		"classes": 3, "members": 3, "passes": 2, "bookings": 5, "payments": 2, "alerts": 1,
-		"opening_hours": 0, "amenities": 0, "photos": 0, "addons": 0, "gift_cards": 0,
+		"opening_hours": 0, "amenities": 0, "photos": 0, "addons": 0, "gift_cards": 0, "services": 0,
 	}, res.Counts)
 	require.Equal(t, res.Counts, res.Created)
 	require.Len(t, res.IDs["rooms"], 3)

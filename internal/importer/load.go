@@ -91,6 +91,7 @@ func namedRefs(d *Document) refSet {
 		s.add(SecAlerts, a.Ref)
 	}
 	addExtraRefs(d, s)
+	addServiceRefs(d, s)
 	for k, v := range s {
 		slices.Sort(v)
 		s[k] = slices.Compact(v)
@@ -181,5 +182,8 @@ func loadExisting(ctx context.Context, c *ent.Client, refs refSet) (existing, er
 	}, func(x *ent.Alert) *string { return x.ImportRef }); err != nil {
 		return ex, wrap(SecAlerts, err)
 	}
-	return ex, loadExtra(ctx, c, refs, &ex)
+	if err := loadExtra(ctx, c, refs, &ex); err != nil {
+		return ex, err
+	}
+	return ex, loadServices(ctx, c, refs, &ex)
 }

@@ -14,7 +14,7 @@ import (
 var topLevel = []string{
 	"format", SecBrands, SecLocations, SecClassTypes, SecInstructors, SecClasses,
 	SecPassTypes, SecMembers, SecPasses, SecBookings, SecPayments, SecAlerts,
-	SecVenue, SecOpeningHours, SecAmenities, SecPhotos, SecAddons, SecGiftCards,
+	SecVenue, SecOpeningHours, SecAmenities, SecPhotos, SecAddons, SecGiftCards, SecServices,
 }
 
 // Parse reads a document strictly: malformed JSON (with its line and column),
@@ -69,6 +69,7 @@ func Parse(r io.Reader) (*Document, error) {
 	decodeSection(&ps, top, SecPhotos, &doc.Photos)
 	decodeSection(&ps, top, SecAddons, &doc.Addons)
 	decodeSection(&ps, top, SecGiftCards, &doc.GiftCards)
+	decodeSection(&ps, top, SecServices, &doc.Services)
 	if err := ps.err(); err != nil {
 		return nil, err
 	}

@@ -35,6 +35,7 @@ type plan struct {
 	amenities    []*amenityPlan
 	photos       []*photoPlan
 	addons       []*addonPlan
+	services     []*servicePlan
 	giftCards    []*giftCardPlan
 	country      string
 
@@ -202,4 +203,5 @@ type existing struct {
 	photos       map[string]*ent.Photo
 	addons       map[string]*ent.AddonProduct
 	giftCards    map[string]*ent.GiftCard
+	services     map[string]*ent.Service
 }
