@@ -26,6 +26,11 @@
 // Idempotency-Key header equal to it), so a delivery repeated after a lost
 // answer can be recognised.
 //
+// A member who never retries does not leave the venue uninformed: every
+// server instance sweeps each minute for inquiries undelivered for more than
+// RedeliverAfter and delivers them (RedeliverPending; each attempt claimed
+// with a conditional update, at most MaxNotifyAttempts).
+//
 // The request id is the caller's Idempotency-Key (a UUID, lower-cased) or,
 // without one, a UUID the server chooses; either way it is returned in the
 // Idempotency-Key response header. It is unique per venue and user.

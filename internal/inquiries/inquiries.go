@@ -259,6 +259,11 @@ func (s *Service) deliver(vctx context.Context, o *ent.Organization, inq *ent.In
 	if err := s.client.Inquiry.UpdateOneID(inq.ID).AddNotifyAttempts(1).Exec(vctx); err != nil {
 		return nil, err
 	}
+	return s.notifyAndMark(vctx, o, inq)
+}
+
+// notifyAndMark sends inq to the venue's staff and records it as sent.
+func (s *Service) notifyAndMark(vctx context.Context, o *ent.Organization, inq *ent.Inquiry) (*ent.Inquiry, error) {
 	nctx, cancel := context.WithTimeout(vctx, notifyTimeout)
 	defer cancel()
 	err := s.notify.NotifyStaff(nctx, Notice{

@@ -1,9 +1,11 @@
 package server
 
 import (
+	"context"
 	"time"
 
 	"github.com/venueplatform/venue/internal/idempotency"
+	"github.com/venueplatform/venue/internal/inquiries"
 	"github.com/venueplatform/venue/internal/limits"
 )
 
@@ -18,4 +20,17 @@ func init() {
 	// server chooses the inquiry's request id (spec/parts/inquiries.yaml).
 	idempotencyPolicies["createVenueInquiry"] = idempotency.Optional(idempotency.UUID)
 	operationLimits["createVenueInquiry"] = limits.Rule{PerKey: &inquiryPerUser}
+}
+
+// runInquiryRedelivery starts, on every instance, the minute sweep that
+// delivers inquiries stored but not yet delivered to their venue's staff (a
+// member who got 503 INQUIRY_RECONCILE_FAILED and never retried); it stops
+// with ctx.
+func runInquiryRedelivery(ctx context.Context, d Deps) {
+	n, err := inquiries.NotifierFromEnv(d.Log)
+	if err != nil {
+		d.Log.Error("booking inquiry redelivery off", "error", err)
+		return
+	}
+	go inquiries.New(d.Client, n, d.Log).RedeliverEvery(ctx, time.Minute)
 }

@@ -112,6 +112,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 	// before the database goes.
 	defer stopJobs()
 	runNotifyRelay(ctx, deps)
+	runInquiryRedelivery(ctx, deps) // undelivered booking inquiries (inquiries.go)
 	// Expired idempotency keys are swept hourly by every instance (cheap and idempotent).
 	go idempotency.NewStore(pool, 0, 0).SweepEvery(ctx, time.Hour, log)
 	if cfg.MCP != nil {

@@ -51,6 +51,7 @@ var sites = map[string]string{
 	"me.favorites":             "checking that a venue exists (and is listed or related) and storing the signed-in user's own favourite",
 	"me.memberships":           "listing the signed-in user's own relationships across venues (bound to the user's id)",
 	"bookings.own":             "listing the signed-in user's own bookings across the venues they are related to (bound to the user's member ids)",
+	"inquiries.redeliver":      "the sweep that delivers stored but undelivered booking inquiries of every venue to their staff (each delivery acts as its venue)",
 	"inquiries.mine":           "listing the signed-in user's own booking inquiries across venues, and those venues' names (bound to the user's id)",
 }
 
