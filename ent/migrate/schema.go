@@ -323,14 +323,6 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{BookingsColumns[15], BookingsColumns[17]},
 			},
-			{
-				Name:    "booking_one_live_per_member",
-				Unique:  true,
-				Columns: []*schema.Column{BookingsColumns[16], BookingsColumns[17]},
-				Annotation: &entsql.IndexAnnotation{
-					Where: "((status)::text = ANY ((ARRAY['confirmed'::character varying, 'waitlisted'::character varying, 'checked_in'::character varying, 'no-show'::character varying, 'pending_payment'::character varying])::text[]))",
-				},
-			},
 		},
 	}
 	// BookingPoliciesColumns holds the columns for the "booking_policies" table.

@@ -3,7 +3,6 @@ package schema
 import (
 	"entgo.io/contrib/entoas"
 	"entgo.io/ent"
-	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
@@ -162,18 +161,8 @@ func (Booking) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("organization_id", "class_instance_id", "status"),
 		index.Fields("organization_id", "member_id"),
-		// One live booking per member and class: a duplicate is refused by the
-		// database even if a caller skips package booking.
-		index.Fields("class_instance_id", "member_id").Unique().
-			Annotations(entsql.IndexWhere(liveBookingPredicate)).
-			StorageKey("booking_one_live_per_member"),
 	}
 }
-
-// liveBookingPredicate is status IN (confirmed, waitlisted, checked_in, no-show,
-// pending_payment), spelled as PostgreSQL prints it back, so migration diffs
-// see no change.
-const liveBookingPredicate = `((status)::text = ANY ((ARRAY['confirmed'::character varying, 'waitlisted'::character varying, 'checked_in'::character varying, 'no-show'::character varying, 'pending_payment'::character varying])::text[]))`
 
 // Payment is money received from (or owed by) a member.
 type Payment struct{ ent.Schema }

@@ -7,7 +7,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/ent"
-	entbooking "github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/bookingpolicy"
 	"github.com/venueplatform/venue/ent/buddyinvite"
 )
@@ -39,16 +38,6 @@ func init() {
 				OnConflictColumns(bookingpolicy.FieldOrganizationID).UpdateNewValues().ID(ctx)
 		},
 	}
-	// The world's member already holds a live booking of the world's class,
-	// and the database allows one live booking per member and class: the
-	// Booking case's creates make cancelled bookings, which still reference
-	// the member, class and pass the wall checks.
-	bc := cases["Booking"]
-	bc.create = func(ctx context.Context, c *ent.Client, org, refs *world) (uuid.UUID, error) {
-		return saved(inVenue(c.Booking.Create().SetMemberID(refs.ids["Member"]).SetClassInstanceID(refs.ids["ClassInstance"]).
-			SetPassID(refs.ids["Pass"]).SetStatus(entbooking.StatusCancelled), org).Save(ctx))
-	}
-	cases["Booking"] = bc
 	cases["BuddyInvite"] = venueCase{
 		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
 			return ignore(c.BuddyInvite.Get(ctx, id))

@@ -1,0 +1,57 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+)
+
+// BookingReassignment is one attempt by staff to move a booking's funding from one pass to
+// another (package checkin). It is written, pending, in a transaction of its own before the
+// move; the move (clip back to the old pass, clip from the new one, the booking's pass_id)
+// commits in one transaction that also marks the attempt applied. An attempt still pending
+// afterwards (a crash, or a commit whose outcome is unknown) blocks further reassignments of
+// the booking until staff close it, which records what the booking shows.
+type BookingReassignment struct{ ent.Schema }
+
+// Mixin of the BookingReassignment.
+func (BookingReassignment) Mixin() []ent.Mixin { return []ent.Mixin{BaseMixin{}, VenueMixin{}} }
+
+// Fields of the BookingReassignment.
+func (BookingReassignment) Fields() []ent.Field {
+	return []ent.Field{
+		field.UUID("booking_id", uuidType).Immutable(),
+		field.UUID("old_pass_id", uuidType).Optional().Nillable().Immutable(),
+		field.UUID("new_pass_id", uuidType).Immutable(),
+		field.Enum("status").Values("pending", "applied", "failed", "closed").Default("pending"),
+		field.Enum("resolution").Values("applied", "not_applied", "superseded").Optional().Nillable().
+			Comment("What closing a pending attempt found the booking to show."),
+		field.Bool("clip_returned").Default(false).Comment("A clip went back to the old pass."),
+		field.Bool("clip_taken").Default(false).Comment("A clip came from the new pass."),
+		field.String("failure_code").Optional().Nillable().MaxLen(100),
+		field.String("requested_by").Default("").MaxLen(200).Immutable(),
+		field.String("closed_by").Optional().Nillable().MaxLen(200),
+		field.Time("closed_at").Optional().Nillable(),
+	}
+}
+
+// Edges of the BookingReassignment: the booking and both passes, checked to be the venue's
+// own on create.
+func (BookingReassignment) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("booking", Booking.Type).Field("booking_id").Unique().Required().Immutable(),
+		edge.To("old_pass", Pass.Type).Field("old_pass_id").Unique().Immutable(),
+		edge.To("new_pass", Pass.Type).Field("new_pass_id").Unique().Required().Immutable(),
+	}
+}
+
+// Indexes of the BookingReassignment: at most one pending attempt per booking.
+func (BookingReassignment) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("organization_id", "booking_id", "created_at"),
+		index.Fields("booking_id").Unique().StorageKey("bookingreassignment_one_pending").
+			Annotations(entsql.IndexWhere("status = 'pending'")),
+	}
+}
