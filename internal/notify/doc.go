@@ -84,7 +84,8 @@
 // The Worker (job kind notification_delivery, River's default queue) loads the row, hands it
 // to the adapter of its channel and records sent (with the provider's message id), or a
 // failure: temporary failures are retried by River with backoff up to MaxAttempts, permanent
-// ones (ErrPermanent) end as failed at once. A row that is not pending any more is not sent
+// ones (ErrPermanent) end as failed at once; a push token the provider rejects
+// permanently disables its PushDevice. A row that is not pending any more is not sent
 // again. Delivery is at least once: a crash between the provider's acceptance and the
 // recording sends again.
 //

@@ -401,3 +401,22 @@ func TestWorkerRetriesTemporaryFailuresAndStopsOnPermanentOnes(t *testing.T) {
 func jobRow(attempt int) *rivertype.JobRow {
 	return &rivertype.JobRow{Attempt: attempt, MaxAttempts: notify.MaxAttempts}
 }
+
+func TestRejectedPushDeviceIsDisabled(t *testing.T) {
+	pool := pgtest.NewPool(t)
+	s := newStudio(t, pool, "push")
+	s.channels(t, map[string]bool{notify.ModulePush: true})
+	res, err := notify.EnqueueForBookings(s.ctx, s.client, []uuid.UUID{s.bookings[0].ID}, notify.Push,
+		notify.Message{Kind: "class.updated", Subject: "Moved", Body: "Now at 8."})
+	require.NoError(t, err)
+	require.Equal(t, 1, res.Queued)
+	push := &recorder{fail: errors.Join(errors.New("unregistered"), notify.ErrPermanent)}
+	w := notify.NewWorker(pool, notify.Adapters{Push: push}, slog.New(slog.DiscardHandler))
+	err = w.Work(context.Background(), &river.Job[notify.DeliverArgs]{JobRow: jobRow(1), Args: notify.DeliverArgs{DeliveryID: res.QueuedIDs[0]}})
+	require.Error(t, err)
+	require.NotNil(t, s.client.PushDevice.Query().Where(pushdevice.Token("device-a")).OnlyX(s.ctx).DisabledAt)
+
+	av, err := notify.Availability(s.ctx, s.client, []uuid.UUID{s.class.ID}, notify.ActionCancel)
+	require.NoError(t, err)
+	require.Equal(t, notify.ReasonNoRegisteredDevice, av[s.class.ID][notify.ActionCancel].Clients.Push.ReasonCode)
+}

@@ -74,11 +74,12 @@ func (w *Worker) Work(ctx context.Context, job *river.Job[DeliverArgs]) error {
 		m      = Outgoing{DeliveryID: id}
 		status string
 		data   []byte
+		org    uuid.UUID
 	)
 	err := w.pool.QueryRow(ctx, `UPDATE notification_deliveries SET attempts = attempts + 1, updated_at = now()
 		WHERE id = $1 AND status = 'pending'
-		RETURNING channel, address, kind, subject, body, data, status`, id).
-		Scan(&m.Channel, &m.To, &m.Kind, &m.Subject, &m.Body, &data, &status)
+		RETURNING channel, address, kind, subject, body, data, status, organization_id`, id).
+		Scan(&m.Channel, &m.To, &m.Kind, &m.Subject, &m.Body, &data, &status, &org)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil // unknown, or already sent, failed or skipped: nothing to do
 	}
@@ -108,6 +109,13 @@ func (w *Worker) Work(ctx context.Context, job *river.Job[DeliverArgs]) error {
 		if rerr := w.record(ctx, id, `UPDATE notification_deliveries SET status = 'failed', status_reason = $2,
 			last_error = $3, updated_at = now() WHERE id = $1 AND status = 'pending'`, reason, msg); rerr != nil {
 			return rerr
+		}
+		if m.Channel == Push && errors.Is(err, ErrPermanent) {
+			// The provider rejected the device token: later messages skip the device.
+			if _, derr := w.pool.Exec(ctx, `UPDATE push_devices SET disabled_at = now(), updated_at = now()
+				WHERE organization_id = $1 AND token = $2 AND disabled_at IS NULL`, org, m.To); derr != nil {
+				return fmt.Errorf("disable push device: %w", derr)
+			}
 		}
 		return river.JobCancel(fmt.Errorf("notification %s: %s", id, reason))
 	}
