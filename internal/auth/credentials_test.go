@@ -32,6 +32,7 @@ func TestRegistryOverTheBundledDocument(t *testing.T) {
 	require.True(t, JWTOnly("authMfaReset"))
 	require.True(t, JWTOnly("AuthMfaReset"))
 	require.False(t, JWTOnly("getVenueSchedule"))
+	require.True(t, JWTOnly("createVenueInquiry"), "x-jwt-only of a spec fragment reaches the registry through the bundle")
 	require.True(t, Authenticates("getMe"))
 	require.True(t, Authenticates("getVenueSchedule"), "public or API key: a key is authenticated")
 	require.False(t, Authenticates("authLogin"))
