@@ -290,8 +290,10 @@ func TestInquiryReconcileFailedReplayRule(t *testing.T) {
 	require.Equal(t, inquiries.CodeReconcileFailed, errorOf(t, err).Response.Error.Code)
 	require.Equal(t, 1, e.count(t))
 
-	// Back up: the retry replays the accepted inquiry and delivers it.
+	// Back up: the retry replays the accepted inquiry and delivers it, even
+	// though the service stopped taking inquiries meanwhile.
 	e.relay.setFail(false)
+	e.db().Service.UpdateOneID(e.massage).SetAcceptsInquiries(false).ExecX(e.studio.op)
 	res, err := e.file(t, e.member, "studio", e.massage, key)
 	require.NoError(t, err)
 	require.Equal(t, stored, res.Response.Data.ID)
@@ -299,6 +301,8 @@ func TestInquiryReconcileFailedReplayRule(t *testing.T) {
 	require.Len(t, e.relay.received(), 1)
 	require.Equal(t, api.InquiryStatusKeySent, mine()[0].StatusKey)
 	require.Equal(t, 1, e.count(t))
+
+	e.db().Service.UpdateOneID(e.massage).SetAcceptsInquiries(true).ExecX(e.studio.op)
 
 	// Without a key, the 503 names the request id the server chose; retrying
 	// with it replays, while a new key files a duplicate.

@@ -90,19 +90,21 @@ func (s *Service) File(ctx context.Context, ref string, p FileParams) (*Filed, e
 	// The user acts inside the venue for this call only, under the venue's
 	// ordinary policies (as joining does); the session is not changed.
 	vctx := viewer.NewContext(ctx, viewer.User{UserID: u.UserID, SessionID: u.SessionID, Org: o.ID})
-	if err := s.enabled(vctx); err != nil {
-		return nil, err
-	}
 	requestID := p.RequestID
 	if requestID == "" {
 		requestID = uuid.NewString()
 	}
+	// A retry of an accepted inquiry replays it, even if the venue switched
+	// inquiries off or the service stopped taking them since.
 	existing, err := s.byRequest(vctx, u.UserID, requestID)
 	if err != nil {
 		return nil, err
 	}
 	if existing != nil {
 		return s.replay(vctx, o, existing, p, requestID)
+	}
+	if err := s.enabled(vctx); err != nil {
+		return nil, err
 	}
 	svc, err := s.client.Service.Get(vctx, p.ServiceID)
 	if ent.IsNotFound(err) {
