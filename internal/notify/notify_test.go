@@ -45,7 +45,7 @@ type studio struct {
 	bookings   []*ent.Booking
 }
 
-func newStudio(t *testing.T, pool *pgxpool.Pool, slug string) *studio {
+func newStudio(t testing.TB, pool *pgxpool.Pool, slug string) *studio {
 	t.Helper()
 	client := entdb.NewClient(pool)
 	v, err := venue.Create(context.Background(), client, venue.CreateParams{Name: slug, Slug: slug})

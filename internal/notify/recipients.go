@@ -63,10 +63,36 @@ type recipient struct {
 	email, phone string
 	optedOut     map[Channel]bool
 	devices      []string
+	resolved     map[Channel]reach
 }
 
-// addresses returns where ch reaches r, or the reason it does not.
+// addresses returns where ch reaches r, or the reason it does not (computed once per person
+// by resolve: a schedule window asks it for every class, action and channel).
 func (r recipient) addresses(ch Channel) ([]string, string) {
+	if r.resolved != nil {
+		a := r.resolved[ch]
+		return a.addrs, a.reason
+	}
+	return r.resolve(ch)
+}
+
+type reach struct {
+	addrs  []string
+	reason string
+}
+
+// withResolved returns r with every channel's reach computed.
+func (r recipient) withResolved() recipient {
+	res := make(map[Channel]reach, len(Channels))
+	for _, ch := range Channels {
+		a, why := r.resolve(ch)
+		res[ch] = reach{addrs: a, reason: why}
+	}
+	r.resolved = res
+	return r
+}
+
+func (r recipient) resolve(ch Channel) ([]string, string) {
 	if r.optedOut[ch] {
 		return nil, ReasonUserOptedOut
 	}
@@ -182,6 +208,7 @@ func loadClasses(ctx context.Context, client *ent.Client, ids []uuid.UUID) (map[
 			booking.Or(booking.StatusIn(seatOrQueue...),
 				booking.And(booking.StatusEQ(booking.StatusCancelled), booking.CancelReasonEQ(classCancelledReason)))).
 		Order(booking.ByCreatedAt(), booking.ByID()).
+		Select(booking.FieldID, booking.FieldMemberID, booking.FieldClassInstanceID, booking.FieldStatus).
 		All(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("notify: bookings: %w", err)
@@ -218,7 +245,8 @@ func loadClasses(ctx context.Context, client *ent.Client, ids []uuid.UUID) (map[
 				continue
 			}
 			if i := byID[*ca.class.InstructorID]; i != nil {
-				ca.instructor = &recipient{kind: "instructor", id: i.ID, email: i.Email}
+				r := recipient{kind: "instructor", id: i.ID, email: i.Email}.withResolved()
+				ca.instructor = &r
 			}
 		}
 	}
@@ -276,6 +304,9 @@ func loadMembers(ctx context.Context, client *ent.Client, ids []uuid.UUID) (map[
 			r.devices = append(r.devices, d.Token)
 			out[d.MemberID] = r
 		}
+	}
+	for id, r := range out {
+		out[id] = r.withResolved()
 	}
 	return out, nil
 }
