@@ -13,6 +13,7 @@ import (
 	"github.com/venueplatform/venue/ent/webhookdelivery"
 	"github.com/venueplatform/venue/internal/events"
 	api "github.com/venueplatform/venue/internal/gen/api"
+	"github.com/venueplatform/venue/internal/webhooks/secretbox"
 	"github.com/venueplatform/venue/internal/webhooks/store"
 )
 
@@ -35,7 +36,9 @@ func TestWebhookSubscriptionLifecycle(t *testing.T) {
 	require.Equal(t, "crm sync", sub.Description)
 	require.True(t, strings.HasPrefix(sub.CreatedBy, "user:"))
 	row := e.db().WebhookSubscription.GetX(e.op, sub.ID)
-	require.Equal(t, created.Secret, row.Secret, "the secret signs deliveries")
+	stored, err := store.Secrets(secretbox.Default(), row, time.Now())
+	require.NoError(t, err)
+	require.Equal(t, []string{created.Secret}, stored, "the secret signs deliveries")
 
 	// Never shown again: get and list carry no secret at all (the schema has no field for it).
 	got, err := e.admin.GetWebhookSubscription(e.ctx, api.GetWebhookSubscriptionParams{ID: sub.ID})
@@ -62,8 +65,12 @@ func TestWebhookSubscriptionLifecycle(t *testing.T) {
 	require.NotEqual(t, created.Secret, rot.Data.Secret)
 	require.False(t, rot.Data.Subscription.PreviousSecretExpiresAt.Null)
 	row = e.db().WebhookSubscription.GetX(e.op, sub.ID)
-	require.Equal(t, []string{rot.Data.Secret, created.Secret}, store.Secrets(row, time.Now()))
-	require.Equal(t, []string{rot.Data.Secret}, store.Secrets(row, time.Now().Add(61*time.Minute)))
+	secrets, err := store.Secrets(secretbox.Default(), row, time.Now())
+	require.NoError(t, err)
+	require.Equal(t, []string{rot.Data.Secret, created.Secret}, secrets)
+	secrets, err = store.Secrets(secretbox.Default(), row, time.Now().Add(61*time.Minute))
+	require.NoError(t, err)
+	require.Equal(t, []string{rot.Data.Secret}, secrets)
 	// Without a body: the default overlap of 24 h.
 	rot2, err := e.admin.RotateWebhookSecret(e.ctx, api.OptWebhookRotateRequest{}, api.RotateWebhookSecretParams{ID: sub.ID})
 	require.NoError(t, err)

@@ -12,6 +12,7 @@ import (
 	"github.com/venueplatform/venue/internal/webhooks"
 	"github.com/venueplatform/venue/internal/webhooks/deliver"
 	"github.com/venueplatform/venue/internal/webhooks/dispatch"
+	"github.com/venueplatform/venue/internal/webhooks/secretbox"
 	"github.com/venueplatform/venue/internal/webhooks/store"
 )
 
@@ -35,6 +36,9 @@ func init() {
 func startJobs(ctx context.Context, cfg Config, d Deps) (stop func(), err error) {
 	wcfg, err := webhooks.FromEnv()
 	if err != nil {
+		return nil, err
+	}
+	if _, err := secretbox.FromEnv(); err != nil {
 		return nil, err
 	}
 	rescue := wcfg.RescueAfter

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"flag"
 	"fmt"
@@ -71,6 +73,10 @@ func run(c config) error {
 	}
 	defer rcv.Close()
 
+	sealKey := make([]byte, 32)
+	if _, err := rand.Read(sealKey); err != nil {
+		return err
+	}
 	addr, err := freeAddr()
 	if err != nil {
 		return err
@@ -79,6 +85,7 @@ func run(c config) error {
 		"DATABASE_URL=" + dbURL, "VENUE_DEMO=false",
 		"VENUE_WEBHOOK_ALLOW_PRIVATE=true", "VENUE_WEBHOOK_ALLOW_HTTP=true",
 		"VENUE_JOBS_RESCUE_AFTER=15s",
+		"VENUE_WEBHOOK_SECRET_KEY=" + base64.StdEncoding.EncodeToString(sealKey),
 		"VENUE_WEBHOOK_RETRY_DELAYS=500ms,1s,2s,2s,2s,2s,2s,2s,2s,2s,2s,2s,2s,2s,2s,2s",
 	}}
 	if err := srv.start(ctx); err != nil {
@@ -86,7 +93,7 @@ func run(c config) error {
 	}
 	defer srv.stop()
 
-	seed, err := seedVenue(ctx, dbURL, c, rcv)
+	seed, err := seedVenue(ctx, dbURL, c, rcv, sealKey)
 	if err != nil {
 		return fmt.Errorf("seed: %w", err)
 	}
@@ -117,7 +124,7 @@ func run(c config) error {
 	}
 	<-done
 	loadTime := time.Since(loadStart)
-	fmt.Printf("load: %d requests in %s, %d answered 201, %d refused (4xx), %d transport errors retried\n",
+	fmt.Printf("load: %d requests in %s, %d answered 201, %d refused (4xx), %d retries (server down, 429, key still in use)\n",
 		c.bookings, loadTime.Round(time.Millisecond), ld.created.Load(), ld.refused.Load(), ld.retried.Load())
 
 	settled, err := waitSettled(ctx, dbURL, 3*time.Minute)

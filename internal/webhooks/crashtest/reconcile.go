@@ -179,7 +179,7 @@ func reconcile(ctx context.Context, dbURL string, s *seeded, ld *load, rcv *rece
 		len(bookings), byStatus, len(ld.acked), strings.Join(refusals, ", "))
 	fmt.Printf("events: %d, each with one delivery; receiver: %d requests (%d non-2xx while down), %d distinct webhook-ids delivered, %d redeliveries of an already delivered id, %d unverified\n",
 		len(evByMsg), requests, non2xx, len(received), duplicates, unverified)
-	fmt.Printf("attempt histories: in order; %d deliveries needed more than one attempt, at most %d attempts, %d attempts unrecorded (a crash between sending and recording)\n", multi, maxAttempts, gaps)
+	fmt.Printf("attempt histories: in order; %d deliveries needed more than one attempt, at most %d attempts, %d attempt numbers skipped by job runs a kill cut short\n", multi, maxAttempts, gaps)
 	if len(failures) > 0 {
 		for i, f := range failures {
 			if i == 20 {

@@ -16,6 +16,7 @@ import (
 	"github.com/venueplatform/venue/internal/scope"
 	"github.com/venueplatform/venue/internal/venue"
 	"github.com/venueplatform/venue/internal/viewer"
+	"github.com/venueplatform/venue/internal/webhooks/secretbox"
 	"github.com/venueplatform/venue/internal/webhooks/signature"
 )
 
@@ -28,7 +29,7 @@ type seeded struct {
 	classes int
 }
 
-func seedVenue(ctx context.Context, dbURL string, c config, rcv *receiver) (*seeded, error) {
+func seedVenue(ctx context.Context, dbURL string, c config, rcv *receiver, sealKey []byte) (*seeded, error) {
 	pool, err := db.Open(ctx, dbURL)
 	if err != nil {
 		return nil, err
@@ -82,7 +83,17 @@ func seedVenue(ctx context.Context, dbURL string, c config, rcv *receiver) (*see
 	if s.secret, err = signature.NewSecret(); err != nil {
 		return nil, err
 	}
-	client.WebhookSubscription.Create().SetURL(rcv.URL + "/hooks").SetSecret(s.secret).
+	// Stored sealed with the key the server is given (secretbox), as the API stores it.
+	box, err := secretbox.New(sealKey)
+	if err != nil {
+		return nil, err
+	}
+	id := uuid.New()
+	stored, err := box.Seal(s.secret, id.String())
+	if err != nil {
+		return nil, err
+	}
+	client.WebhookSubscription.Create().SetID(id).SetURL(rcv.URL + "/hooks").SetSecret(stored).
 		SetEventTypes([]string{events.BookingCreated, events.BookingWaitlisted}).SaveX(op)
 	return s, nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/venueplatform/venue/internal/viewer"
 	"github.com/venueplatform/venue/internal/webhooks"
 	"github.com/venueplatform/venue/internal/webhooks/deliver"
+	"github.com/venueplatform/venue/internal/webhooks/secretbox"
 	"github.com/venueplatform/venue/internal/webhooks/signature"
 	"github.com/venueplatform/venue/internal/webhooks/store"
 )
@@ -127,6 +128,11 @@ func (s *Service) Create(ctx context.Context, p CreateParams) (*ent.WebhookSubsc
 	if err != nil {
 		return nil, "", err
 	}
+	id := uuid.New()
+	stored, err := secretbox.Default().Seal(secret, id.String())
+	if err != nil {
+		return nil, "", err
+	}
 	var sub *ent.WebhookSubscription
 	err = events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
 		n, err := tx.WebhookSubscription.Query().Count(ctx)
@@ -137,8 +143,8 @@ func (s *Service) Create(ctx context.Context, p CreateParams) (*ent.WebhookSubsc
 			return &apperr.Error{Status: http.StatusUnprocessableEntity, Code: CodeLimitReached,
 				Message: fmt.Sprintf("a venue has at most %d webhook subscriptions", MaxSubscriptions)}
 		}
-		sub, err = tx.WebhookSubscription.Create().SetURL(p.URL).SetEventTypes(p.EventTypes).
-			SetDescription(p.Description).SetSecret(secret).SetCreatedBy(u.Actor()).Save(ctx)
+		sub, err = tx.WebhookSubscription.Create().SetID(id).SetURL(p.URL).SetEventTypes(p.EventTypes).
+			SetDescription(p.Description).SetSecret(stored).SetCreatedBy(u.Actor()).Save(ctx)
 		if err != nil {
 			return err
 		}
@@ -272,7 +278,12 @@ func (s *Service) Rotate(ctx context.Context, id uuid.UUID, overlap time.Duratio
 		if err != nil {
 			return err
 		}
-		up := tx.WebhookSubscription.UpdateOne(cur).SetSecret(secret).SetSecretRotatedAt(now)
+		stored, err := secretbox.Default().Seal(secret, cur.ID.String())
+		if err != nil {
+			return err
+		}
+		// The previous secret keeps its stored (sealed) form: same row, same binding.
+		up := tx.WebhookSubscription.UpdateOne(cur).SetSecret(stored).SetSecretRotatedAt(now)
 		if overlap > 0 {
 			up.SetPreviousSecret(cur.Secret).SetPreviousSecretExpiresAt(now.Add(overlap))
 		} else {

@@ -14,18 +14,29 @@ import (
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/webhooks/dispatch"
+	"github.com/venueplatform/venue/internal/webhooks/secretbox"
 )
 
 // Store is the dispatch.Store on the ent client.
 type Store struct {
 	client *ent.Client
+	box    *secretbox.Box
 	now    func() time.Time
 }
 
 var _ dispatch.Store = (*Store)(nil)
 
-// New returns a Store over client.
-func New(client *ent.Client) *Store { return &Store{client: client, now: time.Now} }
+// New returns a Store over client opening secrets with the environment's keys
+// (secretbox.Default).
+func New(client *ent.Client) *Store {
+	return &Store{client: client, box: secretbox.Default(), now: time.Now}
+}
+
+// WithBox returns s opening secrets with box.
+func (s *Store) WithBox(box *secretbox.Box) *Store {
+	s.box = box
+	return s
+}
 
 func deliverCtx(ctx context.Context) context.Context {
 	// System call site: the worker holds only the delivery id (see the package doc).
@@ -69,22 +80,36 @@ func (s *Store) Load(ctx context.Context, id uuid.UUID) (dispatch.Delivery, erro
 	if err != nil {
 		return dispatch.Delivery{}, fmt.Errorf("envelope: %w", err)
 	}
+	secrets, err := Secrets(s.box, sub, s.now())
+	if err != nil {
+		// A missing sealing key: the job retries on its schedule while the configuration
+		// is fixed (the error names no secret).
+		return dispatch.Delivery{}, fmt.Errorf("open secret of subscription %s: %w", sub.ID, err)
+	}
 	return dispatch.Delivery{
 		ID: d.ID, SubscriptionID: sub.ID, MessageID: d.MessageID, URL: sub.URL,
-		Secrets: Secrets(sub, s.now()), Body: body,
+		Secrets: secrets, Body: body,
 		Delivered:            d.Status == webhookdelivery.StatusDelivered,
 		SubscriptionDisabled: !sub.Enabled,
 	}, nil
 }
 
-// Secrets returns the secrets that sign for sub at now: the current one, and the previous
-// one while its rotation overlap lasts.
-func Secrets(sub *ent.WebhookSubscription, now time.Time) []string {
-	out := []string{sub.Secret}
-	if sub.PreviousSecret != nil && sub.PreviousSecretExpiresAt != nil && now.Before(*sub.PreviousSecretExpiresAt) {
-		out = append(out, *sub.PreviousSecret)
+// Secrets returns the secrets that sign for sub at now, opened with box: the current one,
+// and the previous one while its rotation overlap lasts.
+func Secrets(box *secretbox.Box, sub *ent.WebhookSubscription, now time.Time) ([]string, error) {
+	cur, err := box.Open(sub.Secret, sub.ID.String())
+	if err != nil {
+		return nil, err
 	}
-	return out
+	out := []string{cur}
+	if sub.PreviousSecret != nil && sub.PreviousSecretExpiresAt != nil && now.Before(*sub.PreviousSecretExpiresAt) {
+		prev, err := box.Open(*sub.PreviousSecret, sub.ID.String())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, prev)
+	}
+	return out, nil
 }
 
 // statusOf maps an attempt's outcome to the delivery's status.

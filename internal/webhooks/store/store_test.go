@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,6 +30,7 @@ import (
 	"github.com/venueplatform/venue/internal/webhooks/deliver"
 	"github.com/venueplatform/venue/internal/webhooks/dispatch"
 	"github.com/venueplatform/venue/internal/webhooks/retry"
+	"github.com/venueplatform/venue/internal/webhooks/secretbox"
 	"github.com/venueplatform/venue/internal/webhooks/signature"
 	"github.com/venueplatform/venue/internal/webhooks/store"
 )
@@ -86,10 +88,14 @@ func (e *env) jobCount(t *testing.T) int {
 
 // start runs River with the store over the env's database until the test ends.
 func (e *env) start(t *testing.T, schedule retry.Schedule) {
+	e.startWith(t, schedule, store.New(e.client))
+}
+
+func (e *env) startWith(t *testing.T, schedule retry.Schedule, st *store.Store) {
 	t.Helper()
 	c, err := jobs.NewClient(e.pool, jobs.Config{
 		Webhooks: dispatch.Config{
-			Store:    store.New(e.client),
+			Store:    st,
 			Sender:   deliver.New(deliver.Options{AllowPrivate: true, AllowHTTP: true, Timeout: 2 * time.Second}),
 			Schedule: schedule,
 		},
@@ -290,6 +296,34 @@ func TestSecretsDuringOverlap(t *testing.T) {
 	now := time.Now()
 	prev, later := "whsec_b2xk", now.Add(time.Hour)
 	sub := &ent.WebhookSubscription{Secret: "whsec_bmV3", PreviousSecret: &prev, PreviousSecretExpiresAt: &later}
-	require.Equal(t, []string{"whsec_bmV3", prev}, store.Secrets(sub, now))
-	require.Equal(t, []string{"whsec_bmV3"}, store.Secrets(sub, later.Add(time.Second)))
+	got, err := store.Secrets(nil, sub, now)
+	require.NoError(t, err)
+	require.Equal(t, []string{"whsec_bmV3", prev}, got)
+	got, err = store.Secrets(nil, sub, later.Add(time.Second))
+	require.NoError(t, err)
+	require.Equal(t, []string{"whsec_bmV3"}, got)
+}
+
+// A secret sealed at rest opens for signing with the configured key.
+func TestSealedSecretSigns(t *testing.T) {
+	e := newEnv(t)
+	rcv := newReceiver(t)
+	box, err := secretbox.New(bytes.Repeat([]byte{7}, secretbox.KeySize))
+	require.NoError(t, err)
+	secret, err := signature.NewSecret()
+	require.NoError(t, err)
+	id := uuid.New()
+	sealed, err := box.Seal(secret, id.String())
+	require.NoError(t, err)
+	e.client.WebhookSubscription.Create().SetID(id).SetURL(rcv.URL).SetEventTypes([]string{events.MemberCreated}).
+		SetSecret(sealed).ExecX(e.a)
+	rcv.secret = secret
+	e.record(t, e.a, events.MemberCreated, nil)
+	e.startWith(t, retry.Schedule{Delays: []time.Duration{50 * time.Millisecond}}, store.New(e.client).WithBox(box))
+	require.Eventually(t, func() bool {
+		return e.client.WebhookDelivery.Query().Where(webhookdelivery.StatusEQ(webhookdelivery.StatusDelivered)).CountX(e.a) == 1
+	}, 20*time.Second, 20*time.Millisecond)
+	hits := rcv.got()
+	require.Len(t, hits, 1)
+	require.True(t, hits[0].verified)
 }

@@ -1,0 +1,150 @@
+// Package secretbox keeps webhook signing secrets encrypted at rest. Signing needs the secret
+// itself (HMAC), so it cannot be hashed; with a key configured (VENUE_WEBHOOK_SECRET_KEY,
+// base64 of 32 bytes) each secret is stored as
+// "wsk1:<key id>:<base64url(nonce || AES-256-GCM ciphertext and tag)>", bound to its
+// subscription's id as additional data, so a value copied to another row does not open.
+// Previous keys (VENUE_WEBHOOK_SECRET_PREVIOUS_KEYS) still open what they sealed, so the key
+// rotates. Without a key secrets are stored as they are (and still never leave the service
+// except once, at creation or rotation); values of either form always open.
+package secretbox
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+)
+
+// Environment variables of the sealing keys.
+const (
+	EnvKey          = "VENUE_WEBHOOK_SECRET_KEY"
+	EnvPreviousKeys = "VENUE_WEBHOOK_SECRET_PREVIOUS_KEYS"
+)
+
+// KeySize is the size of a key: AES-256.
+const KeySize = 32
+
+const prefix = "wsk1:"
+
+// Errors of opening.
+var (
+	ErrUnknownKey = errors.New("secretbox: sealed with a key that is not configured")
+	ErrSealed     = errors.New("secretbox: sealed secret does not open")
+)
+
+// Box seals with its current key (none: stores plaintext) and opens with any configured one.
+type Box struct {
+	current string
+	keys    map[string]cipher.AEAD
+}
+
+// New returns a Box; current may be nil (no sealing), every key must be KeySize bytes.
+func New(current []byte, previous ...[]byte) (*Box, error) {
+	b := &Box{keys: map[string]cipher.AEAD{}}
+	all := previous
+	if current != nil {
+		all = append([][]byte{current}, previous...)
+	}
+	for i, k := range all {
+		if len(k) != KeySize {
+			return nil, fmt.Errorf("secretbox: key of %d bytes, want %d", len(k), KeySize)
+		}
+		block, err := aes.NewCipher(k)
+		if err != nil {
+			return nil, err
+		}
+		aead, err := cipher.NewGCM(block)
+		if err != nil {
+			return nil, err
+		}
+		sum := sha256.Sum256(k)
+		id := hex.EncodeToString(sum[:8])
+		if i == 0 && current != nil {
+			b.current = id
+		}
+		b.keys[id] = aead
+	}
+	return b, nil
+}
+
+// Seal returns the stored form of secret for the row binding.
+func (b *Box) Seal(secret, binding string) (string, error) {
+	if b == nil || b.current == "" {
+		return secret, nil
+	}
+	aead := b.keys[b.current]
+	nonce := make([]byte, aead.NonceSize(), aead.NonceSize()+len(secret)+aead.Overhead())
+	if _, err := rand.Read(nonce); err != nil {
+		return "", err
+	}
+	sealed := aead.Seal(nonce, nonce, []byte(secret), []byte(binding))
+	return prefix + b.current + ":" + base64.RawURLEncoding.EncodeToString(sealed), nil
+}
+
+// Open returns the secret of a stored value for binding.
+func (b *Box) Open(stored, binding string) (string, error) {
+	if !strings.HasPrefix(stored, prefix) {
+		return stored, nil
+	}
+	id, body, ok := strings.Cut(strings.TrimPrefix(stored, prefix), ":")
+	if !ok {
+		return "", ErrSealed
+	}
+	var aead cipher.AEAD
+	if b != nil {
+		aead = b.keys[id]
+	}
+	if aead == nil {
+		return "", ErrUnknownKey
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(body)
+	if err != nil || len(raw) < aead.NonceSize()+aead.Overhead() {
+		return "", ErrSealed
+	}
+	plain, err := aead.Open(nil, raw[:aead.NonceSize()], raw[aead.NonceSize():], []byte(binding))
+	if err != nil {
+		return "", ErrSealed
+	}
+	return string(plain), nil
+}
+
+// FromEnv returns the Box of the environment's keys.
+func FromEnv() (*Box, error) {
+	var current []byte
+	if v := strings.TrimSpace(os.Getenv(EnvKey)); v != "" {
+		k, err := base64.StdEncoding.DecodeString(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: not base64", EnvKey)
+		}
+		current = k
+	}
+	var previous [][]byte
+	for _, v := range strings.Split(os.Getenv(EnvPreviousKeys), ",") {
+		if v = strings.TrimSpace(v); v == "" {
+			continue
+		}
+		k, err := base64.StdEncoding.DecodeString(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: not base64", EnvPreviousKeys)
+		}
+		previous = append(previous, k)
+	}
+	return New(current, previous...)
+}
+
+// Default is the Box of the environment, read once; a malformed configuration is reported
+// by FromEnv at start.
+var Default = sync.OnceValue(func() *Box {
+	b, err := FromEnv()
+	if err != nil {
+		return nil
+	}
+	return b
+})
