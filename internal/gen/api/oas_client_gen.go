@@ -487,8 +487,10 @@ type Invoker interface {
 	// the inquiry's request id (not the HTTP request id, which stays in
 	// `X-Request-Id`). Retrying with that value as `Idempotency-Key` replays
 	// the accepted inquiry (201 with the same `id`, delivering it now);
-	// a new key files a duplicate. Until delivered the inquiry is listed
-	// with `status_key` `pending`.
+	// a new key files a duplicate. A retry naming an accepted inquiry
+	// replays it even if the service or the venue stopped taking inquiries
+	// since. Until delivered the inquiry is listed with `status_key`
+	// `pending`; inquiries left undelivered are delivered by a minute sweep.
 	//
 	// POST /venues/{slug}/inquiries
 	CreateVenueInquiry(ctx context.Context, request *InquiryCreateRequest, params CreateVenueInquiryParams) (*InquiryCreateResponseHeaders, error)
@@ -4182,8 +4184,10 @@ func (c *Client) sendCreateBooking(ctx context.Context, request *BookingCreateRe
 // the inquiry's request id (not the HTTP request id, which stays in
 // `X-Request-Id`). Retrying with that value as `Idempotency-Key` replays
 // the accepted inquiry (201 with the same `id`, delivering it now);
-// a new key files a duplicate. Until delivered the inquiry is listed
-// with `status_key` `pending`.
+// a new key files a duplicate. A retry naming an accepted inquiry
+// replays it even if the service or the venue stopped taking inquiries
+// since. Until delivered the inquiry is listed with `status_key`
+// `pending`; inquiries left undelivered are delivered by a minute sweep.
 //
 // POST /venues/{slug}/inquiries
 func (c *Client) CreateVenueInquiry(ctx context.Context, request *InquiryCreateRequest, params CreateVenueInquiryParams) (*InquiryCreateResponseHeaders, error) {

@@ -5158,8 +5158,10 @@ func (s *Server) handleCreateBookingRequest(args [0]string, argsEscaped bool, w 
 // the inquiry's request id (not the HTTP request id, which stays in
 // `X-Request-Id`). Retrying with that value as `Idempotency-Key` replays
 // the accepted inquiry (201 with the same `id`, delivering it now);
-// a new key files a duplicate. Until delivered the inquiry is listed
-// with `status_key` `pending`.
+// a new key files a duplicate. A retry naming an accepted inquiry
+// replays it even if the service or the venue stopped taking inquiries
+// since. Until delivered the inquiry is listed with `status_key`
+// `pending`; inquiries left undelivered are delivered by a minute sweep.
 //
 // POST /venues/{slug}/inquiries
 func (s *Server) handleCreateVenueInquiryRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {

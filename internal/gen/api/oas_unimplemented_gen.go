@@ -587,8 +587,10 @@ func (UnimplementedHandler) CreateBooking(ctx context.Context, req *BookingCreat
 // the inquiry's request id (not the HTTP request id, which stays in
 // `X-Request-Id`). Retrying with that value as `Idempotency-Key` replays
 // the accepted inquiry (201 with the same `id`, delivering it now);
-// a new key files a duplicate. Until delivered the inquiry is listed
-// with `status_key` `pending`.
+// a new key files a duplicate. A retry naming an accepted inquiry
+// replays it even if the service or the venue stopped taking inquiries
+// since. Until delivered the inquiry is listed with `status_key`
+// `pending`; inquiries left undelivered are delivered by a minute sweep.
 //
 // POST /venues/{slug}/inquiries
 func (UnimplementedHandler) CreateVenueInquiry(ctx context.Context, req *InquiryCreateRequest, params CreateVenueInquiryParams) (r *InquiryCreateResponseHeaders, _ error) {
