@@ -37,8 +37,9 @@
 //     on unless the venue's feature module notifications_email is false; SMS and push are off
 //     unless notifications_sms / notifications_push are true.
 //  3. no_recipients (gate recipients): nobody to tell: no booking in the audience (clients:
-//     seat-holding and waitlisted bookings; for restore, the bookings the class cancellation
-//     cancelled), or no instructor assigned.
+//     seat-holding and waitlisted bookings; once the class is cancelled, and for restore, the
+//     bookings the class cancellation cancelled, so a cancellation enqueued after the change
+//     in its transaction still reaches them), or no instructor assigned.
 //  4. per recipient (gate contact): no_contact (no e-mail or phone on the account),
 //     invalid_contact (an address that cannot be sent to), user_opted_out (a
 //     NotificationOptOut row for the member and channel), no_registered_device (push without an

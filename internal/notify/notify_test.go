@@ -17,6 +17,7 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/booking"
+	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/notificationdelivery"
 	"github.com/venueplatform/venue/ent/notificationoptout"
 	"github.com/venueplatform/venue/ent/pushdevice"
@@ -419,4 +420,27 @@ func TestRejectedPushDeviceIsDisabled(t *testing.T) {
 	av, err := notify.Availability(s.ctx, s.client, []uuid.UUID{s.class.ID}, notify.ActionCancel)
 	require.NoError(t, err)
 	require.Equal(t, notify.ReasonNoRegisteredDevice, av[s.class.ID][notify.ActionCancel].Clients.Push.ReasonCode)
+}
+
+// TestCancellationReachesTheCancelledBookings: a class cancellation enqueued after the change
+// (bookings already cancelled by it, in the same transaction) still tells those clients.
+func TestCancellationReachesTheCancelledBookings(t *testing.T) {
+	pool := pgtest.NewPool(t)
+	_, err := jobs.Migrate(context.Background(), pool)
+	require.NoError(t, err)
+	s := newStudio(t, pool, "cancelled")
+	var req notify.Request
+	req.Audience.Clients = true
+	req.Channels.Email = true
+	err = events.WithTx(s.ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
+		tx.ClassInstance.UpdateOneID(s.class.ID).SetStatus(classinstance.StatusCancelled).ExecX(ctx)
+		tx.Booking.Update().Where(booking.ClassInstanceID(s.class.ID), booking.StatusNEQ(booking.StatusCancelled)).
+			SetStatus(booking.StatusCancelled).SetCancelReason("class_cancelled").ExecX(ctx)
+		res, err := notify.EnqueueForClass(ctx, tx.Client(), s.class.ID, notify.ActionCancel, req,
+			notify.Message{Kind: "class.cancelled", Subject: "Cancelled", Body: "Sorry."})
+		require.NoError(t, err)
+		require.Equal(t, 4, res.Queued, "the four booked members, not the one who had cancelled before")
+		return err
+	})
+	require.NoError(t, err)
 }

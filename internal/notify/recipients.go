@@ -179,7 +179,9 @@ func (c *classAudience) of(action Action, a Audience) []recipient {
 		}
 		return []recipient{*c.instructor}
 	}
-	if action == ActionRestore {
+	// Once a class is cancelled its clients are the bookings the cancellation cancelled: the
+	// people a cancellation (enqueued after it, in its transaction) or a restoration tells.
+	if action == ActionRestore || c.class.Status == classinstance.StatusCancelled {
 		return c.cancelled
 	}
 	return c.clients
