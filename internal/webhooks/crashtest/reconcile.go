@@ -166,6 +166,21 @@ func reconcile(ctx context.Context, dbURL string, s *seeded, ld *load, rcv *rece
 		fail("%d deliveries have attempt histories out of order", badHistories)
 	}
 
+	// Every River job of a delivery names a committed delivery, and every delivery has its job.
+	var orphanJobs, jobless int
+	if err := pool.QueryRow(ctx, `
+		SELECT
+			(SELECT count(*) FROM river_job j WHERE j.kind = 'webhook_delivery'
+				AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id::text = j.args->>'delivery_id')),
+			(SELECT count(*) FROM webhook_deliveries d WHERE d.organization_id = $1
+				AND NOT EXISTS (SELECT 1 FROM river_job j WHERE j.kind = 'webhook_delivery' AND j.args->>'delivery_id' = d.id::text))`,
+		s.org).Scan(&orphanJobs, &jobless); err != nil {
+		return err
+	}
+	if orphanJobs > 0 || jobless > 0 {
+		fail("%d jobs without a delivery, %d deliveries without a job", orphanJobs, jobless)
+	}
+
 	byStatus := map[string]int{}
 	for _, st := range bookings {
 		byStatus[st]++
@@ -179,6 +194,7 @@ func reconcile(ctx context.Context, dbURL string, s *seeded, ld *load, rcv *rece
 		len(bookings), byStatus, len(ld.acked), strings.Join(refusals, ", "))
 	fmt.Printf("events: %d, each with one delivery; receiver: %d requests (%d non-2xx while down), %d distinct webhook-ids delivered, %d redeliveries of an already delivered id, %d unverified\n",
 		len(evByMsg), requests, non2xx, len(received), duplicates, unverified)
+	fmt.Printf("river jobs: every one names a committed delivery, every delivery has one (%d orphans, %d missing)\n", orphanJobs, jobless)
 	fmt.Printf("attempt histories: in order; %d deliveries needed more than one attempt, at most %d attempts, %d attempt numbers skipped by job runs a kill cut short\n", multi, maxAttempts, gaps)
 	if len(failures) > 0 {
 		for i, f := range failures {
