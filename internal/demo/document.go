@@ -68,6 +68,7 @@ func Document(now time.Time) (*importer.Document, error) {
 	d := &importer.Document{Format: importer.Format}
 	catalogue(d)
 	profile(d, today)
+	services(d)
 	d.Members, d.Passes, d.Payments = membership(today)
 	d.Classes, d.Bookings = week(today, now)
 	d.Alerts = []importer.Alert{
