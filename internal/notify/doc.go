@@ -37,9 +37,10 @@
 //     on unless the venue's feature module notifications_email is false; SMS and push are off
 //     unless notifications_sms / notifications_push are true.
 //  3. no_recipients (gate recipients): nobody to tell: no booking in the audience (clients:
-//     seat-holding and waitlisted bookings; once the class is cancelled, and for restore, the
-//     bookings the class cancellation cancelled, so a cancellation enqueued after the change
-//     in its transaction still reaches them), or no instructor assigned.
+//     seat-holding and waitlisted bookings, plus, once the class is cancelled, the bookings
+//     the class cancellation cancelled, so a cancellation enqueued after the change in its
+//     transaction still reaches them; for restore of a class that is not cancelled, the
+//     bookings a cancellation had cancelled), or no instructor assigned.
 //  4. per recipient (gate contact): no_contact (no e-mail or phone on the account),
 //     invalid_contact (an address that cannot be sent to), user_opted_out (a
 //     NotificationOptOut row for the member and channel), no_registered_device (push without an

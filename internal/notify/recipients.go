@@ -179,9 +179,13 @@ func (c *classAudience) of(action Action, a Audience) []recipient {
 		}
 		return []recipient{*c.instructor}
 	}
-	// Once a class is cancelled its clients are the bookings the cancellation cancelled: the
-	// people a cancellation (enqueued after it, in its transaction) or a restoration tells.
-	if action == ActionRestore || c.class.Status == classinstance.StatusCancelled {
+	// Once a class is cancelled its clients are also the bookings the cancellation cancelled
+	// (checked-in ones keep their status): the people a cancellation enqueued after it, in its
+	// transaction, tells. A restoration tells those the cancellation cancelled.
+	if c.class.Status == classinstance.StatusCancelled {
+		return append(append([]recipient(nil), c.clients...), c.cancelled...)
+	}
+	if action == ActionRestore {
 		return c.cancelled
 	}
 	return c.clients
