@@ -30,6 +30,10 @@ import (
 // the driver is reached), the connection pool and the statement cache are the
 // same; only the conversion layer is skipped. Transactions, Exec and unmarked
 // queries take the wrapped driver unchanged.
+//
+// ScanRows goes one step further for a hot read: ent builds the statement
+// (with its policies) and the caller scans the rows with pgx into its own
+// values, without ent's per-row holders.
 
 type directKey struct{}
 
@@ -94,6 +98,37 @@ func (d *directDriver) QueryContext(ctx context.Context, query string, args ...a
 	return q.QueryContext(ctx, query, args...)
 }
 
+// ErrNotDirect means ScanRows ran on a client whose driver has no direct
+// read path (not opened by entdb.NewClient, or bound to a transaction): the
+// query went through ent as usual and scan was not called.
+var ErrNotDirect = errors.New("db: the ent client has no direct read path")
+
+type scanKey struct{}
+
+// scanSlot carries ScanRows' scanner to the driver.
+type scanSlot struct {
+	scan func(pgx.Rows) error
+	used bool
+}
+
+// ScanRows runs query, an ent query issuing exactly one statement on the
+// context it is given, and passes that statement's rows to scan instead of
+// to ent, which sees an empty result. ent builds the statement and applies
+// the policies, interceptors and predicates as for any query; the caller
+// scans with pgx into its own values, without ent's per-row holders. scan
+// must not keep rows. On a client without the direct path it returns
+// ErrNotDirect after ent ran the query as usual.
+func ScanRows(ctx context.Context, query func(context.Context) error, scan func(pgx.Rows) error) error {
+	slot := &scanSlot{scan: scan}
+	if err := query(context.WithValue(DirectReads(ctx), scanKey{}, slot)); err != nil {
+		return err
+	}
+	if !slot.used {
+		return ErrNotDirect
+	}
+	return nil
+}
+
 // Query implements dialect.Driver.
 func (d *directDriver) Query(ctx context.Context, query string, args, v any) error {
 	if !directFrom(ctx) {
@@ -102,6 +137,10 @@ func (d *directDriver) Query(ctx context.Context, query string, args, v any) err
 	vr, ok := v.(*entsql.Rows)
 	if !ok {
 		return d.Driver.Query(ctx, query, args, v)
+	}
+	slot, _ := ctx.Value(scanKey{}).(*scanSlot)
+	if slot != nil && slot.used {
+		return errors.New("db: ScanRows takes a query of one statement")
 	}
 	argv, ok := args.([]any)
 	if !ok {
@@ -122,8 +161,41 @@ func (d *directDriver) Query(ctx context.Context, query string, args, v any) err
 	if err != nil {
 		return err
 	}
-	*vr = entsql.Rows{ColumnScanner: &directRows{rows: rows}}
+	if slot == nil {
+		*vr = entsql.Rows{ColumnScanner: &directRows{rows: rows}}
+		return nil
+	}
+	slot.used = true
+	cols := columnNames(rows)
+	err = slot.scan(rows)
+	rows.Close()
+	if err == nil {
+		err = rows.Err()
+	}
+	if err != nil {
+		return err
+	}
+	*vr = entsql.Rows{ColumnScanner: noRows{columns: cols}}
 	return nil
+}
+
+// noRows is the empty result ent sees of a statement ScanRows scanned.
+type noRows struct{ columns []string }
+
+func (noRows) Close() error                            { return nil }
+func (noRows) ColumnTypes() ([]*sql.ColumnType, error) { return nil, errors.New("db: no column types") }
+func (r noRows) Columns() ([]string, error)            { return r.columns, nil }
+func (noRows) Err() error                              { return nil }
+func (noRows) Next() bool                              { return false }
+func (noRows) NextResultSet() bool                     { return false }
+func (noRows) Scan(...any) error                       { return errors.New("db: no rows") }
+func columnNames(rows pgx.Rows) []string {
+	fds := rows.FieldDescriptions()
+	out := make([]string, len(fds))
+	for i, fd := range fds {
+		out[i] = fd.Name
+	}
+	return out
 }
 
 // directRows gives pgx rows the shape ent scans (database/sql's Rows).
@@ -146,14 +218,7 @@ func (r *directRows) ColumnTypes() ([]*sql.ColumnType, error) {
 	return nil, errors.New("db: column types are not available on direct reads")
 }
 
-func (r *directRows) Columns() ([]string, error) {
-	fds := r.rows.FieldDescriptions()
-	out := make([]string, len(fds))
-	for i, fd := range fds {
-		out[i] = fd.Name
-	}
-	return out, nil
-}
+func (r *directRows) Columns() ([]string, error) { return columnNames(r.rows), nil }
 
 func (r *directRows) Err() error          { return r.rows.Err() }
 func (r *directRows) Next() bool          { return r.rows.Next() }

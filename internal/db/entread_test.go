@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/stretchr/testify/require"
 
@@ -83,6 +84,38 @@ func TestDirectReadsScanLikeDatabaseSQL(t *testing.T) {
 	require.NoError(t, rows.Close())
 	_, err = client.ExecContext(ctx, `SELECT 1`)
 	require.NoError(t, err)
+
+	// ScanRows: the rows go to the scanner, ent sees none; one statement
+	// only; a transaction's client has no direct path.
+	var scanned int
+	err = db.ScanRows(vctx, func(ctx context.Context) error {
+		cs, err := client.ClassInstance.Query().All(ctx)
+		require.Empty(t, cs)
+		return err
+	}, func(r pgx.Rows) error {
+		for r.Next() {
+			scanned++
+		}
+		return r.Err()
+	})
+	require.NoError(t, err)
+	require.Equal(t, n, scanned)
+	err = db.ScanRows(vctx, func(ctx context.Context) error {
+		if _, err := client.ClassInstance.Query().All(ctx); err != nil {
+			return err
+		}
+		_, err := client.ClassType.Query().All(ctx)
+		return err
+	}, func(r pgx.Rows) error { return nil })
+	require.Error(t, err, "one statement per scan")
+	tx, err := client.Tx(ctx)
+	require.NoError(t, err)
+	err = db.ScanRows(viewer.NewContext(ctx, viewer.Public{Org: ids[0]}), func(ctx context.Context) error {
+		_, err := tx.ClassInstance.Query().All(ctx)
+		return err
+	}, func(r pgx.Rows) error { return nil })
+	require.ErrorIs(t, err, db.ErrNotDirect)
+	require.NoError(t, tx.Rollback())
 
 	cctx, cancel := context.WithCancel(vctx)
 	cancel()

@@ -6,6 +6,7 @@ package schedule
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -113,18 +114,25 @@ func List(ctx context.Context, client *ent.Client, f Filter, now time.Time) ([]R
 			instructor.LastNameContainsFold(f.InstructorName),
 		)))
 	}
-	// The classes and their edges are hundreds of rows: scanned by pgx
-	// directly (db.DirectReads) when the client's driver offers it.
-	classes, err := client.ClassInstance.Query().
-		Where(preds...).
-		Select(listColumns...).
-		WithClassType(func(q *ent.ClassTypeQuery) { q.Select(classtype.FieldName) }).
-		WithInstructor(func(q *ent.InstructorQuery) { q.Select(instructor.FieldFirstName, instructor.FieldLastName) }).
-		WithLocation(func(q *ent.LocationQuery) { q.Select(location.FieldName) }).
-		WithRoom(func(q *ent.RoomQuery) { q.Select(room.FieldName) }).
-		Order(ent.Asc(classinstance.FieldStartTime), ent.Asc(classinstance.FieldID)).
-		Limit(limit + 1).
-		All(db.DirectReads(ctx))
+	query := func() *ent.ClassInstanceQuery {
+		return client.ClassInstance.Query().
+			Where(preds...).
+			Select(listColumns...).
+			Order(ent.Asc(classinstance.FieldStartTime), ent.Asc(classinstance.FieldID)).
+			Limit(limit + 1)
+	}
+	// The classes are hundreds of rows: pgx scans them and their edges
+	// directly (scanList). A client without the direct path (one bound to a
+	// transaction) reads them through ent's eager loads, the same statements.
+	classes, err := scanList(ctx, client, query())
+	if errors.Is(err, db.ErrNotDirect) {
+		classes, err = query().
+			WithClassType(func(q *ent.ClassTypeQuery) { q.Select(classtype.FieldName) }).
+			WithInstructor(func(q *ent.InstructorQuery) { q.Select(instructor.FieldFirstName, instructor.FieldLastName) }).
+			WithLocation(func(q *ent.LocationQuery) { q.Select(location.FieldName) }).
+			WithRoom(func(q *ent.RoomQuery) { q.Select(room.FieldName) }).
+			All(ctx)
+	}
 	if err != nil {
 		return nil, false, fmt.Errorf("query classes: %w", err)
 	}
