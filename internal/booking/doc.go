@@ -16,8 +16,8 @@
 // the class lock: daily limits hold under concurrency), and a clip is taken
 // from a pass by one conditional UPDATE in the same transaction
 // (clips_remaining > 0), so no pass is charged twice or below zero.
-// Lock order is always class, then member, then passes (by id), so the
-// transactions cannot deadlock each other.
+// Lock order is always class, then member, then passes (restorations by
+// id); promotions take no member lock.
 //
 // # Rules and defaults
 //

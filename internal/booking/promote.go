@@ -62,9 +62,9 @@ func promote(ctx context.Context, c *ent.Client, classID uuid.UUID, now time.Tim
 		if free == 0 {
 			break
 		}
-		if err := lockMember(ctx, c, w.MemberID); err != nil {
-			return nil, err
-		}
+		// No member lock here: a promotion checks no daily limit, and the clip
+		// is taken by a conditional update, so taking several members' locks
+		// in waitlist order (a deadlock risk across classes) buys nothing.
 		p, err := promotionPass(ctx, c, w, ci)
 		if err != nil {
 			return nil, err
