@@ -64,7 +64,7 @@ func GetEntitlements(ctx context.Context, client *ent.Client, a Actor, brandID, 
 		if _, err := client.Brand.Get(ctx, *brandID); ent.IsNotFound(err) {
 			return nil, ErrBrandNotFound
 		} else if err != nil {
-			return nil, errBrandLookup.With("cause", "lookup")
+			return nil, withCause(errBrandLookup, err)
 		}
 		e.BrandScope = brandID.String()
 	case classID != nil:
@@ -87,7 +87,7 @@ func GetEntitlements(ctx context.Context, client *ent.Client, a Actor, brandID, 
 	}
 	ps, err := memberPasses(ctx, client, a.Member.ID, nil)
 	if err != nil {
-		return nil, errRestrictionUnverify
+		return nil, withCause(errRestrictionUnverify, err)
 	}
 	types := map[uuid.UUID]bool{}
 	for _, p := range ps {
@@ -130,4 +130,11 @@ func GetEntitlements(ctx context.Context, client *ent.Client, a Actor, brandID, 
 		slices.SortFunc(e.ClassTypeIDs, func(a, b uuid.UUID) int { return slices.Compare(a[:], b[:]) })
 	}
 	return e, nil
+}
+
+// withCause returns a copy of e that logs cause (never shown to clients).
+func withCause(e *apperr.Error, cause error) *apperr.Error {
+	c := *e
+	c.Cause = cause
+	return &c
 }
