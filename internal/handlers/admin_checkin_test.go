@@ -199,3 +199,21 @@ func TestCheckinContact(t *testing.T) {
 	requireDeskErr(t, err, http.StatusNotFound, "NOT_FOUND")
 	require.Equal(t, before, e.outbox(t), "bad input sends nothing")
 }
+
+func TestCheckinContactRateLimit(t *testing.T) {
+	e := newDeskEnv(t)
+	desk := e.staff(t, "desk@desk.example", "members.contact", notify.PermissionSend)
+	req := &api.CheckinContactRequest{Channel: api.CheckinContactRequestChannelEmail, BookingIds: []uuid.UUID{e.confirmed},
+		Subject: api.NewOptString("Hi"), Message: "See you."}
+	params := api.ContactAdminCheckinClassParams{ClassInstanceId: e.now}
+	for range 20 {
+		_, err := desk.ContactAdminCheckinClass(e.ctx, req, params)
+		require.NoError(t, err)
+	}
+	_, err := desk.ContactAdminCheckinClass(e.ctx, req, params)
+	requireDeskErr(t, err, http.StatusTooManyRequests, "RATE_LIMITED")
+	require.Equal(t, 20, e.outbox(t))
+	// Other staff members have their own window.
+	_, err = e.staff(t, "other@desk.example", "members.contact", notify.PermissionSend).ContactAdminCheckinClass(e.ctx, req, params)
+	require.NoError(t, err)
+}

@@ -1,6 +1,15 @@
 package server
 
-import "github.com/venueplatform/venue/internal/idempotency"
+import (
+	"time"
+
+	"github.com/venueplatform/venue/internal/idempotency"
+	"github.com/venueplatform/venue/internal/limits"
+)
+
+// checkinContact bounds how many messages a staff member sends from the front desk: 20
+// contact requests per 10 minutes per user (each reaches at most 100 members).
+var checkinContact = limits.Policy{Name: "checkin-contact", Limit: 20, Window: 10 * time.Minute}
 
 // The front desk's writes honour an optional Idempotency-Key of 1 to 200 characters
 // (spec/parts/admin_checkin.yaml): a retried contact does not send twice, a retried
@@ -15,4 +24,5 @@ func init() {
 	} {
 		idempotencyPolicies[op] = idempotency.Optional(idempotency.Max200)
 	}
+	operationLimits["contactAdminCheckinClass"] = limits.Rule{PerKey: &checkinContact}
 }
