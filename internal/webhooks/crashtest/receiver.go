@@ -17,6 +17,7 @@ type receipt struct {
 	id, typ, bookingID string
 	status             int
 	verified           bool
+	at                 time.Time
 }
 
 // receiver is the subscriber's endpoint: it verifies every signature and answers 200, or
@@ -49,7 +50,7 @@ func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
 		Data map[string]any `json:"data"`
 	}
 	_ = json.Unmarshal(body, &env)
-	rec := receipt{id: req.Header.Get(signature.HeaderID), typ: env.Type, status: http.StatusOK}
+	rec := receipt{id: req.Header.Get(signature.HeaderID), typ: env.Type, status: http.StatusOK, at: time.Now()}
 	rec.bookingID, _ = env.Data["booking_id"].(string)
 	if s := r.secret.Load(); s != nil {
 		rec.verified = signature.Verify(req.Header, body, *s) == nil

@@ -54,17 +54,20 @@ func reconcile(ctx context.Context, dbURL string, s *seeded, ld *load, rcv *rece
 		return err
 	}
 
-	type ev struct{ id, typ, booking, msg, status string }
+	type ev struct {
+		id, typ, booking, msg, status string
+		created                       time.Time
+	}
 	evByBooking := map[string][]ev{}
 	evByMsg := map[string]ev{}
 	rows, _ = pool.Query(ctx, `
-		SELECT e.id::text, e.type, coalesce(e.payload->>'booking_id', ''), coalesce(d.message_id, ''), coalesce(d.status, '')
+		SELECT e.id::text, e.type, coalesce(e.payload->>'booking_id', ''), coalesce(d.message_id, ''), coalesce(d.status, ''), e.created_at
 		FROM events e LEFT JOIN webhook_deliveries d ON d.event_id = e.id
 		WHERE e.organization_id = $1 AND e.type IN ('booking.created', 'booking.waitlisted')`, s.org)
 	deliveriesPerEvent := map[string]int{}
 	for rows.Next() {
 		var e ev
-		if err := rows.Scan(&e.id, &e.typ, &e.booking, &e.msg, &e.status); err != nil {
+		if err := rows.Scan(&e.id, &e.typ, &e.booking, &e.msg, &e.status, &e.created); err != nil {
 			return err
 		}
 		deliveriesPerEvent[e.id]++
@@ -77,7 +80,8 @@ func reconcile(ctx context.Context, dbURL string, s *seeded, ld *load, rcv *rece
 		return err
 	}
 
-	received := map[string]int{} // webhook-id -> 2xx receipts
+	received := map[string]int{}  // webhook-id -> 2xx receipts
+	var latencies []time.Duration // event recorded -> first 2xx receipt
 	unverified, requests, non2xx := 0, 0, 0
 	for _, r := range rcv.receipts() {
 		requests++
@@ -89,6 +93,9 @@ func reconcile(ctx context.Context, dbURL string, s *seeded, ld *load, rcv *rece
 			continue
 		}
 		received[r.id]++
+		if e, ok := evByMsg[r.id]; ok && received[r.id] == 1 {
+			latencies = append(latencies, r.at.Sub(e.created))
+		}
 		if _, ok := bookings[r.bookingID]; !ok {
 			fail("received %s for booking %s, which does not exist", r.id, r.bookingID)
 		}
@@ -194,6 +201,14 @@ func reconcile(ctx context.Context, dbURL string, s *seeded, ld *load, rcv *rece
 		len(bookings), byStatus, len(ld.acked), strings.Join(refusals, ", "))
 	fmt.Printf("events: %d, each with one delivery; receiver: %d requests (%d non-2xx while down), %d distinct webhook-ids delivered, %d redeliveries of an already delivered id, %d unverified\n",
 		len(evByMsg), requests, non2xx, len(received), duplicates, unverified)
+	if len(latencies) > 0 {
+		sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })
+		q := func(p float64) time.Duration {
+			return latencies[int(p*float64(len(latencies)-1))].Round(time.Millisecond)
+		}
+		fmt.Printf("event recorded -> first 2xx at the receiver: p50 %s, p95 %s, p99 %s, max %s (includes downtime and retries)\n",
+			q(0.5), q(0.95), q(0.99), q(1))
+	}
 	fmt.Printf("river jobs: every one names a committed delivery, every delivery has one (%d orphans, %d missing)\n", orphanJobs, jobless)
 	fmt.Printf("attempt histories: in order; %d deliveries needed more than one attempt, at most %d attempts, %d attempt numbers skipped by job runs a kill cut short\n", multi, maxAttempts, gaps)
 	if len(failures) > 0 {
