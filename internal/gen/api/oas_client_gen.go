@@ -383,7 +383,9 @@ type Invoker interface {
 	// `sent`) or listed in `skipped` with a reason code: `no_contact`,
 	// `invalid_contact`, `user_opted_out`, `venue_capability` (the venue has
 	// the channel switched off). Messages leave after the request commits.
-	// Writes an audit entry `checkin.contact` (counts, not the text).
+	// Writes an audit entry `checkin.contact` (counts, not the text). At
+	// most 20 contact requests per 10 minutes per staff member (429
+	// `RATE_LIMITED` with `Retry-After`).
 	//
 	// POST /admin/checkin/{classInstanceId}/contact
 	ContactAdminCheckinClass(ctx context.Context, request *CheckinContactRequest, params ContactAdminCheckinClassParams) (*CheckinContactResponse, error)
@@ -3610,7 +3612,9 @@ func (c *Client) sendCloseAdminBookingFundingAttempt(ctx context.Context, params
 // `sent`) or listed in `skipped` with a reason code: `no_contact`,
 // `invalid_contact`, `user_opted_out`, `venue_capability` (the venue has
 // the channel switched off). Messages leave after the request commits.
-// Writes an audit entry `checkin.contact` (counts, not the text).
+// Writes an audit entry `checkin.contact` (counts, not the text). At
+// most 20 contact requests per 10 minutes per staff member (429
+// `RATE_LIMITED` with `Retry-After`).
 //
 // POST /admin/checkin/{classInstanceId}/contact
 func (c *Client) ContactAdminCheckinClass(ctx context.Context, request *CheckinContactRequest, params ContactAdminCheckinClassParams) (*CheckinContactResponse, error) {

@@ -4358,7 +4358,9 @@ func (s *Server) handleCloseAdminBookingFundingAttemptRequest(args [3]string, ar
 // `sent`) or listed in `skipped` with a reason code: `no_contact`,
 // `invalid_contact`, `user_opted_out`, `venue_capability` (the venue has
 // the channel switched off). Messages leave after the request commits.
-// Writes an audit entry `checkin.contact` (counts, not the text).
+// Writes an audit entry `checkin.contact` (counts, not the text). At
+// most 20 contact requests per 10 minutes per staff member (429
+// `RATE_LIMITED` with `Retry-After`).
 //
 // POST /admin/checkin/{classInstanceId}/contact
 func (s *Server) handleContactAdminCheckinClassRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
