@@ -43,6 +43,8 @@ type BookingReassignment struct {
 	ClipTaken bool `json:"clip_taken,omitempty"`
 	// FailureCode holds the value of the "failure_code" field.
 	FailureCode *string `json:"failure_code,omitempty"`
+	// The booking's id while the attempt is pending, null after: its unique index keeps one pending attempt per booking.
+	OpenBookingID *uuid.UUID `json:"open_booking_id,omitempty"`
 	// RequestedBy holds the value of the "requested_by" field.
 	RequestedBy string `json:"requested_by,omitempty"`
 	// ClosedBy holds the value of the "closed_by" field.
@@ -119,7 +121,7 @@ func (*BookingReassignment) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case bookingreassignment.FieldOldPassID:
+		case bookingreassignment.FieldOldPassID, bookingreassignment.FieldOpenBookingID:
 			values[i] = &sql.NullScanner{S: new(uuid.UUID)}
 		case bookingreassignment.FieldClipReturned, bookingreassignment.FieldClipTaken:
 			values[i] = new(sql.NullBool)
@@ -218,6 +220,13 @@ func (_m *BookingReassignment) assignValues(columns []string, values []any) erro
 			} else if value.Valid {
 				_m.FailureCode = new(string)
 				*_m.FailureCode = value.String
+			}
+		case bookingreassignment.FieldOpenBookingID:
+			if value, ok := values[i].(*sql.NullScanner); !ok {
+				return fmt.Errorf("unexpected type %T for field open_booking_id", values[i])
+			} else if value.Valid {
+				_m.OpenBookingID = new(uuid.UUID)
+				*_m.OpenBookingID = *value.S.(*uuid.UUID)
 			}
 		case bookingreassignment.FieldRequestedBy:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -332,6 +341,11 @@ func (_m *BookingReassignment) String() string {
 	if v := _m.FailureCode; v != nil {
 		builder.WriteString("failure_code=")
 		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.OpenBookingID; v != nil {
+		builder.WriteString("open_booking_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")
 	builder.WriteString("requested_by=")

@@ -157,6 +157,20 @@ func (_c *BookingReassignmentCreate) SetNillableFailureCode(v *string) *BookingR
 	return _c
 }
 
+// SetOpenBookingID sets the "open_booking_id" field.
+func (_c *BookingReassignmentCreate) SetOpenBookingID(v uuid.UUID) *BookingReassignmentCreate {
+	_c.mutation.SetOpenBookingID(v)
+	return _c
+}
+
+// SetNillableOpenBookingID sets the "open_booking_id" field if the given value is not nil.
+func (_c *BookingReassignmentCreate) SetNillableOpenBookingID(v *uuid.UUID) *BookingReassignmentCreate {
+	if v != nil {
+		_c.SetOpenBookingID(*v)
+	}
+	return _c
+}
+
 // SetRequestedBy sets the "requested_by" field.
 func (_c *BookingReassignmentCreate) SetRequestedBy(v string) *BookingReassignmentCreate {
 	_c.mutation.SetRequestedBy(v)
@@ -437,6 +451,10 @@ func (_c *BookingReassignmentCreate) createSpec() (*BookingReassignment, *sqlgra
 		_spec.SetField(bookingreassignment.FieldFailureCode, field.TypeString, value)
 		_node.FailureCode = &value
 	}
+	if value, ok := _c.mutation.OpenBookingID(); ok {
+		_spec.SetField(bookingreassignment.FieldOpenBookingID, field.TypeUUID, value)
+		_node.OpenBookingID = &value
+	}
 	if value, ok := _c.mutation.RequestedBy(); ok {
 		_spec.SetField(bookingreassignment.FieldRequestedBy, field.TypeString, value)
 		_node.RequestedBy = value
@@ -653,6 +671,24 @@ func (u *BookingReassignmentUpsert) ClearFailureCode() *BookingReassignmentUpser
 	return u
 }
 
+// SetOpenBookingID sets the "open_booking_id" field.
+func (u *BookingReassignmentUpsert) SetOpenBookingID(v uuid.UUID) *BookingReassignmentUpsert {
+	u.Set(bookingreassignment.FieldOpenBookingID, v)
+	return u
+}
+
+// UpdateOpenBookingID sets the "open_booking_id" field to the value that was provided on create.
+func (u *BookingReassignmentUpsert) UpdateOpenBookingID() *BookingReassignmentUpsert {
+	u.SetExcluded(bookingreassignment.FieldOpenBookingID)
+	return u
+}
+
+// ClearOpenBookingID clears the value of the "open_booking_id" field.
+func (u *BookingReassignmentUpsert) ClearOpenBookingID() *BookingReassignmentUpsert {
+	u.SetNull(bookingreassignment.FieldOpenBookingID)
+	return u
+}
+
 // SetClosedBy sets the "closed_by" field.
 func (u *BookingReassignmentUpsert) SetClosedBy(v string) *BookingReassignmentUpsert {
 	u.Set(bookingreassignment.FieldClosedBy, v)
@@ -850,6 +886,27 @@ func (u *BookingReassignmentUpsertOne) UpdateFailureCode() *BookingReassignmentU
 func (u *BookingReassignmentUpsertOne) ClearFailureCode() *BookingReassignmentUpsertOne {
 	return u.Update(func(s *BookingReassignmentUpsert) {
 		s.ClearFailureCode()
+	})
+}
+
+// SetOpenBookingID sets the "open_booking_id" field.
+func (u *BookingReassignmentUpsertOne) SetOpenBookingID(v uuid.UUID) *BookingReassignmentUpsertOne {
+	return u.Update(func(s *BookingReassignmentUpsert) {
+		s.SetOpenBookingID(v)
+	})
+}
+
+// UpdateOpenBookingID sets the "open_booking_id" field to the value that was provided on create.
+func (u *BookingReassignmentUpsertOne) UpdateOpenBookingID() *BookingReassignmentUpsertOne {
+	return u.Update(func(s *BookingReassignmentUpsert) {
+		s.UpdateOpenBookingID()
+	})
+}
+
+// ClearOpenBookingID clears the value of the "open_booking_id" field.
+func (u *BookingReassignmentUpsertOne) ClearOpenBookingID() *BookingReassignmentUpsertOne {
+	return u.Update(func(s *BookingReassignmentUpsert) {
+		s.ClearOpenBookingID()
 	})
 }
 
@@ -1223,6 +1280,27 @@ func (u *BookingReassignmentUpsertBulk) UpdateFailureCode() *BookingReassignment
 func (u *BookingReassignmentUpsertBulk) ClearFailureCode() *BookingReassignmentUpsertBulk {
 	return u.Update(func(s *BookingReassignmentUpsert) {
 		s.ClearFailureCode()
+	})
+}
+
+// SetOpenBookingID sets the "open_booking_id" field.
+func (u *BookingReassignmentUpsertBulk) SetOpenBookingID(v uuid.UUID) *BookingReassignmentUpsertBulk {
+	return u.Update(func(s *BookingReassignmentUpsert) {
+		s.SetOpenBookingID(v)
+	})
+}
+
+// UpdateOpenBookingID sets the "open_booking_id" field to the value that was provided on create.
+func (u *BookingReassignmentUpsertBulk) UpdateOpenBookingID() *BookingReassignmentUpsertBulk {
+	return u.Update(func(s *BookingReassignmentUpsert) {
+		s.UpdateOpenBookingID()
+	})
+}
+
+// ClearOpenBookingID clears the value of the "open_booking_id" field.
+func (u *BookingReassignmentUpsertBulk) ClearOpenBookingID() *BookingReassignmentUpsertBulk {
+	return u.Update(func(s *BookingReassignmentUpsert) {
+		s.ClearOpenBookingID()
 	})
 }
 

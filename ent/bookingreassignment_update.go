@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/google/uuid"
 	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/predicate"
 )
@@ -113,6 +114,26 @@ func (_u *BookingReassignmentUpdate) SetNillableFailureCode(v *string) *BookingR
 // ClearFailureCode clears the value of the "failure_code" field.
 func (_u *BookingReassignmentUpdate) ClearFailureCode() *BookingReassignmentUpdate {
 	_u.mutation.ClearFailureCode()
+	return _u
+}
+
+// SetOpenBookingID sets the "open_booking_id" field.
+func (_u *BookingReassignmentUpdate) SetOpenBookingID(v uuid.UUID) *BookingReassignmentUpdate {
+	_u.mutation.SetOpenBookingID(v)
+	return _u
+}
+
+// SetNillableOpenBookingID sets the "open_booking_id" field if the given value is not nil.
+func (_u *BookingReassignmentUpdate) SetNillableOpenBookingID(v *uuid.UUID) *BookingReassignmentUpdate {
+	if v != nil {
+		_u.SetOpenBookingID(*v)
+	}
+	return _u
+}
+
+// ClearOpenBookingID clears the value of the "open_booking_id" field.
+func (_u *BookingReassignmentUpdate) ClearOpenBookingID() *BookingReassignmentUpdate {
+	_u.mutation.ClearOpenBookingID()
 	return _u
 }
 
@@ -273,6 +294,12 @@ func (_u *BookingReassignmentUpdate) sqlSave(ctx context.Context) (_node int, er
 	if _u.mutation.FailureCodeCleared() {
 		_spec.ClearField(bookingreassignment.FieldFailureCode, field.TypeString)
 	}
+	if value, ok := _u.mutation.OpenBookingID(); ok {
+		_spec.SetField(bookingreassignment.FieldOpenBookingID, field.TypeUUID, value)
+	}
+	if _u.mutation.OpenBookingIDCleared() {
+		_spec.ClearField(bookingreassignment.FieldOpenBookingID, field.TypeUUID)
+	}
 	if value, ok := _u.mutation.ClosedBy(); ok {
 		_spec.SetField(bookingreassignment.FieldClosedBy, field.TypeString, value)
 	}
@@ -390,6 +417,26 @@ func (_u *BookingReassignmentUpdateOne) SetNillableFailureCode(v *string) *Booki
 // ClearFailureCode clears the value of the "failure_code" field.
 func (_u *BookingReassignmentUpdateOne) ClearFailureCode() *BookingReassignmentUpdateOne {
 	_u.mutation.ClearFailureCode()
+	return _u
+}
+
+// SetOpenBookingID sets the "open_booking_id" field.
+func (_u *BookingReassignmentUpdateOne) SetOpenBookingID(v uuid.UUID) *BookingReassignmentUpdateOne {
+	_u.mutation.SetOpenBookingID(v)
+	return _u
+}
+
+// SetNillableOpenBookingID sets the "open_booking_id" field if the given value is not nil.
+func (_u *BookingReassignmentUpdateOne) SetNillableOpenBookingID(v *uuid.UUID) *BookingReassignmentUpdateOne {
+	if v != nil {
+		_u.SetOpenBookingID(*v)
+	}
+	return _u
+}
+
+// ClearOpenBookingID clears the value of the "open_booking_id" field.
+func (_u *BookingReassignmentUpdateOne) ClearOpenBookingID() *BookingReassignmentUpdateOne {
+	_u.mutation.ClearOpenBookingID()
 	return _u
 }
 
@@ -579,6 +626,12 @@ func (_u *BookingReassignmentUpdateOne) sqlSave(ctx context.Context) (_node *Boo
 	}
 	if _u.mutation.FailureCodeCleared() {
 		_spec.ClearField(bookingreassignment.FieldFailureCode, field.TypeString)
+	}
+	if value, ok := _u.mutation.OpenBookingID(); ok {
+		_spec.SetField(bookingreassignment.FieldOpenBookingID, field.TypeUUID, value)
+	}
+	if _u.mutation.OpenBookingIDCleared() {
+		_spec.ClearField(bookingreassignment.FieldOpenBookingID, field.TypeUUID)
 	}
 	if value, ok := _u.mutation.ClosedBy(); ok {
 		_spec.SetField(bookingreassignment.FieldClosedBy, field.TypeString, value)

@@ -274,6 +274,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			bookingreassignment.FieldClipReturned:   {Type: field.TypeBool, Column: bookingreassignment.FieldClipReturned},
 			bookingreassignment.FieldClipTaken:      {Type: field.TypeBool, Column: bookingreassignment.FieldClipTaken},
 			bookingreassignment.FieldFailureCode:    {Type: field.TypeString, Column: bookingreassignment.FieldFailureCode},
+			bookingreassignment.FieldOpenBookingID:  {Type: field.TypeUUID, Column: bookingreassignment.FieldOpenBookingID},
 			bookingreassignment.FieldRequestedBy:    {Type: field.TypeString, Column: bookingreassignment.FieldRequestedBy},
 			bookingreassignment.FieldClosedBy:       {Type: field.TypeString, Column: bookingreassignment.FieldClosedBy},
 			bookingreassignment.FieldClosedAt:       {Type: field.TypeTime, Column: bookingreassignment.FieldClosedAt},
@@ -3436,6 +3437,11 @@ func (f *BookingReassignmentFilter) WhereClipTaken(p entql.BoolP) {
 // WhereFailureCode applies the entql string predicate on the failure_code field.
 func (f *BookingReassignmentFilter) WhereFailureCode(p entql.StringP) {
 	f.Where(p.Field(bookingreassignment.FieldFailureCode))
+}
+
+// WhereOpenBookingID applies the entql [16]byte predicate on the open_booking_id field.
+func (f *BookingReassignmentFilter) WhereOpenBookingID(p entql.ValueP) {
+	f.Where(p.Field(bookingreassignment.FieldOpenBookingID))
 }
 
 // WhereRequestedBy applies the entql string predicate on the requested_by field.

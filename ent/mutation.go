@@ -8661,6 +8661,7 @@ type BookingReassignmentMutation struct {
 	clip_returned       *bool
 	clip_taken          *bool
 	failure_code        *string
+	open_booking_id     *uuid.UUID
 	requested_by        *string
 	closed_by           *string
 	closed_at           *time.Time
@@ -9217,6 +9218,55 @@ func (m *BookingReassignmentMutation) ResetFailureCode() {
 	delete(m.clearedFields, bookingreassignment.FieldFailureCode)
 }
 
+// SetOpenBookingID sets the "open_booking_id" field.
+func (m *BookingReassignmentMutation) SetOpenBookingID(u uuid.UUID) {
+	m.open_booking_id = &u
+}
+
+// OpenBookingID returns the value of the "open_booking_id" field in the mutation.
+func (m *BookingReassignmentMutation) OpenBookingID() (r uuid.UUID, exists bool) {
+	v := m.open_booking_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOpenBookingID returns the old "open_booking_id" field's value of the BookingReassignment entity.
+// If the BookingReassignment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingReassignmentMutation) OldOpenBookingID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOpenBookingID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOpenBookingID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOpenBookingID: %w", err)
+	}
+	return oldValue.OpenBookingID, nil
+}
+
+// ClearOpenBookingID clears the value of the "open_booking_id" field.
+func (m *BookingReassignmentMutation) ClearOpenBookingID() {
+	m.open_booking_id = nil
+	m.clearedFields[bookingreassignment.FieldOpenBookingID] = struct{}{}
+}
+
+// OpenBookingIDCleared returns if the "open_booking_id" field was cleared in this mutation.
+func (m *BookingReassignmentMutation) OpenBookingIDCleared() bool {
+	_, ok := m.clearedFields[bookingreassignment.FieldOpenBookingID]
+	return ok
+}
+
+// ResetOpenBookingID resets all changes to the "open_booking_id" field.
+func (m *BookingReassignmentMutation) ResetOpenBookingID() {
+	m.open_booking_id = nil
+	delete(m.clearedFields, bookingreassignment.FieldOpenBookingID)
+}
+
 // SetRequestedBy sets the "requested_by" field.
 func (m *BookingReassignmentMutation) SetRequestedBy(s string) {
 	m.requested_by = &s
@@ -9493,7 +9543,7 @@ func (m *BookingReassignmentMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *BookingReassignmentMutation) Fields() []string {
-	fields := make([]string, 0, 14)
+	fields := make([]string, 0, 15)
 	if m.created_at != nil {
 		fields = append(fields, bookingreassignment.FieldCreatedAt)
 	}
@@ -9526,6 +9576,9 @@ func (m *BookingReassignmentMutation) Fields() []string {
 	}
 	if m.failure_code != nil {
 		fields = append(fields, bookingreassignment.FieldFailureCode)
+	}
+	if m.open_booking_id != nil {
+		fields = append(fields, bookingreassignment.FieldOpenBookingID)
 	}
 	if m.requested_by != nil {
 		fields = append(fields, bookingreassignment.FieldRequestedBy)
@@ -9566,6 +9619,8 @@ func (m *BookingReassignmentMutation) Field(name string) (ent.Value, bool) {
 		return m.ClipTaken()
 	case bookingreassignment.FieldFailureCode:
 		return m.FailureCode()
+	case bookingreassignment.FieldOpenBookingID:
+		return m.OpenBookingID()
 	case bookingreassignment.FieldRequestedBy:
 		return m.RequestedBy()
 	case bookingreassignment.FieldClosedBy:
@@ -9603,6 +9658,8 @@ func (m *BookingReassignmentMutation) OldField(ctx context.Context, name string)
 		return m.OldClipTaken(ctx)
 	case bookingreassignment.FieldFailureCode:
 		return m.OldFailureCode(ctx)
+	case bookingreassignment.FieldOpenBookingID:
+		return m.OldOpenBookingID(ctx)
 	case bookingreassignment.FieldRequestedBy:
 		return m.OldRequestedBy(ctx)
 	case bookingreassignment.FieldClosedBy:
@@ -9695,6 +9752,13 @@ func (m *BookingReassignmentMutation) SetField(name string, value ent.Value) err
 		}
 		m.SetFailureCode(v)
 		return nil
+	case bookingreassignment.FieldOpenBookingID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOpenBookingID(v)
+		return nil
 	case bookingreassignment.FieldRequestedBy:
 		v, ok := value.(string)
 		if !ok {
@@ -9755,6 +9819,9 @@ func (m *BookingReassignmentMutation) ClearedFields() []string {
 	if m.FieldCleared(bookingreassignment.FieldFailureCode) {
 		fields = append(fields, bookingreassignment.FieldFailureCode)
 	}
+	if m.FieldCleared(bookingreassignment.FieldOpenBookingID) {
+		fields = append(fields, bookingreassignment.FieldOpenBookingID)
+	}
 	if m.FieldCleared(bookingreassignment.FieldClosedBy) {
 		fields = append(fields, bookingreassignment.FieldClosedBy)
 	}
@@ -9783,6 +9850,9 @@ func (m *BookingReassignmentMutation) ClearField(name string) error {
 		return nil
 	case bookingreassignment.FieldFailureCode:
 		m.ClearFailureCode()
+		return nil
+	case bookingreassignment.FieldOpenBookingID:
+		m.ClearOpenBookingID()
 		return nil
 	case bookingreassignment.FieldClosedBy:
 		m.ClearClosedBy()
@@ -9830,6 +9900,9 @@ func (m *BookingReassignmentMutation) ResetField(name string) error {
 		return nil
 	case bookingreassignment.FieldFailureCode:
 		m.ResetFailureCode()
+		return nil
+	case bookingreassignment.FieldOpenBookingID:
+		m.ResetOpenBookingID()
 		return nil
 	case bookingreassignment.FieldRequestedBy:
 		m.ResetRequestedBy()

@@ -39,6 +39,8 @@ const (
 	FieldClipTaken = "clip_taken"
 	// FieldFailureCode holds the string denoting the failure_code field in the database.
 	FieldFailureCode = "failure_code"
+	// FieldOpenBookingID holds the string denoting the open_booking_id field in the database.
+	FieldOpenBookingID = "open_booking_id"
 	// FieldRequestedBy holds the string denoting the requested_by field in the database.
 	FieldRequestedBy = "requested_by"
 	// FieldClosedBy holds the string denoting the closed_by field in the database.
@@ -99,6 +101,7 @@ var Columns = []string{
 	FieldClipReturned,
 	FieldClipTaken,
 	FieldFailureCode,
+	FieldOpenBookingID,
 	FieldRequestedBy,
 	FieldClosedBy,
 	FieldClosedAt,
@@ -257,6 +260,11 @@ func ByClipTaken(opts ...sql.OrderTermOption) OrderOption {
 // ByFailureCode orders the results by the failure_code field.
 func ByFailureCode(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldFailureCode, opts...).ToFunc()
+}
+
+// ByOpenBookingID orders the results by the open_booking_id field.
+func ByOpenBookingID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOpenBookingID, opts...).ToFunc()
 }
 
 // ByRequestedBy orders the results by the requested_by field.

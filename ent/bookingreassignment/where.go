@@ -101,6 +101,11 @@ func FailureCode(v string) predicate.BookingReassignment {
 	return predicate.BookingReassignment(sql.FieldEQ(FieldFailureCode, v))
 }
 
+// OpenBookingID applies equality check predicate on the "open_booking_id" field. It's identical to OpenBookingIDEQ.
+func OpenBookingID(v uuid.UUID) predicate.BookingReassignment {
+	return predicate.BookingReassignment(sql.FieldEQ(FieldOpenBookingID, v))
+}
+
 // RequestedBy applies equality check predicate on the "requested_by" field. It's identical to RequestedByEQ.
 func RequestedBy(v string) predicate.BookingReassignment {
 	return predicate.BookingReassignment(sql.FieldEQ(FieldRequestedBy, v))
@@ -429,6 +434,56 @@ func FailureCodeEqualFold(v string) predicate.BookingReassignment {
 // FailureCodeContainsFold applies the ContainsFold predicate on the "failure_code" field.
 func FailureCodeContainsFold(v string) predicate.BookingReassignment {
 	return predicate.BookingReassignment(sql.FieldContainsFold(FieldFailureCode, v))
+}
+
+// OpenBookingIDEQ applies the EQ predicate on the "open_booking_id" field.
+func OpenBookingIDEQ(v uuid.UUID) predicate.BookingReassignment {
+	return predicate.BookingReassignment(sql.FieldEQ(FieldOpenBookingID, v))
+}
+
+// OpenBookingIDNEQ applies the NEQ predicate on the "open_booking_id" field.
+func OpenBookingIDNEQ(v uuid.UUID) predicate.BookingReassignment {
+	return predicate.BookingReassignment(sql.FieldNEQ(FieldOpenBookingID, v))
+}
+
+// OpenBookingIDIn applies the In predicate on the "open_booking_id" field.
+func OpenBookingIDIn(vs ...uuid.UUID) predicate.BookingReassignment {
+	return predicate.BookingReassignment(sql.FieldIn(FieldOpenBookingID, vs...))
+}
+
+// OpenBookingIDNotIn applies the NotIn predicate on the "open_booking_id" field.
+func OpenBookingIDNotIn(vs ...uuid.UUID) predicate.BookingReassignment {
+	return predicate.BookingReassignment(sql.FieldNotIn(FieldOpenBookingID, vs...))
+}
+
+// OpenBookingIDGT applies the GT predicate on the "open_booking_id" field.
+func OpenBookingIDGT(v uuid.UUID) predicate.BookingReassignment {
+	return predicate.BookingReassignment(sql.FieldGT(FieldOpenBookingID, v))
+}
+
+// OpenBookingIDGTE applies the GTE predicate on the "open_booking_id" field.
+func OpenBookingIDGTE(v uuid.UUID) predicate.BookingReassignment {
+	return predicate.BookingReassignment(sql.FieldGTE(FieldOpenBookingID, v))
+}
+
+// OpenBookingIDLT applies the LT predicate on the "open_booking_id" field.
+func OpenBookingIDLT(v uuid.UUID) predicate.BookingReassignment {
+	return predicate.BookingReassignment(sql.FieldLT(FieldOpenBookingID, v))
+}
+
+// OpenBookingIDLTE applies the LTE predicate on the "open_booking_id" field.
+func OpenBookingIDLTE(v uuid.UUID) predicate.BookingReassignment {
+	return predicate.BookingReassignment(sql.FieldLTE(FieldOpenBookingID, v))
+}
+
+// OpenBookingIDIsNil applies the IsNil predicate on the "open_booking_id" field.
+func OpenBookingIDIsNil() predicate.BookingReassignment {
+	return predicate.BookingReassignment(sql.FieldIsNull(FieldOpenBookingID))
+}
+
+// OpenBookingIDNotNil applies the NotNil predicate on the "open_booking_id" field.
+func OpenBookingIDNotNil() predicate.BookingReassignment {
+	return predicate.BookingReassignment(sql.FieldNotNull(FieldOpenBookingID))
 }
 
 // RequestedByEQ applies the EQ predicate on the "requested_by" field.

@@ -375,6 +375,7 @@ var (
 		{Name: "clip_returned", Type: field.TypeBool, Default: false},
 		{Name: "clip_taken", Type: field.TypeBool, Default: false},
 		{Name: "failure_code", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "open_booking_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "requested_by", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "closed_by", Type: field.TypeString, Nullable: true, Size: 200},
 		{Name: "closed_at", Type: field.TypeTime, Nullable: true},
@@ -391,25 +392,25 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "booking_reassignments_organizations_organization",
-				Columns:    []*schema.Column{BookingReassignmentsColumns[11]},
+				Columns:    []*schema.Column{BookingReassignmentsColumns[12]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "booking_reassignments_bookings_booking",
-				Columns:    []*schema.Column{BookingReassignmentsColumns[12]},
+				Columns:    []*schema.Column{BookingReassignmentsColumns[13]},
 				RefColumns: []*schema.Column{BookingsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "booking_reassignments_passes_old_pass",
-				Columns:    []*schema.Column{BookingReassignmentsColumns[13]},
+				Columns:    []*schema.Column{BookingReassignmentsColumns[14]},
 				RefColumns: []*schema.Column{PassesColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "booking_reassignments_passes_new_pass",
-				Columns:    []*schema.Column{BookingReassignmentsColumns[14]},
+				Columns:    []*schema.Column{BookingReassignmentsColumns[15]},
 				RefColumns: []*schema.Column{PassesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -418,20 +419,17 @@ var (
 			{
 				Name:    "bookingreassignment_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{BookingReassignmentsColumns[11]},
+				Columns: []*schema.Column{BookingReassignmentsColumns[12]},
 			},
 			{
 				Name:    "bookingreassignment_organization_id_booking_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{BookingReassignmentsColumns[11], BookingReassignmentsColumns[12], BookingReassignmentsColumns[1]},
+				Columns: []*schema.Column{BookingReassignmentsColumns[12], BookingReassignmentsColumns[13], BookingReassignmentsColumns[1]},
 			},
 			{
-				Name:    "bookingreassignment_one_pending",
+				Name:    "bookingreassignment_open_booking_id",
 				Unique:  true,
-				Columns: []*schema.Column{BookingReassignmentsColumns[12]},
-				Annotation: &entsql.IndexAnnotation{
-					Where: "status = 'pending'",
-				},
+				Columns: []*schema.Column{BookingReassignmentsColumns[8]},
 			},
 		},
 	}

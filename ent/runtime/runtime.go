@@ -564,13 +564,13 @@ func init() {
 	// bookingreassignment.FailureCodeValidator is a validator for the "failure_code" field. It is called by the builders before save.
 	bookingreassignment.FailureCodeValidator = bookingreassignmentDescFailureCode.Validators[0].(func(string) error)
 	// bookingreassignmentDescRequestedBy is the schema descriptor for requested_by field.
-	bookingreassignmentDescRequestedBy := bookingreassignmentFields[8].Descriptor()
+	bookingreassignmentDescRequestedBy := bookingreassignmentFields[9].Descriptor()
 	// bookingreassignment.DefaultRequestedBy holds the default value on creation for the requested_by field.
 	bookingreassignment.DefaultRequestedBy = bookingreassignmentDescRequestedBy.Default.(string)
 	// bookingreassignment.RequestedByValidator is a validator for the "requested_by" field. It is called by the builders before save.
 	bookingreassignment.RequestedByValidator = bookingreassignmentDescRequestedBy.Validators[0].(func(string) error)
 	// bookingreassignmentDescClosedBy is the schema descriptor for closed_by field.
-	bookingreassignmentDescClosedBy := bookingreassignmentFields[9].Descriptor()
+	bookingreassignmentDescClosedBy := bookingreassignmentFields[10].Descriptor()
 	// bookingreassignment.ClosedByValidator is a validator for the "closed_by" field. It is called by the builders before save.
 	bookingreassignment.ClosedByValidator = bookingreassignmentDescClosedBy.Validators[0].(func(string) error)
 	// bookingreassignmentDescID is the schema descriptor for id field.

@@ -2,7 +2,6 @@ package schema
 
 import (
 	"entgo.io/ent"
-	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
@@ -31,6 +30,8 @@ func (BookingReassignment) Fields() []ent.Field {
 		field.Bool("clip_returned").Default(false).Comment("A clip went back to the old pass."),
 		field.Bool("clip_taken").Default(false).Comment("A clip came from the new pass."),
 		field.String("failure_code").Optional().Nillable().MaxLen(100),
+		field.UUID("open_booking_id", uuidType).Optional().Nillable().
+			Comment("The booking's id while the attempt is pending, null after: its unique index keeps one pending attempt per booking."),
 		field.String("requested_by").Default("").MaxLen(200).Immutable(),
 		field.String("closed_by").Optional().Nillable().MaxLen(200),
 		field.Time("closed_at").Optional().Nillable(),
@@ -47,11 +48,13 @@ func (BookingReassignment) Edges() []ent.Edge {
 	}
 }
 
-// Indexes of the BookingReassignment: at most one pending attempt per booking.
+// Indexes of the BookingReassignment: history by booking, at most one pending attempt per
+// booking.
 func (BookingReassignment) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("organization_id", "booking_id", "created_at"),
-		index.Fields("booking_id").Unique().StorageKey("bookingreassignment_one_pending").
-			Annotations(entsql.IndexWhere("status = 'pending'")),
+		// Not a partial index (ent's schema diff always sees those as changed): NULLs are
+		// distinct, so only pending attempts, which carry open_booking_id, compete.
+		index.Fields("open_booking_id").Unique(),
 	}
 }

@@ -25,8 +25,9 @@
 // can be left open is the record, when the server stops between the two transactions or a
 // commit's outcome is unknown. Such a pending attempt makes every further reassignment of the
 // booking 503 booking_reassign_unresolved until CloseAttempt records what the booking shows
-// (applied, not_applied or superseded). A unique partial index keeps at most one pending
-// attempt per booking, so two concurrent reassignments cannot both start.
+// (applied, not_applied or superseded). A unique index on open_booking_id (the booking's
+// id while an attempt is pending, null after) keeps at most one pending attempt per booking,
+// so two concurrent reassignments cannot both start.
 //
 // Audit entries: checkin.check_in, checkin.contact, checkin.attendance.correct,
 // checkin.funding.reassign, checkin.funding.close.

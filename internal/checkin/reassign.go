@@ -75,8 +75,8 @@ func Reassign(ctx context.Context, client *ent.Client, p ReassignParams, now tim
 	if v := viewer.FromContext(ctx); v != nil {
 		actor = v.Actor()
 	}
-	attempt, err := client.BookingReassignment.Create().SetBookingID(b.ID).SetNillableOldPassID(b.PassID).
-		SetNewPassID(p.NewPassID).SetRequestedBy(actor).Save(ctx)
+	attempt, err := client.BookingReassignment.Create().SetBookingID(b.ID).SetOpenBookingID(b.ID).
+		SetNillableOldPassID(b.PassID).SetNewPassID(p.NewPassID).SetRequestedBy(actor).Save(ctx)
 	if ent.IsConstraintError(err) {
 		if open, _ := pendingAttempt(ctx, client, b.ID); open != nil {
 			return nil, nil, errUnresolved(open.ID)
@@ -104,7 +104,7 @@ func Reassign(ctx context.Context, client *ent.Client, p ReassignParams, now tim
 	case errors.As(err, &ae):
 		// A refusal under the locks: nothing moved, the attempt failed.
 		_ = client.BookingReassignment.UpdateOne(attempt).SetStatus(bookingreassignment.StatusFailed).
-			SetFailureCode(ae.Code).Exec(context.WithoutCancel(ctx))
+			ClearOpenBookingID().SetFailureCode(ae.Code).Exec(context.WithoutCancel(ctx))
 		return nil, nil, err
 	default:
 		// The outcome is unknown (the commit may or may not have happened): the attempt stays
@@ -274,7 +274,7 @@ func move(ctx context.Context, tx *ent.Client, b *ent.Booking, newPass uuid.UUID
 		return nil, fmt.Errorf("checkin: move funding: %w", err)
 	}
 	if err := tx.BookingReassignment.UpdateOneID(attempt.ID).Where(bookingreassignment.StatusEQ(bookingreassignment.StatusPending)).
-		SetStatus(bookingreassignment.StatusApplied).SetClipReturned(returned).SetClipTaken(taken).Exec(ctx); err != nil {
+		SetStatus(bookingreassignment.StatusApplied).ClearOpenBookingID().SetClipReturned(returned).SetClipTaken(taken).Exec(ctx); err != nil {
 		return nil, fmt.Errorf("checkin: mark attempt: %w", err)
 	}
 	details := map[string]any{"attempt_id": attempt.ID.String(), "new_pass_id": np.ID.String(),
@@ -320,7 +320,7 @@ func CloseAttempt(ctx context.Context, client *ent.Client, classID, bookingID, a
 		if v := viewer.FromContext(ctx); v != nil {
 			actor = v.Actor()
 		}
-		out, err = tx.BookingReassignment.UpdateOne(a).SetStatus(bookingreassignment.StatusClosed).SetResolution(res).
+		out, err = tx.BookingReassignment.UpdateOne(a).SetStatus(bookingreassignment.StatusClosed).ClearOpenBookingID().SetResolution(res).
 			SetClosedAt(now).SetClosedBy(actor).Save(ctx)
 		if err != nil {
 			return fmt.Errorf("checkin: close attempt: %w", err)

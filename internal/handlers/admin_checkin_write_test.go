@@ -168,7 +168,7 @@ func TestFundingReassignment(t *testing.T) {
 
 	// An attempt left pending (the server stopped between recording it and the move) blocks
 	// the booking until it is closed; closing records what the booking shows.
-	open := e.db().BookingReassignment.Create().SetBookingID(e.confirmed).SetOldPassID(e.passB).SetNewPassID(e.passA).SaveX(e.op)
+	open := e.db().BookingReassignment.Create().SetBookingID(e.confirmed).SetOpenBookingID(e.confirmed).SetOldPassID(e.passB).SetNewPassID(e.passA).SaveX(e.op)
 	_, err = mgr.ReassignAdminBookingFunding(e.ctx, req(e.passA, &e.passB), params)
 	es = requireDeskErr(t, err, http.StatusServiceUnavailable, "booking_reassign_unresolved")
 	require.Equal(t, `"`+open.ID.String()+`"`, string(es.Response.Error.Details.AdditionalProps["attempt_id"]))
@@ -185,6 +185,7 @@ func TestFundingReassignment(t *testing.T) {
 	require.Equal(t, api.CheckinAttemptStatusClosed, closed.Data.Status)
 	require.Equal(t, api.CheckinAttemptResolutionNotApplied, closed.Data.Resolution.Value)
 	require.Equal(t, bookingreassignment.StatusClosed, e.db().BookingReassignment.GetX(e.op, open.ID).Status)
+	require.Nil(t, e.db().BookingReassignment.GetX(e.op, open.ID).OpenBookingID, "a closed attempt no longer holds the booking")
 	_, err = mgr.CloseAdminBookingFundingAttempt(e.ctx, closeParams)
 	requireDeskErr(t, err, http.StatusUnprocessableEntity, "ATTEMPT_NOT_PENDING")
 	_, err = mgr.CloseAdminBookingFundingAttempt(e.ctx, api.CloseAdminBookingFundingAttemptParams{ClassInstanceId: e.otherClass,
