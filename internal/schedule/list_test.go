@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
+	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/internal/entdb"
 	"github.com/venueplatform/venue/internal/pgtest"
@@ -85,6 +86,27 @@ func TestListScansLikeEagerLoads(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, truncated)
 	require.Len(t, got, 3)
+
+	// More classes than one allocation chunk.
+	later := start.Add(72 * time.Hour)
+	var bulk []*ent.ClassInstanceCreate
+	for i := range 300 {
+		at := later.Add(time.Duration(i) * time.Minute)
+		c := client.ClassInstance.Create().SetClassTypeID(flow.ID).SetCapacity(i).
+			SetStartTime(at).SetEndTime(at.Add(time.Hour))
+		if i%7 == 0 {
+			c.SetRoomID(hall.ID)
+		}
+		bulk = append(bulk, c)
+	}
+	client.ClassInstance.CreateBulk(bulk...).SaveX(op)
+	f = schedule.Filter{Start: later, End: later.Add(24 * time.Hour)}
+	got, _, err = schedule.List(pub, client, f, now)
+	require.NoError(t, err)
+	require.Len(t, got, 300)
+	want, _, err = schedule.List(pub, tx.Client(), f, now)
+	require.NoError(t, err)
+	require.JSONEq(t, rowsJSON(t, want), rowsJSON(t, got))
 }
 
 // rowsJSON renders rows with their classes and edges; ent entities carry

@@ -2,7 +2,11 @@ package schedule
 
 import (
 	"context"
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"math"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -26,8 +30,9 @@ import (
 // db.ErrNotDirect, having read nothing, when the client has no direct path.
 func scanList(ctx context.Context, client *ent.Client, q *ent.ClassInstanceQuery) ([]*ent.ClassInstance, error) {
 	var (
-		cs   []ent.ClassInstance
-		keys []classKeys
+		out   []*ent.ClassInstance
+		chunk []ent.ClassInstance // classes are decoded in place, chunk by chunk,
+		fks   []uuid.UUID         // with their nullable keys, so nothing is copied as the list grows
 	)
 	err := db.ScanRows(ctx, func(ctx context.Context) error {
 		_, err := q.All(ctx)
@@ -36,59 +41,67 @@ func scanList(ctx context.Context, client *ent.Client, q *ent.ClassInstanceQuery
 		if err := checkColumns(r, listColumns); err != nil {
 			return err
 		}
+		binary := wireBinary(r, listOIDs)
+		var k classKeys
 		for r.Next() {
-			var (
-				c  ent.ClassInstance
-				k  classKeys
-				id pgtype.UUID
-				ct pgtype.UUID
-			)
-			// status (column 8) is read from the raw value: it is one
-			// of four words, kept as constants instead of one string per row.
-			if err := r.Scan(&id, &ct, &k.instructor, &k.location, &k.room, &c.StartTime, &c.EndTime,
-				&c.Capacity, nil, &c.Online, &k.workshopKind, &k.workshopID, &k.workshopSlug,
-				&c.BookedCount, &c.WaitlistCount); err != nil {
-				return err
+			if len(chunk) == cap(chunk) {
+				chunk = make([]ent.ClassInstance, 0, chunkRows)
+				fks = make([]uuid.UUID, 0, 3*chunkRows)
 			}
-			c.ID, c.ClassTypeID = id.Bytes, ct.Bytes
-			c.Status = status(r.RawValues()[8])
-			cs = append(cs, c)
-			keys = append(keys, k)
+			chunk = append(chunk, ent.ClassInstance{})
+			c := &chunk[len(chunk)-1]
+			k = classKeys{}
+			if binary {
+				if err := decodeClass(r.RawValues(), c, &k); err != nil {
+					return err
+				}
+			} else {
+				var id, ct pgtype.UUID
+				// status (column 8) is read from the raw value: it is one of
+				// four words, kept as constants instead of one string per row.
+				if err := r.Scan(&id, &ct, &k.instructor, &k.location, &k.room, &c.StartTime, &c.EndTime,
+					&c.Capacity, nil, &c.Online, &k.workshopKind, &k.workshopID, &k.workshopSlug,
+					&c.BookedCount, &c.WaitlistCount); err != nil {
+					return err
+				}
+				c.ID, c.ClassTypeID = id.Bytes, ct.Bytes
+				c.Status = status(r.RawValues()[8])
+			}
+			fks = fks[:len(fks)+3]
+			n := len(fks)
+			c.InstructorID = optional(k.instructor, &fks[n-3])
+			c.LocationID = optional(k.location, &fks[n-2])
+			c.RoomID = optional(k.room, &fks[n-1])
+			if k.workshopKind.Valid {
+				kind := classinstance.WorkshopEntryKind(k.workshopKind.String)
+				c.WorkshopEntryKind = &kind
+			}
+			if k.workshopID.Valid {
+				id := uuid.UUID(k.workshopID.Bytes)
+				c.WorkshopEntryID = &id
+			}
+			if k.workshopSlug.Valid {
+				slug := k.workshopSlug.String
+				c.WorkshopEntrySlug = &slug
+			}
+			out = append(out, c)
 		}
 		return r.Err()
 	})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*ent.ClassInstance, len(cs))
-	fks := make([]uuid.UUID, 3*len(cs)) // backing store of the nullable keys
-	for i := range cs {
-		c, k := &cs[i], &keys[i]
-		c.InstructorID = optional(k.instructor, &fks[3*i])
-		c.LocationID = optional(k.location, &fks[3*i+1])
-		c.RoomID = optional(k.room, &fks[3*i+2])
-		if k.workshopKind.Valid {
-			kind := classinstance.WorkshopEntryKind(k.workshopKind.String)
-			c.WorkshopEntryKind = &kind
-		}
-		if k.workshopID.Valid {
-			id := uuid.UUID(k.workshopID.Bytes)
-			c.WorkshopEntryID = &id
-		}
-		if k.workshopSlug.Valid {
-			slug := k.workshopSlug.String
-			c.WorkshopEntrySlug = &slug
-		}
-		out[i] = c
-	}
 	if len(out) == 0 {
-		return out, nil
+		return []*ent.ClassInstance{}, nil
 	}
 	if err := loadEdges(ctx, client, out); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
+
+// chunkRows is how many classes scanList allocates at a time.
+const chunkRows = 128
 
 // classKeys are a class row's nullable columns as scanned.
 type classKeys struct {
@@ -242,4 +255,107 @@ func scanNames(ctx context.Context, query func(context.Context) error, cols []st
 		}
 		return r.Err()
 	})
+}
+
+// listOIDs are the types of listColumns.
+var listOIDs = []uint32{
+	pgtype.UUIDOID, pgtype.UUIDOID, pgtype.UUIDOID, pgtype.UUIDOID, pgtype.UUIDOID,
+	pgtype.TimestamptzOID, pgtype.TimestamptzOID, pgtype.Int8OID, pgtype.VarcharOID, pgtype.BoolOID,
+	pgtype.VarcharOID, pgtype.UUIDOID, pgtype.VarcharOID, pgtype.Int8OID, pgtype.Int8OID,
+}
+
+// wireBinary reports whether the statement's columns have the types oids,
+// in PostgreSQL's binary format as pgx asks for them (character columns
+// come as text, which is the same bytes), so that decodeClass can read them.
+func wireBinary(r pgx.Rows, oids []uint32) bool {
+	fds := r.FieldDescriptions()
+	if len(fds) != len(oids) {
+		return false
+	}
+	for i, fd := range fds {
+		if fd.DataTypeOID != oids[i] || fd.Format != pgtype.BinaryFormatCode && oids[i] != pgtype.VarcharOID {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeClass reads a class row of listColumns from its binary values, as
+// pgx would (time stamps in the local zone).
+func decodeClass(raw [][]byte, c *ent.ClassInstance, k *classKeys) error {
+	var err error
+	if c.ID, err = wireUUID(raw[0]); err != nil {
+		return err
+	}
+	if c.ClassTypeID, err = wireUUID(raw[1]); err != nil {
+		return err
+	}
+	for i, dst := range []*pgtype.UUID{&k.instructor, &k.location, &k.room} {
+		if raw[2+i] != nil {
+			if dst.Bytes, err = wireUUID(raw[2+i]); err != nil {
+				return err
+			}
+			dst.Valid = true
+		}
+	}
+	if c.StartTime, err = wireTime(raw[5]); err != nil {
+		return err
+	}
+	if c.EndTime, err = wireTime(raw[6]); err != nil {
+		return err
+	}
+	if c.Capacity, err = wireInt(raw[7]); err != nil {
+		return err
+	}
+	if raw[8] == nil || len(raw[9]) != 1 {
+		return errors.New("schedule: malformed status or online")
+	}
+	c.Status = status(raw[8])
+	c.Online = raw[9][0] == 1
+	if raw[10] != nil {
+		k.workshopKind = pgtype.Text{String: string(raw[10]), Valid: true}
+	}
+	if raw[11] != nil {
+		if k.workshopID.Bytes, err = wireUUID(raw[11]); err != nil {
+			return err
+		}
+		k.workshopID.Valid = true
+	}
+	if raw[12] != nil {
+		k.workshopSlug = pgtype.Text{String: string(raw[12]), Valid: true}
+	}
+	if c.BookedCount, err = wireInt(raw[13]); err != nil {
+		return err
+	}
+	c.WaitlistCount, err = wireInt(raw[14])
+	return err
+}
+
+func wireUUID(b []byte) (uuid.UUID, error) {
+	if len(b) != 16 {
+		return uuid.UUID{}, errors.New("schedule: malformed uuid")
+	}
+	return uuid.UUID(b), nil
+}
+
+func wireInt(b []byte) (int, error) {
+	if len(b) != 8 {
+		return 0, errors.New("schedule: malformed bigint")
+	}
+	return int(int64(binary.BigEndian.Uint64(b))), nil
+}
+
+// y2kMicros is 2000-01-01 UTC, PostgreSQL's time stamp epoch, in
+// microseconds since the Unix epoch.
+const y2kMicros = 946684800 * 1_000_000
+
+func wireTime(b []byte) (time.Time, error) {
+	if len(b) != 8 {
+		return time.Time{}, errors.New("schedule: malformed time stamp")
+	}
+	us := int64(binary.BigEndian.Uint64(b))
+	if us == math.MaxInt64 || us == math.MinInt64 {
+		return time.Time{}, errors.New("schedule: infinite time stamp")
+	}
+	return time.Unix(y2kMicros/1_000_000+us/1_000_000, (y2kMicros%1_000_000+us%1_000_000)*1000), nil
 }
