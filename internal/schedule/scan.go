@@ -45,8 +45,11 @@ func scanList(ctx context.Context, client *ent.Client, q *ent.ClassInstanceQuery
 		var k classKeys
 		for r.Next() {
 			if len(chunk) == cap(chunk) {
-				chunk = make([]ent.ClassInstance, 0, chunkRows)
-				fks = make([]uuid.UUID, 0, 3*chunkRows)
+				// Chunks grow with the list (16, 16, 32, ... up to
+				// maxChunkRows): a short schedule allocates little.
+				n := min(max(len(out), minChunkRows), maxChunkRows)
+				chunk = make([]ent.ClassInstance, 0, n)
+				fks = make([]uuid.UUID, 0, 3*n)
 			}
 			chunk = append(chunk, ent.ClassInstance{})
 			c := &chunk[len(chunk)-1]
@@ -100,8 +103,11 @@ func scanList(ctx context.Context, client *ent.Client, q *ent.ClassInstanceQuery
 	return out, nil
 }
 
-// chunkRows is how many classes scanList allocates at a time.
-const chunkRows = 128
+// The sizes of the chunks scanList allocates classes in.
+const (
+	minChunkRows = 16
+	maxChunkRows = 256
+)
 
 // classKeys are a class row's nullable columns as scanned.
 type classKeys struct {
