@@ -9,12 +9,9 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/ent"
-	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/mfabackupcode"
-	"github.com/venueplatform/venue/ent/mfachallenge"
 	"github.com/venueplatform/venue/ent/mfafactor"
 	"github.com/venueplatform/venue/internal/apperr"
-	"github.com/venueplatform/venue/internal/audit"
 	"github.com/venueplatform/venue/internal/identity/codes"
 	"github.com/venueplatform/venue/internal/identity/token"
 	"github.com/venueplatform/venue/internal/identity/totp"
@@ -189,46 +186,6 @@ func (s *Service) BackupCodes(ctx context.Context) ([]string, error) {
 		return nil, fmt.Errorf("store backup codes: %w", err)
 	}
 	return set, tx.Commit()
-}
-
-// ResetMFA removes the second factor of target: staff holding
-// admin.users.manage in their active organization, for a person with a
-// relationship with that venue. Anyone else, or another person, is 404 or
-// 403; the reset is audited in the venue.
-func (s *Service) ResetMFA(ctx context.Context, target uuid.UUID) error {
-	v, ok := viewer.UserFromContext(ctx)
-	if !ok {
-		return apperr.AccessDenied("api_key_not_allowed", "API keys cannot reset a second factor; use a staff session")
-	}
-	if !v.HasPermission(PermissionMFAReset) {
-		return apperr.AccessDenied("missing_permission", "needs the "+PermissionMFAReset+" permission in the active organization")
-	}
-	sctx := system.Allow(ctx, "mfa.reset")
-	related, err := s.client.Member.Query().Where(member.OrganizationID(v.Org), member.UserID(target)).Exist(sctx)
-	if err != nil {
-		return err
-	}
-	if !related {
-		return apperr.NotFound("user")
-	}
-	tx, err := s.client.Tx(sctx)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = tx.Rollback() }()
-	if _, err := tx.MFAFactor.Delete().Where(mfafactor.UserID(target)).Exec(sctx); err != nil {
-		return err
-	}
-	if _, err := tx.MFABackupCode.Delete().Where(mfabackupcode.UserID(target)).Exec(sctx); err != nil {
-		return err
-	}
-	if _, err := tx.MFAChallenge.Delete().Where(mfachallenge.UserID(target)).Exec(sctx); err != nil {
-		return err
-	}
-	if _, err := audit.Record(ctx, tx.Client(), audit.Entry{Action: "mfa.reset", Target: "user:" + target.String(), UserID: &target}); err != nil {
-		return fmt.Errorf("audit: %w", err)
-	}
-	return tx.Commit()
 }
 
 // notFoundAsInvalid answers a missing factor, challenge or code like a wrong

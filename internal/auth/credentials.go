@@ -64,12 +64,11 @@ type registry struct {
 var ops = &registry{jwtOnly: map[string]bool{}}
 
 // jwtOnlyOperations are marked JWT-only here rather than in the document:
-// operations of the root document, which keeps no x-jwt-only markers.
-var jwtOnlyOperations = []string{
-	// POST /auth/mfa/reset: no API-key scope covers account security; an
-	// integration must never strip a person's second factor.
-	"authMfaReset",
-}
+// operations of the root document, which keeps no x-jwt-only markers. None
+// today: POST /auth/mfa/reset is "Bearer or API key" in the contract (an
+// API key acts with its issuer's admin.users.manage, see accounts.ResetMFA),
+// and the fragments mark their own operations.
+var jwtOnlyOperations []string
 
 // RegisterJWTOnly marks operations JWT-only from code (call it from init()
 // in the file that owns the operation); `x-jwt-only: true` in the operation's

@@ -29,8 +29,9 @@ func TestParseOperationsReadsSecurityAndJWTOnly(t *testing.T) {
 
 func TestRegistryOverTheBundledDocument(t *testing.T) {
 	require.NoError(t, OperationsLoaded())
-	require.True(t, JWTOnly("authMfaReset"))
-	require.True(t, JWTOnly("AuthMfaReset"))
+	require.False(t, JWTOnly("authMfaReset"), "the contract's admin reset takes a bearer token or an API key")
+	require.True(t, JWTOnly("checkInAdminBooking"), "x-jwt-only of a staff fragment")
+	require.True(t, JWTOnly("CheckInAdminBooking"), "ids and generated names meet")
 	require.False(t, JWTOnly("getVenueSchedule"))
 	require.True(t, JWTOnly("createVenueInquiry"), "x-jwt-only of a spec fragment reaches the registry through the bundle")
 	require.True(t, Authenticates("getMe"))

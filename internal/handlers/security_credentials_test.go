@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/internal/auth"
@@ -62,13 +63,23 @@ func TestMixedCredentialsAndJWTOnly(t *testing.T) {
 	_, err = s.apiClient(t, s.key).GetVenueSchedule(ctx, api.GetVenueScheduleParams{Slug: "studio"})
 	require.NoError(t, err)
 
-	// POST /auth/mfa/reset is JWT-only: its security lists ApiKeyAuth, but a
-	// key is refused before anything runs; a key plus a token is mixed.
-	req := &api.MfaResetRequest{UserID: sess.User.ID}
-	_, err = s.apiClient(t, s.key).AuthMfaReset(ctx, req)
+	// A JWT-only staff operation (x-jwt-only in its fragment) lists
+	// ApiKeyAuth, but a key is refused before anything runs.
+	params := api.CheckInAdminBookingParams{ClassInstanceId: s.fullClass, BookingId: uuid.New()}
+	_, err = e.apiKeyClient(t, s.key).CheckInAdminBooking(ctx, api.OptCheckinCheckInRequest{}, params)
 	es := errorOf(t, err)
 	require.Equal(t, http.StatusForbidden, es.StatusCode)
 	require.Equal(t, auth.ReasonJWTOnly, es.Response.Error.Details.Reason.Value)
+	// POST /auth/mfa/reset takes either credential, one at a time.
+	req := &api.MfaResetRequest{UserID: sess.User.ID}
 	_, err = e.withHeader(t, bearer(sess.AccessToken), "X-API-Key", s.key).AuthMfaReset(ctx, req)
 	mixed(err)
+}
+
+// apiKeyClient returns a client of the env's server sending the API key.
+func (e *authEnv) apiKeyClient(t *testing.T, key string) *api.Client {
+	t.Helper()
+	c, err := api.NewClient(e.url+"/api/v1", keySource(key))
+	require.NoError(t, err)
+	return c
 }

@@ -41,6 +41,7 @@ var sites = map[string]string{
 	"mfa.challenge":            "creating a challenge of the signed-in user's session for their own confirmed factor",
 	"mfa.backup_codes":         "replacing the signed-in user's backup codes",
 	"mfa.reset":                "an admin with admin.users.manage removing the factors of a person related to their active venue",
+	"mfa.reset.key_issuer":     "reading, in an API key's own venue, the relationship of the staff member who issued it, to learn the authority the key carries",
 	"device.start":             "creating a TV device authorization, before anyone is signed in",
 	"device.approve":           "a signed-in user deciding a device authorization that has no owner until then",
 	"device.token":             "exchanging a device code, which is the only credential the TV presents",

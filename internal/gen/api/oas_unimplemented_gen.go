@@ -203,14 +203,19 @@ func (UnimplementedHandler) AuthMfaChallenge(ctx context.Context) (r *MfaChallen
 // AuthMfaReset implements authMfaReset operation.
 //
 // Deletes the user's TOTP factors, backup codes and pending challenges,
-// so they sign in with their password alone and can enrol again. Needs a
-// bearer token of staff holding `admin.users.manage` in the session's
-// active organization, and the user must have a relationship with that
-// venue (any other user id is 404 `NOT_FOUND`). API keys are refused
-// with 403 `ACCESS_DENIED`: none of the contract's API-key scopes covers
-// account security, and a venue's integration must not be able to strip
-// a person's second factor, which protects every venue they belong to.
-// Writes an audit entry (`mfa.reset`) in the venue.
+// so they sign in with their password alone and can enrol again. Takes
+// a bearer token of staff holding `admin.users.manage` in the session's
+// active organization, or an API key of the venue that carries a
+// `write:` scope and whose issuing staff member (`created_by`) holds
+// `admin.users.manage` there at the time of the call (the key acts with
+// its issuer's authority, so revoking the permission disarms the key at
+// once); a read-only key is 403 `ACCESS_DENIED` reason `read_only_key`,
+// a missing permission 403 `ACCESS_DENIED` reason `permission` with
+// `details.required_permissions`. The user must have a relationship
+// with that venue (any other user id is 404 `NOT_FOUND`). A bearer
+// token and an API key together are 401 (`mixed_credentials`). Writes
+// an audit entry (`mfa.reset`) in the venue, the key or staff member as
+// actor.
 //
 // POST /auth/mfa/reset
 func (UnimplementedHandler) AuthMfaReset(ctx context.Context, req *MfaResetRequest) (r *OkResponse, _ error) {
