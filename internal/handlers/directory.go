@@ -14,6 +14,14 @@ import (
 // discoveryClassCap caps the classes shown per venue in discovery.
 const discoveryClassCap = 5
 
+// discoverySummaryTimeout bounds the read of one venue's summary: a venue
+// whose classes cannot be read in time is named in meta.partial_failures
+// instead of holding up the page.
+const discoverySummaryTimeout = 3 * time.Second
+
+// discoveryFault, when set (tests only), fails the summary of a venue slug.
+var discoveryFault func(slug string) error
+
 // ListVenues implements listVenues.
 func (h *Handler) ListVenues(ctx context.Context, p api.ListVenuesParams) (*api.VenueListResponse, error) {
 	if p.Lat.Set != p.Lng.Set {
@@ -78,8 +86,14 @@ func (h *Handler) GetDiscovery(ctx context.Context, p api.GetDiscoveryParams) (*
 		},
 	}
 	for _, v := range hits {
-		dv, err := h.discoverySummary(ctx, v, p.Date, catalogue.Windows[window])
+		sctx, cancel := context.WithTimeout(ctx, discoverySummaryTimeout)
+		dv, err := h.discoverySummary(sctx, v, p.Date, catalogue.Windows[window])
+		cancel()
 		if err != nil {
+			if ctx.Err() != nil {
+				// The caller went away: no page to answer, partial or not.
+				return nil, ctx.Err()
+			}
 			h.log.WarnContext(ctx, "discovery summary failed", "venue", v.Slug, "error", err)
 			res.Meta.PartialFailures = append(res.Meta.PartialFailures, api.PartialFailure{VenueSlug: v.Slug, Reason: "summary_unavailable"})
 			continue
@@ -92,6 +106,11 @@ func (h *Handler) GetDiscovery(ctx context.Context, p api.GetDiscoveryParams) (*
 // discoverySummary reads a venue's bookable classes of the day as its public
 // visitor, through the same schedule read as the venue's own page.
 func (h *Handler) discoverySummary(ctx context.Context, v catalogue.VenueHit, date time.Time, w catalogue.Window) (api.DiscoveryVenue, error) {
+	if discoveryFault != nil {
+		if err := discoveryFault(v.Slug); err != nil {
+			return api.DiscoveryVenue{}, err
+		}
+	}
 	org, err := h.client.Organization.Get(viewer.NewContext(ctx, viewer.Public{Org: v.ID}), v.ID)
 	if err != nil {
 		return api.DiscoveryVenue{}, err
