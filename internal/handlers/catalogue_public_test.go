@@ -70,6 +70,7 @@ func TestVenueProfileAndCatalogue(t *testing.T) {
 	addons, err := c.ListVenueAddons(ctx, api.ListVenueAddonsParams{Slug: "studio"})
 	require.NoError(t, err)
 	require.Len(t, addons.Data, 2)
+	require.Equal(t, 2, addons.Meta.Total, "two categories")
 	require.Equal(t, "drinks", addons.Data[0].Category)
 	require.Len(t, addons.Data[0].Products, 1, "inactive add-ons are hidden")
 	require.Equal(t, "Towel", addons.Data[1].Products[0].Name)

@@ -69,7 +69,7 @@ func (h *Handler) ListVenueAddons(ctx context.Context, p api.ListVenueAddonsPara
 	for _, c := range sortedKeys(groups) {
 		data = append(data, api.AddonGroup{Category: c, Products: groups[c]})
 	}
-	return &api.AddonListResponse{Data: data}, nil
+	return &api.AddonListResponse{Data: data, Meta: api.ListMeta{Total: len(data)}}, nil
 }
 
 // giftCard finds a venue's card by code. Unknown codes, other venues' cards

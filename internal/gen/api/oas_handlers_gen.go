@@ -1542,8 +1542,10 @@ func (s *Server) handleAuthLogoutRequest(args [0]string, argsEscaped bool, w htt
 //
 // Answers 10 single-use codes (`xxxx-xxxx`, shown once; only keyed hashes
 // are stored) and invalidates every earlier code. Needs a confirmed
-// TOTP factor (400 `MFA_NOT_ENABLED`) and a session that passed the
-// second factor (403 `MFA_REQUIRED`). 5 per 10 minutes per user.
+// TOTP factor (400 `MFA_NOT_ENABLED`) and step-up: a session that
+// passed the second factor (403 `MFA_REQUIRED`) within the last 10
+// minutes (else 403 `STEP_UP_REQUIRED`, `details.next_step`
+// `mfa_verify`; verify again and retry). 5 per 10 minutes per user.
 //
 // POST /auth/mfa/backup-codes
 func (s *Server) handleAuthMfaBackupCodesRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -2118,9 +2120,12 @@ func (s *Server) handleAuthMfaTotpConfirmRequest(args [0]string, argsEscaped boo
 // Creates a pending TOTP factor and answers its `secret` (base32, 160
 // bits) and `otpauth_url` for the authenticator app, once: the secret is
 // never returned again. A new enrolment replaces a pending one. When the
-// user already has a confirmed factor, the session must have passed the
-// second factor (403 `MFA_REQUIRED` otherwise), so a stolen password
-// alone cannot add a factor. 10 per 10 minutes per user.
+// user already has a confirmed factor, this requires step-up: the
+// session must have passed the second factor (403 `MFA_REQUIRED`
+// otherwise) within the last 10 minutes (else 403 `STEP_UP_REQUIRED`,
+// `details.next_step` `mfa_verify`, `details.max_age_seconds` 600), so
+// neither a stolen password nor an old session can add a factor. 10 per
+// 10 minutes per user.
 //
 // POST /auth/mfa/totp
 func (s *Server) handleAuthMfaTotpEnrollRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {

@@ -1182,11 +1182,16 @@ func (s *AddonListResponse) encodeFields(e *jx.Encoder) {
 		e.FieldStart("error")
 		e.Null()
 	}
+	{
+		e.FieldStart("meta")
+		s.Meta.Encode(e)
+	}
 }
 
-var jsonFieldsNameOfAddonListResponse = [2]string{
+var jsonFieldsNameOfAddonListResponse = [3]string{
 	0: "data",
 	1: "error",
+	2: "meta",
 }
 
 // Decode decodes AddonListResponse from json.
@@ -1226,6 +1231,16 @@ func (s *AddonListResponse) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"error\"")
 			}
+		case "meta":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				if err := s.Meta.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"meta\"")
+			}
 		default:
 			return d.Skip()
 		}
@@ -1236,7 +1251,7 @@ func (s *AddonListResponse) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00000011,
+		0b00000111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.

@@ -378,6 +378,8 @@ func (s *AddonItem) SetPriceMinor(val int64) {
 type AddonListResponse struct {
 	Data  []AddonGroup `json:"data"`
 	Error struct{}     `json:"error"`
+	// `total` is the number of categories in `data`.
+	Meta ListMeta `json:"meta"`
 }
 
 // GetData returns the value of Data.
@@ -390,6 +392,11 @@ func (s *AddonListResponse) GetError() struct{} {
 	return s.Error
 }
 
+// GetMeta returns the value of Meta.
+func (s *AddonListResponse) GetMeta() ListMeta {
+	return s.Meta
+}
+
 // SetData sets the value of Data.
 func (s *AddonListResponse) SetData(val []AddonGroup) {
 	s.Data = val
@@ -398,6 +405,11 @@ func (s *AddonListResponse) SetData(val []AddonGroup) {
 // SetError sets the value of Error.
 func (s *AddonListResponse) SetError(val struct{}) {
 	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *AddonListResponse) SetMeta(val ListMeta) {
+	s.Meta = val
 }
 
 // Ref: #/components/schemas/AdminScheduleAction

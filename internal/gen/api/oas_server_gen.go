@@ -139,8 +139,10 @@ type Handler interface {
 	//
 	// Answers 10 single-use codes (`xxxx-xxxx`, shown once; only keyed hashes
 	// are stored) and invalidates every earlier code. Needs a confirmed
-	// TOTP factor (400 `MFA_NOT_ENABLED`) and a session that passed the
-	// second factor (403 `MFA_REQUIRED`). 5 per 10 minutes per user.
+	// TOTP factor (400 `MFA_NOT_ENABLED`) and step-up: a session that
+	// passed the second factor (403 `MFA_REQUIRED`) within the last 10
+	// minutes (else 403 `STEP_UP_REQUIRED`, `details.next_step`
+	// `mfa_verify`; verify again and retry). 5 per 10 minutes per user.
 	//
 	// POST /auth/mfa/backup-codes
 	AuthMfaBackupCodes(ctx context.Context) (*BackupCodesResponse, error)
@@ -186,9 +188,12 @@ type Handler interface {
 	// Creates a pending TOTP factor and answers its `secret` (base32, 160
 	// bits) and `otpauth_url` for the authenticator app, once: the secret is
 	// never returned again. A new enrolment replaces a pending one. When the
-	// user already has a confirmed factor, the session must have passed the
-	// second factor (403 `MFA_REQUIRED` otherwise), so a stolen password
-	// alone cannot add a factor. 10 per 10 minutes per user.
+	// user already has a confirmed factor, this requires step-up: the
+	// session must have passed the second factor (403 `MFA_REQUIRED`
+	// otherwise) within the last 10 minutes (else 403 `STEP_UP_REQUIRED`,
+	// `details.next_step` `mfa_verify`, `details.max_age_seconds` 600), so
+	// neither a stolen password nor an old session can add a factor. 10 per
+	// 10 minutes per user.
 	//
 	// POST /auth/mfa/totp
 	AuthMfaTotpEnroll(ctx context.Context) (*TotpEnrollmentResponse, error)
