@@ -12,6 +12,7 @@ import (
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfafactor"
 	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/auth"
 	"github.com/venueplatform/venue/internal/identity/codes"
 	"github.com/venueplatform/venue/internal/identity/token"
 	"github.com/venueplatform/venue/internal/identity/totp"
@@ -63,7 +64,8 @@ func (s *Service) MFAEnabled(ctx context.Context, uid uuid.UUID) (bool, error) {
 }
 
 // EnrollTOTP replaces the user's pending TOTP factor with a new one. A user
-// with a confirmed factor must have passed it in this session.
+// with a confirmed factor must have passed it in this session within the
+// step-up age (requireStepUp).
 func (s *Service) EnrollTOTP(ctx context.Context) (*Enrollment, error) {
 	v, err := userViewer(ctx)
 	if err != nil {
@@ -73,8 +75,10 @@ func (s *Service) EnrollTOTP(ctx context.Context) (*Enrollment, error) {
 	if err != nil {
 		return nil, err
 	}
-	if enabled && !v.MFA {
-		return nil, ErrMFARequired
+	if enabled {
+		if err := s.requireStepUp(ctx, v); err != nil {
+			return nil, err
+		}
 	}
 	sctx := system.Allow(ctx, "mfa.enroll")
 	u, err := s.client.User.Get(sctx, v.UserID)
@@ -147,6 +151,19 @@ func (s *Service) Challenge(ctx context.Context) (*ent.MFAChallenge, error) {
 		SetFactorID(f.ID).SetExpiresAt(s.now().Add(ChallengeTTL)).Save(sctx)
 }
 
+// requireStepUp is the check of the operations that change a user's second
+// factor once one exists (a new TOTP factor, new backup codes): a session
+// that never passed the factor is 403 MFA_REQUIRED; one that passed it more
+// than auth.DefaultStepUpAge ago is 403 STEP_UP_REQUIRED (next_step
+// mfa_verify), so a stolen long-lived session cannot replace the factor or
+// mint codes without a fresh TOTP or backup code.
+func (s *Service) requireStepUp(ctx context.Context, v viewer.User) error {
+	if !v.MFA {
+		return ErrMFARequired
+	}
+	return auth.RequireStepUp(ctx, s.now(), auth.DefaultStepUpAge)
+}
+
 // BackupCodes replaces the user's backup codes with a new set and returns
 // it: the only time the codes leave the server.
 func (s *Service) BackupCodes(ctx context.Context) ([]string, error) {
@@ -161,8 +178,8 @@ func (s *Service) BackupCodes(ctx context.Context) ([]string, error) {
 	if !enabled {
 		return nil, ErrMFANotEnabled
 	}
-	if !v.MFA {
-		return nil, ErrMFARequired
+	if err := s.requireStepUp(ctx, v); err != nil {
+		return nil, err
 	}
 	set := codes.NewBackupCodes()
 	sctx := system.Allow(ctx, "mfa.backup_codes")
