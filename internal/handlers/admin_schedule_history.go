@@ -3,6 +3,8 @@ package handlers
 import (
 	"context"
 
+	"github.com/google/uuid"
+
 	"github.com/venueplatform/venue/internal/concurrency"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/scheduling"
@@ -52,6 +54,16 @@ func (h *Handler) CorrectAdminScheduleHistory(ctx context.Context, req *api.Admi
 	}
 	if hp.Operation == scheduling.OpCancel {
 		out.CancelledBookings.SetTo(res.CancelledBookings)
+	}
+	if hp.Operation == scheduling.OpRestore {
+		r := res.Restore
+		out.ReinstatedBookingIds = append([]uuid.UUID{}, r.Reinstated...)
+		out.UnchargedBookingIds = append([]uuid.UUID{}, r.Uncharged...)
+		out.LeftCancelled = make([]api.AdminScheduleHistoryLeftCancelled, len(r.LeftCancelled))
+		for i, l := range r.LeftCancelled {
+			out.LeftCancelled[i] = api.AdminScheduleHistoryLeftCancelled{BookingID: l.BookingID,
+				Reason: api.AdminScheduleHistoryLeftCancelledReason(l.Reason)}
+		}
 	}
 	return &api.AdminScheduleHistoryResponse{Data: out}, nil
 }

@@ -66,6 +66,12 @@ func cancelClass(ctx context.Context, client *ent.Client, c *ent.ClassInstance, 
 	if _, err := upd.Save(ctx); err != nil {
 		return 0, fmt.Errorf("scheduling: cancel class: %w", err)
 	}
+	// What each booking was before the cancellation, so that a RESTORE puts
+	// back the seats and leaves the waitlist of a finished class behind.
+	before, err := liveStatuses(ctx, client, c.ID)
+	if err != nil {
+		return 0, err
+	}
 	cancelled, err := booking.CancelClass(ctx, client, c.ID, now)
 	if err != nil {
 		return 0, err
@@ -93,8 +99,14 @@ func cancelClass(ctx context.Context, client *ent.Client, c *ent.ClassInstance, 
 	if historical {
 		action = "schedule.history.cancel"
 	}
+	statuses := map[string]any{}
+	for _, b := range cancelled {
+		if st, ok := before[b.ID]; ok {
+			statuses[b.ID.String()] = st
+		}
+	}
 	details := map[string]any{"cancelled_bookings": len(cancelled), "booking_ids": ids, "reason": reason,
-		"effective_at": effective.UTC().Format(time.RFC3339)}
+		"effective_at": effective.UTC().Format(time.RFC3339), statusesKey: statuses}
 	if err := auditClass(ctx, client, action, c.ID, details); err != nil {
 		return 0, err
 	}

@@ -62,6 +62,8 @@ type HistoryResult struct {
 	Token             string
 	TokenExpiresAt    time.Time
 	CancelledBookings int
+	// Restore is what a RESTORE did to the bookings the cancellation cancelled.
+	Restore RestoreResult
 }
 
 // errPreview rolls back a preview's transaction.
@@ -176,11 +178,22 @@ func applyHistory(ctx context.Context, client *ent.Client, c *ent.ClassInstance,
 		n, err := cancelClass(ctx, client, c, strings.TrimSpace(p.Reason), p.EffectiveAt, now, true)
 		res.CancelledBookings = n
 		return err
-	case OpComplete, OpRestore:
-		upd := client.ClassInstance.UpdateOne(c).SetStatus(classinstance.StatusCompleted).SetHistoryCorrectedAt(now)
-		if p.Operation == OpRestore {
-			upd.ClearCancelledAt().ClearCancelReason()
+	case OpRestore:
+		rr, err := restoreClass(ctx, client, c, now)
+		if err != nil {
+			return err
 		}
+		res.Restore = rr
+		left := make([]map[string]any, len(rr.LeftCancelled))
+		for i, l := range rr.LeftCancelled {
+			left[i] = map[string]any{"booking_id": l.BookingID.String(), "reason": l.Reason}
+		}
+		extra["reinstated_booking_ids"] = idStrings(rr.Reinstated)
+		extra["uncharged_booking_ids"] = idStrings(rr.Uncharged)
+		extra["left_cancelled"] = left
+		return recordChange(ctx, client, c, action, map[string]change{"status": {string(c.Status), "completed"}}, extra)
+	case OpComplete:
+		upd := client.ClassInstance.UpdateOne(c).SetStatus(classinstance.StatusCompleted).SetHistoryCorrectedAt(now)
 		if _, err := upd.Save(ctx); err != nil {
 			return fmt.Errorf("scheduling: correct class: %w", err)
 		}

@@ -3803,6 +3803,16 @@ func (s *AdminScheduleHistory) encodeFields(e *jx.Encoder) {
 		s.HistoryConfirmationToken.Encode(e)
 	}
 	{
+		if s.LeftCancelled != nil {
+			e.FieldStart("left_cancelled")
+			e.ArrStart()
+			for _, elem := range s.LeftCancelled {
+				elem.Encode(e)
+			}
+			e.ArrEnd()
+		}
+	}
+	{
 		e.FieldStart("notifications")
 		s.Notifications.Encode(e)
 	}
@@ -3811,19 +3821,42 @@ func (s *AdminScheduleHistory) encodeFields(e *jx.Encoder) {
 		e.Str(s.Operation)
 	}
 	{
+		if s.ReinstatedBookingIds != nil {
+			e.FieldStart("reinstated_booking_ids")
+			e.ArrStart()
+			for _, elem := range s.ReinstatedBookingIds {
+				json.EncodeUUID(e, elem)
+			}
+			e.ArrEnd()
+		}
+	}
+	{
 		e.FieldStart("token_expires_at")
 		s.TokenExpiresAt.Encode(e, json.EncodeDateTime)
 	}
+	{
+		if s.UnchargedBookingIds != nil {
+			e.FieldStart("uncharged_booking_ids")
+			e.ArrStart()
+			for _, elem := range s.UnchargedBookingIds {
+				json.EncodeUUID(e, elem)
+			}
+			e.ArrEnd()
+		}
+	}
 }
 
-var jsonFieldsNameOfAdminScheduleHistory = [7]string{
+var jsonFieldsNameOfAdminScheduleHistory = [10]string{
 	0: "applied",
 	1: "cancelled_bookings",
 	2: "class",
 	3: "history_confirmation_token",
-	4: "notifications",
-	5: "operation",
-	6: "token_expires_at",
+	4: "left_cancelled",
+	5: "notifications",
+	6: "operation",
+	7: "reinstated_booking_ids",
+	8: "token_expires_at",
+	9: "uncharged_booking_ids",
 }
 
 // Decode decodes AdminScheduleHistory from json.
@@ -3831,7 +3864,7 @@ func (s *AdminScheduleHistory) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode AdminScheduleHistory to nil")
 	}
-	var requiredBitSet [1]uint8
+	var requiredBitSet [2]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
@@ -3877,8 +3910,25 @@ func (s *AdminScheduleHistory) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"history_confirmation_token\"")
 			}
+		case "left_cancelled":
+			if err := func() error {
+				s.LeftCancelled = make([]AdminScheduleHistoryLeftCancelled, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem AdminScheduleHistoryLeftCancelled
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.LeftCancelled = append(s.LeftCancelled, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"left_cancelled\"")
+			}
 		case "notifications":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				if err := s.Notifications.Decode(d); err != nil {
 					return err
@@ -3888,7 +3938,7 @@ func (s *AdminScheduleHistory) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"notifications\"")
 			}
 		case "operation":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				v, err := d.Str()
 				s.Operation = string(v)
@@ -3899,8 +3949,27 @@ func (s *AdminScheduleHistory) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"operation\"")
 			}
+		case "reinstated_booking_ids":
+			if err := func() error {
+				s.ReinstatedBookingIds = make([]uuid.UUID, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem uuid.UUID
+					v, err := json.DecodeUUID(d)
+					elem = v
+					if err != nil {
+						return err
+					}
+					s.ReinstatedBookingIds = append(s.ReinstatedBookingIds, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"reinstated_booking_ids\"")
+			}
 		case "token_expires_at":
-			requiredBitSet[0] |= 1 << 6
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				if err := s.TokenExpiresAt.Decode(d, json.DecodeDateTime); err != nil {
 					return err
@@ -3908,6 +3977,25 @@ func (s *AdminScheduleHistory) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"token_expires_at\"")
+			}
+		case "uncharged_booking_ids":
+			if err := func() error {
+				s.UnchargedBookingIds = make([]uuid.UUID, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem uuid.UUID
+					v, err := json.DecodeUUID(d)
+					elem = v
+					if err != nil {
+						return err
+					}
+					s.UnchargedBookingIds = append(s.UnchargedBookingIds, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"uncharged_booking_ids\"")
 			}
 		default:
 			return d.Skip()
@@ -3918,8 +4006,9 @@ func (s *AdminScheduleHistory) Decode(d *jx.Decoder) error {
 	}
 	// Validate required fields.
 	var failures []validate.FieldError
-	for i, mask := range [1]uint8{
-		0b01111101,
+	for i, mask := range [2]uint8{
+		0b01101101,
+		0b00000001,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -3961,6 +4050,159 @@ func (s *AdminScheduleHistory) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *AdminScheduleHistory) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *AdminScheduleHistoryLeftCancelled) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *AdminScheduleHistoryLeftCancelled) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("booking_id")
+		json.EncodeUUID(e, s.BookingID)
+	}
+	{
+		e.FieldStart("reason")
+		s.Reason.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfAdminScheduleHistoryLeftCancelled = [2]string{
+	0: "booking_id",
+	1: "reason",
+}
+
+// Decode decodes AdminScheduleHistoryLeftCancelled from json.
+func (s *AdminScheduleHistoryLeftCancelled) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode AdminScheduleHistoryLeftCancelled to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "booking_id":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.BookingID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"booking_id\"")
+			}
+		case "reason":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := s.Reason.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"reason\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode AdminScheduleHistoryLeftCancelled")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000011,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfAdminScheduleHistoryLeftCancelled) {
+					name = jsonFieldsNameOfAdminScheduleHistoryLeftCancelled[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *AdminScheduleHistoryLeftCancelled) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *AdminScheduleHistoryLeftCancelled) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes AdminScheduleHistoryLeftCancelledReason as json.
+func (s AdminScheduleHistoryLeftCancelledReason) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes AdminScheduleHistoryLeftCancelledReason from json.
+func (s *AdminScheduleHistoryLeftCancelledReason) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode AdminScheduleHistoryLeftCancelledReason to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch AdminScheduleHistoryLeftCancelledReason(v) {
+	case AdminScheduleHistoryLeftCancelledReasonWaitlisted:
+		*s = AdminScheduleHistoryLeftCancelledReasonWaitlisted
+	case AdminScheduleHistoryLeftCancelledReasonCapacity:
+		*s = AdminScheduleHistoryLeftCancelledReasonCapacity
+	case AdminScheduleHistoryLeftCancelledReasonDuplicate:
+		*s = AdminScheduleHistoryLeftCancelledReasonDuplicate
+	default:
+		*s = AdminScheduleHistoryLeftCancelledReason(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s AdminScheduleHistoryLeftCancelledReason) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *AdminScheduleHistoryLeftCancelledReason) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }

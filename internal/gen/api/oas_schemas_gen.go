@@ -1256,13 +1256,20 @@ func (s *AdminScheduleChannelAvailability) SetSMS(val AdminScheduleAvailabilityE
 
 // Ref: #/components/schemas/AdminScheduleHistory
 type AdminScheduleHistory struct {
-	Applied                  bool                      `json:"applied"`
-	CancelledBookings        OptInt                    `json:"cancelled_bookings"`
-	Class                    AdminScheduleRow          `json:"class"`
-	HistoryConfirmationToken NilString                 `json:"history_confirmation_token"`
-	Notifications            AdminScheduleNotifyResult `json:"notifications"`
-	Operation                string                    `json:"operation"`
-	TokenExpiresAt           NilDateTime               `json:"token_expires_at"`
+	Applied                  bool             `json:"applied"`
+	CancelledBookings        OptInt           `json:"cancelled_bookings"`
+	Class                    AdminScheduleRow `json:"class"`
+	HistoryConfirmationToken NilString        `json:"history_confirmation_token"`
+	// RESTORE only. Bookings the cancellation cancelled that stay cancelled, and why.
+	LeftCancelled []AdminScheduleHistoryLeftCancelled `json:"left_cancelled"`
+	Notifications AdminScheduleNotifyResult           `json:"notifications"`
+	Operation     string                              `json:"operation"`
+	// RESTORE only. Bookings given back their seat (confirmed, or pending_payment for an unpaid guest
+	// seat).
+	ReinstatedBookingIds []uuid.UUID `json:"reinstated_booking_ids"`
+	TokenExpiresAt       NilDateTime `json:"token_expires_at"`
+	// RESTORE only. Reinstated bookings whose pass had no clip left to take again; the desk settles them.
+	UnchargedBookingIds []uuid.UUID `json:"uncharged_booking_ids"`
 }
 
 // GetApplied returns the value of Applied.
@@ -1285,6 +1292,11 @@ func (s *AdminScheduleHistory) GetHistoryConfirmationToken() NilString {
 	return s.HistoryConfirmationToken
 }
 
+// GetLeftCancelled returns the value of LeftCancelled.
+func (s *AdminScheduleHistory) GetLeftCancelled() []AdminScheduleHistoryLeftCancelled {
+	return s.LeftCancelled
+}
+
 // GetNotifications returns the value of Notifications.
 func (s *AdminScheduleHistory) GetNotifications() AdminScheduleNotifyResult {
 	return s.Notifications
@@ -1295,9 +1307,19 @@ func (s *AdminScheduleHistory) GetOperation() string {
 	return s.Operation
 }
 
+// GetReinstatedBookingIds returns the value of ReinstatedBookingIds.
+func (s *AdminScheduleHistory) GetReinstatedBookingIds() []uuid.UUID {
+	return s.ReinstatedBookingIds
+}
+
 // GetTokenExpiresAt returns the value of TokenExpiresAt.
 func (s *AdminScheduleHistory) GetTokenExpiresAt() NilDateTime {
 	return s.TokenExpiresAt
+}
+
+// GetUnchargedBookingIds returns the value of UnchargedBookingIds.
+func (s *AdminScheduleHistory) GetUnchargedBookingIds() []uuid.UUID {
+	return s.UnchargedBookingIds
 }
 
 // SetApplied sets the value of Applied.
@@ -1320,6 +1342,11 @@ func (s *AdminScheduleHistory) SetHistoryConfirmationToken(val NilString) {
 	s.HistoryConfirmationToken = val
 }
 
+// SetLeftCancelled sets the value of LeftCancelled.
+func (s *AdminScheduleHistory) SetLeftCancelled(val []AdminScheduleHistoryLeftCancelled) {
+	s.LeftCancelled = val
+}
+
 // SetNotifications sets the value of Notifications.
 func (s *AdminScheduleHistory) SetNotifications(val AdminScheduleNotifyResult) {
 	s.Notifications = val
@@ -1330,9 +1357,99 @@ func (s *AdminScheduleHistory) SetOperation(val string) {
 	s.Operation = val
 }
 
+// SetReinstatedBookingIds sets the value of ReinstatedBookingIds.
+func (s *AdminScheduleHistory) SetReinstatedBookingIds(val []uuid.UUID) {
+	s.ReinstatedBookingIds = val
+}
+
 // SetTokenExpiresAt sets the value of TokenExpiresAt.
 func (s *AdminScheduleHistory) SetTokenExpiresAt(val NilDateTime) {
 	s.TokenExpiresAt = val
+}
+
+// SetUnchargedBookingIds sets the value of UnchargedBookingIds.
+func (s *AdminScheduleHistory) SetUnchargedBookingIds(val []uuid.UUID) {
+	s.UnchargedBookingIds = val
+}
+
+// Ref: #/components/schemas/AdminScheduleHistoryLeftCancelled
+type AdminScheduleHistoryLeftCancelled struct {
+	BookingID uuid.UUID `json:"booking_id"`
+	// `waitlisted`: it was waiting for a seat of a class that is over;
+	// `capacity`: the class's seats are held; `duplicate`: the member
+	// holds another live booking of the class.
+	Reason AdminScheduleHistoryLeftCancelledReason `json:"reason"`
+}
+
+// GetBookingID returns the value of BookingID.
+func (s *AdminScheduleHistoryLeftCancelled) GetBookingID() uuid.UUID {
+	return s.BookingID
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminScheduleHistoryLeftCancelled) GetReason() AdminScheduleHistoryLeftCancelledReason {
+	return s.Reason
+}
+
+// SetBookingID sets the value of BookingID.
+func (s *AdminScheduleHistoryLeftCancelled) SetBookingID(val uuid.UUID) {
+	s.BookingID = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminScheduleHistoryLeftCancelled) SetReason(val AdminScheduleHistoryLeftCancelledReason) {
+	s.Reason = val
+}
+
+// `waitlisted`: it was waiting for a seat of a class that is over;
+// `capacity`: the class's seats are held; `duplicate`: the member
+// holds another live booking of the class.
+type AdminScheduleHistoryLeftCancelledReason string
+
+const (
+	AdminScheduleHistoryLeftCancelledReasonWaitlisted AdminScheduleHistoryLeftCancelledReason = "waitlisted"
+	AdminScheduleHistoryLeftCancelledReasonCapacity   AdminScheduleHistoryLeftCancelledReason = "capacity"
+	AdminScheduleHistoryLeftCancelledReasonDuplicate  AdminScheduleHistoryLeftCancelledReason = "duplicate"
+)
+
+// AllValues returns all AdminScheduleHistoryLeftCancelledReason values.
+func (AdminScheduleHistoryLeftCancelledReason) AllValues() []AdminScheduleHistoryLeftCancelledReason {
+	return []AdminScheduleHistoryLeftCancelledReason{
+		AdminScheduleHistoryLeftCancelledReasonWaitlisted,
+		AdminScheduleHistoryLeftCancelledReasonCapacity,
+		AdminScheduleHistoryLeftCancelledReasonDuplicate,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminScheduleHistoryLeftCancelledReason) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminScheduleHistoryLeftCancelledReasonWaitlisted:
+		return []byte(s), nil
+	case AdminScheduleHistoryLeftCancelledReasonCapacity:
+		return []byte(s), nil
+	case AdminScheduleHistoryLeftCancelledReasonDuplicate:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminScheduleHistoryLeftCancelledReason) UnmarshalText(data []byte) error {
+	switch AdminScheduleHistoryLeftCancelledReason(data) {
+	case AdminScheduleHistoryLeftCancelledReasonWaitlisted:
+		*s = AdminScheduleHistoryLeftCancelledReasonWaitlisted
+		return nil
+	case AdminScheduleHistoryLeftCancelledReasonCapacity:
+		*s = AdminScheduleHistoryLeftCancelledReasonCapacity
+		return nil
+	case AdminScheduleHistoryLeftCancelledReasonDuplicate:
+		*s = AdminScheduleHistoryLeftCancelledReasonDuplicate
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/AdminScheduleHistoryRequest

@@ -532,8 +532,9 @@ func (UnimplementedHandler) CorrectAdminBookingAttendance(ctx context.Context, r
 // with `history_reason`.
 // Operations: `COMPLETE` (scheduled or live to completed), `CANCEL` (to
 // cancelled; bookings cancelled and clips restored), `RESTORE` (cancelled to
-// completed; bookings stay as they are and are corrected one by one through
-// attendance correction), `REWRITE` (change the recorded `rewrite` fields:
+// completed: the class took place after all, so the bookings its
+// cancellation cancelled get their seats back; see below), `REWRITE` (change the recorded `rewrite`
+// fields:
 // start and end time, instructor, room). `expected_status` must be the
 // class's status and `expected_updated_at` its token (409 `STALE_TARGET`
 // otherwise; an operation that does not apply to the status is 422
@@ -546,6 +547,20 @@ func (UnimplementedHandler) CorrectAdminBookingAttendance(ctx context.Context, r
 // `apply` without it is 422 `HISTORY_CONFIRMATION_REQUIRED`; a token for
 // another body, class state, caller, or an expired one is 422
 // `HISTORY_CONFIRMATION_INVALID`.
+// RESTORE and bookings. A cancellation records what each booking it
+// cancelled was. RESTORE reinstates the bookings cancelled with the class
+// (never those members or staff cancelled themselves) that held a seat:
+// each gets its status back (`confirmed`, or `pending_payment` for an
+// unpaid guest seat; `confirmed` when the cancellation recorded nothing)
+// and takes again the clip the cancellation gave back, where its pass
+// still has one (else it is listed in `uncharged_booking_ids`). Bookings
+// that were waitlisted stay cancelled (the class they waited for is
+// over), and so do bookings beyond the capacity (promoted bookings first,
+// then in booking order) and bookings of members who hold another live
+// booking of the class; `left_cancelled` says which and why. Attendance
+// (checked in, no-show) is then recorded booking by booking through
+// attendance correction. The `class.updated` event and the
+// `schedule.history.restore` audit entry list the reinstated bookings.
 //
 // POST /admin/schedule/{id}/historical-corrections
 func (UnimplementedHandler) CorrectAdminScheduleHistory(ctx context.Context, req *AdminScheduleHistoryRequest, params CorrectAdminScheduleHistoryParams) (r *AdminScheduleHistoryResponse, _ error) {
