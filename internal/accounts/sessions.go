@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/refreshtoken"
@@ -33,7 +34,10 @@ func (s *Service) Signup(ctx context.Context, p SignupParams) (*Session, error) 
 	if err := password.CheckPolicy("password", p.Password); err != nil {
 		return nil, apperr.Validation("password", err.Error())
 	}
-	if p.Country != "" && len(p.Country) != 2 {
+	// Country and city as PATCH /me takes them: an ISO 3166-1 alpha-2 code
+	// in any case (stored upper case), a trimmed city.
+	p.Country, p.City = strings.ToUpper(strings.TrimSpace(p.Country)), strings.TrimSpace(p.City)
+	if c := p.Country; c != "" && (len(c) != 2 || c[0] < 'A' || c[0] > 'Z' || c[1] < 'A' || c[1] > 'Z') {
 		return nil, apperr.Validation("country", "country is an ISO 3166-1 alpha-2 code")
 	}
 	hash, err := s.hasher.Hash(ctx, p.Password)
