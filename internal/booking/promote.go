@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/ent"
@@ -44,8 +45,11 @@ func promote(ctx context.Context, c *ent.Client, classID uuid.UUID, now time.Tim
 	if free <= 0 || cl.Status != classinstance.StatusScheduled || !now.Before(cl.StartTime) {
 		return nil, nil
 	}
+	// Waitlist order: position, then arrival. A row without a position (one
+	// written before positions existed, or by an import) waits behind every
+	// ranked one, in arrival order.
 	waiting, err := c.Booking.Query().Where(entbooking.ClassInstanceID(classID), entbooking.StatusEQ(entbooking.StatusWaitlisted)).
-		Order(ent.Asc(entbooking.FieldWaitlistPosition), ent.Asc(entbooking.FieldCreatedAt)).All(ctx)
+		Order(entbooking.ByWaitlistPosition(sql.OrderNullsLast()), entbooking.ByCreatedAt(), entbooking.ByID()).All(ctx)
 	if err != nil || len(waiting) == 0 {
 		return nil, err
 	}
@@ -83,14 +87,16 @@ func promote(ctx context.Context, c *ent.Client, classID uuid.UUID, now time.Tim
 		if w, err = c.Booking.Get(ctx, w.ID); err != nil {
 			return nil, fmt.Errorf("booking: promote: %w", err)
 		}
-		pos := *w.WaitlistPosition
+		pos := w.WaitlistPosition // nil for an unranked row: no gap to close
 		nb, err := c.Booking.UpdateOne(w).SetStatus(entbooking.StatusConfirmed).ClearWaitlistPosition().
 			SetPassID(p.ID).SetClipCharged(charged).SetPromotedAt(now).Save(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("booking: promote: %w", err)
 		}
-		if err := closeGap(ctx, c, classID, pos); err != nil {
-			return nil, err
+		if pos != nil {
+			if err := closeGap(ctx, c, classID, *pos); err != nil {
+				return nil, err
+			}
 		}
 		if err := record(ctx, c, events.BookingPromoted, nb, map[string]any{"start_time": utc(cl.StartTime)}); err != nil {
 			return nil, err
