@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-faster/jx"
 	"github.com/ogen-go/ogen/ogenerrors"
+	"github.com/ogen-go/ogen/validate"
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/internal/accounts"
@@ -121,13 +122,35 @@ func (h *Handler) classify(ctx context.Context, err error) *apperr.Error {
 		secErr   *ogenerrors.SecurityError
 		paramErr *ogenerrors.DecodeParamError
 		bodyErr  *ogenerrors.DecodeBodyError
+		reqErr   *ogenerrors.DecodeRequestError
+		tooBig   *http.MaxBytesError
+		ctErr    *validate.InvalidContentTypeError
+		valErr   *validate.Error
 		e        *apperr.Error
 	)
 	switch {
 	case errors.As(err, &e):
 	case errors.As(err, &paramErr):
 		e = apperr.Validation(paramErr.Name, "invalid value for "+paramErr.Name)
+	case errors.As(err, &tooBig):
+		// The body cap of httpx.Middleware, met while the body was read.
+		e = &apperr.Error{Status: http.StatusRequestEntityTooLarge, Code: "PAYLOAD_TOO_LARGE",
+			Message: "the request body is too large", Details: map[string]any{"max_body_bytes": tooBig.Limit}}
 	case errors.As(err, &bodyErr):
+		e = apperr.Validation("body", "malformed request body")
+	case errors.As(err, &ctErr):
+		e = apperr.Validation("Content-Type", "the request body must be application/json")
+	case errors.Is(err, validate.ErrBodyRequired):
+		e = apperr.Validation("body", "a request body is required")
+	case errors.As(err, &valErr) && errors.As(err, &reqErr):
+		// A decoded body breaking the schema (length, range, enum, pattern):
+		// name the first offending field.
+		field := "body"
+		if len(valErr.Fields) > 0 && valErr.Fields[0].Name != "" {
+			field = valErr.Fields[0].Name
+		}
+		e = apperr.Validation(field, "invalid value for "+field)
+	case errors.As(err, &reqErr):
 		e = apperr.Validation("body", "malformed request body")
 	case errors.As(err, &secErr):
 		e = apperr.Unauthorized("missing or invalid credentials")

@@ -119,7 +119,7 @@ func New(d Deps) (http.Handler, error) {
 		embed = me.EmbedOriginsFromEnv()
 	}
 	mux.Handle("/api/v1/", me.CORS("/api/v1/me/minimal", embed,
-		handlers.GeoMiddleware(geo, lim.Middleware(idem.Middleware(rest)))))
+		httpx.APIVersion(handlers.GeoMiddleware(geo, lim.Middleware(idem.Middleware(rest))))))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, apperr.NotFound("route"))
 	})

@@ -524,8 +524,10 @@ func (UnimplementedHandler) CorrectAdminBookingAttendance(ctx context.Context, r
 // CorrectAdminScheduleHistory implements correctAdminScheduleHistory operation.
 //
 // Staff bearer token with `scheduling.manage_history` and
-// `scheduling.manage` (API keys are 403 `ACCESS_DENIED`, reason
-// `staff_session_required`). Only a class that has ended (else 422
+// `scheduling.manage`: the operation is JWT-only (`x-jwt-only`), so an
+// API key is 403 `ACCESS_DENIED`, reason `jwt_only`, before anything runs,
+// and a bearer token together with an API key is 401 `UNAUTHORIZED`,
+// reason `mixed_credentials`. Only a class that has ended (else 422
 // `CLASS_NOT_ENDED`). Always silent: nothing is sent, whatever the body
 // asks; `class.updated` or `class.cancelled` webhooks carry
 // `historical: true`. Writes an audit entry `schedule.history.<operation>`
