@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/ent/classinstance"
+	"github.com/venueplatform/venue/internal/auth"
 	"github.com/venueplatform/venue/internal/events"
 	api "github.com/venueplatform/venue/internal/gen/api"
 )
@@ -24,12 +25,20 @@ func TestAdminScheduleHistory(t *testing.T) {
 			HistoryReason: "Front desk forgot to close the class", EffectiveAt: now.Add(-time.Hour)}
 	}
 
+	// JWT-only: a key (even with write:schedule) is refused by the security
+	// layer, and a staff token sent with a key is mixed credentials.
 	_, err := e.keyClient(t, e.writeKey).CorrectAdminScheduleHistory(e.ctx, body(api.AdminScheduleHistoryRequestOperationCOMPLETE, api.ClassStatusScheduled), params)
 	es := requireErr(t, err, http.StatusForbidden, "ACCESS_DENIED")
-	require.Equal(t, "staff_session_required", es.Response.Error.Details.Reason.Value)
+	require.Equal(t, auth.ReasonJWTOnly, es.Response.Error.Details.Reason.Value)
 	_, err = e.staff(t, "mgr@example.com", "scheduling.manage").CorrectAdminScheduleHistory(e.ctx, body(api.AdminScheduleHistoryRequestOperationCOMPLETE, api.ClassStatusScheduled), params)
 	requireErr(t, err, http.StatusForbidden, "ACCESS_DENIED")
 	h := e.staff(t, "hist@example.com", "scheduling.manage", "scheduling.manage_history", "notifications.send")
+	hs := e.login(t, "hist@example.com")
+	_, err = e.authEnv.withHeader(t, bearer(hs.AccessToken), "X-API-Key", e.writeKey).
+		CorrectAdminScheduleHistory(e.ctx, body(api.AdminScheduleHistoryRequestOperationCOMPLETE, api.ClassStatusScheduled), params)
+	es = requireErr(t, err, http.StatusUnauthorized, "UNAUTHORIZED")
+	require.Equal(t, auth.ReasonMixedCredentials, es.Response.Error.Details.Reason.Value)
+	require.Equal(t, classinstance.StatusScheduled, e.class(t, e.past).Status, "refused requests change nothing")
 
 	b := body(api.AdminScheduleHistoryRequestOperationCOMPLETE, api.ClassStatusCompleted)
 	_, err = h.CorrectAdminScheduleHistory(e.ctx, b, params)

@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/auth"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -32,7 +33,7 @@ const (
 	// scheduling.manage.
 	AccessCancel
 	// AccessHistory: staff holding scheduling.manage_history and scheduling.manage;
-	// no API key.
+	// no API key (the operation is JWT-only: x-jwt-only in its fragment).
 	AccessHistory
 )
 
@@ -58,7 +59,9 @@ func Authorize(ctx context.Context, a Access) error {
 	switch v := viewer.FromContext(ctx).(type) {
 	case viewer.APIKey:
 		if a == AccessHistory {
-			return apperr.AccessDenied(ReasonStaffSession, "historical corrections need a staff session")
+			// The operation is x-jwt-only: the security handler refuses keys
+			// before this runs. Kept so a key can never correct history.
+			return auth.JWTOnlyRefused()
 		}
 		return nil
 	case viewer.User:

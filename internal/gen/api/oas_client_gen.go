@@ -3421,24 +3421,24 @@ func (c *Client) sendCheckInAdminBooking(ctx context.Context, request OptCheckin
 		var satisfied bitset
 		{
 
-			switch err := c.securityApiKeyAuth(ctx, CheckInAdminBookingOperation, r); {
+			switch err := c.securityBearerAuth(ctx, CheckInAdminBookingOperation, r); {
 			case err == nil: // if NO error
 				satisfied[0] |= 1 << 0
 			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
 				// Skip this security.
 			default:
-				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
 			}
 		}
 		{
 
-			switch err := c.securityBearerAuth(ctx, CheckInAdminBookingOperation, r); {
+			switch err := c.securityApiKeyAuth(ctx, CheckInAdminBookingOperation, r); {
 			case err == nil: // if NO error
 				satisfied[0] |= 1 << 1
 			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
 				// Skip this security.
 			default:
-				return res, errors.Wrap(err, "security \"BearerAuth\"")
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
 			}
 		}
 
@@ -3583,24 +3583,24 @@ func (c *Client) sendCloseAdminBookingFundingAttempt(ctx context.Context, params
 		var satisfied bitset
 		{
 
-			switch err := c.securityApiKeyAuth(ctx, CloseAdminBookingFundingAttemptOperation, r); {
+			switch err := c.securityBearerAuth(ctx, CloseAdminBookingFundingAttemptOperation, r); {
 			case err == nil: // if NO error
 				satisfied[0] |= 1 << 0
 			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
 				// Skip this security.
 			default:
-				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
 			}
 		}
 		{
 
-			switch err := c.securityBearerAuth(ctx, CloseAdminBookingFundingAttemptOperation, r); {
+			switch err := c.securityApiKeyAuth(ctx, CloseAdminBookingFundingAttemptOperation, r); {
 			case err == nil: // if NO error
 				satisfied[0] |= 1 << 1
 			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
 				// Skip this security.
 			default:
-				return res, errors.Wrap(err, "security \"BearerAuth\"")
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
 			}
 		}
 
@@ -3714,24 +3714,24 @@ func (c *Client) sendContactAdminCheckinClass(ctx context.Context, request *Chec
 		var satisfied bitset
 		{
 
-			switch err := c.securityApiKeyAuth(ctx, ContactAdminCheckinClassOperation, r); {
+			switch err := c.securityBearerAuth(ctx, ContactAdminCheckinClassOperation, r); {
 			case err == nil: // if NO error
 				satisfied[0] |= 1 << 0
 			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
 				// Skip this security.
 			default:
-				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
 			}
 		}
 		{
 
-			switch err := c.securityBearerAuth(ctx, ContactAdminCheckinClassOperation, r); {
+			switch err := c.securityApiKeyAuth(ctx, ContactAdminCheckinClassOperation, r); {
 			case err == nil: // if NO error
 				satisfied[0] |= 1 << 1
 			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
 				// Skip this security.
 			default:
-				return res, errors.Wrap(err, "security \"BearerAuth\"")
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
 			}
 		}
 
@@ -3875,24 +3875,24 @@ func (c *Client) sendCorrectAdminBookingAttendance(ctx context.Context, request 
 		var satisfied bitset
 		{
 
-			switch err := c.securityApiKeyAuth(ctx, CorrectAdminBookingAttendanceOperation, r); {
+			switch err := c.securityBearerAuth(ctx, CorrectAdminBookingAttendanceOperation, r); {
 			case err == nil: // if NO error
 				satisfied[0] |= 1 << 0
 			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
 				// Skip this security.
 			default:
-				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
 			}
 		}
 		{
 
-			switch err := c.securityBearerAuth(ctx, CorrectAdminBookingAttendanceOperation, r); {
+			switch err := c.securityApiKeyAuth(ctx, CorrectAdminBookingAttendanceOperation, r); {
 			case err == nil: // if NO error
 				satisfied[0] |= 1 << 1
 			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
 				// Skip this security.
 			default:
-				return res, errors.Wrap(err, "security \"BearerAuth\"")
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
 			}
 		}
 
@@ -9124,24 +9124,24 @@ func (c *Client) sendReassignAdminBookingFunding(ctx context.Context, request *C
 		var satisfied bitset
 		{
 
-			switch err := c.securityApiKeyAuth(ctx, ReassignAdminBookingFundingOperation, r); {
+			switch err := c.securityBearerAuth(ctx, ReassignAdminBookingFundingOperation, r); {
 			case err == nil: // if NO error
 				satisfied[0] |= 1 << 0
 			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
 				// Skip this security.
 			default:
-				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
 			}
 		}
 		{
 
-			switch err := c.securityBearerAuth(ctx, ReassignAdminBookingFundingOperation, r); {
+			switch err := c.securityApiKeyAuth(ctx, ReassignAdminBookingFundingOperation, r); {
 			case err == nil: // if NO error
 				satisfied[0] |= 1 << 1
 			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
 				// Skip this security.
 			default:
-				return res, errors.Wrap(err, "security \"BearerAuth\"")
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
 			}
 		}
 
