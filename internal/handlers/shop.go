@@ -10,6 +10,7 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/internal/apperr"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/money"
@@ -36,10 +37,19 @@ func (h *Handler) GetVenueBrand(ctx context.Context, p api.GetVenueBrandParams) 
 	if err != nil {
 		return nil, err
 	}
+	photos, err := h.client.Photo.Query().Where(photo.BrandID(b.ID)).
+		Order(ent.Asc(photo.FieldSortOrder), ent.Asc(photo.FieldID)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
 	d := api.BrandDetail{
 		Brand:      brandItem(b, len(b.Edges.ClassTypes)),
 		ClassTypes: classTypeItems(b.Edges.ClassTypes),
 		PassTypes:  make([]api.PricedPassType, len(pts)),
+		Photos:     make([]api.PhotoEntry, len(photos)),
+	}
+	for i, ph := range photos {
+		d.Photos[i] = api.PhotoEntry{ID: ph.ID, URL: ph.URL, Caption: ph.Caption}
 	}
 	for i, pt := range pts {
 		d.PassTypes[i] = pricedPassType(pt)

@@ -28,11 +28,11 @@ func (h *Handler) GetVenue(ctx context.Context, p api.GetVenueParams) (*api.Venu
 	if err != nil {
 		return nil, err
 	}
-	locs, err := h.locationDetails(ctx)
+	extras, err := h.venueExtras(ctx)
 	if err != nil {
 		return nil, err
 	}
-	extras, err := h.venueExtras(ctx)
+	locs, err := h.locationDetails(ctx, extras)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +57,11 @@ func (h *Handler) ListVenueLocations(ctx context.Context, p api.ListVenueLocatio
 	if err != nil {
 		return nil, err
 	}
-	locs, err := h.locationDetails(ctx)
+	x, err := h.venueExtras(ctx)
+	if err != nil {
+		return nil, err
+	}
+	locs, err := h.locationDetails(ctx, x)
 	if err != nil {
 		return nil, err
 	}
@@ -209,16 +213,12 @@ func (h *Handler) venueExtras(ctx context.Context) (*venueExtras, error) {
 	return x, nil
 }
 
-// locationDetails reads the active locations with rooms, capacity, hours,
-// amenities and photos.
-func (h *Handler) locationDetails(ctx context.Context) ([]api.LocationDetail, error) {
+// locationDetails reads the active locations with rooms and capacity, and
+// gives each its hours, amenities and photos from x.
+func (h *Handler) locationDetails(ctx context.Context, x *venueExtras) ([]api.LocationDetail, error) {
 	locs, err := h.client.Location.Query().Where(location.Active(true)).
 		WithRooms(func(q *ent.RoomQuery) { q.Where(room.Active(true)).Order(ent.Asc(room.FieldName)) }).
 		Order(ent.Asc(location.FieldName), ent.Asc(location.FieldID)).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	x, err := h.venueExtras(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -9731,12 +9731,21 @@ func (s *BrandDetail) encodeFields(e *jx.Encoder) {
 		}
 		e.ArrEnd()
 	}
+	{
+		e.FieldStart("photos")
+		e.ArrStart()
+		for _, elem := range s.Photos {
+			elem.Encode(e)
+		}
+		e.ArrEnd()
+	}
 }
 
-var jsonFieldsNameOfBrandDetail = [3]string{
+var jsonFieldsNameOfBrandDetail = [4]string{
 	0: "brand",
 	1: "class_types",
 	2: "pass_types",
+	3: "photos",
 }
 
 // Decode decodes BrandDetail from json.
@@ -9794,6 +9803,24 @@ func (s *BrandDetail) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"pass_types\"")
 			}
+		case "photos":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				s.Photos = make([]PhotoEntry, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem PhotoEntry
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.Photos = append(s.Photos, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"photos\"")
+			}
 		default:
 			return d.Skip()
 		}
@@ -9804,7 +9831,7 @@ func (s *BrandDetail) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00000111,
+		0b00001111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.

@@ -3868,6 +3868,8 @@ type BrandDetail struct {
 	Brand      BrandItem        `json:"brand"`
 	ClassTypes []ClassTypeItem  `json:"class_types"`
 	PassTypes  []PricedPassType `json:"pass_types"`
+	// The brand's own photos in display order (the venue's and locations' are on the venue profile).
+	Photos []PhotoEntry `json:"photos"`
 }
 
 // GetBrand returns the value of Brand.
@@ -3885,6 +3887,11 @@ func (s *BrandDetail) GetPassTypes() []PricedPassType {
 	return s.PassTypes
 }
 
+// GetPhotos returns the value of Photos.
+func (s *BrandDetail) GetPhotos() []PhotoEntry {
+	return s.Photos
+}
+
 // SetBrand sets the value of Brand.
 func (s *BrandDetail) SetBrand(val BrandItem) {
 	s.Brand = val
@@ -3898,6 +3905,11 @@ func (s *BrandDetail) SetClassTypes(val []ClassTypeItem) {
 // SetPassTypes sets the value of PassTypes.
 func (s *BrandDetail) SetPassTypes(val []PricedPassType) {
 	s.PassTypes = val
+}
+
+// SetPhotos sets the value of Photos.
+func (s *BrandDetail) SetPhotos(val []PhotoEntry) {
+	s.Photos = val
 }
 
 // Ref: #/components/schemas/BrandDetailResponse

@@ -1822,6 +1822,17 @@ func (s *BrandDetail) Validate() error {
 			Error: err,
 		})
 	}
+	if err := func() error {
+		if s.Photos == nil {
+			return errors.New("nil is invalid value")
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "photos",
+			Error: err,
+		})
+	}
 	if len(failures) > 0 {
 		return &validate.Error{Fields: failures}
 	}
