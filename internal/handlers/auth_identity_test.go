@@ -18,6 +18,7 @@ import (
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/identity/codes"
 	"github.com/venueplatform/venue/internal/identity/token"
+	"github.com/venueplatform/venue/internal/members"
 	"github.com/venueplatform/venue/internal/server"
 )
 
@@ -278,4 +279,49 @@ func TestSecretsAreNeverLogged(t *testing.T) {
 	}
 	// No JWT at all, whoever's.
 	require.NotRegexp(t, `eyJ[A-Za-z0-9_-]{10,}\.eyJ`, out)
+}
+
+// TestStaffPermissionChangesApplyAtOnce: a grant or revocation by the
+// venue (members.ChangePermissions, what `venuectl staff grant|revoke`
+// runs) shows in GET /me and in the checks of the very next request, with
+// the same access token.
+func TestStaffPermissionChangesApplyAtOnce(t *testing.T) {
+	e := newAuthEnv(t, newStudio(t, "studio"))
+	ctx := context.Background()
+	a := e.signup(t, "ana@example.com", goodPassword)
+	enrolTOTP(t, e.client(t, a.AccessToken))
+	enroll(t, e, e.op, "ana@example.com", "member")
+	boss := e.signup(t, "boss@example.com", goodPassword)
+	enroll(t, e, e.op, "boss@example.com", "staff", "staff.view")
+	bc := e.client(t, boss.AccessToken)
+	_, err := bc.SetActiveOrganization(ctx, &api.ActiveOrganizationRequest{OrganizationID: e.venue.ID})
+	require.NoError(t, err)
+	perms := func() []string {
+		t.Helper()
+		me, err := bc.GetMe(ctx)
+		require.NoError(t, err)
+		return membershipOf(t, &me.Data, e.venue.ID).Permissions
+	}
+	reset := &api.MfaResetRequest{UserID: a.User.ID}
+
+	require.Equal(t, []string{"staff.view"}, perms())
+	_, err = bc.AuthMfaReset(ctx, reset)
+	requireCode(t, err, http.StatusForbidden, "ACCESS_DENIED")
+
+	_, err = members.ChangePermissions(e.op, e.db(), "boss@example.com", []string{"admin.users.manage"}, nil)
+	require.NoError(t, err)
+	require.ElementsMatch(t, []string{"staff.view", "admin.users.manage"}, perms())
+
+	_, err = members.ChangePermissions(e.op, e.db(), "boss@example.com", nil, []string{"admin.users.manage"})
+	require.NoError(t, err)
+	require.Equal(t, []string{"staff.view"}, perms())
+	_, err = bc.AuthMfaReset(ctx, reset)
+	requireCode(t, err, http.StatusForbidden, "ACCESS_DENIED")
+	require.True(t, e.login(t, "ana@example.com").MfaRequired, "nothing was reset")
+
+	_, err = members.ChangePermissions(e.op, e.db(), "boss@example.com", []string{"admin.users.manage"}, nil)
+	require.NoError(t, err)
+	_, err = bc.AuthMfaReset(ctx, reset)
+	require.NoError(t, err)
+	require.False(t, e.login(t, "ana@example.com").MfaRequired)
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
+	"github.com/venueplatform/venue/ent/classinstance"
 	api "github.com/venueplatform/venue/internal/gen/api"
 )
 
@@ -36,9 +38,19 @@ func TestMemberClass(t *testing.T) {
 	require.Equal(t, s.fullClass, res.Data.ID)
 	require.Equal(t, 2, res.Data.BookedCount)
 	require.False(t, res.Data.IsBookable)
+	require.False(t, res.Data.RequiresWorkshopEntry)
+	require.True(t, res.Data.WorkshopEntryTarget.Null, "no workshop entry: target null")
 	res, err = get(ana, s.cancelledClass, s.venue.ID)
 	require.NoError(t, err)
 	require.Equal(t, api.ClassStatusCancelled, res.Data.Status)
+	// A completed class of last week stays readable.
+	past := s.today.AddDate(0, 0, -7).Add(9 * time.Hour)
+	done := s.client.ClassInstance.Create().SetClassTypeID(s.classType).SetStartTime(past).SetEndTime(past.Add(time.Hour)).
+		SetCapacity(10).SetStatus(classinstance.StatusCompleted).SaveX(s.op)
+	res, err = get(ana, done.ID, s.venue.ID)
+	require.NoError(t, err)
+	require.Equal(t, api.ClassStatusCompleted, res.Data.Status)
+	require.False(t, res.Data.IsBookable)
 
 	for _, id := range []uuid.UUID{s.unlisted, uuid.New()} {
 		_, err = get(ana, id, s.venue.ID)
