@@ -15,7 +15,10 @@ import (
 	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/user"
+	"github.com/venueplatform/venue/ent/webhookdelivery"
 	api "github.com/venueplatform/venue/internal/gen/api"
+	"github.com/venueplatform/venue/internal/jobs"
+	"github.com/venueplatform/venue/internal/webhooks/dispatch"
 )
 
 // TestVenueJoin: state, consent, idempotency, client ids, audit and the
@@ -41,6 +44,15 @@ func TestVenueJoin(t *testing.T) {
 	res := rawJoin(t, e, "ana@example.com", "studio", "", `{"consent":true}`)
 	require.Equal(t, http.StatusBadRequest, res)
 	require.Equal(t, http.StatusBadRequest, rawJoin(t, e, "ana@example.com", "studio", "k-body", `{}`))
+
+	// A partner subscribed to member.created (and one to bookings only);
+	// deliveries run as River jobs.
+	_, err = jobs.Migrate(ctx, e.studio.pool)
+	require.NoError(t, err)
+	sub := e.db().WebhookSubscription.Create().SetURL("https://hooks.example.com/members").
+		SetEventTypes([]string{"member.created"}).SetSecret("whsec_join_test").SaveX(e.op)
+	e.db().WebhookSubscription.Create().SetURL("https://hooks.example.com/bookings").
+		SetEventTypes([]string{"booking.created"}).SetSecret("whsec_join_test").SaveX(e.op)
 
 	j, err := ana.JoinVenue(ctx, &api.JoinRequest{Consent: true}, api.JoinVenueParams{Slug: "studio", IdempotencyKey: "join-1"})
 	require.NoError(t, err)
@@ -70,6 +82,17 @@ func TestVenueJoin(t *testing.T) {
 	require.Len(t, evs, 1)
 	require.Equal(t, j.Data.MemberID.String(), evs[0].Payload["member_id"])
 	require.Nil(t, evs[0].DeliveredAt)
+	// Recorded for delivery in the join's transaction: one delivery, to the
+	// subscription that selects the type.
+	dels, err := e.db().WebhookDelivery.Query().Where(webhookdelivery.EventID(evs[0].ID)).All(e.op)
+	require.NoError(t, err)
+	require.Len(t, dels, 1)
+	require.Equal(t, sub.ID, dels[0].SubscriptionID)
+	require.Equal(t, "member.created", dels[0].EventType)
+	var queued int
+	require.NoError(t, e.studio.pool.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind = $1 AND args->>'delivery_id' = $2`,
+		dispatch.Kind, dels[0].ID.String()).Scan(&queued))
+	require.Equal(t, 1, queued, "its job commits with the join")
 	entries, err := e.db().AuditLog.Query().Where(auditlog.Action("member.joined")).All(e.op)
 	require.NoError(t, err)
 	require.Len(t, entries, 1)
