@@ -325,3 +325,26 @@ func TestStaffPermissionChangesApplyAtOnce(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, e.login(t, "ana@example.com").MfaRequired)
 }
+
+// TestSignupProbingIsLimitedPerIP: sign-up is the one answer besides the
+// contract's account-state check that tells a registered email apart (409
+// ACCOUNT_EXISTS, since a new account gets a session at once); it is
+// limited per address at least as tightly as the check (10 per minute), so
+// it is no better a probe.
+func TestSignupProbingIsLimitedPerIP(t *testing.T) {
+	e := newAuthEnv(t, newStudio(t, "studio"))
+	e.signup(t, "ana@example.com", goodPassword)
+	post := func() *http.Response {
+		res, err := http.Post(e.url+"/api/v1/auth/signup", "application/json",
+			strings.NewReader(`{"email":"ana@example.com","password":"`+goodPassword+`"}`))
+		require.NoError(t, err)
+		res.Body.Close()
+		return res
+	}
+	for range 9 {
+		require.Equal(t, http.StatusConflict, post().StatusCode)
+	}
+	res := post()
+	require.Equal(t, http.StatusTooManyRequests, res.StatusCode)
+	require.NotEmpty(t, res.Header.Get("Retry-After"))
+}
