@@ -29,6 +29,8 @@ func TestCatalogueBadInput(t *testing.T) {
 		"/venues?city=" + long:                                              "city",
 		"/venues?lat=0&lng=0&radius=501":                                    "radius",
 		"/venues?lat=0&lng=181":                                             "lng",
+		"/venues?lat=NaN&lng=0":                                             "lat",
+		"/venues?lat=0&lng=0&radius=Inf":                                    "radius",
 		"/venues?page=abc":                                                  "page",
 		"/venues?limit=1000":                                                "limit",
 		"/venues/studio/schedule?from=2026-02-29":                           "from",
