@@ -98,6 +98,7 @@ func BulkEdit(ctx context.Context, client *ent.Client, ids []uuid.UUID, p Patch,
 	return runBulk(ids, func(id uuid.UUID) (BulkRow, NotifyResult, error) {
 		q := p
 		q.Expected = tokens[id]
+		q.Bulk = true
 		res, err := Update(ctx, client, id, q, now)
 		return BulkRow{Status: BulkUpdated, Row: &res.Row}, res.Notify, err
 	}), nil
@@ -114,7 +115,7 @@ func BulkCancel(ctx context.Context, client *ent.Client, ids []uuid.UUID, reason
 	}
 	reason = strings.TrimSpace(reason)
 	return runBulk(ids, func(id uuid.UUID) (BulkRow, NotifyResult, error) {
-		res, err := Cancel(ctx, client, id, CancelParams{Reason: reason, Notify: n}, now)
+		res, err := Cancel(ctx, client, id, CancelParams{Reason: reason, Notify: n, Bulk: true}, now)
 		return BulkRow{Status: BulkCancelled, Row: &res.Row, CancelledBookings: res.CancelledBookings}, res.Notify, err
 	}), nil
 }

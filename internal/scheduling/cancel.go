@@ -21,6 +21,8 @@ type CancelParams struct {
 	Expected concurrency.Token
 	Reason   string
 	Notify   notify.Request
+	// Bulk marks a row of a bulk cancel: its audit entry says bulk.
+	Bulk bool
 }
 
 // Cancel cancels class id of the viewer's venue with its bookings (clips
@@ -41,7 +43,7 @@ func Cancel(ctx context.Context, client *ent.Client, id uuid.UUID, p CancelParam
 		if res.Notify, err = queue(ctx, tx.Client(), c.ID, notify.ActionCancel, p.Notify); err != nil {
 			return err
 		}
-		n, err := cancelClass(ctx, tx.Client(), c, strings.TrimSpace(p.Reason), now, now, false)
+		n, err := cancelClass(ctx, tx.Client(), c, strings.TrimSpace(p.Reason), now, now, false, bulkMark(p.Bulk))
 		if err != nil {
 			return err
 		}
@@ -54,8 +56,9 @@ func Cancel(ctx context.Context, client *ent.Client, id uuid.UUID, p CancelParam
 
 // cancelClass marks c cancelled at effective, cancels its bookings, and
 // records class.cancelled and the audit entry; it returns how many bookings
-// it cancelled. historical marks a historical correction.
-func cancelClass(ctx context.Context, client *ent.Client, c *ent.ClassInstance, reason string, effective, now time.Time, historical bool) (int, error) {
+// it cancelled. historical marks a historical correction; extra joins the
+// audit details.
+func cancelClass(ctx context.Context, client *ent.Client, c *ent.ClassInstance, reason string, effective, now time.Time, historical bool, extra map[string]any) (int, error) {
 	upd := client.ClassInstance.UpdateOne(c).SetStatus(classinstance.StatusCancelled).SetCancelledAt(effective)
 	if reason != "" {
 		upd.SetCancelReason(reason)
@@ -107,6 +110,9 @@ func cancelClass(ctx context.Context, client *ent.Client, c *ent.ClassInstance, 
 	}
 	details := map[string]any{"cancelled_bookings": len(cancelled), "booking_ids": ids, "reason": reason,
 		"effective_at": effective.UTC().Format(time.RFC3339), statusesKey: statuses}
+	for k, v := range extra {
+		details[k] = v
+	}
 	if err := auditClass(ctx, client, action, c.ID, details); err != nil {
 		return 0, err
 	}

@@ -175,7 +175,7 @@ func applyHistory(ctx context.Context, client *ent.Client, c *ent.ClassInstance,
 	action := "schedule.history." + strings.ToLower(p.Operation)
 	switch p.Operation {
 	case OpCancel:
-		n, err := cancelClass(ctx, client, c, strings.TrimSpace(p.Reason), p.EffectiveAt, now, true)
+		n, err := cancelClass(ctx, client, c, strings.TrimSpace(p.Reason), p.EffectiveAt, now, true, nil)
 		res.CancelledBookings = n
 		return err
 	case OpRestore:

@@ -54,6 +54,8 @@ type Patch struct {
 	SetRoom       bool
 	RoomID        *uuid.UUID
 	Notify        notify.Request
+	// Bulk marks a row of a bulk edit: its event and audit entry say bulk.
+	Bulk bool
 }
 
 // Empty reports whether p changes nothing.
@@ -94,7 +96,7 @@ func Update(ctx context.Context, client *ent.Client, id uuid.UUID, p Patch, now 
 			return err
 		}
 		if len(changes) > 0 {
-			if err := recordChange(ctx, tx.Client(), c, "schedule.update", changes, nil); err != nil {
+			if err := recordChange(ctx, tx.Client(), c, "schedule.update", changes, bulkMark(p.Bulk)); err != nil {
 				return err
 			}
 			if p.Capacity != nil && *p.Capacity > c.Capacity {
@@ -286,4 +288,12 @@ func jsonValue(v any) any {
 		return t.String()
 	}
 	return v
+}
+
+// bulkMark is the extra event and audit data of a row of a bulk operation.
+func bulkMark(bulk bool) map[string]any {
+	if !bulk {
+		return nil
+	}
+	return map[string]any{"bulk": true}
 }
