@@ -30,6 +30,8 @@ type Booking struct {
 	OrganizationID uuid.UUID `json:"organization_id,omitempty"`
 	// ImportRef holds the value of the "import_ref" field.
 	ImportRef *string `json:"import_ref,omitempty"`
+	// SHA-256 (hex) of the venue, principal and Idempotency-Key of the request that made the booking; null without a key.
+	RequestKey *string `json:"request_key,omitempty"`
 	// MemberID holds the value of the "member_id" field.
 	MemberID uuid.UUID `json:"member_id,omitempty"`
 	// ClassInstanceID holds the value of the "class_instance_id" field.
@@ -134,7 +136,7 @@ func (*Booking) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case booking.FieldWaitlistPosition, booking.FieldLateCancelFeeMinor:
 			values[i] = new(sql.NullInt64)
-		case booking.FieldImportRef, booking.FieldStatus, booking.FieldBookedVia, booking.FieldCancelReason, booking.FieldFeeStatus:
+		case booking.FieldImportRef, booking.FieldRequestKey, booking.FieldStatus, booking.FieldBookedVia, booking.FieldCancelReason, booking.FieldFeeStatus:
 			values[i] = new(sql.NullString)
 		case booking.FieldCreatedAt, booking.FieldUpdatedAt, booking.FieldCancelledAt, booking.FieldCheckedInAt, booking.FieldPromotedAt, booking.FieldWatchAdmittedAt:
 			values[i] = new(sql.NullTime)
@@ -185,6 +187,13 @@ func (_m *Booking) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.ImportRef = new(string)
 				*_m.ImportRef = value.String
+			}
+		case booking.FieldRequestKey:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field request_key", values[i])
+			} else if value.Valid {
+				_m.RequestKey = new(string)
+				*_m.RequestKey = value.String
 			}
 		case booking.FieldMemberID:
 			if value, ok := values[i].(*uuid.UUID); !ok {
@@ -347,6 +356,11 @@ func (_m *Booking) String() string {
 	builder.WriteString(", ")
 	if v := _m.ImportRef; v != nil {
 		builder.WriteString("import_ref=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.RequestKey; v != nil {
+		builder.WriteString("request_key=")
 		builder.WriteString(*v)
 	}
 	builder.WriteString(", ")

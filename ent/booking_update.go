@@ -478,6 +478,9 @@ func (_u *BookingUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.ImportRefCleared() {
 		_spec.ClearField(booking.FieldImportRef, field.TypeString)
 	}
+	if _u.mutation.RequestKeyCleared() {
+		_spec.ClearField(booking.FieldRequestKey, field.TypeString)
+	}
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(booking.FieldStatus, field.TypeEnum, value)
 	}
@@ -1126,6 +1129,9 @@ func (_u *BookingUpdateOne) sqlSave(ctx context.Context) (_node *Booking, err er
 	}
 	if _u.mutation.ImportRefCleared() {
 		_spec.ClearField(booking.FieldImportRef, field.TypeString)
+	}
+	if _u.mutation.RequestKeyCleared() {
+		_spec.ClearField(booking.FieldRequestKey, field.TypeString)
 	}
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(booking.FieldStatus, field.TypeEnum, value)

@@ -213,6 +213,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			booking.FieldUpdatedAt:          {Type: field.TypeTime, Column: booking.FieldUpdatedAt},
 			booking.FieldOrganizationID:     {Type: field.TypeUUID, Column: booking.FieldOrganizationID},
 			booking.FieldImportRef:          {Type: field.TypeString, Column: booking.FieldImportRef},
+			booking.FieldRequestKey:         {Type: field.TypeString, Column: booking.FieldRequestKey},
 			booking.FieldMemberID:           {Type: field.TypeUUID, Column: booking.FieldMemberID},
 			booking.FieldClassInstanceID:    {Type: field.TypeUUID, Column: booking.FieldClassInstanceID},
 			booking.FieldPassID:             {Type: field.TypeUUID, Column: booking.FieldPassID},
@@ -997,6 +998,8 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pushdevice.FieldPlatform:       {Type: field.TypeEnum, Column: pushdevice.FieldPlatform},
 			pushdevice.FieldToken:          {Type: field.TypeString, Column: pushdevice.FieldToken},
 			pushdevice.FieldDisabledAt:     {Type: field.TypeTime, Column: pushdevice.FieldDisabledAt},
+			pushdevice.FieldDeviceID:       {Type: field.TypeString, Column: pushdevice.FieldDeviceID},
+			pushdevice.FieldAppVariant:     {Type: field.TypeEnum, Column: pushdevice.FieldAppVariant},
 		},
 	}
 	graph.Nodes[39] = &sqlgraph.Node{
@@ -3112,6 +3115,11 @@ func (f *BookingFilter) WhereOrganizationID(p entql.ValueP) {
 // WhereImportRef applies the entql string predicate on the import_ref field.
 func (f *BookingFilter) WhereImportRef(p entql.StringP) {
 	f.Where(p.Field(booking.FieldImportRef))
+}
+
+// WhereRequestKey applies the entql string predicate on the request_key field.
+func (f *BookingFilter) WhereRequestKey(p entql.StringP) {
+	f.Where(p.Field(booking.FieldRequestKey))
 }
 
 // WhereMemberID applies the entql [16]byte predicate on the member_id field.
@@ -7282,6 +7290,16 @@ func (f *PushDeviceFilter) WhereToken(p entql.StringP) {
 // WhereDisabledAt applies the entql time.Time predicate on the disabled_at field.
 func (f *PushDeviceFilter) WhereDisabledAt(p entql.TimeP) {
 	f.Where(p.Field(pushdevice.FieldDisabledAt))
+}
+
+// WhereDeviceID applies the entql string predicate on the device_id field.
+func (f *PushDeviceFilter) WhereDeviceID(p entql.StringP) {
+	f.Where(p.Field(pushdevice.FieldDeviceID))
+}
+
+// WhereAppVariant applies the entql string predicate on the app_variant field.
+func (f *PushDeviceFilter) WhereAppVariant(p entql.StringP) {
+	f.Where(p.Field(pushdevice.FieldAppVariant))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.

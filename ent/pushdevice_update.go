@@ -82,6 +82,40 @@ func (_u *PushDeviceUpdate) ClearDisabledAt() *PushDeviceUpdate {
 	return _u
 }
 
+// SetDeviceID sets the "device_id" field.
+func (_u *PushDeviceUpdate) SetDeviceID(v string) *PushDeviceUpdate {
+	_u.mutation.SetDeviceID(v)
+	return _u
+}
+
+// SetNillableDeviceID sets the "device_id" field if the given value is not nil.
+func (_u *PushDeviceUpdate) SetNillableDeviceID(v *string) *PushDeviceUpdate {
+	if v != nil {
+		_u.SetDeviceID(*v)
+	}
+	return _u
+}
+
+// ClearDeviceID clears the value of the "device_id" field.
+func (_u *PushDeviceUpdate) ClearDeviceID() *PushDeviceUpdate {
+	_u.mutation.ClearDeviceID()
+	return _u
+}
+
+// SetAppVariant sets the "app_variant" field.
+func (_u *PushDeviceUpdate) SetAppVariant(v pushdevice.AppVariant) *PushDeviceUpdate {
+	_u.mutation.SetAppVariant(v)
+	return _u
+}
+
+// SetNillableAppVariant sets the "app_variant" field if the given value is not nil.
+func (_u *PushDeviceUpdate) SetNillableAppVariant(v *pushdevice.AppVariant) *PushDeviceUpdate {
+	if v != nil {
+		_u.SetAppVariant(*v)
+	}
+	return _u
+}
+
 // Mutation returns the PushDeviceMutation object of the builder.
 func (_u *PushDeviceUpdate) Mutation() *PushDeviceMutation {
 	return _u.mutation
@@ -141,6 +175,16 @@ func (_u *PushDeviceUpdate) check() error {
 			return &ValidationError{Name: "token", err: fmt.Errorf(`ent: validator failed for field "PushDevice.token": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.DeviceID(); ok {
+		if err := pushdevice.DeviceIDValidator(v); err != nil {
+			return &ValidationError{Name: "device_id", err: fmt.Errorf(`ent: validator failed for field "PushDevice.device_id": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.AppVariant(); ok {
+		if err := pushdevice.AppVariantValidator(v); err != nil {
+			return &ValidationError{Name: "app_variant", err: fmt.Errorf(`ent: validator failed for field "PushDevice.app_variant": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "PushDevice.organization"`)
 	}
@@ -176,6 +220,15 @@ func (_u *PushDeviceUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	}
 	if _u.mutation.DisabledAtCleared() {
 		_spec.ClearField(pushdevice.FieldDisabledAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.DeviceID(); ok {
+		_spec.SetField(pushdevice.FieldDeviceID, field.TypeString, value)
+	}
+	if _u.mutation.DeviceIDCleared() {
+		_spec.ClearField(pushdevice.FieldDeviceID, field.TypeString)
+	}
+	if value, ok := _u.mutation.AppVariant(); ok {
+		_spec.SetField(pushdevice.FieldAppVariant, field.TypeEnum, value)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -251,6 +304,40 @@ func (_u *PushDeviceUpdateOne) ClearDisabledAt() *PushDeviceUpdateOne {
 	return _u
 }
 
+// SetDeviceID sets the "device_id" field.
+func (_u *PushDeviceUpdateOne) SetDeviceID(v string) *PushDeviceUpdateOne {
+	_u.mutation.SetDeviceID(v)
+	return _u
+}
+
+// SetNillableDeviceID sets the "device_id" field if the given value is not nil.
+func (_u *PushDeviceUpdateOne) SetNillableDeviceID(v *string) *PushDeviceUpdateOne {
+	if v != nil {
+		_u.SetDeviceID(*v)
+	}
+	return _u
+}
+
+// ClearDeviceID clears the value of the "device_id" field.
+func (_u *PushDeviceUpdateOne) ClearDeviceID() *PushDeviceUpdateOne {
+	_u.mutation.ClearDeviceID()
+	return _u
+}
+
+// SetAppVariant sets the "app_variant" field.
+func (_u *PushDeviceUpdateOne) SetAppVariant(v pushdevice.AppVariant) *PushDeviceUpdateOne {
+	_u.mutation.SetAppVariant(v)
+	return _u
+}
+
+// SetNillableAppVariant sets the "app_variant" field if the given value is not nil.
+func (_u *PushDeviceUpdateOne) SetNillableAppVariant(v *pushdevice.AppVariant) *PushDeviceUpdateOne {
+	if v != nil {
+		_u.SetAppVariant(*v)
+	}
+	return _u
+}
+
 // Mutation returns the PushDeviceMutation object of the builder.
 func (_u *PushDeviceUpdateOne) Mutation() *PushDeviceMutation {
 	return _u.mutation
@@ -323,6 +410,16 @@ func (_u *PushDeviceUpdateOne) check() error {
 			return &ValidationError{Name: "token", err: fmt.Errorf(`ent: validator failed for field "PushDevice.token": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.DeviceID(); ok {
+		if err := pushdevice.DeviceIDValidator(v); err != nil {
+			return &ValidationError{Name: "device_id", err: fmt.Errorf(`ent: validator failed for field "PushDevice.device_id": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.AppVariant(); ok {
+		if err := pushdevice.AppVariantValidator(v); err != nil {
+			return &ValidationError{Name: "app_variant", err: fmt.Errorf(`ent: validator failed for field "PushDevice.app_variant": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "PushDevice.organization"`)
 	}
@@ -375,6 +472,15 @@ func (_u *PushDeviceUpdateOne) sqlSave(ctx context.Context) (_node *PushDevice, 
 	}
 	if _u.mutation.DisabledAtCleared() {
 		_spec.ClearField(pushdevice.FieldDisabledAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.DeviceID(); ok {
+		_spec.SetField(pushdevice.FieldDeviceID, field.TypeString, value)
+	}
+	if _u.mutation.DeviceIDCleared() {
+		_spec.ClearField(pushdevice.FieldDeviceID, field.TypeString)
+	}
+	if value, ok := _u.mutation.AppVariant(); ok {
+		_spec.SetField(pushdevice.FieldAppVariant, field.TypeEnum, value)
 	}
 	_node = &PushDevice{config: _u.config}
 	_spec.Assign = _node.assignValues

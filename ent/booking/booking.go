@@ -25,6 +25,8 @@ const (
 	FieldOrganizationID = "organization_id"
 	// FieldImportRef holds the string denoting the import_ref field in the database.
 	FieldImportRef = "import_ref"
+	// FieldRequestKey holds the string denoting the request_key field in the database.
+	FieldRequestKey = "request_key"
 	// FieldMemberID holds the string denoting the member_id field in the database.
 	FieldMemberID = "member_id"
 	// FieldClassInstanceID holds the string denoting the class_instance_id field in the database.
@@ -100,6 +102,7 @@ var Columns = []string{
 	FieldUpdatedAt,
 	FieldOrganizationID,
 	FieldImportRef,
+	FieldRequestKey,
 	FieldMemberID,
 	FieldClassInstanceID,
 	FieldPassID,
@@ -142,6 +145,8 @@ var (
 	UpdateDefaultUpdatedAt func() time.Time
 	// ImportRefValidator is a validator for the "import_ref" field. It is called by the builders before save.
 	ImportRefValidator func(string) error
+	// RequestKeyValidator is a validator for the "request_key" field. It is called by the builders before save.
+	RequestKeyValidator func(string) error
 	// WaitlistPositionValidator is a validator for the "waitlist_position" field. It is called by the builders before save.
 	WaitlistPositionValidator func(int) error
 	// DefaultClipCharged holds the default value on creation for the "clip_charged" field.
@@ -262,6 +267,11 @@ func ByOrganizationID(opts ...sql.OrderTermOption) OrderOption {
 // ByImportRef orders the results by the import_ref field.
 func ByImportRef(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldImportRef, opts...).ToFunc()
+}
+
+// ByRequestKey orders the results by the request_key field.
+func ByRequestKey(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRequestKey, opts...).ToFunc()
 }
 
 // ByMemberID orders the results by the member_id field.

@@ -76,6 +76,11 @@ func ImportRef(v string) predicate.Booking {
 	return predicate.Booking(sql.FieldEQ(FieldImportRef, v))
 }
 
+// RequestKey applies equality check predicate on the "request_key" field. It's identical to RequestKeyEQ.
+func RequestKey(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldEQ(FieldRequestKey, v))
+}
+
 // MemberID applies equality check predicate on the "member_id" field. It's identical to MemberIDEQ.
 func MemberID(v uuid.UUID) predicate.Booking {
 	return predicate.Booking(sql.FieldEQ(FieldMemberID, v))
@@ -304,6 +309,81 @@ func ImportRefEqualFold(v string) predicate.Booking {
 // ImportRefContainsFold applies the ContainsFold predicate on the "import_ref" field.
 func ImportRefContainsFold(v string) predicate.Booking {
 	return predicate.Booking(sql.FieldContainsFold(FieldImportRef, v))
+}
+
+// RequestKeyEQ applies the EQ predicate on the "request_key" field.
+func RequestKeyEQ(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldEQ(FieldRequestKey, v))
+}
+
+// RequestKeyNEQ applies the NEQ predicate on the "request_key" field.
+func RequestKeyNEQ(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldNEQ(FieldRequestKey, v))
+}
+
+// RequestKeyIn applies the In predicate on the "request_key" field.
+func RequestKeyIn(vs ...string) predicate.Booking {
+	return predicate.Booking(sql.FieldIn(FieldRequestKey, vs...))
+}
+
+// RequestKeyNotIn applies the NotIn predicate on the "request_key" field.
+func RequestKeyNotIn(vs ...string) predicate.Booking {
+	return predicate.Booking(sql.FieldNotIn(FieldRequestKey, vs...))
+}
+
+// RequestKeyGT applies the GT predicate on the "request_key" field.
+func RequestKeyGT(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldGT(FieldRequestKey, v))
+}
+
+// RequestKeyGTE applies the GTE predicate on the "request_key" field.
+func RequestKeyGTE(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldGTE(FieldRequestKey, v))
+}
+
+// RequestKeyLT applies the LT predicate on the "request_key" field.
+func RequestKeyLT(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldLT(FieldRequestKey, v))
+}
+
+// RequestKeyLTE applies the LTE predicate on the "request_key" field.
+func RequestKeyLTE(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldLTE(FieldRequestKey, v))
+}
+
+// RequestKeyContains applies the Contains predicate on the "request_key" field.
+func RequestKeyContains(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldContains(FieldRequestKey, v))
+}
+
+// RequestKeyHasPrefix applies the HasPrefix predicate on the "request_key" field.
+func RequestKeyHasPrefix(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldHasPrefix(FieldRequestKey, v))
+}
+
+// RequestKeyHasSuffix applies the HasSuffix predicate on the "request_key" field.
+func RequestKeyHasSuffix(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldHasSuffix(FieldRequestKey, v))
+}
+
+// RequestKeyIsNil applies the IsNil predicate on the "request_key" field.
+func RequestKeyIsNil() predicate.Booking {
+	return predicate.Booking(sql.FieldIsNull(FieldRequestKey))
+}
+
+// RequestKeyNotNil applies the NotNil predicate on the "request_key" field.
+func RequestKeyNotNil() predicate.Booking {
+	return predicate.Booking(sql.FieldNotNull(FieldRequestKey))
+}
+
+// RequestKeyEqualFold applies the EqualFold predicate on the "request_key" field.
+func RequestKeyEqualFold(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldEqualFold(FieldRequestKey, v))
+}
+
+// RequestKeyContainsFold applies the ContainsFold predicate on the "request_key" field.
+func RequestKeyContainsFold(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldContainsFold(FieldRequestKey, v))
 }
 
 // MemberIDEQ applies the EQ predicate on the "member_id" field.

@@ -255,6 +255,7 @@ var (
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "import_ref", Type: field.TypeString, Nullable: true, Size: 200},
+		{Name: "request_key", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "status", Type: field.TypeEnum, Enums: []string{"confirmed", "waitlisted", "checked_in", "no-show", "cancelled", "late-cancelled", "pending_payment"}, Default: "confirmed"},
 		{Name: "waitlist_position", Type: field.TypeInt, Nullable: true},
 		{Name: "cancelled_at", Type: field.TypeTime, Nullable: true},
@@ -279,25 +280,25 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "bookings_organizations_organization",
-				Columns:    []*schema.Column{BookingsColumns[15]},
+				Columns:    []*schema.Column{BookingsColumns[16]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "bookings_class_instances_bookings",
-				Columns:    []*schema.Column{BookingsColumns[16]},
+				Columns:    []*schema.Column{BookingsColumns[17]},
 				RefColumns: []*schema.Column{ClassInstancesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "bookings_members_bookings",
-				Columns:    []*schema.Column{BookingsColumns[17]},
+				Columns:    []*schema.Column{BookingsColumns[18]},
 				RefColumns: []*schema.Column{MembersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "bookings_passes_bookings",
-				Columns:    []*schema.Column{BookingsColumns[18]},
+				Columns:    []*schema.Column{BookingsColumns[19]},
 				RefColumns: []*schema.Column{PassesColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -306,22 +307,22 @@ var (
 			{
 				Name:    "booking_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{BookingsColumns[15]},
+				Columns: []*schema.Column{BookingsColumns[16]},
 			},
 			{
 				Name:    "booking_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{BookingsColumns[15], BookingsColumns[3]},
+				Columns: []*schema.Column{BookingsColumns[16], BookingsColumns[3]},
 			},
 			{
 				Name:    "booking_organization_id_class_instance_id_status",
 				Unique:  false,
-				Columns: []*schema.Column{BookingsColumns[15], BookingsColumns[16], BookingsColumns[4]},
+				Columns: []*schema.Column{BookingsColumns[16], BookingsColumns[17], BookingsColumns[5]},
 			},
 			{
 				Name:    "booking_organization_id_member_id",
 				Unique:  false,
-				Columns: []*schema.Column{BookingsColumns[15], BookingsColumns[17]},
+				Columns: []*schema.Column{BookingsColumns[16], BookingsColumns[18]},
 			},
 		},
 	}
@@ -1715,6 +1716,8 @@ var (
 		{Name: "platform", Type: field.TypeEnum, Enums: []string{"ios", "android", "web"}},
 		{Name: "token", Type: field.TypeString, Size: 4096},
 		{Name: "disabled_at", Type: field.TypeTime, Nullable: true},
+		{Name: "device_id", Type: field.TypeString, Nullable: true, Size: 200},
+		{Name: "app_variant", Type: field.TypeEnum, Enums: []string{"member", "branded", "business"}, Default: "member"},
 		{Name: "organization_id", Type: field.TypeUUID},
 		{Name: "member_id", Type: field.TypeUUID},
 	}
@@ -1726,13 +1729,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "push_devices_organizations_organization",
-				Columns:    []*schema.Column{PushDevicesColumns[6]},
+				Columns:    []*schema.Column{PushDevicesColumns[8]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "push_devices_members_member",
-				Columns:    []*schema.Column{PushDevicesColumns[7]},
+				Columns:    []*schema.Column{PushDevicesColumns[9]},
 				RefColumns: []*schema.Column{MembersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -1741,12 +1744,17 @@ var (
 			{
 				Name:    "pushdevice_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{PushDevicesColumns[6]},
+				Columns: []*schema.Column{PushDevicesColumns[8]},
 			},
 			{
 				Name:    "pushdevice_organization_id_member_id",
 				Unique:  false,
-				Columns: []*schema.Column{PushDevicesColumns[6], PushDevicesColumns[7]},
+				Columns: []*schema.Column{PushDevicesColumns[8], PushDevicesColumns[9]},
+			},
+			{
+				Name:    "pushdevice_organization_id_member_id_device_id",
+				Unique:  true,
+				Columns: []*schema.Column{PushDevicesColumns[8], PushDevicesColumns[9], PushDevicesColumns[6]},
 			},
 		},
 	}

@@ -31,6 +31,10 @@ const (
 	FieldToken = "token"
 	// FieldDisabledAt holds the string denoting the disabled_at field in the database.
 	FieldDisabledAt = "disabled_at"
+	// FieldDeviceID holds the string denoting the device_id field in the database.
+	FieldDeviceID = "device_id"
+	// FieldAppVariant holds the string denoting the app_variant field in the database.
+	FieldAppVariant = "app_variant"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeMember holds the string denoting the member edge name in mutations.
@@ -63,6 +67,8 @@ var Columns = []string{
 	FieldPlatform,
 	FieldToken,
 	FieldDisabledAt,
+	FieldDeviceID,
+	FieldAppVariant,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -91,6 +97,8 @@ var (
 	UpdateDefaultUpdatedAt func() time.Time
 	// TokenValidator is a validator for the "token" field. It is called by the builders before save.
 	TokenValidator func(string) error
+	// DeviceIDValidator is a validator for the "device_id" field. It is called by the builders before save.
+	DeviceIDValidator func(string) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() uuid.UUID
 )
@@ -116,6 +124,33 @@ func PlatformValidator(pl Platform) error {
 		return nil
 	default:
 		return fmt.Errorf("pushdevice: invalid enum value for platform field: %q", pl)
+	}
+}
+
+// AppVariant defines the type for the "app_variant" enum field.
+type AppVariant string
+
+// AppVariantMember is the default value of the AppVariant enum.
+const DefaultAppVariant = AppVariantMember
+
+// AppVariant values.
+const (
+	AppVariantMember   AppVariant = "member"
+	AppVariantBranded  AppVariant = "branded"
+	AppVariantBusiness AppVariant = "business"
+)
+
+func (av AppVariant) String() string {
+	return string(av)
+}
+
+// AppVariantValidator is a validator for the "app_variant" field enum values. It is called by the builders before save.
+func AppVariantValidator(av AppVariant) error {
+	switch av {
+	case AppVariantMember, AppVariantBranded, AppVariantBusiness:
+		return nil
+	default:
+		return fmt.Errorf("pushdevice: invalid enum value for app_variant field: %q", av)
 	}
 }
 
@@ -160,6 +195,16 @@ func ByToken(opts ...sql.OrderTermOption) OrderOption {
 // ByDisabledAt orders the results by the disabled_at field.
 func ByDisabledAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldDisabledAt, opts...).ToFunc()
+}
+
+// ByDeviceID orders the results by the device_id field.
+func ByDeviceID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDeviceID, opts...).ToFunc()
+}
+
+// ByAppVariant orders the results by the app_variant field.
+func ByAppVariant(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldAppVariant, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

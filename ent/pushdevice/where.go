@@ -86,6 +86,11 @@ func DisabledAt(v time.Time) predicate.PushDevice {
 	return predicate.PushDevice(sql.FieldEQ(FieldDisabledAt, v))
 }
 
+// DeviceID applies equality check predicate on the "device_id" field. It's identical to DeviceIDEQ.
+func DeviceID(v string) predicate.PushDevice {
+	return predicate.PushDevice(sql.FieldEQ(FieldDeviceID, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.PushDevice {
 	return predicate.PushDevice(sql.FieldEQ(FieldCreatedAt, v))
@@ -339,6 +344,101 @@ func DisabledAtIsNil() predicate.PushDevice {
 // DisabledAtNotNil applies the NotNil predicate on the "disabled_at" field.
 func DisabledAtNotNil() predicate.PushDevice {
 	return predicate.PushDevice(sql.FieldNotNull(FieldDisabledAt))
+}
+
+// DeviceIDEQ applies the EQ predicate on the "device_id" field.
+func DeviceIDEQ(v string) predicate.PushDevice {
+	return predicate.PushDevice(sql.FieldEQ(FieldDeviceID, v))
+}
+
+// DeviceIDNEQ applies the NEQ predicate on the "device_id" field.
+func DeviceIDNEQ(v string) predicate.PushDevice {
+	return predicate.PushDevice(sql.FieldNEQ(FieldDeviceID, v))
+}
+
+// DeviceIDIn applies the In predicate on the "device_id" field.
+func DeviceIDIn(vs ...string) predicate.PushDevice {
+	return predicate.PushDevice(sql.FieldIn(FieldDeviceID, vs...))
+}
+
+// DeviceIDNotIn applies the NotIn predicate on the "device_id" field.
+func DeviceIDNotIn(vs ...string) predicate.PushDevice {
+	return predicate.PushDevice(sql.FieldNotIn(FieldDeviceID, vs...))
+}
+
+// DeviceIDGT applies the GT predicate on the "device_id" field.
+func DeviceIDGT(v string) predicate.PushDevice {
+	return predicate.PushDevice(sql.FieldGT(FieldDeviceID, v))
+}
+
+// DeviceIDGTE applies the GTE predicate on the "device_id" field.
+func DeviceIDGTE(v string) predicate.PushDevice {
+	return predicate.PushDevice(sql.FieldGTE(FieldDeviceID, v))
+}
+
+// DeviceIDLT applies the LT predicate on the "device_id" field.
+func DeviceIDLT(v string) predicate.PushDevice {
+	return predicate.PushDevice(sql.FieldLT(FieldDeviceID, v))
+}
+
+// DeviceIDLTE applies the LTE predicate on the "device_id" field.
+func DeviceIDLTE(v string) predicate.PushDevice {
+	return predicate.PushDevice(sql.FieldLTE(FieldDeviceID, v))
+}
+
+// DeviceIDContains applies the Contains predicate on the "device_id" field.
+func DeviceIDContains(v string) predicate.PushDevice {
+	return predicate.PushDevice(sql.FieldContains(FieldDeviceID, v))
+}
+
+// DeviceIDHasPrefix applies the HasPrefix predicate on the "device_id" field.
+func DeviceIDHasPrefix(v string) predicate.PushDevice {
+	return predicate.PushDevice(sql.FieldHasPrefix(FieldDeviceID, v))
+}
+
+// DeviceIDHasSuffix applies the HasSuffix predicate on the "device_id" field.
+func DeviceIDHasSuffix(v string) predicate.PushDevice {
+	return predicate.PushDevice(sql.FieldHasSuffix(FieldDeviceID, v))
+}
+
+// DeviceIDIsNil applies the IsNil predicate on the "device_id" field.
+func DeviceIDIsNil() predicate.PushDevice {
+	return predicate.PushDevice(sql.FieldIsNull(FieldDeviceID))
+}
+
+// DeviceIDNotNil applies the NotNil predicate on the "device_id" field.
+func DeviceIDNotNil() predicate.PushDevice {
+	return predicate.PushDevice(sql.FieldNotNull(FieldDeviceID))
+}
+
+// DeviceIDEqualFold applies the EqualFold predicate on the "device_id" field.
+func DeviceIDEqualFold(v string) predicate.PushDevice {
+	return predicate.PushDevice(sql.FieldEqualFold(FieldDeviceID, v))
+}
+
+// DeviceIDContainsFold applies the ContainsFold predicate on the "device_id" field.
+func DeviceIDContainsFold(v string) predicate.PushDevice {
+	return predicate.PushDevice(sql.FieldContainsFold(FieldDeviceID, v))
+}
+
+// AppVariantEQ applies the EQ predicate on the "app_variant" field.
+func AppVariantEQ(v AppVariant) predicate.PushDevice {
+	return predicate.PushDevice(sql.FieldEQ(FieldAppVariant, v))
+}
+
+// AppVariantNEQ applies the NEQ predicate on the "app_variant" field.
+func AppVariantNEQ(v AppVariant) predicate.PushDevice {
+	return predicate.PushDevice(sql.FieldNEQ(FieldAppVariant, v))
+}
+
+// AppVariantIn applies the In predicate on the "app_variant" field.
+func AppVariantIn(vs ...AppVariant) predicate.PushDevice {
+	return predicate.PushDevice(sql.FieldIn(FieldAppVariant, vs...))
+}
+
+// AppVariantNotIn applies the NotIn predicate on the "app_variant" field.
+func AppVariantNotIn(vs ...AppVariant) predicate.PushDevice {
+	return predicate.PushDevice(sql.FieldNotIn(FieldAppVariant, vs...))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

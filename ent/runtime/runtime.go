@@ -423,6 +423,8 @@ func init() {
 	_ = bookingMixinFields0
 	bookingMixinFields2 := bookingMixin[2].Fields()
 	_ = bookingMixinFields2
+	bookingMixinFields3 := bookingMixin[3].Fields()
+	_ = bookingMixinFields3
 	bookingFields := schema.Booking{}.Fields()
 	_ = bookingFields
 	// bookingDescCreatedAt is the schema descriptor for created_at field.
@@ -439,6 +441,10 @@ func init() {
 	bookingDescImportRef := bookingMixinFields2[0].Descriptor()
 	// booking.ImportRefValidator is a validator for the "import_ref" field. It is called by the builders before save.
 	booking.ImportRefValidator = bookingDescImportRef.Validators[0].(func(string) error)
+	// bookingDescRequestKey is the schema descriptor for request_key field.
+	bookingDescRequestKey := bookingMixinFields3[0].Descriptor()
+	// booking.RequestKeyValidator is a validator for the "request_key" field. It is called by the builders before save.
+	booking.RequestKeyValidator = bookingDescRequestKey.Validators[0].(func(string) error)
 	// bookingDescWaitlistPosition is the schema descriptor for waitlist_position field.
 	bookingDescWaitlistPosition := bookingFields[4].Descriptor()
 	// booking.WaitlistPositionValidator is a validator for the "waitlist_position" field. It is called by the builders before save.
@@ -2291,6 +2297,10 @@ func init() {
 			return nil
 		}
 	}()
+	// pushdeviceDescDeviceID is the schema descriptor for device_id field.
+	pushdeviceDescDeviceID := pushdeviceFields[4].Descriptor()
+	// pushdevice.DeviceIDValidator is a validator for the "device_id" field. It is called by the builders before save.
+	pushdevice.DeviceIDValidator = pushdeviceDescDeviceID.Validators[0].(func(string) error)
 	// pushdeviceDescID is the schema descriptor for id field.
 	pushdeviceDescID := pushdeviceMixinFields0[0].Descriptor()
 	// pushdevice.DefaultID holds the default value on creation for the id field.

@@ -112,6 +112,10 @@ func (PushDevice) Fields() []ent.Field {
 		field.String("token").NotEmpty().MaxLen(4096).Sensitive(),
 		field.Time("disabled_at").Optional().Nillable().
 			Comment("Set when the provider reports the token invalid; disabled devices are not sent to."),
+		field.String("device_id").Optional().Nillable().MaxLen(200).
+			Comment("The app installation's own id (POST /me/push-token); a new token for it replaces the old one."),
+		field.Enum("app_variant").Values("member", "branded", "business").Default("member").
+			Comment("Which app registered the token: the member app, a venue's branded app, or the business (staff) app."),
 	}
 }
 
@@ -124,5 +128,8 @@ func (PushDevice) Edges() []ent.Edge {
 
 // Indexes of the PushDevice.
 func (PushDevice) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("organization_id", "member_id")}
+	return []ent.Index{
+		index.Fields("organization_id", "member_id"),
+		index.Fields("organization_id", "member_id", "device_id").Unique(),
+	}
 }

@@ -611,8 +611,10 @@ type Invoker interface {
 	// Listed venues of a world that have bookable classes on `date` (venue-local) in
 	// `time_window` (morning before 12:00, afternoon 12:00-17:00, evening from 17:00).
 	// Each venue carries at most 5 classes (`classes_total` tells how many there are).
-	// A venue whose summary cannot be built is left out and named in
-	// `meta.partial_failures`; the rest of the page is still served.
+	// A venue whose summary cannot be built (in 3 s) is left out and named in
+	// `meta.partial_failures` (reason `summary_unavailable`); the rest of the
+	// page is still served, and `meta.total` still counts it. `search` matches
+	// venue name or city. `limit` is at most 4.
 	//
 	// GET /discovery
 	GetDiscovery(ctx context.Context, params GetDiscoveryParams) (*DiscoveryResponse, error)
@@ -725,7 +727,11 @@ type Invoker interface {
 	GetMyFeatures(ctx context.Context, params GetMyFeaturesParams) (*FeaturesResponse, error)
 	// GetVenue invokes getVenue operation.
 	//
-	// A venue's public profile.
+	// Contact and place, active brands, active locations with their active
+	// rooms (capacity is the sum of their seats), opening hours, amenities and
+	// photos. Hours, amenities and photos of the venue as a whole are at the
+	// top level; a location's are on the location; a brand's photos are on
+	// the brand's record.
 	//
 	// GET /venues/{slug}
 	GetVenue(ctx context.Context, params GetVenueParams) (*VenueProfileResponse, error)
@@ -740,8 +746,10 @@ type Invoker interface {
 	GetVenueAffinities(ctx context.Context) (*VenueAffinityResponse, error)
 	// GetVenueBrand invokes getVenueBrand operation.
 	//
-	// Pass types without brand restrictions are venue-wide and included. An
-	// unknown or inactive brand is 404 `BRAND_NOT_FOUND`.
+	// The brand's active class types, and the active, listed pass types valid
+	// for it: pass types without brand restrictions are venue-wide and
+	// included. An unknown or inactive brand, or another venue's, is 404
+	// `BRAND_NOT_FOUND`.
 	//
 	// GET /venues/{slug}/brands/{brandSlug}
 	GetVenueBrand(ctx context.Context, params GetVenueBrandParams) (*BrandDetailResponse, error)
@@ -768,6 +776,7 @@ type Invoker interface {
 	// `brand_id` keeps pass types valid for that brand (venue-wide pass types,
 	// without brand restrictions, are always included); `location_id` must be
 	// one of the venue's locations (pass types are valid at every location).
+	// A `location_id` or `brand_id` that is not the venue's is 404 `NOT_FOUND`.
 	//
 	// GET /venues/{slug}/pricing
 	GetVenuePricing(ctx context.Context, params GetVenuePricingParams) (*PricingResponse, error)
@@ -777,6 +786,8 @@ type Invoker interface {
 	// venue's time zone), ordered by start time. Cancelled classes are listed
 	// with `is_bookable` false; unlisted classes are never shown. The range may
 	// span at most 62 days; at most 1000 rows are returned (`meta.truncated`).
+	// `is_bookable` follows status, time and capacity only. Filters naming
+	// rows that are not the venue's match nothing, as unknown ids do.
 	//
 	// GET /venues/{slug}/schedule
 	GetVenueSchedule(ctx context.Context, params GetVenueScheduleParams) (*ScheduleResponse, error)
@@ -880,19 +891,20 @@ type Invoker interface {
 	ListVenueAddons(ctx context.Context, params ListVenueAddonsParams) (*AddonListResponse, error)
 	// ListVenueBrands invokes listVenueBrands operation.
 	//
-	// The venue's active brands.
+	// Active brands by display order with identity, theming, social links and the number of active class
+	// types.
 	//
 	// GET /venues/{slug}/brands
 	ListVenueBrands(ctx context.Context, params ListVenueBrandsParams) (*BrandListResponse, error)
 	// ListVenueClassTypes invokes listVenueClassTypes operation.
 	//
-	// The venue's class type catalogue.
+	// Active class types by name, each with its brand (or null).
 	//
 	// GET /venues/{slug}/classes
 	ListVenueClassTypes(ctx context.Context, params ListVenueClassTypesParams) (*ClassTypeListResponse, error)
 	// ListVenueInstructors invokes listVenueInstructors operation.
 	//
-	// The venue's instructor profiles.
+	// Active instructors by name; public profile fields only (no contact details).
 	//
 	// GET /venues/{slug}/instructors
 	ListVenueInstructors(ctx context.Context, params ListVenueInstructorsParams) (*InstructorListResponse, error)
@@ -995,6 +1007,31 @@ type Invoker interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding
 	ReassignAdminBookingFunding(ctx context.Context, request *CheckinReassignRequest, params ReassignAdminBookingFundingParams) (*CheckinReassignResponse, error)
+	// RegisterMyPushToken invokes registerMyPushToken operation.
+	//
+	// Bearer only. Body `token` (the provider's device token, 1 to 4096
+	// characters), `platform` (`ios`, `android`, `web`), `device_id` (the
+	// installation's own stable id, 1 to 200 characters) and `app_variant`
+	// (`member`: the marketplace member app; `branded`: a venue's branded
+	// app; `business`: the staff app). `branded` and `business` need the
+	// venue context: `X-Organization-ID` naming a venue the user has an
+	// active relationship with (missing: 400 `VALIDATION_ERROR`, parameter
+	// `X-Organization-ID`; a venue without such a relationship, or unknown:
+	// 404 `NOT_FOUND`). `member` without `X-Organization-ID` registers the
+	// installation with every venue the user has an active relationship
+	// with (so each venue's pushes reach the member app); with it, with that
+	// venue only.
+	// One row per installation and venue relationship: registering again
+	// with the same `device_id` replaces the token (token rotation) and
+	// re-enables a device the provider had disabled; the same token held by
+	// another installation or another person in that venue is removed (the
+	// token belongs to the phone's latest registration). Idempotent: the
+	// same body answers the same. Answers the installation and how many
+	// venues it reaches (`venues`, 0 when the user has no relationship yet;
+	// registering again after joining a venue adds it).
+	//
+	// POST /me/push-token
+	RegisterMyPushToken(ctx context.Context, request *MePushTokenRequest, params RegisterMyPushTokenParams) (*MePushTokenResponse, error)
 	// RemoveFavoriteVenue invokes removeFavoriteVenue operation.
 	//
 	// Idempotent: answers `favorite: false` whether or not the venue was a
@@ -1002,6 +1039,17 @@ type Invoker interface {
 	//
 	// DELETE /me/favorite-venues/{organizationId}
 	RemoveFavoriteVenue(ctx context.Context, params RemoveFavoriteVenueParams) (*FavoriteVenueResponse, error)
+	// RemoveMyPushToken invokes removeMyPushToken operation.
+	//
+	// Bearer only. Body `token` or `device_id` (at least one, else 400
+	// `VALIDATION_ERROR`, parameter `token`); both narrow to rows matching
+	// both. Removes the user's own matching registrations in every venue (or
+	// only the venue of `X-Organization-ID`, when sent) and answers how many
+	// were removed; removing nothing is not an error (sign-out calls it
+	// blindly). Another person's registrations are never touched.
+	//
+	// DELETE /me/push-token
+	RemoveMyPushToken(ctx context.Context, request *MePushTokenRemoveRequest, params RemoveMyPushTokenParams) (*MePushTokenRemoveResponse, error)
 	// ReplayWebhookDelivery invokes replayWebhookDelivery operation.
 	//
 	// Starts a new delivery of the same event to the subscription, with the
@@ -5233,8 +5281,10 @@ func (c *Client) sendGetCalendar(ctx context.Context, params GetCalendarParams) 
 // Listed venues of a world that have bookable classes on `date` (venue-local) in
 // `time_window` (morning before 12:00, afternoon 12:00-17:00, evening from 17:00).
 // Each venue carries at most 5 classes (`classes_total` tells how many there are).
-// A venue whose summary cannot be built is left out and named in
-// `meta.partial_failures`; the rest of the page is still served.
+// A venue whose summary cannot be built (in 3 s) is left out and named in
+// `meta.partial_failures` (reason `summary_unavailable`); the rest of the
+// page is still served, and `meta.total` still counts it. `search` matches
+// venue name or city. `limit` is at most 4.
 //
 // GET /discovery
 func (c *Client) GetDiscovery(ctx context.Context, params GetDiscoveryParams) (*DiscoveryResponse, error) {
@@ -6113,7 +6163,11 @@ func (c *Client) sendGetMyFeatures(ctx context.Context, params GetMyFeaturesPara
 
 // GetVenue invokes getVenue operation.
 //
-// A venue's public profile.
+// Contact and place, active brands, active locations with their active
+// rooms (capacity is the sum of their seats), opening hours, amenities and
+// photos. Hours, amenities and photos of the venue as a whole are at the
+// top level; a location's are on the location; a brand's photos are on
+// the brand's record.
 //
 // GET /venues/{slug}
 func (c *Client) GetVenue(ctx context.Context, params GetVenueParams) (*VenueProfileResponse, error) {
@@ -6241,8 +6295,10 @@ func (c *Client) sendGetVenueAffinities(ctx context.Context) (res *VenueAffinity
 
 // GetVenueBrand invokes getVenueBrand operation.
 //
-// Pass types without brand restrictions are venue-wide and included. An
-// unknown or inactive brand is 404 `BRAND_NOT_FOUND`.
+// The brand's active class types, and the active, listed pass types valid
+// for it: pass types without brand restrictions are venue-wide and
+// included. An unknown or inactive brand, or another venue's, is 404
+// `BRAND_NOT_FOUND`.
 //
 // GET /venues/{slug}/brands/{brandSlug}
 func (c *Client) GetVenueBrand(ctx context.Context, params GetVenueBrandParams) (*BrandDetailResponse, error) {
@@ -6542,6 +6598,7 @@ func (c *Client) sendGetVenueOffer(ctx context.Context, params GetVenueOfferPara
 // `brand_id` keeps pass types valid for that brand (venue-wide pass types,
 // without brand restrictions, are always included); `location_id` must be
 // one of the venue's locations (pass types are valid at every location).
+// A `location_id` or `brand_id` that is not the venue's is 404 `NOT_FOUND`.
 //
 // GET /venues/{slug}/pricing
 func (c *Client) GetVenuePricing(ctx context.Context, params GetVenuePricingParams) (*PricingResponse, error) {
@@ -6689,6 +6746,8 @@ func (c *Client) sendGetVenuePricing(ctx context.Context, params GetVenuePricing
 // venue's time zone), ordered by start time. Cancelled classes are listed
 // with `is_bookable` false; unlisted classes are never shown. The range may
 // span at most 62 days; at most 1000 rows are returned (`meta.truncated`).
+// `is_bookable` follows status, time and capacity only. Filters naming
+// rows that are not the venue's match nothing, as unknown ids do.
 //
 // GET /venues/{slug}/schedule
 func (c *Client) GetVenueSchedule(ctx context.Context, params GetVenueScheduleParams) (*ScheduleResponse, error) {
@@ -7866,7 +7925,8 @@ func (c *Client) sendListVenueAddons(ctx context.Context, params ListVenueAddons
 
 // ListVenueBrands invokes listVenueBrands operation.
 //
-// The venue's active brands.
+// Active brands by display order with identity, theming, social links and the number of active class
+// types.
 //
 // GET /venues/{slug}/brands
 func (c *Client) ListVenueBrands(ctx context.Context, params ListVenueBrandsParams) (*BrandListResponse, error) {
@@ -7956,7 +8016,7 @@ func (c *Client) sendListVenueBrands(ctx context.Context, params ListVenueBrands
 
 // ListVenueClassTypes invokes listVenueClassTypes operation.
 //
-// The venue's class type catalogue.
+// Active class types by name, each with its brand (or null).
 //
 // GET /venues/{slug}/classes
 func (c *Client) ListVenueClassTypes(ctx context.Context, params ListVenueClassTypesParams) (*ClassTypeListResponse, error) {
@@ -8046,7 +8106,7 @@ func (c *Client) sendListVenueClassTypes(ctx context.Context, params ListVenueCl
 
 // ListVenueInstructors invokes listVenueInstructors operation.
 //
-// The venue's instructor profiles.
+// Active instructors by name; public profile fields only (no contact details).
 //
 // GET /venues/{slug}/instructors
 func (c *Client) ListVenueInstructors(ctx context.Context, params ListVenueInstructorsParams) (*InstructorListResponse, error) {
@@ -9179,6 +9239,114 @@ func (c *Client) sendReassignAdminBookingFunding(ctx context.Context, request *C
 	return result, nil
 }
 
+// RegisterMyPushToken invokes registerMyPushToken operation.
+//
+// Bearer only. Body `token` (the provider's device token, 1 to 4096
+// characters), `platform` (`ios`, `android`, `web`), `device_id` (the
+// installation's own stable id, 1 to 200 characters) and `app_variant`
+// (`member`: the marketplace member app; `branded`: a venue's branded
+// app; `business`: the staff app). `branded` and `business` need the
+// venue context: `X-Organization-ID` naming a venue the user has an
+// active relationship with (missing: 400 `VALIDATION_ERROR`, parameter
+// `X-Organization-ID`; a venue without such a relationship, or unknown:
+// 404 `NOT_FOUND`). `member` without `X-Organization-ID` registers the
+// installation with every venue the user has an active relationship
+// with (so each venue's pushes reach the member app); with it, with that
+// venue only.
+// One row per installation and venue relationship: registering again
+// with the same `device_id` replaces the token (token rotation) and
+// re-enables a device the provider had disabled; the same token held by
+// another installation or another person in that venue is removed (the
+// token belongs to the phone's latest registration). Idempotent: the
+// same body answers the same. Answers the installation and how many
+// venues it reaches (`venues`, 0 when the user has no relationship yet;
+// registering again after joining a venue adds it).
+//
+// POST /me/push-token
+func (c *Client) RegisterMyPushToken(ctx context.Context, request *MePushTokenRequest, params RegisterMyPushTokenParams) (*MePushTokenResponse, error) {
+	res, err := c.sendRegisterMyPushToken(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendRegisterMyPushToken(ctx context.Context, request *MePushTokenRequest, params RegisterMyPushTokenParams) (res *MePushTokenResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/push-token"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeRegisterMyPushTokenRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RegisterMyPushTokenOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRegisterMyPushTokenResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // RemoveFavoriteVenue invokes removeFavoriteVenue operation.
 //
 // Idempotent: answers `favorite: false` whether or not the venue was a
@@ -9261,6 +9429,100 @@ func (c *Client) sendRemoveFavoriteVenue(ctx context.Context, params RemoveFavor
 	defer body.Close()
 
 	result, err := decodeRemoveFavoriteVenueResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// RemoveMyPushToken invokes removeMyPushToken operation.
+//
+// Bearer only. Body `token` or `device_id` (at least one, else 400
+// `VALIDATION_ERROR`, parameter `token`); both narrow to rows matching
+// both. Removes the user's own matching registrations in every venue (or
+// only the venue of `X-Organization-ID`, when sent) and answers how many
+// were removed; removing nothing is not an error (sign-out calls it
+// blindly). Another person's registrations are never touched.
+//
+// DELETE /me/push-token
+func (c *Client) RemoveMyPushToken(ctx context.Context, request *MePushTokenRemoveRequest, params RemoveMyPushTokenParams) (*MePushTokenRemoveResponse, error) {
+	res, err := c.sendRemoveMyPushToken(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendRemoveMyPushToken(ctx context.Context, request *MePushTokenRemoveRequest, params RemoveMyPushTokenParams) (res *MePushTokenRemoveResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/push-token"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeRemoveMyPushTokenRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RemoveMyPushTokenOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRemoveMyPushTokenResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

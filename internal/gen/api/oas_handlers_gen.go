@@ -6672,8 +6672,10 @@ func (s *Server) handleGetCalendarRequest(args [0]string, argsEscaped bool, w ht
 // Listed venues of a world that have bookable classes on `date` (venue-local) in
 // `time_window` (morning before 12:00, afternoon 12:00-17:00, evening from 17:00).
 // Each venue carries at most 5 classes (`classes_total` tells how many there are).
-// A venue whose summary cannot be built is left out and named in
-// `meta.partial_failures`; the rest of the page is still served.
+// A venue whose summary cannot be built (in 3 s) is left out and named in
+// `meta.partial_failures` (reason `summary_unavailable`); the rest of the
+// page is still served, and `meta.total` still counts it. `search` matches
+// venue name or city. `limit` is at most 4.
 //
 // GET /discovery
 func (s *Server) handleGetDiscoveryRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -7898,7 +7900,11 @@ func (s *Server) handleGetMyFeaturesRequest(args [0]string, argsEscaped bool, w 
 
 // handleGetVenueRequest handles getVenue operation.
 //
-// A venue's public profile.
+// Contact and place, active brands, active locations with their active
+// rooms (capacity is the sum of their seats), opening hours, amenities and
+// photos. Hours, amenities and photos of the venue as a whole are at the
+// top level; a location's are on the location; a brand's photos are on
+// the brand's record.
 //
 // GET /venues/{slug}
 func (s *Server) handleGetVenueRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -8122,8 +8128,10 @@ func (s *Server) handleGetVenueAffinitiesRequest(args [0]string, argsEscaped boo
 
 // handleGetVenueBrandRequest handles getVenueBrand operation.
 //
-// Pass types without brand restrictions are venue-wide and included. An
-// unknown or inactive brand is 404 `BRAND_NOT_FOUND`.
+// The brand's active class types, and the active, listed pass types valid
+// for it: pass types without brand restrictions are venue-wide and
+// included. An unknown or inactive brand, or another venue's, is 404
+// `BRAND_NOT_FOUND`.
 //
 // GET /venues/{slug}/brands/{brandSlug}
 func (s *Server) handleGetVenueBrandRequest(args [2]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -8522,6 +8530,7 @@ func (s *Server) handleGetVenueOfferRequest(args [2]string, argsEscaped bool, w 
 // `brand_id` keeps pass types valid for that brand (venue-wide pass types,
 // without brand restrictions, are always included); `location_id` must be
 // one of the venue's locations (pass types are valid at every location).
+// A `location_id` or `brand_id` that is not the venue's is 404 `NOT_FOUND`.
 //
 // GET /venues/{slug}/pricing
 func (s *Server) handleGetVenuePricingRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -8679,6 +8688,8 @@ func (s *Server) handleGetVenuePricingRequest(args [1]string, argsEscaped bool, 
 // venue's time zone), ordered by start time. Cancelled classes are listed
 // with `is_bookable` false; unlisted classes are never shown. The range may
 // span at most 62 days; at most 1000 rows are returned (`meta.truncated`).
+// `is_bookable` follows status, time and capacity only. Filters naming
+// rows that are not the venue's match nothing, as unknown ids do.
 //
 // GET /venues/{slug}/schedule
 func (s *Server) handleGetVenueScheduleRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -10100,7 +10111,8 @@ func (s *Server) handleListVenueAddonsRequest(args [1]string, argsEscaped bool, 
 
 // handleListVenueBrandsRequest handles listVenueBrands operation.
 //
-// The venue's active brands.
+// Active brands by display order with identity, theming, social links and the number of active class
+// types.
 //
 // GET /venues/{slug}/brands
 func (s *Server) handleListVenueBrandsRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -10242,7 +10254,7 @@ func (s *Server) handleListVenueBrandsRequest(args [1]string, argsEscaped bool, 
 
 // handleListVenueClassTypesRequest handles listVenueClassTypes operation.
 //
-// The venue's class type catalogue.
+// Active class types by name, each with its brand (or null).
 //
 // GET /venues/{slug}/classes
 func (s *Server) handleListVenueClassTypesRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -10384,7 +10396,7 @@ func (s *Server) handleListVenueClassTypesRequest(args [1]string, argsEscaped bo
 
 // handleListVenueInstructorsRequest handles listVenueInstructors operation.
 //
-// The venue's instructor profiles.
+// Active instructors by name; public profile fields only (no contact details).
 //
 // GET /venues/{slug}/instructors
 func (s *Server) handleListVenueInstructorsRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -11788,6 +11800,181 @@ func (s *Server) handleReassignAdminBookingFundingRequest(args [2]string, argsEs
 	}
 }
 
+// handleRegisterMyPushTokenRequest handles registerMyPushToken operation.
+//
+// Bearer only. Body `token` (the provider's device token, 1 to 4096
+// characters), `platform` (`ios`, `android`, `web`), `device_id` (the
+// installation's own stable id, 1 to 200 characters) and `app_variant`
+// (`member`: the marketplace member app; `branded`: a venue's branded
+// app; `business`: the staff app). `branded` and `business` need the
+// venue context: `X-Organization-ID` naming a venue the user has an
+// active relationship with (missing: 400 `VALIDATION_ERROR`, parameter
+// `X-Organization-ID`; a venue without such a relationship, or unknown:
+// 404 `NOT_FOUND`). `member` without `X-Organization-ID` registers the
+// installation with every venue the user has an active relationship
+// with (so each venue's pushes reach the member app); with it, with that
+// venue only.
+// One row per installation and venue relationship: registering again
+// with the same `device_id` replaces the token (token rotation) and
+// re-enables a device the provider had disabled; the same token held by
+// another installation or another person in that venue is removed (the
+// token belongs to the phone's latest registration). Idempotent: the
+// same body answers the same. Answers the installation and how many
+// venues it reaches (`venues`, 0 when the user has no relationship yet;
+// registering again after joining a venue adds it).
+//
+// POST /me/push-token
+func (s *Server) handleRegisterMyPushTokenRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: RegisterMyPushTokenOperation,
+			ID:   "registerMyPushToken",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, RegisterMyPushTokenOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeRegisterMyPushTokenParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+	request, rawBody, close, err := s.decodeRegisterMyPushTokenRequest(r)
+	if err != nil {
+		err = &ogenerrors.DecodeRequestError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeRequest", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+	defer func() {
+		if err := close(); err != nil {
+			recordError("CloseRequest", err)
+		}
+	}()
+
+	var response *MePushTokenResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    RegisterMyPushTokenOperation,
+			OperationSummary: "Register an app installation's push token",
+			OperationID:      "registerMyPushToken",
+			Body:             request,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "X-Organization-ID",
+					In:   "header",
+				}: params.XOrganizationID,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = *MePushTokenRequest
+			Params   = RegisterMyPushTokenParams
+			Response = *MePushTokenResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackRegisterMyPushTokenParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.RegisterMyPushToken(ctx, request, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.RegisterMyPushToken(ctx, request, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeRegisterMyPushTokenResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
 // handleRemoveFavoriteVenueRequest handles removeFavoriteVenue operation.
 //
 // Idempotent: answers `favorite: false` whether or not the venue was a
@@ -11922,6 +12109,167 @@ func (s *Server) handleRemoveFavoriteVenueRequest(args [1]string, argsEscaped bo
 	}
 
 	if err := encodeRemoveFavoriteVenueResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
+// handleRemoveMyPushTokenRequest handles removeMyPushToken operation.
+//
+// Bearer only. Body `token` or `device_id` (at least one, else 400
+// `VALIDATION_ERROR`, parameter `token`); both narrow to rows matching
+// both. Removes the user's own matching registrations in every venue (or
+// only the venue of `X-Organization-ID`, when sent) and answers how many
+// were removed; removing nothing is not an error (sign-out calls it
+// blindly). Another person's registrations are never touched.
+//
+// DELETE /me/push-token
+func (s *Server) handleRemoveMyPushTokenRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: RemoveMyPushTokenOperation,
+			ID:   "removeMyPushToken",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, RemoveMyPushTokenOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeRemoveMyPushTokenParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+	request, rawBody, close, err := s.decodeRemoveMyPushTokenRequest(r)
+	if err != nil {
+		err = &ogenerrors.DecodeRequestError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeRequest", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+	defer func() {
+		if err := close(); err != nil {
+			recordError("CloseRequest", err)
+		}
+	}()
+
+	var response *MePushTokenRemoveResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    RemoveMyPushTokenOperation,
+			OperationSummary: "Remove an app installation's push token",
+			OperationID:      "removeMyPushToken",
+			Body:             request,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "X-Organization-ID",
+					In:   "header",
+				}: params.XOrganizationID,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = *MePushTokenRemoveRequest
+			Params   = RemoveMyPushTokenParams
+			Response = *MePushTokenRemoveResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackRemoveMyPushTokenParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.RemoveMyPushToken(ctx, request, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.RemoveMyPushToken(ctx, request, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeRemoveMyPushTokenResponse(response, w); err != nil {
 		defer recordError("EncodeResponse", err)
 		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
 			s.cfg.ErrorHandler(ctx, w, r, err)

@@ -8644,6 +8644,69 @@ func decodeReassignAdminBookingFundingParams(args [2]string, argsEscaped bool, r
 	return params, nil
 }
 
+// RegisterMyPushTokenParams is parameters of registerMyPushToken operation.
+type RegisterMyPushTokenParams struct {
+	// The venue (organization id) the call is about.
+	XOrganizationID OptUUID `json:",omitempty,omitzero"`
+}
+
+func unpackRegisterMyPushTokenParams(packed middleware.Parameters) (params RegisterMyPushTokenParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "X-Organization-ID",
+			In:   "header",
+		}
+		if v, ok := packed[key]; ok {
+			params.XOrganizationID = v.(OptUUID)
+		}
+	}
+	return params
+}
+
+func decodeRegisterMyPushTokenParams(args [0]string, argsEscaped bool, r *http.Request) (params RegisterMyPushTokenParams, _ error) {
+	h := uri.NewHeaderDecoder(r.Header)
+	// Decode header: X-Organization-ID.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotXOrganizationIDVal uuid.UUID
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToUUID(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotXOrganizationIDVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.XOrganizationID.SetTo(paramsDotXOrganizationIDVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "X-Organization-ID",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
 // RemoveFavoriteVenueParams is parameters of removeFavoriteVenue operation.
 type RemoveFavoriteVenueParams struct {
 	// The venue's organization id.
@@ -8704,6 +8767,69 @@ func decodeRemoveFavoriteVenueParams(args [1]string, argsEscaped bool, r *http.R
 		return params, &ogenerrors.DecodeParamError{
 			Name: "organizationId",
 			In:   "path",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
+// RemoveMyPushTokenParams is parameters of removeMyPushToken operation.
+type RemoveMyPushTokenParams struct {
+	// The venue (organization id) the call is about.
+	XOrganizationID OptUUID `json:",omitempty,omitzero"`
+}
+
+func unpackRemoveMyPushTokenParams(packed middleware.Parameters) (params RemoveMyPushTokenParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "X-Organization-ID",
+			In:   "header",
+		}
+		if v, ok := packed[key]; ok {
+			params.XOrganizationID = v.(OptUUID)
+		}
+	}
+	return params
+}
+
+func decodeRemoveMyPushTokenParams(args [0]string, argsEscaped bool, r *http.Request) (params RemoveMyPushTokenParams, _ error) {
+	h := uri.NewHeaderDecoder(r.Header)
+	// Decode header: X-Organization-ID.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotXOrganizationIDVal uuid.UUID
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToUUID(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotXOrganizationIDVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.XOrganizationID.SetTo(paramsDotXOrganizationIDVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "X-Organization-ID",
+			In:   "header",
 			Err:  err,
 		}
 	}

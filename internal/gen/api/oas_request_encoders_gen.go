@@ -456,6 +456,34 @@ func encodeReassignAdminBookingFundingRequest(
 	return nil
 }
 
+func encodeRegisterMyPushTokenRequest(
+	req *MePushTokenRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeRemoveMyPushTokenRequest(
+	req *MePushTokenRemoveRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeRotateWebhookSecretRequest(
 	req OptWebhookRotateRequest,
 	r *http.Request,

@@ -10399,6 +10399,302 @@ func (s *MePermissionsScope) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/MePushToken
+type MePushToken struct {
+	AppVariant      string      `json:"app_variant"`
+	DeviceID        string      `json:"device_id"`
+	OrganizationIds []uuid.UUID `json:"organization_ids"`
+	Platform        string      `json:"platform"`
+	// How many venue relationships the installation reaches.
+	Venues int `json:"venues"`
+}
+
+// GetAppVariant returns the value of AppVariant.
+func (s *MePushToken) GetAppVariant() string {
+	return s.AppVariant
+}
+
+// GetDeviceID returns the value of DeviceID.
+func (s *MePushToken) GetDeviceID() string {
+	return s.DeviceID
+}
+
+// GetOrganizationIds returns the value of OrganizationIds.
+func (s *MePushToken) GetOrganizationIds() []uuid.UUID {
+	return s.OrganizationIds
+}
+
+// GetPlatform returns the value of Platform.
+func (s *MePushToken) GetPlatform() string {
+	return s.Platform
+}
+
+// GetVenues returns the value of Venues.
+func (s *MePushToken) GetVenues() int {
+	return s.Venues
+}
+
+// SetAppVariant sets the value of AppVariant.
+func (s *MePushToken) SetAppVariant(val string) {
+	s.AppVariant = val
+}
+
+// SetDeviceID sets the value of DeviceID.
+func (s *MePushToken) SetDeviceID(val string) {
+	s.DeviceID = val
+}
+
+// SetOrganizationIds sets the value of OrganizationIds.
+func (s *MePushToken) SetOrganizationIds(val []uuid.UUID) {
+	s.OrganizationIds = val
+}
+
+// SetPlatform sets the value of Platform.
+func (s *MePushToken) SetPlatform(val string) {
+	s.Platform = val
+}
+
+// SetVenues sets the value of Venues.
+func (s *MePushToken) SetVenues(val int) {
+	s.Venues = val
+}
+
+// Ref: #/components/schemas/MePushTokenRemoveRequest
+type MePushTokenRemoveRequest struct {
+	DeviceID OptString `json:"device_id"`
+	Token    OptString `json:"token"`
+}
+
+// GetDeviceID returns the value of DeviceID.
+func (s *MePushTokenRemoveRequest) GetDeviceID() OptString {
+	return s.DeviceID
+}
+
+// GetToken returns the value of Token.
+func (s *MePushTokenRemoveRequest) GetToken() OptString {
+	return s.Token
+}
+
+// SetDeviceID sets the value of DeviceID.
+func (s *MePushTokenRemoveRequest) SetDeviceID(val OptString) {
+	s.DeviceID = val
+}
+
+// SetToken sets the value of Token.
+func (s *MePushTokenRemoveRequest) SetToken(val OptString) {
+	s.Token = val
+}
+
+// Ref: #/components/schemas/MePushTokenRemoveResponse
+type MePushTokenRemoveResponse struct {
+	Data  MePushTokenRemoveResponseData `json:"data"`
+	Error struct{}                      `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *MePushTokenRemoveResponse) GetData() MePushTokenRemoveResponseData {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *MePushTokenRemoveResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *MePushTokenRemoveResponse) SetData(val MePushTokenRemoveResponseData) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *MePushTokenRemoveResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type MePushTokenRemoveResponseData struct {
+	Removed int `json:"removed"`
+}
+
+// GetRemoved returns the value of Removed.
+func (s *MePushTokenRemoveResponseData) GetRemoved() int {
+	return s.Removed
+}
+
+// SetRemoved sets the value of Removed.
+func (s *MePushTokenRemoveResponseData) SetRemoved(val int) {
+	s.Removed = val
+}
+
+// Ref: #/components/schemas/MePushTokenRequest
+type MePushTokenRequest struct {
+	AppVariant MePushTokenRequestAppVariant `json:"app_variant"`
+	DeviceID   string                       `json:"device_id"`
+	Platform   MePushTokenRequestPlatform   `json:"platform"`
+	Token      string                       `json:"token"`
+}
+
+// GetAppVariant returns the value of AppVariant.
+func (s *MePushTokenRequest) GetAppVariant() MePushTokenRequestAppVariant {
+	return s.AppVariant
+}
+
+// GetDeviceID returns the value of DeviceID.
+func (s *MePushTokenRequest) GetDeviceID() string {
+	return s.DeviceID
+}
+
+// GetPlatform returns the value of Platform.
+func (s *MePushTokenRequest) GetPlatform() MePushTokenRequestPlatform {
+	return s.Platform
+}
+
+// GetToken returns the value of Token.
+func (s *MePushTokenRequest) GetToken() string {
+	return s.Token
+}
+
+// SetAppVariant sets the value of AppVariant.
+func (s *MePushTokenRequest) SetAppVariant(val MePushTokenRequestAppVariant) {
+	s.AppVariant = val
+}
+
+// SetDeviceID sets the value of DeviceID.
+func (s *MePushTokenRequest) SetDeviceID(val string) {
+	s.DeviceID = val
+}
+
+// SetPlatform sets the value of Platform.
+func (s *MePushTokenRequest) SetPlatform(val MePushTokenRequestPlatform) {
+	s.Platform = val
+}
+
+// SetToken sets the value of Token.
+func (s *MePushTokenRequest) SetToken(val string) {
+	s.Token = val
+}
+
+type MePushTokenRequestAppVariant string
+
+const (
+	MePushTokenRequestAppVariantMember   MePushTokenRequestAppVariant = "member"
+	MePushTokenRequestAppVariantBranded  MePushTokenRequestAppVariant = "branded"
+	MePushTokenRequestAppVariantBusiness MePushTokenRequestAppVariant = "business"
+)
+
+// AllValues returns all MePushTokenRequestAppVariant values.
+func (MePushTokenRequestAppVariant) AllValues() []MePushTokenRequestAppVariant {
+	return []MePushTokenRequestAppVariant{
+		MePushTokenRequestAppVariantMember,
+		MePushTokenRequestAppVariantBranded,
+		MePushTokenRequestAppVariantBusiness,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s MePushTokenRequestAppVariant) MarshalText() ([]byte, error) {
+	switch s {
+	case MePushTokenRequestAppVariantMember:
+		return []byte(s), nil
+	case MePushTokenRequestAppVariantBranded:
+		return []byte(s), nil
+	case MePushTokenRequestAppVariantBusiness:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *MePushTokenRequestAppVariant) UnmarshalText(data []byte) error {
+	switch MePushTokenRequestAppVariant(data) {
+	case MePushTokenRequestAppVariantMember:
+		*s = MePushTokenRequestAppVariantMember
+		return nil
+	case MePushTokenRequestAppVariantBranded:
+		*s = MePushTokenRequestAppVariantBranded
+		return nil
+	case MePushTokenRequestAppVariantBusiness:
+		*s = MePushTokenRequestAppVariantBusiness
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type MePushTokenRequestPlatform string
+
+const (
+	MePushTokenRequestPlatformIos     MePushTokenRequestPlatform = "ios"
+	MePushTokenRequestPlatformAndroid MePushTokenRequestPlatform = "android"
+	MePushTokenRequestPlatformWeb     MePushTokenRequestPlatform = "web"
+)
+
+// AllValues returns all MePushTokenRequestPlatform values.
+func (MePushTokenRequestPlatform) AllValues() []MePushTokenRequestPlatform {
+	return []MePushTokenRequestPlatform{
+		MePushTokenRequestPlatformIos,
+		MePushTokenRequestPlatformAndroid,
+		MePushTokenRequestPlatformWeb,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s MePushTokenRequestPlatform) MarshalText() ([]byte, error) {
+	switch s {
+	case MePushTokenRequestPlatformIos:
+		return []byte(s), nil
+	case MePushTokenRequestPlatformAndroid:
+		return []byte(s), nil
+	case MePushTokenRequestPlatformWeb:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *MePushTokenRequestPlatform) UnmarshalText(data []byte) error {
+	switch MePushTokenRequestPlatform(data) {
+	case MePushTokenRequestPlatformIos:
+		*s = MePushTokenRequestPlatformIos
+		return nil
+	case MePushTokenRequestPlatformAndroid:
+		*s = MePushTokenRequestPlatformAndroid
+		return nil
+	case MePushTokenRequestPlatformWeb:
+		*s = MePushTokenRequestPlatformWeb
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/MePushTokenResponse
+type MePushTokenResponse struct {
+	Data  MePushToken `json:"data"`
+	Error struct{}    `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *MePushTokenResponse) GetData() MePushToken {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *MePushTokenResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *MePushTokenResponse) SetData(val MePushToken) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *MePushTokenResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 // Ref: #/components/schemas/MeResponse
 type MeResponse struct {
 	Data  Me       `json:"data"`

@@ -738,8 +738,10 @@ func (UnimplementedHandler) GetCalendar(ctx context.Context, params GetCalendarP
 // Listed venues of a world that have bookable classes on `date` (venue-local) in
 // `time_window` (morning before 12:00, afternoon 12:00-17:00, evening from 17:00).
 // Each venue carries at most 5 classes (`classes_total` tells how many there are).
-// A venue whose summary cannot be built is left out and named in
-// `meta.partial_failures`; the rest of the page is still served.
+// A venue whose summary cannot be built (in 3 s) is left out and named in
+// `meta.partial_failures` (reason `summary_unavailable`); the rest of the
+// page is still served, and `meta.total` still counts it. `search` matches
+// venue name or city. `limit` is at most 4.
 //
 // GET /discovery
 func (UnimplementedHandler) GetDiscovery(ctx context.Context, params GetDiscoveryParams) (r *DiscoveryResponse, _ error) {
@@ -882,7 +884,11 @@ func (UnimplementedHandler) GetMyFeatures(ctx context.Context, params GetMyFeatu
 
 // GetVenue implements getVenue operation.
 //
-// A venue's public profile.
+// Contact and place, active brands, active locations with their active
+// rooms (capacity is the sum of their seats), opening hours, amenities and
+// photos. Hours, amenities and photos of the venue as a whole are at the
+// top level; a location's are on the location; a brand's photos are on
+// the brand's record.
 //
 // GET /venues/{slug}
 func (UnimplementedHandler) GetVenue(ctx context.Context, params GetVenueParams) (r *VenueProfileResponse, _ error) {
@@ -903,8 +909,10 @@ func (UnimplementedHandler) GetVenueAffinities(ctx context.Context) (r *VenueAff
 
 // GetVenueBrand implements getVenueBrand operation.
 //
-// Pass types without brand restrictions are venue-wide and included. An
-// unknown or inactive brand is 404 `BRAND_NOT_FOUND`.
+// The brand's active class types, and the active, listed pass types valid
+// for it: pass types without brand restrictions are venue-wide and
+// included. An unknown or inactive brand, or another venue's, is 404
+// `BRAND_NOT_FOUND`.
 //
 // GET /venues/{slug}/brands/{brandSlug}
 func (UnimplementedHandler) GetVenueBrand(ctx context.Context, params GetVenueBrandParams) (r *BrandDetailResponse, _ error) {
@@ -940,6 +948,7 @@ func (UnimplementedHandler) GetVenueOffer(ctx context.Context, params GetVenueOf
 // `brand_id` keeps pass types valid for that brand (venue-wide pass types,
 // without brand restrictions, are always included); `location_id` must be
 // one of the venue's locations (pass types are valid at every location).
+// A `location_id` or `brand_id` that is not the venue's is 404 `NOT_FOUND`.
 //
 // GET /venues/{slug}/pricing
 func (UnimplementedHandler) GetVenuePricing(ctx context.Context, params GetVenuePricingParams) (r *PricingResponse, _ error) {
@@ -952,6 +961,8 @@ func (UnimplementedHandler) GetVenuePricing(ctx context.Context, params GetVenue
 // venue's time zone), ordered by start time. Cancelled classes are listed
 // with `is_bookable` false; unlisted classes are never shown. The range may
 // span at most 62 days; at most 1000 rows are returned (`meta.truncated`).
+// `is_bookable` follows status, time and capacity only. Filters naming
+// rows that are not the venue's match nothing, as unknown ids do.
 //
 // GET /venues/{slug}/schedule
 func (UnimplementedHandler) GetVenueSchedule(ctx context.Context, params GetVenueScheduleParams) (r *ScheduleResponse, _ error) {
@@ -1082,7 +1093,8 @@ func (UnimplementedHandler) ListVenueAddons(ctx context.Context, params ListVenu
 
 // ListVenueBrands implements listVenueBrands operation.
 //
-// The venue's active brands.
+// Active brands by display order with identity, theming, social links and the number of active class
+// types.
 //
 // GET /venues/{slug}/brands
 func (UnimplementedHandler) ListVenueBrands(ctx context.Context, params ListVenueBrandsParams) (r *BrandListResponse, _ error) {
@@ -1091,7 +1103,7 @@ func (UnimplementedHandler) ListVenueBrands(ctx context.Context, params ListVenu
 
 // ListVenueClassTypes implements listVenueClassTypes operation.
 //
-// The venue's class type catalogue.
+// Active class types by name, each with its brand (or null).
 //
 // GET /venues/{slug}/classes
 func (UnimplementedHandler) ListVenueClassTypes(ctx context.Context, params ListVenueClassTypesParams) (r *ClassTypeListResponse, _ error) {
@@ -1100,7 +1112,7 @@ func (UnimplementedHandler) ListVenueClassTypes(ctx context.Context, params List
 
 // ListVenueInstructors implements listVenueInstructors operation.
 //
-// The venue's instructor profiles.
+// Active instructors by name; public profile fields only (no contact details).
 //
 // GET /venues/{slug}/instructors
 func (UnimplementedHandler) ListVenueInstructors(ctx context.Context, params ListVenueInstructorsParams) (r *InstructorListResponse, _ error) {
@@ -1233,6 +1245,34 @@ func (UnimplementedHandler) ReassignAdminBookingFunding(ctx context.Context, req
 	return r, ht.ErrNotImplemented
 }
 
+// RegisterMyPushToken implements registerMyPushToken operation.
+//
+// Bearer only. Body `token` (the provider's device token, 1 to 4096
+// characters), `platform` (`ios`, `android`, `web`), `device_id` (the
+// installation's own stable id, 1 to 200 characters) and `app_variant`
+// (`member`: the marketplace member app; `branded`: a venue's branded
+// app; `business`: the staff app). `branded` and `business` need the
+// venue context: `X-Organization-ID` naming a venue the user has an
+// active relationship with (missing: 400 `VALIDATION_ERROR`, parameter
+// `X-Organization-ID`; a venue without such a relationship, or unknown:
+// 404 `NOT_FOUND`). `member` without `X-Organization-ID` registers the
+// installation with every venue the user has an active relationship
+// with (so each venue's pushes reach the member app); with it, with that
+// venue only.
+// One row per installation and venue relationship: registering again
+// with the same `device_id` replaces the token (token rotation) and
+// re-enables a device the provider had disabled; the same token held by
+// another installation or another person in that venue is removed (the
+// token belongs to the phone's latest registration). Idempotent: the
+// same body answers the same. Answers the installation and how many
+// venues it reaches (`venues`, 0 when the user has no relationship yet;
+// registering again after joining a venue adds it).
+//
+// POST /me/push-token
+func (UnimplementedHandler) RegisterMyPushToken(ctx context.Context, req *MePushTokenRequest, params RegisterMyPushTokenParams) (r *MePushTokenResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // RemoveFavoriteVenue implements removeFavoriteVenue operation.
 //
 // Idempotent: answers `favorite: false` whether or not the venue was a
@@ -1240,6 +1280,20 @@ func (UnimplementedHandler) ReassignAdminBookingFunding(ctx context.Context, req
 //
 // DELETE /me/favorite-venues/{organizationId}
 func (UnimplementedHandler) RemoveFavoriteVenue(ctx context.Context, params RemoveFavoriteVenueParams) (r *FavoriteVenueResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// RemoveMyPushToken implements removeMyPushToken operation.
+//
+// Bearer only. Body `token` or `device_id` (at least one, else 400
+// `VALIDATION_ERROR`, parameter `token`); both narrow to rows matching
+// both. Removes the user's own matching registrations in every venue (or
+// only the venue of `X-Organization-ID`, when sent) and answers how many
+// were removed; removing nothing is not an error (sign-out calls it
+// blindly). Another person's registrations are never touched.
+//
+// DELETE /me/push-token
+func (UnimplementedHandler) RemoveMyPushToken(ctx context.Context, req *MePushTokenRemoveRequest, params RemoveMyPushTokenParams) (r *MePushTokenRemoveResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
