@@ -4984,7 +4984,12 @@ func (s *Server) handleCorrectAdminScheduleHistoryRequest(args [1]string, argsEs
 // `waitlisted` (with `waitlist_position`, no clip). All refusals are listed
 // in the tag's description. An `Idempotency-Key` (1 to 200 visible ASCII
 // characters) makes retries safe: a retry with the same key and body
-// replays the first answer (`Idempotent-Replayed: true`).
+// replays the first answer (`Idempotent-Replayed: true`). The booking
+// also keeps a digest of its key, so if the server stopped after the
+// booking committed but before its answer was stored, a retry with the
+// same key (once the first attempt's 60-second claim has run out; until
+// then 409 `IDEMPOTENCY_KEY_IN_USE` with `Retry-After`) answers 201 with
+// that booking as it is now, and charges nothing again.
 //
 // POST /bookings
 func (s *Server) handleCreateBookingRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
