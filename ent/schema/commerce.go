@@ -107,7 +107,7 @@ type Booking struct{ ent.Schema }
 
 // Mixin of the Booking.
 func (Booking) Mixin() []ent.Mixin {
-	return []ent.Mixin{BaseMixin{}, VenueMixin{}, ImportRefMixin{}}
+	return []ent.Mixin{BaseMixin{}, VenueMixin{}, ImportRefMixin{}, BookingRequestMixin{}}
 }
 
 // Fields of the Booking.

@@ -18,6 +18,12 @@ type Request struct {
 	ClassID uuid.UUID
 	// PassID names the pass to book with; nil chooses the best eligible one.
 	PassID *uuid.UUID
+	// Key identifies the caller's request across its retries (a digest of
+	// venue, principal and Idempotency-Key; empty without a key). It is kept
+	// on the booking, so that a retry whose first attempt committed the
+	// booking but never stored its answer (the server died in between) gets
+	// that booking back, Replayed, instead of ALREADY_BOOKED.
+	Key string
 }
 
 // Result is a new booking: confirmed, or waitlisted when the class is full.
@@ -25,6 +31,9 @@ type Result struct {
 	Booking *ent.Booking
 	Class   *ent.ClassInstance
 	Pass    *ent.Pass
+	// Replayed: the booking was made earlier by a request with the same Key;
+	// nothing changed now (no clip, no event, no audit entry).
+	Replayed bool
 }
 
 // Book books the actor's member into a class, under the class lock: a seat
@@ -59,6 +68,24 @@ func book(ctx context.Context, c *ent.Client, a Actor, r Request, now time.Time)
 	if err != nil {
 		return nil, err
 	}
+	if r.Key != "" {
+		// Before every rule: the first attempt's answer stands even if the
+		// class has filled, closed or started since.
+		prev, err := c.Booking.Query().Where(entbooking.MemberID(a.Member.ID), entbooking.ClassInstanceID(cl.ID),
+			entbooking.RequestKey(r.Key)).First(ctx)
+		if err != nil && !ent.IsNotFound(err) {
+			return nil, fmt.Errorf("booking: earlier attempt: %w", err)
+		}
+		if prev != nil {
+			var p *ent.Pass
+			if prev.PassID != nil {
+				if p, err = c.Pass.Get(ctx, *prev.PassID); err != nil {
+					return nil, fmt.Errorf("booking: earlier attempt's pass: %w", err)
+				}
+			}
+			return &Result{Booking: prev, Class: cl, Pass: p, Replayed: true}, nil
+		}
+	}
 	if a.Self && !cl.Listed {
 		return nil, ErrClassNotFound
 	}
@@ -92,7 +119,7 @@ func book(ctx context.Context, c *ent.Client, a Actor, r Request, now time.Time)
 		return nil, err
 	}
 	create := c.Booking.Create().SetMemberID(a.Member.ID).SetClassInstanceID(cl.ID).SetPassID(p.ID).
-		SetBookedVia(a.Via).
+		SetBookedVia(a.Via).SetNillableRequestKey(nilIfEmpty(r.Key)).
 		// Taken under the class lock: created_at orders a class's bookings by arrival.
 		SetCreatedAt(time.Now()).SetUpdatedAt(time.Now())
 	typ := events.BookingCreated
@@ -168,4 +195,11 @@ func checkDailyLimit(ctx context.Context, c *ent.Client, member uuid.UUID, cl *e
 		return dailyLimit(pol.DailyLimit)
 	}
 	return nil
+}
+
+func nilIfEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }

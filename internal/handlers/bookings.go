@@ -13,6 +13,7 @@ import (
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/booking"
 	api "github.com/venueplatform/venue/internal/gen/api"
+	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/pagination"
 	"github.com/venueplatform/venue/internal/viewer"
 )
@@ -65,6 +66,9 @@ func (h *Handler) CreateBooking(ctx context.Context, req *api.BookingCreateReque
 		return nil, err
 	}
 	r := booking.Request{ClassID: req.ClassInstanceID}
+	// With an Idempotency-Key the booking remembers its request: a retry
+	// after a crash that lost the stored answer gets the same booking.
+	r.Key, _ = idempotency.Derive(ctx, "createBooking")
 	if v, ok := req.PassID.Get(); ok {
 		r.PassID = &v
 	}

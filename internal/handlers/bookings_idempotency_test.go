@@ -1,0 +1,107 @@
+package handlers_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+
+	entbooking "github.com/venueplatform/venue/ent/booking"
+	"github.com/venueplatform/venue/ent/event"
+	api "github.com/venueplatform/venue/internal/gen/api"
+	"github.com/venueplatform/venue/internal/scope"
+)
+
+// TestBookingRetryAfterLostAnswer: the server dies after the booking
+// committed but before the Idempotency-Key's answer was stored (the key row
+// is gone, or still in flight with its lock run out). A retry with the same
+// key gets the same booking (201), no second clip, no second event; another
+// key is still ALREADY_BOOKED. Both for a member's token and an API key.
+func TestBookingRetryAfterLostAnswer(t *testing.T) {
+	e := newBookEnv(t, "book-lost-answer")
+	ctx := context.Background()
+	keyC := e.keyClient(t, e.op, scope.WriteSchedule)
+
+	lose := map[string]func(t *testing.T, key string){
+		"row lost": func(t *testing.T, key string) {
+			tag, err := e.pool.Exec(ctx, `DELETE FROM idempotency_keys WHERE key = $1`, key)
+			require.NoError(t, err)
+			require.EqualValues(t, 1, tag.RowsAffected())
+		},
+		"in flight, lock run out": func(t *testing.T, key string) {
+			tag, err := e.pool.Exec(ctx, `UPDATE idempotency_keys SET state = 'in_flight', response_status = NULL,
+  response_headers = NULL, response_body = NULL, locked_until = now() - interval '1 second' WHERE key = $1`, key)
+			require.NoError(t, err)
+			require.EqualValues(t, 1, tag.RowsAffected())
+		},
+	}
+	i := 0
+	for name, loseAnswer := range lose {
+		for _, via := range []string{"token", "api key"} {
+			for _, seats := range []int{1, 0} { // a seat, or the waitlist
+				i++
+				class := e.class(t, e.op, e.classType, 48*time.Hour, seats).ID
+				m := e.member(t, e.op, "lost-"+uuid.NewString()[:8]+"@example.com", e.ten, ptrInt(5))
+				book := func(key string) (api.BookingItem, error) {
+					if via == "token" {
+						return bookOnce(ctx, m.c, class, e.venue.ID, key)
+					}
+					req := bookReq(class)
+					req.MemberID = api.NewOptUUID(m.m.ID)
+					res, err := keyC.CreateBooking(ctx, req, api.CreateBookingParams{IdempotencyKey: api.NewOptString(key)})
+					if err != nil {
+						return api.BookingItem{}, err
+					}
+					return res.Data, nil
+				}
+				t.Run(fmt.Sprintf("%s/%s/seats=%d", name, via, seats), func(t *testing.T) {
+					key := uuid.NewString()
+					first, err := book(key)
+					require.NoError(t, err)
+					clipsAfter := 5
+					if first.Status == api.BookingStatusConfirmed {
+						clipsAfter = 4
+					}
+					loseAnswer(t, key)
+
+					again, err := book(key)
+					require.NoError(t, err, "a retry after the lost answer replays the booking")
+					require.Equal(t, first.ID, again.ID)
+					require.Equal(t, first.Status, again.Status)
+					// And once more, now from the stored answer.
+					third, err := book(key)
+					require.NoError(t, err)
+					require.Equal(t, first.ID, third.ID)
+
+					n := e.client.Booking.Query().Where(entbooking.MemberID(m.m.ID), entbooking.ClassInstanceID(class)).CountX(e.op)
+					require.Equal(t, 1, n)
+					require.Equal(t, clipsAfter, *e.client.Pass.GetX(e.op, m.pass.ID).ClipsRemaining, "no second charge")
+					typ := event.Type("booking.created")
+					if first.Status == api.BookingStatusWaitlisted {
+						typ = event.Type("booking.waitlisted")
+					}
+					evs := 0
+					for _, ev := range e.client.Event.Query().Where(typ).AllX(e.op) {
+						if ev.Payload["booking_id"] == first.ID.String() {
+							evs++
+						}
+					}
+					require.Equal(t, 1, evs, "one event for the booking")
+
+					// Another key is another request: the member holds the booking.
+					_, err = book(uuid.NewString())
+					var es *api.ErrorStatusCode
+					require.True(t, errors.As(err, &es), "%v", err)
+					require.Equal(t, http.StatusConflict, es.StatusCode)
+					require.Equal(t, "ALREADY_BOOKED", es.Response.Error.Code)
+				})
+			}
+		}
+	}
+	require.Equal(t, 8, i)
+}
