@@ -10365,6 +10365,330 @@ func (s *MeMinimalResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+// Ref: #/components/schemas/MeNotificationCategories
+type MeNotificationCategories struct {
+	Attendance           MeNotificationCategory `json:"attendance"`
+	BookingConfirmations MeNotificationCategory `json:"booking_confirmations"`
+	ClassChanges         MeNotificationCategory `json:"class_changes"`
+	Community            MeNotificationCategory `json:"community"`
+	Memberships          MeNotificationCategory `json:"memberships"`
+	Offers               MeNotificationCategory `json:"offers"`
+	Payments             MeNotificationCategory `json:"payments"`
+	Reminders            MeNotificationCategory `json:"reminders"`
+	VenueMessages        MeNotificationCategory `json:"venue_messages"`
+	Waitlist             MeNotificationCategory `json:"waitlist"`
+}
+
+// GetAttendance returns the value of Attendance.
+func (s *MeNotificationCategories) GetAttendance() MeNotificationCategory {
+	return s.Attendance
+}
+
+// GetBookingConfirmations returns the value of BookingConfirmations.
+func (s *MeNotificationCategories) GetBookingConfirmations() MeNotificationCategory {
+	return s.BookingConfirmations
+}
+
+// GetClassChanges returns the value of ClassChanges.
+func (s *MeNotificationCategories) GetClassChanges() MeNotificationCategory {
+	return s.ClassChanges
+}
+
+// GetCommunity returns the value of Community.
+func (s *MeNotificationCategories) GetCommunity() MeNotificationCategory {
+	return s.Community
+}
+
+// GetMemberships returns the value of Memberships.
+func (s *MeNotificationCategories) GetMemberships() MeNotificationCategory {
+	return s.Memberships
+}
+
+// GetOffers returns the value of Offers.
+func (s *MeNotificationCategories) GetOffers() MeNotificationCategory {
+	return s.Offers
+}
+
+// GetPayments returns the value of Payments.
+func (s *MeNotificationCategories) GetPayments() MeNotificationCategory {
+	return s.Payments
+}
+
+// GetReminders returns the value of Reminders.
+func (s *MeNotificationCategories) GetReminders() MeNotificationCategory {
+	return s.Reminders
+}
+
+// GetVenueMessages returns the value of VenueMessages.
+func (s *MeNotificationCategories) GetVenueMessages() MeNotificationCategory {
+	return s.VenueMessages
+}
+
+// GetWaitlist returns the value of Waitlist.
+func (s *MeNotificationCategories) GetWaitlist() MeNotificationCategory {
+	return s.Waitlist
+}
+
+// SetAttendance sets the value of Attendance.
+func (s *MeNotificationCategories) SetAttendance(val MeNotificationCategory) {
+	s.Attendance = val
+}
+
+// SetBookingConfirmations sets the value of BookingConfirmations.
+func (s *MeNotificationCategories) SetBookingConfirmations(val MeNotificationCategory) {
+	s.BookingConfirmations = val
+}
+
+// SetClassChanges sets the value of ClassChanges.
+func (s *MeNotificationCategories) SetClassChanges(val MeNotificationCategory) {
+	s.ClassChanges = val
+}
+
+// SetCommunity sets the value of Community.
+func (s *MeNotificationCategories) SetCommunity(val MeNotificationCategory) {
+	s.Community = val
+}
+
+// SetMemberships sets the value of Memberships.
+func (s *MeNotificationCategories) SetMemberships(val MeNotificationCategory) {
+	s.Memberships = val
+}
+
+// SetOffers sets the value of Offers.
+func (s *MeNotificationCategories) SetOffers(val MeNotificationCategory) {
+	s.Offers = val
+}
+
+// SetPayments sets the value of Payments.
+func (s *MeNotificationCategories) SetPayments(val MeNotificationCategory) {
+	s.Payments = val
+}
+
+// SetReminders sets the value of Reminders.
+func (s *MeNotificationCategories) SetReminders(val MeNotificationCategory) {
+	s.Reminders = val
+}
+
+// SetVenueMessages sets the value of VenueMessages.
+func (s *MeNotificationCategories) SetVenueMessages(val MeNotificationCategory) {
+	s.VenueMessages = val
+}
+
+// SetWaitlist sets the value of Waitlist.
+func (s *MeNotificationCategories) SetWaitlist(val MeNotificationCategory) {
+	s.Waitlist = val
+}
+
+// Ref: #/components/schemas/MeNotificationCategory
+type MeNotificationCategory struct {
+	Email     bool   `json:"email"`
+	MaxPerDay NilInt `json:"max_per_day"`
+	Push      bool   `json:"push"`
+	SMS       bool   `json:"sms"`
+}
+
+// GetEmail returns the value of Email.
+func (s *MeNotificationCategory) GetEmail() bool {
+	return s.Email
+}
+
+// GetMaxPerDay returns the value of MaxPerDay.
+func (s *MeNotificationCategory) GetMaxPerDay() NilInt {
+	return s.MaxPerDay
+}
+
+// GetPush returns the value of Push.
+func (s *MeNotificationCategory) GetPush() bool {
+	return s.Push
+}
+
+// GetSMS returns the value of SMS.
+func (s *MeNotificationCategory) GetSMS() bool {
+	return s.SMS
+}
+
+// SetEmail sets the value of Email.
+func (s *MeNotificationCategory) SetEmail(val bool) {
+	s.Email = val
+}
+
+// SetMaxPerDay sets the value of MaxPerDay.
+func (s *MeNotificationCategory) SetMaxPerDay(val NilInt) {
+	s.MaxPerDay = val
+}
+
+// SetPush sets the value of Push.
+func (s *MeNotificationCategory) SetPush(val bool) {
+	s.Push = val
+}
+
+// SetSMS sets the value of SMS.
+func (s *MeNotificationCategory) SetSMS(val bool) {
+	s.SMS = val
+}
+
+// Ref: #/components/schemas/MeNotificationCategoryPatch
+type MeNotificationCategoryPatch struct {
+	Email     OptBool   `json:"email"`
+	MaxPerDay OptNilInt `json:"max_per_day"`
+	Push      OptBool   `json:"push"`
+	SMS       OptBool   `json:"sms"`
+}
+
+// GetEmail returns the value of Email.
+func (s *MeNotificationCategoryPatch) GetEmail() OptBool {
+	return s.Email
+}
+
+// GetMaxPerDay returns the value of MaxPerDay.
+func (s *MeNotificationCategoryPatch) GetMaxPerDay() OptNilInt {
+	return s.MaxPerDay
+}
+
+// GetPush returns the value of Push.
+func (s *MeNotificationCategoryPatch) GetPush() OptBool {
+	return s.Push
+}
+
+// GetSMS returns the value of SMS.
+func (s *MeNotificationCategoryPatch) GetSMS() OptBool {
+	return s.SMS
+}
+
+// SetEmail sets the value of Email.
+func (s *MeNotificationCategoryPatch) SetEmail(val OptBool) {
+	s.Email = val
+}
+
+// SetMaxPerDay sets the value of MaxPerDay.
+func (s *MeNotificationCategoryPatch) SetMaxPerDay(val OptNilInt) {
+	s.MaxPerDay = val
+}
+
+// SetPush sets the value of Push.
+func (s *MeNotificationCategoryPatch) SetPush(val OptBool) {
+	s.Push = val
+}
+
+// SetSMS sets the value of SMS.
+func (s *MeNotificationCategoryPatch) SetSMS(val OptBool) {
+	s.SMS = val
+}
+
+// Ref: #/components/schemas/MeNotificationPreferences
+type MeNotificationPreferences struct {
+	Categories MeNotificationCategories `json:"categories"`
+	QuietHours MeQuietHours             `json:"quiet_hours"`
+	// The categories that quiet hours and caps hold back.
+	QuietHoursCategories []string    `json:"quiet_hours_categories"`
+	UpdatedAt            NilDateTime `json:"updated_at"`
+}
+
+// GetCategories returns the value of Categories.
+func (s *MeNotificationPreferences) GetCategories() MeNotificationCategories {
+	return s.Categories
+}
+
+// GetQuietHours returns the value of QuietHours.
+func (s *MeNotificationPreferences) GetQuietHours() MeQuietHours {
+	return s.QuietHours
+}
+
+// GetQuietHoursCategories returns the value of QuietHoursCategories.
+func (s *MeNotificationPreferences) GetQuietHoursCategories() []string {
+	return s.QuietHoursCategories
+}
+
+// GetUpdatedAt returns the value of UpdatedAt.
+func (s *MeNotificationPreferences) GetUpdatedAt() NilDateTime {
+	return s.UpdatedAt
+}
+
+// SetCategories sets the value of Categories.
+func (s *MeNotificationPreferences) SetCategories(val MeNotificationCategories) {
+	s.Categories = val
+}
+
+// SetQuietHours sets the value of QuietHours.
+func (s *MeNotificationPreferences) SetQuietHours(val MeQuietHours) {
+	s.QuietHours = val
+}
+
+// SetQuietHoursCategories sets the value of QuietHoursCategories.
+func (s *MeNotificationPreferences) SetQuietHoursCategories(val []string) {
+	s.QuietHoursCategories = val
+}
+
+// SetUpdatedAt sets the value of UpdatedAt.
+func (s *MeNotificationPreferences) SetUpdatedAt(val NilDateTime) {
+	s.UpdatedAt = val
+}
+
+// Ref: #/components/schemas/MeNotificationPreferencesPatch
+type MeNotificationPreferencesPatch struct {
+	// Category name to its change; unknown names are refused.
+	Categories OptMeNotificationPreferencesPatchCategories `json:"categories"`
+	QuietHours OptMeQuietHoursPatch                        `json:"quiet_hours"`
+}
+
+// GetCategories returns the value of Categories.
+func (s *MeNotificationPreferencesPatch) GetCategories() OptMeNotificationPreferencesPatchCategories {
+	return s.Categories
+}
+
+// GetQuietHours returns the value of QuietHours.
+func (s *MeNotificationPreferencesPatch) GetQuietHours() OptMeQuietHoursPatch {
+	return s.QuietHours
+}
+
+// SetCategories sets the value of Categories.
+func (s *MeNotificationPreferencesPatch) SetCategories(val OptMeNotificationPreferencesPatchCategories) {
+	s.Categories = val
+}
+
+// SetQuietHours sets the value of QuietHours.
+func (s *MeNotificationPreferencesPatch) SetQuietHours(val OptMeQuietHoursPatch) {
+	s.QuietHours = val
+}
+
+// Category name to its change; unknown names are refused.
+type MeNotificationPreferencesPatchCategories map[string]MeNotificationCategoryPatch
+
+func (s *MeNotificationPreferencesPatchCategories) init() MeNotificationPreferencesPatchCategories {
+	m := *s
+	if m == nil {
+		m = map[string]MeNotificationCategoryPatch{}
+		*s = m
+	}
+	return m
+}
+
+// Ref: #/components/schemas/MeNotificationPreferencesResponse
+type MeNotificationPreferencesResponse struct {
+	Data  MeNotificationPreferences `json:"data"`
+	Error struct{}                  `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *MeNotificationPreferencesResponse) GetData() MeNotificationPreferences {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *MeNotificationPreferencesResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *MeNotificationPreferencesResponse) SetData(val MeNotificationPreferences) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *MeNotificationPreferencesResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 type MePermissionsScope string
 
 const (
@@ -10693,6 +11017,105 @@ func (s *MePushTokenResponse) SetData(val MePushToken) {
 // SetError sets the value of Error.
 func (s *MePushTokenResponse) SetError(val struct{}) {
 	s.Error = val
+}
+
+// Ref: #/components/schemas/MeQuietHours
+type MeQuietHours struct {
+	Enabled bool `json:"enabled"`
+	// Clock time HH:MM.
+	End string `json:"end"`
+	// Clock time HH:MM.
+	Start string `json:"start"`
+	// IANA zone; null means each venue's zone.
+	Timezone NilString `json:"timezone"`
+}
+
+// GetEnabled returns the value of Enabled.
+func (s *MeQuietHours) GetEnabled() bool {
+	return s.Enabled
+}
+
+// GetEnd returns the value of End.
+func (s *MeQuietHours) GetEnd() string {
+	return s.End
+}
+
+// GetStart returns the value of Start.
+func (s *MeQuietHours) GetStart() string {
+	return s.Start
+}
+
+// GetTimezone returns the value of Timezone.
+func (s *MeQuietHours) GetTimezone() NilString {
+	return s.Timezone
+}
+
+// SetEnabled sets the value of Enabled.
+func (s *MeQuietHours) SetEnabled(val bool) {
+	s.Enabled = val
+}
+
+// SetEnd sets the value of End.
+func (s *MeQuietHours) SetEnd(val string) {
+	s.End = val
+}
+
+// SetStart sets the value of Start.
+func (s *MeQuietHours) SetStart(val string) {
+	s.Start = val
+}
+
+// SetTimezone sets the value of Timezone.
+func (s *MeQuietHours) SetTimezone(val NilString) {
+	s.Timezone = val
+}
+
+// Ref: #/components/schemas/MeQuietHoursPatch
+type MeQuietHoursPatch struct {
+	Enabled  OptBool   `json:"enabled"`
+	End      OptString `json:"end"`
+	Start    OptString `json:"start"`
+	Timezone OptString `json:"timezone"`
+}
+
+// GetEnabled returns the value of Enabled.
+func (s *MeQuietHoursPatch) GetEnabled() OptBool {
+	return s.Enabled
+}
+
+// GetEnd returns the value of End.
+func (s *MeQuietHoursPatch) GetEnd() OptString {
+	return s.End
+}
+
+// GetStart returns the value of Start.
+func (s *MeQuietHoursPatch) GetStart() OptString {
+	return s.Start
+}
+
+// GetTimezone returns the value of Timezone.
+func (s *MeQuietHoursPatch) GetTimezone() OptString {
+	return s.Timezone
+}
+
+// SetEnabled sets the value of Enabled.
+func (s *MeQuietHoursPatch) SetEnabled(val OptBool) {
+	s.Enabled = val
+}
+
+// SetEnd sets the value of End.
+func (s *MeQuietHoursPatch) SetEnd(val OptString) {
+	s.End = val
+}
+
+// SetStart sets the value of Start.
+func (s *MeQuietHoursPatch) SetStart(val OptString) {
+	s.Start = val
+}
+
+// SetTimezone sets the value of Timezone.
+func (s *MeQuietHoursPatch) SetTimezone(val OptString) {
+	s.Timezone = val
 }
 
 // Ref: #/components/schemas/MeResponse
@@ -13636,6 +14059,98 @@ func (o OptListAdminScheduleInclude) Or(d ListAdminScheduleInclude) ListAdminSch
 	return d
 }
 
+// NewOptMeNotificationPreferencesPatchCategories returns new OptMeNotificationPreferencesPatchCategories with value set to v.
+func NewOptMeNotificationPreferencesPatchCategories(v MeNotificationPreferencesPatchCategories) OptMeNotificationPreferencesPatchCategories {
+	return OptMeNotificationPreferencesPatchCategories{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptMeNotificationPreferencesPatchCategories is optional MeNotificationPreferencesPatchCategories.
+type OptMeNotificationPreferencesPatchCategories struct {
+	Value MeNotificationPreferencesPatchCategories
+	Set   bool
+}
+
+// IsSet returns true if OptMeNotificationPreferencesPatchCategories was set.
+func (o OptMeNotificationPreferencesPatchCategories) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptMeNotificationPreferencesPatchCategories) Reset() {
+	var v MeNotificationPreferencesPatchCategories
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptMeNotificationPreferencesPatchCategories) SetTo(v MeNotificationPreferencesPatchCategories) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptMeNotificationPreferencesPatchCategories) Get() (v MeNotificationPreferencesPatchCategories, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptMeNotificationPreferencesPatchCategories) Or(d MeNotificationPreferencesPatchCategories) MeNotificationPreferencesPatchCategories {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptMeQuietHoursPatch returns new OptMeQuietHoursPatch with value set to v.
+func NewOptMeQuietHoursPatch(v MeQuietHoursPatch) OptMeQuietHoursPatch {
+	return OptMeQuietHoursPatch{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptMeQuietHoursPatch is optional MeQuietHoursPatch.
+type OptMeQuietHoursPatch struct {
+	Value MeQuietHoursPatch
+	Set   bool
+}
+
+// IsSet returns true if OptMeQuietHoursPatch was set.
+func (o OptMeQuietHoursPatch) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptMeQuietHoursPatch) Reset() {
+	var v MeQuietHoursPatch
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptMeQuietHoursPatch) SetTo(v MeQuietHoursPatch) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptMeQuietHoursPatch) Get() (v MeQuietHoursPatch, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptMeQuietHoursPatch) Or(d MeQuietHoursPatch) MeQuietHoursPatch {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptMfaVerifyRequestType returns new OptMfaVerifyRequestType with value set to v.
 func NewOptMfaVerifyRequestType(v MfaVerifyRequestType) OptMfaVerifyRequestType {
 	return OptMfaVerifyRequestType{
@@ -13676,6 +14191,69 @@ func (o OptMfaVerifyRequestType) Get() (v MfaVerifyRequestType, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptMfaVerifyRequestType) Or(d MfaVerifyRequestType) MfaVerifyRequestType {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptNilInt returns new OptNilInt with value set to v.
+func NewOptNilInt(v int) OptNilInt {
+	return OptNilInt{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilInt is optional nullable int.
+type OptNilInt struct {
+	Value int
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilInt was set.
+func (o OptNilInt) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilInt) Reset() {
+	var v int
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilInt) SetTo(v int) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilInt) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilInt) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v int
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilInt) Get() (v int, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilInt) Or(d int) int {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -16081,10 +16659,14 @@ func (s *VenueProfileWorld) UnmarshalText(data []byte) error {
 
 // Ref: #/components/schemas/WebhookAttempt
 type WebhookAttempt struct {
-	CorrelationID   string                `json:"correlation_id"`
-	DurationMs      int                   `json:"duration_ms"`
-	Error           string                `json:"error"`
-	ErrorClass      string                `json:"error_class"`
+	CorrelationID string `json:"correlation_id"`
+	DurationMs    int    `json:"duration_ms"`
+	Error         string `json:"error"`
+	ErrorClass    string `json:"error_class"`
+	// 1, 2, 3 ... in the order the attempts were recorded, without gaps. A
+	// try cut short by a server crash before it was recorded is not counted
+	// (if it reached the receiver, the receiver sees the same `webhook-id`
+	// again on the next attempt).
 	Number          int                   `json:"number"`
 	Outcome         WebhookAttemptOutcome `json:"outcome"`
 	ResponseSnippet string                `json:"response_snippet"`

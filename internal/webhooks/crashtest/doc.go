@@ -14,7 +14,7 @@
 // Once every delivery has settled it reconciles the database with what the receiver got and
 // prints the figures: every committed booking has exactly one event, one delivery, delivered,
 // and its webhook-id was received and verified; nothing was received for a booking that does
-// not exist; every booking the API acknowledged exists; attempt histories are numbered in
-// order and end with the 2xx. It exits non-zero when any check fails. Redeliveries of the same
+// not exist; every booking the API acknowledged exists; attempt histories are numbered
+// 1..n without gaps, in order, and end with the 2xx. It exits non-zero when any check fails. Redeliveries of the same
 // webhook-id (at least once) are counted, not failed.
 package main

@@ -57,7 +57,9 @@ const (
 
 // Attempt is one attempt as the delivery history records it.
 type Attempt struct {
-	// Number counts the runs of the delivery's job, from 1.
+	// Number is the run of the delivery's job, from 1 (River's count, which includes runs
+	// cut short by a crash). The history numbers attempts by what it has recorded, so a
+	// Store may number them consecutively instead.
 	Number int
 	// Result is what the HTTP attempt gave: status, duration, class, error text, response
 	// snippet and correlation id.

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/ent/webhookattempt"
 	"github.com/venueplatform/venue/ent/webhookdelivery"
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/system"
@@ -135,20 +136,30 @@ func (s *Store) RecordAttempt(ctx context.Context, id uuid.UUID, a dispatch.Atte
 		return err
 	}
 	defer func() { _ = tx.Rollback() }()
-	d, err := tx.WebhookDelivery.Get(ctx, id)
+	// The delivery's row lock orders concurrent runs of its job (River runs a job at least
+	// once), so attempt numbers are taken one after the other.
+	d, err := tx.WebhookDelivery.Query().Where(webhookdelivery.ID(id)).ForUpdate().Only(ctx)
 	if ent.IsNotFound(err) {
 		return fmt.Errorf("delivery %s: %w", id, dispatch.ErrNotFound)
 	}
 	if err != nil {
 		return err
 	}
+	// The number follows the attempts recorded, not the job's run count: a run cut short by
+	// a crash (River counts it, rescues the job and runs it again) sent nothing that was
+	// recorded, and the history must not show a gap for it.
+	recorded, err := tx.WebhookAttempt.Query().Where(webhookattempt.DeliveryID(id)).Count(ctx)
+	if err != nil {
+		return fmt.Errorf("attempts: %w", err)
+	}
+	number := recorded + 1
 	r := a.Result
 	started := r.StartedAt
 	if started.IsZero() {
 		started = s.now()
 	}
 	create := tx.WebhookAttempt.Create().SetOrganizationID(d.OrganizationID).SetDeliveryID(id).
-		SetNumber(max(a.Number, 1)).SetStartedAt(started).SetDurationMs(r.Duration.Milliseconds()).
+		SetNumber(number).SetStartedAt(started).SetDurationMs(r.Duration.Milliseconds()).
 		SetOutcome(string(a.Outcome)).SetErrorClass(string(r.Class)).
 		SetError(truncate(r.Error, 500)).SetResponseSnippet(truncate(r.ResponseSnippet, 1000)).
 		SetCorrelationID(truncate(r.CorrelationID, 100))
@@ -159,7 +170,7 @@ func (s *Store) RecordAttempt(ctx context.Context, id uuid.UUID, a dispatch.Atte
 		return fmt.Errorf("attempt: %w", err)
 	}
 	up := tx.WebhookDelivery.UpdateOneID(id).SetStatus(statusOf(a.Outcome)).
-		SetAttempts(max(d.Attempts, a.Number))
+		SetAttempts(number)
 	if r.Status != 0 {
 		up.SetLastStatusCode(r.Status)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/ent"
@@ -326,4 +328,56 @@ func TestSealedSecretSigns(t *testing.T) {
 	hits := rcv.got()
 	require.Len(t, hits, 1)
 	require.True(t, hits[0].verified)
+}
+
+// TestAttemptNumbersConsecutive: runs of a delivery's job cut short by a crash are counted by
+// River but record nothing; the history numbers the recorded attempts 1, 2, 3 ... anyway, and
+// the delivery's attempt count follows them.
+func TestAttemptNumbersConsecutive(t *testing.T) {
+	e := newEnv(t)
+	e.subscribe(t, e.a, "https://hooks.example.com/in", events.MemberCreated)
+	e.record(t, e.a, events.MemberCreated, nil)
+	d := e.client.WebhookDelivery.Query().OnlyX(e.a)
+	st := store.New(e.client)
+	ctx := context.Background()
+	// Job runs 1, 3, 4 and 7 got as far as recording (2, 5 and 6 died with the server).
+	for i, run := range []int{1, 3, 4, 7} {
+		outcome, status := dispatch.OutcomeRetrying, 503
+		if i == 3 {
+			outcome, status = dispatch.OutcomeDelivered, 200
+		}
+		require.NoError(t, st.RecordAttempt(ctx, d.ID, dispatch.Attempt{Number: run, Outcome: outcome,
+			Result:        deliver.Attempt{StartedAt: time.Now(), Status: status, CorrelationID: fmt.Sprintf("req_%d", run)},
+			NextAttemptAt: time.Now().Add(time.Minute)}))
+	}
+	atts := e.client.WebhookAttempt.Query().Where(webhookattempt.DeliveryID(d.ID)).
+		Order(ent.Asc(webhookattempt.FieldNumber)).AllX(e.a)
+	require.Len(t, atts, 4)
+	for i, a := range atts {
+		require.Equal(t, i+1, a.Number)
+	}
+	require.Equal(t, "req_7", atts[3].CorrelationID, "the last recorded run is attempt 4")
+	got := e.client.WebhookDelivery.GetX(e.a, d.ID)
+	require.Equal(t, 4, got.Attempts)
+	require.Equal(t, webhookdelivery.StatusDelivered, got.Status)
+
+	// Concurrent duplicate runs (at least once) still take distinct numbers.
+	e.record(t, e.a, events.MemberCreated, nil)
+	d2 := e.client.WebhookDelivery.Query().Where(webhookdelivery.IDNEQ(d.ID)).OnlyX(e.a)
+	var wg sync.WaitGroup
+	for range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			assert.NoError(t, st.RecordAttempt(ctx, d2.ID, dispatch.Attempt{Number: 1, Outcome: dispatch.OutcomeRetrying,
+				Result: deliver.Attempt{StartedAt: time.Now(), Status: 503}, NextAttemptAt: time.Now().Add(time.Minute)}))
+		}()
+	}
+	wg.Wait()
+	var nums []int
+	for _, a := range e.client.WebhookAttempt.Query().Where(webhookattempt.DeliveryID(d2.ID)).
+		Order(ent.Asc(webhookattempt.FieldNumber)).AllX(e.a) {
+		nums = append(nums, a.Number)
+	}
+	require.Equal(t, []int{1, 2, 3, 4, 5, 6}, nums)
 }
