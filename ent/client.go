@@ -46,6 +46,7 @@ import (
 	"github.com/venueplatform/venue/ent/mfafactor"
 	"github.com/venueplatform/venue/ent/notificationdelivery"
 	"github.com/venueplatform/venue/ent/notificationoptout"
+	"github.com/venueplatform/venue/ent/notificationpreference"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
@@ -132,6 +133,8 @@ type Client struct {
 	NotificationDelivery *NotificationDeliveryClient
 	// NotificationOptOut is the client for interacting with the NotificationOptOut builders.
 	NotificationOptOut *NotificationOptOutClient
+	// NotificationPreference is the client for interacting with the NotificationPreference builders.
+	NotificationPreference *NotificationPreferenceClient
 	// OTPRequest is the client for interacting with the OTPRequest builders.
 	OTPRequest *OTPRequestClient
 	// OpeningHours is the client for interacting with the OpeningHours builders.
@@ -207,6 +210,7 @@ func (c *Client) init() {
 	c.Member = NewMemberClient(c.config)
 	c.NotificationDelivery = NewNotificationDeliveryClient(c.config)
 	c.NotificationOptOut = NewNotificationOptOutClient(c.config)
+	c.NotificationPreference = NewNotificationPreferenceClient(c.config)
 	c.OTPRequest = NewOTPRequestClient(c.config)
 	c.OpeningHours = NewOpeningHoursClient(c.config)
 	c.Organization = NewOrganizationClient(c.config)
@@ -314,55 +318,56 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	cfg := c.config
 	cfg.driver = tx
 	return &Tx{
-		ctx:                  ctx,
-		config:               cfg,
-		APIKey:               NewAPIKeyClient(cfg),
-		AddonProduct:         NewAddonProductClient(cfg),
-		Alert:                NewAlertClient(cfg),
-		Amenity:              NewAmenityClient(cfg),
-		AuditLog:             NewAuditLogClient(cfg),
-		AuthCode:             NewAuthCodeClient(cfg),
-		Booking:              NewBookingClient(cfg),
-		BookingPolicy:        NewBookingPolicyClient(cfg),
-		BookingReassignment:  NewBookingReassignmentClient(cfg),
-		Brand:                NewBrandClient(cfg),
-		BuddyInvite:          NewBuddyInviteClient(cfg),
-		ClassInstance:        NewClassInstanceClient(cfg),
-		ClassType:            NewClassTypeClient(cfg),
-		DeviceAuthorization:  NewDeviceAuthorizationClient(cfg),
-		Event:                NewEventClient(cfg),
-		FavoriteVenue:        NewFavoriteVenueClient(cfg),
-		FeatureProvisioning:  NewFeatureProvisioningClient(cfg),
-		FlashSale:            NewFlashSaleClient(cfg),
-		GiftCard:             NewGiftCardClient(cfg),
-		HandoffCode:          NewHandoffCodeClient(cfg),
-		IdempotencyKey:       NewIdempotencyKeyClient(cfg),
-		Inquiry:              NewInquiryClient(cfg),
-		Instructor:           NewInstructorClient(cfg),
-		Location:             NewLocationClient(cfg),
-		MFABackupCode:        NewMFABackupCodeClient(cfg),
-		MFAChallenge:         NewMFAChallengeClient(cfg),
-		MFAFactor:            NewMFAFactorClient(cfg),
-		Member:               NewMemberClient(cfg),
-		NotificationDelivery: NewNotificationDeliveryClient(cfg),
-		NotificationOptOut:   NewNotificationOptOutClient(cfg),
-		OTPRequest:           NewOTPRequestClient(cfg),
-		OpeningHours:         NewOpeningHoursClient(cfg),
-		Organization:         NewOrganizationClient(cfg),
-		Pass:                 NewPassClient(cfg),
-		PassType:             NewPassTypeClient(cfg),
-		Payment:              NewPaymentClient(cfg),
-		Photo:                NewPhotoClient(cfg),
-		PlatformSetting:      NewPlatformSettingClient(cfg),
-		PushDevice:           NewPushDeviceClient(cfg),
-		RefreshToken:         NewRefreshTokenClient(cfg),
-		Room:                 NewRoomClient(cfg),
-		Service:              NewServiceClient(cfg),
-		Session:              NewSessionClient(cfg),
-		User:                 NewUserClient(cfg),
-		WebhookAttempt:       NewWebhookAttemptClient(cfg),
-		WebhookDelivery:      NewWebhookDeliveryClient(cfg),
-		WebhookSubscription:  NewWebhookSubscriptionClient(cfg),
+		ctx:                    ctx,
+		config:                 cfg,
+		APIKey:                 NewAPIKeyClient(cfg),
+		AddonProduct:           NewAddonProductClient(cfg),
+		Alert:                  NewAlertClient(cfg),
+		Amenity:                NewAmenityClient(cfg),
+		AuditLog:               NewAuditLogClient(cfg),
+		AuthCode:               NewAuthCodeClient(cfg),
+		Booking:                NewBookingClient(cfg),
+		BookingPolicy:          NewBookingPolicyClient(cfg),
+		BookingReassignment:    NewBookingReassignmentClient(cfg),
+		Brand:                  NewBrandClient(cfg),
+		BuddyInvite:            NewBuddyInviteClient(cfg),
+		ClassInstance:          NewClassInstanceClient(cfg),
+		ClassType:              NewClassTypeClient(cfg),
+		DeviceAuthorization:    NewDeviceAuthorizationClient(cfg),
+		Event:                  NewEventClient(cfg),
+		FavoriteVenue:          NewFavoriteVenueClient(cfg),
+		FeatureProvisioning:    NewFeatureProvisioningClient(cfg),
+		FlashSale:              NewFlashSaleClient(cfg),
+		GiftCard:               NewGiftCardClient(cfg),
+		HandoffCode:            NewHandoffCodeClient(cfg),
+		IdempotencyKey:         NewIdempotencyKeyClient(cfg),
+		Inquiry:                NewInquiryClient(cfg),
+		Instructor:             NewInstructorClient(cfg),
+		Location:               NewLocationClient(cfg),
+		MFABackupCode:          NewMFABackupCodeClient(cfg),
+		MFAChallenge:           NewMFAChallengeClient(cfg),
+		MFAFactor:              NewMFAFactorClient(cfg),
+		Member:                 NewMemberClient(cfg),
+		NotificationDelivery:   NewNotificationDeliveryClient(cfg),
+		NotificationOptOut:     NewNotificationOptOutClient(cfg),
+		NotificationPreference: NewNotificationPreferenceClient(cfg),
+		OTPRequest:             NewOTPRequestClient(cfg),
+		OpeningHours:           NewOpeningHoursClient(cfg),
+		Organization:           NewOrganizationClient(cfg),
+		Pass:                   NewPassClient(cfg),
+		PassType:               NewPassTypeClient(cfg),
+		Payment:                NewPaymentClient(cfg),
+		Photo:                  NewPhotoClient(cfg),
+		PlatformSetting:        NewPlatformSettingClient(cfg),
+		PushDevice:             NewPushDeviceClient(cfg),
+		RefreshToken:           NewRefreshTokenClient(cfg),
+		Room:                   NewRoomClient(cfg),
+		Service:                NewServiceClient(cfg),
+		Session:                NewSessionClient(cfg),
+		User:                   NewUserClient(cfg),
+		WebhookAttempt:         NewWebhookAttemptClient(cfg),
+		WebhookDelivery:        NewWebhookDeliveryClient(cfg),
+		WebhookSubscription:    NewWebhookSubscriptionClient(cfg),
 	}, nil
 }
 
@@ -380,55 +385,56 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	cfg := c.config
 	cfg.driver = &txDriver{tx: tx, drv: c.driver}
 	return &Tx{
-		ctx:                  ctx,
-		config:               cfg,
-		APIKey:               NewAPIKeyClient(cfg),
-		AddonProduct:         NewAddonProductClient(cfg),
-		Alert:                NewAlertClient(cfg),
-		Amenity:              NewAmenityClient(cfg),
-		AuditLog:             NewAuditLogClient(cfg),
-		AuthCode:             NewAuthCodeClient(cfg),
-		Booking:              NewBookingClient(cfg),
-		BookingPolicy:        NewBookingPolicyClient(cfg),
-		BookingReassignment:  NewBookingReassignmentClient(cfg),
-		Brand:                NewBrandClient(cfg),
-		BuddyInvite:          NewBuddyInviteClient(cfg),
-		ClassInstance:        NewClassInstanceClient(cfg),
-		ClassType:            NewClassTypeClient(cfg),
-		DeviceAuthorization:  NewDeviceAuthorizationClient(cfg),
-		Event:                NewEventClient(cfg),
-		FavoriteVenue:        NewFavoriteVenueClient(cfg),
-		FeatureProvisioning:  NewFeatureProvisioningClient(cfg),
-		FlashSale:            NewFlashSaleClient(cfg),
-		GiftCard:             NewGiftCardClient(cfg),
-		HandoffCode:          NewHandoffCodeClient(cfg),
-		IdempotencyKey:       NewIdempotencyKeyClient(cfg),
-		Inquiry:              NewInquiryClient(cfg),
-		Instructor:           NewInstructorClient(cfg),
-		Location:             NewLocationClient(cfg),
-		MFABackupCode:        NewMFABackupCodeClient(cfg),
-		MFAChallenge:         NewMFAChallengeClient(cfg),
-		MFAFactor:            NewMFAFactorClient(cfg),
-		Member:               NewMemberClient(cfg),
-		NotificationDelivery: NewNotificationDeliveryClient(cfg),
-		NotificationOptOut:   NewNotificationOptOutClient(cfg),
-		OTPRequest:           NewOTPRequestClient(cfg),
-		OpeningHours:         NewOpeningHoursClient(cfg),
-		Organization:         NewOrganizationClient(cfg),
-		Pass:                 NewPassClient(cfg),
-		PassType:             NewPassTypeClient(cfg),
-		Payment:              NewPaymentClient(cfg),
-		Photo:                NewPhotoClient(cfg),
-		PlatformSetting:      NewPlatformSettingClient(cfg),
-		PushDevice:           NewPushDeviceClient(cfg),
-		RefreshToken:         NewRefreshTokenClient(cfg),
-		Room:                 NewRoomClient(cfg),
-		Service:              NewServiceClient(cfg),
-		Session:              NewSessionClient(cfg),
-		User:                 NewUserClient(cfg),
-		WebhookAttempt:       NewWebhookAttemptClient(cfg),
-		WebhookDelivery:      NewWebhookDeliveryClient(cfg),
-		WebhookSubscription:  NewWebhookSubscriptionClient(cfg),
+		ctx:                    ctx,
+		config:                 cfg,
+		APIKey:                 NewAPIKeyClient(cfg),
+		AddonProduct:           NewAddonProductClient(cfg),
+		Alert:                  NewAlertClient(cfg),
+		Amenity:                NewAmenityClient(cfg),
+		AuditLog:               NewAuditLogClient(cfg),
+		AuthCode:               NewAuthCodeClient(cfg),
+		Booking:                NewBookingClient(cfg),
+		BookingPolicy:          NewBookingPolicyClient(cfg),
+		BookingReassignment:    NewBookingReassignmentClient(cfg),
+		Brand:                  NewBrandClient(cfg),
+		BuddyInvite:            NewBuddyInviteClient(cfg),
+		ClassInstance:          NewClassInstanceClient(cfg),
+		ClassType:              NewClassTypeClient(cfg),
+		DeviceAuthorization:    NewDeviceAuthorizationClient(cfg),
+		Event:                  NewEventClient(cfg),
+		FavoriteVenue:          NewFavoriteVenueClient(cfg),
+		FeatureProvisioning:    NewFeatureProvisioningClient(cfg),
+		FlashSale:              NewFlashSaleClient(cfg),
+		GiftCard:               NewGiftCardClient(cfg),
+		HandoffCode:            NewHandoffCodeClient(cfg),
+		IdempotencyKey:         NewIdempotencyKeyClient(cfg),
+		Inquiry:                NewInquiryClient(cfg),
+		Instructor:             NewInstructorClient(cfg),
+		Location:               NewLocationClient(cfg),
+		MFABackupCode:          NewMFABackupCodeClient(cfg),
+		MFAChallenge:           NewMFAChallengeClient(cfg),
+		MFAFactor:              NewMFAFactorClient(cfg),
+		Member:                 NewMemberClient(cfg),
+		NotificationDelivery:   NewNotificationDeliveryClient(cfg),
+		NotificationOptOut:     NewNotificationOptOutClient(cfg),
+		NotificationPreference: NewNotificationPreferenceClient(cfg),
+		OTPRequest:             NewOTPRequestClient(cfg),
+		OpeningHours:           NewOpeningHoursClient(cfg),
+		Organization:           NewOrganizationClient(cfg),
+		Pass:                   NewPassClient(cfg),
+		PassType:               NewPassTypeClient(cfg),
+		Payment:                NewPaymentClient(cfg),
+		Photo:                  NewPhotoClient(cfg),
+		PlatformSetting:        NewPlatformSettingClient(cfg),
+		PushDevice:             NewPushDeviceClient(cfg),
+		RefreshToken:           NewRefreshTokenClient(cfg),
+		Room:                   NewRoomClient(cfg),
+		Service:                NewServiceClient(cfg),
+		Session:                NewSessionClient(cfg),
+		User:                   NewUserClient(cfg),
+		WebhookAttempt:         NewWebhookAttemptClient(cfg),
+		WebhookDelivery:        NewWebhookDeliveryClient(cfg),
+		WebhookSubscription:    NewWebhookSubscriptionClient(cfg),
 	}, nil
 }
 
@@ -464,10 +470,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.HandoffCode,
 		c.IdempotencyKey, c.Inquiry, c.Instructor, c.Location, c.MFABackupCode,
 		c.MFAChallenge, c.MFAFactor, c.Member, c.NotificationDelivery,
-		c.NotificationOptOut, c.OTPRequest, c.OpeningHours, c.Organization, c.Pass,
-		c.PassType, c.Payment, c.Photo, c.PlatformSetting, c.PushDevice,
-		c.RefreshToken, c.Room, c.Service, c.Session, c.User, c.WebhookAttempt,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
+		c.Organization, c.Pass, c.PassType, c.Payment, c.Photo, c.PlatformSetting,
+		c.PushDevice, c.RefreshToken, c.Room, c.Service, c.Session, c.User,
+		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -483,10 +489,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.HandoffCode,
 		c.IdempotencyKey, c.Inquiry, c.Instructor, c.Location, c.MFABackupCode,
 		c.MFAChallenge, c.MFAFactor, c.Member, c.NotificationDelivery,
-		c.NotificationOptOut, c.OTPRequest, c.OpeningHours, c.Organization, c.Pass,
-		c.PassType, c.Payment, c.Photo, c.PlatformSetting, c.PushDevice,
-		c.RefreshToken, c.Room, c.Service, c.Session, c.User, c.WebhookAttempt,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
+		c.Organization, c.Pass, c.PassType, c.Payment, c.Photo, c.PlatformSetting,
+		c.PushDevice, c.RefreshToken, c.Room, c.Service, c.Session, c.User,
+		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -555,6 +561,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.NotificationDelivery.mutate(ctx, m)
 	case *NotificationOptOutMutation:
 		return c.NotificationOptOut.mutate(ctx, m)
+	case *NotificationPreferenceMutation:
+		return c.NotificationPreference.mutate(ctx, m)
 	case *OTPRequestMutation:
 		return c.OTPRequest.mutate(ctx, m)
 	case *OpeningHoursMutation:
@@ -5621,6 +5629,140 @@ func (c *NotificationOptOutClient) mutate(ctx context.Context, m *NotificationOp
 	}
 }
 
+// NotificationPreferenceClient is a client for the NotificationPreference schema.
+type NotificationPreferenceClient struct {
+	config
+}
+
+// NewNotificationPreferenceClient returns a client for the NotificationPreference from the given config.
+func NewNotificationPreferenceClient(c config) *NotificationPreferenceClient {
+	return &NotificationPreferenceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `notificationpreference.Hooks(f(g(h())))`.
+func (c *NotificationPreferenceClient) Use(hooks ...Hook) {
+	c.hooks.NotificationPreference = append(c.hooks.NotificationPreference, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `notificationpreference.Intercept(f(g(h())))`.
+func (c *NotificationPreferenceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.NotificationPreference = append(c.inters.NotificationPreference, interceptors...)
+}
+
+// Create returns a builder for creating a NotificationPreference entity.
+func (c *NotificationPreferenceClient) Create() *NotificationPreferenceCreate {
+	mutation := newNotificationPreferenceMutation(c.config, OpCreate)
+	return &NotificationPreferenceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of NotificationPreference entities.
+func (c *NotificationPreferenceClient) CreateBulk(builders ...*NotificationPreferenceCreate) *NotificationPreferenceCreateBulk {
+	return &NotificationPreferenceCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *NotificationPreferenceClient) MapCreateBulk(slice any, setFunc func(*NotificationPreferenceCreate, int)) *NotificationPreferenceCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &NotificationPreferenceCreateBulk{err: fmt.Errorf("calling to NotificationPreferenceClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*NotificationPreferenceCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &NotificationPreferenceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for NotificationPreference.
+func (c *NotificationPreferenceClient) Update() *NotificationPreferenceUpdate {
+	mutation := newNotificationPreferenceMutation(c.config, OpUpdate)
+	return &NotificationPreferenceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *NotificationPreferenceClient) UpdateOne(_m *NotificationPreference) *NotificationPreferenceUpdateOne {
+	mutation := newNotificationPreferenceMutation(c.config, OpUpdateOne, withNotificationPreference(_m))
+	return &NotificationPreferenceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *NotificationPreferenceClient) UpdateOneID(id uuid.UUID) *NotificationPreferenceUpdateOne {
+	mutation := newNotificationPreferenceMutation(c.config, OpUpdateOne, withNotificationPreferenceID(id))
+	return &NotificationPreferenceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for NotificationPreference.
+func (c *NotificationPreferenceClient) Delete() *NotificationPreferenceDelete {
+	mutation := newNotificationPreferenceMutation(c.config, OpDelete)
+	return &NotificationPreferenceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *NotificationPreferenceClient) DeleteOne(_m *NotificationPreference) *NotificationPreferenceDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *NotificationPreferenceClient) DeleteOneID(id uuid.UUID) *NotificationPreferenceDeleteOne {
+	builder := c.Delete().Where(notificationpreference.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &NotificationPreferenceDeleteOne{builder}
+}
+
+// Query returns a query builder for NotificationPreference.
+func (c *NotificationPreferenceClient) Query() *NotificationPreferenceQuery {
+	return &NotificationPreferenceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeNotificationPreference},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a NotificationPreference entity by its id.
+func (c *NotificationPreferenceClient) Get(ctx context.Context, id uuid.UUID) (*NotificationPreference, error) {
+	return c.Query().Where(notificationpreference.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *NotificationPreferenceClient) GetX(ctx context.Context, id uuid.UUID) *NotificationPreference {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *NotificationPreferenceClient) Hooks() []Hook {
+	hooks := c.hooks.NotificationPreference
+	return append(hooks[:len(hooks):len(hooks)], notificationpreference.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *NotificationPreferenceClient) Interceptors() []Interceptor {
+	return c.inters.NotificationPreference
+}
+
+func (c *NotificationPreferenceClient) mutate(ctx context.Context, m *NotificationPreferenceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&NotificationPreferenceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&NotificationPreferenceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&NotificationPreferenceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&NotificationPreferenceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown NotificationPreference mutation op: %q", m.Op())
+	}
+}
+
 // OTPRequestClient is a client for the OTPRequest schema.
 type OTPRequestClient struct {
 	config
@@ -8515,9 +8657,10 @@ type (
 		ClassType, DeviceAuthorization, Event, FavoriteVenue, FeatureProvisioning,
 		FlashSale, GiftCard, HandoffCode, IdempotencyKey, Inquiry, Instructor,
 		Location, MFABackupCode, MFAChallenge, MFAFactor, Member, NotificationDelivery,
-		NotificationOptOut, OTPRequest, OpeningHours, Organization, Pass, PassType,
-		Payment, Photo, PlatformSetting, PushDevice, RefreshToken, Room, Service,
-		Session, User, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
+		NotificationOptOut, NotificationPreference, OTPRequest, OpeningHours,
+		Organization, Pass, PassType, Payment, Photo, PlatformSetting, PushDevice,
+		RefreshToken, Room, Service, Session, User, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, AuditLog, AuthCode, Booking,
@@ -8525,9 +8668,9 @@ type (
 		ClassType, DeviceAuthorization, Event, FavoriteVenue, FeatureProvisioning,
 		FlashSale, GiftCard, HandoffCode, IdempotencyKey, Inquiry, Instructor,
 		Location, MFABackupCode, MFAChallenge, MFAFactor, Member, NotificationDelivery,
-		NotificationOptOut, OTPRequest, OpeningHours, Organization, Pass, PassType,
-		Payment, Photo, PlatformSetting, PushDevice, RefreshToken, Room, Service,
-		Session, User, WebhookAttempt, WebhookDelivery,
+		NotificationOptOut, NotificationPreference, OTPRequest, OpeningHours,
+		Organization, Pass, PassType, Payment, Photo, PlatformSetting, PushDevice,
+		RefreshToken, Room, Service, Session, User, WebhookAttempt, WebhookDelivery,
 		WebhookSubscription []ent.Interceptor
 	}
 )

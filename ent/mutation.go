@@ -42,6 +42,7 @@ import (
 	"github.com/venueplatform/venue/ent/mfafactor"
 	"github.com/venueplatform/venue/ent/notificationdelivery"
 	"github.com/venueplatform/venue/ent/notificationoptout"
+	"github.com/venueplatform/venue/ent/notificationpreference"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
@@ -72,53 +73,54 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
-	TypeAPIKey               = "APIKey"
-	TypeAddonProduct         = "AddonProduct"
-	TypeAlert                = "Alert"
-	TypeAmenity              = "Amenity"
-	TypeAuditLog             = "AuditLog"
-	TypeAuthCode             = "AuthCode"
-	TypeBooking              = "Booking"
-	TypeBookingPolicy        = "BookingPolicy"
-	TypeBookingReassignment  = "BookingReassignment"
-	TypeBrand                = "Brand"
-	TypeBuddyInvite          = "BuddyInvite"
-	TypeClassInstance        = "ClassInstance"
-	TypeClassType            = "ClassType"
-	TypeDeviceAuthorization  = "DeviceAuthorization"
-	TypeEvent                = "Event"
-	TypeFavoriteVenue        = "FavoriteVenue"
-	TypeFeatureProvisioning  = "FeatureProvisioning"
-	TypeFlashSale            = "FlashSale"
-	TypeGiftCard             = "GiftCard"
-	TypeHandoffCode          = "HandoffCode"
-	TypeIdempotencyKey       = "IdempotencyKey"
-	TypeInquiry              = "Inquiry"
-	TypeInstructor           = "Instructor"
-	TypeLocation             = "Location"
-	TypeMFABackupCode        = "MFABackupCode"
-	TypeMFAChallenge         = "MFAChallenge"
-	TypeMFAFactor            = "MFAFactor"
-	TypeMember               = "Member"
-	TypeNotificationDelivery = "NotificationDelivery"
-	TypeNotificationOptOut   = "NotificationOptOut"
-	TypeOTPRequest           = "OTPRequest"
-	TypeOpeningHours         = "OpeningHours"
-	TypeOrganization         = "Organization"
-	TypePass                 = "Pass"
-	TypePassType             = "PassType"
-	TypePayment              = "Payment"
-	TypePhoto                = "Photo"
-	TypePlatformSetting      = "PlatformSetting"
-	TypePushDevice           = "PushDevice"
-	TypeRefreshToken         = "RefreshToken"
-	TypeRoom                 = "Room"
-	TypeService              = "Service"
-	TypeSession              = "Session"
-	TypeUser                 = "User"
-	TypeWebhookAttempt       = "WebhookAttempt"
-	TypeWebhookDelivery      = "WebhookDelivery"
-	TypeWebhookSubscription  = "WebhookSubscription"
+	TypeAPIKey                 = "APIKey"
+	TypeAddonProduct           = "AddonProduct"
+	TypeAlert                  = "Alert"
+	TypeAmenity                = "Amenity"
+	TypeAuditLog               = "AuditLog"
+	TypeAuthCode               = "AuthCode"
+	TypeBooking                = "Booking"
+	TypeBookingPolicy          = "BookingPolicy"
+	TypeBookingReassignment    = "BookingReassignment"
+	TypeBrand                  = "Brand"
+	TypeBuddyInvite            = "BuddyInvite"
+	TypeClassInstance          = "ClassInstance"
+	TypeClassType              = "ClassType"
+	TypeDeviceAuthorization    = "DeviceAuthorization"
+	TypeEvent                  = "Event"
+	TypeFavoriteVenue          = "FavoriteVenue"
+	TypeFeatureProvisioning    = "FeatureProvisioning"
+	TypeFlashSale              = "FlashSale"
+	TypeGiftCard               = "GiftCard"
+	TypeHandoffCode            = "HandoffCode"
+	TypeIdempotencyKey         = "IdempotencyKey"
+	TypeInquiry                = "Inquiry"
+	TypeInstructor             = "Instructor"
+	TypeLocation               = "Location"
+	TypeMFABackupCode          = "MFABackupCode"
+	TypeMFAChallenge           = "MFAChallenge"
+	TypeMFAFactor              = "MFAFactor"
+	TypeMember                 = "Member"
+	TypeNotificationDelivery   = "NotificationDelivery"
+	TypeNotificationOptOut     = "NotificationOptOut"
+	TypeNotificationPreference = "NotificationPreference"
+	TypeOTPRequest             = "OTPRequest"
+	TypeOpeningHours           = "OpeningHours"
+	TypeOrganization           = "Organization"
+	TypePass                   = "Pass"
+	TypePassType               = "PassType"
+	TypePayment                = "Payment"
+	TypePhoto                  = "Photo"
+	TypePlatformSetting        = "PlatformSetting"
+	TypePushDevice             = "PushDevice"
+	TypeRefreshToken           = "RefreshToken"
+	TypeRoom                   = "Room"
+	TypeService                = "Service"
+	TypeSession                = "Session"
+	TypeUser                   = "User"
+	TypeWebhookAttempt         = "WebhookAttempt"
+	TypeWebhookDelivery        = "WebhookDelivery"
+	TypeWebhookSubscription    = "WebhookSubscription"
 )
 
 // APIKeyMutation represents an operation that mutates the APIKey nodes in the graph.
@@ -33109,6 +33111,738 @@ func (m *NotificationOptOutMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown NotificationOptOut edge %s", name)
+}
+
+// NotificationPreferenceMutation represents an operation that mutates the NotificationPreference nodes in the graph.
+type NotificationPreferenceMutation struct {
+	config
+	op                   Op
+	typ                  string
+	id                   *uuid.UUID
+	created_at           *time.Time
+	updated_at           *time.Time
+	user_id              *uuid.UUID
+	categories           *map[string]map[string]interface{}
+	quiet_hours_enabled  *bool
+	quiet_hours_start    *string
+	quiet_hours_end      *string
+	quiet_hours_timezone *string
+	clearedFields        map[string]struct{}
+	done                 bool
+	oldValue             func(context.Context) (*NotificationPreference, error)
+	predicates           []predicate.NotificationPreference
+}
+
+var _ ent.Mutation = (*NotificationPreferenceMutation)(nil)
+
+// notificationpreferenceOption allows management of the mutation configuration using functional options.
+type notificationpreferenceOption func(*NotificationPreferenceMutation)
+
+// newNotificationPreferenceMutation creates new mutation for the NotificationPreference entity.
+func newNotificationPreferenceMutation(c config, op Op, opts ...notificationpreferenceOption) *NotificationPreferenceMutation {
+	m := &NotificationPreferenceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeNotificationPreference,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withNotificationPreferenceID sets the ID field of the mutation.
+func withNotificationPreferenceID(id uuid.UUID) notificationpreferenceOption {
+	return func(m *NotificationPreferenceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *NotificationPreference
+		)
+		m.oldValue = func(ctx context.Context) (*NotificationPreference, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().NotificationPreference.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withNotificationPreference sets the old NotificationPreference of the mutation.
+func withNotificationPreference(node *NotificationPreference) notificationpreferenceOption {
+	return func(m *NotificationPreferenceMutation) {
+		m.oldValue = func(context.Context) (*NotificationPreference, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m NotificationPreferenceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m NotificationPreferenceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of NotificationPreference entities.
+func (m *NotificationPreferenceMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *NotificationPreferenceMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *NotificationPreferenceMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().NotificationPreference.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *NotificationPreferenceMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *NotificationPreferenceMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the NotificationPreference entity.
+// If the NotificationPreference object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationPreferenceMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *NotificationPreferenceMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *NotificationPreferenceMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *NotificationPreferenceMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the NotificationPreference entity.
+// If the NotificationPreference object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationPreferenceMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *NotificationPreferenceMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *NotificationPreferenceMutation) SetUserID(u uuid.UUID) {
+	m.user_id = &u
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *NotificationPreferenceMutation) UserID() (r uuid.UUID, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the NotificationPreference entity.
+// If the NotificationPreference object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationPreferenceMutation) OldUserID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *NotificationPreferenceMutation) ResetUserID() {
+	m.user_id = nil
+}
+
+// SetCategories sets the "categories" field.
+func (m *NotificationPreferenceMutation) SetCategories(value map[string]map[string]interface{}) {
+	m.categories = &value
+}
+
+// Categories returns the value of the "categories" field in the mutation.
+func (m *NotificationPreferenceMutation) Categories() (r map[string]map[string]interface{}, exists bool) {
+	v := m.categories
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCategories returns the old "categories" field's value of the NotificationPreference entity.
+// If the NotificationPreference object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationPreferenceMutation) OldCategories(ctx context.Context) (v map[string]map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCategories is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCategories requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCategories: %w", err)
+	}
+	return oldValue.Categories, nil
+}
+
+// ClearCategories clears the value of the "categories" field.
+func (m *NotificationPreferenceMutation) ClearCategories() {
+	m.categories = nil
+	m.clearedFields[notificationpreference.FieldCategories] = struct{}{}
+}
+
+// CategoriesCleared returns if the "categories" field was cleared in this mutation.
+func (m *NotificationPreferenceMutation) CategoriesCleared() bool {
+	_, ok := m.clearedFields[notificationpreference.FieldCategories]
+	return ok
+}
+
+// ResetCategories resets all changes to the "categories" field.
+func (m *NotificationPreferenceMutation) ResetCategories() {
+	m.categories = nil
+	delete(m.clearedFields, notificationpreference.FieldCategories)
+}
+
+// SetQuietHoursEnabled sets the "quiet_hours_enabled" field.
+func (m *NotificationPreferenceMutation) SetQuietHoursEnabled(b bool) {
+	m.quiet_hours_enabled = &b
+}
+
+// QuietHoursEnabled returns the value of the "quiet_hours_enabled" field in the mutation.
+func (m *NotificationPreferenceMutation) QuietHoursEnabled() (r bool, exists bool) {
+	v := m.quiet_hours_enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldQuietHoursEnabled returns the old "quiet_hours_enabled" field's value of the NotificationPreference entity.
+// If the NotificationPreference object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationPreferenceMutation) OldQuietHoursEnabled(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldQuietHoursEnabled is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldQuietHoursEnabled requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldQuietHoursEnabled: %w", err)
+	}
+	return oldValue.QuietHoursEnabled, nil
+}
+
+// ResetQuietHoursEnabled resets all changes to the "quiet_hours_enabled" field.
+func (m *NotificationPreferenceMutation) ResetQuietHoursEnabled() {
+	m.quiet_hours_enabled = nil
+}
+
+// SetQuietHoursStart sets the "quiet_hours_start" field.
+func (m *NotificationPreferenceMutation) SetQuietHoursStart(s string) {
+	m.quiet_hours_start = &s
+}
+
+// QuietHoursStart returns the value of the "quiet_hours_start" field in the mutation.
+func (m *NotificationPreferenceMutation) QuietHoursStart() (r string, exists bool) {
+	v := m.quiet_hours_start
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldQuietHoursStart returns the old "quiet_hours_start" field's value of the NotificationPreference entity.
+// If the NotificationPreference object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationPreferenceMutation) OldQuietHoursStart(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldQuietHoursStart is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldQuietHoursStart requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldQuietHoursStart: %w", err)
+	}
+	return oldValue.QuietHoursStart, nil
+}
+
+// ResetQuietHoursStart resets all changes to the "quiet_hours_start" field.
+func (m *NotificationPreferenceMutation) ResetQuietHoursStart() {
+	m.quiet_hours_start = nil
+}
+
+// SetQuietHoursEnd sets the "quiet_hours_end" field.
+func (m *NotificationPreferenceMutation) SetQuietHoursEnd(s string) {
+	m.quiet_hours_end = &s
+}
+
+// QuietHoursEnd returns the value of the "quiet_hours_end" field in the mutation.
+func (m *NotificationPreferenceMutation) QuietHoursEnd() (r string, exists bool) {
+	v := m.quiet_hours_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldQuietHoursEnd returns the old "quiet_hours_end" field's value of the NotificationPreference entity.
+// If the NotificationPreference object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationPreferenceMutation) OldQuietHoursEnd(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldQuietHoursEnd is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldQuietHoursEnd requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldQuietHoursEnd: %w", err)
+	}
+	return oldValue.QuietHoursEnd, nil
+}
+
+// ResetQuietHoursEnd resets all changes to the "quiet_hours_end" field.
+func (m *NotificationPreferenceMutation) ResetQuietHoursEnd() {
+	m.quiet_hours_end = nil
+}
+
+// SetQuietHoursTimezone sets the "quiet_hours_timezone" field.
+func (m *NotificationPreferenceMutation) SetQuietHoursTimezone(s string) {
+	m.quiet_hours_timezone = &s
+}
+
+// QuietHoursTimezone returns the value of the "quiet_hours_timezone" field in the mutation.
+func (m *NotificationPreferenceMutation) QuietHoursTimezone() (r string, exists bool) {
+	v := m.quiet_hours_timezone
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldQuietHoursTimezone returns the old "quiet_hours_timezone" field's value of the NotificationPreference entity.
+// If the NotificationPreference object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationPreferenceMutation) OldQuietHoursTimezone(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldQuietHoursTimezone is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldQuietHoursTimezone requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldQuietHoursTimezone: %w", err)
+	}
+	return oldValue.QuietHoursTimezone, nil
+}
+
+// ResetQuietHoursTimezone resets all changes to the "quiet_hours_timezone" field.
+func (m *NotificationPreferenceMutation) ResetQuietHoursTimezone() {
+	m.quiet_hours_timezone = nil
+}
+
+// Where appends a list predicates to the NotificationPreferenceMutation builder.
+func (m *NotificationPreferenceMutation) Where(ps ...predicate.NotificationPreference) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the NotificationPreferenceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *NotificationPreferenceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.NotificationPreference, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *NotificationPreferenceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *NotificationPreferenceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (NotificationPreference).
+func (m *NotificationPreferenceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *NotificationPreferenceMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, notificationpreference.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, notificationpreference.FieldUpdatedAt)
+	}
+	if m.user_id != nil {
+		fields = append(fields, notificationpreference.FieldUserID)
+	}
+	if m.categories != nil {
+		fields = append(fields, notificationpreference.FieldCategories)
+	}
+	if m.quiet_hours_enabled != nil {
+		fields = append(fields, notificationpreference.FieldQuietHoursEnabled)
+	}
+	if m.quiet_hours_start != nil {
+		fields = append(fields, notificationpreference.FieldQuietHoursStart)
+	}
+	if m.quiet_hours_end != nil {
+		fields = append(fields, notificationpreference.FieldQuietHoursEnd)
+	}
+	if m.quiet_hours_timezone != nil {
+		fields = append(fields, notificationpreference.FieldQuietHoursTimezone)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *NotificationPreferenceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case notificationpreference.FieldCreatedAt:
+		return m.CreatedAt()
+	case notificationpreference.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case notificationpreference.FieldUserID:
+		return m.UserID()
+	case notificationpreference.FieldCategories:
+		return m.Categories()
+	case notificationpreference.FieldQuietHoursEnabled:
+		return m.QuietHoursEnabled()
+	case notificationpreference.FieldQuietHoursStart:
+		return m.QuietHoursStart()
+	case notificationpreference.FieldQuietHoursEnd:
+		return m.QuietHoursEnd()
+	case notificationpreference.FieldQuietHoursTimezone:
+		return m.QuietHoursTimezone()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *NotificationPreferenceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case notificationpreference.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case notificationpreference.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case notificationpreference.FieldUserID:
+		return m.OldUserID(ctx)
+	case notificationpreference.FieldCategories:
+		return m.OldCategories(ctx)
+	case notificationpreference.FieldQuietHoursEnabled:
+		return m.OldQuietHoursEnabled(ctx)
+	case notificationpreference.FieldQuietHoursStart:
+		return m.OldQuietHoursStart(ctx)
+	case notificationpreference.FieldQuietHoursEnd:
+		return m.OldQuietHoursEnd(ctx)
+	case notificationpreference.FieldQuietHoursTimezone:
+		return m.OldQuietHoursTimezone(ctx)
+	}
+	return nil, fmt.Errorf("unknown NotificationPreference field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *NotificationPreferenceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case notificationpreference.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case notificationpreference.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case notificationpreference.FieldUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case notificationpreference.FieldCategories:
+		v, ok := value.(map[string]map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCategories(v)
+		return nil
+	case notificationpreference.FieldQuietHoursEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetQuietHoursEnabled(v)
+		return nil
+	case notificationpreference.FieldQuietHoursStart:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetQuietHoursStart(v)
+		return nil
+	case notificationpreference.FieldQuietHoursEnd:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetQuietHoursEnd(v)
+		return nil
+	case notificationpreference.FieldQuietHoursTimezone:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetQuietHoursTimezone(v)
+		return nil
+	}
+	return fmt.Errorf("unknown NotificationPreference field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *NotificationPreferenceMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *NotificationPreferenceMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *NotificationPreferenceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown NotificationPreference numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *NotificationPreferenceMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(notificationpreference.FieldCategories) {
+		fields = append(fields, notificationpreference.FieldCategories)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *NotificationPreferenceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *NotificationPreferenceMutation) ClearField(name string) error {
+	switch name {
+	case notificationpreference.FieldCategories:
+		m.ClearCategories()
+		return nil
+	}
+	return fmt.Errorf("unknown NotificationPreference nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *NotificationPreferenceMutation) ResetField(name string) error {
+	switch name {
+	case notificationpreference.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case notificationpreference.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case notificationpreference.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case notificationpreference.FieldCategories:
+		m.ResetCategories()
+		return nil
+	case notificationpreference.FieldQuietHoursEnabled:
+		m.ResetQuietHoursEnabled()
+		return nil
+	case notificationpreference.FieldQuietHoursStart:
+		m.ResetQuietHoursStart()
+		return nil
+	case notificationpreference.FieldQuietHoursEnd:
+		m.ResetQuietHoursEnd()
+		return nil
+	case notificationpreference.FieldQuietHoursTimezone:
+		m.ResetQuietHoursTimezone()
+		return nil
+	}
+	return fmt.Errorf("unknown NotificationPreference field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *NotificationPreferenceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *NotificationPreferenceMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *NotificationPreferenceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *NotificationPreferenceMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *NotificationPreferenceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *NotificationPreferenceMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *NotificationPreferenceMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown NotificationPreference unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *NotificationPreferenceMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown NotificationPreference edge %s", name)
 }
 
 // OTPRequestMutation represents an operation that mutates the OTPRequest nodes in the graph.

@@ -74,6 +74,8 @@ type Tx struct {
 	NotificationDelivery *NotificationDeliveryClient
 	// NotificationOptOut is the client for interacting with the NotificationOptOut builders.
 	NotificationOptOut *NotificationOptOutClient
+	// NotificationPreference is the client for interacting with the NotificationPreference builders.
+	NotificationPreference *NotificationPreferenceClient
 	// OTPRequest is the client for interacting with the OTPRequest builders.
 	OTPRequest *OTPRequestClient
 	// OpeningHours is the client for interacting with the OpeningHours builders.
@@ -269,6 +271,7 @@ func (tx *Tx) init() {
 	tx.Member = NewMemberClient(tx.config)
 	tx.NotificationDelivery = NewNotificationDeliveryClient(tx.config)
 	tx.NotificationOptOut = NewNotificationOptOutClient(tx.config)
+	tx.NotificationPreference = NewNotificationPreferenceClient(tx.config)
 	tx.OTPRequest = NewOTPRequestClient(tx.config)
 	tx.OpeningHours = NewOpeningHoursClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)

@@ -37,6 +37,7 @@ import (
 	"github.com/venueplatform/venue/ent/mfafactor"
 	"github.com/venueplatform/venue/ent/notificationdelivery"
 	"github.com/venueplatform/venue/ent/notificationoptout"
+	"github.com/venueplatform/venue/ent/notificationpreference"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
@@ -58,53 +59,54 @@ import (
 
 // edgeTargets maps a type and one of its edges to the type the edge points at.
 var edgeTargets = map[string]map[string]string{
-	"APIKey":               {"organization": "Organization"},
-	"AddonProduct":         {"organization": "Organization"},
-	"Alert":                {"organization": "Organization"},
-	"Amenity":              {"organization": "Organization", "location": "Location"},
-	"AuditLog":             {"organization": "Organization"},
-	"AuthCode":             {"user": "User"},
-	"Booking":              {"organization": "Organization", "member": "Member", "class_instance": "ClassInstance", "pass": "Pass"},
-	"BookingPolicy":        {"organization": "Organization"},
-	"BookingReassignment":  {"organization": "Organization", "booking": "Booking", "old_pass": "Pass", "new_pass": "Pass"},
-	"Brand":                {"organization": "Organization", "class_types": "ClassType", "pass_types": "PassType", "photos": "Photo"},
-	"BuddyInvite":          {"organization": "Organization", "class_instance": "ClassInstance", "inviter": "Member", "inviter_booking": "Booking", "invitee": "Member", "booking": "Booking"},
-	"ClassInstance":        {"organization": "Organization", "class_type": "ClassType", "instructor": "Instructor", "location": "Location", "room": "Room", "bookings": "Booking"},
-	"ClassType":            {"organization": "Organization", "brand": "Brand", "class_instances": "ClassInstance", "pass_types": "PassType"},
-	"DeviceAuthorization":  {},
-	"Event":                {"organization": "Organization"},
-	"FavoriteVenue":        {},
-	"FeatureProvisioning":  {"organization": "Organization"},
-	"FlashSale":            {"organization": "Organization", "applicable_pass_types": "PassType"},
-	"GiftCard":             {"organization": "Organization", "pass_type": "PassType"},
-	"HandoffCode":          {},
-	"IdempotencyKey":       {},
-	"Inquiry":              {"organization": "Organization", "service": "Service"},
-	"Instructor":           {"organization": "Organization", "class_instances": "ClassInstance"},
-	"Location":             {"organization": "Organization", "rooms": "Room", "class_instances": "ClassInstance", "opening_hours": "OpeningHours", "amenities": "Amenity", "photos": "Photo"},
-	"MFABackupCode":        {},
-	"MFAChallenge":         {},
-	"MFAFactor":            {},
-	"Member":               {"organization": "Organization", "user": "User", "passes": "Pass", "bookings": "Booking", "payments": "Payment"},
-	"NotificationDelivery": {"organization": "Organization", "member": "Member", "instructor": "Instructor", "class_instance": "ClassInstance"},
-	"NotificationOptOut":   {"organization": "Organization", "member": "Member"},
-	"OTPRequest":           {},
-	"OpeningHours":         {"organization": "Organization", "location": "Location"},
-	"Organization":         {},
-	"Pass":                 {"organization": "Organization", "member": "Member", "pass_type": "PassType", "bookings": "Booking", "payments": "Payment"},
-	"PassType":             {"organization": "Organization", "allowed_brands": "Brand", "allowed_class_types": "ClassType", "passes": "Pass", "flash_sales": "FlashSale", "gift_cards": "GiftCard"},
-	"Payment":              {"organization": "Organization", "member": "Member", "pass": "Pass"},
-	"Photo":                {"organization": "Organization", "location": "Location", "brand": "Brand"},
-	"PlatformSetting":      {},
-	"PushDevice":           {"organization": "Organization", "member": "Member"},
-	"RefreshToken":         {"session": "Session"},
-	"Room":                 {"organization": "Organization", "location": "Location", "class_instances": "ClassInstance"},
-	"Service":              {"organization": "Organization", "inquiries": "Inquiry"},
-	"Session":              {"user": "User", "refresh_tokens": "RefreshToken"},
-	"User":                 {"members": "Member", "sessions": "Session", "auth_codes": "AuthCode"},
-	"WebhookAttempt":       {"organization": "Organization", "delivery": "WebhookDelivery"},
-	"WebhookDelivery":      {"organization": "Organization", "subscription": "WebhookSubscription", "event": "Event"},
-	"WebhookSubscription":  {"organization": "Organization"},
+	"APIKey":                 {"organization": "Organization"},
+	"AddonProduct":           {"organization": "Organization"},
+	"Alert":                  {"organization": "Organization"},
+	"Amenity":                {"organization": "Organization", "location": "Location"},
+	"AuditLog":               {"organization": "Organization"},
+	"AuthCode":               {"user": "User"},
+	"Booking":                {"organization": "Organization", "member": "Member", "class_instance": "ClassInstance", "pass": "Pass"},
+	"BookingPolicy":          {"organization": "Organization"},
+	"BookingReassignment":    {"organization": "Organization", "booking": "Booking", "old_pass": "Pass", "new_pass": "Pass"},
+	"Brand":                  {"organization": "Organization", "class_types": "ClassType", "pass_types": "PassType", "photos": "Photo"},
+	"BuddyInvite":            {"organization": "Organization", "class_instance": "ClassInstance", "inviter": "Member", "inviter_booking": "Booking", "invitee": "Member", "booking": "Booking"},
+	"ClassInstance":          {"organization": "Organization", "class_type": "ClassType", "instructor": "Instructor", "location": "Location", "room": "Room", "bookings": "Booking"},
+	"ClassType":              {"organization": "Organization", "brand": "Brand", "class_instances": "ClassInstance", "pass_types": "PassType"},
+	"DeviceAuthorization":    {},
+	"Event":                  {"organization": "Organization"},
+	"FavoriteVenue":          {},
+	"FeatureProvisioning":    {"organization": "Organization"},
+	"FlashSale":              {"organization": "Organization", "applicable_pass_types": "PassType"},
+	"GiftCard":               {"organization": "Organization", "pass_type": "PassType"},
+	"HandoffCode":            {},
+	"IdempotencyKey":         {},
+	"Inquiry":                {"organization": "Organization", "service": "Service"},
+	"Instructor":             {"organization": "Organization", "class_instances": "ClassInstance"},
+	"Location":               {"organization": "Organization", "rooms": "Room", "class_instances": "ClassInstance", "opening_hours": "OpeningHours", "amenities": "Amenity", "photos": "Photo"},
+	"MFABackupCode":          {},
+	"MFAChallenge":           {},
+	"MFAFactor":              {},
+	"Member":                 {"organization": "Organization", "user": "User", "passes": "Pass", "bookings": "Booking", "payments": "Payment"},
+	"NotificationDelivery":   {"organization": "Organization", "member": "Member", "instructor": "Instructor", "class_instance": "ClassInstance"},
+	"NotificationOptOut":     {"organization": "Organization", "member": "Member"},
+	"NotificationPreference": {},
+	"OTPRequest":             {},
+	"OpeningHours":           {"organization": "Organization", "location": "Location"},
+	"Organization":           {},
+	"Pass":                   {"organization": "Organization", "member": "Member", "pass_type": "PassType", "bookings": "Booking", "payments": "Payment"},
+	"PassType":               {"organization": "Organization", "allowed_brands": "Brand", "allowed_class_types": "ClassType", "passes": "Pass", "flash_sales": "FlashSale", "gift_cards": "GiftCard"},
+	"Payment":                {"organization": "Organization", "member": "Member", "pass": "Pass"},
+	"Photo":                  {"organization": "Organization", "location": "Location", "brand": "Brand"},
+	"PlatformSetting":        {},
+	"PushDevice":             {"organization": "Organization", "member": "Member"},
+	"RefreshToken":           {"session": "Session"},
+	"Room":                   {"organization": "Organization", "location": "Location", "class_instances": "ClassInstance"},
+	"Service":                {"organization": "Organization", "inquiries": "Inquiry"},
+	"Session":                {"user": "User", "refresh_tokens": "RefreshToken"},
+	"User":                   {"members": "Member", "sessions": "Session", "auth_codes": "AuthCode"},
+	"WebhookAttempt":         {"organization": "Organization", "delivery": "WebhookDelivery"},
+	"WebhookDelivery":        {"organization": "Organization", "subscription": "WebhookSubscription", "event": "Event"},
+	"WebhookSubscription":    {"organization": "Organization"},
 }
 
 // VenueOwnedTypes lists every type that carries organization_id, which the
@@ -177,6 +179,7 @@ var AllTypes = []string{
 	"Member",
 	"NotificationDelivery",
 	"NotificationOptOut",
+	"NotificationPreference",
 	"OTPRequest",
 	"OpeningHours",
 	"Organization",
@@ -266,6 +269,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.NotificationDelivery.Query().Where(notificationdelivery.IDIn(ids...)).Count(ctx)
 	case "NotificationOptOut":
 		return c.NotificationOptOut.Query().Where(notificationoptout.IDIn(ids...)).Count(ctx)
+	case "NotificationPreference":
+		return c.NotificationPreference.Query().Where(notificationpreference.IDIn(ids...)).Count(ctx)
 	case "OTPRequest":
 		return c.OTPRequest.Query().Where(otprequest.IDIn(ids...)).Count(ctx)
 	case "OpeningHours":

@@ -38,6 +38,7 @@ import (
 	"github.com/venueplatform/venue/ent/mfafactor"
 	"github.com/venueplatform/venue/ent/notificationdelivery"
 	"github.com/venueplatform/venue/ent/notificationoptout"
+	"github.com/venueplatform/venue/ent/notificationpreference"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
@@ -924,6 +925,33 @@ func (f TraverseNotificationOptOut) Traverse(ctx context.Context, q ent.Query) e
 	return fmt.Errorf("unexpected query type %T. expect *ent.NotificationOptOutQuery", q)
 }
 
+// The NotificationPreferenceFunc type is an adapter to allow the use of ordinary function as a Querier.
+type NotificationPreferenceFunc func(context.Context, *ent.NotificationPreferenceQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f NotificationPreferenceFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.NotificationPreferenceQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.NotificationPreferenceQuery", q)
+}
+
+// The TraverseNotificationPreference type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseNotificationPreference func(context.Context, *ent.NotificationPreferenceQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseNotificationPreference) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseNotificationPreference) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.NotificationPreferenceQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.NotificationPreferenceQuery", q)
+}
+
 // The OTPRequestFunc type is an adapter to allow the use of ordinary function as a Querier.
 type OTPRequestFunc func(context.Context, *ent.OTPRequestQuery) (ent.Value, error)
 
@@ -1446,6 +1474,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.NotificationDeliveryQuery, predicate.NotificationDelivery, notificationdelivery.OrderOption]{typ: ent.TypeNotificationDelivery, tq: q}, nil
 	case *ent.NotificationOptOutQuery:
 		return &query[*ent.NotificationOptOutQuery, predicate.NotificationOptOut, notificationoptout.OrderOption]{typ: ent.TypeNotificationOptOut, tq: q}, nil
+	case *ent.NotificationPreferenceQuery:
+		return &query[*ent.NotificationPreferenceQuery, predicate.NotificationPreference, notificationpreference.OrderOption]{typ: ent.TypeNotificationPreference, tq: q}, nil
 	case *ent.OTPRequestQuery:
 		return &query[*ent.OTPRequestQuery, predicate.OTPRequest, otprequest.OrderOption]{typ: ent.TypeOTPRequest, tq: q}, nil
 	case *ent.OpeningHoursQuery:

@@ -1350,6 +1350,31 @@ var (
 			},
 		},
 	}
+	// NotificationPreferencesColumns holds the columns for the "notification_preferences" table.
+	NotificationPreferencesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "user_id", Type: field.TypeUUID},
+		{Name: "categories", Type: field.TypeJSON, Nullable: true},
+		{Name: "quiet_hours_enabled", Type: field.TypeBool, Default: false},
+		{Name: "quiet_hours_start", Type: field.TypeString, Size: 5, Default: "22:00"},
+		{Name: "quiet_hours_end", Type: field.TypeString, Size: 5, Default: "07:00"},
+		{Name: "quiet_hours_timezone", Type: field.TypeString, Size: 64, Default: ""},
+	}
+	// NotificationPreferencesTable holds the schema information for the "notification_preferences" table.
+	NotificationPreferencesTable = &schema.Table{
+		Name:       "notification_preferences",
+		Columns:    NotificationPreferencesColumns,
+		PrimaryKey: []*schema.Column{NotificationPreferencesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "notificationpreference_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{NotificationPreferencesColumns[3]},
+			},
+		},
+	}
 	// OtpRequestsColumns holds the columns for the "otp_requests" table.
 	OtpRequestsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -2235,6 +2260,7 @@ var (
 		MembersTable,
 		NotificationDeliveriesTable,
 		NotificationOptOutsTable,
+		NotificationPreferencesTable,
 		OtpRequestsTable,
 		OpeningHoursTable,
 		OrganizationsTable,

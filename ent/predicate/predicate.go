@@ -96,6 +96,9 @@ type NotificationDelivery func(*sql.Selector)
 // NotificationOptOut is the predicate function for notificationoptout builders.
 type NotificationOptOut func(*sql.Selector)
 
+// NotificationPreference is the predicate function for notificationpreference builders.
+type NotificationPreference func(*sql.Selector)
+
 // OTPRequest is the predicate function for otprequest builders.
 type OTPRequest func(*sql.Selector)
 

@@ -831,6 +831,30 @@ func (f NotificationOptOutMutationRuleFunc) EvalMutation(ctx context.Context, m 
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.NotificationOptOutMutation", m)
 }
 
+// The NotificationPreferenceQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type NotificationPreferenceQueryRuleFunc func(context.Context, *ent.NotificationPreferenceQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f NotificationPreferenceQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.NotificationPreferenceQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.NotificationPreferenceQuery", q)
+}
+
+// The NotificationPreferenceMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type NotificationPreferenceMutationRuleFunc func(context.Context, *ent.NotificationPreferenceMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f NotificationPreferenceMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.NotificationPreferenceMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.NotificationPreferenceMutation", m)
+}
+
 // The OTPRequestQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type OTPRequestQueryRuleFunc func(context.Context, *ent.OTPRequestQuery) error
@@ -1334,6 +1358,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.NotificationOptOutQuery:
 		return q.Filter(), nil
+	case *ent.NotificationPreferenceQuery:
+		return q.Filter(), nil
 	case *ent.OTPRequestQuery:
 		return q.Filter(), nil
 	case *ent.OpeningHoursQuery:
@@ -1434,6 +1460,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.NotificationDeliveryMutation:
 		return m.Filter(), nil
 	case *ent.NotificationOptOutMutation:
+		return m.Filter(), nil
+	case *ent.NotificationPreferenceMutation:
 		return m.Filter(), nil
 	case *ent.OTPRequestMutation:
 		return m.Filter(), nil

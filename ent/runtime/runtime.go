@@ -37,6 +37,7 @@ import (
 	"github.com/venueplatform/venue/ent/mfafactor"
 	"github.com/venueplatform/venue/ent/notificationdelivery"
 	"github.com/venueplatform/venue/ent/notificationoptout"
+	"github.com/venueplatform/venue/ent/notificationpreference"
 	"github.com/venueplatform/venue/ent/openinghours"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
@@ -1705,6 +1706,56 @@ func init() {
 	notificationoptoutDescID := notificationoptoutMixinFields0[0].Descriptor()
 	// notificationoptout.DefaultID holds the default value on creation for the id field.
 	notificationoptout.DefaultID = notificationoptoutDescID.Default.(func() uuid.UUID)
+	notificationpreferenceMixin := schema.NotificationPreference{}.Mixin()
+	notificationpreference.Policy = privacy.NewPolicies(schema.NotificationPreference{})
+	notificationpreference.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := notificationpreference.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	notificationpreferenceMixinFields0 := notificationpreferenceMixin[0].Fields()
+	_ = notificationpreferenceMixinFields0
+	notificationpreferenceFields := schema.NotificationPreference{}.Fields()
+	_ = notificationpreferenceFields
+	// notificationpreferenceDescCreatedAt is the schema descriptor for created_at field.
+	notificationpreferenceDescCreatedAt := notificationpreferenceMixinFields0[1].Descriptor()
+	// notificationpreference.DefaultCreatedAt holds the default value on creation for the created_at field.
+	notificationpreference.DefaultCreatedAt = notificationpreferenceDescCreatedAt.Default.(func() time.Time)
+	// notificationpreferenceDescUpdatedAt is the schema descriptor for updated_at field.
+	notificationpreferenceDescUpdatedAt := notificationpreferenceMixinFields0[2].Descriptor()
+	// notificationpreference.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	notificationpreference.DefaultUpdatedAt = notificationpreferenceDescUpdatedAt.Default.(func() time.Time)
+	// notificationpreference.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	notificationpreference.UpdateDefaultUpdatedAt = notificationpreferenceDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// notificationpreferenceDescQuietHoursEnabled is the schema descriptor for quiet_hours_enabled field.
+	notificationpreferenceDescQuietHoursEnabled := notificationpreferenceFields[2].Descriptor()
+	// notificationpreference.DefaultQuietHoursEnabled holds the default value on creation for the quiet_hours_enabled field.
+	notificationpreference.DefaultQuietHoursEnabled = notificationpreferenceDescQuietHoursEnabled.Default.(bool)
+	// notificationpreferenceDescQuietHoursStart is the schema descriptor for quiet_hours_start field.
+	notificationpreferenceDescQuietHoursStart := notificationpreferenceFields[3].Descriptor()
+	// notificationpreference.DefaultQuietHoursStart holds the default value on creation for the quiet_hours_start field.
+	notificationpreference.DefaultQuietHoursStart = notificationpreferenceDescQuietHoursStart.Default.(string)
+	// notificationpreference.QuietHoursStartValidator is a validator for the "quiet_hours_start" field. It is called by the builders before save.
+	notificationpreference.QuietHoursStartValidator = notificationpreferenceDescQuietHoursStart.Validators[0].(func(string) error)
+	// notificationpreferenceDescQuietHoursEnd is the schema descriptor for quiet_hours_end field.
+	notificationpreferenceDescQuietHoursEnd := notificationpreferenceFields[4].Descriptor()
+	// notificationpreference.DefaultQuietHoursEnd holds the default value on creation for the quiet_hours_end field.
+	notificationpreference.DefaultQuietHoursEnd = notificationpreferenceDescQuietHoursEnd.Default.(string)
+	// notificationpreference.QuietHoursEndValidator is a validator for the "quiet_hours_end" field. It is called by the builders before save.
+	notificationpreference.QuietHoursEndValidator = notificationpreferenceDescQuietHoursEnd.Validators[0].(func(string) error)
+	// notificationpreferenceDescQuietHoursTimezone is the schema descriptor for quiet_hours_timezone field.
+	notificationpreferenceDescQuietHoursTimezone := notificationpreferenceFields[5].Descriptor()
+	// notificationpreference.DefaultQuietHoursTimezone holds the default value on creation for the quiet_hours_timezone field.
+	notificationpreference.DefaultQuietHoursTimezone = notificationpreferenceDescQuietHoursTimezone.Default.(string)
+	// notificationpreference.QuietHoursTimezoneValidator is a validator for the "quiet_hours_timezone" field. It is called by the builders before save.
+	notificationpreference.QuietHoursTimezoneValidator = notificationpreferenceDescQuietHoursTimezone.Validators[0].(func(string) error)
+	// notificationpreferenceDescID is the schema descriptor for id field.
+	notificationpreferenceDescID := notificationpreferenceMixinFields0[0].Descriptor()
+	// notificationpreference.DefaultID holds the default value on creation for the id field.
+	notificationpreference.DefaultID = notificationpreferenceDescID.Default.(func() uuid.UUID)
 	otprequestMixin := schema.OTPRequest{}.Mixin()
 	otprequest.Policy = privacy.NewPolicies(schema.OTPRequest{})
 	otprequest.Hooks[0] = func(next ent.Mutator) ent.Mutator {

@@ -148,7 +148,7 @@ func entryFor(action Action, a Audience, ch Channel, venue map[Channel]bool, rs 
 	counts := map[string]int{}
 	order := []string{}
 	for _, r := range rs {
-		if _, reason := r.addresses(ch); reason != "" {
+		if _, reason := r.reachFor(CategoryOfAction(action), ch); reason != "" {
 			if counts[reason] == 0 {
 				order = append(order, reason)
 			}

@@ -163,7 +163,7 @@ func (w *writer) add(a Audience, ch Channel, channelOn bool, rs []recipient) {
 		var addrs []string
 		reason := ReasonVenueCapability
 		if channelOn {
-			addrs, reason = r.addresses(ch)
+			addrs, reason = r.reachFor(CategoryOfKind(w.msg.Kind), ch)
 		}
 		if reason != "" {
 			w.res.Skipped = append(w.res.Skipped, Skip{Audience: a, Channel: ch, RecipientID: r.id, BookingID: r.bookingID, Reason: reason})

@@ -64,6 +64,23 @@ type recipient struct {
 	optedOut     map[Channel]bool
 	devices      []string
 	resolved     map[Channel]reach
+	// prefs are the member's chosen channels per category; nil means the defaults.
+	prefs *Preferences
+}
+
+// reachFor is addresses for a message of category cat: a member who switched the channel off
+// for the category is opted out of it.
+func (r recipient) reachFor(cat Category, ch Channel) ([]string, string) {
+	if r.kind == "member" {
+		c, ok := defaults[cat]
+		if r.prefs != nil {
+			c, ok = r.prefs.Categories[cat]
+		}
+		if ok && !c.Allows(ch) {
+			return nil, ReasonUserOptedOut
+		}
+	}
+	return r.addresses(ch)
 }
 
 // addresses returns where ch reaches r, or the reason it does not (computed once per person
@@ -311,7 +328,18 @@ func loadMembers(ctx context.Context, client *ent.Client, ids []uuid.UUID) (map[
 			out[d.MemberID] = r
 		}
 	}
+	users := make([]uuid.UUID, 0, len(out))
+	for _, r := range out {
+		users = append(users, *r.userID)
+	}
+	prefs, err := loadPreferences(ctx, client, users)
+	if err != nil {
+		return nil, err
+	}
 	for id, r := range out {
+		if p, ok := prefs[*r.userID]; ok {
+			r.prefs = &p
+		}
 		out[id] = r.withResolved()
 	}
 	return out, nil

@@ -54,6 +54,8 @@ var sites = map[string]string{
 	"bookings.own":             "listing the signed-in user's own bookings across the venues they are related to (bound to the user's member ids)",
 	"inquiries.redeliver":      "the sweep that delivers stored but undelivered booking inquiries of every venue to their staff (each delivery acts as its venue)",
 	"inquiries.mine":           "listing the signed-in user's own booking inquiries across venues, and those venues' names (bound to the user's id)",
+	"me.notify_preferences":    "reading and storing the signed-in user's own notification preferences, a global row bound to the user's id",
+	"notify.preferences":       "a venue's message honouring each recipient's own notification preferences, read by the recipients' user ids",
 }
 
 var (

@@ -730,6 +730,30 @@ type Invoker interface {
 	//
 	// GET /me/features
 	GetMyFeatures(ctx context.Context, params GetMyFeaturesParams) (*FeaturesResponse, error)
+	// GetMyNotificationPreferences invokes getMyNotificationPreferences operation.
+	//
+	// Bearer only. The ten categories (`class_changes`,
+	// `booking_confirmations`, `waitlist`, `reminders`, `attendance`,
+	// `venue_messages`, `payments`, `memberships`, `offers`, `community`),
+	// each with `email`, `sms`, `push` and `max_per_day` (a frequency cap,
+	// null for none), and the quiet hours. One set per person, respected by
+	// every venue. A user who never chose gets the defaults: every category
+	// by e-mail and push, SMS only for `class_changes` and `venue_messages`,
+	// `offers` off on every channel (opt-in), no caps, quiet hours off
+	// (22:00 to 07:00, the venue's zone). `updated_at` is null until the
+	// first change.
+	// What a choice does. A channel switched off for a category is the
+	// availability reason `user_opted_out` for that person, and a message of
+	// that category is recorded skipped for them with that reason. The
+	// messages of this version are `class_changes` (cancel, edit,
+	// substitute, restore), `attendance` (attendance corrections) and
+	// `venue_messages` (front-desk contact). Quiet hours and frequency caps
+	// are kept for the categories that can wait (`reminders`, `offers`,
+	// `community`, `memberships`); operational messages, which staff send
+	// about a specific change, are never held back by them.
+	//
+	// GET /me/notification-preferences
+	GetMyNotificationPreferences(ctx context.Context) (*MeNotificationPreferencesResponse, error)
 	// GetVenue invokes getVenue operation.
 	//
 	// Contact and place, active brands, active locations with their active
@@ -1119,6 +1143,18 @@ type Invoker interface {
 	//
 	// PATCH /me
 	UpdateMe(ctx context.Context, request *MeUpdateRequest) (*MeResponse, error)
+	// UpdateMyNotificationPreferences invokes updateMyNotificationPreferences operation.
+	//
+	// Bearer only; `Idempotency-Key` required. A partial change: only the
+	// categories, channels and quiet-hour fields sent change. An unknown
+	// category is 400 `VALIDATION_ERROR` with `details.parameter`
+	// `categories.<name>`; `max_per_day` is 1 to 100 or null (no cap);
+	// `quiet_hours.start` and `end` are clock times HH:MM and `timezone` an
+	// IANA zone (empty: each venue's zone). A refused change changes nothing.
+	// Answers the whole preferences.
+	//
+	// PATCH /me/notification-preferences
+	UpdateMyNotificationPreferences(ctx context.Context, request *MeNotificationPreferencesPatch, params UpdateMyNotificationPreferencesParams) (*MeNotificationPreferencesResponse, error)
 	// UpdateWebhookSubscription invokes updateWebhookSubscription operation.
 	//
 	// Sends only the fields to change (an empty body is 400
@@ -6171,6 +6207,94 @@ func (c *Client) sendGetMyFeatures(ctx context.Context, params GetMyFeaturesPara
 	return result, nil
 }
 
+// GetMyNotificationPreferences invokes getMyNotificationPreferences operation.
+//
+// Bearer only. The ten categories (`class_changes`,
+// `booking_confirmations`, `waitlist`, `reminders`, `attendance`,
+// `venue_messages`, `payments`, `memberships`, `offers`, `community`),
+// each with `email`, `sms`, `push` and `max_per_day` (a frequency cap,
+// null for none), and the quiet hours. One set per person, respected by
+// every venue. A user who never chose gets the defaults: every category
+// by e-mail and push, SMS only for `class_changes` and `venue_messages`,
+// `offers` off on every channel (opt-in), no caps, quiet hours off
+// (22:00 to 07:00, the venue's zone). `updated_at` is null until the
+// first change.
+// What a choice does. A channel switched off for a category is the
+// availability reason `user_opted_out` for that person, and a message of
+// that category is recorded skipped for them with that reason. The
+// messages of this version are `class_changes` (cancel, edit,
+// substitute, restore), `attendance` (attendance corrections) and
+// `venue_messages` (front-desk contact). Quiet hours and frequency caps
+// are kept for the categories that can wait (`reminders`, `offers`,
+// `community`, `memberships`); operational messages, which staff send
+// about a specific change, are never held back by them.
+//
+// GET /me/notification-preferences
+func (c *Client) GetMyNotificationPreferences(ctx context.Context) (*MeNotificationPreferencesResponse, error) {
+	res, err := c.sendGetMyNotificationPreferences(ctx)
+	return res, err
+}
+
+func (c *Client) sendGetMyNotificationPreferences(ctx context.Context) (res *MeNotificationPreferencesResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/notification-preferences"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetMyNotificationPreferencesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetMyNotificationPreferencesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetVenue invokes getVenue operation.
 //
 // Contact and place, active brands, active locations with their active
@@ -10178,6 +10302,98 @@ func (c *Client) sendUpdateMe(ctx context.Context, request *MeUpdateRequest) (re
 	defer body.Close()
 
 	result, err := decodeUpdateMeResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// UpdateMyNotificationPreferences invokes updateMyNotificationPreferences operation.
+//
+// Bearer only; `Idempotency-Key` required. A partial change: only the
+// categories, channels and quiet-hour fields sent change. An unknown
+// category is 400 `VALIDATION_ERROR` with `details.parameter`
+// `categories.<name>`; `max_per_day` is 1 to 100 or null (no cap);
+// `quiet_hours.start` and `end` are clock times HH:MM and `timezone` an
+// IANA zone (empty: each venue's zone). A refused change changes nothing.
+// Answers the whole preferences.
+//
+// PATCH /me/notification-preferences
+func (c *Client) UpdateMyNotificationPreferences(ctx context.Context, request *MeNotificationPreferencesPatch, params UpdateMyNotificationPreferencesParams) (*MeNotificationPreferencesResponse, error) {
+	res, err := c.sendUpdateMyNotificationPreferences(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendUpdateMyNotificationPreferences(ctx context.Context, request *MeNotificationPreferencesPatch, params UpdateMyNotificationPreferencesParams) (res *MeNotificationPreferencesResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/notification-preferences"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUpdateMyNotificationPreferencesRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, UpdateMyNotificationPreferencesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUpdateMyNotificationPreferencesResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

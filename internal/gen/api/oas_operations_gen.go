@@ -61,6 +61,7 @@ const (
 	GetMemberClassOperation                        OperationName = "GetMemberClass"
 	GetMyEntitlementsOperation                     OperationName = "GetMyEntitlements"
 	GetMyFeaturesOperation                         OperationName = "GetMyFeatures"
+	GetMyNotificationPreferencesOperation          OperationName = "GetMyNotificationPreferences"
 	GetVenueOperation                              OperationName = "GetVenue"
 	GetVenueAffinitiesOperation                    OperationName = "GetVenueAffinities"
 	GetVenueBrandOperation                         OperationName = "GetVenueBrand"
@@ -97,5 +98,6 @@ const (
 	SubstituteAdminScheduleInstructorOperation     OperationName = "SubstituteAdminScheduleInstructor"
 	UpdateAdminScheduleItemOperation               OperationName = "UpdateAdminScheduleItem"
 	UpdateMeOperation                              OperationName = "UpdateMe"
+	UpdateMyNotificationPreferencesOperation       OperationName = "UpdateMyNotificationPreferences"
 	UpdateWebhookSubscriptionOperation             OperationName = "UpdateWebhookSubscription"
 )

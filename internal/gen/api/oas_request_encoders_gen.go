@@ -560,6 +560,20 @@ func encodeUpdateMeRequest(
 	return nil
 }
 
+func encodeUpdateMyNotificationPreferencesRequest(
+	req *MeNotificationPreferencesPatch,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeUpdateWebhookSubscriptionRequest(
 	req *WebhookUpdateRequest,
 	r *http.Request,

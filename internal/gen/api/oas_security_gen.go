@@ -191,6 +191,7 @@ var operationRolesBearerAuth = map[string][]string{
 	GetMemberClassOperation:                        []string{},
 	GetMyEntitlementsOperation:                     []string{},
 	GetMyFeaturesOperation:                         []string{},
+	GetMyNotificationPreferencesOperation:          []string{},
 	GetVenueAffinitiesOperation:                    []string{},
 	GetVenueJoinOperation:                          []string{},
 	GetWebhookSubscriptionOperation:                []string{},
@@ -214,6 +215,7 @@ var operationRolesBearerAuth = map[string][]string{
 	SubstituteAdminScheduleInstructorOperation:     []string{},
 	UpdateAdminScheduleItemOperation:               []string{},
 	UpdateMeOperation:                              []string{},
+	UpdateMyNotificationPreferencesOperation:       []string{},
 	UpdateWebhookSubscriptionOperation:             []string{},
 }
 

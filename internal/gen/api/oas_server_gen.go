@@ -717,6 +717,30 @@ type Handler interface {
 	//
 	// GET /me/features
 	GetMyFeatures(ctx context.Context, params GetMyFeaturesParams) (*FeaturesResponse, error)
+	// GetMyNotificationPreferences implements getMyNotificationPreferences operation.
+	//
+	// Bearer only. The ten categories (`class_changes`,
+	// `booking_confirmations`, `waitlist`, `reminders`, `attendance`,
+	// `venue_messages`, `payments`, `memberships`, `offers`, `community`),
+	// each with `email`, `sms`, `push` and `max_per_day` (a frequency cap,
+	// null for none), and the quiet hours. One set per person, respected by
+	// every venue. A user who never chose gets the defaults: every category
+	// by e-mail and push, SMS only for `class_changes` and `venue_messages`,
+	// `offers` off on every channel (opt-in), no caps, quiet hours off
+	// (22:00 to 07:00, the venue's zone). `updated_at` is null until the
+	// first change.
+	// What a choice does. A channel switched off for a category is the
+	// availability reason `user_opted_out` for that person, and a message of
+	// that category is recorded skipped for them with that reason. The
+	// messages of this version are `class_changes` (cancel, edit,
+	// substitute, restore), `attendance` (attendance corrections) and
+	// `venue_messages` (front-desk contact). Quiet hours and frequency caps
+	// are kept for the categories that can wait (`reminders`, `offers`,
+	// `community`, `memberships`); operational messages, which staff send
+	// about a specific change, are never held back by them.
+	//
+	// GET /me/notification-preferences
+	GetMyNotificationPreferences(ctx context.Context) (*MeNotificationPreferencesResponse, error)
 	// GetVenue implements getVenue operation.
 	//
 	// Contact and place, active brands, active locations with their active
@@ -1106,6 +1130,18 @@ type Handler interface {
 	//
 	// PATCH /me
 	UpdateMe(ctx context.Context, req *MeUpdateRequest) (*MeResponse, error)
+	// UpdateMyNotificationPreferences implements updateMyNotificationPreferences operation.
+	//
+	// Bearer only; `Idempotency-Key` required. A partial change: only the
+	// categories, channels and quiet-hour fields sent change. An unknown
+	// category is 400 `VALIDATION_ERROR` with `details.parameter`
+	// `categories.<name>`; `max_per_day` is 1 to 100 or null (no cap);
+	// `quiet_hours.start` and `end` are clock times HH:MM and `timezone` an
+	// IANA zone (empty: each venue's zone). A refused change changes nothing.
+	// Answers the whole preferences.
+	//
+	// PATCH /me/notification-preferences
+	UpdateMyNotificationPreferences(ctx context.Context, req *MeNotificationPreferencesPatch, params UpdateMyNotificationPreferencesParams) (*MeNotificationPreferencesResponse, error)
 	// UpdateWebhookSubscription implements updateWebhookSubscription operation.
 	//
 	// Sends only the fields to change (an empty body is 400
