@@ -112,7 +112,9 @@ func book(ctx context.Context, c *ent.Client, a Actor, r Request, now time.Time)
 	}
 	ps, err := memberPasses(ctx, c, a.Member.ID, r.PassID)
 	if err != nil {
-		return nil, err
+		// The passes come with their brand and class-type restrictions: without
+		// them no pass can be shown to allow the class.
+		return nil, withCause(errRestrictionUnverify, err)
 	}
 	p, err := choosePass(ps, ci, r.PassID != nil)
 	if err != nil {

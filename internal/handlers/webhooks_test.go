@@ -237,12 +237,15 @@ func TestWebhookDeliveryHistory(t *testing.T) {
 	require.Equal(t, api.WebhookDeliveryStatusPending, rep.Data.Status)
 	require.Equal(t, webhookdelivery.StatusFailed, e.db().WebhookDelivery.GetX(e.op, first.ID).Status)
 	require.Equal(t, jobsBefore+1, e.jobs(t))
+	require.Equal(t, 1, e.db().AuditLog.Query().Where(auditlog.Action("webhook.replay"),
+		auditlog.Target("webhook_subscription:"+sub.ID.String())).CountX(e.op), "the replay is audited")
 	// The same key again replays the answer: no second delivery.
 	again, err := e.admin.ReplayWebhookDelivery(e.ctx, api.ReplayWebhookDeliveryParams{ID: sub.ID, DeliveryID: first.ID,
 		IdempotencyKey: api.NewOptString("replay-1")})
 	require.NoError(t, err)
 	require.Equal(t, rep.Data.ID, again.Data.ID)
 	require.Equal(t, jobsBefore+1, e.jobs(t))
+	require.Equal(t, 1, e.db().AuditLog.Query().Where(auditlog.Action("webhook.replay")).CountX(e.op), "a replayed answer audits nothing")
 
 	// Ping: a webhook.ping delivery to this subscription only.
 	ping, err := e.admin.PingWebhookSubscription(e.ctx, api.PingWebhookSubscriptionParams{ID: sub.ID})

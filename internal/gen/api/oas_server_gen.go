@@ -883,7 +883,10 @@ type Handler interface {
 	// (the venue's time zone gives the days), else 400 `VALIDATION_ERROR`.
 	// Cursor pagination: `limit` 1 to 100 (default 20); `after` is the previous
 	// page's `meta.next_cursor` (a tampered or foreign cursor is 400
-	// `VALIDATION_ERROR` with `details.parameter` `after`).
+	// `VALIDATION_ERROR` with `details.parameter` `after`). A user's list
+	// only: the contract names no key scope for it, so an API key is 401
+	// (integrations read one booking with `read:bookings`). Naming a venue the
+	// user does not belong to gives an empty list.
 	//
 	// GET /bookings
 	ListBookings(ctx context.Context, params ListBookingsParams) (*BookingListResponse, error)
