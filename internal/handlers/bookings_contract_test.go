@@ -15,8 +15,9 @@ import (
 	"github.com/venueplatform/venue/internal/scope"
 )
 
-// TestBookingWatchCrossVenue: live-watch admission of another user's or
-// another venue's booking is 404 like an unknown id, and admits nobody.
+// TestBookingWatchCrossVenue: live-watch admission, reading and cancelling
+// of another user's or another venue's booking are 404 like an unknown id,
+// and change nothing.
 func TestBookingWatchCrossVenue(t *testing.T) {
 	e := newBookEnv(t, "studio")
 	ctx := context.Background()
@@ -42,6 +43,15 @@ func TestBookingWatchCrossVenue(t *testing.T) {
 	requireCode(t, err, http.StatusNotFound, "NOT_FOUND")
 	_, err = ana.c.AdmitBookingWatch(ctx, api.AdmitBookingWatchParams{ID: theirs.Data.ID})
 	requireCode(t, err, http.StatusNotFound, "NOT_FOUND")
+	// Reading and cancelling across venues are 404 too, and change nothing.
+	_, err = dee.c.GetBooking(ctx, api.GetBookingParams{ID: mine.Data.ID})
+	requireCode(t, err, http.StatusNotFound, "NOT_FOUND")
+	_, err = dee.c.CancelBooking(ctx, api.CancelBookingParams{ID: mine.Data.ID})
+	requireCode(t, err, http.StatusNotFound, "NOT_FOUND")
+	_, err = ana.c.CancelBooking(ctx, api.CancelBookingParams{ID: theirs.Data.ID})
+	requireCode(t, err, http.StatusNotFound, "NOT_FOUND")
+	require.Equal(t, entbooking.StatusConfirmed, e.client.Booking.GetX(e.op, mine.Data.ID).Status)
+	require.Equal(t, entbooking.StatusConfirmed, e.client.Booking.GetX(b.op, theirs.Data.ID).Status)
 	require.Nil(t, e.client.Booking.GetX(e.op, mine.Data.ID).WatchAdmittedAt)
 	require.Nil(t, e.client.Booking.GetX(b.op, theirs.Data.ID).WatchAdmittedAt)
 
