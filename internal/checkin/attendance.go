@@ -59,7 +59,7 @@ func Attendance(ctx context.Context, client *ent.Client, classID, bookingID uuid
 		}
 	}
 	for _, ch := range notify.Channels {
-		e, err := notify.BookingsAvailability(ctx, client, []uuid.UUID{bookingID}, ch)
+		e, err := notify.BookingsAvailabilityFor(ctx, client, []uuid.UUID{bookingID}, ch, notify.ActionAttendance)
 		if err != nil {
 			e = notify.AvailabilityError().Clients.Get(ch)
 		}

@@ -94,6 +94,12 @@ func Availability(ctx context.Context, client *ent.Client, ids []uuid.UUID, acti
 // BookingsAvailability is the availability of ch for the members of chosen bookings (the
 // front desk's contact), as one clients entry.
 func BookingsAvailability(ctx context.Context, client *ent.Client, bookingIDs []uuid.UUID, ch Channel) (Entry, error) {
+	return BookingsAvailabilityFor(ctx, client, bookingIDs, ch, ActionContact)
+}
+
+// BookingsAvailabilityFor is BookingsAvailability for the messages of action (its category
+// decides which of the members' preferences apply).
+func BookingsAvailabilityFor(ctx context.Context, client *ent.Client, bookingIDs []uuid.UUID, ch Channel, action Action) (Entry, error) {
 	venue, err := venueChannels(ctx, client)
 	if err != nil {
 		return Entry{}, err
@@ -102,7 +108,7 @@ func BookingsAvailability(ctx context.Context, client *ent.Client, bookingIDs []
 	if err != nil {
 		return Entry{}, err
 	}
-	return entryFor(ActionContact, Clients, ch, venue, rs), nil
+	return entryFor(action, Clients, ch, venue, rs), nil
 }
 
 // AvailabilityError is the entry set of an action whose availability could not be computed.

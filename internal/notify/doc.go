@@ -43,8 +43,11 @@
 //     bookings a cancellation had cancelled), or no instructor assigned.
 //  4. per recipient (gate contact): no_contact (no e-mail or phone on the account),
 //     invalid_contact (an address that cannot be sent to), user_opted_out (a
-//     NotificationOptOut row for the member and channel), no_registered_device (push without an
-//     enabled PushDevice). The entry is available when at least one recipient is reachable;
+//     NotificationOptOut row for the member and channel, or the person's
+//     NotificationPreference switching the channel off for the message's category: schedule
+//     actions are class_changes, attendance corrections attendance, contact venue_messages;
+//     see CategoryOfAction and CategoryOfKind), no_registered_device (push without an
+//     enabled PushDevice; POST /me/push-token registers them, RegisterDevice). The entry is available when at least one recipient is reachable;
 //     reachable + blocked = total, and when none is reachable reason_code is the most frequent
 //     blocking reason.
 //
