@@ -135,7 +135,11 @@ func book(ctx context.Context, c *ent.Client, a Actor, r Request, now time.Time)
 		}
 		create.SetStatus(entbooking.StatusConfirmed).SetClipCharged(charged)
 	} else {
-		create.SetStatus(entbooking.StatusWaitlisted).SetWaitlistPosition(cl.WaitlistCount + 1)
+		pos, err := nextWaitlistPosition(ctx, c, cl)
+		if err != nil {
+			return nil, err
+		}
+		create.SetStatus(entbooking.StatusWaitlisted).SetWaitlistPosition(pos)
 		typ = events.BookingWaitlisted
 	}
 	b, err := create.Save(ctx)
@@ -204,4 +208,20 @@ func nilIfEmpty(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+// nextWaitlistPosition is the rank a new waitlist place of cl (locked) takes:
+// after the ranked places. The class's waitlist count includes unranked
+// (imported) places, which wait behind the ranked ones, so it counts them
+// only when there are any.
+func nextWaitlistPosition(ctx context.Context, c *ent.Client, cl *ent.ClassInstance) (int, error) {
+	if cl.WaitlistCount == 0 {
+		return 1, nil
+	}
+	n, err := c.Booking.Query().Where(entbooking.ClassInstanceID(cl.ID), entbooking.StatusEQ(entbooking.StatusWaitlisted),
+		entbooking.WaitlistPositionNotNil()).Count(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("booking: waitlist position: %w", err)
+	}
+	return n + 1, nil
 }
