@@ -157,3 +157,31 @@ func TestAdminScheduleBulkLimits(t *testing.T) {
 	requireErr(t, err, http.StatusBadRequest, "VALIDATION_ERROR")
 	require.Equal(t, classinstance.StatusScheduled, e.class(t, ids[100]).Status)
 }
+
+// TestAdminScheduleBulkTimezone: a bulk edit's clock times are read in the
+// time zone the request names (else the venue's); an unknown zone is 400
+// naming time.timezone and changes nothing.
+func TestAdminScheduleBulkTimezone(t *testing.T) {
+	e := newSchedEnv(t)
+	w := e.keyClient(t, e.writeKey)
+	before := e.class(t, e.onlineClass)
+	_, err := w.BulkEditAdminSchedule(e.ctx, &api.AdminScheduleBulkEditRequest{InstanceIds: []uuid.UUID{e.onlineClass},
+		Time: api.NewOptAdminScheduleBulkTime(api.AdminScheduleBulkTime{Start: "09:00", End: "10:00",
+			Timezone: api.NewOptString("Mars/Olympus_Mons")})}, api.BulkEditAdminScheduleParams{})
+	es := requireErr(t, err, http.StatusBadRequest, "VALIDATION_ERROR")
+	require.Equal(t, "time.timezone", es.Response.Error.Details.Parameter.Value)
+	require.True(t, before.StartTime.Equal(e.class(t, e.onlineClass).StartTime))
+
+	ny, err := time.LoadLocation("America/New_York")
+	require.NoError(t, err)
+	res, err := w.BulkEditAdminSchedule(e.ctx, &api.AdminScheduleBulkEditRequest{InstanceIds: []uuid.UUID{e.onlineClass},
+		Time: api.NewOptAdminScheduleBulkTime(api.AdminScheduleBulkTime{Start: "09:00", End: "10:00",
+			Timezone: api.NewOptString("America/New_York")})}, api.BulkEditAdminScheduleParams{})
+	require.NoError(t, err)
+	require.Equal(t, 1, res.Data.Succeeded)
+	start := e.class(t, e.onlineClass).StartTime.In(ny)
+	require.Equal(t, 9, start.Hour())
+	require.Zero(t, start.Minute())
+	require.Equal(t, time.Hour, e.class(t, e.onlineClass).EndTime.Sub(e.class(t, e.onlineClass).StartTime))
+	require.NotEqual(t, 9, e.class(t, e.onlineClass).StartTime.In(e.loc).Hour(), "not the venue's 09:00")
+}
