@@ -89,6 +89,11 @@ func TestDiscoverySummariesPagesAndFailures(t *testing.T) {
 	counts, err := c.GetDiscoveryCounts(ctx, api.GetDiscoveryCountsParams{Date: date})
 	require.NoError(t, err)
 	require.Equal(t, 3, counts.Data.Classes, "unlisted and empty venues are not counted")
+	// Unlisted keeps a venue out of the directory and discovery, not off its
+	// own pages: its slug still serves its schedule (a venue's own site).
+	own, err := c.GetVenueSchedule(ctx, api.GetVenueScheduleParams{Slug: "hidden", From: api.NewOptDate(date), To: api.NewOptDate(date)})
+	require.NoError(t, err)
+	require.Len(t, own.Data, 1)
 
 	// One venue's summary fails: the page is served without it and says so.
 	restore := handlers.SetDiscoveryFault(func(slug string) error {
