@@ -32,6 +32,8 @@ type Booking struct {
 	ImportRef *string `json:"import_ref,omitempty"`
 	// SHA-256 (hex) of the venue, principal and Idempotency-Key of the request that made the booking; null without a key.
 	RequestKey *string `json:"request_key,omitempty"`
+	// SHA-256 (hex) of the venue, principal and Idempotency-Key of the request that cancelled the booking; null without a key.
+	CancelRequestKey *string `json:"cancel_request_key,omitempty"`
 	// MemberID holds the value of the "member_id" field.
 	MemberID uuid.UUID `json:"member_id,omitempty"`
 	// ClassInstanceID holds the value of the "class_instance_id" field.
@@ -136,7 +138,7 @@ func (*Booking) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case booking.FieldWaitlistPosition, booking.FieldLateCancelFeeMinor:
 			values[i] = new(sql.NullInt64)
-		case booking.FieldImportRef, booking.FieldRequestKey, booking.FieldStatus, booking.FieldBookedVia, booking.FieldCancelReason, booking.FieldFeeStatus:
+		case booking.FieldImportRef, booking.FieldRequestKey, booking.FieldCancelRequestKey, booking.FieldStatus, booking.FieldBookedVia, booking.FieldCancelReason, booking.FieldFeeStatus:
 			values[i] = new(sql.NullString)
 		case booking.FieldCreatedAt, booking.FieldUpdatedAt, booking.FieldCancelledAt, booking.FieldCheckedInAt, booking.FieldPromotedAt, booking.FieldWatchAdmittedAt:
 			values[i] = new(sql.NullTime)
@@ -194,6 +196,13 @@ func (_m *Booking) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.RequestKey = new(string)
 				*_m.RequestKey = value.String
+			}
+		case booking.FieldCancelRequestKey:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field cancel_request_key", values[i])
+			} else if value.Valid {
+				_m.CancelRequestKey = new(string)
+				*_m.CancelRequestKey = value.String
 			}
 		case booking.FieldMemberID:
 			if value, ok := values[i].(*uuid.UUID); !ok {
@@ -361,6 +370,11 @@ func (_m *Booking) String() string {
 	builder.WriteString(", ")
 	if v := _m.RequestKey; v != nil {
 		builder.WriteString("request_key=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.CancelRequestKey; v != nil {
+		builder.WriteString("cancel_request_key=")
 		builder.WriteString(*v)
 	}
 	builder.WriteString(", ")

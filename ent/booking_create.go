@@ -90,6 +90,20 @@ func (_c *BookingCreate) SetNillableRequestKey(v *string) *BookingCreate {
 	return _c
 }
 
+// SetCancelRequestKey sets the "cancel_request_key" field.
+func (_c *BookingCreate) SetCancelRequestKey(v string) *BookingCreate {
+	_c.mutation.SetCancelRequestKey(v)
+	return _c
+}
+
+// SetNillableCancelRequestKey sets the "cancel_request_key" field if the given value is not nil.
+func (_c *BookingCreate) SetNillableCancelRequestKey(v *string) *BookingCreate {
+	if v != nil {
+		_c.SetCancelRequestKey(*v)
+	}
+	return _c
+}
+
 // SetMemberID sets the "member_id" field.
 func (_c *BookingCreate) SetMemberID(v uuid.UUID) *BookingCreate {
 	_c.mutation.SetMemberID(v)
@@ -394,6 +408,11 @@ func (_c *BookingCreate) check() error {
 			return &ValidationError{Name: "request_key", err: fmt.Errorf(`ent: validator failed for field "Booking.request_key": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.CancelRequestKey(); ok {
+		if err := booking.CancelRequestKeyValidator(v); err != nil {
+			return &ValidationError{Name: "cancel_request_key", err: fmt.Errorf(`ent: validator failed for field "Booking.cancel_request_key": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.MemberID(); !ok {
 		return &ValidationError{Name: "member_id", err: errors.New(`ent: missing required field "Booking.member_id"`)}
 	}
@@ -496,6 +515,10 @@ func (_c *BookingCreate) createSpec() (*Booking, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.RequestKey(); ok {
 		_spec.SetField(booking.FieldRequestKey, field.TypeString, value)
 		_node.RequestKey = &value
+	}
+	if value, ok := _c.mutation.CancelRequestKey(); ok {
+		_spec.SetField(booking.FieldCancelRequestKey, field.TypeString, value)
+		_node.CancelRequestKey = &value
 	}
 	if value, ok := _c.mutation.Status(); ok {
 		_spec.SetField(booking.FieldStatus, field.TypeEnum, value)
@@ -688,6 +711,24 @@ func (u *BookingUpsert) UpdateImportRef() *BookingUpsert {
 // ClearImportRef clears the value of the "import_ref" field.
 func (u *BookingUpsert) ClearImportRef() *BookingUpsert {
 	u.SetNull(booking.FieldImportRef)
+	return u
+}
+
+// SetCancelRequestKey sets the "cancel_request_key" field.
+func (u *BookingUpsert) SetCancelRequestKey(v string) *BookingUpsert {
+	u.Set(booking.FieldCancelRequestKey, v)
+	return u
+}
+
+// UpdateCancelRequestKey sets the "cancel_request_key" field to the value that was provided on create.
+func (u *BookingUpsert) UpdateCancelRequestKey() *BookingUpsert {
+	u.SetExcluded(booking.FieldCancelRequestKey)
+	return u
+}
+
+// ClearCancelRequestKey clears the value of the "cancel_request_key" field.
+func (u *BookingUpsert) ClearCancelRequestKey() *BookingUpsert {
+	u.SetNull(booking.FieldCancelRequestKey)
 	return u
 }
 
@@ -1020,6 +1061,27 @@ func (u *BookingUpsertOne) UpdateImportRef() *BookingUpsertOne {
 func (u *BookingUpsertOne) ClearImportRef() *BookingUpsertOne {
 	return u.Update(func(s *BookingUpsert) {
 		s.ClearImportRef()
+	})
+}
+
+// SetCancelRequestKey sets the "cancel_request_key" field.
+func (u *BookingUpsertOne) SetCancelRequestKey(v string) *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.SetCancelRequestKey(v)
+	})
+}
+
+// UpdateCancelRequestKey sets the "cancel_request_key" field to the value that was provided on create.
+func (u *BookingUpsertOne) UpdateCancelRequestKey() *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.UpdateCancelRequestKey()
+	})
+}
+
+// ClearCancelRequestKey clears the value of the "cancel_request_key" field.
+func (u *BookingUpsertOne) ClearCancelRequestKey() *BookingUpsertOne {
+	return u.Update(func(s *BookingUpsert) {
+		s.ClearCancelRequestKey()
 	})
 }
 
@@ -1559,6 +1621,27 @@ func (u *BookingUpsertBulk) UpdateImportRef() *BookingUpsertBulk {
 func (u *BookingUpsertBulk) ClearImportRef() *BookingUpsertBulk {
 	return u.Update(func(s *BookingUpsert) {
 		s.ClearImportRef()
+	})
+}
+
+// SetCancelRequestKey sets the "cancel_request_key" field.
+func (u *BookingUpsertBulk) SetCancelRequestKey(v string) *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.SetCancelRequestKey(v)
+	})
+}
+
+// UpdateCancelRequestKey sets the "cancel_request_key" field to the value that was provided on create.
+func (u *BookingUpsertBulk) UpdateCancelRequestKey() *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.UpdateCancelRequestKey()
+	})
+}
+
+// ClearCancelRequestKey clears the value of the "cancel_request_key" field.
+func (u *BookingUpsertBulk) ClearCancelRequestKey() *BookingUpsertBulk {
+	return u.Update(func(s *BookingUpsert) {
+		s.ClearCancelRequestKey()
 	})
 }
 

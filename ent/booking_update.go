@@ -58,6 +58,26 @@ func (_u *BookingUpdate) ClearImportRef() *BookingUpdate {
 	return _u
 }
 
+// SetCancelRequestKey sets the "cancel_request_key" field.
+func (_u *BookingUpdate) SetCancelRequestKey(v string) *BookingUpdate {
+	_u.mutation.SetCancelRequestKey(v)
+	return _u
+}
+
+// SetNillableCancelRequestKey sets the "cancel_request_key" field if the given value is not nil.
+func (_u *BookingUpdate) SetNillableCancelRequestKey(v *string) *BookingUpdate {
+	if v != nil {
+		_u.SetCancelRequestKey(*v)
+	}
+	return _u
+}
+
+// ClearCancelRequestKey clears the value of the "cancel_request_key" field.
+func (_u *BookingUpdate) ClearCancelRequestKey() *BookingUpdate {
+	_u.mutation.ClearCancelRequestKey()
+	return _u
+}
+
 // SetMemberID sets the "member_id" field.
 func (_u *BookingUpdate) SetMemberID(v uuid.UUID) *BookingUpdate {
 	_u.mutation.SetMemberID(v)
@@ -415,6 +435,11 @@ func (_u *BookingUpdate) check() error {
 			return &ValidationError{Name: "import_ref", err: fmt.Errorf(`ent: validator failed for field "Booking.import_ref": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.CancelRequestKey(); ok {
+		if err := booking.CancelRequestKeyValidator(v); err != nil {
+			return &ValidationError{Name: "cancel_request_key", err: fmt.Errorf(`ent: validator failed for field "Booking.cancel_request_key": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Status(); ok {
 		if err := booking.StatusValidator(v); err != nil {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "Booking.status": %w`, err)}
@@ -480,6 +505,12 @@ func (_u *BookingUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.RequestKeyCleared() {
 		_spec.ClearField(booking.FieldRequestKey, field.TypeString)
+	}
+	if value, ok := _u.mutation.CancelRequestKey(); ok {
+		_spec.SetField(booking.FieldCancelRequestKey, field.TypeString, value)
+	}
+	if _u.mutation.CancelRequestKeyCleared() {
+		_spec.ClearField(booking.FieldCancelRequestKey, field.TypeString)
 	}
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(booking.FieldStatus, field.TypeEnum, value)
@@ -677,6 +708,26 @@ func (_u *BookingUpdateOne) SetNillableImportRef(v *string) *BookingUpdateOne {
 // ClearImportRef clears the value of the "import_ref" field.
 func (_u *BookingUpdateOne) ClearImportRef() *BookingUpdateOne {
 	_u.mutation.ClearImportRef()
+	return _u
+}
+
+// SetCancelRequestKey sets the "cancel_request_key" field.
+func (_u *BookingUpdateOne) SetCancelRequestKey(v string) *BookingUpdateOne {
+	_u.mutation.SetCancelRequestKey(v)
+	return _u
+}
+
+// SetNillableCancelRequestKey sets the "cancel_request_key" field if the given value is not nil.
+func (_u *BookingUpdateOne) SetNillableCancelRequestKey(v *string) *BookingUpdateOne {
+	if v != nil {
+		_u.SetCancelRequestKey(*v)
+	}
+	return _u
+}
+
+// ClearCancelRequestKey clears the value of the "cancel_request_key" field.
+func (_u *BookingUpdateOne) ClearCancelRequestKey() *BookingUpdateOne {
+	_u.mutation.ClearCancelRequestKey()
 	return _u
 }
 
@@ -1050,6 +1101,11 @@ func (_u *BookingUpdateOne) check() error {
 			return &ValidationError{Name: "import_ref", err: fmt.Errorf(`ent: validator failed for field "Booking.import_ref": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.CancelRequestKey(); ok {
+		if err := booking.CancelRequestKeyValidator(v); err != nil {
+			return &ValidationError{Name: "cancel_request_key", err: fmt.Errorf(`ent: validator failed for field "Booking.cancel_request_key": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Status(); ok {
 		if err := booking.StatusValidator(v); err != nil {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "Booking.status": %w`, err)}
@@ -1132,6 +1188,12 @@ func (_u *BookingUpdateOne) sqlSave(ctx context.Context) (_node *Booking, err er
 	}
 	if _u.mutation.RequestKeyCleared() {
 		_spec.ClearField(booking.FieldRequestKey, field.TypeString)
+	}
+	if value, ok := _u.mutation.CancelRequestKey(); ok {
+		_spec.SetField(booking.FieldCancelRequestKey, field.TypeString, value)
+	}
+	if _u.mutation.CancelRequestKeyCleared() {
+		_spec.ClearField(booking.FieldCancelRequestKey, field.TypeString)
 	}
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(booking.FieldStatus, field.TypeEnum, value)

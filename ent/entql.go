@@ -215,6 +215,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			booking.FieldOrganizationID:     {Type: field.TypeUUID, Column: booking.FieldOrganizationID},
 			booking.FieldImportRef:          {Type: field.TypeString, Column: booking.FieldImportRef},
 			booking.FieldRequestKey:         {Type: field.TypeString, Column: booking.FieldRequestKey},
+			booking.FieldCancelRequestKey:   {Type: field.TypeString, Column: booking.FieldCancelRequestKey},
 			booking.FieldMemberID:           {Type: field.TypeUUID, Column: booking.FieldMemberID},
 			booking.FieldClassInstanceID:    {Type: field.TypeUUID, Column: booking.FieldClassInstanceID},
 			booking.FieldPassID:             {Type: field.TypeUUID, Column: booking.FieldPassID},
@@ -3142,6 +3143,11 @@ func (f *BookingFilter) WhereImportRef(p entql.StringP) {
 // WhereRequestKey applies the entql string predicate on the request_key field.
 func (f *BookingFilter) WhereRequestKey(p entql.StringP) {
 	f.Where(p.Field(booking.FieldRequestKey))
+}
+
+// WhereCancelRequestKey applies the entql string predicate on the cancel_request_key field.
+func (f *BookingFilter) WhereCancelRequestKey(p entql.StringP) {
+	f.Where(p.Field(booking.FieldCancelRequestKey))
 }
 
 // WhereMemberID applies the entql [16]byte predicate on the member_id field.

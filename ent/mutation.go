@@ -5873,6 +5873,7 @@ type BookingMutation struct {
 	updated_at               *time.Time
 	import_ref               *string
 	request_key              *string
+	cancel_request_key       *string
 	status                   *booking.Status
 	waitlist_position        *int
 	addwaitlist_position     *int
@@ -6208,6 +6209,55 @@ func (m *BookingMutation) RequestKeyCleared() bool {
 func (m *BookingMutation) ResetRequestKey() {
 	m.request_key = nil
 	delete(m.clearedFields, booking.FieldRequestKey)
+}
+
+// SetCancelRequestKey sets the "cancel_request_key" field.
+func (m *BookingMutation) SetCancelRequestKey(s string) {
+	m.cancel_request_key = &s
+}
+
+// CancelRequestKey returns the value of the "cancel_request_key" field in the mutation.
+func (m *BookingMutation) CancelRequestKey() (r string, exists bool) {
+	v := m.cancel_request_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCancelRequestKey returns the old "cancel_request_key" field's value of the Booking entity.
+// If the Booking object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BookingMutation) OldCancelRequestKey(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCancelRequestKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCancelRequestKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCancelRequestKey: %w", err)
+	}
+	return oldValue.CancelRequestKey, nil
+}
+
+// ClearCancelRequestKey clears the value of the "cancel_request_key" field.
+func (m *BookingMutation) ClearCancelRequestKey() {
+	m.cancel_request_key = nil
+	m.clearedFields[booking.FieldCancelRequestKey] = struct{}{}
+}
+
+// CancelRequestKeyCleared returns if the "cancel_request_key" field was cleared in this mutation.
+func (m *BookingMutation) CancelRequestKeyCleared() bool {
+	_, ok := m.clearedFields[booking.FieldCancelRequestKey]
+	return ok
+}
+
+// ResetCancelRequestKey resets all changes to the "cancel_request_key" field.
+func (m *BookingMutation) ResetCancelRequestKey() {
+	m.cancel_request_key = nil
+	delete(m.clearedFields, booking.FieldCancelRequestKey)
 }
 
 // SetMemberID sets the "member_id" field.
@@ -7028,7 +7078,7 @@ func (m *BookingMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *BookingMutation) Fields() []string {
-	fields := make([]string, 0, 19)
+	fields := make([]string, 0, 20)
 	if m.created_at != nil {
 		fields = append(fields, booking.FieldCreatedAt)
 	}
@@ -7043,6 +7093,9 @@ func (m *BookingMutation) Fields() []string {
 	}
 	if m.request_key != nil {
 		fields = append(fields, booking.FieldRequestKey)
+	}
+	if m.cancel_request_key != nil {
+		fields = append(fields, booking.FieldCancelRequestKey)
 	}
 	if m.member != nil {
 		fields = append(fields, booking.FieldMemberID)
@@ -7104,6 +7157,8 @@ func (m *BookingMutation) Field(name string) (ent.Value, bool) {
 		return m.ImportRef()
 	case booking.FieldRequestKey:
 		return m.RequestKey()
+	case booking.FieldCancelRequestKey:
+		return m.CancelRequestKey()
 	case booking.FieldMemberID:
 		return m.MemberID()
 	case booking.FieldClassInstanceID:
@@ -7151,6 +7206,8 @@ func (m *BookingMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldImportRef(ctx)
 	case booking.FieldRequestKey:
 		return m.OldRequestKey(ctx)
+	case booking.FieldCancelRequestKey:
+		return m.OldCancelRequestKey(ctx)
 	case booking.FieldMemberID:
 		return m.OldMemberID(ctx)
 	case booking.FieldClassInstanceID:
@@ -7222,6 +7279,13 @@ func (m *BookingMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRequestKey(v)
+		return nil
+	case booking.FieldCancelRequestKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCancelRequestKey(v)
 		return nil
 	case booking.FieldMemberID:
 		v, ok := value.(uuid.UUID)
@@ -7384,6 +7448,9 @@ func (m *BookingMutation) ClearedFields() []string {
 	if m.FieldCleared(booking.FieldRequestKey) {
 		fields = append(fields, booking.FieldRequestKey)
 	}
+	if m.FieldCleared(booking.FieldCancelRequestKey) {
+		fields = append(fields, booking.FieldCancelRequestKey)
+	}
 	if m.FieldCleared(booking.FieldPassID) {
 		fields = append(fields, booking.FieldPassID)
 	}
@@ -7433,6 +7500,9 @@ func (m *BookingMutation) ClearField(name string) error {
 		return nil
 	case booking.FieldRequestKey:
 		m.ClearRequestKey()
+		return nil
+	case booking.FieldCancelRequestKey:
+		m.ClearCancelRequestKey()
 		return nil
 	case booking.FieldPassID:
 		m.ClearPassID()
@@ -7486,6 +7556,9 @@ func (m *BookingMutation) ResetField(name string) error {
 		return nil
 	case booking.FieldRequestKey:
 		m.ResetRequestKey()
+		return nil
+	case booking.FieldCancelRequestKey:
+		m.ResetCancelRequestKey()
 		return nil
 	case booking.FieldMemberID:
 		m.ResetMemberID()

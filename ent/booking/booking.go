@@ -27,6 +27,8 @@ const (
 	FieldImportRef = "import_ref"
 	// FieldRequestKey holds the string denoting the request_key field in the database.
 	FieldRequestKey = "request_key"
+	// FieldCancelRequestKey holds the string denoting the cancel_request_key field in the database.
+	FieldCancelRequestKey = "cancel_request_key"
 	// FieldMemberID holds the string denoting the member_id field in the database.
 	FieldMemberID = "member_id"
 	// FieldClassInstanceID holds the string denoting the class_instance_id field in the database.
@@ -103,6 +105,7 @@ var Columns = []string{
 	FieldOrganizationID,
 	FieldImportRef,
 	FieldRequestKey,
+	FieldCancelRequestKey,
 	FieldMemberID,
 	FieldClassInstanceID,
 	FieldPassID,
@@ -147,6 +150,8 @@ var (
 	ImportRefValidator func(string) error
 	// RequestKeyValidator is a validator for the "request_key" field. It is called by the builders before save.
 	RequestKeyValidator func(string) error
+	// CancelRequestKeyValidator is a validator for the "cancel_request_key" field. It is called by the builders before save.
+	CancelRequestKeyValidator func(string) error
 	// WaitlistPositionValidator is a validator for the "waitlist_position" field. It is called by the builders before save.
 	WaitlistPositionValidator func(int) error
 	// DefaultClipCharged holds the default value on creation for the "clip_charged" field.
@@ -272,6 +277,11 @@ func ByImportRef(opts ...sql.OrderTermOption) OrderOption {
 // ByRequestKey orders the results by the request_key field.
 func ByRequestKey(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRequestKey, opts...).ToFunc()
+}
+
+// ByCancelRequestKey orders the results by the cancel_request_key field.
+func ByCancelRequestKey(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCancelRequestKey, opts...).ToFunc()
 }
 
 // ByMemberID orders the results by the member_id field.

@@ -81,6 +81,11 @@ func RequestKey(v string) predicate.Booking {
 	return predicate.Booking(sql.FieldEQ(FieldRequestKey, v))
 }
 
+// CancelRequestKey applies equality check predicate on the "cancel_request_key" field. It's identical to CancelRequestKeyEQ.
+func CancelRequestKey(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldEQ(FieldCancelRequestKey, v))
+}
+
 // MemberID applies equality check predicate on the "member_id" field. It's identical to MemberIDEQ.
 func MemberID(v uuid.UUID) predicate.Booking {
 	return predicate.Booking(sql.FieldEQ(FieldMemberID, v))
@@ -384,6 +389,81 @@ func RequestKeyEqualFold(v string) predicate.Booking {
 // RequestKeyContainsFold applies the ContainsFold predicate on the "request_key" field.
 func RequestKeyContainsFold(v string) predicate.Booking {
 	return predicate.Booking(sql.FieldContainsFold(FieldRequestKey, v))
+}
+
+// CancelRequestKeyEQ applies the EQ predicate on the "cancel_request_key" field.
+func CancelRequestKeyEQ(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldEQ(FieldCancelRequestKey, v))
+}
+
+// CancelRequestKeyNEQ applies the NEQ predicate on the "cancel_request_key" field.
+func CancelRequestKeyNEQ(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldNEQ(FieldCancelRequestKey, v))
+}
+
+// CancelRequestKeyIn applies the In predicate on the "cancel_request_key" field.
+func CancelRequestKeyIn(vs ...string) predicate.Booking {
+	return predicate.Booking(sql.FieldIn(FieldCancelRequestKey, vs...))
+}
+
+// CancelRequestKeyNotIn applies the NotIn predicate on the "cancel_request_key" field.
+func CancelRequestKeyNotIn(vs ...string) predicate.Booking {
+	return predicate.Booking(sql.FieldNotIn(FieldCancelRequestKey, vs...))
+}
+
+// CancelRequestKeyGT applies the GT predicate on the "cancel_request_key" field.
+func CancelRequestKeyGT(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldGT(FieldCancelRequestKey, v))
+}
+
+// CancelRequestKeyGTE applies the GTE predicate on the "cancel_request_key" field.
+func CancelRequestKeyGTE(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldGTE(FieldCancelRequestKey, v))
+}
+
+// CancelRequestKeyLT applies the LT predicate on the "cancel_request_key" field.
+func CancelRequestKeyLT(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldLT(FieldCancelRequestKey, v))
+}
+
+// CancelRequestKeyLTE applies the LTE predicate on the "cancel_request_key" field.
+func CancelRequestKeyLTE(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldLTE(FieldCancelRequestKey, v))
+}
+
+// CancelRequestKeyContains applies the Contains predicate on the "cancel_request_key" field.
+func CancelRequestKeyContains(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldContains(FieldCancelRequestKey, v))
+}
+
+// CancelRequestKeyHasPrefix applies the HasPrefix predicate on the "cancel_request_key" field.
+func CancelRequestKeyHasPrefix(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldHasPrefix(FieldCancelRequestKey, v))
+}
+
+// CancelRequestKeyHasSuffix applies the HasSuffix predicate on the "cancel_request_key" field.
+func CancelRequestKeyHasSuffix(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldHasSuffix(FieldCancelRequestKey, v))
+}
+
+// CancelRequestKeyIsNil applies the IsNil predicate on the "cancel_request_key" field.
+func CancelRequestKeyIsNil() predicate.Booking {
+	return predicate.Booking(sql.FieldIsNull(FieldCancelRequestKey))
+}
+
+// CancelRequestKeyNotNil applies the NotNil predicate on the "cancel_request_key" field.
+func CancelRequestKeyNotNil() predicate.Booking {
+	return predicate.Booking(sql.FieldNotNull(FieldCancelRequestKey))
+}
+
+// CancelRequestKeyEqualFold applies the EqualFold predicate on the "cancel_request_key" field.
+func CancelRequestKeyEqualFold(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldEqualFold(FieldCancelRequestKey, v))
+}
+
+// CancelRequestKeyContainsFold applies the ContainsFold predicate on the "cancel_request_key" field.
+func CancelRequestKeyContainsFold(v string) predicate.Booking {
+	return predicate.Booking(sql.FieldContainsFold(FieldCancelRequestKey, v))
 }
 
 // MemberIDEQ applies the EQ predicate on the "member_id" field.

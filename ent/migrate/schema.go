@@ -256,6 +256,7 @@ var (
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "import_ref", Type: field.TypeString, Nullable: true, Size: 200},
 		{Name: "request_key", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "cancel_request_key", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "status", Type: field.TypeEnum, Enums: []string{"confirmed", "waitlisted", "checked_in", "no-show", "cancelled", "late-cancelled", "pending_payment"}, Default: "confirmed"},
 		{Name: "waitlist_position", Type: field.TypeInt, Nullable: true},
 		{Name: "cancelled_at", Type: field.TypeTime, Nullable: true},
@@ -280,25 +281,25 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "bookings_organizations_organization",
-				Columns:    []*schema.Column{BookingsColumns[16]},
+				Columns:    []*schema.Column{BookingsColumns[17]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "bookings_class_instances_bookings",
-				Columns:    []*schema.Column{BookingsColumns[17]},
+				Columns:    []*schema.Column{BookingsColumns[18]},
 				RefColumns: []*schema.Column{ClassInstancesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "bookings_members_bookings",
-				Columns:    []*schema.Column{BookingsColumns[18]},
+				Columns:    []*schema.Column{BookingsColumns[19]},
 				RefColumns: []*schema.Column{MembersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "bookings_passes_bookings",
-				Columns:    []*schema.Column{BookingsColumns[19]},
+				Columns:    []*schema.Column{BookingsColumns[20]},
 				RefColumns: []*schema.Column{PassesColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -307,22 +308,22 @@ var (
 			{
 				Name:    "booking_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{BookingsColumns[16]},
+				Columns: []*schema.Column{BookingsColumns[17]},
 			},
 			{
 				Name:    "booking_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{BookingsColumns[16], BookingsColumns[3]},
+				Columns: []*schema.Column{BookingsColumns[17], BookingsColumns[3]},
 			},
 			{
 				Name:    "booking_organization_id_class_instance_id_status",
 				Unique:  false,
-				Columns: []*schema.Column{BookingsColumns[16], BookingsColumns[17], BookingsColumns[5]},
+				Columns: []*schema.Column{BookingsColumns[17], BookingsColumns[18], BookingsColumns[6]},
 			},
 			{
 				Name:    "booking_organization_id_member_id",
 				Unique:  false,
-				Columns: []*schema.Column{BookingsColumns[16], BookingsColumns[18]},
+				Columns: []*schema.Column{BookingsColumns[17], BookingsColumns[19]},
 			},
 		},
 	}

@@ -446,6 +446,10 @@ func init() {
 	bookingDescRequestKey := bookingMixinFields3[0].Descriptor()
 	// booking.RequestKeyValidator is a validator for the "request_key" field. It is called by the builders before save.
 	booking.RequestKeyValidator = bookingDescRequestKey.Validators[0].(func(string) error)
+	// bookingDescCancelRequestKey is the schema descriptor for cancel_request_key field.
+	bookingDescCancelRequestKey := bookingMixinFields3[1].Descriptor()
+	// booking.CancelRequestKeyValidator is a validator for the "cancel_request_key" field. It is called by the builders before save.
+	booking.CancelRequestKeyValidator = bookingDescCancelRequestKey.Validators[0].(func(string) error)
 	// bookingDescWaitlistPosition is the schema descriptor for waitlist_position field.
 	bookingDescWaitlistPosition := bookingFields[4].Descriptor()
 	// booking.WaitlistPositionValidator is a validator for the "waitlist_position" field. It is called by the builders before save.

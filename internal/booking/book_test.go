@@ -120,7 +120,7 @@ func TestCancelAndPromote(t *testing.T) {
 	// m2 spends their last clip elsewhere before a seat frees.
 	w.client.Pass.UpdateOne(p2).SetClipsRemaining(0).ExecX(ctx)
 
-	res, err := booking.Cancel(ctx, w.client, actor(m1), b1.Booking.ID, w.now)
+	res, err := booking.Cancel(ctx, w.client, actor(m1), b1.Booking.ID, "", w.now)
 	require.NoError(t, err)
 	require.False(t, res.Late)
 	require.True(t, res.ClipRestored)
@@ -132,7 +132,7 @@ func TestCancelAndPromote(t *testing.T) {
 	require.Equal(t, entbooking.StatusWaitlisted, still.Status)
 	require.Equal(t, 1, *still.WaitlistPosition)
 
-	_, err = booking.Cancel(ctx, w.client, actor(m1), b1.Booking.ID, w.now)
+	_, err = booking.Cancel(ctx, w.client, actor(m1), b1.Booking.ID, "", w.now)
 	requireCode(t, err, http.StatusUnprocessableEntity, booking.CodeNotCancellable)
 
 	// Late: inside 12 hours of the start, with a fee.
@@ -140,7 +140,7 @@ func TestCancelAndPromote(t *testing.T) {
 	pol.LateCancelFeeMinor = 5000
 	require.NoError(t, booking.SetPolicy(ctx, w.client, pol))
 	late := w.now.Add(40 * time.Hour)
-	res, err = booking.Cancel(ctx, w.client, actor(m3), b3.Booking.ID, late)
+	res, err = booking.Cancel(ctx, w.client, actor(m3), b3.Booking.ID, "", late)
 	require.NoError(t, err)
 	require.True(t, res.Late)
 	require.Equal(t, entbooking.StatusLateCancelled, res.Booking.Status)

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/ent/auditlog"
 	entbooking "github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/internal/events"
@@ -26,8 +27,14 @@ type CancelResult struct {
 	Late bool
 	// ClipRestored is true when the booking's clip went back to its pass.
 	ClipRestored bool
-	// Promoted are the waitlisted bookings that took the freed seat.
+	// Promoted are the waitlisted bookings that took the freed seat (empty
+	// on a replay).
 	Promoted []*ent.Booking
+	// PromotedCount is how many took the freed seat, also on a replay.
+	PromotedCount int
+	// Replayed is true when the answer is that of an earlier attempt of the
+	// same request (same Idempotency-Key): nothing changed this time.
+	Replayed bool
 }
 
 // Get returns a booking the actor may see: with Self, only the member's own
@@ -54,11 +61,16 @@ func Get(ctx context.Context, client *ent.Client, a Actor, id uuid.UUID) (*ent.B
 // policy says otherwise) and the policy's fee is recorded as unpaid. Nobody
 // cancels after the class started, nor an attended or already cancelled
 // booking (NOT_CANCELLABLE). A freed seat is offered to the waitlist.
-func Cancel(ctx context.Context, client *ent.Client, a Actor, id uuid.UUID, now time.Time) (*CancelResult, error) {
+//
+// key, when not empty, identifies the request (see idempotency.Derive): it is
+// kept on the booking, and a retry carrying the same key after the booking
+// was cancelled by it gets that cancellation back (Replayed) instead of
+// NOT_CANCELLABLE, so a retry whose first answer was lost in a crash is safe.
+func Cancel(ctx context.Context, client *ent.Client, a Actor, id uuid.UUID, key string, now time.Time) (*CancelResult, error) {
 	var res *CancelResult
 	err := events.WithTx(ctx, client, func(ctx context.Context, tx *ent.Tx) error {
 		var err error
-		res, err = cancel(ctx, tx.Client(), a, id, now)
+		res, err = cancel(ctx, tx.Client(), a, id, key, now)
 		return err
 	})
 	if err != nil {
@@ -67,7 +79,7 @@ func Cancel(ctx context.Context, client *ent.Client, a Actor, id uuid.UUID, now 
 	return res, nil
 }
 
-func cancel(ctx context.Context, c *ent.Client, a Actor, id uuid.UUID, now time.Time) (*CancelResult, error) {
+func cancel(ctx context.Context, c *ent.Client, a Actor, id uuid.UUID, key string, now time.Time) (*CancelResult, error) {
 	b, err := Get(ctx, c, a, id)
 	if err != nil {
 		return nil, err
@@ -86,6 +98,9 @@ func cancel(ctx context.Context, c *ent.Client, a Actor, id uuid.UUID, now time.
 	}
 	switch b.Status {
 	case entbooking.StatusCancelled, entbooking.StatusLateCancelled:
+		if key != "" && b.CancelRequestKey != nil && *b.CancelRequestKey == key {
+			return replayCancel(ctx, c, b)
+		}
 		return nil, notCancellable("already_cancelled")
 	case entbooking.StatusCheckedIn, entbooking.StatusNoShow:
 		return nil, notCancellable("attended")
@@ -124,7 +139,7 @@ func cancel(ctx context.Context, c *ent.Client, a Actor, id uuid.UUID, now time.
 		}
 		upd.SetClipCharged(false)
 	}
-	upd.SetCancelReason(reason)
+	upd.SetCancelReason(reason).SetNillableCancelRequestKey(nilIfEmpty(key))
 	nb, err := upd.Save(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("booking: cancel: %w", err)
@@ -149,12 +164,37 @@ func cancel(ctx context.Context, c *ent.Client, a Actor, id uuid.UUID, now time.
 	if nb.LateCancelFeeMinor != nil {
 		details["fee_minor"] = *nb.LateCancelFeeMinor
 	}
-	if err := auditEntry(ctx, c, action, nb, details); err != nil {
-		return nil, err
-	}
 	if b.Status != entbooking.StatusWaitlisted {
 		if res.Promoted, err = promote(ctx, c, cl.ID, now); err != nil {
 			return nil, err
+		}
+	}
+	res.PromotedCount = len(res.Promoted)
+	// The entry also keeps what a replayed answer needs (see replayCancel).
+	details["promoted_count"] = res.PromotedCount
+	if err := auditEntry(ctx, c, action, nb, details); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// replayCancel answers a retried cancellation with what the first one did,
+// read back from its audit entry (late, clip restored); nothing changes and
+// nobody is promoted again.
+func replayCancel(ctx context.Context, c *ent.Client, b *ent.Booking) (*CancelResult, error) {
+	res := &CancelResult{Booking: b, Late: b.Status == entbooking.StatusLateCancelled, Replayed: true}
+	entry, err := c.AuditLog.Query().
+		Where(auditlog.Target("booking:"+b.ID.String()), auditlog.ActionIn("booking.cancelled", "booking.late_cancelled")).
+		Order(ent.Desc(auditlog.FieldCreatedAt)).First(ctx)
+	if err != nil && !ent.IsNotFound(err) {
+		return nil, fmt.Errorf("booking: earlier cancellation: %w", err)
+	}
+	if entry != nil {
+		if v, ok := entry.Details["clip_restored"].(bool); ok {
+			res.ClipRestored = v
+		}
+		if v, ok := entry.Details["promoted_count"].(float64); ok {
+			res.PromotedCount = int(v)
 		}
 	}
 	return res, nil

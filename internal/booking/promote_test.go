@@ -40,7 +40,7 @@ func TestPromoteUnrankedWaitlist(t *testing.T) {
 	require.Equal(t, 2, *b4.Booking.WaitlistPosition)
 
 	// A seat frees: the first ranked row goes first, the next moves up.
-	res, err := booking.Cancel(ctx, w.client, actor(m1), b1.Booking.ID, w.now)
+	res, err := booking.Cancel(ctx, w.client, actor(m1), b1.Booking.ID, "", w.now)
 	require.NoError(t, err)
 	require.Len(t, res.Promoted, 1)
 	require.Equal(t, b3.Booking.ID, res.Promoted[0].ID)

@@ -150,7 +150,7 @@ func TestCatalogueRecordedWithTheChange(t *testing.T) {
 		// Cancelling the seat records booking.cancelled and promotes the waiting member.
 		{typ: events.BookingCancelled, data: []string{"booking_id", "reason"},
 			run: func(t *testing.T, ctx context.Context, c *ent.Client) error {
-				_, err := booking.Cancel(ctx, c, seated, seat.ID, e.now)
+				_, err := booking.Cancel(ctx, c, seated, seat.ID, "", e.now)
 				return err
 			}, changed: func(t *testing.T) bool {
 				return e.client.Booking.GetX(e.op, seat.ID).Status == entbooking.StatusCancelled

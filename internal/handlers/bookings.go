@@ -105,7 +105,10 @@ func (h *Handler) CancelBooking(ctx context.Context, p api.CancelBookingParams) 
 		return nil, err
 	}
 	now := h.now()
-	res, err := booking.Cancel(actx, h.client, a, p.ID, now)
+	// With an Idempotency-Key the cancellation remembers its request: a
+	// retry after a crash that lost the stored answer gets the same answer.
+	key, _ := idempotency.Derive(ctx, "cancelBooking")
+	res, err := booking.Cancel(actx, h.client, a, p.ID, key, now)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +118,7 @@ func (h *Handler) CancelBooking(ctx context.Context, p api.CancelBookingParams) 
 	}
 	return &api.BookingCancelResponse{Data: api.BookingCancellation{
 		Booking: bookingItem(res.Booking, cl, now), Late: res.Late, ClipRestored: res.ClipRestored,
-		PromotedCount: len(res.Promoted),
+		PromotedCount: res.PromotedCount,
 	}}, nil
 }
 

@@ -105,3 +105,64 @@ func TestBookingRetryAfterLostAnswer(t *testing.T) {
 	}
 	require.Equal(t, 8, i)
 }
+
+// TestCancelRetryAfterLostAnswer: a cancellation commits (the clip comes
+// back, the waitlisted member takes the seat) and the server dies before the
+// Idempotency-Key's answer is stored. The retry with the same key gets the
+// first answer (200, clip restored, one promoted), and nothing happens twice:
+// one clip back, one promotion, one booking.cancelled. Another key is another
+// request: NOT_CANCELLABLE.
+func TestCancelRetryAfterLostAnswer(t *testing.T) {
+	e := newBookEnv(t, "cancel-lost-answer")
+	ctx := context.Background()
+	class := e.class(t, e.op, e.classType, 48*time.Hour, 1).ID
+	ana := e.member(t, e.op, "ana-cancel@example.com", e.ten, ptrInt(5))
+	bo := e.member(t, e.op, "bo-cancel@example.com", e.ten, ptrInt(5))
+	mine, err := bookOnce(ctx, ana.c, class, e.venue.ID, uuid.NewString())
+	require.NoError(t, err)
+	require.Equal(t, api.BookingStatusConfirmed, mine.Status)
+	theirs, err := bookOnce(ctx, bo.c, class, e.venue.ID, uuid.NewString())
+	require.NoError(t, err)
+	require.Equal(t, api.BookingStatusWaitlisted, theirs.Status)
+
+	key := uuid.NewString()
+	cancel := func(key string) (*api.BookingCancelResponse, error) {
+		return ana.c.CancelBooking(ctx, api.CancelBookingParams{ID: mine.ID, IdempotencyKey: api.NewOptString(key)})
+	}
+	first, err := cancel(key)
+	require.NoError(t, err)
+	require.True(t, first.Data.ClipRestored)
+	require.Equal(t, 1, first.Data.PromotedCount)
+	tag, err := e.pool.Exec(ctx, `DELETE FROM idempotency_keys WHERE key = $1`, key)
+	require.NoError(t, err)
+	require.EqualValues(t, 1, tag.RowsAffected(), "the stored answer is lost")
+
+	again, err := cancel(key)
+	require.NoError(t, err, "the retry gets the first answer, not NOT_CANCELLABLE")
+	require.Equal(t, first.Data.Booking.ID, again.Data.Booking.ID)
+	require.Equal(t, first.Data.Booking.Status, again.Data.Booking.Status)
+	require.Equal(t, first.Data.Late, again.Data.Late)
+	require.Equal(t, first.Data.ClipRestored, again.Data.ClipRestored)
+	require.Equal(t, first.Data.PromotedCount, again.Data.PromotedCount)
+
+	require.Equal(t, 5, *e.client.Pass.GetX(e.op, ana.pass.ID).ClipsRemaining, "one clip back")
+	require.Equal(t, 4, *e.client.Pass.GetX(e.op, bo.pass.ID).ClipsRemaining, "one promotion charged once")
+	require.Equal(t, entbooking.StatusConfirmed, e.client.Booking.GetX(e.op, theirs.ID).Status)
+	count := func(typ string) int {
+		n := 0
+		for _, ev := range e.client.Event.Query().Where(event.Type(typ)).AllX(e.op) {
+			if ev.Payload["class_instance_id"] == class.String() {
+				n++
+			}
+		}
+		return n
+	}
+	require.Equal(t, 1, count("booking.cancelled"))
+	require.Equal(t, 1, count("booking.promoted"))
+
+	_, err = cancel(uuid.NewString())
+	requireCode(t, err, http.StatusUnprocessableEntity, "NOT_CANCELLABLE")
+	// Without a key a repeated cancellation is refused too.
+	_, err = ana.c.CancelBooking(ctx, api.CancelBookingParams{ID: mine.ID})
+	requireCode(t, err, http.StatusUnprocessableEntity, "NOT_CANCELLABLE")
+}

@@ -338,7 +338,12 @@ type Handler interface {
 	// `no-show`) or an already cancelled booking: 422 `NOT_CANCELLABLE`
 	// (`details.reason` `started`, `attended` or `already_cancelled`).
 	// A freed seat is offered to the waitlist at once (`promoted_count`).
-	// An `Idempotency-Key` makes retries replay the first answer.
+	// An `Idempotency-Key` makes retries replay the first answer, also when
+	// the server stopped after the cancellation committed but before its
+	// answer was stored: the booking keeps the key that cancelled it, so the
+	// retry gets 200 with the first cancellation's `late`, `clip_restored`
+	// and `promoted_count` (nothing is restored or promoted twice), while a
+	// request with another key gets `NOT_CANCELLABLE`.
 	//
 	// POST /bookings/{id}/cancel
 	CancelBooking(ctx context.Context, params CancelBookingParams) (*BookingCancelResponse, error)
