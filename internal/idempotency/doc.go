@@ -30,7 +30,9 @@
 //     for other authenticated viewers, "ip:<client address>" for anonymous
 //     callers. The same key from two scopes or principals is two keys.
 //   - Same key, other request (method, path, query or body differ): 409
-//     IDEMPOTENCY_KEY_REUSE_MISMATCH.
+//     IDEMPOTENCY_KEY_REUSE_MISMATCH. A JSON body is compared in canonical
+//     form (keys sorted, no white space, numbers as written); any other body
+//     byte for byte.
 //   - Same key while the first request runs: 409 IDEMPOTENCY_KEY_IN_USE with
 //     Retry-After: 1. The claim is a lock of 60 s (NewStore's lock); a lock past
 //     its time (a crashed instance) is taken over by a retry of the same

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net"
@@ -236,12 +237,34 @@ func detached(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 }
 
-// requestHash is SHA-256 over method, path, query and body.
+// requestHash is SHA-256 over method, path, query and body. A JSON body is
+// hashed in canonical form (object keys sorted, no insignificant white
+// space, numbers as written), so a retry that re-serialises the same
+// document, with its keys in another order, is the same request.
 func requestHash(r *http.Request, body []byte) []byte {
 	h := sha256.New()
 	io.WriteString(h, r.Method+"\n"+r.URL.EscapedPath()+"?"+r.URL.RawQuery+"\n")
-	h.Write(body)
+	h.Write(canonicalBody(body))
 	return h.Sum(nil)
+}
+
+// canonicalBody returns body's canonical JSON form, or body itself when it
+// is not one JSON document.
+func canonicalBody(body []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return body
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return body // trailing data: not one document
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return body
+	}
+	return out
 }
 
 // DefaultIdentify scopes keys by the viewer's venue (else the venue headers,

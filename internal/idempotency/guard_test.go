@@ -117,7 +117,9 @@ func TestSameKeyOtherRequestIsRefused(t *testing.T) {
 	require.Equal(t, http.StatusCreated, e.do(t, request{key: key, body: `{"amount":10}`}).Code)
 	for _, r := range []request{
 		{key: key, body: `{"amount":11}`},
-		{key: key, body: `{"amount":10} `},
+		{key: key, body: `{"amount":10.0}`},
+		{key: key, body: `{"amount":10,"note":null}`},
+		{key: key, body: `{"amount":10}{}`},
 		{key: key, body: `{"amount":10}`, path: "/api/v1/orders?dry_run=true"},
 		{key: key, body: `{"amount":10}`, method: http.MethodPut},
 	} {
@@ -126,6 +128,36 @@ func TestSameKeyOtherRequestIsRefused(t *testing.T) {
 	require.Equal(t, int32(1), runs.Load())
 	// The stored answer is untouched by the refusals.
 	require.Equal(t, "true", e.do(t, request{key: key, body: `{"amount":10}`}).Header().Get("Idempotent-Replayed"))
+}
+
+// TestSameDocumentOtherBytesIsTheSameRequest: a client that re-serialises
+// its JSON for the retry (keys in another order, other white space) sends
+// the same request and gets the replay; non-JSON bodies compare as bytes.
+func TestSameDocumentOtherBytesIsTheSameRequest(t *testing.T) {
+	e := newTestEnv(t)
+	var runs atomic.Int32
+	e.set(counter(&runs))
+	key := uuid.NewString()
+	first := e.do(t, request{key: key, body: `{"amount":10,"lines":[{"sku":"a","qty":1}],"note":"<b>"}`})
+	require.Equal(t, http.StatusCreated, first.Code)
+	for _, body := range []string{
+		`{"note":"<b>","lines":[{"qty":1,"sku":"a"}],"amount":10}`,
+		"{\n  \"amount\": 10,\n  \"lines\": [ { \"sku\": \"a\", \"qty\": 1 } ],\n  \"note\": \"\\u003cb>\"\n}\n",
+	} {
+		again := e.do(t, request{key: key, body: body})
+		require.Equal(t, http.StatusCreated, again.Code, body)
+		require.Equal(t, "true", again.Header().Get("Idempotent-Replayed"), body)
+		require.Equal(t, first.Body.String(), again.Body.String())
+	}
+	// Array order is part of the document.
+	requireCode(t, e.do(t, request{key: key, body: `{"amount":10,"lines":[{"sku":"a","qty":1},{"sku":"b","qty":1}],"note":"<b>"}`}),
+		http.StatusConflict, "IDEMPOTENCY_KEY_REUSE_MISMATCH")
+	require.Equal(t, int32(1), runs.Load())
+
+	key = uuid.NewString()
+	require.Equal(t, http.StatusCreated, e.do(t, request{key: key, body: "not json"}).Code)
+	require.Equal(t, "true", e.do(t, request{key: key, body: "not json"}).Header().Get("Idempotent-Replayed"))
+	requireCode(t, e.do(t, request{key: key, body: "not json "}), http.StatusConflict, "IDEMPOTENCY_KEY_REUSE_MISMATCH")
 }
 
 func TestExpiry(t *testing.T) {
