@@ -122,7 +122,12 @@ func findInvitee(ctx context.Context, c *ent.Client, who Invitee) (*ent.Member, 
 // invitation records the booking. A refused booking leaves the invitation
 // open; an invitation that is not pending is 422 INVITE_NOT_PENDING
 // (details.status), one past the class's start is expired.
-func AcceptBuddy(ctx context.Context, client *ent.Client, a Actor, id uuid.UUID, passID *uuid.UUID, now time.Time) (*ent.BuddyInvite, *Result, error) {
+//
+// key, when not empty, identifies the request (see Request.Key): the booking
+// keeps it, and a retry with the same key of an acceptance that committed
+// but never stored its answer (the server died in between) gets that
+// acceptance back (Result.Replayed) instead of INVITE_NOT_PENDING.
+func AcceptBuddy(ctx context.Context, client *ent.Client, a Actor, id uuid.UUID, passID *uuid.UUID, key string, now time.Time) (*ent.BuddyInvite, *Result, error) {
 	var (
 		inv *ent.BuddyInvite
 		res *Result
@@ -140,11 +145,25 @@ func AcceptBuddy(ctx context.Context, client *ent.Client, a Actor, id uuid.UUID,
 		if inv.Status == buddyinvite.StatusPending && !now.Before(inv.ExpiresAt) {
 			inv.Status = buddyinvite.StatusExpired
 		}
+		if inv.Status == buddyinvite.StatusAccepted && key != "" && inv.BookingID != nil {
+			prev, err := c.Booking.Get(ctx, *inv.BookingID)
+			if err != nil {
+				return fmt.Errorf("booking: accepted invitation's booking: %w", err)
+			}
+			if prev.RequestKey != nil && *prev.RequestKey == key {
+				cl, err := c.ClassInstance.Get(ctx, prev.ClassInstanceID)
+				if err != nil {
+					return fmt.Errorf("booking: accepted invitation's class: %w", err)
+				}
+				res = &Result{Booking: prev, Class: cl, Replayed: true}
+				return nil
+			}
+		}
 		if inv.Status != buddyinvite.StatusPending {
 			return unprocessable(CodeInviteNotPending, "the invitation is no longer open").With("status", string(inv.Status))
 		}
 		res, err = book(ctx, c, Actor{Member: a.Member, Self: a.Self, Via: entbooking.BookedViaBuddy},
-			Request{ClassID: inv.ClassInstanceID, PassID: passID}, now)
+			Request{ClassID: inv.ClassInstanceID, PassID: passID, Key: key}, now)
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/venueplatform/venue/internal/booking"
 	api "github.com/venueplatform/venue/internal/gen/api"
+	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -29,7 +30,10 @@ func (h *Handler) AcceptBookingBuddy(ctx context.Context, p api.AcceptBookingBud
 		return nil, err
 	}
 	now := h.now()
-	inv, res, err := booking.AcceptBuddy(actx, h.client, a, p.ID, nil, now)
+	// With an Idempotency-Key the booking remembers its request: a retry
+	// after a crash that lost the stored answer gets the same acceptance.
+	key, _ := idempotency.Derive(ctx, "acceptBookingBuddy")
+	inv, res, err := booking.AcceptBuddy(actx, h.client, a, p.ID, nil, key, now)
 	if err != nil {
 		return nil, err
 	}

@@ -166,3 +166,53 @@ func TestCancelRetryAfterLostAnswer(t *testing.T) {
 	_, err = ana.c.CancelBooking(ctx, api.CancelBookingParams{ID: mine.ID})
 	requireCode(t, err, http.StatusUnprocessableEntity, "NOT_CANCELLABLE")
 }
+
+// TestBuddyAcceptRetryAfterLostAnswer: the invitee's acceptance commits
+// (booked, one clip) and the server dies before the Idempotency-Key's answer
+// is stored. The retry with the same key gets the same acceptance (the same
+// booking), with no second clip or booking; another key is
+// INVITE_NOT_PENDING.
+func TestBuddyAcceptRetryAfterLostAnswer(t *testing.T) {
+	e := newBookEnv(t, "buddy-lost-answer")
+	ctx := context.Background()
+	class := e.class(t, e.op, e.classType, 48*time.Hour, 5).ID
+	ana := e.member(t, e.op, "ana-buddy@example.com", e.ten, ptrInt(5))
+	bo := e.member(t, e.op, "bo-buddy@example.com", e.ten, ptrInt(5))
+	_, err := bookOnce(ctx, ana.c, class, e.venue.ID, uuid.NewString())
+	require.NoError(t, err)
+	inv, err := ana.c.InviteBookingBuddy(ctx, &api.BookingBuddyInviteRequest{ClassInstanceID: class,
+		InviteeEmail: api.NewOptString("bo-buddy@example.com")}, buddyParams(e.venue.ID))
+	require.NoError(t, err)
+
+	accept := func(key string) (*api.BookingBuddyAcceptResponse, error) {
+		return bo.c.AcceptBookingBuddy(ctx, api.AcceptBookingBuddyParams{ID: inv.Data.ID,
+			XOrganizationID: e.venue.ID, IdempotencyKey: api.NewOptString(key)})
+	}
+	key := uuid.NewString()
+	first, err := accept(key)
+	require.NoError(t, err)
+	require.Equal(t, api.BookingStatusConfirmed, first.Data.Booking.Status)
+	tag, err := e.pool.Exec(ctx, `DELETE FROM idempotency_keys WHERE key = $1`, key)
+	require.NoError(t, err)
+	require.EqualValues(t, 1, tag.RowsAffected(), "the stored answer is lost")
+
+	again, err := accept(key)
+	require.NoError(t, err, "the retry gets the acceptance, not INVITE_NOT_PENDING")
+	require.Equal(t, first.Data.Booking.ID, again.Data.Booking.ID)
+	require.Equal(t, first.Data.Booking.Status, again.Data.Booking.Status)
+	require.Equal(t, api.BookingBuddyInviteStatusAccepted, again.Data.Invite.Status)
+	require.Equal(t, first.Data.Booking.ID, again.Data.Invite.BookingID.Value)
+
+	require.Equal(t, 1, e.client.Booking.Query().Where(entbooking.MemberID(bo.m.ID), entbooking.ClassInstanceID(class)).CountX(e.op))
+	require.Equal(t, 4, *e.client.Pass.GetX(e.op, bo.pass.ID).ClipsRemaining, "one clip taken")
+	created := 0
+	for _, ev := range e.client.Event.Query().Where(event.Type("booking.created")).AllX(e.op) {
+		if ev.Payload["booking_id"] == first.Data.Booking.ID.String() {
+			created++
+		}
+	}
+	require.Equal(t, 1, created, "one booking.created")
+
+	_, err = accept(uuid.NewString())
+	requireCode(t, err, http.StatusUnprocessableEntity, "INVITE_NOT_PENDING")
+}

@@ -30,7 +30,10 @@ type Invoker interface {
 	// (see the tag's rules) leaves the invitation open; an invitation that is
 	// no longer pending (accepted, expired at the class's start, ...) is 422
 	// `INVITE_NOT_PENDING` (`details.status`). An `Idempotency-Key` makes
-	// retries replay the first answer.
+	// retries replay the first answer, also when the server stopped after
+	// the acceptance committed but before its answer was stored: the
+	// booking keeps the key, so the retry gets 200 with the same booking
+	// (no second clip), while another key gets `INVITE_NOT_PENDING`.
 	//
 	// POST /bookings/buddy/{id}/accept
 	AcceptBookingBuddy(ctx context.Context, params AcceptBookingBuddyParams) (*BookingBuddyAcceptResponse, error)
@@ -1227,7 +1230,10 @@ func (c *Client) requestURL(ctx context.Context) *url.URL {
 // (see the tag's rules) leaves the invitation open; an invitation that is
 // no longer pending (accepted, expired at the class's start, ...) is 422
 // `INVITE_NOT_PENDING` (`details.status`). An `Idempotency-Key` makes
-// retries replay the first answer.
+// retries replay the first answer, also when the server stopped after
+// the acceptance committed but before its answer was stored: the
+// booking keeps the key, so the retry gets 200 with the same booking
+// (no second clip), while another key gets `INVITE_NOT_PENDING`.
 //
 // POST /bookings/buddy/{id}/accept
 func (c *Client) AcceptBookingBuddy(ctx context.Context, params AcceptBookingBuddyParams) (*BookingBuddyAcceptResponse, error) {
