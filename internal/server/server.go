@@ -25,6 +25,7 @@ import (
 	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/limits"
 	"github.com/venueplatform/venue/internal/me"
+	"github.com/venueplatform/venue/internal/venuectx"
 )
 
 // Deps are what the service runs on.
@@ -119,7 +120,7 @@ func New(d Deps) (http.Handler, error) {
 		embed = me.EmbedOriginsFromEnv()
 	}
 	mux.Handle("/api/v1/", me.CORS("/api/v1/me/minimal", embed,
-		httpx.APIVersion(handlers.GeoMiddleware(geo, lim.Middleware(idem.Middleware(rest))))))
+		httpx.APIVersion(venuectx.SlugAsID(d.Client)(handlers.GeoMiddleware(geo, lim.Middleware(idem.Middleware(rest)))))))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, apperr.NotFound("route"))
 	})

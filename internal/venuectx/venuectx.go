@@ -143,3 +143,32 @@ func Middleware(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r.WithContext(NewContext(r.Context(), sel)))
 	})
 }
+
+// SlugAsID lets X-Organization-Slug stand in for X-Organization-ID on every
+// operation: when a request sends only the slug, it is resolved (an unknown
+// slug to NoVenue, so the request sees no rows and never another venue's)
+// and the request goes on carrying that X-Organization-ID, which the
+// operations that take a venue context declare. A malformed header of
+// either kind is 400 VALIDATION_ERROR naming it. When both are sent,
+// X-Organization-ID wins.
+func SlugAsID(client *ent.Client) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			sel, err := FromHeader(r.Header)
+			if err != nil {
+				httpx.WriteError(w, r, apperr.From(err))
+				return
+			}
+			if sel.Slug != "" {
+				id, _, err := Resolve(r.Context(), client, sel)
+				if err != nil {
+					httpx.WriteError(w, r, apperr.From(err))
+					return
+				}
+				r = r.Clone(r.Context())
+				r.Header.Set(HeaderID, id.String())
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
