@@ -28,11 +28,7 @@ func TestBookingRetryAfterLostAnswer(t *testing.T) {
 	keyC := e.keyClient(t, e.op, scope.WriteSchedule)
 
 	lose := map[string]func(t *testing.T, key string){
-		"row lost": func(t *testing.T, key string) {
-			tag, err := e.pool.Exec(ctx, `DELETE FROM idempotency_keys WHERE key = $1`, key)
-			require.NoError(t, err)
-			require.EqualValues(t, 1, tag.RowsAffected())
-		},
+		"row lost": e.loseStoredAnswer,
 		"in flight, lock run out": func(t *testing.T, key string) {
 			tag, err := e.pool.Exec(ctx, `UPDATE idempotency_keys SET state = 'in_flight', response_status = NULL,
   response_headers = NULL, response_body = NULL, locked_until = now() - interval '1 second' WHERE key = $1`, key)
@@ -133,9 +129,7 @@ func TestCancelRetryAfterLostAnswer(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, first.Data.ClipRestored)
 	require.Equal(t, 1, first.Data.PromotedCount)
-	tag, err := e.pool.Exec(ctx, `DELETE FROM idempotency_keys WHERE key = $1`, key)
-	require.NoError(t, err)
-	require.EqualValues(t, 1, tag.RowsAffected(), "the stored answer is lost")
+	e.loseStoredAnswer(t, key)
 
 	again, err := cancel(key)
 	require.NoError(t, err, "the retry gets the first answer, not NOT_CANCELLABLE")
@@ -192,9 +186,7 @@ func TestBuddyAcceptRetryAfterLostAnswer(t *testing.T) {
 	first, err := accept(key)
 	require.NoError(t, err)
 	require.Equal(t, api.BookingStatusConfirmed, first.Data.Booking.Status)
-	tag, err := e.pool.Exec(ctx, `DELETE FROM idempotency_keys WHERE key = $1`, key)
-	require.NoError(t, err)
-	require.EqualValues(t, 1, tag.RowsAffected(), "the stored answer is lost")
+	e.loseStoredAnswer(t, key)
 
 	again, err := accept(key)
 	require.NoError(t, err, "the retry gets the acceptance, not INVITE_NOT_PENDING")
@@ -215,4 +207,13 @@ func TestBuddyAcceptRetryAfterLostAnswer(t *testing.T) {
 
 	_, err = accept(uuid.NewString())
 	requireCode(t, err, http.StatusUnprocessableEntity, "INVITE_NOT_PENDING")
+}
+
+// loseStoredAnswer deletes the stored answer of Idempotency-Key key, as a
+// crash between the commit and the storing of the answer leaves it.
+func (e *bookEnv) loseStoredAnswer(t *testing.T, key string) {
+	t.Helper()
+	tag, err := e.pool.Exec(context.Background(), `DELETE FROM idempotency_keys WHERE key = $1`, key)
+	require.NoError(t, err)
+	require.EqualValues(t, 1, tag.RowsAffected(), "the stored answer is lost")
 }
