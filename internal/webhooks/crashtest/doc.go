@@ -17,4 +17,6 @@
 // not exist; every booking the API acknowledged exists; attempt histories are numbered
 // 1..n without gaps, in order, and end with the 2xx. It exits non-zero when any check fails. Redeliveries of the same
 // webhook-id (at least once) are counted, not failed.
+//
+// TestCrashDuringBookingLoad runs the same check at a small scale with the test suite.
 package main

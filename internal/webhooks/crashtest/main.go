@@ -24,6 +24,8 @@ type config struct {
 	bookings, workers, kills, classes int
 	down                              time.Duration
 	keep                              bool
+	// root is the module's directory, where the server is built from.
+	root string
 }
 
 func main() {
@@ -55,6 +57,7 @@ func run(c config) error {
 
 	bin := filepath.Join(dir, "server")
 	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/server")
+	build.Dir = c.root
 	build.Stdout, build.Stderr = os.Stdout, os.Stderr
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("build server: %w", err)
