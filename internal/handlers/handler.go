@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-faster/jx"
 	"github.com/ogen-go/ogen/ogenerrors"
+	"github.com/ogen-go/ogen/openapi"
 	"github.com/ogen-go/ogen/validate"
 
 	"github.com/venueplatform/venue/ent"
@@ -130,6 +131,10 @@ func (h *Handler) classify(ctx context.Context, err error) *apperr.Error {
 	)
 	switch {
 	case errors.As(err, &e):
+	case errors.As(err, &paramErr) && paramErr.In == openapi.LocationPath:
+		// A malformed id, slug or code in the path names nothing: the
+		// contract's 404 for unknown, foreign or malformed ids.
+		e = pathNotFound(paramErr.Name)
 	case errors.As(err, &paramErr):
 		e = apperr.Validation(paramErr.Name, "invalid value for "+paramErr.Name)
 	case errors.As(err, &tooBig):
@@ -161,6 +166,21 @@ func (h *Handler) classify(ctx context.Context, err error) *apperr.Error {
 		h.log.ErrorContext(ctx, "request failed", "request_id", httpx.RequestID(ctx), "error", err)
 	}
 	return e
+}
+
+// pathNotFound is the 404 of a path parameter that cannot name anything:
+// the same answer the operation gives for a well-formed unknown value.
+func pathNotFound(param string) *apperr.Error {
+	switch param {
+	case "slug":
+		return apperr.NotFound("venue")
+	case "code":
+		return apperr.NotFound("gift card")
+	case "brandSlug":
+		return &apperr.Error{Status: http.StatusNotFound, Code: "BRAND_NOT_FOUND", Message: "brand not found"}
+	default:
+		return apperr.NotFound("resource")
+	}
 }
 
 // venueContext resolves a venue path slug for a public read. An API key may

@@ -24,13 +24,19 @@ func TestAPIKeyGates(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, res.Data, 3)
 
-	// Unknown and malformed keys: 401.
+	// Unknown and malformed keys: 401, also on the public reads that take
+	// no key (a key sent is checked wherever it is sent).
 	for _, k := range []string{"vk_0123456789_0123456789012345678901234567890123456789", "nonsense"} {
 		_, err = s.apiClient(t, k).GetVenueSchedule(ctx, params)
 		es := errorOf(t, err)
 		require.Equal(t, http.StatusUnauthorized, es.StatusCode, k)
 		require.Equal(t, "UNAUTHORIZED", es.Response.Error.Code)
+		status, body := getRaw(t, s.srv.URL+"/api/v1/venues/studio", k)
+		require.Equal(t, http.StatusUnauthorized, status, k)
+		require.Equal(t, "UNAUTHORIZED", body.Error.Code)
 	}
+	status, _ := getRaw(t, s.srv.URL+"/api/v1/venues/studio", s.key)
+	require.Equal(t, http.StatusOK, status, "a valid key reads the public view")
 
 	// A key without the operation's scope: 403 naming the scope.
 	narrow, err := apikey.Create(s.op, s.client, apikey.CreateParams{Name: "pricing only", Scopes: []string{"read:pricing"}})
@@ -91,6 +97,15 @@ func TestAPIKeyGates(t *testing.T) {
 	es = errorOf(t, err)
 	require.Equal(t, http.StatusForbidden, es.StatusCode)
 	require.Equal(t, "kill_switch", es.Response.Error.Details.Reason.Value)
+	// Also on the public reads that take no key: a request carrying one is
+	// refused, while the same read without a key is served.
+	for _, path := range []string{"/venues", "/venues/studio", "/venues/studio/addons", "/discovery/counts?date=2026-11-30"} {
+		status, body := getRaw(t, fresh+"/api/v1"+path, s.key)
+		require.Equal(t, http.StatusForbidden, status, path)
+		require.Equal(t, "kill_switch", body.Error.Details["reason"], path)
+		status, _ = getRaw(t, fresh+"/api/v1"+path, "")
+		require.Equal(t, http.StatusOK, status, path)
+	}
 	_, err = platform.SetKillSwitch(ctx, s.client, false, "test")
 	require.NoError(t, err)
 }

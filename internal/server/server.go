@@ -87,7 +87,7 @@ func New(d Deps) (http.Handler, error) {
 		}
 	}
 	rest, err = handlers.NewServer(handlers.New(d.Client, authn, d.Log).WithAccounts(acct),
-		api.WithMiddleware(auth.CredentialGuard(), lim.Hook(), idem.Hook()))
+		api.WithMiddleware(auth.CredentialGuard(), authn.KeyGuard(), lim.Hook(), idem.Hook()))
 	if err != nil {
 		return nil, err
 	}
