@@ -38,6 +38,7 @@ import (
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
+	"github.com/venueplatform/venue/ent/installationsecret"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
@@ -117,6 +118,8 @@ type Client struct {
 	IdempotencyKey *IdempotencyKeyClient
 	// Inquiry is the client for interacting with the Inquiry builders.
 	Inquiry *InquiryClient
+	// InstallationSecret is the client for interacting with the InstallationSecret builders.
+	InstallationSecret *InstallationSecretClient
 	// Instructor is the client for interacting with the Instructor builders.
 	Instructor *InstructorClient
 	// Location is the client for interacting with the Location builders.
@@ -202,6 +205,7 @@ func (c *Client) init() {
 	c.HandoffCode = NewHandoffCodeClient(c.config)
 	c.IdempotencyKey = NewIdempotencyKeyClient(c.config)
 	c.Inquiry = NewInquiryClient(c.config)
+	c.InstallationSecret = NewInstallationSecretClient(c.config)
 	c.Instructor = NewInstructorClient(c.config)
 	c.Location = NewLocationClient(c.config)
 	c.MFABackupCode = NewMFABackupCodeClient(c.config)
@@ -342,6 +346,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		HandoffCode:            NewHandoffCodeClient(cfg),
 		IdempotencyKey:         NewIdempotencyKeyClient(cfg),
 		Inquiry:                NewInquiryClient(cfg),
+		InstallationSecret:     NewInstallationSecretClient(cfg),
 		Instructor:             NewInstructorClient(cfg),
 		Location:               NewLocationClient(cfg),
 		MFABackupCode:          NewMFABackupCodeClient(cfg),
@@ -409,6 +414,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		HandoffCode:            NewHandoffCodeClient(cfg),
 		IdempotencyKey:         NewIdempotencyKeyClient(cfg),
 		Inquiry:                NewInquiryClient(cfg),
+		InstallationSecret:     NewInstallationSecretClient(cfg),
 		Instructor:             NewInstructorClient(cfg),
 		Location:               NewLocationClient(cfg),
 		MFABackupCode:          NewMFABackupCodeClient(cfg),
@@ -468,8 +474,8 @@ func (c *Client) Use(hooks ...Hook) {
 		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite,
 		c.ClassInstance, c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
 		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.HandoffCode,
-		c.IdempotencyKey, c.Inquiry, c.Instructor, c.Location, c.MFABackupCode,
-		c.MFAChallenge, c.MFAFactor, c.Member, c.NotificationDelivery,
+		c.IdempotencyKey, c.Inquiry, c.InstallationSecret, c.Instructor, c.Location,
+		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
 		c.Organization, c.Pass, c.PassType, c.Payment, c.Photo, c.PlatformSetting,
 		c.PushDevice, c.RefreshToken, c.Room, c.Service, c.Session, c.User,
@@ -487,8 +493,8 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite,
 		c.ClassInstance, c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
 		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.HandoffCode,
-		c.IdempotencyKey, c.Inquiry, c.Instructor, c.Location, c.MFABackupCode,
-		c.MFAChallenge, c.MFAFactor, c.Member, c.NotificationDelivery,
+		c.IdempotencyKey, c.Inquiry, c.InstallationSecret, c.Instructor, c.Location,
+		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
 		c.Organization, c.Pass, c.PassType, c.Payment, c.Photo, c.PlatformSetting,
 		c.PushDevice, c.RefreshToken, c.Room, c.Service, c.Session, c.User,
@@ -545,6 +551,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.IdempotencyKey.mutate(ctx, m)
 	case *InquiryMutation:
 		return c.Inquiry.mutate(ctx, m)
+	case *InstallationSecretMutation:
+		return c.InstallationSecret.mutate(ctx, m)
 	case *InstructorMutation:
 		return c.Instructor.mutate(ctx, m)
 	case *LocationMutation:
@@ -4250,6 +4258,140 @@ func (c *InquiryClient) mutate(ctx context.Context, m *InquiryMutation) (Value, 
 		return (&InquiryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Inquiry mutation op: %q", m.Op())
+	}
+}
+
+// InstallationSecretClient is a client for the InstallationSecret schema.
+type InstallationSecretClient struct {
+	config
+}
+
+// NewInstallationSecretClient returns a client for the InstallationSecret from the given config.
+func NewInstallationSecretClient(c config) *InstallationSecretClient {
+	return &InstallationSecretClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `installationsecret.Hooks(f(g(h())))`.
+func (c *InstallationSecretClient) Use(hooks ...Hook) {
+	c.hooks.InstallationSecret = append(c.hooks.InstallationSecret, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `installationsecret.Intercept(f(g(h())))`.
+func (c *InstallationSecretClient) Intercept(interceptors ...Interceptor) {
+	c.inters.InstallationSecret = append(c.inters.InstallationSecret, interceptors...)
+}
+
+// Create returns a builder for creating a InstallationSecret entity.
+func (c *InstallationSecretClient) Create() *InstallationSecretCreate {
+	mutation := newInstallationSecretMutation(c.config, OpCreate)
+	return &InstallationSecretCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of InstallationSecret entities.
+func (c *InstallationSecretClient) CreateBulk(builders ...*InstallationSecretCreate) *InstallationSecretCreateBulk {
+	return &InstallationSecretCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *InstallationSecretClient) MapCreateBulk(slice any, setFunc func(*InstallationSecretCreate, int)) *InstallationSecretCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &InstallationSecretCreateBulk{err: fmt.Errorf("calling to InstallationSecretClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*InstallationSecretCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &InstallationSecretCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for InstallationSecret.
+func (c *InstallationSecretClient) Update() *InstallationSecretUpdate {
+	mutation := newInstallationSecretMutation(c.config, OpUpdate)
+	return &InstallationSecretUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *InstallationSecretClient) UpdateOne(_m *InstallationSecret) *InstallationSecretUpdateOne {
+	mutation := newInstallationSecretMutation(c.config, OpUpdateOne, withInstallationSecret(_m))
+	return &InstallationSecretUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *InstallationSecretClient) UpdateOneID(id uuid.UUID) *InstallationSecretUpdateOne {
+	mutation := newInstallationSecretMutation(c.config, OpUpdateOne, withInstallationSecretID(id))
+	return &InstallationSecretUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for InstallationSecret.
+func (c *InstallationSecretClient) Delete() *InstallationSecretDelete {
+	mutation := newInstallationSecretMutation(c.config, OpDelete)
+	return &InstallationSecretDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *InstallationSecretClient) DeleteOne(_m *InstallationSecret) *InstallationSecretDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *InstallationSecretClient) DeleteOneID(id uuid.UUID) *InstallationSecretDeleteOne {
+	builder := c.Delete().Where(installationsecret.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &InstallationSecretDeleteOne{builder}
+}
+
+// Query returns a query builder for InstallationSecret.
+func (c *InstallationSecretClient) Query() *InstallationSecretQuery {
+	return &InstallationSecretQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeInstallationSecret},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a InstallationSecret entity by its id.
+func (c *InstallationSecretClient) Get(ctx context.Context, id uuid.UUID) (*InstallationSecret, error) {
+	return c.Query().Where(installationsecret.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *InstallationSecretClient) GetX(ctx context.Context, id uuid.UUID) *InstallationSecret {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *InstallationSecretClient) Hooks() []Hook {
+	hooks := c.hooks.InstallationSecret
+	return append(hooks[:len(hooks):len(hooks)], installationsecret.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *InstallationSecretClient) Interceptors() []Interceptor {
+	return c.inters.InstallationSecret
+}
+
+func (c *InstallationSecretClient) mutate(ctx context.Context, m *InstallationSecretMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&InstallationSecretCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&InstallationSecretUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&InstallationSecretUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&InstallationSecretDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown InstallationSecret mutation op: %q", m.Op())
 	}
 }
 
@@ -8655,23 +8797,23 @@ type (
 		APIKey, AddonProduct, Alert, Amenity, AuditLog, AuthCode, Booking,
 		BookingPolicy, BookingReassignment, Brand, BuddyInvite, ClassInstance,
 		ClassType, DeviceAuthorization, Event, FavoriteVenue, FeatureProvisioning,
-		FlashSale, GiftCard, HandoffCode, IdempotencyKey, Inquiry, Instructor,
-		Location, MFABackupCode, MFAChallenge, MFAFactor, Member, NotificationDelivery,
-		NotificationOptOut, NotificationPreference, OTPRequest, OpeningHours,
-		Organization, Pass, PassType, Payment, Photo, PlatformSetting, PushDevice,
-		RefreshToken, Room, Service, Session, User, WebhookAttempt, WebhookDelivery,
-		WebhookSubscription []ent.Hook
+		FlashSale, GiftCard, HandoffCode, IdempotencyKey, Inquiry, InstallationSecret,
+		Instructor, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,
+		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
+		OpeningHours, Organization, Pass, PassType, Payment, Photo, PlatformSetting,
+		PushDevice, RefreshToken, Room, Service, Session, User, WebhookAttempt,
+		WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, AuditLog, AuthCode, Booking,
 		BookingPolicy, BookingReassignment, Brand, BuddyInvite, ClassInstance,
 		ClassType, DeviceAuthorization, Event, FavoriteVenue, FeatureProvisioning,
-		FlashSale, GiftCard, HandoffCode, IdempotencyKey, Inquiry, Instructor,
-		Location, MFABackupCode, MFAChallenge, MFAFactor, Member, NotificationDelivery,
-		NotificationOptOut, NotificationPreference, OTPRequest, OpeningHours,
-		Organization, Pass, PassType, Payment, Photo, PlatformSetting, PushDevice,
-		RefreshToken, Room, Service, Session, User, WebhookAttempt, WebhookDelivery,
-		WebhookSubscription []ent.Interceptor
+		FlashSale, GiftCard, HandoffCode, IdempotencyKey, Inquiry, InstallationSecret,
+		Instructor, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,
+		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
+		OpeningHours, Organization, Pass, PassType, Payment, Photo, PlatformSetting,
+		PushDevice, RefreshToken, Room, Service, Session, User, WebhookAttempt,
+		WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )
 

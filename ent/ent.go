@@ -34,6 +34,7 @@ import (
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
+	"github.com/venueplatform/venue/ent/installationsecret"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
@@ -142,6 +143,7 @@ func checkColumn(t, c string) error {
 			handoffcode.Table:            handoffcode.ValidColumn,
 			idempotencykey.Table:         idempotencykey.ValidColumn,
 			inquiry.Table:                inquiry.ValidColumn,
+			installationsecret.Table:     installationsecret.ValidColumn,
 			instructor.Table:             instructor.ValidColumn,
 			location.Table:               location.ValidColumn,
 			mfabackupcode.Table:          mfabackupcode.ValidColumn,

@@ -58,6 +58,8 @@ type Tx struct {
 	IdempotencyKey *IdempotencyKeyClient
 	// Inquiry is the client for interacting with the Inquiry builders.
 	Inquiry *InquiryClient
+	// InstallationSecret is the client for interacting with the InstallationSecret builders.
+	InstallationSecret *InstallationSecretClient
 	// Instructor is the client for interacting with the Instructor builders.
 	Instructor *InstructorClient
 	// Location is the client for interacting with the Location builders.
@@ -263,6 +265,7 @@ func (tx *Tx) init() {
 	tx.HandoffCode = NewHandoffCodeClient(tx.config)
 	tx.IdempotencyKey = NewIdempotencyKeyClient(tx.config)
 	tx.Inquiry = NewInquiryClient(tx.config)
+	tx.InstallationSecret = NewInstallationSecretClient(tx.config)
 	tx.Instructor = NewInstructorClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
 	tx.MFABackupCode = NewMFABackupCodeClient(tx.config)

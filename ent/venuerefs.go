@@ -29,6 +29,7 @@ import (
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
+	"github.com/venueplatform/venue/ent/installationsecret"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
@@ -81,6 +82,7 @@ var edgeTargets = map[string]map[string]string{
 	"HandoffCode":            {},
 	"IdempotencyKey":         {},
 	"Inquiry":                {"organization": "Organization", "service": "Service"},
+	"InstallationSecret":     {},
 	"Instructor":             {"organization": "Organization", "class_instances": "ClassInstance"},
 	"Location":               {"organization": "Organization", "rooms": "Room", "class_instances": "ClassInstance", "opening_hours": "OpeningHours", "amenities": "Amenity", "photos": "Photo"},
 	"MFABackupCode":          {},
@@ -171,6 +173,7 @@ var AllTypes = []string{
 	"HandoffCode",
 	"IdempotencyKey",
 	"Inquiry",
+	"InstallationSecret",
 	"Instructor",
 	"Location",
 	"MFABackupCode",
@@ -253,6 +256,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.IdempotencyKey.Query().Where(idempotencykey.IDIn(ids...)).Count(ctx)
 	case "Inquiry":
 		return c.Inquiry.Query().Where(inquiry.IDIn(ids...)).Count(ctx)
+	case "InstallationSecret":
+		return c.InstallationSecret.Query().Where(installationsecret.IDIn(ids...)).Count(ctx)
 	case "Instructor":
 		return c.Instructor.Query().Where(instructor.IDIn(ids...)).Count(ctx)
 	case "Location":

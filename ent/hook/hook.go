@@ -273,6 +273,18 @@ func (f InquiryFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.InquiryMutation", m)
 }
 
+// The InstallationSecretFunc type is an adapter to allow the use of ordinary
+// function as InstallationSecret mutator.
+type InstallationSecretFunc func(context.Context, *ent.InstallationSecretMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f InstallationSecretFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.InstallationSecretMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.InstallationSecretMutation", m)
+}
+
 // The InstructorFunc type is an adapter to allow the use of ordinary
 // function as Instructor mutator.
 type InstructorFunc func(context.Context, *ent.InstructorMutation) (ent.Value, error)

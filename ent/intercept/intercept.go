@@ -30,6 +30,7 @@ import (
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
+	"github.com/venueplatform/venue/ent/installationsecret"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
@@ -707,6 +708,33 @@ func (f TraverseInquiry) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.InquiryQuery", q)
+}
+
+// The InstallationSecretFunc type is an adapter to allow the use of ordinary function as a Querier.
+type InstallationSecretFunc func(context.Context, *ent.InstallationSecretQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f InstallationSecretFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.InstallationSecretQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.InstallationSecretQuery", q)
+}
+
+// The TraverseInstallationSecret type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseInstallationSecret func(context.Context, *ent.InstallationSecretQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseInstallationSecret) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseInstallationSecret) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.InstallationSecretQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.InstallationSecretQuery", q)
 }
 
 // The InstructorFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1458,6 +1486,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.IdempotencyKeyQuery, predicate.IdempotencyKey, idempotencykey.OrderOption]{typ: ent.TypeIdempotencyKey, tq: q}, nil
 	case *ent.InquiryQuery:
 		return &query[*ent.InquiryQuery, predicate.Inquiry, inquiry.OrderOption]{typ: ent.TypeInquiry, tq: q}, nil
+	case *ent.InstallationSecretQuery:
+		return &query[*ent.InstallationSecretQuery, predicate.InstallationSecret, installationsecret.OrderOption]{typ: ent.TypeInstallationSecret, tq: q}, nil
 	case *ent.InstructorQuery:
 		return &query[*ent.InstructorQuery, predicate.Instructor, instructor.OrderOption]{typ: ent.TypeInstructor, tq: q}, nil
 	case *ent.LocationQuery:

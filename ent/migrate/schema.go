@@ -1018,6 +1018,20 @@ var (
 			},
 		},
 	}
+	// InstallationSecretsColumns holds the columns for the "installation_secrets" table.
+	InstallationSecretsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "value", Type: field.TypeString},
+	}
+	// InstallationSecretsTable holds the schema information for the "installation_secrets" table.
+	InstallationSecretsTable = &schema.Table{
+		Name:       "installation_secrets",
+		Columns:    InstallationSecretsColumns,
+		PrimaryKey: []*schema.Column{InstallationSecretsColumns[0]},
+	}
 	// InstructorsColumns holds the columns for the "instructors" table.
 	InstructorsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -2253,6 +2267,7 @@ var (
 		HandoffCodesTable,
 		IdempotencyKeysTable,
 		InquiriesTable,
+		InstallationSecretsTable,
 		InstructorsTable,
 		LocationsTable,
 		MfaBackupCodesTable,

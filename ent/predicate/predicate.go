@@ -72,6 +72,9 @@ type IdempotencyKey func(*sql.Selector)
 // Inquiry is the predicate function for inquiry builders.
 type Inquiry func(*sql.Selector)
 
+// InstallationSecret is the predicate function for installationsecret builders.
+type InstallationSecret func(*sql.Selector)
+
 // Instructor is the predicate function for instructor builders.
 type Instructor func(*sql.Selector)
 

@@ -639,6 +639,30 @@ func (f InquiryMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutatio
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.InquiryMutation", m)
 }
 
+// The InstallationSecretQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type InstallationSecretQueryRuleFunc func(context.Context, *ent.InstallationSecretQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f InstallationSecretQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.InstallationSecretQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.InstallationSecretQuery", q)
+}
+
+// The InstallationSecretMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type InstallationSecretMutationRuleFunc func(context.Context, *ent.InstallationSecretMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f InstallationSecretMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.InstallationSecretMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.InstallationSecretMutation", m)
+}
+
 // The InstructorQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type InstructorQueryRuleFunc func(context.Context, *ent.InstructorQuery) error
@@ -1342,6 +1366,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.InquiryQuery:
 		return q.Filter(), nil
+	case *ent.InstallationSecretQuery:
+		return q.Filter(), nil
 	case *ent.InstructorQuery:
 		return q.Filter(), nil
 	case *ent.LocationQuery:
@@ -1444,6 +1470,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.IdempotencyKeyMutation:
 		return m.Filter(), nil
 	case *ent.InquiryMutation:
+		return m.Filter(), nil
+	case *ent.InstallationSecretMutation:
 		return m.Filter(), nil
 	case *ent.InstructorMutation:
 		return m.Filter(), nil

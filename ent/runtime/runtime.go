@@ -29,6 +29,7 @@ import (
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
+	"github.com/venueplatform/venue/ent/installationsecret"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
@@ -1291,6 +1292,56 @@ func init() {
 	inquiryDescID := inquiryMixinFields0[0].Descriptor()
 	// inquiry.DefaultID holds the default value on creation for the id field.
 	inquiry.DefaultID = inquiryDescID.Default.(func() uuid.UUID)
+	installationsecretMixin := schema.InstallationSecret{}.Mixin()
+	installationsecret.Policy = privacy.NewPolicies(schema.InstallationSecret{})
+	installationsecret.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := installationsecret.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	installationsecretMixinFields0 := installationsecretMixin[0].Fields()
+	_ = installationsecretMixinFields0
+	installationsecretFields := schema.InstallationSecret{}.Fields()
+	_ = installationsecretFields
+	// installationsecretDescCreatedAt is the schema descriptor for created_at field.
+	installationsecretDescCreatedAt := installationsecretMixinFields0[1].Descriptor()
+	// installationsecret.DefaultCreatedAt holds the default value on creation for the created_at field.
+	installationsecret.DefaultCreatedAt = installationsecretDescCreatedAt.Default.(func() time.Time)
+	// installationsecretDescUpdatedAt is the schema descriptor for updated_at field.
+	installationsecretDescUpdatedAt := installationsecretMixinFields0[2].Descriptor()
+	// installationsecret.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	installationsecret.DefaultUpdatedAt = installationsecretDescUpdatedAt.Default.(func() time.Time)
+	// installationsecret.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	installationsecret.UpdateDefaultUpdatedAt = installationsecretDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// installationsecretDescName is the schema descriptor for name field.
+	installationsecretDescName := installationsecretFields[0].Descriptor()
+	// installationsecret.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	installationsecret.NameValidator = func() func(string) error {
+		validators := installationsecretDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// installationsecretDescValue is the schema descriptor for value field.
+	installationsecretDescValue := installationsecretFields[1].Descriptor()
+	// installationsecret.ValueValidator is a validator for the "value" field. It is called by the builders before save.
+	installationsecret.ValueValidator = installationsecretDescValue.Validators[0].(func(string) error)
+	// installationsecretDescID is the schema descriptor for id field.
+	installationsecretDescID := installationsecretMixinFields0[0].Descriptor()
+	// installationsecret.DefaultID holds the default value on creation for the id field.
+	installationsecret.DefaultID = installationsecretDescID.Default.(func() uuid.UUID)
 	instructorMixin := schema.Instructor{}.Mixin()
 	instructor.Policy = privacy.NewPolicies(instructorMixin[1], schema.Instructor{})
 	instructor.Hooks[0] = func(next ent.Mutator) ent.Mutator {

@@ -66,7 +66,9 @@ type Config struct {
 // least 32 bytes), VENUE_MFA_KEY and VENUE_MFA_PREVIOUS_KEYS (base64 of 32
 // bytes; comma-separated), VENUE_DEVICE_VERIFICATION_URI and
 // VENUE_HANDOFF_DOMAINS (comma-separated hosts). Unset secrets are random per
-// process, except the MFA key, which is derived from the pepper.
+// process, except the MFA key, which is derived from the pepper; the server
+// sets them from the installation's stored secrets (package installsecrets)
+// before it reads them, so they are shared by its instances and restarts.
 func ConfigFromEnv(log *slog.Logger) (Config, error) {
 	cfg := Config{
 		Issuer:   envOr("VENUE_JWT_ISSUER", DefaultIssuer),

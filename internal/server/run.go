@@ -19,6 +19,7 @@ import (
 	"github.com/venueplatform/venue/internal/entdb"
 	"github.com/venueplatform/venue/internal/handlers"
 	"github.com/venueplatform/venue/internal/idempotency"
+	"github.com/venueplatform/venue/internal/installsecrets"
 	"github.com/venueplatform/venue/internal/jobs"
 	"github.com/venueplatform/venue/internal/limits"
 	"github.com/venueplatform/venue/internal/pglocal"
@@ -99,6 +100,15 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 		log.Info("job queue migrations applied", "applied", riverApplied)
 	}
 	client := entdb.NewClient(pool)
+	// Secrets the environment leaves unset come from the database (generated
+	// on the first start), so every instance and restart shares them.
+	exported, err := installsecrets.Export(ctx, client, installsecrets.Defaults, os.Getenv, os.Setenv)
+	if err != nil {
+		return err
+	}
+	if len(exported) > 0 {
+		log.Info("installation secrets taken from the database", "variables", exported)
+	}
 	deps := Deps{Pool: pool, Client: client, Log: log}
 	if err := proxyConfig(&deps); err != nil {
 		return err
