@@ -21,8 +21,9 @@
 // valid CodeTTL (15 minutes), at most MaxCodeAttempts wrong guesses each; a
 // new code replaces the user's pending one. Only a keyed hash is stored.
 // Codes leave through a CodeSink; LogSink, the default, records that a code
-// was sent (user id and purpose) and never the code: wire a mail sender in
-// production. Tests capture codes with their own sink.
+// was sent (user id and purpose) and never the code. The server wires package
+// codemail (SMTP, or message files in the mail folder). Tests capture codes
+// with their own sink.
 //
 // # Enumeration
 //

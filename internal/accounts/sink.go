@@ -30,8 +30,9 @@ type CodeSink interface {
 	SendCode(ctx context.Context, d Delivery) error
 }
 
-// LogSink is the development sink: it records that a code was sent, to whom
-// (the user id) and why, and drops the code. Production wires a mail sender.
+// LogSink records that a code was sent, to whom (the user id) and why, and
+// drops the code: the default of a Service built without a sink. The server
+// wires package codemail (SMTP, or message files in the mail folder).
 type LogSink struct{ Log *slog.Logger }
 
 // SendCode implements CodeSink.

@@ -1,7 +1,11 @@
 package auth
 
 import (
+	"net/http"
+
 	"github.com/ogen-go/ogen/middleware"
+
+	"github.com/venueplatform/venue/internal/httpx"
 )
 
 // KeyGuard is the ogen middleware that checks an X-API-Key sent to an
@@ -25,4 +29,21 @@ func (a *Authenticator) KeyGuard() middleware.Middleware {
 		}
 		return next(req)
 	}
+}
+
+// JWTOnlyGate refuses, before the operation's security runs, an API key sent
+// without a bearer token to a JWT-only operation: 403 ACCESS_DENIED, reason
+// jwt_only (JWTOnlyRefused), also where the operation's security names only
+// BearerAuth and would otherwise answer 401 as for a missing credential.
+// route names the operation of a request.
+func JWTOnlyGate(route func(*http.Request) (string, bool), next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.Header.Values(HeaderAPIKey)) > 0 && len(r.Header.Values(HeaderAuthorization)) == 0 {
+			if op, ok := route(r); ok && JWTOnly(op) {
+				httpx.WriteError(w, r, JWTOnlyRefused())
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }

@@ -99,8 +99,9 @@ func TestDeviceFlow(t *testing.T) {
 	requireCode(t, err, http.StatusBadRequest, "INVALID_CODE")
 }
 
-// TestDeviceApproveAbuse: a code that had five submissions is dead, and a
-// user guessing codes is stopped after five submissions.
+// TestDeviceApproveAbuse: a code that had five submissions is dead; one
+// person may approve several screens, and a user guessing codes is stopped
+// after 20 submissions in ten minutes.
 func TestDeviceApproveAbuse(t *testing.T) {
 	e := newAuthEnv(t, newStudio(t, "studio"))
 	ctx := context.Background()
@@ -117,11 +118,22 @@ func TestDeviceApproveAbuse(t *testing.T) {
 	_, err = tv.AuthDeviceToken(ctx, &api.DeviceTokenRequest{DeviceCode: d.Data.DeviceCode})
 	requireCode(t, err, http.StatusBadRequest, "AUTHORIZATION_PENDING")
 
-	for _, guess := range []string{"BCDF-GHJK", "not-a-code", "", "ZZZZ-ZZZZ"} {
-		_, err = ac.AuthDeviceApprove(ctx, &api.DeviceApproveRequest{UserCode: guess})
+	// One person approves several screens: good codes pass.
+	for range 3 {
+		dn, err := tv.AuthDeviceCode(ctx)
+		require.NoError(t, err)
+		ok, err := ac.AuthDeviceApprove(ctx, &api.DeviceApproveRequest{UserCode: dn.Data.UserCode})
+		require.NoError(t, err)
+		require.True(t, ok.Data.Approved)
+	}
+	// Guessing: 20 submissions in ten minutes per user (4 so far), each
+	// wrong one the same INVALID_CODE.
+	guesses := []string{"BCDF-GHJK", "not-a-code", "", "ZZZZ-ZZZZ"}
+	for i := 0; i < 16; i++ {
+		_, err = ac.AuthDeviceApprove(ctx, &api.DeviceApproveRequest{UserCode: guesses[i%len(guesses)]})
 		requireCode(t, err, http.StatusBadRequest, "INVALID_CODE")
 	}
-	// The sixth submission in ten minutes: 429, even with a good code.
+	// The 21st submission in ten minutes: 429, even with a good code.
 	d2, err := tv.AuthDeviceCode(ctx)
 	require.NoError(t, err)
 	_, err = ac.AuthDeviceApprove(ctx, &api.DeviceApproveRequest{UserCode: d2.Data.UserCode})

@@ -137,11 +137,19 @@ func TestAccountState(t *testing.T) {
 	t.Logf("account-state over HTTP: min %v, median %v, max %v", durations[0], durations[len(durations)/2], durations[len(durations)-1])
 	// 16 calls so far, over about 4 s (a window of 20 per minute refills
 	// one every 3 s); a few more and the address is refused.
-	var res *http.Response
-	for i := 0; i < 8; i++ {
-		res, err = http.Post(e.url+"/api/v1/auth/account-state", "application/json", strings.NewReader(`{"email":"ghost@example.com"}`))
+	// Every answer sits on the floor, the refusal included.
+	post := func(body string) (*http.Response, time.Duration) {
+		start := time.Now()
+		res, err := http.Post(e.url+"/api/v1/auth/account-state", "application/json", strings.NewReader(body))
 		require.NoError(t, err)
 		res.Body.Close()
+		return res, time.Since(start)
+	}
+	var res *http.Response
+	for i := 0; i < 8; i++ {
+		var took time.Duration
+		res, took = post(`{"email":"ghost@example.com"}`)
+		require.GreaterOrEqual(t, took, 250*time.Millisecond, "answer %d (%d)", i, res.StatusCode)
 		if res.StatusCode != http.StatusOK {
 			break
 		}
@@ -150,6 +158,20 @@ func TestAccountState(t *testing.T) {
 	retry, err := strconv.Atoi(res.Header.Get("Retry-After"))
 	require.NoError(t, err)
 	require.Greater(t, retry, 0)
+}
+
+// TestAccountStateFloorCoversBadInput: a malformed body is 400 no sooner
+// than the floor either, so no answer of the check comes back early.
+func TestAccountStateFloorCoversBadInput(t *testing.T) {
+	e := newAuthEnv(t, newStudio(t, "studio"))
+	for _, body := range []string{`{"email":"bad"}`, `{`, `{}`} {
+		start := time.Now()
+		res, err := http.Post(e.url+"/api/v1/auth/account-state", "application/json", strings.NewReader(body))
+		require.NoError(t, err)
+		res.Body.Close()
+		require.Equal(t, http.StatusBadRequest, res.StatusCode, body)
+		require.GreaterOrEqual(t, time.Since(start), 250*time.Millisecond, body)
+	}
 }
 
 // TestLoginIsLimitedPerAccount: guessing one account's password stops at

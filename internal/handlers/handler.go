@@ -23,6 +23,7 @@ import (
 	"github.com/venueplatform/venue/internal/auth"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/httpx"
+	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/me"
 	"github.com/venueplatform/venue/internal/venue"
 	"github.com/venueplatform/venue/internal/viewer"
@@ -113,6 +114,18 @@ func (h *Handler) NewError(ctx context.Context, err error) *api.ErrorStatusCode 
 // errorHandler answers failures the generated server handles itself
 // (malformed parameters or bodies) with the error envelope.
 func (h *Handler) errorHandler(ctx context.Context, w http.ResponseWriter, r *http.Request, err error) {
+	var paramErr *ogenerrors.DecodeParamError
+	if errors.As(err, &paramErr) && paramErr.In == openapi.LocationHeader && paramErr.Name == idempotency.Header {
+		// A required key that is missing, or one breaking the shared
+		// IdempotencyKeyRequired parameter (1 to 200 characters): the
+		// idempotency conventions' own 400.
+		e := idempotency.MissingKey()
+		if r.Header.Get(idempotency.Header) != "" {
+			e = idempotency.MalformedKey(idempotency.Max200)
+		}
+		httpx.WriteError(w, r.WithContext(ctx), e)
+		return
+	}
 	httpx.WriteError(w, r.WithContext(ctx), h.classify(ctx, err))
 }
 

@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -41,9 +42,16 @@ func TestVenueJoin(t *testing.T) {
 	es := errorOf(t, err)
 	require.Equal(t, http.StatusBadRequest, es.StatusCode)
 	require.Equal(t, "consent", es.Response.Error.Details.Parameter.Value)
-	res := rawJoin(t, e, "ana@example.com", "studio", "", `{"consent":true}`)
-	require.Equal(t, http.StatusBadRequest, res)
-	require.Equal(t, http.StatusBadRequest, rawJoin(t, e, "ana@example.com", "studio", "k-body", `{}`))
+	// A missing or overlong key is the idempotency conventions' 400.
+	for key, reason := range map[string]string{"": "missing", strings.Repeat("k", 201): "format"} {
+		status, body := rawJoin(t, e, "ana@example.com", "studio", key, `{"consent":true}`)
+		require.Equal(t, http.StatusBadRequest, status)
+		require.Equal(t, "INVALID_IDEMPOTENCY_KEY", body.Error.Code)
+		require.Equal(t, "Idempotency-Key", body.Error.Details["parameter"])
+		require.Equal(t, reason, body.Error.Details["reason"])
+	}
+	status, _ := rawJoin(t, e, "ana@example.com", "studio", "k-body", `{}`)
+	require.Equal(t, http.StatusBadRequest, status)
 
 	// A partner subscribed to member.created (and one to bookings only);
 	// deliveries run as River jobs.
@@ -152,7 +160,7 @@ func TestVenueJoinClientIDsUnderConcurrency(t *testing.T) {
 }
 
 // rawJoin posts a join with a fresh session of email and answers the status.
-func rawJoin(t *testing.T, e *authEnv, email, slug, key, body string) int {
+func rawJoin(t *testing.T, e *authEnv, email, slug, key, body string) (int, envelope) {
 	t.Helper()
 	s, err := e.client(t, "").AuthLogin(context.Background(), &api.LoginRequest{Email: email, Password: goodPassword})
 	require.NoError(t, err)
@@ -164,6 +172,8 @@ func rawJoin(t *testing.T, e *authEnv, email, slug, key, body string) int {
 	}
 	res, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
-	res.Body.Close()
-	return res.StatusCode
+	defer res.Body.Close()
+	var env envelope
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&env))
+	return res.StatusCode, env
 }

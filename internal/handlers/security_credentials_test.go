@@ -70,6 +70,13 @@ func TestMixedCredentialsAndJWTOnly(t *testing.T) {
 	es := errorOf(t, err)
 	require.Equal(t, http.StatusForbidden, es.StatusCode)
 	require.Equal(t, auth.ReasonJWTOnly, es.Response.Error.Details.Reason.Value)
+	// A JWT-only member operation whose security names only BearerAuth:
+	// an API key alone is the same 403, not a 401 for a missing token.
+	for _, path := range []string{"/me/inquiries"} {
+		status, body := getRaw(t, e.url+"/api/v1"+path, s.key)
+		require.Equal(t, http.StatusForbidden, status, path)
+		require.Equal(t, auth.ReasonJWTOnly, body.Error.Details["reason"], path)
+	}
 	// POST /auth/mfa/reset takes either credential, one at a time.
 	req := &api.MfaResetRequest{UserID: sess.User.ID}
 	_, err = e.withHeader(t, bearer(sess.AccessToken), "X-API-Key", s.key).AuthMfaReset(ctx, req)

@@ -23,7 +23,10 @@ var (
 	mfaConfirm      = limits.Policy{Name: "mfa-confirm", Limit: 5, Window: 5 * time.Minute}
 	mfaEnroll       = limits.Policy{Name: "mfa-enroll", Limit: 10, Window: 10 * time.Minute}
 	mfaBackupCodes  = limits.Policy{Name: "mfa-backup-codes", Limit: 5, Window: 10 * time.Minute}
-	deviceApprove   = limits.Policy{Name: "device-approve", Limit: 5, Window: 10 * time.Minute}
+	// Each user code takes 5 submissions (accounts); per user, 20 in 10
+	// minutes lets one person approve several screens while guessing across
+	// codes stays bounded.
+	deviceApprove   = limits.Policy{Name: "device-approve", Limit: 20, Window: 10 * time.Minute}
 	handoffMint     = limits.Policy{Name: "handoff-mint", Limit: 20, Window: time.Minute}
 	handoffExchange = limits.Policy{Name: "handoff-exchange", Limit: 30, Window: time.Minute}
 	mobileOTP       = limits.Policy{Name: "mobile-otp", Limit: 5, Window: 10 * time.Minute}

@@ -15,6 +15,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/internal/codemail"
 	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/entdb"
 	"github.com/venueplatform/venue/internal/handlers"
@@ -109,7 +110,20 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 	if len(exported) > 0 {
 		log.Info("installation secrets taken from the database", "variables", exported)
 	}
-	deps := Deps{Pool: pool, Client: client, Log: log}
+	// One-time codes (sign-in, password reset): e-mail sends run in the background,
+	// so they get the shutdown grace to finish once requests have drained.
+	codes, err := codemail.FromEnv(cfg.DataDir, log)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		waitCtx, cancel := context.WithTimeout(context.Background(), ShutdownGrace)
+		defer cancel()
+		if werr := codes.Close(waitCtx); werr != nil {
+			log.Warn("code e-mails unsent at shutdown", "error", werr)
+		}
+	}()
+	deps := Deps{Pool: pool, Client: client, Log: log, Codes: codes, DataDir: cfg.DataDir}
 	if err := proxyConfig(&deps); err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/venueplatform/venue/internal/accounts"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/auth"
+	"github.com/venueplatform/venue/internal/codemail"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/gen/openapi"
 	"github.com/venueplatform/venue/internal/handlers"
@@ -45,6 +46,12 @@ type Deps struct {
 	// Accounts runs sign-in and sessions; nil builds one from the
 	// environment (accounts.ConfigFromEnv).
 	Accounts *accounts.Service
+	// Codes delivers the one-time codes of an Accounts built here; nil
+	// builds one from the environment (codemail.FromEnv over DataDir).
+	Codes accounts.CodeSink
+	// DataDir is the server's data folder: without an SMTP server, codes are
+	// written into its "mail" folder (codemail.MailDir).
+	DataDir string
 	// EmbedOrigins may call GET /api/v1/me/minimal from a browser (CORS);
 	// nil reads VENUE_EMBED_ORIGINS.
 	EmbedOrigins []string
@@ -81,6 +88,11 @@ func New(d Deps) (http.Handler, error) {
 		cfg, err := accounts.ConfigFromEnv(d.Log)
 		if err != nil {
 			return nil, err
+		}
+		if cfg.Sink == nil {
+			if cfg.Sink, err = codeSink(d); err != nil {
+				return nil, err
+			}
 		}
 		if acct, err = accounts.New(d.Client, cfg); err != nil {
 			return nil, err
@@ -119,12 +131,22 @@ func New(d Deps) (http.Handler, error) {
 	if embed == nil {
 		embed = me.EmbedOriginsFromEnv()
 	}
-	mux.Handle("/api/v1/", me.CORS("/api/v1/me/minimal", embed,
-		httpx.APIVersion(venuectx.SlugAsID(d.Client)(handlers.GeoMiddleware(geo, lim.Middleware(idem.Middleware(rest)))))))
+	mux.Handle("/api/v1/", responseFloor("/api/v1/auth/account-state", accounts.StateFloor, me.CORS("/api/v1/me/minimal", embed,
+		httpx.APIVersion(venuectx.SlugAsID(d.Client)(auth.JWTOnlyGate(route,
+			handlers.GeoMiddleware(geo, lim.Middleware(idem.Middleware(rest)))))))))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, apperr.NotFound("route"))
 	})
 	return httpx.Middleware(d.Log, mux), nil
+}
+
+// codeSink is d.Codes, or the sink the environment asks for: e-mail over
+// SMTP, else files in the mail folder of d.DataDir.
+func codeSink(d Deps) (accounts.CodeSink, error) {
+	if d.Codes != nil {
+		return d.Codes, nil
+	}
+	return codemail.FromEnv(d.DataDir, d.Log)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -84,8 +84,9 @@ type Invoker interface {
 	// `approved: false`. Every failure (malformed, unknown, expired, already
 	// decided, or a code that has had 5 submissions) is the same 400
 	// `INVALID_CODE`: each submission of an existing code counts, and the
-	// sixth and later are refused whatever the code's state. Guessing other
-	// codes is limited to 5 submissions per 10 minutes per user.
+	// sixth and later are refused whatever the code's state. Across codes a
+	// user may submit 20 per 10 minutes (one person approves several
+	// screens; guessing stays bounded); over that, 429 `RATE_LIMITED`.
 	//
 	// POST /auth/device/approve
 	AuthDeviceApprove(ctx context.Context, request *DeviceApproveRequest) (*DeviceApproveResponse, error)
@@ -1672,8 +1673,9 @@ func (c *Client) sendAuthAccountState(ctx context.Context, request *EmailRequest
 // `approved: false`. Every failure (malformed, unknown, expired, already
 // decided, or a code that has had 5 submissions) is the same 400
 // `INVALID_CODE`: each submission of an existing code counts, and the
-// sixth and later are refused whatever the code's state. Guessing other
-// codes is limited to 5 submissions per 10 minutes per user.
+// sixth and later are refused whatever the code's state. Across codes a
+// user may submit 20 per 10 minutes (one person approves several
+// screens; guessing stays bounded); over that, 429 `RATE_LIMITED`.
 //
 // POST /auth/device/approve
 func (c *Client) AuthDeviceApprove(ctx context.Context, request *DeviceApproveRequest) (*DeviceApproveResponse, error) {

@@ -747,8 +747,9 @@ func (s *Server) handleAuthAccountStateRequest(args [0]string, argsEscaped bool,
 // `approved: false`. Every failure (malformed, unknown, expired, already
 // decided, or a code that has had 5 submissions) is the same 400
 // `INVALID_CODE`: each submission of an existing code counts, and the
-// sixth and later are refused whatever the code's state. Guessing other
-// codes is limited to 5 submissions per 10 minutes per user.
+// sixth and later are refused whatever the code's state. Across codes a
+// user may submit 20 per 10 minutes (one person approves several
+// screens; guessing stays bounded); over that, 429 `RATE_LIMITED`.
 //
 // POST /auth/device/approve
 func (s *Server) handleAuthDeviceApproveRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {

@@ -1,0 +1,312 @@
+package codemail
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+
+	"github.com/venueplatform/venue/internal/accounts"
+	"github.com/venueplatform/venue/internal/notify"
+)
+
+// The code and token hash of the tests: distinctive enough that finding them
+// in a log line can only mean a leak.
+const (
+	testCode      = "583920"
+	testTokenHash = "tkhash-Zq81xWv0"
+)
+
+var testUser = uuid.MustParse("11111111-2222-4333-8444-555555555555")
+
+func delivery(purpose string) accounts.Delivery {
+	return accounts.Delivery{UserID: testUser, Email: "ada@example.com", Purpose: purpose, Code: testCode,
+		ExpiresAt: time.Date(2030, 5, 6, 7, 8, 9, 0, time.FixedZone("CEST", 2*3600))}
+}
+
+// captureLog returns a logger writing JSON lines into the returned buffer.
+func captureLog() (*slog.Logger, *syncBuffer) {
+	b := &syncBuffer{}
+	return slog.New(slog.NewJSONHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug})), b
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestFolderWritesReadableFileAndLogsNoCode(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data", "mail")
+	log, logs := captureLog()
+	sink := NewFolder(dir, log)
+	d := delivery(accounts.PurposeEmailOTP)
+	d.TokenHash = testTokenHash
+	require.NoError(t, sink.SendCode(context.Background(), d))
+
+	fi, err := os.Stat(dir)
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o700), fi.Mode().Perm())
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 1)
+	name := entries[0].Name()
+	require.Contains(t, name, "-email_otp-")
+	require.True(t, strings.HasSuffix(name, ".eml"))
+	require.NotContains(t, name, testCode)
+	info, err := entries[0].Info()
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o600), info.Mode().Perm())
+
+	raw, err := os.ReadFile(filepath.Join(dir, name))
+	require.NoError(t, err)
+	text := string(raw)
+	require.Contains(t, text, "To: ada@example.com\n")
+	require.Contains(t, text, "Subject: Your sign-in code\n")
+	require.Contains(t, text, testCode)
+	require.Contains(t, text, testTokenHash)
+	require.Contains(t, text, "2030-05-06 05:08 UTC")
+
+	out := logs.String()
+	require.Contains(t, out, "code written to the mail folder")
+	require.Contains(t, out, testUser.String())
+	require.Contains(t, out, filepath.Join(dir, name))
+	require.NotContains(t, out, testCode)
+	require.NotContains(t, out, testTokenHash)
+	require.NotContains(t, out, "ada@example.com")
+}
+
+func TestFolderKeepsEveryMessage(t *testing.T) {
+	dir := t.TempDir()
+	sink := NewFolder(dir, slog.New(slog.DiscardHandler))
+	for range 3 {
+		require.NoError(t, sink.SendCode(context.Background(), delivery(accounts.PurposePasswordReset)))
+	}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 3)
+}
+
+func TestMessagesPerPurpose(t *testing.T) {
+	for purpose, subject := range map[string]string{
+		accounts.PurposePasswordReset:  "Your password reset code",
+		accounts.PurposePasswordChange: "Your code to change your password",
+		accounts.PurposeEmailOTP:       "Your sign-in code",
+		"something_new":                "Your verification code",
+	} {
+		t.Run(purpose, func(t *testing.T) {
+			m := compose(delivery(purpose))
+			require.Equal(t, subject, m.subject)
+			require.Contains(t, m.body, "    "+testCode+"\n")
+			require.Contains(t, m.body, "expires at 2030-05-06 05:08 UTC")
+			require.NotContains(t, m.body, "token hash")
+		})
+	}
+	require.Contains(t, compose(delivery(accounts.PurposePasswordReset)).body, "claim")
+	d := delivery(accounts.PurposeEmailOTP)
+	d.TokenHash = testTokenHash
+	require.Contains(t, compose(d).body, "token hash:\n\n    "+testTokenHash+"\n")
+}
+
+func TestMailDir(t *testing.T) {
+	t.Setenv("VENUE_MAIL_DIR", "")
+	require.Equal(t, filepath.Join("/srv/venue", "mail"), MailDir("/srv/venue"))
+	require.Equal(t, filepath.Join(".venue", "mail"), MailDir(""))
+	t.Setenv("VENUE_MAIL_DIR", "/tmp/letters")
+	require.Equal(t, "/tmp/letters", MailDir("/srv/venue"))
+}
+
+func TestFromEnv(t *testing.T) {
+	t.Setenv("VENUE_MAIL_DIR", "")
+	t.Setenv("VENUE_SMTP_HOST", "")
+	s, err := FromEnv("/srv/venue", slog.New(slog.DiscardHandler))
+	require.NoError(t, err)
+	require.Nil(t, s.mail)
+	require.Equal(t, filepath.Join("/srv/venue", "mail"), s.dir)
+
+	t.Setenv("VENUE_SMTP_HOST", "mail.example.com")
+	t.Setenv("VENUE_SMTP_FROM", "codes@example.com")
+	s, err = FromEnv("/srv/venue", slog.New(slog.DiscardHandler))
+	require.NoError(t, err)
+	require.NotNil(t, s.mail)
+
+	t.Setenv("VENUE_SMTP_FROM", "not an address")
+	_, err = FromEnv("/srv/venue", slog.New(slog.DiscardHandler))
+	require.Error(t, err)
+}
+
+func TestSMTPDeliversCode(t *testing.T) {
+	srv := listenSMTP(t, 250)
+	log, logs := captureLog()
+	sink := NewSMTP(srv.config(), log)
+	require.NoError(t, sink.SendCode(context.Background(), delivery(accounts.PurposePasswordReset)))
+	require.NoError(t, sink.Close(context.Background()))
+
+	got := srv.messages()
+	require.Len(t, got, 1)
+	require.Contains(t, got[0], "To: <ada@example.com>")
+	require.Contains(t, got[0], "Subject: Your password reset code")
+	require.Contains(t, got[0], testCode)
+	out := logs.String()
+	require.Contains(t, out, "code e-mailed")
+	require.Contains(t, out, testUser.String())
+	require.NotContains(t, out, testCode)
+}
+
+func TestSMTPFailureIsLoggedWithoutCode(t *testing.T) {
+	srv := listenSMTP(t, 550) // the recipient is refused
+	log, logs := captureLog()
+	sink := NewSMTP(srv.config(), log)
+	require.NoError(t, sink.SendCode(context.Background(), delivery(accounts.PurposePasswordChange)))
+	require.NoError(t, sink.Close(context.Background()))
+
+	require.Empty(t, srv.messages())
+	out := logs.String()
+	require.Contains(t, out, "code e-mail not sent")
+	require.Contains(t, out, testUser.String())
+	require.Contains(t, out, accounts.PurposePasswordChange)
+	require.Contains(t, out, `"level":"ERROR"`)
+	require.NotContains(t, out, testCode)
+}
+
+func TestSMTPSendDoesNotWaitForTheServer(t *testing.T) {
+	// A server that accepts and never greets: the caller must not notice.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	var conns []net.Conn
+	accepted := make(chan struct{})
+	go func() {
+		defer close(accepted)
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns = append(conns, c)
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		<-accepted
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	log, logs := captureLog()
+	sink := NewSMTP(notify.SMTPConfig{Host: "127.0.0.1", Port: ln.Addr().(*net.TCPAddr).Port,
+		From: "codes@venue.test", TLS: notify.TLSOff}, log)
+	sink.timeout = 300 * time.Millisecond
+
+	ctx, cancel := context.WithCancel(context.Background())
+	start := time.Now()
+	require.NoError(t, sink.SendCode(ctx, delivery(accounts.PurposeEmailOTP)))
+	cancel() // the request ends; the send goes on
+	require.Less(t, time.Since(start), 100*time.Millisecond)
+
+	short, stop := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer stop()
+	require.ErrorIs(t, sink.Close(short), context.DeadlineExceeded)
+	require.NoError(t, sink.Close(context.Background()))
+	out := logs.String()
+	require.Contains(t, out, "code e-mail not sent")
+	require.NotContains(t, out, testCode)
+}
+
+// smtpListener is the least of RFC 5321 the adapter needs (EHLO, MAIL,
+// RCPT, DATA, QUIT) on a loopback port, keeping each message it accepts.
+type smtpListener struct {
+	ln   net.Listener
+	rcpt int
+
+	mu   sync.Mutex
+	msgs []string
+}
+
+func listenSMTP(t *testing.T, rcpt int) *smtpListener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	s := &smtpListener{ln: ln, rcpt: rcpt}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go s.serve(c)
+		}
+	}()
+	return s
+}
+
+func (s *smtpListener) config() notify.SMTPConfig {
+	return notify.SMTPConfig{Host: "127.0.0.1", Port: s.ln.Addr().(*net.TCPAddr).Port,
+		From: "codes@venue.test", TLS: notify.TLSOff}
+}
+
+func (s *smtpListener) serve(c net.Conn) {
+	defer c.Close()
+	r := bufio.NewReader(c)
+	say := func(line string) { _, _ = c.Write([]byte(line + "\r\n")) }
+	say("220 test ESMTP")
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return
+		}
+		switch cmd := strings.ToUpper(strings.TrimSpace(line)); {
+		case strings.HasPrefix(cmd, "EHLO"), strings.HasPrefix(cmd, "MAIL FROM:"):
+			say("250 ok")
+		case strings.HasPrefix(cmd, "RCPT TO:"):
+			say(strconv.Itoa(s.rcpt) + " rcpt")
+		case cmd == "DATA":
+			say("354 go ahead")
+			var b strings.Builder
+			for {
+				l, err := r.ReadString('\n')
+				if err != nil || l == ".\r\n" {
+					break
+				}
+				b.WriteString(l)
+			}
+			s.mu.Lock()
+			s.msgs = append(s.msgs, b.String())
+			s.mu.Unlock()
+			say("250 queued")
+		case cmd == "QUIT":
+			say("221 bye")
+			return
+		default:
+			say("502 unknown")
+		}
+	}
+}
+
+func (s *smtpListener) messages() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.msgs...)
+}
