@@ -154,7 +154,7 @@ func (s *Service) Challenge(ctx context.Context) (*ent.MFAChallenge, error) {
 // requireStepUp is the check of the operations that change a user's second
 // factor once one exists (a new TOTP factor, new backup codes): a session
 // that never passed the factor is 403 MFA_REQUIRED; one that passed it more
-// than auth.DefaultStepUpAge ago is 403 STEP_UP_REQUIRED (next_step
+// than auth.DefaultStepUpAge ago is 403 STEP_UP_REQUIRED (required_step
 // mfa_verify), so a stolen long-lived session cannot replace the factor or
 // mint codes without a fresh TOTP or backup code.
 func (s *Service) requireStepUp(ctx context.Context, v viewer.User) error {

@@ -103,6 +103,6 @@ func TestRequireStepUp(t *testing.T) {
 		require.True(t, errors.As(err, &e), "%T", v)
 		require.Equal(t, http.StatusForbidden, e.Status)
 		require.Equal(t, CodeStepUpRequired, e.Code)
-		require.Equal(t, "mfa_verify", e.Details["next_step"])
+		require.Equal(t, "mfa_verify", e.Details["required_step"])
 	}
 }

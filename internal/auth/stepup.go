@@ -20,7 +20,7 @@ const DefaultStepUpAge = 10 * time.Minute
 // RequireStepUp is the check of operations that require step-up: the caller
 // must be a user session that passed its second factor (POST
 // /auth/mfa/verify) within maxAge (0: DefaultStepUpAge) of now. Otherwise it
-// answers 403 STEP_UP_REQUIRED with details.next_step mfa_verify and
+// answers 403 STEP_UP_REQUIRED with details.required_step mfa_verify and
 // details.max_age_seconds; API keys and other callers get the same answer
 // (they cannot step up). Call it before any change is made.
 func RequireStepUp(ctx context.Context, now time.Time, maxAge time.Duration) error {
@@ -33,5 +33,5 @@ func RequireStepUp(ctx context.Context, now time.Time, maxAge time.Duration) err
 	}
 	return (&apperr.Error{Status: http.StatusForbidden, Code: CodeStepUpRequired,
 		Message: "verify your second factor again to continue"}).
-		With("next_step", "mfa_verify").With("max_age_seconds", int(maxAge/time.Second))
+		With("required_step", "mfa_verify").With("max_age_seconds", int(maxAge/time.Second))
 }

@@ -43,6 +43,7 @@ func TestVenueAffinities(t *testing.T) {
 	res, err = ana.GetVenueAffinities(ctx)
 	require.NoError(t, err)
 	require.Len(t, res.Data, 2)
+	require.Equal(t, 2, res.Meta.Total)
 	require.Equal(t, "fav-only", res.Data[0].Slug)
 	require.Equal(t, 100, res.Data[0].Score)
 	require.True(t, res.Data[0].Favorite)

@@ -39,7 +39,7 @@ func TestMFAStepUp(t *testing.T) {
 		es := errorOf(t, err)
 		require.Equal(t, http.StatusForbidden, es.StatusCode)
 		require.Equal(t, auth.CodeStepUpRequired, es.Response.Error.Code)
-		require.JSONEq(t, `"mfa_verify"`, string(es.Response.Error.Details.AdditionalProps["next_step"]))
+		require.JSONEq(t, `"mfa_verify"`, string(es.Response.Error.Details.AdditionalProps["required_step"]))
 		require.JSONEq(t, `600`, string(es.Response.Error.Details.AdditionalProps["max_age_seconds"]))
 	}
 	_, err = oc.AuthMfaBackupCodes(ctx)

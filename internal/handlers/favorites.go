@@ -35,5 +35,5 @@ func (h *Handler) GetVenueAffinities(ctx context.Context) (*api.VenueAffinityRes
 			Favorite: a.Favorite, ActivePasses: a.ActivePasses, RecentBookings: a.RecentBookings, Member: a.Member,
 		}
 	}
-	return &api.VenueAffinityResponse{Data: data}, nil
+	return &api.VenueAffinityResponse{Data: data, Meta: api.ListMeta{Total: len(data)}}, nil
 }

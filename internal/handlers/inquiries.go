@@ -133,7 +133,7 @@ func (h *Handler) ListVenueServices(ctx context.Context, p api.ListVenueServices
 	if err != nil {
 		return nil, err
 	}
-	out := &api.InquiryServiceListResponse{Data: make([]api.InquiryService, 0, len(rows))}
+	out := &api.InquiryServiceListResponse{Data: make([]api.InquiryService, 0, len(rows)), Meta: api.ListMeta{Total: len(rows)}}
 	for _, r := range rows {
 		item := api.InquiryService{
 			ID: r.ID, Name: r.Name, Slug: r.Slug, Description: r.Description, Category: r.Category,

@@ -419,6 +419,7 @@ func TestVenueServicesList(t *testing.T) {
 	open, err := c.ListVenueServices(ctx, api.ListVenueServicesParams{Slug: "studio", AcceptsInquiries: api.NewOptBool(true)})
 	require.NoError(t, err)
 	require.Len(t, open.Data, 1)
+	require.Equal(t, 1, open.Meta.Total)
 	m := open.Data[0]
 	require.Equal(t, e.massage, m.ID)
 	require.Equal(t, 60, m.DurationMinutes)

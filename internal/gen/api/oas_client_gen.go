@@ -158,7 +158,7 @@ type Invoker interface {
 	// are stored) and invalidates every earlier code. Needs a confirmed
 	// TOTP factor (400 `MFA_NOT_ENABLED`) and step-up: a session that
 	// passed the second factor (403 `MFA_REQUIRED`) within the last 10
-	// minutes (else 403 `STEP_UP_REQUIRED`, `details.next_step`
+	// minutes (else 403 `STEP_UP_REQUIRED`, `details.required_step`
 	// `mfa_verify`; verify again and retry). 5 per 10 minutes per user.
 	//
 	// POST /auth/mfa/backup-codes
@@ -208,7 +208,7 @@ type Invoker interface {
 	// user already has a confirmed factor, this requires step-up: the
 	// session must have passed the second factor (403 `MFA_REQUIRED`
 	// otherwise) within the last 10 minutes (else 403 `STEP_UP_REQUIRED`,
-	// `details.next_step` `mfa_verify`, `details.max_age_seconds` 600), so
+	// `details.required_step` `mfa_verify`, `details.max_age_seconds` 600), so
 	// neither a stolen password nor an old session can add a factor. 10 per
 	// 10 minutes per user.
 	//
@@ -2078,7 +2078,7 @@ func (c *Client) sendAuthLogout(ctx context.Context) (res *OkResponse, err error
 // are stored) and invalidates every earlier code. Needs a confirmed
 // TOTP factor (400 `MFA_NOT_ENABLED`) and step-up: a session that
 // passed the second factor (403 `MFA_REQUIRED`) within the last 10
-// minutes (else 403 `STEP_UP_REQUIRED`, `details.next_step`
+// minutes (else 403 `STEP_UP_REQUIRED`, `details.required_step`
 // `mfa_verify`; verify again and retry). 5 per 10 minutes per user.
 //
 // POST /auth/mfa/backup-codes
@@ -2402,7 +2402,7 @@ func (c *Client) sendAuthMfaTotpConfirm(ctx context.Context, request *MfaConfirm
 // user already has a confirmed factor, this requires step-up: the
 // session must have passed the second factor (403 `MFA_REQUIRED`
 // otherwise) within the last 10 minutes (else 403 `STEP_UP_REQUIRED`,
-// `details.next_step` `mfa_verify`, `details.max_age_seconds` 600), so
+// `details.required_step` `mfa_verify`, `details.max_age_seconds` 600), so
 // neither a stolen password nor an old session can add a factor. 10 per
 // 10 minutes per user.
 //

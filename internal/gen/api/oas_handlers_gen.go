@@ -1548,7 +1548,7 @@ func (s *Server) handleAuthLogoutRequest(args [0]string, argsEscaped bool, w htt
 // are stored) and invalidates every earlier code. Needs a confirmed
 // TOTP factor (400 `MFA_NOT_ENABLED`) and step-up: a session that
 // passed the second factor (403 `MFA_REQUIRED`) within the last 10
-// minutes (else 403 `STEP_UP_REQUIRED`, `details.next_step`
+// minutes (else 403 `STEP_UP_REQUIRED`, `details.required_step`
 // `mfa_verify`; verify again and retry). 5 per 10 minutes per user.
 //
 // POST /auth/mfa/backup-codes
@@ -2127,7 +2127,7 @@ func (s *Server) handleAuthMfaTotpConfirmRequest(args [0]string, argsEscaped boo
 // user already has a confirmed factor, this requires step-up: the
 // session must have passed the second factor (403 `MFA_REQUIRED`
 // otherwise) within the last 10 minutes (else 403 `STEP_UP_REQUIRED`,
-// `details.next_step` `mfa_verify`, `details.max_age_seconds` 600), so
+// `details.required_step` `mfa_verify`, `details.max_age_seconds` 600), so
 // neither a stolen password nor an old session can add a factor. 10 per
 // 10 minutes per user.
 //

@@ -24218,11 +24218,16 @@ func (s *InquiryServiceListResponse) encodeFields(e *jx.Encoder) {
 		e.FieldStart("error")
 		e.Null()
 	}
+	{
+		e.FieldStart("meta")
+		s.Meta.Encode(e)
+	}
 }
 
-var jsonFieldsNameOfInquiryServiceListResponse = [2]string{
+var jsonFieldsNameOfInquiryServiceListResponse = [3]string{
 	0: "data",
 	1: "error",
+	2: "meta",
 }
 
 // Decode decodes InquiryServiceListResponse from json.
@@ -24262,6 +24267,16 @@ func (s *InquiryServiceListResponse) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"error\"")
 			}
+		case "meta":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				if err := s.Meta.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"meta\"")
+			}
 		default:
 			return d.Skip()
 		}
@@ -24272,7 +24287,7 @@ func (s *InquiryServiceListResponse) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00000011,
+		0b00000111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -37263,11 +37278,16 @@ func (s *VenueAffinityResponse) encodeFields(e *jx.Encoder) {
 		e.FieldStart("error")
 		e.Null()
 	}
+	{
+		e.FieldStart("meta")
+		s.Meta.Encode(e)
+	}
 }
 
-var jsonFieldsNameOfVenueAffinityResponse = [2]string{
+var jsonFieldsNameOfVenueAffinityResponse = [3]string{
 	0: "data",
 	1: "error",
+	2: "meta",
 }
 
 // Decode decodes VenueAffinityResponse from json.
@@ -37307,6 +37327,16 @@ func (s *VenueAffinityResponse) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"error\"")
 			}
+		case "meta":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				if err := s.Meta.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"meta\"")
+			}
 		default:
 			return d.Skip()
 		}
@@ -37317,7 +37347,7 @@ func (s *VenueAffinityResponse) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00000011,
+		0b00000111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.

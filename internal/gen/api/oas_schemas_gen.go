@@ -9348,6 +9348,7 @@ func (s *InquiryService) SetSlug(val string) {
 type InquiryServiceListResponse struct {
 	Data  []InquiryService `json:"data"`
 	Error struct{}         `json:"error"`
+	Meta  ListMeta         `json:"meta"`
 }
 
 // GetData returns the value of Data.
@@ -9360,6 +9361,11 @@ func (s *InquiryServiceListResponse) GetError() struct{} {
 	return s.Error
 }
 
+// GetMeta returns the value of Meta.
+func (s *InquiryServiceListResponse) GetMeta() ListMeta {
+	return s.Meta
+}
+
 // SetData sets the value of Data.
 func (s *InquiryServiceListResponse) SetData(val []InquiryService) {
 	s.Data = val
@@ -9368,6 +9374,11 @@ func (s *InquiryServiceListResponse) SetData(val []InquiryService) {
 // SetError sets the value of Error.
 func (s *InquiryServiceListResponse) SetError(val struct{}) {
 	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *InquiryServiceListResponse) SetMeta(val ListMeta) {
+	s.Meta = val
 }
 
 // Ref: #/components/schemas/InquiryStatusKey
@@ -16193,6 +16204,7 @@ func (s *VenueAffinity) SetSlug(val string) {
 type VenueAffinityResponse struct {
 	Data  []VenueAffinity `json:"data"`
 	Error struct{}        `json:"error"`
+	Meta  ListMeta        `json:"meta"`
 }
 
 // GetData returns the value of Data.
@@ -16205,6 +16217,11 @@ func (s *VenueAffinityResponse) GetError() struct{} {
 	return s.Error
 }
 
+// GetMeta returns the value of Meta.
+func (s *VenueAffinityResponse) GetMeta() ListMeta {
+	return s.Meta
+}
+
 // SetData sets the value of Data.
 func (s *VenueAffinityResponse) SetData(val []VenueAffinity) {
 	s.Data = val
@@ -16213,6 +16230,11 @@ func (s *VenueAffinityResponse) SetData(val []VenueAffinity) {
 // SetError sets the value of Error.
 func (s *VenueAffinityResponse) SetError(val struct{}) {
 	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *VenueAffinityResponse) SetMeta(val ListMeta) {
+	s.Meta = val
 }
 
 // Ref: #/components/schemas/VenueListItem
