@@ -140,8 +140,18 @@ WHERE o.listed AND o.world = $4
   AND EXISTS (SELECT 1 FROM class_instances ci WHERE ` + liveClassSQL + `)
 ORDER BY o.name, o.id
 LIMIT $6 OFFSET $7`
-	return queryVenues(ctx, client, "discover venues", q,
+	hits, total, err := queryVenues(ctx, client, "discover venues", q,
 		date.Format(time.DateOnly), w.FromHour, w.ToHour, world, pattern, limit, offset)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(hits) == 0 && offset > 0 {
+		// Past the last page: count without a page to report the total.
+		if _, total, err = DiscoverVenues(ctx, client, world, date, w, search, 1, 0); err != nil {
+			return nil, 0, err
+		}
+	}
+	return hits, total, nil
 }
 
 // queryVenues runs a directory query whose columns are id, name, slug,

@@ -74,7 +74,10 @@ func TestDiscoverySummariesPagesAndFailures(t *testing.T) {
 	require.True(t, page2.Meta.HasMore)
 	require.Equal(t, 2, page2.Meta.Page)
 	require.Equal(t, 1, page2.Meta.Limit)
-	require.Empty(t, discover(api.GetDiscoveryParams{Page: api.NewOptInt(4), Limit: api.NewOptInt(1)}).Data)
+	past := discover(api.GetDiscoveryParams{Page: api.NewOptInt(4), Limit: api.NewOptInt(1)})
+	require.Empty(t, past.Data)
+	require.Equal(t, 3, past.Meta.Total, "past the last page the total still counts every venue")
+	require.False(t, past.Meta.HasMore)
 
 	// Search matches name or city.
 	require.Equal(t, []string{"alpha"}, slugs(discover(api.GetDiscoveryParams{Search: api.NewOptString("alp")})))
