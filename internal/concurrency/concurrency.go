@@ -13,8 +13,9 @@ import (
 // Param is the name of the token a write sends back.
 const Param = "expected_updated_at"
 
-// Layout is the format of a token: RFC 3339, UTC, nine fractional digits.
-const Layout = "2006-01-02T15:04:05.000000000Z07:00"
+// Layout is the format of a token: RFC 3339, UTC, six fractional digits
+// (the microseconds PostgreSQL keeps).
+const Layout = "2006-01-02T15:04:05.000000Z07:00"
 
 // errNoRows marks a guarded bulk update that changed nothing.
 var errNoRows = errors.New("concurrency: no row changed")

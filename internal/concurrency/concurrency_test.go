@@ -27,8 +27,8 @@ func TestFormat(t *testing.T) {
 	cph, err := time.LoadLocation("Europe/Copenhagen")
 	require.NoError(t, err)
 	at := time.Date(2026, 11, 22, 11, 0, 0, 123456789, cph)
-	require.Equal(t, "2026-11-22T10:00:00.123456000Z", concurrency.Format(at))
-	require.Equal(t, "2026-11-22T10:00:00.000000000Z", concurrency.Format(time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)))
+	require.Equal(t, "2026-11-22T10:00:00.123456Z", concurrency.Format(at))
+	require.Equal(t, "2026-11-22T10:00:00.000000Z", concurrency.Format(time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)))
 	require.Equal(t, concurrency.Format(at), concurrency.Of(at).String())
 }
 

@@ -3,8 +3,8 @@
 // `expected_updated_at` (Parse), and the write applies only while the row
 // still carries that value (Save), else 409 STALE_TARGET.
 //
-// A token is RFC 3339 in UTC with nine fractional digits, e.g.
-// 2026-11-22T10:00:00.123456000Z. PostgreSQL keeps microseconds, so tokens
+// A token is RFC 3339 in UTC with six fractional digits, e.g.
+// 2026-11-22T10:00:00.123456Z. PostgreSQL keeps microseconds, so tokens
 // are cut to the microsecond before they are formatted or compared: a token
 // taken from a value ent returns after a save (which still has nanoseconds)
 // equals one taken from a later read. Parse accepts any RFC 3339 form (any

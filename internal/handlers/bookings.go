@@ -15,6 +15,7 @@ import (
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/pagination"
+	"github.com/venueplatform/venue/internal/scheduling"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -154,7 +155,7 @@ func (h *Handler) ListBookings(ctx context.Context, p api.ListBookingsParams) (*
 	if err != nil {
 		return nil, err
 	}
-	f := booking.ListFilter{Org: p.OrganizationID.Or(uuid.Nil), Limit: p.Limit.Or(20)}
+	f := booking.ListFilter{Org: p.OrganizationID.Or(p.XOrganizationID.Or(uuid.Nil)), Limit: p.Limit.Or(20)}
 	if err := h.cycle(ctx, p, &f); err != nil {
 		return nil, err
 	}
@@ -214,10 +215,10 @@ func (h *Handler) cycle(ctx context.Context, p api.ListBookingsParams, f *bookin
 		if err != nil {
 			return err
 		}
-		f.To = d.AddDate(0, 0, 1)
-		if hasStart && f.To.Before(f.From) {
-			return apperr.Validation("cycle_end", "cycle_end is before cycle_start")
+		if hasStart && d.Before(f.From) {
+			return scheduling.ErrInvalidRange("cycle_end", "cycle_end is before cycle_start")
 		}
+		f.To = d.AddDate(0, 0, 1)
 	}
 	return nil
 }

@@ -266,6 +266,16 @@ func TestBookingListPagination(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, one.Data, 1)
 	require.Equal(t, day, one.Data[0].Class.StartTime.In(e.loc).Format(time.DateOnly))
+	// The venue context header names the venue as well.
+	byHeader, err := ana.c.ListBookings(ctx, api.ListBookingsParams{XOrganizationID: api.NewOptUUID(e.venue.ID),
+		CycleStart: api.NewOptString(day), CycleEnd: api.NewOptString(day)})
+	require.NoError(t, err)
+	require.Equal(t, one.Data, byHeader.Data)
+	// A cycle ending before it starts, even by one day, is refused.
+	prev := time.Now().In(e.loc).AddDate(0, 0, 1).Format(time.DateOnly)
+	_, err = ana.c.ListBookings(ctx, api.ListBookingsParams{OrganizationID: api.NewOptUUID(e.venue.ID),
+		CycleStart: api.NewOptString(day), CycleEnd: api.NewOptString(prev)})
+	requireCode(t, err, http.StatusBadRequest, "INVALID_RANGE")
 }
 
 // TestBookingWatch: an online class's window on the booking, admission

@@ -39,7 +39,8 @@ func TestRequestBodyConventions(t *testing.T) {
 		{"text/plain", `{"email":"a@b.c","password":"x"}`, "Content-Type"},
 		{"application/json", ``, "body"},
 		{"application/json", `{`, "body"},
-		{"application/json", `{"email":1,"password":"x"}`, "body"},
+		{"application/json", `{"email":1,"password":"x"}`, "email"},
+		{"application/json", `{"email":"a@b.c"}`, "password"},
 		{"application/json", `{"email":"a@b.c","password":"` + strings.Repeat("x", 1025) + `"}`, "password"},
 		{"application/json", `{"email":"` + strings.Repeat("e", 321) + `","password":"x"}`, "email"},
 	} {

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"regexp"
 	"time"
 
 	"github.com/go-faster/jx"
@@ -139,7 +140,6 @@ func (h *Handler) classify(ctx context.Context, err error) *apperr.Error {
 		reqErr   *ogenerrors.DecodeRequestError
 		tooBig   *http.MaxBytesError
 		ctErr    *validate.InvalidContentTypeError
-		valErr   *validate.Error
 		e        *apperr.Error
 	)
 	switch {
@@ -154,22 +154,19 @@ func (h *Handler) classify(ctx context.Context, err error) *apperr.Error {
 		// The body cap of httpx.Middleware, met while the body was read.
 		e = &apperr.Error{Status: http.StatusRequestEntityTooLarge, Code: "PAYLOAD_TOO_LARGE",
 			Message: "the request body is too large", Details: map[string]any{"max_body_bytes": tooBig.Limit}}
-	case errors.As(err, &bodyErr):
-		e = apperr.Validation("body", "malformed request body")
 	case errors.As(err, &ctErr):
 		e = apperr.Validation("Content-Type", "the request body must be application/json")
 	case errors.Is(err, validate.ErrBodyRequired):
 		e = apperr.Validation("body", "a request body is required")
-	case errors.As(err, &valErr) && errors.As(err, &reqErr):
-		// A decoded body breaking the schema (length, range, enum, pattern):
-		// name the first offending field.
-		field := "body"
-		if len(valErr.Fields) > 0 && valErr.Fields[0].Name != "" {
-			field = valErr.Fields[0].Name
+	case errors.As(err, &bodyErr), errors.As(err, &reqErr):
+		// A body that does not decode, or breaks the schema (a missing
+		// required field, a malformed value, an unknown field, a length,
+		// range, enumeration or pattern): name the first offending field.
+		if field := bodyField(err); field != "" {
+			e = apperr.Validation(field, "invalid value for "+field)
+		} else {
+			e = apperr.Validation("body", "malformed request body")
 		}
-		e = apperr.Validation(field, "invalid value for "+field)
-	case errors.As(err, &reqErr):
-		e = apperr.Validation("body", "malformed request body")
 	case errors.As(err, &secErr):
 		e = apperr.Unauthorized("missing or invalid credentials")
 	default:
@@ -179,6 +176,22 @@ func (h *Handler) classify(ctx context.Context, err error) *apperr.Error {
 		h.log.ErrorContext(ctx, "request failed", "request_id", httpx.RequestID(ctx), "error", err)
 	}
 	return e
+}
+
+// bodyFieldPattern finds the field a generated decoder failed on:
+// `decode field "name"` (a malformed value) or `unexpected field "name"`.
+var bodyFieldPattern = regexp.MustCompile(`(?:decode|unexpected) field "([^"]+)"`)
+
+// bodyField names the first field of the body err is about, or "".
+func bodyField(err error) string {
+	var valErr *validate.Error
+	if errors.As(err, &valErr) && len(valErr.Fields) > 0 && valErr.Fields[0].Name != "" {
+		return valErr.Fields[0].Name
+	}
+	if m := bodyFieldPattern.FindStringSubmatch(err.Error()); m != nil {
+		return m[1]
+	}
+	return ""
 }
 
 // pathNotFound is the 404 of a path parameter that cannot name anything:

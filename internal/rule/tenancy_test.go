@@ -19,7 +19,8 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 // globalTypes are the only types without a venue: a new entity must either
 // carry the venue mixin or be added here on purpose.
 var globalTypes = []string{"Organization", "User", "PlatformSetting", "IdempotencyKey", "Session", "RefreshToken", "AuthCode",
-	"MFAFactor", "MFABackupCode", "MFAChallenge", "DeviceAuthorization", "HandoffCode", "OTPRequest", "FavoriteVenue"}
+	"MFAFactor", "MFABackupCode", "MFAChallenge", "DeviceAuthorization", "HandoffCode", "OTPRequest", "FavoriteVenue",
+	"InstallationSecret"}
 
 func TestEveryEntityIsVenueOwnedOrDeclaredGlobal(t *testing.T) {
 	for _, typ := range ent.AllTypes {

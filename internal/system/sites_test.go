@@ -24,6 +24,7 @@ var sites = map[string]string{
 	"venue.list":               "listing all venues for the platform operator",
 	"venue.resolve":            "turning a public path slug into a venue",
 	"platform.killswitch":      "switching the platform kill switch",
+	"installsecrets.ensure":    "generating or reading the installation's secrets at the server's start",
 	"audit.record":             "writing an audit entry for a read-only viewer (the entry stays bound to its venue)",
 	"members.enroll":           "finding or creating a person's global account when a venue enrols them",
 	"accounts.signup":          "creating an account at sign-up, before anyone is signed in",

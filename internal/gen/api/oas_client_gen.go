@@ -899,10 +899,13 @@ type Invoker interface {
 	// ListBookings invokes listBookings operation.
 	//
 	// The signed-in user's bookings in every venue they are related to, or in
-	// `organization_id` only, ordered by the class's start time, then id.
+	// one venue only: `organization_id`, else the venue context header
+	// (`X-Organization-ID`, or `X-Organization-Slug`; an unknown slug gives an
+	// empty list), ordered by the class's start time, then id.
 	// `cycle_start` and `cycle_end` (venue-local `YYYY-MM-DD`, inclusive) keep
-	// bookings whose classes start on those days; they need `organization_id`
-	// (the venue's time zone gives the days), else 400 `VALIDATION_ERROR`.
+	// bookings whose classes start on those days; they need a venue (the
+	// venue's time zone gives the days), else 400 `VALIDATION_ERROR`; a
+	// `cycle_end` before `cycle_start` is 400 `INVALID_RANGE`.
 	// Cursor pagination: `limit` 1 to 100 (default 20); `after` is the previous
 	// page's `meta.next_cursor` (a tampered or foreign cursor is 400
 	// `VALIDATION_ERROR` with `details.parameter` `after`). A user's list
@@ -7747,10 +7750,13 @@ func (c *Client) sendListAdminSchedule(ctx context.Context, params ListAdminSche
 // ListBookings invokes listBookings operation.
 //
 // The signed-in user's bookings in every venue they are related to, or in
-// `organization_id` only, ordered by the class's start time, then id.
+// one venue only: `organization_id`, else the venue context header
+// (`X-Organization-ID`, or `X-Organization-Slug`; an unknown slug gives an
+// empty list), ordered by the class's start time, then id.
 // `cycle_start` and `cycle_end` (venue-local `YYYY-MM-DD`, inclusive) keep
-// bookings whose classes start on those days; they need `organization_id`
-// (the venue's time zone gives the days), else 400 `VALIDATION_ERROR`.
+// bookings whose classes start on those days; they need a venue (the
+// venue's time zone gives the days), else 400 `VALIDATION_ERROR`; a
+// `cycle_end` before `cycle_start` is 400 `INVALID_RANGE`.
 // Cursor pagination: `limit` 1 to 100 (default 20); `after` is the previous
 // page's `meta.next_cursor` (a tampered or foreign cursor is 400
 // `VALIDATION_ERROR` with `details.parameter` `after`). A user's list
@@ -7862,6 +7868,22 @@ func (c *Client) sendListBookings(ctx context.Context, params ListBookingsParams
 	r, err := ht.NewRequest(ctx, "GET", u)
 	if err != nil {
 		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
 	}
 
 	{

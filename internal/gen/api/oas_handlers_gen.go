@@ -9860,10 +9860,13 @@ func (s *Server) handleListAdminScheduleRequest(args [0]string, argsEscaped bool
 // handleListBookingsRequest handles listBookings operation.
 //
 // The signed-in user's bookings in every venue they are related to, or in
-// `organization_id` only, ordered by the class's start time, then id.
+// one venue only: `organization_id`, else the venue context header
+// (`X-Organization-ID`, or `X-Organization-Slug`; an unknown slug gives an
+// empty list), ordered by the class's start time, then id.
 // `cycle_start` and `cycle_end` (venue-local `YYYY-MM-DD`, inclusive) keep
-// bookings whose classes start on those days; they need `organization_id`
-// (the venue's time zone gives the days), else 400 `VALIDATION_ERROR`.
+// bookings whose classes start on those days; they need a venue (the
+// venue's time zone gives the days), else 400 `VALIDATION_ERROR`; a
+// `cycle_end` before `cycle_start` is 400 `INVALID_RANGE`.
 // Cursor pagination: `limit` 1 to 100 (default 20); `after` is the previous
 // page's `meta.next_cursor` (a tampered or foreign cursor is 400
 // `VALIDATION_ERROR` with `details.parameter` `after`). A user's list
@@ -9957,6 +9960,10 @@ func (s *Server) handleListBookingsRequest(args [0]string, argsEscaped bool, w h
 					Name: "organization_id",
 					In:   "query",
 				}: params.OrganizationID,
+				{
+					Name: "X-Organization-ID",
+					In:   "header",
+				}: params.XOrganizationID,
 				{
 					Name: "cycle_start",
 					In:   "query",

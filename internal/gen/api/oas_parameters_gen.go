@@ -5964,6 +5964,8 @@ func decodeListAdminScheduleParams(args [0]string, argsEscaped bool, r *http.Req
 type ListBookingsParams struct {
 	// Keep one venue's bookings.
 	OrganizationID OptUUID `json:",omitempty,omitzero"`
+	// Keep one venue's bookings (when organization_id is not sent).
+	XOrganizationID OptUUID `json:",omitempty,omitzero"`
 	// First venue-local date (YYYY-MM-DD); needs organization_id.
 	CycleStart OptString `json:",omitempty,omitzero"`
 	// Last venue-local date, inclusive (YYYY-MM-DD); needs organization_id.
@@ -5981,6 +5983,15 @@ func unpackListBookingsParams(packed middleware.Parameters) (params ListBookings
 		}
 		if v, ok := packed[key]; ok {
 			params.OrganizationID = v.(OptUUID)
+		}
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "X-Organization-ID",
+			In:   "header",
+		}
+		if v, ok := packed[key]; ok {
+			params.XOrganizationID = v.(OptUUID)
 		}
 	}
 	{
@@ -6024,6 +6035,7 @@ func unpackListBookingsParams(packed middleware.Parameters) (params ListBookings
 
 func decodeListBookingsParams(args [0]string, argsEscaped bool, r *http.Request) (params ListBookingsParams, _ error) {
 	q := uri.NewQueryDecoder(r.URL.Query())
+	h := uri.NewHeaderDecoder(r.Header)
 	// Decode query: organization_id.
 	if err := func() error {
 		cfg := uri.QueryParameterDecodingConfig{
@@ -6062,6 +6074,45 @@ func decodeListBookingsParams(args [0]string, argsEscaped bool, r *http.Request)
 		return params, &ogenerrors.DecodeParamError{
 			Name: "organization_id",
 			In:   "query",
+			Err:  err,
+		}
+	}
+	// Decode header: X-Organization-ID.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotXOrganizationIDVal uuid.UUID
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToUUID(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotXOrganizationIDVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.XOrganizationID.SetTo(paramsDotXOrganizationIDVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "X-Organization-ID",
+			In:   "header",
 			Err:  err,
 		}
 	}

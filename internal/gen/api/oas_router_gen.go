@@ -151,7 +151,7 @@ var (
 		"POST": "Content-Type",
 	}
 	rn62AllowedHeaders = map[string]string{
-		"GET":  "Authorization",
+		"GET":  "Authorization,X-Organization-Id",
 		"POST": "Authorization,Content-Type,Idempotency-Key,X-Api-Key,X-Organization-Id",
 	}
 	rn99AllowedHeaders = map[string]string{
