@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/venueplatform/venue/ent"
+	entbooking "github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/internal/auth"
 	"github.com/venueplatform/venue/internal/events"
@@ -105,11 +107,22 @@ func TestAdminScheduleHistory(t *testing.T) {
 	require.True(t, newStart.Equal(e.class(t, e.past).StartTime))
 	require.True(t, e.audited(t, "schedule.history.rewrite", "class:"+e.past.String()))
 
-	// CANCEL then RESTORE.
+	// CANCEL then RESTORE. Recorded attendance stays as recorded; the
+	// bookings holding a seat are cancelled.
+	var attendee *ent.Member
+	for _, m := range e.db().Member.Query().AllX(e.op) {
+		if !e.db().Booking.Query().Where(entbooking.MemberID(m.ID), entbooking.ClassInstanceID(e.past)).ExistX(e.op) {
+			attendee = m
+			break
+		}
+	}
+	require.NotNil(t, attendee)
+	attended := e.db().Booking.Create().SetMemberID(attendee.ID).SetClassInstanceID(e.past).SetStatus("checked_in").SaveX(e.op)
 	res, err = h.CorrectAdminScheduleHistory(e.ctx, body(api.AdminScheduleHistoryRequestOperationCANCEL, api.ClassStatusCompleted), params)
 	require.NoError(t, err)
 	require.Equal(t, api.ClassStatusCancelled, res.Data.Class.Status)
 	require.Equal(t, 1, res.Data.CancelledBookings.Value)
+	require.Equal(t, entbooking.StatusCheckedIn, e.db().Booking.GetX(e.op, attended.ID).Status, "attendance is kept")
 	cancelled := e.events(t, events.ClassCancelled)
 	require.Len(t, cancelled, 1)
 	require.Equal(t, true, cancelled[0].Payload["historical"])

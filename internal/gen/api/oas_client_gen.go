@@ -448,7 +448,11 @@ type Invoker interface {
 	// `historical: true`. Writes an audit entry `schedule.history.<operation>`
 	// with `history_reason`.
 	// Operations: `COMPLETE` (scheduled or live to completed), `CANCEL` (to
-	// cancelled; bookings cancelled and clips restored), `RESTORE` (cancelled to
+	// cancelled; the bookings still holding or waiting for a seat —
+	// confirmed, waitlisted, pending payment — are cancelled and their clips
+	// restored; recorded attendance, `checked_in` and `no-show`, is kept as
+	// it was recorded: correct it first through the attendance correction if
+	// nobody attended), `RESTORE` (cancelled to
 	// completed: the class took place after all, so the bookings its
 	// cancellation cancelled get their seats back; see below), `REWRITE` (change the recorded `rewrite`
 	// fields:
@@ -4055,7 +4059,11 @@ func (c *Client) sendCorrectAdminBookingAttendance(ctx context.Context, request 
 // `historical: true`. Writes an audit entry `schedule.history.<operation>`
 // with `history_reason`.
 // Operations: `COMPLETE` (scheduled or live to completed), `CANCEL` (to
-// cancelled; bookings cancelled and clips restored), `RESTORE` (cancelled to
+// cancelled; the bookings still holding or waiting for a seat —
+// confirmed, waitlisted, pending payment — are cancelled and their clips
+// restored; recorded attendance, `checked_in` and `no-show`, is kept as
+// it was recorded: correct it first through the attendance correction if
+// nobody attended), `RESTORE` (cancelled to
 // completed: the class took place after all, so the bookings its
 // cancellation cancelled get their seats back; see below), `REWRITE` (change the recorded `rewrite`
 // fields:
