@@ -139,7 +139,10 @@ type Invoker interface {
 	// Answers a session: an access token (EdDSA JWT with `iss`, `aud`, `exp`;
 	// 15 minutes, `expires_in` seconds), a refresh token (rotating; the
 	// session lives at most 30 days), the session id and the user. Every
-	// failure is 401 `INVALID_CREDENTIALS`, whether the email exists or not.
+	// failed sign-in is 401 `INVALID_CREDENTIALS`, whether the email exists
+	// or not; a body without `email` or `password` is 400
+	// `VALIDATION_ERROR` naming the field. Access tokens are accepted up to
+	// 30 s past `exp` (clock skew between instances and clients).
 	// Limited to 30 per minute per client address and 10 per 10 minutes per
 	// email (429 `RATE_LIMITED` with `Retry-After`).
 	//
@@ -1968,7 +1971,10 @@ func (c *Client) sendAuthHandoffMint(ctx context.Context, request *HandoffMintRe
 // Answers a session: an access token (EdDSA JWT with `iss`, `aud`, `exp`;
 // 15 minutes, `expires_in` seconds), a refresh token (rotating; the
 // session lives at most 30 days), the session id and the user. Every
-// failure is 401 `INVALID_CREDENTIALS`, whether the email exists or not.
+// failed sign-in is 401 `INVALID_CREDENTIALS`, whether the email exists
+// or not; a body without `email` or `password` is 400
+// `VALIDATION_ERROR` naming the field. Access tokens are accepted up to
+// 30 s past `exp` (clock skew between instances and clients).
 // Limited to 30 per minute per client address and 10 per 10 minutes per
 // email (429 `RATE_LIMITED` with `Retry-After`).
 //

@@ -161,7 +161,10 @@ func (UnimplementedHandler) AuthHandoffMint(ctx context.Context, req *HandoffMin
 // Answers a session: an access token (EdDSA JWT with `iss`, `aud`, `exp`;
 // 15 minutes, `expires_in` seconds), a refresh token (rotating; the
 // session lives at most 30 days), the session id and the user. Every
-// failure is 401 `INVALID_CREDENTIALS`, whether the email exists or not.
+// failed sign-in is 401 `INVALID_CREDENTIALS`, whether the email exists
+// or not; a body without `email` or `password` is 400
+// `VALIDATION_ERROR` naming the field. Access tokens are accepted up to
+// 30 s past `exp` (clock skew between instances and clients).
 // Limited to 30 per minute per client address and 10 per 10 minutes per
 // email (429 `RATE_LIMITED` with `Retry-After`).
 //
