@@ -2,9 +2,11 @@ package auth
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/ogen-go/ogen/middleware"
 
+	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/httpx"
 )
 
@@ -36,14 +38,44 @@ func (a *Authenticator) KeyGuard() middleware.Middleware {
 // jwt_only (JWTOnlyRefused), also where the operation's security names only
 // BearerAuth and would otherwise answer 401 as for a missing credential.
 // route names the operation of a request.
+//
+// An API key sent alone to an operation that takes only a bearer token (its
+// security names BearerAuth and not ApiKeyAuth) is 401 UNAUTHORIZED with
+// details.reason bearer_required, so the caller learns the key is not the
+// credential this operation takes rather than that it is a bad key.
 func JWTOnlyGate(route func(*http.Request) (string, bool), next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if len(r.Header.Values(HeaderAPIKey)) > 0 && len(r.Header.Values(HeaderAuthorization)) == 0 {
-			if op, ok := route(r); ok && JWTOnly(op) {
-				httpx.WriteError(w, r, JWTOnlyRefused())
-				return
+			if op, ok := route(r); ok {
+				switch {
+				case JWTOnly(op):
+					httpx.WriteError(w, r, JWTOnlyRefused())
+					return
+				case takesOnlyBearer(op):
+					httpx.WriteError(w, r, BearerRequired())
+					return
+				}
 			}
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// ReasonBearerRequired: an API key sent to an operation that takes only a
+// user's bearer token (401).
+const ReasonBearerRequired = "bearer_required"
+
+// BearerRequired is the 401 of an API key sent alone to an operation that
+// takes only a bearer token.
+func BearerRequired() *apperr.Error {
+	return apperr.Unauthorized("this operation takes a user's bearer token, not an API key").
+		With("reason", ReasonBearerRequired)
+}
+
+// takesOnlyBearer reports whether the operation's security names BearerAuth
+// and not ApiKeyAuth.
+func takesOnlyBearer(operationID string) bool {
+	_ = ops.load()
+	names := ops.schemes[opKey(operationID)]
+	return slices.Contains(names, SchemeBearer) && !slices.Contains(names, SchemeAPIKey)
 }

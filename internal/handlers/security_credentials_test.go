@@ -77,6 +77,14 @@ func TestMixedCredentialsAndJWTOnly(t *testing.T) {
 		require.Equal(t, http.StatusForbidden, status, path)
 		require.Equal(t, auth.ReasonJWTOnly, body.Error.Details["reason"], path)
 	}
+	// A bearer-only operation: an API key alone is 401 saying the operation
+	// takes a bearer token (not that the key is bad).
+	for _, path := range []string{"/me", "/bookings"} {
+		status, body := getRaw(t, e.url+"/api/v1"+path, s.key)
+		require.Equal(t, http.StatusUnauthorized, status, path)
+		require.Equal(t, "UNAUTHORIZED", body.Error.Code, path)
+		require.Equal(t, auth.ReasonBearerRequired, body.Error.Details["reason"], path)
+	}
 	// POST /auth/mfa/reset takes either credential, one at a time.
 	req := &api.MfaResetRequest{UserID: sess.User.ID}
 	_, err = e.withHeader(t, bearer(sess.AccessToken), "X-API-Key", s.key).AuthMfaReset(ctx, req)
