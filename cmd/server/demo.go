@@ -17,5 +17,5 @@ func ensureDemo(ctx context.Context, pool *pgxpool.Pool, client *ent.Client) (*s
 	if err != nil {
 		return nil, err
 	}
-	return &server.DemoVenue{Slug: res.Slug, Key: res.Key, Created: res.Created}, nil
+	return &server.DemoVenue{Slug: res.Slug, Key: res.Key, Created: res.Created, OwnerEmail: res.OwnerEmail}, nil
 }

@@ -96,6 +96,9 @@ func FromEnv(dataDir string, log *slog.Logger) (*Sink, error) {
 	return NewFolder(dir, log), nil
 }
 
+// Dir is the mail folder the sink writes into, or "" when it e-mails.
+func (s *Sink) Dir() string { return s.dir }
+
 // SendCode implements accounts.CodeSink. An e-mail leaves in the background
 // and SendCode returns nil at once (failures are logged); a file is written
 // before SendCode returns, and a failure to write it is returned.

@@ -57,6 +57,8 @@ type DemoVenue struct {
 	Slug    string
 	Key     string
 	Created bool
+	// OwnerEmail is the demo owner's account (enrolled, no password yet).
+	OwnerEmail string
 }
 
 // Run starts the service and blocks until ctx is cancelled, then drains
@@ -158,7 +160,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 			return fmt.Errorf("demo venue: %w", err)
 		}
 		if res.Created {
-			printBanner(out, base, res)
+			printBanner(out, base, res, codes.Dir())
 		}
 	}
 	srv := &http.Server{
@@ -214,7 +216,7 @@ func proxyConfig(d *Deps) error {
 	return nil
 }
 
-func printBanner(out io.Writer, base string, res *DemoVenue) {
+func printBanner(out io.Writer, base string, res *DemoVenue, mailDir string) {
 	date := time.Now().UTC().AddDate(0, 0, 1).Format(time.DateOnly)
 	fmt.Fprintf(out, `
 Demo venue created: %[2]s
@@ -229,4 +231,14 @@ Try:
     -d '{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"venue://alerts"}}'
 
 `, base, res.Slug, res.Key, date)
+	if res.OwnerEmail != "" && mailDir != "" {
+		fmt.Fprintf(out, `Sign in as the venue's owner: ask for a code, read it in the newest file of %[3]s, set a password:
+  curl -s '%[1]s/api/v1/auth/password/forgot' -H 'Content-Type: application/json' -d '{"email":"%[2]s"}'
+  curl -s '%[1]s/api/v1/auth/password/reset' -H 'Content-Type: application/json' \
+    -d '{"email":"%[2]s","code":"<code>","new_password":"<new password>"}'
+  curl -s '%[1]s/api/v1/auth/login' -H 'Content-Type: application/json' \
+    -d '{"email":"%[2]s","password":"<new password>"}'
+
+`, base, res.OwnerEmail, mailDir)
+	}
 }
