@@ -210,4 +210,9 @@ func TestGeo(t *testing.T) {
 	require.Contains(t, body, `"city":null`)
 	_, _, body = get("Denmark", "")
 	require.True(t, strings.Contains(body, `"country":null`), body)
+	// Providers percent-encode names outside ASCII: answered decoded.
+	_, _, body = get("DK", "K%C3%B8benhavn")
+	require.Contains(t, body, `"city":"København"`)
+	_, _, body = get("DK", "50%")
+	require.Contains(t, body, `"city":"50%"`, "not an escape: kept as sent")
 }

@@ -5,8 +5,11 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // GeoConfig says which proxy headers carry the caller's location and which
@@ -42,13 +45,29 @@ func GeoMiddleware(cfg GeoConfig, next http.Handler) http.Handler {
 			if c := strings.ToUpper(strings.TrimSpace(r.Header.Get(cfg.CountryHeader))); countryCode.MatchString(c) && c != "XX" {
 				g.country = c
 			}
-			if city := strings.TrimSpace(r.Header.Get(cfg.CityHeader)); city != "" && len(city) <= 100 {
+			if city := geoCity(r.Header.Get(cfg.CityHeader)); city != "" && len(city) <= 100 {
 				g.city = city
 			}
 			r = r.WithContext(context.WithValue(r.Context(), geoKey{}, g))
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// geoCity reads a city header. Hosting providers percent-encode names
+// outside ASCII (K%C3%B8benhavn); a value that decodes to valid UTF-8 is
+// answered decoded, and one with control characters is dropped.
+func geoCity(v string) string {
+	v = strings.TrimSpace(v)
+	if strings.Contains(v, "%") {
+		if d, err := url.PathUnescape(v); err == nil && utf8.ValidString(d) {
+			v = strings.TrimSpace(d)
+		}
+	}
+	if strings.IndexFunc(v, unicode.IsControl) >= 0 {
+		return ""
+	}
+	return v
 }
 
 func trusted(prefixes []netip.Prefix, remote string) bool {

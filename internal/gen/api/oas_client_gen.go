@@ -649,7 +649,9 @@ type Invoker interface {
 	//
 	// Read from the geo headers of a trusted proxy (configurable with
 	// VENUE_GEO_COUNTRY_HEADER and VENUE_GEO_CITY_HEADER; defaults
-	// `CF-IPCountry` and `X-Geo-City`). Unknown values are null. Never cached.
+	// `CF-IPCountry` and `X-Geo-City`). Unknown values are null. A
+	// percent-encoded city (`K%C3%B8benhavn`, as hosting providers send
+	// names outside ASCII) is answered decoded. Never cached.
 	//
 	// GET /geo
 	GetGeo(ctx context.Context) (*GeoResponseHeaders, error)
@@ -5560,7 +5562,9 @@ func (c *Client) sendGetDiscoveryCounts(ctx context.Context, params GetDiscovery
 //
 // Read from the geo headers of a trusted proxy (configurable with
 // VENUE_GEO_COUNTRY_HEADER and VENUE_GEO_CITY_HEADER; defaults
-// `CF-IPCountry` and `X-Geo-City`). Unknown values are null. Never cached.
+// `CF-IPCountry` and `X-Geo-City`). Unknown values are null. A
+// percent-encoded city (`K%C3%B8benhavn`, as hosting providers send
+// names outside ASCII) is answered decoded. Never cached.
 //
 // GET /geo
 func (c *Client) GetGeo(ctx context.Context) (*GeoResponseHeaders, error) {

@@ -6908,7 +6908,9 @@ func (s *Server) handleGetDiscoveryCountsRequest(args [0]string, argsEscaped boo
 //
 // Read from the geo headers of a trusted proxy (configurable with
 // VENUE_GEO_COUNTRY_HEADER and VENUE_GEO_CITY_HEADER; defaults
-// `CF-IPCountry` and `X-Geo-City`). Unknown values are null. Never cached.
+// `CF-IPCountry` and `X-Geo-City`). Unknown values are null. A
+// percent-encoded city (`K%C3%B8benhavn`, as hosting providers send
+// names outside ASCII) is answered decoded. Never cached.
 //
 // GET /geo
 func (s *Server) handleGetGeoRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {

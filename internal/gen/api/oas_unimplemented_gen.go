@@ -782,7 +782,9 @@ func (UnimplementedHandler) GetDiscoveryCounts(ctx context.Context, params GetDi
 //
 // Read from the geo headers of a trusted proxy (configurable with
 // VENUE_GEO_COUNTRY_HEADER and VENUE_GEO_CITY_HEADER; defaults
-// `CF-IPCountry` and `X-Geo-City`). Unknown values are null. Never cached.
+// `CF-IPCountry` and `X-Geo-City`). Unknown values are null. A
+// percent-encoded city (`K%C3%B8benhavn`, as hosting providers send
+// names outside ASCII) is answered decoded. Never cached.
 //
 // GET /geo
 func (UnimplementedHandler) GetGeo(ctx context.Context) (r *GeoResponseHeaders, _ error) {
