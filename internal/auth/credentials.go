@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/ogen-go/ogen/middleware"
@@ -58,6 +59,7 @@ type registry struct {
 	once    sync.Once
 	err     error
 	schemes map[string][]string // operationId -> schemes its security names
+	paths   map[string]string   // operationId -> path template
 	jwtOnly map[string]bool
 }
 
@@ -84,12 +86,12 @@ func init() { RegisterJWTOnly(jwtOnlyOperations...) }
 // load reads the security of every operation of the bundled document once.
 func (r *registry) load() error {
 	r.once.Do(func() {
-		schemes, marked, err := parseOperations(openapi.JSON)
+		schemes, marked, paths, err := parseOperations(openapi.JSON)
 		if err != nil {
 			r.err = err
 			return
 		}
-		r.schemes = schemes
+		r.schemes, r.paths = schemes, paths
 		for id := range marked {
 			r.jwtOnly[opKey(id)] = true
 		}
@@ -98,9 +100,9 @@ func (r *registry) load() error {
 }
 
 // parseOperations returns, per operation id, the security schemes named by
-// its security requirements (or the document's), and the operations marked
-// x-jwt-only.
-func parseOperations(doc []byte) (map[string][]string, map[string]bool, error) {
+// its security requirements (or the document's), the operations marked
+// x-jwt-only, and each operation's path template.
+func parseOperations(doc []byte) (map[string][]string, map[string]bool, map[string]string, error) {
 	type operation struct {
 		OperationID string                 `json:"operationId"`
 		Security    *[]map[string][]string `json:"security"`
@@ -111,10 +113,10 @@ func parseOperations(doc []byte) (map[string][]string, map[string]bool, error) {
 		Paths    map[string]map[string]json.RawMessage `json:"paths"`
 	}
 	if err := json.Unmarshal(doc, &d); err != nil {
-		return nil, nil, fmt.Errorf("auth: read the OpenAPI document: %w", err)
+		return nil, nil, nil, fmt.Errorf("auth: read the OpenAPI document: %w", err)
 	}
-	schemes, marked := map[string][]string{}, map[string]bool{}
-	for _, item := range d.Paths {
+	schemes, marked, paths := map[string][]string{}, map[string]bool{}, map[string]string{}
+	for path, item := range d.Paths {
 		for method, raw := range item {
 			switch method {
 			case "get", "put", "post", "delete", "options", "head", "patch", "trace":
@@ -123,7 +125,7 @@ func parseOperations(doc []byte) (map[string][]string, map[string]bool, error) {
 			}
 			var op operation
 			if err := json.Unmarshal(raw, &op); err != nil {
-				return nil, nil, fmt.Errorf("auth: read operation %s: %w", method, err)
+				return nil, nil, nil, fmt.Errorf("auth: read operation %s: %w", method, err)
 			}
 			reqs := d.Security
 			if op.Security != nil {
@@ -139,12 +141,23 @@ func parseOperations(doc []byte) (map[string][]string, map[string]bool, error) {
 			}
 			slices.Sort(names)
 			schemes[opKey(op.OperationID)] = names
+			paths[opKey(op.OperationID)] = path
 			if op.JWTOnly {
 				marked[opKey(op.OperationID)] = true
 			}
 		}
 	}
-	return schemes, marked, nil
+	return schemes, marked, paths, nil
+}
+
+// StaffOperation reports whether the operation (its id or generated name)
+// acts with staff powers: the /admin operations, /calendar and the admin
+// reset of a user's second factor.
+func StaffOperation(operationID string) bool {
+	_ = ops.load()
+	p := ops.paths[opKey(operationID)]
+	return strings.HasPrefix(p, "/admin/") || p == "/calendar" || strings.HasPrefix(p, "/calendar/") ||
+		p == "/auth/mfa/reset"
 }
 
 // opKey folds an operation id (authMfaReset) and the generated server's

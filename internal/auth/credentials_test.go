@@ -18,8 +18,9 @@ func TestParseOperationsReadsSecurityAndJWTOnly(t *testing.T) {
 	doc := []byte(`{"security":[{"ApiKeyAuth":[]}],"paths":{
 		"/a":{"get":{"operationId":"readA"},"post":{"operationId":"writeA","security":[{"BearerAuth":[]},{"ApiKeyAuth":["write:x"]}],"x-jwt-only":true}},
 		"/b":{"parameters":[],"get":{"operationId":"publicB","security":[]}}}}`)
-	schemes, marked, err := parseOperations(doc)
+	schemes, marked, paths, err := parseOperations(doc)
 	require.NoError(t, err)
+	require.Equal(t, "/a", paths[opKey("writeA")])
 	require.Equal(t, []string{"ApiKeyAuth"}, schemes[opKey("readA")], "the document's security applies")
 	require.Equal(t, []string{"ApiKeyAuth", "BearerAuth"}, schemes[opKey("writeA")])
 	require.Empty(t, schemes[opKey("publicB")])
@@ -37,6 +38,11 @@ func TestRegistryOverTheBundledDocument(t *testing.T) {
 	require.True(t, Authenticates("getMe"))
 	require.True(t, Authenticates("getVenueSchedule"), "public or API key: a key is authenticated")
 	require.False(t, Authenticates("authLogin"))
+	require.True(t, StaffOperation("listAdminSchedule"))
+	require.True(t, StaffOperation("getCalendar"))
+	require.True(t, StaffOperation("authMfaReset"))
+	require.False(t, StaffOperation("getMe"))
+	require.False(t, StaffOperation("createBooking"))
 
 	both := http.Header{}
 	both.Set(HeaderAPIKey, "vk_x")

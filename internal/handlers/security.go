@@ -94,6 +94,18 @@ func (s *Security) HandleBearerAuth(ctx context.Context, op api.OperationName, t
 	if err != nil {
 		return nil, err
 	}
+	// Staff powers need the second factor once the user has one: a
+	// password-only session of such a user is refused staff operations with
+	// 403 MFA_REQUIRED (its member operations go on).
+	if !claims.MFA && (ws.Role == "staff" || ws.Role == "owner") && auth.StaffOperation(string(op)) {
+		enabled, err := s.acct.MFAEnabled(ctx, uid)
+		if err != nil {
+			return nil, err
+		}
+		if enabled {
+			return nil, accounts.ErrMFARequired
+		}
+	}
 	u := viewer.User{UserID: uid, SessionID: sid, MFA: claims.MFA, StepUpAt: claims.StepUpAt,
 		Org: ws.Org, Role: ws.Role, Permissions: ws.Permissions}
 	return viewer.NewContext(ctx, u), nil
