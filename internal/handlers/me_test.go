@@ -157,6 +157,15 @@ func TestMePatch(t *testing.T) {
 	require.Equal(t, "Ana", got.Data.FirstName)
 	require.Equal(t, "DK", got.Data.Country.Value)
 	require.True(t, got.Data.MarketingConsent)
+	for _, phone := range []string{"abc", "+45", "12345", "+45 1234 x5", "1234567890123456"} {
+		_, err = c.UpdateMe(ctx, &api.MeUpdateRequest{Phone: api.NewOptString(phone)})
+		es := errorOf(t, err)
+		require.Equal(t, http.StatusBadRequest, es.StatusCode, phone)
+		require.Equal(t, "phone", es.Response.Error.Details.Parameter.Value, phone)
+	}
+	ok, err := c.UpdateMe(ctx, &api.MeUpdateRequest{Phone: api.NewOptString("+45 (0) 12-34.56 78")})
+	require.NoError(t, err)
+	require.Equal(t, "+45 (0) 12-34.56 78", ok.Data.Phone.Value)
 	_, err = c.UpdateMe(ctx, &api.MeUpdateRequest{Country: api.NewOptString("D1")})
 	require.Equal(t, "country", errorOf(t, err).Response.Error.Details.Parameter.Value)
 

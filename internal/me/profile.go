@@ -185,7 +185,11 @@ func (s *Service) Update(ctx context.Context, p UpdateParams) (*Profile, error) 
 		upd.SetLastName(strings.TrimSpace(*p.LastName))
 	}
 	if p.Phone != nil {
-		upd.SetPhone(strings.TrimSpace(*p.Phone))
+		phone := strings.TrimSpace(*p.Phone)
+		if phone != "" && !validPhone(phone) {
+			return nil, apperr.Validation("phone", "phone is a telephone number: digits, an optional leading +, spaces, dashes, dots or parentheses (6 to 15 digits)")
+		}
+		upd.SetPhone(phone)
 	}
 	if p.Country != nil {
 		c := strings.ToUpper(strings.TrimSpace(*p.Country))
@@ -207,4 +211,22 @@ func (s *Service) Update(ctx context.Context, p UpdateParams) (*Profile, error) 
 		return nil, err
 	}
 	return s.Profile(ctx)
+}
+
+// validPhone reports whether s looks like a telephone number: an optional
+// leading +, then digits with spaces, dashes, dots or parentheses between
+// them, 6 to 15 digits in all (E.164 allows at most 15).
+func validPhone(s string) bool {
+	digits := 0
+	for i, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r == '+' && i == 0:
+		case r == ' ' || r == '-' || r == '.' || r == '(' || r == ')':
+		default:
+			return false
+		}
+	}
+	return digits >= 6 && digits <= 15
 }

@@ -11163,7 +11163,10 @@ type MeUpdateRequest struct {
 	FirstName        OptString `json:"first_name"`
 	LastName         OptString `json:"last_name"`
 	MarketingConsent OptBool   `json:"marketing_consent"`
-	Phone            OptString `json:"phone"`
+	// A telephone number: an optional leading `+`, digits with spaces,
+	// dashes, dots or parentheses, 6 to 15 digits in all (else 400
+	// `VALIDATION_ERROR` naming `phone`); an empty string clears it.
+	Phone OptString `json:"phone"`
 }
 
 // GetCity returns the value of City.
