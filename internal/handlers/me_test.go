@@ -119,6 +119,12 @@ func TestMeWorkspaces(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, api.Feature{Enabled: true, Source: "venue", Tier: api.NewOptString("pro")}, f.Data["shop"])
 	require.False(t, f.Data["loyalty"].Enabled)
+	// The modules the platform acts on are listed with their defaults when
+	// the venue never set them, and the API flag is the venue's.
+	require.Equal(t, api.Feature{Enabled: true, Source: "default", Tier: api.NewOptString("pro")}, f.Data["notifications_email"])
+	require.Equal(t, api.Feature{Enabled: false, Source: "default", Tier: api.NewOptString("pro")}, f.Data["notifications_sms"])
+	require.Equal(t, api.Feature{Enabled: true, Source: "default", Tier: api.NewOptString("pro")}, f.Data["inquiries"])
+	require.Equal(t, "venue", f.Data["api"].Source)
 
 	// Owners hold every permission once selected.
 	sel, err = c.SetActiveOrganization(ctx, &api.ActiveOrganizationRequest{OrganizationID: solo})

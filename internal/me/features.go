@@ -2,7 +2,6 @@ package me
 
 import (
 	"context"
-	"sort"
 
 	"github.com/google/uuid"
 
@@ -15,11 +14,28 @@ import (
 // Feature is one module flag of a venue.
 type Feature struct {
 	Enabled bool
-	// Source is where the flag comes from: "venue" (its provisioning).
+	// Source is where the flag comes from: "venue" (set in its
+	// provisioning) or "default" (the platform's default for a module the
+	// venue never set).
 	Source string
 	// Tier is the venue's plan.
 	Tier string
 }
+
+// defaultModules are the modules the platform acts on, with their state for
+// a venue that never set them: e-mail notifications and booking inquiries
+// are on, SMS and push notifications off (notify.ModuleEmail and friends,
+// inquiries.ModuleKey).
+var defaultModules = map[string]bool{
+	"notifications_email": true,
+	"notifications_sms":   false,
+	"notifications_push":  false,
+	"inquiries":           true,
+}
+
+// apiModule is the module key of the venue's API flag
+// (feature_provisioning.api_enabled).
+const apiModule = "api"
 
 // Features returns the module flags of org (when non-nil, a venue the user
 // has an active relationship with) or else of the session's active
@@ -50,6 +66,10 @@ func (s *Service) Features(ctx context.Context, org *uuid.UUID) (map[string]Feat
 	if err != nil {
 		return nil, err
 	}
+	tier := string(o.Plan)
+	for k, on := range defaultModules {
+		out[k] = Feature{Enabled: on, Source: "default", Tier: tier}
+	}
 	fp, err := s.client.FeatureProvisioning.Query().Where(featureprovisioning.OrganizationID(id)).Only(vctx)
 	if ent.IsNotFound(err) {
 		return out, nil
@@ -57,14 +77,10 @@ func (s *Service) Features(ctx context.Context, org *uuid.UUID) (map[string]Feat
 	if err != nil {
 		return nil, err
 	}
-	keys := make([]string, 0, len(fp.Modules))
-	for k := range fp.Modules {
-		keys = append(keys, k)
+	for k, on := range fp.Modules {
+		out[k] = Feature{Enabled: on, Source: "venue", Tier: tier}
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		out[k] = Feature{Enabled: fp.Modules[k], Source: "venue", Tier: string(o.Plan)}
-	}
+	out[apiModule] = Feature{Enabled: fp.APIEnabled, Source: "venue", Tier: tier}
 	return out, nil
 }
 

@@ -7780,9 +7780,14 @@ func (s *Server) handleGetMyEntitlementsRequest(args [0]string, argsEscaped bool
 //
 // `{module_key: {enabled, source, tier}}` for the venue named by
 // `X-Organization-ID` (any active relationship with it), else the
-// session's active organization; `{}` when neither is given. `source` is
-// `venue` (the venue's own provisioning); `tier` is the venue's plan. A
-// venue without a relationship is 404.
+// session's active organization; `{}` when neither is given. Every
+// module the platform acts on is listed: `notifications_email` (default
+// on), `notifications_sms` and `notifications_push` (default off),
+// `inquiries` (default on) and `api` (the venue's API flag), plus any
+// other module the venue set. `source` is `venue` (the venue's own
+// provisioning) or `default` (the platform default of a module the venue
+// never set); `tier` is the venue's plan. A venue without a relationship
+// is 404.
 //
 // GET /me/features
 func (s *Server) handleGetMyFeaturesRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
