@@ -1,14 +1,12 @@
 package codemail
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/venueplatform/venue/internal/accounts"
 	"github.com/venueplatform/venue/internal/notify"
+	"github.com/venueplatform/venue/internal/smtptest"
 )
 
 // The code and token hash of the tests: distinctive enough that finding them
@@ -158,17 +157,17 @@ func TestFromEnv(t *testing.T) {
 }
 
 func TestSMTPDeliversCode(t *testing.T) {
-	srv := listenSMTP(t, 250)
+	srv := smtptest.New(t)
 	log, logs := captureLog()
-	sink := NewSMTP(srv.config(), log)
+	sink := NewSMTP(smtpConfig(srv), log)
 	require.NoError(t, sink.SendCode(context.Background(), delivery(accounts.PurposePasswordReset)))
 	require.NoError(t, sink.Close(context.Background()))
 
-	got := srv.messages()
+	got := srv.Messages()
 	require.Len(t, got, 1)
-	require.Contains(t, got[0], "To: <ada@example.com>")
-	require.Contains(t, got[0], "Subject: Your password reset code")
-	require.Contains(t, got[0], testCode)
+	require.Contains(t, got[0].Data, "To: <ada@example.com>")
+	require.Contains(t, got[0].Data, "Subject: Your password reset code")
+	require.Contains(t, got[0].Data, testCode)
 	out := logs.String()
 	require.Contains(t, out, "code e-mailed")
 	require.Contains(t, out, testUser.String())
@@ -176,13 +175,14 @@ func TestSMTPDeliversCode(t *testing.T) {
 }
 
 func TestSMTPFailureIsLoggedWithoutCode(t *testing.T) {
-	srv := listenSMTP(t, 550) // the recipient is refused
+	srv := smtptest.New(t)
+	srv.SetRcptCode(550) // the recipient is refused
 	log, logs := captureLog()
-	sink := NewSMTP(srv.config(), log)
+	sink := NewSMTP(smtpConfig(srv), log)
 	require.NoError(t, sink.SendCode(context.Background(), delivery(accounts.PurposePasswordChange)))
 	require.NoError(t, sink.Close(context.Background()))
 
-	require.Empty(t, srv.messages())
+	require.Empty(t, srv.Messages())
 	out := logs.String()
 	require.Contains(t, out, "code e-mail not sent")
 	require.Contains(t, out, testUser.String())
@@ -234,79 +234,7 @@ func TestSMTPSendDoesNotWaitForTheServer(t *testing.T) {
 	require.NotContains(t, out, testCode)
 }
 
-// smtpListener is the least of RFC 5321 the adapter needs (EHLO, MAIL,
-// RCPT, DATA, QUIT) on a loopback port, keeping each message it accepts.
-type smtpListener struct {
-	ln   net.Listener
-	rcpt int
-
-	mu   sync.Mutex
-	msgs []string
-}
-
-func listenSMTP(t *testing.T, rcpt int) *smtpListener {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	s := &smtpListener{ln: ln, rcpt: rcpt}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go s.serve(c)
-		}
-	}()
-	return s
-}
-
-func (s *smtpListener) config() notify.SMTPConfig {
-	return notify.SMTPConfig{Host: "127.0.0.1", Port: s.ln.Addr().(*net.TCPAddr).Port,
-		From: "codes@venue.test", TLS: notify.TLSOff}
-}
-
-func (s *smtpListener) serve(c net.Conn) {
-	defer c.Close()
-	r := bufio.NewReader(c)
-	say := func(line string) { _, _ = c.Write([]byte(line + "\r\n")) }
-	say("220 test ESMTP")
-	for {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			return
-		}
-		switch cmd := strings.ToUpper(strings.TrimSpace(line)); {
-		case strings.HasPrefix(cmd, "EHLO"), strings.HasPrefix(cmd, "MAIL FROM:"):
-			say("250 ok")
-		case strings.HasPrefix(cmd, "RCPT TO:"):
-			say(strconv.Itoa(s.rcpt) + " rcpt")
-		case cmd == "DATA":
-			say("354 go ahead")
-			var b strings.Builder
-			for {
-				l, err := r.ReadString('\n')
-				if err != nil || l == ".\r\n" {
-					break
-				}
-				b.WriteString(l)
-			}
-			s.mu.Lock()
-			s.msgs = append(s.msgs, b.String())
-			s.mu.Unlock()
-			say("250 queued")
-		case cmd == "QUIT":
-			say("221 bye")
-			return
-		default:
-			say("502 unknown")
-		}
-	}
-}
-
-func (s *smtpListener) messages() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.msgs...)
+// smtpConfig is the sender configuration of srv (plain, no TLS).
+func smtpConfig(srv *smtptest.Server) notify.SMTPConfig {
+	return notify.SMTPConfig{Host: "127.0.0.1", Port: srv.Port(), From: "codes@venue.test", TLS: notify.TLSOff}
 }

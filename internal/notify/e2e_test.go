@@ -17,6 +17,7 @@ import (
 	"github.com/venueplatform/venue/internal/jobs"
 	"github.com/venueplatform/venue/internal/notify"
 	"github.com/venueplatform/venue/internal/pgtest"
+	"github.com/venueplatform/venue/internal/smtptest"
 )
 
 // TestEmailEndToEnd: a message enqueued with its change reaches a real SMTP listener through
@@ -27,9 +28,9 @@ func TestEmailEndToEnd(t *testing.T) {
 	_, err := jobs.Migrate(ctx, pool)
 	require.NoError(t, err)
 	s := newStudio(t, pool, "e2e")
-	srv := newSMTPServer(t)
+	srv := smtptest.New(t)
 	log := slog.New(slog.DiscardHandler)
-	adapters := notify.Config{SMTP: notify.SMTPConfig{Host: "127.0.0.1", Port: srv.port(), From: "desk@e2e.example", TLS: notify.TLSOff}}.
+	adapters := notify.Config{SMTP: notify.SMTPConfig{Host: "127.0.0.1", Port: srv.Port(), From: "desk@e2e.example", TLS: notify.TLSOff}}.
 		Adapters(log, nil, nil)
 	workers := river.NewWorkers()
 	require.NoError(t, notify.Register(pool, adapters, log)(workers))
@@ -58,9 +59,9 @@ func TestEmailEndToEnd(t *testing.T) {
 	require.Eventually(t, func() bool {
 		return s.client.NotificationDelivery.GetX(s.ctx, id).Status == notificationdelivery.StatusSent
 	}, 20*time.Second, 20*time.Millisecond)
-	got := srv.got()
+	got := srv.Messages()
 	require.Len(t, got, 1)
-	require.Equal(t, "e2e-ma@example.com", got[0].to)
-	require.Contains(t, got[0].data, "Subject: See you soon")
+	require.Equal(t, "e2e-ma@example.com", got[0].To)
+	require.Contains(t, got[0].Data, "Subject: See you soon")
 	require.Equal(t, "<"+id.String()+"@e2e.example>", *s.client.NotificationDelivery.GetX(s.ctx, id).ProviderMessageID)
 }
