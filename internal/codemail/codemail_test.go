@@ -1,14 +1,12 @@
 package codemail
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/internal/accounts"
+	"github.com/venueplatform/venue/internal/logtest"
 	"github.com/venueplatform/venue/internal/notify"
 	"github.com/venueplatform/venue/internal/smtptest"
 )
@@ -35,26 +34,9 @@ func delivery(purpose string) accounts.Delivery {
 }
 
 // captureLog returns a logger writing JSON lines into the returned buffer.
-func captureLog() (*slog.Logger, *syncBuffer) {
-	b := &syncBuffer{}
+func captureLog() (*slog.Logger, *logtest.Buffer) {
+	b := &logtest.Buffer{}
 	return slog.New(slog.NewJSONHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug})), b
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func TestFolderWritesReadableFileAndLogsNoCode(t *testing.T) {

@@ -1,7 +1,6 @@
 package handlers_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"net/http"
@@ -10,7 +9,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +18,7 @@ import (
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/identity/codes"
 	"github.com/venueplatform/venue/internal/identity/token"
+	"github.com/venueplatform/venue/internal/logtest"
 	"github.com/venueplatform/venue/internal/members"
 	"github.com/venueplatform/venue/internal/server"
 )
@@ -151,24 +150,6 @@ func (s teeSink) SendCode(ctx context.Context, d accounts.Delivery) error {
 	return s.a.SendCode(ctx, d)
 }
 
-// syncBuffer is a log destination written by concurrent requests.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestSecretsAreNeverLogged runs every credential flow with the service
 // logging at debug level and then searches the log for each secret that
 // crossed the wire or the database: passwords, their hash, access and
@@ -177,7 +158,7 @@ func (s *syncBuffer) String() string {
 // and PKCE verifiers.
 func TestSecretsAreNeverLogged(t *testing.T) {
 	s := newStudio(t, "studio")
-	logs := &syncBuffer{}
+	logs := &logtest.Buffer{}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	key, err := token.GenerateSigningKey()
 	require.NoError(t, err)

@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -9,7 +8,6 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +17,7 @@ import (
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/internal/auth"
 	"github.com/venueplatform/venue/internal/demo"
+	"github.com/venueplatform/venue/internal/logtest"
 	"github.com/venueplatform/venue/internal/mcp"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/ratelimit"
@@ -27,30 +26,13 @@ import (
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // start runs the server on a fresh database with the demo on, and returns its
 // base URL, the banner and a stop function that returns Run's error.
-func start(t *testing.T) (base string, banner *syncBuffer, logs *syncBuffer, stop func() error) {
+func start(t *testing.T) (base string, banner *logtest.Buffer, logs *logtest.Buffer, stop func() error) {
 	t.Helper()
 	demoOn := true
 	ready := make(chan string, 1)
-	banner, logs = &syncBuffer{}, &syncBuffer{}
+	banner, logs = &logtest.Buffer{}, &logtest.Buffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
