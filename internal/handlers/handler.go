@@ -194,6 +194,11 @@ func bodyField(err error) string {
 	return ""
 }
 
+// brandNotFound is the 404 of a brand slug that names no active brand.
+func brandNotFound() *apperr.Error {
+	return &apperr.Error{Status: http.StatusNotFound, Code: "BRAND_NOT_FOUND", Message: "brand not found"}
+}
+
 // pathNotFound is the 404 of a path parameter that cannot name anything:
 // the same answer the operation gives for a well-formed unknown value.
 func pathNotFound(param string) *apperr.Error {
@@ -203,7 +208,7 @@ func pathNotFound(param string) *apperr.Error {
 	case "code":
 		return apperr.NotFound("gift card")
 	case "brandSlug":
-		return &apperr.Error{Status: http.StatusNotFound, Code: "BRAND_NOT_FOUND", Message: "brand not found"}
+		return brandNotFound()
 	default:
 		return apperr.NotFound("resource")
 	}

@@ -28,7 +28,7 @@ func (h *Handler) GetVenueBrand(ctx context.Context, p api.GetVenueBrandParams) 
 			q.Where(classtype.Active(true)).WithBrand().Order(ent.Asc(classtype.FieldName), ent.Asc(classtype.FieldID))
 		}).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, &apperr.Error{Status: 404, Code: "BRAND_NOT_FOUND", Message: "brand not found"}
+		return nil, brandNotFound()
 	}
 	if err != nil {
 		return nil, err
