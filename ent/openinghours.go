@@ -32,9 +32,9 @@ type OpeningHours struct {
 	LocationID *uuid.UUID `json:"location_id,omitempty"`
 	// ISO weekday: 1 is Monday, 7 is Sunday.
 	Weekday int `json:"weekday,omitempty"`
-	// HH:MM, venue-local.
+	// HH:MM, venue-local; empty when closed.
 	OpensAt string `json:"opens_at,omitempty"`
-	// HH:MM, venue-local.
+	// HH:MM, venue-local; empty when closed.
 	ClosesAt string `json:"closes_at,omitempty"`
 	// Closed holds the value of the "closed" field.
 	Closed bool `json:"closed,omitempty"`

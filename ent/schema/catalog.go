@@ -3,7 +3,9 @@ package schema
 import (
 	"regexp"
 
+	"entgo.io/contrib/entoas"
 	"entgo.io/ent"
+	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
@@ -97,13 +99,19 @@ func (Room) Mixin() []ent.Mixin {
 // Fields of the Room.
 func (Room) Fields() []ent.Field {
 	return []ent.Field{
-		field.UUID("location_id", uuidType),
+		field.UUID("location_id", uuidType).Annotations(entoas.Skip(true)),
 		field.String("name").NotEmpty().MaxLen(200),
 		field.Int("capacity").Positive(),
 		field.String("room_type").Default("studio"),
-		field.Bool("active").Default(true),
-		field.String("floor_plan_url").Optional().Nillable(),
+		field.Bool("active").Default(true).Annotations(entoas.Skip(true)),
+		field.String("floor_plan_url").Optional().Nillable().Annotations(entoas.Skip(true)),
 	}
+}
+
+// Annotations of the Room: the API lists a location's active rooms under it,
+// so neither the location nor the flag is in the component.
+func (Room) Annotations() []schema.Annotation {
+	return []schema.Annotation{APIShape{Omit: internalColumns}}
 }
 
 // Edges of the Room.

@@ -1,7 +1,9 @@
 package schema
 
 import (
+	"entgo.io/contrib/entoas"
 	"entgo.io/ent"
+	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
@@ -26,12 +28,19 @@ func (OpeningHours) Edges() []ent.Edge {
 func (OpeningHours) Fields() []ent.Field {
 	return []ent.Field{
 		field.UUID("location_id", uuidType).Optional().Nillable().
-			Comment("The location; null for the venue as a whole."),
+			Comment("The location; null for the venue as a whole.").
+			Annotations(entoas.Skip(true)),
 		field.Int("weekday").Min(1).Max(7).Comment("ISO weekday: 1 is Monday, 7 is Sunday."),
-		field.String("opens_at").Match(clockPattern).Optional().Comment("HH:MM, venue-local."),
-		field.String("closes_at").Match(clockPattern).Optional().Comment("HH:MM, venue-local."),
+		field.String("opens_at").Match(clockPattern).Optional().Comment("HH:MM, venue-local; empty when closed."),
+		field.String("closes_at").Match(clockPattern).Optional().Comment("HH:MM, venue-local; empty when closed."),
 		field.Bool("closed").Default(false),
 	}
+}
+
+// Annotations of the OpeningHours: the API lists the hours of the venue and
+// of each location under them, so the component leaves out the location.
+func (OpeningHours) Annotations() []schema.Annotation {
+	return []schema.Annotation{APIShape{Omit: []string{"id", "created_at", "updated_at", "organization_id"}}}
 }
 
 // Indexes of the OpeningHours.
@@ -57,11 +66,17 @@ func (Amenity) Edges() []ent.Edge {
 // Fields of the Amenity.
 func (Amenity) Fields() []ent.Field {
 	return []ent.Field{
-		field.UUID("location_id", uuidType).Optional().Nillable(),
+		field.UUID("location_id", uuidType).Optional().Nillable().Annotations(entoas.Skip(true)),
 		field.String("name").NotEmpty().MaxLen(100),
 		field.String("icon").Optional(),
-		field.Int("sort_order").Default(0),
+		field.Int("sort_order").Default(0).Annotations(entoas.Skip(true)),
 	}
+}
+
+// Annotations of the Amenity: the API lists amenities under the venue or
+// their location, in display order, so neither is in the component.
+func (Amenity) Annotations() []schema.Annotation {
+	return []schema.Annotation{APIShape{Omit: internalColumns}}
 }
 
 // Photo is a public picture of a venue, location or brand.
@@ -83,12 +98,18 @@ func (Photo) Edges() []ent.Edge {
 // Fields of the Photo.
 func (Photo) Fields() []ent.Field {
 	return []ent.Field{
-		field.UUID("location_id", uuidType).Optional().Nillable(),
-		field.UUID("brand_id", uuidType).Optional().Nillable(),
+		field.UUID("location_id", uuidType).Optional().Nillable().Annotations(entoas.Skip(true)),
+		field.UUID("brand_id", uuidType).Optional().Nillable().Annotations(entoas.Skip(true)),
 		field.String("url").NotEmpty(),
 		field.String("caption").Optional(),
-		field.Int("sort_order").Default(0),
+		field.Int("sort_order").Default(0).Annotations(entoas.Skip(true)),
 	}
+}
+
+// Annotations of the Photo: the API lists photos under their venue, location
+// or brand, in display order, so none of those is in the component.
+func (Photo) Annotations() []schema.Annotation {
+	return []schema.Annotation{APIShape{Omit: internalColumns}}
 }
 
 // AddonProduct is a product members add to a booking (mat, towel, shake).

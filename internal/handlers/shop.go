@@ -13,6 +13,7 @@ import (
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/internal/apperr"
 	api "github.com/venueplatform/venue/internal/gen/api"
+	"github.com/venueplatform/venue/internal/gen/apient"
 	"github.com/venueplatform/venue/internal/money"
 	"github.com/venueplatform/venue/internal/pricing"
 )
@@ -46,10 +47,7 @@ func (h *Handler) GetVenueBrand(ctx context.Context, p api.GetVenueBrandParams) 
 		Brand:      brandItem(b, len(b.Edges.ClassTypes)),
 		ClassTypes: classTypeItems(b.Edges.ClassTypes),
 		PassTypes:  make([]api.PricedPassType, len(pts)),
-		Photos:     make([]api.PhotoEntry, len(photos)),
-	}
-	for i, ph := range photos {
-		d.Photos[i] = api.PhotoEntry{ID: ph.ID, URL: ph.URL, Caption: ph.Caption}
+		Photos:     apient.Map(photos, apient.Photo),
 	}
 	for i, pt := range pts {
 		d.PassTypes[i] = pricedPassType(pt)

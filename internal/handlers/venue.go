@@ -16,6 +16,7 @@ import (
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/room"
 	api "github.com/venueplatform/venue/internal/gen/api"
+	"github.com/venueplatform/venue/internal/gen/apient"
 )
 
 // GetVenue implements getVenue: the public profile.
@@ -168,9 +169,9 @@ func brandItem(b *ent.Brand, classTypes int) api.BrandItem {
 // venueExtras are opening hours, amenities and photos by location (uuid.Nil:
 // the venue as a whole).
 type venueExtras struct {
-	hours     map[uuid.UUID][]api.OpeningHoursEntry
-	amenities map[uuid.UUID][]api.AmenityEntry
-	photos    map[uuid.UUID][]api.PhotoEntry
+	hours     map[uuid.UUID][]api.OpeningHours
+	amenities map[uuid.UUID][]api.Amenity
+	photos    map[uuid.UUID][]api.Photo
 }
 
 func locationKey(id *uuid.UUID) uuid.UUID {
@@ -182,9 +183,9 @@ func locationKey(id *uuid.UUID) uuid.UUID {
 
 func (h *Handler) venueExtras(ctx context.Context) (*venueExtras, error) {
 	x := &venueExtras{
-		hours:     map[uuid.UUID][]api.OpeningHoursEntry{uuid.Nil: {}},
-		amenities: map[uuid.UUID][]api.AmenityEntry{uuid.Nil: {}},
-		photos:    map[uuid.UUID][]api.PhotoEntry{uuid.Nil: {}},
+		hours:     map[uuid.UUID][]api.OpeningHours{uuid.Nil: {}},
+		amenities: map[uuid.UUID][]api.Amenity{uuid.Nil: {}},
+		photos:    map[uuid.UUID][]api.Photo{uuid.Nil: {}},
 	}
 	hours, err := h.client.OpeningHours.Query().Order(ent.Asc(openinghours.FieldWeekday), ent.Asc(openinghours.FieldOpensAt)).All(ctx)
 	if err != nil {
@@ -192,7 +193,7 @@ func (h *Handler) venueExtras(ctx context.Context) (*venueExtras, error) {
 	}
 	for _, oh := range hours {
 		k := locationKey(oh.LocationID)
-		x.hours[k] = append(x.hours[k], api.OpeningHoursEntry{Weekday: oh.Weekday, OpensAt: oh.OpensAt, ClosesAt: oh.ClosesAt, Closed: oh.Closed})
+		x.hours[k] = append(x.hours[k], apient.OpeningHours(oh))
 	}
 	ams, err := h.client.Amenity.Query().Order(ent.Asc(amenity.FieldSortOrder), ent.Asc(amenity.FieldName)).All(ctx)
 	if err != nil {
@@ -200,7 +201,7 @@ func (h *Handler) venueExtras(ctx context.Context) (*venueExtras, error) {
 	}
 	for _, a := range ams {
 		k := locationKey(a.LocationID)
-		x.amenities[k] = append(x.amenities[k], api.AmenityEntry{ID: a.ID, Name: a.Name, Icon: a.Icon})
+		x.amenities[k] = append(x.amenities[k], apient.Amenity(a))
 	}
 	photos, err := h.client.Photo.Query().Where(photo.BrandIDIsNil()).Order(ent.Asc(photo.FieldSortOrder), ent.Asc(photo.FieldID)).All(ctx)
 	if err != nil {
@@ -208,7 +209,7 @@ func (h *Handler) venueExtras(ctx context.Context) (*venueExtras, error) {
 	}
 	for _, ph := range photos {
 		k := locationKey(ph.LocationID)
-		x.photos[k] = append(x.photos[k], api.PhotoEntry{ID: ph.ID, URL: ph.URL, Caption: ph.Caption})
+		x.photos[k] = append(x.photos[k], apient.Photo(ph))
 	}
 	return x, nil
 }
@@ -226,14 +227,13 @@ func (h *Handler) locationDetails(ctx context.Context, x *venueExtras) ([]api.Lo
 	for i, l := range locs {
 		d := api.LocationDetail{
 			ID: l.ID, Name: l.Name, Address: l.Address, City: l.City,
-			Rooms:        make([]api.RoomItem, len(l.Edges.Rooms)),
+			Rooms:        apient.Map(l.Edges.Rooms, apient.Room),
 			OpeningHours: nonNil(x.hours[l.ID]),
 			Amenities:    nonNil(x.amenities[l.ID]),
 			Photos:       nonNil(x.photos[l.ID]),
 		}
 		d.Lat, d.Lng = nullableNumber(l.Lat), nullableNumber(l.Lng)
-		for j, r := range l.Edges.Rooms {
-			d.Rooms[j] = api.RoomItem{ID: r.ID, Name: r.Name, Capacity: r.Capacity, RoomType: r.RoomType}
+		for _, r := range l.Edges.Rooms {
 			d.Capacity += r.Capacity
 		}
 		out[i] = d

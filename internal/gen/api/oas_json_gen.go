@@ -6667,14 +6667,14 @@ func (s *AdminScheduleWriteResponse) UnmarshalJSON(data []byte) error {
 }
 
 // Encode implements json.Marshaler.
-func (s *AmenityEntry) Encode(e *jx.Encoder) {
+func (s *Amenity) Encode(e *jx.Encoder) {
 	e.ObjStart()
 	s.encodeFields(e)
 	e.ObjEnd()
 }
 
 // encodeFields encodes fields.
-func (s *AmenityEntry) encodeFields(e *jx.Encoder) {
+func (s *Amenity) encodeFields(e *jx.Encoder) {
 	{
 		e.FieldStart("icon")
 		e.Str(s.Icon)
@@ -6689,16 +6689,16 @@ func (s *AmenityEntry) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfAmenityEntry = [3]string{
+var jsonFieldsNameOfAmenity = [3]string{
 	0: "icon",
 	1: "id",
 	2: "name",
 }
 
-// Decode decodes AmenityEntry from json.
-func (s *AmenityEntry) Decode(d *jx.Decoder) error {
+// Decode decodes Amenity from json.
+func (s *Amenity) Decode(d *jx.Decoder) error {
 	if s == nil {
-		return errors.New("invalid: unable to decode AmenityEntry to nil")
+		return errors.New("invalid: unable to decode Amenity to nil")
 	}
 	var requiredBitSet [1]uint8
 
@@ -6745,7 +6745,7 @@ func (s *AmenityEntry) Decode(d *jx.Decoder) error {
 		}
 		return nil
 	}); err != nil {
-		return errors.Wrap(err, "decode AmenityEntry")
+		return errors.Wrap(err, "decode Amenity")
 	}
 	// Validate required fields.
 	var failures []validate.FieldError
@@ -6762,8 +6762,8 @@ func (s *AmenityEntry) Decode(d *jx.Decoder) error {
 				bitIdx := bits.TrailingZeros8(result)
 				fieldIdx := i*8 + bitIdx
 				var name string
-				if fieldIdx < len(jsonFieldsNameOfAmenityEntry) {
-					name = jsonFieldsNameOfAmenityEntry[fieldIdx]
+				if fieldIdx < len(jsonFieldsNameOfAmenity) {
+					name = jsonFieldsNameOfAmenity[fieldIdx]
 				} else {
 					name = strconv.Itoa(fieldIdx)
 				}
@@ -6784,14 +6784,14 @@ func (s *AmenityEntry) Decode(d *jx.Decoder) error {
 }
 
 // MarshalJSON implements stdjson.Marshaler.
-func (s *AmenityEntry) MarshalJSON() ([]byte, error) {
+func (s *Amenity) MarshalJSON() ([]byte, error) {
 	e := jx.Encoder{}
 	s.Encode(&e)
 	return e.Bytes(), nil
 }
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *AmenityEntry) UnmarshalJSON(data []byte) error {
+func (s *Amenity) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -9806,9 +9806,9 @@ func (s *BrandDetail) Decode(d *jx.Decoder) error {
 		case "photos":
 			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
-				s.Photos = make([]PhotoEntry, 0)
+				s.Photos = make([]Photo, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
-					var elem PhotoEntry
+					var elem Photo
 					if err := elem.Decode(d); err != nil {
 						return err
 					}
@@ -25783,9 +25783,9 @@ func (s *LocationDetail) Decode(d *jx.Decoder) error {
 		case "amenities":
 			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
-				s.Amenities = make([]AmenityEntry, 0)
+				s.Amenities = make([]Amenity, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
-					var elem AmenityEntry
+					var elem Amenity
 					if err := elem.Decode(d); err != nil {
 						return err
 					}
@@ -25869,9 +25869,9 @@ func (s *LocationDetail) Decode(d *jx.Decoder) error {
 		case "opening_hours":
 			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
-				s.OpeningHours = make([]OpeningHoursEntry, 0)
+				s.OpeningHours = make([]OpeningHours, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
-					var elem OpeningHoursEntry
+					var elem OpeningHours
 					if err := elem.Decode(d); err != nil {
 						return err
 					}
@@ -25887,9 +25887,9 @@ func (s *LocationDetail) Decode(d *jx.Decoder) error {
 		case "photos":
 			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
-				s.Photos = make([]PhotoEntry, 0)
+				s.Photos = make([]Photo, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
-					var elem PhotoEntry
+					var elem Photo
 					if err := elem.Decode(d); err != nil {
 						return err
 					}
@@ -25905,9 +25905,9 @@ func (s *LocationDetail) Decode(d *jx.Decoder) error {
 		case "rooms":
 			requiredBitSet[1] |= 1 << 2
 			if err := func() error {
-				s.Rooms = make([]RoomItem, 0)
+				s.Rooms = make([]Room, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
-					var elem RoomItem
+					var elem Room
 					if err := elem.Decode(d); err != nil {
 						return err
 					}
@@ -31985,14 +31985,14 @@ func (s *OkResponse) UnmarshalJSON(data []byte) error {
 }
 
 // Encode implements json.Marshaler.
-func (s *OpeningHoursEntry) Encode(e *jx.Encoder) {
+func (s *OpeningHours) Encode(e *jx.Encoder) {
 	e.ObjStart()
 	s.encodeFields(e)
 	e.ObjEnd()
 }
 
 // encodeFields encodes fields.
-func (s *OpeningHoursEntry) encodeFields(e *jx.Encoder) {
+func (s *OpeningHours) encodeFields(e *jx.Encoder) {
 	{
 		e.FieldStart("closed")
 		e.Bool(s.Closed)
@@ -32011,17 +32011,17 @@ func (s *OpeningHoursEntry) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfOpeningHoursEntry = [4]string{
+var jsonFieldsNameOfOpeningHours = [4]string{
 	0: "closed",
 	1: "closes_at",
 	2: "opens_at",
 	3: "weekday",
 }
 
-// Decode decodes OpeningHoursEntry from json.
-func (s *OpeningHoursEntry) Decode(d *jx.Decoder) error {
+// Decode decodes OpeningHours from json.
+func (s *OpeningHours) Decode(d *jx.Decoder) error {
 	if s == nil {
-		return errors.New("invalid: unable to decode OpeningHoursEntry to nil")
+		return errors.New("invalid: unable to decode OpeningHours to nil")
 	}
 	var requiredBitSet [1]uint8
 
@@ -32080,7 +32080,7 @@ func (s *OpeningHoursEntry) Decode(d *jx.Decoder) error {
 		}
 		return nil
 	}); err != nil {
-		return errors.Wrap(err, "decode OpeningHoursEntry")
+		return errors.Wrap(err, "decode OpeningHours")
 	}
 	// Validate required fields.
 	var failures []validate.FieldError
@@ -32097,8 +32097,8 @@ func (s *OpeningHoursEntry) Decode(d *jx.Decoder) error {
 				bitIdx := bits.TrailingZeros8(result)
 				fieldIdx := i*8 + bitIdx
 				var name string
-				if fieldIdx < len(jsonFieldsNameOfOpeningHoursEntry) {
-					name = jsonFieldsNameOfOpeningHoursEntry[fieldIdx]
+				if fieldIdx < len(jsonFieldsNameOfOpeningHours) {
+					name = jsonFieldsNameOfOpeningHours[fieldIdx]
 				} else {
 					name = strconv.Itoa(fieldIdx)
 				}
@@ -32119,14 +32119,14 @@ func (s *OpeningHoursEntry) Decode(d *jx.Decoder) error {
 }
 
 // MarshalJSON implements stdjson.Marshaler.
-func (s *OpeningHoursEntry) MarshalJSON() ([]byte, error) {
+func (s *OpeningHours) MarshalJSON() ([]byte, error) {
 	e := jx.Encoder{}
 	s.Encode(&e)
 	return e.Bytes(), nil
 }
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *OpeningHoursEntry) UnmarshalJSON(data []byte) error {
+func (s *OpeningHours) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -34289,14 +34289,14 @@ func (s *PasswordResetRequest) UnmarshalJSON(data []byte) error {
 }
 
 // Encode implements json.Marshaler.
-func (s *PhotoEntry) Encode(e *jx.Encoder) {
+func (s *Photo) Encode(e *jx.Encoder) {
 	e.ObjStart()
 	s.encodeFields(e)
 	e.ObjEnd()
 }
 
 // encodeFields encodes fields.
-func (s *PhotoEntry) encodeFields(e *jx.Encoder) {
+func (s *Photo) encodeFields(e *jx.Encoder) {
 	{
 		e.FieldStart("caption")
 		e.Str(s.Caption)
@@ -34311,16 +34311,16 @@ func (s *PhotoEntry) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfPhotoEntry = [3]string{
+var jsonFieldsNameOfPhoto = [3]string{
 	0: "caption",
 	1: "id",
 	2: "url",
 }
 
-// Decode decodes PhotoEntry from json.
-func (s *PhotoEntry) Decode(d *jx.Decoder) error {
+// Decode decodes Photo from json.
+func (s *Photo) Decode(d *jx.Decoder) error {
 	if s == nil {
-		return errors.New("invalid: unable to decode PhotoEntry to nil")
+		return errors.New("invalid: unable to decode Photo to nil")
 	}
 	var requiredBitSet [1]uint8
 
@@ -34367,7 +34367,7 @@ func (s *PhotoEntry) Decode(d *jx.Decoder) error {
 		}
 		return nil
 	}); err != nil {
-		return errors.Wrap(err, "decode PhotoEntry")
+		return errors.Wrap(err, "decode Photo")
 	}
 	// Validate required fields.
 	var failures []validate.FieldError
@@ -34384,8 +34384,8 @@ func (s *PhotoEntry) Decode(d *jx.Decoder) error {
 				bitIdx := bits.TrailingZeros8(result)
 				fieldIdx := i*8 + bitIdx
 				var name string
-				if fieldIdx < len(jsonFieldsNameOfPhotoEntry) {
-					name = jsonFieldsNameOfPhotoEntry[fieldIdx]
+				if fieldIdx < len(jsonFieldsNameOfPhoto) {
+					name = jsonFieldsNameOfPhoto[fieldIdx]
 				} else {
 					name = strconv.Itoa(fieldIdx)
 				}
@@ -34406,14 +34406,14 @@ func (s *PhotoEntry) Decode(d *jx.Decoder) error {
 }
 
 // MarshalJSON implements stdjson.Marshaler.
-func (s *PhotoEntry) MarshalJSON() ([]byte, error) {
+func (s *Photo) MarshalJSON() ([]byte, error) {
 	e := jx.Encoder{}
 	s.Encode(&e)
 	return e.Bytes(), nil
 }
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *PhotoEntry) UnmarshalJSON(data []byte) error {
+func (s *Photo) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -35311,14 +35311,14 @@ func (s *RefreshRequest) UnmarshalJSON(data []byte) error {
 }
 
 // Encode implements json.Marshaler.
-func (s *RoomItem) Encode(e *jx.Encoder) {
+func (s *Room) Encode(e *jx.Encoder) {
 	e.ObjStart()
 	s.encodeFields(e)
 	e.ObjEnd()
 }
 
 // encodeFields encodes fields.
-func (s *RoomItem) encodeFields(e *jx.Encoder) {
+func (s *Room) encodeFields(e *jx.Encoder) {
 	{
 		e.FieldStart("capacity")
 		e.Int(s.Capacity)
@@ -35337,17 +35337,17 @@ func (s *RoomItem) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfRoomItem = [4]string{
+var jsonFieldsNameOfRoom = [4]string{
 	0: "capacity",
 	1: "id",
 	2: "name",
 	3: "room_type",
 }
 
-// Decode decodes RoomItem from json.
-func (s *RoomItem) Decode(d *jx.Decoder) error {
+// Decode decodes Room from json.
+func (s *Room) Decode(d *jx.Decoder) error {
 	if s == nil {
-		return errors.New("invalid: unable to decode RoomItem to nil")
+		return errors.New("invalid: unable to decode Room to nil")
 	}
 	var requiredBitSet [1]uint8
 
@@ -35406,7 +35406,7 @@ func (s *RoomItem) Decode(d *jx.Decoder) error {
 		}
 		return nil
 	}); err != nil {
-		return errors.Wrap(err, "decode RoomItem")
+		return errors.Wrap(err, "decode Room")
 	}
 	// Validate required fields.
 	var failures []validate.FieldError
@@ -35423,8 +35423,8 @@ func (s *RoomItem) Decode(d *jx.Decoder) error {
 				bitIdx := bits.TrailingZeros8(result)
 				fieldIdx := i*8 + bitIdx
 				var name string
-				if fieldIdx < len(jsonFieldsNameOfRoomItem) {
-					name = jsonFieldsNameOfRoomItem[fieldIdx]
+				if fieldIdx < len(jsonFieldsNameOfRoom) {
+					name = jsonFieldsNameOfRoom[fieldIdx]
 				} else {
 					name = strconv.Itoa(fieldIdx)
 				}
@@ -35445,14 +35445,14 @@ func (s *RoomItem) Decode(d *jx.Decoder) error {
 }
 
 // MarshalJSON implements stdjson.Marshaler.
-func (s *RoomItem) MarshalJSON() ([]byte, error) {
+func (s *Room) MarshalJSON() ([]byte, error) {
 	e := jx.Encoder{}
 	s.Encode(&e)
 	return e.Bytes(), nil
 }
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
-func (s *RoomItem) UnmarshalJSON(data []byte) error {
+func (s *Room) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -37906,9 +37906,9 @@ func (s *VenueProfile) Decode(d *jx.Decoder) error {
 		case "amenities":
 			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
-				s.Amenities = make([]AmenityEntry, 0)
+				s.Amenities = make([]Amenity, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
-					var elem AmenityEntry
+					var elem Amenity
 					if err := elem.Decode(d); err != nil {
 						return err
 					}
@@ -38076,9 +38076,9 @@ func (s *VenueProfile) Decode(d *jx.Decoder) error {
 		case "opening_hours":
 			requiredBitSet[1] |= 1 << 6
 			if err := func() error {
-				s.OpeningHours = make([]OpeningHoursEntry, 0)
+				s.OpeningHours = make([]OpeningHours, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
-					var elem OpeningHoursEntry
+					var elem OpeningHours
 					if err := elem.Decode(d); err != nil {
 						return err
 					}
@@ -38106,9 +38106,9 @@ func (s *VenueProfile) Decode(d *jx.Decoder) error {
 		case "photos":
 			requiredBitSet[2] |= 1 << 0
 			if err := func() error {
-				s.Photos = make([]PhotoEntry, 0)
+				s.Photos = make([]Photo, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
-					var elem PhotoEntry
+					var elem Photo
 					if err := elem.Decode(d); err != nil {
 						return err
 					}

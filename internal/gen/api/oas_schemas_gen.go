@@ -2542,40 +2542,40 @@ func (s *AdminScheduleWriteResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
-// Ref: #/components/schemas/AmenityEntry
-type AmenityEntry struct {
+// Ref: #/components/schemas/Amenity
+type Amenity struct {
 	Icon string    `json:"icon"`
 	ID   uuid.UUID `json:"id"`
 	Name string    `json:"name"`
 }
 
 // GetIcon returns the value of Icon.
-func (s *AmenityEntry) GetIcon() string {
+func (s *Amenity) GetIcon() string {
 	return s.Icon
 }
 
 // GetID returns the value of ID.
-func (s *AmenityEntry) GetID() uuid.UUID {
+func (s *Amenity) GetID() uuid.UUID {
 	return s.ID
 }
 
 // GetName returns the value of Name.
-func (s *AmenityEntry) GetName() string {
+func (s *Amenity) GetName() string {
 	return s.Name
 }
 
 // SetIcon sets the value of Icon.
-func (s *AmenityEntry) SetIcon(val string) {
+func (s *Amenity) SetIcon(val string) {
 	s.Icon = val
 }
 
 // SetID sets the value of ID.
-func (s *AmenityEntry) SetID(val uuid.UUID) {
+func (s *Amenity) SetID(val uuid.UUID) {
 	s.ID = val
 }
 
 // SetName sets the value of Name.
-func (s *AmenityEntry) SetName(val string) {
+func (s *Amenity) SetName(val string) {
 	s.Name = val
 }
 
@@ -3869,7 +3869,7 @@ type BrandDetail struct {
 	ClassTypes []ClassTypeItem  `json:"class_types"`
 	PassTypes  []PricedPassType `json:"pass_types"`
 	// The brand's own photos in display order (the venue's and locations' are on the venue profile).
-	Photos []PhotoEntry `json:"photos"`
+	Photos []Photo `json:"photos"`
 }
 
 // GetBrand returns the value of Brand.
@@ -3888,7 +3888,7 @@ func (s *BrandDetail) GetPassTypes() []PricedPassType {
 }
 
 // GetPhotos returns the value of Photos.
-func (s *BrandDetail) GetPhotos() []PhotoEntry {
+func (s *BrandDetail) GetPhotos() []Photo {
 	return s.Photos
 }
 
@@ -3908,7 +3908,7 @@ func (s *BrandDetail) SetPassTypes(val []PricedPassType) {
 }
 
 // SetPhotos sets the value of Photos.
-func (s *BrandDetail) SetPhotos(val []PhotoEntry) {
+func (s *BrandDetail) SetPhotos(val []Photo) {
 	s.Photos = val
 }
 
@@ -9967,18 +9967,18 @@ func (s *ListMeta) SetTotal(val int) {
 
 // Ref: #/components/schemas/LocationDetail
 type LocationDetail struct {
-	Address   string         `json:"address"`
-	Amenities []AmenityEntry `json:"amenities"`
+	Address   string    `json:"address"`
+	Amenities []Amenity `json:"amenities"`
 	// Sum of the active rooms' capacity.
-	Capacity     int                 `json:"capacity"`
-	City         string              `json:"city"`
-	ID           uuid.UUID           `json:"id"`
-	Lat          NilFloat64          `json:"lat"`
-	Lng          NilFloat64          `json:"lng"`
-	Name         string              `json:"name"`
-	OpeningHours []OpeningHoursEntry `json:"opening_hours"`
-	Photos       []PhotoEntry        `json:"photos"`
-	Rooms        []RoomItem          `json:"rooms"`
+	Capacity     int            `json:"capacity"`
+	City         string         `json:"city"`
+	ID           uuid.UUID      `json:"id"`
+	Lat          NilFloat64     `json:"lat"`
+	Lng          NilFloat64     `json:"lng"`
+	Name         string         `json:"name"`
+	OpeningHours []OpeningHours `json:"opening_hours"`
+	Photos       []Photo        `json:"photos"`
+	Rooms        []Room         `json:"rooms"`
 }
 
 // GetAddress returns the value of Address.
@@ -9987,7 +9987,7 @@ func (s *LocationDetail) GetAddress() string {
 }
 
 // GetAmenities returns the value of Amenities.
-func (s *LocationDetail) GetAmenities() []AmenityEntry {
+func (s *LocationDetail) GetAmenities() []Amenity {
 	return s.Amenities
 }
 
@@ -10022,17 +10022,17 @@ func (s *LocationDetail) GetName() string {
 }
 
 // GetOpeningHours returns the value of OpeningHours.
-func (s *LocationDetail) GetOpeningHours() []OpeningHoursEntry {
+func (s *LocationDetail) GetOpeningHours() []OpeningHours {
 	return s.OpeningHours
 }
 
 // GetPhotos returns the value of Photos.
-func (s *LocationDetail) GetPhotos() []PhotoEntry {
+func (s *LocationDetail) GetPhotos() []Photo {
 	return s.Photos
 }
 
 // GetRooms returns the value of Rooms.
-func (s *LocationDetail) GetRooms() []RoomItem {
+func (s *LocationDetail) GetRooms() []Room {
 	return s.Rooms
 }
 
@@ -10042,7 +10042,7 @@ func (s *LocationDetail) SetAddress(val string) {
 }
 
 // SetAmenities sets the value of Amenities.
-func (s *LocationDetail) SetAmenities(val []AmenityEntry) {
+func (s *LocationDetail) SetAmenities(val []Amenity) {
 	s.Amenities = val
 }
 
@@ -10077,17 +10077,17 @@ func (s *LocationDetail) SetName(val string) {
 }
 
 // SetOpeningHours sets the value of OpeningHours.
-func (s *LocationDetail) SetOpeningHours(val []OpeningHoursEntry) {
+func (s *LocationDetail) SetOpeningHours(val []OpeningHours) {
 	s.OpeningHours = val
 }
 
 // SetPhotos sets the value of Photos.
-func (s *LocationDetail) SetPhotos(val []PhotoEntry) {
+func (s *LocationDetail) SetPhotos(val []Photo) {
 	s.Photos = val
 }
 
 // SetRooms sets the value of Rooms.
-func (s *LocationDetail) SetRooms(val []RoomItem) {
+func (s *LocationDetail) SetRooms(val []Room) {
 	s.Rooms = val
 }
 
@@ -12827,53 +12827,54 @@ func (s *OkResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
-// Ref: #/components/schemas/OpeningHoursEntry
-type OpeningHoursEntry struct {
-	Closed   bool   `json:"closed"`
+// Ref: #/components/schemas/OpeningHours
+type OpeningHours struct {
+	Closed bool `json:"closed"`
+	// HH:MM, venue-local; empty when closed.
 	ClosesAt string `json:"closes_at"`
-	// HH:MM venue-local; empty when closed.
+	// HH:MM, venue-local; empty when closed.
 	OpensAt string `json:"opens_at"`
-	// ISO weekday: 1 is Monday.
+	// ISO weekday: 1 is Monday, 7 is Sunday.
 	Weekday int `json:"weekday"`
 }
 
 // GetClosed returns the value of Closed.
-func (s *OpeningHoursEntry) GetClosed() bool {
+func (s *OpeningHours) GetClosed() bool {
 	return s.Closed
 }
 
 // GetClosesAt returns the value of ClosesAt.
-func (s *OpeningHoursEntry) GetClosesAt() string {
+func (s *OpeningHours) GetClosesAt() string {
 	return s.ClosesAt
 }
 
 // GetOpensAt returns the value of OpensAt.
-func (s *OpeningHoursEntry) GetOpensAt() string {
+func (s *OpeningHours) GetOpensAt() string {
 	return s.OpensAt
 }
 
 // GetWeekday returns the value of Weekday.
-func (s *OpeningHoursEntry) GetWeekday() int {
+func (s *OpeningHours) GetWeekday() int {
 	return s.Weekday
 }
 
 // SetClosed sets the value of Closed.
-func (s *OpeningHoursEntry) SetClosed(val bool) {
+func (s *OpeningHours) SetClosed(val bool) {
 	s.Closed = val
 }
 
 // SetClosesAt sets the value of ClosesAt.
-func (s *OpeningHoursEntry) SetClosesAt(val string) {
+func (s *OpeningHours) SetClosesAt(val string) {
 	s.ClosesAt = val
 }
 
 // SetOpensAt sets the value of OpensAt.
-func (s *OpeningHoursEntry) SetOpensAt(val string) {
+func (s *OpeningHours) SetOpensAt(val string) {
 	s.OpensAt = val
 }
 
 // SetWeekday sets the value of Weekday.
-func (s *OpeningHoursEntry) SetWeekday(val int) {
+func (s *OpeningHours) SetWeekday(val int) {
 	s.Weekday = val
 }
 
@@ -15010,40 +15011,40 @@ func (s *PasswordResetRequest) SetNewPassword(val string) {
 	s.NewPassword = val
 }
 
-// Ref: #/components/schemas/PhotoEntry
-type PhotoEntry struct {
+// Ref: #/components/schemas/Photo
+type Photo struct {
 	Caption string    `json:"caption"`
 	ID      uuid.UUID `json:"id"`
 	URL     string    `json:"url"`
 }
 
 // GetCaption returns the value of Caption.
-func (s *PhotoEntry) GetCaption() string {
+func (s *Photo) GetCaption() string {
 	return s.Caption
 }
 
 // GetID returns the value of ID.
-func (s *PhotoEntry) GetID() uuid.UUID {
+func (s *Photo) GetID() uuid.UUID {
 	return s.ID
 }
 
 // GetURL returns the value of URL.
-func (s *PhotoEntry) GetURL() string {
+func (s *Photo) GetURL() string {
 	return s.URL
 }
 
 // SetCaption sets the value of Caption.
-func (s *PhotoEntry) SetCaption(val string) {
+func (s *Photo) SetCaption(val string) {
 	s.Caption = val
 }
 
 // SetID sets the value of ID.
-func (s *PhotoEntry) SetID(val uuid.UUID) {
+func (s *Photo) SetID(val uuid.UUID) {
 	s.ID = val
 }
 
 // SetURL sets the value of URL.
-func (s *PhotoEntry) SetURL(val string) {
+func (s *Photo) SetURL(val string) {
 	s.URL = val
 }
 
@@ -15442,8 +15443,8 @@ func (s *RefreshRequest) SetRefreshToken(val string) {
 	s.RefreshToken = val
 }
 
-// Ref: #/components/schemas/RoomItem
-type RoomItem struct {
+// Ref: #/components/schemas/Room
+type Room struct {
 	Capacity int       `json:"capacity"`
 	ID       uuid.UUID `json:"id"`
 	Name     string    `json:"name"`
@@ -15451,42 +15452,42 @@ type RoomItem struct {
 }
 
 // GetCapacity returns the value of Capacity.
-func (s *RoomItem) GetCapacity() int {
+func (s *Room) GetCapacity() int {
 	return s.Capacity
 }
 
 // GetID returns the value of ID.
-func (s *RoomItem) GetID() uuid.UUID {
+func (s *Room) GetID() uuid.UUID {
 	return s.ID
 }
 
 // GetName returns the value of Name.
-func (s *RoomItem) GetName() string {
+func (s *Room) GetName() string {
 	return s.Name
 }
 
 // GetRoomType returns the value of RoomType.
-func (s *RoomItem) GetRoomType() string {
+func (s *Room) GetRoomType() string {
 	return s.RoomType
 }
 
 // SetCapacity sets the value of Capacity.
-func (s *RoomItem) SetCapacity(val int) {
+func (s *Room) SetCapacity(val int) {
 	s.Capacity = val
 }
 
 // SetID sets the value of ID.
-func (s *RoomItem) SetID(val uuid.UUID) {
+func (s *Room) SetID(val uuid.UUID) {
 	s.ID = val
 }
 
 // SetName sets the value of Name.
-func (s *RoomItem) SetName(val string) {
+func (s *Room) SetName(val string) {
 	s.Name = val
 }
 
 // SetRoomType sets the value of RoomType.
-func (s *RoomItem) SetRoomType(val string) {
+func (s *Room) SetRoomType(val string) {
 	s.RoomType = val
 }
 
@@ -16375,7 +16376,7 @@ func (s *VenueListResponse) SetMeta(val PageMeta) {
 // Ref: #/components/schemas/VenueProfile
 type VenueProfile struct {
 	Address     string           `json:"address"`
-	Amenities   []AmenityEntry   `json:"amenities"`
+	Amenities   []Amenity        `json:"amenities"`
 	Brands      []BrandItem      `json:"brands"`
 	City        string           `json:"city"`
 	Country     string           `json:"country"`
@@ -16389,13 +16390,13 @@ type VenueProfile struct {
 	LogoURL     string           `json:"logo_url"`
 	Name        string           `json:"name"`
 	// Venue-wide opening hours (locations carry their own).
-	OpeningHours []OpeningHoursEntry `json:"opening_hours"`
-	Phone        string              `json:"phone"`
-	Photos       []PhotoEntry        `json:"photos"`
-	Slug         string              `json:"slug"`
-	Timezone     string              `json:"timezone"`
-	Website      string              `json:"website"`
-	World        VenueProfileWorld   `json:"world"`
+	OpeningHours []OpeningHours    `json:"opening_hours"`
+	Phone        string            `json:"phone"`
+	Photos       []Photo           `json:"photos"`
+	Slug         string            `json:"slug"`
+	Timezone     string            `json:"timezone"`
+	Website      string            `json:"website"`
+	World        VenueProfileWorld `json:"world"`
 }
 
 // GetAddress returns the value of Address.
@@ -16404,7 +16405,7 @@ func (s *VenueProfile) GetAddress() string {
 }
 
 // GetAmenities returns the value of Amenities.
-func (s *VenueProfile) GetAmenities() []AmenityEntry {
+func (s *VenueProfile) GetAmenities() []Amenity {
 	return s.Amenities
 }
 
@@ -16469,7 +16470,7 @@ func (s *VenueProfile) GetName() string {
 }
 
 // GetOpeningHours returns the value of OpeningHours.
-func (s *VenueProfile) GetOpeningHours() []OpeningHoursEntry {
+func (s *VenueProfile) GetOpeningHours() []OpeningHours {
 	return s.OpeningHours
 }
 
@@ -16479,7 +16480,7 @@ func (s *VenueProfile) GetPhone() string {
 }
 
 // GetPhotos returns the value of Photos.
-func (s *VenueProfile) GetPhotos() []PhotoEntry {
+func (s *VenueProfile) GetPhotos() []Photo {
 	return s.Photos
 }
 
@@ -16509,7 +16510,7 @@ func (s *VenueProfile) SetAddress(val string) {
 }
 
 // SetAmenities sets the value of Amenities.
-func (s *VenueProfile) SetAmenities(val []AmenityEntry) {
+func (s *VenueProfile) SetAmenities(val []Amenity) {
 	s.Amenities = val
 }
 
@@ -16574,7 +16575,7 @@ func (s *VenueProfile) SetName(val string) {
 }
 
 // SetOpeningHours sets the value of OpeningHours.
-func (s *VenueProfile) SetOpeningHours(val []OpeningHoursEntry) {
+func (s *VenueProfile) SetOpeningHours(val []OpeningHours) {
 	s.OpeningHours = val
 }
 
@@ -16584,7 +16585,7 @@ func (s *VenueProfile) SetPhone(val string) {
 }
 
 // SetPhotos sets the value of Photos.
-func (s *VenueProfile) SetPhotos(val []PhotoEntry) {
+func (s *VenueProfile) SetPhotos(val []Photo) {
 	s.Photos = val
 }
 

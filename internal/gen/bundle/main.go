@@ -73,6 +73,13 @@ func run() error {
 	}
 	components, _ := doc["components"].(map[string]any)
 	schemas, _ := components["schemas"].(map[string]any)
+	// A generated component takes its entity's name; a hand-written schema
+	// of the same name would silently stand in for it.
+	for name := range entDoc.Components.Schemas {
+		if _, dup := schemas[name]; dup {
+			return fmt.Errorf("schema %q is both hand-written and in %s: $ref the generated one", name, entPath)
+		}
+	}
 	pending := map[string]bool{}
 	rewrite(doc, pending)
 	for len(pending) > 0 {

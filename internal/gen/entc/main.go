@@ -9,6 +9,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -76,10 +77,10 @@ func config() *gen.Config {
 	}
 }
 
-// componentsOnly reduces the entoas document to entity component schemas that
-// the hand-written spec/api.yaml can $ref: edges are removed (they form
-// cycles), sensitive fields are removed (entoas would publish them), and so
-// are the generic responses and paths.
+// componentsOnly reduces the entoas document to the entity component schemas
+// that spec/api.yaml $refs: only entities annotated with schema.APIShape are
+// published (so no component goes unused), each as its read shape (see
+// readShape); paths and the generic responses go.
 func componentsOnly(g *gen.Graph, spec *ogen.Spec) error {
 	spec.Paths = nil
 	spec.Components.Responses = nil
@@ -87,22 +88,92 @@ func componentsOnly(g *gen.Graph, spec *ogen.Spec) error {
 	spec.Components.RequestBodies = nil
 	spec.Info.Title = "Venue platform entity schemas"
 	spec.Info.Description = "Generated from ent/schema by `go generate ./...`; do not edit."
+	schemas := map[string]*ogen.Schema{}
 	for _, n := range g.Nodes {
-		s, ok := spec.Components.Schemas[n.Name]
+		fields, ok, err := publishedFields(n)
+		if err != nil {
+			return err
+		}
 		if !ok {
 			continue
 		}
-		drop := map[string]bool{}
-		for _, e := range n.Edges {
-			drop[e.Name] = true
+		s, err := readShape(fields)
+		if err != nil {
+			return fmt.Errorf("%s: %w", n.Name, err)
 		}
-		for _, f := range n.Fields {
-			if f.Sensitive() {
-				drop[f.Name] = true
-			}
-		}
-		s.Properties = slices.DeleteFunc(s.Properties, func(p ogen.Property) bool { return drop[p.Name] })
-		s.Required = slices.DeleteFunc(s.Required, func(name string) bool { return drop[name] })
+		schemas[n.Name] = s
 	}
-	return nil
+	spec.Components.Schemas = schemas
+	return writeMappers(g)
+}
+
+// apiShape mirrors the schema-level annotation schema.APIShape (ent/schema
+// cannot be imported here: it needs the generated packages).
+type apiShape struct {
+	Omit []string `json:"omit"`
+}
+
+const apiShapeName = "APIShape"
+
+// publishedFields returns the fields of n's component in order, and whether n
+// publishes one: its id and fields, without sensitive ones (entoas would
+// publish them), the ones marked entoas.Skip, and the inherited ones its
+// APIShape omits. Edges are never published (they would form cycles).
+func publishedFields(n *gen.Type) ([]*gen.Field, bool, error) {
+	raw, ok := n.Annotations[apiShapeName]
+	if !ok || raw == nil {
+		return nil, false, nil
+	}
+	buf, err := json.Marshal(raw)
+	if err != nil {
+		return nil, false, err
+	}
+	var shape apiShape
+	if err := json.Unmarshal(buf, &shape); err != nil {
+		return nil, false, fmt.Errorf("%s: %s: %w", n.Name, apiShapeName, err)
+	}
+	all := append([]*gen.Field{n.ID}, n.Fields...)
+	for _, name := range shape.Omit {
+		if !slices.ContainsFunc(all, func(f *gen.Field) bool { return f.Name == name }) {
+			return nil, false, fmt.Errorf("%s: %s omits unknown field %q", n.Name, apiShapeName, name)
+		}
+	}
+	var out []*gen.Field
+	for _, f := range all {
+		ant, err := entoas.FieldAnnotation(f)
+		if err != nil {
+			return nil, false, err
+		}
+		if f.Sensitive() || ant.Skip || slices.Contains(shape.Omit, f.Name) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out, true, nil
+}
+
+// readShape is the component of an entity as the API answers it (the
+// contract's convention): every field is always present, so all are required;
+// a nillable field is its schema or null; defaults, which only describe
+// creation, are left out; a field's comment is its description.
+func readShape(fields []*gen.Field) (*ogen.Schema, error) {
+	s := ogen.NewSchema().SetType("object")
+	for _, f := range fields {
+		fs, err := entoas.OgenSchema(f)
+		if err != nil {
+			return nil, err
+		}
+		c := *fs // entoas shares one schema value per Go type
+		c.Default = nil
+		p := &c
+		if f.Nillable {
+			p = &ogen.Schema{OneOf: []*ogen.Schema{p, {Type: "null"}}}
+		}
+		if f.Comment() != "" {
+			p.Description = f.Comment()
+		}
+		s.Properties = append(s.Properties, ogen.Property{Name: f.Name, Schema: p})
+		s.Required = append(s.Required, f.Name)
+	}
+	return s, nil
 }
