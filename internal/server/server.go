@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -64,14 +65,21 @@ var idempotencyPolicies = idempotency.Registry{
 	"joinVenue": idempotency.Required(idempotency.Max200),
 }
 
+// findRoute is the router lookup of httpx.FindOperation (a variable so a test
+// can count the lookups of one request).
+var findRoute = (*api.Server).FindPath
+
 // New returns the service's root handler.
 func New(d Deps) (http.Handler, error) {
 	authn := auth.New(d.Client)
 	var rest *api.Server
-	route := func(r *http.Request) (string, bool) {
-		rt, ok := rest.FindPath(r.Method, r.URL)
+	// The route is found once per request (httpx.FindOperation, outermost in
+	// the REST chain); everything below reads the operation from the context.
+	find := func(method string, u *url.URL) (string, bool) {
+		rt, ok := findRoute(rest, method, u)
 		return rt.OperationID(), ok
 	}
+	route := httpx.Operation
 	clientIP := limits.NewClientIP(d.ClientIPHeader, d.TrustedProxies)
 	lim, err := limits.New(d.Pool, limits.Config{
 		Operation:  route,
@@ -132,8 +140,8 @@ func New(d Deps) (http.Handler, error) {
 		embed = me.EmbedOriginsFromEnv()
 	}
 	mux.Handle("/api/v1/", responseFloor("/api/v1/auth/account-state", accounts.StateFloor, me.CORS("/api/v1/me/minimal", embed,
-		httpx.APIVersion(venuectx.SlugAsID(d.Client)(auth.JWTOnlyGate(route,
-			handlers.GeoMiddleware(geo, lim.Middleware(idem.Middleware(rest)))))))))
+		httpx.FindOperation(find, httpx.APIVersion(venuectx.SlugAsID(d.Client)(auth.JWTOnlyGate(route,
+			handlers.GeoMiddleware(geo, lim.Middleware(idem.Middleware(rest))))))))))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, apperr.NotFound("route"))
 	})
