@@ -15,6 +15,7 @@ import (
 	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/entdb"
 	"github.com/venueplatform/venue/internal/pglocal"
+	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/venue"
 	"github.com/venueplatform/venue/internal/viewer"
 )
@@ -103,7 +104,7 @@ func (a *app) venueContext(ctx context.Context, slug string) (context.Context, *
 	if err != nil {
 		return nil, nil, err
 	}
-	return viewer.NewContext(ctx, viewer.Operator{Org: v.ID, Name: operatorName}), v, nil
+	return system.Elevate(ctx, "venuectl.operator", viewer.Operator{Org: v.ID, Name: operatorName}), v, nil
 }
 
 // output writes v as one JSON document with --json, else calls human.

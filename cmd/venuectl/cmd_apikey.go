@@ -15,6 +15,7 @@ import (
 	"github.com/venueplatform/venue/internal/apikey"
 	"github.com/venueplatform/venue/internal/audit"
 	"github.com/venueplatform/venue/internal/scope"
+	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/venue"
 	"github.com/venueplatform/venue/internal/viewer"
 )
@@ -140,7 +141,7 @@ func newAPIKeyRevokeCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			vctx := viewer.NewContext(cmd.Context(), viewer.Operator{Org: v.ID, Name: operatorName})
+			vctx := system.Elevate(cmd.Context(), "venuectl.operator", viewer.Operator{Org: v.ID, Name: operatorName})
 			k, err := apikey.Revoke(vctx, a.client, keyID)
 			if err != nil {
 				return err

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/venueplatform/venue/internal/audit"
+	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/venue"
 	"github.com/venueplatform/venue/internal/viewer"
 )
@@ -140,7 +141,7 @@ func printVenue(a *app, v *venue.Venue, verb string) error {
 // recordVenue leaves an audit entry in the venue's trail; a failure to
 // record does not undo the change, it is reported on standard error.
 func recordVenue(ctx context.Context, a *app, v *venue.Venue, action string) {
-	vctx := viewer.NewContext(ctx, viewer.Operator{Org: v.ID, Name: operatorName})
+	vctx := system.Elevate(ctx, "venuectl.operator", viewer.Operator{Org: v.ID, Name: operatorName})
 	record(vctx, a, audit.Entry{Action: action, Target: "venue:" + v.Slug,
 		Details: map[string]any{"plan": string(v.Plan), "api_enabled": v.APIEnabled()}})
 }

@@ -48,7 +48,7 @@ func (s *Service) RequestOTP(ctx context.Context, email, challenge, method strin
 	}
 	defer timing.Floor(ctx, time.Now(), ForgotFloor)
 	id := uuid.New()
-	u, err := s.userByEmail(ctx, email, "otp.request")
+	u, err := s.userByEmail(system.Allow(ctx, "otp.request"), email)
 	if err != nil || u == nil {
 		if err != nil {
 			s.log.ErrorContext(ctx, "otp request: lookup", "error", err)

@@ -31,7 +31,7 @@ func (s *Service) Forgot(ctx context.Context, email string) error {
 		return apperr.Validation("email", "a valid email address is required")
 	}
 	defer timing.Floor(ctx, time.Now(), ForgotFloor)
-	u, err := s.userByEmail(ctx, email, "accounts.password_code")
+	u, err := s.userByEmail(system.Allow(ctx, "accounts.password_code"), email)
 	if err != nil || u == nil {
 		if err != nil {
 			s.log.ErrorContext(ctx, "forgot password: lookup", "error", err)
@@ -116,7 +116,7 @@ func (s *Service) Reset(ctx context.Context, email, code, newPassword string) er
 	if err := password.CheckPolicy("new_password", newPassword); err != nil {
 		return apperr.Validation("new_password", err.Error())
 	}
-	u, err := s.userByEmail(ctx, email, "accounts.password_reset")
+	u, err := s.userByEmail(system.Allow(ctx, "accounts.password_reset"), email)
 	if err != nil {
 		return err
 	}

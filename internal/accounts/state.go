@@ -7,6 +7,7 @@ import (
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/identity/timing"
 	"github.com/venueplatform/venue/internal/members"
+	"github.com/venueplatform/venue/internal/system"
 )
 
 // StateFloor is the contract's minimum response time of the account-state
@@ -33,7 +34,7 @@ func (s *Service) AccountState(ctx context.Context, email string) (string, error
 	defer timing.Floor(ctx, time.Now(), StateFloor)
 	lctx, cancel := context.WithTimeout(ctx, StateFloor*4/5)
 	defer cancel()
-	u, err := s.userByEmail(lctx, email, "accounts.state")
+	u, err := s.userByEmail(system.Allow(lctx, "accounts.state"), email)
 	switch {
 	case err != nil:
 		s.log.WarnContext(ctx, "account state: lookup", "error", err)

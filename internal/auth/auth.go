@@ -31,6 +31,7 @@ import (
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/internal/apikey"
 	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -85,7 +86,7 @@ func (a *Authenticator) Authenticate(ctx context.Context, presented string) (*Re
 		return nil, apperr.AccessDenied(apperr.ReasonKillSwitch, "API access is suspended platform-wide")
 	}
 	v := apikey.Viewer(k)
-	vctx := viewer.NewContext(ctx, v)
+	vctx := system.Identify(ctx, "auth.api_key", v)
 	org, err := a.client.Organization.Query().Where(organization.ID(k.OrganizationID)).Only(vctx)
 	if err != nil {
 		return nil, apperr.Internal(err)

@@ -49,7 +49,7 @@ func AsMember(ctx context.Context, client *ent.Client, org uuid.UUID) (context.C
 	if m.Status != member.StatusActive {
 		return nil, Actor{}, ErrNotMember
 	}
-	mctx := viewer.NewContext(ctx, viewer.User{UserID: u.UserID, SessionID: u.SessionID, Org: org,
+	mctx := system.Elevate(ctx, "booking.as_member", viewer.User{UserID: u.UserID, SessionID: u.SessionID, Org: org,
 		MFA: u.MFA, StepUpAt: u.StepUpAt})
 	return mctx, Actor{Member: m, Self: true, Via: entbooking.BookedViaMember}, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/internal/events"
+	"github.com/venueplatform/venue/internal/system"
 )
 
 // liveStatuses are the statuses of a booking that holds a seat or a
@@ -48,7 +49,7 @@ func lockClass(ctx context.Context, tx *ent.Client, id uuid.UUID) (*ent.ClassIns
 // transaction: one booking change per member at a time, so daily limits and
 // pass charges hold under concurrency. Always taken after the class lock.
 func lockMember(ctx context.Context, tx *ent.Client, member uuid.UUID) error {
-	rows, err := tx.QueryContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, "booking-member:"+member.String())
+	rows, err := tx.QueryContext(system.RawSQL(ctx, "booking.member_lock"), `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, "booking-member:"+member.String())
 	if err != nil {
 		return fmt.Errorf("booking: lock member: %w", err)
 	}

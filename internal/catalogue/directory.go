@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/internal/system"
 )
 
 // earthRadiusKm is the mean Earth radius used by the Haversine distance.
@@ -157,7 +158,7 @@ LIMIT $6 OFFSET $7`
 // queryVenues runs a directory query whose columns are id, name, slug,
 // address, city, class count, location count, distance and the window total.
 func queryVenues(ctx context.Context, client *ent.Client, label, query string, args ...any) ([]VenueHit, int, error) {
-	rows, err := client.QueryContext(ctx, query, args...)
+	rows, err := client.QueryContext(system.RawSQL(ctx, "catalogue.directory"), query, args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", label, err)
 	}
@@ -183,7 +184,7 @@ func CountLive(ctx context.Context, client *ent.Client, date time.Time) (map[str
 SELECT o.world, count(*) FROM organizations o
 WHERE o.listed AND EXISTS (SELECT 1 FROM class_instances ci WHERE ` + liveClassSQL + `)
 GROUP BY o.world`
-	rows, err := client.QueryContext(ctx, q, date.Format(time.DateOnly), 0, 24)
+	rows, err := client.QueryContext(system.RawSQL(ctx, "catalogue.directory"), q, date.Format(time.DateOnly), 0, 24)
 	if err != nil {
 		return nil, fmt.Errorf("count venues: %w", err)
 	}

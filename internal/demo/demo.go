@@ -14,6 +14,7 @@ import (
 	"github.com/venueplatform/venue/internal/importer"
 	"github.com/venueplatform/venue/internal/members"
 	"github.com/venueplatform/venue/internal/scope"
+	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/venue"
 	"github.com/venueplatform/venue/internal/viewer"
 )
@@ -47,6 +48,7 @@ type Result struct {
 
 // Ensure creates the demo venue when the database has no venue.
 func Ensure(ctx context.Context, pool *pgxpool.Pool, client *ent.Client, now time.Time) (*Result, error) {
+	ctx = system.RawSQL(ctx, "demo.lock")
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
@@ -90,7 +92,7 @@ func create(ctx context.Context, c *ent.Client, now time.Time) (*Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	vctx := viewer.NewContext(ctx, viewer.Operator{Org: v.ID, Name: "demo"})
+	vctx := system.Elevate(ctx, "demo.operator", viewer.Operator{Org: v.ID, Name: "demo"})
 	doc, err := Document(now)
 	if err != nil {
 		return nil, err

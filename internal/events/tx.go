@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/internal/system"
 )
 
 // Errors of the transaction helper.
@@ -145,7 +146,7 @@ func (d *driver) BeginTx(ctx context.Context, opts *sql.TxOptions) (dialect.Tx, 
 		_ = conn.Close()
 		return nil, err
 	}
-	tx, err := conn.BeginTx(ctx, opts)
+	tx, err := conn.BeginTx(system.RawSQL(ctx, "events.river_tx"), opts)
 	if err != nil {
 		_ = conn.Close()
 		return nil, err
@@ -181,22 +182,22 @@ func (t pgxTx) Begin(context.Context) (pgx.Tx, error) { return nil, errTxOwned }
 func (t pgxTx) Commit(context.Context) error          { return errTxOwned }
 func (t pgxTx) Rollback(context.Context) error        { return errTxOwned }
 func (t pgxTx) CopyFrom(ctx context.Context, table pgx.Identifier, cols []string, src pgx.CopyFromSource) (int64, error) {
-	return t.conn.CopyFrom(ctx, table, cols, src)
+	return t.conn.CopyFrom(system.RawSQL(ctx, "events.river_tx"), table, cols, src)
 }
 func (t pgxTx) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
-	return t.conn.SendBatch(ctx, b)
+	return t.conn.SendBatch(system.RawSQL(ctx, "events.river_tx"), b)
 }
 func (t pgxTx) LargeObjects() pgx.LargeObjects { return pgx.LargeObjects{} }
 func (t pgxTx) Prepare(ctx context.Context, name, sql string) (*pgconn.StatementDescription, error) {
 	return t.conn.Prepare(ctx, name, sql)
 }
 func (t pgxTx) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
-	return t.conn.Exec(ctx, sql, args...)
+	return t.conn.Exec(system.RawSQL(ctx, "events.river_tx"), sql, args...)
 }
 func (t pgxTx) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	return t.conn.Query(ctx, sql, args...)
+	return t.conn.Query(system.RawSQL(ctx, "events.river_tx"), sql, args...)
 }
 func (t pgxTx) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
-	return t.conn.QueryRow(ctx, sql, args...)
+	return t.conn.QueryRow(system.RawSQL(ctx, "events.river_tx"), sql, args...)
 }
 func (t pgxTx) Conn() *pgx.Conn { return t.conn }

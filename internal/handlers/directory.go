@@ -8,6 +8,7 @@ import (
 	"github.com/venueplatform/venue/internal/catalogue"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/schedule"
+	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -111,7 +112,7 @@ func (h *Handler) discoverySummary(ctx context.Context, v catalogue.VenueHit, da
 			return api.DiscoveryVenue{}, err
 		}
 	}
-	org, err := h.client.Organization.Get(viewer.NewContext(ctx, viewer.Public{Org: v.ID}), v.ID)
+	org, err := h.client.Organization.Get(system.Elevate(ctx, "discovery.venue_visitor", viewer.Public{Org: v.ID}), v.ID)
 	if err != nil {
 		return api.DiscoveryVenue{}, err
 	}
@@ -120,7 +121,7 @@ func (h *Handler) discoverySummary(ctx context.Context, v catalogue.VenueHit, da
 		return api.DiscoveryVenue{}, err
 	}
 	day := time.Date(date.Year(), date.Month(), date.Day(), 0, 0, 0, 0, loc)
-	rows, _, err := schedule.List(viewer.NewContext(ctx, viewer.Public{Org: v.ID}), h.client, schedule.Filter{
+	rows, _, err := schedule.List(system.Elevate(ctx, "discovery.venue_visitor", viewer.Public{Org: v.ID}), h.client, schedule.Filter{
 		Start: day.Add(time.Duration(w.FromHour) * time.Hour).UTC(),
 		End:   day.Add(time.Duration(w.ToHour) * time.Hour).UTC(),
 		Limit: 200,

@@ -26,6 +26,7 @@ import (
 	"github.com/venueplatform/venue/internal/httpx"
 	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/me"
+	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/venue"
 	"github.com/venueplatform/venue/internal/viewer"
 )
@@ -231,5 +232,5 @@ func (h *Handler) venueContext(ctx context.Context, slug string) (context.Contex
 		}
 		return ctx, org, nil
 	}
-	return viewer.NewContext(ctx, viewer.Public{Org: org.ID}), org, nil
+	return system.Identify(ctx, "venue.public_visitor", viewer.Public{Org: org.ID}), org, nil
 }

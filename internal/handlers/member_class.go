@@ -9,6 +9,7 @@ import (
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/me"
 	"github.com/venueplatform/venue/internal/schedule"
+	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -26,7 +27,7 @@ func (h *Handler) GetMemberClass(ctx context.Context, p api.GetMemberClassParams
 	if !active {
 		return nil, apperr.AccessDenied("not_a_member", "an active relationship with the venue is required")
 	}
-	row, err := schedule.Get(viewer.NewContext(ctx, viewer.Public{Org: p.XOrganizationID}), h.client, p.ID, h.now())
+	row, err := schedule.Get(system.Elevate(ctx, "schedule.member_class_visitor", viewer.Public{Org: p.XOrganizationID}), h.client, p.ID, h.now())
 	if ent.IsNotFound(err) {
 		return nil, &apperr.Error{Status: http.StatusNotFound, Code: "CLASS_NOT_FOUND", Message: "class not found"}
 	}

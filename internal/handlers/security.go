@@ -15,6 +15,7 @@ import (
 	"github.com/venueplatform/venue/internal/limits"
 	"github.com/venueplatform/venue/internal/me"
 	"github.com/venueplatform/venue/internal/scope"
+	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -57,7 +58,7 @@ func (s *Security) HandleApiKeyAuth(ctx context.Context, op api.OperationName, t
 	if missing := scope.Missing(res.Viewer.Scopes, t.Roles); len(missing) > 0 {
 		return nil, apperr.MissingScopes(t.Roles)
 	}
-	return viewer.NewContext(ctx, res.Viewer), nil
+	return system.Identify(ctx, "api.api_key", res.Viewer), nil
 }
 
 // HandleBearerAuth implements api.SecurityHandler: it verifies a session's
@@ -108,5 +109,5 @@ func (s *Security) HandleBearerAuth(ctx context.Context, op api.OperationName, t
 	}
 	u := viewer.User{UserID: uid, SessionID: sid, MFA: claims.MFA, StepUpAt: claims.StepUpAt,
 		Org: ws.Org, Role: ws.Role, Permissions: ws.Permissions}
-	return viewer.NewContext(ctx, u), nil
+	return system.Identify(ctx, "api.bearer", u), nil
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/venueplatform/venue/internal/system"
 )
 
 // Defaults of the lock and the retention of a key.
@@ -110,6 +112,7 @@ const maxClaimAttempts = 4
 
 // Claim claims k for the request with hash, or reports why not.
 func (s *Store) Claim(ctx context.Context, k Key, hash []byte) (Claim, error) {
+	ctx = system.RawSQL(ctx, "idempotency.keys")
 	for range maxClaimAttempts {
 		id := uuid.New()
 		var got uuid.UUID
@@ -170,7 +173,7 @@ func (s *Store) Complete(ctx context.Context, id uuid.UUID, r Response) (bool, e
 	if r.Body == nil {
 		r.Body = []byte{}
 	}
-	tag, err := s.db.Exec(ctx, `UPDATE idempotency_keys SET state = 'completed', response_status = $2,
+	tag, err := s.db.Exec(system.RawSQL(ctx, "idempotency.keys"), `UPDATE idempotency_keys SET state = 'completed', response_status = $2,
   response_headers = $3::jsonb, response_body = $4, updated_at = now(), locked_until = now(),
   expires_at = now() + $5 * interval '1 microsecond'
 WHERE id = $1 AND state = 'in_flight'`, id, r.Status, string(headers), r.Body, s.ttl.Microseconds())
@@ -182,7 +185,7 @@ WHERE id = $1 AND state = 'in_flight'`, id, r.Status, string(headers), r.Body, s
 
 // Release gives the claim id up, so the key may be used again.
 func (s *Store) Release(ctx context.Context, id uuid.UUID) error {
-	if _, err := s.db.Exec(ctx, `DELETE FROM idempotency_keys WHERE id = $1 AND state = 'in_flight'`, id); err != nil {
+	if _, err := s.db.Exec(system.RawSQL(ctx, "idempotency.keys"), `DELETE FROM idempotency_keys WHERE id = $1 AND state = 'in_flight'`, id); err != nil {
 		return fmt.Errorf("idempotency: release: %w", err)
 	}
 	return nil
@@ -190,7 +193,7 @@ func (s *Store) Release(ctx context.Context, id uuid.UUID) error {
 
 // Sweep deletes expired keys and returns how many.
 func (s *Store) Sweep(ctx context.Context) (int64, error) {
-	tag, err := s.db.Exec(ctx, `DELETE FROM idempotency_keys WHERE expires_at <= now()`)
+	tag, err := s.db.Exec(system.RawSQL(ctx, "idempotency.keys"), `DELETE FROM idempotency_keys WHERE expires_at <= now()`)
 	if err != nil {
 		return 0, fmt.Errorf("idempotency: sweep: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -61,7 +62,7 @@ func Import(ctx context.Context, client *ent.Client, doc *Document, opts Options
 	}()
 	// One import per venue at a time: a second waits for the first, then
 	// sees its rows and updates them.
-	if _, err := c.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", "venue-import:"+org.String()); err != nil {
+	if _, err := c.ExecContext(system.RawSQL(ctx, "importer.venue_lock"), "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", "venue-import:"+org.String()); err != nil {
 		return nil, fmt.Errorf("import: lock venue: %w", err)
 	}
 	p, err := prepare(ctx, c, org, doc)

@@ -89,7 +89,7 @@ func (s *Service) File(ctx context.Context, ref string, p FileParams) (*Filed, e
 	}
 	// The user acts inside the venue for this call only, under the venue's
 	// ordinary policies (as joining does); the session is not changed.
-	vctx := viewer.NewContext(ctx, viewer.User{UserID: u.UserID, SessionID: u.SessionID, Org: o.ID})
+	vctx := system.Elevate(ctx, "inquiries.in_venue", viewer.User{UserID: u.UserID, SessionID: u.SessionID, Org: o.ID})
 	requestID := p.RequestID
 	if requestID == "" {
 		requestID = uuid.NewString()
@@ -194,7 +194,7 @@ func (s *Service) fillContact(ctx context.Context, u viewer.User, p *FileParams)
 	if p.ContactName != "" && p.ContactEmail != "" && p.ContactPhone != "" {
 		return nil
 	}
-	self := viewer.NewContext(ctx, viewer.User{UserID: u.UserID, SessionID: u.SessionID})
+	self := system.Elevate(ctx, "inquiries.self", viewer.User{UserID: u.UserID, SessionID: u.SessionID})
 	usr, err := s.client.User.Get(self, u.UserID)
 	if err != nil {
 		return err

@@ -40,7 +40,7 @@ func (s *Service) RedeliverPending(ctx context.Context, olderThan time.Duration)
 	}
 	delivered := 0
 	for _, inq := range rows {
-		vctx := viewer.NewContext(ctx, viewer.Operator{Org: inq.OrganizationID, Name: "inquiries.redeliver"})
+		vctx := system.Elevate(ctx, "inquiries.redeliver_venue", viewer.Operator{Org: inq.OrganizationID, Name: "inquiries.redeliver"})
 		n, err := s.client.Inquiry.Update().Where(inquiry.ID(inq.ID), inquiry.NotifyAttempts(inq.NotifyAttempts),
 			inquiry.StaffNotifiedAtIsNil()).AddNotifyAttempts(1).Save(vctx)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivermigrate"
 
+	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/webhooks/dispatch"
 )
 
@@ -61,6 +62,8 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) (applied []int, err error)
 	if err != nil {
 		return nil, fmt.Errorf("river migrator: %w", err)
 	}
+	// The advisory lock serializes the migrations of instances starting together.
+	ctx = system.RawSQL(ctx, "jobs.migrate_lock")
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("river migrate: %w", err)

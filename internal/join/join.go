@@ -132,12 +132,12 @@ func Join(ctx context.Context, client *ent.Client, ref string, consent bool) (*R
 	if err != nil {
 		return nil, err
 	}
-	self := viewer.NewContext(ctx, viewer.User{UserID: u.UserID, SessionID: u.SessionID})
+	self := system.Elevate(ctx, "join.self", viewer.User{UserID: u.UserID, SessionID: u.SessionID})
 	usr, err := client.User.Get(self, u.UserID)
 	if err != nil {
 		return nil, err
 	}
-	jctx := viewer.NewContext(ctx, viewer.User{UserID: u.UserID, SessionID: u.SessionID, Org: o.ID})
+	jctx := system.Elevate(ctx, "join.in_venue", viewer.User{UserID: u.UserID, SessionID: u.SessionID, Org: o.ID})
 	var res *Result
 	err = events.WithTx(jctx, client, func(jctx context.Context, tx *ent.Tx) error {
 		var err error

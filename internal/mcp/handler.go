@@ -12,6 +12,7 @@ import (
 	"github.com/venueplatform/venue/internal/auth"
 	"github.com/venueplatform/venue/internal/ratelimit"
 	"github.com/venueplatform/venue/internal/schedule"
+	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -141,7 +142,7 @@ func (x *exchange) admit(ctx context.Context) (context.Context, *caller, *rpcErr
 	if !d.Allowed {
 		return ctx, x.caller, errRateLimited(d.RetryAfterSeconds())
 	}
-	return viewer.NewContext(ctx, x.caller.key), x.caller, nil
+	return system.Identify(ctx, "mcp.api_key", x.caller.key), x.caller, nil
 }
 
 // location returns the venue's time zone (cached by package schedule); an

@@ -14,6 +14,7 @@ import (
 	"github.com/venueplatform/venue/internal/httpx"
 	"github.com/venueplatform/venue/internal/mcptools"
 	"github.com/venueplatform/venue/internal/scope"
+	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -194,7 +195,7 @@ func (h *Handler) auditCall(ctx, vctx context.Context, x *exchange, c *caller, n
 		return
 	}
 	if _, ok := viewer.VenueFromContext(vctx); !ok {
-		vctx = viewer.NewContext(ctx, key)
+		vctx = system.Identify(ctx, "mcp.audit_caller", key)
 	}
 	if _, err := audit.Record(vctx, h.client, auditEntry(key, name, args, rerr, h.now().Sub(start))); err != nil {
 		h.log.ErrorContext(ctx, "mcp: audit", "tool", name, "request_id", httpx.RequestID(ctx), "error", err)

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
+
+	"github.com/venueplatform/venue/internal/system"
 )
 
 // Affinity is one of the user's venues with the signals that rank it.
@@ -45,7 +47,7 @@ func (s *Service) Affinities(ctx context.Context) ([]Affinity, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.client.QueryContext(ctx, affinitiesSQL, u.UserID)
+	rows, err := s.client.QueryContext(system.RawSQL(ctx, "me.affinities"), affinitiesSQL, u.UserID)
 	if err != nil {
 		return nil, fmt.Errorf("venue affinities: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -61,7 +62,7 @@ func (s *Service) Features(ctx context.Context, org *uuid.UUID) (map[string]Feat
 		return out, nil
 	}
 	// The venue's own flags, read as a visitor of that venue.
-	vctx := viewer.NewContext(ctx, viewer.Public{Org: id})
+	vctx := system.Elevate(ctx, "me.features_visitor", viewer.Public{Org: id})
 	o, err := s.client.Organization.Get(vctx, id)
 	if err != nil {
 		return nil, err

@@ -90,7 +90,7 @@ func Self(ctx context.Context) (context.Context, viewer.User, error) {
 		return nil, viewer.User{}, apperr.Unauthorized("a user session is required")
 	}
 	self := viewer.User{UserID: u.UserID, SessionID: u.SessionID, MFA: u.MFA, StepUpAt: u.StepUpAt}
-	return viewer.NewContext(ctx, self), u, nil
+	return system.Elevate(ctx, "me.self", self), u, nil
 }
 
 // relationships returns the user's relationships with venues, with their

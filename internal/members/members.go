@@ -260,7 +260,7 @@ func userIDsByEmail(ctx context.Context, client *ent.Client, emails []string) ([
 		return nil, fmt.Errorf("find users: %w", err)
 	}
 	defer func() { _, _ = setPlanCacheMode(ctx, client, previous) }()
-	rows, err := client.QueryContext(ctx,
+	rows, err := client.QueryContext(system.RawSQL(ctx, "members.emails"),
 		`SELECT u.id FROM unnest($1::text[]) AS e(email) JOIN users u ON u.email = e.email`, emails)
 	if err != nil {
 		return nil, fmt.Errorf("find users: %w", err)
@@ -283,7 +283,7 @@ func userIDsByEmail(ctx context.Context, client *ent.Client, emails []string) ([
 // setPlanCacheMode sets plan_cache_mode for the rest of the transaction and
 // returns the previous value.
 func setPlanCacheMode(ctx context.Context, client *ent.Client, mode string) (string, error) {
-	rows, err := client.QueryContext(ctx,
+	rows, err := client.QueryContext(system.RawSQL(ctx, "members.emails"),
 		`SELECT current_setting('plan_cache_mode'), set_config('plan_cache_mode', $1, true)`, mode)
 	if err != nil {
 		return "", err

@@ -59,7 +59,7 @@ func relationships(ctx context.Context, client *ent.Client, org uuid.UUID) (view
 // inVenue is ctx acting as user u in the venue of relationship m: the venue
 // wall then keeps every query and write to that venue's rows.
 func inVenue(ctx context.Context, u viewer.User, m *ent.Member) context.Context {
-	return viewer.NewContext(ctx, viewer.User{UserID: u.UserID, SessionID: u.SessionID, Org: m.OrganizationID,
+	return system.Elevate(ctx, "notify.member_in_venue", viewer.User{UserID: u.UserID, SessionID: u.SessionID, Org: m.OrganizationID,
 		MFA: u.MFA, StepUpAt: u.StepUpAt})
 }
 

@@ -14,6 +14,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/venueplatform/venue/internal/system"
 )
 
 const (
@@ -69,6 +71,7 @@ func (w *Worker) Timeout(*river.Job[DeliverArgs]) time.Duration { return 2 * tim
 
 // Work sends one delivery and records the outcome.
 func (w *Worker) Work(ctx context.Context, job *river.Job[DeliverArgs]) error {
+	ctx = system.RawSQL(ctx, "notify.deliver")
 	id := job.Args.DeliveryID
 	var (
 		m      = Outgoing{DeliveryID: id}
@@ -127,7 +130,7 @@ func (w *Worker) Work(ctx context.Context, job *river.Job[DeliverArgs]) error {
 }
 
 func (w *Worker) record(ctx context.Context, id uuid.UUID, sql string, args ...any) error {
-	if _, err := w.pool.Exec(ctx, sql, append([]any{id}, args...)...); err != nil {
+	if _, err := w.pool.Exec(system.RawSQL(ctx, "notify.deliver"), sql, append([]any{id}, args...)...); err != nil {
 		return fmt.Errorf("record notification outcome: %w", err)
 	}
 	return nil
@@ -160,6 +163,7 @@ func (r *Relay) Once(ctx context.Context) (int, error) {
 	if batch <= 0 {
 		batch = 200
 	}
+	ctx = system.RawSQL(ctx, "notify.relay")
 	tx, err := r.Pool.Begin(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("relay: begin: %w", err)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/venueplatform/venue/internal/system"
 )
 
 // The contract's default window: 100 requests per minute per key.
@@ -96,7 +98,7 @@ func (l *Limiter) Allow(ctx context.Context, key string) (Decision, error) {
 		allowed bool
 		aheadUS int64
 	)
-	err := l.q.QueryRow(ctx, allowSQL, key, l.interval.Microseconds(), l.tolerance.Microseconds()).Scan(&allowed, &aheadUS)
+	err := l.q.QueryRow(system.RawSQL(ctx, "ratelimit.gcra"), allowSQL, key, l.interval.Microseconds(), l.tolerance.Microseconds()).Scan(&allowed, &aheadUS)
 	if err != nil {
 		return Decision{}, fmt.Errorf("ratelimit: %w", err)
 	}
@@ -121,7 +123,7 @@ func (l *Limiter) decide(allowed bool, ahead time.Duration) Decision {
 // number of rows deleted; run it now and then, e.g. hourly.
 func (l *Limiter) Prune(ctx context.Context) (int64, error) {
 	var n int64
-	err := l.q.QueryRow(ctx, `WITH d AS (DELETE FROM rate_limits WHERE tat < now() RETURNING 1) SELECT count(*) FROM d`).Scan(&n)
+	err := l.q.QueryRow(system.RawSQL(ctx, "ratelimit.gcra"), `WITH d AS (DELETE FROM rate_limits WHERE tat < now() RETURNING 1) SELECT count(*) FROM d`).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("ratelimit: prune: %w", err)
 	}

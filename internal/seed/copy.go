@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/venueplatform/venue/internal/system"
 )
 
 // table is the rows of one table, ready for COPY.
@@ -47,7 +49,7 @@ func copyAll(ctx context.Context, tx pgx.Tx, tables []*table, tick func(n int)) 
 			continue
 		}
 		src := &source{rows: t.rows, tick: tick}
-		n, err := tx.CopyFrom(ctx, pgx.Identifier{t.name}, t.columns, src)
+		n, err := tx.CopyFrom(system.RawSQL(ctx, "seed.copy"), pgx.Identifier{t.name}, t.columns, src)
 		if err != nil {
 			return fmt.Errorf("copy %s: %w", t.name, err)
 		}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/venueplatform/venue/internal/system"
 )
 
 // Params describes a seeding run.
@@ -63,7 +65,7 @@ func Run(ctx context.Context, pool *pgxpool.Pool, p Params) (*Result, error) {
 		slug := Slug(p.Seed, i)
 		res.Venues = append(res.Venues, slug)
 		var exists bool
-		if err := pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM organizations WHERE slug = $1)", slug).Scan(&exists); err != nil {
+		if err := pool.QueryRow(system.RawSQL(ctx, "seed.copy"), "SELECT EXISTS (SELECT 1 FROM organizations WHERE slug = $1)", slug).Scan(&exists); err != nil {
 			return nil, fmt.Errorf("seed: %w", err)
 		}
 		if exists {

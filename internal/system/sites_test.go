@@ -1,105 +1,308 @@
 package system_test
 
 import (
-	"io/fs"
-	"os"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/venueplatform/venue/internal/system"
 )
 
-// sites are the named system call sites, each a place where no venue viewer
-// can exist yet. Adding one is a decision: add it here with its reason.
-var sites = map[string]string{
-	"apikey.lookup":            "authenticating a presented key, before any venue is known",
-	"events.record":            "writing an event and its webhook deliveries for a change the viewer was already allowed to make (read-only API keys included); rows stay bound to the viewer's venue and subscriptions are read for it explicitly",
-	"webhooks.deliver":         "the webhook delivery worker, which holds only a delivery id, loading and updating that delivery, its subscription and attempts",
-	"apikey.touch":             "recording a just-authenticated key's last use",
-	"venue.create":             "creating a venue (an Organization has no venue above it)",
-	"venue.update":             "changing a venue's plan or flags from the admin CLI",
-	"venue.list":               "listing all venues for the platform operator",
-	"venue.resolve":            "turning a public path slug into a venue",
-	"platform.killswitch":      "switching the platform kill switch",
-	"installsecrets.ensure":    "generating or reading the installation's secrets at the server's start",
-	"audit.record":             "writing an audit entry for a read-only viewer (the entry stays bound to its venue)",
-	"members.enroll":           "finding or creating a person's global account when a venue enrols them",
-	"accounts.signup":          "creating an account at sign-up, before anyone is signed in",
-	"accounts.login":           "finding the account of a login's email and upgrading its password hash",
-	"accounts.state":           "reading an email's account state for the account-state check",
-	"accounts.password_code":   "finding an account and storing a code for a password reset or change",
-	"accounts.password_reset":  "spending a reset code and setting the password, signed out",
-	"accounts.password_change": "setting the signed-in user's password and revoking their other sessions",
-	"sessions.issue":           "opening a session and its first refresh token at sign-in",
-	"sessions.refresh":         "exchanging a refresh token, which is the only credential presented",
-	"sessions.workspace":       "reading a bearer session's active organization and the user's relationship there, while the request is authenticated",
-	"mfa.status":               "reading whether a user has a confirmed second factor, for their own sign-in or profile",
-	"mfa.enroll":               "creating the signed-in user's pending TOTP factor (user-owned rows are created only at named sites)",
-	"mfa.verify":               "checking and spending the signed-in user's own factor, challenge or backup code and marking their session",
-	"mfa.challenge":            "creating a challenge of the signed-in user's session for their own confirmed factor",
-	"mfa.backup_codes":         "replacing the signed-in user's backup codes",
-	"mfa.reset":                "an admin with admin.users.manage removing the factors of a person related to their active venue",
-	"mfa.reset.key_issuer":     "reading, in an API key's own venue, the relationship of the staff member who issued it, to learn the authority the key carries",
-	"device.start":             "creating a TV device authorization, before anyone is signed in",
-	"device.approve":           "a signed-in user deciding a device authorization that has no owner until then",
-	"device.token":             "exchanging a device code, which is the only credential the TV presents",
-	"handoff.mint":             "storing the signed-in user's own hand-off code (user-owned rows are created only at named sites)",
-	"handoff.exchange":         "spending a hand-off code, which is the only credential presented",
-	"otp.request":              "finding the account of an email and storing its mobile sign-in request, before anyone is signed in",
-	"otp.exchange":             "spending a mobile sign-in request, whose code or token is the only credential presented",
-	"me.favorites":             "checking that a venue exists (and is listed or related) and storing the signed-in user's own favourite",
-	"me.memberships":           "listing the signed-in user's own relationships across venues (bound to the user's id)",
-	"bookings.own":             "listing the signed-in user's own bookings across the venues they are related to (bound to the user's member ids)",
-	"inquiries.redeliver":      "the sweep that delivers stored but undelivered booking inquiries of every venue to their staff (each delivery acts as its venue)",
-	"inquiries.mine":           "listing the signed-in user's own booking inquiries across venues, and those venues' names (bound to the user's id)",
-	"me.notify_preferences":    "reading and storing the signed-in user's own notification preferences, a global row bound to the user's id",
-	"notify.preferences":       "a venue's message honouring each recipient's own notification preferences, read by the recipients' user ids",
+const module = "github.com/venueplatform/venue"
+
+// notProduction are the module's packages the door check leaves out, each
+// with its reason. Generated code is not hand-written; the storage layer is
+// where SQL belongs (the ent driver and the migrations, as miniflux keeps all
+// SQL in its storage package); the tools never run in the service.
+var notProduction = map[string]string{
+	module + "/ent":                         "generated by entc; its policies are the wall itself",
+	module + "/internal/gen":                "generated code and the generators",
+	module + "/internal/db":                 "storage layer: the pgx driver under ent (it runs the statements ent built after its policies) and the migrations",
+	module + "/internal/entdb":              "storage layer: opening the ent client over the pool",
+	module + "/internal/pglocal":            "storage layer: the managed local PostgreSQL (creating its database)",
+	module + "/internal/pgtest":             "test-only: the test run's throwaway databases; no production binary imports it",
+	module + "/internal/bench":              "tool: the benchmark harness, which builds and measures its own databases",
+	module + "/cmd/bench":                   "tool: the benchmark command",
+	module + "/internal/webhooks/crashtest": "tool: the webhook crash test, which seeds and reconciles its own database",
+	module + "/internal/system":             "the registry itself: Elevate and Identify are the only callers of viewer.NewContext",
+	module + "/internal/viewer":             "defines viewer.NewContext",
 }
 
-var (
-	allowCall    = regexp.MustCompile(`system\.Allow\([^,]+,\s*"([^"]+)"\)`)
-	decisionCall = regexp.MustCompile(`privacy\.DecisionContext\(`)
-)
+// siteFuncs are the functions of package system that name a site, with the
+// kind of site each must name.
+var siteFuncs = map[string]system.Kind{
+	"Allow":    system.KindBypass,
+	"RawSQL":   system.KindRawSQL,
+	"Elevate":  system.KindElevation,
+	"Identify": system.KindIdentity,
+}
 
-// TestSystemSitesAreNamed fails when production code bypasses the venue wall
-// outside the named sites, or through privacy.DecisionContext directly.
-func TestSystemSitesAreNamed(t *testing.T) {
+// rawResults are the result types of a call that runs SQL outside ent: pgx
+// pools, connections and transactions, database/sql, and ent's
+// QueryContext/ExecContext (which return database/sql's types).
+var rawResults = map[string]bool{
+	"github.com/jackc/pgx/v5.Rows":              true,
+	"github.com/jackc/pgx/v5.Row":               true,
+	"github.com/jackc/pgx/v5.BatchResults":      true,
+	"github.com/jackc/pgx/v5.Tx":                true,
+	"github.com/jackc/pgx/v5/pgconn.CommandTag": true,
+	"database/sql.Rows":                         true,
+	"database/sql.Row":                          true,
+	"database/sql.Result":                       true,
+	"database/sql.Tx":                           true,
+	"database/sql.Stmt":                         true,
+}
+
+func excluded(pkg string) (string, bool) {
+	for p, why := range notProduction {
+		if pkg == p || strings.HasPrefix(pkg, p+"/") {
+			return why, true
+		}
+	}
+	return "", false
+}
+
+// door is one call of a raw SQL method or of viewer.NewContext.
+type door struct {
+	pos  token.Position
+	what string
+}
+
+// TestEveryDoorIsRegistered reads the module's production code with type
+// information and fails on a raw SQL call or viewer.NewContext whose
+// function names no registered site of the right kind, on a site name used
+// but not registered (or of another kind), and on a registered name never
+// used.
+func TestEveryDoorIsRegistered(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	require.NoError(t, err)
-	var found []string
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		if d.IsDir() {
-			if rel == "ent" || strings.HasPrefix(rel, ".") && rel != "." || rel == "node_modules" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if decisionCall.Match(src) && rel != filepath.Join("internal", "system", "system.go") {
-			t.Errorf("%s: privacy.DecisionContext outside package system; use system.Allow with a named site", rel)
-		}
-		for _, m := range allowCall.FindAllSubmatch(src, -1) {
-			site := string(m[1])
-			found = append(found, site)
-			if _, ok := sites[site]; !ok {
-				t.Errorf("%s: unlisted system site %q", rel, site)
-			}
-		}
-		return nil
-	})
+	cfg := &packages.Config{
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
+			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports,
+		Dir: root,
+	}
+	pkgs, err := packages.Load(cfg, "./...")
 	require.NoError(t, err)
-	require.True(t, slices.Contains(found, "apikey.lookup"), "the scan found no sites: is the walk broken?")
+	require.Zero(t, packages.PrintErrors(pkgs), "the module must type-check")
+
+	registry := system.Sites()
+	used := map[string]int{}
+	var rawCalls, viewerCalls []door
+	scanned := 0
+	for _, pkg := range pkgs {
+		if _, skip := excluded(pkg.PkgPath); skip {
+			continue
+		}
+		scanned++
+		for _, file := range pkg.Syntax {
+			name := pkg.Fset.File(file.Pos()).Name()
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			for _, decl := range file.Decls {
+				fn, ok := decl.(*ast.FuncDecl)
+				if !ok || fn.Body == nil {
+					continue
+				}
+				named := map[system.Kind]bool{}
+				var raws, viewers []door
+				ast.Inspect(fn.Body, func(n ast.Node) bool {
+					call, ok := n.(*ast.CallExpr)
+					if !ok {
+						return true
+					}
+					pos := pkg.Fset.Position(call.Pos())
+					callee := calleeFunc(pkg.TypesInfo, call)
+					if callee == nil {
+						return true
+					}
+					switch {
+					case callee.Pkg() != nil && callee.Pkg().Path() == module+"/internal/system" && siteFuncs[callee.Name()] != "":
+						want := siteFuncs[callee.Name()]
+						site, ok := constString(pkg.TypesInfo, call.Args[1])
+						if !ok {
+							t.Errorf("%s: system.%s needs a constant site name", pos, callee.Name())
+							return true
+						}
+						used[site]++
+						s, ok := registry[site]
+						switch {
+						case !ok:
+							t.Errorf("%s: site %q is not registered in internal/system/sites.go", pos, site)
+						case s.Kind != want:
+							t.Errorf("%s: site %q is a %s site, system.%s needs a %s site", pos, site, s.Kind, callee.Name(), want)
+						default:
+							named[want] = true
+						}
+					case callee.Pkg() != nil && callee.Pkg().Path() == module+"/internal/viewer" && callee.Name() == "NewContext":
+						viewers = append(viewers, door{pos, "viewer.NewContext"})
+					case callee.Pkg() != nil && callee.Pkg().Path() == module+"/ent/privacy" && callee.Name() == "DecisionContext":
+						t.Errorf("%s: privacy.DecisionContext opens every entity; use system.Allow with a registered site", pos)
+					case isRawSQL(callee):
+						raws = append(raws, door{pos, recvName(callee) + "." + callee.Name()})
+					}
+					return true
+				})
+				for _, d := range raws {
+					rawCalls = append(rawCalls, d)
+					if !named[system.KindRawSQL] {
+						t.Errorf("%s: %s in %s runs SQL outside ent; name a registered raw SQL site with system.RawSQL in the function", d.pos, d.what, fn.Name.Name)
+					}
+				}
+				for _, d := range viewers {
+					viewerCalls = append(viewerCalls, d)
+					t.Errorf("%s: viewer.NewContext in %s; attach a viewer with system.Identify or system.Elevate and a registered site", d.pos, fn.Name.Name)
+				}
+			}
+		}
+	}
+	require.Greater(t, scanned, 20, "the scan found too few packages: is the load broken?")
+
+	// The packages left out as test-only or tools must stay out of every
+	// production package's imports, or their doors would be unwatched.
+
+	byPath := map[string]*packages.Package{}
+	for _, pkg := range pkgs {
+		byPath[pkg.PkgPath] = pkg
+	}
+	for _, pkg := range pkgs {
+		if _, skip := excluded(pkg.PkgPath); skip {
+			continue
+		}
+		seen := map[string]bool{}
+		var walk func(p *packages.Package)
+		walk = func(p *packages.Package) {
+			for path := range p.Imports {
+				imp, ok := byPath[path]
+				if seen[path] || !ok {
+					continue
+				}
+				seen[path] = true
+				if why, ok := excluded(path); ok && (strings.HasPrefix(why, "tool:") || strings.HasPrefix(why, "test-only:")) {
+					t.Errorf("%s imports %s (%s)", pkg.PkgPath, path, why)
+				}
+				walk(imp)
+			}
+		}
+		walk(pkg)
+	}
+	require.Contains(t, used, "apikey.lookup", "the scan found no sites: is the walk broken?")
+
+	counts := map[system.Kind]int{}
+	uses := map[system.Kind]int{}
+	for _, name := range slices.Sorted(mapsKeys(registry)) {
+		s := registry[name]
+		counts[s.Kind]++
+		uses[s.Kind] += used[name]
+		if used[name] == 0 {
+			t.Errorf("site %q (%s) is registered but never used; remove it", name, s.Kind)
+		}
+		if strings.TrimSpace(s.Reason) == "" {
+			t.Errorf("site %q has no reason", name)
+		}
+		if s.Kind != system.KindBypass && len(s.Entities) > 0 {
+			t.Errorf("site %q (%s) lists entity types; only bypass sites do", name, s.Kind)
+		}
+	}
+	t.Logf("scanned %d production packages", scanned)
+	for _, k := range []system.Kind{system.KindBypass, system.KindRawSQL, system.KindElevation, system.KindIdentity} {
+		t.Logf("%-9s sites registered: %3d, named at %3d call sites", k, counts[k], uses[k])
+	}
+	t.Logf("raw SQL calls found in production code: %d (each in a function naming a raw SQL site)", len(rawCalls))
+	for _, name := range system.Names(system.KindRawSQL) {
+		t.Logf("  raw_sql   %-28s %s", name, registry[name].Reason)
+	}
+	for _, k := range []system.Kind{system.KindElevation, system.KindIdentity} {
+		for _, name := range system.Names(k) {
+			t.Logf("  %-9s %-28s %s", k, name, registry[name].Reason)
+		}
+	}
+}
+
+func mapsKeys(m map[string]system.SiteInfo) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// calleeFunc returns the function or method a call calls, nil for a
+// conversion, a builtin or a call of a function value.
+func calleeFunc(info *types.Info, call *ast.CallExpr) *types.Func {
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		f, _ := info.Uses[fun].(*types.Func)
+		return f
+	case *ast.SelectorExpr:
+		if sel, ok := info.Selections[fun]; ok {
+			f, _ := sel.Obj().(*types.Func)
+			return f
+		}
+		f, _ := info.Uses[fun.Sel].(*types.Func)
+		return f
+	case *ast.IndexExpr:
+		return calleeFunc(info, &ast.CallExpr{Fun: fun.X})
+	}
+	return nil
+}
+
+// isRawSQL reports whether f is a method that runs SQL outside ent: one
+// returning a row set, a row, a command tag, a batch, a transaction or a
+// database/sql result, or pgx's CopyFrom.
+func isRawSQL(f *types.Func) bool {
+	sig, ok := f.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	if f.Name() == "CopyFrom" {
+		return true
+	}
+	for v := range sig.Results().Variables() {
+		if rawResults[typeName(v.Type())] {
+			return true
+		}
+	}
+	return false
+}
+
+func typeName(t types.Type) string {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return ""
+	}
+	return n.Obj().Pkg().Path() + "." + n.Obj().Name()
+}
+
+func recvName(f *types.Func) string {
+	sig := f.Type().(*types.Signature)
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return t.String()
+}
+
+func constString(info *types.Info, e ast.Expr) (string, bool) {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(tv.Value), true
 }

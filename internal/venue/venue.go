@@ -113,7 +113,7 @@ func Update(ctx context.Context, client *ent.Client, slug string, p UpdateParams
 	if err != nil {
 		return nil, err
 	}
-	octx := viewer.NewContext(ctx, viewer.Operator{Org: v.ID, Name: "venuectl"})
+	octx := system.Elevate(ctx, "venue.update_operator", viewer.Operator{Org: v.ID, Name: "venuectl"})
 	err = withTx(octx, client, func(c *ent.Client) error {
 		if p.Plan != nil {
 			org, err := c.Organization.UpdateOneID(v.ID).SetPlan(organization.Plan(*p.Plan)).Save(octx)

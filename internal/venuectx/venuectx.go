@@ -11,6 +11,7 @@ import (
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/httpx"
+	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/venue"
 	"github.com/venueplatform/venue/internal/viewer"
 )
@@ -107,12 +108,12 @@ func WithViewer(ctx context.Context, client *ent.Client, sel Selection) (_ conte
 		if !named || id == own {
 			return ctx, own, true, nil
 		}
-		return viewer.NewContext(ctx, viewer.Public{Org: NoVenue}), NoVenue, true, nil
+		return system.Elevate(ctx, "venue.foreign_selection", viewer.Public{Org: NoVenue}), NoVenue, true, nil
 	}
 	if !named {
 		return ctx, uuid.Nil, false, nil
 	}
-	return viewer.NewContext(ctx, viewer.Public{Org: id}), id, true, nil
+	return system.Identify(ctx, "venue.public_visitor", viewer.Public{Org: id}), id, true, nil
 }
 
 type ctxKey struct{}

@@ -1,0 +1,161 @@
+package system
+
+import (
+	"maps"
+	"slices"
+)
+
+// Kind says how a site crosses the venue wall.
+type Kind string
+
+// The kinds of sites.
+const (
+	// KindBypass is a site where ent policies allow the entity types it
+	// lists, whatever the viewer (Allow).
+	KindBypass Kind = "bypass"
+	// KindRawSQL is a site that runs SQL outside ent, which no policy sees
+	// (RawSQL).
+	KindRawSQL Kind = "raw_sql"
+	// KindElevation is a site that builds a viewer beyond the credential the
+	// caller presented (Elevate).
+	KindElevation Kind = "elevation"
+	// KindIdentity is an entry point that attaches the caller's own
+	// authenticated identity (Identify).
+	KindIdentity Kind = "identity"
+)
+
+// SiteInfo is one registered site.
+type SiteInfo struct {
+	Kind Kind
+	// Reason says why the site may bypass or cross the wall.
+	Reason string
+	// Entities are the ent entity types a bypass site may touch (queried,
+	// eager-loaded, traversed or changed); empty for the other kinds.
+	Entities []string
+}
+
+// Sites returns a copy of the registry, by site name.
+func Sites() map[string]SiteInfo {
+	out := make(map[string]SiteInfo, len(registry))
+	for name, s := range registry {
+		s.Entities = slices.Clone(s.Entities)
+		out[name] = s
+	}
+	return out
+}
+
+// Names returns the registered site names of kind k, sorted.
+func Names(k Kind) []string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(registry)) {
+		if registry[name].Kind == k {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func bypass(reason string, entities ...string) SiteInfo {
+	return SiteInfo{Kind: KindBypass, Reason: reason, Entities: entities}
+}
+
+func rawSQL(reason string) SiteInfo { return SiteInfo{Kind: KindRawSQL, Reason: reason} }
+
+func elevation(reason string) SiteInfo { return SiteInfo{Kind: KindElevation, Reason: reason} }
+
+func identity(reason string) SiteInfo { return SiteInfo{Kind: KindIdentity, Reason: reason} }
+
+// registry is every door through or around the venue wall. Adding one is a
+// decision: add it here with its reason (and, for a bypass, the entity types
+// it touches). Names are nouns of the domain, not package paths, so they
+// survive a move of the code that uses them.
+var registry = map[string]SiteInfo{
+	// Bypass sites: places where no venue viewer can exist yet, or where a
+	// row must be read across venues for a reason bound to the caller.
+	"apikey.lookup":            bypass("authenticating a presented key, before any venue is known"),
+	"events.record":            bypass("writing an event and its webhook deliveries for a change the viewer was already allowed to make (read-only API keys included); rows stay bound to the viewer's venue and subscriptions are read for it explicitly"),
+	"webhooks.deliver":         bypass("the webhook delivery worker, which holds only a delivery id, loading and updating that delivery, its subscription and attempts"),
+	"apikey.touch":             bypass("recording a just-authenticated key's last use"),
+	"venue.create":             bypass("creating a venue (an Organization has no venue above it)"),
+	"venue.list":               bypass("listing all venues for the platform operator"),
+	"venue.resolve":            bypass("turning a public path slug into a venue"),
+	"platform.killswitch":      bypass("switching the platform kill switch"),
+	"installsecrets.ensure":    bypass("generating or reading the installation's secrets at the server's start"),
+	"audit.record":             bypass("writing an audit entry for a read-only viewer (the entry stays bound to its venue)"),
+	"members.enroll":           bypass("finding or creating a person's global account when a venue enrols them"),
+	"accounts.signup":          bypass("creating an account at sign-up, before anyone is signed in"),
+	"accounts.login":           bypass("finding the account of a login's email and upgrading its password hash"),
+	"accounts.state":           bypass("reading an email's account state for the account-state check"),
+	"accounts.password_code":   bypass("finding an account and storing a code for a password reset or change"),
+	"accounts.password_reset":  bypass("spending a reset code and setting the password, signed out"),
+	"accounts.password_change": bypass("setting the signed-in user's password and revoking their other sessions"),
+	"sessions.issue":           bypass("opening a session and its first refresh token at sign-in"),
+	"sessions.refresh":         bypass("exchanging a refresh token, which is the only credential presented"),
+	"sessions.workspace":       bypass("reading a bearer session's active organization and the user's relationship there, while the request is authenticated"),
+	"mfa.status":               bypass("reading whether a user has a confirmed second factor, for their own sign-in or profile"),
+	"mfa.enroll":               bypass("creating the signed-in user's pending TOTP factor (user-owned rows are created only at named sites)"),
+	"mfa.verify":               bypass("checking and spending the signed-in user's own factor, challenge or backup code and marking their session"),
+	"mfa.challenge":            bypass("creating a challenge of the signed-in user's session for their own confirmed factor"),
+	"mfa.backup_codes":         bypass("replacing the signed-in user's backup codes"),
+	"mfa.reset":                bypass("an admin with admin.users.manage removing the factors of a person related to their active venue"),
+	"mfa.reset.key_issuer":     bypass("reading, in an API key's own venue, the relationship of the staff member who issued it, to learn the authority the key carries"),
+	"device.start":             bypass("creating a TV device authorization, before anyone is signed in"),
+	"device.approve":           bypass("a signed-in user deciding a device authorization that has no owner until then"),
+	"device.token":             bypass("exchanging a device code, which is the only credential the TV presents"),
+	"handoff.mint":             bypass("storing the signed-in user's own hand-off code (user-owned rows are created only at named sites)"),
+	"handoff.exchange":         bypass("spending a hand-off code, which is the only credential presented"),
+	"otp.request":              bypass("finding the account of an email and storing its mobile sign-in request, before anyone is signed in"),
+	"otp.exchange":             bypass("spending a mobile sign-in request, whose code or token is the only credential presented"),
+	"me.favorites":             bypass("checking that a venue exists (and is listed or related) and storing the signed-in user's own favourite"),
+	"me.memberships":           bypass("listing the signed-in user's own relationships across venues (bound to the user's id)"),
+	"bookings.own":             bypass("listing the signed-in user's own bookings across the venues they are related to (bound to the user's member ids)"),
+	"inquiries.redeliver":      bypass("the sweep that delivers stored but undelivered booking inquiries of every venue to their staff (each delivery acts as its venue)"),
+	"inquiries.mine":           bypass("listing the signed-in user's own booking inquiries across venues, and those venues' names (bound to the user's id)"),
+	"me.notify_preferences":    bypass("reading and storing the signed-in user's own notification preferences, a global row bound to the user's id"),
+	"notify.preferences":       bypass("a venue's message honouring each recipient's own notification preferences, read by the recipients' user ids"),
+
+	// Raw SQL sites: statements outside ent. Each is a lock, a statement ent
+	// cannot express (GCRA, claims with ON CONFLICT, COPY, window totals), or
+	// a worker's update of the one row it holds the id of.
+	"booking.member_lock": rawSQL("the member's advisory transaction lock, so daily limits and pass charges hold under concurrent bookings (no rows read)"),
+	"catalogue.directory": rawSQL("the public venue directory: geographic distance, trigram search and window totals across listed venues, which ent cannot express; it reads only public columns of listed venues"),
+	"demo.lock":           rawSQL("the advisory session lock that lets one of several starting instances create the demo venue"),
+	"events.river_tx":     rawSQL("River inserts its job rows through the pgx connection of a running events.WithTx transaction, which the ent driver begins on a dedicated connection; no venue rows are read"),
+	"idempotency.keys":    rawSQL("claiming, completing, releasing and sweeping idempotency keys atomically (INSERT ... ON CONFLICT); keys are scoped by venue and principal in their scope column, and ent never reads them"),
+	"importer.venue_lock": rawSQL("the venue's advisory transaction lock, one import per venue at a time (no rows read)"),
+	"jobs.migrate_lock":   rawSQL("the advisory session lock around River's own migrations at start-up"),
+	"join.client_id":      rawSQL("the venue's advisory join lock and the next platform client id (the largest C-number of the venue, a cast ent cannot express); bound to the joining venue's id"),
+	"me.affinities":       rawSQL("ranking the signed-in user's listed venues by their own favourites, passes and bookings in one statement; bound to the user's id"),
+	"members.emails":      rawSQL("finding enrolled people's accounts by email with a custom plan (plan_cache_mode), inside the members.enroll bypass"),
+	"notify.deliver":      rawSQL("the notification worker, which holds only a delivery id, claiming and recording that one delivery and disabling a push token the provider rejected in the delivery's venue"),
+	"notify.relay":        rawSQL("handing committed pending deliveries of every venue to River (FOR UPDATE SKIP LOCKED) and marking them dispatched; ids only"),
+	"ratelimit.gcra":      rawSQL("the GCRA rate limit in one statement (INSERT ... ON CONFLICT DO UPDATE ... RETURNING) and the prune of whole windows; keys are not venue rows"),
+	"seed.copy":           rawSQL("venuectl seed: bulk-loading generated venues with COPY (new venues, no viewer exists) after checking which slugs exist"),
+
+	// Elevation sites: a viewer the code builds, beyond the credential the
+	// caller presented.
+	"booking.as_member":             elevation("a signed-in user with an active relationship books in that venue as its member, for the call only"),
+	"demo.operator":                 elevation("creating the demo venue's rows as its operator at the first start"),
+	"discovery.venue_visitor":       elevation("discovery reads each found venue's public rows (its classes of the day) as a visitor of that venue"),
+	"inquiries.in_venue":            elevation("a signed-in user files a booking inquiry inside the venue they address, for the call only (as joining does)"),
+	"inquiries.redeliver_venue":     elevation("the inquiry sweep delivers each stored inquiry as an operator of the inquiry's own venue"),
+	"inquiries.self":                elevation("reading the signed-in user's own account outside any workspace to fill an inquiry's contact fields"),
+	"join.in_venue":                 elevation("a signed-in user joining a venue creates their relationship there, for the call only"),
+	"join.self":                     elevation("reading the joining user's own account outside any workspace"),
+	"me.features_visitor":           elevation("reading a related venue's own feature flags as its visitor"),
+	"me.self":                       elevation("the signed-in user acting as themselves outside any workspace, to read and change their own account rows"),
+	"notify.member_in_venue":        elevation("a signed-in user registers or removes their push device in a venue they are related to, as its member, for the call only"),
+	"schedule.member_class_visitor": elevation("a member with an active relationship reads a class of the venue through the venue's public read"),
+	"venue.foreign_selection":       elevation("a caller with a venue of its own naming another venue becomes a visitor of no venue, so queries answer no rows"),
+	"venue.update_operator":         elevation("changing a venue's plan or flags from the admin CLI as the venue's operator, so the ordinary policies apply"),
+	"venuectl.operator":             elevation("the platform operator at a shell acts in the venue named on the command line"),
+
+	// Identity sites: the caller's own identity, attached once per entry
+	// point after its credential was verified.
+	"api.api_key":          identity("REST: a verified API key, bound to its venue with its scopes"),
+	"api.bearer":           identity("REST: a verified session bearer token, with the session's active workspace, role and permissions"),
+	"auth.api_key":         identity("the authenticator reads a just-verified key's own venue as that key"),
+	"mcp.api_key":          identity("MCP: a verified API key of a tools/call"),
+	"mcp.audit_caller":     identity("MCP: the audit entry of a call refused before its viewer was attached is written as the caller's verified key"),
+	"venue.public_visitor": identity("an anonymous caller addressing one venue (by path slug or the venue header) is a visitor of that venue's public rows"),
+}
