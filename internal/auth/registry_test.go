@@ -11,7 +11,7 @@ import (
 	"github.com/venueplatform/venue/internal/auth"
 	"github.com/venueplatform/venue/internal/checkin"
 	"github.com/venueplatform/venue/internal/gen/openapi"
-	"github.com/venueplatform/venue/internal/scheduling"
+	"github.com/venueplatform/venue/internal/schedule"
 	"github.com/venueplatform/venue/internal/scope"
 	"github.com/venueplatform/venue/internal/webhooks/manage"
 )
@@ -96,8 +96,8 @@ func TestOpenAPISecurityUsesTheRegistry(t *testing.T) {
 func TestPermissionChecksUseTheRegistry(t *testing.T) {
 	for _, p := range []string{
 		accounts.PermissionMFAReset, auth.PermissionNotificationsSend,
-		scheduling.PermViewAll, scheduling.PermManage, scheduling.PermManageHistory,
-		scheduling.PermClassCancel, scheduling.PermNotify,
+		schedule.PermViewAll, schedule.PermManage, schedule.PermManageHistory,
+		schedule.PermClassCancel, schedule.PermNotify,
 		checkin.PermCheckIn, checkin.PermManage, checkin.PermMarkNoShow, checkin.PermContact,
 		checkin.PermNotifySend, manage.PermissionManage,
 	} {

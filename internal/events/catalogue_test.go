@@ -24,7 +24,7 @@ import (
 	"github.com/venueplatform/venue/internal/join"
 	"github.com/venueplatform/venue/internal/members"
 	"github.com/venueplatform/venue/internal/pgtest"
-	"github.com/venueplatform/venue/internal/scheduling"
+	"github.com/venueplatform/venue/internal/schedule"
 	"github.com/venueplatform/venue/internal/venue"
 	"github.com/venueplatform/venue/internal/viewer"
 	"github.com/venueplatform/venue/internal/webhooks/dispatch"
@@ -162,12 +162,12 @@ func TestCatalogueRecordedWithTheChange(t *testing.T) {
 		{typ: events.ClassUpdated, data: []string{"class_instance_id"},
 			run: func(t *testing.T, ctx context.Context, c *ent.Client) error {
 				n := 9
-				_, err := scheduling.Update(ctx, c, edited.ID, scheduling.Patch{Capacity: &n}, e.now)
+				_, err := schedule.Update(ctx, c, edited.ID, schedule.Patch{Capacity: &n}, e.now)
 				return err
 			}, changed: func(t *testing.T) bool { return e.client.ClassInstance.GetX(e.op, edited.ID).Capacity == 9 }},
 		{typ: events.ClassCancelled, data: []string{"class_instance_id", "cancelled_bookings"},
 			run: func(t *testing.T, ctx context.Context, c *ent.Client) error {
-				_, err := scheduling.Cancel(ctx, c, other.ID, scheduling.CancelParams{Reason: "flood"}, e.now)
+				_, err := schedule.Cancel(ctx, c, other.ID, schedule.CancelParams{Reason: "flood"}, e.now)
 				return err
 			}, changed: func(t *testing.T) bool {
 				return e.client.ClassInstance.GetX(e.op, other.ID).Status == classinstance.StatusCancelled

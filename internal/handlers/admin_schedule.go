@@ -9,35 +9,35 @@ import (
 	"github.com/venueplatform/venue/internal/concurrency"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/notify"
-	"github.com/venueplatform/venue/internal/scheduling"
+	"github.com/venueplatform/venue/internal/schedule"
 )
 
 // ListAdminSchedule implements listAdminSchedule: the venue's classes for
 // staff, with notification availability within its window and row limits.
 func (h *Handler) ListAdminSchedule(ctx context.Context, p api.ListAdminScheduleParams) (*api.AdminScheduleListResponse, error) {
-	if err := scheduling.Authorize(ctx, scheduling.AccessRead); err != nil {
+	if err := schedule.Authorize(ctx, schedule.AccessRead); err != nil {
 		return nil, err
 	}
 	historical := p.IncludeHistorical.Value
 	if historical {
-		if err := scheduling.RequireHistory(ctx); err != nil {
+		if err := schedule.RequireHistory(ctx); err != nil {
 			return nil, err
 		}
 	}
-	v, err := scheduling.LoadVenue(ctx, h.client)
+	v, err := schedule.LoadVenue(ctx, h.client)
 	if err != nil {
 		return nil, err
 	}
 	now := h.now()
-	r, err := scheduling.ParseRange("start_date", p.StartDate.Value, "end_date", p.EndDate.Value, v.Today(now), scheduling.MaxListDays)
+	r, err := schedule.ParseRange("start_date", p.StartDate.Value, "end_date", p.EndDate.Value, v.Today(now), schedule.MaxStaffListDays)
 	if err != nil {
 		return nil, err
 	}
-	lp := scheduling.ListParams{Range: r, IncludeHistorical: historical, Now: now}
+	lp := schedule.StaffListParams{Range: r, IncludeHistorical: historical, Now: now}
 	if p.LocationID.Set {
 		lp.LocationID = &p.LocationID.Value
 	}
-	res, err := scheduling.List(ctx, h.client, v, lp)
+	res, err := schedule.StaffList(ctx, h.client, v, lp)
 	if err != nil {
 		return nil, err
 	}
@@ -50,10 +50,10 @@ func (h *Handler) ListAdminSchedule(ctx context.Context, p api.ListAdminSchedule
 	}
 	if p.Include.Set {
 		switch {
-		case r.Days() > scheduling.AvailabilityMaxDays:
+		case r.Days() > schedule.AvailabilityMaxDays:
 			meta.NotificationAvailability = api.AdminScheduleListMetaNotificationAvailabilityOmitted
 			meta.NotificationAvailabilityOmittedReason.SetTo(api.AdminScheduleListMetaNotificationAvailabilityOmittedReasonWindowTooWide)
-		case len(res.Rows) > scheduling.AvailabilityMaxRows:
+		case len(res.Rows) > schedule.AvailabilityMaxRows:
 			meta.NotificationAvailability = api.AdminScheduleListMetaNotificationAvailabilityOmitted
 			meta.NotificationAvailabilityOmittedReason.SetTo(api.AdminScheduleListMetaNotificationAvailabilityOmittedReasonTooManyRows)
 		default:
@@ -62,7 +62,7 @@ func (h *Handler) ListAdminSchedule(ctx context.Context, p api.ListAdminSchedule
 			for i, row := range res.Rows {
 				ids[i] = row.Class.ID
 			}
-			av := h.availability(ctx, ids, scheduling.Actions...)
+			av := h.availability(ctx, ids, schedule.Actions...)
 			for i := range data {
 				data[i].NotificationAvailability.SetTo(availabilityByAction(av[data[i].ID]))
 			}
@@ -91,29 +91,29 @@ func (h *Handler) availability(ctx context.Context, ids []uuid.UUID, actions ...
 
 // GetAdminScheduleItem implements getAdminScheduleItem.
 func (h *Handler) GetAdminScheduleItem(ctx context.Context, p api.GetAdminScheduleItemParams) (*api.AdminScheduleItemResponse, error) {
-	if err := scheduling.Authorize(ctx, scheduling.AccessRead); err != nil {
+	if err := schedule.Authorize(ctx, schedule.AccessRead); err != nil {
 		return nil, err
 	}
-	row, err := scheduling.Get(ctx, h.client, p.ID, h.now())
+	row, err := schedule.StaffGet(ctx, h.client, p.ID, h.now())
 	if err != nil {
 		return nil, err
 	}
 	data := adminRow(row)
-	av := h.availability(ctx, []uuid.UUID{p.ID}, scheduling.Actions...)
+	av := h.availability(ctx, []uuid.UUID{p.ID}, schedule.Actions...)
 	data.NotificationAvailability.SetTo(availabilityByAction(av[p.ID]))
 	return &api.AdminScheduleItemResponse{Data: data}, nil
 }
 
 // UpdateAdminScheduleItem implements updateAdminScheduleItem.
 func (h *Handler) UpdateAdminScheduleItem(ctx context.Context, req *api.AdminScheduleUpdateRequest, p api.UpdateAdminScheduleItemParams) (*api.AdminScheduleWriteResponse, error) {
-	if err := scheduling.Authorize(ctx, scheduling.AccessWrite); err != nil {
+	if err := schedule.Authorize(ctx, schedule.AccessWrite); err != nil {
 		return nil, err
 	}
 	tok, err := concurrency.Parse(req.ExpectedUpdatedAt.Value)
 	if err != nil {
 		return nil, err
 	}
-	patch := scheduling.Patch{Expected: tok, Notify: notifyRequest(req.Notify)}
+	patch := schedule.Patch{Expected: tok, Notify: notifyRequest(req.Notify)}
 	if req.StartTime.Set {
 		patch.StartTime = &req.StartTime.Value
 	}
@@ -141,7 +141,7 @@ func (h *Handler) UpdateAdminScheduleItem(ctx context.Context, req *api.AdminSch
 	if patch.Empty() {
 		return nil, apperr.Validation("body", "name at least one field to change")
 	}
-	res, err := scheduling.Update(ctx, h.client, p.ID, patch, h.now())
+	res, err := schedule.Update(ctx, h.client, p.ID, patch, h.now())
 	if err != nil {
 		return nil, err
 	}
@@ -150,14 +150,14 @@ func (h *Handler) UpdateAdminScheduleItem(ctx context.Context, req *api.AdminSch
 
 // CancelAdminScheduleItem implements cancelAdminScheduleItem.
 func (h *Handler) CancelAdminScheduleItem(ctx context.Context, req *api.AdminScheduleCancelRequest, p api.CancelAdminScheduleItemParams) (*api.AdminScheduleWriteResponse, error) {
-	if err := scheduling.Authorize(ctx, scheduling.AccessCancel); err != nil {
+	if err := schedule.Authorize(ctx, schedule.AccessCancel); err != nil {
 		return nil, err
 	}
 	tok, err := optionalToken(req.ExpectedUpdatedAt)
 	if err != nil {
 		return nil, err
 	}
-	res, err := scheduling.Cancel(ctx, h.client, p.ID, scheduling.CancelParams{
+	res, err := schedule.Cancel(ctx, h.client, p.ID, schedule.CancelParams{
 		Expected: tok, Reason: req.Reason.Value, Notify: notifyRequest(req.Notify)}, h.now())
 	if err != nil {
 		return nil, err
@@ -167,14 +167,14 @@ func (h *Handler) CancelAdminScheduleItem(ctx context.Context, req *api.AdminSch
 
 // SubstituteAdminScheduleInstructor implements substituteAdminScheduleInstructor.
 func (h *Handler) SubstituteAdminScheduleInstructor(ctx context.Context, req *api.AdminScheduleSubstituteRequest, p api.SubstituteAdminScheduleInstructorParams) (*api.AdminScheduleWriteResponse, error) {
-	if err := scheduling.Authorize(ctx, scheduling.AccessWrite); err != nil {
+	if err := schedule.Authorize(ctx, schedule.AccessWrite); err != nil {
 		return nil, err
 	}
 	tok, err := optionalToken(req.ExpectedUpdatedAt)
 	if err != nil {
 		return nil, err
 	}
-	res, err := scheduling.Substitute(ctx, h.client, p.ID, scheduling.SubstituteParams{
+	res, err := schedule.Substitute(ctx, h.client, p.ID, schedule.SubstituteParams{
 		InstructorID: req.InstructorID, Expected: tok, Notify: notifyRequest(req.Notify)}, h.now())
 	if err != nil {
 		return nil, err

@@ -10,15 +10,14 @@ import (
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/notify"
 	"github.com/venueplatform/venue/internal/schedule"
-	"github.com/venueplatform/venue/internal/scheduling"
 )
 
 // BulkEditAdminSchedule implements bulkEditAdminSchedule.
 func (h *Handler) BulkEditAdminSchedule(ctx context.Context, req *api.AdminScheduleBulkEditRequest, _ api.BulkEditAdminScheduleParams) (*api.AdminScheduleBulkResponse, error) {
-	if err := scheduling.Authorize(ctx, scheduling.AccessWrite); err != nil {
+	if err := schedule.Authorize(ctx, schedule.AccessWrite); err != nil {
 		return nil, err
 	}
-	patch := scheduling.Patch{Notify: notifyRequest(req.Notify)}
+	patch := schedule.Patch{Notify: notifyRequest(req.Notify)}
 	if s, ok := req.Set.Get(); ok {
 		if s.RoomID.Set {
 			patch.SetRoom, patch.RoomID = true, &s.RoomID.Value
@@ -50,7 +49,7 @@ func (h *Handler) BulkEditAdminSchedule(ctx context.Context, req *api.AdminSched
 			return nil, err
 		}
 	}
-	res, err := scheduling.BulkEdit(ctx, h.client, req.InstanceIds, patch, tokens, h.now())
+	res, err := schedule.BulkEdit(ctx, h.client, req.InstanceIds, patch, tokens, h.now())
 	if err != nil {
 		return nil, err
 	}
@@ -58,19 +57,19 @@ func (h *Handler) BulkEditAdminSchedule(ctx context.Context, req *api.AdminSched
 }
 
 // clockChange reads a bulk edit's time object.
-func (h *Handler) clockChange(ctx context.Context, t api.AdminScheduleBulkTime) (*scheduling.ClockChange, error) {
-	start, ok := scheduling.ParseClock(t.Start)
+func (h *Handler) clockChange(ctx context.Context, t api.AdminScheduleBulkTime) (*schedule.ClockChange, error) {
+	start, ok := schedule.ParseClock(t.Start)
 	if !ok {
 		return nil, apperr.Validation("time.start", "time.start must be HH:MM")
 	}
-	end, ok := scheduling.ParseClock(t.End)
+	end, ok := schedule.ParseClock(t.End)
 	if !ok {
 		return nil, apperr.Validation("time.end", "time.end must be HH:MM")
 	}
 	if end <= start {
 		return nil, apperr.Validation("time.end", "time.end must be after time.start")
 	}
-	cc := &scheduling.ClockChange{Start: start, End: end}
+	cc := &schedule.ClockChange{Start: start, End: end}
 	if t.Timezone.Set {
 		loc, err := schedule.Location(t.Timezone.Value)
 		if err != nil || t.Timezone.Value == "" || t.Timezone.Value == "Local" {
@@ -79,7 +78,7 @@ func (h *Handler) clockChange(ctx context.Context, t api.AdminScheduleBulkTime) 
 		cc.Loc = loc
 		return cc, nil
 	}
-	v, err := scheduling.LoadVenue(ctx, h.client)
+	v, err := schedule.LoadVenue(ctx, h.client)
 	if err != nil {
 		return nil, err
 	}
@@ -89,10 +88,10 @@ func (h *Handler) clockChange(ctx context.Context, t api.AdminScheduleBulkTime) 
 
 // BulkCancelAdminSchedule implements bulkCancelAdminSchedule.
 func (h *Handler) BulkCancelAdminSchedule(ctx context.Context, req *api.AdminScheduleBulkCancelRequest, _ api.BulkCancelAdminScheduleParams) (*api.AdminScheduleBulkResponse, error) {
-	if err := scheduling.Authorize(ctx, scheduling.AccessCancel); err != nil {
+	if err := schedule.Authorize(ctx, schedule.AccessCancel); err != nil {
 		return nil, err
 	}
-	res, err := scheduling.BulkCancel(ctx, h.client, req.InstanceIds, req.Reason.Value, notifyRequest(req.Notify), h.now())
+	res, err := schedule.BulkCancel(ctx, h.client, req.InstanceIds, req.Reason.Value, notifyRequest(req.Notify), h.now())
 	if err != nil {
 		return nil, err
 	}
@@ -101,10 +100,10 @@ func (h *Handler) BulkCancelAdminSchedule(ctx context.Context, req *api.AdminSch
 
 // AdminScheduleNotificationAvailability implements adminScheduleNotificationAvailability.
 func (h *Handler) AdminScheduleNotificationAvailability(ctx context.Context, req *api.AdminScheduleAvailabilityRequest) (*api.AdminScheduleAvailabilityResponse, error) {
-	if err := scheduling.Authorize(ctx, scheduling.AccessRead); err != nil {
+	if err := schedule.Authorize(ctx, schedule.AccessRead); err != nil {
 		return nil, err
 	}
-	if err := scheduling.CheckIDs(ctx, h.client, req.InstanceIds, scheduling.MaxAvailability, "instance_ids"); err != nil {
+	if err := schedule.CheckIDs(ctx, h.client, req.InstanceIds, schedule.MaxAvailability, "instance_ids"); err != nil {
 		return nil, err
 	}
 	action := notify.Action(req.Action)

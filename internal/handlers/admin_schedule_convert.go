@@ -9,11 +9,11 @@ import (
 	"github.com/venueplatform/venue/internal/concurrency"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/notify"
-	"github.com/venueplatform/venue/internal/scheduling"
+	"github.com/venueplatform/venue/internal/schedule"
 )
 
 // adminRow is the staff view of a class.
-func adminRow(r scheduling.Row) api.AdminScheduleRow {
+func adminRow(r schedule.StaffRow) api.AdminScheduleRow {
 	c := r.Class
 	row := api.AdminScheduleRow{
 		ID:             c.ID,
@@ -46,7 +46,7 @@ func adminRow(r scheduling.Row) api.AdminScheduleRow {
 }
 
 // classRefs names a row's class type, instructor, location and room.
-func classRefs(r scheduling.Row) (ct api.NamedRef, in, loc, room api.NilNamedRef) {
+func classRefs(r schedule.StaffRow) (ct api.NamedRef, in, loc, room api.NilNamedRef) {
 	c := r.Class
 	if t := c.Edges.ClassType; t != nil {
 		ct = api.NamedRef{ID: t.ID, Name: t.Name}
@@ -122,11 +122,11 @@ func notifyRequest(o api.OptAdminScheduleNotify) notify.Request {
 	return r
 }
 
-func notifyResult(n scheduling.NotifyResult) api.AdminScheduleNotifyResult {
+func notifyResult(n schedule.NotifyResult) api.AdminScheduleNotifyResult {
 	return api.AdminScheduleNotifyResult{Requested: n.Requested, Queued: n.Queued}
 }
 
-func writeResponse(res scheduling.WriteResult) *api.AdminScheduleWriteResponse {
+func writeResponse(res schedule.WriteResult) *api.AdminScheduleWriteResponse {
 	w := api.AdminScheduleWrite{Class: adminRow(res.Row), Notifications: notifyResult(res.Notify)}
 	if res.CancelledBookings > 0 {
 		w.CancelledBookings.SetTo(res.CancelledBookings)
@@ -137,7 +137,7 @@ func writeResponse(res scheduling.WriteResult) *api.AdminScheduleWriteResponse {
 	return &api.AdminScheduleWriteResponse{Data: w}
 }
 
-func bulkResponse(res scheduling.BulkResult) *api.AdminScheduleBulkResponse {
+func bulkResponse(res schedule.BulkResult) *api.AdminScheduleBulkResponse {
 	out := api.AdminScheduleBulk{Succeeded: res.Succeeded, Failed: res.Failed, Notifications: notifyResult(res.Notify),
 		Results: make([]api.AdminScheduleBulkResult, len(res.Rows))}
 	for i, r := range res.Rows {
@@ -145,7 +145,7 @@ func bulkResponse(res scheduling.BulkResult) *api.AdminScheduleBulkResponse {
 		if r.Row != nil && r.Err == nil {
 			br.Class.SetTo(adminRow(*r.Row))
 		}
-		if r.Status == scheduling.BulkCancelled {
+		if r.Status == schedule.BulkCancelled {
 			br.CancelledBookings.SetTo(r.CancelledBookings)
 		}
 		if r.Err != nil {

@@ -7,20 +7,20 @@ import (
 
 	"github.com/venueplatform/venue/internal/concurrency"
 	api "github.com/venueplatform/venue/internal/gen/api"
-	"github.com/venueplatform/venue/internal/scheduling"
+	"github.com/venueplatform/venue/internal/schedule"
 )
 
 // CorrectAdminScheduleHistory implements correctAdminScheduleHistory. The
 // body's notify, if any, is ignored: historical corrections are silent.
 func (h *Handler) CorrectAdminScheduleHistory(ctx context.Context, req *api.AdminScheduleHistoryRequest, p api.CorrectAdminScheduleHistoryParams) (*api.AdminScheduleHistoryResponse, error) {
-	if err := scheduling.Authorize(ctx, scheduling.AccessHistory); err != nil {
+	if err := schedule.Authorize(ctx, schedule.AccessHistory); err != nil {
 		return nil, err
 	}
 	tok, err := concurrency.Parse(req.ExpectedUpdatedAt)
 	if err != nil {
 		return nil, err
 	}
-	hp := scheduling.HistoryParams{
+	hp := schedule.HistoryParams{
 		Operation: string(req.Operation), Expected: tok, ExpectedStatus: string(req.ExpectedStatus),
 		Reason: req.HistoryReason, Token: req.HistoryConfirmationToken.Value, EffectiveAt: req.EffectiveAt,
 		Intent: string(req.Intent.Or(api.AdminScheduleHistoryRequestIntentApply)),
@@ -39,7 +39,7 @@ func (h *Handler) CorrectAdminScheduleHistory(ctx context.Context, req *api.Admi
 			hp.Rewrite.RoomID = &rw.RoomID.Value
 		}
 	}
-	res, err := scheduling.Correct(ctx, h.client, p.ID, hp, h.now())
+	res, err := schedule.Correct(ctx, h.client, p.ID, hp, h.now())
 	if err != nil {
 		return nil, err
 	}
@@ -52,10 +52,10 @@ func (h *Handler) CorrectAdminScheduleHistory(ctx context.Context, req *api.Admi
 		out.HistoryConfirmationToken.SetToNull()
 		out.TokenExpiresAt.SetToNull()
 	}
-	if hp.Operation == scheduling.OpCancel {
+	if hp.Operation == schedule.OpCancel {
 		out.CancelledBookings.SetTo(res.CancelledBookings)
 	}
-	if hp.Operation == scheduling.OpRestore {
+	if hp.Operation == schedule.OpRestore {
 		r := res.Restore
 		out.ReinstatedBookingIds = append([]uuid.UUID{}, r.Reinstated...)
 		out.UnchargedBookingIds = append([]uuid.UUID{}, r.Uncharged...)

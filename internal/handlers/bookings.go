@@ -15,7 +15,7 @@ import (
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/pagination"
-	"github.com/venueplatform/venue/internal/scheduling"
+	"github.com/venueplatform/venue/internal/schedule"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -216,7 +216,7 @@ func (h *Handler) cycle(ctx context.Context, p api.ListBookingsParams, f *bookin
 			return err
 		}
 		if hasStart && d.Before(f.From) {
-			return scheduling.ErrInvalidRange("cycle_end", "cycle_end is before cycle_start")
+			return schedule.ErrInvalidRange("cycle_end", "cycle_end is before cycle_start")
 		}
 		f.To = d.AddDate(0, 0, 1)
 	}

@@ -4,25 +4,25 @@ import (
 	"context"
 
 	api "github.com/venueplatform/venue/internal/gen/api"
-	"github.com/venueplatform/venue/internal/scheduling"
+	"github.com/venueplatform/venue/internal/schedule"
 )
 
 // GetCalendar implements getCalendar: the unified feed, classes in this
 // version.
 func (h *Handler) GetCalendar(ctx context.Context, p api.GetCalendarParams) (*api.CalendarResponse, error) {
-	if err := scheduling.Authorize(ctx, scheduling.AccessRead); err != nil {
+	if err := schedule.Authorize(ctx, schedule.AccessRead); err != nil {
 		return nil, err
 	}
-	v, err := scheduling.LoadVenue(ctx, h.client)
+	v, err := schedule.LoadVenue(ctx, h.client)
 	if err != nil {
 		return nil, err
 	}
 	now := h.now()
-	r, err := scheduling.ParseRange("start", p.Start.Value, "end", p.End.Value, v.Today(now), scheduling.MaxCalendarDays)
+	r, err := schedule.ParseRange("start", p.Start.Value, "end", p.End.Value, v.Today(now), schedule.MaxCalendarDays)
 	if err != nil {
 		return nil, err
 	}
-	items, truncated, err := scheduling.Calendar(ctx, h.client, v, r, now)
+	items, truncated, err := schedule.Calendar(ctx, h.client, v, r, now)
 	if err != nil {
 		return nil, err
 	}
@@ -31,10 +31,10 @@ func (h *Handler) GetCalendar(ctx context.Context, p api.GetCalendarParams) (*ap
 		data[i] = calendarItem(it)
 	}
 	return &api.CalendarResponse{Data: data, Meta: api.CalendarMeta{Start: r.From, End: r.To, Timezone: v.Org.Timezone,
-		Kinds: []string{scheduling.CalendarKindClass}, Total: len(data), Truncated: truncated}}, nil
+		Kinds: []string{schedule.CalendarKindClass}, Total: len(data), Truncated: truncated}}, nil
 }
 
-func calendarItem(it scheduling.CalendarItem) api.CalendarItem {
+func calendarItem(it schedule.CalendarItem) api.CalendarItem {
 	out := api.CalendarItem{Kind: it.Kind, ID: it.ID, StartTime: it.Start.UTC(), EndTime: it.End.UTC(), People: []api.CalendarPerson{}}
 	if r := it.Class; r != nil {
 		c := r.Class

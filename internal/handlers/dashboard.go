@@ -7,16 +7,16 @@ import (
 
 	"github.com/venueplatform/venue/internal/concurrency"
 	api "github.com/venueplatform/venue/internal/gen/api"
-	"github.com/venueplatform/venue/internal/scheduling"
+	"github.com/venueplatform/venue/internal/schedule"
 )
 
 // GetAdminDashboardToday implements getAdminDashboardToday: the class
 // timeline of the venue-local today.
 func (h *Handler) GetAdminDashboardToday(ctx context.Context, p api.GetAdminDashboardTodayParams) (*api.DashboardTodayResponse, error) {
-	if err := scheduling.Authorize(ctx, scheduling.AccessRead); err != nil {
+	if err := schedule.Authorize(ctx, schedule.AccessRead); err != nil {
 		return nil, err
 	}
-	v, err := scheduling.LoadVenue(ctx, h.client)
+	v, err := schedule.LoadVenue(ctx, h.client)
 	if err != nil {
 		return nil, err
 	}
@@ -24,7 +24,7 @@ func (h *Handler) GetAdminDashboardToday(ctx context.Context, p api.GetAdminDash
 	if p.LocationID.Set {
 		loc = &p.LocationID.Value
 	}
-	t, err := scheduling.Today(ctx, h.client, v, loc, h.now())
+	t, err := schedule.TodayTimeline(ctx, h.client, v, loc, h.now())
 	if err != nil {
 		return nil, err
 	}

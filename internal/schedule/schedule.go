@@ -1,7 +1,3 @@
-// Package schedule reads a venue's class schedule with real-time
-// availability. REST (/venues/{slug}/schedule) and MCP (search_schedule,
-// venue://schedule, venue://classes) call the same List, so the query exists
-// once; the venue comes from the viewer in the context.
 package schedule
 
 import (

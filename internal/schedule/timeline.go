@@ -1,4 +1,4 @@
-package scheduling
+package schedule
 
 import (
 	"context"
@@ -20,14 +20,14 @@ type Totals struct {
 // Timeline is the classes of one venue-local day.
 type Timeline struct {
 	Date   time.Time
-	Rows   []Row
+	Rows   []StaffRow
 	Totals Totals
 }
 
-// Today returns the classes of the venue-local today (every status, ended
+// TodayTimeline returns the classes of the venue-local today (every status, ended
 // ones included), ordered by start time, with totals over the classes that
 // are not cancelled.
-func Today(ctx context.Context, client *ent.Client, v Venue, locationID *uuid.UUID, now time.Time) (Timeline, error) {
+func TodayTimeline(ctx context.Context, client *ent.Client, v Venue, locationID *uuid.UUID, now time.Time) (Timeline, error) {
 	day := v.Today(now)
 	start, end := DateRange{From: day, To: day}.Bounds(v.Loc)
 	preds := []predicate.ClassInstance{classinstance.StartTimeGTE(start), classinstance.StartTimeLT(end)}
@@ -36,9 +36,9 @@ func Today(ctx context.Context, client *ent.Client, v Venue, locationID *uuid.UU
 	}
 	classes, err := withEdges(client.ClassInstance.Query().Where(preds...)).
 		Order(ent.Asc(classinstance.FieldStartTime), ent.Asc(classinstance.FieldID)).
-		Limit(MaxListRows).All(ctx)
+		Limit(MaxStaffListRows).All(ctx)
 	if err != nil {
-		return Timeline{}, fmt.Errorf("scheduling: today: %w", err)
+		return Timeline{}, fmt.Errorf("schedule: today: %w", err)
 	}
 	rows, err := rowsOf(ctx, client, classes, now)
 	if err != nil {
@@ -75,7 +75,7 @@ type CalendarItem struct {
 	ID    uuid.UUID
 	Start time.Time
 	End   time.Time
-	Class *Row
+	Class *StaffRow
 }
 
 // Calendar returns the feed items starting within r, ordered by start time,
@@ -88,7 +88,7 @@ func Calendar(ctx context.Context, client *ent.Client, v Venue, r DateRange, now
 		Order(ent.Asc(classinstance.FieldStartTime), ent.Asc(classinstance.FieldID)).
 		Limit(MaxCalendarItems + 1).All(ctx)
 	if err != nil {
-		return nil, false, fmt.Errorf("scheduling: calendar: %w", err)
+		return nil, false, fmt.Errorf("schedule: calendar: %w", err)
 	}
 	truncated := len(classes) > MaxCalendarItems
 	if truncated {

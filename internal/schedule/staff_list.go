@@ -1,4 +1,4 @@
-package scheduling
+package schedule
 
 import (
 	"context"
@@ -12,17 +12,16 @@ import (
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/predicate"
 	"github.com/venueplatform/venue/internal/apperr"
-	"github.com/venueplatform/venue/internal/schedule"
 )
 
 // Limits of the staff list.
 const (
-	// MaxListDays is the widest range GET /admin/schedule accepts.
-	MaxListDays = 92
+	// MaxStaffListDays is the widest range GET /admin/schedule accepts.
+	MaxStaffListDays = 92
 	// DefaultDays is the default range length (start plus six days).
 	DefaultDays = 7
-	// MaxListRows caps the rows of one list (meta.truncated).
-	MaxListRows = 1000
+	// MaxStaffListRows caps the rows of one list (meta.truncated).
+	MaxStaffListRows = 1000
 	// AvailabilityMaxDays and AvailabilityMaxRows bound the windows for which
 	// a list includes notification availability (contract's Limits).
 	AvailabilityMaxDays = 62
@@ -39,7 +38,7 @@ func (r DateRange) Days() int { return int(r.To.Sub(r.From).Hours()/24) + 1 }
 
 // Bounds returns the instants bounding r in loc.
 func (r DateRange) Bounds(loc *time.Location) (time.Time, time.Time) {
-	return schedule.DayRange(r.From, r.To, loc)
+	return DayRange(r.From, r.To, loc)
 }
 
 // ParseRange parses a date range given as YYYY-MM-DD strings named fromName
@@ -76,58 +75,58 @@ func ParseRange(fromName, from, toName, to string, today time.Time, maxDays int)
 	return r, nil
 }
 
-// ListParams select the classes of the staff list.
-type ListParams struct {
+// StaffListParams select the classes of the staff list.
+type StaffListParams struct {
 	Range             DateRange
 	IncludeHistorical bool
 	LocationID        *uuid.UUID
 	Now               time.Time
 }
 
-// ListResult is one page of the staff list.
-type ListResult struct {
-	Rows []Row
+// StaffListResult is one page of the staff list.
+type StaffListResult struct {
+	Rows []StaffRow
 	// HistoricalExcluded counts ended classes of the range left out.
 	HistoricalExcluded int
 	Truncated          bool
 }
 
-// List returns the class instances of the viewer's venue starting within p's
+// StaffList returns the class instances of the viewer's venue starting within p's
 // range (every status, listed or not), ordered by start time. The caller
 // checks that the viewer may see historical classes before asking for them.
-func List(ctx context.Context, client *ent.Client, v Venue, p ListParams) (ListResult, error) {
+func StaffList(ctx context.Context, client *ent.Client, v Venue, p StaffListParams) (StaffListResult, error) {
 	start, end := p.Range.Bounds(v.Loc)
 	preds := []predicate.ClassInstance{classinstance.StartTimeGTE(start), classinstance.StartTimeLT(end)}
 	if p.LocationID != nil {
 		preds = append(preds, classinstance.LocationID(*p.LocationID))
 	}
-	var res ListResult
+	var res StaffListResult
 	if !p.IncludeHistorical {
 		n, err := client.ClassInstance.Query().Where(append(preds, classinstance.EndTimeLTE(p.Now))...).Count(ctx)
 		if err != nil {
-			return ListResult{}, fmt.Errorf("scheduling: count historical: %w", err)
+			return StaffListResult{}, fmt.Errorf("schedule: count historical: %w", err)
 		}
 		res.HistoricalExcluded = n
 		preds = append(preds, classinstance.EndTimeGT(p.Now))
 	}
 	classes, err := withEdges(client.ClassInstance.Query().Where(preds...)).
 		Order(ent.Asc(classinstance.FieldStartTime), ent.Asc(classinstance.FieldID)).
-		Limit(MaxListRows + 1).
+		Limit(MaxStaffListRows + 1).
 		All(ctx)
 	if err != nil {
-		return ListResult{}, fmt.Errorf("scheduling: list classes: %w", err)
+		return StaffListResult{}, fmt.Errorf("schedule: list classes: %w", err)
 	}
-	if len(classes) > MaxListRows {
-		classes, res.Truncated = classes[:MaxListRows], true
+	if len(classes) > MaxStaffListRows {
+		classes, res.Truncated = classes[:MaxStaffListRows], true
 	}
 	if res.Rows, err = rowsOf(ctx, client, classes, p.Now); err != nil {
-		return ListResult{}, err
+		return StaffListResult{}, err
 	}
 	return res, nil
 }
 
-// Get returns one class of the viewer's venue, historical or not (the row
+// StaffGet returns one class of the viewer's venue, historical or not (the row
 // says which).
-func Get(ctx context.Context, client *ent.Client, id uuid.UUID, now time.Time) (Row, error) {
+func StaffGet(ctx context.Context, client *ent.Client, id uuid.UUID, now time.Time) (StaffRow, error) {
 	return loadRow(ctx, client, id, now)
 }

@@ -1,4 +1,4 @@
-package scheduling
+package schedule
 
 import (
 	"context"
@@ -32,7 +32,7 @@ const (
 type BulkRow struct {
 	ID                uuid.UUID
 	Status            string
-	Row               *Row
+	Row               *StaffRow
 	CancelledBookings int
 	Err               *apperr.Error
 }
@@ -61,7 +61,7 @@ func CheckIDs(ctx context.Context, client *ent.Client, ids []uuid.UUID, max int,
 	}
 	found, err := client.ClassInstance.Query().Where(classinstance.IDIn(ids...)).IDs(ctx)
 	if err != nil {
-		return fmt.Errorf("scheduling: check classes: %w", err)
+		return fmt.Errorf("schedule: check classes: %w", err)
 	}
 	for _, id := range found {
 		delete(seen, id)

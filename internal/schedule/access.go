@@ -1,4 +1,4 @@
-package scheduling
+package schedule
 
 import (
 	"github.com/google/uuid"

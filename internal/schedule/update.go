@@ -1,4 +1,4 @@
-package scheduling
+package schedule
 
 import (
 	"context"
@@ -66,7 +66,7 @@ func (p Patch) Empty() bool {
 
 // WriteResult is the outcome of a write on one class.
 type WriteResult struct {
-	Row               Row
+	Row               StaffRow
 	CancelledBookings int
 	PromotedBookings  int
 	Notify            NotifyResult
@@ -225,7 +225,7 @@ func applyPatch(ctx context.Context, client *ent.Client, c *ent.ClassInstance, p
 		return changes, nil
 	}
 	if _, err := upd.Save(ctx); err != nil {
-		return nil, fmt.Errorf("scheduling: update class: %w", err)
+		return nil, fmt.Errorf("schedule: update class: %w", err)
 	}
 	return changes, nil
 }

@@ -1,4 +1,4 @@
-package scheduling
+package schedule
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package scheduling
+package schedule
 
 import (
 	"context"
@@ -24,18 +24,18 @@ func codeOf(t *testing.T, err error) string {
 
 func TestParseRange(t *testing.T) {
 	today := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
-	r, err := ParseRange("start_date", "", "end_date", "", today, MaxListDays)
+	r, err := ParseRange("start_date", "", "end_date", "", today, MaxStaffListDays)
 	require.NoError(t, err)
 	require.Equal(t, today, r.From)
 	require.Equal(t, 7, r.Days())
 
-	r, err = ParseRange("start_date", "2026-12-01", "end_date", "2026-12-01", today, MaxListDays)
+	r, err = ParseRange("start_date", "2026-12-01", "end_date", "2026-12-01", today, MaxStaffListDays)
 	require.NoError(t, err)
 	require.Equal(t, 1, r.Days())
 
-	_, err = ParseRange("start_date", "2026-02-30", "end_date", "", today, MaxListDays)
+	_, err = ParseRange("start_date", "2026-02-30", "end_date", "", today, MaxStaffListDays)
 	require.Equal(t, apperr.CodeValidation, codeOf(t, err))
-	_, err = ParseRange("start_date", "2026-12-02", "end_date", "2026-12-01", today, MaxListDays)
+	_, err = ParseRange("start_date", "2026-12-02", "end_date", "2026-12-01", today, MaxStaffListDays)
 	require.Equal(t, CodeInvalidRange, codeOf(t, err))
 	_, err = ParseRange("start", "2026-12-01", "end", "2027-01-31", today, MaxCalendarDays)
 	require.NoError(t, err, "62 dates")

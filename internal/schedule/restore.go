@@ -1,4 +1,4 @@
-package scheduling
+package schedule
 
 import (
 	"context"
@@ -53,7 +53,7 @@ func liveStatuses(ctx context.Context, client *ent.Client, classID uuid.UUID) (m
 		entbooking.StatusConfirmed, entbooking.StatusWaitlisted, entbooking.StatusPendingPayment)).
 		Select(entbooking.FieldID, entbooking.FieldStatus).All(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("scheduling: bookings before cancel: %w", err)
+		return nil, fmt.Errorf("schedule: bookings before cancel: %w", err)
 	}
 	out := make(map[uuid.UUID]string, len(rows))
 	for _, b := range rows {
@@ -71,7 +71,7 @@ func statusesBeforeCancel(ctx context.Context, client *ent.Client, classID uuid.
 		auditlog.ActionIn("schedule.cancel", "schedule.history.cancel")).
 		Order(ent.Asc(auditlog.FieldCreatedAt), ent.Asc(auditlog.FieldID)).All(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("scheduling: cancellation records: %w", err)
+		return nil, fmt.Errorf("schedule: cancellation records: %w", err)
 	}
 	out := map[string]string{}
 	for _, e := range entries {
@@ -98,7 +98,7 @@ func restoreClass(ctx context.Context, client *ent.Client, c *ent.ClassInstance,
 	var res RestoreResult
 	if _, err := client.ClassInstance.UpdateOne(c).SetStatus(classinstance.StatusCompleted).SetHistoryCorrectedAt(now).
 		ClearCancelledAt().ClearCancelReason().Save(ctx); err != nil {
-		return res, fmt.Errorf("scheduling: restore class: %w", err)
+		return res, fmt.Errorf("schedule: restore class: %w", err)
 	}
 	before, err := statusesBeforeCancel(ctx, client, c.ID)
 	if err != nil {
@@ -107,7 +107,7 @@ func restoreClass(ctx context.Context, client *ent.Client, c *ent.ClassInstance,
 	all, err := client.Booking.Query().Where(entbooking.ClassInstanceID(c.ID)).
 		Order(ent.Asc(entbooking.FieldCreatedAt), ent.Asc(entbooking.FieldID)).All(ctx)
 	if err != nil {
-		return res, fmt.Errorf("scheduling: restore bookings: %w", err)
+		return res, fmt.Errorf("schedule: restore bookings: %w", err)
 	}
 	held, live := 0, map[uuid.UUID]bool{}
 	var candidates []*ent.Booking
@@ -163,7 +163,7 @@ func restoreClass(ctx context.Context, client *ent.Client, c *ent.ClassInstance,
 			}
 		}
 		if _, err := upd.Save(ctx); err != nil {
-			return res, fmt.Errorf("scheduling: reinstate booking: %w", err)
+			return res, fmt.Errorf("schedule: reinstate booking: %w", err)
 		}
 		held++
 		live[b.MemberID] = true
@@ -181,14 +181,14 @@ func takeClip(ctx context.Context, client *ent.Client, id uuid.UUID) (taken, sho
 		return false, true, nil
 	}
 	if err != nil {
-		return false, false, fmt.Errorf("scheduling: pass: %w", err)
+		return false, false, fmt.Errorf("schedule: pass: %w", err)
 	}
 	if p.ClipsRemaining == nil {
 		return false, false, nil
 	}
 	n, err := client.Pass.Update().Where(pass.ID(id), pass.ClipsRemainingGT(0)).AddClipsRemaining(-1).Save(ctx)
 	if err != nil {
-		return false, false, fmt.Errorf("scheduling: take clip: %w", err)
+		return false, false, fmt.Errorf("schedule: take clip: %w", err)
 	}
 	return n > 0, n == 0, nil
 }

@@ -1,4 +1,4 @@
-package scheduling
+package schedule
 
 import (
 	"context"
@@ -67,7 +67,7 @@ func cancelClass(ctx context.Context, client *ent.Client, c *ent.ClassInstance, 
 		upd.SetHistoryCorrectedAt(now)
 	}
 	if _, err := upd.Save(ctx); err != nil {
-		return 0, fmt.Errorf("scheduling: cancel class: %w", err)
+		return 0, fmt.Errorf("schedule: cancel class: %w", err)
 	}
 	// What each booking was before the cancellation, so that a RESTORE puts
 	// back the seats and leaves the waitlist of a finished class behind.

@@ -1,4 +1,4 @@
-package scheduling
+package schedule
 
 import (
 	"context"
@@ -31,7 +31,7 @@ func queue(ctx context.Context, client *ent.Client, id uuid.UUID, action notify.
 	msg := message(row.Class, action, v.Loc)
 	res, err := notify.EnqueueForClass(ctx, client, id, action, req, msg)
 	if err != nil {
-		return NotifyResult{}, fmt.Errorf("scheduling: enqueue notifications: %w", err)
+		return NotifyResult{}, fmt.Errorf("schedule: enqueue notifications: %w", err)
 	}
 	return NotifyResult{Requested: true, Queued: res.Queued}, nil
 }
@@ -76,7 +76,7 @@ func fullName(first, last string) string {
 func promote(ctx context.Context, client *ent.Client, id uuid.UUID, now time.Time) (int, error) {
 	promoted, err := booking.Promote(ctx, client, id, now)
 	if err != nil {
-		return 0, fmt.Errorf("scheduling: promote waitlist: %w", err)
+		return 0, fmt.Errorf("schedule: promote waitlist: %w", err)
 	}
 	return len(promoted), nil
 }

@@ -1,4 +1,4 @@
-package scheduling
+package schedule
 
 import (
 	"context"
@@ -58,7 +58,7 @@ type HistoryParams struct {
 // HistoryResult is a correction applied or previewed.
 type HistoryResult struct {
 	Applied           bool
-	Row               Row
+	Row               StaffRow
 	Token             string
 	TokenExpiresAt    time.Time
 	CancelledBookings int
@@ -67,7 +67,7 @@ type HistoryResult struct {
 }
 
 // errPreview rolls back a preview's transaction.
-var errPreview = errors.New("scheduling: preview")
+var errPreview = errors.New("schedule: preview")
 
 // Correct applies (or previews) a historical correction of class id: a class
 // that has ended, whose token and status the caller states. It never
@@ -195,7 +195,7 @@ func applyHistory(ctx context.Context, client *ent.Client, c *ent.ClassInstance,
 	case OpComplete:
 		upd := client.ClassInstance.UpdateOne(c).SetStatus(classinstance.StatusCompleted).SetHistoryCorrectedAt(now)
 		if _, err := upd.Save(ctx); err != nil {
-			return fmt.Errorf("scheduling: correct class: %w", err)
+			return fmt.Errorf("schedule: correct class: %w", err)
 		}
 		return recordChange(ctx, client, c, action, map[string]change{"status": {string(c.Status), "completed"}}, extra)
 	}
@@ -258,7 +258,7 @@ func rewrite(ctx context.Context, client *ent.Client, c *ent.ClassInstance, r Re
 			Message: "the rewrite changes nothing", Details: map[string]any{"parameter": "rewrite"}}
 	}
 	if _, err := upd.Save(ctx); err != nil {
-		return nil, fmt.Errorf("scheduling: rewrite class: %w", err)
+		return nil, fmt.Errorf("schedule: rewrite class: %w", err)
 	}
 	return changes, nil
 }

@@ -1,4 +1,4 @@
-package scheduling
+package schedule
 
 import (
 	"context"
@@ -11,12 +11,11 @@ import (
 	"github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/organization"
-	"github.com/venueplatform/venue/internal/schedule"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
-// Row is one class instance as staff see it.
-type Row struct {
+// StaffRow is one class instance as staff see it.
+type StaffRow struct {
 	Class      *ent.ClassInstance
 	CheckedIn  int
 	Available  int
@@ -28,9 +27,9 @@ type Row struct {
 func Historical(c *ent.ClassInstance, now time.Time) bool { return !c.EndTime.After(now) }
 
 // newRow derives a row of c; checkedIn comes from the bookings.
-func newRow(c *ent.ClassInstance, checkedIn int, now time.Time) Row {
-	r := schedule.NewRow(c, now)
-	return Row{Class: c, CheckedIn: checkedIn, Available: r.Available, Bookable: r.Bookable, Historical: Historical(c, now)}
+func newRow(c *ent.ClassInstance, checkedIn int, now time.Time) StaffRow {
+	r := NewRow(c, now)
+	return StaffRow{Class: c, CheckedIn: checkedIn, Available: r.Available, Bookable: r.Bookable, Historical: Historical(c, now)}
 }
 
 // withEdges loads what a row shows of a class.
@@ -39,12 +38,12 @@ func withEdges(q *ent.ClassInstanceQuery) *ent.ClassInstanceQuery {
 }
 
 // rowsOf builds the rows of classes, counting checked-in bookings in one query.
-func rowsOf(ctx context.Context, client *ent.Client, classes []*ent.ClassInstance, now time.Time) ([]Row, error) {
+func rowsOf(ctx context.Context, client *ent.Client, classes []*ent.ClassInstance, now time.Time) ([]StaffRow, error) {
 	counts, err := checkedIn(ctx, client, classes)
 	if err != nil {
 		return nil, err
 	}
-	rows := make([]Row, len(classes))
+	rows := make([]StaffRow, len(classes))
 	for i, c := range classes {
 		rows[i] = newRow(c, counts[c.ID], now)
 	}
@@ -71,7 +70,7 @@ func checkedIn(ctx context.Context, client *ent.Client, classes []*ent.ClassInst
 		Aggregate(ent.Count()).
 		Scan(ctx, &res)
 	if err != nil {
-		return nil, fmt.Errorf("scheduling: count check-ins: %w", err)
+		return nil, fmt.Errorf("schedule: count check-ins: %w", err)
 	}
 	for _, r := range res {
 		out[r.ClassInstanceID] = r.Count
@@ -80,14 +79,14 @@ func checkedIn(ctx context.Context, client *ent.Client, classes []*ent.ClassInst
 }
 
 // loadRow reads one class of the viewer's venue as a row.
-func loadRow(ctx context.Context, client *ent.Client, id uuid.UUID, now time.Time) (Row, error) {
+func loadRow(ctx context.Context, client *ent.Client, id uuid.UUID, now time.Time) (StaffRow, error) {
 	c, err := withEdges(client.ClassInstance.Query().Where(classinstance.ID(id))).Only(ctx)
 	if err != nil {
-		return Row{}, err
+		return StaffRow{}, err
 	}
 	rows, err := rowsOf(ctx, client, []*ent.ClassInstance{c}, now)
 	if err != nil {
-		return Row{}, err
+		return StaffRow{}, err
 	}
 	return rows[0], nil
 }
@@ -102,18 +101,18 @@ type Venue struct {
 func LoadVenue(ctx context.Context, client *ent.Client) (Venue, error) {
 	id, ok := viewer.VenueFromContext(ctx)
 	if !ok {
-		return Venue{}, fmt.Errorf("scheduling: no venue viewer")
+		return Venue{}, fmt.Errorf("schedule: no venue viewer")
 	}
 	org, err := client.Organization.Query().Where(organization.ID(id)).Only(ctx)
 	if err != nil {
-		return Venue{}, fmt.Errorf("scheduling: read venue: %w", err)
+		return Venue{}, fmt.Errorf("schedule: read venue: %w", err)
 	}
-	loc, err := schedule.Location(org.Timezone)
+	loc, err := Location(org.Timezone)
 	if err != nil {
-		return Venue{}, fmt.Errorf("scheduling: venue time zone %q: %w", org.Timezone, err)
+		return Venue{}, fmt.Errorf("schedule: venue time zone %q: %w", org.Timezone, err)
 	}
 	return Venue{Org: org, Loc: loc}, nil
 }
 
 // Today returns the venue-local date of now (midnight UTC of that date).
-func (v Venue) Today(now time.Time) time.Time { return schedule.Today(now, v.Loc) }
+func (v Venue) Today(now time.Time) time.Time { return Today(now, v.Loc) }
