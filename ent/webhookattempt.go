@@ -28,7 +28,7 @@ type WebhookAttempt struct {
 	OrganizationID uuid.UUID `json:"organization_id,omitempty"`
 	// DeliveryID holds the value of the "delivery_id" field.
 	DeliveryID uuid.UUID `json:"delivery_id,omitempty"`
-	// Number holds the value of the "number" field.
+	// 1, 2, 3 ... in the order the attempts were recorded, without gaps. A try cut short by a server crash before it was recorded is not counted (if it reached the receiver, the receiver sees the same `webhook-id` again on the next attempt).
 	Number int `json:"number,omitempty"`
 	// StartedAt holds the value of the "started_at" field.
 	StartedAt time.Time `json:"started_at,omitempty"`

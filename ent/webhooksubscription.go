@@ -36,7 +36,7 @@ type WebhookSubscription struct {
 	Secret string `json:"-"`
 	// PreviousSecret holds the value of the "previous_secret" field.
 	PreviousSecret *string `json:"-"`
-	// PreviousSecretExpiresAt holds the value of the "previous_secret_expires_at" field.
+	// While in the future the previous secret signs too.
 	PreviousSecretExpiresAt *time.Time `json:"previous_secret_expires_at,omitempty"`
 	// SecretRotatedAt holds the value of the "secret_rotated_at" field.
 	SecretRotatedAt *time.Time `json:"secret_rotated_at,omitempty"`
@@ -46,7 +46,7 @@ type WebhookSubscription struct {
 	DisabledReason *string `json:"disabled_reason,omitempty"`
 	// DisabledAt holds the value of the "disabled_at" field.
 	DisabledAt *time.Time `json:"disabled_at,omitempty"`
-	// CreatedBy holds the value of the "created_by" field.
+	// Who created it, e.g. user:<id>.
 	CreatedBy string `json:"created_by,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the WebhookSubscriptionQuery when eager-loading is set.

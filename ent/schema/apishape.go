@@ -1,5 +1,12 @@
 package schema
 
+import (
+	"encoding/json"
+
+	"entgo.io/contrib/entoas"
+	"github.com/ogen-go/ogen"
+)
+
 // APIShape publishes an entity's read shape as a component of
 // spec/ent.gen.json, which spec/api.yaml $refs where the REST API answers the
 // entity as it is stored (internal/gen/entc renders it, and a mapper from the
@@ -17,3 +24,13 @@ func (APIShape) Name() string { return "APIShape" }
 // internalColumns are the mixin columns that no entity shape on the wire
 // carries: the venue is the caller's, and the timestamps are bookkeeping.
 var internalColumns = []string{"created_at", "updated_at", "organization_id"}
+
+// stringEnum publishes a string column that holds one of a closed set of
+// values as an enum, where the column itself stays a plain string.
+func stringEnum(values ...string) entoas.Annotation {
+	vs := make([]json.RawMessage, len(values))
+	for i, v := range values {
+		vs[i], _ = json.Marshal(v)
+	}
+	return entoas.Schema(ogen.String().AsEnum(nil, vs...))
+}

@@ -1,10 +1,13 @@
 package schema
 
 import (
+	"entgo.io/contrib/entoas"
 	"entgo.io/ent"
+	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
+	"github.com/ogen-go/ogen"
 )
 
 // WebhookSubscription is an integrator's endpoint that receives a venue's events of the
@@ -16,6 +19,12 @@ type WebhookSubscription struct{ ent.Schema }
 // Mixin of the WebhookSubscription.
 func (WebhookSubscription) Mixin() []ent.Mixin { return []ent.Mixin{BaseMixin{}, VenueMixin{}} }
 
+// Annotations of the WebhookSubscription: the API answers a subscription as
+// stored, without its secrets (sensitive fields are never published).
+func (WebhookSubscription) Annotations() []schema.Annotation {
+	return []schema.Annotation{APIShape{Omit: []string{"organization_id"}}}
+}
+
 // Fields of the WebhookSubscription.
 func (WebhookSubscription) Fields() []ent.Field {
 	return []ent.Field{
@@ -24,12 +33,14 @@ func (WebhookSubscription) Fields() []ent.Field {
 		field.Strings("event_types"),
 		field.String("secret").NotEmpty().Sensitive(),
 		field.String("previous_secret").Optional().Nillable().Sensitive(),
-		field.Time("previous_secret_expires_at").Optional().Nillable(),
+		field.Time("previous_secret_expires_at").Optional().Nillable().
+			Comment("While in the future the previous secret signs too."),
 		field.Time("secret_rotated_at").Optional().Nillable(),
 		field.Bool("enabled").Default(true),
 		field.String("disabled_reason").Optional().Nillable().MaxLen(200),
 		field.Time("disabled_at").Optional().Nillable(),
-		field.String("created_by").Default("").MaxLen(200).Immutable(),
+		field.String("created_by").Default("").MaxLen(200).Immutable().
+			Comment("Who created it, e.g. user:<id>."),
 	}
 }
 
@@ -88,17 +99,28 @@ func (WebhookAttempt) Mixin() []ent.Mixin { return []ent.Mixin{BaseMixin{}, Venu
 // Fields of the WebhookAttempt.
 func (WebhookAttempt) Fields() []ent.Field {
 	return []ent.Field{
-		field.UUID("delivery_id", uuidType).Immutable(),
-		field.Int("number").Positive().Immutable(),
+		field.UUID("delivery_id", uuidType).Immutable().Annotations(entoas.Skip(true)),
+		field.Int("number").Positive().Immutable().
+			Comment("1, 2, 3 ... in the order the attempts were recorded, without gaps. A try cut " +
+				"short by a server crash before it was recorded is not counted (if it reached the " +
+				"receiver, the receiver sees the same `webhook-id` again on the next attempt)."),
 		field.Time("started_at").Immutable(),
-		field.Int64("duration_ms").Default(0).Immutable(),
+		field.Int64("duration_ms").Default(0).Immutable().
+			Annotations(entoas.Schema(ogen.Int())), // the API's integer: milliseconds fit
 		field.Int("status_code").Optional().Nillable().Immutable(),
-		field.String("outcome").MaxLen(20).Immutable(),
+		field.String("outcome").MaxLen(20).Immutable().
+			Annotations(stringEnum("delivered", "retrying", "failed", "disabled")),
 		field.String("error_class").Default("").MaxLen(50).Immutable(),
 		field.String("error").Default("").MaxLen(500).Immutable(),
 		field.String("response_snippet").Default("").MaxLen(1000).Immutable(),
 		field.String("correlation_id").Default("").MaxLen(100).Immutable(),
 	}
+}
+
+// Annotations of the WebhookAttempt: the API lists a delivery's attempts
+// under it, by number, so neither the delivery nor the row's id is published.
+func (WebhookAttempt) Annotations() []schema.Annotation {
+	return []schema.Annotation{APIShape{Omit: []string{"id", "created_at", "updated_at", "organization_id"}}}
 }
 
 // Edges of the WebhookAttempt.

@@ -9,6 +9,7 @@ import (
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/internal/apperr"
 	api "github.com/venueplatform/venue/internal/gen/api"
+	"github.com/venueplatform/venue/internal/gen/apient"
 	"github.com/venueplatform/venue/internal/pagination"
 	"github.com/venueplatform/venue/internal/webhooks/manage"
 )
@@ -37,7 +38,7 @@ func (h *Handler) ListWebhookSubscriptions(ctx context.Context) (*api.WebhookSub
 	out := &api.WebhookSubscriptionListResponse{Data: make([]api.WebhookSubscription, 0, len(subs)),
 		Meta: api.WebhookSubscriptionListMeta{Total: len(subs)}}
 	for _, s := range subs {
-		out.Data = append(out.Data, webhookSubscription(s))
+		out.Data = append(out.Data, apient.WebhookSubscription(s))
 	}
 	return out, nil
 }
@@ -50,7 +51,7 @@ func (h *Handler) CreateWebhookSubscription(ctx context.Context, req *api.Webhoo
 	if err != nil {
 		return nil, err
 	}
-	return &api.WebhookSecretResponse{Data: api.WebhookSecretIssued{Subscription: webhookSubscription(sub), Secret: secret}}, nil
+	return &api.WebhookSecretResponse{Data: api.WebhookSecretIssued{Subscription: apient.WebhookSubscription(sub), Secret: secret}}, nil
 }
 
 // GetWebhookSubscription implements getWebhookSubscription.
@@ -83,7 +84,7 @@ func (h *Handler) RotateWebhookSecret(ctx context.Context, req api.OptWebhookRot
 	if err != nil {
 		return nil, err
 	}
-	return &api.WebhookSecretResponse{Data: api.WebhookSecretIssued{Subscription: webhookSubscription(sub), Secret: secret}}, nil
+	return &api.WebhookSecretResponse{Data: api.WebhookSecretIssued{Subscription: apient.WebhookSubscription(sub), Secret: secret}}, nil
 }
 
 // DisableWebhookSubscription implements disableWebhookSubscription.
@@ -95,23 +96,7 @@ func webhookSubscriptionResponse(s *ent.WebhookSubscription, err error) (*api.We
 	if err != nil {
 		return nil, err
 	}
-	return &api.WebhookSubscriptionResponse{Data: webhookSubscription(s)}, nil
-}
-
-// webhookSubscription is the API view of a subscription: never its secrets.
-func webhookSubscription(s *ent.WebhookSubscription) api.WebhookSubscription {
-	types := s.EventTypes
-	if types == nil {
-		types = []string{}
-	}
-	return api.WebhookSubscription{
-		ID: s.ID, URL: s.URL, Description: s.Description, EventTypes: types, Enabled: s.Enabled,
-		DisabledReason:          webhookNilString(s.DisabledReason),
-		DisabledAt:              nilTime(s.DisabledAt),
-		SecretRotatedAt:         nilTime(s.SecretRotatedAt),
-		PreviousSecretExpiresAt: nilTime(s.PreviousSecretExpiresAt),
-		CreatedBy:               s.CreatedBy, CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC(),
-	}
+	return &api.WebhookSubscriptionResponse{Data: apient.WebhookSubscription(s)}, nil
 }
 
 func webhookNilString(p *string) api.NilString {

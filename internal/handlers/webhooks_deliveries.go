@@ -5,6 +5,7 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	api "github.com/venueplatform/venue/internal/gen/api"
+	"github.com/venueplatform/venue/internal/gen/apient"
 	"github.com/venueplatform/venue/internal/pagination"
 	"github.com/venueplatform/venue/internal/webhooks/manage"
 )
@@ -39,17 +40,8 @@ func (h *Handler) ListWebhookDeliveryAttempts(ctx context.Context, p api.ListWeb
 	if err != nil {
 		return nil, err
 	}
-	out := &api.WebhookAttemptListResponse{Data: make([]api.WebhookAttempt, 0, len(atts)),
-		Meta: api.WebhookSubscriptionListMeta{Total: len(atts)}}
-	for _, a := range atts {
-		out.Data = append(out.Data, api.WebhookAttempt{
-			Number: a.Number, StartedAt: a.StartedAt.UTC(), DurationMs: int(a.DurationMs),
-			StatusCode: webhookNilInt(a.StatusCode), Outcome: api.WebhookAttemptOutcome(a.Outcome),
-			ErrorClass: a.ErrorClass, Error: a.Error, ResponseSnippet: a.ResponseSnippet,
-			CorrelationID: a.CorrelationID,
-		})
-	}
-	return out, nil
+	return &api.WebhookAttemptListResponse{Data: apient.Map(atts, apient.WebhookAttempt),
+		Meta: api.WebhookSubscriptionListMeta{Total: len(atts)}}, nil
 }
 
 // ReplayWebhookDelivery implements replayWebhookDelivery.

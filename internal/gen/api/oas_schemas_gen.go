@@ -16689,10 +16689,9 @@ type WebhookAttempt struct {
 	DurationMs    int    `json:"duration_ms"`
 	Error         string `json:"error"`
 	ErrorClass    string `json:"error_class"`
-	// 1, 2, 3 ... in the order the attempts were recorded, without gaps. A
-	// try cut short by a server crash before it was recorded is not counted
-	// (if it reached the receiver, the receiver sees the same `webhook-id`
-	// again on the next attempt).
+	// 1, 2, 3 ... in the order the attempts were recorded, without gaps. A try cut short by a server
+	// crash before it was recorded is not counted (if it reached the receiver, the receiver sees the
+	// same `webhook-id` again on the next attempt).
 	Number          int                   `json:"number"`
 	Outcome         WebhookAttemptOutcome `json:"outcome"`
 	ResponseSnippet string                `json:"response_snippet"`

@@ -61,3 +61,58 @@ func Room(e *ent.Room) api.Room {
 	}
 	return out
 }
+
+// WebhookAttempt is the API's WebhookAttempt of e.
+func WebhookAttempt(e *ent.WebhookAttempt) api.WebhookAttempt {
+	out := api.WebhookAttempt{
+		Number:          e.Number,
+		StartedAt:       e.StartedAt.UTC(),
+		DurationMs:      int(e.DurationMs),
+		Outcome:         api.WebhookAttemptOutcome(e.Outcome),
+		ErrorClass:      e.ErrorClass,
+		Error:           e.Error,
+		ResponseSnippet: e.ResponseSnippet,
+		CorrelationID:   e.CorrelationID,
+	}
+	if e.StatusCode == nil {
+		out.StatusCode = api.NilInt{Null: true}
+	} else {
+		out.StatusCode = api.NewNilInt((*e.StatusCode))
+	}
+	return out
+}
+
+// WebhookSubscription is the API's WebhookSubscription of e.
+func WebhookSubscription(e *ent.WebhookSubscription) api.WebhookSubscription {
+	out := api.WebhookSubscription{
+		ID:          e.ID,
+		CreatedAt:   e.CreatedAt.UTC(),
+		UpdatedAt:   e.UpdatedAt.UTC(),
+		URL:         e.URL,
+		Description: e.Description,
+		EventTypes:  Map(e.EventTypes, func(s string) string { return s }),
+		Enabled:     e.Enabled,
+		CreatedBy:   e.CreatedBy,
+	}
+	if e.PreviousSecretExpiresAt == nil {
+		out.PreviousSecretExpiresAt = api.NilDateTime{Null: true}
+	} else {
+		out.PreviousSecretExpiresAt = api.NewNilDateTime((*e.PreviousSecretExpiresAt).UTC())
+	}
+	if e.SecretRotatedAt == nil {
+		out.SecretRotatedAt = api.NilDateTime{Null: true}
+	} else {
+		out.SecretRotatedAt = api.NewNilDateTime((*e.SecretRotatedAt).UTC())
+	}
+	if e.DisabledReason == nil {
+		out.DisabledReason = api.NilString{Null: true}
+	} else {
+		out.DisabledReason = api.NewNilString((*e.DisabledReason))
+	}
+	if e.DisabledAt == nil {
+		out.DisabledAt = api.NilDateTime{Null: true}
+	} else {
+		out.DisabledAt = api.NewNilDateTime((*e.DisabledAt).UTC())
+	}
+	return out
+}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"text/template"
 
+	"entgo.io/contrib/entoas"
 	"entgo.io/ent/entc/gen"
 )
 
@@ -104,36 +105,47 @@ func writeMappers(g *gen.Graph) error {
 	return os.WriteFile(mappersPath, src, 0o644)
 }
 
-// mapField is one field's assignment. Go names follow ent's, which agree with
+// mapField is one field's assignment, converted to the Go type ogen gives
+// the field's published schema. Go names follow ent's, which agree with
 // ogen's for snake_case names (a mismatch fails to compile, not silently).
 func mapField(n *gen.Type, f *gen.Field) (mapperField, error) {
 	mf := mapperField{GoName: f.StructField()}
+	s, err := entoas.OgenSchema(f)
+	if err != nil {
+		return mf, err
+	}
 	v := "e." + mf.GoName
 	if f.Nillable {
-		v = "*" + v
+		v = "(*" + v + ")"
 	}
-	typ := f.Type.String()
+	convert := func(goType, nilType string) {
+		mf.Expr, mf.NilType = v, nilType
+		if f.Type.String() != goType {
+			mf.Expr = goType + "(" + v + ")"
+		}
+	}
 	switch {
-	case f.IsEnum():
+	case len(s.Enum) > 0:
 		enum := n.Name + f.StructField()
 		mf.Expr, mf.NilType = fmt.Sprintf("api.%s(%s)", enum, v), "Nil"+enum
-	case f.IsTime():
-		mf.Expr, mf.NilType = "("+v+").UTC()", "NilDateTime"
-	case typ == "[]string":
+	case s.Type == "string" && s.Format == "date-time":
+		mf.Expr, mf.NilType = v+".UTC()", "NilDateTime"
+	case s.Type == "string" && s.Format == "uuid":
+		convert("uuid.UUID", "NilUUID")
+	case s.Type == "string" && s.Format == "":
+		convert("string", "NilString")
+	case s.Type == "integer" && s.Format == "int64":
+		convert("int64", "NilInt64")
+	case s.Type == "integer" && s.Format == "":
+		convert("int", "NilInt")
+	case s.Type == "number":
+		convert("float64", "NilFloat64")
+	case s.Type == "boolean":
+		convert("bool", "NilBool")
+	case s.Type == "array" && !f.Nillable && f.Type.String() == "[]string":
 		mf.Expr = "Map(" + v + ", func(s string) string { return s })"
 	default:
-		nilTypes := map[string]string{
-			"string": "NilString", "int": "NilInt", "int64": "NilInt64", "bool": "NilBool",
-			"uuid.UUID": "NilUUID", "float64": "NilFloat64",
-		}
-		nt, ok := nilTypes[typ]
-		if !ok {
-			return mf, fmt.Errorf("no API mapping for Go type %s", typ)
-		}
-		mf.Expr, mf.NilType = v, nt
-	}
-	if f.Nillable && mf.NilType == "" {
-		return mf, fmt.Errorf("no nullable API type for Go type %s", typ)
+		return mf, fmt.Errorf("no API mapping for schema type %q format %q (Go %s)", s.Type, s.Format, f.Type)
 	}
 	return mf, nil
 }
