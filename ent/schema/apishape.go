@@ -15,6 +15,10 @@ import (
 // component with entoas.Skip; Omit names the inherited (mixin) fields it
 // leaves out, since a mixin's annotations are shared by every entity.
 type APIShape struct {
+	// Component is the component's name where the API's differs from the
+	// entity's.
+	Component string `json:"component,omitempty"`
+	// Omit names inherited fields the component leaves out.
 	Omit []string `json:"omit,omitempty"`
 }
 

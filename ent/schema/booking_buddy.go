@@ -1,7 +1,9 @@
 package schema
 
 import (
+	"entgo.io/contrib/entoas"
 	"entgo.io/ent"
+	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
@@ -23,15 +25,21 @@ func (BuddyInvite) Fields() []ent.Field {
 	return []ent.Field{
 		field.UUID("class_instance_id", uuidType).Immutable(),
 		field.UUID("inviter_member_id", uuidType).Immutable(),
-		field.UUID("inviter_booking_id", uuidType).Immutable(),
+		field.UUID("inviter_booking_id", uuidType).Immutable().Annotations(entoas.Skip(true)),
 		field.UUID("invitee_member_id", uuidType).Immutable(),
 		field.Enum("status").Values("pending", "accepted", "declined", "cancelled", "expired").Default("pending"),
 		field.UUID("booking_id", uuidType).Optional().Nillable().
 			Comment("The invitee's booking, once accepted."),
 		field.String("message").Optional().MaxLen(500),
 		field.Time("expires_at").Comment("The class's start: an invitation cannot be accepted after it."),
-		field.Time("responded_at").Optional().Nillable(),
+		field.Time("responded_at").Optional().Nillable().Annotations(entoas.Skip(true)),
 	}
+}
+
+// Annotations of the BuddyInvite: the API answers an invitation as stored,
+// under the contract's name, without the inviter's booking and reply time.
+func (BuddyInvite) Annotations() []schema.Annotation {
+	return []schema.Annotation{APIShape{Component: "BookingBuddyInvite", Omit: []string{"updated_at", "organization_id"}}}
 }
 
 // Edges of the BuddyInvite: every referenced row must be the venue's

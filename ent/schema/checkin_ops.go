@@ -1,7 +1,9 @@
 package schema
 
 import (
+	"entgo.io/contrib/entoas"
 	"entgo.io/ent"
+	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
@@ -31,11 +33,18 @@ func (BookingReassignment) Fields() []ent.Field {
 		field.Bool("clip_taken").Default(false).Comment("A clip came from the new pass."),
 		field.String("failure_code").Optional().Nillable().MaxLen(100),
 		field.UUID("open_booking_id", uuidType).Optional().Nillable().
-			Comment("The booking's id while the attempt is pending, null after: its unique index keeps one pending attempt per booking."),
-		field.String("requested_by").Default("").MaxLen(200).Immutable(),
-		field.String("closed_by").Optional().Nillable().MaxLen(200),
+			Comment("The booking's id while the attempt is pending, null after: its unique index keeps one pending attempt per booking.").
+			Annotations(entoas.Skip(true)),
+		field.String("requested_by").Default("").MaxLen(200).Immutable().Annotations(entoas.Skip(true)),
+		field.String("closed_by").Optional().Nillable().MaxLen(200).Annotations(entoas.Skip(true)),
 		field.Time("closed_at").Optional().Nillable(),
 	}
+}
+
+// Annotations of the BookingReassignment: the API answers an attempt as
+// stored, under the contract's name, without who requested or closed it.
+func (BookingReassignment) Annotations() []schema.Annotation {
+	return []schema.Annotation{APIShape{Component: "CheckinAttempt", Omit: []string{"updated_at", "organization_id"}}}
 }
 
 // Edges of the BookingReassignment: the booking and both passes, checked to be the venue's

@@ -9,6 +9,7 @@ import (
 	"github.com/venueplatform/venue/internal/checkin"
 	"github.com/venueplatform/venue/internal/concurrency"
 	api "github.com/venueplatform/venue/internal/gen/api"
+	"github.com/venueplatform/venue/internal/gen/apient"
 	"github.com/venueplatform/venue/internal/httpx"
 	"github.com/venueplatform/venue/internal/notify"
 )
@@ -180,7 +181,7 @@ func (h *Handler) ReassignAdminBookingFunding(ctx context.Context, req *api.Chec
 	if err != nil {
 		return nil, err
 	}
-	return &api.CheckinReassignResponse{Data: api.CheckinReassign{Booking: checkinBooking(b), Attempt: checkinAttempt(a)}}, nil
+	return &api.CheckinReassignResponse{Data: api.CheckinReassign{Booking: checkinBooking(b), Attempt: apient.CheckinAttempt(a)}}, nil
 }
 
 // CloseAdminBookingFundingAttempt implements closeAdminBookingFundingAttempt.
@@ -192,5 +193,5 @@ func (h *Handler) CloseAdminBookingFundingAttempt(ctx context.Context, p api.Clo
 	if err != nil {
 		return nil, err
 	}
-	return &api.CheckinAttemptResponse{Data: checkinAttempt(a)}, nil
+	return &api.CheckinAttemptResponse{Data: apient.CheckinAttempt(a)}, nil
 }

@@ -118,25 +118,3 @@ func checkinSkipped(sk []notify.Skip) []api.CheckinSkipped {
 	}
 	return out
 }
-
-func checkinAttempt(a *ent.BookingReassignment) api.CheckinAttempt {
-	out := api.CheckinAttempt{ID: a.ID, BookingID: a.BookingID, NewPassID: a.NewPassID, Status: api.CheckinAttemptStatus(a.Status),
-		ClipReturned: a.ClipReturned, ClipTaken: a.ClipTaken, CreatedAt: a.CreatedAt.UTC()}
-	if a.OldPassID != nil {
-		out.OldPassID.SetTo(*a.OldPassID)
-	} else {
-		out.OldPassID.SetToNull()
-	}
-	if a.Resolution != nil {
-		out.Resolution.SetTo(api.CheckinAttemptResolution(*a.Resolution))
-	} else {
-		out.Resolution.SetToNull()
-	}
-	if a.FailureCode != nil {
-		out.FailureCode.SetTo(*a.FailureCode)
-	} else {
-		out.FailureCode.SetToNull()
-	}
-	setNilTime(&out.ClosedAt, a.ClosedAt)
-	return out
-}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/venueplatform/venue/internal/booking"
 	api "github.com/venueplatform/venue/internal/gen/api"
+	"github.com/venueplatform/venue/internal/gen/apient"
 	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/viewer"
 )
@@ -20,7 +21,7 @@ func (h *Handler) InviteBookingBuddy(ctx context.Context, req *api.BookingBuddyI
 	if err != nil {
 		return nil, err
 	}
-	return &api.BookingBuddyInviteResponse{Data: buddyView(inv)}, nil
+	return &api.BookingBuddyInviteResponse{Data: apient.BookingBuddyInvite(inv)}, nil
 }
 
 // AcceptBookingBuddy implements acceptBookingBuddy.
@@ -38,7 +39,7 @@ func (h *Handler) AcceptBookingBuddy(ctx context.Context, p api.AcceptBookingBud
 		return nil, err
 	}
 	return &api.BookingBuddyAcceptResponse{Data: api.BookingBuddyAcceptance{
-		Invite: buddyView(inv), Booking: bookingItem(res.Booking, res.Class, now),
+		Invite: apient.BookingBuddyInvite(inv), Booking: bookingItem(res.Booking, res.Class, now),
 	}}, nil
 }
 

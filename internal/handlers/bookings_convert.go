@@ -69,9 +69,3 @@ func watchView(w booking.Watch) api.BookingWatch {
 	return api.BookingWatch{OpensAt: w.OpensAt.UTC(), ClosesAt: w.ClosesAt.UTC(), RecoverUntil: w.RecoverUntil.UTC(),
 		State: api.BookingWatchState(w.State), Admitted: w.Admitted}
 }
-
-func buddyView(inv *ent.BuddyInvite) api.BookingBuddyInvite {
-	return api.BookingBuddyInvite{ID: inv.ID, ClassInstanceID: inv.ClassInstanceID, InviterMemberID: inv.InviterMemberID,
-		InviteeMemberID: inv.InviteeMemberID, Status: api.BookingBuddyInviteStatus(inv.Status),
-		BookingID: bkNilUUID(inv.BookingID), Message: inv.Message, ExpiresAt: inv.ExpiresAt.UTC(), CreatedAt: inv.CreatedAt.UTC()}
-}

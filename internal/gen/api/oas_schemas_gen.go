@@ -2746,9 +2746,11 @@ func (s *BookingBuddyAcceptance) SetInvite(val BookingBuddyInvite) {
 
 // Ref: #/components/schemas/BookingBuddyInvite
 type BookingBuddyInvite struct {
-	BookingID       NilUUID                  `json:"booking_id"`
-	ClassInstanceID uuid.UUID                `json:"class_instance_id"`
-	CreatedAt       time.Time                `json:"created_at"`
+	// The invitee's booking, once accepted.
+	BookingID       NilUUID   `json:"booking_id"`
+	ClassInstanceID uuid.UUID `json:"class_instance_id"`
+	CreatedAt       time.Time `json:"created_at"`
+	// The class's start: an invitation cannot be accepted after it.
 	ExpiresAt       time.Time                `json:"expires_at"`
 	ID              uuid.UUID                `json:"id"`
 	InviteeMemberID uuid.UUID                `json:"invitee_member_id"`
@@ -4457,17 +4459,20 @@ func (s *CalendarResponse) SetMeta(val CalendarMeta) {
 
 // Ref: #/components/schemas/CheckinAttempt
 type CheckinAttempt struct {
-	BookingID    uuid.UUID                   `json:"booking_id"`
-	ClipReturned bool                        `json:"clip_returned"`
-	ClipTaken    bool                        `json:"clip_taken"`
-	ClosedAt     NilDateTime                 `json:"closed_at"`
-	CreatedAt    time.Time                   `json:"created_at"`
-	FailureCode  NilString                   `json:"failure_code"`
-	ID           uuid.UUID                   `json:"id"`
-	NewPassID    uuid.UUID                   `json:"new_pass_id"`
-	OldPassID    NilUUID                     `json:"old_pass_id"`
-	Resolution   NilCheckinAttemptResolution `json:"resolution"`
-	Status       CheckinAttemptStatus        `json:"status"`
+	BookingID uuid.UUID `json:"booking_id"`
+	// A clip went back to the old pass.
+	ClipReturned bool `json:"clip_returned"`
+	// A clip came from the new pass.
+	ClipTaken   bool        `json:"clip_taken"`
+	ClosedAt    NilDateTime `json:"closed_at"`
+	CreatedAt   time.Time   `json:"created_at"`
+	FailureCode NilString   `json:"failure_code"`
+	ID          uuid.UUID   `json:"id"`
+	NewPassID   uuid.UUID   `json:"new_pass_id"`
+	OldPassID   NilUUID     `json:"old_pass_id"`
+	// What closing a pending attempt found the booking to show.
+	Resolution NilCheckinAttemptResolution `json:"resolution"`
+	Status     CheckinAttemptStatus        `json:"status"`
 }
 
 // GetBookingID returns the value of BookingID.

@@ -30,6 +30,60 @@ func Amenity(e *ent.Amenity) api.Amenity {
 	return out
 }
 
+// CheckinAttempt is the API's CheckinAttempt of e.
+func CheckinAttempt(e *ent.BookingReassignment) api.CheckinAttempt {
+	out := api.CheckinAttempt{
+		ID:           e.ID,
+		CreatedAt:    e.CreatedAt.UTC(),
+		BookingID:    e.BookingID,
+		NewPassID:    e.NewPassID,
+		Status:       api.CheckinAttemptStatus(e.Status),
+		ClipReturned: e.ClipReturned,
+		ClipTaken:    e.ClipTaken,
+	}
+	if e.OldPassID == nil {
+		out.OldPassID = api.NilUUID{Null: true}
+	} else {
+		out.OldPassID = api.NewNilUUID((*e.OldPassID))
+	}
+	if e.Resolution == nil {
+		out.Resolution = api.NilCheckinAttemptResolution{Null: true}
+	} else {
+		out.Resolution = api.NewNilCheckinAttemptResolution(api.CheckinAttemptResolution((*e.Resolution)))
+	}
+	if e.FailureCode == nil {
+		out.FailureCode = api.NilString{Null: true}
+	} else {
+		out.FailureCode = api.NewNilString((*e.FailureCode))
+	}
+	if e.ClosedAt == nil {
+		out.ClosedAt = api.NilDateTime{Null: true}
+	} else {
+		out.ClosedAt = api.NewNilDateTime((*e.ClosedAt).UTC())
+	}
+	return out
+}
+
+// BookingBuddyInvite is the API's BookingBuddyInvite of e.
+func BookingBuddyInvite(e *ent.BuddyInvite) api.BookingBuddyInvite {
+	out := api.BookingBuddyInvite{
+		ID:              e.ID,
+		CreatedAt:       e.CreatedAt.UTC(),
+		ClassInstanceID: e.ClassInstanceID,
+		InviterMemberID: e.InviterMemberID,
+		InviteeMemberID: e.InviteeMemberID,
+		Status:          api.BookingBuddyInviteStatus(e.Status),
+		Message:         e.Message,
+		ExpiresAt:       e.ExpiresAt.UTC(),
+	}
+	if e.BookingID == nil {
+		out.BookingID = api.NilUUID{Null: true}
+	} else {
+		out.BookingID = api.NewNilUUID((*e.BookingID))
+	}
+	return out
+}
+
 // OpeningHours is the API's OpeningHours of e.
 func OpeningHours(e *ent.OpeningHours) api.OpeningHours {
 	out := api.OpeningHours{

@@ -9,6 +9,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -90,18 +91,21 @@ func componentsOnly(g *gen.Graph, spec *ogen.Spec) error {
 	spec.Info.Description = "Generated from ent/schema by `go generate ./...`; do not edit."
 	schemas := map[string]*ogen.Schema{}
 	for _, n := range g.Nodes {
-		fields, ok, err := publishedFields(n)
+		c, err := published(n)
 		if err != nil {
 			return err
 		}
-		if !ok {
+		if c == nil {
 			continue
 		}
-		s, err := readShape(fields)
+		s, err := readShape(c.Fields)
 		if err != nil {
 			return fmt.Errorf("%s: %w", n.Name, err)
 		}
-		schemas[n.Name] = s
+		if _, dup := schemas[c.Name]; dup {
+			return fmt.Errorf("%s: component %q is published twice", n.Name, c.Name)
+		}
+		schemas[c.Name] = s
 	}
 	spec.Components.Schemas = schemas
 	return writeMappers(g)
@@ -110,46 +114,54 @@ func componentsOnly(g *gen.Graph, spec *ogen.Spec) error {
 // apiShape mirrors the schema-level annotation schema.APIShape (ent/schema
 // cannot be imported here: it needs the generated packages).
 type apiShape struct {
-	Omit []string `json:"omit"`
+	Component string   `json:"component"`
+	Omit      []string `json:"omit"`
 }
 
 const apiShapeName = "APIShape"
 
-// publishedFields returns the fields of n's component in order, and whether n
-// publishes one: its id and fields, without sensitive ones (entoas would
-// publish them), the ones marked entoas.Skip, and the inherited ones its
-// APIShape omits. Edges are never published (they would form cycles).
-func publishedFields(n *gen.Type) ([]*gen.Field, bool, error) {
+// component is what an entity publishes: the component's name (the
+// entity's, or its APIShape's) and its fields in order.
+type component struct {
+	Name   string
+	Fields []*gen.Field
+}
+
+// published returns n's component, or nil when n publishes none. Its fields
+// are n's id and fields without sensitive ones (entoas would publish them),
+// the ones marked entoas.Skip, and the inherited ones its APIShape omits.
+// Edges are never published (they would form cycles).
+func published(n *gen.Type) (*component, error) {
 	raw, ok := n.Annotations[apiShapeName]
 	if !ok || raw == nil {
-		return nil, false, nil
+		return nil, nil
 	}
 	buf, err := json.Marshal(raw)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	var shape apiShape
 	if err := json.Unmarshal(buf, &shape); err != nil {
-		return nil, false, fmt.Errorf("%s: %s: %w", n.Name, apiShapeName, err)
+		return nil, fmt.Errorf("%s: %s: %w", n.Name, apiShapeName, err)
 	}
 	all := append([]*gen.Field{n.ID}, n.Fields...)
 	for _, name := range shape.Omit {
 		if !slices.ContainsFunc(all, func(f *gen.Field) bool { return f.Name == name }) {
-			return nil, false, fmt.Errorf("%s: %s omits unknown field %q", n.Name, apiShapeName, name)
+			return nil, fmt.Errorf("%s: %s omits unknown field %q", n.Name, apiShapeName, name)
 		}
 	}
-	var out []*gen.Field
+	c := &component{Name: cmp.Or(shape.Component, n.Name)}
 	for _, f := range all {
 		ant, err := entoas.FieldAnnotation(f)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		if f.Sensitive() || ant.Skip || slices.Contains(shape.Omit, f.Name) {
 			continue
 		}
-		out = append(out, f)
+		c.Fields = append(c.Fields, f)
 	}
-	return out, true, nil
+	return c, nil
 }
 
 // readShape is the component of an entity as the API answers it (the

@@ -40,7 +40,7 @@ func Map[E, A any](es []E, f func(E) A) []A {
 }
 {{ range . }}
 // {{ .Name }} is the API's {{ .Name }} of e.
-func {{ .Name }}(e *ent.{{ .Name }}) api.{{ .Name }} {
+func {{ .Name }}(e *ent.{{ .Entity }}) api.{{ .Name }} {
 	out := api.{{ .Name }}{
 	{{- range .Plain }}
 		{{ .GoName }}: {{ .Expr }},
@@ -58,7 +58,7 @@ func {{ .Name }}(e *ent.{{ .Name }}) api.{{ .Name }} {
 {{ end }}`))
 
 type mapper struct {
-	Name            string
+	Name, Entity    string
 	Plain, Nillable []mapperField
 }
 
@@ -70,16 +70,16 @@ type mapperField struct {
 func writeMappers(g *gen.Graph) error {
 	var ms []mapper
 	for _, n := range g.Nodes {
-		fields, ok, err := publishedFields(n)
+		c, err := published(n)
 		if err != nil {
 			return err
 		}
-		if !ok {
+		if c == nil {
 			continue
 		}
-		m := mapper{Name: n.Name}
-		for _, f := range fields {
-			mf, err := mapField(n, f)
+		m := mapper{Name: c.Name, Entity: n.Name}
+		for _, f := range c.Fields {
+			mf, err := mapField(c.Name, f)
 			if err != nil {
 				return fmt.Errorf("%s.%s: %w", n.Name, f.Name, err)
 			}
@@ -108,7 +108,7 @@ func writeMappers(g *gen.Graph) error {
 // mapField is one field's assignment, converted to the Go type ogen gives
 // the field's published schema. Go names follow ent's, which agree with
 // ogen's for snake_case names (a mismatch fails to compile, not silently).
-func mapField(n *gen.Type, f *gen.Field) (mapperField, error) {
+func mapField(component string, f *gen.Field) (mapperField, error) {
 	mf := mapperField{GoName: f.StructField()}
 	s, err := entoas.OgenSchema(f)
 	if err != nil {
@@ -126,7 +126,7 @@ func mapField(n *gen.Type, f *gen.Field) (mapperField, error) {
 	}
 	switch {
 	case len(s.Enum) > 0:
-		enum := n.Name + f.StructField()
+		enum := component + f.StructField()
 		mf.Expr, mf.NilType = fmt.Sprintf("api.%s(%s)", enum, v), "Nil"+enum
 	case s.Type == "string" && s.Format == "date-time":
 		mf.Expr, mf.NilType = v+".UTC()", "NilDateTime"
