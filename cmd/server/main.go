@@ -5,14 +5,13 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
-	"strconv"
 	"syscall"
 
+	"github.com/venueplatform/venue/internal/config"
 	"github.com/venueplatform/venue/internal/server"
 )
 
@@ -32,36 +31,13 @@ func main() {
 	}
 }
 
-// parseConfig reads flags, falling back to the environment, then defaults.
+// parseConfig reads the configuration once (package config: flags, then the
+// environment, then defaults) and hands it to the server.
 func parseConfig(args []string) (server.Config, error) {
-	fs := flag.NewFlagSet("server", flag.ContinueOnError)
-	addr := fs.String("addr", env("ADDR", "127.0.0.1:8080"), "listen address (ADDR)")
-	dbURL := fs.String("database-url", os.Getenv("DATABASE_URL"), "PostgreSQL URL (DATABASE_URL); unset runs a managed local PostgreSQL")
-	dataDir := fs.String("data-dir", env("VENUE_DATA_DIR", "./.venue"), "data folder of the managed database (VENUE_DATA_DIR)")
-	migrate := fs.String("migrate", env("VENUE_MIGRATE", "true"), "apply pending migrations at start (VENUE_MIGRATE)")
-	demo := fs.String("demo", os.Getenv("VENUE_DEMO"), "create the demo venue when the database has no venue (VENUE_DEMO; default true with the managed database)")
-	if err := fs.Parse(args); err != nil {
+	c, err := config.Load(args, os.LookupEnv, os.Stderr)
+	if err != nil {
 		return server.Config{}, err
 	}
-	cfg := server.Config{Addr: *addr, DatabaseURL: *dbURL, DataDir: *dataDir, MCP: mcpHandler, EnsureDemo: ensureDemo}
-	m, err := strconv.ParseBool(*migrate)
-	if err != nil {
-		return cfg, fmt.Errorf("--migrate: %w", err)
-	}
-	cfg.Migrate = m
-	if *demo != "" {
-		d, err := strconv.ParseBool(*demo)
-		if err != nil {
-			return cfg, fmt.Errorf("--demo: %w", err)
-		}
-		cfg.Demo = &d
-	}
-	return cfg, nil
-}
-
-func env(key, def string) string {
-	if v, ok := os.LookupEnv(key); ok && v != "" {
-		return v
-	}
-	return def
+	return server.Config{Addr: c.Server.Addr, DatabaseURL: c.Server.DatabaseURL, DataDir: c.Server.DataDir,
+		Migrate: c.Server.Migrate, Demo: c.Server.Demo, MCP: mcpHandler, EnsureDemo: ensureDemo, Settings: &c}, nil
 }

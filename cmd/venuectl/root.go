@@ -2,6 +2,8 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/venueplatform/venue/internal/config"
 )
 
 // Annotations of commands that handle the database themselves.
@@ -12,11 +14,12 @@ const (
 )
 
 // newRootCmd builds the command tree. getenv supplies the environment
-// defaults of the global flags.
+// defaults of the global flags, which are the server's settings of the same
+// names (package config: one definition for both commands and the README).
 func newRootCmd(a *app, getenv func(string) string) *cobra.Command {
-	dataDir := getenv("VENUE_DATA_DIR")
-	if dataDir == "" {
-		dataDir = "./.venue"
+	lookup := func(k string) (string, bool) {
+		v := getenv(k)
+		return v, v != ""
 	}
 	root := &cobra.Command{
 		Use:   "venuectl",
@@ -37,8 +40,13 @@ func newRootCmd(a *app, getenv func(string) string) *cobra.Command {
 		},
 	}
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.databaseURL, "database-url", getenv("DATABASE_URL"), "PostgreSQL URL (env DATABASE_URL); unset: the managed local database")
-	pf.StringVar(&a.dataDir, "data-dir", dataDir, "data folder of the managed local database (env VENUE_DATA_DIR)")
+	// The settings venuectl shares with the server, and where it keeps them.
+	shared := map[string]*string{"DATABASE_URL": &a.databaseURL, "VENUE_DATA_DIR": &a.dataDir}
+	for _, s := range config.Settings {
+		if s.Shared {
+			pf.StringVar(shared[s.Env], s.Flag, config.Resolve(s, lookup), s.Usage())
+		}
+	}
 	pf.BoolVar(&a.jsonOut, "json", false, "print machine-readable JSON on standard output")
 
 	root.AddCommand(

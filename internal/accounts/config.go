@@ -5,10 +5,10 @@ import (
 	"encoding/base64"
 	"fmt"
 	"log/slog"
-	"os"
 	"strings"
 	"time"
 
+	"github.com/venueplatform/venue/internal/config"
 	"github.com/venueplatform/venue/internal/identity/codes"
 	"github.com/venueplatform/venue/internal/identity/token"
 	"github.com/venueplatform/venue/internal/identity/totp"
@@ -60,32 +60,38 @@ type Config struct {
 	Now func() time.Time
 }
 
-// ConfigFromEnv reads VENUE_JWT_SIGNING_KEY (base64 seed or PKCS #8 PEM),
-// VENUE_JWT_VERIFICATION_KEYS (comma-separated public keys),
-// VENUE_JWT_ISSUER, VENUE_JWT_AUDIENCE, VENUE_CODE_PEPPER (base64 of at
-// least 32 bytes), VENUE_MFA_KEY and VENUE_MFA_PREVIOUS_KEYS (base64 of 32
-// bytes; comma-separated), VENUE_DEVICE_VERIFICATION_URI and
-// VENUE_HANDOFF_DOMAINS (comma-separated hosts). Unset secrets are random per
-// process, except the MFA key, which is derived from the pepper; the server
-// sets them from the installation's stored secrets (package installsecrets)
-// before it reads them, so they are shared by its instances and restarts.
-func ConfigFromEnv(log *slog.Logger) (Config, error) {
+// ConfigFrom builds a Config from the sign-in settings (package config:
+// VENUE_JWT_SIGNING_KEY as a base64 seed or PKCS #8 PEM, VENUE_JWT_VERIFICATION_KEYS,
+// VENUE_JWT_ISSUER, VENUE_JWT_AUDIENCE, VENUE_CODE_PEPPER as the base64 of at
+// least 32 bytes, VENUE_MFA_KEY and VENUE_MFA_PREVIOUS_KEYS as base64 of 32
+// bytes, VENUE_DEVICE_VERIFICATION_URI, VENUE_HANDOFF_DOMAINS) and refuses a
+// malformed key. Unset secrets are random per process, except the MFA key,
+// which is derived from the pepper; the server fills them from the
+// installation's stored secrets first, so they are shared by its instances
+// and restarts.
+func ConfigFrom(t config.Tokens, log *slog.Logger) (Config, error) {
 	cfg := Config{
-		Issuer:   envOr("VENUE_JWT_ISSUER", DefaultIssuer),
-		Audience: envOr("VENUE_JWT_AUDIENCE", DefaultAudience),
+		Issuer:   t.Issuer,
+		Audience: t.Audience,
 		Log:      log,
 
-		DeviceVerificationURI: os.Getenv("VENUE_DEVICE_VERIFICATION_URI"),
-		HandoffDomains:        strings.Split(os.Getenv("VENUE_HANDOFF_DOMAINS"), ","),
+		DeviceVerificationURI: t.DeviceVerificationURI,
+		HandoffDomains:        t.HandoffDomains,
 	}
-	if s := os.Getenv("VENUE_JWT_SIGNING_KEY"); s != "" {
+	if cfg.Issuer == "" {
+		cfg.Issuer = DefaultIssuer
+	}
+	if cfg.Audience == "" {
+		cfg.Audience = DefaultAudience
+	}
+	if s := t.SigningKey; s != "" {
 		k, err := token.ParseSigningKey(s)
 		if err != nil {
 			return cfg, fmt.Errorf("VENUE_JWT_SIGNING_KEY: %w", err)
 		}
 		cfg.SigningKey = k
 	}
-	for _, s := range strings.Split(os.Getenv("VENUE_JWT_VERIFICATION_KEYS"), ",") {
+	for _, s := range t.VerificationKeys {
 		if strings.TrimSpace(s) == "" {
 			continue
 		}
@@ -95,21 +101,21 @@ func ConfigFromEnv(log *slog.Logger) (Config, error) {
 		}
 		cfg.VerificationKeys = append(cfg.VerificationKeys, k)
 	}
-	if s := os.Getenv("VENUE_CODE_PEPPER"); s != "" {
+	if s := t.Pepper; s != "" {
 		p, err := base64.StdEncoding.DecodeString(s)
 		if err != nil || len(p) < codes.MinPepperSize {
 			return cfg, fmt.Errorf("VENUE_CODE_PEPPER: want the base64 of at least %d bytes", codes.MinPepperSize)
 		}
 		cfg.Pepper = p
 	}
-	if s := os.Getenv("VENUE_MFA_KEY"); s != "" {
+	if s := t.MFAKey; s != "" {
 		k, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s))
 		if err != nil || len(k) != totp.KeySize {
 			return cfg, fmt.Errorf("VENUE_MFA_KEY: want the base64 of %d bytes", totp.KeySize)
 		}
 		cfg.MFAKey = k
 	}
-	for _, s := range strings.Split(os.Getenv("VENUE_MFA_PREVIOUS_KEYS"), ",") {
+	for _, s := range t.MFAPreviousKeys {
 		if strings.TrimSpace(s) == "" {
 			continue
 		}
@@ -120,13 +126,6 @@ func ConfigFromEnv(log *slog.Logger) (Config, error) {
 		cfg.MFAPreviousKeys = append(cfg.MFAPreviousKeys, k)
 	}
 	return cfg, nil
-}
-
-func envOr(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return def
 }
 
 func randomPepper() []byte {

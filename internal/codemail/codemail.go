@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/internal/accounts"
+	"github.com/venueplatform/venue/internal/config"
 	"github.com/venueplatform/venue/internal/notify"
 )
 
@@ -66,11 +67,11 @@ func NewFolder(dir string, log *slog.Logger) *Sink {
 	return &Sink{log: orDefault(log), dir: dir}
 }
 
-// MailDir is the folder of the file sink: VENUE_MAIL_DIR, else the folder
-// "mail" inside dataDir (DefaultDataDir when empty).
-func MailDir(dataDir string) string {
-	if v := os.Getenv("VENUE_MAIL_DIR"); v != "" {
-		return v
+// MailDir is the folder of the file sink: m.Dir (VENUE_MAIL_DIR), else the
+// folder "mail" inside dataDir (DefaultDataDir when empty).
+func MailDir(m config.Mail, dataDir string) string {
+	if m.Dir != "" {
+		return m.Dir
 	}
 	if dataDir == "" {
 		dataDir = DefaultDataDir
@@ -78,22 +79,18 @@ func MailDir(dataDir string) string {
 	return filepath.Join(dataDir, "mail")
 }
 
-// FromEnv returns the sink the environment asks for: SMTP when
-// VENUE_SMTP_HOST is set (notify.ConfigFromEnv), else the mail folder of
-// MailDir(dataDir).
-func FromEnv(dataDir string, log *slog.Logger) (*Sink, error) {
+// FromConfig returns the sink the settings ask for: SMTP when smtp names a
+// host (checked by package config), else the mail folder MailDir(m, dataDir).
+func FromConfig(smtp config.SMTP, m config.Mail, dataDir string, log *slog.Logger) *Sink {
 	log = orDefault(log)
-	cfg, err := notify.ConfigFromEnv()
-	if err != nil {
-		return nil, fmt.Errorf("codemail: %w", err)
-	}
+	cfg := notify.ConfigFor(smtp)
 	if cfg.SMTP.Host != "" {
 		log.Info("one-time codes are e-mailed over SMTP", "host", cfg.SMTP.Host, "port", cfg.SMTP.Port, "tls", cfg.SMTP.TLS)
-		return NewSMTP(cfg.SMTP, log), nil
+		return NewSMTP(cfg.SMTP, log)
 	}
-	dir := MailDir(dataDir)
+	dir := MailDir(m, dataDir)
 	log.Info("one-time codes are written to the mail folder (VENUE_SMTP_HOST unset)", "dir", dir)
-	return NewFolder(dir, log), nil
+	return NewFolder(dir, log)
 }
 
 // Dir is the mail folder the sink writes into, or "" when it e-mails.

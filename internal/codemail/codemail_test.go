@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/internal/accounts"
+	"github.com/venueplatform/venue/internal/config"
 	"github.com/venueplatform/venue/internal/logtest"
 	"github.com/venueplatform/venue/internal/notify"
 	"github.com/venueplatform/venue/internal/smtptest"
@@ -112,30 +113,19 @@ func TestMessagesPerPurpose(t *testing.T) {
 }
 
 func TestMailDir(t *testing.T) {
-	t.Setenv("VENUE_MAIL_DIR", "")
-	require.Equal(t, filepath.Join("/srv/venue", "mail"), MailDir("/srv/venue"))
-	require.Equal(t, filepath.Join(".venue", "mail"), MailDir(""))
-	t.Setenv("VENUE_MAIL_DIR", "/tmp/letters")
-	require.Equal(t, "/tmp/letters", MailDir("/srv/venue"))
+	require.Equal(t, filepath.Join("/srv/venue", "mail"), MailDir(config.Mail{}, "/srv/venue"))
+	require.Equal(t, filepath.Join(".venue", "mail"), MailDir(config.Mail{}, ""))
+	require.Equal(t, "/tmp/letters", MailDir(config.Mail{Dir: "/tmp/letters"}, "/srv/venue"))
 }
 
-func TestFromEnv(t *testing.T) {
-	t.Setenv("VENUE_MAIL_DIR", "")
-	t.Setenv("VENUE_SMTP_HOST", "")
-	s, err := FromEnv("/srv/venue", slog.New(slog.DiscardHandler))
-	require.NoError(t, err)
+func TestFromConfig(t *testing.T) {
+	s := FromConfig(config.SMTP{}, config.Mail{}, "/srv/venue", slog.New(slog.DiscardHandler))
 	require.Nil(t, s.mail)
 	require.Equal(t, filepath.Join("/srv/venue", "mail"), s.dir)
 
-	t.Setenv("VENUE_SMTP_HOST", "mail.example.com")
-	t.Setenv("VENUE_SMTP_FROM", "codes@example.com")
-	s, err = FromEnv("/srv/venue", slog.New(slog.DiscardHandler))
-	require.NoError(t, err)
+	s = FromConfig(config.SMTP{Host: "mail.example.com", Port: 587, From: "codes@example.com", TLS: "auto"},
+		config.Mail{}, "/srv/venue", slog.New(slog.DiscardHandler))
 	require.NotNil(t, s.mail)
-
-	t.Setenv("VENUE_SMTP_FROM", "not an address")
-	_, err = FromEnv("/srv/venue", slog.New(slog.DiscardHandler))
-	require.Error(t, err)
 }
 
 func TestSMTPDeliversCode(t *testing.T) {

@@ -23,7 +23,8 @@ func (h *Handler) CorrectAdminScheduleHistory(ctx context.Context, req *api.Admi
 	hp := schedule.HistoryParams{
 		Operation: string(req.Operation), Expected: tok, ExpectedStatus: string(req.ExpectedStatus),
 		Reason: req.HistoryReason, Token: req.HistoryConfirmationToken.Value, EffectiveAt: req.EffectiveAt,
-		Intent: string(req.Intent.Or(api.AdminScheduleHistoryRequestIntentApply)),
+		Intent:      string(req.Intent.Or(api.AdminScheduleHistoryRequestIntentApply)),
+		TokenSecret: h.tokenSecret(),
 	}
 	if rw, ok := req.Rewrite.Get(); ok {
 		if rw.StartTime.Set {

@@ -107,7 +107,7 @@ func newAuthEnvWith(t testing.TB, s *studio, change func(*accounts.Config)) *aut
 	}
 	acct, err := accounts.New(s.client, cfg)
 	require.NoError(t, err)
-	h, err := server.New(server.Deps{Pool: s.pool, Client: s.client, Accounts: acct,
+	h, err := server.New(server.Deps{Pool: s.pool, Client: s.client, Accounts: acct, Settings: settings(t),
 		Log:            slog.New(slog.NewJSONHandler(io.Discard, nil)),
 		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")}})
 	require.NoError(t, err)

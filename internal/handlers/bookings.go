@@ -2,8 +2,6 @@ package handlers
 
 import (
 	"context"
-	"os"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -18,16 +16,6 @@ import (
 	"github.com/venueplatform/venue/internal/schedule"
 	"github.com/venueplatform/venue/internal/viewer"
 )
-
-// bookingCursors signs the own-bookings list's cursors (VENUE_CURSOR_SECRET,
-// else a random secret per process).
-var bookingCursors = sync.OnceValues(func() (*pagination.Signer, error) {
-	secret, _, err := pagination.LoadSecret(os.Getenv)
-	if err != nil {
-		return nil, err
-	}
-	return pagination.NewSigner(secret), nil
-})
 
 // bookingActor resolves who a booking call acts as: a user as their
 // relationship with org (Self), or an API key for the member it names.
@@ -151,7 +139,7 @@ func (h *Handler) ListBookings(ctx context.Context, p api.ListBookingsParams) (*
 	if !ok {
 		return nil, apperr.Unauthorized("a user session is required")
 	}
-	signer, err := bookingCursors()
+	signer, err := h.cursorSigner()
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/internal/apikey"
+	"github.com/venueplatform/venue/internal/config"
 	"github.com/venueplatform/venue/internal/entdb"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/members"
@@ -75,9 +76,19 @@ func newStudio(t *testing.T, slug string) *studio {
 
 // handler builds a fresh server instance over the studio's database.
 func (s *studio) handler(t *testing.T) http.Handler {
-	h, err := server.New(server.Deps{Pool: s.pool, Client: s.client, Log: slog.New(slog.NewJSONHandler(io.Discard, nil))})
+	h, err := server.New(server.Deps{Pool: s.pool, Client: s.client, Log: slog.New(slog.NewJSONHandler(io.Discard, nil)),
+		Settings: settings(t)})
 	require.NoError(t, err)
 	return h
+}
+
+// settings is the configuration of the test process's environment: a test
+// sets a variable with t.Setenv before it builds its servers.
+func settings(t testing.TB) *config.Config {
+	t.Helper()
+	c, err := config.FromEnvironment()
+	require.NoError(t, err)
+	return &c
 }
 
 // newServer starts another server instance on the same database and returns its URL.

@@ -44,6 +44,7 @@ type Handler struct {
 	acct   *accounts.Service
 	me     *me.Service
 	inq    *inquiryDeps
+	set    Settings
 }
 
 var _ api.Handler = (*Handler)(nil)

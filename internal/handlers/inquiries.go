@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"os"
 
 	"github.com/google/uuid"
 
@@ -41,18 +40,13 @@ func newInquiryDeps(h *Handler) *inquiryDeps {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	n, err := inquiries.NotifierFromEnv(log)
+	n, err := inquiries.NotifierFor(h.set.Inquiries, log)
 	if err != nil {
 		log.Error("booking inquiries cannot reach venue staff", "error", err)
 		n = failingNotifier{err: err}
 	}
 	d := &inquiryDeps{svc: inquiries.New(h.client, n, log)}
-	secret, _, err := pagination.LoadSecret(os.Getenv)
-	if err != nil {
-		d.err = err
-		return d
-	}
-	d.cursors = pagination.NewSigner(secret)
+	d.cursors, d.err = h.cursorSigner()
 	return d
 }
 

@@ -9,10 +9,11 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"os"
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/venueplatform/venue/internal/config"
 )
 
 // Notice is what the venue's staff are told about a new inquiry. It holds
@@ -90,11 +91,11 @@ func (h HTTPNotifier) NotifyStaff(ctx context.Context, n Notice) error {
 // EnvNotifyURL names the setting of the staff notification relay.
 const EnvNotifyURL = "VENUE_INQUIRY_NOTIFY_URL"
 
-// NotifierFromEnv returns an HTTPNotifier for VENUE_INQUIRY_NOTIFY_URL (an
-// absolute http or https URL; no redirects are followed), or a LogNotifier
+// NotifierFor returns an HTTPNotifier for c.NotifyURL (VENUE_INQUIRY_NOTIFY_URL:
+// an absolute http or https URL; no redirects are followed), or a LogNotifier
 // when it is unset.
-func NotifierFromEnv(log *slog.Logger) (Notifier, error) {
-	raw := os.Getenv(EnvNotifyURL)
+func NotifierFor(c config.Inquiries, log *slog.Logger) (Notifier, error) {
+	raw := c.NotifyURL
 	if raw == "" {
 		return LogNotifier{Log: log}, nil
 	}

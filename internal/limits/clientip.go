@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+
+	"github.com/venueplatform/venue/internal/config"
 )
 
 // ClientIP finds the client address of a request behind trusted proxies.
@@ -25,25 +27,13 @@ func NewClientIP(header string, trusted []netip.Prefix) *ClientIP {
 }
 
 // ParsePrefixes parses a comma-separated list of CIDR prefixes or bare
-// addresses, e.g. the value of a VENUE_TRUSTED_PROXIES setting.
+// addresses (config.ParsePrefixes, which the VENUE_TRUSTED_PROXIES setting uses).
 func ParsePrefixes(list string) ([]netip.Prefix, error) {
-	var out []netip.Prefix
-	for _, f := range strings.Split(list, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		if p, err := netip.ParsePrefix(f); err == nil {
-			out = append(out, p.Masked())
-			continue
-		}
-		a, err := netip.ParseAddr(f)
-		if err != nil {
-			return nil, fmt.Errorf("limits: trusted proxy %q: not an address or CIDR prefix", f)
-		}
-		out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+	p, err := config.ParsePrefixes(list)
+	if err != nil {
+		return nil, fmt.Errorf("limits: %w", err)
 	}
-	return out, nil
+	return p, nil
 }
 
 // Addr returns the client address of r: the peer, or, when the peer is a

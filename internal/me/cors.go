@@ -2,26 +2,8 @@ package me
 
 import (
 	"net/http"
-	"os"
 	"slices"
-	"strings"
 )
-
-// EmbedOriginsEnv names the environment variable listing the origins
-// allowed to call the minimal sign-in check from a browser.
-const EmbedOriginsEnv = "VENUE_EMBED_ORIGINS"
-
-// EmbedOriginsFromEnv returns the origins of VENUE_EMBED_ORIGINS
-// (comma-separated, exact scheme://host[:port]).
-func EmbedOriginsFromEnv() []string {
-	var out []string
-	for _, o := range strings.Split(os.Getenv(EmbedOriginsEnv), ",") {
-		if o = strings.TrimRight(strings.TrimSpace(o), "/"); o != "" {
-			out = append(out, o)
-		}
-	}
-	return out
-}
 
 // CORS wraps next so that requests to path from an allowed origin get CORS
 // headers, and their preflight (OPTIONS) is answered; other origins get no

@@ -12,10 +12,11 @@ import (
 	"net/mail"
 	"net/smtp"
 	"net/textproto"
-	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/venueplatform/venue/internal/config"
 )
 
 // TLS modes of the SMTP adapter.
@@ -47,41 +48,15 @@ type SMTPConfig struct {
 	HelloName string
 }
 
-// ConfigFromEnv reads the channel configuration from the environment: VENUE_SMTP_HOST (empty:
-// e-mail goes to the log sink), VENUE_SMTP_PORT (default 587), VENUE_SMTP_FROM (required with
-// a host), VENUE_SMTP_USERNAME and VENUE_SMTP_PASSWORD (PLAIN auth when set), VENUE_SMTP_TLS
-// (auto, required, implicit or off; default auto).
-func ConfigFromEnv() (Config, error) {
-	c := SMTPConfig{
-		Host:     os.Getenv("VENUE_SMTP_HOST"),
-		From:     os.Getenv("VENUE_SMTP_FROM"),
-		Username: os.Getenv("VENUE_SMTP_USERNAME"),
-		Password: os.Getenv("VENUE_SMTP_PASSWORD"),
-		TLS:      os.Getenv("VENUE_SMTP_TLS"),
-		Port:     587,
+// ConfigFor returns the channel configuration of the SMTP settings (package
+// config, which has checked port, sender and TLS mode): e-mail over SMTP when
+// a host is set, else to the log sink.
+func ConfigFor(s config.SMTP) Config {
+	if s.Host == "" {
+		return Config{}
 	}
-	if c.Host == "" {
-		return Config{}, nil
-	}
-	if v := os.Getenv("VENUE_SMTP_PORT"); v != "" {
-		p, err := strconv.Atoi(v)
-		if err != nil || p <= 0 || p > 65535 {
-			return Config{}, fmt.Errorf("VENUE_SMTP_PORT: not a port: %q", v)
-		}
-		c.Port = p
-	}
-	if c.TLS == "" {
-		c.TLS = TLSAuto
-	}
-	switch c.TLS {
-	case TLSAuto, TLSRequired, TLSImplicit, TLSOff:
-	default:
-		return Config{}, fmt.Errorf("VENUE_SMTP_TLS: one of auto, required, implicit, off: %q", c.TLS)
-	}
-	if _, err := mail.ParseAddress(c.From); err != nil {
-		return Config{}, fmt.Errorf("VENUE_SMTP_FROM: not an address: %q", c.From)
-	}
-	return Config{SMTP: c}, nil
+	return Config{SMTP: SMTPConfig{Host: s.Host, Port: s.Port, From: s.From, Username: s.Username,
+		Password: s.Password, TLS: s.TLS}}
 }
 
 // SMTP sends e-mail through an SMTP server with net/smtp.

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -23,19 +22,26 @@ const confirmTTL = 10 * time.Minute
 // confirmPrefix versions the token format.
 const confirmPrefix = "hc1."
 
-// confirmSecret keys the tokens: VENUE_CURSOR_SECRET (the service's signing
-// secret for opaque client tokens, shared by its instances), or a random
-// per-process secret when unset (a token then only works on the instance
-// that issued it, until restart: the client previews again).
-var confirmSecret = sync.OnceValue(func() []byte {
-	s, _, err := pagination.LoadSecret(os.Getenv)
-	if err != nil {
-		s, _, _ = pagination.LoadSecret(func(string) string { return "" })
+// processSecret stands in for a caller that gives no TokenSecret: random per
+// process (a token then only works on the instance that issued it, until
+// restart: the client previews again).
+var processSecret = sync.OnceValue(func() []byte {
+	s, _, _ := pagination.LoadSecret(func(string) string { return "" })
+	return s
+})
+
+// confirmSecret keys the tokens: the service's signing secret for opaque
+// client tokens (HistoryParams.TokenSecret, shared by its instances), else
+// the process's, narrowed to this purpose.
+func confirmSecret(p HistoryParams) []byte {
+	s := p.TokenSecret
+	if len(s) == 0 {
+		s = processSecret()
 	}
 	mac := hmac.New(sha256.New, s)
 	mac.Write([]byte("scheduling/history-confirmation"))
 	return mac.Sum(nil)
-})
+}
 
 // confirmToken is the confirmation token of the REWRITE p of class c by the
 // caller of ctx, valid until exp: an HMAC over what the preview showed.
@@ -46,7 +52,7 @@ func confirmToken(ctx context.Context, c *ent.ClassInstance, p HistoryParams, ex
 }
 
 func confirmMAC(ctx context.Context, c *ent.ClassInstance, p HistoryParams, exp time.Time) []byte {
-	mac := hmac.New(sha256.New, confirmSecret())
+	mac := hmac.New(sha256.New, confirmSecret(p))
 	field := func(s string) {
 		var n [4]byte
 		binary.BigEndian.PutUint32(n[:], uint32(len(s)))

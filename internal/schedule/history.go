@@ -53,6 +53,10 @@ type HistoryParams struct {
 	EffectiveAt    time.Time
 	Intent         string
 	Rewrite        Rewrite
+	// TokenSecret keys confirmation tokens: the service's secret for opaque
+	// client tokens (VENUE_CURSOR_SECRET), given by the face; empty takes a
+	// random secret of this process.
+	TokenSecret []byte
 }
 
 // HistoryResult is a correction applied or previewed.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/venueplatform/venue/internal/config"
 	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/inquiries"
 	"github.com/venueplatform/venue/internal/limits"
@@ -26,8 +27,8 @@ func init() {
 // delivers inquiries stored but not yet delivered to their venue's staff (a
 // member who got 503 INQUIRY_RECONCILE_FAILED and never retried); it stops
 // with ctx.
-func runInquiryRedelivery(ctx context.Context, d Deps) {
-	n, err := inquiries.NotifierFromEnv(d.Log)
+func runInquiryRedelivery(ctx context.Context, c config.Inquiries, d Deps) {
+	n, err := inquiries.NotifierFor(c, d.Log)
 	if err != nil {
 		d.Log.Error("booking inquiry redelivery off", "error", err)
 		return

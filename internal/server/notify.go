@@ -6,18 +6,16 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/venueplatform/venue/internal/config"
 	"github.com/venueplatform/venue/internal/notify"
 )
 
-// withNotifyWorker adds the notification delivery worker (channel adapters from the
-// environment: SMTP when VENUE_SMTP_HOST is set, log sinks otherwise) to the River workers
+// withNotifyWorker adds the notification delivery worker (channel adapters of the SMTP
+// settings: SMTP when VENUE_SMTP_HOST is set, log sinks otherwise) to the River workers
 // next registers, so that every instance that works jobs also sends notifications.
-func withNotifyWorker(next func(d Deps, w *river.Workers) error) func(d Deps, w *river.Workers) error {
+func withNotifyWorker(smtp config.SMTP, next func(d Deps, w *river.Workers) error) func(d Deps, w *river.Workers) error {
 	return func(d Deps, w *river.Workers) error {
-		cfg, err := notify.ConfigFromEnv()
-		if err != nil {
-			return fmt.Errorf("notifications: %w", err)
-		}
+		cfg := notify.ConfigFor(smtp)
 		if cfg.SMTP.Host != "" {
 			d.Log.Info("notification e-mail over SMTP", "host", cfg.SMTP.Host, "port", cfg.SMTP.Port, "tls", cfg.SMTP.TLS)
 		} else {

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -16,13 +15,13 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/internal/codemail"
+	"github.com/venueplatform/venue/internal/config"
 	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/entdb"
 	"github.com/venueplatform/venue/internal/handlers"
 	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/installsecrets"
 	"github.com/venueplatform/venue/internal/jobs"
-	"github.com/venueplatform/venue/internal/limits"
 	"github.com/venueplatform/venue/internal/pglocal"
 )
 
@@ -49,6 +48,11 @@ type Config struct {
 	// RegisterWorkers adds further River workers (notifications, renewals) to the
 	// server's job client, next to webhook delivery; nil adds none.
 	RegisterWorkers func(d Deps, w *river.Workers) error
+	// Settings are the rest of the configuration (sign-in, e-mail, proxies,
+	// webhooks, ...), parsed at start (package config); nil takes
+	// config.Default. Its installation secrets left empty are filled from
+	// the database once it is reachable.
+	Settings *config.Config
 }
 
 // DemoVenue is what the demo bootstrap reports: the venue's slug, the key it
@@ -65,6 +69,10 @@ type DemoVenue struct {
 // requests in flight (up to ShutdownGrace) and releases the database. The
 // demo banner goes to out; logs go to log.
 func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err error) {
+	settings := config.Default()
+	if cfg.Settings != nil {
+		settings = *cfg.Settings
+	}
 	url := cfg.DatabaseURL
 	demoOn := cfg.DatabaseURL == ""
 	if cfg.Demo != nil {
@@ -103,21 +111,20 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 		log.Info("job queue migrations applied", "applied", riverApplied)
 	}
 	client := entdb.NewClient(pool)
-	// Secrets the environment leaves unset come from the database (generated
-	// on the first start), so every instance and restart shares them.
-	exported, err := installsecrets.Export(ctx, client, installsecrets.Defaults, os.Getenv, os.Setenv)
+	// Secrets the flags and environment leave unset come from the database
+	// (generated on the first start), so every instance and restart shares them.
+	filled, err := settings.FillSecrets(func(s config.Setting) (string, error) {
+		return installsecrets.Ensure(ctx, client, installsecrets.Spec{Env: s.Env, Bytes: s.InstallBytes})
+	})
 	if err != nil {
 		return err
 	}
-	if len(exported) > 0 {
-		log.Info("installation secrets taken from the database", "variables", exported)
+	if len(filled) > 0 {
+		log.Info("installation secrets taken from the database", "variables", filled)
 	}
 	// One-time codes (sign-in, password reset): e-mail sends run in the background,
 	// so they get the shutdown grace to finish once requests have drained.
-	codes, err := codemail.FromEnv(cfg.DataDir, log)
-	if err != nil {
-		return err
-	}
+	codes := codemail.FromConfig(settings.SMTP, settings.Mail, cfg.DataDir, log)
 	defer func() {
 		waitCtx, cancel := context.WithTimeout(context.Background(), ShutdownGrace)
 		defer cancel()
@@ -125,12 +132,10 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 			log.Warn("code e-mails unsent at shutdown", "error", werr)
 		}
 	}()
-	deps := Deps{Pool: pool, Client: client, Log: log, Codes: codes, DataDir: cfg.DataDir}
-	if err := proxyConfig(&deps); err != nil {
-		return err
-	}
-	cfg.RegisterWorkers = withNotifyWorker(cfg.RegisterWorkers) // notification delivery (notify.go)
-	stopJobs, err := startJobs(ctx, cfg, deps)
+	deps := Deps{Pool: pool, Client: client, Log: log, Codes: codes, DataDir: cfg.DataDir, Settings: &settings}
+	proxyConfig(&deps, settings.Proxy)
+	cfg.RegisterWorkers = withNotifyWorker(settings.SMTP, cfg.RegisterWorkers) // notification delivery (notify.go)
+	stopJobs, err := startJobs(ctx, cfg, settings, deps)
 	if err != nil {
 		return err
 	}
@@ -138,7 +143,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 	// before the database goes.
 	defer stopJobs()
 	runNotifyRelay(ctx, deps)
-	runInquiryRedelivery(ctx, deps) // undelivered booking inquiries (inquiries.go)
+	runInquiryRedelivery(ctx, settings.Inquiries, deps) // undelivered booking inquiries (inquiries.go)
 	// Expired idempotency keys are swept hourly by every instance (cheap and idempotent).
 	go idempotency.NewStore(pool, 0, 0).SweepEvery(ctx, time.Hour, log)
 	if cfg.MCP != nil {
@@ -190,30 +195,21 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 	return nil
 }
 
-// proxyConfig reads the trusted-proxy settings from the environment:
-// VENUE_TRUSTED_PROXIES (CIDRs, default loopback), VENUE_CLIENT_IP_HEADER
-// (default X-Forwarded-For), VENUE_GEO_COUNTRY_HEADER and VENUE_GEO_CITY_HEADER.
-func proxyConfig(d *Deps) error {
+// proxyConfig applies the trusted-proxy settings: VENUE_TRUSTED_PROXIES
+// (CIDRs, default loopback), VENUE_CLIENT_IP_HEADER (default
+// X-Forwarded-For), VENUE_GEO_COUNTRY_HEADER and VENUE_GEO_CITY_HEADER.
+func proxyConfig(d *Deps, p config.Proxy) {
 	geo := handlers.DefaultGeoConfig()
-	if v := os.Getenv("VENUE_TRUSTED_PROXIES"); v != "" {
-		trusted, err := limits.ParsePrefixes(v)
-		if err != nil {
-			return fmt.Errorf("VENUE_TRUSTED_PROXIES: %w", err)
-		}
-		d.TrustedProxies = trusted
-		geo.TrustedProxies = trusted
-	} else {
-		d.TrustedProxies = geo.TrustedProxies
+	d.TrustedProxies = p.TrustedProxies
+	geo.TrustedProxies = p.TrustedProxies
+	d.ClientIPHeader = p.ClientIPHeader
+	if p.GeoCountryHeader != "" {
+		geo.CountryHeader = p.GeoCountryHeader
 	}
-	d.ClientIPHeader = os.Getenv("VENUE_CLIENT_IP_HEADER")
-	if v := os.Getenv("VENUE_GEO_COUNTRY_HEADER"); v != "" {
-		geo.CountryHeader = v
-	}
-	if v := os.Getenv("VENUE_GEO_CITY_HEADER"); v != "" {
-		geo.CityHeader = v
+	if p.GeoCityHeader != "" {
+		geo.CityHeader = p.GeoCityHeader
 	}
 	d.Geo = &geo
-	return nil
 }
 
 func printBanner(out io.Writer, base string, res *DemoVenue, mailDir string) {

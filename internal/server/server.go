@@ -20,6 +20,7 @@ import (
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/auth"
 	"github.com/venueplatform/venue/internal/codemail"
+	"github.com/venueplatform/venue/internal/config"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/gen/openapi"
 	"github.com/venueplatform/venue/internal/handlers"
@@ -28,6 +29,7 @@ import (
 	"github.com/venueplatform/venue/internal/limits"
 	"github.com/venueplatform/venue/internal/me"
 	"github.com/venueplatform/venue/internal/venuectx"
+	"github.com/venueplatform/venue/internal/webhooks"
 )
 
 // Deps are what the service runs on.
@@ -44,17 +46,21 @@ type Deps struct {
 	// name the client address used by per-IP limits and idempotency.
 	TrustedProxies []netip.Prefix
 	ClientIPHeader string
-	// Accounts runs sign-in and sessions; nil builds one from the
-	// environment (accounts.ConfigFromEnv).
+	// Settings is the configuration the parts built here take their
+	// settings from (sign-in, code e-mail, cursors, inquiries, webhooks,
+	// embed origins); nil takes config.Default.
+	Settings *config.Config
+	// Accounts runs sign-in and sessions; nil builds one from
+	// Settings.Tokens (accounts.ConfigFrom).
 	Accounts *accounts.Service
 	// Codes delivers the one-time codes of an Accounts built here; nil
-	// builds one from the environment (codemail.FromEnv over DataDir).
+	// builds one from Settings.SMTP and Settings.Mail over DataDir.
 	Codes accounts.CodeSink
 	// DataDir is the server's data folder: without an SMTP server, codes are
 	// written into its "mail" folder (codemail.MailDir).
 	DataDir string
 	// EmbedOrigins may call GET /api/v1/me/minimal from a browser (CORS);
-	// nil reads VENUE_EMBED_ORIGINS.
+	// nil takes Settings.Embed.Origins (VENUE_EMBED_ORIGINS).
 	EmbedOrigins []string
 }
 
@@ -71,6 +77,18 @@ var findRoute = (*api.Server).FindPath
 
 // New returns the service's root handler.
 func New(d Deps) (http.Handler, error) {
+	cfg := config.Default()
+	if d.Settings != nil {
+		cfg = *d.Settings
+	}
+	hooks, err := webhooks.FromConfig(cfg.Webhooks)
+	if err != nil {
+		return nil, err
+	}
+	box, err := sealingBox(cfg.Webhooks)
+	if err != nil {
+		return nil, err
+	}
 	authn := auth.New(d.Client)
 	var rest *api.Server
 	// The route is found once per request (httpx.FindOperation, outermost in
@@ -93,20 +111,20 @@ func New(d Deps) (http.Handler, error) {
 		idempotency.Options{ClientIP: clientIP.String, Log: d.Log})
 	acct := d.Accounts
 	if acct == nil {
-		cfg, err := accounts.ConfigFromEnv(d.Log)
+		acfg, err := accounts.ConfigFrom(cfg.Tokens, d.Log)
 		if err != nil {
 			return nil, err
 		}
-		if cfg.Sink == nil {
-			if cfg.Sink, err = codeSink(d); err != nil {
-				return nil, err
-			}
+		if acfg.Sink == nil {
+			acfg.Sink = codeSink(d, cfg)
 		}
-		if acct, err = accounts.New(d.Client, cfg); err != nil {
+		if acct, err = accounts.New(d.Client, acfg); err != nil {
 			return nil, err
 		}
 	}
-	rest, err = handlers.NewServer(handlers.New(d.Client, authn, d.Log).WithAccounts(acct),
+	h := handlers.New(d.Client, authn, d.Log).WithAccounts(acct).WithConfig(handlers.Settings{
+		Cursors: cfg.Cursors, Inquiries: cfg.Inquiries, WebhookSender: hooks.Sender, SecretBox: box})
+	rest, err = handlers.NewServer(h,
 		api.WithMiddleware(auth.CredentialGuard(), authn.KeyGuard(), lim.Hook(), idem.Hook()))
 	if err != nil {
 		return nil, err
@@ -137,7 +155,7 @@ func New(d Deps) (http.Handler, error) {
 	}
 	embed := d.EmbedOrigins
 	if embed == nil {
-		embed = me.EmbedOriginsFromEnv()
+		embed = cfg.Embed.Origins
 	}
 	mux.Handle("/api/v1/", responseFloor("/api/v1/auth/account-state", accounts.StateFloor, me.CORS("/api/v1/me/minimal", embed,
 		httpx.FindOperation(find, httpx.APIVersion(venuectx.SlugAsID(d.Client)(auth.JWTOnlyGate(route,
@@ -148,13 +166,13 @@ func New(d Deps) (http.Handler, error) {
 	return httpx.Middleware(d.Log, mux), nil
 }
 
-// codeSink is d.Codes, or the sink the environment asks for: e-mail over
+// codeSink is d.Codes, or the sink the configuration asks for: e-mail over
 // SMTP, else files in the mail folder of d.DataDir.
-func codeSink(d Deps) (accounts.CodeSink, error) {
+func codeSink(d Deps, cfg config.Config) accounts.CodeSink {
 	if d.Codes != nil {
-		return d.Codes, nil
+		return d.Codes
 	}
-	return codemail.FromEnv(d.DataDir, d.Log)
+	return codemail.FromConfig(cfg.SMTP, cfg.Mail, d.DataDir, d.Log)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -2,11 +2,13 @@ package server
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"time"
 
 	"github.com/riverqueue/river"
 
+	"github.com/venueplatform/venue/internal/config"
 	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/jobs"
 	"github.com/venueplatform/venue/internal/webhooks"
@@ -30,15 +32,38 @@ func init() {
 	idempotencyPolicies["pingWebhookSubscription"] = idempotency.Optional(idempotency.Max200)
 }
 
+// sealingBox is the keyring of webhook signing secrets: the current key
+// (VENUE_WEBHOOK_SECRET_KEY) seals, it and the previous ones open.
+func sealingBox(w config.Webhooks) (*secretbox.Box, error) {
+	var current []byte
+	if w.SecretKey != "" {
+		k, err := base64.StdEncoding.DecodeString(w.SecretKey)
+		if err != nil {
+			return nil, fmt.Errorf("%s: not base64", "VENUE_WEBHOOK_SECRET_KEY")
+		}
+		current = k
+	}
+	var previous [][]byte
+	for _, v := range w.PreviousKeys {
+		k, err := base64.StdEncoding.DecodeString(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: not base64", "VENUE_WEBHOOK_SECRET_PREVIOUS_KEYS")
+		}
+		previous = append(previous, k)
+	}
+	return secretbox.New(current, previous...)
+}
+
 // startJobs starts the River client that works webhook deliveries (and the workers of
 // cfg.RegisterWorkers) on this instance, and returns the function that stops it: jobs in
 // flight get JobsStopGrace to finish, then are cancelled and retried later.
-func startJobs(ctx context.Context, cfg Config, d Deps) (stop func(), err error) {
-	wcfg, err := webhooks.FromEnv()
+func startJobs(ctx context.Context, cfg Config, settings config.Config, d Deps) (stop func(), err error) {
+	wcfg, err := webhooks.FromConfig(settings.Webhooks)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := secretbox.FromEnv(); err != nil {
+	box, err := sealingBox(settings.Webhooks)
+	if err != nil {
 		return nil, err
 	}
 	rescue := wcfg.RescueAfter
@@ -47,7 +72,7 @@ func startJobs(ctx context.Context, cfg Config, d Deps) (stop func(), err error)
 	}
 	jcfg := jobs.Config{
 		Webhooks: dispatch.Config{
-			Store:    store.New(d.Client),
+			Store:    store.New(d.Client).WithBox(box),
 			Sender:   deliver.New(wcfg.Sender),
 			Schedule: wcfg.Schedule,
 			// One attempt takes at most the sender's timeout (10 s by default); the job

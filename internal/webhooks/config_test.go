@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/venueplatform/venue/internal/config"
 	"github.com/venueplatform/venue/internal/webhooks"
 	"github.com/venueplatform/venue/internal/webhooks/retry"
 )
@@ -27,12 +28,8 @@ func TestParseDelays(t *testing.T) {
 	require.Error(t, err, "more attempts than jobs are inserted with")
 }
 
-func TestFromEnv(t *testing.T) {
-	t.Setenv(webhooks.EnvAllowPrivate, "true")
-	t.Setenv(webhooks.EnvWorkers, "3")
-	t.Setenv(webhooks.EnvRetryDelays, "1s,2s")
-	t.Setenv(webhooks.EnvRescueAfter, "20s")
-	c, err := webhooks.FromEnv()
+func TestFromConfig(t *testing.T) {
+	c, err := webhooks.FromConfig(config.Webhooks{AllowPrivate: true, Workers: 3, RetryDelays: "1s,2s", RescueAfter: 20 * time.Second})
 	require.NoError(t, err)
 	require.True(t, c.Sender.AllowPrivate)
 	require.False(t, c.Sender.AllowHTTP)
@@ -40,11 +37,10 @@ func TestFromEnv(t *testing.T) {
 	require.Equal(t, 3, c.Schedule.MaxAttempts())
 	require.Equal(t, 20*time.Second, c.RescueAfter)
 
-	t.Setenv(webhooks.EnvRescueAfter, "1s")
-	_, err = webhooks.FromEnv()
-	require.Error(t, err)
-	t.Setenv(webhooks.EnvRescueAfter, "")
-	t.Setenv(webhooks.EnvAllowHTTP, "maybe")
-	_, err = webhooks.FromEnv()
-	require.Error(t, err)
+	c, err = webhooks.FromConfig(config.Webhooks{})
+	require.NoError(t, err)
+	require.Equal(t, retry.Default, c.Schedule)
+
+	_, err = webhooks.FromConfig(config.Webhooks{RetryDelays: "soon"})
+	require.ErrorContains(t, err, "VENUE_WEBHOOK_RETRY_DELAYS")
 }

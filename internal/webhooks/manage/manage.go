@@ -16,7 +16,6 @@ import (
 	"github.com/venueplatform/venue/internal/audit"
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/viewer"
-	"github.com/venueplatform/venue/internal/webhooks"
 	"github.com/venueplatform/venue/internal/webhooks/deliver"
 	"github.com/venueplatform/venue/internal/webhooks/secretbox"
 	"github.com/venueplatform/venue/internal/webhooks/signature"
@@ -52,12 +51,15 @@ type Service struct {
 	client *ent.Client
 	now    func() time.Time
 	// options are the sender's options URLs are checked against.
-	options func() deliver.Options
+	options deliver.Options
+	// box seals the signing secrets it stores (nil: stored as they are).
+	box *secretbox.Box
 }
 
-// New returns a Service whose URL checks follow the environment (webhooks.SenderOptions).
-func New(client *ent.Client) *Service {
-	return &Service{client: client, now: time.Now, options: webhooks.SenderOptions}
+// New returns a Service that checks subscription URLs with the sender's
+// options (webhooks.FromConfig) and seals secrets with box (nil: no sealing).
+func New(client *ent.Client, options deliver.Options, box *secretbox.Box) *Service {
+	return &Service{client: client, now: time.Now, options: options, box: box}
 }
 
 // authorize lets through a staff session of the venue holding PermissionManage.
@@ -75,7 +77,7 @@ func authorize(ctx context.Context) (viewer.User, error) {
 
 // checkURL validates a subscription URL with the sender's options.
 func (s *Service) checkURL(raw string) error {
-	if _, err := deliver.CheckURL(raw, s.options()); err != nil {
+	if _, err := deliver.CheckURL(raw, s.options); err != nil {
 		reason := "invalid_url"
 		if errors.Is(err, deliver.ErrBlockedAddress) {
 			reason = "blocked_address"
@@ -129,7 +131,7 @@ func (s *Service) Create(ctx context.Context, p CreateParams) (*ent.WebhookSubsc
 		return nil, "", err
 	}
 	id := uuid.New()
-	stored, err := secretbox.Default().Seal(secret, id.String())
+	stored, err := s.box.Seal(secret, id.String())
 	if err != nil {
 		return nil, "", err
 	}
@@ -278,7 +280,7 @@ func (s *Service) Rotate(ctx context.Context, id uuid.UUID, overlap time.Duratio
 		if err != nil {
 			return err
 		}
-		stored, err := secretbox.Default().Seal(secret, cur.ID.String())
+		stored, err := s.box.Seal(secret, cur.ID.String())
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,6 @@
 // Package secretbox keeps webhook signing secrets encrypted at rest. Signing needs the secret
 // itself (HMAC), so it cannot be hashed; with a key configured (VENUE_WEBHOOK_SECRET_KEY,
-// base64 of 32 bytes) each secret is stored as
+// base64 of 32 bytes, given to New by the server at start) each secret is stored as
 // "wsk1:<key id>:<base64url(nonce || AES-256-GCM ciphertext and tag)>", bound to its
 // subscription's id as additional data, so a value copied to another row does not open.
 // Previous keys (VENUE_WEBHOOK_SECRET_PREVIOUS_KEYS) still open what they sealed, so the key
@@ -17,15 +17,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
-	"sync"
-)
-
-// Environment variables of the sealing keys.
-const (
-	EnvKey          = "VENUE_WEBHOOK_SECRET_KEY"
-	EnvPreviousKeys = "VENUE_WEBHOOK_SECRET_PREVIOUS_KEYS"
 )
 
 // KeySize is the size of a key: AES-256.
@@ -114,37 +106,3 @@ func (b *Box) Open(stored, binding string) (string, error) {
 	}
 	return string(plain), nil
 }
-
-// FromEnv returns the Box of the environment's keys.
-func FromEnv() (*Box, error) {
-	var current []byte
-	if v := strings.TrimSpace(os.Getenv(EnvKey)); v != "" {
-		k, err := base64.StdEncoding.DecodeString(v)
-		if err != nil {
-			return nil, fmt.Errorf("%s: not base64", EnvKey)
-		}
-		current = k
-	}
-	var previous [][]byte
-	for _, v := range strings.Split(os.Getenv(EnvPreviousKeys), ",") {
-		if v = strings.TrimSpace(v); v == "" {
-			continue
-		}
-		k, err := base64.StdEncoding.DecodeString(v)
-		if err != nil {
-			return nil, fmt.Errorf("%s: not base64", EnvPreviousKeys)
-		}
-		previous = append(previous, k)
-	}
-	return New(current, previous...)
-}
-
-// Default is the Box of the environment, read once; a malformed configuration is reported
-// by FromEnv at start.
-var Default = sync.OnceValue(func() *Box {
-	b, err := FromEnv()
-	if err != nil {
-		return nil
-	}
-	return b
-})

@@ -27,10 +27,10 @@ type Store struct {
 
 var _ dispatch.Store = (*Store)(nil)
 
-// New returns a Store over client opening secrets with the environment's keys
-// (secretbox.Default).
+// New returns a Store over client that opens only unsealed secrets; WithBox
+// gives it the configured keys.
 func New(client *ent.Client) *Store {
-	return &Store{client: client, box: secretbox.Default(), now: time.Now}
+	return &Store{client: client, now: time.Now}
 }
 
 // WithBox returns s opening secrets with box.
