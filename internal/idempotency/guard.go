@@ -58,7 +58,8 @@ type Guard struct {
 }
 
 // New returns a Guard claiming keys in store for the operations of policies;
-// route names a request's operation (from the generated server's FindPath).
+// route names a request's operation; the server passes httpx.Operation, which
+// reads what its entry found once, so the router is not asked again.
 func New(store *Store, route func(r *http.Request) (operationID string, ok bool), policies Registry, opts Options) *Guard {
 	if opts.ClientIP == nil {
 		opts.ClientIP = peer

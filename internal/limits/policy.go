@@ -44,8 +44,9 @@ type Rule struct {
 
 // Config configures Limits.
 type Config struct {
-	// Operation names the operation of a request (the generated server's
-	// FindPath); nil or not found means no per-operation rule applies.
+	// Operation names the operation of a request; the server passes
+	// httpx.Operation, which reads what its entry found once, so the router
+	// is not asked again. Nil or not found means no per-operation rule applies.
 	Operation func(r *http.Request) (operationID string, ok bool)
 	// PerKey is the default per-principal policy (zero: APIKeyDefault).
 	PerKey Policy
