@@ -96,7 +96,7 @@ func book(ctx context.Context, c *ent.Client, a Actor, r Request, now time.Time)
 		return nil, err
 	}
 	dup, err := c.Booking.Query().Where(entbooking.ClassInstanceID(cl.ID), entbooking.MemberID(a.Member.ID),
-		entbooking.StatusIn(liveStatuses...)).First(ctx)
+		entbooking.StatusIn(Live...)).First(ctx)
 	if err != nil && !ent.IsNotFound(err) {
 		return nil, fmt.Errorf("booking: duplicate: %w", err)
 	}
@@ -192,7 +192,7 @@ func checkDailyLimit(ctx context.Context, c *ent.Client, member uuid.UUID, cl *e
 	y, m, d := cl.StartTime.In(loc).Date()
 	from := time.Date(y, m, d, 0, 0, 0, 0, loc)
 	to := from.AddDate(0, 0, 1)
-	n, err := c.Booking.Query().Where(entbooking.MemberID(member), entbooking.StatusIn(liveStatuses...),
+	n, err := c.Booking.Query().Where(entbooking.MemberID(member), entbooking.StatusIn(Live...),
 		entbooking.HasClassInstanceWith(classinstance.StartTimeGTE(from), classinstance.StartTimeLT(to))).Count(ctx)
 	if err != nil {
 		return fmt.Errorf("booking: daily limit: %w", err)

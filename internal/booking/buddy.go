@@ -65,7 +65,7 @@ func InviteBuddy(ctx context.Context, client *ent.Client, a Actor, classID uuid.
 			return apperr.Validation("invitee", "a member cannot invite themselves")
 		}
 		dup, err := c.Booking.Query().Where(entbooking.ClassInstanceID(classID), entbooking.MemberID(invitee.ID),
-			entbooking.StatusIn(liveStatuses...)).First(ctx)
+			entbooking.StatusIn(Live...)).First(ctx)
 		if err != nil && !ent.IsNotFound(err) {
 			return fmt.Errorf("booking: buddy: %w", err)
 		}

@@ -16,21 +16,26 @@ import (
 	"github.com/venueplatform/venue/internal/system"
 )
 
-// liveStatuses are the statuses of a booking that holds a seat or a
-// waitlist place.
-var liveStatuses = []entbooking.Status{
-	entbooking.StatusConfirmed, entbooking.StatusWaitlisted, entbooking.StatusCheckedIn,
-	entbooking.StatusNoShow, entbooking.StatusPendingPayment,
-}
-
-// seatStatuses hold a seat (the trigger's booked_count).
-var seatStatuses = []entbooking.Status{
+// SeatHolding are the statuses of a booking that holds a seat in its class.
+// This is the one list: availability, the front desk's counts, a restored
+// class and the database trigger that keeps class_instances.booked_count
+// (migrations/*_class_counts_trigger.sql, compared by TestTriggerCountsSeatHolding)
+// all use it. Treat it as read-only.
+var SeatHolding = []entbooking.Status{
 	entbooking.StatusConfirmed, entbooking.StatusCheckedIn, entbooking.StatusNoShow,
 	entbooking.StatusPendingPayment,
 }
 
+// Live are the statuses of a booking that holds a seat or a waitlist place:
+// SeatHolding and waitlisted. A member holds at most one live booking of a
+// class. Treat it as read-only.
+var Live = append(slices.Clone(SeatHolding), entbooking.StatusWaitlisted)
+
 // IsLive reports whether s holds a seat or a waitlist place.
-func IsLive(s entbooking.Status) bool { return slices.Contains(liveStatuses, s) }
+func IsLive(s entbooking.Status) bool { return slices.Contains(Live, s) }
+
+// IsSeatHolding reports whether s holds a seat.
+func IsSeatHolding(s entbooking.Status) bool { return slices.Contains(SeatHolding, s) }
 
 // lockClass locks the class instance row for the rest of the transaction
 // and returns it; a class the viewer cannot see is ErrClassNotFound.

@@ -9,6 +9,7 @@ import (
 	"github.com/venueplatform/venue/ent/alert"
 	"github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/classinstance"
+	bookingdom "github.com/venueplatform/venue/internal/booking"
 )
 
 // Ceilings of the list reads.
@@ -16,12 +17,6 @@ const (
 	MaxBookings = 500
 	MaxAlerts   = 100
 )
-
-// SeatHolding are the booking statuses that hold a seat in a class (package
-// schedule counts availability with the same set).
-var SeatHolding = []booking.Status{
-	booking.StatusConfirmed, booking.StatusCheckedIn, booking.StatusNoShow, booking.StatusPendingPayment,
-}
 
 // Bookings returns the bookings (every status) of the viewer's venue in
 // classes starting in [start, end), ordered by class start, at most
@@ -87,7 +82,7 @@ func Day(ctx context.Context, client *ent.Client, start, end time.Time) (Overvie
 		return o, fmt.Errorf("count classes: %w", err)
 	}
 	if o.Bookings, err = client.Booking.Query().
-		Where(booking.StatusIn(SeatHolding...), booking.HasClassInstanceWith(classes)).Count(ctx); err != nil {
+		Where(booking.StatusIn(bookingdom.SeatHolding...), booking.HasClassInstanceWith(classes)).Count(ctx); err != nil {
 		return o, fmt.Errorf("count bookings: %w", err)
 	}
 	if o.Waitlisted, err = client.Booking.Query().

@@ -27,10 +27,6 @@ const (
 	LeftDuplicate  = "duplicate"  // the member holds another live booking of the class
 )
 
-// seatHolding are the booking statuses that hold a seat.
-var seatHolding = []entbooking.Status{entbooking.StatusConfirmed, entbooking.StatusCheckedIn,
-	entbooking.StatusNoShow, entbooking.StatusPendingPayment}
-
 // LeftCancelled is a booking a RESTORE did not reinstate, and why.
 type LeftCancelled struct {
 	BookingID uuid.UUID
@@ -113,7 +109,7 @@ func restoreClass(ctx context.Context, client *ent.Client, c *ent.ClassInstance,
 	var candidates []*ent.Booking
 	for _, b := range all {
 		switch {
-		case slices.Contains(seatHolding, b.Status) || b.Status == entbooking.StatusWaitlisted:
+		case bookingdom.IsSeatHolding(b.Status) || b.Status == entbooking.StatusWaitlisted:
 			live[b.MemberID] = true
 			if b.Status != entbooking.StatusWaitlisted {
 				held++
