@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/internal/config"
 	"github.com/venueplatform/venue/internal/entdb"
 	"github.com/venueplatform/venue/internal/identity/token"
 	"github.com/venueplatform/venue/internal/installsecrets"
@@ -16,45 +18,43 @@ import (
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
-// env is a process environment of its own for one "instance".
-type env map[string]string
-
-func (e env) get(k string) string { return e[k] }
-func (e env) set(k, v string) error {
-	e[k] = v
-	return nil
+// start fills c's installation secrets the way the server does at start.
+func start(t *testing.T, client *ent.Client, c *config.Config) []string {
+	t.Helper()
+	filled, err := c.FillSecrets(func(s config.Setting) (string, error) {
+		return installsecrets.Ensure(context.Background(), client, installsecrets.Spec{Env: s.Env, Bytes: s.InstallBytes})
+	})
+	require.NoError(t, err)
+	return filled
 }
 
-// TestExportIsStableAcrossStarts: the first start generates every secret the
-// environment leaves unset; a later start (another instance, a restart) gets
-// the same values; a variable the environment sets wins and is not stored.
-func TestExportIsStableAcrossStarts(t *testing.T) {
-	ctx := context.Background()
+// TestSecretsAreStableAcrossStarts: the first start generates every secret
+// the configuration leaves unset; a later start (another instance, a
+// restart) gets the same values; a value the operator sets wins and is not
+// stored.
+func TestSecretsAreStableAcrossStarts(t *testing.T) {
 	client := entdb.NewClient(pgtest.NewPool(t))
-
-	first := env{"VENUE_CURSOR_SECRET": "set-by-the-operator-0123456789abcdef"}
-	set, err := installsecrets.Export(ctx, client, installsecrets.Defaults, first.get, first.set)
-	require.NoError(t, err)
+	first := config.Default()
+	first.Cursors.Secret = "set-by-the-operator-0123456789abcdef"
+	set := start(t, client, &first)
 	require.ElementsMatch(t, []string{"VENUE_JWT_SIGNING_KEY", "VENUE_CODE_PEPPER", "VENUE_WEBHOOK_SECRET_KEY"}, set)
-	require.Equal(t, "set-by-the-operator-0123456789abcdef", first["VENUE_CURSOR_SECRET"])
-	for _, name := range set {
-		raw, err := base64.StdEncoding.DecodeString(first[name])
-		require.NoError(t, err, name)
-		require.Len(t, raw, 32, name)
+	require.Equal(t, "set-by-the-operator-0123456789abcdef", first.Cursors.Secret)
+	for _, v := range []string{first.Tokens.SigningKey, first.Tokens.Pepper, first.Webhooks.SecretKey} {
+		raw, err := base64.StdEncoding.DecodeString(v)
+		require.NoError(t, err)
+		require.Len(t, raw, 32)
 	}
-	_, err = token.ParseSigningKey(first["VENUE_JWT_SIGNING_KEY"])
+	_, err := token.ParseSigningKey(first.Tokens.SigningKey)
 	require.NoError(t, err, "the generated signing key is a valid seed")
 
-	second := env{}
-	set, err = installsecrets.Export(ctx, client, installsecrets.Defaults, second.get, second.set)
-	require.NoError(t, err)
-	require.Len(t, set, 4)
-	for _, name := range []string{"VENUE_JWT_SIGNING_KEY", "VENUE_CODE_PEPPER", "VENUE_WEBHOOK_SECRET_KEY"} {
-		require.Equal(t, first[name], second[name], "%s is the same on every start", name)
-	}
-	require.NotEqual(t, first["VENUE_CURSOR_SECRET"], second["VENUE_CURSOR_SECRET"],
+	second := config.Default()
+	require.Len(t, start(t, client, &second), 4)
+	require.Equal(t, first.Tokens.SigningKey, second.Tokens.SigningKey)
+	require.Equal(t, first.Tokens.Pepper, second.Tokens.Pepper)
+	require.Equal(t, first.Webhooks.SecretKey, second.Webhooks.SecretKey)
+	require.NotEqual(t, first.Cursors.Secret, second.Cursors.Secret,
 		"the operator's value was not stored; the database has one of its own")
-	raw, err := base64.StdEncoding.DecodeString(second["VENUE_CURSOR_SECRET"])
+	raw, err := base64.StdEncoding.DecodeString(second.Cursors.Secret)
 	require.NoError(t, err)
 	require.Len(t, raw, 48)
 }
