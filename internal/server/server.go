@@ -157,6 +157,15 @@ func New(d Deps) (http.Handler, error) {
 	if embed == nil {
 		embed = cfg.Embed.Origins
 	}
+	// One REST request meets each concern once, in this order: the body cap
+	// and the default version header (httpx.Middleware, below), the route
+	// (FindOperation: the only router lookup besides the generated server's
+	// own dispatch), the version the request pins (APIVersion), the venue
+	// header, the JWT-only gate, then the rate limit (one charge per request:
+	// per address here for anonymous calls, per principal when the security
+	// handler authenticates one, per address in lim.Hook for a credential the
+	// operation ignores) and idempotency (recorded here, claimed in idem.Hook
+	// once the caller is known).
 	mux.Handle("/api/v1/", responseFloor("/api/v1/auth/account-state", accounts.StateFloor, me.CORS("/api/v1/me/minimal", embed,
 		httpx.FindOperation(find, httpx.APIVersion(venuectx.SlugAsID(d.Client)(auth.JWTOnlyGate(route,
 			handlers.GeoMiddleware(geo, lim.Middleware(idem.Middleware(rest))))))))))
