@@ -33,9 +33,9 @@ type WebhookDelivery struct {
 	EventID uuid.UUID `json:"event_id,omitempty"`
 	// EventType holds the value of the "event_type" field.
 	EventType string `json:"event_type,omitempty"`
-	// MessageID holds the value of the "message_id" field.
+	// The webhook-id sent; the same for replays.
 	MessageID string `json:"message_id,omitempty"`
-	// Status holds the value of the "status" field.
+	// `pending` (queued), `retrying` (an attempt failed, another is due at next_attempt_at), `delivered`, `failed` (no attempt left or a final failure), `disabled` (the subscription was disabled).
 	Status webhookdelivery.Status `json:"status,omitempty"`
 	// Attempts holds the value of the "attempts" field.
 	Attempts int `json:"attempts,omitempty"`
@@ -45,7 +45,7 @@ type WebhookDelivery struct {
 	LastStatusCode *int `json:"last_status_code,omitempty"`
 	// DeliveredAt holds the value of the "delivered_at" field.
 	DeliveredAt *time.Time `json:"delivered_at,omitempty"`
-	// ReplayOf holds the value of the "replay_of" field.
+	// The delivery this one replays.
 	ReplayOf *uuid.UUID `json:"replay_of,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the WebhookDeliveryQuery when eager-loading is set.

@@ -63,14 +63,23 @@ func (WebhookDelivery) Fields() []ent.Field {
 		field.UUID("subscription_id", uuidType).Immutable(),
 		field.UUID("event_id", uuidType).Immutable(),
 		field.String("event_type").NotEmpty().MaxLen(100).Immutable(),
-		field.String("message_id").NotEmpty().MaxLen(100).Immutable(),
-		field.Enum("status").Values("pending", "delivered", "retrying", "failed", "disabled").Default("pending"),
+		field.String("message_id").NotEmpty().MaxLen(100).Immutable().
+			Comment("The webhook-id sent; the same for replays."),
+		field.Enum("status").Values("pending", "delivered", "retrying", "failed", "disabled").Default("pending").
+			Comment("`pending` (queued), `retrying` (an attempt failed, another is due at next_attempt_at), " +
+				"`delivered`, `failed` (no attempt left or a final failure), `disabled` (the subscription was disabled)."),
 		field.Int("attempts").Default(0).NonNegative(),
 		field.Time("next_attempt_at").Optional().Nillable(),
 		field.Int("last_status_code").Optional().Nillable(),
 		field.Time("delivered_at").Optional().Nillable(),
-		field.UUID("replay_of", uuidType).Optional().Nillable().Immutable(),
+		field.UUID("replay_of", uuidType).Optional().Nillable().Immutable().
+			Comment("The delivery this one replays."),
 	}
+}
+
+// Annotations of the WebhookDelivery: the API answers a delivery as stored.
+func (WebhookDelivery) Annotations() []schema.Annotation {
+	return []schema.Annotation{APIShape{Omit: []string{"updated_at", "organization_id"}}}
 }
 
 // Edges of the WebhookDelivery.

@@ -2,6 +2,8 @@ package handlers
 
 import (
 	"context"
+	"os"
+	"sync"
 	"time"
 
 	"github.com/venueplatform/venue/ent"
@@ -15,9 +17,17 @@ import (
 // Webhook subscriptions (/admin/webhooks): thin mappings onto package manage, which checks
 // the caller (a staff session with settings.business) and does the work.
 
-func (h *Handler) webhooks() *manage.Service {
-	return manage.New(h.client, h.set.WebhookSender, h.set.SecretBox)
-}
+// webhookCursors signs the delivery history's cursors (VENUE_CURSOR_SECRET, or a secret of
+// this process).
+var webhookCursors = sync.OnceValues(func() (*pagination.Signer, error) {
+	secret, _, err := pagination.LoadSecret(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	return pagination.NewSigner(secret), nil
+})
+
+func (h *Handler) webhooks() *manage.Service { return manage.New(h.client) }
 
 // ListWebhookSubscriptions implements listWebhookSubscriptions.
 func (h *Handler) ListWebhookSubscriptions(ctx context.Context) (*api.WebhookSubscriptionListResponse, error) {
@@ -96,16 +106,9 @@ func webhookNilString(p *string) api.NilString {
 	return api.NewNilString(*p)
 }
 
-func webhookNilInt(p *int) api.NilInt {
-	if p == nil {
-		return api.NilInt{Null: true}
-	}
-	return api.NewNilInt(*p)
-}
-
 // webhookCursorSigner returns the signer or an internal error.
-func (h *Handler) webhookCursorSigner() (*pagination.Signer, error) {
-	s, err := h.cursorSigner()
+func webhookCursorSigner() (*pagination.Signer, error) {
+	s, err := webhookCursors()
 	if err != nil {
 		return nil, apperr.Internal(err)
 	}

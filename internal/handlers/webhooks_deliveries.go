@@ -16,7 +16,7 @@ func (h *Handler) ListWebhookDeliveries(ctx context.Context, p api.ListWebhookDe
 	if err != nil {
 		return nil, err
 	}
-	signer, err := h.webhookCursorSigner()
+	signer, err := webhookCursorSigner()
 	if err != nil {
 		return nil, err
 	}
@@ -29,7 +29,7 @@ func (h *Handler) ListWebhookDeliveries(ctx context.Context, p api.ListWebhookDe
 	out := &api.WebhookDeliveryListResponse{Data: make([]api.WebhookDelivery, 0, len(rows)),
 		Meta: api.WebhookDeliveryListMeta{Limit: meta.Limit, HasMore: meta.HasMore, NextCursor: webhookNilString(meta.NextCursor)}}
 	for _, d := range rows {
-		out.Data = append(out.Data, webhookDelivery(d))
+		out.Data = append(out.Data, apient.WebhookDelivery(d))
 	}
 	return out, nil
 }
@@ -58,18 +58,5 @@ func webhookDeliveryResponse(d *ent.WebhookDelivery, err error) (*api.WebhookDel
 	if err != nil {
 		return nil, err
 	}
-	return &api.WebhookDeliveryResponse{Data: webhookDelivery(d)}, nil
-}
-
-func webhookDelivery(d *ent.WebhookDelivery) api.WebhookDelivery {
-	out := api.WebhookDelivery{
-		ID: d.ID, SubscriptionID: d.SubscriptionID, EventID: d.EventID, EventType: d.EventType,
-		MessageID: d.MessageID, Status: api.WebhookDeliveryStatus(d.Status), Attempts: d.Attempts,
-		NextAttemptAt: nilTime(d.NextAttemptAt), LastStatusCode: webhookNilInt(d.LastStatusCode),
-		DeliveredAt: nilTime(d.DeliveredAt), ReplayOf: api.NilUUID{Null: true}, CreatedAt: d.CreatedAt.UTC(),
-	}
-	if d.ReplayOf != nil {
-		out.ReplayOf = api.NewNilUUID(*d.ReplayOf)
-	}
-	return out
+	return &api.WebhookDeliveryResponse{Data: apient.WebhookDelivery(d)}, nil
 }

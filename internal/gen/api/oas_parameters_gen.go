@@ -7864,11 +7864,12 @@ func decodeListVenuesParams(args [0]string, argsEscaped bool, r *http.Request) (
 // ListWebhookDeliveriesParams is parameters of listWebhookDeliveries operation.
 type ListWebhookDeliveriesParams struct {
 	// The subscription's id.
-	ID        uuid.UUID
-	Status    OptWebhookDeliveryStatus `json:",omitempty,omitzero"`
-	EventType OptString                `json:",omitempty,omitzero"`
-	Limit     OptInt                   `json:",omitempty,omitzero"`
-	After     OptString                `json:",omitempty,omitzero"`
+	ID uuid.UUID
+	// Only deliveries in this state (see WebhookDelivery's `status`).
+	Status    OptListWebhookDeliveriesStatus `json:",omitempty,omitzero"`
+	EventType OptString                      `json:",omitempty,omitzero"`
+	Limit     OptInt                         `json:",omitempty,omitzero"`
+	After     OptString                      `json:",omitempty,omitzero"`
 }
 
 func unpackListWebhookDeliveriesParams(packed middleware.Parameters) (params ListWebhookDeliveriesParams) {
@@ -7885,7 +7886,7 @@ func unpackListWebhookDeliveriesParams(packed middleware.Parameters) (params Lis
 			In:   "query",
 		}
 		if v, ok := packed[key]; ok {
-			params.Status = v.(OptWebhookDeliveryStatus)
+			params.Status = v.(OptListWebhookDeliveriesStatus)
 		}
 	}
 	{
@@ -7975,7 +7976,7 @@ func decodeListWebhookDeliveriesParams(args [1]string, argsEscaped bool, r *http
 
 		if err := q.HasParam(cfg); err == nil {
 			if err := q.DecodeParam(cfg, func(d uri.Decoder) error {
-				var paramsDotStatusVal WebhookDeliveryStatus
+				var paramsDotStatusVal ListWebhookDeliveriesStatus
 				if err := func() error {
 					val, err := d.DecodeValue()
 					if err != nil {
@@ -7987,7 +7988,7 @@ func decodeListWebhookDeliveriesParams(args [1]string, argsEscaped bool, r *http
 						return err
 					}
 
-					paramsDotStatusVal = WebhookDeliveryStatus(c)
+					paramsDotStatusVal = ListWebhookDeliveriesStatus(c)
 					return nil
 				}(); err != nil {
 					return err

@@ -9970,6 +9970,68 @@ func (s *ListMeta) SetTotal(val int) {
 	s.Total = val
 }
 
+type ListWebhookDeliveriesStatus string
+
+const (
+	ListWebhookDeliveriesStatusPending   ListWebhookDeliveriesStatus = "pending"
+	ListWebhookDeliveriesStatusDelivered ListWebhookDeliveriesStatus = "delivered"
+	ListWebhookDeliveriesStatusRetrying  ListWebhookDeliveriesStatus = "retrying"
+	ListWebhookDeliveriesStatusFailed    ListWebhookDeliveriesStatus = "failed"
+	ListWebhookDeliveriesStatusDisabled  ListWebhookDeliveriesStatus = "disabled"
+)
+
+// AllValues returns all ListWebhookDeliveriesStatus values.
+func (ListWebhookDeliveriesStatus) AllValues() []ListWebhookDeliveriesStatus {
+	return []ListWebhookDeliveriesStatus{
+		ListWebhookDeliveriesStatusPending,
+		ListWebhookDeliveriesStatusDelivered,
+		ListWebhookDeliveriesStatusRetrying,
+		ListWebhookDeliveriesStatusFailed,
+		ListWebhookDeliveriesStatusDisabled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ListWebhookDeliveriesStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case ListWebhookDeliveriesStatusPending:
+		return []byte(s), nil
+	case ListWebhookDeliveriesStatusDelivered:
+		return []byte(s), nil
+	case ListWebhookDeliveriesStatusRetrying:
+		return []byte(s), nil
+	case ListWebhookDeliveriesStatusFailed:
+		return []byte(s), nil
+	case ListWebhookDeliveriesStatusDisabled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ListWebhookDeliveriesStatus) UnmarshalText(data []byte) error {
+	switch ListWebhookDeliveriesStatus(data) {
+	case ListWebhookDeliveriesStatusPending:
+		*s = ListWebhookDeliveriesStatusPending
+		return nil
+	case ListWebhookDeliveriesStatusDelivered:
+		*s = ListWebhookDeliveriesStatusDelivered
+		return nil
+	case ListWebhookDeliveriesStatusRetrying:
+		*s = ListWebhookDeliveriesStatusRetrying
+		return nil
+	case ListWebhookDeliveriesStatusFailed:
+		*s = ListWebhookDeliveriesStatusFailed
+		return nil
+	case ListWebhookDeliveriesStatusDisabled:
+		*s = ListWebhookDeliveriesStatusDisabled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/LocationDetail
 type LocationDetail struct {
 	Address   string    `json:"address"`
@@ -14079,6 +14141,52 @@ func (o OptListAdminScheduleInclude) Or(d ListAdminScheduleInclude) ListAdminSch
 	return d
 }
 
+// NewOptListWebhookDeliveriesStatus returns new OptListWebhookDeliveriesStatus with value set to v.
+func NewOptListWebhookDeliveriesStatus(v ListWebhookDeliveriesStatus) OptListWebhookDeliveriesStatus {
+	return OptListWebhookDeliveriesStatus{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptListWebhookDeliveriesStatus is optional ListWebhookDeliveriesStatus.
+type OptListWebhookDeliveriesStatus struct {
+	Value ListWebhookDeliveriesStatus
+	Set   bool
+}
+
+// IsSet returns true if OptListWebhookDeliveriesStatus was set.
+func (o OptListWebhookDeliveriesStatus) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptListWebhookDeliveriesStatus) Reset() {
+	var v ListWebhookDeliveriesStatus
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptListWebhookDeliveriesStatus) SetTo(v ListWebhookDeliveriesStatus) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptListWebhookDeliveriesStatus) Get() (v ListWebhookDeliveriesStatus, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptListWebhookDeliveriesStatus) Or(d ListWebhookDeliveriesStatus) ListWebhookDeliveriesStatus {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptMeNotificationPreferencesPatchCategories returns new OptMeNotificationPreferencesPatchCategories with value set to v.
 func NewOptMeNotificationPreferencesPatchCategories(v MeNotificationPreferencesPatchCategories) OptMeNotificationPreferencesPatchCategories {
 	return OptMeNotificationPreferencesPatchCategories{
@@ -14538,52 +14646,6 @@ func (o OptUUID) Get() (v uuid.UUID, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptUUID) Or(d uuid.UUID) uuid.UUID {
-	if v, ok := o.Get(); ok {
-		return v
-	}
-	return d
-}
-
-// NewOptWebhookDeliveryStatus returns new OptWebhookDeliveryStatus with value set to v.
-func NewOptWebhookDeliveryStatus(v WebhookDeliveryStatus) OptWebhookDeliveryStatus {
-	return OptWebhookDeliveryStatus{
-		Value: v,
-		Set:   true,
-	}
-}
-
-// OptWebhookDeliveryStatus is optional WebhookDeliveryStatus.
-type OptWebhookDeliveryStatus struct {
-	Value WebhookDeliveryStatus
-	Set   bool
-}
-
-// IsSet returns true if OptWebhookDeliveryStatus was set.
-func (o OptWebhookDeliveryStatus) IsSet() bool { return o.Set }
-
-// Reset unsets value.
-func (o *OptWebhookDeliveryStatus) Reset() {
-	var v WebhookDeliveryStatus
-	o.Value = v
-	o.Set = false
-}
-
-// SetTo sets value to v.
-func (o *OptWebhookDeliveryStatus) SetTo(v WebhookDeliveryStatus) {
-	o.Set = true
-	o.Value = v
-}
-
-// Get returns value and boolean that denotes whether value was set.
-func (o OptWebhookDeliveryStatus) Get() (v WebhookDeliveryStatus, ok bool) {
-	if !o.Set {
-		return v, false
-	}
-	return o.Value, true
-}
-
-// Or returns value if set, or given parameter if does not.
-func (o OptWebhookDeliveryStatus) Or(d WebhookDeliveryStatus) WebhookDeliveryStatus {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -16938,7 +17000,9 @@ type WebhookDelivery struct {
 	MessageID     string      `json:"message_id"`
 	NextAttemptAt NilDateTime `json:"next_attempt_at"`
 	// The delivery this one replays.
-	ReplayOf       NilUUID               `json:"replay_of"`
+	ReplayOf NilUUID `json:"replay_of"`
+	// `pending` (queued), `retrying` (an attempt failed, another is due at next_attempt_at), `delivered`,
+	//  `failed` (no attempt left or a final failure), `disabled` (the subscription was disabled).
 	Status         WebhookDeliveryStatus `json:"status"`
 	SubscriptionID uuid.UUID             `json:"subscription_id"`
 }
@@ -17166,8 +17230,6 @@ func (s *WebhookDeliveryResponse) SetError(val struct{}) {
 // `pending` (queued), `retrying` (an attempt failed, another is due at next_attempt_at), `delivered`,
 //
 //	`failed` (no attempt left or a final failure), `disabled` (the subscription was disabled).
-//
-// Ref: #/components/schemas/WebhookDeliveryStatus
 type WebhookDeliveryStatus string
 
 const (

@@ -4250,6 +4250,23 @@ func (s ListAdminScheduleInclude) Validate() error {
 	}
 }
 
+func (s ListWebhookDeliveriesStatus) Validate() error {
+	switch s {
+	case "pending":
+		return nil
+	case "delivered":
+		return nil
+	case "retrying":
+		return nil
+	case "failed":
+		return nil
+	case "disabled":
+		return nil
+	default:
+		return errors.Errorf("invalid value: %v", s)
+	}
+}
+
 func (s *LocationDetail) Validate() error {
 	if s == nil {
 		return validate.ErrNilPointer

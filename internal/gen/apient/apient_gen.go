@@ -44,17 +44,17 @@ func CheckinAttempt(e *ent.BookingReassignment) api.CheckinAttempt {
 	if e.OldPassID == nil {
 		out.OldPassID = api.NilUUID{Null: true}
 	} else {
-		out.OldPassID = api.NewNilUUID((*e.OldPassID))
+		out.OldPassID = api.NewNilUUID(*e.OldPassID)
 	}
 	if e.Resolution == nil {
 		out.Resolution = api.NilCheckinAttemptResolution{Null: true}
 	} else {
-		out.Resolution = api.NewNilCheckinAttemptResolution(api.CheckinAttemptResolution((*e.Resolution)))
+		out.Resolution = api.NewNilCheckinAttemptResolution(api.CheckinAttemptResolution(*e.Resolution))
 	}
 	if e.FailureCode == nil {
 		out.FailureCode = api.NilString{Null: true}
 	} else {
-		out.FailureCode = api.NewNilString((*e.FailureCode))
+		out.FailureCode = api.NewNilString(*e.FailureCode)
 	}
 	if e.ClosedAt == nil {
 		out.ClosedAt = api.NilDateTime{Null: true}
@@ -79,7 +79,7 @@ func BookingBuddyInvite(e *ent.BuddyInvite) api.BookingBuddyInvite {
 	if e.BookingID == nil {
 		out.BookingID = api.NilUUID{Null: true}
 	} else {
-		out.BookingID = api.NewNilUUID((*e.BookingID))
+		out.BookingID = api.NewNilUUID(*e.BookingID)
 	}
 	return out
 }
@@ -131,7 +131,42 @@ func WebhookAttempt(e *ent.WebhookAttempt) api.WebhookAttempt {
 	if e.StatusCode == nil {
 		out.StatusCode = api.NilInt{Null: true}
 	} else {
-		out.StatusCode = api.NewNilInt((*e.StatusCode))
+		out.StatusCode = api.NewNilInt(*e.StatusCode)
+	}
+	return out
+}
+
+// WebhookDelivery is the API's WebhookDelivery of e.
+func WebhookDelivery(e *ent.WebhookDelivery) api.WebhookDelivery {
+	out := api.WebhookDelivery{
+		ID:             e.ID,
+		CreatedAt:      e.CreatedAt.UTC(),
+		SubscriptionID: e.SubscriptionID,
+		EventID:        e.EventID,
+		EventType:      e.EventType,
+		MessageID:      e.MessageID,
+		Status:         api.WebhookDeliveryStatus(e.Status),
+		Attempts:       e.Attempts,
+	}
+	if e.NextAttemptAt == nil {
+		out.NextAttemptAt = api.NilDateTime{Null: true}
+	} else {
+		out.NextAttemptAt = api.NewNilDateTime((*e.NextAttemptAt).UTC())
+	}
+	if e.LastStatusCode == nil {
+		out.LastStatusCode = api.NilInt{Null: true}
+	} else {
+		out.LastStatusCode = api.NewNilInt(*e.LastStatusCode)
+	}
+	if e.DeliveredAt == nil {
+		out.DeliveredAt = api.NilDateTime{Null: true}
+	} else {
+		out.DeliveredAt = api.NewNilDateTime((*e.DeliveredAt).UTC())
+	}
+	if e.ReplayOf == nil {
+		out.ReplayOf = api.NilUUID{Null: true}
+	} else {
+		out.ReplayOf = api.NewNilUUID(*e.ReplayOf)
 	}
 	return out
 }
@@ -161,7 +196,7 @@ func WebhookSubscription(e *ent.WebhookSubscription) api.WebhookSubscription {
 	if e.DisabledReason == nil {
 		out.DisabledReason = api.NilString{Null: true}
 	} else {
-		out.DisabledReason = api.NewNilString((*e.DisabledReason))
+		out.DisabledReason = api.NewNilString(*e.DisabledReason)
 	}
 	if e.DisabledAt == nil {
 		out.DisabledAt = api.NilDateTime{Null: true}

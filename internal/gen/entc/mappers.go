@@ -116,7 +116,7 @@ func mapField(component string, f *gen.Field) (mapperField, error) {
 	}
 	v := "e." + mf.GoName
 	if f.Nillable {
-		v = "(*" + v + ")"
+		v = "*" + v
 	}
 	convert := func(goType, nilType string) {
 		mf.Expr, mf.NilType = v, nilType
@@ -130,6 +130,9 @@ func mapField(component string, f *gen.Field) (mapperField, error) {
 		mf.Expr, mf.NilType = fmt.Sprintf("api.%s(%s)", enum, v), "Nil"+enum
 	case s.Type == "string" && s.Format == "date-time":
 		mf.Expr, mf.NilType = v+".UTC()", "NilDateTime"
+		if f.Nillable {
+			mf.Expr = "(" + v + ").UTC()"
+		}
 	case s.Type == "string" && s.Format == "uuid":
 		convert("uuid.UUID", "NilUUID")
 	case s.Type == "string" && s.Format == "":
