@@ -2,8 +2,6 @@ package handlers
 
 import (
 	"context"
-	"os"
-	"sync"
 	"time"
 
 	"github.com/venueplatform/venue/ent"
@@ -17,17 +15,9 @@ import (
 // Webhook subscriptions (/admin/webhooks): thin mappings onto package manage, which checks
 // the caller (a staff session with settings.business) and does the work.
 
-// webhookCursors signs the delivery history's cursors (VENUE_CURSOR_SECRET, or a secret of
-// this process).
-var webhookCursors = sync.OnceValues(func() (*pagination.Signer, error) {
-	secret, _, err := pagination.LoadSecret(os.Getenv)
-	if err != nil {
-		return nil, err
-	}
-	return pagination.NewSigner(secret), nil
-})
-
-func (h *Handler) webhooks() *manage.Service { return manage.New(h.client) }
+func (h *Handler) webhooks() *manage.Service {
+	return manage.New(h.client, h.set.WebhookSender, h.set.SecretBox)
+}
 
 // ListWebhookSubscriptions implements listWebhookSubscriptions.
 func (h *Handler) ListWebhookSubscriptions(ctx context.Context) (*api.WebhookSubscriptionListResponse, error) {
@@ -107,8 +97,8 @@ func webhookNilString(p *string) api.NilString {
 }
 
 // webhookCursorSigner returns the signer or an internal error.
-func webhookCursorSigner() (*pagination.Signer, error) {
-	s, err := webhookCursors()
+func (h *Handler) webhookCursorSigner() (*pagination.Signer, error) {
+	s, err := h.cursorSigner()
 	if err != nil {
 		return nil, apperr.Internal(err)
 	}

@@ -16,7 +16,7 @@ func (h *Handler) ListWebhookDeliveries(ctx context.Context, p api.ListWebhookDe
 	if err != nil {
 		return nil, err
 	}
-	signer, err := webhookCursorSigner()
+	signer, err := h.webhookCursorSigner()
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"encoding/base64"
 	"net/http"
 	"strings"
 	"testing"
@@ -36,7 +37,7 @@ func TestWebhookSubscriptionLifecycle(t *testing.T) {
 	require.Equal(t, "crm sync", sub.Description)
 	require.True(t, strings.HasPrefix(sub.CreatedBy, "user:"))
 	row := e.db().WebhookSubscription.GetX(e.op, sub.ID)
-	stored, err := store.Secrets(secretbox.Default(), row, time.Now())
+	stored, err := store.Secrets(testBox(t), row, time.Now())
 	require.NoError(t, err)
 	require.Equal(t, []string{created.Secret}, stored, "the secret signs deliveries")
 
@@ -65,10 +66,10 @@ func TestWebhookSubscriptionLifecycle(t *testing.T) {
 	require.NotEqual(t, created.Secret, rot.Data.Secret)
 	require.False(t, rot.Data.Subscription.PreviousSecretExpiresAt.Null)
 	row = e.db().WebhookSubscription.GetX(e.op, sub.ID)
-	secrets, err := store.Secrets(secretbox.Default(), row, time.Now())
+	secrets, err := store.Secrets(testBox(t), row, time.Now())
 	require.NoError(t, err)
 	require.Equal(t, []string{rot.Data.Secret, created.Secret}, secrets)
-	secrets, err = store.Secrets(secretbox.Default(), row, time.Now().Add(61*time.Minute))
+	secrets, err = store.Secrets(testBox(t), row, time.Now().Add(61*time.Minute))
 	require.NoError(t, err)
 	require.Equal(t, []string{rot.Data.Secret}, secrets)
 	// Without a body: the default overlap of 24 h.
@@ -277,4 +278,27 @@ func TestWebhookCreateIdempotent(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, a.Data.Subscription.ID, b.Data.Subscription.ID)
 	require.Equal(t, 1, e.db().WebhookSubscription.Query().CountX(e.op))
+}
+
+// testBox opens webhook secrets with the keys the test servers seal them
+// with (settings: the test process's environment).
+func testBox(t *testing.T) *secretbox.Box {
+	t.Helper()
+	w := settings(t).Webhooks
+	decode := func(v string) []byte {
+		k, err := base64.StdEncoding.DecodeString(v)
+		require.NoError(t, err)
+		return k
+	}
+	var current []byte
+	if w.SecretKey != "" {
+		current = decode(w.SecretKey)
+	}
+	var previous [][]byte
+	for _, v := range w.PreviousKeys {
+		previous = append(previous, decode(v))
+	}
+	b, err := secretbox.New(current, previous...)
+	require.NoError(t, err)
+	return b
 }
