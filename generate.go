@@ -1,6 +1,8 @@
 // Package venue is the root of the venue platform module. `go generate ./...`
 // here regenerates every derived file, deterministically, in order: the ent
-// packages and entity component schemas (spec/ent.gen.json), the bundled
+// packages, the entity component schemas (spec/ent.gen.json: the entities
+// marked APIShape, as the API answers them) and their mappers from ent rows to
+// the API's types (internal/gen/apient), the bundled
 // OpenAPI document (spec/api.yaml plus the fragments in spec/parts/), the
 // ogen server and client from that document, and the MCP tool schemas. New SQL migrations are written separately, on purpose, by
 // `go run ./internal/gen/migrate -name <change>`; a test fails while the
