@@ -12,7 +12,6 @@ import (
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfafactor"
 	"github.com/venueplatform/venue/internal/apperr"
-	"github.com/venueplatform/venue/internal/auth"
 	"github.com/venueplatform/venue/internal/identity/codes"
 	"github.com/venueplatform/venue/internal/identity/token"
 	"github.com/venueplatform/venue/internal/identity/totp"
@@ -154,14 +153,14 @@ func (s *Service) Challenge(ctx context.Context) (*ent.MFAChallenge, error) {
 // requireStepUp is the check of the operations that change a user's second
 // factor once one exists (a new TOTP factor, new backup codes): a session
 // that never passed the factor is 403 MFA_REQUIRED; one that passed it more
-// than auth.DefaultStepUpAge ago is 403 STEP_UP_REQUIRED (required_step
+// than viewer.DefaultStepUpAge ago is 403 STEP_UP_REQUIRED (required_step
 // mfa_verify), so a stolen long-lived session cannot replace the factor or
 // mint codes without a fresh TOTP or backup code.
 func (s *Service) requireStepUp(ctx context.Context, v viewer.User) error {
 	if !v.MFA {
 		return ErrMFARequired
 	}
-	return auth.RequireStepUp(ctx, s.now(), auth.DefaultStepUpAge)
+	return RequireStepUp(ctx, s.now(), viewer.DefaultStepUpAge)
 }
 
 // BackupCodes replaces the user's backup codes with a new set and returns

@@ -32,6 +32,9 @@ const (
 	ReasonFeatureFlag = "feature_flag"
 	ReasonKillSwitch  = "kill_switch"
 	ReasonScope       = "scope"
+	// ReasonJWTOnly: an API key on an operation only a staff session's bearer
+	// token may perform (403, JWTOnly).
+	ReasonJWTOnly = "jwt_only"
 )
 
 // Error is an error a client may see.
@@ -88,6 +91,14 @@ func Unauthorized(message string) *Error {
 // AccessDenied is a 403 ACCESS_DENIED with details.reason.
 func AccessDenied(reason, message string) *Error {
 	return (&Error{Status: http.StatusForbidden, Code: CodeAccessDenied, Message: message}).With("reason", reason)
+}
+
+// JWTOnly is the 403 of an API key presented to an operation only a staff
+// session may perform. It lives here, not with the credential rules of the
+// faces, because domain checks refuse keys the same way (a key may read the
+// front desk but never write it).
+func JWTOnly() *Error {
+	return AccessDenied(ReasonJWTOnly, "this operation accepts only a staff session's bearer token, not an API key")
 }
 
 // MissingScopes is a 403 ACCESS_DENIED for a key without the scopes an

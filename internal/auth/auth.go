@@ -13,10 +13,10 @@
 //   - JWT-only operations (`x-jwt-only: true` in the OpenAPI document, or
 //     RegisterJWTOnly) refuse API keys with 403 ACCESS_DENIED, reason
 //     jwt_only, even where their security lists ApiKeyAuth (JWTOnly).
-//   - Client notifications are sent only by a staff session holding
-//     notifications.send; API keys never send them (RequireNotificationSender).
-//   - Operations that require step-up need a second-factor check within a
-//     few minutes (RequireStepUp, 403 STEP_UP_REQUIRED).
+//
+// Checks that depend only on who the caller is (who may send client
+// notifications: notify.Authorize; step-up freshness: accounts.RequireStepUp)
+// belong to the domain and read the viewer, so every face answers alike.
 package auth
 
 import (

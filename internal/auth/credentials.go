@@ -36,8 +36,8 @@ const (
 	// API key (401).
 	ReasonMixedCredentials = "mixed_credentials"
 	// ReasonJWTOnly: an API key on an operation that takes only a staff
-	// session's bearer token (403).
-	ReasonJWTOnly = "jwt_only"
+	// session's bearer token (403, apperr.JWTOnly).
+	ReasonJWTOnly = apperr.ReasonJWTOnly
 )
 
 // MixedCredentials is the 401 of a request carrying both an
@@ -47,11 +47,6 @@ const (
 func MixedCredentials() *apperr.Error {
 	return (&apperr.Error{Status: http.StatusUnauthorized, Code: apperr.CodeUnauthorized,
 		Message: "send either a bearer token or an API key, not both"}).With("reason", ReasonMixedCredentials)
-}
-
-// JWTOnlyRefused is the 403 of an API key presented to a JWT-only operation.
-func JWTOnlyRefused() *apperr.Error {
-	return apperr.AccessDenied(ReasonJWTOnly, "this operation accepts only a staff session's bearer token, not an API key")
 }
 
 // registry is what the security layer knows of each operation.
@@ -177,7 +172,7 @@ func opKey(id string) string {
 }
 
 // JWTOnly reports whether the operation (its id or generated name) accepts only a bearer token: API keys
-// are refused (JWTOnlyRefused) even where its security lists ApiKeyAuth.
+// are refused (apperr.JWTOnly) even where its security lists ApiKeyAuth.
 func JWTOnly(operationID string) bool {
 	_ = ops.load()
 	return ops.jwtOnly[opKey(operationID)]

@@ -1,17 +1,13 @@
 package auth
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"testing"
-	"time"
 
-	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/internal/apperr"
-	"github.com/venueplatform/venue/internal/viewer"
 )
 
 func TestParseOperationsReadsSecurityAndJWTOnly(t *testing.T) {
@@ -56,59 +52,4 @@ func TestRegistryOverTheBundledDocument(t *testing.T) {
 	one := http.Header{}
 	one.Set(HeaderAuthorization, "Bearer x")
 	require.NoError(t, CheckCredentials("getMe", one))
-}
-
-func TestRequireNotificationSender(t *testing.T) {
-	org := uuid.New()
-	refused := func(v viewer.Viewer, reason string) {
-		t.Helper()
-		ctx := context.Background()
-		if v != nil {
-			ctx = viewer.NewContext(ctx, v)
-		}
-		err := RequireNotificationSender(ctx)
-		var e *apperr.Error
-		require.True(t, errors.As(err, &e), "%v", err)
-		require.Equal(t, http.StatusForbidden, e.Status)
-		require.Equal(t, apperr.CodeAccessDenied, e.Code)
-		require.Equal(t, reason, e.Details["reason"])
-	}
-	// API keys never send, whatever their scopes.
-	refused(viewer.APIKey{Org: org, KeyID: uuid.New(), Scopes: []string{"write:schedule", "write:marketing"}}, ReasonNotifyNeedsStaffSession)
-	refused(nil, ReasonNotifyNeedsStaffSession)
-	refused(viewer.Operator{Org: org}, ReasonNotifyNeedsStaffSession)
-	// A signed-in member outside any workspace.
-	refused(viewer.User{UserID: uuid.New()}, ReasonNotifyNeedsStaffSession)
-	// Staff without the permission: named in details.
-	staff := viewer.User{UserID: uuid.New(), Org: org, Role: "staff", Permissions: []string{"bookings.manage"}}
-	refused(staff, ReasonPermission)
-	err := RequireNotificationSender(viewer.NewContext(context.Background(), staff))
-	var e *apperr.Error
-	require.True(t, errors.As(err, &e))
-	require.Equal(t, []string{PermissionNotificationsSend}, e.Details["required_permissions"])
-	// Staff with it, and owners, may send.
-	staff.Permissions = append(staff.Permissions, PermissionNotificationsSend)
-	require.NoError(t, RequireNotificationSender(viewer.NewContext(context.Background(), staff)))
-	owner := viewer.User{UserID: uuid.New(), Org: org, Role: "owner"}
-	require.NoError(t, RequireNotificationSender(viewer.NewContext(context.Background(), owner)))
-}
-
-func TestRequireStepUp(t *testing.T) {
-	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	check := func(v viewer.Viewer) error {
-		return RequireStepUp(viewer.NewContext(context.Background(), v), now, 0)
-	}
-	require.NoError(t, check(viewer.User{UserID: uuid.New(), MFA: true, StepUpAt: now.Add(-5 * time.Minute)}))
-	for _, v := range []viewer.Viewer{
-		viewer.User{UserID: uuid.New(), MFA: true, StepUpAt: now.Add(-11 * time.Minute)}, // too old
-		viewer.User{UserID: uuid.New()},                   // never passed a factor
-		viewer.APIKey{Org: uuid.New(), KeyID: uuid.New()}, // cannot step up
-	} {
-		err := check(v)
-		var e *apperr.Error
-		require.True(t, errors.As(err, &e), "%T", v)
-		require.Equal(t, http.StatusForbidden, e.Status)
-		require.Equal(t, CodeStepUpRequired, e.Code)
-		require.Equal(t, "mfa_verify", e.Details["required_step"])
-	}
 }

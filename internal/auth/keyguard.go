@@ -35,7 +35,7 @@ func (a *Authenticator) KeyGuard() middleware.Middleware {
 
 // JWTOnlyGate refuses, before the operation's security runs, an API key sent
 // without a bearer token to a JWT-only operation: 403 ACCESS_DENIED, reason
-// jwt_only (JWTOnlyRefused), also where the operation's security names only
+// jwt_only (apperr.JWTOnly), also where the operation's security names only
 // BearerAuth and would otherwise answer 401 as for a missing credential.
 // route names the operation of a request.
 //
@@ -49,7 +49,7 @@ func JWTOnlyGate(route func(*http.Request) (string, bool), next http.Handler) ht
 			if op, ok := route(r); ok {
 				switch {
 				case JWTOnly(op):
-					httpx.WriteError(w, r, JWTOnlyRefused())
+					httpx.WriteError(w, r, apperr.JWTOnly())
 					return
 				case takesOnlyBearer(op):
 					httpx.WriteError(w, r, BearerRequired())

@@ -11,6 +11,7 @@ import (
 	"github.com/venueplatform/venue/internal/auth"
 	"github.com/venueplatform/venue/internal/checkin"
 	"github.com/venueplatform/venue/internal/gen/openapi"
+	"github.com/venueplatform/venue/internal/notify"
 	"github.com/venueplatform/venue/internal/schedule"
 	"github.com/venueplatform/venue/internal/scope"
 	"github.com/venueplatform/venue/internal/webhooks/manage"
@@ -95,7 +96,7 @@ func TestOpenAPISecurityUsesTheRegistry(t *testing.T) {
 // impossible for staff and open only to owners).
 func TestPermissionChecksUseTheRegistry(t *testing.T) {
 	for _, p := range []string{
-		accounts.PermissionMFAReset, auth.PermissionNotificationsSend,
+		accounts.PermissionMFAReset, notify.PermissionSend,
 		schedule.PermViewAll, schedule.PermManage, schedule.PermManageHistory,
 		schedule.PermClassCancel, schedule.PermNotify,
 		checkin.PermCheckIn, checkin.PermManage, checkin.PermMarkNoShow, checkin.PermContact,

@@ -7,7 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/internal/apperr"
-	"github.com/venueplatform/venue/internal/auth"
+	"github.com/venueplatform/venue/internal/notify"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -30,7 +30,7 @@ const (
 	PermManage        = "bookings.manage"
 	PermMarkNoShow    = "bookings.mark_no_show"
 	PermContact       = "members.contact"
-	PermNotifySend    = auth.PermissionNotificationsSend
+	PermNotifySend    = notify.PermissionSend
 	ReasonPermission  = "permission"
 	ReasonNoWorkspace = "no_active_organization"
 )
@@ -58,7 +58,7 @@ func Authorize(ctx context.Context, a Access) error {
 		if a == AccessRead || a == AccessReadAttendance {
 			return nil
 		}
-		return auth.JWTOnlyRefused()
+		return apperr.JWTOnly()
 	case viewer.User:
 		if v.Org == uuid.Nil {
 			return apperr.AccessDenied(ReasonNoWorkspace, "choose an active organization first")

@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/venueplatform/venue/internal/auth"
+	"github.com/venueplatform/venue/internal/accounts"
 	api "github.com/venueplatform/venue/internal/gen/api"
 )
 
@@ -38,7 +38,7 @@ func TestMFAStepUp(t *testing.T) {
 		t.Helper()
 		es := errorOf(t, err)
 		require.Equal(t, http.StatusForbidden, es.StatusCode)
-		require.Equal(t, auth.CodeStepUpRequired, es.Response.Error.Code)
+		require.Equal(t, accounts.CodeStepUpRequired, es.Response.Error.Code)
 		require.JSONEq(t, `"mfa_verify"`, string(es.Response.Error.Details.AdditionalProps["required_step"]))
 		require.JSONEq(t, `600`, string(es.Response.Error.Details.AdditionalProps["max_age_seconds"]))
 	}

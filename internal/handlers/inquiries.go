@@ -62,6 +62,11 @@ func (h *Handler) CreateVenueInquiry(ctx context.Context, req *api.InquiryCreate
 		p.RequestID = k.Key
 	}
 	filed, err := h.inq.svc.File(ctx, params.Slug, p)
+	if errors.Is(err, inquiries.ErrRequestReused) {
+		// The inquiry's request id is this request's Idempotency-Key: a
+		// retry with another body is the key's reuse mismatch.
+		return nil, idempotency.KeyMismatch()
+	}
 	var e *apperr.Error
 	if errors.As(err, &e) && e.Code == inquiries.CodeReconcileFailed {
 		// details.request_id of this error is the inquiry's request id, the

@@ -44,7 +44,7 @@ func (s *Security) HandleApiKeyAuth(ctx context.Context, op api.OperationName, t
 		return nil, auth.MixedCredentials()
 	}
 	if auth.JWTOnly(op) {
-		return nil, auth.JWTOnlyRefused()
+		return nil, apperr.JWTOnly()
 	}
 	res, err := s.auth.Authenticate(ctx, t.APIKey)
 	if err != nil {

@@ -2,6 +2,7 @@ package inquiries
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -14,7 +15,6 @@ import (
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/audit"
-	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/join"
 	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/viewer"
@@ -135,12 +135,19 @@ func (s *Service) File(ctx context.Context, ref string, p FileParams) (*Filed, e
 	return &Filed{Inquiry: inq, RequestID: requestID}, nil
 }
 
+// ErrRequestReused is File's answer to a request id that names an inquiry
+// filed with another service, time or message. The request id is what the
+// face took from its client (REST: the Idempotency-Key), so the face says
+// what the reuse means in its protocol (REST: 409
+// IDEMPOTENCY_KEY_REUSE_MISMATCH); this package imports nothing of REST.
+var ErrRequestReused = errors.New("inquiries: request id reused with another inquiry")
+
 // replay answers a retry naming an inquiry filed before: the same inquiry,
 // delivered now if the first attempt could not be. A retry with another
-// body is the idempotency mismatch.
+// body is ErrRequestReused.
 func (s *Service) replay(vctx context.Context, o *ent.Organization, inq *ent.Inquiry, p FileParams, requestID string) (*Filed, error) {
 	if inq.ServiceID != p.ServiceID || inq.PreferredTime != p.PreferredTime || inq.Message != p.Message {
-		return nil, idempotency.KeyMismatch()
+		return nil, ErrRequestReused
 	}
 	inq, err := s.deliver(vctx, o, inq)
 	if err != nil {

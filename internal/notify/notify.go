@@ -4,8 +4,10 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/google/uuid"
+
 	"github.com/venueplatform/venue/internal/apperr"
-	"github.com/venueplatform/venue/internal/auth"
+	"github.com/venueplatform/venue/internal/viewer"
 )
 
 // Channel is a way of reaching a person.
@@ -53,8 +55,9 @@ func (a Action) Known() bool {
 	return false
 }
 
-// PermissionSend is the staff permission sending needs.
-const PermissionSend = auth.PermissionNotificationsSend
+// PermissionSend is the staff permission sending needs (a name of the
+// scope.Permissions registry).
+const PermissionSend = "notifications.send"
 
 // Request is the contract's notify object: who to tell and how. The zero value sends nothing.
 type Request struct {
@@ -93,19 +96,39 @@ func (r Request) channels() []Channel {
 	return out
 }
 
-// Reasons of ACCESS_DENIED for sending (those of auth.RequireNotificationSender).
+// Reasons of ACCESS_DENIED for sending (details.reason of Authorize).
 const (
-	// ReasonNeedsStaffSession: the caller is not a staff bearer session (an API key).
-	ReasonNeedsStaffSession = auth.ReasonNotifyNeedsStaffSession
-	// ReasonPermission: the staff member lacks notifications.send.
-	ReasonPermission = auth.ReasonPermission
+	// ReasonNeedsStaffSession: the caller is not a staff bearer session (an
+	// API key, a public caller, or a user outside any workspace).
+	ReasonNeedsStaffSession = "notifications_need_staff_session"
+	// ReasonPermission: the staff member lacks notifications.send
+	// (details.required_permissions names it).
+	ReasonPermission = "permission"
 )
 
-// Authorize allows sending only to a staff bearer session holding notifications.send in its
-// active venue (auth.RequireNotificationSender): an API key (or any other viewer) is 403
-// ACCESS_DENIED with reason notifications_need_staff_session, a user without the permission
-// 403 with reason permission and details.required_permissions.
-func Authorize(ctx context.Context) error { return auth.RequireNotificationSender(ctx) }
+// Authorize is the one check every operation calls before it sends a client
+// notification (email, SMS or push) on a staff action. The contract: API
+// keys can never send client notifications; sending needs a staff session
+// holding notifications.send in its active venue (owners hold every
+// permission). An API key (or any other viewer) is 403 ACCESS_DENIED with
+// reason notifications_need_staff_session, a user without the permission 403
+// with reason permission and details.required_permissions.
+//
+// It reads only the viewer the face put in ctx, so every face (REST, MCP)
+// gets the same answer. Call it only when the request asks to notify (silent
+// by default: omitting the notification controls sends nothing and needs
+// nothing), before any change is made, so a refused request changes nothing.
+func Authorize(ctx context.Context) error {
+	u, ok := viewer.UserFromContext(ctx)
+	if !ok || u.Org == uuid.Nil {
+		return apperr.AccessDenied(ReasonNeedsStaffSession, "sending notifications needs a staff session's bearer token")
+	}
+	if !u.HasPermission(PermissionSend) {
+		return apperr.AccessDenied(ReasonPermission, "sending notifications needs the notifications.send permission").
+			With("required_permissions", []string{PermissionSend})
+	}
+	return nil
+}
 
 // Error codes of CheckChannels.
 const (

@@ -6,7 +6,7 @@ import (
 	"context"
 
 	"github.com/venueplatform/venue/internal/apperr"
-	"github.com/venueplatform/venue/internal/auth"
+	"github.com/venueplatform/venue/internal/notify"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -16,7 +16,7 @@ const (
 	PermManage        = "scheduling.manage"
 	PermManageHistory = "scheduling.manage_history"
 	PermClassCancel   = "class.cancel"
-	PermNotify        = "notifications.send"
+	PermNotify        = notify.PermissionSend
 )
 
 // Access is what an operation needs of its caller.
@@ -61,7 +61,7 @@ func Authorize(ctx context.Context, a Access) error {
 		if a == AccessHistory {
 			// The operation is x-jwt-only: the security handler refuses keys
 			// before this runs. Kept so a key can never correct history.
-			return auth.JWTOnlyRefused()
+			return apperr.JWTOnly()
 		}
 		return nil
 	case viewer.User:

@@ -42,6 +42,20 @@ func (u User) HasPermission(permission string) bool {
 	return u.Org != uuid.Nil && (u.Role == "owner" || slices.Contains(u.Permissions, permission))
 }
 
+// DefaultStepUpAge is how recent a second-factor check must be for an
+// operation that requires step-up and names no age of its own.
+const DefaultStepUpAge = 10 * time.Minute
+
+// SteppedUp reports whether the session passed its second factor within
+// maxAge (0: DefaultStepUpAge) of now. It is a fact of the session the face
+// verified, so domain checks read it here instead of asking the face.
+func (u User) SteppedUp(now time.Time, maxAge time.Duration) bool {
+	if maxAge <= 0 {
+		maxAge = DefaultStepUpAge
+	}
+	return u.MFA && !u.StepUpAt.IsZero() && now.Sub(u.StepUpAt) <= maxAge
+}
+
 // UserFromContext returns the user viewer of ctx, if the caller is one.
 func UserFromContext(ctx context.Context) (User, bool) {
 	u, ok := FromContext(ctx).(User)
