@@ -13,7 +13,7 @@ func Installation() []Setting {
 }
 
 // FillSecrets sets every installation secret c leaves empty to the value
-// get returns for it (package installsecrets reads or generates it in the
+// get returns for it (package platform reads or generates it in the
 // database), and returns the variables it filled. A value the flags or the
 // environment gave wins: it is not asked for.
 func (c *Config) FillSecrets(get func(s Setting) (string, error)) ([]string, error) {

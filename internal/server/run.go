@@ -20,9 +20,9 @@ import (
 	"github.com/venueplatform/venue/internal/entdb"
 	"github.com/venueplatform/venue/internal/handlers"
 	"github.com/venueplatform/venue/internal/idempotency"
-	"github.com/venueplatform/venue/internal/installsecrets"
 	"github.com/venueplatform/venue/internal/jobs"
 	"github.com/venueplatform/venue/internal/pglocal"
+	"github.com/venueplatform/venue/internal/platform"
 )
 
 // ShutdownGrace is how long requests in flight may finish after a stop signal.
@@ -114,7 +114,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 	// Secrets the flags and environment leave unset come from the database
 	// (generated on the first start), so every instance and restart shares them.
 	filled, err := settings.FillSecrets(func(s config.Setting) (string, error) {
-		return installsecrets.Ensure(ctx, client, installsecrets.Spec{Env: s.Env, Bytes: s.InstallBytes})
+		return platform.EnsureSecret(ctx, client, platform.SecretSpec{Env: s.Env, Bytes: s.InstallBytes})
 	})
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package installsecrets_test
+package platform_test
 
 import (
 	"context"
@@ -12,17 +12,15 @@ import (
 	"github.com/venueplatform/venue/internal/config"
 	"github.com/venueplatform/venue/internal/entdb"
 	"github.com/venueplatform/venue/internal/identity/token"
-	"github.com/venueplatform/venue/internal/installsecrets"
 	"github.com/venueplatform/venue/internal/pgtest"
+	"github.com/venueplatform/venue/internal/platform"
 )
-
-func TestMain(m *testing.M) { pgtest.Main(m) }
 
 // start fills c's installation secrets the way the server does at start.
 func start(t *testing.T, client *ent.Client, c *config.Config) []string {
 	t.Helper()
 	filled, err := c.FillSecrets(func(s config.Setting) (string, error) {
-		return installsecrets.Ensure(context.Background(), client, installsecrets.Spec{Env: s.Env, Bytes: s.InstallBytes})
+		return platform.EnsureSecret(context.Background(), client, platform.SecretSpec{Env: s.Env, Bytes: s.InstallBytes})
 	})
 	require.NoError(t, err)
 	return filled
@@ -64,14 +62,14 @@ func TestSecretsAreStableAcrossStarts(t *testing.T) {
 func TestConcurrentFirstStartsAgree(t *testing.T) {
 	ctx := context.Background()
 	client := entdb.NewClient(pgtest.NewPool(t))
-	spec := installsecrets.Spec{Env: "VENUE_TEST_SECRET", Bytes: 32}
+	spec := platform.SecretSpec{Env: "VENUE_TEST_SECRET", Bytes: 32}
 	values := make([]string, 16)
 	var wg sync.WaitGroup
 	for i := range values {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			v, err := installsecrets.Ensure(ctx, client, spec)
+			v, err := platform.EnsureSecret(ctx, client, spec)
 			require.NoError(t, err)
 			values[i] = v
 		}()
