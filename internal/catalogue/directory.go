@@ -1,7 +1,3 @@
-// Package catalogue reads the public, cross-venue directory: venue search
-// (text, city, Haversine distance) and same-day discovery. These are the only
-// reads that span venues; they return public venue fields only, through
-// plain SQL over listed venues, never a venue's private rows.
 package catalogue
 
 import (

@@ -9,10 +9,10 @@ import (
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/catalogue"
 	"github.com/venueplatform/venue/internal/db"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/money"
-	"github.com/venueplatform/venue/internal/pricing"
 	"github.com/venueplatform/venue/internal/schedule"
 )
 
@@ -110,7 +110,7 @@ func (h *Handler) GetVenuePricing(ctx context.Context, p api.GetVenuePricingPara
 	if err != nil {
 		return nil, err
 	}
-	f := pricing.Filter{BrandID: optUUID(p.BrandID)}
+	f := catalogue.PassTypeFilter{BrandID: optUUID(p.BrandID)}
 	if p.Category.Set {
 		c := passtype.Category(p.Category.Value)
 		f.Category = &c
@@ -131,7 +131,7 @@ func (h *Handler) GetVenuePricing(ctx context.Context, p api.GetVenuePricingPara
 			return nil, err
 		}
 	}
-	pts, err := pricing.List(ctx, h.client, f)
+	pts, err := catalogue.PassTypes(ctx, h.client, f)
 	if err != nil {
 		return nil, err
 	}

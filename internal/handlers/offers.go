@@ -7,8 +7,8 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/catalogue"
 	api "github.com/venueplatform/venue/internal/gen/api"
-	"github.com/venueplatform/venue/internal/offers"
 )
 
 // ListVenueOffers implements listVenueOffers.
@@ -17,7 +17,7 @@ func (h *Handler) ListVenueOffers(ctx context.Context, p api.ListVenueOffersPara
 	if err != nil {
 		return nil, err
 	}
-	list, err := offers.List(ctx, h.client, p.Surface.Or(""), optUUID(p.BrandID), h.now())
+	list, err := catalogue.Offers(ctx, h.client, p.Surface.Or(""), optUUID(p.BrandID), h.now())
 	if err != nil {
 		return nil, err
 	}
@@ -34,7 +34,7 @@ func (h *Handler) GetVenueOffer(ctx context.Context, p api.GetVenueOfferParams) 
 	if err != nil {
 		return nil, err
 	}
-	o, err := offers.Get(ctx, h.client, p.OfferId, string(p.Surface.Or(api.GetVenueOfferSurfacePublicLink)), h.now())
+	o, err := catalogue.GetOffer(ctx, h.client, p.OfferId, string(p.Surface.Or(api.GetVenueOfferSurfacePublicLink)), h.now())
 	if ent.IsNotFound(err) {
 		return nil, apperr.NotFound("offer")
 	}
@@ -44,7 +44,7 @@ func (h *Handler) GetVenueOffer(ctx context.Context, p api.GetVenueOfferParams) 
 	return &api.OfferResponse{Data: offer(o)}, nil
 }
 
-func offer(o offers.Offer) api.Offer {
+func offer(o catalogue.Offer) api.Offer {
 	s := o.Sale
 	ids := make([]uuid.UUID, len(s.Edges.ApplicablePassTypes))
 	for i, pt := range s.Edges.ApplicablePassTypes {

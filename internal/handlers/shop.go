@@ -12,10 +12,10 @@ import (
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/catalogue"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/gen/apient"
 	"github.com/venueplatform/venue/internal/money"
-	"github.com/venueplatform/venue/internal/pricing"
 )
 
 // GetVenueBrand implements getVenueBrand.
@@ -34,7 +34,7 @@ func (h *Handler) GetVenueBrand(ctx context.Context, p api.GetVenueBrandParams) 
 	if err != nil {
 		return nil, err
 	}
-	pts, err := pricing.List(ctx, h.client, pricing.Filter{BrandID: &b.ID})
+	pts, err := catalogue.PassTypes(ctx, h.client, catalogue.PassTypeFilter{BrandID: &b.ID})
 	if err != nil {
 		return nil, err
 	}

@@ -56,7 +56,7 @@
 // a schema cannot say (starts_at before ends_at, a period that runs backwards)
 // is -32602 too, still before any query. Results are one text content item
 // holding JSON plus the same value as structuredContent. Reads share their
-// queries with REST: schedule.List and schedule.Get, pricing.List, and the
+// queries with REST: schedule.List and schedule.Get, catalogue.PassTypes, and the
 // packages memberquery, revenue and opsquery. Ceilings are part of the
 // queries: search_schedule 100 classes, search_members 25 members.
 //

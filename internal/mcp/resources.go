@@ -10,9 +10,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/venueplatform/venue/internal/catalogue"
 	"github.com/venueplatform/venue/internal/httpx"
 	"github.com/venueplatform/venue/internal/opsquery"
-	"github.com/venueplatform/venue/internal/pricing"
 	"github.com/venueplatform/venue/internal/schedule"
 	"github.com/venueplatform/venue/internal/scope"
 )
@@ -84,7 +84,7 @@ var resources = []*resourceDef{
 	{kind: "passes", name: "Active pass types", scopes: []string{scope.ReadPasses},
 		description: "The venue's active pass types with prices.",
 		read: func(ctx context.Context, e *env, _ string) (any, error) {
-			pts, err := pricing.List(ctx, e.client, pricing.Filter{IncludeUnlisted: true})
+			pts, err := catalogue.PassTypes(ctx, e.client, catalogue.PassTypeFilter{IncludeUnlisted: true})
 			if err != nil {
 				return nil, err
 			}

@@ -1,6 +1,4 @@
-// Package pricing reads a venue's sellable pass types. REST
-// (/venues/{slug}/pricing) and MCP (venue://passes) share it.
-package pricing
+package catalogue
 
 import (
 	"context"
@@ -14,8 +12,8 @@ import (
 	"github.com/venueplatform/venue/ent/predicate"
 )
 
-// Filter selects pass types.
-type Filter struct {
+// PassTypeFilter selects pass types.
+type PassTypeFilter struct {
 	Category *passtype.Category
 	// BrandID keeps pass types valid for the brand: those restricted to it
 	// and the venue-wide ones without any brand restriction.
@@ -24,9 +22,9 @@ type Filter struct {
 	IncludeUnlisted bool
 }
 
-// List returns the active pass types of the viewer's venue matching f, in
+// PassTypes returns the active pass types of the viewer's venue matching f, in
 // display order.
-func List(ctx context.Context, client *ent.Client, f Filter) ([]*ent.PassType, error) {
+func PassTypes(ctx context.Context, client *ent.Client, f PassTypeFilter) ([]*ent.PassType, error) {
 	preds := []predicate.PassType{passtype.Active(true)}
 	if !f.IncludeUnlisted {
 		preds = append(preds, passtype.Listed(true))

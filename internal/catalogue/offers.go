@@ -1,6 +1,4 @@
-// Package offers reads a venue's flash-sale offers for a placement surface:
-// which offers a surface shows, their status and remaining capacity.
-package offers
+package catalogue
 
 import (
 	"context"
@@ -24,8 +22,8 @@ var surfacePlacement = map[string]string{
 	"branded_app":  "pricing_page",
 }
 
-// ListSurfaces are the surfaces the offer list accepts.
-var ListSurfaces = []string{"pricing_page", "global_app", "branded_app"}
+// OfferSurfaces are the surfaces the offer list accepts.
+var OfferSurfaces = []string{"pricing_page", "global_app", "branded_app"}
 
 // Offer is an offer with its derived status and capacity.
 type Offer struct {
@@ -54,11 +52,11 @@ func available(s *ent.FlashSale, now time.Time) (Offer, bool) {
 	return o, true
 }
 
-// List returns the viewer's venue's live and scheduled offers shown on
+// Offers returns the viewer's venue's live and scheduled offers shown on
 // surface, by start time; an unknown surface shows none. brandID keeps offers
 // with a pass type valid for that brand (restricted to it, or venue-wide).
-func List(ctx context.Context, client *ent.Client, surface string, brandID *uuid.UUID, now time.Time) ([]Offer, error) {
-	if !slices.Contains(ListSurfaces, surface) {
+func Offers(ctx context.Context, client *ent.Client, surface string, brandID *uuid.UUID, now time.Time) ([]Offer, error) {
+	if !slices.Contains(OfferSurfaces, surface) {
 		return []Offer{}, nil
 	}
 	q := client.FlashSale.Query().
@@ -84,9 +82,9 @@ func List(ctx context.Context, client *ent.Client, surface string, brandID *uuid
 	return out, nil
 }
 
-// Get returns one offer of the viewer's venue available on surface, or an ent
+// GetOffer returns one offer of the viewer's venue available on surface, or an ent
 // not-found error when it is unknown, unavailable or not placed there.
-func Get(ctx context.Context, client *ent.Client, id uuid.UUID, surface string, now time.Time) (Offer, error) {
+func GetOffer(ctx context.Context, client *ent.Client, id uuid.UUID, surface string, now time.Time) (Offer, error) {
 	s, err := client.FlashSale.Query().Where(flashsale.ID(id)).WithApplicablePassTypes().Only(ctx)
 	if err != nil {
 		return Offer{}, err
