@@ -21,7 +21,6 @@ import (
 	"github.com/venueplatform/venue/internal/entdb"
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/jobs"
-	"github.com/venueplatform/venue/internal/join"
 	"github.com/venueplatform/venue/internal/members"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/schedule"
@@ -174,7 +173,7 @@ func TestCatalogueRecordedWithTheChange(t *testing.T) {
 			}},
 		{typ: events.MemberCreated, data: []string{"member_id", "user_id"},
 			run: func(t *testing.T, ctx context.Context, c *ent.Client) error {
-				_, err := join.Join(userCtx(ctx), c, e.org.Slug, true)
+				_, err := members.Join(userCtx(ctx), c, e.org.Slug, true)
 				return err
 			}, changed: func(t *testing.T) bool {
 				return e.client.Member.Query().Where(member.UserID(joiner.User.ID), member.OrganizationID(e.org.ID)).ExistX(e.op)

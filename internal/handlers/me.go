@@ -6,8 +6,8 @@ import (
 	"github.com/google/uuid"
 
 	api "github.com/venueplatform/venue/internal/gen/api"
-	"github.com/venueplatform/venue/internal/join"
 	"github.com/venueplatform/venue/internal/me"
+	"github.com/venueplatform/venue/internal/members"
 )
 
 // GetMe implements api.Handler.
@@ -85,7 +85,7 @@ func (h *Handler) GetMeMinimal(ctx context.Context) (*api.MeMinimalResponse, err
 
 // GetVenueJoin implements api.Handler.
 func (h *Handler) GetVenueJoin(ctx context.Context, params api.GetVenueJoinParams) (*api.JoinStateResponse, error) {
-	s, err := join.GetState(ctx, h.client, params.Slug)
+	s, err := members.GetJoinState(ctx, h.client, params.Slug)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func (h *Handler) GetVenueJoin(ctx context.Context, params api.GetVenueJoinParam
 // JoinVenue implements api.Handler. The Idempotency-Key is enforced by the
 // idempotency guard (server's registry).
 func (h *Handler) JoinVenue(ctx context.Context, req *api.JoinRequest, params api.JoinVenueParams) (*api.JoinResponse, error) {
-	r, err := join.Join(ctx, h.client, params.Slug, req.Consent)
+	r, err := members.Join(ctx, h.client, params.Slug, req.Consent)
 	if err != nil {
 		return nil, err
 	}

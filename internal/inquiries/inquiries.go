@@ -15,7 +15,7 @@ import (
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/audit"
-	"github.com/venueplatform/venue/internal/join"
+	"github.com/venueplatform/venue/internal/members"
 	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/viewer"
 )
@@ -73,7 +73,7 @@ func (s *Service) File(ctx context.Context, ref string, p FileParams) (*Filed, e
 	if !ok {
 		return nil, apperr.Unauthorized("a user session is required")
 	}
-	o, err := join.Resolve(ctx, s.client, ref)
+	o, err := members.ResolveVenue(ctx, s.client, ref)
 	if err != nil {
 		return nil, err
 	}

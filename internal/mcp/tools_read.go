@@ -8,7 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/internal/mcptools"
-	"github.com/venueplatform/venue/internal/memberquery"
+	"github.com/venueplatform/venue/internal/members"
 	"github.com/venueplatform/venue/internal/money"
 	"github.com/venueplatform/venue/internal/opsquery"
 	"github.com/venueplatform/venue/internal/revenue"
@@ -76,7 +76,7 @@ func searchMembers(ctx context.Context, e *env, in mcptools.SearchMembers) (any,
 }
 
 func findMembers(ctx context.Context, e *env, query string, limit int) (any, error) {
-	ms, more, err := memberquery.Search(ctx, e.client, query, limit)
+	ms, more, err := members.Search(ctx, e.client, query, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +102,7 @@ func memberDetails(ctx context.Context, e *env, in mcptools.GetMemberDetails) (a
 }
 
 func memberDetail(ctx context.Context, e *env, id uuid.UUID) (any, error) {
-	d, err := memberquery.Get(ctx, e.client, id)
+	d, err := members.Get(ctx, e.client, id)
 	if err != nil {
 		return nil, err
 	}

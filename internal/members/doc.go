@@ -1,6 +1,10 @@
-// Package members enrols people in a venue: it finds or creates the person's
-// global User by email and creates or updates the Member row (role,
-// permissions, client display id) of the viewer's venue.
+// Package members owns a venue's members, for every face: enrolment by
+// staff and imports, a person's own join, the staff permissions of a member,
+// and the staff-facing reads (search and detail).
+//
+// Enrolment (Enroll, EnrollAll) finds or creates the person's global User by
+// email and creates or updates the Member row (role, permissions, client
+// display id) of the viewer's venue.
 //
 // A User is global and unique by (lower-cased) email; a venue sees it only
 // through a Member row. Finding a user by email, creating one, and creating
@@ -22,4 +26,20 @@
 //
 // EnrollAll does the same for many people with a handful of queries per
 // thousand, for imports.
+//
+// Joining (GetJoinState, Join) lets a signed-in person become a member of a
+// venue: the join state of a venue for the user, and the join itself (one
+// active member relationship, the venue's next client id, an audit entry and
+// a member.created event, in one transaction). The join acts as the user
+// inside the venue being joined (a viewer.User whose Org is that venue) for
+// the duration of the call only: the member row, audit entry and event are
+// created under the ordinary venue policies, without a system bypass. The
+// session's workspace is not changed.
+//
+// The staff reads (Search, Get) find members by name, email or client display
+// id with a hard ceiling, and read one member's detail (profile, active
+// passes, most recent bookings). MCP (search_members, get_member_details,
+// venue://members, venue://member) calls them, and so should any REST read
+// of the same data: the queries exist once. A member of another venue is not
+// found, exactly like an unknown one.
 package members

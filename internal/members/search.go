@@ -1,4 +1,4 @@
-package memberquery
+package members
 
 import (
 	"context"
@@ -17,11 +17,11 @@ import (
 	"github.com/venueplatform/venue/ent/user"
 )
 
-// MaxResults is the ceiling of one search.
-const MaxResults = 25
+// MaxSearchResults is the ceiling of one search.
+const MaxSearchResults = 25
 
-// RecentBookings is how many bookings Detail returns.
-const RecentBookings = 10
+// DetailRecentBookings is how many bookings Detail returns.
+const DetailRecentBookings = 10
 
 // Search returns the members of the viewer's venue matching query, ordered
 // by last and first name, at most limit of them (MaxResults when limit is
@@ -30,8 +30,8 @@ const RecentBookings = 10
 // email or client display id. The ceiling is part of the query: at most
 // limit+1 rows are read.
 func Search(ctx context.Context, client *ent.Client, query string, limit int) ([]*ent.Member, bool, error) {
-	if limit <= 0 || limit > MaxResults {
-		limit = MaxResults
+	if limit <= 0 || limit > MaxSearchResults {
+		limit = MaxSearchResults
 	}
 	words := strings.Fields(query)
 	if len(words) == 0 {
@@ -93,7 +93,7 @@ func Get(ctx context.Context, client *ent.Client, id uuid.UUID) (*Detail, error)
 		Where(booking.MemberID(id)).
 		WithClassInstance(func(q *ent.ClassInstanceQuery) { q.WithClassType() }).
 		Order(booking.ByClassInstanceField(classinstance.FieldStartTime, sql.OrderDesc()), ent.Asc(booking.FieldID)).
-		Limit(RecentBookings).
+		Limit(DetailRecentBookings).
 		All(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("member bookings: %w", err)

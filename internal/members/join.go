@@ -1,13 +1,4 @@
-// Package join lets a signed-in person become a member of a venue: the join
-// state of a venue for the user, and the join itself (one active member
-// relationship, the venue's next client id, an audit entry and a
-// member.created event, in one transaction).
-//
-// The join acts as the user inside the venue being joined (a viewer.User
-// whose Org is that venue) for the duration of the call only: the member
-// row, audit entry and event are created under the ordinary venue policies,
-// without a system bypass. The session's workspace is not changed.
-package join
+package members
 
 import (
 	"context"
@@ -21,7 +12,6 @@ import (
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/audit"
 	"github.com/venueplatform/venue/internal/events"
-	"github.com/venueplatform/venue/internal/members"
 	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/viewer"
 )
@@ -33,23 +23,23 @@ const (
 	ReasonUnlisted      = "unlisted"
 )
 
-// State is a venue's join state for the user.
-type State struct {
+// JoinState is a venue's join state for the user.
+type JoinState struct {
 	Org     *ent.Organization
 	Member  bool
 	CanJoin bool
 	Reason  string
 }
 
-// Result is the relationship after a join.
-type Result struct {
+// JoinResult is the relationship after a join.
+type JoinResult struct {
 	Org     *ent.Organization
 	Member  *ent.Member
 	Created bool
 }
 
-// Resolve finds a venue by slug or organization id.
-func Resolve(ctx context.Context, client *ent.Client, ref string) (*ent.Organization, error) {
+// ResolveVenue finds a venue by slug or organization id.
+func ResolveVenue(ctx context.Context, client *ent.Client, ref string) (*ent.Organization, error) {
 	// System call site: a path names the venue before any viewer of it
 	// exists; only the organization row is read.
 	sctx := system.Allow(ctx, "venue.resolve")
@@ -66,8 +56,8 @@ func Resolve(ctx context.Context, client *ent.Client, ref string) (*ent.Organiza
 	return o, err
 }
 
-// current returns the user's relationship with org, nil when there is none.
-func current(ctx context.Context, client *ent.Client, uid, org uuid.UUID) (*ent.Member, error) {
+// currentMember returns the user's relationship with org, nil when there is none.
+func currentMember(ctx context.Context, client *ent.Client, uid, org uuid.UUID) (*ent.Member, error) {
 	// System call site: the user reads their own relationship with the venue.
 	m, err := client.Member.Query().Where(member.UserID(uid), member.OrganizationID(org)).
 		Only(system.Allow(ctx, "me.memberships"))
@@ -77,7 +67,7 @@ func current(ctx context.Context, client *ent.Client, uid, org uuid.UUID) (*ent.
 	return m, err
 }
 
-func user(ctx context.Context) (viewer.User, error) {
+func sessionUser(ctx context.Context) (viewer.User, error) {
 	u, ok := viewer.UserFromContext(ctx)
 	if !ok {
 		return viewer.User{}, apperr.Unauthorized("a user session is required")
@@ -85,26 +75,26 @@ func user(ctx context.Context) (viewer.User, error) {
 	return u, nil
 }
 
-// GetState reports whether the user is a member of the venue ref and can
+// GetJoinState reports whether the user is a member of the venue ref and can
 // join it.
-func GetState(ctx context.Context, client *ent.Client, ref string) (*State, error) {
-	u, err := user(ctx)
+func GetJoinState(ctx context.Context, client *ent.Client, ref string) (*JoinState, error) {
+	u, err := sessionUser(ctx)
 	if err != nil {
 		return nil, err
 	}
-	o, err := Resolve(ctx, client, ref)
+	o, err := ResolveVenue(ctx, client, ref)
 	if err != nil {
 		return nil, err
 	}
-	m, err := current(ctx, client, u.UserID, o.ID)
+	m, err := currentMember(ctx, client, u.UserID, o.ID)
 	if err != nil {
 		return nil, err
 	}
-	return state(o, m), nil
+	return newJoinState(o, m), nil
 }
 
-func state(o *ent.Organization, m *ent.Member) *State {
-	s := &State{Org: o}
+func newJoinState(o *ent.Organization, m *ent.Member) *JoinState {
+	s := &JoinState{Org: o}
 	switch {
 	case m != nil && m.Status == member.StatusBlocked:
 		s.Reason = ReasonBlocked
@@ -120,15 +110,15 @@ func state(o *ent.Organization, m *ent.Member) *State {
 
 // Join makes the user an active member of the venue ref. consent must be
 // true. Joining again when already an active member changes nothing.
-func Join(ctx context.Context, client *ent.Client, ref string, consent bool) (*Result, error) {
+func Join(ctx context.Context, client *ent.Client, ref string, consent bool) (*JoinResult, error) {
 	if !consent {
 		return nil, apperr.Validation("consent", "consent must be true to join a venue")
 	}
-	u, err := user(ctx)
+	u, err := sessionUser(ctx)
 	if err != nil {
 		return nil, err
 	}
-	o, err := Resolve(ctx, client, ref)
+	o, err := ResolveVenue(ctx, client, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -138,10 +128,10 @@ func Join(ctx context.Context, client *ent.Client, ref string, consent bool) (*R
 		return nil, err
 	}
 	jctx := system.Elevate(ctx, "join.in_venue", viewer.User{UserID: u.UserID, SessionID: u.SessionID, Org: o.ID})
-	var res *Result
+	var res *JoinResult
 	err = events.WithTx(jctx, client, func(jctx context.Context, tx *ent.Tx) error {
 		var err error
-		res, err = join(jctx, tx, o, u, usr)
+		res, err = joinTx(jctx, tx, o, u, usr)
 		return err
 	})
 	if err != nil {
@@ -150,33 +140,33 @@ func Join(ctx context.Context, client *ent.Client, ref string, consent bool) (*R
 	return res, nil
 }
 
-// join makes the change of Join in tx: the relationship, its client id, the audit entry and
+// joinTx makes the change of Join in tx: the relationship, its client id, the audit entry and
 // the member.created event.
-func join(jctx context.Context, tx *ent.Tx, o *ent.Organization, u viewer.User, usr *ent.User) (*Result, error) {
+func joinTx(jctx context.Context, tx *ent.Tx, o *ent.Organization, u viewer.User, usr *ent.User) (*JoinResult, error) {
 	// One join per venue at a time: the client id sequence and the
 	// one-relationship rule both rely on it.
 	if err := lockVenue(jctx, tx.Client(), o.ID); err != nil {
 		return nil, err
 	}
-	before, err := current(jctx, tx.Client(), u.UserID, o.ID)
+	before, err := currentMember(jctx, tx.Client(), u.UserID, o.ID)
 	if err != nil {
 		return nil, err
 	}
-	st := state(o, before)
+	st := newJoinState(o, before)
 	switch st.Reason {
 	case ReasonAlreadyMember:
-		return &Result{Org: o, Member: before}, nil
+		return &JoinResult{Org: o, Member: before}, nil
 	case ReasonBlocked:
 		return nil, apperr.AccessDenied(ReasonBlocked, "the venue does not accept this account")
 	case ReasonUnlisted:
 		return nil, apperr.AccessDenied(ReasonUnlisted, "the venue is not open for joining")
 	}
-	en, err := members.Enroll(jctx, tx.Client(), members.EnrollParams{
+	en, err := Enroll(jctx, tx.Client(), EnrollParams{
 		Email: usr.Email, FirstName: usr.FirstName, LastName: usr.LastName, Phone: usr.Phone,
 		Status: string(member.StatusActive),
 	})
 	if err != nil {
-		return nil, fmt.Errorf("join: enroll: %w", err)
+		return nil, fmt.Errorf("members: join enroll: %w", err)
 	}
 	m := en.Member
 	if m.ClientDisplayID == nil {
@@ -185,7 +175,7 @@ func join(jctx context.Context, tx *ent.Tx, o *ent.Organization, u viewer.User, 
 			return nil, err
 		}
 		if m, err = tx.Member.UpdateOne(m).SetClientDisplayID(id).Save(jctx); err != nil {
-			return nil, fmt.Errorf("join: client id: %w", err)
+			return nil, fmt.Errorf("members: join client id: %w", err)
 		}
 	}
 	action := "member.joined"
@@ -207,7 +197,7 @@ func join(jctx context.Context, tx *ent.Tx, o *ent.Organization, u viewer.User, 
 			return nil, err
 		}
 	}
-	return &Result{Org: o, Member: m, Created: true}, nil
+	return &JoinResult{Org: o, Member: m, Created: true}, nil
 }
 
 func deref(s *string) string {

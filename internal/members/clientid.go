@@ -1,4 +1,4 @@
-package join
+package members
 
 import (
 	"context"
@@ -19,7 +19,7 @@ func lockVenue(ctx context.Context, client *ent.Client, org uuid.UUID) error {
 	rows, err := client.QueryContext(system.RawSQL(ctx, "join.client_id"), `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`,
 		"join:"+org.String())
 	if err != nil {
-		return fmt.Errorf("join: lock: %w", err)
+		return fmt.Errorf("members: join lock: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
@@ -33,17 +33,17 @@ func nextClientID(ctx context.Context, client *ent.Client, org uuid.UUID) (strin
 	rows, err := client.QueryContext(system.RawSQL(ctx, "join.client_id"), `SELECT COALESCE(MAX(substring(client_display_id FROM 3)::bigint), 0)
 		FROM members WHERE organization_id = $1 AND client_display_id ~ '^C-[0-9]{1,12}$'`, org)
 	if err != nil {
-		return "", fmt.Errorf("join: client id: %w", err)
+		return "", fmt.Errorf("members: join client id: %w", err)
 	}
 	defer rows.Close()
 	var n int64
 	if rows.Next() {
 		if err := rows.Scan(&n); err != nil {
-			return "", fmt.Errorf("join: client id: %w", err)
+			return "", fmt.Errorf("members: join client id: %w", err)
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return "", fmt.Errorf("join: client id: %w", err)
+		return "", fmt.Errorf("members: join client id: %w", err)
 	}
 	return fmt.Sprintf("%s%04d", ClientIDPrefix, n+1), nil
 }
