@@ -9,7 +9,7 @@ import (
 
 	"github.com/venueplatform/venue/internal/accounts"
 	"github.com/venueplatform/venue/internal/auth"
-	"github.com/venueplatform/venue/internal/checkin"
+	"github.com/venueplatform/venue/internal/frontdesk"
 	"github.com/venueplatform/venue/internal/gen/openapi"
 	"github.com/venueplatform/venue/internal/notify"
 	"github.com/venueplatform/venue/internal/schedule"
@@ -99,8 +99,8 @@ func TestPermissionChecksUseTheRegistry(t *testing.T) {
 		accounts.PermissionMFAReset, notify.PermissionSend,
 		schedule.PermViewAll, schedule.PermManage, schedule.PermManageHistory,
 		schedule.PermClassCancel, schedule.PermNotify,
-		checkin.PermCheckIn, checkin.PermManage, checkin.PermMarkNoShow, checkin.PermContact,
-		checkin.PermNotifySend, manage.PermissionManage,
+		frontdesk.PermCheckIn, frontdesk.PermManage, frontdesk.PermMarkNoShow, frontdesk.PermContact,
+		frontdesk.PermNotifySend, manage.PermissionManage,
 	} {
 		require.Contains(t, scope.Permissions, p)
 	}

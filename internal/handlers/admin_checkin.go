@@ -6,8 +6,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/ent/booking"
-	"github.com/venueplatform/venue/internal/checkin"
 	"github.com/venueplatform/venue/internal/concurrency"
+	"github.com/venueplatform/venue/internal/frontdesk"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/gen/apient"
 	"github.com/venueplatform/venue/internal/httpx"
@@ -16,15 +16,15 @@ import (
 
 // ListAdminCheckin implements listAdminCheckin: the day's classes with attendance counts.
 func (h *Handler) ListAdminCheckin(ctx context.Context, p api.ListAdminCheckinParams) (*api.CheckinListResponse, error) {
-	if err := checkin.Authorize(ctx, checkin.AccessRead); err != nil {
+	if err := frontdesk.Authorize(ctx, frontdesk.AccessRead); err != nil {
 		return nil, err
 	}
-	org, loc, err := checkin.Venue(ctx, h.client)
+	org, loc, err := frontdesk.Venue(ctx, h.client)
 	if err != nil {
 		return nil, err
 	}
 	now := h.now()
-	day, err := checkin.ParseDay(p.Date.Value, loc, now)
+	day, err := frontdesk.ParseDay(p.Date.Value, loc, now)
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +35,7 @@ func (h *Handler) ListAdminCheckin(ctx context.Context, p api.ListAdminCheckinPa
 	case p.XLocationID.Set:
 		locID = &p.XLocationID.Value
 	}
-	classes, truncated, err := checkin.ListDay(ctx, h.client, day, locID)
+	classes, truncated, err := frontdesk.ListDay(ctx, h.client, day, locID)
 	if err != nil {
 		return nil, err
 	}
@@ -54,10 +54,10 @@ func (h *Handler) ListAdminCheckin(ctx context.Context, p api.ListAdminCheckinPa
 
 // GetAdminCheckinRoster implements getAdminCheckinRoster.
 func (h *Handler) GetAdminCheckinRoster(ctx context.Context, p api.GetAdminCheckinRosterParams) (*api.CheckinRosterResponse, error) {
-	if err := checkin.Authorize(ctx, checkin.AccessRead); err != nil {
+	if err := frontdesk.Authorize(ctx, frontdesk.AccessRead); err != nil {
 		return nil, err
 	}
-	r, err := checkin.Roster(ctx, h.client, p.ClassInstanceId, p.IncludeHistoricalRecords.Value)
+	r, err := frontdesk.Roster(ctx, h.client, p.ClassInstanceId, p.IncludeHistoricalRecords.Value)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func (h *Handler) GetAdminCheckinRoster(ctx context.Context, p api.GetAdminCheck
 
 // CheckInAdminBooking implements checkInAdminBooking.
 func (h *Handler) CheckInAdminBooking(ctx context.Context, req api.OptCheckinCheckInRequest, p api.CheckInAdminBookingParams) (*api.CheckinBookingWriteResponse, error) {
-	if err := checkin.Authorize(ctx, checkin.AccessCheckIn); err != nil {
+	if err := frontdesk.Authorize(ctx, frontdesk.AccessCheckIn); err != nil {
 		return nil, err
 	}
 	var tok concurrency.Token
@@ -81,7 +81,7 @@ func (h *Handler) CheckInAdminBooking(ctx context.Context, req api.OptCheckinChe
 			return nil, err
 		}
 	}
-	w, err := checkin.CheckIn(ctx, h.client, p.ClassInstanceId, p.BookingId, tok, h.now())
+	w, err := frontdesk.CheckIn(ctx, h.client, p.ClassInstanceId, p.BookingId, tok, h.now())
 	if err != nil {
 		return nil, err
 	}
@@ -92,10 +92,10 @@ func (h *Handler) CheckInAdminBooking(ctx context.Context, req api.OptCheckinChe
 // ContactAdminCheckinClass implements contactAdminCheckinClass: a message to chosen members,
 // through the notification outbox.
 func (h *Handler) ContactAdminCheckinClass(ctx context.Context, req *api.CheckinContactRequest, p api.ContactAdminCheckinClassParams) (*api.CheckinContactResponse, error) {
-	if err := checkin.Authorize(ctx, checkin.AccessContact); err != nil {
+	if err := frontdesk.Authorize(ctx, frontdesk.AccessContact); err != nil {
 		return nil, err
 	}
-	res, err := checkin.Contact(ctx, h.client, checkin.ContactParams{
+	res, err := frontdesk.Contact(ctx, h.client, frontdesk.ContactParams{
 		ClassID: p.ClassInstanceId, BookingIDs: req.BookingIds, Channel: notify.Channel(req.Channel),
 		Subject: req.Subject.Value, Message: req.Message, CorrelationID: httpx.RequestID(ctx),
 	})
@@ -107,11 +107,11 @@ func (h *Handler) ContactAdminCheckinClass(ctx context.Context, req *api.Checkin
 
 // GetAdminBookingAttendance implements getAdminBookingAttendance.
 func (h *Handler) GetAdminBookingAttendance(ctx context.Context, p api.GetAdminBookingAttendanceParams) (*api.CheckinAttendanceResponse, error) {
-	if err := checkin.Authorize(ctx, checkin.AccessReadAttendance); err != nil {
+	if err := frontdesk.Authorize(ctx, frontdesk.AccessReadAttendance); err != nil {
 		return nil, err
 	}
 	now := h.now()
-	st, err := checkin.Attendance(ctx, h.client, p.ClassInstanceId, p.BookingId, now)
+	st, err := frontdesk.Attendance(ctx, h.client, p.ClassInstanceId, p.BookingId, now)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +132,7 @@ func (h *Handler) GetAdminBookingAttendance(ctx context.Context, p api.GetAdminB
 
 // CorrectAdminBookingAttendance implements correctAdminBookingAttendance.
 func (h *Handler) CorrectAdminBookingAttendance(ctx context.Context, req *api.CheckinAttendanceRequest, p api.CorrectAdminBookingAttendanceParams) (*api.CheckinBookingWriteResponse, error) {
-	if err := checkin.Authorize(ctx, checkin.AccessCorrect); err != nil {
+	if err := frontdesk.Authorize(ctx, frontdesk.AccessCorrect); err != nil {
 		return nil, err
 	}
 	tok, err := concurrency.ParseParam("expected_updated_at", req.ExpectedUpdatedAt)
@@ -151,7 +151,7 @@ func (h *Handler) CorrectAdminBookingAttendance(ctx context.Context, req *api.Ch
 			return nil, err
 		}
 	}
-	res, err := checkin.Correct(ctx, h.client, checkin.CorrectParams{
+	res, err := frontdesk.Correct(ctx, h.client, frontdesk.CorrectParams{
 		ClassID: p.ClassInstanceId, BookingID: p.BookingId, Target: booking.Status(req.TargetStatus), Token: tok,
 		EndedClassConfirmed: req.EndedClassConfirmed.Value, Reason: req.Reason.Value, Notify: nr,
 		CorrelationID: httpx.RequestID(ctx),
@@ -166,18 +166,18 @@ func (h *Handler) CorrectAdminBookingAttendance(ctx context.Context, req *api.Ch
 
 // ReassignAdminBookingFunding implements reassignAdminBookingFunding.
 func (h *Handler) ReassignAdminBookingFunding(ctx context.Context, req *api.CheckinReassignRequest, p api.ReassignAdminBookingFundingParams) (*api.CheckinReassignResponse, error) {
-	if err := checkin.Authorize(ctx, checkin.AccessReassign); err != nil {
+	if err := frontdesk.Authorize(ctx, frontdesk.AccessReassign); err != nil {
 		return nil, err
 	}
 	tok, err := concurrency.ParseParam("expected_updated_at", req.ExpectedUpdatedAt)
 	if err != nil {
 		return nil, err
 	}
-	rp := checkin.ReassignParams{ClassID: p.ClassInstanceId, BookingID: p.BookingId, NewPassID: req.NewPassID, Token: tok}
+	rp := frontdesk.ReassignParams{ClassID: p.ClassInstanceId, BookingID: p.BookingId, NewPassID: req.NewPassID, Token: tok}
 	if v, ok := req.ExpectedOldPassID.Get(); ok {
 		rp.ExpectedOldPassID = &v
 	}
-	b, a, err := checkin.Reassign(ctx, h.client, rp, h.now())
+	b, a, err := frontdesk.Reassign(ctx, h.client, rp, h.now())
 	if err != nil {
 		return nil, err
 	}
@@ -186,10 +186,10 @@ func (h *Handler) ReassignAdminBookingFunding(ctx context.Context, req *api.Chec
 
 // CloseAdminBookingFundingAttempt implements closeAdminBookingFundingAttempt.
 func (h *Handler) CloseAdminBookingFundingAttempt(ctx context.Context, p api.CloseAdminBookingFundingAttemptParams) (*api.CheckinAttemptResponse, error) {
-	if err := checkin.Authorize(ctx, checkin.AccessReassign); err != nil {
+	if err := frontdesk.Authorize(ctx, frontdesk.AccessReassign); err != nil {
 		return nil, err
 	}
-	a, err := checkin.CloseAttempt(ctx, h.client, p.ClassInstanceId, p.BookingId, p.AttemptId, h.now())
+	a, err := frontdesk.CloseAttempt(ctx, h.client, p.ClassInstanceId, p.BookingId, p.AttemptId, h.now())
 	if err != nil {
 		return nil, err
 	}

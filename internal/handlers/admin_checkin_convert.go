@@ -5,13 +5,13 @@ import (
 	"time"
 
 	"github.com/venueplatform/venue/ent"
-	"github.com/venueplatform/venue/internal/checkin"
 	"github.com/venueplatform/venue/internal/concurrency"
+	"github.com/venueplatform/venue/internal/frontdesk"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/notify"
 )
 
-func checkinClass(c checkin.Class, now time.Time) api.CheckinClass {
+func checkinClass(c frontdesk.Class, now time.Time) api.CheckinClass {
 	out := api.CheckinClass{ID: c.ID, StartTime: c.StartTime.UTC(), EndTime: c.EndTime.UTC(),
 		Status: api.CheckinClassStatus(c.Status), Capacity: c.Capacity, BookedCount: c.BookedCount,
 		WaitlistCount: c.WaitlistCount, CheckedInCount: c.CheckedIn, NoShowCount: c.NoShow,

@@ -57,7 +57,7 @@
 // is -32602 too, still before any query. Results are one text content item
 // holding JSON plus the same value as structuredContent. Reads share their
 // queries with REST: schedule.List and schedule.Get, catalogue.PassTypes, and the
-// packages memberquery, revenue and opsquery. Ceilings are part of the
+// packages memberquery and frontdesk. Ceilings are part of the
 // queries: search_schedule 100 classes, search_members 25 members.
 //
 // # Audit

@@ -11,8 +11,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/internal/catalogue"
+	"github.com/venueplatform/venue/internal/frontdesk"
 	"github.com/venueplatform/venue/internal/httpx"
-	"github.com/venueplatform/venue/internal/opsquery"
 	"github.com/venueplatform/venue/internal/schedule"
 	"github.com/venueplatform/venue/internal/scope"
 )
@@ -102,7 +102,7 @@ var resources = []*resourceDef{
 				return nil, err
 			}
 			start, end := schedule.DayRange(d, d, e.caller.loc)
-			bs, more, err := opsquery.Bookings(ctx, e.client, start, end)
+			bs, more, err := frontdesk.Bookings(ctx, e.client, start, end)
 			if err != nil {
 				return nil, err
 			}
@@ -120,7 +120,7 @@ var resources = []*resourceDef{
 	{kind: "alerts", name: "Active alerts", scopes: []string{scope.ReadOperations},
 		description: "Open (unresolved) operational alerts, newest first; at most 100.",
 		read: func(ctx context.Context, e *env, _ string) (any, error) {
-			as, more, err := opsquery.OpenAlerts(ctx, e.client)
+			as, more, err := frontdesk.OpenAlerts(ctx, e.client)
 			if err != nil {
 				return nil, err
 			}

@@ -7,11 +7,10 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/venueplatform/venue/internal/frontdesk"
 	"github.com/venueplatform/venue/internal/mcptools"
 	"github.com/venueplatform/venue/internal/members"
 	"github.com/venueplatform/venue/internal/money"
-	"github.com/venueplatform/venue/internal/opsquery"
-	"github.com/venueplatform/venue/internal/revenue"
 	"github.com/venueplatform/venue/internal/schedule"
 )
 
@@ -142,14 +141,14 @@ func revenueSummary(ctx context.Context, e *env, in mcptools.GetRevenueSummary) 
 }
 
 func revenueOf(ctx context.Context, e *env, period, path string) (any, error) {
-	p, err := revenue.ParsePeriod(period, e.now, e.caller.loc)
-	if errors.Is(err, revenue.ErrPeriod) {
+	p, err := frontdesk.ParsePeriod(period, e.now, e.caller.loc)
+	if errors.Is(err, frontdesk.ErrPeriod) {
 		return nil, errInvalidParams("period", violation{Path: path, Message: err.Error()})
 	}
 	if err != nil {
 		return nil, err
 	}
-	totals, err := revenue.Summary(ctx, e.client, p)
+	totals, err := frontdesk.RevenueSummary(ctx, e.client, p)
 	if err != nil {
 		return nil, err
 	}
@@ -165,13 +164,13 @@ func revenueOf(ctx context.Context, e *env, period, path string) (any, error) {
 type overviewOut struct {
 	Date     string `json:"date"`
 	Timezone string `json:"timezone"`
-	opsquery.Overview
+	frontdesk.Overview
 }
 
 func todayOverview(ctx context.Context, e *env, _ mcptools.GetTodayOverview) (any, error) {
 	today := schedule.Today(e.now, e.caller.loc)
 	start, end := schedule.DayRange(today, today, e.caller.loc)
-	o, err := opsquery.Day(ctx, e.client, start, end)
+	o, err := frontdesk.DayOverview(ctx, e.client, start, end)
 	if err != nil {
 		return nil, err
 	}

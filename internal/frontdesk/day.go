@@ -1,4 +1,4 @@
-package opsquery
+package frontdesk
 
 import (
 	"context"
@@ -69,9 +69,9 @@ type Overview struct {
 	OpenAlerts int `json:"open_alerts"`
 }
 
-// Day counts the classes starting in [start, end), their bookings and the
+// DayOverview counts the classes starting in [start, end), their bookings and the
 // open alerts.
-func Day(ctx context.Context, client *ent.Client, start, end time.Time) (Overview, error) {
+func DayOverview(ctx context.Context, client *ent.Client, start, end time.Time) (Overview, error) {
 	classes := classinstance.And(
 		classinstance.StartTimeGTE(start), classinstance.StartTimeLT(end),
 		classinstance.Listed(true), classinstance.StatusNEQ(classinstance.StatusCancelled),

@@ -1,4 +1,4 @@
-package revenue_test
+package frontdesk_test
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/venueplatform/venue/internal/revenue"
+	"github.com/venueplatform/venue/internal/frontdesk"
 )
 
 func TestParsePeriod(t *testing.T) {
@@ -21,18 +21,18 @@ func TestParsePeriod(t *testing.T) {
 		"2026-02-01..2026-02-28": {"2026-02-01", "2026-02-28"},
 	}
 	for in, want := range cases {
-		p, err := revenue.ParsePeriod(in, now, cph)
+		p, err := frontdesk.ParsePeriod(in, now, cph)
 		require.NoError(t, err, in)
 		require.Equal(t, want[0], p.From.Format("2006-01-02"), in)
 		require.Equal(t, want[1], p.To.Format("2006-01-02"), in)
 	}
-	p, err := revenue.ParsePeriod("today", now, cph)
+	p, err := frontdesk.ParsePeriod("today", now, cph)
 	require.NoError(t, err)
 	require.Equal(t, time.Date(2026, 3, 28, 23, 0, 0, 0, time.UTC), p.Start)
 	require.Equal(t, time.Date(2026, 3, 29, 22, 0, 0, 0, time.UTC), p.End, "a 23-hour day")
 
 	for _, bad := range []string{"", "year", "2026-02-30..2026-03-01", "2026-03-02..2026-03-01", "2024-01-01..2025-01-02", "2026-01-01"} {
-		_, err := revenue.ParsePeriod(bad, now, cph)
-		require.ErrorIs(t, err, revenue.ErrPeriod, bad)
+		_, err := frontdesk.ParsePeriod(bad, now, cph)
+		require.ErrorIs(t, err, frontdesk.ErrPeriod, bad)
 	}
 }

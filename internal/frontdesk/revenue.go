@@ -1,4 +1,4 @@
-package revenue
+package frontdesk
 
 import (
 	"context"
@@ -72,16 +72,16 @@ func ParsePeriod(s string, now time.Time, loc *time.Location) (Period, error) {
 	return Period{Name: name, From: from, To: to, Start: start.UTC(), End: end.UTC()}, nil
 }
 
-// Total is the revenue of one currency.
-type Total struct {
+// RevenueTotal is the revenue of one currency.
+type RevenueTotal struct {
 	Currency    string `json:"currency"`
 	AmountMinor int64  `json:"amount_minor"`
 	Payments    int    `json:"payments"`
 }
 
-// Summary totals the succeeded payments of the viewer's venue paid in
+// RevenueSummary totals the succeeded payments of the viewer's venue paid in
 // [p.Start, p.End) by currency, ordered by currency code, in one grouped query.
-func Summary(ctx context.Context, client *ent.Client, p Period) ([]Total, error) {
+func RevenueSummary(ctx context.Context, client *ent.Client, p Period) ([]RevenueTotal, error) {
 	var rows []struct {
 		Currency string `json:"currency"`
 		Sum      int64  `json:"sum"`
@@ -99,10 +99,10 @@ func Summary(ctx context.Context, client *ent.Client, p Period) ([]Total, error)
 	if err != nil {
 		return nil, fmt.Errorf("revenue summary: %w", err)
 	}
-	out := make([]Total, len(rows))
+	out := make([]RevenueTotal, len(rows))
 	for i, r := range rows {
-		out[i] = Total{Currency: r.Currency, AmountMinor: r.Sum, Payments: r.Count}
+		out[i] = RevenueTotal{Currency: r.Currency, AmountMinor: r.Sum, Payments: r.Count}
 	}
-	slices.SortFunc(out, func(a, b Total) int { return strings.Compare(a.Currency, b.Currency) })
+	slices.SortFunc(out, func(a, b RevenueTotal) int { return strings.Compare(a.Currency, b.Currency) })
 	return out, nil
 }
