@@ -3,8 +3,6 @@ package schema
 import (
 	"entgo.io/ent"
 	"entgo.io/ent/schema/field"
-
-	"github.com/venueplatform/venue/ent/privacy"
 )
 
 // InstallationSecret is a secret of the installation that the environment
@@ -25,13 +23,5 @@ func (InstallationSecret) Fields() []ent.Field {
 			Comment("The environment variable the secret stands in for."),
 		field.String("value").NotEmpty().Sensitive().Immutable().
 			Comment("The secret, in the format of its environment variable."),
-	}
-}
-
-// Policy of the InstallationSecret: nobody but a system call site.
-func (InstallationSecret) Policy() ent.Policy {
-	return privacy.Policy{
-		Query:    privacy.QueryPolicy{privacy.AlwaysDenyRule()},
-		Mutation: privacy.MutationPolicy{privacy.AlwaysDenyRule()},
 	}
 }

@@ -15,10 +15,12 @@ import (
 func (VenueMixin) Policy() ent.Policy {
 	return privacy.Policy{
 		Query: privacy.QueryPolicy{
+			rule.AllowSystemSite(),
 			rule.DenyIfNoViewer(),
 			rule.FilterVenue(),
 		},
 		Mutation: privacy.MutationPolicy{
+			rule.AllowSystemSite(),
 			rule.DenyIfNoViewer(),
 			rule.DenyIfReadOnly(),
 			rule.OnWrites(rule.FilterVenue()),
@@ -39,10 +41,12 @@ func (VenueMixin) Hooks() []ent.Hook {
 func (Organization) Policy() ent.Policy {
 	return privacy.Policy{
 		Query: privacy.QueryPolicy{
+			rule.AllowSystemSite(),
 			rule.DenyIfNoViewer(),
 			rule.FilterOwnVenue(),
 		},
 		Mutation: privacy.MutationPolicy{
+			rule.AllowSystemSite(),
 			rule.DenyIfNoViewer(),
 			rule.DenyIfReadOnly(),
 			privacy.OnMutationOperation(privacy.AlwaysDenyRule(), ent.OpCreate),
@@ -59,11 +63,13 @@ func (Organization) Policy() ent.Policy {
 func (User) Policy() ent.Policy {
 	return privacy.Policy{
 		Query: privacy.QueryPolicy{
+			rule.AllowSystemSite(),
 			rule.DenyIfNoViewer(),
 			rule.FilterSelf(),
 			rule.FilterUsersOfVenue(),
 		},
 		Mutation: privacy.MutationPolicy{
+			rule.AllowSystemSite(),
 			rule.DenyIfNoViewer(),
 			rule.DenyIfReadOnly(),
 			privacy.OnMutationOperation(privacy.AlwaysDenyRule(), ent.OpCreate),
@@ -81,7 +87,7 @@ func (User) Policy() ent.Policy {
 func (PlatformSetting) Policy() ent.Policy {
 	return privacy.Policy{
 		Query:    privacy.QueryPolicy{privacy.AlwaysAllowRule()},
-		Mutation: privacy.MutationPolicy{privacy.AlwaysDenyRule()},
+		Mutation: privacy.MutationPolicy{rule.AllowSystemSite(), privacy.AlwaysDenyRule()},
 	}
 }
 
@@ -99,11 +105,13 @@ func (AuditLog) Hooks() []ent.Hook {
 func userOwnedPolicy() ent.Policy {
 	return privacy.Policy{
 		Query: privacy.QueryPolicy{
+			rule.AllowSystemSite(),
 			rule.DenyIfNoViewer(),
 			rule.FilterOwnRows(),
 			privacy.AlwaysAllowRule(),
 		},
 		Mutation: privacy.MutationPolicy{
+			rule.AllowSystemSite(),
 			rule.DenyIfNoViewer(),
 			privacy.OnMutationOperation(privacy.AlwaysDenyRule(), ent.OpCreate),
 			rule.OnWrites(rule.FilterOwnRows()),
@@ -132,10 +140,18 @@ func (MFAChallenge) Policy() ent.Policy { return userOwnedPolicy() }
 
 // Policy of the DeviceAuthorization: nobody, outside the named system sites
 // of the device flow (a pending authorization has no owner yet).
-func (DeviceAuthorization) Policy() ent.Policy {
+func (DeviceAuthorization) Policy() ent.Policy { return sitesOnlyPolicy() }
+
+// Policy of the InstallationSecret: nobody but the system site of the
+// server's start.
+func (InstallationSecret) Policy() ent.Policy { return sitesOnlyPolicy() }
+
+// sitesOnlyPolicy is the policy of a global entity that no viewer reaches:
+// only the system sites that list it.
+func sitesOnlyPolicy() ent.Policy {
 	return privacy.Policy{
-		Query:    privacy.QueryPolicy{privacy.AlwaysDenyRule()},
-		Mutation: privacy.MutationPolicy{privacy.AlwaysDenyRule()},
+		Query:    privacy.QueryPolicy{rule.AllowSystemSite(), privacy.AlwaysDenyRule()},
+		Mutation: privacy.MutationPolicy{rule.AllowSystemSite(), privacy.AlwaysDenyRule()},
 	}
 }
 

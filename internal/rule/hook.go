@@ -11,6 +11,7 @@ import (
 
 	gen "github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/privacy"
+	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -19,8 +20,8 @@ const organizationField = "organization_id"
 
 // SetVenueOnCreate is the create hook of every venue-owned entity: it sets
 // organization_id from the viewer, and refuses a create that names another
-// venue as not found. Only a system call site (privacy.DecisionContext with
-// Allow, and no venue viewer) may create rows for an explicit venue.
+// venue as not found. Only a system site that lists the entity type
+// (system.Allow, and no venue viewer) may create rows for an explicit venue.
 func SetVenueOnCreate() ent.Hook {
 	return func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
@@ -39,8 +40,8 @@ func SetVenueOnCreate() ent.Hook {
 			case !hasViewerOrg && !hasGiven:
 				return nil, privacy.Denyf("%s create without a venue", m.Type())
 			case !hasViewerOrg:
-				if _, system := privacy.DecisionFromContext(ctx); !system {
-					return nil, privacy.Denyf("%s create for an explicit venue outside a system call", m.Type())
+				if _, ok := system.Permits(ctx, m.Type()); !ok {
+					return nil, privacy.Denyf("%s create for an explicit venue outside a system site that lists it", m.Type())
 				}
 			}
 			return next.Mutate(ctx, m)

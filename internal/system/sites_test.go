@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/internal/system"
 )
 
@@ -210,6 +211,14 @@ func TestEveryDoorIsRegistered(t *testing.T) {
 		}
 		if s.Kind != system.KindBypass && len(s.Entities) > 0 {
 			t.Errorf("site %q (%s) lists entity types; only bypass sites do", name, s.Kind)
+		}
+		if s.Kind == system.KindBypass && len(s.Entities) == 0 {
+			t.Errorf("bypass site %q lists no entity types", name)
+		}
+		for _, typ := range s.Entities {
+			if !slices.Contains(ent.AllTypes, typ) {
+				t.Errorf("site %q lists %q, which is not an entity type", name, typ)
+			}
 		}
 	}
 	t.Logf("scanned %d production packages", scanned)
