@@ -69,27 +69,19 @@ var table = map[string]layer{
 	"internal/gen/openapi":              conventions, // the bundled OpenAPI document
 	"internal/gen/mcpschema/toolschema": conventions, // the generated tools/list
 
-	// Business nouns, one package each (the folds leave one per noun).
+	// Business nouns, one package each.
 	"internal/accounts":        domain,
 	"internal/apikey":          domain,
 	"internal/booking":         domain,
 	"internal/catalogue":       domain,
 	"internal/codemail":        domain,
 	"internal/demo":            domain,
-	"internal/frontdesk":       domain, // takes checkin, opsquery, revenue
-	"internal/checkin":         domain,
-	"internal/opsquery":        domain,
-	"internal/revenue":         domain,
+	"internal/frontdesk":       domain, // the front desk: check-in, attendance, day sheets, revenue
 	"internal/importer":        domain,
 	"internal/inquiries":       domain,
 	"internal/me":              domain,
 	"internal/members":         domain,
-	"internal/memberquery":     domain, // folds into members
-	"internal/join":            domain, // folds into members
-	"internal/offers":          domain, // folds into catalogue
-	"internal/pricing":         domain, // folds into catalogue
 	"internal/platform":        domain,
-	"internal/installsecrets":  domain, // folds into platform
 	"internal/schedule":        domain,
 	"internal/seed":            domain,
 	"internal/venue":           domain,
@@ -157,7 +149,6 @@ var upward = map[[2]string]string{
 	{"internal/db", "ent/runtime"}:        "opening the client registers ent/schema's policies and hooks, so no program reaches the database without the wall",
 	{"internal/entdb", "internal/events"}: "the client's driver lets a transaction carry River jobs (events.NewDriver), so an event is enqueued with the change that causes it",
 	{"internal/db", "internal/events"}:    "the client's driver lets a transaction carry River jobs (events.NewDriver), so an event is enqueued with the change that causes it",
-	{"ent/enttest", "ent/runtime"}:        "generated test client, with the wall wired in",
 }
 
 // graph is the module's packages and their non-test imports inside the
