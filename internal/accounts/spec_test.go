@@ -10,7 +10,9 @@ import (
 
 // TestSecretsAreNotInTheComponentSchemas: password hashes, refresh-token
 // and code hashes, TOTP secrets, device and hand-off codes are Sensitive
-// fields, stripped from spec/ent.gen.json.
+// fields, stripped from spec/ent.gen.json. spec/ent.gen.json publishes only
+// the entities the API answers with, so an identity entity may be absent;
+// when one is published, its secrets must not be.
 func TestSecretsAreNotInTheComponentSchemas(t *testing.T) {
 	raw, err := os.ReadFile("../../spec/ent.gen.json")
 	require.NoError(t, err)
@@ -22,6 +24,7 @@ func TestSecretsAreNotInTheComponentSchemas(t *testing.T) {
 		} `json:"components"`
 	}
 	require.NoError(t, json.Unmarshal(raw, &doc))
+	require.NotEmpty(t, doc.Components.Schemas, "spec/ent.gen.json holds no component: is generation broken?")
 	for name, secrets := range map[string][]string{
 		"User": {"password_hash"}, "RefreshToken": {"hash"}, "AuthCode": {"hash"},
 		"MFAFactor": {"secret"}, "MFABackupCode": {"hash"},
@@ -30,7 +33,9 @@ func TestSecretsAreNotInTheComponentSchemas(t *testing.T) {
 		"OTPRequest":          {"code_hash", "token_hash", "code_challenge"},
 	} {
 		s, ok := doc.Components.Schemas[name]
-		require.True(t, ok, name)
+		if !ok {
+			continue
+		}
 		for _, secret := range secrets {
 			require.NotContains(t, s.Properties, secret, name)
 		}
