@@ -46,40 +46,67 @@ type Entry struct {
 
 // Record appends e to the audit trail of the viewer's venue.
 func Record(ctx context.Context, client *ent.Client, e Entry) (*ent.AuditLog, error) {
-	v := viewer.FromContext(ctx)
-	if _, ok := viewer.VenueFromContext(ctx); !ok {
-		return nil, ErrNoVenue
-	}
-	fillFromViewer(&e, v)
-	if e.Outcome == "" {
-		e.Outcome = OutcomeSuccess
-	}
-	if e.Action == "" {
-		return nil, errors.New("audit: empty action")
-	}
-	create := client.AuditLog.Create().
-		SetActor(e.Actor).
-		SetActorKind(auditlog.ActorKind(e.ActorKind)).
-		SetNillableAPIKeyID(e.APIKeyID).
-		SetNillableUserID(e.UserID).
-		SetAction(e.Action).
-		SetTarget(e.Target).
-		SetOutcome(auditlog.Outcome(e.Outcome))
-	if e.Details != nil {
-		create.SetDetails(e.Details)
-	}
-	if e.Duration > 0 {
-		create.SetDurationMs(e.Duration.Milliseconds())
+	r, err := newRow(ctx, e)
+	if err != nil {
+		return nil, err
 	}
 	// System call site: read-only viewers (API keys with read scopes only)
 	// must leave entries too; the create hook still binds the entry to the
 	// viewer's venue.
 	sctx := system.Allow(ctx, "audit.record")
-	row, err := create.Save(sctx)
+	out, err := r.create(client).Save(sctx)
 	if err != nil {
 		return nil, fmt.Errorf("audit: record %s: %w", e.Action, err)
 	}
-	return row, nil
+	return out, nil
+}
+
+// row is an entry checked against its caller's viewer: actor, key and
+// venue filled in, stamped with the time it was recorded.
+type row struct {
+	Entry
+	org uuid.UUID
+	at  time.Time
+}
+
+// newRow checks e against the viewer of ctx and completes it from there.
+func newRow(ctx context.Context, e Entry) (row, error) {
+	org, ok := viewer.VenueFromContext(ctx)
+	if !ok {
+		return row{}, ErrNoVenue
+	}
+	fillFromViewer(&e, viewer.FromContext(ctx))
+	if e.Outcome == "" {
+		e.Outcome = OutcomeSuccess
+	}
+	if e.Action == "" {
+		return row{}, errors.New("audit: empty action")
+	}
+	return row{Entry: e, org: org, at: time.Now()}, nil
+}
+
+// create builds the insert of r. The venue is explicit so that a batch
+// written outside its callers' requests keeps each entry's own venue; the
+// create hook checks it against the viewer where there is one.
+func (r row) create(client *ent.Client) *ent.AuditLogCreate {
+	c := client.AuditLog.Create().
+		SetOrganizationID(r.org).
+		SetCreatedAt(r.at).
+		SetUpdatedAt(r.at).
+		SetActor(r.Actor).
+		SetActorKind(auditlog.ActorKind(r.ActorKind)).
+		SetNillableAPIKeyID(r.APIKeyID).
+		SetNillableUserID(r.UserID).
+		SetAction(r.Action).
+		SetTarget(r.Target).
+		SetOutcome(auditlog.Outcome(r.Outcome))
+	if r.Details != nil {
+		c.SetDetails(r.Details)
+	}
+	if r.Duration > 0 {
+		c.SetDurationMs(r.Duration.Milliseconds())
+	}
+	return c
 }
 
 // List returns the newest limit entries of the viewer's venue, newest first.
