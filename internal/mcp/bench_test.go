@@ -8,6 +8,7 @@
 package mcp_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -25,6 +26,7 @@ import (
 	"github.com/venueplatform/venue/internal/apikey"
 	"github.com/venueplatform/venue/internal/auth"
 	"github.com/venueplatform/venue/internal/handlers"
+	"github.com/venueplatform/venue/internal/mcp"
 	"github.com/venueplatform/venue/internal/ratelimit"
 )
 
@@ -32,19 +34,46 @@ import (
 type benchStats struct {
 	rps      float64
 	p50, p99 time.Duration
+	// rounds is the throughput of each interleaved round.
+	rounds []float64
+	// n requests took goCPU in this process (clients and servers) and
+	// dbCPU in the database server.
+	n            int
+	goCPU, dbCPU time.Duration
+}
+
+// benchMode is one way of reading the schedule.
+type benchMode struct {
+	name, method, url, body string
+	// after runs at the end of each round, inside its timing: the tool
+	// modes write their queued audit entries there, so the batches are
+	// paid for by the mode that queued them.
+	after func()
 }
 
 // BenchmarkScheduleMCPvsREST reads the same day of schedule (40 classes with
-// bookings) three ways over HTTP, in one process and one run: MCP tools/call
-// search_schedule, MCP resources/read venue://schedule/{date}, and the REST
-// read GET /api/v1/venues/{slug}/schedule (as it is, and behind the shared
-// per-key rate limiter as it will be wired), at concurrency 1, 16 and 64. It
-// reports throughput and p50/p99 per case and prints each one's cost relative
-// to plain REST (REST req/s over its req/s). All pass the key gates; both MCP
-// reads also pass the rate limiter, and tools/call writes its audit entry.
+// bookings) five ways over HTTP, in one process and one run: MCP tools/call
+// search_schedule, MCP resources/read venue://schedule/{date}, the same tool
+// on a server built with the official Go SDK (stateless streamable HTTP,
+// doing the same gates, read and audit entry: NewGoSDKScheduleHandler), and
+// the REST read GET /api/v1/venues/{slug}/schedule (as it is, and behind the
+// shared per-key rate limiter as the server wires it), at concurrency 1, 16
+// and 64. Every mode passes the key gates; the MCP modes also pass the rate
+// limiter, and the tool modes record their audit entries (written before
+// their round ends). The modes run in interleaved rounds; each ratio is the
+// median over the rounds of the ratio within a round, so that load from
+// elsewhere on the machine falls on both sides alike. It prints throughput,
+// p50/p99, each mode's cost relative to REST (REST req/s over its req/s) and
+// ours/go-sdk (our req/s over the SDK server's). It also prints the CPU
+// time per request, of this process (the clients and every server, as
+// go) plus the database server's (db), and its ratio to REST's: on a
+// shared machine it moves less with other load than throughput does.
 //
 //	go test -tags mcpbench ./internal/mcp -run '^$' -bench ScheduleMCPvsREST -benchtime 800x
 func BenchmarkScheduleMCPvsREST(b *testing.B) {
+	if b.N == 1 {
+		return // the framework's probe run; -benchtime Nx measures N per mode
+	}
 	f := newFixture(b, 1_000_000_000)
 	ctx := f.operatorCtx()
 	d := f.today.AddDate(0, 0, 5)
@@ -70,7 +99,7 @@ func BenchmarkScheduleMCPvsREST(b *testing.B) {
 	require.NoError(b, err)
 	restSrv := httptest.NewServer(rest)
 	b.Cleanup(restSrv.Close)
-	// REST as it reads once the shared per-key limiter is wired in front of it.
+	// REST behind the shared per-key limiter, as the server wires it.
 	k, err := apikey.Lookup(ctx, f.client, f.keys["all"])
 	require.NoError(b, err)
 	limiter := ratelimit.New(f.pool, 1_000_000_000, time.Minute)
@@ -82,66 +111,107 @@ func BenchmarkScheduleMCPvsREST(b *testing.B) {
 		rest.ServeHTTP(w, r)
 	}))
 	b.Cleanup(limited.Close)
+	sdkSrv := httptest.NewServer(mcp.NewGoSDKScheduleHandler(f.h))
+	b.Cleanup(sdkSrv.Close)
 
 	date := d.Format(day)
 	key := f.keys["all"]
-	modes := []struct {
-		name, method, url, body string
-	}{
-		{"mcp_tool", http.MethodPost, f.url, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_schedule","arguments":{"date":"` + date + `"}}}`},
-		{"mcp_resource", http.MethodPost, f.url, `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"venue://schedule/` + date + `"}}`},
-		{"rest", http.MethodGet, restSrv.URL + "/api/v1/venues/hot-yoga-cph/schedule?from=" + date + "&to=" + date, ""},
-		{"rest+ratelimit", http.MethodGet, limited.URL + "/api/v1/venues/hot-yoga-cph/schedule?from=" + date + "&to=" + date, ""},
+	flush := func() {
+		if err := f.h.Flush(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	toolCall := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_schedule","arguments":{"date":"` + date + `"}}}`
+	restURL := "/api/v1/venues/hot-yoga-cph/schedule?from=" + date + "&to=" + date
+	modes := []benchMode{
+		{"mcp_tool", http.MethodPost, f.url, toolCall, flush},
+		{"mcp_resource", http.MethodPost, f.url, `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"venue://schedule/` + date + `"}}`, nil},
+		{"gosdk_tool", http.MethodPost, sdkSrv.URL, toolCall, flush},
+		{"rest", http.MethodGet, restSrv.URL + restURL, "", nil},
+		{"rest+ratelimit", http.MethodGet, limited.URL + restURL, "", nil},
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256}}
-	do := func(method, url, body string) {
-		req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	do := func(m *benchMode) {
+		req, _ := http.NewRequest(m.method, m.url, strings.NewReader(m.body))
 		req.Header.Set("X-API-Key", key)
-		req.Header.Set("Content-Type", "application/json")
+		if m.method == http.MethodPost {
+			req.Header.Set("Content-Type", "application/json")
+			// Both media types, as Streamable HTTP clients send (the SDK's
+			// handler requires them).
+			req.Header.Set("Accept", "application/json, text/event-stream")
+		}
 		resp, err := client.Do(req)
 		if err != nil {
 			b.Fatal(err)
 		}
 		out, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK || strings.Contains(string(out), `"error":{`) || !strings.Contains(string(out), "class_type") {
-			b.Fatalf("%s %s: %d %.300s", method, url, resp.StatusCode, out)
+		if resp.StatusCode != http.StatusOK || strings.Contains(string(out), `"error":{`) ||
+			strings.Contains(string(out), `"isError":true`) || !strings.Contains(string(out), "class_type") {
+			b.Fatalf("%s %s: %d %.300s", m.method, m.url, resp.StatusCode, out)
 		}
 	}
-	for _, m := range modes { // warm up caches and connections
+	for i := range modes { // warm up caches and connections
 		for range 20 {
-			do(m.method, m.url, m.body)
+			do(&modes[i])
 		}
 	}
+	flush()
+	meter, err := newCPUMeter(context.Background(), f.pool)
+	require.NoError(b, err)
 
 	// Each concurrency runs the modes in interleaved rounds, so that load
-	// from elsewhere on the machine falls on all of them alike.
+	// from elsewhere on the machine falls on all of them alike. A round
+	// holds at least two requests per client, so that the clients overlap.
 	const rounds = 10
-	perRound := max(b.N/rounds, 1)
-	results := map[string]benchStats{}
+	results := map[string]*benchStats{}
 	concurrencies := []int{1, 16, 64}
 	b.ResetTimer()
 	for _, c := range concurrencies {
+		perRound := max(b.N/rounds, 2*c)
 		lat := make([][]time.Duration, len(modes))
+		stats := make([]*benchStats, len(modes))
 		busy := make([]time.Duration, len(modes))
+		for mi := range modes {
+			stats[mi] = &benchStats{}
+		}
 		for range rounds {
-			for mi, m := range modes {
-				l, elapsed := runRound(c, perRound, func() { do(m.method, m.url, m.body) })
+			for mi := range modes {
+				m := &modes[mi]
+				// CPU is read outside the round, each side so that the
+				// meter's own scan of /proc falls outside the interval.
+				d0 := meter.db()
+				g0 := meter.self()
+				l, elapsed := runRound(c, perRound, func() { do(m) }, m.after)
+				g1 := meter.self()
+				d1 := meter.db()
+				stats[mi].n += len(l)
+				stats[mi].goCPU += g1 - g0
+				stats[mi].dbCPU += d1 - d0
 				lat[mi] = append(lat[mi], l...)
 				busy[mi] += elapsed
+				stats[mi].rounds = append(stats[mi].rounds, float64(len(l))/elapsed.Seconds())
 			}
 		}
 		for mi, m := range modes {
 			l := lat[mi]
 			slices.Sort(l)
-			s := benchStats{rps: float64(len(l)) / busy[mi].Seconds(), p50: l[len(l)/2], p99: l[min(len(l)-1, len(l)*99/100)]}
-			name := fmt.Sprintf("%s/c=%d", m.name, c)
-			results[name] = s
+			s := stats[mi]
+			s.rps, s.p50, s.p99 = float64(len(l))/busy[mi].Seconds(), l[len(l)/2], l[min(len(l)-1, len(l)*99/100)]
+			results[fmt.Sprintf("%s/c=%d", m.name, c)] = s
 			b.ReportMetric(s.rps, fmt.Sprintf("%s_c%d_req/s", m.name, c))
 		}
 	}
+	fmt.Print(benchReport(modes, concurrencies, results))
+}
+
+// benchReport renders the figures of every mode and the ratios the goals
+// name: MCP/REST cost (at most 1.15x) and ours/go-sdk throughput (at least
+// 1.3x).
+func benchReport(modes []benchMode, concurrencies []int, results map[string]*benchStats) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "\n%-14s %5s %10s %9s %9s %11s %11s\n", "mode", "conc", "req/s", "p50 ms", "p99 ms", "cost/REST", "p50/REST")
+	fmt.Fprintf(&sb, "\n%-14s %5s %8s %7s %8s %10s %9s %12s %9s\n", "mode", "conc", "req/s", "p50 ms", "p99 ms",
+		"cost/REST", "p50/REST", "CPU ms/req", "CPU/REST")
 	for _, c := range concurrencies {
 		r, ok := results[fmt.Sprintf("rest/c=%d", c)]
 		if !ok {
@@ -149,17 +219,53 @@ func BenchmarkScheduleMCPvsREST(b *testing.B) {
 		}
 		for _, m := range modes {
 			s := results[fmt.Sprintf("%s/c=%d", m.name, c)]
-			fmt.Fprintf(&sb, "%-14s %5d %10.0f %9.2f %9.2f %10.2fx %10.2fx\n", m.name, c, s.rps,
+			fmt.Fprintf(&sb, "%-14s %5d %8.0f %7.2f %8.2f %9.2fx %8.2fx %5.2f+%-6.2f %8.2fx\n", m.name, c, s.rps,
 				float64(s.p50.Microseconds())/1000, float64(s.p99.Microseconds())/1000,
-				r.rps/s.rps, float64(s.p50)/float64(r.p50))
+				roundRatio(r, s), float64(s.p50)/float64(r.p50),
+				s.perRequest(s.goCPU), s.perRequest(s.dbCPU), s.perRequest(s.goCPU+s.dbCPU)/r.perRequest(r.goCPU+r.dbCPU))
 		}
 	}
-	fmt.Print(sb.String())
+	fmt.Fprintf(&sb, "\nratios, median of the per-round ratios %14s", "")
+	for _, c := range concurrencies {
+		fmt.Fprintf(&sb, " %7s", fmt.Sprintf("c=%d", c))
+	}
+	sb.WriteString("\n")
+	line := func(label, num, den string) {
+		fmt.Fprintf(&sb, "%-53s", label)
+		for _, c := range concurrencies {
+			n, d := results[fmt.Sprintf("%s/c=%d", num, c)], results[fmt.Sprintf("%s/c=%d", den, c)]
+			fmt.Fprintf(&sb, " %6.2fx", roundRatio(n, d))
+		}
+		sb.WriteString("\n")
+	}
+	line("MCP tools/call cost / REST (goal <= 1.15x)", "rest", "mcp_tool")
+	line("MCP tools/call cost / REST+ratelimit", "rest+ratelimit", "mcp_tool")
+	line("ours / go-sdk tools/call throughput (goal >= 1.3x)", "mcp_tool", "gosdk_tool")
+	return sb.String()
 }
 
-// runRound sends n requests from c goroutines and returns their latencies
-// and the wall time the round took.
-func runRound(c, n int, do func()) ([]time.Duration, time.Duration) {
+// perRequest is d per request, in milliseconds.
+func (s *benchStats) perRequest(d time.Duration) float64 {
+	return float64(d.Microseconds()) / 1000 / float64(s.n)
+}
+
+// roundRatio is the median over the rounds of a's throughput over b's in
+// the same round.
+func roundRatio(a, b *benchStats) float64 {
+	rs := make([]float64, len(a.rounds))
+	for i := range a.rounds {
+		rs[i] = a.rounds[i] / b.rounds[i]
+	}
+	slices.Sort(rs)
+	if len(rs)%2 == 1 {
+		return rs[len(rs)/2]
+	}
+	return (rs[len(rs)/2-1] + rs[len(rs)/2]) / 2
+}
+
+// runRound sends n requests from c goroutines, then runs after (if any),
+// and returns the requests' latencies and the wall time the round took.
+func runRound(c, n int, do func(), after func()) ([]time.Duration, time.Duration) {
 	lat := make([]time.Duration, n)
 	var mu sync.Mutex
 	next := 0
@@ -182,5 +288,8 @@ func runRound(c, n int, do func()) ([]time.Duration, time.Duration) {
 		})
 	}
 	wg.Wait()
+	if after != nil {
+		after()
+	}
 	return lat, time.Since(start)
 }

@@ -40,6 +40,7 @@ type fixture struct {
 	pool   *pgxpool.Pool
 	client *ent.Client
 	srv    *httptest.Server
+	h      *mcp.Handler
 	url    string
 	loc    *time.Location
 	today  time.Time // venue-local date at midnight UTC
@@ -92,10 +93,14 @@ func newFixture(t testing.TB, limit int) *fixture {
 	f.keys["noflag"] = f.issue(viewer.NewContext(ctx, viewer.Operator{Org: noflag}), "k", allReads, "")
 
 	h := mcp.NewHandler(client, auth.New(client), ratelimit.New(pool, limit, time.Minute), nil)
+	f.h = h
 	mux := http.NewServeMux()
 	mux.Handle("/api/mcp", h)
 	f.srv = httptest.NewServer(mux)
-	t.Cleanup(f.srv.Close)
+	t.Cleanup(func() {
+		f.srv.Close()
+		require.NoError(t, h.Close(context.Background()))
+	})
 	f.url = f.srv.URL + "/api/mcp"
 	return f
 }
@@ -210,6 +215,13 @@ func (f *fixture) seedOther(ctx context.Context) {
 	f.otherPassType = c.PassType.Create().SetName("Other Monthly").SetSlug("other-monthly").
 		SetCategory(passtype.CategoryMembership).SetPriceMinor(50000).SetCurrency("DKK").SetIsRecurring(true).SaveX(ctx).ID
 	c.Payment.Create().SetAmountMinor(99900).SetCurrency("DKK").SetStatus(payment.StatusSucceeded).SetPaidAt(f.at(0, 1)).ExecX(ctx)
+}
+
+// flushAudit waits until the audit entries of the calls made so far are
+// written (read-only tool calls queue theirs).
+func (f *fixture) flushAudit() {
+	f.t.Helper()
+	require.NoError(f.t, f.h.Flush(context.Background()))
 }
 
 // operatorCtx acts in the fixture's main venue.

@@ -41,6 +41,7 @@ func TestAccessGates(t *testing.T) {
 	require.Equal(t, "feature_flag", data["reason"])
 	// A refused tools/call of a known venue is audited as denied.
 	f.errorOf(f.keys["starter"], "tools/call", map[string]any{"name": mcptools.GetTodayOverviewName})
+	f.flushAudit()
 	k, err := apikey.Lookup(context.Background(), f.client, f.keys["starter"])
 	require.NoError(t, err)
 	entries, err := audit.List(viewer.NewContext(context.Background(), apikey.Viewer(k)), f.client, 10)

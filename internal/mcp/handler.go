@@ -6,9 +6,11 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/internal/audit"
 	"github.com/venueplatform/venue/internal/auth"
 	"github.com/venueplatform/venue/internal/ratelimit"
 	"github.com/venueplatform/venue/internal/schedule"
@@ -27,6 +29,7 @@ type Handler struct {
 	client  *ent.Client
 	auth    *auth.Authenticator
 	limiter Limiter
+	audit   *audit.Writer
 	log     *slog.Logger
 	now     func() time.Time
 	schemas *toolSchemas
@@ -35,12 +38,24 @@ type Handler struct {
 
 var _ http.Handler = (*Handler)(nil)
 
+// Option configures a Handler.
+type Option func(*Handler)
+
+// WithAuditWriter makes w the writer of the audit entries of read-only tool
+// calls (for example with a longer interval); the handler owns it and its
+// Close closes it. By default the handler starts one with the defaults of
+// audit.WriterOptions.
+func WithAuditWriter(w *audit.Writer) Option {
+	return func(h *Handler) { h.audit = w }
+}
+
 // NewHandler returns the endpoint over client. authn applies the key, kill
 // switch, plan and feature-flag gates; limiter the per-key rate limit (the
 // same one REST uses, e.g. ratelimit.New(pool, 0, 0)); log receives internal
-// errors. It panics if the generated tool schemas do not compile, which a
-// test of this package rules out.
-func NewHandler(client *ent.Client, authn *auth.Authenticator, limiter Limiter, log *slog.Logger) *Handler {
+// errors. Call Close after the HTTP server has drained, so the audit entries
+// still queued are written. It panics if the generated tool schemas do not
+// compile, which a test of this package rules out.
+func NewHandler(client *ent.Client, authn *auth.Authenticator, limiter Limiter, log *slog.Logger, opts ...Option) *Handler {
 	schemas, err := loadSchemas()
 	if err != nil {
 		panic(err)
@@ -48,7 +63,7 @@ func NewHandler(client *ent.Client, authn *auth.Authenticator, limiter Limiter, 
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Handler{
+	h := &Handler{
 		client:  client,
 		auth:    authn,
 		limiter: limiter,
@@ -57,7 +72,23 @@ func NewHandler(client *ent.Client, authn *auth.Authenticator, limiter Limiter, 
 		schemas: schemas,
 		tools:   toolTable(),
 	}
+	for _, o := range opts {
+		o(h)
+	}
+	if h.audit == nil {
+		h.audit = audit.NewWriter(client, audit.WriterOptions{Log: log})
+	}
+	return h
 }
+
+// Flush returns once the audit entries of the calls answered so far are
+// written.
+func (h *Handler) Flush(ctx context.Context) error { return h.audit.Flush(ctx) }
+
+// Close writes the audit entries still queued and stops the writer; calls
+// answered later write their entries at once. The server calls it on a
+// graceful shutdown, after requests in flight have finished.
+func (h *Handler) Close(ctx context.Context) error { return h.audit.Close(ctx) }
 
 // ServeHTTP answers POST with JSON-RPC; GET, DELETE and every other method
 // with 405 and Allow: POST (no SSE stream, no session to delete). The
@@ -93,6 +124,8 @@ func writeAnswer(w http.ResponseWriter, status int, body []byte) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
+	// A known length spares the answer chunked encoding.
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }

@@ -59,6 +59,8 @@ type response struct {
 	ID      json.RawMessage `json:"id"`
 	Result  any             `json:"result,omitempty"`
 	Error   *rpcError       `json:"error,omitempty"`
+	// encoded, when set, is the whole response already in wire form.
+	encoded []byte
 }
 
 func resultResponse(id json.RawMessage, result any) *response {
@@ -215,8 +217,12 @@ func process(ctx context.Context, body []byte, handle handleFunc) (int, []byte) 
 }
 
 // encode marshals r without HTML escaping; a result that cannot be marshalled
-// (a bug) becomes an internal error with the same id.
+// (a bug) becomes an internal error with the same id. A response written
+// ahead (a tool's answer) is returned as it is.
 func encode(r *response) []byte {
+	if r.encoded != nil {
+		return r.encoded
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

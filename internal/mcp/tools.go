@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"sync"
 	"time"
 
 	"github.com/venueplatform/venue/ent"
@@ -97,7 +98,7 @@ func (h *Handler) callTool(ctx context.Context, x *exchange, req *request) *resp
 	if rerr != nil {
 		return errorResponse(req.ID, rerr)
 	}
-	return resultResponse(req.ID, result)
+	return toolResponse(req.ID, result)
 }
 
 func (h *Handler) runTool(ctx context.Context, c *caller, p callParams, args json.RawMessage, perr *rpcError, start time.Time) (any, *rpcError) {
@@ -141,7 +142,7 @@ func (h *Handler) runTool(ctx context.Context, c *caller, p callParams, args jso
 		}
 		return nil, rpcErr
 	}
-	return toolResult(out), nil
+	return out, nil
 }
 
 // runWrite runs a write tool in a transaction together with its success
@@ -197,7 +198,10 @@ func (h *Handler) auditCall(ctx, vctx context.Context, x *exchange, c *caller, n
 	if _, ok := viewer.VenueFromContext(vctx); !ok {
 		vctx = system.Identify(ctx, "mcp.audit_caller", key)
 	}
-	if _, err := audit.Record(vctx, h.client, auditEntry(key, name, args, rerr, h.now().Sub(start))); err != nil {
+	// Queued, not written here: the entry stands alone (no change commits
+	// with it), and the writer batches the entries of many calls into one
+	// statement; Close writes what is queued at shutdown.
+	if err := h.audit.Record(vctx, auditEntry(key, name, args, rerr, h.now().Sub(start))); err != nil {
 		h.log.ErrorContext(ctx, "mcp: audit", "tool", name, "request_id", httpx.RequestID(ctx), "error", err)
 	}
 }
@@ -248,16 +252,69 @@ func digest(args json.RawMessage) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// toolResult is a tools/call result: the value as structuredContent and as
-// one text content item holding the same JSON, marshalled once.
-func toolResult(v any) map[string]any {
-	raw, err := json.Marshal(v)
-	if err != nil || len(raw) == 0 || raw[0] != '{' {
-		raw = []byte("{}")
+// toolResponse is the answer to a tools/call: the value as
+// structuredContent and as one text content item holding the same JSON,
+// marshalled once. The answer is written here whole, byte for byte as
+// encode would write the map {"content": [{"type": "text", "text": ...}],
+// "isError": false, "structuredContent": ...} (keys sorted) as the result,
+// in one allocation: the value's JSON appears twice, so the copies that
+// marshalling the map would make are most of the answer's cost.
+func toolResponse(id json.RawMessage, v any) *response {
+	buf := marshalBuffers.Get().(*bytes.Buffer)
+	defer putMarshalBuffer(buf)
+	raw := []byte("{}")
+	// An Encoder writes what json.Marshal returns (HTML characters escaped)
+	// and a newline, into a reused buffer.
+	if err := json.NewEncoder(buf).Encode(v); err == nil {
+		if b := bytes.TrimSuffix(buf.Bytes(), []byte("\n")); len(b) > 0 && b[0] == '{' {
+			raw = b
+		}
 	}
-	return map[string]any{
-		"content":           []map[string]any{{"type": "text", "text": string(raw)}},
-		"structuredContent": json.RawMessage(raw),
-		"isError":           false,
+	if id == nil {
+		id = nullID
 	}
+	b := make([]byte, 0, len(answerHead)+len(id)+len(resultHead)+2*len(raw)+len(resultMid)+2)
+	b = append(b, answerHead...)
+	b = append(b, id...)
+	b = append(b, resultHead...)
+	b = appendMarshalledAsString(b, raw)
+	b = append(b, resultMid...)
+	b = append(b, raw...)
+	b = append(b, '}', '}')
+	return &response{JSONRPC: "2.0", ID: id, encoded: b}
+}
+
+const (
+	answerHead = `{"jsonrpc":"2.0","id":`
+	resultHead = `,"result":{"content":[{"text":"`
+	resultMid  = `","type":"text"}],"isError":false,"structuredContent":`
+)
+
+// marshalBuffers hold tool results while their answer is written.
+var marshalBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// putMarshalBuffer returns buf to the pool unless an unusually large result
+// grew it, so the pool does not pin that much memory.
+func putMarshalBuffer(buf *bytes.Buffer) {
+	if buf.Cap() > 1<<20 {
+		return
+	}
+	buf.Reset()
+	marshalBuffers.Put(buf)
+}
+
+// appendMarshalledAsString appends raw, an output of json.Marshal, as the
+// inside of a JSON string. Marshal leaves no control character, invalid
+// UTF-8 or U+2028/U+2029 unescaped, so quotes and backslashes are all that
+// encoding/json (without HTML escaping, as encode writes) would escape.
+func appendMarshalledAsString(b, raw []byte) []byte {
+	start := 0
+	for i, c := range raw {
+		if c == '"' || c == '\\' {
+			b = append(b, raw[start:i]...)
+			b = append(b, '\\', c)
+			start = i + 1
+		}
+	}
+	return append(b, raw[start:]...)
 }

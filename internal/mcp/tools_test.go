@@ -219,6 +219,7 @@ func TestAuditEveryCall(t *testing.T) {
 	f.errorOf(key, "tools/call", map[string]any{"name": "nope"})
 	f.errorOf(key, "tools/call", map[string]any{"name": mcptools.CheckAvailabilityName, "arguments": map[string]any{"class_instance_id": f.otherClass.String()}})
 	f.errorOf("", "tools/call", map[string]any{"name": mcptools.SearchScheduleName}) // no venue: not attributable
+	f.flushAudit()
 
 	entries, err := audit.List(f.operatorCtx(), f.client, 10)
 	require.NoError(t, err)
