@@ -4072,8 +4072,7 @@ func (c *IdempotencyKeyClient) GetX(ctx context.Context, id uuid.UUID) *Idempote
 
 // Hooks returns the client hooks.
 func (c *IdempotencyKeyClient) Hooks() []Hook {
-	hooks := c.hooks.IdempotencyKey
-	return append(hooks[:len(hooks):len(hooks)], idempotencykey.Hooks[:]...)
+	return c.hooks.IdempotencyKey
 }
 
 // Interceptors returns the client interceptors.

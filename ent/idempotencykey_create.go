@@ -149,9 +149,7 @@ func (_c *IdempotencyKeyCreate) Mutation() *IdempotencyKeyMutation {
 
 // Save creates the IdempotencyKey in the database.
 func (_c *IdempotencyKeyCreate) Save(ctx context.Context) (*IdempotencyKey, error) {
-	if err := _c.defaults(); err != nil {
-		return nil, err
-	}
+	_c.defaults()
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -178,18 +176,12 @@ func (_c *IdempotencyKeyCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *IdempotencyKeyCreate) defaults() error {
+func (_c *IdempotencyKeyCreate) defaults() {
 	if _, ok := _c.mutation.CreatedAt(); !ok {
-		if idempotencykey.DefaultCreatedAt == nil {
-			return fmt.Errorf("ent: uninitialized idempotencykey.DefaultCreatedAt (forgotten import ent/runtime?)")
-		}
 		v := idempotencykey.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
-		if idempotencykey.DefaultUpdatedAt == nil {
-			return fmt.Errorf("ent: uninitialized idempotencykey.DefaultUpdatedAt (forgotten import ent/runtime?)")
-		}
 		v := idempotencykey.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
@@ -198,13 +190,9 @@ func (_c *IdempotencyKeyCreate) defaults() error {
 		_c.mutation.SetState(v)
 	}
 	if _, ok := _c.mutation.ID(); !ok {
-		if idempotencykey.DefaultID == nil {
-			return fmt.Errorf("ent: uninitialized idempotencykey.DefaultID (forgotten import ent/runtime?)")
-		}
 		v := idempotencykey.DefaultID()
 		_c.mutation.SetID(v)
 	}
-	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

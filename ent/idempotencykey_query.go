@@ -4,7 +4,6 @@ package ent
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 
@@ -330,12 +329,6 @@ func (_q *IdempotencyKeyQuery) prepareQuery(ctx context.Context) error {
 			return err
 		}
 		_q.sql = prev
-	}
-	if idempotencykey.Policy == nil {
-		return errors.New("ent: uninitialized idempotencykey.Policy (forgotten import ent/runtime?)")
-	}
-	if err := idempotencykey.Policy.EvalQuery(ctx, _q); err != nil {
-		return err
 	}
 	return nil
 }

@@ -182,9 +182,7 @@ func (_u *IdempotencyKeyUpdate) Mutation() *IdempotencyKeyMutation {
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *IdempotencyKeyUpdate) Save(ctx context.Context) (int, error) {
-	if err := _u.defaults(); err != nil {
-		return 0, err
-	}
+	_u.defaults()
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -211,15 +209,11 @@ func (_u *IdempotencyKeyUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *IdempotencyKeyUpdate) defaults() error {
+func (_u *IdempotencyKeyUpdate) defaults() {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
-		if idempotencykey.UpdateDefaultUpdatedAt == nil {
-			return fmt.Errorf("ent: uninitialized idempotencykey.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
-		}
 		v := idempotencykey.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
-	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -491,9 +485,7 @@ func (_u *IdempotencyKeyUpdateOne) Select(field string, fields ...string) *Idemp
 
 // Save executes the query and returns the updated IdempotencyKey entity.
 func (_u *IdempotencyKeyUpdateOne) Save(ctx context.Context) (*IdempotencyKey, error) {
-	if err := _u.defaults(); err != nil {
-		return nil, err
-	}
+	_u.defaults()
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -520,15 +512,11 @@ func (_u *IdempotencyKeyUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *IdempotencyKeyUpdateOne) defaults() error {
+func (_u *IdempotencyKeyUpdateOne) defaults() {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
-		if idempotencykey.UpdateDefaultUpdatedAt == nil {
-			return fmt.Errorf("ent: uninitialized idempotencykey.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
-		}
 		v := idempotencykey.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
-	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

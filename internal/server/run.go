@@ -41,6 +41,8 @@ type Config struct {
 	// package demo); it runs when Demo is on.
 	EnsureDemo func(ctx context.Context, pool *pgxpool.Pool, client *ent.Client) (*DemoVenue, error)
 	// MCP builds the MCP handler once the database is up; nil disables MCP.
+	// A handler with a Close(context.Context) error method is closed on a
+	// graceful shutdown, after requests in flight have finished.
 	MCP func(d Deps) http.Handler
 	// Ready, when set, receives the listening address once the server accepts
 	// connections.
@@ -148,6 +150,18 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 	go idempotency.NewStore(pool, 0, 0).SweepEvery(ctx, time.Hour, log)
 	if cfg.MCP != nil {
 		deps.MCP = cfg.MCP(deps)
+		// The MCP endpoint queues the audit entries of read-only tool calls;
+		// they are written once the HTTP server has drained (defers run after
+		// srv.Shutdown below) and before the jobs and the database go.
+		if c, ok := deps.MCP.(interface{ Close(context.Context) error }); ok {
+			defer func() {
+				closeCtx, cancel := context.WithTimeout(context.Background(), ShutdownGrace)
+				defer cancel()
+				if cerr := c.Close(closeCtx); cerr != nil {
+					log.Error("MCP audit entries unwritten at shutdown", "error", cerr)
+				}
+			}()
+		}
 	}
 	handler, err := New(deps)
 	if err != nil {
