@@ -220,7 +220,7 @@ func pathNotFound(param string) *apperr.Error {
 // read only its own venue: another venue's slug is 404, like an unknown one.
 // Anonymous callers act as public visitors of the venue.
 func (h *Handler) venueContext(ctx context.Context, slug string) (context.Context, *ent.Organization, error) {
-	org, err := venue.Resolve(ctx, h.client, slug)
+	org, err := venue.Lookup(ctx, h.client, venue.Ref{Slug: slug})
 	if ent.IsNotFound(err) {
 		return nil, nil, apperr.NotFound("venue")
 	}

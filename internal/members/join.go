@@ -8,11 +8,11 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/member"
-	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/audit"
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/system"
+	"github.com/venueplatform/venue/internal/venue"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -38,18 +38,10 @@ type JoinResult struct {
 	Created bool
 }
 
-// ResolveVenue finds a venue by slug or organization id.
+// ResolveVenue finds a venue by slug or organization id (venue.Lookup); an
+// unknown one is 404 NOT_FOUND.
 func ResolveVenue(ctx context.Context, client *ent.Client, ref string) (*ent.Organization, error) {
-	// System call site: a path names the venue before any viewer of it
-	// exists; only the organization row is read.
-	sctx := system.Allow(ctx, "venue.resolve")
-	q := client.Organization.Query()
-	if id, err := uuid.Parse(ref); err == nil {
-		q.Where(organization.ID(id))
-	} else {
-		q.Where(organization.Slug(ref))
-	}
-	o, err := q.Only(sctx)
+	o, err := venue.Lookup(ctx, client, venue.RefOf(ref))
 	if ent.IsNotFound(err) {
 		return nil, apperr.NotFound("venue")
 	}

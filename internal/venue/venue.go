@@ -12,7 +12,6 @@ import (
 	"golang.org/x/text/currency"
 
 	"github.com/venueplatform/venue/ent"
-	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/viewer"
@@ -167,33 +166,6 @@ func List(ctx context.Context, client *ent.Client) ([]*Venue, error) {
 		out[i] = &Venue{Organization: o, Features: byOrg[o.ID]}
 	}
 	return out, nil
-}
-
-// Resolve returns the organization with slug, or an ent not-found error: the
-// one-query lookup of public reads, which need no feature flags.
-func Resolve(ctx context.Context, client *ent.Client, slug string) (*ent.Organization, error) {
-	// System call site: a slug in a public path names the venue before any
-	// viewer of it exists; only this row is read.
-	return client.Organization.Query().Where(organization.SlugEQ(slug)).Only(system.Allow(ctx, "venue.resolve"))
-}
-
-// BySlug returns the venue with slug and its feature provisioning, or an ent
-// not-found error.
-func BySlug(ctx context.Context, client *ent.Client, slug string) (*Venue, error) {
-	// System call site: a slug in a public path or on the command line names
-	// the venue before any viewer of it exists; only this row and its flags
-	// are read.
-	sctx := system.Allow(ctx, "venue.resolve")
-	org, err := client.Organization.Query().Where(organization.SlugEQ(slug)).Only(sctx)
-	if err != nil {
-		return nil, err
-	}
-	fp, err := client.FeatureProvisioning.Query().
-		Where(featureprovisioning.OrganizationIDEQ(org.ID)).Only(sctx)
-	if err != nil && !ent.IsNotFound(err) {
-		return nil, fmt.Errorf("venue features: %w", err)
-	}
-	return &Venue{Organization: org, Features: fp}, nil
 }
 
 func validateCreate(p CreateParams) error {

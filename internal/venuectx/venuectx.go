@@ -78,14 +78,14 @@ func Resolve(ctx context.Context, client *ent.Client, sel Selection) (uuid.UUID,
 	case sel.ID != uuid.Nil:
 		return sel.ID, true, nil
 	case sel.Slug != "":
-		v, err := venue.BySlug(ctx, client, sel.Slug)
+		o, err := venue.Lookup(ctx, client, venue.Ref{Slug: sel.Slug})
 		if ent.IsNotFound(err) {
 			return NoVenue, true, nil
 		}
 		if err != nil {
 			return uuid.Nil, false, err
 		}
-		return v.ID, true, nil
+		return o.ID, true, nil
 	default:
 		return uuid.Nil, false, nil
 	}
