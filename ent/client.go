@@ -4072,7 +4072,8 @@ func (c *IdempotencyKeyClient) GetX(ctx context.Context, id uuid.UUID) *Idempote
 
 // Hooks returns the client hooks.
 func (c *IdempotencyKeyClient) Hooks() []Hook {
-	return c.hooks.IdempotencyKey
+	hooks := c.hooks.IdempotencyKey
+	return append(hooks[:len(hooks):len(hooks)], idempotencykey.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.

@@ -149,7 +149,9 @@ func (_c *IdempotencyKeyCreate) Mutation() *IdempotencyKeyMutation {
 
 // Save creates the IdempotencyKey in the database.
 func (_c *IdempotencyKeyCreate) Save(ctx context.Context) (*IdempotencyKey, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -176,12 +178,18 @@ func (_c *IdempotencyKeyCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *IdempotencyKeyCreate) defaults() {
+func (_c *IdempotencyKeyCreate) defaults() error {
 	if _, ok := _c.mutation.CreatedAt(); !ok {
+		if idempotencykey.DefaultCreatedAt == nil {
+			return fmt.Errorf("ent: uninitialized idempotencykey.DefaultCreatedAt (forgotten import ent/runtime?)")
+		}
 		v := idempotencykey.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
+		if idempotencykey.DefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized idempotencykey.DefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := idempotencykey.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
@@ -190,9 +198,13 @@ func (_c *IdempotencyKeyCreate) defaults() {
 		_c.mutation.SetState(v)
 	}
 	if _, ok := _c.mutation.ID(); !ok {
+		if idempotencykey.DefaultID == nil {
+			return fmt.Errorf("ent: uninitialized idempotencykey.DefaultID (forgotten import ent/runtime?)")
+		}
 		v := idempotencykey.DefaultID()
 		_c.mutation.SetID(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

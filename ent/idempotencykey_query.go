@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -329,6 +330,12 @@ func (_q *IdempotencyKeyQuery) prepareQuery(ctx context.Context) error {
 			return err
 		}
 		_q.sql = prev
+	}
+	if idempotencykey.Policy == nil {
+		return errors.New("ent: uninitialized idempotencykey.Policy (forgotten import ent/runtime?)")
+	}
+	if err := idempotencykey.Policy.EvalQuery(ctx, _q); err != nil {
+		return err
 	}
 	return nil
 }

@@ -182,7 +182,9 @@ func (_u *IdempotencyKeyUpdate) Mutation() *IdempotencyKeyMutation {
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *IdempotencyKeyUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -209,11 +211,15 @@ func (_u *IdempotencyKeyUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *IdempotencyKeyUpdate) defaults() {
+func (_u *IdempotencyKeyUpdate) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if idempotencykey.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized idempotencykey.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := idempotencykey.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -485,7 +491,9 @@ func (_u *IdempotencyKeyUpdateOne) Select(field string, fields ...string) *Idemp
 
 // Save executes the query and returns the updated IdempotencyKey entity.
 func (_u *IdempotencyKeyUpdateOne) Save(ctx context.Context) (*IdempotencyKey, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -512,11 +520,15 @@ func (_u *IdempotencyKeyUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *IdempotencyKeyUpdateOne) defaults() {
+func (_u *IdempotencyKeyUpdateOne) defaults() error {
 	if _, ok := _u.mutation.UpdatedAt(); !ok {
+		if idempotencykey.UpdateDefaultUpdatedAt == nil {
+			return fmt.Errorf("ent: uninitialized idempotencykey.UpdateDefaultUpdatedAt (forgotten import ent/runtime?)")
+		}
 		v := idempotencykey.UpdateDefaultUpdatedAt()
 		_u.mutation.SetUpdatedAt(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -1157,6 +1157,15 @@ func init() {
 	// handoffcode.DefaultID holds the default value on creation for the id field.
 	handoffcode.DefaultID = handoffcodeDescID.Default.(func() uuid.UUID)
 	idempotencykeyMixin := schema.IdempotencyKey{}.Mixin()
+	idempotencykey.Policy = privacy.NewPolicies(schema.IdempotencyKey{})
+	idempotencykey.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := idempotencykey.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
 	idempotencykeyMixinFields0 := idempotencykeyMixin[0].Fields()
 	_ = idempotencykeyMixinFields0
 	idempotencykeyFields := schema.IdempotencyKey{}.Fields()

@@ -163,3 +163,9 @@ func (OTPRequest) Policy() ent.Policy { return userOwnedPolicy() }
 
 // Policy of the FavoriteVenue.
 func (FavoriteVenue) Policy() ent.Policy { return userOwnedPolicy() }
+
+// Policy of the IdempotencyKey: a declared global entity (its reason is in
+// the registry of package system). The idempotency store reads and writes it
+// with raw SQL at its named site; no ent query or mutation reaches it outside
+// a bypass site that lists it.
+func (IdempotencyKey) Policy() ent.Policy { return sitesOnlyPolicy() }

@@ -11,21 +11,23 @@ import (
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/internal/entdb"
 	"github.com/venueplatform/venue/internal/pgtest"
+	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
-// globalTypes are the only types without a venue: a new entity must either
-// carry the venue mixin or be added here on purpose.
-var globalTypes = []string{"Organization", "User", "PlatformSetting", "IdempotencyKey", "Session", "RefreshToken", "AuthCode",
-	"MFAFactor", "MFABackupCode", "MFAChallenge", "DeviceAuthorization", "HandoffCode", "OTPRequest", "FavoriteVenue",
-	"InstallationSecret"}
-
+// TestEveryEntityIsVenueOwnedOrDeclaredGlobal: a new entity must either
+// carry the venue mixin or be declared global, with its reason, in the
+// registry of package system.
 func TestEveryEntityIsVenueOwnedOrDeclaredGlobal(t *testing.T) {
+	globals := system.Globals()
+	for typ := range globals {
+		require.Contains(t, ent.AllTypes, typ, "declared global but not an entity")
+	}
 	for _, typ := range ent.AllTypes {
 		owned := slices.Contains(ent.VenueOwnedTypes, typ)
-		global := slices.Contains(globalTypes, typ)
+		_, global := globals[typ]
 		require.True(t, owned != global, "%s must be venue-owned (VenueMixin) or declared global", typ)
 		if owned {
 			target, ok := ent.EdgeTarget(typ, "organization")

@@ -200,3 +200,29 @@ var registry = map[string]SiteInfo{
 	"mcp.audit_caller":     identity("MCP: the audit entry of a call refused before its viewer was attached is written as the caller's verified key"),
 	"venue.public_visitor": identity("an anonymous caller addressing one venue (by path slug or the venue header) is a visitor of that venue's public rows"),
 }
+
+// globals are the entity types without a venue, each with the reason it has
+// none; every other entity carries the venue mixin (a test in package rule
+// holds the schema to this list). Their policies keep them to their owner or
+// to the bypass sites that list them.
+var globals = map[string]string{
+	"Organization":           "the venue itself; a viewer sees and changes only its own",
+	"User":                   "a person's account, shared by every venue they are related to; a venue sees only the people related to it, a user only themselves",
+	"PlatformSetting":        "the platform's switches (the kill switch); anyone reads them, only a bypass site changes them",
+	"InstallationSecret":     "the installation's own secrets; only the bypass site of the server's start reaches them",
+	"IdempotencyKey":         "a stored request answer, scoped by the venue or the public slug and the principal in its scope and principal columns (a public or signed-out caller has no venue); only the raw SQL site idempotency.keys reads and writes them, and its policy denies every ent query and mutation outside a bypass site that lists it (none does)",
+	"Session":                "a user's own sign-in session; user-owned",
+	"RefreshToken":           "a user's own refresh token; user-owned",
+	"AuthCode":               "a user's own one-time code; user-owned",
+	"MFAFactor":              "a user's own second factor; user-owned",
+	"MFABackupCode":          "a user's own backup codes; user-owned",
+	"MFAChallenge":           "a user's own second-factor challenge; user-owned",
+	"DeviceAuthorization":    "a TV sign-in that has no owner until approved; only the device flow's bypass sites reach it",
+	"HandoffCode":            "a user's own hand-off code; user-owned",
+	"OTPRequest":             "a user's own mobile sign-in request; user-owned",
+	"FavoriteVenue":          "a user's own favourite venue, across venues; user-owned",
+	"NotificationPreference": "a person's own choice of what reaches them from every venue; user-owned, read by a venue's messages only through a bypass site by the recipients' ids",
+}
+
+// Globals returns the entity types declared global, with their reasons.
+func Globals() map[string]string { return maps.Clone(globals) }
