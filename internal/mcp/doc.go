@@ -66,6 +66,8 @@
 // tool): the key, the issuing staff user, a SHA-256 of the canonical
 // arguments, the outcome (success; denied for -32001 to -32004; failure
 // otherwise, with error_code) and the duration. A write commits its entry in
-// the same transaction as its change. A call without a valid key belongs to
-// no venue and is only logged.
+// the same transaction as its change. Every other entry stands alone and is
+// queued on an audit.Writer, which writes batches in one statement; Close,
+// called by the server's graceful shutdown, writes what is still queued. A
+// call without a valid key belongs to no venue and is only logged.
 package mcp
