@@ -5,8 +5,8 @@ import (
 
 	"github.com/venueplatform/venue/internal/config"
 	"github.com/venueplatform/venue/internal/pagination"
+	"github.com/venueplatform/venue/internal/secretbox"
 	"github.com/venueplatform/venue/internal/webhooks/deliver"
-	"github.com/venueplatform/venue/internal/webhooks/secretbox"
 )
 
 // Settings are what the REST handlers take from the configuration, each

@@ -14,7 +14,7 @@ import (
 	"github.com/venueplatform/venue/ent/webhookdelivery"
 	"github.com/venueplatform/venue/internal/events"
 	api "github.com/venueplatform/venue/internal/gen/api"
-	"github.com/venueplatform/venue/internal/webhooks/secretbox"
+	"github.com/venueplatform/venue/internal/secretbox"
 	"github.com/venueplatform/venue/internal/webhooks/store"
 )
 
@@ -298,7 +298,7 @@ func testBox(t *testing.T) *secretbox.Box {
 	for _, v := range w.PreviousKeys {
 		previous = append(previous, decode(v))
 	}
-	b, err := secretbox.New(current, previous...)
+	b, err := secretbox.New(secretbox.FormatWebhook, current, previous...)
 	require.NoError(t, err)
 	return b
 }

@@ -11,10 +11,10 @@ import (
 	"github.com/venueplatform/venue/internal/config"
 	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/jobs"
+	"github.com/venueplatform/venue/internal/secretbox"
 	"github.com/venueplatform/venue/internal/webhooks"
 	"github.com/venueplatform/venue/internal/webhooks/deliver"
 	"github.com/venueplatform/venue/internal/webhooks/dispatch"
-	"github.com/venueplatform/venue/internal/webhooks/secretbox"
 	"github.com/venueplatform/venue/internal/webhooks/store"
 )
 
@@ -51,7 +51,7 @@ func sealingBox(w config.Webhooks) (*secretbox.Box, error) {
 		}
 		previous = append(previous, k)
 	}
-	return secretbox.New(current, previous...)
+	return secretbox.New(secretbox.FormatWebhook, current, previous...)
 }
 
 // startJobs starts the River client that works webhook deliveries (and the workers of

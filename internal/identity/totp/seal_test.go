@@ -87,3 +87,15 @@ func TestSealRotationAndPlaintext(t *testing.T) {
 	require.Len(t, k1, totp.KeySize)
 	require.NotEqual(t, pepper, k1)
 }
+
+// TestSealerOpensValuesOfItsOwnSealingCode: a value sealed by this
+// package's sealer before it used secretbox (key 32 x 0x5a) still opens.
+func TestSealerOpensValuesOfItsOwnSealingCode(t *testing.T) {
+	s, err := totp.NewSealer(bytes.Repeat([]byte{0x5a}, totp.KeySize))
+	require.NoError(t, err)
+	got, stale, err := s.Open("totp1:60bf07c488aad18f:8SYJPMfhagP_y6JjadSGJ-usFO_AtupEI6Qg5Tru5bRsnxZRYBGVg0F5x6AN1NVtMAwSFBH5kvzgp4YP",
+		"9f1c0b8e-0000-4000-8000-000000000001")
+	require.NoError(t, err)
+	require.False(t, stale)
+	require.Equal(t, "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", got)
+}

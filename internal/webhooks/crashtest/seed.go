@@ -14,9 +14,9 @@ import (
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/members"
 	"github.com/venueplatform/venue/internal/scope"
+	"github.com/venueplatform/venue/internal/secretbox"
 	"github.com/venueplatform/venue/internal/venue"
 	"github.com/venueplatform/venue/internal/viewer"
-	"github.com/venueplatform/venue/internal/webhooks/secretbox"
 	"github.com/venueplatform/venue/internal/webhooks/signature"
 )
 
@@ -84,7 +84,7 @@ func seedVenue(ctx context.Context, dbURL string, c config, rcv *receiver, sealK
 		return nil, err
 	}
 	// Stored sealed with the key the server is given (secretbox), as the API stores it.
-	box, err := secretbox.New(sealKey)
+	box, err := secretbox.New(secretbox.FormatWebhook, sealKey)
 	if err != nil {
 		return nil, err
 	}

@@ -15,9 +15,9 @@ import (
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/audit"
 	"github.com/venueplatform/venue/internal/events"
+	"github.com/venueplatform/venue/internal/secretbox"
 	"github.com/venueplatform/venue/internal/viewer"
 	"github.com/venueplatform/venue/internal/webhooks/deliver"
-	"github.com/venueplatform/venue/internal/webhooks/secretbox"
 	"github.com/venueplatform/venue/internal/webhooks/signature"
 	"github.com/venueplatform/venue/internal/webhooks/store"
 )

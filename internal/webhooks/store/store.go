@@ -13,9 +13,9 @@ import (
 	"github.com/venueplatform/venue/ent/webhookattempt"
 	"github.com/venueplatform/venue/ent/webhookdelivery"
 	"github.com/venueplatform/venue/internal/events"
+	"github.com/venueplatform/venue/internal/secretbox"
 	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/webhooks/dispatch"
-	"github.com/venueplatform/venue/internal/webhooks/secretbox"
 )
 
 // Store is the dispatch.Store on the ent client.
@@ -98,13 +98,13 @@ func (s *Store) Load(ctx context.Context, id uuid.UUID) (dispatch.Delivery, erro
 // Secrets returns the secrets that sign for sub at now, opened with box: the current one,
 // and the previous one while its rotation overlap lasts.
 func Secrets(box *secretbox.Box, sub *ent.WebhookSubscription, now time.Time) ([]string, error) {
-	cur, err := box.Open(sub.Secret, sub.ID.String())
+	cur, _, err := box.Open(sub.Secret, sub.ID.String())
 	if err != nil {
 		return nil, err
 	}
 	out := []string{cur}
 	if sub.PreviousSecret != nil && sub.PreviousSecretExpiresAt != nil && now.Before(*sub.PreviousSecretExpiresAt) {
-		prev, err := box.Open(*sub.PreviousSecret, sub.ID.String())
+		prev, _, err := box.Open(*sub.PreviousSecret, sub.ID.String())
 		if err != nil {
 			return nil, err
 		}

@@ -27,12 +27,12 @@ import (
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/jobs"
 	"github.com/venueplatform/venue/internal/pgtest"
+	"github.com/venueplatform/venue/internal/secretbox"
 	"github.com/venueplatform/venue/internal/venue"
 	"github.com/venueplatform/venue/internal/viewer"
 	"github.com/venueplatform/venue/internal/webhooks/deliver"
 	"github.com/venueplatform/venue/internal/webhooks/dispatch"
 	"github.com/venueplatform/venue/internal/webhooks/retry"
-	"github.com/venueplatform/venue/internal/webhooks/secretbox"
 	"github.com/venueplatform/venue/internal/webhooks/signature"
 	"github.com/venueplatform/venue/internal/webhooks/store"
 )
@@ -310,7 +310,7 @@ func TestSecretsDuringOverlap(t *testing.T) {
 func TestSealedSecretSigns(t *testing.T) {
 	e := newEnv(t)
 	rcv := newReceiver(t)
-	box, err := secretbox.New(bytes.Repeat([]byte{7}, secretbox.KeySize))
+	box, err := secretbox.New(secretbox.FormatWebhook, bytes.Repeat([]byte{7}, secretbox.KeySize))
 	require.NoError(t, err)
 	secret, err := signature.NewSecret()
 	require.NoError(t, err)
