@@ -18,7 +18,6 @@ import (
 
 	"github.com/venueplatform/venue/ent/migrate"
 	"github.com/venueplatform/venue/internal/db"
-	"github.com/venueplatform/venue/internal/entdb"
 	"github.com/venueplatform/venue/internal/pgtest"
 )
 
@@ -78,7 +77,7 @@ func TestMigratedDatabaseEqualsSchema(t *testing.T) {
 	applied, err := db.Migrate(ctx, pool)
 	require.NoError(t, err)
 	require.NotEmpty(t, applied)
-	client := entdb.NewClient(pool)
+	client := db.NewClient(pool)
 	var plan bytes.Buffer
 	require.NoError(t, client.Schema.WriteTo(ctx, &plan))
 	for _, line := range strings.Split(plan.String(), "\n") {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/internal/db"
-	"github.com/venueplatform/venue/internal/entdb"
 	"github.com/venueplatform/venue/internal/pglocal"
 	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/venue"
@@ -61,7 +60,7 @@ func (a *app) open(ctx context.Context, migrate bool) error {
 		return err
 	}
 	a.pool = pool
-	a.client = entdb.NewClient(pool)
+	a.client = db.NewClient(pool)
 	if migrate {
 		if _, err := db.Migrate(ctx, pool); err != nil {
 			return err

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/internal/audit"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/venue"
 	"github.com/venueplatform/venue/internal/viewer"
@@ -19,7 +19,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 
 func TestRecordAndList(t *testing.T) {
 	ctx := context.Background()
-	client := entdb.NewClient(pgtest.NewPool(t))
+	client := db.NewClient(pgtest.NewPool(t))
 	a, err := venue.Create(ctx, client, venue.CreateParams{Name: "A", Slug: "a"})
 	require.NoError(t, err)
 	b, err := venue.Create(ctx, client, venue.CreateParams{Name: "B", Slug: "b"})

@@ -14,7 +14,7 @@ import (
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/internal/audit"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/logtest"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/venue"
@@ -26,7 +26,7 @@ import (
 func twoVenues(t *testing.T) (*ent.Client, viewer.APIKey, viewer.APIKey) {
 	t.Helper()
 	ctx := context.Background()
-	client := entdb.NewClient(pgtest.NewPool(t))
+	client := db.NewClient(pgtest.NewPool(t))
 	a, err := venue.Create(ctx, client, venue.CreateParams{Name: "A", Slug: "a"})
 	require.NoError(t, err)
 	b, err := venue.Create(ctx, client, venue.CreateParams{Name: "B", Slug: "b"})

@@ -13,7 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/seed"
 	"github.com/venueplatform/venue/internal/server"
@@ -34,7 +34,7 @@ func TestBaselineIssuesServiceSQL(t *testing.T) {
 	require.NoError(t, err)
 	slug := res.Venues[0]
 
-	h, err := server.New(server.Deps{Pool: svcPool, Client: entdb.NewClient(svcPool), Log: serviceLog()})
+	h, err := server.New(server.Deps{Pool: svcPool, Client: db.NewClient(svcPool), Log: serviceLog()})
 	require.NoError(t, err)
 	svc := httptest.NewServer(h)
 	defer svc.Close()

@@ -20,7 +20,6 @@ import (
 
 	"github.com/venueplatform/venue/internal/apikey"
 	"github.com/venueplatform/venue/internal/db"
-	"github.com/venueplatform/venue/internal/entdb"
 	"github.com/venueplatform/venue/internal/pglocal"
 	"github.com/venueplatform/venue/internal/server"
 	"github.com/venueplatform/venue/internal/viewer"
@@ -193,7 +192,7 @@ func startService(ds *DataSet) (*listener, error) {
 // serviceHandler returns the whole service on pool, as the tool runs it.
 func serviceHandler(pool *pgxpool.Pool) (http.Handler, error) {
 	h, err := server.New(server.Deps{
-		Pool: pool, Client: entdb.NewClient(pool), Log: serviceLog(),
+		Pool: pool, Client: db.NewClient(pool), Log: serviceLog(),
 		TrustedProxies: loopback, ClientIPHeader: "X-Forwarded-For",
 	})
 	if err != nil {
@@ -211,7 +210,7 @@ const KeysPerRun = 256
 // issueKeys gives every venue of ds its share of KeysPerRun API keys with
 // scopes.
 func issueKeys(ctx context.Context, ds *DataSet, scopes []string) error {
-	client := entdb.NewClient(ds.Pool)
+	client := db.NewClient(ds.Pool)
 	per := max(1, KeysPerRun/len(ds.Venues))
 	for i := range ds.Venues {
 		v := &ds.Venues[i]

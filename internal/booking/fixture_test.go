@@ -10,7 +10,7 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/passtype"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/members"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/venue"
@@ -34,7 +34,7 @@ type world struct {
 
 func newWorld(t testing.TB, slug string) *world {
 	t.Helper()
-	client := entdb.NewClient(pgtest.NewPool(t))
+	client := db.NewClient(pgtest.NewPool(t))
 	v, err := venue.Create(context.Background(), client, venue.CreateParams{Name: "Studio " + slug, Slug: slug})
 	require.NoError(t, err)
 	w := &world{client: client, org: v.ID, op: viewer.NewContext(context.Background(), viewer.Operator{Org: v.ID, Name: "test"})}

@@ -15,7 +15,7 @@ import (
 	"github.com/venueplatform/venue/ent/alert"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/concurrency"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/venue"
 	"github.com/venueplatform/venue/internal/viewer"
@@ -76,7 +76,7 @@ type fixture struct {
 
 func newFixture(t *testing.T, slug string) *fixture {
 	t.Helper()
-	client := entdb.NewClient(pgtest.NewPool(t))
+	client := db.NewClient(pgtest.NewPool(t))
 	ctx := context.Background()
 	v, err := venue.Create(ctx, client, venue.CreateParams{Name: slug, Slug: slug})
 	require.NoError(t, err)

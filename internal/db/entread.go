@@ -99,7 +99,7 @@ func (d *directDriver) QueryContext(ctx context.Context, query string, args ...a
 }
 
 // ErrNotDirect means ScanRows ran on a client whose driver has no direct
-// read path (not opened by entdb.NewClient, or bound to a transaction): the
+// read path (not opened by db.NewClient, or bound to a transaction): the
 // query went through ent as usual and scan was not called.
 var ErrNotDirect = errors.New("db: the ent client has no direct read path")
 

@@ -13,8 +13,8 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/internal/apikey"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/demo"
-	"github.com/venueplatform/venue/internal/entdb"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/scope"
 	"github.com/venueplatform/venue/internal/venue"
@@ -26,7 +26,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 func TestEnsure(t *testing.T) {
 	ctx := context.Background()
 	pool := pgtest.NewPool(t)
-	client := entdb.NewClient(pool)
+	client := db.NewClient(pool)
 	now := time.Date(2026, 11, 23, 13, 30, 0, 0, time.UTC) // a Monday afternoon in Copenhagen
 
 	res, err := demo.Ensure(ctx, pool, client, now)
@@ -88,7 +88,7 @@ func TestEnsure(t *testing.T) {
 func TestEnsureSkipsWhenAVenueExists(t *testing.T) {
 	ctx := context.Background()
 	pool := pgtest.NewPool(t)
-	client := entdb.NewClient(pool)
+	client := db.NewClient(pool)
 	_, err := venue.Create(ctx, client, venue.CreateParams{Name: "Mine", Slug: "mine"})
 	require.NoError(t, err)
 	res, err := demo.Ensure(ctx, pool, client, time.Now())

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/demo"
-	"github.com/venueplatform/venue/internal/entdb"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/venue"
 	"github.com/venueplatform/venue/internal/viewer"
@@ -19,7 +19,7 @@ import (
 func TestDemoServices(t *testing.T) {
 	ctx := context.Background()
 	pool := pgtest.NewPool(t)
-	client := entdb.NewClient(pool)
+	client := db.NewClient(pool)
 	res, err := demo.Ensure(ctx, pool, client, time.Date(2026, 11, 23, 13, 30, 0, 0, time.UTC))
 	require.NoError(t, err)
 	require.Equal(t, 3, res.Counts["services"])

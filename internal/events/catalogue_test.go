@@ -18,7 +18,7 @@ import (
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/webhookdelivery"
 	"github.com/venueplatform/venue/internal/booking"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/jobs"
 	"github.com/venueplatform/venue/internal/members"
@@ -49,7 +49,7 @@ func newCatalogueEnv(t *testing.T) *catalogueEnv {
 	pool := pgtest.NewPool(t)
 	_, err := jobs.Migrate(ctx, pool)
 	require.NoError(t, err)
-	client := entdb.NewClient(pool)
+	client := db.NewClient(pool)
 	a, err := venue.Create(ctx, client, venue.CreateParams{Name: "A", Slug: "cat-a"})
 	require.NoError(t, err)
 	b, err := venue.Create(ctx, client, venue.CreateParams{Name: "B", Slug: "cat-b"})

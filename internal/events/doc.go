@@ -34,6 +34,6 @@
 //     selects the type, one River job each); delivery itself happens after commit, in the
 //     River worker of package dispatch.
 //
-// The client must come from entdb.NewClient, whose driver (NewDriver) lets River insert its
+// The client must come from db.NewClient, whose driver (NewDriver) lets River insert its
 // jobs into the same PostgreSQL transaction as ent.
 package events

@@ -21,9 +21,9 @@ var (
 	// ErrNoTx means Record was called outside WithTx, or with a client other than the
 	// transaction's: the event and its webhook jobs would not commit with the change.
 	ErrNoTx = errors.New("events: Record must run inside events.WithTx with tx.Client()")
-	// ErrDriver means the ent client was not opened through entdb.NewClient (NewDriver), so
+	// ErrDriver means the ent client was not opened through db.NewClient (NewDriver), so
 	// its transactions cannot carry River jobs.
-	ErrDriver = errors.New("events: the ent client was not opened with events.NewDriver (entdb.NewClient)")
+	ErrDriver = errors.New("events: the ent client was not opened with events.NewDriver (db.NewClient)")
 )
 
 // WithTx runs fn in one PostgreSQL transaction of client and commits it when fn returns
@@ -46,7 +46,7 @@ var (
 //		return err
 //	})
 //
-// client must come from entdb.NewClient (every client of the service does). A WithTx
+// client must come from db.NewClient (every client of the service does). A WithTx
 // inside fn with tx.Client() joins the running transaction (no savepoint) instead of
 // failing, so functions that take a client compose. Keep fn free of outside side effects
 // (HTTP calls, e-mails): it may be rolled back.

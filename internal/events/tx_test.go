@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/ent"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/venue"
@@ -19,7 +19,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 
 func TestRecordNeedsTheTransaction(t *testing.T) {
 	ctx := context.Background()
-	client := entdb.NewClient(pgtest.NewPool(t))
+	client := db.NewClient(pgtest.NewPool(t))
 	a, err := venue.Create(ctx, client, venue.CreateParams{Name: "A", Slug: "a"})
 	require.NoError(t, err)
 	vctx := viewer.NewContext(ctx, viewer.Operator{Org: a.ID, Name: "test"})

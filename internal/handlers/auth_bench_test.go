@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/pgtest"
 )
@@ -17,7 +17,7 @@ import (
 // verification, the session and refresh-token inserts, signing).
 func BenchmarkLogin(b *testing.B) {
 	pool := pgtest.NewPool(b)
-	e := newAuthEnv(b, &studio{pool: pool, client: entdb.NewClient(pool)})
+	e := newAuthEnv(b, &studio{pool: pool, client: db.NewClient(pool)})
 	c := e.spreadClient(b)
 	ctx := context.Background()
 	// Enough accounts that the per-account window never refuses.
@@ -46,7 +46,7 @@ func reportMedian(b *testing.B, d []time.Duration) {
 // BenchmarkRefresh measures one refresh-token rotation over HTTP.
 func BenchmarkRefresh(b *testing.B) {
 	pool := pgtest.NewPool(b)
-	e := newAuthEnv(b, &studio{pool: pool, client: entdb.NewClient(pool)})
+	e := newAuthEnv(b, &studio{pool: pool, client: db.NewClient(pool)})
 	c := e.spreadClient(b)
 	ctx := context.Background()
 	s, err := c.AuthSignup(ctx, &api.SignupRequest{Email: "bench@example.com", Password: goodPassword})

@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/pgtest"
 )
@@ -46,7 +46,7 @@ func TestAccountStateUnknown(t *testing.T) {
 // fastest and the median answer: both branches sit on the 250 ms floor.
 func BenchmarkAccountState(b *testing.B) {
 	pool := pgtest.NewPool(b)
-	e := newAuthEnv(b, &studio{pool: pool, client: entdb.NewClient(pool)})
+	e := newAuthEnv(b, &studio{pool: pool, client: db.NewClient(pool)})
 	c := e.spreadClient(b)
 	ctx := context.Background()
 	_, err := c.AuthSignup(ctx, &api.SignupRequest{Email: "bench@example.com", Password: goodPassword})

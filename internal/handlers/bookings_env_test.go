@@ -15,7 +15,7 @@ import (
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/internal/accounts"
 	"github.com/venueplatform/venue/internal/apikey"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/identity/token"
 	"github.com/venueplatform/venue/internal/members"
@@ -42,7 +42,7 @@ func newBookEnv(t *testing.T, slug string) *bookEnv { return serveBookEnv(t, new
 // benchmarks, which cannot use newStudio.
 func newBookEnvB(b *testing.B, slug string) *bookEnv {
 	pool := pgtest.NewPool(b)
-	client := entdb.NewClient(pool)
+	client := db.NewClient(pool)
 	v, err := venue.Create(context.Background(), client, venue.CreateParams{Name: "Studio " + slug, Slug: slug})
 	require.NoError(b, err)
 	s := &studio{pool: pool, client: client, venue: v, op: opOf(v.ID)}

@@ -19,7 +19,7 @@ import (
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/internal/apikey"
 	"github.com/venueplatform/venue/internal/config"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/members"
 	"github.com/venueplatform/venue/internal/model"
@@ -54,7 +54,7 @@ type studio struct {
 func newStudio(t *testing.T, slug string) *studio {
 	t.Helper()
 	pool := pgtest.NewPool(t)
-	client := entdb.NewClient(pool)
+	client := db.NewClient(pool)
 	ctx := context.Background()
 	v, err := venue.Create(ctx, client, venue.CreateParams{Name: "Studio " + slug, Slug: slug, APIEnabled: true})
 	require.NoError(t, err)

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/ent"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/importer"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/venue"
@@ -31,7 +31,7 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	pool := pgtest.NewPool(t)
-	client := entdb.NewClient(pool)
+	client := db.NewClient(pool)
 	ctx := context.Background()
 	v, err := venue.Create(ctx, client, venue.CreateParams{Name: "Studio", Slug: "studio"})
 	require.NoError(t, err)

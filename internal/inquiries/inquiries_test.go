@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/ent/inquiry"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/inquiries"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/venue"
@@ -25,7 +25,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 // venues' staff through the sweep, each once, and fresh ones are left to
 // the member's own retry.
 func TestRedeliverPending(t *testing.T) {
-	client := entdb.NewClient(pgtest.NewPool(t))
+	client := db.NewClient(pgtest.NewPool(t))
 	ctx := context.Background()
 	var fail atomic.Bool
 	var got atomic.Int32

@@ -20,7 +20,7 @@ import (
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/internal/apikey"
 	"github.com/venueplatform/venue/internal/auth"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/mcp"
 	"github.com/venueplatform/venue/internal/members"
 	"github.com/venueplatform/venue/internal/pgtest"
@@ -65,7 +65,7 @@ func newFixture(t testing.TB, limit int) *fixture {
 	t.Helper()
 	ctx := context.Background()
 	pool := pgtest.NewPool(t)
-	client := entdb.NewClient(pool)
+	client := db.NewClient(pool)
 	loc, err := time.LoadLocation("Europe/Copenhagen")
 	require.NoError(t, err)
 	f := &fixture{t: t, pool: pool, client: client, loc: loc, keys: map[string]string{},

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/internal/accounts"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/me"
 	"github.com/venueplatform/venue/internal/members"
 	"github.com/venueplatform/venue/internal/pgtest"
@@ -20,7 +20,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 // TestWorkspaceCarriesPermissions: the workspace a bearer request acts in is
 // the session's active organization with the permissions held now.
 func TestWorkspaceCarriesPermissions(t *testing.T) {
-	client := entdb.NewClient(pgtest.NewPool(t))
+	client := db.NewClient(pgtest.NewPool(t))
 	ctx := context.Background()
 	v, err := venue.Create(ctx, client, venue.CreateParams{Name: "Studio", Slug: "studio"})
 	require.NoError(t, err)

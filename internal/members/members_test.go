@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/ent"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/members"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/venue"
@@ -18,7 +18,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 
 func setup(t *testing.T) (*ent.Client, context.Context, context.Context) {
 	t.Helper()
-	client := entdb.NewClient(pgtest.NewPool(t))
+	client := db.NewClient(pgtest.NewPool(t))
 	ctx := context.Background()
 	a, err := venue.Create(ctx, client, venue.CreateParams{Name: "A", Slug: "a"})
 	require.NoError(t, err)

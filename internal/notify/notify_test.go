@@ -22,7 +22,7 @@ import (
 	"github.com/venueplatform/venue/ent/notificationoptout"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/internal/apperr"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/jobs"
 	"github.com/venueplatform/venue/internal/members"
@@ -48,7 +48,7 @@ type studio struct {
 
 func newStudio(t testing.TB, pool *pgxpool.Pool, slug string) *studio {
 	t.Helper()
-	client := entdb.NewClient(pool)
+	client := db.NewClient(pool)
 	v, err := venue.Create(context.Background(), client, venue.CreateParams{Name: slug, Slug: slug})
 	require.NoError(t, err)
 	ctx := viewer.NewContext(context.Background(), viewer.Operator{Org: v.ID, Name: "test"})

@@ -11,7 +11,7 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/alert"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/pagination"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/venue"
@@ -44,7 +44,7 @@ func alertPage(ctx context.Context, c *ent.Client, s *pagination.Signer, after s
 // TestKeysetOverPostgres walks a venue's alerts page by page, with many rows
 // sharing a timestamp, and sees each row exactly once, in order.
 func TestKeysetOverPostgres(t *testing.T) {
-	client := entdb.NewClient(pgtest.NewPool(t))
+	client := db.NewClient(pgtest.NewPool(t))
 	ctx := context.Background()
 	v, err := venue.Create(ctx, client, venue.CreateParams{Name: "Keyset", Slug: "keyset"})
 	require.NoError(t, err)

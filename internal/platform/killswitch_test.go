@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/platform"
 )
@@ -15,7 +15,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 
 func TestKillSwitch(t *testing.T) {
 	ctx := context.Background()
-	client := entdb.NewClient(pgtest.NewPool(t))
+	client := db.NewClient(pgtest.NewPool(t))
 	s, err := platform.KillSwitch(ctx, client)
 	require.NoError(t, err)
 	require.False(t, s.Enabled)

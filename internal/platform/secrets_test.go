@@ -10,7 +10,7 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/internal/config"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/identity/token"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/platform"
@@ -31,7 +31,7 @@ func start(t *testing.T, client *ent.Client, c *config.Config) []string {
 // restart) gets the same values; a value the operator sets wins and is not
 // stored.
 func TestSecretsAreStableAcrossStarts(t *testing.T) {
-	client := entdb.NewClient(pgtest.NewPool(t))
+	client := db.NewClient(pgtest.NewPool(t))
 	first := config.Default()
 	first.Cursors.Secret = "set-by-the-operator-0123456789abcdef"
 	set := start(t, client, &first)
@@ -61,7 +61,7 @@ func TestSecretsAreStableAcrossStarts(t *testing.T) {
 // one value.
 func TestConcurrentFirstStartsAgree(t *testing.T) {
 	ctx := context.Background()
-	client := entdb.NewClient(pgtest.NewPool(t))
+	client := db.NewClient(pgtest.NewPool(t))
 	spec := platform.SecretSpec{Env: "VENUE_TEST_SECRET", Bytes: 32}
 	values := make([]string, 16)
 	var wg sync.WaitGroup

@@ -9,7 +9,7 @@ import (
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/privacy"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/system"
 )
@@ -19,7 +19,7 @@ import (
 // eager loads and edge traversals included; with a venue viewer the other
 // types stay behind that viewer's ordinary rules.
 func TestSiteTouchesOnlyItsEntities(t *testing.T) {
-	client := entdb.NewClient(pgtest.NewPool(t))
+	client := db.NewClient(pgtest.NewPool(t))
 	a := newWorld(t, client, "venue-a")
 	b := newWorld(t, client, "venue-b")
 	denied := func(t *testing.T, err error) {

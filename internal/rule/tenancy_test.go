@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/ent"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/viewer"
@@ -46,7 +46,7 @@ var noReferences = []string{"Alert", "APIKey", "AuditLog", "Event", "FeatureProv
 // venue A against venue B's rows (each must fail as not found and leave B's
 // row as it was) and against A's own rows (each must succeed).
 func TestVenueWall(t *testing.T) {
-	client := entdb.NewClient(pgtest.NewPool(t))
+	client := db.NewClient(pgtest.NewPool(t))
 	a := newWorld(t, client, "venue-a")
 	b := newWorld(t, client, "venue-b")
 
@@ -117,7 +117,7 @@ func TestVenueWall(t *testing.T) {
 
 // TestNoViewerNoData: without a viewer, venue-owned data is neither read nor written.
 func TestNoViewerNoData(t *testing.T) {
-	client := entdb.NewClient(pgtest.NewPool(t))
+	client := db.NewClient(pgtest.NewPool(t))
 	a := newWorld(t, client, "venue-a")
 	ctx := context.Background()
 	for _, typ := range ent.VenueOwnedTypes {

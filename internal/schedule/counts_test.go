@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/ent/booking"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/members"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/schedule"
@@ -23,7 +23,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 // carries follow inserts, status changes, moves between classes, deletes and
 // bulk updates.
 func TestCountsFollowEveryBookingChange(t *testing.T) {
-	client := entdb.NewClient(pgtest.NewPool(t))
+	client := db.NewClient(pgtest.NewPool(t))
 	ctx := context.Background()
 	v, err := venue.Create(ctx, client, venue.CreateParams{Name: "Counts", Slug: "counts"})
 	require.NoError(t, err)

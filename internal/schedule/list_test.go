@@ -11,7 +11,7 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/classinstance"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/schedule"
 	"github.com/venueplatform/venue/internal/venue"
@@ -24,7 +24,7 @@ import (
 // and room, a workshop entry, every status and the online flag; another
 // venue's classes never appear; the limit truncates.
 func TestListScansLikeEagerLoads(t *testing.T) {
-	client := entdb.NewClient(pgtest.NewPool(t))
+	client := db.NewClient(pgtest.NewPool(t))
 	ctx := context.Background()
 	v, err := venue.Create(ctx, client, venue.CreateParams{Name: "Scan", Slug: "scan"})
 	require.NoError(t, err)

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/ent/booking"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/seed"
 	"github.com/venueplatform/venue/internal/venue"
@@ -36,7 +36,7 @@ func TestSeed(t *testing.T) {
 	require.Equal(t, total, last)
 
 	// The rows read back through the venue wall, within capacity.
-	client := entdb.NewClient(pool)
+	client := db.NewClient(pool)
 	v, err := venue.BySlug(ctx, client, "seed-7-venue-1")
 	require.NoError(t, err)
 	require.True(t, v.APIEnabled())

@@ -12,7 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/pgtest"
 )
@@ -32,7 +32,7 @@ func TestRouteFoundOncePerRequest(t *testing.T) {
 	t.Cleanup(func() { findRoute = prev })
 
 	pool := pgtest.NewPool(t)
-	h, err := New(Deps{Pool: pool, Client: entdb.NewClient(pool), Log: slog.New(slog.DiscardHandler)})
+	h, err := New(Deps{Pool: pool, Client: db.NewClient(pool), Log: slog.New(slog.DiscardHandler)})
 	require.NoError(t, err)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)

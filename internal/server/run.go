@@ -17,7 +17,6 @@ import (
 	"github.com/venueplatform/venue/internal/codemail"
 	"github.com/venueplatform/venue/internal/config"
 	"github.com/venueplatform/venue/internal/db"
-	"github.com/venueplatform/venue/internal/entdb"
 	"github.com/venueplatform/venue/internal/handlers"
 	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/jobs"
@@ -112,7 +111,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 		}
 		log.Info("job queue migrations applied", "applied", riverApplied)
 	}
-	client := entdb.NewClient(pool)
+	client := db.NewClient(pool)
 	// Secrets the flags and environment leave unset come from the database
 	// (generated on the first start), so every instance and restart shares them.
 	filled, err := settings.FillSecrets(func(s config.Setting) (string, error) {

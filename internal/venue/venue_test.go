@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/ent"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/venue"
 )
@@ -16,7 +16,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 
 func TestVenueLifecycle(t *testing.T) {
 	ctx := context.Background()
-	client := entdb.NewClient(pgtest.NewPool(t))
+	client := db.NewClient(pgtest.NewPool(t))
 
 	v, err := venue.Create(ctx, client, venue.CreateParams{Name: "Hot Yoga CPH", Slug: "hot-yoga-cph"})
 	require.NoError(t, err)

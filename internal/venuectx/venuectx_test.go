@@ -13,7 +13,7 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/internal/apperr"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/venue"
 	"github.com/venueplatform/venue/internal/venuectx"
@@ -68,7 +68,7 @@ type world struct {
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	client := entdb.NewClient(pgtest.NewPool(t))
+	client := db.NewClient(pgtest.NewPool(t))
 	ctx := context.Background()
 	w := &world{client: client}
 	for i, slug := range []string{"venue-a", "venue-b"} {

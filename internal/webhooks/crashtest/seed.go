@@ -10,7 +10,6 @@ import (
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/internal/apikey"
 	"github.com/venueplatform/venue/internal/db"
-	"github.com/venueplatform/venue/internal/entdb"
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/members"
 	"github.com/venueplatform/venue/internal/scope"
@@ -35,7 +34,7 @@ func seedVenue(ctx context.Context, dbURL string, c config, rcv *receiver, sealK
 		return nil, err
 	}
 	defer pool.Close()
-	client := entdb.NewClient(pool)
+	client := db.NewClient(pool)
 	v, err := venue.Create(ctx, client, venue.CreateParams{Name: "Crash Studio", Slug: "crash-studio", APIEnabled: true})
 	if err != nil {
 		return nil, err

@@ -23,7 +23,7 @@ import (
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/webhookattempt"
 	"github.com/venueplatform/venue/ent/webhookdelivery"
-	"github.com/venueplatform/venue/internal/entdb"
+	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/jobs"
 	"github.com/venueplatform/venue/internal/pgtest"
@@ -52,7 +52,7 @@ func newEnv(t *testing.T) *env {
 	pool := pgtest.NewPool(t)
 	_, err := jobs.Migrate(ctx, pool)
 	require.NoError(t, err)
-	client := entdb.NewClient(pool)
+	client := db.NewClient(pool)
 	va, err := venue.Create(ctx, client, venue.CreateParams{Name: "A", Slug: "a"})
 	require.NoError(t, err)
 	vb, err := venue.Create(ctx, client, venue.CreateParams{Name: "B", Slug: "b"})
