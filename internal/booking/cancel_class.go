@@ -39,8 +39,7 @@ func CancelClass(ctx context.Context, client *ent.Client, classID uuid.UUID, now
 		if _, err := lockClass(ctx, c, classID); err != nil {
 			return err
 		}
-		live, err := c.Booking.Query().Where(entbooking.ClassInstanceID(classID), entbooking.StatusIn(
-			entbooking.StatusConfirmed, entbooking.StatusWaitlisted, entbooking.StatusPendingPayment)).
+		live, err := c.Booking.Query().Where(entbooking.ClassInstanceID(classID), entbooking.StatusIn(CancelledWithClass...)).
 			Order(ent.Asc(entbooking.FieldCreatedAt), ent.Asc(entbooking.FieldID)).All(ctx)
 		if err != nil {
 			return fmt.Errorf("booking: cancel class: %w", err)

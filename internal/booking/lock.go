@@ -31,6 +31,14 @@ var SeatHolding = []entbooking.Status{
 // class. Treat it as read-only.
 var Live = append(slices.Clone(SeatHolding), entbooking.StatusWaitlisted)
 
+// CancelledWithClass are the statuses of the bookings a class cancellation
+// cancels (CancelClass), and so the ones a restore of the class may
+// reinstate: a checked-in or no-show booking is history and stays. Treat it
+// as read-only.
+var CancelledWithClass = []entbooking.Status{
+	entbooking.StatusConfirmed, entbooking.StatusWaitlisted, entbooking.StatusPendingPayment,
+}
+
 // IsLive reports whether s holds a seat or a waitlist place.
 func IsLive(s entbooking.Status) bool { return slices.Contains(Live, s) }
 

@@ -53,4 +53,11 @@ func TestStatusSetsCoverEveryStatus(t *testing.T) {
 	require.True(t, booking.IsLive(entbooking.StatusWaitlisted))
 	require.False(t, booking.IsSeatHolding(entbooking.StatusWaitlisted))
 	require.False(t, booking.IsLive(entbooking.StatusCancelled))
+	// A class cancellation cancels live bookings only, and leaves the
+	// attended ones (checked in, no-show) as history.
+	for _, s := range booking.CancelledWithClass {
+		require.True(t, booking.IsLive(s), "%q in booking.CancelledWithClass is not live", s)
+	}
+	require.NotContains(t, booking.CancelledWithClass, entbooking.StatusCheckedIn)
+	require.NotContains(t, booking.CancelledWithClass, entbooking.StatusNoShow)
 }

@@ -45,8 +45,7 @@ type RestoreResult struct {
 // liveStatuses reads the statuses of the class's bookings a cancellation is
 // about to cancel.
 func liveStatuses(ctx context.Context, client *ent.Client, classID uuid.UUID) (map[uuid.UUID]string, error) {
-	rows, err := client.Booking.Query().Where(entbooking.ClassInstanceID(classID), entbooking.StatusIn(
-		entbooking.StatusConfirmed, entbooking.StatusWaitlisted, entbooking.StatusPendingPayment)).
+	rows, err := client.Booking.Query().Where(entbooking.ClassInstanceID(classID), entbooking.StatusIn(bookingdom.CancelledWithClass...)).
 		Select(entbooking.FieldID, entbooking.FieldStatus).All(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("schedule: bookings before cancel: %w", err)
@@ -109,7 +108,7 @@ func restoreClass(ctx context.Context, client *ent.Client, c *ent.ClassInstance,
 	var candidates []*ent.Booking
 	for _, b := range all {
 		switch {
-		case bookingdom.IsSeatHolding(b.Status) || b.Status == entbooking.StatusWaitlisted:
+		case bookingdom.IsLive(b.Status):
 			live[b.MemberID] = true
 			if b.Status != entbooking.StatusWaitlisted {
 				held++
