@@ -11,19 +11,23 @@ import (
 )
 
 // Policy of the VenueMixin: every query, update and delete is filtered to the
-// viewer's venue; every referenced row must be visible to the viewer.
+// viewer's venue, and a member viewer's to its own rows of the member-owned
+// entities; every referenced row must be visible to the viewer.
 func (VenueMixin) Policy() ent.Policy {
 	return privacy.Policy{
 		Query: privacy.QueryPolicy{
 			rule.AllowSystemSite(),
 			rule.DenyIfNoViewer(),
 			rule.FilterVenue(),
+			rule.FilterOwnMember(),
 		},
 		Mutation: privacy.MutationPolicy{
 			rule.AllowSystemSite(),
 			rule.DenyIfNoViewer(),
 			rule.DenyIfReadOnly(),
 			rule.OnWrites(rule.FilterVenue()),
+			rule.OnWrites(rule.FilterOwnMember()),
+			rule.DenyOtherMembersCreate(),
 			rule.DenyForeignReferences(),
 			rule.AllowIfVenueViewer(),
 			privacy.AlwaysDenyRule(),

@@ -50,7 +50,7 @@ func AsMember(ctx context.Context, client *ent.Client, org uuid.UUID) (context.C
 		return nil, Actor{}, ErrNotMember
 	}
 	mctx := system.Elevate(ctx, "booking.as_member", viewer.User{UserID: u.UserID, SessionID: u.SessionID, Org: org,
-		MFA: u.MFA, StepUpAt: u.StepUpAt})
+		MemberID: m.ID, MFA: u.MFA, StepUpAt: u.StepUpAt})
 	return mctx, Actor{Member: m, Self: true, Via: entbooking.BookedViaMember}, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	entbooking "github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/internal/events"
+	"github.com/venueplatform/venue/internal/system"
 )
 
 // Promote fills the free seats of a class from its waitlist (see promote);
@@ -61,6 +62,10 @@ func promote(ctx context.Context, c *ent.Client, classID uuid.UUID, now time.Tim
 	if err != nil {
 		return nil, err
 	}
+	// The promoted bookings and their passes are other members' rows (the
+	// seat is often freed by another member): they are charged and
+	// confirmed at a named site, not as the acting viewer.
+	pctx := system.Allow(ctx, "booking.waitlist_promotion")
 	var out []*ent.Booking
 	for _, w := range waiting {
 		if free == 0 {
@@ -69,14 +74,14 @@ func promote(ctx context.Context, c *ent.Client, classID uuid.UUID, now time.Tim
 		// No member lock here: a promotion checks no daily limit, and the clip
 		// is taken by a conditional update, so taking several members' locks
 		// in waitlist order (a deadlock risk across classes) buys nothing.
-		p, err := promotionPass(ctx, c, w, ci)
+		p, err := promotionPass(pctx, c, w, ci)
 		if err != nil {
 			return nil, err
 		}
 		if p == nil {
 			continue // skipped: keeps their place
 		}
-		charged, ok, err := takeClip(ctx, c, p)
+		charged, ok, err := takeClip(pctx, c, p)
 		if err != nil {
 			return nil, err
 		}
@@ -89,7 +94,7 @@ func promote(ctx context.Context, c *ent.Client, classID uuid.UUID, now time.Tim
 		}
 		pos := w.WaitlistPosition // nil for an unranked row: no gap to close
 		nb, err := c.Booking.UpdateOne(w).SetStatus(entbooking.StatusConfirmed).ClearWaitlistPosition().
-			SetPassID(p.ID).SetClipCharged(charged).SetPromotedAt(now).Save(ctx)
+			SetPassID(p.ID).SetClipCharged(charged).SetPromotedAt(now).Save(pctx)
 		if err != nil {
 			return nil, fmt.Errorf("booking: promote: %w", err)
 		}

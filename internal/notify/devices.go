@@ -60,7 +60,7 @@ func relationships(ctx context.Context, client *ent.Client, org uuid.UUID) (view
 // wall then keeps every query and write to that venue's rows.
 func inVenue(ctx context.Context, u viewer.User, m *ent.Member) context.Context {
 	return system.Elevate(ctx, "notify.member_in_venue", viewer.User{UserID: u.UserID, SessionID: u.SessionID, Org: m.OrganizationID,
-		MFA: u.MFA, StepUpAt: u.StepUpAt})
+		MemberID: m.ID, MFA: u.MFA, StepUpAt: u.StepUpAt})
 }
 
 // RegisterDevice records the signed-in user's app installation for push in

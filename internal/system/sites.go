@@ -144,6 +144,8 @@ var registry = map[string]SiteInfo{
 		"FavoriteVenue", "Member", "Organization"),
 	"me.memberships": bypass("listing the signed-in user's own relationships across venues (bound to the user's id)",
 		"Member", "Organization"),
+	"booking.waitlist_promotion": bypass("promoting the first waitlisted bookings of a class when a seat frees, whoever freed it (often another member): reading and charging the promoted members' own passes and confirming their bookings, all found through the class of the viewer's venue",
+		"Booking", "Pass"),
 	"bookings.own": bypass("listing the signed-in user's own bookings across the venues they are related to (bound to the user's member ids)",
 		"Booking", "ClassInstance", "Member", "Organization"),
 	"inquiries.redeliver": bypass("the sweep that delivers stored but undelivered booking inquiries of every venue to their staff (each delivery acts as its venue)",

@@ -22,6 +22,10 @@ type User struct {
 	Role string
 	// Permissions are the staff permissions in Org.
 	Permissions []string
+	// MemberID is set when the user acts in Org as its member (a client,
+	// not staff): the ent policies then hold the member-owned entities to
+	// the rows of this member.
+	MemberID uuid.UUID
 	// MFA is true once the session passed a second factor; StepUpAt is when.
 	MFA      bool
 	StepUpAt time.Time
@@ -54,6 +58,11 @@ func (u User) SteppedUp(now time.Time, maxAge time.Duration) bool {
 		maxAge = DefaultStepUpAge
 	}
 	return u.MFA && !u.StepUpAt.IsZero() && now.Sub(u.StepUpAt) <= maxAge
+}
+
+// ActingMember returns the member the user acts as in Org, if any.
+func (u User) ActingMember() (uuid.UUID, bool) {
+	return u.MemberID, u.Org != uuid.Nil && u.MemberID != uuid.Nil
 }
 
 // UserFromContext returns the user viewer of ctx, if the caller is one.

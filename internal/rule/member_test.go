@@ -1,0 +1,67 @@
+package rule_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+
+	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/internal/db"
+	"github.com/venueplatform/venue/internal/members"
+	"github.com/venueplatform/venue/internal/pgtest"
+	"github.com/venueplatform/venue/internal/rule"
+	"github.com/venueplatform/venue/internal/viewer"
+)
+
+// memberRows makes a second member of w's venue with a row of every
+// member-owned type, by type, next to the world's own member's rows.
+func memberRows(t *testing.T, client *ent.Client, w *world, email string) (uuid.UUID, uuid.UUID, map[string]uuid.UUID) {
+	t.Helper()
+	en, err := members.Enroll(w.ctx, client, members.EnrollParams{Email: email, FirstName: "Bo"})
+	require.NoError(t, err)
+	pass := client.Pass.Create().SetMemberID(en.Member.ID).SetPassTypeID(w.ids["PassType"]).SetValidFrom(t0).SaveX(w.ctx)
+	pay := client.Payment.Create().SetMemberID(en.Member.ID).SetPassID(pass.ID).SetAmountMinor(120000).SetCurrency("DKK").SaveX(w.ctx)
+	delivery := newDelivery(client, w).SetMemberID(en.Member.ID).SaveX(w.ctx)
+	return en.Member.ID, en.User.ID, map[string]uuid.UUID{"Pass": pass.ID, "Payment": pay.ID, "NotificationDelivery": delivery.ID}
+}
+
+// TestMemberWall runs the member-against-member column of the wall: in one
+// venue, member A (a user acting as its member, as booking.AsMember makes
+// it) reads, updates and deletes its own rows of every member-owned type,
+// and member B's never (not found, B's row unchanged); it cannot create a
+// row for B. Staff (the venue's operator) still reach both.
+func TestMemberWall(t *testing.T) {
+	client := db.NewClient(pgtest.NewPool(t))
+	w := newWorld(t, client, "venue-a")
+	aMember, aUser, aRows := memberRows(t, client, w, "a@example.com")
+	bMember, _, bRows := memberRows(t, client, w, "b@example.com")
+	asA := viewer.NewContext(context.Background(), viewer.User{UserID: aUser, Org: w.org, MemberID: aMember})
+
+	for _, typ := range rule.MemberOwnedTypes {
+		tc := cases[typ]
+		t.Run(typ, func(t *testing.T) {
+			own, other := aRows[typ], bRows[typ]
+			require.NotEqual(t, uuid.Nil, other, "memberRows makes no %s", typ)
+
+			require.NoError(t, tc.get(asA, client, own))
+			require.True(t, ent.IsNotFound(tc.get(asA, client, other)), "read of B's row")
+			n, err := client.CountVisible(asA, typ, []uuid.UUID{own, other})
+			require.NoError(t, err)
+			require.Equal(t, 1, n, "a listing by A sees only A's row")
+
+			require.True(t, ent.IsNotFound(tc.update(asA, client, other)), "update of B's row")
+			require.NoError(t, tc.update(asA, client, own))
+			require.True(t, ent.IsNotFound(tc.delete(asA, client, other)), "delete of B's row")
+			require.NoError(t, tc.get(w.ctx, client, other), "B's row is still there for staff")
+			require.NoError(t, tc.delete(asA, client, own))
+		})
+	}
+
+	// Creates: A may make its own pass, not one for B.
+	_, err := client.Pass.Create().SetMemberID(bMember).SetPassTypeID(w.ids["PassType"]).SetValidFrom(t0).Save(asA)
+	require.True(t, ent.IsNotFound(err), "create of B's pass: %v", err)
+	_, err = client.Pass.Create().SetMemberID(aMember).SetPassTypeID(w.ids["PassType"]).SetValidFrom(t0).Save(asA)
+	require.NoError(t, err)
+}
