@@ -23,6 +23,39 @@
 //	storage      ent (generated), db, pglocal, model, migrations, secretbox,
 //	             config: what everything above stands on
 //
+// # The map
+//
+// Every package by layer, as the table of arch_test.go places it (paths
+// relative to the module, "x/..." a tree); TestDocMap holds this list and the
+// table equal, so the map read here is the one the test enforces:
+//
+//	faces        . cmd/... internal/bench internal/gen/api internal/gen/apient
+//	             internal/gen/bundle internal/gen/entc internal/gen/mcpschema
+//	             internal/gen/migrate internal/handlers internal/jobs
+//	             internal/mcp internal/server internal/webhooks/crashtest
+//	conventions  internal/auth internal/gen/mcpschema/toolschema
+//	             internal/gen/openapi internal/httpx internal/idempotency
+//	             internal/limits internal/mcptools internal/ratelimit
+//	             internal/venuectx
+//	domain       internal/accounts internal/apikey internal/booking
+//	             internal/catalogue internal/codemail internal/demo
+//	             internal/frontdesk internal/importer internal/inquiries
+//	             internal/me internal/members internal/platform
+//	             internal/schedule internal/seed internal/venue
+//	             internal/webhooks internal/webhooks/manage
+//	             internal/webhooks/store
+//	services     internal/audit internal/events internal/identity/...
+//	             internal/notify internal/webhooks/deliver
+//	             internal/webhooks/dispatch internal/webhooks/retry
+//	             internal/webhooks/signature
+//	wall         ent/runtime ent/schema internal/apperr internal/concurrency
+//	             internal/money internal/pagination internal/rule internal/scope
+//	             internal/system internal/viewer
+//	storage      ent/... internal/config internal/db internal/model
+//	             internal/pglocal internal/secretbox migrations
+//	test helpers ent/enttest internal/arch internal/logtest internal/pgtest
+//	             internal/smtptest
+//
 // A domain package takes a context carrying the viewer and typed arguments;
 // whatever a face learned from a request (credentials, idempotency keys,
 // headers) arrives as the viewer or as a value, never as an import.
