@@ -41,8 +41,13 @@ func TestBaselineIssuesServiceSQL(t *testing.T) {
 	base := httptest.NewServer(NewBaseline(basePool))
 	defer base.Close()
 
-	today := time.Now().UTC().Format(time.DateOnly)
-	far := time.Now().UTC().AddDate(1, 0, 0).Format(time.DateOnly)
+	// Dates are the venue's: between its midnight and UTC's, a UTC date
+	// names a day the seed has no classes on.
+	loc, err := time.LoadLocation(seed.VenueZone)
+	require.NoError(t, err)
+	now := time.Now().In(loc)
+	today := now.Format(time.DateOnly)
+	far := now.AddDate(1, 0, 0).Format(time.DateOnly)
 	for _, tc := range []struct {
 		name, path string
 		status     int

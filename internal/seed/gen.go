@@ -45,8 +45,8 @@ type passType struct {
 	validity int
 }
 
-// venueZone is the time zone of seeded venues.
-const venueZone = "Europe/Copenhagen"
+// VenueZone is the time zone of seeded venues; their days are its dates.
+const VenueZone = "Europe/Copenhagen"
 
 // columns of every table the seed writes, in COPY order.
 var columns = []struct {
@@ -75,7 +75,7 @@ var columns = []struct {
 }
 
 func newGenerator(p Params, index int, now time.Time) *generator {
-	loc, err := time.LoadLocation(venueZone)
+	loc, err := time.LoadLocation(VenueZone)
 	if err != nil {
 		loc = time.UTC
 	}
@@ -122,7 +122,7 @@ func (g *generator) venue() {
 	g.org = g.id()
 	name := fmt.Sprintf("Seed Studio %d (seed %d)", g.index, g.p.Seed)
 	lat, lng := place(g.slug)
-	g.t["organizations"].add(g.org, g.now, g.now, name, g.slug, "pro", "DKK", venueZone, "København", "DK", lat, lng, true)
+	g.t["organizations"].add(g.org, g.now, g.now, name, g.slug, "pro", "DKK", VenueZone, "København", "DK", lat, lng, true)
 	g.t["feature_provisionings"].add(g.id(), g.now, g.now, true, g.org)
 	g.t["alerts"].add(g.id(), g.now, g.now, "warning", "Card reader offline", "The reader at the front desk does not answer.", false, g.org)
 }
