@@ -28,6 +28,7 @@ import (
 	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/limits"
 	"github.com/venueplatform/venue/internal/me"
+	"github.com/venueplatform/venue/internal/ratelimit"
 	"github.com/venueplatform/venue/internal/venuectx"
 	"github.com/venueplatform/venue/internal/webhooks"
 )
@@ -71,6 +72,13 @@ var idempotencyPolicies = idempotency.Registry{
 	"joinVenue": idempotency.Required(idempotency.Max200),
 }
 
+// rateStore and keyStore are the databases of the rate limit and of the
+// idempotency keys (variables so a test can count what one request does).
+var (
+	rateStore = func(p *pgxpool.Pool) ratelimit.Querier { return p }
+	keyStore  = func(p *pgxpool.Pool) idempotency.DB { return p }
+)
+
 // findRoute is the router lookup of httpx.FindOperation (a variable so a test
 // can count the lookups of one request).
 var findRoute = (*api.Server).FindPath
@@ -99,7 +107,7 @@ func New(d Deps) (http.Handler, error) {
 	}
 	route := httpx.Operation
 	clientIP := limits.NewClientIP(d.ClientIPHeader, d.TrustedProxies)
-	lim, err := limits.New(d.Pool, limits.Config{
+	lim, err := limits.New(rateStore(d.Pool), limits.Config{
 		Operation:  route,
 		ClientIP:   clientIP.String,
 		Operations: operationLimits,
@@ -107,7 +115,7 @@ func New(d Deps) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	idem := idempotency.New(idempotency.NewStore(d.Pool, 0, 0), route, idempotencyPolicies,
+	idem := idempotency.New(idempotency.NewStore(keyStore(d.Pool), 0, 0), route, idempotencyPolicies,
 		idempotency.Options{ClientIP: clientIP.String, Log: d.Log})
 	acct := d.Accounts
 	if acct == nil {
