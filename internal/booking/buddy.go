@@ -16,6 +16,7 @@ import (
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/audit"
 	"github.com/venueplatform/venue/internal/events"
+	"github.com/venueplatform/venue/internal/system"
 )
 
 // Invitee names the client a member invites: by the venue's client id or by
@@ -64,12 +65,15 @@ func InviteBuddy(ctx context.Context, client *ent.Client, a Actor, classID uuid.
 		if invitee.ID == a.Member.ID {
 			return apperr.Validation("invitee", "a member cannot invite themselves")
 		}
+		// System call site: the invitee's bookings are another member's rows,
+		// which a member viewer cannot see; only whether one exists is read,
+		// for the invitee and the class found above in the viewer's venue.
 		dup, err := c.Booking.Query().Where(entbooking.ClassInstanceID(classID), entbooking.MemberID(invitee.ID),
-			entbooking.StatusIn(Live...)).First(ctx)
-		if err != nil && !ent.IsNotFound(err) {
+			entbooking.StatusIn(Live...)).Exist(system.Allow(ctx, "booking.buddy_invitee"))
+		if err != nil {
 			return fmt.Errorf("booking: buddy: %w", err)
 		}
-		if dup != nil {
+		if dup {
 			return (&apperr.Error{Status: 409, Code: CodeAlreadyBooked, Message: "the invitee already holds a booking for this class"})
 		}
 		open, err := c.BuddyInvite.Query().Where(buddyinvite.ClassInstanceID(classID), buddyinvite.InviterMemberID(a.Member.ID),

@@ -46,11 +46,16 @@ func promote(ctx context.Context, c *ent.Client, classID uuid.UUID, now time.Tim
 	if free <= 0 || cl.Status != classinstance.StatusScheduled || !now.Before(cl.StartTime) {
 		return nil, nil
 	}
+	// The waitlisted bookings and their passes are other members' rows (the
+	// seat is often freed by another member): they are read, charged and
+	// confirmed at a named site, not as the acting viewer, and only through
+	// the class read above in the viewer's venue.
+	pctx := system.Allow(ctx, "booking.waitlist_promotion")
 	// Waitlist order: position, then arrival. A row without a position (one
 	// written before positions existed, or by an import) waits behind every
 	// ranked one, in arrival order.
 	waiting, err := c.Booking.Query().Where(entbooking.ClassInstanceID(classID), entbooking.StatusEQ(entbooking.StatusWaitlisted)).
-		Order(entbooking.ByWaitlistPosition(sql.OrderNullsLast()), entbooking.ByCreatedAt(), entbooking.ByID()).All(ctx)
+		Order(entbooking.ByWaitlistPosition(sql.OrderNullsLast()), entbooking.ByCreatedAt(), entbooking.ByID()).All(pctx)
 	if err != nil || len(waiting) == 0 {
 		return nil, err
 	}
@@ -62,10 +67,6 @@ func promote(ctx context.Context, c *ent.Client, classID uuid.UUID, now time.Tim
 	if err != nil {
 		return nil, err
 	}
-	// The promoted bookings and their passes are other members' rows (the
-	// seat is often freed by another member): they are charged and
-	// confirmed at a named site, not as the acting viewer.
-	pctx := system.Allow(ctx, "booking.waitlist_promotion")
 	var out []*ent.Booking
 	for _, w := range waiting {
 		if free == 0 {
@@ -89,7 +90,7 @@ func promote(ctx context.Context, c *ent.Client, classID uuid.UUID, now time.Tim
 			continue
 		}
 		// Positions moved up with every promotion before this one.
-		if w, err = c.Booking.Get(ctx, w.ID); err != nil {
+		if w, err = c.Booking.Get(pctx, w.ID); err != nil {
 			return nil, fmt.Errorf("booking: promote: %w", err)
 		}
 		pos := w.WaitlistPosition // nil for an unranked row: no gap to close

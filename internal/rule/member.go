@@ -23,12 +23,17 @@ const memberField = "member_id"
 // viewer.User.MemberID) sees and changes only for itself. Staff, API keys
 // and operators are judged by the venue rules as before.
 //
-// Bookings carry their owner too, but the booking flow still reads and
-// changes other members' bookings as the acting member (the waitlist count
-// and shift, buddy invitations; promotion after a cancel is already the site
-// booking.waitlist_promotion); Booking joins this list once those steps are
-// named sites.
-var MemberOwnedTypes = []string{"Pass", "Payment", "NotificationDelivery"}
+// A member's booking flow still has to reach other members' bookings at a
+// few steps; each is a named bypass site bound to the class the caller
+// locked in the viewer's venue, listing Booking (and Pass for a charge):
+// the rank of a new waitlist place (booking.waitlist_rank), the move-up of
+// the places behind one that was left (booking.waitlist_gap), promotion
+// after a cancel (booking.waitlist_promotion) and a buddy invitation's
+// check that the invitee holds no booking of the class
+// (booking.buddy_invitee). A class's booked and waitlist counts are kept on
+// the class row by a database trigger, so no member reads other members'
+// bookings to learn whether a class is full.
+var MemberOwnedTypes = []string{"Pass", "Payment", "NotificationDelivery", "Booking"}
 
 // FilterOwnMember limits queries, updates and deletes of a member-owned
 // entity by a member viewer to the rows of that member; every other viewer

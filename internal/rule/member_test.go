@@ -24,14 +24,16 @@ func memberRows(t *testing.T, client *ent.Client, w *world, email string) (uuid.
 	pass := client.Pass.Create().SetMemberID(en.Member.ID).SetPassTypeID(w.ids["PassType"]).SetValidFrom(t0).SaveX(w.ctx)
 	pay := client.Payment.Create().SetMemberID(en.Member.ID).SetPassID(pass.ID).SetAmountMinor(120000).SetCurrency("DKK").SaveX(w.ctx)
 	delivery := newDelivery(client, w).SetMemberID(en.Member.ID).SaveX(w.ctx)
-	return en.Member.ID, en.User.ID, map[string]uuid.UUID{"Pass": pass.ID, "Payment": pay.ID, "NotificationDelivery": delivery.ID}
+	bk := client.Booking.Create().SetMemberID(en.Member.ID).SetClassInstanceID(w.ids["ClassInstance"]).SetPassID(pass.ID).SaveX(w.ctx)
+	return en.Member.ID, en.User.ID, map[string]uuid.UUID{"Pass": pass.ID, "Payment": pay.ID, "NotificationDelivery": delivery.ID, "Booking": bk.ID}
 }
 
 // TestMemberWall runs the member-against-member column of the wall: in one
 // venue, member A (a user acting as its member, as booking.AsMember makes
 // it) reads, updates and deletes its own rows of every member-owned type,
 // and member B's never (not found, B's row unchanged); it cannot create a
-// row for B. Staff (the venue's operator) still reach both.
+// row for B, nor book on B's pass. Staff (the venue's operator) still reach
+// both.
 func TestMemberWall(t *testing.T) {
 	client := db.NewClient(pgtest.NewPool(t))
 	w := newWorld(t, client, "venue-a")
@@ -59,9 +61,15 @@ func TestMemberWall(t *testing.T) {
 		})
 	}
 
-	// Creates: A may make its own pass, not one for B.
+	// Creates: A may make its own pass and booking, not one for B.
 	_, err := client.Pass.Create().SetMemberID(bMember).SetPassTypeID(w.ids["PassType"]).SetValidFrom(t0).Save(asA)
 	require.True(t, ent.IsNotFound(err), "create of B's pass: %v", err)
-	_, err = client.Pass.Create().SetMemberID(aMember).SetPassTypeID(w.ids["PassType"]).SetValidFrom(t0).Save(asA)
+	aPass, err := client.Pass.Create().SetMemberID(aMember).SetPassTypeID(w.ids["PassType"]).SetValidFrom(t0).Save(asA)
+	require.NoError(t, err)
+	_, err = client.Booking.Create().SetMemberID(bMember).SetClassInstanceID(w.ids["ClassInstance"]).Save(asA)
+	require.True(t, ent.IsNotFound(err), "create of B's booking: %v", err)
+	_, err = client.Booking.Create().SetMemberID(aMember).SetClassInstanceID(w.ids["ClassInstance"]).SetPassID(bRows["Pass"]).Save(asA)
+	require.True(t, ent.IsNotFound(err), "A's booking on B's pass: %v", err)
+	_, err = client.Booking.Create().SetMemberID(aMember).SetClassInstanceID(w.ids["ClassInstance"]).SetPassID(aPass.ID).Save(asA)
 	require.NoError(t, err)
 }
