@@ -20,8 +20,10 @@ import (
 )
 
 // Security implements api.SecurityHandler: it authenticates the key, applies
-// the access gates, checks the operation's scopes (from the OpenAPI security
-// requirement) and puts the key's viewer in the context.
+// the access gates, tells the rate limit who calls (limits.Authenticated:
+// the limiter decides and charges the bucket), checks the operation's scopes
+// (from the OpenAPI security requirement) and puts the key's viewer in the
+// context.
 //
 // Credential rules (package auth): an operation marked JWT-only
 // (`x-jwt-only: true` or auth.RegisterJWTOnly) refuses API keys with 403
@@ -50,9 +52,9 @@ func (s *Security) HandleApiKeyAuth(ctx context.Context, op api.OperationName, t
 	if err != nil {
 		return nil, err
 	}
-	// The per-key window is shared with MCP and held in PostgreSQL; the
-	// RateLimit headers are set by the limits middleware either way.
-	if err := limits.ChargeAPIKey(ctx, res.Viewer.KeyID); err != nil {
+	// The caller is known: the rate limit charges it now (its window is
+	// shared with MCP), so a refusal below is charged and follows a 429.
+	if err := limits.Authenticated(ctx, res.Viewer); err != nil {
 		return nil, err
 	}
 	if missing := scope.Missing(res.Viewer.Scopes, t.Roles); len(missing) > 0 {
@@ -62,8 +64,8 @@ func (s *Security) HandleApiKeyAuth(ctx context.Context, op api.OperationName, t
 }
 
 // HandleBearerAuth implements api.SecurityHandler: it verifies a session's
-// access token (EdDSA only, issuer, audience, expiry; package token), charges
-// the user's request window and puts a viewer.User in the context, with the
+// access token (EdDSA only, issuer, audience, expiry; package token), tells
+// the rate limit who calls (limits.Authenticated) and puts a viewer.User in the context, with the
 // session's active organization, role and staff permissions read from the
 // database (me.LoadWorkspace). Every refusal is one 401; the reason goes to
 // the log only. GET /me/minimal treats a refused token as no token.
@@ -87,7 +89,9 @@ func (s *Security) HandleBearerAuth(ctx context.Context, op api.OperationName, t
 	if err1 != nil || err2 != nil {
 		return nil, apperr.Unauthorized("invalid or expired access token")
 	}
-	if err := limits.Charge(ctx, "user:"+uid.String()); err != nil {
+	// The caller is known: the rate limit charges the user now, before the
+	// workspace and second-factor checks below may refuse it.
+	if err := limits.Authenticated(ctx, viewer.User{UserID: uid, SessionID: sid}); err != nil {
 		return nil, err
 	}
 	// The workspace is read per request, so permission changes apply at once.

@@ -3,18 +3,27 @@
 // idempotency_keys, scoped by venue and principal, and the first request's
 // final answer is stored and replayed to every retry.
 //
-// # Wiring
+// # One component, claimed once
 //
-// The claim needs the caller, known only after authentication, and the
-// replay needs the response bytes, which only a net/http wrapper sees; so a
-// Guard has two hooks:
+// A Guard is one component with one entry: Middleware (net/http, around the
+// generated server, after the route is found) holds the request's state, and
+// the key is claimed at one point, Hook (an ogen middleware), once per
+// request (a test in package server counts the claims of API-key and bearer
+// writes and their replays). Middleware does what only a net/http wrapper
+// can, before and after the server: for an operation with a Policy it
+// buffers the body and hashes method, path, query and body (SHA-256), records
+// the answer, and afterwards stores it, replays the stored one, or releases
+// the key.
 //
-//   - Middleware wraps the generated server: for an operation with a Policy
-//     it buffers the body, hashes method, path, query and body (SHA-256), and
-//     records the response;
-//   - Hook is an ogen middleware: it runs after the security handler and
-//     before the operation, claims the key for the viewer in the context, and
-//     either lets the operation run or answers from the table.
+// Why the claim is not in Middleware too: it needs the caller (the scope and
+// principal), known only once the generated server's security handler has
+// run (anonymous callers meet none, so it cannot be the trigger), and it must come after the server decoded the request, so a malformed
+// request claims nothing (a retry with the corrected body must run, not meet
+// 409 IDEMPOTENCY_KEY_REUSE_MISMATCH). Both happen inside the generated
+// server, after which the ogen middleware is the first code of ours to run
+// before the operation. Why the recording is not in Hook: an ogen middleware
+// sees typed values, not the bytes the server writes, and cannot write a
+// stored answer; only the ResponseWriter around the server can.
 //
 // # Rules
 //

@@ -103,9 +103,11 @@ func stateFrom(ctx context.Context) *state {
 	return st
 }
 
-// Middleware records the requests of operations with a policy; Hook does
-// the rest. Install it inside the rate limiter and around the generated
-// server.
+// Middleware is the Guard's entry: for an operation with a policy it holds
+// the request's state, hashes the request and records the answer, and once
+// the server has answered stores it, replays the stored one, or releases
+// the key; Hook claims the key in between. Install it inside the rate
+// limiter and around the generated server.
 func (g *Guard) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		op, ok := g.route(r)
@@ -145,8 +147,10 @@ func (g *Guard) Middleware(next http.Handler) http.Handler {
 // writes for it is discarded.
 var errReplayed = &apperr.Error{Status: http.StatusOK, Code: "IDEMPOTENT_REPLAY", Message: "answer replayed"}
 
-// Hook is the ogen middleware that claims the key once the caller is known.
-// Install it after the rate limiter's hook.
+// Hook is the ogen middleware that claims the key, the Guard's one claim of
+// a request: after the security handler named the caller and the server
+// decoded the request, before the operation runs. Install it after the rate
+// limiter's hook.
 func (g *Guard) Hook() middleware.Middleware {
 	return func(req middleware.Request, next middleware.Next) (middleware.Response, error) {
 		st := stateFrom(req.Context)

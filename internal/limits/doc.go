@@ -3,19 +3,47 @@
 // instance): per API key once the key is authenticated, per client IP for
 // anonymous calls, with per-operation overrides.
 //
-// Three hooks, because the API key is known only after authentication:
+// # One component, settled once
 //
-//   - Middleware (net/http, around the generated server) charges anonymous
-//     requests (no credential header) to their client IP before anything runs,
-//     and puts a holder in the request context;
-//   - ChargeAPIKey, called by the security handler right after it
-//     authenticated a key, charges the key through that holder;
-//   - Hook (an ogen middleware) charges, per IP, a request that carried a
-//     credential header the operation never authenticated (a public-only
-//     operation), so an ignored header is no way around the IP limit.
+// A request meets the rate limit once: Limits.Middleware (net/http, after the
+// route is found) puts the request's meter in the context, and the meter
+// decides the bucket in one function and charges it once (a test in package
+// server counts the charges of anonymous, API-key, bearer and
+// ignored-credential requests). What varies is the moment the caller becomes
+// known, and the meter settles at that moment:
+//
+//   - no credential header (X-API-Key, Authorization): at once, in
+//     Middleware, per client address, before anything else runs;
+//   - a credential the security handler verifies: when it calls
+//     Authenticated, per principal, before its scope and second-factor
+//     checks;
+//   - a credential header the operation never authenticated (a public
+//     operation, a bearer token where only keys count, /me/minimal's refused
+//     token): in Hook (an ogen middleware) as the operation is about to run,
+//     per client address.
+//
+// Why not one moment for all: each case's answers are ordered differently
+// against the limit, and a single point would change what clients see.
+// Anonymous requests are charged before routing and decoding, so unknown
+// paths, missing credentials and malformed parameters carry RateLimit
+// headers and count (a 429 comes first); a net/http middleware is the only
+// place that runs before the generated server. A principal is known only
+// inside the generated server's security handler, which checks scopes and the
+// second factor right after verifying the credential: charging there keeps
+// those 403s charged and behind a 429, which the ogen middleware (run after
+// security and decoding) could not, and which a net/http middleware cannot
+// learn before it must call the server. A credential the operation ignores
+// is charged only once auth.KeyGuard has accepted it and the request decoded
+// (a bad key on a public operation is 401, uncharged); both happen inside the
+// generated server, so the charge must too. The three moments share the
+// meter: the first settles it, the others find it settled.
 //
 // Requests whose authentication fails are not charged (a key is 256 bits: it
 // cannot be guessed, and failing requests do no work).
+//
+// ChargeAccount is not a second charge of the request but a second bucket
+// on top of it (per login email, say), charged by the operation because only
+// the operation reads the account from the body.
 //
 // Defaults (Config): 100 requests per minute per API key (the contract's
 // Limits table), 300 per minute per client IP for anonymous calls; the

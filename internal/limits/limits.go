@@ -9,12 +9,12 @@ import (
 	"net"
 	"net/http"
 
-	"github.com/google/uuid"
 	"github.com/ogen-go/ogen/middleware"
 
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/httpx"
 	"github.com/venueplatform/venue/internal/ratelimit"
+	"github.com/venueplatform/venue/internal/viewer"
 )
 
 // Limits applies the configured policies; one per server instance, sharing
@@ -66,128 +66,168 @@ func New(q ratelimit.Querier, cfg Config, log *slog.Logger) (*Limits, error) {
 	return l, nil
 }
 
-// holder is the per-request state Middleware puts in the context.
-type holder struct {
+// meter is one request's passage through the limiter: Middleware puts it in
+// the request's context (the slot the other parts of the request fill in),
+// and it is settled once, when the request's caller is known.
+type meter struct {
 	l       *Limits
 	r       *http.Request
 	header  http.Header
 	op      string
-	charged bool
+	settled bool
 }
 
 type ctxKey struct{}
 
-func holderFrom(ctx context.Context) *holder {
-	h, _ := ctx.Value(ctxKey{}).(*holder)
-	return h
+func meterFrom(ctx context.Context) *meter {
+	m, _ := ctx.Value(ctxKey{}).(*meter)
+	return m
 }
 
-// Middleware limits the requests of next: anonymous ones per client IP at
-// once; others through ChargeAPIKey (or Charge) and Hook.
+// Middleware is the rate limit of the requests of next, the one component
+// of this package a server installs around its API (with Hook, its trigger
+// inside the generated server). It names the operation once and puts the
+// request's meter in the context; the meter is settled (one charge, to one
+// bucket, decided by bucket) at the first of:
+//
+//   - here, before next runs, for a request without a credential header:
+//     nothing will authenticate it, so it is the client address's;
+//   - Authenticated, which the security handler calls the moment it has
+//     verified a credential: the principal's;
+//   - Hook, as the operation is about to run, for a request whose
+//     credential header the operation did not authenticate: the address's.
+//
+// A request refused before any of these (a credential that fails, a
+// malformed request after a failed one) is not charged.
 func (l *Limits) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := &holder{l: l, r: r, header: w.Header()}
+		m := &meter{l: l, r: r, header: w.Header()}
 		if l.cfg.Operation != nil {
-			h.op, _ = l.cfg.Operation(r)
+			m.op, _ = l.cfg.Operation(r)
 		}
 		if !l.hasCredential(r) {
-			if e := h.chargeIP(r.Context()); e != nil {
-				httpx.WriteError(w, r, e)
+			if err := m.settle(r.Context(), nil); err != nil {
+				httpx.WriteError(w, r, err)
 				return
 			}
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, h)))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, m)))
 	})
 }
 
-// Hook is the ogen middleware that charges per IP a request whose credential
-// header the operation did not authenticate. Install it before other hooks.
+// Hook is the ogen middleware that settles, per client address, a request
+// still unsettled when its operation is about to run: one whose credential
+// header the operation did not authenticate (a public operation, a bearer
+// token where only keys count, /me/minimal's refused token). Install it
+// after auth.KeyGuard, so a bad key on a public operation is refused
+// uncharged, and before the idempotency hook.
 func (l *Limits) Hook() middleware.Middleware {
 	return func(req middleware.Request, next middleware.Next) (middleware.Response, error) {
-		h := holderFrom(req.Context)
-		if h == nil || h.charged {
+		m := meterFrom(req.Context)
+		if m == nil || m.settled {
 			return next(req)
 		}
-		h.op = req.OperationID
-		if e := h.chargeIP(req.Context); e != nil {
-			return middleware.Response{}, e
+		if m.op == "" {
+			m.op = req.OperationID
+		}
+		if err := m.settle(req.Context, nil); err != nil {
+			return middleware.Response{}, err
 		}
 		return next(req)
 	}
 }
 
-// ChargeAPIKey charges one request to the API key id, under the operation's
-// per-key policy. The security handler calls it right after authenticating
-// the key; a non-nil error is the 429 to answer (its headers are already
-// set). Without Middleware around the request it does nothing.
-func ChargeAPIKey(ctx context.Context, id uuid.UUID) error {
-	return Charge(ctx, ratelimit.APIKey(id))
-}
-
-// Charge is ChargeAPIKey for any authenticated principal, e.g. "user:<id>".
-func Charge(ctx context.Context, principal string) error {
-	h := holderFrom(ctx)
-	if h == nil || h.charged {
+// Authenticated tells the request's limiter who the caller is: the security
+// handler calls it right after it verified a credential, before any check
+// that may refuse the caller (scopes, second factor), so those refusals are
+// charged and a caller over its limit hears 429 first. The request is
+// charged to v (its Actor: an API key's bucket is ratelimit.APIKey, shared
+// with MCP) under the operation's per-principal policy, unless it was
+// charged already. A non-nil error is the 429 to answer (its headers are
+// already set). Without Middleware around the request it does nothing.
+func Authenticated(ctx context.Context, v viewer.Viewer) error {
+	m := meterFrom(ctx)
+	if m == nil {
 		return nil
 	}
-	p := h.l.cfg.PerKey
-	if r, ok := h.l.cfg.Operations[h.op]; ok && r.PerKey != nil {
-		p = *r.PerKey
-	}
-	key := principal
-	if p != APIKeyDefault {
-		// The contract's default bucket is shared with MCP; others are apart.
-		key = "rest:" + p.Name + ":" + principal
-	}
-	if e := h.charge(ctx, p, key); e != nil {
-		return e
+	if err := m.settle(ctx, v); err != nil {
+		return err
 	}
 	return nil
 }
 
-// ChargeAccount charges one request to account (for example a normalised
-// email) under the operation's PerAccount policy, whatever was charged
-// before. A non-nil error is the 429 to answer; without a PerAccount rule, or
-// without Middleware around the request, it does nothing.
-func ChargeAccount(ctx context.Context, account string) error {
-	h := holderFrom(ctx)
-	if h == nil {
+// settle charges the request once: to v, or for a nil v to the client
+// address. Later calls do nothing.
+func (m *meter) settle(ctx context.Context, v viewer.Viewer) *apperr.Error {
+	if m.settled {
 		return nil
 	}
-	r, ok := h.l.cfg.Operations[h.op]
+	m.settled = true
+	p, key := m.bucket(v)
+	return m.l.charge(ctx, m.header, p, key)
+}
+
+// bucket decides the policy and bucket key of the request: the one place
+// that does. A principal (v) takes the operation's PerKey policy (else
+// Config.PerKey); the default policy's bucket is the principal's Actor
+// (shared with MCP), others are apart. An anonymous request takes the
+// operation's PerIP policy (else Config.PerIP), in the bucket of its client
+// address (IPv6 per /64).
+func (m *meter) bucket(v viewer.Viewer) (Policy, string) {
+	rule := m.l.cfg.Operations[m.op]
+	if v != nil {
+		p := m.l.cfg.PerKey
+		if rule.PerKey != nil {
+			p = *rule.PerKey
+		}
+		if p == APIKeyDefault {
+			return p, v.Actor()
+		}
+		return p, "rest:" + p.Name + ":" + v.Actor()
+	}
+	p := m.l.cfg.PerIP
+	if rule.PerIP != nil {
+		p = *rule.PerIP
+	}
+	addr := m.l.cfg.ClientIP(m.r)
+	if addr == "" {
+		addr, _, _ = net.SplitHostPort(m.r.RemoteAddr)
+	}
+	return p, "ip:" + p.Name + ":" + bucketOf(addr)
+}
+
+// ChargeAccount charges one request to account (for example a normalised
+// email) under the operation's PerAccount policy, on top of the request's
+// own charge: a second bucket, not a second charge of the first, which the
+// operation charges because only it reads the account from the body. A
+// non-nil error is the 429 to answer; without a PerAccount rule, or without
+// Middleware around the request, it does nothing.
+func ChargeAccount(ctx context.Context, account string) error {
+	m := meterFrom(ctx)
+	if m == nil {
+		return nil
+	}
+	r, ok := m.l.cfg.Operations[m.op]
 	if !ok || r.PerAccount == nil {
 		return nil
 	}
 	sum := sha256.Sum256([]byte(account))
-	if e := h.charge(ctx, *r.PerAccount, "acct:"+r.PerAccount.Name+":"+hex.EncodeToString(sum[:16])); e != nil {
+	if e := m.l.charge(ctx, m.header, *r.PerAccount, "acct:"+r.PerAccount.Name+":"+hex.EncodeToString(sum[:16])); e != nil {
 		return e
 	}
 	return nil
 }
 
-func (h *holder) chargeIP(ctx context.Context) *apperr.Error {
-	p := h.l.cfg.PerIP
-	if r, ok := h.l.cfg.Operations[h.op]; ok && r.PerIP != nil {
-		p = *r.PerIP
-	}
-	addr := h.l.cfg.ClientIP(h.r)
-	if addr == "" {
-		addr, _, _ = net.SplitHostPort(h.r.RemoteAddr)
-	}
-	return h.charge(ctx, p, "ip:"+p.Name+":"+bucketOf(addr))
-}
-
 // charge counts one request of key under p and sets the headers; the error
 // is the 429 of a refused request. A database failure lets it through.
-func (h *holder) charge(ctx context.Context, p Policy, key string) *apperr.Error {
-	h.charged = true
-	d, err := h.l.limiters[p.Name].Allow(ctx, key)
+func (l *Limits) charge(ctx context.Context, header http.Header, p Policy, key string) *apperr.Error {
+	d, err := l.limiters[p.Name].Allow(ctx, key)
 	if err != nil {
-		h.l.log.ErrorContext(ctx, "rate limit unavailable; request let through",
+		l.log.ErrorContext(ctx, "rate limit unavailable; request let through",
 			"request_id", httpx.RequestID(ctx), "policy", p.Name, "error", err)
 		return nil
 	}
-	setHeaders(h.header, p, d)
+	setHeaders(header, p, d)
 	if !d.Allowed {
 		return Limited(p, d)
 	}

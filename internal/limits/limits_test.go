@@ -23,6 +23,7 @@ import (
 	"github.com/venueplatform/venue/internal/limits"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/ratelimit"
+	"github.com/venueplatform/venue/internal/viewer"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -44,7 +45,7 @@ func operation(r *http.Request) (string, bool) {
 	return op.id, ok
 }
 
-// api mimics the generated server around l: the security handler charges a
+// api mimics the generated server around l: the security handler reports a
 // presented key (the key is its id here) and answers a refusal the way the
 // generated server does, without Retry-After of its own; then l's hook runs,
 // then the operation.
@@ -69,7 +70,7 @@ func api(l *limits.Limits, calls *atomic.Int32) http.Handler {
 				writeErr(w, apperr.Unauthorized("invalid API key"))
 				return
 			}
-			if err := limits.ChargeAPIKey(ctx, id); err != nil {
+			if err := limits.Authenticated(ctx, viewer.APIKey{KeyID: id}); err != nil {
 				writeErr(w, err)
 				return
 			}

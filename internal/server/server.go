@@ -169,11 +169,24 @@ func New(d Deps) (http.Handler, error) {
 	// and the default version header (httpx.Middleware, below), the route
 	// (FindOperation: the only router lookup besides the generated server's
 	// own dispatch), the version the request pins (APIVersion), the venue
-	// header, the JWT-only gate, then the rate limit (one charge per request:
-	// per address here for anonymous calls, per principal when the security
-	// handler authenticates one, per address in lim.Hook for a credential the
-	// operation ignores) and idempotency (recorded here, claimed in idem.Hook
-	// once the caller is known).
+	// header, the JWT-only gate, then the rate limit and idempotency, one
+	// component each (TestChargedAndClaimedOncePerRequest counts their work).
+	//
+	// The rate limit is lim.Middleware: it holds the request's meter, which
+	// decides the bucket in one place and charges once, when the caller is
+	// known: here for a request without a credential header (per address,
+	// before anything else answers); when the security handler calls
+	// limits.Authenticated (per principal, before its scope and second-factor
+	// refusals); or, for a credential the operation ignores, in lim.Hook as
+	// the operation is about to run (per address, after auth.KeyGuard refused
+	// a bad key uncharged). One moment for all three would reorder answers
+	// against the limit (package limits says how), so the trigger is not one
+	// point, the decision is.
+	//
+	// Idempotency is idem.Middleware: it hashes the request and records,
+	// stores or replays the answer (only a net/http wrapper sees the bytes);
+	// it claims the key once, in idem.Hook, because the claim needs the caller
+	// and a request that decoded, both known only inside the generated server.
 	mux.Handle("/api/v1/", responseFloor("/api/v1/auth/account-state", accounts.StateFloor, me.CORS("/api/v1/me/minimal", embed,
 		httpx.FindOperation(find, httpx.APIVersion(venuectx.SlugAsID(d.Client)(auth.JWTOnlyGate(route,
 			handlers.GeoMiddleware(geo, lim.Middleware(idem.Middleware(rest))))))))))
