@@ -23,20 +23,26 @@
 //     per client address.
 //
 // Why not one moment for all: each case's answers are ordered differently
-// against the limit, and a single point would change what clients see.
-// Anonymous requests are charged before routing and decoding, so unknown
-// paths, missing credentials and malformed parameters carry RateLimit
-// headers and count (a 429 comes first); a net/http middleware is the only
-// place that runs before the generated server. A principal is known only
-// inside the generated server's security handler, which checks scopes and the
-// second factor right after verifying the credential: charging there keeps
-// those 403s charged and behind a 429, which the ogen middleware (run after
-// security and decoding) could not, and which a net/http middleware cannot
-// learn before it must call the server. A credential the operation ignores
-// is charged only once auth.KeyGuard has accepted it and the request decoded
-// (a bad key on a public operation is 401, uncharged); both happen inside the
-// generated server, so the charge must too. The three moments share the
-// meter: the first settles it, the others find it settled.
+// against the limit, and moving any charge would change what clients see.
+//
+//   - Anonymous requests are charged before the generated server runs, so
+//     unknown paths, missing credentials and malformed parameters count and
+//     carry RateLimit headers, and a 429 comes before them: only a net/http
+//     middleware runs that early.
+//   - A principal is known only inside the generated server's security
+//     handler, which checks scopes and the second factor right after
+//     verifying the credential; charging there keeps those 403s (and
+//     malformed parameters, decoded later) charged and behind a 429. A
+//     net/http middleware has handed the request to the server by then, and
+//     the ogen middleware runs after all of them.
+//   - A credential the operation ignores is charged only once auth.KeyGuard
+//     (an ogen middleware) accepted it and the request decoded: a bad key on
+//     a public operation is 401 and a malformed request 400, uncharged and
+//     without RateLimit headers. That moment is inside the generated server,
+//     after decoding, so the charge is in an ogen middleware too.
+//
+// The three moments share the meter: the first settles it, the others find
+// it settled.
 //
 // Requests whose authentication fails are not charged (a key is 256 bits: it
 // cannot be guessed, and failing requests do no work).

@@ -97,8 +97,9 @@ func meterFrom(ctx context.Context) *meter {
 //   - Hook, as the operation is about to run, for a request whose
 //     credential header the operation did not authenticate: the address's.
 //
-// A request refused before any of these (a credential that fails, a
-// malformed request after a failed one) is not charged.
+// A request refused before any of these (a credential that fails, a bad key
+// on a public operation, a malformed request whose credential the operation
+// ignores) is not charged.
 func (l *Limits) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		m := &meter{l: l, r: r, header: w.Header()}

@@ -141,16 +141,22 @@ func TestChargedAndClaimedOncePerRequest(t *testing.T) {
 		{"anonymous public read", "GET", "/api/v1/venues", "", nil, 200, "anonymous", 1, 0, false},
 		{"anonymous unknown path", "GET", "/api/v1/nowhere", "", nil, 404, "anonymous", 1, 0, false},
 		{"anonymous on an authenticated operation", "GET", "/api/v1/me", "", nil, 401, "anonymous", 1, 0, false},
+		{"anonymous idempotent write", "POST", "/api/v1/venues/once/join", `{"consent":true}`,
+			map[string]string{"Idempotency-Key": uuid.NewString()}, 401, "anonymous", 1, 0, false},
 		{"anonymous malformed parameter", "GET", "/api/v1/venues/once/schedule?from=nope", "", nil, 400, "anonymous", 1, 0, false},
 
 		// API key: charged to the key once authenticated, not when refused.
 		{"API key", "GET", "/api/v1/venues/once/schedule", "", map[string]string{"X-API-Key": reads.Secret}, 200, "default", 1, 0, false},
+		{"API key, malformed parameter", "GET", "/api/v1/venues/once/schedule?from=nope", "", map[string]string{"X-API-Key": reads.Secret}, 400, "default", 1, 0, false},
+		{"JWT on a public operation, malformed parameter", "GET", "/api/v1/venues?lat=nope", "", map[string]string{"Authorization": "Bearer nope"}, 400, "", 0, 0, false},
 		{"API key without the scope", "POST", "/api/v1/bookings", booking,
 			map[string]string{"X-API-Key": reads.Secret, "Idempotency-Key": bookKey}, 403, "default", 1, 0, false},
 		{"API key, idempotent write", "POST", "/api/v1/bookings", booking,
 			map[string]string{"X-API-Key": writes.Secret, "Idempotency-Key": bookKey}, 0, "default", 1, 1, false},
 		{"API key, replay", "POST", "/api/v1/bookings", booking,
 			map[string]string{"X-API-Key": writes.Secret, "Idempotency-Key": bookKey}, 0, "default", 1, 1, true},
+		{"API key on a bearer-only idempotent write (refused before the limit)", "POST", "/api/v1/venues/once/join", `{"consent":true}`,
+			map[string]string{"X-API-Key": writes.Secret, "Idempotency-Key": uuid.NewString()}, 401, "", 0, 0, false},
 		{"bad API key", "GET", "/api/v1/venues/once/schedule", "", map[string]string{"X-API-Key": "vk_bad_key"}, 401, "", 0, 0, false},
 
 		// Bearer token: charged to the user once verified.
@@ -169,6 +175,8 @@ func TestChargedAndClaimedOncePerRequest(t *testing.T) {
 		// was charged.
 		{"both credentials, bearer-only operation", "GET", "/api/v1/me", "",
 			map[string]string{"Authorization": bearer, "X-API-Key": reads.Secret}, 401, "default", 1, 0, false},
+		{"both credentials on an idempotent write", "POST", "/api/v1/venues/once/join", `{"consent":true}`,
+			map[string]string{"Authorization": bearer, "X-API-Key": reads.Secret, "Idempotency-Key": uuid.NewString()}, 401, "default", 1, 0, false},
 		{"both credentials, operation taking either", "POST", "/api/v1/bookings", booking,
 			map[string]string{"Authorization": bearer, "X-API-Key": writes.Secret, "Idempotency-Key": bookKey}, 401, "default", 1, 0, false},
 
