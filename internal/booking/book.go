@@ -223,7 +223,7 @@ func nextWaitlistPosition(ctx context.Context, c *ent.Client, cl *ent.ClassInsta
 	// member viewer cannot see; only their number is read, in the class the
 	// caller locked (found in the viewer's venue).
 	n, err := c.Booking.Query().Where(entbooking.ClassInstanceID(cl.ID), entbooking.StatusEQ(entbooking.StatusWaitlisted),
-		entbooking.WaitlistPositionNotNil()).Count(system.Allow(ctx, "booking.waitlist_rank"))
+		entbooking.WaitlistPositionNotNil()).Count(system.CrossMembers(ctx, "booking.waitlist_rank"))
 	if err != nil {
 		return 0, fmt.Errorf("booking: waitlist position: %w", err)
 	}

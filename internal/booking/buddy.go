@@ -69,7 +69,7 @@ func InviteBuddy(ctx context.Context, client *ent.Client, a Actor, classID uuid.
 		// which a member viewer cannot see; only whether one exists is read,
 		// for the invitee and the class found above in the viewer's venue.
 		dup, err := c.Booking.Query().Where(entbooking.ClassInstanceID(classID), entbooking.MemberID(invitee.ID),
-			entbooking.StatusIn(Live...)).Exist(system.Allow(ctx, "booking.buddy_invitee"))
+			entbooking.StatusIn(Live...)).Exist(system.CrossMembers(ctx, "booking.buddy_invitee"))
 		if err != nil {
 			return fmt.Errorf("booking: buddy: %w", err)
 		}

@@ -56,13 +56,16 @@
 //
 // A member booking for themselves (AsMember) sees and changes only their own
 // bookings and passes (rule.MemberOwnedTypes). The few steps that must reach
-// other members' bookings are named bypass sites, each bound to the class
-// the caller locked in the viewer's venue and listing only what it touches:
-// booking.waitlist_rank (counting the ranked places ahead of a new one),
-// booking.waitlist_gap (moving up the places behind one that was left),
-// booking.waitlist_promotion (reading the waitlist, charging and confirming
-// the promoted members) and booking.buddy_invitee (whether an invitee already
-// holds a live booking of the class). Whether a class is full comes from its
+// other members' bookings are named sites, each bound to the class the
+// caller locked in the viewer's venue and listing only what it touches.
+// Three are members sites (system.CrossMembers: the member wall steps aside
+// for Booking, the venue rules still apply): booking.waitlist_rank
+// (counting the ranked places ahead of a new one), booking.waitlist_gap
+// (moving up the places behind one that was left) and booking.buddy_invitee
+// (whether an invitee already holds a live booking of the class). One is a
+// bypass site, since it runs whoever freed the seat (a member, staff, a
+// job): booking.waitlist_promotion (reading the waitlist, charging and
+// confirming the promoted members). Whether a class is full comes from its
 // booked_count, kept by a database trigger, not from reading its bookings.
 //
 // Events (package events, in the same transaction): booking.created for a

@@ -108,7 +108,7 @@ func closeGap(ctx context.Context, tx *ent.Client, class uuid.UUID, pos int) err
 	// System call site: the places behind are other members' bookings, which
 	// a member viewer cannot see; only their positions change.
 	err := tx.Booking.Update().Where(entbooking.ClassInstanceID(class), entbooking.StatusEQ(entbooking.StatusWaitlisted),
-		entbooking.WaitlistPositionGT(pos)).AddWaitlistPosition(-1).Exec(system.Allow(ctx, "booking.waitlist_gap"))
+		entbooking.WaitlistPositionGT(pos)).AddWaitlistPosition(-1).Exec(system.CrossMembers(ctx, "booking.waitlist_gap"))
 	if err != nil {
 		return fmt.Errorf("booking: waitlist positions: %w", err)
 	}

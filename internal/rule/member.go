@@ -12,6 +12,7 @@ import (
 
 	gen "github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/privacy"
+	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -24,25 +25,33 @@ const memberField = "member_id"
 // and operators are judged by the venue rules as before.
 //
 // A member's booking flow still has to reach other members' bookings at a
-// few steps; each is a named bypass site bound to the class the caller
-// locked in the viewer's venue, listing Booking (and Pass for a charge):
-// the rank of a new waitlist place (booking.waitlist_rank), the move-up of
-// the places behind one that was left (booking.waitlist_gap), promotion
-// after a cancel (booking.waitlist_promotion) and a buddy invitation's
-// check that the invitee holds no booking of the class
-// (booking.buddy_invitee). A class's booked and waitlist counts are kept on
+// few steps, each a named site bound to the class the caller locked in the
+// viewer's venue. Three are members sites (system.CrossMembers), which lift
+// only this member wall for Booking and leave the venue rules in force: the
+// rank of a new waitlist place (booking.waitlist_rank), the move-up of the
+// places behind one that was left (booking.waitlist_gap) and a buddy
+// invitation's check that the invitee holds no booking of the class
+// (booking.buddy_invitee). Promotion after a cancel, which charges the
+// promoted members' passes whoever cancelled, is the bypass site
+// booking.waitlist_promotion. A class's booked and waitlist counts are kept on
 // the class row by a database trigger, so no member reads other members'
 // bookings to learn whether a class is full.
 var MemberOwnedTypes = []string{"Pass", "Payment", "NotificationDelivery", "Booking"}
 
 // FilterOwnMember limits queries, updates and deletes of a member-owned
 // entity by a member viewer to the rows of that member; every other viewer
-// and entity is left to the next rules.
+// and entity is left to the next rules, and so is a type a members site of
+// the context lists (system.CrossMembers). A members site never lifts the
+// create rule (DenyOtherMembersCreate).
 func FilterOwnMember() privacy.QueryMutationRule {
 	type memberFilter interface{ WhereMemberID(entql.ValueP) }
 	return privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
 		id, ok := actingMember(ctx)
-		if !ok || !slices.Contains(MemberOwnedTypes, filterType(f)) {
+		typ := filterType(f)
+		if !ok || !slices.Contains(MemberOwnedTypes, typ) {
+			return privacy.Skip
+		}
+		if _, crosses := system.CrossesMembers(ctx, typ); crosses {
 			return privacy.Skip
 		}
 		mf, ok := f.(memberFilter)

@@ -12,6 +12,7 @@ import (
 	"github.com/venueplatform/venue/internal/members"
 	"github.com/venueplatform/venue/internal/pgtest"
 	"github.com/venueplatform/venue/internal/rule"
+	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -72,4 +73,36 @@ func TestMemberWall(t *testing.T) {
 	require.True(t, ent.IsNotFound(err), "A's booking on B's pass: %v", err)
 	_, err = client.Booking.Create().SetMemberID(aMember).SetClassInstanceID(w.ids["ClassInstance"]).SetPassID(aPass.ID).Save(asA)
 	require.NoError(t, err)
+}
+
+// TestMembersSiteLiftsOnlyTheMemberWall holds a members site (system.CrossMembers)
+// to what it says: member A reaches member B's booking of its own venue, and
+// still neither a booking of another venue (the venue rules stay in force)
+// nor B's pass (the site lists Booking only); an unregistered site name, or
+// a bypass site's name, lifts nothing; and creates for B stay refused.
+func TestMembersSiteLiftsOnlyTheMemberWall(t *testing.T) {
+	client := db.NewClient(pgtest.NewPool(t))
+	a := newWorld(t, client, "venue-a")
+	b := newWorld(t, client, "venue-b")
+	aMember, aUser, aRows := memberRows(t, client, a, "a@example.com")
+	bMember, _, bRows := memberRows(t, client, a, "b@example.com")
+	_, _, elsewhere := memberRows(t, client, b, "c@example.com")
+	asA := viewer.NewContext(context.Background(), viewer.User{UserID: aUser, Org: a.org, MemberID: aMember})
+	bookings := []uuid.UUID{aRows["Booking"], bRows["Booking"], elsewhere["Booking"]}
+
+	count := func(ctx context.Context, typ string, ids []uuid.UUID) int {
+		n, err := client.CountVisible(ctx, typ, ids)
+		require.NoError(t, err)
+		return n
+	}
+	require.Equal(t, 1, count(asA, "Booking", bookings), "without a site A sees its own booking only")
+
+	crossing := system.CrossMembers(asA, "booking.waitlist_rank")
+	require.Equal(t, 2, count(crossing, "Booking", bookings), "the site shows B's booking of the venue, never another venue's")
+	require.Equal(t, 1, count(crossing, "Pass", []uuid.UUID{aRows["Pass"], bRows["Pass"]}), "the site lists Booking only")
+	_, err := client.Booking.Create().SetMemberID(bMember).SetClassInstanceID(a.ids["ClassInstance"]).Save(crossing)
+	require.True(t, ent.IsNotFound(err), "a members site lifts no create rule: %v", err)
+
+	require.Equal(t, 1, count(system.CrossMembers(asA, "booking.no_such_site"), "Booking", bookings), "an unregistered site")
+	require.Equal(t, 1, count(system.CrossMembers(asA, "booking.waitlist_promotion"), "Booking", bookings), "a bypass site's name")
 }

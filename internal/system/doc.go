@@ -4,6 +4,9 @@
 //   - bypass sites (Allow) let ent policies allow the entity types they list,
 //     where no venue viewer can exist yet (creating a venue, resolving a
 //     public slug, authenticating a key, a worker holding only a row id);
+//   - members sites (CrossMembers) lift only the member wall for the entity
+//     types they list: a member viewer reaches other members' rows of its
+//     venue for one step (a waitlist rank), while the venue rules still apply;
 //   - raw SQL sites (RawSQL) run statements outside ent, which no policy sees;
 //   - elevation sites (Elevate) build a viewer beyond the caller's credential
 //     (a member acting in a venue, an operator of a job or the CLI);

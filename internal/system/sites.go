@@ -22,6 +22,10 @@ const (
 	// KindIdentity is an entry point that attaches the caller's own
 	// authenticated identity (Identify).
 	KindIdentity Kind = "identity"
+	// KindMembers is a site where a member viewer reaches other members'
+	// rows of the entity types it lists, inside its venue: only the member
+	// wall is lifted, the venue rules still judge the call (CrossMembers).
+	KindMembers Kind = "members"
 )
 
 // SiteInfo is one registered site.
@@ -29,8 +33,9 @@ type SiteInfo struct {
 	Kind Kind
 	// Reason says why the site may bypass or cross the wall.
 	Reason string
-	// Entities are the ent entity types a bypass site may touch (queried,
-	// eager-loaded, traversed or changed); empty for the other kinds.
+	// Entities are the ent entity types a bypass or members site may touch
+	// (queried, eager-loaded, traversed or changed); empty for the other
+	// kinds.
 	Entities []string
 }
 
@@ -57,6 +62,10 @@ func Names(k Kind) []string {
 
 func bypass(reason string, entities ...string) SiteInfo {
 	return SiteInfo{Kind: KindBypass, Reason: reason, Entities: entities}
+}
+
+func members(reason string, entities ...string) SiteInfo {
+	return SiteInfo{Kind: KindMembers, Reason: reason, Entities: entities}
 }
 
 func rawSQL(reason string) SiteInfo { return SiteInfo{Kind: KindRawSQL, Reason: reason} }
@@ -146,11 +155,14 @@ var registry = map[string]SiteInfo{
 		"Member", "Organization"),
 	"booking.waitlist_promotion": bypass("promoting the first waitlisted bookings of a class when a seat frees, whoever freed it (often another member): reading the class's waitlist, reading and charging the promoted members' own passes and confirming their bookings, all found through the class of the viewer's venue that the caller locked",
 		"Booking", "Pass"),
-	"booking.waitlist_rank": bypass("giving a new waitlist place its rank: counting the ranked waitlist places of the class the caller locked in the viewer's venue, other members' places included (a count only, no row is returned)",
+
+	// Members sites: a member viewer reaching other members' rows of its own
+	// venue for a step of the booking flow; the venue rules stay in force.
+	"booking.waitlist_rank": members("giving a new waitlist place its rank: counting the ranked waitlist places of the class the caller locked in the viewer's venue, other members' places included (a count only, no row is returned)",
 		"Booking"),
-	"booking.waitlist_gap": bypass("moving up the waitlist places behind one that was left (a member's cancel, a promotion), other members' places included, in the class the caller locked in the viewer's venue; only their positions change",
+	"booking.waitlist_gap": members("moving up the waitlist places behind one that was left (a member's cancel, a promotion), other members' places included, in the class the caller locked in the viewer's venue; only their positions change",
 		"Booking"),
-	"booking.buddy_invitee": bypass("refusing a buddy invitation whose invitee already holds a live booking of the class: whether one exists, for the invitee and the class the viewer found in its venue (nothing of the booking is returned)",
+	"booking.buddy_invitee": members("refusing a buddy invitation whose invitee already holds a live booking of the class: whether one exists, for the invitee and the class the viewer found in its venue (nothing of the booking is returned)",
 		"Booking"),
 	"bookings.own": bypass("listing the signed-in user's own bookings across the venues they are related to (bound to the user's member ids)",
 		"Booking", "ClassInstance", "Member", "Organization"),

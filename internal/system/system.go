@@ -13,6 +13,8 @@ type sqlKey struct{}
 
 type elevationKey struct{}
 
+type membersKey struct{}
+
 // Allow returns a context in which the ent policies allow queries and
 // mutations of the entity types the bypass site lists in the registry
 // (sites.go), and only those: the privacy rule rule.AllowSystemSite reads it
@@ -38,6 +40,29 @@ func Permits(ctx context.Context, typ string) (string, bool) {
 	}
 	s, ok := registry[name]
 	if !ok || s.Kind != KindBypass {
+		return name, false
+	}
+	return name, slices.Contains(s.Entities, typ)
+}
+
+// CrossMembers returns a context in which a member viewer reaches other
+// members' rows of the entity types the members site lists (sites.go): the
+// member wall (rule.FilterOwnMember) steps aside for them, and nothing else
+// does, so the venue rules still keep the call inside the viewer's venue.
+// An unregistered name, or a site of another kind, lifts nothing.
+func CrossMembers(ctx context.Context, site string) context.Context {
+	return context.WithValue(ctx, membersKey{}, site)
+}
+
+// CrossesMembers reports whether ctx comes from a registered members site
+// that lists entity type typ, and names the site.
+func CrossesMembers(ctx context.Context, typ string) (string, bool) {
+	name, ok := ctx.Value(membersKey{}).(string)
+	if !ok {
+		return "", false
+	}
+	s, ok := registry[name]
+	if !ok || s.Kind != KindMembers {
 		return name, false
 	}
 	return name, slices.Contains(s.Entities, typ)
