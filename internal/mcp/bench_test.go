@@ -74,6 +74,74 @@ func BenchmarkScheduleMCPvsREST(b *testing.B) {
 	if b.N == 1 {
 		return // the framework's probe run; -benchtime Nx measures N per mode
 	}
+	sb := newScheduleBench(b)
+	modes, do, flush, f := sb.modes, sb.do, sb.flush, sb.f
+	for i := range modes { // warm up caches and connections
+		for range 20 {
+			do(&modes[i])
+		}
+	}
+	flush()
+	meter, err := newCPUMeter(context.Background(), f.pool)
+	require.NoError(b, err)
+
+	// Each concurrency runs the modes in interleaved rounds, so that load
+	// from elsewhere on the machine falls on all of them alike. A round
+	// holds at least two requests per client, so that the clients overlap.
+	const rounds = 10
+	results := map[string]*benchStats{}
+	concurrencies := []int{1, 16, 64}
+	b.ResetTimer()
+	for _, c := range concurrencies {
+		perRound := max(b.N/rounds, 2*c)
+		lat := make([][]time.Duration, len(modes))
+		stats := make([]*benchStats, len(modes))
+		busy := make([]time.Duration, len(modes))
+		for mi := range modes {
+			stats[mi] = &benchStats{}
+		}
+		for range rounds {
+			for mi := range modes {
+				m := &modes[mi]
+				// CPU is read outside the round, each side so that the
+				// meter's own scan of /proc falls outside the interval.
+				d0 := meter.db()
+				g0 := meter.self()
+				l, elapsed := runRound(c, perRound, func() { do(m) }, m.after)
+				g1 := meter.self()
+				d1 := meter.db()
+				stats[mi].n += len(l)
+				stats[mi].goCPU += g1 - g0
+				stats[mi].dbCPU += d1 - d0
+				lat[mi] = append(lat[mi], l...)
+				busy[mi] += elapsed
+				stats[mi].rounds = append(stats[mi].rounds, float64(len(l))/elapsed.Seconds())
+			}
+		}
+		for mi, m := range modes {
+			l := lat[mi]
+			slices.Sort(l)
+			s := stats[mi]
+			s.rps, s.p50, s.p99 = float64(len(l))/busy[mi].Seconds(), l[len(l)/2], l[min(len(l)-1, len(l)*99/100)]
+			results[fmt.Sprintf("%s/c=%d", m.name, c)] = s
+			b.ReportMetric(s.rps, fmt.Sprintf("%s_c%d_req/s", m.name, c))
+		}
+	}
+	fmt.Print(benchReport(modes, concurrencies, results))
+}
+
+// scheduleBench is the fixture, servers and modes of the schedule
+// benchmarks.
+type scheduleBench struct {
+	f     *fixture
+	modes []benchMode
+	do    func(*benchMode)
+	flush func()
+}
+
+// newScheduleBench seeds one day of 40 classes with bookings and starts the
+// servers of every mode.
+func newScheduleBench(b *testing.B) *scheduleBench {
 	f := newFixture(b, 1_000_000_000)
 	ctx := f.operatorCtx()
 	d := f.today.AddDate(0, 0, 5)
@@ -151,58 +219,35 @@ func BenchmarkScheduleMCPvsREST(b *testing.B) {
 			b.Fatalf("%s %s: %d %.300s", m.method, m.url, resp.StatusCode, out)
 		}
 	}
-	for i := range modes { // warm up caches and connections
-		for range 20 {
-			do(&modes[i])
-		}
-	}
-	flush()
-	meter, err := newCPUMeter(context.Background(), f.pool)
-	require.NoError(b, err)
+	return &scheduleBench{f: f, modes: modes, do: do, flush: flush}
+}
 
-	// Each concurrency runs the modes in interleaved rounds, so that load
-	// from elsewhere on the machine falls on all of them alike. A round
-	// holds at least two requests per client, so that the clients overlap.
-	const rounds = 10
-	results := map[string]*benchStats{}
-	concurrencies := []int{1, 16, 64}
-	b.ResetTimer()
-	for _, c := range concurrencies {
-		perRound := max(b.N/rounds, 2*c)
-		lat := make([][]time.Duration, len(modes))
-		stats := make([]*benchStats, len(modes))
-		busy := make([]time.Duration, len(modes))
-		for mi := range modes {
-			stats[mi] = &benchStats{}
-		}
-		for range rounds {
-			for mi := range modes {
-				m := &modes[mi]
-				// CPU is read outside the round, each side so that the
-				// meter's own scan of /proc falls outside the interval.
-				d0 := meter.db()
-				g0 := meter.self()
-				l, elapsed := runRound(c, perRound, func() { do(m) }, m.after)
-				g1 := meter.self()
-				d1 := meter.db()
-				stats[mi].n += len(l)
-				stats[mi].goCPU += g1 - g0
-				stats[mi].dbCPU += d1 - d0
-				lat[mi] = append(lat[mi], l...)
-				busy[mi] += elapsed
-				stats[mi].rounds = append(stats[mi].rounds, float64(len(l))/elapsed.Seconds())
+// BenchmarkScheduleMode runs one mode alone at concurrency 16 (b.N
+// requests, the mode's audit entries written before the timer stops), for
+// profiles and allocation counts that belong to that mode only:
+//
+//	go test -tags mcpbench ./internal/mcp -run '^$' -bench 'ScheduleMode/mcp_tool$' -benchtime 4000x -cpuprofile cpu.out
+func BenchmarkScheduleMode(b *testing.B) {
+	sb := newScheduleBench(b)
+	meter, err := newCPUMeter(context.Background(), sb.f.pool)
+	require.NoError(b, err)
+	for i := range sb.modes {
+		m := &sb.modes[i]
+		b.Run(m.name, func(b *testing.B) {
+			for range 20 {
+				sb.do(m)
 			}
-		}
-		for mi, m := range modes {
-			l := lat[mi]
-			slices.Sort(l)
-			s := stats[mi]
-			s.rps, s.p50, s.p99 = float64(len(l))/busy[mi].Seconds(), l[len(l)/2], l[min(len(l)-1, len(l)*99/100)]
-			results[fmt.Sprintf("%s/c=%d", m.name, c)] = s
-			b.ReportMetric(s.rps, fmt.Sprintf("%s_c%d_req/s", m.name, c))
-		}
+			sb.flush()
+			b.ReportAllocs()
+			d0, g0 := meter.db(), meter.self()
+			b.ResetTimer()
+			runRound(16, b.N, func() { sb.do(m) }, m.after)
+			b.StopTimer()
+			g1, d1 := meter.self(), meter.db()
+			b.ReportMetric(float64((g1-g0).Microseconds())/1000/float64(b.N), "go-cpu-ms/op")
+			b.ReportMetric(float64((d1-d0).Microseconds())/1000/float64(b.N), "db-cpu-ms/op")
+		})
 	}
-	fmt.Print(benchReport(modes, concurrencies, results))
 }
 
 // benchReport renders the figures of every mode and the ratios the goals
