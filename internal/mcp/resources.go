@@ -194,8 +194,10 @@ func (h *Handler) readResource(ctx context.Context, c *caller, params json.RawMe
 		}
 		return nil, rpcErr
 	}
-	text, merr := json.Marshal(out)
-	if merr != nil {
+	s := scratchBuffers.Get().(*scratch)
+	defer s.put()
+	text, ok := s.marshal(out)
+	if !ok {
 		return nil, errInternal()
 	}
 	return map[string]any{"contents": []map[string]any{{"uri": p.URI, "mimeType": "application/json", "text": string(text)}}}, nil

@@ -260,20 +260,18 @@ func digest(args json.RawMessage) string {
 // in one allocation: the value's JSON appears twice, so the copies that
 // marshalling the map would make are most of the answer's cost.
 func toolResponse(id json.RawMessage, v any) *response {
-	buf := marshalBuffers.Get().(*bytes.Buffer)
-	defer putMarshalBuffer(buf)
+	s := scratchBuffers.Get().(*scratch)
+	defer s.put()
 	raw := []byte("{}")
-	// An Encoder writes what json.Marshal returns (HTML characters escaped)
-	// and a newline, into a reused buffer.
-	if err := json.NewEncoder(buf).Encode(v); err == nil {
-		if b := bytes.TrimSuffix(buf.Bytes(), []byte("\n")); len(b) > 0 && b[0] == '{' {
-			raw = b
-		}
+	if b, ok := s.marshal(v); ok && len(b) > 0 && b[0] == '{' {
+		raw = b
 	}
 	if id == nil {
 		id = nullID
 	}
-	b := make([]byte, 0, len(answerHead)+len(id)+len(resultHead)+2*len(raw)+len(resultMid)+2)
+	// The text holds raw with a backslash before each quote and backslash:
+	// sized for those, the answer is one allocation and no copy.
+	b := make([]byte, 0, len(answerHead)+len(id)+len(resultHead)+2*len(raw)+escapes(raw)+len(resultMid)+2)
 	b = append(b, answerHead...)
 	b = append(b, id...)
 	b = append(b, resultHead...)
@@ -290,17 +288,44 @@ const (
 	resultMid  = `","type":"text"}],"isError":false,"structuredContent":`
 )
 
-// marshalBuffers hold tool results while their answer is written.
-var marshalBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// scratch holds a tool's result in JSON while its answer is written.
+type scratch struct{ b []byte }
 
-// putMarshalBuffer returns buf to the pool unless an unusually large result
-// grew it, so the pool does not pin that much memory.
-func putMarshalBuffer(buf *bytes.Buffer) {
-	if buf.Cap() > 1<<20 {
+var scratchBuffers = sync.Pool{New: func() any { return new(scratch) }}
+
+// marshal writes v's JSON as json.Marshal does into s and returns it; ok is
+// false when v cannot be marshalled. The schedule writes its own JSON
+// (jsonAppender); other values go through encoding/json.
+func (s *scratch) marshal(v any) ([]byte, bool) {
+	if a, ok := v.(jsonAppender); ok {
+		if b, ok := a.appendJSON(s.b[:0]); ok {
+			s.b = b
+			return b, true
+		}
+	}
+	// An Encoder writes what json.Marshal returns (HTML characters escaped)
+	// and a newline, into the reused bytes.
+	buf := bytes.NewBuffer(s.b[:0])
+	if err := json.NewEncoder(buf).Encode(v); err != nil {
+		return nil, false
+	}
+	s.b = buf.Bytes()
+	return bytes.TrimSuffix(s.b, []byte("\n")), true
+}
+
+// put returns s to the pool unless an unusually large result grew it, so
+// the pool does not pin that much memory.
+func (s *scratch) put() {
+	if cap(s.b) > 1<<20 {
 		return
 	}
-	buf.Reset()
-	marshalBuffers.Put(buf)
+	scratchBuffers.Put(s)
+}
+
+// escapes counts the quotes and backslashes of raw: the bytes
+// appendMarshalledAsString adds.
+func escapes(raw []byte) int {
+	return bytes.Count(raw, []byte{'"'}) + bytes.Count(raw, []byte{'\\'})
 }
 
 // appendMarshalledAsString appends raw, an output of json.Marshal, as the
