@@ -39,26 +39,67 @@ type classOut struct {
 	Bookable   bool      `json:"bookable"`
 }
 
-func presentClass(r schedule.Row) classOut {
+func presentClass(r schedule.Row, rs *refs) classOut {
 	c := r.Class
-	out := classOut{
+	return classOut{
 		ID: c.ID, StartTime: c.StartTime.UTC(), EndTime: c.EndTime.UTC(), Status: string(c.Status),
 		Online: c.Online, Capacity: c.Capacity, Booked: r.Booked, Waitlisted: r.Waitlisted,
 		Available: r.Available, Bookable: r.Bookable,
+		ClassType: rs.classType(c.Edges.ClassType), Instructor: rs.instructor(c.Edges.Instructor),
+		Location: rs.location(c.Edges.Location), Room: rs.room(c.Edges.Room),
 	}
-	if ct := c.Edges.ClassType; ct != nil {
-		out.ClassType = &ref{ID: ct.ID, Name: ct.Name}
+}
+
+// refs presents the edges of a run of classes: an edge that is the same
+// entity (pointer) as the previous class's shares its ref, which is only
+// read. schedule.List loads each class type, instructor, location and room
+// once, so a run of one class type needs one ref instead of one a class.
+type refs struct {
+	ct   *ent.ClassType
+	in   *ent.Instructor
+	loc  *ent.Location
+	rm   *ent.Room
+	last [4]*ref // of ct, in, loc, rm
+}
+
+func (rs *refs) classType(ct *ent.ClassType) *ref {
+	if ct == nil {
+		return nil
 	}
-	if in := c.Edges.Instructor; in != nil {
-		out.Instructor = &ref{ID: in.ID, Name: fullName(in.FirstName, in.LastName)}
+	if ct != rs.ct {
+		rs.ct, rs.last[0] = ct, &ref{ID: ct.ID, Name: ct.Name}
 	}
-	if l := c.Edges.Location; l != nil {
-		out.Location = &ref{ID: l.ID, Name: l.Name}
+	return rs.last[0]
+}
+
+func (rs *refs) instructor(in *ent.Instructor) *ref {
+	if in == nil {
+		return nil
 	}
-	if rm := c.Edges.Room; rm != nil {
-		out.Room = &ref{ID: rm.ID, Name: rm.Name}
+	if in != rs.in {
+		rs.in, rs.last[1] = in, &ref{ID: in.ID, Name: fullName(in.FirstName, in.LastName)}
 	}
-	return out
+	return rs.last[1]
+}
+
+func (rs *refs) location(l *ent.Location) *ref {
+	if l == nil {
+		return nil
+	}
+	if l != rs.loc {
+		rs.loc, rs.last[2] = l, &ref{ID: l.ID, Name: l.Name}
+	}
+	return rs.last[2]
+}
+
+func (rs *refs) room(rm *ent.Room) *ref {
+	if rm == nil {
+		return nil
+	}
+	if rm != rs.rm {
+		rs.rm, rs.last[3] = rm, &ref{ID: rm.ID, Name: rm.Name}
+	}
+	return rs.last[3]
 }
 
 type scheduleOut struct {
@@ -73,8 +114,9 @@ type scheduleOut struct {
 func presentSchedule(rows []schedule.Row, truncated bool, from, to time.Time, tz string) scheduleOut {
 	out := scheduleOut{From: from.Format(dateLayout), To: to.Format(dateLayout), Timezone: tz,
 		Count: len(rows), Truncated: truncated, Classes: make([]classOut, len(rows))}
+	var rs refs
 	for i, r := range rows {
-		out.Classes[i] = presentClass(r)
+		out.Classes[i] = presentClass(r, &rs)
 	}
 	return out
 }

@@ -60,7 +60,7 @@ func checkAvailability(ctx context.Context, e *env, in mcptools.CheckAvailabilit
 	if err != nil {
 		return nil, err
 	}
-	return availabilityOut{classOut: presentClass(row), Remaining: row.Available}, nil
+	return availabilityOut{classOut: presentClass(row, &refs{}), Remaining: row.Available}, nil
 }
 
 type membersOut struct {
