@@ -8,9 +8,9 @@
 package mcp_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -199,6 +199,7 @@ func newScheduleBench(b *testing.B) *scheduleBench {
 		{"rest+ratelimit", http.MethodGet, limited.URL + restURL, "", nil},
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256}}
+	bodies := sync.Pool{New: func() any { return new(bytes.Buffer) }}
 	do := func(m *benchMode) {
 		req, _ := http.NewRequest(m.method, m.url, strings.NewReader(m.body))
 		req.Header.Set("X-API-Key", key)
@@ -212,10 +213,18 @@ func newScheduleBench(b *testing.B) *scheduleBench {
 		if err != nil {
 			b.Fatal(err)
 		}
-		out, _ := io.ReadAll(resp.Body)
+		// Every answer is read whole and checked, into a reused buffer and
+		// without copying it to a string: the harness's own cost would
+		// otherwise grow with the answer's size and be charged to the
+		// larger answers (a tools/call sends its result twice).
+		buf := bodies.Get().(*bytes.Buffer)
+		defer bodies.Put(buf)
+		buf.Reset()
+		_, _ = buf.ReadFrom(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK || strings.Contains(string(out), `"error":{`) ||
-			strings.Contains(string(out), `"isError":true`) || !strings.Contains(string(out), "class_type") {
+		out := buf.Bytes()
+		if resp.StatusCode != http.StatusOK || bytes.Contains(out, []byte(`"error":{`)) ||
+			bytes.Contains(out, []byte(`"isError":true`)) || !bytes.Contains(out, []byte("class_type")) {
 			b.Fatalf("%s %s: %d %.300s", m.method, m.url, resp.StatusCode, out)
 		}
 	}
