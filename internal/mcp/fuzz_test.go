@@ -62,7 +62,8 @@ func FuzzProcess(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		status, out := process(context.Background(), body, stubHandle)
+		status, out, release := process(context.Background(), body, stubHandle)
+		defer release()
 		switch status {
 		case http.StatusAccepted:
 			if len(out) != 0 {

@@ -115,8 +115,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	x := &exchange{h: h, apiKey: r.Header.Get("X-API-Key")}
-	status, out := process(r.Context(), body, x.handle)
+	status, out, release := process(r.Context(), body, x.handle)
 	writeAnswer(w, status, out)
+	release()
 }
 
 func writeAnswer(w http.ResponseWriter, status int, body []byte) {

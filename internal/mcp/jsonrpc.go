@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sync"
 )
 
 // JSON-RPC error codes: the standard ones and the contract's (-32001 to
@@ -61,6 +62,37 @@ type response struct {
 	Error   *rpcError       `json:"error,omitempty"`
 	// encoded, when set, is the whole response already in wire form.
 	encoded []byte
+	// pooled, when set, holds encoded's memory for the next answer once
+	// this one is written (release).
+	pooled *[]byte
+}
+
+// answerBuffers hold answers written ahead (tools/call) until they are sent.
+var answerBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// answerBuffer returns an empty buffer of at least n bytes for an answer
+// written ahead; release gives it back.
+func answerBuffer(n int) *[]byte {
+	p := answerBuffers.Get().(*[]byte)
+	if cap(*p) < n {
+		*p = make([]byte, 0, n)
+	}
+	*p = (*p)[:0]
+	return p
+}
+
+// release returns the memory of an answer written ahead to the pool, unless
+// an unusually large answer grew it, so the pool does not pin that much.
+// The answer must not be used afterwards.
+func (r *response) release() {
+	if r.pooled == nil {
+		return
+	}
+	p := r.pooled
+	r.pooled, r.encoded = nil, nil
+	if cap(*p) <= 1<<20 {
+		answerBuffers.Put(p)
+	}
 }
 
 func resultResponse(id json.RawMessage, result any) *response {
@@ -172,13 +204,14 @@ type handleFunc func(ctx context.Context, req *request, batch bool) *response
 // process is the transport: it decodes body, runs every element through
 // handle in order and returns the HTTP status and body of the answer: 200
 // with one response or an array of the requests' responses, or 202 with no
-// body when nothing asked for an answer.
-func process(ctx context.Context, body []byte, handle handleFunc) (int, []byte) {
+// body when nothing asked for an answer. Once the body is written, release
+// lets its memory serve a later answer; the body must not be used after.
+func process(ctx context.Context, body []byte, handle handleFunc) (status int, out []byte, release func()) {
 	reqs, batch, derr := decode(body)
 	if derr != nil {
-		return http.StatusOK, encode(errorResponse(nullID, derr))
+		return http.StatusOK, encode(errorResponse(nullID, derr)), noRelease
 	}
-	out := make([]*response, 0, len(reqs))
+	resps := make([]*response, 0, len(reqs))
 	for i := range reqs {
 		req := &reqs[i]
 		var resp *response
@@ -199,22 +232,28 @@ func process(ctx context.Context, body []byte, handle handleFunc) (int, []byte) 
 			}
 		}
 		if resp != nil {
-			out = append(out, resp)
+			resps = append(resps, resp)
 		}
 	}
 	switch {
-	case len(out) == 0:
-		return http.StatusAccepted, nil
+	case len(resps) == 0:
+		return http.StatusAccepted, nil, noRelease
 	case batch:
-		parts := make([][]byte, len(out))
-		for i, r := range out {
+		parts := make([][]byte, len(resps))
+		for i, r := range resps {
 			parts[i] = encode(r)
 		}
-		return http.StatusOK, append(append([]byte{'['}, bytes.Join(parts, []byte{','})...), ']')
+		out = append(append([]byte{'['}, bytes.Join(parts, []byte{','})...), ']')
+		for _, r := range resps {
+			r.release()
+		}
+		return http.StatusOK, out, noRelease
 	default:
-		return http.StatusOK, encode(out[0])
+		return http.StatusOK, encode(resps[0]), resps[0].release
 	}
 }
+
+func noRelease() {}
 
 // encode marshals r without HTML escaping; a result that cannot be marshalled
 // (a bug) becomes an internal error with the same id. A response written

@@ -257,8 +257,9 @@ func digest(args json.RawMessage) string {
 // marshalled once. The answer is written here whole, byte for byte as
 // encode would write the map {"content": [{"type": "text", "text": ...}],
 // "isError": false, "structuredContent": ...} (keys sorted) as the result,
-// in one allocation: the value's JSON appears twice, so the copies that
-// marshalling the map would make are most of the answer's cost.
+// into one buffer reused from answer to answer: the value's JSON appears
+// twice, so the copies that marshalling the map would make, and a fresh
+// buffer of twice the result's size, would be most of the answer's cost.
 func toolResponse(id json.RawMessage, v any) *response {
 	s := scratchBuffers.Get().(*scratch)
 	defer s.put()
@@ -270,8 +271,10 @@ func toolResponse(id json.RawMessage, v any) *response {
 		id = nullID
 	}
 	// The text holds raw with a backslash before each quote and backslash:
-	// sized for those, the answer is one allocation and no copy.
-	b := make([]byte, 0, len(answerHead)+len(id)+len(resultHead)+2*len(raw)+escapes(raw)+len(resultMid)+2)
+	// sized for those, the answer is written into a buffer of the pool
+	// (returned once it is sent) without growing it.
+	p := answerBuffer(len(answerHead) + len(id) + len(resultHead) + 2*len(raw) + escapes(raw) + len(resultMid) + 2)
+	b := *p
 	b = append(b, answerHead...)
 	b = append(b, id...)
 	b = append(b, resultHead...)
@@ -279,7 +282,8 @@ func toolResponse(id json.RawMessage, v any) *response {
 	b = append(b, resultMid...)
 	b = append(b, raw...)
 	b = append(b, '}', '}')
-	return &response{JSONRPC: "2.0", ID: id, encoded: b}
+	*p = b
+	return &response{JSONRPC: "2.0", ID: id, encoded: b, pooled: p}
 }
 
 const (
