@@ -39,7 +39,9 @@
 // (-32002 with data.required_scopes; all scopes of a tool are required),
 // params (-32602 with data.violations, each {path, message}, path a JSON
 // Pointer), and finally the query (-32005 for an unknown id; another venue's
-// id gives exactly the same answer). The venue comes only from the key.
+// id gives exactly the same answer). The venue comes only from the key. The
+// key gates' reads are plain reads outside a transaction and are scanned by
+// pgx directly (db.DirectReads), not through database/sql.
 //
 // create_flash_sale also needs a key that records the staff member who
 // issued it; an older key without one is -32002 with data.reason
@@ -55,7 +57,11 @@
 // uuid, and iso4217) and validates arguments against before any query. What
 // a schema cannot say (starts_at before ends_at, a period that runs backwards)
 // is -32602 too, still before any query. Results are one text content item
-// holding JSON plus the same value as structuredContent. Reads share their
+// holding JSON plus the same value as structuredContent, written once into a
+// pooled buffer; the schedule's JSON (the largest and most read result) is
+// written by hand, byte for byte as encoding/json writes it (present_json.go,
+// held to it by tests and fuzzing), as REST's generated encoder avoids
+// reflection. Reads share their
 // queries with REST: schedule.List and schedule.Get, catalogue.PassTypes, and the
 // packages memberquery and frontdesk. Ceilings are part of the
 // queries: search_schedule 100 classes, search_members 25 members.
