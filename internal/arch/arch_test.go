@@ -111,6 +111,7 @@ var table = map[string]layer{
 	"internal/money":       wall,
 	"internal/pagination":  wall,
 	"internal/concurrency": wall,
+	"internal/input":       wall, // the input gate every face shares
 	"ent/schema":           wall, // the venue mixin, policies and hooks
 	"ent/runtime":          wall, // registers ent/schema's policies and hooks
 

@@ -49,8 +49,8 @@
 //	             internal/webhooks/dispatch internal/webhooks/retry
 //	             internal/webhooks/signature
 //	wall         ent/runtime ent/schema internal/apperr internal/concurrency
-//	             internal/money internal/pagination internal/rule internal/scope
-//	             internal/system internal/viewer
+//	             internal/input internal/money internal/pagination
+//	             internal/rule internal/scope internal/system internal/viewer
 //	storage      ent/... internal/config internal/db internal/model
 //	             internal/pglocal internal/secretbox migrations
 //	test helpers ent/enttest internal/arch internal/logtest internal/pgtest
