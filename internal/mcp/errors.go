@@ -8,6 +8,7 @@ import (
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/privacy"
 	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/input"
 )
 
 // violation is one way arguments break a tool's input schema or rules.
@@ -18,7 +19,7 @@ type violation struct {
 }
 
 func errMethodNotFound(method string) *rpcError {
-	return (&rpcError{Code: CodeMethodNotFound, Message: "Method not found"}).with("method", method)
+	return (&rpcError{Code: CodeMethodNotFound, Message: "Method not found"}).with("method", input.Echo(method))
 }
 
 func errInvalidParams(message string, vs ...violation) *rpcError {

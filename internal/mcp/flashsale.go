@@ -12,6 +12,7 @@ import (
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/passtype"
+	"github.com/venueplatform/venue/internal/input"
 	"github.com/venueplatform/venue/internal/mcptools"
 	"github.com/venueplatform/venue/internal/model"
 )
@@ -128,9 +129,9 @@ func offerWindow(in mcptools.CreateFlashSale, now time.Time) (time.Time, time.Ti
 func parseIDs(ss []string, path string) ([]uuid.UUID, error) {
 	out := make([]uuid.UUID, len(ss))
 	for i, s := range ss {
-		id, err := uuid.Parse(s)
+		id, err := input.UUID(s)
 		if err != nil {
-			return nil, errInvalidParams("ids", violation{Path: fmt.Sprintf("%s/%d", path, i), Message: "not a UUID"})
+			return nil, errInvalidParams("ids", violation{Path: fmt.Sprintf("%s/%d", path, i), Message: err.Reason})
 		}
 		out[i] = id
 	}

@@ -80,6 +80,9 @@ func (x *exchange) answer(ctx context.Context, req *request, fn func(context.Con
 	if gerr != nil {
 		return errorResponse(req.ID, gerr)
 	}
+	if gerr := gateParams(req.Params, false); gerr != nil {
+		return errorResponse(req.ID, gerr)
+	}
 	result, err := fn(vctx, c, req.Params)
 	if err != nil {
 		return errorResponse(req.ID, err)

@@ -8,11 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/venueplatform/venue/internal/catalogue"
 	"github.com/venueplatform/venue/internal/frontdesk"
 	"github.com/venueplatform/venue/internal/httpx"
+	"github.com/venueplatform/venue/internal/input"
 	"github.com/venueplatform/venue/internal/schedule"
 	"github.com/venueplatform/venue/internal/scope"
 )
@@ -67,6 +66,9 @@ var resources = []*resourceDef{
 	{kind: "members", name: "Member search", param: "query", scopes: []string{scope.ReadMembers},
 		description: "Members matching a percent-encoded query on name, email or client display id; at most 25.",
 		read: func(ctx context.Context, e *env, p string) (any, error) {
+			if err := input.Text(p); err != nil {
+				return nil, errInvalidParams("query", violation{Path: "/uri", Message: "query " + err.Reason})
+			}
 			if q := strings.TrimSpace(p); q == "" || len(p) > 100 {
 				return nil, errInvalidParams("query", violation{Path: "/uri", Message: "query must hold 1 to 100 characters"})
 			}
@@ -75,9 +77,9 @@ var resources = []*resourceDef{
 	{kind: "member", name: "Member detail", param: "id", scopes: []string{scope.ReadMembers},
 		description: "A member's profile, active passes and most recent bookings, by member id (UUID).",
 		read: func(ctx context.Context, e *env, p string) (any, error) {
-			id, err := uuid.Parse(p)
-			if err != nil || len(p) != 36 {
-				return nil, errInvalidParams("id", violation{Path: "/uri", Message: "id must be a UUID"})
+			id, err := input.UUID(p)
+			if err != nil {
+				return nil, errInvalidParams("id", violation{Path: "/uri", Message: "id " + err.Reason})
 			}
 			return memberDetail(ctx, e, id)
 		}},
@@ -169,7 +171,8 @@ func (h *Handler) readResource(ctx context.Context, c *caller, params json.RawMe
 	}
 	def, raw, hasParam := matchResource(p.URI)
 	if def == nil {
-		return nil, errNotFound("resource").with("uri", p.URI)
+		// The URI names nothing: it is the caller's text, shown cut.
+		return nil, errNotFound("resource").with("uri", input.Echo(p.URI))
 	}
 	if missing := scope.Missing(c.key.Scopes, def.scopes); len(missing) > 0 {
 		return nil, errScopes(def.scopes)
@@ -227,6 +230,9 @@ func parseDate(s string) (time.Time, error) {
 	if err != nil {
 		return d, errInvalidParams("date", violation{Path: "/uri", Message: "date must be a real YYYY-MM-DD date"})
 	}
+	if e := input.Date(d); e != nil {
+		return d, errInvalidParams("date", violation{Path: "/uri", Message: "date " + e.Reason})
+	}
 	return d, nil
 }
 
@@ -237,6 +243,8 @@ func parseRange(s string) (time.Time, time.Time, error) {
 	switch {
 	case !ok || err1 != nil || err2 != nil:
 		return from, to, errInvalidParams("date_range", violation{Path: "/uri", Message: "date_range must be YYYY-MM-DD..YYYY-MM-DD"})
+	case input.Date(from) != nil || input.Date(to) != nil:
+		return from, to, errInvalidParams("date_range", violation{Path: "/uri", Message: "date_range " + input.ReasonYear})
 	case to.Before(from):
 		return from, to, errInvalidParams("date_range", violation{Path: "/uri", Message: "date_range runs backwards"})
 	case int(to.Sub(from).Hours()/24)+1 > schedule.MaxRangeDays:

@@ -13,6 +13,7 @@ import (
 	"github.com/venueplatform/venue/internal/apikey"
 	"github.com/venueplatform/venue/internal/audit"
 	"github.com/venueplatform/venue/internal/httpx"
+	"github.com/venueplatform/venue/internal/input"
 	"github.com/venueplatform/venue/internal/mcptools"
 	"github.com/venueplatform/venue/internal/scope"
 	"github.com/venueplatform/venue/internal/system"
@@ -84,7 +85,12 @@ type callParams struct {
 func (h *Handler) callTool(ctx context.Context, x *exchange, req *request) *response {
 	start := h.now()
 	var p callParams
-	perr := objectParams(req.Params, &p)
+	// The gate runs first; the params are still decoded, so that the
+	// refused call's audit entry names the tool (made safe by input.Echo).
+	perr := gateParams(req.Params, true)
+	if oerr := objectParams(req.Params, &p); perr == nil {
+		perr = oerr
+	}
 	args := p.Arguments
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
@@ -94,7 +100,7 @@ func (h *Handler) callTool(ctx context.Context, x *exchange, req *request) *resp
 	if rerr == nil {
 		result, rerr = h.runTool(vctx, c, p, args, perr, start)
 	}
-	h.auditCall(ctx, vctx, x, c, p.Name, args, rerr, start)
+	h.auditCall(ctx, vctx, x, c, input.Echo(p.Name), args, rerr, start)
 	if rerr != nil {
 		return errorResponse(req.ID, rerr)
 	}
@@ -110,7 +116,7 @@ func (h *Handler) runTool(ctx context.Context, c *caller, p callParams, args jso
 	}
 	t, ok := h.tools[p.Name]
 	if !ok {
-		return nil, (&rpcError{Code: CodeMethodNotFound, Message: "Unknown tool"}).with("tool", p.Name)
+		return nil, (&rpcError{Code: CodeMethodNotFound, Message: "Unknown tool"}).with("tool", input.Echo(p.Name))
 	}
 	if missing := scope.Missing(c.key.Scopes, t.def.Scopes); len(missing) > 0 {
 		return nil, errScopes(t.def.Scopes)
@@ -171,7 +177,9 @@ func (h *Handler) runWrite(ctx context.Context, t *tool, c *caller, args json.Ra
 	return nil, err
 }
 
-// auditCall writes the entry of a call that did not commit one itself. A
+// auditCall writes the entry of a call that did not commit one itself; name
+// is the tool's name as input.Echo makes it safe to store (a refused name
+// may hold a NUL or be a megabyte long; a known one is unchanged). A
 // call without a venue (-32001: no valid key) cannot be attributed and is
 // only logged; a call refused by the kill switch, plan or flag (-32004) is
 // recorded against the key's venue.

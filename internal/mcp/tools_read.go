@@ -3,11 +3,13 @@ package mcp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/internal/frontdesk"
+	"github.com/venueplatform/venue/internal/input"
 	"github.com/venueplatform/venue/internal/mcptools"
 	"github.com/venueplatform/venue/internal/members"
 	"github.com/venueplatform/venue/internal/money"
@@ -52,9 +54,9 @@ type availabilityOut struct {
 }
 
 func checkAvailability(ctx context.Context, e *env, in mcptools.CheckAvailability) (any, error) {
-	id, err := uuid.Parse(in.ClassInstanceID)
-	if err != nil {
-		return nil, errInvalidParams("class_instance_id", violation{Path: "/class_instance_id", Message: "not a UUID"})
+	id, ierr := input.UUID(in.ClassInstanceID)
+	if ierr != nil {
+		return nil, errInvalidParams("class_instance_id", violation{Path: "/class_instance_id", Message: ierr.Reason})
 	}
 	row, err := schedule.Get(ctx, e.client, id, e.now)
 	if err != nil {
@@ -93,9 +95,9 @@ type memberDetailOut struct {
 }
 
 func memberDetails(ctx context.Context, e *env, in mcptools.GetMemberDetails) (any, error) {
-	id, err := uuid.Parse(in.MemberID)
-	if err != nil {
-		return nil, errInvalidParams("member_id", violation{Path: "/member_id", Message: "not a UUID"})
+	id, ierr := input.UUID(in.MemberID)
+	if ierr != nil {
+		return nil, errInvalidParams("member_id", violation{Path: "/member_id", Message: ierr.Reason})
 	}
 	return memberDetail(ctx, e, id)
 }
@@ -143,10 +145,14 @@ func revenueSummary(ctx context.Context, e *env, in mcptools.GetRevenueSummary) 
 func revenueOf(ctx context.Context, e *env, period, path string) (any, error) {
 	p, err := frontdesk.ParsePeriod(period, e.now, e.caller.loc)
 	if errors.Is(err, frontdesk.ErrPeriod) {
-		return nil, errInvalidParams("period", violation{Path: path, Message: err.Error()})
+		// ParsePeriod's text quotes the value; the answer says the rule.
+		return nil, errInvalidParams("period", violation{Path: path, Message: periodRule})
 	}
 	if err != nil {
 		return nil, err
+	}
+	if input.Date(p.From) != nil || input.Date(p.To) != nil {
+		return nil, errInvalidParams("period", violation{Path: path, Message: "period " + input.ReasonYear})
 	}
 	totals, err := frontdesk.RevenueSummary(ctx, e.client, p)
 	if err != nil {
@@ -160,6 +166,10 @@ func revenueOf(ctx context.Context, e *env, period, path string) (any, error) {
 	}
 	return out, nil
 }
+
+// periodRule words every way a period can be refused.
+var periodRule = fmt.Sprintf("period must be today, week, month or a range YYYY-MM-DD..YYYY-MM-DD of real dates, "+
+	"the first not after the last, spanning at most %d days", frontdesk.MaxRangeDays)
 
 type overviewOut struct {
 	Date     string `json:"date"`

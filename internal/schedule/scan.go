@@ -144,6 +144,13 @@ func status(raw []byte) classinstance.Status {
 func checkColumns(r pgx.Rows, want []string) error {
 	fds := r.FieldDescriptions()
 	if len(fds) != len(want) {
+		// A statement the server refused (a NUL in a parameter, a
+		// cancelled context) has no columns: its error is the cause, and
+		// rows hold it only once they are closed.
+		r.Close()
+		if err := r.Err(); err != nil {
+			return fmt.Errorf("schedule: query: %w", err)
+		}
 		return fmt.Errorf("schedule: %d columns, want %d", len(fds), len(want))
 	}
 	for i, fd := range fds {
