@@ -10,6 +10,7 @@ import (
 // that needs it.
 type Config struct {
 	Server    Server
+	Timeouts  Timeouts
 	Proxy     Proxy
 	Tokens    Tokens
 	Cursors   Cursors
@@ -30,6 +31,24 @@ type Server struct {
 	// Demo creates the demo venue when the database has no venue; nil means
 	// on with the managed database, off otherwise.
 	Demo *bool
+}
+
+// Timeouts bound how long one connection may hold the server while a
+// request is read or its answer written (VENUE_*_TIMEOUT): slow clients
+// cannot pin connections and goroutines.
+type Timeouts struct {
+	// ReadHeader is the time to read a request's headers
+	// (http.Server.ReadHeaderTimeout).
+	ReadHeader time.Duration
+	// Body is the time, from the start of the handler, to read a request's
+	// whole body; a slower body is cut (httpx.BodyDeadline).
+	Body time.Duration
+	// Write is the time to write an answer, counted from the end of the
+	// request headers (http.Server.WriteTimeout); on streaming routes (MCP)
+	// it bounds each write instead (httpx.StreamWrites).
+	Write time.Duration
+	// Idle is how long a keep-alive connection may wait for its next request.
+	Idle time.Duration
 }
 
 // Proxy says which peers are trusted proxies and which of their headers to

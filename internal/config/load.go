@@ -127,6 +127,9 @@ func parse(value func(Setting) string) (Config, error) {
 		}
 		c.Server.Demo = &b
 	}
+	if c.Timeouts, err = parseTimeouts(v); err != nil {
+		return c, err
+	}
 
 	if c.Proxy.TrustedProxies, err = ParsePrefixes(v("VENUE_TRUSTED_PROXIES")); err != nil {
 		return c, fmt.Errorf("VENUE_TRUSTED_PROXIES: %w", err)
@@ -160,6 +163,25 @@ func parse(value func(Setting) string) (Config, error) {
 	}
 	if c.Webhooks, err = parseWebhooks(v); err != nil {
 		return c, err
+	}
+	return c, nil
+}
+
+// parseTimeouts reads the connection timeouts: each a positive duration.
+func parseTimeouts(v func(string) string) (Timeouts, error) {
+	var c Timeouts
+	for _, t := range []struct {
+		env string
+		to  *time.Duration
+	}{
+		{"VENUE_READ_HEADER_TIMEOUT", &c.ReadHeader}, {"VENUE_BODY_TIMEOUT", &c.Body},
+		{"VENUE_WRITE_TIMEOUT", &c.Write}, {"VENUE_IDLE_TIMEOUT", &c.Idle},
+	} {
+		d, err := time.ParseDuration(v(t.env))
+		if err != nil || d <= 0 {
+			return c, fmt.Errorf("%s: want a positive duration", t.env)
+		}
+		*t.to = d
 	}
 	return c, nil
 }

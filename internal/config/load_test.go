@@ -30,6 +30,8 @@ func TestDefaults(t *testing.T) {
 	c, err := load(t, env{})
 	require.NoError(t, err)
 	require.Equal(t, config.Server{Addr: "127.0.0.1:8080", DataDir: "./.venue", Migrate: true}, c.Server)
+	require.Equal(t, config.Timeouts{ReadHeader: 10 * time.Second, Body: 30 * time.Second,
+		Write: 60 * time.Second, Idle: 120 * time.Second}, c.Timeouts)
 	require.Equal(t, []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}, c.Proxy.TrustedProxies)
 	require.Equal(t, "X-Forwarded-For", c.Proxy.ClientIPHeader)
 	require.Equal(t, "CF-IPCountry", c.Proxy.GeoCountryHeader)
@@ -80,6 +82,8 @@ func TestMalformedValues(t *testing.T) {
 		{env: env{"VENUE_WEBHOOK_ALLOW_HTTP": "maybe"}, want: "VENUE_WEBHOOK_ALLOW_HTTP: want true or false"},
 		{env: env{"VENUE_WEBHOOK_WORKERS": "0"}, want: "VENUE_WEBHOOK_WORKERS: want a positive integer"},
 		{env: env{"VENUE_WEBHOOK_TIMEOUT": "-1s"}, want: "VENUE_WEBHOOK_TIMEOUT: want a positive duration"},
+		{env: env{"VENUE_BODY_TIMEOUT": "0s"}, want: "VENUE_BODY_TIMEOUT: want a positive duration"},
+		{env: env{"VENUE_WRITE_TIMEOUT": "soon"}, want: "VENUE_WRITE_TIMEOUT: want a positive duration"},
 		{env: env{"VENUE_JOBS_RESCUE_AFTER": "1s"}, want: "VENUE_JOBS_RESCUE_AFTER: want a duration of at least 15s"},
 	} {
 		_, err := load(t, c.env, c.args...)
@@ -96,6 +100,7 @@ func TestTypedValues(t *testing.T) {
 		"VENUE_JOBS_RESCUE_AFTER": "20s", "VENUE_WEBHOOK_SECRET_PREVIOUS_KEYS": " a, ,b ",
 		"VENUE_EMBED_ORIGINS":   "https://embed.example.com, https://shop.example.com/",
 		"VENUE_HANDOFF_DOMAINS": "a.example,,b.example",
+		"VENUE_BODY_TIMEOUT":    "1500ms",
 	})
 	require.NoError(t, err)
 	require.Equal(t, config.SMTP{Host: "smtp.example.com", Port: 2525, From: "desk@studio.example", TLS: "auto"}, c.SMTP)
@@ -107,6 +112,7 @@ func TestTypedValues(t *testing.T) {
 	require.Equal(t, []string{"a", "b"}, c.Webhooks.PreviousKeys)
 	require.Equal(t, []string{"https://embed.example.com", "https://shop.example.com"}, c.Embed.Origins)
 	require.Equal(t, []string{"a.example", "b.example"}, c.Tokens.HandoffDomains)
+	require.Equal(t, 1500*time.Millisecond, c.Timeouts.Body)
 
 	c, err = load(t, env{"VENUE_SMTP_PORT": "x", "VENUE_SMTP_TLS": "sometimes"})
 	require.NoError(t, err)

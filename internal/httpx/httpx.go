@@ -56,6 +56,10 @@ func (r *statusRecorder) WriteHeader(code int) {
 	r.ResponseWriter.WriteHeader(code)
 }
 
+// Unwrap lets http.ResponseController reach the connection (deadlines,
+// flushes) through the recorder.
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
 func (r *statusRecorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
@@ -84,6 +88,9 @@ func Middleware(log *slog.Logger, next http.Handler) http.Handler {
 		rec := &statusRecorder{ResponseWriter: w}
 		defer func() {
 			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p) // the handler asked net/http to drop the connection
+				}
 				log.ErrorContext(ctx, "panic", "request_id", id, "panic", p)
 				if rec.status == 0 {
 					WriteError(rec, r.WithContext(ctx), apperr.Internal(nil))

@@ -181,12 +181,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 			printBanner(out, base, res, codes.Dir())
 		}
 	}
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	srv := NewHTTPServer(handler, settings.Timeouts, log)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 	log.Info("listening", "addr", ln.Addr().String(), "rest", base+"/api/v1", "mcp", base+"/api/mcp")
@@ -206,6 +201,25 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// NewHTTPServer returns the http.Server of handler with the connection
+// timeouts t (package config, VENUE_*_TIMEOUT). The body timeout is not
+// here: it is per request (httpx.BodyDeadline, in New), since
+// http.Server.ReadTimeout would also cut answers that run long after a quick
+// body. WriteTimeout counts from the end of the request headers; routes that
+// stream lift it for a per-write limit (httpx.StreamWrites).
+// "OPTIONS *" reaches handler (which answers it 404 in the error envelope)
+// instead of net/http's bare 200.
+func NewHTTPServer(handler http.Handler, t config.Timeouts, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:                      handler,
+		ReadHeaderTimeout:            t.ReadHeader,
+		WriteTimeout:                 t.Write,
+		IdleTimeout:                  t.Idle,
+		DisableGeneralOptionsHandler: true,
+		ErrorLog:                     slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
 }
 
 // proxyConfig applies the trusted-proxy settings: VENUE_TRUSTED_PROXIES
