@@ -50,8 +50,16 @@ func newDeskEnv(t *testing.T) *deskEnv {
 	require.NoError(t, err)
 	c, op := e.db(), e.op
 	now := time.Now()
+	// The running class started ten minutes ago, or at the venue's midnight
+	// when that is later: today's list holds the classes starting today, so
+	// in the first minutes of the day one started yesterday would be missing.
+	l := now.In(e.loc)
+	start := now.Add(-10 * time.Minute)
+	if midnight := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, e.loc); start.Before(midnight) {
+		start = midnight
+	}
 	cls := c.ClassInstance.Create().SetClassTypeID(e.classType).SetInstructorID(e.instructor).SetLocationID(e.location).
-		SetRoomID(e.room).SetStartTime(now.Add(-10 * time.Minute)).SetEndTime(now.Add(50 * time.Minute)).SetCapacity(10).SaveX(op)
+		SetRoomID(e.room).SetStartTime(start).SetEndTime(now.Add(50 * time.Minute)).SetCapacity(10).SaveX(op)
 	past := c.ClassInstance.Create().SetClassTypeID(e.classType).SetStartTime(now.Add(-26 * time.Hour)).
 		SetEndTime(now.Add(-25 * time.Hour)).SetCapacity(10).SaveX(op)
 	e.now, e.past = cls.ID, past.ID

@@ -140,8 +140,11 @@ func TestAdminDashboardToday(t *testing.T) {
 	start := e.today.Add(time.Minute)
 	early := e.db().ClassInstance.Create().SetClassTypeID(e.classType).SetStartTime(start).SetEndTime(start.Add(time.Minute)).
 		SetCapacity(8).SetInstructorID(e.instructor).SetRoomID(e.room).SetLocationID(e.location).SaveX(e.op)
-	late := e.db().ClassInstance.Create().SetClassTypeID(e.classType).SetStartTime(e.today.Add(23 * time.Hour)).
-		SetEndTime(e.today.Add(23*time.Hour + 30*time.Minute)).SetCapacity(4).SetStatus(classinstance.StatusCancelled).SaveX(e.op)
+	// 23:00 on the venue's clock: 23 hours after midnight is the next day's
+	// midnight on the day the clocks go forward.
+	lateStart := time.Date(e.today.Year(), e.today.Month(), e.today.Day(), 23, 0, 0, 0, e.loc)
+	late := e.db().ClassInstance.Create().SetClassTypeID(e.classType).SetStartTime(lateStart).
+		SetEndTime(lateStart.Add(30 * time.Minute)).SetCapacity(4).SetStatus(classinstance.StatusCancelled).SaveX(e.op)
 	ms := e.db().Member.Query().AllX(e.op)
 	e.db().Booking.Create().SetMemberID(ms[0].ID).SetClassInstanceID(early.ID).SetStatus("checked_in").SaveX(e.op)
 	e.db().Booking.Create().SetMemberID(ms[1].ID).SetClassInstanceID(early.ID).SaveX(e.op)

@@ -127,7 +127,11 @@ func (e *bookEnv) keyClient(t testing.TB, op context.Context, scopes ...string) 
 
 // class adds a class of the studio's Vinyasa type (brand hot-yoga) starting in `in`.
 func (e *bookEnv) class(t testing.TB, op context.Context, classType uuid.UUID, in time.Duration, capacity int) *ent.ClassInstance {
-	start := time.Now().Add(in).Truncate(time.Second)
+	return e.classAt(t, op, classType, time.Now().Add(in).Truncate(time.Second), capacity)
+}
+
+// classAt adds a class of classType starting at start.
+func (e *bookEnv) classAt(t testing.TB, op context.Context, classType uuid.UUID, start time.Time, capacity int) *ent.ClassInstance {
 	return e.client.ClassInstance.Create().SetClassTypeID(classType).SetStartTime(start).
 		SetEndTime(start.Add(time.Hour)).SetCapacity(capacity).SaveX(op)
 }

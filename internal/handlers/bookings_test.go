@@ -230,8 +230,11 @@ func TestBookingListPagination(t *testing.T) {
 	ctx := context.Background()
 	ana := e.member(t, e.op, "ana@example.com", e.ten, ptrInt(10))
 	var ids []uuid.UUID
+	// One class at noon on each of the venue's next five days: steps of 24
+	// hours from now land two on one date, or none, across a change of the
+	// clocks, and the cycle below names a date.
 	for i := range 5 {
-		cl := e.class(t, e.op, e.classType, time.Duration(24*(i+1))*time.Hour, 3)
+		cl := e.classAt(t, e.op, e.classType, e.today.AddDate(0, 0, i+1).Add(12*time.Hour), 3)
 		r, err := ana.c.CreateBooking(ctx, bookReq(cl.ID), inVenue(e.venue.ID))
 		require.NoError(t, err)
 		ids = append(ids, r.Data.ID)
@@ -256,7 +259,7 @@ func TestBookingListPagination(t *testing.T) {
 	requireCode(t, err, http.StatusBadRequest, "VALIDATION_ERROR")
 	_, err = ana.c.ListBookings(ctx, api.ListBookingsParams{Limit: api.NewOptInt(101)})
 	requireCode(t, err, http.StatusBadRequest, "VALIDATION_ERROR")
-	day := time.Now().In(e.loc).AddDate(0, 0, 2).Format(time.DateOnly)
+	day := e.today.AddDate(0, 0, 2).Format(time.DateOnly)
 	_, err = ana.c.ListBookings(ctx, api.ListBookingsParams{CycleStart: api.NewOptString(day)})
 	requireCode(t, err, http.StatusBadRequest, "VALIDATION_ERROR")
 	_, err = ana.c.ListBookings(ctx, api.ListBookingsParams{OrganizationID: api.NewOptUUID(e.venue.ID), CycleStart: api.NewOptString("22-11-2026")})
@@ -272,7 +275,7 @@ func TestBookingListPagination(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, one.Data, byHeader.Data)
 	// A cycle ending before it starts, even by one day, is refused.
-	prev := time.Now().In(e.loc).AddDate(0, 0, 1).Format(time.DateOnly)
+	prev := e.today.AddDate(0, 0, 1).Format(time.DateOnly)
 	_, err = ana.c.ListBookings(ctx, api.ListBookingsParams{OrganizationID: api.NewOptUUID(e.venue.ID),
 		CycleStart: api.NewOptString(day), CycleEnd: api.NewOptString(prev)})
 	requireCode(t, err, http.StatusBadRequest, "INVALID_RANGE")
