@@ -12,6 +12,7 @@ import (
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/input"
 )
 
 // MaxDayClasses bounds ListDay.
@@ -56,6 +57,9 @@ func ParseDay(s string, loc *time.Location, now time.Time) (Day, error) {
 	t, err := time.ParseInLocation(time.DateOnly, s, loc)
 	if err != nil {
 		return Day{}, apperr.Validation("date", "date must be a date (YYYY-MM-DD)")
+	}
+	if e := input.Date(t); e != nil {
+		return Day{}, apperr.Validation("date", "date "+e.Reason)
 	}
 	return Day{Date: t}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/venueplatform/venue/internal/booking"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/idempotency"
+	"github.com/venueplatform/venue/internal/input"
 	"github.com/venueplatform/venue/internal/pagination"
 	"github.com/venueplatform/venue/internal/schedule"
 	"github.com/venueplatform/venue/internal/viewer"
@@ -190,6 +191,9 @@ func (h *Handler) cycle(ctx context.Context, p api.ListBookingsParams, f *bookin
 		d, err := time.ParseInLocation(time.DateOnly, v, loc)
 		if err != nil {
 			return time.Time{}, apperr.Validation(name, name+" must be a date (YYYY-MM-DD)")
+		}
+		if e := input.Date(d); e != nil {
+			return time.Time{}, apperr.Validation(name, name+" "+e.Reason)
 		}
 		return d, nil
 	}

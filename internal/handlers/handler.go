@@ -25,6 +25,7 @@ import (
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/httpx"
 	"github.com/venueplatform/venue/internal/idempotency"
+	"github.com/venueplatform/venue/internal/input"
 	"github.com/venueplatform/venue/internal/me"
 	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/venue"
@@ -149,13 +150,12 @@ func (h *Handler) classify(ctx context.Context, err error) *apperr.Error {
 	case errors.As(err, &paramErr) && paramErr.In == openapi.LocationPath:
 		// A malformed id, slug or code in the path names nothing: the
 		// contract's 404 for unknown, foreign or malformed ids.
-		e = pathNotFound(paramErr.Name)
+		e = PathNotFound(paramErr.Name)
 	case errors.As(err, &paramErr):
 		e = apperr.Validation(paramErr.Name, "invalid value for "+paramErr.Name)
 	case errors.As(err, &tooBig):
 		// The body cap of httpx.Middleware, met while the body was read.
-		e = &apperr.Error{Status: http.StatusRequestEntityTooLarge, Code: "PAYLOAD_TOO_LARGE",
-			Message: "the request body is too large", Details: map[string]any{"max_body_bytes": tooBig.Limit}}
+		e = httpx.TooLarge(tooBig.Limit)
 	case errors.As(err, &ctErr):
 		e = apperr.Validation("Content-Type", "the request body must be application/json")
 	case errors.Is(err, validate.ErrBodyRequired):
@@ -184,14 +184,16 @@ func (h *Handler) classify(ctx context.Context, err error) *apperr.Error {
 // `decode field "name"` (a malformed value) or `unexpected field "name"`.
 var bodyFieldPattern = regexp.MustCompile(`(?:decode|unexpected) field "([^"]+)"`)
 
-// bodyField names the first field of the body err is about, or "".
+// bodyField names the first field of the body err is about, or "". An
+// unexpected field's name is the caller's: it is bounded (input.Echo), and
+// the decoder's own text never goes further than this match.
 func bodyField(err error) string {
 	var valErr *validate.Error
 	if errors.As(err, &valErr) && len(valErr.Fields) > 0 && valErr.Fields[0].Name != "" {
-		return valErr.Fields[0].Name
+		return input.Echo(valErr.Fields[0].Name)
 	}
 	if m := bodyFieldPattern.FindStringSubmatch(err.Error()); m != nil {
-		return m[1]
+		return input.Echo(m[1])
 	}
 	return ""
 }
@@ -201,9 +203,11 @@ func brandNotFound() *apperr.Error {
 	return &apperr.Error{Status: http.StatusNotFound, Code: "BRAND_NOT_FOUND", Message: "brand not found"}
 }
 
-// pathNotFound is the 404 of a path parameter that cannot name anything:
-// the same answer the operation gives for a well-formed unknown value.
-func pathNotFound(param string) *apperr.Error {
+// PathNotFound is the 404 of a path parameter that cannot name anything:
+// the same answer the operation gives for a well-formed unknown value. The
+// input gate (httpx.Gate) answers with it too, so a malformed value gives
+// the same 404 whether the gate or a decoder refuses it.
+func PathNotFound(param string) *apperr.Error {
 	switch param {
 	case "slug":
 		return apperr.NotFound("venue")

@@ -122,3 +122,20 @@ func FuzzJSON(f *testing.F) {
 		walk(v)
 	})
 }
+
+func TestJSONVisit(t *testing.T) {
+	var seen []string
+	err := input.JSONVisit([]byte(`{"a":"x","b":[{"c":"y\u00e6"}],"k":1}`), func(path, s string) *input.Error {
+		seen = append(seen, path+"="+s)
+		return nil
+	})
+	require.Nil(t, err)
+	require.Equal(t, []string{"a=x", "b[0].c=yæ"}, seen)
+	err = input.JSONVisit([]byte(`{"id":"nope"}`), func(path, s string) *input.Error {
+		_, e := input.UUID(s)
+		return e.In(path)
+	})
+	require.NotNil(t, err)
+	require.Equal(t, "id", err.Field)
+	require.Equal(t, input.ReasonUUID, err.Reason)
+}

@@ -18,7 +18,15 @@ const maxDepth = 64
 // ("lines[2].note"); a refused key is named by the path of its object plus
 // the key. It decodes nothing and allocates only for paths.
 func JSON(doc []byte) *Error {
-	w := walker{b: doc}
+	return JSONVisit(doc, nil)
+}
+
+// JSONVisit is JSON that also hands every string value (not the keys), once
+// checked, to visit with its path, so a face can check formats it knows of
+// (a UUID, a date) in the same pass; visit's error, when not nil, ends the
+// walk and is returned.
+func JSONVisit(doc []byte, visit func(path, s string) *Error) *Error {
+	w := walker{b: doc, visit: visit}
 	w.space()
 	if err := w.value("", 0); err != nil {
 		return err
@@ -33,6 +41,8 @@ func JSON(doc []byte) *Error {
 type walker struct {
 	b []byte
 	i int
+	// visit, when set, sees every string value (not keys) once it is checked.
+	visit func(path, s string) *Error
 }
 
 func (w *walker) space() {
@@ -63,7 +73,10 @@ func (w *walker) value(path string, depth int) *Error {
 	case c == '[':
 		return w.array(path, depth)
 	case c == '"':
-		_, err := w.str(path)
+		s, err := w.str(path)
+		if err == nil && w.visit != nil {
+			err = w.visit(path, s)
+		}
 		return err
 	case c == 't':
 		return w.literal("true", path)

@@ -13,6 +13,7 @@ import (
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/notificationpreference"
 	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/input"
 	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/viewer"
 )
@@ -235,7 +236,8 @@ func UpdateMyPreferences(ctx context.Context, client *ent.Client, patch Preferen
 	slices.Sort(keys)
 	for _, k := range keys {
 		if !slices.Contains(Categories, Category(k)) {
-			return Preferences{}, apperr.Validation("categories."+k, "unknown category "+k)
+			// The key is the caller's: named once, and bounded (input.Echo).
+			return Preferences{}, apperr.Validation("categories."+input.Echo(k), "categories holds an unknown category")
 		}
 		if c := patch.Categories[k]; c.SetMaxPerDay && c.MaxPerDay != nil && (*c.MaxPerDay < 1 || *c.MaxPerDay > 100) {
 			return Preferences{}, apperr.Validation("categories."+k+".max_per_day", "max_per_day is 1 to 100, or null for no cap")

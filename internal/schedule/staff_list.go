@@ -12,6 +12,7 @@ import (
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/predicate"
 	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/input"
 )
 
 // Limits of the staff list.
@@ -50,6 +51,9 @@ func ParseRange(fromName, from, toName, to string, today time.Time, maxDays int)
 		d, err := time.Parse(time.DateOnly, strings.TrimSpace(s))
 		if err != nil {
 			return time.Time{}, apperr.Validation(name, name+" must be a date, YYYY-MM-DD")
+		}
+		if e := input.Date(d); e != nil {
+			return time.Time{}, apperr.Validation(name, name+" "+e.Reason)
 		}
 		return d, nil
 	}

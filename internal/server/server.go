@@ -188,8 +188,8 @@ func New(d Deps) (http.Handler, error) {
 	// it claims the key once, in idem.Hook, because the claim needs the caller
 	// and a request that decoded, both known only inside the generated server.
 	mux.Handle("/api/v1/", responseFloor("/api/v1/auth/account-state", accounts.StateFloor, me.CORS("/api/v1/me/minimal", embed,
-		httpx.FindOperation(find, httpx.APIVersion(venuectx.SlugAsID(d.Client)(auth.JWTOnlyGate(route,
-			handlers.GeoMiddleware(geo, lim.Middleware(idem.Middleware(rest))))))))))
+		httpx.FindOperation(find, httpx.Gate(handlers.PathNotFound, httpx.APIVersion(venuectx.SlugAsID(d.Client)(auth.JWTOnlyGate(route,
+			handlers.GeoMiddleware(geo, lim.Middleware(idem.Middleware(rest)))))))))))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, apperr.NotFound("route"))
 	})

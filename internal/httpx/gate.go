@@ -1,0 +1,266 @@
+package httpx
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/input"
+)
+
+// Gate puts every value of a REST request through package input before
+// anything runs with it: the raw query string's percent escapes, every path,
+// query and header value of the operation's parameters (UTF-8 without NUL;
+// canonical UUIDs where the format is uuid; years 1900-2200 where it is date
+// or date-time), and a JSON body (input.JSON: UTF-8 without NUL, no key
+// twice; properties of format uuid, date or date-time as parameters are).
+// What it checks per operation comes from the bundled OpenAPI document,
+// read once (gateTable).
+//
+// A path value that fails is the 404 the operation gives for an unknown
+// value (notFound names it by parameter); anything else is 400
+// VALIDATION_ERROR naming the parameter or the body field by its JSON path,
+// in this package's words. Install it inside FindOperation: an operation it
+// does not know (an unknown route) passes untouched. The generated decoders
+// still validate what the gate lets through.
+func Gate(notFound func(param string) *apperr.Error, next http.Handler) http.Handler {
+	table, err := gateTable()
+	if err != nil {
+		// The document is embedded: a failure is a build fault, caught by
+		// TestGateTableBuilds.
+		panic("httpx: gate table: " + err.Error())
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, found := Operation(r)
+		op := table[id]
+		if !found || op == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if e := op.check(r, notFound); e != nil {
+			WriteError(w, r, e)
+			return
+		}
+		if op.jsonBody && r.Body != nil && r.Body != http.NoBody && isJSON(r.Header.Get("Content-Type")) {
+			b, err := io.ReadAll(r.Body)
+			_ = r.Body.Close()
+			if err != nil {
+				WriteError(w, r, bodyReadError(err))
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(b))
+			if len(bytes.TrimSpace(b)) > 0 {
+				if e := op.checkBody(b); e != nil {
+					WriteError(w, r, e)
+					return
+				}
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// TooLarge is the 413 of a body over the cap of Middleware.
+func TooLarge(limit int64) *apperr.Error {
+	return &apperr.Error{Status: http.StatusRequestEntityTooLarge, Code: "PAYLOAD_TOO_LARGE",
+		Message: "the request body is too large", Details: map[string]any{"max_body_bytes": limit}}
+}
+
+func bodyReadError(err error) *apperr.Error {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return TooLarge(tooBig.Limit)
+	}
+	return apperr.Validation("body", "the request body could not be read")
+}
+
+// isJSON reports whether a Content-Type names a JSON body (an absent one is
+// left to the decoder, which refuses it in its own words).
+func isJSON(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return false
+	}
+	return mt == "application/json" || strings.HasSuffix(mt, "+json")
+}
+
+// violation is the 400 of a value field breaks for reason, in the gate's
+// words ("first_name must not contain a NUL character").
+func violation(field, reason string) *apperr.Error {
+	name := field
+	if name == "" {
+		name = "body"
+	}
+	return apperr.Validation(name, name+" "+reason)
+}
+
+// check runs the checks of the request's path, query and header values.
+func (op *gateOp) check(r *http.Request, notFound func(string) *apperr.Error) *apperr.Error {
+	if len(op.path) > 0 {
+		for name, v := range op.pathValues(r) {
+			if p := op.path[name]; p != nil && p.check(v) != nil {
+				if notFound != nil {
+					return notFound(name)
+				}
+				return apperr.NotFound("resource")
+			}
+		}
+	}
+	if raw := r.URL.RawQuery; raw != "" {
+		if key, ok := malformedEscape(raw); ok {
+			return violation(key, input.ReasonEscape)
+		}
+		if len(op.query) > 0 {
+			q := r.URL.Query()
+			for name, p := range op.query {
+				for _, v := range q[name] {
+					if err := p.check(v); err != nil {
+						return violation(name, err.Reason)
+					}
+				}
+			}
+		}
+	}
+	for name, p := range op.header {
+		for _, v := range r.Header.Values(name) {
+			if err := p.check(v); err != nil {
+				return violation(name, err.Reason)
+			}
+		}
+	}
+	return nil
+}
+
+// checkBody runs input.JSON over a JSON body, with the formats the table
+// knows of its properties.
+func (op *gateOp) checkBody(b []byte) *apperr.Error {
+	var visit func(path, s string) *input.Error
+	if len(op.body) > 0 {
+		visit = func(path, s string) *input.Error {
+			if f, ok := op.body[wildIndexes(path)]; ok {
+				return checkFormat(f, s).In(path)
+			}
+			return nil
+		}
+	}
+	if err := input.JSONVisit(b, visit); err != nil {
+		return violation(err.Field, err.Reason)
+	}
+	return nil
+}
+
+// wildIndexes turns the array indexes of a JSON path into "[]"
+// ("lines[2].id" is "lines[].id"), the form of the table's body paths.
+func wildIndexes(path string) string {
+	if strings.IndexByte(path, '[') < 0 {
+		return path
+	}
+	var b strings.Builder
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		b.WriteByte(c)
+		if c == '[' {
+			for i+1 < len(path) && path[i+1] >= '0' && path[i+1] <= '9' {
+				i++
+			}
+		}
+	}
+	return b.String()
+}
+
+// check checks one parameter value.
+func (p *gateParam) check(v string) *input.Error {
+	if err := input.Text(v); err != nil {
+		return err
+	}
+	return checkFormat(p.format, v)
+}
+
+// checkFormat checks a text value against an OpenAPI string format: a uuid
+// must be canonical, a date or date-time that parses must lie in the years
+// input.Date allows. A value that does not parse at all is left to the
+// generated decoder, which refuses it.
+func checkFormat(format, v string) *input.Error {
+	switch format {
+	case "uuid":
+		_, err := input.UUID(v)
+		return err
+	case "date":
+		if t, err := time.Parse(time.DateOnly, v); err == nil {
+			return input.Date(t)
+		}
+	case "date-time":
+		if t, err := time.Parse(time.RFC3339, v); err == nil {
+			return input.Date(t)
+		}
+	}
+	return nil
+}
+
+// malformedEscape reports the first key of a raw query string whose key or
+// value holds a malformed percent escape (url.ParseQuery would refuse it,
+// and r.URL.Query would silently drop the pair).
+func malformedEscape(raw string) (string, bool) {
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		key, value, _ := strings.Cut(pair, "=")
+		if badEscape(key) || badEscape(value) {
+			if k, err := url.QueryUnescape(key); err == nil {
+				return k, true
+			}
+			return input.Echo(key), true
+		}
+	}
+	return "", false
+}
+
+func badEscape(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			continue
+		}
+		if i+2 >= len(s) || !isHexDigit(s[i+1]) || !isHexDigit(s[i+2]) {
+			return true
+		}
+		i += 2
+	}
+	return false
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// pathValues yields the operation's path parameters of r by name, unescaped,
+// matching its escaped path against the operation's template.
+func (op *gateOp) pathValues(r *http.Request) map[string]string {
+	rest, ok := strings.CutPrefix(r.URL.EscapedPath(), apiPrefix)
+	if !ok {
+		return nil
+	}
+	segs := strings.Split(strings.TrimPrefix(rest, "/"), "/")
+	if len(segs) != len(op.segments) {
+		return nil
+	}
+	out := make(map[string]string, len(op.path))
+	for i, t := range op.segments {
+		name, ok := strings.CutPrefix(t, "{")
+		if !ok {
+			continue
+		}
+		name = strings.TrimSuffix(name, "}")
+		v, err := url.PathUnescape(segs[i])
+		if err != nil {
+			v = segs[i]
+		}
+		out[name] = v
+	}
+	return out
+}
