@@ -65,27 +65,33 @@ func (s stats) String() string {
 	return fmt.Sprintf("min %v  p50 %v  p90 %v  max %v", s.min.Round(time.Microsecond), s.p50.Round(time.Microsecond), s.p90.Round(time.Microsecond), s.max.Round(time.Microsecond))
 }
 
-// measure runs n handlers at once, each doing work, with or without the
-// floor, and returns how long each took.
-func measure(n int, work time.Duration, floored bool) []time.Duration {
-	out := make([]time.Duration, n)
+// measure runs n handlers of each branch at once, interleaved: a fast one
+// doing no work and a slow one doing work, with or without the floor. It
+// returns how long each handler of each branch took. Both branches run
+// side by side, so they see the same machine: measured one after the other,
+// a change of load between the two runs (other test processes starting or
+// ending) showed as a difference between the branches.
+func measure(n int, work time.Duration, floored bool) (fast, slow []time.Duration) {
+	fast, slow = make([]time.Duration, n), make([]time.Duration, n)
 	var wg sync.WaitGroup
+	handle := func(out []time.Duration, i int, work time.Duration) {
+		start := time.Now()
+		func() {
+			if floored {
+				defer timing.Floor(context.Background(), start, floor)
+			}
+			if work > 0 {
+				time.Sleep(work) // stands in for the account lookup
+			}
+		}()
+		out[i] = time.Since(start)
+	}
 	for i := range n {
-		wg.Go(func() {
-			start := time.Now()
-			func() {
-				if floored {
-					defer timing.Floor(context.Background(), start, floor)
-				}
-				if work > 0 {
-					time.Sleep(work) // stands in for the account lookup
-				}
-			}()
-			out[i] = time.Since(start)
-		})
+		wg.Go(func() { handle(fast, i, 0) })
+		wg.Go(func() { handle(slow, i, work) })
 	}
 	wg.Wait()
-	return out
+	return fast, slow
 }
 
 // TestFloorHidesTheBranch measures the account-state floor: a fast branch
@@ -93,8 +99,10 @@ func measure(n int, work time.Duration, floored bool) []time.Duration {
 // (40 ms of lookups) differ plainly without the floor and not with it.
 func TestFloorHidesTheBranch(t *testing.T) {
 	const n = 40
-	rawFast, rawSlow := summarise(measure(n, 0, false)), summarise(measure(n, 40*time.Millisecond, false))
-	fast, slow := summarise(measure(n, 0, true)), summarise(measure(n, 40*time.Millisecond, true))
+	rf, rs := measure(n, 40*time.Millisecond, false)
+	rawFast, rawSlow := summarise(rf), summarise(rs)
+	ff, fs := measure(n, 40*time.Millisecond, true)
+	fast, slow := summarise(ff), summarise(fs)
 	t.Logf("without floor  fast: %v", rawFast)
 	t.Logf("without floor  slow: %v", rawSlow)
 	t.Logf("floor %v fast: %v", floor, fast)
