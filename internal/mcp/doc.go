@@ -34,7 +34,8 @@
 // Each answered element runs, in order: key (-32001, auth.Authenticator),
 // kill switch, plan and API flag (-32004 with data.reason kill_switch, plan or
 // feature_flag), rate limit (-32003 with data.retry_after_seconds; package
-// ratelimit, the same per-key window as REST), then for tools/call and
+// ratelimit, the same per-key window as REST), the input gate over the
+// params (below), then for tools/call and
 // resources/read: unknown tool (-32601) or resource URI (-32005), scope
 // (-32002 with data.required_scopes; all scopes of a tool are required),
 // params (-32602 with data.violations, each {path, message}, path a JSON
@@ -49,12 +50,46 @@
 // another venue are -32005, like unknown ones; pass types that are not
 // recurring are -32602.
 //
+// # The input gate
+//
+// Before anything reads them, every method's params pass package input's
+// gate (input.JSON over the raw params): every string, key or value, raw
+// or escaped, is valid UTF-8 without NUL (a lone surrogate escape is not
+// UTF-8), and no key is given twice. A refusal is -32602 with one
+// violation whose path is a JSON Pointer into the arguments (tools/call)
+// or else into the params ("/name", "/uri", "/_meta/..."), and whose
+// message is the gate's reason; nothing is queried. So the tool name, a
+// resource URI and every argument are text PostgreSQL takes before the
+// tool is even looked up. A resource's percent-decoded path parameter is
+// checked again (input.Text, input.UUID, input.Date).
+//
+// A refused tool name is still audited: the entry's target (and its
+// details' tool) is input.Echo of the name, so a NUL or an invalid byte is
+// stored as U+FFFD and a long name cut at 32 bytes; every name a tool has
+// is unchanged by it.
+//
+// Refusals are in this package's words: no Go or library text (no
+// time.Parse or schema-validator message) reaches an answer; the log keeps
+// the real cause of an internal error. A caller's value is echoed at most
+// once and cut by input.Echo (an unknown tool or method name, an unknown
+// resource URI, an unknown property in a violation's path), violation
+// paths are bounded, and an answer lists at most 10 violations, so the
+// answer's size does not grow with the request.
+//
 // # Tools and validation
 //
 // The tools are defined once, in package mcptools; internal/gen/mcpschema
 // generates the tools/list result with their JSON Schemas, which this package
-// compiles (santhosh-tekuri/jsonschema, formats asserted: date, date-time,
-// uuid, and iso4217) and validates arguments against before any query. What
+// compiles (santhosh-tekuri/jsonschema) and validates arguments against
+// before any query, after the input gate. Formats are asserted by checks of
+// this package that hold the gate's rules: date (a real YYYY-MM-DD date)
+// and date-time (RFC 3339) in the years input.Date allows, uuid in its
+// canonical form only (input.UUID), and iso4217. Each failed keyword (type,
+// required, enum, const, pattern, minLength/maxLength, minimum/maximum and
+// their exclusive forms, format, additionalProperties, minItems/maxItems,
+// uniqueItems) has its own phrase naming only the schema's bounds or
+// values, never the caller's value; a missing or unknown property is named
+// by the violation's path. What
 // a schema cannot say (starts_at before ends_at, a period that runs backwards)
 // is -32602 too, still before any query. Results are one text content item
 // holding JSON plus the same value as structuredContent, written once into a

@@ -78,10 +78,19 @@ type callParams struct {
 	Arguments json.RawMessage `json:"arguments"`
 }
 
+// arguments returns the call's arguments; absent or null count as {}.
+func (p callParams) arguments() json.RawMessage {
+	if len(p.Arguments) == 0 || string(p.Arguments) == "null" {
+		return json.RawMessage("{}")
+	}
+	return p.Arguments
+}
+
 // callTool is the audit chokepoint: every tools/call passes here and, once
 // the key is known to belong to a venue, leaves exactly one audit entry,
 // whatever its outcome. The checks run in the contract's order: gates,
-// tool name, scope, arguments, then the tool (not found, result).
+// the input gate over the params (name and arguments are text), tool name,
+// scope, arguments (schema and formats), then the tool (not found, result).
 func (h *Handler) callTool(ctx context.Context, x *exchange, req *request) *response {
 	start := h.now()
 	var p callParams
@@ -91,10 +100,7 @@ func (h *Handler) callTool(ctx context.Context, x *exchange, req *request) *resp
 	if oerr := objectParams(req.Params, &p); perr == nil {
 		perr = oerr
 	}
-	args := p.Arguments
-	if len(args) == 0 || string(args) == "null" {
-		args = json.RawMessage("{}")
-	}
+	args := p.arguments()
 	vctx, c, rerr := x.admit(ctx)
 	var result any
 	if rerr == nil {
@@ -126,11 +132,8 @@ func (h *Handler) runTool(ctx context.Context, c *caller, p callParams, args jso
 			"it does not record the staff member who issued it (venuectl apikey create --created-by EMAIL)"}).
 			with("reason", ReasonReissueKey).with("required_scopes", t.def.Scopes)
 	}
-	if args[0] != '{' {
-		return nil, errInvalidParams("arguments must be an object")
-	}
-	if vs := h.schemas.validate(p.Name, args); len(vs) > 0 {
-		return nil, errInvalidParams("arguments do not match the input schema of "+p.Name, vs...)
+	if rerr := h.schemas.check(p.Name, args); rerr != nil {
+		return nil, rerr
 	}
 	var (
 		out any
@@ -149,6 +152,19 @@ func (h *Handler) runTool(ctx context.Context, c *caller, p callParams, args jso
 		return nil, rpcErr
 	}
 	return out, nil
+}
+
+// check checks the arguments of a known tool, which passed the input gate,
+// against its input schema (formats asserted by the gate's rules): what
+// needs no query.
+func (ts *toolSchemas) check(name string, args json.RawMessage) *rpcError {
+	if args[0] != '{' {
+		return errInvalidParams("arguments must be an object")
+	}
+	if vs := ts.validate(name, args); len(vs) > 0 {
+		return errInvalidParams("arguments do not match the input schema of "+name, vs...)
+	}
+	return nil
 }
 
 // runWrite runs a write tool in a transaction together with its success
