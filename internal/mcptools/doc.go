@@ -6,8 +6,10 @@
 // endpoint decodes validated arguments into the same structs. Nothing here is
 // typed twice.
 //
-// Formats are part of the schemas and are asserted, not just announced: date
-// (a real calendar date), date-time with a pattern that demands UTC (Z), uuid,
-// and iso4217 (an active ISO 4217 currency code; a custom format the endpoint's
-// validator registers, paired with a pattern clients can check themselves).
+// Formats are part of the schemas and are asserted, not just announced, by
+// the endpoint with the rules of package input: date (a real calendar date in
+// the years 1900-2200), date-time (RFC 3339, same years) with a pattern that
+// demands UTC (Z), uuid (canonical form only), and iso4217 (an active ISO 4217
+// currency code; a custom format the endpoint's validator registers, paired
+// with a pattern clients can check themselves).
 package mcptools
