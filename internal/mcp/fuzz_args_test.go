@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/internal/input"
 	"github.com/venueplatform/venue/internal/mcptools"
@@ -135,4 +138,19 @@ func checkAccepted(t *testing.T, tool string, v reflect.Value) {
 			}
 		}
 	}
+}
+
+func TestPointerIsBounded(t *testing.T) {
+	require.Equal(t, "/a~1b/0/c~0", pointer([]string{"a/b", "0", "c~"}))
+	require.Equal(t, "/lines/2/note", fieldPointer("lines[2].note"))
+	require.Equal(t, "/0/1", fieldPointer("[0][1]"))
+	require.Equal(t, "", fieldPointer(""))
+	long := make([]string, 40)
+	for i := range long {
+		long[i] = strings.Repeat("é", 100)
+	}
+	p := pointer(long)
+	require.LessOrEqual(t, len(p), maxPathBytes+len("…"))
+	require.Greater(t, len(p), input.EchoMax)
+	require.True(t, utf8.ValidString(p))
 }

@@ -283,7 +283,8 @@ func pointer(tokens []string) string {
 		b.WriteByte('/')
 		b.WriteString(pointerEscaper.Replace(input.Echo(t)))
 		if b.Len() > maxPathBytes {
-			return input.Echo(b.String()[:maxPathBytes]) // Echo keeps it valid text
+			// Cut on a rune boundary (the tokens are valid text).
+			return strings.ToValidUTF8(b.String()[:maxPathBytes], "") + "…"
 		}
 	}
 	return b.String()
