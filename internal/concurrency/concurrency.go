@@ -8,6 +8,7 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/input"
 )
 
 // Param is the name of the token a write sends back.
@@ -59,7 +60,9 @@ func ParseParam(name, s string) (Token, error) {
 		return Token{}, Missing(name)
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
+	if err != nil || input.Date(t) != nil {
+		// No row was ever written outside the years input.Date allows: such
+		// a token is malformed, not merely stale.
 		return Token{}, apperr.Validation(name, name+" must be an RFC 3339 timestamp, as returned in updated_at").With("reason", "malformed")
 	}
 	return Of(t), nil

@@ -113,8 +113,8 @@ func (op *gateOp) check(r *http.Request, notFound func(string) *apperr.Error) *a
 		}
 	}
 	if raw := r.URL.RawQuery; raw != "" {
-		if key, ok := malformedEscape(raw); ok {
-			return violation(key, input.ReasonEscape)
+		if key, reason, ok := badQuery(raw); ok {
+			return violation(key, reason)
 		}
 		if len(op.query) > 0 {
 			q := r.URL.Query()
@@ -203,22 +203,33 @@ func checkFormat(format, v string) *input.Error {
 	return nil
 }
 
-// malformedEscape reports the first key of a raw query string whose key or
-// value holds a malformed percent escape (url.ParseQuery would refuse it,
-// and r.URL.Query would silently drop the pair).
-func malformedEscape(raw string) (string, bool) {
+// reasonSemicolon refuses a raw ";" in a query: net/url no longer takes it
+// as a separator and drops the whole pair, which would be silent leniency.
+const reasonSemicolon = "holds a raw semicolon (escape it as %3B)"
+
+// badQuery reports the first key of a raw query string whose key or value
+// holds a malformed percent escape or a raw semicolon (url.ParseQuery would
+// refuse either, and r.URL.Query would silently drop the pair), and why.
+func badQuery(raw string) (key, reason string, bad bool) {
 	for raw != "" {
 		var pair string
 		pair, raw, _ = strings.Cut(raw, "&")
-		key, value, _ := strings.Cut(pair, "=")
-		if badEscape(key) || badEscape(value) {
-			if k, err := url.QueryUnescape(key); err == nil {
-				return k, true
-			}
-			return input.Echo(key), true
+		k, value, _ := strings.Cut(pair, "=")
+		switch {
+		case badEscape(k) || badEscape(value):
+			reason = input.ReasonEscape
+		case strings.IndexByte(pair, ';') >= 0:
+			k, _, _ = strings.Cut(k, ";")
+			reason = reasonSemicolon
+		default:
+			continue
 		}
+		if u, err := url.QueryUnescape(k); err == nil && input.Text(u) == nil {
+			return input.Echo(u), reason, true
+		}
+		return input.Echo(k), reason, true
 	}
-	return "", false
+	return "", "", false
 }
 
 func badEscape(s string) bool {

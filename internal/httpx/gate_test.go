@@ -49,6 +49,7 @@ var gateCases = []gateCase{
 	{name: "city NUL", op: "listVenues", method: "GET", target: "/api/v1/venues?city=a%00b", status: 400, param: "city"},
 	{name: "search bad escape", op: "listVenues", method: "GET", target: "/api/v1/venues?search=%zz", status: 400, param: "search"},
 	{name: "unknown key bad escape", op: "listVenues", method: "GET", target: "/api/v1/venues?page=1&x=%2", status: 400, param: "x"},
+	{name: "semicolon", op: "listVenues", method: "GET", target: "/api/v1/venues?search=a;b", status: 400, param: "search"},
 	{name: "search fine", op: "listVenues", method: "GET", target: "/api/v1/venues?search=K%C3%B8benhavn+yoga"},
 	{name: "discovery year 0", op: "getDiscovery", method: "GET", target: "/api/v1/discovery?date=0000-01-01", status: 400, param: "date"},
 	{name: "discovery year 2201", op: "getDiscoveryCounts", method: "GET", target: "/api/v1/discovery/counts?date=2201-01-01", status: 400, param: "date"},
