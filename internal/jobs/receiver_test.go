@@ -21,13 +21,16 @@ type received struct {
 }
 
 // receiver is an httptest webhook endpoint that answers with status(n), n counting its
-// requests from 1, and verifies every signature with secret (when set).
+// requests from 1, and verifies every signature with secret (when set). With
+// refuseUnverified it answers 503 to a request its secret does not verify, as a
+// receiver checking signatures would.
 type receiver struct {
 	*httptest.Server
-	mu     sync.Mutex
-	log    []received
-	secret string
-	status func(n int) int
+	mu               sync.Mutex
+	log              []received
+	secret           string
+	status           func(n int) int
+	refuseUnverified bool
 }
 
 func newReceiver(t *testing.T, status func(n int) int) *receiver {
@@ -44,15 +47,27 @@ func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
 	secret := r.secret
 	n := len(r.log) + 1
 	status := r.status(n)
+	verified := secret != "" && signature.Verify(req.Header, body, secret) == nil
+	if r.refuseUnverified && !verified {
+		status = http.StatusServiceUnavailable
+	}
 	r.log = append(r.log, received{
 		MessageID:     req.Header.Get(signature.HeaderID),
 		CorrelationID: req.Header.Get(deliver.HeaderCorrelationID),
 		Status:        status,
-		Verified:      secret != "" && signature.Verify(req.Header, body, secret) == nil,
+		Verified:      verified,
 		Body:          string(body),
 	})
 	r.mu.Unlock()
 	w.WriteHeader(status)
+}
+
+// refuseUnverifiedRequests makes the receiver answer 503 to a request its secret does
+// not verify.
+func (r *receiver) refuseUnverifiedRequests() {
+	r.mu.Lock()
+	r.refuseUnverified = true
+	r.mu.Unlock()
 }
 
 func (r *receiver) setSecret(s string) {

@@ -96,6 +96,12 @@ func TestRetriesSignWithTheRotatedSecret(t *testing.T) {
 		}
 		return http.StatusServiceUnavailable
 	})
+	// A retry that read the old secret just before the rotation can arrive after
+	// the receiver is up again; answered 200, it would end the delivery signed with
+	// the secret of its time, which is right but not the new one this test is
+	// about. The receiver refuses what it cannot verify, as a real one does, so
+	// the delivery ends with an attempt signed with the new secret.
+	recv.refuseUnverifiedRequests()
 	subID, oldSecret := subscribe(t, e.pool, recv.URL)
 	recv.setSecret(oldSecret)
 	e.start(t)
