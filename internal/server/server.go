@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/venueplatform/venue/ent"
@@ -133,7 +134,7 @@ func New(d Deps) (http.Handler, error) {
 	h := handlers.New(d.Client, authn, d.Log).WithAccounts(acct).WithConfig(handlers.Settings{
 		Cursors: cfg.Cursors, Inquiries: cfg.Inquiries, WebhookSender: hooks.Sender, SecretBox: box})
 	rest, err = handlers.NewServer(h,
-		api.WithMiddleware(auth.CredentialGuard(), authn.KeyGuard(), lim.Hook(), idem.Hook()))
+		api.WithMiddleware(auth.CredentialGuard(), authn.KeyGuard(), lim.Hook(), venuectx.Guard(d.Client, mfaRequired(acct)), idem.Hook()))
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +156,7 @@ func New(d Deps) (http.Handler, error) {
 		_, _ = w.Write(openapi.JSON)
 	})
 	if d.MCP != nil {
-		mux.Handle("/api/mcp", d.MCP)
+		mux.Handle("/api/mcp", httpx.StreamWrites(cfg.Timeouts.Write, d.MCP))
 	}
 	geo := handlers.DefaultGeoConfig()
 	if d.Geo != nil {
@@ -168,9 +169,10 @@ func New(d Deps) (http.Handler, error) {
 	// One REST request meets each concern once, in this order: the body cap
 	// and the default version header (httpx.Middleware, below), the route
 	// (FindOperation: the only router lookup besides the generated server's
-	// own dispatch), the version the request pins (APIVersion), the venue
-	// header, the JWT-only gate, then the rate limit and idempotency, one
-	// component each (TestChargedAndClaimedOncePerRequest counts their work).
+	// own dispatch), the body's charset (UTF8Only, before anything reads
+	// it), the version the request pins (APIVersion), the venue header, the
+	// JWT-only gate, then the rate limit and idempotency, one component each
+	// (TestChargedAndClaimedOncePerRequest counts their work).
 	//
 	// The rate limit is lim.Middleware: it holds the request's meter, which
 	// decides the bucket in one place and charges once, when the caller is
@@ -188,12 +190,35 @@ func New(d Deps) (http.Handler, error) {
 	// it claims the key once, in idem.Hook, because the claim needs the caller
 	// and a request that decoded, both known only inside the generated server.
 	mux.Handle("/api/v1/", responseFloor("/api/v1/auth/account-state", accounts.StateFloor, me.CORS("/api/v1/me/minimal", embed,
-		httpx.FindOperation(find, httpx.Gate(handlers.PathNotFound, httpx.APIVersion(venuectx.SlugAsID(d.Client)(auth.JWTOnlyGate(route,
-			handlers.GeoMiddleware(geo, lim.Middleware(idem.Middleware(rest)))))))))))
+		httpx.FindOperation(find, httpx.UTF8Only(httpx.Gate(handlers.PathNotFound, httpx.APIVersion(venuectx.SlugAsID(d.Client)(auth.JWTOnlyGate(route,
+			handlers.GeoMiddleware(geo, lim.Middleware(idem.Middleware(rest))))))))))))
+	// The subtree pattern above would redirect /api/v1 to /api/v1/: answer it.
+	mux.HandleFunc("/api/v1", func(w http.ResponseWriter, r *http.Request) {
+		httpx.WriteError(w, r, apperr.NotFound("route"))
+	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, apperr.NotFound("route"))
 	})
-	return httpx.Middleware(d.Log, mux), nil
+	// A non-canonical path is 404 before the mux can redirect it; a body gets
+	// the body timeout (package httpx).
+	return httpx.Middleware(d.Log, httpx.CanonicalPath(httpx.BodyDeadline(cfg.Timeouts.Body, mux))), nil
+}
+
+// mfaRequired refuses a staff call in a venue chosen by the venue header
+// (venuectx.Guard) from a session past only the password of a user with a
+// second factor: 403 MFA_REQUIRED, as the bearer security handler does for
+// the active venue.
+func mfaRequired(acct *accounts.Service) func(context.Context, uuid.UUID) error {
+	return func(ctx context.Context, uid uuid.UUID) error {
+		enabled, err := acct.MFAEnabled(ctx, uid)
+		if err != nil {
+			return err
+		}
+		if enabled {
+			return accounts.ErrMFARequired
+		}
+		return nil
+	}
 }
 
 // codeSink is d.Codes, or the sink the configuration asks for: e-mail over

@@ -213,12 +213,13 @@ var registry = map[string]SiteInfo{
 
 	// Identity sites: the caller's own identity, attached once per entry
 	// point after its credential was verified.
-	"api.api_key":          identity("REST: a verified API key, bound to its venue with its scopes"),
-	"api.bearer":           identity("REST: a verified session bearer token, with the session's active workspace, role and permissions"),
-	"auth.api_key":         identity("the authenticator reads a just-verified key's own venue as that key"),
-	"mcp.api_key":          identity("MCP: a verified API key of a tools/call"),
-	"mcp.audit_caller":     identity("MCP: the audit entry of a call refused before its viewer was attached is written as the caller's verified key"),
-	"venue.public_visitor": identity("an anonymous caller addressing one venue (by path slug or the venue header) is a visitor of that venue's public rows"),
+	"api.api_key":             identity("REST: a verified API key, bound to its venue with its scopes"),
+	"api.bearer":              identity("REST: a verified session bearer token, with the session's active workspace, role and permissions"),
+	"api.bearer_venue_header": identity("REST: a verified session bearer token acting, for one staff or /me call, in the venue its X-Organization-ID names, with the role and permissions the user holds there (venuectx.Guard)"),
+	"auth.api_key":            identity("the authenticator reads a just-verified key's own venue as that key"),
+	"mcp.api_key":             identity("MCP: a verified API key of a tools/call"),
+	"mcp.audit_caller":        identity("MCP: the audit entry of a call refused before its viewer was attached is written as the caller's verified key"),
+	"venue.public_visitor":    identity("an anonymous caller addressing one venue (by path slug or the venue header) is a visitor of that venue's public rows"),
 }
 
 // globals are the entity types without a venue, each with the reason it has

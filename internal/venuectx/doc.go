@@ -10,4 +10,9 @@
 //
 // When both headers are sent, X-Organization-ID wins and the slug is ignored.
 // A slug is matched case-insensitively (slugs are stored in lower case).
+//
+// Guard keeps the header from being ignored where an operation acts in the
+// caller's own venue without declaring it (staff and /me operations): a
+// venue the user works at is acted in for that call, a client-only venue is
+// 403 WORKSPACE_NOT_SELECTABLE, any other 404 NOT_FOUND.
 package venuectx
