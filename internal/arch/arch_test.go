@@ -128,6 +128,7 @@ var table = map[string]layer{
 
 	"internal/arch":     tests,
 	"internal/logtest":  tests,
+	"internal/negative": tests, // the negative-test suite and its generator
 	"internal/smtptest": tests,
 	"internal/pgtest":   tests,
 	"ent/enttest":       tests,

@@ -53,8 +53,8 @@
 //	             internal/rule internal/scope internal/system internal/viewer
 //	storage      ent/... internal/config internal/db internal/model
 //	             internal/pglocal internal/secretbox migrations
-//	test helpers ent/enttest internal/arch internal/logtest internal/pgtest
-//	             internal/smtptest
+//	test helpers ent/enttest internal/arch internal/logtest internal/negative
+//	             internal/pgtest internal/smtptest
 //
 // A domain package takes a context carrying the viewer and typed arguments;
 // whatever a face learned from a request (credentials, idempotency keys,
