@@ -77,12 +77,18 @@ func TestVenueHeaderIsNeverIgnored(t *testing.T) {
 			require.Equal(t, "NOT_FOUND", errCode(t, body), path)
 		}
 	}
-	// A venue where the user is only a client: 403 WORKSPACE_NOT_SELECTABLE.
+	// A venue where the user is only a client: 403 WORKSPACE_NOT_SELECTABLE
+	// on staff operations; the user's own operations accept it (a member
+	// app sends its venue's header on every call).
 	enroll(t, e.authEnv, thirdOp, "owner@studio.example", "member")
-	for _, path := range []string{"/admin/schedule", "/me"} {
+	for _, path := range []string{"/admin/schedule", "/calendar"} {
 		status, body := e.call(t, path, auth(map[string]string{"X-Organization-Slug": "third"}))
 		require.Equal(t, http.StatusForbidden, status, "%s: %s", path, body)
 		require.Equal(t, "WORKSPACE_NOT_SELECTABLE", errCode(t, body), path)
+	}
+	for _, path := range []string{"/me", "/me/notification-preferences"} {
+		status, body := e.call(t, path, auth(map[string]string{"X-Organization-Slug": "third"}))
+		require.Equal(t, http.StatusOK, status, "%s: %s", path, body)
 	}
 	// A venue where the user works: the call acts there.
 	enroll(t, e.authEnv, e.otherOp, "owner@studio.example", "owner")

@@ -32,7 +32,10 @@ import (
 //     held there (the session's active venue is unchanged; a staff operation
 //     then needs the second factor as it would there, mfaRequired);
 //   - naming a venue where the user is only a client is 403
-//     WORKSPACE_NOT_SELECTABLE, as choosing it as the active venue is;
+//     WORKSPACE_NOT_SELECTABLE on a staff operation, as choosing it as the
+//     active venue is; on the user's own (/me...) operations it is accepted
+//     and changes nothing, since they answer for the user (a member app
+//     sends its venue's header on every call);
 //   - any other venue (unknown, no active relationship, another venue than
 //     an API key's own) is 404 NOT_FOUND, as a venue the caller cannot see.
 //
@@ -88,6 +91,11 @@ func actIn(ctx context.Context, client *ent.Client, id uuid.UUID, staff bool,
 			return nil, apperr.NotFound("venue")
 		}
 		if !me.Selectable(m) {
+			if !staff {
+				// The user's own operations answer for the user; a venue
+				// where the user is a client is theirs to name there.
+				return ctx, nil
+			}
 			return nil, me.ErrNotSelectable
 		}
 		if staff && !v.MFA && mfaRequired != nil {
