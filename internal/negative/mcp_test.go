@@ -1,5 +1,3 @@
-//go:build negative
-
 package negative_test
 
 import (
