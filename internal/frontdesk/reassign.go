@@ -75,11 +75,26 @@ func Reassign(ctx context.Context, client *ent.Client, p ReassignParams, now tim
 	if v := viewer.FromContext(ctx); v != nil {
 		actor = v.Actor()
 	}
-	attempt, err := client.BookingReassignment.Create().SetBookingID(b.ID).SetOpenBookingID(b.ID).
-		SetNillableOldPassID(b.PassID).SetNewPassID(p.NewPassID).SetRequestedBy(actor).Save(ctx)
-	if ent.IsConstraintError(err) {
+	var attempt *ent.BookingReassignment
+	for try := 1; ; try++ {
+		attempt, err = client.BookingReassignment.Create().SetBookingID(b.ID).SetOpenBookingID(b.ID).
+			SetNillableOldPassID(b.PassID).SetNewPassID(p.NewPassID).SetRequestedBy(actor).Save(ctx)
+		if !ent.IsConstraintError(err) || try == 3 {
+			break
+		}
+		// Another request's attempt holds the booking, or held it when this one was
+		// refused: while it is pending it blocks this request.
 		if open, _ := pendingAttempt(ctx, client, b.ID); open != nil {
 			return nil, nil, errUnresolved(open.ID)
+		}
+		// It has ended since (applied or failed): this request is judged on the booking
+		// as that attempt left it, as if it had come after it, and not refused as a bare
+		// constraint conflict.
+		if b, err = loadBooking(ctx, client, p.ClassID, p.BookingID); err != nil {
+			return nil, nil, err
+		}
+		if err := checkMove(ctx, client, b, p, now); err != nil {
+			return nil, nil, err
 		}
 	}
 	if err != nil {
