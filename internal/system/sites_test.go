@@ -29,6 +29,7 @@ var notProduction = map[string]string{
 	module + "/internal/db":                 "storage layer: the pgx driver under ent (it runs the statements ent built after its policies) and the migrations",
 	module + "/internal/pglocal":            "storage layer: the managed local PostgreSQL (creating its database)",
 	module + "/internal/pgtest":             "test-only: the test run's throwaway databases; no production binary imports it",
+	module + "/internal/negative":           "test-only: the negative suite, which fingerprints its throwaway database to prove a refusal changed nothing",
 	module + "/internal/bench":              "tool: the benchmark harness, which builds and measures its own databases",
 	module + "/cmd/bench":                   "tool: the benchmark command",
 	module + "/internal/webhooks/crashtest": "tool: the webhook crash test, which seeds and reconciles its own database",
