@@ -68,4 +68,3 @@ func walkStrings(v reflect.Value, fn func(string)) {
 		}
 	}
 }
-
