@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -102,9 +104,12 @@ func violation(field, reason string) *apperr.Error {
 
 // check runs the checks of the request's path, query and header values.
 func (op *gateOp) check(r *http.Request, notFound func(string) *apperr.Error) *apperr.Error {
+	// Every value is checked in a fixed order (the path template's, the
+	// query string's, header names sorted), so that of two bad values the
+	// same one is named every time, not whichever a map yields first.
 	if len(op.path) > 0 {
-		for name, v := range op.pathValues(r) {
-			if p := op.path[name]; p != nil && p.check(v) != nil {
+		for _, pv := range op.pathValues(r) {
+			if name, v := pv[0], pv[1]; op.path[name] != nil && op.path[name].check(v) != nil {
 				if notFound != nil {
 					return notFound(name)
 				}
@@ -117,19 +122,23 @@ func (op *gateOp) check(r *http.Request, notFound func(string) *apperr.Error) *a
 			return violation(key, reason)
 		}
 		if len(op.query) > 0 {
-			q := r.URL.Query()
-			for name, p := range op.query {
-				for _, v := range q[name] {
-					if err := p.check(v); err != nil {
-						return violation(name, err.Reason)
-					}
+			for _, pair := range strings.Split(raw, "&") {
+				k, v, _ := strings.Cut(pair, "=")
+				name, err1 := url.QueryUnescape(k)
+				v, err2 := url.QueryUnescape(v)
+				p := op.query[name]
+				if err1 != nil || err2 != nil || p == nil {
+					continue // bad escapes were refused above
+				}
+				if err := p.check(v); err != nil {
+					return violation(name, err.Reason)
 				}
 			}
 		}
 	}
-	for name, p := range op.header {
+	for _, name := range slices.Sorted(maps.Keys(op.header)) {
 		for _, v := range r.Header.Values(name) {
-			if err := p.check(v); err != nil {
+			if err := op.header[name].check(v); err != nil {
 				return violation(name, err.Reason)
 			}
 		}
@@ -249,9 +258,10 @@ func isHexDigit(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
-// pathValues yields the operation's path parameters of r by name, unescaped,
-// matching its escaped path against the operation's template.
-func (op *gateOp) pathValues(r *http.Request) map[string]string {
+// pathValues yields the operation's path parameters of r as name and value
+// pairs in the template's order, unescaped, matching its escaped path against
+// the operation's template.
+func (op *gateOp) pathValues(r *http.Request) [][2]string {
 	rest, ok := strings.CutPrefix(r.URL.EscapedPath(), apiPrefix)
 	if !ok {
 		return nil
@@ -260,7 +270,7 @@ func (op *gateOp) pathValues(r *http.Request) map[string]string {
 	if len(segs) != len(op.segments) {
 		return nil
 	}
-	out := make(map[string]string, len(op.path))
+	out := make([][2]string, 0, len(op.path))
 	for i, t := range op.segments {
 		name, ok := strings.CutPrefix(t, "{")
 		if !ok {
@@ -271,7 +281,7 @@ func (op *gateOp) pathValues(r *http.Request) map[string]string {
 		if err != nil {
 			v = segs[i]
 		}
-		out[name] = v
+		out = append(out, [2]string{name, v})
 	}
 	return out
 }
