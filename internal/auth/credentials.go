@@ -145,6 +145,13 @@ func parseOperations(doc []byte) (map[string][]string, map[string]bool, map[stri
 	return schemes, marked, paths, nil
 }
 
+// OperationPath returns the path template of the operation (its id or
+// generated name) below /api/v1, "" for an unknown one.
+func OperationPath(operationID string) string {
+	_ = ops.load()
+	return ops.paths[opKey(operationID)]
+}
+
 // StaffOperation reports whether the operation (its id or generated name)
 // acts with staff powers: the /admin operations, /calendar and the admin
 // reset of a user's second factor.

@@ -215,3 +215,22 @@ func (d *oasDoc) bodyFormats(s *oasSchema, path string, out map[string]string, s
 		}
 	}
 }
+
+// DeclaresHeader reports whether the operation (its id) declares header
+// parameter name (any case) in the bundled document.
+func DeclaresHeader(operationID, name string) bool {
+	table, err := gateTable()
+	if err != nil {
+		return false
+	}
+	op, ok := table[operationID]
+	if !ok {
+		return false
+	}
+	for h := range op.header {
+		if strings.EqualFold(h, name) {
+			return true
+		}
+	}
+	return false
+}

@@ -2,10 +2,7 @@ package venuectx
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/google/uuid"
 	"github.com/ogen-go/ogen/middleware"
@@ -13,7 +10,8 @@ import (
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/internal/apperr"
-	"github.com/venueplatform/venue/internal/gen/openapi"
+	"github.com/venueplatform/venue/internal/auth"
+	"github.com/venueplatform/venue/internal/httpx"
 	"github.com/venueplatform/venue/internal/me"
 	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/viewer"
@@ -114,85 +112,15 @@ func actIn(ctx context.Context, client *ent.Client, id uuid.UUID, staff bool,
 	}
 }
 
-// guarded are the operations Guard applies to, by generated operation name
-// folded to lower case: true for the staff ones.
-var guarded struct {
-	once sync.Once
-	ops  map[string]bool
-	err  error
-}
-
-// guardedOperation reports whether Guard applies to the operation (its id
-// or generated name) and whether it is a staff operation.
+// guardedOperation reports whether Guard applies to the operation (its id):
+// one under /admin/, /calendar or /me that does not declare X-Organization-ID,
+// and whether it is a staff operation.
 func guardedOperation(op string) (staff, ok bool) {
-	guarded.once.Do(func() { guarded.ops, guarded.err = guardedOperations(openapi.JSON) })
-	if guarded.err != nil {
-		panic(guarded.err) // the document is embedded: TestGuardedOperations catches it
+	path := auth.OperationPath(op)
+	staff = strings.HasPrefix(path, "/admin/") || path == "/calendar" || strings.HasPrefix(path, "/calendar/")
+	own := path == "/me" || strings.HasPrefix(path, "/me/")
+	if !staff && !own || httpx.DeclaresHeader(op, HeaderID) {
+		return false, false
 	}
-	staff, ok = guarded.ops[strings.ToLower(op)]
-	return staff, ok
-}
-
-// guardedOperations reads, from the OpenAPI document, the operations under
-// /admin/, /calendar and /me that do not declare X-Organization-ID.
-func guardedOperations(doc []byte) (map[string]bool, error) {
-	type param struct {
-		Ref  string `json:"$ref"`
-		Name string `json:"name"`
-		In   string `json:"in"`
-	}
-	type operation struct {
-		OperationID string  `json:"operationId"`
-		Parameters  []param `json:"parameters"`
-	}
-	var d struct {
-		Paths      map[string]map[string]json.RawMessage `json:"paths"`
-		Components struct {
-			Parameters map[string]param `json:"parameters"`
-		} `json:"components"`
-	}
-	if err := json.Unmarshal(doc, &d); err != nil {
-		return nil, fmt.Errorf("venuectx: read the OpenAPI document: %w", err)
-	}
-	declares := func(ps []param) bool {
-		for _, p := range ps {
-			if p.Ref != "" {
-				p = d.Components.Parameters[strings.TrimPrefix(p.Ref, "#/components/parameters/")]
-			}
-			if p.In == "header" && strings.EqualFold(p.Name, HeaderID) {
-				return true
-			}
-		}
-		return false
-	}
-	out := map[string]bool{}
-	for path, item := range d.Paths {
-		staff := strings.HasPrefix(path, "/admin/") || path == "/calendar" || strings.HasPrefix(path, "/calendar/")
-		own := path == "/me" || strings.HasPrefix(path, "/me/")
-		if !staff && !own {
-			continue
-		}
-		var shared []param
-		if raw, ok := item["parameters"]; ok {
-			if err := json.Unmarshal(raw, &shared); err != nil {
-				return nil, fmt.Errorf("venuectx: read %s parameters: %w", path, err)
-			}
-		}
-		for method, raw := range item {
-			switch method {
-			case "get", "put", "post", "delete", "patch", "head", "options", "trace":
-			default:
-				continue
-			}
-			var op operation
-			if err := json.Unmarshal(raw, &op); err != nil {
-				return nil, fmt.Errorf("venuectx: read %s %s: %w", method, path, err)
-			}
-			if op.OperationID == "" || declares(op.Parameters) || declares(shared) {
-				continue
-			}
-			out[strings.ToLower(op.OperationID)] = staff
-		}
-	}
-	return out, nil
+	return staff, true
 }
