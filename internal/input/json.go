@@ -154,18 +154,8 @@ func (w *walker) object(path string, depth int) *Error {
 		if err := w.value(field, depth+1); err != nil {
 			return err
 		}
-		w.space()
-		if w.i >= len(w.b) {
-			return &Error{Field: path, Reason: ReasonJSON}
-		}
-		switch w.b[w.i] {
-		case ',':
-			w.i++
-		case '}':
-			w.i++
-			return nil
-		default:
-			return &Error{Field: path, Reason: ReasonJSON}
+		if done, err := w.separator('}', path); done || err != nil {
+			return err
 		}
 	}
 }
@@ -182,19 +172,28 @@ func (w *walker) array(path string, depth int) *Error {
 		if err := w.value(path+"["+strconv.Itoa(n)+"]", depth+1); err != nil {
 			return err
 		}
-		w.space()
-		if w.i >= len(w.b) {
-			return &Error{Field: path, Reason: ReasonJSON}
+		if done, err := w.separator(']', path); done || err != nil {
+			return err
 		}
-		switch w.b[w.i] {
-		case ',':
-			w.i++
-		case ']':
-			w.i++
-			return nil
-		default:
-			return &Error{Field: path, Reason: ReasonJSON}
-		}
+	}
+}
+
+// separator reads what follows a member or element of the object or array
+// at path: a comma (more follow) or its closing byte (done).
+func (w *walker) separator(closing byte, path string) (done bool, err *Error) {
+	w.space()
+	if w.i >= len(w.b) {
+		return false, &Error{Field: path, Reason: ReasonJSON}
+	}
+	switch w.b[w.i] {
+	case ',':
+		w.i++
+		return false, nil
+	case closing:
+		w.i++
+		return true, nil
+	default:
+		return false, &Error{Field: path, Reason: ReasonJSON}
 	}
 }
 
