@@ -44,12 +44,15 @@ import (
 // rule, and an anonymous caller has no venue of its own to choose from.
 func Guard(client *ent.Client, mfaRequired func(ctx context.Context, uid uuid.UUID) error) middleware.Middleware {
 	return func(req middleware.Request, next middleware.Next) (middleware.Response, error) {
-		staff, guarded := guardedOperation(req.OperationID)
-		if !guarded || req.Raw == nil {
+		if req.Raw == nil {
 			return next(req)
 		}
 		raw := req.Raw.Header.Get(HeaderID)
 		if raw == "" {
+			return next(req)
+		}
+		staff, guarded := guardedOperation(req.OperationID)
+		if !guarded {
 			return next(req)
 		}
 		sel, err := Parse(raw, "")
