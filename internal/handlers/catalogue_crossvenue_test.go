@@ -76,11 +76,13 @@ func TestCatalogueCrossVenue(t *testing.T) {
 		body := rawBody(t, s.srv.URL+"/api/v1/venues/studio"+path)
 		require.NotContains(t, body, "Rival", path)
 		require.NotContains(t, body, "rival", path)
-		require.NotContains(t, body, "05:00", path)
+		// Quoted, so a timestamp at five o'clock (…T05:00:59Z) is not mistaken for the rival's opening hours.
+		require.NotContains(t, body, `"05:00"`, path)
 	}
 	// The rival's own pages show its rows (the fixture is visible at all).
 	require.Contains(t, rawBody(t, s.srv.URL+"/api/v1/venues/rival/brands/hot-yoga"), "Rival Hot")
 	require.Contains(t, rawBody(t, s.srv.URL+"/api/v1/venues/rival"), "Rival Sauna")
+	require.Contains(t, rawBody(t, s.srv.URL+"/api/v1/venues/rival"), `"05:00"`)
 
 	for _, key := range []string{"", s.key} {
 		c := s.apiClient(t, key)
