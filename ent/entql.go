@@ -742,6 +742,9 @@ var schemaGraph = func() *sqlgraph.Schema {
 			member.FieldClientDisplayID: {Type: field.TypeString, Column: member.FieldClientDisplayID},
 			member.FieldPermissions:     {Type: field.TypeJSON, Column: member.FieldPermissions},
 			member.FieldJoinedAt:        {Type: field.TypeTime, Column: member.FieldJoinedAt},
+			member.FieldSearchText:      {Type: field.TypeString, Column: member.FieldSearchText},
+			member.FieldSearchFirst:     {Type: field.TypeString, Column: member.FieldSearchFirst},
+			member.FieldSearchLast:      {Type: field.TypeString, Column: member.FieldSearchLast},
 		},
 	}
 	graph.Nodes[29] = &sqlgraph.Node{
@@ -5871,6 +5874,21 @@ func (f *MemberFilter) WherePermissions(p entql.BytesP) {
 // WhereJoinedAt applies the entql time.Time predicate on the joined_at field.
 func (f *MemberFilter) WhereJoinedAt(p entql.TimeP) {
 	f.Where(p.Field(member.FieldJoinedAt))
+}
+
+// WhereSearchText applies the entql string predicate on the search_text field.
+func (f *MemberFilter) WhereSearchText(p entql.StringP) {
+	f.Where(p.Field(member.FieldSearchText))
+}
+
+// WhereSearchFirst applies the entql string predicate on the search_first field.
+func (f *MemberFilter) WhereSearchFirst(p entql.StringP) {
+	f.Where(p.Field(member.FieldSearchFirst))
+}
+
+// WhereSearchLast applies the entql string predicate on the search_last field.
+func (f *MemberFilter) WhereSearchLast(p entql.StringP) {
+	f.Where(p.Field(member.FieldSearchLast))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.

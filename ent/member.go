@@ -41,6 +41,12 @@ type Member struct {
 	Permissions []string `json:"permissions,omitempty"`
 	// JoinedAt holds the value of the "joined_at" field.
 	JoinedAt time.Time `json:"joined_at,omitempty"`
+	// SearchText holds the value of the "search_text" field.
+	SearchText string `json:"search_text,omitempty"`
+	// SearchFirst holds the value of the "search_first" field.
+	SearchFirst string `json:"search_first,omitempty"`
+	// SearchLast holds the value of the "search_last" field.
+	SearchLast string `json:"search_last,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the MemberQuery when eager-loading is set.
 	Edges        MemberEdges `json:"edges"`
@@ -120,7 +126,7 @@ func (*Member) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case member.FieldPermissions:
 			values[i] = new([]byte)
-		case member.FieldImportRef, member.FieldRole, member.FieldStatus, member.FieldClientDisplayID:
+		case member.FieldImportRef, member.FieldRole, member.FieldStatus, member.FieldClientDisplayID, member.FieldSearchText, member.FieldSearchFirst, member.FieldSearchLast:
 			values[i] = new(sql.NullString)
 		case member.FieldCreatedAt, member.FieldUpdatedAt, member.FieldJoinedAt:
 			values[i] = new(sql.NullTime)
@@ -210,6 +216,24 @@ func (_m *Member) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field joined_at", values[i])
 			} else if value.Valid {
 				_m.JoinedAt = value.Time
+			}
+		case member.FieldSearchText:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field search_text", values[i])
+			} else if value.Valid {
+				_m.SearchText = value.String
+			}
+		case member.FieldSearchFirst:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field search_first", values[i])
+			} else if value.Valid {
+				_m.SearchFirst = value.String
+			}
+		case member.FieldSearchLast:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field search_last", values[i])
+			} else if value.Valid {
+				_m.SearchLast = value.String
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -305,6 +329,15 @@ func (_m *Member) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("joined_at=")
 	builder.WriteString(_m.JoinedAt.Format(time.ANSIC))
+	builder.WriteString(", ")
+	builder.WriteString("search_text=")
+	builder.WriteString(_m.SearchText)
+	builder.WriteString(", ")
+	builder.WriteString("search_first=")
+	builder.WriteString(_m.SearchFirst)
+	builder.WriteString(", ")
+	builder.WriteString("search_last=")
+	builder.WriteString(_m.SearchLast)
 	builder.WriteByte(')')
 	return builder.String()
 }

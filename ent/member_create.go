@@ -145,6 +145,48 @@ func (_c *MemberCreate) SetNillableJoinedAt(v *time.Time) *MemberCreate {
 	return _c
 }
 
+// SetSearchText sets the "search_text" field.
+func (_c *MemberCreate) SetSearchText(v string) *MemberCreate {
+	_c.mutation.SetSearchText(v)
+	return _c
+}
+
+// SetNillableSearchText sets the "search_text" field if the given value is not nil.
+func (_c *MemberCreate) SetNillableSearchText(v *string) *MemberCreate {
+	if v != nil {
+		_c.SetSearchText(*v)
+	}
+	return _c
+}
+
+// SetSearchFirst sets the "search_first" field.
+func (_c *MemberCreate) SetSearchFirst(v string) *MemberCreate {
+	_c.mutation.SetSearchFirst(v)
+	return _c
+}
+
+// SetNillableSearchFirst sets the "search_first" field if the given value is not nil.
+func (_c *MemberCreate) SetNillableSearchFirst(v *string) *MemberCreate {
+	if v != nil {
+		_c.SetSearchFirst(*v)
+	}
+	return _c
+}
+
+// SetSearchLast sets the "search_last" field.
+func (_c *MemberCreate) SetSearchLast(v string) *MemberCreate {
+	_c.mutation.SetSearchLast(v)
+	return _c
+}
+
+// SetNillableSearchLast sets the "search_last" field if the given value is not nil.
+func (_c *MemberCreate) SetNillableSearchLast(v *string) *MemberCreate {
+	if v != nil {
+		_c.SetSearchLast(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *MemberCreate) SetID(v uuid.UUID) *MemberCreate {
 	_c.mutation.SetID(v)
@@ -396,6 +438,18 @@ func (_c *MemberCreate) createSpec() (*Member, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.JoinedAt(); ok {
 		_spec.SetField(member.FieldJoinedAt, field.TypeTime, value)
 		_node.JoinedAt = value
+	}
+	if value, ok := _c.mutation.SearchText(); ok {
+		_spec.SetField(member.FieldSearchText, field.TypeString, value)
+		_node.SearchText = value
+	}
+	if value, ok := _c.mutation.SearchFirst(); ok {
+		_spec.SetField(member.FieldSearchFirst, field.TypeString, value)
+		_node.SearchFirst = value
+	}
+	if value, ok := _c.mutation.SearchLast(); ok {
+		_spec.SetField(member.FieldSearchLast, field.TypeString, value)
+		_node.SearchLast = value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -664,6 +718,15 @@ func (u *MemberUpsertOne) UpdateNewValues() *MemberUpsertOne {
 		}
 		if _, exists := u.create.mutation.UserID(); exists {
 			s.SetIgnore(member.FieldUserID)
+		}
+		if _, exists := u.create.mutation.SearchText(); exists {
+			s.SetIgnore(member.FieldSearchText)
+		}
+		if _, exists := u.create.mutation.SearchFirst(); exists {
+			s.SetIgnore(member.FieldSearchFirst)
+		}
+		if _, exists := u.create.mutation.SearchLast(); exists {
+			s.SetIgnore(member.FieldSearchLast)
 		}
 	}))
 	return u
@@ -1013,6 +1076,15 @@ func (u *MemberUpsertBulk) UpdateNewValues() *MemberUpsertBulk {
 			}
 			if _, exists := b.mutation.UserID(); exists {
 				s.SetIgnore(member.FieldUserID)
+			}
+			if _, exists := b.mutation.SearchText(); exists {
+				s.SetIgnore(member.FieldSearchText)
+			}
+			if _, exists := b.mutation.SearchFirst(); exists {
+				s.SetIgnore(member.FieldSearchFirst)
+			}
+			if _, exists := b.mutation.SearchLast(); exists {
+				s.SetIgnore(member.FieldSearchLast)
 			}
 		}
 	}))

@@ -381,6 +381,15 @@ func (_u *MemberUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.JoinedAtCleared() {
 		_spec.ClearField(member.FieldJoinedAt, field.TypeTime)
 	}
+	if _u.mutation.SearchTextCleared() {
+		_spec.ClearField(member.FieldSearchText, field.TypeString)
+	}
+	if _u.mutation.SearchFirstCleared() {
+		_spec.ClearField(member.FieldSearchFirst, field.TypeString)
+	}
+	if _u.mutation.SearchLastCleared() {
+		_spec.ClearField(member.FieldSearchLast, field.TypeString)
+	}
 	if _u.mutation.PassesCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.O2M,
@@ -913,6 +922,15 @@ func (_u *MemberUpdateOne) sqlSave(ctx context.Context) (_node *Member, err erro
 	}
 	if _u.mutation.JoinedAtCleared() {
 		_spec.ClearField(member.FieldJoinedAt, field.TypeTime)
+	}
+	if _u.mutation.SearchTextCleared() {
+		_spec.ClearField(member.FieldSearchText, field.TypeString)
+	}
+	if _u.mutation.SearchFirstCleared() {
+		_spec.ClearField(member.FieldSearchFirst, field.TypeString)
+	}
+	if _u.mutation.SearchLastCleared() {
+		_spec.ClearField(member.FieldSearchLast, field.TypeString)
 	}
 	if _u.mutation.PassesCleared() {
 		edge := &sqlgraph.EdgeSpec{

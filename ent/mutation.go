@@ -29770,6 +29770,9 @@ type MemberMutation struct {
 	permissions         *[]string
 	appendpermissions   []string
 	joined_at           *time.Time
+	search_text         *string
+	search_first        *string
+	search_last         *string
 	clearedFields       map[string]struct{}
 	organization        *uuid.UUID
 	clearedorganization bool
@@ -30321,6 +30324,153 @@ func (m *MemberMutation) ResetJoinedAt() {
 	delete(m.clearedFields, member.FieldJoinedAt)
 }
 
+// SetSearchText sets the "search_text" field.
+func (m *MemberMutation) SetSearchText(s string) {
+	m.search_text = &s
+}
+
+// SearchText returns the value of the "search_text" field in the mutation.
+func (m *MemberMutation) SearchText() (r string, exists bool) {
+	v := m.search_text
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSearchText returns the old "search_text" field's value of the Member entity.
+// If the Member object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MemberMutation) OldSearchText(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSearchText is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSearchText requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSearchText: %w", err)
+	}
+	return oldValue.SearchText, nil
+}
+
+// ClearSearchText clears the value of the "search_text" field.
+func (m *MemberMutation) ClearSearchText() {
+	m.search_text = nil
+	m.clearedFields[member.FieldSearchText] = struct{}{}
+}
+
+// SearchTextCleared returns if the "search_text" field was cleared in this mutation.
+func (m *MemberMutation) SearchTextCleared() bool {
+	_, ok := m.clearedFields[member.FieldSearchText]
+	return ok
+}
+
+// ResetSearchText resets all changes to the "search_text" field.
+func (m *MemberMutation) ResetSearchText() {
+	m.search_text = nil
+	delete(m.clearedFields, member.FieldSearchText)
+}
+
+// SetSearchFirst sets the "search_first" field.
+func (m *MemberMutation) SetSearchFirst(s string) {
+	m.search_first = &s
+}
+
+// SearchFirst returns the value of the "search_first" field in the mutation.
+func (m *MemberMutation) SearchFirst() (r string, exists bool) {
+	v := m.search_first
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSearchFirst returns the old "search_first" field's value of the Member entity.
+// If the Member object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MemberMutation) OldSearchFirst(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSearchFirst is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSearchFirst requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSearchFirst: %w", err)
+	}
+	return oldValue.SearchFirst, nil
+}
+
+// ClearSearchFirst clears the value of the "search_first" field.
+func (m *MemberMutation) ClearSearchFirst() {
+	m.search_first = nil
+	m.clearedFields[member.FieldSearchFirst] = struct{}{}
+}
+
+// SearchFirstCleared returns if the "search_first" field was cleared in this mutation.
+func (m *MemberMutation) SearchFirstCleared() bool {
+	_, ok := m.clearedFields[member.FieldSearchFirst]
+	return ok
+}
+
+// ResetSearchFirst resets all changes to the "search_first" field.
+func (m *MemberMutation) ResetSearchFirst() {
+	m.search_first = nil
+	delete(m.clearedFields, member.FieldSearchFirst)
+}
+
+// SetSearchLast sets the "search_last" field.
+func (m *MemberMutation) SetSearchLast(s string) {
+	m.search_last = &s
+}
+
+// SearchLast returns the value of the "search_last" field in the mutation.
+func (m *MemberMutation) SearchLast() (r string, exists bool) {
+	v := m.search_last
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSearchLast returns the old "search_last" field's value of the Member entity.
+// If the Member object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MemberMutation) OldSearchLast(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSearchLast is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSearchLast requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSearchLast: %w", err)
+	}
+	return oldValue.SearchLast, nil
+}
+
+// ClearSearchLast clears the value of the "search_last" field.
+func (m *MemberMutation) ClearSearchLast() {
+	m.search_last = nil
+	m.clearedFields[member.FieldSearchLast] = struct{}{}
+}
+
+// SearchLastCleared returns if the "search_last" field was cleared in this mutation.
+func (m *MemberMutation) SearchLastCleared() bool {
+	_, ok := m.clearedFields[member.FieldSearchLast]
+	return ok
+}
+
+// ResetSearchLast resets all changes to the "search_last" field.
+func (m *MemberMutation) ResetSearchLast() {
+	m.search_last = nil
+	delete(m.clearedFields, member.FieldSearchLast)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *MemberMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -30571,7 +30721,7 @@ func (m *MemberMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *MemberMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 13)
 	if m.created_at != nil {
 		fields = append(fields, member.FieldCreatedAt)
 	}
@@ -30602,6 +30752,15 @@ func (m *MemberMutation) Fields() []string {
 	if m.joined_at != nil {
 		fields = append(fields, member.FieldJoinedAt)
 	}
+	if m.search_text != nil {
+		fields = append(fields, member.FieldSearchText)
+	}
+	if m.search_first != nil {
+		fields = append(fields, member.FieldSearchFirst)
+	}
+	if m.search_last != nil {
+		fields = append(fields, member.FieldSearchLast)
+	}
 	return fields
 }
 
@@ -30630,6 +30789,12 @@ func (m *MemberMutation) Field(name string) (ent.Value, bool) {
 		return m.Permissions()
 	case member.FieldJoinedAt:
 		return m.JoinedAt()
+	case member.FieldSearchText:
+		return m.SearchText()
+	case member.FieldSearchFirst:
+		return m.SearchFirst()
+	case member.FieldSearchLast:
+		return m.SearchLast()
 	}
 	return nil, false
 }
@@ -30659,6 +30824,12 @@ func (m *MemberMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return m.OldPermissions(ctx)
 	case member.FieldJoinedAt:
 		return m.OldJoinedAt(ctx)
+	case member.FieldSearchText:
+		return m.OldSearchText(ctx)
+	case member.FieldSearchFirst:
+		return m.OldSearchFirst(ctx)
+	case member.FieldSearchLast:
+		return m.OldSearchLast(ctx)
 	}
 	return nil, fmt.Errorf("unknown Member field %s", name)
 }
@@ -30738,6 +30909,27 @@ func (m *MemberMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetJoinedAt(v)
 		return nil
+	case member.FieldSearchText:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSearchText(v)
+		return nil
+	case member.FieldSearchFirst:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSearchFirst(v)
+		return nil
+	case member.FieldSearchLast:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSearchLast(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Member field %s", name)
 }
@@ -30780,6 +30972,15 @@ func (m *MemberMutation) ClearedFields() []string {
 	if m.FieldCleared(member.FieldJoinedAt) {
 		fields = append(fields, member.FieldJoinedAt)
 	}
+	if m.FieldCleared(member.FieldSearchText) {
+		fields = append(fields, member.FieldSearchText)
+	}
+	if m.FieldCleared(member.FieldSearchFirst) {
+		fields = append(fields, member.FieldSearchFirst)
+	}
+	if m.FieldCleared(member.FieldSearchLast) {
+		fields = append(fields, member.FieldSearchLast)
+	}
 	return fields
 }
 
@@ -30805,6 +31006,15 @@ func (m *MemberMutation) ClearField(name string) error {
 		return nil
 	case member.FieldJoinedAt:
 		m.ClearJoinedAt()
+		return nil
+	case member.FieldSearchText:
+		m.ClearSearchText()
+		return nil
+	case member.FieldSearchFirst:
+		m.ClearSearchFirst()
+		return nil
+	case member.FieldSearchLast:
+		m.ClearSearchLast()
 		return nil
 	}
 	return fmt.Errorf("unknown Member nullable field %s", name)
@@ -30843,6 +31053,15 @@ func (m *MemberMutation) ResetField(name string) error {
 		return nil
 	case member.FieldJoinedAt:
 		m.ResetJoinedAt()
+		return nil
+	case member.FieldSearchText:
+		m.ResetSearchText()
+		return nil
+	case member.FieldSearchFirst:
+		m.ResetSearchFirst()
+		return nil
+	case member.FieldSearchLast:
+		m.ResetSearchLast()
 		return nil
 	}
 	return fmt.Errorf("unknown Member field %s", name)

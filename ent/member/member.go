@@ -37,6 +37,12 @@ const (
 	FieldPermissions = "permissions"
 	// FieldJoinedAt holds the string denoting the joined_at field in the database.
 	FieldJoinedAt = "joined_at"
+	// FieldSearchText holds the string denoting the search_text field in the database.
+	FieldSearchText = "search_text"
+	// FieldSearchFirst holds the string denoting the search_first field in the database.
+	FieldSearchFirst = "search_first"
+	// FieldSearchLast holds the string denoting the search_last field in the database.
+	FieldSearchLast = "search_last"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeUser holds the string denoting the user edge name in mutations.
@@ -99,6 +105,9 @@ var Columns = []string{
 	FieldClientDisplayID,
 	FieldPermissions,
 	FieldJoinedAt,
+	FieldSearchText,
+	FieldSearchFirst,
+	FieldSearchLast,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -238,6 +247,21 @@ func ByClientDisplayID(opts ...sql.OrderTermOption) OrderOption {
 // ByJoinedAt orders the results by the joined_at field.
 func ByJoinedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldJoinedAt, opts...).ToFunc()
+}
+
+// BySearchText orders the results by the search_text field.
+func BySearchText(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSearchText, opts...).ToFunc()
+}
+
+// BySearchFirst orders the results by the search_first field.
+func BySearchFirst(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSearchFirst, opts...).ToFunc()
+}
+
+// BySearchLast orders the results by the search_last field.
+func BySearchLast(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSearchLast, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

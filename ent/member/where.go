@@ -91,6 +91,21 @@ func JoinedAt(v time.Time) predicate.Member {
 	return predicate.Member(sql.FieldEQ(FieldJoinedAt, v))
 }
 
+// SearchText applies equality check predicate on the "search_text" field. It's identical to SearchTextEQ.
+func SearchText(v string) predicate.Member {
+	return predicate.Member(sql.FieldEQ(FieldSearchText, v))
+}
+
+// SearchFirst applies equality check predicate on the "search_first" field. It's identical to SearchFirstEQ.
+func SearchFirst(v string) predicate.Member {
+	return predicate.Member(sql.FieldEQ(FieldSearchFirst, v))
+}
+
+// SearchLast applies equality check predicate on the "search_last" field. It's identical to SearchLastEQ.
+func SearchLast(v string) predicate.Member {
+	return predicate.Member(sql.FieldEQ(FieldSearchLast, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Member {
 	return predicate.Member(sql.FieldEQ(FieldCreatedAt, v))
@@ -459,6 +474,231 @@ func JoinedAtIsNil() predicate.Member {
 // JoinedAtNotNil applies the NotNil predicate on the "joined_at" field.
 func JoinedAtNotNil() predicate.Member {
 	return predicate.Member(sql.FieldNotNull(FieldJoinedAt))
+}
+
+// SearchTextEQ applies the EQ predicate on the "search_text" field.
+func SearchTextEQ(v string) predicate.Member {
+	return predicate.Member(sql.FieldEQ(FieldSearchText, v))
+}
+
+// SearchTextNEQ applies the NEQ predicate on the "search_text" field.
+func SearchTextNEQ(v string) predicate.Member {
+	return predicate.Member(sql.FieldNEQ(FieldSearchText, v))
+}
+
+// SearchTextIn applies the In predicate on the "search_text" field.
+func SearchTextIn(vs ...string) predicate.Member {
+	return predicate.Member(sql.FieldIn(FieldSearchText, vs...))
+}
+
+// SearchTextNotIn applies the NotIn predicate on the "search_text" field.
+func SearchTextNotIn(vs ...string) predicate.Member {
+	return predicate.Member(sql.FieldNotIn(FieldSearchText, vs...))
+}
+
+// SearchTextGT applies the GT predicate on the "search_text" field.
+func SearchTextGT(v string) predicate.Member {
+	return predicate.Member(sql.FieldGT(FieldSearchText, v))
+}
+
+// SearchTextGTE applies the GTE predicate on the "search_text" field.
+func SearchTextGTE(v string) predicate.Member {
+	return predicate.Member(sql.FieldGTE(FieldSearchText, v))
+}
+
+// SearchTextLT applies the LT predicate on the "search_text" field.
+func SearchTextLT(v string) predicate.Member {
+	return predicate.Member(sql.FieldLT(FieldSearchText, v))
+}
+
+// SearchTextLTE applies the LTE predicate on the "search_text" field.
+func SearchTextLTE(v string) predicate.Member {
+	return predicate.Member(sql.FieldLTE(FieldSearchText, v))
+}
+
+// SearchTextContains applies the Contains predicate on the "search_text" field.
+func SearchTextContains(v string) predicate.Member {
+	return predicate.Member(sql.FieldContains(FieldSearchText, v))
+}
+
+// SearchTextHasPrefix applies the HasPrefix predicate on the "search_text" field.
+func SearchTextHasPrefix(v string) predicate.Member {
+	return predicate.Member(sql.FieldHasPrefix(FieldSearchText, v))
+}
+
+// SearchTextHasSuffix applies the HasSuffix predicate on the "search_text" field.
+func SearchTextHasSuffix(v string) predicate.Member {
+	return predicate.Member(sql.FieldHasSuffix(FieldSearchText, v))
+}
+
+// SearchTextIsNil applies the IsNil predicate on the "search_text" field.
+func SearchTextIsNil() predicate.Member {
+	return predicate.Member(sql.FieldIsNull(FieldSearchText))
+}
+
+// SearchTextNotNil applies the NotNil predicate on the "search_text" field.
+func SearchTextNotNil() predicate.Member {
+	return predicate.Member(sql.FieldNotNull(FieldSearchText))
+}
+
+// SearchTextEqualFold applies the EqualFold predicate on the "search_text" field.
+func SearchTextEqualFold(v string) predicate.Member {
+	return predicate.Member(sql.FieldEqualFold(FieldSearchText, v))
+}
+
+// SearchTextContainsFold applies the ContainsFold predicate on the "search_text" field.
+func SearchTextContainsFold(v string) predicate.Member {
+	return predicate.Member(sql.FieldContainsFold(FieldSearchText, v))
+}
+
+// SearchFirstEQ applies the EQ predicate on the "search_first" field.
+func SearchFirstEQ(v string) predicate.Member {
+	return predicate.Member(sql.FieldEQ(FieldSearchFirst, v))
+}
+
+// SearchFirstNEQ applies the NEQ predicate on the "search_first" field.
+func SearchFirstNEQ(v string) predicate.Member {
+	return predicate.Member(sql.FieldNEQ(FieldSearchFirst, v))
+}
+
+// SearchFirstIn applies the In predicate on the "search_first" field.
+func SearchFirstIn(vs ...string) predicate.Member {
+	return predicate.Member(sql.FieldIn(FieldSearchFirst, vs...))
+}
+
+// SearchFirstNotIn applies the NotIn predicate on the "search_first" field.
+func SearchFirstNotIn(vs ...string) predicate.Member {
+	return predicate.Member(sql.FieldNotIn(FieldSearchFirst, vs...))
+}
+
+// SearchFirstGT applies the GT predicate on the "search_first" field.
+func SearchFirstGT(v string) predicate.Member {
+	return predicate.Member(sql.FieldGT(FieldSearchFirst, v))
+}
+
+// SearchFirstGTE applies the GTE predicate on the "search_first" field.
+func SearchFirstGTE(v string) predicate.Member {
+	return predicate.Member(sql.FieldGTE(FieldSearchFirst, v))
+}
+
+// SearchFirstLT applies the LT predicate on the "search_first" field.
+func SearchFirstLT(v string) predicate.Member {
+	return predicate.Member(sql.FieldLT(FieldSearchFirst, v))
+}
+
+// SearchFirstLTE applies the LTE predicate on the "search_first" field.
+func SearchFirstLTE(v string) predicate.Member {
+	return predicate.Member(sql.FieldLTE(FieldSearchFirst, v))
+}
+
+// SearchFirstContains applies the Contains predicate on the "search_first" field.
+func SearchFirstContains(v string) predicate.Member {
+	return predicate.Member(sql.FieldContains(FieldSearchFirst, v))
+}
+
+// SearchFirstHasPrefix applies the HasPrefix predicate on the "search_first" field.
+func SearchFirstHasPrefix(v string) predicate.Member {
+	return predicate.Member(sql.FieldHasPrefix(FieldSearchFirst, v))
+}
+
+// SearchFirstHasSuffix applies the HasSuffix predicate on the "search_first" field.
+func SearchFirstHasSuffix(v string) predicate.Member {
+	return predicate.Member(sql.FieldHasSuffix(FieldSearchFirst, v))
+}
+
+// SearchFirstIsNil applies the IsNil predicate on the "search_first" field.
+func SearchFirstIsNil() predicate.Member {
+	return predicate.Member(sql.FieldIsNull(FieldSearchFirst))
+}
+
+// SearchFirstNotNil applies the NotNil predicate on the "search_first" field.
+func SearchFirstNotNil() predicate.Member {
+	return predicate.Member(sql.FieldNotNull(FieldSearchFirst))
+}
+
+// SearchFirstEqualFold applies the EqualFold predicate on the "search_first" field.
+func SearchFirstEqualFold(v string) predicate.Member {
+	return predicate.Member(sql.FieldEqualFold(FieldSearchFirst, v))
+}
+
+// SearchFirstContainsFold applies the ContainsFold predicate on the "search_first" field.
+func SearchFirstContainsFold(v string) predicate.Member {
+	return predicate.Member(sql.FieldContainsFold(FieldSearchFirst, v))
+}
+
+// SearchLastEQ applies the EQ predicate on the "search_last" field.
+func SearchLastEQ(v string) predicate.Member {
+	return predicate.Member(sql.FieldEQ(FieldSearchLast, v))
+}
+
+// SearchLastNEQ applies the NEQ predicate on the "search_last" field.
+func SearchLastNEQ(v string) predicate.Member {
+	return predicate.Member(sql.FieldNEQ(FieldSearchLast, v))
+}
+
+// SearchLastIn applies the In predicate on the "search_last" field.
+func SearchLastIn(vs ...string) predicate.Member {
+	return predicate.Member(sql.FieldIn(FieldSearchLast, vs...))
+}
+
+// SearchLastNotIn applies the NotIn predicate on the "search_last" field.
+func SearchLastNotIn(vs ...string) predicate.Member {
+	return predicate.Member(sql.FieldNotIn(FieldSearchLast, vs...))
+}
+
+// SearchLastGT applies the GT predicate on the "search_last" field.
+func SearchLastGT(v string) predicate.Member {
+	return predicate.Member(sql.FieldGT(FieldSearchLast, v))
+}
+
+// SearchLastGTE applies the GTE predicate on the "search_last" field.
+func SearchLastGTE(v string) predicate.Member {
+	return predicate.Member(sql.FieldGTE(FieldSearchLast, v))
+}
+
+// SearchLastLT applies the LT predicate on the "search_last" field.
+func SearchLastLT(v string) predicate.Member {
+	return predicate.Member(sql.FieldLT(FieldSearchLast, v))
+}
+
+// SearchLastLTE applies the LTE predicate on the "search_last" field.
+func SearchLastLTE(v string) predicate.Member {
+	return predicate.Member(sql.FieldLTE(FieldSearchLast, v))
+}
+
+// SearchLastContains applies the Contains predicate on the "search_last" field.
+func SearchLastContains(v string) predicate.Member {
+	return predicate.Member(sql.FieldContains(FieldSearchLast, v))
+}
+
+// SearchLastHasPrefix applies the HasPrefix predicate on the "search_last" field.
+func SearchLastHasPrefix(v string) predicate.Member {
+	return predicate.Member(sql.FieldHasPrefix(FieldSearchLast, v))
+}
+
+// SearchLastHasSuffix applies the HasSuffix predicate on the "search_last" field.
+func SearchLastHasSuffix(v string) predicate.Member {
+	return predicate.Member(sql.FieldHasSuffix(FieldSearchLast, v))
+}
+
+// SearchLastIsNil applies the IsNil predicate on the "search_last" field.
+func SearchLastIsNil() predicate.Member {
+	return predicate.Member(sql.FieldIsNull(FieldSearchLast))
+}
+
+// SearchLastNotNil applies the NotNil predicate on the "search_last" field.
+func SearchLastNotNil() predicate.Member {
+	return predicate.Member(sql.FieldNotNull(FieldSearchLast))
+}
+
+// SearchLastEqualFold applies the EqualFold predicate on the "search_last" field.
+func SearchLastEqualFold(v string) predicate.Member {
+	return predicate.Member(sql.FieldEqualFold(FieldSearchLast, v))
+}
+
+// SearchLastContainsFold applies the ContainsFold predicate on the "search_last" field.
+func SearchLastContainsFold(v string) predicate.Member {
+	return predicate.Member(sql.FieldContainsFold(FieldSearchLast, v))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

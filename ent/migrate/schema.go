@@ -1193,6 +1193,9 @@ var (
 		{Name: "client_display_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "permissions", Type: field.TypeJSON, Nullable: true},
 		{Name: "joined_at", Type: field.TypeTime, Nullable: true},
+		{Name: "search_text", Type: field.TypeString, Nullable: true},
+		{Name: "search_first", Type: field.TypeString, Nullable: true},
+		{Name: "search_last", Type: field.TypeString, Nullable: true},
 		{Name: "organization_id", Type: field.TypeUUID},
 		{Name: "user_id", Type: field.TypeUUID},
 	}
@@ -1204,13 +1207,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "members_organizations_organization",
-				Columns:    []*schema.Column{MembersColumns[9]},
+				Columns:    []*schema.Column{MembersColumns[12]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "members_users_members",
-				Columns:    []*schema.Column{MembersColumns[10]},
+				Columns:    []*schema.Column{MembersColumns[13]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -1219,22 +1222,22 @@ var (
 			{
 				Name:    "member_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[9]},
+				Columns: []*schema.Column{MembersColumns[12]},
 			},
 			{
 				Name:    "member_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{MembersColumns[9], MembersColumns[3]},
+				Columns: []*schema.Column{MembersColumns[12], MembersColumns[3]},
 			},
 			{
 				Name:    "member_organization_id_user_id",
 				Unique:  true,
-				Columns: []*schema.Column{MembersColumns[9], MembersColumns[10]},
+				Columns: []*schema.Column{MembersColumns[12], MembersColumns[13]},
 			},
 			{
 				Name:    "member_organization_id_client_display_id",
 				Unique:  true,
-				Columns: []*schema.Column{MembersColumns[9], MembersColumns[6]},
+				Columns: []*schema.Column{MembersColumns[12], MembersColumns[6]},
 			},
 			{
 				Name:    "member_client_display_id",
@@ -1244,6 +1247,42 @@ var (
 					OpClass: "gin_trgm_ops",
 					Type:    "GIN",
 				},
+			},
+			{
+				Name:    "member_search_first",
+				Unique:  false,
+				Columns: []*schema.Column{MembersColumns[12], MembersColumns[10], MembersColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					OpClassColumns: map[string]string{
+						MembersColumns[10].Name: "text_pattern_ops",
+					},
+				},
+			},
+			{
+				Name:    "member_search_last",
+				Unique:  false,
+				Columns: []*schema.Column{MembersColumns[12], MembersColumns[11], MembersColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					OpClassColumns: map[string]string{
+						MembersColumns[11].Name: "text_pattern_ops",
+					},
+				},
+			},
+			{
+				Name:    "member_search_text",
+				Unique:  false,
+				Columns: []*schema.Column{MembersColumns[12], MembersColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					OpClassColumns: map[string]string{
+						MembersColumns[9].Name: "gist_trgm_ops(siglen=256)",
+					},
+					Type: "GIST",
+				},
+			},
+			{
+				Name:    "member_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{MembersColumns[13]},
 			},
 		},
 	}

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"entgo.io/contrib/entoas"
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema/edge"
@@ -73,6 +74,16 @@ func (Member) Fields() []ent.Field {
 		field.String("client_display_id").Optional().Nillable().MaxLen(64),
 		field.Strings("permissions").Optional(),
 		field.Time("joined_at").Optional(),
+		// The search columns are written by the database (the trigger of
+		// migration member_search_trigger) from the member's user and client
+		// display id, on every insert and on every change of either, so every
+		// writer (ent, the importer, COPY) keeps them in step. They are
+		// normalised: lower case, accents folded, runs of white space as one
+		// space. search_first is "first last", search_last "last first",
+		// search_text names, email, phone and client display id.
+		field.String("search_text").Optional().Immutable().Annotations(entoas.Skip(true)),
+		field.String("search_first").Optional().Immutable().Annotations(entoas.Skip(true)),
+		field.String("search_last").Optional().Immutable().Annotations(entoas.Skip(true)),
 	}
 }
 
@@ -92,5 +103,15 @@ func (Member) Indexes() []ent.Index {
 		index.Fields("organization_id", "user_id").Unique(),
 		index.Fields("organization_id", "client_display_id").Unique(),
 		index.Fields("client_display_id").Annotations(trigram),
+		// Member search (package members): name prefixes in byte order within
+		// a venue, and the venue's nearest matches by trigram word distance
+		// (GiST with btree_gist, so the venue filter is part of the index walk).
+		index.Fields("organization_id", "search_first", "id").
+			Annotations(entsql.OpClassColumn("search_first", "text_pattern_ops")).StorageKey("member_search_first"),
+		index.Fields("organization_id", "search_last", "id").
+			Annotations(entsql.OpClassColumn("search_last", "text_pattern_ops")).StorageKey("member_search_last"),
+		index.Fields("organization_id", "search_text").
+			Annotations(entsql.IndexType("GIST"), entsql.OpClassColumn("search_text", "gist_trgm_ops(siglen=256)")).StorageKey("member_search_text"),
+		index.Fields("user_id"),
 	}
 }

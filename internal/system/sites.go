@@ -191,6 +191,7 @@ var registry = map[string]SiteInfo{
 	"notify.deliver":      rawSQL("the notification worker, which holds only a delivery id, claiming and recording that one delivery and disabling a push token the provider rejected in the delivery's venue"),
 	"notify.relay":        rawSQL("handing committed pending deliveries of every venue to River (FOR UPDATE SKIP LOCKED) and marking them dispatched; ids only"),
 	"ratelimit.gcra":      rawSQL("the GCRA rate limit in one statement (INSERT ... ON CONFLICT DO UPDATE ... RETURNING) and the prune of whole windows; keys are not venue rows"),
+	"members.search_norm": rawSQL("normalising a member search query with the database's own function (venue_search_norm), so the query and the stored search columns fold alike; reads no rows"),
 	"seed.copy":           rawSQL("venuectl seed: bulk-loading generated venues with COPY (new venues, no viewer exists) after checking which slugs exist"),
 
 	// Elevation sites: a viewer the code builds, beyond the credential the
