@@ -86,6 +86,8 @@ standard error, the report to standard output.`,
 	f.Uint64Var(&cfg.Seed, "seed", 1, "seed of the synthetic data; venues of this seed that exist are reused")
 	f.IntSliceVar(&cfg.GeoVenues, "geo-venues", []int{100, 10000}, "venue counts of the geo search data sets")
 	f.IntVar(&cfg.GeoMembers, "geo-members", 0, "members per venue of the geo data sets")
+	f.IntSliceVar(&cfg.MemberScales, "member-scales", []int{10000, 1000000},
+		"members of one venue at each scale of the members-* ops, smallest first (the smallest also runs beside the largest)")
 	f.StringVar(&ops, "ops", "schedule,schedule-baseline", "operations to drive, comma-separated (--list-ops shows them)")
 	f.BoolVar(&listOps, "list-ops", false, "list the operations and exit")
 	f.IntSliceVar(&cfg.Concurrency, "concurrency", []int{1, 16, 64}, "concurrency levels (closed-loop workers)")

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/venueplatform/venue/internal/seed"
@@ -42,6 +43,8 @@ type Venue struct {
 	FirstDay, LastDay time.Time
 	// Keys are API keys of the venue, for ops with Scopes.
 	Keys []string `json:"-"`
+	// ClassIDs are a sample of the venue's listed classes (members family).
+	ClassIDs []uuid.UUID `json:"-"`
 }
 
 // ScheduleDays returns the number of days from FirstDay to LastDay inclusive.
@@ -144,6 +147,11 @@ func loadSet(ctx context.Context, ds *DataSet, slugs []string) error {
 			return err
 		}
 	}
+	if ds.Family == FamilyMembers {
+		if err := loadClassIDs(ctx, ds); err != nil {
+			return err
+		}
+	}
 	return loadArea(ctx, ds, slugs)
 }
 
@@ -171,4 +179,27 @@ func loadArea(ctx context.Context, ds *DataSet, slugs []string) error {
 func localDate(t time.Time, loc *time.Location) time.Time {
 	l := t.In(loc)
 	return time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// rosterSample is how many classes of a venue the roster op reads.
+const rosterSample = 256
+
+// loadClassIDs fills each venue's ClassIDs with a sample of its listed
+// classes (the first by id, which is random).
+func loadClassIDs(ctx context.Context, ds *DataSet) error {
+	for i := range ds.Venues {
+		v := &ds.Venues[i]
+		rows, err := ds.Pool.Query(ctx, `SELECT id FROM class_instances WHERE organization_id = $1 AND listed ORDER BY id LIMIT $2`, v.ID, rosterSample)
+		if err != nil {
+			return fmt.Errorf("read classes: %w", err)
+		}
+		v.ClassIDs, err = pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
+		if err != nil {
+			return fmt.Errorf("read classes: %w", err)
+		}
+		if len(v.ClassIDs) == 0 {
+			return fmt.Errorf("data set %s: venue %s has no listed classes", ds.Name, v.Slug)
+		}
+	}
+	return nil
 }

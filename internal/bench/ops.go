@@ -43,6 +43,9 @@ type Op struct {
 	// Request returns the path and query of request n on ds and the venue it
 	// reads (whose key it carries), deterministically from n.
 	Request func(ds *DataSet, n uint64) (path string, v *Venue)
+	// Body, when set, makes request n a POST of this JSON body (to the path
+	// Request returns).
+	Body func(n uint64) []byte
 	// Check, when set, validates a successful answer's body.
 	Check func(body []byte) error
 	// Goals are the op's targets, checked in the report.
@@ -65,6 +68,8 @@ type Goal struct {
 	Limit float64
 	// Concurrency is the level the goal applies at; zero means every level.
 	Concurrency int
+	// Versus names the other op of a GoalVersusP99.
+	Versus string
 }
 
 // String describes g.
@@ -78,6 +83,10 @@ func (g Goal) String() string {
 		return fmt.Sprintf("throughput >= %.2gx baseline %s", g.Limit, at)
 	case GoalScaleP99:
 		return fmt.Sprintf("p99 on the largest set <= %.2gx p99 on the smallest %s", g.Limit, at)
+	case GoalPlatformP99:
+		return fmt.Sprintf("p99 of the small venue beside the largest <= %.2gx its p99 alone %s", g.Limit, at)
+	case GoalVersusP99:
+		return fmt.Sprintf("p99 on the largest set <= %.2gx p99 of %s there %s", g.Limit, g.Versus, at)
 	}
 	return g.Kind
 }
@@ -90,7 +99,7 @@ func Register(op *Op) {
 	switch {
 	case op.Name == "" || op.Request == nil:
 		panic("bench: op without name or request")
-	case op.Family != FamilyMain && op.Family != FamilyGeo:
+	case op.Family != FamilyMain && op.Family != FamilyGeo && op.Family != FamilyMembers:
 		panic("bench: op " + op.Name + ": unknown family " + op.Family)
 	case registry[op.Name] != nil:
 		panic("bench: op " + op.Name + " registered twice")

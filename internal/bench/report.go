@@ -199,12 +199,12 @@ func (rep *Report) Compare(ops []*Op) {
 		rep.checkGoals(byName[ours.Op], GoalBaselineThroughput, row.Concurrency, row.Throughput)
 	}
 	for _, op := range ops {
-		if op.Family != FamilyGeo {
+		if op.Family != FamilyGeo && op.Family != FamilyMembers {
 			continue
 		}
 		levels := map[int][]*StepReport{}
 		for i := range rep.Steps {
-			if s := &rep.Steps[i]; s.Op == op.Name {
+			if s := &rep.Steps[i]; s.Op == op.Name && !isPlatformSet(s.Set) {
 				levels[s.Concurrency] = append(levels[s.Concurrency], s)
 			}
 		}
@@ -224,6 +224,7 @@ func (rep *Report) Compare(ops []*Op) {
 			rep.checkGoals(op, GoalScaleP99, c, row.P99)
 		}
 	}
+	rep.compareMembers(ops, find)
 }
 
 // checkGoals records op's goals of kind at concurrency c for value v.
@@ -236,7 +237,7 @@ func (rep *Report) checkGoals(op *Op, kind string, c int, v float64) {
 			continue
 		}
 		met := v >= g.Limit
-		if kind == GoalScaleP99 {
+		if kind != GoalBaselineThroughput {
 			met = v <= g.Limit
 		}
 		rep.Goals = append(rep.Goals, GoalResult{

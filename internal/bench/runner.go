@@ -26,6 +26,9 @@ type Config struct {
 	// of each of their venues.
 	GeoVenues  []int
 	GeoMembers int
+	// MemberScales are the members of one venue at each scale of the
+	// members family, smallest first (e.g. 10000 and 1000000).
+	MemberScales []int
 	// Ops names the operations to drive (see Ops).
 	Ops []string
 	// Concurrency lists the levels each op runs at.
@@ -74,6 +77,17 @@ func (cfg *Config) Validate() ([]*Op, error) {
 		return nil, errors.New("--target must be a base URL such as http://127.0.0.1:8080")
 	case slices.ContainsFunc(cfg.GeoVenues, func(n int) bool { return n < 1 || n > 100*seed.MaxVenues }):
 		return nil, fmt.Errorf("--geo-venues must be between 1 and %d", 100*seed.MaxVenues)
+	case slices.ContainsFunc(ops, func(op *Op) bool { return op.Family == FamilyMembers }):
+		switch {
+		case cfg.Target != "":
+			return nil, errors.New("the members family's ops run on the in-process service only (no --target)")
+		case len(cfg.MemberScales) == 0:
+			return nil, errors.New("--member-scales must name at least one scale")
+		case slices.ContainsFunc(cfg.MemberScales, func(n int) bool { return n < 1 || n > seed.MaxMembers }):
+			return nil, fmt.Errorf("--member-scales must be between 1 and %d", seed.MaxMembers)
+		case !slices.IsSorted(cfg.MemberScales) || len(slices.Compact(slices.Clone(cfg.MemberScales))) != len(cfg.MemberScales):
+			return nil, errors.New("--member-scales must be increasing")
+		}
 	}
 	return ops, nil
 }
@@ -143,6 +157,12 @@ func Execute(ctx context.Context, cfg Config, d *Display) (*Report, error) {
 	return rep, nil
 }
 
+// planned is a data set to prepare in the database named suffix.
+type planned struct {
+	ds     *DataSet
+	suffix string
+}
+
 // prepare builds the data sets the ops need and starts their servers. The
 // returned cleanup stops the servers and closes the pools.
 func prepare(ctx context.Context, cfg *Config, ops []*Op, dbs *databases, d *Display) ([]*DataSet, func(), error) {
@@ -160,21 +180,18 @@ func prepare(ctx context.Context, cfg *Config, ops []*Op, dbs *databases, d *Dis
 			}
 		}
 	}
-	needMain, needGeo, needBaseline := false, false, false
+	needMain, needGeo, needMembers, needBaseline := false, false, false, false
 	var scopes []string
 	for _, op := range ops {
 		needMain = needMain || op.Family == FamilyMain || cfg.Target != ""
 		needGeo = needGeo || (op.Family == FamilyGeo && cfg.Target == "")
+		needMembers = needMembers || op.Family == FamilyMembers
 		needBaseline = needBaseline || op.Baseline
 		for _, s := range op.Scopes {
 			if !slices.Contains(scopes, s) {
 				scopes = append(scopes, s)
 			}
 		}
-	}
-	type planned struct {
-		ds     *DataSet
-		suffix string
 	}
 	var plan []planned
 	if needMain {
@@ -190,6 +207,9 @@ func prepare(ctx context.Context, cfg *Config, ops []*Op, dbs *databases, d *Dis
 				Params: seed.Params{Venues: n, Members: cfg.GeoMembers, Days: 1, Seed: cfg.Seed},
 			}})
 		}
+	}
+	if needMembers {
+		plan = append(plan, membersPlan(cfg)...)
 	}
 	for _, p := range plan {
 		sets = append(sets, p.ds)
@@ -215,7 +235,7 @@ func prepare(ctx context.Context, cfg *Config, ops []*Op, dbs *databases, d *Dis
 			listeners = append(listeners, l)
 			ds.BaselineURL = l.url
 		}
-		if len(scopes) > 0 && ds.Family == FamilyMain {
+		if len(scopes) > 0 && (ds.Family == FamilyMain || ds.Family == FamilyMembers) {
 			if err := issueKeys(ctx, ds, scopes); err != nil {
 				return sets, cleanup, err
 			}

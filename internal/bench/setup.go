@@ -19,8 +19,11 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/venueplatform/venue/internal/apikey"
+	"github.com/venueplatform/venue/internal/auth"
 	"github.com/venueplatform/venue/internal/db"
+	"github.com/venueplatform/venue/internal/mcp"
 	"github.com/venueplatform/venue/internal/pglocal"
+	"github.com/venueplatform/venue/internal/ratelimit"
 	"github.com/venueplatform/venue/internal/server"
 	"github.com/venueplatform/venue/internal/viewer"
 )
@@ -191,9 +194,13 @@ func startService(ds *DataSet) (*listener, error) {
 
 // serviceHandler returns the whole service on pool, as the tool runs it.
 func serviceHandler(pool *pgxpool.Pool) (http.Handler, error) {
+	client := db.NewClient(pool)
+	log := serviceLog()
 	h, err := server.New(server.Deps{
-		Pool: pool, Client: db.NewClient(pool), Log: serviceLog(),
+		Pool: pool, Client: client, Log: log,
 		TrustedProxies: loopback, ClientIPHeader: "X-Forwarded-For",
+		// MCP as cmd/server serves it, for the members-search op.
+		MCP: mcp.NewHandler(client, auth.New(client), ratelimit.New(pool, 0, 0), log),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("service: %w", err)

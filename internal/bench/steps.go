@@ -1,8 +1,10 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -102,9 +104,16 @@ func newStep(op *Op, ds *DataSet, c int, cfg *Config, client *http.Client) *Step
 		Check:  op.Check,
 		Request: func(ctx context.Context, n uint64) (*http.Request, error) {
 			path, v := op.Request(ds, n)
-			req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+path, nil)
+			method, body := http.MethodGet, io.Reader(nil)
+			if op.Body != nil {
+				method, body = http.MethodPost, bytes.NewReader(op.Body(n))
+			}
+			req, err := http.NewRequestWithContext(ctx, method, base+path, body)
 			if err != nil {
 				return nil, err
+			}
+			if op.Body != nil {
+				req.Header.Set("Content-Type", "application/json")
 			}
 			h := mix(n ^ 0x5bd1e995)
 			if auth && v != nil && len(v.Keys) > 0 {

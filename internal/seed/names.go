@@ -38,3 +38,9 @@ var classTypeNames = []struct {
 	{"HIIT", "hiit", 45, 1},
 	{"Pilates Mat", "pilates-mat", 50, 1},
 }
+
+// FirstNames returns the first names seeded members are given (a copy).
+func FirstNames() []string { return append([]string(nil), firstNames...) }
+
+// LastNames returns the last names seeded members are given (a copy).
+func LastNames() []string { return append([]string(nil), lastNames...) }

@@ -1,0 +1,93 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/venueplatform/venue/internal/pgtest"
+)
+
+// TestMembersFamilyEndToEnd runs the members family's ops and the directory
+// search on tiny scales: a small venue alone, a larger one with the small
+// one beside it, the ratios and their goals.
+func TestMembersFamilyEndToEnd(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.New(t)
+	conn, err := pgx.Connect(ctx, url)
+	require.NoError(t, err)
+	var dbname string
+	require.NoError(t, conn.QueryRow(ctx, "SELECT current_database()").Scan(&dbname))
+	conn.Close(ctx)
+	t.Cleanup(func() {
+		admin, err := pgx.Connect(ctx, pgtest.ServerURL("postgres"))
+		require.NoError(t, err)
+		defer admin.Close(ctx)
+		for _, s := range []string{"_bench_members_30", "_bench_members_90", "_bench_geo_2", "_bench_geo_5"} {
+			_, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{dbname + s}.Sanitize()+" WITH (FORCE)")
+			require.NoError(t, err)
+		}
+	})
+	cfg := Config{
+		DatabaseURL: url, Days: 3, Seed: 9,
+		MemberScales: []int{30, 90}, GeoVenues: []int{2, 5},
+		Ops:         []string{"members-search", "members-schedule", "members-admin-schedule", "members-checkin-roster", "venues-search"},
+		Concurrency: []int{2},
+		Warmup:      50 * time.Millisecond, Duration: 250 * time.Millisecond,
+		Timeout: 10 * time.Second,
+	}
+	var progress bytes.Buffer
+	rep, err := Execute(ctx, cfg, NewDisplay(&progress, false))
+	require.NoError(t, err)
+
+	var names []string
+	for _, s := range rep.Sets {
+		names = append(names, s.Name)
+	}
+	require.Equal(t, []string{"geo-2", "geo-5", "members-30", "members-90", "platform-90"}, names)
+	require.Equal(t, 30, rep.Sets[2].Members)
+	require.Equal(t, 90, rep.Sets[3].Members)
+	require.Equal(t, 30, rep.Sets[4].Members, "the platform set is the small venue")
+
+	require.Len(t, rep.Steps, 4*3+2)
+	for _, s := range rep.Steps {
+		require.Positive(t, s.Requests, "%s %s", s.Op, s.Set)
+		require.Zero(t, s.Errors, "%s %s: %v", s.Op, s.Set, s.ErrorSample)
+	}
+	// Per members op: scale and platform rows; the search also against the
+	// schedule; the directory's scale row.
+	require.Len(t, rep.Scale, 4*2+1+1)
+	goals := map[string]int{}
+	for _, g := range rep.Goals {
+		goals[g.Op]++
+		require.Positive(t, g.Value, "%s %s", g.Op, g.Goal)
+	}
+	require.Equal(t, map[string]int{"members-search": 3, "members-schedule": 2, "members-admin-schedule": 2,
+		"members-checkin-roster": 2, "venues-search": 1}, goals)
+	var text bytes.Buffer
+	require.NoError(t, rep.WriteText(&text))
+	require.Contains(t, text.String(), "members-search / members-schedule members-90 -> members-90")
+	require.Contains(t, text.String(), "members-search members-30 -> platform-90")
+
+	// The scales come from the flags, smallest first.
+	cfg.MemberScales = []int{90, 30}
+	_, err = Execute(ctx, cfg, NewDisplay(&progress, false))
+	require.ErrorContains(t, err, "increasing")
+}
+
+func TestSearchTermsAreDeterministicAndVaried(t *testing.T) {
+	seen := map[string]bool{}
+	for n := range uint64(500) {
+		q := searchTerm(n)
+		require.Equal(t, q, searchTerm(n))
+		require.GreaterOrEqual(t, len([]rune(q)), 2, q)
+		require.Equal(t, strings.TrimSpace(q), q)
+		seen[q] = true
+	}
+	require.Greater(t, len(seen), 100)
+}
