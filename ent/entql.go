@@ -742,9 +742,11 @@ var schemaGraph = func() *sqlgraph.Schema {
 			member.FieldClientDisplayID: {Type: field.TypeString, Column: member.FieldClientDisplayID},
 			member.FieldPermissions:     {Type: field.TypeJSON, Column: member.FieldPermissions},
 			member.FieldJoinedAt:        {Type: field.TypeTime, Column: member.FieldJoinedAt},
-			member.FieldSearchText:      {Type: field.TypeString, Column: member.FieldSearchText},
 			member.FieldSearchFirst:     {Type: field.TypeString, Column: member.FieldSearchFirst},
 			member.FieldSearchLast:      {Type: field.TypeString, Column: member.FieldSearchLast},
+			member.FieldSearchEmail:     {Type: field.TypeString, Column: member.FieldSearchEmail},
+			member.FieldSearchPhone:     {Type: field.TypeString, Column: member.FieldSearchPhone},
+			member.FieldSearchClient:    {Type: field.TypeString, Column: member.FieldSearchClient},
 		},
 	}
 	graph.Nodes[29] = &sqlgraph.Node{
@@ -5876,11 +5878,6 @@ func (f *MemberFilter) WhereJoinedAt(p entql.TimeP) {
 	f.Where(p.Field(member.FieldJoinedAt))
 }
 
-// WhereSearchText applies the entql string predicate on the search_text field.
-func (f *MemberFilter) WhereSearchText(p entql.StringP) {
-	f.Where(p.Field(member.FieldSearchText))
-}
-
 // WhereSearchFirst applies the entql string predicate on the search_first field.
 func (f *MemberFilter) WhereSearchFirst(p entql.StringP) {
 	f.Where(p.Field(member.FieldSearchFirst))
@@ -5889,6 +5886,21 @@ func (f *MemberFilter) WhereSearchFirst(p entql.StringP) {
 // WhereSearchLast applies the entql string predicate on the search_last field.
 func (f *MemberFilter) WhereSearchLast(p entql.StringP) {
 	f.Where(p.Field(member.FieldSearchLast))
+}
+
+// WhereSearchEmail applies the entql string predicate on the search_email field.
+func (f *MemberFilter) WhereSearchEmail(p entql.StringP) {
+	f.Where(p.Field(member.FieldSearchEmail))
+}
+
+// WhereSearchPhone applies the entql string predicate on the search_phone field.
+func (f *MemberFilter) WhereSearchPhone(p entql.StringP) {
+	f.Where(p.Field(member.FieldSearchPhone))
+}
+
+// WhereSearchClient applies the entql string predicate on the search_client field.
+func (f *MemberFilter) WhereSearchClient(p entql.StringP) {
+	f.Where(p.Field(member.FieldSearchClient))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.

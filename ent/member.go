@@ -41,12 +41,16 @@ type Member struct {
 	Permissions []string `json:"permissions,omitempty"`
 	// JoinedAt holds the value of the "joined_at" field.
 	JoinedAt time.Time `json:"joined_at,omitempty"`
-	// SearchText holds the value of the "search_text" field.
-	SearchText string `json:"search_text,omitempty"`
 	// SearchFirst holds the value of the "search_first" field.
 	SearchFirst string `json:"search_first,omitempty"`
 	// SearchLast holds the value of the "search_last" field.
 	SearchLast string `json:"search_last,omitempty"`
+	// SearchEmail holds the value of the "search_email" field.
+	SearchEmail string `json:"search_email,omitempty"`
+	// SearchPhone holds the value of the "search_phone" field.
+	SearchPhone string `json:"search_phone,omitempty"`
+	// SearchClient holds the value of the "search_client" field.
+	SearchClient string `json:"search_client,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the MemberQuery when eager-loading is set.
 	Edges        MemberEdges `json:"edges"`
@@ -126,7 +130,7 @@ func (*Member) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case member.FieldPermissions:
 			values[i] = new([]byte)
-		case member.FieldImportRef, member.FieldRole, member.FieldStatus, member.FieldClientDisplayID, member.FieldSearchText, member.FieldSearchFirst, member.FieldSearchLast:
+		case member.FieldImportRef, member.FieldRole, member.FieldStatus, member.FieldClientDisplayID, member.FieldSearchFirst, member.FieldSearchLast, member.FieldSearchEmail, member.FieldSearchPhone, member.FieldSearchClient:
 			values[i] = new(sql.NullString)
 		case member.FieldCreatedAt, member.FieldUpdatedAt, member.FieldJoinedAt:
 			values[i] = new(sql.NullTime)
@@ -217,12 +221,6 @@ func (_m *Member) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.JoinedAt = value.Time
 			}
-		case member.FieldSearchText:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field search_text", values[i])
-			} else if value.Valid {
-				_m.SearchText = value.String
-			}
 		case member.FieldSearchFirst:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field search_first", values[i])
@@ -234,6 +232,24 @@ func (_m *Member) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field search_last", values[i])
 			} else if value.Valid {
 				_m.SearchLast = value.String
+			}
+		case member.FieldSearchEmail:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field search_email", values[i])
+			} else if value.Valid {
+				_m.SearchEmail = value.String
+			}
+		case member.FieldSearchPhone:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field search_phone", values[i])
+			} else if value.Valid {
+				_m.SearchPhone = value.String
+			}
+		case member.FieldSearchClient:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field search_client", values[i])
+			} else if value.Valid {
+				_m.SearchClient = value.String
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -330,14 +346,20 @@ func (_m *Member) String() string {
 	builder.WriteString("joined_at=")
 	builder.WriteString(_m.JoinedAt.Format(time.ANSIC))
 	builder.WriteString(", ")
-	builder.WriteString("search_text=")
-	builder.WriteString(_m.SearchText)
-	builder.WriteString(", ")
 	builder.WriteString("search_first=")
 	builder.WriteString(_m.SearchFirst)
 	builder.WriteString(", ")
 	builder.WriteString("search_last=")
 	builder.WriteString(_m.SearchLast)
+	builder.WriteString(", ")
+	builder.WriteString("search_email=")
+	builder.WriteString(_m.SearchEmail)
+	builder.WriteString(", ")
+	builder.WriteString("search_phone=")
+	builder.WriteString(_m.SearchPhone)
+	builder.WriteString(", ")
+	builder.WriteString("search_client=")
+	builder.WriteString(_m.SearchClient)
 	builder.WriteByte(')')
 	return builder.String()
 }

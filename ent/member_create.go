@@ -145,20 +145,6 @@ func (_c *MemberCreate) SetNillableJoinedAt(v *time.Time) *MemberCreate {
 	return _c
 }
 
-// SetSearchText sets the "search_text" field.
-func (_c *MemberCreate) SetSearchText(v string) *MemberCreate {
-	_c.mutation.SetSearchText(v)
-	return _c
-}
-
-// SetNillableSearchText sets the "search_text" field if the given value is not nil.
-func (_c *MemberCreate) SetNillableSearchText(v *string) *MemberCreate {
-	if v != nil {
-		_c.SetSearchText(*v)
-	}
-	return _c
-}
-
 // SetSearchFirst sets the "search_first" field.
 func (_c *MemberCreate) SetSearchFirst(v string) *MemberCreate {
 	_c.mutation.SetSearchFirst(v)
@@ -183,6 +169,48 @@ func (_c *MemberCreate) SetSearchLast(v string) *MemberCreate {
 func (_c *MemberCreate) SetNillableSearchLast(v *string) *MemberCreate {
 	if v != nil {
 		_c.SetSearchLast(*v)
+	}
+	return _c
+}
+
+// SetSearchEmail sets the "search_email" field.
+func (_c *MemberCreate) SetSearchEmail(v string) *MemberCreate {
+	_c.mutation.SetSearchEmail(v)
+	return _c
+}
+
+// SetNillableSearchEmail sets the "search_email" field if the given value is not nil.
+func (_c *MemberCreate) SetNillableSearchEmail(v *string) *MemberCreate {
+	if v != nil {
+		_c.SetSearchEmail(*v)
+	}
+	return _c
+}
+
+// SetSearchPhone sets the "search_phone" field.
+func (_c *MemberCreate) SetSearchPhone(v string) *MemberCreate {
+	_c.mutation.SetSearchPhone(v)
+	return _c
+}
+
+// SetNillableSearchPhone sets the "search_phone" field if the given value is not nil.
+func (_c *MemberCreate) SetNillableSearchPhone(v *string) *MemberCreate {
+	if v != nil {
+		_c.SetSearchPhone(*v)
+	}
+	return _c
+}
+
+// SetSearchClient sets the "search_client" field.
+func (_c *MemberCreate) SetSearchClient(v string) *MemberCreate {
+	_c.mutation.SetSearchClient(v)
+	return _c
+}
+
+// SetNillableSearchClient sets the "search_client" field if the given value is not nil.
+func (_c *MemberCreate) SetNillableSearchClient(v *string) *MemberCreate {
+	if v != nil {
+		_c.SetSearchClient(*v)
 	}
 	return _c
 }
@@ -439,10 +467,6 @@ func (_c *MemberCreate) createSpec() (*Member, *sqlgraph.CreateSpec) {
 		_spec.SetField(member.FieldJoinedAt, field.TypeTime, value)
 		_node.JoinedAt = value
 	}
-	if value, ok := _c.mutation.SearchText(); ok {
-		_spec.SetField(member.FieldSearchText, field.TypeString, value)
-		_node.SearchText = value
-	}
 	if value, ok := _c.mutation.SearchFirst(); ok {
 		_spec.SetField(member.FieldSearchFirst, field.TypeString, value)
 		_node.SearchFirst = value
@@ -450,6 +474,18 @@ func (_c *MemberCreate) createSpec() (*Member, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.SearchLast(); ok {
 		_spec.SetField(member.FieldSearchLast, field.TypeString, value)
 		_node.SearchLast = value
+	}
+	if value, ok := _c.mutation.SearchEmail(); ok {
+		_spec.SetField(member.FieldSearchEmail, field.TypeString, value)
+		_node.SearchEmail = value
+	}
+	if value, ok := _c.mutation.SearchPhone(); ok {
+		_spec.SetField(member.FieldSearchPhone, field.TypeString, value)
+		_node.SearchPhone = value
+	}
+	if value, ok := _c.mutation.SearchClient(); ok {
+		_spec.SetField(member.FieldSearchClient, field.TypeString, value)
+		_node.SearchClient = value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -719,14 +755,20 @@ func (u *MemberUpsertOne) UpdateNewValues() *MemberUpsertOne {
 		if _, exists := u.create.mutation.UserID(); exists {
 			s.SetIgnore(member.FieldUserID)
 		}
-		if _, exists := u.create.mutation.SearchText(); exists {
-			s.SetIgnore(member.FieldSearchText)
-		}
 		if _, exists := u.create.mutation.SearchFirst(); exists {
 			s.SetIgnore(member.FieldSearchFirst)
 		}
 		if _, exists := u.create.mutation.SearchLast(); exists {
 			s.SetIgnore(member.FieldSearchLast)
+		}
+		if _, exists := u.create.mutation.SearchEmail(); exists {
+			s.SetIgnore(member.FieldSearchEmail)
+		}
+		if _, exists := u.create.mutation.SearchPhone(); exists {
+			s.SetIgnore(member.FieldSearchPhone)
+		}
+		if _, exists := u.create.mutation.SearchClient(); exists {
+			s.SetIgnore(member.FieldSearchClient)
 		}
 	}))
 	return u
@@ -1077,14 +1119,20 @@ func (u *MemberUpsertBulk) UpdateNewValues() *MemberUpsertBulk {
 			if _, exists := b.mutation.UserID(); exists {
 				s.SetIgnore(member.FieldUserID)
 			}
-			if _, exists := b.mutation.SearchText(); exists {
-				s.SetIgnore(member.FieldSearchText)
-			}
 			if _, exists := b.mutation.SearchFirst(); exists {
 				s.SetIgnore(member.FieldSearchFirst)
 			}
 			if _, exists := b.mutation.SearchLast(); exists {
 				s.SetIgnore(member.FieldSearchLast)
+			}
+			if _, exists := b.mutation.SearchEmail(); exists {
+				s.SetIgnore(member.FieldSearchEmail)
+			}
+			if _, exists := b.mutation.SearchPhone(); exists {
+				s.SetIgnore(member.FieldSearchPhone)
+			}
+			if _, exists := b.mutation.SearchClient(); exists {
+				s.SetIgnore(member.FieldSearchClient)
 			}
 		}
 	}))

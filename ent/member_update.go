@@ -381,14 +381,20 @@ func (_u *MemberUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.JoinedAtCleared() {
 		_spec.ClearField(member.FieldJoinedAt, field.TypeTime)
 	}
-	if _u.mutation.SearchTextCleared() {
-		_spec.ClearField(member.FieldSearchText, field.TypeString)
-	}
 	if _u.mutation.SearchFirstCleared() {
 		_spec.ClearField(member.FieldSearchFirst, field.TypeString)
 	}
 	if _u.mutation.SearchLastCleared() {
 		_spec.ClearField(member.FieldSearchLast, field.TypeString)
+	}
+	if _u.mutation.SearchEmailCleared() {
+		_spec.ClearField(member.FieldSearchEmail, field.TypeString)
+	}
+	if _u.mutation.SearchPhoneCleared() {
+		_spec.ClearField(member.FieldSearchPhone, field.TypeString)
+	}
+	if _u.mutation.SearchClientCleared() {
+		_spec.ClearField(member.FieldSearchClient, field.TypeString)
 	}
 	if _u.mutation.PassesCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -923,14 +929,20 @@ func (_u *MemberUpdateOne) sqlSave(ctx context.Context) (_node *Member, err erro
 	if _u.mutation.JoinedAtCleared() {
 		_spec.ClearField(member.FieldJoinedAt, field.TypeTime)
 	}
-	if _u.mutation.SearchTextCleared() {
-		_spec.ClearField(member.FieldSearchText, field.TypeString)
-	}
 	if _u.mutation.SearchFirstCleared() {
 		_spec.ClearField(member.FieldSearchFirst, field.TypeString)
 	}
 	if _u.mutation.SearchLastCleared() {
 		_spec.ClearField(member.FieldSearchLast, field.TypeString)
+	}
+	if _u.mutation.SearchEmailCleared() {
+		_spec.ClearField(member.FieldSearchEmail, field.TypeString)
+	}
+	if _u.mutation.SearchPhoneCleared() {
+		_spec.ClearField(member.FieldSearchPhone, field.TypeString)
+	}
+	if _u.mutation.SearchClientCleared() {
+		_spec.ClearField(member.FieldSearchClient, field.TypeString)
 	}
 	if _u.mutation.PassesCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -29770,9 +29770,11 @@ type MemberMutation struct {
 	permissions         *[]string
 	appendpermissions   []string
 	joined_at           *time.Time
-	search_text         *string
 	search_first        *string
 	search_last         *string
+	search_email        *string
+	search_phone        *string
+	search_client       *string
 	clearedFields       map[string]struct{}
 	organization        *uuid.UUID
 	clearedorganization bool
@@ -30324,55 +30326,6 @@ func (m *MemberMutation) ResetJoinedAt() {
 	delete(m.clearedFields, member.FieldJoinedAt)
 }
 
-// SetSearchText sets the "search_text" field.
-func (m *MemberMutation) SetSearchText(s string) {
-	m.search_text = &s
-}
-
-// SearchText returns the value of the "search_text" field in the mutation.
-func (m *MemberMutation) SearchText() (r string, exists bool) {
-	v := m.search_text
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldSearchText returns the old "search_text" field's value of the Member entity.
-// If the Member object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *MemberMutation) OldSearchText(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSearchText is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSearchText requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSearchText: %w", err)
-	}
-	return oldValue.SearchText, nil
-}
-
-// ClearSearchText clears the value of the "search_text" field.
-func (m *MemberMutation) ClearSearchText() {
-	m.search_text = nil
-	m.clearedFields[member.FieldSearchText] = struct{}{}
-}
-
-// SearchTextCleared returns if the "search_text" field was cleared in this mutation.
-func (m *MemberMutation) SearchTextCleared() bool {
-	_, ok := m.clearedFields[member.FieldSearchText]
-	return ok
-}
-
-// ResetSearchText resets all changes to the "search_text" field.
-func (m *MemberMutation) ResetSearchText() {
-	m.search_text = nil
-	delete(m.clearedFields, member.FieldSearchText)
-}
-
 // SetSearchFirst sets the "search_first" field.
 func (m *MemberMutation) SetSearchFirst(s string) {
 	m.search_first = &s
@@ -30469,6 +30422,153 @@ func (m *MemberMutation) SearchLastCleared() bool {
 func (m *MemberMutation) ResetSearchLast() {
 	m.search_last = nil
 	delete(m.clearedFields, member.FieldSearchLast)
+}
+
+// SetSearchEmail sets the "search_email" field.
+func (m *MemberMutation) SetSearchEmail(s string) {
+	m.search_email = &s
+}
+
+// SearchEmail returns the value of the "search_email" field in the mutation.
+func (m *MemberMutation) SearchEmail() (r string, exists bool) {
+	v := m.search_email
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSearchEmail returns the old "search_email" field's value of the Member entity.
+// If the Member object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MemberMutation) OldSearchEmail(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSearchEmail is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSearchEmail requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSearchEmail: %w", err)
+	}
+	return oldValue.SearchEmail, nil
+}
+
+// ClearSearchEmail clears the value of the "search_email" field.
+func (m *MemberMutation) ClearSearchEmail() {
+	m.search_email = nil
+	m.clearedFields[member.FieldSearchEmail] = struct{}{}
+}
+
+// SearchEmailCleared returns if the "search_email" field was cleared in this mutation.
+func (m *MemberMutation) SearchEmailCleared() bool {
+	_, ok := m.clearedFields[member.FieldSearchEmail]
+	return ok
+}
+
+// ResetSearchEmail resets all changes to the "search_email" field.
+func (m *MemberMutation) ResetSearchEmail() {
+	m.search_email = nil
+	delete(m.clearedFields, member.FieldSearchEmail)
+}
+
+// SetSearchPhone sets the "search_phone" field.
+func (m *MemberMutation) SetSearchPhone(s string) {
+	m.search_phone = &s
+}
+
+// SearchPhone returns the value of the "search_phone" field in the mutation.
+func (m *MemberMutation) SearchPhone() (r string, exists bool) {
+	v := m.search_phone
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSearchPhone returns the old "search_phone" field's value of the Member entity.
+// If the Member object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MemberMutation) OldSearchPhone(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSearchPhone is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSearchPhone requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSearchPhone: %w", err)
+	}
+	return oldValue.SearchPhone, nil
+}
+
+// ClearSearchPhone clears the value of the "search_phone" field.
+func (m *MemberMutation) ClearSearchPhone() {
+	m.search_phone = nil
+	m.clearedFields[member.FieldSearchPhone] = struct{}{}
+}
+
+// SearchPhoneCleared returns if the "search_phone" field was cleared in this mutation.
+func (m *MemberMutation) SearchPhoneCleared() bool {
+	_, ok := m.clearedFields[member.FieldSearchPhone]
+	return ok
+}
+
+// ResetSearchPhone resets all changes to the "search_phone" field.
+func (m *MemberMutation) ResetSearchPhone() {
+	m.search_phone = nil
+	delete(m.clearedFields, member.FieldSearchPhone)
+}
+
+// SetSearchClient sets the "search_client" field.
+func (m *MemberMutation) SetSearchClient(s string) {
+	m.search_client = &s
+}
+
+// SearchClient returns the value of the "search_client" field in the mutation.
+func (m *MemberMutation) SearchClient() (r string, exists bool) {
+	v := m.search_client
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSearchClient returns the old "search_client" field's value of the Member entity.
+// If the Member object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MemberMutation) OldSearchClient(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSearchClient is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSearchClient requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSearchClient: %w", err)
+	}
+	return oldValue.SearchClient, nil
+}
+
+// ClearSearchClient clears the value of the "search_client" field.
+func (m *MemberMutation) ClearSearchClient() {
+	m.search_client = nil
+	m.clearedFields[member.FieldSearchClient] = struct{}{}
+}
+
+// SearchClientCleared returns if the "search_client" field was cleared in this mutation.
+func (m *MemberMutation) SearchClientCleared() bool {
+	_, ok := m.clearedFields[member.FieldSearchClient]
+	return ok
+}
+
+// ResetSearchClient resets all changes to the "search_client" field.
+func (m *MemberMutation) ResetSearchClient() {
+	m.search_client = nil
+	delete(m.clearedFields, member.FieldSearchClient)
 }
 
 // ClearOrganization clears the "organization" edge to the Organization entity.
@@ -30721,7 +30821,7 @@ func (m *MemberMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *MemberMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 15)
 	if m.created_at != nil {
 		fields = append(fields, member.FieldCreatedAt)
 	}
@@ -30752,14 +30852,20 @@ func (m *MemberMutation) Fields() []string {
 	if m.joined_at != nil {
 		fields = append(fields, member.FieldJoinedAt)
 	}
-	if m.search_text != nil {
-		fields = append(fields, member.FieldSearchText)
-	}
 	if m.search_first != nil {
 		fields = append(fields, member.FieldSearchFirst)
 	}
 	if m.search_last != nil {
 		fields = append(fields, member.FieldSearchLast)
+	}
+	if m.search_email != nil {
+		fields = append(fields, member.FieldSearchEmail)
+	}
+	if m.search_phone != nil {
+		fields = append(fields, member.FieldSearchPhone)
+	}
+	if m.search_client != nil {
+		fields = append(fields, member.FieldSearchClient)
 	}
 	return fields
 }
@@ -30789,12 +30895,16 @@ func (m *MemberMutation) Field(name string) (ent.Value, bool) {
 		return m.Permissions()
 	case member.FieldJoinedAt:
 		return m.JoinedAt()
-	case member.FieldSearchText:
-		return m.SearchText()
 	case member.FieldSearchFirst:
 		return m.SearchFirst()
 	case member.FieldSearchLast:
 		return m.SearchLast()
+	case member.FieldSearchEmail:
+		return m.SearchEmail()
+	case member.FieldSearchPhone:
+		return m.SearchPhone()
+	case member.FieldSearchClient:
+		return m.SearchClient()
 	}
 	return nil, false
 }
@@ -30824,12 +30934,16 @@ func (m *MemberMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return m.OldPermissions(ctx)
 	case member.FieldJoinedAt:
 		return m.OldJoinedAt(ctx)
-	case member.FieldSearchText:
-		return m.OldSearchText(ctx)
 	case member.FieldSearchFirst:
 		return m.OldSearchFirst(ctx)
 	case member.FieldSearchLast:
 		return m.OldSearchLast(ctx)
+	case member.FieldSearchEmail:
+		return m.OldSearchEmail(ctx)
+	case member.FieldSearchPhone:
+		return m.OldSearchPhone(ctx)
+	case member.FieldSearchClient:
+		return m.OldSearchClient(ctx)
 	}
 	return nil, fmt.Errorf("unknown Member field %s", name)
 }
@@ -30909,13 +31023,6 @@ func (m *MemberMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetJoinedAt(v)
 		return nil
-	case member.FieldSearchText:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetSearchText(v)
-		return nil
 	case member.FieldSearchFirst:
 		v, ok := value.(string)
 		if !ok {
@@ -30929,6 +31036,27 @@ func (m *MemberMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetSearchLast(v)
+		return nil
+	case member.FieldSearchEmail:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSearchEmail(v)
+		return nil
+	case member.FieldSearchPhone:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSearchPhone(v)
+		return nil
+	case member.FieldSearchClient:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSearchClient(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Member field %s", name)
@@ -30972,14 +31100,20 @@ func (m *MemberMutation) ClearedFields() []string {
 	if m.FieldCleared(member.FieldJoinedAt) {
 		fields = append(fields, member.FieldJoinedAt)
 	}
-	if m.FieldCleared(member.FieldSearchText) {
-		fields = append(fields, member.FieldSearchText)
-	}
 	if m.FieldCleared(member.FieldSearchFirst) {
 		fields = append(fields, member.FieldSearchFirst)
 	}
 	if m.FieldCleared(member.FieldSearchLast) {
 		fields = append(fields, member.FieldSearchLast)
+	}
+	if m.FieldCleared(member.FieldSearchEmail) {
+		fields = append(fields, member.FieldSearchEmail)
+	}
+	if m.FieldCleared(member.FieldSearchPhone) {
+		fields = append(fields, member.FieldSearchPhone)
+	}
+	if m.FieldCleared(member.FieldSearchClient) {
+		fields = append(fields, member.FieldSearchClient)
 	}
 	return fields
 }
@@ -31007,14 +31141,20 @@ func (m *MemberMutation) ClearField(name string) error {
 	case member.FieldJoinedAt:
 		m.ClearJoinedAt()
 		return nil
-	case member.FieldSearchText:
-		m.ClearSearchText()
-		return nil
 	case member.FieldSearchFirst:
 		m.ClearSearchFirst()
 		return nil
 	case member.FieldSearchLast:
 		m.ClearSearchLast()
+		return nil
+	case member.FieldSearchEmail:
+		m.ClearSearchEmail()
+		return nil
+	case member.FieldSearchPhone:
+		m.ClearSearchPhone()
+		return nil
+	case member.FieldSearchClient:
+		m.ClearSearchClient()
 		return nil
 	}
 	return fmt.Errorf("unknown Member nullable field %s", name)
@@ -31054,14 +31194,20 @@ func (m *MemberMutation) ResetField(name string) error {
 	case member.FieldJoinedAt:
 		m.ResetJoinedAt()
 		return nil
-	case member.FieldSearchText:
-		m.ResetSearchText()
-		return nil
 	case member.FieldSearchFirst:
 		m.ResetSearchFirst()
 		return nil
 	case member.FieldSearchLast:
 		m.ResetSearchLast()
+		return nil
+	case member.FieldSearchEmail:
+		m.ResetSearchEmail()
+		return nil
+	case member.FieldSearchPhone:
+		m.ResetSearchPhone()
+		return nil
+	case member.FieldSearchClient:
+		m.ResetSearchClient()
 		return nil
 	}
 	return fmt.Errorf("unknown Member field %s", name)

@@ -1,5 +1,3 @@
--- Hand-written: extensions of member search. btree_gist lets one GiST index
--- hold the venue (uuid) beside the trigram search text; unaccent folds
--- accents in the normalised search columns.
-CREATE EXTENSION IF NOT EXISTS btree_gist;
+-- Hand-written: the extension of member search: unaccent folds accents in
+-- the normalised search columns of members (venue_search_norm).
 CREATE EXTENSION IF NOT EXISTS unaccent;

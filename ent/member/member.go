@@ -37,12 +37,16 @@ const (
 	FieldPermissions = "permissions"
 	// FieldJoinedAt holds the string denoting the joined_at field in the database.
 	FieldJoinedAt = "joined_at"
-	// FieldSearchText holds the string denoting the search_text field in the database.
-	FieldSearchText = "search_text"
 	// FieldSearchFirst holds the string denoting the search_first field in the database.
 	FieldSearchFirst = "search_first"
 	// FieldSearchLast holds the string denoting the search_last field in the database.
 	FieldSearchLast = "search_last"
+	// FieldSearchEmail holds the string denoting the search_email field in the database.
+	FieldSearchEmail = "search_email"
+	// FieldSearchPhone holds the string denoting the search_phone field in the database.
+	FieldSearchPhone = "search_phone"
+	// FieldSearchClient holds the string denoting the search_client field in the database.
+	FieldSearchClient = "search_client"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeUser holds the string denoting the user edge name in mutations.
@@ -105,9 +109,11 @@ var Columns = []string{
 	FieldClientDisplayID,
 	FieldPermissions,
 	FieldJoinedAt,
-	FieldSearchText,
 	FieldSearchFirst,
 	FieldSearchLast,
+	FieldSearchEmail,
+	FieldSearchPhone,
+	FieldSearchClient,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -249,11 +255,6 @@ func ByJoinedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldJoinedAt, opts...).ToFunc()
 }
 
-// BySearchText orders the results by the search_text field.
-func BySearchText(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldSearchText, opts...).ToFunc()
-}
-
 // BySearchFirst orders the results by the search_first field.
 func BySearchFirst(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSearchFirst, opts...).ToFunc()
@@ -262,6 +263,21 @@ func BySearchFirst(opts ...sql.OrderTermOption) OrderOption {
 // BySearchLast orders the results by the search_last field.
 func BySearchLast(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSearchLast, opts...).ToFunc()
+}
+
+// BySearchEmail orders the results by the search_email field.
+func BySearchEmail(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSearchEmail, opts...).ToFunc()
+}
+
+// BySearchPhone orders the results by the search_phone field.
+func BySearchPhone(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSearchPhone, opts...).ToFunc()
+}
+
+// BySearchClient orders the results by the search_client field.
+func BySearchClient(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSearchClient, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

@@ -91,11 +91,6 @@ func JoinedAt(v time.Time) predicate.Member {
 	return predicate.Member(sql.FieldEQ(FieldJoinedAt, v))
 }
 
-// SearchText applies equality check predicate on the "search_text" field. It's identical to SearchTextEQ.
-func SearchText(v string) predicate.Member {
-	return predicate.Member(sql.FieldEQ(FieldSearchText, v))
-}
-
 // SearchFirst applies equality check predicate on the "search_first" field. It's identical to SearchFirstEQ.
 func SearchFirst(v string) predicate.Member {
 	return predicate.Member(sql.FieldEQ(FieldSearchFirst, v))
@@ -104,6 +99,21 @@ func SearchFirst(v string) predicate.Member {
 // SearchLast applies equality check predicate on the "search_last" field. It's identical to SearchLastEQ.
 func SearchLast(v string) predicate.Member {
 	return predicate.Member(sql.FieldEQ(FieldSearchLast, v))
+}
+
+// SearchEmail applies equality check predicate on the "search_email" field. It's identical to SearchEmailEQ.
+func SearchEmail(v string) predicate.Member {
+	return predicate.Member(sql.FieldEQ(FieldSearchEmail, v))
+}
+
+// SearchPhone applies equality check predicate on the "search_phone" field. It's identical to SearchPhoneEQ.
+func SearchPhone(v string) predicate.Member {
+	return predicate.Member(sql.FieldEQ(FieldSearchPhone, v))
+}
+
+// SearchClient applies equality check predicate on the "search_client" field. It's identical to SearchClientEQ.
+func SearchClient(v string) predicate.Member {
+	return predicate.Member(sql.FieldEQ(FieldSearchClient, v))
 }
 
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
@@ -476,81 +486,6 @@ func JoinedAtNotNil() predicate.Member {
 	return predicate.Member(sql.FieldNotNull(FieldJoinedAt))
 }
 
-// SearchTextEQ applies the EQ predicate on the "search_text" field.
-func SearchTextEQ(v string) predicate.Member {
-	return predicate.Member(sql.FieldEQ(FieldSearchText, v))
-}
-
-// SearchTextNEQ applies the NEQ predicate on the "search_text" field.
-func SearchTextNEQ(v string) predicate.Member {
-	return predicate.Member(sql.FieldNEQ(FieldSearchText, v))
-}
-
-// SearchTextIn applies the In predicate on the "search_text" field.
-func SearchTextIn(vs ...string) predicate.Member {
-	return predicate.Member(sql.FieldIn(FieldSearchText, vs...))
-}
-
-// SearchTextNotIn applies the NotIn predicate on the "search_text" field.
-func SearchTextNotIn(vs ...string) predicate.Member {
-	return predicate.Member(sql.FieldNotIn(FieldSearchText, vs...))
-}
-
-// SearchTextGT applies the GT predicate on the "search_text" field.
-func SearchTextGT(v string) predicate.Member {
-	return predicate.Member(sql.FieldGT(FieldSearchText, v))
-}
-
-// SearchTextGTE applies the GTE predicate on the "search_text" field.
-func SearchTextGTE(v string) predicate.Member {
-	return predicate.Member(sql.FieldGTE(FieldSearchText, v))
-}
-
-// SearchTextLT applies the LT predicate on the "search_text" field.
-func SearchTextLT(v string) predicate.Member {
-	return predicate.Member(sql.FieldLT(FieldSearchText, v))
-}
-
-// SearchTextLTE applies the LTE predicate on the "search_text" field.
-func SearchTextLTE(v string) predicate.Member {
-	return predicate.Member(sql.FieldLTE(FieldSearchText, v))
-}
-
-// SearchTextContains applies the Contains predicate on the "search_text" field.
-func SearchTextContains(v string) predicate.Member {
-	return predicate.Member(sql.FieldContains(FieldSearchText, v))
-}
-
-// SearchTextHasPrefix applies the HasPrefix predicate on the "search_text" field.
-func SearchTextHasPrefix(v string) predicate.Member {
-	return predicate.Member(sql.FieldHasPrefix(FieldSearchText, v))
-}
-
-// SearchTextHasSuffix applies the HasSuffix predicate on the "search_text" field.
-func SearchTextHasSuffix(v string) predicate.Member {
-	return predicate.Member(sql.FieldHasSuffix(FieldSearchText, v))
-}
-
-// SearchTextIsNil applies the IsNil predicate on the "search_text" field.
-func SearchTextIsNil() predicate.Member {
-	return predicate.Member(sql.FieldIsNull(FieldSearchText))
-}
-
-// SearchTextNotNil applies the NotNil predicate on the "search_text" field.
-func SearchTextNotNil() predicate.Member {
-	return predicate.Member(sql.FieldNotNull(FieldSearchText))
-}
-
-// SearchTextEqualFold applies the EqualFold predicate on the "search_text" field.
-func SearchTextEqualFold(v string) predicate.Member {
-	return predicate.Member(sql.FieldEqualFold(FieldSearchText, v))
-}
-
-// SearchTextContainsFold applies the ContainsFold predicate on the "search_text" field.
-func SearchTextContainsFold(v string) predicate.Member {
-	return predicate.Member(sql.FieldContainsFold(FieldSearchText, v))
-}
-
 // SearchFirstEQ applies the EQ predicate on the "search_first" field.
 func SearchFirstEQ(v string) predicate.Member {
 	return predicate.Member(sql.FieldEQ(FieldSearchFirst, v))
@@ -699,6 +634,231 @@ func SearchLastEqualFold(v string) predicate.Member {
 // SearchLastContainsFold applies the ContainsFold predicate on the "search_last" field.
 func SearchLastContainsFold(v string) predicate.Member {
 	return predicate.Member(sql.FieldContainsFold(FieldSearchLast, v))
+}
+
+// SearchEmailEQ applies the EQ predicate on the "search_email" field.
+func SearchEmailEQ(v string) predicate.Member {
+	return predicate.Member(sql.FieldEQ(FieldSearchEmail, v))
+}
+
+// SearchEmailNEQ applies the NEQ predicate on the "search_email" field.
+func SearchEmailNEQ(v string) predicate.Member {
+	return predicate.Member(sql.FieldNEQ(FieldSearchEmail, v))
+}
+
+// SearchEmailIn applies the In predicate on the "search_email" field.
+func SearchEmailIn(vs ...string) predicate.Member {
+	return predicate.Member(sql.FieldIn(FieldSearchEmail, vs...))
+}
+
+// SearchEmailNotIn applies the NotIn predicate on the "search_email" field.
+func SearchEmailNotIn(vs ...string) predicate.Member {
+	return predicate.Member(sql.FieldNotIn(FieldSearchEmail, vs...))
+}
+
+// SearchEmailGT applies the GT predicate on the "search_email" field.
+func SearchEmailGT(v string) predicate.Member {
+	return predicate.Member(sql.FieldGT(FieldSearchEmail, v))
+}
+
+// SearchEmailGTE applies the GTE predicate on the "search_email" field.
+func SearchEmailGTE(v string) predicate.Member {
+	return predicate.Member(sql.FieldGTE(FieldSearchEmail, v))
+}
+
+// SearchEmailLT applies the LT predicate on the "search_email" field.
+func SearchEmailLT(v string) predicate.Member {
+	return predicate.Member(sql.FieldLT(FieldSearchEmail, v))
+}
+
+// SearchEmailLTE applies the LTE predicate on the "search_email" field.
+func SearchEmailLTE(v string) predicate.Member {
+	return predicate.Member(sql.FieldLTE(FieldSearchEmail, v))
+}
+
+// SearchEmailContains applies the Contains predicate on the "search_email" field.
+func SearchEmailContains(v string) predicate.Member {
+	return predicate.Member(sql.FieldContains(FieldSearchEmail, v))
+}
+
+// SearchEmailHasPrefix applies the HasPrefix predicate on the "search_email" field.
+func SearchEmailHasPrefix(v string) predicate.Member {
+	return predicate.Member(sql.FieldHasPrefix(FieldSearchEmail, v))
+}
+
+// SearchEmailHasSuffix applies the HasSuffix predicate on the "search_email" field.
+func SearchEmailHasSuffix(v string) predicate.Member {
+	return predicate.Member(sql.FieldHasSuffix(FieldSearchEmail, v))
+}
+
+// SearchEmailIsNil applies the IsNil predicate on the "search_email" field.
+func SearchEmailIsNil() predicate.Member {
+	return predicate.Member(sql.FieldIsNull(FieldSearchEmail))
+}
+
+// SearchEmailNotNil applies the NotNil predicate on the "search_email" field.
+func SearchEmailNotNil() predicate.Member {
+	return predicate.Member(sql.FieldNotNull(FieldSearchEmail))
+}
+
+// SearchEmailEqualFold applies the EqualFold predicate on the "search_email" field.
+func SearchEmailEqualFold(v string) predicate.Member {
+	return predicate.Member(sql.FieldEqualFold(FieldSearchEmail, v))
+}
+
+// SearchEmailContainsFold applies the ContainsFold predicate on the "search_email" field.
+func SearchEmailContainsFold(v string) predicate.Member {
+	return predicate.Member(sql.FieldContainsFold(FieldSearchEmail, v))
+}
+
+// SearchPhoneEQ applies the EQ predicate on the "search_phone" field.
+func SearchPhoneEQ(v string) predicate.Member {
+	return predicate.Member(sql.FieldEQ(FieldSearchPhone, v))
+}
+
+// SearchPhoneNEQ applies the NEQ predicate on the "search_phone" field.
+func SearchPhoneNEQ(v string) predicate.Member {
+	return predicate.Member(sql.FieldNEQ(FieldSearchPhone, v))
+}
+
+// SearchPhoneIn applies the In predicate on the "search_phone" field.
+func SearchPhoneIn(vs ...string) predicate.Member {
+	return predicate.Member(sql.FieldIn(FieldSearchPhone, vs...))
+}
+
+// SearchPhoneNotIn applies the NotIn predicate on the "search_phone" field.
+func SearchPhoneNotIn(vs ...string) predicate.Member {
+	return predicate.Member(sql.FieldNotIn(FieldSearchPhone, vs...))
+}
+
+// SearchPhoneGT applies the GT predicate on the "search_phone" field.
+func SearchPhoneGT(v string) predicate.Member {
+	return predicate.Member(sql.FieldGT(FieldSearchPhone, v))
+}
+
+// SearchPhoneGTE applies the GTE predicate on the "search_phone" field.
+func SearchPhoneGTE(v string) predicate.Member {
+	return predicate.Member(sql.FieldGTE(FieldSearchPhone, v))
+}
+
+// SearchPhoneLT applies the LT predicate on the "search_phone" field.
+func SearchPhoneLT(v string) predicate.Member {
+	return predicate.Member(sql.FieldLT(FieldSearchPhone, v))
+}
+
+// SearchPhoneLTE applies the LTE predicate on the "search_phone" field.
+func SearchPhoneLTE(v string) predicate.Member {
+	return predicate.Member(sql.FieldLTE(FieldSearchPhone, v))
+}
+
+// SearchPhoneContains applies the Contains predicate on the "search_phone" field.
+func SearchPhoneContains(v string) predicate.Member {
+	return predicate.Member(sql.FieldContains(FieldSearchPhone, v))
+}
+
+// SearchPhoneHasPrefix applies the HasPrefix predicate on the "search_phone" field.
+func SearchPhoneHasPrefix(v string) predicate.Member {
+	return predicate.Member(sql.FieldHasPrefix(FieldSearchPhone, v))
+}
+
+// SearchPhoneHasSuffix applies the HasSuffix predicate on the "search_phone" field.
+func SearchPhoneHasSuffix(v string) predicate.Member {
+	return predicate.Member(sql.FieldHasSuffix(FieldSearchPhone, v))
+}
+
+// SearchPhoneIsNil applies the IsNil predicate on the "search_phone" field.
+func SearchPhoneIsNil() predicate.Member {
+	return predicate.Member(sql.FieldIsNull(FieldSearchPhone))
+}
+
+// SearchPhoneNotNil applies the NotNil predicate on the "search_phone" field.
+func SearchPhoneNotNil() predicate.Member {
+	return predicate.Member(sql.FieldNotNull(FieldSearchPhone))
+}
+
+// SearchPhoneEqualFold applies the EqualFold predicate on the "search_phone" field.
+func SearchPhoneEqualFold(v string) predicate.Member {
+	return predicate.Member(sql.FieldEqualFold(FieldSearchPhone, v))
+}
+
+// SearchPhoneContainsFold applies the ContainsFold predicate on the "search_phone" field.
+func SearchPhoneContainsFold(v string) predicate.Member {
+	return predicate.Member(sql.FieldContainsFold(FieldSearchPhone, v))
+}
+
+// SearchClientEQ applies the EQ predicate on the "search_client" field.
+func SearchClientEQ(v string) predicate.Member {
+	return predicate.Member(sql.FieldEQ(FieldSearchClient, v))
+}
+
+// SearchClientNEQ applies the NEQ predicate on the "search_client" field.
+func SearchClientNEQ(v string) predicate.Member {
+	return predicate.Member(sql.FieldNEQ(FieldSearchClient, v))
+}
+
+// SearchClientIn applies the In predicate on the "search_client" field.
+func SearchClientIn(vs ...string) predicate.Member {
+	return predicate.Member(sql.FieldIn(FieldSearchClient, vs...))
+}
+
+// SearchClientNotIn applies the NotIn predicate on the "search_client" field.
+func SearchClientNotIn(vs ...string) predicate.Member {
+	return predicate.Member(sql.FieldNotIn(FieldSearchClient, vs...))
+}
+
+// SearchClientGT applies the GT predicate on the "search_client" field.
+func SearchClientGT(v string) predicate.Member {
+	return predicate.Member(sql.FieldGT(FieldSearchClient, v))
+}
+
+// SearchClientGTE applies the GTE predicate on the "search_client" field.
+func SearchClientGTE(v string) predicate.Member {
+	return predicate.Member(sql.FieldGTE(FieldSearchClient, v))
+}
+
+// SearchClientLT applies the LT predicate on the "search_client" field.
+func SearchClientLT(v string) predicate.Member {
+	return predicate.Member(sql.FieldLT(FieldSearchClient, v))
+}
+
+// SearchClientLTE applies the LTE predicate on the "search_client" field.
+func SearchClientLTE(v string) predicate.Member {
+	return predicate.Member(sql.FieldLTE(FieldSearchClient, v))
+}
+
+// SearchClientContains applies the Contains predicate on the "search_client" field.
+func SearchClientContains(v string) predicate.Member {
+	return predicate.Member(sql.FieldContains(FieldSearchClient, v))
+}
+
+// SearchClientHasPrefix applies the HasPrefix predicate on the "search_client" field.
+func SearchClientHasPrefix(v string) predicate.Member {
+	return predicate.Member(sql.FieldHasPrefix(FieldSearchClient, v))
+}
+
+// SearchClientHasSuffix applies the HasSuffix predicate on the "search_client" field.
+func SearchClientHasSuffix(v string) predicate.Member {
+	return predicate.Member(sql.FieldHasSuffix(FieldSearchClient, v))
+}
+
+// SearchClientIsNil applies the IsNil predicate on the "search_client" field.
+func SearchClientIsNil() predicate.Member {
+	return predicate.Member(sql.FieldIsNull(FieldSearchClient))
+}
+
+// SearchClientNotNil applies the NotNil predicate on the "search_client" field.
+func SearchClientNotNil() predicate.Member {
+	return predicate.Member(sql.FieldNotNull(FieldSearchClient))
+}
+
+// SearchClientEqualFold applies the EqualFold predicate on the "search_client" field.
+func SearchClientEqualFold(v string) predicate.Member {
+	return predicate.Member(sql.FieldEqualFold(FieldSearchClient, v))
+}
+
+// SearchClientContainsFold applies the ContainsFold predicate on the "search_client" field.
+func SearchClientContainsFold(v string) predicate.Member {
+	return predicate.Member(sql.FieldContainsFold(FieldSearchClient, v))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

@@ -1193,9 +1193,11 @@ var (
 		{Name: "client_display_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "permissions", Type: field.TypeJSON, Nullable: true},
 		{Name: "joined_at", Type: field.TypeTime, Nullable: true},
-		{Name: "search_text", Type: field.TypeString, Nullable: true},
 		{Name: "search_first", Type: field.TypeString, Nullable: true},
 		{Name: "search_last", Type: field.TypeString, Nullable: true},
+		{Name: "search_email", Type: field.TypeString, Nullable: true},
+		{Name: "search_phone", Type: field.TypeString, Nullable: true},
+		{Name: "search_client", Type: field.TypeString, Nullable: true},
 		{Name: "organization_id", Type: field.TypeUUID},
 		{Name: "user_id", Type: field.TypeUUID},
 	}
@@ -1207,13 +1209,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "members_organizations_organization",
-				Columns:    []*schema.Column{MembersColumns[12]},
+				Columns:    []*schema.Column{MembersColumns[14]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "members_users_members",
-				Columns:    []*schema.Column{MembersColumns[13]},
+				Columns:    []*schema.Column{MembersColumns[15]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -1222,22 +1224,22 @@ var (
 			{
 				Name:    "member_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[12]},
+				Columns: []*schema.Column{MembersColumns[14]},
 			},
 			{
 				Name:    "member_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{MembersColumns[12], MembersColumns[3]},
+				Columns: []*schema.Column{MembersColumns[14], MembersColumns[3]},
 			},
 			{
 				Name:    "member_organization_id_user_id",
 				Unique:  true,
-				Columns: []*schema.Column{MembersColumns[12], MembersColumns[13]},
+				Columns: []*schema.Column{MembersColumns[14], MembersColumns[15]},
 			},
 			{
 				Name:    "member_organization_id_client_display_id",
 				Unique:  true,
-				Columns: []*schema.Column{MembersColumns[12], MembersColumns[6]},
+				Columns: []*schema.Column{MembersColumns[14], MembersColumns[6]},
 			},
 			{
 				Name:    "member_client_display_id",
@@ -1251,7 +1253,17 @@ var (
 			{
 				Name:    "member_search_first",
 				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[12], MembersColumns[10], MembersColumns[0]},
+				Columns: []*schema.Column{MembersColumns[14], MembersColumns[9], MembersColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					OpClassColumns: map[string]string{
+						MembersColumns[9].Name: "text_pattern_ops",
+					},
+				},
+			},
+			{
+				Name:    "member_search_last",
+				Unique:  false,
+				Columns: []*schema.Column{MembersColumns[14], MembersColumns[10], MembersColumns[0]},
 				Annotation: &entsql.IndexAnnotation{
 					OpClassColumns: map[string]string{
 						MembersColumns[10].Name: "text_pattern_ops",
@@ -1259,9 +1271,9 @@ var (
 				},
 			},
 			{
-				Name:    "member_search_last",
+				Name:    "member_search_email",
 				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[12], MembersColumns[11], MembersColumns[0]},
+				Columns: []*schema.Column{MembersColumns[14], MembersColumns[11], MembersColumns[0]},
 				Annotation: &entsql.IndexAnnotation{
 					OpClassColumns: map[string]string{
 						MembersColumns[11].Name: "text_pattern_ops",
@@ -1269,20 +1281,29 @@ var (
 				},
 			},
 			{
-				Name:    "member_search_text",
+				Name:    "member_search_phone",
 				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[12], MembersColumns[9]},
+				Columns: []*schema.Column{MembersColumns[14], MembersColumns[12], MembersColumns[0]},
 				Annotation: &entsql.IndexAnnotation{
 					OpClassColumns: map[string]string{
-						MembersColumns[9].Name: "gist_trgm_ops(siglen=256)",
+						MembersColumns[12].Name: "text_pattern_ops",
 					},
-					Type: "GIST",
+				},
+			},
+			{
+				Name:    "member_search_client",
+				Unique:  false,
+				Columns: []*schema.Column{MembersColumns[14], MembersColumns[13], MembersColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					OpClassColumns: map[string]string{
+						MembersColumns[13].Name: "text_pattern_ops",
+					},
 				},
 			},
 			{
 				Name:    "member_user_id",
 				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[13]},
+				Columns: []*schema.Column{MembersColumns[15]},
 			},
 		},
 	}

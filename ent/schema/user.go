@@ -77,13 +77,17 @@ func (Member) Fields() []ent.Field {
 		// The search columns are written by the database (the trigger of
 		// migration member_search_trigger) from the member's user and client
 		// display id, on every insert and on every change of either, so every
-		// writer (ent, the importer, COPY) keeps them in step. They are
-		// normalised: lower case, accents folded, runs of white space as one
-		// space. search_first is "first last", search_last "last first",
-		// search_text names, email, phone and client display id.
-		field.String("search_text").Optional().Immutable().Annotations(entoas.Skip(true)),
+		// writer (ent, the importer, COPY) keeps them in step. Names are
+		// normalised (venue_search_norm: accents folded, lower case, white
+		// space collapsed): search_first is "first last", search_last "last
+		// first"; search_email the email, search_client the client display id
+		// (both normalised), search_phone the phone's digits reversed, so a
+		// prefix of it is the end of the number.
 		field.String("search_first").Optional().Immutable().Annotations(entoas.Skip(true)),
 		field.String("search_last").Optional().Immutable().Annotations(entoas.Skip(true)),
+		field.String("search_email").Optional().Immutable().Annotations(entoas.Skip(true)),
+		field.String("search_phone").Optional().Immutable().Annotations(entoas.Skip(true)),
+		field.String("search_client").Optional().Immutable().Annotations(entoas.Skip(true)),
 	}
 }
 
@@ -103,15 +107,19 @@ func (Member) Indexes() []ent.Index {
 		index.Fields("organization_id", "user_id").Unique(),
 		index.Fields("organization_id", "client_display_id").Unique(),
 		index.Fields("client_display_id").Annotations(trigram),
-		// Member search (package members): name prefixes in byte order within
-		// a venue, and the venue's nearest matches by trigram word distance
-		// (GiST with btree_gist, so the venue filter is part of the index walk).
+		// Member search (package members): prefixes of each search column in
+		// byte order within a venue, so a page of matches is a page of index
+		// entries.
 		index.Fields("organization_id", "search_first", "id").
 			Annotations(entsql.OpClassColumn("search_first", "text_pattern_ops")).StorageKey("member_search_first"),
 		index.Fields("organization_id", "search_last", "id").
 			Annotations(entsql.OpClassColumn("search_last", "text_pattern_ops")).StorageKey("member_search_last"),
-		index.Fields("organization_id", "search_text").
-			Annotations(entsql.IndexType("GIST"), entsql.OpClassColumn("search_text", "gist_trgm_ops(siglen=256)")).StorageKey("member_search_text"),
+		index.Fields("organization_id", "search_email", "id").
+			Annotations(entsql.OpClassColumn("search_email", "text_pattern_ops")).StorageKey("member_search_email"),
+		index.Fields("organization_id", "search_phone", "id").
+			Annotations(entsql.OpClassColumn("search_phone", "text_pattern_ops")).StorageKey("member_search_phone"),
+		index.Fields("organization_id", "search_client", "id").
+			Annotations(entsql.OpClassColumn("search_client", "text_pattern_ops")).StorageKey("member_search_client"),
 		index.Fields("user_id"),
 	}
 }

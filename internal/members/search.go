@@ -2,6 +2,7 @@ package members
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -29,8 +30,12 @@ const DetailRecentBookings = 10
 
 // ShortQuery is the longest normalised query that matches name prefixes
 // only: one or two characters would otherwise match most of a large venue
-// anywhere in an email or phone number.
+// by its emails, phone numbers and client ids.
 const ShortQuery = 2
+
+// MinPhoneDigits is the fewest digits a query must have to match phone
+// numbers (by their last digits).
+const MinPhoneDigits = 3
 
 // ErrSearchDenied is returned when the caller may not search the venue's
 // members: no venue, a public visitor, or a person acting as a member.
@@ -42,26 +47,27 @@ var ErrSearchDenied = errors.New("members: only the venue's staff, operators and
 //
 // The query is normalised like the members' stored search columns (accents
 // folded, lower case, white space collapsed; venue_search_norm in the
-// database). A member matches when
+// database). A member matches, in this order of rank, when
 //
-//  0. a name of theirs ("first last" or "last first") equals the query or
-//     starts with it followed by a space (an exact first name, last name or
-//     full name),
-//  1. a name starts with the query (a name prefix), or
-//  2. the query has more than ShortQuery characters and each of its words
-//     occurs in the member's names, email, phone or client display id.
+//  0. a name of theirs, "first last" or "last first", is the query or starts
+//     with the query and a space (an exact first name, last name or full
+//     name: "anna", "berg", "anna berg", "berg anna");
+//  1. a name starts with the query (a name prefix: "ann", "anna b");
+//  2. the query is longer than ShortQuery and the member's email or client
+//     display id starts with it, or it has at least MinPhoneDigits digits
+//     (and nothing but digits, spaces, "+", "-", "(" and ")") and the
+//     member's phone number ends with them.
 //
-// Matches come in that order: classes 0 and 1 by the matching name in byte
-// order ("first last" for a first-name match, "last first" for a last-name
-// match), then id; class 2 by trigram word similarity to the query (best
-// first), then last and first name, then id. A member is listed once, in its
-// best class.
+// Within a rank, members come by the matching value in byte order (the name
+// as matched, the email, client id or reversed phone digits), then by id, so
+// the order is total and stable. A member is listed once, at its best rank.
+// There is no match inside a word and no typo tolerance: both would cost a
+// walk over every member of the venue.
 //
-// Every step reads about a page: the name classes walk the venue's btree
-// indexes on (organization_id, search_first|search_last, id) from the
-// query's prefix, at most limit+1 entries each; the word class, asked only
-// when the names leave the page short, walks the venue's GiST trigram index
-// nearest first (KNN) with a LIMIT.
+// Each rank reads about a page: every matching value is a range of a btree
+// index on (organization_id, column text_pattern_ops, id), read from the
+// query's prefix, at most limit+1 entries per column; rank 2 is read only
+// when the names leave the page short.
 func Search(ctx context.Context, client *ent.Client, query string, limit int) ([]*ent.Member, bool, error) {
 	if limit <= 0 || limit > MaxSearchResults {
 		limit = MaxSearchResults
@@ -80,38 +86,47 @@ func Search(ctx context.Context, client *ent.Client, query string, limit int) ([
 		return []*ent.Member{}, false, nil
 	}
 	want := limit + 1
-	byFirst, err := namePrefix(ctx, client, member.FieldSearchFirst, q, want)
-	if err != nil {
-		return nil, false, err
-	}
-	byLast, err := namePrefix(ctx, client, member.FieldSearchLast, q, want)
-	if err != nil {
-		return nil, false, err
-	}
-	hits := mergeNames(q, byFirst, byLast, want)
-	if len(hits) < want && utf8.RuneCountInString(q) > ShortQuery {
-		words, err := wordMatches(ctx, client, q, want+len(hits))
+	var hits []hit
+	for _, column := range []string{member.FieldSearchFirst, member.FieldSearchLast} {
+		ms, err := prefixScan(ctx, client, column, q, want)
 		if err != nil {
 			return nil, false, err
 		}
-		seen := make(map[uuid.UUID]bool, len(hits))
-		for _, h := range hits {
-			seen[h.ID] = true
-		}
-		for _, m := range words {
-			if len(hits) == want {
-				break
+		for _, m := range ms {
+			key := m.SearchFirst
+			if column == member.FieldSearchLast {
+				key = m.SearchLast
 			}
-			if !seen[m.ID] {
-				hits = append(hits, m)
+			hits = append(hits, hit{m: m, rank: nameRank(q, key), key: key})
+		}
+	}
+	if distinct(hits) < want && utf8.RuneCountInString(q) > ShortQuery {
+		scans := map[string]string{member.FieldSearchEmail: q, member.FieldSearchClient: q}
+		if digits, ok := phoneDigits(q); ok {
+			scans[member.FieldSearchPhone] = digits
+		}
+		for column, prefix := range scans {
+			ms, err := prefixScan(ctx, client, column, prefix, want)
+			if err != nil {
+				return nil, false, err
+			}
+			for _, m := range ms {
+				hits = append(hits, hit{m: m, rank: 2, key: m.SearchEmail})
+				switch column {
+				case member.FieldSearchClient:
+					hits[len(hits)-1].key = m.SearchClient
+				case member.FieldSearchPhone:
+					hits[len(hits)-1].key = m.SearchPhone
+				}
 			}
 		}
 	}
-	more := len(hits) > limit
+	page := best(hits, want)
+	more := len(page) > limit
 	if more {
-		hits = hits[:limit]
+		page = page[:limit]
 	}
-	ms, err := load(ctx, client, hits)
+	ms, err := load(ctx, client, page)
 	return ms, more, err
 }
 
@@ -158,23 +173,27 @@ func normalise(ctx context.Context, client *ent.Client, query string) (string, e
 // prefix and a character: U+10FFFF, the largest character, in byte order.
 const prefixEnd = "\U0010FFFF"
 
-// namePrefix returns up to n members of the venue whose column (search_first
-// or search_last) starts with q, in the column's byte order, then id: one
-// range of the index (organization_id, column text_pattern_ops, id).
-func namePrefix(ctx context.Context, client *ent.Client, column, q string, n int) ([]*ent.Member, error) {
+// searchColumns are the columns a scan reads to rank its rows.
+var searchColumns = []string{member.FieldID, member.FieldSearchFirst, member.FieldSearchLast,
+	member.FieldSearchEmail, member.FieldSearchPhone, member.FieldSearchClient}
+
+// prefixScan returns up to n members of the venue whose column starts with
+// prefix, in the column's byte order, then id: one range of the index
+// (organization_id, column text_pattern_ops, id).
+func prefixScan(ctx context.Context, client *ent.Client, column, prefix string, n int) ([]*ent.Member, error) {
 	ms, err := client.Member.Query().
 		Where(func(s *sql.Selector) {
 			c := s.C(column)
 			s.Where(sql.P(func(b *sql.Builder) {
-				b.WriteString(c).WriteString(" ~>=~ ").Arg(q).
-					WriteString(" AND ").WriteString(c).WriteString(" ~<~ ").Arg(q + prefixEnd)
+				b.WriteString(c).WriteString(" ~>=~ ").Arg(prefix).
+					WriteString(" AND ").WriteString(c).WriteString(" ~<~ ").Arg(prefix + prefixEnd)
 			}))
 		}).
 		Order(func(s *sql.Selector) {
 			s.OrderExpr(sql.Expr(s.C(column) + " USING ~<~"))
 			s.OrderBy(s.C(member.FieldID))
 		}).
-		Select(member.FieldID, member.FieldSearchFirst, member.FieldSearchLast).
+		Select(searchColumns...).
 		Limit(n).
 		All(ctx)
 	if err != nil {
@@ -183,104 +202,78 @@ func namePrefix(ctx context.Context, client *ent.Client, column, q string, n int
 	return ms, nil
 }
 
-// nameHit is a member found by a name, with its class and the matching name.
-type nameHit struct {
-	m     *ent.Member
-	class int
-	key   string
+// phoneDigits returns the query's digits reversed, as search_phone holds a
+// phone's, when the query is a phone number (or its end).
+func phoneDigits(q string) (string, bool) {
+	var d []byte
+	for i := 0; i < len(q); i++ {
+		switch c := q[i]; {
+		case c >= '0' && c <= '9':
+			d = append(d, c)
+		case c == ' ' || c == '+' || c == '-' || c == '(' || c == ')':
+		default:
+			return "", false
+		}
+	}
+	if len(d) < MinPhoneDigits {
+		return "", false
+	}
+	slices.Reverse(d)
+	return string(d), true
 }
 
-// nameClass returns the class of name for q: 0 for the same name or a
+// hit is a member found by one scan: its rank and the value that matched.
+type hit struct {
+	m    *ent.Member
+	rank int
+	key  string
+}
+
+// nameRank returns the rank of name for q: 0 for the same name or a
 // whole-word prefix, 1 for another prefix.
-func nameClass(q, name string) int {
+func nameRank(q, name string) int {
 	if name == q || strings.HasPrefix(name, q+" ") {
 		return 0
 	}
 	return 1
 }
 
-// mergeNames merges the two name scans into at most n members in the order
-// of Search's classes 0 and 1. Each scan is already in that order (in byte
-// order the query itself, then the query and a space, sort before any other
-// continuation of the query), so the first n of the merge are the first n
-// overall.
-func mergeNames(q string, byFirst, byLast []*ent.Member, n int) []*ent.Member {
-	best := map[uuid.UUID]nameHit{}
-	add := func(m *ent.Member, key string) {
-		h := nameHit{m: m, class: nameClass(q, key), key: key}
-		if old, ok := best[m.ID]; ok && !less(h, old) {
-			return
+// distinct counts the members among hits.
+func distinct(hits []hit) int {
+	seen := make(map[uuid.UUID]bool, len(hits))
+	for _, h := range hits {
+		seen[h.m.ID] = true
+	}
+	return len(seen)
+}
+
+// best returns the first n members of hits in Search's order, each once at
+// its best hit. Every scan is already in that order (rank 0 rows come first
+// within a name scan: in byte order the query itself, then the query and a
+// space, sort before any other continuation), and each read n rows, so the
+// first n of the merge are the first n overall.
+func best(hits []hit, n int) []*ent.Member {
+	slices.SortFunc(hits, func(a, b hit) int {
+		if c := cmp.Compare(a.rank, b.rank); c != 0 {
+			return c
 		}
-		best[m.ID] = h
-	}
-	for _, m := range byFirst {
-		add(m, m.SearchFirst)
-	}
-	for _, m := range byLast {
-		add(m, m.SearchLast)
-	}
-	hits := make([]nameHit, 0, len(best))
-	for _, h := range best {
-		hits = append(hits, h)
-	}
-	slices.SortFunc(hits, func(a, b nameHit) int {
-		switch {
-		case less(a, b):
-			return -1
-		case less(b, a):
-			return 1
+		if c := strings.Compare(a.key, b.key); c != 0 {
+			return c
 		}
-		return 0
+		return bytes.Compare(a.m.ID[:], b.m.ID[:])
 	})
-	out := make([]*ent.Member, 0, min(n, len(hits)))
-	for _, h := range hits[:min(n, len(hits))] {
-		out = append(out, h.m)
+	seen := make(map[uuid.UUID]bool, len(hits))
+	out := make([]*ent.Member, 0, n)
+	for _, h := range hits {
+		if len(out) == n {
+			break
+		}
+		if !seen[h.m.ID] {
+			seen[h.m.ID] = true
+			out = append(out, h.m)
+		}
 	}
 	return out
-}
-
-func less(a, b nameHit) bool {
-	if a.class != b.class {
-		return a.class < b.class
-	}
-	if a.key != b.key {
-		return a.key < b.key
-	}
-	return bytes.Compare(a.m.ID[:], b.m.ID[:]) < 0
-}
-
-// wordMatches returns up to n members of the venue whose search text holds
-// every word of q, nearest to q first by trigram word distance (a KNN walk
-// of the GiST index on (organization_id, search_text)), then name and id.
-func wordMatches(ctx context.Context, client *ent.Client, q string, n int) ([]*ent.Member, error) {
-	words := strings.Fields(q)
-	ms, err := client.Member.Query().
-		Where(func(s *sql.Selector) {
-			c := s.C(member.FieldSearchText)
-			for _, w := range words {
-				s.Where(sql.P(func(b *sql.Builder) {
-					b.WriteString(c).WriteString(" LIKE ").Arg("%" + escapeLike(w) + "%")
-				}))
-			}
-		}).
-		Order(func(s *sql.Selector) {
-			s.OrderExprFunc(func(b *sql.Builder) {
-				b.WriteString(s.C(member.FieldSearchText)).WriteString(" <->> ").Arg(q)
-			})
-			s.OrderBy(s.C(member.FieldSearchLast), s.C(member.FieldSearchFirst), s.C(member.FieldID))
-		}).
-		Select(member.FieldID, member.FieldSearchFirst, member.FieldSearchLast).
-		Limit(n).
-		All(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("search members: %w", err)
-	}
-	return ms, nil
-}
-
-// escapeLike quotes LIKE's wildcards and escape character in w.
-func escapeLike(w string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(w)
 }
 
 // load reads the page's members with their users, in the order of hits.

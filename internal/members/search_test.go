@@ -54,9 +54,9 @@ func TestSearchRanking(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, more)
 	// Exact names first (by the matching name: "han ida", then "han solo"),
-	// then name prefixes ("hanne berg", "hansen anna"), then the word matches
-	// by similarity: Johan (a name containing it), then chandler@ (the email).
-	require.Equal(t, []string{"Ida Han", "Han Solo", "Hanne Berg", "Anna Hansen", "Johan Lund", "Mads Holm"}, names(got))
+	// then name prefixes ("hanne berg", "hansen anna"); never a match inside
+	// a word (Johan, chandler@).
+	require.Equal(t, []string{"Ida Han", "Han Solo", "Hanne Berg", "Anna Hansen"}, names(got))
 
 	// Stable: the same query gives the same order.
 	again, _, err := members.Search(actx, client, "han", 0)
@@ -77,6 +77,10 @@ func TestSearchRanking(t *testing.T) {
 		"moller":            "Sofie Møller",
 		"c-1001":            "Sofie Møller",
 		"12345678":          "Sofie Møller",
+		"345 678":           "Sofie Møller",
+		"+45 1234 5678":     "Sofie Møller",
+		"chand":             "Mads Holm",
+		"CHANDLER@EXAMPLE.": "Mads Holm",
 		"anna hans":         "Anna Hansen",
 	} {
 		got, _, err := members.Search(actx, client, q, 0)
@@ -93,8 +97,28 @@ func TestSearchRanking(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []string{"Sofie Møller", "Han Solo", "Søren Ørsted"}, names(one))
 
+	// Emails, client ids and phone endings rank after names, in byte order
+	// of the matching value: "c-1001", "c-1002" (client ids) before
+	// "chandler@..." (an email); "h1@..." .. "h7@..." emails after the name
+	// "han solo".
+	mixed, _, err := members.Search(actx, client, "c-100", 0)
+	require.NoError(t, err)
+	require.Equal(t, []string{"Sofie Møller", "Søren Ørsted"}, names(mixed))
+	ch, _, err := members.Search(actx, client, "ch", 0)
+	require.NoError(t, err)
+	require.Empty(t, ch, "two characters match names only")
+	h, _, err := members.Search(actx, client, "h1@", 0)
+	require.NoError(t, err)
+	require.Equal(t, []string{"Hanne Berg"}, names(h))
+	// Too few digits for a phone, too many for nothing.
+	for _, q := range []string{"78", "99 345678"} {
+		got, _, err := members.Search(actx, client, q, 0)
+		require.NoError(t, err, q)
+		require.Empty(t, got, q)
+	}
+
 	// Odd input: wildcards are literal, nothing matches nothing.
-	for _, q := range []string{"%", "_", "%%%", "\\", "   ", "a'b", "zzzz"} {
+	for _, q := range []string{"%", "_", "%%%", "\\", "   ", "a'b", "zzzz", "ohan", "andler"} {
 		got, _, err := members.Search(actx, client, q, 0)
 		require.NoError(t, err, q)
 		require.Empty(t, got, q)
@@ -136,7 +160,7 @@ func TestSearchFollowsUserChanges(t *testing.T) {
 	_, err = client.Member.UpdateOneID(id).SetClientDisplayID("K-77").Save(actx)
 	require.NoError(t, err)
 	require.Equal(t, []uuid.UUID{id}, find("k-77"))
-	_, err = pool.Exec(ctx, `UPDATE members SET search_first = 'zed', search_text = 'zed' WHERE id = $1`, id)
+	_, err = pool.Exec(ctx, `UPDATE members SET search_first = 'zed', search_email = 'zed' WHERE id = $1`, id)
 	require.NoError(t, err)
 	require.Empty(t, find("zed"))
 	require.Equal(t, []uuid.UUID{id}, find("liva dahl"))

@@ -1,7 +1,8 @@
--- Hand-written: keeps members.search_text, search_first and search_last equal
--- to the normalised names, email and phone of the member's user and the
--- member's client display id, for every way a member or user row changes
--- (ent, the importer, COPY, SQL), in the same transaction as the change.
+-- Hand-written: keeps the search columns of members (search_first,
+-- search_last, search_email, search_phone, search_client) equal to the
+-- normalised names, email and phone of the member's user and the member's
+-- client display id, for every way a member or user row changes (ent, the
+-- importer, COPY, SQL), in the same transaction as the change.
 
 -- venue_search_norm is the one normalisation of member search, for the
 -- stored columns and for queries alike: accents folded (unaccent), lower
@@ -22,14 +23,17 @@ BEGIN
   SELECT first_name, last_name, email, phone INTO u FROM users WHERE id = NEW.user_id;
   NEW.search_first := venue_search_norm(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, ''));
   NEW.search_last := venue_search_norm(coalesce(u.last_name, '') || ' ' || coalesce(u.first_name, ''));
-  NEW.search_text := venue_search_norm(concat_ws(' ', u.first_name, u.last_name, u.email, u.phone, NEW.client_display_id));
+  NEW.search_email := venue_search_norm(u.email);
+  NEW.search_phone := nullif(reverse(regexp_replace(coalesce(u.phone, ''), '[^0-9]', '', 'g')), '');
+  NEW.search_client := nullif(venue_search_norm(NEW.client_display_id), '');
   RETURN NEW;
 END;
 $$;
 
 DROP TRIGGER IF EXISTS members_search ON members;
 CREATE TRIGGER members_search
-BEFORE INSERT OR UPDATE OF user_id, client_display_id, search_text, search_first, search_last ON members
+BEFORE INSERT OR UPDATE OF user_id, client_display_id, search_first, search_last, search_email, search_phone, search_client
+ON members
 FOR EACH ROW EXECUTE FUNCTION venue_member_search_fill();
 
 -- A changed name, email or phone refreshes the person's member rows in
@@ -37,7 +41,7 @@ FOR EACH ROW EXECUTE FUNCTION venue_member_search_fill();
 CREATE OR REPLACE FUNCTION venue_user_search_sync() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE members SET search_text = NULL WHERE user_id = NEW.id;
+  UPDATE members SET search_first = NULL WHERE user_id = NEW.id;
   RETURN NULL;
 END;
 $$;
@@ -51,4 +55,4 @@ WHEN (OLD.first_name IS DISTINCT FROM NEW.first_name OR OLD.last_name IS DISTINC
 EXECUTE FUNCTION venue_user_search_sync();
 
 -- Fill the rows written before the trigger existed.
-UPDATE members SET search_text = NULL;
+UPDATE members SET search_first = NULL;
