@@ -641,6 +641,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{ClassInstancesColumns[18], ClassInstancesColumns[4]},
 			},
+			{
+				Name:    "classinstance_organization_id_location_id_start_time",
+				Unique:  false,
+				Columns: []*schema.Column{ClassInstancesColumns[18], ClassInstancesColumns[21], ClassInstancesColumns[4]},
+			},
 		},
 	}
 	// ClassTypesColumns holds the columns for the "class_types" table.

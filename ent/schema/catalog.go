@@ -228,5 +228,10 @@ func (ClassInstance) Edges() []ent.Edge {
 
 // Indexes of the ClassInstance.
 func (ClassInstance) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("organization_id", "start_time")}
+	return []ent.Index{
+		index.Fields("organization_id", "start_time"),
+		// One location's classes in a window (schedule reads filtered by
+		// location) read that location's rows only, at any venue size.
+		index.Fields("organization_id", "location_id", "start_time"),
+	}
 }

@@ -43,8 +43,9 @@ type Venue struct {
 	FirstDay, LastDay time.Time
 	// Keys are API keys of the venue, for ops with Scopes.
 	Keys []string `json:"-"`
-	// ClassIDs are a sample of the venue's listed classes (members family).
-	ClassIDs []uuid.UUID `json:"-"`
+	// ClassIDs are a sample of the venue's listed classes, LocationIDs its
+	// locations (members family).
+	ClassIDs, LocationIDs []uuid.UUID `json:"-"`
 }
 
 // ScheduleDays returns the number of days from FirstDay to LastDay inclusive.
@@ -185,7 +186,8 @@ func localDate(t time.Time, loc *time.Location) time.Time {
 const rosterSample = 256
 
 // loadClassIDs fills each venue's ClassIDs with a sample of its listed
-// classes (the first by id, which is random).
+// classes (the first by id, which is random) and LocationIDs with its
+// locations.
 func loadClassIDs(ctx context.Context, ds *DataSet) error {
 	for i := range ds.Venues {
 		v := &ds.Venues[i]
@@ -199,6 +201,14 @@ func loadClassIDs(ctx context.Context, ds *DataSet) error {
 		}
 		if len(v.ClassIDs) == 0 {
 			return fmt.Errorf("data set %s: venue %s has no listed classes", ds.Name, v.Slug)
+		}
+		rows, err = ds.Pool.Query(ctx, `SELECT id FROM locations WHERE organization_id = $1 ORDER BY id`, v.ID)
+		if err != nil {
+			return fmt.Errorf("read locations: %w", err)
+		}
+		v.LocationIDs, err = pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
+		if err != nil {
+			return fmt.Errorf("read locations: %w", err)
 		}
 	}
 	return nil

@@ -23,7 +23,11 @@
 //     the same answers, so the baseline follows the service's read.
 //   - Execute prepares the data sets (the main set at --venues/--members/
 //     --days; one geo set per --geo-venues count, each in a database of its
-//     own because the venue search spans every venue of a database), serves
+//     own because the venue search spans every venue of a database; the
+//     members family per --member-scales count: "members-<n>", one venue of
+//     n members, the smallest alone in its database, and "platform-<n>", the
+//     same small venue seeded again beside the venue of n, so other venues'
+//     data is the only difference), serves
 //     the service in-process (server.New) or uses --target, runs every op at
 //     every concurrency level, and builds the Report.
 //

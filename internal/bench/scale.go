@@ -114,12 +114,20 @@ func memberSearchBody(n uint64) []byte {
 // firstVenue returns the set's venue (the members family has one per set).
 func firstVenue(ds *DataSet) *Venue { return &ds.Venues[0] }
 
-// adminSchedulePath returns request n of the staff schedule: a one-week
-// window of the venue's seeded days.
+// adminSchedulePath returns request n of the staff schedule: one location's
+// one-week window of the venue's seeded days.
 func adminSchedulePath(ds *DataSet, n uint64) (string, *Venue) {
 	v := firstVenue(ds)
 	from, to := weekOf(v, mix(n))
-	return "/api/v1/admin/schedule?start_date=" + from.Format(time.DateOnly) + "&end_date=" + to.Format(time.DateOnly), v
+	return "/api/v1/admin/schedule?start_date=" + from.Format(time.DateOnly) + "&end_date=" + to.Format(time.DateOnly) +
+		"&location_id=" + location(v, n), v
+}
+
+// location returns the location request n reads: seeded venues have
+// locations in proportion to their members and the same rooms and classes
+// at each, so one location's week is the same page at every scale.
+func location(v *Venue, n uint64) string {
+	return v.LocationIDs[mix(n^0x2545f491)%uint64(len(v.LocationIDs))].String()
 }
 
 // weekOf returns a one-week window of v's seeded days picked by h.
@@ -140,22 +148,28 @@ func rosterPath(ds *DataSet, n uint64) (string, *Venue) {
 	return "/api/v1/admin/checkin/" + id.String(), v
 }
 
-// venueSchedulePath is the public schedule read of the set's venue.
+// venueSchedulePath is the public schedule read of the set's venue: one
+// location's week.
 func venueSchedulePath(ds *DataSet, n uint64) (string, *Venue) {
 	v := firstVenue(ds)
 	from, to := weekOf(v, mix(n))
 	return "/api/v1/venues/" + url.PathEscape(v.Slug) + "/schedule?from=" +
-		from.Format(time.DateOnly) + "&to=" + to.Format(time.DateOnly), v
+		from.Format(time.DateOnly) + "&to=" + to.Format(time.DateOnly) + "&location_id=" + location(v, n), v
 }
 
-// directoryTerms are the directory search words: parts of the seeded venue
-// names and cities.
-var directoryTerms = []string{"seed", "studio", "studio 1", "seed studio 7", "københavn", "studio 42", "yoga"}
-
-// directoryPath returns request n of the venue directory's text search.
+// directoryPath returns request n of the venue directory's text search: a
+// seeded venue's name ("seed studio 42 (", one venue of the first hundred,
+// so each term finds one venue at every --geo-venues scale of 100 or more)
+// or, one request in eight, a word no venue has. A word every seeded venue
+// has ("studio") would measure the directory's count of all matches (its
+// window total) rather than its page.
 func directoryPath(_ *DataSet, n uint64) (string, *Venue) {
 	h := mix(n)
-	return "/api/v1/venues?search=" + url.QueryEscape(directoryTerms[h%uint64(len(directoryTerms))]) + "&limit=20", nil
+	term := fmt.Sprintf("seed studio %d (", 1+h%100)
+	if (h>>16)%8 == 0 {
+		term = "zebra loft"
+	}
+	return "/api/v1/venues?search=" + url.QueryEscape(term) + "&limit=20", nil
 }
 
 // checkMCPResult accepts a JSON-RPC answer with a result and no error.
@@ -192,7 +206,7 @@ func init() {
 	})
 	Register(&Op{
 		Name:    "members-schedule",
-		Help:    "GET /api/v1/venues/{slug}/schedule, anonymous, one-week windows, on each --member-scales venue",
+		Help:    "GET /api/v1/venues/{slug}/schedule, anonymous, one location's week, on each --member-scales venue",
 		Family:  FamilyMembers,
 		Request: venueSchedulePath,
 		Check:   checkNonEmptyData,
@@ -200,7 +214,7 @@ func init() {
 	})
 	Register(&Op{
 		Name:    "members-admin-schedule",
-		Help:    "GET /api/v1/admin/schedule (read:schedule), one-week windows, on each --member-scales venue",
+		Help:    "GET /api/v1/admin/schedule (read:schedule), one location's week, on each --member-scales venue",
 		Family:  FamilyMembers,
 		Scopes:  []string{scope.ReadSchedule},
 		Request: adminSchedulePath,
@@ -218,7 +232,7 @@ func init() {
 	})
 	Register(&Op{
 		Name:    "venues-search",
-		Help:    "GET /api/v1/venues?search=...&limit=20 (the directory's text search) on each --geo-venues scale",
+		Help:    "GET /api/v1/venues?search=<a venue's name>&limit=20 (the directory's text search) on each --geo-venues scale",
 		Family:  FamilyGeo,
 		Request: directoryPath,
 		Goals:   []Goal{{Kind: GoalScaleP99, Limit: 2}},

@@ -36,9 +36,17 @@
 // created under the ordinary venue policies, without a system bypass. The
 // session's workspace is not changed.
 //
-// The staff reads (Search, Get) find members by name, email or client display
-// id with a hard ceiling, and read one member's detail (profile, active
-// passes, most recent bookings). MCP (search_members, get_member_details,
+// The staff reads (Search, Get) find members by name, email, phone or client
+// display id with a hard ceiling, and read one member's detail (profile,
+// active passes, most recent bookings). Search reads about a page of index
+// entries at any venue size: the member row carries normalised search
+// columns (names both ways round, email, reversed phone digits, client id),
+// which a database trigger on members and users keeps in step with every
+// writer, each indexed by (organization_id, column text_pattern_ops, id); a
+// query is a few prefix ranges with a LIMIT, ranked exact name, name prefix,
+// then email, client id or phone ending (see Search). Staff, operators and
+// API keys search; a public visitor or a person acting as a member gets
+// ErrSearchDenied. MCP (search_members, get_member_details,
 // venue://members, venue://member) calls them, and so should any REST read
 // of the same data: the queries exist once. A member of another venue is not
 // found, exactly like an unknown one.
