@@ -1571,6 +1571,33 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{OrganizationsColumns[20], OrganizationsColumns[14]},
 			},
+			{
+				Name:    "organization_name_trgm",
+				Unique:  false,
+				Columns: []*schema.Column{OrganizationsColumns[3]},
+				Annotation: &entsql.IndexAnnotation{
+					OpClass: "gin_trgm_ops",
+					Type:    "GIN",
+				},
+			},
+			{
+				Name:    "organization_slug_trgm",
+				Unique:  false,
+				Columns: []*schema.Column{OrganizationsColumns[4]},
+				Annotation: &entsql.IndexAnnotation{
+					OpClass: "gin_trgm_ops",
+					Type:    "GIN",
+				},
+			},
+			{
+				Name:    "organization_city_trgm",
+				Unique:  false,
+				Columns: []*schema.Column{OrganizationsColumns[9]},
+				Annotation: &entsql.IndexAnnotation{
+					OpClass: "gin_trgm_ops",
+					Type:    "GIN",
+				},
+			},
 		},
 	}
 	// PassesColumns holds the columns for the "passes" table.

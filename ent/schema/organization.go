@@ -40,7 +40,14 @@ func (Organization) Fields() []ent.Field {
 // Indexes of the Organization: the directory's geo search narrows by a
 // bounding box on (lat, lng).
 func (Organization) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("lat", "lng"), index.Fields("world", "listed")}
+	return []ent.Index{
+		index.Fields("lat", "lng"), index.Fields("world", "listed"),
+		// The directory's text search (catalogue.SearchVenues: ILIKE on
+		// name, slug and city) reads the matching venues only.
+		index.Fields("name").Annotations(trigram).StorageKey("organization_name_trgm"),
+		index.Fields("slug").Annotations(trigram).StorageKey("organization_slug_trgm"),
+		index.Fields("city").Annotations(trigram).StorageKey("organization_city_trgm"),
+	}
 }
 
 // FeatureProvisioning holds a venue's feature flags: API access

@@ -41,6 +41,13 @@ func likePattern(s string) string {
 	return "%" + r.Replace(s) + "%"
 }
 
+// searchAnyText is searchVenuesSQL's text condition, which an empty $3
+// passes; searchText is the same condition for a given search.
+const (
+	searchAnyText = `($3::text = '' OR o.name ILIKE $3 OR o.slug ILIKE $3 OR o.city ILIKE $3)`
+	searchText    = `(o.name ILIKE $3 OR o.slug ILIKE $3 OR o.city ILIKE $3)`
+)
+
 // searchVenuesSQL narrows by a bounding box before computing the exact
 // Haversine distance, so the (lat, lng) index keeps geo search flat as the
 // directory grows.
@@ -59,7 +66,7 @@ CROSS JOIN LATERAL (
   END AS km
 ) d
 WHERE o.listed
-  AND ($3::text = '' OR o.name ILIKE $3 OR o.slug ILIKE $3 OR o.city ILIKE $3)
+  AND ` + searchAnyText + `
   AND ($4::text = '' OR lower(o.city) = lower($4))
   AND ($1::float8 IS NULL OR (
         o.lat BETWEEN $1::float8 - $6::float8 AND $1::float8 + $6::float8
@@ -84,7 +91,14 @@ func SearchVenues(ctx context.Context, client *ent.Client, q VenueQuery) ([]Venu
 			dLng = min(q.RadiusKm/(111.0*c), 180.0)
 		}
 	}
-	hits, total, err := queryVenues(ctx, client, "search venues", searchVenuesSQL,
+	query := searchVenuesSQL
+	if search != "" {
+		// Without the empty-search branch the ILIKEs are index conditions
+		// of the trigram indexes even in a generic plan: a search reads its
+		// matches, not every listed venue.
+		query = strings.Replace(query, searchAnyText, searchText, 1)
+	}
+	hits, total, err := queryVenues(ctx, client, "search venues", query,
 		lat, lng, search, q.City, q.RadiusKm, dLat, dLng, q.Limit, q.Offset)
 	if err != nil {
 		return nil, 0, err
