@@ -41,8 +41,10 @@ type Venue struct {
 	// FirstDay and LastDay are the venue-local dates (midnight UTC of the
 	// date) of its first and last listed class; the ops read between them.
 	FirstDay, LastDay time.Time
-	// Keys are API keys of the venue, for ops with Scopes.
-	Keys []string `json:"-"`
+	// Keys are API keys of the venue, for ops with Scopes; Tokens access
+	// tokens of its signed-in members, for Bearer ops.
+	Keys   []string `json:"-"`
+	Tokens []string `json:"-"`
 	// ClassIDs are a sample of the venue's listed classes, LocationIDs its
 	// locations (members family).
 	ClassIDs, LocationIDs []uuid.UUID `json:"-"`

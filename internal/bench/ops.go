@@ -43,6 +43,9 @@ type Op struct {
 	// Request returns the path and query of request n on ds and the venue it
 	// reads (whose key it carries), deterministically from n.
 	Request func(ds *DataSet, n uint64) (path string, v *Venue)
+	// Bearer makes each request carry the access token of one of its
+	// venue's signed-in members (Venue.Tokens; members family).
+	Bearer bool
 	// Body, when set, makes request n a POST of this JSON body (to the path
 	// Request returns).
 	Body func(n uint64) []byte

@@ -180,13 +180,14 @@ func prepare(ctx context.Context, cfg *Config, ops []*Op, dbs *databases, d *Dis
 			}
 		}
 	}
-	needMain, needGeo, needMembers, needBaseline := false, false, false, false
+	needMain, needGeo, needMembers, needBaseline, needBearer := false, false, false, false, false
 	var scopes []string
 	for _, op := range ops {
 		needMain = needMain || op.Family == FamilyMain || cfg.Target != ""
 		needGeo = needGeo || (op.Family == FamilyGeo && cfg.Target == "")
 		needMembers = needMembers || op.Family == FamilyMembers
 		needBaseline = needBaseline || op.Baseline
+		needBearer = needBearer || op.Bearer
 		for _, s := range op.Scopes {
 			if !slices.Contains(scopes, s) {
 				scopes = append(scopes, s)
@@ -237,6 +238,14 @@ func prepare(ctx context.Context, cfg *Config, ops []*Op, dbs *databases, d *Dis
 		}
 		if len(scopes) > 0 && (ds.Family == FamilyMain || ds.Family == FamilyMembers) {
 			if err := issueKeys(ctx, ds, scopes); err != nil {
+				return sets, cleanup, err
+			}
+		}
+		if needBearer && ds.Family == FamilyMembers {
+			hc := NewClient(1, cfg.Timeout)
+			err := signInMembers(ctx, ds, hc)
+			hc.CloseIdleConnections()
+			if err != nil {
 				return sets, cleanup, err
 			}
 		}

@@ -231,6 +231,15 @@ func init() {
 		Goals:   scaleGoals(),
 	})
 	Register(&Op{
+		Name:    "members-bookings",
+		Help:    "GET /api/v1/bookings?organization_id (a signed-in member's own bookings, first page), on each --member-scales venue",
+		Family:  FamilyMembers,
+		Bearer:  true,
+		Request: bookingsPath,
+		Check:   checkNonEmptyData,
+		Goals:   scaleGoals(),
+	})
+	Register(&Op{
 		Name:    "venues-search",
 		Help:    "GET /api/v1/venues?search=<a venue's name>&limit=20 (the directory's text search) on each --geo-venues scale",
 		Family:  FamilyGeo,

@@ -119,6 +119,9 @@ func newStep(op *Op, ds *DataSet, c int, cfg *Config, client *http.Client) *Step
 			if auth && v != nil && len(v.Keys) > 0 {
 				req.Header.Set("X-API-Key", v.Keys[h%uint64(len(v.Keys))])
 			}
+			if op.Bearer && v != nil && len(v.Tokens) > 0 {
+				req.Header.Set("Authorization", "Bearer "+v.Tokens[h%uint64(len(v.Tokens))])
+			}
 			req.Header.Set("X-Forwarded-For", clientAddr(h>>32))
 			return req, nil
 		},
