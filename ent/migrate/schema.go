@@ -325,6 +325,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{BookingsColumns[17], BookingsColumns[19]},
 			},
+			{
+				Name:    "booking_member_id",
+				Unique:  false,
+				Columns: []*schema.Column{BookingsColumns[19]},
+			},
 		},
 	}
 	// BookingPoliciesColumns holds the columns for the "booking_policies" table.

@@ -161,6 +161,9 @@ func (Booking) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("organization_id", "class_instance_id", "status"),
 		index.Fields("organization_id", "member_id"),
+		// A person's own bookings (booking.ListOwn) are found by their
+		// member ids across venues, without a venue to lead the index.
+		index.Fields("member_id"),
 	}
 }
 
