@@ -17,7 +17,7 @@ import (
 
 // MembersPerVenue is how many members of a venue the Bearer ops sign in:
 // members with bookings, whose own reads the ops spread over.
-const MembersPerVenue = 32
+const MembersPerVenue = 128
 
 // benchPassword is the password the tool gives the members it signs in.
 const benchPassword = "bench-member-password"
