@@ -19,6 +19,7 @@ import (
 	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
+	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -46,15 +47,18 @@ import (
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
+	"github.com/venueplatform/venue/ent/paymentattempt"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/predicate"
+	"github.com/venueplatform/venue/ent/processorevent"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/user"
+	"github.com/venueplatform/venue/ent/venuepayments"
 	"github.com/venueplatform/venue/ent/webhookattempt"
 	"github.com/venueplatform/venue/ent/webhookdelivery"
 	"github.com/venueplatform/venue/ent/webhooksubscription"
@@ -411,6 +415,33 @@ func (f TraverseBuddyInvite) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.BuddyInviteQuery", q)
+}
+
+// The CheckoutFunc type is an adapter to allow the use of ordinary function as a Querier.
+type CheckoutFunc func(context.Context, *ent.CheckoutQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f CheckoutFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.CheckoutQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.CheckoutQuery", q)
+}
+
+// The TraverseCheckout type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseCheckout func(context.Context, *ent.CheckoutQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseCheckout) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseCheckout) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CheckoutQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.CheckoutQuery", q)
 }
 
 // The ClassInstanceFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1142,6 +1173,33 @@ func (f TraversePayment) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.PaymentQuery", q)
 }
 
+// The PaymentAttemptFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PaymentAttemptFunc func(context.Context, *ent.PaymentAttemptQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PaymentAttemptFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PaymentAttemptQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PaymentAttemptQuery", q)
+}
+
+// The TraversePaymentAttempt type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePaymentAttempt func(context.Context, *ent.PaymentAttemptQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePaymentAttempt) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePaymentAttempt) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PaymentAttemptQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PaymentAttemptQuery", q)
+}
+
 // The PhotoFunc type is an adapter to allow the use of ordinary function as a Querier.
 type PhotoFunc func(context.Context, *ent.PhotoQuery) (ent.Value, error)
 
@@ -1194,6 +1252,33 @@ func (f TraversePlatformSetting) Traverse(ctx context.Context, q ent.Query) erro
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.PlatformSettingQuery", q)
+}
+
+// The ProcessorEventFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ProcessorEventFunc func(context.Context, *ent.ProcessorEventQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ProcessorEventFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ProcessorEventQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ProcessorEventQuery", q)
+}
+
+// The TraverseProcessorEvent type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseProcessorEvent func(context.Context, *ent.ProcessorEventQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseProcessorEvent) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseProcessorEvent) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ProcessorEventQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ProcessorEventQuery", q)
 }
 
 // The PushDeviceFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1358,6 +1443,33 @@ func (f TraverseUser) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.UserQuery", q)
 }
 
+// The VenuePaymentsFunc type is an adapter to allow the use of ordinary function as a Querier.
+type VenuePaymentsFunc func(context.Context, *ent.VenuePaymentsQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f VenuePaymentsFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.VenuePaymentsQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.VenuePaymentsQuery", q)
+}
+
+// The TraverseVenuePayments type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseVenuePayments func(context.Context, *ent.VenuePaymentsQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseVenuePayments) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseVenuePayments) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.VenuePaymentsQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.VenuePaymentsQuery", q)
+}
+
 // The WebhookAttemptFunc type is an adapter to allow the use of ordinary function as a Querier.
 type WebhookAttemptFunc func(context.Context, *ent.WebhookAttemptQuery) (ent.Value, error)
 
@@ -1464,6 +1576,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.BrandQuery, predicate.Brand, brand.OrderOption]{typ: ent.TypeBrand, tq: q}, nil
 	case *ent.BuddyInviteQuery:
 		return &query[*ent.BuddyInviteQuery, predicate.BuddyInvite, buddyinvite.OrderOption]{typ: ent.TypeBuddyInvite, tq: q}, nil
+	case *ent.CheckoutQuery:
+		return &query[*ent.CheckoutQuery, predicate.Checkout, checkout.OrderOption]{typ: ent.TypeCheckout, tq: q}, nil
 	case *ent.ClassInstanceQuery:
 		return &query[*ent.ClassInstanceQuery, predicate.ClassInstance, classinstance.OrderOption]{typ: ent.TypeClassInstance, tq: q}, nil
 	case *ent.ClassTypeQuery:
@@ -1518,10 +1632,14 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.PassTypeQuery, predicate.PassType, passtype.OrderOption]{typ: ent.TypePassType, tq: q}, nil
 	case *ent.PaymentQuery:
 		return &query[*ent.PaymentQuery, predicate.Payment, payment.OrderOption]{typ: ent.TypePayment, tq: q}, nil
+	case *ent.PaymentAttemptQuery:
+		return &query[*ent.PaymentAttemptQuery, predicate.PaymentAttempt, paymentattempt.OrderOption]{typ: ent.TypePaymentAttempt, tq: q}, nil
 	case *ent.PhotoQuery:
 		return &query[*ent.PhotoQuery, predicate.Photo, photo.OrderOption]{typ: ent.TypePhoto, tq: q}, nil
 	case *ent.PlatformSettingQuery:
 		return &query[*ent.PlatformSettingQuery, predicate.PlatformSetting, platformsetting.OrderOption]{typ: ent.TypePlatformSetting, tq: q}, nil
+	case *ent.ProcessorEventQuery:
+		return &query[*ent.ProcessorEventQuery, predicate.ProcessorEvent, processorevent.OrderOption]{typ: ent.TypeProcessorEvent, tq: q}, nil
 	case *ent.PushDeviceQuery:
 		return &query[*ent.PushDeviceQuery, predicate.PushDevice, pushdevice.OrderOption]{typ: ent.TypePushDevice, tq: q}, nil
 	case *ent.RefreshTokenQuery:
@@ -1534,6 +1652,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.SessionQuery, predicate.Session, session.OrderOption]{typ: ent.TypeSession, tq: q}, nil
 	case *ent.UserQuery:
 		return &query[*ent.UserQuery, predicate.User, user.OrderOption]{typ: ent.TypeUser, tq: q}, nil
+	case *ent.VenuePaymentsQuery:
+		return &query[*ent.VenuePaymentsQuery, predicate.VenuePayments, venuepayments.OrderOption]{typ: ent.TypeVenuePayments, tq: q}, nil
 	case *ent.WebhookAttemptQuery:
 		return &query[*ent.WebhookAttemptQuery, predicate.WebhookAttempt, webhookattempt.OrderOption]{typ: ent.TypeWebhookAttempt, tq: q}, nil
 	case *ent.WebhookDeliveryQuery:

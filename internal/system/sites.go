@@ -243,6 +243,7 @@ var globals = map[string]string{
 	"OTPRequest":             "a user's own mobile sign-in request; user-owned",
 	"FavoriteVenue":          "a user's own favourite venue, across venues; user-owned",
 	"NotificationPreference": "a person's own choice of what reaches them from every venue; user-owned, read by a venue's messages only through a bypass site by the recipients' ids",
+	"ProcessorEvent":         "an inbound Stripe event, signed by Stripe, recorded by its id before anyone knows its venue; only the bypass sites of the event endpoint and its job reach it",
 }
 
 // Globals returns the entity types declared global, with their reasons.
