@@ -47,7 +47,7 @@ type Checkout struct {
 	QuoteFingerprint string `json:"quote_fingerprint,omitempty"`
 	// QuoteIssuedAt holds the value of the "quote_issued_at" field.
 	QuoteIssuedAt time.Time `json:"quote_issued_at,omitempty"`
-	// Digest of the purchase request's Idempotency-Key: a retry finds this checkout.
+	// Digest of the Idempotency-Key of the purchase request that made the live attempt: its retry resumes that attempt.
 	RequestKey *string `json:"request_key,omitempty"`
 	// PaymentIntentID holds the value of the "payment_intent_id" field.
 	PaymentIntentID *string `json:"payment_intent_id,omitempty"`

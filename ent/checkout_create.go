@@ -628,6 +628,24 @@ func (u *CheckoutUpsert) UpdateStatus() *CheckoutUpsert {
 	return u
 }
 
+// SetRequestKey sets the "request_key" field.
+func (u *CheckoutUpsert) SetRequestKey(v string) *CheckoutUpsert {
+	u.Set(checkout.FieldRequestKey, v)
+	return u
+}
+
+// UpdateRequestKey sets the "request_key" field to the value that was provided on create.
+func (u *CheckoutUpsert) UpdateRequestKey() *CheckoutUpsert {
+	u.SetExcluded(checkout.FieldRequestKey)
+	return u
+}
+
+// ClearRequestKey clears the value of the "request_key" field.
+func (u *CheckoutUpsert) ClearRequestKey() *CheckoutUpsert {
+	u.SetNull(checkout.FieldRequestKey)
+	return u
+}
+
 // SetPaymentIntentID sets the "payment_intent_id" field.
 func (u *CheckoutUpsert) SetPaymentIntentID(v string) *CheckoutUpsert {
 	u.Set(checkout.FieldPaymentIntentID, v)
@@ -750,9 +768,6 @@ func (u *CheckoutUpsertOne) UpdateNewValues() *CheckoutUpsertOne {
 		if _, exists := u.create.mutation.QuoteIssuedAt(); exists {
 			s.SetIgnore(checkout.FieldQuoteIssuedAt)
 		}
-		if _, exists := u.create.mutation.RequestKey(); exists {
-			s.SetIgnore(checkout.FieldRequestKey)
-		}
 	}))
 	return u
 }
@@ -809,6 +824,27 @@ func (u *CheckoutUpsertOne) SetStatus(v checkout.Status) *CheckoutUpsertOne {
 func (u *CheckoutUpsertOne) UpdateStatus() *CheckoutUpsertOne {
 	return u.Update(func(s *CheckoutUpsert) {
 		s.UpdateStatus()
+	})
+}
+
+// SetRequestKey sets the "request_key" field.
+func (u *CheckoutUpsertOne) SetRequestKey(v string) *CheckoutUpsertOne {
+	return u.Update(func(s *CheckoutUpsert) {
+		s.SetRequestKey(v)
+	})
+}
+
+// UpdateRequestKey sets the "request_key" field to the value that was provided on create.
+func (u *CheckoutUpsertOne) UpdateRequestKey() *CheckoutUpsertOne {
+	return u.Update(func(s *CheckoutUpsert) {
+		s.UpdateRequestKey()
+	})
+}
+
+// ClearRequestKey clears the value of the "request_key" field.
+func (u *CheckoutUpsertOne) ClearRequestKey() *CheckoutUpsertOne {
+	return u.Update(func(s *CheckoutUpsert) {
+		s.ClearRequestKey()
 	})
 }
 
@@ -1112,9 +1148,6 @@ func (u *CheckoutUpsertBulk) UpdateNewValues() *CheckoutUpsertBulk {
 			if _, exists := b.mutation.QuoteIssuedAt(); exists {
 				s.SetIgnore(checkout.FieldQuoteIssuedAt)
 			}
-			if _, exists := b.mutation.RequestKey(); exists {
-				s.SetIgnore(checkout.FieldRequestKey)
-			}
 		}
 	}))
 	return u
@@ -1172,6 +1205,27 @@ func (u *CheckoutUpsertBulk) SetStatus(v checkout.Status) *CheckoutUpsertBulk {
 func (u *CheckoutUpsertBulk) UpdateStatus() *CheckoutUpsertBulk {
 	return u.Update(func(s *CheckoutUpsert) {
 		s.UpdateStatus()
+	})
+}
+
+// SetRequestKey sets the "request_key" field.
+func (u *CheckoutUpsertBulk) SetRequestKey(v string) *CheckoutUpsertBulk {
+	return u.Update(func(s *CheckoutUpsert) {
+		s.SetRequestKey(v)
+	})
+}
+
+// UpdateRequestKey sets the "request_key" field to the value that was provided on create.
+func (u *CheckoutUpsertBulk) UpdateRequestKey() *CheckoutUpsertBulk {
+	return u.Update(func(s *CheckoutUpsert) {
+		s.UpdateRequestKey()
+	})
+}
+
+// ClearRequestKey clears the value of the "request_key" field.
+func (u *CheckoutUpsertBulk) ClearRequestKey() *CheckoutUpsertBulk {
+	return u.Update(func(s *CheckoutUpsert) {
+		s.ClearRequestKey()
 	})
 }
 

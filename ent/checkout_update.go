@@ -49,6 +49,26 @@ func (_u *CheckoutUpdate) SetNillableStatus(v *checkout.Status) *CheckoutUpdate 
 	return _u
 }
 
+// SetRequestKey sets the "request_key" field.
+func (_u *CheckoutUpdate) SetRequestKey(v string) *CheckoutUpdate {
+	_u.mutation.SetRequestKey(v)
+	return _u
+}
+
+// SetNillableRequestKey sets the "request_key" field if the given value is not nil.
+func (_u *CheckoutUpdate) SetNillableRequestKey(v *string) *CheckoutUpdate {
+	if v != nil {
+		_u.SetRequestKey(*v)
+	}
+	return _u
+}
+
+// ClearRequestKey clears the value of the "request_key" field.
+func (_u *CheckoutUpdate) ClearRequestKey() *CheckoutUpdate {
+	_u.mutation.ClearRequestKey()
+	return _u
+}
+
 // SetPaymentIntentID sets the "payment_intent_id" field.
 func (_u *CheckoutUpdate) SetPaymentIntentID(v string) *CheckoutUpdate {
 	_u.mutation.SetPaymentIntentID(v)
@@ -183,6 +203,11 @@ func (_u *CheckoutUpdate) check() error {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "Checkout.status": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.RequestKey(); ok {
+		if err := checkout.RequestKeyValidator(v); err != nil {
+			return &ValidationError{Name: "request_key", err: fmt.Errorf(`ent: validator failed for field "Checkout.request_key": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.PaymentIntentID(); ok {
 		if err := checkout.PaymentIntentIDValidator(v); err != nil {
 			return &ValidationError{Name: "payment_intent_id", err: fmt.Errorf(`ent: validator failed for field "Checkout.payment_intent_id": %w`, err)}
@@ -222,6 +247,9 @@ func (_u *CheckoutUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(checkout.FieldStatus, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.RequestKey(); ok {
+		_spec.SetField(checkout.FieldRequestKey, field.TypeString, value)
 	}
 	if _u.mutation.RequestKeyCleared() {
 		_spec.ClearField(checkout.FieldRequestKey, field.TypeString)
@@ -287,6 +315,26 @@ func (_u *CheckoutUpdateOne) SetNillableStatus(v *checkout.Status) *CheckoutUpda
 	if v != nil {
 		_u.SetStatus(*v)
 	}
+	return _u
+}
+
+// SetRequestKey sets the "request_key" field.
+func (_u *CheckoutUpdateOne) SetRequestKey(v string) *CheckoutUpdateOne {
+	_u.mutation.SetRequestKey(v)
+	return _u
+}
+
+// SetNillableRequestKey sets the "request_key" field if the given value is not nil.
+func (_u *CheckoutUpdateOne) SetNillableRequestKey(v *string) *CheckoutUpdateOne {
+	if v != nil {
+		_u.SetRequestKey(*v)
+	}
+	return _u
+}
+
+// ClearRequestKey clears the value of the "request_key" field.
+func (_u *CheckoutUpdateOne) ClearRequestKey() *CheckoutUpdateOne {
+	_u.mutation.ClearRequestKey()
 	return _u
 }
 
@@ -437,6 +485,11 @@ func (_u *CheckoutUpdateOne) check() error {
 			return &ValidationError{Name: "status", err: fmt.Errorf(`ent: validator failed for field "Checkout.status": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.RequestKey(); ok {
+		if err := checkout.RequestKeyValidator(v); err != nil {
+			return &ValidationError{Name: "request_key", err: fmt.Errorf(`ent: validator failed for field "Checkout.request_key": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.PaymentIntentID(); ok {
 		if err := checkout.PaymentIntentIDValidator(v); err != nil {
 			return &ValidationError{Name: "payment_intent_id", err: fmt.Errorf(`ent: validator failed for field "Checkout.payment_intent_id": %w`, err)}
@@ -493,6 +546,9 @@ func (_u *CheckoutUpdateOne) sqlSave(ctx context.Context) (_node *Checkout, err 
 	}
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(checkout.FieldStatus, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.RequestKey(); ok {
+		_spec.SetField(checkout.FieldRequestKey, field.TypeString, value)
 	}
 	if _u.mutation.RequestKeyCleared() {
 		_spec.ClearField(checkout.FieldRequestKey, field.TypeString)

@@ -621,9 +621,9 @@ var (
 				Columns: []*schema.Column{CheckoutsColumns[16], CheckoutsColumns[17], CheckoutsColumns[1]},
 			},
 			{
-				Name:    "checkout_organization_id_member_id_request_key",
+				Name:    "checkout_organization_id_member_id_quote_fingerprint",
 				Unique:  true,
-				Columns: []*schema.Column{CheckoutsColumns[16], CheckoutsColumns[17], CheckoutsColumns[11]},
+				Columns: []*schema.Column{CheckoutsColumns[16], CheckoutsColumns[17], CheckoutsColumns[9]},
 			},
 			{
 				Name:    "checkout_payment_intent_id",

@@ -61,8 +61,8 @@ func (Checkout) Fields() []ent.Field {
 		field.Int64("application_fee_minor").NonNegative().Default(0).Immutable(),
 		field.String("quote_fingerprint").MaxLen(128).Immutable(),
 		field.Time("quote_issued_at").Immutable(),
-		field.String("request_key").Optional().Nillable().MaxLen(128).Immutable().
-			Comment("Digest of the purchase request's Idempotency-Key: a retry finds this checkout."),
+		field.String("request_key").Optional().Nillable().MaxLen(128).
+			Comment("Digest of the Idempotency-Key of the purchase request that made the live attempt: its retry resumes that attempt."),
 		field.String("payment_intent_id").Optional().Nillable().MaxLen(255),
 		field.String("setup_intent_id").Optional().Nillable().MaxLen(255),
 		field.UUID("pass_id", uuidType).Optional().Nillable(),
@@ -83,7 +83,8 @@ func (Checkout) Edges() []ent.Edge {
 func (Checkout) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("organization_id", "member_id", "created_at"),
-		index.Fields("organization_id", "member_id", "request_key").Unique(),
+		// A quote is bought once: a second purchase of it finds this checkout.
+		index.Fields("organization_id", "member_id", "quote_fingerprint").Unique(),
 		index.Fields("payment_intent_id").Unique(),
 		index.Fields("setup_intent_id").Unique(),
 	}

@@ -88,6 +88,7 @@ var table = map[string]layer{
 	"internal/webhooks":        domain,
 	"internal/webhooks/manage": domain,
 	"internal/webhooks/store":  domain,
+	"internal/payments/...":    domain, // card payments: Connect, checkout, attempts, inbound events; stripeport is its port to Stripe
 
 	// Shared domain machinery: nouns use it, it never reaches up to a noun.
 	"internal/audit":              services,

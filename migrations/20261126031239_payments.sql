@@ -8,8 +8,8 @@ CREATE TABLE "checkouts" ("id" uuid NOT NULL, "created_at" timestamptz NOT NULL,
 CREATE INDEX "checkout_organization_id" ON "checkouts" ("organization_id");
 -- Create index "checkout_organization_id_member_id_created_at" to table: "checkouts"
 CREATE INDEX "checkout_organization_id_member_id_created_at" ON "checkouts" ("organization_id", "member_id", "created_at");
--- Create index "checkout_organization_id_member_id_request_key" to table: "checkouts"
-CREATE UNIQUE INDEX "checkout_organization_id_member_id_request_key" ON "checkouts" ("organization_id", "member_id", "request_key");
+-- Create index "checkout_organization_id_member_id_quote_fingerprint" to table: "checkouts"
+CREATE UNIQUE INDEX "checkout_organization_id_member_id_quote_fingerprint" ON "checkouts" ("organization_id", "member_id", "quote_fingerprint");
 -- Create index "checkout_payment_intent_id" to table: "checkouts"
 CREATE UNIQUE INDEX "checkout_payment_intent_id" ON "checkouts" ("payment_intent_id");
 -- Create index "checkout_setup_intent_id" to table: "checkouts"
