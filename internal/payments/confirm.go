@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/google/uuid"
+
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/paymentattempt"
@@ -70,4 +72,22 @@ func (s *Service) Confirm(ctx context.Context, intentID string) (*Confirmation, 
 	default:
 		return nil, notCompleted(in.Status)
 	}
+}
+
+// ConfirmAttempt reconciles a checkout from the server's records only (no
+// Stripe call): confirmed with the pass once activated, else resolving. A
+// checkout of another member, or whose pass type differs, is 404.
+func (s *Service) ConfirmAttempt(ctx context.Context, checkoutID, passTypeID uuid.UUID) (*Confirmation, error) {
+	co, err := s.client.Checkout.Query().
+		Where(checkout.ID(checkoutID), checkout.PassTypeID(passTypeID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFound("checkout")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("payments: checkout: %w", err)
+	}
+	if co.Status == checkout.StatusPaid {
+		return &Confirmation{Confirmed: true, Checkout: co}, nil
+	}
+	return &Confirmation{Checkout: co, PaymentState: "resolving"}, nil
 }

@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/payments/stripeport"
+	"github.com/venueplatform/venue/internal/viewer"
 )
 
 // ConnectStatus is a venue's connected account as the platform knows it.
@@ -125,4 +128,33 @@ func (s *Service) portError(ctx context.Context, err error) error {
 	}
 	s.log.ErrorContext(ctx, "stripe call failed", "error", err)
 	return stripeError()
+}
+
+// PermSettings is the staff permission of the venue's payment settings.
+const PermSettings = "settings.business"
+
+// RequireStaff refuses a caller without settings.business in its venue:
+// 403 ACCESS_DENIED, reason permission.
+func RequireStaff(ctx context.Context) error {
+	u, ok := viewer.UserFromContext(ctx)
+	if ok && u.MemberID == uuid.Nil && u.HasPermission(PermSettings) {
+		return nil
+	}
+	return apperr.AccessDenied("permission", "a required staff permission is missing").
+		With("required_permissions", []string{PermSettings})
+}
+
+// StatusWithAvailability is Status with whether the venue can take card
+// payments now, and why not.
+func (s *Service) StatusWithAvailability(ctx context.Context) (*ConnectStatus, bool, string, error) {
+	vp, err := s.venuePayments(ctx)
+	if err != nil {
+		return nil, false, "", err
+	}
+	ok, reason := s.cardPayments(vp)
+	if vp == nil {
+		return &ConnectStatus{}, ok, reason, nil
+	}
+	st := statusOf(vp)
+	return &st, ok, reason, nil
 }

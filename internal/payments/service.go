@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/venueplatform/venue/ent"
@@ -28,6 +29,14 @@ type Config struct {
 	Now func() time.Time
 }
 
+// processQuoteKey is the quote key of a process configured without one:
+// random, shared by every Service of the process.
+var processQuoteKey = sync.OnceValue(func() []byte {
+	k := make([]byte, 32)
+	_, _ = rand.Read(k)
+	return k
+})
+
 // Service is the payments domain over one ent client.
 type Service struct {
 	client   *ent.Client
@@ -43,8 +52,7 @@ type Service struct {
 func New(client *ent.Client, cfg Config) *Service {
 	s := &Service{client: client, port: cfg.Port, secrets: cfg.WebhookSecrets, quoteKey: cfg.QuoteKey, log: cfg.Log, now: cfg.Now}
 	if len(s.quoteKey) == 0 {
-		s.quoteKey = make([]byte, 32)
-		_, _ = rand.Read(s.quoteKey)
+		s.quoteKey = processQuoteKey()
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -394,6 +394,22 @@ type Invoker interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding/attempts/{attemptId}/close
 	CloseAdminBookingFundingAttempt(ctx context.Context, params CloseAdminBookingFundingAttemptParams) (*CheckinAttemptResponse, error)
+	// ConfirmCheckout invokes confirmCheckout operation.
+	//
+	// Exactly one of `payment_intent_id` (read from Stripe now; activates
+	// the pass on success) or `checkout_attempt` (reconciliation from the
+	// server's records only: the checkout id a purchase answered, with its
+	// `pass_type_id`). Answers `confirmed` true with `purchase_confirmation`,
+	// or `confirmed` false with `payment_state` `resolving` while Stripe is
+	// processing. An intent that has not succeeded is 409
+	// `PAYMENT_NOT_COMPLETED` (`details.payment_status`); a declined one 402
+	// `CHARGE_DECLINED`; another member's or an unknown intent or checkout
+	// 404 `NOT_FOUND`. Confirming twice, or after Stripe's event, changes
+	// nothing. `setup_intent_id` (free starts of memberships) is not
+	// accepted yet (400 `VALIDATION_ERROR`).
+	//
+	// POST /me/checkout/confirm
+	ConfirmCheckout(ctx context.Context, request *CheckoutConfirmRequest, params ConfirmCheckoutParams) (*CheckoutConfirmResponse, error)
 	// ContactAdminCheckinClass invokes contactAdminCheckinClass operation.
 	//
 	// Staff bearer token with `members.contact` and `notifications.send`
@@ -511,6 +527,17 @@ type Invoker interface {
 	//
 	// POST /bookings
 	CreateBooking(ctx context.Context, request *BookingCreateRequest, params CreateBookingParams) (*BookingResponse, error)
+	// CreatePaymentsAccountLink invokes createPaymentsAccountLink operation.
+	//
+	// Creates the venue's connected account at Stripe the first time (once,
+	// whatever the retries), and returns a one-time onboarding `url` where
+	// staff finish the account at Stripe; Stripe sends them back to
+	// `return_url` (or `refresh_url` when the link expired). Needs
+	// `settings.business`; 422 `CARD_PAYMENTS_UNAVAILABLE` (reason
+	// `payments_disabled`) without a Stripe key; 502 `STRIPE_ERROR`.
+	//
+	// POST /admin/payments/connect/account-link
+	CreatePaymentsAccountLink(ctx context.Context, request *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (*PaymentsAccountLinkResponse, error)
 	// CreateVenueInquiry invokes createVenueInquiry operation.
 	//
 	// Files a booking inquiry for `service_id` and delivers it to the venue's
@@ -627,6 +654,20 @@ type Invoker interface {
 	//
 	// GET /calendar
 	GetCalendar(ctx context.Context, params GetCalendarParams) (*CalendarResponse, error)
+	// GetCheckoutPreview invokes getCheckoutPreview operation.
+	//
+	// The amount charged today for `pass_type_slug` with its VAT share, and,
+	// when it can be bought online now, a `direct_purchase_quote` valid five
+	// minutes, to send unchanged to `POST /me/checkout/purchase`. Unknown,
+	// inactive and unlisted pass types are 404 `NOT_FOUND`; a `brand_id` the
+	// pass type is not sold for is 422 `SALE_BRAND_NOT_ALLOWED`; any
+	// `flash_sale_id` is 422 `FLASH_SALE_UNAVAILABLE` (offers are not sold
+	// through direct checkout yet; never a fallback to the normal price).
+	// Recurring memberships answer `purchase_obligation.status`
+	// `unavailable` (reason `recurring_checkout_unavailable`) and no quote.
+	//
+	// GET /me/checkout/preview
+	GetCheckoutPreview(ctx context.Context, params GetCheckoutPreviewParams) (*CheckoutPreviewResponse, error)
 	// GetDiscovery invokes getDiscovery operation.
 	//
 	// Listed venues of a world that have bookable classes on `date` (venue-local) in
@@ -777,6 +818,15 @@ type Invoker interface {
 	//
 	// GET /me/notification-preferences
 	GetMyNotificationPreferences(ctx context.Context) (*MeNotificationPreferencesResponse, error)
+	// GetPaymentsConnect invokes getPaymentsConnect operation.
+	//
+	// The connected account the venue takes card payments on, as last
+	// reported by Stripe (`account.updated` keeps `charges_enabled`
+	// current). `account_id` is null before onboarding started. Needs
+	// `settings.business`.
+	//
+	// GET /admin/payments/connect
+	GetPaymentsConnect(ctx context.Context) (*PaymentsConnectResponse, error)
 	// GetVenue invokes getVenue operation.
 	//
 	// Contact and place, active brands, active locations with their active
@@ -1037,6 +1087,34 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks/{id}/ping
 	PingWebhookSubscription(ctx context.Context, params PingWebhookSubscriptionParams) (*WebhookDeliveryResponse, error)
+	// PostCheckoutPreview invokes postCheckoutPreview operation.
+	//
+	// The same preview as `GET /me/checkout/preview`, with its parameters as a flat JSON body.
+	//
+	// POST /me/checkout/preview
+	PostCheckoutPreview(ctx context.Context, request *CheckoutPreviewRequest, params PostCheckoutPreviewParams) (*CheckoutPreviewResponse, error)
+	// PurchaseCheckout invokes purchaseCheckout operation.
+	//
+	// Charges `direct_purchase_quote` exactly as previewed (never
+	// recomputed). With `payment_method_id` (a saved card) the charge is
+	// confirmed at once; without it the answer carries the intent's
+	// `client_secret` for the payment sheet, and the app calls
+	// `POST /me/checkout/confirm` when the sheet is done.
+	// `payment_status`: `succeeded` (the pass is active: `pass_id`),
+	// `requires_action` (3-D Secure: finish with `client_secret`, then
+	// confirm), `requires_payment_method` (confirm with the payment sheet),
+	// `processing` (the pass activates when Stripe reports success).
+	// Errors: 409 `QUOTE_STALE` past five minutes or when the price behind
+	// the quote changed (`details.reason` `expired` or `price_changed`;
+	// `next_step` `refresh`); 400 `VALIDATION_ERROR` for a changed or
+	// foreign quote; 402 `CHARGE_DECLINED` (`details.failure_code`,
+	// `details.decline_code`, `next_step` `update_card`; nothing charged,
+	// the quote may be bought again with another card); 409
+	// `PAYMENT_PENDING`; 409 `UNKNOWN_WRITE_OUTCOME`; 422 `ALREADY_PAID`;
+	// 422 `CARD_PAYMENTS_UNAVAILABLE`; 502 `STRIPE_ERROR`.
+	//
+	// POST /me/checkout/purchase
+	PurchaseCheckout(ctx context.Context, request *CheckoutPurchaseRequest, params PurchaseCheckoutParams) (*CheckoutPurchaseResponse, error)
 	// ReassignAdminBookingFunding invokes reassignAdminBookingFunding operation.
 	//
 	// Staff bearer token with `bookings.manage`. `new_pass_id` must be
@@ -3768,6 +3846,102 @@ func (c *Client) sendCloseAdminBookingFundingAttempt(ctx context.Context, params
 	return result, nil
 }
 
+// ConfirmCheckout invokes confirmCheckout operation.
+//
+// Exactly one of `payment_intent_id` (read from Stripe now; activates
+// the pass on success) or `checkout_attempt` (reconciliation from the
+// server's records only: the checkout id a purchase answered, with its
+// `pass_type_id`). Answers `confirmed` true with `purchase_confirmation`,
+// or `confirmed` false with `payment_state` `resolving` while Stripe is
+// processing. An intent that has not succeeded is 409
+// `PAYMENT_NOT_COMPLETED` (`details.payment_status`); a declined one 402
+// `CHARGE_DECLINED`; another member's or an unknown intent or checkout
+// 404 `NOT_FOUND`. Confirming twice, or after Stripe's event, changes
+// nothing. `setup_intent_id` (free starts of memberships) is not
+// accepted yet (400 `VALIDATION_ERROR`).
+//
+// POST /me/checkout/confirm
+func (c *Client) ConfirmCheckout(ctx context.Context, request *CheckoutConfirmRequest, params ConfirmCheckoutParams) (*CheckoutConfirmResponse, error) {
+	res, err := c.sendConfirmCheckout(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendConfirmCheckout(ctx context.Context, request *CheckoutConfirmRequest, params ConfirmCheckoutParams) (res *CheckoutConfirmResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/checkout/confirm"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeConfirmCheckoutRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ConfirmCheckoutOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeConfirmCheckoutResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ContactAdminCheckinClass invokes contactAdminCheckinClass operation.
 //
 // Staff bearer token with `members.contact` and `notifications.send`
@@ -4348,6 +4522,97 @@ func (c *Client) sendCreateBooking(ctx context.Context, request *BookingCreateRe
 	defer body.Close()
 
 	result, err := decodeCreateBookingResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreatePaymentsAccountLink invokes createPaymentsAccountLink operation.
+//
+// Creates the venue's connected account at Stripe the first time (once,
+// whatever the retries), and returns a one-time onboarding `url` where
+// staff finish the account at Stripe; Stripe sends them back to
+// `return_url` (or `refresh_url` when the link expired). Needs
+// `settings.business`; 422 `CARD_PAYMENTS_UNAVAILABLE` (reason
+// `payments_disabled`) without a Stripe key; 502 `STRIPE_ERROR`.
+//
+// POST /admin/payments/connect/account-link
+func (c *Client) CreatePaymentsAccountLink(ctx context.Context, request *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (*PaymentsAccountLinkResponse, error) {
+	res, err := c.sendCreatePaymentsAccountLink(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreatePaymentsAccountLink(ctx context.Context, request *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (res *PaymentsAccountLinkResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/payments/connect/account-link"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreatePaymentsAccountLinkRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreatePaymentsAccountLinkOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreatePaymentsAccountLinkResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -5367,6 +5632,165 @@ func (c *Client) sendGetCalendar(ctx context.Context, params GetCalendarParams) 
 	return result, nil
 }
 
+// GetCheckoutPreview invokes getCheckoutPreview operation.
+//
+// The amount charged today for `pass_type_slug` with its VAT share, and,
+// when it can be bought online now, a `direct_purchase_quote` valid five
+// minutes, to send unchanged to `POST /me/checkout/purchase`. Unknown,
+// inactive and unlisted pass types are 404 `NOT_FOUND`; a `brand_id` the
+// pass type is not sold for is 422 `SALE_BRAND_NOT_ALLOWED`; any
+// `flash_sale_id` is 422 `FLASH_SALE_UNAVAILABLE` (offers are not sold
+// through direct checkout yet; never a fallback to the normal price).
+// Recurring memberships answer `purchase_obligation.status`
+// `unavailable` (reason `recurring_checkout_unavailable`) and no quote.
+//
+// GET /me/checkout/preview
+func (c *Client) GetCheckoutPreview(ctx context.Context, params GetCheckoutPreviewParams) (*CheckoutPreviewResponse, error) {
+	res, err := c.sendGetCheckoutPreview(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetCheckoutPreview(ctx context.Context, params GetCheckoutPreviewParams) (res *CheckoutPreviewResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/checkout/preview"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "pass_type_slug" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "pass_type_slug",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.PassTypeSlug))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "brand_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "brand_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.BrandID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "flash_sale_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "flash_sale_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.FlashSaleID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "locale" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "locale",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Locale.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetCheckoutPreviewOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetCheckoutPreviewResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetDiscovery invokes getDiscovery operation.
 //
 // Listed venues of a world that have bookable classes on `date` (venue-local) in
@@ -6340,6 +6764,79 @@ func (c *Client) sendGetMyNotificationPreferences(ctx context.Context) (res *MeN
 	defer body.Close()
 
 	result, err := decodeGetMyNotificationPreferencesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetPaymentsConnect invokes getPaymentsConnect operation.
+//
+// The connected account the venue takes card payments on, as last
+// reported by Stripe (`account.updated` keeps `charges_enabled`
+// current). `account_id` is null before onboarding started. Needs
+// `settings.business`.
+//
+// GET /admin/payments/connect
+func (c *Client) GetPaymentsConnect(ctx context.Context) (*PaymentsConnectResponse, error) {
+	res, err := c.sendGetPaymentsConnect(ctx)
+	return res, err
+}
+
+func (c *Client) sendGetPaymentsConnect(ctx context.Context) (res *PaymentsConnectResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/payments/connect"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetPaymentsConnectOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetPaymentsConnectResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -9279,6 +9776,205 @@ func (c *Client) sendPingWebhookSubscription(ctx context.Context, params PingWeb
 	defer body.Close()
 
 	result, err := decodePingWebhookSubscriptionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PostCheckoutPreview invokes postCheckoutPreview operation.
+//
+// The same preview as `GET /me/checkout/preview`, with its parameters as a flat JSON body.
+//
+// POST /me/checkout/preview
+func (c *Client) PostCheckoutPreview(ctx context.Context, request *CheckoutPreviewRequest, params PostCheckoutPreviewParams) (*CheckoutPreviewResponse, error) {
+	res, err := c.sendPostCheckoutPreview(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendPostCheckoutPreview(ctx context.Context, request *CheckoutPreviewRequest, params PostCheckoutPreviewParams) (res *CheckoutPreviewResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/checkout/preview"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePostCheckoutPreviewRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PostCheckoutPreviewOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePostCheckoutPreviewResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PurchaseCheckout invokes purchaseCheckout operation.
+//
+// Charges `direct_purchase_quote` exactly as previewed (never
+// recomputed). With `payment_method_id` (a saved card) the charge is
+// confirmed at once; without it the answer carries the intent's
+// `client_secret` for the payment sheet, and the app calls
+// `POST /me/checkout/confirm` when the sheet is done.
+// `payment_status`: `succeeded` (the pass is active: `pass_id`),
+// `requires_action` (3-D Secure: finish with `client_secret`, then
+// confirm), `requires_payment_method` (confirm with the payment sheet),
+// `processing` (the pass activates when Stripe reports success).
+// Errors: 409 `QUOTE_STALE` past five minutes or when the price behind
+// the quote changed (`details.reason` `expired` or `price_changed`;
+// `next_step` `refresh`); 400 `VALIDATION_ERROR` for a changed or
+// foreign quote; 402 `CHARGE_DECLINED` (`details.failure_code`,
+// `details.decline_code`, `next_step` `update_card`; nothing charged,
+// the quote may be bought again with another card); 409
+// `PAYMENT_PENDING`; 409 `UNKNOWN_WRITE_OUTCOME`; 422 `ALREADY_PAID`;
+// 422 `CARD_PAYMENTS_UNAVAILABLE`; 502 `STRIPE_ERROR`.
+//
+// POST /me/checkout/purchase
+func (c *Client) PurchaseCheckout(ctx context.Context, request *CheckoutPurchaseRequest, params PurchaseCheckoutParams) (*CheckoutPurchaseResponse, error) {
+	res, err := c.sendPurchaseCheckout(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendPurchaseCheckout(ctx context.Context, request *CheckoutPurchaseRequest, params PurchaseCheckoutParams) (res *CheckoutPurchaseResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/checkout/purchase"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePurchaseCheckoutRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PurchaseCheckoutOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePurchaseCheckoutResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

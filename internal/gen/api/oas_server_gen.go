@@ -381,6 +381,22 @@ type Handler interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding/attempts/{attemptId}/close
 	CloseAdminBookingFundingAttempt(ctx context.Context, params CloseAdminBookingFundingAttemptParams) (*CheckinAttemptResponse, error)
+	// ConfirmCheckout implements confirmCheckout operation.
+	//
+	// Exactly one of `payment_intent_id` (read from Stripe now; activates
+	// the pass on success) or `checkout_attempt` (reconciliation from the
+	// server's records only: the checkout id a purchase answered, with its
+	// `pass_type_id`). Answers `confirmed` true with `purchase_confirmation`,
+	// or `confirmed` false with `payment_state` `resolving` while Stripe is
+	// processing. An intent that has not succeeded is 409
+	// `PAYMENT_NOT_COMPLETED` (`details.payment_status`); a declined one 402
+	// `CHARGE_DECLINED`; another member's or an unknown intent or checkout
+	// 404 `NOT_FOUND`. Confirming twice, or after Stripe's event, changes
+	// nothing. `setup_intent_id` (free starts of memberships) is not
+	// accepted yet (400 `VALIDATION_ERROR`).
+	//
+	// POST /me/checkout/confirm
+	ConfirmCheckout(ctx context.Context, req *CheckoutConfirmRequest, params ConfirmCheckoutParams) (*CheckoutConfirmResponse, error)
 	// ContactAdminCheckinClass implements contactAdminCheckinClass operation.
 	//
 	// Staff bearer token with `members.contact` and `notifications.send`
@@ -498,6 +514,17 @@ type Handler interface {
 	//
 	// POST /bookings
 	CreateBooking(ctx context.Context, req *BookingCreateRequest, params CreateBookingParams) (*BookingResponse, error)
+	// CreatePaymentsAccountLink implements createPaymentsAccountLink operation.
+	//
+	// Creates the venue's connected account at Stripe the first time (once,
+	// whatever the retries), and returns a one-time onboarding `url` where
+	// staff finish the account at Stripe; Stripe sends them back to
+	// `return_url` (or `refresh_url` when the link expired). Needs
+	// `settings.business`; 422 `CARD_PAYMENTS_UNAVAILABLE` (reason
+	// `payments_disabled`) without a Stripe key; 502 `STRIPE_ERROR`.
+	//
+	// POST /admin/payments/connect/account-link
+	CreatePaymentsAccountLink(ctx context.Context, req *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (*PaymentsAccountLinkResponse, error)
 	// CreateVenueInquiry implements createVenueInquiry operation.
 	//
 	// Files a booking inquiry for `service_id` and delivers it to the venue's
@@ -614,6 +641,20 @@ type Handler interface {
 	//
 	// GET /calendar
 	GetCalendar(ctx context.Context, params GetCalendarParams) (*CalendarResponse, error)
+	// GetCheckoutPreview implements getCheckoutPreview operation.
+	//
+	// The amount charged today for `pass_type_slug` with its VAT share, and,
+	// when it can be bought online now, a `direct_purchase_quote` valid five
+	// minutes, to send unchanged to `POST /me/checkout/purchase`. Unknown,
+	// inactive and unlisted pass types are 404 `NOT_FOUND`; a `brand_id` the
+	// pass type is not sold for is 422 `SALE_BRAND_NOT_ALLOWED`; any
+	// `flash_sale_id` is 422 `FLASH_SALE_UNAVAILABLE` (offers are not sold
+	// through direct checkout yet; never a fallback to the normal price).
+	// Recurring memberships answer `purchase_obligation.status`
+	// `unavailable` (reason `recurring_checkout_unavailable`) and no quote.
+	//
+	// GET /me/checkout/preview
+	GetCheckoutPreview(ctx context.Context, params GetCheckoutPreviewParams) (*CheckoutPreviewResponse, error)
 	// GetDiscovery implements getDiscovery operation.
 	//
 	// Listed venues of a world that have bookable classes on `date` (venue-local) in
@@ -764,6 +805,15 @@ type Handler interface {
 	//
 	// GET /me/notification-preferences
 	GetMyNotificationPreferences(ctx context.Context) (*MeNotificationPreferencesResponse, error)
+	// GetPaymentsConnect implements getPaymentsConnect operation.
+	//
+	// The connected account the venue takes card payments on, as last
+	// reported by Stripe (`account.updated` keeps `charges_enabled`
+	// current). `account_id` is null before onboarding started. Needs
+	// `settings.business`.
+	//
+	// GET /admin/payments/connect
+	GetPaymentsConnect(ctx context.Context) (*PaymentsConnectResponse, error)
 	// GetVenue implements getVenue operation.
 	//
 	// Contact and place, active brands, active locations with their active
@@ -1024,6 +1074,34 @@ type Handler interface {
 	//
 	// POST /admin/webhooks/{id}/ping
 	PingWebhookSubscription(ctx context.Context, params PingWebhookSubscriptionParams) (*WebhookDeliveryResponse, error)
+	// PostCheckoutPreview implements postCheckoutPreview operation.
+	//
+	// The same preview as `GET /me/checkout/preview`, with its parameters as a flat JSON body.
+	//
+	// POST /me/checkout/preview
+	PostCheckoutPreview(ctx context.Context, req *CheckoutPreviewRequest, params PostCheckoutPreviewParams) (*CheckoutPreviewResponse, error)
+	// PurchaseCheckout implements purchaseCheckout operation.
+	//
+	// Charges `direct_purchase_quote` exactly as previewed (never
+	// recomputed). With `payment_method_id` (a saved card) the charge is
+	// confirmed at once; without it the answer carries the intent's
+	// `client_secret` for the payment sheet, and the app calls
+	// `POST /me/checkout/confirm` when the sheet is done.
+	// `payment_status`: `succeeded` (the pass is active: `pass_id`),
+	// `requires_action` (3-D Secure: finish with `client_secret`, then
+	// confirm), `requires_payment_method` (confirm with the payment sheet),
+	// `processing` (the pass activates when Stripe reports success).
+	// Errors: 409 `QUOTE_STALE` past five minutes or when the price behind
+	// the quote changed (`details.reason` `expired` or `price_changed`;
+	// `next_step` `refresh`); 400 `VALIDATION_ERROR` for a changed or
+	// foreign quote; 402 `CHARGE_DECLINED` (`details.failure_code`,
+	// `details.decline_code`, `next_step` `update_card`; nothing charged,
+	// the quote may be bought again with another card); 409
+	// `PAYMENT_PENDING`; 409 `UNKNOWN_WRITE_OUTCOME`; 422 `ALREADY_PAID`;
+	// 422 `CARD_PAYMENTS_UNAVAILABLE`; 502 `STRIPE_ERROR`.
+	//
+	// POST /me/checkout/purchase
+	PurchaseCheckout(ctx context.Context, req *CheckoutPurchaseRequest, params PurchaseCheckoutParams) (*CheckoutPurchaseResponse, error)
 	// ReassignAdminBookingFunding implements reassignAdminBookingFunding operation.
 	//
 	// Staff bearer token with `bookings.manage`. `new_pass_id` must be
