@@ -140,7 +140,6 @@ type Payments struct {
 	// APIBase replaces Stripe's API address (stripe-mock, a test double);
 	// empty for Stripe's.
 	APIBase string
-	// Timeout bounds one call to Stripe; zero means 20 s. Not read from the
-	// environment (tests shorten it).
+	// Timeout bounds one call to Stripe; zero means 20 s.
 	Timeout time.Duration
 }

@@ -106,6 +106,8 @@ var Settings = []Setting{
 		Description: "signing secret of the Connect event endpoint (`whsec_...`)"},
 	{Env: "VENUE_STRIPE_API_BASE", DefaultText: "Stripe's (`https://api.stripe.com`)",
 		Description: "Stripe API address (stripe-mock or a test double)"},
+	{Env: "VENUE_STRIPE_TIMEOUT", DefaultText: "`20s`",
+		Description: "time one Stripe call may take before its outcome counts as unknown (then reconciled)"},
 }
 
 // Lookup returns the definition of the environment variable env.
