@@ -127,12 +127,13 @@ var table = map[string]layer{
 	"internal/config":    storage,
 	"internal/secretbox": storage,
 
-	"internal/arch":     tests,
-	"internal/logtest":  tests,
-	"internal/negative": tests, // the negative-test suite and its generator
-	"internal/smtptest": tests,
-	"internal/pgtest":   tests,
-	"ent/enttest":       tests,
+	"internal/arch":                tests,
+	"internal/logtest":             tests,
+	"internal/negative":            tests, // the negative-test suite and its generator
+	"internal/smtptest":            tests,
+	"internal/payments/stripetest": tests, // the fake Stripe at the network boundary
+	"internal/pgtest":              tests,
+	"ent/enttest":                  tests,
 }
 
 // faceOnly are the packages only faces may import: the generated API and
