@@ -40,8 +40,8 @@
 //	domain       internal/accounts internal/apikey internal/booking
 //	             internal/catalogue internal/codemail internal/demo
 //	             internal/frontdesk internal/importer internal/inquiries
-//	             internal/me internal/members internal/platform
-//	             internal/schedule internal/seed internal/venue
+//	             internal/me internal/members internal/payments/...
+//	             internal/platform internal/schedule internal/seed internal/venue
 //	             internal/webhooks internal/webhooks/manage
 //	             internal/webhooks/store
 //	services     internal/audit internal/events internal/identity/...
@@ -54,7 +54,7 @@
 //	storage      ent/... internal/config internal/db internal/model
 //	             internal/pglocal internal/secretbox migrations
 //	test helpers ent/enttest internal/arch internal/logtest internal/negative
-//	             internal/pgtest internal/smtptest
+//	             internal/payments/stripetest internal/pgtest internal/smtptest
 //
 // A domain package takes a context carrying the viewer and typed arguments;
 // whatever a face learned from a request (credentials, idempotency keys,

@@ -136,7 +136,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 	deps := Deps{Pool: pool, Client: client, Log: log, Codes: codes, DataDir: cfg.DataDir, Settings: &settings}
 	proxyConfig(&deps, settings.Proxy)
 	cfg.RegisterWorkers = withNotifyWorker(settings.SMTP, cfg.RegisterWorkers) // notification delivery (notify.go)
-	cfg.RegisterWorkers = withPaymentsWorker(settings, cfg.RegisterWorkers) // payment events and reconcile (payments.go)
+	cfg.RegisterWorkers = withPaymentsWorker(settings, cfg.RegisterWorkers)    // payment events and reconcile (payments.go)
 	stopJobs, err := startJobs(ctx, cfg, settings, deps)
 	if err != nil {
 		return err
