@@ -274,7 +274,7 @@ func TestCheckoutServerErrorThenSuccess(t *testing.T) {
 // activates the pass. Stripe saw one charge.
 func TestCheckoutUnknownOutcome(t *testing.T) {
 	for name, o := range map[string]stripetest.Outcome{
-		"dropped connection": {Drop: 2},
+		"dropped connection": {Drop: 10},
 		"timeout":            {Hang: 1500 * time.Millisecond, HangTimes: 2},
 	} {
 		t.Run(name, func(t *testing.T) {
