@@ -23,7 +23,9 @@ func init() {
 		return map[string]uuid.UUID{"VenuePayments": vp.ID, "Checkout": co.ID, "PaymentAttempt": at.ID}
 	})
 	cases["VenuePayments"] = venueCase{
-		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.VenuePayments.Get(ctx, id)) },
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.VenuePayments.Get(ctx, id))
+		},
 		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
 			return c.VenuePayments.UpdateOneID(id).SetChargesEnabled(true).Exec(ctx)
 		},
@@ -51,7 +53,9 @@ func init() {
 		},
 	}
 	cases["PaymentAttempt"] = venueCase{
-		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.PaymentAttempt.Get(ctx, id)) },
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.PaymentAttempt.Get(ctx, id))
+		},
 		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
 			return c.PaymentAttempt.UpdateOneID(id).SetState(paymentattempt.StateFailed).ClearLiveSubjectID().Exec(ctx)
 		},
