@@ -74,6 +74,56 @@ func (s *Service) workReconcile(ctx context.Context, job *river.Job[ReconcileArg
 	return s.Reconcile(inVenue(ctx, org), id)
 }
 
+// SearchLag is how long after an attempt was made reconcile trusts that
+// Stripe's search finding no intent means there is none (Stripe documents a
+// delay of up to a minute before an object is searchable).
+const SearchLag = 3 * time.Minute
+
+// StaleAfter is how long an attempt may stay created or in flight before the
+// sweep takes it for one whose server died mid-call and reconciles it.
+const StaleAfter = 2 * time.Minute
+
+// SweepStale marks attempts left created or in flight by a server that died
+// mid-call as unknown and queues their reconcile jobs; it returns how many.
+func (s *Service) SweepStale(ctx context.Context) (int, error) {
+	// System call site: the sweep runs for every venue and holds no
+	// viewer; it reads attempt ids and venues, and marks each in its venue's
+	// transaction with the job that settles it.
+	stale, err := s.client.PaymentAttempt.Query().
+		Where(paymentattempt.StateIn(paymentattempt.StateCreated, paymentattempt.StateInFlight),
+			paymentattempt.UpdatedAtLT(s.now().Add(-StaleAfter))).
+		Limit(500).All(system.Allow(ctx, "payments.stale_attempts"))
+	if err != nil {
+		return 0, fmt.Errorf("payments: stale attempts: %w", err)
+	}
+	n := 0
+	for _, at := range stale {
+		if err := s.markUnknown(inVenue(ctx, at.OrganizationID), at); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// SweepEvery runs SweepStale every period until ctx ends.
+func (s *Service) SweepEvery(ctx context.Context, period time.Duration) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if n, err := s.SweepStale(ctx); err != nil {
+				s.log.ErrorContext(ctx, "payment attempt sweep", "error", err)
+			} else if n > 0 {
+				s.log.InfoContext(ctx, "stale payment attempts queued for reconcile", "attempts", n)
+			}
+		}
+	}
+}
+
 // Reconcile settles an unknown attempt of the viewer's venue by reading
 // Stripe: the intent the attempt made (searched by the attempt id in its
 // metadata), applied like any other answer. No intent means the charge never
@@ -102,6 +152,11 @@ func (s *Service) Reconcile(ctx context.Context, attemptID uuid.UUID) error {
 	}
 	if err != nil {
 		return fmt.Errorf("payments: reconcile read: %w", err)
+	}
+	if in == nil && s.now().Sub(at.CreatedAt) < SearchLag {
+		// Stripe's search may lag a new intent: ask again later (River
+		// retries the job with backoff) before concluding there is none.
+		return fmt.Errorf("payments: reconcile: no intent found yet for attempt %s", at.ID)
 	}
 	if in == nil {
 		return s.client.PaymentAttempt.UpdateOneID(at.ID).

@@ -15,6 +15,7 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/passtype"
+	"github.com/venueplatform/venue/ent/paymentattempt"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/booking"
 	"github.com/venueplatform/venue/internal/db"
@@ -170,4 +171,47 @@ func TestJobsRunOnRiver(t *testing.T) {
 	}, 30*time.Second, 50*time.Millisecond, "both purchases activated by the jobs")
 	require.Equal(t, 2, e.client.Payment.Query().CountX(e.op))
 	require.Len(t, e.fake.Intents(), 2, "no charge made twice")
+}
+
+// TestSweepAndReconcileAbsentCharge: an attempt a dead server left in flight
+// is swept to unknown with its reconcile job; Stripe has no intent for it,
+// so once search can be trusted the attempt is canceled (never charged) and
+// the member may buy the quote again.
+func TestSweepAndReconcileAbsentCharge(t *testing.T) {
+	e := newEnv(t, "DKK", 12000)
+	pv, err := e.svc.Preview(e.member, e.org, e.user, payments.PreviewParams{PassTypeSlug: "drop"})
+	require.NoError(t, err)
+	co := e.client.Checkout.Create().SetMemberID(e.mid).SetPassTypeID(pv.PassType.ID).SetAmountMinor(12000).
+		SetCurrency("DKK").SetVatMinor(2400).SetVatRateBp(2500).SetQuoteFingerprint(pv.Quote.Fingerprint).
+		SetQuoteIssuedAt(pv.Quote.IssuedAt).SaveX(e.op)
+	at := e.client.PaymentAttempt.Create().SetPurpose(paymentattempt.PurposeCheckoutCharge).SetSubjectID(co.ID).
+		SetNumber(1).SetState(paymentattempt.StateInFlight).SetLiveSubjectID(co.ID).SaveX(e.op)
+
+	n, err := e.svc.SweepStale(context.Background())
+	require.NoError(t, err)
+	require.Zero(t, n, "a fresh attempt may still be in its call")
+	e.now = e.now.Add(payments.StaleAfter + time.Second)
+	n, err = e.svc.SweepStale(context.Background())
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	require.Equal(t, paymentattempt.StateUnknown, e.client.PaymentAttempt.GetX(e.op, at.ID).State)
+	var jobs int
+	require.NoError(t, e.pool.QueryRow(context.Background(), `SELECT count(*) FROM river_job WHERE kind = 'payments.reconcile'`).Scan(&jobs))
+	require.Equal(t, 1, jobs)
+
+	e.now = time.Now()
+	require.Error(t, e.svc.Reconcile(e.op, at.ID), "search may lag: ask again later")
+	require.Equal(t, paymentattempt.StateUnknown, e.client.PaymentAttempt.GetX(e.op, at.ID).State)
+	e.now = e.now.Add(payments.SearchLag + time.Second)
+	require.NoError(t, e.svc.Reconcile(e.op, at.ID))
+	require.Equal(t, paymentattempt.StateCanceled, e.client.PaymentAttempt.GetX(e.op, at.ID).State)
+	for _, r := range e.fake.Requests() {
+		require.NotEqual(t, "POST", r.Method, "reconcile only reads")
+	}
+
+	e.now = time.Now()
+	res, err := e.svc.Purchase(e.member, e.org, e.user, e.mid, payments.PurchaseParams{Quote: pv.Quote, PaymentMethodID: "pm_card_visa"})
+	require.NoError(t, err)
+	require.Equal(t, payments.StatusPaid, res.Status)
+	require.Equal(t, 2, e.client.PaymentAttempt.Query().CountX(e.op))
 }
