@@ -41,20 +41,22 @@ func (l layer) String() string {
 // logged, so the table can name a package before a fold creates it.
 var table = map[string]layer{
 	// Programs, entry points and the generated REST code they serve.
-	".":                           faces, // generate.go: the go:generate directives
-	"cmd/...":                     faces,
-	"internal/handlers":           faces,
-	"internal/mcp":                faces,
-	"internal/server":             faces,
-	"internal/jobs":               faces, // the River workers: the jobs' face
-	"internal/bench":              faces,
-	"internal/webhooks/crashtest": faces, // a program the webhook crash test runs
-	"internal/gen/api":            faces, // the ogen server and client: REST's own types
-	"internal/gen/apient":         faces, // ent rows into gen/api types
-	"internal/gen/bundle":         faces, // generator programs
-	"internal/gen/entc":           faces,
-	"internal/gen/migrate":        faces,
-	"internal/gen/mcpschema":      faces,
+	".":                            faces, // generate.go: the go:generate directives
+	"cmd/...":                      faces,
+	"internal/handlers":            faces,
+	"internal/mcp":                 faces,
+	"internal/server":              faces,
+	"internal/jobs":                faces, // the River workers: the jobs' face
+	"internal/bench":               faces,
+	"internal/webhooks/crashtest":  faces, // a program the webhook crash test runs
+	"internal/payments/crashtest":  faces, // a program the payments crash test runs
+	"internal/payments/stripetest": faces, // the fake Stripe of the tests and of the crash test
+	"internal/gen/api":             faces, // the ogen server and client: REST's own types
+	"internal/gen/apient":          faces, // ent rows into gen/api types
+	"internal/gen/bundle":          faces, // generator programs
+	"internal/gen/entc":            faces,
+	"internal/gen/migrate":         faces,
+	"internal/gen/mcpschema":       faces,
 
 	// What a face does with a request before and after the domain call.
 	// They hold no business rule: credentials, idempotency, headers, rate
@@ -127,13 +129,12 @@ var table = map[string]layer{
 	"internal/config":    storage,
 	"internal/secretbox": storage,
 
-	"internal/arch":                tests,
-	"internal/logtest":             tests,
-	"internal/negative":            tests, // the negative-test suite and its generator
-	"internal/smtptest":            tests,
-	"internal/payments/stripetest": tests, // the fake Stripe at the network boundary
-	"internal/pgtest":              tests,
-	"ent/enttest":                  tests,
+	"internal/arch":     tests,
+	"internal/logtest":  tests,
+	"internal/negative": tests, // the negative-test suite and its generator
+	"internal/smtptest": tests,
+	"internal/pgtest":   tests,
+	"ent/enttest":       tests,
 }
 
 // faceOnly are the packages only faces may import: the generated API and

@@ -32,7 +32,9 @@
 //	faces        . cmd/... internal/bench internal/gen/api internal/gen/apient
 //	             internal/gen/bundle internal/gen/entc internal/gen/mcpschema
 //	             internal/gen/migrate internal/handlers internal/jobs
-//	             internal/mcp internal/server internal/webhooks/crashtest
+//	             internal/mcp internal/payments/crashtest
+//	             internal/payments/stripetest internal/server
+//	             internal/webhooks/crashtest
 //	conventions  internal/auth internal/gen/mcpschema/toolschema
 //	             internal/gen/openapi internal/httpx internal/idempotency
 //	             internal/limits internal/mcptools internal/ratelimit
@@ -54,7 +56,7 @@
 //	storage      ent/... internal/config internal/db internal/model
 //	             internal/pglocal internal/secretbox migrations
 //	test helpers ent/enttest internal/arch internal/logtest internal/negative
-//	             internal/payments/stripetest internal/pgtest internal/smtptest
+//	             internal/pgtest internal/smtptest
 //
 // A domain package takes a context carrying the viewer and typed arguments;
 // whatever a face learned from a request (credentials, idempotency keys,
