@@ -56,6 +56,7 @@ import (
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
+	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/processorevent"
@@ -158,6 +159,8 @@ type Client struct {
 	Payment *PaymentClient
 	// PaymentAttempt is the client for interacting with the PaymentAttempt builders.
 	PaymentAttempt *PaymentAttemptClient
+	// PaymentCustomer is the client for interacting with the PaymentCustomer builders.
+	PaymentCustomer *PaymentCustomerClient
 	// Photo is the client for interacting with the Photo builders.
 	Photo *PhotoClient
 	// PlatformSetting is the client for interacting with the PlatformSetting builders.
@@ -235,6 +238,7 @@ func (c *Client) init() {
 	c.PassType = NewPassTypeClient(c.config)
 	c.Payment = NewPaymentClient(c.config)
 	c.PaymentAttempt = NewPaymentAttemptClient(c.config)
+	c.PaymentCustomer = NewPaymentCustomerClient(c.config)
 	c.Photo = NewPhotoClient(c.config)
 	c.PlatformSetting = NewPlatformSettingClient(c.config)
 	c.ProcessorEvent = NewProcessorEventClient(c.config)
@@ -380,6 +384,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		PassType:               NewPassTypeClient(cfg),
 		Payment:                NewPaymentClient(cfg),
 		PaymentAttempt:         NewPaymentAttemptClient(cfg),
+		PaymentCustomer:        NewPaymentCustomerClient(cfg),
 		Photo:                  NewPhotoClient(cfg),
 		PlatformSetting:        NewPlatformSettingClient(cfg),
 		ProcessorEvent:         NewProcessorEventClient(cfg),
@@ -452,6 +457,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		PassType:               NewPassTypeClient(cfg),
 		Payment:                NewPaymentClient(cfg),
 		PaymentAttempt:         NewPaymentAttemptClient(cfg),
+		PaymentCustomer:        NewPaymentCustomerClient(cfg),
 		Photo:                  NewPhotoClient(cfg),
 		PlatformSetting:        NewPlatformSettingClient(cfg),
 		ProcessorEvent:         NewProcessorEventClient(cfg),
@@ -501,10 +507,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.IdempotencyKey, c.Inquiry, c.InstallationSecret, c.Instructor, c.Location,
 		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
-		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt, c.Photo,
-		c.PlatformSetting, c.ProcessorEvent, c.PushDevice, c.RefreshToken, c.Room,
-		c.Service, c.Session, c.User, c.VenuePayments, c.WebhookAttempt,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
+		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent, c.PushDevice,
+		c.RefreshToken, c.Room, c.Service, c.Session, c.User, c.VenuePayments,
+		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -521,10 +527,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.IdempotencyKey, c.Inquiry, c.InstallationSecret, c.Instructor, c.Location,
 		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
-		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt, c.Photo,
-		c.PlatformSetting, c.ProcessorEvent, c.PushDevice, c.RefreshToken, c.Room,
-		c.Service, c.Session, c.User, c.VenuePayments, c.WebhookAttempt,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
+		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent, c.PushDevice,
+		c.RefreshToken, c.Room, c.Service, c.Session, c.User, c.VenuePayments,
+		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -613,6 +619,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Payment.mutate(ctx, m)
 	case *PaymentAttemptMutation:
 		return c.PaymentAttempt.mutate(ctx, m)
+	case *PaymentCustomerMutation:
+		return c.PaymentCustomer.mutate(ctx, m)
 	case *PhotoMutation:
 		return c.Photo.mutate(ctx, m)
 	case *PlatformSettingMutation:
@@ -7332,6 +7340,172 @@ func (c *PaymentAttemptClient) mutate(ctx context.Context, m *PaymentAttemptMuta
 	}
 }
 
+// PaymentCustomerClient is a client for the PaymentCustomer schema.
+type PaymentCustomerClient struct {
+	config
+}
+
+// NewPaymentCustomerClient returns a client for the PaymentCustomer from the given config.
+func NewPaymentCustomerClient(c config) *PaymentCustomerClient {
+	return &PaymentCustomerClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `paymentcustomer.Hooks(f(g(h())))`.
+func (c *PaymentCustomerClient) Use(hooks ...Hook) {
+	c.hooks.PaymentCustomer = append(c.hooks.PaymentCustomer, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `paymentcustomer.Intercept(f(g(h())))`.
+func (c *PaymentCustomerClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PaymentCustomer = append(c.inters.PaymentCustomer, interceptors...)
+}
+
+// Create returns a builder for creating a PaymentCustomer entity.
+func (c *PaymentCustomerClient) Create() *PaymentCustomerCreate {
+	mutation := newPaymentCustomerMutation(c.config, OpCreate)
+	return &PaymentCustomerCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PaymentCustomer entities.
+func (c *PaymentCustomerClient) CreateBulk(builders ...*PaymentCustomerCreate) *PaymentCustomerCreateBulk {
+	return &PaymentCustomerCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PaymentCustomerClient) MapCreateBulk(slice any, setFunc func(*PaymentCustomerCreate, int)) *PaymentCustomerCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PaymentCustomerCreateBulk{err: fmt.Errorf("calling to PaymentCustomerClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PaymentCustomerCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PaymentCustomerCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PaymentCustomer.
+func (c *PaymentCustomerClient) Update() *PaymentCustomerUpdate {
+	mutation := newPaymentCustomerMutation(c.config, OpUpdate)
+	return &PaymentCustomerUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PaymentCustomerClient) UpdateOne(_m *PaymentCustomer) *PaymentCustomerUpdateOne {
+	mutation := newPaymentCustomerMutation(c.config, OpUpdateOne, withPaymentCustomer(_m))
+	return &PaymentCustomerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PaymentCustomerClient) UpdateOneID(id uuid.UUID) *PaymentCustomerUpdateOne {
+	mutation := newPaymentCustomerMutation(c.config, OpUpdateOne, withPaymentCustomerID(id))
+	return &PaymentCustomerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PaymentCustomer.
+func (c *PaymentCustomerClient) Delete() *PaymentCustomerDelete {
+	mutation := newPaymentCustomerMutation(c.config, OpDelete)
+	return &PaymentCustomerDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PaymentCustomerClient) DeleteOne(_m *PaymentCustomer) *PaymentCustomerDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PaymentCustomerClient) DeleteOneID(id uuid.UUID) *PaymentCustomerDeleteOne {
+	builder := c.Delete().Where(paymentcustomer.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PaymentCustomerDeleteOne{builder}
+}
+
+// Query returns a query builder for PaymentCustomer.
+func (c *PaymentCustomerClient) Query() *PaymentCustomerQuery {
+	return &PaymentCustomerQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePaymentCustomer},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PaymentCustomer entity by its id.
+func (c *PaymentCustomerClient) Get(ctx context.Context, id uuid.UUID) (*PaymentCustomer, error) {
+	return c.Query().Where(paymentcustomer.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PaymentCustomerClient) GetX(ctx context.Context, id uuid.UUID) *PaymentCustomer {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a PaymentCustomer.
+func (c *PaymentCustomerClient) QueryOrganization(_m *PaymentCustomer) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(paymentcustomer.Table, paymentcustomer.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, paymentcustomer.OrganizationTable, paymentcustomer.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a PaymentCustomer.
+func (c *PaymentCustomerClient) QueryMember(_m *PaymentCustomer) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(paymentcustomer.Table, paymentcustomer.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, paymentcustomer.MemberTable, paymentcustomer.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PaymentCustomerClient) Hooks() []Hook {
+	hooks := c.hooks.PaymentCustomer
+	return append(hooks[:len(hooks):len(hooks)], paymentcustomer.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PaymentCustomerClient) Interceptors() []Interceptor {
+	return c.inters.PaymentCustomer
+}
+
+func (c *PaymentCustomerClient) mutate(ctx context.Context, m *PaymentCustomerMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PaymentCustomerCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PaymentCustomerUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PaymentCustomerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PaymentCustomerDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PaymentCustomer mutation op: %q", m.Op())
+	}
+}
+
 // PhotoClient is a client for the Photo schema.
 type PhotoClient struct {
 	config
@@ -9452,9 +9626,9 @@ type (
 		InstallationSecret, Instructor, Location, MFABackupCode, MFAChallenge,
 		MFAFactor, Member, NotificationDelivery, NotificationOptOut,
 		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass, PassType,
-		Payment, PaymentAttempt, Photo, PlatformSetting, ProcessorEvent, PushDevice,
-		RefreshToken, Room, Service, Session, User, VenuePayments, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Hook
+		Payment, PaymentAttempt, PaymentCustomer, Photo, PlatformSetting,
+		ProcessorEvent, PushDevice, RefreshToken, Room, Service, Session, User,
+		VenuePayments, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, AuditLog, AuthCode, Booking,
@@ -9464,9 +9638,10 @@ type (
 		InstallationSecret, Instructor, Location, MFABackupCode, MFAChallenge,
 		MFAFactor, Member, NotificationDelivery, NotificationOptOut,
 		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass, PassType,
-		Payment, PaymentAttempt, Photo, PlatformSetting, ProcessorEvent, PushDevice,
-		RefreshToken, Room, Service, Session, User, VenuePayments, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Interceptor
+		Payment, PaymentAttempt, PaymentCustomer, Photo, PlatformSetting,
+		ProcessorEvent, PushDevice, RefreshToken, Room, Service, Session, User,
+		VenuePayments, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Interceptor
 	}
 )
 

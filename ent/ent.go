@@ -52,6 +52,7 @@ import (
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
+	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/processorevent"
@@ -165,6 +166,7 @@ func checkColumn(t, c string) error {
 			passtype.Table:               passtype.ValidColumn,
 			payment.Table:                payment.ValidColumn,
 			paymentattempt.Table:         paymentattempt.ValidColumn,
+			paymentcustomer.Table:        paymentcustomer.ValidColumn,
 			photo.Table:                  photo.ValidColumn,
 			platformsetting.Table:        platformsetting.ValidColumn,
 			processorevent.Table:         processorevent.ValidColumn,

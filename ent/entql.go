@@ -43,6 +43,7 @@ import (
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
+	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/predicate"
@@ -66,7 +67,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 53)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 54)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -1042,6 +1043,26 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[40] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   paymentcustomer.Table,
+			Columns: paymentcustomer.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: paymentcustomer.FieldID,
+			},
+		},
+		Type: "PaymentCustomer",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			paymentcustomer.FieldCreatedAt:              {Type: field.TypeTime, Column: paymentcustomer.FieldCreatedAt},
+			paymentcustomer.FieldUpdatedAt:              {Type: field.TypeTime, Column: paymentcustomer.FieldUpdatedAt},
+			paymentcustomer.FieldOrganizationID:         {Type: field.TypeUUID, Column: paymentcustomer.FieldOrganizationID},
+			paymentcustomer.FieldMemberID:               {Type: field.TypeUUID, Column: paymentcustomer.FieldMemberID},
+			paymentcustomer.FieldAccountID:              {Type: field.TypeString, Column: paymentcustomer.FieldAccountID},
+			paymentcustomer.FieldCustomerID:             {Type: field.TypeString, Column: paymentcustomer.FieldCustomerID},
+			paymentcustomer.FieldDefaultPaymentMethodID: {Type: field.TypeString, Column: paymentcustomer.FieldDefaultPaymentMethodID},
+		},
+	}
+	graph.Nodes[41] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   photo.Table,
 			Columns: photo.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -1062,7 +1083,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			photo.FieldSortOrder:      {Type: field.TypeInt, Column: photo.FieldSortOrder},
 		},
 	}
-	graph.Nodes[41] = &sqlgraph.Node{
+	graph.Nodes[42] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   platformsetting.Table,
 			Columns: platformsetting.Columns,
@@ -1080,7 +1101,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			platformsetting.FieldChangedBy: {Type: field.TypeString, Column: platformsetting.FieldChangedBy},
 		},
 	}
-	graph.Nodes[42] = &sqlgraph.Node{
+	graph.Nodes[43] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   processorevent.Table,
 			Columns: processorevent.Columns,
@@ -1101,7 +1122,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			processorevent.FieldOutcome:     {Type: field.TypeString, Column: processorevent.FieldOutcome},
 		},
 	}
-	graph.Nodes[43] = &sqlgraph.Node{
+	graph.Nodes[44] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pushdevice.Table,
 			Columns: pushdevice.Columns,
@@ -1123,7 +1144,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pushdevice.FieldAppVariant:     {Type: field.TypeEnum, Column: pushdevice.FieldAppVariant},
 		},
 	}
-	graph.Nodes[44] = &sqlgraph.Node{
+	graph.Nodes[45] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refreshtoken.Table,
 			Columns: refreshtoken.Columns,
@@ -1145,7 +1166,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refreshtoken.FieldUsedAt:    {Type: field.TypeTime, Column: refreshtoken.FieldUsedAt},
 		},
 	}
-	graph.Nodes[45] = &sqlgraph.Node{
+	graph.Nodes[46] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   room.Table,
 			Columns: room.Columns,
@@ -1168,7 +1189,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			room.FieldFloorPlanURL:   {Type: field.TypeString, Column: room.FieldFloorPlanURL},
 		},
 	}
-	graph.Nodes[46] = &sqlgraph.Node{
+	graph.Nodes[47] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   service.Table,
 			Columns: service.Columns,
@@ -1197,7 +1218,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			service.FieldSortOrder:        {Type: field.TypeInt, Column: service.FieldSortOrder},
 		},
 	}
-	graph.Nodes[47] = &sqlgraph.Node{
+	graph.Nodes[48] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   session.Table,
 			Columns: session.Columns,
@@ -1221,7 +1242,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			session.FieldActiveOrganizationID: {Type: field.TypeUUID, Column: session.FieldActiveOrganizationID},
 		},
 	}
-	graph.Nodes[48] = &sqlgraph.Node{
+	graph.Nodes[49] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -1245,7 +1266,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldMarketingConsent: {Type: field.TypeBool, Column: user.FieldMarketingConsent},
 		},
 	}
-	graph.Nodes[49] = &sqlgraph.Node{
+	graph.Nodes[50] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   venuepayments.Table,
 			Columns: venuepayments.Columns,
@@ -1266,7 +1287,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			venuepayments.FieldApplicationFeeBp: {Type: field.TypeInt, Column: venuepayments.FieldApplicationFeeBp},
 		},
 	}
-	graph.Nodes[50] = &sqlgraph.Node{
+	graph.Nodes[51] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookattempt.Table,
 			Columns: webhookattempt.Columns,
@@ -1292,7 +1313,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookattempt.FieldCorrelationID:   {Type: field.TypeString, Column: webhookattempt.FieldCorrelationID},
 		},
 	}
-	graph.Nodes[51] = &sqlgraph.Node{
+	graph.Nodes[52] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -1318,7 +1339,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldReplayOf:       {Type: field.TypeUUID, Column: webhookdelivery.FieldReplayOf},
 		},
 	}
-	graph.Nodes[52] = &sqlgraph.Node{
+	graph.Nodes[53] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -2340,6 +2361,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"PaymentAttempt",
 		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   paymentcustomer.OrganizationTable,
+			Columns: []string{paymentcustomer.OrganizationColumn},
+			Bidi:    false,
+		},
+		"PaymentCustomer",
+		"Organization",
+	)
+	graph.MustAddE(
+		"member",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   paymentcustomer.MemberTable,
+			Columns: []string{paymentcustomer.MemberColumn},
+			Bidi:    false,
+		},
+		"PaymentCustomer",
+		"Member",
 	)
 	graph.MustAddE(
 		"organization",
@@ -7654,6 +7699,109 @@ func (f *PaymentAttemptFilter) WhereHasOrganizationWith(preds ...predicate.Organ
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *PaymentCustomerQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the PaymentCustomerQuery builder.
+func (_q *PaymentCustomerQuery) Filter() *PaymentCustomerFilter {
+	return &PaymentCustomerFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *PaymentCustomerMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the PaymentCustomerMutation builder.
+func (m *PaymentCustomerMutation) Filter() *PaymentCustomerFilter {
+	return &PaymentCustomerFilter{config: m.config, predicateAdder: m}
+}
+
+// PaymentCustomerFilter provides a generic filtering capability at runtime for PaymentCustomerQuery.
+type PaymentCustomerFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *PaymentCustomerFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *PaymentCustomerFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(paymentcustomer.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *PaymentCustomerFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(paymentcustomer.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *PaymentCustomerFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(paymentcustomer.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *PaymentCustomerFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(paymentcustomer.FieldOrganizationID))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *PaymentCustomerFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(paymentcustomer.FieldMemberID))
+}
+
+// WhereAccountID applies the entql string predicate on the account_id field.
+func (f *PaymentCustomerFilter) WhereAccountID(p entql.StringP) {
+	f.Where(p.Field(paymentcustomer.FieldAccountID))
+}
+
+// WhereCustomerID applies the entql string predicate on the customer_id field.
+func (f *PaymentCustomerFilter) WhereCustomerID(p entql.StringP) {
+	f.Where(p.Field(paymentcustomer.FieldCustomerID))
+}
+
+// WhereDefaultPaymentMethodID applies the entql string predicate on the default_payment_method_id field.
+func (f *PaymentCustomerFilter) WhereDefaultPaymentMethodID(p entql.StringP) {
+	f.Where(p.Field(paymentcustomer.FieldDefaultPaymentMethodID))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *PaymentCustomerFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *PaymentCustomerFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasMember applies a predicate to check if query has an edge member.
+func (f *PaymentCustomerFilter) WhereHasMember() {
+	f.Where(entql.HasEdge("member"))
+}
+
+// WhereHasMemberWith applies a predicate to check if query has an edge member with a given conditions (other predicates).
+func (f *PaymentCustomerFilter) WhereHasMemberWith(preds ...predicate.Member) {
+	f.Where(entql.HasEdgeWith("member", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *PhotoQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -7682,7 +7830,7 @@ type PhotoFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PhotoFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7809,7 +7957,7 @@ type PlatformSettingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PlatformSettingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7874,7 +8022,7 @@ type ProcessorEventFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProcessorEventFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7954,7 +8102,7 @@ type PushDeviceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PushDeviceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8067,7 +8215,7 @@ type RefreshTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefreshTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8166,7 +8314,7 @@ type RoomFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RoomFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8298,7 +8446,7 @@ type ServiceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8446,7 +8594,7 @@ type SessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8569,7 +8717,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8706,7 +8854,7 @@ type VenuePaymentsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VenuePaymentsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[50].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8800,7 +8948,7 @@ type WebhookAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[50].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[51].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8933,7 +9081,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[51].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[52].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9080,7 +9228,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[52].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[53].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

@@ -52,6 +52,7 @@ import (
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
+	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/predicate"
@@ -118,6 +119,7 @@ const (
 	TypePassType               = "PassType"
 	TypePayment                = "Payment"
 	TypePaymentAttempt         = "PaymentAttempt"
+	TypePaymentCustomer        = "PaymentCustomer"
 	TypePhoto                  = "Photo"
 	TypePlatformSetting        = "PlatformSetting"
 	TypeProcessorEvent         = "ProcessorEvent"
@@ -45356,6 +45358,784 @@ func (m *PaymentAttemptMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown PaymentAttempt edge %s", name)
+}
+
+// PaymentCustomerMutation represents an operation that mutates the PaymentCustomer nodes in the graph.
+type PaymentCustomerMutation struct {
+	config
+	op                        Op
+	typ                       string
+	id                        *uuid.UUID
+	created_at                *time.Time
+	updated_at                *time.Time
+	account_id                *string
+	customer_id               *string
+	default_payment_method_id *string
+	clearedFields             map[string]struct{}
+	organization              *uuid.UUID
+	clearedorganization       bool
+	member                    *uuid.UUID
+	clearedmember             bool
+	done                      bool
+	oldValue                  func(context.Context) (*PaymentCustomer, error)
+	predicates                []predicate.PaymentCustomer
+}
+
+var _ ent.Mutation = (*PaymentCustomerMutation)(nil)
+
+// paymentcustomerOption allows management of the mutation configuration using functional options.
+type paymentcustomerOption func(*PaymentCustomerMutation)
+
+// newPaymentCustomerMutation creates new mutation for the PaymentCustomer entity.
+func newPaymentCustomerMutation(c config, op Op, opts ...paymentcustomerOption) *PaymentCustomerMutation {
+	m := &PaymentCustomerMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePaymentCustomer,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPaymentCustomerID sets the ID field of the mutation.
+func withPaymentCustomerID(id uuid.UUID) paymentcustomerOption {
+	return func(m *PaymentCustomerMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PaymentCustomer
+		)
+		m.oldValue = func(ctx context.Context) (*PaymentCustomer, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PaymentCustomer.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPaymentCustomer sets the old PaymentCustomer of the mutation.
+func withPaymentCustomer(node *PaymentCustomer) paymentcustomerOption {
+	return func(m *PaymentCustomerMutation) {
+		m.oldValue = func(context.Context) (*PaymentCustomer, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PaymentCustomerMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PaymentCustomerMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of PaymentCustomer entities.
+func (m *PaymentCustomerMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PaymentCustomerMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PaymentCustomerMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PaymentCustomer.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PaymentCustomerMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PaymentCustomerMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PaymentCustomer entity.
+// If the PaymentCustomer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentCustomerMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PaymentCustomerMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *PaymentCustomerMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *PaymentCustomerMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the PaymentCustomer entity.
+// If the PaymentCustomer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentCustomerMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *PaymentCustomerMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *PaymentCustomerMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *PaymentCustomerMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the PaymentCustomer entity.
+// If the PaymentCustomer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentCustomerMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *PaymentCustomerMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *PaymentCustomerMutation) SetMemberID(u uuid.UUID) {
+	m.member = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *PaymentCustomerMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the PaymentCustomer entity.
+// If the PaymentCustomer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentCustomerMutation) OldMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *PaymentCustomerMutation) ResetMemberID() {
+	m.member = nil
+}
+
+// SetAccountID sets the "account_id" field.
+func (m *PaymentCustomerMutation) SetAccountID(s string) {
+	m.account_id = &s
+}
+
+// AccountID returns the value of the "account_id" field in the mutation.
+func (m *PaymentCustomerMutation) AccountID() (r string, exists bool) {
+	v := m.account_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAccountID returns the old "account_id" field's value of the PaymentCustomer entity.
+// If the PaymentCustomer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentCustomerMutation) OldAccountID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAccountID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAccountID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAccountID: %w", err)
+	}
+	return oldValue.AccountID, nil
+}
+
+// ResetAccountID resets all changes to the "account_id" field.
+func (m *PaymentCustomerMutation) ResetAccountID() {
+	m.account_id = nil
+}
+
+// SetCustomerID sets the "customer_id" field.
+func (m *PaymentCustomerMutation) SetCustomerID(s string) {
+	m.customer_id = &s
+}
+
+// CustomerID returns the value of the "customer_id" field in the mutation.
+func (m *PaymentCustomerMutation) CustomerID() (r string, exists bool) {
+	v := m.customer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomerID returns the old "customer_id" field's value of the PaymentCustomer entity.
+// If the PaymentCustomer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentCustomerMutation) OldCustomerID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomerID: %w", err)
+	}
+	return oldValue.CustomerID, nil
+}
+
+// ResetCustomerID resets all changes to the "customer_id" field.
+func (m *PaymentCustomerMutation) ResetCustomerID() {
+	m.customer_id = nil
+}
+
+// SetDefaultPaymentMethodID sets the "default_payment_method_id" field.
+func (m *PaymentCustomerMutation) SetDefaultPaymentMethodID(s string) {
+	m.default_payment_method_id = &s
+}
+
+// DefaultPaymentMethodID returns the value of the "default_payment_method_id" field in the mutation.
+func (m *PaymentCustomerMutation) DefaultPaymentMethodID() (r string, exists bool) {
+	v := m.default_payment_method_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefaultPaymentMethodID returns the old "default_payment_method_id" field's value of the PaymentCustomer entity.
+// If the PaymentCustomer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentCustomerMutation) OldDefaultPaymentMethodID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefaultPaymentMethodID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefaultPaymentMethodID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefaultPaymentMethodID: %w", err)
+	}
+	return oldValue.DefaultPaymentMethodID, nil
+}
+
+// ClearDefaultPaymentMethodID clears the value of the "default_payment_method_id" field.
+func (m *PaymentCustomerMutation) ClearDefaultPaymentMethodID() {
+	m.default_payment_method_id = nil
+	m.clearedFields[paymentcustomer.FieldDefaultPaymentMethodID] = struct{}{}
+}
+
+// DefaultPaymentMethodIDCleared returns if the "default_payment_method_id" field was cleared in this mutation.
+func (m *PaymentCustomerMutation) DefaultPaymentMethodIDCleared() bool {
+	_, ok := m.clearedFields[paymentcustomer.FieldDefaultPaymentMethodID]
+	return ok
+}
+
+// ResetDefaultPaymentMethodID resets all changes to the "default_payment_method_id" field.
+func (m *PaymentCustomerMutation) ResetDefaultPaymentMethodID() {
+	m.default_payment_method_id = nil
+	delete(m.clearedFields, paymentcustomer.FieldDefaultPaymentMethodID)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *PaymentCustomerMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[paymentcustomer.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *PaymentCustomerMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *PaymentCustomerMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *PaymentCustomerMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearMember clears the "member" edge to the Member entity.
+func (m *PaymentCustomerMutation) ClearMember() {
+	m.clearedmember = true
+	m.clearedFields[paymentcustomer.FieldMemberID] = struct{}{}
+}
+
+// MemberCleared reports if the "member" edge to the Member entity was cleared.
+func (m *PaymentCustomerMutation) MemberCleared() bool {
+	return m.clearedmember
+}
+
+// MemberIDs returns the "member" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MemberID instead. It exists only for internal usage by the builders.
+func (m *PaymentCustomerMutation) MemberIDs() (ids []uuid.UUID) {
+	if id := m.member; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMember resets all changes to the "member" edge.
+func (m *PaymentCustomerMutation) ResetMember() {
+	m.member = nil
+	m.clearedmember = false
+}
+
+// Where appends a list predicates to the PaymentCustomerMutation builder.
+func (m *PaymentCustomerMutation) Where(ps ...predicate.PaymentCustomer) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PaymentCustomerMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PaymentCustomerMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PaymentCustomer, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PaymentCustomerMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PaymentCustomerMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PaymentCustomer).
+func (m *PaymentCustomerMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PaymentCustomerMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, paymentcustomer.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, paymentcustomer.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, paymentcustomer.FieldOrganizationID)
+	}
+	if m.member != nil {
+		fields = append(fields, paymentcustomer.FieldMemberID)
+	}
+	if m.account_id != nil {
+		fields = append(fields, paymentcustomer.FieldAccountID)
+	}
+	if m.customer_id != nil {
+		fields = append(fields, paymentcustomer.FieldCustomerID)
+	}
+	if m.default_payment_method_id != nil {
+		fields = append(fields, paymentcustomer.FieldDefaultPaymentMethodID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PaymentCustomerMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case paymentcustomer.FieldCreatedAt:
+		return m.CreatedAt()
+	case paymentcustomer.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case paymentcustomer.FieldOrganizationID:
+		return m.OrganizationID()
+	case paymentcustomer.FieldMemberID:
+		return m.MemberID()
+	case paymentcustomer.FieldAccountID:
+		return m.AccountID()
+	case paymentcustomer.FieldCustomerID:
+		return m.CustomerID()
+	case paymentcustomer.FieldDefaultPaymentMethodID:
+		return m.DefaultPaymentMethodID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PaymentCustomerMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case paymentcustomer.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case paymentcustomer.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case paymentcustomer.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case paymentcustomer.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case paymentcustomer.FieldAccountID:
+		return m.OldAccountID(ctx)
+	case paymentcustomer.FieldCustomerID:
+		return m.OldCustomerID(ctx)
+	case paymentcustomer.FieldDefaultPaymentMethodID:
+		return m.OldDefaultPaymentMethodID(ctx)
+	}
+	return nil, fmt.Errorf("unknown PaymentCustomer field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PaymentCustomerMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case paymentcustomer.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case paymentcustomer.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case paymentcustomer.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case paymentcustomer.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case paymentcustomer.FieldAccountID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAccountID(v)
+		return nil
+	case paymentcustomer.FieldCustomerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomerID(v)
+		return nil
+	case paymentcustomer.FieldDefaultPaymentMethodID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultPaymentMethodID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentCustomer field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PaymentCustomerMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PaymentCustomerMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PaymentCustomerMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown PaymentCustomer numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PaymentCustomerMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(paymentcustomer.FieldDefaultPaymentMethodID) {
+		fields = append(fields, paymentcustomer.FieldDefaultPaymentMethodID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PaymentCustomerMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PaymentCustomerMutation) ClearField(name string) error {
+	switch name {
+	case paymentcustomer.FieldDefaultPaymentMethodID:
+		m.ClearDefaultPaymentMethodID()
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentCustomer nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PaymentCustomerMutation) ResetField(name string) error {
+	switch name {
+	case paymentcustomer.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case paymentcustomer.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case paymentcustomer.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case paymentcustomer.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case paymentcustomer.FieldAccountID:
+		m.ResetAccountID()
+		return nil
+	case paymentcustomer.FieldCustomerID:
+		m.ResetCustomerID()
+		return nil
+	case paymentcustomer.FieldDefaultPaymentMethodID:
+		m.ResetDefaultPaymentMethodID()
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentCustomer field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PaymentCustomerMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, paymentcustomer.EdgeOrganization)
+	}
+	if m.member != nil {
+		edges = append(edges, paymentcustomer.EdgeMember)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PaymentCustomerMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case paymentcustomer.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case paymentcustomer.EdgeMember:
+		if id := m.member; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PaymentCustomerMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PaymentCustomerMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PaymentCustomerMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, paymentcustomer.EdgeOrganization)
+	}
+	if m.clearedmember {
+		edges = append(edges, paymentcustomer.EdgeMember)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PaymentCustomerMutation) EdgeCleared(name string) bool {
+	switch name {
+	case paymentcustomer.EdgeOrganization:
+		return m.clearedorganization
+	case paymentcustomer.EdgeMember:
+		return m.clearedmember
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PaymentCustomerMutation) ClearEdge(name string) error {
+	switch name {
+	case paymentcustomer.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case paymentcustomer.EdgeMember:
+		m.ClearMember()
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentCustomer unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PaymentCustomerMutation) ResetEdge(name string) error {
+	switch name {
+	case paymentcustomer.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case paymentcustomer.EdgeMember:
+		m.ResetMember()
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentCustomer edge %s", name)
 }
 
 // PhotoMutation represents an operation that mutates the Photo nodes in the graph.

@@ -94,6 +94,8 @@ type Tx struct {
 	Payment *PaymentClient
 	// PaymentAttempt is the client for interacting with the PaymentAttempt builders.
 	PaymentAttempt *PaymentAttemptClient
+	// PaymentCustomer is the client for interacting with the PaymentCustomer builders.
+	PaymentCustomer *PaymentCustomerClient
 	// Photo is the client for interacting with the Photo builders.
 	Photo *PhotoClient
 	// PlatformSetting is the client for interacting with the PlatformSetting builders.
@@ -291,6 +293,7 @@ func (tx *Tx) init() {
 	tx.PassType = NewPassTypeClient(tx.config)
 	tx.Payment = NewPaymentClient(tx.config)
 	tx.PaymentAttempt = NewPaymentAttemptClient(tx.config)
+	tx.PaymentCustomer = NewPaymentCustomerClient(tx.config)
 	tx.Photo = NewPhotoClient(tx.config)
 	tx.PlatformSetting = NewPlatformSettingClient(tx.config)
 	tx.ProcessorEvent = NewProcessorEventClient(tx.config)

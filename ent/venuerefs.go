@@ -47,6 +47,7 @@ import (
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
+	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/processorevent"
@@ -104,6 +105,7 @@ var edgeTargets = map[string]map[string]string{
 	"PassType":               {"organization": "Organization", "allowed_brands": "Brand", "allowed_class_types": "ClassType", "passes": "Pass", "flash_sales": "FlashSale", "gift_cards": "GiftCard"},
 	"Payment":                {"organization": "Organization", "member": "Member", "pass": "Pass"},
 	"PaymentAttempt":         {"organization": "Organization"},
+	"PaymentCustomer":        {"organization": "Organization", "member": "Member"},
 	"Photo":                  {"organization": "Organization", "location": "Location", "brand": "Brand"},
 	"PlatformSetting":        {},
 	"ProcessorEvent":         {},
@@ -150,6 +152,7 @@ var VenueOwnedTypes = []string{
 	"PassType",
 	"Payment",
 	"PaymentAttempt",
+	"PaymentCustomer",
 	"Photo",
 	"PushDevice",
 	"Room",
@@ -202,6 +205,7 @@ var AllTypes = []string{
 	"PassType",
 	"Payment",
 	"PaymentAttempt",
+	"PaymentCustomer",
 	"Photo",
 	"PlatformSetting",
 	"ProcessorEvent",
@@ -307,6 +311,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Payment.Query().Where(payment.IDIn(ids...)).Count(ctx)
 	case "PaymentAttempt":
 		return c.PaymentAttempt.Query().Where(paymentattempt.IDIn(ids...)).Count(ctx)
+	case "PaymentCustomer":
+		return c.PaymentCustomer.Query().Where(paymentcustomer.IDIn(ids...)).Count(ctx)
 	case "Photo":
 		return c.Photo.Query().Where(photo.IDIn(ids...)).Count(ctx)
 	case "PlatformSetting":

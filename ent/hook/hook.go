@@ -489,6 +489,18 @@ func (f PaymentAttemptFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Val
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PaymentAttemptMutation", m)
 }
 
+// The PaymentCustomerFunc type is an adapter to allow the use of ordinary
+// function as PaymentCustomer mutator.
+type PaymentCustomerFunc func(context.Context, *ent.PaymentCustomerMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PaymentCustomerFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PaymentCustomerMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PaymentCustomerMutation", m)
+}
+
 // The PhotoFunc type is an adapter to allow the use of ordinary
 // function as Photo mutator.
 type PhotoFunc func(context.Context, *ent.PhotoMutation) (ent.Value, error)

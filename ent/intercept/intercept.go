@@ -48,6 +48,7 @@ import (
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
+	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/predicate"
@@ -1200,6 +1201,33 @@ func (f TraversePaymentAttempt) Traverse(ctx context.Context, q ent.Query) error
 	return fmt.Errorf("unexpected query type %T. expect *ent.PaymentAttemptQuery", q)
 }
 
+// The PaymentCustomerFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PaymentCustomerFunc func(context.Context, *ent.PaymentCustomerQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PaymentCustomerFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PaymentCustomerQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PaymentCustomerQuery", q)
+}
+
+// The TraversePaymentCustomer type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePaymentCustomer func(context.Context, *ent.PaymentCustomerQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePaymentCustomer) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePaymentCustomer) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PaymentCustomerQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PaymentCustomerQuery", q)
+}
+
 // The PhotoFunc type is an adapter to allow the use of ordinary function as a Querier.
 type PhotoFunc func(context.Context, *ent.PhotoQuery) (ent.Value, error)
 
@@ -1634,6 +1662,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.PaymentQuery, predicate.Payment, payment.OrderOption]{typ: ent.TypePayment, tq: q}, nil
 	case *ent.PaymentAttemptQuery:
 		return &query[*ent.PaymentAttemptQuery, predicate.PaymentAttempt, paymentattempt.OrderOption]{typ: ent.TypePaymentAttempt, tq: q}, nil
+	case *ent.PaymentCustomerQuery:
+		return &query[*ent.PaymentCustomerQuery, predicate.PaymentCustomer, paymentcustomer.OrderOption]{typ: ent.TypePaymentCustomer, tq: q}, nil
 	case *ent.PhotoQuery:
 		return &query[*ent.PhotoQuery, predicate.Photo, photo.OrderOption]{typ: ent.TypePhoto, tq: q}, nil
 	case *ent.PlatformSettingQuery:

@@ -1803,6 +1803,54 @@ var (
 			},
 		},
 	}
+	// PaymentCustomersColumns holds the columns for the "payment_customers" table.
+	PaymentCustomersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "account_id", Type: field.TypeString, Size: 255},
+		{Name: "customer_id", Type: field.TypeString, Size: 255},
+		{Name: "default_payment_method_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+	}
+	// PaymentCustomersTable holds the schema information for the "payment_customers" table.
+	PaymentCustomersTable = &schema.Table{
+		Name:       "payment_customers",
+		Columns:    PaymentCustomersColumns,
+		PrimaryKey: []*schema.Column{PaymentCustomersColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "payment_customers_organizations_organization",
+				Columns:    []*schema.Column{PaymentCustomersColumns[6]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "payment_customers_members_member",
+				Columns:    []*schema.Column{PaymentCustomersColumns[7]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "paymentcustomer_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{PaymentCustomersColumns[6]},
+			},
+			{
+				Name:    "paymentcustomer_organization_id_member_id_account_id",
+				Unique:  true,
+				Columns: []*schema.Column{PaymentCustomersColumns[6], PaymentCustomersColumns[7], PaymentCustomersColumns[3]},
+			},
+			{
+				Name:    "paymentcustomer_customer_id",
+				Unique:  true,
+				Columns: []*schema.Column{PaymentCustomersColumns[4]},
+			},
+		},
+	}
 	// PhotosColumns holds the columns for the "photos" table.
 	PhotosColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -2467,6 +2515,7 @@ var (
 		PassTypesTable,
 		PaymentsTable,
 		PaymentAttemptsTable,
+		PaymentCustomersTable,
 		PhotosTable,
 		PlatformSettingsTable,
 		ProcessorEventsTable,
@@ -2547,6 +2596,8 @@ func init() {
 	PaymentsTable.ForeignKeys[1].RefTable = PassesTable
 	PaymentsTable.ForeignKeys[2].RefTable = OrganizationsTable
 	PaymentAttemptsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	PaymentCustomersTable.ForeignKeys[0].RefTable = OrganizationsTable
+	PaymentCustomersTable.ForeignKeys[1].RefTable = MembersTable
 	PhotosTable.ForeignKeys[0].RefTable = BrandsTable
 	PhotosTable.ForeignKeys[1].RefTable = LocationsTable
 	PhotosTable.ForeignKeys[2].RefTable = OrganizationsTable

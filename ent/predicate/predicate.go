@@ -126,6 +126,9 @@ type Payment func(*sql.Selector)
 // PaymentAttempt is the predicate function for paymentattempt builders.
 type PaymentAttempt func(*sql.Selector)
 
+// PaymentCustomer is the predicate function for paymentcustomer builders.
+type PaymentCustomer func(*sql.Selector)
+
 // Photo is the predicate function for photo builders.
 type Photo func(*sql.Selector)
 

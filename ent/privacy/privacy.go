@@ -1071,6 +1071,30 @@ func (f PaymentAttemptMutationRuleFunc) EvalMutation(ctx context.Context, m ent.
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PaymentAttemptMutation", m)
 }
 
+// The PaymentCustomerQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type PaymentCustomerQueryRuleFunc func(context.Context, *ent.PaymentCustomerQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f PaymentCustomerQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PaymentCustomerQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.PaymentCustomerQuery", q)
+}
+
+// The PaymentCustomerMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type PaymentCustomerMutationRuleFunc func(context.Context, *ent.PaymentCustomerMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f PaymentCustomerMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.PaymentCustomerMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PaymentCustomerMutation", m)
+}
+
 // The PhotoQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type PhotoQueryRuleFunc func(context.Context, *ent.PhotoQuery) error
@@ -1498,6 +1522,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.PaymentAttemptQuery:
 		return q.Filter(), nil
+	case *ent.PaymentCustomerQuery:
+		return q.Filter(), nil
 	case *ent.PhotoQuery:
 		return q.Filter(), nil
 	case *ent.PlatformSettingQuery:
@@ -1610,6 +1636,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.PaymentMutation:
 		return m.Filter(), nil
 	case *ent.PaymentAttemptMutation:
+		return m.Filter(), nil
+	case *ent.PaymentCustomerMutation:
 		return m.Filter(), nil
 	case *ent.PhotoMutation:
 		return m.Filter(), nil

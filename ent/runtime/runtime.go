@@ -47,6 +47,7 @@ import (
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
+	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/processorevent"
@@ -2434,6 +2435,77 @@ func init() {
 	paymentattemptDescID := paymentattemptMixinFields0[0].Descriptor()
 	// paymentattempt.DefaultID holds the default value on creation for the id field.
 	paymentattempt.DefaultID = paymentattemptDescID.Default.(func() uuid.UUID)
+	paymentcustomerMixin := schema.PaymentCustomer{}.Mixin()
+	paymentcustomer.Policy = privacy.NewPolicies(paymentcustomerMixin[1], schema.PaymentCustomer{})
+	paymentcustomer.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := paymentcustomer.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	paymentcustomerMixinHooks1 := paymentcustomerMixin[1].Hooks()
+
+	paymentcustomer.Hooks[1] = paymentcustomerMixinHooks1[0]
+	paymentcustomerMixinFields0 := paymentcustomerMixin[0].Fields()
+	_ = paymentcustomerMixinFields0
+	paymentcustomerFields := schema.PaymentCustomer{}.Fields()
+	_ = paymentcustomerFields
+	// paymentcustomerDescCreatedAt is the schema descriptor for created_at field.
+	paymentcustomerDescCreatedAt := paymentcustomerMixinFields0[1].Descriptor()
+	// paymentcustomer.DefaultCreatedAt holds the default value on creation for the created_at field.
+	paymentcustomer.DefaultCreatedAt = paymentcustomerDescCreatedAt.Default.(func() time.Time)
+	// paymentcustomerDescUpdatedAt is the schema descriptor for updated_at field.
+	paymentcustomerDescUpdatedAt := paymentcustomerMixinFields0[2].Descriptor()
+	// paymentcustomer.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	paymentcustomer.DefaultUpdatedAt = paymentcustomerDescUpdatedAt.Default.(func() time.Time)
+	// paymentcustomer.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	paymentcustomer.UpdateDefaultUpdatedAt = paymentcustomerDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// paymentcustomerDescAccountID is the schema descriptor for account_id field.
+	paymentcustomerDescAccountID := paymentcustomerFields[1].Descriptor()
+	// paymentcustomer.AccountIDValidator is a validator for the "account_id" field. It is called by the builders before save.
+	paymentcustomer.AccountIDValidator = func() func(string) error {
+		validators := paymentcustomerDescAccountID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(account_id string) error {
+			for _, fn := range fns {
+				if err := fn(account_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// paymentcustomerDescCustomerID is the schema descriptor for customer_id field.
+	paymentcustomerDescCustomerID := paymentcustomerFields[2].Descriptor()
+	// paymentcustomer.CustomerIDValidator is a validator for the "customer_id" field. It is called by the builders before save.
+	paymentcustomer.CustomerIDValidator = func() func(string) error {
+		validators := paymentcustomerDescCustomerID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(customer_id string) error {
+			for _, fn := range fns {
+				if err := fn(customer_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// paymentcustomerDescDefaultPaymentMethodID is the schema descriptor for default_payment_method_id field.
+	paymentcustomerDescDefaultPaymentMethodID := paymentcustomerFields[3].Descriptor()
+	// paymentcustomer.DefaultPaymentMethodIDValidator is a validator for the "default_payment_method_id" field. It is called by the builders before save.
+	paymentcustomer.DefaultPaymentMethodIDValidator = paymentcustomerDescDefaultPaymentMethodID.Validators[0].(func(string) error)
+	// paymentcustomerDescID is the schema descriptor for id field.
+	paymentcustomerDescID := paymentcustomerMixinFields0[0].Descriptor()
+	// paymentcustomer.DefaultID holds the default value on creation for the id field.
+	paymentcustomer.DefaultID = paymentcustomerDescID.Default.(func() uuid.UUID)
 	photoMixin := schema.Photo{}.Mixin()
 	photo.Policy = privacy.NewPolicies(photoMixin[1], schema.Photo{})
 	photo.Hooks[0] = func(next ent.Mutator) ent.Mutator {

@@ -146,3 +146,36 @@ func (ProcessorEvent) Fields() []ent.Field {
 		field.String("outcome").Optional().MaxLen(100),
 	}
 }
+
+// PaymentCustomer is a member's Stripe customer on the venue's connected
+// account: where the member's saved cards live, and which is the default.
+type PaymentCustomer struct{ ent.Schema }
+
+// Mixin of the PaymentCustomer.
+func (PaymentCustomer) Mixin() []ent.Mixin { return []ent.Mixin{BaseMixin{}, VenueMixin{}} }
+
+// Fields of the PaymentCustomer.
+func (PaymentCustomer) Fields() []ent.Field {
+	return []ent.Field{
+		field.UUID("member_id", uuidType).Immutable(),
+		field.String("account_id").NotEmpty().MaxLen(255).Immutable().
+			Comment("The connected account the customer lives on."),
+		field.String("customer_id").NotEmpty().MaxLen(255).Immutable(),
+		field.String("default_payment_method_id").Optional().Nillable().MaxLen(255),
+	}
+}
+
+// Edges of the PaymentCustomer.
+func (PaymentCustomer) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("member", Member.Type).Field("member_id").Unique().Required().Immutable(),
+	}
+}
+
+// Indexes of the PaymentCustomer: one customer per member and account.
+func (PaymentCustomer) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("organization_id", "member_id", "account_id").Unique(),
+		index.Fields("customer_id").Unique(),
+	}
+}

@@ -73,10 +73,23 @@ func (s *Service) Purchase(ctx context.Context, org, userID, memberID uuid.UUID,
 		if ent.IsConstraintError(err) {
 			return nil, paymentPending()
 		}
+		if errors.Is(err, errPaidByThisRequest) {
+			return &PurchaseResult{Checkout: co, Status: StatusPaid, IntentID: deref(co.PaymentIntentID), AccountID: *vp.AccountID}, nil
+		}
 		if err != nil {
 			return nil, err
 		}
 		break
+	}
+	if p.PaymentMethodID != "" && p.CustomerID == "" {
+		// A saved card is confirmed on its customer (the member's).
+		pc, err := s.customer(ctx, vp, memberID, false)
+		if err != nil {
+			return nil, err
+		}
+		if pc != nil {
+			p.CustomerID = pc.CustomerID
+		}
 	}
 	in, err := s.port.CreatePaymentIntent(ctx, stripeport.IntentParams{
 		Account:             *vp.AccountID,
@@ -129,6 +142,17 @@ func (s *Service) Purchase(ctx context.Context, org, userID, memberID uuid.UUID,
 	return &PurchaseResult{Checkout: co, Status: status, IntentID: in.ID, ClientSecret: in.ClientSecret, AccountID: *vp.AccountID}, nil
 }
 
+// errPaidByThisRequest means the checkout was paid by an earlier run of the
+// same purchase request (same Idempotency-Key) whose answer was lost.
+var errPaidByThisRequest = errors.New("payments: paid by this request")
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
 // liveStates are the attempt states that hold the subject's live slot.
 var liveStates = []paymentattempt.State{
 	paymentattempt.StateCreated, paymentattempt.StateInFlight, paymentattempt.StateRequiresAction,
@@ -157,6 +181,9 @@ func (s *Service) claim(ctx context.Context, memberID uuid.UUID, pt *ent.PassTyp
 			return err
 		}
 		if co.Status == checkout.StatusPaid {
+			if p.RequestKey != "" && co.RequestKey != nil && *co.RequestKey == p.RequestKey {
+				return errPaidByThisRequest // a retry after a crash lost the first answer
+			}
 			return alreadyPaid()
 		}
 		live, err := tx.PaymentAttempt.Query().

@@ -78,3 +78,30 @@ func newAttempt(c *ent.Client, subject uuid.UUID) *ent.PaymentAttemptCreate {
 	return c.PaymentAttempt.Create().SetPurpose(paymentattempt.PurposeCheckoutCharge).SetSubjectID(subject).
 		SetNumber(1).SetState(paymentattempt.StateInFlight).SetLiveSubjectID(subject)
 }
+
+func init() {
+	worldExtras = append(worldExtras, func(t *testing.T, ctx context.Context, c *ent.Client, w *world) map[string]uuid.UUID {
+		t.Helper()
+		pc := newCustomer(c, w.ids["Member"]).SaveX(ctx)
+		return map[string]uuid.UUID{"PaymentCustomer": pc.ID}
+	})
+	cases["PaymentCustomer"] = venueCase{
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.PaymentCustomer.Get(ctx, id))
+		},
+		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.PaymentCustomer.UpdateOneID(id).SetDefaultPaymentMethodID("pm_x").Exec(ctx)
+		},
+		delete: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.PaymentCustomer.DeleteOneID(id).Exec(ctx)
+		},
+		create: func(ctx context.Context, c *ent.Client, org, refs *world) (uuid.UUID, error) {
+			return saved(inVenue(newCustomer(c, refs.ids["Member"]), org).Save(ctx))
+		},
+	}
+}
+
+func newCustomer(c *ent.Client, member uuid.UUID) *ent.PaymentCustomerCreate {
+	return c.PaymentCustomer.Create().SetMemberID(member).SetAccountID("acct_" + uuid.NewString()[:8]).
+		SetCustomerID("cus_" + uuid.NewString())
+}

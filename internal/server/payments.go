@@ -30,6 +30,9 @@ func init() {
 	// 1 to 200 characters (spec/parts/payments.yaml).
 	idempotencyPolicies["purchaseCheckout"] = idempotency.Required(idempotency.Max200)
 	idempotencyPolicies["createPaymentsAccountLink"] = idempotency.Required(idempotency.Max200)
+	idempotencyPolicies["createMyPaymentMethod"] = idempotency.Required(idempotency.Max200)
+	idempotencyPolicies["setMyDefaultPaymentMethod"] = idempotency.Required(idempotency.Max200)
+	idempotencyPolicies["initMyPaymentSheet"] = idempotency.Required(idempotency.Max200)
 }
 
 // paymentsService builds the payments domain from the configuration: card

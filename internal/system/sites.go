@@ -196,6 +196,7 @@ var registry = map[string]SiteInfo{
 	"payments.inbound_event":  bypass("recording an inbound Stripe event by its id and queueing its job, after its signature verified; the event has no venue yet", "ProcessorEvent"),
 	"payments.event_job":      bypass("the event job reading and marking the one recorded event it was given", "ProcessorEvent"),
 	"payments.stale_attempts": bypass("the sweep of every venue's attempts left created or in flight by a server that died mid-call; it reads their ids and venues, then acts in each venue", "PaymentAttempt"),
+	"payments.customer_email": bypass("reading the signed-in member's own account e-mail to name their Stripe customer", "Member", "User"),
 	"payments.event_lookup":   bypass("an inbound event names only a Stripe id (a connected account, a refunded intent): finding the venue row that holds it, read only, before acting in that venue", "VenuePayments", "Checkout"),
 
 	// Elevation sites: a viewer the code builds, beyond the credential the

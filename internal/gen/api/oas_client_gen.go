@@ -527,6 +527,19 @@ type Invoker interface {
 	//
 	// POST /bookings
 	CreateBooking(ctx context.Context, request *BookingCreateRequest, params CreateBookingParams) (*BookingResponse, error)
+	// CreateMyPaymentMethod invokes createMyPaymentMethod operation.
+	//
+	// Creates the member's customer at the venue's connected account on
+	// first use and a setup intent on it, and returns what Stripe's SDKs
+	// need to save a card: `setup_intent_client_secret` (also as
+	// `client_secret`), `customer_id`, an `ephemeral_key` and
+	// `processor_account_id` (the connected account: direct mode). The card
+	// appears in `GET /me/payment-methods` once the app confirmed the setup
+	// intent. No body. A retry with the same `Idempotency-Key` replays the
+	// same credentials.
+	//
+	// POST /me/payment-methods
+	CreateMyPaymentMethod(ctx context.Context, params CreateMyPaymentMethodParams) (*PaymentMethodSetupResponse, error)
 	// CreatePaymentsAccountLink invokes createPaymentsAccountLink operation.
 	//
 	// Creates the venue's connected account at Stripe the first time (once,
@@ -583,6 +596,14 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks
 	CreateWebhookSubscription(ctx context.Context, request *WebhookCreateRequest, params CreateWebhookSubscriptionParams) (*WebhookSecretResponse, error)
+	// DeleteMyPaymentMethod invokes deleteMyPaymentMethod operation.
+	//
+	// Members cannot remove saved cards (the venue's staff can): always 422
+	// `PAYMENT_METHOD_REMOVAL_NOT_ALLOWED` (`details.next_step`
+	// `contact_venue`), and nothing changes.
+	//
+	// DELETE /me/payment-methods/{id}
+	DeleteMyPaymentMethod(ctx context.Context, params DeleteMyPaymentMethodParams) (DeleteMyPaymentMethodRes, error)
 	// DisableWebhookSubscription invokes disableWebhookSubscription operation.
 	//
 	// The subscription receives no new events; its pending and retrying
@@ -899,6 +920,16 @@ type Invoker interface {
 	//
 	// GET /admin/webhooks/{id}
 	GetWebhookSubscription(ctx context.Context, params GetWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
+	// InitMyPaymentSheet invokes initMyPaymentSheet operation.
+	//
+	// What the iOS and Android payment sheets need for the venue
+	// `organization_id`: the member's customer, an ephemeral key, a setup
+	// intent, the connected account, the merchant country and the wallet
+	// merchant id (null: wallets are not configured). 403 `ACCESS_DENIED`
+	// (reason `not_a_member`) outside the member's venues.
+	//
+	// POST /me/payment-sheet-init
+	InitMyPaymentSheet(ctx context.Context, request *PaymentSheetInitRequest, params InitMyPaymentSheetParams) (*PaymentMethodSetupResponse, error)
 	// InviteBookingBuddy invokes inviteBookingBuddy operation.
 	//
 	// The user (acting in `X-Organization-ID`, required) needs a confirmed or
@@ -991,6 +1022,15 @@ type Invoker interface {
 	//
 	// GET /me/inquiries
 	ListMyInquiries(ctx context.Context, params ListMyInquiriesParams) (*InquiryListResponse, error)
+	// ListMyPaymentMethods invokes listMyPaymentMethods operation.
+	//
+	// The cards saved on the member's customer at the venue's connected
+	// account, with `is_default` on the default one; empty before the first
+	// card was saved. 422 `CARD_PAYMENTS_UNAVAILABLE` when the venue takes
+	// no cards.
+	//
+	// GET /me/payment-methods
+	ListMyPaymentMethods(ctx context.Context, params ListMyPaymentMethodsParams) (*PaymentMethodListResponse, error)
 	// ListVenueAddons invokes listVenueAddons operation.
 	//
 	// Booking add-on products grouped by category.
@@ -1218,6 +1258,16 @@ type Invoker interface {
 	//
 	// POST /me/active-organization
 	SetActiveOrganization(ctx context.Context, request *ActiveOrganizationRequest) (*ActiveOrganizationResponse, error)
+	// SetMyDefaultPaymentMethod invokes setMyDefaultPaymentMethod operation.
+	//
+	// Empty body. Makes the card the default of the member's customer (at
+	// Stripe and here) and answers the saved cards, where it now has
+	// `is_default` true. Another member's or an unknown card is 404
+	// `PAYMENT_METHOD_NOT_FOUND`; 422 `NOT_A_CARD` for a wallet; 502
+	// `STRIPE_UPDATE_FAILED`.
+	//
+	// PATCH /me/payment-methods/{id}/default
+	SetMyDefaultPaymentMethod(ctx context.Context, params SetMyDefaultPaymentMethodParams) (*PaymentMethodListResponse, error)
 	// SubstituteAdminScheduleInstructor invokes substituteAdminScheduleInstructor operation.
 	//
 	// Assigns `instructor_id` (an instructor of the venue, not the one already
@@ -4529,6 +4579,107 @@ func (c *Client) sendCreateBooking(ctx context.Context, request *BookingCreateRe
 	return result, nil
 }
 
+// CreateMyPaymentMethod invokes createMyPaymentMethod operation.
+//
+// Creates the member's customer at the venue's connected account on
+// first use and a setup intent on it, and returns what Stripe's SDKs
+// need to save a card: `setup_intent_client_secret` (also as
+// `client_secret`), `customer_id`, an `ephemeral_key` and
+// `processor_account_id` (the connected account: direct mode). The card
+// appears in `GET /me/payment-methods` once the app confirmed the setup
+// intent. No body. A retry with the same `Idempotency-Key` replays the
+// same credentials.
+//
+// POST /me/payment-methods
+func (c *Client) CreateMyPaymentMethod(ctx context.Context, params CreateMyPaymentMethodParams) (*PaymentMethodSetupResponse, error) {
+	res, err := c.sendCreateMyPaymentMethod(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendCreateMyPaymentMethod(ctx context.Context, params CreateMyPaymentMethodParams) (res *PaymentMethodSetupResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/payment-methods"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateMyPaymentMethodOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateMyPaymentMethodResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CreatePaymentsAccountLink invokes createPaymentsAccountLink operation.
 //
 // Creates the venue's connected account at Stripe the first time (once,
@@ -4843,6 +4994,109 @@ func (c *Client) sendCreateWebhookSubscription(ctx context.Context, request *Web
 	defer body.Close()
 
 	result, err := decodeCreateWebhookSubscriptionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// DeleteMyPaymentMethod invokes deleteMyPaymentMethod operation.
+//
+// Members cannot remove saved cards (the venue's staff can): always 422
+// `PAYMENT_METHOD_REMOVAL_NOT_ALLOWED` (`details.next_step`
+// `contact_venue`), and nothing changes.
+//
+// DELETE /me/payment-methods/{id}
+func (c *Client) DeleteMyPaymentMethod(ctx context.Context, params DeleteMyPaymentMethodParams) (DeleteMyPaymentMethodRes, error) {
+	res, err := c.sendDeleteMyPaymentMethod(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendDeleteMyPaymentMethod(ctx context.Context, params DeleteMyPaymentMethodParams) (res DeleteMyPaymentMethodRes, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/me/payment-methods/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, DeleteMyPaymentMethodOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeDeleteMyPaymentMethodResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -7728,6 +7982,96 @@ func (c *Client) sendGetWebhookSubscription(ctx context.Context, params GetWebho
 	return result, nil
 }
 
+// InitMyPaymentSheet invokes initMyPaymentSheet operation.
+//
+// What the iOS and Android payment sheets need for the venue
+// `organization_id`: the member's customer, an ephemeral key, a setup
+// intent, the connected account, the merchant country and the wallet
+// merchant id (null: wallets are not configured). 403 `ACCESS_DENIED`
+// (reason `not_a_member`) outside the member's venues.
+//
+// POST /me/payment-sheet-init
+func (c *Client) InitMyPaymentSheet(ctx context.Context, request *PaymentSheetInitRequest, params InitMyPaymentSheetParams) (*PaymentMethodSetupResponse, error) {
+	res, err := c.sendInitMyPaymentSheet(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendInitMyPaymentSheet(ctx context.Context, request *PaymentSheetInitRequest, params InitMyPaymentSheetParams) (res *PaymentMethodSetupResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/payment-sheet-init"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeInitMyPaymentSheetRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, InitMyPaymentSheetOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeInitMyPaymentSheetResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // InviteBookingBuddy invokes inviteBookingBuddy operation.
 //
 // The user (acting in `X-Organization-ID`, required) needs a confirmed or
@@ -8565,6 +8909,92 @@ func (c *Client) sendListMyInquiries(ctx context.Context, params ListMyInquiries
 	defer body.Close()
 
 	result, err := decodeListMyInquiriesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListMyPaymentMethods invokes listMyPaymentMethods operation.
+//
+// The cards saved on the member's customer at the venue's connected
+// account, with `is_default` on the default one; empty before the first
+// card was saved. 422 `CARD_PAYMENTS_UNAVAILABLE` when the venue takes
+// no cards.
+//
+// GET /me/payment-methods
+func (c *Client) ListMyPaymentMethods(ctx context.Context, params ListMyPaymentMethodsParams) (*PaymentMethodListResponse, error) {
+	res, err := c.sendListMyPaymentMethods(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListMyPaymentMethods(ctx context.Context, params ListMyPaymentMethodsParams) (res *PaymentMethodListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/payment-methods"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListMyPaymentMethodsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListMyPaymentMethodsResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -10746,6 +11176,123 @@ func (c *Client) sendSetActiveOrganization(ctx context.Context, request *ActiveO
 	defer body.Close()
 
 	result, err := decodeSetActiveOrganizationResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SetMyDefaultPaymentMethod invokes setMyDefaultPaymentMethod operation.
+//
+// Empty body. Makes the card the default of the member's customer (at
+// Stripe and here) and answers the saved cards, where it now has
+// `is_default` true. Another member's or an unknown card is 404
+// `PAYMENT_METHOD_NOT_FOUND`; 422 `NOT_A_CARD` for a wallet; 502
+// `STRIPE_UPDATE_FAILED`.
+//
+// PATCH /me/payment-methods/{id}/default
+func (c *Client) SetMyDefaultPaymentMethod(ctx context.Context, params SetMyDefaultPaymentMethodParams) (*PaymentMethodListResponse, error) {
+	res, err := c.sendSetMyDefaultPaymentMethod(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendSetMyDefaultPaymentMethod(ctx context.Context, params SetMyDefaultPaymentMethodParams) (res *PaymentMethodListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/me/payment-methods/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/default"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetMyDefaultPaymentMethodOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetMyDefaultPaymentMethodResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -442,6 +442,20 @@ func encodeDisableWebhookSubscriptionRequest(
 	return nil
 }
 
+func encodeInitMyPaymentSheetRequest(
+	req *PaymentSheetInitRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeInviteBookingBuddyRequest(
 	req *BookingBuddyInviteRequest,
 	r *http.Request,

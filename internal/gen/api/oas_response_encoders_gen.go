@@ -493,6 +493,19 @@ func encodeCreateBookingResponse(response *BookingResponse, w http.ResponseWrite
 	return nil
 }
 
+func encodeCreateMyPaymentMethodResponse(response *PaymentMethodSetupResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCreatePaymentsAccountLinkResponse(response *PaymentsAccountLinkResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -547,6 +560,13 @@ func encodeCreateWebhookSubscriptionResponse(response *WebhookSecretResponse, w 
 	}
 
 	return nil
+}
+
+func encodeDeleteMyPaymentMethodResponse(response DeleteMyPaymentMethodRes, w http.ResponseWriter) error {
+	switch response := response.(type) {
+	default:
+		return errors.Errorf("unexpected response type: %T", response)
+	}
 }
 
 func encodeDisableWebhookSubscriptionResponse(response *WebhookSubscriptionResponse, w http.ResponseWriter) error {
@@ -932,6 +952,19 @@ func encodeGetWebhookSubscriptionResponse(response *WebhookSubscriptionResponse,
 	return nil
 }
 
+func encodeInitMyPaymentSheetResponse(response *PaymentMethodSetupResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeInviteBookingBuddyResponse(response *BookingBuddyInviteResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(201)
@@ -998,6 +1031,19 @@ func encodeListBookingsResponse(response *BookingListResponse, w http.ResponseWr
 }
 
 func encodeListMyInquiriesResponse(response *InquiryListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeListMyPaymentMethodsResponse(response *PaymentMethodListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -1271,6 +1317,19 @@ func encodeRotateWebhookSecretResponse(response *WebhookSecretResponse, w http.R
 }
 
 func encodeSetActiveOrganizationResponse(response *ActiveOrganizationResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeSetMyDefaultPaymentMethodResponse(response *PaymentMethodListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

@@ -16386,6 +16386,263 @@ func (s *PasswordResetRequest) SetNewPassword(val string) {
 	s.NewPassword = val
 }
 
+// Ref: #/components/schemas/PaymentMethod
+type PaymentMethod struct {
+	Brand     string `json:"brand"`
+	ExpMonth  int    `json:"exp_month"`
+	ExpYear   int    `json:"exp_year"`
+	ID        string `json:"id"`
+	IsDefault bool   `json:"is_default"`
+	Last4     string `json:"last4"`
+	// The wallet the card came from (apple_pay, google_pay, ...), or null.
+	Wallet NilString `json:"wallet"`
+}
+
+// GetBrand returns the value of Brand.
+func (s *PaymentMethod) GetBrand() string {
+	return s.Brand
+}
+
+// GetExpMonth returns the value of ExpMonth.
+func (s *PaymentMethod) GetExpMonth() int {
+	return s.ExpMonth
+}
+
+// GetExpYear returns the value of ExpYear.
+func (s *PaymentMethod) GetExpYear() int {
+	return s.ExpYear
+}
+
+// GetID returns the value of ID.
+func (s *PaymentMethod) GetID() string {
+	return s.ID
+}
+
+// GetIsDefault returns the value of IsDefault.
+func (s *PaymentMethod) GetIsDefault() bool {
+	return s.IsDefault
+}
+
+// GetLast4 returns the value of Last4.
+func (s *PaymentMethod) GetLast4() string {
+	return s.Last4
+}
+
+// GetWallet returns the value of Wallet.
+func (s *PaymentMethod) GetWallet() NilString {
+	return s.Wallet
+}
+
+// SetBrand sets the value of Brand.
+func (s *PaymentMethod) SetBrand(val string) {
+	s.Brand = val
+}
+
+// SetExpMonth sets the value of ExpMonth.
+func (s *PaymentMethod) SetExpMonth(val int) {
+	s.ExpMonth = val
+}
+
+// SetExpYear sets the value of ExpYear.
+func (s *PaymentMethod) SetExpYear(val int) {
+	s.ExpYear = val
+}
+
+// SetID sets the value of ID.
+func (s *PaymentMethod) SetID(val string) {
+	s.ID = val
+}
+
+// SetIsDefault sets the value of IsDefault.
+func (s *PaymentMethod) SetIsDefault(val bool) {
+	s.IsDefault = val
+}
+
+// SetLast4 sets the value of Last4.
+func (s *PaymentMethod) SetLast4(val string) {
+	s.Last4 = val
+}
+
+// SetWallet sets the value of Wallet.
+func (s *PaymentMethod) SetWallet(val NilString) {
+	s.Wallet = val
+}
+
+// Ref: #/components/schemas/PaymentMethodListResponse
+type PaymentMethodListResponse struct {
+	Data  []PaymentMethod `json:"data"`
+	Error struct{}        `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *PaymentMethodListResponse) GetData() []PaymentMethod {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PaymentMethodListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *PaymentMethodListResponse) SetData(val []PaymentMethod) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PaymentMethodListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/PaymentMethodSetup
+type PaymentMethodSetup struct {
+	// The setup intent's client secret (as setup_intent_client_secret).
+	ClientSecret string `json:"client_secret"`
+	CustomerID   string `json:"customer_id"`
+	EphemeralKey string `json:"ephemeral_key"`
+	// ISO 3166-1 alpha-2 country of the connected account, or null when unknown.
+	MerchantCountryCode NilString `json:"merchant_country_code"`
+	// The venue's connected account (payments are direct).
+	ProcessorAccountID NilString `json:"processor_account_id"`
+	// Revision of the regional payment rules the credentials follow (1).
+	RegionalRevision        int    `json:"regional_revision"`
+	SetupIntentClientSecret string `json:"setup_intent_client_secret"`
+	SetupIntentID           string `json:"setup_intent_id"`
+	// Payment sheet init only; null while wallets are not configured.
+	WalletMerchantID OptNilString `json:"wallet_merchant_id"`
+}
+
+// GetClientSecret returns the value of ClientSecret.
+func (s *PaymentMethodSetup) GetClientSecret() string {
+	return s.ClientSecret
+}
+
+// GetCustomerID returns the value of CustomerID.
+func (s *PaymentMethodSetup) GetCustomerID() string {
+	return s.CustomerID
+}
+
+// GetEphemeralKey returns the value of EphemeralKey.
+func (s *PaymentMethodSetup) GetEphemeralKey() string {
+	return s.EphemeralKey
+}
+
+// GetMerchantCountryCode returns the value of MerchantCountryCode.
+func (s *PaymentMethodSetup) GetMerchantCountryCode() NilString {
+	return s.MerchantCountryCode
+}
+
+// GetProcessorAccountID returns the value of ProcessorAccountID.
+func (s *PaymentMethodSetup) GetProcessorAccountID() NilString {
+	return s.ProcessorAccountID
+}
+
+// GetRegionalRevision returns the value of RegionalRevision.
+func (s *PaymentMethodSetup) GetRegionalRevision() int {
+	return s.RegionalRevision
+}
+
+// GetSetupIntentClientSecret returns the value of SetupIntentClientSecret.
+func (s *PaymentMethodSetup) GetSetupIntentClientSecret() string {
+	return s.SetupIntentClientSecret
+}
+
+// GetSetupIntentID returns the value of SetupIntentID.
+func (s *PaymentMethodSetup) GetSetupIntentID() string {
+	return s.SetupIntentID
+}
+
+// GetWalletMerchantID returns the value of WalletMerchantID.
+func (s *PaymentMethodSetup) GetWalletMerchantID() OptNilString {
+	return s.WalletMerchantID
+}
+
+// SetClientSecret sets the value of ClientSecret.
+func (s *PaymentMethodSetup) SetClientSecret(val string) {
+	s.ClientSecret = val
+}
+
+// SetCustomerID sets the value of CustomerID.
+func (s *PaymentMethodSetup) SetCustomerID(val string) {
+	s.CustomerID = val
+}
+
+// SetEphemeralKey sets the value of EphemeralKey.
+func (s *PaymentMethodSetup) SetEphemeralKey(val string) {
+	s.EphemeralKey = val
+}
+
+// SetMerchantCountryCode sets the value of MerchantCountryCode.
+func (s *PaymentMethodSetup) SetMerchantCountryCode(val NilString) {
+	s.MerchantCountryCode = val
+}
+
+// SetProcessorAccountID sets the value of ProcessorAccountID.
+func (s *PaymentMethodSetup) SetProcessorAccountID(val NilString) {
+	s.ProcessorAccountID = val
+}
+
+// SetRegionalRevision sets the value of RegionalRevision.
+func (s *PaymentMethodSetup) SetRegionalRevision(val int) {
+	s.RegionalRevision = val
+}
+
+// SetSetupIntentClientSecret sets the value of SetupIntentClientSecret.
+func (s *PaymentMethodSetup) SetSetupIntentClientSecret(val string) {
+	s.SetupIntentClientSecret = val
+}
+
+// SetSetupIntentID sets the value of SetupIntentID.
+func (s *PaymentMethodSetup) SetSetupIntentID(val string) {
+	s.SetupIntentID = val
+}
+
+// SetWalletMerchantID sets the value of WalletMerchantID.
+func (s *PaymentMethodSetup) SetWalletMerchantID(val OptNilString) {
+	s.WalletMerchantID = val
+}
+
+// Ref: #/components/schemas/PaymentMethodSetupResponse
+type PaymentMethodSetupResponse struct {
+	Data  PaymentMethodSetup `json:"data"`
+	Error struct{}           `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *PaymentMethodSetupResponse) GetData() PaymentMethodSetup {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PaymentMethodSetupResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *PaymentMethodSetupResponse) SetData(val PaymentMethodSetup) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PaymentMethodSetupResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/PaymentSheetInitRequest
+type PaymentSheetInitRequest struct {
+	OrganizationID uuid.UUID `json:"organization_id"`
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *PaymentSheetInitRequest) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *PaymentSheetInitRequest) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
 // Ref: #/components/schemas/PaymentsAccountLink
 type PaymentsAccountLink struct {
 	AccountID        string    `json:"account_id"`

@@ -514,6 +514,19 @@ type Handler interface {
 	//
 	// POST /bookings
 	CreateBooking(ctx context.Context, req *BookingCreateRequest, params CreateBookingParams) (*BookingResponse, error)
+	// CreateMyPaymentMethod implements createMyPaymentMethod operation.
+	//
+	// Creates the member's customer at the venue's connected account on
+	// first use and a setup intent on it, and returns what Stripe's SDKs
+	// need to save a card: `setup_intent_client_secret` (also as
+	// `client_secret`), `customer_id`, an `ephemeral_key` and
+	// `processor_account_id` (the connected account: direct mode). The card
+	// appears in `GET /me/payment-methods` once the app confirmed the setup
+	// intent. No body. A retry with the same `Idempotency-Key` replays the
+	// same credentials.
+	//
+	// POST /me/payment-methods
+	CreateMyPaymentMethod(ctx context.Context, params CreateMyPaymentMethodParams) (*PaymentMethodSetupResponse, error)
 	// CreatePaymentsAccountLink implements createPaymentsAccountLink operation.
 	//
 	// Creates the venue's connected account at Stripe the first time (once,
@@ -570,6 +583,14 @@ type Handler interface {
 	//
 	// POST /admin/webhooks
 	CreateWebhookSubscription(ctx context.Context, req *WebhookCreateRequest, params CreateWebhookSubscriptionParams) (*WebhookSecretResponse, error)
+	// DeleteMyPaymentMethod implements deleteMyPaymentMethod operation.
+	//
+	// Members cannot remove saved cards (the venue's staff can): always 422
+	// `PAYMENT_METHOD_REMOVAL_NOT_ALLOWED` (`details.next_step`
+	// `contact_venue`), and nothing changes.
+	//
+	// DELETE /me/payment-methods/{id}
+	DeleteMyPaymentMethod(ctx context.Context, params DeleteMyPaymentMethodParams) (DeleteMyPaymentMethodRes, error)
 	// DisableWebhookSubscription implements disableWebhookSubscription operation.
 	//
 	// The subscription receives no new events; its pending and retrying
@@ -886,6 +907,16 @@ type Handler interface {
 	//
 	// GET /admin/webhooks/{id}
 	GetWebhookSubscription(ctx context.Context, params GetWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
+	// InitMyPaymentSheet implements initMyPaymentSheet operation.
+	//
+	// What the iOS and Android payment sheets need for the venue
+	// `organization_id`: the member's customer, an ephemeral key, a setup
+	// intent, the connected account, the merchant country and the wallet
+	// merchant id (null: wallets are not configured). 403 `ACCESS_DENIED`
+	// (reason `not_a_member`) outside the member's venues.
+	//
+	// POST /me/payment-sheet-init
+	InitMyPaymentSheet(ctx context.Context, req *PaymentSheetInitRequest, params InitMyPaymentSheetParams) (*PaymentMethodSetupResponse, error)
 	// InviteBookingBuddy implements inviteBookingBuddy operation.
 	//
 	// The user (acting in `X-Organization-ID`, required) needs a confirmed or
@@ -978,6 +1009,15 @@ type Handler interface {
 	//
 	// GET /me/inquiries
 	ListMyInquiries(ctx context.Context, params ListMyInquiriesParams) (*InquiryListResponse, error)
+	// ListMyPaymentMethods implements listMyPaymentMethods operation.
+	//
+	// The cards saved on the member's customer at the venue's connected
+	// account, with `is_default` on the default one; empty before the first
+	// card was saved. 422 `CARD_PAYMENTS_UNAVAILABLE` when the venue takes
+	// no cards.
+	//
+	// GET /me/payment-methods
+	ListMyPaymentMethods(ctx context.Context, params ListMyPaymentMethodsParams) (*PaymentMethodListResponse, error)
 	// ListVenueAddons implements listVenueAddons operation.
 	//
 	// Booking add-on products grouped by category.
@@ -1205,6 +1245,16 @@ type Handler interface {
 	//
 	// POST /me/active-organization
 	SetActiveOrganization(ctx context.Context, req *ActiveOrganizationRequest) (*ActiveOrganizationResponse, error)
+	// SetMyDefaultPaymentMethod implements setMyDefaultPaymentMethod operation.
+	//
+	// Empty body. Makes the card the default of the member's customer (at
+	// Stripe and here) and answers the saved cards, where it now has
+	// `is_default` true. Another member's or an unknown card is 404
+	// `PAYMENT_METHOD_NOT_FOUND`; 422 `NOT_A_CARD` for a wallet; 502
+	// `STRIPE_UPDATE_FAILED`.
+	//
+	// PATCH /me/payment-methods/{id}/default
+	SetMyDefaultPaymentMethod(ctx context.Context, params SetMyDefaultPaymentMethodParams) (*PaymentMethodListResponse, error)
 	// SubstituteAdminScheduleInstructor implements substituteAdminScheduleInstructor operation.
 	//
 	// Assigns `instructor_id` (an instructor of the venue, not the one already

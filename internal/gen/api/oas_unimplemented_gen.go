@@ -630,6 +630,22 @@ func (UnimplementedHandler) CreateBooking(ctx context.Context, req *BookingCreat
 	return r, ht.ErrNotImplemented
 }
 
+// CreateMyPaymentMethod implements createMyPaymentMethod operation.
+//
+// Creates the member's customer at the venue's connected account on
+// first use and a setup intent on it, and returns what Stripe's SDKs
+// need to save a card: `setup_intent_client_secret` (also as
+// `client_secret`), `customer_id`, an `ephemeral_key` and
+// `processor_account_id` (the connected account: direct mode). The card
+// appears in `GET /me/payment-methods` once the app confirmed the setup
+// intent. No body. A retry with the same `Idempotency-Key` replays the
+// same credentials.
+//
+// POST /me/payment-methods
+func (UnimplementedHandler) CreateMyPaymentMethod(ctx context.Context, params CreateMyPaymentMethodParams) (r *PaymentMethodSetupResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CreatePaymentsAccountLink implements createPaymentsAccountLink operation.
 //
 // Creates the venue's connected account at Stripe the first time (once,
@@ -692,6 +708,17 @@ func (UnimplementedHandler) CreateVenueInquiry(ctx context.Context, req *Inquiry
 //
 // POST /admin/webhooks
 func (UnimplementedHandler) CreateWebhookSubscription(ctx context.Context, req *WebhookCreateRequest, params CreateWebhookSubscriptionParams) (r *WebhookSecretResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// DeleteMyPaymentMethod implements deleteMyPaymentMethod operation.
+//
+// Members cannot remove saved cards (the venue's staff can): always 422
+// `PAYMENT_METHOD_REMOVAL_NOT_ALLOWED` (`details.next_step`
+// `contact_venue`), and nothing changes.
+//
+// DELETE /me/payment-methods/{id}
+func (UnimplementedHandler) DeleteMyPaymentMethod(ctx context.Context, params DeleteMyPaymentMethodParams) (r DeleteMyPaymentMethodRes, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1095,6 +1122,19 @@ func (UnimplementedHandler) GetWebhookSubscription(ctx context.Context, params G
 	return r, ht.ErrNotImplemented
 }
 
+// InitMyPaymentSheet implements initMyPaymentSheet operation.
+//
+// What the iOS and Android payment sheets need for the venue
+// `organization_id`: the member's customer, an ephemeral key, a setup
+// intent, the connected account, the merchant country and the wallet
+// merchant id (null: wallets are not configured). 403 `ACCESS_DENIED`
+// (reason `not_a_member`) outside the member's venues.
+//
+// POST /me/payment-sheet-init
+func (UnimplementedHandler) InitMyPaymentSheet(ctx context.Context, req *PaymentSheetInitRequest, params InitMyPaymentSheetParams) (r *PaymentMethodSetupResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // InviteBookingBuddy implements inviteBookingBuddy operation.
 //
 // The user (acting in `X-Organization-ID`, required) needs a confirmed or
@@ -1202,6 +1242,18 @@ func (UnimplementedHandler) ListBookings(ctx context.Context, params ListBooking
 //
 // GET /me/inquiries
 func (UnimplementedHandler) ListMyInquiries(ctx context.Context, params ListMyInquiriesParams) (r *InquiryListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListMyPaymentMethods implements listMyPaymentMethods operation.
+//
+// The cards saved on the member's customer at the venue's connected
+// account, with `is_default` on the default one; empty before the first
+// card was saved. 422 `CARD_PAYMENTS_UNAVAILABLE` when the venue takes
+// no cards.
+//
+// GET /me/payment-methods
+func (UnimplementedHandler) ListMyPaymentMethods(ctx context.Context, params ListMyPaymentMethodsParams) (r *PaymentMethodListResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1492,6 +1544,19 @@ func (UnimplementedHandler) RotateWebhookSecret(ctx context.Context, req OptWebh
 //
 // POST /me/active-organization
 func (UnimplementedHandler) SetActiveOrganization(ctx context.Context, req *ActiveOrganizationRequest) (r *ActiveOrganizationResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// SetMyDefaultPaymentMethod implements setMyDefaultPaymentMethod operation.
+//
+// Empty body. Makes the card the default of the member's customer (at
+// Stripe and here) and answers the saved cards, where it now has
+// `is_default` true. Another member's or an unknown card is 404
+// `PAYMENT_METHOD_NOT_FOUND`; 422 `NOT_A_CARD` for a wallet; 502
+// `STRIPE_UPDATE_FAILED`.
+//
+// PATCH /me/payment-methods/{id}/default
+func (UnimplementedHandler) SetMyDefaultPaymentMethod(ctx context.Context, params SetMyDefaultPaymentMethodParams) (r *PaymentMethodListResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 

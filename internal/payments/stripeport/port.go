@@ -31,6 +31,8 @@ type Port interface {
 	GetAccount(ctx context.Context, id string) (*Account, error)
 	// CreateAccountLink returns an onboarding link of the connected account.
 	CreateAccountLink(ctx context.Context, account, refreshURL, returnURL string) (*AccountLink, error)
+	// Cards keeps members' saved cards.
+	Cards
 }
 
 // IntentParams are a payment intent to create.

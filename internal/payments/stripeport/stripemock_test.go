@@ -86,6 +86,19 @@ func TestPortAgainstStripeMock(t *testing.T) {
 	link, err := p.CreateAccountLink(ctx, acct, "https://venue.example/refresh", "https://venue.example/done")
 	require.NoError(t, err)
 	require.NotEmpty(t, link.URL)
+
+	cus, err := p.CreateCustomer(ctx, "acct_123", "v1:customer:m:acct_123", "m@venue.example", map[string]string{"member_id": "m"})
+	require.NoError(t, err)
+	require.NotEmpty(t, cus)
+	si, err := p.CreateSetupIntent(ctx, "acct_123", "v1:setup_card:m:k", cus, map[string]string{"member_id": "m"})
+	require.NoError(t, err)
+	require.NotEmpty(t, si.ClientSecret)
+	_, err = p.CreateEphemeralKey(ctx, "acct_123", cus) // stripe-mock's fixture has no secret
+	require.NoError(t, err)
+	cards, err := p.ListCards(ctx, "acct_123", cus)
+	require.NoError(t, err)
+	require.NotEmpty(t, cards)
+	require.NoError(t, p.SetDefaultCard(ctx, "acct_123", "v1:default_card:m:k", cus, cards[0].ID))
 }
 
 func TestVerifyEvent(t *testing.T) {

@@ -60,6 +60,9 @@ type Fake struct {
 	script   []Outcome
 	byKey    map[string]*Outcome // the outcome a key drew, for its retries
 	accounts map[string]map[string]any
+	// customers holds each customer's cards (payment method objects).
+	customers map[string][]map[string]any
+	defaults  map[string]string
 	// Default is the outcome when the script is empty.
 	Default Outcome
 	seq     int
@@ -69,7 +72,8 @@ type Fake struct {
 // through Close).
 func New() *Fake {
 	f := &Fake{intents: map[string]map[string]any{}, stored: map[string][]byte{}, storedSt: map[string]int{},
-		byKey: map[string]*Outcome{}, accounts: map[string]map[string]any{}}
+		byKey: map[string]*Outcome{}, accounts: map[string]map[string]any{},
+		customers: map[string][]map[string]any{}, defaults: map[string]string{}}
 	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
 	return f
 }
@@ -188,6 +192,44 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeRaw(w, 200, raw)
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/customers":
+		f.replayOr(w, key, func() map[string]any {
+			f.seq++
+			id := fmt.Sprintf("cus_fake%d", f.seq)
+			f.customers[id] = []map[string]any{}
+			return map[string]any{"id": id, "object": "customer", "email": r.PostForm.Get("email")}
+		})
+	case r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/v1/customers/"):
+		id := strings.TrimPrefix(r.URL.Path, "/v1/customers/")
+		f.mu.Lock()
+		_, ok := f.customers[id]
+		if ok {
+			f.defaults[id] = r.PostForm.Get("invoice_settings[default_payment_method]")
+		}
+		f.mu.Unlock()
+		if !ok {
+			notFound(w)
+			return
+		}
+		raw, _ := json.Marshal(map[string]any{"id": id, "object": "customer"})
+		writeRaw(w, 200, raw)
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/setup_intents":
+		f.replayOr(w, key, func() map[string]any {
+			f.seq++
+			id := fmt.Sprintf("seti_fake%d", f.seq)
+			return map[string]any{"id": id, "object": "setup_intent", "status": "requires_payment_method",
+				"client_secret": id + "_secret_fake", "customer": r.PostForm.Get("customer")}
+		})
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/ephemeral_keys":
+		raw, _ := json.Marshal(map[string]any{"id": "ephkey_fake", "object": "ephemeral_key", "secret": "ek_test_" + r.PostForm.Get("customer"),
+			"expires": time.Now().Add(time.Hour).Unix()})
+		writeRaw(w, 200, raw)
+	case r.Method == http.MethodGet && r.URL.Path == "/v1/payment_methods":
+		f.mu.Lock()
+		cards := f.customers[r.URL.Query().Get("customer")]
+		raw, _ := json.Marshal(map[string]any{"object": "list", "data": cards, "has_more": false, "url": "/v1/payment_methods"})
+		f.mu.Unlock()
+		writeRaw(w, 200, raw)
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/account_links":
 		raw, _ := json.Marshal(map[string]any{"object": "account_link", "url": "https://connect.stripe.test/setup/" + r.PostForm.Get("account"),
 			"created": time.Now().Unix(), "expires_at": time.Now().Add(5 * time.Minute).Unix()})
@@ -195,6 +237,50 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 	default:
 		notFound(w)
 	}
+}
+
+// replayOr answers a create: the stored answer of a repeated idempotency
+// key, else make's object, stored under the key.
+func (f *Fake) replayOr(w http.ResponseWriter, key string, make func() map[string]any) {
+	f.mu.Lock()
+	raw, ok := f.stored[key]
+	if !ok || key == "" {
+		raw, _ = json.Marshal(make())
+		f.stored[key] = raw
+	}
+	f.mu.Unlock()
+	writeRaw(w, 200, raw)
+}
+
+// Customers returns the ids of the customers created.
+func (f *Fake) Customers() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for id := range f.customers {
+		out = append(out, id)
+	}
+	return out
+}
+
+// AttachCard saves a card on a customer, as the payment sheet confirming a
+// setup intent would; wallet names a wallet card (apple_pay) or is empty.
+func (f *Fake) AttachCard(customer, id, brand, last4, wallet string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	card := map[string]any{"brand": brand, "last4": last4, "exp_month": 12, "exp_year": 2030}
+	if wallet != "" {
+		card["wallet"] = map[string]any{"type": wallet}
+	}
+	f.customers[customer] = append(f.customers[customer], map[string]any{"id": id, "object": "payment_method",
+		"type": "card", "customer": customer, "card": card})
+}
+
+// DefaultCard returns the customer's default card as Stripe holds it.
+func (f *Fake) DefaultCard(customer string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.defaults[customer]
 }
 
 func (f *Fake) createIntent(w http.ResponseWriter, r *http.Request, key string) {
