@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/booking"
 	api "github.com/venueplatform/venue/internal/gen/api"
@@ -73,10 +74,10 @@ func (h *Handler) checkoutPreview(ctx context.Context, org uuid.UUID, pp payment
 		CardPayments:       cardPayments(pv.CardPayments, pv.UnavailableReason),
 		PurchaseObligation: api.PurchaseObligation{Status: api.PurchaseObligationStatusAvailable},
 	}
-	if pt.IsRecurring {
+	if pt.PricingMode == passtype.PricingModeFlexibleQuantity {
 		out.PurchaseObligation = api.PurchaseObligation{Status: api.PurchaseObligationStatusUnavailable,
-			ReasonCode: api.NewOptString("recurring_checkout_unavailable"),
-			Message:    api.NewOptString("memberships are not sold online yet; ask the venue")}
+			ReasonCode: api.NewOptString("flexible_checkout_unavailable"),
+			Message:    api.NewOptString("flexible memberships are not sold online yet; ask the venue")}
 	} else {
 		out.DirectPurchaseQuote = api.NewOptDirectPurchaseQuote(quoteOut(pv.Quote))
 	}
@@ -97,11 +98,12 @@ func (h *Handler) PurchaseCheckout(ctx context.Context, req *api.CheckoutPurchas
 	}
 	co := res.Checkout
 	out := api.CheckoutPurchase{
-		CheckoutID: co.ID, PaymentIntentID: res.IntentID, ProcessorAccountID: res.AccountID,
+		CheckoutID: co.ID, ProcessorAccountID: res.AccountID,
 		PaymentStatus: api.CheckoutPurchasePaymentStatus(res.Status), ServerTime: h.now().UTC(),
 		FrozenCheckout: api.FrozenCheckout{ChargedTodayMinor: co.AmountMinor, Currency: co.Currency,
 			VatMinor: co.VatMinor, VatRateBp: co.VatRateBp},
 	}
+	out.PaymentIntentID, out.SetupIntentID = nilString(res.IntentID), nilString(res.SetupIntentID)
 	if co.PassID != nil {
 		out.PassID = api.NewOptNilUUID(*co.PassID)
 	} else {
@@ -118,18 +120,22 @@ func (h *Handler) PurchaseCheckout(ctx context.Context, req *api.CheckoutPurchas
 // ConfirmCheckout implements api.Handler.
 func (h *Handler) ConfirmCheckout(ctx context.Context, req *api.CheckoutConfirmRequest, p api.ConfirmCheckoutParams) (*api.CheckoutConfirmResponse, error) {
 	pi, hasPI := req.PaymentIntentID.Get()
+	si, hasSI := req.SetupIntentID.Get()
 	ref, hasRef := req.CheckoutAttempt.Get()
-	if hasPI == hasRef {
-		return nil, apperr.Validation("body", "send exactly one of payment_intent_id or checkout_attempt")
+	if n := btoi(hasPI) + btoi(hasSI) + btoi(hasRef); n != 1 {
+		return nil, apperr.Validation("body", "send exactly one of payment_intent_id, setup_intent_id or checkout_attempt")
 	}
 	mctx, _, _, err := h.asMember(ctx, p.XOrganizationID)
 	if err != nil {
 		return nil, err
 	}
 	var c *payments.Confirmation
-	if hasPI {
+	switch {
+	case hasPI:
 		c, err = h.payments().Confirm(mctx, pi)
-	} else {
+	case hasSI:
+		c, err = h.payments().ConfirmSetup(mctx, si)
+	default:
 		c, err = h.payments().ConfirmAttempt(mctx, ref.CheckoutID, ref.PassTypeID)
 	}
 	if err != nil {
@@ -176,6 +182,21 @@ func (h *Handler) CreatePaymentsAccountLink(ctx context.Context, req *api.Paymen
 	}
 	return &api.PaymentsAccountLinkResponse{Data: api.PaymentsAccountLink{AccountID: l.AccountID,
 		ChargesEnabled: l.ChargesEnabled, DetailsSubmitted: l.DetailsSubmitted, URL: l.URL, ExpiresAt: l.ExpiresAt}}, nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// nilString is s, or null when empty.
+func nilString(s string) api.NilString {
+	if s == "" {
+		return api.NilString{Null: true}
+	}
+	return api.NewNilString(s)
 }
 
 func cardPayments(ok bool, reason string) api.CheckoutCardPayments {

@@ -59,9 +59,9 @@ func TestCheckoutPreview(t *testing.T) {
 	require.Equal(t, int64(120000), q.PayableMinor)
 	require.Equal(t, 5*time.Minute, q.ExpiresAt.Sub(q.IssuedAt))
 
-	// A recurring membership has no direct quote; unknown slugs are 404;
+	// A flexible membership has no direct quote; unknown slugs are 404;
 	// offers never fall back to the normal price.
-	rec, err := e.member.GetCheckoutPreview(e.ctx, api.GetCheckoutPreviewParams{XOrganizationID: e.venue.ID, PassTypeSlug: "unlimited"})
+	rec, err := e.member.GetCheckoutPreview(e.ctx, api.GetCheckoutPreviewParams{XOrganizationID: e.venue.ID, PassTypeSlug: "flexible"})
 	require.NoError(t, err)
 	require.False(t, rec.Data.DirectPurchaseQuote.Set)
 	require.Equal(t, api.PurchaseObligationStatusUnavailable, rec.Data.PurchaseObligation.Status)
@@ -88,6 +88,7 @@ func TestCheckoutPurchaseSucceeds(t *testing.T) {
 	require.Equal(t, int64(24000), d.FrozenCheckout.VatMinor)
 	passID, ok := d.PassID.Get()
 	require.True(t, ok)
+	require.True(t, d.SetupIntentID.Null)
 
 	p := e.studio.client.Pass.GetX(e.op, passID)
 	require.Equal(t, pass.StatusActive, p.Status)
@@ -95,7 +96,7 @@ func TestCheckoutPurchaseSucceeds(t *testing.T) {
 	pay := e.studio.client.Payment.Query().OnlyX(e.op)
 	require.Equal(t, payment.StatusSucceeded, pay.Status)
 	require.Equal(t, int64(120000), pay.AmountMinor)
-	require.Equal(t, d.PaymentIntentID, *pay.ProcessorPaymentID)
+	require.Equal(t, d.PaymentIntentID.Value, *pay.ProcessorPaymentID)
 
 	// Stripe saw one creation on the venue's account with the attempt's key,
 	// the quote's amount and the platform's fee (1 %).
@@ -107,7 +108,7 @@ func TestCheckoutPurchaseSucceeds(t *testing.T) {
 	for _, r := range e.fake.Requests() {
 		require.Equal(t, payAccount, r.StripeAccount)
 	}
-	pi := e.fake.Intent(d.PaymentIntentID)
+	pi := e.fake.Intent(d.PaymentIntentID.Value)
 	require.EqualValues(t, 120000, pi["amount"])
 	require.Equal(t, "dkk", pi["currency"])
 
@@ -186,7 +187,7 @@ func TestCheckoutRequiresActionThenConfirm(t *testing.T) {
 	require.Equal(t, api.CheckoutPurchasePaymentStatusRequiresAction, res.Data.PaymentStatus)
 	require.True(t, strings.HasSuffix(res.Data.ClientSecret.Value, "_secret_fake"))
 	require.True(t, res.Data.PassID.Null)
-	pi := res.Data.PaymentIntentID
+	pi := res.Data.PaymentIntentID.Value
 
 	// A second purchase while the first waits for 3-D Secure is pending.
 	_, err = e.buy(e.member, q, "pm_card_visa", "a-2")
@@ -226,7 +227,7 @@ func TestCheckoutProcessingThenEvents(t *testing.T) {
 	res, err := e.buy(e.member, e.quote(t, e.member), "pm_card_visa", "p-1")
 	require.NoError(t, err)
 	require.Equal(t, api.CheckoutPurchasePaymentStatusProcessing, res.Data.PaymentStatus)
-	pi := res.Data.PaymentIntentID
+	pi := res.Data.PaymentIntentID.Value
 	c, err := e.confirm(e.member, pi)
 	require.NoError(t, err)
 	require.False(t, c.Data.Confirmed)
@@ -315,7 +316,7 @@ func TestCheckoutConcurrentConfirmsAndEvents(t *testing.T) {
 	e.fake.Script(stripetest.Outcome{Status: "requires_action"})
 	res, err := e.buy(e.member, e.quote(t, e.member), "pm_card_visa", "c-1")
 	require.NoError(t, err)
-	pi := res.Data.PaymentIntentID
+	pi := res.Data.PaymentIntentID.Value
 	succeeded := e.fake.SetStatus(pi, "succeeded")
 	var ids []uuid.UUID
 	for i := range 12 {

@@ -11,6 +11,7 @@ import (
 	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/pass"
+	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
 	"github.com/venueplatform/venue/internal/events"
@@ -143,6 +144,9 @@ func activate(ctx context.Context, tx *ent.Tx, co *ent.Checkout, intentID string
 	if pt.ValidityDays != nil {
 		pc.SetValidTo(today.AddDate(0, 0, *pt.ValidityDays))
 	}
+	if end, ok := firstPeriodEnd(pt, today); ok {
+		pc.SetValidTo(end)
+	}
 	if pt.Clips != nil {
 		pc.SetClipsRemaining(*pt.Clips)
 	}
@@ -150,16 +154,11 @@ func activate(ctx context.Context, tx *ent.Tx, co *ent.Checkout, intentID string
 	if err != nil {
 		return nil, err
 	}
-	pay, err := tx.Payment.Create().SetMemberID(co.MemberID).SetPassID(p.ID).
-		SetAmountMinor(co.AmountMinor).SetCurrency(co.Currency).
-		SetStatus(payment.StatusSucceeded).SetKind(payment.KindPassPurchase).
-		SetPaidAt(now).SetProcessorPaymentID(intentID).Save(ctx)
-	if err != nil {
-		return nil, err
+	upd := tx.Checkout.UpdateOne(co).SetStatus(checkout.StatusPaid).SetPassID(p.ID).SetActivatedAt(now)
+	if intentID != "" {
+		upd.SetPaymentIntentID(intentID)
 	}
-	co, err = tx.Checkout.UpdateOne(co).SetStatus(checkout.StatusPaid).SetPassID(p.ID).
-		SetActivatedAt(now).SetPaymentIntentID(intentID).Save(ctx)
-	if err != nil {
+	if co, err = upd.Save(ctx); err != nil {
 		return nil, err
 	}
 	if _, err := tx.PaymentAttempt.Update().
@@ -167,12 +166,21 @@ func activate(ctx context.Context, tx *ent.Tx, co *ent.Checkout, intentID string
 		SetState(paymentattempt.StateSucceeded).ClearLiveSubjectID().Save(ctx); err != nil {
 		return nil, err
 	}
-	if _, err := events.Record(ctx, tx.Client(), EventPaymentSucceeded, map[string]any{
-		"payment_id": pay.ID.String(), "checkout_id": co.ID.String(), "member_id": co.MemberID.String(),
-		"payment_intent_id": intentID, "amount_minor": co.AmountMinor, "currency": co.Currency,
-		"vat_minor": co.VatMinor,
-	}); err != nil {
-		return nil, err
+	if co.AmountMinor > 0 { // a free start takes no money and writes no payment row
+		pay, err := tx.Payment.Create().SetMemberID(co.MemberID).SetPassID(p.ID).
+			SetAmountMinor(co.AmountMinor).SetCurrency(co.Currency).
+			SetStatus(payment.StatusSucceeded).SetKind(payment.KindPassPurchase).
+			SetPaidAt(now).SetProcessorPaymentID(intentID).Save(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := events.Record(ctx, tx.Client(), EventPaymentSucceeded, map[string]any{
+			"payment_id": pay.ID.String(), "checkout_id": co.ID.String(), "member_id": co.MemberID.String(),
+			"payment_intent_id": intentID, "amount_minor": co.AmountMinor, "currency": co.Currency,
+			"vat_minor": co.VatMinor,
+		}); err != nil {
+			return nil, err
+		}
 	}
 	if _, err := events.Record(ctx, tx.Client(), EventPassActivated, map[string]any{
 		"pass_id": p.ID.String(), "pass_type_id": pt.ID.String(), "member_id": co.MemberID.String(),
@@ -181,6 +189,30 @@ func activate(ctx context.Context, tx *ent.Tx, co *ent.Checkout, intentID string
 		return nil, err
 	}
 	return co, nil
+}
+
+// firstPeriodEnd is the last day paid by a membership's first payment:
+// one billing period (interval x count) from today. Renewals are not charged
+// here: they come with the renewals (Stripe subscriptions).
+func firstPeriodEnd(pt *ent.PassType, today time.Time) (time.Time, bool) {
+	if !pt.IsRecurring || pt.BillingInterval == nil {
+		return time.Time{}, false
+	}
+	n := 1
+	if pt.BillingIntervalCount != nil {
+		n = *pt.BillingIntervalCount
+	}
+	switch *pt.BillingInterval {
+	case passtype.BillingIntervalDay:
+		return today.AddDate(0, 0, n), true
+	case passtype.BillingIntervalWeek:
+		return today.AddDate(0, 0, 7*n), true
+	case passtype.BillingIntervalMonth:
+		return today.AddDate(0, n, 0), true
+	case passtype.BillingIntervalYear:
+		return today.AddDate(n, 0, 0), true
+	}
+	return time.Time{}, false
 }
 
 // Outbound event types of payments (package events catalogue).

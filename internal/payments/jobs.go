@@ -144,6 +144,13 @@ func (s *Service) Reconcile(ctx context.Context, attemptID uuid.UUID) error {
 	if err != nil || vp == nil || vp.AccountID == nil {
 		return fmt.Errorf("payments: reconcile: venue account: %v", err)
 	}
+	if at.Purpose == paymentattempt.PurposeCheckoutSetup {
+		// A setup intent moves no money: one whose creation went unanswered is
+		// dropped (canceled), and the member starts again.
+		return s.client.PaymentAttempt.UpdateOneID(at.ID).
+			Where(paymentattempt.StateEQ(paymentattempt.StateUnknown)).
+			SetState(paymentattempt.StateCanceled).ClearLiveSubjectID().Exec(ctx)
+	}
 	var in *stripeport.Intent
 	if at.ProcessorObjectID != nil {
 		in, err = s.port.GetPaymentIntent(ctx, *vp.AccountID, *at.ProcessorObjectID)
@@ -207,6 +214,12 @@ func (s *Service) handle(ctx context.Context, ev *ent.ProcessorEvent) (string, e
 			return "malformed", nil
 		}
 		return s.onIntent(ctx, ev.Type, in)
+	case ev.Type == "setup_intent.succeeded":
+		si, err := stripeport.SetupIntentFromObject(verified.Object)
+		if err != nil {
+			return "malformed", nil
+		}
+		return s.onSetup(ctx, si)
 	case ev.Type == "charge.refunded":
 		return s.onRefund(ctx, verified)
 	case ev.Type == "account.updated":

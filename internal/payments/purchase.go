@@ -17,6 +17,7 @@ import (
 // Purposes of attempts (the {purpose} of their Stripe idempotency keys).
 const (
 	PurposeCheckoutCharge = "checkout_charge"
+	PurposeCheckoutSetup  = "checkout_setup"
 )
 
 // PurchaseParams are a purchase of a quote.
@@ -49,6 +50,9 @@ type PurchaseResult struct {
 	IntentID     string
 	ClientSecret string
 	AccountID    string
+	// SetupIntentID is set for a free start: the card is saved, nothing is
+	// charged today; confirm with it.
+	SetupIntentID string
 }
 
 // Purchase charges the frozen quote for the member of ctx (booking.AsMember).
@@ -81,9 +85,13 @@ func (s *Service) Purchase(ctx context.Context, org, userID, memberID uuid.UUID,
 		}
 		break
 	}
-	if p.PaymentMethodID != "" && p.CustomerID == "" {
-		// A saved card is confirmed on its customer (the member's).
-		pc, err := s.customer(ctx, vp, memberID, false)
+	if attempt.Purpose == paymentattempt.PurposeCheckoutSetup {
+		return s.startSetup(ctx, vp, memberID, co, attempt)
+	}
+	if (p.PaymentMethodID != "" || pt.IsRecurring) && p.CustomerID == "" {
+		// A saved card is confirmed on its customer (the member's); a
+		// membership keeps the card on it for its renewals.
+		pc, err := s.customer(ctx, vp, memberID, pt.IsRecurring)
 		if err != nil {
 			return nil, err
 		}
@@ -99,6 +107,7 @@ func (s *Service) Purchase(ctx context.Context, org, userID, memberID uuid.UUID,
 		ApplicationFeeMinor: co.ApplicationFeeMinor,
 		PaymentMethod:       p.PaymentMethodID,
 		Customer:            p.CustomerID,
+		SaveCard:            pt.IsRecurring,
 		Description:         pt.Name,
 		Metadata: map[string]string{
 			"attempt_id": attempt.ID.String(), "checkout_id": co.ID.String(), "organization_id": org.String(),
@@ -206,8 +215,12 @@ func (s *Service) claim(ctx context.Context, memberID uuid.UUID, pt *ent.PassTyp
 		if err != nil {
 			return err
 		}
+		purpose := paymentattempt.PurposeCheckoutCharge
+		if pt.IsRecurring && co.AmountMinor == 0 {
+			purpose = paymentattempt.PurposeCheckoutSetup // a free start: save the card, charge nothing
+		}
 		at, err = tx.PaymentAttempt.Create().
-			SetPurpose(paymentattempt.PurposeCheckoutCharge).SetSubjectID(co.ID).SetNumber(n + 1).
+			SetPurpose(purpose).SetSubjectID(co.ID).SetNumber(n + 1).
 			SetState(paymentattempt.StateInFlight).SetLiveSubjectID(co.ID).Save(ctx)
 		if err != nil {
 			return err

@@ -4372,7 +4372,9 @@ func (s *Server) handleCloseAdminBookingFundingAttemptRequest(args [3]string, ar
 // handleConfirmCheckoutRequest handles confirmCheckout operation.
 //
 // Exactly one of `payment_intent_id` (read from Stripe now; activates
-// the pass on success) or `checkout_attempt` (reconciliation from the
+// the pass on success), `setup_intent_id` (a free start: activates once
+// the setup intent succeeded, whichever of this call and Stripe's
+// `setup_intent.succeeded` comes first) or `checkout_attempt` (reconciliation from the
 // server's records only: the checkout id a purchase answered, with its
 // `pass_type_id`). Answers `confirmed` true with `purchase_confirmation`,
 // or `confirmed` false with `payment_state` `resolving` while Stripe is
@@ -4380,8 +4382,7 @@ func (s *Server) handleCloseAdminBookingFundingAttemptRequest(args [3]string, ar
 // `PAYMENT_NOT_COMPLETED` (`details.payment_status`); a declined one 402
 // `CHARGE_DECLINED`; another member's or an unknown intent or checkout
 // 404 `NOT_FOUND`. Confirming twice, or after Stripe's event, changes
-// nothing. `setup_intent_id` (free starts of memberships) is not
-// accepted yet (400 `VALIDATION_ERROR`).
+// nothing.
 //
 // POST /me/checkout/confirm
 func (s *Server) handleConfirmCheckoutRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -7323,8 +7324,11 @@ func (s *Server) handleGetCalendarRequest(args [0]string, argsEscaped bool, w ht
 // pass type is not sold for is 422 `SALE_BRAND_NOT_ALLOWED`; any
 // `flash_sale_id` is 422 `FLASH_SALE_UNAVAILABLE` (offers are not sold
 // through direct checkout yet; never a fallback to the normal price).
-// Recurring memberships answer `purchase_obligation.status`
-// `unavailable` (reason `recurring_checkout_unavailable`) and no quote.
+// A recurring membership's quote is its first payment (one billing
+// period; renewals are charged by the renewals, not here); a membership
+// priced 0 today is a free start (the card is saved, nothing charged).
+// Flexible-quantity memberships answer `purchase_obligation.status`
+// `unavailable` (reason `flexible_checkout_unavailable`) and no quote.
 //
 // GET /me/checkout/preview
 func (s *Server) handleGetCheckoutPreviewRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -13168,6 +13172,11 @@ func (s *Server) handlePostCheckoutPreviewRequest(args [0]string, argsEscaped bo
 // `requires_action` (3-D Secure: finish with `client_secret`, then
 // confirm), `requires_payment_method` (confirm with the payment sheet),
 // `processing` (the pass activates when Stripe reports success).
+// A membership's card is kept on the member's customer for renewals. A
+// free start answers `setup_intent_id` (and `payment_intent_id` null)
+// with the setup intent's `client_secret`: the app saves the card with
+// it and confirms with `setup_intent_id`; the pass activates when the
+// setup intent succeeded.
 // Errors: 409 `QUOTE_STALE` past five minutes or when the price behind
 // the quote changed (`details.reason` `expired` or `price_changed`;
 // `next_step` `refresh`); 400 `VALIDATION_ERROR` for a changed or

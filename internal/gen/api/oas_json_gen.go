@@ -16102,11 +16102,18 @@ func (s *CheckoutConfirmRequest) encodeFields(e *jx.Encoder) {
 			s.PaymentIntentID.Encode(e)
 		}
 	}
+	{
+		if s.SetupIntentID.Set {
+			e.FieldStart("setup_intent_id")
+			s.SetupIntentID.Encode(e)
+		}
+	}
 }
 
-var jsonFieldsNameOfCheckoutConfirmRequest = [2]string{
+var jsonFieldsNameOfCheckoutConfirmRequest = [3]string{
 	0: "checkout_attempt",
 	1: "payment_intent_id",
+	2: "setup_intent_id",
 }
 
 // Decode decodes CheckoutConfirmRequest from json.
@@ -16136,6 +16143,16 @@ func (s *CheckoutConfirmRequest) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"payment_intent_id\"")
+			}
+		case "setup_intent_id":
+			if err := func() error {
+				s.SetupIntentID.Reset()
+				if err := s.SetupIntentID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"setup_intent_id\"")
 			}
 		default:
 			return errors.Errorf("unexpected field %q", k)
@@ -17209,7 +17226,7 @@ func (s *CheckoutPurchase) encodeFields(e *jx.Encoder) {
 	}
 	{
 		e.FieldStart("payment_intent_id")
-		e.Str(s.PaymentIntentID)
+		s.PaymentIntentID.Encode(e)
 	}
 	{
 		e.FieldStart("payment_status")
@@ -17223,9 +17240,13 @@ func (s *CheckoutPurchase) encodeFields(e *jx.Encoder) {
 		e.FieldStart("server_time")
 		json.EncodeDateTime(e, s.ServerTime)
 	}
+	{
+		e.FieldStart("setup_intent_id")
+		s.SetupIntentID.Encode(e)
+	}
 }
 
-var jsonFieldsNameOfCheckoutPurchase = [8]string{
+var jsonFieldsNameOfCheckoutPurchase = [9]string{
 	0: "checkout_id",
 	1: "client_secret",
 	2: "frozen_checkout",
@@ -17234,6 +17255,7 @@ var jsonFieldsNameOfCheckoutPurchase = [8]string{
 	5: "payment_status",
 	6: "processor_account_id",
 	7: "server_time",
+	8: "setup_intent_id",
 }
 
 // Decode decodes CheckoutPurchase from json.
@@ -17241,7 +17263,7 @@ func (s *CheckoutPurchase) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode CheckoutPurchase to nil")
 	}
-	var requiredBitSet [1]uint8
+	var requiredBitSet [2]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
@@ -17290,9 +17312,7 @@ func (s *CheckoutPurchase) Decode(d *jx.Decoder) error {
 		case "payment_intent_id":
 			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
-				v, err := d.Str()
-				s.PaymentIntentID = string(v)
-				if err != nil {
+				if err := s.PaymentIntentID.Decode(d); err != nil {
 					return err
 				}
 				return nil
@@ -17333,6 +17353,16 @@ func (s *CheckoutPurchase) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"server_time\"")
 			}
+		case "setup_intent_id":
+			requiredBitSet[1] |= 1 << 0
+			if err := func() error {
+				if err := s.SetupIntentID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"setup_intent_id\"")
+			}
 		default:
 			return d.Skip()
 		}
@@ -17342,8 +17372,9 @@ func (s *CheckoutPurchase) Decode(d *jx.Decoder) error {
 	}
 	// Validate required fields.
 	var failures []validate.FieldError
-	for i, mask := range [1]uint8{
+	for i, mask := range [2]uint8{
 		0b11110101,
+		0b00000001,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.

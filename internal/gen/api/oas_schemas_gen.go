@@ -6359,6 +6359,7 @@ func (s *CheckoutCardPaymentsReason) UnmarshalText(data []byte) error {
 type CheckoutConfirmRequest struct {
 	CheckoutAttempt OptCheckoutAttemptRef `json:"checkout_attempt"`
 	PaymentIntentID OptString             `json:"payment_intent_id"`
+	SetupIntentID   OptString             `json:"setup_intent_id"`
 }
 
 // GetCheckoutAttempt returns the value of CheckoutAttempt.
@@ -6371,6 +6372,11 @@ func (s *CheckoutConfirmRequest) GetPaymentIntentID() OptString {
 	return s.PaymentIntentID
 }
 
+// GetSetupIntentID returns the value of SetupIntentID.
+func (s *CheckoutConfirmRequest) GetSetupIntentID() OptString {
+	return s.SetupIntentID
+}
+
 // SetCheckoutAttempt sets the value of CheckoutAttempt.
 func (s *CheckoutConfirmRequest) SetCheckoutAttempt(val OptCheckoutAttemptRef) {
 	s.CheckoutAttempt = val
@@ -6379,6 +6385,11 @@ func (s *CheckoutConfirmRequest) SetCheckoutAttempt(val OptCheckoutAttemptRef) {
 // SetPaymentIntentID sets the value of PaymentIntentID.
 func (s *CheckoutConfirmRequest) SetPaymentIntentID(val OptString) {
 	s.PaymentIntentID = val
+}
+
+// SetSetupIntentID sets the value of SetupIntentID.
+func (s *CheckoutConfirmRequest) SetSetupIntentID(val OptString) {
+	s.SetupIntentID = val
 }
 
 // Ref: #/components/schemas/CheckoutConfirmResponse
@@ -6795,10 +6806,12 @@ type CheckoutPurchase struct {
 	ClientSecret       OptNilString                  `json:"client_secret"`
 	FrozenCheckout     FrozenCheckout                `json:"frozen_checkout"`
 	PassID             OptNilUUID                    `json:"pass_id"`
-	PaymentIntentID    string                        `json:"payment_intent_id"`
+	PaymentIntentID    NilString                     `json:"payment_intent_id"`
 	PaymentStatus      CheckoutPurchasePaymentStatus `json:"payment_status"`
 	ProcessorAccountID string                        `json:"processor_account_id"`
 	ServerTime         time.Time                     `json:"server_time"`
+	// A free start's setup intent; null otherwise.
+	SetupIntentID NilString `json:"setup_intent_id"`
 }
 
 // GetCheckoutID returns the value of CheckoutID.
@@ -6822,7 +6835,7 @@ func (s *CheckoutPurchase) GetPassID() OptNilUUID {
 }
 
 // GetPaymentIntentID returns the value of PaymentIntentID.
-func (s *CheckoutPurchase) GetPaymentIntentID() string {
+func (s *CheckoutPurchase) GetPaymentIntentID() NilString {
 	return s.PaymentIntentID
 }
 
@@ -6839,6 +6852,11 @@ func (s *CheckoutPurchase) GetProcessorAccountID() string {
 // GetServerTime returns the value of ServerTime.
 func (s *CheckoutPurchase) GetServerTime() time.Time {
 	return s.ServerTime
+}
+
+// GetSetupIntentID returns the value of SetupIntentID.
+func (s *CheckoutPurchase) GetSetupIntentID() NilString {
+	return s.SetupIntentID
 }
 
 // SetCheckoutID sets the value of CheckoutID.
@@ -6862,7 +6880,7 @@ func (s *CheckoutPurchase) SetPassID(val OptNilUUID) {
 }
 
 // SetPaymentIntentID sets the value of PaymentIntentID.
-func (s *CheckoutPurchase) SetPaymentIntentID(val string) {
+func (s *CheckoutPurchase) SetPaymentIntentID(val NilString) {
 	s.PaymentIntentID = val
 }
 
@@ -6879,6 +6897,11 @@ func (s *CheckoutPurchase) SetProcessorAccountID(val string) {
 // SetServerTime sets the value of ServerTime.
 func (s *CheckoutPurchase) SetServerTime(val time.Time) {
 	s.ServerTime = val
+}
+
+// SetSetupIntentID sets the value of SetupIntentID.
+func (s *CheckoutPurchase) SetSetupIntentID(val NilString) {
+	s.SetupIntentID = val
 }
 
 type CheckoutPurchasePaymentStatus string

@@ -485,7 +485,9 @@ func (UnimplementedHandler) CloseAdminBookingFundingAttempt(ctx context.Context,
 // ConfirmCheckout implements confirmCheckout operation.
 //
 // Exactly one of `payment_intent_id` (read from Stripe now; activates
-// the pass on success) or `checkout_attempt` (reconciliation from the
+// the pass on success), `setup_intent_id` (a free start: activates once
+// the setup intent succeeded, whichever of this call and Stripe's
+// `setup_intent.succeeded` comes first) or `checkout_attempt` (reconciliation from the
 // server's records only: the checkout id a purchase answered, with its
 // `pass_type_id`). Answers `confirmed` true with `purchase_confirmation`,
 // or `confirmed` false with `payment_state` `resolving` while Stripe is
@@ -493,8 +495,7 @@ func (UnimplementedHandler) CloseAdminBookingFundingAttempt(ctx context.Context,
 // `PAYMENT_NOT_COMPLETED` (`details.payment_status`); a declined one 402
 // `CHARGE_DECLINED`; another member's or an unknown intent or checkout
 // 404 `NOT_FOUND`. Confirming twice, or after Stripe's event, changes
-// nothing. `setup_intent_id` (free starts of memberships) is not
-// accepted yet (400 `VALIDATION_ERROR`).
+// nothing.
 //
 // POST /me/checkout/confirm
 func (UnimplementedHandler) ConfirmCheckout(ctx context.Context, req *CheckoutConfirmRequest, params ConfirmCheckoutParams) (r *CheckoutConfirmResponse, _ error) {
@@ -823,8 +824,11 @@ func (UnimplementedHandler) GetCalendar(ctx context.Context, params GetCalendarP
 // pass type is not sold for is 422 `SALE_BRAND_NOT_ALLOWED`; any
 // `flash_sale_id` is 422 `FLASH_SALE_UNAVAILABLE` (offers are not sold
 // through direct checkout yet; never a fallback to the normal price).
-// Recurring memberships answer `purchase_obligation.status`
-// `unavailable` (reason `recurring_checkout_unavailable`) and no quote.
+// A recurring membership's quote is its first payment (one billing
+// period; renewals are charged by the renewals, not here); a membership
+// priced 0 today is a free start (the card is saved, nothing charged).
+// Flexible-quantity memberships answer `purchase_obligation.status`
+// `unavailable` (reason `flexible_checkout_unavailable`) and no quote.
 //
 // GET /me/checkout/preview
 func (UnimplementedHandler) GetCheckoutPreview(ctx context.Context, params GetCheckoutPreviewParams) (r *CheckoutPreviewResponse, _ error) {
@@ -1409,6 +1413,11 @@ func (UnimplementedHandler) PostCheckoutPreview(ctx context.Context, req *Checko
 // `requires_action` (3-D Secure: finish with `client_secret`, then
 // confirm), `requires_payment_method` (confirm with the payment sheet),
 // `processing` (the pass activates when Stripe reports success).
+// A membership's card is kept on the member's customer for renewals. A
+// free start answers `setup_intent_id` (and `payment_intent_id` null)
+// with the setup intent's `client_secret`: the app saves the card with
+// it and confirms with `setup_intent_id`; the pass activates when the
+// setup intent succeeded.
 // Errors: 409 `QUOTE_STALE` past five minutes or when the price behind
 // the quote changed (`details.reason` `expired` or `price_changed`;
 // `next_step` `refresh`); 400 `VALIDATION_ERROR` for a changed or

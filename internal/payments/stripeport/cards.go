@@ -2,6 +2,7 @@ package stripeport
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 
 	"github.com/stripe/stripe-go/v79"
@@ -14,6 +15,7 @@ import (
 type Cards interface {
 	CreateCustomer(ctx context.Context, account, idempotencyKey, email string, metadata map[string]string) (string, error)
 	CreateSetupIntent(ctx context.Context, account, idempotencyKey, customer string, metadata map[string]string) (*SetupIntent, error)
+	GetSetupIntent(ctx context.Context, account, id string) (*SetupIntent, error)
 	CreateEphemeralKey(ctx context.Context, account, customer string) (string, error)
 	ListCards(ctx context.Context, account, customer string) ([]Card, error)
 	SetDefaultCard(ctx context.Context, account, idempotencyKey, customer, paymentMethod string) error
@@ -22,6 +24,36 @@ type Cards interface {
 // SetupIntent is what the domain reads of a setup intent.
 type SetupIntent struct {
 	ID, Status, ClientSecret string
+	PaymentMethod            string
+	Metadata                 map[string]string
+}
+
+func setupOf(si *stripe.SetupIntent) *SetupIntent {
+	out := &SetupIntent{ID: si.ID, Status: string(si.Status), ClientSecret: si.ClientSecret, Metadata: si.Metadata}
+	if si.PaymentMethod != nil {
+		out.PaymentMethod = si.PaymentMethod.ID
+	}
+	return out
+}
+
+func (s *stripePort) GetSetupIntent(ctx context.Context, account, id string) (*SetupIntent, error) {
+	params := &stripe.SetupIntentParams{}
+	params.Context = ctx
+	params.SetStripeAccount(account)
+	si, err := s.api.SetupIntents.Get(id, params)
+	if err != nil {
+		return nil, classify(err)
+	}
+	return setupOf(si), nil
+}
+
+// SetupIntentFromObject reads a setup intent of an event's data.object.
+func SetupIntentFromObject(raw []byte) (*SetupIntent, error) {
+	var si stripe.SetupIntent
+	if err := json.Unmarshal(raw, &si); err != nil {
+		return nil, err
+	}
+	return setupOf(&si), nil
 }
 
 // Card is a saved card.
@@ -64,7 +96,7 @@ func (s *stripePort) CreateSetupIntent(ctx context.Context, account, key, custom
 	if err != nil {
 		return nil, classify(err)
 	}
-	return &SetupIntent{ID: si.ID, Status: string(si.Status), ClientSecret: si.ClientSecret}, nil
+	return setupOf(si), nil
 }
 
 func (s *stripePort) CreateEphemeralKey(ctx context.Context, account, customer string) (string, error) {

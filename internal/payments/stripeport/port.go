@@ -45,8 +45,11 @@ type IntentParams struct {
 	ApplicationFeeMinor int64
 	// PaymentMethod and Customer, when set, confirm the intent at once.
 	PaymentMethod, Customer string
-	Description             string
-	Metadata                map[string]string
+	// SaveCard keeps the card on Customer for later charges (a membership's
+	// renewals: setup_future_usage off_session).
+	SaveCard    bool
+	Description string
+	Metadata    map[string]string
 }
 
 // Intent is what the domain reads of a payment intent.

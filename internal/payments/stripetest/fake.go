@@ -63,6 +63,7 @@ type Fake struct {
 	// customers holds each customer's cards (payment method objects).
 	customers map[string][]map[string]any
 	defaults  map[string]string
+	setups    map[string]map[string]any
 	// Default is the outcome when the script is empty.
 	Default Outcome
 	seq     int
@@ -73,7 +74,7 @@ type Fake struct {
 func New() *Fake {
 	f := &Fake{intents: map[string]map[string]any{}, stored: map[string][]byte{}, storedSt: map[string]int{},
 		byKey: map[string]*Outcome{}, accounts: map[string]map[string]any{},
-		customers: map[string][]map[string]any{}, defaults: map[string]string{}}
+		customers: map[string][]map[string]any{}, defaults: map[string]string{}, setups: map[string]map[string]any{}}
 	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
 	return f
 }
@@ -217,9 +218,27 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		f.replayOr(w, key, func() map[string]any {
 			f.seq++
 			id := fmt.Sprintf("seti_fake%d", f.seq)
-			return map[string]any{"id": id, "object": "setup_intent", "status": "requires_payment_method",
-				"client_secret": id + "_secret_fake", "customer": r.PostForm.Get("customer")}
+			meta := map[string]string{}
+			for k, v := range r.PostForm {
+				if strings.HasPrefix(k, "metadata[") && len(v) > 0 {
+					meta[strings.TrimSuffix(strings.TrimPrefix(k, "metadata["), "]")] = v[0]
+				}
+			}
+			si := map[string]any{"id": id, "object": "setup_intent", "status": "requires_payment_method",
+				"client_secret": id + "_secret_fake", "customer": r.PostForm.Get("customer"), "metadata": meta}
+			f.setups[id] = si
+			return si
 		})
+	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v1/setup_intents/"):
+		f.mu.Lock()
+		si, ok := f.setups[strings.TrimPrefix(r.URL.Path, "/v1/setup_intents/")]
+		raw, _ := json.Marshal(si)
+		f.mu.Unlock()
+		if !ok {
+			notFound(w)
+			return
+		}
+		writeRaw(w, 200, raw)
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/ephemeral_keys":
 		raw, _ := json.Marshal(map[string]any{"id": "ephkey_fake", "object": "ephemeral_key", "secret": "ek_test_" + r.PostForm.Get("customer"),
 			"expires": time.Now().Add(time.Hour).Unix()})
@@ -274,6 +293,17 @@ func (f *Fake) AttachCard(customer, id, brand, last4, wallet string) {
 	}
 	f.customers[customer] = append(f.customers[customer], map[string]any{"id": id, "object": "payment_method",
 		"type": "card", "customer": customer, "card": card})
+}
+
+// SetSetupStatus moves a setup intent to status (the member finished the
+// payment sheet); it returns the setup intent as a JSON object.
+func (f *Fake) SetSetupStatus(id, status string) []byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	si := f.setups[id]
+	si["status"] = status
+	raw, _ := json.Marshal(si)
+	return raw
 }
 
 // DefaultCard returns the customer's default card as Stripe holds it.
@@ -346,7 +376,8 @@ func (f *Fake) charge(r *http.Request, o *Outcome) ([]byte, int) {
 		status = "succeeded"
 	}
 	pi := map[string]any{"id": id, "object": "payment_intent", "amount": amount, "currency": r.PostForm.Get("currency"),
-		"client_secret": id + "_secret_fake", "metadata": meta, "status": status, "created": time.Now().Unix()}
+		"client_secret": id + "_secret_fake", "metadata": meta, "status": status, "created": time.Now().Unix(),
+		"customer": r.PostForm.Get("customer"), "setup_future_usage": r.PostForm.Get("setup_future_usage")}
 	if o.Decline != "" {
 		pi["status"] = "requires_payment_method"
 		pi["last_payment_error"] = map[string]any{"type": "card_error", "code": "card_declined", "decline_code": o.Decline}
