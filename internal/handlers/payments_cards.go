@@ -6,6 +6,8 @@ import (
 	"github.com/venueplatform/venue/internal/apperr"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/idempotency"
+	"github.com/venueplatform/venue/internal/money"
+	"github.com/venueplatform/venue/internal/pagination"
 	"github.com/venueplatform/venue/internal/payments"
 )
 
@@ -103,4 +105,49 @@ func setupOut(sc *payments.SetupCredentials, sheet bool) api.PaymentMethodSetup 
 		out.WalletMerchantID.SetToNull()
 	}
 	return out
+}
+
+// ListMyPayments implements api.Handler.
+func (h *Handler) ListMyPayments(ctx context.Context, p api.ListMyPaymentsParams) (*api.MyPaymentListResponse, error) {
+	limit, err := pagination.CursorLists.ParseLimit(pagination.Value(p.Limit.Value, p.Limit.Set))
+	if err != nil {
+		return nil, err
+	}
+	mctx, _, mid, err := h.asMember(ctx, p.XOrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	signer, err := h.cursorSigner()
+	if err != nil {
+		return nil, apperr.Internal(err)
+	}
+	rows, meta, err := h.payments().MyPayments(mctx, mid, signer, limit, p.After.Value)
+	if err != nil {
+		return nil, err
+	}
+	out := &api.MyPaymentListResponse{Data: make([]api.MyPayment, 0, len(rows)),
+		Meta: api.MyPaymentListMeta{Limit: meta.Limit, HasMore: meta.HasMore}}
+	if meta.NextCursor != nil {
+		out.Meta.NextCursor = api.NewNilString(*meta.NextCursor)
+	} else {
+		out.Meta.NextCursor.SetToNull()
+	}
+	for _, r := range rows {
+		pay := r.Payment
+		item := api.MyPayment{ID: pay.ID, Amount: money.ToMajor(pay.AmountMinor, pay.Currency), AmountMinor: pay.AmountMinor,
+			Currency: pay.Currency, CurrencyExponent: money.Exponent(pay.Currency), Status: api.MyPaymentStatus(pay.Status),
+			Kind: string(pay.Kind), PaidAt: pay.PaidAt.UTC(), Description: r.Description}
+		if pay.PassID != nil {
+			item.PassID = api.NewNilUUID(*pay.PassID)
+		} else {
+			item.PassID.SetToNull()
+		}
+		if pay.ProcessorPaymentID != nil {
+			item.ProcessorPaymentID = api.NewNilString(*pay.ProcessorPaymentID)
+		} else {
+			item.ProcessorPaymentID.SetToNull()
+		}
+		out.Data = append(out.Data, item)
+	}
+	return out, nil
 }

@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/uuid"
@@ -81,4 +82,40 @@ func TestSavedCards(t *testing.T) {
 	_, err = other.InitMyPaymentSheet(e.ctx, &api.PaymentSheetInitRequest{OrganizationID: uuid.New()},
 		api.InitMyPaymentSheetParams{IdempotencyKey: "sheet-2"})
 	require.Error(t, err)
+}
+
+func TestMyPayments(t *testing.T) {
+	e := newPayEnv(t, false, false)
+	org := e.venue.ID
+	// Three purchases: two clip cards and a membership.
+	for i, slug := range []string{"spin-only", "unlimited", "ten"} {
+		res, err := e.member.GetCheckoutPreview(e.ctx, api.GetCheckoutPreviewParams{XOrganizationID: org, PassTypeSlug: slug})
+		require.NoError(t, err)
+		_, err = e.buy(e.member, res.Data.DirectPurchaseQuote.Value, "pm_card_visa", fmt.Sprintf("p-%d", i))
+		require.NoError(t, err)
+	}
+	other := e.memberClient(t, "other@pay.example")
+	_, err := e.buy(other, e.quote(t, other), "pm_card_visa", "o-1")
+	require.NoError(t, err)
+
+	first, err := e.member.ListMyPayments(e.ctx, api.ListMyPaymentsParams{XOrganizationID: org, Limit: api.NewOptInt(2)})
+	require.NoError(t, err)
+	require.Len(t, first.Data, 2)
+	require.True(t, first.Meta.HasMore)
+	p := first.Data[0]
+	require.Equal(t, int64(120000), p.AmountMinor)
+	require.Equal(t, 1200.0, p.Amount)
+	require.Equal(t, "10-clip card", p.Description)
+	require.Equal(t, api.MyPaymentStatusSucceeded, p.Status)
+	require.False(t, first.Data[0].PaidAt.Before(first.Data[1].PaidAt), "newest first")
+
+	second, err := e.member.ListMyPayments(e.ctx, api.ListMyPaymentsParams{XOrganizationID: org, Limit: api.NewOptInt(2),
+		After: api.NewOptString(first.Meta.NextCursor.Value)})
+	require.NoError(t, err)
+	require.Len(t, second.Data, 1, "three payments in all; the other member's is not listed")
+	require.False(t, second.Meta.HasMore)
+
+	// Another member's cursor is refused.
+	_, err = other.ListMyPayments(e.ctx, api.ListMyPaymentsParams{XOrganizationID: org, After: api.NewOptString(first.Meta.NextCursor.Value)})
+	hookErr(t, err, 400, "VALIDATION_ERROR")
 }

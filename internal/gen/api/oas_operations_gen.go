@@ -84,6 +84,7 @@ const (
 	ListBookingsOperation                          OperationName = "ListBookings"
 	ListMyInquiriesOperation                       OperationName = "ListMyInquiries"
 	ListMyPaymentMethodsOperation                  OperationName = "ListMyPaymentMethods"
+	ListMyPaymentsOperation                        OperationName = "ListMyPayments"
 	ListVenueAddonsOperation                       OperationName = "ListVenueAddons"
 	ListVenueBrandsOperation                       OperationName = "ListVenueBrands"
 	ListVenueClassTypesOperation                   OperationName = "ListVenueClassTypes"

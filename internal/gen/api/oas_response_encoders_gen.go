@@ -1056,6 +1056,19 @@ func encodeListMyPaymentMethodsResponse(response *PaymentMethodListResponse, w h
 	return nil
 }
 
+func encodeListMyPaymentsResponse(response *MyPaymentListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeListVenueAddonsResponse(response *AddonListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)

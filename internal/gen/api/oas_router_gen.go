@@ -24,7 +24,7 @@ var (
 	rn52AllowedHeaders = map[string]string{
 		"POST": "Authorization,Content-Type,Idempotency-Key,X-Api-Key",
 	}
-	rn132AllowedHeaders = map[string]string{
+	rn134AllowedHeaders = map[string]string{
 		"POST": "Authorization,Content-Type,Idempotency-Key,X-Api-Key",
 	}
 	rn56AllowedHeaders = map[string]string{
@@ -64,7 +64,7 @@ var (
 	rn63AllowedHeaders = map[string]string{
 		"POST": "Authorization,Content-Type,Idempotency-Key,X-Api-Key",
 	}
-	rn140AllowedHeaders = map[string]string{
+	rn142AllowedHeaders = map[string]string{
 		"POST": "Authorization,Content-Type,Idempotency-Key,X-Api-Key",
 	}
 	rn70AllowedHeaders = map[string]string{
@@ -75,22 +75,22 @@ var (
 		"GET":   "Authorization",
 		"PATCH": "Authorization,Content-Type",
 	}
-	rn124AllowedHeaders = map[string]string{
+	rn126AllowedHeaders = map[string]string{
 		"GET": "Authorization",
 	}
-	rn127AllowedHeaders = map[string]string{
+	rn129AllowedHeaders = map[string]string{
 		"GET": "Authorization",
 	}
-	rn136AllowedHeaders = map[string]string{
+	rn138AllowedHeaders = map[string]string{
 		"POST": "Authorization,Idempotency-Key",
 	}
 	rn75AllowedHeaders = map[string]string{
 		"POST": "Authorization,Content-Type",
 	}
-	rn129AllowedHeaders = map[string]string{
+	rn131AllowedHeaders = map[string]string{
 		"POST": "Authorization,Idempotency-Key",
 	}
-	rn137AllowedHeaders = map[string]string{
+	rn139AllowedHeaders = map[string]string{
 		"POST": "Authorization,Content-Type,Idempotency-Key",
 	}
 	rn12AllowedHeaders = map[string]string{
@@ -185,7 +185,7 @@ var (
 		"GET":   "Authorization",
 		"PATCH": "Authorization,Content-Type",
 	}
-	rn138AllowedHeaders = map[string]string{
+	rn140AllowedHeaders = map[string]string{
 		"POST": "Authorization,Content-Type",
 	}
 	rn58AllowedHeaders = map[string]string{
@@ -195,7 +195,7 @@ var (
 		"GET":  "Authorization,X-Organization-Id",
 		"POST": "Authorization,Content-Type,X-Organization-Id",
 	}
-	rn131AllowedHeaders = map[string]string{
+	rn133AllowedHeaders = map[string]string{
 		"POST": "Authorization,Content-Type,Idempotency-Key,X-Organization-Id",
 	}
 	rn94AllowedHeaders = map[string]string{
@@ -225,39 +225,42 @@ var (
 	rn72AllowedHeaders = map[string]string{
 		"DELETE": "Authorization,X-Organization-Id",
 	}
-	rn139AllowedHeaders = map[string]string{
+	rn141AllowedHeaders = map[string]string{
 		"PATCH": "Authorization,Idempotency-Key,X-Organization-Id",
 	}
 	rn108AllowedHeaders = map[string]string{
 		"POST": "Authorization,Content-Type,Idempotency-Key",
 	}
-	rn134AllowedHeaders = map[string]string{
+	rn114AllowedHeaders = map[string]string{
+		"GET": "Authorization,X-Organization-Id",
+	}
+	rn136AllowedHeaders = map[string]string{
 		"DELETE": "Authorization,Content-Type,X-Organization-Id",
 		"POST":   "Authorization,Content-Type,X-Organization-Id",
 	}
 	rn99AllowedHeaders = map[string]string{
 		"GET": "Authorization",
 	}
-	rn114AllowedHeaders = map[string]string{
+	rn116AllowedHeaders = map[string]string{
 		"GET": "X-Api-Key",
 	}
 	rn101AllowedHeaders = map[string]string{
 		"GET": "X-Api-Key",
 	}
-	rn115AllowedHeaders = map[string]string{
+	rn117AllowedHeaders = map[string]string{
 		"GET": "X-Api-Key",
 	}
 	rn69AllowedHeaders = map[string]string{
 		"POST": "Authorization,Content-Type,Idempotency-Key",
 	}
-	rn117AllowedHeaders = map[string]string{
+	rn119AllowedHeaders = map[string]string{
 		"GET": "X-Api-Key",
 	}
 	rn102AllowedHeaders = map[string]string{
 		"GET":  "Authorization",
 		"POST": "Authorization,Content-Type,Idempotency-Key",
 	}
-	rn118AllowedHeaders = map[string]string{
+	rn120AllowedHeaders = map[string]string{
 		"GET": "X-Api-Key",
 	}
 	rn105AllowedHeaders = map[string]string{
@@ -526,7 +529,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 												default:
 													s.notAllowed(w, r, notAllowedParams{
 														allowedMethods: "POST",
-														allowedHeaders: rn132AllowedHeaders,
+														allowedHeaders: rn134AllowedHeaders,
 														acceptPost:     "application/json",
 														acceptPatch:    "",
 													})
@@ -945,7 +948,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 										default:
 											s.notAllowed(w, r, notAllowedParams{
 												allowedMethods: "POST",
-												allowedHeaders: rn140AllowedHeaders,
+												allowedHeaders: rn142AllowedHeaders,
 												acceptPost:     "application/json",
 												acceptPatch:    "",
 											})
@@ -1066,7 +1069,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 											default:
 												s.notAllowed(w, r, notAllowedParams{
 													allowedMethods: "GET",
-													allowedHeaders: rn124AllowedHeaders,
+													allowedHeaders: rn126AllowedHeaders,
 													acceptPost:     "",
 													acceptPatch:    "",
 												})
@@ -1127,7 +1130,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 														default:
 															s.notAllowed(w, r, notAllowedParams{
 																allowedMethods: "GET",
-																allowedHeaders: rn127AllowedHeaders,
+																allowedHeaders: rn129AllowedHeaders,
 																acceptPost:     "",
 																acceptPatch:    "",
 															})
@@ -1155,7 +1158,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 														default:
 															s.notAllowed(w, r, notAllowedParams{
 																allowedMethods: "POST",
-																allowedHeaders: rn136AllowedHeaders,
+																allowedHeaders: rn138AllowedHeaders,
 																acceptPost:     "",
 																acceptPatch:    "",
 															})
@@ -1217,7 +1220,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 										default:
 											s.notAllowed(w, r, notAllowedParams{
 												allowedMethods: "POST",
-												allowedHeaders: rn129AllowedHeaders,
+												allowedHeaders: rn131AllowedHeaders,
 												acceptPost:     "",
 												acceptPatch:    "",
 											})
@@ -1244,7 +1247,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 										default:
 											s.notAllowed(w, r, notAllowedParams{
 												allowedMethods: "POST",
-												allowedHeaders: rn137AllowedHeaders,
+												allowedHeaders: rn139AllowedHeaders,
 												acceptPost:     "application/json",
 												acceptPatch:    "",
 											})
@@ -2307,7 +2310,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 							default:
 								s.notAllowed(w, r, notAllowedParams{
 									allowedMethods: "POST",
-									allowedHeaders: rn138AllowedHeaders,
+									allowedHeaders: rn140AllowedHeaders,
 									acceptPost:     "application/json",
 									acceptPatch:    "",
 								})
@@ -2408,7 +2411,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 									default:
 										s.notAllowed(w, r, notAllowedParams{
 											allowedMethods: "POST",
-											allowedHeaders: rn131AllowedHeaders,
+											allowedHeaders: rn133AllowedHeaders,
 											acceptPost:     "application/json",
 											acceptPatch:    "",
 										})
@@ -2614,9 +2617,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 							break
 						}
 						switch elem[0] {
-						case 'a': // Prefix: "ayment-"
+						case 'a': // Prefix: "ayment"
 
-							if l := len("ayment-"); len(elem) >= l && elem[0:l] == "ayment-" {
+							if l := len("ayment"); len(elem) >= l && elem[0:l] == "ayment" {
 								elem = elem[l:]
 							} else {
 								break
@@ -2626,59 +2629,36 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 								break
 							}
 							switch elem[0] {
-							case 'm': // Prefix: "methods"
+							case '-': // Prefix: "-"
 
-								if l := len("methods"); len(elem) >= l && elem[0:l] == "methods" {
+								if l := len("-"); len(elem) >= l && elem[0:l] == "-" {
 									elem = elem[l:]
 								} else {
 									break
 								}
 
 								if len(elem) == 0 {
-									switch r.Method {
-									case "GET":
-										s.handleListMyPaymentMethodsRequest([0]string{}, elemIsEscaped, w, r)
-									case "POST":
-										s.handleCreateMyPaymentMethodRequest([0]string{}, elemIsEscaped, w, r)
-									default:
-										s.notAllowed(w, r, notAllowedParams{
-											allowedMethods: "GET,POST",
-											allowedHeaders: rn65AllowedHeaders,
-											acceptPost:     "",
-											acceptPatch:    "",
-										})
-									}
-
-									return
+									break
 								}
 								switch elem[0] {
-								case '/': // Prefix: "/"
+								case 'm': // Prefix: "methods"
 
-									if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
+									if l := len("methods"); len(elem) >= l && elem[0:l] == "methods" {
 										elem = elem[l:]
 									} else {
 										break
 									}
 
-									// Param: "id"
-									// Match until "/"
-									idx := strings.IndexByte(elem, '/')
-									if idx < 0 {
-										idx = len(elem)
-									}
-									args[0] = elem[:idx]
-									elem = elem[idx:]
-
 									if len(elem) == 0 {
 										switch r.Method {
-										case "DELETE":
-											s.handleDeleteMyPaymentMethodRequest([1]string{
-												args[0],
-											}, elemIsEscaped, w, r)
+										case "GET":
+											s.handleListMyPaymentMethodsRequest([0]string{}, elemIsEscaped, w, r)
+										case "POST":
+											s.handleCreateMyPaymentMethodRequest([0]string{}, elemIsEscaped, w, r)
 										default:
 											s.notAllowed(w, r, notAllowedParams{
-												allowedMethods: "DELETE",
-												allowedHeaders: rn72AllowedHeaders,
+												allowedMethods: "GET,POST",
+												allowedHeaders: rn65AllowedHeaders,
 												acceptPost:     "",
 												acceptPatch:    "",
 											})
@@ -2687,25 +2667,33 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 										return
 									}
 									switch elem[0] {
-									case '/': // Prefix: "/default"
+									case '/': // Prefix: "/"
 
-										if l := len("/default"); len(elem) >= l && elem[0:l] == "/default" {
+										if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
 											elem = elem[l:]
 										} else {
 											break
 										}
 
+										// Param: "id"
+										// Match until "/"
+										idx := strings.IndexByte(elem, '/')
+										if idx < 0 {
+											idx = len(elem)
+										}
+										args[0] = elem[:idx]
+										elem = elem[idx:]
+
 										if len(elem) == 0 {
-											// Leaf node.
 											switch r.Method {
-											case "PATCH":
-												s.handleSetMyDefaultPaymentMethodRequest([1]string{
+											case "DELETE":
+												s.handleDeleteMyPaymentMethodRequest([1]string{
 													args[0],
 												}, elemIsEscaped, w, r)
 											default:
 												s.notAllowed(w, r, notAllowedParams{
-													allowedMethods: "PATCH",
-													allowedHeaders: rn139AllowedHeaders,
+													allowedMethods: "DELETE",
+													allowedHeaders: rn72AllowedHeaders,
 													acceptPost:     "",
 													acceptPatch:    "",
 												})
@@ -2713,14 +2701,68 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 											return
 										}
+										switch elem[0] {
+										case '/': // Prefix: "/default"
 
+											if l := len("/default"); len(elem) >= l && elem[0:l] == "/default" {
+												elem = elem[l:]
+											} else {
+												break
+											}
+
+											if len(elem) == 0 {
+												// Leaf node.
+												switch r.Method {
+												case "PATCH":
+													s.handleSetMyDefaultPaymentMethodRequest([1]string{
+														args[0],
+													}, elemIsEscaped, w, r)
+												default:
+													s.notAllowed(w, r, notAllowedParams{
+														allowedMethods: "PATCH",
+														allowedHeaders: rn141AllowedHeaders,
+														acceptPost:     "",
+														acceptPatch:    "",
+													})
+												}
+
+												return
+											}
+
+										}
+
+									}
+
+								case 's': // Prefix: "sheet-init"
+
+									if l := len("sheet-init"); len(elem) >= l && elem[0:l] == "sheet-init" {
+										elem = elem[l:]
+									} else {
+										break
+									}
+
+									if len(elem) == 0 {
+										// Leaf node.
+										switch r.Method {
+										case "POST":
+											s.handleInitMyPaymentSheetRequest([0]string{}, elemIsEscaped, w, r)
+										default:
+											s.notAllowed(w, r, notAllowedParams{
+												allowedMethods: "POST",
+												allowedHeaders: rn108AllowedHeaders,
+												acceptPost:     "application/json",
+												acceptPatch:    "",
+											})
+										}
+
+										return
 									}
 
 								}
 
-							case 's': // Prefix: "sheet-init"
+							case 's': // Prefix: "s"
 
-								if l := len("sheet-init"); len(elem) >= l && elem[0:l] == "sheet-init" {
+								if l := len("s"); len(elem) >= l && elem[0:l] == "s" {
 									elem = elem[l:]
 								} else {
 									break
@@ -2729,13 +2771,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 								if len(elem) == 0 {
 									// Leaf node.
 									switch r.Method {
-									case "POST":
-										s.handleInitMyPaymentSheetRequest([0]string{}, elemIsEscaped, w, r)
+									case "GET":
+										s.handleListMyPaymentsRequest([0]string{}, elemIsEscaped, w, r)
 									default:
 										s.notAllowed(w, r, notAllowedParams{
-											allowedMethods: "POST",
-											allowedHeaders: rn108AllowedHeaders,
-											acceptPost:     "application/json",
+											allowedMethods: "GET",
+											allowedHeaders: rn114AllowedHeaders,
+											acceptPost:     "",
 											acceptPatch:    "",
 										})
 									}
@@ -2763,7 +2805,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 								default:
 									s.notAllowed(w, r, notAllowedParams{
 										allowedMethods: "DELETE,POST",
-										allowedHeaders: rn134AllowedHeaders,
+										allowedHeaders: rn136AllowedHeaders,
 										acceptPost:     "application/json",
 										acceptPatch:    "",
 									})
@@ -2918,7 +2960,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 								default:
 									s.notAllowed(w, r, notAllowedParams{
 										allowedMethods: "GET",
-										allowedHeaders: rn114AllowedHeaders,
+										allowedHeaders: rn116AllowedHeaders,
 										acceptPost:     "",
 										acceptPatch:    "",
 									})
@@ -2984,7 +3026,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 								default:
 									s.notAllowed(w, r, notAllowedParams{
 										allowedMethods: "GET",
-										allowedHeaders: rn115AllowedHeaders,
+										allowedHeaders: rn117AllowedHeaders,
 										acceptPost:     "",
 										acceptPatch:    "",
 									})
@@ -3143,7 +3185,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 									default:
 										s.notAllowed(w, r, notAllowedParams{
 											allowedMethods: "GET",
-											allowedHeaders: rn117AllowedHeaders,
+											allowedHeaders: rn119AllowedHeaders,
 											acceptPost:     "",
 											acceptPatch:    "",
 										})
@@ -3203,7 +3245,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 								default:
 									s.notAllowed(w, r, notAllowedParams{
 										allowedMethods: "GET",
-										allowedHeaders: rn118AllowedHeaders,
+										allowedHeaders: rn120AllowedHeaders,
 										acceptPost:     "",
 										acceptPatch:    "",
 									})
@@ -5774,9 +5816,9 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 							break
 						}
 						switch elem[0] {
-						case 'a': // Prefix: "ayment-"
+						case 'a': // Prefix: "ayment"
 
-							if l := len("ayment-"); len(elem) >= l && elem[0:l] == "ayment-" {
+							if l := len("ayment"); len(elem) >= l && elem[0:l] == "ayment" {
 								elem = elem[l:]
 							} else {
 								break
@@ -5786,89 +5828,76 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 								break
 							}
 							switch elem[0] {
-							case 'm': // Prefix: "methods"
+							case '-': // Prefix: "-"
 
-								if l := len("methods"); len(elem) >= l && elem[0:l] == "methods" {
+								if l := len("-"); len(elem) >= l && elem[0:l] == "-" {
 									elem = elem[l:]
 								} else {
 									break
 								}
 
 								if len(elem) == 0 {
-									switch method {
-									case "GET":
-										r.name = ListMyPaymentMethodsOperation
-										r.summary = "The member's saved cards at the venue"
-										r.operationID = "listMyPaymentMethods"
-										r.operationGroup = ""
-										r.pathPattern = "/me/payment-methods"
-										r.args = args
-										r.count = 0
-										return r, true
-									case "POST":
-										r.name = CreateMyPaymentMethodOperation
-										r.summary = "Start saving a card (setup credentials)"
-										r.operationID = "createMyPaymentMethod"
-										r.operationGroup = ""
-										r.pathPattern = "/me/payment-methods"
-										r.args = args
-										r.count = 0
-										return r, true
-									default:
-										return
-									}
+									break
 								}
 								switch elem[0] {
-								case '/': // Prefix: "/"
+								case 'm': // Prefix: "methods"
 
-									if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
+									if l := len("methods"); len(elem) >= l && elem[0:l] == "methods" {
 										elem = elem[l:]
 									} else {
 										break
 									}
 
-									// Param: "id"
-									// Match until "/"
-									idx := strings.IndexByte(elem, '/')
-									if idx < 0 {
-										idx = len(elem)
-									}
-									args[0] = elem[:idx]
-									elem = elem[idx:]
-
 									if len(elem) == 0 {
 										switch method {
-										case "DELETE":
-											r.name = DeleteMyPaymentMethodOperation
-											r.summary = "Remove a saved card (always refused)"
-											r.operationID = "deleteMyPaymentMethod"
+										case "GET":
+											r.name = ListMyPaymentMethodsOperation
+											r.summary = "The member's saved cards at the venue"
+											r.operationID = "listMyPaymentMethods"
 											r.operationGroup = ""
-											r.pathPattern = "/me/payment-methods/{id}"
+											r.pathPattern = "/me/payment-methods"
 											r.args = args
-											r.count = 1
+											r.count = 0
+											return r, true
+										case "POST":
+											r.name = CreateMyPaymentMethodOperation
+											r.summary = "Start saving a card (setup credentials)"
+											r.operationID = "createMyPaymentMethod"
+											r.operationGroup = ""
+											r.pathPattern = "/me/payment-methods"
+											r.args = args
+											r.count = 0
 											return r, true
 										default:
 											return
 										}
 									}
 									switch elem[0] {
-									case '/': // Prefix: "/default"
+									case '/': // Prefix: "/"
 
-										if l := len("/default"); len(elem) >= l && elem[0:l] == "/default" {
+										if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
 											elem = elem[l:]
 										} else {
 											break
 										}
 
+										// Param: "id"
+										// Match until "/"
+										idx := strings.IndexByte(elem, '/')
+										if idx < 0 {
+											idx = len(elem)
+										}
+										args[0] = elem[:idx]
+										elem = elem[idx:]
+
 										if len(elem) == 0 {
-											// Leaf node.
 											switch method {
-											case "PATCH":
-												r.name = SetMyDefaultPaymentMethodOperation
-												r.summary = "Make a saved card the default"
-												r.operationID = "setMyDefaultPaymentMethod"
+											case "DELETE":
+												r.name = DeleteMyPaymentMethodOperation
+												r.summary = "Remove a saved card (always refused)"
+												r.operationID = "deleteMyPaymentMethod"
 												r.operationGroup = ""
-												r.pathPattern = "/me/payment-methods/{id}/default"
+												r.pathPattern = "/me/payment-methods/{id}"
 												r.args = args
 												r.count = 1
 												return r, true
@@ -5876,14 +5905,66 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 												return
 											}
 										}
+										switch elem[0] {
+										case '/': // Prefix: "/default"
 
+											if l := len("/default"); len(elem) >= l && elem[0:l] == "/default" {
+												elem = elem[l:]
+											} else {
+												break
+											}
+
+											if len(elem) == 0 {
+												// Leaf node.
+												switch method {
+												case "PATCH":
+													r.name = SetMyDefaultPaymentMethodOperation
+													r.summary = "Make a saved card the default"
+													r.operationID = "setMyDefaultPaymentMethod"
+													r.operationGroup = ""
+													r.pathPattern = "/me/payment-methods/{id}/default"
+													r.args = args
+													r.count = 1
+													return r, true
+												default:
+													return
+												}
+											}
+
+										}
+
+									}
+
+								case 's': // Prefix: "sheet-init"
+
+									if l := len("sheet-init"); len(elem) >= l && elem[0:l] == "sheet-init" {
+										elem = elem[l:]
+									} else {
+										break
+									}
+
+									if len(elem) == 0 {
+										// Leaf node.
+										switch method {
+										case "POST":
+											r.name = InitMyPaymentSheetOperation
+											r.summary = "Credentials of the mobile payment sheet"
+											r.operationID = "initMyPaymentSheet"
+											r.operationGroup = ""
+											r.pathPattern = "/me/payment-sheet-init"
+											r.args = args
+											r.count = 0
+											return r, true
+										default:
+											return
+										}
 									}
 
 								}
 
-							case 's': // Prefix: "sheet-init"
+							case 's': // Prefix: "s"
 
-								if l := len("sheet-init"); len(elem) >= l && elem[0:l] == "sheet-init" {
+								if l := len("s"); len(elem) >= l && elem[0:l] == "s" {
 									elem = elem[l:]
 								} else {
 									break
@@ -5892,12 +5973,12 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 								if len(elem) == 0 {
 									// Leaf node.
 									switch method {
-									case "POST":
-										r.name = InitMyPaymentSheetOperation
-										r.summary = "Credentials of the mobile payment sheet"
-										r.operationID = "initMyPaymentSheet"
+									case "GET":
+										r.name = ListMyPaymentsOperation
+										r.summary = "The member's payments at the venue, newest first"
+										r.operationID = "listMyPayments"
 										r.operationGroup = ""
-										r.pathPattern = "/me/payment-sheet-init"
+										r.pathPattern = "/me/payments"
 										r.args = args
 										r.count = 0
 										return r, true

@@ -12793,6 +12793,255 @@ func (s *MfaVerifyRequestType) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/MyPayment
+type MyPayment struct {
+	// Major units.
+	Amount           float64 `json:"amount"`
+	AmountMinor      int64   `json:"amount_minor"`
+	Currency         string  `json:"currency"`
+	CurrencyExponent int     `json:"currency_exponent"`
+	// What the payment bought (the pass type's name).
+	Description        string          `json:"description"`
+	ID                 uuid.UUID       `json:"id"`
+	Kind               string          `json:"kind"`
+	PaidAt             time.Time       `json:"paid_at"`
+	PassID             NilUUID         `json:"pass_id"`
+	ProcessorPaymentID NilString       `json:"processor_payment_id"`
+	Status             MyPaymentStatus `json:"status"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *MyPayment) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *MyPayment) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *MyPayment) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCurrencyExponent returns the value of CurrencyExponent.
+func (s *MyPayment) GetCurrencyExponent() int {
+	return s.CurrencyExponent
+}
+
+// GetDescription returns the value of Description.
+func (s *MyPayment) GetDescription() string {
+	return s.Description
+}
+
+// GetID returns the value of ID.
+func (s *MyPayment) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetKind returns the value of Kind.
+func (s *MyPayment) GetKind() string {
+	return s.Kind
+}
+
+// GetPaidAt returns the value of PaidAt.
+func (s *MyPayment) GetPaidAt() time.Time {
+	return s.PaidAt
+}
+
+// GetPassID returns the value of PassID.
+func (s *MyPayment) GetPassID() NilUUID {
+	return s.PassID
+}
+
+// GetProcessorPaymentID returns the value of ProcessorPaymentID.
+func (s *MyPayment) GetProcessorPaymentID() NilString {
+	return s.ProcessorPaymentID
+}
+
+// GetStatus returns the value of Status.
+func (s *MyPayment) GetStatus() MyPaymentStatus {
+	return s.Status
+}
+
+// SetAmount sets the value of Amount.
+func (s *MyPayment) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *MyPayment) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *MyPayment) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCurrencyExponent sets the value of CurrencyExponent.
+func (s *MyPayment) SetCurrencyExponent(val int) {
+	s.CurrencyExponent = val
+}
+
+// SetDescription sets the value of Description.
+func (s *MyPayment) SetDescription(val string) {
+	s.Description = val
+}
+
+// SetID sets the value of ID.
+func (s *MyPayment) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetKind sets the value of Kind.
+func (s *MyPayment) SetKind(val string) {
+	s.Kind = val
+}
+
+// SetPaidAt sets the value of PaidAt.
+func (s *MyPayment) SetPaidAt(val time.Time) {
+	s.PaidAt = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *MyPayment) SetPassID(val NilUUID) {
+	s.PassID = val
+}
+
+// SetProcessorPaymentID sets the value of ProcessorPaymentID.
+func (s *MyPayment) SetProcessorPaymentID(val NilString) {
+	s.ProcessorPaymentID = val
+}
+
+// SetStatus sets the value of Status.
+func (s *MyPayment) SetStatus(val MyPaymentStatus) {
+	s.Status = val
+}
+
+// Ref: #/components/schemas/MyPaymentListMeta
+type MyPaymentListMeta struct {
+	HasMore    bool      `json:"has_more"`
+	Limit      int       `json:"limit"`
+	NextCursor NilString `json:"next_cursor"`
+}
+
+// GetHasMore returns the value of HasMore.
+func (s *MyPaymentListMeta) GetHasMore() bool {
+	return s.HasMore
+}
+
+// GetLimit returns the value of Limit.
+func (s *MyPaymentListMeta) GetLimit() int {
+	return s.Limit
+}
+
+// GetNextCursor returns the value of NextCursor.
+func (s *MyPaymentListMeta) GetNextCursor() NilString {
+	return s.NextCursor
+}
+
+// SetHasMore sets the value of HasMore.
+func (s *MyPaymentListMeta) SetHasMore(val bool) {
+	s.HasMore = val
+}
+
+// SetLimit sets the value of Limit.
+func (s *MyPaymentListMeta) SetLimit(val int) {
+	s.Limit = val
+}
+
+// SetNextCursor sets the value of NextCursor.
+func (s *MyPaymentListMeta) SetNextCursor(val NilString) {
+	s.NextCursor = val
+}
+
+// Ref: #/components/schemas/MyPaymentListResponse
+type MyPaymentListResponse struct {
+	Data  []MyPayment       `json:"data"`
+	Error struct{}          `json:"error"`
+	Meta  MyPaymentListMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *MyPaymentListResponse) GetData() []MyPayment {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *MyPaymentListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *MyPaymentListResponse) GetMeta() MyPaymentListMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *MyPaymentListResponse) SetData(val []MyPayment) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *MyPaymentListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *MyPaymentListResponse) SetMeta(val MyPaymentListMeta) {
+	s.Meta = val
+}
+
+type MyPaymentStatus string
+
+const (
+	MyPaymentStatusSucceeded         MyPaymentStatus = "succeeded"
+	MyPaymentStatusRefunded          MyPaymentStatus = "refunded"
+	MyPaymentStatusPartiallyRefunded MyPaymentStatus = "partially_refunded"
+)
+
+// AllValues returns all MyPaymentStatus values.
+func (MyPaymentStatus) AllValues() []MyPaymentStatus {
+	return []MyPaymentStatus{
+		MyPaymentStatusSucceeded,
+		MyPaymentStatusRefunded,
+		MyPaymentStatusPartiallyRefunded,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s MyPaymentStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case MyPaymentStatusSucceeded:
+		return []byte(s), nil
+	case MyPaymentStatusRefunded:
+		return []byte(s), nil
+	case MyPaymentStatusPartiallyRefunded:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *MyPaymentStatus) UnmarshalText(data []byte) error {
+	switch MyPaymentStatus(data) {
+	case MyPaymentStatusSucceeded:
+		*s = MyPaymentStatusSucceeded
+		return nil
+	case MyPaymentStatusRefunded:
+		*s = MyPaymentStatusRefunded
+		return nil
+	case MyPaymentStatusPartiallyRefunded:
+		*s = MyPaymentStatusPartiallyRefunded
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/NamedRef
 type NamedRef struct {
 	ID   uuid.UUID `json:"id"`

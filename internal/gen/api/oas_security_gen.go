@@ -209,6 +209,7 @@ var operationRolesBearerAuth = map[string][]string{
 	ListBookingsOperation:                          []string{},
 	ListMyInquiriesOperation:                       []string{},
 	ListMyPaymentMethodsOperation:                  []string{},
+	ListMyPaymentsOperation:                        []string{},
 	ListWebhookDeliveriesOperation:                 []string{},
 	ListWebhookDeliveryAttemptsOperation:           []string{},
 	ListWebhookSubscriptionsOperation:              []string{},

@@ -1022,6 +1022,17 @@ type Handler interface {
 	//
 	// GET /me/payment-methods
 	ListMyPaymentMethods(ctx context.Context, params ListMyPaymentMethodsParams) (*PaymentMethodListResponse, error)
+	// ListMyPayments implements listMyPayments operation.
+	//
+	// Receipt-bearing payments only (succeeded, refunded or partially
+	// refunded) of the member at the venue, newest first, with what each
+	// bought. Cursor pagination: `limit` (default 20, at most 100) and
+	// `after` (the previous page's `meta.next_cursor`; a tampered or
+	// foreign cursor is 400 `VALIDATION_ERROR` with `details.parameter`
+	// `after`).
+	//
+	// GET /me/payments
+	ListMyPayments(ctx context.Context, params ListMyPaymentsParams) (*MyPaymentListResponse, error)
 	// ListVenueAddons implements listVenueAddons operation.
 	//
 	// Booking add-on products grouped by category.

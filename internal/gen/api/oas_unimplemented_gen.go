@@ -1261,6 +1261,20 @@ func (UnimplementedHandler) ListMyPaymentMethods(ctx context.Context, params Lis
 	return r, ht.ErrNotImplemented
 }
 
+// ListMyPayments implements listMyPayments operation.
+//
+// Receipt-bearing payments only (succeeded, refunded or partially
+// refunded) of the member at the venue, newest first, with what each
+// bought. Cursor pagination: `limit` (default 20, at most 100) and
+// `after` (the previous page's `meta.next_cursor`; a tampered or
+// foreign cursor is 400 `VALIDATION_ERROR` with `details.parameter`
+// `after`).
+//
+// GET /me/payments
+func (UnimplementedHandler) ListMyPayments(ctx context.Context, params ListMyPaymentsParams) (r *MyPaymentListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListVenueAddons implements listVenueAddons operation.
 //
 // Booking add-on products grouped by category.
