@@ -65,6 +65,7 @@ import (
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
 	"github.com/venueplatform/venue/ent/webhookattempt"
@@ -177,6 +178,8 @@ type Client struct {
 	Service *ServiceClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
+	// Tip is the client for interacting with the Tip builders.
+	Tip *TipClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 	// VenuePayments is the client for interacting with the VenuePayments builders.
@@ -247,6 +250,7 @@ func (c *Client) init() {
 	c.Room = NewRoomClient(c.config)
 	c.Service = NewServiceClient(c.config)
 	c.Session = NewSessionClient(c.config)
+	c.Tip = NewTipClient(c.config)
 	c.User = NewUserClient(c.config)
 	c.VenuePayments = NewVenuePaymentsClient(c.config)
 	c.WebhookAttempt = NewWebhookAttemptClient(c.config)
@@ -393,6 +397,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Room:                   NewRoomClient(cfg),
 		Service:                NewServiceClient(cfg),
 		Session:                NewSessionClient(cfg),
+		Tip:                    NewTipClient(cfg),
 		User:                   NewUserClient(cfg),
 		VenuePayments:          NewVenuePaymentsClient(cfg),
 		WebhookAttempt:         NewWebhookAttemptClient(cfg),
@@ -466,6 +471,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Room:                   NewRoomClient(cfg),
 		Service:                NewServiceClient(cfg),
 		Session:                NewSessionClient(cfg),
+		Tip:                    NewTipClient(cfg),
 		User:                   NewUserClient(cfg),
 		VenuePayments:          NewVenuePaymentsClient(cfg),
 		WebhookAttempt:         NewWebhookAttemptClient(cfg),
@@ -509,7 +515,7 @@ func (c *Client) Use(hooks ...Hook) {
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
 		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent, c.PushDevice,
-		c.RefreshToken, c.Room, c.Service, c.Session, c.User, c.VenuePayments,
+		c.RefreshToken, c.Room, c.Service, c.Session, c.Tip, c.User, c.VenuePayments,
 		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
@@ -529,7 +535,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
 		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent, c.PushDevice,
-		c.RefreshToken, c.Room, c.Service, c.Session, c.User, c.VenuePayments,
+		c.RefreshToken, c.Room, c.Service, c.Session, c.Tip, c.User, c.VenuePayments,
 		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
@@ -637,6 +643,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Service.mutate(ctx, m)
 	case *SessionMutation:
 		return c.Session.mutate(ctx, m)
+	case *TipMutation:
+		return c.Tip.mutate(ctx, m)
 	case *UserMutation:
 		return c.User.mutate(ctx, m)
 	case *VenuePaymentsMutation:
@@ -8786,6 +8794,172 @@ func (c *SessionClient) mutate(ctx context.Context, m *SessionMutation) (Value, 
 	}
 }
 
+// TipClient is a client for the Tip schema.
+type TipClient struct {
+	config
+}
+
+// NewTipClient returns a client for the Tip from the given config.
+func NewTipClient(c config) *TipClient {
+	return &TipClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `tip.Hooks(f(g(h())))`.
+func (c *TipClient) Use(hooks ...Hook) {
+	c.hooks.Tip = append(c.hooks.Tip, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `tip.Intercept(f(g(h())))`.
+func (c *TipClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Tip = append(c.inters.Tip, interceptors...)
+}
+
+// Create returns a builder for creating a Tip entity.
+func (c *TipClient) Create() *TipCreate {
+	mutation := newTipMutation(c.config, OpCreate)
+	return &TipCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Tip entities.
+func (c *TipClient) CreateBulk(builders ...*TipCreate) *TipCreateBulk {
+	return &TipCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *TipClient) MapCreateBulk(slice any, setFunc func(*TipCreate, int)) *TipCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &TipCreateBulk{err: fmt.Errorf("calling to TipClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*TipCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &TipCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Tip.
+func (c *TipClient) Update() *TipUpdate {
+	mutation := newTipMutation(c.config, OpUpdate)
+	return &TipUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *TipClient) UpdateOne(_m *Tip) *TipUpdateOne {
+	mutation := newTipMutation(c.config, OpUpdateOne, withTip(_m))
+	return &TipUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *TipClient) UpdateOneID(id uuid.UUID) *TipUpdateOne {
+	mutation := newTipMutation(c.config, OpUpdateOne, withTipID(id))
+	return &TipUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Tip.
+func (c *TipClient) Delete() *TipDelete {
+	mutation := newTipMutation(c.config, OpDelete)
+	return &TipDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *TipClient) DeleteOne(_m *Tip) *TipDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *TipClient) DeleteOneID(id uuid.UUID) *TipDeleteOne {
+	builder := c.Delete().Where(tip.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &TipDeleteOne{builder}
+}
+
+// Query returns a query builder for Tip.
+func (c *TipClient) Query() *TipQuery {
+	return &TipQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeTip},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Tip entity by its id.
+func (c *TipClient) Get(ctx context.Context, id uuid.UUID) (*Tip, error) {
+	return c.Query().Where(tip.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *TipClient) GetX(ctx context.Context, id uuid.UUID) *Tip {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Tip.
+func (c *TipClient) QueryOrganization(_m *Tip) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(tip.Table, tip.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, tip.OrganizationTable, tip.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a Tip.
+func (c *TipClient) QueryMember(_m *Tip) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(tip.Table, tip.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, tip.MemberTable, tip.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *TipClient) Hooks() []Hook {
+	hooks := c.hooks.Tip
+	return append(hooks[:len(hooks):len(hooks)], tip.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *TipClient) Interceptors() []Interceptor {
+	return c.inters.Tip
+}
+
+func (c *TipClient) mutate(ctx context.Context, m *TipMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&TipCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&TipUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&TipUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&TipDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Tip mutation op: %q", m.Op())
+	}
+}
+
 // UserClient is a client for the User schema.
 type UserClient struct {
 	config
@@ -9627,7 +9801,7 @@ type (
 		MFAFactor, Member, NotificationDelivery, NotificationOptOut,
 		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass, PassType,
 		Payment, PaymentAttempt, PaymentCustomer, Photo, PlatformSetting,
-		ProcessorEvent, PushDevice, RefreshToken, Room, Service, Session, User,
+		ProcessorEvent, PushDevice, RefreshToken, Room, Service, Session, Tip, User,
 		VenuePayments, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
@@ -9639,7 +9813,7 @@ type (
 		MFAFactor, Member, NotificationDelivery, NotificationOptOut,
 		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass, PassType,
 		Payment, PaymentAttempt, PaymentCustomer, Photo, PlatformSetting,
-		ProcessorEvent, PushDevice, RefreshToken, Room, Service, Session, User,
+		ProcessorEvent, PushDevice, RefreshToken, Room, Service, Session, Tip, User,
 		VenuePayments, WebhookAttempt, WebhookDelivery,
 		WebhookSubscription []ent.Interceptor
 	}

@@ -61,6 +61,7 @@ import (
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
 	"github.com/venueplatform/venue/ent/webhookattempt"
@@ -175,6 +176,7 @@ func checkColumn(t, c string) error {
 			room.Table:                   room.ValidColumn,
 			service.Table:                service.ValidColumn,
 			session.Table:                session.ValidColumn,
+			tip.Table:                    tip.ValidColumn,
 			user.Table:                   user.ValidColumn,
 			venuepayments.Table:          venuepayments.ValidColumn,
 			webhookattempt.Table:         webhookattempt.ValidColumn,

@@ -53,6 +53,7 @@ import (
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
 	"github.com/venueplatform/venue/ent/webhookattempt"
@@ -67,7 +68,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 54)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 55)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -1244,6 +1245,34 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[49] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   tip.Table,
+			Columns: tip.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: tip.FieldID,
+			},
+		},
+		Type: "Tip",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			tip.FieldCreatedAt:       {Type: field.TypeTime, Column: tip.FieldCreatedAt},
+			tip.FieldUpdatedAt:       {Type: field.TypeTime, Column: tip.FieldUpdatedAt},
+			tip.FieldOrganizationID:  {Type: field.TypeUUID, Column: tip.FieldOrganizationID},
+			tip.FieldMemberID:        {Type: field.TypeUUID, Column: tip.FieldMemberID},
+			tip.FieldSourceType:      {Type: field.TypeEnum, Column: tip.FieldSourceType},
+			tip.FieldSourceID:        {Type: field.TypeUUID, Column: tip.FieldSourceID},
+			tip.FieldInstructorID:    {Type: field.TypeUUID, Column: tip.FieldInstructorID},
+			tip.FieldAmountMinor:     {Type: field.TypeInt64, Column: tip.FieldAmountMinor},
+			tip.FieldCurrency:        {Type: field.TypeString, Column: tip.FieldCurrency},
+			tip.FieldMessage:         {Type: field.TypeString, Column: tip.FieldMessage},
+			tip.FieldAnonymous:       {Type: field.TypeBool, Column: tip.FieldAnonymous},
+			tip.FieldStatus:          {Type: field.TypeEnum, Column: tip.FieldStatus},
+			tip.FieldPaymentIntentID: {Type: field.TypeString, Column: tip.FieldPaymentIntentID},
+			tip.FieldRequestKey:      {Type: field.TypeString, Column: tip.FieldRequestKey},
+			tip.FieldPaidAt:          {Type: field.TypeTime, Column: tip.FieldPaidAt},
+		},
+	}
+	graph.Nodes[50] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -1266,7 +1295,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldMarketingConsent: {Type: field.TypeBool, Column: user.FieldMarketingConsent},
 		},
 	}
-	graph.Nodes[50] = &sqlgraph.Node{
+	graph.Nodes[51] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   venuepayments.Table,
 			Columns: venuepayments.Columns,
@@ -1287,7 +1316,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			venuepayments.FieldApplicationFeeBp: {Type: field.TypeInt, Column: venuepayments.FieldApplicationFeeBp},
 		},
 	}
-	graph.Nodes[51] = &sqlgraph.Node{
+	graph.Nodes[52] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookattempt.Table,
 			Columns: webhookattempt.Columns,
@@ -1313,7 +1342,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookattempt.FieldCorrelationID:   {Type: field.TypeString, Column: webhookattempt.FieldCorrelationID},
 		},
 	}
-	graph.Nodes[52] = &sqlgraph.Node{
+	graph.Nodes[53] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -1339,7 +1368,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldReplayOf:       {Type: field.TypeUUID, Column: webhookdelivery.FieldReplayOf},
 		},
 	}
-	graph.Nodes[53] = &sqlgraph.Node{
+	graph.Nodes[54] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -2541,6 +2570,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Session",
 		"RefreshToken",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   tip.OrganizationTable,
+			Columns: []string{tip.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Tip",
+		"Organization",
+	)
+	graph.MustAddE(
+		"member",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   tip.MemberTable,
+			Columns: []string{tip.MemberColumn},
+			Bidi:    false,
+		},
+		"Tip",
+		"Member",
 	)
 	graph.MustAddE(
 		"members",
@@ -8689,6 +8742,149 @@ func (f *SessionFilter) WhereHasRefreshTokensWith(preds ...predicate.RefreshToke
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *TipQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the TipQuery builder.
+func (_q *TipQuery) Filter() *TipFilter {
+	return &TipFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *TipMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the TipMutation builder.
+func (m *TipMutation) Filter() *TipFilter {
+	return &TipFilter{config: m.config, predicateAdder: m}
+}
+
+// TipFilter provides a generic filtering capability at runtime for TipQuery.
+type TipFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *TipFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *TipFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(tip.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *TipFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(tip.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *TipFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(tip.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *TipFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(tip.FieldOrganizationID))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *TipFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(tip.FieldMemberID))
+}
+
+// WhereSourceType applies the entql string predicate on the source_type field.
+func (f *TipFilter) WhereSourceType(p entql.StringP) {
+	f.Where(p.Field(tip.FieldSourceType))
+}
+
+// WhereSourceID applies the entql [16]byte predicate on the source_id field.
+func (f *TipFilter) WhereSourceID(p entql.ValueP) {
+	f.Where(p.Field(tip.FieldSourceID))
+}
+
+// WhereInstructorID applies the entql [16]byte predicate on the instructor_id field.
+func (f *TipFilter) WhereInstructorID(p entql.ValueP) {
+	f.Where(p.Field(tip.FieldInstructorID))
+}
+
+// WhereAmountMinor applies the entql int64 predicate on the amount_minor field.
+func (f *TipFilter) WhereAmountMinor(p entql.Int64P) {
+	f.Where(p.Field(tip.FieldAmountMinor))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *TipFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(tip.FieldCurrency))
+}
+
+// WhereMessage applies the entql string predicate on the message field.
+func (f *TipFilter) WhereMessage(p entql.StringP) {
+	f.Where(p.Field(tip.FieldMessage))
+}
+
+// WhereAnonymous applies the entql bool predicate on the anonymous field.
+func (f *TipFilter) WhereAnonymous(p entql.BoolP) {
+	f.Where(p.Field(tip.FieldAnonymous))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *TipFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(tip.FieldStatus))
+}
+
+// WherePaymentIntentID applies the entql string predicate on the payment_intent_id field.
+func (f *TipFilter) WherePaymentIntentID(p entql.StringP) {
+	f.Where(p.Field(tip.FieldPaymentIntentID))
+}
+
+// WhereRequestKey applies the entql string predicate on the request_key field.
+func (f *TipFilter) WhereRequestKey(p entql.StringP) {
+	f.Where(p.Field(tip.FieldRequestKey))
+}
+
+// WherePaidAt applies the entql time.Time predicate on the paid_at field.
+func (f *TipFilter) WherePaidAt(p entql.TimeP) {
+	f.Where(p.Field(tip.FieldPaidAt))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *TipFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *TipFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasMember applies a predicate to check if query has an edge member.
+func (f *TipFilter) WhereHasMember() {
+	f.Where(entql.HasEdge("member"))
+}
+
+// WhereHasMemberWith applies a predicate to check if query has an edge member with a given conditions (other predicates).
+func (f *TipFilter) WhereHasMemberWith(preds ...predicate.Member) {
+	f.Where(entql.HasEdgeWith("member", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *UserQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -8717,7 +8913,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[50].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8854,7 +9050,7 @@ type VenuePaymentsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VenuePaymentsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[50].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[51].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8948,7 +9144,7 @@ type WebhookAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[51].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[52].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9081,7 +9277,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[52].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[53].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9228,7 +9424,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[53].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[54].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

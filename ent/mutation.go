@@ -62,6 +62,7 @@ import (
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
 	"github.com/venueplatform/venue/ent/webhookattempt"
@@ -128,6 +129,7 @@ const (
 	TypeRoom                   = "Room"
 	TypeService                = "Service"
 	TypeSession                = "Session"
+	TypeTip                    = "Tip"
 	TypeUser                   = "User"
 	TypeVenuePayments          = "VenuePayments"
 	TypeWebhookAttempt         = "WebhookAttempt"
@@ -53952,6 +53954,1309 @@ func (m *SessionMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Session edge %s", name)
+}
+
+// TipMutation represents an operation that mutates the Tip nodes in the graph.
+type TipMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	source_type         *tip.SourceType
+	source_id           *uuid.UUID
+	instructor_id       *uuid.UUID
+	amount_minor        *int64
+	addamount_minor     *int64
+	currency            *string
+	message             *string
+	anonymous           *bool
+	status              *tip.Status
+	payment_intent_id   *string
+	request_key         *string
+	paid_at             *time.Time
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	member              *uuid.UUID
+	clearedmember       bool
+	done                bool
+	oldValue            func(context.Context) (*Tip, error)
+	predicates          []predicate.Tip
+}
+
+var _ ent.Mutation = (*TipMutation)(nil)
+
+// tipOption allows management of the mutation configuration using functional options.
+type tipOption func(*TipMutation)
+
+// newTipMutation creates new mutation for the Tip entity.
+func newTipMutation(c config, op Op, opts ...tipOption) *TipMutation {
+	m := &TipMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeTip,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withTipID sets the ID field of the mutation.
+func withTipID(id uuid.UUID) tipOption {
+	return func(m *TipMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Tip
+		)
+		m.oldValue = func(ctx context.Context) (*Tip, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Tip.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withTip sets the old Tip of the mutation.
+func withTip(node *Tip) tipOption {
+	return func(m *TipMutation) {
+		m.oldValue = func(context.Context) (*Tip, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m TipMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m TipMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Tip entities.
+func (m *TipMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *TipMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *TipMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Tip.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *TipMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *TipMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *TipMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *TipMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *TipMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *TipMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *TipMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *TipMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *TipMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *TipMutation) SetMemberID(u uuid.UUID) {
+	m.member = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *TipMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *TipMutation) ResetMemberID() {
+	m.member = nil
+}
+
+// SetSourceType sets the "source_type" field.
+func (m *TipMutation) SetSourceType(tt tip.SourceType) {
+	m.source_type = &tt
+}
+
+// SourceType returns the value of the "source_type" field in the mutation.
+func (m *TipMutation) SourceType() (r tip.SourceType, exists bool) {
+	v := m.source_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceType returns the old "source_type" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldSourceType(ctx context.Context) (v tip.SourceType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceType: %w", err)
+	}
+	return oldValue.SourceType, nil
+}
+
+// ResetSourceType resets all changes to the "source_type" field.
+func (m *TipMutation) ResetSourceType() {
+	m.source_type = nil
+}
+
+// SetSourceID sets the "source_id" field.
+func (m *TipMutation) SetSourceID(u uuid.UUID) {
+	m.source_id = &u
+}
+
+// SourceID returns the value of the "source_id" field in the mutation.
+func (m *TipMutation) SourceID() (r uuid.UUID, exists bool) {
+	v := m.source_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceID returns the old "source_id" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldSourceID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceID: %w", err)
+	}
+	return oldValue.SourceID, nil
+}
+
+// ResetSourceID resets all changes to the "source_id" field.
+func (m *TipMutation) ResetSourceID() {
+	m.source_id = nil
+}
+
+// SetInstructorID sets the "instructor_id" field.
+func (m *TipMutation) SetInstructorID(u uuid.UUID) {
+	m.instructor_id = &u
+}
+
+// InstructorID returns the value of the "instructor_id" field in the mutation.
+func (m *TipMutation) InstructorID() (r uuid.UUID, exists bool) {
+	v := m.instructor_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInstructorID returns the old "instructor_id" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldInstructorID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInstructorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInstructorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInstructorID: %w", err)
+	}
+	return oldValue.InstructorID, nil
+}
+
+// ClearInstructorID clears the value of the "instructor_id" field.
+func (m *TipMutation) ClearInstructorID() {
+	m.instructor_id = nil
+	m.clearedFields[tip.FieldInstructorID] = struct{}{}
+}
+
+// InstructorIDCleared returns if the "instructor_id" field was cleared in this mutation.
+func (m *TipMutation) InstructorIDCleared() bool {
+	_, ok := m.clearedFields[tip.FieldInstructorID]
+	return ok
+}
+
+// ResetInstructorID resets all changes to the "instructor_id" field.
+func (m *TipMutation) ResetInstructorID() {
+	m.instructor_id = nil
+	delete(m.clearedFields, tip.FieldInstructorID)
+}
+
+// SetAmountMinor sets the "amount_minor" field.
+func (m *TipMutation) SetAmountMinor(i int64) {
+	m.amount_minor = &i
+	m.addamount_minor = nil
+}
+
+// AmountMinor returns the value of the "amount_minor" field in the mutation.
+func (m *TipMutation) AmountMinor() (r int64, exists bool) {
+	v := m.amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountMinor returns the old "amount_minor" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldAmountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountMinor: %w", err)
+	}
+	return oldValue.AmountMinor, nil
+}
+
+// AddAmountMinor adds i to the "amount_minor" field.
+func (m *TipMutation) AddAmountMinor(i int64) {
+	if m.addamount_minor != nil {
+		*m.addamount_minor += i
+	} else {
+		m.addamount_minor = &i
+	}
+}
+
+// AddedAmountMinor returns the value that was added to the "amount_minor" field in this mutation.
+func (m *TipMutation) AddedAmountMinor() (r int64, exists bool) {
+	v := m.addamount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmountMinor resets all changes to the "amount_minor" field.
+func (m *TipMutation) ResetAmountMinor() {
+	m.amount_minor = nil
+	m.addamount_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *TipMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *TipMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *TipMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetMessage sets the "message" field.
+func (m *TipMutation) SetMessage(s string) {
+	m.message = &s
+}
+
+// Message returns the value of the "message" field in the mutation.
+func (m *TipMutation) Message() (r string, exists bool) {
+	v := m.message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMessage returns the old "message" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldMessage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMessage: %w", err)
+	}
+	return oldValue.Message, nil
+}
+
+// ResetMessage resets all changes to the "message" field.
+func (m *TipMutation) ResetMessage() {
+	m.message = nil
+}
+
+// SetAnonymous sets the "anonymous" field.
+func (m *TipMutation) SetAnonymous(b bool) {
+	m.anonymous = &b
+}
+
+// Anonymous returns the value of the "anonymous" field in the mutation.
+func (m *TipMutation) Anonymous() (r bool, exists bool) {
+	v := m.anonymous
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAnonymous returns the old "anonymous" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldAnonymous(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAnonymous is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAnonymous requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAnonymous: %w", err)
+	}
+	return oldValue.Anonymous, nil
+}
+
+// ResetAnonymous resets all changes to the "anonymous" field.
+func (m *TipMutation) ResetAnonymous() {
+	m.anonymous = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *TipMutation) SetStatus(t tip.Status) {
+	m.status = &t
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *TipMutation) Status() (r tip.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldStatus(ctx context.Context) (v tip.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *TipMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (m *TipMutation) SetPaymentIntentID(s string) {
+	m.payment_intent_id = &s
+}
+
+// PaymentIntentID returns the value of the "payment_intent_id" field in the mutation.
+func (m *TipMutation) PaymentIntentID() (r string, exists bool) {
+	v := m.payment_intent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentIntentID returns the old "payment_intent_id" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldPaymentIntentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentIntentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentIntentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentIntentID: %w", err)
+	}
+	return oldValue.PaymentIntentID, nil
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (m *TipMutation) ClearPaymentIntentID() {
+	m.payment_intent_id = nil
+	m.clearedFields[tip.FieldPaymentIntentID] = struct{}{}
+}
+
+// PaymentIntentIDCleared returns if the "payment_intent_id" field was cleared in this mutation.
+func (m *TipMutation) PaymentIntentIDCleared() bool {
+	_, ok := m.clearedFields[tip.FieldPaymentIntentID]
+	return ok
+}
+
+// ResetPaymentIntentID resets all changes to the "payment_intent_id" field.
+func (m *TipMutation) ResetPaymentIntentID() {
+	m.payment_intent_id = nil
+	delete(m.clearedFields, tip.FieldPaymentIntentID)
+}
+
+// SetRequestKey sets the "request_key" field.
+func (m *TipMutation) SetRequestKey(s string) {
+	m.request_key = &s
+}
+
+// RequestKey returns the value of the "request_key" field in the mutation.
+func (m *TipMutation) RequestKey() (r string, exists bool) {
+	v := m.request_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestKey returns the old "request_key" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldRequestKey(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestKey: %w", err)
+	}
+	return oldValue.RequestKey, nil
+}
+
+// ClearRequestKey clears the value of the "request_key" field.
+func (m *TipMutation) ClearRequestKey() {
+	m.request_key = nil
+	m.clearedFields[tip.FieldRequestKey] = struct{}{}
+}
+
+// RequestKeyCleared returns if the "request_key" field was cleared in this mutation.
+func (m *TipMutation) RequestKeyCleared() bool {
+	_, ok := m.clearedFields[tip.FieldRequestKey]
+	return ok
+}
+
+// ResetRequestKey resets all changes to the "request_key" field.
+func (m *TipMutation) ResetRequestKey() {
+	m.request_key = nil
+	delete(m.clearedFields, tip.FieldRequestKey)
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (m *TipMutation) SetPaidAt(t time.Time) {
+	m.paid_at = &t
+}
+
+// PaidAt returns the value of the "paid_at" field in the mutation.
+func (m *TipMutation) PaidAt() (r time.Time, exists bool) {
+	v := m.paid_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaidAt returns the old "paid_at" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldPaidAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaidAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaidAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaidAt: %w", err)
+	}
+	return oldValue.PaidAt, nil
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (m *TipMutation) ClearPaidAt() {
+	m.paid_at = nil
+	m.clearedFields[tip.FieldPaidAt] = struct{}{}
+}
+
+// PaidAtCleared returns if the "paid_at" field was cleared in this mutation.
+func (m *TipMutation) PaidAtCleared() bool {
+	_, ok := m.clearedFields[tip.FieldPaidAt]
+	return ok
+}
+
+// ResetPaidAt resets all changes to the "paid_at" field.
+func (m *TipMutation) ResetPaidAt() {
+	m.paid_at = nil
+	delete(m.clearedFields, tip.FieldPaidAt)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *TipMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[tip.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *TipMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *TipMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *TipMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearMember clears the "member" edge to the Member entity.
+func (m *TipMutation) ClearMember() {
+	m.clearedmember = true
+	m.clearedFields[tip.FieldMemberID] = struct{}{}
+}
+
+// MemberCleared reports if the "member" edge to the Member entity was cleared.
+func (m *TipMutation) MemberCleared() bool {
+	return m.clearedmember
+}
+
+// MemberIDs returns the "member" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MemberID instead. It exists only for internal usage by the builders.
+func (m *TipMutation) MemberIDs() (ids []uuid.UUID) {
+	if id := m.member; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMember resets all changes to the "member" edge.
+func (m *TipMutation) ResetMember() {
+	m.member = nil
+	m.clearedmember = false
+}
+
+// Where appends a list predicates to the TipMutation builder.
+func (m *TipMutation) Where(ps ...predicate.Tip) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the TipMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *TipMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Tip, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *TipMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *TipMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Tip).
+func (m *TipMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *TipMutation) Fields() []string {
+	fields := make([]string, 0, 15)
+	if m.created_at != nil {
+		fields = append(fields, tip.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, tip.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, tip.FieldOrganizationID)
+	}
+	if m.member != nil {
+		fields = append(fields, tip.FieldMemberID)
+	}
+	if m.source_type != nil {
+		fields = append(fields, tip.FieldSourceType)
+	}
+	if m.source_id != nil {
+		fields = append(fields, tip.FieldSourceID)
+	}
+	if m.instructor_id != nil {
+		fields = append(fields, tip.FieldInstructorID)
+	}
+	if m.amount_minor != nil {
+		fields = append(fields, tip.FieldAmountMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, tip.FieldCurrency)
+	}
+	if m.message != nil {
+		fields = append(fields, tip.FieldMessage)
+	}
+	if m.anonymous != nil {
+		fields = append(fields, tip.FieldAnonymous)
+	}
+	if m.status != nil {
+		fields = append(fields, tip.FieldStatus)
+	}
+	if m.payment_intent_id != nil {
+		fields = append(fields, tip.FieldPaymentIntentID)
+	}
+	if m.request_key != nil {
+		fields = append(fields, tip.FieldRequestKey)
+	}
+	if m.paid_at != nil {
+		fields = append(fields, tip.FieldPaidAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *TipMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case tip.FieldCreatedAt:
+		return m.CreatedAt()
+	case tip.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case tip.FieldOrganizationID:
+		return m.OrganizationID()
+	case tip.FieldMemberID:
+		return m.MemberID()
+	case tip.FieldSourceType:
+		return m.SourceType()
+	case tip.FieldSourceID:
+		return m.SourceID()
+	case tip.FieldInstructorID:
+		return m.InstructorID()
+	case tip.FieldAmountMinor:
+		return m.AmountMinor()
+	case tip.FieldCurrency:
+		return m.Currency()
+	case tip.FieldMessage:
+		return m.Message()
+	case tip.FieldAnonymous:
+		return m.Anonymous()
+	case tip.FieldStatus:
+		return m.Status()
+	case tip.FieldPaymentIntentID:
+		return m.PaymentIntentID()
+	case tip.FieldRequestKey:
+		return m.RequestKey()
+	case tip.FieldPaidAt:
+		return m.PaidAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *TipMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case tip.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case tip.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case tip.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case tip.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case tip.FieldSourceType:
+		return m.OldSourceType(ctx)
+	case tip.FieldSourceID:
+		return m.OldSourceID(ctx)
+	case tip.FieldInstructorID:
+		return m.OldInstructorID(ctx)
+	case tip.FieldAmountMinor:
+		return m.OldAmountMinor(ctx)
+	case tip.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case tip.FieldMessage:
+		return m.OldMessage(ctx)
+	case tip.FieldAnonymous:
+		return m.OldAnonymous(ctx)
+	case tip.FieldStatus:
+		return m.OldStatus(ctx)
+	case tip.FieldPaymentIntentID:
+		return m.OldPaymentIntentID(ctx)
+	case tip.FieldRequestKey:
+		return m.OldRequestKey(ctx)
+	case tip.FieldPaidAt:
+		return m.OldPaidAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Tip field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TipMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case tip.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case tip.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case tip.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case tip.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case tip.FieldSourceType:
+		v, ok := value.(tip.SourceType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceType(v)
+		return nil
+	case tip.FieldSourceID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceID(v)
+		return nil
+	case tip.FieldInstructorID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInstructorID(v)
+		return nil
+	case tip.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountMinor(v)
+		return nil
+	case tip.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case tip.FieldMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMessage(v)
+		return nil
+	case tip.FieldAnonymous:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAnonymous(v)
+		return nil
+	case tip.FieldStatus:
+		v, ok := value.(tip.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case tip.FieldPaymentIntentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentIntentID(v)
+		return nil
+	case tip.FieldRequestKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestKey(v)
+		return nil
+	case tip.FieldPaidAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaidAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Tip field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *TipMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount_minor != nil {
+		fields = append(fields, tip.FieldAmountMinor)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *TipMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case tip.FieldAmountMinor:
+		return m.AddedAmountMinor()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TipMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case tip.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountMinor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Tip numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *TipMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(tip.FieldInstructorID) {
+		fields = append(fields, tip.FieldInstructorID)
+	}
+	if m.FieldCleared(tip.FieldPaymentIntentID) {
+		fields = append(fields, tip.FieldPaymentIntentID)
+	}
+	if m.FieldCleared(tip.FieldRequestKey) {
+		fields = append(fields, tip.FieldRequestKey)
+	}
+	if m.FieldCleared(tip.FieldPaidAt) {
+		fields = append(fields, tip.FieldPaidAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *TipMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *TipMutation) ClearField(name string) error {
+	switch name {
+	case tip.FieldInstructorID:
+		m.ClearInstructorID()
+		return nil
+	case tip.FieldPaymentIntentID:
+		m.ClearPaymentIntentID()
+		return nil
+	case tip.FieldRequestKey:
+		m.ClearRequestKey()
+		return nil
+	case tip.FieldPaidAt:
+		m.ClearPaidAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Tip nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *TipMutation) ResetField(name string) error {
+	switch name {
+	case tip.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case tip.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case tip.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case tip.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case tip.FieldSourceType:
+		m.ResetSourceType()
+		return nil
+	case tip.FieldSourceID:
+		m.ResetSourceID()
+		return nil
+	case tip.FieldInstructorID:
+		m.ResetInstructorID()
+		return nil
+	case tip.FieldAmountMinor:
+		m.ResetAmountMinor()
+		return nil
+	case tip.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case tip.FieldMessage:
+		m.ResetMessage()
+		return nil
+	case tip.FieldAnonymous:
+		m.ResetAnonymous()
+		return nil
+	case tip.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case tip.FieldPaymentIntentID:
+		m.ResetPaymentIntentID()
+		return nil
+	case tip.FieldRequestKey:
+		m.ResetRequestKey()
+		return nil
+	case tip.FieldPaidAt:
+		m.ResetPaidAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Tip field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *TipMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, tip.EdgeOrganization)
+	}
+	if m.member != nil {
+		edges = append(edges, tip.EdgeMember)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *TipMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case tip.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case tip.EdgeMember:
+		if id := m.member; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *TipMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *TipMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *TipMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, tip.EdgeOrganization)
+	}
+	if m.clearedmember {
+		edges = append(edges, tip.EdgeMember)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *TipMutation) EdgeCleared(name string) bool {
+	switch name {
+	case tip.EdgeOrganization:
+		return m.clearedorganization
+	case tip.EdgeMember:
+		return m.clearedmember
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *TipMutation) ClearEdge(name string) error {
+	switch name {
+	case tip.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case tip.EdgeMember:
+		m.ClearMember()
+		return nil
+	}
+	return fmt.Errorf("unknown Tip unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *TipMutation) ResetEdge(name string) error {
+	switch name {
+	case tip.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case tip.EdgeMember:
+		m.ResetMember()
+		return nil
+	}
+	return fmt.Errorf("unknown Tip edge %s", name)
 }
 
 // UserMutation represents an operation that mutates the User nodes in the graph.

@@ -112,6 +112,8 @@ type Tx struct {
 	Service *ServiceClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
+	// Tip is the client for interacting with the Tip builders.
+	Tip *TipClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 	// VenuePayments is the client for interacting with the VenuePayments builders.
@@ -302,6 +304,7 @@ func (tx *Tx) init() {
 	tx.Room = NewRoomClient(tx.config)
 	tx.Service = NewServiceClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
+	tx.Tip = NewTipClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.VenuePayments = NewVenuePaymentsClient(tx.config)
 	tx.WebhookAttempt = NewWebhookAttemptClient(tx.config)

@@ -56,6 +56,7 @@ import (
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
 	"github.com/venueplatform/venue/ent/webhookattempt"
@@ -114,6 +115,7 @@ var edgeTargets = map[string]map[string]string{
 	"Room":                   {"organization": "Organization", "location": "Location", "class_instances": "ClassInstance"},
 	"Service":                {"organization": "Organization", "inquiries": "Inquiry"},
 	"Session":                {"user": "User", "refresh_tokens": "RefreshToken"},
+	"Tip":                    {"organization": "Organization", "member": "Member"},
 	"User":                   {"members": "Member", "sessions": "Session", "auth_codes": "AuthCode"},
 	"VenuePayments":          {"organization": "Organization"},
 	"WebhookAttempt":         {"organization": "Organization", "delivery": "WebhookDelivery"},
@@ -157,6 +159,7 @@ var VenueOwnedTypes = []string{
 	"PushDevice",
 	"Room",
 	"Service",
+	"Tip",
 	"VenuePayments",
 	"WebhookAttempt",
 	"WebhookDelivery",
@@ -214,6 +217,7 @@ var AllTypes = []string{
 	"Room",
 	"Service",
 	"Session",
+	"Tip",
 	"User",
 	"VenuePayments",
 	"WebhookAttempt",
@@ -329,6 +333,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Service.Query().Where(service.IDIn(ids...)).Count(ctx)
 	case "Session":
 		return c.Session.Query().Where(session.IDIn(ids...)).Count(ctx)
+	case "Tip":
+		return c.Tip.Query().Where(tip.IDIn(ids...)).Count(ctx)
 	case "User":
 		return c.User.Query().Where(user.IDIn(ids...)).Count(ctx)
 	case "VenuePayments":

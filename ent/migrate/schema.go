@@ -1762,7 +1762,7 @@ var (
 		{Name: "id", Type: field.TypeUUID},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"checkout_charge", "checkout_setup"}},
+		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"checkout_charge", "checkout_setup", "tip_charge"}},
 		{Name: "subject_id", Type: field.TypeUUID},
 		{Name: "number", Type: field.TypeInt},
 		{Name: "state", Type: field.TypeEnum, Enums: []string{"created", "in_flight", "succeeded", "failed", "requires_action", "processing", "unknown", "canceled"}, Default: "created"},
@@ -2152,6 +2152,62 @@ var (
 			},
 		},
 	}
+	// TipsColumns holds the columns for the "tips" table.
+	TipsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "source_type", Type: field.TypeEnum, Enums: []string{"class", "appointment"}},
+		{Name: "source_id", Type: field.TypeUUID},
+		{Name: "instructor_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "amount_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "message", Type: field.TypeString, Size: 500, Default: ""},
+		{Name: "anonymous", Type: field.TypeBool, Default: false},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"pending", "succeeded", "failed", "canceled"}, Default: "pending"},
+		{Name: "payment_intent_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "request_key", Type: field.TypeString, Nullable: true, Size: 128},
+		{Name: "paid_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+	}
+	// TipsTable holds the schema information for the "tips" table.
+	TipsTable = &schema.Table{
+		Name:       "tips",
+		Columns:    TipsColumns,
+		PrimaryKey: []*schema.Column{TipsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "tips_organizations_organization",
+				Columns:    []*schema.Column{TipsColumns[14]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "tips_members_member",
+				Columns:    []*schema.Column{TipsColumns[15]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "tip_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{TipsColumns[14]},
+			},
+			{
+				Name:    "tip_organization_id_member_id_request_key",
+				Unique:  true,
+				Columns: []*schema.Column{TipsColumns[14], TipsColumns[15], TipsColumns[12]},
+			},
+			{
+				Name:    "tip_payment_intent_id",
+				Unique:  true,
+				Columns: []*schema.Column{TipsColumns[11]},
+			},
+		},
+	}
 	// UsersColumns holds the columns for the "users" table.
 	UsersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -2524,6 +2580,7 @@ var (
 		RoomsTable,
 		ServicesTable,
 		SessionsTable,
+		TipsTable,
 		UsersTable,
 		VenuePaymentsTable,
 		WebhookAttemptsTable,
@@ -2608,6 +2665,8 @@ func init() {
 	RoomsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	ServicesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SessionsTable.ForeignKeys[0].RefTable = UsersTable
+	TipsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	TipsTable.ForeignKeys[1].RefTable = MembersTable
 	VenuePaymentsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	WebhookAttemptsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	WebhookAttemptsTable.ForeignKeys[1].RefTable = WebhookDeliveriesTable

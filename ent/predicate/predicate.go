@@ -153,6 +153,9 @@ type Service func(*sql.Selector)
 // Session is the predicate function for session builders.
 type Session func(*sql.Selector)
 
+// Tip is the predicate function for tip builders.
+type Tip func(*sql.Selector)
+
 // User is the predicate function for user builders.
 type User func(*sql.Selector)
 

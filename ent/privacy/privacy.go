@@ -1287,6 +1287,30 @@ func (f SessionMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutatio
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SessionMutation", m)
 }
 
+// The TipQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type TipQueryRuleFunc func(context.Context, *ent.TipQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f TipQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.TipQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.TipQuery", q)
+}
+
+// The TipMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type TipMutationRuleFunc func(context.Context, *ent.TipMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f TipMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.TipMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.TipMutation", m)
+}
+
 // The UserQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type UserQueryRuleFunc func(context.Context, *ent.UserQuery) error
@@ -1540,6 +1564,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.SessionQuery:
 		return q.Filter(), nil
+	case *ent.TipQuery:
+		return q.Filter(), nil
 	case *ent.UserQuery:
 		return q.Filter(), nil
 	case *ent.VenuePaymentsQuery:
@@ -1654,6 +1680,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.ServiceMutation:
 		return m.Filter(), nil
 	case *ent.SessionMutation:
+		return m.Filter(), nil
+	case *ent.TipMutation:
 		return m.Filter(), nil
 	case *ent.UserMutation:
 		return m.Filter(), nil

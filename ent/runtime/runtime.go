@@ -57,6 +57,7 @@ import (
 	"github.com/venueplatform/venue/ent/schema"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
 	"github.com/venueplatform/venue/ent/webhookattempt"
@@ -2967,6 +2968,77 @@ func init() {
 	sessionDescID := sessionMixinFields0[0].Descriptor()
 	// session.DefaultID holds the default value on creation for the id field.
 	session.DefaultID = sessionDescID.Default.(func() uuid.UUID)
+	tipMixin := schema.Tip{}.Mixin()
+	tip.Policy = privacy.NewPolicies(tipMixin[1], schema.Tip{})
+	tip.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := tip.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	tipMixinHooks1 := tipMixin[1].Hooks()
+
+	tip.Hooks[1] = tipMixinHooks1[0]
+	tipMixinFields0 := tipMixin[0].Fields()
+	_ = tipMixinFields0
+	tipFields := schema.Tip{}.Fields()
+	_ = tipFields
+	// tipDescCreatedAt is the schema descriptor for created_at field.
+	tipDescCreatedAt := tipMixinFields0[1].Descriptor()
+	// tip.DefaultCreatedAt holds the default value on creation for the created_at field.
+	tip.DefaultCreatedAt = tipDescCreatedAt.Default.(func() time.Time)
+	// tipDescUpdatedAt is the schema descriptor for updated_at field.
+	tipDescUpdatedAt := tipMixinFields0[2].Descriptor()
+	// tip.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	tip.DefaultUpdatedAt = tipDescUpdatedAt.Default.(func() time.Time)
+	// tip.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	tip.UpdateDefaultUpdatedAt = tipDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// tipDescAmountMinor is the schema descriptor for amount_minor field.
+	tipDescAmountMinor := tipFields[4].Descriptor()
+	// tip.AmountMinorValidator is a validator for the "amount_minor" field. It is called by the builders before save.
+	tip.AmountMinorValidator = tipDescAmountMinor.Validators[0].(func(int64) error)
+	// tipDescCurrency is the schema descriptor for currency field.
+	tipDescCurrency := tipFields[5].Descriptor()
+	// tip.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	tip.CurrencyValidator = func() func(string) error {
+		validators := tipDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// tipDescMessage is the schema descriptor for message field.
+	tipDescMessage := tipFields[6].Descriptor()
+	// tip.DefaultMessage holds the default value on creation for the message field.
+	tip.DefaultMessage = tipDescMessage.Default.(string)
+	// tip.MessageValidator is a validator for the "message" field. It is called by the builders before save.
+	tip.MessageValidator = tipDescMessage.Validators[0].(func(string) error)
+	// tipDescAnonymous is the schema descriptor for anonymous field.
+	tipDescAnonymous := tipFields[7].Descriptor()
+	// tip.DefaultAnonymous holds the default value on creation for the anonymous field.
+	tip.DefaultAnonymous = tipDescAnonymous.Default.(bool)
+	// tipDescPaymentIntentID is the schema descriptor for payment_intent_id field.
+	tipDescPaymentIntentID := tipFields[9].Descriptor()
+	// tip.PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
+	tip.PaymentIntentIDValidator = tipDescPaymentIntentID.Validators[0].(func(string) error)
+	// tipDescRequestKey is the schema descriptor for request_key field.
+	tipDescRequestKey := tipFields[10].Descriptor()
+	// tip.RequestKeyValidator is a validator for the "request_key" field. It is called by the builders before save.
+	tip.RequestKeyValidator = tipDescRequestKey.Validators[0].(func(string) error)
+	// tipDescID is the schema descriptor for id field.
+	tipDescID := tipMixinFields0[0].Descriptor()
+	// tip.DefaultID holds the default value on creation for the id field.
+	tip.DefaultID = tipDescID.Default.(func() uuid.UUID)
 	userMixin := schema.User{}.Mixin()
 	user.Policy = privacy.NewPolicies(schema.User{})
 	user.Hooks[0] = func(next ent.Mutator) ent.Mutator {

@@ -105,7 +105,7 @@ func (PaymentAttempt) Mixin() []ent.Mixin { return []ent.Mixin{BaseMixin{}, Venu
 // Fields of the PaymentAttempt.
 func (PaymentAttempt) Fields() []ent.Field {
 	return []ent.Field{
-		field.Enum("purpose").Values("checkout_charge", "checkout_setup").Immutable(),
+		field.Enum("purpose").Values("checkout_charge", "checkout_setup", "tip_charge").Immutable(),
 		field.UUID("subject_id", uuidType).Immutable(),
 		field.Int("number").Positive().Immutable(),
 		field.Enum("state").Values("created", "in_flight", "succeeded", "failed", "requires_action", "processing", "unknown", "canceled").Default("created"),
@@ -177,5 +177,45 @@ func (PaymentCustomer) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("organization_id", "member_id", "account_id").Unique(),
 		index.Fields("customer_id").Unique(),
+	}
+}
+
+// Tip is a member's tip for a class (to its instructor), paid by card on the
+// venue's connected account.
+type Tip struct{ ent.Schema }
+
+// Mixin of the Tip.
+func (Tip) Mixin() []ent.Mixin { return []ent.Mixin{BaseMixin{}, VenueMixin{}} }
+
+// Fields of the Tip.
+func (Tip) Fields() []ent.Field {
+	return []ent.Field{
+		field.UUID("member_id", uuidType).Immutable(),
+		field.Enum("source_type").Values("class", "appointment").Immutable(),
+		field.UUID("source_id", uuidType).Immutable(),
+		field.UUID("instructor_id", uuidType).Optional().Nillable().Immutable(),
+		field.Int64("amount_minor").Positive().Immutable(),
+		field.String("currency").MinLen(3).MaxLen(3).Immutable(),
+		field.String("message").Default("").MaxLen(500).Immutable(),
+		field.Bool("anonymous").Default(false).Immutable(),
+		field.Enum("status").Values("pending", "succeeded", "failed", "canceled").Default("pending"),
+		field.String("payment_intent_id").Optional().Nillable().MaxLen(255),
+		field.String("request_key").Optional().Nillable().MaxLen(128).Immutable(),
+		field.Time("paid_at").Optional().Nillable(),
+	}
+}
+
+// Edges of the Tip.
+func (Tip) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("member", Member.Type).Field("member_id").Unique().Required().Immutable(),
+	}
+}
+
+// Indexes of the Tip: a request makes one tip.
+func (Tip) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("organization_id", "member_id", "request_key").Unique(),
+		index.Fields("payment_intent_id").Unique(),
 	}
 }

@@ -24,7 +24,7 @@ func TestMembershipFirstPayment(t *testing.T) {
 	q, ok := res.Data.DirectPurchaseQuote.Get()
 	require.True(t, ok)
 	require.Equal(t, int64(59900), q.PayableMinor)
-	bought, err := e.buy(e.member, q, "", "m-1")
+	bought, err := e.buy(e.member, q, "pm_card_visa", "m-1")
 	require.NoError(t, err)
 	require.Equal(t, api.CheckoutPurchasePaymentStatusSucceeded, bought.Data.PaymentStatus)
 	pi := e.fake.Intent(bought.Data.PaymentIntentID.Value)

@@ -170,7 +170,7 @@ func (s *Service) Reconcile(ctx context.Context, attemptID uuid.UUID) error {
 			Where(paymentattempt.StateEQ(paymentattempt.StateUnknown)).
 			SetState(paymentattempt.StateCanceled).ClearLiveSubjectID().Exec(ctx)
 	}
-	_, err = s.applyIntent(ctx, at.ID, in)
+	_, err = s.applyAny(ctx, at, in)
 	return err
 }
 
@@ -242,7 +242,8 @@ func (s *Service) onIntent(ctx context.Context, typ string, in *stripeport.Inten
 		return "not_ours", nil
 	}
 	vctx := inVenue(ctx, org)
-	if _, err := s.client.PaymentAttempt.Get(vctx, attemptID); ent.IsNotFound(err) {
+	at, err := s.client.PaymentAttempt.Get(vctx, attemptID)
+	if ent.IsNotFound(err) {
 		return "not_ours", nil
 	} else if err != nil {
 		return "", err
@@ -250,7 +251,7 @@ func (s *Service) onIntent(ctx context.Context, typ string, in *stripeport.Inten
 	if typ == "payment_intent.payment_failed" && in.FailureCode == "" && in.DeclineCode == "" {
 		in.FailureCode = "payment_failed"
 	}
-	status, err := s.applyIntent(vctx, attemptID, in)
+	status, err := s.applyAny(vctx, at, in)
 	if err != nil {
 		return "", err
 	}

@@ -105,3 +105,28 @@ func newCustomer(c *ent.Client, member uuid.UUID) *ent.PaymentCustomerCreate {
 	return c.PaymentCustomer.Create().SetMemberID(member).SetAccountID("acct_" + uuid.NewString()[:8]).
 		SetCustomerID("cus_" + uuid.NewString())
 }
+
+func init() {
+	worldExtras = append(worldExtras, func(t *testing.T, ctx context.Context, c *ent.Client, w *world) map[string]uuid.UUID {
+		t.Helper()
+		tp := newTip(c, w.ids["Member"]).SaveX(ctx)
+		return map[string]uuid.UUID{"Tip": tp.ID}
+	})
+	cases["Tip"] = venueCase{
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.Tip.Get(ctx, id)) },
+		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.Tip.UpdateOneID(id).SetPaymentIntentID("pi_" + uuid.NewString()).Exec(ctx)
+		},
+		delete: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.Tip.DeleteOneID(id).Exec(ctx)
+		},
+		create: func(ctx context.Context, c *ent.Client, org, refs *world) (uuid.UUID, error) {
+			return saved(inVenue(newTip(c, refs.ids["Member"]), org).Save(ctx))
+		},
+	}
+}
+
+func newTip(c *ent.Client, member uuid.UUID) *ent.TipCreate {
+	return c.Tip.Create().SetMemberID(member).SetSourceType("class").SetSourceID(uuid.New()).
+		SetAmountMinor(2500).SetCurrency("DKK")
+}

@@ -33,6 +33,7 @@ func init() {
 	idempotencyPolicies["createMyPaymentMethod"] = idempotency.Required(idempotency.Max200)
 	idempotencyPolicies["setMyDefaultPaymentMethod"] = idempotency.Required(idempotency.Max200)
 	idempotencyPolicies["initMyPaymentSheet"] = idempotency.Required(idempotency.Max200)
+	idempotencyPolicies["createTip"] = idempotency.Required(idempotency.Max200)
 }
 
 // paymentsService builds the payments domain from the configuration: card

@@ -411,6 +411,15 @@ type Invoker interface {
 	//
 	// POST /me/checkout/confirm
 	ConfirmCheckout(ctx context.Context, request *CheckoutConfirmRequest, params ConfirmCheckoutParams) (*CheckoutConfirmResponse, error)
+	// ConfirmTip invokes confirmTip operation.
+	//
+	// Tipper only (another member's tip is 404 `NOT_FOUND`). Reads the
+	// payment intent from Stripe: `succeeded` records the payment once
+	// (confirming again, or after Stripe's event, changes nothing);
+	// `processing` answers `pending`; otherwise 409 `PAYMENT_NOT_COMPLETED`.
+	//
+	// POST /tips/{id}/confirm
+	ConfirmTip(ctx context.Context, params ConfirmTipParams) (*TipConfirmResponse, error)
 	// ContactAdminCheckinClass invokes contactAdminCheckinClass operation.
 	//
 	// Staff bearer token with `members.contact` and `notifications.send`
@@ -552,6 +561,21 @@ type Invoker interface {
 	//
 	// POST /admin/payments/connect/account-link
 	CreatePaymentsAccountLink(ctx context.Context, request *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (*PaymentsAccountLinkResponse, error)
+	// CreateTip invokes createTip operation.
+	//
+	// `source_type` `class` with `source_id` a class of the venue that the
+	// member booked (confirmed or checked in); another venue's or an unknown
+	// class is 404 `NOT_FOUND`, a class the member did not attend 422
+	// `TIP_NOT_ALLOWED`. `appointment` sources are 404 until appointments
+	// exist. `amount` is in major units of `currency`, which must be the
+	// venue's (else 400 `VALIDATION_ERROR`, parameter `currency`), more than
+	// 0, at most 10000, with no more decimals than the currency has.
+	// `available_payment_methods` is `card`, plus `mobilepay` only for a
+	// Danish connected account taking DKK. `Idempotency-Key` required: a
+	// retry replays the same tip and intent.
+	//
+	// POST /tips
+	CreateTip(ctx context.Context, request *TipCreateRequest, params CreateTipParams) (*TipCreateResponse, error)
 	// CreateVenueInquiry invokes createVenueInquiry operation.
 	//
 	// Files a booking inquiry for `service_id` and delivers it to the venue's
@@ -4013,6 +4037,111 @@ func (c *Client) sendConfirmCheckout(ctx context.Context, request *CheckoutConfi
 	return result, nil
 }
 
+// ConfirmTip invokes confirmTip operation.
+//
+// Tipper only (another member's tip is 404 `NOT_FOUND`). Reads the
+// payment intent from Stripe: `succeeded` records the payment once
+// (confirming again, or after Stripe's event, changes nothing);
+// `processing` answers `pending`; otherwise 409 `PAYMENT_NOT_COMPLETED`.
+//
+// POST /tips/{id}/confirm
+func (c *Client) ConfirmTip(ctx context.Context, params ConfirmTipParams) (*TipConfirmResponse, error) {
+	res, err := c.sendConfirmTip(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendConfirmTip(ctx context.Context, params ConfirmTipParams) (res *TipConfirmResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/tips/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/confirm"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ConfirmTipOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeConfirmTipResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ContactAdminCheckinClass invokes contactAdminCheckinClass operation.
 //
 // Staff bearer token with `members.contact` and `notifications.send`
@@ -4785,6 +4914,112 @@ func (c *Client) sendCreatePaymentsAccountLink(ctx context.Context, request *Pay
 	defer body.Close()
 
 	result, err := decodeCreatePaymentsAccountLinkResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreateTip invokes createTip operation.
+//
+// `source_type` `class` with `source_id` a class of the venue that the
+// member booked (confirmed or checked in); another venue's or an unknown
+// class is 404 `NOT_FOUND`, a class the member did not attend 422
+// `TIP_NOT_ALLOWED`. `appointment` sources are 404 until appointments
+// exist. `amount` is in major units of `currency`, which must be the
+// venue's (else 400 `VALIDATION_ERROR`, parameter `currency`), more than
+// 0, at most 10000, with no more decimals than the currency has.
+// `available_payment_methods` is `card`, plus `mobilepay` only for a
+// Danish connected account taking DKK. `Idempotency-Key` required: a
+// retry replays the same tip and intent.
+//
+// POST /tips
+func (c *Client) CreateTip(ctx context.Context, request *TipCreateRequest, params CreateTipParams) (*TipCreateResponse, error) {
+	res, err := c.sendCreateTip(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateTip(ctx context.Context, request *TipCreateRequest, params CreateTipParams) (res *TipCreateResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/tips"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateTipRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateTipOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateTipResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

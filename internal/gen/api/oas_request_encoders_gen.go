@@ -394,6 +394,20 @@ func encodeCreatePaymentsAccountLinkRequest(
 	return nil
 }
 
+func encodeCreateTipRequest(
+	req *TipCreateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeCreateVenueInquiryRequest(
 	req *InquiryCreateRequest,
 	r *http.Request,

@@ -441,6 +441,19 @@ func encodeConfirmCheckoutResponse(response *CheckoutConfirmResponse, w http.Res
 	return nil
 }
 
+func encodeConfirmTipResponse(response *TipConfirmResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeContactAdminCheckinClassResponse(response *CheckinContactResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -507,6 +520,19 @@ func encodeCreateMyPaymentMethodResponse(response *PaymentMethodSetupResponse, w
 }
 
 func encodeCreatePaymentsAccountLinkResponse(response *PaymentsAccountLinkResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeCreateTipResponse(response *TipCreateResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

@@ -18249,6 +18249,544 @@ func (s *SignupRequest) SetPassword(val string) {
 	s.Password = val
 }
 
+// Ref: #/components/schemas/TipConfirmResponse
+type TipConfirmResponse struct {
+	Data  TipState `json:"data"`
+	Error struct{} `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *TipConfirmResponse) GetData() TipState {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *TipConfirmResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *TipConfirmResponse) SetData(val TipState) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *TipConfirmResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/TipCreateRequest
+type TipCreateRequest struct {
+	Amount     float64                    `json:"amount"`
+	Anonymous  OptBool                    `json:"anonymous"`
+	Currency   string                     `json:"currency"`
+	Message    OptString                  `json:"message"`
+	SourceID   uuid.UUID                  `json:"source_id"`
+	SourceType TipCreateRequestSourceType `json:"source_type"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *TipCreateRequest) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAnonymous returns the value of Anonymous.
+func (s *TipCreateRequest) GetAnonymous() OptBool {
+	return s.Anonymous
+}
+
+// GetCurrency returns the value of Currency.
+func (s *TipCreateRequest) GetCurrency() string {
+	return s.Currency
+}
+
+// GetMessage returns the value of Message.
+func (s *TipCreateRequest) GetMessage() OptString {
+	return s.Message
+}
+
+// GetSourceID returns the value of SourceID.
+func (s *TipCreateRequest) GetSourceID() uuid.UUID {
+	return s.SourceID
+}
+
+// GetSourceType returns the value of SourceType.
+func (s *TipCreateRequest) GetSourceType() TipCreateRequestSourceType {
+	return s.SourceType
+}
+
+// SetAmount sets the value of Amount.
+func (s *TipCreateRequest) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAnonymous sets the value of Anonymous.
+func (s *TipCreateRequest) SetAnonymous(val OptBool) {
+	s.Anonymous = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *TipCreateRequest) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetMessage sets the value of Message.
+func (s *TipCreateRequest) SetMessage(val OptString) {
+	s.Message = val
+}
+
+// SetSourceID sets the value of SourceID.
+func (s *TipCreateRequest) SetSourceID(val uuid.UUID) {
+	s.SourceID = val
+}
+
+// SetSourceType sets the value of SourceType.
+func (s *TipCreateRequest) SetSourceType(val TipCreateRequestSourceType) {
+	s.SourceType = val
+}
+
+type TipCreateRequestSourceType string
+
+const (
+	TipCreateRequestSourceTypeClass       TipCreateRequestSourceType = "class"
+	TipCreateRequestSourceTypeAppointment TipCreateRequestSourceType = "appointment"
+)
+
+// AllValues returns all TipCreateRequestSourceType values.
+func (TipCreateRequestSourceType) AllValues() []TipCreateRequestSourceType {
+	return []TipCreateRequestSourceType{
+		TipCreateRequestSourceTypeClass,
+		TipCreateRequestSourceTypeAppointment,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s TipCreateRequestSourceType) MarshalText() ([]byte, error) {
+	switch s {
+	case TipCreateRequestSourceTypeClass:
+		return []byte(s), nil
+	case TipCreateRequestSourceTypeAppointment:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *TipCreateRequestSourceType) UnmarshalText(data []byte) error {
+	switch TipCreateRequestSourceType(data) {
+	case TipCreateRequestSourceTypeClass:
+		*s = TipCreateRequestSourceTypeClass
+		return nil
+	case TipCreateRequestSourceTypeAppointment:
+		*s = TipCreateRequestSourceTypeAppointment
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/TipCreateResponse
+type TipCreateResponse struct {
+	Data  TipCreated `json:"data"`
+	Error struct{}   `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *TipCreateResponse) GetData() TipCreated {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *TipCreateResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *TipCreateResponse) SetData(val TipCreated) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *TipCreateResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/TipCreated
+type TipCreated struct {
+	// Major units (as amount_major).
+	Amount                  float64                                 `json:"amount"`
+	AmountMajor             float64                                 `json:"amount_major"`
+	AmountMinor             int64                                   `json:"amount_minor"`
+	AmountUnit              TipCreatedAmountUnit                    `json:"amount_unit"`
+	AvailablePaymentMethods []TipCreatedAvailablePaymentMethodsItem `json:"available_payment_methods"`
+	ClientSecret            string                                  `json:"client_secret"`
+	Currency                string                                  `json:"currency"`
+	CustomerID              string                                  `json:"customer_id"`
+	EphemeralKey            string                                  `json:"ephemeral_key"`
+	InstructorID            NilUUID                                 `json:"instructor_id"`
+	IsAnonymous             bool                                    `json:"is_anonymous"`
+	MerchantCountryCode     NilString                               `json:"merchant_country_code"`
+	PaymentIntentID         string                                  `json:"payment_intent_id"`
+	ProcessorAccountID      NilString                               `json:"processor_account_id"`
+	SourceID                uuid.UUID                               `json:"source_id"`
+	SourceType              TipCreatedSourceType                    `json:"source_type"`
+	TipID                   uuid.UUID                               `json:"tip_id"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *TipCreated) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMajor returns the value of AmountMajor.
+func (s *TipCreated) GetAmountMajor() float64 {
+	return s.AmountMajor
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *TipCreated) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetAmountUnit returns the value of AmountUnit.
+func (s *TipCreated) GetAmountUnit() TipCreatedAmountUnit {
+	return s.AmountUnit
+}
+
+// GetAvailablePaymentMethods returns the value of AvailablePaymentMethods.
+func (s *TipCreated) GetAvailablePaymentMethods() []TipCreatedAvailablePaymentMethodsItem {
+	return s.AvailablePaymentMethods
+}
+
+// GetClientSecret returns the value of ClientSecret.
+func (s *TipCreated) GetClientSecret() string {
+	return s.ClientSecret
+}
+
+// GetCurrency returns the value of Currency.
+func (s *TipCreated) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCustomerID returns the value of CustomerID.
+func (s *TipCreated) GetCustomerID() string {
+	return s.CustomerID
+}
+
+// GetEphemeralKey returns the value of EphemeralKey.
+func (s *TipCreated) GetEphemeralKey() string {
+	return s.EphemeralKey
+}
+
+// GetInstructorID returns the value of InstructorID.
+func (s *TipCreated) GetInstructorID() NilUUID {
+	return s.InstructorID
+}
+
+// GetIsAnonymous returns the value of IsAnonymous.
+func (s *TipCreated) GetIsAnonymous() bool {
+	return s.IsAnonymous
+}
+
+// GetMerchantCountryCode returns the value of MerchantCountryCode.
+func (s *TipCreated) GetMerchantCountryCode() NilString {
+	return s.MerchantCountryCode
+}
+
+// GetPaymentIntentID returns the value of PaymentIntentID.
+func (s *TipCreated) GetPaymentIntentID() string {
+	return s.PaymentIntentID
+}
+
+// GetProcessorAccountID returns the value of ProcessorAccountID.
+func (s *TipCreated) GetProcessorAccountID() NilString {
+	return s.ProcessorAccountID
+}
+
+// GetSourceID returns the value of SourceID.
+func (s *TipCreated) GetSourceID() uuid.UUID {
+	return s.SourceID
+}
+
+// GetSourceType returns the value of SourceType.
+func (s *TipCreated) GetSourceType() TipCreatedSourceType {
+	return s.SourceType
+}
+
+// GetTipID returns the value of TipID.
+func (s *TipCreated) GetTipID() uuid.UUID {
+	return s.TipID
+}
+
+// SetAmount sets the value of Amount.
+func (s *TipCreated) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMajor sets the value of AmountMajor.
+func (s *TipCreated) SetAmountMajor(val float64) {
+	s.AmountMajor = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *TipCreated) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetAmountUnit sets the value of AmountUnit.
+func (s *TipCreated) SetAmountUnit(val TipCreatedAmountUnit) {
+	s.AmountUnit = val
+}
+
+// SetAvailablePaymentMethods sets the value of AvailablePaymentMethods.
+func (s *TipCreated) SetAvailablePaymentMethods(val []TipCreatedAvailablePaymentMethodsItem) {
+	s.AvailablePaymentMethods = val
+}
+
+// SetClientSecret sets the value of ClientSecret.
+func (s *TipCreated) SetClientSecret(val string) {
+	s.ClientSecret = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *TipCreated) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCustomerID sets the value of CustomerID.
+func (s *TipCreated) SetCustomerID(val string) {
+	s.CustomerID = val
+}
+
+// SetEphemeralKey sets the value of EphemeralKey.
+func (s *TipCreated) SetEphemeralKey(val string) {
+	s.EphemeralKey = val
+}
+
+// SetInstructorID sets the value of InstructorID.
+func (s *TipCreated) SetInstructorID(val NilUUID) {
+	s.InstructorID = val
+}
+
+// SetIsAnonymous sets the value of IsAnonymous.
+func (s *TipCreated) SetIsAnonymous(val bool) {
+	s.IsAnonymous = val
+}
+
+// SetMerchantCountryCode sets the value of MerchantCountryCode.
+func (s *TipCreated) SetMerchantCountryCode(val NilString) {
+	s.MerchantCountryCode = val
+}
+
+// SetPaymentIntentID sets the value of PaymentIntentID.
+func (s *TipCreated) SetPaymentIntentID(val string) {
+	s.PaymentIntentID = val
+}
+
+// SetProcessorAccountID sets the value of ProcessorAccountID.
+func (s *TipCreated) SetProcessorAccountID(val NilString) {
+	s.ProcessorAccountID = val
+}
+
+// SetSourceID sets the value of SourceID.
+func (s *TipCreated) SetSourceID(val uuid.UUID) {
+	s.SourceID = val
+}
+
+// SetSourceType sets the value of SourceType.
+func (s *TipCreated) SetSourceType(val TipCreatedSourceType) {
+	s.SourceType = val
+}
+
+// SetTipID sets the value of TipID.
+func (s *TipCreated) SetTipID(val uuid.UUID) {
+	s.TipID = val
+}
+
+type TipCreatedAmountUnit string
+
+const (
+	TipCreatedAmountUnitMajor TipCreatedAmountUnit = "major"
+)
+
+// AllValues returns all TipCreatedAmountUnit values.
+func (TipCreatedAmountUnit) AllValues() []TipCreatedAmountUnit {
+	return []TipCreatedAmountUnit{
+		TipCreatedAmountUnitMajor,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s TipCreatedAmountUnit) MarshalText() ([]byte, error) {
+	switch s {
+	case TipCreatedAmountUnitMajor:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *TipCreatedAmountUnit) UnmarshalText(data []byte) error {
+	switch TipCreatedAmountUnit(data) {
+	case TipCreatedAmountUnitMajor:
+		*s = TipCreatedAmountUnitMajor
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type TipCreatedAvailablePaymentMethodsItem string
+
+const (
+	TipCreatedAvailablePaymentMethodsItemCard      TipCreatedAvailablePaymentMethodsItem = "card"
+	TipCreatedAvailablePaymentMethodsItemMobilepay TipCreatedAvailablePaymentMethodsItem = "mobilepay"
+)
+
+// AllValues returns all TipCreatedAvailablePaymentMethodsItem values.
+func (TipCreatedAvailablePaymentMethodsItem) AllValues() []TipCreatedAvailablePaymentMethodsItem {
+	return []TipCreatedAvailablePaymentMethodsItem{
+		TipCreatedAvailablePaymentMethodsItemCard,
+		TipCreatedAvailablePaymentMethodsItemMobilepay,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s TipCreatedAvailablePaymentMethodsItem) MarshalText() ([]byte, error) {
+	switch s {
+	case TipCreatedAvailablePaymentMethodsItemCard:
+		return []byte(s), nil
+	case TipCreatedAvailablePaymentMethodsItemMobilepay:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *TipCreatedAvailablePaymentMethodsItem) UnmarshalText(data []byte) error {
+	switch TipCreatedAvailablePaymentMethodsItem(data) {
+	case TipCreatedAvailablePaymentMethodsItemCard:
+		*s = TipCreatedAvailablePaymentMethodsItemCard
+		return nil
+	case TipCreatedAvailablePaymentMethodsItemMobilepay:
+		*s = TipCreatedAvailablePaymentMethodsItemMobilepay
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type TipCreatedSourceType string
+
+const (
+	TipCreatedSourceTypeClass       TipCreatedSourceType = "class"
+	TipCreatedSourceTypeAppointment TipCreatedSourceType = "appointment"
+)
+
+// AllValues returns all TipCreatedSourceType values.
+func (TipCreatedSourceType) AllValues() []TipCreatedSourceType {
+	return []TipCreatedSourceType{
+		TipCreatedSourceTypeClass,
+		TipCreatedSourceTypeAppointment,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s TipCreatedSourceType) MarshalText() ([]byte, error) {
+	switch s {
+	case TipCreatedSourceTypeClass:
+		return []byte(s), nil
+	case TipCreatedSourceTypeAppointment:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *TipCreatedSourceType) UnmarshalText(data []byte) error {
+	switch TipCreatedSourceType(data) {
+	case TipCreatedSourceTypeClass:
+		*s = TipCreatedSourceTypeClass
+		return nil
+	case TipCreatedSourceTypeAppointment:
+		*s = TipCreatedSourceTypeAppointment
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/TipState
+type TipState struct {
+	Status TipStateStatus `json:"status"`
+	TipID  uuid.UUID      `json:"tip_id"`
+}
+
+// GetStatus returns the value of Status.
+func (s *TipState) GetStatus() TipStateStatus {
+	return s.Status
+}
+
+// GetTipID returns the value of TipID.
+func (s *TipState) GetTipID() uuid.UUID {
+	return s.TipID
+}
+
+// SetStatus sets the value of Status.
+func (s *TipState) SetStatus(val TipStateStatus) {
+	s.Status = val
+}
+
+// SetTipID sets the value of TipID.
+func (s *TipState) SetTipID(val uuid.UUID) {
+	s.TipID = val
+}
+
+type TipStateStatus string
+
+const (
+	TipStateStatusSucceeded TipStateStatus = "succeeded"
+	TipStateStatusPending   TipStateStatus = "pending"
+)
+
+// AllValues returns all TipStateStatus values.
+func (TipStateStatus) AllValues() []TipStateStatus {
+	return []TipStateStatus{
+		TipStateStatusSucceeded,
+		TipStateStatusPending,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s TipStateStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case TipStateStatusSucceeded:
+		return []byte(s), nil
+	case TipStateStatusPending:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *TipStateStatus) UnmarshalText(data []byte) error {
+	switch TipStateStatus(data) {
+	case TipStateStatusSucceeded:
+		*s = TipStateStatusSucceeded
+		return nil
+	case TipStateStatusPending:
+		*s = TipStateStatusPending
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/TotpEnrollment
 type TotpEnrollment struct {
 	FactorID uuid.UUID `json:"factor_id"`

@@ -398,6 +398,15 @@ type Handler interface {
 	//
 	// POST /me/checkout/confirm
 	ConfirmCheckout(ctx context.Context, req *CheckoutConfirmRequest, params ConfirmCheckoutParams) (*CheckoutConfirmResponse, error)
+	// ConfirmTip implements confirmTip operation.
+	//
+	// Tipper only (another member's tip is 404 `NOT_FOUND`). Reads the
+	// payment intent from Stripe: `succeeded` records the payment once
+	// (confirming again, or after Stripe's event, changes nothing);
+	// `processing` answers `pending`; otherwise 409 `PAYMENT_NOT_COMPLETED`.
+	//
+	// POST /tips/{id}/confirm
+	ConfirmTip(ctx context.Context, params ConfirmTipParams) (*TipConfirmResponse, error)
 	// ContactAdminCheckinClass implements contactAdminCheckinClass operation.
 	//
 	// Staff bearer token with `members.contact` and `notifications.send`
@@ -539,6 +548,21 @@ type Handler interface {
 	//
 	// POST /admin/payments/connect/account-link
 	CreatePaymentsAccountLink(ctx context.Context, req *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (*PaymentsAccountLinkResponse, error)
+	// CreateTip implements createTip operation.
+	//
+	// `source_type` `class` with `source_id` a class of the venue that the
+	// member booked (confirmed or checked in); another venue's or an unknown
+	// class is 404 `NOT_FOUND`, a class the member did not attend 422
+	// `TIP_NOT_ALLOWED`. `appointment` sources are 404 until appointments
+	// exist. `amount` is in major units of `currency`, which must be the
+	// venue's (else 400 `VALIDATION_ERROR`, parameter `currency`), more than
+	// 0, at most 10000, with no more decimals than the currency has.
+	// `available_payment_methods` is `card`, plus `mobilepay` only for a
+	// Danish connected account taking DKK. `Idempotency-Key` required: a
+	// retry replays the same tip and intent.
+	//
+	// POST /tips
+	CreateTip(ctx context.Context, req *TipCreateRequest, params CreateTipParams) (*TipCreateResponse, error)
 	// CreateVenueInquiry implements createVenueInquiry operation.
 	//
 	// Files a booking inquiry for `service_id` and delivers it to the venue's

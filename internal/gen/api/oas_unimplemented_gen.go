@@ -502,6 +502,18 @@ func (UnimplementedHandler) ConfirmCheckout(ctx context.Context, req *CheckoutCo
 	return r, ht.ErrNotImplemented
 }
 
+// ConfirmTip implements confirmTip operation.
+//
+// Tipper only (another member's tip is 404 `NOT_FOUND`). Reads the
+// payment intent from Stripe: `succeeded` records the payment once
+// (confirming again, or after Stripe's event, changes nothing);
+// `processing` answers `pending`; otherwise 409 `PAYMENT_NOT_COMPLETED`.
+//
+// POST /tips/{id}/confirm
+func (UnimplementedHandler) ConfirmTip(ctx context.Context, params ConfirmTipParams) (r *TipConfirmResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ContactAdminCheckinClass implements contactAdminCheckinClass operation.
 //
 // Staff bearer token with `members.contact` and `notifications.send`
@@ -658,6 +670,24 @@ func (UnimplementedHandler) CreateMyPaymentMethod(ctx context.Context, params Cr
 //
 // POST /admin/payments/connect/account-link
 func (UnimplementedHandler) CreatePaymentsAccountLink(ctx context.Context, req *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (r *PaymentsAccountLinkResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CreateTip implements createTip operation.
+//
+// `source_type` `class` with `source_id` a class of the venue that the
+// member booked (confirmed or checked in); another venue's or an unknown
+// class is 404 `NOT_FOUND`, a class the member did not attend 422
+// `TIP_NOT_ALLOWED`. `appointment` sources are 404 until appointments
+// exist. `amount` is in major units of `currency`, which must be the
+// venue's (else 400 `VALIDATION_ERROR`, parameter `currency`), more than
+// 0, at most 10000, with no more decimals than the currency has.
+// `available_payment_methods` is `card`, plus `mobilepay` only for a
+// Danish connected account taking DKK. `Idempotency-Key` required: a
+// retry replays the same tip and intent.
+//
+// POST /tips
+func (UnimplementedHandler) CreateTip(ctx context.Context, req *TipCreateRequest, params CreateTipParams) (r *TipCreateResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 

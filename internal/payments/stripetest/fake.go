@@ -24,8 +24,9 @@ import (
 
 // Outcome scripts the answer to one payment intent creation.
 type Outcome struct {
-	// Status of the created intent: succeeded (default), requires_action,
-	// processing, requires_payment_method.
+	// Status of the created intent: requires_action, processing,
+	// requires_payment_method; empty means succeeded when a payment method
+	// confirms it, else requires_payment_method.
 	Status string
 	// Decline refuses the card with this decline code (HTTP 402).
 	Decline string
@@ -374,6 +375,9 @@ func (f *Fake) charge(r *http.Request, o *Outcome) ([]byte, int) {
 	status := o.Status
 	if status == "" {
 		status = "succeeded"
+		if r.PostForm.Get("payment_method") == "" {
+			status = "requires_payment_method" // waits for the payment sheet
+		}
 	}
 	pi := map[string]any{"id": id, "object": "payment_intent", "amount": amount, "currency": r.PostForm.Get("currency"),
 		"client_secret": id + "_secret_fake", "metadata": meta, "status": status, "created": time.Now().Unix(),
