@@ -27,6 +27,7 @@ import (
 	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
+	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -54,14 +55,19 @@ import (
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
+	"github.com/venueplatform/venue/ent/paymentattempt"
+	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/processorevent"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
+	"github.com/venueplatform/venue/ent/venuepayments"
 	"github.com/venueplatform/venue/ent/webhookattempt"
 	"github.com/venueplatform/venue/ent/webhookdelivery"
 	"github.com/venueplatform/venue/ent/webhooksubscription"
@@ -96,6 +102,8 @@ type Client struct {
 	Brand *BrandClient
 	// BuddyInvite is the client for interacting with the BuddyInvite builders.
 	BuddyInvite *BuddyInviteClient
+	// Checkout is the client for interacting with the Checkout builders.
+	Checkout *CheckoutClient
 	// ClassInstance is the client for interacting with the ClassInstance builders.
 	ClassInstance *ClassInstanceClient
 	// ClassType is the client for interacting with the ClassType builders.
@@ -150,10 +158,16 @@ type Client struct {
 	PassType *PassTypeClient
 	// Payment is the client for interacting with the Payment builders.
 	Payment *PaymentClient
+	// PaymentAttempt is the client for interacting with the PaymentAttempt builders.
+	PaymentAttempt *PaymentAttemptClient
+	// PaymentCustomer is the client for interacting with the PaymentCustomer builders.
+	PaymentCustomer *PaymentCustomerClient
 	// Photo is the client for interacting with the Photo builders.
 	Photo *PhotoClient
 	// PlatformSetting is the client for interacting with the PlatformSetting builders.
 	PlatformSetting *PlatformSettingClient
+	// ProcessorEvent is the client for interacting with the ProcessorEvent builders.
+	ProcessorEvent *ProcessorEventClient
 	// PushDevice is the client for interacting with the PushDevice builders.
 	PushDevice *PushDeviceClient
 	// RefreshToken is the client for interacting with the RefreshToken builders.
@@ -164,8 +178,12 @@ type Client struct {
 	Service *ServiceClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
+	// Tip is the client for interacting with the Tip builders.
+	Tip *TipClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
+	// VenuePayments is the client for interacting with the VenuePayments builders.
+	VenuePayments *VenuePaymentsClient
 	// WebhookAttempt is the client for interacting with the WebhookAttempt builders.
 	WebhookAttempt *WebhookAttemptClient
 	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
@@ -194,6 +212,7 @@ func (c *Client) init() {
 	c.BookingReassignment = NewBookingReassignmentClient(c.config)
 	c.Brand = NewBrandClient(c.config)
 	c.BuddyInvite = NewBuddyInviteClient(c.config)
+	c.Checkout = NewCheckoutClient(c.config)
 	c.ClassInstance = NewClassInstanceClient(c.config)
 	c.ClassType = NewClassTypeClient(c.config)
 	c.DeviceAuthorization = NewDeviceAuthorizationClient(c.config)
@@ -221,14 +240,19 @@ func (c *Client) init() {
 	c.Pass = NewPassClient(c.config)
 	c.PassType = NewPassTypeClient(c.config)
 	c.Payment = NewPaymentClient(c.config)
+	c.PaymentAttempt = NewPaymentAttemptClient(c.config)
+	c.PaymentCustomer = NewPaymentCustomerClient(c.config)
 	c.Photo = NewPhotoClient(c.config)
 	c.PlatformSetting = NewPlatformSettingClient(c.config)
+	c.ProcessorEvent = NewProcessorEventClient(c.config)
 	c.PushDevice = NewPushDeviceClient(c.config)
 	c.RefreshToken = NewRefreshTokenClient(c.config)
 	c.Room = NewRoomClient(c.config)
 	c.Service = NewServiceClient(c.config)
 	c.Session = NewSessionClient(c.config)
+	c.Tip = NewTipClient(c.config)
 	c.User = NewUserClient(c.config)
+	c.VenuePayments = NewVenuePaymentsClient(c.config)
 	c.WebhookAttempt = NewWebhookAttemptClient(c.config)
 	c.WebhookDelivery = NewWebhookDeliveryClient(c.config)
 	c.WebhookSubscription = NewWebhookSubscriptionClient(c.config)
@@ -335,6 +359,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		BookingReassignment:    NewBookingReassignmentClient(cfg),
 		Brand:                  NewBrandClient(cfg),
 		BuddyInvite:            NewBuddyInviteClient(cfg),
+		Checkout:               NewCheckoutClient(cfg),
 		ClassInstance:          NewClassInstanceClient(cfg),
 		ClassType:              NewClassTypeClient(cfg),
 		DeviceAuthorization:    NewDeviceAuthorizationClient(cfg),
@@ -362,14 +387,19 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Pass:                   NewPassClient(cfg),
 		PassType:               NewPassTypeClient(cfg),
 		Payment:                NewPaymentClient(cfg),
+		PaymentAttempt:         NewPaymentAttemptClient(cfg),
+		PaymentCustomer:        NewPaymentCustomerClient(cfg),
 		Photo:                  NewPhotoClient(cfg),
 		PlatformSetting:        NewPlatformSettingClient(cfg),
+		ProcessorEvent:         NewProcessorEventClient(cfg),
 		PushDevice:             NewPushDeviceClient(cfg),
 		RefreshToken:           NewRefreshTokenClient(cfg),
 		Room:                   NewRoomClient(cfg),
 		Service:                NewServiceClient(cfg),
 		Session:                NewSessionClient(cfg),
+		Tip:                    NewTipClient(cfg),
 		User:                   NewUserClient(cfg),
+		VenuePayments:          NewVenuePaymentsClient(cfg),
 		WebhookAttempt:         NewWebhookAttemptClient(cfg),
 		WebhookDelivery:        NewWebhookDeliveryClient(cfg),
 		WebhookSubscription:    NewWebhookSubscriptionClient(cfg),
@@ -403,6 +433,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		BookingReassignment:    NewBookingReassignmentClient(cfg),
 		Brand:                  NewBrandClient(cfg),
 		BuddyInvite:            NewBuddyInviteClient(cfg),
+		Checkout:               NewCheckoutClient(cfg),
 		ClassInstance:          NewClassInstanceClient(cfg),
 		ClassType:              NewClassTypeClient(cfg),
 		DeviceAuthorization:    NewDeviceAuthorizationClient(cfg),
@@ -430,14 +461,19 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Pass:                   NewPassClient(cfg),
 		PassType:               NewPassTypeClient(cfg),
 		Payment:                NewPaymentClient(cfg),
+		PaymentAttempt:         NewPaymentAttemptClient(cfg),
+		PaymentCustomer:        NewPaymentCustomerClient(cfg),
 		Photo:                  NewPhotoClient(cfg),
 		PlatformSetting:        NewPlatformSettingClient(cfg),
+		ProcessorEvent:         NewProcessorEventClient(cfg),
 		PushDevice:             NewPushDeviceClient(cfg),
 		RefreshToken:           NewRefreshTokenClient(cfg),
 		Room:                   NewRoomClient(cfg),
 		Service:                NewServiceClient(cfg),
 		Session:                NewSessionClient(cfg),
+		Tip:                    NewTipClient(cfg),
 		User:                   NewUserClient(cfg),
+		VenuePayments:          NewVenuePaymentsClient(cfg),
 		WebhookAttempt:         NewWebhookAttemptClient(cfg),
 		WebhookDelivery:        NewWebhookDeliveryClient(cfg),
 		WebhookSubscription:    NewWebhookSubscriptionClient(cfg),
@@ -471,14 +507,15 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.AuditLog, c.AuthCode, c.Booking,
-		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite,
+		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite, c.Checkout,
 		c.ClassInstance, c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
 		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.HandoffCode,
 		c.IdempotencyKey, c.Inquiry, c.InstallationSecret, c.Instructor, c.Location,
 		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
-		c.Organization, c.Pass, c.PassType, c.Payment, c.Photo, c.PlatformSetting,
-		c.PushDevice, c.RefreshToken, c.Room, c.Service, c.Session, c.User,
+		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
+		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent, c.PushDevice,
+		c.RefreshToken, c.Room, c.Service, c.Session, c.Tip, c.User, c.VenuePayments,
 		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
@@ -490,14 +527,15 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.AuditLog, c.AuthCode, c.Booking,
-		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite,
+		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite, c.Checkout,
 		c.ClassInstance, c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
 		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.HandoffCode,
 		c.IdempotencyKey, c.Inquiry, c.InstallationSecret, c.Instructor, c.Location,
 		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
-		c.Organization, c.Pass, c.PassType, c.Payment, c.Photo, c.PlatformSetting,
-		c.PushDevice, c.RefreshToken, c.Room, c.Service, c.Session, c.User,
+		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
+		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent, c.PushDevice,
+		c.RefreshToken, c.Room, c.Service, c.Session, c.Tip, c.User, c.VenuePayments,
 		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
@@ -529,6 +567,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Brand.mutate(ctx, m)
 	case *BuddyInviteMutation:
 		return c.BuddyInvite.mutate(ctx, m)
+	case *CheckoutMutation:
+		return c.Checkout.mutate(ctx, m)
 	case *ClassInstanceMutation:
 		return c.ClassInstance.mutate(ctx, m)
 	case *ClassTypeMutation:
@@ -583,10 +623,16 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.PassType.mutate(ctx, m)
 	case *PaymentMutation:
 		return c.Payment.mutate(ctx, m)
+	case *PaymentAttemptMutation:
+		return c.PaymentAttempt.mutate(ctx, m)
+	case *PaymentCustomerMutation:
+		return c.PaymentCustomer.mutate(ctx, m)
 	case *PhotoMutation:
 		return c.Photo.mutate(ctx, m)
 	case *PlatformSettingMutation:
 		return c.PlatformSetting.mutate(ctx, m)
+	case *ProcessorEventMutation:
+		return c.ProcessorEvent.mutate(ctx, m)
 	case *PushDeviceMutation:
 		return c.PushDevice.mutate(ctx, m)
 	case *RefreshTokenMutation:
@@ -597,8 +643,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Service.mutate(ctx, m)
 	case *SessionMutation:
 		return c.Session.mutate(ctx, m)
+	case *TipMutation:
+		return c.Tip.mutate(ctx, m)
 	case *UserMutation:
 		return c.User.mutate(ctx, m)
+	case *VenuePaymentsMutation:
+		return c.VenuePayments.mutate(ctx, m)
 	case *WebhookAttemptMutation:
 		return c.WebhookAttempt.mutate(ctx, m)
 	case *WebhookDeliveryMutation:
@@ -2497,6 +2547,188 @@ func (c *BuddyInviteClient) mutate(ctx context.Context, m *BuddyInviteMutation) 
 		return (&BuddyInviteDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown BuddyInvite mutation op: %q", m.Op())
+	}
+}
+
+// CheckoutClient is a client for the Checkout schema.
+type CheckoutClient struct {
+	config
+}
+
+// NewCheckoutClient returns a client for the Checkout from the given config.
+func NewCheckoutClient(c config) *CheckoutClient {
+	return &CheckoutClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `checkout.Hooks(f(g(h())))`.
+func (c *CheckoutClient) Use(hooks ...Hook) {
+	c.hooks.Checkout = append(c.hooks.Checkout, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `checkout.Intercept(f(g(h())))`.
+func (c *CheckoutClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Checkout = append(c.inters.Checkout, interceptors...)
+}
+
+// Create returns a builder for creating a Checkout entity.
+func (c *CheckoutClient) Create() *CheckoutCreate {
+	mutation := newCheckoutMutation(c.config, OpCreate)
+	return &CheckoutCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Checkout entities.
+func (c *CheckoutClient) CreateBulk(builders ...*CheckoutCreate) *CheckoutCreateBulk {
+	return &CheckoutCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CheckoutClient) MapCreateBulk(slice any, setFunc func(*CheckoutCreate, int)) *CheckoutCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CheckoutCreateBulk{err: fmt.Errorf("calling to CheckoutClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CheckoutCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CheckoutCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Checkout.
+func (c *CheckoutClient) Update() *CheckoutUpdate {
+	mutation := newCheckoutMutation(c.config, OpUpdate)
+	return &CheckoutUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CheckoutClient) UpdateOne(_m *Checkout) *CheckoutUpdateOne {
+	mutation := newCheckoutMutation(c.config, OpUpdateOne, withCheckout(_m))
+	return &CheckoutUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CheckoutClient) UpdateOneID(id uuid.UUID) *CheckoutUpdateOne {
+	mutation := newCheckoutMutation(c.config, OpUpdateOne, withCheckoutID(id))
+	return &CheckoutUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Checkout.
+func (c *CheckoutClient) Delete() *CheckoutDelete {
+	mutation := newCheckoutMutation(c.config, OpDelete)
+	return &CheckoutDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CheckoutClient) DeleteOne(_m *Checkout) *CheckoutDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CheckoutClient) DeleteOneID(id uuid.UUID) *CheckoutDeleteOne {
+	builder := c.Delete().Where(checkout.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CheckoutDeleteOne{builder}
+}
+
+// Query returns a query builder for Checkout.
+func (c *CheckoutClient) Query() *CheckoutQuery {
+	return &CheckoutQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCheckout},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Checkout entity by its id.
+func (c *CheckoutClient) Get(ctx context.Context, id uuid.UUID) (*Checkout, error) {
+	return c.Query().Where(checkout.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CheckoutClient) GetX(ctx context.Context, id uuid.UUID) *Checkout {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Checkout.
+func (c *CheckoutClient) QueryOrganization(_m *Checkout) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(checkout.Table, checkout.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, checkout.OrganizationTable, checkout.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a Checkout.
+func (c *CheckoutClient) QueryMember(_m *Checkout) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(checkout.Table, checkout.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, checkout.MemberTable, checkout.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryPassType queries the pass_type edge of a Checkout.
+func (c *CheckoutClient) QueryPassType(_m *Checkout) *PassTypeQuery {
+	query := (&PassTypeClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(checkout.Table, checkout.FieldID, id),
+			sqlgraph.To(passtype.Table, passtype.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, checkout.PassTypeTable, checkout.PassTypeColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CheckoutClient) Hooks() []Hook {
+	hooks := c.hooks.Checkout
+	return append(hooks[:len(hooks):len(hooks)], checkout.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *CheckoutClient) Interceptors() []Interceptor {
+	return c.inters.Checkout
+}
+
+func (c *CheckoutClient) mutate(ctx context.Context, m *CheckoutMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CheckoutCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CheckoutUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CheckoutUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CheckoutDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Checkout mutation op: %q", m.Op())
 	}
 }
 
@@ -6966,6 +7198,322 @@ func (c *PaymentClient) mutate(ctx context.Context, m *PaymentMutation) (Value, 
 	}
 }
 
+// PaymentAttemptClient is a client for the PaymentAttempt schema.
+type PaymentAttemptClient struct {
+	config
+}
+
+// NewPaymentAttemptClient returns a client for the PaymentAttempt from the given config.
+func NewPaymentAttemptClient(c config) *PaymentAttemptClient {
+	return &PaymentAttemptClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `paymentattempt.Hooks(f(g(h())))`.
+func (c *PaymentAttemptClient) Use(hooks ...Hook) {
+	c.hooks.PaymentAttempt = append(c.hooks.PaymentAttempt, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `paymentattempt.Intercept(f(g(h())))`.
+func (c *PaymentAttemptClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PaymentAttempt = append(c.inters.PaymentAttempt, interceptors...)
+}
+
+// Create returns a builder for creating a PaymentAttempt entity.
+func (c *PaymentAttemptClient) Create() *PaymentAttemptCreate {
+	mutation := newPaymentAttemptMutation(c.config, OpCreate)
+	return &PaymentAttemptCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PaymentAttempt entities.
+func (c *PaymentAttemptClient) CreateBulk(builders ...*PaymentAttemptCreate) *PaymentAttemptCreateBulk {
+	return &PaymentAttemptCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PaymentAttemptClient) MapCreateBulk(slice any, setFunc func(*PaymentAttemptCreate, int)) *PaymentAttemptCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PaymentAttemptCreateBulk{err: fmt.Errorf("calling to PaymentAttemptClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PaymentAttemptCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PaymentAttemptCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PaymentAttempt.
+func (c *PaymentAttemptClient) Update() *PaymentAttemptUpdate {
+	mutation := newPaymentAttemptMutation(c.config, OpUpdate)
+	return &PaymentAttemptUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PaymentAttemptClient) UpdateOne(_m *PaymentAttempt) *PaymentAttemptUpdateOne {
+	mutation := newPaymentAttemptMutation(c.config, OpUpdateOne, withPaymentAttempt(_m))
+	return &PaymentAttemptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PaymentAttemptClient) UpdateOneID(id uuid.UUID) *PaymentAttemptUpdateOne {
+	mutation := newPaymentAttemptMutation(c.config, OpUpdateOne, withPaymentAttemptID(id))
+	return &PaymentAttemptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PaymentAttempt.
+func (c *PaymentAttemptClient) Delete() *PaymentAttemptDelete {
+	mutation := newPaymentAttemptMutation(c.config, OpDelete)
+	return &PaymentAttemptDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PaymentAttemptClient) DeleteOne(_m *PaymentAttempt) *PaymentAttemptDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PaymentAttemptClient) DeleteOneID(id uuid.UUID) *PaymentAttemptDeleteOne {
+	builder := c.Delete().Where(paymentattempt.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PaymentAttemptDeleteOne{builder}
+}
+
+// Query returns a query builder for PaymentAttempt.
+func (c *PaymentAttemptClient) Query() *PaymentAttemptQuery {
+	return &PaymentAttemptQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePaymentAttempt},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PaymentAttempt entity by its id.
+func (c *PaymentAttemptClient) Get(ctx context.Context, id uuid.UUID) (*PaymentAttempt, error) {
+	return c.Query().Where(paymentattempt.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PaymentAttemptClient) GetX(ctx context.Context, id uuid.UUID) *PaymentAttempt {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a PaymentAttempt.
+func (c *PaymentAttemptClient) QueryOrganization(_m *PaymentAttempt) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(paymentattempt.Table, paymentattempt.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, paymentattempt.OrganizationTable, paymentattempt.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PaymentAttemptClient) Hooks() []Hook {
+	hooks := c.hooks.PaymentAttempt
+	return append(hooks[:len(hooks):len(hooks)], paymentattempt.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PaymentAttemptClient) Interceptors() []Interceptor {
+	return c.inters.PaymentAttempt
+}
+
+func (c *PaymentAttemptClient) mutate(ctx context.Context, m *PaymentAttemptMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PaymentAttemptCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PaymentAttemptUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PaymentAttemptUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PaymentAttemptDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PaymentAttempt mutation op: %q", m.Op())
+	}
+}
+
+// PaymentCustomerClient is a client for the PaymentCustomer schema.
+type PaymentCustomerClient struct {
+	config
+}
+
+// NewPaymentCustomerClient returns a client for the PaymentCustomer from the given config.
+func NewPaymentCustomerClient(c config) *PaymentCustomerClient {
+	return &PaymentCustomerClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `paymentcustomer.Hooks(f(g(h())))`.
+func (c *PaymentCustomerClient) Use(hooks ...Hook) {
+	c.hooks.PaymentCustomer = append(c.hooks.PaymentCustomer, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `paymentcustomer.Intercept(f(g(h())))`.
+func (c *PaymentCustomerClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PaymentCustomer = append(c.inters.PaymentCustomer, interceptors...)
+}
+
+// Create returns a builder for creating a PaymentCustomer entity.
+func (c *PaymentCustomerClient) Create() *PaymentCustomerCreate {
+	mutation := newPaymentCustomerMutation(c.config, OpCreate)
+	return &PaymentCustomerCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PaymentCustomer entities.
+func (c *PaymentCustomerClient) CreateBulk(builders ...*PaymentCustomerCreate) *PaymentCustomerCreateBulk {
+	return &PaymentCustomerCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PaymentCustomerClient) MapCreateBulk(slice any, setFunc func(*PaymentCustomerCreate, int)) *PaymentCustomerCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PaymentCustomerCreateBulk{err: fmt.Errorf("calling to PaymentCustomerClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PaymentCustomerCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PaymentCustomerCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PaymentCustomer.
+func (c *PaymentCustomerClient) Update() *PaymentCustomerUpdate {
+	mutation := newPaymentCustomerMutation(c.config, OpUpdate)
+	return &PaymentCustomerUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PaymentCustomerClient) UpdateOne(_m *PaymentCustomer) *PaymentCustomerUpdateOne {
+	mutation := newPaymentCustomerMutation(c.config, OpUpdateOne, withPaymentCustomer(_m))
+	return &PaymentCustomerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PaymentCustomerClient) UpdateOneID(id uuid.UUID) *PaymentCustomerUpdateOne {
+	mutation := newPaymentCustomerMutation(c.config, OpUpdateOne, withPaymentCustomerID(id))
+	return &PaymentCustomerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PaymentCustomer.
+func (c *PaymentCustomerClient) Delete() *PaymentCustomerDelete {
+	mutation := newPaymentCustomerMutation(c.config, OpDelete)
+	return &PaymentCustomerDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PaymentCustomerClient) DeleteOne(_m *PaymentCustomer) *PaymentCustomerDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PaymentCustomerClient) DeleteOneID(id uuid.UUID) *PaymentCustomerDeleteOne {
+	builder := c.Delete().Where(paymentcustomer.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PaymentCustomerDeleteOne{builder}
+}
+
+// Query returns a query builder for PaymentCustomer.
+func (c *PaymentCustomerClient) Query() *PaymentCustomerQuery {
+	return &PaymentCustomerQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePaymentCustomer},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PaymentCustomer entity by its id.
+func (c *PaymentCustomerClient) Get(ctx context.Context, id uuid.UUID) (*PaymentCustomer, error) {
+	return c.Query().Where(paymentcustomer.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PaymentCustomerClient) GetX(ctx context.Context, id uuid.UUID) *PaymentCustomer {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a PaymentCustomer.
+func (c *PaymentCustomerClient) QueryOrganization(_m *PaymentCustomer) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(paymentcustomer.Table, paymentcustomer.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, paymentcustomer.OrganizationTable, paymentcustomer.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a PaymentCustomer.
+func (c *PaymentCustomerClient) QueryMember(_m *PaymentCustomer) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(paymentcustomer.Table, paymentcustomer.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, paymentcustomer.MemberTable, paymentcustomer.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PaymentCustomerClient) Hooks() []Hook {
+	hooks := c.hooks.PaymentCustomer
+	return append(hooks[:len(hooks):len(hooks)], paymentcustomer.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PaymentCustomerClient) Interceptors() []Interceptor {
+	return c.inters.PaymentCustomer
+}
+
+func (c *PaymentCustomerClient) mutate(ctx context.Context, m *PaymentCustomerMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PaymentCustomerCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PaymentCustomerUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PaymentCustomerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PaymentCustomerDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PaymentCustomer mutation op: %q", m.Op())
+	}
+}
+
 // PhotoClient is a client for the Photo schema.
 type PhotoClient struct {
 	config
@@ -7279,6 +7827,140 @@ func (c *PlatformSettingClient) mutate(ctx context.Context, m *PlatformSettingMu
 		return (&PlatformSettingDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown PlatformSetting mutation op: %q", m.Op())
+	}
+}
+
+// ProcessorEventClient is a client for the ProcessorEvent schema.
+type ProcessorEventClient struct {
+	config
+}
+
+// NewProcessorEventClient returns a client for the ProcessorEvent from the given config.
+func NewProcessorEventClient(c config) *ProcessorEventClient {
+	return &ProcessorEventClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `processorevent.Hooks(f(g(h())))`.
+func (c *ProcessorEventClient) Use(hooks ...Hook) {
+	c.hooks.ProcessorEvent = append(c.hooks.ProcessorEvent, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `processorevent.Intercept(f(g(h())))`.
+func (c *ProcessorEventClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ProcessorEvent = append(c.inters.ProcessorEvent, interceptors...)
+}
+
+// Create returns a builder for creating a ProcessorEvent entity.
+func (c *ProcessorEventClient) Create() *ProcessorEventCreate {
+	mutation := newProcessorEventMutation(c.config, OpCreate)
+	return &ProcessorEventCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ProcessorEvent entities.
+func (c *ProcessorEventClient) CreateBulk(builders ...*ProcessorEventCreate) *ProcessorEventCreateBulk {
+	return &ProcessorEventCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ProcessorEventClient) MapCreateBulk(slice any, setFunc func(*ProcessorEventCreate, int)) *ProcessorEventCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ProcessorEventCreateBulk{err: fmt.Errorf("calling to ProcessorEventClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ProcessorEventCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ProcessorEventCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ProcessorEvent.
+func (c *ProcessorEventClient) Update() *ProcessorEventUpdate {
+	mutation := newProcessorEventMutation(c.config, OpUpdate)
+	return &ProcessorEventUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ProcessorEventClient) UpdateOne(_m *ProcessorEvent) *ProcessorEventUpdateOne {
+	mutation := newProcessorEventMutation(c.config, OpUpdateOne, withProcessorEvent(_m))
+	return &ProcessorEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ProcessorEventClient) UpdateOneID(id uuid.UUID) *ProcessorEventUpdateOne {
+	mutation := newProcessorEventMutation(c.config, OpUpdateOne, withProcessorEventID(id))
+	return &ProcessorEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ProcessorEvent.
+func (c *ProcessorEventClient) Delete() *ProcessorEventDelete {
+	mutation := newProcessorEventMutation(c.config, OpDelete)
+	return &ProcessorEventDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ProcessorEventClient) DeleteOne(_m *ProcessorEvent) *ProcessorEventDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ProcessorEventClient) DeleteOneID(id uuid.UUID) *ProcessorEventDeleteOne {
+	builder := c.Delete().Where(processorevent.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ProcessorEventDeleteOne{builder}
+}
+
+// Query returns a query builder for ProcessorEvent.
+func (c *ProcessorEventClient) Query() *ProcessorEventQuery {
+	return &ProcessorEventQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeProcessorEvent},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ProcessorEvent entity by its id.
+func (c *ProcessorEventClient) Get(ctx context.Context, id uuid.UUID) (*ProcessorEvent, error) {
+	return c.Query().Where(processorevent.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ProcessorEventClient) GetX(ctx context.Context, id uuid.UUID) *ProcessorEvent {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ProcessorEventClient) Hooks() []Hook {
+	hooks := c.hooks.ProcessorEvent
+	return append(hooks[:len(hooks):len(hooks)], processorevent.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ProcessorEventClient) Interceptors() []Interceptor {
+	return c.inters.ProcessorEvent
+}
+
+func (c *ProcessorEventClient) mutate(ctx context.Context, m *ProcessorEventMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ProcessorEventCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ProcessorEventUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ProcessorEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ProcessorEventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ProcessorEvent mutation op: %q", m.Op())
 	}
 }
 
@@ -8112,6 +8794,172 @@ func (c *SessionClient) mutate(ctx context.Context, m *SessionMutation) (Value, 
 	}
 }
 
+// TipClient is a client for the Tip schema.
+type TipClient struct {
+	config
+}
+
+// NewTipClient returns a client for the Tip from the given config.
+func NewTipClient(c config) *TipClient {
+	return &TipClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `tip.Hooks(f(g(h())))`.
+func (c *TipClient) Use(hooks ...Hook) {
+	c.hooks.Tip = append(c.hooks.Tip, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `tip.Intercept(f(g(h())))`.
+func (c *TipClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Tip = append(c.inters.Tip, interceptors...)
+}
+
+// Create returns a builder for creating a Tip entity.
+func (c *TipClient) Create() *TipCreate {
+	mutation := newTipMutation(c.config, OpCreate)
+	return &TipCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Tip entities.
+func (c *TipClient) CreateBulk(builders ...*TipCreate) *TipCreateBulk {
+	return &TipCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *TipClient) MapCreateBulk(slice any, setFunc func(*TipCreate, int)) *TipCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &TipCreateBulk{err: fmt.Errorf("calling to TipClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*TipCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &TipCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Tip.
+func (c *TipClient) Update() *TipUpdate {
+	mutation := newTipMutation(c.config, OpUpdate)
+	return &TipUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *TipClient) UpdateOne(_m *Tip) *TipUpdateOne {
+	mutation := newTipMutation(c.config, OpUpdateOne, withTip(_m))
+	return &TipUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *TipClient) UpdateOneID(id uuid.UUID) *TipUpdateOne {
+	mutation := newTipMutation(c.config, OpUpdateOne, withTipID(id))
+	return &TipUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Tip.
+func (c *TipClient) Delete() *TipDelete {
+	mutation := newTipMutation(c.config, OpDelete)
+	return &TipDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *TipClient) DeleteOne(_m *Tip) *TipDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *TipClient) DeleteOneID(id uuid.UUID) *TipDeleteOne {
+	builder := c.Delete().Where(tip.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &TipDeleteOne{builder}
+}
+
+// Query returns a query builder for Tip.
+func (c *TipClient) Query() *TipQuery {
+	return &TipQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeTip},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Tip entity by its id.
+func (c *TipClient) Get(ctx context.Context, id uuid.UUID) (*Tip, error) {
+	return c.Query().Where(tip.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *TipClient) GetX(ctx context.Context, id uuid.UUID) *Tip {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Tip.
+func (c *TipClient) QueryOrganization(_m *Tip) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(tip.Table, tip.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, tip.OrganizationTable, tip.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a Tip.
+func (c *TipClient) QueryMember(_m *Tip) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(tip.Table, tip.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, tip.MemberTable, tip.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *TipClient) Hooks() []Hook {
+	hooks := c.hooks.Tip
+	return append(hooks[:len(hooks):len(hooks)], tip.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *TipClient) Interceptors() []Interceptor {
+	return c.inters.Tip
+}
+
+func (c *TipClient) mutate(ctx context.Context, m *TipMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&TipCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&TipUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&TipUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&TipDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Tip mutation op: %q", m.Op())
+	}
+}
+
 // UserClient is a client for the User schema.
 type UserClient struct {
 	config
@@ -8291,6 +9139,156 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 		return (&UserDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown User mutation op: %q", m.Op())
+	}
+}
+
+// VenuePaymentsClient is a client for the VenuePayments schema.
+type VenuePaymentsClient struct {
+	config
+}
+
+// NewVenuePaymentsClient returns a client for the VenuePayments from the given config.
+func NewVenuePaymentsClient(c config) *VenuePaymentsClient {
+	return &VenuePaymentsClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `venuepayments.Hooks(f(g(h())))`.
+func (c *VenuePaymentsClient) Use(hooks ...Hook) {
+	c.hooks.VenuePayments = append(c.hooks.VenuePayments, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `venuepayments.Intercept(f(g(h())))`.
+func (c *VenuePaymentsClient) Intercept(interceptors ...Interceptor) {
+	c.inters.VenuePayments = append(c.inters.VenuePayments, interceptors...)
+}
+
+// Create returns a builder for creating a VenuePayments entity.
+func (c *VenuePaymentsClient) Create() *VenuePaymentsCreate {
+	mutation := newVenuePaymentsMutation(c.config, OpCreate)
+	return &VenuePaymentsCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of VenuePayments entities.
+func (c *VenuePaymentsClient) CreateBulk(builders ...*VenuePaymentsCreate) *VenuePaymentsCreateBulk {
+	return &VenuePaymentsCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *VenuePaymentsClient) MapCreateBulk(slice any, setFunc func(*VenuePaymentsCreate, int)) *VenuePaymentsCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &VenuePaymentsCreateBulk{err: fmt.Errorf("calling to VenuePaymentsClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*VenuePaymentsCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &VenuePaymentsCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for VenuePayments.
+func (c *VenuePaymentsClient) Update() *VenuePaymentsUpdate {
+	mutation := newVenuePaymentsMutation(c.config, OpUpdate)
+	return &VenuePaymentsUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *VenuePaymentsClient) UpdateOne(_m *VenuePayments) *VenuePaymentsUpdateOne {
+	mutation := newVenuePaymentsMutation(c.config, OpUpdateOne, withVenuePayments(_m))
+	return &VenuePaymentsUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *VenuePaymentsClient) UpdateOneID(id uuid.UUID) *VenuePaymentsUpdateOne {
+	mutation := newVenuePaymentsMutation(c.config, OpUpdateOne, withVenuePaymentsID(id))
+	return &VenuePaymentsUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for VenuePayments.
+func (c *VenuePaymentsClient) Delete() *VenuePaymentsDelete {
+	mutation := newVenuePaymentsMutation(c.config, OpDelete)
+	return &VenuePaymentsDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *VenuePaymentsClient) DeleteOne(_m *VenuePayments) *VenuePaymentsDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *VenuePaymentsClient) DeleteOneID(id uuid.UUID) *VenuePaymentsDeleteOne {
+	builder := c.Delete().Where(venuepayments.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &VenuePaymentsDeleteOne{builder}
+}
+
+// Query returns a query builder for VenuePayments.
+func (c *VenuePaymentsClient) Query() *VenuePaymentsQuery {
+	return &VenuePaymentsQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeVenuePayments},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a VenuePayments entity by its id.
+func (c *VenuePaymentsClient) Get(ctx context.Context, id uuid.UUID) (*VenuePayments, error) {
+	return c.Query().Where(venuepayments.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *VenuePaymentsClient) GetX(ctx context.Context, id uuid.UUID) *VenuePayments {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a VenuePayments.
+func (c *VenuePaymentsClient) QueryOrganization(_m *VenuePayments) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(venuepayments.Table, venuepayments.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, venuepayments.OrganizationTable, venuepayments.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *VenuePaymentsClient) Hooks() []Hook {
+	hooks := c.hooks.VenuePayments
+	return append(hooks[:len(hooks):len(hooks)], venuepayments.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *VenuePaymentsClient) Interceptors() []Interceptor {
+	return c.inters.VenuePayments
+}
+
+func (c *VenuePaymentsClient) mutate(ctx context.Context, m *VenuePaymentsMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&VenuePaymentsCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&VenuePaymentsUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&VenuePaymentsUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&VenuePaymentsDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown VenuePayments mutation op: %q", m.Op())
 	}
 }
 
@@ -8796,25 +9794,28 @@ func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscr
 type (
 	hooks struct {
 		APIKey, AddonProduct, Alert, Amenity, AuditLog, AuthCode, Booking,
-		BookingPolicy, BookingReassignment, Brand, BuddyInvite, ClassInstance,
-		ClassType, DeviceAuthorization, Event, FavoriteVenue, FeatureProvisioning,
-		FlashSale, GiftCard, HandoffCode, IdempotencyKey, Inquiry, InstallationSecret,
-		Instructor, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,
-		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
-		OpeningHours, Organization, Pass, PassType, Payment, Photo, PlatformSetting,
-		PushDevice, RefreshToken, Room, Service, Session, User, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Hook
+		BookingPolicy, BookingReassignment, Brand, BuddyInvite, Checkout,
+		ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
+		FeatureProvisioning, FlashSale, GiftCard, HandoffCode, IdempotencyKey, Inquiry,
+		InstallationSecret, Instructor, Location, MFABackupCode, MFAChallenge,
+		MFAFactor, Member, NotificationDelivery, NotificationOptOut,
+		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass, PassType,
+		Payment, PaymentAttempt, PaymentCustomer, Photo, PlatformSetting,
+		ProcessorEvent, PushDevice, RefreshToken, Room, Service, Session, Tip, User,
+		VenuePayments, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, AuditLog, AuthCode, Booking,
-		BookingPolicy, BookingReassignment, Brand, BuddyInvite, ClassInstance,
-		ClassType, DeviceAuthorization, Event, FavoriteVenue, FeatureProvisioning,
-		FlashSale, GiftCard, HandoffCode, IdempotencyKey, Inquiry, InstallationSecret,
-		Instructor, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,
-		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
-		OpeningHours, Organization, Pass, PassType, Payment, Photo, PlatformSetting,
-		PushDevice, RefreshToken, Room, Service, Session, User, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Interceptor
+		BookingPolicy, BookingReassignment, Brand, BuddyInvite, Checkout,
+		ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
+		FeatureProvisioning, FlashSale, GiftCard, HandoffCode, IdempotencyKey, Inquiry,
+		InstallationSecret, Instructor, Location, MFABackupCode, MFAChallenge,
+		MFAFactor, Member, NotificationDelivery, NotificationOptOut,
+		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass, PassType,
+		Payment, PaymentAttempt, PaymentCustomer, Photo, PlatformSetting,
+		ProcessorEvent, PushDevice, RefreshToken, Room, Service, Session, Tip, User,
+		VenuePayments, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Interceptor
 	}
 )
 

@@ -23,6 +23,7 @@ import (
 	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
+	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -50,14 +51,19 @@ import (
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
+	"github.com/venueplatform/venue/ent/paymentattempt"
+	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/processorevent"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
+	"github.com/venueplatform/venue/ent/venuepayments"
 	"github.com/venueplatform/venue/ent/webhookattempt"
 	"github.com/venueplatform/venue/ent/webhookdelivery"
 	"github.com/venueplatform/venue/ent/webhooksubscription"
@@ -132,6 +138,7 @@ func checkColumn(t, c string) error {
 			bookingreassignment.Table:    bookingreassignment.ValidColumn,
 			brand.Table:                  brand.ValidColumn,
 			buddyinvite.Table:            buddyinvite.ValidColumn,
+			checkout.Table:               checkout.ValidColumn,
 			classinstance.Table:          classinstance.ValidColumn,
 			classtype.Table:              classtype.ValidColumn,
 			deviceauthorization.Table:    deviceauthorization.ValidColumn,
@@ -159,14 +166,19 @@ func checkColumn(t, c string) error {
 			pass.Table:                   pass.ValidColumn,
 			passtype.Table:               passtype.ValidColumn,
 			payment.Table:                payment.ValidColumn,
+			paymentattempt.Table:         paymentattempt.ValidColumn,
+			paymentcustomer.Table:        paymentcustomer.ValidColumn,
 			photo.Table:                  photo.ValidColumn,
 			platformsetting.Table:        platformsetting.ValidColumn,
+			processorevent.Table:         processorevent.ValidColumn,
 			pushdevice.Table:             pushdevice.ValidColumn,
 			refreshtoken.Table:           refreshtoken.ValidColumn,
 			room.Table:                   room.ValidColumn,
 			service.Table:                service.ValidColumn,
 			session.Table:                session.ValidColumn,
+			tip.Table:                    tip.ValidColumn,
 			user.Table:                   user.ValidColumn,
+			venuepayments.Table:          venuepayments.ValidColumn,
 			webhookattempt.Table:         webhookattempt.ValidColumn,
 			webhookdelivery.Table:        webhookdelivery.ValidColumn,
 			webhooksubscription.Table:    webhooksubscription.ValidColumn,

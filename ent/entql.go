@@ -14,6 +14,7 @@ import (
 	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
+	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -41,15 +42,20 @@ import (
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
+	"github.com/venueplatform/venue/ent/paymentattempt"
+	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/predicate"
+	"github.com/venueplatform/venue/ent/processorevent"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
+	"github.com/venueplatform/venue/ent/venuepayments"
 	"github.com/venueplatform/venue/ent/webhookattempt"
 	"github.com/venueplatform/venue/ent/webhookdelivery"
 	"github.com/venueplatform/venue/ent/webhooksubscription"
@@ -62,7 +68,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 49)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 55)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -339,6 +345,37 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[11] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   checkout.Table,
+			Columns: checkout.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: checkout.FieldID,
+			},
+		},
+		Type: "Checkout",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			checkout.FieldCreatedAt:           {Type: field.TypeTime, Column: checkout.FieldCreatedAt},
+			checkout.FieldUpdatedAt:           {Type: field.TypeTime, Column: checkout.FieldUpdatedAt},
+			checkout.FieldOrganizationID:      {Type: field.TypeUUID, Column: checkout.FieldOrganizationID},
+			checkout.FieldMemberID:            {Type: field.TypeUUID, Column: checkout.FieldMemberID},
+			checkout.FieldPassTypeID:          {Type: field.TypeUUID, Column: checkout.FieldPassTypeID},
+			checkout.FieldStatus:              {Type: field.TypeEnum, Column: checkout.FieldStatus},
+			checkout.FieldAmountMinor:         {Type: field.TypeInt64, Column: checkout.FieldAmountMinor},
+			checkout.FieldCurrency:            {Type: field.TypeString, Column: checkout.FieldCurrency},
+			checkout.FieldVatMinor:            {Type: field.TypeInt64, Column: checkout.FieldVatMinor},
+			checkout.FieldVatRateBp:           {Type: field.TypeInt, Column: checkout.FieldVatRateBp},
+			checkout.FieldApplicationFeeMinor: {Type: field.TypeInt64, Column: checkout.FieldApplicationFeeMinor},
+			checkout.FieldQuoteFingerprint:    {Type: field.TypeString, Column: checkout.FieldQuoteFingerprint},
+			checkout.FieldQuoteIssuedAt:       {Type: field.TypeTime, Column: checkout.FieldQuoteIssuedAt},
+			checkout.FieldRequestKey:          {Type: field.TypeString, Column: checkout.FieldRequestKey},
+			checkout.FieldPaymentIntentID:     {Type: field.TypeString, Column: checkout.FieldPaymentIntentID},
+			checkout.FieldSetupIntentID:       {Type: field.TypeString, Column: checkout.FieldSetupIntentID},
+			checkout.FieldPassID:              {Type: field.TypeUUID, Column: checkout.FieldPassID},
+			checkout.FieldActivatedAt:         {Type: field.TypeTime, Column: checkout.FieldActivatedAt},
+		},
+	}
+	graph.Nodes[12] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   classinstance.Table,
 			Columns: classinstance.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -372,7 +409,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			classinstance.FieldHistoryCorrectedAt: {Type: field.TypeTime, Column: classinstance.FieldHistoryCorrectedAt},
 		},
 	}
-	graph.Nodes[12] = &sqlgraph.Node{
+	graph.Nodes[13] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   classtype.Table,
 			Columns: classtype.Columns,
@@ -396,7 +433,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			classtype.FieldActive:          {Type: field.TypeBool, Column: classtype.FieldActive},
 		},
 	}
-	graph.Nodes[13] = &sqlgraph.Node{
+	graph.Nodes[14] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   deviceauthorization.Table,
 			Columns: deviceauthorization.Columns,
@@ -417,7 +454,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			deviceauthorization.FieldExpiresAt:      {Type: field.TypeTime, Column: deviceauthorization.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[14] = &sqlgraph.Node{
+	graph.Nodes[15] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   event.Table,
 			Columns: event.Columns,
@@ -436,7 +473,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			event.FieldDeliveredAt:    {Type: field.TypeTime, Column: event.FieldDeliveredAt},
 		},
 	}
-	graph.Nodes[15] = &sqlgraph.Node{
+	graph.Nodes[16] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   favoritevenue.Table,
 			Columns: favoritevenue.Columns,
@@ -453,7 +490,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			favoritevenue.FieldVenueID:   {Type: field.TypeUUID, Column: favoritevenue.FieldVenueID},
 		},
 	}
-	graph.Nodes[16] = &sqlgraph.Node{
+	graph.Nodes[17] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   featureprovisioning.Table,
 			Columns: featureprovisioning.Columns,
@@ -471,7 +508,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			featureprovisioning.FieldModules:        {Type: field.TypeJSON, Column: featureprovisioning.FieldModules},
 		},
 	}
-	graph.Nodes[17] = &sqlgraph.Node{
+	graph.Nodes[18] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   flashsale.Table,
 			Columns: flashsale.Columns,
@@ -498,7 +535,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			flashsale.FieldCreatedByUserID: {Type: field.TypeUUID, Column: flashsale.FieldCreatedByUserID},
 		},
 	}
-	graph.Nodes[18] = &sqlgraph.Node{
+	graph.Nodes[19] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   giftcard.Table,
 			Columns: giftcard.Columns,
@@ -525,7 +562,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			giftcard.FieldPassTypeID:           {Type: field.TypeUUID, Column: giftcard.FieldPassTypeID},
 		},
 	}
-	graph.Nodes[19] = &sqlgraph.Node{
+	graph.Nodes[20] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   handoffcode.Table,
 			Columns: handoffcode.Columns,
@@ -546,7 +583,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			handoffcode.FieldUsedAt:          {Type: field.TypeTime, Column: handoffcode.FieldUsedAt},
 		},
 	}
-	graph.Nodes[20] = &sqlgraph.Node{
+	graph.Nodes[21] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   idempotencykey.Table,
 			Columns: idempotencykey.Columns,
@@ -571,7 +608,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			idempotencykey.FieldExpiresAt:       {Type: field.TypeTime, Column: idempotencykey.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[21] = &sqlgraph.Node{
+	graph.Nodes[22] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   inquiry.Table,
 			Columns: inquiry.Columns,
@@ -600,7 +637,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			inquiry.FieldNotifyAttempts:  {Type: field.TypeInt, Column: inquiry.FieldNotifyAttempts},
 		},
 	}
-	graph.Nodes[22] = &sqlgraph.Node{
+	graph.Nodes[23] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   installationsecret.Table,
 			Columns: installationsecret.Columns,
@@ -617,7 +654,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			installationsecret.FieldValue:     {Type: field.TypeString, Column: installationsecret.FieldValue},
 		},
 	}
-	graph.Nodes[23] = &sqlgraph.Node{
+	graph.Nodes[24] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   instructor.Table,
 			Columns: instructor.Columns,
@@ -640,7 +677,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			instructor.FieldActive:         {Type: field.TypeBool, Column: instructor.FieldActive},
 		},
 	}
-	graph.Nodes[24] = &sqlgraph.Node{
+	graph.Nodes[25] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   location.Table,
 			Columns: location.Columns,
@@ -663,7 +700,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			location.FieldActive:         {Type: field.TypeBool, Column: location.FieldActive},
 		},
 	}
-	graph.Nodes[25] = &sqlgraph.Node{
+	graph.Nodes[26] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfabackupcode.Table,
 			Columns: mfabackupcode.Columns,
@@ -681,7 +718,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfabackupcode.FieldUsedAt:    {Type: field.TypeTime, Column: mfabackupcode.FieldUsedAt},
 		},
 	}
-	graph.Nodes[26] = &sqlgraph.Node{
+	graph.Nodes[27] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfachallenge.Table,
 			Columns: mfachallenge.Columns,
@@ -701,7 +738,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfachallenge.FieldUsedAt:    {Type: field.TypeTime, Column: mfachallenge.FieldUsedAt},
 		},
 	}
-	graph.Nodes[27] = &sqlgraph.Node{
+	graph.Nodes[28] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfafactor.Table,
 			Columns: mfafactor.Columns,
@@ -721,7 +758,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfafactor.FieldLastStep:    {Type: field.TypeInt64, Column: mfafactor.FieldLastStep},
 		},
 	}
-	graph.Nodes[28] = &sqlgraph.Node{
+	graph.Nodes[29] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   member.Table,
 			Columns: member.Columns,
@@ -749,7 +786,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			member.FieldSearchClient:    {Type: field.TypeString, Column: member.FieldSearchClient},
 		},
 	}
-	graph.Nodes[29] = &sqlgraph.Node{
+	graph.Nodes[30] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   notificationdelivery.Table,
 			Columns: notificationdelivery.Columns,
@@ -786,7 +823,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			notificationdelivery.FieldSentAt:            {Type: field.TypeTime, Column: notificationdelivery.FieldSentAt},
 		},
 	}
-	graph.Nodes[30] = &sqlgraph.Node{
+	graph.Nodes[31] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   notificationoptout.Table,
 			Columns: notificationoptout.Columns,
@@ -804,7 +841,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			notificationoptout.FieldChannel:        {Type: field.TypeEnum, Column: notificationoptout.FieldChannel},
 		},
 	}
-	graph.Nodes[31] = &sqlgraph.Node{
+	graph.Nodes[32] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   notificationpreference.Table,
 			Columns: notificationpreference.Columns,
@@ -825,7 +862,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			notificationpreference.FieldQuietHoursTimezone: {Type: field.TypeString, Column: notificationpreference.FieldQuietHoursTimezone},
 		},
 	}
-	graph.Nodes[32] = &sqlgraph.Node{
+	graph.Nodes[33] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   otprequest.Table,
 			Columns: otprequest.Columns,
@@ -847,7 +884,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			otprequest.FieldAttempts:      {Type: field.TypeInt, Column: otprequest.FieldAttempts},
 		},
 	}
-	graph.Nodes[33] = &sqlgraph.Node{
+	graph.Nodes[34] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   openinghours.Table,
 			Columns: openinghours.Columns,
@@ -869,7 +906,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			openinghours.FieldClosed:         {Type: field.TypeBool, Column: openinghours.FieldClosed},
 		},
 	}
-	graph.Nodes[34] = &sqlgraph.Node{
+	graph.Nodes[35] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   organization.Table,
 			Columns: organization.Columns,
@@ -902,7 +939,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			organization.FieldWorld:                 {Type: field.TypeEnum, Column: organization.FieldWorld},
 		},
 	}
-	graph.Nodes[35] = &sqlgraph.Node{
+	graph.Nodes[36] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pass.Table,
 			Columns: pass.Columns,
@@ -925,7 +962,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pass.FieldClipsRemaining: {Type: field.TypeInt, Column: pass.FieldClipsRemaining},
 		},
 	}
-	graph.Nodes[36] = &sqlgraph.Node{
+	graph.Nodes[37] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   passtype.Table,
 			Columns: passtype.Columns,
@@ -961,7 +998,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			passtype.FieldSortOrder:              {Type: field.TypeInt, Column: passtype.FieldSortOrder},
 		},
 	}
-	graph.Nodes[37] = &sqlgraph.Node{
+	graph.Nodes[38] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   payment.Table,
 			Columns: payment.Columns,
@@ -986,7 +1023,51 @@ var schemaGraph = func() *sqlgraph.Schema {
 			payment.FieldProcessorPaymentID: {Type: field.TypeString, Column: payment.FieldProcessorPaymentID},
 		},
 	}
-	graph.Nodes[38] = &sqlgraph.Node{
+	graph.Nodes[39] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   paymentattempt.Table,
+			Columns: paymentattempt.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: paymentattempt.FieldID,
+			},
+		},
+		Type: "PaymentAttempt",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			paymentattempt.FieldCreatedAt:         {Type: field.TypeTime, Column: paymentattempt.FieldCreatedAt},
+			paymentattempt.FieldUpdatedAt:         {Type: field.TypeTime, Column: paymentattempt.FieldUpdatedAt},
+			paymentattempt.FieldOrganizationID:    {Type: field.TypeUUID, Column: paymentattempt.FieldOrganizationID},
+			paymentattempt.FieldPurpose:           {Type: field.TypeEnum, Column: paymentattempt.FieldPurpose},
+			paymentattempt.FieldSubjectID:         {Type: field.TypeUUID, Column: paymentattempt.FieldSubjectID},
+			paymentattempt.FieldNumber:            {Type: field.TypeInt, Column: paymentattempt.FieldNumber},
+			paymentattempt.FieldState:             {Type: field.TypeEnum, Column: paymentattempt.FieldState},
+			paymentattempt.FieldLiveSubjectID:     {Type: field.TypeUUID, Column: paymentattempt.FieldLiveSubjectID},
+			paymentattempt.FieldProcessorObjectID: {Type: field.TypeString, Column: paymentattempt.FieldProcessorObjectID},
+			paymentattempt.FieldFailureCode:       {Type: field.TypeString, Column: paymentattempt.FieldFailureCode},
+			paymentattempt.FieldDeclineCode:       {Type: field.TypeString, Column: paymentattempt.FieldDeclineCode},
+		},
+	}
+	graph.Nodes[40] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   paymentcustomer.Table,
+			Columns: paymentcustomer.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: paymentcustomer.FieldID,
+			},
+		},
+		Type: "PaymentCustomer",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			paymentcustomer.FieldCreatedAt:              {Type: field.TypeTime, Column: paymentcustomer.FieldCreatedAt},
+			paymentcustomer.FieldUpdatedAt:              {Type: field.TypeTime, Column: paymentcustomer.FieldUpdatedAt},
+			paymentcustomer.FieldOrganizationID:         {Type: field.TypeUUID, Column: paymentcustomer.FieldOrganizationID},
+			paymentcustomer.FieldMemberID:               {Type: field.TypeUUID, Column: paymentcustomer.FieldMemberID},
+			paymentcustomer.FieldAccountID:              {Type: field.TypeString, Column: paymentcustomer.FieldAccountID},
+			paymentcustomer.FieldCustomerID:             {Type: field.TypeString, Column: paymentcustomer.FieldCustomerID},
+			paymentcustomer.FieldDefaultPaymentMethodID: {Type: field.TypeString, Column: paymentcustomer.FieldDefaultPaymentMethodID},
+		},
+	}
+	graph.Nodes[41] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   photo.Table,
 			Columns: photo.Columns,
@@ -1008,7 +1089,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			photo.FieldSortOrder:      {Type: field.TypeInt, Column: photo.FieldSortOrder},
 		},
 	}
-	graph.Nodes[39] = &sqlgraph.Node{
+	graph.Nodes[42] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   platformsetting.Table,
 			Columns: platformsetting.Columns,
@@ -1026,7 +1107,28 @@ var schemaGraph = func() *sqlgraph.Schema {
 			platformsetting.FieldChangedBy: {Type: field.TypeString, Column: platformsetting.FieldChangedBy},
 		},
 	}
-	graph.Nodes[40] = &sqlgraph.Node{
+	graph.Nodes[43] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   processorevent.Table,
+			Columns: processorevent.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: processorevent.FieldID,
+			},
+		},
+		Type: "ProcessorEvent",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			processorevent.FieldCreatedAt:   {Type: field.TypeTime, Column: processorevent.FieldCreatedAt},
+			processorevent.FieldUpdatedAt:   {Type: field.TypeTime, Column: processorevent.FieldUpdatedAt},
+			processorevent.FieldEventID:     {Type: field.TypeString, Column: processorevent.FieldEventID},
+			processorevent.FieldType:        {Type: field.TypeString, Column: processorevent.FieldType},
+			processorevent.FieldAccount:     {Type: field.TypeString, Column: processorevent.FieldAccount},
+			processorevent.FieldPayload:     {Type: field.TypeBytes, Column: processorevent.FieldPayload},
+			processorevent.FieldProcessedAt: {Type: field.TypeTime, Column: processorevent.FieldProcessedAt},
+			processorevent.FieldOutcome:     {Type: field.TypeString, Column: processorevent.FieldOutcome},
+		},
+	}
+	graph.Nodes[44] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pushdevice.Table,
 			Columns: pushdevice.Columns,
@@ -1048,7 +1150,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pushdevice.FieldAppVariant:     {Type: field.TypeEnum, Column: pushdevice.FieldAppVariant},
 		},
 	}
-	graph.Nodes[41] = &sqlgraph.Node{
+	graph.Nodes[45] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refreshtoken.Table,
 			Columns: refreshtoken.Columns,
@@ -1070,7 +1172,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refreshtoken.FieldUsedAt:    {Type: field.TypeTime, Column: refreshtoken.FieldUsedAt},
 		},
 	}
-	graph.Nodes[42] = &sqlgraph.Node{
+	graph.Nodes[46] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   room.Table,
 			Columns: room.Columns,
@@ -1093,7 +1195,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			room.FieldFloorPlanURL:   {Type: field.TypeString, Column: room.FieldFloorPlanURL},
 		},
 	}
-	graph.Nodes[43] = &sqlgraph.Node{
+	graph.Nodes[47] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   service.Table,
 			Columns: service.Columns,
@@ -1122,7 +1224,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			service.FieldSortOrder:        {Type: field.TypeInt, Column: service.FieldSortOrder},
 		},
 	}
-	graph.Nodes[44] = &sqlgraph.Node{
+	graph.Nodes[48] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   session.Table,
 			Columns: session.Columns,
@@ -1146,7 +1248,35 @@ var schemaGraph = func() *sqlgraph.Schema {
 			session.FieldActiveOrganizationID: {Type: field.TypeUUID, Column: session.FieldActiveOrganizationID},
 		},
 	}
-	graph.Nodes[45] = &sqlgraph.Node{
+	graph.Nodes[49] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   tip.Table,
+			Columns: tip.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: tip.FieldID,
+			},
+		},
+		Type: "Tip",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			tip.FieldCreatedAt:       {Type: field.TypeTime, Column: tip.FieldCreatedAt},
+			tip.FieldUpdatedAt:       {Type: field.TypeTime, Column: tip.FieldUpdatedAt},
+			tip.FieldOrganizationID:  {Type: field.TypeUUID, Column: tip.FieldOrganizationID},
+			tip.FieldMemberID:        {Type: field.TypeUUID, Column: tip.FieldMemberID},
+			tip.FieldSourceType:      {Type: field.TypeEnum, Column: tip.FieldSourceType},
+			tip.FieldSourceID:        {Type: field.TypeUUID, Column: tip.FieldSourceID},
+			tip.FieldInstructorID:    {Type: field.TypeUUID, Column: tip.FieldInstructorID},
+			tip.FieldAmountMinor:     {Type: field.TypeInt64, Column: tip.FieldAmountMinor},
+			tip.FieldCurrency:        {Type: field.TypeString, Column: tip.FieldCurrency},
+			tip.FieldMessage:         {Type: field.TypeString, Column: tip.FieldMessage},
+			tip.FieldAnonymous:       {Type: field.TypeBool, Column: tip.FieldAnonymous},
+			tip.FieldStatus:          {Type: field.TypeEnum, Column: tip.FieldStatus},
+			tip.FieldPaymentIntentID: {Type: field.TypeString, Column: tip.FieldPaymentIntentID},
+			tip.FieldRequestKey:      {Type: field.TypeString, Column: tip.FieldRequestKey},
+			tip.FieldPaidAt:          {Type: field.TypeTime, Column: tip.FieldPaidAt},
+		},
+	}
+	graph.Nodes[50] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -1170,7 +1300,28 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldMarketingConsent: {Type: field.TypeBool, Column: user.FieldMarketingConsent},
 		},
 	}
-	graph.Nodes[46] = &sqlgraph.Node{
+	graph.Nodes[51] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   venuepayments.Table,
+			Columns: venuepayments.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: venuepayments.FieldID,
+			},
+		},
+		Type: "VenuePayments",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			venuepayments.FieldCreatedAt:        {Type: field.TypeTime, Column: venuepayments.FieldCreatedAt},
+			venuepayments.FieldUpdatedAt:        {Type: field.TypeTime, Column: venuepayments.FieldUpdatedAt},
+			venuepayments.FieldOrganizationID:   {Type: field.TypeUUID, Column: venuepayments.FieldOrganizationID},
+			venuepayments.FieldAccountID:        {Type: field.TypeString, Column: venuepayments.FieldAccountID},
+			venuepayments.FieldChargesEnabled:   {Type: field.TypeBool, Column: venuepayments.FieldChargesEnabled},
+			venuepayments.FieldDetailsSubmitted: {Type: field.TypeBool, Column: venuepayments.FieldDetailsSubmitted},
+			venuepayments.FieldVatRateBp:        {Type: field.TypeInt, Column: venuepayments.FieldVatRateBp},
+			venuepayments.FieldApplicationFeeBp: {Type: field.TypeInt, Column: venuepayments.FieldApplicationFeeBp},
+		},
+	}
+	graph.Nodes[52] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookattempt.Table,
 			Columns: webhookattempt.Columns,
@@ -1196,7 +1347,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookattempt.FieldCorrelationID:   {Type: field.TypeString, Column: webhookattempt.FieldCorrelationID},
 		},
 	}
-	graph.Nodes[47] = &sqlgraph.Node{
+	graph.Nodes[53] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -1222,7 +1373,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldReplayOf:       {Type: field.TypeUUID, Column: webhookdelivery.FieldReplayOf},
 		},
 	}
-	graph.Nodes[48] = &sqlgraph.Node{
+	graph.Nodes[54] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -1560,6 +1711,42 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"BuddyInvite",
 		"Booking",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   checkout.OrganizationTable,
+			Columns: []string{checkout.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Checkout",
+		"Organization",
+	)
+	graph.MustAddE(
+		"member",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   checkout.MemberTable,
+			Columns: []string{checkout.MemberColumn},
+			Bidi:    false,
+		},
+		"Checkout",
+		"Member",
+	)
+	graph.MustAddE(
+		"pass_type",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   checkout.PassTypeTable,
+			Columns: []string{checkout.PassTypeColumn},
+			Bidi:    false,
+		},
+		"Checkout",
+		"PassType",
 	)
 	graph.MustAddE(
 		"organization",
@@ -2202,6 +2389,42 @@ var schemaGraph = func() *sqlgraph.Schema {
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: false,
+			Table:   paymentattempt.OrganizationTable,
+			Columns: []string{paymentattempt.OrganizationColumn},
+			Bidi:    false,
+		},
+		"PaymentAttempt",
+		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   paymentcustomer.OrganizationTable,
+			Columns: []string{paymentcustomer.OrganizationColumn},
+			Bidi:    false,
+		},
+		"PaymentCustomer",
+		"Organization",
+	)
+	graph.MustAddE(
+		"member",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   paymentcustomer.MemberTable,
+			Columns: []string{paymentcustomer.MemberColumn},
+			Bidi:    false,
+		},
+		"PaymentCustomer",
+		"Member",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
 			Table:   photo.OrganizationTable,
 			Columns: []string{photo.OrganizationColumn},
 			Bidi:    false,
@@ -2354,6 +2577,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 		"RefreshToken",
 	)
 	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   tip.OrganizationTable,
+			Columns: []string{tip.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Tip",
+		"Organization",
+	)
+	graph.MustAddE(
+		"member",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   tip.MemberTable,
+			Columns: []string{tip.MemberColumn},
+			Bidi:    false,
+		},
+		"Tip",
+		"Member",
+	)
+	graph.MustAddE(
 		"members",
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.O2M,
@@ -2388,6 +2635,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"User",
 		"AuthCode",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   venuepayments.OrganizationTable,
+			Columns: []string{venuepayments.OrganizationColumn},
+			Bidi:    false,
+		},
+		"VenuePayments",
+		"Organization",
 	)
 	graph.MustAddE(
 		"organization",
@@ -3930,6 +4189,178 @@ func (f *BuddyInviteFilter) WhereHasBookingWith(preds ...predicate.Booking) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *CheckoutQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the CheckoutQuery builder.
+func (_q *CheckoutQuery) Filter() *CheckoutFilter {
+	return &CheckoutFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *CheckoutMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the CheckoutMutation builder.
+func (m *CheckoutMutation) Filter() *CheckoutFilter {
+	return &CheckoutFilter{config: m.config, predicateAdder: m}
+}
+
+// CheckoutFilter provides a generic filtering capability at runtime for CheckoutQuery.
+type CheckoutFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *CheckoutFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *CheckoutFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(checkout.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *CheckoutFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(checkout.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *CheckoutFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(checkout.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *CheckoutFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(checkout.FieldOrganizationID))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *CheckoutFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(checkout.FieldMemberID))
+}
+
+// WherePassTypeID applies the entql [16]byte predicate on the pass_type_id field.
+func (f *CheckoutFilter) WherePassTypeID(p entql.ValueP) {
+	f.Where(p.Field(checkout.FieldPassTypeID))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *CheckoutFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(checkout.FieldStatus))
+}
+
+// WhereAmountMinor applies the entql int64 predicate on the amount_minor field.
+func (f *CheckoutFilter) WhereAmountMinor(p entql.Int64P) {
+	f.Where(p.Field(checkout.FieldAmountMinor))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *CheckoutFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(checkout.FieldCurrency))
+}
+
+// WhereVatMinor applies the entql int64 predicate on the vat_minor field.
+func (f *CheckoutFilter) WhereVatMinor(p entql.Int64P) {
+	f.Where(p.Field(checkout.FieldVatMinor))
+}
+
+// WhereVatRateBp applies the entql int predicate on the vat_rate_bp field.
+func (f *CheckoutFilter) WhereVatRateBp(p entql.IntP) {
+	f.Where(p.Field(checkout.FieldVatRateBp))
+}
+
+// WhereApplicationFeeMinor applies the entql int64 predicate on the application_fee_minor field.
+func (f *CheckoutFilter) WhereApplicationFeeMinor(p entql.Int64P) {
+	f.Where(p.Field(checkout.FieldApplicationFeeMinor))
+}
+
+// WhereQuoteFingerprint applies the entql string predicate on the quote_fingerprint field.
+func (f *CheckoutFilter) WhereQuoteFingerprint(p entql.StringP) {
+	f.Where(p.Field(checkout.FieldQuoteFingerprint))
+}
+
+// WhereQuoteIssuedAt applies the entql time.Time predicate on the quote_issued_at field.
+func (f *CheckoutFilter) WhereQuoteIssuedAt(p entql.TimeP) {
+	f.Where(p.Field(checkout.FieldQuoteIssuedAt))
+}
+
+// WhereRequestKey applies the entql string predicate on the request_key field.
+func (f *CheckoutFilter) WhereRequestKey(p entql.StringP) {
+	f.Where(p.Field(checkout.FieldRequestKey))
+}
+
+// WherePaymentIntentID applies the entql string predicate on the payment_intent_id field.
+func (f *CheckoutFilter) WherePaymentIntentID(p entql.StringP) {
+	f.Where(p.Field(checkout.FieldPaymentIntentID))
+}
+
+// WhereSetupIntentID applies the entql string predicate on the setup_intent_id field.
+func (f *CheckoutFilter) WhereSetupIntentID(p entql.StringP) {
+	f.Where(p.Field(checkout.FieldSetupIntentID))
+}
+
+// WherePassID applies the entql [16]byte predicate on the pass_id field.
+func (f *CheckoutFilter) WherePassID(p entql.ValueP) {
+	f.Where(p.Field(checkout.FieldPassID))
+}
+
+// WhereActivatedAt applies the entql time.Time predicate on the activated_at field.
+func (f *CheckoutFilter) WhereActivatedAt(p entql.TimeP) {
+	f.Where(p.Field(checkout.FieldActivatedAt))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *CheckoutFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *CheckoutFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasMember applies a predicate to check if query has an edge member.
+func (f *CheckoutFilter) WhereHasMember() {
+	f.Where(entql.HasEdge("member"))
+}
+
+// WhereHasMemberWith applies a predicate to check if query has an edge member with a given conditions (other predicates).
+func (f *CheckoutFilter) WhereHasMemberWith(preds ...predicate.Member) {
+	f.Where(entql.HasEdgeWith("member", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasPassType applies a predicate to check if query has an edge pass_type.
+func (f *CheckoutFilter) WhereHasPassType() {
+	f.Where(entql.HasEdge("pass_type"))
+}
+
+// WhereHasPassTypeWith applies a predicate to check if query has an edge pass_type with a given conditions (other predicates).
+func (f *CheckoutFilter) WhereHasPassTypeWith(preds ...predicate.PassType) {
+	f.Where(entql.HasEdgeWith("pass_type", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *ClassInstanceQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -3958,7 +4389,7 @@ type ClassInstanceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ClassInstanceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4192,7 +4623,7 @@ type ClassTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ClassTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4343,7 +4774,7 @@ type DeviceAuthorizationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *DeviceAuthorizationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4423,7 +4854,7 @@ type EventFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *EventFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4507,7 +4938,7 @@ type FavoriteVenueFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FavoriteVenueFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4567,7 +4998,7 @@ type FeatureProvisioningFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FeatureProvisioningFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4646,7 +5077,7 @@ type FlashSaleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FlashSaleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4784,7 +5215,7 @@ type GiftCardFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *GiftCardFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4922,7 +5353,7 @@ type HandoffCodeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *HandoffCodeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5002,7 +5433,7 @@ type IdempotencyKeyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *IdempotencyKeyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5102,7 +5533,7 @@ type InquiryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InquiryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5250,7 +5681,7 @@ type InstallationSecretFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InstallationSecretFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5310,7 +5741,7 @@ type InstructorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InstructorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5428,7 +5859,7 @@ type LocationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *LocationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5602,7 +6033,7 @@ type MFABackupCodeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFABackupCodeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5667,7 +6098,7 @@ type MFAChallengeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFAChallengeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5742,7 +6173,7 @@ type MFAFactorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFAFactorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5817,7 +6248,7 @@ type MemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6002,7 +6433,7 @@ type NotificationDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *NotificationDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6218,7 +6649,7 @@ type NotificationOptOutFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *NotificationOptOutFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6311,7 +6742,7 @@ type NotificationPreferenceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *NotificationPreferenceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6391,7 +6822,7 @@ type OTPRequestFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OTPRequestFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6476,7 +6907,7 @@ type OpeningHoursFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OpeningHoursFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6589,7 +7020,7 @@ type OrganizationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OrganizationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6729,7 +7160,7 @@ type PassFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6889,7 +7320,7 @@ type PassTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7128,7 +7559,7 @@ type PaymentFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7242,6 +7673,218 @@ func (f *PaymentFilter) WhereHasPassWith(preds ...predicate.Pass) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *PaymentAttemptQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the PaymentAttemptQuery builder.
+func (_q *PaymentAttemptQuery) Filter() *PaymentAttemptFilter {
+	return &PaymentAttemptFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *PaymentAttemptMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the PaymentAttemptMutation builder.
+func (m *PaymentAttemptMutation) Filter() *PaymentAttemptFilter {
+	return &PaymentAttemptFilter{config: m.config, predicateAdder: m}
+}
+
+// PaymentAttemptFilter provides a generic filtering capability at runtime for PaymentAttemptQuery.
+type PaymentAttemptFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *PaymentAttemptFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *PaymentAttemptFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(paymentattempt.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *PaymentAttemptFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(paymentattempt.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *PaymentAttemptFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(paymentattempt.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *PaymentAttemptFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(paymentattempt.FieldOrganizationID))
+}
+
+// WherePurpose applies the entql string predicate on the purpose field.
+func (f *PaymentAttemptFilter) WherePurpose(p entql.StringP) {
+	f.Where(p.Field(paymentattempt.FieldPurpose))
+}
+
+// WhereSubjectID applies the entql [16]byte predicate on the subject_id field.
+func (f *PaymentAttemptFilter) WhereSubjectID(p entql.ValueP) {
+	f.Where(p.Field(paymentattempt.FieldSubjectID))
+}
+
+// WhereNumber applies the entql int predicate on the number field.
+func (f *PaymentAttemptFilter) WhereNumber(p entql.IntP) {
+	f.Where(p.Field(paymentattempt.FieldNumber))
+}
+
+// WhereState applies the entql string predicate on the state field.
+func (f *PaymentAttemptFilter) WhereState(p entql.StringP) {
+	f.Where(p.Field(paymentattempt.FieldState))
+}
+
+// WhereLiveSubjectID applies the entql [16]byte predicate on the live_subject_id field.
+func (f *PaymentAttemptFilter) WhereLiveSubjectID(p entql.ValueP) {
+	f.Where(p.Field(paymentattempt.FieldLiveSubjectID))
+}
+
+// WhereProcessorObjectID applies the entql string predicate on the processor_object_id field.
+func (f *PaymentAttemptFilter) WhereProcessorObjectID(p entql.StringP) {
+	f.Where(p.Field(paymentattempt.FieldProcessorObjectID))
+}
+
+// WhereFailureCode applies the entql string predicate on the failure_code field.
+func (f *PaymentAttemptFilter) WhereFailureCode(p entql.StringP) {
+	f.Where(p.Field(paymentattempt.FieldFailureCode))
+}
+
+// WhereDeclineCode applies the entql string predicate on the decline_code field.
+func (f *PaymentAttemptFilter) WhereDeclineCode(p entql.StringP) {
+	f.Where(p.Field(paymentattempt.FieldDeclineCode))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *PaymentAttemptFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *PaymentAttemptFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *PaymentCustomerQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the PaymentCustomerQuery builder.
+func (_q *PaymentCustomerQuery) Filter() *PaymentCustomerFilter {
+	return &PaymentCustomerFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *PaymentCustomerMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the PaymentCustomerMutation builder.
+func (m *PaymentCustomerMutation) Filter() *PaymentCustomerFilter {
+	return &PaymentCustomerFilter{config: m.config, predicateAdder: m}
+}
+
+// PaymentCustomerFilter provides a generic filtering capability at runtime for PaymentCustomerQuery.
+type PaymentCustomerFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *PaymentCustomerFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *PaymentCustomerFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(paymentcustomer.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *PaymentCustomerFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(paymentcustomer.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *PaymentCustomerFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(paymentcustomer.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *PaymentCustomerFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(paymentcustomer.FieldOrganizationID))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *PaymentCustomerFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(paymentcustomer.FieldMemberID))
+}
+
+// WhereAccountID applies the entql string predicate on the account_id field.
+func (f *PaymentCustomerFilter) WhereAccountID(p entql.StringP) {
+	f.Where(p.Field(paymentcustomer.FieldAccountID))
+}
+
+// WhereCustomerID applies the entql string predicate on the customer_id field.
+func (f *PaymentCustomerFilter) WhereCustomerID(p entql.StringP) {
+	f.Where(p.Field(paymentcustomer.FieldCustomerID))
+}
+
+// WhereDefaultPaymentMethodID applies the entql string predicate on the default_payment_method_id field.
+func (f *PaymentCustomerFilter) WhereDefaultPaymentMethodID(p entql.StringP) {
+	f.Where(p.Field(paymentcustomer.FieldDefaultPaymentMethodID))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *PaymentCustomerFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *PaymentCustomerFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasMember applies a predicate to check if query has an edge member.
+func (f *PaymentCustomerFilter) WhereHasMember() {
+	f.Where(entql.HasEdge("member"))
+}
+
+// WhereHasMemberWith applies a predicate to check if query has an edge member with a given conditions (other predicates).
+func (f *PaymentCustomerFilter) WhereHasMemberWith(preds ...predicate.Member) {
+	f.Where(entql.HasEdgeWith("member", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *PhotoQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -7270,7 +7913,7 @@ type PhotoFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PhotoFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7397,7 +8040,7 @@ type PlatformSettingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PlatformSettingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7434,6 +8077,86 @@ func (f *PlatformSettingFilter) WhereChangedBy(p entql.StringP) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *ProcessorEventQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the ProcessorEventQuery builder.
+func (_q *ProcessorEventQuery) Filter() *ProcessorEventFilter {
+	return &ProcessorEventFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *ProcessorEventMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the ProcessorEventMutation builder.
+func (m *ProcessorEventMutation) Filter() *ProcessorEventFilter {
+	return &ProcessorEventFilter{config: m.config, predicateAdder: m}
+}
+
+// ProcessorEventFilter provides a generic filtering capability at runtime for ProcessorEventQuery.
+type ProcessorEventFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *ProcessorEventFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *ProcessorEventFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(processorevent.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *ProcessorEventFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(processorevent.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *ProcessorEventFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(processorevent.FieldUpdatedAt))
+}
+
+// WhereEventID applies the entql string predicate on the event_id field.
+func (f *ProcessorEventFilter) WhereEventID(p entql.StringP) {
+	f.Where(p.Field(processorevent.FieldEventID))
+}
+
+// WhereType applies the entql string predicate on the type field.
+func (f *ProcessorEventFilter) WhereType(p entql.StringP) {
+	f.Where(p.Field(processorevent.FieldType))
+}
+
+// WhereAccount applies the entql string predicate on the account field.
+func (f *ProcessorEventFilter) WhereAccount(p entql.StringP) {
+	f.Where(p.Field(processorevent.FieldAccount))
+}
+
+// WherePayload applies the entql []byte predicate on the payload field.
+func (f *ProcessorEventFilter) WherePayload(p entql.BytesP) {
+	f.Where(p.Field(processorevent.FieldPayload))
+}
+
+// WhereProcessedAt applies the entql time.Time predicate on the processed_at field.
+func (f *ProcessorEventFilter) WhereProcessedAt(p entql.TimeP) {
+	f.Where(p.Field(processorevent.FieldProcessedAt))
+}
+
+// WhereOutcome applies the entql string predicate on the outcome field.
+func (f *ProcessorEventFilter) WhereOutcome(p entql.StringP) {
+	f.Where(p.Field(processorevent.FieldOutcome))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *PushDeviceQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -7462,7 +8185,7 @@ type PushDeviceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PushDeviceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7575,7 +8298,7 @@ type RefreshTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefreshTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7674,7 +8397,7 @@ type RoomFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RoomFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7806,7 +8529,7 @@ type ServiceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7954,7 +8677,7 @@ type SessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8049,6 +8772,149 @@ func (f *SessionFilter) WhereHasRefreshTokensWith(preds ...predicate.RefreshToke
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *TipQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the TipQuery builder.
+func (_q *TipQuery) Filter() *TipFilter {
+	return &TipFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *TipMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the TipMutation builder.
+func (m *TipMutation) Filter() *TipFilter {
+	return &TipFilter{config: m.config, predicateAdder: m}
+}
+
+// TipFilter provides a generic filtering capability at runtime for TipQuery.
+type TipFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *TipFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *TipFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(tip.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *TipFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(tip.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *TipFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(tip.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *TipFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(tip.FieldOrganizationID))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *TipFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(tip.FieldMemberID))
+}
+
+// WhereSourceType applies the entql string predicate on the source_type field.
+func (f *TipFilter) WhereSourceType(p entql.StringP) {
+	f.Where(p.Field(tip.FieldSourceType))
+}
+
+// WhereSourceID applies the entql [16]byte predicate on the source_id field.
+func (f *TipFilter) WhereSourceID(p entql.ValueP) {
+	f.Where(p.Field(tip.FieldSourceID))
+}
+
+// WhereInstructorID applies the entql [16]byte predicate on the instructor_id field.
+func (f *TipFilter) WhereInstructorID(p entql.ValueP) {
+	f.Where(p.Field(tip.FieldInstructorID))
+}
+
+// WhereAmountMinor applies the entql int64 predicate on the amount_minor field.
+func (f *TipFilter) WhereAmountMinor(p entql.Int64P) {
+	f.Where(p.Field(tip.FieldAmountMinor))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *TipFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(tip.FieldCurrency))
+}
+
+// WhereMessage applies the entql string predicate on the message field.
+func (f *TipFilter) WhereMessage(p entql.StringP) {
+	f.Where(p.Field(tip.FieldMessage))
+}
+
+// WhereAnonymous applies the entql bool predicate on the anonymous field.
+func (f *TipFilter) WhereAnonymous(p entql.BoolP) {
+	f.Where(p.Field(tip.FieldAnonymous))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *TipFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(tip.FieldStatus))
+}
+
+// WherePaymentIntentID applies the entql string predicate on the payment_intent_id field.
+func (f *TipFilter) WherePaymentIntentID(p entql.StringP) {
+	f.Where(p.Field(tip.FieldPaymentIntentID))
+}
+
+// WhereRequestKey applies the entql string predicate on the request_key field.
+func (f *TipFilter) WhereRequestKey(p entql.StringP) {
+	f.Where(p.Field(tip.FieldRequestKey))
+}
+
+// WherePaidAt applies the entql time.Time predicate on the paid_at field.
+func (f *TipFilter) WherePaidAt(p entql.TimeP) {
+	f.Where(p.Field(tip.FieldPaidAt))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *TipFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *TipFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasMember applies a predicate to check if query has an edge member.
+func (f *TipFilter) WhereHasMember() {
+	f.Where(entql.HasEdge("member"))
+}
+
+// WhereHasMemberWith applies a predicate to check if query has an edge member with a given conditions (other predicates).
+func (f *TipFilter) WhereHasMemberWith(preds ...predicate.Member) {
+	f.Where(entql.HasEdgeWith("member", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *UserQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -8077,7 +8943,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[50].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8186,6 +9052,100 @@ func (f *UserFilter) WhereHasAuthCodesWith(preds ...predicate.AuthCode) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *VenuePaymentsQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the VenuePaymentsQuery builder.
+func (_q *VenuePaymentsQuery) Filter() *VenuePaymentsFilter {
+	return &VenuePaymentsFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *VenuePaymentsMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the VenuePaymentsMutation builder.
+func (m *VenuePaymentsMutation) Filter() *VenuePaymentsFilter {
+	return &VenuePaymentsFilter{config: m.config, predicateAdder: m}
+}
+
+// VenuePaymentsFilter provides a generic filtering capability at runtime for VenuePaymentsQuery.
+type VenuePaymentsFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *VenuePaymentsFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[51].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *VenuePaymentsFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(venuepayments.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *VenuePaymentsFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(venuepayments.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *VenuePaymentsFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(venuepayments.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *VenuePaymentsFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(venuepayments.FieldOrganizationID))
+}
+
+// WhereAccountID applies the entql string predicate on the account_id field.
+func (f *VenuePaymentsFilter) WhereAccountID(p entql.StringP) {
+	f.Where(p.Field(venuepayments.FieldAccountID))
+}
+
+// WhereChargesEnabled applies the entql bool predicate on the charges_enabled field.
+func (f *VenuePaymentsFilter) WhereChargesEnabled(p entql.BoolP) {
+	f.Where(p.Field(venuepayments.FieldChargesEnabled))
+}
+
+// WhereDetailsSubmitted applies the entql bool predicate on the details_submitted field.
+func (f *VenuePaymentsFilter) WhereDetailsSubmitted(p entql.BoolP) {
+	f.Where(p.Field(venuepayments.FieldDetailsSubmitted))
+}
+
+// WhereVatRateBp applies the entql int predicate on the vat_rate_bp field.
+func (f *VenuePaymentsFilter) WhereVatRateBp(p entql.IntP) {
+	f.Where(p.Field(venuepayments.FieldVatRateBp))
+}
+
+// WhereApplicationFeeBp applies the entql int predicate on the application_fee_bp field.
+func (f *VenuePaymentsFilter) WhereApplicationFeeBp(p entql.IntP) {
+	f.Where(p.Field(venuepayments.FieldApplicationFeeBp))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *VenuePaymentsFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *VenuePaymentsFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *WebhookAttemptQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -8214,7 +9174,7 @@ type WebhookAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[52].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8347,7 +9307,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[53].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8494,7 +9454,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[54].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

@@ -23,6 +23,7 @@ import (
 	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
+	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -50,15 +51,20 @@ import (
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
+	"github.com/venueplatform/venue/ent/paymentattempt"
+	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/predicate"
+	"github.com/venueplatform/venue/ent/processorevent"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
+	"github.com/venueplatform/venue/ent/venuepayments"
 	"github.com/venueplatform/venue/ent/webhookattempt"
 	"github.com/venueplatform/venue/ent/webhookdelivery"
 	"github.com/venueplatform/venue/ent/webhooksubscription"
@@ -85,6 +91,7 @@ const (
 	TypeBookingReassignment    = "BookingReassignment"
 	TypeBrand                  = "Brand"
 	TypeBuddyInvite            = "BuddyInvite"
+	TypeCheckout               = "Checkout"
 	TypeClassInstance          = "ClassInstance"
 	TypeClassType              = "ClassType"
 	TypeDeviceAuthorization    = "DeviceAuthorization"
@@ -112,14 +119,19 @@ const (
 	TypePass                   = "Pass"
 	TypePassType               = "PassType"
 	TypePayment                = "Payment"
+	TypePaymentAttempt         = "PaymentAttempt"
+	TypePaymentCustomer        = "PaymentCustomer"
 	TypePhoto                  = "Photo"
 	TypePlatformSetting        = "PlatformSetting"
+	TypeProcessorEvent         = "ProcessorEvent"
 	TypePushDevice             = "PushDevice"
 	TypeRefreshToken           = "RefreshToken"
 	TypeRoom                   = "Room"
 	TypeService                = "Service"
 	TypeSession                = "Session"
+	TypeTip                    = "Tip"
 	TypeUser                   = "User"
+	TypeVenuePayments          = "VenuePayments"
 	TypeWebhookAttempt         = "WebhookAttempt"
 	TypeWebhookDelivery        = "WebhookDelivery"
 	TypeWebhookSubscription    = "WebhookSubscription"
@@ -13073,6 +13085,1635 @@ func (m *BuddyInviteMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown BuddyInvite edge %s", name)
+}
+
+// CheckoutMutation represents an operation that mutates the Checkout nodes in the graph.
+type CheckoutMutation struct {
+	config
+	op                       Op
+	typ                      string
+	id                       *uuid.UUID
+	created_at               *time.Time
+	updated_at               *time.Time
+	status                   *checkout.Status
+	amount_minor             *int64
+	addamount_minor          *int64
+	currency                 *string
+	vat_minor                *int64
+	addvat_minor             *int64
+	vat_rate_bp              *int
+	addvat_rate_bp           *int
+	application_fee_minor    *int64
+	addapplication_fee_minor *int64
+	quote_fingerprint        *string
+	quote_issued_at          *time.Time
+	request_key              *string
+	payment_intent_id        *string
+	setup_intent_id          *string
+	pass_id                  *uuid.UUID
+	activated_at             *time.Time
+	clearedFields            map[string]struct{}
+	organization             *uuid.UUID
+	clearedorganization      bool
+	member                   *uuid.UUID
+	clearedmember            bool
+	pass_type                *uuid.UUID
+	clearedpass_type         bool
+	done                     bool
+	oldValue                 func(context.Context) (*Checkout, error)
+	predicates               []predicate.Checkout
+}
+
+var _ ent.Mutation = (*CheckoutMutation)(nil)
+
+// checkoutOption allows management of the mutation configuration using functional options.
+type checkoutOption func(*CheckoutMutation)
+
+// newCheckoutMutation creates new mutation for the Checkout entity.
+func newCheckoutMutation(c config, op Op, opts ...checkoutOption) *CheckoutMutation {
+	m := &CheckoutMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCheckout,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCheckoutID sets the ID field of the mutation.
+func withCheckoutID(id uuid.UUID) checkoutOption {
+	return func(m *CheckoutMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Checkout
+		)
+		m.oldValue = func(ctx context.Context) (*Checkout, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Checkout.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCheckout sets the old Checkout of the mutation.
+func withCheckout(node *Checkout) checkoutOption {
+	return func(m *CheckoutMutation) {
+		m.oldValue = func(context.Context) (*Checkout, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CheckoutMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CheckoutMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Checkout entities.
+func (m *CheckoutMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CheckoutMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CheckoutMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Checkout.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CheckoutMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CheckoutMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CheckoutMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CheckoutMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CheckoutMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CheckoutMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *CheckoutMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *CheckoutMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *CheckoutMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *CheckoutMutation) SetMemberID(u uuid.UUID) {
+	m.member = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *CheckoutMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *CheckoutMutation) ResetMemberID() {
+	m.member = nil
+}
+
+// SetPassTypeID sets the "pass_type_id" field.
+func (m *CheckoutMutation) SetPassTypeID(u uuid.UUID) {
+	m.pass_type = &u
+}
+
+// PassTypeID returns the value of the "pass_type_id" field in the mutation.
+func (m *CheckoutMutation) PassTypeID() (r uuid.UUID, exists bool) {
+	v := m.pass_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassTypeID returns the old "pass_type_id" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldPassTypeID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassTypeID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassTypeID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassTypeID: %w", err)
+	}
+	return oldValue.PassTypeID, nil
+}
+
+// ResetPassTypeID resets all changes to the "pass_type_id" field.
+func (m *CheckoutMutation) ResetPassTypeID() {
+	m.pass_type = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *CheckoutMutation) SetStatus(c checkout.Status) {
+	m.status = &c
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *CheckoutMutation) Status() (r checkout.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldStatus(ctx context.Context) (v checkout.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *CheckoutMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetAmountMinor sets the "amount_minor" field.
+func (m *CheckoutMutation) SetAmountMinor(i int64) {
+	m.amount_minor = &i
+	m.addamount_minor = nil
+}
+
+// AmountMinor returns the value of the "amount_minor" field in the mutation.
+func (m *CheckoutMutation) AmountMinor() (r int64, exists bool) {
+	v := m.amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountMinor returns the old "amount_minor" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldAmountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountMinor: %w", err)
+	}
+	return oldValue.AmountMinor, nil
+}
+
+// AddAmountMinor adds i to the "amount_minor" field.
+func (m *CheckoutMutation) AddAmountMinor(i int64) {
+	if m.addamount_minor != nil {
+		*m.addamount_minor += i
+	} else {
+		m.addamount_minor = &i
+	}
+}
+
+// AddedAmountMinor returns the value that was added to the "amount_minor" field in this mutation.
+func (m *CheckoutMutation) AddedAmountMinor() (r int64, exists bool) {
+	v := m.addamount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmountMinor resets all changes to the "amount_minor" field.
+func (m *CheckoutMutation) ResetAmountMinor() {
+	m.amount_minor = nil
+	m.addamount_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *CheckoutMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *CheckoutMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *CheckoutMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetVatMinor sets the "vat_minor" field.
+func (m *CheckoutMutation) SetVatMinor(i int64) {
+	m.vat_minor = &i
+	m.addvat_minor = nil
+}
+
+// VatMinor returns the value of the "vat_minor" field in the mutation.
+func (m *CheckoutMutation) VatMinor() (r int64, exists bool) {
+	v := m.vat_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVatMinor returns the old "vat_minor" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldVatMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVatMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVatMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVatMinor: %w", err)
+	}
+	return oldValue.VatMinor, nil
+}
+
+// AddVatMinor adds i to the "vat_minor" field.
+func (m *CheckoutMutation) AddVatMinor(i int64) {
+	if m.addvat_minor != nil {
+		*m.addvat_minor += i
+	} else {
+		m.addvat_minor = &i
+	}
+}
+
+// AddedVatMinor returns the value that was added to the "vat_minor" field in this mutation.
+func (m *CheckoutMutation) AddedVatMinor() (r int64, exists bool) {
+	v := m.addvat_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVatMinor resets all changes to the "vat_minor" field.
+func (m *CheckoutMutation) ResetVatMinor() {
+	m.vat_minor = nil
+	m.addvat_minor = nil
+}
+
+// SetVatRateBp sets the "vat_rate_bp" field.
+func (m *CheckoutMutation) SetVatRateBp(i int) {
+	m.vat_rate_bp = &i
+	m.addvat_rate_bp = nil
+}
+
+// VatRateBp returns the value of the "vat_rate_bp" field in the mutation.
+func (m *CheckoutMutation) VatRateBp() (r int, exists bool) {
+	v := m.vat_rate_bp
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVatRateBp returns the old "vat_rate_bp" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldVatRateBp(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVatRateBp is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVatRateBp requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVatRateBp: %w", err)
+	}
+	return oldValue.VatRateBp, nil
+}
+
+// AddVatRateBp adds i to the "vat_rate_bp" field.
+func (m *CheckoutMutation) AddVatRateBp(i int) {
+	if m.addvat_rate_bp != nil {
+		*m.addvat_rate_bp += i
+	} else {
+		m.addvat_rate_bp = &i
+	}
+}
+
+// AddedVatRateBp returns the value that was added to the "vat_rate_bp" field in this mutation.
+func (m *CheckoutMutation) AddedVatRateBp() (r int, exists bool) {
+	v := m.addvat_rate_bp
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVatRateBp resets all changes to the "vat_rate_bp" field.
+func (m *CheckoutMutation) ResetVatRateBp() {
+	m.vat_rate_bp = nil
+	m.addvat_rate_bp = nil
+}
+
+// SetApplicationFeeMinor sets the "application_fee_minor" field.
+func (m *CheckoutMutation) SetApplicationFeeMinor(i int64) {
+	m.application_fee_minor = &i
+	m.addapplication_fee_minor = nil
+}
+
+// ApplicationFeeMinor returns the value of the "application_fee_minor" field in the mutation.
+func (m *CheckoutMutation) ApplicationFeeMinor() (r int64, exists bool) {
+	v := m.application_fee_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldApplicationFeeMinor returns the old "application_fee_minor" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldApplicationFeeMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldApplicationFeeMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldApplicationFeeMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldApplicationFeeMinor: %w", err)
+	}
+	return oldValue.ApplicationFeeMinor, nil
+}
+
+// AddApplicationFeeMinor adds i to the "application_fee_minor" field.
+func (m *CheckoutMutation) AddApplicationFeeMinor(i int64) {
+	if m.addapplication_fee_minor != nil {
+		*m.addapplication_fee_minor += i
+	} else {
+		m.addapplication_fee_minor = &i
+	}
+}
+
+// AddedApplicationFeeMinor returns the value that was added to the "application_fee_minor" field in this mutation.
+func (m *CheckoutMutation) AddedApplicationFeeMinor() (r int64, exists bool) {
+	v := m.addapplication_fee_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetApplicationFeeMinor resets all changes to the "application_fee_minor" field.
+func (m *CheckoutMutation) ResetApplicationFeeMinor() {
+	m.application_fee_minor = nil
+	m.addapplication_fee_minor = nil
+}
+
+// SetQuoteFingerprint sets the "quote_fingerprint" field.
+func (m *CheckoutMutation) SetQuoteFingerprint(s string) {
+	m.quote_fingerprint = &s
+}
+
+// QuoteFingerprint returns the value of the "quote_fingerprint" field in the mutation.
+func (m *CheckoutMutation) QuoteFingerprint() (r string, exists bool) {
+	v := m.quote_fingerprint
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldQuoteFingerprint returns the old "quote_fingerprint" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldQuoteFingerprint(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldQuoteFingerprint is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldQuoteFingerprint requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldQuoteFingerprint: %w", err)
+	}
+	return oldValue.QuoteFingerprint, nil
+}
+
+// ResetQuoteFingerprint resets all changes to the "quote_fingerprint" field.
+func (m *CheckoutMutation) ResetQuoteFingerprint() {
+	m.quote_fingerprint = nil
+}
+
+// SetQuoteIssuedAt sets the "quote_issued_at" field.
+func (m *CheckoutMutation) SetQuoteIssuedAt(t time.Time) {
+	m.quote_issued_at = &t
+}
+
+// QuoteIssuedAt returns the value of the "quote_issued_at" field in the mutation.
+func (m *CheckoutMutation) QuoteIssuedAt() (r time.Time, exists bool) {
+	v := m.quote_issued_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldQuoteIssuedAt returns the old "quote_issued_at" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldQuoteIssuedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldQuoteIssuedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldQuoteIssuedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldQuoteIssuedAt: %w", err)
+	}
+	return oldValue.QuoteIssuedAt, nil
+}
+
+// ResetQuoteIssuedAt resets all changes to the "quote_issued_at" field.
+func (m *CheckoutMutation) ResetQuoteIssuedAt() {
+	m.quote_issued_at = nil
+}
+
+// SetRequestKey sets the "request_key" field.
+func (m *CheckoutMutation) SetRequestKey(s string) {
+	m.request_key = &s
+}
+
+// RequestKey returns the value of the "request_key" field in the mutation.
+func (m *CheckoutMutation) RequestKey() (r string, exists bool) {
+	v := m.request_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestKey returns the old "request_key" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldRequestKey(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestKey: %w", err)
+	}
+	return oldValue.RequestKey, nil
+}
+
+// ClearRequestKey clears the value of the "request_key" field.
+func (m *CheckoutMutation) ClearRequestKey() {
+	m.request_key = nil
+	m.clearedFields[checkout.FieldRequestKey] = struct{}{}
+}
+
+// RequestKeyCleared returns if the "request_key" field was cleared in this mutation.
+func (m *CheckoutMutation) RequestKeyCleared() bool {
+	_, ok := m.clearedFields[checkout.FieldRequestKey]
+	return ok
+}
+
+// ResetRequestKey resets all changes to the "request_key" field.
+func (m *CheckoutMutation) ResetRequestKey() {
+	m.request_key = nil
+	delete(m.clearedFields, checkout.FieldRequestKey)
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (m *CheckoutMutation) SetPaymentIntentID(s string) {
+	m.payment_intent_id = &s
+}
+
+// PaymentIntentID returns the value of the "payment_intent_id" field in the mutation.
+func (m *CheckoutMutation) PaymentIntentID() (r string, exists bool) {
+	v := m.payment_intent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentIntentID returns the old "payment_intent_id" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldPaymentIntentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentIntentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentIntentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentIntentID: %w", err)
+	}
+	return oldValue.PaymentIntentID, nil
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (m *CheckoutMutation) ClearPaymentIntentID() {
+	m.payment_intent_id = nil
+	m.clearedFields[checkout.FieldPaymentIntentID] = struct{}{}
+}
+
+// PaymentIntentIDCleared returns if the "payment_intent_id" field was cleared in this mutation.
+func (m *CheckoutMutation) PaymentIntentIDCleared() bool {
+	_, ok := m.clearedFields[checkout.FieldPaymentIntentID]
+	return ok
+}
+
+// ResetPaymentIntentID resets all changes to the "payment_intent_id" field.
+func (m *CheckoutMutation) ResetPaymentIntentID() {
+	m.payment_intent_id = nil
+	delete(m.clearedFields, checkout.FieldPaymentIntentID)
+}
+
+// SetSetupIntentID sets the "setup_intent_id" field.
+func (m *CheckoutMutation) SetSetupIntentID(s string) {
+	m.setup_intent_id = &s
+}
+
+// SetupIntentID returns the value of the "setup_intent_id" field in the mutation.
+func (m *CheckoutMutation) SetupIntentID() (r string, exists bool) {
+	v := m.setup_intent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSetupIntentID returns the old "setup_intent_id" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldSetupIntentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSetupIntentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSetupIntentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSetupIntentID: %w", err)
+	}
+	return oldValue.SetupIntentID, nil
+}
+
+// ClearSetupIntentID clears the value of the "setup_intent_id" field.
+func (m *CheckoutMutation) ClearSetupIntentID() {
+	m.setup_intent_id = nil
+	m.clearedFields[checkout.FieldSetupIntentID] = struct{}{}
+}
+
+// SetupIntentIDCleared returns if the "setup_intent_id" field was cleared in this mutation.
+func (m *CheckoutMutation) SetupIntentIDCleared() bool {
+	_, ok := m.clearedFields[checkout.FieldSetupIntentID]
+	return ok
+}
+
+// ResetSetupIntentID resets all changes to the "setup_intent_id" field.
+func (m *CheckoutMutation) ResetSetupIntentID() {
+	m.setup_intent_id = nil
+	delete(m.clearedFields, checkout.FieldSetupIntentID)
+}
+
+// SetPassID sets the "pass_id" field.
+func (m *CheckoutMutation) SetPassID(u uuid.UUID) {
+	m.pass_id = &u
+}
+
+// PassID returns the value of the "pass_id" field in the mutation.
+func (m *CheckoutMutation) PassID() (r uuid.UUID, exists bool) {
+	v := m.pass_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassID returns the old "pass_id" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldPassID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassID: %w", err)
+	}
+	return oldValue.PassID, nil
+}
+
+// ClearPassID clears the value of the "pass_id" field.
+func (m *CheckoutMutation) ClearPassID() {
+	m.pass_id = nil
+	m.clearedFields[checkout.FieldPassID] = struct{}{}
+}
+
+// PassIDCleared returns if the "pass_id" field was cleared in this mutation.
+func (m *CheckoutMutation) PassIDCleared() bool {
+	_, ok := m.clearedFields[checkout.FieldPassID]
+	return ok
+}
+
+// ResetPassID resets all changes to the "pass_id" field.
+func (m *CheckoutMutation) ResetPassID() {
+	m.pass_id = nil
+	delete(m.clearedFields, checkout.FieldPassID)
+}
+
+// SetActivatedAt sets the "activated_at" field.
+func (m *CheckoutMutation) SetActivatedAt(t time.Time) {
+	m.activated_at = &t
+}
+
+// ActivatedAt returns the value of the "activated_at" field in the mutation.
+func (m *CheckoutMutation) ActivatedAt() (r time.Time, exists bool) {
+	v := m.activated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActivatedAt returns the old "activated_at" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldActivatedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActivatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActivatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActivatedAt: %w", err)
+	}
+	return oldValue.ActivatedAt, nil
+}
+
+// ClearActivatedAt clears the value of the "activated_at" field.
+func (m *CheckoutMutation) ClearActivatedAt() {
+	m.activated_at = nil
+	m.clearedFields[checkout.FieldActivatedAt] = struct{}{}
+}
+
+// ActivatedAtCleared returns if the "activated_at" field was cleared in this mutation.
+func (m *CheckoutMutation) ActivatedAtCleared() bool {
+	_, ok := m.clearedFields[checkout.FieldActivatedAt]
+	return ok
+}
+
+// ResetActivatedAt resets all changes to the "activated_at" field.
+func (m *CheckoutMutation) ResetActivatedAt() {
+	m.activated_at = nil
+	delete(m.clearedFields, checkout.FieldActivatedAt)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *CheckoutMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[checkout.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *CheckoutMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *CheckoutMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *CheckoutMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearMember clears the "member" edge to the Member entity.
+func (m *CheckoutMutation) ClearMember() {
+	m.clearedmember = true
+	m.clearedFields[checkout.FieldMemberID] = struct{}{}
+}
+
+// MemberCleared reports if the "member" edge to the Member entity was cleared.
+func (m *CheckoutMutation) MemberCleared() bool {
+	return m.clearedmember
+}
+
+// MemberIDs returns the "member" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MemberID instead. It exists only for internal usage by the builders.
+func (m *CheckoutMutation) MemberIDs() (ids []uuid.UUID) {
+	if id := m.member; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMember resets all changes to the "member" edge.
+func (m *CheckoutMutation) ResetMember() {
+	m.member = nil
+	m.clearedmember = false
+}
+
+// ClearPassType clears the "pass_type" edge to the PassType entity.
+func (m *CheckoutMutation) ClearPassType() {
+	m.clearedpass_type = true
+	m.clearedFields[checkout.FieldPassTypeID] = struct{}{}
+}
+
+// PassTypeCleared reports if the "pass_type" edge to the PassType entity was cleared.
+func (m *CheckoutMutation) PassTypeCleared() bool {
+	return m.clearedpass_type
+}
+
+// PassTypeIDs returns the "pass_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PassTypeID instead. It exists only for internal usage by the builders.
+func (m *CheckoutMutation) PassTypeIDs() (ids []uuid.UUID) {
+	if id := m.pass_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPassType resets all changes to the "pass_type" edge.
+func (m *CheckoutMutation) ResetPassType() {
+	m.pass_type = nil
+	m.clearedpass_type = false
+}
+
+// Where appends a list predicates to the CheckoutMutation builder.
+func (m *CheckoutMutation) Where(ps ...predicate.Checkout) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CheckoutMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CheckoutMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Checkout, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CheckoutMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CheckoutMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Checkout).
+func (m *CheckoutMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CheckoutMutation) Fields() []string {
+	fields := make([]string, 0, 18)
+	if m.created_at != nil {
+		fields = append(fields, checkout.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, checkout.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, checkout.FieldOrganizationID)
+	}
+	if m.member != nil {
+		fields = append(fields, checkout.FieldMemberID)
+	}
+	if m.pass_type != nil {
+		fields = append(fields, checkout.FieldPassTypeID)
+	}
+	if m.status != nil {
+		fields = append(fields, checkout.FieldStatus)
+	}
+	if m.amount_minor != nil {
+		fields = append(fields, checkout.FieldAmountMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, checkout.FieldCurrency)
+	}
+	if m.vat_minor != nil {
+		fields = append(fields, checkout.FieldVatMinor)
+	}
+	if m.vat_rate_bp != nil {
+		fields = append(fields, checkout.FieldVatRateBp)
+	}
+	if m.application_fee_minor != nil {
+		fields = append(fields, checkout.FieldApplicationFeeMinor)
+	}
+	if m.quote_fingerprint != nil {
+		fields = append(fields, checkout.FieldQuoteFingerprint)
+	}
+	if m.quote_issued_at != nil {
+		fields = append(fields, checkout.FieldQuoteIssuedAt)
+	}
+	if m.request_key != nil {
+		fields = append(fields, checkout.FieldRequestKey)
+	}
+	if m.payment_intent_id != nil {
+		fields = append(fields, checkout.FieldPaymentIntentID)
+	}
+	if m.setup_intent_id != nil {
+		fields = append(fields, checkout.FieldSetupIntentID)
+	}
+	if m.pass_id != nil {
+		fields = append(fields, checkout.FieldPassID)
+	}
+	if m.activated_at != nil {
+		fields = append(fields, checkout.FieldActivatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CheckoutMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case checkout.FieldCreatedAt:
+		return m.CreatedAt()
+	case checkout.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case checkout.FieldOrganizationID:
+		return m.OrganizationID()
+	case checkout.FieldMemberID:
+		return m.MemberID()
+	case checkout.FieldPassTypeID:
+		return m.PassTypeID()
+	case checkout.FieldStatus:
+		return m.Status()
+	case checkout.FieldAmountMinor:
+		return m.AmountMinor()
+	case checkout.FieldCurrency:
+		return m.Currency()
+	case checkout.FieldVatMinor:
+		return m.VatMinor()
+	case checkout.FieldVatRateBp:
+		return m.VatRateBp()
+	case checkout.FieldApplicationFeeMinor:
+		return m.ApplicationFeeMinor()
+	case checkout.FieldQuoteFingerprint:
+		return m.QuoteFingerprint()
+	case checkout.FieldQuoteIssuedAt:
+		return m.QuoteIssuedAt()
+	case checkout.FieldRequestKey:
+		return m.RequestKey()
+	case checkout.FieldPaymentIntentID:
+		return m.PaymentIntentID()
+	case checkout.FieldSetupIntentID:
+		return m.SetupIntentID()
+	case checkout.FieldPassID:
+		return m.PassID()
+	case checkout.FieldActivatedAt:
+		return m.ActivatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CheckoutMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case checkout.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case checkout.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case checkout.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case checkout.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case checkout.FieldPassTypeID:
+		return m.OldPassTypeID(ctx)
+	case checkout.FieldStatus:
+		return m.OldStatus(ctx)
+	case checkout.FieldAmountMinor:
+		return m.OldAmountMinor(ctx)
+	case checkout.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case checkout.FieldVatMinor:
+		return m.OldVatMinor(ctx)
+	case checkout.FieldVatRateBp:
+		return m.OldVatRateBp(ctx)
+	case checkout.FieldApplicationFeeMinor:
+		return m.OldApplicationFeeMinor(ctx)
+	case checkout.FieldQuoteFingerprint:
+		return m.OldQuoteFingerprint(ctx)
+	case checkout.FieldQuoteIssuedAt:
+		return m.OldQuoteIssuedAt(ctx)
+	case checkout.FieldRequestKey:
+		return m.OldRequestKey(ctx)
+	case checkout.FieldPaymentIntentID:
+		return m.OldPaymentIntentID(ctx)
+	case checkout.FieldSetupIntentID:
+		return m.OldSetupIntentID(ctx)
+	case checkout.FieldPassID:
+		return m.OldPassID(ctx)
+	case checkout.FieldActivatedAt:
+		return m.OldActivatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Checkout field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CheckoutMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case checkout.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case checkout.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case checkout.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case checkout.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case checkout.FieldPassTypeID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassTypeID(v)
+		return nil
+	case checkout.FieldStatus:
+		v, ok := value.(checkout.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case checkout.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountMinor(v)
+		return nil
+	case checkout.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case checkout.FieldVatMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVatMinor(v)
+		return nil
+	case checkout.FieldVatRateBp:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVatRateBp(v)
+		return nil
+	case checkout.FieldApplicationFeeMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetApplicationFeeMinor(v)
+		return nil
+	case checkout.FieldQuoteFingerprint:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetQuoteFingerprint(v)
+		return nil
+	case checkout.FieldQuoteIssuedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetQuoteIssuedAt(v)
+		return nil
+	case checkout.FieldRequestKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestKey(v)
+		return nil
+	case checkout.FieldPaymentIntentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentIntentID(v)
+		return nil
+	case checkout.FieldSetupIntentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSetupIntentID(v)
+		return nil
+	case checkout.FieldPassID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassID(v)
+		return nil
+	case checkout.FieldActivatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActivatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Checkout field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CheckoutMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount_minor != nil {
+		fields = append(fields, checkout.FieldAmountMinor)
+	}
+	if m.addvat_minor != nil {
+		fields = append(fields, checkout.FieldVatMinor)
+	}
+	if m.addvat_rate_bp != nil {
+		fields = append(fields, checkout.FieldVatRateBp)
+	}
+	if m.addapplication_fee_minor != nil {
+		fields = append(fields, checkout.FieldApplicationFeeMinor)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CheckoutMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case checkout.FieldAmountMinor:
+		return m.AddedAmountMinor()
+	case checkout.FieldVatMinor:
+		return m.AddedVatMinor()
+	case checkout.FieldVatRateBp:
+		return m.AddedVatRateBp()
+	case checkout.FieldApplicationFeeMinor:
+		return m.AddedApplicationFeeMinor()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CheckoutMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case checkout.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountMinor(v)
+		return nil
+	case checkout.FieldVatMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVatMinor(v)
+		return nil
+	case checkout.FieldVatRateBp:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVatRateBp(v)
+		return nil
+	case checkout.FieldApplicationFeeMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddApplicationFeeMinor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Checkout numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CheckoutMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(checkout.FieldRequestKey) {
+		fields = append(fields, checkout.FieldRequestKey)
+	}
+	if m.FieldCleared(checkout.FieldPaymentIntentID) {
+		fields = append(fields, checkout.FieldPaymentIntentID)
+	}
+	if m.FieldCleared(checkout.FieldSetupIntentID) {
+		fields = append(fields, checkout.FieldSetupIntentID)
+	}
+	if m.FieldCleared(checkout.FieldPassID) {
+		fields = append(fields, checkout.FieldPassID)
+	}
+	if m.FieldCleared(checkout.FieldActivatedAt) {
+		fields = append(fields, checkout.FieldActivatedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CheckoutMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CheckoutMutation) ClearField(name string) error {
+	switch name {
+	case checkout.FieldRequestKey:
+		m.ClearRequestKey()
+		return nil
+	case checkout.FieldPaymentIntentID:
+		m.ClearPaymentIntentID()
+		return nil
+	case checkout.FieldSetupIntentID:
+		m.ClearSetupIntentID()
+		return nil
+	case checkout.FieldPassID:
+		m.ClearPassID()
+		return nil
+	case checkout.FieldActivatedAt:
+		m.ClearActivatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Checkout nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CheckoutMutation) ResetField(name string) error {
+	switch name {
+	case checkout.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case checkout.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case checkout.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case checkout.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case checkout.FieldPassTypeID:
+		m.ResetPassTypeID()
+		return nil
+	case checkout.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case checkout.FieldAmountMinor:
+		m.ResetAmountMinor()
+		return nil
+	case checkout.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case checkout.FieldVatMinor:
+		m.ResetVatMinor()
+		return nil
+	case checkout.FieldVatRateBp:
+		m.ResetVatRateBp()
+		return nil
+	case checkout.FieldApplicationFeeMinor:
+		m.ResetApplicationFeeMinor()
+		return nil
+	case checkout.FieldQuoteFingerprint:
+		m.ResetQuoteFingerprint()
+		return nil
+	case checkout.FieldQuoteIssuedAt:
+		m.ResetQuoteIssuedAt()
+		return nil
+	case checkout.FieldRequestKey:
+		m.ResetRequestKey()
+		return nil
+	case checkout.FieldPaymentIntentID:
+		m.ResetPaymentIntentID()
+		return nil
+	case checkout.FieldSetupIntentID:
+		m.ResetSetupIntentID()
+		return nil
+	case checkout.FieldPassID:
+		m.ResetPassID()
+		return nil
+	case checkout.FieldActivatedAt:
+		m.ResetActivatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Checkout field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CheckoutMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.organization != nil {
+		edges = append(edges, checkout.EdgeOrganization)
+	}
+	if m.member != nil {
+		edges = append(edges, checkout.EdgeMember)
+	}
+	if m.pass_type != nil {
+		edges = append(edges, checkout.EdgePassType)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CheckoutMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case checkout.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case checkout.EdgeMember:
+		if id := m.member; id != nil {
+			return []ent.Value{*id}
+		}
+	case checkout.EdgePassType:
+		if id := m.pass_type; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CheckoutMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CheckoutMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CheckoutMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedorganization {
+		edges = append(edges, checkout.EdgeOrganization)
+	}
+	if m.clearedmember {
+		edges = append(edges, checkout.EdgeMember)
+	}
+	if m.clearedpass_type {
+		edges = append(edges, checkout.EdgePassType)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CheckoutMutation) EdgeCleared(name string) bool {
+	switch name {
+	case checkout.EdgeOrganization:
+		return m.clearedorganization
+	case checkout.EdgeMember:
+		return m.clearedmember
+	case checkout.EdgePassType:
+		return m.clearedpass_type
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CheckoutMutation) ClearEdge(name string) error {
+	switch name {
+	case checkout.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case checkout.EdgeMember:
+		m.ClearMember()
+		return nil
+	case checkout.EdgePassType:
+		m.ClearPassType()
+		return nil
+	}
+	return fmt.Errorf("unknown Checkout unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CheckoutMutation) ResetEdge(name string) error {
+	switch name {
+	case checkout.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case checkout.EdgeMember:
+		m.ResetMember()
+		return nil
+	case checkout.EdgePassType:
+		m.ResetPassType()
+		return nil
+	}
+	return fmt.Errorf("unknown Checkout edge %s", name)
 }
 
 // ClassInstanceMutation represents an operation that mutates the ClassInstance nodes in the graph.
@@ -43045,6 +44686,1825 @@ func (m *PaymentMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Payment edge %s", name)
 }
 
+// PaymentAttemptMutation represents an operation that mutates the PaymentAttempt nodes in the graph.
+type PaymentAttemptMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	purpose             *paymentattempt.Purpose
+	subject_id          *uuid.UUID
+	number              *int
+	addnumber           *int
+	state               *paymentattempt.State
+	live_subject_id     *uuid.UUID
+	processor_object_id *string
+	failure_code        *string
+	decline_code        *string
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*PaymentAttempt, error)
+	predicates          []predicate.PaymentAttempt
+}
+
+var _ ent.Mutation = (*PaymentAttemptMutation)(nil)
+
+// paymentattemptOption allows management of the mutation configuration using functional options.
+type paymentattemptOption func(*PaymentAttemptMutation)
+
+// newPaymentAttemptMutation creates new mutation for the PaymentAttempt entity.
+func newPaymentAttemptMutation(c config, op Op, opts ...paymentattemptOption) *PaymentAttemptMutation {
+	m := &PaymentAttemptMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePaymentAttempt,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPaymentAttemptID sets the ID field of the mutation.
+func withPaymentAttemptID(id uuid.UUID) paymentattemptOption {
+	return func(m *PaymentAttemptMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PaymentAttempt
+		)
+		m.oldValue = func(ctx context.Context) (*PaymentAttempt, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PaymentAttempt.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPaymentAttempt sets the old PaymentAttempt of the mutation.
+func withPaymentAttempt(node *PaymentAttempt) paymentattemptOption {
+	return func(m *PaymentAttemptMutation) {
+		m.oldValue = func(context.Context) (*PaymentAttempt, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PaymentAttemptMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PaymentAttemptMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of PaymentAttempt entities.
+func (m *PaymentAttemptMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PaymentAttemptMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PaymentAttemptMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PaymentAttempt.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PaymentAttemptMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PaymentAttemptMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PaymentAttemptMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *PaymentAttemptMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *PaymentAttemptMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *PaymentAttemptMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *PaymentAttemptMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *PaymentAttemptMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *PaymentAttemptMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetPurpose sets the "purpose" field.
+func (m *PaymentAttemptMutation) SetPurpose(pa paymentattempt.Purpose) {
+	m.purpose = &pa
+}
+
+// Purpose returns the value of the "purpose" field in the mutation.
+func (m *PaymentAttemptMutation) Purpose() (r paymentattempt.Purpose, exists bool) {
+	v := m.purpose
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPurpose returns the old "purpose" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldPurpose(ctx context.Context) (v paymentattempt.Purpose, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPurpose is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPurpose requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPurpose: %w", err)
+	}
+	return oldValue.Purpose, nil
+}
+
+// ResetPurpose resets all changes to the "purpose" field.
+func (m *PaymentAttemptMutation) ResetPurpose() {
+	m.purpose = nil
+}
+
+// SetSubjectID sets the "subject_id" field.
+func (m *PaymentAttemptMutation) SetSubjectID(u uuid.UUID) {
+	m.subject_id = &u
+}
+
+// SubjectID returns the value of the "subject_id" field in the mutation.
+func (m *PaymentAttemptMutation) SubjectID() (r uuid.UUID, exists bool) {
+	v := m.subject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubjectID returns the old "subject_id" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldSubjectID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubjectID: %w", err)
+	}
+	return oldValue.SubjectID, nil
+}
+
+// ResetSubjectID resets all changes to the "subject_id" field.
+func (m *PaymentAttemptMutation) ResetSubjectID() {
+	m.subject_id = nil
+}
+
+// SetNumber sets the "number" field.
+func (m *PaymentAttemptMutation) SetNumber(i int) {
+	m.number = &i
+	m.addnumber = nil
+}
+
+// Number returns the value of the "number" field in the mutation.
+func (m *PaymentAttemptMutation) Number() (r int, exists bool) {
+	v := m.number
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNumber returns the old "number" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldNumber(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNumber is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNumber requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNumber: %w", err)
+	}
+	return oldValue.Number, nil
+}
+
+// AddNumber adds i to the "number" field.
+func (m *PaymentAttemptMutation) AddNumber(i int) {
+	if m.addnumber != nil {
+		*m.addnumber += i
+	} else {
+		m.addnumber = &i
+	}
+}
+
+// AddedNumber returns the value that was added to the "number" field in this mutation.
+func (m *PaymentAttemptMutation) AddedNumber() (r int, exists bool) {
+	v := m.addnumber
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNumber resets all changes to the "number" field.
+func (m *PaymentAttemptMutation) ResetNumber() {
+	m.number = nil
+	m.addnumber = nil
+}
+
+// SetState sets the "state" field.
+func (m *PaymentAttemptMutation) SetState(pa paymentattempt.State) {
+	m.state = &pa
+}
+
+// State returns the value of the "state" field in the mutation.
+func (m *PaymentAttemptMutation) State() (r paymentattempt.State, exists bool) {
+	v := m.state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldState returns the old "state" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldState(ctx context.Context) (v paymentattempt.State, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldState: %w", err)
+	}
+	return oldValue.State, nil
+}
+
+// ResetState resets all changes to the "state" field.
+func (m *PaymentAttemptMutation) ResetState() {
+	m.state = nil
+}
+
+// SetLiveSubjectID sets the "live_subject_id" field.
+func (m *PaymentAttemptMutation) SetLiveSubjectID(u uuid.UUID) {
+	m.live_subject_id = &u
+}
+
+// LiveSubjectID returns the value of the "live_subject_id" field in the mutation.
+func (m *PaymentAttemptMutation) LiveSubjectID() (r uuid.UUID, exists bool) {
+	v := m.live_subject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLiveSubjectID returns the old "live_subject_id" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldLiveSubjectID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLiveSubjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLiveSubjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLiveSubjectID: %w", err)
+	}
+	return oldValue.LiveSubjectID, nil
+}
+
+// ClearLiveSubjectID clears the value of the "live_subject_id" field.
+func (m *PaymentAttemptMutation) ClearLiveSubjectID() {
+	m.live_subject_id = nil
+	m.clearedFields[paymentattempt.FieldLiveSubjectID] = struct{}{}
+}
+
+// LiveSubjectIDCleared returns if the "live_subject_id" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) LiveSubjectIDCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldLiveSubjectID]
+	return ok
+}
+
+// ResetLiveSubjectID resets all changes to the "live_subject_id" field.
+func (m *PaymentAttemptMutation) ResetLiveSubjectID() {
+	m.live_subject_id = nil
+	delete(m.clearedFields, paymentattempt.FieldLiveSubjectID)
+}
+
+// SetProcessorObjectID sets the "processor_object_id" field.
+func (m *PaymentAttemptMutation) SetProcessorObjectID(s string) {
+	m.processor_object_id = &s
+}
+
+// ProcessorObjectID returns the value of the "processor_object_id" field in the mutation.
+func (m *PaymentAttemptMutation) ProcessorObjectID() (r string, exists bool) {
+	v := m.processor_object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProcessorObjectID returns the old "processor_object_id" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldProcessorObjectID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProcessorObjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProcessorObjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProcessorObjectID: %w", err)
+	}
+	return oldValue.ProcessorObjectID, nil
+}
+
+// ClearProcessorObjectID clears the value of the "processor_object_id" field.
+func (m *PaymentAttemptMutation) ClearProcessorObjectID() {
+	m.processor_object_id = nil
+	m.clearedFields[paymentattempt.FieldProcessorObjectID] = struct{}{}
+}
+
+// ProcessorObjectIDCleared returns if the "processor_object_id" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) ProcessorObjectIDCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldProcessorObjectID]
+	return ok
+}
+
+// ResetProcessorObjectID resets all changes to the "processor_object_id" field.
+func (m *PaymentAttemptMutation) ResetProcessorObjectID() {
+	m.processor_object_id = nil
+	delete(m.clearedFields, paymentattempt.FieldProcessorObjectID)
+}
+
+// SetFailureCode sets the "failure_code" field.
+func (m *PaymentAttemptMutation) SetFailureCode(s string) {
+	m.failure_code = &s
+}
+
+// FailureCode returns the value of the "failure_code" field in the mutation.
+func (m *PaymentAttemptMutation) FailureCode() (r string, exists bool) {
+	v := m.failure_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFailureCode returns the old "failure_code" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldFailureCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFailureCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFailureCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFailureCode: %w", err)
+	}
+	return oldValue.FailureCode, nil
+}
+
+// ClearFailureCode clears the value of the "failure_code" field.
+func (m *PaymentAttemptMutation) ClearFailureCode() {
+	m.failure_code = nil
+	m.clearedFields[paymentattempt.FieldFailureCode] = struct{}{}
+}
+
+// FailureCodeCleared returns if the "failure_code" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) FailureCodeCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldFailureCode]
+	return ok
+}
+
+// ResetFailureCode resets all changes to the "failure_code" field.
+func (m *PaymentAttemptMutation) ResetFailureCode() {
+	m.failure_code = nil
+	delete(m.clearedFields, paymentattempt.FieldFailureCode)
+}
+
+// SetDeclineCode sets the "decline_code" field.
+func (m *PaymentAttemptMutation) SetDeclineCode(s string) {
+	m.decline_code = &s
+}
+
+// DeclineCode returns the value of the "decline_code" field in the mutation.
+func (m *PaymentAttemptMutation) DeclineCode() (r string, exists bool) {
+	v := m.decline_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeclineCode returns the old "decline_code" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldDeclineCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeclineCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeclineCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeclineCode: %w", err)
+	}
+	return oldValue.DeclineCode, nil
+}
+
+// ClearDeclineCode clears the value of the "decline_code" field.
+func (m *PaymentAttemptMutation) ClearDeclineCode() {
+	m.decline_code = nil
+	m.clearedFields[paymentattempt.FieldDeclineCode] = struct{}{}
+}
+
+// DeclineCodeCleared returns if the "decline_code" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) DeclineCodeCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldDeclineCode]
+	return ok
+}
+
+// ResetDeclineCode resets all changes to the "decline_code" field.
+func (m *PaymentAttemptMutation) ResetDeclineCode() {
+	m.decline_code = nil
+	delete(m.clearedFields, paymentattempt.FieldDeclineCode)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *PaymentAttemptMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[paymentattempt.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *PaymentAttemptMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *PaymentAttemptMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *PaymentAttemptMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the PaymentAttemptMutation builder.
+func (m *PaymentAttemptMutation) Where(ps ...predicate.PaymentAttempt) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PaymentAttemptMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PaymentAttemptMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PaymentAttempt, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PaymentAttemptMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PaymentAttemptMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PaymentAttempt).
+func (m *PaymentAttemptMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PaymentAttemptMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created_at != nil {
+		fields = append(fields, paymentattempt.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, paymentattempt.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, paymentattempt.FieldOrganizationID)
+	}
+	if m.purpose != nil {
+		fields = append(fields, paymentattempt.FieldPurpose)
+	}
+	if m.subject_id != nil {
+		fields = append(fields, paymentattempt.FieldSubjectID)
+	}
+	if m.number != nil {
+		fields = append(fields, paymentattempt.FieldNumber)
+	}
+	if m.state != nil {
+		fields = append(fields, paymentattempt.FieldState)
+	}
+	if m.live_subject_id != nil {
+		fields = append(fields, paymentattempt.FieldLiveSubjectID)
+	}
+	if m.processor_object_id != nil {
+		fields = append(fields, paymentattempt.FieldProcessorObjectID)
+	}
+	if m.failure_code != nil {
+		fields = append(fields, paymentattempt.FieldFailureCode)
+	}
+	if m.decline_code != nil {
+		fields = append(fields, paymentattempt.FieldDeclineCode)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PaymentAttemptMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case paymentattempt.FieldCreatedAt:
+		return m.CreatedAt()
+	case paymentattempt.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case paymentattempt.FieldOrganizationID:
+		return m.OrganizationID()
+	case paymentattempt.FieldPurpose:
+		return m.Purpose()
+	case paymentattempt.FieldSubjectID:
+		return m.SubjectID()
+	case paymentattempt.FieldNumber:
+		return m.Number()
+	case paymentattempt.FieldState:
+		return m.State()
+	case paymentattempt.FieldLiveSubjectID:
+		return m.LiveSubjectID()
+	case paymentattempt.FieldProcessorObjectID:
+		return m.ProcessorObjectID()
+	case paymentattempt.FieldFailureCode:
+		return m.FailureCode()
+	case paymentattempt.FieldDeclineCode:
+		return m.DeclineCode()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PaymentAttemptMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case paymentattempt.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case paymentattempt.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case paymentattempt.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case paymentattempt.FieldPurpose:
+		return m.OldPurpose(ctx)
+	case paymentattempt.FieldSubjectID:
+		return m.OldSubjectID(ctx)
+	case paymentattempt.FieldNumber:
+		return m.OldNumber(ctx)
+	case paymentattempt.FieldState:
+		return m.OldState(ctx)
+	case paymentattempt.FieldLiveSubjectID:
+		return m.OldLiveSubjectID(ctx)
+	case paymentattempt.FieldProcessorObjectID:
+		return m.OldProcessorObjectID(ctx)
+	case paymentattempt.FieldFailureCode:
+		return m.OldFailureCode(ctx)
+	case paymentattempt.FieldDeclineCode:
+		return m.OldDeclineCode(ctx)
+	}
+	return nil, fmt.Errorf("unknown PaymentAttempt field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PaymentAttemptMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case paymentattempt.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case paymentattempt.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case paymentattempt.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case paymentattempt.FieldPurpose:
+		v, ok := value.(paymentattempt.Purpose)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPurpose(v)
+		return nil
+	case paymentattempt.FieldSubjectID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubjectID(v)
+		return nil
+	case paymentattempt.FieldNumber:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNumber(v)
+		return nil
+	case paymentattempt.FieldState:
+		v, ok := value.(paymentattempt.State)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetState(v)
+		return nil
+	case paymentattempt.FieldLiveSubjectID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLiveSubjectID(v)
+		return nil
+	case paymentattempt.FieldProcessorObjectID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProcessorObjectID(v)
+		return nil
+	case paymentattempt.FieldFailureCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFailureCode(v)
+		return nil
+	case paymentattempt.FieldDeclineCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeclineCode(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentAttempt field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PaymentAttemptMutation) AddedFields() []string {
+	var fields []string
+	if m.addnumber != nil {
+		fields = append(fields, paymentattempt.FieldNumber)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PaymentAttemptMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case paymentattempt.FieldNumber:
+		return m.AddedNumber()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PaymentAttemptMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case paymentattempt.FieldNumber:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNumber(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentAttempt numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PaymentAttemptMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(paymentattempt.FieldLiveSubjectID) {
+		fields = append(fields, paymentattempt.FieldLiveSubjectID)
+	}
+	if m.FieldCleared(paymentattempt.FieldProcessorObjectID) {
+		fields = append(fields, paymentattempt.FieldProcessorObjectID)
+	}
+	if m.FieldCleared(paymentattempt.FieldFailureCode) {
+		fields = append(fields, paymentattempt.FieldFailureCode)
+	}
+	if m.FieldCleared(paymentattempt.FieldDeclineCode) {
+		fields = append(fields, paymentattempt.FieldDeclineCode)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PaymentAttemptMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PaymentAttemptMutation) ClearField(name string) error {
+	switch name {
+	case paymentattempt.FieldLiveSubjectID:
+		m.ClearLiveSubjectID()
+		return nil
+	case paymentattempt.FieldProcessorObjectID:
+		m.ClearProcessorObjectID()
+		return nil
+	case paymentattempt.FieldFailureCode:
+		m.ClearFailureCode()
+		return nil
+	case paymentattempt.FieldDeclineCode:
+		m.ClearDeclineCode()
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentAttempt nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PaymentAttemptMutation) ResetField(name string) error {
+	switch name {
+	case paymentattempt.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case paymentattempt.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case paymentattempt.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case paymentattempt.FieldPurpose:
+		m.ResetPurpose()
+		return nil
+	case paymentattempt.FieldSubjectID:
+		m.ResetSubjectID()
+		return nil
+	case paymentattempt.FieldNumber:
+		m.ResetNumber()
+		return nil
+	case paymentattempt.FieldState:
+		m.ResetState()
+		return nil
+	case paymentattempt.FieldLiveSubjectID:
+		m.ResetLiveSubjectID()
+		return nil
+	case paymentattempt.FieldProcessorObjectID:
+		m.ResetProcessorObjectID()
+		return nil
+	case paymentattempt.FieldFailureCode:
+		m.ResetFailureCode()
+		return nil
+	case paymentattempt.FieldDeclineCode:
+		m.ResetDeclineCode()
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentAttempt field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PaymentAttemptMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, paymentattempt.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PaymentAttemptMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case paymentattempt.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PaymentAttemptMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PaymentAttemptMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PaymentAttemptMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, paymentattempt.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PaymentAttemptMutation) EdgeCleared(name string) bool {
+	switch name {
+	case paymentattempt.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PaymentAttemptMutation) ClearEdge(name string) error {
+	switch name {
+	case paymentattempt.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentAttempt unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PaymentAttemptMutation) ResetEdge(name string) error {
+	switch name {
+	case paymentattempt.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentAttempt edge %s", name)
+}
+
+// PaymentCustomerMutation represents an operation that mutates the PaymentCustomer nodes in the graph.
+type PaymentCustomerMutation struct {
+	config
+	op                        Op
+	typ                       string
+	id                        *uuid.UUID
+	created_at                *time.Time
+	updated_at                *time.Time
+	account_id                *string
+	customer_id               *string
+	default_payment_method_id *string
+	clearedFields             map[string]struct{}
+	organization              *uuid.UUID
+	clearedorganization       bool
+	member                    *uuid.UUID
+	clearedmember             bool
+	done                      bool
+	oldValue                  func(context.Context) (*PaymentCustomer, error)
+	predicates                []predicate.PaymentCustomer
+}
+
+var _ ent.Mutation = (*PaymentCustomerMutation)(nil)
+
+// paymentcustomerOption allows management of the mutation configuration using functional options.
+type paymentcustomerOption func(*PaymentCustomerMutation)
+
+// newPaymentCustomerMutation creates new mutation for the PaymentCustomer entity.
+func newPaymentCustomerMutation(c config, op Op, opts ...paymentcustomerOption) *PaymentCustomerMutation {
+	m := &PaymentCustomerMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePaymentCustomer,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPaymentCustomerID sets the ID field of the mutation.
+func withPaymentCustomerID(id uuid.UUID) paymentcustomerOption {
+	return func(m *PaymentCustomerMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PaymentCustomer
+		)
+		m.oldValue = func(ctx context.Context) (*PaymentCustomer, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PaymentCustomer.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPaymentCustomer sets the old PaymentCustomer of the mutation.
+func withPaymentCustomer(node *PaymentCustomer) paymentcustomerOption {
+	return func(m *PaymentCustomerMutation) {
+		m.oldValue = func(context.Context) (*PaymentCustomer, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PaymentCustomerMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PaymentCustomerMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of PaymentCustomer entities.
+func (m *PaymentCustomerMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PaymentCustomerMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PaymentCustomerMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PaymentCustomer.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PaymentCustomerMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PaymentCustomerMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PaymentCustomer entity.
+// If the PaymentCustomer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentCustomerMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PaymentCustomerMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *PaymentCustomerMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *PaymentCustomerMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the PaymentCustomer entity.
+// If the PaymentCustomer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentCustomerMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *PaymentCustomerMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *PaymentCustomerMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *PaymentCustomerMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the PaymentCustomer entity.
+// If the PaymentCustomer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentCustomerMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *PaymentCustomerMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *PaymentCustomerMutation) SetMemberID(u uuid.UUID) {
+	m.member = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *PaymentCustomerMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the PaymentCustomer entity.
+// If the PaymentCustomer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentCustomerMutation) OldMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *PaymentCustomerMutation) ResetMemberID() {
+	m.member = nil
+}
+
+// SetAccountID sets the "account_id" field.
+func (m *PaymentCustomerMutation) SetAccountID(s string) {
+	m.account_id = &s
+}
+
+// AccountID returns the value of the "account_id" field in the mutation.
+func (m *PaymentCustomerMutation) AccountID() (r string, exists bool) {
+	v := m.account_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAccountID returns the old "account_id" field's value of the PaymentCustomer entity.
+// If the PaymentCustomer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentCustomerMutation) OldAccountID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAccountID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAccountID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAccountID: %w", err)
+	}
+	return oldValue.AccountID, nil
+}
+
+// ResetAccountID resets all changes to the "account_id" field.
+func (m *PaymentCustomerMutation) ResetAccountID() {
+	m.account_id = nil
+}
+
+// SetCustomerID sets the "customer_id" field.
+func (m *PaymentCustomerMutation) SetCustomerID(s string) {
+	m.customer_id = &s
+}
+
+// CustomerID returns the value of the "customer_id" field in the mutation.
+func (m *PaymentCustomerMutation) CustomerID() (r string, exists bool) {
+	v := m.customer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomerID returns the old "customer_id" field's value of the PaymentCustomer entity.
+// If the PaymentCustomer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentCustomerMutation) OldCustomerID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomerID: %w", err)
+	}
+	return oldValue.CustomerID, nil
+}
+
+// ResetCustomerID resets all changes to the "customer_id" field.
+func (m *PaymentCustomerMutation) ResetCustomerID() {
+	m.customer_id = nil
+}
+
+// SetDefaultPaymentMethodID sets the "default_payment_method_id" field.
+func (m *PaymentCustomerMutation) SetDefaultPaymentMethodID(s string) {
+	m.default_payment_method_id = &s
+}
+
+// DefaultPaymentMethodID returns the value of the "default_payment_method_id" field in the mutation.
+func (m *PaymentCustomerMutation) DefaultPaymentMethodID() (r string, exists bool) {
+	v := m.default_payment_method_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefaultPaymentMethodID returns the old "default_payment_method_id" field's value of the PaymentCustomer entity.
+// If the PaymentCustomer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentCustomerMutation) OldDefaultPaymentMethodID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefaultPaymentMethodID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefaultPaymentMethodID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefaultPaymentMethodID: %w", err)
+	}
+	return oldValue.DefaultPaymentMethodID, nil
+}
+
+// ClearDefaultPaymentMethodID clears the value of the "default_payment_method_id" field.
+func (m *PaymentCustomerMutation) ClearDefaultPaymentMethodID() {
+	m.default_payment_method_id = nil
+	m.clearedFields[paymentcustomer.FieldDefaultPaymentMethodID] = struct{}{}
+}
+
+// DefaultPaymentMethodIDCleared returns if the "default_payment_method_id" field was cleared in this mutation.
+func (m *PaymentCustomerMutation) DefaultPaymentMethodIDCleared() bool {
+	_, ok := m.clearedFields[paymentcustomer.FieldDefaultPaymentMethodID]
+	return ok
+}
+
+// ResetDefaultPaymentMethodID resets all changes to the "default_payment_method_id" field.
+func (m *PaymentCustomerMutation) ResetDefaultPaymentMethodID() {
+	m.default_payment_method_id = nil
+	delete(m.clearedFields, paymentcustomer.FieldDefaultPaymentMethodID)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *PaymentCustomerMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[paymentcustomer.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *PaymentCustomerMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *PaymentCustomerMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *PaymentCustomerMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearMember clears the "member" edge to the Member entity.
+func (m *PaymentCustomerMutation) ClearMember() {
+	m.clearedmember = true
+	m.clearedFields[paymentcustomer.FieldMemberID] = struct{}{}
+}
+
+// MemberCleared reports if the "member" edge to the Member entity was cleared.
+func (m *PaymentCustomerMutation) MemberCleared() bool {
+	return m.clearedmember
+}
+
+// MemberIDs returns the "member" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MemberID instead. It exists only for internal usage by the builders.
+func (m *PaymentCustomerMutation) MemberIDs() (ids []uuid.UUID) {
+	if id := m.member; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMember resets all changes to the "member" edge.
+func (m *PaymentCustomerMutation) ResetMember() {
+	m.member = nil
+	m.clearedmember = false
+}
+
+// Where appends a list predicates to the PaymentCustomerMutation builder.
+func (m *PaymentCustomerMutation) Where(ps ...predicate.PaymentCustomer) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PaymentCustomerMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PaymentCustomerMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PaymentCustomer, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PaymentCustomerMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PaymentCustomerMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PaymentCustomer).
+func (m *PaymentCustomerMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PaymentCustomerMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, paymentcustomer.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, paymentcustomer.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, paymentcustomer.FieldOrganizationID)
+	}
+	if m.member != nil {
+		fields = append(fields, paymentcustomer.FieldMemberID)
+	}
+	if m.account_id != nil {
+		fields = append(fields, paymentcustomer.FieldAccountID)
+	}
+	if m.customer_id != nil {
+		fields = append(fields, paymentcustomer.FieldCustomerID)
+	}
+	if m.default_payment_method_id != nil {
+		fields = append(fields, paymentcustomer.FieldDefaultPaymentMethodID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PaymentCustomerMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case paymentcustomer.FieldCreatedAt:
+		return m.CreatedAt()
+	case paymentcustomer.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case paymentcustomer.FieldOrganizationID:
+		return m.OrganizationID()
+	case paymentcustomer.FieldMemberID:
+		return m.MemberID()
+	case paymentcustomer.FieldAccountID:
+		return m.AccountID()
+	case paymentcustomer.FieldCustomerID:
+		return m.CustomerID()
+	case paymentcustomer.FieldDefaultPaymentMethodID:
+		return m.DefaultPaymentMethodID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PaymentCustomerMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case paymentcustomer.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case paymentcustomer.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case paymentcustomer.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case paymentcustomer.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case paymentcustomer.FieldAccountID:
+		return m.OldAccountID(ctx)
+	case paymentcustomer.FieldCustomerID:
+		return m.OldCustomerID(ctx)
+	case paymentcustomer.FieldDefaultPaymentMethodID:
+		return m.OldDefaultPaymentMethodID(ctx)
+	}
+	return nil, fmt.Errorf("unknown PaymentCustomer field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PaymentCustomerMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case paymentcustomer.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case paymentcustomer.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case paymentcustomer.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case paymentcustomer.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case paymentcustomer.FieldAccountID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAccountID(v)
+		return nil
+	case paymentcustomer.FieldCustomerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomerID(v)
+		return nil
+	case paymentcustomer.FieldDefaultPaymentMethodID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultPaymentMethodID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentCustomer field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PaymentCustomerMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PaymentCustomerMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PaymentCustomerMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown PaymentCustomer numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PaymentCustomerMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(paymentcustomer.FieldDefaultPaymentMethodID) {
+		fields = append(fields, paymentcustomer.FieldDefaultPaymentMethodID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PaymentCustomerMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PaymentCustomerMutation) ClearField(name string) error {
+	switch name {
+	case paymentcustomer.FieldDefaultPaymentMethodID:
+		m.ClearDefaultPaymentMethodID()
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentCustomer nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PaymentCustomerMutation) ResetField(name string) error {
+	switch name {
+	case paymentcustomer.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case paymentcustomer.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case paymentcustomer.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case paymentcustomer.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case paymentcustomer.FieldAccountID:
+		m.ResetAccountID()
+		return nil
+	case paymentcustomer.FieldCustomerID:
+		m.ResetCustomerID()
+		return nil
+	case paymentcustomer.FieldDefaultPaymentMethodID:
+		m.ResetDefaultPaymentMethodID()
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentCustomer field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PaymentCustomerMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, paymentcustomer.EdgeOrganization)
+	}
+	if m.member != nil {
+		edges = append(edges, paymentcustomer.EdgeMember)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PaymentCustomerMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case paymentcustomer.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case paymentcustomer.EdgeMember:
+		if id := m.member; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PaymentCustomerMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PaymentCustomerMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PaymentCustomerMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, paymentcustomer.EdgeOrganization)
+	}
+	if m.clearedmember {
+		edges = append(edges, paymentcustomer.EdgeMember)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PaymentCustomerMutation) EdgeCleared(name string) bool {
+	switch name {
+	case paymentcustomer.EdgeOrganization:
+		return m.clearedorganization
+	case paymentcustomer.EdgeMember:
+		return m.clearedmember
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PaymentCustomerMutation) ClearEdge(name string) error {
+	switch name {
+	case paymentcustomer.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case paymentcustomer.EdgeMember:
+		m.ClearMember()
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentCustomer unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PaymentCustomerMutation) ResetEdge(name string) error {
+	switch name {
+	case paymentcustomer.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case paymentcustomer.EdgeMember:
+		m.ResetMember()
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentCustomer edge %s", name)
+}
+
 // PhotoMutation represents an operation that mutates the Photo nodes in the graph.
 type PhotoMutation struct {
 	config
@@ -44638,6 +48098,776 @@ func (m *PlatformSettingMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *PlatformSettingMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown PlatformSetting edge %s", name)
+}
+
+// ProcessorEventMutation represents an operation that mutates the ProcessorEvent nodes in the graph.
+type ProcessorEventMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *uuid.UUID
+	created_at    *time.Time
+	updated_at    *time.Time
+	event_id      *string
+	_type         *string
+	account       *string
+	payload       *[]byte
+	processed_at  *time.Time
+	outcome       *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*ProcessorEvent, error)
+	predicates    []predicate.ProcessorEvent
+}
+
+var _ ent.Mutation = (*ProcessorEventMutation)(nil)
+
+// processoreventOption allows management of the mutation configuration using functional options.
+type processoreventOption func(*ProcessorEventMutation)
+
+// newProcessorEventMutation creates new mutation for the ProcessorEvent entity.
+func newProcessorEventMutation(c config, op Op, opts ...processoreventOption) *ProcessorEventMutation {
+	m := &ProcessorEventMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeProcessorEvent,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withProcessorEventID sets the ID field of the mutation.
+func withProcessorEventID(id uuid.UUID) processoreventOption {
+	return func(m *ProcessorEventMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ProcessorEvent
+		)
+		m.oldValue = func(ctx context.Context) (*ProcessorEvent, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ProcessorEvent.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withProcessorEvent sets the old ProcessorEvent of the mutation.
+func withProcessorEvent(node *ProcessorEvent) processoreventOption {
+	return func(m *ProcessorEventMutation) {
+		m.oldValue = func(context.Context) (*ProcessorEvent, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ProcessorEventMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ProcessorEventMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ProcessorEvent entities.
+func (m *ProcessorEventMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ProcessorEventMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ProcessorEventMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ProcessorEvent.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ProcessorEventMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ProcessorEventMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ProcessorEvent entity.
+// If the ProcessorEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProcessorEventMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ProcessorEventMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ProcessorEventMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ProcessorEventMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ProcessorEvent entity.
+// If the ProcessorEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProcessorEventMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ProcessorEventMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetEventID sets the "event_id" field.
+func (m *ProcessorEventMutation) SetEventID(s string) {
+	m.event_id = &s
+}
+
+// EventID returns the value of the "event_id" field in the mutation.
+func (m *ProcessorEventMutation) EventID() (r string, exists bool) {
+	v := m.event_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEventID returns the old "event_id" field's value of the ProcessorEvent entity.
+// If the ProcessorEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProcessorEventMutation) OldEventID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEventID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEventID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEventID: %w", err)
+	}
+	return oldValue.EventID, nil
+}
+
+// ResetEventID resets all changes to the "event_id" field.
+func (m *ProcessorEventMutation) ResetEventID() {
+	m.event_id = nil
+}
+
+// SetType sets the "type" field.
+func (m *ProcessorEventMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *ProcessorEventMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the ProcessorEvent entity.
+// If the ProcessorEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProcessorEventMutation) OldType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *ProcessorEventMutation) ResetType() {
+	m._type = nil
+}
+
+// SetAccount sets the "account" field.
+func (m *ProcessorEventMutation) SetAccount(s string) {
+	m.account = &s
+}
+
+// Account returns the value of the "account" field in the mutation.
+func (m *ProcessorEventMutation) Account() (r string, exists bool) {
+	v := m.account
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAccount returns the old "account" field's value of the ProcessorEvent entity.
+// If the ProcessorEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProcessorEventMutation) OldAccount(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAccount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAccount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAccount: %w", err)
+	}
+	return oldValue.Account, nil
+}
+
+// ClearAccount clears the value of the "account" field.
+func (m *ProcessorEventMutation) ClearAccount() {
+	m.account = nil
+	m.clearedFields[processorevent.FieldAccount] = struct{}{}
+}
+
+// AccountCleared returns if the "account" field was cleared in this mutation.
+func (m *ProcessorEventMutation) AccountCleared() bool {
+	_, ok := m.clearedFields[processorevent.FieldAccount]
+	return ok
+}
+
+// ResetAccount resets all changes to the "account" field.
+func (m *ProcessorEventMutation) ResetAccount() {
+	m.account = nil
+	delete(m.clearedFields, processorevent.FieldAccount)
+}
+
+// SetPayload sets the "payload" field.
+func (m *ProcessorEventMutation) SetPayload(b []byte) {
+	m.payload = &b
+}
+
+// Payload returns the value of the "payload" field in the mutation.
+func (m *ProcessorEventMutation) Payload() (r []byte, exists bool) {
+	v := m.payload
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPayload returns the old "payload" field's value of the ProcessorEvent entity.
+// If the ProcessorEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProcessorEventMutation) OldPayload(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPayload is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPayload requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPayload: %w", err)
+	}
+	return oldValue.Payload, nil
+}
+
+// ResetPayload resets all changes to the "payload" field.
+func (m *ProcessorEventMutation) ResetPayload() {
+	m.payload = nil
+}
+
+// SetProcessedAt sets the "processed_at" field.
+func (m *ProcessorEventMutation) SetProcessedAt(t time.Time) {
+	m.processed_at = &t
+}
+
+// ProcessedAt returns the value of the "processed_at" field in the mutation.
+func (m *ProcessorEventMutation) ProcessedAt() (r time.Time, exists bool) {
+	v := m.processed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProcessedAt returns the old "processed_at" field's value of the ProcessorEvent entity.
+// If the ProcessorEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProcessorEventMutation) OldProcessedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProcessedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProcessedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProcessedAt: %w", err)
+	}
+	return oldValue.ProcessedAt, nil
+}
+
+// ClearProcessedAt clears the value of the "processed_at" field.
+func (m *ProcessorEventMutation) ClearProcessedAt() {
+	m.processed_at = nil
+	m.clearedFields[processorevent.FieldProcessedAt] = struct{}{}
+}
+
+// ProcessedAtCleared returns if the "processed_at" field was cleared in this mutation.
+func (m *ProcessorEventMutation) ProcessedAtCleared() bool {
+	_, ok := m.clearedFields[processorevent.FieldProcessedAt]
+	return ok
+}
+
+// ResetProcessedAt resets all changes to the "processed_at" field.
+func (m *ProcessorEventMutation) ResetProcessedAt() {
+	m.processed_at = nil
+	delete(m.clearedFields, processorevent.FieldProcessedAt)
+}
+
+// SetOutcome sets the "outcome" field.
+func (m *ProcessorEventMutation) SetOutcome(s string) {
+	m.outcome = &s
+}
+
+// Outcome returns the value of the "outcome" field in the mutation.
+func (m *ProcessorEventMutation) Outcome() (r string, exists bool) {
+	v := m.outcome
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOutcome returns the old "outcome" field's value of the ProcessorEvent entity.
+// If the ProcessorEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProcessorEventMutation) OldOutcome(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOutcome is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOutcome requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOutcome: %w", err)
+	}
+	return oldValue.Outcome, nil
+}
+
+// ClearOutcome clears the value of the "outcome" field.
+func (m *ProcessorEventMutation) ClearOutcome() {
+	m.outcome = nil
+	m.clearedFields[processorevent.FieldOutcome] = struct{}{}
+}
+
+// OutcomeCleared returns if the "outcome" field was cleared in this mutation.
+func (m *ProcessorEventMutation) OutcomeCleared() bool {
+	_, ok := m.clearedFields[processorevent.FieldOutcome]
+	return ok
+}
+
+// ResetOutcome resets all changes to the "outcome" field.
+func (m *ProcessorEventMutation) ResetOutcome() {
+	m.outcome = nil
+	delete(m.clearedFields, processorevent.FieldOutcome)
+}
+
+// Where appends a list predicates to the ProcessorEventMutation builder.
+func (m *ProcessorEventMutation) Where(ps ...predicate.ProcessorEvent) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ProcessorEventMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ProcessorEventMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ProcessorEvent, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ProcessorEventMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ProcessorEventMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ProcessorEvent).
+func (m *ProcessorEventMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ProcessorEventMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, processorevent.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, processorevent.FieldUpdatedAt)
+	}
+	if m.event_id != nil {
+		fields = append(fields, processorevent.FieldEventID)
+	}
+	if m._type != nil {
+		fields = append(fields, processorevent.FieldType)
+	}
+	if m.account != nil {
+		fields = append(fields, processorevent.FieldAccount)
+	}
+	if m.payload != nil {
+		fields = append(fields, processorevent.FieldPayload)
+	}
+	if m.processed_at != nil {
+		fields = append(fields, processorevent.FieldProcessedAt)
+	}
+	if m.outcome != nil {
+		fields = append(fields, processorevent.FieldOutcome)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ProcessorEventMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case processorevent.FieldCreatedAt:
+		return m.CreatedAt()
+	case processorevent.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case processorevent.FieldEventID:
+		return m.EventID()
+	case processorevent.FieldType:
+		return m.GetType()
+	case processorevent.FieldAccount:
+		return m.Account()
+	case processorevent.FieldPayload:
+		return m.Payload()
+	case processorevent.FieldProcessedAt:
+		return m.ProcessedAt()
+	case processorevent.FieldOutcome:
+		return m.Outcome()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ProcessorEventMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case processorevent.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case processorevent.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case processorevent.FieldEventID:
+		return m.OldEventID(ctx)
+	case processorevent.FieldType:
+		return m.OldType(ctx)
+	case processorevent.FieldAccount:
+		return m.OldAccount(ctx)
+	case processorevent.FieldPayload:
+		return m.OldPayload(ctx)
+	case processorevent.FieldProcessedAt:
+		return m.OldProcessedAt(ctx)
+	case processorevent.FieldOutcome:
+		return m.OldOutcome(ctx)
+	}
+	return nil, fmt.Errorf("unknown ProcessorEvent field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProcessorEventMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case processorevent.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case processorevent.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case processorevent.FieldEventID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEventID(v)
+		return nil
+	case processorevent.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case processorevent.FieldAccount:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAccount(v)
+		return nil
+	case processorevent.FieldPayload:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPayload(v)
+		return nil
+	case processorevent.FieldProcessedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProcessedAt(v)
+		return nil
+	case processorevent.FieldOutcome:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOutcome(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ProcessorEvent field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ProcessorEventMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ProcessorEventMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProcessorEventMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ProcessorEvent numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ProcessorEventMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(processorevent.FieldAccount) {
+		fields = append(fields, processorevent.FieldAccount)
+	}
+	if m.FieldCleared(processorevent.FieldProcessedAt) {
+		fields = append(fields, processorevent.FieldProcessedAt)
+	}
+	if m.FieldCleared(processorevent.FieldOutcome) {
+		fields = append(fields, processorevent.FieldOutcome)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ProcessorEventMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ProcessorEventMutation) ClearField(name string) error {
+	switch name {
+	case processorevent.FieldAccount:
+		m.ClearAccount()
+		return nil
+	case processorevent.FieldProcessedAt:
+		m.ClearProcessedAt()
+		return nil
+	case processorevent.FieldOutcome:
+		m.ClearOutcome()
+		return nil
+	}
+	return fmt.Errorf("unknown ProcessorEvent nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ProcessorEventMutation) ResetField(name string) error {
+	switch name {
+	case processorevent.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case processorevent.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case processorevent.FieldEventID:
+		m.ResetEventID()
+		return nil
+	case processorevent.FieldType:
+		m.ResetType()
+		return nil
+	case processorevent.FieldAccount:
+		m.ResetAccount()
+		return nil
+	case processorevent.FieldPayload:
+		m.ResetPayload()
+		return nil
+	case processorevent.FieldProcessedAt:
+		m.ResetProcessedAt()
+		return nil
+	case processorevent.FieldOutcome:
+		m.ResetOutcome()
+		return nil
+	}
+	return fmt.Errorf("unknown ProcessorEvent field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ProcessorEventMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ProcessorEventMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ProcessorEventMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ProcessorEventMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ProcessorEventMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ProcessorEventMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ProcessorEventMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ProcessorEvent unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ProcessorEventMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ProcessorEvent edge %s", name)
 }
 
 // PushDeviceMutation represents an operation that mutates the PushDevice nodes in the graph.
@@ -50091,6 +54321,1309 @@ func (m *SessionMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Session edge %s", name)
 }
 
+// TipMutation represents an operation that mutates the Tip nodes in the graph.
+type TipMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	source_type         *tip.SourceType
+	source_id           *uuid.UUID
+	instructor_id       *uuid.UUID
+	amount_minor        *int64
+	addamount_minor     *int64
+	currency            *string
+	message             *string
+	anonymous           *bool
+	status              *tip.Status
+	payment_intent_id   *string
+	request_key         *string
+	paid_at             *time.Time
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	member              *uuid.UUID
+	clearedmember       bool
+	done                bool
+	oldValue            func(context.Context) (*Tip, error)
+	predicates          []predicate.Tip
+}
+
+var _ ent.Mutation = (*TipMutation)(nil)
+
+// tipOption allows management of the mutation configuration using functional options.
+type tipOption func(*TipMutation)
+
+// newTipMutation creates new mutation for the Tip entity.
+func newTipMutation(c config, op Op, opts ...tipOption) *TipMutation {
+	m := &TipMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeTip,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withTipID sets the ID field of the mutation.
+func withTipID(id uuid.UUID) tipOption {
+	return func(m *TipMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Tip
+		)
+		m.oldValue = func(ctx context.Context) (*Tip, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Tip.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withTip sets the old Tip of the mutation.
+func withTip(node *Tip) tipOption {
+	return func(m *TipMutation) {
+		m.oldValue = func(context.Context) (*Tip, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m TipMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m TipMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Tip entities.
+func (m *TipMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *TipMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *TipMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Tip.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *TipMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *TipMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *TipMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *TipMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *TipMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *TipMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *TipMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *TipMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *TipMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *TipMutation) SetMemberID(u uuid.UUID) {
+	m.member = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *TipMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *TipMutation) ResetMemberID() {
+	m.member = nil
+}
+
+// SetSourceType sets the "source_type" field.
+func (m *TipMutation) SetSourceType(tt tip.SourceType) {
+	m.source_type = &tt
+}
+
+// SourceType returns the value of the "source_type" field in the mutation.
+func (m *TipMutation) SourceType() (r tip.SourceType, exists bool) {
+	v := m.source_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceType returns the old "source_type" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldSourceType(ctx context.Context) (v tip.SourceType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceType: %w", err)
+	}
+	return oldValue.SourceType, nil
+}
+
+// ResetSourceType resets all changes to the "source_type" field.
+func (m *TipMutation) ResetSourceType() {
+	m.source_type = nil
+}
+
+// SetSourceID sets the "source_id" field.
+func (m *TipMutation) SetSourceID(u uuid.UUID) {
+	m.source_id = &u
+}
+
+// SourceID returns the value of the "source_id" field in the mutation.
+func (m *TipMutation) SourceID() (r uuid.UUID, exists bool) {
+	v := m.source_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceID returns the old "source_id" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldSourceID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceID: %w", err)
+	}
+	return oldValue.SourceID, nil
+}
+
+// ResetSourceID resets all changes to the "source_id" field.
+func (m *TipMutation) ResetSourceID() {
+	m.source_id = nil
+}
+
+// SetInstructorID sets the "instructor_id" field.
+func (m *TipMutation) SetInstructorID(u uuid.UUID) {
+	m.instructor_id = &u
+}
+
+// InstructorID returns the value of the "instructor_id" field in the mutation.
+func (m *TipMutation) InstructorID() (r uuid.UUID, exists bool) {
+	v := m.instructor_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInstructorID returns the old "instructor_id" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldInstructorID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInstructorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInstructorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInstructorID: %w", err)
+	}
+	return oldValue.InstructorID, nil
+}
+
+// ClearInstructorID clears the value of the "instructor_id" field.
+func (m *TipMutation) ClearInstructorID() {
+	m.instructor_id = nil
+	m.clearedFields[tip.FieldInstructorID] = struct{}{}
+}
+
+// InstructorIDCleared returns if the "instructor_id" field was cleared in this mutation.
+func (m *TipMutation) InstructorIDCleared() bool {
+	_, ok := m.clearedFields[tip.FieldInstructorID]
+	return ok
+}
+
+// ResetInstructorID resets all changes to the "instructor_id" field.
+func (m *TipMutation) ResetInstructorID() {
+	m.instructor_id = nil
+	delete(m.clearedFields, tip.FieldInstructorID)
+}
+
+// SetAmountMinor sets the "amount_minor" field.
+func (m *TipMutation) SetAmountMinor(i int64) {
+	m.amount_minor = &i
+	m.addamount_minor = nil
+}
+
+// AmountMinor returns the value of the "amount_minor" field in the mutation.
+func (m *TipMutation) AmountMinor() (r int64, exists bool) {
+	v := m.amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountMinor returns the old "amount_minor" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldAmountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountMinor: %w", err)
+	}
+	return oldValue.AmountMinor, nil
+}
+
+// AddAmountMinor adds i to the "amount_minor" field.
+func (m *TipMutation) AddAmountMinor(i int64) {
+	if m.addamount_minor != nil {
+		*m.addamount_minor += i
+	} else {
+		m.addamount_minor = &i
+	}
+}
+
+// AddedAmountMinor returns the value that was added to the "amount_minor" field in this mutation.
+func (m *TipMutation) AddedAmountMinor() (r int64, exists bool) {
+	v := m.addamount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmountMinor resets all changes to the "amount_minor" field.
+func (m *TipMutation) ResetAmountMinor() {
+	m.amount_minor = nil
+	m.addamount_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *TipMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *TipMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *TipMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetMessage sets the "message" field.
+func (m *TipMutation) SetMessage(s string) {
+	m.message = &s
+}
+
+// Message returns the value of the "message" field in the mutation.
+func (m *TipMutation) Message() (r string, exists bool) {
+	v := m.message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMessage returns the old "message" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldMessage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMessage: %w", err)
+	}
+	return oldValue.Message, nil
+}
+
+// ResetMessage resets all changes to the "message" field.
+func (m *TipMutation) ResetMessage() {
+	m.message = nil
+}
+
+// SetAnonymous sets the "anonymous" field.
+func (m *TipMutation) SetAnonymous(b bool) {
+	m.anonymous = &b
+}
+
+// Anonymous returns the value of the "anonymous" field in the mutation.
+func (m *TipMutation) Anonymous() (r bool, exists bool) {
+	v := m.anonymous
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAnonymous returns the old "anonymous" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldAnonymous(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAnonymous is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAnonymous requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAnonymous: %w", err)
+	}
+	return oldValue.Anonymous, nil
+}
+
+// ResetAnonymous resets all changes to the "anonymous" field.
+func (m *TipMutation) ResetAnonymous() {
+	m.anonymous = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *TipMutation) SetStatus(t tip.Status) {
+	m.status = &t
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *TipMutation) Status() (r tip.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldStatus(ctx context.Context) (v tip.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *TipMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (m *TipMutation) SetPaymentIntentID(s string) {
+	m.payment_intent_id = &s
+}
+
+// PaymentIntentID returns the value of the "payment_intent_id" field in the mutation.
+func (m *TipMutation) PaymentIntentID() (r string, exists bool) {
+	v := m.payment_intent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentIntentID returns the old "payment_intent_id" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldPaymentIntentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentIntentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentIntentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentIntentID: %w", err)
+	}
+	return oldValue.PaymentIntentID, nil
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (m *TipMutation) ClearPaymentIntentID() {
+	m.payment_intent_id = nil
+	m.clearedFields[tip.FieldPaymentIntentID] = struct{}{}
+}
+
+// PaymentIntentIDCleared returns if the "payment_intent_id" field was cleared in this mutation.
+func (m *TipMutation) PaymentIntentIDCleared() bool {
+	_, ok := m.clearedFields[tip.FieldPaymentIntentID]
+	return ok
+}
+
+// ResetPaymentIntentID resets all changes to the "payment_intent_id" field.
+func (m *TipMutation) ResetPaymentIntentID() {
+	m.payment_intent_id = nil
+	delete(m.clearedFields, tip.FieldPaymentIntentID)
+}
+
+// SetRequestKey sets the "request_key" field.
+func (m *TipMutation) SetRequestKey(s string) {
+	m.request_key = &s
+}
+
+// RequestKey returns the value of the "request_key" field in the mutation.
+func (m *TipMutation) RequestKey() (r string, exists bool) {
+	v := m.request_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestKey returns the old "request_key" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldRequestKey(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestKey: %w", err)
+	}
+	return oldValue.RequestKey, nil
+}
+
+// ClearRequestKey clears the value of the "request_key" field.
+func (m *TipMutation) ClearRequestKey() {
+	m.request_key = nil
+	m.clearedFields[tip.FieldRequestKey] = struct{}{}
+}
+
+// RequestKeyCleared returns if the "request_key" field was cleared in this mutation.
+func (m *TipMutation) RequestKeyCleared() bool {
+	_, ok := m.clearedFields[tip.FieldRequestKey]
+	return ok
+}
+
+// ResetRequestKey resets all changes to the "request_key" field.
+func (m *TipMutation) ResetRequestKey() {
+	m.request_key = nil
+	delete(m.clearedFields, tip.FieldRequestKey)
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (m *TipMutation) SetPaidAt(t time.Time) {
+	m.paid_at = &t
+}
+
+// PaidAt returns the value of the "paid_at" field in the mutation.
+func (m *TipMutation) PaidAt() (r time.Time, exists bool) {
+	v := m.paid_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaidAt returns the old "paid_at" field's value of the Tip entity.
+// If the Tip object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TipMutation) OldPaidAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaidAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaidAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaidAt: %w", err)
+	}
+	return oldValue.PaidAt, nil
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (m *TipMutation) ClearPaidAt() {
+	m.paid_at = nil
+	m.clearedFields[tip.FieldPaidAt] = struct{}{}
+}
+
+// PaidAtCleared returns if the "paid_at" field was cleared in this mutation.
+func (m *TipMutation) PaidAtCleared() bool {
+	_, ok := m.clearedFields[tip.FieldPaidAt]
+	return ok
+}
+
+// ResetPaidAt resets all changes to the "paid_at" field.
+func (m *TipMutation) ResetPaidAt() {
+	m.paid_at = nil
+	delete(m.clearedFields, tip.FieldPaidAt)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *TipMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[tip.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *TipMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *TipMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *TipMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearMember clears the "member" edge to the Member entity.
+func (m *TipMutation) ClearMember() {
+	m.clearedmember = true
+	m.clearedFields[tip.FieldMemberID] = struct{}{}
+}
+
+// MemberCleared reports if the "member" edge to the Member entity was cleared.
+func (m *TipMutation) MemberCleared() bool {
+	return m.clearedmember
+}
+
+// MemberIDs returns the "member" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MemberID instead. It exists only for internal usage by the builders.
+func (m *TipMutation) MemberIDs() (ids []uuid.UUID) {
+	if id := m.member; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMember resets all changes to the "member" edge.
+func (m *TipMutation) ResetMember() {
+	m.member = nil
+	m.clearedmember = false
+}
+
+// Where appends a list predicates to the TipMutation builder.
+func (m *TipMutation) Where(ps ...predicate.Tip) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the TipMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *TipMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Tip, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *TipMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *TipMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Tip).
+func (m *TipMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *TipMutation) Fields() []string {
+	fields := make([]string, 0, 15)
+	if m.created_at != nil {
+		fields = append(fields, tip.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, tip.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, tip.FieldOrganizationID)
+	}
+	if m.member != nil {
+		fields = append(fields, tip.FieldMemberID)
+	}
+	if m.source_type != nil {
+		fields = append(fields, tip.FieldSourceType)
+	}
+	if m.source_id != nil {
+		fields = append(fields, tip.FieldSourceID)
+	}
+	if m.instructor_id != nil {
+		fields = append(fields, tip.FieldInstructorID)
+	}
+	if m.amount_minor != nil {
+		fields = append(fields, tip.FieldAmountMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, tip.FieldCurrency)
+	}
+	if m.message != nil {
+		fields = append(fields, tip.FieldMessage)
+	}
+	if m.anonymous != nil {
+		fields = append(fields, tip.FieldAnonymous)
+	}
+	if m.status != nil {
+		fields = append(fields, tip.FieldStatus)
+	}
+	if m.payment_intent_id != nil {
+		fields = append(fields, tip.FieldPaymentIntentID)
+	}
+	if m.request_key != nil {
+		fields = append(fields, tip.FieldRequestKey)
+	}
+	if m.paid_at != nil {
+		fields = append(fields, tip.FieldPaidAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *TipMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case tip.FieldCreatedAt:
+		return m.CreatedAt()
+	case tip.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case tip.FieldOrganizationID:
+		return m.OrganizationID()
+	case tip.FieldMemberID:
+		return m.MemberID()
+	case tip.FieldSourceType:
+		return m.SourceType()
+	case tip.FieldSourceID:
+		return m.SourceID()
+	case tip.FieldInstructorID:
+		return m.InstructorID()
+	case tip.FieldAmountMinor:
+		return m.AmountMinor()
+	case tip.FieldCurrency:
+		return m.Currency()
+	case tip.FieldMessage:
+		return m.Message()
+	case tip.FieldAnonymous:
+		return m.Anonymous()
+	case tip.FieldStatus:
+		return m.Status()
+	case tip.FieldPaymentIntentID:
+		return m.PaymentIntentID()
+	case tip.FieldRequestKey:
+		return m.RequestKey()
+	case tip.FieldPaidAt:
+		return m.PaidAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *TipMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case tip.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case tip.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case tip.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case tip.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case tip.FieldSourceType:
+		return m.OldSourceType(ctx)
+	case tip.FieldSourceID:
+		return m.OldSourceID(ctx)
+	case tip.FieldInstructorID:
+		return m.OldInstructorID(ctx)
+	case tip.FieldAmountMinor:
+		return m.OldAmountMinor(ctx)
+	case tip.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case tip.FieldMessage:
+		return m.OldMessage(ctx)
+	case tip.FieldAnonymous:
+		return m.OldAnonymous(ctx)
+	case tip.FieldStatus:
+		return m.OldStatus(ctx)
+	case tip.FieldPaymentIntentID:
+		return m.OldPaymentIntentID(ctx)
+	case tip.FieldRequestKey:
+		return m.OldRequestKey(ctx)
+	case tip.FieldPaidAt:
+		return m.OldPaidAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Tip field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TipMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case tip.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case tip.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case tip.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case tip.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case tip.FieldSourceType:
+		v, ok := value.(tip.SourceType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceType(v)
+		return nil
+	case tip.FieldSourceID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceID(v)
+		return nil
+	case tip.FieldInstructorID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInstructorID(v)
+		return nil
+	case tip.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountMinor(v)
+		return nil
+	case tip.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case tip.FieldMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMessage(v)
+		return nil
+	case tip.FieldAnonymous:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAnonymous(v)
+		return nil
+	case tip.FieldStatus:
+		v, ok := value.(tip.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case tip.FieldPaymentIntentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentIntentID(v)
+		return nil
+	case tip.FieldRequestKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestKey(v)
+		return nil
+	case tip.FieldPaidAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaidAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Tip field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *TipMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount_minor != nil {
+		fields = append(fields, tip.FieldAmountMinor)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *TipMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case tip.FieldAmountMinor:
+		return m.AddedAmountMinor()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TipMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case tip.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountMinor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Tip numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *TipMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(tip.FieldInstructorID) {
+		fields = append(fields, tip.FieldInstructorID)
+	}
+	if m.FieldCleared(tip.FieldPaymentIntentID) {
+		fields = append(fields, tip.FieldPaymentIntentID)
+	}
+	if m.FieldCleared(tip.FieldRequestKey) {
+		fields = append(fields, tip.FieldRequestKey)
+	}
+	if m.FieldCleared(tip.FieldPaidAt) {
+		fields = append(fields, tip.FieldPaidAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *TipMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *TipMutation) ClearField(name string) error {
+	switch name {
+	case tip.FieldInstructorID:
+		m.ClearInstructorID()
+		return nil
+	case tip.FieldPaymentIntentID:
+		m.ClearPaymentIntentID()
+		return nil
+	case tip.FieldRequestKey:
+		m.ClearRequestKey()
+		return nil
+	case tip.FieldPaidAt:
+		m.ClearPaidAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Tip nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *TipMutation) ResetField(name string) error {
+	switch name {
+	case tip.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case tip.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case tip.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case tip.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case tip.FieldSourceType:
+		m.ResetSourceType()
+		return nil
+	case tip.FieldSourceID:
+		m.ResetSourceID()
+		return nil
+	case tip.FieldInstructorID:
+		m.ResetInstructorID()
+		return nil
+	case tip.FieldAmountMinor:
+		m.ResetAmountMinor()
+		return nil
+	case tip.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case tip.FieldMessage:
+		m.ResetMessage()
+		return nil
+	case tip.FieldAnonymous:
+		m.ResetAnonymous()
+		return nil
+	case tip.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case tip.FieldPaymentIntentID:
+		m.ResetPaymentIntentID()
+		return nil
+	case tip.FieldRequestKey:
+		m.ResetRequestKey()
+		return nil
+	case tip.FieldPaidAt:
+		m.ResetPaidAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Tip field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *TipMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, tip.EdgeOrganization)
+	}
+	if m.member != nil {
+		edges = append(edges, tip.EdgeMember)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *TipMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case tip.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case tip.EdgeMember:
+		if id := m.member; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *TipMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *TipMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *TipMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, tip.EdgeOrganization)
+	}
+	if m.clearedmember {
+		edges = append(edges, tip.EdgeMember)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *TipMutation) EdgeCleared(name string) bool {
+	switch name {
+	case tip.EdgeOrganization:
+		return m.clearedorganization
+	case tip.EdgeMember:
+		return m.clearedmember
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *TipMutation) ClearEdge(name string) error {
+	switch name {
+	case tip.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case tip.EdgeMember:
+		m.ClearMember()
+		return nil
+	}
+	return fmt.Errorf("unknown Tip unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *TipMutation) ResetEdge(name string) error {
+	switch name {
+	case tip.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case tip.EdgeMember:
+		m.ResetMember()
+		return nil
+	}
+	return fmt.Errorf("unknown Tip edge %s", name)
+}
+
 // UserMutation represents an operation that mutates the User nodes in the graph.
 type UserMutation struct {
 	config
@@ -51299,6 +56832,861 @@ func (m *UserMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown User edge %s", name)
+}
+
+// VenuePaymentsMutation represents an operation that mutates the VenuePayments nodes in the graph.
+type VenuePaymentsMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *uuid.UUID
+	created_at            *time.Time
+	updated_at            *time.Time
+	account_id            *string
+	charges_enabled       *bool
+	details_submitted     *bool
+	vat_rate_bp           *int
+	addvat_rate_bp        *int
+	application_fee_bp    *int
+	addapplication_fee_bp *int
+	clearedFields         map[string]struct{}
+	organization          *uuid.UUID
+	clearedorganization   bool
+	done                  bool
+	oldValue              func(context.Context) (*VenuePayments, error)
+	predicates            []predicate.VenuePayments
+}
+
+var _ ent.Mutation = (*VenuePaymentsMutation)(nil)
+
+// venuepaymentsOption allows management of the mutation configuration using functional options.
+type venuepaymentsOption func(*VenuePaymentsMutation)
+
+// newVenuePaymentsMutation creates new mutation for the VenuePayments entity.
+func newVenuePaymentsMutation(c config, op Op, opts ...venuepaymentsOption) *VenuePaymentsMutation {
+	m := &VenuePaymentsMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeVenuePayments,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withVenuePaymentsID sets the ID field of the mutation.
+func withVenuePaymentsID(id uuid.UUID) venuepaymentsOption {
+	return func(m *VenuePaymentsMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *VenuePayments
+		)
+		m.oldValue = func(ctx context.Context) (*VenuePayments, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().VenuePayments.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withVenuePayments sets the old VenuePayments of the mutation.
+func withVenuePayments(node *VenuePayments) venuepaymentsOption {
+	return func(m *VenuePaymentsMutation) {
+		m.oldValue = func(context.Context) (*VenuePayments, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m VenuePaymentsMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m VenuePaymentsMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of VenuePayments entities.
+func (m *VenuePaymentsMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *VenuePaymentsMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *VenuePaymentsMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().VenuePayments.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *VenuePaymentsMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *VenuePaymentsMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the VenuePayments entity.
+// If the VenuePayments object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VenuePaymentsMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *VenuePaymentsMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *VenuePaymentsMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *VenuePaymentsMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the VenuePayments entity.
+// If the VenuePayments object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VenuePaymentsMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *VenuePaymentsMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *VenuePaymentsMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *VenuePaymentsMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the VenuePayments entity.
+// If the VenuePayments object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VenuePaymentsMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *VenuePaymentsMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetAccountID sets the "account_id" field.
+func (m *VenuePaymentsMutation) SetAccountID(s string) {
+	m.account_id = &s
+}
+
+// AccountID returns the value of the "account_id" field in the mutation.
+func (m *VenuePaymentsMutation) AccountID() (r string, exists bool) {
+	v := m.account_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAccountID returns the old "account_id" field's value of the VenuePayments entity.
+// If the VenuePayments object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VenuePaymentsMutation) OldAccountID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAccountID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAccountID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAccountID: %w", err)
+	}
+	return oldValue.AccountID, nil
+}
+
+// ClearAccountID clears the value of the "account_id" field.
+func (m *VenuePaymentsMutation) ClearAccountID() {
+	m.account_id = nil
+	m.clearedFields[venuepayments.FieldAccountID] = struct{}{}
+}
+
+// AccountIDCleared returns if the "account_id" field was cleared in this mutation.
+func (m *VenuePaymentsMutation) AccountIDCleared() bool {
+	_, ok := m.clearedFields[venuepayments.FieldAccountID]
+	return ok
+}
+
+// ResetAccountID resets all changes to the "account_id" field.
+func (m *VenuePaymentsMutation) ResetAccountID() {
+	m.account_id = nil
+	delete(m.clearedFields, venuepayments.FieldAccountID)
+}
+
+// SetChargesEnabled sets the "charges_enabled" field.
+func (m *VenuePaymentsMutation) SetChargesEnabled(b bool) {
+	m.charges_enabled = &b
+}
+
+// ChargesEnabled returns the value of the "charges_enabled" field in the mutation.
+func (m *VenuePaymentsMutation) ChargesEnabled() (r bool, exists bool) {
+	v := m.charges_enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChargesEnabled returns the old "charges_enabled" field's value of the VenuePayments entity.
+// If the VenuePayments object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VenuePaymentsMutation) OldChargesEnabled(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChargesEnabled is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChargesEnabled requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChargesEnabled: %w", err)
+	}
+	return oldValue.ChargesEnabled, nil
+}
+
+// ResetChargesEnabled resets all changes to the "charges_enabled" field.
+func (m *VenuePaymentsMutation) ResetChargesEnabled() {
+	m.charges_enabled = nil
+}
+
+// SetDetailsSubmitted sets the "details_submitted" field.
+func (m *VenuePaymentsMutation) SetDetailsSubmitted(b bool) {
+	m.details_submitted = &b
+}
+
+// DetailsSubmitted returns the value of the "details_submitted" field in the mutation.
+func (m *VenuePaymentsMutation) DetailsSubmitted() (r bool, exists bool) {
+	v := m.details_submitted
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDetailsSubmitted returns the old "details_submitted" field's value of the VenuePayments entity.
+// If the VenuePayments object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VenuePaymentsMutation) OldDetailsSubmitted(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDetailsSubmitted is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDetailsSubmitted requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDetailsSubmitted: %w", err)
+	}
+	return oldValue.DetailsSubmitted, nil
+}
+
+// ResetDetailsSubmitted resets all changes to the "details_submitted" field.
+func (m *VenuePaymentsMutation) ResetDetailsSubmitted() {
+	m.details_submitted = nil
+}
+
+// SetVatRateBp sets the "vat_rate_bp" field.
+func (m *VenuePaymentsMutation) SetVatRateBp(i int) {
+	m.vat_rate_bp = &i
+	m.addvat_rate_bp = nil
+}
+
+// VatRateBp returns the value of the "vat_rate_bp" field in the mutation.
+func (m *VenuePaymentsMutation) VatRateBp() (r int, exists bool) {
+	v := m.vat_rate_bp
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVatRateBp returns the old "vat_rate_bp" field's value of the VenuePayments entity.
+// If the VenuePayments object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VenuePaymentsMutation) OldVatRateBp(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVatRateBp is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVatRateBp requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVatRateBp: %w", err)
+	}
+	return oldValue.VatRateBp, nil
+}
+
+// AddVatRateBp adds i to the "vat_rate_bp" field.
+func (m *VenuePaymentsMutation) AddVatRateBp(i int) {
+	if m.addvat_rate_bp != nil {
+		*m.addvat_rate_bp += i
+	} else {
+		m.addvat_rate_bp = &i
+	}
+}
+
+// AddedVatRateBp returns the value that was added to the "vat_rate_bp" field in this mutation.
+func (m *VenuePaymentsMutation) AddedVatRateBp() (r int, exists bool) {
+	v := m.addvat_rate_bp
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVatRateBp resets all changes to the "vat_rate_bp" field.
+func (m *VenuePaymentsMutation) ResetVatRateBp() {
+	m.vat_rate_bp = nil
+	m.addvat_rate_bp = nil
+}
+
+// SetApplicationFeeBp sets the "application_fee_bp" field.
+func (m *VenuePaymentsMutation) SetApplicationFeeBp(i int) {
+	m.application_fee_bp = &i
+	m.addapplication_fee_bp = nil
+}
+
+// ApplicationFeeBp returns the value of the "application_fee_bp" field in the mutation.
+func (m *VenuePaymentsMutation) ApplicationFeeBp() (r int, exists bool) {
+	v := m.application_fee_bp
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldApplicationFeeBp returns the old "application_fee_bp" field's value of the VenuePayments entity.
+// If the VenuePayments object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VenuePaymentsMutation) OldApplicationFeeBp(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldApplicationFeeBp is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldApplicationFeeBp requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldApplicationFeeBp: %w", err)
+	}
+	return oldValue.ApplicationFeeBp, nil
+}
+
+// AddApplicationFeeBp adds i to the "application_fee_bp" field.
+func (m *VenuePaymentsMutation) AddApplicationFeeBp(i int) {
+	if m.addapplication_fee_bp != nil {
+		*m.addapplication_fee_bp += i
+	} else {
+		m.addapplication_fee_bp = &i
+	}
+}
+
+// AddedApplicationFeeBp returns the value that was added to the "application_fee_bp" field in this mutation.
+func (m *VenuePaymentsMutation) AddedApplicationFeeBp() (r int, exists bool) {
+	v := m.addapplication_fee_bp
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetApplicationFeeBp resets all changes to the "application_fee_bp" field.
+func (m *VenuePaymentsMutation) ResetApplicationFeeBp() {
+	m.application_fee_bp = nil
+	m.addapplication_fee_bp = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *VenuePaymentsMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[venuepayments.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *VenuePaymentsMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *VenuePaymentsMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *VenuePaymentsMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the VenuePaymentsMutation builder.
+func (m *VenuePaymentsMutation) Where(ps ...predicate.VenuePayments) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the VenuePaymentsMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *VenuePaymentsMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.VenuePayments, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *VenuePaymentsMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *VenuePaymentsMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (VenuePayments).
+func (m *VenuePaymentsMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *VenuePaymentsMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, venuepayments.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, venuepayments.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, venuepayments.FieldOrganizationID)
+	}
+	if m.account_id != nil {
+		fields = append(fields, venuepayments.FieldAccountID)
+	}
+	if m.charges_enabled != nil {
+		fields = append(fields, venuepayments.FieldChargesEnabled)
+	}
+	if m.details_submitted != nil {
+		fields = append(fields, venuepayments.FieldDetailsSubmitted)
+	}
+	if m.vat_rate_bp != nil {
+		fields = append(fields, venuepayments.FieldVatRateBp)
+	}
+	if m.application_fee_bp != nil {
+		fields = append(fields, venuepayments.FieldApplicationFeeBp)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *VenuePaymentsMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case venuepayments.FieldCreatedAt:
+		return m.CreatedAt()
+	case venuepayments.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case venuepayments.FieldOrganizationID:
+		return m.OrganizationID()
+	case venuepayments.FieldAccountID:
+		return m.AccountID()
+	case venuepayments.FieldChargesEnabled:
+		return m.ChargesEnabled()
+	case venuepayments.FieldDetailsSubmitted:
+		return m.DetailsSubmitted()
+	case venuepayments.FieldVatRateBp:
+		return m.VatRateBp()
+	case venuepayments.FieldApplicationFeeBp:
+		return m.ApplicationFeeBp()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *VenuePaymentsMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case venuepayments.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case venuepayments.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case venuepayments.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case venuepayments.FieldAccountID:
+		return m.OldAccountID(ctx)
+	case venuepayments.FieldChargesEnabled:
+		return m.OldChargesEnabled(ctx)
+	case venuepayments.FieldDetailsSubmitted:
+		return m.OldDetailsSubmitted(ctx)
+	case venuepayments.FieldVatRateBp:
+		return m.OldVatRateBp(ctx)
+	case venuepayments.FieldApplicationFeeBp:
+		return m.OldApplicationFeeBp(ctx)
+	}
+	return nil, fmt.Errorf("unknown VenuePayments field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VenuePaymentsMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case venuepayments.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case venuepayments.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case venuepayments.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case venuepayments.FieldAccountID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAccountID(v)
+		return nil
+	case venuepayments.FieldChargesEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChargesEnabled(v)
+		return nil
+	case venuepayments.FieldDetailsSubmitted:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDetailsSubmitted(v)
+		return nil
+	case venuepayments.FieldVatRateBp:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVatRateBp(v)
+		return nil
+	case venuepayments.FieldApplicationFeeBp:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetApplicationFeeBp(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VenuePayments field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *VenuePaymentsMutation) AddedFields() []string {
+	var fields []string
+	if m.addvat_rate_bp != nil {
+		fields = append(fields, venuepayments.FieldVatRateBp)
+	}
+	if m.addapplication_fee_bp != nil {
+		fields = append(fields, venuepayments.FieldApplicationFeeBp)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *VenuePaymentsMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case venuepayments.FieldVatRateBp:
+		return m.AddedVatRateBp()
+	case venuepayments.FieldApplicationFeeBp:
+		return m.AddedApplicationFeeBp()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VenuePaymentsMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case venuepayments.FieldVatRateBp:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVatRateBp(v)
+		return nil
+	case venuepayments.FieldApplicationFeeBp:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddApplicationFeeBp(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VenuePayments numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *VenuePaymentsMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(venuepayments.FieldAccountID) {
+		fields = append(fields, venuepayments.FieldAccountID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *VenuePaymentsMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *VenuePaymentsMutation) ClearField(name string) error {
+	switch name {
+	case venuepayments.FieldAccountID:
+		m.ClearAccountID()
+		return nil
+	}
+	return fmt.Errorf("unknown VenuePayments nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *VenuePaymentsMutation) ResetField(name string) error {
+	switch name {
+	case venuepayments.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case venuepayments.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case venuepayments.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case venuepayments.FieldAccountID:
+		m.ResetAccountID()
+		return nil
+	case venuepayments.FieldChargesEnabled:
+		m.ResetChargesEnabled()
+		return nil
+	case venuepayments.FieldDetailsSubmitted:
+		m.ResetDetailsSubmitted()
+		return nil
+	case venuepayments.FieldVatRateBp:
+		m.ResetVatRateBp()
+		return nil
+	case venuepayments.FieldApplicationFeeBp:
+		m.ResetApplicationFeeBp()
+		return nil
+	}
+	return fmt.Errorf("unknown VenuePayments field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *VenuePaymentsMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, venuepayments.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *VenuePaymentsMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case venuepayments.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *VenuePaymentsMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *VenuePaymentsMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *VenuePaymentsMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, venuepayments.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *VenuePaymentsMutation) EdgeCleared(name string) bool {
+	switch name {
+	case venuepayments.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *VenuePaymentsMutation) ClearEdge(name string) error {
+	switch name {
+	case venuepayments.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown VenuePayments unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *VenuePaymentsMutation) ResetEdge(name string) error {
+	switch name {
+	case venuepayments.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown VenuePayments edge %s", name)
 }
 
 // WebhookAttemptMutation represents an operation that mutates the WebhookAttempt nodes in the graph.

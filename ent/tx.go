@@ -36,6 +36,8 @@ type Tx struct {
 	Brand *BrandClient
 	// BuddyInvite is the client for interacting with the BuddyInvite builders.
 	BuddyInvite *BuddyInviteClient
+	// Checkout is the client for interacting with the Checkout builders.
+	Checkout *CheckoutClient
 	// ClassInstance is the client for interacting with the ClassInstance builders.
 	ClassInstance *ClassInstanceClient
 	// ClassType is the client for interacting with the ClassType builders.
@@ -90,10 +92,16 @@ type Tx struct {
 	PassType *PassTypeClient
 	// Payment is the client for interacting with the Payment builders.
 	Payment *PaymentClient
+	// PaymentAttempt is the client for interacting with the PaymentAttempt builders.
+	PaymentAttempt *PaymentAttemptClient
+	// PaymentCustomer is the client for interacting with the PaymentCustomer builders.
+	PaymentCustomer *PaymentCustomerClient
 	// Photo is the client for interacting with the Photo builders.
 	Photo *PhotoClient
 	// PlatformSetting is the client for interacting with the PlatformSetting builders.
 	PlatformSetting *PlatformSettingClient
+	// ProcessorEvent is the client for interacting with the ProcessorEvent builders.
+	ProcessorEvent *ProcessorEventClient
 	// PushDevice is the client for interacting with the PushDevice builders.
 	PushDevice *PushDeviceClient
 	// RefreshToken is the client for interacting with the RefreshToken builders.
@@ -104,8 +112,12 @@ type Tx struct {
 	Service *ServiceClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
+	// Tip is the client for interacting with the Tip builders.
+	Tip *TipClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
+	// VenuePayments is the client for interacting with the VenuePayments builders.
+	VenuePayments *VenuePaymentsClient
 	// WebhookAttempt is the client for interacting with the WebhookAttempt builders.
 	WebhookAttempt *WebhookAttemptClient
 	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
@@ -254,6 +266,7 @@ func (tx *Tx) init() {
 	tx.BookingReassignment = NewBookingReassignmentClient(tx.config)
 	tx.Brand = NewBrandClient(tx.config)
 	tx.BuddyInvite = NewBuddyInviteClient(tx.config)
+	tx.Checkout = NewCheckoutClient(tx.config)
 	tx.ClassInstance = NewClassInstanceClient(tx.config)
 	tx.ClassType = NewClassTypeClient(tx.config)
 	tx.DeviceAuthorization = NewDeviceAuthorizationClient(tx.config)
@@ -281,14 +294,19 @@ func (tx *Tx) init() {
 	tx.Pass = NewPassClient(tx.config)
 	tx.PassType = NewPassTypeClient(tx.config)
 	tx.Payment = NewPaymentClient(tx.config)
+	tx.PaymentAttempt = NewPaymentAttemptClient(tx.config)
+	tx.PaymentCustomer = NewPaymentCustomerClient(tx.config)
 	tx.Photo = NewPhotoClient(tx.config)
 	tx.PlatformSetting = NewPlatformSettingClient(tx.config)
+	tx.ProcessorEvent = NewProcessorEventClient(tx.config)
 	tx.PushDevice = NewPushDeviceClient(tx.config)
 	tx.RefreshToken = NewRefreshTokenClient(tx.config)
 	tx.Room = NewRoomClient(tx.config)
 	tx.Service = NewServiceClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
+	tx.Tip = NewTipClient(tx.config)
 	tx.User = NewUserClient(tx.config)
+	tx.VenuePayments = NewVenuePaymentsClient(tx.config)
 	tx.WebhookAttempt = NewWebhookAttemptClient(tx.config)
 	tx.WebhookDelivery = NewWebhookDeliveryClient(tx.config)
 	tx.WebhookSubscription = NewWebhookSubscriptionClient(tx.config)

@@ -18,6 +18,7 @@ import (
 	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
+	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -45,14 +46,19 @@ import (
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
+	"github.com/venueplatform/venue/ent/paymentattempt"
+	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/processorevent"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
+	"github.com/venueplatform/venue/ent/venuepayments"
 	"github.com/venueplatform/venue/ent/webhookattempt"
 	"github.com/venueplatform/venue/ent/webhookdelivery"
 	"github.com/venueplatform/venue/ent/webhooksubscription"
@@ -71,6 +77,7 @@ var edgeTargets = map[string]map[string]string{
 	"BookingReassignment":    {"organization": "Organization", "booking": "Booking", "old_pass": "Pass", "new_pass": "Pass"},
 	"Brand":                  {"organization": "Organization", "class_types": "ClassType", "pass_types": "PassType", "photos": "Photo"},
 	"BuddyInvite":            {"organization": "Organization", "class_instance": "ClassInstance", "inviter": "Member", "inviter_booking": "Booking", "invitee": "Member", "booking": "Booking"},
+	"Checkout":               {"organization": "Organization", "member": "Member", "pass_type": "PassType"},
 	"ClassInstance":          {"organization": "Organization", "class_type": "ClassType", "instructor": "Instructor", "location": "Location", "room": "Room", "bookings": "Booking"},
 	"ClassType":              {"organization": "Organization", "brand": "Brand", "class_instances": "ClassInstance", "pass_types": "PassType"},
 	"DeviceAuthorization":    {},
@@ -98,14 +105,19 @@ var edgeTargets = map[string]map[string]string{
 	"Pass":                   {"organization": "Organization", "member": "Member", "pass_type": "PassType", "bookings": "Booking", "payments": "Payment"},
 	"PassType":               {"organization": "Organization", "allowed_brands": "Brand", "allowed_class_types": "ClassType", "passes": "Pass", "flash_sales": "FlashSale", "gift_cards": "GiftCard"},
 	"Payment":                {"organization": "Organization", "member": "Member", "pass": "Pass"},
+	"PaymentAttempt":         {"organization": "Organization"},
+	"PaymentCustomer":        {"organization": "Organization", "member": "Member"},
 	"Photo":                  {"organization": "Organization", "location": "Location", "brand": "Brand"},
 	"PlatformSetting":        {},
+	"ProcessorEvent":         {},
 	"PushDevice":             {"organization": "Organization", "member": "Member"},
 	"RefreshToken":           {"session": "Session"},
 	"Room":                   {"organization": "Organization", "location": "Location", "class_instances": "ClassInstance"},
 	"Service":                {"organization": "Organization", "inquiries": "Inquiry"},
 	"Session":                {"user": "User", "refresh_tokens": "RefreshToken"},
+	"Tip":                    {"organization": "Organization", "member": "Member"},
 	"User":                   {"members": "Member", "sessions": "Session", "auth_codes": "AuthCode"},
+	"VenuePayments":          {"organization": "Organization"},
 	"WebhookAttempt":         {"organization": "Organization", "delivery": "WebhookDelivery"},
 	"WebhookDelivery":        {"organization": "Organization", "subscription": "WebhookSubscription", "event": "Event"},
 	"WebhookSubscription":    {"organization": "Organization"},
@@ -124,6 +136,7 @@ var VenueOwnedTypes = []string{
 	"BookingReassignment",
 	"Brand",
 	"BuddyInvite",
+	"Checkout",
 	"ClassInstance",
 	"ClassType",
 	"Event",
@@ -140,10 +153,14 @@ var VenueOwnedTypes = []string{
 	"Pass",
 	"PassType",
 	"Payment",
+	"PaymentAttempt",
+	"PaymentCustomer",
 	"Photo",
 	"PushDevice",
 	"Room",
 	"Service",
+	"Tip",
+	"VenuePayments",
 	"WebhookAttempt",
 	"WebhookDelivery",
 	"WebhookSubscription",
@@ -162,6 +179,7 @@ var AllTypes = []string{
 	"BookingReassignment",
 	"Brand",
 	"BuddyInvite",
+	"Checkout",
 	"ClassInstance",
 	"ClassType",
 	"DeviceAuthorization",
@@ -189,14 +207,19 @@ var AllTypes = []string{
 	"Pass",
 	"PassType",
 	"Payment",
+	"PaymentAttempt",
+	"PaymentCustomer",
 	"Photo",
 	"PlatformSetting",
+	"ProcessorEvent",
 	"PushDevice",
 	"RefreshToken",
 	"Room",
 	"Service",
 	"Session",
+	"Tip",
 	"User",
+	"VenuePayments",
 	"WebhookAttempt",
 	"WebhookDelivery",
 	"WebhookSubscription",
@@ -234,6 +257,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Brand.Query().Where(brand.IDIn(ids...)).Count(ctx)
 	case "BuddyInvite":
 		return c.BuddyInvite.Query().Where(buddyinvite.IDIn(ids...)).Count(ctx)
+	case "Checkout":
+		return c.Checkout.Query().Where(checkout.IDIn(ids...)).Count(ctx)
 	case "ClassInstance":
 		return c.ClassInstance.Query().Where(classinstance.IDIn(ids...)).Count(ctx)
 	case "ClassType":
@@ -288,10 +313,16 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.PassType.Query().Where(passtype.IDIn(ids...)).Count(ctx)
 	case "Payment":
 		return c.Payment.Query().Where(payment.IDIn(ids...)).Count(ctx)
+	case "PaymentAttempt":
+		return c.PaymentAttempt.Query().Where(paymentattempt.IDIn(ids...)).Count(ctx)
+	case "PaymentCustomer":
+		return c.PaymentCustomer.Query().Where(paymentcustomer.IDIn(ids...)).Count(ctx)
 	case "Photo":
 		return c.Photo.Query().Where(photo.IDIn(ids...)).Count(ctx)
 	case "PlatformSetting":
 		return c.PlatformSetting.Query().Where(platformsetting.IDIn(ids...)).Count(ctx)
+	case "ProcessorEvent":
+		return c.ProcessorEvent.Query().Where(processorevent.IDIn(ids...)).Count(ctx)
 	case "PushDevice":
 		return c.PushDevice.Query().Where(pushdevice.IDIn(ids...)).Count(ctx)
 	case "RefreshToken":
@@ -302,8 +333,12 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Service.Query().Where(service.IDIn(ids...)).Count(ctx)
 	case "Session":
 		return c.Session.Query().Where(session.IDIn(ids...)).Count(ctx)
+	case "Tip":
+		return c.Tip.Query().Where(tip.IDIn(ids...)).Count(ctx)
 	case "User":
 		return c.User.Query().Where(user.IDIn(ids...)).Count(ctx)
+	case "VenuePayments":
+		return c.VenuePayments.Query().Where(venuepayments.IDIn(ids...)).Count(ctx)
 	case "WebhookAttempt":
 		return c.WebhookAttempt.Query().Where(webhookattempt.IDIn(ids...)).Count(ctx)
 	case "WebhookDelivery":

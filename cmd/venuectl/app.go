@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/internal/config"
 	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/pglocal"
 	"github.com/venueplatform/venue/internal/system"
@@ -36,6 +37,10 @@ type app struct {
 	cluster *pglocal.Cluster
 	pool    *pgxpool.Pool
 	client  *ent.Client
+
+	// lookup reads the environment (commands that need more settings than
+	// the global flags, such as payments, parse them with it).
+	lookup config.LookupFunc
 }
 
 // open connects to the database: the --database-url one, or else the

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/venueplatform/venue/internal/payments/stripetest"
 	"github.com/venueplatform/venue/internal/pgtest"
 )
 
@@ -20,6 +21,8 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 type cli struct {
 	t   *testing.T
 	url string
+	// env adds environment variables to the command line's.
+	env map[string]string
 }
 
 func newCLI(t *testing.T) *cli { return &cli{t: t, url: pgtest.New(t)} }
@@ -30,6 +33,9 @@ func (c *cli) run(args ...string) (string, string, error) {
 	var stdout, stderr bytes.Buffer
 	a := &app{stdout: &stdout, stderr: &stderr}
 	env := map[string]string{"DATABASE_URL": c.url}
+	for k, v := range c.env {
+		env[k] = v
+	}
 	root := newRootCmd(a, func(k string) string { return env[k] })
 	root.SetArgs(args)
 	root.SetOut(&stdout)
@@ -226,4 +232,26 @@ func TestSeedAndOpenAPI(t *testing.T) {
 	var doc map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
 	require.Contains(t, doc, "openapi")
+}
+
+func TestPaymentsConnect(t *testing.T) {
+	fake := stripetest.New()
+	t.Cleanup(fake.Close)
+	fake.AddAccount("acct_live1", true)
+	c := newCLI(t)
+	c.env = map[string]string{"VENUE_STRIPE_SECRET_KEY": "sk_test_x", "VENUE_STRIPE_API_BASE": fake.URL}
+	var created map[string]any
+	c.json(&created, "venue", "create", "--name", "Hot Yoga", "--slug", "hot-yoga")
+
+	var st map[string]any
+	c.json(&st, "payments", "status", "--venue", "hot-yoga")
+	require.Equal(t, "", st["account_id"])
+	c.json(&st, "payments", "connect", "--venue", "hot-yoga", "--account", "acct_live1")
+	require.Equal(t, map[string]any{"venue": "hot-yoga", "account_id": "acct_live1", "charges_enabled": true, "details_submitted": true}, st)
+	c.json(&st, "payments", "status", "--venue", "hot-yoga")
+	require.Equal(t, "acct_live1", st["account_id"])
+	require.Contains(t, c.fail("payments", "connect", "--venue", "hot-yoga", "--account", "acct_missing"), "not found")
+
+	c.env = nil // no Stripe key: card payments are off
+	require.Contains(t, c.fail("payments", "connect", "--venue", "hot-yoga", "--account", "acct_live1"), "not available")
 }

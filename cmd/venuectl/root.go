@@ -21,6 +21,7 @@ func newRootCmd(a *app, getenv func(string) string) *cobra.Command {
 		v := getenv(k)
 		return v, v != ""
 	}
+	a.lookup = lookup
 	root := &cobra.Command{
 		Use:   "venuectl",
 		Short: "Administer the venue platform from a shell",
@@ -59,6 +60,7 @@ func newRootCmd(a *app, getenv func(string) string) *cobra.Command {
 		newSeedCmd(a),
 		newAuditCmd(a),
 		newOpenAPICmd(a),
+		newPaymentsCmd(a),
 	)
 	return root
 }

@@ -141,6 +141,18 @@ func (f BuddyInviteFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.BuddyInviteMutation", m)
 }
 
+// The CheckoutFunc type is an adapter to allow the use of ordinary
+// function as Checkout mutator.
+type CheckoutFunc func(context.Context, *ent.CheckoutMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CheckoutFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CheckoutMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CheckoutMutation", m)
+}
+
 // The ClassInstanceFunc type is an adapter to allow the use of ordinary
 // function as ClassInstance mutator.
 type ClassInstanceFunc func(context.Context, *ent.ClassInstanceMutation) (ent.Value, error)
@@ -465,6 +477,30 @@ func (f PaymentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PaymentMutation", m)
 }
 
+// The PaymentAttemptFunc type is an adapter to allow the use of ordinary
+// function as PaymentAttempt mutator.
+type PaymentAttemptFunc func(context.Context, *ent.PaymentAttemptMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PaymentAttemptFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PaymentAttemptMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PaymentAttemptMutation", m)
+}
+
+// The PaymentCustomerFunc type is an adapter to allow the use of ordinary
+// function as PaymentCustomer mutator.
+type PaymentCustomerFunc func(context.Context, *ent.PaymentCustomerMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PaymentCustomerFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PaymentCustomerMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PaymentCustomerMutation", m)
+}
+
 // The PhotoFunc type is an adapter to allow the use of ordinary
 // function as Photo mutator.
 type PhotoFunc func(context.Context, *ent.PhotoMutation) (ent.Value, error)
@@ -487,6 +523,18 @@ func (f PlatformSettingFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Va
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PlatformSettingMutation", m)
+}
+
+// The ProcessorEventFunc type is an adapter to allow the use of ordinary
+// function as ProcessorEvent mutator.
+type ProcessorEventFunc func(context.Context, *ent.ProcessorEventMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ProcessorEventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ProcessorEventMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProcessorEventMutation", m)
 }
 
 // The PushDeviceFunc type is an adapter to allow the use of ordinary
@@ -549,6 +597,18 @@ func (f SessionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SessionMutation", m)
 }
 
+// The TipFunc type is an adapter to allow the use of ordinary
+// function as Tip mutator.
+type TipFunc func(context.Context, *ent.TipMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f TipFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.TipMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.TipMutation", m)
+}
+
 // The UserFunc type is an adapter to allow the use of ordinary
 // function as User mutator.
 type UserFunc func(context.Context, *ent.UserMutation) (ent.Value, error)
@@ -559,6 +619,18 @@ func (f UserFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error)
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.UserMutation", m)
+}
+
+// The VenuePaymentsFunc type is an adapter to allow the use of ordinary
+// function as VenuePayments mutator.
+type VenuePaymentsFunc func(context.Context, *ent.VenuePaymentsMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f VenuePaymentsFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.VenuePaymentsMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VenuePaymentsMutation", m)
 }
 
 // The WebhookAttemptFunc type is an adapter to allow the use of ordinary

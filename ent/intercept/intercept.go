@@ -19,6 +19,7 @@ import (
 	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
+	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -46,15 +47,20 @@ import (
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
+	"github.com/venueplatform/venue/ent/paymentattempt"
+	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/predicate"
+	"github.com/venueplatform/venue/ent/processorevent"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
+	"github.com/venueplatform/venue/ent/venuepayments"
 	"github.com/venueplatform/venue/ent/webhookattempt"
 	"github.com/venueplatform/venue/ent/webhookdelivery"
 	"github.com/venueplatform/venue/ent/webhooksubscription"
@@ -411,6 +417,33 @@ func (f TraverseBuddyInvite) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.BuddyInviteQuery", q)
+}
+
+// The CheckoutFunc type is an adapter to allow the use of ordinary function as a Querier.
+type CheckoutFunc func(context.Context, *ent.CheckoutQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f CheckoutFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.CheckoutQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.CheckoutQuery", q)
+}
+
+// The TraverseCheckout type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseCheckout func(context.Context, *ent.CheckoutQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseCheckout) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseCheckout) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CheckoutQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.CheckoutQuery", q)
 }
 
 // The ClassInstanceFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1142,6 +1175,60 @@ func (f TraversePayment) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.PaymentQuery", q)
 }
 
+// The PaymentAttemptFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PaymentAttemptFunc func(context.Context, *ent.PaymentAttemptQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PaymentAttemptFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PaymentAttemptQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PaymentAttemptQuery", q)
+}
+
+// The TraversePaymentAttempt type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePaymentAttempt func(context.Context, *ent.PaymentAttemptQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePaymentAttempt) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePaymentAttempt) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PaymentAttemptQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PaymentAttemptQuery", q)
+}
+
+// The PaymentCustomerFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PaymentCustomerFunc func(context.Context, *ent.PaymentCustomerQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PaymentCustomerFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PaymentCustomerQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PaymentCustomerQuery", q)
+}
+
+// The TraversePaymentCustomer type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePaymentCustomer func(context.Context, *ent.PaymentCustomerQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePaymentCustomer) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePaymentCustomer) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PaymentCustomerQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PaymentCustomerQuery", q)
+}
+
 // The PhotoFunc type is an adapter to allow the use of ordinary function as a Querier.
 type PhotoFunc func(context.Context, *ent.PhotoQuery) (ent.Value, error)
 
@@ -1194,6 +1281,33 @@ func (f TraversePlatformSetting) Traverse(ctx context.Context, q ent.Query) erro
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.PlatformSettingQuery", q)
+}
+
+// The ProcessorEventFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ProcessorEventFunc func(context.Context, *ent.ProcessorEventQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ProcessorEventFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ProcessorEventQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ProcessorEventQuery", q)
+}
+
+// The TraverseProcessorEvent type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseProcessorEvent func(context.Context, *ent.ProcessorEventQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseProcessorEvent) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseProcessorEvent) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ProcessorEventQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ProcessorEventQuery", q)
 }
 
 // The PushDeviceFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1331,6 +1445,33 @@ func (f TraverseSession) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.SessionQuery", q)
 }
 
+// The TipFunc type is an adapter to allow the use of ordinary function as a Querier.
+type TipFunc func(context.Context, *ent.TipQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f TipFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.TipQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.TipQuery", q)
+}
+
+// The TraverseTip type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseTip func(context.Context, *ent.TipQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseTip) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseTip) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.TipQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.TipQuery", q)
+}
+
 // The UserFunc type is an adapter to allow the use of ordinary function as a Querier.
 type UserFunc func(context.Context, *ent.UserQuery) (ent.Value, error)
 
@@ -1356,6 +1497,33 @@ func (f TraverseUser) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.UserQuery", q)
+}
+
+// The VenuePaymentsFunc type is an adapter to allow the use of ordinary function as a Querier.
+type VenuePaymentsFunc func(context.Context, *ent.VenuePaymentsQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f VenuePaymentsFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.VenuePaymentsQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.VenuePaymentsQuery", q)
+}
+
+// The TraverseVenuePayments type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseVenuePayments func(context.Context, *ent.VenuePaymentsQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseVenuePayments) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseVenuePayments) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.VenuePaymentsQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.VenuePaymentsQuery", q)
 }
 
 // The WebhookAttemptFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1464,6 +1632,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.BrandQuery, predicate.Brand, brand.OrderOption]{typ: ent.TypeBrand, tq: q}, nil
 	case *ent.BuddyInviteQuery:
 		return &query[*ent.BuddyInviteQuery, predicate.BuddyInvite, buddyinvite.OrderOption]{typ: ent.TypeBuddyInvite, tq: q}, nil
+	case *ent.CheckoutQuery:
+		return &query[*ent.CheckoutQuery, predicate.Checkout, checkout.OrderOption]{typ: ent.TypeCheckout, tq: q}, nil
 	case *ent.ClassInstanceQuery:
 		return &query[*ent.ClassInstanceQuery, predicate.ClassInstance, classinstance.OrderOption]{typ: ent.TypeClassInstance, tq: q}, nil
 	case *ent.ClassTypeQuery:
@@ -1518,10 +1688,16 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.PassTypeQuery, predicate.PassType, passtype.OrderOption]{typ: ent.TypePassType, tq: q}, nil
 	case *ent.PaymentQuery:
 		return &query[*ent.PaymentQuery, predicate.Payment, payment.OrderOption]{typ: ent.TypePayment, tq: q}, nil
+	case *ent.PaymentAttemptQuery:
+		return &query[*ent.PaymentAttemptQuery, predicate.PaymentAttempt, paymentattempt.OrderOption]{typ: ent.TypePaymentAttempt, tq: q}, nil
+	case *ent.PaymentCustomerQuery:
+		return &query[*ent.PaymentCustomerQuery, predicate.PaymentCustomer, paymentcustomer.OrderOption]{typ: ent.TypePaymentCustomer, tq: q}, nil
 	case *ent.PhotoQuery:
 		return &query[*ent.PhotoQuery, predicate.Photo, photo.OrderOption]{typ: ent.TypePhoto, tq: q}, nil
 	case *ent.PlatformSettingQuery:
 		return &query[*ent.PlatformSettingQuery, predicate.PlatformSetting, platformsetting.OrderOption]{typ: ent.TypePlatformSetting, tq: q}, nil
+	case *ent.ProcessorEventQuery:
+		return &query[*ent.ProcessorEventQuery, predicate.ProcessorEvent, processorevent.OrderOption]{typ: ent.TypeProcessorEvent, tq: q}, nil
 	case *ent.PushDeviceQuery:
 		return &query[*ent.PushDeviceQuery, predicate.PushDevice, pushdevice.OrderOption]{typ: ent.TypePushDevice, tq: q}, nil
 	case *ent.RefreshTokenQuery:
@@ -1532,8 +1708,12 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ServiceQuery, predicate.Service, service.OrderOption]{typ: ent.TypeService, tq: q}, nil
 	case *ent.SessionQuery:
 		return &query[*ent.SessionQuery, predicate.Session, session.OrderOption]{typ: ent.TypeSession, tq: q}, nil
+	case *ent.TipQuery:
+		return &query[*ent.TipQuery, predicate.Tip, tip.OrderOption]{typ: ent.TypeTip, tq: q}, nil
 	case *ent.UserQuery:
 		return &query[*ent.UserQuery, predicate.User, user.OrderOption]{typ: ent.TypeUser, tq: q}, nil
+	case *ent.VenuePaymentsQuery:
+		return &query[*ent.VenuePaymentsQuery, predicate.VenuePayments, venuepayments.OrderOption]{typ: ent.TypeVenuePayments, tq: q}, nil
 	case *ent.WebhookAttemptQuery:
 		return &query[*ent.WebhookAttemptQuery, predicate.WebhookAttempt, webhookattempt.OrderOption]{typ: ent.TypeWebhookAttempt, tq: q}, nil
 	case *ent.WebhookDeliveryQuery:

@@ -567,6 +567,81 @@ var (
 			},
 		},
 	}
+	// CheckoutsColumns holds the columns for the "checkouts" table.
+	CheckoutsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"open", "paid", "failed", "canceled"}, Default: "open"},
+		{Name: "amount_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "vat_minor", Type: field.TypeInt64},
+		{Name: "vat_rate_bp", Type: field.TypeInt},
+		{Name: "application_fee_minor", Type: field.TypeInt64, Default: 0},
+		{Name: "quote_fingerprint", Type: field.TypeString, Size: 128},
+		{Name: "quote_issued_at", Type: field.TypeTime},
+		{Name: "request_key", Type: field.TypeString, Nullable: true, Size: 128},
+		{Name: "payment_intent_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "setup_intent_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "pass_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "activated_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+		{Name: "pass_type_id", Type: field.TypeUUID},
+	}
+	// CheckoutsTable holds the schema information for the "checkouts" table.
+	CheckoutsTable = &schema.Table{
+		Name:       "checkouts",
+		Columns:    CheckoutsColumns,
+		PrimaryKey: []*schema.Column{CheckoutsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "checkouts_organizations_organization",
+				Columns:    []*schema.Column{CheckoutsColumns[16]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "checkouts_members_member",
+				Columns:    []*schema.Column{CheckoutsColumns[17]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "checkouts_pass_types_pass_type",
+				Columns:    []*schema.Column{CheckoutsColumns[18]},
+				RefColumns: []*schema.Column{PassTypesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "checkout_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{CheckoutsColumns[16]},
+			},
+			{
+				Name:    "checkout_organization_id_member_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{CheckoutsColumns[16], CheckoutsColumns[17], CheckoutsColumns[1]},
+			},
+			{
+				Name:    "checkout_organization_id_member_id_quote_fingerprint",
+				Unique:  true,
+				Columns: []*schema.Column{CheckoutsColumns[16], CheckoutsColumns[17], CheckoutsColumns[9]},
+			},
+			{
+				Name:    "checkout_payment_intent_id",
+				Unique:  true,
+				Columns: []*schema.Column{CheckoutsColumns[12]},
+			},
+			{
+				Name:    "checkout_setup_intent_id",
+				Unique:  true,
+				Columns: []*schema.Column{CheckoutsColumns[13]},
+			},
+		},
+	}
 	// ClassInstancesColumns holds the columns for the "class_instances" table.
 	ClassInstancesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -1779,6 +1854,100 @@ var (
 			},
 		},
 	}
+	// PaymentAttemptsColumns holds the columns for the "payment_attempts" table.
+	PaymentAttemptsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"checkout_charge", "checkout_setup", "tip_charge"}},
+		{Name: "subject_id", Type: field.TypeUUID},
+		{Name: "number", Type: field.TypeInt},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"created", "in_flight", "succeeded", "failed", "requires_action", "processing", "unknown", "canceled"}, Default: "created"},
+		{Name: "live_subject_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "processor_object_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "failure_code", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "decline_code", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// PaymentAttemptsTable holds the schema information for the "payment_attempts" table.
+	PaymentAttemptsTable = &schema.Table{
+		Name:       "payment_attempts",
+		Columns:    PaymentAttemptsColumns,
+		PrimaryKey: []*schema.Column{PaymentAttemptsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "payment_attempts_organizations_organization",
+				Columns:    []*schema.Column{PaymentAttemptsColumns[11]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "paymentattempt_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{PaymentAttemptsColumns[11]},
+			},
+			{
+				Name:    "paymentattempt_organization_id_subject_id_number",
+				Unique:  true,
+				Columns: []*schema.Column{PaymentAttemptsColumns[11], PaymentAttemptsColumns[4], PaymentAttemptsColumns[5]},
+			},
+			{
+				Name:    "paymentattempt_live_subject_id",
+				Unique:  true,
+				Columns: []*schema.Column{PaymentAttemptsColumns[7]},
+			},
+		},
+	}
+	// PaymentCustomersColumns holds the columns for the "payment_customers" table.
+	PaymentCustomersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "account_id", Type: field.TypeString, Size: 255},
+		{Name: "customer_id", Type: field.TypeString, Size: 255},
+		{Name: "default_payment_method_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+	}
+	// PaymentCustomersTable holds the schema information for the "payment_customers" table.
+	PaymentCustomersTable = &schema.Table{
+		Name:       "payment_customers",
+		Columns:    PaymentCustomersColumns,
+		PrimaryKey: []*schema.Column{PaymentCustomersColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "payment_customers_organizations_organization",
+				Columns:    []*schema.Column{PaymentCustomersColumns[6]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "payment_customers_members_member",
+				Columns:    []*schema.Column{PaymentCustomersColumns[7]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "paymentcustomer_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{PaymentCustomersColumns[6]},
+			},
+			{
+				Name:    "paymentcustomer_organization_id_member_id_account_id",
+				Unique:  true,
+				Columns: []*schema.Column{PaymentCustomersColumns[6], PaymentCustomersColumns[7], PaymentCustomersColumns[3]},
+			},
+			{
+				Name:    "paymentcustomer_customer_id",
+				Unique:  true,
+				Columns: []*schema.Column{PaymentCustomersColumns[4]},
+			},
+		},
+	}
 	// PhotosColumns holds the columns for the "photos" table.
 	PhotosColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -1844,6 +2013,24 @@ var (
 		Name:       "platform_settings",
 		Columns:    PlatformSettingsColumns,
 		PrimaryKey: []*schema.Column{PlatformSettingsColumns[0]},
+	}
+	// ProcessorEventsColumns holds the columns for the "processor_events" table.
+	ProcessorEventsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "event_id", Type: field.TypeString, Unique: true, Size: 255},
+		{Name: "type", Type: field.TypeString, Size: 100},
+		{Name: "account", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "payload", Type: field.TypeBytes},
+		{Name: "processed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "outcome", Type: field.TypeString, Nullable: true, Size: 100},
+	}
+	// ProcessorEventsTable holds the schema information for the "processor_events" table.
+	ProcessorEventsTable = &schema.Table{
+		Name:       "processor_events",
+		Columns:    ProcessorEventsColumns,
+		PrimaryKey: []*schema.Column{ProcessorEventsColumns[0]},
 	}
 	// PushDevicesColumns holds the columns for the "push_devices" table.
 	PushDevicesColumns = []*schema.Column{
@@ -2062,6 +2249,62 @@ var (
 			},
 		},
 	}
+	// TipsColumns holds the columns for the "tips" table.
+	TipsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "source_type", Type: field.TypeEnum, Enums: []string{"class", "appointment"}},
+		{Name: "source_id", Type: field.TypeUUID},
+		{Name: "instructor_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "amount_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "message", Type: field.TypeString, Size: 500, Default: ""},
+		{Name: "anonymous", Type: field.TypeBool, Default: false},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"pending", "succeeded", "failed", "canceled"}, Default: "pending"},
+		{Name: "payment_intent_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "request_key", Type: field.TypeString, Nullable: true, Size: 128},
+		{Name: "paid_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+	}
+	// TipsTable holds the schema information for the "tips" table.
+	TipsTable = &schema.Table{
+		Name:       "tips",
+		Columns:    TipsColumns,
+		PrimaryKey: []*schema.Column{TipsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "tips_organizations_organization",
+				Columns:    []*schema.Column{TipsColumns[14]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "tips_members_member",
+				Columns:    []*schema.Column{TipsColumns[15]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "tip_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{TipsColumns[14]},
+			},
+			{
+				Name:    "tip_organization_id_member_id_request_key",
+				Unique:  true,
+				Columns: []*schema.Column{TipsColumns[14], TipsColumns[15], TipsColumns[12]},
+			},
+			{
+				Name:    "tip_payment_intent_id",
+				Unique:  true,
+				Columns: []*schema.Column{TipsColumns[11]},
+			},
+		},
+	}
 	// UsersColumns holds the columns for the "users" table.
 	UsersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -2109,6 +2352,49 @@ var (
 					OpClass: "gin_trgm_ops",
 					Type:    "GIN",
 				},
+			},
+		},
+	}
+	// VenuePaymentsColumns holds the columns for the "venue_payments" table.
+	VenuePaymentsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "account_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "charges_enabled", Type: field.TypeBool, Default: false},
+		{Name: "details_submitted", Type: field.TypeBool, Default: false},
+		{Name: "vat_rate_bp", Type: field.TypeInt, Default: 2500},
+		{Name: "application_fee_bp", Type: field.TypeInt, Default: 0},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// VenuePaymentsTable holds the schema information for the "venue_payments" table.
+	VenuePaymentsTable = &schema.Table{
+		Name:       "venue_payments",
+		Columns:    VenuePaymentsColumns,
+		PrimaryKey: []*schema.Column{VenuePaymentsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "venue_payments_organizations_organization",
+				Columns:    []*schema.Column{VenuePaymentsColumns[8]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "venuepayments_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{VenuePaymentsColumns[8]},
+			},
+			{
+				Name:    "venuepayments_organization_unique",
+				Unique:  true,
+				Columns: []*schema.Column{VenuePaymentsColumns[8]},
+			},
+			{
+				Name:    "venuepayments_account_id",
+				Unique:  true,
+				Columns: []*schema.Column{VenuePaymentsColumns[3]},
 			},
 		},
 	}
@@ -2353,6 +2639,7 @@ var (
 		BookingReassignmentsTable,
 		BrandsTable,
 		BuddyInvitesTable,
+		CheckoutsTable,
 		ClassInstancesTable,
 		ClassTypesTable,
 		DeviceAuthorizationsTable,
@@ -2380,14 +2667,19 @@ var (
 		PassesTable,
 		PassTypesTable,
 		PaymentsTable,
+		PaymentAttemptsTable,
+		PaymentCustomersTable,
 		PhotosTable,
 		PlatformSettingsTable,
+		ProcessorEventsTable,
 		PushDevicesTable,
 		RefreshTokensTable,
 		RoomsTable,
 		ServicesTable,
 		SessionsTable,
+		TipsTable,
 		UsersTable,
+		VenuePaymentsTable,
 		WebhookAttemptsTable,
 		WebhookDeliveriesTable,
 		WebhookSubscriptionsTable,
@@ -2421,6 +2713,9 @@ func init() {
 	BuddyInvitesTable.ForeignKeys[3].RefTable = BookingsTable
 	BuddyInvitesTable.ForeignKeys[4].RefTable = MembersTable
 	BuddyInvitesTable.ForeignKeys[5].RefTable = BookingsTable
+	CheckoutsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	CheckoutsTable.ForeignKeys[1].RefTable = MembersTable
+	CheckoutsTable.ForeignKeys[2].RefTable = PassTypesTable
 	ClassInstancesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	ClassInstancesTable.ForeignKeys[1].RefTable = ClassTypesTable
 	ClassInstancesTable.ForeignKeys[2].RefTable = InstructorsTable
@@ -2454,6 +2749,9 @@ func init() {
 	PaymentsTable.ForeignKeys[0].RefTable = MembersTable
 	PaymentsTable.ForeignKeys[1].RefTable = PassesTable
 	PaymentsTable.ForeignKeys[2].RefTable = OrganizationsTable
+	PaymentAttemptsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	PaymentCustomersTable.ForeignKeys[0].RefTable = OrganizationsTable
+	PaymentCustomersTable.ForeignKeys[1].RefTable = MembersTable
 	PhotosTable.ForeignKeys[0].RefTable = BrandsTable
 	PhotosTable.ForeignKeys[1].RefTable = LocationsTable
 	PhotosTable.ForeignKeys[2].RefTable = OrganizationsTable
@@ -2464,6 +2762,9 @@ func init() {
 	RoomsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	ServicesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SessionsTable.ForeignKeys[0].RefTable = UsersTable
+	TipsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	TipsTable.ForeignKeys[1].RefTable = MembersTable
+	VenuePaymentsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	WebhookAttemptsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	WebhookAttemptsTable.ForeignKeys[1].RefTable = WebhookDeliveriesTable
 	WebhookDeliveriesTable.ForeignKeys[0].RefTable = OrganizationsTable

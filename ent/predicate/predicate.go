@@ -39,6 +39,9 @@ type Brand func(*sql.Selector)
 // BuddyInvite is the predicate function for buddyinvite builders.
 type BuddyInvite func(*sql.Selector)
 
+// Checkout is the predicate function for checkout builders.
+type Checkout func(*sql.Selector)
+
 // ClassInstance is the predicate function for classinstance builders.
 type ClassInstance func(*sql.Selector)
 
@@ -120,11 +123,20 @@ type PassType func(*sql.Selector)
 // Payment is the predicate function for payment builders.
 type Payment func(*sql.Selector)
 
+// PaymentAttempt is the predicate function for paymentattempt builders.
+type PaymentAttempt func(*sql.Selector)
+
+// PaymentCustomer is the predicate function for paymentcustomer builders.
+type PaymentCustomer func(*sql.Selector)
+
 // Photo is the predicate function for photo builders.
 type Photo func(*sql.Selector)
 
 // PlatformSetting is the predicate function for platformsetting builders.
 type PlatformSetting func(*sql.Selector)
+
+// ProcessorEvent is the predicate function for processorevent builders.
+type ProcessorEvent func(*sql.Selector)
 
 // PushDevice is the predicate function for pushdevice builders.
 type PushDevice func(*sql.Selector)
@@ -141,8 +153,14 @@ type Service func(*sql.Selector)
 // Session is the predicate function for session builders.
 type Session func(*sql.Selector)
 
+// Tip is the predicate function for tip builders.
+type Tip func(*sql.Selector)
+
 // User is the predicate function for user builders.
 type User func(*sql.Selector)
+
+// VenuePayments is the predicate function for venuepayments builders.
+type VenuePayments func(*sql.Selector)
 
 // WebhookAttempt is the predicate function for webhookattempt builders.
 type WebhookAttempt func(*sql.Selector)

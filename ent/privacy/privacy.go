@@ -375,6 +375,30 @@ func (f BuddyInviteMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mut
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.BuddyInviteMutation", m)
 }
 
+// The CheckoutQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type CheckoutQueryRuleFunc func(context.Context, *ent.CheckoutQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f CheckoutQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CheckoutQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.CheckoutQuery", q)
+}
+
+// The CheckoutMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type CheckoutMutationRuleFunc func(context.Context, *ent.CheckoutMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f CheckoutMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.CheckoutMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.CheckoutMutation", m)
+}
+
 // The ClassInstanceQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type ClassInstanceQueryRuleFunc func(context.Context, *ent.ClassInstanceQuery) error
@@ -1023,6 +1047,54 @@ func (f PaymentMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutatio
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PaymentMutation", m)
 }
 
+// The PaymentAttemptQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type PaymentAttemptQueryRuleFunc func(context.Context, *ent.PaymentAttemptQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f PaymentAttemptQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PaymentAttemptQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.PaymentAttemptQuery", q)
+}
+
+// The PaymentAttemptMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type PaymentAttemptMutationRuleFunc func(context.Context, *ent.PaymentAttemptMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f PaymentAttemptMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.PaymentAttemptMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PaymentAttemptMutation", m)
+}
+
+// The PaymentCustomerQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type PaymentCustomerQueryRuleFunc func(context.Context, *ent.PaymentCustomerQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f PaymentCustomerQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PaymentCustomerQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.PaymentCustomerQuery", q)
+}
+
+// The PaymentCustomerMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type PaymentCustomerMutationRuleFunc func(context.Context, *ent.PaymentCustomerMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f PaymentCustomerMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.PaymentCustomerMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PaymentCustomerMutation", m)
+}
+
 // The PhotoQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type PhotoQueryRuleFunc func(context.Context, *ent.PhotoQuery) error
@@ -1069,6 +1141,30 @@ func (f PlatformSettingMutationRuleFunc) EvalMutation(ctx context.Context, m ent
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PlatformSettingMutation", m)
+}
+
+// The ProcessorEventQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type ProcessorEventQueryRuleFunc func(context.Context, *ent.ProcessorEventQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f ProcessorEventQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ProcessorEventQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.ProcessorEventQuery", q)
+}
+
+// The ProcessorEventMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type ProcessorEventMutationRuleFunc func(context.Context, *ent.ProcessorEventMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f ProcessorEventMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.ProcessorEventMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ProcessorEventMutation", m)
 }
 
 // The PushDeviceQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -1191,6 +1287,30 @@ func (f SessionMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutatio
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SessionMutation", m)
 }
 
+// The TipQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type TipQueryRuleFunc func(context.Context, *ent.TipQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f TipQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.TipQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.TipQuery", q)
+}
+
+// The TipMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type TipMutationRuleFunc func(context.Context, *ent.TipMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f TipMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.TipMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.TipMutation", m)
+}
+
 // The UserQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type UserQueryRuleFunc func(context.Context, *ent.UserQuery) error
@@ -1213,6 +1333,30 @@ func (f UserMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) 
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.UserMutation", m)
+}
+
+// The VenuePaymentsQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type VenuePaymentsQueryRuleFunc func(context.Context, *ent.VenuePaymentsQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f VenuePaymentsQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.VenuePaymentsQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.VenuePaymentsQuery", q)
+}
+
+// The VenuePaymentsMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type VenuePaymentsMutationRuleFunc func(context.Context, *ent.VenuePaymentsMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f VenuePaymentsMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.VenuePaymentsMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.VenuePaymentsMutation", m)
 }
 
 // The WebhookAttemptQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -1344,6 +1488,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.BuddyInviteQuery:
 		return q.Filter(), nil
+	case *ent.CheckoutQuery:
+		return q.Filter(), nil
 	case *ent.ClassInstanceQuery:
 		return q.Filter(), nil
 	case *ent.ClassTypeQuery:
@@ -1398,9 +1544,15 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.PaymentQuery:
 		return q.Filter(), nil
+	case *ent.PaymentAttemptQuery:
+		return q.Filter(), nil
+	case *ent.PaymentCustomerQuery:
+		return q.Filter(), nil
 	case *ent.PhotoQuery:
 		return q.Filter(), nil
 	case *ent.PlatformSettingQuery:
+		return q.Filter(), nil
+	case *ent.ProcessorEventQuery:
 		return q.Filter(), nil
 	case *ent.PushDeviceQuery:
 		return q.Filter(), nil
@@ -1412,7 +1564,11 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.SessionQuery:
 		return q.Filter(), nil
+	case *ent.TipQuery:
+		return q.Filter(), nil
 	case *ent.UserQuery:
+		return q.Filter(), nil
+	case *ent.VenuePaymentsQuery:
 		return q.Filter(), nil
 	case *ent.WebhookAttemptQuery:
 		return q.Filter(), nil
@@ -1448,6 +1604,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.BrandMutation:
 		return m.Filter(), nil
 	case *ent.BuddyInviteMutation:
+		return m.Filter(), nil
+	case *ent.CheckoutMutation:
 		return m.Filter(), nil
 	case *ent.ClassInstanceMutation:
 		return m.Filter(), nil
@@ -1503,9 +1661,15 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.PaymentMutation:
 		return m.Filter(), nil
+	case *ent.PaymentAttemptMutation:
+		return m.Filter(), nil
+	case *ent.PaymentCustomerMutation:
+		return m.Filter(), nil
 	case *ent.PhotoMutation:
 		return m.Filter(), nil
 	case *ent.PlatformSettingMutation:
+		return m.Filter(), nil
+	case *ent.ProcessorEventMutation:
 		return m.Filter(), nil
 	case *ent.PushDeviceMutation:
 		return m.Filter(), nil
@@ -1517,7 +1681,11 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.SessionMutation:
 		return m.Filter(), nil
+	case *ent.TipMutation:
+		return m.Filter(), nil
 	case *ent.UserMutation:
+		return m.Filter(), nil
+	case *ent.VenuePaymentsMutation:
 		return m.Filter(), nil
 	case *ent.WebhookAttemptMutation:
 		return m.Filter(), nil

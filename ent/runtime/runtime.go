@@ -18,6 +18,7 @@ import (
 	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
+	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -45,15 +46,20 @@ import (
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
+	"github.com/venueplatform/venue/ent/paymentattempt"
+	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/processorevent"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/schema"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
+	"github.com/venueplatform/venue/ent/venuepayments"
 	"github.com/venueplatform/venue/ent/webhookattempt"
 	"github.com/venueplatform/venue/ent/webhookdelivery"
 	"github.com/venueplatform/venue/ent/webhooksubscription"
@@ -706,6 +712,103 @@ func init() {
 	buddyinviteDescID := buddyinviteMixinFields0[0].Descriptor()
 	// buddyinvite.DefaultID holds the default value on creation for the id field.
 	buddyinvite.DefaultID = buddyinviteDescID.Default.(func() uuid.UUID)
+	checkoutMixin := schema.Checkout{}.Mixin()
+	checkout.Policy = privacy.NewPolicies(checkoutMixin[1], schema.Checkout{})
+	checkout.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := checkout.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	checkoutMixinHooks1 := checkoutMixin[1].Hooks()
+
+	checkout.Hooks[1] = checkoutMixinHooks1[0]
+	checkoutMixinFields0 := checkoutMixin[0].Fields()
+	_ = checkoutMixinFields0
+	checkoutFields := schema.Checkout{}.Fields()
+	_ = checkoutFields
+	// checkoutDescCreatedAt is the schema descriptor for created_at field.
+	checkoutDescCreatedAt := checkoutMixinFields0[1].Descriptor()
+	// checkout.DefaultCreatedAt holds the default value on creation for the created_at field.
+	checkout.DefaultCreatedAt = checkoutDescCreatedAt.Default.(func() time.Time)
+	// checkoutDescUpdatedAt is the schema descriptor for updated_at field.
+	checkoutDescUpdatedAt := checkoutMixinFields0[2].Descriptor()
+	// checkout.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	checkout.DefaultUpdatedAt = checkoutDescUpdatedAt.Default.(func() time.Time)
+	// checkout.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	checkout.UpdateDefaultUpdatedAt = checkoutDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// checkoutDescAmountMinor is the schema descriptor for amount_minor field.
+	checkoutDescAmountMinor := checkoutFields[3].Descriptor()
+	// checkout.AmountMinorValidator is a validator for the "amount_minor" field. It is called by the builders before save.
+	checkout.AmountMinorValidator = checkoutDescAmountMinor.Validators[0].(func(int64) error)
+	// checkoutDescCurrency is the schema descriptor for currency field.
+	checkoutDescCurrency := checkoutFields[4].Descriptor()
+	// checkout.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	checkout.CurrencyValidator = func() func(string) error {
+		validators := checkoutDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// checkoutDescVatMinor is the schema descriptor for vat_minor field.
+	checkoutDescVatMinor := checkoutFields[5].Descriptor()
+	// checkout.VatMinorValidator is a validator for the "vat_minor" field. It is called by the builders before save.
+	checkout.VatMinorValidator = checkoutDescVatMinor.Validators[0].(func(int64) error)
+	// checkoutDescVatRateBp is the schema descriptor for vat_rate_bp field.
+	checkoutDescVatRateBp := checkoutFields[6].Descriptor()
+	// checkout.VatRateBpValidator is a validator for the "vat_rate_bp" field. It is called by the builders before save.
+	checkout.VatRateBpValidator = func() func(int) error {
+		validators := checkoutDescVatRateBp.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(vat_rate_bp int) error {
+			for _, fn := range fns {
+				if err := fn(vat_rate_bp); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// checkoutDescApplicationFeeMinor is the schema descriptor for application_fee_minor field.
+	checkoutDescApplicationFeeMinor := checkoutFields[7].Descriptor()
+	// checkout.DefaultApplicationFeeMinor holds the default value on creation for the application_fee_minor field.
+	checkout.DefaultApplicationFeeMinor = checkoutDescApplicationFeeMinor.Default.(int64)
+	// checkout.ApplicationFeeMinorValidator is a validator for the "application_fee_minor" field. It is called by the builders before save.
+	checkout.ApplicationFeeMinorValidator = checkoutDescApplicationFeeMinor.Validators[0].(func(int64) error)
+	// checkoutDescQuoteFingerprint is the schema descriptor for quote_fingerprint field.
+	checkoutDescQuoteFingerprint := checkoutFields[8].Descriptor()
+	// checkout.QuoteFingerprintValidator is a validator for the "quote_fingerprint" field. It is called by the builders before save.
+	checkout.QuoteFingerprintValidator = checkoutDescQuoteFingerprint.Validators[0].(func(string) error)
+	// checkoutDescRequestKey is the schema descriptor for request_key field.
+	checkoutDescRequestKey := checkoutFields[10].Descriptor()
+	// checkout.RequestKeyValidator is a validator for the "request_key" field. It is called by the builders before save.
+	checkout.RequestKeyValidator = checkoutDescRequestKey.Validators[0].(func(string) error)
+	// checkoutDescPaymentIntentID is the schema descriptor for payment_intent_id field.
+	checkoutDescPaymentIntentID := checkoutFields[11].Descriptor()
+	// checkout.PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
+	checkout.PaymentIntentIDValidator = checkoutDescPaymentIntentID.Validators[0].(func(string) error)
+	// checkoutDescSetupIntentID is the schema descriptor for setup_intent_id field.
+	checkoutDescSetupIntentID := checkoutFields[12].Descriptor()
+	// checkout.SetupIntentIDValidator is a validator for the "setup_intent_id" field. It is called by the builders before save.
+	checkout.SetupIntentIDValidator = checkoutDescSetupIntentID.Validators[0].(func(string) error)
+	// checkoutDescID is the schema descriptor for id field.
+	checkoutDescID := checkoutMixinFields0[0].Descriptor()
+	// checkout.DefaultID holds the default value on creation for the id field.
+	checkout.DefaultID = checkoutDescID.Default.(func() uuid.UUID)
 	classinstanceMixin := schema.ClassInstance{}.Mixin()
 	classinstance.Policy = privacy.NewPolicies(classinstanceMixin[1], schema.ClassInstance{})
 	classinstance.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -2286,6 +2389,124 @@ func init() {
 	paymentDescID := paymentMixinFields0[0].Descriptor()
 	// payment.DefaultID holds the default value on creation for the id field.
 	payment.DefaultID = paymentDescID.Default.(func() uuid.UUID)
+	paymentattemptMixin := schema.PaymentAttempt{}.Mixin()
+	paymentattempt.Policy = privacy.NewPolicies(paymentattemptMixin[1], schema.PaymentAttempt{})
+	paymentattempt.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := paymentattempt.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	paymentattemptMixinHooks1 := paymentattemptMixin[1].Hooks()
+
+	paymentattempt.Hooks[1] = paymentattemptMixinHooks1[0]
+	paymentattemptMixinFields0 := paymentattemptMixin[0].Fields()
+	_ = paymentattemptMixinFields0
+	paymentattemptFields := schema.PaymentAttempt{}.Fields()
+	_ = paymentattemptFields
+	// paymentattemptDescCreatedAt is the schema descriptor for created_at field.
+	paymentattemptDescCreatedAt := paymentattemptMixinFields0[1].Descriptor()
+	// paymentattempt.DefaultCreatedAt holds the default value on creation for the created_at field.
+	paymentattempt.DefaultCreatedAt = paymentattemptDescCreatedAt.Default.(func() time.Time)
+	// paymentattemptDescUpdatedAt is the schema descriptor for updated_at field.
+	paymentattemptDescUpdatedAt := paymentattemptMixinFields0[2].Descriptor()
+	// paymentattempt.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	paymentattempt.DefaultUpdatedAt = paymentattemptDescUpdatedAt.Default.(func() time.Time)
+	// paymentattempt.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	paymentattempt.UpdateDefaultUpdatedAt = paymentattemptDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// paymentattemptDescNumber is the schema descriptor for number field.
+	paymentattemptDescNumber := paymentattemptFields[2].Descriptor()
+	// paymentattempt.NumberValidator is a validator for the "number" field. It is called by the builders before save.
+	paymentattempt.NumberValidator = paymentattemptDescNumber.Validators[0].(func(int) error)
+	// paymentattemptDescProcessorObjectID is the schema descriptor for processor_object_id field.
+	paymentattemptDescProcessorObjectID := paymentattemptFields[5].Descriptor()
+	// paymentattempt.ProcessorObjectIDValidator is a validator for the "processor_object_id" field. It is called by the builders before save.
+	paymentattempt.ProcessorObjectIDValidator = paymentattemptDescProcessorObjectID.Validators[0].(func(string) error)
+	// paymentattemptDescFailureCode is the schema descriptor for failure_code field.
+	paymentattemptDescFailureCode := paymentattemptFields[6].Descriptor()
+	// paymentattempt.FailureCodeValidator is a validator for the "failure_code" field. It is called by the builders before save.
+	paymentattempt.FailureCodeValidator = paymentattemptDescFailureCode.Validators[0].(func(string) error)
+	// paymentattemptDescDeclineCode is the schema descriptor for decline_code field.
+	paymentattemptDescDeclineCode := paymentattemptFields[7].Descriptor()
+	// paymentattempt.DeclineCodeValidator is a validator for the "decline_code" field. It is called by the builders before save.
+	paymentattempt.DeclineCodeValidator = paymentattemptDescDeclineCode.Validators[0].(func(string) error)
+	// paymentattemptDescID is the schema descriptor for id field.
+	paymentattemptDescID := paymentattemptMixinFields0[0].Descriptor()
+	// paymentattempt.DefaultID holds the default value on creation for the id field.
+	paymentattempt.DefaultID = paymentattemptDescID.Default.(func() uuid.UUID)
+	paymentcustomerMixin := schema.PaymentCustomer{}.Mixin()
+	paymentcustomer.Policy = privacy.NewPolicies(paymentcustomerMixin[1], schema.PaymentCustomer{})
+	paymentcustomer.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := paymentcustomer.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	paymentcustomerMixinHooks1 := paymentcustomerMixin[1].Hooks()
+
+	paymentcustomer.Hooks[1] = paymentcustomerMixinHooks1[0]
+	paymentcustomerMixinFields0 := paymentcustomerMixin[0].Fields()
+	_ = paymentcustomerMixinFields0
+	paymentcustomerFields := schema.PaymentCustomer{}.Fields()
+	_ = paymentcustomerFields
+	// paymentcustomerDescCreatedAt is the schema descriptor for created_at field.
+	paymentcustomerDescCreatedAt := paymentcustomerMixinFields0[1].Descriptor()
+	// paymentcustomer.DefaultCreatedAt holds the default value on creation for the created_at field.
+	paymentcustomer.DefaultCreatedAt = paymentcustomerDescCreatedAt.Default.(func() time.Time)
+	// paymentcustomerDescUpdatedAt is the schema descriptor for updated_at field.
+	paymentcustomerDescUpdatedAt := paymentcustomerMixinFields0[2].Descriptor()
+	// paymentcustomer.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	paymentcustomer.DefaultUpdatedAt = paymentcustomerDescUpdatedAt.Default.(func() time.Time)
+	// paymentcustomer.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	paymentcustomer.UpdateDefaultUpdatedAt = paymentcustomerDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// paymentcustomerDescAccountID is the schema descriptor for account_id field.
+	paymentcustomerDescAccountID := paymentcustomerFields[1].Descriptor()
+	// paymentcustomer.AccountIDValidator is a validator for the "account_id" field. It is called by the builders before save.
+	paymentcustomer.AccountIDValidator = func() func(string) error {
+		validators := paymentcustomerDescAccountID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(account_id string) error {
+			for _, fn := range fns {
+				if err := fn(account_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// paymentcustomerDescCustomerID is the schema descriptor for customer_id field.
+	paymentcustomerDescCustomerID := paymentcustomerFields[2].Descriptor()
+	// paymentcustomer.CustomerIDValidator is a validator for the "customer_id" field. It is called by the builders before save.
+	paymentcustomer.CustomerIDValidator = func() func(string) error {
+		validators := paymentcustomerDescCustomerID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(customer_id string) error {
+			for _, fn := range fns {
+				if err := fn(customer_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// paymentcustomerDescDefaultPaymentMethodID is the schema descriptor for default_payment_method_id field.
+	paymentcustomerDescDefaultPaymentMethodID := paymentcustomerFields[3].Descriptor()
+	// paymentcustomer.DefaultPaymentMethodIDValidator is a validator for the "default_payment_method_id" field. It is called by the builders before save.
+	paymentcustomer.DefaultPaymentMethodIDValidator = paymentcustomerDescDefaultPaymentMethodID.Validators[0].(func(string) error)
+	// paymentcustomerDescID is the schema descriptor for id field.
+	paymentcustomerDescID := paymentcustomerMixinFields0[0].Descriptor()
+	// paymentcustomer.DefaultID holds the default value on creation for the id field.
+	paymentcustomer.DefaultID = paymentcustomerDescID.Default.(func() uuid.UUID)
 	photoMixin := schema.Photo{}.Mixin()
 	photo.Policy = privacy.NewPolicies(photoMixin[1], schema.Photo{})
 	photo.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -2367,6 +2588,64 @@ func init() {
 	platformsettingDescID := platformsettingMixinFields0[0].Descriptor()
 	// platformsetting.DefaultID holds the default value on creation for the id field.
 	platformsetting.DefaultID = platformsettingDescID.Default.(func() uuid.UUID)
+	processoreventMixin := schema.ProcessorEvent{}.Mixin()
+	processorevent.Policy = privacy.NewPolicies(schema.ProcessorEvent{})
+	processorevent.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := processorevent.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	processoreventMixinFields0 := processoreventMixin[0].Fields()
+	_ = processoreventMixinFields0
+	processoreventFields := schema.ProcessorEvent{}.Fields()
+	_ = processoreventFields
+	// processoreventDescCreatedAt is the schema descriptor for created_at field.
+	processoreventDescCreatedAt := processoreventMixinFields0[1].Descriptor()
+	// processorevent.DefaultCreatedAt holds the default value on creation for the created_at field.
+	processorevent.DefaultCreatedAt = processoreventDescCreatedAt.Default.(func() time.Time)
+	// processoreventDescUpdatedAt is the schema descriptor for updated_at field.
+	processoreventDescUpdatedAt := processoreventMixinFields0[2].Descriptor()
+	// processorevent.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	processorevent.DefaultUpdatedAt = processoreventDescUpdatedAt.Default.(func() time.Time)
+	// processorevent.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	processorevent.UpdateDefaultUpdatedAt = processoreventDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// processoreventDescEventID is the schema descriptor for event_id field.
+	processoreventDescEventID := processoreventFields[0].Descriptor()
+	// processorevent.EventIDValidator is a validator for the "event_id" field. It is called by the builders before save.
+	processorevent.EventIDValidator = func() func(string) error {
+		validators := processoreventDescEventID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(event_id string) error {
+			for _, fn := range fns {
+				if err := fn(event_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// processoreventDescType is the schema descriptor for type field.
+	processoreventDescType := processoreventFields[1].Descriptor()
+	// processorevent.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	processorevent.TypeValidator = processoreventDescType.Validators[0].(func(string) error)
+	// processoreventDescAccount is the schema descriptor for account field.
+	processoreventDescAccount := processoreventFields[2].Descriptor()
+	// processorevent.AccountValidator is a validator for the "account" field. It is called by the builders before save.
+	processorevent.AccountValidator = processoreventDescAccount.Validators[0].(func(string) error)
+	// processoreventDescOutcome is the schema descriptor for outcome field.
+	processoreventDescOutcome := processoreventFields[5].Descriptor()
+	// processorevent.OutcomeValidator is a validator for the "outcome" field. It is called by the builders before save.
+	processorevent.OutcomeValidator = processoreventDescOutcome.Validators[0].(func(string) error)
+	// processoreventDescID is the schema descriptor for id field.
+	processoreventDescID := processoreventMixinFields0[0].Descriptor()
+	// processorevent.DefaultID holds the default value on creation for the id field.
+	processorevent.DefaultID = processoreventDescID.Default.(func() uuid.UUID)
 	pushdeviceMixin := schema.PushDevice{}.Mixin()
 	pushdevice.Policy = privacy.NewPolicies(pushdeviceMixin[1], schema.PushDevice{})
 	pushdevice.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -2689,6 +2968,77 @@ func init() {
 	sessionDescID := sessionMixinFields0[0].Descriptor()
 	// session.DefaultID holds the default value on creation for the id field.
 	session.DefaultID = sessionDescID.Default.(func() uuid.UUID)
+	tipMixin := schema.Tip{}.Mixin()
+	tip.Policy = privacy.NewPolicies(tipMixin[1], schema.Tip{})
+	tip.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := tip.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	tipMixinHooks1 := tipMixin[1].Hooks()
+
+	tip.Hooks[1] = tipMixinHooks1[0]
+	tipMixinFields0 := tipMixin[0].Fields()
+	_ = tipMixinFields0
+	tipFields := schema.Tip{}.Fields()
+	_ = tipFields
+	// tipDescCreatedAt is the schema descriptor for created_at field.
+	tipDescCreatedAt := tipMixinFields0[1].Descriptor()
+	// tip.DefaultCreatedAt holds the default value on creation for the created_at field.
+	tip.DefaultCreatedAt = tipDescCreatedAt.Default.(func() time.Time)
+	// tipDescUpdatedAt is the schema descriptor for updated_at field.
+	tipDescUpdatedAt := tipMixinFields0[2].Descriptor()
+	// tip.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	tip.DefaultUpdatedAt = tipDescUpdatedAt.Default.(func() time.Time)
+	// tip.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	tip.UpdateDefaultUpdatedAt = tipDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// tipDescAmountMinor is the schema descriptor for amount_minor field.
+	tipDescAmountMinor := tipFields[4].Descriptor()
+	// tip.AmountMinorValidator is a validator for the "amount_minor" field. It is called by the builders before save.
+	tip.AmountMinorValidator = tipDescAmountMinor.Validators[0].(func(int64) error)
+	// tipDescCurrency is the schema descriptor for currency field.
+	tipDescCurrency := tipFields[5].Descriptor()
+	// tip.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	tip.CurrencyValidator = func() func(string) error {
+		validators := tipDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// tipDescMessage is the schema descriptor for message field.
+	tipDescMessage := tipFields[6].Descriptor()
+	// tip.DefaultMessage holds the default value on creation for the message field.
+	tip.DefaultMessage = tipDescMessage.Default.(string)
+	// tip.MessageValidator is a validator for the "message" field. It is called by the builders before save.
+	tip.MessageValidator = tipDescMessage.Validators[0].(func(string) error)
+	// tipDescAnonymous is the schema descriptor for anonymous field.
+	tipDescAnonymous := tipFields[7].Descriptor()
+	// tip.DefaultAnonymous holds the default value on creation for the anonymous field.
+	tip.DefaultAnonymous = tipDescAnonymous.Default.(bool)
+	// tipDescPaymentIntentID is the schema descriptor for payment_intent_id field.
+	tipDescPaymentIntentID := tipFields[9].Descriptor()
+	// tip.PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
+	tip.PaymentIntentIDValidator = tipDescPaymentIntentID.Validators[0].(func(string) error)
+	// tipDescRequestKey is the schema descriptor for request_key field.
+	tipDescRequestKey := tipFields[10].Descriptor()
+	// tip.RequestKeyValidator is a validator for the "request_key" field. It is called by the builders before save.
+	tip.RequestKeyValidator = tipDescRequestKey.Validators[0].(func(string) error)
+	// tipDescID is the schema descriptor for id field.
+	tipDescID := tipMixinFields0[0].Descriptor()
+	// tip.DefaultID holds the default value on creation for the id field.
+	tip.DefaultID = tipDescID.Default.(func() uuid.UUID)
 	userMixin := schema.User{}.Mixin()
 	user.Policy = privacy.NewPolicies(schema.User{})
 	user.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -2755,6 +3105,89 @@ func init() {
 	userDescID := userMixinFields0[0].Descriptor()
 	// user.DefaultID holds the default value on creation for the id field.
 	user.DefaultID = userDescID.Default.(func() uuid.UUID)
+	venuepaymentsMixin := schema.VenuePayments{}.Mixin()
+	venuepayments.Policy = privacy.NewPolicies(venuepaymentsMixin[1], schema.VenuePayments{})
+	venuepayments.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := venuepayments.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	venuepaymentsMixinHooks1 := venuepaymentsMixin[1].Hooks()
+
+	venuepayments.Hooks[1] = venuepaymentsMixinHooks1[0]
+	venuepaymentsMixinFields0 := venuepaymentsMixin[0].Fields()
+	_ = venuepaymentsMixinFields0
+	venuepaymentsFields := schema.VenuePayments{}.Fields()
+	_ = venuepaymentsFields
+	// venuepaymentsDescCreatedAt is the schema descriptor for created_at field.
+	venuepaymentsDescCreatedAt := venuepaymentsMixinFields0[1].Descriptor()
+	// venuepayments.DefaultCreatedAt holds the default value on creation for the created_at field.
+	venuepayments.DefaultCreatedAt = venuepaymentsDescCreatedAt.Default.(func() time.Time)
+	// venuepaymentsDescUpdatedAt is the schema descriptor for updated_at field.
+	venuepaymentsDescUpdatedAt := venuepaymentsMixinFields0[2].Descriptor()
+	// venuepayments.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	venuepayments.DefaultUpdatedAt = venuepaymentsDescUpdatedAt.Default.(func() time.Time)
+	// venuepayments.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	venuepayments.UpdateDefaultUpdatedAt = venuepaymentsDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// venuepaymentsDescAccountID is the schema descriptor for account_id field.
+	venuepaymentsDescAccountID := venuepaymentsFields[0].Descriptor()
+	// venuepayments.AccountIDValidator is a validator for the "account_id" field. It is called by the builders before save.
+	venuepayments.AccountIDValidator = venuepaymentsDescAccountID.Validators[0].(func(string) error)
+	// venuepaymentsDescChargesEnabled is the schema descriptor for charges_enabled field.
+	venuepaymentsDescChargesEnabled := venuepaymentsFields[1].Descriptor()
+	// venuepayments.DefaultChargesEnabled holds the default value on creation for the charges_enabled field.
+	venuepayments.DefaultChargesEnabled = venuepaymentsDescChargesEnabled.Default.(bool)
+	// venuepaymentsDescDetailsSubmitted is the schema descriptor for details_submitted field.
+	venuepaymentsDescDetailsSubmitted := venuepaymentsFields[2].Descriptor()
+	// venuepayments.DefaultDetailsSubmitted holds the default value on creation for the details_submitted field.
+	venuepayments.DefaultDetailsSubmitted = venuepaymentsDescDetailsSubmitted.Default.(bool)
+	// venuepaymentsDescVatRateBp is the schema descriptor for vat_rate_bp field.
+	venuepaymentsDescVatRateBp := venuepaymentsFields[3].Descriptor()
+	// venuepayments.DefaultVatRateBp holds the default value on creation for the vat_rate_bp field.
+	venuepayments.DefaultVatRateBp = venuepaymentsDescVatRateBp.Default.(int)
+	// venuepayments.VatRateBpValidator is a validator for the "vat_rate_bp" field. It is called by the builders before save.
+	venuepayments.VatRateBpValidator = func() func(int) error {
+		validators := venuepaymentsDescVatRateBp.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(vat_rate_bp int) error {
+			for _, fn := range fns {
+				if err := fn(vat_rate_bp); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// venuepaymentsDescApplicationFeeBp is the schema descriptor for application_fee_bp field.
+	venuepaymentsDescApplicationFeeBp := venuepaymentsFields[4].Descriptor()
+	// venuepayments.DefaultApplicationFeeBp holds the default value on creation for the application_fee_bp field.
+	venuepayments.DefaultApplicationFeeBp = venuepaymentsDescApplicationFeeBp.Default.(int)
+	// venuepayments.ApplicationFeeBpValidator is a validator for the "application_fee_bp" field. It is called by the builders before save.
+	venuepayments.ApplicationFeeBpValidator = func() func(int) error {
+		validators := venuepaymentsDescApplicationFeeBp.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(application_fee_bp int) error {
+			for _, fn := range fns {
+				if err := fn(application_fee_bp); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// venuepaymentsDescID is the schema descriptor for id field.
+	venuepaymentsDescID := venuepaymentsMixinFields0[0].Descriptor()
+	// venuepayments.DefaultID holds the default value on creation for the id field.
+	venuepayments.DefaultID = venuepaymentsDescID.Default.(func() uuid.UUID)
 	webhookattemptMixin := schema.WebhookAttempt{}.Mixin()
 	webhookattempt.Policy = privacy.NewPolicies(webhookattemptMixin[1], schema.WebhookAttempt{})
 	webhookattempt.Hooks[0] = func(next ent.Mutator) ent.Mutator {

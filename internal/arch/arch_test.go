@@ -41,20 +41,22 @@ func (l layer) String() string {
 // logged, so the table can name a package before a fold creates it.
 var table = map[string]layer{
 	// Programs, entry points and the generated REST code they serve.
-	".":                           faces, // generate.go: the go:generate directives
-	"cmd/...":                     faces,
-	"internal/handlers":           faces,
-	"internal/mcp":                faces,
-	"internal/server":             faces,
-	"internal/jobs":               faces, // the River workers: the jobs' face
-	"internal/bench":              faces,
-	"internal/webhooks/crashtest": faces, // a program the webhook crash test runs
-	"internal/gen/api":            faces, // the ogen server and client: REST's own types
-	"internal/gen/apient":         faces, // ent rows into gen/api types
-	"internal/gen/bundle":         faces, // generator programs
-	"internal/gen/entc":           faces,
-	"internal/gen/migrate":        faces,
-	"internal/gen/mcpschema":      faces,
+	".":                            faces, // generate.go: the go:generate directives
+	"cmd/...":                      faces,
+	"internal/handlers":            faces,
+	"internal/mcp":                 faces,
+	"internal/server":              faces,
+	"internal/jobs":                faces, // the River workers: the jobs' face
+	"internal/bench":               faces,
+	"internal/webhooks/crashtest":  faces, // a program the webhook crash test runs
+	"internal/payments/crashtest":  faces, // a program the payments crash test runs
+	"internal/payments/stripetest": faces, // the fake Stripe of the tests and of the crash test
+	"internal/gen/api":             faces, // the ogen server and client: REST's own types
+	"internal/gen/apient":          faces, // ent rows into gen/api types
+	"internal/gen/bundle":          faces, // generator programs
+	"internal/gen/entc":            faces,
+	"internal/gen/migrate":         faces,
+	"internal/gen/mcpschema":       faces,
 
 	// What a face does with a request before and after the domain call.
 	// They hold no business rule: credentials, idempotency, headers, rate
@@ -88,6 +90,7 @@ var table = map[string]layer{
 	"internal/webhooks":        domain,
 	"internal/webhooks/manage": domain,
 	"internal/webhooks/store":  domain,
+	"internal/payments/...":    domain, // card payments: Connect, checkout, attempts, inbound events; stripeport is its port to Stripe
 
 	// Shared domain machinery: nouns use it, it never reaches up to a noun.
 	"internal/audit":              services,

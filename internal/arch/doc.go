@@ -32,7 +32,9 @@
 //	faces        . cmd/... internal/bench internal/gen/api internal/gen/apient
 //	             internal/gen/bundle internal/gen/entc internal/gen/mcpschema
 //	             internal/gen/migrate internal/handlers internal/jobs
-//	             internal/mcp internal/server internal/webhooks/crashtest
+//	             internal/mcp internal/payments/crashtest
+//	             internal/payments/stripetest internal/server
+//	             internal/webhooks/crashtest
 //	conventions  internal/auth internal/gen/mcpschema/toolschema
 //	             internal/gen/openapi internal/httpx internal/idempotency
 //	             internal/limits internal/mcptools internal/ratelimit
@@ -40,8 +42,8 @@
 //	domain       internal/accounts internal/apikey internal/booking
 //	             internal/catalogue internal/codemail internal/demo
 //	             internal/frontdesk internal/importer internal/inquiries
-//	             internal/me internal/members internal/platform
-//	             internal/schedule internal/seed internal/venue
+//	             internal/me internal/members internal/payments/...
+//	             internal/platform internal/schedule internal/seed internal/venue
 //	             internal/webhooks internal/webhooks/manage
 //	             internal/webhooks/store
 //	services     internal/audit internal/events internal/identity/...

@@ -19,6 +19,7 @@ type Config struct {
 	SMTP      SMTP
 	Mail      Mail
 	Webhooks  Webhooks
+	Payments  Payments
 }
 
 // Server is how the server process starts (operations.md).
@@ -125,4 +126,20 @@ type Webhooks struct {
 	// PreviousKeys still open what earlier keys sealed.
 	SecretKey    string
 	PreviousKeys []string
+}
+
+// Payments configures card payments through Stripe (Connect, direct mode).
+// An empty SecretKey means card payments are off: the server starts and card
+// operations answer the contract's unavailability codes.
+type Payments struct {
+	// SecretKey is the platform's Stripe secret key (sk_...).
+	SecretKey string
+	// WebhookSecret and ConnectWebhookSecret verify inbound events of the
+	// platform's own endpoint and of its Connect endpoint (whsec_...).
+	WebhookSecret, ConnectWebhookSecret string
+	// APIBase replaces Stripe's API address (stripe-mock, a test double);
+	// empty for Stripe's.
+	APIBase string
+	// Timeout bounds one call to Stripe; zero means 20 s.
+	Timeout time.Duration
 }

@@ -157,6 +157,19 @@ func parse(value func(Setting) string) (Config, error) {
 	}
 	c.Inquiries.NotifyURL = v("VENUE_INQUIRY_NOTIFY_URL")
 	c.Mail.Dir = v("VENUE_MAIL_DIR")
+	c.Payments = Payments{
+		SecretKey:            v("VENUE_STRIPE_SECRET_KEY"),
+		WebhookSecret:        v("VENUE_STRIPE_WEBHOOK_SECRET"),
+		ConnectWebhookSecret: v("VENUE_STRIPE_CONNECT_WEBHOOK_SECRET"),
+		APIBase:              strings.TrimRight(v("VENUE_STRIPE_API_BASE"), "/"),
+	}
+	if t := v("VENUE_STRIPE_TIMEOUT"); t != "" {
+		d, err := time.ParseDuration(t)
+		if err != nil || d <= 0 {
+			return c, fmt.Errorf("VENUE_STRIPE_TIMEOUT: want a positive duration such as 20s")
+		}
+		c.Payments.Timeout = d
+	}
 
 	if c.SMTP, err = parseSMTP(v); err != nil {
 		return c, err

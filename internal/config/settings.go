@@ -98,6 +98,16 @@ var Settings = []Setting{
 		Description: "webhook secret sealing key (base64 of 32 bytes)"},
 	{Env: "VENUE_WEBHOOK_SECRET_PREVIOUS_KEYS", Secret: true, DefaultText: "none",
 		Description: "previous webhook secret sealing keys (rotation), comma-separated"},
+	{Env: "VENUE_STRIPE_SECRET_KEY", Secret: true, DefaultText: "none (card payments off: `CARD_PAYMENTS_UNAVAILABLE`)",
+		Description: "the platform's Stripe secret key (`sk_test_...` or `sk_live_...`)"},
+	{Env: "VENUE_STRIPE_WEBHOOK_SECRET", Secret: true, DefaultText: "none (platform events refused)",
+		Description: "signing secret of the platform's Stripe event endpoint (`whsec_...`)"},
+	{Env: "VENUE_STRIPE_CONNECT_WEBHOOK_SECRET", Secret: true, DefaultText: "none (Connect events refused)",
+		Description: "signing secret of the Connect event endpoint (`whsec_...`)"},
+	{Env: "VENUE_STRIPE_API_BASE", DefaultText: "Stripe's (`https://api.stripe.com`)",
+		Description: "Stripe API address (stripe-mock or a test double)"},
+	{Env: "VENUE_STRIPE_TIMEOUT", DefaultText: "`20s`",
+		Description: "time one Stripe call may take before its outcome counts as unknown (then reconciled)"},
 }
 
 // Lookup returns the definition of the environment variable env.

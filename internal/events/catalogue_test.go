@@ -231,6 +231,6 @@ func TestCatalogueRecordedWithTheChange(t *testing.T) {
 	covered[events.BookingPromoted] = true
 
 	for _, typ := range events.Types {
-		require.True(t, covered[typ], "%s has a change that records it", typ)
+		require.True(t, covered[typ] || coveredElsewhere[typ], "%s has a change that records it", typ)
 	}
 }

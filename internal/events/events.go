@@ -33,12 +33,23 @@ const (
 	// ClassUpdated: staff changed a class instance's time, instructor, room, type or
 	// capacity (data: class_instance_id, changed fields).
 	ClassUpdated = "class.updated"
+	// PaymentSucceeded: a card payment succeeded and what it bought was activated (data:
+	// payment_id, checkout_id, member_id, payment_intent_id, amount_minor, currency,
+	// vat_minor).
+	PaymentSucceeded = "payment.succeeded"
+	// PaymentFailed: a card payment was declined or failed (data: checkout_id, member_id,
+	// payment_intent_id, amount_minor, currency, failure_code, decline_code).
+	PaymentFailed = "payment.failed"
+	// PassActivated: a bought pass became active (data: pass_id, pass_type_id, member_id,
+	// checkout_id, status).
+	PassActivated = "pass.activated"
 )
 
 // Types is the catalogue of event types a webhook subscription can select.
 var Types = []string{
 	BookingCreated, BookingWaitlisted, BookingPromoted, BookingCancelled,
 	ClassCancelled, ClassUpdated, MemberCreated,
+	PaymentSucceeded, PaymentFailed, PassActivated,
 }
 
 // ErrNoVenue means Record was called without a venue viewer in the context.

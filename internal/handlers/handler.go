@@ -27,6 +27,7 @@ import (
 	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/input"
 	"github.com/venueplatform/venue/internal/me"
+	"github.com/venueplatform/venue/internal/payments"
 	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/venue"
 	"github.com/venueplatform/venue/internal/viewer"
@@ -45,6 +46,7 @@ type Handler struct {
 	acct   *accounts.Service
 	me     *me.Service
 	inq    *inquiryDeps
+	pay    *payments.Service
 	set    Settings
 }
 

@@ -26,7 +26,11 @@ func memberRows(t *testing.T, client *ent.Client, w *world, email string) (uuid.
 	pay := client.Payment.Create().SetMemberID(en.Member.ID).SetPassID(pass.ID).SetAmountMinor(120000).SetCurrency("DKK").SaveX(w.ctx)
 	delivery := newDelivery(client, w).SetMemberID(en.Member.ID).SaveX(w.ctx)
 	bk := client.Booking.Create().SetMemberID(en.Member.ID).SetClassInstanceID(w.ids["ClassInstance"]).SetPassID(pass.ID).SaveX(w.ctx)
-	return en.Member.ID, en.User.ID, map[string]uuid.UUID{"Pass": pass.ID, "Payment": pay.ID, "NotificationDelivery": delivery.ID, "Booking": bk.ID}
+	co := newCheckout(client, en.Member.ID, w.ids["PassType"]).SaveX(w.ctx)
+	pc := newCustomer(client, en.Member.ID).SaveX(w.ctx)
+	tp := newTip(client, en.Member.ID).SaveX(w.ctx)
+	return en.Member.ID, en.User.ID, map[string]uuid.UUID{"Pass": pass.ID, "Payment": pay.ID, "NotificationDelivery": delivery.ID, "Booking": bk.ID,
+		"Checkout": co.ID, "PaymentCustomer": pc.ID, "Tip": tp.ID}
 }
 
 // TestMemberWall runs the member-against-member column of the wall: in one

@@ -136,6 +136,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 	deps := Deps{Pool: pool, Client: client, Log: log, Codes: codes, DataDir: cfg.DataDir, Settings: &settings}
 	proxyConfig(&deps, settings.Proxy)
 	cfg.RegisterWorkers = withNotifyWorker(settings.SMTP, cfg.RegisterWorkers) // notification delivery (notify.go)
+	cfg.RegisterWorkers = withPaymentsWorker(settings, cfg.RegisterWorkers)    // payment events and reconcile (payments.go)
 	stopJobs, err := startJobs(ctx, cfg, settings, deps)
 	if err != nil {
 		return err
@@ -144,7 +145,8 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 	// before the database goes.
 	defer stopJobs()
 	runNotifyRelay(ctx, deps)
-	runInquiryRedelivery(ctx, settings.Inquiries, deps) // undelivered booking inquiries (inquiries.go)
+	runInquiryRedelivery(ctx, settings.Inquiries, deps)             // undelivered booking inquiries (inquiries.go)
+	go paymentsService(deps, settings).SweepEvery(ctx, time.Minute) // attempts a dead server left in flight (payments.go)
 	// Expired idempotency keys are swept hourly by every instance (cheap and idempotent).
 	go idempotency.NewStore(pool, 0, 0).SweepEvery(ctx, time.Hour, log)
 	if cfg.MCP != nil {

@@ -131,8 +131,9 @@ func New(d Deps) (http.Handler, error) {
 			return nil, err
 		}
 	}
+	pay := paymentsService(d, cfg)
 	h := handlers.New(d.Client, authn, d.Log).WithAccounts(acct).WithConfig(handlers.Settings{
-		Cursors: cfg.Cursors, Inquiries: cfg.Inquiries, WebhookSender: hooks.Sender, SecretBox: box})
+		Cursors: cfg.Cursors, Inquiries: cfg.Inquiries, WebhookSender: hooks.Sender, SecretBox: box}).WithPayments(pay)
 	rest, err = handlers.NewServer(h,
 		api.WithMiddleware(auth.CredentialGuard(), authn.KeyGuard(), lim.Hook(), venuectx.Guard(d.Client, mfaRequired(acct)), idem.Hook()))
 	if err != nil {
@@ -155,6 +156,7 @@ func New(d Deps) (http.Handler, error) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(openapi.JSON)
 	})
+	mux.Handle("POST "+PaymentEventsPath, paymentEvents(pay, d.Log))
 	if d.MCP != nil {
 		mux.Handle("/api/mcp", httpx.StreamWrites(cfg.Timeouts.Write, d.MCP))
 	}

@@ -194,6 +194,12 @@ var registry = map[string]SiteInfo{
 	"members.search_norm": rawSQL("normalising a member search query with the database's own function (venue_search_norm), so the query and the stored search columns fold alike; reads no rows"),
 	"seed.copy":           rawSQL("venuectl seed: bulk-loading generated venues with COPY (new venues, no viewer exists) after checking which slugs exist"),
 
+	"payments.inbound_event":  bypass("recording an inbound Stripe event by its id and queueing its job, after its signature verified; the event has no venue yet", "ProcessorEvent"),
+	"payments.event_job":      bypass("the event job reading and marking the one recorded event it was given", "ProcessorEvent"),
+	"payments.stale_attempts": bypass("the sweep of every venue's attempts left created or in flight by a server that died mid-call; it reads their ids and venues, then acts in each venue", "PaymentAttempt"),
+	"payments.customer_email": bypass("reading the signed-in member's own account e-mail to name their Stripe customer", "Member", "User"),
+	"payments.event_lookup":   bypass("an inbound event names only a Stripe id (a connected account, a refunded intent): finding the venue row that holds it, read only, before acting in that venue", "VenuePayments", "Checkout"),
+
 	// Elevation sites: a viewer the code builds, beyond the credential the
 	// caller presented.
 	"booking.as_member":             elevation("a signed-in user with an active relationship books in that venue as its member, for the call only"),
@@ -206,6 +212,7 @@ var registry = map[string]SiteInfo{
 	"join.self":                     elevation("reading the joining user's own account outside any workspace"),
 	"me.features_visitor":           elevation("reading a related venue's own feature flags as its visitor"),
 	"me.self":                       elevation("the signed-in user acting as themselves outside any workspace, to read and change their own account rows"),
+	"payments.job_venue":            elevation("a payments job (inbound event, reconcile) holds only ids; it acts as an operator of the venue the attempt or the event's object names"),
 	"notify.member_in_venue":        elevation("a signed-in user registers or removes their push device in a venue they are related to, as its member, for the call only"),
 	"schedule.member_class_visitor": elevation("a member with an active relationship reads a class of the venue through the venue's public read"),
 	"venue.foreign_selection":       elevation("a caller with a venue of its own naming another venue becomes a visitor of no venue, so queries answer no rows"),
@@ -244,6 +251,7 @@ var globals = map[string]string{
 	"OTPRequest":             "a user's own mobile sign-in request; user-owned",
 	"FavoriteVenue":          "a user's own favourite venue, across venues; user-owned",
 	"NotificationPreference": "a person's own choice of what reaches them from every venue; user-owned, read by a venue's messages only through a bypass site by the recipients' ids",
+	"ProcessorEvent":         "an inbound Stripe event, signed by Stripe, recorded by its id before anyone knows its venue; only the bypass sites of the event endpoint and its job reach it",
 }
 
 // Globals returns the entity types declared global, with their reasons.

@@ -9,7 +9,16 @@ import (
 	ht "github.com/ogen-go/ogen/http"
 	"github.com/ogen-go/ogen/middleware"
 	"github.com/ogen-go/ogen/ogenerrors"
+	"github.com/ogen-go/ogen/ogenregex"
 )
+
+var regexMap = map[string]ogenregex.Regexp{
+	"^[A-Z]{3}$":                 ogenregex.MustCompile("^[A-Z]{3}$"),
+	"^https?://":                 ogenregex.MustCompile("^https?://"),
+	"^pi_[A-Za-z0-9_]{1,200}$":   ogenregex.MustCompile("^pi_[A-Za-z0-9_]{1,200}$"),
+	"^pm_[A-Za-z0-9_]{1,200}$":   ogenregex.MustCompile("^pm_[A-Za-z0-9_]{1,200}$"),
+	"^seti_[A-Za-z0-9_]{1,200}$": ogenregex.MustCompile("^seti_[A-Za-z0-9_]{1,200}$"),
+}
 
 type (
 	optionFunc[C any] func(*C)

@@ -394,6 +394,32 @@ type Invoker interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding/attempts/{attemptId}/close
 	CloseAdminBookingFundingAttempt(ctx context.Context, params CloseAdminBookingFundingAttemptParams) (*CheckinAttemptResponse, error)
+	// ConfirmCheckout invokes confirmCheckout operation.
+	//
+	// Exactly one of `payment_intent_id` (read from Stripe now; activates
+	// the pass on success), `setup_intent_id` (a free start: activates once
+	// the setup intent succeeded, whichever of this call and Stripe's
+	// `setup_intent.succeeded` comes first) or `checkout_attempt` (reconciliation from the
+	// server's records only: the checkout id a purchase answered, with its
+	// `pass_type_id`). Answers `confirmed` true with `purchase_confirmation`,
+	// or `confirmed` false with `payment_state` `resolving` while Stripe is
+	// processing. An intent that has not succeeded is 409
+	// `PAYMENT_NOT_COMPLETED` (`details.payment_status`); a declined one 402
+	// `CHARGE_DECLINED`; another member's or an unknown intent or checkout
+	// 404 `NOT_FOUND`. Confirming twice, or after Stripe's event, changes
+	// nothing.
+	//
+	// POST /me/checkout/confirm
+	ConfirmCheckout(ctx context.Context, request *CheckoutConfirmRequest, params ConfirmCheckoutParams) (*CheckoutConfirmResponse, error)
+	// ConfirmTip invokes confirmTip operation.
+	//
+	// Tipper only (another member's tip is 404 `NOT_FOUND`). Reads the
+	// payment intent from Stripe: `succeeded` records the payment once
+	// (confirming again, or after Stripe's event, changes nothing);
+	// `processing` answers `pending`; otherwise 409 `PAYMENT_NOT_COMPLETED`.
+	//
+	// POST /tips/{id}/confirm
+	ConfirmTip(ctx context.Context, params ConfirmTipParams) (*TipConfirmResponse, error)
 	// ContactAdminCheckinClass invokes contactAdminCheckinClass operation.
 	//
 	// Staff bearer token with `members.contact` and `notifications.send`
@@ -511,6 +537,45 @@ type Invoker interface {
 	//
 	// POST /bookings
 	CreateBooking(ctx context.Context, request *BookingCreateRequest, params CreateBookingParams) (*BookingResponse, error)
+	// CreateMyPaymentMethod invokes createMyPaymentMethod operation.
+	//
+	// Creates the member's customer at the venue's connected account on
+	// first use and a setup intent on it, and returns what Stripe's SDKs
+	// need to save a card: `setup_intent_client_secret` (also as
+	// `client_secret`), `customer_id`, an `ephemeral_key` and
+	// `processor_account_id` (the connected account: direct mode). The card
+	// appears in `GET /me/payment-methods` once the app confirmed the setup
+	// intent. No body. A retry with the same `Idempotency-Key` replays the
+	// same credentials.
+	//
+	// POST /me/payment-methods
+	CreateMyPaymentMethod(ctx context.Context, params CreateMyPaymentMethodParams) (*PaymentMethodSetupResponse, error)
+	// CreatePaymentsAccountLink invokes createPaymentsAccountLink operation.
+	//
+	// Creates the venue's connected account at Stripe the first time (once,
+	// whatever the retries), and returns a one-time onboarding `url` where
+	// staff finish the account at Stripe; Stripe sends them back to
+	// `return_url` (or `refresh_url` when the link expired). Needs
+	// `settings.business`; 422 `CARD_PAYMENTS_UNAVAILABLE` (reason
+	// `payments_disabled`) without a Stripe key; 502 `STRIPE_ERROR`.
+	//
+	// POST /admin/payments/connect/account-link
+	CreatePaymentsAccountLink(ctx context.Context, request *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (*PaymentsAccountLinkResponse, error)
+	// CreateTip invokes createTip operation.
+	//
+	// `source_type` `class` with `source_id` a class of the venue that the
+	// member booked (confirmed or checked in); another venue's or an unknown
+	// class is 404 `NOT_FOUND`, a class the member did not attend 422
+	// `TIP_NOT_ALLOWED`. `appointment` sources are 404 until appointments
+	// exist. `amount` is in major units of `currency`, which must be the
+	// venue's (else 400 `VALIDATION_ERROR`, parameter `currency`), more than
+	// 0, at most 10000, with no more decimals than the currency has.
+	// `available_payment_methods` is `card`, plus `mobilepay` only for a
+	// Danish connected account taking DKK. `Idempotency-Key` required: a
+	// retry replays the same tip and intent.
+	//
+	// POST /tips
+	CreateTip(ctx context.Context, request *TipCreateRequest, params CreateTipParams) (*TipCreateResponse, error)
 	// CreateVenueInquiry invokes createVenueInquiry operation.
 	//
 	// Files a booking inquiry for `service_id` and delivers it to the venue's
@@ -556,6 +621,14 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks
 	CreateWebhookSubscription(ctx context.Context, request *WebhookCreateRequest, params CreateWebhookSubscriptionParams) (*WebhookSecretResponse, error)
+	// DeleteMyPaymentMethod invokes deleteMyPaymentMethod operation.
+	//
+	// Members cannot remove saved cards (the venue's staff can): always 422
+	// `PAYMENT_METHOD_REMOVAL_NOT_ALLOWED` (`details.next_step`
+	// `contact_venue`), and nothing changes.
+	//
+	// DELETE /me/payment-methods/{id}
+	DeleteMyPaymentMethod(ctx context.Context, params DeleteMyPaymentMethodParams) (DeleteMyPaymentMethodRes, error)
 	// DisableWebhookSubscription invokes disableWebhookSubscription operation.
 	//
 	// The subscription receives no new events; its pending and retrying
@@ -627,6 +700,23 @@ type Invoker interface {
 	//
 	// GET /calendar
 	GetCalendar(ctx context.Context, params GetCalendarParams) (*CalendarResponse, error)
+	// GetCheckoutPreview invokes getCheckoutPreview operation.
+	//
+	// The amount charged today for `pass_type_slug` with its VAT share, and,
+	// when it can be bought online now, a `direct_purchase_quote` valid five
+	// minutes, to send unchanged to `POST /me/checkout/purchase`. Unknown,
+	// inactive and unlisted pass types are 404 `NOT_FOUND`; a `brand_id` the
+	// pass type is not sold for is 422 `SALE_BRAND_NOT_ALLOWED`; any
+	// `flash_sale_id` is 422 `FLASH_SALE_UNAVAILABLE` (offers are not sold
+	// through direct checkout yet; never a fallback to the normal price).
+	// A recurring membership's quote is its first payment (one billing
+	// period; renewals are charged by the renewals, not here); a membership
+	// priced 0 today is a free start (the card is saved, nothing charged).
+	// Flexible-quantity memberships answer `purchase_obligation.status`
+	// `unavailable` (reason `flexible_checkout_unavailable`) and no quote.
+	//
+	// GET /me/checkout/preview
+	GetCheckoutPreview(ctx context.Context, params GetCheckoutPreviewParams) (*CheckoutPreviewResponse, error)
 	// GetDiscovery invokes getDiscovery operation.
 	//
 	// Listed venues of a world that have bookable classes on `date` (venue-local) in
@@ -777,6 +867,15 @@ type Invoker interface {
 	//
 	// GET /me/notification-preferences
 	GetMyNotificationPreferences(ctx context.Context) (*MeNotificationPreferencesResponse, error)
+	// GetPaymentsConnect invokes getPaymentsConnect operation.
+	//
+	// The connected account the venue takes card payments on, as last
+	// reported by Stripe (`account.updated` keeps `charges_enabled`
+	// current). `account_id` is null before onboarding started. Needs
+	// `settings.business`.
+	//
+	// GET /admin/payments/connect
+	GetPaymentsConnect(ctx context.Context) (*PaymentsConnectResponse, error)
 	// GetVenue invokes getVenue operation.
 	//
 	// Contact and place, active brands, active locations with their active
@@ -849,6 +948,16 @@ type Invoker interface {
 	//
 	// GET /admin/webhooks/{id}
 	GetWebhookSubscription(ctx context.Context, params GetWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
+	// InitMyPaymentSheet invokes initMyPaymentSheet operation.
+	//
+	// What the iOS and Android payment sheets need for the venue
+	// `organization_id`: the member's customer, an ephemeral key, a setup
+	// intent, the connected account, the merchant country and the wallet
+	// merchant id (null: wallets are not configured). 403 `ACCESS_DENIED`
+	// (reason `not_a_member`) outside the member's venues.
+	//
+	// POST /me/payment-sheet-init
+	InitMyPaymentSheet(ctx context.Context, request *PaymentSheetInitRequest, params InitMyPaymentSheetParams) (*PaymentMethodSetupResponse, error)
 	// InviteBookingBuddy invokes inviteBookingBuddy operation.
 	//
 	// The user (acting in `X-Organization-ID`, required) needs a confirmed or
@@ -941,6 +1050,26 @@ type Invoker interface {
 	//
 	// GET /me/inquiries
 	ListMyInquiries(ctx context.Context, params ListMyInquiriesParams) (*InquiryListResponse, error)
+	// ListMyPaymentMethods invokes listMyPaymentMethods operation.
+	//
+	// The cards saved on the member's customer at the venue's connected
+	// account, with `is_default` on the default one; empty before the first
+	// card was saved. 422 `CARD_PAYMENTS_UNAVAILABLE` when the venue takes
+	// no cards.
+	//
+	// GET /me/payment-methods
+	ListMyPaymentMethods(ctx context.Context, params ListMyPaymentMethodsParams) (*PaymentMethodListResponse, error)
+	// ListMyPayments invokes listMyPayments operation.
+	//
+	// Receipt-bearing payments only (succeeded, refunded or partially
+	// refunded) of the member at the venue, newest first, with what each
+	// bought. Cursor pagination: `limit` (default 20, at most 100) and
+	// `after` (the previous page's `meta.next_cursor`; a tampered or
+	// foreign cursor is 400 `VALIDATION_ERROR` with `details.parameter`
+	// `after`).
+	//
+	// GET /me/payments
+	ListMyPayments(ctx context.Context, params ListMyPaymentsParams) (*MyPaymentListResponse, error)
 	// ListVenueAddons invokes listVenueAddons operation.
 	//
 	// Booking add-on products grouped by category.
@@ -1037,6 +1166,39 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks/{id}/ping
 	PingWebhookSubscription(ctx context.Context, params PingWebhookSubscriptionParams) (*WebhookDeliveryResponse, error)
+	// PostCheckoutPreview invokes postCheckoutPreview operation.
+	//
+	// The same preview as `GET /me/checkout/preview`, with its parameters as a flat JSON body.
+	//
+	// POST /me/checkout/preview
+	PostCheckoutPreview(ctx context.Context, request *CheckoutPreviewRequest, params PostCheckoutPreviewParams) (*CheckoutPreviewResponse, error)
+	// PurchaseCheckout invokes purchaseCheckout operation.
+	//
+	// Charges `direct_purchase_quote` exactly as previewed (never
+	// recomputed). With `payment_method_id` (a saved card) the charge is
+	// confirmed at once; without it the answer carries the intent's
+	// `client_secret` for the payment sheet, and the app calls
+	// `POST /me/checkout/confirm` when the sheet is done.
+	// `payment_status`: `succeeded` (the pass is active: `pass_id`),
+	// `requires_action` (3-D Secure: finish with `client_secret`, then
+	// confirm), `requires_payment_method` (confirm with the payment sheet),
+	// `processing` (the pass activates when Stripe reports success).
+	// A membership's card is kept on the member's customer for renewals. A
+	// free start answers `setup_intent_id` (and `payment_intent_id` null)
+	// with the setup intent's `client_secret`: the app saves the card with
+	// it and confirms with `setup_intent_id`; the pass activates when the
+	// setup intent succeeded.
+	// Errors: 409 `QUOTE_STALE` past five minutes or when the price behind
+	// the quote changed (`details.reason` `expired` or `price_changed`;
+	// `next_step` `refresh`); 400 `VALIDATION_ERROR` for a changed or
+	// foreign quote; 402 `CHARGE_DECLINED` (`details.failure_code`,
+	// `details.decline_code`, `next_step` `update_card`; nothing charged,
+	// the quote may be bought again with another card); 409
+	// `PAYMENT_PENDING`; 409 `UNKNOWN_WRITE_OUTCOME`; 422 `ALREADY_PAID`;
+	// 422 `CARD_PAYMENTS_UNAVAILABLE`; 502 `STRIPE_ERROR`.
+	//
+	// POST /me/checkout/purchase
+	PurchaseCheckout(ctx context.Context, request *CheckoutPurchaseRequest, params PurchaseCheckoutParams) (*CheckoutPurchaseResponse, error)
 	// ReassignAdminBookingFunding invokes reassignAdminBookingFunding operation.
 	//
 	// Staff bearer token with `bookings.manage`. `new_pass_id` must be
@@ -1140,6 +1302,16 @@ type Invoker interface {
 	//
 	// POST /me/active-organization
 	SetActiveOrganization(ctx context.Context, request *ActiveOrganizationRequest) (*ActiveOrganizationResponse, error)
+	// SetMyDefaultPaymentMethod invokes setMyDefaultPaymentMethod operation.
+	//
+	// Empty body. Makes the card the default of the member's customer (at
+	// Stripe and here) and answers the saved cards, where it now has
+	// `is_default` true. Another member's or an unknown card is 404
+	// `PAYMENT_METHOD_NOT_FOUND`; 422 `NOT_A_CARD` for a wallet; 502
+	// `STRIPE_UPDATE_FAILED`.
+	//
+	// PATCH /me/payment-methods/{id}/default
+	SetMyDefaultPaymentMethod(ctx context.Context, params SetMyDefaultPaymentMethodParams) (*PaymentMethodListResponse, error)
 	// SubstituteAdminScheduleInstructor invokes substituteAdminScheduleInstructor operation.
 	//
 	// Assigns `instructor_id` (an instructor of the venue, not the one already
@@ -3768,6 +3940,208 @@ func (c *Client) sendCloseAdminBookingFundingAttempt(ctx context.Context, params
 	return result, nil
 }
 
+// ConfirmCheckout invokes confirmCheckout operation.
+//
+// Exactly one of `payment_intent_id` (read from Stripe now; activates
+// the pass on success), `setup_intent_id` (a free start: activates once
+// the setup intent succeeded, whichever of this call and Stripe's
+// `setup_intent.succeeded` comes first) or `checkout_attempt` (reconciliation from the
+// server's records only: the checkout id a purchase answered, with its
+// `pass_type_id`). Answers `confirmed` true with `purchase_confirmation`,
+// or `confirmed` false with `payment_state` `resolving` while Stripe is
+// processing. An intent that has not succeeded is 409
+// `PAYMENT_NOT_COMPLETED` (`details.payment_status`); a declined one 402
+// `CHARGE_DECLINED`; another member's or an unknown intent or checkout
+// 404 `NOT_FOUND`. Confirming twice, or after Stripe's event, changes
+// nothing.
+//
+// POST /me/checkout/confirm
+func (c *Client) ConfirmCheckout(ctx context.Context, request *CheckoutConfirmRequest, params ConfirmCheckoutParams) (*CheckoutConfirmResponse, error) {
+	res, err := c.sendConfirmCheckout(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendConfirmCheckout(ctx context.Context, request *CheckoutConfirmRequest, params ConfirmCheckoutParams) (res *CheckoutConfirmResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/checkout/confirm"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeConfirmCheckoutRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ConfirmCheckoutOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeConfirmCheckoutResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ConfirmTip invokes confirmTip operation.
+//
+// Tipper only (another member's tip is 404 `NOT_FOUND`). Reads the
+// payment intent from Stripe: `succeeded` records the payment once
+// (confirming again, or after Stripe's event, changes nothing);
+// `processing` answers `pending`; otherwise 409 `PAYMENT_NOT_COMPLETED`.
+//
+// POST /tips/{id}/confirm
+func (c *Client) ConfirmTip(ctx context.Context, params ConfirmTipParams) (*TipConfirmResponse, error) {
+	res, err := c.sendConfirmTip(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendConfirmTip(ctx context.Context, params ConfirmTipParams) (res *TipConfirmResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/tips/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/confirm"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ConfirmTipOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeConfirmTipResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ContactAdminCheckinClass invokes contactAdminCheckinClass operation.
 //
 // Staff bearer token with `members.contact` and `notifications.send`
@@ -4355,6 +4729,304 @@ func (c *Client) sendCreateBooking(ctx context.Context, request *BookingCreateRe
 	return result, nil
 }
 
+// CreateMyPaymentMethod invokes createMyPaymentMethod operation.
+//
+// Creates the member's customer at the venue's connected account on
+// first use and a setup intent on it, and returns what Stripe's SDKs
+// need to save a card: `setup_intent_client_secret` (also as
+// `client_secret`), `customer_id`, an `ephemeral_key` and
+// `processor_account_id` (the connected account: direct mode). The card
+// appears in `GET /me/payment-methods` once the app confirmed the setup
+// intent. No body. A retry with the same `Idempotency-Key` replays the
+// same credentials.
+//
+// POST /me/payment-methods
+func (c *Client) CreateMyPaymentMethod(ctx context.Context, params CreateMyPaymentMethodParams) (*PaymentMethodSetupResponse, error) {
+	res, err := c.sendCreateMyPaymentMethod(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendCreateMyPaymentMethod(ctx context.Context, params CreateMyPaymentMethodParams) (res *PaymentMethodSetupResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/payment-methods"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateMyPaymentMethodOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateMyPaymentMethodResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreatePaymentsAccountLink invokes createPaymentsAccountLink operation.
+//
+// Creates the venue's connected account at Stripe the first time (once,
+// whatever the retries), and returns a one-time onboarding `url` where
+// staff finish the account at Stripe; Stripe sends them back to
+// `return_url` (or `refresh_url` when the link expired). Needs
+// `settings.business`; 422 `CARD_PAYMENTS_UNAVAILABLE` (reason
+// `payments_disabled`) without a Stripe key; 502 `STRIPE_ERROR`.
+//
+// POST /admin/payments/connect/account-link
+func (c *Client) CreatePaymentsAccountLink(ctx context.Context, request *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (*PaymentsAccountLinkResponse, error) {
+	res, err := c.sendCreatePaymentsAccountLink(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreatePaymentsAccountLink(ctx context.Context, request *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (res *PaymentsAccountLinkResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/payments/connect/account-link"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreatePaymentsAccountLinkRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreatePaymentsAccountLinkOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreatePaymentsAccountLinkResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreateTip invokes createTip operation.
+//
+// `source_type` `class` with `source_id` a class of the venue that the
+// member booked (confirmed or checked in); another venue's or an unknown
+// class is 404 `NOT_FOUND`, a class the member did not attend 422
+// `TIP_NOT_ALLOWED`. `appointment` sources are 404 until appointments
+// exist. `amount` is in major units of `currency`, which must be the
+// venue's (else 400 `VALIDATION_ERROR`, parameter `currency`), more than
+// 0, at most 10000, with no more decimals than the currency has.
+// `available_payment_methods` is `card`, plus `mobilepay` only for a
+// Danish connected account taking DKK. `Idempotency-Key` required: a
+// retry replays the same tip and intent.
+//
+// POST /tips
+func (c *Client) CreateTip(ctx context.Context, request *TipCreateRequest, params CreateTipParams) (*TipCreateResponse, error) {
+	res, err := c.sendCreateTip(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateTip(ctx context.Context, request *TipCreateRequest, params CreateTipParams) (res *TipCreateResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/tips"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateTipRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateTipOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateTipResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CreateVenueInquiry invokes createVenueInquiry operation.
 //
 // Files a booking inquiry for `service_id` and delivers it to the venue's
@@ -4578,6 +5250,109 @@ func (c *Client) sendCreateWebhookSubscription(ctx context.Context, request *Web
 	defer body.Close()
 
 	result, err := decodeCreateWebhookSubscriptionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// DeleteMyPaymentMethod invokes deleteMyPaymentMethod operation.
+//
+// Members cannot remove saved cards (the venue's staff can): always 422
+// `PAYMENT_METHOD_REMOVAL_NOT_ALLOWED` (`details.next_step`
+// `contact_venue`), and nothing changes.
+//
+// DELETE /me/payment-methods/{id}
+func (c *Client) DeleteMyPaymentMethod(ctx context.Context, params DeleteMyPaymentMethodParams) (DeleteMyPaymentMethodRes, error) {
+	res, err := c.sendDeleteMyPaymentMethod(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendDeleteMyPaymentMethod(ctx context.Context, params DeleteMyPaymentMethodParams) (res DeleteMyPaymentMethodRes, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/me/payment-methods/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, DeleteMyPaymentMethodOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeDeleteMyPaymentMethodResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -5360,6 +6135,168 @@ func (c *Client) sendGetCalendar(ctx context.Context, params GetCalendarParams) 
 	defer body.Close()
 
 	result, err := decodeGetCalendarResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetCheckoutPreview invokes getCheckoutPreview operation.
+//
+// The amount charged today for `pass_type_slug` with its VAT share, and,
+// when it can be bought online now, a `direct_purchase_quote` valid five
+// minutes, to send unchanged to `POST /me/checkout/purchase`. Unknown,
+// inactive and unlisted pass types are 404 `NOT_FOUND`; a `brand_id` the
+// pass type is not sold for is 422 `SALE_BRAND_NOT_ALLOWED`; any
+// `flash_sale_id` is 422 `FLASH_SALE_UNAVAILABLE` (offers are not sold
+// through direct checkout yet; never a fallback to the normal price).
+// A recurring membership's quote is its first payment (one billing
+// period; renewals are charged by the renewals, not here); a membership
+// priced 0 today is a free start (the card is saved, nothing charged).
+// Flexible-quantity memberships answer `purchase_obligation.status`
+// `unavailable` (reason `flexible_checkout_unavailable`) and no quote.
+//
+// GET /me/checkout/preview
+func (c *Client) GetCheckoutPreview(ctx context.Context, params GetCheckoutPreviewParams) (*CheckoutPreviewResponse, error) {
+	res, err := c.sendGetCheckoutPreview(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetCheckoutPreview(ctx context.Context, params GetCheckoutPreviewParams) (res *CheckoutPreviewResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/checkout/preview"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "pass_type_slug" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "pass_type_slug",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.PassTypeSlug))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "brand_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "brand_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.BrandID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "flash_sale_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "flash_sale_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.FlashSaleID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "locale" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "locale",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Locale.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetCheckoutPreviewOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetCheckoutPreviewResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -6347,6 +7284,79 @@ func (c *Client) sendGetMyNotificationPreferences(ctx context.Context) (res *MeN
 	return result, nil
 }
 
+// GetPaymentsConnect invokes getPaymentsConnect operation.
+//
+// The connected account the venue takes card payments on, as last
+// reported by Stripe (`account.updated` keeps `charges_enabled`
+// current). `account_id` is null before onboarding started. Needs
+// `settings.business`.
+//
+// GET /admin/payments/connect
+func (c *Client) GetPaymentsConnect(ctx context.Context) (*PaymentsConnectResponse, error) {
+	res, err := c.sendGetPaymentsConnect(ctx)
+	return res, err
+}
+
+func (c *Client) sendGetPaymentsConnect(ctx context.Context) (res *PaymentsConnectResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/payments/connect"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetPaymentsConnectOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetPaymentsConnectResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetVenue invokes getVenue operation.
 //
 // Contact and place, active brands, active locations with their active
@@ -7231,6 +8241,96 @@ func (c *Client) sendGetWebhookSubscription(ctx context.Context, params GetWebho
 	return result, nil
 }
 
+// InitMyPaymentSheet invokes initMyPaymentSheet operation.
+//
+// What the iOS and Android payment sheets need for the venue
+// `organization_id`: the member's customer, an ephemeral key, a setup
+// intent, the connected account, the merchant country and the wallet
+// merchant id (null: wallets are not configured). 403 `ACCESS_DENIED`
+// (reason `not_a_member`) outside the member's venues.
+//
+// POST /me/payment-sheet-init
+func (c *Client) InitMyPaymentSheet(ctx context.Context, request *PaymentSheetInitRequest, params InitMyPaymentSheetParams) (*PaymentMethodSetupResponse, error) {
+	res, err := c.sendInitMyPaymentSheet(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendInitMyPaymentSheet(ctx context.Context, request *PaymentSheetInitRequest, params InitMyPaymentSheetParams) (res *PaymentMethodSetupResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/payment-sheet-init"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeInitMyPaymentSheetRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, InitMyPaymentSheetOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeInitMyPaymentSheetResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // InviteBookingBuddy invokes inviteBookingBuddy operation.
 //
 // The user (acting in `X-Organization-ID`, required) needs a confirmed or
@@ -8068,6 +9168,217 @@ func (c *Client) sendListMyInquiries(ctx context.Context, params ListMyInquiries
 	defer body.Close()
 
 	result, err := decodeListMyInquiriesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListMyPaymentMethods invokes listMyPaymentMethods operation.
+//
+// The cards saved on the member's customer at the venue's connected
+// account, with `is_default` on the default one; empty before the first
+// card was saved. 422 `CARD_PAYMENTS_UNAVAILABLE` when the venue takes
+// no cards.
+//
+// GET /me/payment-methods
+func (c *Client) ListMyPaymentMethods(ctx context.Context, params ListMyPaymentMethodsParams) (*PaymentMethodListResponse, error) {
+	res, err := c.sendListMyPaymentMethods(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListMyPaymentMethods(ctx context.Context, params ListMyPaymentMethodsParams) (res *PaymentMethodListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/payment-methods"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListMyPaymentMethodsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListMyPaymentMethodsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListMyPayments invokes listMyPayments operation.
+//
+// Receipt-bearing payments only (succeeded, refunded or partially
+// refunded) of the member at the venue, newest first, with what each
+// bought. Cursor pagination: `limit` (default 20, at most 100) and
+// `after` (the previous page's `meta.next_cursor`; a tampered or
+// foreign cursor is 400 `VALIDATION_ERROR` with `details.parameter`
+// `after`).
+//
+// GET /me/payments
+func (c *Client) ListMyPayments(ctx context.Context, params ListMyPaymentsParams) (*MyPaymentListResponse, error) {
+	res, err := c.sendListMyPayments(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListMyPayments(ctx context.Context, params ListMyPaymentsParams) (res *MyPaymentListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/payments"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "limit" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "limit",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Limit.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "after" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "after",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.After.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListMyPaymentsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListMyPaymentsResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -9286,6 +10597,210 @@ func (c *Client) sendPingWebhookSubscription(ctx context.Context, params PingWeb
 	return result, nil
 }
 
+// PostCheckoutPreview invokes postCheckoutPreview operation.
+//
+// The same preview as `GET /me/checkout/preview`, with its parameters as a flat JSON body.
+//
+// POST /me/checkout/preview
+func (c *Client) PostCheckoutPreview(ctx context.Context, request *CheckoutPreviewRequest, params PostCheckoutPreviewParams) (*CheckoutPreviewResponse, error) {
+	res, err := c.sendPostCheckoutPreview(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendPostCheckoutPreview(ctx context.Context, request *CheckoutPreviewRequest, params PostCheckoutPreviewParams) (res *CheckoutPreviewResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/checkout/preview"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePostCheckoutPreviewRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PostCheckoutPreviewOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePostCheckoutPreviewResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PurchaseCheckout invokes purchaseCheckout operation.
+//
+// Charges `direct_purchase_quote` exactly as previewed (never
+// recomputed). With `payment_method_id` (a saved card) the charge is
+// confirmed at once; without it the answer carries the intent's
+// `client_secret` for the payment sheet, and the app calls
+// `POST /me/checkout/confirm` when the sheet is done.
+// `payment_status`: `succeeded` (the pass is active: `pass_id`),
+// `requires_action` (3-D Secure: finish with `client_secret`, then
+// confirm), `requires_payment_method` (confirm with the payment sheet),
+// `processing` (the pass activates when Stripe reports success).
+// A membership's card is kept on the member's customer for renewals. A
+// free start answers `setup_intent_id` (and `payment_intent_id` null)
+// with the setup intent's `client_secret`: the app saves the card with
+// it and confirms with `setup_intent_id`; the pass activates when the
+// setup intent succeeded.
+// Errors: 409 `QUOTE_STALE` past five minutes or when the price behind
+// the quote changed (`details.reason` `expired` or `price_changed`;
+// `next_step` `refresh`); 400 `VALIDATION_ERROR` for a changed or
+// foreign quote; 402 `CHARGE_DECLINED` (`details.failure_code`,
+// `details.decline_code`, `next_step` `update_card`; nothing charged,
+// the quote may be bought again with another card); 409
+// `PAYMENT_PENDING`; 409 `UNKNOWN_WRITE_OUTCOME`; 422 `ALREADY_PAID`;
+// 422 `CARD_PAYMENTS_UNAVAILABLE`; 502 `STRIPE_ERROR`.
+//
+// POST /me/checkout/purchase
+func (c *Client) PurchaseCheckout(ctx context.Context, request *CheckoutPurchaseRequest, params PurchaseCheckoutParams) (*CheckoutPurchaseResponse, error) {
+	res, err := c.sendPurchaseCheckout(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendPurchaseCheckout(ctx context.Context, request *CheckoutPurchaseRequest, params PurchaseCheckoutParams) (res *CheckoutPurchaseResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/checkout/purchase"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePurchaseCheckoutRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PurchaseCheckoutOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePurchaseCheckoutResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ReassignAdminBookingFunding invokes reassignAdminBookingFunding operation.
 //
 // Staff bearer token with `bookings.manage`. `new_pass_id` must be
@@ -10050,6 +11565,123 @@ func (c *Client) sendSetActiveOrganization(ctx context.Context, request *ActiveO
 	defer body.Close()
 
 	result, err := decodeSetActiveOrganizationResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SetMyDefaultPaymentMethod invokes setMyDefaultPaymentMethod operation.
+//
+// Empty body. Makes the card the default of the member's customer (at
+// Stripe and here) and answers the saved cards, where it now has
+// `is_default` true. Another member's or an unknown card is 404
+// `PAYMENT_METHOD_NOT_FOUND`; 422 `NOT_A_CARD` for a wallet; 502
+// `STRIPE_UPDATE_FAILED`.
+//
+// PATCH /me/payment-methods/{id}/default
+func (c *Client) SetMyDefaultPaymentMethod(ctx context.Context, params SetMyDefaultPaymentMethodParams) (*PaymentMethodListResponse, error) {
+	res, err := c.sendSetMyDefaultPaymentMethod(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendSetMyDefaultPaymentMethod(ctx context.Context, params SetMyDefaultPaymentMethodParams) (res *PaymentMethodListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/me/payment-methods/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/default"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetMyDefaultPaymentMethodOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetMyDefaultPaymentMethodResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

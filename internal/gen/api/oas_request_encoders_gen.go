@@ -310,6 +310,20 @@ func encodeCheckInAdminBookingRequest(
 	return nil
 }
 
+func encodeConfirmCheckoutRequest(
+	req *CheckoutConfirmRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeContactAdminCheckinClassRequest(
 	req *CheckinContactRequest,
 	r *http.Request,
@@ -354,6 +368,34 @@ func encodeCorrectAdminScheduleHistoryRequest(
 
 func encodeCreateBookingRequest(
 	req *BookingCreateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeCreatePaymentsAccountLinkRequest(
+	req *PaymentsAccountLinkRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeCreateTipRequest(
+	req *TipCreateRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"
@@ -414,6 +456,20 @@ func encodeDisableWebhookSubscriptionRequest(
 	return nil
 }
 
+func encodeInitMyPaymentSheetRequest(
+	req *PaymentSheetInitRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeInviteBookingBuddyRequest(
 	req *BookingBuddyInviteRequest,
 	r *http.Request,
@@ -430,6 +486,34 @@ func encodeInviteBookingBuddyRequest(
 
 func encodeJoinVenueRequest(
 	req *JoinRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodePostCheckoutPreviewRequest(
+	req *CheckoutPreviewRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodePurchaseCheckoutRequest(
+	req *CheckoutPurchaseRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

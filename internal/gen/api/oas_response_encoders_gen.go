@@ -428,6 +428,32 @@ func encodeCloseAdminBookingFundingAttemptResponse(response *CheckinAttemptRespo
 	return nil
 }
 
+func encodeConfirmCheckoutResponse(response *CheckoutConfirmResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeConfirmTipResponse(response *TipConfirmResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeContactAdminCheckinClassResponse(response *CheckinContactResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -480,6 +506,45 @@ func encodeCreateBookingResponse(response *BookingResponse, w http.ResponseWrite
 	return nil
 }
 
+func encodeCreateMyPaymentMethodResponse(response *PaymentMethodSetupResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeCreatePaymentsAccountLinkResponse(response *PaymentsAccountLinkResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeCreateTipResponse(response *TipCreateResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCreateVenueInquiryResponse(response *InquiryCreateResponseHeaders, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Access-Control-Expose-Headers", "Idempotency-Key")
@@ -521,6 +586,13 @@ func encodeCreateWebhookSubscriptionResponse(response *WebhookSecretResponse, w 
 	}
 
 	return nil
+}
+
+func encodeDeleteMyPaymentMethodResponse(response DeleteMyPaymentMethodRes, w http.ResponseWriter) error {
+	switch response := response.(type) {
+	default:
+		return errors.Errorf("unexpected response type: %T", response)
+	}
 }
 
 func encodeDisableWebhookSubscriptionResponse(response *WebhookSubscriptionResponse, w http.ResponseWriter) error {
@@ -602,6 +674,19 @@ func encodeGetBookingResponse(response *BookingResponse, w http.ResponseWriter) 
 }
 
 func encodeGetCalendarResponse(response *CalendarResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeGetCheckoutPreviewResponse(response *CheckoutPreviewResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -776,6 +861,19 @@ func encodeGetMyNotificationPreferencesResponse(response *MeNotificationPreferen
 	return nil
 }
 
+func encodeGetPaymentsConnectResponse(response *PaymentsConnectResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeGetVenueResponse(response *VenueProfileResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -880,6 +978,19 @@ func encodeGetWebhookSubscriptionResponse(response *WebhookSubscriptionResponse,
 	return nil
 }
 
+func encodeInitMyPaymentSheetResponse(response *PaymentMethodSetupResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeInviteBookingBuddyResponse(response *BookingBuddyInviteResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(201)
@@ -946,6 +1057,32 @@ func encodeListBookingsResponse(response *BookingListResponse, w http.ResponseWr
 }
 
 func encodeListMyInquiriesResponse(response *InquiryListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeListMyPaymentMethodsResponse(response *PaymentMethodListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeListMyPaymentsResponse(response *MyPaymentListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -1114,6 +1251,32 @@ func encodePingWebhookSubscriptionResponse(response *WebhookDeliveryResponse, w 
 	return nil
 }
 
+func encodePostCheckoutPreviewResponse(response *CheckoutPreviewResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodePurchaseCheckoutResponse(response *CheckoutPurchaseResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeReassignAdminBookingFundingResponse(response *CheckinReassignResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -1193,6 +1356,19 @@ func encodeRotateWebhookSecretResponse(response *WebhookSecretResponse, w http.R
 }
 
 func encodeSetActiveOrganizationResponse(response *ActiveOrganizationResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeSetMyDefaultPaymentMethodResponse(response *PaymentMethodListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

@@ -4,6 +4,7 @@ package api
 
 import (
 	"fmt"
+	"net/url"
 	"time"
 
 	"github.com/go-faster/errors"
@@ -6261,6 +6262,756 @@ func (s *CheckinSkippedChannel) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/CheckoutAttemptRef
+type CheckoutAttemptRef struct {
+	CheckoutID uuid.UUID `json:"checkout_id"`
+	PassTypeID uuid.UUID `json:"pass_type_id"`
+}
+
+// GetCheckoutID returns the value of CheckoutID.
+func (s *CheckoutAttemptRef) GetCheckoutID() uuid.UUID {
+	return s.CheckoutID
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *CheckoutAttemptRef) GetPassTypeID() uuid.UUID {
+	return s.PassTypeID
+}
+
+// SetCheckoutID sets the value of CheckoutID.
+func (s *CheckoutAttemptRef) SetCheckoutID(val uuid.UUID) {
+	s.CheckoutID = val
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *CheckoutAttemptRef) SetPassTypeID(val uuid.UUID) {
+	s.PassTypeID = val
+}
+
+// Ref: #/components/schemas/CheckoutCardPayments
+type CheckoutCardPayments struct {
+	Available bool                             `json:"available"`
+	Reason    OptNilCheckoutCardPaymentsReason `json:"reason"`
+}
+
+// GetAvailable returns the value of Available.
+func (s *CheckoutCardPayments) GetAvailable() bool {
+	return s.Available
+}
+
+// GetReason returns the value of Reason.
+func (s *CheckoutCardPayments) GetReason() OptNilCheckoutCardPaymentsReason {
+	return s.Reason
+}
+
+// SetAvailable sets the value of Available.
+func (s *CheckoutCardPayments) SetAvailable(val bool) {
+	s.Available = val
+}
+
+// SetReason sets the value of Reason.
+func (s *CheckoutCardPayments) SetReason(val OptNilCheckoutCardPaymentsReason) {
+	s.Reason = val
+}
+
+type CheckoutCardPaymentsReason string
+
+const (
+	CheckoutCardPaymentsReasonPaymentsDisabled CheckoutCardPaymentsReason = "payments_disabled"
+	CheckoutCardPaymentsReasonConnectNotActive CheckoutCardPaymentsReason = "connect_not_active"
+)
+
+// AllValues returns all CheckoutCardPaymentsReason values.
+func (CheckoutCardPaymentsReason) AllValues() []CheckoutCardPaymentsReason {
+	return []CheckoutCardPaymentsReason{
+		CheckoutCardPaymentsReasonPaymentsDisabled,
+		CheckoutCardPaymentsReasonConnectNotActive,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckoutCardPaymentsReason) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckoutCardPaymentsReasonPaymentsDisabled:
+		return []byte(s), nil
+	case CheckoutCardPaymentsReasonConnectNotActive:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckoutCardPaymentsReason) UnmarshalText(data []byte) error {
+	switch CheckoutCardPaymentsReason(data) {
+	case CheckoutCardPaymentsReasonPaymentsDisabled:
+		*s = CheckoutCardPaymentsReasonPaymentsDisabled
+		return nil
+	case CheckoutCardPaymentsReasonConnectNotActive:
+		*s = CheckoutCardPaymentsReasonConnectNotActive
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/CheckoutConfirmRequest
+type CheckoutConfirmRequest struct {
+	CheckoutAttempt OptCheckoutAttemptRef `json:"checkout_attempt"`
+	PaymentIntentID OptString             `json:"payment_intent_id"`
+	SetupIntentID   OptString             `json:"setup_intent_id"`
+}
+
+// GetCheckoutAttempt returns the value of CheckoutAttempt.
+func (s *CheckoutConfirmRequest) GetCheckoutAttempt() OptCheckoutAttemptRef {
+	return s.CheckoutAttempt
+}
+
+// GetPaymentIntentID returns the value of PaymentIntentID.
+func (s *CheckoutConfirmRequest) GetPaymentIntentID() OptString {
+	return s.PaymentIntentID
+}
+
+// GetSetupIntentID returns the value of SetupIntentID.
+func (s *CheckoutConfirmRequest) GetSetupIntentID() OptString {
+	return s.SetupIntentID
+}
+
+// SetCheckoutAttempt sets the value of CheckoutAttempt.
+func (s *CheckoutConfirmRequest) SetCheckoutAttempt(val OptCheckoutAttemptRef) {
+	s.CheckoutAttempt = val
+}
+
+// SetPaymentIntentID sets the value of PaymentIntentID.
+func (s *CheckoutConfirmRequest) SetPaymentIntentID(val OptString) {
+	s.PaymentIntentID = val
+}
+
+// SetSetupIntentID sets the value of SetupIntentID.
+func (s *CheckoutConfirmRequest) SetSetupIntentID(val OptString) {
+	s.SetupIntentID = val
+}
+
+// Ref: #/components/schemas/CheckoutConfirmResponse
+type CheckoutConfirmResponse struct {
+	Data  CheckoutConfirmation `json:"data"`
+	Error struct{}             `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *CheckoutConfirmResponse) GetData() CheckoutConfirmation {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *CheckoutConfirmResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *CheckoutConfirmResponse) SetData(val CheckoutConfirmation) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *CheckoutConfirmResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/CheckoutConfirmation
+type CheckoutConfirmation struct {
+	Confirmed            bool                                `json:"confirmed"`
+	PaymentState         OptCheckoutConfirmationPaymentState `json:"payment_state"`
+	PurchaseConfirmation OptPurchaseConfirmation             `json:"purchase_confirmation"`
+}
+
+// GetConfirmed returns the value of Confirmed.
+func (s *CheckoutConfirmation) GetConfirmed() bool {
+	return s.Confirmed
+}
+
+// GetPaymentState returns the value of PaymentState.
+func (s *CheckoutConfirmation) GetPaymentState() OptCheckoutConfirmationPaymentState {
+	return s.PaymentState
+}
+
+// GetPurchaseConfirmation returns the value of PurchaseConfirmation.
+func (s *CheckoutConfirmation) GetPurchaseConfirmation() OptPurchaseConfirmation {
+	return s.PurchaseConfirmation
+}
+
+// SetConfirmed sets the value of Confirmed.
+func (s *CheckoutConfirmation) SetConfirmed(val bool) {
+	s.Confirmed = val
+}
+
+// SetPaymentState sets the value of PaymentState.
+func (s *CheckoutConfirmation) SetPaymentState(val OptCheckoutConfirmationPaymentState) {
+	s.PaymentState = val
+}
+
+// SetPurchaseConfirmation sets the value of PurchaseConfirmation.
+func (s *CheckoutConfirmation) SetPurchaseConfirmation(val OptPurchaseConfirmation) {
+	s.PurchaseConfirmation = val
+}
+
+type CheckoutConfirmationPaymentState string
+
+const (
+	CheckoutConfirmationPaymentStateResolving CheckoutConfirmationPaymentState = "resolving"
+)
+
+// AllValues returns all CheckoutConfirmationPaymentState values.
+func (CheckoutConfirmationPaymentState) AllValues() []CheckoutConfirmationPaymentState {
+	return []CheckoutConfirmationPaymentState{
+		CheckoutConfirmationPaymentStateResolving,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckoutConfirmationPaymentState) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckoutConfirmationPaymentStateResolving:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckoutConfirmationPaymentState) UnmarshalText(data []byte) error {
+	switch CheckoutConfirmationPaymentState(data) {
+	case CheckoutConfirmationPaymentStateResolving:
+		*s = CheckoutConfirmationPaymentStateResolving
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/CheckoutPassType
+type CheckoutPassType struct {
+	Category     string    `json:"category"`
+	Clips        OptNilInt `json:"clips"`
+	ID           uuid.UUID `json:"id"`
+	IsRecurring  bool      `json:"is_recurring"`
+	Name         string    `json:"name"`
+	Slug         string    `json:"slug"`
+	ValidityDays OptNilInt `json:"validity_days"`
+}
+
+// GetCategory returns the value of Category.
+func (s *CheckoutPassType) GetCategory() string {
+	return s.Category
+}
+
+// GetClips returns the value of Clips.
+func (s *CheckoutPassType) GetClips() OptNilInt {
+	return s.Clips
+}
+
+// GetID returns the value of ID.
+func (s *CheckoutPassType) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetIsRecurring returns the value of IsRecurring.
+func (s *CheckoutPassType) GetIsRecurring() bool {
+	return s.IsRecurring
+}
+
+// GetName returns the value of Name.
+func (s *CheckoutPassType) GetName() string {
+	return s.Name
+}
+
+// GetSlug returns the value of Slug.
+func (s *CheckoutPassType) GetSlug() string {
+	return s.Slug
+}
+
+// GetValidityDays returns the value of ValidityDays.
+func (s *CheckoutPassType) GetValidityDays() OptNilInt {
+	return s.ValidityDays
+}
+
+// SetCategory sets the value of Category.
+func (s *CheckoutPassType) SetCategory(val string) {
+	s.Category = val
+}
+
+// SetClips sets the value of Clips.
+func (s *CheckoutPassType) SetClips(val OptNilInt) {
+	s.Clips = val
+}
+
+// SetID sets the value of ID.
+func (s *CheckoutPassType) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetIsRecurring sets the value of IsRecurring.
+func (s *CheckoutPassType) SetIsRecurring(val bool) {
+	s.IsRecurring = val
+}
+
+// SetName sets the value of Name.
+func (s *CheckoutPassType) SetName(val string) {
+	s.Name = val
+}
+
+// SetSlug sets the value of Slug.
+func (s *CheckoutPassType) SetSlug(val string) {
+	s.Slug = val
+}
+
+// SetValidityDays sets the value of ValidityDays.
+func (s *CheckoutPassType) SetValidityDays(val OptNilInt) {
+	s.ValidityDays = val
+}
+
+// Ref: #/components/schemas/CheckoutPreview
+type CheckoutPreview struct {
+	CardPayments CheckoutCardPayments `json:"card_payments"`
+	// Major units.
+	ChargedToday        float64                `json:"charged_today"`
+	ChargedTodayMinor   int64                  `json:"charged_today_minor"`
+	Currency            string                 `json:"currency"`
+	CurrencyExponent    int                    `json:"currency_exponent"`
+	DirectPurchaseQuote OptDirectPurchaseQuote `json:"direct_purchase_quote"`
+	PassType            CheckoutPassType       `json:"pass_type"`
+	PurchaseObligation  PurchaseObligation     `json:"purchase_obligation"`
+	VatMinor            int64                  `json:"vat_minor"`
+	VatRateBp           int                    `json:"vat_rate_bp"`
+}
+
+// GetCardPayments returns the value of CardPayments.
+func (s *CheckoutPreview) GetCardPayments() CheckoutCardPayments {
+	return s.CardPayments
+}
+
+// GetChargedToday returns the value of ChargedToday.
+func (s *CheckoutPreview) GetChargedToday() float64 {
+	return s.ChargedToday
+}
+
+// GetChargedTodayMinor returns the value of ChargedTodayMinor.
+func (s *CheckoutPreview) GetChargedTodayMinor() int64 {
+	return s.ChargedTodayMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *CheckoutPreview) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCurrencyExponent returns the value of CurrencyExponent.
+func (s *CheckoutPreview) GetCurrencyExponent() int {
+	return s.CurrencyExponent
+}
+
+// GetDirectPurchaseQuote returns the value of DirectPurchaseQuote.
+func (s *CheckoutPreview) GetDirectPurchaseQuote() OptDirectPurchaseQuote {
+	return s.DirectPurchaseQuote
+}
+
+// GetPassType returns the value of PassType.
+func (s *CheckoutPreview) GetPassType() CheckoutPassType {
+	return s.PassType
+}
+
+// GetPurchaseObligation returns the value of PurchaseObligation.
+func (s *CheckoutPreview) GetPurchaseObligation() PurchaseObligation {
+	return s.PurchaseObligation
+}
+
+// GetVatMinor returns the value of VatMinor.
+func (s *CheckoutPreview) GetVatMinor() int64 {
+	return s.VatMinor
+}
+
+// GetVatRateBp returns the value of VatRateBp.
+func (s *CheckoutPreview) GetVatRateBp() int {
+	return s.VatRateBp
+}
+
+// SetCardPayments sets the value of CardPayments.
+func (s *CheckoutPreview) SetCardPayments(val CheckoutCardPayments) {
+	s.CardPayments = val
+}
+
+// SetChargedToday sets the value of ChargedToday.
+func (s *CheckoutPreview) SetChargedToday(val float64) {
+	s.ChargedToday = val
+}
+
+// SetChargedTodayMinor sets the value of ChargedTodayMinor.
+func (s *CheckoutPreview) SetChargedTodayMinor(val int64) {
+	s.ChargedTodayMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *CheckoutPreview) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCurrencyExponent sets the value of CurrencyExponent.
+func (s *CheckoutPreview) SetCurrencyExponent(val int) {
+	s.CurrencyExponent = val
+}
+
+// SetDirectPurchaseQuote sets the value of DirectPurchaseQuote.
+func (s *CheckoutPreview) SetDirectPurchaseQuote(val OptDirectPurchaseQuote) {
+	s.DirectPurchaseQuote = val
+}
+
+// SetPassType sets the value of PassType.
+func (s *CheckoutPreview) SetPassType(val CheckoutPassType) {
+	s.PassType = val
+}
+
+// SetPurchaseObligation sets the value of PurchaseObligation.
+func (s *CheckoutPreview) SetPurchaseObligation(val PurchaseObligation) {
+	s.PurchaseObligation = val
+}
+
+// SetVatMinor sets the value of VatMinor.
+func (s *CheckoutPreview) SetVatMinor(val int64) {
+	s.VatMinor = val
+}
+
+// SetVatRateBp sets the value of VatRateBp.
+func (s *CheckoutPreview) SetVatRateBp(val int) {
+	s.VatRateBp = val
+}
+
+// Ref: #/components/schemas/CheckoutPreviewRequest
+type CheckoutPreviewRequest struct {
+	BrandID      OptUUID                         `json:"brand_id"`
+	FlashSaleID  OptUUID                         `json:"flash_sale_id"`
+	Locale       OptCheckoutPreviewRequestLocale `json:"locale"`
+	PassTypeSlug string                          `json:"pass_type_slug"`
+}
+
+// GetBrandID returns the value of BrandID.
+func (s *CheckoutPreviewRequest) GetBrandID() OptUUID {
+	return s.BrandID
+}
+
+// GetFlashSaleID returns the value of FlashSaleID.
+func (s *CheckoutPreviewRequest) GetFlashSaleID() OptUUID {
+	return s.FlashSaleID
+}
+
+// GetLocale returns the value of Locale.
+func (s *CheckoutPreviewRequest) GetLocale() OptCheckoutPreviewRequestLocale {
+	return s.Locale
+}
+
+// GetPassTypeSlug returns the value of PassTypeSlug.
+func (s *CheckoutPreviewRequest) GetPassTypeSlug() string {
+	return s.PassTypeSlug
+}
+
+// SetBrandID sets the value of BrandID.
+func (s *CheckoutPreviewRequest) SetBrandID(val OptUUID) {
+	s.BrandID = val
+}
+
+// SetFlashSaleID sets the value of FlashSaleID.
+func (s *CheckoutPreviewRequest) SetFlashSaleID(val OptUUID) {
+	s.FlashSaleID = val
+}
+
+// SetLocale sets the value of Locale.
+func (s *CheckoutPreviewRequest) SetLocale(val OptCheckoutPreviewRequestLocale) {
+	s.Locale = val
+}
+
+// SetPassTypeSlug sets the value of PassTypeSlug.
+func (s *CheckoutPreviewRequest) SetPassTypeSlug(val string) {
+	s.PassTypeSlug = val
+}
+
+type CheckoutPreviewRequestLocale string
+
+const (
+	CheckoutPreviewRequestLocaleEn CheckoutPreviewRequestLocale = "en"
+	CheckoutPreviewRequestLocaleDa CheckoutPreviewRequestLocale = "da"
+)
+
+// AllValues returns all CheckoutPreviewRequestLocale values.
+func (CheckoutPreviewRequestLocale) AllValues() []CheckoutPreviewRequestLocale {
+	return []CheckoutPreviewRequestLocale{
+		CheckoutPreviewRequestLocaleEn,
+		CheckoutPreviewRequestLocaleDa,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckoutPreviewRequestLocale) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckoutPreviewRequestLocaleEn:
+		return []byte(s), nil
+	case CheckoutPreviewRequestLocaleDa:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckoutPreviewRequestLocale) UnmarshalText(data []byte) error {
+	switch CheckoutPreviewRequestLocale(data) {
+	case CheckoutPreviewRequestLocaleEn:
+		*s = CheckoutPreviewRequestLocaleEn
+		return nil
+	case CheckoutPreviewRequestLocaleDa:
+		*s = CheckoutPreviewRequestLocaleDa
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/CheckoutPreviewResponse
+type CheckoutPreviewResponse struct {
+	Data  CheckoutPreview `json:"data"`
+	Error struct{}        `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *CheckoutPreviewResponse) GetData() CheckoutPreview {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *CheckoutPreviewResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *CheckoutPreviewResponse) SetData(val CheckoutPreview) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *CheckoutPreviewResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/CheckoutPurchase
+type CheckoutPurchase struct {
+	CheckoutID         uuid.UUID                     `json:"checkout_id"`
+	ClientSecret       OptNilString                  `json:"client_secret"`
+	FrozenCheckout     FrozenCheckout                `json:"frozen_checkout"`
+	PassID             OptNilUUID                    `json:"pass_id"`
+	PaymentIntentID    NilString                     `json:"payment_intent_id"`
+	PaymentStatus      CheckoutPurchasePaymentStatus `json:"payment_status"`
+	ProcessorAccountID string                        `json:"processor_account_id"`
+	ServerTime         time.Time                     `json:"server_time"`
+	// A free start's setup intent; null otherwise.
+	SetupIntentID NilString `json:"setup_intent_id"`
+}
+
+// GetCheckoutID returns the value of CheckoutID.
+func (s *CheckoutPurchase) GetCheckoutID() uuid.UUID {
+	return s.CheckoutID
+}
+
+// GetClientSecret returns the value of ClientSecret.
+func (s *CheckoutPurchase) GetClientSecret() OptNilString {
+	return s.ClientSecret
+}
+
+// GetFrozenCheckout returns the value of FrozenCheckout.
+func (s *CheckoutPurchase) GetFrozenCheckout() FrozenCheckout {
+	return s.FrozenCheckout
+}
+
+// GetPassID returns the value of PassID.
+func (s *CheckoutPurchase) GetPassID() OptNilUUID {
+	return s.PassID
+}
+
+// GetPaymentIntentID returns the value of PaymentIntentID.
+func (s *CheckoutPurchase) GetPaymentIntentID() NilString {
+	return s.PaymentIntentID
+}
+
+// GetPaymentStatus returns the value of PaymentStatus.
+func (s *CheckoutPurchase) GetPaymentStatus() CheckoutPurchasePaymentStatus {
+	return s.PaymentStatus
+}
+
+// GetProcessorAccountID returns the value of ProcessorAccountID.
+func (s *CheckoutPurchase) GetProcessorAccountID() string {
+	return s.ProcessorAccountID
+}
+
+// GetServerTime returns the value of ServerTime.
+func (s *CheckoutPurchase) GetServerTime() time.Time {
+	return s.ServerTime
+}
+
+// GetSetupIntentID returns the value of SetupIntentID.
+func (s *CheckoutPurchase) GetSetupIntentID() NilString {
+	return s.SetupIntentID
+}
+
+// SetCheckoutID sets the value of CheckoutID.
+func (s *CheckoutPurchase) SetCheckoutID(val uuid.UUID) {
+	s.CheckoutID = val
+}
+
+// SetClientSecret sets the value of ClientSecret.
+func (s *CheckoutPurchase) SetClientSecret(val OptNilString) {
+	s.ClientSecret = val
+}
+
+// SetFrozenCheckout sets the value of FrozenCheckout.
+func (s *CheckoutPurchase) SetFrozenCheckout(val FrozenCheckout) {
+	s.FrozenCheckout = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *CheckoutPurchase) SetPassID(val OptNilUUID) {
+	s.PassID = val
+}
+
+// SetPaymentIntentID sets the value of PaymentIntentID.
+func (s *CheckoutPurchase) SetPaymentIntentID(val NilString) {
+	s.PaymentIntentID = val
+}
+
+// SetPaymentStatus sets the value of PaymentStatus.
+func (s *CheckoutPurchase) SetPaymentStatus(val CheckoutPurchasePaymentStatus) {
+	s.PaymentStatus = val
+}
+
+// SetProcessorAccountID sets the value of ProcessorAccountID.
+func (s *CheckoutPurchase) SetProcessorAccountID(val string) {
+	s.ProcessorAccountID = val
+}
+
+// SetServerTime sets the value of ServerTime.
+func (s *CheckoutPurchase) SetServerTime(val time.Time) {
+	s.ServerTime = val
+}
+
+// SetSetupIntentID sets the value of SetupIntentID.
+func (s *CheckoutPurchase) SetSetupIntentID(val NilString) {
+	s.SetupIntentID = val
+}
+
+type CheckoutPurchasePaymentStatus string
+
+const (
+	CheckoutPurchasePaymentStatusSucceeded             CheckoutPurchasePaymentStatus = "succeeded"
+	CheckoutPurchasePaymentStatusRequiresAction        CheckoutPurchasePaymentStatus = "requires_action"
+	CheckoutPurchasePaymentStatusRequiresPaymentMethod CheckoutPurchasePaymentStatus = "requires_payment_method"
+	CheckoutPurchasePaymentStatusProcessing            CheckoutPurchasePaymentStatus = "processing"
+)
+
+// AllValues returns all CheckoutPurchasePaymentStatus values.
+func (CheckoutPurchasePaymentStatus) AllValues() []CheckoutPurchasePaymentStatus {
+	return []CheckoutPurchasePaymentStatus{
+		CheckoutPurchasePaymentStatusSucceeded,
+		CheckoutPurchasePaymentStatusRequiresAction,
+		CheckoutPurchasePaymentStatusRequiresPaymentMethod,
+		CheckoutPurchasePaymentStatusProcessing,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckoutPurchasePaymentStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckoutPurchasePaymentStatusSucceeded:
+		return []byte(s), nil
+	case CheckoutPurchasePaymentStatusRequiresAction:
+		return []byte(s), nil
+	case CheckoutPurchasePaymentStatusRequiresPaymentMethod:
+		return []byte(s), nil
+	case CheckoutPurchasePaymentStatusProcessing:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckoutPurchasePaymentStatus) UnmarshalText(data []byte) error {
+	switch CheckoutPurchasePaymentStatus(data) {
+	case CheckoutPurchasePaymentStatusSucceeded:
+		*s = CheckoutPurchasePaymentStatusSucceeded
+		return nil
+	case CheckoutPurchasePaymentStatusRequiresAction:
+		*s = CheckoutPurchasePaymentStatusRequiresAction
+		return nil
+	case CheckoutPurchasePaymentStatusRequiresPaymentMethod:
+		*s = CheckoutPurchasePaymentStatusRequiresPaymentMethod
+		return nil
+	case CheckoutPurchasePaymentStatusProcessing:
+		*s = CheckoutPurchasePaymentStatusProcessing
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/CheckoutPurchaseRequest
+type CheckoutPurchaseRequest struct {
+	DirectPurchaseQuote DirectPurchaseQuote `json:"direct_purchase_quote"`
+	// A saved card of the member at the venue's account; confirms the charge now.
+	PaymentMethodID OptString `json:"payment_method_id"`
+}
+
+// GetDirectPurchaseQuote returns the value of DirectPurchaseQuote.
+func (s *CheckoutPurchaseRequest) GetDirectPurchaseQuote() DirectPurchaseQuote {
+	return s.DirectPurchaseQuote
+}
+
+// GetPaymentMethodID returns the value of PaymentMethodID.
+func (s *CheckoutPurchaseRequest) GetPaymentMethodID() OptString {
+	return s.PaymentMethodID
+}
+
+// SetDirectPurchaseQuote sets the value of DirectPurchaseQuote.
+func (s *CheckoutPurchaseRequest) SetDirectPurchaseQuote(val DirectPurchaseQuote) {
+	s.DirectPurchaseQuote = val
+}
+
+// SetPaymentMethodID sets the value of PaymentMethodID.
+func (s *CheckoutPurchaseRequest) SetPaymentMethodID(val OptString) {
+	s.PaymentMethodID = val
+}
+
+// Ref: #/components/schemas/CheckoutPurchaseResponse
+type CheckoutPurchaseResponse struct {
+	Data  CheckoutPurchase `json:"data"`
+	Error struct{}         `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *CheckoutPurchaseResponse) GetData() CheckoutPurchase {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *CheckoutPurchaseResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *CheckoutPurchaseResponse) SetData(val CheckoutPurchase) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *CheckoutPurchaseResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 // Ref: #/components/schemas/ClassDetailResponse
 type ClassDetailResponse struct {
 	Data  ScheduleRow `json:"data"`
@@ -7075,6 +7826,158 @@ func (s *DeviceTokenRequest) GetDeviceCode() string {
 // SetDeviceCode sets the value of DeviceCode.
 func (s *DeviceTokenRequest) SetDeviceCode(val string) {
 	s.DeviceCode = val
+}
+
+// A quote for a fixed direct purchase, signed by `fingerprint`: send it
+// unchanged. `currency` is an addition to the contract's fields (the
+// quote is charged in it). `flash_sale_id` is always null for now.
+// Ref: #/components/schemas/DirectPurchaseQuote
+type DirectPurchaseQuote struct {
+	AuthorityFingerprint string                     `json:"authority_fingerprint"`
+	CreditAppliedMinor   int64                      `json:"credit_applied_minor"`
+	Currency             string                     `json:"currency"`
+	ExpiresAt            time.Time                  `json:"expires_at"`
+	Fingerprint          string                     `json:"fingerprint"`
+	FlashSaleID          OptNilUUID                 `json:"flash_sale_id"`
+	IssuedAt             time.Time                  `json:"issued_at"`
+	OrganizationID       uuid.UUID                  `json:"organization_id"`
+	PassTypeID           uuid.UUID                  `json:"pass_type_id"`
+	PayableMinor         int64                      `json:"payable_minor"`
+	UserID               uuid.UUID                  `json:"user_id"`
+	Version              DirectPurchaseQuoteVersion `json:"version"`
+}
+
+// GetAuthorityFingerprint returns the value of AuthorityFingerprint.
+func (s *DirectPurchaseQuote) GetAuthorityFingerprint() string {
+	return s.AuthorityFingerprint
+}
+
+// GetCreditAppliedMinor returns the value of CreditAppliedMinor.
+func (s *DirectPurchaseQuote) GetCreditAppliedMinor() int64 {
+	return s.CreditAppliedMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *DirectPurchaseQuote) GetCurrency() string {
+	return s.Currency
+}
+
+// GetExpiresAt returns the value of ExpiresAt.
+func (s *DirectPurchaseQuote) GetExpiresAt() time.Time {
+	return s.ExpiresAt
+}
+
+// GetFingerprint returns the value of Fingerprint.
+func (s *DirectPurchaseQuote) GetFingerprint() string {
+	return s.Fingerprint
+}
+
+// GetFlashSaleID returns the value of FlashSaleID.
+func (s *DirectPurchaseQuote) GetFlashSaleID() OptNilUUID {
+	return s.FlashSaleID
+}
+
+// GetIssuedAt returns the value of IssuedAt.
+func (s *DirectPurchaseQuote) GetIssuedAt() time.Time {
+	return s.IssuedAt
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *DirectPurchaseQuote) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *DirectPurchaseQuote) GetPassTypeID() uuid.UUID {
+	return s.PassTypeID
+}
+
+// GetPayableMinor returns the value of PayableMinor.
+func (s *DirectPurchaseQuote) GetPayableMinor() int64 {
+	return s.PayableMinor
+}
+
+// GetUserID returns the value of UserID.
+func (s *DirectPurchaseQuote) GetUserID() uuid.UUID {
+	return s.UserID
+}
+
+// GetVersion returns the value of Version.
+func (s *DirectPurchaseQuote) GetVersion() DirectPurchaseQuoteVersion {
+	return s.Version
+}
+
+// SetAuthorityFingerprint sets the value of AuthorityFingerprint.
+func (s *DirectPurchaseQuote) SetAuthorityFingerprint(val string) {
+	s.AuthorityFingerprint = val
+}
+
+// SetCreditAppliedMinor sets the value of CreditAppliedMinor.
+func (s *DirectPurchaseQuote) SetCreditAppliedMinor(val int64) {
+	s.CreditAppliedMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *DirectPurchaseQuote) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetExpiresAt sets the value of ExpiresAt.
+func (s *DirectPurchaseQuote) SetExpiresAt(val time.Time) {
+	s.ExpiresAt = val
+}
+
+// SetFingerprint sets the value of Fingerprint.
+func (s *DirectPurchaseQuote) SetFingerprint(val string) {
+	s.Fingerprint = val
+}
+
+// SetFlashSaleID sets the value of FlashSaleID.
+func (s *DirectPurchaseQuote) SetFlashSaleID(val OptNilUUID) {
+	s.FlashSaleID = val
+}
+
+// SetIssuedAt sets the value of IssuedAt.
+func (s *DirectPurchaseQuote) SetIssuedAt(val time.Time) {
+	s.IssuedAt = val
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *DirectPurchaseQuote) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *DirectPurchaseQuote) SetPassTypeID(val uuid.UUID) {
+	s.PassTypeID = val
+}
+
+// SetPayableMinor sets the value of PayableMinor.
+func (s *DirectPurchaseQuote) SetPayableMinor(val int64) {
+	s.PayableMinor = val
+}
+
+// SetUserID sets the value of UserID.
+func (s *DirectPurchaseQuote) SetUserID(val uuid.UUID) {
+	s.UserID = val
+}
+
+// SetVersion sets the value of Version.
+func (s *DirectPurchaseQuote) SetVersion(val DirectPurchaseQuoteVersion) {
+	s.Version = val
+}
+
+type DirectPurchaseQuoteVersion int
+
+const (
+	DirectPurchaseQuoteVersion1 DirectPurchaseQuoteVersion = 1
+)
+
+// AllValues returns all DirectPurchaseQuoteVersion values.
+func (DirectPurchaseQuoteVersion) AllValues() []DirectPurchaseQuoteVersion {
+	return []DirectPurchaseQuoteVersion{
+		DirectPurchaseQuoteVersion1,
+	}
 }
 
 // Ref: #/components/schemas/DiscoveryClass
@@ -8213,6 +9116,54 @@ func (s *FlexiblePricingConfigUnlimited) SetPrice(val float64) {
 	s.Price = val
 }
 
+// Ref: #/components/schemas/FrozenCheckout
+type FrozenCheckout struct {
+	ChargedTodayMinor int64  `json:"charged_today_minor"`
+	Currency          string `json:"currency"`
+	VatMinor          int64  `json:"vat_minor"`
+	VatRateBp         int    `json:"vat_rate_bp"`
+}
+
+// GetChargedTodayMinor returns the value of ChargedTodayMinor.
+func (s *FrozenCheckout) GetChargedTodayMinor() int64 {
+	return s.ChargedTodayMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *FrozenCheckout) GetCurrency() string {
+	return s.Currency
+}
+
+// GetVatMinor returns the value of VatMinor.
+func (s *FrozenCheckout) GetVatMinor() int64 {
+	return s.VatMinor
+}
+
+// GetVatRateBp returns the value of VatRateBp.
+func (s *FrozenCheckout) GetVatRateBp() int {
+	return s.VatRateBp
+}
+
+// SetChargedTodayMinor sets the value of ChargedTodayMinor.
+func (s *FrozenCheckout) SetChargedTodayMinor(val int64) {
+	s.ChargedTodayMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *FrozenCheckout) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetVatMinor sets the value of VatMinor.
+func (s *FrozenCheckout) SetVatMinor(val int64) {
+	s.VatMinor = val
+}
+
+// SetVatRateBp sets the value of VatRateBp.
+func (s *FrozenCheckout) SetVatRateBp(val int) {
+	s.VatRateBp = val
+}
+
 // Ref: #/components/schemas/GeoResponse
 type GeoResponse struct {
 	Data  GeoResponseData `json:"data"`
@@ -8289,6 +9240,47 @@ func (s *GeoResponseHeaders) SetCacheControl(val OptString) {
 // SetResponse sets the value of Response.
 func (s *GeoResponseHeaders) SetResponse(val GeoResponse) {
 	s.Response = val
+}
+
+type GetCheckoutPreviewLocale string
+
+const (
+	GetCheckoutPreviewLocaleEn GetCheckoutPreviewLocale = "en"
+	GetCheckoutPreviewLocaleDa GetCheckoutPreviewLocale = "da"
+)
+
+// AllValues returns all GetCheckoutPreviewLocale values.
+func (GetCheckoutPreviewLocale) AllValues() []GetCheckoutPreviewLocale {
+	return []GetCheckoutPreviewLocale{
+		GetCheckoutPreviewLocaleEn,
+		GetCheckoutPreviewLocaleDa,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GetCheckoutPreviewLocale) MarshalText() ([]byte, error) {
+	switch s {
+	case GetCheckoutPreviewLocaleEn:
+		return []byte(s), nil
+	case GetCheckoutPreviewLocaleDa:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GetCheckoutPreviewLocale) UnmarshalText(data []byte) error {
+	switch GetCheckoutPreviewLocale(data) {
+	case GetCheckoutPreviewLocaleEn:
+		*s = GetCheckoutPreviewLocaleEn
+		return nil
+	case GetCheckoutPreviewLocaleDa:
+		*s = GetCheckoutPreviewLocaleDa
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 type GetDiscoveryTimeWindow string
@@ -11801,6 +12793,255 @@ func (s *MfaVerifyRequestType) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/MyPayment
+type MyPayment struct {
+	// Major units.
+	Amount           float64 `json:"amount"`
+	AmountMinor      int64   `json:"amount_minor"`
+	Currency         string  `json:"currency"`
+	CurrencyExponent int     `json:"currency_exponent"`
+	// What the payment bought (the pass type's name).
+	Description        string          `json:"description"`
+	ID                 uuid.UUID       `json:"id"`
+	Kind               string          `json:"kind"`
+	PaidAt             time.Time       `json:"paid_at"`
+	PassID             NilUUID         `json:"pass_id"`
+	ProcessorPaymentID NilString       `json:"processor_payment_id"`
+	Status             MyPaymentStatus `json:"status"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *MyPayment) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *MyPayment) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *MyPayment) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCurrencyExponent returns the value of CurrencyExponent.
+func (s *MyPayment) GetCurrencyExponent() int {
+	return s.CurrencyExponent
+}
+
+// GetDescription returns the value of Description.
+func (s *MyPayment) GetDescription() string {
+	return s.Description
+}
+
+// GetID returns the value of ID.
+func (s *MyPayment) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetKind returns the value of Kind.
+func (s *MyPayment) GetKind() string {
+	return s.Kind
+}
+
+// GetPaidAt returns the value of PaidAt.
+func (s *MyPayment) GetPaidAt() time.Time {
+	return s.PaidAt
+}
+
+// GetPassID returns the value of PassID.
+func (s *MyPayment) GetPassID() NilUUID {
+	return s.PassID
+}
+
+// GetProcessorPaymentID returns the value of ProcessorPaymentID.
+func (s *MyPayment) GetProcessorPaymentID() NilString {
+	return s.ProcessorPaymentID
+}
+
+// GetStatus returns the value of Status.
+func (s *MyPayment) GetStatus() MyPaymentStatus {
+	return s.Status
+}
+
+// SetAmount sets the value of Amount.
+func (s *MyPayment) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *MyPayment) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *MyPayment) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCurrencyExponent sets the value of CurrencyExponent.
+func (s *MyPayment) SetCurrencyExponent(val int) {
+	s.CurrencyExponent = val
+}
+
+// SetDescription sets the value of Description.
+func (s *MyPayment) SetDescription(val string) {
+	s.Description = val
+}
+
+// SetID sets the value of ID.
+func (s *MyPayment) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetKind sets the value of Kind.
+func (s *MyPayment) SetKind(val string) {
+	s.Kind = val
+}
+
+// SetPaidAt sets the value of PaidAt.
+func (s *MyPayment) SetPaidAt(val time.Time) {
+	s.PaidAt = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *MyPayment) SetPassID(val NilUUID) {
+	s.PassID = val
+}
+
+// SetProcessorPaymentID sets the value of ProcessorPaymentID.
+func (s *MyPayment) SetProcessorPaymentID(val NilString) {
+	s.ProcessorPaymentID = val
+}
+
+// SetStatus sets the value of Status.
+func (s *MyPayment) SetStatus(val MyPaymentStatus) {
+	s.Status = val
+}
+
+// Ref: #/components/schemas/MyPaymentListMeta
+type MyPaymentListMeta struct {
+	HasMore    bool      `json:"has_more"`
+	Limit      int       `json:"limit"`
+	NextCursor NilString `json:"next_cursor"`
+}
+
+// GetHasMore returns the value of HasMore.
+func (s *MyPaymentListMeta) GetHasMore() bool {
+	return s.HasMore
+}
+
+// GetLimit returns the value of Limit.
+func (s *MyPaymentListMeta) GetLimit() int {
+	return s.Limit
+}
+
+// GetNextCursor returns the value of NextCursor.
+func (s *MyPaymentListMeta) GetNextCursor() NilString {
+	return s.NextCursor
+}
+
+// SetHasMore sets the value of HasMore.
+func (s *MyPaymentListMeta) SetHasMore(val bool) {
+	s.HasMore = val
+}
+
+// SetLimit sets the value of Limit.
+func (s *MyPaymentListMeta) SetLimit(val int) {
+	s.Limit = val
+}
+
+// SetNextCursor sets the value of NextCursor.
+func (s *MyPaymentListMeta) SetNextCursor(val NilString) {
+	s.NextCursor = val
+}
+
+// Ref: #/components/schemas/MyPaymentListResponse
+type MyPaymentListResponse struct {
+	Data  []MyPayment       `json:"data"`
+	Error struct{}          `json:"error"`
+	Meta  MyPaymentListMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *MyPaymentListResponse) GetData() []MyPayment {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *MyPaymentListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *MyPaymentListResponse) GetMeta() MyPaymentListMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *MyPaymentListResponse) SetData(val []MyPayment) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *MyPaymentListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *MyPaymentListResponse) SetMeta(val MyPaymentListMeta) {
+	s.Meta = val
+}
+
+type MyPaymentStatus string
+
+const (
+	MyPaymentStatusSucceeded         MyPaymentStatus = "succeeded"
+	MyPaymentStatusRefunded          MyPaymentStatus = "refunded"
+	MyPaymentStatusPartiallyRefunded MyPaymentStatus = "partially_refunded"
+)
+
+// AllValues returns all MyPaymentStatus values.
+func (MyPaymentStatus) AllValues() []MyPaymentStatus {
+	return []MyPaymentStatus{
+		MyPaymentStatusSucceeded,
+		MyPaymentStatusRefunded,
+		MyPaymentStatusPartiallyRefunded,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s MyPaymentStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case MyPaymentStatusSucceeded:
+		return []byte(s), nil
+	case MyPaymentStatusRefunded:
+		return []byte(s), nil
+	case MyPaymentStatusPartiallyRefunded:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *MyPaymentStatus) UnmarshalText(data []byte) error {
+	switch MyPaymentStatus(data) {
+	case MyPaymentStatusSucceeded:
+		*s = MyPaymentStatusSucceeded
+		return nil
+	case MyPaymentStatusRefunded:
+		*s = MyPaymentStatusRefunded
+		return nil
+	case MyPaymentStatusPartiallyRefunded:
+		*s = MyPaymentStatusPartiallyRefunded
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/NamedRef
 type NamedRef struct {
 	ID   uuid.UUID `json:"id"`
@@ -13773,6 +15014,144 @@ func (o OptCheckinNotifyChannels) Or(d CheckinNotifyChannels) CheckinNotifyChann
 	return d
 }
 
+// NewOptCheckoutAttemptRef returns new OptCheckoutAttemptRef with value set to v.
+func NewOptCheckoutAttemptRef(v CheckoutAttemptRef) OptCheckoutAttemptRef {
+	return OptCheckoutAttemptRef{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptCheckoutAttemptRef is optional CheckoutAttemptRef.
+type OptCheckoutAttemptRef struct {
+	Value CheckoutAttemptRef
+	Set   bool
+}
+
+// IsSet returns true if OptCheckoutAttemptRef was set.
+func (o OptCheckoutAttemptRef) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptCheckoutAttemptRef) Reset() {
+	var v CheckoutAttemptRef
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptCheckoutAttemptRef) SetTo(v CheckoutAttemptRef) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptCheckoutAttemptRef) Get() (v CheckoutAttemptRef, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptCheckoutAttemptRef) Or(d CheckoutAttemptRef) CheckoutAttemptRef {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptCheckoutConfirmationPaymentState returns new OptCheckoutConfirmationPaymentState with value set to v.
+func NewOptCheckoutConfirmationPaymentState(v CheckoutConfirmationPaymentState) OptCheckoutConfirmationPaymentState {
+	return OptCheckoutConfirmationPaymentState{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptCheckoutConfirmationPaymentState is optional CheckoutConfirmationPaymentState.
+type OptCheckoutConfirmationPaymentState struct {
+	Value CheckoutConfirmationPaymentState
+	Set   bool
+}
+
+// IsSet returns true if OptCheckoutConfirmationPaymentState was set.
+func (o OptCheckoutConfirmationPaymentState) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptCheckoutConfirmationPaymentState) Reset() {
+	var v CheckoutConfirmationPaymentState
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptCheckoutConfirmationPaymentState) SetTo(v CheckoutConfirmationPaymentState) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptCheckoutConfirmationPaymentState) Get() (v CheckoutConfirmationPaymentState, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptCheckoutConfirmationPaymentState) Or(d CheckoutConfirmationPaymentState) CheckoutConfirmationPaymentState {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptCheckoutPreviewRequestLocale returns new OptCheckoutPreviewRequestLocale with value set to v.
+func NewOptCheckoutPreviewRequestLocale(v CheckoutPreviewRequestLocale) OptCheckoutPreviewRequestLocale {
+	return OptCheckoutPreviewRequestLocale{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptCheckoutPreviewRequestLocale is optional CheckoutPreviewRequestLocale.
+type OptCheckoutPreviewRequestLocale struct {
+	Value CheckoutPreviewRequestLocale
+	Set   bool
+}
+
+// IsSet returns true if OptCheckoutPreviewRequestLocale was set.
+func (o OptCheckoutPreviewRequestLocale) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptCheckoutPreviewRequestLocale) Reset() {
+	var v CheckoutPreviewRequestLocale
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptCheckoutPreviewRequestLocale) SetTo(v CheckoutPreviewRequestLocale) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptCheckoutPreviewRequestLocale) Get() (v CheckoutPreviewRequestLocale, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptCheckoutPreviewRequestLocale) Or(d CheckoutPreviewRequestLocale) CheckoutPreviewRequestLocale {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptDate returns new OptDate with value set to v.
 func NewOptDate(v time.Time) OptDate {
 	return OptDate{
@@ -13865,6 +15244,52 @@ func (o OptDateTime) Or(d time.Time) time.Time {
 	return d
 }
 
+// NewOptDirectPurchaseQuote returns new OptDirectPurchaseQuote with value set to v.
+func NewOptDirectPurchaseQuote(v DirectPurchaseQuote) OptDirectPurchaseQuote {
+	return OptDirectPurchaseQuote{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptDirectPurchaseQuote is optional DirectPurchaseQuote.
+type OptDirectPurchaseQuote struct {
+	Value DirectPurchaseQuote
+	Set   bool
+}
+
+// IsSet returns true if OptDirectPurchaseQuote was set.
+func (o OptDirectPurchaseQuote) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptDirectPurchaseQuote) Reset() {
+	var v DirectPurchaseQuote
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptDirectPurchaseQuote) SetTo(v DirectPurchaseQuote) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptDirectPurchaseQuote) Get() (v DirectPurchaseQuote, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptDirectPurchaseQuote) Or(d DirectPurchaseQuote) DirectPurchaseQuote {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptFloat64 returns new OptFloat64 with value set to v.
 func NewOptFloat64(v float64) OptFloat64 {
 	return OptFloat64{
@@ -13905,6 +15330,52 @@ func (o OptFloat64) Get() (v float64, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptFloat64) Or(d float64) float64 {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptGetCheckoutPreviewLocale returns new OptGetCheckoutPreviewLocale with value set to v.
+func NewOptGetCheckoutPreviewLocale(v GetCheckoutPreviewLocale) OptGetCheckoutPreviewLocale {
+	return OptGetCheckoutPreviewLocale{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptGetCheckoutPreviewLocale is optional GetCheckoutPreviewLocale.
+type OptGetCheckoutPreviewLocale struct {
+	Value GetCheckoutPreviewLocale
+	Set   bool
+}
+
+// IsSet returns true if OptGetCheckoutPreviewLocale was set.
+func (o OptGetCheckoutPreviewLocale) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptGetCheckoutPreviewLocale) Reset() {
+	var v GetCheckoutPreviewLocale
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptGetCheckoutPreviewLocale) SetTo(v GetCheckoutPreviewLocale) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptGetCheckoutPreviewLocale) Get() (v GetCheckoutPreviewLocale, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptGetCheckoutPreviewLocale) Or(d GetCheckoutPreviewLocale) GetCheckoutPreviewLocale {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -14325,6 +15796,69 @@ func (o OptMfaVerifyRequestType) Or(d MfaVerifyRequestType) MfaVerifyRequestType
 	return d
 }
 
+// NewOptNilCheckoutCardPaymentsReason returns new OptNilCheckoutCardPaymentsReason with value set to v.
+func NewOptNilCheckoutCardPaymentsReason(v CheckoutCardPaymentsReason) OptNilCheckoutCardPaymentsReason {
+	return OptNilCheckoutCardPaymentsReason{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilCheckoutCardPaymentsReason is optional nullable CheckoutCardPaymentsReason.
+type OptNilCheckoutCardPaymentsReason struct {
+	Value CheckoutCardPaymentsReason
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilCheckoutCardPaymentsReason was set.
+func (o OptNilCheckoutCardPaymentsReason) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilCheckoutCardPaymentsReason) Reset() {
+	var v CheckoutCardPaymentsReason
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilCheckoutCardPaymentsReason) SetTo(v CheckoutCardPaymentsReason) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilCheckoutCardPaymentsReason) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilCheckoutCardPaymentsReason) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v CheckoutCardPaymentsReason
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilCheckoutCardPaymentsReason) Get() (v CheckoutCardPaymentsReason, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilCheckoutCardPaymentsReason) Or(d CheckoutCardPaymentsReason) CheckoutCardPaymentsReason {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptNilInt returns new OptNilInt with value set to v.
 func NewOptNilInt(v int) OptNilInt {
 	return OptNilInt{
@@ -14554,6 +16088,52 @@ func (o OptPassCategory) Get() (v PassCategory, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptPassCategory) Or(d PassCategory) PassCategory {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptPurchaseConfirmation returns new OptPurchaseConfirmation with value set to v.
+func NewOptPurchaseConfirmation(v PurchaseConfirmation) OptPurchaseConfirmation {
+	return OptPurchaseConfirmation{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptPurchaseConfirmation is optional PurchaseConfirmation.
+type OptPurchaseConfirmation struct {
+	Value PurchaseConfirmation
+	Set   bool
+}
+
+// IsSet returns true if OptPurchaseConfirmation was set.
+func (o OptPurchaseConfirmation) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptPurchaseConfirmation) Reset() {
+	var v PurchaseConfirmation
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptPurchaseConfirmation) SetTo(v PurchaseConfirmation) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptPurchaseConfirmation) Get() (v PurchaseConfirmation, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptPurchaseConfirmation) Or(d PurchaseConfirmation) PurchaseConfirmation {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -15078,6 +16658,448 @@ func (s *PasswordResetRequest) SetNewPassword(val string) {
 	s.NewPassword = val
 }
 
+// Ref: #/components/schemas/PaymentMethod
+type PaymentMethod struct {
+	Brand     string `json:"brand"`
+	ExpMonth  int    `json:"exp_month"`
+	ExpYear   int    `json:"exp_year"`
+	ID        string `json:"id"`
+	IsDefault bool   `json:"is_default"`
+	Last4     string `json:"last4"`
+	// The wallet the card came from (apple_pay, google_pay, ...), or null.
+	Wallet NilString `json:"wallet"`
+}
+
+// GetBrand returns the value of Brand.
+func (s *PaymentMethod) GetBrand() string {
+	return s.Brand
+}
+
+// GetExpMonth returns the value of ExpMonth.
+func (s *PaymentMethod) GetExpMonth() int {
+	return s.ExpMonth
+}
+
+// GetExpYear returns the value of ExpYear.
+func (s *PaymentMethod) GetExpYear() int {
+	return s.ExpYear
+}
+
+// GetID returns the value of ID.
+func (s *PaymentMethod) GetID() string {
+	return s.ID
+}
+
+// GetIsDefault returns the value of IsDefault.
+func (s *PaymentMethod) GetIsDefault() bool {
+	return s.IsDefault
+}
+
+// GetLast4 returns the value of Last4.
+func (s *PaymentMethod) GetLast4() string {
+	return s.Last4
+}
+
+// GetWallet returns the value of Wallet.
+func (s *PaymentMethod) GetWallet() NilString {
+	return s.Wallet
+}
+
+// SetBrand sets the value of Brand.
+func (s *PaymentMethod) SetBrand(val string) {
+	s.Brand = val
+}
+
+// SetExpMonth sets the value of ExpMonth.
+func (s *PaymentMethod) SetExpMonth(val int) {
+	s.ExpMonth = val
+}
+
+// SetExpYear sets the value of ExpYear.
+func (s *PaymentMethod) SetExpYear(val int) {
+	s.ExpYear = val
+}
+
+// SetID sets the value of ID.
+func (s *PaymentMethod) SetID(val string) {
+	s.ID = val
+}
+
+// SetIsDefault sets the value of IsDefault.
+func (s *PaymentMethod) SetIsDefault(val bool) {
+	s.IsDefault = val
+}
+
+// SetLast4 sets the value of Last4.
+func (s *PaymentMethod) SetLast4(val string) {
+	s.Last4 = val
+}
+
+// SetWallet sets the value of Wallet.
+func (s *PaymentMethod) SetWallet(val NilString) {
+	s.Wallet = val
+}
+
+// Ref: #/components/schemas/PaymentMethodListResponse
+type PaymentMethodListResponse struct {
+	Data  []PaymentMethod `json:"data"`
+	Error struct{}        `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *PaymentMethodListResponse) GetData() []PaymentMethod {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PaymentMethodListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *PaymentMethodListResponse) SetData(val []PaymentMethod) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PaymentMethodListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/PaymentMethodSetup
+type PaymentMethodSetup struct {
+	// The setup intent's client secret (as setup_intent_client_secret).
+	ClientSecret string `json:"client_secret"`
+	CustomerID   string `json:"customer_id"`
+	EphemeralKey string `json:"ephemeral_key"`
+	// ISO 3166-1 alpha-2 country of the connected account, or null when unknown.
+	MerchantCountryCode NilString `json:"merchant_country_code"`
+	// The venue's connected account (payments are direct).
+	ProcessorAccountID NilString `json:"processor_account_id"`
+	// Revision of the regional payment rules the credentials follow (1).
+	RegionalRevision        int    `json:"regional_revision"`
+	SetupIntentClientSecret string `json:"setup_intent_client_secret"`
+	SetupIntentID           string `json:"setup_intent_id"`
+	// Payment sheet init only; null while wallets are not configured.
+	WalletMerchantID OptNilString `json:"wallet_merchant_id"`
+}
+
+// GetClientSecret returns the value of ClientSecret.
+func (s *PaymentMethodSetup) GetClientSecret() string {
+	return s.ClientSecret
+}
+
+// GetCustomerID returns the value of CustomerID.
+func (s *PaymentMethodSetup) GetCustomerID() string {
+	return s.CustomerID
+}
+
+// GetEphemeralKey returns the value of EphemeralKey.
+func (s *PaymentMethodSetup) GetEphemeralKey() string {
+	return s.EphemeralKey
+}
+
+// GetMerchantCountryCode returns the value of MerchantCountryCode.
+func (s *PaymentMethodSetup) GetMerchantCountryCode() NilString {
+	return s.MerchantCountryCode
+}
+
+// GetProcessorAccountID returns the value of ProcessorAccountID.
+func (s *PaymentMethodSetup) GetProcessorAccountID() NilString {
+	return s.ProcessorAccountID
+}
+
+// GetRegionalRevision returns the value of RegionalRevision.
+func (s *PaymentMethodSetup) GetRegionalRevision() int {
+	return s.RegionalRevision
+}
+
+// GetSetupIntentClientSecret returns the value of SetupIntentClientSecret.
+func (s *PaymentMethodSetup) GetSetupIntentClientSecret() string {
+	return s.SetupIntentClientSecret
+}
+
+// GetSetupIntentID returns the value of SetupIntentID.
+func (s *PaymentMethodSetup) GetSetupIntentID() string {
+	return s.SetupIntentID
+}
+
+// GetWalletMerchantID returns the value of WalletMerchantID.
+func (s *PaymentMethodSetup) GetWalletMerchantID() OptNilString {
+	return s.WalletMerchantID
+}
+
+// SetClientSecret sets the value of ClientSecret.
+func (s *PaymentMethodSetup) SetClientSecret(val string) {
+	s.ClientSecret = val
+}
+
+// SetCustomerID sets the value of CustomerID.
+func (s *PaymentMethodSetup) SetCustomerID(val string) {
+	s.CustomerID = val
+}
+
+// SetEphemeralKey sets the value of EphemeralKey.
+func (s *PaymentMethodSetup) SetEphemeralKey(val string) {
+	s.EphemeralKey = val
+}
+
+// SetMerchantCountryCode sets the value of MerchantCountryCode.
+func (s *PaymentMethodSetup) SetMerchantCountryCode(val NilString) {
+	s.MerchantCountryCode = val
+}
+
+// SetProcessorAccountID sets the value of ProcessorAccountID.
+func (s *PaymentMethodSetup) SetProcessorAccountID(val NilString) {
+	s.ProcessorAccountID = val
+}
+
+// SetRegionalRevision sets the value of RegionalRevision.
+func (s *PaymentMethodSetup) SetRegionalRevision(val int) {
+	s.RegionalRevision = val
+}
+
+// SetSetupIntentClientSecret sets the value of SetupIntentClientSecret.
+func (s *PaymentMethodSetup) SetSetupIntentClientSecret(val string) {
+	s.SetupIntentClientSecret = val
+}
+
+// SetSetupIntentID sets the value of SetupIntentID.
+func (s *PaymentMethodSetup) SetSetupIntentID(val string) {
+	s.SetupIntentID = val
+}
+
+// SetWalletMerchantID sets the value of WalletMerchantID.
+func (s *PaymentMethodSetup) SetWalletMerchantID(val OptNilString) {
+	s.WalletMerchantID = val
+}
+
+// Ref: #/components/schemas/PaymentMethodSetupResponse
+type PaymentMethodSetupResponse struct {
+	Data  PaymentMethodSetup `json:"data"`
+	Error struct{}           `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *PaymentMethodSetupResponse) GetData() PaymentMethodSetup {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PaymentMethodSetupResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *PaymentMethodSetupResponse) SetData(val PaymentMethodSetup) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PaymentMethodSetupResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/PaymentSheetInitRequest
+type PaymentSheetInitRequest struct {
+	OrganizationID uuid.UUID `json:"organization_id"`
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *PaymentSheetInitRequest) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *PaymentSheetInitRequest) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// Ref: #/components/schemas/PaymentsAccountLink
+type PaymentsAccountLink struct {
+	AccountID        string    `json:"account_id"`
+	ChargesEnabled   bool      `json:"charges_enabled"`
+	DetailsSubmitted bool      `json:"details_submitted"`
+	ExpiresAt        time.Time `json:"expires_at"`
+	URL              string    `json:"url"`
+}
+
+// GetAccountID returns the value of AccountID.
+func (s *PaymentsAccountLink) GetAccountID() string {
+	return s.AccountID
+}
+
+// GetChargesEnabled returns the value of ChargesEnabled.
+func (s *PaymentsAccountLink) GetChargesEnabled() bool {
+	return s.ChargesEnabled
+}
+
+// GetDetailsSubmitted returns the value of DetailsSubmitted.
+func (s *PaymentsAccountLink) GetDetailsSubmitted() bool {
+	return s.DetailsSubmitted
+}
+
+// GetExpiresAt returns the value of ExpiresAt.
+func (s *PaymentsAccountLink) GetExpiresAt() time.Time {
+	return s.ExpiresAt
+}
+
+// GetURL returns the value of URL.
+func (s *PaymentsAccountLink) GetURL() string {
+	return s.URL
+}
+
+// SetAccountID sets the value of AccountID.
+func (s *PaymentsAccountLink) SetAccountID(val string) {
+	s.AccountID = val
+}
+
+// SetChargesEnabled sets the value of ChargesEnabled.
+func (s *PaymentsAccountLink) SetChargesEnabled(val bool) {
+	s.ChargesEnabled = val
+}
+
+// SetDetailsSubmitted sets the value of DetailsSubmitted.
+func (s *PaymentsAccountLink) SetDetailsSubmitted(val bool) {
+	s.DetailsSubmitted = val
+}
+
+// SetExpiresAt sets the value of ExpiresAt.
+func (s *PaymentsAccountLink) SetExpiresAt(val time.Time) {
+	s.ExpiresAt = val
+}
+
+// SetURL sets the value of URL.
+func (s *PaymentsAccountLink) SetURL(val string) {
+	s.URL = val
+}
+
+// Ref: #/components/schemas/PaymentsAccountLinkRequest
+type PaymentsAccountLinkRequest struct {
+	RefreshURL url.URL `json:"refresh_url"`
+	ReturnURL  url.URL `json:"return_url"`
+}
+
+// GetRefreshURL returns the value of RefreshURL.
+func (s *PaymentsAccountLinkRequest) GetRefreshURL() url.URL {
+	return s.RefreshURL
+}
+
+// GetReturnURL returns the value of ReturnURL.
+func (s *PaymentsAccountLinkRequest) GetReturnURL() url.URL {
+	return s.ReturnURL
+}
+
+// SetRefreshURL sets the value of RefreshURL.
+func (s *PaymentsAccountLinkRequest) SetRefreshURL(val url.URL) {
+	s.RefreshURL = val
+}
+
+// SetReturnURL sets the value of ReturnURL.
+func (s *PaymentsAccountLinkRequest) SetReturnURL(val url.URL) {
+	s.ReturnURL = val
+}
+
+// Ref: #/components/schemas/PaymentsAccountLinkResponse
+type PaymentsAccountLinkResponse struct {
+	Data  PaymentsAccountLink `json:"data"`
+	Error struct{}            `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *PaymentsAccountLinkResponse) GetData() PaymentsAccountLink {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PaymentsAccountLinkResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *PaymentsAccountLinkResponse) SetData(val PaymentsAccountLink) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PaymentsAccountLinkResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/PaymentsConnect
+type PaymentsConnect struct {
+	AccountID        NilString            `json:"account_id"`
+	CardPayments     CheckoutCardPayments `json:"card_payments"`
+	ChargesEnabled   bool                 `json:"charges_enabled"`
+	DetailsSubmitted bool                 `json:"details_submitted"`
+}
+
+// GetAccountID returns the value of AccountID.
+func (s *PaymentsConnect) GetAccountID() NilString {
+	return s.AccountID
+}
+
+// GetCardPayments returns the value of CardPayments.
+func (s *PaymentsConnect) GetCardPayments() CheckoutCardPayments {
+	return s.CardPayments
+}
+
+// GetChargesEnabled returns the value of ChargesEnabled.
+func (s *PaymentsConnect) GetChargesEnabled() bool {
+	return s.ChargesEnabled
+}
+
+// GetDetailsSubmitted returns the value of DetailsSubmitted.
+func (s *PaymentsConnect) GetDetailsSubmitted() bool {
+	return s.DetailsSubmitted
+}
+
+// SetAccountID sets the value of AccountID.
+func (s *PaymentsConnect) SetAccountID(val NilString) {
+	s.AccountID = val
+}
+
+// SetCardPayments sets the value of CardPayments.
+func (s *PaymentsConnect) SetCardPayments(val CheckoutCardPayments) {
+	s.CardPayments = val
+}
+
+// SetChargesEnabled sets the value of ChargesEnabled.
+func (s *PaymentsConnect) SetChargesEnabled(val bool) {
+	s.ChargesEnabled = val
+}
+
+// SetDetailsSubmitted sets the value of DetailsSubmitted.
+func (s *PaymentsConnect) SetDetailsSubmitted(val bool) {
+	s.DetailsSubmitted = val
+}
+
+// Ref: #/components/schemas/PaymentsConnectResponse
+type PaymentsConnectResponse struct {
+	Data  PaymentsConnect `json:"data"`
+	Error struct{}        `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *PaymentsConnectResponse) GetData() PaymentsConnect {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PaymentsConnectResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *PaymentsConnectResponse) SetData(val PaymentsConnect) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PaymentsConnectResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 // Ref: #/components/schemas/Photo
 type Photo struct {
 	Caption string    `json:"caption"`
@@ -15493,6 +17515,132 @@ func (s *PricingResponse) SetData(val Pricing) {
 // SetError sets the value of Error.
 func (s *PricingResponse) SetError(val struct{}) {
 	s.Error = val
+}
+
+// Ref: #/components/schemas/PurchaseConfirmation
+type PurchaseConfirmation struct {
+	CheckoutAttempt uuid.UUID `json:"checkout_attempt"`
+	Confirmed       bool      `json:"confirmed"`
+	PassID          uuid.UUID `json:"pass_id"`
+	PassTypeID      uuid.UUID `json:"pass_type_id"`
+}
+
+// GetCheckoutAttempt returns the value of CheckoutAttempt.
+func (s *PurchaseConfirmation) GetCheckoutAttempt() uuid.UUID {
+	return s.CheckoutAttempt
+}
+
+// GetConfirmed returns the value of Confirmed.
+func (s *PurchaseConfirmation) GetConfirmed() bool {
+	return s.Confirmed
+}
+
+// GetPassID returns the value of PassID.
+func (s *PurchaseConfirmation) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *PurchaseConfirmation) GetPassTypeID() uuid.UUID {
+	return s.PassTypeID
+}
+
+// SetCheckoutAttempt sets the value of CheckoutAttempt.
+func (s *PurchaseConfirmation) SetCheckoutAttempt(val uuid.UUID) {
+	s.CheckoutAttempt = val
+}
+
+// SetConfirmed sets the value of Confirmed.
+func (s *PurchaseConfirmation) SetConfirmed(val bool) {
+	s.Confirmed = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *PurchaseConfirmation) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *PurchaseConfirmation) SetPassTypeID(val uuid.UUID) {
+	s.PassTypeID = val
+}
+
+// Ref: #/components/schemas/PurchaseObligation
+type PurchaseObligation struct {
+	Message    OptString                `json:"message"`
+	ReasonCode OptString                `json:"reason_code"`
+	Status     PurchaseObligationStatus `json:"status"`
+}
+
+// GetMessage returns the value of Message.
+func (s *PurchaseObligation) GetMessage() OptString {
+	return s.Message
+}
+
+// GetReasonCode returns the value of ReasonCode.
+func (s *PurchaseObligation) GetReasonCode() OptString {
+	return s.ReasonCode
+}
+
+// GetStatus returns the value of Status.
+func (s *PurchaseObligation) GetStatus() PurchaseObligationStatus {
+	return s.Status
+}
+
+// SetMessage sets the value of Message.
+func (s *PurchaseObligation) SetMessage(val OptString) {
+	s.Message = val
+}
+
+// SetReasonCode sets the value of ReasonCode.
+func (s *PurchaseObligation) SetReasonCode(val OptString) {
+	s.ReasonCode = val
+}
+
+// SetStatus sets the value of Status.
+func (s *PurchaseObligation) SetStatus(val PurchaseObligationStatus) {
+	s.Status = val
+}
+
+type PurchaseObligationStatus string
+
+const (
+	PurchaseObligationStatusAvailable   PurchaseObligationStatus = "available"
+	PurchaseObligationStatusUnavailable PurchaseObligationStatus = "unavailable"
+)
+
+// AllValues returns all PurchaseObligationStatus values.
+func (PurchaseObligationStatus) AllValues() []PurchaseObligationStatus {
+	return []PurchaseObligationStatus{
+		PurchaseObligationStatusAvailable,
+		PurchaseObligationStatusUnavailable,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PurchaseObligationStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case PurchaseObligationStatusAvailable:
+		return []byte(s), nil
+	case PurchaseObligationStatusUnavailable:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PurchaseObligationStatus) UnmarshalText(data []byte) error {
+	switch PurchaseObligationStatus(data) {
+	case PurchaseObligationStatusAvailable:
+		*s = PurchaseObligationStatusAvailable
+		return nil
+	case PurchaseObligationStatusUnavailable:
+		*s = PurchaseObligationStatusUnavailable
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/RefreshRequest
@@ -16099,6 +18247,544 @@ func (s *SignupRequest) SetLastName(val OptString) {
 // SetPassword sets the value of Password.
 func (s *SignupRequest) SetPassword(val string) {
 	s.Password = val
+}
+
+// Ref: #/components/schemas/TipConfirmResponse
+type TipConfirmResponse struct {
+	Data  TipState `json:"data"`
+	Error struct{} `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *TipConfirmResponse) GetData() TipState {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *TipConfirmResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *TipConfirmResponse) SetData(val TipState) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *TipConfirmResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/TipCreateRequest
+type TipCreateRequest struct {
+	Amount     float64                    `json:"amount"`
+	Anonymous  OptBool                    `json:"anonymous"`
+	Currency   string                     `json:"currency"`
+	Message    OptString                  `json:"message"`
+	SourceID   uuid.UUID                  `json:"source_id"`
+	SourceType TipCreateRequestSourceType `json:"source_type"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *TipCreateRequest) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAnonymous returns the value of Anonymous.
+func (s *TipCreateRequest) GetAnonymous() OptBool {
+	return s.Anonymous
+}
+
+// GetCurrency returns the value of Currency.
+func (s *TipCreateRequest) GetCurrency() string {
+	return s.Currency
+}
+
+// GetMessage returns the value of Message.
+func (s *TipCreateRequest) GetMessage() OptString {
+	return s.Message
+}
+
+// GetSourceID returns the value of SourceID.
+func (s *TipCreateRequest) GetSourceID() uuid.UUID {
+	return s.SourceID
+}
+
+// GetSourceType returns the value of SourceType.
+func (s *TipCreateRequest) GetSourceType() TipCreateRequestSourceType {
+	return s.SourceType
+}
+
+// SetAmount sets the value of Amount.
+func (s *TipCreateRequest) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAnonymous sets the value of Anonymous.
+func (s *TipCreateRequest) SetAnonymous(val OptBool) {
+	s.Anonymous = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *TipCreateRequest) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetMessage sets the value of Message.
+func (s *TipCreateRequest) SetMessage(val OptString) {
+	s.Message = val
+}
+
+// SetSourceID sets the value of SourceID.
+func (s *TipCreateRequest) SetSourceID(val uuid.UUID) {
+	s.SourceID = val
+}
+
+// SetSourceType sets the value of SourceType.
+func (s *TipCreateRequest) SetSourceType(val TipCreateRequestSourceType) {
+	s.SourceType = val
+}
+
+type TipCreateRequestSourceType string
+
+const (
+	TipCreateRequestSourceTypeClass       TipCreateRequestSourceType = "class"
+	TipCreateRequestSourceTypeAppointment TipCreateRequestSourceType = "appointment"
+)
+
+// AllValues returns all TipCreateRequestSourceType values.
+func (TipCreateRequestSourceType) AllValues() []TipCreateRequestSourceType {
+	return []TipCreateRequestSourceType{
+		TipCreateRequestSourceTypeClass,
+		TipCreateRequestSourceTypeAppointment,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s TipCreateRequestSourceType) MarshalText() ([]byte, error) {
+	switch s {
+	case TipCreateRequestSourceTypeClass:
+		return []byte(s), nil
+	case TipCreateRequestSourceTypeAppointment:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *TipCreateRequestSourceType) UnmarshalText(data []byte) error {
+	switch TipCreateRequestSourceType(data) {
+	case TipCreateRequestSourceTypeClass:
+		*s = TipCreateRequestSourceTypeClass
+		return nil
+	case TipCreateRequestSourceTypeAppointment:
+		*s = TipCreateRequestSourceTypeAppointment
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/TipCreateResponse
+type TipCreateResponse struct {
+	Data  TipCreated `json:"data"`
+	Error struct{}   `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *TipCreateResponse) GetData() TipCreated {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *TipCreateResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *TipCreateResponse) SetData(val TipCreated) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *TipCreateResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/TipCreated
+type TipCreated struct {
+	// Major units (as amount_major).
+	Amount                  float64                                 `json:"amount"`
+	AmountMajor             float64                                 `json:"amount_major"`
+	AmountMinor             int64                                   `json:"amount_minor"`
+	AmountUnit              TipCreatedAmountUnit                    `json:"amount_unit"`
+	AvailablePaymentMethods []TipCreatedAvailablePaymentMethodsItem `json:"available_payment_methods"`
+	ClientSecret            string                                  `json:"client_secret"`
+	Currency                string                                  `json:"currency"`
+	CustomerID              string                                  `json:"customer_id"`
+	EphemeralKey            string                                  `json:"ephemeral_key"`
+	InstructorID            NilUUID                                 `json:"instructor_id"`
+	IsAnonymous             bool                                    `json:"is_anonymous"`
+	MerchantCountryCode     NilString                               `json:"merchant_country_code"`
+	PaymentIntentID         string                                  `json:"payment_intent_id"`
+	ProcessorAccountID      NilString                               `json:"processor_account_id"`
+	SourceID                uuid.UUID                               `json:"source_id"`
+	SourceType              TipCreatedSourceType                    `json:"source_type"`
+	TipID                   uuid.UUID                               `json:"tip_id"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *TipCreated) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMajor returns the value of AmountMajor.
+func (s *TipCreated) GetAmountMajor() float64 {
+	return s.AmountMajor
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *TipCreated) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetAmountUnit returns the value of AmountUnit.
+func (s *TipCreated) GetAmountUnit() TipCreatedAmountUnit {
+	return s.AmountUnit
+}
+
+// GetAvailablePaymentMethods returns the value of AvailablePaymentMethods.
+func (s *TipCreated) GetAvailablePaymentMethods() []TipCreatedAvailablePaymentMethodsItem {
+	return s.AvailablePaymentMethods
+}
+
+// GetClientSecret returns the value of ClientSecret.
+func (s *TipCreated) GetClientSecret() string {
+	return s.ClientSecret
+}
+
+// GetCurrency returns the value of Currency.
+func (s *TipCreated) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCustomerID returns the value of CustomerID.
+func (s *TipCreated) GetCustomerID() string {
+	return s.CustomerID
+}
+
+// GetEphemeralKey returns the value of EphemeralKey.
+func (s *TipCreated) GetEphemeralKey() string {
+	return s.EphemeralKey
+}
+
+// GetInstructorID returns the value of InstructorID.
+func (s *TipCreated) GetInstructorID() NilUUID {
+	return s.InstructorID
+}
+
+// GetIsAnonymous returns the value of IsAnonymous.
+func (s *TipCreated) GetIsAnonymous() bool {
+	return s.IsAnonymous
+}
+
+// GetMerchantCountryCode returns the value of MerchantCountryCode.
+func (s *TipCreated) GetMerchantCountryCode() NilString {
+	return s.MerchantCountryCode
+}
+
+// GetPaymentIntentID returns the value of PaymentIntentID.
+func (s *TipCreated) GetPaymentIntentID() string {
+	return s.PaymentIntentID
+}
+
+// GetProcessorAccountID returns the value of ProcessorAccountID.
+func (s *TipCreated) GetProcessorAccountID() NilString {
+	return s.ProcessorAccountID
+}
+
+// GetSourceID returns the value of SourceID.
+func (s *TipCreated) GetSourceID() uuid.UUID {
+	return s.SourceID
+}
+
+// GetSourceType returns the value of SourceType.
+func (s *TipCreated) GetSourceType() TipCreatedSourceType {
+	return s.SourceType
+}
+
+// GetTipID returns the value of TipID.
+func (s *TipCreated) GetTipID() uuid.UUID {
+	return s.TipID
+}
+
+// SetAmount sets the value of Amount.
+func (s *TipCreated) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMajor sets the value of AmountMajor.
+func (s *TipCreated) SetAmountMajor(val float64) {
+	s.AmountMajor = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *TipCreated) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetAmountUnit sets the value of AmountUnit.
+func (s *TipCreated) SetAmountUnit(val TipCreatedAmountUnit) {
+	s.AmountUnit = val
+}
+
+// SetAvailablePaymentMethods sets the value of AvailablePaymentMethods.
+func (s *TipCreated) SetAvailablePaymentMethods(val []TipCreatedAvailablePaymentMethodsItem) {
+	s.AvailablePaymentMethods = val
+}
+
+// SetClientSecret sets the value of ClientSecret.
+func (s *TipCreated) SetClientSecret(val string) {
+	s.ClientSecret = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *TipCreated) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCustomerID sets the value of CustomerID.
+func (s *TipCreated) SetCustomerID(val string) {
+	s.CustomerID = val
+}
+
+// SetEphemeralKey sets the value of EphemeralKey.
+func (s *TipCreated) SetEphemeralKey(val string) {
+	s.EphemeralKey = val
+}
+
+// SetInstructorID sets the value of InstructorID.
+func (s *TipCreated) SetInstructorID(val NilUUID) {
+	s.InstructorID = val
+}
+
+// SetIsAnonymous sets the value of IsAnonymous.
+func (s *TipCreated) SetIsAnonymous(val bool) {
+	s.IsAnonymous = val
+}
+
+// SetMerchantCountryCode sets the value of MerchantCountryCode.
+func (s *TipCreated) SetMerchantCountryCode(val NilString) {
+	s.MerchantCountryCode = val
+}
+
+// SetPaymentIntentID sets the value of PaymentIntentID.
+func (s *TipCreated) SetPaymentIntentID(val string) {
+	s.PaymentIntentID = val
+}
+
+// SetProcessorAccountID sets the value of ProcessorAccountID.
+func (s *TipCreated) SetProcessorAccountID(val NilString) {
+	s.ProcessorAccountID = val
+}
+
+// SetSourceID sets the value of SourceID.
+func (s *TipCreated) SetSourceID(val uuid.UUID) {
+	s.SourceID = val
+}
+
+// SetSourceType sets the value of SourceType.
+func (s *TipCreated) SetSourceType(val TipCreatedSourceType) {
+	s.SourceType = val
+}
+
+// SetTipID sets the value of TipID.
+func (s *TipCreated) SetTipID(val uuid.UUID) {
+	s.TipID = val
+}
+
+type TipCreatedAmountUnit string
+
+const (
+	TipCreatedAmountUnitMajor TipCreatedAmountUnit = "major"
+)
+
+// AllValues returns all TipCreatedAmountUnit values.
+func (TipCreatedAmountUnit) AllValues() []TipCreatedAmountUnit {
+	return []TipCreatedAmountUnit{
+		TipCreatedAmountUnitMajor,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s TipCreatedAmountUnit) MarshalText() ([]byte, error) {
+	switch s {
+	case TipCreatedAmountUnitMajor:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *TipCreatedAmountUnit) UnmarshalText(data []byte) error {
+	switch TipCreatedAmountUnit(data) {
+	case TipCreatedAmountUnitMajor:
+		*s = TipCreatedAmountUnitMajor
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type TipCreatedAvailablePaymentMethodsItem string
+
+const (
+	TipCreatedAvailablePaymentMethodsItemCard      TipCreatedAvailablePaymentMethodsItem = "card"
+	TipCreatedAvailablePaymentMethodsItemMobilepay TipCreatedAvailablePaymentMethodsItem = "mobilepay"
+)
+
+// AllValues returns all TipCreatedAvailablePaymentMethodsItem values.
+func (TipCreatedAvailablePaymentMethodsItem) AllValues() []TipCreatedAvailablePaymentMethodsItem {
+	return []TipCreatedAvailablePaymentMethodsItem{
+		TipCreatedAvailablePaymentMethodsItemCard,
+		TipCreatedAvailablePaymentMethodsItemMobilepay,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s TipCreatedAvailablePaymentMethodsItem) MarshalText() ([]byte, error) {
+	switch s {
+	case TipCreatedAvailablePaymentMethodsItemCard:
+		return []byte(s), nil
+	case TipCreatedAvailablePaymentMethodsItemMobilepay:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *TipCreatedAvailablePaymentMethodsItem) UnmarshalText(data []byte) error {
+	switch TipCreatedAvailablePaymentMethodsItem(data) {
+	case TipCreatedAvailablePaymentMethodsItemCard:
+		*s = TipCreatedAvailablePaymentMethodsItemCard
+		return nil
+	case TipCreatedAvailablePaymentMethodsItemMobilepay:
+		*s = TipCreatedAvailablePaymentMethodsItemMobilepay
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type TipCreatedSourceType string
+
+const (
+	TipCreatedSourceTypeClass       TipCreatedSourceType = "class"
+	TipCreatedSourceTypeAppointment TipCreatedSourceType = "appointment"
+)
+
+// AllValues returns all TipCreatedSourceType values.
+func (TipCreatedSourceType) AllValues() []TipCreatedSourceType {
+	return []TipCreatedSourceType{
+		TipCreatedSourceTypeClass,
+		TipCreatedSourceTypeAppointment,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s TipCreatedSourceType) MarshalText() ([]byte, error) {
+	switch s {
+	case TipCreatedSourceTypeClass:
+		return []byte(s), nil
+	case TipCreatedSourceTypeAppointment:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *TipCreatedSourceType) UnmarshalText(data []byte) error {
+	switch TipCreatedSourceType(data) {
+	case TipCreatedSourceTypeClass:
+		*s = TipCreatedSourceTypeClass
+		return nil
+	case TipCreatedSourceTypeAppointment:
+		*s = TipCreatedSourceTypeAppointment
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/TipState
+type TipState struct {
+	Status TipStateStatus `json:"status"`
+	TipID  uuid.UUID      `json:"tip_id"`
+}
+
+// GetStatus returns the value of Status.
+func (s *TipState) GetStatus() TipStateStatus {
+	return s.Status
+}
+
+// GetTipID returns the value of TipID.
+func (s *TipState) GetTipID() uuid.UUID {
+	return s.TipID
+}
+
+// SetStatus sets the value of Status.
+func (s *TipState) SetStatus(val TipStateStatus) {
+	s.Status = val
+}
+
+// SetTipID sets the value of TipID.
+func (s *TipState) SetTipID(val uuid.UUID) {
+	s.TipID = val
+}
+
+type TipStateStatus string
+
+const (
+	TipStateStatusSucceeded TipStateStatus = "succeeded"
+	TipStateStatusPending   TipStateStatus = "pending"
+)
+
+// AllValues returns all TipStateStatus values.
+func (TipStateStatus) AllValues() []TipStateStatus {
+	return []TipStateStatus{
+		TipStateStatusSucceeded,
+		TipStateStatusPending,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s TipStateStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case TipStateStatusSucceeded:
+		return []byte(s), nil
+	case TipStateStatusPending:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *TipStateStatus) UnmarshalText(data []byte) error {
+	switch TipStateStatus(data) {
+	case TipStateStatusSucceeded:
+		*s = TipStateStatusSucceeded
+		return nil
+	case TipStateStatusPending:
+		*s = TipStateStatusPending
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/TotpEnrollment

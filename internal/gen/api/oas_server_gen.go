@@ -381,6 +381,32 @@ type Handler interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding/attempts/{attemptId}/close
 	CloseAdminBookingFundingAttempt(ctx context.Context, params CloseAdminBookingFundingAttemptParams) (*CheckinAttemptResponse, error)
+	// ConfirmCheckout implements confirmCheckout operation.
+	//
+	// Exactly one of `payment_intent_id` (read from Stripe now; activates
+	// the pass on success), `setup_intent_id` (a free start: activates once
+	// the setup intent succeeded, whichever of this call and Stripe's
+	// `setup_intent.succeeded` comes first) or `checkout_attempt` (reconciliation from the
+	// server's records only: the checkout id a purchase answered, with its
+	// `pass_type_id`). Answers `confirmed` true with `purchase_confirmation`,
+	// or `confirmed` false with `payment_state` `resolving` while Stripe is
+	// processing. An intent that has not succeeded is 409
+	// `PAYMENT_NOT_COMPLETED` (`details.payment_status`); a declined one 402
+	// `CHARGE_DECLINED`; another member's or an unknown intent or checkout
+	// 404 `NOT_FOUND`. Confirming twice, or after Stripe's event, changes
+	// nothing.
+	//
+	// POST /me/checkout/confirm
+	ConfirmCheckout(ctx context.Context, req *CheckoutConfirmRequest, params ConfirmCheckoutParams) (*CheckoutConfirmResponse, error)
+	// ConfirmTip implements confirmTip operation.
+	//
+	// Tipper only (another member's tip is 404 `NOT_FOUND`). Reads the
+	// payment intent from Stripe: `succeeded` records the payment once
+	// (confirming again, or after Stripe's event, changes nothing);
+	// `processing` answers `pending`; otherwise 409 `PAYMENT_NOT_COMPLETED`.
+	//
+	// POST /tips/{id}/confirm
+	ConfirmTip(ctx context.Context, params ConfirmTipParams) (*TipConfirmResponse, error)
 	// ContactAdminCheckinClass implements contactAdminCheckinClass operation.
 	//
 	// Staff bearer token with `members.contact` and `notifications.send`
@@ -498,6 +524,45 @@ type Handler interface {
 	//
 	// POST /bookings
 	CreateBooking(ctx context.Context, req *BookingCreateRequest, params CreateBookingParams) (*BookingResponse, error)
+	// CreateMyPaymentMethod implements createMyPaymentMethod operation.
+	//
+	// Creates the member's customer at the venue's connected account on
+	// first use and a setup intent on it, and returns what Stripe's SDKs
+	// need to save a card: `setup_intent_client_secret` (also as
+	// `client_secret`), `customer_id`, an `ephemeral_key` and
+	// `processor_account_id` (the connected account: direct mode). The card
+	// appears in `GET /me/payment-methods` once the app confirmed the setup
+	// intent. No body. A retry with the same `Idempotency-Key` replays the
+	// same credentials.
+	//
+	// POST /me/payment-methods
+	CreateMyPaymentMethod(ctx context.Context, params CreateMyPaymentMethodParams) (*PaymentMethodSetupResponse, error)
+	// CreatePaymentsAccountLink implements createPaymentsAccountLink operation.
+	//
+	// Creates the venue's connected account at Stripe the first time (once,
+	// whatever the retries), and returns a one-time onboarding `url` where
+	// staff finish the account at Stripe; Stripe sends them back to
+	// `return_url` (or `refresh_url` when the link expired). Needs
+	// `settings.business`; 422 `CARD_PAYMENTS_UNAVAILABLE` (reason
+	// `payments_disabled`) without a Stripe key; 502 `STRIPE_ERROR`.
+	//
+	// POST /admin/payments/connect/account-link
+	CreatePaymentsAccountLink(ctx context.Context, req *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (*PaymentsAccountLinkResponse, error)
+	// CreateTip implements createTip operation.
+	//
+	// `source_type` `class` with `source_id` a class of the venue that the
+	// member booked (confirmed or checked in); another venue's or an unknown
+	// class is 404 `NOT_FOUND`, a class the member did not attend 422
+	// `TIP_NOT_ALLOWED`. `appointment` sources are 404 until appointments
+	// exist. `amount` is in major units of `currency`, which must be the
+	// venue's (else 400 `VALIDATION_ERROR`, parameter `currency`), more than
+	// 0, at most 10000, with no more decimals than the currency has.
+	// `available_payment_methods` is `card`, plus `mobilepay` only for a
+	// Danish connected account taking DKK. `Idempotency-Key` required: a
+	// retry replays the same tip and intent.
+	//
+	// POST /tips
+	CreateTip(ctx context.Context, req *TipCreateRequest, params CreateTipParams) (*TipCreateResponse, error)
 	// CreateVenueInquiry implements createVenueInquiry operation.
 	//
 	// Files a booking inquiry for `service_id` and delivers it to the venue's
@@ -543,6 +608,14 @@ type Handler interface {
 	//
 	// POST /admin/webhooks
 	CreateWebhookSubscription(ctx context.Context, req *WebhookCreateRequest, params CreateWebhookSubscriptionParams) (*WebhookSecretResponse, error)
+	// DeleteMyPaymentMethod implements deleteMyPaymentMethod operation.
+	//
+	// Members cannot remove saved cards (the venue's staff can): always 422
+	// `PAYMENT_METHOD_REMOVAL_NOT_ALLOWED` (`details.next_step`
+	// `contact_venue`), and nothing changes.
+	//
+	// DELETE /me/payment-methods/{id}
+	DeleteMyPaymentMethod(ctx context.Context, params DeleteMyPaymentMethodParams) (DeleteMyPaymentMethodRes, error)
 	// DisableWebhookSubscription implements disableWebhookSubscription operation.
 	//
 	// The subscription receives no new events; its pending and retrying
@@ -614,6 +687,23 @@ type Handler interface {
 	//
 	// GET /calendar
 	GetCalendar(ctx context.Context, params GetCalendarParams) (*CalendarResponse, error)
+	// GetCheckoutPreview implements getCheckoutPreview operation.
+	//
+	// The amount charged today for `pass_type_slug` with its VAT share, and,
+	// when it can be bought online now, a `direct_purchase_quote` valid five
+	// minutes, to send unchanged to `POST /me/checkout/purchase`. Unknown,
+	// inactive and unlisted pass types are 404 `NOT_FOUND`; a `brand_id` the
+	// pass type is not sold for is 422 `SALE_BRAND_NOT_ALLOWED`; any
+	// `flash_sale_id` is 422 `FLASH_SALE_UNAVAILABLE` (offers are not sold
+	// through direct checkout yet; never a fallback to the normal price).
+	// A recurring membership's quote is its first payment (one billing
+	// period; renewals are charged by the renewals, not here); a membership
+	// priced 0 today is a free start (the card is saved, nothing charged).
+	// Flexible-quantity memberships answer `purchase_obligation.status`
+	// `unavailable` (reason `flexible_checkout_unavailable`) and no quote.
+	//
+	// GET /me/checkout/preview
+	GetCheckoutPreview(ctx context.Context, params GetCheckoutPreviewParams) (*CheckoutPreviewResponse, error)
 	// GetDiscovery implements getDiscovery operation.
 	//
 	// Listed venues of a world that have bookable classes on `date` (venue-local) in
@@ -764,6 +854,15 @@ type Handler interface {
 	//
 	// GET /me/notification-preferences
 	GetMyNotificationPreferences(ctx context.Context) (*MeNotificationPreferencesResponse, error)
+	// GetPaymentsConnect implements getPaymentsConnect operation.
+	//
+	// The connected account the venue takes card payments on, as last
+	// reported by Stripe (`account.updated` keeps `charges_enabled`
+	// current). `account_id` is null before onboarding started. Needs
+	// `settings.business`.
+	//
+	// GET /admin/payments/connect
+	GetPaymentsConnect(ctx context.Context) (*PaymentsConnectResponse, error)
 	// GetVenue implements getVenue operation.
 	//
 	// Contact and place, active brands, active locations with their active
@@ -836,6 +935,16 @@ type Handler interface {
 	//
 	// GET /admin/webhooks/{id}
 	GetWebhookSubscription(ctx context.Context, params GetWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
+	// InitMyPaymentSheet implements initMyPaymentSheet operation.
+	//
+	// What the iOS and Android payment sheets need for the venue
+	// `organization_id`: the member's customer, an ephemeral key, a setup
+	// intent, the connected account, the merchant country and the wallet
+	// merchant id (null: wallets are not configured). 403 `ACCESS_DENIED`
+	// (reason `not_a_member`) outside the member's venues.
+	//
+	// POST /me/payment-sheet-init
+	InitMyPaymentSheet(ctx context.Context, req *PaymentSheetInitRequest, params InitMyPaymentSheetParams) (*PaymentMethodSetupResponse, error)
 	// InviteBookingBuddy implements inviteBookingBuddy operation.
 	//
 	// The user (acting in `X-Organization-ID`, required) needs a confirmed or
@@ -928,6 +1037,26 @@ type Handler interface {
 	//
 	// GET /me/inquiries
 	ListMyInquiries(ctx context.Context, params ListMyInquiriesParams) (*InquiryListResponse, error)
+	// ListMyPaymentMethods implements listMyPaymentMethods operation.
+	//
+	// The cards saved on the member's customer at the venue's connected
+	// account, with `is_default` on the default one; empty before the first
+	// card was saved. 422 `CARD_PAYMENTS_UNAVAILABLE` when the venue takes
+	// no cards.
+	//
+	// GET /me/payment-methods
+	ListMyPaymentMethods(ctx context.Context, params ListMyPaymentMethodsParams) (*PaymentMethodListResponse, error)
+	// ListMyPayments implements listMyPayments operation.
+	//
+	// Receipt-bearing payments only (succeeded, refunded or partially
+	// refunded) of the member at the venue, newest first, with what each
+	// bought. Cursor pagination: `limit` (default 20, at most 100) and
+	// `after` (the previous page's `meta.next_cursor`; a tampered or
+	// foreign cursor is 400 `VALIDATION_ERROR` with `details.parameter`
+	// `after`).
+	//
+	// GET /me/payments
+	ListMyPayments(ctx context.Context, params ListMyPaymentsParams) (*MyPaymentListResponse, error)
 	// ListVenueAddons implements listVenueAddons operation.
 	//
 	// Booking add-on products grouped by category.
@@ -1024,6 +1153,39 @@ type Handler interface {
 	//
 	// POST /admin/webhooks/{id}/ping
 	PingWebhookSubscription(ctx context.Context, params PingWebhookSubscriptionParams) (*WebhookDeliveryResponse, error)
+	// PostCheckoutPreview implements postCheckoutPreview operation.
+	//
+	// The same preview as `GET /me/checkout/preview`, with its parameters as a flat JSON body.
+	//
+	// POST /me/checkout/preview
+	PostCheckoutPreview(ctx context.Context, req *CheckoutPreviewRequest, params PostCheckoutPreviewParams) (*CheckoutPreviewResponse, error)
+	// PurchaseCheckout implements purchaseCheckout operation.
+	//
+	// Charges `direct_purchase_quote` exactly as previewed (never
+	// recomputed). With `payment_method_id` (a saved card) the charge is
+	// confirmed at once; without it the answer carries the intent's
+	// `client_secret` for the payment sheet, and the app calls
+	// `POST /me/checkout/confirm` when the sheet is done.
+	// `payment_status`: `succeeded` (the pass is active: `pass_id`),
+	// `requires_action` (3-D Secure: finish with `client_secret`, then
+	// confirm), `requires_payment_method` (confirm with the payment sheet),
+	// `processing` (the pass activates when Stripe reports success).
+	// A membership's card is kept on the member's customer for renewals. A
+	// free start answers `setup_intent_id` (and `payment_intent_id` null)
+	// with the setup intent's `client_secret`: the app saves the card with
+	// it and confirms with `setup_intent_id`; the pass activates when the
+	// setup intent succeeded.
+	// Errors: 409 `QUOTE_STALE` past five minutes or when the price behind
+	// the quote changed (`details.reason` `expired` or `price_changed`;
+	// `next_step` `refresh`); 400 `VALIDATION_ERROR` for a changed or
+	// foreign quote; 402 `CHARGE_DECLINED` (`details.failure_code`,
+	// `details.decline_code`, `next_step` `update_card`; nothing charged,
+	// the quote may be bought again with another card); 409
+	// `PAYMENT_PENDING`; 409 `UNKNOWN_WRITE_OUTCOME`; 422 `ALREADY_PAID`;
+	// 422 `CARD_PAYMENTS_UNAVAILABLE`; 502 `STRIPE_ERROR`.
+	//
+	// POST /me/checkout/purchase
+	PurchaseCheckout(ctx context.Context, req *CheckoutPurchaseRequest, params PurchaseCheckoutParams) (*CheckoutPurchaseResponse, error)
 	// ReassignAdminBookingFunding implements reassignAdminBookingFunding operation.
 	//
 	// Staff bearer token with `bookings.manage`. `new_pass_id` must be
@@ -1127,6 +1289,16 @@ type Handler interface {
 	//
 	// POST /me/active-organization
 	SetActiveOrganization(ctx context.Context, req *ActiveOrganizationRequest) (*ActiveOrganizationResponse, error)
+	// SetMyDefaultPaymentMethod implements setMyDefaultPaymentMethod operation.
+	//
+	// Empty body. Makes the card the default of the member's customer (at
+	// Stripe and here) and answers the saved cards, where it now has
+	// `is_default` true. Another member's or an unknown card is 404
+	// `PAYMENT_METHOD_NOT_FOUND`; 422 `NOT_A_CARD` for a wallet; 502
+	// `STRIPE_UPDATE_FAILED`.
+	//
+	// PATCH /me/payment-methods/{id}/default
+	SetMyDefaultPaymentMethod(ctx context.Context, params SetMyDefaultPaymentMethodParams) (*PaymentMethodListResponse, error)
 	// SubstituteAdminScheduleInstructor implements substituteAdminScheduleInstructor operation.
 	//
 	// Assigns `instructor_id` (an instructor of the venue, not the one already
