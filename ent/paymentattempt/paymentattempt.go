@@ -111,6 +111,7 @@ type Purpose string
 const (
 	PurposeCheckoutCharge Purpose = "checkout_charge"
 	PurposeCheckoutSetup  Purpose = "checkout_setup"
+	PurposeGiftCardCharge Purpose = "gift_card_charge"
 )
 
 func (pu Purpose) String() string {
@@ -120,7 +121,7 @@ func (pu Purpose) String() string {
 // PurposeValidator is a validator for the "purpose" field enum values. It is called by the builders before save.
 func PurposeValidator(pu Purpose) error {
 	switch pu {
-	case PurposeCheckoutCharge, PurposeCheckoutSetup:
+	case PurposeCheckoutCharge, PurposeCheckoutSetup, PurposeGiftCardCharge:
 		return nil
 	default:
 		return fmt.Errorf("paymentattempt: invalid enum value for purpose field: %q", pu)
