@@ -331,6 +331,21 @@ type Invoker interface {
 	//
 	// POST /admin/schedule/bulk-edit
 	BulkEditAdminSchedule(ctx context.Context, request *AdminScheduleBulkEditRequest, params BulkEditAdminScheduleParams) (*AdminScheduleBulkResponse, error)
+	// BuyGiftCard invokes buyGiftCard operation.
+	//
+	// With `payment_method_id` (a saved card) the charge is confirmed at
+	// once; without it the answer carries the intent's `client_secret` for
+	// the payment sheet, and the card is issued when Stripe reports the
+	// payment (read the order to see it). `payment_status`: `succeeded`
+	// (issued: `gift_card_id`), `requires_action`,
+	// `requires_payment_method` or `processing`. Errors: 400
+	// `VALIDATION_ERROR`; 402 `CHARGE_DECLINED` (nothing charged; a new
+	// `Idempotency-Key` may try another card); 409 `PAYMENT_PENDING`; 409
+	// `UNKNOWN_WRITE_OUTCOME`; 422 `CARD_PAYMENTS_UNAVAILABLE`; 502
+	// `STRIPE_ERROR`.
+	//
+	// POST /me/gift-card-orders
+	BuyGiftCard(ctx context.Context, request *GiftCardOrderRequest, params BuyGiftCardParams) (*GiftCardOrderResponse, error)
 	// CancelAdminScheduleItem invokes cancelAdminScheduleItem operation.
 	//
 	// The class becomes `cancelled` (with `cancelled_at` and `cancel_reason`);
@@ -703,6 +718,12 @@ type Invoker interface {
 	//
 	// GET /venues/{slug}/gift-cards/{code}/balance
 	GetGiftCardBalance(ctx context.Context, params GetGiftCardBalanceParams) (*GiftCardBalanceResponse, error)
+	// GetGiftCardOrder invokes getGiftCardOrder operation.
+	//
+	// Another member's, another venue's and unknown orders are 404 `NOT_FOUND`.
+	//
+	// GET /me/gift-card-orders/{orderId}
+	GetGiftCardOrder(ctx context.Context, params GetGiftCardOrderParams) (*GiftCardOrderResponse, error)
 	// GetGiftCardPreview invokes getGiftCardPreview operation.
 	//
 	// Same 404 rule and limit as the balance.
@@ -1143,6 +1164,12 @@ type Invoker interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding
 	ReassignAdminBookingFunding(ctx context.Context, request *CheckinReassignRequest, params ReassignAdminBookingFundingParams) (*CheckinReassignResponse, error)
+	// RedeemGiftCard invokes redeemGiftCard operation.
+	//
+	// Redeem a gift card into credit or a pass.
+	//
+	// POST /gift-cards/redeem
+	RedeemGiftCard(ctx context.Context, request *GiftCardRedeemRequest, params RedeemGiftCardParams) (*GiftCardRedeemResponse, error)
 	// RegisterMyPushToken invokes registerMyPushToken operation.
 	//
 	// Bearer only. Body `token` (the provider's device token, 1 to 4096
@@ -3269,6 +3296,112 @@ func (c *Client) sendBulkEditAdminSchedule(ctx context.Context, request *AdminSc
 	defer body.Close()
 
 	result, err := decodeBulkEditAdminScheduleResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// BuyGiftCard invokes buyGiftCard operation.
+//
+// With `payment_method_id` (a saved card) the charge is confirmed at
+// once; without it the answer carries the intent's `client_secret` for
+// the payment sheet, and the card is issued when Stripe reports the
+// payment (read the order to see it). `payment_status`: `succeeded`
+// (issued: `gift_card_id`), `requires_action`,
+// `requires_payment_method` or `processing`. Errors: 400
+// `VALIDATION_ERROR`; 402 `CHARGE_DECLINED` (nothing charged; a new
+// `Idempotency-Key` may try another card); 409 `PAYMENT_PENDING`; 409
+// `UNKNOWN_WRITE_OUTCOME`; 422 `CARD_PAYMENTS_UNAVAILABLE`; 502
+// `STRIPE_ERROR`.
+//
+// POST /me/gift-card-orders
+func (c *Client) BuyGiftCard(ctx context.Context, request *GiftCardOrderRequest, params BuyGiftCardParams) (*GiftCardOrderResponse, error) {
+	res, err := c.sendBuyGiftCard(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendBuyGiftCard(ctx context.Context, request *GiftCardOrderRequest, params BuyGiftCardParams) (res *GiftCardOrderResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/gift-card-orders"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeBuyGiftCardRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, BuyGiftCardOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeBuyGiftCardResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -6097,6 +6230,107 @@ func (c *Client) sendGetGiftCardBalance(ctx context.Context, params GetGiftCardB
 	defer body.Close()
 
 	result, err := decodeGetGiftCardBalanceResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetGiftCardOrder invokes getGiftCardOrder operation.
+//
+// Another member's, another venue's and unknown orders are 404 `NOT_FOUND`.
+//
+// GET /me/gift-card-orders/{orderId}
+func (c *Client) GetGiftCardOrder(ctx context.Context, params GetGiftCardOrderParams) (*GiftCardOrderResponse, error) {
+	res, err := c.sendGetGiftCardOrder(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetGiftCardOrder(ctx context.Context, params GetGiftCardOrderParams) (res *GiftCardOrderResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/me/gift-card-orders/"
+	{
+		// Encode "orderId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "orderId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.OrderId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetGiftCardOrderOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetGiftCardOrderResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -10136,6 +10370,103 @@ func (c *Client) sendReassignAdminBookingFunding(ctx context.Context, request *C
 	defer body.Close()
 
 	result, err := decodeReassignAdminBookingFundingResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// RedeemGiftCard invokes redeemGiftCard operation.
+//
+// Redeem a gift card into credit or a pass.
+//
+// POST /gift-cards/redeem
+func (c *Client) RedeemGiftCard(ctx context.Context, request *GiftCardRedeemRequest, params RedeemGiftCardParams) (*GiftCardRedeemResponse, error) {
+	res, err := c.sendRedeemGiftCard(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendRedeemGiftCard(ctx context.Context, request *GiftCardRedeemRequest, params RedeemGiftCardParams) (res *GiftCardRedeemResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/gift-cards/redeem"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeRedeemGiftCardRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RedeemGiftCardOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRedeemGiftCardResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -376,6 +376,19 @@ func encodeBulkEditAdminScheduleResponse(response *AdminScheduleBulkResponse, w 
 	return nil
 }
 
+func encodeBuyGiftCardResponse(response *GiftCardOrderResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCancelAdminScheduleItemResponse(response *AdminScheduleWriteResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -712,6 +725,19 @@ func encodeGetGeoResponse(response *GeoResponseHeaders, w http.ResponseWriter) e
 }
 
 func encodeGetGiftCardBalanceResponse(response *GiftCardBalanceResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeGetGiftCardOrderResponse(response *GiftCardOrderResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -1193,6 +1219,19 @@ func encodePurchaseCheckoutResponse(response *CheckoutPurchaseResponse, w http.R
 }
 
 func encodeReassignAdminBookingFundingResponse(response *CheckinReassignResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeRedeemGiftCardResponse(response *GiftCardRedeemResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

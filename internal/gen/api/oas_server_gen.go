@@ -318,6 +318,21 @@ type Handler interface {
 	//
 	// POST /admin/schedule/bulk-edit
 	BulkEditAdminSchedule(ctx context.Context, req *AdminScheduleBulkEditRequest, params BulkEditAdminScheduleParams) (*AdminScheduleBulkResponse, error)
+	// BuyGiftCard implements buyGiftCard operation.
+	//
+	// With `payment_method_id` (a saved card) the charge is confirmed at
+	// once; without it the answer carries the intent's `client_secret` for
+	// the payment sheet, and the card is issued when Stripe reports the
+	// payment (read the order to see it). `payment_status`: `succeeded`
+	// (issued: `gift_card_id`), `requires_action`,
+	// `requires_payment_method` or `processing`. Errors: 400
+	// `VALIDATION_ERROR`; 402 `CHARGE_DECLINED` (nothing charged; a new
+	// `Idempotency-Key` may try another card); 409 `PAYMENT_PENDING`; 409
+	// `UNKNOWN_WRITE_OUTCOME`; 422 `CARD_PAYMENTS_UNAVAILABLE`; 502
+	// `STRIPE_ERROR`.
+	//
+	// POST /me/gift-card-orders
+	BuyGiftCard(ctx context.Context, req *GiftCardOrderRequest, params BuyGiftCardParams) (*GiftCardOrderResponse, error)
 	// CancelAdminScheduleItem implements cancelAdminScheduleItem operation.
 	//
 	// The class becomes `cancelled` (with `cancelled_at` and `cancel_reason`);
@@ -690,6 +705,12 @@ type Handler interface {
 	//
 	// GET /venues/{slug}/gift-cards/{code}/balance
 	GetGiftCardBalance(ctx context.Context, params GetGiftCardBalanceParams) (*GiftCardBalanceResponse, error)
+	// GetGiftCardOrder implements getGiftCardOrder operation.
+	//
+	// Another member's, another venue's and unknown orders are 404 `NOT_FOUND`.
+	//
+	// GET /me/gift-card-orders/{orderId}
+	GetGiftCardOrder(ctx context.Context, params GetGiftCardOrderParams) (*GiftCardOrderResponse, error)
 	// GetGiftCardPreview implements getGiftCardPreview operation.
 	//
 	// Same 404 rule and limit as the balance.
@@ -1130,6 +1151,12 @@ type Handler interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding
 	ReassignAdminBookingFunding(ctx context.Context, req *CheckinReassignRequest, params ReassignAdminBookingFundingParams) (*CheckinReassignResponse, error)
+	// RedeemGiftCard implements redeemGiftCard operation.
+	//
+	// Redeem a gift card into credit or a pass.
+	//
+	// POST /gift-cards/redeem
+	RedeemGiftCard(ctx context.Context, req *GiftCardRedeemRequest, params RedeemGiftCardParams) (*GiftCardRedeemResponse, error)
 	// RegisterMyPushToken implements registerMyPushToken operation.
 	//
 	// Bearer only. Body `token` (the provider's device token, 1 to 4096

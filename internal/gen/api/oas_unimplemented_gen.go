@@ -407,6 +407,24 @@ func (UnimplementedHandler) BulkEditAdminSchedule(ctx context.Context, req *Admi
 	return r, ht.ErrNotImplemented
 }
 
+// BuyGiftCard implements buyGiftCard operation.
+//
+// With `payment_method_id` (a saved card) the charge is confirmed at
+// once; without it the answer carries the intent's `client_secret` for
+// the payment sheet, and the card is issued when Stripe reports the
+// payment (read the order to see it). `payment_status`: `succeeded`
+// (issued: `gift_card_id`), `requires_action`,
+// `requires_payment_method` or `processing`. Errors: 400
+// `VALIDATION_ERROR`; 402 `CHARGE_DECLINED` (nothing charged; a new
+// `Idempotency-Key` may try another card); 409 `PAYMENT_PENDING`; 409
+// `UNKNOWN_WRITE_OUTCOME`; 422 `CARD_PAYMENTS_UNAVAILABLE`; 502
+// `STRIPE_ERROR`.
+//
+// POST /me/gift-card-orders
+func (UnimplementedHandler) BuyGiftCard(ctx context.Context, req *GiftCardOrderRequest, params BuyGiftCardParams) (r *GiftCardOrderResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CancelAdminScheduleItem implements cancelAdminScheduleItem operation.
 //
 // The class becomes `cancelled` (with `cancelled_at` and `cancel_reason`);
@@ -848,6 +866,15 @@ func (UnimplementedHandler) GetGeo(ctx context.Context) (r *GeoResponseHeaders, 
 //
 // GET /venues/{slug}/gift-cards/{code}/balance
 func (UnimplementedHandler) GetGiftCardBalance(ctx context.Context, params GetGiftCardBalanceParams) (r *GiftCardBalanceResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetGiftCardOrder implements getGiftCardOrder operation.
+//
+// Another member's, another venue's and unknown orders are 404 `NOT_FOUND`.
+//
+// GET /me/gift-card-orders/{orderId}
+func (UnimplementedHandler) GetGiftCardOrder(ctx context.Context, params GetGiftCardOrderParams) (r *GiftCardOrderResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1399,6 +1426,15 @@ func (UnimplementedHandler) PurchaseCheckout(ctx context.Context, req *CheckoutP
 //
 // POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding
 func (UnimplementedHandler) ReassignAdminBookingFunding(ctx context.Context, req *CheckinReassignRequest, params ReassignAdminBookingFundingParams) (r *CheckinReassignResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// RedeemGiftCard implements redeemGiftCard operation.
+//
+// Redeem a gift card into credit or a pass.
+//
+// POST /gift-cards/redeem
+func (UnimplementedHandler) RedeemGiftCard(ctx context.Context, req *GiftCardRedeemRequest, params RedeemGiftCardParams) (r *GiftCardRedeemResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
