@@ -27,8 +27,8 @@ func memberRows(t *testing.T, client *ent.Client, w *world, email string) (uuid.
 	delivery := newDelivery(client, w).SetMemberID(en.Member.ID).SaveX(w.ctx)
 	bk := client.Booking.Create().SetMemberID(en.Member.ID).SetClassInstanceID(w.ids["ClassInstance"]).SetPassID(pass.ID).SaveX(w.ctx)
 	co := newCheckout(client, en.Member.ID, w.ids["PassType"]).SaveX(w.ctx)
-	return en.Member.ID, en.User.ID, map[string]uuid.UUID{"Pass": pass.ID, "Payment": pay.ID, "NotificationDelivery": delivery.ID, "Booking": bk.ID,
-		"Checkout": co.ID}
+	return en.Member.ID, en.User.ID, giftCardMemberRows(client, w, en.Member.ID, map[string]uuid.UUID{"Pass": pass.ID, "Payment": pay.ID, "NotificationDelivery": delivery.ID, "Booking": bk.ID,
+		"Checkout": co.ID})
 }
 
 // TestMemberWall runs the member-against-member column of the wall: in one

@@ -33,6 +33,7 @@ var notProduction = map[string]string{
 	module + "/internal/bench":              "tool: the benchmark harness, which builds and measures its own databases",
 	module + "/cmd/bench":                   "tool: the benchmark command",
 	module + "/internal/webhooks/crashtest": "tool: the webhook crash test, which seeds and reconciles its own database",
+	module + "/internal/payments/crashtest": "tool: the payments crash test, which seeds and reconciles its own database",
 	module + "/internal/system":             "the registry itself: Elevate and Identify are the only callers of viewer.NewContext",
 	module + "/internal/viewer":             "defines viewer.NewContext",
 }
