@@ -20,6 +20,7 @@ import (
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
 	api "github.com/venueplatform/venue/internal/gen/api"
+	"github.com/venueplatform/venue/internal/money"
 	"github.com/venueplatform/venue/internal/payments"
 	"github.com/venueplatform/venue/internal/payments/giftcards"
 	"github.com/venueplatform/venue/internal/payments/stripetest"
@@ -267,7 +268,7 @@ func TestGiftCardOtherCurrencies(t *testing.T) {
 		require.Equal(t, c.currency, card.Currency)
 		b := e.balance(t, card.Code)
 		require.Equal(t, c.major, b.RemainingAmount)
-		require.Equal(t, c.text, giftcards.FormatMinor(c.minor, c.currency))
+		require.Equal(t, c.text, money.Format(c.minor, c.currency))
 	}
 }
 

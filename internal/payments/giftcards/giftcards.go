@@ -251,7 +251,7 @@ func deliveryEmail(org *ent.Organization, o *ent.GiftCardOrder, card *ent.GiftCa
 	if o.RecipientName != "" {
 		fmt.Fprintf(&b, "Dear %s,\n\n", o.RecipientName)
 	}
-	fmt.Fprintf(&b, "%s has given you a gift card for %s worth %s.\n\n", from, org.Name, FormatMinor(card.InitialAmountMinor, card.Currency))
+	fmt.Fprintf(&b, "%s has given you a gift card for %s worth %s.\n\n", from, org.Name, money.Format(card.InitialAmountMinor, card.Currency))
 	if o.Message != "" {
 		fmt.Fprintf(&b, "%s\n\n", o.Message)
 	}
@@ -453,17 +453,3 @@ func deref(s *string) string {
 	return *s
 }
 
-// FormatMinor writes an amount with its currency's minor digits: 500.00 DKK,
-// 5000 JPY, 1.250 KWD.
-func FormatMinor(minor int64, currency string) string {
-	exp := money.Exponent(currency)
-	sign := ""
-	if minor < 0 {
-		sign, minor = "-", -minor
-	}
-	if exp == 0 {
-		return fmt.Sprintf("%s%d %s", sign, minor, currency)
-	}
-	unit := pow10(exp)
-	return fmt.Sprintf("%s%d.%0*d %s", sign, minor/unit, exp, minor%unit, currency)
-}
