@@ -23,7 +23,9 @@ func init() {
 		return map[string]uuid.UUID{"GiftCardOrder": o.ID, "GiftCardMovement": mv.ID, "MemberCredit": cr.ID}
 	})
 	cases["GiftCardOrder"] = venueCase{
-		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.GiftCardOrder.Get(ctx, id)) },
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.GiftCardOrder.Get(ctx, id))
+		},
 		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
 			return c.GiftCardOrder.UpdateOneID(id).SetPaymentIntentID("pi_" + uuid.NewString()).Exec(ctx)
 		},
@@ -35,7 +37,9 @@ func init() {
 		},
 	}
 	cases["GiftCardMovement"] = venueCase{
-		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.GiftCardMovement.Get(ctx, id)) },
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.GiftCardMovement.Get(ctx, id))
+		},
 		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
 			return c.GiftCardMovement.UpdateOneID(id).Exec(ctx)
 		},
@@ -47,7 +51,9 @@ func init() {
 		},
 	}
 	cases["MemberCredit"] = venueCase{
-		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.MemberCredit.Get(ctx, id)) },
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.MemberCredit.Get(ctx, id))
+		},
 		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
 			return c.MemberCredit.UpdateOneID(id).Exec(ctx)
 		},

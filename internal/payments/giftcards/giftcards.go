@@ -452,4 +452,3 @@ func deref(s *string) string {
 	}
 	return *s
 }
-

@@ -278,4 +278,3 @@ func Text(r *Receipt) string {
 	fmt.Fprintf(&b, "Total: %s\n", money.Format(r.TotalMinor, r.Currency))
 	return b.String()
 }
-
