@@ -4,6 +4,7 @@ package api
 
 import (
 	"fmt"
+	"io"
 	"net/url"
 	"time"
 
@@ -9363,6 +9364,20 @@ func (s *GetDiscoveryWorld) UnmarshalText(data []byte) error {
 	}
 }
 
+type GetReceiptPdfOK struct {
+	Data io.Reader
+}
+
+// Read reads data from the Data reader.
+//
+// Kept to satisfy the io.Reader interface.
+func (s GetReceiptPdfOK) Read(p []byte) (n int, err error) {
+	if s.Data == nil {
+		return 0, io.EOF
+	}
+	return s.Data.Read(p)
+}
+
 type GetVenueOfferSurface string
 
 const (
@@ -17891,6 +17906,103 @@ func (s *PurchaseObligationStatus) UnmarshalText(data []byte) error {
 		return nil
 	case PurchaseObligationStatusUnavailable:
 		*s = PurchaseObligationStatusUnavailable
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/ReceiptResendResponse
+type ReceiptResendResponse struct {
+	Data  ReceiptResendResponseData `json:"data"`
+	Error struct{}                  `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ReceiptResendResponse) GetData() ReceiptResendResponseData {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ReceiptResendResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ReceiptResendResponse) SetData(val ReceiptResendResponseData) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ReceiptResendResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type ReceiptResendResponseData struct {
+	Channel   ReceiptResendResponseDataChannel `json:"channel"`
+	PaymentID uuid.UUID                        `json:"payment_id"`
+	// Whether this request queued the e-mail (false when the same key already did).
+	Queued bool `json:"queued"`
+}
+
+// GetChannel returns the value of Channel.
+func (s *ReceiptResendResponseData) GetChannel() ReceiptResendResponseDataChannel {
+	return s.Channel
+}
+
+// GetPaymentID returns the value of PaymentID.
+func (s *ReceiptResendResponseData) GetPaymentID() uuid.UUID {
+	return s.PaymentID
+}
+
+// GetQueued returns the value of Queued.
+func (s *ReceiptResendResponseData) GetQueued() bool {
+	return s.Queued
+}
+
+// SetChannel sets the value of Channel.
+func (s *ReceiptResendResponseData) SetChannel(val ReceiptResendResponseDataChannel) {
+	s.Channel = val
+}
+
+// SetPaymentID sets the value of PaymentID.
+func (s *ReceiptResendResponseData) SetPaymentID(val uuid.UUID) {
+	s.PaymentID = val
+}
+
+// SetQueued sets the value of Queued.
+func (s *ReceiptResendResponseData) SetQueued(val bool) {
+	s.Queued = val
+}
+
+type ReceiptResendResponseDataChannel string
+
+const (
+	ReceiptResendResponseDataChannelEmail ReceiptResendResponseDataChannel = "email"
+)
+
+// AllValues returns all ReceiptResendResponseDataChannel values.
+func (ReceiptResendResponseDataChannel) AllValues() []ReceiptResendResponseDataChannel {
+	return []ReceiptResendResponseDataChannel{
+		ReceiptResendResponseDataChannelEmail,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ReceiptResendResponseDataChannel) MarshalText() ([]byte, error) {
+	switch s {
+	case ReceiptResendResponseDataChannelEmail:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ReceiptResendResponseDataChannel) UnmarshalText(data []byte) error {
+	switch ReceiptResendResponseDataChannel(data) {
+	case ReceiptResendResponseDataChannelEmail:
+		*s = ReceiptResendResponseDataChannelEmail
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)

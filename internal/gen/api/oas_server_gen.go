@@ -835,6 +835,12 @@ type Handler interface {
 	//
 	// GET /admin/payments/connect
 	GetPaymentsConnect(ctx context.Context) (*PaymentsConnectResponse, error)
+	// GetReceiptPdf implements getReceiptPdf operation.
+	//
+	// The receipt of a payment, as a PDF.
+	//
+	// GET /me/receipts/{paymentId}/pdf
+	GetReceiptPdf(ctx context.Context, params GetReceiptPdfParams) (GetReceiptPdfOK, error)
 	// GetVenue implements getVenue operation.
 	//
 	// Contact and place, active brands, active locations with their active
@@ -1211,6 +1217,14 @@ type Handler interface {
 	//
 	// POST /admin/webhooks/{id}/deliveries/{delivery_id}/replay
 	ReplayWebhookDelivery(ctx context.Context, params ReplayWebhookDeliveryParams) (*WebhookDeliveryResponse, error)
+	// ResendReceipt implements resendReceipt operation.
+	//
+	// Empty body. Sends the receipt to the member's address on file
+	// through the notification outbox, once per `Idempotency-Key`: the same
+	// key again replays the first answer and sends nothing more.
+	//
+	// POST /me/receipts/{paymentId}/resend
+	ResendReceipt(ctx context.Context, params ResendReceiptParams) (*ReceiptResendResponse, error)
 	// RotateWebhookSecret implements rotateWebhookSecret operation.
 	//
 	// Returns a new secret once. For `overlap_minutes` (default 1440 = 24 h,

@@ -1026,6 +1026,15 @@ func (UnimplementedHandler) GetPaymentsConnect(ctx context.Context) (r *Payments
 	return r, ht.ErrNotImplemented
 }
 
+// GetReceiptPdf implements getReceiptPdf operation.
+//
+// The receipt of a payment, as a PDF.
+//
+// GET /me/receipts/{paymentId}/pdf
+func (UnimplementedHandler) GetReceiptPdf(ctx context.Context, params GetReceiptPdfParams) (r GetReceiptPdfOK, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetVenue implements getVenue operation.
 //
 // Contact and place, active brands, active locations with their active
@@ -1501,6 +1510,17 @@ func (UnimplementedHandler) RemoveMyPushToken(ctx context.Context, req *MePushTo
 //
 // POST /admin/webhooks/{id}/deliveries/{delivery_id}/replay
 func (UnimplementedHandler) ReplayWebhookDelivery(ctx context.Context, params ReplayWebhookDeliveryParams) (r *WebhookDeliveryResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ResendReceipt implements resendReceipt operation.
+//
+// Empty body. Sends the receipt to the member's address on file
+// through the notification outbox, once per `Idempotency-Key`: the same
+// key again replays the first answer and sends nothing more.
+//
+// POST /me/receipts/{paymentId}/resend
+func (UnimplementedHandler) ResendReceipt(ctx context.Context, params ResendReceiptParams) (r *ReceiptResendResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
