@@ -343,3 +343,33 @@ func TestGiftCardRedeemPassAndRefusals(t *testing.T) {
 	require.Equal(t, int64(500), c.GiftCard.Query().Where(giftcard.Code("SMALL-1")).OnlyX(e.op).RemainingAmountMinor)
 	require.Equal(t, 1, e.count(t, "gift_card_movements"))
 }
+
+// TestGiftCardUnknownOutcomeReconciled: Stripe's answer to the charge is
+// lost; the member is told the outcome is unknown, the same request again
+// waits for reconciliation, and reconcile (reading Stripe only) issues the
+// card once.
+func TestGiftCardUnknownOutcomeReconciled(t *testing.T) {
+	e := newPayEnv(t, false, false)
+	e.fake.Script(stripetest.Outcome{Drop: 10})
+	_, err := e.buyCard(e.member, 40000, "", "pm_card_visa", "g-lost", time.Time{})
+	es := hookErr(t, err, 409, payments.CodeUnknownOutcome)
+	require.JSONEq(t, `"unknown"`, string(es.Response.Error.Details.AdditionalProps["write_state"]))
+	at := e.studio.client.PaymentAttempt.Query().OnlyX(e.op)
+	require.Equal(t, paymentattempt.StateUnknown, at.State)
+	require.Equal(t, 0, e.count(t, "gift_cards"))
+
+	_, err = e.buyCard(e.member, 40000, "", "pm_card_visa", "g-lost", time.Time{})
+	hookErr(t, err, 409, payments.CodeUnknownOutcome)
+
+	before := len(intentCreates(e.fake))
+	require.NoError(t, e.svc.Reconcile(e.op, at.ID))
+	require.Equal(t, before, len(intentCreates(e.fake)), "reconcile never writes to Stripe")
+	require.NoError(t, e.svc.Reconcile(e.op, at.ID))
+	require.Equal(t, paymentattempt.StateSucceeded, e.studio.client.PaymentAttempt.GetX(e.op, at.ID).State)
+	require.Equal(t, 1, e.count(t, "gift_cards"))
+	require.Equal(t, 1, e.count(t, "payments"))
+	require.Len(t, e.fake.Intents(), 1)
+	o := e.studio.client.GiftCardOrder.Query().OnlyX(e.op)
+	require.Equal(t, giftcardorder.StatusPaid, o.Status)
+	require.Equal(t, 1, e.studio.client.NotificationDelivery.Query().Where(notificationdelivery.Kind(giftcards.DeliveryKind)).CountX(e.op))
+}
