@@ -373,3 +373,34 @@ func TestGiftCardUnknownOutcomeReconciled(t *testing.T) {
 	require.Equal(t, giftcardorder.StatusPaid, o.Status)
 	require.Equal(t, 1, e.studio.client.NotificationDelivery.Query().Where(notificationdelivery.Kind(giftcards.DeliveryKind)).CountX(e.op))
 }
+
+// TestGiftCardReadAfter3DS: after 3-D Secure the member reads the order;
+// the read asks Stripe (never writes) and the card is issued; Stripe's
+// later event changes nothing.
+func TestGiftCardReadAfter3DS(t *testing.T) {
+	e := newPayEnv(t, false, false)
+	e.fake.Script(stripetest.Outcome{Status: "requires_action"})
+	res, err := e.buyCard(e.member, 25000, "", "pm_card_threeDSecure2Required", "g-read", time.Time{})
+	require.NoError(t, err)
+	read := func() api.GiftCardOrder {
+		got, err := e.member.GetGiftCardOrder(e.ctx, api.GetGiftCardOrderParams{XOrganizationID: e.venue.ID, OrderId: res.Data.ID})
+		require.NoError(t, err)
+		return got.Data
+	}
+	require.Equal(t, api.GiftCardOrderStatusOpen, read().Status)
+	require.Equal(t, 0, e.count(t, "gift_cards"))
+
+	pi := res.Data.PaymentIntentID.Value
+	succeeded := e.fake.SetStatus(pi, "succeeded")
+	creates := len(intentCreates(e.fake))
+	got := read()
+	require.Equal(t, api.GiftCardOrderStatusPaid, got.Status)
+	require.False(t, got.GiftCardID.Null)
+	require.Equal(t, creates, len(intentCreates(e.fake)))
+
+	body, sig := stripetest.Event("evt_late", "payment_intent.succeeded", payAccount, succeeded, paySecret)
+	require.Equal(t, http.StatusOK, e.postEvent(t, body, sig))
+	require.Equal(t, 1, e.runEventJobs(t))
+	require.Equal(t, 1, e.count(t, "gift_cards"))
+	require.Equal(t, 1, e.count(t, "payments"))
+}

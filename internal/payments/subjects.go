@@ -252,3 +252,35 @@ func (s *Service) applySubjectIntent(ctx context.Context, attemptID uuid.UUID, i
 	})
 	return status, true, err
 }
+
+// RefreshSubject reads from Stripe the intent of a subject's live attempt
+// that waits on the member or the bank (requires action, processing) and
+// applies it, as confirm does for checkouts: a member back from 3-D Secure
+// sees the subject settled without waiting for Stripe's event. It never
+// writes to Stripe; with nothing to read it changes nothing.
+func (s *Service) RefreshSubject(ctx context.Context, subjectID uuid.UUID) error {
+	if s.port == nil {
+		return nil
+	}
+	at, err := s.client.PaymentAttempt.Query().
+		Where(paymentattempt.SubjectID(subjectID), paymentattempt.LiveSubjectIDNotNil(),
+			paymentattempt.StateIn(paymentattempt.StateRequiresAction, paymentattempt.StateProcessing),
+			paymentattempt.ProcessorObjectIDNotNil()).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("payments: refresh: %w", err)
+	}
+	vp, err := s.venuePayments(ctx)
+	if err != nil || vp == nil || vp.AccountID == nil {
+		return err
+	}
+	in, err := s.port.GetPaymentIntent(ctx, *vp.AccountID, *at.ProcessorObjectID)
+	if err != nil {
+		s.log.WarnContext(ctx, "payment intent read", "attempt_id", at.ID, "error", err)
+		return nil // the event or a later read settles it
+	}
+	_, err = s.applyIntent(ctx, at.ID, in)
+	return err
+}

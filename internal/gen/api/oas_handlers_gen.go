@@ -3639,7 +3639,11 @@ func (s *Server) handleBulkEditAdminScheduleRequest(args [0]string, argsEscaped 
 // the payment sheet, and the card is issued when Stripe reports the
 // payment (read the order to see it). `payment_status`: `succeeded`
 // (issued: `gift_card_id`), `requires_action`,
-// `requires_payment_method` or `processing`. Errors: 400
+// `requires_payment_method` or `processing`. Reading the order
+// (`GET /me/gift-card-orders/{orderId}`) after 3-D Secure asks Stripe
+// (read only) and shows the card issued once the payment succeeded.
+// The event `payment.succeeded` of a gift card carries
+// `gift_card_order_id` where a checkout's carries `checkout_id`. Errors: 400
 // `VALIDATION_ERROR`; 402 `CHARGE_DECLINED` (nothing charged; a new
 // `Idempotency-Key` may try another card); 409 `PAYMENT_PENDING`; 409
 // `UNKNOWN_WRITE_OUTCOME`; 422 `CARD_PAYMENTS_UNAVAILABLE`; 502

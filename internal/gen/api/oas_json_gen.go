@@ -25249,8 +25249,6 @@ func (s *GiftCardOrderStatus) Decode(d *jx.Decoder) error {
 		*s = GiftCardOrderStatusOpen
 	case GiftCardOrderStatusPaid:
 		*s = GiftCardOrderStatusPaid
-	case GiftCardOrderStatusFailed:
-		*s = GiftCardOrderStatusFailed
 	default:
 		*s = GiftCardOrderStatus(v)
 	}

@@ -9596,7 +9596,8 @@ type GiftCardOrder struct {
 	RecipientEmail     string                     `json:"recipient_email"`
 	RecipientName      OptString                  `json:"recipient_name"`
 	SenderName         OptString                  `json:"sender_name"`
-	Status             GiftCardOrderStatus        `json:"status"`
+	// `open` until the payment succeeds (a declined order stays open), then `paid`.
+	Status GiftCardOrderStatus `json:"status"`
 }
 
 // GetAmount returns the value of Amount.
@@ -9951,12 +9952,12 @@ func (s *GiftCardOrderResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+// `open` until the payment succeeds (a declined order stays open), then `paid`.
 type GiftCardOrderStatus string
 
 const (
-	GiftCardOrderStatusOpen   GiftCardOrderStatus = "open"
-	GiftCardOrderStatusPaid   GiftCardOrderStatus = "paid"
-	GiftCardOrderStatusFailed GiftCardOrderStatus = "failed"
+	GiftCardOrderStatusOpen GiftCardOrderStatus = "open"
+	GiftCardOrderStatusPaid GiftCardOrderStatus = "paid"
 )
 
 // AllValues returns all GiftCardOrderStatus values.
@@ -9964,7 +9965,6 @@ func (GiftCardOrderStatus) AllValues() []GiftCardOrderStatus {
 	return []GiftCardOrderStatus{
 		GiftCardOrderStatusOpen,
 		GiftCardOrderStatusPaid,
-		GiftCardOrderStatusFailed,
 	}
 }
 
@@ -9974,8 +9974,6 @@ func (s GiftCardOrderStatus) MarshalText() ([]byte, error) {
 	case GiftCardOrderStatusOpen:
 		return []byte(s), nil
 	case GiftCardOrderStatusPaid:
-		return []byte(s), nil
-	case GiftCardOrderStatusFailed:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -9990,9 +9988,6 @@ func (s *GiftCardOrderStatus) UnmarshalText(data []byte) error {
 		return nil
 	case GiftCardOrderStatusPaid:
 		*s = GiftCardOrderStatusPaid
-		return nil
-	case GiftCardOrderStatusFailed:
-		*s = GiftCardOrderStatusFailed
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)

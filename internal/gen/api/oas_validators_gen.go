@@ -4437,8 +4437,6 @@ func (s GiftCardOrderStatus) Validate() error {
 		return nil
 	case "paid":
 		return nil
-	case "failed":
-		return nil
 	default:
 		return errors.Errorf("invalid value: %v", s)
 	}

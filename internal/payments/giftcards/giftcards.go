@@ -164,12 +164,21 @@ func (s *Service) Buy(ctx context.Context, memberID uuid.UUID, p BuyParams) (*Bo
 }
 
 // Order reads one of the member's orders (another member's is not found).
+// An order whose payment waits on the member or the bank is first brought
+// up to date from Stripe (read only), so a member back from 3-D Secure sees
+// the card issued.
 func (s *Service) Order(ctx context.Context, id uuid.UUID) (*ent.GiftCardOrder, error) {
 	o, err := s.client.GiftCardOrder.Get(ctx, id)
 	if ent.IsNotFound(err) {
 		return nil, apperr.NotFound("gift card order")
 	}
-	return o, err
+	if err != nil || o.Status == giftcardorder.StatusPaid {
+		return o, err
+	}
+	if err := s.pay.RefreshSubject(ctx, o.ID); err != nil {
+		return nil, err
+	}
+	return s.client.GiftCardOrder.Get(ctx, id)
 }
 
 // orderSubject lets package payments charge and settle orders.
