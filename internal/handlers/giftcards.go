@@ -3,11 +3,14 @@ package handlers
 import (
 	"context"
 
+	"github.com/google/uuid"
+
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/giftcardorder"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/money"
+	"github.com/venueplatform/venue/internal/notify"
 	"github.com/venueplatform/venue/internal/payments"
 	"github.com/venueplatform/venue/internal/payments/giftcards"
 )
@@ -114,4 +117,78 @@ func (h *Handler) RedeemGiftCard(ctx context.Context, req *api.GiftCardRedeemReq
 		out.CreditBalanceMinor.SetToNull()
 	}
 	return &api.GiftCardRedeemResponse{Data: out}, nil
+}
+
+// ListAdminGiftCards implements api.Handler.
+func (h *Handler) ListAdminGiftCards(ctx context.Context, p api.ListAdminGiftCardsParams) (*api.AdminGiftCardListResponse, error) {
+	if err := giftcards.RequireSeller(ctx); err != nil {
+		return nil, err
+	}
+	svc := h.giftCards()
+	cards, err := svc.List(ctx, p.Code.Or(""))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]api.AdminGiftCard, 0, len(cards))
+	for _, c := range cards {
+		a := adminGiftCardOut(c)
+		if p.Code.Set {
+			mv, err := svc.Movements(ctx, c.ID)
+			if err != nil {
+				return nil, err
+			}
+			a.Ledger = make([]api.GiftCardLedgerLine, 0, len(mv))
+			for _, m := range mv {
+				a.Ledger = append(a.Ledger, api.GiftCardLedgerLine{Kind: api.GiftCardLedgerLineKind(m.Kind),
+					AmountMinor: m.AmountMinor, BalanceAfterMinor: m.BalanceAfterMinor, Currency: m.Currency, CreatedAt: m.CreatedAt.UTC()})
+			}
+		}
+		out = append(out, a)
+	}
+	return &api.AdminGiftCardListResponse{Data: out, Meta: api.AdminGiftCardListResponseMeta{Total: len(out)}}, nil
+}
+
+// IssueAdminGiftCard implements api.Handler.
+func (h *Handler) IssueAdminGiftCard(ctx context.Context, req *api.AdminGiftCardIssueRequest, _ api.IssueAdminGiftCardParams) (*api.AdminGiftCardResponse, error) {
+	if err := giftcards.RequireSeller(ctx); err != nil {
+		return nil, err
+	}
+	ip := giftcards.IssueParams{
+		Pass:        req.GiftType.Or(api.AdminGiftCardIssueRequestGiftTypeAmount) == api.AdminGiftCardIssueRequestGiftTypePass,
+		PassTypeID:  req.PassTypeID.Or(uuid.Nil),
+		AmountMinor: req.AmountMinor.Or(0), Currency: req.Currency.Or(""),
+		SenderName: req.SenderName.Or(""), Message: req.Message.Or(""),
+		Notify: req.SendNotification.Or(false), RecipientEmail: req.RecipientEmail.Or(""),
+	}
+	if v, ok := req.ExpiresAt.Get(); ok {
+		ip.ExpiresAt = &v
+	}
+	if ip.Notify {
+		if err := notify.Authorize(ctx); err != nil {
+			return nil, err
+		}
+	}
+	card, err := h.giftCards().Issue(ctx, ip)
+	if err != nil {
+		return nil, err
+	}
+	return &api.AdminGiftCardResponse{Data: adminGiftCardOut(card)}, nil
+}
+
+func adminGiftCardOut(c *ent.GiftCard) api.AdminGiftCard {
+	a := api.AdminGiftCard{
+		ID: c.ID, Code: c.Code, GiftType: api.AdminGiftCardGiftType(c.GiftType),
+		InitialAmountMinor: c.InitialAmountMinor, RemainingAmountMinor: c.RemainingAmountMinor,
+		Currency: c.Currency, CurrencyExponent: money.Exponent(c.Currency),
+		Status: api.AdminGiftCardStatus(c.Status), CreatedAt: c.CreatedAt.UTC(),
+	}
+	a.ExpiresAt.SetToNull()
+	if c.ExpiresAt != nil {
+		a.ExpiresAt.SetTo(c.ExpiresAt.UTC())
+	}
+	a.PassTypeID.SetToNull()
+	if c.PassTypeID != nil {
+		a.PassTypeID.SetTo(*c.PassTypeID)
+	}
+	return a
 }

@@ -66,7 +66,7 @@ func (e *payEnv) ledgerOK(t *testing.T, cardID uuid.UUID) []*ent.GiftCardMovemen
 		Order(ent.Asc(giftcardmovement.FieldCreatedAt), ent.Asc(giftcardmovement.FieldBalanceAfterMinor)).AllX(e.op)
 	card := e.studio.client.GiftCard.GetX(e.op, cardID)
 	var run int64
-	if len(mv) > 0 && mv[0].Kind != giftcardmovement.KindPurchase {
+	if len(mv) > 0 && mv[0].Kind == giftcardmovement.KindRedemption {
 		run = card.InitialAmountMinor // a card issued before the ledger
 	}
 	for _, m := range mv {
@@ -403,4 +403,66 @@ func TestGiftCardReadAfter3DS(t *testing.T) {
 	require.Equal(t, 1, e.runEventJobs(t))
 	require.Equal(t, 1, e.count(t, "gift_cards"))
 	require.Equal(t, 1, e.count(t, "payments"))
+}
+
+// TestAdminGiftCards: staff with gift_cards.sell issue an amount card
+// (silently) and a pass card, e-mailing it only with notifications.send;
+// the list by code shows the ledger from issue to redemption; members and
+// staff without the permission are refused and nothing is issued.
+func TestAdminGiftCards(t *testing.T) {
+	e := newPayEnv(t, false, false)
+	h := &hookEnv{authEnv: e.authEnv, ctx: e.ctx}
+	seller := h.staffWith(t, "seller@pay.example", giftcards.PermSell)
+	sender := h.staffWith(t, "sender@pay.example", giftcards.PermSell, "notifications.send")
+	plain := h.staffWith(t, "plain@pay.example", "settings.business")
+
+	res, err := seller.IssueAdminGiftCard(e.ctx, &api.AdminGiftCardIssueRequest{AmountMinor: api.NewOptInt64(20000)},
+		api.IssueAdminGiftCardParams{IdempotencyKey: "i-1"})
+	require.NoError(t, err)
+	c := res.Data
+	require.Equal(t, "DKK", c.Currency)
+	require.Equal(t, int64(20000), c.RemainingAmountMinor)
+	require.Equal(t, 0, e.studio.client.NotificationDelivery.Query().Where(notificationdelivery.Kind(giftcards.DeliveryKind)).CountX(e.op),
+		"silent by default")
+
+	_, err = seller.IssueAdminGiftCard(e.ctx, &api.AdminGiftCardIssueRequest{AmountMinor: api.NewOptInt64(20000),
+		SendNotification: api.NewOptBool(true), RecipientEmail: api.NewOptString("friend@pay.example")}, api.IssueAdminGiftCardParams{IdempotencyKey: "i-2"})
+	hookErr(t, err, 403, "ACCESS_DENIED")
+	_, err = sender.IssueAdminGiftCard(e.ctx, &api.AdminGiftCardIssueRequest{AmountMinor: api.NewOptInt64(20000),
+		SendNotification: api.NewOptBool(true)}, api.IssueAdminGiftCardParams{IdempotencyKey: "i-3"})
+	hookErr(t, err, 400, "VALIDATION_ERROR")
+	pc, err := sender.IssueAdminGiftCard(e.ctx, &api.AdminGiftCardIssueRequest{GiftType: api.NewOptAdminGiftCardIssueRequestGiftType(api.AdminGiftCardIssueRequestGiftTypePass),
+		PassTypeID: api.NewOptUUID(e.ten.ID), SendNotification: api.NewOptBool(true), RecipientEmail: api.NewOptString("friend@pay.example")},
+		api.IssueAdminGiftCardParams{IdempotencyKey: "i-4"})
+	require.NoError(t, err)
+	require.Equal(t, e.ten.ID, pc.Data.PassTypeID.Value)
+	require.Equal(t, e.ten.PriceMinor, pc.Data.InitialAmountMinor)
+	nd := e.studio.client.NotificationDelivery.Query().Where(notificationdelivery.Kind(giftcards.DeliveryKind)).OnlyX(e.op)
+	require.Equal(t, "friend@pay.example", nd.Address)
+	require.Contains(t, nd.Body, pc.Data.Code)
+
+	for _, c := range []*api.Client{plain, e.member} {
+		_, err := c.IssueAdminGiftCard(e.ctx, &api.AdminGiftCardIssueRequest{AmountMinor: api.NewOptInt64(20000)}, api.IssueAdminGiftCardParams{IdempotencyKey: "x-1"})
+		hookErr(t, err, 403, "ACCESS_DENIED")
+		_, err = c.ListAdminGiftCards(e.ctx, api.ListAdminGiftCardsParams{})
+		hookErr(t, err, 403, "ACCESS_DENIED")
+	}
+	require.Equal(t, 2, e.count(t, "gift_cards"))
+
+	_, err = e.redeem(e.member, c.Code, 5000, "r-adm")
+	require.NoError(t, err)
+	list, err := seller.ListAdminGiftCards(e.ctx, api.ListAdminGiftCardsParams{Code: api.NewOptString(strings.ToLower(c.Code))})
+	require.NoError(t, err)
+	require.Len(t, list.Data, 1)
+	ledger := list.Data[0].Ledger
+	require.Len(t, ledger, 2)
+	require.Equal(t, api.GiftCardLedgerLineKindIssue, ledger[0].Kind)
+	require.Equal(t, int64(20000), ledger[0].BalanceAfterMinor)
+	require.Equal(t, api.GiftCardLedgerLineKindRedemption, ledger[1].Kind)
+	require.Equal(t, int64(-5000), ledger[1].AmountMinor)
+	require.Equal(t, int64(15000), ledger[1].BalanceAfterMinor)
+	e.ledgerOK(t, c.ID)
+	all, err := seller.ListAdminGiftCards(e.ctx, api.ListAdminGiftCardsParams{})
+	require.NoError(t, err)
+	require.Len(t, all.Data, 2)
 }

@@ -18,8 +18,8 @@ import (
 // DirectEmail is one transactional e-mail to one address: something a member
 // paid for or asked for (a gift card to its recipient, a receipt), sent
 // whatever the marketing preferences say. MemberID names the member on whose
-// behalf it is sent (the buyer of a gift card, the payer of a receipt);
-// ToMember says the address is that member's own.
+// behalf it is sent (the buyer of a gift card, the payer of a receipt; nil
+// for staff's own sending); ToMember says the address is that member's own.
 type DirectEmail struct {
 	To            string
 	MemberID      uuid.UUID
@@ -58,10 +58,13 @@ func EnqueueEmail(ctx context.Context, client *ent.Client, e DirectEmail) (uuid.
 	id := uuid.New()
 	c := client.NotificationDelivery.Create().SetID(id).
 		SetChannel(notificationdelivery.Channel(Email)).SetRecipientKind(kind).
-		SetMemberID(e.MemberID).SetAddress(truncate(e.To, 512)).
+		SetAddress(truncate(e.To, 512)).
 		SetKind(e.Kind).SetSubject(truncate(e.Subject, 300)).SetBody(e.Body).
 		SetCorrelationID(truncate(e.CorrelationID, 200)).SetCreatedBy(truncate(actor, 200)).
 		SetDispatchedAt(time.Now())
+	if e.MemberID != uuid.Nil {
+		c.SetMemberID(e.MemberID)
+	}
 	if e.Data != nil {
 		c.SetData(e.Data)
 	}

@@ -8,4 +8,5 @@ func init() {
 	// Stripe with the same key.
 	idempotencyPolicies["buyGiftCard"] = idempotency.Required(idempotency.Max200)
 	idempotencyPolicies["redeemGiftCard"] = idempotency.Required(idempotency.Max200)
+	idempotencyPolicies["issueAdminGiftCard"] = idempotency.Required(idempotency.Max200)
 }

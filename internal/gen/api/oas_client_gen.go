@@ -944,6 +944,20 @@ type Invoker interface {
 	//
 	// POST /bookings/buddy
 	InviteBookingBuddy(ctx context.Context, request *BookingBuddyInviteRequest, params InviteBookingBuddyParams) (*BookingBuddyInviteResponse, error)
+	// IssueAdminGiftCard invokes issueAdminGiftCard operation.
+	//
+	// Issues a card without a card payment (sold at the desk, a
+	// goodwill gesture): an amount card worth `amount_minor` in `currency`
+	// (the venue's when left out), or a pass card of `pass_type_id`
+	// (worth the pass type's price). Its first ledger line is `issue`.
+	// Silent by default: `send_notification` true e-mails the code to
+	// `recipient_email` (required then) and needs `notifications.send`
+	// besides `gift_cards.sell` (403 `ACCESS_DENIED` otherwise, nothing
+	// issued). Errors: 400 `VALIDATION_ERROR`; 404 `NOT_FOUND` for an
+	// unknown or another venue's pass type.
+	//
+	// POST /admin/gift-cards
+	IssueAdminGiftCard(ctx context.Context, request *AdminGiftCardIssueRequest, params IssueAdminGiftCardParams) (*AdminGiftCardResponse, error)
 	// JoinVenue invokes joinVenue operation.
 	//
 	// Needs `{consent: true}` (anything else is 400 `VALIDATION_ERROR`) and an
@@ -971,6 +985,15 @@ type Invoker interface {
 	//
 	// GET /admin/checkin
 	ListAdminCheckin(ctx context.Context, params ListAdminCheckinParams) (*CheckinListResponse, error)
+	// ListAdminGiftCards invokes listAdminGiftCards operation.
+	//
+	// Newest first, at most 100. With `code` (any case) the one card of
+	// that code, with its `ledger` (every movement, oldest first: `issue`,
+	// `purchase`, `redemption`, each with its signed amount and the
+	// balance after). Needs `gift_cards.sell`.
+	//
+	// GET /admin/gift-cards
+	ListAdminGiftCards(ctx context.Context, params ListAdminGiftCardsParams) (*AdminGiftCardListResponse, error)
 	// ListAdminSchedule invokes listAdminSchedule operation.
 	//
 	// Class instances starting between `start_date` and `end_date` (inclusive,
@@ -8191,6 +8214,100 @@ func (c *Client) sendInviteBookingBuddy(ctx context.Context, request *BookingBud
 	return result, nil
 }
 
+// IssueAdminGiftCard invokes issueAdminGiftCard operation.
+//
+// Issues a card without a card payment (sold at the desk, a
+// goodwill gesture): an amount card worth `amount_minor` in `currency`
+// (the venue's when left out), or a pass card of `pass_type_id`
+// (worth the pass type's price). Its first ledger line is `issue`.
+// Silent by default: `send_notification` true e-mails the code to
+// `recipient_email` (required then) and needs `notifications.send`
+// besides `gift_cards.sell` (403 `ACCESS_DENIED` otherwise, nothing
+// issued). Errors: 400 `VALIDATION_ERROR`; 404 `NOT_FOUND` for an
+// unknown or another venue's pass type.
+//
+// POST /admin/gift-cards
+func (c *Client) IssueAdminGiftCard(ctx context.Context, request *AdminGiftCardIssueRequest, params IssueAdminGiftCardParams) (*AdminGiftCardResponse, error) {
+	res, err := c.sendIssueAdminGiftCard(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendIssueAdminGiftCard(ctx context.Context, request *AdminGiftCardIssueRequest, params IssueAdminGiftCardParams) (res *AdminGiftCardResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/gift-cards"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeIssueAdminGiftCardRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, IssueAdminGiftCardOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeIssueAdminGiftCardResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // JoinVenue invokes joinVenue operation.
 //
 // Needs `{consent: true}` (anything else is 400 `VALIDATION_ERROR`) and an
@@ -8439,6 +8556,99 @@ func (c *Client) sendListAdminCheckin(ctx context.Context, params ListAdminCheck
 	defer body.Close()
 
 	result, err := decodeListAdminCheckinResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListAdminGiftCards invokes listAdminGiftCards operation.
+//
+// Newest first, at most 100. With `code` (any case) the one card of
+// that code, with its `ledger` (every movement, oldest first: `issue`,
+// `purchase`, `redemption`, each with its signed amount and the
+// balance after). Needs `gift_cards.sell`.
+//
+// GET /admin/gift-cards
+func (c *Client) ListAdminGiftCards(ctx context.Context, params ListAdminGiftCardsParams) (*AdminGiftCardListResponse, error) {
+	res, err := c.sendListAdminGiftCards(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListAdminGiftCards(ctx context.Context, params ListAdminGiftCardsParams) (res *AdminGiftCardListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/gift-cards"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "code" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "code",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Code.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListAdminGiftCardsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListAdminGiftCardsResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

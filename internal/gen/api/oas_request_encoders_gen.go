@@ -470,6 +470,20 @@ func encodeInviteBookingBuddyRequest(
 	return nil
 }
 
+func encodeIssueAdminGiftCardRequest(
+	req *AdminGiftCardIssueRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeJoinVenueRequest(
 	req *JoinRequest,
 	r *http.Request,

@@ -987,6 +987,19 @@ func encodeInviteBookingBuddyResponse(response *BookingBuddyInviteResponse, w ht
 	return nil
 }
 
+func encodeIssueAdminGiftCardResponse(response *AdminGiftCardResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(201)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeJoinVenueResponse(response *JoinResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -1001,6 +1014,19 @@ func encodeJoinVenueResponse(response *JoinResponse, w http.ResponseWriter) erro
 }
 
 func encodeListAdminCheckinResponse(response *CheckinListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeListAdminGiftCardsResponse(response *AdminGiftCardListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

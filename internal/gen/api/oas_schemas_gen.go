@@ -414,6 +414,459 @@ func (s *AddonListResponse) SetMeta(val ListMeta) {
 	s.Meta = val
 }
 
+// Ref: #/components/schemas/AdminGiftCard
+type AdminGiftCard struct {
+	Code                 string                `json:"code"`
+	CreatedAt            time.Time             `json:"created_at"`
+	Currency             string                `json:"currency"`
+	CurrencyExponent     int                   `json:"currency_exponent"`
+	ExpiresAt            NilDateTime           `json:"expires_at"`
+	GiftType             AdminGiftCardGiftType `json:"gift_type"`
+	ID                   uuid.UUID             `json:"id"`
+	InitialAmountMinor   int64                 `json:"initial_amount_minor"`
+	Ledger               []GiftCardLedgerLine  `json:"ledger"`
+	PassTypeID           NilUUID               `json:"pass_type_id"`
+	RemainingAmountMinor int64                 `json:"remaining_amount_minor"`
+	Status               AdminGiftCardStatus   `json:"status"`
+}
+
+// GetCode returns the value of Code.
+func (s *AdminGiftCard) GetCode() string {
+	return s.Code
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *AdminGiftCard) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminGiftCard) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCurrencyExponent returns the value of CurrencyExponent.
+func (s *AdminGiftCard) GetCurrencyExponent() int {
+	return s.CurrencyExponent
+}
+
+// GetExpiresAt returns the value of ExpiresAt.
+func (s *AdminGiftCard) GetExpiresAt() NilDateTime {
+	return s.ExpiresAt
+}
+
+// GetGiftType returns the value of GiftType.
+func (s *AdminGiftCard) GetGiftType() AdminGiftCardGiftType {
+	return s.GiftType
+}
+
+// GetID returns the value of ID.
+func (s *AdminGiftCard) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInitialAmountMinor returns the value of InitialAmountMinor.
+func (s *AdminGiftCard) GetInitialAmountMinor() int64 {
+	return s.InitialAmountMinor
+}
+
+// GetLedger returns the value of Ledger.
+func (s *AdminGiftCard) GetLedger() []GiftCardLedgerLine {
+	return s.Ledger
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *AdminGiftCard) GetPassTypeID() NilUUID {
+	return s.PassTypeID
+}
+
+// GetRemainingAmountMinor returns the value of RemainingAmountMinor.
+func (s *AdminGiftCard) GetRemainingAmountMinor() int64 {
+	return s.RemainingAmountMinor
+}
+
+// GetStatus returns the value of Status.
+func (s *AdminGiftCard) GetStatus() AdminGiftCardStatus {
+	return s.Status
+}
+
+// SetCode sets the value of Code.
+func (s *AdminGiftCard) SetCode(val string) {
+	s.Code = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *AdminGiftCard) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminGiftCard) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCurrencyExponent sets the value of CurrencyExponent.
+func (s *AdminGiftCard) SetCurrencyExponent(val int) {
+	s.CurrencyExponent = val
+}
+
+// SetExpiresAt sets the value of ExpiresAt.
+func (s *AdminGiftCard) SetExpiresAt(val NilDateTime) {
+	s.ExpiresAt = val
+}
+
+// SetGiftType sets the value of GiftType.
+func (s *AdminGiftCard) SetGiftType(val AdminGiftCardGiftType) {
+	s.GiftType = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminGiftCard) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInitialAmountMinor sets the value of InitialAmountMinor.
+func (s *AdminGiftCard) SetInitialAmountMinor(val int64) {
+	s.InitialAmountMinor = val
+}
+
+// SetLedger sets the value of Ledger.
+func (s *AdminGiftCard) SetLedger(val []GiftCardLedgerLine) {
+	s.Ledger = val
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *AdminGiftCard) SetPassTypeID(val NilUUID) {
+	s.PassTypeID = val
+}
+
+// SetRemainingAmountMinor sets the value of RemainingAmountMinor.
+func (s *AdminGiftCard) SetRemainingAmountMinor(val int64) {
+	s.RemainingAmountMinor = val
+}
+
+// SetStatus sets the value of Status.
+func (s *AdminGiftCard) SetStatus(val AdminGiftCardStatus) {
+	s.Status = val
+}
+
+type AdminGiftCardGiftType string
+
+const (
+	AdminGiftCardGiftTypeAmount AdminGiftCardGiftType = "amount"
+	AdminGiftCardGiftTypePass   AdminGiftCardGiftType = "pass"
+)
+
+// AllValues returns all AdminGiftCardGiftType values.
+func (AdminGiftCardGiftType) AllValues() []AdminGiftCardGiftType {
+	return []AdminGiftCardGiftType{
+		AdminGiftCardGiftTypeAmount,
+		AdminGiftCardGiftTypePass,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminGiftCardGiftType) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminGiftCardGiftTypeAmount:
+		return []byte(s), nil
+	case AdminGiftCardGiftTypePass:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminGiftCardGiftType) UnmarshalText(data []byte) error {
+	switch AdminGiftCardGiftType(data) {
+	case AdminGiftCardGiftTypeAmount:
+		*s = AdminGiftCardGiftTypeAmount
+		return nil
+	case AdminGiftCardGiftTypePass:
+		*s = AdminGiftCardGiftTypePass
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminGiftCardIssueRequest
+type AdminGiftCardIssueRequest struct {
+	AmountMinor      OptInt64                             `json:"amount_minor"`
+	Currency         OptString                            `json:"currency"`
+	ExpiresAt        OptDateTime                          `json:"expires_at"`
+	GiftType         OptAdminGiftCardIssueRequestGiftType `json:"gift_type"`
+	Message          OptString                            `json:"message"`
+	PassTypeID       OptUUID                              `json:"pass_type_id"`
+	RecipientEmail   OptString                            `json:"recipient_email"`
+	SendNotification OptBool                              `json:"send_notification"`
+	SenderName       OptString                            `json:"sender_name"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AdminGiftCardIssueRequest) GetAmountMinor() OptInt64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminGiftCardIssueRequest) GetCurrency() OptString {
+	return s.Currency
+}
+
+// GetExpiresAt returns the value of ExpiresAt.
+func (s *AdminGiftCardIssueRequest) GetExpiresAt() OptDateTime {
+	return s.ExpiresAt
+}
+
+// GetGiftType returns the value of GiftType.
+func (s *AdminGiftCardIssueRequest) GetGiftType() OptAdminGiftCardIssueRequestGiftType {
+	return s.GiftType
+}
+
+// GetMessage returns the value of Message.
+func (s *AdminGiftCardIssueRequest) GetMessage() OptString {
+	return s.Message
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *AdminGiftCardIssueRequest) GetPassTypeID() OptUUID {
+	return s.PassTypeID
+}
+
+// GetRecipientEmail returns the value of RecipientEmail.
+func (s *AdminGiftCardIssueRequest) GetRecipientEmail() OptString {
+	return s.RecipientEmail
+}
+
+// GetSendNotification returns the value of SendNotification.
+func (s *AdminGiftCardIssueRequest) GetSendNotification() OptBool {
+	return s.SendNotification
+}
+
+// GetSenderName returns the value of SenderName.
+func (s *AdminGiftCardIssueRequest) GetSenderName() OptString {
+	return s.SenderName
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AdminGiftCardIssueRequest) SetAmountMinor(val OptInt64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminGiftCardIssueRequest) SetCurrency(val OptString) {
+	s.Currency = val
+}
+
+// SetExpiresAt sets the value of ExpiresAt.
+func (s *AdminGiftCardIssueRequest) SetExpiresAt(val OptDateTime) {
+	s.ExpiresAt = val
+}
+
+// SetGiftType sets the value of GiftType.
+func (s *AdminGiftCardIssueRequest) SetGiftType(val OptAdminGiftCardIssueRequestGiftType) {
+	s.GiftType = val
+}
+
+// SetMessage sets the value of Message.
+func (s *AdminGiftCardIssueRequest) SetMessage(val OptString) {
+	s.Message = val
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *AdminGiftCardIssueRequest) SetPassTypeID(val OptUUID) {
+	s.PassTypeID = val
+}
+
+// SetRecipientEmail sets the value of RecipientEmail.
+func (s *AdminGiftCardIssueRequest) SetRecipientEmail(val OptString) {
+	s.RecipientEmail = val
+}
+
+// SetSendNotification sets the value of SendNotification.
+func (s *AdminGiftCardIssueRequest) SetSendNotification(val OptBool) {
+	s.SendNotification = val
+}
+
+// SetSenderName sets the value of SenderName.
+func (s *AdminGiftCardIssueRequest) SetSenderName(val OptString) {
+	s.SenderName = val
+}
+
+type AdminGiftCardIssueRequestGiftType string
+
+const (
+	AdminGiftCardIssueRequestGiftTypeAmount AdminGiftCardIssueRequestGiftType = "amount"
+	AdminGiftCardIssueRequestGiftTypePass   AdminGiftCardIssueRequestGiftType = "pass"
+)
+
+// AllValues returns all AdminGiftCardIssueRequestGiftType values.
+func (AdminGiftCardIssueRequestGiftType) AllValues() []AdminGiftCardIssueRequestGiftType {
+	return []AdminGiftCardIssueRequestGiftType{
+		AdminGiftCardIssueRequestGiftTypeAmount,
+		AdminGiftCardIssueRequestGiftTypePass,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminGiftCardIssueRequestGiftType) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminGiftCardIssueRequestGiftTypeAmount:
+		return []byte(s), nil
+	case AdminGiftCardIssueRequestGiftTypePass:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminGiftCardIssueRequestGiftType) UnmarshalText(data []byte) error {
+	switch AdminGiftCardIssueRequestGiftType(data) {
+	case AdminGiftCardIssueRequestGiftTypeAmount:
+		*s = AdminGiftCardIssueRequestGiftTypeAmount
+		return nil
+	case AdminGiftCardIssueRequestGiftTypePass:
+		*s = AdminGiftCardIssueRequestGiftTypePass
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminGiftCardListResponse
+type AdminGiftCardListResponse struct {
+	Data  []AdminGiftCard               `json:"data"`
+	Error struct{}                      `json:"error"`
+	Meta  AdminGiftCardListResponseMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminGiftCardListResponse) GetData() []AdminGiftCard {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminGiftCardListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *AdminGiftCardListResponse) GetMeta() AdminGiftCardListResponseMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *AdminGiftCardListResponse) SetData(val []AdminGiftCard) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminGiftCardListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *AdminGiftCardListResponse) SetMeta(val AdminGiftCardListResponseMeta) {
+	s.Meta = val
+}
+
+type AdminGiftCardListResponseMeta struct {
+	Total int `json:"total"`
+}
+
+// GetTotal returns the value of Total.
+func (s *AdminGiftCardListResponseMeta) GetTotal() int {
+	return s.Total
+}
+
+// SetTotal sets the value of Total.
+func (s *AdminGiftCardListResponseMeta) SetTotal(val int) {
+	s.Total = val
+}
+
+// Ref: #/components/schemas/AdminGiftCardResponse
+type AdminGiftCardResponse struct {
+	Data  AdminGiftCard `json:"data"`
+	Error struct{}      `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminGiftCardResponse) GetData() AdminGiftCard {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminGiftCardResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminGiftCardResponse) SetData(val AdminGiftCard) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminGiftCardResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type AdminGiftCardStatus string
+
+const (
+	AdminGiftCardStatusActive    AdminGiftCardStatus = "active"
+	AdminGiftCardStatusRedeemed  AdminGiftCardStatus = "redeemed"
+	AdminGiftCardStatusExpired   AdminGiftCardStatus = "expired"
+	AdminGiftCardStatusCancelled AdminGiftCardStatus = "cancelled"
+)
+
+// AllValues returns all AdminGiftCardStatus values.
+func (AdminGiftCardStatus) AllValues() []AdminGiftCardStatus {
+	return []AdminGiftCardStatus{
+		AdminGiftCardStatusActive,
+		AdminGiftCardStatusRedeemed,
+		AdminGiftCardStatusExpired,
+		AdminGiftCardStatusCancelled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminGiftCardStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminGiftCardStatusActive:
+		return []byte(s), nil
+	case AdminGiftCardStatusRedeemed:
+		return []byte(s), nil
+	case AdminGiftCardStatusExpired:
+		return []byte(s), nil
+	case AdminGiftCardStatusCancelled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminGiftCardStatus) UnmarshalText(data []byte) error {
+	switch AdminGiftCardStatus(data) {
+	case AdminGiftCardStatusActive:
+		*s = AdminGiftCardStatusActive
+		return nil
+	case AdminGiftCardStatusRedeemed:
+		*s = AdminGiftCardStatusRedeemed
+		return nil
+	case AdminGiftCardStatusExpired:
+		*s = AdminGiftCardStatusExpired
+		return nil
+	case AdminGiftCardStatusCancelled:
+		*s = AdminGiftCardStatusCancelled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/AdminScheduleAction
 type AdminScheduleAction string
 
@@ -9576,6 +10029,113 @@ func (s *GiftCardBalanceResponseDataStatus) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/GiftCardLedgerLine
+type GiftCardLedgerLine struct {
+	AmountMinor       int64                  `json:"amount_minor"`
+	BalanceAfterMinor int64                  `json:"balance_after_minor"`
+	CreatedAt         time.Time              `json:"created_at"`
+	Currency          string                 `json:"currency"`
+	Kind              GiftCardLedgerLineKind `json:"kind"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *GiftCardLedgerLine) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetBalanceAfterMinor returns the value of BalanceAfterMinor.
+func (s *GiftCardLedgerLine) GetBalanceAfterMinor() int64 {
+	return s.BalanceAfterMinor
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *GiftCardLedgerLine) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *GiftCardLedgerLine) GetCurrency() string {
+	return s.Currency
+}
+
+// GetKind returns the value of Kind.
+func (s *GiftCardLedgerLine) GetKind() GiftCardLedgerLineKind {
+	return s.Kind
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *GiftCardLedgerLine) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetBalanceAfterMinor sets the value of BalanceAfterMinor.
+func (s *GiftCardLedgerLine) SetBalanceAfterMinor(val int64) {
+	s.BalanceAfterMinor = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *GiftCardLedgerLine) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *GiftCardLedgerLine) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetKind sets the value of Kind.
+func (s *GiftCardLedgerLine) SetKind(val GiftCardLedgerLineKind) {
+	s.Kind = val
+}
+
+type GiftCardLedgerLineKind string
+
+const (
+	GiftCardLedgerLineKindIssue      GiftCardLedgerLineKind = "issue"
+	GiftCardLedgerLineKindPurchase   GiftCardLedgerLineKind = "purchase"
+	GiftCardLedgerLineKindRedemption GiftCardLedgerLineKind = "redemption"
+)
+
+// AllValues returns all GiftCardLedgerLineKind values.
+func (GiftCardLedgerLineKind) AllValues() []GiftCardLedgerLineKind {
+	return []GiftCardLedgerLineKind{
+		GiftCardLedgerLineKindIssue,
+		GiftCardLedgerLineKindPurchase,
+		GiftCardLedgerLineKindRedemption,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GiftCardLedgerLineKind) MarshalText() ([]byte, error) {
+	switch s {
+	case GiftCardLedgerLineKindIssue:
+		return []byte(s), nil
+	case GiftCardLedgerLineKindPurchase:
+		return []byte(s), nil
+	case GiftCardLedgerLineKindRedemption:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GiftCardLedgerLineKind) UnmarshalText(data []byte) error {
+	switch GiftCardLedgerLineKind(data) {
+	case GiftCardLedgerLineKindIssue:
+		*s = GiftCardLedgerLineKindIssue
+		return nil
+	case GiftCardLedgerLineKindPurchase:
+		*s = GiftCardLedgerLineKindPurchase
+		return nil
+	case GiftCardLedgerLineKindRedemption:
+		*s = GiftCardLedgerLineKindRedemption
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/GiftCardOrder
 type GiftCardOrder struct {
 	// Major units.
@@ -14659,6 +15219,52 @@ func (s *OpeningHours) SetOpensAt(val string) {
 // SetWeekday sets the value of Weekday.
 func (s *OpeningHours) SetWeekday(val int) {
 	s.Weekday = val
+}
+
+// NewOptAdminGiftCardIssueRequestGiftType returns new OptAdminGiftCardIssueRequestGiftType with value set to v.
+func NewOptAdminGiftCardIssueRequestGiftType(v AdminGiftCardIssueRequestGiftType) OptAdminGiftCardIssueRequestGiftType {
+	return OptAdminGiftCardIssueRequestGiftType{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAdminGiftCardIssueRequestGiftType is optional AdminGiftCardIssueRequestGiftType.
+type OptAdminGiftCardIssueRequestGiftType struct {
+	Value AdminGiftCardIssueRequestGiftType
+	Set   bool
+}
+
+// IsSet returns true if OptAdminGiftCardIssueRequestGiftType was set.
+func (o OptAdminGiftCardIssueRequestGiftType) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAdminGiftCardIssueRequestGiftType) Reset() {
+	var v AdminGiftCardIssueRequestGiftType
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAdminGiftCardIssueRequestGiftType) SetTo(v AdminGiftCardIssueRequestGiftType) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAdminGiftCardIssueRequestGiftType) Get() (v AdminGiftCardIssueRequestGiftType, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAdminGiftCardIssueRequestGiftType) Or(d AdminGiftCardIssueRequestGiftType) AdminGiftCardIssueRequestGiftType {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
 }
 
 // NewOptAdminScheduleAvailabilityByAction returns new OptAdminScheduleAvailabilityByAction with value set to v.

@@ -931,6 +931,20 @@ type Handler interface {
 	//
 	// POST /bookings/buddy
 	InviteBookingBuddy(ctx context.Context, req *BookingBuddyInviteRequest, params InviteBookingBuddyParams) (*BookingBuddyInviteResponse, error)
+	// IssueAdminGiftCard implements issueAdminGiftCard operation.
+	//
+	// Issues a card without a card payment (sold at the desk, a
+	// goodwill gesture): an amount card worth `amount_minor` in `currency`
+	// (the venue's when left out), or a pass card of `pass_type_id`
+	// (worth the pass type's price). Its first ledger line is `issue`.
+	// Silent by default: `send_notification` true e-mails the code to
+	// `recipient_email` (required then) and needs `notifications.send`
+	// besides `gift_cards.sell` (403 `ACCESS_DENIED` otherwise, nothing
+	// issued). Errors: 400 `VALIDATION_ERROR`; 404 `NOT_FOUND` for an
+	// unknown or another venue's pass type.
+	//
+	// POST /admin/gift-cards
+	IssueAdminGiftCard(ctx context.Context, req *AdminGiftCardIssueRequest, params IssueAdminGiftCardParams) (*AdminGiftCardResponse, error)
 	// JoinVenue implements joinVenue operation.
 	//
 	// Needs `{consent: true}` (anything else is 400 `VALIDATION_ERROR`) and an
@@ -958,6 +972,15 @@ type Handler interface {
 	//
 	// GET /admin/checkin
 	ListAdminCheckin(ctx context.Context, params ListAdminCheckinParams) (*CheckinListResponse, error)
+	// ListAdminGiftCards implements listAdminGiftCards operation.
+	//
+	// Newest first, at most 100. With `code` (any case) the one card of
+	// that code, with its `ledger` (every movement, oldest first: `issue`,
+	// `purchase`, `redemption`, each with its signed amount and the
+	// balance after). Needs `gift_cards.sell`.
+	//
+	// GET /admin/gift-cards
+	ListAdminGiftCards(ctx context.Context, params ListAdminGiftCardsParams) (*AdminGiftCardListResponse, error)
 	// ListAdminSchedule implements listAdminSchedule operation.
 	//
 	// Class instances starting between `start_date` and `end_date` (inclusive,

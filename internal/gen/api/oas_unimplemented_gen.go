@@ -1152,6 +1152,23 @@ func (UnimplementedHandler) InviteBookingBuddy(ctx context.Context, req *Booking
 	return r, ht.ErrNotImplemented
 }
 
+// IssueAdminGiftCard implements issueAdminGiftCard operation.
+//
+// Issues a card without a card payment (sold at the desk, a
+// goodwill gesture): an amount card worth `amount_minor` in `currency`
+// (the venue's when left out), or a pass card of `pass_type_id`
+// (worth the pass type's price). Its first ledger line is `issue`.
+// Silent by default: `send_notification` true e-mails the code to
+// `recipient_email` (required then) and needs `notifications.send`
+// besides `gift_cards.sell` (403 `ACCESS_DENIED` otherwise, nothing
+// issued). Errors: 400 `VALIDATION_ERROR`; 404 `NOT_FOUND` for an
+// unknown or another venue's pass type.
+//
+// POST /admin/gift-cards
+func (UnimplementedHandler) IssueAdminGiftCard(ctx context.Context, req *AdminGiftCardIssueRequest, params IssueAdminGiftCardParams) (r *AdminGiftCardResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // JoinVenue implements joinVenue operation.
 //
 // Needs `{consent: true}` (anything else is 400 `VALIDATION_ERROR`) and an
@@ -1182,6 +1199,18 @@ func (UnimplementedHandler) JoinVenue(ctx context.Context, req *JoinRequest, par
 //
 // GET /admin/checkin
 func (UnimplementedHandler) ListAdminCheckin(ctx context.Context, params ListAdminCheckinParams) (r *CheckinListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListAdminGiftCards implements listAdminGiftCards operation.
+//
+// Newest first, at most 100. With `code` (any case) the one card of
+// that code, with its `ledger` (every movement, oldest first: `issue`,
+// `purchase`, `redemption`, each with its signed amount and the
+// balance after). Needs `gift_cards.sell`.
+//
+// GET /admin/gift-cards
+func (UnimplementedHandler) ListAdminGiftCards(ctx context.Context, params ListAdminGiftCardsParams) (r *AdminGiftCardListResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
