@@ -36,6 +36,8 @@ import (
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/giftcardmovement"
+	"github.com/venueplatform/venue/ent/giftcardorder"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
@@ -43,6 +45,7 @@ import (
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/membercredit"
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfachallenge"
 	"github.com/venueplatform/venue/ent/mfafactor"
@@ -120,6 +123,10 @@ type Client struct {
 	FlashSale *FlashSaleClient
 	// GiftCard is the client for interacting with the GiftCard builders.
 	GiftCard *GiftCardClient
+	// GiftCardMovement is the client for interacting with the GiftCardMovement builders.
+	GiftCardMovement *GiftCardMovementClient
+	// GiftCardOrder is the client for interacting with the GiftCardOrder builders.
+	GiftCardOrder *GiftCardOrderClient
 	// HandoffCode is the client for interacting with the HandoffCode builders.
 	HandoffCode *HandoffCodeClient
 	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
@@ -140,6 +147,8 @@ type Client struct {
 	MFAFactor *MFAFactorClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// MemberCredit is the client for interacting with the MemberCredit builders.
+	MemberCredit *MemberCreditClient
 	// NotificationDelivery is the client for interacting with the NotificationDelivery builders.
 	NotificationDelivery *NotificationDeliveryClient
 	// NotificationOptOut is the client for interacting with the NotificationOptOut builders.
@@ -221,6 +230,8 @@ func (c *Client) init() {
 	c.FeatureProvisioning = NewFeatureProvisioningClient(c.config)
 	c.FlashSale = NewFlashSaleClient(c.config)
 	c.GiftCard = NewGiftCardClient(c.config)
+	c.GiftCardMovement = NewGiftCardMovementClient(c.config)
+	c.GiftCardOrder = NewGiftCardOrderClient(c.config)
 	c.HandoffCode = NewHandoffCodeClient(c.config)
 	c.IdempotencyKey = NewIdempotencyKeyClient(c.config)
 	c.Inquiry = NewInquiryClient(c.config)
@@ -231,6 +242,7 @@ func (c *Client) init() {
 	c.MFAChallenge = NewMFAChallengeClient(c.config)
 	c.MFAFactor = NewMFAFactorClient(c.config)
 	c.Member = NewMemberClient(c.config)
+	c.MemberCredit = NewMemberCreditClient(c.config)
 	c.NotificationDelivery = NewNotificationDeliveryClient(c.config)
 	c.NotificationOptOut = NewNotificationOptOutClient(c.config)
 	c.NotificationPreference = NewNotificationPreferenceClient(c.config)
@@ -368,6 +380,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		FeatureProvisioning:    NewFeatureProvisioningClient(cfg),
 		FlashSale:              NewFlashSaleClient(cfg),
 		GiftCard:               NewGiftCardClient(cfg),
+		GiftCardMovement:       NewGiftCardMovementClient(cfg),
+		GiftCardOrder:          NewGiftCardOrderClient(cfg),
 		HandoffCode:            NewHandoffCodeClient(cfg),
 		IdempotencyKey:         NewIdempotencyKeyClient(cfg),
 		Inquiry:                NewInquiryClient(cfg),
@@ -378,6 +392,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		MFAChallenge:           NewMFAChallengeClient(cfg),
 		MFAFactor:              NewMFAFactorClient(cfg),
 		Member:                 NewMemberClient(cfg),
+		MemberCredit:           NewMemberCreditClient(cfg),
 		NotificationDelivery:   NewNotificationDeliveryClient(cfg),
 		NotificationOptOut:     NewNotificationOptOutClient(cfg),
 		NotificationPreference: NewNotificationPreferenceClient(cfg),
@@ -442,6 +457,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		FeatureProvisioning:    NewFeatureProvisioningClient(cfg),
 		FlashSale:              NewFlashSaleClient(cfg),
 		GiftCard:               NewGiftCardClient(cfg),
+		GiftCardMovement:       NewGiftCardMovementClient(cfg),
+		GiftCardOrder:          NewGiftCardOrderClient(cfg),
 		HandoffCode:            NewHandoffCodeClient(cfg),
 		IdempotencyKey:         NewIdempotencyKeyClient(cfg),
 		Inquiry:                NewInquiryClient(cfg),
@@ -452,6 +469,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		MFAChallenge:           NewMFAChallengeClient(cfg),
 		MFAFactor:              NewMFAFactorClient(cfg),
 		Member:                 NewMemberClient(cfg),
+		MemberCredit:           NewMemberCreditClient(cfg),
 		NotificationDelivery:   NewNotificationDeliveryClient(cfg),
 		NotificationOptOut:     NewNotificationOptOutClient(cfg),
 		NotificationPreference: NewNotificationPreferenceClient(cfg),
@@ -509,9 +527,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.AuditLog, c.AuthCode, c.Booking,
 		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite, c.Checkout,
 		c.ClassInstance, c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
-		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.HandoffCode,
-		c.IdempotencyKey, c.Inquiry, c.InstallationSecret, c.Instructor, c.Location,
-		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.NotificationDelivery,
+		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.GiftCardMovement,
+		c.GiftCardOrder, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
+		c.InstallationSecret, c.Instructor, c.Location, c.MFABackupCode,
+		c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
 		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent, c.PushDevice,
@@ -529,9 +548,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.AuditLog, c.AuthCode, c.Booking,
 		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite, c.Checkout,
 		c.ClassInstance, c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
-		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.HandoffCode,
-		c.IdempotencyKey, c.Inquiry, c.InstallationSecret, c.Instructor, c.Location,
-		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.NotificationDelivery,
+		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.GiftCardMovement,
+		c.GiftCardOrder, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
+		c.InstallationSecret, c.Instructor, c.Location, c.MFABackupCode,
+		c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
 		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent, c.PushDevice,
@@ -585,6 +605,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.FlashSale.mutate(ctx, m)
 	case *GiftCardMutation:
 		return c.GiftCard.mutate(ctx, m)
+	case *GiftCardMovementMutation:
+		return c.GiftCardMovement.mutate(ctx, m)
+	case *GiftCardOrderMutation:
+		return c.GiftCardOrder.mutate(ctx, m)
 	case *HandoffCodeMutation:
 		return c.HandoffCode.mutate(ctx, m)
 	case *IdempotencyKeyMutation:
@@ -605,6 +629,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.MFAFactor.mutate(ctx, m)
 	case *MemberMutation:
 		return c.Member.mutate(ctx, m)
+	case *MemberCreditMutation:
+		return c.MemberCredit.mutate(ctx, m)
 	case *NotificationDeliveryMutation:
 		return c.NotificationDelivery.mutate(ctx, m)
 	case *NotificationOptOutMutation:
@@ -4060,6 +4086,338 @@ func (c *GiftCardClient) mutate(ctx context.Context, m *GiftCardMutation) (Value
 	}
 }
 
+// GiftCardMovementClient is a client for the GiftCardMovement schema.
+type GiftCardMovementClient struct {
+	config
+}
+
+// NewGiftCardMovementClient returns a client for the GiftCardMovement from the given config.
+func NewGiftCardMovementClient(c config) *GiftCardMovementClient {
+	return &GiftCardMovementClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `giftcardmovement.Hooks(f(g(h())))`.
+func (c *GiftCardMovementClient) Use(hooks ...Hook) {
+	c.hooks.GiftCardMovement = append(c.hooks.GiftCardMovement, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `giftcardmovement.Intercept(f(g(h())))`.
+func (c *GiftCardMovementClient) Intercept(interceptors ...Interceptor) {
+	c.inters.GiftCardMovement = append(c.inters.GiftCardMovement, interceptors...)
+}
+
+// Create returns a builder for creating a GiftCardMovement entity.
+func (c *GiftCardMovementClient) Create() *GiftCardMovementCreate {
+	mutation := newGiftCardMovementMutation(c.config, OpCreate)
+	return &GiftCardMovementCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of GiftCardMovement entities.
+func (c *GiftCardMovementClient) CreateBulk(builders ...*GiftCardMovementCreate) *GiftCardMovementCreateBulk {
+	return &GiftCardMovementCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GiftCardMovementClient) MapCreateBulk(slice any, setFunc func(*GiftCardMovementCreate, int)) *GiftCardMovementCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GiftCardMovementCreateBulk{err: fmt.Errorf("calling to GiftCardMovementClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GiftCardMovementCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GiftCardMovementCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for GiftCardMovement.
+func (c *GiftCardMovementClient) Update() *GiftCardMovementUpdate {
+	mutation := newGiftCardMovementMutation(c.config, OpUpdate)
+	return &GiftCardMovementUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GiftCardMovementClient) UpdateOne(_m *GiftCardMovement) *GiftCardMovementUpdateOne {
+	mutation := newGiftCardMovementMutation(c.config, OpUpdateOne, withGiftCardMovement(_m))
+	return &GiftCardMovementUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GiftCardMovementClient) UpdateOneID(id uuid.UUID) *GiftCardMovementUpdateOne {
+	mutation := newGiftCardMovementMutation(c.config, OpUpdateOne, withGiftCardMovementID(id))
+	return &GiftCardMovementUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for GiftCardMovement.
+func (c *GiftCardMovementClient) Delete() *GiftCardMovementDelete {
+	mutation := newGiftCardMovementMutation(c.config, OpDelete)
+	return &GiftCardMovementDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GiftCardMovementClient) DeleteOne(_m *GiftCardMovement) *GiftCardMovementDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GiftCardMovementClient) DeleteOneID(id uuid.UUID) *GiftCardMovementDeleteOne {
+	builder := c.Delete().Where(giftcardmovement.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GiftCardMovementDeleteOne{builder}
+}
+
+// Query returns a query builder for GiftCardMovement.
+func (c *GiftCardMovementClient) Query() *GiftCardMovementQuery {
+	return &GiftCardMovementQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGiftCardMovement},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a GiftCardMovement entity by its id.
+func (c *GiftCardMovementClient) Get(ctx context.Context, id uuid.UUID) (*GiftCardMovement, error) {
+	return c.Query().Where(giftcardmovement.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GiftCardMovementClient) GetX(ctx context.Context, id uuid.UUID) *GiftCardMovement {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a GiftCardMovement.
+func (c *GiftCardMovementClient) QueryOrganization(_m *GiftCardMovement) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(giftcardmovement.Table, giftcardmovement.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, giftcardmovement.OrganizationTable, giftcardmovement.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryGiftCard queries the gift_card edge of a GiftCardMovement.
+func (c *GiftCardMovementClient) QueryGiftCard(_m *GiftCardMovement) *GiftCardQuery {
+	query := (&GiftCardClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(giftcardmovement.Table, giftcardmovement.FieldID, id),
+			sqlgraph.To(giftcard.Table, giftcard.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, giftcardmovement.GiftCardTable, giftcardmovement.GiftCardColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *GiftCardMovementClient) Hooks() []Hook {
+	hooks := c.hooks.GiftCardMovement
+	return append(hooks[:len(hooks):len(hooks)], giftcardmovement.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *GiftCardMovementClient) Interceptors() []Interceptor {
+	return c.inters.GiftCardMovement
+}
+
+func (c *GiftCardMovementClient) mutate(ctx context.Context, m *GiftCardMovementMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GiftCardMovementCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GiftCardMovementUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GiftCardMovementUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GiftCardMovementDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown GiftCardMovement mutation op: %q", m.Op())
+	}
+}
+
+// GiftCardOrderClient is a client for the GiftCardOrder schema.
+type GiftCardOrderClient struct {
+	config
+}
+
+// NewGiftCardOrderClient returns a client for the GiftCardOrder from the given config.
+func NewGiftCardOrderClient(c config) *GiftCardOrderClient {
+	return &GiftCardOrderClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `giftcardorder.Hooks(f(g(h())))`.
+func (c *GiftCardOrderClient) Use(hooks ...Hook) {
+	c.hooks.GiftCardOrder = append(c.hooks.GiftCardOrder, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `giftcardorder.Intercept(f(g(h())))`.
+func (c *GiftCardOrderClient) Intercept(interceptors ...Interceptor) {
+	c.inters.GiftCardOrder = append(c.inters.GiftCardOrder, interceptors...)
+}
+
+// Create returns a builder for creating a GiftCardOrder entity.
+func (c *GiftCardOrderClient) Create() *GiftCardOrderCreate {
+	mutation := newGiftCardOrderMutation(c.config, OpCreate)
+	return &GiftCardOrderCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of GiftCardOrder entities.
+func (c *GiftCardOrderClient) CreateBulk(builders ...*GiftCardOrderCreate) *GiftCardOrderCreateBulk {
+	return &GiftCardOrderCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GiftCardOrderClient) MapCreateBulk(slice any, setFunc func(*GiftCardOrderCreate, int)) *GiftCardOrderCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GiftCardOrderCreateBulk{err: fmt.Errorf("calling to GiftCardOrderClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GiftCardOrderCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GiftCardOrderCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for GiftCardOrder.
+func (c *GiftCardOrderClient) Update() *GiftCardOrderUpdate {
+	mutation := newGiftCardOrderMutation(c.config, OpUpdate)
+	return &GiftCardOrderUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GiftCardOrderClient) UpdateOne(_m *GiftCardOrder) *GiftCardOrderUpdateOne {
+	mutation := newGiftCardOrderMutation(c.config, OpUpdateOne, withGiftCardOrder(_m))
+	return &GiftCardOrderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GiftCardOrderClient) UpdateOneID(id uuid.UUID) *GiftCardOrderUpdateOne {
+	mutation := newGiftCardOrderMutation(c.config, OpUpdateOne, withGiftCardOrderID(id))
+	return &GiftCardOrderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for GiftCardOrder.
+func (c *GiftCardOrderClient) Delete() *GiftCardOrderDelete {
+	mutation := newGiftCardOrderMutation(c.config, OpDelete)
+	return &GiftCardOrderDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GiftCardOrderClient) DeleteOne(_m *GiftCardOrder) *GiftCardOrderDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GiftCardOrderClient) DeleteOneID(id uuid.UUID) *GiftCardOrderDeleteOne {
+	builder := c.Delete().Where(giftcardorder.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GiftCardOrderDeleteOne{builder}
+}
+
+// Query returns a query builder for GiftCardOrder.
+func (c *GiftCardOrderClient) Query() *GiftCardOrderQuery {
+	return &GiftCardOrderQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGiftCardOrder},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a GiftCardOrder entity by its id.
+func (c *GiftCardOrderClient) Get(ctx context.Context, id uuid.UUID) (*GiftCardOrder, error) {
+	return c.Query().Where(giftcardorder.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GiftCardOrderClient) GetX(ctx context.Context, id uuid.UUID) *GiftCardOrder {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a GiftCardOrder.
+func (c *GiftCardOrderClient) QueryOrganization(_m *GiftCardOrder) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(giftcardorder.Table, giftcardorder.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, giftcardorder.OrganizationTable, giftcardorder.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a GiftCardOrder.
+func (c *GiftCardOrderClient) QueryMember(_m *GiftCardOrder) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(giftcardorder.Table, giftcardorder.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, giftcardorder.MemberTable, giftcardorder.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *GiftCardOrderClient) Hooks() []Hook {
+	hooks := c.hooks.GiftCardOrder
+	return append(hooks[:len(hooks):len(hooks)], giftcardorder.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *GiftCardOrderClient) Interceptors() []Interceptor {
+	return c.inters.GiftCardOrder
+}
+
+func (c *GiftCardOrderClient) mutate(ctx context.Context, m *GiftCardOrderMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GiftCardOrderCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GiftCardOrderUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GiftCardOrderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GiftCardOrderDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown GiftCardOrder mutation op: %q", m.Op())
+	}
+}
+
 // HandoffCodeClient is a client for the HandoffCode schema.
 type HandoffCodeClient struct {
 	config
@@ -5637,6 +5995,172 @@ func (c *MemberClient) mutate(ctx context.Context, m *MemberMutation) (Value, er
 		return (&MemberDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Member mutation op: %q", m.Op())
+	}
+}
+
+// MemberCreditClient is a client for the MemberCredit schema.
+type MemberCreditClient struct {
+	config
+}
+
+// NewMemberCreditClient returns a client for the MemberCredit from the given config.
+func NewMemberCreditClient(c config) *MemberCreditClient {
+	return &MemberCreditClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `membercredit.Hooks(f(g(h())))`.
+func (c *MemberCreditClient) Use(hooks ...Hook) {
+	c.hooks.MemberCredit = append(c.hooks.MemberCredit, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `membercredit.Intercept(f(g(h())))`.
+func (c *MemberCreditClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MemberCredit = append(c.inters.MemberCredit, interceptors...)
+}
+
+// Create returns a builder for creating a MemberCredit entity.
+func (c *MemberCreditClient) Create() *MemberCreditCreate {
+	mutation := newMemberCreditMutation(c.config, OpCreate)
+	return &MemberCreditCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MemberCredit entities.
+func (c *MemberCreditClient) CreateBulk(builders ...*MemberCreditCreate) *MemberCreditCreateBulk {
+	return &MemberCreditCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MemberCreditClient) MapCreateBulk(slice any, setFunc func(*MemberCreditCreate, int)) *MemberCreditCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MemberCreditCreateBulk{err: fmt.Errorf("calling to MemberCreditClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MemberCreditCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MemberCreditCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MemberCredit.
+func (c *MemberCreditClient) Update() *MemberCreditUpdate {
+	mutation := newMemberCreditMutation(c.config, OpUpdate)
+	return &MemberCreditUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MemberCreditClient) UpdateOne(_m *MemberCredit) *MemberCreditUpdateOne {
+	mutation := newMemberCreditMutation(c.config, OpUpdateOne, withMemberCredit(_m))
+	return &MemberCreditUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MemberCreditClient) UpdateOneID(id uuid.UUID) *MemberCreditUpdateOne {
+	mutation := newMemberCreditMutation(c.config, OpUpdateOne, withMemberCreditID(id))
+	return &MemberCreditUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MemberCredit.
+func (c *MemberCreditClient) Delete() *MemberCreditDelete {
+	mutation := newMemberCreditMutation(c.config, OpDelete)
+	return &MemberCreditDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MemberCreditClient) DeleteOne(_m *MemberCredit) *MemberCreditDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MemberCreditClient) DeleteOneID(id uuid.UUID) *MemberCreditDeleteOne {
+	builder := c.Delete().Where(membercredit.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MemberCreditDeleteOne{builder}
+}
+
+// Query returns a query builder for MemberCredit.
+func (c *MemberCreditClient) Query() *MemberCreditQuery {
+	return &MemberCreditQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMemberCredit},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MemberCredit entity by its id.
+func (c *MemberCreditClient) Get(ctx context.Context, id uuid.UUID) (*MemberCredit, error) {
+	return c.Query().Where(membercredit.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MemberCreditClient) GetX(ctx context.Context, id uuid.UUID) *MemberCredit {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a MemberCredit.
+func (c *MemberCreditClient) QueryOrganization(_m *MemberCredit) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(membercredit.Table, membercredit.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, membercredit.OrganizationTable, membercredit.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a MemberCredit.
+func (c *MemberCreditClient) QueryMember(_m *MemberCredit) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(membercredit.Table, membercredit.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, membercredit.MemberTable, membercredit.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *MemberCreditClient) Hooks() []Hook {
+	hooks := c.hooks.MemberCredit
+	return append(hooks[:len(hooks):len(hooks)], membercredit.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *MemberCreditClient) Interceptors() []Interceptor {
+	return c.inters.MemberCredit
+}
+
+func (c *MemberCreditClient) mutate(ctx context.Context, m *MemberCreditMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MemberCreditCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MemberCreditUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MemberCreditUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MemberCreditDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MemberCredit mutation op: %q", m.Op())
 	}
 }
 
@@ -9796,26 +10320,27 @@ type (
 		APIKey, AddonProduct, Alert, Amenity, AuditLog, AuthCode, Booking,
 		BookingPolicy, BookingReassignment, Brand, BuddyInvite, Checkout,
 		ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
-		FeatureProvisioning, FlashSale, GiftCard, HandoffCode, IdempotencyKey, Inquiry,
-		InstallationSecret, Instructor, Location, MFABackupCode, MFAChallenge,
-		MFAFactor, Member, NotificationDelivery, NotificationOptOut,
-		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass, PassType,
-		Payment, PaymentAttempt, PaymentCustomer, Photo, PlatformSetting,
-		ProcessorEvent, PushDevice, RefreshToken, Room, Service, Session, Tip, User,
-		VenuePayments, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
+		FeatureProvisioning, FlashSale, GiftCard, GiftCardMovement, GiftCardOrder,
+		HandoffCode, IdempotencyKey, Inquiry, InstallationSecret, Instructor, Location,
+		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
+		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
+		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
+		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, PushDevice,
+		RefreshToken, Room, Service, Session, Tip, User, VenuePayments, WebhookAttempt,
+		WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, AuditLog, AuthCode, Booking,
 		BookingPolicy, BookingReassignment, Brand, BuddyInvite, Checkout,
 		ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
-		FeatureProvisioning, FlashSale, GiftCard, HandoffCode, IdempotencyKey, Inquiry,
-		InstallationSecret, Instructor, Location, MFABackupCode, MFAChallenge,
-		MFAFactor, Member, NotificationDelivery, NotificationOptOut,
-		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass, PassType,
-		Payment, PaymentAttempt, PaymentCustomer, Photo, PlatformSetting,
-		ProcessorEvent, PushDevice, RefreshToken, Room, Service, Session, Tip, User,
-		VenuePayments, WebhookAttempt, WebhookDelivery,
-		WebhookSubscription []ent.Interceptor
+		FeatureProvisioning, FlashSale, GiftCard, GiftCardMovement, GiftCardOrder,
+		HandoffCode, IdempotencyKey, Inquiry, InstallationSecret, Instructor, Location,
+		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
+		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
+		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
+		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, PushDevice,
+		RefreshToken, Room, Service, Session, Tip, User, VenuePayments, WebhookAttempt,
+		WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )
 

@@ -32,6 +32,8 @@ import (
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/giftcardmovement"
+	"github.com/venueplatform/venue/ent/giftcardorder"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
@@ -39,6 +41,7 @@ import (
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/membercredit"
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfachallenge"
 	"github.com/venueplatform/venue/ent/mfafactor"
@@ -147,6 +150,8 @@ func checkColumn(t, c string) error {
 			featureprovisioning.Table:    featureprovisioning.ValidColumn,
 			flashsale.Table:              flashsale.ValidColumn,
 			giftcard.Table:               giftcard.ValidColumn,
+			giftcardmovement.Table:       giftcardmovement.ValidColumn,
+			giftcardorder.Table:          giftcardorder.ValidColumn,
 			handoffcode.Table:            handoffcode.ValidColumn,
 			idempotencykey.Table:         idempotencykey.ValidColumn,
 			inquiry.Table:                inquiry.ValidColumn,
@@ -157,6 +162,7 @@ func checkColumn(t, c string) error {
 			mfachallenge.Table:           mfachallenge.ValidColumn,
 			mfafactor.Table:              mfafactor.ValidColumn,
 			member.Table:                 member.ValidColumn,
+			membercredit.Table:           membercredit.ValidColumn,
 			notificationdelivery.Table:   notificationdelivery.ValidColumn,
 			notificationoptout.Table:     notificationoptout.ValidColumn,
 			notificationpreference.Table: notificationpreference.ValidColumn,

@@ -32,6 +32,8 @@ import (
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/giftcardmovement"
+	"github.com/venueplatform/venue/ent/giftcardorder"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
@@ -39,6 +41,7 @@ import (
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/membercredit"
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfachallenge"
 	"github.com/venueplatform/venue/ent/mfafactor"
@@ -100,6 +103,8 @@ const (
 	TypeFeatureProvisioning    = "FeatureProvisioning"
 	TypeFlashSale              = "FlashSale"
 	TypeGiftCard               = "GiftCard"
+	TypeGiftCardMovement       = "GiftCardMovement"
+	TypeGiftCardOrder          = "GiftCardOrder"
 	TypeHandoffCode            = "HandoffCode"
 	TypeIdempotencyKey         = "IdempotencyKey"
 	TypeInquiry                = "Inquiry"
@@ -110,6 +115,7 @@ const (
 	TypeMFAChallenge           = "MFAChallenge"
 	TypeMFAFactor              = "MFAFactor"
 	TypeMember                 = "Member"
+	TypeMemberCredit           = "MemberCredit"
 	TypeNotificationDelivery   = "NotificationDelivery"
 	TypeNotificationOptOut     = "NotificationOptOut"
 	TypeNotificationPreference = "NotificationPreference"
@@ -23258,6 +23264,2678 @@ func (m *GiftCardMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown GiftCard edge %s", name)
 }
 
+// GiftCardMovementMutation represents an operation that mutates the GiftCardMovement nodes in the graph.
+type GiftCardMovementMutation struct {
+	config
+	op                     Op
+	typ                    string
+	id                     *uuid.UUID
+	created_at             *time.Time
+	updated_at             *time.Time
+	kind                   *giftcardmovement.Kind
+	amount_minor           *int64
+	addamount_minor        *int64
+	currency               *string
+	balance_after_minor    *int64
+	addbalance_after_minor *int64
+	member_id              *uuid.UUID
+	order_id               *uuid.UUID
+	pass_id                *uuid.UUID
+	credit_id              *uuid.UUID
+	clearedFields          map[string]struct{}
+	organization           *uuid.UUID
+	clearedorganization    bool
+	gift_card              *uuid.UUID
+	clearedgift_card       bool
+	done                   bool
+	oldValue               func(context.Context) (*GiftCardMovement, error)
+	predicates             []predicate.GiftCardMovement
+}
+
+var _ ent.Mutation = (*GiftCardMovementMutation)(nil)
+
+// giftcardmovementOption allows management of the mutation configuration using functional options.
+type giftcardmovementOption func(*GiftCardMovementMutation)
+
+// newGiftCardMovementMutation creates new mutation for the GiftCardMovement entity.
+func newGiftCardMovementMutation(c config, op Op, opts ...giftcardmovementOption) *GiftCardMovementMutation {
+	m := &GiftCardMovementMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeGiftCardMovement,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withGiftCardMovementID sets the ID field of the mutation.
+func withGiftCardMovementID(id uuid.UUID) giftcardmovementOption {
+	return func(m *GiftCardMovementMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *GiftCardMovement
+		)
+		m.oldValue = func(ctx context.Context) (*GiftCardMovement, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().GiftCardMovement.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withGiftCardMovement sets the old GiftCardMovement of the mutation.
+func withGiftCardMovement(node *GiftCardMovement) giftcardmovementOption {
+	return func(m *GiftCardMovementMutation) {
+		m.oldValue = func(context.Context) (*GiftCardMovement, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m GiftCardMovementMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m GiftCardMovementMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of GiftCardMovement entities.
+func (m *GiftCardMovementMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *GiftCardMovementMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *GiftCardMovementMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().GiftCardMovement.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *GiftCardMovementMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *GiftCardMovementMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the GiftCardMovement entity.
+// If the GiftCardMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMovementMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *GiftCardMovementMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *GiftCardMovementMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *GiftCardMovementMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the GiftCardMovement entity.
+// If the GiftCardMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMovementMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *GiftCardMovementMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *GiftCardMovementMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *GiftCardMovementMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the GiftCardMovement entity.
+// If the GiftCardMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMovementMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *GiftCardMovementMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetGiftCardID sets the "gift_card_id" field.
+func (m *GiftCardMovementMutation) SetGiftCardID(u uuid.UUID) {
+	m.gift_card = &u
+}
+
+// GiftCardID returns the value of the "gift_card_id" field in the mutation.
+func (m *GiftCardMovementMutation) GiftCardID() (r uuid.UUID, exists bool) {
+	v := m.gift_card
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGiftCardID returns the old "gift_card_id" field's value of the GiftCardMovement entity.
+// If the GiftCardMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMovementMutation) OldGiftCardID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGiftCardID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGiftCardID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGiftCardID: %w", err)
+	}
+	return oldValue.GiftCardID, nil
+}
+
+// ResetGiftCardID resets all changes to the "gift_card_id" field.
+func (m *GiftCardMovementMutation) ResetGiftCardID() {
+	m.gift_card = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *GiftCardMovementMutation) SetKind(gi giftcardmovement.Kind) {
+	m.kind = &gi
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *GiftCardMovementMutation) Kind() (r giftcardmovement.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the GiftCardMovement entity.
+// If the GiftCardMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMovementMutation) OldKind(ctx context.Context) (v giftcardmovement.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *GiftCardMovementMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetAmountMinor sets the "amount_minor" field.
+func (m *GiftCardMovementMutation) SetAmountMinor(i int64) {
+	m.amount_minor = &i
+	m.addamount_minor = nil
+}
+
+// AmountMinor returns the value of the "amount_minor" field in the mutation.
+func (m *GiftCardMovementMutation) AmountMinor() (r int64, exists bool) {
+	v := m.amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountMinor returns the old "amount_minor" field's value of the GiftCardMovement entity.
+// If the GiftCardMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMovementMutation) OldAmountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountMinor: %w", err)
+	}
+	return oldValue.AmountMinor, nil
+}
+
+// AddAmountMinor adds i to the "amount_minor" field.
+func (m *GiftCardMovementMutation) AddAmountMinor(i int64) {
+	if m.addamount_minor != nil {
+		*m.addamount_minor += i
+	} else {
+		m.addamount_minor = &i
+	}
+}
+
+// AddedAmountMinor returns the value that was added to the "amount_minor" field in this mutation.
+func (m *GiftCardMovementMutation) AddedAmountMinor() (r int64, exists bool) {
+	v := m.addamount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmountMinor resets all changes to the "amount_minor" field.
+func (m *GiftCardMovementMutation) ResetAmountMinor() {
+	m.amount_minor = nil
+	m.addamount_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *GiftCardMovementMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *GiftCardMovementMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the GiftCardMovement entity.
+// If the GiftCardMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMovementMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *GiftCardMovementMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetBalanceAfterMinor sets the "balance_after_minor" field.
+func (m *GiftCardMovementMutation) SetBalanceAfterMinor(i int64) {
+	m.balance_after_minor = &i
+	m.addbalance_after_minor = nil
+}
+
+// BalanceAfterMinor returns the value of the "balance_after_minor" field in the mutation.
+func (m *GiftCardMovementMutation) BalanceAfterMinor() (r int64, exists bool) {
+	v := m.balance_after_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBalanceAfterMinor returns the old "balance_after_minor" field's value of the GiftCardMovement entity.
+// If the GiftCardMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMovementMutation) OldBalanceAfterMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBalanceAfterMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBalanceAfterMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBalanceAfterMinor: %w", err)
+	}
+	return oldValue.BalanceAfterMinor, nil
+}
+
+// AddBalanceAfterMinor adds i to the "balance_after_minor" field.
+func (m *GiftCardMovementMutation) AddBalanceAfterMinor(i int64) {
+	if m.addbalance_after_minor != nil {
+		*m.addbalance_after_minor += i
+	} else {
+		m.addbalance_after_minor = &i
+	}
+}
+
+// AddedBalanceAfterMinor returns the value that was added to the "balance_after_minor" field in this mutation.
+func (m *GiftCardMovementMutation) AddedBalanceAfterMinor() (r int64, exists bool) {
+	v := m.addbalance_after_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBalanceAfterMinor resets all changes to the "balance_after_minor" field.
+func (m *GiftCardMovementMutation) ResetBalanceAfterMinor() {
+	m.balance_after_minor = nil
+	m.addbalance_after_minor = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *GiftCardMovementMutation) SetMemberID(u uuid.UUID) {
+	m.member_id = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *GiftCardMovementMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the GiftCardMovement entity.
+// If the GiftCardMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMovementMutation) OldMemberID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ClearMemberID clears the value of the "member_id" field.
+func (m *GiftCardMovementMutation) ClearMemberID() {
+	m.member_id = nil
+	m.clearedFields[giftcardmovement.FieldMemberID] = struct{}{}
+}
+
+// MemberIDCleared returns if the "member_id" field was cleared in this mutation.
+func (m *GiftCardMovementMutation) MemberIDCleared() bool {
+	_, ok := m.clearedFields[giftcardmovement.FieldMemberID]
+	return ok
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *GiftCardMovementMutation) ResetMemberID() {
+	m.member_id = nil
+	delete(m.clearedFields, giftcardmovement.FieldMemberID)
+}
+
+// SetOrderID sets the "order_id" field.
+func (m *GiftCardMovementMutation) SetOrderID(u uuid.UUID) {
+	m.order_id = &u
+}
+
+// OrderID returns the value of the "order_id" field in the mutation.
+func (m *GiftCardMovementMutation) OrderID() (r uuid.UUID, exists bool) {
+	v := m.order_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderID returns the old "order_id" field's value of the GiftCardMovement entity.
+// If the GiftCardMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMovementMutation) OldOrderID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderID: %w", err)
+	}
+	return oldValue.OrderID, nil
+}
+
+// ClearOrderID clears the value of the "order_id" field.
+func (m *GiftCardMovementMutation) ClearOrderID() {
+	m.order_id = nil
+	m.clearedFields[giftcardmovement.FieldOrderID] = struct{}{}
+}
+
+// OrderIDCleared returns if the "order_id" field was cleared in this mutation.
+func (m *GiftCardMovementMutation) OrderIDCleared() bool {
+	_, ok := m.clearedFields[giftcardmovement.FieldOrderID]
+	return ok
+}
+
+// ResetOrderID resets all changes to the "order_id" field.
+func (m *GiftCardMovementMutation) ResetOrderID() {
+	m.order_id = nil
+	delete(m.clearedFields, giftcardmovement.FieldOrderID)
+}
+
+// SetPassID sets the "pass_id" field.
+func (m *GiftCardMovementMutation) SetPassID(u uuid.UUID) {
+	m.pass_id = &u
+}
+
+// PassID returns the value of the "pass_id" field in the mutation.
+func (m *GiftCardMovementMutation) PassID() (r uuid.UUID, exists bool) {
+	v := m.pass_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassID returns the old "pass_id" field's value of the GiftCardMovement entity.
+// If the GiftCardMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMovementMutation) OldPassID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassID: %w", err)
+	}
+	return oldValue.PassID, nil
+}
+
+// ClearPassID clears the value of the "pass_id" field.
+func (m *GiftCardMovementMutation) ClearPassID() {
+	m.pass_id = nil
+	m.clearedFields[giftcardmovement.FieldPassID] = struct{}{}
+}
+
+// PassIDCleared returns if the "pass_id" field was cleared in this mutation.
+func (m *GiftCardMovementMutation) PassIDCleared() bool {
+	_, ok := m.clearedFields[giftcardmovement.FieldPassID]
+	return ok
+}
+
+// ResetPassID resets all changes to the "pass_id" field.
+func (m *GiftCardMovementMutation) ResetPassID() {
+	m.pass_id = nil
+	delete(m.clearedFields, giftcardmovement.FieldPassID)
+}
+
+// SetCreditID sets the "credit_id" field.
+func (m *GiftCardMovementMutation) SetCreditID(u uuid.UUID) {
+	m.credit_id = &u
+}
+
+// CreditID returns the value of the "credit_id" field in the mutation.
+func (m *GiftCardMovementMutation) CreditID() (r uuid.UUID, exists bool) {
+	v := m.credit_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreditID returns the old "credit_id" field's value of the GiftCardMovement entity.
+// If the GiftCardMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardMovementMutation) OldCreditID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreditID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreditID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreditID: %w", err)
+	}
+	return oldValue.CreditID, nil
+}
+
+// ClearCreditID clears the value of the "credit_id" field.
+func (m *GiftCardMovementMutation) ClearCreditID() {
+	m.credit_id = nil
+	m.clearedFields[giftcardmovement.FieldCreditID] = struct{}{}
+}
+
+// CreditIDCleared returns if the "credit_id" field was cleared in this mutation.
+func (m *GiftCardMovementMutation) CreditIDCleared() bool {
+	_, ok := m.clearedFields[giftcardmovement.FieldCreditID]
+	return ok
+}
+
+// ResetCreditID resets all changes to the "credit_id" field.
+func (m *GiftCardMovementMutation) ResetCreditID() {
+	m.credit_id = nil
+	delete(m.clearedFields, giftcardmovement.FieldCreditID)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *GiftCardMovementMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[giftcardmovement.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *GiftCardMovementMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *GiftCardMovementMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *GiftCardMovementMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearGiftCard clears the "gift_card" edge to the GiftCard entity.
+func (m *GiftCardMovementMutation) ClearGiftCard() {
+	m.clearedgift_card = true
+	m.clearedFields[giftcardmovement.FieldGiftCardID] = struct{}{}
+}
+
+// GiftCardCleared reports if the "gift_card" edge to the GiftCard entity was cleared.
+func (m *GiftCardMovementMutation) GiftCardCleared() bool {
+	return m.clearedgift_card
+}
+
+// GiftCardIDs returns the "gift_card" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// GiftCardID instead. It exists only for internal usage by the builders.
+func (m *GiftCardMovementMutation) GiftCardIDs() (ids []uuid.UUID) {
+	if id := m.gift_card; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetGiftCard resets all changes to the "gift_card" edge.
+func (m *GiftCardMovementMutation) ResetGiftCard() {
+	m.gift_card = nil
+	m.clearedgift_card = false
+}
+
+// Where appends a list predicates to the GiftCardMovementMutation builder.
+func (m *GiftCardMovementMutation) Where(ps ...predicate.GiftCardMovement) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the GiftCardMovementMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *GiftCardMovementMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.GiftCardMovement, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *GiftCardMovementMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *GiftCardMovementMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (GiftCardMovement).
+func (m *GiftCardMovementMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *GiftCardMovementMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created_at != nil {
+		fields = append(fields, giftcardmovement.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, giftcardmovement.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, giftcardmovement.FieldOrganizationID)
+	}
+	if m.gift_card != nil {
+		fields = append(fields, giftcardmovement.FieldGiftCardID)
+	}
+	if m.kind != nil {
+		fields = append(fields, giftcardmovement.FieldKind)
+	}
+	if m.amount_minor != nil {
+		fields = append(fields, giftcardmovement.FieldAmountMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, giftcardmovement.FieldCurrency)
+	}
+	if m.balance_after_minor != nil {
+		fields = append(fields, giftcardmovement.FieldBalanceAfterMinor)
+	}
+	if m.member_id != nil {
+		fields = append(fields, giftcardmovement.FieldMemberID)
+	}
+	if m.order_id != nil {
+		fields = append(fields, giftcardmovement.FieldOrderID)
+	}
+	if m.pass_id != nil {
+		fields = append(fields, giftcardmovement.FieldPassID)
+	}
+	if m.credit_id != nil {
+		fields = append(fields, giftcardmovement.FieldCreditID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *GiftCardMovementMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case giftcardmovement.FieldCreatedAt:
+		return m.CreatedAt()
+	case giftcardmovement.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case giftcardmovement.FieldOrganizationID:
+		return m.OrganizationID()
+	case giftcardmovement.FieldGiftCardID:
+		return m.GiftCardID()
+	case giftcardmovement.FieldKind:
+		return m.Kind()
+	case giftcardmovement.FieldAmountMinor:
+		return m.AmountMinor()
+	case giftcardmovement.FieldCurrency:
+		return m.Currency()
+	case giftcardmovement.FieldBalanceAfterMinor:
+		return m.BalanceAfterMinor()
+	case giftcardmovement.FieldMemberID:
+		return m.MemberID()
+	case giftcardmovement.FieldOrderID:
+		return m.OrderID()
+	case giftcardmovement.FieldPassID:
+		return m.PassID()
+	case giftcardmovement.FieldCreditID:
+		return m.CreditID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *GiftCardMovementMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case giftcardmovement.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case giftcardmovement.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case giftcardmovement.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case giftcardmovement.FieldGiftCardID:
+		return m.OldGiftCardID(ctx)
+	case giftcardmovement.FieldKind:
+		return m.OldKind(ctx)
+	case giftcardmovement.FieldAmountMinor:
+		return m.OldAmountMinor(ctx)
+	case giftcardmovement.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case giftcardmovement.FieldBalanceAfterMinor:
+		return m.OldBalanceAfterMinor(ctx)
+	case giftcardmovement.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case giftcardmovement.FieldOrderID:
+		return m.OldOrderID(ctx)
+	case giftcardmovement.FieldPassID:
+		return m.OldPassID(ctx)
+	case giftcardmovement.FieldCreditID:
+		return m.OldCreditID(ctx)
+	}
+	return nil, fmt.Errorf("unknown GiftCardMovement field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GiftCardMovementMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case giftcardmovement.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case giftcardmovement.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case giftcardmovement.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case giftcardmovement.FieldGiftCardID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGiftCardID(v)
+		return nil
+	case giftcardmovement.FieldKind:
+		v, ok := value.(giftcardmovement.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case giftcardmovement.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountMinor(v)
+		return nil
+	case giftcardmovement.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case giftcardmovement.FieldBalanceAfterMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBalanceAfterMinor(v)
+		return nil
+	case giftcardmovement.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case giftcardmovement.FieldOrderID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderID(v)
+		return nil
+	case giftcardmovement.FieldPassID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassID(v)
+		return nil
+	case giftcardmovement.FieldCreditID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreditID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GiftCardMovement field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *GiftCardMovementMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount_minor != nil {
+		fields = append(fields, giftcardmovement.FieldAmountMinor)
+	}
+	if m.addbalance_after_minor != nil {
+		fields = append(fields, giftcardmovement.FieldBalanceAfterMinor)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *GiftCardMovementMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case giftcardmovement.FieldAmountMinor:
+		return m.AddedAmountMinor()
+	case giftcardmovement.FieldBalanceAfterMinor:
+		return m.AddedBalanceAfterMinor()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GiftCardMovementMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case giftcardmovement.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountMinor(v)
+		return nil
+	case giftcardmovement.FieldBalanceAfterMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBalanceAfterMinor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GiftCardMovement numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *GiftCardMovementMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(giftcardmovement.FieldMemberID) {
+		fields = append(fields, giftcardmovement.FieldMemberID)
+	}
+	if m.FieldCleared(giftcardmovement.FieldOrderID) {
+		fields = append(fields, giftcardmovement.FieldOrderID)
+	}
+	if m.FieldCleared(giftcardmovement.FieldPassID) {
+		fields = append(fields, giftcardmovement.FieldPassID)
+	}
+	if m.FieldCleared(giftcardmovement.FieldCreditID) {
+		fields = append(fields, giftcardmovement.FieldCreditID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *GiftCardMovementMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *GiftCardMovementMutation) ClearField(name string) error {
+	switch name {
+	case giftcardmovement.FieldMemberID:
+		m.ClearMemberID()
+		return nil
+	case giftcardmovement.FieldOrderID:
+		m.ClearOrderID()
+		return nil
+	case giftcardmovement.FieldPassID:
+		m.ClearPassID()
+		return nil
+	case giftcardmovement.FieldCreditID:
+		m.ClearCreditID()
+		return nil
+	}
+	return fmt.Errorf("unknown GiftCardMovement nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *GiftCardMovementMutation) ResetField(name string) error {
+	switch name {
+	case giftcardmovement.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case giftcardmovement.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case giftcardmovement.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case giftcardmovement.FieldGiftCardID:
+		m.ResetGiftCardID()
+		return nil
+	case giftcardmovement.FieldKind:
+		m.ResetKind()
+		return nil
+	case giftcardmovement.FieldAmountMinor:
+		m.ResetAmountMinor()
+		return nil
+	case giftcardmovement.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case giftcardmovement.FieldBalanceAfterMinor:
+		m.ResetBalanceAfterMinor()
+		return nil
+	case giftcardmovement.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case giftcardmovement.FieldOrderID:
+		m.ResetOrderID()
+		return nil
+	case giftcardmovement.FieldPassID:
+		m.ResetPassID()
+		return nil
+	case giftcardmovement.FieldCreditID:
+		m.ResetCreditID()
+		return nil
+	}
+	return fmt.Errorf("unknown GiftCardMovement field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *GiftCardMovementMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, giftcardmovement.EdgeOrganization)
+	}
+	if m.gift_card != nil {
+		edges = append(edges, giftcardmovement.EdgeGiftCard)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *GiftCardMovementMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case giftcardmovement.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case giftcardmovement.EdgeGiftCard:
+		if id := m.gift_card; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *GiftCardMovementMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *GiftCardMovementMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *GiftCardMovementMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, giftcardmovement.EdgeOrganization)
+	}
+	if m.clearedgift_card {
+		edges = append(edges, giftcardmovement.EdgeGiftCard)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *GiftCardMovementMutation) EdgeCleared(name string) bool {
+	switch name {
+	case giftcardmovement.EdgeOrganization:
+		return m.clearedorganization
+	case giftcardmovement.EdgeGiftCard:
+		return m.clearedgift_card
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *GiftCardMovementMutation) ClearEdge(name string) error {
+	switch name {
+	case giftcardmovement.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case giftcardmovement.EdgeGiftCard:
+		m.ClearGiftCard()
+		return nil
+	}
+	return fmt.Errorf("unknown GiftCardMovement unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *GiftCardMovementMutation) ResetEdge(name string) error {
+	switch name {
+	case giftcardmovement.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case giftcardmovement.EdgeGiftCard:
+		m.ResetGiftCard()
+		return nil
+	}
+	return fmt.Errorf("unknown GiftCardMovement edge %s", name)
+}
+
+// GiftCardOrderMutation represents an operation that mutates the GiftCardOrder nodes in the graph.
+type GiftCardOrderMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	request_key         *string
+	amount_minor        *int64
+	addamount_minor     *int64
+	currency            *string
+	vat_minor           *int64
+	addvat_minor        *int64
+	recipient_email     *string
+	recipient_name      *string
+	sender_name         *string
+	message             *string
+	deliver_at          *time.Time
+	status              *giftcardorder.Status
+	payment_intent_id   *string
+	gift_card_id        *uuid.UUID
+	payment_id          *uuid.UUID
+	paid_at             *time.Time
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	member              *uuid.UUID
+	clearedmember       bool
+	done                bool
+	oldValue            func(context.Context) (*GiftCardOrder, error)
+	predicates          []predicate.GiftCardOrder
+}
+
+var _ ent.Mutation = (*GiftCardOrderMutation)(nil)
+
+// giftcardorderOption allows management of the mutation configuration using functional options.
+type giftcardorderOption func(*GiftCardOrderMutation)
+
+// newGiftCardOrderMutation creates new mutation for the GiftCardOrder entity.
+func newGiftCardOrderMutation(c config, op Op, opts ...giftcardorderOption) *GiftCardOrderMutation {
+	m := &GiftCardOrderMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeGiftCardOrder,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withGiftCardOrderID sets the ID field of the mutation.
+func withGiftCardOrderID(id uuid.UUID) giftcardorderOption {
+	return func(m *GiftCardOrderMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *GiftCardOrder
+		)
+		m.oldValue = func(ctx context.Context) (*GiftCardOrder, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().GiftCardOrder.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withGiftCardOrder sets the old GiftCardOrder of the mutation.
+func withGiftCardOrder(node *GiftCardOrder) giftcardorderOption {
+	return func(m *GiftCardOrderMutation) {
+		m.oldValue = func(context.Context) (*GiftCardOrder, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m GiftCardOrderMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m GiftCardOrderMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of GiftCardOrder entities.
+func (m *GiftCardOrderMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *GiftCardOrderMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *GiftCardOrderMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().GiftCardOrder.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *GiftCardOrderMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *GiftCardOrderMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the GiftCardOrder entity.
+// If the GiftCardOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardOrderMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *GiftCardOrderMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *GiftCardOrderMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *GiftCardOrderMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the GiftCardOrder entity.
+// If the GiftCardOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardOrderMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *GiftCardOrderMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *GiftCardOrderMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *GiftCardOrderMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the GiftCardOrder entity.
+// If the GiftCardOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardOrderMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *GiftCardOrderMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *GiftCardOrderMutation) SetMemberID(u uuid.UUID) {
+	m.member = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *GiftCardOrderMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the GiftCardOrder entity.
+// If the GiftCardOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardOrderMutation) OldMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *GiftCardOrderMutation) ResetMemberID() {
+	m.member = nil
+}
+
+// SetRequestKey sets the "request_key" field.
+func (m *GiftCardOrderMutation) SetRequestKey(s string) {
+	m.request_key = &s
+}
+
+// RequestKey returns the value of the "request_key" field in the mutation.
+func (m *GiftCardOrderMutation) RequestKey() (r string, exists bool) {
+	v := m.request_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestKey returns the old "request_key" field's value of the GiftCardOrder entity.
+// If the GiftCardOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardOrderMutation) OldRequestKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestKey: %w", err)
+	}
+	return oldValue.RequestKey, nil
+}
+
+// ResetRequestKey resets all changes to the "request_key" field.
+func (m *GiftCardOrderMutation) ResetRequestKey() {
+	m.request_key = nil
+}
+
+// SetAmountMinor sets the "amount_minor" field.
+func (m *GiftCardOrderMutation) SetAmountMinor(i int64) {
+	m.amount_minor = &i
+	m.addamount_minor = nil
+}
+
+// AmountMinor returns the value of the "amount_minor" field in the mutation.
+func (m *GiftCardOrderMutation) AmountMinor() (r int64, exists bool) {
+	v := m.amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountMinor returns the old "amount_minor" field's value of the GiftCardOrder entity.
+// If the GiftCardOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardOrderMutation) OldAmountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountMinor: %w", err)
+	}
+	return oldValue.AmountMinor, nil
+}
+
+// AddAmountMinor adds i to the "amount_minor" field.
+func (m *GiftCardOrderMutation) AddAmountMinor(i int64) {
+	if m.addamount_minor != nil {
+		*m.addamount_minor += i
+	} else {
+		m.addamount_minor = &i
+	}
+}
+
+// AddedAmountMinor returns the value that was added to the "amount_minor" field in this mutation.
+func (m *GiftCardOrderMutation) AddedAmountMinor() (r int64, exists bool) {
+	v := m.addamount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmountMinor resets all changes to the "amount_minor" field.
+func (m *GiftCardOrderMutation) ResetAmountMinor() {
+	m.amount_minor = nil
+	m.addamount_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *GiftCardOrderMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *GiftCardOrderMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the GiftCardOrder entity.
+// If the GiftCardOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardOrderMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *GiftCardOrderMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetVatMinor sets the "vat_minor" field.
+func (m *GiftCardOrderMutation) SetVatMinor(i int64) {
+	m.vat_minor = &i
+	m.addvat_minor = nil
+}
+
+// VatMinor returns the value of the "vat_minor" field in the mutation.
+func (m *GiftCardOrderMutation) VatMinor() (r int64, exists bool) {
+	v := m.vat_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVatMinor returns the old "vat_minor" field's value of the GiftCardOrder entity.
+// If the GiftCardOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardOrderMutation) OldVatMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVatMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVatMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVatMinor: %w", err)
+	}
+	return oldValue.VatMinor, nil
+}
+
+// AddVatMinor adds i to the "vat_minor" field.
+func (m *GiftCardOrderMutation) AddVatMinor(i int64) {
+	if m.addvat_minor != nil {
+		*m.addvat_minor += i
+	} else {
+		m.addvat_minor = &i
+	}
+}
+
+// AddedVatMinor returns the value that was added to the "vat_minor" field in this mutation.
+func (m *GiftCardOrderMutation) AddedVatMinor() (r int64, exists bool) {
+	v := m.addvat_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVatMinor resets all changes to the "vat_minor" field.
+func (m *GiftCardOrderMutation) ResetVatMinor() {
+	m.vat_minor = nil
+	m.addvat_minor = nil
+}
+
+// SetRecipientEmail sets the "recipient_email" field.
+func (m *GiftCardOrderMutation) SetRecipientEmail(s string) {
+	m.recipient_email = &s
+}
+
+// RecipientEmail returns the value of the "recipient_email" field in the mutation.
+func (m *GiftCardOrderMutation) RecipientEmail() (r string, exists bool) {
+	v := m.recipient_email
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRecipientEmail returns the old "recipient_email" field's value of the GiftCardOrder entity.
+// If the GiftCardOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardOrderMutation) OldRecipientEmail(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRecipientEmail is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRecipientEmail requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRecipientEmail: %w", err)
+	}
+	return oldValue.RecipientEmail, nil
+}
+
+// ResetRecipientEmail resets all changes to the "recipient_email" field.
+func (m *GiftCardOrderMutation) ResetRecipientEmail() {
+	m.recipient_email = nil
+}
+
+// SetRecipientName sets the "recipient_name" field.
+func (m *GiftCardOrderMutation) SetRecipientName(s string) {
+	m.recipient_name = &s
+}
+
+// RecipientName returns the value of the "recipient_name" field in the mutation.
+func (m *GiftCardOrderMutation) RecipientName() (r string, exists bool) {
+	v := m.recipient_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRecipientName returns the old "recipient_name" field's value of the GiftCardOrder entity.
+// If the GiftCardOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardOrderMutation) OldRecipientName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRecipientName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRecipientName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRecipientName: %w", err)
+	}
+	return oldValue.RecipientName, nil
+}
+
+// ResetRecipientName resets all changes to the "recipient_name" field.
+func (m *GiftCardOrderMutation) ResetRecipientName() {
+	m.recipient_name = nil
+}
+
+// SetSenderName sets the "sender_name" field.
+func (m *GiftCardOrderMutation) SetSenderName(s string) {
+	m.sender_name = &s
+}
+
+// SenderName returns the value of the "sender_name" field in the mutation.
+func (m *GiftCardOrderMutation) SenderName() (r string, exists bool) {
+	v := m.sender_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSenderName returns the old "sender_name" field's value of the GiftCardOrder entity.
+// If the GiftCardOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardOrderMutation) OldSenderName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSenderName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSenderName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSenderName: %w", err)
+	}
+	return oldValue.SenderName, nil
+}
+
+// ResetSenderName resets all changes to the "sender_name" field.
+func (m *GiftCardOrderMutation) ResetSenderName() {
+	m.sender_name = nil
+}
+
+// SetMessage sets the "message" field.
+func (m *GiftCardOrderMutation) SetMessage(s string) {
+	m.message = &s
+}
+
+// Message returns the value of the "message" field in the mutation.
+func (m *GiftCardOrderMutation) Message() (r string, exists bool) {
+	v := m.message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMessage returns the old "message" field's value of the GiftCardOrder entity.
+// If the GiftCardOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardOrderMutation) OldMessage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMessage: %w", err)
+	}
+	return oldValue.Message, nil
+}
+
+// ResetMessage resets all changes to the "message" field.
+func (m *GiftCardOrderMutation) ResetMessage() {
+	m.message = nil
+}
+
+// SetDeliverAt sets the "deliver_at" field.
+func (m *GiftCardOrderMutation) SetDeliverAt(t time.Time) {
+	m.deliver_at = &t
+}
+
+// DeliverAt returns the value of the "deliver_at" field in the mutation.
+func (m *GiftCardOrderMutation) DeliverAt() (r time.Time, exists bool) {
+	v := m.deliver_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeliverAt returns the old "deliver_at" field's value of the GiftCardOrder entity.
+// If the GiftCardOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardOrderMutation) OldDeliverAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeliverAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeliverAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeliverAt: %w", err)
+	}
+	return oldValue.DeliverAt, nil
+}
+
+// ResetDeliverAt resets all changes to the "deliver_at" field.
+func (m *GiftCardOrderMutation) ResetDeliverAt() {
+	m.deliver_at = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *GiftCardOrderMutation) SetStatus(gi giftcardorder.Status) {
+	m.status = &gi
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *GiftCardOrderMutation) Status() (r giftcardorder.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the GiftCardOrder entity.
+// If the GiftCardOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardOrderMutation) OldStatus(ctx context.Context) (v giftcardorder.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *GiftCardOrderMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (m *GiftCardOrderMutation) SetPaymentIntentID(s string) {
+	m.payment_intent_id = &s
+}
+
+// PaymentIntentID returns the value of the "payment_intent_id" field in the mutation.
+func (m *GiftCardOrderMutation) PaymentIntentID() (r string, exists bool) {
+	v := m.payment_intent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentIntentID returns the old "payment_intent_id" field's value of the GiftCardOrder entity.
+// If the GiftCardOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardOrderMutation) OldPaymentIntentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentIntentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentIntentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentIntentID: %w", err)
+	}
+	return oldValue.PaymentIntentID, nil
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (m *GiftCardOrderMutation) ClearPaymentIntentID() {
+	m.payment_intent_id = nil
+	m.clearedFields[giftcardorder.FieldPaymentIntentID] = struct{}{}
+}
+
+// PaymentIntentIDCleared returns if the "payment_intent_id" field was cleared in this mutation.
+func (m *GiftCardOrderMutation) PaymentIntentIDCleared() bool {
+	_, ok := m.clearedFields[giftcardorder.FieldPaymentIntentID]
+	return ok
+}
+
+// ResetPaymentIntentID resets all changes to the "payment_intent_id" field.
+func (m *GiftCardOrderMutation) ResetPaymentIntentID() {
+	m.payment_intent_id = nil
+	delete(m.clearedFields, giftcardorder.FieldPaymentIntentID)
+}
+
+// SetGiftCardID sets the "gift_card_id" field.
+func (m *GiftCardOrderMutation) SetGiftCardID(u uuid.UUID) {
+	m.gift_card_id = &u
+}
+
+// GiftCardID returns the value of the "gift_card_id" field in the mutation.
+func (m *GiftCardOrderMutation) GiftCardID() (r uuid.UUID, exists bool) {
+	v := m.gift_card_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGiftCardID returns the old "gift_card_id" field's value of the GiftCardOrder entity.
+// If the GiftCardOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardOrderMutation) OldGiftCardID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGiftCardID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGiftCardID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGiftCardID: %w", err)
+	}
+	return oldValue.GiftCardID, nil
+}
+
+// ClearGiftCardID clears the value of the "gift_card_id" field.
+func (m *GiftCardOrderMutation) ClearGiftCardID() {
+	m.gift_card_id = nil
+	m.clearedFields[giftcardorder.FieldGiftCardID] = struct{}{}
+}
+
+// GiftCardIDCleared returns if the "gift_card_id" field was cleared in this mutation.
+func (m *GiftCardOrderMutation) GiftCardIDCleared() bool {
+	_, ok := m.clearedFields[giftcardorder.FieldGiftCardID]
+	return ok
+}
+
+// ResetGiftCardID resets all changes to the "gift_card_id" field.
+func (m *GiftCardOrderMutation) ResetGiftCardID() {
+	m.gift_card_id = nil
+	delete(m.clearedFields, giftcardorder.FieldGiftCardID)
+}
+
+// SetPaymentID sets the "payment_id" field.
+func (m *GiftCardOrderMutation) SetPaymentID(u uuid.UUID) {
+	m.payment_id = &u
+}
+
+// PaymentID returns the value of the "payment_id" field in the mutation.
+func (m *GiftCardOrderMutation) PaymentID() (r uuid.UUID, exists bool) {
+	v := m.payment_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentID returns the old "payment_id" field's value of the GiftCardOrder entity.
+// If the GiftCardOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardOrderMutation) OldPaymentID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentID: %w", err)
+	}
+	return oldValue.PaymentID, nil
+}
+
+// ClearPaymentID clears the value of the "payment_id" field.
+func (m *GiftCardOrderMutation) ClearPaymentID() {
+	m.payment_id = nil
+	m.clearedFields[giftcardorder.FieldPaymentID] = struct{}{}
+}
+
+// PaymentIDCleared returns if the "payment_id" field was cleared in this mutation.
+func (m *GiftCardOrderMutation) PaymentIDCleared() bool {
+	_, ok := m.clearedFields[giftcardorder.FieldPaymentID]
+	return ok
+}
+
+// ResetPaymentID resets all changes to the "payment_id" field.
+func (m *GiftCardOrderMutation) ResetPaymentID() {
+	m.payment_id = nil
+	delete(m.clearedFields, giftcardorder.FieldPaymentID)
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (m *GiftCardOrderMutation) SetPaidAt(t time.Time) {
+	m.paid_at = &t
+}
+
+// PaidAt returns the value of the "paid_at" field in the mutation.
+func (m *GiftCardOrderMutation) PaidAt() (r time.Time, exists bool) {
+	v := m.paid_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaidAt returns the old "paid_at" field's value of the GiftCardOrder entity.
+// If the GiftCardOrder object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GiftCardOrderMutation) OldPaidAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaidAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaidAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaidAt: %w", err)
+	}
+	return oldValue.PaidAt, nil
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (m *GiftCardOrderMutation) ClearPaidAt() {
+	m.paid_at = nil
+	m.clearedFields[giftcardorder.FieldPaidAt] = struct{}{}
+}
+
+// PaidAtCleared returns if the "paid_at" field was cleared in this mutation.
+func (m *GiftCardOrderMutation) PaidAtCleared() bool {
+	_, ok := m.clearedFields[giftcardorder.FieldPaidAt]
+	return ok
+}
+
+// ResetPaidAt resets all changes to the "paid_at" field.
+func (m *GiftCardOrderMutation) ResetPaidAt() {
+	m.paid_at = nil
+	delete(m.clearedFields, giftcardorder.FieldPaidAt)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *GiftCardOrderMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[giftcardorder.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *GiftCardOrderMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *GiftCardOrderMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *GiftCardOrderMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearMember clears the "member" edge to the Member entity.
+func (m *GiftCardOrderMutation) ClearMember() {
+	m.clearedmember = true
+	m.clearedFields[giftcardorder.FieldMemberID] = struct{}{}
+}
+
+// MemberCleared reports if the "member" edge to the Member entity was cleared.
+func (m *GiftCardOrderMutation) MemberCleared() bool {
+	return m.clearedmember
+}
+
+// MemberIDs returns the "member" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MemberID instead. It exists only for internal usage by the builders.
+func (m *GiftCardOrderMutation) MemberIDs() (ids []uuid.UUID) {
+	if id := m.member; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMember resets all changes to the "member" edge.
+func (m *GiftCardOrderMutation) ResetMember() {
+	m.member = nil
+	m.clearedmember = false
+}
+
+// Where appends a list predicates to the GiftCardOrderMutation builder.
+func (m *GiftCardOrderMutation) Where(ps ...predicate.GiftCardOrder) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the GiftCardOrderMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *GiftCardOrderMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.GiftCardOrder, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *GiftCardOrderMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *GiftCardOrderMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (GiftCardOrder).
+func (m *GiftCardOrderMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *GiftCardOrderMutation) Fields() []string {
+	fields := make([]string, 0, 18)
+	if m.created_at != nil {
+		fields = append(fields, giftcardorder.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, giftcardorder.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, giftcardorder.FieldOrganizationID)
+	}
+	if m.member != nil {
+		fields = append(fields, giftcardorder.FieldMemberID)
+	}
+	if m.request_key != nil {
+		fields = append(fields, giftcardorder.FieldRequestKey)
+	}
+	if m.amount_minor != nil {
+		fields = append(fields, giftcardorder.FieldAmountMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, giftcardorder.FieldCurrency)
+	}
+	if m.vat_minor != nil {
+		fields = append(fields, giftcardorder.FieldVatMinor)
+	}
+	if m.recipient_email != nil {
+		fields = append(fields, giftcardorder.FieldRecipientEmail)
+	}
+	if m.recipient_name != nil {
+		fields = append(fields, giftcardorder.FieldRecipientName)
+	}
+	if m.sender_name != nil {
+		fields = append(fields, giftcardorder.FieldSenderName)
+	}
+	if m.message != nil {
+		fields = append(fields, giftcardorder.FieldMessage)
+	}
+	if m.deliver_at != nil {
+		fields = append(fields, giftcardorder.FieldDeliverAt)
+	}
+	if m.status != nil {
+		fields = append(fields, giftcardorder.FieldStatus)
+	}
+	if m.payment_intent_id != nil {
+		fields = append(fields, giftcardorder.FieldPaymentIntentID)
+	}
+	if m.gift_card_id != nil {
+		fields = append(fields, giftcardorder.FieldGiftCardID)
+	}
+	if m.payment_id != nil {
+		fields = append(fields, giftcardorder.FieldPaymentID)
+	}
+	if m.paid_at != nil {
+		fields = append(fields, giftcardorder.FieldPaidAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *GiftCardOrderMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case giftcardorder.FieldCreatedAt:
+		return m.CreatedAt()
+	case giftcardorder.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case giftcardorder.FieldOrganizationID:
+		return m.OrganizationID()
+	case giftcardorder.FieldMemberID:
+		return m.MemberID()
+	case giftcardorder.FieldRequestKey:
+		return m.RequestKey()
+	case giftcardorder.FieldAmountMinor:
+		return m.AmountMinor()
+	case giftcardorder.FieldCurrency:
+		return m.Currency()
+	case giftcardorder.FieldVatMinor:
+		return m.VatMinor()
+	case giftcardorder.FieldRecipientEmail:
+		return m.RecipientEmail()
+	case giftcardorder.FieldRecipientName:
+		return m.RecipientName()
+	case giftcardorder.FieldSenderName:
+		return m.SenderName()
+	case giftcardorder.FieldMessage:
+		return m.Message()
+	case giftcardorder.FieldDeliverAt:
+		return m.DeliverAt()
+	case giftcardorder.FieldStatus:
+		return m.Status()
+	case giftcardorder.FieldPaymentIntentID:
+		return m.PaymentIntentID()
+	case giftcardorder.FieldGiftCardID:
+		return m.GiftCardID()
+	case giftcardorder.FieldPaymentID:
+		return m.PaymentID()
+	case giftcardorder.FieldPaidAt:
+		return m.PaidAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *GiftCardOrderMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case giftcardorder.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case giftcardorder.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case giftcardorder.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case giftcardorder.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case giftcardorder.FieldRequestKey:
+		return m.OldRequestKey(ctx)
+	case giftcardorder.FieldAmountMinor:
+		return m.OldAmountMinor(ctx)
+	case giftcardorder.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case giftcardorder.FieldVatMinor:
+		return m.OldVatMinor(ctx)
+	case giftcardorder.FieldRecipientEmail:
+		return m.OldRecipientEmail(ctx)
+	case giftcardorder.FieldRecipientName:
+		return m.OldRecipientName(ctx)
+	case giftcardorder.FieldSenderName:
+		return m.OldSenderName(ctx)
+	case giftcardorder.FieldMessage:
+		return m.OldMessage(ctx)
+	case giftcardorder.FieldDeliverAt:
+		return m.OldDeliverAt(ctx)
+	case giftcardorder.FieldStatus:
+		return m.OldStatus(ctx)
+	case giftcardorder.FieldPaymentIntentID:
+		return m.OldPaymentIntentID(ctx)
+	case giftcardorder.FieldGiftCardID:
+		return m.OldGiftCardID(ctx)
+	case giftcardorder.FieldPaymentID:
+		return m.OldPaymentID(ctx)
+	case giftcardorder.FieldPaidAt:
+		return m.OldPaidAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown GiftCardOrder field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GiftCardOrderMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case giftcardorder.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case giftcardorder.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case giftcardorder.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case giftcardorder.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case giftcardorder.FieldRequestKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestKey(v)
+		return nil
+	case giftcardorder.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountMinor(v)
+		return nil
+	case giftcardorder.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case giftcardorder.FieldVatMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVatMinor(v)
+		return nil
+	case giftcardorder.FieldRecipientEmail:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRecipientEmail(v)
+		return nil
+	case giftcardorder.FieldRecipientName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRecipientName(v)
+		return nil
+	case giftcardorder.FieldSenderName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSenderName(v)
+		return nil
+	case giftcardorder.FieldMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMessage(v)
+		return nil
+	case giftcardorder.FieldDeliverAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeliverAt(v)
+		return nil
+	case giftcardorder.FieldStatus:
+		v, ok := value.(giftcardorder.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case giftcardorder.FieldPaymentIntentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentIntentID(v)
+		return nil
+	case giftcardorder.FieldGiftCardID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGiftCardID(v)
+		return nil
+	case giftcardorder.FieldPaymentID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentID(v)
+		return nil
+	case giftcardorder.FieldPaidAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaidAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GiftCardOrder field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *GiftCardOrderMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount_minor != nil {
+		fields = append(fields, giftcardorder.FieldAmountMinor)
+	}
+	if m.addvat_minor != nil {
+		fields = append(fields, giftcardorder.FieldVatMinor)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *GiftCardOrderMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case giftcardorder.FieldAmountMinor:
+		return m.AddedAmountMinor()
+	case giftcardorder.FieldVatMinor:
+		return m.AddedVatMinor()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GiftCardOrderMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case giftcardorder.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountMinor(v)
+		return nil
+	case giftcardorder.FieldVatMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVatMinor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GiftCardOrder numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *GiftCardOrderMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(giftcardorder.FieldPaymentIntentID) {
+		fields = append(fields, giftcardorder.FieldPaymentIntentID)
+	}
+	if m.FieldCleared(giftcardorder.FieldGiftCardID) {
+		fields = append(fields, giftcardorder.FieldGiftCardID)
+	}
+	if m.FieldCleared(giftcardorder.FieldPaymentID) {
+		fields = append(fields, giftcardorder.FieldPaymentID)
+	}
+	if m.FieldCleared(giftcardorder.FieldPaidAt) {
+		fields = append(fields, giftcardorder.FieldPaidAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *GiftCardOrderMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *GiftCardOrderMutation) ClearField(name string) error {
+	switch name {
+	case giftcardorder.FieldPaymentIntentID:
+		m.ClearPaymentIntentID()
+		return nil
+	case giftcardorder.FieldGiftCardID:
+		m.ClearGiftCardID()
+		return nil
+	case giftcardorder.FieldPaymentID:
+		m.ClearPaymentID()
+		return nil
+	case giftcardorder.FieldPaidAt:
+		m.ClearPaidAt()
+		return nil
+	}
+	return fmt.Errorf("unknown GiftCardOrder nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *GiftCardOrderMutation) ResetField(name string) error {
+	switch name {
+	case giftcardorder.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case giftcardorder.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case giftcardorder.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case giftcardorder.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case giftcardorder.FieldRequestKey:
+		m.ResetRequestKey()
+		return nil
+	case giftcardorder.FieldAmountMinor:
+		m.ResetAmountMinor()
+		return nil
+	case giftcardorder.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case giftcardorder.FieldVatMinor:
+		m.ResetVatMinor()
+		return nil
+	case giftcardorder.FieldRecipientEmail:
+		m.ResetRecipientEmail()
+		return nil
+	case giftcardorder.FieldRecipientName:
+		m.ResetRecipientName()
+		return nil
+	case giftcardorder.FieldSenderName:
+		m.ResetSenderName()
+		return nil
+	case giftcardorder.FieldMessage:
+		m.ResetMessage()
+		return nil
+	case giftcardorder.FieldDeliverAt:
+		m.ResetDeliverAt()
+		return nil
+	case giftcardorder.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case giftcardorder.FieldPaymentIntentID:
+		m.ResetPaymentIntentID()
+		return nil
+	case giftcardorder.FieldGiftCardID:
+		m.ResetGiftCardID()
+		return nil
+	case giftcardorder.FieldPaymentID:
+		m.ResetPaymentID()
+		return nil
+	case giftcardorder.FieldPaidAt:
+		m.ResetPaidAt()
+		return nil
+	}
+	return fmt.Errorf("unknown GiftCardOrder field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *GiftCardOrderMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, giftcardorder.EdgeOrganization)
+	}
+	if m.member != nil {
+		edges = append(edges, giftcardorder.EdgeMember)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *GiftCardOrderMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case giftcardorder.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case giftcardorder.EdgeMember:
+		if id := m.member; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *GiftCardOrderMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *GiftCardOrderMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *GiftCardOrderMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, giftcardorder.EdgeOrganization)
+	}
+	if m.clearedmember {
+		edges = append(edges, giftcardorder.EdgeMember)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *GiftCardOrderMutation) EdgeCleared(name string) bool {
+	switch name {
+	case giftcardorder.EdgeOrganization:
+		return m.clearedorganization
+	case giftcardorder.EdgeMember:
+		return m.clearedmember
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *GiftCardOrderMutation) ClearEdge(name string) error {
+	switch name {
+	case giftcardorder.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case giftcardorder.EdgeMember:
+		m.ClearMember()
+		return nil
+	}
+	return fmt.Errorf("unknown GiftCardOrder unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *GiftCardOrderMutation) ResetEdge(name string) error {
+	switch name {
+	case giftcardorder.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case giftcardorder.EdgeMember:
+		m.ResetMember()
+		return nil
+	}
+	return fmt.Errorf("unknown GiftCardOrder edge %s", name)
+}
+
 // HandoffCodeMutation represents an operation that mutates the HandoffCode nodes in the graph.
 type HandoffCodeMutation struct {
 	config
@@ -33024,6 +35702,874 @@ func (m *MemberMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Member edge %s", name)
+}
+
+// MemberCreditMutation represents an operation that mutates the MemberCredit nodes in the graph.
+type MemberCreditMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	amount_minor        *int64
+	addamount_minor     *int64
+	currency            *string
+	source              *membercredit.Source
+	gift_card_id        *uuid.UUID
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	member              *uuid.UUID
+	clearedmember       bool
+	done                bool
+	oldValue            func(context.Context) (*MemberCredit, error)
+	predicates          []predicate.MemberCredit
+}
+
+var _ ent.Mutation = (*MemberCreditMutation)(nil)
+
+// membercreditOption allows management of the mutation configuration using functional options.
+type membercreditOption func(*MemberCreditMutation)
+
+// newMemberCreditMutation creates new mutation for the MemberCredit entity.
+func newMemberCreditMutation(c config, op Op, opts ...membercreditOption) *MemberCreditMutation {
+	m := &MemberCreditMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMemberCredit,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMemberCreditID sets the ID field of the mutation.
+func withMemberCreditID(id uuid.UUID) membercreditOption {
+	return func(m *MemberCreditMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MemberCredit
+		)
+		m.oldValue = func(ctx context.Context) (*MemberCredit, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MemberCredit.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMemberCredit sets the old MemberCredit of the mutation.
+func withMemberCredit(node *MemberCredit) membercreditOption {
+	return func(m *MemberCreditMutation) {
+		m.oldValue = func(context.Context) (*MemberCredit, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MemberCreditMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MemberCreditMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of MemberCredit entities.
+func (m *MemberCreditMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MemberCreditMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MemberCreditMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MemberCredit.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *MemberCreditMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *MemberCreditMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the MemberCredit entity.
+// If the MemberCredit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MemberCreditMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *MemberCreditMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *MemberCreditMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *MemberCreditMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the MemberCredit entity.
+// If the MemberCredit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MemberCreditMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *MemberCreditMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *MemberCreditMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *MemberCreditMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the MemberCredit entity.
+// If the MemberCredit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MemberCreditMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *MemberCreditMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *MemberCreditMutation) SetMemberID(u uuid.UUID) {
+	m.member = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *MemberCreditMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the MemberCredit entity.
+// If the MemberCredit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MemberCreditMutation) OldMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *MemberCreditMutation) ResetMemberID() {
+	m.member = nil
+}
+
+// SetAmountMinor sets the "amount_minor" field.
+func (m *MemberCreditMutation) SetAmountMinor(i int64) {
+	m.amount_minor = &i
+	m.addamount_minor = nil
+}
+
+// AmountMinor returns the value of the "amount_minor" field in the mutation.
+func (m *MemberCreditMutation) AmountMinor() (r int64, exists bool) {
+	v := m.amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountMinor returns the old "amount_minor" field's value of the MemberCredit entity.
+// If the MemberCredit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MemberCreditMutation) OldAmountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountMinor: %w", err)
+	}
+	return oldValue.AmountMinor, nil
+}
+
+// AddAmountMinor adds i to the "amount_minor" field.
+func (m *MemberCreditMutation) AddAmountMinor(i int64) {
+	if m.addamount_minor != nil {
+		*m.addamount_minor += i
+	} else {
+		m.addamount_minor = &i
+	}
+}
+
+// AddedAmountMinor returns the value that was added to the "amount_minor" field in this mutation.
+func (m *MemberCreditMutation) AddedAmountMinor() (r int64, exists bool) {
+	v := m.addamount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmountMinor resets all changes to the "amount_minor" field.
+func (m *MemberCreditMutation) ResetAmountMinor() {
+	m.amount_minor = nil
+	m.addamount_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *MemberCreditMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *MemberCreditMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the MemberCredit entity.
+// If the MemberCredit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MemberCreditMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *MemberCreditMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetSource sets the "source" field.
+func (m *MemberCreditMutation) SetSource(value membercredit.Source) {
+	m.source = &value
+}
+
+// Source returns the value of the "source" field in the mutation.
+func (m *MemberCreditMutation) Source() (r membercredit.Source, exists bool) {
+	v := m.source
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSource returns the old "source" field's value of the MemberCredit entity.
+// If the MemberCredit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MemberCreditMutation) OldSource(ctx context.Context) (v membercredit.Source, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSource is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSource requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSource: %w", err)
+	}
+	return oldValue.Source, nil
+}
+
+// ResetSource resets all changes to the "source" field.
+func (m *MemberCreditMutation) ResetSource() {
+	m.source = nil
+}
+
+// SetGiftCardID sets the "gift_card_id" field.
+func (m *MemberCreditMutation) SetGiftCardID(u uuid.UUID) {
+	m.gift_card_id = &u
+}
+
+// GiftCardID returns the value of the "gift_card_id" field in the mutation.
+func (m *MemberCreditMutation) GiftCardID() (r uuid.UUID, exists bool) {
+	v := m.gift_card_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGiftCardID returns the old "gift_card_id" field's value of the MemberCredit entity.
+// If the MemberCredit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MemberCreditMutation) OldGiftCardID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGiftCardID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGiftCardID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGiftCardID: %w", err)
+	}
+	return oldValue.GiftCardID, nil
+}
+
+// ClearGiftCardID clears the value of the "gift_card_id" field.
+func (m *MemberCreditMutation) ClearGiftCardID() {
+	m.gift_card_id = nil
+	m.clearedFields[membercredit.FieldGiftCardID] = struct{}{}
+}
+
+// GiftCardIDCleared returns if the "gift_card_id" field was cleared in this mutation.
+func (m *MemberCreditMutation) GiftCardIDCleared() bool {
+	_, ok := m.clearedFields[membercredit.FieldGiftCardID]
+	return ok
+}
+
+// ResetGiftCardID resets all changes to the "gift_card_id" field.
+func (m *MemberCreditMutation) ResetGiftCardID() {
+	m.gift_card_id = nil
+	delete(m.clearedFields, membercredit.FieldGiftCardID)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *MemberCreditMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[membercredit.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *MemberCreditMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *MemberCreditMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *MemberCreditMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearMember clears the "member" edge to the Member entity.
+func (m *MemberCreditMutation) ClearMember() {
+	m.clearedmember = true
+	m.clearedFields[membercredit.FieldMemberID] = struct{}{}
+}
+
+// MemberCleared reports if the "member" edge to the Member entity was cleared.
+func (m *MemberCreditMutation) MemberCleared() bool {
+	return m.clearedmember
+}
+
+// MemberIDs returns the "member" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MemberID instead. It exists only for internal usage by the builders.
+func (m *MemberCreditMutation) MemberIDs() (ids []uuid.UUID) {
+	if id := m.member; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMember resets all changes to the "member" edge.
+func (m *MemberCreditMutation) ResetMember() {
+	m.member = nil
+	m.clearedmember = false
+}
+
+// Where appends a list predicates to the MemberCreditMutation builder.
+func (m *MemberCreditMutation) Where(ps ...predicate.MemberCredit) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MemberCreditMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MemberCreditMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MemberCredit, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MemberCreditMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MemberCreditMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MemberCredit).
+func (m *MemberCreditMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MemberCreditMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, membercredit.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, membercredit.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, membercredit.FieldOrganizationID)
+	}
+	if m.member != nil {
+		fields = append(fields, membercredit.FieldMemberID)
+	}
+	if m.amount_minor != nil {
+		fields = append(fields, membercredit.FieldAmountMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, membercredit.FieldCurrency)
+	}
+	if m.source != nil {
+		fields = append(fields, membercredit.FieldSource)
+	}
+	if m.gift_card_id != nil {
+		fields = append(fields, membercredit.FieldGiftCardID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MemberCreditMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case membercredit.FieldCreatedAt:
+		return m.CreatedAt()
+	case membercredit.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case membercredit.FieldOrganizationID:
+		return m.OrganizationID()
+	case membercredit.FieldMemberID:
+		return m.MemberID()
+	case membercredit.FieldAmountMinor:
+		return m.AmountMinor()
+	case membercredit.FieldCurrency:
+		return m.Currency()
+	case membercredit.FieldSource:
+		return m.Source()
+	case membercredit.FieldGiftCardID:
+		return m.GiftCardID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MemberCreditMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case membercredit.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case membercredit.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case membercredit.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case membercredit.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case membercredit.FieldAmountMinor:
+		return m.OldAmountMinor(ctx)
+	case membercredit.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case membercredit.FieldSource:
+		return m.OldSource(ctx)
+	case membercredit.FieldGiftCardID:
+		return m.OldGiftCardID(ctx)
+	}
+	return nil, fmt.Errorf("unknown MemberCredit field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MemberCreditMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case membercredit.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case membercredit.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case membercredit.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case membercredit.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case membercredit.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountMinor(v)
+		return nil
+	case membercredit.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case membercredit.FieldSource:
+		v, ok := value.(membercredit.Source)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSource(v)
+		return nil
+	case membercredit.FieldGiftCardID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGiftCardID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MemberCredit field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MemberCreditMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount_minor != nil {
+		fields = append(fields, membercredit.FieldAmountMinor)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MemberCreditMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case membercredit.FieldAmountMinor:
+		return m.AddedAmountMinor()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MemberCreditMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case membercredit.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountMinor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MemberCredit numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MemberCreditMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(membercredit.FieldGiftCardID) {
+		fields = append(fields, membercredit.FieldGiftCardID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MemberCreditMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MemberCreditMutation) ClearField(name string) error {
+	switch name {
+	case membercredit.FieldGiftCardID:
+		m.ClearGiftCardID()
+		return nil
+	}
+	return fmt.Errorf("unknown MemberCredit nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MemberCreditMutation) ResetField(name string) error {
+	switch name {
+	case membercredit.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case membercredit.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case membercredit.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case membercredit.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case membercredit.FieldAmountMinor:
+		m.ResetAmountMinor()
+		return nil
+	case membercredit.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case membercredit.FieldSource:
+		m.ResetSource()
+		return nil
+	case membercredit.FieldGiftCardID:
+		m.ResetGiftCardID()
+		return nil
+	}
+	return fmt.Errorf("unknown MemberCredit field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MemberCreditMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, membercredit.EdgeOrganization)
+	}
+	if m.member != nil {
+		edges = append(edges, membercredit.EdgeMember)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MemberCreditMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case membercredit.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case membercredit.EdgeMember:
+		if id := m.member; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MemberCreditMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MemberCreditMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MemberCreditMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, membercredit.EdgeOrganization)
+	}
+	if m.clearedmember {
+		edges = append(edges, membercredit.EdgeMember)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MemberCreditMutation) EdgeCleared(name string) bool {
+	switch name {
+	case membercredit.EdgeOrganization:
+		return m.clearedorganization
+	case membercredit.EdgeMember:
+		return m.clearedmember
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MemberCreditMutation) ClearEdge(name string) error {
+	switch name {
+	case membercredit.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case membercredit.EdgeMember:
+		m.ClearMember()
+		return nil
+	}
+	return fmt.Errorf("unknown MemberCredit unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MemberCreditMutation) ResetEdge(name string) error {
+	switch name {
+	case membercredit.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case membercredit.EdgeMember:
+		m.ResetMember()
+		return nil
+	}
+	return fmt.Errorf("unknown MemberCredit edge %s", name)
 }
 
 // NotificationDeliveryMutation represents an operation that mutates the NotificationDelivery nodes in the graph.

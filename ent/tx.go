@@ -54,6 +54,10 @@ type Tx struct {
 	FlashSale *FlashSaleClient
 	// GiftCard is the client for interacting with the GiftCard builders.
 	GiftCard *GiftCardClient
+	// GiftCardMovement is the client for interacting with the GiftCardMovement builders.
+	GiftCardMovement *GiftCardMovementClient
+	// GiftCardOrder is the client for interacting with the GiftCardOrder builders.
+	GiftCardOrder *GiftCardOrderClient
 	// HandoffCode is the client for interacting with the HandoffCode builders.
 	HandoffCode *HandoffCodeClient
 	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
@@ -74,6 +78,8 @@ type Tx struct {
 	MFAFactor *MFAFactorClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// MemberCredit is the client for interacting with the MemberCredit builders.
+	MemberCredit *MemberCreditClient
 	// NotificationDelivery is the client for interacting with the NotificationDelivery builders.
 	NotificationDelivery *NotificationDeliveryClient
 	// NotificationOptOut is the client for interacting with the NotificationOptOut builders.
@@ -275,6 +281,8 @@ func (tx *Tx) init() {
 	tx.FeatureProvisioning = NewFeatureProvisioningClient(tx.config)
 	tx.FlashSale = NewFlashSaleClient(tx.config)
 	tx.GiftCard = NewGiftCardClient(tx.config)
+	tx.GiftCardMovement = NewGiftCardMovementClient(tx.config)
+	tx.GiftCardOrder = NewGiftCardOrderClient(tx.config)
 	tx.HandoffCode = NewHandoffCodeClient(tx.config)
 	tx.IdempotencyKey = NewIdempotencyKeyClient(tx.config)
 	tx.Inquiry = NewInquiryClient(tx.config)
@@ -285,6 +293,7 @@ func (tx *Tx) init() {
 	tx.MFAChallenge = NewMFAChallengeClient(tx.config)
 	tx.MFAFactor = NewMFAFactorClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
+	tx.MemberCredit = NewMemberCreditClient(tx.config)
 	tx.NotificationDelivery = NewNotificationDeliveryClient(tx.config)
 	tx.NotificationOptOut = NewNotificationOptOutClient(tx.config)
 	tx.NotificationPreference = NewNotificationPreferenceClient(tx.config)

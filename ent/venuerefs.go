@@ -27,6 +27,8 @@ import (
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/giftcardmovement"
+	"github.com/venueplatform/venue/ent/giftcardorder"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
@@ -34,6 +36,7 @@ import (
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/membercredit"
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfachallenge"
 	"github.com/venueplatform/venue/ent/mfafactor"
@@ -86,6 +89,8 @@ var edgeTargets = map[string]map[string]string{
 	"FeatureProvisioning":    {"organization": "Organization"},
 	"FlashSale":              {"organization": "Organization", "applicable_pass_types": "PassType"},
 	"GiftCard":               {"organization": "Organization", "pass_type": "PassType"},
+	"GiftCardMovement":       {"organization": "Organization", "gift_card": "GiftCard"},
+	"GiftCardOrder":          {"organization": "Organization", "member": "Member"},
 	"HandoffCode":            {},
 	"IdempotencyKey":         {},
 	"Inquiry":                {"organization": "Organization", "service": "Service"},
@@ -96,6 +101,7 @@ var edgeTargets = map[string]map[string]string{
 	"MFAChallenge":           {},
 	"MFAFactor":              {},
 	"Member":                 {"organization": "Organization", "user": "User", "passes": "Pass", "bookings": "Booking", "payments": "Payment"},
+	"MemberCredit":           {"organization": "Organization", "member": "Member"},
 	"NotificationDelivery":   {"organization": "Organization", "member": "Member", "instructor": "Instructor", "class_instance": "ClassInstance"},
 	"NotificationOptOut":     {"organization": "Organization", "member": "Member"},
 	"NotificationPreference": {},
@@ -143,10 +149,13 @@ var VenueOwnedTypes = []string{
 	"FeatureProvisioning",
 	"FlashSale",
 	"GiftCard",
+	"GiftCardMovement",
+	"GiftCardOrder",
 	"Inquiry",
 	"Instructor",
 	"Location",
 	"Member",
+	"MemberCredit",
 	"NotificationDelivery",
 	"NotificationOptOut",
 	"OpeningHours",
@@ -188,6 +197,8 @@ var AllTypes = []string{
 	"FeatureProvisioning",
 	"FlashSale",
 	"GiftCard",
+	"GiftCardMovement",
+	"GiftCardOrder",
 	"HandoffCode",
 	"IdempotencyKey",
 	"Inquiry",
@@ -198,6 +209,7 @@ var AllTypes = []string{
 	"MFAChallenge",
 	"MFAFactor",
 	"Member",
+	"MemberCredit",
 	"NotificationDelivery",
 	"NotificationOptOut",
 	"NotificationPreference",
@@ -275,6 +287,10 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.FlashSale.Query().Where(flashsale.IDIn(ids...)).Count(ctx)
 	case "GiftCard":
 		return c.GiftCard.Query().Where(giftcard.IDIn(ids...)).Count(ctx)
+	case "GiftCardMovement":
+		return c.GiftCardMovement.Query().Where(giftcardmovement.IDIn(ids...)).Count(ctx)
+	case "GiftCardOrder":
+		return c.GiftCardOrder.Query().Where(giftcardorder.IDIn(ids...)).Count(ctx)
 	case "HandoffCode":
 		return c.HandoffCode.Query().Where(handoffcode.IDIn(ids...)).Count(ctx)
 	case "IdempotencyKey":
@@ -295,6 +311,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.MFAFactor.Query().Where(mfafactor.IDIn(ids...)).Count(ctx)
 	case "Member":
 		return c.Member.Query().Where(member.IDIn(ids...)).Count(ctx)
+	case "MemberCredit":
+		return c.MemberCredit.Query().Where(membercredit.IDIn(ids...)).Count(ctx)
 	case "NotificationDelivery":
 		return c.NotificationDelivery.Query().Where(notificationdelivery.IDIn(ids...)).Count(ctx)
 	case "NotificationOptOut":

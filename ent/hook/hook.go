@@ -249,6 +249,30 @@ func (f GiftCardFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GiftCardMutation", m)
 }
 
+// The GiftCardMovementFunc type is an adapter to allow the use of ordinary
+// function as GiftCardMovement mutator.
+type GiftCardMovementFunc func(context.Context, *ent.GiftCardMovementMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f GiftCardMovementFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.GiftCardMovementMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GiftCardMovementMutation", m)
+}
+
+// The GiftCardOrderFunc type is an adapter to allow the use of ordinary
+// function as GiftCardOrder mutator.
+type GiftCardOrderFunc func(context.Context, *ent.GiftCardOrderMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f GiftCardOrderFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.GiftCardOrderMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GiftCardOrderMutation", m)
+}
+
 // The HandoffCodeFunc type is an adapter to allow the use of ordinary
 // function as HandoffCode mutator.
 type HandoffCodeFunc func(context.Context, *ent.HandoffCodeMutation) (ent.Value, error)
@@ -367,6 +391,18 @@ func (f MemberFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, erro
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MemberMutation", m)
+}
+
+// The MemberCreditFunc type is an adapter to allow the use of ordinary
+// function as MemberCredit mutator.
+type MemberCreditFunc func(context.Context, *ent.MemberCreditMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MemberCreditFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MemberCreditMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MemberCreditMutation", m)
 }
 
 // The NotificationDeliveryFunc type is an adapter to allow the use of ordinary

@@ -28,6 +28,8 @@ import (
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/giftcardmovement"
+	"github.com/venueplatform/venue/ent/giftcardorder"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
@@ -35,6 +37,7 @@ import (
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/membercredit"
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfachallenge"
 	"github.com/venueplatform/venue/ent/mfafactor"
@@ -662,6 +665,60 @@ func (f TraverseGiftCard) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.GiftCardQuery", q)
 }
 
+// The GiftCardMovementFunc type is an adapter to allow the use of ordinary function as a Querier.
+type GiftCardMovementFunc func(context.Context, *ent.GiftCardMovementQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f GiftCardMovementFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.GiftCardMovementQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.GiftCardMovementQuery", q)
+}
+
+// The TraverseGiftCardMovement type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseGiftCardMovement func(context.Context, *ent.GiftCardMovementQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseGiftCardMovement) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseGiftCardMovement) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GiftCardMovementQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.GiftCardMovementQuery", q)
+}
+
+// The GiftCardOrderFunc type is an adapter to allow the use of ordinary function as a Querier.
+type GiftCardOrderFunc func(context.Context, *ent.GiftCardOrderQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f GiftCardOrderFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.GiftCardOrderQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.GiftCardOrderQuery", q)
+}
+
+// The TraverseGiftCardOrder type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseGiftCardOrder func(context.Context, *ent.GiftCardOrderQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseGiftCardOrder) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseGiftCardOrder) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GiftCardOrderQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.GiftCardOrderQuery", q)
+}
+
 // The HandoffCodeFunc type is an adapter to allow the use of ordinary function as a Querier.
 type HandoffCodeFunc func(context.Context, *ent.HandoffCodeQuery) (ent.Value, error)
 
@@ -930,6 +987,33 @@ func (f TraverseMember) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.MemberQuery", q)
+}
+
+// The MemberCreditFunc type is an adapter to allow the use of ordinary function as a Querier.
+type MemberCreditFunc func(context.Context, *ent.MemberCreditQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f MemberCreditFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.MemberCreditQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.MemberCreditQuery", q)
+}
+
+// The TraverseMemberCredit type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseMemberCredit func(context.Context, *ent.MemberCreditQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseMemberCredit) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseMemberCredit) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MemberCreditQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.MemberCreditQuery", q)
 }
 
 // The NotificationDeliveryFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1650,6 +1734,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.FlashSaleQuery, predicate.FlashSale, flashsale.OrderOption]{typ: ent.TypeFlashSale, tq: q}, nil
 	case *ent.GiftCardQuery:
 		return &query[*ent.GiftCardQuery, predicate.GiftCard, giftcard.OrderOption]{typ: ent.TypeGiftCard, tq: q}, nil
+	case *ent.GiftCardMovementQuery:
+		return &query[*ent.GiftCardMovementQuery, predicate.GiftCardMovement, giftcardmovement.OrderOption]{typ: ent.TypeGiftCardMovement, tq: q}, nil
+	case *ent.GiftCardOrderQuery:
+		return &query[*ent.GiftCardOrderQuery, predicate.GiftCardOrder, giftcardorder.OrderOption]{typ: ent.TypeGiftCardOrder, tq: q}, nil
 	case *ent.HandoffCodeQuery:
 		return &query[*ent.HandoffCodeQuery, predicate.HandoffCode, handoffcode.OrderOption]{typ: ent.TypeHandoffCode, tq: q}, nil
 	case *ent.IdempotencyKeyQuery:
@@ -1670,6 +1758,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.MFAFactorQuery, predicate.MFAFactor, mfafactor.OrderOption]{typ: ent.TypeMFAFactor, tq: q}, nil
 	case *ent.MemberQuery:
 		return &query[*ent.MemberQuery, predicate.Member, member.OrderOption]{typ: ent.TypeMember, tq: q}, nil
+	case *ent.MemberCreditQuery:
+		return &query[*ent.MemberCreditQuery, predicate.MemberCredit, membercredit.OrderOption]{typ: ent.TypeMemberCredit, tq: q}, nil
 	case *ent.NotificationDeliveryQuery:
 		return &query[*ent.NotificationDeliveryQuery, predicate.NotificationDelivery, notificationdelivery.OrderOption]{typ: ent.TypeNotificationDelivery, tq: q}, nil
 	case *ent.NotificationOptOutQuery:

@@ -989,6 +989,113 @@ var (
 			},
 		},
 	}
+	// GiftCardMovementsColumns holds the columns for the "gift_card_movements" table.
+	GiftCardMovementsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"issue", "purchase", "redemption"}},
+		{Name: "amount_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "balance_after_minor", Type: field.TypeInt64},
+		{Name: "member_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "order_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "pass_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "credit_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "gift_card_id", Type: field.TypeUUID},
+	}
+	// GiftCardMovementsTable holds the schema information for the "gift_card_movements" table.
+	GiftCardMovementsTable = &schema.Table{
+		Name:       "gift_card_movements",
+		Columns:    GiftCardMovementsColumns,
+		PrimaryKey: []*schema.Column{GiftCardMovementsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "gift_card_movements_organizations_organization",
+				Columns:    []*schema.Column{GiftCardMovementsColumns[11]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "gift_card_movements_gift_cards_gift_card",
+				Columns:    []*schema.Column{GiftCardMovementsColumns[12]},
+				RefColumns: []*schema.Column{GiftCardsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "giftcardmovement_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{GiftCardMovementsColumns[11]},
+			},
+			{
+				Name:    "giftcardmovement_organization_id_gift_card_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{GiftCardMovementsColumns[11], GiftCardMovementsColumns[12], GiftCardMovementsColumns[1]},
+			},
+		},
+	}
+	// GiftCardOrdersColumns holds the columns for the "gift_card_orders" table.
+	GiftCardOrdersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "request_key", Type: field.TypeString, Size: 128},
+		{Name: "amount_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "vat_minor", Type: field.TypeInt64, Default: 0},
+		{Name: "recipient_email", Type: field.TypeString, Size: 254},
+		{Name: "recipient_name", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "sender_name", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "message", Type: field.TypeString, Size: 500, Default: ""},
+		{Name: "deliver_at", Type: field.TypeTime},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"open", "paid", "failed"}, Default: "open"},
+		{Name: "payment_intent_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "gift_card_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "payment_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "paid_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+	}
+	// GiftCardOrdersTable holds the schema information for the "gift_card_orders" table.
+	GiftCardOrdersTable = &schema.Table{
+		Name:       "gift_card_orders",
+		Columns:    GiftCardOrdersColumns,
+		PrimaryKey: []*schema.Column{GiftCardOrdersColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "gift_card_orders_organizations_organization",
+				Columns:    []*schema.Column{GiftCardOrdersColumns[17]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "gift_card_orders_members_member",
+				Columns:    []*schema.Column{GiftCardOrdersColumns[18]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "giftcardorder_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{GiftCardOrdersColumns[17]},
+			},
+			{
+				Name:    "giftcardorder_organization_id_member_id_request_key",
+				Unique:  true,
+				Columns: []*schema.Column{GiftCardOrdersColumns[17], GiftCardOrdersColumns[18], GiftCardOrdersColumns[3]},
+			},
+			{
+				Name:    "giftcardorder_payment_intent_id",
+				Unique:  true,
+				Columns: []*schema.Column{GiftCardOrdersColumns[13]},
+			},
+		},
+	}
 	// HandoffCodesColumns holds the columns for the "handoff_codes" table.
 	HandoffCodesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -1389,6 +1496,50 @@ var (
 				Name:    "member_user_id",
 				Unique:  false,
 				Columns: []*schema.Column{MembersColumns[15]},
+			},
+		},
+	}
+	// MemberCreditsColumns holds the columns for the "member_credits" table.
+	MemberCreditsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "amount_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "source", Type: field.TypeEnum, Enums: []string{"gift_card_redemption"}},
+		{Name: "gift_card_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+	}
+	// MemberCreditsTable holds the schema information for the "member_credits" table.
+	MemberCreditsTable = &schema.Table{
+		Name:       "member_credits",
+		Columns:    MemberCreditsColumns,
+		PrimaryKey: []*schema.Column{MemberCreditsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "member_credits_organizations_organization",
+				Columns:    []*schema.Column{MemberCreditsColumns[7]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "member_credits_members_member",
+				Columns:    []*schema.Column{MemberCreditsColumns[8]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "membercredit_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{MemberCreditsColumns[7]},
+			},
+			{
+				Name:    "membercredit_organization_id_member_id_currency",
+				Unique:  false,
+				Columns: []*schema.Column{MemberCreditsColumns[7], MemberCreditsColumns[8], MemberCreditsColumns[4]},
 			},
 		},
 	}
@@ -1859,7 +2010,7 @@ var (
 		{Name: "id", Type: field.TypeUUID},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"checkout_charge", "checkout_setup", "tip_charge"}},
+		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"checkout_charge", "checkout_setup", "tip_charge", "gift_card_charge"}},
 		{Name: "subject_id", Type: field.TypeUUID},
 		{Name: "number", Type: field.TypeInt},
 		{Name: "state", Type: field.TypeEnum, Enums: []string{"created", "in_flight", "succeeded", "failed", "requires_action", "processing", "unknown", "canceled"}, Default: "created"},
@@ -2648,6 +2799,8 @@ var (
 		FeatureProvisioningsTable,
 		FlashSalesTable,
 		GiftCardsTable,
+		GiftCardMovementsTable,
+		GiftCardOrdersTable,
 		HandoffCodesTable,
 		IdempotencyKeysTable,
 		InquiriesTable,
@@ -2658,6 +2811,7 @@ var (
 		MfaChallengesTable,
 		MfaFactorsTable,
 		MembersTable,
+		MemberCreditsTable,
 		NotificationDeliveriesTable,
 		NotificationOptOutsTable,
 		NotificationPreferencesTable,
@@ -2728,12 +2882,18 @@ func init() {
 	FlashSalesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	GiftCardsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	GiftCardsTable.ForeignKeys[1].RefTable = PassTypesTable
+	GiftCardMovementsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	GiftCardMovementsTable.ForeignKeys[1].RefTable = GiftCardsTable
+	GiftCardOrdersTable.ForeignKeys[0].RefTable = OrganizationsTable
+	GiftCardOrdersTable.ForeignKeys[1].RefTable = MembersTable
 	InquiriesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	InquiriesTable.ForeignKeys[1].RefTable = ServicesTable
 	InstructorsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	LocationsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
+	MemberCreditsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	MemberCreditsTable.ForeignKeys[1].RefTable = MembersTable
 	NotificationDeliveriesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	NotificationDeliveriesTable.ForeignKeys[1].RefTable = MembersTable
 	NotificationDeliveriesTable.ForeignKeys[2].RefTable = InstructorsTable

@@ -112,6 +112,7 @@ const (
 	PurposeCheckoutCharge Purpose = "checkout_charge"
 	PurposeCheckoutSetup  Purpose = "checkout_setup"
 	PurposeTipCharge      Purpose = "tip_charge"
+	PurposeGiftCardCharge Purpose = "gift_card_charge"
 )
 
 func (pu Purpose) String() string {
@@ -121,7 +122,7 @@ func (pu Purpose) String() string {
 // PurposeValidator is a validator for the "purpose" field enum values. It is called by the builders before save.
 func PurposeValidator(pu Purpose) error {
 	switch pu {
-	case PurposeCheckoutCharge, PurposeCheckoutSetup, PurposeTipCharge:
+	case PurposeCheckoutCharge, PurposeCheckoutSetup, PurposeTipCharge, PurposeGiftCardCharge:
 		return nil
 	default:
 		return fmt.Errorf("paymentattempt: invalid enum value for purpose field: %q", pu)

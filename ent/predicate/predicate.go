@@ -66,6 +66,12 @@ type FlashSale func(*sql.Selector)
 // GiftCard is the predicate function for giftcard builders.
 type GiftCard func(*sql.Selector)
 
+// GiftCardMovement is the predicate function for giftcardmovement builders.
+type GiftCardMovement func(*sql.Selector)
+
+// GiftCardOrder is the predicate function for giftcardorder builders.
+type GiftCardOrder func(*sql.Selector)
+
 // HandoffCode is the predicate function for handoffcode builders.
 type HandoffCode func(*sql.Selector)
 
@@ -95,6 +101,9 @@ type MFAFactor func(*sql.Selector)
 
 // Member is the predicate function for member builders.
 type Member func(*sql.Selector)
+
+// MemberCredit is the predicate function for membercredit builders.
+type MemberCredit func(*sql.Selector)
 
 // NotificationDelivery is the predicate function for notificationdelivery builders.
 type NotificationDelivery func(*sql.Selector)

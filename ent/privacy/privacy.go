@@ -591,6 +591,54 @@ func (f GiftCardMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutati
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.GiftCardMutation", m)
 }
 
+// The GiftCardMovementQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type GiftCardMovementQueryRuleFunc func(context.Context, *ent.GiftCardMovementQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f GiftCardMovementQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GiftCardMovementQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.GiftCardMovementQuery", q)
+}
+
+// The GiftCardMovementMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type GiftCardMovementMutationRuleFunc func(context.Context, *ent.GiftCardMovementMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f GiftCardMovementMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.GiftCardMovementMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.GiftCardMovementMutation", m)
+}
+
+// The GiftCardOrderQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type GiftCardOrderQueryRuleFunc func(context.Context, *ent.GiftCardOrderQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f GiftCardOrderQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GiftCardOrderQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.GiftCardOrderQuery", q)
+}
+
+// The GiftCardOrderMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type GiftCardOrderMutationRuleFunc func(context.Context, *ent.GiftCardOrderMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f GiftCardOrderMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.GiftCardOrderMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.GiftCardOrderMutation", m)
+}
+
 // The HandoffCodeQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type HandoffCodeQueryRuleFunc func(context.Context, *ent.HandoffCodeQuery) error
@@ -829,6 +877,30 @@ func (f MemberMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.MemberMutation", m)
+}
+
+// The MemberCreditQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type MemberCreditQueryRuleFunc func(context.Context, *ent.MemberCreditQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f MemberCreditQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.MemberCreditQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.MemberCreditQuery", q)
+}
+
+// The MemberCreditMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type MemberCreditMutationRuleFunc func(context.Context, *ent.MemberCreditMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f MemberCreditMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.MemberCreditMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.MemberCreditMutation", m)
 }
 
 // The NotificationDeliveryQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -1506,6 +1578,10 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.GiftCardQuery:
 		return q.Filter(), nil
+	case *ent.GiftCardMovementQuery:
+		return q.Filter(), nil
+	case *ent.GiftCardOrderQuery:
+		return q.Filter(), nil
 	case *ent.HandoffCodeQuery:
 		return q.Filter(), nil
 	case *ent.IdempotencyKeyQuery:
@@ -1525,6 +1601,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 	case *ent.MFAFactorQuery:
 		return q.Filter(), nil
 	case *ent.MemberQuery:
+		return q.Filter(), nil
+	case *ent.MemberCreditQuery:
 		return q.Filter(), nil
 	case *ent.NotificationDeliveryQuery:
 		return q.Filter(), nil
@@ -1623,6 +1701,10 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.GiftCardMutation:
 		return m.Filter(), nil
+	case *ent.GiftCardMovementMutation:
+		return m.Filter(), nil
+	case *ent.GiftCardOrderMutation:
+		return m.Filter(), nil
 	case *ent.HandoffCodeMutation:
 		return m.Filter(), nil
 	case *ent.IdempotencyKeyMutation:
@@ -1642,6 +1724,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.MFAFactorMutation:
 		return m.Filter(), nil
 	case *ent.MemberMutation:
+		return m.Filter(), nil
+	case *ent.MemberCreditMutation:
 		return m.Filter(), nil
 	case *ent.NotificationDeliveryMutation:
 		return m.Filter(), nil

@@ -27,6 +27,8 @@ import (
 	"github.com/venueplatform/venue/ent/featureprovisioning"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
+	"github.com/venueplatform/venue/ent/giftcardmovement"
+	"github.com/venueplatform/venue/ent/giftcardorder"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
@@ -34,6 +36,7 @@ import (
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/membercredit"
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfachallenge"
 	"github.com/venueplatform/venue/ent/mfafactor"
@@ -1227,6 +1230,176 @@ func init() {
 	giftcardDescID := giftcardMixinFields0[0].Descriptor()
 	// giftcard.DefaultID holds the default value on creation for the id field.
 	giftcard.DefaultID = giftcardDescID.Default.(func() uuid.UUID)
+	giftcardmovementMixin := schema.GiftCardMovement{}.Mixin()
+	giftcardmovement.Policy = privacy.NewPolicies(giftcardmovementMixin[1], schema.GiftCardMovement{})
+	giftcardmovement.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := giftcardmovement.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	giftcardmovementMixinHooks1 := giftcardmovementMixin[1].Hooks()
+
+	giftcardmovement.Hooks[1] = giftcardmovementMixinHooks1[0]
+	giftcardmovementMixinFields0 := giftcardmovementMixin[0].Fields()
+	_ = giftcardmovementMixinFields0
+	giftcardmovementFields := schema.GiftCardMovement{}.Fields()
+	_ = giftcardmovementFields
+	// giftcardmovementDescCreatedAt is the schema descriptor for created_at field.
+	giftcardmovementDescCreatedAt := giftcardmovementMixinFields0[1].Descriptor()
+	// giftcardmovement.DefaultCreatedAt holds the default value on creation for the created_at field.
+	giftcardmovement.DefaultCreatedAt = giftcardmovementDescCreatedAt.Default.(func() time.Time)
+	// giftcardmovementDescUpdatedAt is the schema descriptor for updated_at field.
+	giftcardmovementDescUpdatedAt := giftcardmovementMixinFields0[2].Descriptor()
+	// giftcardmovement.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	giftcardmovement.DefaultUpdatedAt = giftcardmovementDescUpdatedAt.Default.(func() time.Time)
+	// giftcardmovement.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	giftcardmovement.UpdateDefaultUpdatedAt = giftcardmovementDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// giftcardmovementDescCurrency is the schema descriptor for currency field.
+	giftcardmovementDescCurrency := giftcardmovementFields[3].Descriptor()
+	// giftcardmovement.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	giftcardmovement.CurrencyValidator = func() func(string) error {
+		validators := giftcardmovementDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// giftcardmovementDescBalanceAfterMinor is the schema descriptor for balance_after_minor field.
+	giftcardmovementDescBalanceAfterMinor := giftcardmovementFields[4].Descriptor()
+	// giftcardmovement.BalanceAfterMinorValidator is a validator for the "balance_after_minor" field. It is called by the builders before save.
+	giftcardmovement.BalanceAfterMinorValidator = giftcardmovementDescBalanceAfterMinor.Validators[0].(func(int64) error)
+	// giftcardmovementDescID is the schema descriptor for id field.
+	giftcardmovementDescID := giftcardmovementMixinFields0[0].Descriptor()
+	// giftcardmovement.DefaultID holds the default value on creation for the id field.
+	giftcardmovement.DefaultID = giftcardmovementDescID.Default.(func() uuid.UUID)
+	giftcardorderMixin := schema.GiftCardOrder{}.Mixin()
+	giftcardorder.Policy = privacy.NewPolicies(giftcardorderMixin[1], schema.GiftCardOrder{})
+	giftcardorder.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := giftcardorder.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	giftcardorderMixinHooks1 := giftcardorderMixin[1].Hooks()
+
+	giftcardorder.Hooks[1] = giftcardorderMixinHooks1[0]
+	giftcardorderMixinFields0 := giftcardorderMixin[0].Fields()
+	_ = giftcardorderMixinFields0
+	giftcardorderFields := schema.GiftCardOrder{}.Fields()
+	_ = giftcardorderFields
+	// giftcardorderDescCreatedAt is the schema descriptor for created_at field.
+	giftcardorderDescCreatedAt := giftcardorderMixinFields0[1].Descriptor()
+	// giftcardorder.DefaultCreatedAt holds the default value on creation for the created_at field.
+	giftcardorder.DefaultCreatedAt = giftcardorderDescCreatedAt.Default.(func() time.Time)
+	// giftcardorderDescUpdatedAt is the schema descriptor for updated_at field.
+	giftcardorderDescUpdatedAt := giftcardorderMixinFields0[2].Descriptor()
+	// giftcardorder.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	giftcardorder.DefaultUpdatedAt = giftcardorderDescUpdatedAt.Default.(func() time.Time)
+	// giftcardorder.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	giftcardorder.UpdateDefaultUpdatedAt = giftcardorderDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// giftcardorderDescRequestKey is the schema descriptor for request_key field.
+	giftcardorderDescRequestKey := giftcardorderFields[1].Descriptor()
+	// giftcardorder.RequestKeyValidator is a validator for the "request_key" field. It is called by the builders before save.
+	giftcardorder.RequestKeyValidator = func() func(string) error {
+		validators := giftcardorderDescRequestKey.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(request_key string) error {
+			for _, fn := range fns {
+				if err := fn(request_key); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// giftcardorderDescAmountMinor is the schema descriptor for amount_minor field.
+	giftcardorderDescAmountMinor := giftcardorderFields[2].Descriptor()
+	// giftcardorder.AmountMinorValidator is a validator for the "amount_minor" field. It is called by the builders before save.
+	giftcardorder.AmountMinorValidator = giftcardorderDescAmountMinor.Validators[0].(func(int64) error)
+	// giftcardorderDescCurrency is the schema descriptor for currency field.
+	giftcardorderDescCurrency := giftcardorderFields[3].Descriptor()
+	// giftcardorder.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	giftcardorder.CurrencyValidator = func() func(string) error {
+		validators := giftcardorderDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// giftcardorderDescVatMinor is the schema descriptor for vat_minor field.
+	giftcardorderDescVatMinor := giftcardorderFields[4].Descriptor()
+	// giftcardorder.DefaultVatMinor holds the default value on creation for the vat_minor field.
+	giftcardorder.DefaultVatMinor = giftcardorderDescVatMinor.Default.(int64)
+	// giftcardorder.VatMinorValidator is a validator for the "vat_minor" field. It is called by the builders before save.
+	giftcardorder.VatMinorValidator = giftcardorderDescVatMinor.Validators[0].(func(int64) error)
+	// giftcardorderDescRecipientEmail is the schema descriptor for recipient_email field.
+	giftcardorderDescRecipientEmail := giftcardorderFields[5].Descriptor()
+	// giftcardorder.RecipientEmailValidator is a validator for the "recipient_email" field. It is called by the builders before save.
+	giftcardorder.RecipientEmailValidator = func() func(string) error {
+		validators := giftcardorderDescRecipientEmail.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(recipient_email string) error {
+			for _, fn := range fns {
+				if err := fn(recipient_email); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// giftcardorderDescRecipientName is the schema descriptor for recipient_name field.
+	giftcardorderDescRecipientName := giftcardorderFields[6].Descriptor()
+	// giftcardorder.DefaultRecipientName holds the default value on creation for the recipient_name field.
+	giftcardorder.DefaultRecipientName = giftcardorderDescRecipientName.Default.(string)
+	// giftcardorder.RecipientNameValidator is a validator for the "recipient_name" field. It is called by the builders before save.
+	giftcardorder.RecipientNameValidator = giftcardorderDescRecipientName.Validators[0].(func(string) error)
+	// giftcardorderDescSenderName is the schema descriptor for sender_name field.
+	giftcardorderDescSenderName := giftcardorderFields[7].Descriptor()
+	// giftcardorder.DefaultSenderName holds the default value on creation for the sender_name field.
+	giftcardorder.DefaultSenderName = giftcardorderDescSenderName.Default.(string)
+	// giftcardorder.SenderNameValidator is a validator for the "sender_name" field. It is called by the builders before save.
+	giftcardorder.SenderNameValidator = giftcardorderDescSenderName.Validators[0].(func(string) error)
+	// giftcardorderDescMessage is the schema descriptor for message field.
+	giftcardorderDescMessage := giftcardorderFields[8].Descriptor()
+	// giftcardorder.DefaultMessage holds the default value on creation for the message field.
+	giftcardorder.DefaultMessage = giftcardorderDescMessage.Default.(string)
+	// giftcardorder.MessageValidator is a validator for the "message" field. It is called by the builders before save.
+	giftcardorder.MessageValidator = giftcardorderDescMessage.Validators[0].(func(string) error)
+	// giftcardorderDescPaymentIntentID is the schema descriptor for payment_intent_id field.
+	giftcardorderDescPaymentIntentID := giftcardorderFields[11].Descriptor()
+	// giftcardorder.PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
+	giftcardorder.PaymentIntentIDValidator = giftcardorderDescPaymentIntentID.Validators[0].(func(string) error)
+	// giftcardorderDescID is the schema descriptor for id field.
+	giftcardorderDescID := giftcardorderMixinFields0[0].Descriptor()
+	// giftcardorder.DefaultID holds the default value on creation for the id field.
+	giftcardorder.DefaultID = giftcardorderDescID.Default.(func() uuid.UUID)
 	handoffcodeMixin := schema.HandoffCode{}.Mixin()
 	handoffcode.Policy = privacy.NewPolicies(schema.HandoffCode{})
 	handoffcode.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1747,6 +1920,55 @@ func init() {
 	memberDescID := memberMixinFields0[0].Descriptor()
 	// member.DefaultID holds the default value on creation for the id field.
 	member.DefaultID = memberDescID.Default.(func() uuid.UUID)
+	membercreditMixin := schema.MemberCredit{}.Mixin()
+	membercredit.Policy = privacy.NewPolicies(membercreditMixin[1], schema.MemberCredit{})
+	membercredit.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := membercredit.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	membercreditMixinHooks1 := membercreditMixin[1].Hooks()
+
+	membercredit.Hooks[1] = membercreditMixinHooks1[0]
+	membercreditMixinFields0 := membercreditMixin[0].Fields()
+	_ = membercreditMixinFields0
+	membercreditFields := schema.MemberCredit{}.Fields()
+	_ = membercreditFields
+	// membercreditDescCreatedAt is the schema descriptor for created_at field.
+	membercreditDescCreatedAt := membercreditMixinFields0[1].Descriptor()
+	// membercredit.DefaultCreatedAt holds the default value on creation for the created_at field.
+	membercredit.DefaultCreatedAt = membercreditDescCreatedAt.Default.(func() time.Time)
+	// membercreditDescUpdatedAt is the schema descriptor for updated_at field.
+	membercreditDescUpdatedAt := membercreditMixinFields0[2].Descriptor()
+	// membercredit.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	membercredit.DefaultUpdatedAt = membercreditDescUpdatedAt.Default.(func() time.Time)
+	// membercredit.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	membercredit.UpdateDefaultUpdatedAt = membercreditDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// membercreditDescCurrency is the schema descriptor for currency field.
+	membercreditDescCurrency := membercreditFields[2].Descriptor()
+	// membercredit.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	membercredit.CurrencyValidator = func() func(string) error {
+		validators := membercreditDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// membercreditDescID is the schema descriptor for id field.
+	membercreditDescID := membercreditMixinFields0[0].Descriptor()
+	// membercredit.DefaultID holds the default value on creation for the id field.
+	membercredit.DefaultID = membercreditDescID.Default.(func() uuid.UUID)
 	notificationdeliveryMixin := schema.NotificationDelivery{}.Mixin()
 	notificationdelivery.Policy = privacy.NewPolicies(notificationdeliveryMixin[1], schema.NotificationDelivery{})
 	notificationdelivery.Hooks[0] = func(next ent.Mutator) ent.Mutator {

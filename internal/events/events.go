@@ -43,6 +43,9 @@ const (
 	// PassActivated: a bought pass became active (data: pass_id, pass_type_id, member_id,
 	// checkout_id, status).
 	PassActivated = "pass.activated"
+	// GiftCardPurchased: a member paid for a gift card and it was issued (data:
+	// gift_card_id, order_id, payment_id, member_id, amount_minor, currency, deliver_at).
+	GiftCardPurchased = "gift_card.purchased"
 )
 
 // Types is the catalogue of event types a webhook subscription can select.
@@ -50,6 +53,7 @@ var Types = []string{
 	BookingCreated, BookingWaitlisted, BookingPromoted, BookingCancelled,
 	ClassCancelled, ClassUpdated, MemberCreated,
 	PaymentSucceeded, PaymentFailed, PassActivated,
+	GiftCardPurchased,
 }
 
 // ErrNoVenue means Record was called without a venue viewer in the context.

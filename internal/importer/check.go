@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/venueplatform/venue/internal/money"
 )
 
 // Enumerations of the contract (rest-api.md, import-format.md).
@@ -189,4 +191,16 @@ func quoteList(refs []string) string {
 		q[i] = fmt.Sprintf("%q", r)
 	}
 	return strings.Join(q, ", ")
+}
+
+// isoCurrency checks the currency of something that may be priced in
+// another currency than the venue's (a pass type, a payment, a product, a
+// gift card): any ISO 4217 code.
+func (p *plan) isoCurrency(it item, field, code string) {
+	switch {
+	case code == "":
+		p.ps.add(it, field, "missing; want an ISO 4217 currency (the venue's is %s)", p.currency)
+	case !money.ValidCurrency(code):
+		p.ps.add(it, field, "currency %q is not an ISO 4217 code", code)
+	}
 }

@@ -124,7 +124,7 @@ func (p *plan) checkPassTypes() {
 		case *in.PriceMinor < 0:
 			p.ps.add(it, "price_minor", "must not be negative")
 		}
-		p.venueCurrency(it, "currency", in.Currency)
+		p.isoCurrency(it, "currency", in.Currency)
 		p.positive(it, "clips", in.Clips)
 		if category == "clip_card" && in.Clips == nil {
 			p.ps.add(it, "clips", "missing; a clip card needs its number of clips")

@@ -171,7 +171,7 @@ func (p *plan) checkAddons() {
 		case *in.PriceMinor < 0:
 			p.ps.add(it, "price_minor", "must not be negative")
 		}
-		p.venueCurrency(it, "currency", in.Currency)
+		p.isoCurrency(it, "currency", in.Currency)
 		if in.Active != nil {
 			a.active = *in.Active
 		}
@@ -219,7 +219,7 @@ func (p *plan) checkGiftCards() {
 				p.ps.add(it, "remaining_amount_minor", "remaining amount %d is more than the initial amount %d", *r, *in.InitialAmountMinor)
 			}
 		}
-		p.venueCurrency(it, "currency", in.Currency)
+		p.isoCurrency(it, "currency", in.Currency)
 		g.expiresAt = p.timestamp(it, "expires_at", in.ExpiresAt, false)
 		if len(in.SenderName) > 200 {
 			p.ps.add(it, "sender_name", "longer than 200 characters")

@@ -150,7 +150,7 @@ func (p *plan) checkPayments() {
 		case *in.AmountMinor < 0:
 			p.ps.add(it, "amount_minor", "must not be negative; record refunds with status refunded")
 		}
-		p.venueCurrency(it, "currency", in.Currency)
+		p.isoCurrency(it, "currency", in.Currency)
 		pp.status = p.enum(it, "status", in.Status, "pending", paymentStatuses)
 		pp.kind = p.enum(it, "kind", in.Kind, "other", paymentKinds)
 		pp.paidAt = p.timestamp(it, "paid_at", in.PaidAt, false)

@@ -27,9 +27,10 @@
 //     back; a no-show kept it). Seats held by bookings already in the
 //     database that the document does not replace count too. Waitlisted
 //     bookings are numbered per class, after those already waiting.
-//   - Money: pass types and payments must be in the venue's currency (the
-//     platform prices and reports in one currency per venue). A pass may
-//     carry an optional "currency" that must equal its pass type's.
+//   - Money: pass types, payments, products (addons) and gift cards carry
+//     any ISO 4217 currency, the venue's or another (a pass type priced in
+//     EUR at a Danish venue); services stay in the venue's currency. A pass
+//     may carry an optional "currency" that must equal its pass type's.
 //     Amounts are non-negative integers in minor units.
 //   - A booking's or payment's pass must belong to the same member; a payment
 //     with a pass and no member gets the pass's member. A member holds at

@@ -48,6 +48,9 @@ func terminal(st paymentattempt.State) bool {
 // transaction. It returns the purchase status: succeeded, requires_action,
 // requires_payment_method, processing, failed or canceled.
 func (s *Service) applyIntent(ctx context.Context, attemptID uuid.UUID, in *stripeport.Intent) (string, error) {
+	if st, handled, err := s.applySubjectIntent(ctx, attemptID, in); handled { // other subjects (subjects.go)
+		return st, err
+	}
 	var status string
 	err := events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
 		at, err := tx.PaymentAttempt.Get(ctx, attemptID)

@@ -29,8 +29,8 @@ func memberRows(t *testing.T, client *ent.Client, w *world, email string) (uuid.
 	co := newCheckout(client, en.Member.ID, w.ids["PassType"]).SaveX(w.ctx)
 	pc := newCustomer(client, en.Member.ID).SaveX(w.ctx)
 	tp := newTip(client, en.Member.ID).SaveX(w.ctx)
-	return en.Member.ID, en.User.ID, map[string]uuid.UUID{"Pass": pass.ID, "Payment": pay.ID, "NotificationDelivery": delivery.ID, "Booking": bk.ID,
-		"Checkout": co.ID, "PaymentCustomer": pc.ID, "Tip": tp.ID}
+	return en.Member.ID, en.User.ID, giftCardMemberRows(client, w, en.Member.ID, map[string]uuid.UUID{"Pass": pass.ID, "Payment": pay.ID, "NotificationDelivery": delivery.ID, "Booking": bk.ID,
+		"Checkout": co.ID, "PaymentCustomer": pc.ID, "Tip": tp.ID})
 }
 
 // TestMemberWall runs the member-against-member column of the wall: in one

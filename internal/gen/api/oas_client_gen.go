@@ -331,6 +331,25 @@ type Invoker interface {
 	//
 	// POST /admin/schedule/bulk-edit
 	BulkEditAdminSchedule(ctx context.Context, request *AdminScheduleBulkEditRequest, params BulkEditAdminScheduleParams) (*AdminScheduleBulkResponse, error)
+	// BuyGiftCard invokes buyGiftCard operation.
+	//
+	// With `payment_method_id` (a saved card) the charge is confirmed at
+	// once; without it the answer carries the intent's `client_secret` for
+	// the payment sheet, and the card is issued when Stripe reports the
+	// payment (read the order to see it). `payment_status`: `succeeded`
+	// (issued: `gift_card_id`), `requires_action`,
+	// `requires_payment_method` or `processing`. Reading the order
+	// (`GET /me/gift-card-orders/{orderId}`) after 3-D Secure asks Stripe
+	// (read only) and shows the card issued once the payment succeeded.
+	// The event `payment.succeeded` of a gift card carries
+	// `gift_card_order_id` where a checkout's carries `checkout_id`. Errors: 400
+	// `VALIDATION_ERROR`; 402 `CHARGE_DECLINED` (nothing charged; a new
+	// `Idempotency-Key` may try another card); 409 `PAYMENT_PENDING`; 409
+	// `UNKNOWN_WRITE_OUTCOME`; 422 `CARD_PAYMENTS_UNAVAILABLE`; 502
+	// `STRIPE_ERROR`.
+	//
+	// POST /me/gift-card-orders
+	BuyGiftCard(ctx context.Context, request *GiftCardOrderRequest, params BuyGiftCardParams) (*GiftCardOrderResponse, error)
 	// CancelAdminScheduleItem invokes cancelAdminScheduleItem operation.
 	//
 	// The class becomes `cancelled` (with `cancelled_at` and `cancel_reason`);
@@ -752,6 +771,12 @@ type Invoker interface {
 	//
 	// GET /venues/{slug}/gift-cards/{code}/balance
 	GetGiftCardBalance(ctx context.Context, params GetGiftCardBalanceParams) (*GiftCardBalanceResponse, error)
+	// GetGiftCardOrder invokes getGiftCardOrder operation.
+	//
+	// Another member's, another venue's and unknown orders are 404 `NOT_FOUND`.
+	//
+	// GET /me/gift-card-orders/{orderId}
+	GetGiftCardOrder(ctx context.Context, params GetGiftCardOrderParams) (*GiftCardOrderResponse, error)
 	// GetGiftCardPreview invokes getGiftCardPreview operation.
 	//
 	// Same 404 rule and limit as the balance.
@@ -876,6 +901,12 @@ type Invoker interface {
 	//
 	// GET /admin/payments/connect
 	GetPaymentsConnect(ctx context.Context) (*PaymentsConnectResponse, error)
+	// GetReceiptPdf invokes getReceiptPdf operation.
+	//
+	// The receipt of a payment, as a PDF.
+	//
+	// GET /me/receipts/{paymentId}/pdf
+	GetReceiptPdf(ctx context.Context, params GetReceiptPdfParams) (GetReceiptPdfOK, error)
 	// GetVenue invokes getVenue operation.
 	//
 	// Contact and place, active brands, active locations with their active
@@ -972,6 +1003,20 @@ type Invoker interface {
 	//
 	// POST /bookings/buddy
 	InviteBookingBuddy(ctx context.Context, request *BookingBuddyInviteRequest, params InviteBookingBuddyParams) (*BookingBuddyInviteResponse, error)
+	// IssueAdminGiftCard invokes issueAdminGiftCard operation.
+	//
+	// Issues a card without a card payment (sold at the desk, a
+	// goodwill gesture): an amount card worth `amount_minor` in `currency`
+	// (the venue's when left out), or a pass card of `pass_type_id`
+	// (worth the pass type's price). Its first ledger line is `issue`.
+	// Silent by default: `send_notification` true e-mails the code to
+	// `recipient_email` (required then) and needs `notifications.send`
+	// besides `gift_cards.sell` (403 `ACCESS_DENIED` otherwise, nothing
+	// issued). Errors: 400 `VALIDATION_ERROR`; 404 `NOT_FOUND` for an
+	// unknown or another venue's pass type.
+	//
+	// POST /admin/gift-cards
+	IssueAdminGiftCard(ctx context.Context, request *AdminGiftCardIssueRequest, params IssueAdminGiftCardParams) (*AdminGiftCardResponse, error)
 	// JoinVenue invokes joinVenue operation.
 	//
 	// Needs `{consent: true}` (anything else is 400 `VALIDATION_ERROR`) and an
@@ -999,6 +1044,15 @@ type Invoker interface {
 	//
 	// GET /admin/checkin
 	ListAdminCheckin(ctx context.Context, params ListAdminCheckinParams) (*CheckinListResponse, error)
+	// ListAdminGiftCards invokes listAdminGiftCards operation.
+	//
+	// Newest first, at most 100. With `code` (any case) the one card of
+	// that code, with its `ledger` (every movement, oldest first: `issue`,
+	// `purchase`, `redemption`, each with its signed amount and the
+	// balance after). Needs `gift_cards.sell`.
+	//
+	// GET /admin/gift-cards
+	ListAdminGiftCards(ctx context.Context, params ListAdminGiftCardsParams) (*AdminGiftCardListResponse, error)
 	// ListAdminSchedule invokes listAdminSchedule operation.
 	//
 	// Class instances starting between `start_date` and `end_date` (inclusive,
@@ -1227,6 +1281,12 @@ type Invoker interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding
 	ReassignAdminBookingFunding(ctx context.Context, request *CheckinReassignRequest, params ReassignAdminBookingFundingParams) (*CheckinReassignResponse, error)
+	// RedeemGiftCard invokes redeemGiftCard operation.
+	//
+	// Redeem a gift card into credit or a pass.
+	//
+	// POST /gift-cards/redeem
+	RedeemGiftCard(ctx context.Context, request *GiftCardRedeemRequest, params RedeemGiftCardParams) (*GiftCardRedeemResponse, error)
 	// RegisterMyPushToken invokes registerMyPushToken operation.
 	//
 	// Bearer only. Body `token` (the provider's device token, 1 to 4096
@@ -1281,6 +1341,14 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks/{id}/deliveries/{delivery_id}/replay
 	ReplayWebhookDelivery(ctx context.Context, params ReplayWebhookDeliveryParams) (*WebhookDeliveryResponse, error)
+	// ResendReceipt invokes resendReceipt operation.
+	//
+	// Empty body. Sends the receipt to the member's address on file
+	// through the notification outbox, once per `Idempotency-Key`: the same
+	// key again replays the first answer and sends nothing more.
+	//
+	// POST /me/receipts/{paymentId}/resend
+	ResendReceipt(ctx context.Context, params ResendReceiptParams) (*ReceiptResendResponse, error)
 	// RotateWebhookSecret invokes rotateWebhookSecret operation.
 	//
 	// Returns a new secret once. For `overlap_minutes` (default 1440 = 24 h,
@@ -3363,6 +3431,116 @@ func (c *Client) sendBulkEditAdminSchedule(ctx context.Context, request *AdminSc
 	defer body.Close()
 
 	result, err := decodeBulkEditAdminScheduleResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// BuyGiftCard invokes buyGiftCard operation.
+//
+// With `payment_method_id` (a saved card) the charge is confirmed at
+// once; without it the answer carries the intent's `client_secret` for
+// the payment sheet, and the card is issued when Stripe reports the
+// payment (read the order to see it). `payment_status`: `succeeded`
+// (issued: `gift_card_id`), `requires_action`,
+// `requires_payment_method` or `processing`. Reading the order
+// (`GET /me/gift-card-orders/{orderId}`) after 3-D Secure asks Stripe
+// (read only) and shows the card issued once the payment succeeded.
+// The event `payment.succeeded` of a gift card carries
+// `gift_card_order_id` where a checkout's carries `checkout_id`. Errors: 400
+// `VALIDATION_ERROR`; 402 `CHARGE_DECLINED` (nothing charged; a new
+// `Idempotency-Key` may try another card); 409 `PAYMENT_PENDING`; 409
+// `UNKNOWN_WRITE_OUTCOME`; 422 `CARD_PAYMENTS_UNAVAILABLE`; 502
+// `STRIPE_ERROR`.
+//
+// POST /me/gift-card-orders
+func (c *Client) BuyGiftCard(ctx context.Context, request *GiftCardOrderRequest, params BuyGiftCardParams) (*GiftCardOrderResponse, error) {
+	res, err := c.sendBuyGiftCard(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendBuyGiftCard(ctx context.Context, request *GiftCardOrderRequest, params BuyGiftCardParams) (res *GiftCardOrderResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/gift-card-orders"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeBuyGiftCardRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, BuyGiftCardOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeBuyGiftCardResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -6617,6 +6795,107 @@ func (c *Client) sendGetGiftCardBalance(ctx context.Context, params GetGiftCardB
 	return result, nil
 }
 
+// GetGiftCardOrder invokes getGiftCardOrder operation.
+//
+// Another member's, another venue's and unknown orders are 404 `NOT_FOUND`.
+//
+// GET /me/gift-card-orders/{orderId}
+func (c *Client) GetGiftCardOrder(ctx context.Context, params GetGiftCardOrderParams) (*GiftCardOrderResponse, error) {
+	res, err := c.sendGetGiftCardOrder(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetGiftCardOrder(ctx context.Context, params GetGiftCardOrderParams) (res *GiftCardOrderResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/me/gift-card-orders/"
+	{
+		// Encode "orderId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "orderId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.OrderId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetGiftCardOrderOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetGiftCardOrderResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetGiftCardPreview invokes getGiftCardPreview operation.
 //
 // Same 404 rule and limit as the balance.
@@ -7350,6 +7629,108 @@ func (c *Client) sendGetPaymentsConnect(ctx context.Context) (res *PaymentsConne
 	defer body.Close()
 
 	result, err := decodeGetPaymentsConnectResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetReceiptPdf invokes getReceiptPdf operation.
+//
+// The receipt of a payment, as a PDF.
+//
+// GET /me/receipts/{paymentId}/pdf
+func (c *Client) GetReceiptPdf(ctx context.Context, params GetReceiptPdfParams) (GetReceiptPdfOK, error) {
+	res, err := c.sendGetReceiptPdf(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetReceiptPdf(ctx context.Context, params GetReceiptPdfParams) (res GetReceiptPdfOK, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/me/receipts/"
+	{
+		// Encode "paymentId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "paymentId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.PaymentId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/pdf"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetReceiptPdfOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetReceiptPdfResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -8436,6 +8817,100 @@ func (c *Client) sendInviteBookingBuddy(ctx context.Context, request *BookingBud
 	return result, nil
 }
 
+// IssueAdminGiftCard invokes issueAdminGiftCard operation.
+//
+// Issues a card without a card payment (sold at the desk, a
+// goodwill gesture): an amount card worth `amount_minor` in `currency`
+// (the venue's when left out), or a pass card of `pass_type_id`
+// (worth the pass type's price). Its first ledger line is `issue`.
+// Silent by default: `send_notification` true e-mails the code to
+// `recipient_email` (required then) and needs `notifications.send`
+// besides `gift_cards.sell` (403 `ACCESS_DENIED` otherwise, nothing
+// issued). Errors: 400 `VALIDATION_ERROR`; 404 `NOT_FOUND` for an
+// unknown or another venue's pass type.
+//
+// POST /admin/gift-cards
+func (c *Client) IssueAdminGiftCard(ctx context.Context, request *AdminGiftCardIssueRequest, params IssueAdminGiftCardParams) (*AdminGiftCardResponse, error) {
+	res, err := c.sendIssueAdminGiftCard(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendIssueAdminGiftCard(ctx context.Context, request *AdminGiftCardIssueRequest, params IssueAdminGiftCardParams) (res *AdminGiftCardResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/gift-cards"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeIssueAdminGiftCardRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, IssueAdminGiftCardOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeIssueAdminGiftCardResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // JoinVenue invokes joinVenue operation.
 //
 // Needs `{consent: true}` (anything else is 400 `VALIDATION_ERROR`) and an
@@ -8684,6 +9159,99 @@ func (c *Client) sendListAdminCheckin(ctx context.Context, params ListAdminCheck
 	defer body.Close()
 
 	result, err := decodeListAdminCheckinResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListAdminGiftCards invokes listAdminGiftCards operation.
+//
+// Newest first, at most 100. With `code` (any case) the one card of
+// that code, with its `ledger` (every movement, oldest first: `issue`,
+// `purchase`, `redemption`, each with its signed amount and the
+// balance after). Needs `gift_cards.sell`.
+//
+// GET /admin/gift-cards
+func (c *Client) ListAdminGiftCards(ctx context.Context, params ListAdminGiftCardsParams) (*AdminGiftCardListResponse, error) {
+	res, err := c.sendListAdminGiftCards(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListAdminGiftCards(ctx context.Context, params ListAdminGiftCardsParams) (res *AdminGiftCardListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/gift-cards"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "code" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "code",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Code.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListAdminGiftCardsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListAdminGiftCardsResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -10962,6 +11530,103 @@ func (c *Client) sendReassignAdminBookingFunding(ctx context.Context, request *C
 	return result, nil
 }
 
+// RedeemGiftCard invokes redeemGiftCard operation.
+//
+// Redeem a gift card into credit or a pass.
+//
+// POST /gift-cards/redeem
+func (c *Client) RedeemGiftCard(ctx context.Context, request *GiftCardRedeemRequest, params RedeemGiftCardParams) (*GiftCardRedeemResponse, error) {
+	res, err := c.sendRedeemGiftCard(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendRedeemGiftCard(ctx context.Context, request *GiftCardRedeemRequest, params RedeemGiftCardParams) (res *GiftCardRedeemResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/gift-cards/redeem"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeRedeemGiftCardRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RedeemGiftCardOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRedeemGiftCardResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // RegisterMyPushToken invokes registerMyPushToken operation.
 //
 // Bearer only. Body `token` (the provider's device token, 1 to 4096
@@ -11375,6 +12040,121 @@ func (c *Client) sendReplayWebhookDelivery(ctx context.Context, params ReplayWeb
 	defer body.Close()
 
 	result, err := decodeReplayWebhookDeliveryResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ResendReceipt invokes resendReceipt operation.
+//
+// Empty body. Sends the receipt to the member's address on file
+// through the notification outbox, once per `Idempotency-Key`: the same
+// key again replays the first answer and sends nothing more.
+//
+// POST /me/receipts/{paymentId}/resend
+func (c *Client) ResendReceipt(ctx context.Context, params ResendReceiptParams) (*ReceiptResendResponse, error) {
+	res, err := c.sendResendReceipt(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendResendReceipt(ctx context.Context, params ResendReceiptParams) (res *ReceiptResendResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/me/receipts/"
+	{
+		// Encode "paymentId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "paymentId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.PaymentId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/resend"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ResendReceiptOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeResendReceiptResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

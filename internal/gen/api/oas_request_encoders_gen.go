@@ -276,6 +276,20 @@ func encodeBulkEditAdminScheduleRequest(
 	return nil
 }
 
+func encodeBuyGiftCardRequest(
+	req *GiftCardOrderRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeCancelAdminScheduleItemRequest(
 	req *AdminScheduleCancelRequest,
 	r *http.Request,
@@ -484,6 +498,20 @@ func encodeInviteBookingBuddyRequest(
 	return nil
 }
 
+func encodeIssueAdminGiftCardRequest(
+	req *AdminGiftCardIssueRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeJoinVenueRequest(
 	req *JoinRequest,
 	r *http.Request,
@@ -528,6 +556,20 @@ func encodePurchaseCheckoutRequest(
 
 func encodeReassignAdminBookingFundingRequest(
 	req *CheckinReassignRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeRedeemGiftCardRequest(
+	req *GiftCardRedeemRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

@@ -4,6 +4,7 @@ package api
 
 import (
 	"fmt"
+	"io"
 	"net/url"
 	"time"
 
@@ -411,6 +412,459 @@ func (s *AddonListResponse) SetError(val struct{}) {
 // SetMeta sets the value of Meta.
 func (s *AddonListResponse) SetMeta(val ListMeta) {
 	s.Meta = val
+}
+
+// Ref: #/components/schemas/AdminGiftCard
+type AdminGiftCard struct {
+	Code                 string                `json:"code"`
+	CreatedAt            time.Time             `json:"created_at"`
+	Currency             string                `json:"currency"`
+	CurrencyExponent     int                   `json:"currency_exponent"`
+	ExpiresAt            NilDateTime           `json:"expires_at"`
+	GiftType             AdminGiftCardGiftType `json:"gift_type"`
+	ID                   uuid.UUID             `json:"id"`
+	InitialAmountMinor   int64                 `json:"initial_amount_minor"`
+	Ledger               []GiftCardLedgerLine  `json:"ledger"`
+	PassTypeID           NilUUID               `json:"pass_type_id"`
+	RemainingAmountMinor int64                 `json:"remaining_amount_minor"`
+	Status               AdminGiftCardStatus   `json:"status"`
+}
+
+// GetCode returns the value of Code.
+func (s *AdminGiftCard) GetCode() string {
+	return s.Code
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *AdminGiftCard) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminGiftCard) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCurrencyExponent returns the value of CurrencyExponent.
+func (s *AdminGiftCard) GetCurrencyExponent() int {
+	return s.CurrencyExponent
+}
+
+// GetExpiresAt returns the value of ExpiresAt.
+func (s *AdminGiftCard) GetExpiresAt() NilDateTime {
+	return s.ExpiresAt
+}
+
+// GetGiftType returns the value of GiftType.
+func (s *AdminGiftCard) GetGiftType() AdminGiftCardGiftType {
+	return s.GiftType
+}
+
+// GetID returns the value of ID.
+func (s *AdminGiftCard) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInitialAmountMinor returns the value of InitialAmountMinor.
+func (s *AdminGiftCard) GetInitialAmountMinor() int64 {
+	return s.InitialAmountMinor
+}
+
+// GetLedger returns the value of Ledger.
+func (s *AdminGiftCard) GetLedger() []GiftCardLedgerLine {
+	return s.Ledger
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *AdminGiftCard) GetPassTypeID() NilUUID {
+	return s.PassTypeID
+}
+
+// GetRemainingAmountMinor returns the value of RemainingAmountMinor.
+func (s *AdminGiftCard) GetRemainingAmountMinor() int64 {
+	return s.RemainingAmountMinor
+}
+
+// GetStatus returns the value of Status.
+func (s *AdminGiftCard) GetStatus() AdminGiftCardStatus {
+	return s.Status
+}
+
+// SetCode sets the value of Code.
+func (s *AdminGiftCard) SetCode(val string) {
+	s.Code = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *AdminGiftCard) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminGiftCard) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCurrencyExponent sets the value of CurrencyExponent.
+func (s *AdminGiftCard) SetCurrencyExponent(val int) {
+	s.CurrencyExponent = val
+}
+
+// SetExpiresAt sets the value of ExpiresAt.
+func (s *AdminGiftCard) SetExpiresAt(val NilDateTime) {
+	s.ExpiresAt = val
+}
+
+// SetGiftType sets the value of GiftType.
+func (s *AdminGiftCard) SetGiftType(val AdminGiftCardGiftType) {
+	s.GiftType = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminGiftCard) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInitialAmountMinor sets the value of InitialAmountMinor.
+func (s *AdminGiftCard) SetInitialAmountMinor(val int64) {
+	s.InitialAmountMinor = val
+}
+
+// SetLedger sets the value of Ledger.
+func (s *AdminGiftCard) SetLedger(val []GiftCardLedgerLine) {
+	s.Ledger = val
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *AdminGiftCard) SetPassTypeID(val NilUUID) {
+	s.PassTypeID = val
+}
+
+// SetRemainingAmountMinor sets the value of RemainingAmountMinor.
+func (s *AdminGiftCard) SetRemainingAmountMinor(val int64) {
+	s.RemainingAmountMinor = val
+}
+
+// SetStatus sets the value of Status.
+func (s *AdminGiftCard) SetStatus(val AdminGiftCardStatus) {
+	s.Status = val
+}
+
+type AdminGiftCardGiftType string
+
+const (
+	AdminGiftCardGiftTypeAmount AdminGiftCardGiftType = "amount"
+	AdminGiftCardGiftTypePass   AdminGiftCardGiftType = "pass"
+)
+
+// AllValues returns all AdminGiftCardGiftType values.
+func (AdminGiftCardGiftType) AllValues() []AdminGiftCardGiftType {
+	return []AdminGiftCardGiftType{
+		AdminGiftCardGiftTypeAmount,
+		AdminGiftCardGiftTypePass,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminGiftCardGiftType) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminGiftCardGiftTypeAmount:
+		return []byte(s), nil
+	case AdminGiftCardGiftTypePass:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminGiftCardGiftType) UnmarshalText(data []byte) error {
+	switch AdminGiftCardGiftType(data) {
+	case AdminGiftCardGiftTypeAmount:
+		*s = AdminGiftCardGiftTypeAmount
+		return nil
+	case AdminGiftCardGiftTypePass:
+		*s = AdminGiftCardGiftTypePass
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminGiftCardIssueRequest
+type AdminGiftCardIssueRequest struct {
+	AmountMinor      OptInt64                             `json:"amount_minor"`
+	Currency         OptString                            `json:"currency"`
+	ExpiresAt        OptDateTime                          `json:"expires_at"`
+	GiftType         OptAdminGiftCardIssueRequestGiftType `json:"gift_type"`
+	Message          OptString                            `json:"message"`
+	PassTypeID       OptUUID                              `json:"pass_type_id"`
+	RecipientEmail   OptString                            `json:"recipient_email"`
+	SendNotification OptBool                              `json:"send_notification"`
+	SenderName       OptString                            `json:"sender_name"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AdminGiftCardIssueRequest) GetAmountMinor() OptInt64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminGiftCardIssueRequest) GetCurrency() OptString {
+	return s.Currency
+}
+
+// GetExpiresAt returns the value of ExpiresAt.
+func (s *AdminGiftCardIssueRequest) GetExpiresAt() OptDateTime {
+	return s.ExpiresAt
+}
+
+// GetGiftType returns the value of GiftType.
+func (s *AdminGiftCardIssueRequest) GetGiftType() OptAdminGiftCardIssueRequestGiftType {
+	return s.GiftType
+}
+
+// GetMessage returns the value of Message.
+func (s *AdminGiftCardIssueRequest) GetMessage() OptString {
+	return s.Message
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *AdminGiftCardIssueRequest) GetPassTypeID() OptUUID {
+	return s.PassTypeID
+}
+
+// GetRecipientEmail returns the value of RecipientEmail.
+func (s *AdminGiftCardIssueRequest) GetRecipientEmail() OptString {
+	return s.RecipientEmail
+}
+
+// GetSendNotification returns the value of SendNotification.
+func (s *AdminGiftCardIssueRequest) GetSendNotification() OptBool {
+	return s.SendNotification
+}
+
+// GetSenderName returns the value of SenderName.
+func (s *AdminGiftCardIssueRequest) GetSenderName() OptString {
+	return s.SenderName
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AdminGiftCardIssueRequest) SetAmountMinor(val OptInt64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminGiftCardIssueRequest) SetCurrency(val OptString) {
+	s.Currency = val
+}
+
+// SetExpiresAt sets the value of ExpiresAt.
+func (s *AdminGiftCardIssueRequest) SetExpiresAt(val OptDateTime) {
+	s.ExpiresAt = val
+}
+
+// SetGiftType sets the value of GiftType.
+func (s *AdminGiftCardIssueRequest) SetGiftType(val OptAdminGiftCardIssueRequestGiftType) {
+	s.GiftType = val
+}
+
+// SetMessage sets the value of Message.
+func (s *AdminGiftCardIssueRequest) SetMessage(val OptString) {
+	s.Message = val
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *AdminGiftCardIssueRequest) SetPassTypeID(val OptUUID) {
+	s.PassTypeID = val
+}
+
+// SetRecipientEmail sets the value of RecipientEmail.
+func (s *AdminGiftCardIssueRequest) SetRecipientEmail(val OptString) {
+	s.RecipientEmail = val
+}
+
+// SetSendNotification sets the value of SendNotification.
+func (s *AdminGiftCardIssueRequest) SetSendNotification(val OptBool) {
+	s.SendNotification = val
+}
+
+// SetSenderName sets the value of SenderName.
+func (s *AdminGiftCardIssueRequest) SetSenderName(val OptString) {
+	s.SenderName = val
+}
+
+type AdminGiftCardIssueRequestGiftType string
+
+const (
+	AdminGiftCardIssueRequestGiftTypeAmount AdminGiftCardIssueRequestGiftType = "amount"
+	AdminGiftCardIssueRequestGiftTypePass   AdminGiftCardIssueRequestGiftType = "pass"
+)
+
+// AllValues returns all AdminGiftCardIssueRequestGiftType values.
+func (AdminGiftCardIssueRequestGiftType) AllValues() []AdminGiftCardIssueRequestGiftType {
+	return []AdminGiftCardIssueRequestGiftType{
+		AdminGiftCardIssueRequestGiftTypeAmount,
+		AdminGiftCardIssueRequestGiftTypePass,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminGiftCardIssueRequestGiftType) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminGiftCardIssueRequestGiftTypeAmount:
+		return []byte(s), nil
+	case AdminGiftCardIssueRequestGiftTypePass:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminGiftCardIssueRequestGiftType) UnmarshalText(data []byte) error {
+	switch AdminGiftCardIssueRequestGiftType(data) {
+	case AdminGiftCardIssueRequestGiftTypeAmount:
+		*s = AdminGiftCardIssueRequestGiftTypeAmount
+		return nil
+	case AdminGiftCardIssueRequestGiftTypePass:
+		*s = AdminGiftCardIssueRequestGiftTypePass
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminGiftCardListResponse
+type AdminGiftCardListResponse struct {
+	Data  []AdminGiftCard               `json:"data"`
+	Error struct{}                      `json:"error"`
+	Meta  AdminGiftCardListResponseMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminGiftCardListResponse) GetData() []AdminGiftCard {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminGiftCardListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *AdminGiftCardListResponse) GetMeta() AdminGiftCardListResponseMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *AdminGiftCardListResponse) SetData(val []AdminGiftCard) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminGiftCardListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *AdminGiftCardListResponse) SetMeta(val AdminGiftCardListResponseMeta) {
+	s.Meta = val
+}
+
+type AdminGiftCardListResponseMeta struct {
+	Total int `json:"total"`
+}
+
+// GetTotal returns the value of Total.
+func (s *AdminGiftCardListResponseMeta) GetTotal() int {
+	return s.Total
+}
+
+// SetTotal sets the value of Total.
+func (s *AdminGiftCardListResponseMeta) SetTotal(val int) {
+	s.Total = val
+}
+
+// Ref: #/components/schemas/AdminGiftCardResponse
+type AdminGiftCardResponse struct {
+	Data  AdminGiftCard `json:"data"`
+	Error struct{}      `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminGiftCardResponse) GetData() AdminGiftCard {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminGiftCardResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminGiftCardResponse) SetData(val AdminGiftCard) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminGiftCardResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type AdminGiftCardStatus string
+
+const (
+	AdminGiftCardStatusActive    AdminGiftCardStatus = "active"
+	AdminGiftCardStatusRedeemed  AdminGiftCardStatus = "redeemed"
+	AdminGiftCardStatusExpired   AdminGiftCardStatus = "expired"
+	AdminGiftCardStatusCancelled AdminGiftCardStatus = "cancelled"
+)
+
+// AllValues returns all AdminGiftCardStatus values.
+func (AdminGiftCardStatus) AllValues() []AdminGiftCardStatus {
+	return []AdminGiftCardStatus{
+		AdminGiftCardStatusActive,
+		AdminGiftCardStatusRedeemed,
+		AdminGiftCardStatusExpired,
+		AdminGiftCardStatusCancelled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminGiftCardStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminGiftCardStatusActive:
+		return []byte(s), nil
+	case AdminGiftCardStatusRedeemed:
+		return []byte(s), nil
+	case AdminGiftCardStatusExpired:
+		return []byte(s), nil
+	case AdminGiftCardStatusCancelled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminGiftCardStatus) UnmarshalText(data []byte) error {
+	switch AdminGiftCardStatus(data) {
+	case AdminGiftCardStatusActive:
+		*s = AdminGiftCardStatusActive
+		return nil
+	case AdminGiftCardStatusRedeemed:
+		*s = AdminGiftCardStatusRedeemed
+		return nil
+	case AdminGiftCardStatusExpired:
+		*s = AdminGiftCardStatusExpired
+		return nil
+	case AdminGiftCardStatusCancelled:
+		*s = AdminGiftCardStatusCancelled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/AdminScheduleAction
@@ -9386,6 +9840,20 @@ func (s *GetDiscoveryWorld) UnmarshalText(data []byte) error {
 	}
 }
 
+type GetReceiptPdfOK struct {
+	Data io.Reader
+}
+
+// Read reads data from the Data reader.
+//
+// Kept to satisfy the io.Reader interface.
+func (s GetReceiptPdfOK) Read(p []byte) (n int, err error) {
+	if s.Data == nil {
+		return 0, io.EOF
+	}
+	return s.Data.Read(p)
+}
+
 type GetVenueOfferSurface string
 
 const (
@@ -9578,6 +10046,531 @@ func (s *GiftCardBalanceResponseDataStatus) UnmarshalText(data []byte) error {
 		return nil
 	case GiftCardBalanceResponseDataStatusExpired:
 		*s = GiftCardBalanceResponseDataStatusExpired
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/GiftCardLedgerLine
+type GiftCardLedgerLine struct {
+	AmountMinor       int64                  `json:"amount_minor"`
+	BalanceAfterMinor int64                  `json:"balance_after_minor"`
+	CreatedAt         time.Time              `json:"created_at"`
+	Currency          string                 `json:"currency"`
+	Kind              GiftCardLedgerLineKind `json:"kind"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *GiftCardLedgerLine) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetBalanceAfterMinor returns the value of BalanceAfterMinor.
+func (s *GiftCardLedgerLine) GetBalanceAfterMinor() int64 {
+	return s.BalanceAfterMinor
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *GiftCardLedgerLine) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *GiftCardLedgerLine) GetCurrency() string {
+	return s.Currency
+}
+
+// GetKind returns the value of Kind.
+func (s *GiftCardLedgerLine) GetKind() GiftCardLedgerLineKind {
+	return s.Kind
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *GiftCardLedgerLine) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetBalanceAfterMinor sets the value of BalanceAfterMinor.
+func (s *GiftCardLedgerLine) SetBalanceAfterMinor(val int64) {
+	s.BalanceAfterMinor = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *GiftCardLedgerLine) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *GiftCardLedgerLine) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetKind sets the value of Kind.
+func (s *GiftCardLedgerLine) SetKind(val GiftCardLedgerLineKind) {
+	s.Kind = val
+}
+
+type GiftCardLedgerLineKind string
+
+const (
+	GiftCardLedgerLineKindIssue      GiftCardLedgerLineKind = "issue"
+	GiftCardLedgerLineKindPurchase   GiftCardLedgerLineKind = "purchase"
+	GiftCardLedgerLineKindRedemption GiftCardLedgerLineKind = "redemption"
+)
+
+// AllValues returns all GiftCardLedgerLineKind values.
+func (GiftCardLedgerLineKind) AllValues() []GiftCardLedgerLineKind {
+	return []GiftCardLedgerLineKind{
+		GiftCardLedgerLineKindIssue,
+		GiftCardLedgerLineKindPurchase,
+		GiftCardLedgerLineKindRedemption,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GiftCardLedgerLineKind) MarshalText() ([]byte, error) {
+	switch s {
+	case GiftCardLedgerLineKindIssue:
+		return []byte(s), nil
+	case GiftCardLedgerLineKindPurchase:
+		return []byte(s), nil
+	case GiftCardLedgerLineKindRedemption:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GiftCardLedgerLineKind) UnmarshalText(data []byte) error {
+	switch GiftCardLedgerLineKind(data) {
+	case GiftCardLedgerLineKindIssue:
+		*s = GiftCardLedgerLineKindIssue
+		return nil
+	case GiftCardLedgerLineKindPurchase:
+		*s = GiftCardLedgerLineKindPurchase
+		return nil
+	case GiftCardLedgerLineKindRedemption:
+		*s = GiftCardLedgerLineKindRedemption
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/GiftCardOrder
+type GiftCardOrder struct {
+	// Major units.
+	Amount           float64   `json:"amount"`
+	AmountMinor      int64     `json:"amount_minor"`
+	ClientSecret     NilString `json:"client_secret"`
+	CreatedAt        time.Time `json:"created_at"`
+	Currency         string    `json:"currency"`
+	CurrencyExponent int       `json:"currency_exponent"`
+	DeliverAt        time.Time `json:"deliver_at"`
+	GiftCardID       NilUUID   `json:"gift_card_id"`
+	ID               uuid.UUID `json:"id"`
+	Message          OptString `json:"message"`
+	PaymentIntentID  NilString `json:"payment_intent_id"`
+	// The payment's state as this answer knows it; `succeeded` once the card is issued.
+	PaymentStatus      GiftCardOrderPaymentStatus `json:"payment_status"`
+	ProcessorAccountID NilString                  `json:"processor_account_id"`
+	RecipientEmail     string                     `json:"recipient_email"`
+	RecipientName      OptString                  `json:"recipient_name"`
+	SenderName         OptString                  `json:"sender_name"`
+	// `open` until the payment succeeds (a declined order stays open), then `paid`.
+	Status GiftCardOrderStatus `json:"status"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *GiftCardOrder) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *GiftCardOrder) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetClientSecret returns the value of ClientSecret.
+func (s *GiftCardOrder) GetClientSecret() NilString {
+	return s.ClientSecret
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *GiftCardOrder) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *GiftCardOrder) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCurrencyExponent returns the value of CurrencyExponent.
+func (s *GiftCardOrder) GetCurrencyExponent() int {
+	return s.CurrencyExponent
+}
+
+// GetDeliverAt returns the value of DeliverAt.
+func (s *GiftCardOrder) GetDeliverAt() time.Time {
+	return s.DeliverAt
+}
+
+// GetGiftCardID returns the value of GiftCardID.
+func (s *GiftCardOrder) GetGiftCardID() NilUUID {
+	return s.GiftCardID
+}
+
+// GetID returns the value of ID.
+func (s *GiftCardOrder) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetMessage returns the value of Message.
+func (s *GiftCardOrder) GetMessage() OptString {
+	return s.Message
+}
+
+// GetPaymentIntentID returns the value of PaymentIntentID.
+func (s *GiftCardOrder) GetPaymentIntentID() NilString {
+	return s.PaymentIntentID
+}
+
+// GetPaymentStatus returns the value of PaymentStatus.
+func (s *GiftCardOrder) GetPaymentStatus() GiftCardOrderPaymentStatus {
+	return s.PaymentStatus
+}
+
+// GetProcessorAccountID returns the value of ProcessorAccountID.
+func (s *GiftCardOrder) GetProcessorAccountID() NilString {
+	return s.ProcessorAccountID
+}
+
+// GetRecipientEmail returns the value of RecipientEmail.
+func (s *GiftCardOrder) GetRecipientEmail() string {
+	return s.RecipientEmail
+}
+
+// GetRecipientName returns the value of RecipientName.
+func (s *GiftCardOrder) GetRecipientName() OptString {
+	return s.RecipientName
+}
+
+// GetSenderName returns the value of SenderName.
+func (s *GiftCardOrder) GetSenderName() OptString {
+	return s.SenderName
+}
+
+// GetStatus returns the value of Status.
+func (s *GiftCardOrder) GetStatus() GiftCardOrderStatus {
+	return s.Status
+}
+
+// SetAmount sets the value of Amount.
+func (s *GiftCardOrder) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *GiftCardOrder) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetClientSecret sets the value of ClientSecret.
+func (s *GiftCardOrder) SetClientSecret(val NilString) {
+	s.ClientSecret = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *GiftCardOrder) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *GiftCardOrder) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCurrencyExponent sets the value of CurrencyExponent.
+func (s *GiftCardOrder) SetCurrencyExponent(val int) {
+	s.CurrencyExponent = val
+}
+
+// SetDeliverAt sets the value of DeliverAt.
+func (s *GiftCardOrder) SetDeliverAt(val time.Time) {
+	s.DeliverAt = val
+}
+
+// SetGiftCardID sets the value of GiftCardID.
+func (s *GiftCardOrder) SetGiftCardID(val NilUUID) {
+	s.GiftCardID = val
+}
+
+// SetID sets the value of ID.
+func (s *GiftCardOrder) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetMessage sets the value of Message.
+func (s *GiftCardOrder) SetMessage(val OptString) {
+	s.Message = val
+}
+
+// SetPaymentIntentID sets the value of PaymentIntentID.
+func (s *GiftCardOrder) SetPaymentIntentID(val NilString) {
+	s.PaymentIntentID = val
+}
+
+// SetPaymentStatus sets the value of PaymentStatus.
+func (s *GiftCardOrder) SetPaymentStatus(val GiftCardOrderPaymentStatus) {
+	s.PaymentStatus = val
+}
+
+// SetProcessorAccountID sets the value of ProcessorAccountID.
+func (s *GiftCardOrder) SetProcessorAccountID(val NilString) {
+	s.ProcessorAccountID = val
+}
+
+// SetRecipientEmail sets the value of RecipientEmail.
+func (s *GiftCardOrder) SetRecipientEmail(val string) {
+	s.RecipientEmail = val
+}
+
+// SetRecipientName sets the value of RecipientName.
+func (s *GiftCardOrder) SetRecipientName(val OptString) {
+	s.RecipientName = val
+}
+
+// SetSenderName sets the value of SenderName.
+func (s *GiftCardOrder) SetSenderName(val OptString) {
+	s.SenderName = val
+}
+
+// SetStatus sets the value of Status.
+func (s *GiftCardOrder) SetStatus(val GiftCardOrderStatus) {
+	s.Status = val
+}
+
+// The payment's state as this answer knows it; `succeeded` once the card is issued.
+type GiftCardOrderPaymentStatus string
+
+const (
+	GiftCardOrderPaymentStatusSucceeded             GiftCardOrderPaymentStatus = "succeeded"
+	GiftCardOrderPaymentStatusRequiresAction        GiftCardOrderPaymentStatus = "requires_action"
+	GiftCardOrderPaymentStatusRequiresPaymentMethod GiftCardOrderPaymentStatus = "requires_payment_method"
+	GiftCardOrderPaymentStatusProcessing            GiftCardOrderPaymentStatus = "processing"
+	GiftCardOrderPaymentStatusOpen                  GiftCardOrderPaymentStatus = "open"
+)
+
+// AllValues returns all GiftCardOrderPaymentStatus values.
+func (GiftCardOrderPaymentStatus) AllValues() []GiftCardOrderPaymentStatus {
+	return []GiftCardOrderPaymentStatus{
+		GiftCardOrderPaymentStatusSucceeded,
+		GiftCardOrderPaymentStatusRequiresAction,
+		GiftCardOrderPaymentStatusRequiresPaymentMethod,
+		GiftCardOrderPaymentStatusProcessing,
+		GiftCardOrderPaymentStatusOpen,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GiftCardOrderPaymentStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case GiftCardOrderPaymentStatusSucceeded:
+		return []byte(s), nil
+	case GiftCardOrderPaymentStatusRequiresAction:
+		return []byte(s), nil
+	case GiftCardOrderPaymentStatusRequiresPaymentMethod:
+		return []byte(s), nil
+	case GiftCardOrderPaymentStatusProcessing:
+		return []byte(s), nil
+	case GiftCardOrderPaymentStatusOpen:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GiftCardOrderPaymentStatus) UnmarshalText(data []byte) error {
+	switch GiftCardOrderPaymentStatus(data) {
+	case GiftCardOrderPaymentStatusSucceeded:
+		*s = GiftCardOrderPaymentStatusSucceeded
+		return nil
+	case GiftCardOrderPaymentStatusRequiresAction:
+		*s = GiftCardOrderPaymentStatusRequiresAction
+		return nil
+	case GiftCardOrderPaymentStatusRequiresPaymentMethod:
+		*s = GiftCardOrderPaymentStatusRequiresPaymentMethod
+		return nil
+	case GiftCardOrderPaymentStatusProcessing:
+		*s = GiftCardOrderPaymentStatusProcessing
+		return nil
+	case GiftCardOrderPaymentStatusOpen:
+		*s = GiftCardOrderPaymentStatusOpen
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/GiftCardOrderRequest
+type GiftCardOrderRequest struct {
+	AmountMinor int64       `json:"amount_minor"`
+	Currency    OptString   `json:"currency"`
+	DeliverAt   OptDateTime `json:"deliver_at"`
+	Message     OptString   `json:"message"`
+	// A saved card of the member at the venue's account; confirms the charge now.
+	PaymentMethodID OptString `json:"payment_method_id"`
+	RecipientEmail  string    `json:"recipient_email"`
+	RecipientName   OptString `json:"recipient_name"`
+	SenderName      OptString `json:"sender_name"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *GiftCardOrderRequest) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *GiftCardOrderRequest) GetCurrency() OptString {
+	return s.Currency
+}
+
+// GetDeliverAt returns the value of DeliverAt.
+func (s *GiftCardOrderRequest) GetDeliverAt() OptDateTime {
+	return s.DeliverAt
+}
+
+// GetMessage returns the value of Message.
+func (s *GiftCardOrderRequest) GetMessage() OptString {
+	return s.Message
+}
+
+// GetPaymentMethodID returns the value of PaymentMethodID.
+func (s *GiftCardOrderRequest) GetPaymentMethodID() OptString {
+	return s.PaymentMethodID
+}
+
+// GetRecipientEmail returns the value of RecipientEmail.
+func (s *GiftCardOrderRequest) GetRecipientEmail() string {
+	return s.RecipientEmail
+}
+
+// GetRecipientName returns the value of RecipientName.
+func (s *GiftCardOrderRequest) GetRecipientName() OptString {
+	return s.RecipientName
+}
+
+// GetSenderName returns the value of SenderName.
+func (s *GiftCardOrderRequest) GetSenderName() OptString {
+	return s.SenderName
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *GiftCardOrderRequest) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *GiftCardOrderRequest) SetCurrency(val OptString) {
+	s.Currency = val
+}
+
+// SetDeliverAt sets the value of DeliverAt.
+func (s *GiftCardOrderRequest) SetDeliverAt(val OptDateTime) {
+	s.DeliverAt = val
+}
+
+// SetMessage sets the value of Message.
+func (s *GiftCardOrderRequest) SetMessage(val OptString) {
+	s.Message = val
+}
+
+// SetPaymentMethodID sets the value of PaymentMethodID.
+func (s *GiftCardOrderRequest) SetPaymentMethodID(val OptString) {
+	s.PaymentMethodID = val
+}
+
+// SetRecipientEmail sets the value of RecipientEmail.
+func (s *GiftCardOrderRequest) SetRecipientEmail(val string) {
+	s.RecipientEmail = val
+}
+
+// SetRecipientName sets the value of RecipientName.
+func (s *GiftCardOrderRequest) SetRecipientName(val OptString) {
+	s.RecipientName = val
+}
+
+// SetSenderName sets the value of SenderName.
+func (s *GiftCardOrderRequest) SetSenderName(val OptString) {
+	s.SenderName = val
+}
+
+// Ref: #/components/schemas/GiftCardOrderResponse
+type GiftCardOrderResponse struct {
+	Data  GiftCardOrder `json:"data"`
+	Error struct{}      `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *GiftCardOrderResponse) GetData() GiftCardOrder {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *GiftCardOrderResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *GiftCardOrderResponse) SetData(val GiftCardOrder) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *GiftCardOrderResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// `open` until the payment succeeds (a declined order stays open), then `paid`.
+type GiftCardOrderStatus string
+
+const (
+	GiftCardOrderStatusOpen GiftCardOrderStatus = "open"
+	GiftCardOrderStatusPaid GiftCardOrderStatus = "paid"
+)
+
+// AllValues returns all GiftCardOrderStatus values.
+func (GiftCardOrderStatus) AllValues() []GiftCardOrderStatus {
+	return []GiftCardOrderStatus{
+		GiftCardOrderStatusOpen,
+		GiftCardOrderStatusPaid,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GiftCardOrderStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case GiftCardOrderStatusOpen:
+		return []byte(s), nil
+	case GiftCardOrderStatusPaid:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GiftCardOrderStatus) UnmarshalText(data []byte) error {
+	switch GiftCardOrderStatus(data) {
+	case GiftCardOrderStatusOpen:
+		*s = GiftCardOrderStatusOpen
+		return nil
+	case GiftCardOrderStatusPaid:
+		*s = GiftCardOrderStatusPaid
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -9806,6 +10799,320 @@ func (s *GiftCardPreviewResponseDataStatus) UnmarshalText(data []byte) error {
 		return nil
 	case GiftCardPreviewResponseDataStatusExpired:
 		*s = GiftCardPreviewResponseDataStatusExpired
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/GiftCardRedeemRequest
+type GiftCardRedeemRequest struct {
+	// How much of an amount card to redeem; all that remains when left out.
+	AmountMinor OptInt64 `json:"amount_minor"`
+	Code        string   `json:"code"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *GiftCardRedeemRequest) GetAmountMinor() OptInt64 {
+	return s.AmountMinor
+}
+
+// GetCode returns the value of Code.
+func (s *GiftCardRedeemRequest) GetCode() string {
+	return s.Code
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *GiftCardRedeemRequest) SetAmountMinor(val OptInt64) {
+	s.AmountMinor = val
+}
+
+// SetCode sets the value of Code.
+func (s *GiftCardRedeemRequest) SetCode(val string) {
+	s.Code = val
+}
+
+// Ref: #/components/schemas/GiftCardRedeemResponse
+type GiftCardRedeemResponse struct {
+	Data  GiftCardRedemption `json:"data"`
+	Error struct{}           `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *GiftCardRedeemResponse) GetData() GiftCardRedemption {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *GiftCardRedeemResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *GiftCardRedeemResponse) SetData(val GiftCardRedemption) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *GiftCardRedeemResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/GiftCardRedemption
+type GiftCardRedemption struct {
+	// What this redemption spent.
+	Amount      float64 `json:"amount"`
+	AmountMinor int64   `json:"amount_minor"`
+	Code        string  `json:"code"`
+	// The member's credit at the venue in the card's currency after an amount card; null for a pass card.
+	CreditBalanceMinor   NilInt64                       `json:"credit_balance_minor"`
+	Currency             string                         `json:"currency"`
+	CurrencyExponent     int                            `json:"currency_exponent"`
+	GiftType             GiftCardRedemptionGiftType     `json:"gift_type"`
+	PassID               NilUUID                        `json:"pass_id"`
+	RedeemedInto         GiftCardRedemptionRedeemedInto `json:"redeemed_into"`
+	RemainingAmount      float64                        `json:"remaining_amount"`
+	RemainingAmountMinor int64                          `json:"remaining_amount_minor"`
+	Status               GiftCardRedemptionStatus       `json:"status"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *GiftCardRedemption) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *GiftCardRedemption) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCode returns the value of Code.
+func (s *GiftCardRedemption) GetCode() string {
+	return s.Code
+}
+
+// GetCreditBalanceMinor returns the value of CreditBalanceMinor.
+func (s *GiftCardRedemption) GetCreditBalanceMinor() NilInt64 {
+	return s.CreditBalanceMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *GiftCardRedemption) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCurrencyExponent returns the value of CurrencyExponent.
+func (s *GiftCardRedemption) GetCurrencyExponent() int {
+	return s.CurrencyExponent
+}
+
+// GetGiftType returns the value of GiftType.
+func (s *GiftCardRedemption) GetGiftType() GiftCardRedemptionGiftType {
+	return s.GiftType
+}
+
+// GetPassID returns the value of PassID.
+func (s *GiftCardRedemption) GetPassID() NilUUID {
+	return s.PassID
+}
+
+// GetRedeemedInto returns the value of RedeemedInto.
+func (s *GiftCardRedemption) GetRedeemedInto() GiftCardRedemptionRedeemedInto {
+	return s.RedeemedInto
+}
+
+// GetRemainingAmount returns the value of RemainingAmount.
+func (s *GiftCardRedemption) GetRemainingAmount() float64 {
+	return s.RemainingAmount
+}
+
+// GetRemainingAmountMinor returns the value of RemainingAmountMinor.
+func (s *GiftCardRedemption) GetRemainingAmountMinor() int64 {
+	return s.RemainingAmountMinor
+}
+
+// GetStatus returns the value of Status.
+func (s *GiftCardRedemption) GetStatus() GiftCardRedemptionStatus {
+	return s.Status
+}
+
+// SetAmount sets the value of Amount.
+func (s *GiftCardRedemption) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *GiftCardRedemption) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCode sets the value of Code.
+func (s *GiftCardRedemption) SetCode(val string) {
+	s.Code = val
+}
+
+// SetCreditBalanceMinor sets the value of CreditBalanceMinor.
+func (s *GiftCardRedemption) SetCreditBalanceMinor(val NilInt64) {
+	s.CreditBalanceMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *GiftCardRedemption) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCurrencyExponent sets the value of CurrencyExponent.
+func (s *GiftCardRedemption) SetCurrencyExponent(val int) {
+	s.CurrencyExponent = val
+}
+
+// SetGiftType sets the value of GiftType.
+func (s *GiftCardRedemption) SetGiftType(val GiftCardRedemptionGiftType) {
+	s.GiftType = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *GiftCardRedemption) SetPassID(val NilUUID) {
+	s.PassID = val
+}
+
+// SetRedeemedInto sets the value of RedeemedInto.
+func (s *GiftCardRedemption) SetRedeemedInto(val GiftCardRedemptionRedeemedInto) {
+	s.RedeemedInto = val
+}
+
+// SetRemainingAmount sets the value of RemainingAmount.
+func (s *GiftCardRedemption) SetRemainingAmount(val float64) {
+	s.RemainingAmount = val
+}
+
+// SetRemainingAmountMinor sets the value of RemainingAmountMinor.
+func (s *GiftCardRedemption) SetRemainingAmountMinor(val int64) {
+	s.RemainingAmountMinor = val
+}
+
+// SetStatus sets the value of Status.
+func (s *GiftCardRedemption) SetStatus(val GiftCardRedemptionStatus) {
+	s.Status = val
+}
+
+type GiftCardRedemptionGiftType string
+
+const (
+	GiftCardRedemptionGiftTypeAmount GiftCardRedemptionGiftType = "amount"
+	GiftCardRedemptionGiftTypePass   GiftCardRedemptionGiftType = "pass"
+)
+
+// AllValues returns all GiftCardRedemptionGiftType values.
+func (GiftCardRedemptionGiftType) AllValues() []GiftCardRedemptionGiftType {
+	return []GiftCardRedemptionGiftType{
+		GiftCardRedemptionGiftTypeAmount,
+		GiftCardRedemptionGiftTypePass,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GiftCardRedemptionGiftType) MarshalText() ([]byte, error) {
+	switch s {
+	case GiftCardRedemptionGiftTypeAmount:
+		return []byte(s), nil
+	case GiftCardRedemptionGiftTypePass:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GiftCardRedemptionGiftType) UnmarshalText(data []byte) error {
+	switch GiftCardRedemptionGiftType(data) {
+	case GiftCardRedemptionGiftTypeAmount:
+		*s = GiftCardRedemptionGiftTypeAmount
+		return nil
+	case GiftCardRedemptionGiftTypePass:
+		*s = GiftCardRedemptionGiftTypePass
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type GiftCardRedemptionRedeemedInto string
+
+const (
+	GiftCardRedemptionRedeemedIntoCredit GiftCardRedemptionRedeemedInto = "credit"
+	GiftCardRedemptionRedeemedIntoPass   GiftCardRedemptionRedeemedInto = "pass"
+)
+
+// AllValues returns all GiftCardRedemptionRedeemedInto values.
+func (GiftCardRedemptionRedeemedInto) AllValues() []GiftCardRedemptionRedeemedInto {
+	return []GiftCardRedemptionRedeemedInto{
+		GiftCardRedemptionRedeemedIntoCredit,
+		GiftCardRedemptionRedeemedIntoPass,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GiftCardRedemptionRedeemedInto) MarshalText() ([]byte, error) {
+	switch s {
+	case GiftCardRedemptionRedeemedIntoCredit:
+		return []byte(s), nil
+	case GiftCardRedemptionRedeemedIntoPass:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GiftCardRedemptionRedeemedInto) UnmarshalText(data []byte) error {
+	switch GiftCardRedemptionRedeemedInto(data) {
+	case GiftCardRedemptionRedeemedIntoCredit:
+		*s = GiftCardRedemptionRedeemedIntoCredit
+		return nil
+	case GiftCardRedemptionRedeemedIntoPass:
+		*s = GiftCardRedemptionRedeemedIntoPass
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type GiftCardRedemptionStatus string
+
+const (
+	GiftCardRedemptionStatusActive   GiftCardRedemptionStatus = "active"
+	GiftCardRedemptionStatusRedeemed GiftCardRedemptionStatus = "redeemed"
+)
+
+// AllValues returns all GiftCardRedemptionStatus values.
+func (GiftCardRedemptionStatus) AllValues() []GiftCardRedemptionStatus {
+	return []GiftCardRedemptionStatus{
+		GiftCardRedemptionStatusActive,
+		GiftCardRedemptionStatusRedeemed,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GiftCardRedemptionStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case GiftCardRedemptionStatusActive:
+		return []byte(s), nil
+	case GiftCardRedemptionStatusRedeemed:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GiftCardRedemptionStatus) UnmarshalText(data []byte) error {
+	switch GiftCardRedemptionStatus(data) {
+	case GiftCardRedemptionStatusActive:
+		*s = GiftCardRedemptionStatusActive
+		return nil
+	case GiftCardRedemptionStatusRedeemed:
+		*s = GiftCardRedemptionStatusRedeemed
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -14186,6 +15493,52 @@ func (s *OpeningHours) SetWeekday(val int) {
 	s.Weekday = val
 }
 
+// NewOptAdminGiftCardIssueRequestGiftType returns new OptAdminGiftCardIssueRequestGiftType with value set to v.
+func NewOptAdminGiftCardIssueRequestGiftType(v AdminGiftCardIssueRequestGiftType) OptAdminGiftCardIssueRequestGiftType {
+	return OptAdminGiftCardIssueRequestGiftType{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAdminGiftCardIssueRequestGiftType is optional AdminGiftCardIssueRequestGiftType.
+type OptAdminGiftCardIssueRequestGiftType struct {
+	Value AdminGiftCardIssueRequestGiftType
+	Set   bool
+}
+
+// IsSet returns true if OptAdminGiftCardIssueRequestGiftType was set.
+func (o OptAdminGiftCardIssueRequestGiftType) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAdminGiftCardIssueRequestGiftType) Reset() {
+	var v AdminGiftCardIssueRequestGiftType
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAdminGiftCardIssueRequestGiftType) SetTo(v AdminGiftCardIssueRequestGiftType) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAdminGiftCardIssueRequestGiftType) Get() (v AdminGiftCardIssueRequestGiftType, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAdminGiftCardIssueRequestGiftType) Or(d AdminGiftCardIssueRequestGiftType) AdminGiftCardIssueRequestGiftType {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptAdminScheduleAvailabilityByAction returns new OptAdminScheduleAvailabilityByAction with value set to v.
 func NewOptAdminScheduleAvailabilityByAction(v AdminScheduleAvailabilityByAction) OptAdminScheduleAvailabilityByAction {
 	return OptAdminScheduleAvailabilityByAction{
@@ -15514,6 +16867,52 @@ func (o OptInt) Get() (v int, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptInt) Or(d int) int {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptInt64 returns new OptInt64 with value set to v.
+func NewOptInt64(v int64) OptInt64 {
+	return OptInt64{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptInt64 is optional int64.
+type OptInt64 struct {
+	Value int64
+	Set   bool
+}
+
+// IsSet returns true if OptInt64 was set.
+func (o OptInt64) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptInt64) Reset() {
+	var v int64
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptInt64) SetTo(v int64) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptInt64) Get() (v int64, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptInt64) Or(d int64) int64 {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -17637,6 +19036,103 @@ func (s *PurchaseObligationStatus) UnmarshalText(data []byte) error {
 		return nil
 	case PurchaseObligationStatusUnavailable:
 		*s = PurchaseObligationStatusUnavailable
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/ReceiptResendResponse
+type ReceiptResendResponse struct {
+	Data  ReceiptResendResponseData `json:"data"`
+	Error struct{}                  `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ReceiptResendResponse) GetData() ReceiptResendResponseData {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ReceiptResendResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ReceiptResendResponse) SetData(val ReceiptResendResponseData) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ReceiptResendResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type ReceiptResendResponseData struct {
+	Channel   ReceiptResendResponseDataChannel `json:"channel"`
+	PaymentID uuid.UUID                        `json:"payment_id"`
+	// Whether this request queued the e-mail (false when the same key already did).
+	Queued bool `json:"queued"`
+}
+
+// GetChannel returns the value of Channel.
+func (s *ReceiptResendResponseData) GetChannel() ReceiptResendResponseDataChannel {
+	return s.Channel
+}
+
+// GetPaymentID returns the value of PaymentID.
+func (s *ReceiptResendResponseData) GetPaymentID() uuid.UUID {
+	return s.PaymentID
+}
+
+// GetQueued returns the value of Queued.
+func (s *ReceiptResendResponseData) GetQueued() bool {
+	return s.Queued
+}
+
+// SetChannel sets the value of Channel.
+func (s *ReceiptResendResponseData) SetChannel(val ReceiptResendResponseDataChannel) {
+	s.Channel = val
+}
+
+// SetPaymentID sets the value of PaymentID.
+func (s *ReceiptResendResponseData) SetPaymentID(val uuid.UUID) {
+	s.PaymentID = val
+}
+
+// SetQueued sets the value of Queued.
+func (s *ReceiptResendResponseData) SetQueued(val bool) {
+	s.Queued = val
+}
+
+type ReceiptResendResponseDataChannel string
+
+const (
+	ReceiptResendResponseDataChannelEmail ReceiptResendResponseDataChannel = "email"
+)
+
+// AllValues returns all ReceiptResendResponseDataChannel values.
+func (ReceiptResendResponseDataChannel) AllValues() []ReceiptResendResponseDataChannel {
+	return []ReceiptResendResponseDataChannel{
+		ReceiptResendResponseDataChannelEmail,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ReceiptResendResponseDataChannel) MarshalText() ([]byte, error) {
+	switch s {
+	case ReceiptResendResponseDataChannelEmail:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ReceiptResendResponseDataChannel) UnmarshalText(data []byte) error {
+	switch ReceiptResendResponseDataChannel(data) {
+	case ReceiptResendResponseDataChannelEmail:
+		*s = ReceiptResendResponseDataChannelEmail
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)

@@ -318,6 +318,25 @@ type Handler interface {
 	//
 	// POST /admin/schedule/bulk-edit
 	BulkEditAdminSchedule(ctx context.Context, req *AdminScheduleBulkEditRequest, params BulkEditAdminScheduleParams) (*AdminScheduleBulkResponse, error)
+	// BuyGiftCard implements buyGiftCard operation.
+	//
+	// With `payment_method_id` (a saved card) the charge is confirmed at
+	// once; without it the answer carries the intent's `client_secret` for
+	// the payment sheet, and the card is issued when Stripe reports the
+	// payment (read the order to see it). `payment_status`: `succeeded`
+	// (issued: `gift_card_id`), `requires_action`,
+	// `requires_payment_method` or `processing`. Reading the order
+	// (`GET /me/gift-card-orders/{orderId}`) after 3-D Secure asks Stripe
+	// (read only) and shows the card issued once the payment succeeded.
+	// The event `payment.succeeded` of a gift card carries
+	// `gift_card_order_id` where a checkout's carries `checkout_id`. Errors: 400
+	// `VALIDATION_ERROR`; 402 `CHARGE_DECLINED` (nothing charged; a new
+	// `Idempotency-Key` may try another card); 409 `PAYMENT_PENDING`; 409
+	// `UNKNOWN_WRITE_OUTCOME`; 422 `CARD_PAYMENTS_UNAVAILABLE`; 502
+	// `STRIPE_ERROR`.
+	//
+	// POST /me/gift-card-orders
+	BuyGiftCard(ctx context.Context, req *GiftCardOrderRequest, params BuyGiftCardParams) (*GiftCardOrderResponse, error)
 	// CancelAdminScheduleItem implements cancelAdminScheduleItem operation.
 	//
 	// The class becomes `cancelled` (with `cancelled_at` and `cancel_reason`);
@@ -739,6 +758,12 @@ type Handler interface {
 	//
 	// GET /venues/{slug}/gift-cards/{code}/balance
 	GetGiftCardBalance(ctx context.Context, params GetGiftCardBalanceParams) (*GiftCardBalanceResponse, error)
+	// GetGiftCardOrder implements getGiftCardOrder operation.
+	//
+	// Another member's, another venue's and unknown orders are 404 `NOT_FOUND`.
+	//
+	// GET /me/gift-card-orders/{orderId}
+	GetGiftCardOrder(ctx context.Context, params GetGiftCardOrderParams) (*GiftCardOrderResponse, error)
 	// GetGiftCardPreview implements getGiftCardPreview operation.
 	//
 	// Same 404 rule and limit as the balance.
@@ -863,6 +888,12 @@ type Handler interface {
 	//
 	// GET /admin/payments/connect
 	GetPaymentsConnect(ctx context.Context) (*PaymentsConnectResponse, error)
+	// GetReceiptPdf implements getReceiptPdf operation.
+	//
+	// The receipt of a payment, as a PDF.
+	//
+	// GET /me/receipts/{paymentId}/pdf
+	GetReceiptPdf(ctx context.Context, params GetReceiptPdfParams) (GetReceiptPdfOK, error)
 	// GetVenue implements getVenue operation.
 	//
 	// Contact and place, active brands, active locations with their active
@@ -959,6 +990,20 @@ type Handler interface {
 	//
 	// POST /bookings/buddy
 	InviteBookingBuddy(ctx context.Context, req *BookingBuddyInviteRequest, params InviteBookingBuddyParams) (*BookingBuddyInviteResponse, error)
+	// IssueAdminGiftCard implements issueAdminGiftCard operation.
+	//
+	// Issues a card without a card payment (sold at the desk, a
+	// goodwill gesture): an amount card worth `amount_minor` in `currency`
+	// (the venue's when left out), or a pass card of `pass_type_id`
+	// (worth the pass type's price). Its first ledger line is `issue`.
+	// Silent by default: `send_notification` true e-mails the code to
+	// `recipient_email` (required then) and needs `notifications.send`
+	// besides `gift_cards.sell` (403 `ACCESS_DENIED` otherwise, nothing
+	// issued). Errors: 400 `VALIDATION_ERROR`; 404 `NOT_FOUND` for an
+	// unknown or another venue's pass type.
+	//
+	// POST /admin/gift-cards
+	IssueAdminGiftCard(ctx context.Context, req *AdminGiftCardIssueRequest, params IssueAdminGiftCardParams) (*AdminGiftCardResponse, error)
 	// JoinVenue implements joinVenue operation.
 	//
 	// Needs `{consent: true}` (anything else is 400 `VALIDATION_ERROR`) and an
@@ -986,6 +1031,15 @@ type Handler interface {
 	//
 	// GET /admin/checkin
 	ListAdminCheckin(ctx context.Context, params ListAdminCheckinParams) (*CheckinListResponse, error)
+	// ListAdminGiftCards implements listAdminGiftCards operation.
+	//
+	// Newest first, at most 100. With `code` (any case) the one card of
+	// that code, with its `ledger` (every movement, oldest first: `issue`,
+	// `purchase`, `redemption`, each with its signed amount and the
+	// balance after). Needs `gift_cards.sell`.
+	//
+	// GET /admin/gift-cards
+	ListAdminGiftCards(ctx context.Context, params ListAdminGiftCardsParams) (*AdminGiftCardListResponse, error)
 	// ListAdminSchedule implements listAdminSchedule operation.
 	//
 	// Class instances starting between `start_date` and `end_date` (inclusive,
@@ -1214,6 +1268,12 @@ type Handler interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding
 	ReassignAdminBookingFunding(ctx context.Context, req *CheckinReassignRequest, params ReassignAdminBookingFundingParams) (*CheckinReassignResponse, error)
+	// RedeemGiftCard implements redeemGiftCard operation.
+	//
+	// Redeem a gift card into credit or a pass.
+	//
+	// POST /gift-cards/redeem
+	RedeemGiftCard(ctx context.Context, req *GiftCardRedeemRequest, params RedeemGiftCardParams) (*GiftCardRedeemResponse, error)
 	// RegisterMyPushToken implements registerMyPushToken operation.
 	//
 	// Bearer only. Body `token` (the provider's device token, 1 to 4096
@@ -1268,6 +1328,14 @@ type Handler interface {
 	//
 	// POST /admin/webhooks/{id}/deliveries/{delivery_id}/replay
 	ReplayWebhookDelivery(ctx context.Context, params ReplayWebhookDeliveryParams) (*WebhookDeliveryResponse, error)
+	// ResendReceipt implements resendReceipt operation.
+	//
+	// Empty body. Sends the receipt to the member's address on file
+	// through the notification outbox, once per `Idempotency-Key`: the same
+	// key again replays the first answer and sends nothing more.
+	//
+	// POST /me/receipts/{paymentId}/resend
+	ResendReceipt(ctx context.Context, params ResendReceiptParams) (*ReceiptResendResponse, error)
 	// RotateWebhookSecret implements rotateWebhookSecret operation.
 	//
 	// Returns a new secret once. For `overlap_minutes` (default 1440 = 24 h,

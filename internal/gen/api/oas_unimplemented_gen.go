@@ -407,6 +407,28 @@ func (UnimplementedHandler) BulkEditAdminSchedule(ctx context.Context, req *Admi
 	return r, ht.ErrNotImplemented
 }
 
+// BuyGiftCard implements buyGiftCard operation.
+//
+// With `payment_method_id` (a saved card) the charge is confirmed at
+// once; without it the answer carries the intent's `client_secret` for
+// the payment sheet, and the card is issued when Stripe reports the
+// payment (read the order to see it). `payment_status`: `succeeded`
+// (issued: `gift_card_id`), `requires_action`,
+// `requires_payment_method` or `processing`. Reading the order
+// (`GET /me/gift-card-orders/{orderId}`) after 3-D Secure asks Stripe
+// (read only) and shows the card issued once the payment succeeded.
+// The event `payment.succeeded` of a gift card carries
+// `gift_card_order_id` where a checkout's carries `checkout_id`. Errors: 400
+// `VALIDATION_ERROR`; 402 `CHARGE_DECLINED` (nothing charged; a new
+// `Idempotency-Key` may try another card); 409 `PAYMENT_PENDING`; 409
+// `UNKNOWN_WRITE_OUTCOME`; 422 `CARD_PAYMENTS_UNAVAILABLE`; 502
+// `STRIPE_ERROR`.
+//
+// POST /me/gift-card-orders
+func (UnimplementedHandler) BuyGiftCard(ctx context.Context, req *GiftCardOrderRequest, params BuyGiftCardParams) (r *GiftCardOrderResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CancelAdminScheduleItem implements cancelAdminScheduleItem operation.
 //
 // The class becomes `cancelled` (with `cancelled_at` and `cancel_reason`);
@@ -912,6 +934,15 @@ func (UnimplementedHandler) GetGiftCardBalance(ctx context.Context, params GetGi
 	return r, ht.ErrNotImplemented
 }
 
+// GetGiftCardOrder implements getGiftCardOrder operation.
+//
+// Another member's, another venue's and unknown orders are 404 `NOT_FOUND`.
+//
+// GET /me/gift-card-orders/{orderId}
+func (UnimplementedHandler) GetGiftCardOrder(ctx context.Context, params GetGiftCardOrderParams) (r *GiftCardOrderResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetGiftCardPreview implements getGiftCardPreview operation.
 //
 // Same 404 rule and limit as the balance.
@@ -1060,6 +1091,15 @@ func (UnimplementedHandler) GetPaymentsConnect(ctx context.Context) (r *Payments
 	return r, ht.ErrNotImplemented
 }
 
+// GetReceiptPdf implements getReceiptPdf operation.
+//
+// The receipt of a payment, as a PDF.
+//
+// GET /me/receipts/{paymentId}/pdf
+func (UnimplementedHandler) GetReceiptPdf(ctx context.Context, params GetReceiptPdfParams) (r GetReceiptPdfOK, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetVenue implements getVenue operation.
 //
 // Contact and place, active brands, active locations with their active
@@ -1186,6 +1226,23 @@ func (UnimplementedHandler) InviteBookingBuddy(ctx context.Context, req *Booking
 	return r, ht.ErrNotImplemented
 }
 
+// IssueAdminGiftCard implements issueAdminGiftCard operation.
+//
+// Issues a card without a card payment (sold at the desk, a
+// goodwill gesture): an amount card worth `amount_minor` in `currency`
+// (the venue's when left out), or a pass card of `pass_type_id`
+// (worth the pass type's price). Its first ledger line is `issue`.
+// Silent by default: `send_notification` true e-mails the code to
+// `recipient_email` (required then) and needs `notifications.send`
+// besides `gift_cards.sell` (403 `ACCESS_DENIED` otherwise, nothing
+// issued). Errors: 400 `VALIDATION_ERROR`; 404 `NOT_FOUND` for an
+// unknown or another venue's pass type.
+//
+// POST /admin/gift-cards
+func (UnimplementedHandler) IssueAdminGiftCard(ctx context.Context, req *AdminGiftCardIssueRequest, params IssueAdminGiftCardParams) (r *AdminGiftCardResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // JoinVenue implements joinVenue operation.
 //
 // Needs `{consent: true}` (anything else is 400 `VALIDATION_ERROR`) and an
@@ -1216,6 +1273,18 @@ func (UnimplementedHandler) JoinVenue(ctx context.Context, req *JoinRequest, par
 //
 // GET /admin/checkin
 func (UnimplementedHandler) ListAdminCheckin(ctx context.Context, params ListAdminCheckinParams) (r *CheckinListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListAdminGiftCards implements listAdminGiftCards operation.
+//
+// Newest first, at most 100. With `code` (any case) the one card of
+// that code, with its `ledger` (every movement, oldest first: `issue`,
+// `purchase`, `redemption`, each with its signed amount and the
+// balance after). Needs `gift_cards.sell`.
+//
+// GET /admin/gift-cards
+func (UnimplementedHandler) ListAdminGiftCards(ctx context.Context, params ListAdminGiftCardsParams) (r *AdminGiftCardListResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1507,6 +1576,15 @@ func (UnimplementedHandler) ReassignAdminBookingFunding(ctx context.Context, req
 	return r, ht.ErrNotImplemented
 }
 
+// RedeemGiftCard implements redeemGiftCard operation.
+//
+// Redeem a gift card into credit or a pass.
+//
+// POST /gift-cards/redeem
+func (UnimplementedHandler) RedeemGiftCard(ctx context.Context, req *GiftCardRedeemRequest, params RedeemGiftCardParams) (r *GiftCardRedeemResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // RegisterMyPushToken implements registerMyPushToken operation.
 //
 // Bearer only. Body `token` (the provider's device token, 1 to 4096
@@ -1570,6 +1648,17 @@ func (UnimplementedHandler) RemoveMyPushToken(ctx context.Context, req *MePushTo
 //
 // POST /admin/webhooks/{id}/deliveries/{delivery_id}/replay
 func (UnimplementedHandler) ReplayWebhookDelivery(ctx context.Context, params ReplayWebhookDeliveryParams) (r *WebhookDeliveryResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ResendReceipt implements resendReceipt operation.
+//
+// Empty body. Sends the receipt to the member's address on file
+// through the notification outbox, once per `Idempotency-Key`: the same
+// key again replays the first answer and sends nothing more.
+//
+// POST /me/receipts/{paymentId}/resend
+func (UnimplementedHandler) ResendReceipt(ctx context.Context, params ResendReceiptParams) (r *ReceiptResendResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
