@@ -18,6 +18,12 @@ type Alert func(*sql.Selector)
 // Amenity is the predicate function for amenity builders.
 type Amenity func(*sql.Selector)
 
+// Appointment is the predicate function for appointment builders.
+type Appointment func(*sql.Selector)
+
+// AppointmentPolicy is the predicate function for appointmentpolicy builders.
+type AppointmentPolicy func(*sql.Selector)
+
 // AuditLog is the predicate function for auditlog builders.
 type AuditLog func(*sql.Selector)
 
@@ -126,6 +132,12 @@ type Photo func(*sql.Selector)
 // PlatformSetting is the predicate function for platformsetting builders.
 type PlatformSetting func(*sql.Selector)
 
+// ProviderHours is the predicate function for providerhours builders.
+type ProviderHours func(*sql.Selector)
+
+// ProviderTimeOff is the predicate function for providertimeoff builders.
+type ProviderTimeOff func(*sql.Selector)
+
 // PushDevice is the predicate function for pushdevice builders.
 type PushDevice func(*sql.Selector)
 
@@ -138,11 +150,20 @@ type Room func(*sql.Selector)
 // Service is the predicate function for service builders.
 type Service func(*sql.Selector)
 
+// ServiceProvider is the predicate function for serviceprovider builders.
+type ServiceProvider func(*sql.Selector)
+
+// ServiceVariant is the predicate function for servicevariant builders.
+type ServiceVariant func(*sql.Selector)
+
 // Session is the predicate function for session builders.
 type Session func(*sql.Selector)
 
 // User is the predicate function for user builders.
 type User func(*sql.Selector)
+
+// Visit is the predicate function for visit builders.
+type Visit func(*sql.Selector)
 
 // WebhookAttempt is the predicate function for webhookattempt builders.
 type WebhookAttempt func(*sql.Selector)

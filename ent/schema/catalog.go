@@ -172,10 +172,15 @@ func (Instructor) Fields() []ent.Field {
 	}
 }
 
-// Edges of the Instructor.
+// Edges of the Instructor. An instructor is also the provider of
+// appointment services (package appointments).
 func (Instructor) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("class_instances", ClassInstance.Type),
+		edge.To("service_assignments", ServiceProvider.Type),
+		edge.To("working_hours", ProviderHours.Type),
+		edge.To("time_off", ProviderTimeOff.Type),
+		edge.To("appointments", Appointment.Type),
 	}
 }
 

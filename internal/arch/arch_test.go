@@ -88,6 +88,7 @@ var table = map[string]layer{
 	"internal/webhooks":        domain,
 	"internal/webhooks/manage": domain,
 	"internal/webhooks/store":  domain,
+	"internal/appointments":    domain,
 
 	// Shared domain machinery: nouns use it, it never reaches up to a noun.
 	"internal/audit":              services,

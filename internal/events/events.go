@@ -33,12 +33,25 @@ const (
 	// ClassUpdated: staff changed a class instance's time, instructor, room, type or
 	// capacity (data: class_instance_id, changed fields).
 	ClassUpdated = "class.updated"
+	// AppointmentCreated: an appointment was booked (data: appointment_id, status,
+	// member_id, provider_id, service_id, starts_at).
+	AppointmentCreated = "appointment.created"
+	// AppointmentRescheduled: an appointment moved to a new one (data: appointment_id,
+	// rescheduled_to_id, member_id, starts_at).
+	AppointmentRescheduled = "appointment.rescheduled"
+	// AppointmentCancelled: an appointment was cancelled by the member or staff (data:
+	// appointment_id, status, member_id, reason).
+	AppointmentCancelled = "appointment.cancelled"
+	// AppointmentNoShow: staff marked an appointment a no-show (data: appointment_id,
+	// status, member_id).
+	AppointmentNoShow = "appointment.no_show"
 )
 
 // Types is the catalogue of event types a webhook subscription can select.
 var Types = []string{
 	BookingCreated, BookingWaitlisted, BookingPromoted, BookingCancelled,
 	ClassCancelled, ClassUpdated, MemberCreated,
+	AppointmentCreated, AppointmentRescheduled, AppointmentCancelled, AppointmentNoShow,
 }
 
 // ErrNoVenue means Record was called without a venue viewer in the context.
