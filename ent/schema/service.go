@@ -41,7 +41,7 @@ func (Service) Fields() []ent.Field {
 			Comment("Time the provider keeps free before each appointment of the service."),
 		field.Int("buffer_after_minutes").Default(0).Min(0).Max(240).
 			Comment("Time the provider keeps free after each appointment of the service."),
-		field.Int("cancel_window_hours").Default(24).Min(0).Max(24*30).
+		field.Int("cancel_window_hours").Default(24).Min(0).Max(24 * 30).
 			Comment("A member's cancellation this close to the start owes cancel_fee_minor."),
 		field.Int64("cancel_fee_minor").Default(0).NonNegative().
 			Comment("Fee of a cancellation inside the window, minor units of the service's currency (0: none)."),

@@ -26,7 +26,12 @@ func memberRows(t *testing.T, client *ent.Client, w *world, email string) (uuid.
 	pay := client.Payment.Create().SetMemberID(en.Member.ID).SetPassID(pass.ID).SetAmountMinor(120000).SetCurrency("DKK").SaveX(w.ctx)
 	delivery := newDelivery(client, w).SetMemberID(en.Member.ID).SaveX(w.ctx)
 	bk := client.Booking.Create().SetMemberID(en.Member.ID).SetClassInstanceID(w.ids["ClassInstance"]).SetPassID(pass.ID).SaveX(w.ctx)
-	return en.Member.ID, en.User.ID, map[string]uuid.UUID{"Pass": pass.ID, "Payment": pay.ID, "NotificationDelivery": delivery.ID, "Booking": bk.ID}
+	owner := &world{ids: map[string]uuid.UUID{"Member": en.Member.ID, "Instructor": w.ids["Instructor"],
+		"AppointmentService": w.ids["AppointmentService"]}}
+	ap := newAppointment(client, owner).SaveX(w.ctx)
+	visit := newVisit(client, owner).SaveX(w.ctx)
+	return en.Member.ID, en.User.ID, map[string]uuid.UUID{"Pass": pass.ID, "Payment": pay.ID, "NotificationDelivery": delivery.ID, "Booking": bk.ID,
+		"Appointment": ap.ID, "Visit": visit.ID}
 }
 
 // TestMemberWall runs the member-against-member column of the wall: in one
