@@ -341,6 +341,24 @@ type Invoker interface {
 	//
 	// POST /admin/schedule/{id}/cancel
 	CancelAdminScheduleItem(ctx context.Context, request *AdminScheduleCancelRequest, params CancelAdminScheduleItemParams) (*AdminScheduleWriteResponse, error)
+	// CancelAppointment invokes cancelAppointment operation.
+	//
+	// Requires the exact `updated_at` token of the last read (missing: 400
+	// `VALIDATION_ERROR`, `details.parameter` `updated_at`; another: 409
+	// `STALE_TARGET` with `details.current_updated_at`). Refusals, all 422:
+	// `SELF_SERVICE_CUTOFF` when the time left before the start is strictly
+	// below the venue's cutoff (`details.cutoff_hours`);
+	// `GROUPED_VISIT_REQUIRES_VISIT_ACTION` for an appointment of a visit;
+	// `NOT_CANCELLABLE` once started, attended or cancelled
+	// (`details.reason` the status). `REFUND_REQUIRED` and
+	// `PACKAGE_REQUIRES_STAFF` never arise in this version (no appointment
+	// is paid online or sold in a package). A clip the appointment took
+	// goes back to its pass; inside the service's cancellation window its
+	// fee (default none) is recorded as `cancel_fee_minor`, to be paid at
+	// the venue. Records `appointment.cancelled`.
+	//
+	// DELETE /appointments/{id}
+	CancelAppointment(ctx context.Context, params CancelAppointmentParams) (*AppointmentResponse, error)
 	// CancelBooking invokes cancelBooking operation.
 	//
 	// A bearer token cancels the user's own booking; an API key
@@ -488,6 +506,15 @@ type Invoker interface {
 	//
 	// POST /admin/schedule/{id}/historical-corrections
 	CorrectAdminScheduleHistory(ctx context.Context, request *AdminScheduleHistoryRequest, params CorrectAdminScheduleHistoryParams) (*AdminScheduleHistoryResponse, error)
+	// CreateAppointment invokes createAppointment operation.
+	//
+	// Books `service_id` (and `variant_id`) with `provider_id` (or `any`)
+	// at `start_time`, which must be a start the availability read offers
+	// (else 409 `SLOT_UNAVAILABLE`). Payment as the tag says. 201 with the
+	// appointment, `status` `booked`.
+	//
+	// POST /appointments
+	CreateAppointment(ctx context.Context, request *AppointmentCreateRequest, params CreateAppointmentParams) (*AppointmentResponse, error)
 	// CreateBooking invokes createBooking operation.
 	//
 	// With a bearer token the booking is the user's: the venue is
@@ -603,6 +630,26 @@ type Invoker interface {
 	//
 	// GET /admin/schedule/{id}
 	GetAdminScheduleItem(ctx context.Context, params GetAdminScheduleItemParams) (*AdminScheduleItemResponse, error)
+	// GetAppointment invokes getAppointment operation.
+	//
+	// With `updated_at` (the token a cancel sends back),
+	// `rescheduled_to_id` and `visit_id`. `organization_id` keeps the
+	// lookup to one venue.
+	//
+	// GET /appointments/{id}
+	GetAppointment(ctx context.Context, params GetAppointmentParams) (*AppointmentResponse, error)
+	// GetAppointmentAvailability invokes getAppointmentAvailability operation.
+	//
+	// The free start times of `service_id` (and `variant_id`) from `from`
+	// to `to` (venue-local dates, inclusive; `to` defaults to `from`; at
+	// most 62 days; `to` before `from` is 400 `VALIDATION_ERROR`) for
+	// `provider_id` (a provider's id, or `any`, the default) at
+	// `location_id`. Times are UTC; `timezone` is the venue's. An unknown or
+	// foreign service, variant or provider is 404 `NOT_FOUND`; a provider
+	// not assigned to the service 422 `PROVIDER_NOT_ASSIGNED`.
+	//
+	// GET /appointments/availability
+	GetAppointmentAvailability(ctx context.Context, params GetAppointmentAvailabilityParams) (*AppointmentAvailabilityResponse, error)
 	// GetBooking invokes getBooking operation.
 	//
 	// A bearer token reads the user's own booking (any venue); an API key
@@ -910,6 +957,18 @@ type Invoker interface {
 	//
 	// GET /admin/schedule
 	ListAdminSchedule(ctx context.Context, params ListAdminScheduleParams) (*AdminScheduleListResponse, error)
+	// ListAppointments invokes listAppointments operation.
+	//
+	// `direction` `upcoming` (default: starting now or later, soonest
+	// first) or `past` (started before now, newest first), optionally one
+	// `status`, in one venue (`organization_id`, else `X-Organization-ID`)
+	// or every venue the user is related to. Cursor pagination: `limit` 1
+	// to 100 (default 20); `after` is the previous page's
+	// `meta.next_cursor` (a tampered or foreign cursor is 400
+	// `VALIDATION_ERROR`, `details.parameter` `after`).
+	//
+	// GET /appointments
+	ListAppointments(ctx context.Context, params ListAppointmentsParams) (*AppointmentListResponse, error)
 	// ListBookings invokes listBookings operation.
 	//
 	// The signed-in user's bookings in every venue they are related to, or in
@@ -1037,6 +1096,16 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks/{id}/ping
 	PingWebhookSubscription(ctx context.Context, params PingWebhookSubscriptionParams) (*WebhookDeliveryResponse, error)
+	// PreviewAppointmentCancel invokes previewAppointmentCancel operation.
+	//
+	// `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
+	// `self_service_cutoff`, `grouped_visit_requires_visit_action`); the
+	// fee a cancellation now would record (`fee_minor`, from the service:
+	// window default 24 hours, fee default 0); `package_linked` (always
+	// false in this version), `visit_linked` and `visit_id`.
+	//
+	// GET /appointments/{id}/cancel-preview
+	PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error)
 	// ReassignAdminBookingFunding invokes reassignAdminBookingFunding operation.
 	//
 	// Staff bearer token with `bookings.manage`. `new_pass_id` must be
@@ -3322,6 +3391,150 @@ func (c *Client) sendCancelAdminScheduleItem(ctx context.Context, request *Admin
 	return result, nil
 }
 
+// CancelAppointment invokes cancelAppointment operation.
+//
+// Requires the exact `updated_at` token of the last read (missing: 400
+// `VALIDATION_ERROR`, `details.parameter` `updated_at`; another: 409
+// `STALE_TARGET` with `details.current_updated_at`). Refusals, all 422:
+// `SELF_SERVICE_CUTOFF` when the time left before the start is strictly
+// below the venue's cutoff (`details.cutoff_hours`);
+// `GROUPED_VISIT_REQUIRES_VISIT_ACTION` for an appointment of a visit;
+// `NOT_CANCELLABLE` once started, attended or cancelled
+// (`details.reason` the status). `REFUND_REQUIRED` and
+// `PACKAGE_REQUIRES_STAFF` never arise in this version (no appointment
+// is paid online or sold in a package). A clip the appointment took
+// goes back to its pass; inside the service's cancellation window its
+// fee (default none) is recorded as `cancel_fee_minor`, to be paid at
+// the venue. Records `appointment.cancelled`.
+//
+// DELETE /appointments/{id}
+func (c *Client) CancelAppointment(ctx context.Context, params CancelAppointmentParams) (*AppointmentResponse, error) {
+	res, err := c.sendCancelAppointment(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendCancelAppointment(ctx context.Context, params CancelAppointmentParams) (res *AppointmentResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/appointments/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "updated_at" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "updated_at",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.UpdatedAt.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CancelAppointmentOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCancelAppointmentResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CancelBooking invokes cancelBooking operation.
 //
 // A bearer token cancels the user's own booking; an API key
@@ -4216,6 +4429,106 @@ func (c *Client) sendCorrectAdminScheduleHistory(ctx context.Context, request *A
 	defer body.Close()
 
 	result, err := decodeCorrectAdminScheduleHistoryResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreateAppointment invokes createAppointment operation.
+//
+// Books `service_id` (and `variant_id`) with `provider_id` (or `any`)
+// at `start_time`, which must be a start the availability read offers
+// (else 409 `SLOT_UNAVAILABLE`). Payment as the tag says. 201 with the
+// appointment, `status` `booked`.
+//
+// POST /appointments
+func (c *Client) CreateAppointment(ctx context.Context, request *AppointmentCreateRequest, params CreateAppointmentParams) (*AppointmentResponse, error) {
+	res, err := c.sendCreateAppointment(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateAppointment(ctx context.Context, request *AppointmentCreateRequest, params CreateAppointmentParams) (res *AppointmentResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/appointments"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateAppointmentRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateAppointmentOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateAppointmentResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -5129,6 +5442,324 @@ func (c *Client) sendGetAdminScheduleItem(ctx context.Context, params GetAdminSc
 	defer body.Close()
 
 	result, err := decodeGetAdminScheduleItemResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAppointment invokes getAppointment operation.
+//
+// With `updated_at` (the token a cancel sends back),
+// `rescheduled_to_id` and `visit_id`. `organization_id` keeps the
+// lookup to one venue.
+//
+// GET /appointments/{id}
+func (c *Client) GetAppointment(ctx context.Context, params GetAppointmentParams) (*AppointmentResponse, error) {
+	res, err := c.sendGetAppointment(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAppointment(ctx context.Context, params GetAppointmentParams) (res *AppointmentResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/appointments/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "organization_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "organization_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.OrganizationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAppointmentOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAppointmentResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAppointmentAvailability invokes getAppointmentAvailability operation.
+//
+// The free start times of `service_id` (and `variant_id`) from `from`
+// to `to` (venue-local dates, inclusive; `to` defaults to `from`; at
+// most 62 days; `to` before `from` is 400 `VALIDATION_ERROR`) for
+// `provider_id` (a provider's id, or `any`, the default) at
+// `location_id`. Times are UTC; `timezone` is the venue's. An unknown or
+// foreign service, variant or provider is 404 `NOT_FOUND`; a provider
+// not assigned to the service 422 `PROVIDER_NOT_ASSIGNED`.
+//
+// GET /appointments/availability
+func (c *Client) GetAppointmentAvailability(ctx context.Context, params GetAppointmentAvailabilityParams) (*AppointmentAvailabilityResponse, error) {
+	res, err := c.sendGetAppointmentAvailability(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAppointmentAvailability(ctx context.Context, params GetAppointmentAvailabilityParams) (res *AppointmentAvailabilityResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/appointments/availability"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "organization_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "organization_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.OrganizationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "service_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "service_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.ServiceID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "variant_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "variant_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.VariantID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "provider_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "provider_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.ProviderID.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "location_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "location_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.LocationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "from" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "from",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.DateToString(params.From))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "to" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "to",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.To.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAppointmentAvailabilityOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAppointmentAvailabilityResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -7775,6 +8406,186 @@ func (c *Client) sendListAdminSchedule(ctx context.Context, params ListAdminSche
 	return result, nil
 }
 
+// ListAppointments invokes listAppointments operation.
+//
+// `direction` `upcoming` (default: starting now or later, soonest
+// first) or `past` (started before now, newest first), optionally one
+// `status`, in one venue (`organization_id`, else `X-Organization-ID`)
+// or every venue the user is related to. Cursor pagination: `limit` 1
+// to 100 (default 20); `after` is the previous page's
+// `meta.next_cursor` (a tampered or foreign cursor is 400
+// `VALIDATION_ERROR`, `details.parameter` `after`).
+//
+// GET /appointments
+func (c *Client) ListAppointments(ctx context.Context, params ListAppointmentsParams) (*AppointmentListResponse, error) {
+	res, err := c.sendListAppointments(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListAppointments(ctx context.Context, params ListAppointmentsParams) (res *AppointmentListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/appointments"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "organization_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "organization_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.OrganizationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "direction" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "direction",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Direction.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "status" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "status",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Status.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "limit" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "limit",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Limit.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "after" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "after",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.After.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListAppointmentsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListAppointmentsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListBookings invokes listBookings operation.
 //
 // The signed-in user's bookings in every venue they are related to, or in
@@ -9279,6 +10090,99 @@ func (c *Client) sendPingWebhookSubscription(ctx context.Context, params PingWeb
 	defer body.Close()
 
 	result, err := decodePingWebhookSubscriptionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PreviewAppointmentCancel invokes previewAppointmentCancel operation.
+//
+// `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
+// `self_service_cutoff`, `grouped_visit_requires_visit_action`); the
+// fee a cancellation now would record (`fee_minor`, from the service:
+// window default 24 hours, fee default 0); `package_linked` (always
+// false in this version), `visit_linked` and `visit_id`.
+//
+// GET /appointments/{id}/cancel-preview
+func (c *Client) PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error) {
+	res, err := c.sendPreviewAppointmentCancel(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendPreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (res *AppointmentCancelPreviewResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/appointments/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/cancel-preview"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PreviewAppointmentCancelOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePreviewAppointmentCancelResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -352,6 +352,20 @@ func encodeCorrectAdminScheduleHistoryRequest(
 	return nil
 }
 
+func encodeCreateAppointmentRequest(
+	req *AppointmentCreateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeCreateBookingRequest(
 	req *BookingCreateRequest,
 	r *http.Request,

@@ -2604,6 +2604,951 @@ func (s *ApiKeyAuth) SetRoles(val []string) {
 	s.Roles = val
 }
 
+// Ref: #/components/schemas/Appointment
+type Appointment struct {
+	CancelFeeMinor NilInt64           `json:"cancel_fee_minor"`
+	CancelledAt    NilDateTime        `json:"cancelled_at"`
+	CreatedAt      time.Time          `json:"created_at"`
+	Currency       string             `json:"currency"`
+	EndTime        time.Time          `json:"end_time"`
+	ID             uuid.UUID          `json:"id"`
+	LocationID     NilUUID            `json:"location_id"`
+	OrganizationID uuid.UUID          `json:"organization_id"`
+	PassID         NilUUID            `json:"pass_id"`
+	Payment        AppointmentPayment `json:"payment"`
+	// Major units of the service's currency.
+	PriceAmount     float64           `json:"price_amount"`
+	PriceMinor      int64             `json:"price_minor"`
+	ProviderID      uuid.UUID         `json:"provider_id"`
+	RescheduledToID NilUUID           `json:"rescheduled_to_id"`
+	RoomID          NilUUID           `json:"room_id"`
+	ServiceID       uuid.UUID         `json:"service_id"`
+	ServiceName     string            `json:"service_name"`
+	StartTime       time.Time         `json:"start_time"`
+	Status          AppointmentStatus `json:"status"`
+	// The concurrency token a cancel or staff action sends back (RFC 3339, microseconds).
+	UpdatedAt string  `json:"updated_at"`
+	VariantID NilUUID `json:"variant_id"`
+	VisitID   NilUUID `json:"visit_id"`
+}
+
+// GetCancelFeeMinor returns the value of CancelFeeMinor.
+func (s *Appointment) GetCancelFeeMinor() NilInt64 {
+	return s.CancelFeeMinor
+}
+
+// GetCancelledAt returns the value of CancelledAt.
+func (s *Appointment) GetCancelledAt() NilDateTime {
+	return s.CancelledAt
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *Appointment) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *Appointment) GetCurrency() string {
+	return s.Currency
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *Appointment) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetID returns the value of ID.
+func (s *Appointment) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *Appointment) GetLocationID() NilUUID {
+	return s.LocationID
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *Appointment) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// GetPassID returns the value of PassID.
+func (s *Appointment) GetPassID() NilUUID {
+	return s.PassID
+}
+
+// GetPayment returns the value of Payment.
+func (s *Appointment) GetPayment() AppointmentPayment {
+	return s.Payment
+}
+
+// GetPriceAmount returns the value of PriceAmount.
+func (s *Appointment) GetPriceAmount() float64 {
+	return s.PriceAmount
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *Appointment) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *Appointment) GetProviderID() uuid.UUID {
+	return s.ProviderID
+}
+
+// GetRescheduledToID returns the value of RescheduledToID.
+func (s *Appointment) GetRescheduledToID() NilUUID {
+	return s.RescheduledToID
+}
+
+// GetRoomID returns the value of RoomID.
+func (s *Appointment) GetRoomID() NilUUID {
+	return s.RoomID
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *Appointment) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetServiceName returns the value of ServiceName.
+func (s *Appointment) GetServiceName() string {
+	return s.ServiceName
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *Appointment) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetStatus returns the value of Status.
+func (s *Appointment) GetStatus() AppointmentStatus {
+	return s.Status
+}
+
+// GetUpdatedAt returns the value of UpdatedAt.
+func (s *Appointment) GetUpdatedAt() string {
+	return s.UpdatedAt
+}
+
+// GetVariantID returns the value of VariantID.
+func (s *Appointment) GetVariantID() NilUUID {
+	return s.VariantID
+}
+
+// GetVisitID returns the value of VisitID.
+func (s *Appointment) GetVisitID() NilUUID {
+	return s.VisitID
+}
+
+// SetCancelFeeMinor sets the value of CancelFeeMinor.
+func (s *Appointment) SetCancelFeeMinor(val NilInt64) {
+	s.CancelFeeMinor = val
+}
+
+// SetCancelledAt sets the value of CancelledAt.
+func (s *Appointment) SetCancelledAt(val NilDateTime) {
+	s.CancelledAt = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *Appointment) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *Appointment) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *Appointment) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetID sets the value of ID.
+func (s *Appointment) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *Appointment) SetLocationID(val NilUUID) {
+	s.LocationID = val
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *Appointment) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *Appointment) SetPassID(val NilUUID) {
+	s.PassID = val
+}
+
+// SetPayment sets the value of Payment.
+func (s *Appointment) SetPayment(val AppointmentPayment) {
+	s.Payment = val
+}
+
+// SetPriceAmount sets the value of PriceAmount.
+func (s *Appointment) SetPriceAmount(val float64) {
+	s.PriceAmount = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *Appointment) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *Appointment) SetProviderID(val uuid.UUID) {
+	s.ProviderID = val
+}
+
+// SetRescheduledToID sets the value of RescheduledToID.
+func (s *Appointment) SetRescheduledToID(val NilUUID) {
+	s.RescheduledToID = val
+}
+
+// SetRoomID sets the value of RoomID.
+func (s *Appointment) SetRoomID(val NilUUID) {
+	s.RoomID = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *Appointment) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetServiceName sets the value of ServiceName.
+func (s *Appointment) SetServiceName(val string) {
+	s.ServiceName = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *Appointment) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetStatus sets the value of Status.
+func (s *Appointment) SetStatus(val AppointmentStatus) {
+	s.Status = val
+}
+
+// SetUpdatedAt sets the value of UpdatedAt.
+func (s *Appointment) SetUpdatedAt(val string) {
+	s.UpdatedAt = val
+}
+
+// SetVariantID sets the value of VariantID.
+func (s *Appointment) SetVariantID(val NilUUID) {
+	s.VariantID = val
+}
+
+// SetVisitID sets the value of VisitID.
+func (s *Appointment) SetVisitID(val NilUUID) {
+	s.VisitID = val
+}
+
+// Ref: #/components/schemas/AppointmentAvailability
+type AppointmentAvailability struct {
+	From                time.Time         `json:"from"`
+	ServiceID           uuid.UUID         `json:"service_id"`
+	SlotIntervalMinutes int               `json:"slot_interval_minutes"`
+	Slots               []AppointmentSlot `json:"slots"`
+	Timezone            string            `json:"timezone"`
+	To                  time.Time         `json:"to"`
+	VariantID           NilUUID           `json:"variant_id"`
+}
+
+// GetFrom returns the value of From.
+func (s *AppointmentAvailability) GetFrom() time.Time {
+	return s.From
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *AppointmentAvailability) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetSlotIntervalMinutes returns the value of SlotIntervalMinutes.
+func (s *AppointmentAvailability) GetSlotIntervalMinutes() int {
+	return s.SlotIntervalMinutes
+}
+
+// GetSlots returns the value of Slots.
+func (s *AppointmentAvailability) GetSlots() []AppointmentSlot {
+	return s.Slots
+}
+
+// GetTimezone returns the value of Timezone.
+func (s *AppointmentAvailability) GetTimezone() string {
+	return s.Timezone
+}
+
+// GetTo returns the value of To.
+func (s *AppointmentAvailability) GetTo() time.Time {
+	return s.To
+}
+
+// GetVariantID returns the value of VariantID.
+func (s *AppointmentAvailability) GetVariantID() NilUUID {
+	return s.VariantID
+}
+
+// SetFrom sets the value of From.
+func (s *AppointmentAvailability) SetFrom(val time.Time) {
+	s.From = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *AppointmentAvailability) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetSlotIntervalMinutes sets the value of SlotIntervalMinutes.
+func (s *AppointmentAvailability) SetSlotIntervalMinutes(val int) {
+	s.SlotIntervalMinutes = val
+}
+
+// SetSlots sets the value of Slots.
+func (s *AppointmentAvailability) SetSlots(val []AppointmentSlot) {
+	s.Slots = val
+}
+
+// SetTimezone sets the value of Timezone.
+func (s *AppointmentAvailability) SetTimezone(val string) {
+	s.Timezone = val
+}
+
+// SetTo sets the value of To.
+func (s *AppointmentAvailability) SetTo(val time.Time) {
+	s.To = val
+}
+
+// SetVariantID sets the value of VariantID.
+func (s *AppointmentAvailability) SetVariantID(val NilUUID) {
+	s.VariantID = val
+}
+
+// Ref: #/components/schemas/AppointmentAvailabilityResponse
+type AppointmentAvailabilityResponse struct {
+	Data  AppointmentAvailability `json:"data"`
+	Error struct{}                `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AppointmentAvailabilityResponse) GetData() AppointmentAvailability {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AppointmentAvailabilityResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AppointmentAvailabilityResponse) SetData(val AppointmentAvailability) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AppointmentAvailabilityResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AppointmentCancelPreview
+type AppointmentCancelPreview struct {
+	BlockedReason NilAppointmentCancelPreviewBlockedReason `json:"blocked_reason"`
+	CanCancel     bool                                     `json:"can_cancel"`
+	Currency      string                                   `json:"currency"`
+	FeeAmount     float64                                  `json:"fee_amount"`
+	FeeMinor      int64                                    `json:"fee_minor"`
+	PackageLinked bool                                     `json:"package_linked"`
+	VisitID       NilUUID                                  `json:"visit_id"`
+	VisitLinked   bool                                     `json:"visit_linked"`
+	WindowHours   int                                      `json:"window_hours"`
+}
+
+// GetBlockedReason returns the value of BlockedReason.
+func (s *AppointmentCancelPreview) GetBlockedReason() NilAppointmentCancelPreviewBlockedReason {
+	return s.BlockedReason
+}
+
+// GetCanCancel returns the value of CanCancel.
+func (s *AppointmentCancelPreview) GetCanCancel() bool {
+	return s.CanCancel
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AppointmentCancelPreview) GetCurrency() string {
+	return s.Currency
+}
+
+// GetFeeAmount returns the value of FeeAmount.
+func (s *AppointmentCancelPreview) GetFeeAmount() float64 {
+	return s.FeeAmount
+}
+
+// GetFeeMinor returns the value of FeeMinor.
+func (s *AppointmentCancelPreview) GetFeeMinor() int64 {
+	return s.FeeMinor
+}
+
+// GetPackageLinked returns the value of PackageLinked.
+func (s *AppointmentCancelPreview) GetPackageLinked() bool {
+	return s.PackageLinked
+}
+
+// GetVisitID returns the value of VisitID.
+func (s *AppointmentCancelPreview) GetVisitID() NilUUID {
+	return s.VisitID
+}
+
+// GetVisitLinked returns the value of VisitLinked.
+func (s *AppointmentCancelPreview) GetVisitLinked() bool {
+	return s.VisitLinked
+}
+
+// GetWindowHours returns the value of WindowHours.
+func (s *AppointmentCancelPreview) GetWindowHours() int {
+	return s.WindowHours
+}
+
+// SetBlockedReason sets the value of BlockedReason.
+func (s *AppointmentCancelPreview) SetBlockedReason(val NilAppointmentCancelPreviewBlockedReason) {
+	s.BlockedReason = val
+}
+
+// SetCanCancel sets the value of CanCancel.
+func (s *AppointmentCancelPreview) SetCanCancel(val bool) {
+	s.CanCancel = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AppointmentCancelPreview) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetFeeAmount sets the value of FeeAmount.
+func (s *AppointmentCancelPreview) SetFeeAmount(val float64) {
+	s.FeeAmount = val
+}
+
+// SetFeeMinor sets the value of FeeMinor.
+func (s *AppointmentCancelPreview) SetFeeMinor(val int64) {
+	s.FeeMinor = val
+}
+
+// SetPackageLinked sets the value of PackageLinked.
+func (s *AppointmentCancelPreview) SetPackageLinked(val bool) {
+	s.PackageLinked = val
+}
+
+// SetVisitID sets the value of VisitID.
+func (s *AppointmentCancelPreview) SetVisitID(val NilUUID) {
+	s.VisitID = val
+}
+
+// SetVisitLinked sets the value of VisitLinked.
+func (s *AppointmentCancelPreview) SetVisitLinked(val bool) {
+	s.VisitLinked = val
+}
+
+// SetWindowHours sets the value of WindowHours.
+func (s *AppointmentCancelPreview) SetWindowHours(val int) {
+	s.WindowHours = val
+}
+
+type AppointmentCancelPreviewBlockedReason string
+
+const (
+	AppointmentCancelPreviewBlockedReasonRefundRequired                  AppointmentCancelPreviewBlockedReason = "refund_required"
+	AppointmentCancelPreviewBlockedReasonNotCancellable                  AppointmentCancelPreviewBlockedReason = "not_cancellable"
+	AppointmentCancelPreviewBlockedReasonPackageRequiresStaff            AppointmentCancelPreviewBlockedReason = "package_requires_staff"
+	AppointmentCancelPreviewBlockedReasonSelfServiceCutoff               AppointmentCancelPreviewBlockedReason = "self_service_cutoff"
+	AppointmentCancelPreviewBlockedReasonGroupedVisitRequiresVisitAction AppointmentCancelPreviewBlockedReason = "grouped_visit_requires_visit_action"
+)
+
+// AllValues returns all AppointmentCancelPreviewBlockedReason values.
+func (AppointmentCancelPreviewBlockedReason) AllValues() []AppointmentCancelPreviewBlockedReason {
+	return []AppointmentCancelPreviewBlockedReason{
+		AppointmentCancelPreviewBlockedReasonRefundRequired,
+		AppointmentCancelPreviewBlockedReasonNotCancellable,
+		AppointmentCancelPreviewBlockedReasonPackageRequiresStaff,
+		AppointmentCancelPreviewBlockedReasonSelfServiceCutoff,
+		AppointmentCancelPreviewBlockedReasonGroupedVisitRequiresVisitAction,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentCancelPreviewBlockedReason) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentCancelPreviewBlockedReasonRefundRequired:
+		return []byte(s), nil
+	case AppointmentCancelPreviewBlockedReasonNotCancellable:
+		return []byte(s), nil
+	case AppointmentCancelPreviewBlockedReasonPackageRequiresStaff:
+		return []byte(s), nil
+	case AppointmentCancelPreviewBlockedReasonSelfServiceCutoff:
+		return []byte(s), nil
+	case AppointmentCancelPreviewBlockedReasonGroupedVisitRequiresVisitAction:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentCancelPreviewBlockedReason) UnmarshalText(data []byte) error {
+	switch AppointmentCancelPreviewBlockedReason(data) {
+	case AppointmentCancelPreviewBlockedReasonRefundRequired:
+		*s = AppointmentCancelPreviewBlockedReasonRefundRequired
+		return nil
+	case AppointmentCancelPreviewBlockedReasonNotCancellable:
+		*s = AppointmentCancelPreviewBlockedReasonNotCancellable
+		return nil
+	case AppointmentCancelPreviewBlockedReasonPackageRequiresStaff:
+		*s = AppointmentCancelPreviewBlockedReasonPackageRequiresStaff
+		return nil
+	case AppointmentCancelPreviewBlockedReasonSelfServiceCutoff:
+		*s = AppointmentCancelPreviewBlockedReasonSelfServiceCutoff
+		return nil
+	case AppointmentCancelPreviewBlockedReasonGroupedVisitRequiresVisitAction:
+		*s = AppointmentCancelPreviewBlockedReasonGroupedVisitRequiresVisitAction
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentCancelPreviewResponse
+type AppointmentCancelPreviewResponse struct {
+	Data  AppointmentCancelPreview `json:"data"`
+	Error struct{}                 `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AppointmentCancelPreviewResponse) GetData() AppointmentCancelPreview {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AppointmentCancelPreviewResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AppointmentCancelPreviewResponse) SetData(val AppointmentCancelPreview) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AppointmentCancelPreviewResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AppointmentCreateRequest
+type AppointmentCreateRequest struct {
+	LocationID OptUUID   `json:"location_id"`
+	Notes      OptString `json:"notes"`
+	PassID     OptUUID   `json:"pass_id"`
+	// Honoured only when the venue's payment_at_booking_mode is client_choice.
+	PaymentChoice OptAppointmentCreateRequestPaymentChoice `json:"payment_choice"`
+	// A provider's id, or `any` (the default).
+	ProviderID OptString `json:"provider_id"`
+	ServiceID  uuid.UUID `json:"service_id"`
+	StartTime  time.Time `json:"start_time"`
+	VariantID  OptUUID   `json:"variant_id"`
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *AppointmentCreateRequest) GetLocationID() OptUUID {
+	return s.LocationID
+}
+
+// GetNotes returns the value of Notes.
+func (s *AppointmentCreateRequest) GetNotes() OptString {
+	return s.Notes
+}
+
+// GetPassID returns the value of PassID.
+func (s *AppointmentCreateRequest) GetPassID() OptUUID {
+	return s.PassID
+}
+
+// GetPaymentChoice returns the value of PaymentChoice.
+func (s *AppointmentCreateRequest) GetPaymentChoice() OptAppointmentCreateRequestPaymentChoice {
+	return s.PaymentChoice
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *AppointmentCreateRequest) GetProviderID() OptString {
+	return s.ProviderID
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *AppointmentCreateRequest) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *AppointmentCreateRequest) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetVariantID returns the value of VariantID.
+func (s *AppointmentCreateRequest) GetVariantID() OptUUID {
+	return s.VariantID
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *AppointmentCreateRequest) SetLocationID(val OptUUID) {
+	s.LocationID = val
+}
+
+// SetNotes sets the value of Notes.
+func (s *AppointmentCreateRequest) SetNotes(val OptString) {
+	s.Notes = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AppointmentCreateRequest) SetPassID(val OptUUID) {
+	s.PassID = val
+}
+
+// SetPaymentChoice sets the value of PaymentChoice.
+func (s *AppointmentCreateRequest) SetPaymentChoice(val OptAppointmentCreateRequestPaymentChoice) {
+	s.PaymentChoice = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *AppointmentCreateRequest) SetProviderID(val OptString) {
+	s.ProviderID = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *AppointmentCreateRequest) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *AppointmentCreateRequest) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetVariantID sets the value of VariantID.
+func (s *AppointmentCreateRequest) SetVariantID(val OptUUID) {
+	s.VariantID = val
+}
+
+// Honoured only when the venue's payment_at_booking_mode is client_choice.
+type AppointmentCreateRequestPaymentChoice string
+
+const (
+	AppointmentCreateRequestPaymentChoiceOnline AppointmentCreateRequestPaymentChoice = "online"
+	AppointmentCreateRequestPaymentChoiceVenue  AppointmentCreateRequestPaymentChoice = "venue"
+)
+
+// AllValues returns all AppointmentCreateRequestPaymentChoice values.
+func (AppointmentCreateRequestPaymentChoice) AllValues() []AppointmentCreateRequestPaymentChoice {
+	return []AppointmentCreateRequestPaymentChoice{
+		AppointmentCreateRequestPaymentChoiceOnline,
+		AppointmentCreateRequestPaymentChoiceVenue,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentCreateRequestPaymentChoice) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentCreateRequestPaymentChoiceOnline:
+		return []byte(s), nil
+	case AppointmentCreateRequestPaymentChoiceVenue:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentCreateRequestPaymentChoice) UnmarshalText(data []byte) error {
+	switch AppointmentCreateRequestPaymentChoice(data) {
+	case AppointmentCreateRequestPaymentChoiceOnline:
+		*s = AppointmentCreateRequestPaymentChoiceOnline
+		return nil
+	case AppointmentCreateRequestPaymentChoiceVenue:
+		*s = AppointmentCreateRequestPaymentChoiceVenue
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentListMeta
+type AppointmentListMeta struct {
+	HasMore    bool      `json:"has_more"`
+	Limit      int       `json:"limit"`
+	NextCursor NilString `json:"next_cursor"`
+}
+
+// GetHasMore returns the value of HasMore.
+func (s *AppointmentListMeta) GetHasMore() bool {
+	return s.HasMore
+}
+
+// GetLimit returns the value of Limit.
+func (s *AppointmentListMeta) GetLimit() int {
+	return s.Limit
+}
+
+// GetNextCursor returns the value of NextCursor.
+func (s *AppointmentListMeta) GetNextCursor() NilString {
+	return s.NextCursor
+}
+
+// SetHasMore sets the value of HasMore.
+func (s *AppointmentListMeta) SetHasMore(val bool) {
+	s.HasMore = val
+}
+
+// SetLimit sets the value of Limit.
+func (s *AppointmentListMeta) SetLimit(val int) {
+	s.Limit = val
+}
+
+// SetNextCursor sets the value of NextCursor.
+func (s *AppointmentListMeta) SetNextCursor(val NilString) {
+	s.NextCursor = val
+}
+
+// Ref: #/components/schemas/AppointmentListResponse
+type AppointmentListResponse struct {
+	Data  []Appointment       `json:"data"`
+	Error struct{}            `json:"error"`
+	Meta  AppointmentListMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *AppointmentListResponse) GetData() []Appointment {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AppointmentListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *AppointmentListResponse) GetMeta() AppointmentListMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *AppointmentListResponse) SetData(val []Appointment) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AppointmentListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *AppointmentListResponse) SetMeta(val AppointmentListMeta) {
+	s.Meta = val
+}
+
+type AppointmentPayment string
+
+const (
+	AppointmentPaymentFree  AppointmentPayment = "free"
+	AppointmentPaymentPass  AppointmentPayment = "pass"
+	AppointmentPaymentVenue AppointmentPayment = "venue"
+)
+
+// AllValues returns all AppointmentPayment values.
+func (AppointmentPayment) AllValues() []AppointmentPayment {
+	return []AppointmentPayment{
+		AppointmentPaymentFree,
+		AppointmentPaymentPass,
+		AppointmentPaymentVenue,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentPayment) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentPaymentFree:
+		return []byte(s), nil
+	case AppointmentPaymentPass:
+		return []byte(s), nil
+	case AppointmentPaymentVenue:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentPayment) UnmarshalText(data []byte) error {
+	switch AppointmentPayment(data) {
+	case AppointmentPaymentFree:
+		*s = AppointmentPaymentFree
+		return nil
+	case AppointmentPaymentPass:
+		*s = AppointmentPaymentPass
+		return nil
+	case AppointmentPaymentVenue:
+		*s = AppointmentPaymentVenue
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentResponse
+type AppointmentResponse struct {
+	Data  Appointment `json:"data"`
+	Error struct{}    `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AppointmentResponse) GetData() Appointment {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AppointmentResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AppointmentResponse) SetData(val Appointment) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AppointmentResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AppointmentSlot
+type AppointmentSlot struct {
+	EndTime time.Time `json:"end_time"`
+	// The providers free at this time, in the service's order.
+	ProviderIds []uuid.UUID `json:"provider_ids"`
+	StartTime   time.Time   `json:"start_time"`
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *AppointmentSlot) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetProviderIds returns the value of ProviderIds.
+func (s *AppointmentSlot) GetProviderIds() []uuid.UUID {
+	return s.ProviderIds
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *AppointmentSlot) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *AppointmentSlot) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetProviderIds sets the value of ProviderIds.
+func (s *AppointmentSlot) SetProviderIds(val []uuid.UUID) {
+	s.ProviderIds = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *AppointmentSlot) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// Ref: #/components/schemas/AppointmentStatus
+type AppointmentStatus string
+
+const (
+	AppointmentStatusBooked      AppointmentStatus = "booked"
+	AppointmentStatusCheckedIn   AppointmentStatus = "checked_in"
+	AppointmentStatusInProgress  AppointmentStatus = "in_progress"
+	AppointmentStatusCompleted   AppointmentStatus = "completed"
+	AppointmentStatusNoShow      AppointmentStatus = "no_show"
+	AppointmentStatusCancelled   AppointmentStatus = "cancelled"
+	AppointmentStatusRescheduled AppointmentStatus = "rescheduled"
+)
+
+// AllValues returns all AppointmentStatus values.
+func (AppointmentStatus) AllValues() []AppointmentStatus {
+	return []AppointmentStatus{
+		AppointmentStatusBooked,
+		AppointmentStatusCheckedIn,
+		AppointmentStatusInProgress,
+		AppointmentStatusCompleted,
+		AppointmentStatusNoShow,
+		AppointmentStatusCancelled,
+		AppointmentStatusRescheduled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentStatusBooked:
+		return []byte(s), nil
+	case AppointmentStatusCheckedIn:
+		return []byte(s), nil
+	case AppointmentStatusInProgress:
+		return []byte(s), nil
+	case AppointmentStatusCompleted:
+		return []byte(s), nil
+	case AppointmentStatusNoShow:
+		return []byte(s), nil
+	case AppointmentStatusCancelled:
+		return []byte(s), nil
+	case AppointmentStatusRescheduled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentStatus) UnmarshalText(data []byte) error {
+	switch AppointmentStatus(data) {
+	case AppointmentStatusBooked:
+		*s = AppointmentStatusBooked
+		return nil
+	case AppointmentStatusCheckedIn:
+		*s = AppointmentStatusCheckedIn
+		return nil
+	case AppointmentStatusInProgress:
+		*s = AppointmentStatusInProgress
+		return nil
+	case AppointmentStatusCompleted:
+		*s = AppointmentStatusCompleted
+		return nil
+	case AppointmentStatusNoShow:
+		*s = AppointmentStatusNoShow
+		return nil
+	case AppointmentStatusCancelled:
+		*s = AppointmentStatusCancelled
+		return nil
+	case AppointmentStatusRescheduled:
+		*s = AppointmentStatusRescheduled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/BackupCodes
 type BackupCodes struct {
 	BackupCodes []string `json:"backup_codes"`
@@ -9955,6 +10900,47 @@ func (s *ListAdminScheduleInclude) UnmarshalText(data []byte) error {
 	}
 }
 
+type ListAppointmentsDirection string
+
+const (
+	ListAppointmentsDirectionUpcoming ListAppointmentsDirection = "upcoming"
+	ListAppointmentsDirectionPast     ListAppointmentsDirection = "past"
+)
+
+// AllValues returns all ListAppointmentsDirection values.
+func (ListAppointmentsDirection) AllValues() []ListAppointmentsDirection {
+	return []ListAppointmentsDirection{
+		ListAppointmentsDirectionUpcoming,
+		ListAppointmentsDirectionPast,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ListAppointmentsDirection) MarshalText() ([]byte, error) {
+	switch s {
+	case ListAppointmentsDirectionUpcoming:
+		return []byte(s), nil
+	case ListAppointmentsDirectionPast:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ListAppointmentsDirection) UnmarshalText(data []byte) error {
+	switch ListAppointmentsDirection(data) {
+	case ListAppointmentsDirectionUpcoming:
+		*s = ListAppointmentsDirectionUpcoming
+		return nil
+	case ListAppointmentsDirectionPast:
+		*s = ListAppointmentsDirectionPast
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/ListMeta
 type ListMeta struct {
 	Total int `json:"total"`
@@ -11827,6 +12813,51 @@ func (s *NamedRef) SetName(val string) {
 	s.Name = val
 }
 
+// NewNilAppointmentCancelPreviewBlockedReason returns new NilAppointmentCancelPreviewBlockedReason with value set to v.
+func NewNilAppointmentCancelPreviewBlockedReason(v AppointmentCancelPreviewBlockedReason) NilAppointmentCancelPreviewBlockedReason {
+	return NilAppointmentCancelPreviewBlockedReason{
+		Value: v,
+	}
+}
+
+// NilAppointmentCancelPreviewBlockedReason is nullable AppointmentCancelPreviewBlockedReason.
+type NilAppointmentCancelPreviewBlockedReason struct {
+	Value AppointmentCancelPreviewBlockedReason
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilAppointmentCancelPreviewBlockedReason) SetTo(v AppointmentCancelPreviewBlockedReason) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilAppointmentCancelPreviewBlockedReason) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilAppointmentCancelPreviewBlockedReason) SetToNull() {
+	o.Null = true
+	var v AppointmentCancelPreviewBlockedReason
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilAppointmentCancelPreviewBlockedReason) Get() (v AppointmentCancelPreviewBlockedReason, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilAppointmentCancelPreviewBlockedReason) Or(d AppointmentCancelPreviewBlockedReason) AppointmentCancelPreviewBlockedReason {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilBookingItemFeeStatus returns new NilBookingItemFeeStatus with value set to v.
 func NewNilBookingItemFeeStatus(v BookingItemFeeStatus) NilBookingItemFeeStatus {
 	return NilBookingItemFeeStatus{
@@ -13543,6 +14574,98 @@ func (o OptAdminScheduleRow) Or(d AdminScheduleRow) AdminScheduleRow {
 	return d
 }
 
+// NewOptAppointmentCreateRequestPaymentChoice returns new OptAppointmentCreateRequestPaymentChoice with value set to v.
+func NewOptAppointmentCreateRequestPaymentChoice(v AppointmentCreateRequestPaymentChoice) OptAppointmentCreateRequestPaymentChoice {
+	return OptAppointmentCreateRequestPaymentChoice{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAppointmentCreateRequestPaymentChoice is optional AppointmentCreateRequestPaymentChoice.
+type OptAppointmentCreateRequestPaymentChoice struct {
+	Value AppointmentCreateRequestPaymentChoice
+	Set   bool
+}
+
+// IsSet returns true if OptAppointmentCreateRequestPaymentChoice was set.
+func (o OptAppointmentCreateRequestPaymentChoice) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAppointmentCreateRequestPaymentChoice) Reset() {
+	var v AppointmentCreateRequestPaymentChoice
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAppointmentCreateRequestPaymentChoice) SetTo(v AppointmentCreateRequestPaymentChoice) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAppointmentCreateRequestPaymentChoice) Get() (v AppointmentCreateRequestPaymentChoice, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAppointmentCreateRequestPaymentChoice) Or(d AppointmentCreateRequestPaymentChoice) AppointmentCreateRequestPaymentChoice {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptAppointmentStatus returns new OptAppointmentStatus with value set to v.
+func NewOptAppointmentStatus(v AppointmentStatus) OptAppointmentStatus {
+	return OptAppointmentStatus{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAppointmentStatus is optional AppointmentStatus.
+type OptAppointmentStatus struct {
+	Value AppointmentStatus
+	Set   bool
+}
+
+// IsSet returns true if OptAppointmentStatus was set.
+func (o OptAppointmentStatus) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAppointmentStatus) Reset() {
+	var v AppointmentStatus
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAppointmentStatus) SetTo(v AppointmentStatus) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAppointmentStatus) Get() (v AppointmentStatus, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAppointmentStatus) Or(d AppointmentStatus) AppointmentStatus {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptBool returns new OptBool with value set to v.
 func NewOptBool(v bool) OptBool {
 	return OptBool{
@@ -14135,6 +15258,52 @@ func (o OptListAdminScheduleInclude) Get() (v ListAdminScheduleInclude, ok bool)
 
 // Or returns value if set, or given parameter if does not.
 func (o OptListAdminScheduleInclude) Or(d ListAdminScheduleInclude) ListAdminScheduleInclude {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptListAppointmentsDirection returns new OptListAppointmentsDirection with value set to v.
+func NewOptListAppointmentsDirection(v ListAppointmentsDirection) OptListAppointmentsDirection {
+	return OptListAppointmentsDirection{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptListAppointmentsDirection is optional ListAppointmentsDirection.
+type OptListAppointmentsDirection struct {
+	Value ListAppointmentsDirection
+	Set   bool
+}
+
+// IsSet returns true if OptListAppointmentsDirection was set.
+func (o OptListAppointmentsDirection) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptListAppointmentsDirection) Reset() {
+	var v ListAppointmentsDirection
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptListAppointmentsDirection) SetTo(v ListAppointmentsDirection) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptListAppointmentsDirection) Get() (v ListAppointmentsDirection, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptListAppointmentsDirection) Or(d ListAppointmentsDirection) ListAppointmentsDirection {
 	if v, ok := o.Get(); ok {
 		return v
 	}

@@ -420,6 +420,27 @@ func (UnimplementedHandler) CancelAdminScheduleItem(ctx context.Context, req *Ad
 	return r, ht.ErrNotImplemented
 }
 
+// CancelAppointment implements cancelAppointment operation.
+//
+// Requires the exact `updated_at` token of the last read (missing: 400
+// `VALIDATION_ERROR`, `details.parameter` `updated_at`; another: 409
+// `STALE_TARGET` with `details.current_updated_at`). Refusals, all 422:
+// `SELF_SERVICE_CUTOFF` when the time left before the start is strictly
+// below the venue's cutoff (`details.cutoff_hours`);
+// `GROUPED_VISIT_REQUIRES_VISIT_ACTION` for an appointment of a visit;
+// `NOT_CANCELLABLE` once started, attended or cancelled
+// (`details.reason` the status). `REFUND_REQUIRED` and
+// `PACKAGE_REQUIRES_STAFF` never arise in this version (no appointment
+// is paid online or sold in a package). A clip the appointment took
+// goes back to its pass; inside the service's cancellation window its
+// fee (default none) is recorded as `cancel_fee_minor`, to be paid at
+// the venue. Records `appointment.cancelled`.
+//
+// DELETE /appointments/{id}
+func (UnimplementedHandler) CancelAppointment(ctx context.Context, params CancelAppointmentParams) (r *AppointmentResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CancelBooking implements cancelBooking operation.
 //
 // A bearer token cancels the user's own booking; an API key
@@ -585,6 +606,18 @@ func (UnimplementedHandler) CorrectAdminScheduleHistory(ctx context.Context, req
 	return r, ht.ErrNotImplemented
 }
 
+// CreateAppointment implements createAppointment operation.
+//
+// Books `service_id` (and `variant_id`) with `provider_id` (or `any`)
+// at `start_time`, which must be a start the availability read offers
+// (else 409 `SLOT_UNAVAILABLE`). Payment as the tag says. 201 with the
+// appointment, `status` `booked`.
+//
+// POST /appointments
+func (UnimplementedHandler) CreateAppointment(ctx context.Context, req *AppointmentCreateRequest, params CreateAppointmentParams) (r *AppointmentResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CreateBooking implements createBooking operation.
 //
 // With a bearer token the booking is the user's: the venue is
@@ -721,6 +754,32 @@ func (UnimplementedHandler) GetAdminDashboardToday(ctx context.Context, params G
 //
 // GET /admin/schedule/{id}
 func (UnimplementedHandler) GetAdminScheduleItem(ctx context.Context, params GetAdminScheduleItemParams) (r *AdminScheduleItemResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAppointment implements getAppointment operation.
+//
+// With `updated_at` (the token a cancel sends back),
+// `rescheduled_to_id` and `visit_id`. `organization_id` keeps the
+// lookup to one venue.
+//
+// GET /appointments/{id}
+func (UnimplementedHandler) GetAppointment(ctx context.Context, params GetAppointmentParams) (r *AppointmentResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAppointmentAvailability implements getAppointmentAvailability operation.
+//
+// The free start times of `service_id` (and `variant_id`) from `from`
+// to `to` (venue-local dates, inclusive; `to` defaults to `from`; at
+// most 62 days; `to` before `from` is 400 `VALIDATION_ERROR`) for
+// `provider_id` (a provider's id, or `any`, the default) at
+// `location_id`. Times are UTC; `timezone` is the venue's. An unknown or
+// foreign service, variant or provider is 404 `NOT_FOUND`; a provider
+// not assigned to the service 422 `PROVIDER_NOT_ASSIGNED`.
+//
+// GET /appointments/availability
+func (UnimplementedHandler) GetAppointmentAvailability(ctx context.Context, params GetAppointmentAvailabilityParams) (r *AppointmentAvailabilityResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1106,6 +1165,21 @@ func (UnimplementedHandler) ListAdminSchedule(ctx context.Context, params ListAd
 	return r, ht.ErrNotImplemented
 }
 
+// ListAppointments implements listAppointments operation.
+//
+// `direction` `upcoming` (default: starting now or later, soonest
+// first) or `past` (started before now, newest first), optionally one
+// `status`, in one venue (`organization_id`, else `X-Organization-ID`)
+// or every venue the user is related to. Cursor pagination: `limit` 1
+// to 100 (default 20); `after` is the previous page's
+// `meta.next_cursor` (a tampered or foreign cursor is 400
+// `VALIDATION_ERROR`, `details.parameter` `after`).
+//
+// GET /appointments
+func (UnimplementedHandler) ListAppointments(ctx context.Context, params ListAppointmentsParams) (r *AppointmentListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListBookings implements listBookings operation.
 //
 // The signed-in user's bookings in every venue they are related to, or in
@@ -1272,6 +1346,19 @@ func (UnimplementedHandler) ListWebhookSubscriptions(ctx context.Context) (r *We
 //
 // POST /admin/webhooks/{id}/ping
 func (UnimplementedHandler) PingWebhookSubscription(ctx context.Context, params PingWebhookSubscriptionParams) (r *WebhookDeliveryResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// PreviewAppointmentCancel implements previewAppointmentCancel operation.
+//
+// `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
+// `self_service_cutoff`, `grouped_visit_requires_visit_action`); the
+// fee a cancellation now would record (`fee_minor`, from the service:
+// window default 24 hours, fee default 0); `package_linked` (always
+// false in this version), `visit_linked` and `visit_id`.
+//
+// GET /appointments/{id}/cancel-preview
+func (UnimplementedHandler) PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (r *AppointmentCancelPreviewResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
