@@ -36,22 +36,16 @@ const (
 	// AppointmentCreated: an appointment was booked (data: appointment_id, status,
 	// member_id, provider_id, service_id, starts_at).
 	AppointmentCreated = "appointment.created"
-	// AppointmentRescheduled: an appointment moved to a new one (data: appointment_id,
-	// rescheduled_to_id, member_id, starts_at).
-	AppointmentRescheduled = "appointment.rescheduled"
 	// AppointmentCancelled: an appointment was cancelled by the member or staff (data:
 	// appointment_id, status, member_id, reason).
 	AppointmentCancelled = "appointment.cancelled"
-	// AppointmentNoShow: staff marked an appointment a no-show (data: appointment_id,
-	// status, member_id).
-	AppointmentNoShow = "appointment.no_show"
 )
 
 // Types is the catalogue of event types a webhook subscription can select.
 var Types = []string{
 	BookingCreated, BookingWaitlisted, BookingPromoted, BookingCancelled,
 	ClassCancelled, ClassUpdated, MemberCreated,
-	AppointmentCreated, AppointmentRescheduled, AppointmentCancelled, AppointmentNoShow,
+	AppointmentCreated, AppointmentCancelled,
 }
 
 // ErrNoVenue means Record was called without a venue viewer in the context.
