@@ -3,6 +3,7 @@ package schema
 import (
 	"entgo.io/contrib/entoas"
 	"entgo.io/ent"
+	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
@@ -27,6 +28,12 @@ func (ServiceVariant) Fields() []ent.Field {
 		field.Bool("is_active").Default(true),
 		field.Int("sort_order").Default(0),
 	}
+}
+
+// Annotations of the ServiceVariant: staff read it as stored (plus the
+// price in major units, added by the API's view).
+func (ServiceVariant) Annotations() []schema.Annotation {
+	return []schema.Annotation{APIShape{Omit: internalColumns}}
 }
 
 // Edges of the ServiceVariant.
@@ -61,6 +68,11 @@ func (ServiceProvider) Fields() []ent.Field {
 		field.Int("sort_order").Default(0),
 		field.Bool("is_active").Default(true),
 	}
+}
+
+// Annotations of the ServiceProvider: staff read the assignment as stored.
+func (ServiceProvider) Annotations() []schema.Annotation {
+	return []schema.Annotation{APIShape{Component: "ServiceProviderAssignment", Omit: internalColumns}}
 }
 
 // Edges of the ServiceProvider.

@@ -3,10 +3,19 @@ package server
 import "github.com/venueplatform/venue/internal/idempotency"
 
 // The Idempotency-Key policies of the appointment operations
-// (spec/parts/appointments.yaml): the contract requires a key on members'
-// appointment writes; 1 to 200 visible ASCII characters.
+// (spec/parts/appointments.yaml, spec/parts/admin_appointments.yaml): the
+// contract requires a key on members' appointment writes; staff writes take
+// an optional one. 1 to 200 visible ASCII characters.
 func init() {
 	for _, op := range []string{"createAppointment", "cancelAppointment"} {
 		idempotencyPolicies[op] = idempotency.Required(idempotency.Max200)
+	}
+	for _, op := range []string{
+		"createServiceVariant", "updateServiceVariant", "deleteServiceVariant",
+		"assignServiceProvider", "updateServiceProvider", "removeServiceProvider",
+		"setProviderWorkingHours", "addProviderTimeOff", "deleteProviderTimeOff",
+		"updateAppointmentPolicies", "updateBookingOffering",
+	} {
+		idempotencyPolicies[op] = idempotency.Optional(idempotency.Max200)
 	}
 }

@@ -46,6 +46,14 @@ type Invoker interface {
 	//
 	// POST /me/favorite-venues/{organizationId}
 	AddFavoriteVenue(ctx context.Context, params AddFavoriteVenueParams) (*FavoriteVenueResponse, error)
+	// AddProviderTimeOff invokes addProviderTimeOff operation.
+	//
+	// `starts_at` to `ends_at` (`ends_at` after `starts_at`, else 400
+	// `INVALID_RANGE`). Appointments already booked in it stay booked; no
+	// new ones are offered.
+	//
+	// POST /admin/providers/{providerId}/time-off
+	AddProviderTimeOff(ctx context.Context, request *TimeOffRequest, params AddProviderTimeOffParams) (*TimeOffResponse, error)
 	// AdminScheduleNotificationAvailability invokes adminScheduleNotificationAvailability operation.
 	//
 	// For one `action` (cancel, edit, substitute, restore) and 1 to 200 distinct
@@ -66,6 +74,13 @@ type Invoker interface {
 	//
 	// POST /bookings/{id}/watch
 	AdmitBookingWatch(ctx context.Context, params AdmitBookingWatchParams) (*BookingWatchResponse, error)
+	// AssignServiceProvider invokes assignServiceProvider operation.
+	//
+	// Fields left out take their defaults: custom duration and price null
+	// (inherit the service's), not primary, sort order 0, active.
+	//
+	// PUT /admin/services/{id}/providers/{providerId}
+	AssignServiceProvider(ctx context.Context, request *ServiceProviderRequest, params AssignServiceProviderParams) (*ServiceProviderResponse, error)
 	// AuthAccountState invokes authAccountState operation.
 	//
 	// `absent`, `active`, `password_never_used` (enrolled by a venue, never
@@ -538,6 +553,13 @@ type Invoker interface {
 	//
 	// POST /bookings
 	CreateBooking(ctx context.Context, request *BookingCreateRequest, params CreateBookingParams) (*BookingResponse, error)
+	// CreateServiceVariant invokes createServiceVariant operation.
+	//
+	// `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
+	// are required. 201 with the variant.
+	//
+	// POST /admin/services/{id}/variants
+	CreateServiceVariant(ctx context.Context, request *ServiceVariantCreateRequest, params CreateServiceVariantParams) (*ServiceVariantResponse, error)
 	// CreateVenueInquiry invokes createVenueInquiry operation.
 	//
 	// Files a booking inquiry for `service_id` and delivers it to the venue's
@@ -575,7 +597,7 @@ type Invoker interface {
 	//
 	// Creates an enabled subscription and returns its signing secret
 	// (`whsec_` + base64 of 32 random bytes) once: it is never shown again
-	// (rotate to get a new one). `event_types` must name 1 to 7 distinct types
+	// (rotate to get a new one). `event_types` must name 1 to 9 distinct types
 	// of the catalogue; an unknown type is 400 `VALIDATION_ERROR` with
 	// `details.parameter` `event_types` and `details.allowed`. A venue has at
 	// most 100 subscriptions (422 `WEBHOOK_LIMIT_REACHED`). Audit entry
@@ -583,6 +605,19 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks
 	CreateWebhookSubscription(ctx context.Context, request *WebhookCreateRequest, params CreateWebhookSubscriptionParams) (*WebhookSecretResponse, error)
+	// DeleteProviderTimeOff invokes deleteProviderTimeOff operation.
+	//
+	// Remove a provider's time off.
+	//
+	// DELETE /admin/providers/{providerId}/time-off/{timeOffId}
+	DeleteProviderTimeOff(ctx context.Context, params DeleteProviderTimeOffParams) (*AdminOkResponse, error)
+	// DeleteServiceVariant invokes deleteServiceVariant operation.
+	//
+	// A variant that appointments name is deactivated (`is_active` false)
+	// instead, so their history keeps it; `deactivated` says which.
+	//
+	// DELETE /admin/services/{id}/variants/{variantId}
+	DeleteServiceVariant(ctx context.Context, params DeleteServiceVariantParams) (*AdminOkResponse, error)
 	// DisableWebhookSubscription invokes disableWebhookSubscription operation.
 	//
 	// The subscription receives no new events; its pending and retrying
@@ -650,6 +685,24 @@ type Invoker interface {
 	//
 	// GET /appointments/availability
 	GetAppointmentAvailability(ctx context.Context, params GetAppointmentAvailabilityParams) (*AppointmentAvailabilityResponse, error)
+	// GetAppointmentPolicies invokes getAppointmentPolicies operation.
+	//
+	// `row_present` false means the venue runs on the defaults (slot
+	// interval 15 minutes, pay at the venue, no self-service cutoff,
+	// grouped visits off with at most 8 services).
+	//
+	// GET /admin/appointment-policies
+	GetAppointmentPolicies(ctx context.Context) (*AppointmentPoliciesResponse, error)
+	// GetAppointmentReadiness invokes getAppointmentReadiness operation.
+	//
+	// `status` `ready` or `incomplete` with the `missing` labels:
+	// `appointments_not_offered` (the offering mode is `classes`),
+	// `active_service`, `service_with_provider` (an active service with an
+	// active assigned provider), `provider_working_hours` (such a provider
+	// with weekly hours). 503 `QUERY_FAILED` when it cannot be read.
+	//
+	// GET /admin/appointment-readiness
+	GetAppointmentReadiness(ctx context.Context) (*AppointmentReadinessResponse, error)
 	// GetBooking invokes getBooking operation.
 	//
 	// A bearer token reads the user's own booking (any venue); an API key
@@ -659,6 +712,12 @@ type Invoker interface {
 	//
 	// GET /bookings/{id}
 	GetBooking(ctx context.Context, params GetBookingParams) (*BookingResponse, error)
+	// GetBookingOffering invokes getBookingOffering operation.
+	//
+	// Whether the venue offers classes, appointments or both.
+	//
+	// GET /admin/booking-offering
+	GetBookingOffering(ctx context.Context) (*BookingOfferingResponse, error)
 	// GetCalendar invokes getCalendar operation.
 	//
 	// Items starting between `start` and `end` (inclusive venue-local dates;
@@ -824,6 +883,12 @@ type Invoker interface {
 	//
 	// GET /me/notification-preferences
 	GetMyNotificationPreferences(ctx context.Context) (*MeNotificationPreferencesResponse, error)
+	// GetProviderWorkingHours invokes getProviderWorkingHours operation.
+	//
+	// A provider's weekly working hours.
+	//
+	// GET /admin/providers/{providerId}/working-hours
+	GetProviderWorkingHours(ctx context.Context, params GetProviderWorkingHoursParams) (*WorkingHoursResponse, error)
 	// GetVenue invokes getVenue operation.
 	//
 	// Contact and place, active brands, active locations with their active
@@ -1000,6 +1065,34 @@ type Invoker interface {
 	//
 	// GET /me/inquiries
 	ListMyInquiries(ctx context.Context, params ListMyInquiriesParams) (*InquiryListResponse, error)
+	// ListProviderTimeOff invokes listProviderTimeOff operation.
+	//
+	// A provider's current and future time off.
+	//
+	// GET /admin/providers/{providerId}/time-off
+	ListProviderTimeOff(ctx context.Context, params ListProviderTimeOffParams) (*TimeOffListResponse, error)
+	// ListServiceProviders invokes listServiceProviders operation.
+	//
+	// In the service's order (primary first, then `sort_order`).
+	// `eligible_only=true` keeps active assignments of active providers,
+	// the ones availability offers.
+	//
+	// GET /admin/services/{id}/providers
+	ListServiceProviders(ctx context.Context, params ListServiceProvidersParams) (*ServiceProviderListResponse, error)
+	// ListServiceVariants invokes listServiceVariants operation.
+	//
+	// A service's variants.
+	//
+	// GET /admin/services/{id}/variants
+	ListServiceVariants(ctx context.Context, params ListServiceVariantsParams) (*ServiceVariantListResponse, error)
+	// ListStaffServices invokes listStaffServices operation.
+	//
+	// [staff.view] Each assignment of the provider as stored, with its
+	// service's name and currency and the service's variants as stored
+	// (prices in minor units).
+	//
+	// GET /admin/staff/{providerId}/services
+	ListStaffServices(ctx context.Context, params ListStaffServicesParams) (*StaffServiceListResponse, error)
 	// ListVenueAddons invokes listVenueAddons operation.
 	//
 	// Booking add-on products grouped by category.
@@ -1177,6 +1270,12 @@ type Invoker interface {
 	//
 	// DELETE /me/push-token
 	RemoveMyPushToken(ctx context.Context, request *MePushTokenRemoveRequest, params RemoveMyPushTokenParams) (*MePushTokenRemoveResponse, error)
+	// RemoveServiceProvider invokes removeServiceProvider operation.
+	//
+	// No assignment is 404 `NOT_FOUND`. Booked appointments stay.
+	//
+	// DELETE /admin/services/{id}/providers/{providerId}
+	RemoveServiceProvider(ctx context.Context, params RemoveServiceProviderParams) (*AdminOkResponse, error)
 	// ReplayWebhookDelivery invokes replayWebhookDelivery operation.
 	//
 	// Starts a new delivery of the same event to the subscription, with the
@@ -1209,6 +1308,16 @@ type Invoker interface {
 	//
 	// POST /me/active-organization
 	SetActiveOrganization(ctx context.Context, request *ActiveOrganizationRequest) (*ActiveOrganizationResponse, error)
+	// SetProviderWorkingHours invokes setProviderWorkingHours operation.
+	//
+	// The whole week at once: up to 50 spans, each a `weekday` (0 Sunday to
+	// 6 Saturday), `start` and `end` as venue-local `HH:MM` (`end` may be
+	// `24:00`) and an optional `location_id`. A span that does not end
+	// after it starts, or two spans of one weekday that overlap, are 400
+	// `VALIDATION_ERROR` and change nothing.
+	//
+	// PUT /admin/providers/{providerId}/working-hours
+	SetProviderWorkingHours(ctx context.Context, request *WorkingHoursRequest, params SetProviderWorkingHoursParams) (*WorkingHoursResponse, error)
 	// SubstituteAdminScheduleInstructor invokes substituteAdminScheduleInstructor operation.
 	//
 	// Assigns `instructor_id` (an instructor of the venue, not the one already
@@ -1233,6 +1342,22 @@ type Invoker interface {
 	//
 	// PATCH /admin/schedule/{id}
 	UpdateAdminScheduleItem(ctx context.Context, request *AdminScheduleUpdateRequest, params UpdateAdminScheduleItemParams) (*AdminScheduleWriteResponse, error)
+	// UpdateAppointmentPolicies invokes updateAppointmentPolicies operation.
+	//
+	// Sets the fields sent (`self_service_cutoff_hours` null removes the
+	// cutoff). An empty body is 400 `VALIDATION_ERROR`. Grouped-visit
+	// refund terms are not offered by this version (no appointment is paid
+	// online), so `grouped_visits` takes `enabled` and
+	// `max_services_per_visit` only.
+	//
+	// PATCH /admin/appointment-policies
+	UpdateAppointmentPolicies(ctx context.Context, request *AppointmentPoliciesUpdateRequest, params UpdateAppointmentPoliciesParams) (*AppointmentPoliciesResponse, error)
+	// UpdateBookingOffering invokes updateBookingOffering operation.
+	//
+	// Strict body `{mode}`; any other member is 400 `VALIDATION_ERROR`.
+	//
+	// PATCH /admin/booking-offering
+	UpdateBookingOffering(ctx context.Context, request *BookingOfferingUpdateRequest, params UpdateBookingOfferingParams) (*BookingOfferingResponse, error)
 	// UpdateMe invokes updateMe operation.
 	//
 	// Only the profile fields below; any other field (email, role, balance,
@@ -1253,6 +1378,20 @@ type Invoker interface {
 	//
 	// PATCH /me/notification-preferences
 	UpdateMyNotificationPreferences(ctx context.Context, request *MeNotificationPreferencesPatch, params UpdateMyNotificationPreferencesParams) (*MeNotificationPreferencesResponse, error)
+	// UpdateServiceProvider invokes updateServiceProvider operation.
+	//
+	// Sets only the fields sent; `null` custom values inherit the
+	// service's again. An empty body is 400 `VALIDATION_ERROR`; no
+	// assignment is 404 `NOT_FOUND`.
+	//
+	// PATCH /admin/services/{id}/providers/{providerId}
+	UpdateServiceProvider(ctx context.Context, request *ServiceProviderRequest, params UpdateServiceProviderParams) (*ServiceProviderResponse, error)
+	// UpdateServiceVariant invokes updateServiceVariant operation.
+	//
+	// An empty body is 400 `VALIDATION_ERROR`.
+	//
+	// PATCH /admin/services/{id}/variants/{variantId}
+	UpdateServiceVariant(ctx context.Context, request *ServiceVariantUpdateRequest, params UpdateServiceVariantParams) (*ServiceVariantResponse, error)
 	// UpdateWebhookSubscription invokes updateWebhookSubscription operation.
 	//
 	// Sends only the fields to change (an empty body is 400
@@ -1525,6 +1664,116 @@ func (c *Client) sendAddFavoriteVenue(ctx context.Context, params AddFavoriteVen
 	return result, nil
 }
 
+// AddProviderTimeOff invokes addProviderTimeOff operation.
+//
+// `starts_at` to `ends_at` (`ends_at` after `starts_at`, else 400
+// `INVALID_RANGE`). Appointments already booked in it stay booked; no
+// new ones are offered.
+//
+// POST /admin/providers/{providerId}/time-off
+func (c *Client) AddProviderTimeOff(ctx context.Context, request *TimeOffRequest, params AddProviderTimeOffParams) (*TimeOffResponse, error) {
+	res, err := c.sendAddProviderTimeOff(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendAddProviderTimeOff(ctx context.Context, request *TimeOffRequest, params AddProviderTimeOffParams) (res *TimeOffResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/providers/"
+	{
+		// Encode "providerId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "providerId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProviderId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/time-off"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAddProviderTimeOffRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, AddProviderTimeOffOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAddProviderTimeOffResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // AdminScheduleNotificationAvailability invokes adminScheduleNotificationAvailability operation.
 //
 // For one `action` (cancel, edit, substitute, restore) and 1 to 200 distinct
@@ -1700,6 +1949,133 @@ func (c *Client) sendAdmitBookingWatch(ctx context.Context, params AdmitBookingW
 	defer body.Close()
 
 	result, err := decodeAdmitBookingWatchResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AssignServiceProvider invokes assignServiceProvider operation.
+//
+// Fields left out take their defaults: custom duration and price null
+// (inherit the service's), not primary, sort order 0, active.
+//
+// PUT /admin/services/{id}/providers/{providerId}
+func (c *Client) AssignServiceProvider(ctx context.Context, request *ServiceProviderRequest, params AssignServiceProviderParams) (*ServiceProviderResponse, error) {
+	res, err := c.sendAssignServiceProvider(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendAssignServiceProvider(ctx context.Context, request *ServiceProviderRequest, params AssignServiceProviderParams) (res *ServiceProviderResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [4]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/providers/"
+	{
+		// Encode "providerId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "providerId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProviderId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PUT", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAssignServiceProviderRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, AssignServiceProviderOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAssignServiceProviderResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -4668,6 +5044,115 @@ func (c *Client) sendCreateBooking(ctx context.Context, request *BookingCreateRe
 	return result, nil
 }
 
+// CreateServiceVariant invokes createServiceVariant operation.
+//
+// `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
+// are required. 201 with the variant.
+//
+// POST /admin/services/{id}/variants
+func (c *Client) CreateServiceVariant(ctx context.Context, request *ServiceVariantCreateRequest, params CreateServiceVariantParams) (*ServiceVariantResponse, error) {
+	res, err := c.sendCreateServiceVariant(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateServiceVariant(ctx context.Context, request *ServiceVariantCreateRequest, params CreateServiceVariantParams) (res *ServiceVariantResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/variants"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateServiceVariantRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateServiceVariantOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateServiceVariantResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CreateVenueInquiry invokes createVenueInquiry operation.
 //
 // Files a booking inquiry for `service_id` and delivers it to the venue's
@@ -4807,7 +5292,7 @@ func (c *Client) sendCreateVenueInquiry(ctx context.Context, request *InquiryCre
 //
 // Creates an enabled subscription and returns its signing secret
 // (`whsec_` + base64 of 32 random bytes) once: it is never shown again
-// (rotate to get a new one). `event_types` must name 1 to 7 distinct types
+// (rotate to get a new one). `event_types` must name 1 to 9 distinct types
 // of the catalogue; an unknown type is 400 `VALIDATION_ERROR` with
 // `details.parameter` `event_types` and `details.allowed`. A venue has at
 // most 100 subscriptions (422 `WEBHOOK_LIMIT_REACHED`). Audit entry
@@ -4891,6 +5376,253 @@ func (c *Client) sendCreateWebhookSubscription(ctx context.Context, request *Web
 	defer body.Close()
 
 	result, err := decodeCreateWebhookSubscriptionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// DeleteProviderTimeOff invokes deleteProviderTimeOff operation.
+//
+// Remove a provider's time off.
+//
+// DELETE /admin/providers/{providerId}/time-off/{timeOffId}
+func (c *Client) DeleteProviderTimeOff(ctx context.Context, params DeleteProviderTimeOffParams) (*AdminOkResponse, error) {
+	res, err := c.sendDeleteProviderTimeOff(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendDeleteProviderTimeOff(ctx context.Context, params DeleteProviderTimeOffParams) (res *AdminOkResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [4]string
+	pathParts[0] = "/admin/providers/"
+	{
+		// Encode "providerId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "providerId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProviderId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/time-off/"
+	{
+		// Encode "timeOffId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "timeOffId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.TimeOffId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, DeleteProviderTimeOffOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeDeleteProviderTimeOffResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// DeleteServiceVariant invokes deleteServiceVariant operation.
+//
+// A variant that appointments name is deactivated (`is_active` false)
+// instead, so their history keeps it; `deactivated` says which.
+//
+// DELETE /admin/services/{id}/variants/{variantId}
+func (c *Client) DeleteServiceVariant(ctx context.Context, params DeleteServiceVariantParams) (*AdminOkResponse, error) {
+	res, err := c.sendDeleteServiceVariant(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendDeleteServiceVariant(ctx context.Context, params DeleteServiceVariantParams) (res *AdminOkResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [4]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/variants/"
+	{
+		// Encode "variantId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "variantId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.VariantId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, DeleteServiceVariantOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeDeleteServiceVariantResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -5767,6 +6499,152 @@ func (c *Client) sendGetAppointmentAvailability(ctx context.Context, params GetA
 	return result, nil
 }
 
+// GetAppointmentPolicies invokes getAppointmentPolicies operation.
+//
+// `row_present` false means the venue runs on the defaults (slot
+// interval 15 minutes, pay at the venue, no self-service cutoff,
+// grouped visits off with at most 8 services).
+//
+// GET /admin/appointment-policies
+func (c *Client) GetAppointmentPolicies(ctx context.Context) (*AppointmentPoliciesResponse, error) {
+	res, err := c.sendGetAppointmentPolicies(ctx)
+	return res, err
+}
+
+func (c *Client) sendGetAppointmentPolicies(ctx context.Context) (res *AppointmentPoliciesResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/appointment-policies"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAppointmentPoliciesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAppointmentPoliciesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAppointmentReadiness invokes getAppointmentReadiness operation.
+//
+// `status` `ready` or `incomplete` with the `missing` labels:
+// `appointments_not_offered` (the offering mode is `classes`),
+// `active_service`, `service_with_provider` (an active service with an
+// active assigned provider), `provider_working_hours` (such a provider
+// with weekly hours). 503 `QUERY_FAILED` when it cannot be read.
+//
+// GET /admin/appointment-readiness
+func (c *Client) GetAppointmentReadiness(ctx context.Context) (*AppointmentReadinessResponse, error) {
+	res, err := c.sendGetAppointmentReadiness(ctx)
+	return res, err
+}
+
+func (c *Client) sendGetAppointmentReadiness(ctx context.Context) (res *AppointmentReadinessResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/appointment-readiness"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAppointmentReadinessOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAppointmentReadinessResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetBooking invokes getBooking operation.
 //
 // A bearer token reads the user's own booking (any venue); an API key
@@ -5863,6 +6741,76 @@ func (c *Client) sendGetBooking(ctx context.Context, params GetBookingParams) (r
 	defer body.Close()
 
 	result, err := decodeGetBookingResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetBookingOffering invokes getBookingOffering operation.
+//
+// Whether the venue offers classes, appointments or both.
+//
+// GET /admin/booking-offering
+func (c *Client) GetBookingOffering(ctx context.Context) (*BookingOfferingResponse, error) {
+	res, err := c.sendGetBookingOffering(ctx)
+	return res, err
+}
+
+func (c *Client) sendGetBookingOffering(ctx context.Context) (res *BookingOfferingResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/booking-offering"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetBookingOfferingOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetBookingOfferingResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -6971,6 +7919,95 @@ func (c *Client) sendGetMyNotificationPreferences(ctx context.Context) (res *MeN
 	defer body.Close()
 
 	result, err := decodeGetMyNotificationPreferencesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetProviderWorkingHours invokes getProviderWorkingHours operation.
+//
+// A provider's weekly working hours.
+//
+// GET /admin/providers/{providerId}/working-hours
+func (c *Client) GetProviderWorkingHours(ctx context.Context, params GetProviderWorkingHoursParams) (*WorkingHoursResponse, error) {
+	res, err := c.sendGetProviderWorkingHours(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetProviderWorkingHours(ctx context.Context, params GetProviderWorkingHoursParams) (res *WorkingHoursResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/providers/"
+	{
+		// Encode "providerId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "providerId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProviderId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/working-hours"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetProviderWorkingHoursOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetProviderWorkingHoursResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -8886,6 +9923,386 @@ func (c *Client) sendListMyInquiries(ctx context.Context, params ListMyInquiries
 	return result, nil
 }
 
+// ListProviderTimeOff invokes listProviderTimeOff operation.
+//
+// A provider's current and future time off.
+//
+// GET /admin/providers/{providerId}/time-off
+func (c *Client) ListProviderTimeOff(ctx context.Context, params ListProviderTimeOffParams) (*TimeOffListResponse, error) {
+	res, err := c.sendListProviderTimeOff(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListProviderTimeOff(ctx context.Context, params ListProviderTimeOffParams) (res *TimeOffListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/providers/"
+	{
+		// Encode "providerId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "providerId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProviderId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/time-off"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListProviderTimeOffOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListProviderTimeOffResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListServiceProviders invokes listServiceProviders operation.
+//
+// In the service's order (primary first, then `sort_order`).
+// `eligible_only=true` keeps active assignments of active providers,
+// the ones availability offers.
+//
+// GET /admin/services/{id}/providers
+func (c *Client) ListServiceProviders(ctx context.Context, params ListServiceProvidersParams) (*ServiceProviderListResponse, error) {
+	res, err := c.sendListServiceProviders(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListServiceProviders(ctx context.Context, params ListServiceProvidersParams) (res *ServiceProviderListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/providers"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "eligible_only" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "eligible_only",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.EligibleOnly.Get(); ok {
+				return e.EncodeValue(conv.BoolToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListServiceProvidersOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListServiceProvidersResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListServiceVariants invokes listServiceVariants operation.
+//
+// A service's variants.
+//
+// GET /admin/services/{id}/variants
+func (c *Client) ListServiceVariants(ctx context.Context, params ListServiceVariantsParams) (*ServiceVariantListResponse, error) {
+	res, err := c.sendListServiceVariants(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListServiceVariants(ctx context.Context, params ListServiceVariantsParams) (res *ServiceVariantListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/variants"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListServiceVariantsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListServiceVariantsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListStaffServices invokes listStaffServices operation.
+//
+// [staff.view] Each assignment of the provider as stored, with its
+// service's name and currency and the service's variants as stored
+// (prices in minor units).
+//
+// GET /admin/staff/{providerId}/services
+func (c *Client) ListStaffServices(ctx context.Context, params ListStaffServicesParams) (*StaffServiceListResponse, error) {
+	res, err := c.sendListStaffServices(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListStaffServices(ctx context.Context, params ListStaffServicesParams) (res *StaffServiceListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/staff/"
+	{
+		// Encode "providerId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "providerId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProviderId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/services"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListStaffServicesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListStaffServicesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListVenueAddons invokes listVenueAddons operation.
 //
 // Booking add-on products grouped by category.
@@ -10642,6 +12059,129 @@ func (c *Client) sendRemoveMyPushToken(ctx context.Context, request *MePushToken
 	return result, nil
 }
 
+// RemoveServiceProvider invokes removeServiceProvider operation.
+//
+// No assignment is 404 `NOT_FOUND`. Booked appointments stay.
+//
+// DELETE /admin/services/{id}/providers/{providerId}
+func (c *Client) RemoveServiceProvider(ctx context.Context, params RemoveServiceProviderParams) (*AdminOkResponse, error) {
+	res, err := c.sendRemoveServiceProvider(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendRemoveServiceProvider(ctx context.Context, params RemoveServiceProviderParams) (res *AdminOkResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [4]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/providers/"
+	{
+		// Encode "providerId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "providerId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProviderId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RemoveServiceProviderOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRemoveServiceProviderResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ReplayWebhookDelivery invokes replayWebhookDelivery operation.
 //
 // Starts a new delivery of the same event to the subscription, with the
@@ -10961,6 +12501,118 @@ func (c *Client) sendSetActiveOrganization(ctx context.Context, request *ActiveO
 	return result, nil
 }
 
+// SetProviderWorkingHours invokes setProviderWorkingHours operation.
+//
+// The whole week at once: up to 50 spans, each a `weekday` (0 Sunday to
+// 6 Saturday), `start` and `end` as venue-local `HH:MM` (`end` may be
+// `24:00`) and an optional `location_id`. A span that does not end
+// after it starts, or two spans of one weekday that overlap, are 400
+// `VALIDATION_ERROR` and change nothing.
+//
+// PUT /admin/providers/{providerId}/working-hours
+func (c *Client) SetProviderWorkingHours(ctx context.Context, request *WorkingHoursRequest, params SetProviderWorkingHoursParams) (*WorkingHoursResponse, error) {
+	res, err := c.sendSetProviderWorkingHours(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSetProviderWorkingHours(ctx context.Context, request *WorkingHoursRequest, params SetProviderWorkingHoursParams) (res *WorkingHoursResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/providers/"
+	{
+		// Encode "providerId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "providerId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProviderId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/working-hours"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PUT", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSetProviderWorkingHoursRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetProviderWorkingHoursOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetProviderWorkingHoursResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // SubstituteAdminScheduleInstructor invokes substituteAdminScheduleInstructor operation.
 //
 // Assigns `instructor_id` (an instructor of the venue, not the one already
@@ -11212,6 +12864,188 @@ func (c *Client) sendUpdateAdminScheduleItem(ctx context.Context, request *Admin
 	return result, nil
 }
 
+// UpdateAppointmentPolicies invokes updateAppointmentPolicies operation.
+//
+// Sets the fields sent (`self_service_cutoff_hours` null removes the
+// cutoff). An empty body is 400 `VALIDATION_ERROR`. Grouped-visit
+// refund terms are not offered by this version (no appointment is paid
+// online), so `grouped_visits` takes `enabled` and
+// `max_services_per_visit` only.
+//
+// PATCH /admin/appointment-policies
+func (c *Client) UpdateAppointmentPolicies(ctx context.Context, request *AppointmentPoliciesUpdateRequest, params UpdateAppointmentPoliciesParams) (*AppointmentPoliciesResponse, error) {
+	res, err := c.sendUpdateAppointmentPolicies(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendUpdateAppointmentPolicies(ctx context.Context, request *AppointmentPoliciesUpdateRequest, params UpdateAppointmentPoliciesParams) (res *AppointmentPoliciesResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/appointment-policies"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUpdateAppointmentPoliciesRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, UpdateAppointmentPoliciesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUpdateAppointmentPoliciesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// UpdateBookingOffering invokes updateBookingOffering operation.
+//
+// Strict body `{mode}`; any other member is 400 `VALIDATION_ERROR`.
+//
+// PATCH /admin/booking-offering
+func (c *Client) UpdateBookingOffering(ctx context.Context, request *BookingOfferingUpdateRequest, params UpdateBookingOfferingParams) (*BookingOfferingResponse, error) {
+	res, err := c.sendUpdateBookingOffering(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendUpdateBookingOffering(ctx context.Context, request *BookingOfferingUpdateRequest, params UpdateBookingOfferingParams) (res *BookingOfferingResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/booking-offering"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUpdateBookingOfferingRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, UpdateBookingOfferingOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUpdateBookingOfferingResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // UpdateMe invokes updateMe operation.
 //
 // Only the profile fields below; any other field (email, role, balance,
@@ -11372,6 +13206,260 @@ func (c *Client) sendUpdateMyNotificationPreferences(ctx context.Context, reques
 	defer body.Close()
 
 	result, err := decodeUpdateMyNotificationPreferencesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// UpdateServiceProvider invokes updateServiceProvider operation.
+//
+// Sets only the fields sent; `null` custom values inherit the
+// service's again. An empty body is 400 `VALIDATION_ERROR`; no
+// assignment is 404 `NOT_FOUND`.
+//
+// PATCH /admin/services/{id}/providers/{providerId}
+func (c *Client) UpdateServiceProvider(ctx context.Context, request *ServiceProviderRequest, params UpdateServiceProviderParams) (*ServiceProviderResponse, error) {
+	res, err := c.sendUpdateServiceProvider(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendUpdateServiceProvider(ctx context.Context, request *ServiceProviderRequest, params UpdateServiceProviderParams) (res *ServiceProviderResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [4]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/providers/"
+	{
+		// Encode "providerId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "providerId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProviderId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUpdateServiceProviderRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, UpdateServiceProviderOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUpdateServiceProviderResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// UpdateServiceVariant invokes updateServiceVariant operation.
+//
+// An empty body is 400 `VALIDATION_ERROR`.
+//
+// PATCH /admin/services/{id}/variants/{variantId}
+func (c *Client) UpdateServiceVariant(ctx context.Context, request *ServiceVariantUpdateRequest, params UpdateServiceVariantParams) (*ServiceVariantResponse, error) {
+	res, err := c.sendUpdateServiceVariant(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendUpdateServiceVariant(ctx context.Context, request *ServiceVariantUpdateRequest, params UpdateServiceVariantParams) (res *ServiceVariantResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [4]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/variants/"
+	{
+		// Encode "variantId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "variantId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.VariantId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUpdateServiceVariantRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, UpdateServiceVariantOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUpdateServiceVariantResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

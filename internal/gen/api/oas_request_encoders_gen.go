@@ -10,8 +10,36 @@ import (
 	ht "github.com/ogen-go/ogen/http"
 )
 
+func encodeAddProviderTimeOffRequest(
+	req *TimeOffRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeAdminScheduleNotificationAvailabilityRequest(
 	req *AdminScheduleAvailabilityRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeAssignServiceProviderRequest(
+	req *ServiceProviderRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"
@@ -380,6 +408,20 @@ func encodeCreateBookingRequest(
 	return nil
 }
 
+func encodeCreateServiceVariantRequest(
+	req *ServiceVariantCreateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeCreateVenueInquiryRequest(
 	req *InquiryCreateRequest,
 	r *http.Request,
@@ -532,6 +574,20 @@ func encodeSetActiveOrganizationRequest(
 	return nil
 }
 
+func encodeSetProviderWorkingHoursRequest(
+	req *WorkingHoursRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeSubstituteAdminScheduleInstructorRequest(
 	req *AdminScheduleSubstituteRequest,
 	r *http.Request,
@@ -560,6 +616,34 @@ func encodeUpdateAdminScheduleItemRequest(
 	return nil
 }
 
+func encodeUpdateAppointmentPoliciesRequest(
+	req *AppointmentPoliciesUpdateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeUpdateBookingOfferingRequest(
+	req *BookingOfferingUpdateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeUpdateMeRequest(
 	req *MeUpdateRequest,
 	r *http.Request,
@@ -576,6 +660,34 @@ func encodeUpdateMeRequest(
 
 func encodeUpdateMyNotificationPreferencesRequest(
 	req *MeNotificationPreferencesPatch,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeUpdateServiceProviderRequest(
+	req *ServiceProviderRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeUpdateServiceVariantRequest(
+	req *ServiceVariantUpdateRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

@@ -412,6 +412,58 @@ func (s *AddonListResponse) SetMeta(val ListMeta) {
 	s.Meta = val
 }
 
+// Ref: #/components/schemas/AdminOk
+type AdminOk struct {
+	Deactivated OptBool `json:"deactivated"`
+	Ok          bool    `json:"ok"`
+}
+
+// GetDeactivated returns the value of Deactivated.
+func (s *AdminOk) GetDeactivated() OptBool {
+	return s.Deactivated
+}
+
+// GetOk returns the value of Ok.
+func (s *AdminOk) GetOk() bool {
+	return s.Ok
+}
+
+// SetDeactivated sets the value of Deactivated.
+func (s *AdminOk) SetDeactivated(val OptBool) {
+	s.Deactivated = val
+}
+
+// SetOk sets the value of Ok.
+func (s *AdminOk) SetOk(val bool) {
+	s.Ok = val
+}
+
+// Ref: #/components/schemas/AdminOkResponse
+type AdminOkResponse struct {
+	Data  AdminOk  `json:"data"`
+	Error struct{} `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminOkResponse) GetData() AdminOk {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminOkResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminOkResponse) SetData(val AdminOk) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminOkResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 // Ref: #/components/schemas/AdminScheduleAction
 type AdminScheduleAction string
 
@@ -2542,6 +2594,215 @@ func (s *AdminScheduleWriteResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+// Merged schema.
+// Ref: #/components/schemas/AdminServiceProvider
+type AdminServiceProvider struct {
+	CustomDurationMinutes NilInt     `json:"custom_duration_minutes"`
+	CustomPriceMinor      NilInt64   `json:"custom_price_minor"`
+	ID                    uuid.UUID  `json:"id"`
+	IsActive              bool       `json:"is_active"`
+	IsPrimary             bool       `json:"is_primary"`
+	ProviderID            uuid.UUID  `json:"provider_id"`
+	ServiceID             uuid.UUID  `json:"service_id"`
+	SortOrder             int        `json:"sort_order"`
+	CustomPriceAmount     NilFloat64 `json:"custom_price_amount"`
+}
+
+// GetCustomDurationMinutes returns the value of CustomDurationMinutes.
+func (s *AdminServiceProvider) GetCustomDurationMinutes() NilInt {
+	return s.CustomDurationMinutes
+}
+
+// GetCustomPriceMinor returns the value of CustomPriceMinor.
+func (s *AdminServiceProvider) GetCustomPriceMinor() NilInt64 {
+	return s.CustomPriceMinor
+}
+
+// GetID returns the value of ID.
+func (s *AdminServiceProvider) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *AdminServiceProvider) GetIsActive() bool {
+	return s.IsActive
+}
+
+// GetIsPrimary returns the value of IsPrimary.
+func (s *AdminServiceProvider) GetIsPrimary() bool {
+	return s.IsPrimary
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *AdminServiceProvider) GetProviderID() uuid.UUID {
+	return s.ProviderID
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *AdminServiceProvider) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetSortOrder returns the value of SortOrder.
+func (s *AdminServiceProvider) GetSortOrder() int {
+	return s.SortOrder
+}
+
+// GetCustomPriceAmount returns the value of CustomPriceAmount.
+func (s *AdminServiceProvider) GetCustomPriceAmount() NilFloat64 {
+	return s.CustomPriceAmount
+}
+
+// SetCustomDurationMinutes sets the value of CustomDurationMinutes.
+func (s *AdminServiceProvider) SetCustomDurationMinutes(val NilInt) {
+	s.CustomDurationMinutes = val
+}
+
+// SetCustomPriceMinor sets the value of CustomPriceMinor.
+func (s *AdminServiceProvider) SetCustomPriceMinor(val NilInt64) {
+	s.CustomPriceMinor = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminServiceProvider) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *AdminServiceProvider) SetIsActive(val bool) {
+	s.IsActive = val
+}
+
+// SetIsPrimary sets the value of IsPrimary.
+func (s *AdminServiceProvider) SetIsPrimary(val bool) {
+	s.IsPrimary = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *AdminServiceProvider) SetProviderID(val uuid.UUID) {
+	s.ProviderID = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *AdminServiceProvider) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetSortOrder sets the value of SortOrder.
+func (s *AdminServiceProvider) SetSortOrder(val int) {
+	s.SortOrder = val
+}
+
+// SetCustomPriceAmount sets the value of CustomPriceAmount.
+func (s *AdminServiceProvider) SetCustomPriceAmount(val NilFloat64) {
+	s.CustomPriceAmount = val
+}
+
+// Merged schema.
+// Ref: #/components/schemas/AdminServiceVariant
+type AdminServiceVariant struct {
+	DurationMinutes int       `json:"duration_minutes"`
+	ID              uuid.UUID `json:"id"`
+	IsActive        bool      `json:"is_active"`
+	Name            string    `json:"name"`
+	// Price in minor units of the parent service's currency.
+	PriceMinor  int64     `json:"price_minor"`
+	ServiceID   uuid.UUID `json:"service_id"`
+	SortOrder   int       `json:"sort_order"`
+	Currency    string    `json:"currency"`
+	PriceAmount float64   `json:"price_amount"`
+}
+
+// GetDurationMinutes returns the value of DurationMinutes.
+func (s *AdminServiceVariant) GetDurationMinutes() int {
+	return s.DurationMinutes
+}
+
+// GetID returns the value of ID.
+func (s *AdminServiceVariant) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *AdminServiceVariant) GetIsActive() bool {
+	return s.IsActive
+}
+
+// GetName returns the value of Name.
+func (s *AdminServiceVariant) GetName() string {
+	return s.Name
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *AdminServiceVariant) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *AdminServiceVariant) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetSortOrder returns the value of SortOrder.
+func (s *AdminServiceVariant) GetSortOrder() int {
+	return s.SortOrder
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminServiceVariant) GetCurrency() string {
+	return s.Currency
+}
+
+// GetPriceAmount returns the value of PriceAmount.
+func (s *AdminServiceVariant) GetPriceAmount() float64 {
+	return s.PriceAmount
+}
+
+// SetDurationMinutes sets the value of DurationMinutes.
+func (s *AdminServiceVariant) SetDurationMinutes(val int) {
+	s.DurationMinutes = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminServiceVariant) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *AdminServiceVariant) SetIsActive(val bool) {
+	s.IsActive = val
+}
+
+// SetName sets the value of Name.
+func (s *AdminServiceVariant) SetName(val string) {
+	s.Name = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *AdminServiceVariant) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *AdminServiceVariant) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetSortOrder sets the value of SortOrder.
+func (s *AdminServiceVariant) SetSortOrder(val int) {
+	s.SortOrder = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminServiceVariant) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetPriceAmount sets the value of PriceAmount.
+func (s *AdminServiceVariant) SetPriceAmount(val float64) {
+	s.PriceAmount = val
+}
+
 // Ref: #/components/schemas/Amenity
 type Amenity struct {
 	Icon string    `json:"icon"`
@@ -3402,6 +3663,442 @@ func (s *AppointmentPayment) UnmarshalText(data []byte) error {
 		return nil
 	case AppointmentPaymentVenue:
 		*s = AppointmentPaymentVenue
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentPolicies
+type AppointmentPolicies struct {
+	GroupedVisits              GroupedVisitsPolicy                     `json:"grouped_visits"`
+	PaymentAtBookingMode       AppointmentPoliciesPaymentAtBookingMode `json:"payment_at_booking_mode"`
+	RequirePaymentAtBooking    bool                                    `json:"require_payment_at_booking"`
+	RowPresent                 bool                                    `json:"row_present"`
+	SelfServiceCutoffHours     NilInt                                  `json:"self_service_cutoff_hours"`
+	SelfServiceCutoffMalformed bool                                    `json:"self_service_cutoff_malformed"`
+	SlotIntervalMinutes        int                                     `json:"slot_interval_minutes"`
+}
+
+// GetGroupedVisits returns the value of GroupedVisits.
+func (s *AppointmentPolicies) GetGroupedVisits() GroupedVisitsPolicy {
+	return s.GroupedVisits
+}
+
+// GetPaymentAtBookingMode returns the value of PaymentAtBookingMode.
+func (s *AppointmentPolicies) GetPaymentAtBookingMode() AppointmentPoliciesPaymentAtBookingMode {
+	return s.PaymentAtBookingMode
+}
+
+// GetRequirePaymentAtBooking returns the value of RequirePaymentAtBooking.
+func (s *AppointmentPolicies) GetRequirePaymentAtBooking() bool {
+	return s.RequirePaymentAtBooking
+}
+
+// GetRowPresent returns the value of RowPresent.
+func (s *AppointmentPolicies) GetRowPresent() bool {
+	return s.RowPresent
+}
+
+// GetSelfServiceCutoffHours returns the value of SelfServiceCutoffHours.
+func (s *AppointmentPolicies) GetSelfServiceCutoffHours() NilInt {
+	return s.SelfServiceCutoffHours
+}
+
+// GetSelfServiceCutoffMalformed returns the value of SelfServiceCutoffMalformed.
+func (s *AppointmentPolicies) GetSelfServiceCutoffMalformed() bool {
+	return s.SelfServiceCutoffMalformed
+}
+
+// GetSlotIntervalMinutes returns the value of SlotIntervalMinutes.
+func (s *AppointmentPolicies) GetSlotIntervalMinutes() int {
+	return s.SlotIntervalMinutes
+}
+
+// SetGroupedVisits sets the value of GroupedVisits.
+func (s *AppointmentPolicies) SetGroupedVisits(val GroupedVisitsPolicy) {
+	s.GroupedVisits = val
+}
+
+// SetPaymentAtBookingMode sets the value of PaymentAtBookingMode.
+func (s *AppointmentPolicies) SetPaymentAtBookingMode(val AppointmentPoliciesPaymentAtBookingMode) {
+	s.PaymentAtBookingMode = val
+}
+
+// SetRequirePaymentAtBooking sets the value of RequirePaymentAtBooking.
+func (s *AppointmentPolicies) SetRequirePaymentAtBooking(val bool) {
+	s.RequirePaymentAtBooking = val
+}
+
+// SetRowPresent sets the value of RowPresent.
+func (s *AppointmentPolicies) SetRowPresent(val bool) {
+	s.RowPresent = val
+}
+
+// SetSelfServiceCutoffHours sets the value of SelfServiceCutoffHours.
+func (s *AppointmentPolicies) SetSelfServiceCutoffHours(val NilInt) {
+	s.SelfServiceCutoffHours = val
+}
+
+// SetSelfServiceCutoffMalformed sets the value of SelfServiceCutoffMalformed.
+func (s *AppointmentPolicies) SetSelfServiceCutoffMalformed(val bool) {
+	s.SelfServiceCutoffMalformed = val
+}
+
+// SetSlotIntervalMinutes sets the value of SlotIntervalMinutes.
+func (s *AppointmentPolicies) SetSlotIntervalMinutes(val int) {
+	s.SlotIntervalMinutes = val
+}
+
+type AppointmentPoliciesPaymentAtBookingMode string
+
+const (
+	AppointmentPoliciesPaymentAtBookingModeVenue        AppointmentPoliciesPaymentAtBookingMode = "venue"
+	AppointmentPoliciesPaymentAtBookingModeOnline       AppointmentPoliciesPaymentAtBookingMode = "online"
+	AppointmentPoliciesPaymentAtBookingModeClientChoice AppointmentPoliciesPaymentAtBookingMode = "client_choice"
+)
+
+// AllValues returns all AppointmentPoliciesPaymentAtBookingMode values.
+func (AppointmentPoliciesPaymentAtBookingMode) AllValues() []AppointmentPoliciesPaymentAtBookingMode {
+	return []AppointmentPoliciesPaymentAtBookingMode{
+		AppointmentPoliciesPaymentAtBookingModeVenue,
+		AppointmentPoliciesPaymentAtBookingModeOnline,
+		AppointmentPoliciesPaymentAtBookingModeClientChoice,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentPoliciesPaymentAtBookingMode) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentPoliciesPaymentAtBookingModeVenue:
+		return []byte(s), nil
+	case AppointmentPoliciesPaymentAtBookingModeOnline:
+		return []byte(s), nil
+	case AppointmentPoliciesPaymentAtBookingModeClientChoice:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentPoliciesPaymentAtBookingMode) UnmarshalText(data []byte) error {
+	switch AppointmentPoliciesPaymentAtBookingMode(data) {
+	case AppointmentPoliciesPaymentAtBookingModeVenue:
+		*s = AppointmentPoliciesPaymentAtBookingModeVenue
+		return nil
+	case AppointmentPoliciesPaymentAtBookingModeOnline:
+		*s = AppointmentPoliciesPaymentAtBookingModeOnline
+		return nil
+	case AppointmentPoliciesPaymentAtBookingModeClientChoice:
+		*s = AppointmentPoliciesPaymentAtBookingModeClientChoice
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentPoliciesResponse
+type AppointmentPoliciesResponse struct {
+	Data  AppointmentPolicies `json:"data"`
+	Error struct{}            `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AppointmentPoliciesResponse) GetData() AppointmentPolicies {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AppointmentPoliciesResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AppointmentPoliciesResponse) SetData(val AppointmentPolicies) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AppointmentPoliciesResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AppointmentPoliciesUpdateRequest
+type AppointmentPoliciesUpdateRequest struct {
+	GroupedVisits          OptGroupedVisitsPatch                                   `json:"grouped_visits"`
+	PaymentAtBookingMode   OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode `json:"payment_at_booking_mode"`
+	SelfServiceCutoffHours OptNilInt                                               `json:"self_service_cutoff_hours"`
+	SlotIntervalMinutes    OptInt                                                  `json:"slot_interval_minutes"`
+}
+
+// GetGroupedVisits returns the value of GroupedVisits.
+func (s *AppointmentPoliciesUpdateRequest) GetGroupedVisits() OptGroupedVisitsPatch {
+	return s.GroupedVisits
+}
+
+// GetPaymentAtBookingMode returns the value of PaymentAtBookingMode.
+func (s *AppointmentPoliciesUpdateRequest) GetPaymentAtBookingMode() OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode {
+	return s.PaymentAtBookingMode
+}
+
+// GetSelfServiceCutoffHours returns the value of SelfServiceCutoffHours.
+func (s *AppointmentPoliciesUpdateRequest) GetSelfServiceCutoffHours() OptNilInt {
+	return s.SelfServiceCutoffHours
+}
+
+// GetSlotIntervalMinutes returns the value of SlotIntervalMinutes.
+func (s *AppointmentPoliciesUpdateRequest) GetSlotIntervalMinutes() OptInt {
+	return s.SlotIntervalMinutes
+}
+
+// SetGroupedVisits sets the value of GroupedVisits.
+func (s *AppointmentPoliciesUpdateRequest) SetGroupedVisits(val OptGroupedVisitsPatch) {
+	s.GroupedVisits = val
+}
+
+// SetPaymentAtBookingMode sets the value of PaymentAtBookingMode.
+func (s *AppointmentPoliciesUpdateRequest) SetPaymentAtBookingMode(val OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode) {
+	s.PaymentAtBookingMode = val
+}
+
+// SetSelfServiceCutoffHours sets the value of SelfServiceCutoffHours.
+func (s *AppointmentPoliciesUpdateRequest) SetSelfServiceCutoffHours(val OptNilInt) {
+	s.SelfServiceCutoffHours = val
+}
+
+// SetSlotIntervalMinutes sets the value of SlotIntervalMinutes.
+func (s *AppointmentPoliciesUpdateRequest) SetSlotIntervalMinutes(val OptInt) {
+	s.SlotIntervalMinutes = val
+}
+
+type AppointmentPoliciesUpdateRequestPaymentAtBookingMode string
+
+const (
+	AppointmentPoliciesUpdateRequestPaymentAtBookingModeVenue        AppointmentPoliciesUpdateRequestPaymentAtBookingMode = "venue"
+	AppointmentPoliciesUpdateRequestPaymentAtBookingModeOnline       AppointmentPoliciesUpdateRequestPaymentAtBookingMode = "online"
+	AppointmentPoliciesUpdateRequestPaymentAtBookingModeClientChoice AppointmentPoliciesUpdateRequestPaymentAtBookingMode = "client_choice"
+)
+
+// AllValues returns all AppointmentPoliciesUpdateRequestPaymentAtBookingMode values.
+func (AppointmentPoliciesUpdateRequestPaymentAtBookingMode) AllValues() []AppointmentPoliciesUpdateRequestPaymentAtBookingMode {
+	return []AppointmentPoliciesUpdateRequestPaymentAtBookingMode{
+		AppointmentPoliciesUpdateRequestPaymentAtBookingModeVenue,
+		AppointmentPoliciesUpdateRequestPaymentAtBookingModeOnline,
+		AppointmentPoliciesUpdateRequestPaymentAtBookingModeClientChoice,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentPoliciesUpdateRequestPaymentAtBookingMode) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentPoliciesUpdateRequestPaymentAtBookingModeVenue:
+		return []byte(s), nil
+	case AppointmentPoliciesUpdateRequestPaymentAtBookingModeOnline:
+		return []byte(s), nil
+	case AppointmentPoliciesUpdateRequestPaymentAtBookingModeClientChoice:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentPoliciesUpdateRequestPaymentAtBookingMode) UnmarshalText(data []byte) error {
+	switch AppointmentPoliciesUpdateRequestPaymentAtBookingMode(data) {
+	case AppointmentPoliciesUpdateRequestPaymentAtBookingModeVenue:
+		*s = AppointmentPoliciesUpdateRequestPaymentAtBookingModeVenue
+		return nil
+	case AppointmentPoliciesUpdateRequestPaymentAtBookingModeOnline:
+		*s = AppointmentPoliciesUpdateRequestPaymentAtBookingModeOnline
+		return nil
+	case AppointmentPoliciesUpdateRequestPaymentAtBookingModeClientChoice:
+		*s = AppointmentPoliciesUpdateRequestPaymentAtBookingModeClientChoice
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentReadiness
+type AppointmentReadiness struct {
+	BookingMode     AppointmentReadinessBookingMode `json:"booking_mode"`
+	ContractVersion int                             `json:"contract_version"`
+	EvaluatedAt     time.Time                       `json:"evaluated_at"`
+	Missing         []string                        `json:"missing"`
+	OrganizationID  uuid.UUID                       `json:"organization_id"`
+	Status          AppointmentReadinessStatus      `json:"status"`
+}
+
+// GetBookingMode returns the value of BookingMode.
+func (s *AppointmentReadiness) GetBookingMode() AppointmentReadinessBookingMode {
+	return s.BookingMode
+}
+
+// GetContractVersion returns the value of ContractVersion.
+func (s *AppointmentReadiness) GetContractVersion() int {
+	return s.ContractVersion
+}
+
+// GetEvaluatedAt returns the value of EvaluatedAt.
+func (s *AppointmentReadiness) GetEvaluatedAt() time.Time {
+	return s.EvaluatedAt
+}
+
+// GetMissing returns the value of Missing.
+func (s *AppointmentReadiness) GetMissing() []string {
+	return s.Missing
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *AppointmentReadiness) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// GetStatus returns the value of Status.
+func (s *AppointmentReadiness) GetStatus() AppointmentReadinessStatus {
+	return s.Status
+}
+
+// SetBookingMode sets the value of BookingMode.
+func (s *AppointmentReadiness) SetBookingMode(val AppointmentReadinessBookingMode) {
+	s.BookingMode = val
+}
+
+// SetContractVersion sets the value of ContractVersion.
+func (s *AppointmentReadiness) SetContractVersion(val int) {
+	s.ContractVersion = val
+}
+
+// SetEvaluatedAt sets the value of EvaluatedAt.
+func (s *AppointmentReadiness) SetEvaluatedAt(val time.Time) {
+	s.EvaluatedAt = val
+}
+
+// SetMissing sets the value of Missing.
+func (s *AppointmentReadiness) SetMissing(val []string) {
+	s.Missing = val
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *AppointmentReadiness) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// SetStatus sets the value of Status.
+func (s *AppointmentReadiness) SetStatus(val AppointmentReadinessStatus) {
+	s.Status = val
+}
+
+type AppointmentReadinessBookingMode string
+
+const (
+	AppointmentReadinessBookingModeClasses      AppointmentReadinessBookingMode = "classes"
+	AppointmentReadinessBookingModeAppointments AppointmentReadinessBookingMode = "appointments"
+	AppointmentReadinessBookingModeBoth         AppointmentReadinessBookingMode = "both"
+)
+
+// AllValues returns all AppointmentReadinessBookingMode values.
+func (AppointmentReadinessBookingMode) AllValues() []AppointmentReadinessBookingMode {
+	return []AppointmentReadinessBookingMode{
+		AppointmentReadinessBookingModeClasses,
+		AppointmentReadinessBookingModeAppointments,
+		AppointmentReadinessBookingModeBoth,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentReadinessBookingMode) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentReadinessBookingModeClasses:
+		return []byte(s), nil
+	case AppointmentReadinessBookingModeAppointments:
+		return []byte(s), nil
+	case AppointmentReadinessBookingModeBoth:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentReadinessBookingMode) UnmarshalText(data []byte) error {
+	switch AppointmentReadinessBookingMode(data) {
+	case AppointmentReadinessBookingModeClasses:
+		*s = AppointmentReadinessBookingModeClasses
+		return nil
+	case AppointmentReadinessBookingModeAppointments:
+		*s = AppointmentReadinessBookingModeAppointments
+		return nil
+	case AppointmentReadinessBookingModeBoth:
+		*s = AppointmentReadinessBookingModeBoth
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentReadinessResponse
+type AppointmentReadinessResponse struct {
+	Data  AppointmentReadiness `json:"data"`
+	Error struct{}             `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AppointmentReadinessResponse) GetData() AppointmentReadiness {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AppointmentReadinessResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AppointmentReadinessResponse) SetData(val AppointmentReadiness) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AppointmentReadinessResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type AppointmentReadinessStatus string
+
+const (
+	AppointmentReadinessStatusReady      AppointmentReadinessStatus = "ready"
+	AppointmentReadinessStatusIncomplete AppointmentReadinessStatus = "incomplete"
+)
+
+// AllValues returns all AppointmentReadinessStatus values.
+func (AppointmentReadinessStatus) AllValues() []AppointmentReadinessStatus {
+	return []AppointmentReadinessStatus{
+		AppointmentReadinessStatusReady,
+		AppointmentReadinessStatusIncomplete,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentReadinessStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentReadinessStatusReady:
+		return []byte(s), nil
+	case AppointmentReadinessStatusIncomplete:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentReadinessStatus) UnmarshalText(data []byte) error {
+	switch AppointmentReadinessStatus(data) {
+	case AppointmentReadinessStatusReady:
+		*s = AppointmentReadinessStatusReady
+		return nil
+	case AppointmentReadinessStatusIncomplete:
+		*s = AppointmentReadinessStatusIncomplete
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -4528,6 +5225,180 @@ func (s *BookingListResponse) SetError(val struct{}) {
 // SetMeta sets the value of Meta.
 func (s *BookingListResponse) SetMeta(val BookingListMeta) {
 	s.Meta = val
+}
+
+// Ref: #/components/schemas/BookingOffering
+type BookingOffering struct {
+	ContractVersion int                 `json:"contract_version"`
+	Mode            BookingOfferingMode `json:"mode"`
+	OrganizationID  uuid.UUID           `json:"organization_id"`
+}
+
+// GetContractVersion returns the value of ContractVersion.
+func (s *BookingOffering) GetContractVersion() int {
+	return s.ContractVersion
+}
+
+// GetMode returns the value of Mode.
+func (s *BookingOffering) GetMode() BookingOfferingMode {
+	return s.Mode
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *BookingOffering) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// SetContractVersion sets the value of ContractVersion.
+func (s *BookingOffering) SetContractVersion(val int) {
+	s.ContractVersion = val
+}
+
+// SetMode sets the value of Mode.
+func (s *BookingOffering) SetMode(val BookingOfferingMode) {
+	s.Mode = val
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *BookingOffering) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+type BookingOfferingMode string
+
+const (
+	BookingOfferingModeClasses      BookingOfferingMode = "classes"
+	BookingOfferingModeAppointments BookingOfferingMode = "appointments"
+	BookingOfferingModeBoth         BookingOfferingMode = "both"
+)
+
+// AllValues returns all BookingOfferingMode values.
+func (BookingOfferingMode) AllValues() []BookingOfferingMode {
+	return []BookingOfferingMode{
+		BookingOfferingModeClasses,
+		BookingOfferingModeAppointments,
+		BookingOfferingModeBoth,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BookingOfferingMode) MarshalText() ([]byte, error) {
+	switch s {
+	case BookingOfferingModeClasses:
+		return []byte(s), nil
+	case BookingOfferingModeAppointments:
+		return []byte(s), nil
+	case BookingOfferingModeBoth:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BookingOfferingMode) UnmarshalText(data []byte) error {
+	switch BookingOfferingMode(data) {
+	case BookingOfferingModeClasses:
+		*s = BookingOfferingModeClasses
+		return nil
+	case BookingOfferingModeAppointments:
+		*s = BookingOfferingModeAppointments
+		return nil
+	case BookingOfferingModeBoth:
+		*s = BookingOfferingModeBoth
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/BookingOfferingResponse
+type BookingOfferingResponse struct {
+	Data  BookingOffering `json:"data"`
+	Error struct{}        `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *BookingOfferingResponse) GetData() BookingOffering {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *BookingOfferingResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *BookingOfferingResponse) SetData(val BookingOffering) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *BookingOfferingResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/BookingOfferingUpdateRequest
+type BookingOfferingUpdateRequest struct {
+	Mode BookingOfferingUpdateRequestMode `json:"mode"`
+}
+
+// GetMode returns the value of Mode.
+func (s *BookingOfferingUpdateRequest) GetMode() BookingOfferingUpdateRequestMode {
+	return s.Mode
+}
+
+// SetMode sets the value of Mode.
+func (s *BookingOfferingUpdateRequest) SetMode(val BookingOfferingUpdateRequestMode) {
+	s.Mode = val
+}
+
+type BookingOfferingUpdateRequestMode string
+
+const (
+	BookingOfferingUpdateRequestModeClasses      BookingOfferingUpdateRequestMode = "classes"
+	BookingOfferingUpdateRequestModeAppointments BookingOfferingUpdateRequestMode = "appointments"
+	BookingOfferingUpdateRequestModeBoth         BookingOfferingUpdateRequestMode = "both"
+)
+
+// AllValues returns all BookingOfferingUpdateRequestMode values.
+func (BookingOfferingUpdateRequestMode) AllValues() []BookingOfferingUpdateRequestMode {
+	return []BookingOfferingUpdateRequestMode{
+		BookingOfferingUpdateRequestModeClasses,
+		BookingOfferingUpdateRequestModeAppointments,
+		BookingOfferingUpdateRequestModeBoth,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BookingOfferingUpdateRequestMode) MarshalText() ([]byte, error) {
+	switch s {
+	case BookingOfferingUpdateRequestModeClasses:
+		return []byte(s), nil
+	case BookingOfferingUpdateRequestModeAppointments:
+		return []byte(s), nil
+	case BookingOfferingUpdateRequestModeBoth:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BookingOfferingUpdateRequestMode) UnmarshalText(data []byte) error {
+	switch BookingOfferingUpdateRequestMode(data) {
+	case BookingOfferingUpdateRequestModeClasses:
+		*s = BookingOfferingUpdateRequestModeClasses
+		return nil
+	case BookingOfferingUpdateRequestModeAppointments:
+		*s = BookingOfferingUpdateRequestModeAppointments
+		return nil
+	case BookingOfferingUpdateRequestModeBoth:
+		*s = BookingOfferingUpdateRequestModeBoth
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/BookingResponse
@@ -9765,6 +10636,80 @@ func (s *GiftCardPreviewResponseDataStatus) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/GroupedVisitsPatch
+type GroupedVisitsPatch struct {
+	Enabled             OptBool `json:"enabled"`
+	MaxServicesPerVisit OptInt  `json:"max_services_per_visit"`
+}
+
+// GetEnabled returns the value of Enabled.
+func (s *GroupedVisitsPatch) GetEnabled() OptBool {
+	return s.Enabled
+}
+
+// GetMaxServicesPerVisit returns the value of MaxServicesPerVisit.
+func (s *GroupedVisitsPatch) GetMaxServicesPerVisit() OptInt {
+	return s.MaxServicesPerVisit
+}
+
+// SetEnabled sets the value of Enabled.
+func (s *GroupedVisitsPatch) SetEnabled(val OptBool) {
+	s.Enabled = val
+}
+
+// SetMaxServicesPerVisit sets the value of MaxServicesPerVisit.
+func (s *GroupedVisitsPatch) SetMaxServicesPerVisit(val OptInt) {
+	s.MaxServicesPerVisit = val
+}
+
+// Ref: #/components/schemas/GroupedVisitsPolicy
+type GroupedVisitsPolicy struct {
+	Confirmed           bool      `json:"confirmed"`
+	Enabled             bool      `json:"enabled"`
+	MaxServicesPerVisit int       `json:"max_services_per_visit"`
+	RefundTerms         NilString `json:"refund_terms"`
+}
+
+// GetConfirmed returns the value of Confirmed.
+func (s *GroupedVisitsPolicy) GetConfirmed() bool {
+	return s.Confirmed
+}
+
+// GetEnabled returns the value of Enabled.
+func (s *GroupedVisitsPolicy) GetEnabled() bool {
+	return s.Enabled
+}
+
+// GetMaxServicesPerVisit returns the value of MaxServicesPerVisit.
+func (s *GroupedVisitsPolicy) GetMaxServicesPerVisit() int {
+	return s.MaxServicesPerVisit
+}
+
+// GetRefundTerms returns the value of RefundTerms.
+func (s *GroupedVisitsPolicy) GetRefundTerms() NilString {
+	return s.RefundTerms
+}
+
+// SetConfirmed sets the value of Confirmed.
+func (s *GroupedVisitsPolicy) SetConfirmed(val bool) {
+	s.Confirmed = val
+}
+
+// SetEnabled sets the value of Enabled.
+func (s *GroupedVisitsPolicy) SetEnabled(val bool) {
+	s.Enabled = val
+}
+
+// SetMaxServicesPerVisit sets the value of MaxServicesPerVisit.
+func (s *GroupedVisitsPolicy) SetMaxServicesPerVisit(val int) {
+	s.MaxServicesPerVisit = val
+}
+
+// SetRefundTerms sets the value of RefundTerms.
+func (s *GroupedVisitsPolicy) SetRefundTerms(val NilString) {
+	s.RefundTerms = val
+}
+
 // Ref: #/components/schemas/HandoffCode
 type HandoffCode struct {
 	Code        string    `json:"code"`
@@ -14620,6 +15565,52 @@ func (o OptAppointmentCreateRequestPaymentChoice) Or(d AppointmentCreateRequestP
 	return d
 }
 
+// NewOptAppointmentPoliciesUpdateRequestPaymentAtBookingMode returns new OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode with value set to v.
+func NewOptAppointmentPoliciesUpdateRequestPaymentAtBookingMode(v AppointmentPoliciesUpdateRequestPaymentAtBookingMode) OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode {
+	return OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode is optional AppointmentPoliciesUpdateRequestPaymentAtBookingMode.
+type OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode struct {
+	Value AppointmentPoliciesUpdateRequestPaymentAtBookingMode
+	Set   bool
+}
+
+// IsSet returns true if OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode was set.
+func (o OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode) Reset() {
+	var v AppointmentPoliciesUpdateRequestPaymentAtBookingMode
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode) SetTo(v AppointmentPoliciesUpdateRequestPaymentAtBookingMode) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode) Get() (v AppointmentPoliciesUpdateRequestPaymentAtBookingMode, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode) Or(d AppointmentPoliciesUpdateRequestPaymentAtBookingMode) AppointmentPoliciesUpdateRequestPaymentAtBookingMode {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptAppointmentStatus returns new OptAppointmentStatus with value set to v.
 func NewOptAppointmentStatus(v AppointmentStatus) OptAppointmentStatus {
 	return OptAppointmentStatus{
@@ -15126,6 +16117,52 @@ func (o OptGetVenueOfferSurface) Or(d GetVenueOfferSurface) GetVenueOfferSurface
 	return d
 }
 
+// NewOptGroupedVisitsPatch returns new OptGroupedVisitsPatch with value set to v.
+func NewOptGroupedVisitsPatch(v GroupedVisitsPatch) OptGroupedVisitsPatch {
+	return OptGroupedVisitsPatch{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptGroupedVisitsPatch is optional GroupedVisitsPatch.
+type OptGroupedVisitsPatch struct {
+	Value GroupedVisitsPatch
+	Set   bool
+}
+
+// IsSet returns true if OptGroupedVisitsPatch was set.
+func (o OptGroupedVisitsPatch) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptGroupedVisitsPatch) Reset() {
+	var v GroupedVisitsPatch
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptGroupedVisitsPatch) SetTo(v GroupedVisitsPatch) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptGroupedVisitsPatch) Get() (v GroupedVisitsPatch, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptGroupedVisitsPatch) Or(d GroupedVisitsPatch) GroupedVisitsPatch {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptInt returns new OptInt with value set to v.
 func NewOptInt(v int) OptInt {
 	return OptInt{
@@ -15488,6 +16525,69 @@ func (o OptMfaVerifyRequestType) Get() (v MfaVerifyRequestType, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptMfaVerifyRequestType) Or(d MfaVerifyRequestType) MfaVerifyRequestType {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptNilFloat64 returns new OptNilFloat64 with value set to v.
+func NewOptNilFloat64(v float64) OptNilFloat64 {
+	return OptNilFloat64{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilFloat64 is optional nullable float64.
+type OptNilFloat64 struct {
+	Value float64
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilFloat64 was set.
+func (o OptNilFloat64) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilFloat64) Reset() {
+	var v float64
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilFloat64) SetTo(v float64) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilFloat64) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilFloat64) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v float64
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilFloat64) Get() (v float64, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilFloat64) Or(d float64) float64 {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -17006,6 +18106,461 @@ func (s *ScheduleRow) SetWorkshopEntryTarget(val NilWorkshopEntryTarget) {
 	s.WorkshopEntryTarget = val
 }
 
+// Ref: #/components/schemas/ServiceProviderAssignment
+type ServiceProviderAssignment struct {
+	CustomDurationMinutes NilInt    `json:"custom_duration_minutes"`
+	CustomPriceMinor      NilInt64  `json:"custom_price_minor"`
+	ID                    uuid.UUID `json:"id"`
+	IsActive              bool      `json:"is_active"`
+	IsPrimary             bool      `json:"is_primary"`
+	ProviderID            uuid.UUID `json:"provider_id"`
+	ServiceID             uuid.UUID `json:"service_id"`
+	SortOrder             int       `json:"sort_order"`
+}
+
+// GetCustomDurationMinutes returns the value of CustomDurationMinutes.
+func (s *ServiceProviderAssignment) GetCustomDurationMinutes() NilInt {
+	return s.CustomDurationMinutes
+}
+
+// GetCustomPriceMinor returns the value of CustomPriceMinor.
+func (s *ServiceProviderAssignment) GetCustomPriceMinor() NilInt64 {
+	return s.CustomPriceMinor
+}
+
+// GetID returns the value of ID.
+func (s *ServiceProviderAssignment) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *ServiceProviderAssignment) GetIsActive() bool {
+	return s.IsActive
+}
+
+// GetIsPrimary returns the value of IsPrimary.
+func (s *ServiceProviderAssignment) GetIsPrimary() bool {
+	return s.IsPrimary
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *ServiceProviderAssignment) GetProviderID() uuid.UUID {
+	return s.ProviderID
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *ServiceProviderAssignment) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetSortOrder returns the value of SortOrder.
+func (s *ServiceProviderAssignment) GetSortOrder() int {
+	return s.SortOrder
+}
+
+// SetCustomDurationMinutes sets the value of CustomDurationMinutes.
+func (s *ServiceProviderAssignment) SetCustomDurationMinutes(val NilInt) {
+	s.CustomDurationMinutes = val
+}
+
+// SetCustomPriceMinor sets the value of CustomPriceMinor.
+func (s *ServiceProviderAssignment) SetCustomPriceMinor(val NilInt64) {
+	s.CustomPriceMinor = val
+}
+
+// SetID sets the value of ID.
+func (s *ServiceProviderAssignment) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *ServiceProviderAssignment) SetIsActive(val bool) {
+	s.IsActive = val
+}
+
+// SetIsPrimary sets the value of IsPrimary.
+func (s *ServiceProviderAssignment) SetIsPrimary(val bool) {
+	s.IsPrimary = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *ServiceProviderAssignment) SetProviderID(val uuid.UUID) {
+	s.ProviderID = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *ServiceProviderAssignment) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetSortOrder sets the value of SortOrder.
+func (s *ServiceProviderAssignment) SetSortOrder(val int) {
+	s.SortOrder = val
+}
+
+// Ref: #/components/schemas/ServiceProviderListResponse
+type ServiceProviderListResponse struct {
+	Data  []AdminServiceProvider `json:"data"`
+	Error struct{}               `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ServiceProviderListResponse) GetData() []AdminServiceProvider {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ServiceProviderListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ServiceProviderListResponse) SetData(val []AdminServiceProvider) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ServiceProviderListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/ServiceProviderRequest
+type ServiceProviderRequest struct {
+	CustomDurationMinutes OptNilInt     `json:"custom_duration_minutes"`
+	CustomPriceAmount     OptNilFloat64 `json:"custom_price_amount"`
+	IsActive              OptBool       `json:"is_active"`
+	IsPrimary             OptBool       `json:"is_primary"`
+	SortOrder             OptInt        `json:"sort_order"`
+}
+
+// GetCustomDurationMinutes returns the value of CustomDurationMinutes.
+func (s *ServiceProviderRequest) GetCustomDurationMinutes() OptNilInt {
+	return s.CustomDurationMinutes
+}
+
+// GetCustomPriceAmount returns the value of CustomPriceAmount.
+func (s *ServiceProviderRequest) GetCustomPriceAmount() OptNilFloat64 {
+	return s.CustomPriceAmount
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *ServiceProviderRequest) GetIsActive() OptBool {
+	return s.IsActive
+}
+
+// GetIsPrimary returns the value of IsPrimary.
+func (s *ServiceProviderRequest) GetIsPrimary() OptBool {
+	return s.IsPrimary
+}
+
+// GetSortOrder returns the value of SortOrder.
+func (s *ServiceProviderRequest) GetSortOrder() OptInt {
+	return s.SortOrder
+}
+
+// SetCustomDurationMinutes sets the value of CustomDurationMinutes.
+func (s *ServiceProviderRequest) SetCustomDurationMinutes(val OptNilInt) {
+	s.CustomDurationMinutes = val
+}
+
+// SetCustomPriceAmount sets the value of CustomPriceAmount.
+func (s *ServiceProviderRequest) SetCustomPriceAmount(val OptNilFloat64) {
+	s.CustomPriceAmount = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *ServiceProviderRequest) SetIsActive(val OptBool) {
+	s.IsActive = val
+}
+
+// SetIsPrimary sets the value of IsPrimary.
+func (s *ServiceProviderRequest) SetIsPrimary(val OptBool) {
+	s.IsPrimary = val
+}
+
+// SetSortOrder sets the value of SortOrder.
+func (s *ServiceProviderRequest) SetSortOrder(val OptInt) {
+	s.SortOrder = val
+}
+
+// Ref: #/components/schemas/ServiceProviderResponse
+type ServiceProviderResponse struct {
+	Data  AdminServiceProvider `json:"data"`
+	Error struct{}             `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ServiceProviderResponse) GetData() AdminServiceProvider {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ServiceProviderResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ServiceProviderResponse) SetData(val AdminServiceProvider) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ServiceProviderResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/ServiceVariant
+type ServiceVariant struct {
+	DurationMinutes int       `json:"duration_minutes"`
+	ID              uuid.UUID `json:"id"`
+	IsActive        bool      `json:"is_active"`
+	Name            string    `json:"name"`
+	// Price in minor units of the parent service's currency.
+	PriceMinor int64     `json:"price_minor"`
+	ServiceID  uuid.UUID `json:"service_id"`
+	SortOrder  int       `json:"sort_order"`
+}
+
+// GetDurationMinutes returns the value of DurationMinutes.
+func (s *ServiceVariant) GetDurationMinutes() int {
+	return s.DurationMinutes
+}
+
+// GetID returns the value of ID.
+func (s *ServiceVariant) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *ServiceVariant) GetIsActive() bool {
+	return s.IsActive
+}
+
+// GetName returns the value of Name.
+func (s *ServiceVariant) GetName() string {
+	return s.Name
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *ServiceVariant) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *ServiceVariant) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetSortOrder returns the value of SortOrder.
+func (s *ServiceVariant) GetSortOrder() int {
+	return s.SortOrder
+}
+
+// SetDurationMinutes sets the value of DurationMinutes.
+func (s *ServiceVariant) SetDurationMinutes(val int) {
+	s.DurationMinutes = val
+}
+
+// SetID sets the value of ID.
+func (s *ServiceVariant) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *ServiceVariant) SetIsActive(val bool) {
+	s.IsActive = val
+}
+
+// SetName sets the value of Name.
+func (s *ServiceVariant) SetName(val string) {
+	s.Name = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *ServiceVariant) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *ServiceVariant) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetSortOrder sets the value of SortOrder.
+func (s *ServiceVariant) SetSortOrder(val int) {
+	s.SortOrder = val
+}
+
+// Ref: #/components/schemas/ServiceVariantCreateRequest
+type ServiceVariantCreateRequest struct {
+	DurationMinutes int     `json:"duration_minutes"`
+	IsActive        OptBool `json:"is_active"`
+	Name            string  `json:"name"`
+	PriceAmount     float64 `json:"price_amount"`
+	SortOrder       OptInt  `json:"sort_order"`
+}
+
+// GetDurationMinutes returns the value of DurationMinutes.
+func (s *ServiceVariantCreateRequest) GetDurationMinutes() int {
+	return s.DurationMinutes
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *ServiceVariantCreateRequest) GetIsActive() OptBool {
+	return s.IsActive
+}
+
+// GetName returns the value of Name.
+func (s *ServiceVariantCreateRequest) GetName() string {
+	return s.Name
+}
+
+// GetPriceAmount returns the value of PriceAmount.
+func (s *ServiceVariantCreateRequest) GetPriceAmount() float64 {
+	return s.PriceAmount
+}
+
+// GetSortOrder returns the value of SortOrder.
+func (s *ServiceVariantCreateRequest) GetSortOrder() OptInt {
+	return s.SortOrder
+}
+
+// SetDurationMinutes sets the value of DurationMinutes.
+func (s *ServiceVariantCreateRequest) SetDurationMinutes(val int) {
+	s.DurationMinutes = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *ServiceVariantCreateRequest) SetIsActive(val OptBool) {
+	s.IsActive = val
+}
+
+// SetName sets the value of Name.
+func (s *ServiceVariantCreateRequest) SetName(val string) {
+	s.Name = val
+}
+
+// SetPriceAmount sets the value of PriceAmount.
+func (s *ServiceVariantCreateRequest) SetPriceAmount(val float64) {
+	s.PriceAmount = val
+}
+
+// SetSortOrder sets the value of SortOrder.
+func (s *ServiceVariantCreateRequest) SetSortOrder(val OptInt) {
+	s.SortOrder = val
+}
+
+// Ref: #/components/schemas/ServiceVariantListResponse
+type ServiceVariantListResponse struct {
+	Data  []AdminServiceVariant `json:"data"`
+	Error struct{}              `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ServiceVariantListResponse) GetData() []AdminServiceVariant {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ServiceVariantListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ServiceVariantListResponse) SetData(val []AdminServiceVariant) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ServiceVariantListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/ServiceVariantResponse
+type ServiceVariantResponse struct {
+	Data  AdminServiceVariant `json:"data"`
+	Error struct{}            `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ServiceVariantResponse) GetData() AdminServiceVariant {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ServiceVariantResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ServiceVariantResponse) SetData(val AdminServiceVariant) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ServiceVariantResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/ServiceVariantUpdateRequest
+type ServiceVariantUpdateRequest struct {
+	DurationMinutes OptInt     `json:"duration_minutes"`
+	IsActive        OptBool    `json:"is_active"`
+	Name            OptString  `json:"name"`
+	PriceAmount     OptFloat64 `json:"price_amount"`
+	SortOrder       OptInt     `json:"sort_order"`
+}
+
+// GetDurationMinutes returns the value of DurationMinutes.
+func (s *ServiceVariantUpdateRequest) GetDurationMinutes() OptInt {
+	return s.DurationMinutes
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *ServiceVariantUpdateRequest) GetIsActive() OptBool {
+	return s.IsActive
+}
+
+// GetName returns the value of Name.
+func (s *ServiceVariantUpdateRequest) GetName() OptString {
+	return s.Name
+}
+
+// GetPriceAmount returns the value of PriceAmount.
+func (s *ServiceVariantUpdateRequest) GetPriceAmount() OptFloat64 {
+	return s.PriceAmount
+}
+
+// GetSortOrder returns the value of SortOrder.
+func (s *ServiceVariantUpdateRequest) GetSortOrder() OptInt {
+	return s.SortOrder
+}
+
+// SetDurationMinutes sets the value of DurationMinutes.
+func (s *ServiceVariantUpdateRequest) SetDurationMinutes(val OptInt) {
+	s.DurationMinutes = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *ServiceVariantUpdateRequest) SetIsActive(val OptBool) {
+	s.IsActive = val
+}
+
+// SetName sets the value of Name.
+func (s *ServiceVariantUpdateRequest) SetName(val OptString) {
+	s.Name = val
+}
+
+// SetPriceAmount sets the value of PriceAmount.
+func (s *ServiceVariantUpdateRequest) SetPriceAmount(val OptFloat64) {
+	s.PriceAmount = val
+}
+
+// SetSortOrder sets the value of SortOrder.
+func (s *ServiceVariantUpdateRequest) SetSortOrder(val OptInt) {
+	s.SortOrder = val
+}
+
 // Ref: #/components/schemas/Session
 type Session struct {
 	// EdDSA JWT, sent as Authorization Bearer.
@@ -17268,6 +18823,239 @@ func (s *SignupRequest) SetLastName(val OptString) {
 // SetPassword sets the value of Password.
 func (s *SignupRequest) SetPassword(val string) {
 	s.Password = val
+}
+
+// Ref: #/components/schemas/StaffService
+type StaffService struct {
+	Assignment  ServiceProviderAssignment `json:"assignment"`
+	Currency    string                    `json:"currency"`
+	ServiceID   uuid.UUID                 `json:"service_id"`
+	ServiceName string                    `json:"service_name"`
+	Variants    []ServiceVariant          `json:"variants"`
+}
+
+// GetAssignment returns the value of Assignment.
+func (s *StaffService) GetAssignment() ServiceProviderAssignment {
+	return s.Assignment
+}
+
+// GetCurrency returns the value of Currency.
+func (s *StaffService) GetCurrency() string {
+	return s.Currency
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *StaffService) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetServiceName returns the value of ServiceName.
+func (s *StaffService) GetServiceName() string {
+	return s.ServiceName
+}
+
+// GetVariants returns the value of Variants.
+func (s *StaffService) GetVariants() []ServiceVariant {
+	return s.Variants
+}
+
+// SetAssignment sets the value of Assignment.
+func (s *StaffService) SetAssignment(val ServiceProviderAssignment) {
+	s.Assignment = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *StaffService) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *StaffService) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetServiceName sets the value of ServiceName.
+func (s *StaffService) SetServiceName(val string) {
+	s.ServiceName = val
+}
+
+// SetVariants sets the value of Variants.
+func (s *StaffService) SetVariants(val []ServiceVariant) {
+	s.Variants = val
+}
+
+// Ref: #/components/schemas/StaffServiceListResponse
+type StaffServiceListResponse struct {
+	Data  []StaffService `json:"data"`
+	Error struct{}       `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *StaffServiceListResponse) GetData() []StaffService {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *StaffServiceListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *StaffServiceListResponse) SetData(val []StaffService) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *StaffServiceListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/TimeOff
+type TimeOff struct {
+	EndsAt     time.Time `json:"ends_at"`
+	ID         uuid.UUID `json:"id"`
+	ProviderID uuid.UUID `json:"provider_id"`
+	Reason     string    `json:"reason"`
+	StartsAt   time.Time `json:"starts_at"`
+}
+
+// GetEndsAt returns the value of EndsAt.
+func (s *TimeOff) GetEndsAt() time.Time {
+	return s.EndsAt
+}
+
+// GetID returns the value of ID.
+func (s *TimeOff) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *TimeOff) GetProviderID() uuid.UUID {
+	return s.ProviderID
+}
+
+// GetReason returns the value of Reason.
+func (s *TimeOff) GetReason() string {
+	return s.Reason
+}
+
+// GetStartsAt returns the value of StartsAt.
+func (s *TimeOff) GetStartsAt() time.Time {
+	return s.StartsAt
+}
+
+// SetEndsAt sets the value of EndsAt.
+func (s *TimeOff) SetEndsAt(val time.Time) {
+	s.EndsAt = val
+}
+
+// SetID sets the value of ID.
+func (s *TimeOff) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *TimeOff) SetProviderID(val uuid.UUID) {
+	s.ProviderID = val
+}
+
+// SetReason sets the value of Reason.
+func (s *TimeOff) SetReason(val string) {
+	s.Reason = val
+}
+
+// SetStartsAt sets the value of StartsAt.
+func (s *TimeOff) SetStartsAt(val time.Time) {
+	s.StartsAt = val
+}
+
+// Ref: #/components/schemas/TimeOffListResponse
+type TimeOffListResponse struct {
+	Data  []TimeOff `json:"data"`
+	Error struct{}  `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *TimeOffListResponse) GetData() []TimeOff {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *TimeOffListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *TimeOffListResponse) SetData(val []TimeOff) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *TimeOffListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/TimeOffRequest
+type TimeOffRequest struct {
+	EndsAt   time.Time `json:"ends_at"`
+	Reason   OptString `json:"reason"`
+	StartsAt time.Time `json:"starts_at"`
+}
+
+// GetEndsAt returns the value of EndsAt.
+func (s *TimeOffRequest) GetEndsAt() time.Time {
+	return s.EndsAt
+}
+
+// GetReason returns the value of Reason.
+func (s *TimeOffRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// GetStartsAt returns the value of StartsAt.
+func (s *TimeOffRequest) GetStartsAt() time.Time {
+	return s.StartsAt
+}
+
+// SetEndsAt sets the value of EndsAt.
+func (s *TimeOffRequest) SetEndsAt(val time.Time) {
+	s.EndsAt = val
+}
+
+// SetReason sets the value of Reason.
+func (s *TimeOffRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+// SetStartsAt sets the value of StartsAt.
+func (s *TimeOffRequest) SetStartsAt(val time.Time) {
+	s.StartsAt = val
+}
+
+// Ref: #/components/schemas/TimeOffResponse
+type TimeOffResponse struct {
+	Data  TimeOff  `json:"data"`
+	Error struct{} `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *TimeOffResponse) GetData() TimeOff {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *TimeOffResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *TimeOffResponse) SetData(val TimeOff) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *TimeOffResponse) SetError(val struct{}) {
+	s.Error = val
 }
 
 // Ref: #/components/schemas/TotpEnrollment
@@ -18807,6 +20595,132 @@ func (s *WebhookUpdateRequest) SetEventTypes(val []string) {
 // SetURL sets the value of URL.
 func (s *WebhookUpdateRequest) SetURL(val OptString) {
 	s.URL = val
+}
+
+// Ref: #/components/schemas/WorkingHours
+type WorkingHours struct {
+	Hours      []WorkingHoursSpan `json:"hours"`
+	ProviderID uuid.UUID          `json:"provider_id"`
+	Timezone   string             `json:"timezone"`
+}
+
+// GetHours returns the value of Hours.
+func (s *WorkingHours) GetHours() []WorkingHoursSpan {
+	return s.Hours
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *WorkingHours) GetProviderID() uuid.UUID {
+	return s.ProviderID
+}
+
+// GetTimezone returns the value of Timezone.
+func (s *WorkingHours) GetTimezone() string {
+	return s.Timezone
+}
+
+// SetHours sets the value of Hours.
+func (s *WorkingHours) SetHours(val []WorkingHoursSpan) {
+	s.Hours = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *WorkingHours) SetProviderID(val uuid.UUID) {
+	s.ProviderID = val
+}
+
+// SetTimezone sets the value of Timezone.
+func (s *WorkingHours) SetTimezone(val string) {
+	s.Timezone = val
+}
+
+// Ref: #/components/schemas/WorkingHoursRequest
+type WorkingHoursRequest struct {
+	Hours []WorkingHoursSpan `json:"hours"`
+}
+
+// GetHours returns the value of Hours.
+func (s *WorkingHoursRequest) GetHours() []WorkingHoursSpan {
+	return s.Hours
+}
+
+// SetHours sets the value of Hours.
+func (s *WorkingHoursRequest) SetHours(val []WorkingHoursSpan) {
+	s.Hours = val
+}
+
+// Ref: #/components/schemas/WorkingHoursResponse
+type WorkingHoursResponse struct {
+	Data  WorkingHours `json:"data"`
+	Error struct{}     `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *WorkingHoursResponse) GetData() WorkingHours {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *WorkingHoursResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *WorkingHoursResponse) SetData(val WorkingHours) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *WorkingHoursResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/WorkingHoursSpan
+type WorkingHoursSpan struct {
+	End        string     `json:"end"`
+	LocationID OptNilUUID `json:"location_id"`
+	Start      string     `json:"start"`
+	Weekday    int        `json:"weekday"`
+}
+
+// GetEnd returns the value of End.
+func (s *WorkingHoursSpan) GetEnd() string {
+	return s.End
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *WorkingHoursSpan) GetLocationID() OptNilUUID {
+	return s.LocationID
+}
+
+// GetStart returns the value of Start.
+func (s *WorkingHoursSpan) GetStart() string {
+	return s.Start
+}
+
+// GetWeekday returns the value of Weekday.
+func (s *WorkingHoursSpan) GetWeekday() int {
+	return s.Weekday
+}
+
+// SetEnd sets the value of End.
+func (s *WorkingHoursSpan) SetEnd(val string) {
+	s.End = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *WorkingHoursSpan) SetLocationID(val OptNilUUID) {
+	s.LocationID = val
+}
+
+// SetStart sets the value of Start.
+func (s *WorkingHoursSpan) SetStart(val string) {
+	s.Start = val
+}
+
+// SetWeekday sets the value of Weekday.
+func (s *WorkingHoursSpan) SetWeekday(val int) {
+	s.Weekday = val
 }
 
 // Ref: #/components/schemas/WorkshopEntryTarget

@@ -33,6 +33,14 @@ type Handler interface {
 	//
 	// POST /me/favorite-venues/{organizationId}
 	AddFavoriteVenue(ctx context.Context, params AddFavoriteVenueParams) (*FavoriteVenueResponse, error)
+	// AddProviderTimeOff implements addProviderTimeOff operation.
+	//
+	// `starts_at` to `ends_at` (`ends_at` after `starts_at`, else 400
+	// `INVALID_RANGE`). Appointments already booked in it stay booked; no
+	// new ones are offered.
+	//
+	// POST /admin/providers/{providerId}/time-off
+	AddProviderTimeOff(ctx context.Context, req *TimeOffRequest, params AddProviderTimeOffParams) (*TimeOffResponse, error)
 	// AdminScheduleNotificationAvailability implements adminScheduleNotificationAvailability operation.
 	//
 	// For one `action` (cancel, edit, substitute, restore) and 1 to 200 distinct
@@ -53,6 +61,13 @@ type Handler interface {
 	//
 	// POST /bookings/{id}/watch
 	AdmitBookingWatch(ctx context.Context, params AdmitBookingWatchParams) (*BookingWatchResponse, error)
+	// AssignServiceProvider implements assignServiceProvider operation.
+	//
+	// Fields left out take their defaults: custom duration and price null
+	// (inherit the service's), not primary, sort order 0, active.
+	//
+	// PUT /admin/services/{id}/providers/{providerId}
+	AssignServiceProvider(ctx context.Context, req *ServiceProviderRequest, params AssignServiceProviderParams) (*ServiceProviderResponse, error)
 	// AuthAccountState implements authAccountState operation.
 	//
 	// `absent`, `active`, `password_never_used` (enrolled by a venue, never
@@ -525,6 +540,13 @@ type Handler interface {
 	//
 	// POST /bookings
 	CreateBooking(ctx context.Context, req *BookingCreateRequest, params CreateBookingParams) (*BookingResponse, error)
+	// CreateServiceVariant implements createServiceVariant operation.
+	//
+	// `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
+	// are required. 201 with the variant.
+	//
+	// POST /admin/services/{id}/variants
+	CreateServiceVariant(ctx context.Context, req *ServiceVariantCreateRequest, params CreateServiceVariantParams) (*ServiceVariantResponse, error)
 	// CreateVenueInquiry implements createVenueInquiry operation.
 	//
 	// Files a booking inquiry for `service_id` and delivers it to the venue's
@@ -562,7 +584,7 @@ type Handler interface {
 	//
 	// Creates an enabled subscription and returns its signing secret
 	// (`whsec_` + base64 of 32 random bytes) once: it is never shown again
-	// (rotate to get a new one). `event_types` must name 1 to 7 distinct types
+	// (rotate to get a new one). `event_types` must name 1 to 9 distinct types
 	// of the catalogue; an unknown type is 400 `VALIDATION_ERROR` with
 	// `details.parameter` `event_types` and `details.allowed`. A venue has at
 	// most 100 subscriptions (422 `WEBHOOK_LIMIT_REACHED`). Audit entry
@@ -570,6 +592,19 @@ type Handler interface {
 	//
 	// POST /admin/webhooks
 	CreateWebhookSubscription(ctx context.Context, req *WebhookCreateRequest, params CreateWebhookSubscriptionParams) (*WebhookSecretResponse, error)
+	// DeleteProviderTimeOff implements deleteProviderTimeOff operation.
+	//
+	// Remove a provider's time off.
+	//
+	// DELETE /admin/providers/{providerId}/time-off/{timeOffId}
+	DeleteProviderTimeOff(ctx context.Context, params DeleteProviderTimeOffParams) (*AdminOkResponse, error)
+	// DeleteServiceVariant implements deleteServiceVariant operation.
+	//
+	// A variant that appointments name is deactivated (`is_active` false)
+	// instead, so their history keeps it; `deactivated` says which.
+	//
+	// DELETE /admin/services/{id}/variants/{variantId}
+	DeleteServiceVariant(ctx context.Context, params DeleteServiceVariantParams) (*AdminOkResponse, error)
 	// DisableWebhookSubscription implements disableWebhookSubscription operation.
 	//
 	// The subscription receives no new events; its pending and retrying
@@ -637,6 +672,24 @@ type Handler interface {
 	//
 	// GET /appointments/availability
 	GetAppointmentAvailability(ctx context.Context, params GetAppointmentAvailabilityParams) (*AppointmentAvailabilityResponse, error)
+	// GetAppointmentPolicies implements getAppointmentPolicies operation.
+	//
+	// `row_present` false means the venue runs on the defaults (slot
+	// interval 15 minutes, pay at the venue, no self-service cutoff,
+	// grouped visits off with at most 8 services).
+	//
+	// GET /admin/appointment-policies
+	GetAppointmentPolicies(ctx context.Context) (*AppointmentPoliciesResponse, error)
+	// GetAppointmentReadiness implements getAppointmentReadiness operation.
+	//
+	// `status` `ready` or `incomplete` with the `missing` labels:
+	// `appointments_not_offered` (the offering mode is `classes`),
+	// `active_service`, `service_with_provider` (an active service with an
+	// active assigned provider), `provider_working_hours` (such a provider
+	// with weekly hours). 503 `QUERY_FAILED` when it cannot be read.
+	//
+	// GET /admin/appointment-readiness
+	GetAppointmentReadiness(ctx context.Context) (*AppointmentReadinessResponse, error)
 	// GetBooking implements getBooking operation.
 	//
 	// A bearer token reads the user's own booking (any venue); an API key
@@ -646,6 +699,12 @@ type Handler interface {
 	//
 	// GET /bookings/{id}
 	GetBooking(ctx context.Context, params GetBookingParams) (*BookingResponse, error)
+	// GetBookingOffering implements getBookingOffering operation.
+	//
+	// Whether the venue offers classes, appointments or both.
+	//
+	// GET /admin/booking-offering
+	GetBookingOffering(ctx context.Context) (*BookingOfferingResponse, error)
 	// GetCalendar implements getCalendar operation.
 	//
 	// Items starting between `start` and `end` (inclusive venue-local dates;
@@ -811,6 +870,12 @@ type Handler interface {
 	//
 	// GET /me/notification-preferences
 	GetMyNotificationPreferences(ctx context.Context) (*MeNotificationPreferencesResponse, error)
+	// GetProviderWorkingHours implements getProviderWorkingHours operation.
+	//
+	// A provider's weekly working hours.
+	//
+	// GET /admin/providers/{providerId}/working-hours
+	GetProviderWorkingHours(ctx context.Context, params GetProviderWorkingHoursParams) (*WorkingHoursResponse, error)
 	// GetVenue implements getVenue operation.
 	//
 	// Contact and place, active brands, active locations with their active
@@ -987,6 +1052,34 @@ type Handler interface {
 	//
 	// GET /me/inquiries
 	ListMyInquiries(ctx context.Context, params ListMyInquiriesParams) (*InquiryListResponse, error)
+	// ListProviderTimeOff implements listProviderTimeOff operation.
+	//
+	// A provider's current and future time off.
+	//
+	// GET /admin/providers/{providerId}/time-off
+	ListProviderTimeOff(ctx context.Context, params ListProviderTimeOffParams) (*TimeOffListResponse, error)
+	// ListServiceProviders implements listServiceProviders operation.
+	//
+	// In the service's order (primary first, then `sort_order`).
+	// `eligible_only=true` keeps active assignments of active providers,
+	// the ones availability offers.
+	//
+	// GET /admin/services/{id}/providers
+	ListServiceProviders(ctx context.Context, params ListServiceProvidersParams) (*ServiceProviderListResponse, error)
+	// ListServiceVariants implements listServiceVariants operation.
+	//
+	// A service's variants.
+	//
+	// GET /admin/services/{id}/variants
+	ListServiceVariants(ctx context.Context, params ListServiceVariantsParams) (*ServiceVariantListResponse, error)
+	// ListStaffServices implements listStaffServices operation.
+	//
+	// [staff.view] Each assignment of the provider as stored, with its
+	// service's name and currency and the service's variants as stored
+	// (prices in minor units).
+	//
+	// GET /admin/staff/{providerId}/services
+	ListStaffServices(ctx context.Context, params ListStaffServicesParams) (*StaffServiceListResponse, error)
 	// ListVenueAddons implements listVenueAddons operation.
 	//
 	// Booking add-on products grouped by category.
@@ -1164,6 +1257,12 @@ type Handler interface {
 	//
 	// DELETE /me/push-token
 	RemoveMyPushToken(ctx context.Context, req *MePushTokenRemoveRequest, params RemoveMyPushTokenParams) (*MePushTokenRemoveResponse, error)
+	// RemoveServiceProvider implements removeServiceProvider operation.
+	//
+	// No assignment is 404 `NOT_FOUND`. Booked appointments stay.
+	//
+	// DELETE /admin/services/{id}/providers/{providerId}
+	RemoveServiceProvider(ctx context.Context, params RemoveServiceProviderParams) (*AdminOkResponse, error)
 	// ReplayWebhookDelivery implements replayWebhookDelivery operation.
 	//
 	// Starts a new delivery of the same event to the subscription, with the
@@ -1196,6 +1295,16 @@ type Handler interface {
 	//
 	// POST /me/active-organization
 	SetActiveOrganization(ctx context.Context, req *ActiveOrganizationRequest) (*ActiveOrganizationResponse, error)
+	// SetProviderWorkingHours implements setProviderWorkingHours operation.
+	//
+	// The whole week at once: up to 50 spans, each a `weekday` (0 Sunday to
+	// 6 Saturday), `start` and `end` as venue-local `HH:MM` (`end` may be
+	// `24:00`) and an optional `location_id`. A span that does not end
+	// after it starts, or two spans of one weekday that overlap, are 400
+	// `VALIDATION_ERROR` and change nothing.
+	//
+	// PUT /admin/providers/{providerId}/working-hours
+	SetProviderWorkingHours(ctx context.Context, req *WorkingHoursRequest, params SetProviderWorkingHoursParams) (*WorkingHoursResponse, error)
 	// SubstituteAdminScheduleInstructor implements substituteAdminScheduleInstructor operation.
 	//
 	// Assigns `instructor_id` (an instructor of the venue, not the one already
@@ -1220,6 +1329,22 @@ type Handler interface {
 	//
 	// PATCH /admin/schedule/{id}
 	UpdateAdminScheduleItem(ctx context.Context, req *AdminScheduleUpdateRequest, params UpdateAdminScheduleItemParams) (*AdminScheduleWriteResponse, error)
+	// UpdateAppointmentPolicies implements updateAppointmentPolicies operation.
+	//
+	// Sets the fields sent (`self_service_cutoff_hours` null removes the
+	// cutoff). An empty body is 400 `VALIDATION_ERROR`. Grouped-visit
+	// refund terms are not offered by this version (no appointment is paid
+	// online), so `grouped_visits` takes `enabled` and
+	// `max_services_per_visit` only.
+	//
+	// PATCH /admin/appointment-policies
+	UpdateAppointmentPolicies(ctx context.Context, req *AppointmentPoliciesUpdateRequest, params UpdateAppointmentPoliciesParams) (*AppointmentPoliciesResponse, error)
+	// UpdateBookingOffering implements updateBookingOffering operation.
+	//
+	// Strict body `{mode}`; any other member is 400 `VALIDATION_ERROR`.
+	//
+	// PATCH /admin/booking-offering
+	UpdateBookingOffering(ctx context.Context, req *BookingOfferingUpdateRequest, params UpdateBookingOfferingParams) (*BookingOfferingResponse, error)
 	// UpdateMe implements updateMe operation.
 	//
 	// Only the profile fields below; any other field (email, role, balance,
@@ -1240,6 +1365,20 @@ type Handler interface {
 	//
 	// PATCH /me/notification-preferences
 	UpdateMyNotificationPreferences(ctx context.Context, req *MeNotificationPreferencesPatch, params UpdateMyNotificationPreferencesParams) (*MeNotificationPreferencesResponse, error)
+	// UpdateServiceProvider implements updateServiceProvider operation.
+	//
+	// Sets only the fields sent; `null` custom values inherit the
+	// service's again. An empty body is 400 `VALIDATION_ERROR`; no
+	// assignment is 404 `NOT_FOUND`.
+	//
+	// PATCH /admin/services/{id}/providers/{providerId}
+	UpdateServiceProvider(ctx context.Context, req *ServiceProviderRequest, params UpdateServiceProviderParams) (*ServiceProviderResponse, error)
+	// UpdateServiceVariant implements updateServiceVariant operation.
+	//
+	// An empty body is 400 `VALIDATION_ERROR`.
+	//
+	// PATCH /admin/services/{id}/variants/{variantId}
+	UpdateServiceVariant(ctx context.Context, req *ServiceVariantUpdateRequest, params UpdateServiceVariantParams) (*ServiceVariantResponse, error)
 	// UpdateWebhookSubscription implements updateWebhookSubscription operation.
 	//
 	// Sends only the fields to change (an empty body is 400

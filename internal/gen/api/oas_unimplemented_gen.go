@@ -44,6 +44,17 @@ func (UnimplementedHandler) AddFavoriteVenue(ctx context.Context, params AddFavo
 	return r, ht.ErrNotImplemented
 }
 
+// AddProviderTimeOff implements addProviderTimeOff operation.
+//
+// `starts_at` to `ends_at` (`ends_at` after `starts_at`, else 400
+// `INVALID_RANGE`). Appointments already booked in it stay booked; no
+// new ones are offered.
+//
+// POST /admin/providers/{providerId}/time-off
+func (UnimplementedHandler) AddProviderTimeOff(ctx context.Context, req *TimeOffRequest, params AddProviderTimeOffParams) (r *TimeOffResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // AdminScheduleNotificationAvailability implements adminScheduleNotificationAvailability operation.
 //
 // For one `action` (cancel, edit, substitute, restore) and 1 to 200 distinct
@@ -67,6 +78,16 @@ func (UnimplementedHandler) AdminScheduleNotificationAvailability(ctx context.Co
 //
 // POST /bookings/{id}/watch
 func (UnimplementedHandler) AdmitBookingWatch(ctx context.Context, params AdmitBookingWatchParams) (r *BookingWatchResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AssignServiceProvider implements assignServiceProvider operation.
+//
+// Fields left out take their defaults: custom duration and price null
+// (inherit the service's), not primary, sort order 0, active.
+//
+// PUT /admin/services/{id}/providers/{providerId}
+func (UnimplementedHandler) AssignServiceProvider(ctx context.Context, req *ServiceProviderRequest, params AssignServiceProviderParams) (r *ServiceProviderResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -644,6 +665,16 @@ func (UnimplementedHandler) CreateBooking(ctx context.Context, req *BookingCreat
 	return r, ht.ErrNotImplemented
 }
 
+// CreateServiceVariant implements createServiceVariant operation.
+//
+// `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
+// are required. 201 with the variant.
+//
+// POST /admin/services/{id}/variants
+func (UnimplementedHandler) CreateServiceVariant(ctx context.Context, req *ServiceVariantCreateRequest, params CreateServiceVariantParams) (r *ServiceVariantResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CreateVenueInquiry implements createVenueInquiry operation.
 //
 // Files a booking inquiry for `service_id` and delivers it to the venue's
@@ -684,7 +715,7 @@ func (UnimplementedHandler) CreateVenueInquiry(ctx context.Context, req *Inquiry
 //
 // Creates an enabled subscription and returns its signing secret
 // (`whsec_` + base64 of 32 random bytes) once: it is never shown again
-// (rotate to get a new one). `event_types` must name 1 to 7 distinct types
+// (rotate to get a new one). `event_types` must name 1 to 9 distinct types
 // of the catalogue; an unknown type is 400 `VALIDATION_ERROR` with
 // `details.parameter` `event_types` and `details.allowed`. A venue has at
 // most 100 subscriptions (422 `WEBHOOK_LIMIT_REACHED`). Audit entry
@@ -692,6 +723,25 @@ func (UnimplementedHandler) CreateVenueInquiry(ctx context.Context, req *Inquiry
 //
 // POST /admin/webhooks
 func (UnimplementedHandler) CreateWebhookSubscription(ctx context.Context, req *WebhookCreateRequest, params CreateWebhookSubscriptionParams) (r *WebhookSecretResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// DeleteProviderTimeOff implements deleteProviderTimeOff operation.
+//
+// Remove a provider's time off.
+//
+// DELETE /admin/providers/{providerId}/time-off/{timeOffId}
+func (UnimplementedHandler) DeleteProviderTimeOff(ctx context.Context, params DeleteProviderTimeOffParams) (r *AdminOkResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// DeleteServiceVariant implements deleteServiceVariant operation.
+//
+// A variant that appointments name is deactivated (`is_active` false)
+// instead, so their history keeps it; `deactivated` says which.
+//
+// DELETE /admin/services/{id}/variants/{variantId}
+func (UnimplementedHandler) DeleteServiceVariant(ctx context.Context, params DeleteServiceVariantParams) (r *AdminOkResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -783,6 +833,30 @@ func (UnimplementedHandler) GetAppointmentAvailability(ctx context.Context, para
 	return r, ht.ErrNotImplemented
 }
 
+// GetAppointmentPolicies implements getAppointmentPolicies operation.
+//
+// `row_present` false means the venue runs on the defaults (slot
+// interval 15 minutes, pay at the venue, no self-service cutoff,
+// grouped visits off with at most 8 services).
+//
+// GET /admin/appointment-policies
+func (UnimplementedHandler) GetAppointmentPolicies(ctx context.Context) (r *AppointmentPoliciesResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAppointmentReadiness implements getAppointmentReadiness operation.
+//
+// `status` `ready` or `incomplete` with the `missing` labels:
+// `appointments_not_offered` (the offering mode is `classes`),
+// `active_service`, `service_with_provider` (an active service with an
+// active assigned provider), `provider_working_hours` (such a provider
+// with weekly hours). 503 `QUERY_FAILED` when it cannot be read.
+//
+// GET /admin/appointment-readiness
+func (UnimplementedHandler) GetAppointmentReadiness(ctx context.Context) (r *AppointmentReadinessResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetBooking implements getBooking operation.
 //
 // A bearer token reads the user's own booking (any venue); an API key
@@ -792,6 +866,15 @@ func (UnimplementedHandler) GetAppointmentAvailability(ctx context.Context, para
 //
 // GET /bookings/{id}
 func (UnimplementedHandler) GetBooking(ctx context.Context, params GetBookingParams) (r *BookingResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetBookingOffering implements getBookingOffering operation.
+//
+// Whether the venue offers classes, appointments or both.
+//
+// GET /admin/booking-offering
+func (UnimplementedHandler) GetBookingOffering(ctx context.Context) (r *BookingOfferingResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -993,6 +1076,15 @@ func (UnimplementedHandler) GetMyFeatures(ctx context.Context, params GetMyFeatu
 //
 // GET /me/notification-preferences
 func (UnimplementedHandler) GetMyNotificationPreferences(ctx context.Context) (r *MeNotificationPreferencesResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetProviderWorkingHours implements getProviderWorkingHours operation.
+//
+// A provider's weekly working hours.
+//
+// GET /admin/providers/{providerId}/working-hours
+func (UnimplementedHandler) GetProviderWorkingHours(ctx context.Context, params GetProviderWorkingHoursParams) (r *WorkingHoursResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1214,6 +1306,46 @@ func (UnimplementedHandler) ListBookings(ctx context.Context, params ListBooking
 //
 // GET /me/inquiries
 func (UnimplementedHandler) ListMyInquiries(ctx context.Context, params ListMyInquiriesParams) (r *InquiryListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListProviderTimeOff implements listProviderTimeOff operation.
+//
+// A provider's current and future time off.
+//
+// GET /admin/providers/{providerId}/time-off
+func (UnimplementedHandler) ListProviderTimeOff(ctx context.Context, params ListProviderTimeOffParams) (r *TimeOffListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListServiceProviders implements listServiceProviders operation.
+//
+// In the service's order (primary first, then `sort_order`).
+// `eligible_only=true` keeps active assignments of active providers,
+// the ones availability offers.
+//
+// GET /admin/services/{id}/providers
+func (UnimplementedHandler) ListServiceProviders(ctx context.Context, params ListServiceProvidersParams) (r *ServiceProviderListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListServiceVariants implements listServiceVariants operation.
+//
+// A service's variants.
+//
+// GET /admin/services/{id}/variants
+func (UnimplementedHandler) ListServiceVariants(ctx context.Context, params ListServiceVariantsParams) (r *ServiceVariantListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListStaffServices implements listStaffServices operation.
+//
+// [staff.view] Each assignment of the provider as stored, with its
+// service's name and currency and the service's variants as stored
+// (prices in minor units).
+//
+// GET /admin/staff/{providerId}/services
+func (UnimplementedHandler) ListStaffServices(ctx context.Context, params ListStaffServicesParams) (r *StaffServiceListResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1445,6 +1577,15 @@ func (UnimplementedHandler) RemoveMyPushToken(ctx context.Context, req *MePushTo
 	return r, ht.ErrNotImplemented
 }
 
+// RemoveServiceProvider implements removeServiceProvider operation.
+//
+// No assignment is 404 `NOT_FOUND`. Booked appointments stay.
+//
+// DELETE /admin/services/{id}/providers/{providerId}
+func (UnimplementedHandler) RemoveServiceProvider(ctx context.Context, params RemoveServiceProviderParams) (r *AdminOkResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ReplayWebhookDelivery implements replayWebhookDelivery operation.
 //
 // Starts a new delivery of the same event to the subscription, with the
@@ -1486,6 +1627,19 @@ func (UnimplementedHandler) SetActiveOrganization(ctx context.Context, req *Acti
 	return r, ht.ErrNotImplemented
 }
 
+// SetProviderWorkingHours implements setProviderWorkingHours operation.
+//
+// The whole week at once: up to 50 spans, each a `weekday` (0 Sunday to
+// 6 Saturday), `start` and `end` as venue-local `HH:MM` (`end` may be
+// `24:00`) and an optional `location_id`. A span that does not end
+// after it starts, or two spans of one weekday that overlap, are 400
+// `VALIDATION_ERROR` and change nothing.
+//
+// PUT /admin/providers/{providerId}/working-hours
+func (UnimplementedHandler) SetProviderWorkingHours(ctx context.Context, req *WorkingHoursRequest, params SetProviderWorkingHoursParams) (r *WorkingHoursResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // SubstituteAdminScheduleInstructor implements substituteAdminScheduleInstructor operation.
 //
 // Assigns `instructor_id` (an instructor of the venue, not the one already
@@ -1516,6 +1670,28 @@ func (UnimplementedHandler) UpdateAdminScheduleItem(ctx context.Context, req *Ad
 	return r, ht.ErrNotImplemented
 }
 
+// UpdateAppointmentPolicies implements updateAppointmentPolicies operation.
+//
+// Sets the fields sent (`self_service_cutoff_hours` null removes the
+// cutoff). An empty body is 400 `VALIDATION_ERROR`. Grouped-visit
+// refund terms are not offered by this version (no appointment is paid
+// online), so `grouped_visits` takes `enabled` and
+// `max_services_per_visit` only.
+//
+// PATCH /admin/appointment-policies
+func (UnimplementedHandler) UpdateAppointmentPolicies(ctx context.Context, req *AppointmentPoliciesUpdateRequest, params UpdateAppointmentPoliciesParams) (r *AppointmentPoliciesResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// UpdateBookingOffering implements updateBookingOffering operation.
+//
+// Strict body `{mode}`; any other member is 400 `VALIDATION_ERROR`.
+//
+// PATCH /admin/booking-offering
+func (UnimplementedHandler) UpdateBookingOffering(ctx context.Context, req *BookingOfferingUpdateRequest, params UpdateBookingOfferingParams) (r *BookingOfferingResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // UpdateMe implements updateMe operation.
 //
 // Only the profile fields below; any other field (email, role, balance,
@@ -1539,6 +1715,26 @@ func (UnimplementedHandler) UpdateMe(ctx context.Context, req *MeUpdateRequest) 
 //
 // PATCH /me/notification-preferences
 func (UnimplementedHandler) UpdateMyNotificationPreferences(ctx context.Context, req *MeNotificationPreferencesPatch, params UpdateMyNotificationPreferencesParams) (r *MeNotificationPreferencesResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// UpdateServiceProvider implements updateServiceProvider operation.
+//
+// Sets only the fields sent; `null` custom values inherit the
+// service's again. An empty body is 400 `VALIDATION_ERROR`; no
+// assignment is 404 `NOT_FOUND`.
+//
+// PATCH /admin/services/{id}/providers/{providerId}
+func (UnimplementedHandler) UpdateServiceProvider(ctx context.Context, req *ServiceProviderRequest, params UpdateServiceProviderParams) (r *ServiceProviderResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// UpdateServiceVariant implements updateServiceVariant operation.
+//
+// An empty body is 400 `VALIDATION_ERROR`.
+//
+// PATCH /admin/services/{id}/variants/{variantId}
+func (UnimplementedHandler) UpdateServiceVariant(ctx context.Context, req *ServiceVariantUpdateRequest, params UpdateServiceVariantParams) (r *ServiceVariantResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
