@@ -356,3 +356,6 @@ func isWall(t, d time.Time, m int) bool {
 	}
 	return t.Day() == d.Day() && t.Hour()*60+t.Minute() == m
 }
+
+// LocalMidnight is the venue-local midnight of t's venue-local date.
+func LocalMidnight(t time.Time, loc *time.Location) time.Time { return midnight(t, loc) }

@@ -66,7 +66,7 @@ func Book(ctx context.Context, client *ent.Client, a Actor, r Request, now time.
 	var out *ent.Appointment
 	err = events.WithTx(ctx, client, func(ctx context.Context, tx *ent.Tx) error {
 		var err error
-		out, err = book(ctx, tx.Client(), v, a, r, now, nil)
+		out, err = book(ctx, tx.Client(), v, a, r, now, nil, true)
 		return err
 	})
 	if err != nil {
@@ -78,8 +78,10 @@ func Book(ctx context.Context, client *ent.Client, a Actor, r Request, now time.
 	return out, nil
 }
 
-// book checks and inserts one appointment in the transaction of c.
-func book(ctx context.Context, c *ent.Client, v *Venue, a Actor, r Request, now time.Time, visit *uuid.UUID) (*ent.Appointment, error) {
+// book checks and inserts one appointment in the transaction of c, and
+// records appointment.created when created is true (a reschedule records its
+// own event instead).
+func book(ctx context.Context, c *ent.Client, v *Venue, a Actor, r Request, now time.Time, visit *uuid.UUID, created bool) (*ent.Appointment, error) {
 	av, err := Compute(ctx, c, v, Query{ServiceID: r.ServiceID, VariantID: r.VariantID, ProviderID: r.ProviderID,
 		LocationID: r.LocationID, From: r.Start, To: r.Start, Now: now, SelfService: a.Self})
 	if err != nil {
@@ -114,6 +116,9 @@ func book(ctx context.Context, c *ent.Client, v *Venue, a Actor, r Request, now 
 	ap, err := create.Save(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if !created {
+		return ap, nil
 	}
 	if _, err := events.Record(ctx, c, events.AppointmentCreated, map[string]any{
 		"appointment_id": ap.ID.String(), "status": string(ap.Status), "member_id": ap.MemberID.String(),

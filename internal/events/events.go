@@ -39,13 +39,19 @@ const (
 	// AppointmentCancelled: an appointment was cancelled by the member or staff (data:
 	// appointment_id, status, member_id, reason).
 	AppointmentCancelled = "appointment.cancelled"
+	// AppointmentRescheduled: staff moved an appointment to a new one (data:
+	// appointment_id, rescheduled_to_id, member_id, starts_at of the new one).
+	AppointmentRescheduled = "appointment.rescheduled"
+	// AppointmentNoShow: staff marked an appointment a no-show (data: appointment_id,
+	// status, member_id).
+	AppointmentNoShow = "appointment.no_show"
 )
 
 // Types is the catalogue of event types a webhook subscription can select.
 var Types = []string{
 	BookingCreated, BookingWaitlisted, BookingPromoted, BookingCancelled,
 	ClassCancelled, ClassUpdated, MemberCreated,
-	AppointmentCreated, AppointmentCancelled,
+	AppointmentCreated, AppointmentCancelled, AppointmentRescheduled, AppointmentNoShow,
 }
 
 // ErrNoVenue means Record was called without a venue viewer in the context.

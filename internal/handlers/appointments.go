@@ -240,7 +240,7 @@ func nilUUIDOf(id *uuid.UUID) api.NilUUID {
 // appointmentOut is the API shape of ap (loaded with its service).
 func appointmentOut(ap *ent.Appointment) api.Appointment {
 	out := api.Appointment{ID: ap.ID, OrganizationID: ap.OrganizationID, Status: api.AppointmentStatus(ap.Status),
-		ServiceID: ap.ServiceID, VariantID: nilUUIDOf(ap.VariantID), ProviderID: ap.ProviderID,
+		MemberID: ap.MemberID, ServiceID: ap.ServiceID, VariantID: nilUUIDOf(ap.VariantID), ProviderID: ap.ProviderID,
 		RoomID: nilUUIDOf(ap.RoomID), LocationID: nilUUIDOf(ap.LocationID),
 		StartTime: ap.StartsAt.UTC(), EndTime: ap.EndsAt.UTC(),
 		PriceAmount: money.ToMajor(ap.PriceMinor, ap.Currency), PriceMinor: ap.PriceMinor, Currency: ap.Currency,

@@ -15,6 +15,7 @@ func init() {
 		"assignServiceProvider", "updateServiceProvider", "removeServiceProvider",
 		"setProviderWorkingHours", "addProviderTimeOff", "deleteProviderTimeOff",
 		"updateAppointmentPolicies", "updateBookingOffering",
+		"createAdminAppointment", "actOnAdminAppointment",
 	} {
 		idempotencyPolicies[op] = idempotency.Optional(idempotency.Max200)
 	}

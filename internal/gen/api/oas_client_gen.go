@@ -37,6 +37,24 @@ type Invoker interface {
 	//
 	// POST /bookings/buddy/{id}/accept
 	AcceptBookingBuddy(ctx context.Context, params AcceptBookingBuddyParams) (*BookingBuddyAcceptResponse, error)
+	// ActOnAdminAppointment invokes actOnAdminAppointment operation.
+	//
+	// `action` with the appointment's `expected_updated_at` (409
+	// `STALE_TARGET` when it changed since). `check-in` (from booked),
+	// `start` (booked or checked in), `complete` (booked, checked in or in
+	// progress), `no-show` (booked, once it has started; records
+	// `appointment.no_show`), `cancel` (booked or checked in; no fee;
+	// records `appointment.cancelled`), `reschedule` to `start_time` (and
+	// optionally `provider_id`): the new time must be offered (the old one
+	// counts as free; else 409 `SLOT_UNAVAILABLE` and nothing changes); a
+	// new appointment is booked, the old one becomes `rescheduled` with
+	// `rescheduled_to_id`, `appointment.rescheduled` is recorded and the
+	// answer is the new appointment. An action that does not apply (every
+	// action on a completed, no-show, cancelled or rescheduled appointment)
+	// is 422 `INVALID_TRANSITION`.
+	//
+	// PATCH /admin/appointments/{id}
+	ActOnAdminAppointment(ctx context.Context, request *AdminAppointmentActionRequest, params ActOnAdminAppointmentParams) (*AppointmentResponse, error)
 	// AddFavoriteVenue invokes addFavoriteVenue operation.
 	//
 	// Idempotent: favouriting again changes nothing and answers the same.
@@ -521,6 +539,18 @@ type Invoker interface {
 	//
 	// POST /admin/schedule/{id}/historical-corrections
 	CorrectAdminScheduleHistory(ctx context.Context, request *AdminScheduleHistoryRequest, params CorrectAdminScheduleHistoryParams) (*AdminScheduleHistoryResponse, error)
+	// CreateAdminAppointment invokes createAdminAppointment operation.
+	//
+	// Books for `member_id` (unknown, foreign or inactive: 404
+	// `CLIENT_NOT_FOUND`) like a member's booking (the start must be
+	// offered, else 409 `SLOT_UNAVAILABLE`), without the self-service
+	// cutoff, optionally in `room_id` (the room is then held too).
+	// Notifying the member (`notification_channels` of the contract) is not
+	// offered by this version: the member is told only through the venue's
+	// existing notification rules. Records `appointment.created`.
+	//
+	// POST /admin/appointments
+	CreateAdminAppointment(ctx context.Context, request *AdminAppointmentCreateRequest, params CreateAdminAppointmentParams) (*AppointmentResponse, error)
 	// CreateAppointment invokes createAppointment operation.
 	//
 	// Books `service_id` (and `variant_id`) with `provider_id` (or `any`)
@@ -597,7 +627,7 @@ type Invoker interface {
 	//
 	// Creates an enabled subscription and returns its signing secret
 	// (`whsec_` + base64 of 32 random bytes) once: it is never shown again
-	// (rotate to get a new one). `event_types` must name 1 to 9 distinct types
+	// (rotate to get a new one). `event_types` must name 1 to 11 distinct types
 	// of the catalogue; an unknown type is 400 `VALIDATION_ERROR` with
 	// `details.parameter` `event_types` and `details.allowed`. A venue has at
 	// most 100 subscriptions (422 `WEBHOOK_LIMIT_REACHED`). Audit entry
@@ -628,6 +658,20 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks/{id}/disable
 	DisableWebhookSubscription(ctx context.Context, request OptWebhookDisableRequest, params DisableWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
+	// GetAdminAppointment invokes getAdminAppointment operation.
+	//
+	// One appointment of the venue.
+	//
+	// GET /admin/appointments/{id}
+	GetAdminAppointment(ctx context.Context, params GetAdminAppointmentParams) (*AppointmentResponse, error)
+	// GetAdminAppointmentAvailability invokes getAdminAppointmentAvailability operation.
+	//
+	// As the members' read for `date` (venue-local), without the
+	// self-service cutoff. `reschedule_id` counts that appointment's time
+	// as free (to move it).
+	//
+	// GET /admin/appointments/availability
+	GetAdminAppointmentAvailability(ctx context.Context, params GetAdminAppointmentAvailabilityParams) (*AppointmentAvailabilityResponse, error)
 	// GetAdminBookingAttendance invokes getAdminBookingAttendance operation.
 	//
 	// The booking's status, `checked_in_at`, `updated_at` token, the class's
@@ -991,6 +1035,17 @@ type Invoker interface {
 	//
 	// POST /venues/{slug}/join
 	JoinVenue(ctx context.Context, request *JoinRequest, params JoinVenueParams) (*JoinResponse, error)
+	// ListAdminAppointments invokes listAdminAppointments operation.
+	//
+	// Appointments starting from `from` to `to` (venue-local dates,
+	// inclusive; each optional), `direction` `upcoming` (soonest first,
+	// the default) or `past` (newest first), one `status`, one
+	// `provider_id`, one `location_id`. `limit` 1 to 200 (default 100);
+	// `meta.has_more` says whether more rows match (narrow the window to
+	// see them).
+	//
+	// GET /admin/appointments
+	ListAdminAppointments(ctx context.Context, params ListAdminAppointmentsParams) (*AdminAppointmentListResponse, error)
 	// ListAdminCheckin invokes listAdminCheckin operation.
 	//
 	// Classes starting on `date` (venue-local, default today), every status,
@@ -1566,6 +1621,125 @@ func (c *Client) sendAcceptBookingBuddy(ctx context.Context, params AcceptBookin
 	defer body.Close()
 
 	result, err := decodeAcceptBookingBuddyResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ActOnAdminAppointment invokes actOnAdminAppointment operation.
+//
+// `action` with the appointment's `expected_updated_at` (409
+// `STALE_TARGET` when it changed since). `check-in` (from booked),
+// `start` (booked or checked in), `complete` (booked, checked in or in
+// progress), `no-show` (booked, once it has started; records
+// `appointment.no_show`), `cancel` (booked or checked in; no fee;
+// records `appointment.cancelled`), `reschedule` to `start_time` (and
+// optionally `provider_id`): the new time must be offered (the old one
+// counts as free; else 409 `SLOT_UNAVAILABLE` and nothing changes); a
+// new appointment is booked, the old one becomes `rescheduled` with
+// `rescheduled_to_id`, `appointment.rescheduled` is recorded and the
+// answer is the new appointment. An action that does not apply (every
+// action on a completed, no-show, cancelled or rescheduled appointment)
+// is 422 `INVALID_TRANSITION`.
+//
+// PATCH /admin/appointments/{id}
+func (c *Client) ActOnAdminAppointment(ctx context.Context, request *AdminAppointmentActionRequest, params ActOnAdminAppointmentParams) (*AppointmentResponse, error) {
+	res, err := c.sendActOnAdminAppointment(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendActOnAdminAppointment(ctx context.Context, request *AdminAppointmentActionRequest, params ActOnAdminAppointmentParams) (res *AppointmentResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/appointments/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeActOnAdminAppointmentRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ActOnAdminAppointmentOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeActOnAdminAppointmentResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -4812,6 +4986,101 @@ func (c *Client) sendCorrectAdminScheduleHistory(ctx context.Context, request *A
 	return result, nil
 }
 
+// CreateAdminAppointment invokes createAdminAppointment operation.
+//
+// Books for `member_id` (unknown, foreign or inactive: 404
+// `CLIENT_NOT_FOUND`) like a member's booking (the start must be
+// offered, else 409 `SLOT_UNAVAILABLE`), without the self-service
+// cutoff, optionally in `room_id` (the room is then held too).
+// Notifying the member (`notification_channels` of the contract) is not
+// offered by this version: the member is told only through the venue's
+// existing notification rules. Records `appointment.created`.
+//
+// POST /admin/appointments
+func (c *Client) CreateAdminAppointment(ctx context.Context, request *AdminAppointmentCreateRequest, params CreateAdminAppointmentParams) (*AppointmentResponse, error) {
+	res, err := c.sendCreateAdminAppointment(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateAdminAppointment(ctx context.Context, request *AdminAppointmentCreateRequest, params CreateAdminAppointmentParams) (res *AppointmentResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/appointments"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateAdminAppointmentRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateAdminAppointmentOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateAdminAppointmentResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CreateAppointment invokes createAppointment operation.
 //
 // Books `service_id` (and `variant_id`) with `provider_id` (or `any`)
@@ -5292,7 +5561,7 @@ func (c *Client) sendCreateVenueInquiry(ctx context.Context, request *InquiryCre
 //
 // Creates an enabled subscription and returns its signing secret
 // (`whsec_` + base64 of 32 random bytes) once: it is never shown again
-// (rotate to get a new one). `event_types` must name 1 to 9 distinct types
+// (rotate to get a new one). `event_types` must name 1 to 11 distinct types
 // of the catalogue; an unknown type is 400 `VALIDATION_ERROR` with
 // `details.parameter` `event_types` and `details.allowed`. A venue has at
 // most 100 subscriptions (422 `WEBHOOK_LIMIT_REACHED`). Audit entry
@@ -5719,6 +5988,265 @@ func (c *Client) sendDisableWebhookSubscription(ctx context.Context, request Opt
 	defer body.Close()
 
 	result, err := decodeDisableWebhookSubscriptionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAdminAppointment invokes getAdminAppointment operation.
+//
+// One appointment of the venue.
+//
+// GET /admin/appointments/{id}
+func (c *Client) GetAdminAppointment(ctx context.Context, params GetAdminAppointmentParams) (*AppointmentResponse, error) {
+	res, err := c.sendGetAdminAppointment(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminAppointment(ctx context.Context, params GetAdminAppointmentParams) (res *AppointmentResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/appointments/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminAppointmentOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminAppointmentResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAdminAppointmentAvailability invokes getAdminAppointmentAvailability operation.
+//
+// As the members' read for `date` (venue-local), without the
+// self-service cutoff. `reschedule_id` counts that appointment's time
+// as free (to move it).
+//
+// GET /admin/appointments/availability
+func (c *Client) GetAdminAppointmentAvailability(ctx context.Context, params GetAdminAppointmentAvailabilityParams) (*AppointmentAvailabilityResponse, error) {
+	res, err := c.sendGetAdminAppointmentAvailability(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminAppointmentAvailability(ctx context.Context, params GetAdminAppointmentAvailabilityParams) (res *AppointmentAvailabilityResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/appointments/availability"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "service_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "service_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.ServiceID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "date" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "date",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.DateToString(params.Date))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "provider_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "provider_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.ProviderID.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "variant_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "variant_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.VariantID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "location_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "location_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.LocationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "reschedule_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "reschedule_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.RescheduleID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminAppointmentAvailabilityOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminAppointmentAvailabilityResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -9112,6 +9640,203 @@ func (c *Client) sendJoinVenue(ctx context.Context, request *JoinRequest, params
 	defer body.Close()
 
 	result, err := decodeJoinVenueResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListAdminAppointments invokes listAdminAppointments operation.
+//
+// Appointments starting from `from` to `to` (venue-local dates,
+// inclusive; each optional), `direction` `upcoming` (soonest first,
+// the default) or `past` (newest first), one `status`, one
+// `provider_id`, one `location_id`. `limit` 1 to 200 (default 100);
+// `meta.has_more` says whether more rows match (narrow the window to
+// see them).
+//
+// GET /admin/appointments
+func (c *Client) ListAdminAppointments(ctx context.Context, params ListAdminAppointmentsParams) (*AdminAppointmentListResponse, error) {
+	res, err := c.sendListAdminAppointments(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListAdminAppointments(ctx context.Context, params ListAdminAppointmentsParams) (res *AdminAppointmentListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/appointments"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "from" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "from",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.From.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "to" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "to",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.To.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "direction" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "direction",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Direction.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "status" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "status",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Status.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "provider_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "provider_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.ProviderID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "location_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "location_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.LocationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "limit" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "limit",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Limit.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListAdminAppointmentsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListAdminAppointmentsResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -7,6 +7,7 @@ type OperationName = string
 
 const (
 	AcceptBookingBuddyOperation                    OperationName = "AcceptBookingBuddy"
+	ActOnAdminAppointmentOperation                 OperationName = "ActOnAdminAppointment"
 	AddFavoriteVenueOperation                      OperationName = "AddFavoriteVenue"
 	AddProviderTimeOffOperation                    OperationName = "AddProviderTimeOff"
 	AdminScheduleNotificationAvailabilityOperation OperationName = "AdminScheduleNotificationAvailability"
@@ -44,6 +45,7 @@ const (
 	ContactAdminCheckinClassOperation              OperationName = "ContactAdminCheckinClass"
 	CorrectAdminBookingAttendanceOperation         OperationName = "CorrectAdminBookingAttendance"
 	CorrectAdminScheduleHistoryOperation           OperationName = "CorrectAdminScheduleHistory"
+	CreateAdminAppointmentOperation                OperationName = "CreateAdminAppointment"
 	CreateAppointmentOperation                     OperationName = "CreateAppointment"
 	CreateBookingOperation                         OperationName = "CreateBooking"
 	CreateServiceVariantOperation                  OperationName = "CreateServiceVariant"
@@ -52,6 +54,8 @@ const (
 	DeleteProviderTimeOffOperation                 OperationName = "DeleteProviderTimeOff"
 	DeleteServiceVariantOperation                  OperationName = "DeleteServiceVariant"
 	DisableWebhookSubscriptionOperation            OperationName = "DisableWebhookSubscription"
+	GetAdminAppointmentOperation                   OperationName = "GetAdminAppointment"
+	GetAdminAppointmentAvailabilityOperation       OperationName = "GetAdminAppointmentAvailability"
 	GetAdminBookingAttendanceOperation             OperationName = "GetAdminBookingAttendance"
 	GetAdminCheckinRosterOperation                 OperationName = "GetAdminCheckinRoster"
 	GetAdminDashboardTodayOperation                OperationName = "GetAdminDashboardToday"
@@ -85,6 +89,7 @@ const (
 	GetWebhookSubscriptionOperation                OperationName = "GetWebhookSubscription"
 	InviteBookingBuddyOperation                    OperationName = "InviteBookingBuddy"
 	JoinVenueOperation                             OperationName = "JoinVenue"
+	ListAdminAppointmentsOperation                 OperationName = "ListAdminAppointments"
 	ListAdminCheckinOperation                      OperationName = "ListAdminCheckin"
 	ListAdminScheduleOperation                     OperationName = "ListAdminSchedule"
 	ListAppointmentsOperation                      OperationName = "ListAppointments"

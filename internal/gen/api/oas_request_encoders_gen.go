@@ -10,6 +10,20 @@ import (
 	ht "github.com/ogen-go/ogen/http"
 )
 
+func encodeActOnAdminAppointmentRequest(
+	req *AdminAppointmentActionRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeAddProviderTimeOffRequest(
 	req *TimeOffRequest,
 	r *http.Request,
@@ -368,6 +382,20 @@ func encodeCorrectAdminBookingAttendanceRequest(
 
 func encodeCorrectAdminScheduleHistoryRequest(
 	req *AdminScheduleHistoryRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeCreateAdminAppointmentRequest(
+	req *AdminAppointmentCreateRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

@@ -25,6 +25,19 @@ func encodeAcceptBookingBuddyResponse(response *BookingBuddyAcceptResponse, w ht
 	return nil
 }
 
+func encodeActOnAdminAppointmentResponse(response *AppointmentResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeAddFavoriteVenueResponse(response *FavoriteVenueResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -506,6 +519,19 @@ func encodeCorrectAdminScheduleHistoryResponse(response *AdminScheduleHistoryRes
 	return nil
 }
 
+func encodeCreateAdminAppointmentResponse(response *AppointmentResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(201)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCreateAppointmentResponse(response *AppointmentResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(201)
@@ -615,6 +641,32 @@ func encodeDeleteServiceVariantResponse(response *AdminOkResponse, w http.Respon
 }
 
 func encodeDisableWebhookSubscriptionResponse(response *WebhookSubscriptionResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeGetAdminAppointmentResponse(response *AppointmentResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeGetAdminAppointmentAvailabilityResponse(response *AppointmentAvailabilityResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -1063,6 +1115,19 @@ func encodeInviteBookingBuddyResponse(response *BookingBuddyInviteResponse, w ht
 }
 
 func encodeJoinVenueResponse(response *JoinResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeListAdminAppointmentsResponse(response *AdminAppointmentListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

@@ -412,6 +412,301 @@ func (s *AddonListResponse) SetMeta(val ListMeta) {
 	s.Meta = val
 }
 
+// Ref: #/components/schemas/AdminAppointmentActionRequest
+type AdminAppointmentActionRequest struct {
+	Action            AdminAppointmentActionRequestAction `json:"action"`
+	ExpectedUpdatedAt string                              `json:"expected_updated_at"`
+	ProviderID        OptUUID                             `json:"provider_id"`
+	Reason            OptString                           `json:"reason"`
+	StartTime         OptDateTime                         `json:"start_time"`
+}
+
+// GetAction returns the value of Action.
+func (s *AdminAppointmentActionRequest) GetAction() AdminAppointmentActionRequestAction {
+	return s.Action
+}
+
+// GetExpectedUpdatedAt returns the value of ExpectedUpdatedAt.
+func (s *AdminAppointmentActionRequest) GetExpectedUpdatedAt() string {
+	return s.ExpectedUpdatedAt
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *AdminAppointmentActionRequest) GetProviderID() OptUUID {
+	return s.ProviderID
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminAppointmentActionRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *AdminAppointmentActionRequest) GetStartTime() OptDateTime {
+	return s.StartTime
+}
+
+// SetAction sets the value of Action.
+func (s *AdminAppointmentActionRequest) SetAction(val AdminAppointmentActionRequestAction) {
+	s.Action = val
+}
+
+// SetExpectedUpdatedAt sets the value of ExpectedUpdatedAt.
+func (s *AdminAppointmentActionRequest) SetExpectedUpdatedAt(val string) {
+	s.ExpectedUpdatedAt = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *AdminAppointmentActionRequest) SetProviderID(val OptUUID) {
+	s.ProviderID = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminAppointmentActionRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *AdminAppointmentActionRequest) SetStartTime(val OptDateTime) {
+	s.StartTime = val
+}
+
+type AdminAppointmentActionRequestAction string
+
+const (
+	AdminAppointmentActionRequestActionCheckIn    AdminAppointmentActionRequestAction = "check-in"
+	AdminAppointmentActionRequestActionStart      AdminAppointmentActionRequestAction = "start"
+	AdminAppointmentActionRequestActionComplete   AdminAppointmentActionRequestAction = "complete"
+	AdminAppointmentActionRequestActionNoShow     AdminAppointmentActionRequestAction = "no-show"
+	AdminAppointmentActionRequestActionCancel     AdminAppointmentActionRequestAction = "cancel"
+	AdminAppointmentActionRequestActionReschedule AdminAppointmentActionRequestAction = "reschedule"
+)
+
+// AllValues returns all AdminAppointmentActionRequestAction values.
+func (AdminAppointmentActionRequestAction) AllValues() []AdminAppointmentActionRequestAction {
+	return []AdminAppointmentActionRequestAction{
+		AdminAppointmentActionRequestActionCheckIn,
+		AdminAppointmentActionRequestActionStart,
+		AdminAppointmentActionRequestActionComplete,
+		AdminAppointmentActionRequestActionNoShow,
+		AdminAppointmentActionRequestActionCancel,
+		AdminAppointmentActionRequestActionReschedule,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminAppointmentActionRequestAction) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminAppointmentActionRequestActionCheckIn:
+		return []byte(s), nil
+	case AdminAppointmentActionRequestActionStart:
+		return []byte(s), nil
+	case AdminAppointmentActionRequestActionComplete:
+		return []byte(s), nil
+	case AdminAppointmentActionRequestActionNoShow:
+		return []byte(s), nil
+	case AdminAppointmentActionRequestActionCancel:
+		return []byte(s), nil
+	case AdminAppointmentActionRequestActionReschedule:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminAppointmentActionRequestAction) UnmarshalText(data []byte) error {
+	switch AdminAppointmentActionRequestAction(data) {
+	case AdminAppointmentActionRequestActionCheckIn:
+		*s = AdminAppointmentActionRequestActionCheckIn
+		return nil
+	case AdminAppointmentActionRequestActionStart:
+		*s = AdminAppointmentActionRequestActionStart
+		return nil
+	case AdminAppointmentActionRequestActionComplete:
+		*s = AdminAppointmentActionRequestActionComplete
+		return nil
+	case AdminAppointmentActionRequestActionNoShow:
+		*s = AdminAppointmentActionRequestActionNoShow
+		return nil
+	case AdminAppointmentActionRequestActionCancel:
+		*s = AdminAppointmentActionRequestActionCancel
+		return nil
+	case AdminAppointmentActionRequestActionReschedule:
+		*s = AdminAppointmentActionRequestActionReschedule
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminAppointmentCreateRequest
+type AdminAppointmentCreateRequest struct {
+	LocationID OptUUID   `json:"location_id"`
+	MemberID   uuid.UUID `json:"member_id"`
+	Notes      OptString `json:"notes"`
+	PassID     OptUUID   `json:"pass_id"`
+	// A provider's id, or `any` (the default).
+	ProviderID OptString `json:"provider_id"`
+	RoomID     OptUUID   `json:"room_id"`
+	ServiceID  uuid.UUID `json:"service_id"`
+	StartTime  time.Time `json:"start_time"`
+	VariantID  OptUUID   `json:"variant_id"`
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *AdminAppointmentCreateRequest) GetLocationID() OptUUID {
+	return s.LocationID
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *AdminAppointmentCreateRequest) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetNotes returns the value of Notes.
+func (s *AdminAppointmentCreateRequest) GetNotes() OptString {
+	return s.Notes
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminAppointmentCreateRequest) GetPassID() OptUUID {
+	return s.PassID
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *AdminAppointmentCreateRequest) GetProviderID() OptString {
+	return s.ProviderID
+}
+
+// GetRoomID returns the value of RoomID.
+func (s *AdminAppointmentCreateRequest) GetRoomID() OptUUID {
+	return s.RoomID
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *AdminAppointmentCreateRequest) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *AdminAppointmentCreateRequest) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetVariantID returns the value of VariantID.
+func (s *AdminAppointmentCreateRequest) GetVariantID() OptUUID {
+	return s.VariantID
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *AdminAppointmentCreateRequest) SetLocationID(val OptUUID) {
+	s.LocationID = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *AdminAppointmentCreateRequest) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetNotes sets the value of Notes.
+func (s *AdminAppointmentCreateRequest) SetNotes(val OptString) {
+	s.Notes = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminAppointmentCreateRequest) SetPassID(val OptUUID) {
+	s.PassID = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *AdminAppointmentCreateRequest) SetProviderID(val OptString) {
+	s.ProviderID = val
+}
+
+// SetRoomID sets the value of RoomID.
+func (s *AdminAppointmentCreateRequest) SetRoomID(val OptUUID) {
+	s.RoomID = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *AdminAppointmentCreateRequest) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *AdminAppointmentCreateRequest) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetVariantID sets the value of VariantID.
+func (s *AdminAppointmentCreateRequest) SetVariantID(val OptUUID) {
+	s.VariantID = val
+}
+
+// Ref: #/components/schemas/AdminAppointmentListMeta
+type AdminAppointmentListMeta struct {
+	HasMore bool `json:"has_more"`
+	Limit   int  `json:"limit"`
+}
+
+// GetHasMore returns the value of HasMore.
+func (s *AdminAppointmentListMeta) GetHasMore() bool {
+	return s.HasMore
+}
+
+// GetLimit returns the value of Limit.
+func (s *AdminAppointmentListMeta) GetLimit() int {
+	return s.Limit
+}
+
+// SetHasMore sets the value of HasMore.
+func (s *AdminAppointmentListMeta) SetHasMore(val bool) {
+	s.HasMore = val
+}
+
+// SetLimit sets the value of Limit.
+func (s *AdminAppointmentListMeta) SetLimit(val int) {
+	s.Limit = val
+}
+
+// Ref: #/components/schemas/AdminAppointmentListResponse
+type AdminAppointmentListResponse struct {
+	Data  []Appointment            `json:"data"`
+	Error struct{}                 `json:"error"`
+	Meta  AdminAppointmentListMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminAppointmentListResponse) GetData() []Appointment {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminAppointmentListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *AdminAppointmentListResponse) GetMeta() AdminAppointmentListMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *AdminAppointmentListResponse) SetData(val []Appointment) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminAppointmentListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *AdminAppointmentListResponse) SetMeta(val AdminAppointmentListMeta) {
+	s.Meta = val
+}
+
 // Ref: #/components/schemas/AdminOk
 type AdminOk struct {
 	Deactivated OptBool `json:"deactivated"`
@@ -2874,6 +3169,7 @@ type Appointment struct {
 	EndTime        time.Time          `json:"end_time"`
 	ID             uuid.UUID          `json:"id"`
 	LocationID     NilUUID            `json:"location_id"`
+	MemberID       uuid.UUID          `json:"member_id"`
 	OrganizationID uuid.UUID          `json:"organization_id"`
 	PassID         NilUUID            `json:"pass_id"`
 	Payment        AppointmentPayment `json:"payment"`
@@ -2926,6 +3222,11 @@ func (s *Appointment) GetID() uuid.UUID {
 // GetLocationID returns the value of LocationID.
 func (s *Appointment) GetLocationID() NilUUID {
 	return s.LocationID
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *Appointment) GetMemberID() uuid.UUID {
+	return s.MemberID
 }
 
 // GetOrganizationID returns the value of OrganizationID.
@@ -3036,6 +3337,11 @@ func (s *Appointment) SetID(val uuid.UUID) {
 // SetLocationID sets the value of LocationID.
 func (s *Appointment) SetLocationID(val NilUUID) {
 	s.LocationID = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *Appointment) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
 }
 
 // SetOrganizationID sets the value of OrganizationID.
@@ -11811,6 +12117,47 @@ func (s *JoinStatus) UnmarshalText(data []byte) error {
 	}
 }
 
+type ListAdminAppointmentsDirection string
+
+const (
+	ListAdminAppointmentsDirectionUpcoming ListAdminAppointmentsDirection = "upcoming"
+	ListAdminAppointmentsDirectionPast     ListAdminAppointmentsDirection = "past"
+)
+
+// AllValues returns all ListAdminAppointmentsDirection values.
+func (ListAdminAppointmentsDirection) AllValues() []ListAdminAppointmentsDirection {
+	return []ListAdminAppointmentsDirection{
+		ListAdminAppointmentsDirectionUpcoming,
+		ListAdminAppointmentsDirectionPast,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ListAdminAppointmentsDirection) MarshalText() ([]byte, error) {
+	switch s {
+	case ListAdminAppointmentsDirectionUpcoming:
+		return []byte(s), nil
+	case ListAdminAppointmentsDirectionPast:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ListAdminAppointmentsDirection) UnmarshalText(data []byte) error {
+	switch ListAdminAppointmentsDirection(data) {
+	case ListAdminAppointmentsDirectionUpcoming:
+		*s = ListAdminAppointmentsDirectionUpcoming
+		return nil
+	case ListAdminAppointmentsDirectionPast:
+		*s = ListAdminAppointmentsDirectionPast
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 type ListAdminScheduleInclude string
 
 const (
@@ -16249,6 +16596,52 @@ func (o OptJoinStateReason) Get() (v JoinStateReason, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptJoinStateReason) Or(d JoinStateReason) JoinStateReason {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptListAdminAppointmentsDirection returns new OptListAdminAppointmentsDirection with value set to v.
+func NewOptListAdminAppointmentsDirection(v ListAdminAppointmentsDirection) OptListAdminAppointmentsDirection {
+	return OptListAdminAppointmentsDirection{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptListAdminAppointmentsDirection is optional ListAdminAppointmentsDirection.
+type OptListAdminAppointmentsDirection struct {
+	Value ListAdminAppointmentsDirection
+	Set   bool
+}
+
+// IsSet returns true if OptListAdminAppointmentsDirection was set.
+func (o OptListAdminAppointmentsDirection) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptListAdminAppointmentsDirection) Reset() {
+	var v ListAdminAppointmentsDirection
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptListAdminAppointmentsDirection) SetTo(v ListAdminAppointmentsDirection) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptListAdminAppointmentsDirection) Get() (v ListAdminAppointmentsDirection, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptListAdminAppointmentsDirection) Or(d ListAdminAppointmentsDirection) ListAdminAppointmentsDirection {
 	if v, ok := o.Get(); ok {
 		return v
 	}

@@ -153,6 +153,7 @@ func GetRolesForApiKeyAuth(operation string) []string {
 // operationRolesBearerAuth is a private map storing roles per operation.
 var operationRolesBearerAuth = map[string][]string{
 	AcceptBookingBuddyOperation:                    []string{},
+	ActOnAdminAppointmentOperation:                 []string{},
 	AddFavoriteVenueOperation:                      []string{},
 	AddProviderTimeOffOperation:                    []string{},
 	AdminScheduleNotificationAvailabilityOperation: []string{},
@@ -179,6 +180,7 @@ var operationRolesBearerAuth = map[string][]string{
 	ContactAdminCheckinClassOperation:              []string{},
 	CorrectAdminBookingAttendanceOperation:         []string{},
 	CorrectAdminScheduleHistoryOperation:           []string{},
+	CreateAdminAppointmentOperation:                []string{},
 	CreateAppointmentOperation:                     []string{},
 	CreateBookingOperation:                         []string{},
 	CreateServiceVariantOperation:                  []string{},
@@ -187,6 +189,8 @@ var operationRolesBearerAuth = map[string][]string{
 	DeleteProviderTimeOffOperation:                 []string{},
 	DeleteServiceVariantOperation:                  []string{},
 	DisableWebhookSubscriptionOperation:            []string{},
+	GetAdminAppointmentOperation:                   []string{},
+	GetAdminAppointmentAvailabilityOperation:       []string{},
 	GetAdminBookingAttendanceOperation:             []string{},
 	GetAdminCheckinRosterOperation:                 []string{},
 	GetAdminDashboardTodayOperation:                []string{},
@@ -210,6 +214,7 @@ var operationRolesBearerAuth = map[string][]string{
 	GetWebhookSubscriptionOperation:                []string{},
 	InviteBookingBuddyOperation:                    []string{},
 	JoinVenueOperation:                             []string{},
+	ListAdminAppointmentsOperation:                 []string{},
 	ListAdminCheckinOperation:                      []string{},
 	ListAdminScheduleOperation:                     []string{},
 	ListAppointmentsOperation:                      []string{},

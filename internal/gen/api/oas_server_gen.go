@@ -24,6 +24,24 @@ type Handler interface {
 	//
 	// POST /bookings/buddy/{id}/accept
 	AcceptBookingBuddy(ctx context.Context, params AcceptBookingBuddyParams) (*BookingBuddyAcceptResponse, error)
+	// ActOnAdminAppointment implements actOnAdminAppointment operation.
+	//
+	// `action` with the appointment's `expected_updated_at` (409
+	// `STALE_TARGET` when it changed since). `check-in` (from booked),
+	// `start` (booked or checked in), `complete` (booked, checked in or in
+	// progress), `no-show` (booked, once it has started; records
+	// `appointment.no_show`), `cancel` (booked or checked in; no fee;
+	// records `appointment.cancelled`), `reschedule` to `start_time` (and
+	// optionally `provider_id`): the new time must be offered (the old one
+	// counts as free; else 409 `SLOT_UNAVAILABLE` and nothing changes); a
+	// new appointment is booked, the old one becomes `rescheduled` with
+	// `rescheduled_to_id`, `appointment.rescheduled` is recorded and the
+	// answer is the new appointment. An action that does not apply (every
+	// action on a completed, no-show, cancelled or rescheduled appointment)
+	// is 422 `INVALID_TRANSITION`.
+	//
+	// PATCH /admin/appointments/{id}
+	ActOnAdminAppointment(ctx context.Context, req *AdminAppointmentActionRequest, params ActOnAdminAppointmentParams) (*AppointmentResponse, error)
 	// AddFavoriteVenue implements addFavoriteVenue operation.
 	//
 	// Idempotent: favouriting again changes nothing and answers the same.
@@ -508,6 +526,18 @@ type Handler interface {
 	//
 	// POST /admin/schedule/{id}/historical-corrections
 	CorrectAdminScheduleHistory(ctx context.Context, req *AdminScheduleHistoryRequest, params CorrectAdminScheduleHistoryParams) (*AdminScheduleHistoryResponse, error)
+	// CreateAdminAppointment implements createAdminAppointment operation.
+	//
+	// Books for `member_id` (unknown, foreign or inactive: 404
+	// `CLIENT_NOT_FOUND`) like a member's booking (the start must be
+	// offered, else 409 `SLOT_UNAVAILABLE`), without the self-service
+	// cutoff, optionally in `room_id` (the room is then held too).
+	// Notifying the member (`notification_channels` of the contract) is not
+	// offered by this version: the member is told only through the venue's
+	// existing notification rules. Records `appointment.created`.
+	//
+	// POST /admin/appointments
+	CreateAdminAppointment(ctx context.Context, req *AdminAppointmentCreateRequest, params CreateAdminAppointmentParams) (*AppointmentResponse, error)
 	// CreateAppointment implements createAppointment operation.
 	//
 	// Books `service_id` (and `variant_id`) with `provider_id` (or `any`)
@@ -584,7 +614,7 @@ type Handler interface {
 	//
 	// Creates an enabled subscription and returns its signing secret
 	// (`whsec_` + base64 of 32 random bytes) once: it is never shown again
-	// (rotate to get a new one). `event_types` must name 1 to 9 distinct types
+	// (rotate to get a new one). `event_types` must name 1 to 11 distinct types
 	// of the catalogue; an unknown type is 400 `VALIDATION_ERROR` with
 	// `details.parameter` `event_types` and `details.allowed`. A venue has at
 	// most 100 subscriptions (422 `WEBHOOK_LIMIT_REACHED`). Audit entry
@@ -615,6 +645,20 @@ type Handler interface {
 	//
 	// POST /admin/webhooks/{id}/disable
 	DisableWebhookSubscription(ctx context.Context, req OptWebhookDisableRequest, params DisableWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
+	// GetAdminAppointment implements getAdminAppointment operation.
+	//
+	// One appointment of the venue.
+	//
+	// GET /admin/appointments/{id}
+	GetAdminAppointment(ctx context.Context, params GetAdminAppointmentParams) (*AppointmentResponse, error)
+	// GetAdminAppointmentAvailability implements getAdminAppointmentAvailability operation.
+	//
+	// As the members' read for `date` (venue-local), without the
+	// self-service cutoff. `reschedule_id` counts that appointment's time
+	// as free (to move it).
+	//
+	// GET /admin/appointments/availability
+	GetAdminAppointmentAvailability(ctx context.Context, params GetAdminAppointmentAvailabilityParams) (*AppointmentAvailabilityResponse, error)
 	// GetAdminBookingAttendance implements getAdminBookingAttendance operation.
 	//
 	// The booking's status, `checked_in_at`, `updated_at` token, the class's
@@ -978,6 +1022,17 @@ type Handler interface {
 	//
 	// POST /venues/{slug}/join
 	JoinVenue(ctx context.Context, req *JoinRequest, params JoinVenueParams) (*JoinResponse, error)
+	// ListAdminAppointments implements listAdminAppointments operation.
+	//
+	// Appointments starting from `from` to `to` (venue-local dates,
+	// inclusive; each optional), `direction` `upcoming` (soonest first,
+	// the default) or `past` (newest first), one `status`, one
+	// `provider_id`, one `location_id`. `limit` 1 to 200 (default 100);
+	// `meta.has_more` says whether more rows match (narrow the window to
+	// see them).
+	//
+	// GET /admin/appointments
+	ListAdminAppointments(ctx context.Context, params ListAdminAppointmentsParams) (*AdminAppointmentListResponse, error)
 	// ListAdminCheckin implements listAdminCheckin operation.
 	//
 	// Classes starting on `date` (venue-local, default today), every status,

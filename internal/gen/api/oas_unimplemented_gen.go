@@ -32,6 +32,27 @@ func (UnimplementedHandler) AcceptBookingBuddy(ctx context.Context, params Accep
 	return r, ht.ErrNotImplemented
 }
 
+// ActOnAdminAppointment implements actOnAdminAppointment operation.
+//
+// `action` with the appointment's `expected_updated_at` (409
+// `STALE_TARGET` when it changed since). `check-in` (from booked),
+// `start` (booked or checked in), `complete` (booked, checked in or in
+// progress), `no-show` (booked, once it has started; records
+// `appointment.no_show`), `cancel` (booked or checked in; no fee;
+// records `appointment.cancelled`), `reschedule` to `start_time` (and
+// optionally `provider_id`): the new time must be offered (the old one
+// counts as free; else 409 `SLOT_UNAVAILABLE` and nothing changes); a
+// new appointment is booked, the old one becomes `rescheduled` with
+// `rescheduled_to_id`, `appointment.rescheduled` is recorded and the
+// answer is the new appointment. An action that does not apply (every
+// action on a completed, no-show, cancelled or rescheduled appointment)
+// is 422 `INVALID_TRANSITION`.
+//
+// PATCH /admin/appointments/{id}
+func (UnimplementedHandler) ActOnAdminAppointment(ctx context.Context, req *AdminAppointmentActionRequest, params ActOnAdminAppointmentParams) (r *AppointmentResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // AddFavoriteVenue implements addFavoriteVenue operation.
 //
 // Idempotent: favouriting again changes nothing and answers the same.
@@ -627,6 +648,21 @@ func (UnimplementedHandler) CorrectAdminScheduleHistory(ctx context.Context, req
 	return r, ht.ErrNotImplemented
 }
 
+// CreateAdminAppointment implements createAdminAppointment operation.
+//
+// Books for `member_id` (unknown, foreign or inactive: 404
+// `CLIENT_NOT_FOUND`) like a member's booking (the start must be
+// offered, else 409 `SLOT_UNAVAILABLE`), without the self-service
+// cutoff, optionally in `room_id` (the room is then held too).
+// Notifying the member (`notification_channels` of the contract) is not
+// offered by this version: the member is told only through the venue's
+// existing notification rules. Records `appointment.created`.
+//
+// POST /admin/appointments
+func (UnimplementedHandler) CreateAdminAppointment(ctx context.Context, req *AdminAppointmentCreateRequest, params CreateAdminAppointmentParams) (r *AppointmentResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CreateAppointment implements createAppointment operation.
 //
 // Books `service_id` (and `variant_id`) with `provider_id` (or `any`)
@@ -715,7 +751,7 @@ func (UnimplementedHandler) CreateVenueInquiry(ctx context.Context, req *Inquiry
 //
 // Creates an enabled subscription and returns its signing secret
 // (`whsec_` + base64 of 32 random bytes) once: it is never shown again
-// (rotate to get a new one). `event_types` must name 1 to 9 distinct types
+// (rotate to get a new one). `event_types` must name 1 to 11 distinct types
 // of the catalogue; an unknown type is 400 `VALIDATION_ERROR` with
 // `details.parameter` `event_types` and `details.allowed`. A venue has at
 // most 100 subscriptions (422 `WEBHOOK_LIMIT_REACHED`). Audit entry
@@ -755,6 +791,26 @@ func (UnimplementedHandler) DeleteServiceVariant(ctx context.Context, params Del
 //
 // POST /admin/webhooks/{id}/disable
 func (UnimplementedHandler) DisableWebhookSubscription(ctx context.Context, req OptWebhookDisableRequest, params DisableWebhookSubscriptionParams) (r *WebhookSubscriptionResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAdminAppointment implements getAdminAppointment operation.
+//
+// One appointment of the venue.
+//
+// GET /admin/appointments/{id}
+func (UnimplementedHandler) GetAdminAppointment(ctx context.Context, params GetAdminAppointmentParams) (r *AppointmentResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAdminAppointmentAvailability implements getAdminAppointmentAvailability operation.
+//
+// As the members' read for `date` (venue-local), without the
+// self-service cutoff. `reschedule_id` counts that appointment's time
+// as free (to move it).
+//
+// GET /admin/appointments/availability
+func (UnimplementedHandler) GetAdminAppointmentAvailability(ctx context.Context, params GetAdminAppointmentAvailabilityParams) (r *AppointmentAvailabilityResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1217,6 +1273,20 @@ func (UnimplementedHandler) InviteBookingBuddy(ctx context.Context, req *Booking
 //
 // POST /venues/{slug}/join
 func (UnimplementedHandler) JoinVenue(ctx context.Context, req *JoinRequest, params JoinVenueParams) (r *JoinResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListAdminAppointments implements listAdminAppointments operation.
+//
+// Appointments starting from `from` to `to` (venue-local dates,
+// inclusive; each optional), `direction` `upcoming` (soonest first,
+// the default) or `past` (newest first), one `status`, one
+// `provider_id`, one `location_id`. `limit` 1 to 200 (default 100);
+// `meta.has_more` says whether more rows match (narrow the window to
+// see them).
+//
+// GET /admin/appointments
+func (UnimplementedHandler) ListAdminAppointments(ctx context.Context, params ListAdminAppointmentsParams) (r *AdminAppointmentListResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
