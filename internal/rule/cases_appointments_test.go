@@ -55,7 +55,9 @@ func init() {
 	noReferences = append(noReferences, "AppointmentPolicy")
 
 	cases["ServiceVariant"] = venueCase{
-		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.ServiceVariant.Get(ctx, id)) },
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.ServiceVariant.Get(ctx, id))
+		},
 		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
 			return c.ServiceVariant.UpdateOneID(id).SetName("45 min").Exec(ctx)
 		},
@@ -68,7 +70,9 @@ func init() {
 		},
 	}
 	cases["ServiceProvider"] = venueCase{
-		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.ServiceProvider.Get(ctx, id)) },
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.ServiceProvider.Get(ctx, id))
+		},
 		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
 			return c.ServiceProvider.UpdateOneID(id).SetIsPrimary(true).Exec(ctx)
 		},
@@ -85,7 +89,9 @@ func init() {
 		},
 	}
 	cases["ProviderHours"] = venueCase{
-		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.ProviderHours.Get(ctx, id)) },
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.ProviderHours.Get(ctx, id))
+		},
 		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
 			return c.ProviderHours.UpdateOneID(id).SetWeekday(2).Exec(ctx)
 		},
@@ -101,7 +107,9 @@ func init() {
 		},
 	}
 	cases["ProviderTimeOff"] = venueCase{
-		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.ProviderTimeOff.Get(ctx, id)) },
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.ProviderTimeOff.Get(ctx, id))
+		},
 		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
 			return c.ProviderTimeOff.UpdateOneID(id).SetReason("holiday").Exec(ctx)
 		},
@@ -114,7 +122,9 @@ func init() {
 		},
 	}
 	cases["AppointmentPolicy"] = venueCase{
-		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.AppointmentPolicy.Get(ctx, id)) },
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.AppointmentPolicy.Get(ctx, id))
+		},
 		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
 			return c.AppointmentPolicy.UpdateOneID(id).SetSlotIntervalMinutes(30).Exec(ctx)
 		},
@@ -140,7 +150,9 @@ func init() {
 		},
 	}
 	cases["Appointment"] = venueCase{
-		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.Appointment.Get(ctx, id)) },
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.Appointment.Get(ctx, id))
+		},
 		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
 			return c.Appointment.UpdateOneID(id).SetNotes("quiet room").Exec(ctx)
 		},
