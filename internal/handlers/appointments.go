@@ -262,3 +262,33 @@ func appointmentOut(ap *ent.Appointment) api.Appointment {
 	}
 	return out
 }
+
+// CreateAppointmentVisit implements createAppointmentVisit.
+func (h *Handler) CreateAppointmentVisit(ctx context.Context, req *api.VisitCreateRequest, p api.CreateAppointmentVisitParams) (*api.VisitResponse, error) {
+	mctx, a, err := h.asAppointmentMember(ctx, p.XOrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	provider, err := providerParam("provider_id", req.ProviderID.Or(""))
+	if err != nil {
+		return nil, err
+	}
+	r := appointments.VisitRequest{ProviderID: provider, LocationID: optUUID(req.LocationID), Start: req.StartTime,
+		ExpectedCurrency:   req.ExpectedCurrency,
+		ExpectedTotalMinor: money.ToMinor(req.ExpectedTotalPriceAmount, req.ExpectedCurrency),
+		ExpectedDueMinor:   money.ToMinor(req.ExpectedAmountDueAtBooking, req.ExpectedCurrency)}
+	for _, s := range req.Services {
+		r.Items = append(r.Items, appointments.VisitItem{ServiceID: s.ServiceID, VariantID: optUUID(s.VariantID)})
+	}
+	visit, aps, err := appointments.BookVisit(mctx, h.client, a, r, h.now())
+	if err != nil {
+		return nil, err
+	}
+	out := api.Visit{ID: visit.ID, Status: api.VisitStatus(visit.Status), StartTime: visit.StartsAt.UTC(),
+		EndTime: visit.EndsAt.UTC(), TotalPriceMinor: visit.TotalPriceMinor, Currency: visit.Currency,
+		TotalPriceAmount: money.ToMajor(visit.TotalPriceMinor, visit.Currency), Appointments: make([]api.Appointment, 0, len(aps))}
+	for _, ap := range aps {
+		out.Appointments = append(out.Appointments, appointmentOut(ap))
+	}
+	return &api.VisitResponse{Data: out}, nil
+}

@@ -229,3 +229,62 @@ func TestHundredConcurrentAppointmentRequests(t *testing.T) {
 	require.Equal(t, 1, ok)
 	require.Equal(t, 1, e.client.Appointment.Query().CountX(e.op))
 }
+
+// TestVisitAllOrNothing: a visit of three services books them one after
+// the other on the grid; a visit whose third service collides with another
+// booking books none of its services; nine services are refused by the
+// input gate; changed totals are 409 QUOTE_STALE and book nothing.
+func TestVisitAllOrNothing(t *testing.T) {
+	e := newSalonEnv(t, "salon-visit")
+	ctx := context.Background()
+	e.client.AppointmentPolicy.Create().SetGroupedVisitsEnabled(true).ExecX(e.op)
+	nails := e.client.Service.Create().SetName("Nails").SetSlug("nails").SetDurationMinutes(40).
+		SetPriceMinor(20000).SetCurrency("DKK").SetBufferAfterMinutes(5).SaveX(e.op)
+	e.client.ServiceProvider.Create().SetServiceID(nails.ID).SetProviderID(e.provider.ID).ExecX(e.op)
+	m := e.member(t, e.op, "ida@example.com", nil, nil)
+	other := e.member(t, e.op, "bo@example.com", nil, nil)
+	visit := func(start time.Time, total float64, ids ...uuid.UUID) (*api.VisitResponse, error) {
+		req := &api.VisitCreateRequest{StartTime: start, ProviderID: api.NewOptString(e.provider.ID.String()),
+			ExpectedTotalPriceAmount: total, ExpectedCurrency: "DKK"}
+		for _, id := range ids {
+			req.Services = append(req.Services, api.VisitServiceRequest{ServiceID: id})
+		}
+		return m.c.CreateAppointmentVisit(ctx, req, api.CreateAppointmentVisitParams{XOrganizationID: e.venue.ID, IdempotencyKey: uuid.New()})
+	}
+
+	// 10:00 massage (60), 11:00 nails (40, then a 5-minute buffer), 11:45 massage.
+	v, err := visit(e.at(10), 1100, e.service.ID, nails.ID, e.service.ID)
+	require.NoError(t, err)
+	require.Len(t, v.Data.Appointments, 3)
+	require.True(t, v.Data.Appointments[1].StartTime.Equal(e.at(11)))
+	require.True(t, v.Data.Appointments[2].StartTime.Equal(e.at(11).Add(45*time.Minute)))
+	require.Equal(t, int64(110000), v.Data.TotalPriceMinor)
+	for _, ap := range v.Data.Appointments {
+		require.Equal(t, v.Data.ID, ap.VisitID.Value)
+	}
+	// A single cancel of a visit's appointment is refused.
+	_, err = m.c.CancelAppointment(ctx, api.CancelAppointmentParams{ID: v.Data.Appointments[0].ID, XOrganizationID: e.venue.ID,
+		IdempotencyKey: uuid.NewString(), UpdatedAt: api.NewOptString(v.Data.Appointments[0].UpdatedAt)})
+	requireErr(t, err, http.StatusUnprocessableEntity, "GROUPED_VISIT_REQUIRES_VISIT_ACTION")
+
+	// Another member holds 15:30; a visit from 13:00 whose third service would start at 15:00 books nothing.
+	_, err = e.book(ctx, other, e.at(15).Add(30*time.Minute))
+	require.NoError(t, err)
+	before := e.client.Appointment.Query().CountX(e.op)
+	_, err = visit(e.at(13), 1100, e.service.ID, e.service.ID, e.service.ID)
+	es := requireErr(t, err, http.StatusConflict, "SLOT_UNAVAILABLE")
+	require.Contains(t, es.Response.Error.Details.AdditionalProps, "service_index")
+	require.JSONEq(t, "2", string(es.Response.Error.Details.AdditionalProps["service_index"]))
+	require.Equal(t, before, e.client.Appointment.Query().CountX(e.op), "no service of the visit is booked")
+	require.Equal(t, 1, e.client.Visit.Query().CountX(e.op))
+
+	_, err = visit(e.at(13), 999, e.service.ID, nails.ID)
+	requireErr(t, err, http.StatusConflict, "QUOTE_STALE")
+	nine := make([]uuid.UUID, 9)
+	for i := range nine {
+		nine[i] = nails.ID
+	}
+	_, err = visit(e.at(9), 1800, nine...)
+	require.Error(t, err)
+	require.Equal(t, before, e.client.Appointment.Query().CountX(e.op))
+}

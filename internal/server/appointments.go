@@ -10,6 +10,7 @@ func init() {
 	for _, op := range []string{"createAppointment", "cancelAppointment"} {
 		idempotencyPolicies[op] = idempotency.Required(idempotency.Max200)
 	}
+	idempotencyPolicies["createAppointmentVisit"] = idempotency.Required(idempotency.UUID)
 	for _, op := range []string{
 		"createServiceVariant", "updateServiceVariant", "deleteServiceVariant",
 		"assignServiceProvider", "updateServiceProvider", "removeServiceProvider",

@@ -560,6 +560,30 @@ type Invoker interface {
 	//
 	// POST /appointments
 	CreateAppointment(ctx context.Context, request *AppointmentCreateRequest, params CreateAppointmentParams) (*AppointmentResponse, error)
+	// CreateAppointmentVisit invokes createAppointmentVisit operation.
+	//
+	// Books `services` (2 to the venue's `max_services_per_visit`, at most
+	// 8; 9 or more are 400 `VALIDATION_ERROR`) one after the other from
+	// `start_time`, with `provider_id` (or `any`: the first free provider
+	// per service). Each next service starts at the first time on the
+	// venue's slot grid after the previous one's end and buffers. If any
+	// of them is not offered at its time, none is booked: 409
+	// `SLOT_UNAVAILABLE` with `details.service_index` (0-based). The venue
+	// must take grouped visits (its policy; else 422
+	// `GROUPED_VISITS_DISABLED`). `expected_total_price_amount`,
+	// `expected_amount_due_at_booking` and `expected_currency` must match
+	// the visit's (else 409 `QUOTE_STALE` with the actual `total_minor`,
+	// `due_minor` and `currency`, nothing booked); payment due at booking
+	// is 402 `PAYMENT_REQUIRED` (online checkout of appointments is not
+	// offered by this version). The `Idempotency-Key` is required and must
+	// be a UUID. Each appointment records `appointment.created` and carries
+	// the `visit_id`; such appointments are cancelled with their visit
+	// (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; the
+	// whole-visit cancel is not offered by this version, staff cancel the
+	// appointments one by one).
+	//
+	// POST /appointments/visits
+	CreateAppointmentVisit(ctx context.Context, request *VisitCreateRequest, params CreateAppointmentVisitParams) (*VisitResponse, error)
 	// CreateBooking invokes createBooking operation.
 	//
 	// With a bearer token the booking is the user's: the venue is
@@ -5174,6 +5198,121 @@ func (c *Client) sendCreateAppointment(ctx context.Context, request *Appointment
 	defer body.Close()
 
 	result, err := decodeCreateAppointmentResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreateAppointmentVisit invokes createAppointmentVisit operation.
+//
+// Books `services` (2 to the venue's `max_services_per_visit`, at most
+// 8; 9 or more are 400 `VALIDATION_ERROR`) one after the other from
+// `start_time`, with `provider_id` (or `any`: the first free provider
+// per service). Each next service starts at the first time on the
+// venue's slot grid after the previous one's end and buffers. If any
+// of them is not offered at its time, none is booked: 409
+// `SLOT_UNAVAILABLE` with `details.service_index` (0-based). The venue
+// must take grouped visits (its policy; else 422
+// `GROUPED_VISITS_DISABLED`). `expected_total_price_amount`,
+// `expected_amount_due_at_booking` and `expected_currency` must match
+// the visit's (else 409 `QUOTE_STALE` with the actual `total_minor`,
+// `due_minor` and `currency`, nothing booked); payment due at booking
+// is 402 `PAYMENT_REQUIRED` (online checkout of appointments is not
+// offered by this version). The `Idempotency-Key` is required and must
+// be a UUID. Each appointment records `appointment.created` and carries
+// the `visit_id`; such appointments are cancelled with their visit
+// (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; the
+// whole-visit cancel is not offered by this version, staff cancel the
+// appointments one by one).
+//
+// POST /appointments/visits
+func (c *Client) CreateAppointmentVisit(ctx context.Context, request *VisitCreateRequest, params CreateAppointmentVisitParams) (*VisitResponse, error) {
+	res, err := c.sendCreateAppointmentVisit(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateAppointmentVisit(ctx context.Context, request *VisitCreateRequest, params CreateAppointmentVisitParams) (res *VisitResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/appointments/visits"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateAppointmentVisitRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateAppointmentVisitOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateAppointmentVisitResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

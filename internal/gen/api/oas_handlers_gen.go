@@ -5975,6 +5975,184 @@ func (s *Server) handleCreateAppointmentRequest(args [0]string, argsEscaped bool
 	}
 }
 
+// handleCreateAppointmentVisitRequest handles createAppointmentVisit operation.
+//
+// Books `services` (2 to the venue's `max_services_per_visit`, at most
+// 8; 9 or more are 400 `VALIDATION_ERROR`) one after the other from
+// `start_time`, with `provider_id` (or `any`: the first free provider
+// per service). Each next service starts at the first time on the
+// venue's slot grid after the previous one's end and buffers. If any
+// of them is not offered at its time, none is booked: 409
+// `SLOT_UNAVAILABLE` with `details.service_index` (0-based). The venue
+// must take grouped visits (its policy; else 422
+// `GROUPED_VISITS_DISABLED`). `expected_total_price_amount`,
+// `expected_amount_due_at_booking` and `expected_currency` must match
+// the visit's (else 409 `QUOTE_STALE` with the actual `total_minor`,
+// `due_minor` and `currency`, nothing booked); payment due at booking
+// is 402 `PAYMENT_REQUIRED` (online checkout of appointments is not
+// offered by this version). The `Idempotency-Key` is required and must
+// be a UUID. Each appointment records `appointment.created` and carries
+// the `visit_id`; such appointments are cancelled with their visit
+// (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; the
+// whole-visit cancel is not offered by this version, staff cancel the
+// appointments one by one).
+//
+// POST /appointments/visits
+func (s *Server) handleCreateAppointmentVisitRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: CreateAppointmentVisitOperation,
+			ID:   "createAppointmentVisit",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, CreateAppointmentVisitOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeCreateAppointmentVisitParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+	request, rawBody, close, err := s.decodeCreateAppointmentVisitRequest(r)
+	if err != nil {
+		err = &ogenerrors.DecodeRequestError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeRequest", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+	defer func() {
+		if err := close(); err != nil {
+			recordError("CloseRequest", err)
+		}
+	}()
+
+	var response *VisitResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    CreateAppointmentVisitOperation,
+			OperationSummary: "Book a visit of 2 to 8 services in sequence, all or nothing",
+			OperationID:      "createAppointmentVisit",
+			Body:             request,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "X-Organization-ID",
+					In:   "header",
+				}: params.XOrganizationID,
+				{
+					Name: "Idempotency-Key",
+					In:   "header",
+				}: params.IdempotencyKey,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = *VisitCreateRequest
+			Params   = CreateAppointmentVisitParams
+			Response = *VisitResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackCreateAppointmentVisitParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.CreateAppointmentVisit(ctx, request, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.CreateAppointmentVisit(ctx, request, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeCreateAppointmentVisitResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
 // handleCreateBookingRequest handles createBooking operation.
 //
 // With a bearer token the booking is the user's: the venue is

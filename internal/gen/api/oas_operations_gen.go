@@ -47,6 +47,7 @@ const (
 	CorrectAdminScheduleHistoryOperation           OperationName = "CorrectAdminScheduleHistory"
 	CreateAdminAppointmentOperation                OperationName = "CreateAdminAppointment"
 	CreateAppointmentOperation                     OperationName = "CreateAppointment"
+	CreateAppointmentVisitOperation                OperationName = "CreateAppointmentVisit"
 	CreateBookingOperation                         OperationName = "CreateBooking"
 	CreateServiceVariantOperation                  OperationName = "CreateServiceVariant"
 	CreateVenueInquiryOperation                    OperationName = "CreateVenueInquiry"

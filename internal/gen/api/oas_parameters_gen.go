@@ -2698,6 +2698,105 @@ func decodeCreateAppointmentParams(args [0]string, argsEscaped bool, r *http.Req
 	return params, nil
 }
 
+// CreateAppointmentVisitParams is parameters of createAppointmentVisit operation.
+type CreateAppointmentVisitParams struct {
+	// The venue (organization id) the write is in.
+	XOrganizationID uuid.UUID
+	// A UUID naming this booking; a retry with the same key and body replays the first answer.
+	IdempotencyKey uuid.UUID
+}
+
+func unpackCreateAppointmentVisitParams(packed middleware.Parameters) (params CreateAppointmentVisitParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "X-Organization-ID",
+			In:   "header",
+		}
+		params.XOrganizationID = packed[key].(uuid.UUID)
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "Idempotency-Key",
+			In:   "header",
+		}
+		params.IdempotencyKey = packed[key].(uuid.UUID)
+	}
+	return params
+}
+
+func decodeCreateAppointmentVisitParams(args [0]string, argsEscaped bool, r *http.Request) (params CreateAppointmentVisitParams, _ error) {
+	h := uri.NewHeaderDecoder(r.Header)
+	// Decode header: X-Organization-ID.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToUUID(val)
+				if err != nil {
+					return err
+				}
+
+				params.XOrganizationID = c
+				return nil
+			}); err != nil {
+				return err
+			}
+		} else {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "X-Organization-ID",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	// Decode header: Idempotency-Key.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToUUID(val)
+				if err != nil {
+					return err
+				}
+
+				params.IdempotencyKey = c
+				return nil
+			}); err != nil {
+				return err
+			}
+		} else {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "Idempotency-Key",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
 // CreateBookingParams is parameters of createBooking operation.
 type CreateBookingParams struct {
 	// The venue (organization id) the call is about.

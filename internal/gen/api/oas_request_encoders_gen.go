@@ -422,6 +422,20 @@ func encodeCreateAppointmentRequest(
 	return nil
 }
 
+func encodeCreateAppointmentVisitRequest(
+	req *VisitCreateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeCreateBookingRequest(
 	req *BookingCreateRequest,
 	r *http.Request,

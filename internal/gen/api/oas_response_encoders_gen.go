@@ -545,6 +545,19 @@ func encodeCreateAppointmentResponse(response *AppointmentResponse, w http.Respo
 	return nil
 }
 
+func encodeCreateAppointmentVisitResponse(response *VisitResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(201)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCreateBookingResponse(response *BookingResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(201)

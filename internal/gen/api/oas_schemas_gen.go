@@ -20100,6 +20100,272 @@ func (s *VenueProfileWorld) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/Visit
+type Visit struct {
+	Appointments     []Appointment `json:"appointments"`
+	Currency         string        `json:"currency"`
+	EndTime          time.Time     `json:"end_time"`
+	ID               uuid.UUID     `json:"id"`
+	StartTime        time.Time     `json:"start_time"`
+	Status           VisitStatus   `json:"status"`
+	TotalPriceAmount float64       `json:"total_price_amount"`
+	TotalPriceMinor  int64         `json:"total_price_minor"`
+}
+
+// GetAppointments returns the value of Appointments.
+func (s *Visit) GetAppointments() []Appointment {
+	return s.Appointments
+}
+
+// GetCurrency returns the value of Currency.
+func (s *Visit) GetCurrency() string {
+	return s.Currency
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *Visit) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetID returns the value of ID.
+func (s *Visit) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *Visit) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetStatus returns the value of Status.
+func (s *Visit) GetStatus() VisitStatus {
+	return s.Status
+}
+
+// GetTotalPriceAmount returns the value of TotalPriceAmount.
+func (s *Visit) GetTotalPriceAmount() float64 {
+	return s.TotalPriceAmount
+}
+
+// GetTotalPriceMinor returns the value of TotalPriceMinor.
+func (s *Visit) GetTotalPriceMinor() int64 {
+	return s.TotalPriceMinor
+}
+
+// SetAppointments sets the value of Appointments.
+func (s *Visit) SetAppointments(val []Appointment) {
+	s.Appointments = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *Visit) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *Visit) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetID sets the value of ID.
+func (s *Visit) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *Visit) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetStatus sets the value of Status.
+func (s *Visit) SetStatus(val VisitStatus) {
+	s.Status = val
+}
+
+// SetTotalPriceAmount sets the value of TotalPriceAmount.
+func (s *Visit) SetTotalPriceAmount(val float64) {
+	s.TotalPriceAmount = val
+}
+
+// SetTotalPriceMinor sets the value of TotalPriceMinor.
+func (s *Visit) SetTotalPriceMinor(val int64) {
+	s.TotalPriceMinor = val
+}
+
+// Ref: #/components/schemas/VisitCreateRequest
+type VisitCreateRequest struct {
+	ExpectedAmountDueAtBooking float64               `json:"expected_amount_due_at_booking"`
+	ExpectedCurrency           string                `json:"expected_currency"`
+	ExpectedTotalPriceAmount   float64               `json:"expected_total_price_amount"`
+	LocationID                 OptUUID               `json:"location_id"`
+	ProviderID                 OptString             `json:"provider_id"`
+	Services                   []VisitServiceRequest `json:"services"`
+	StartTime                  time.Time             `json:"start_time"`
+}
+
+// GetExpectedAmountDueAtBooking returns the value of ExpectedAmountDueAtBooking.
+func (s *VisitCreateRequest) GetExpectedAmountDueAtBooking() float64 {
+	return s.ExpectedAmountDueAtBooking
+}
+
+// GetExpectedCurrency returns the value of ExpectedCurrency.
+func (s *VisitCreateRequest) GetExpectedCurrency() string {
+	return s.ExpectedCurrency
+}
+
+// GetExpectedTotalPriceAmount returns the value of ExpectedTotalPriceAmount.
+func (s *VisitCreateRequest) GetExpectedTotalPriceAmount() float64 {
+	return s.ExpectedTotalPriceAmount
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *VisitCreateRequest) GetLocationID() OptUUID {
+	return s.LocationID
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *VisitCreateRequest) GetProviderID() OptString {
+	return s.ProviderID
+}
+
+// GetServices returns the value of Services.
+func (s *VisitCreateRequest) GetServices() []VisitServiceRequest {
+	return s.Services
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *VisitCreateRequest) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// SetExpectedAmountDueAtBooking sets the value of ExpectedAmountDueAtBooking.
+func (s *VisitCreateRequest) SetExpectedAmountDueAtBooking(val float64) {
+	s.ExpectedAmountDueAtBooking = val
+}
+
+// SetExpectedCurrency sets the value of ExpectedCurrency.
+func (s *VisitCreateRequest) SetExpectedCurrency(val string) {
+	s.ExpectedCurrency = val
+}
+
+// SetExpectedTotalPriceAmount sets the value of ExpectedTotalPriceAmount.
+func (s *VisitCreateRequest) SetExpectedTotalPriceAmount(val float64) {
+	s.ExpectedTotalPriceAmount = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *VisitCreateRequest) SetLocationID(val OptUUID) {
+	s.LocationID = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *VisitCreateRequest) SetProviderID(val OptString) {
+	s.ProviderID = val
+}
+
+// SetServices sets the value of Services.
+func (s *VisitCreateRequest) SetServices(val []VisitServiceRequest) {
+	s.Services = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *VisitCreateRequest) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// Ref: #/components/schemas/VisitResponse
+type VisitResponse struct {
+	Data  Visit    `json:"data"`
+	Error struct{} `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *VisitResponse) GetData() Visit {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *VisitResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *VisitResponse) SetData(val Visit) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *VisitResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/VisitServiceRequest
+type VisitServiceRequest struct {
+	ServiceID uuid.UUID `json:"service_id"`
+	VariantID OptUUID   `json:"variant_id"`
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *VisitServiceRequest) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetVariantID returns the value of VariantID.
+func (s *VisitServiceRequest) GetVariantID() OptUUID {
+	return s.VariantID
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *VisitServiceRequest) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetVariantID sets the value of VariantID.
+func (s *VisitServiceRequest) SetVariantID(val OptUUID) {
+	s.VariantID = val
+}
+
+type VisitStatus string
+
+const (
+	VisitStatusBooked    VisitStatus = "booked"
+	VisitStatusCancelled VisitStatus = "cancelled"
+)
+
+// AllValues returns all VisitStatus values.
+func (VisitStatus) AllValues() []VisitStatus {
+	return []VisitStatus{
+		VisitStatusBooked,
+		VisitStatusCancelled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s VisitStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case VisitStatusBooked:
+		return []byte(s), nil
+	case VisitStatusCancelled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *VisitStatus) UnmarshalText(data []byte) error {
+	switch VisitStatus(data) {
+	case VisitStatusBooked:
+		*s = VisitStatusBooked
+		return nil
+	case VisitStatusCancelled:
+		*s = VisitStatusCancelled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/WebhookAttempt
 type WebhookAttempt struct {
 	CorrelationID string `json:"correlation_id"`

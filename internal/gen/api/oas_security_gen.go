@@ -182,6 +182,7 @@ var operationRolesBearerAuth = map[string][]string{
 	CorrectAdminScheduleHistoryOperation:           []string{},
 	CreateAdminAppointmentOperation:                []string{},
 	CreateAppointmentOperation:                     []string{},
+	CreateAppointmentVisitOperation:                []string{},
 	CreateBookingOperation:                         []string{},
 	CreateServiceVariantOperation:                  []string{},
 	CreateVenueInquiryOperation:                    []string{},

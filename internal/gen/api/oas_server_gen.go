@@ -547,6 +547,30 @@ type Handler interface {
 	//
 	// POST /appointments
 	CreateAppointment(ctx context.Context, req *AppointmentCreateRequest, params CreateAppointmentParams) (*AppointmentResponse, error)
+	// CreateAppointmentVisit implements createAppointmentVisit operation.
+	//
+	// Books `services` (2 to the venue's `max_services_per_visit`, at most
+	// 8; 9 or more are 400 `VALIDATION_ERROR`) one after the other from
+	// `start_time`, with `provider_id` (or `any`: the first free provider
+	// per service). Each next service starts at the first time on the
+	// venue's slot grid after the previous one's end and buffers. If any
+	// of them is not offered at its time, none is booked: 409
+	// `SLOT_UNAVAILABLE` with `details.service_index` (0-based). The venue
+	// must take grouped visits (its policy; else 422
+	// `GROUPED_VISITS_DISABLED`). `expected_total_price_amount`,
+	// `expected_amount_due_at_booking` and `expected_currency` must match
+	// the visit's (else 409 `QUOTE_STALE` with the actual `total_minor`,
+	// `due_minor` and `currency`, nothing booked); payment due at booking
+	// is 402 `PAYMENT_REQUIRED` (online checkout of appointments is not
+	// offered by this version). The `Idempotency-Key` is required and must
+	// be a UUID. Each appointment records `appointment.created` and carries
+	// the `visit_id`; such appointments are cancelled with their visit
+	// (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; the
+	// whole-visit cancel is not offered by this version, staff cancel the
+	// appointments one by one).
+	//
+	// POST /appointments/visits
+	CreateAppointmentVisit(ctx context.Context, req *VisitCreateRequest, params CreateAppointmentVisitParams) (*VisitResponse, error)
 	// CreateBooking implements createBooking operation.
 	//
 	// With a bearer token the booking is the user's: the venue is
