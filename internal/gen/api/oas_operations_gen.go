@@ -46,6 +46,7 @@ const (
 	CorrectAdminBookingAttendanceOperation         OperationName = "CorrectAdminBookingAttendance"
 	CorrectAdminScheduleHistoryOperation           OperationName = "CorrectAdminScheduleHistory"
 	CreateAdminAppointmentOperation                OperationName = "CreateAdminAppointment"
+	CreateAdminScheduleClassesOperation            OperationName = "CreateAdminScheduleClasses"
 	CreateAppointmentOperation                     OperationName = "CreateAppointment"
 	CreateAppointmentVisitOperation                OperationName = "CreateAppointmentVisit"
 	CreateBookingOperation                         OperationName = "CreateBooking"

@@ -408,6 +408,20 @@ func encodeCreateAdminAppointmentRequest(
 	return nil
 }
 
+func encodeCreateAdminScheduleClassesRequest(
+	req *AdminScheduleCreateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeCreateAppointmentRequest(
 	req *AppointmentCreateRequest,
 	r *http.Request,

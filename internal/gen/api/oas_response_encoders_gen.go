@@ -532,6 +532,19 @@ func encodeCreateAdminAppointmentResponse(response *AppointmentResponse, w http.
 	return nil
 }
 
+func encodeCreateAdminScheduleClassesResponse(response *AdminScheduleCreateResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(201)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCreateAppointmentResponse(response *AppointmentResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(201)

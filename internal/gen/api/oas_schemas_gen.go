@@ -1601,6 +1601,135 @@ func (s *AdminScheduleChannelAvailability) SetSMS(val AdminScheduleAvailabilityE
 	s.SMS = val
 }
 
+// Ref: #/components/schemas/AdminScheduleCreateRequest
+type AdminScheduleCreateRequest struct {
+	Capacity          int       `json:"capacity"`
+	ClassTypeID       uuid.UUID `json:"class_type_id"`
+	EndTime           time.Time `json:"end_time"`
+	InstructorID      OptUUID   `json:"instructor_id"`
+	LocationID        OptUUID   `json:"location_id"`
+	Online            OptBool   `json:"online"`
+	RepeatWeeklyUntil OptDate   `json:"repeat_weekly_until"`
+	RoomID            OptUUID   `json:"room_id"`
+	StartTime         time.Time `json:"start_time"`
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *AdminScheduleCreateRequest) GetCapacity() int {
+	return s.Capacity
+}
+
+// GetClassTypeID returns the value of ClassTypeID.
+func (s *AdminScheduleCreateRequest) GetClassTypeID() uuid.UUID {
+	return s.ClassTypeID
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *AdminScheduleCreateRequest) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetInstructorID returns the value of InstructorID.
+func (s *AdminScheduleCreateRequest) GetInstructorID() OptUUID {
+	return s.InstructorID
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *AdminScheduleCreateRequest) GetLocationID() OptUUID {
+	return s.LocationID
+}
+
+// GetOnline returns the value of Online.
+func (s *AdminScheduleCreateRequest) GetOnline() OptBool {
+	return s.Online
+}
+
+// GetRepeatWeeklyUntil returns the value of RepeatWeeklyUntil.
+func (s *AdminScheduleCreateRequest) GetRepeatWeeklyUntil() OptDate {
+	return s.RepeatWeeklyUntil
+}
+
+// GetRoomID returns the value of RoomID.
+func (s *AdminScheduleCreateRequest) GetRoomID() OptUUID {
+	return s.RoomID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *AdminScheduleCreateRequest) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *AdminScheduleCreateRequest) SetCapacity(val int) {
+	s.Capacity = val
+}
+
+// SetClassTypeID sets the value of ClassTypeID.
+func (s *AdminScheduleCreateRequest) SetClassTypeID(val uuid.UUID) {
+	s.ClassTypeID = val
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *AdminScheduleCreateRequest) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetInstructorID sets the value of InstructorID.
+func (s *AdminScheduleCreateRequest) SetInstructorID(val OptUUID) {
+	s.InstructorID = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *AdminScheduleCreateRequest) SetLocationID(val OptUUID) {
+	s.LocationID = val
+}
+
+// SetOnline sets the value of Online.
+func (s *AdminScheduleCreateRequest) SetOnline(val OptBool) {
+	s.Online = val
+}
+
+// SetRepeatWeeklyUntil sets the value of RepeatWeeklyUntil.
+func (s *AdminScheduleCreateRequest) SetRepeatWeeklyUntil(val OptDate) {
+	s.RepeatWeeklyUntil = val
+}
+
+// SetRoomID sets the value of RoomID.
+func (s *AdminScheduleCreateRequest) SetRoomID(val OptUUID) {
+	s.RoomID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *AdminScheduleCreateRequest) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// Ref: #/components/schemas/AdminScheduleCreateResponse
+type AdminScheduleCreateResponse struct {
+	Data  []AdminScheduleRow `json:"data"`
+	Error struct{}           `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminScheduleCreateResponse) GetData() []AdminScheduleRow {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminScheduleCreateResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminScheduleCreateResponse) SetData(val []AdminScheduleRow) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminScheduleCreateResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 // Ref: #/components/schemas/AdminScheduleHistory
 type AdminScheduleHistory struct {
 	Applied                  bool             `json:"applied"`

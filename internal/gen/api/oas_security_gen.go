@@ -70,6 +70,9 @@ var operationRolesApiKeyAuth = map[string][]string{
 		"read:bookings",
 	},
 	CorrectAdminScheduleHistoryOperation: []string{},
+	CreateAdminScheduleClassesOperation: []string{
+		"write:schedule",
+	},
 	CreateBookingOperation: []string{
 		"write:schedule",
 	},
@@ -181,6 +184,7 @@ var operationRolesBearerAuth = map[string][]string{
 	CorrectAdminBookingAttendanceOperation:         []string{},
 	CorrectAdminScheduleHistoryOperation:           []string{},
 	CreateAdminAppointmentOperation:                []string{},
+	CreateAdminScheduleClassesOperation:            []string{},
 	CreateAppointmentOperation:                     []string{},
 	CreateAppointmentVisitOperation:                []string{},
 	CreateBookingOperation:                         []string{},

@@ -663,6 +663,28 @@ func (UnimplementedHandler) CreateAdminAppointment(ctx context.Context, req *Adm
 	return r, ht.ErrNotImplemented
 }
 
+// CreateAdminScheduleClasses implements createAdminScheduleClasses operation.
+//
+// [write:schedule, or staff with scheduling.manage] Creates one class
+// of `class_type_id` from `start_time` to `end_time` (end after start,
+// else 400 `INVALID_RANGE`; the start in the future, else 400
+// `VALIDATION_ERROR`) with `capacity`, and optionally an instructor,
+// location, room and `online`. With `repeat_weekly_until` (a
+// venue-local date) it creates the same class every week at the same
+// venue-local wall-clock time (across daylight-saving changes) on
+// every date up to and including that one, at most 53 classes (else
+// 400 `VALIDATION_ERROR`), all or none. Another venue's class type,
+// instructor, location or room is 404 `NOT_FOUND`. Each class gets an
+// audit entry `schedule.create` (a series shares a `series_id`). No
+// one is notified: a new class has no bookings, and the contract names
+// no notification of new classes. 201 with the created rows, in start
+// order, shaped like the staff schedule's.
+//
+// POST /admin/schedule/classes
+func (UnimplementedHandler) CreateAdminScheduleClasses(ctx context.Context, req *AdminScheduleCreateRequest, params CreateAdminScheduleClassesParams) (r *AdminScheduleCreateResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CreateAppointment implements createAppointment operation.
 //
 // Books `service_id` (and `variant_id`) with `provider_id` (or `any`)
