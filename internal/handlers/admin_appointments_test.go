@@ -148,3 +148,38 @@ func TestStaffSetsUpASalon(t *testing.T) {
 	require.False(t, dv.Data.Deactivated.Value)
 	require.True(t, e.audited(t, "service_variant.created", "service_variant:"+v.Data.ID.String()))
 }
+
+// TestStaffRooms: settings.business creates and changes rooms; lowering a
+// room's capacity under an upcoming class's saves the room and answers 409
+// ROOM_CAPACITY_PARTIAL with saved true; an empty patch changes nothing.
+func TestStaffRooms(t *testing.T) {
+	e := newSchedEnv(t)
+	ctx := e.ctx
+	staff := e.staff(t, "owner2@studio.example", "settings.business")
+	created, err := staff.CreateAdminRoom(ctx, &api.AdminRoomCreateRequest{Name: "Treatment 1", Capacity: 2,
+		RoomType: api.NewOptString("treatment")}, api.CreateAdminRoomParams{})
+	require.NoError(t, err)
+	require.Equal(t, e.location, created.Data.LocationID)
+	require.True(t, created.Data.IsActive)
+	rooms, err := staff.ListAdminRooms(ctx)
+	require.NoError(t, err)
+	require.Len(t, rooms.Data, 2)
+
+	_, err = staff.UpdateAdminRoom(ctx, &api.AdminRoomUpdateRequest{}, api.UpdateAdminRoomParams{RoomId: e.room})
+	requireErr(t, err, http.StatusBadRequest, "VALIDATION_ERROR")
+	// The studio's room holds the 20-place classes of the schedule: 10 is below them.
+	start := e.today.AddDate(0, 0, 3).Add(9 * time.Hour)
+	e.db().ClassInstance.Create().SetClassTypeID(e.classType).SetRoomID(e.room).SetLocationID(e.location).
+		SetStartTime(start).SetEndTime(start.Add(time.Hour)).SetCapacity(20).ExecX(e.op)
+	_, err = staff.UpdateAdminRoom(ctx, &api.AdminRoomUpdateRequest{Capacity: api.NewOptInt(10)}, api.UpdateAdminRoomParams{RoomId: e.room})
+	es := requireErr(t, err, http.StatusConflict, "ROOM_CAPACITY_PARTIAL")
+	require.JSONEq(t, "true", string(es.Response.Error.Details.AdditionalProps["saved"]))
+	got, err := staff.GetAdminRoom(ctx, api.GetAdminRoomParams{RoomId: e.room})
+	require.NoError(t, err)
+	require.Equal(t, 10, got.Data.Capacity, "the room was saved")
+	ok, err := staff.UpdateAdminRoom(ctx, &api.AdminRoomUpdateRequest{Name: api.NewOptString("Studio One")}, api.UpdateAdminRoomParams{RoomId: e.room})
+	require.NoError(t, err)
+	require.Equal(t, "Studio One", ok.Data.Name)
+	_, err = staff.GetAdminRoom(ctx, api.GetAdminRoomParams{RoomId: uuid.New()})
+	requireErr(t, err, http.StatusNotFound, "NOT_FOUND")
+}

@@ -17,6 +17,7 @@ func init() {
 		"setProviderWorkingHours", "addProviderTimeOff", "deleteProviderTimeOff",
 		"updateAppointmentPolicies", "updateBookingOffering",
 		"createAdminAppointment", "actOnAdminAppointment",
+		"createAdminRoom", "updateAdminRoom",
 	} {
 		idempotencyPolicies[op] = idempotency.Optional(idempotency.Max200)
 	}

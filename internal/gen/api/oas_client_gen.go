@@ -551,6 +551,14 @@ type Invoker interface {
 	//
 	// POST /admin/appointments
 	CreateAdminAppointment(ctx context.Context, request *AdminAppointmentCreateRequest, params CreateAdminAppointmentParams) (*AppointmentResponse, error)
+	// CreateAdminRoom invokes createAdminRoom operation.
+	//
+	// [settings.business] `name`, `capacity` (positive) and `room_type`
+	// (default `studio`). `location_id` may be left out when the venue has
+	// exactly one location (else 400 `VALIDATION_ERROR`).
+	//
+	// POST /admin/rooms
+	CreateAdminRoom(ctx context.Context, request *AdminRoomCreateRequest, params CreateAdminRoomParams) (*AdminRoomResponse, error)
 	// CreateAdminScheduleClasses invokes createAdminScheduleClasses operation.
 	//
 	// [write:schedule, or staff with scheduling.manage] Creates one class
@@ -744,6 +752,12 @@ type Invoker interface {
 	//
 	// GET /admin/dashboard/today
 	GetAdminDashboardToday(ctx context.Context, params GetAdminDashboardTodayParams) (*DashboardTodayResponse, error)
+	// GetAdminRoom invokes getAdminRoom operation.
+	//
+	// One room.
+	//
+	// GET /admin/rooms/{roomId}
+	GetAdminRoom(ctx context.Context, params GetAdminRoomParams) (*AdminRoomResponse, error)
 	// GetAdminScheduleItem invokes getAdminScheduleItem operation.
 	//
 	// The class with `notification_availability` for the actions cancel, edit,
@@ -1100,6 +1114,12 @@ type Invoker interface {
 	//
 	// GET /admin/checkin
 	ListAdminCheckin(ctx context.Context, params ListAdminCheckinParams) (*CheckinListResponse, error)
+	// ListAdminRooms invokes listAdminRooms operation.
+	//
+	// [settings.business] Every room of the venue, active or not, by name.
+	//
+	// GET /admin/rooms
+	ListAdminRooms(ctx context.Context) (*AdminRoomListResponse, error)
 	// ListAdminSchedule invokes listAdminSchedule operation.
 	//
 	// Class instances starting between `start_date` and `end_date` (inclusive,
@@ -1426,6 +1446,19 @@ type Invoker interface {
 	//
 	// POST /admin/schedule/{id}/substitute
 	SubstituteAdminScheduleInstructor(ctx context.Context, request *AdminScheduleSubstituteRequest, params SubstituteAdminScheduleInstructorParams) (*AdminScheduleWriteResponse, error)
+	// UpdateAdminRoom invokes updateAdminRoom operation.
+	//
+	// [settings.business] `name`, `capacity` (positive), `room_type`,
+	// `is_active`; `floor_plan_url` accepts only null (removing the plan).
+	// An empty body is 400 `VALIDATION_ERROR`. Lowering the capacity below
+	// that of upcoming scheduled classes in the room saves the room and
+	// leaves those classes as they are: the answer is 409
+	// `ROOM_CAPACITY_PARTIAL` with `details.saved` true and
+	// `details.class_ids` (review them on the staff schedule); reading the
+	// room shows the change.
+	//
+	// PATCH /admin/rooms/{roomId}
+	UpdateAdminRoom(ctx context.Context, request *AdminRoomUpdateRequest, params UpdateAdminRoomParams) (*AdminRoomResponse, error)
 	// UpdateAdminScheduleItem invokes updateAdminScheduleItem operation.
 	//
 	// Sends only the fields to change, plus `expected_updated_at` (required).
@@ -5124,6 +5157,97 @@ func (c *Client) sendCreateAdminAppointment(ctx context.Context, request *AdminA
 	return result, nil
 }
 
+// CreateAdminRoom invokes createAdminRoom operation.
+//
+// [settings.business] `name`, `capacity` (positive) and `room_type`
+// (default `studio`). `location_id` may be left out when the venue has
+// exactly one location (else 400 `VALIDATION_ERROR`).
+//
+// POST /admin/rooms
+func (c *Client) CreateAdminRoom(ctx context.Context, request *AdminRoomCreateRequest, params CreateAdminRoomParams) (*AdminRoomResponse, error) {
+	res, err := c.sendCreateAdminRoom(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateAdminRoom(ctx context.Context, request *AdminRoomCreateRequest, params CreateAdminRoomParams) (res *AdminRoomResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/rooms"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateAdminRoomRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateAdminRoomOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateAdminRoomResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CreateAdminScheduleClasses invokes createAdminScheduleClasses operation.
 //
 // [write:schedule, or staff with scheduling.manage] Creates one class
@@ -6872,6 +6996,94 @@ func (c *Client) sendGetAdminDashboardToday(ctx context.Context, params GetAdmin
 	defer body.Close()
 
 	result, err := decodeGetAdminDashboardTodayResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAdminRoom invokes getAdminRoom operation.
+//
+// One room.
+//
+// GET /admin/rooms/{roomId}
+func (c *Client) GetAdminRoom(ctx context.Context, params GetAdminRoomParams) (*AdminRoomResponse, error) {
+	res, err := c.sendGetAdminRoom(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminRoom(ctx context.Context, params GetAdminRoomParams) (res *AdminRoomResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/rooms/"
+	{
+		// Encode "roomId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "roomId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.RoomId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminRoomOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminRoomResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -10249,6 +10461,76 @@ func (c *Client) sendListAdminCheckin(ctx context.Context, params ListAdminCheck
 	defer body.Close()
 
 	result, err := decodeListAdminCheckinResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListAdminRooms invokes listAdminRooms operation.
+//
+// [settings.business] Every room of the venue, active or not, by name.
+//
+// GET /admin/rooms
+func (c *Client) ListAdminRooms(ctx context.Context) (*AdminRoomListResponse, error) {
+	res, err := c.sendListAdminRooms(ctx)
+	return res, err
+}
+
+func (c *Client) sendListAdminRooms(ctx context.Context) (res *AdminRoomListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/rooms"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListAdminRoomsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListAdminRoomsResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -13727,6 +14009,120 @@ func (c *Client) sendSubstituteAdminScheduleInstructor(ctx context.Context, requ
 	defer body.Close()
 
 	result, err := decodeSubstituteAdminScheduleInstructorResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// UpdateAdminRoom invokes updateAdminRoom operation.
+//
+// [settings.business] `name`, `capacity` (positive), `room_type`,
+// `is_active`; `floor_plan_url` accepts only null (removing the plan).
+// An empty body is 400 `VALIDATION_ERROR`. Lowering the capacity below
+// that of upcoming scheduled classes in the room saves the room and
+// leaves those classes as they are: the answer is 409
+// `ROOM_CAPACITY_PARTIAL` with `details.saved` true and
+// `details.class_ids` (review them on the staff schedule); reading the
+// room shows the change.
+//
+// PATCH /admin/rooms/{roomId}
+func (c *Client) UpdateAdminRoom(ctx context.Context, request *AdminRoomUpdateRequest, params UpdateAdminRoomParams) (*AdminRoomResponse, error) {
+	res, err := c.sendUpdateAdminRoom(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendUpdateAdminRoom(ctx context.Context, request *AdminRoomUpdateRequest, params UpdateAdminRoomParams) (res *AdminRoomResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/rooms/"
+	{
+		// Encode "roomId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "roomId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.RoomId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUpdateAdminRoomRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, UpdateAdminRoomOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUpdateAdminRoomResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

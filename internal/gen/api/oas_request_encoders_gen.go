@@ -408,6 +408,20 @@ func encodeCreateAdminAppointmentRequest(
 	return nil
 }
 
+func encodeCreateAdminRoomRequest(
+	req *AdminRoomCreateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeCreateAdminScheduleClassesRequest(
 	req *AdminScheduleCreateRequest,
 	r *http.Request,
@@ -646,6 +660,20 @@ func encodeSetProviderWorkingHoursRequest(
 
 func encodeSubstituteAdminScheduleInstructorRequest(
 	req *AdminScheduleSubstituteRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeUpdateAdminRoomRequest(
+	req *AdminRoomUpdateRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

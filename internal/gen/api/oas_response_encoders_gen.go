@@ -532,6 +532,19 @@ func encodeCreateAdminAppointmentResponse(response *AppointmentResponse, w http.
 	return nil
 }
 
+func encodeCreateAdminRoomResponse(response *AdminRoomResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(201)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCreateAdminScheduleClassesResponse(response *AdminScheduleCreateResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(201)
@@ -732,6 +745,19 @@ func encodeGetAdminCheckinRosterResponse(response *CheckinRosterResponse, w http
 }
 
 func encodeGetAdminDashboardTodayResponse(response *DashboardTodayResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeGetAdminRoomResponse(response *AdminRoomResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -1179,6 +1205,19 @@ func encodeListAdminCheckinResponse(response *CheckinListResponse, w http.Respon
 	return nil
 }
 
+func encodeListAdminRoomsResponse(response *AdminRoomListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeListAdminScheduleResponse(response *AdminScheduleListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -1570,6 +1609,19 @@ func encodeSetProviderWorkingHoursResponse(response *WorkingHoursResponse, w htt
 }
 
 func encodeSubstituteAdminScheduleInstructorResponse(response *AdminScheduleWriteResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeUpdateAdminRoomResponse(response *AdminRoomResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

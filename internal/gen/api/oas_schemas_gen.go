@@ -759,6 +759,247 @@ func (s *AdminOkResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+// Merged schema.
+// Ref: #/components/schemas/AdminRoom
+type AdminRoom struct {
+	Capacity     int       `json:"capacity"`
+	ID           uuid.UUID `json:"id"`
+	Name         string    `json:"name"`
+	RoomType     string    `json:"room_type"`
+	FloorPlanURL NilString `json:"floor_plan_url"`
+	IsActive     bool      `json:"is_active"`
+	LocationID   uuid.UUID `json:"location_id"`
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *AdminRoom) GetCapacity() int {
+	return s.Capacity
+}
+
+// GetID returns the value of ID.
+func (s *AdminRoom) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetName returns the value of Name.
+func (s *AdminRoom) GetName() string {
+	return s.Name
+}
+
+// GetRoomType returns the value of RoomType.
+func (s *AdminRoom) GetRoomType() string {
+	return s.RoomType
+}
+
+// GetFloorPlanURL returns the value of FloorPlanURL.
+func (s *AdminRoom) GetFloorPlanURL() NilString {
+	return s.FloorPlanURL
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *AdminRoom) GetIsActive() bool {
+	return s.IsActive
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *AdminRoom) GetLocationID() uuid.UUID {
+	return s.LocationID
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *AdminRoom) SetCapacity(val int) {
+	s.Capacity = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminRoom) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetName sets the value of Name.
+func (s *AdminRoom) SetName(val string) {
+	s.Name = val
+}
+
+// SetRoomType sets the value of RoomType.
+func (s *AdminRoom) SetRoomType(val string) {
+	s.RoomType = val
+}
+
+// SetFloorPlanURL sets the value of FloorPlanURL.
+func (s *AdminRoom) SetFloorPlanURL(val NilString) {
+	s.FloorPlanURL = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *AdminRoom) SetIsActive(val bool) {
+	s.IsActive = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *AdminRoom) SetLocationID(val uuid.UUID) {
+	s.LocationID = val
+}
+
+// Ref: #/components/schemas/AdminRoomCreateRequest
+type AdminRoomCreateRequest struct {
+	Capacity   int       `json:"capacity"`
+	LocationID OptUUID   `json:"location_id"`
+	Name       string    `json:"name"`
+	RoomType   OptString `json:"room_type"`
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *AdminRoomCreateRequest) GetCapacity() int {
+	return s.Capacity
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *AdminRoomCreateRequest) GetLocationID() OptUUID {
+	return s.LocationID
+}
+
+// GetName returns the value of Name.
+func (s *AdminRoomCreateRequest) GetName() string {
+	return s.Name
+}
+
+// GetRoomType returns the value of RoomType.
+func (s *AdminRoomCreateRequest) GetRoomType() OptString {
+	return s.RoomType
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *AdminRoomCreateRequest) SetCapacity(val int) {
+	s.Capacity = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *AdminRoomCreateRequest) SetLocationID(val OptUUID) {
+	s.LocationID = val
+}
+
+// SetName sets the value of Name.
+func (s *AdminRoomCreateRequest) SetName(val string) {
+	s.Name = val
+}
+
+// SetRoomType sets the value of RoomType.
+func (s *AdminRoomCreateRequest) SetRoomType(val OptString) {
+	s.RoomType = val
+}
+
+// Ref: #/components/schemas/AdminRoomListResponse
+type AdminRoomListResponse struct {
+	Data  []AdminRoom `json:"data"`
+	Error struct{}    `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminRoomListResponse) GetData() []AdminRoom {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminRoomListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminRoomListResponse) SetData(val []AdminRoom) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminRoomListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AdminRoomResponse
+type AdminRoomResponse struct {
+	Data  AdminRoom `json:"data"`
+	Error struct{}  `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminRoomResponse) GetData() AdminRoom {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminRoomResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminRoomResponse) SetData(val AdminRoom) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminRoomResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AdminRoomUpdateRequest
+type AdminRoomUpdateRequest struct {
+	Capacity     OptInt    `json:"capacity"`
+	FloorPlanURL OptNull   `json:"floor_plan_url"`
+	IsActive     OptBool   `json:"is_active"`
+	Name         OptString `json:"name"`
+	RoomType     OptString `json:"room_type"`
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *AdminRoomUpdateRequest) GetCapacity() OptInt {
+	return s.Capacity
+}
+
+// GetFloorPlanURL returns the value of FloorPlanURL.
+func (s *AdminRoomUpdateRequest) GetFloorPlanURL() OptNull {
+	return s.FloorPlanURL
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *AdminRoomUpdateRequest) GetIsActive() OptBool {
+	return s.IsActive
+}
+
+// GetName returns the value of Name.
+func (s *AdminRoomUpdateRequest) GetName() OptString {
+	return s.Name
+}
+
+// GetRoomType returns the value of RoomType.
+func (s *AdminRoomUpdateRequest) GetRoomType() OptString {
+	return s.RoomType
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *AdminRoomUpdateRequest) SetCapacity(val OptInt) {
+	s.Capacity = val
+}
+
+// SetFloorPlanURL sets the value of FloorPlanURL.
+func (s *AdminRoomUpdateRequest) SetFloorPlanURL(val OptNull) {
+	s.FloorPlanURL = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *AdminRoomUpdateRequest) SetIsActive(val OptBool) {
+	s.IsActive = val
+}
+
+// SetName sets the value of Name.
+func (s *AdminRoomUpdateRequest) SetName(val OptString) {
+	s.Name = val
+}
+
+// SetRoomType sets the value of RoomType.
+func (s *AdminRoomUpdateRequest) SetRoomType(val OptString) {
+	s.RoomType = val
+}
+
 // Ref: #/components/schemas/AdminScheduleAction
 type AdminScheduleAction string
 
@@ -17299,6 +17540,52 @@ func (o OptNilUUID) Get() (v uuid.UUID, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptNilUUID) Or(d uuid.UUID) uuid.UUID {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptNull returns new OptNull with value set to v.
+func NewOptNull(v struct{}) OptNull {
+	return OptNull{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNull is optional struct{}.
+type OptNull struct {
+	Value struct{}
+	Set   bool
+}
+
+// IsSet returns true if OptNull was set.
+func (o OptNull) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNull) Reset() {
+	var v struct{}
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptNull) SetTo(v struct{}) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNull) Get() (v struct{}, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNull) Or(d struct{}) struct{} {
 	if v, ok := o.Get(); ok {
 		return v
 	}

@@ -538,6 +538,14 @@ type Handler interface {
 	//
 	// POST /admin/appointments
 	CreateAdminAppointment(ctx context.Context, req *AdminAppointmentCreateRequest, params CreateAdminAppointmentParams) (*AppointmentResponse, error)
+	// CreateAdminRoom implements createAdminRoom operation.
+	//
+	// [settings.business] `name`, `capacity` (positive) and `room_type`
+	// (default `studio`). `location_id` may be left out when the venue has
+	// exactly one location (else 400 `VALIDATION_ERROR`).
+	//
+	// POST /admin/rooms
+	CreateAdminRoom(ctx context.Context, req *AdminRoomCreateRequest, params CreateAdminRoomParams) (*AdminRoomResponse, error)
 	// CreateAdminScheduleClasses implements createAdminScheduleClasses operation.
 	//
 	// [write:schedule, or staff with scheduling.manage] Creates one class
@@ -731,6 +739,12 @@ type Handler interface {
 	//
 	// GET /admin/dashboard/today
 	GetAdminDashboardToday(ctx context.Context, params GetAdminDashboardTodayParams) (*DashboardTodayResponse, error)
+	// GetAdminRoom implements getAdminRoom operation.
+	//
+	// One room.
+	//
+	// GET /admin/rooms/{roomId}
+	GetAdminRoom(ctx context.Context, params GetAdminRoomParams) (*AdminRoomResponse, error)
 	// GetAdminScheduleItem implements getAdminScheduleItem operation.
 	//
 	// The class with `notification_availability` for the actions cancel, edit,
@@ -1087,6 +1101,12 @@ type Handler interface {
 	//
 	// GET /admin/checkin
 	ListAdminCheckin(ctx context.Context, params ListAdminCheckinParams) (*CheckinListResponse, error)
+	// ListAdminRooms implements listAdminRooms operation.
+	//
+	// [settings.business] Every room of the venue, active or not, by name.
+	//
+	// GET /admin/rooms
+	ListAdminRooms(ctx context.Context) (*AdminRoomListResponse, error)
 	// ListAdminSchedule implements listAdminSchedule operation.
 	//
 	// Class instances starting between `start_date` and `end_date` (inclusive,
@@ -1413,6 +1433,19 @@ type Handler interface {
 	//
 	// POST /admin/schedule/{id}/substitute
 	SubstituteAdminScheduleInstructor(ctx context.Context, req *AdminScheduleSubstituteRequest, params SubstituteAdminScheduleInstructorParams) (*AdminScheduleWriteResponse, error)
+	// UpdateAdminRoom implements updateAdminRoom operation.
+	//
+	// [settings.business] `name`, `capacity` (positive), `room_type`,
+	// `is_active`; `floor_plan_url` accepts only null (removing the plan).
+	// An empty body is 400 `VALIDATION_ERROR`. Lowering the capacity below
+	// that of upcoming scheduled classes in the room saves the room and
+	// leaves those classes as they are: the answer is 409
+	// `ROOM_CAPACITY_PARTIAL` with `details.saved` true and
+	// `details.class_ids` (review them on the staff schedule); reading the
+	// room shows the change.
+	//
+	// PATCH /admin/rooms/{roomId}
+	UpdateAdminRoom(ctx context.Context, req *AdminRoomUpdateRequest, params UpdateAdminRoomParams) (*AdminRoomResponse, error)
 	// UpdateAdminScheduleItem implements updateAdminScheduleItem operation.
 	//
 	// Sends only the fields to change, plus `expected_updated_at` (required).

@@ -663,6 +663,17 @@ func (UnimplementedHandler) CreateAdminAppointment(ctx context.Context, req *Adm
 	return r, ht.ErrNotImplemented
 }
 
+// CreateAdminRoom implements createAdminRoom operation.
+//
+// [settings.business] `name`, `capacity` (positive) and `room_type`
+// (default `studio`). `location_id` may be left out when the venue has
+// exactly one location (else 400 `VALIDATION_ERROR`).
+//
+// POST /admin/rooms
+func (UnimplementedHandler) CreateAdminRoom(ctx context.Context, req *AdminRoomCreateRequest, params CreateAdminRoomParams) (r *AdminRoomResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CreateAdminScheduleClasses implements createAdminScheduleClasses operation.
 //
 // [write:schedule, or staff with scheduling.manage] Creates one class
@@ -898,6 +909,15 @@ func (UnimplementedHandler) GetAdminCheckinRoster(ctx context.Context, params Ge
 //
 // GET /admin/dashboard/today
 func (UnimplementedHandler) GetAdminDashboardToday(ctx context.Context, params GetAdminDashboardTodayParams) (r *DashboardTodayResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAdminRoom implements getAdminRoom operation.
+//
+// One room.
+//
+// GET /admin/rooms/{roomId}
+func (UnimplementedHandler) GetAdminRoom(ctx context.Context, params GetAdminRoomParams) (r *AdminRoomResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1353,6 +1373,15 @@ func (UnimplementedHandler) ListAdminCheckin(ctx context.Context, params ListAdm
 	return r, ht.ErrNotImplemented
 }
 
+// ListAdminRooms implements listAdminRooms operation.
+//
+// [settings.business] Every room of the venue, active or not, by name.
+//
+// GET /admin/rooms
+func (UnimplementedHandler) ListAdminRooms(ctx context.Context) (r *AdminRoomListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListAdminSchedule implements listAdminSchedule operation.
 //
 // Class instances starting between `start_date` and `end_date` (inclusive,
@@ -1769,6 +1798,22 @@ func (UnimplementedHandler) SetProviderWorkingHours(ctx context.Context, req *Wo
 //
 // POST /admin/schedule/{id}/substitute
 func (UnimplementedHandler) SubstituteAdminScheduleInstructor(ctx context.Context, req *AdminScheduleSubstituteRequest, params SubstituteAdminScheduleInstructorParams) (r *AdminScheduleWriteResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// UpdateAdminRoom implements updateAdminRoom operation.
+//
+// [settings.business] `name`, `capacity` (positive), `room_type`,
+// `is_active`; `floor_plan_url` accepts only null (removing the plan).
+// An empty body is 400 `VALIDATION_ERROR`. Lowering the capacity below
+// that of upcoming scheduled classes in the room saves the room and
+// leaves those classes as they are: the answer is 409
+// `ROOM_CAPACITY_PARTIAL` with `details.saved` true and
+// `details.class_ids` (review them on the staff schedule); reading the
+// room shows the change.
+//
+// PATCH /admin/rooms/{roomId}
+func (UnimplementedHandler) UpdateAdminRoom(ctx context.Context, req *AdminRoomUpdateRequest, params UpdateAdminRoomParams) (r *AdminRoomResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
