@@ -8,8 +8,11 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/ent"
+	entappointment "github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/appointmentpolicy"
+	entvisit "github.com/venueplatform/venue/ent/visit"
 	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/concurrency"
 	"github.com/venueplatform/venue/internal/events"
 )
 
@@ -136,4 +139,83 @@ func onGrid(t time.Time, v *Venue) time.Time {
 		}
 	}
 	return t
+}
+
+// CancelVisit cancels visit id of the member (Self: its own only) and every
+// booked appointment of it, guarded by the visit's exact updated_at token
+// (missing: 400; another: 409 STALE_TARGET). A member is held to the
+// self-service cutoff of the visit's first appointment (422
+// SELF_SERVICE_CUTOFF); a visit that started or was cancelled is 422
+// NOT_CANCELLABLE. Each appointment records appointment.cancelled; the
+// services' cancellation fees apply as for single appointments.
+func CancelVisit(ctx context.Context, client *ent.Client, a Actor, id uuid.UUID, tok concurrency.Token, now time.Time) (*ent.Visit, []*ent.Appointment, error) {
+	if tok.IsZero() {
+		return nil, nil, concurrency.Missing("updated_at")
+	}
+	v, err := LoadVenue(ctx, client)
+	if err != nil {
+		return nil, nil, err
+	}
+	var visit *ent.Visit
+	var out []*ent.Appointment
+	err = events.WithTx(ctx, client, func(ctx context.Context, tx *ent.Tx) error {
+		c := tx.Client()
+		var err error
+		visit, err = c.Visit.Query().Where(entvisit.ID(id)).Only(ctx)
+		if ent.IsNotFound(err) || (err == nil && a.Self && visit.MemberID != a.Member.ID) {
+			return apperr.NotFound("visit")
+		}
+		if err != nil {
+			return err
+		}
+		if !tok.Matches(visit.UpdatedAt) {
+			return concurrency.Stale(visit.UpdatedAt)
+		}
+		if visit.Status != entvisit.StatusBooked || !now.Before(visit.StartsAt) {
+			return notCancellable(string(visit.Status))
+		}
+		if a.Self && v.Policy.SelfServiceCutoff != nil && visit.StartsAt.Sub(now) < *v.Policy.SelfServiceCutoff {
+			return unprocessable(CodeSelfServiceCutoff, "the visit is too close to cancel online; contact the venue").
+				With("cutoff_hours", int(*v.Policy.SelfServiceCutoff/time.Hour))
+		}
+		aps, err := c.Appointment.Query().Where(entappointment.VisitID(visit.ID), entappointment.StatusEQ(entappointment.StatusBooked)).
+			WithService().Order(entappointment.ByStartsAt()).All(ctx)
+		if err != nil {
+			return err
+		}
+		for _, ap := range aps {
+			p := PreviewCancel(v, ap, false, now)
+			done, err := setCancelled(ctx, c, ap, concurrency.Of(ap.UpdatedAt), p.FeeMinor, "member_visit", now)
+			if err != nil {
+				return err
+			}
+			out = append(out, done)
+		}
+		visit, err = c.Visit.UpdateOne(visit).Where(entvisit.UpdatedAt(tok.Time())).SetStatus(entvisit.StatusCancelled).Save(ctx)
+		if ent.IsNotFound(err) {
+			return concurrency.Stale(tok.Time())
+		}
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return visit, out, nil
+}
+
+// GetVisit reads visit id of the viewer's venue (a member: its own only)
+// with its appointments in order.
+func GetVisit(ctx context.Context, c *ent.Client, id uuid.UUID) (*ent.Visit, []*ent.Appointment, error) {
+	visit, err := c.Visit.Query().Where(entvisit.ID(id)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil, apperr.NotFound("visit")
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	aps, err := c.Appointment.Query().Where(entappointment.VisitID(id)).WithService().Order(entappointment.ByStartsAt()).All(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return visit, aps, nil
 }

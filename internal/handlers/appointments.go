@@ -284,11 +284,49 @@ func (h *Handler) CreateAppointmentVisit(ctx context.Context, req *api.VisitCrea
 	if err != nil {
 		return nil, err
 	}
+	return &api.VisitResponse{Data: visitOut(visit, aps)}, nil
+}
+
+func visitOut(visit *ent.Visit, aps []*ent.Appointment) api.Visit {
 	out := api.Visit{ID: visit.ID, Status: api.VisitStatus(visit.Status), StartTime: visit.StartsAt.UTC(),
 		EndTime: visit.EndsAt.UTC(), TotalPriceMinor: visit.TotalPriceMinor, Currency: visit.Currency,
-		TotalPriceAmount: money.ToMajor(visit.TotalPriceMinor, visit.Currency), Appointments: make([]api.Appointment, 0, len(aps))}
+		TotalPriceAmount: money.ToMajor(visit.TotalPriceMinor, visit.Currency), UpdatedAt: concurrency.Format(visit.UpdatedAt),
+		Appointments: make([]api.Appointment, 0, len(aps))}
 	for _, ap := range aps {
 		out.Appointments = append(out.Appointments, appointmentOut(ap))
 	}
-	return &api.VisitResponse{Data: out}, nil
+	return out
+}
+
+// GetAppointmentVisit implements getAppointmentVisit.
+func (h *Handler) GetAppointmentVisit(ctx context.Context, p api.GetAppointmentVisitParams) (*api.VisitResponse, error) {
+	mctx, _, err := h.asAppointmentMember(ctx, p.XOrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	visit, aps, err := appointments.GetVisit(mctx, h.client, p.VisitId)
+	if err != nil {
+		return nil, err
+	}
+	return &api.VisitResponse{Data: visitOut(visit, aps)}, nil
+}
+
+// CancelAppointmentVisit implements cancelAppointmentVisit.
+func (h *Handler) CancelAppointmentVisit(ctx context.Context, p api.CancelAppointmentVisitParams) (*api.VisitResponse, error) {
+	tok, err := concurrency.ParseParam("updated_at", p.UpdatedAt.Or(""))
+	if err != nil {
+		return nil, err
+	}
+	mctx, a, err := h.asAppointmentMember(ctx, p.XOrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := appointments.CancelVisit(mctx, h.client, a, p.VisitId, tok, h.now()); err != nil {
+		return nil, err
+	}
+	visit, aps, err := appointments.GetVisit(mctx, h.client, p.VisitId)
+	if err != nil {
+		return nil, err
+	}
+	return &api.VisitResponse{Data: visitOut(visit, aps)}, nil
 }

@@ -280,6 +280,26 @@ func TestVisitAllOrNothing(t *testing.T) {
 
 	_, err = visit(e.at(13), 999, e.service.ID, nails.ID)
 	requireErr(t, err, http.StatusConflict, "QUOTE_STALE")
+
+	// The whole visit is cancelled with its token; another member does not see it.
+	_, err = other.c.GetAppointmentVisit(ctx, api.GetAppointmentVisitParams{VisitId: v.Data.ID, XOrganizationID: e.venue.ID})
+	requireErr(t, err, http.StatusNotFound, "NOT_FOUND")
+	cur, err := m.c.GetAppointmentVisit(ctx, api.GetAppointmentVisitParams{VisitId: v.Data.ID, XOrganizationID: e.venue.ID})
+	require.NoError(t, err)
+	require.Equal(t, v.Data.UpdatedAt, cur.Data.UpdatedAt)
+	cancelVisit := func(tok string) (*api.VisitResponse, error) {
+		return m.c.CancelAppointmentVisit(ctx, api.CancelAppointmentVisitParams{VisitId: v.Data.ID, XOrganizationID: e.venue.ID,
+			IdempotencyKey: uuid.NewString(), UpdatedAt: api.NewOptString(tok)})
+	}
+	_, err = cancelVisit(time.Now().UTC().Format(time.RFC3339Nano))
+	requireErr(t, err, http.StatusConflict, "STALE_TARGET")
+	done, err := cancelVisit(cur.Data.UpdatedAt)
+	require.NoError(t, err)
+	require.Equal(t, api.VisitStatusCancelled, done.Data.Status)
+	for _, ap := range done.Data.Appointments {
+		require.Equal(t, api.AppointmentStatusCancelled, ap.Status)
+	}
+	before = e.client.Appointment.Query().CountX(e.op)
 	nine := make([]uuid.UUID, 9)
 	for i := range nine {
 		nine[i] = nails.ID

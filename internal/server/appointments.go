@@ -7,7 +7,7 @@ import "github.com/venueplatform/venue/internal/idempotency"
 // contract requires a key on members' appointment writes; staff writes take
 // an optional one. 1 to 200 visible ASCII characters.
 func init() {
-	for _, op := range []string{"createAppointment", "cancelAppointment"} {
+	for _, op := range []string{"createAppointment", "cancelAppointment", "cancelAppointmentVisit"} {
 		idempotencyPolicies[op] = idempotency.Required(idempotency.Max200)
 	}
 	idempotencyPolicies["createAppointmentVisit"] = idempotency.Required(idempotency.UUID)

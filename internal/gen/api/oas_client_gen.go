@@ -392,6 +392,18 @@ type Invoker interface {
 	//
 	// DELETE /appointments/{id}
 	CancelAppointment(ctx context.Context, params CancelAppointmentParams) (*AppointmentResponse, error)
+	// CancelAppointmentVisit invokes cancelAppointmentVisit operation.
+	//
+	// Cancels the visit and each of its booked appointments, with the
+	// visit's exact `updated_at` (missing: 400 `VALIDATION_ERROR`; another:
+	// 409 `STALE_TARGET`). 422 `SELF_SERVICE_CUTOFF` when the time left
+	// before the visit's first service is strictly below the venue's
+	// cutoff; 422 `NOT_CANCELLABLE` once the visit started or was
+	// cancelled. Each appointment records `appointment.cancelled`, with its
+	// service's cancellation fee inside the service's window.
+	//
+	// DELETE /appointments/visits/{visitId}
+	CancelAppointmentVisit(ctx context.Context, params CancelAppointmentVisitParams) (*VisitResponse, error)
 	// CancelBooking invokes cancelBooking operation.
 	//
 	// A bearer token cancels the user's own booking; an API key
@@ -605,9 +617,8 @@ type Invoker interface {
 	// offered by this version). The `Idempotency-Key` is required and must
 	// be a UUID. Each appointment records `appointment.created` and carries
 	// the `visit_id`; such appointments are cancelled with their visit
-	// (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; the
-	// whole-visit cancel is not offered by this version, staff cancel the
-	// appointments one by one).
+	// (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; cancel
+	// the whole visit with `DELETE /appointments/visits/{visitId}`).
 	//
 	// POST /appointments/visits
 	CreateAppointmentVisit(ctx context.Context, request *VisitCreateRequest, params CreateAppointmentVisitParams) (*VisitResponse, error)
@@ -804,6 +815,14 @@ type Invoker interface {
 	//
 	// GET /admin/appointment-readiness
 	GetAppointmentReadiness(ctx context.Context) (*AppointmentReadinessResponse, error)
+	// GetAppointmentVisit invokes getAppointmentVisit operation.
+	//
+	// The visit of the venue named by `X-Organization-ID`, with the
+	// `updated_at` token its cancel sends back. Another member's visit is
+	// 404 `NOT_FOUND`.
+	//
+	// GET /appointments/visits/{visitId}
+	GetAppointmentVisit(ctx context.Context, params GetAppointmentVisitParams) (*VisitResponse, error)
 	// GetBooking invokes getBooking operation.
 	//
 	// A bearer token reads the user's own booking (any venue); an API key
@@ -4161,6 +4180,144 @@ func (c *Client) sendCancelAppointment(ctx context.Context, params CancelAppoint
 	return result, nil
 }
 
+// CancelAppointmentVisit invokes cancelAppointmentVisit operation.
+//
+// Cancels the visit and each of its booked appointments, with the
+// visit's exact `updated_at` (missing: 400 `VALIDATION_ERROR`; another:
+// 409 `STALE_TARGET`). 422 `SELF_SERVICE_CUTOFF` when the time left
+// before the visit's first service is strictly below the venue's
+// cutoff; 422 `NOT_CANCELLABLE` once the visit started or was
+// cancelled. Each appointment records `appointment.cancelled`, with its
+// service's cancellation fee inside the service's window.
+//
+// DELETE /appointments/visits/{visitId}
+func (c *Client) CancelAppointmentVisit(ctx context.Context, params CancelAppointmentVisitParams) (*VisitResponse, error) {
+	res, err := c.sendCancelAppointmentVisit(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendCancelAppointmentVisit(ctx context.Context, params CancelAppointmentVisitParams) (res *VisitResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/appointments/visits/"
+	{
+		// Encode "visitId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "visitId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.VisitId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "updated_at" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "updated_at",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.UpdatedAt.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CancelAppointmentVisitOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCancelAppointmentVisitResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CancelBooking invokes cancelBooking operation.
 //
 // A bearer token cancels the user's own booking; an API key
@@ -5480,9 +5637,8 @@ func (c *Client) sendCreateAppointment(ctx context.Context, request *Appointment
 // offered by this version). The `Idempotency-Key` is required and must
 // be a UUID. Each appointment records `appointment.created` and carries
 // the `visit_id`; such appointments are cancelled with their visit
-// (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; the
-// whole-visit cancel is not offered by this version, staff cancel the
-// appointments one by one).
+// (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; cancel
+// the whole visit with `DELETE /appointments/visits/{visitId}`).
 //
 // POST /appointments/visits
 func (c *Client) CreateAppointmentVisit(ctx context.Context, request *VisitCreateRequest, params CreateAppointmentVisitParams) (*VisitResponse, error) {
@@ -7650,6 +7806,109 @@ func (c *Client) sendGetAppointmentReadiness(ctx context.Context) (res *Appointm
 	defer body.Close()
 
 	result, err := decodeGetAppointmentReadinessResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAppointmentVisit invokes getAppointmentVisit operation.
+//
+// The visit of the venue named by `X-Organization-ID`, with the
+// `updated_at` token its cancel sends back. Another member's visit is
+// 404 `NOT_FOUND`.
+//
+// GET /appointments/visits/{visitId}
+func (c *Client) GetAppointmentVisit(ctx context.Context, params GetAppointmentVisitParams) (*VisitResponse, error) {
+	res, err := c.sendGetAppointmentVisit(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAppointmentVisit(ctx context.Context, params GetAppointmentVisitParams) (res *VisitResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/appointments/visits/"
+	{
+		// Encode "visitId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "visitId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.VisitId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAppointmentVisitOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAppointmentVisitResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

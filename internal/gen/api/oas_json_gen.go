@@ -46847,9 +46847,13 @@ func (s *Visit) encodeFields(e *jx.Encoder) {
 		e.FieldStart("total_price_minor")
 		e.Int64(s.TotalPriceMinor)
 	}
+	{
+		e.FieldStart("updated_at")
+		e.Str(s.UpdatedAt)
+	}
 }
 
-var jsonFieldsNameOfVisit = [8]string{
+var jsonFieldsNameOfVisit = [9]string{
 	0: "appointments",
 	1: "currency",
 	2: "end_time",
@@ -46858,6 +46862,7 @@ var jsonFieldsNameOfVisit = [8]string{
 	5: "status",
 	6: "total_price_amount",
 	7: "total_price_minor",
+	8: "updated_at",
 }
 
 // Decode decodes Visit from json.
@@ -46865,7 +46870,7 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode Visit to nil")
 	}
-	var requiredBitSet [1]uint8
+	var requiredBitSet [2]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
@@ -46969,6 +46974,18 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"total_price_minor\"")
 			}
+		case "updated_at":
+			requiredBitSet[1] |= 1 << 0
+			if err := func() error {
+				v, err := d.Str()
+				s.UpdatedAt = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"updated_at\"")
+			}
 		default:
 			return d.Skip()
 		}
@@ -46978,8 +46995,9 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 	}
 	// Validate required fields.
 	var failures []validate.FieldError
-	for i, mask := range [1]uint8{
+	for i, mask := range [2]uint8{
 		0b11111111,
+		0b00000001,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.

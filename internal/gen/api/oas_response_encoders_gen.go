@@ -441,6 +441,19 @@ func encodeCancelAppointmentResponse(response *AppointmentResponse, w http.Respo
 	return nil
 }
 
+func encodeCancelAppointmentVisitResponse(response *VisitResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCancelBookingResponse(response *BookingCancelResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -823,6 +836,19 @@ func encodeGetAppointmentPoliciesResponse(response *AppointmentPoliciesResponse,
 }
 
 func encodeGetAppointmentReadinessResponse(response *AppointmentReadinessResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeGetAppointmentVisitResponse(response *VisitResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

@@ -20526,6 +20526,8 @@ type Visit struct {
 	Status           VisitStatus   `json:"status"`
 	TotalPriceAmount float64       `json:"total_price_amount"`
 	TotalPriceMinor  int64         `json:"total_price_minor"`
+	// The concurrency token a visit cancel sends back.
+	UpdatedAt string `json:"updated_at"`
 }
 
 // GetAppointments returns the value of Appointments.
@@ -20568,6 +20570,11 @@ func (s *Visit) GetTotalPriceMinor() int64 {
 	return s.TotalPriceMinor
 }
 
+// GetUpdatedAt returns the value of UpdatedAt.
+func (s *Visit) GetUpdatedAt() string {
+	return s.UpdatedAt
+}
+
 // SetAppointments sets the value of Appointments.
 func (s *Visit) SetAppointments(val []Appointment) {
 	s.Appointments = val
@@ -20606,6 +20613,11 @@ func (s *Visit) SetTotalPriceAmount(val float64) {
 // SetTotalPriceMinor sets the value of TotalPriceMinor.
 func (s *Visit) SetTotalPriceMinor(val int64) {
 	s.TotalPriceMinor = val
+}
+
+// SetUpdatedAt sets the value of UpdatedAt.
+func (s *Visit) SetUpdatedAt(val string) {
+	s.UpdatedAt = val
 }
 
 // Ref: #/components/schemas/VisitCreateRequest

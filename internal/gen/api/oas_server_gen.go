@@ -379,6 +379,18 @@ type Handler interface {
 	//
 	// DELETE /appointments/{id}
 	CancelAppointment(ctx context.Context, params CancelAppointmentParams) (*AppointmentResponse, error)
+	// CancelAppointmentVisit implements cancelAppointmentVisit operation.
+	//
+	// Cancels the visit and each of its booked appointments, with the
+	// visit's exact `updated_at` (missing: 400 `VALIDATION_ERROR`; another:
+	// 409 `STALE_TARGET`). 422 `SELF_SERVICE_CUTOFF` when the time left
+	// before the visit's first service is strictly below the venue's
+	// cutoff; 422 `NOT_CANCELLABLE` once the visit started or was
+	// cancelled. Each appointment records `appointment.cancelled`, with its
+	// service's cancellation fee inside the service's window.
+	//
+	// DELETE /appointments/visits/{visitId}
+	CancelAppointmentVisit(ctx context.Context, params CancelAppointmentVisitParams) (*VisitResponse, error)
 	// CancelBooking implements cancelBooking operation.
 	//
 	// A bearer token cancels the user's own booking; an API key
@@ -592,9 +604,8 @@ type Handler interface {
 	// offered by this version). The `Idempotency-Key` is required and must
 	// be a UUID. Each appointment records `appointment.created` and carries
 	// the `visit_id`; such appointments are cancelled with their visit
-	// (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; the
-	// whole-visit cancel is not offered by this version, staff cancel the
-	// appointments one by one).
+	// (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; cancel
+	// the whole visit with `DELETE /appointments/visits/{visitId}`).
 	//
 	// POST /appointments/visits
 	CreateAppointmentVisit(ctx context.Context, req *VisitCreateRequest, params CreateAppointmentVisitParams) (*VisitResponse, error)
@@ -791,6 +802,14 @@ type Handler interface {
 	//
 	// GET /admin/appointment-readiness
 	GetAppointmentReadiness(ctx context.Context) (*AppointmentReadinessResponse, error)
+	// GetAppointmentVisit implements getAppointmentVisit operation.
+	//
+	// The visit of the venue named by `X-Organization-ID`, with the
+	// `updated_at` token its cancel sends back. Another member's visit is
+	// 404 `NOT_FOUND`.
+	//
+	// GET /appointments/visits/{visitId}
+	GetAppointmentVisit(ctx context.Context, params GetAppointmentVisitParams) (*VisitResponse, error)
 	// GetBooking implements getBooking operation.
 	//
 	// A bearer token reads the user's own booking (any venue); an API key

@@ -483,6 +483,21 @@ func (UnimplementedHandler) CancelAppointment(ctx context.Context, params Cancel
 	return r, ht.ErrNotImplemented
 }
 
+// CancelAppointmentVisit implements cancelAppointmentVisit operation.
+//
+// Cancels the visit and each of its booked appointments, with the
+// visit's exact `updated_at` (missing: 400 `VALIDATION_ERROR`; another:
+// 409 `STALE_TARGET`). 422 `SELF_SERVICE_CUTOFF` when the time left
+// before the visit's first service is strictly below the venue's
+// cutoff; 422 `NOT_CANCELLABLE` once the visit started or was
+// cancelled. Each appointment records `appointment.cancelled`, with its
+// service's cancellation fee inside the service's window.
+//
+// DELETE /appointments/visits/{visitId}
+func (UnimplementedHandler) CancelAppointmentVisit(ctx context.Context, params CancelAppointmentVisitParams) (r *VisitResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CancelBooking implements cancelBooking operation.
 //
 // A bearer token cancels the user's own booking; an API key
@@ -726,9 +741,8 @@ func (UnimplementedHandler) CreateAppointment(ctx context.Context, req *Appointm
 // offered by this version). The `Idempotency-Key` is required and must
 // be a UUID. Each appointment records `appointment.created` and carries
 // the `visit_id`; such appointments are cancelled with their visit
-// (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; the
-// whole-visit cancel is not offered by this version, staff cancel the
-// appointments one by one).
+// (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; cancel
+// the whole visit with `DELETE /appointments/visits/{visitId}`).
 //
 // POST /appointments/visits
 func (UnimplementedHandler) CreateAppointmentVisit(ctx context.Context, req *VisitCreateRequest, params CreateAppointmentVisitParams) (r *VisitResponse, _ error) {
@@ -979,6 +993,17 @@ func (UnimplementedHandler) GetAppointmentPolicies(ctx context.Context) (r *Appo
 //
 // GET /admin/appointment-readiness
 func (UnimplementedHandler) GetAppointmentReadiness(ctx context.Context) (r *AppointmentReadinessResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAppointmentVisit implements getAppointmentVisit operation.
+//
+// The visit of the venue named by `X-Organization-ID`, with the
+// `updated_at` token its cancel sends back. Another member's visit is
+// 404 `NOT_FOUND`.
+//
+// GET /appointments/visits/{visitId}
+func (UnimplementedHandler) GetAppointmentVisit(ctx context.Context, params GetAppointmentVisitParams) (r *VisitResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
