@@ -846,10 +846,13 @@ type Invoker interface {
 	// Every item has the same envelope (`kind`, `id`, `title`, times, `status`,
 	// `location`, `room`, `people`) plus one object named after its kind with
 	// what only that kind has. This version serves `kind` `class` (every status;
-	// unlisted classes included); appointments, private events, streams,
-	// unavailable time, room rentals, maintenance and shifts join the same feed
-	// as further kinds with their own objects, so clients must skip kinds they
-	// do not know. `meta.kinds` lists the kinds the feed served.
+	// unlisted classes included), `appointment` (every status but
+	// `rescheduled`: the appointment it moved to stands for it) and
+	// `unavailable` (a provider's time off; it is served when it overlaps the
+	// range, so its start may precede `start`). Private events, streams, room
+	// rentals, maintenance and shifts join the same feed later as further kinds
+	// with their own objects, so clients must skip kinds they do not know.
+	// `meta.kinds` lists the kinds the feed served.
 	//
 	// GET /calendar
 	GetCalendar(ctx context.Context, params GetCalendarParams) (*CalendarResponse, error)
@@ -1021,10 +1024,10 @@ type Invoker interface {
 	GetVenue(ctx context.Context, params GetVenueParams) (*VenueProfileResponse, error)
 	// GetVenueAffinities invokes getVenueAffinities operation.
 	//
-	// Listed venues the user favourited, holds an active pass at, booked in the last
-	// 90 days, or has an active relationship with, ranked by score = 100 × favourite
-	// + 10 × active passes + bookings in the last 90 days (ties by name). At most 50.
-	// Appointment signals join when appointments exist.
+	// Listed venues the user favourited, holds an active pass at, booked a class or
+	// an appointment at in the last 90 days, or has an active relationship with,
+	// ranked by score = 100 × favourite + 10 × active passes + class bookings and
+	// appointments booked in the last 90 days (ties by name). At most 50.
 	//
 	// GET /me/venue-affinities
 	GetVenueAffinities(ctx context.Context) (*VenueAffinityResponse, error)
@@ -8097,10 +8100,13 @@ func (c *Client) sendGetBookingOffering(ctx context.Context) (res *BookingOfferi
 // Every item has the same envelope (`kind`, `id`, `title`, times, `status`,
 // `location`, `room`, `people`) plus one object named after its kind with
 // what only that kind has. This version serves `kind` `class` (every status;
-// unlisted classes included); appointments, private events, streams,
-// unavailable time, room rentals, maintenance and shifts join the same feed
-// as further kinds with their own objects, so clients must skip kinds they
-// do not know. `meta.kinds` lists the kinds the feed served.
+// unlisted classes included), `appointment` (every status but
+// `rescheduled`: the appointment it moved to stands for it) and
+// `unavailable` (a provider's time off; it is served when it overlaps the
+// range, so its start may precede `start`). Private events, streams, room
+// rentals, maintenance and shifts join the same feed later as further kinds
+// with their own objects, so clients must skip kinds they do not know.
+// `meta.kinds` lists the kinds the feed served.
 //
 // GET /calendar
 func (c *Client) GetCalendar(ctx context.Context, params GetCalendarParams) (*CalendarResponse, error) {
@@ -9347,10 +9353,10 @@ func (c *Client) sendGetVenue(ctx context.Context, params GetVenueParams) (res *
 
 // GetVenueAffinities invokes getVenueAffinities operation.
 //
-// Listed venues the user favourited, holds an active pass at, booked in the last
-// 90 days, or has an active relationship with, ranked by score = 100 × favourite
-// + 10 × active passes + bookings in the last 90 days (ties by name). At most 50.
-// Appointment signals join when appointments exist.
+// Listed venues the user favourited, holds an active pass at, booked a class or
+// an appointment at in the last 90 days, or has an active relationship with,
+// ranked by score = 100 × favourite + 10 × active passes + class bookings and
+// appointments booked in the last 90 days (ties by name). At most 50.
 //
 // GET /me/venue-affinities
 func (c *Client) GetVenueAffinities(ctx context.Context) (*VenueAffinityResponse, error) {

@@ -16291,6 +16291,295 @@ func (s *BrandListResponse) UnmarshalJSON(data []byte) error {
 }
 
 // Encode implements json.Marshaler.
+func (s *CalendarAppointment) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *CalendarAppointment) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("booked_via")
+		s.BookedVia.Encode(e)
+	}
+	{
+		e.FieldStart("currency")
+		e.Str(s.Currency)
+	}
+	{
+		e.FieldStart("member_id")
+		json.EncodeUUID(e, s.MemberID)
+	}
+	{
+		e.FieldStart("payment")
+		s.Payment.Encode(e)
+	}
+	{
+		e.FieldStart("price_minor")
+		e.Int64(s.PriceMinor)
+	}
+	{
+		e.FieldStart("service")
+		s.Service.Encode(e)
+	}
+	{
+		e.FieldStart("variant")
+		s.Variant.Encode(e)
+	}
+	{
+		e.FieldStart("visit_id")
+		s.VisitID.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfCalendarAppointment = [8]string{
+	0: "booked_via",
+	1: "currency",
+	2: "member_id",
+	3: "payment",
+	4: "price_minor",
+	5: "service",
+	6: "variant",
+	7: "visit_id",
+}
+
+// Decode decodes CalendarAppointment from json.
+func (s *CalendarAppointment) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode CalendarAppointment to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "booked_via":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				if err := s.BookedVia.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"booked_via\"")
+			}
+		case "currency":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.Currency = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"currency\"")
+			}
+		case "member_id":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.MemberID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"member_id\"")
+			}
+		case "payment":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				if err := s.Payment.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"payment\"")
+			}
+		case "price_minor":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				v, err := d.Int64()
+				s.PriceMinor = int64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"price_minor\"")
+			}
+		case "service":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				if err := s.Service.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"service\"")
+			}
+		case "variant":
+			requiredBitSet[0] |= 1 << 6
+			if err := func() error {
+				if err := s.Variant.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"variant\"")
+			}
+		case "visit_id":
+			requiredBitSet[0] |= 1 << 7
+			if err := func() error {
+				if err := s.VisitID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"visit_id\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode CalendarAppointment")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b11111111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfCalendarAppointment) {
+					name = jsonFieldsNameOfCalendarAppointment[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *CalendarAppointment) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *CalendarAppointment) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes CalendarAppointmentBookedVia as json.
+func (s CalendarAppointmentBookedVia) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes CalendarAppointmentBookedVia from json.
+func (s *CalendarAppointmentBookedVia) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode CalendarAppointmentBookedVia to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch CalendarAppointmentBookedVia(v) {
+	case CalendarAppointmentBookedViaMember:
+		*s = CalendarAppointmentBookedViaMember
+	case CalendarAppointmentBookedViaStaff:
+		*s = CalendarAppointmentBookedViaStaff
+	case CalendarAppointmentBookedViaAPIKey:
+		*s = CalendarAppointmentBookedViaAPIKey
+	default:
+		*s = CalendarAppointmentBookedVia(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s CalendarAppointmentBookedVia) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *CalendarAppointmentBookedVia) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes CalendarAppointmentPayment as json.
+func (s CalendarAppointmentPayment) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes CalendarAppointmentPayment from json.
+func (s *CalendarAppointmentPayment) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode CalendarAppointmentPayment to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch CalendarAppointmentPayment(v) {
+	case CalendarAppointmentPaymentFree:
+		*s = CalendarAppointmentPaymentFree
+	case CalendarAppointmentPaymentPass:
+		*s = CalendarAppointmentPaymentPass
+	case CalendarAppointmentPaymentVenue:
+		*s = CalendarAppointmentPaymentVenue
+	default:
+		*s = CalendarAppointmentPayment(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s CalendarAppointmentPayment) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *CalendarAppointmentPayment) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
 func (s *CalendarClass) Encode(e *jx.Encoder) {
 	e.ObjStart()
 	s.encodeFields(e)
@@ -16479,6 +16768,12 @@ func (s *CalendarItem) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *CalendarItem) encodeFields(e *jx.Encoder) {
 	{
+		if s.Appointment.Set {
+			e.FieldStart("appointment")
+			s.Appointment.Encode(e)
+		}
+	}
+	{
 		if s.Class.Set {
 			e.FieldStart("class")
 			s.Class.Encode(e)
@@ -16524,19 +16819,27 @@ func (s *CalendarItem) encodeFields(e *jx.Encoder) {
 		e.FieldStart("title")
 		e.Str(s.Title)
 	}
+	{
+		if s.Unavailable.Set {
+			e.FieldStart("unavailable")
+			s.Unavailable.Encode(e)
+		}
+	}
 }
 
-var jsonFieldsNameOfCalendarItem = [10]string{
-	0: "class",
-	1: "end_time",
-	2: "id",
-	3: "kind",
-	4: "location",
-	5: "people",
-	6: "room",
-	7: "start_time",
-	8: "status",
-	9: "title",
+var jsonFieldsNameOfCalendarItem = [12]string{
+	0:  "appointment",
+	1:  "class",
+	2:  "end_time",
+	3:  "id",
+	4:  "kind",
+	5:  "location",
+	6:  "people",
+	7:  "room",
+	8:  "start_time",
+	9:  "status",
+	10: "title",
+	11: "unavailable",
 }
 
 // Decode decodes CalendarItem from json.
@@ -16548,6 +16851,16 @@ func (s *CalendarItem) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
+		case "appointment":
+			if err := func() error {
+				s.Appointment.Reset()
+				if err := s.Appointment.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"appointment\"")
+			}
 		case "class":
 			if err := func() error {
 				s.Class.Reset()
@@ -16559,7 +16872,7 @@ func (s *CalendarItem) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"class\"")
 			}
 		case "end_time":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := json.DecodeDateTime(d)
 				s.EndTime = v
@@ -16571,7 +16884,7 @@ func (s *CalendarItem) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"end_time\"")
 			}
 		case "id":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.ID = v
@@ -16583,7 +16896,7 @@ func (s *CalendarItem) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"id\"")
 			}
 		case "kind":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				v, err := d.Str()
 				s.Kind = string(v)
@@ -16595,7 +16908,7 @@ func (s *CalendarItem) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"kind\"")
 			}
 		case "location":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				if err := s.Location.Decode(d); err != nil {
 					return err
@@ -16605,7 +16918,7 @@ func (s *CalendarItem) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"location\"")
 			}
 		case "people":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				s.People = make([]CalendarPerson, 0)
 				if err := d.Arr(func(d *jx.Decoder) error {
@@ -16623,7 +16936,7 @@ func (s *CalendarItem) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"people\"")
 			}
 		case "room":
-			requiredBitSet[0] |= 1 << 6
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
 				if err := s.Room.Decode(d); err != nil {
 					return err
@@ -16633,7 +16946,7 @@ func (s *CalendarItem) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"room\"")
 			}
 		case "start_time":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				v, err := json.DecodeDateTime(d)
 				s.StartTime = v
@@ -16645,7 +16958,7 @@ func (s *CalendarItem) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"start_time\"")
 			}
 		case "status":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				v, err := d.Str()
 				s.Status = string(v)
@@ -16657,7 +16970,7 @@ func (s *CalendarItem) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"status\"")
 			}
 		case "title":
-			requiredBitSet[1] |= 1 << 1
+			requiredBitSet[1] |= 1 << 2
 			if err := func() error {
 				v, err := d.Str()
 				s.Title = string(v)
@@ -16667,6 +16980,16 @@ func (s *CalendarItem) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"title\"")
+			}
+		case "unavailable":
+			if err := func() error {
+				s.Unavailable.Reset()
+				if err := s.Unavailable.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"unavailable\"")
 			}
 		default:
 			return d.Skip()
@@ -16678,8 +17001,8 @@ func (s *CalendarItem) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
-		0b11111110,
-		0b00000011,
+		0b11111100,
+		0b00000111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -17181,6 +17504,117 @@ func (s *CalendarResponse) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *CalendarResponse) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *CalendarUnavailable) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *CalendarUnavailable) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("provider")
+		s.Provider.Encode(e)
+	}
+	{
+		e.FieldStart("reason")
+		e.Str(s.Reason)
+	}
+}
+
+var jsonFieldsNameOfCalendarUnavailable = [2]string{
+	0: "provider",
+	1: "reason",
+}
+
+// Decode decodes CalendarUnavailable from json.
+func (s *CalendarUnavailable) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode CalendarUnavailable to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "provider":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				if err := s.Provider.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"provider\"")
+			}
+		case "reason":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.Reason = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"reason\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode CalendarUnavailable")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000011,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfCalendarUnavailable) {
+					name = jsonFieldsNameOfCalendarUnavailable[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *CalendarUnavailable) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *CalendarUnavailable) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -38716,6 +39150,39 @@ func (s *OptBool) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes CalendarAppointment as json.
+func (o OptCalendarAppointment) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes CalendarAppointment from json.
+func (o *OptCalendarAppointment) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptCalendarAppointment to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptCalendarAppointment) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptCalendarAppointment) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes CalendarClass as json.
 func (o OptCalendarClass) Encode(e *jx.Encoder) {
 	if !o.Set {
@@ -38745,6 +39212,39 @@ func (s OptCalendarClass) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *OptCalendarClass) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes CalendarUnavailable as json.
+func (o OptCalendarUnavailable) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes CalendarUnavailable from json.
+func (o *OptCalendarUnavailable) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptCalendarUnavailable to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptCalendarUnavailable) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptCalendarUnavailable) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -45482,6 +45982,10 @@ func (s *VenueAffinity) encodeFields(e *jx.Encoder) {
 		json.EncodeUUID(e, s.OrganizationID)
 	}
 	{
+		e.FieldStart("recent_appointments")
+		e.Int(s.RecentAppointments)
+	}
+	{
 		e.FieldStart("recent_bookings")
 		e.Int(s.RecentBookings)
 	}
@@ -45495,16 +45999,17 @@ func (s *VenueAffinity) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfVenueAffinity = [9]string{
+var jsonFieldsNameOfVenueAffinity = [10]string{
 	0: "active_passes",
 	1: "city",
 	2: "favorite",
 	3: "member",
 	4: "name",
 	5: "organization_id",
-	6: "recent_bookings",
-	7: "score",
-	8: "slug",
+	6: "recent_appointments",
+	7: "recent_bookings",
+	8: "score",
+	9: "slug",
 }
 
 // Decode decodes VenueAffinity from json.
@@ -45588,8 +46093,20 @@ func (s *VenueAffinity) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"organization_id\"")
 			}
-		case "recent_bookings":
+		case "recent_appointments":
 			requiredBitSet[0] |= 1 << 6
+			if err := func() error {
+				v, err := d.Int()
+				s.RecentAppointments = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"recent_appointments\"")
+			}
+		case "recent_bookings":
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
 				v, err := d.Int()
 				s.RecentBookings = int(v)
@@ -45601,7 +46118,7 @@ func (s *VenueAffinity) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"recent_bookings\"")
 			}
 		case "score":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				v, err := d.Int()
 				s.Score = int(v)
@@ -45613,7 +46130,7 @@ func (s *VenueAffinity) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"score\"")
 			}
 		case "slug":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				v, err := d.Str()
 				s.Slug = string(v)
@@ -45635,7 +46152,7 @@ func (s *VenueAffinity) Decode(d *jx.Decoder) error {
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
 		0b11111111,
-		0b00000001,
+		0b00000011,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.

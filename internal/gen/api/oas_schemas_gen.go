@@ -6619,6 +6619,196 @@ func (s *BrandListResponse) SetMeta(val ListMeta) {
 	s.Meta = val
 }
 
+// What only an appointment item of `/calendar` has. Its `people` name the
+// provider (role `provider`); the client is `member_id`.
+// Ref: #/components/schemas/CalendarAppointment
+type CalendarAppointment struct {
+	BookedVia  CalendarAppointmentBookedVia `json:"booked_via"`
+	Currency   string                       `json:"currency"`
+	MemberID   uuid.UUID                    `json:"member_id"`
+	Payment    CalendarAppointmentPayment   `json:"payment"`
+	PriceMinor int64                        `json:"price_minor"`
+	Service    NamedRef                     `json:"service"`
+	Variant    NilNamedRef                  `json:"variant"`
+	VisitID    NilUUID                      `json:"visit_id"`
+}
+
+// GetBookedVia returns the value of BookedVia.
+func (s *CalendarAppointment) GetBookedVia() CalendarAppointmentBookedVia {
+	return s.BookedVia
+}
+
+// GetCurrency returns the value of Currency.
+func (s *CalendarAppointment) GetCurrency() string {
+	return s.Currency
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *CalendarAppointment) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetPayment returns the value of Payment.
+func (s *CalendarAppointment) GetPayment() CalendarAppointmentPayment {
+	return s.Payment
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *CalendarAppointment) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetService returns the value of Service.
+func (s *CalendarAppointment) GetService() NamedRef {
+	return s.Service
+}
+
+// GetVariant returns the value of Variant.
+func (s *CalendarAppointment) GetVariant() NilNamedRef {
+	return s.Variant
+}
+
+// GetVisitID returns the value of VisitID.
+func (s *CalendarAppointment) GetVisitID() NilUUID {
+	return s.VisitID
+}
+
+// SetBookedVia sets the value of BookedVia.
+func (s *CalendarAppointment) SetBookedVia(val CalendarAppointmentBookedVia) {
+	s.BookedVia = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *CalendarAppointment) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *CalendarAppointment) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetPayment sets the value of Payment.
+func (s *CalendarAppointment) SetPayment(val CalendarAppointmentPayment) {
+	s.Payment = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *CalendarAppointment) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetService sets the value of Service.
+func (s *CalendarAppointment) SetService(val NamedRef) {
+	s.Service = val
+}
+
+// SetVariant sets the value of Variant.
+func (s *CalendarAppointment) SetVariant(val NilNamedRef) {
+	s.Variant = val
+}
+
+// SetVisitID sets the value of VisitID.
+func (s *CalendarAppointment) SetVisitID(val NilUUID) {
+	s.VisitID = val
+}
+
+type CalendarAppointmentBookedVia string
+
+const (
+	CalendarAppointmentBookedViaMember CalendarAppointmentBookedVia = "member"
+	CalendarAppointmentBookedViaStaff  CalendarAppointmentBookedVia = "staff"
+	CalendarAppointmentBookedViaAPIKey CalendarAppointmentBookedVia = "api_key"
+)
+
+// AllValues returns all CalendarAppointmentBookedVia values.
+func (CalendarAppointmentBookedVia) AllValues() []CalendarAppointmentBookedVia {
+	return []CalendarAppointmentBookedVia{
+		CalendarAppointmentBookedViaMember,
+		CalendarAppointmentBookedViaStaff,
+		CalendarAppointmentBookedViaAPIKey,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CalendarAppointmentBookedVia) MarshalText() ([]byte, error) {
+	switch s {
+	case CalendarAppointmentBookedViaMember:
+		return []byte(s), nil
+	case CalendarAppointmentBookedViaStaff:
+		return []byte(s), nil
+	case CalendarAppointmentBookedViaAPIKey:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CalendarAppointmentBookedVia) UnmarshalText(data []byte) error {
+	switch CalendarAppointmentBookedVia(data) {
+	case CalendarAppointmentBookedViaMember:
+		*s = CalendarAppointmentBookedViaMember
+		return nil
+	case CalendarAppointmentBookedViaStaff:
+		*s = CalendarAppointmentBookedViaStaff
+		return nil
+	case CalendarAppointmentBookedViaAPIKey:
+		*s = CalendarAppointmentBookedViaAPIKey
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type CalendarAppointmentPayment string
+
+const (
+	CalendarAppointmentPaymentFree  CalendarAppointmentPayment = "free"
+	CalendarAppointmentPaymentPass  CalendarAppointmentPayment = "pass"
+	CalendarAppointmentPaymentVenue CalendarAppointmentPayment = "venue"
+)
+
+// AllValues returns all CalendarAppointmentPayment values.
+func (CalendarAppointmentPayment) AllValues() []CalendarAppointmentPayment {
+	return []CalendarAppointmentPayment{
+		CalendarAppointmentPaymentFree,
+		CalendarAppointmentPaymentPass,
+		CalendarAppointmentPaymentVenue,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CalendarAppointmentPayment) MarshalText() ([]byte, error) {
+	switch s {
+	case CalendarAppointmentPaymentFree:
+		return []byte(s), nil
+	case CalendarAppointmentPaymentPass:
+		return []byte(s), nil
+	case CalendarAppointmentPaymentVenue:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CalendarAppointmentPayment) UnmarshalText(data []byte) error {
+	switch CalendarAppointmentPayment(data) {
+	case CalendarAppointmentPaymentFree:
+		*s = CalendarAppointmentPaymentFree
+		return nil
+	case CalendarAppointmentPaymentPass:
+		*s = CalendarAppointmentPaymentPass
+		return nil
+	case CalendarAppointmentPaymentVenue:
+		*s = CalendarAppointmentPaymentVenue
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/CalendarClass
 type CalendarClass struct {
 	BookedCount   int      `json:"booked_count"`
@@ -6691,17 +6881,24 @@ func (s *CalendarClass) SetWaitlistCount(val int) {
 
 // Ref: #/components/schemas/CalendarItem
 type CalendarItem struct {
-	Class   OptCalendarClass `json:"class"`
-	EndTime time.Time        `json:"end_time"`
-	ID      uuid.UUID        `json:"id"`
-	// Class in this version; more kinds join later, skip unknown ones.
-	Kind      string           `json:"kind"`
-	Location  NilNamedRef      `json:"location"`
-	People    []CalendarPerson `json:"people"`
-	Room      NilNamedRef      `json:"room"`
-	StartTime time.Time        `json:"start_time"`
-	Status    string           `json:"status"`
-	Title     string           `json:"title"`
+	Appointment OptCalendarAppointment `json:"appointment"`
+	Class       OptCalendarClass       `json:"class"`
+	EndTime     time.Time              `json:"end_time"`
+	ID          uuid.UUID              `json:"id"`
+	// Class, appointment or unavailable in this version; more kinds join later, skip unknown ones.
+	Kind        string                 `json:"kind"`
+	Location    NilNamedRef            `json:"location"`
+	People      []CalendarPerson       `json:"people"`
+	Room        NilNamedRef            `json:"room"`
+	StartTime   time.Time              `json:"start_time"`
+	Status      string                 `json:"status"`
+	Title       string                 `json:"title"`
+	Unavailable OptCalendarUnavailable `json:"unavailable"`
+}
+
+// GetAppointment returns the value of Appointment.
+func (s *CalendarItem) GetAppointment() OptCalendarAppointment {
+	return s.Appointment
 }
 
 // GetClass returns the value of Class.
@@ -6754,6 +6951,16 @@ func (s *CalendarItem) GetTitle() string {
 	return s.Title
 }
 
+// GetUnavailable returns the value of Unavailable.
+func (s *CalendarItem) GetUnavailable() OptCalendarUnavailable {
+	return s.Unavailable
+}
+
+// SetAppointment sets the value of Appointment.
+func (s *CalendarItem) SetAppointment(val OptCalendarAppointment) {
+	s.Appointment = val
+}
+
 // SetClass sets the value of Class.
 func (s *CalendarItem) SetClass(val OptCalendarClass) {
 	s.Class = val
@@ -6802,6 +7009,11 @@ func (s *CalendarItem) SetStatus(val string) {
 // SetTitle sets the value of Title.
 func (s *CalendarItem) SetTitle(val string) {
 	s.Title = val
+}
+
+// SetUnavailable sets the value of Unavailable.
+func (s *CalendarItem) SetUnavailable(val OptCalendarUnavailable) {
+	s.Unavailable = val
 }
 
 // Ref: #/components/schemas/CalendarMeta
@@ -6947,6 +7159,35 @@ func (s *CalendarResponse) SetError(val struct{}) {
 // SetMeta sets the value of Meta.
 func (s *CalendarResponse) SetMeta(val CalendarMeta) {
 	s.Meta = val
+}
+
+// What only an `unavailable` item of `/calendar` (a provider's time off)
+// has. Its `people` name the provider (role `provider`); `status` is
+// `unavailable`, `location` and `room` are null.
+// Ref: #/components/schemas/CalendarUnavailable
+type CalendarUnavailable struct {
+	Provider NamedRef `json:"provider"`
+	Reason   string   `json:"reason"`
+}
+
+// GetProvider returns the value of Provider.
+func (s *CalendarUnavailable) GetProvider() NamedRef {
+	return s.Provider
+}
+
+// GetReason returns the value of Reason.
+func (s *CalendarUnavailable) GetReason() string {
+	return s.Reason
+}
+
+// SetProvider sets the value of Provider.
+func (s *CalendarUnavailable) SetProvider(val NamedRef) {
+	s.Provider = val
+}
+
+// SetReason sets the value of Reason.
+func (s *CalendarUnavailable) SetReason(val string) {
+	s.Reason = val
 }
 
 // Ref: #/components/schemas/CheckinAttempt
@@ -16420,6 +16661,52 @@ func (o OptBool) Or(d bool) bool {
 	return d
 }
 
+// NewOptCalendarAppointment returns new OptCalendarAppointment with value set to v.
+func NewOptCalendarAppointment(v CalendarAppointment) OptCalendarAppointment {
+	return OptCalendarAppointment{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptCalendarAppointment is optional CalendarAppointment.
+type OptCalendarAppointment struct {
+	Value CalendarAppointment
+	Set   bool
+}
+
+// IsSet returns true if OptCalendarAppointment was set.
+func (o OptCalendarAppointment) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptCalendarAppointment) Reset() {
+	var v CalendarAppointment
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptCalendarAppointment) SetTo(v CalendarAppointment) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptCalendarAppointment) Get() (v CalendarAppointment, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptCalendarAppointment) Or(d CalendarAppointment) CalendarAppointment {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptCalendarClass returns new OptCalendarClass with value set to v.
 func NewOptCalendarClass(v CalendarClass) OptCalendarClass {
 	return OptCalendarClass{
@@ -16460,6 +16747,52 @@ func (o OptCalendarClass) Get() (v CalendarClass, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptCalendarClass) Or(d CalendarClass) CalendarClass {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptCalendarUnavailable returns new OptCalendarUnavailable with value set to v.
+func NewOptCalendarUnavailable(v CalendarUnavailable) OptCalendarUnavailable {
+	return OptCalendarUnavailable{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptCalendarUnavailable is optional CalendarUnavailable.
+type OptCalendarUnavailable struct {
+	Value CalendarUnavailable
+	Set   bool
+}
+
+// IsSet returns true if OptCalendarUnavailable was set.
+func (o OptCalendarUnavailable) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptCalendarUnavailable) Reset() {
+	var v CalendarUnavailable
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptCalendarUnavailable) SetTo(v CalendarUnavailable) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptCalendarUnavailable) Get() (v CalendarUnavailable, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptCalendarUnavailable) Or(d CalendarUnavailable) CalendarUnavailable {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -19941,6 +20274,9 @@ type VenueAffinity struct {
 	Member         bool      `json:"member"`
 	Name           string    `json:"name"`
 	OrganizationID uuid.UUID `json:"organization_id"`
+	// Appointments booked in the last 90 days (rescheduled ones count once, through the appointment they
+	// moved to).
+	RecentAppointments int `json:"recent_appointments"`
 	// Bookings made in the last 90 days.
 	RecentBookings int    `json:"recent_bookings"`
 	Score          int    `json:"score"`
@@ -19975,6 +20311,11 @@ func (s *VenueAffinity) GetName() string {
 // GetOrganizationID returns the value of OrganizationID.
 func (s *VenueAffinity) GetOrganizationID() uuid.UUID {
 	return s.OrganizationID
+}
+
+// GetRecentAppointments returns the value of RecentAppointments.
+func (s *VenueAffinity) GetRecentAppointments() int {
+	return s.RecentAppointments
 }
 
 // GetRecentBookings returns the value of RecentBookings.
@@ -20020,6 +20361,11 @@ func (s *VenueAffinity) SetName(val string) {
 // SetOrganizationID sets the value of OrganizationID.
 func (s *VenueAffinity) SetOrganizationID(val uuid.UUID) {
 	s.OrganizationID = val
+}
+
+// SetRecentAppointments sets the value of RecentAppointments.
+func (s *VenueAffinity) SetRecentAppointments(val int) {
+	s.RecentAppointments = val
 }
 
 // SetRecentBookings sets the value of RecentBookings.

@@ -1036,10 +1036,13 @@ func (UnimplementedHandler) GetBookingOffering(ctx context.Context) (r *BookingO
 // Every item has the same envelope (`kind`, `id`, `title`, times, `status`,
 // `location`, `room`, `people`) plus one object named after its kind with
 // what only that kind has. This version serves `kind` `class` (every status;
-// unlisted classes included); appointments, private events, streams,
-// unavailable time, room rentals, maintenance and shifts join the same feed
-// as further kinds with their own objects, so clients must skip kinds they
-// do not know. `meta.kinds` lists the kinds the feed served.
+// unlisted classes included), `appointment` (every status but
+// `rescheduled`: the appointment it moved to stands for it) and
+// `unavailable` (a provider's time off; it is served when it overlaps the
+// range, so its start may precede `start`). Private events, streams, room
+// rentals, maintenance and shifts join the same feed later as further kinds
+// with their own objects, so clients must skip kinds they do not know.
+// `meta.kinds` lists the kinds the feed served.
 //
 // GET /calendar
 func (UnimplementedHandler) GetCalendar(ctx context.Context, params GetCalendarParams) (r *CalendarResponse, _ error) {
@@ -1253,10 +1256,10 @@ func (UnimplementedHandler) GetVenue(ctx context.Context, params GetVenueParams)
 
 // GetVenueAffinities implements getVenueAffinities operation.
 //
-// Listed venues the user favourited, holds an active pass at, booked in the last
-// 90 days, or has an active relationship with, ranked by score = 100 × favourite
-// + 10 × active passes + bookings in the last 90 days (ties by name). At most 50.
-// Appointment signals join when appointments exist.
+// Listed venues the user favourited, holds an active pass at, booked a class or
+// an appointment at in the last 90 days, or has an active relationship with,
+// ranked by score = 100 × favourite + 10 × active passes + class bookings and
+// appointments booked in the last 90 days (ties by name). At most 50.
 //
 // GET /me/venue-affinities
 func (UnimplementedHandler) GetVenueAffinities(ctx context.Context) (r *VenueAffinityResponse, _ error) {

@@ -3200,12 +3200,90 @@ func (s *BrandListResponse) Validate() error {
 	return nil
 }
 
+func (s *CalendarAppointment) Validate() error {
+	if s == nil {
+		return validate.ErrNilPointer
+	}
+
+	var failures []validate.FieldError
+	if err := func() error {
+		if err := s.BookedVia.Validate(); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "booked_via",
+			Error: err,
+		})
+	}
+	if err := func() error {
+		if err := s.Payment.Validate(); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "payment",
+			Error: err,
+		})
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+	return nil
+}
+
+func (s CalendarAppointmentBookedVia) Validate() error {
+	switch s {
+	case "member":
+		return nil
+	case "staff":
+		return nil
+	case "api_key":
+		return nil
+	default:
+		return errors.Errorf("invalid value: %v", s)
+	}
+}
+
+func (s CalendarAppointmentPayment) Validate() error {
+	switch s {
+	case "free":
+		return nil
+	case "pass":
+		return nil
+	case "venue":
+		return nil
+	default:
+		return errors.Errorf("invalid value: %v", s)
+	}
+}
+
 func (s *CalendarItem) Validate() error {
 	if s == nil {
 		return validate.ErrNilPointer
 	}
 
 	var failures []validate.FieldError
+	if err := func() error {
+		if value, ok := s.Appointment.Get(); ok {
+			if err := func() error {
+				if err := value.Validate(); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "appointment",
+			Error: err,
+		})
+	}
 	if err := func() error {
 		if s.People == nil {
 			return errors.New("nil is invalid value")
