@@ -1225,6 +1225,18 @@ type Invoker interface {
 	//
 	// GET /admin/services/{id}/variants
 	ListServiceVariants(ctx context.Context, params ListServiceVariantsParams) (*ServiceVariantListResponse, error)
+	// ListStaffDirectory invokes listStaffDirectory operation.
+	//
+	// [staff.view] The venue's staff: the instructors, who teach classes and,
+	// once assigned to services, are the providers of appointments (their id
+	// is the `providerId` of the provider operations). Ordered by first name,
+	// last name and id, at most 1000 (`meta.truncated`). `active` keeps only
+	// staff whose active flag equals it (default: everyone). Each entry counts
+	// the person's active service assignments and says whether working hours
+	// are set.
+	//
+	// GET /admin/staff
+	ListStaffDirectory(ctx context.Context, params ListStaffDirectoryParams) (*StaffDirectoryResponse, error)
 	// ListStaffServices invokes listStaffServices operation.
 	//
 	// [staff.view] Each assignment of the provider as stored, with its
@@ -11749,6 +11761,102 @@ func (c *Client) sendListServiceVariants(ctx context.Context, params ListService
 	defer body.Close()
 
 	result, err := decodeListServiceVariantsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListStaffDirectory invokes listStaffDirectory operation.
+//
+// [staff.view] The venue's staff: the instructors, who teach classes and,
+// once assigned to services, are the providers of appointments (their id
+// is the `providerId` of the provider operations). Ordered by first name,
+// last name and id, at most 1000 (`meta.truncated`). `active` keeps only
+// staff whose active flag equals it (default: everyone). Each entry counts
+// the person's active service assignments and says whether working hours
+// are set.
+//
+// GET /admin/staff
+func (c *Client) ListStaffDirectory(ctx context.Context, params ListStaffDirectoryParams) (*StaffDirectoryResponse, error) {
+	res, err := c.sendListStaffDirectory(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListStaffDirectory(ctx context.Context, params ListStaffDirectoryParams) (res *StaffDirectoryResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/staff"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "active" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "active",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Active.Get(); ok {
+				return e.EncodeValue(conv.BoolToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListStaffDirectoryOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListStaffDirectoryResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

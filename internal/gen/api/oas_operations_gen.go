@@ -105,6 +105,7 @@ const (
 	ListProviderTimeOffOperation                   OperationName = "ListProviderTimeOff"
 	ListServiceProvidersOperation                  OperationName = "ListServiceProviders"
 	ListServiceVariantsOperation                   OperationName = "ListServiceVariants"
+	ListStaffDirectoryOperation                    OperationName = "ListStaffDirectory"
 	ListStaffServicesOperation                     OperationName = "ListStaffServices"
 	ListVenueAddonsOperation                       OperationName = "ListVenueAddons"
 	ListVenueBrandsOperation                       OperationName = "ListVenueBrands"

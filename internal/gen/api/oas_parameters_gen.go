@@ -10825,6 +10825,71 @@ func decodeListServiceVariantsParams(args [1]string, argsEscaped bool, r *http.R
 	return params, nil
 }
 
+// ListStaffDirectoryParams is parameters of listStaffDirectory operation.
+type ListStaffDirectoryParams struct {
+	// Only active (true) or only inactive (false) staff.
+	Active OptBool `json:",omitempty,omitzero"`
+}
+
+func unpackListStaffDirectoryParams(packed middleware.Parameters) (params ListStaffDirectoryParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "active",
+			In:   "query",
+		}
+		if v, ok := packed[key]; ok {
+			params.Active = v.(OptBool)
+		}
+	}
+	return params
+}
+
+func decodeListStaffDirectoryParams(args [0]string, argsEscaped bool, r *http.Request) (params ListStaffDirectoryParams, _ error) {
+	q := uri.NewQueryDecoder(r.URL.Query())
+	// Decode query: active.
+	if err := func() error {
+		cfg := uri.QueryParameterDecodingConfig{
+			Name:    "active",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.HasParam(cfg); err == nil {
+			if err := q.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotActiveVal bool
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToBool(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotActiveVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.Active.SetTo(paramsDotActiveVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "active",
+			In:   "query",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
 // ListStaffServicesParams is parameters of listStaffServices operation.
 type ListStaffServicesParams struct {
 	ProviderId uuid.UUID

@@ -1335,6 +1335,19 @@ func encodeListServiceVariantsResponse(response *ServiceVariantListResponse, w h
 	return nil
 }
 
+func encodeListStaffDirectoryResponse(response *StaffDirectoryResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeListStaffServicesResponse(response *StaffServiceListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)

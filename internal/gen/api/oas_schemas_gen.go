@@ -19967,6 +19967,175 @@ func (s *SignupRequest) SetPassword(val string) {
 	s.Password = val
 }
 
+// Ref: #/components/schemas/StaffDirectoryEntry
+type StaffDirectoryEntry struct {
+	Active bool `json:"active"`
+	// Empty when not recorded.
+	Email           string    `json:"email"`
+	FirstName       string    `json:"first_name"`
+	HasWorkingHours bool      `json:"has_working_hours"`
+	ID              uuid.UUID `json:"id"`
+	LastName        string    `json:"last_name"`
+	Name            string    `json:"name"`
+	// Empty when not recorded.
+	PhotoURL string `json:"photo_url"`
+	// Active service assignments.
+	ServiceCount int `json:"service_count"`
+}
+
+// GetActive returns the value of Active.
+func (s *StaffDirectoryEntry) GetActive() bool {
+	return s.Active
+}
+
+// GetEmail returns the value of Email.
+func (s *StaffDirectoryEntry) GetEmail() string {
+	return s.Email
+}
+
+// GetFirstName returns the value of FirstName.
+func (s *StaffDirectoryEntry) GetFirstName() string {
+	return s.FirstName
+}
+
+// GetHasWorkingHours returns the value of HasWorkingHours.
+func (s *StaffDirectoryEntry) GetHasWorkingHours() bool {
+	return s.HasWorkingHours
+}
+
+// GetID returns the value of ID.
+func (s *StaffDirectoryEntry) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetLastName returns the value of LastName.
+func (s *StaffDirectoryEntry) GetLastName() string {
+	return s.LastName
+}
+
+// GetName returns the value of Name.
+func (s *StaffDirectoryEntry) GetName() string {
+	return s.Name
+}
+
+// GetPhotoURL returns the value of PhotoURL.
+func (s *StaffDirectoryEntry) GetPhotoURL() string {
+	return s.PhotoURL
+}
+
+// GetServiceCount returns the value of ServiceCount.
+func (s *StaffDirectoryEntry) GetServiceCount() int {
+	return s.ServiceCount
+}
+
+// SetActive sets the value of Active.
+func (s *StaffDirectoryEntry) SetActive(val bool) {
+	s.Active = val
+}
+
+// SetEmail sets the value of Email.
+func (s *StaffDirectoryEntry) SetEmail(val string) {
+	s.Email = val
+}
+
+// SetFirstName sets the value of FirstName.
+func (s *StaffDirectoryEntry) SetFirstName(val string) {
+	s.FirstName = val
+}
+
+// SetHasWorkingHours sets the value of HasWorkingHours.
+func (s *StaffDirectoryEntry) SetHasWorkingHours(val bool) {
+	s.HasWorkingHours = val
+}
+
+// SetID sets the value of ID.
+func (s *StaffDirectoryEntry) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetLastName sets the value of LastName.
+func (s *StaffDirectoryEntry) SetLastName(val string) {
+	s.LastName = val
+}
+
+// SetName sets the value of Name.
+func (s *StaffDirectoryEntry) SetName(val string) {
+	s.Name = val
+}
+
+// SetPhotoURL sets the value of PhotoURL.
+func (s *StaffDirectoryEntry) SetPhotoURL(val string) {
+	s.PhotoURL = val
+}
+
+// SetServiceCount sets the value of ServiceCount.
+func (s *StaffDirectoryEntry) SetServiceCount(val int) {
+	s.ServiceCount = val
+}
+
+// Ref: #/components/schemas/StaffDirectoryMeta
+type StaffDirectoryMeta struct {
+	Total     int  `json:"total"`
+	Truncated bool `json:"truncated"`
+}
+
+// GetTotal returns the value of Total.
+func (s *StaffDirectoryMeta) GetTotal() int {
+	return s.Total
+}
+
+// GetTruncated returns the value of Truncated.
+func (s *StaffDirectoryMeta) GetTruncated() bool {
+	return s.Truncated
+}
+
+// SetTotal sets the value of Total.
+func (s *StaffDirectoryMeta) SetTotal(val int) {
+	s.Total = val
+}
+
+// SetTruncated sets the value of Truncated.
+func (s *StaffDirectoryMeta) SetTruncated(val bool) {
+	s.Truncated = val
+}
+
+// Ref: #/components/schemas/StaffDirectoryResponse
+type StaffDirectoryResponse struct {
+	Data  []StaffDirectoryEntry `json:"data"`
+	Error struct{}              `json:"error"`
+	Meta  StaffDirectoryMeta    `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *StaffDirectoryResponse) GetData() []StaffDirectoryEntry {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *StaffDirectoryResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *StaffDirectoryResponse) GetMeta() StaffDirectoryMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *StaffDirectoryResponse) SetData(val []StaffDirectoryEntry) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *StaffDirectoryResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *StaffDirectoryResponse) SetMeta(val StaffDirectoryMeta) {
+	s.Meta = val
+}
+
 // Ref: #/components/schemas/StaffService
 type StaffService struct {
 	Assignment  ServiceProviderAssignment `json:"assignment"`

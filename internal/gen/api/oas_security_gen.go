@@ -233,6 +233,7 @@ var operationRolesBearerAuth = map[string][]string{
 	ListProviderTimeOffOperation:                   []string{},
 	ListServiceProvidersOperation:                  []string{},
 	ListServiceVariantsOperation:                   []string{},
+	ListStaffDirectoryOperation:                    []string{},
 	ListStaffServicesOperation:                     []string{},
 	ListWebhookDeliveriesOperation:                 []string{},
 	ListWebhookDeliveryAttemptsOperation:           []string{},

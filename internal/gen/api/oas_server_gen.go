@@ -1212,6 +1212,18 @@ type Handler interface {
 	//
 	// GET /admin/services/{id}/variants
 	ListServiceVariants(ctx context.Context, params ListServiceVariantsParams) (*ServiceVariantListResponse, error)
+	// ListStaffDirectory implements listStaffDirectory operation.
+	//
+	// [staff.view] The venue's staff: the instructors, who teach classes and,
+	// once assigned to services, are the providers of appointments (their id
+	// is the `providerId` of the provider operations). Ordered by first name,
+	// last name and id, at most 1000 (`meta.truncated`). `active` keeps only
+	// staff whose active flag equals it (default: everyone). Each entry counts
+	// the person's active service assignments and says whether working hours
+	// are set.
+	//
+	// GET /admin/staff
+	ListStaffDirectory(ctx context.Context, params ListStaffDirectoryParams) (*StaffDirectoryResponse, error)
 	// ListStaffServices implements listStaffServices operation.
 	//
 	// [staff.view] Each assignment of the provider as stored, with its

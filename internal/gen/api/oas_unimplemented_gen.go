@@ -1514,6 +1514,21 @@ func (UnimplementedHandler) ListServiceVariants(ctx context.Context, params List
 	return r, ht.ErrNotImplemented
 }
 
+// ListStaffDirectory implements listStaffDirectory operation.
+//
+// [staff.view] The venue's staff: the instructors, who teach classes and,
+// once assigned to services, are the providers of appointments (their id
+// is the `providerId` of the provider operations). Ordered by first name,
+// last name and id, at most 1000 (`meta.truncated`). `active` keeps only
+// staff whose active flag equals it (default: everyone). Each entry counts
+// the person's active service assignments and says whether working hours
+// are set.
+//
+// GET /admin/staff
+func (UnimplementedHandler) ListStaffDirectory(ctx context.Context, params ListStaffDirectoryParams) (r *StaffDirectoryResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListStaffServices implements listStaffServices operation.
 //
 // [staff.view] Each assignment of the provider as stored, with its

@@ -8125,6 +8125,29 @@ func (s *SignupRequest) Validate() error {
 	return nil
 }
 
+func (s *StaffDirectoryResponse) Validate() error {
+	if s == nil {
+		return validate.ErrNilPointer
+	}
+
+	var failures []validate.FieldError
+	if err := func() error {
+		if s.Data == nil {
+			return errors.New("nil is invalid value")
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "data",
+			Error: err,
+		})
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+	return nil
+}
+
 func (s *StaffService) Validate() error {
 	if s == nil {
 		return validate.ErrNilPointer
