@@ -731,6 +731,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			location.FieldLat:            {Type: field.TypeFloat64, Column: location.FieldLat},
 			location.FieldLng:            {Type: field.TypeFloat64, Column: location.FieldLng},
 			location.FieldActive:         {Type: field.TypeBool, Column: location.FieldActive},
+			location.FieldImageURL:       {Type: field.TypeString, Column: location.FieldImageURL},
 		},
 	}
 	graph.Nodes[27] = &sqlgraph.Node{
@@ -6485,6 +6486,11 @@ func (f *LocationFilter) WhereLng(p entql.Float64P) {
 // WhereActive applies the entql bool predicate on the active field.
 func (f *LocationFilter) WhereActive(p entql.BoolP) {
 	f.Where(p.Field(location.FieldActive))
+}
+
+// WhereImageURL applies the entql string predicate on the image_url field.
+func (f *LocationFilter) WhereImageURL(p entql.StringP) {
+	f.Where(p.Field(location.FieldImageURL))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.

@@ -30173,6 +30173,7 @@ type LocationMutation struct {
 	lng                    *float64
 	addlng                 *float64
 	active                 *bool
+	image_url              *string
 	clearedFields          map[string]struct{}
 	organization           *uuid.UUID
 	clearedorganization    bool
@@ -30767,6 +30768,55 @@ func (m *LocationMutation) ResetActive() {
 	m.active = nil
 }
 
+// SetImageURL sets the "image_url" field.
+func (m *LocationMutation) SetImageURL(s string) {
+	m.image_url = &s
+}
+
+// ImageURL returns the value of the "image_url" field in the mutation.
+func (m *LocationMutation) ImageURL() (r string, exists bool) {
+	v := m.image_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImageURL returns the old "image_url" field's value of the Location entity.
+// If the Location object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LocationMutation) OldImageURL(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImageURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImageURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImageURL: %w", err)
+	}
+	return oldValue.ImageURL, nil
+}
+
+// ClearImageURL clears the value of the "image_url" field.
+func (m *LocationMutation) ClearImageURL() {
+	m.image_url = nil
+	m.clearedFields[location.FieldImageURL] = struct{}{}
+}
+
+// ImageURLCleared returns if the "image_url" field was cleared in this mutation.
+func (m *LocationMutation) ImageURLCleared() bool {
+	_, ok := m.clearedFields[location.FieldImageURL]
+	return ok
+}
+
+// ResetImageURL resets all changes to the "image_url" field.
+func (m *LocationMutation) ResetImageURL() {
+	m.image_url = nil
+	delete(m.clearedFields, location.FieldImageURL)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *LocationMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -31098,7 +31148,7 @@ func (m *LocationMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *LocationMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 11)
 	if m.created_at != nil {
 		fields = append(fields, location.FieldCreatedAt)
 	}
@@ -31129,6 +31179,9 @@ func (m *LocationMutation) Fields() []string {
 	if m.active != nil {
 		fields = append(fields, location.FieldActive)
 	}
+	if m.image_url != nil {
+		fields = append(fields, location.FieldImageURL)
+	}
 	return fields
 }
 
@@ -31157,6 +31210,8 @@ func (m *LocationMutation) Field(name string) (ent.Value, bool) {
 		return m.Lng()
 	case location.FieldActive:
 		return m.Active()
+	case location.FieldImageURL:
+		return m.ImageURL()
 	}
 	return nil, false
 }
@@ -31186,6 +31241,8 @@ func (m *LocationMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldLng(ctx)
 	case location.FieldActive:
 		return m.OldActive(ctx)
+	case location.FieldImageURL:
+		return m.OldImageURL(ctx)
 	}
 	return nil, fmt.Errorf("unknown Location field %s", name)
 }
@@ -31265,6 +31322,13 @@ func (m *LocationMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetActive(v)
 		return nil
+	case location.FieldImageURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImageURL(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Location field %s", name)
 }
@@ -31337,6 +31401,9 @@ func (m *LocationMutation) ClearedFields() []string {
 	if m.FieldCleared(location.FieldLng) {
 		fields = append(fields, location.FieldLng)
 	}
+	if m.FieldCleared(location.FieldImageURL) {
+		fields = append(fields, location.FieldImageURL)
+	}
 	return fields
 }
 
@@ -31365,6 +31432,9 @@ func (m *LocationMutation) ClearField(name string) error {
 		return nil
 	case location.FieldLng:
 		m.ClearLng()
+		return nil
+	case location.FieldImageURL:
+		m.ClearImageURL()
 		return nil
 	}
 	return fmt.Errorf("unknown Location nullable field %s", name)
@@ -31403,6 +31473,9 @@ func (m *LocationMutation) ResetField(name string) error {
 		return nil
 	case location.FieldActive:
 		m.ResetActive()
+		return nil
+	case location.FieldImageURL:
+		m.ResetImageURL()
 		return nil
 	}
 	return fmt.Errorf("unknown Location field %s", name)

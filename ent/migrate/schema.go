@@ -1244,6 +1244,7 @@ var (
 		{Name: "lat", Type: field.TypeFloat64, Nullable: true},
 		{Name: "lng", Type: field.TypeFloat64, Nullable: true},
 		{Name: "active", Type: field.TypeBool, Default: true},
+		{Name: "image_url", Type: field.TypeString, Nullable: true, Size: 2000},
 		{Name: "organization_id", Type: field.TypeUUID},
 	}
 	// LocationsTable holds the schema information for the "locations" table.
@@ -1254,7 +1255,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "locations_organizations_organization",
-				Columns:    []*schema.Column{LocationsColumns[10]},
+				Columns:    []*schema.Column{LocationsColumns[11]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -1263,12 +1264,12 @@ var (
 			{
 				Name:    "location_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{LocationsColumns[10]},
+				Columns: []*schema.Column{LocationsColumns[11]},
 			},
 			{
 				Name:    "location_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{LocationsColumns[10], LocationsColumns[3]},
+				Columns: []*schema.Column{LocationsColumns[11], LocationsColumns[3]},
 			},
 		},
 	}

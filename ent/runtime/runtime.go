@@ -1672,6 +1672,10 @@ func init() {
 	locationDescActive := locationFields[5].Descriptor()
 	// location.DefaultActive holds the default value on creation for the active field.
 	location.DefaultActive = locationDescActive.Default.(bool)
+	// locationDescImageURL is the schema descriptor for image_url field.
+	locationDescImageURL := locationFields[6].Descriptor()
+	// location.ImageURLValidator is a validator for the "image_url" field. It is called by the builders before save.
+	location.ImageURLValidator = locationDescImageURL.Validators[0].(func(string) error)
 	// locationDescID is the schema descriptor for id field.
 	locationDescID := locationMixinFields0[0].Descriptor()
 	// location.DefaultID holds the default value on creation for the id field.

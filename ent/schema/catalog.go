@@ -74,6 +74,8 @@ func (Location) Fields() []ent.Field {
 		field.Float("lat").Optional().Nillable().Min(-90).Max(90),
 		field.Float("lng").Optional().Nillable().Min(-180).Max(180),
 		field.Bool("active").Default(true),
+		field.String("image_url").Optional().Nillable().MaxLen(2000).
+			Comment("The location's main image, set by staff; its gallery is its photos."),
 	}
 }
 

@@ -14,6 +14,7 @@ const (
 	PermBookingsManage   = "bookings.manage"
 	PermSettingsBusiness = "settings.business"
 	PermStaffView        = "staff.view"
+	PermLocationsManage  = "locations.manage"
 )
 
 // Authorize admits staff of the viewer's venue holding perm (owners hold
@@ -37,4 +38,19 @@ func Authorize(ctx context.Context, perm string) error {
 	default:
 		return apperr.Unauthorized("staff credentials are required")
 	}
+}
+
+// AuthorizeAny is Authorize for an operation any one of perms admits.
+func AuthorizeAny(ctx context.Context, perms ...string) error {
+	var err error
+	for _, p := range perms {
+		if err = Authorize(ctx, p); err == nil {
+			return nil
+		}
+	}
+	if u, ok := viewer.FromContext(ctx).(viewer.User); ok && u.Org != uuid.Nil {
+		return apperr.AccessDenied("missing_permission", "a required staff permission is missing").
+			With("required_permissions", perms)
+	}
+	return err
 }

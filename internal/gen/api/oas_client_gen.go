@@ -763,6 +763,13 @@ type Invoker interface {
 	//
 	// GET /admin/dashboard/today
 	GetAdminDashboardToday(ctx context.Context, params GetAdminDashboardTodayParams) (*DashboardTodayResponse, error)
+	// GetAdminLocation invokes getAdminLocation operation.
+	//
+	// [settings.business or locations.manage] An unknown or another venue's
+	// location is 404 `NOT_FOUND`.
+	//
+	// GET /admin/locations/{locationId}
+	GetAdminLocation(ctx context.Context, params GetAdminLocationParams) (*AdminLocationResponse, error)
 	// GetAdminRoom invokes getAdminRoom operation.
 	//
 	// One room.
@@ -1136,6 +1143,13 @@ type Invoker interface {
 	//
 	// GET /admin/checkin
 	ListAdminCheckin(ctx context.Context, params ListAdminCheckinParams) (*CheckinListResponse, error)
+	// ListAdminLocations invokes listAdminLocations operation.
+	//
+	// [settings.business or locations.manage] Every location of the venue,
+	// active or not, by name, with its main image, gallery and opening hours.
+	//
+	// GET /admin/locations
+	ListAdminLocations(ctx context.Context) (*AdminLocationListResponse, error)
 	// ListAdminRooms invokes listAdminRooms operation.
 	//
 	// [settings.business] Every room of the venue, active or not, by name.
@@ -1480,6 +1494,21 @@ type Invoker interface {
 	//
 	// POST /admin/schedule/{id}/substitute
 	SubstituteAdminScheduleInstructor(ctx context.Context, request *AdminScheduleSubstituteRequest, params SubstituteAdminScheduleInstructorParams) (*AdminScheduleWriteResponse, error)
+	// UpdateAdminLocation invokes updateAdminLocation operation.
+	//
+	// [locations.manage] Any of `image_url` (an absolute http(s) URL, or null
+	// to remove it), `gallery_urls` (replaces the gallery, in order, at most
+	// 20 distinct http(s) URLs; `[]` empties it) and `opening_hours`
+	// (replaces the location's hours: each ISO weekday 1 to 7 at most once,
+	// an open day with `opens_at` before `closes_at` as HH:MM venue-local, a
+	// closed day with `closed` true and no times; a weekday left out has no
+	// hours). Or only `remove_gallery_url`, which takes one image out of the
+	// gallery (an image not in it changes nothing). An empty body, or
+	// `remove_gallery_url` with anything else, is 400 `VALIDATION_ERROR`; any
+	// refusal changes nothing. The change is audited.
+	//
+	// PATCH /admin/locations/{locationId}
+	UpdateAdminLocation(ctx context.Context, request *AdminLocationUpdateRequest, params UpdateAdminLocationParams) (*AdminLocationResponse, error)
 	// UpdateAdminRoom invokes updateAdminRoom operation.
 	//
 	// [settings.business] `name`, `capacity` (positive), `room_type`,
@@ -7174,6 +7203,95 @@ func (c *Client) sendGetAdminDashboardToday(ctx context.Context, params GetAdmin
 	return result, nil
 }
 
+// GetAdminLocation invokes getAdminLocation operation.
+//
+// [settings.business or locations.manage] An unknown or another venue's
+// location is 404 `NOT_FOUND`.
+//
+// GET /admin/locations/{locationId}
+func (c *Client) GetAdminLocation(ctx context.Context, params GetAdminLocationParams) (*AdminLocationResponse, error) {
+	res, err := c.sendGetAdminLocation(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminLocation(ctx context.Context, params GetAdminLocationParams) (res *AdminLocationResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/locations/"
+	{
+		// Encode "locationId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "locationId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.LocationId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminLocationOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminLocationResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetAdminRoom invokes getAdminRoom operation.
 //
 // One room.
@@ -10738,6 +10856,77 @@ func (c *Client) sendListAdminCheckin(ctx context.Context, params ListAdminCheck
 	defer body.Close()
 
 	result, err := decodeListAdminCheckinResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListAdminLocations invokes listAdminLocations operation.
+//
+// [settings.business or locations.manage] Every location of the venue,
+// active or not, by name, with its main image, gallery and opening hours.
+//
+// GET /admin/locations
+func (c *Client) ListAdminLocations(ctx context.Context) (*AdminLocationListResponse, error) {
+	res, err := c.sendListAdminLocations(ctx)
+	return res, err
+}
+
+func (c *Client) sendListAdminLocations(ctx context.Context) (res *AdminLocationListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/locations"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListAdminLocationsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListAdminLocationsResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -14382,6 +14571,122 @@ func (c *Client) sendSubstituteAdminScheduleInstructor(ctx context.Context, requ
 	defer body.Close()
 
 	result, err := decodeSubstituteAdminScheduleInstructorResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// UpdateAdminLocation invokes updateAdminLocation operation.
+//
+// [locations.manage] Any of `image_url` (an absolute http(s) URL, or null
+// to remove it), `gallery_urls` (replaces the gallery, in order, at most
+// 20 distinct http(s) URLs; `[]` empties it) and `opening_hours`
+// (replaces the location's hours: each ISO weekday 1 to 7 at most once,
+// an open day with `opens_at` before `closes_at` as HH:MM venue-local, a
+// closed day with `closed` true and no times; a weekday left out has no
+// hours). Or only `remove_gallery_url`, which takes one image out of the
+// gallery (an image not in it changes nothing). An empty body, or
+// `remove_gallery_url` with anything else, is 400 `VALIDATION_ERROR`; any
+// refusal changes nothing. The change is audited.
+//
+// PATCH /admin/locations/{locationId}
+func (c *Client) UpdateAdminLocation(ctx context.Context, request *AdminLocationUpdateRequest, params UpdateAdminLocationParams) (*AdminLocationResponse, error) {
+	res, err := c.sendUpdateAdminLocation(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendUpdateAdminLocation(ctx context.Context, request *AdminLocationUpdateRequest, params UpdateAdminLocationParams) (res *AdminLocationResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/locations/"
+	{
+		// Encode "locationId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "locationId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.LocationId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUpdateAdminLocationRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, UpdateAdminLocationOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUpdateAdminLocationResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

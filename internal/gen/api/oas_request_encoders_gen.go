@@ -672,6 +672,20 @@ func encodeSubstituteAdminScheduleInstructorRequest(
 	return nil
 }
 
+func encodeUpdateAdminLocationRequest(
+	req *AdminLocationUpdateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeUpdateAdminRoomRequest(
 	req *AdminRoomUpdateRequest,
 	r *http.Request,

@@ -770,6 +770,19 @@ func encodeGetAdminDashboardTodayResponse(response *DashboardTodayResponse, w ht
 	return nil
 }
 
+func encodeGetAdminLocationResponse(response *AdminLocationResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeGetAdminRoomResponse(response *AdminRoomResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -1231,6 +1244,19 @@ func encodeListAdminCheckinResponse(response *CheckinListResponse, w http.Respon
 	return nil
 }
 
+func encodeListAdminLocationsResponse(response *AdminLocationListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeListAdminRoomsResponse(response *AdminRoomListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -1648,6 +1674,19 @@ func encodeSetProviderWorkingHoursResponse(response *WorkingHoursResponse, w htt
 }
 
 func encodeSubstituteAdminScheduleInstructorResponse(response *AdminScheduleWriteResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeUpdateAdminLocationResponse(response *AdminLocationResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

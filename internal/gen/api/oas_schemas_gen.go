@@ -4,6 +4,7 @@ package api
 
 import (
 	"fmt"
+	"net/url"
 	"time"
 
 	"github.com/go-faster/errors"
@@ -707,6 +708,209 @@ func (s *AdminAppointmentListResponse) SetMeta(val AdminAppointmentListMeta) {
 	s.Meta = val
 }
 
+// Ref: #/components/schemas/AdminLocation
+type AdminLocation struct {
+	Active       bool           `json:"active"`
+	Address      string         `json:"address"`
+	City         string         `json:"city"`
+	GalleryUrls  []string       `json:"gallery_urls"`
+	ID           uuid.UUID      `json:"id"`
+	ImageURL     NilString      `json:"image_url"`
+	Name         string         `json:"name"`
+	OpeningHours []OpeningHours `json:"opening_hours"`
+	UpdatedAt    time.Time      `json:"updated_at"`
+}
+
+// GetActive returns the value of Active.
+func (s *AdminLocation) GetActive() bool {
+	return s.Active
+}
+
+// GetAddress returns the value of Address.
+func (s *AdminLocation) GetAddress() string {
+	return s.Address
+}
+
+// GetCity returns the value of City.
+func (s *AdminLocation) GetCity() string {
+	return s.City
+}
+
+// GetGalleryUrls returns the value of GalleryUrls.
+func (s *AdminLocation) GetGalleryUrls() []string {
+	return s.GalleryUrls
+}
+
+// GetID returns the value of ID.
+func (s *AdminLocation) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetImageURL returns the value of ImageURL.
+func (s *AdminLocation) GetImageURL() NilString {
+	return s.ImageURL
+}
+
+// GetName returns the value of Name.
+func (s *AdminLocation) GetName() string {
+	return s.Name
+}
+
+// GetOpeningHours returns the value of OpeningHours.
+func (s *AdminLocation) GetOpeningHours() []OpeningHours {
+	return s.OpeningHours
+}
+
+// GetUpdatedAt returns the value of UpdatedAt.
+func (s *AdminLocation) GetUpdatedAt() time.Time {
+	return s.UpdatedAt
+}
+
+// SetActive sets the value of Active.
+func (s *AdminLocation) SetActive(val bool) {
+	s.Active = val
+}
+
+// SetAddress sets the value of Address.
+func (s *AdminLocation) SetAddress(val string) {
+	s.Address = val
+}
+
+// SetCity sets the value of City.
+func (s *AdminLocation) SetCity(val string) {
+	s.City = val
+}
+
+// SetGalleryUrls sets the value of GalleryUrls.
+func (s *AdminLocation) SetGalleryUrls(val []string) {
+	s.GalleryUrls = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminLocation) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetImageURL sets the value of ImageURL.
+func (s *AdminLocation) SetImageURL(val NilString) {
+	s.ImageURL = val
+}
+
+// SetName sets the value of Name.
+func (s *AdminLocation) SetName(val string) {
+	s.Name = val
+}
+
+// SetOpeningHours sets the value of OpeningHours.
+func (s *AdminLocation) SetOpeningHours(val []OpeningHours) {
+	s.OpeningHours = val
+}
+
+// SetUpdatedAt sets the value of UpdatedAt.
+func (s *AdminLocation) SetUpdatedAt(val time.Time) {
+	s.UpdatedAt = val
+}
+
+// Ref: #/components/schemas/AdminLocationListResponse
+type AdminLocationListResponse struct {
+	Data  []AdminLocation `json:"data"`
+	Error struct{}        `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminLocationListResponse) GetData() []AdminLocation {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminLocationListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminLocationListResponse) SetData(val []AdminLocation) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminLocationListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AdminLocationResponse
+type AdminLocationResponse struct {
+	Data  AdminLocation `json:"data"`
+	Error struct{}      `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminLocationResponse) GetData() AdminLocation {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminLocationResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminLocationResponse) SetData(val AdminLocation) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminLocationResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AdminLocationUpdateRequest
+type AdminLocationUpdateRequest struct {
+	GalleryUrls      []url.URL                `json:"gallery_urls"`
+	ImageURL         OptNilURI                `json:"image_url"`
+	OpeningHours     []AdminOpeningHoursInput `json:"opening_hours"`
+	RemoveGalleryURL OptURI                   `json:"remove_gallery_url"`
+}
+
+// GetGalleryUrls returns the value of GalleryUrls.
+func (s *AdminLocationUpdateRequest) GetGalleryUrls() []url.URL {
+	return s.GalleryUrls
+}
+
+// GetImageURL returns the value of ImageURL.
+func (s *AdminLocationUpdateRequest) GetImageURL() OptNilURI {
+	return s.ImageURL
+}
+
+// GetOpeningHours returns the value of OpeningHours.
+func (s *AdminLocationUpdateRequest) GetOpeningHours() []AdminOpeningHoursInput {
+	return s.OpeningHours
+}
+
+// GetRemoveGalleryURL returns the value of RemoveGalleryURL.
+func (s *AdminLocationUpdateRequest) GetRemoveGalleryURL() OptURI {
+	return s.RemoveGalleryURL
+}
+
+// SetGalleryUrls sets the value of GalleryUrls.
+func (s *AdminLocationUpdateRequest) SetGalleryUrls(val []url.URL) {
+	s.GalleryUrls = val
+}
+
+// SetImageURL sets the value of ImageURL.
+func (s *AdminLocationUpdateRequest) SetImageURL(val OptNilURI) {
+	s.ImageURL = val
+}
+
+// SetOpeningHours sets the value of OpeningHours.
+func (s *AdminLocationUpdateRequest) SetOpeningHours(val []AdminOpeningHoursInput) {
+	s.OpeningHours = val
+}
+
+// SetRemoveGalleryURL sets the value of RemoveGalleryURL.
+func (s *AdminLocationUpdateRequest) SetRemoveGalleryURL(val OptURI) {
+	s.RemoveGalleryURL = val
+}
+
 // Ref: #/components/schemas/AdminOk
 type AdminOk struct {
 	Deactivated OptBool `json:"deactivated"`
@@ -757,6 +961,55 @@ func (s *AdminOkResponse) SetData(val AdminOk) {
 // SetError sets the value of Error.
 func (s *AdminOkResponse) SetError(val struct{}) {
 	s.Error = val
+}
+
+// Ref: #/components/schemas/AdminOpeningHoursInput
+type AdminOpeningHoursInput struct {
+	Closed   OptBool   `json:"closed"`
+	ClosesAt OptString `json:"closes_at"`
+	OpensAt  OptString `json:"opens_at"`
+	// ISO weekday: 1 is Monday.
+	Weekday int `json:"weekday"`
+}
+
+// GetClosed returns the value of Closed.
+func (s *AdminOpeningHoursInput) GetClosed() OptBool {
+	return s.Closed
+}
+
+// GetClosesAt returns the value of ClosesAt.
+func (s *AdminOpeningHoursInput) GetClosesAt() OptString {
+	return s.ClosesAt
+}
+
+// GetOpensAt returns the value of OpensAt.
+func (s *AdminOpeningHoursInput) GetOpensAt() OptString {
+	return s.OpensAt
+}
+
+// GetWeekday returns the value of Weekday.
+func (s *AdminOpeningHoursInput) GetWeekday() int {
+	return s.Weekday
+}
+
+// SetClosed sets the value of Closed.
+func (s *AdminOpeningHoursInput) SetClosed(val OptBool) {
+	s.Closed = val
+}
+
+// SetClosesAt sets the value of ClosesAt.
+func (s *AdminOpeningHoursInput) SetClosesAt(val OptString) {
+	s.ClosesAt = val
+}
+
+// SetOpensAt sets the value of OpensAt.
+func (s *AdminOpeningHoursInput) SetOpensAt(val OptString) {
+	s.OpensAt = val
+}
+
+// SetWeekday sets the value of Weekday.
+func (s *AdminOpeningHoursInput) SetWeekday(val int) {
+	s.Weekday = val
 }
 
 // Merged schema.
@@ -17816,6 +18069,69 @@ func (o OptNilString) Or(d string) string {
 	return d
 }
 
+// NewOptNilURI returns new OptNilURI with value set to v.
+func NewOptNilURI(v url.URL) OptNilURI {
+	return OptNilURI{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilURI is optional nullable url.URL.
+type OptNilURI struct {
+	Value url.URL
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilURI was set.
+func (o OptNilURI) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilURI) Reset() {
+	var v url.URL
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilURI) SetTo(v url.URL) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilURI) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilURI) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v url.URL
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilURI) Get() (v url.URL, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilURI) Or(d url.URL) url.URL {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptNilUUID returns new OptNilUUID with value set to v.
 func NewOptNilUUID(v uuid.UUID) OptNilUUID {
 	return OptNilUUID{
@@ -18011,6 +18327,52 @@ func (o OptString) Get() (v string, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptString) Or(d string) string {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptURI returns new OptURI with value set to v.
+func NewOptURI(v url.URL) OptURI {
+	return OptURI{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptURI is optional url.URL.
+type OptURI struct {
+	Value url.URL
+	Set   bool
+}
+
+// IsSet returns true if OptURI was set.
+func (o OptURI) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptURI) Reset() {
+	var v url.URL
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptURI) SetTo(v url.URL) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptURI) Get() (v url.URL, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptURI) Or(d url.URL) url.URL {
 	if v, ok := o.Get(); ok {
 		return v
 	}

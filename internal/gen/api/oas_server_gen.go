@@ -750,6 +750,13 @@ type Handler interface {
 	//
 	// GET /admin/dashboard/today
 	GetAdminDashboardToday(ctx context.Context, params GetAdminDashboardTodayParams) (*DashboardTodayResponse, error)
+	// GetAdminLocation implements getAdminLocation operation.
+	//
+	// [settings.business or locations.manage] An unknown or another venue's
+	// location is 404 `NOT_FOUND`.
+	//
+	// GET /admin/locations/{locationId}
+	GetAdminLocation(ctx context.Context, params GetAdminLocationParams) (*AdminLocationResponse, error)
 	// GetAdminRoom implements getAdminRoom operation.
 	//
 	// One room.
@@ -1123,6 +1130,13 @@ type Handler interface {
 	//
 	// GET /admin/checkin
 	ListAdminCheckin(ctx context.Context, params ListAdminCheckinParams) (*CheckinListResponse, error)
+	// ListAdminLocations implements listAdminLocations operation.
+	//
+	// [settings.business or locations.manage] Every location of the venue,
+	// active or not, by name, with its main image, gallery and opening hours.
+	//
+	// GET /admin/locations
+	ListAdminLocations(ctx context.Context) (*AdminLocationListResponse, error)
 	// ListAdminRooms implements listAdminRooms operation.
 	//
 	// [settings.business] Every room of the venue, active or not, by name.
@@ -1467,6 +1481,21 @@ type Handler interface {
 	//
 	// POST /admin/schedule/{id}/substitute
 	SubstituteAdminScheduleInstructor(ctx context.Context, req *AdminScheduleSubstituteRequest, params SubstituteAdminScheduleInstructorParams) (*AdminScheduleWriteResponse, error)
+	// UpdateAdminLocation implements updateAdminLocation operation.
+	//
+	// [locations.manage] Any of `image_url` (an absolute http(s) URL, or null
+	// to remove it), `gallery_urls` (replaces the gallery, in order, at most
+	// 20 distinct http(s) URLs; `[]` empties it) and `opening_hours`
+	// (replaces the location's hours: each ISO weekday 1 to 7 at most once,
+	// an open day with `opens_at` before `closes_at` as HH:MM venue-local, a
+	// closed day with `closed` true and no times; a weekday left out has no
+	// hours). Or only `remove_gallery_url`, which takes one image out of the
+	// gallery (an image not in it changes nothing). An empty body, or
+	// `remove_gallery_url` with anything else, is 400 `VALIDATION_ERROR`; any
+	// refusal changes nothing. The change is audited.
+	//
+	// PATCH /admin/locations/{locationId}
+	UpdateAdminLocation(ctx context.Context, req *AdminLocationUpdateRequest, params UpdateAdminLocationParams) (*AdminLocationResponse, error)
 	// UpdateAdminRoom implements updateAdminRoom operation.
 	//
 	// [settings.business] `name`, `capacity` (positive), `room_type`,

@@ -926,6 +926,16 @@ func (UnimplementedHandler) GetAdminDashboardToday(ctx context.Context, params G
 	return r, ht.ErrNotImplemented
 }
 
+// GetAdminLocation implements getAdminLocation operation.
+//
+// [settings.business or locations.manage] An unknown or another venue's
+// location is 404 `NOT_FOUND`.
+//
+// GET /admin/locations/{locationId}
+func (UnimplementedHandler) GetAdminLocation(ctx context.Context, params GetAdminLocationParams) (r *AdminLocationResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetAdminRoom implements getAdminRoom operation.
 //
 // One room.
@@ -1401,6 +1411,16 @@ func (UnimplementedHandler) ListAdminCheckin(ctx context.Context, params ListAdm
 	return r, ht.ErrNotImplemented
 }
 
+// ListAdminLocations implements listAdminLocations operation.
+//
+// [settings.business or locations.manage] Every location of the venue,
+// active or not, by name, with its main image, gallery and opening hours.
+//
+// GET /admin/locations
+func (UnimplementedHandler) ListAdminLocations(ctx context.Context) (r *AdminLocationListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListAdminRooms implements listAdminRooms operation.
 //
 // [settings.business] Every room of the venue, active or not, by name.
@@ -1841,6 +1861,24 @@ func (UnimplementedHandler) SetProviderWorkingHours(ctx context.Context, req *Wo
 //
 // POST /admin/schedule/{id}/substitute
 func (UnimplementedHandler) SubstituteAdminScheduleInstructor(ctx context.Context, req *AdminScheduleSubstituteRequest, params SubstituteAdminScheduleInstructorParams) (r *AdminScheduleWriteResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// UpdateAdminLocation implements updateAdminLocation operation.
+//
+// [locations.manage] Any of `image_url` (an absolute http(s) URL, or null
+// to remove it), `gallery_urls` (replaces the gallery, in order, at most
+// 20 distinct http(s) URLs; `[]` empties it) and `opening_hours`
+// (replaces the location's hours: each ISO weekday 1 to 7 at most once,
+// an open day with `opens_at` before `closes_at` as HH:MM venue-local, a
+// closed day with `closed` true and no times; a weekday left out has no
+// hours). Or only `remove_gallery_url`, which takes one image out of the
+// gallery (an image not in it changes nothing). An empty body, or
+// `remove_gallery_url` with anything else, is 400 `VALIDATION_ERROR`; any
+// refusal changes nothing. The change is audited.
+//
+// PATCH /admin/locations/{locationId}
+func (UnimplementedHandler) UpdateAdminLocation(ctx context.Context, req *AdminLocationUpdateRequest, params UpdateAdminLocationParams) (r *AdminLocationResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
