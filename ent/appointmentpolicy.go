@@ -37,6 +37,10 @@ type AppointmentPolicy struct {
 	GroupedVisitsEnabled bool `json:"grouped_visits_enabled,omitempty"`
 	// MaxServicesPerVisit holds the value of the "max_services_per_visit" field.
 	MaxServicesPerVisit int `json:"max_services_per_visit,omitempty"`
+	// What a member gets back when a grouped visit is cancelled, as staff confirmed it.
+	GroupedVisitRefundTerms *string `json:"grouped_visit_refund_terms,omitempty"`
+	// GroupedVisitTermsConfirmedAt holds the value of the "grouped_visit_terms_confirmed_at" field.
+	GroupedVisitTermsConfirmedAt *time.Time `json:"grouped_visit_terms_confirmed_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the AppointmentPolicyQuery when eager-loading is set.
 	Edges        AppointmentPolicyEdges `json:"edges"`
@@ -72,9 +76,9 @@ func (*AppointmentPolicy) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case appointmentpolicy.FieldSlotIntervalMinutes, appointmentpolicy.FieldSelfServiceCutoffHours, appointmentpolicy.FieldMaxServicesPerVisit:
 			values[i] = new(sql.NullInt64)
-		case appointmentpolicy.FieldPaymentAtBookingMode, appointmentpolicy.FieldOfferingMode:
+		case appointmentpolicy.FieldPaymentAtBookingMode, appointmentpolicy.FieldOfferingMode, appointmentpolicy.FieldGroupedVisitRefundTerms:
 			values[i] = new(sql.NullString)
-		case appointmentpolicy.FieldCreatedAt, appointmentpolicy.FieldUpdatedAt:
+		case appointmentpolicy.FieldCreatedAt, appointmentpolicy.FieldUpdatedAt, appointmentpolicy.FieldGroupedVisitTermsConfirmedAt:
 			values[i] = new(sql.NullTime)
 		case appointmentpolicy.FieldID, appointmentpolicy.FieldOrganizationID:
 			values[i] = new(uuid.UUID)
@@ -154,6 +158,20 @@ func (_m *AppointmentPolicy) assignValues(columns []string, values []any) error 
 			} else if value.Valid {
 				_m.MaxServicesPerVisit = int(value.Int64)
 			}
+		case appointmentpolicy.FieldGroupedVisitRefundTerms:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field grouped_visit_refund_terms", values[i])
+			} else if value.Valid {
+				_m.GroupedVisitRefundTerms = new(string)
+				*_m.GroupedVisitRefundTerms = value.String
+			}
+		case appointmentpolicy.FieldGroupedVisitTermsConfirmedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field grouped_visit_terms_confirmed_at", values[i])
+			} else if value.Valid {
+				_m.GroupedVisitTermsConfirmedAt = new(time.Time)
+				*_m.GroupedVisitTermsConfirmedAt = value.Time
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -223,6 +241,16 @@ func (_m *AppointmentPolicy) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("max_services_per_visit=")
 	builder.WriteString(fmt.Sprintf("%v", _m.MaxServicesPerVisit))
+	builder.WriteString(", ")
+	if v := _m.GroupedVisitRefundTerms; v != nil {
+		builder.WriteString("grouped_visit_refund_terms=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.GroupedVisitTermsConfirmedAt; v != nil {
+		builder.WriteString("grouped_visit_terms_confirmed_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -143,6 +143,34 @@ func (_c *AppointmentPolicyCreate) SetNillableMaxServicesPerVisit(v *int) *Appoi
 	return _c
 }
 
+// SetGroupedVisitRefundTerms sets the "grouped_visit_refund_terms" field.
+func (_c *AppointmentPolicyCreate) SetGroupedVisitRefundTerms(v string) *AppointmentPolicyCreate {
+	_c.mutation.SetGroupedVisitRefundTerms(v)
+	return _c
+}
+
+// SetNillableGroupedVisitRefundTerms sets the "grouped_visit_refund_terms" field if the given value is not nil.
+func (_c *AppointmentPolicyCreate) SetNillableGroupedVisitRefundTerms(v *string) *AppointmentPolicyCreate {
+	if v != nil {
+		_c.SetGroupedVisitRefundTerms(*v)
+	}
+	return _c
+}
+
+// SetGroupedVisitTermsConfirmedAt sets the "grouped_visit_terms_confirmed_at" field.
+func (_c *AppointmentPolicyCreate) SetGroupedVisitTermsConfirmedAt(v time.Time) *AppointmentPolicyCreate {
+	_c.mutation.SetGroupedVisitTermsConfirmedAt(v)
+	return _c
+}
+
+// SetNillableGroupedVisitTermsConfirmedAt sets the "grouped_visit_terms_confirmed_at" field if the given value is not nil.
+func (_c *AppointmentPolicyCreate) SetNillableGroupedVisitTermsConfirmedAt(v *time.Time) *AppointmentPolicyCreate {
+	if v != nil {
+		_c.SetGroupedVisitTermsConfirmedAt(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *AppointmentPolicyCreate) SetID(v uuid.UUID) *AppointmentPolicyCreate {
 	_c.mutation.SetID(v)
@@ -294,6 +322,11 @@ func (_c *AppointmentPolicyCreate) check() error {
 			return &ValidationError{Name: "max_services_per_visit", err: fmt.Errorf(`ent: validator failed for field "AppointmentPolicy.max_services_per_visit": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.GroupedVisitRefundTerms(); ok {
+		if err := appointmentpolicy.GroupedVisitRefundTermsValidator(v); err != nil {
+			return &ValidationError{Name: "grouped_visit_refund_terms", err: fmt.Errorf(`ent: validator failed for field "AppointmentPolicy.grouped_visit_refund_terms": %w`, err)}
+		}
+	}
 	if len(_c.mutation.OrganizationIDs()) == 0 {
 		return &ValidationError{Name: "organization", err: errors.New(`ent: missing required edge "AppointmentPolicy.organization"`)}
 	}
@@ -364,6 +397,14 @@ func (_c *AppointmentPolicyCreate) createSpec() (*AppointmentPolicy, *sqlgraph.C
 	if value, ok := _c.mutation.MaxServicesPerVisit(); ok {
 		_spec.SetField(appointmentpolicy.FieldMaxServicesPerVisit, field.TypeInt, value)
 		_node.MaxServicesPerVisit = value
+	}
+	if value, ok := _c.mutation.GroupedVisitRefundTerms(); ok {
+		_spec.SetField(appointmentpolicy.FieldGroupedVisitRefundTerms, field.TypeString, value)
+		_node.GroupedVisitRefundTerms = &value
+	}
+	if value, ok := _c.mutation.GroupedVisitTermsConfirmedAt(); ok {
+		_spec.SetField(appointmentpolicy.FieldGroupedVisitTermsConfirmedAt, field.TypeTime, value)
+		_node.GroupedVisitTermsConfirmedAt = &value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -539,6 +580,42 @@ func (u *AppointmentPolicyUpsert) UpdateMaxServicesPerVisit() *AppointmentPolicy
 // AddMaxServicesPerVisit adds v to the "max_services_per_visit" field.
 func (u *AppointmentPolicyUpsert) AddMaxServicesPerVisit(v int) *AppointmentPolicyUpsert {
 	u.Add(appointmentpolicy.FieldMaxServicesPerVisit, v)
+	return u
+}
+
+// SetGroupedVisitRefundTerms sets the "grouped_visit_refund_terms" field.
+func (u *AppointmentPolicyUpsert) SetGroupedVisitRefundTerms(v string) *AppointmentPolicyUpsert {
+	u.Set(appointmentpolicy.FieldGroupedVisitRefundTerms, v)
+	return u
+}
+
+// UpdateGroupedVisitRefundTerms sets the "grouped_visit_refund_terms" field to the value that was provided on create.
+func (u *AppointmentPolicyUpsert) UpdateGroupedVisitRefundTerms() *AppointmentPolicyUpsert {
+	u.SetExcluded(appointmentpolicy.FieldGroupedVisitRefundTerms)
+	return u
+}
+
+// ClearGroupedVisitRefundTerms clears the value of the "grouped_visit_refund_terms" field.
+func (u *AppointmentPolicyUpsert) ClearGroupedVisitRefundTerms() *AppointmentPolicyUpsert {
+	u.SetNull(appointmentpolicy.FieldGroupedVisitRefundTerms)
+	return u
+}
+
+// SetGroupedVisitTermsConfirmedAt sets the "grouped_visit_terms_confirmed_at" field.
+func (u *AppointmentPolicyUpsert) SetGroupedVisitTermsConfirmedAt(v time.Time) *AppointmentPolicyUpsert {
+	u.Set(appointmentpolicy.FieldGroupedVisitTermsConfirmedAt, v)
+	return u
+}
+
+// UpdateGroupedVisitTermsConfirmedAt sets the "grouped_visit_terms_confirmed_at" field to the value that was provided on create.
+func (u *AppointmentPolicyUpsert) UpdateGroupedVisitTermsConfirmedAt() *AppointmentPolicyUpsert {
+	u.SetExcluded(appointmentpolicy.FieldGroupedVisitTermsConfirmedAt)
+	return u
+}
+
+// ClearGroupedVisitTermsConfirmedAt clears the value of the "grouped_visit_terms_confirmed_at" field.
+func (u *AppointmentPolicyUpsert) ClearGroupedVisitTermsConfirmedAt() *AppointmentPolicyUpsert {
+	u.SetNull(appointmentpolicy.FieldGroupedVisitTermsConfirmedAt)
 	return u
 }
 
@@ -719,6 +796,48 @@ func (u *AppointmentPolicyUpsertOne) AddMaxServicesPerVisit(v int) *AppointmentP
 func (u *AppointmentPolicyUpsertOne) UpdateMaxServicesPerVisit() *AppointmentPolicyUpsertOne {
 	return u.Update(func(s *AppointmentPolicyUpsert) {
 		s.UpdateMaxServicesPerVisit()
+	})
+}
+
+// SetGroupedVisitRefundTerms sets the "grouped_visit_refund_terms" field.
+func (u *AppointmentPolicyUpsertOne) SetGroupedVisitRefundTerms(v string) *AppointmentPolicyUpsertOne {
+	return u.Update(func(s *AppointmentPolicyUpsert) {
+		s.SetGroupedVisitRefundTerms(v)
+	})
+}
+
+// UpdateGroupedVisitRefundTerms sets the "grouped_visit_refund_terms" field to the value that was provided on create.
+func (u *AppointmentPolicyUpsertOne) UpdateGroupedVisitRefundTerms() *AppointmentPolicyUpsertOne {
+	return u.Update(func(s *AppointmentPolicyUpsert) {
+		s.UpdateGroupedVisitRefundTerms()
+	})
+}
+
+// ClearGroupedVisitRefundTerms clears the value of the "grouped_visit_refund_terms" field.
+func (u *AppointmentPolicyUpsertOne) ClearGroupedVisitRefundTerms() *AppointmentPolicyUpsertOne {
+	return u.Update(func(s *AppointmentPolicyUpsert) {
+		s.ClearGroupedVisitRefundTerms()
+	})
+}
+
+// SetGroupedVisitTermsConfirmedAt sets the "grouped_visit_terms_confirmed_at" field.
+func (u *AppointmentPolicyUpsertOne) SetGroupedVisitTermsConfirmedAt(v time.Time) *AppointmentPolicyUpsertOne {
+	return u.Update(func(s *AppointmentPolicyUpsert) {
+		s.SetGroupedVisitTermsConfirmedAt(v)
+	})
+}
+
+// UpdateGroupedVisitTermsConfirmedAt sets the "grouped_visit_terms_confirmed_at" field to the value that was provided on create.
+func (u *AppointmentPolicyUpsertOne) UpdateGroupedVisitTermsConfirmedAt() *AppointmentPolicyUpsertOne {
+	return u.Update(func(s *AppointmentPolicyUpsert) {
+		s.UpdateGroupedVisitTermsConfirmedAt()
+	})
+}
+
+// ClearGroupedVisitTermsConfirmedAt clears the value of the "grouped_visit_terms_confirmed_at" field.
+func (u *AppointmentPolicyUpsertOne) ClearGroupedVisitTermsConfirmedAt() *AppointmentPolicyUpsertOne {
+	return u.Update(func(s *AppointmentPolicyUpsert) {
+		s.ClearGroupedVisitTermsConfirmedAt()
 	})
 }
 
@@ -1066,6 +1185,48 @@ func (u *AppointmentPolicyUpsertBulk) AddMaxServicesPerVisit(v int) *Appointment
 func (u *AppointmentPolicyUpsertBulk) UpdateMaxServicesPerVisit() *AppointmentPolicyUpsertBulk {
 	return u.Update(func(s *AppointmentPolicyUpsert) {
 		s.UpdateMaxServicesPerVisit()
+	})
+}
+
+// SetGroupedVisitRefundTerms sets the "grouped_visit_refund_terms" field.
+func (u *AppointmentPolicyUpsertBulk) SetGroupedVisitRefundTerms(v string) *AppointmentPolicyUpsertBulk {
+	return u.Update(func(s *AppointmentPolicyUpsert) {
+		s.SetGroupedVisitRefundTerms(v)
+	})
+}
+
+// UpdateGroupedVisitRefundTerms sets the "grouped_visit_refund_terms" field to the value that was provided on create.
+func (u *AppointmentPolicyUpsertBulk) UpdateGroupedVisitRefundTerms() *AppointmentPolicyUpsertBulk {
+	return u.Update(func(s *AppointmentPolicyUpsert) {
+		s.UpdateGroupedVisitRefundTerms()
+	})
+}
+
+// ClearGroupedVisitRefundTerms clears the value of the "grouped_visit_refund_terms" field.
+func (u *AppointmentPolicyUpsertBulk) ClearGroupedVisitRefundTerms() *AppointmentPolicyUpsertBulk {
+	return u.Update(func(s *AppointmentPolicyUpsert) {
+		s.ClearGroupedVisitRefundTerms()
+	})
+}
+
+// SetGroupedVisitTermsConfirmedAt sets the "grouped_visit_terms_confirmed_at" field.
+func (u *AppointmentPolicyUpsertBulk) SetGroupedVisitTermsConfirmedAt(v time.Time) *AppointmentPolicyUpsertBulk {
+	return u.Update(func(s *AppointmentPolicyUpsert) {
+		s.SetGroupedVisitTermsConfirmedAt(v)
+	})
+}
+
+// UpdateGroupedVisitTermsConfirmedAt sets the "grouped_visit_terms_confirmed_at" field to the value that was provided on create.
+func (u *AppointmentPolicyUpsertBulk) UpdateGroupedVisitTermsConfirmedAt() *AppointmentPolicyUpsertBulk {
+	return u.Update(func(s *AppointmentPolicyUpsert) {
+		s.UpdateGroupedVisitTermsConfirmedAt()
+	})
+}
+
+// ClearGroupedVisitTermsConfirmedAt clears the value of the "grouped_visit_terms_confirmed_at" field.
+func (u *AppointmentPolicyUpsertBulk) ClearGroupedVisitTermsConfirmedAt() *AppointmentPolicyUpsertBulk {
+	return u.Update(func(s *AppointmentPolicyUpsert) {
+		s.ClearGroupedVisitTermsConfirmedAt()
 	})
 }
 

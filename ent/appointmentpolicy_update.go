@@ -145,6 +145,46 @@ func (_u *AppointmentPolicyUpdate) AddMaxServicesPerVisit(v int) *AppointmentPol
 	return _u
 }
 
+// SetGroupedVisitRefundTerms sets the "grouped_visit_refund_terms" field.
+func (_u *AppointmentPolicyUpdate) SetGroupedVisitRefundTerms(v string) *AppointmentPolicyUpdate {
+	_u.mutation.SetGroupedVisitRefundTerms(v)
+	return _u
+}
+
+// SetNillableGroupedVisitRefundTerms sets the "grouped_visit_refund_terms" field if the given value is not nil.
+func (_u *AppointmentPolicyUpdate) SetNillableGroupedVisitRefundTerms(v *string) *AppointmentPolicyUpdate {
+	if v != nil {
+		_u.SetGroupedVisitRefundTerms(*v)
+	}
+	return _u
+}
+
+// ClearGroupedVisitRefundTerms clears the value of the "grouped_visit_refund_terms" field.
+func (_u *AppointmentPolicyUpdate) ClearGroupedVisitRefundTerms() *AppointmentPolicyUpdate {
+	_u.mutation.ClearGroupedVisitRefundTerms()
+	return _u
+}
+
+// SetGroupedVisitTermsConfirmedAt sets the "grouped_visit_terms_confirmed_at" field.
+func (_u *AppointmentPolicyUpdate) SetGroupedVisitTermsConfirmedAt(v time.Time) *AppointmentPolicyUpdate {
+	_u.mutation.SetGroupedVisitTermsConfirmedAt(v)
+	return _u
+}
+
+// SetNillableGroupedVisitTermsConfirmedAt sets the "grouped_visit_terms_confirmed_at" field if the given value is not nil.
+func (_u *AppointmentPolicyUpdate) SetNillableGroupedVisitTermsConfirmedAt(v *time.Time) *AppointmentPolicyUpdate {
+	if v != nil {
+		_u.SetGroupedVisitTermsConfirmedAt(*v)
+	}
+	return _u
+}
+
+// ClearGroupedVisitTermsConfirmedAt clears the value of the "grouped_visit_terms_confirmed_at" field.
+func (_u *AppointmentPolicyUpdate) ClearGroupedVisitTermsConfirmedAt() *AppointmentPolicyUpdate {
+	_u.mutation.ClearGroupedVisitTermsConfirmedAt()
+	return _u
+}
+
 // Mutation returns the AppointmentPolicyMutation object of the builder.
 func (_u *AppointmentPolicyUpdate) Mutation() *AppointmentPolicyMutation {
 	return _u.mutation
@@ -219,6 +259,11 @@ func (_u *AppointmentPolicyUpdate) check() error {
 			return &ValidationError{Name: "max_services_per_visit", err: fmt.Errorf(`ent: validator failed for field "AppointmentPolicy.max_services_per_visit": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.GroupedVisitRefundTerms(); ok {
+		if err := appointmentpolicy.GroupedVisitRefundTermsValidator(v); err != nil {
+			return &ValidationError{Name: "grouped_visit_refund_terms", err: fmt.Errorf(`ent: validator failed for field "AppointmentPolicy.grouped_visit_refund_terms": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "AppointmentPolicy.organization"`)
 	}
@@ -269,6 +314,18 @@ func (_u *AppointmentPolicyUpdate) sqlSave(ctx context.Context) (_node int, err 
 	}
 	if value, ok := _u.mutation.AddedMaxServicesPerVisit(); ok {
 		_spec.AddField(appointmentpolicy.FieldMaxServicesPerVisit, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.GroupedVisitRefundTerms(); ok {
+		_spec.SetField(appointmentpolicy.FieldGroupedVisitRefundTerms, field.TypeString, value)
+	}
+	if _u.mutation.GroupedVisitRefundTermsCleared() {
+		_spec.ClearField(appointmentpolicy.FieldGroupedVisitRefundTerms, field.TypeString)
+	}
+	if value, ok := _u.mutation.GroupedVisitTermsConfirmedAt(); ok {
+		_spec.SetField(appointmentpolicy.FieldGroupedVisitTermsConfirmedAt, field.TypeTime, value)
+	}
+	if _u.mutation.GroupedVisitTermsConfirmedAtCleared() {
+		_spec.ClearField(appointmentpolicy.FieldGroupedVisitTermsConfirmedAt, field.TypeTime)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -407,6 +464,46 @@ func (_u *AppointmentPolicyUpdateOne) AddMaxServicesPerVisit(v int) *Appointment
 	return _u
 }
 
+// SetGroupedVisitRefundTerms sets the "grouped_visit_refund_terms" field.
+func (_u *AppointmentPolicyUpdateOne) SetGroupedVisitRefundTerms(v string) *AppointmentPolicyUpdateOne {
+	_u.mutation.SetGroupedVisitRefundTerms(v)
+	return _u
+}
+
+// SetNillableGroupedVisitRefundTerms sets the "grouped_visit_refund_terms" field if the given value is not nil.
+func (_u *AppointmentPolicyUpdateOne) SetNillableGroupedVisitRefundTerms(v *string) *AppointmentPolicyUpdateOne {
+	if v != nil {
+		_u.SetGroupedVisitRefundTerms(*v)
+	}
+	return _u
+}
+
+// ClearGroupedVisitRefundTerms clears the value of the "grouped_visit_refund_terms" field.
+func (_u *AppointmentPolicyUpdateOne) ClearGroupedVisitRefundTerms() *AppointmentPolicyUpdateOne {
+	_u.mutation.ClearGroupedVisitRefundTerms()
+	return _u
+}
+
+// SetGroupedVisitTermsConfirmedAt sets the "grouped_visit_terms_confirmed_at" field.
+func (_u *AppointmentPolicyUpdateOne) SetGroupedVisitTermsConfirmedAt(v time.Time) *AppointmentPolicyUpdateOne {
+	_u.mutation.SetGroupedVisitTermsConfirmedAt(v)
+	return _u
+}
+
+// SetNillableGroupedVisitTermsConfirmedAt sets the "grouped_visit_terms_confirmed_at" field if the given value is not nil.
+func (_u *AppointmentPolicyUpdateOne) SetNillableGroupedVisitTermsConfirmedAt(v *time.Time) *AppointmentPolicyUpdateOne {
+	if v != nil {
+		_u.SetGroupedVisitTermsConfirmedAt(*v)
+	}
+	return _u
+}
+
+// ClearGroupedVisitTermsConfirmedAt clears the value of the "grouped_visit_terms_confirmed_at" field.
+func (_u *AppointmentPolicyUpdateOne) ClearGroupedVisitTermsConfirmedAt() *AppointmentPolicyUpdateOne {
+	_u.mutation.ClearGroupedVisitTermsConfirmedAt()
+	return _u
+}
+
 // Mutation returns the AppointmentPolicyMutation object of the builder.
 func (_u *AppointmentPolicyUpdateOne) Mutation() *AppointmentPolicyMutation {
 	return _u.mutation
@@ -494,6 +591,11 @@ func (_u *AppointmentPolicyUpdateOne) check() error {
 			return &ValidationError{Name: "max_services_per_visit", err: fmt.Errorf(`ent: validator failed for field "AppointmentPolicy.max_services_per_visit": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.GroupedVisitRefundTerms(); ok {
+		if err := appointmentpolicy.GroupedVisitRefundTermsValidator(v); err != nil {
+			return &ValidationError{Name: "grouped_visit_refund_terms", err: fmt.Errorf(`ent: validator failed for field "AppointmentPolicy.grouped_visit_refund_terms": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "AppointmentPolicy.organization"`)
 	}
@@ -561,6 +663,18 @@ func (_u *AppointmentPolicyUpdateOne) sqlSave(ctx context.Context) (_node *Appoi
 	}
 	if value, ok := _u.mutation.AddedMaxServicesPerVisit(); ok {
 		_spec.AddField(appointmentpolicy.FieldMaxServicesPerVisit, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.GroupedVisitRefundTerms(); ok {
+		_spec.SetField(appointmentpolicy.FieldGroupedVisitRefundTerms, field.TypeString, value)
+	}
+	if _u.mutation.GroupedVisitRefundTermsCleared() {
+		_spec.ClearField(appointmentpolicy.FieldGroupedVisitRefundTerms, field.TypeString)
+	}
+	if value, ok := _u.mutation.GroupedVisitTermsConfirmedAt(); ok {
+		_spec.SetField(appointmentpolicy.FieldGroupedVisitTermsConfirmedAt, field.TypeTime, value)
+	}
+	if _u.mutation.GroupedVisitTermsConfirmedAtCleared() {
+		_spec.ClearField(appointmentpolicy.FieldGroupedVisitTermsConfirmedAt, field.TypeTime)
 	}
 	_node = &AppointmentPolicy{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -213,15 +213,17 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		Type: "AppointmentPolicy",
 		Fields: map[string]*sqlgraph.FieldSpec{
-			appointmentpolicy.FieldCreatedAt:              {Type: field.TypeTime, Column: appointmentpolicy.FieldCreatedAt},
-			appointmentpolicy.FieldUpdatedAt:              {Type: field.TypeTime, Column: appointmentpolicy.FieldUpdatedAt},
-			appointmentpolicy.FieldOrganizationID:         {Type: field.TypeUUID, Column: appointmentpolicy.FieldOrganizationID},
-			appointmentpolicy.FieldSlotIntervalMinutes:    {Type: field.TypeInt, Column: appointmentpolicy.FieldSlotIntervalMinutes},
-			appointmentpolicy.FieldPaymentAtBookingMode:   {Type: field.TypeEnum, Column: appointmentpolicy.FieldPaymentAtBookingMode},
-			appointmentpolicy.FieldSelfServiceCutoffHours: {Type: field.TypeInt, Column: appointmentpolicy.FieldSelfServiceCutoffHours},
-			appointmentpolicy.FieldOfferingMode:           {Type: field.TypeEnum, Column: appointmentpolicy.FieldOfferingMode},
-			appointmentpolicy.FieldGroupedVisitsEnabled:   {Type: field.TypeBool, Column: appointmentpolicy.FieldGroupedVisitsEnabled},
-			appointmentpolicy.FieldMaxServicesPerVisit:    {Type: field.TypeInt, Column: appointmentpolicy.FieldMaxServicesPerVisit},
+			appointmentpolicy.FieldCreatedAt:                    {Type: field.TypeTime, Column: appointmentpolicy.FieldCreatedAt},
+			appointmentpolicy.FieldUpdatedAt:                    {Type: field.TypeTime, Column: appointmentpolicy.FieldUpdatedAt},
+			appointmentpolicy.FieldOrganizationID:               {Type: field.TypeUUID, Column: appointmentpolicy.FieldOrganizationID},
+			appointmentpolicy.FieldSlotIntervalMinutes:          {Type: field.TypeInt, Column: appointmentpolicy.FieldSlotIntervalMinutes},
+			appointmentpolicy.FieldPaymentAtBookingMode:         {Type: field.TypeEnum, Column: appointmentpolicy.FieldPaymentAtBookingMode},
+			appointmentpolicy.FieldSelfServiceCutoffHours:       {Type: field.TypeInt, Column: appointmentpolicy.FieldSelfServiceCutoffHours},
+			appointmentpolicy.FieldOfferingMode:                 {Type: field.TypeEnum, Column: appointmentpolicy.FieldOfferingMode},
+			appointmentpolicy.FieldGroupedVisitsEnabled:         {Type: field.TypeBool, Column: appointmentpolicy.FieldGroupedVisitsEnabled},
+			appointmentpolicy.FieldMaxServicesPerVisit:          {Type: field.TypeInt, Column: appointmentpolicy.FieldMaxServicesPerVisit},
+			appointmentpolicy.FieldGroupedVisitRefundTerms:      {Type: field.TypeString, Column: appointmentpolicy.FieldGroupedVisitRefundTerms},
+			appointmentpolicy.FieldGroupedVisitTermsConfirmedAt: {Type: field.TypeTime, Column: appointmentpolicy.FieldGroupedVisitTermsConfirmedAt},
 		},
 	}
 	graph.Nodes[6] = &sqlgraph.Node{
@@ -3822,6 +3824,16 @@ func (f *AppointmentPolicyFilter) WhereGroupedVisitsEnabled(p entql.BoolP) {
 // WhereMaxServicesPerVisit applies the entql int predicate on the max_services_per_visit field.
 func (f *AppointmentPolicyFilter) WhereMaxServicesPerVisit(p entql.IntP) {
 	f.Where(p.Field(appointmentpolicy.FieldMaxServicesPerVisit))
+}
+
+// WhereGroupedVisitRefundTerms applies the entql string predicate on the grouped_visit_refund_terms field.
+func (f *AppointmentPolicyFilter) WhereGroupedVisitRefundTerms(p entql.StringP) {
+	f.Where(p.Field(appointmentpolicy.FieldGroupedVisitRefundTerms))
+}
+
+// WhereGroupedVisitTermsConfirmedAt applies the entql time.Time predicate on the grouped_visit_terms_confirmed_at field.
+func (f *AppointmentPolicyFilter) WhereGroupedVisitTermsConfirmedAt(p entql.TimeP) {
+	f.Where(p.Field(appointmentpolicy.FieldGroupedVisitTermsConfirmedAt))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.

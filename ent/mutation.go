@@ -6496,26 +6496,28 @@ func (m *AppointmentMutation) ResetEdge(name string) error {
 // AppointmentPolicyMutation represents an operation that mutates the AppointmentPolicy nodes in the graph.
 type AppointmentPolicyMutation struct {
 	config
-	op                           Op
-	typ                          string
-	id                           *uuid.UUID
-	created_at                   *time.Time
-	updated_at                   *time.Time
-	slot_interval_minutes        *int
-	addslot_interval_minutes     *int
-	payment_at_booking_mode      *appointmentpolicy.PaymentAtBookingMode
-	self_service_cutoff_hours    *int
-	addself_service_cutoff_hours *int
-	offering_mode                *appointmentpolicy.OfferingMode
-	grouped_visits_enabled       *bool
-	max_services_per_visit       *int
-	addmax_services_per_visit    *int
-	clearedFields                map[string]struct{}
-	organization                 *uuid.UUID
-	clearedorganization          bool
-	done                         bool
-	oldValue                     func(context.Context) (*AppointmentPolicy, error)
-	predicates                   []predicate.AppointmentPolicy
+	op                               Op
+	typ                              string
+	id                               *uuid.UUID
+	created_at                       *time.Time
+	updated_at                       *time.Time
+	slot_interval_minutes            *int
+	addslot_interval_minutes         *int
+	payment_at_booking_mode          *appointmentpolicy.PaymentAtBookingMode
+	self_service_cutoff_hours        *int
+	addself_service_cutoff_hours     *int
+	offering_mode                    *appointmentpolicy.OfferingMode
+	grouped_visits_enabled           *bool
+	max_services_per_visit           *int
+	addmax_services_per_visit        *int
+	grouped_visit_refund_terms       *string
+	grouped_visit_terms_confirmed_at *time.Time
+	clearedFields                    map[string]struct{}
+	organization                     *uuid.UUID
+	clearedorganization              bool
+	done                             bool
+	oldValue                         func(context.Context) (*AppointmentPolicy, error)
+	predicates                       []predicate.AppointmentPolicy
 }
 
 var _ ent.Mutation = (*AppointmentPolicyMutation)(nil)
@@ -7020,6 +7022,104 @@ func (m *AppointmentPolicyMutation) ResetMaxServicesPerVisit() {
 	m.addmax_services_per_visit = nil
 }
 
+// SetGroupedVisitRefundTerms sets the "grouped_visit_refund_terms" field.
+func (m *AppointmentPolicyMutation) SetGroupedVisitRefundTerms(s string) {
+	m.grouped_visit_refund_terms = &s
+}
+
+// GroupedVisitRefundTerms returns the value of the "grouped_visit_refund_terms" field in the mutation.
+func (m *AppointmentPolicyMutation) GroupedVisitRefundTerms() (r string, exists bool) {
+	v := m.grouped_visit_refund_terms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupedVisitRefundTerms returns the old "grouped_visit_refund_terms" field's value of the AppointmentPolicy entity.
+// If the AppointmentPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentPolicyMutation) OldGroupedVisitRefundTerms(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupedVisitRefundTerms is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupedVisitRefundTerms requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupedVisitRefundTerms: %w", err)
+	}
+	return oldValue.GroupedVisitRefundTerms, nil
+}
+
+// ClearGroupedVisitRefundTerms clears the value of the "grouped_visit_refund_terms" field.
+func (m *AppointmentPolicyMutation) ClearGroupedVisitRefundTerms() {
+	m.grouped_visit_refund_terms = nil
+	m.clearedFields[appointmentpolicy.FieldGroupedVisitRefundTerms] = struct{}{}
+}
+
+// GroupedVisitRefundTermsCleared returns if the "grouped_visit_refund_terms" field was cleared in this mutation.
+func (m *AppointmentPolicyMutation) GroupedVisitRefundTermsCleared() bool {
+	_, ok := m.clearedFields[appointmentpolicy.FieldGroupedVisitRefundTerms]
+	return ok
+}
+
+// ResetGroupedVisitRefundTerms resets all changes to the "grouped_visit_refund_terms" field.
+func (m *AppointmentPolicyMutation) ResetGroupedVisitRefundTerms() {
+	m.grouped_visit_refund_terms = nil
+	delete(m.clearedFields, appointmentpolicy.FieldGroupedVisitRefundTerms)
+}
+
+// SetGroupedVisitTermsConfirmedAt sets the "grouped_visit_terms_confirmed_at" field.
+func (m *AppointmentPolicyMutation) SetGroupedVisitTermsConfirmedAt(t time.Time) {
+	m.grouped_visit_terms_confirmed_at = &t
+}
+
+// GroupedVisitTermsConfirmedAt returns the value of the "grouped_visit_terms_confirmed_at" field in the mutation.
+func (m *AppointmentPolicyMutation) GroupedVisitTermsConfirmedAt() (r time.Time, exists bool) {
+	v := m.grouped_visit_terms_confirmed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupedVisitTermsConfirmedAt returns the old "grouped_visit_terms_confirmed_at" field's value of the AppointmentPolicy entity.
+// If the AppointmentPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentPolicyMutation) OldGroupedVisitTermsConfirmedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupedVisitTermsConfirmedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupedVisitTermsConfirmedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupedVisitTermsConfirmedAt: %w", err)
+	}
+	return oldValue.GroupedVisitTermsConfirmedAt, nil
+}
+
+// ClearGroupedVisitTermsConfirmedAt clears the value of the "grouped_visit_terms_confirmed_at" field.
+func (m *AppointmentPolicyMutation) ClearGroupedVisitTermsConfirmedAt() {
+	m.grouped_visit_terms_confirmed_at = nil
+	m.clearedFields[appointmentpolicy.FieldGroupedVisitTermsConfirmedAt] = struct{}{}
+}
+
+// GroupedVisitTermsConfirmedAtCleared returns if the "grouped_visit_terms_confirmed_at" field was cleared in this mutation.
+func (m *AppointmentPolicyMutation) GroupedVisitTermsConfirmedAtCleared() bool {
+	_, ok := m.clearedFields[appointmentpolicy.FieldGroupedVisitTermsConfirmedAt]
+	return ok
+}
+
+// ResetGroupedVisitTermsConfirmedAt resets all changes to the "grouped_visit_terms_confirmed_at" field.
+func (m *AppointmentPolicyMutation) ResetGroupedVisitTermsConfirmedAt() {
+	m.grouped_visit_terms_confirmed_at = nil
+	delete(m.clearedFields, appointmentpolicy.FieldGroupedVisitTermsConfirmedAt)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *AppointmentPolicyMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -7081,7 +7181,7 @@ func (m *AppointmentPolicyMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *AppointmentPolicyMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 11)
 	if m.created_at != nil {
 		fields = append(fields, appointmentpolicy.FieldCreatedAt)
 	}
@@ -7109,6 +7209,12 @@ func (m *AppointmentPolicyMutation) Fields() []string {
 	if m.max_services_per_visit != nil {
 		fields = append(fields, appointmentpolicy.FieldMaxServicesPerVisit)
 	}
+	if m.grouped_visit_refund_terms != nil {
+		fields = append(fields, appointmentpolicy.FieldGroupedVisitRefundTerms)
+	}
+	if m.grouped_visit_terms_confirmed_at != nil {
+		fields = append(fields, appointmentpolicy.FieldGroupedVisitTermsConfirmedAt)
+	}
 	return fields
 }
 
@@ -7135,6 +7241,10 @@ func (m *AppointmentPolicyMutation) Field(name string) (ent.Value, bool) {
 		return m.GroupedVisitsEnabled()
 	case appointmentpolicy.FieldMaxServicesPerVisit:
 		return m.MaxServicesPerVisit()
+	case appointmentpolicy.FieldGroupedVisitRefundTerms:
+		return m.GroupedVisitRefundTerms()
+	case appointmentpolicy.FieldGroupedVisitTermsConfirmedAt:
+		return m.GroupedVisitTermsConfirmedAt()
 	}
 	return nil, false
 }
@@ -7162,6 +7272,10 @@ func (m *AppointmentPolicyMutation) OldField(ctx context.Context, name string) (
 		return m.OldGroupedVisitsEnabled(ctx)
 	case appointmentpolicy.FieldMaxServicesPerVisit:
 		return m.OldMaxServicesPerVisit(ctx)
+	case appointmentpolicy.FieldGroupedVisitRefundTerms:
+		return m.OldGroupedVisitRefundTerms(ctx)
+	case appointmentpolicy.FieldGroupedVisitTermsConfirmedAt:
+		return m.OldGroupedVisitTermsConfirmedAt(ctx)
 	}
 	return nil, fmt.Errorf("unknown AppointmentPolicy field %s", name)
 }
@@ -7233,6 +7347,20 @@ func (m *AppointmentPolicyMutation) SetField(name string, value ent.Value) error
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetMaxServicesPerVisit(v)
+		return nil
+	case appointmentpolicy.FieldGroupedVisitRefundTerms:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupedVisitRefundTerms(v)
+		return nil
+	case appointmentpolicy.FieldGroupedVisitTermsConfirmedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupedVisitTermsConfirmedAt(v)
 		return nil
 	}
 	return fmt.Errorf("unknown AppointmentPolicy field %s", name)
@@ -7306,6 +7434,12 @@ func (m *AppointmentPolicyMutation) ClearedFields() []string {
 	if m.FieldCleared(appointmentpolicy.FieldSelfServiceCutoffHours) {
 		fields = append(fields, appointmentpolicy.FieldSelfServiceCutoffHours)
 	}
+	if m.FieldCleared(appointmentpolicy.FieldGroupedVisitRefundTerms) {
+		fields = append(fields, appointmentpolicy.FieldGroupedVisitRefundTerms)
+	}
+	if m.FieldCleared(appointmentpolicy.FieldGroupedVisitTermsConfirmedAt) {
+		fields = append(fields, appointmentpolicy.FieldGroupedVisitTermsConfirmedAt)
+	}
 	return fields
 }
 
@@ -7322,6 +7456,12 @@ func (m *AppointmentPolicyMutation) ClearField(name string) error {
 	switch name {
 	case appointmentpolicy.FieldSelfServiceCutoffHours:
 		m.ClearSelfServiceCutoffHours()
+		return nil
+	case appointmentpolicy.FieldGroupedVisitRefundTerms:
+		m.ClearGroupedVisitRefundTerms()
+		return nil
+	case appointmentpolicy.FieldGroupedVisitTermsConfirmedAt:
+		m.ClearGroupedVisitTermsConfirmedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown AppointmentPolicy nullable field %s", name)
@@ -7357,6 +7497,12 @@ func (m *AppointmentPolicyMutation) ResetField(name string) error {
 		return nil
 	case appointmentpolicy.FieldMaxServicesPerVisit:
 		m.ResetMaxServicesPerVisit()
+		return nil
+	case appointmentpolicy.FieldGroupedVisitRefundTerms:
+		m.ResetGroupedVisitRefundTerms()
+		return nil
+	case appointmentpolicy.FieldGroupedVisitTermsConfirmedAt:
+		m.ResetGroupedVisitTermsConfirmedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown AppointmentPolicy field %s", name)

@@ -35,6 +35,10 @@ const (
 	FieldGroupedVisitsEnabled = "grouped_visits_enabled"
 	// FieldMaxServicesPerVisit holds the string denoting the max_services_per_visit field in the database.
 	FieldMaxServicesPerVisit = "max_services_per_visit"
+	// FieldGroupedVisitRefundTerms holds the string denoting the grouped_visit_refund_terms field in the database.
+	FieldGroupedVisitRefundTerms = "grouped_visit_refund_terms"
+	// FieldGroupedVisitTermsConfirmedAt holds the string denoting the grouped_visit_terms_confirmed_at field in the database.
+	FieldGroupedVisitTermsConfirmedAt = "grouped_visit_terms_confirmed_at"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// Table holds the table name of the appointmentpolicy in the database.
@@ -60,6 +64,8 @@ var Columns = []string{
 	FieldOfferingMode,
 	FieldGroupedVisitsEnabled,
 	FieldMaxServicesPerVisit,
+	FieldGroupedVisitRefundTerms,
+	FieldGroupedVisitTermsConfirmedAt,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -98,6 +104,8 @@ var (
 	DefaultMaxServicesPerVisit int
 	// MaxServicesPerVisitValidator is a validator for the "max_services_per_visit" field. It is called by the builders before save.
 	MaxServicesPerVisitValidator func(int) error
+	// GroupedVisitRefundTermsValidator is a validator for the "grouped_visit_refund_terms" field. It is called by the builders before save.
+	GroupedVisitRefundTermsValidator func(string) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() uuid.UUID
 )
@@ -207,6 +215,16 @@ func ByGroupedVisitsEnabled(opts ...sql.OrderTermOption) OrderOption {
 // ByMaxServicesPerVisit orders the results by the max_services_per_visit field.
 func ByMaxServicesPerVisit(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldMaxServicesPerVisit, opts...).ToFunc()
+}
+
+// ByGroupedVisitRefundTerms orders the results by the grouped_visit_refund_terms field.
+func ByGroupedVisitRefundTerms(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldGroupedVisitRefundTerms, opts...).ToFunc()
+}
+
+// ByGroupedVisitTermsConfirmedAt orders the results by the grouped_visit_terms_confirmed_at field.
+func ByGroupedVisitTermsConfirmedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldGroupedVisitTermsConfirmedAt, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

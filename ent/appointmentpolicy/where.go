@@ -91,6 +91,16 @@ func MaxServicesPerVisit(v int) predicate.AppointmentPolicy {
 	return predicate.AppointmentPolicy(sql.FieldEQ(FieldMaxServicesPerVisit, v))
 }
 
+// GroupedVisitRefundTerms applies equality check predicate on the "grouped_visit_refund_terms" field. It's identical to GroupedVisitRefundTermsEQ.
+func GroupedVisitRefundTerms(v string) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldEQ(FieldGroupedVisitRefundTerms, v))
+}
+
+// GroupedVisitTermsConfirmedAt applies equality check predicate on the "grouped_visit_terms_confirmed_at" field. It's identical to GroupedVisitTermsConfirmedAtEQ.
+func GroupedVisitTermsConfirmedAt(v time.Time) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldEQ(FieldGroupedVisitTermsConfirmedAt, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.AppointmentPolicy {
 	return predicate.AppointmentPolicy(sql.FieldEQ(FieldCreatedAt, v))
@@ -369,6 +379,131 @@ func MaxServicesPerVisitLT(v int) predicate.AppointmentPolicy {
 // MaxServicesPerVisitLTE applies the LTE predicate on the "max_services_per_visit" field.
 func MaxServicesPerVisitLTE(v int) predicate.AppointmentPolicy {
 	return predicate.AppointmentPolicy(sql.FieldLTE(FieldMaxServicesPerVisit, v))
+}
+
+// GroupedVisitRefundTermsEQ applies the EQ predicate on the "grouped_visit_refund_terms" field.
+func GroupedVisitRefundTermsEQ(v string) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldEQ(FieldGroupedVisitRefundTerms, v))
+}
+
+// GroupedVisitRefundTermsNEQ applies the NEQ predicate on the "grouped_visit_refund_terms" field.
+func GroupedVisitRefundTermsNEQ(v string) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldNEQ(FieldGroupedVisitRefundTerms, v))
+}
+
+// GroupedVisitRefundTermsIn applies the In predicate on the "grouped_visit_refund_terms" field.
+func GroupedVisitRefundTermsIn(vs ...string) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldIn(FieldGroupedVisitRefundTerms, vs...))
+}
+
+// GroupedVisitRefundTermsNotIn applies the NotIn predicate on the "grouped_visit_refund_terms" field.
+func GroupedVisitRefundTermsNotIn(vs ...string) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldNotIn(FieldGroupedVisitRefundTerms, vs...))
+}
+
+// GroupedVisitRefundTermsGT applies the GT predicate on the "grouped_visit_refund_terms" field.
+func GroupedVisitRefundTermsGT(v string) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldGT(FieldGroupedVisitRefundTerms, v))
+}
+
+// GroupedVisitRefundTermsGTE applies the GTE predicate on the "grouped_visit_refund_terms" field.
+func GroupedVisitRefundTermsGTE(v string) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldGTE(FieldGroupedVisitRefundTerms, v))
+}
+
+// GroupedVisitRefundTermsLT applies the LT predicate on the "grouped_visit_refund_terms" field.
+func GroupedVisitRefundTermsLT(v string) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldLT(FieldGroupedVisitRefundTerms, v))
+}
+
+// GroupedVisitRefundTermsLTE applies the LTE predicate on the "grouped_visit_refund_terms" field.
+func GroupedVisitRefundTermsLTE(v string) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldLTE(FieldGroupedVisitRefundTerms, v))
+}
+
+// GroupedVisitRefundTermsContains applies the Contains predicate on the "grouped_visit_refund_terms" field.
+func GroupedVisitRefundTermsContains(v string) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldContains(FieldGroupedVisitRefundTerms, v))
+}
+
+// GroupedVisitRefundTermsHasPrefix applies the HasPrefix predicate on the "grouped_visit_refund_terms" field.
+func GroupedVisitRefundTermsHasPrefix(v string) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldHasPrefix(FieldGroupedVisitRefundTerms, v))
+}
+
+// GroupedVisitRefundTermsHasSuffix applies the HasSuffix predicate on the "grouped_visit_refund_terms" field.
+func GroupedVisitRefundTermsHasSuffix(v string) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldHasSuffix(FieldGroupedVisitRefundTerms, v))
+}
+
+// GroupedVisitRefundTermsIsNil applies the IsNil predicate on the "grouped_visit_refund_terms" field.
+func GroupedVisitRefundTermsIsNil() predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldIsNull(FieldGroupedVisitRefundTerms))
+}
+
+// GroupedVisitRefundTermsNotNil applies the NotNil predicate on the "grouped_visit_refund_terms" field.
+func GroupedVisitRefundTermsNotNil() predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldNotNull(FieldGroupedVisitRefundTerms))
+}
+
+// GroupedVisitRefundTermsEqualFold applies the EqualFold predicate on the "grouped_visit_refund_terms" field.
+func GroupedVisitRefundTermsEqualFold(v string) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldEqualFold(FieldGroupedVisitRefundTerms, v))
+}
+
+// GroupedVisitRefundTermsContainsFold applies the ContainsFold predicate on the "grouped_visit_refund_terms" field.
+func GroupedVisitRefundTermsContainsFold(v string) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldContainsFold(FieldGroupedVisitRefundTerms, v))
+}
+
+// GroupedVisitTermsConfirmedAtEQ applies the EQ predicate on the "grouped_visit_terms_confirmed_at" field.
+func GroupedVisitTermsConfirmedAtEQ(v time.Time) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldEQ(FieldGroupedVisitTermsConfirmedAt, v))
+}
+
+// GroupedVisitTermsConfirmedAtNEQ applies the NEQ predicate on the "grouped_visit_terms_confirmed_at" field.
+func GroupedVisitTermsConfirmedAtNEQ(v time.Time) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldNEQ(FieldGroupedVisitTermsConfirmedAt, v))
+}
+
+// GroupedVisitTermsConfirmedAtIn applies the In predicate on the "grouped_visit_terms_confirmed_at" field.
+func GroupedVisitTermsConfirmedAtIn(vs ...time.Time) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldIn(FieldGroupedVisitTermsConfirmedAt, vs...))
+}
+
+// GroupedVisitTermsConfirmedAtNotIn applies the NotIn predicate on the "grouped_visit_terms_confirmed_at" field.
+func GroupedVisitTermsConfirmedAtNotIn(vs ...time.Time) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldNotIn(FieldGroupedVisitTermsConfirmedAt, vs...))
+}
+
+// GroupedVisitTermsConfirmedAtGT applies the GT predicate on the "grouped_visit_terms_confirmed_at" field.
+func GroupedVisitTermsConfirmedAtGT(v time.Time) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldGT(FieldGroupedVisitTermsConfirmedAt, v))
+}
+
+// GroupedVisitTermsConfirmedAtGTE applies the GTE predicate on the "grouped_visit_terms_confirmed_at" field.
+func GroupedVisitTermsConfirmedAtGTE(v time.Time) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldGTE(FieldGroupedVisitTermsConfirmedAt, v))
+}
+
+// GroupedVisitTermsConfirmedAtLT applies the LT predicate on the "grouped_visit_terms_confirmed_at" field.
+func GroupedVisitTermsConfirmedAtLT(v time.Time) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldLT(FieldGroupedVisitTermsConfirmedAt, v))
+}
+
+// GroupedVisitTermsConfirmedAtLTE applies the LTE predicate on the "grouped_visit_terms_confirmed_at" field.
+func GroupedVisitTermsConfirmedAtLTE(v time.Time) predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldLTE(FieldGroupedVisitTermsConfirmedAt, v))
+}
+
+// GroupedVisitTermsConfirmedAtIsNil applies the IsNil predicate on the "grouped_visit_terms_confirmed_at" field.
+func GroupedVisitTermsConfirmedAtIsNil() predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldIsNull(FieldGroupedVisitTermsConfirmedAt))
+}
+
+// GroupedVisitTermsConfirmedAtNotNil applies the NotNil predicate on the "grouped_visit_terms_confirmed_at" field.
+func GroupedVisitTermsConfirmedAtNotNil() predicate.AppointmentPolicy {
+	return predicate.AppointmentPolicy(sql.FieldNotNull(FieldGroupedVisitTermsConfirmedAt))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

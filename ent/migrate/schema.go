@@ -306,6 +306,8 @@ var (
 		{Name: "offering_mode", Type: field.TypeEnum, Enums: []string{"classes", "appointments", "both"}, Default: "classes"},
 		{Name: "grouped_visits_enabled", Type: field.TypeBool, Default: false},
 		{Name: "max_services_per_visit", Type: field.TypeInt, Default: 8},
+		{Name: "grouped_visit_refund_terms", Type: field.TypeString, Nullable: true, Size: 2000},
+		{Name: "grouped_visit_terms_confirmed_at", Type: field.TypeTime, Nullable: true},
 		{Name: "organization_id", Type: field.TypeUUID},
 	}
 	// AppointmentPoliciesTable holds the schema information for the "appointment_policies" table.
@@ -316,7 +318,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "appointment_policies_organizations_organization",
-				Columns:    []*schema.Column{AppointmentPoliciesColumns[9]},
+				Columns:    []*schema.Column{AppointmentPoliciesColumns[11]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -325,12 +327,12 @@ var (
 			{
 				Name:    "appointmentpolicy_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{AppointmentPoliciesColumns[9]},
+				Columns: []*schema.Column{AppointmentPoliciesColumns[11]},
 			},
 			{
 				Name:    "appointmentpolicy_organization_unique",
 				Unique:  true,
-				Columns: []*schema.Column{AppointmentPoliciesColumns[9]},
+				Columns: []*schema.Column{AppointmentPoliciesColumns[11]},
 			},
 		},
 	}

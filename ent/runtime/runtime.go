@@ -491,6 +491,10 @@ func init() {
 			return nil
 		}
 	}()
+	// appointmentpolicyDescGroupedVisitRefundTerms is the schema descriptor for grouped_visit_refund_terms field.
+	appointmentpolicyDescGroupedVisitRefundTerms := appointmentpolicyFields[6].Descriptor()
+	// appointmentpolicy.GroupedVisitRefundTermsValidator is a validator for the "grouped_visit_refund_terms" field. It is called by the builders before save.
+	appointmentpolicy.GroupedVisitRefundTermsValidator = appointmentpolicyDescGroupedVisitRefundTerms.Validators[0].(func(string) error)
 	// appointmentpolicyDescID is the schema descriptor for id field.
 	appointmentpolicyDescID := appointmentpolicyMixinFields0[0].Descriptor()
 	// appointmentpolicy.DefaultID holds the default value on creation for the id field.

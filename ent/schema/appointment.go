@@ -170,6 +170,9 @@ func (AppointmentPolicy) Fields() []ent.Field {
 		field.Enum("offering_mode").Values("classes", "appointments", "both").Default("classes"),
 		field.Bool("grouped_visits_enabled").Default(false),
 		field.Int("max_services_per_visit").Default(8).Min(2).Max(8),
+		field.String("grouped_visit_refund_terms").Optional().Nillable().MaxLen(2000).
+			Comment("What a member gets back when a grouped visit is cancelled, as staff confirmed it."),
+		field.Time("grouped_visit_terms_confirmed_at").Optional().Nillable(),
 	}
 }
 

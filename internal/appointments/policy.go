@@ -21,6 +21,9 @@ type Policy struct {
 	OfferingMode         appointmentpolicy.OfferingMode
 	GroupedVisitsEnabled bool
 	MaxServicesPerVisit  int
+	// RefundTerms are the grouped-visit refund terms staff confirmed (nil:
+	// none).
+	RefundTerms *string
 }
 
 // Venue is the viewer's venue as appointments need it: its zone and policy.
@@ -70,7 +73,8 @@ func policyOf(row *ent.AppointmentPolicy) Policy {
 	}
 	p := Policy{Row: row, SlotInterval: time.Duration(row.SlotIntervalMinutes) * time.Minute,
 		PaymentMode: row.PaymentAtBookingMode, OfferingMode: row.OfferingMode,
-		GroupedVisitsEnabled: row.GroupedVisitsEnabled, MaxServicesPerVisit: row.MaxServicesPerVisit}
+		GroupedVisitsEnabled: row.GroupedVisitsEnabled, MaxServicesPerVisit: row.MaxServicesPerVisit,
+		RefundTerms: row.GroupedVisitRefundTerms}
 	if row.SelfServiceCutoffHours != nil {
 		d := time.Duration(*row.SelfServiceCutoffHours) * time.Hour
 		p.SelfServiceCutoff = &d

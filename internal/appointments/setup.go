@@ -370,12 +370,18 @@ type PolicyPatch struct {
 	OfferingMode        *appointmentpolicy.OfferingMode
 	GroupedVisits       *bool
 	MaxServicesPerVisit *int
+	// RefundTerms sets the grouped-visit refund terms, which needs
+	// TermsConfirmed; ClearRefundTerms removes them.
+	RefundTerms      *string
+	ClearRefundTerms bool
+	TermsConfirmed   *bool
 }
 
 // Empty reports whether the patch sets nothing.
 func (p PolicyPatch) Empty() bool {
 	return p.SlotInterval == nil && p.PaymentMode == nil && p.Cutoff == nil && !p.ClearCutoff &&
-		p.OfferingMode == nil && p.GroupedVisits == nil && p.MaxServicesPerVisit == nil
+		p.OfferingMode == nil && p.GroupedVisits == nil && p.MaxServicesPerVisit == nil &&
+		p.RefundTerms == nil && !p.ClearRefundTerms && p.TermsConfirmed == nil
 }
 
 // UpdatePolicy changes the viewer's venue's appointment policy (creating its
@@ -383,6 +389,12 @@ func (p PolicyPatch) Empty() bool {
 func UpdatePolicy(ctx context.Context, c *ent.Client, p PolicyPatch) (Policy, error) {
 	if p.Empty() {
 		return Policy{}, apperr.Validation("body", "the patch changes nothing")
+	}
+	if p.TermsConfirmed != nil && p.RefundTerms == nil {
+		return Policy{}, apperr.Validation("grouped_visits.confirmed", "confirmed goes with refund_terms")
+	}
+	if p.RefundTerms != nil && (p.TermsConfirmed == nil || !*p.TermsConfirmed) {
+		return Policy{}, apperr.Validation("grouped_visits.confirmed", "refund terms need confirmed true")
 	}
 	cur, err := LoadPolicy(ctx, c)
 	if err != nil {
@@ -405,6 +417,12 @@ func UpdatePolicy(ctx context.Context, c *ent.Client, p PolicyPatch) (Policy, er
 		SetNillableMaxServicesPerVisit(p.MaxServicesPerVisit)
 	if p.ClearCutoff {
 		u.ClearSelfServiceCutoffHours()
+	}
+	if p.RefundTerms != nil {
+		u.SetGroupedVisitRefundTerms(*p.RefundTerms).SetGroupedVisitTermsConfirmedAt(time.Now())
+	}
+	if p.ClearRefundTerms {
+		u.ClearGroupedVisitRefundTerms().ClearGroupedVisitTermsConfirmedAt()
 	}
 	row, err := u.Save(ctx)
 	if err != nil {

@@ -403,8 +403,11 @@ func policiesOut(p appointments.Policy) api.AppointmentPolicies {
 		PaymentAtBookingMode:    api.AppointmentPoliciesPaymentAtBookingMode(p.PaymentMode),
 		RequirePaymentAtBooking: p.PaymentMode == appointmentpolicy.PaymentAtBookingModeOnline,
 		GroupedVisits: api.GroupedVisitsPolicy{Enabled: p.GroupedVisitsEnabled, MaxServicesPerVisit: p.MaxServicesPerVisit,
-			RefundTerms: api.NilString{Null: true}},
+			RefundTerms: api.NilString{Null: true}, Confirmed: p.RefundTerms != nil},
 		RowPresent: p.Row != nil}
+	if p.RefundTerms != nil {
+		out.GroupedVisits.RefundTerms = api.NewNilString(*p.RefundTerms)
+	}
 	if p.SelfServiceCutoff != nil {
 		out.SelfServiceCutoffHours = api.NewNilInt(int(*p.SelfServiceCutoff / time.Hour))
 	} else {
@@ -445,6 +448,15 @@ func (h *Handler) UpdateAppointmentPolicies(ctx context.Context, req *api.Appoin
 	}
 	if g, ok := req.GroupedVisits.Get(); ok {
 		patch.GroupedVisits, patch.MaxServicesPerVisit = optValue(g.Enabled), optValue(g.MaxServicesPerVisit)
+		patch.TermsConfirmed = optValue(g.Confirmed)
+		if g.RefundTerms.Set {
+			if g.RefundTerms.Null {
+				patch.ClearRefundTerms = true
+			} else {
+				v := g.RefundTerms.Value
+				patch.RefundTerms = &v
+			}
+		}
 	}
 	var pol appointments.Policy
 	err := h.inTx(ctx, func(ctx context.Context, c *ent.Client) error {

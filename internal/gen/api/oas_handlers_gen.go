@@ -19115,10 +19115,13 @@ func (s *Server) handleUpdateAdminScheduleItemRequest(args [1]string, argsEscape
 // handleUpdateAppointmentPoliciesRequest handles updateAppointmentPolicies operation.
 //
 // Sets the fields sent (`self_service_cutoff_hours` null removes the
-// cutoff). An empty body is 400 `VALIDATION_ERROR`. Grouped-visit
-// refund terms are not offered by this version (no appointment is paid
-// online), so `grouped_visits` takes `enabled` and
-// `max_services_per_visit` only.
+// cutoff). An empty body is 400 `VALIDATION_ERROR`. `grouped_visits`
+// takes `enabled`, `max_services_per_visit` and the grouped-visit
+// `refund_terms` (1 to 2000 characters), which are saved only with
+// `confirmed` true: terms without it, or `confirmed` without terms, are
+// 400 `VALIDATION_ERROR` (`grouped_visits.confirmed`) and change nothing.
+// `refund_terms` null removes the terms; reading shows `confirmed` true
+// while confirmed terms are stored.
 //
 // PATCH /admin/appointment-policies
 func (s *Server) handleUpdateAppointmentPoliciesRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {

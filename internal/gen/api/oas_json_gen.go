@@ -29601,6 +29601,12 @@ func (s *GroupedVisitsPatch) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *GroupedVisitsPatch) encodeFields(e *jx.Encoder) {
 	{
+		if s.Confirmed.Set {
+			e.FieldStart("confirmed")
+			s.Confirmed.Encode(e)
+		}
+	}
+	{
 		if s.Enabled.Set {
 			e.FieldStart("enabled")
 			s.Enabled.Encode(e)
@@ -29612,11 +29618,19 @@ func (s *GroupedVisitsPatch) encodeFields(e *jx.Encoder) {
 			s.MaxServicesPerVisit.Encode(e)
 		}
 	}
+	{
+		if s.RefundTerms.Set {
+			e.FieldStart("refund_terms")
+			s.RefundTerms.Encode(e)
+		}
+	}
 }
 
-var jsonFieldsNameOfGroupedVisitsPatch = [2]string{
-	0: "enabled",
-	1: "max_services_per_visit",
+var jsonFieldsNameOfGroupedVisitsPatch = [4]string{
+	0: "confirmed",
+	1: "enabled",
+	2: "max_services_per_visit",
+	3: "refund_terms",
 }
 
 // Decode decodes GroupedVisitsPatch from json.
@@ -29627,6 +29641,16 @@ func (s *GroupedVisitsPatch) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
+		case "confirmed":
+			if err := func() error {
+				s.Confirmed.Reset()
+				if err := s.Confirmed.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"confirmed\"")
+			}
 		case "enabled":
 			if err := func() error {
 				s.Enabled.Reset()
@@ -29646,6 +29670,16 @@ func (s *GroupedVisitsPatch) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"max_services_per_visit\"")
+			}
+		case "refund_terms":
+			if err := func() error {
+				s.RefundTerms.Reset()
+				if err := s.RefundTerms.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refund_terms\"")
 			}
 		default:
 			return errors.Errorf("unexpected field %q", k)

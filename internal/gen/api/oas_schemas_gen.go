@@ -11808,8 +11808,17 @@ func (s *GiftCardPreviewResponseDataStatus) UnmarshalText(data []byte) error {
 
 // Ref: #/components/schemas/GroupedVisitsPatch
 type GroupedVisitsPatch struct {
+	// Staff confirm the refund_terms sent; only with refund_terms.
+	Confirmed           OptBool `json:"confirmed"`
 	Enabled             OptBool `json:"enabled"`
 	MaxServicesPerVisit OptInt  `json:"max_services_per_visit"`
+	// The grouped-visit refund terms (sent with confirmed true); null removes them.
+	RefundTerms OptNilString `json:"refund_terms"`
+}
+
+// GetConfirmed returns the value of Confirmed.
+func (s *GroupedVisitsPatch) GetConfirmed() OptBool {
+	return s.Confirmed
 }
 
 // GetEnabled returns the value of Enabled.
@@ -11822,6 +11831,16 @@ func (s *GroupedVisitsPatch) GetMaxServicesPerVisit() OptInt {
 	return s.MaxServicesPerVisit
 }
 
+// GetRefundTerms returns the value of RefundTerms.
+func (s *GroupedVisitsPatch) GetRefundTerms() OptNilString {
+	return s.RefundTerms
+}
+
+// SetConfirmed sets the value of Confirmed.
+func (s *GroupedVisitsPatch) SetConfirmed(val OptBool) {
+	s.Confirmed = val
+}
+
 // SetEnabled sets the value of Enabled.
 func (s *GroupedVisitsPatch) SetEnabled(val OptBool) {
 	s.Enabled = val
@@ -11830,6 +11849,11 @@ func (s *GroupedVisitsPatch) SetEnabled(val OptBool) {
 // SetMaxServicesPerVisit sets the value of MaxServicesPerVisit.
 func (s *GroupedVisitsPatch) SetMaxServicesPerVisit(val OptInt) {
 	s.MaxServicesPerVisit = val
+}
+
+// SetRefundTerms sets the value of RefundTerms.
+func (s *GroupedVisitsPatch) SetRefundTerms(val OptNilString) {
+	s.RefundTerms = val
 }
 
 // Ref: #/components/schemas/GroupedVisitsPolicy
