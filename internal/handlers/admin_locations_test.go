@@ -23,7 +23,7 @@ func mustURL(t *testing.T, s string) url.URL {
 // venue's locations; locations.manage sets the main image, replaces the
 // gallery and the opening hours, and removes one gallery image; bad hours,
 // URLs and mixed or empty patches are 400 and change nothing; another
-// venue's location is 404.
+// venue's location is 404; a keyed retry replays.
 func TestStaffLocations(t *testing.T) {
 	e := newSchedEnv(t)
 	ctx := e.ctx
@@ -88,6 +88,18 @@ func TestStaffLocations(t *testing.T) {
 	require.Empty(t, res.Data.GalleryUrls)
 	require.Len(t, res.Data.OpeningHours, 2)
 	require.Equal(t, 3, e.db().AuditLog.Query().Where(auditlog.Action("location.updated")).CountX(e.op))
+	// A retry with the same Idempotency-Key replays the first answer and changes nothing more.
+	keyed := func() (*api.AdminLocationResponse, error) {
+		return manager.UpdateAdminLocation(ctx, &api.AdminLocationUpdateRequest{
+			GalleryUrls: []url.URL{mustURL(t, "https://img.example/9.jpg")}},
+			api.UpdateAdminLocationParams{LocationId: e.location, IdempotencyKey: api.NewOptString("gallery-9")})
+	}
+	first, err := keyed()
+	require.NoError(t, err)
+	again, err := keyed()
+	require.NoError(t, err)
+	require.Equal(t, first.Data, again.Data)
+	require.Equal(t, 4, e.db().AuditLog.Query().Where(auditlog.Action("location.updated")).CountX(e.op))
 
 	_, err = manager.GetAdminLocation(ctx, api.GetAdminLocationParams{LocationId: uuid.New()})
 	requireErr(t, err, http.StatusNotFound, "NOT_FOUND")

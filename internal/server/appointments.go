@@ -18,6 +18,7 @@ func init() {
 		"updateAppointmentPolicies", "updateBookingOffering",
 		"createAdminAppointment", "actOnAdminAppointment",
 		"createAdminRoom", "updateAdminRoom",
+		"updateAdminLocation",
 	} {
 		idempotencyPolicies[op] = idempotency.Optional(idempotency.Max200)
 	}
