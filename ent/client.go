@@ -20,6 +20,8 @@ import (
 	"github.com/venueplatform/venue/ent/alert"
 	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/apikey"
+	"github.com/venueplatform/venue/ent/appointment"
+	"github.com/venueplatform/venue/ent/appointmentpolicy"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
@@ -63,14 +65,19 @@ import (
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/processorevent"
+	"github.com/venueplatform/venue/ent/providerhours"
+	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/ent/serviceprovider"
+	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
+	"github.com/venueplatform/venue/ent/visit"
 	"github.com/venueplatform/venue/ent/webhookattempt"
 	"github.com/venueplatform/venue/ent/webhookdelivery"
 	"github.com/venueplatform/venue/ent/webhooksubscription"
@@ -91,6 +98,10 @@ type Client struct {
 	Alert *AlertClient
 	// Amenity is the client for interacting with the Amenity builders.
 	Amenity *AmenityClient
+	// Appointment is the client for interacting with the Appointment builders.
+	Appointment *AppointmentClient
+	// AppointmentPolicy is the client for interacting with the AppointmentPolicy builders.
+	AppointmentPolicy *AppointmentPolicyClient
 	// AuditLog is the client for interacting with the AuditLog builders.
 	AuditLog *AuditLogClient
 	// AuthCode is the client for interacting with the AuthCode builders.
@@ -177,6 +188,10 @@ type Client struct {
 	PlatformSetting *PlatformSettingClient
 	// ProcessorEvent is the client for interacting with the ProcessorEvent builders.
 	ProcessorEvent *ProcessorEventClient
+	// ProviderHours is the client for interacting with the ProviderHours builders.
+	ProviderHours *ProviderHoursClient
+	// ProviderTimeOff is the client for interacting with the ProviderTimeOff builders.
+	ProviderTimeOff *ProviderTimeOffClient
 	// PushDevice is the client for interacting with the PushDevice builders.
 	PushDevice *PushDeviceClient
 	// RefreshToken is the client for interacting with the RefreshToken builders.
@@ -185,6 +200,10 @@ type Client struct {
 	Room *RoomClient
 	// Service is the client for interacting with the Service builders.
 	Service *ServiceClient
+	// ServiceProvider is the client for interacting with the ServiceProvider builders.
+	ServiceProvider *ServiceProviderClient
+	// ServiceVariant is the client for interacting with the ServiceVariant builders.
+	ServiceVariant *ServiceVariantClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
 	// Tip is the client for interacting with the Tip builders.
@@ -193,6 +212,8 @@ type Client struct {
 	User *UserClient
 	// VenuePayments is the client for interacting with the VenuePayments builders.
 	VenuePayments *VenuePaymentsClient
+	// Visit is the client for interacting with the Visit builders.
+	Visit *VisitClient
 	// WebhookAttempt is the client for interacting with the WebhookAttempt builders.
 	WebhookAttempt *WebhookAttemptClient
 	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
@@ -214,6 +235,8 @@ func (c *Client) init() {
 	c.AddonProduct = NewAddonProductClient(c.config)
 	c.Alert = NewAlertClient(c.config)
 	c.Amenity = NewAmenityClient(c.config)
+	c.Appointment = NewAppointmentClient(c.config)
+	c.AppointmentPolicy = NewAppointmentPolicyClient(c.config)
 	c.AuditLog = NewAuditLogClient(c.config)
 	c.AuthCode = NewAuthCodeClient(c.config)
 	c.Booking = NewBookingClient(c.config)
@@ -257,14 +280,19 @@ func (c *Client) init() {
 	c.Photo = NewPhotoClient(c.config)
 	c.PlatformSetting = NewPlatformSettingClient(c.config)
 	c.ProcessorEvent = NewProcessorEventClient(c.config)
+	c.ProviderHours = NewProviderHoursClient(c.config)
+	c.ProviderTimeOff = NewProviderTimeOffClient(c.config)
 	c.PushDevice = NewPushDeviceClient(c.config)
 	c.RefreshToken = NewRefreshTokenClient(c.config)
 	c.Room = NewRoomClient(c.config)
 	c.Service = NewServiceClient(c.config)
+	c.ServiceProvider = NewServiceProviderClient(c.config)
+	c.ServiceVariant = NewServiceVariantClient(c.config)
 	c.Session = NewSessionClient(c.config)
 	c.Tip = NewTipClient(c.config)
 	c.User = NewUserClient(c.config)
 	c.VenuePayments = NewVenuePaymentsClient(c.config)
+	c.Visit = NewVisitClient(c.config)
 	c.WebhookAttempt = NewWebhookAttemptClient(c.config)
 	c.WebhookDelivery = NewWebhookDeliveryClient(c.config)
 	c.WebhookSubscription = NewWebhookSubscriptionClient(c.config)
@@ -364,6 +392,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		AddonProduct:           NewAddonProductClient(cfg),
 		Alert:                  NewAlertClient(cfg),
 		Amenity:                NewAmenityClient(cfg),
+		Appointment:            NewAppointmentClient(cfg),
+		AppointmentPolicy:      NewAppointmentPolicyClient(cfg),
 		AuditLog:               NewAuditLogClient(cfg),
 		AuthCode:               NewAuthCodeClient(cfg),
 		Booking:                NewBookingClient(cfg),
@@ -407,14 +437,19 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Photo:                  NewPhotoClient(cfg),
 		PlatformSetting:        NewPlatformSettingClient(cfg),
 		ProcessorEvent:         NewProcessorEventClient(cfg),
+		ProviderHours:          NewProviderHoursClient(cfg),
+		ProviderTimeOff:        NewProviderTimeOffClient(cfg),
 		PushDevice:             NewPushDeviceClient(cfg),
 		RefreshToken:           NewRefreshTokenClient(cfg),
 		Room:                   NewRoomClient(cfg),
 		Service:                NewServiceClient(cfg),
+		ServiceProvider:        NewServiceProviderClient(cfg),
+		ServiceVariant:         NewServiceVariantClient(cfg),
 		Session:                NewSessionClient(cfg),
 		Tip:                    NewTipClient(cfg),
 		User:                   NewUserClient(cfg),
 		VenuePayments:          NewVenuePaymentsClient(cfg),
+		Visit:                  NewVisitClient(cfg),
 		WebhookAttempt:         NewWebhookAttemptClient(cfg),
 		WebhookDelivery:        NewWebhookDeliveryClient(cfg),
 		WebhookSubscription:    NewWebhookSubscriptionClient(cfg),
@@ -441,6 +476,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		AddonProduct:           NewAddonProductClient(cfg),
 		Alert:                  NewAlertClient(cfg),
 		Amenity:                NewAmenityClient(cfg),
+		Appointment:            NewAppointmentClient(cfg),
+		AppointmentPolicy:      NewAppointmentPolicyClient(cfg),
 		AuditLog:               NewAuditLogClient(cfg),
 		AuthCode:               NewAuthCodeClient(cfg),
 		Booking:                NewBookingClient(cfg),
@@ -484,14 +521,19 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Photo:                  NewPhotoClient(cfg),
 		PlatformSetting:        NewPlatformSettingClient(cfg),
 		ProcessorEvent:         NewProcessorEventClient(cfg),
+		ProviderHours:          NewProviderHoursClient(cfg),
+		ProviderTimeOff:        NewProviderTimeOffClient(cfg),
 		PushDevice:             NewPushDeviceClient(cfg),
 		RefreshToken:           NewRefreshTokenClient(cfg),
 		Room:                   NewRoomClient(cfg),
 		Service:                NewServiceClient(cfg),
+		ServiceProvider:        NewServiceProviderClient(cfg),
+		ServiceVariant:         NewServiceVariantClient(cfg),
 		Session:                NewSessionClient(cfg),
 		Tip:                    NewTipClient(cfg),
 		User:                   NewUserClient(cfg),
 		VenuePayments:          NewVenuePaymentsClient(cfg),
+		Visit:                  NewVisitClient(cfg),
 		WebhookAttempt:         NewWebhookAttemptClient(cfg),
 		WebhookDelivery:        NewWebhookDeliveryClient(cfg),
 		WebhookSubscription:    NewWebhookSubscriptionClient(cfg),
@@ -524,18 +566,21 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.AuditLog, c.AuthCode, c.Booking,
-		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite, c.Checkout,
-		c.ClassInstance, c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
+		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.Appointment,
+		c.AppointmentPolicy, c.AuditLog, c.AuthCode, c.Booking, c.BookingPolicy,
+		c.BookingReassignment, c.Brand, c.BuddyInvite, c.Checkout, c.ClassInstance,
+		c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
 		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.GiftCardMovement,
 		c.GiftCardOrder, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
 		c.InstallationSecret, c.Instructor, c.Location, c.MFABackupCode,
 		c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
-		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent, c.PushDevice,
-		c.RefreshToken, c.Room, c.Service, c.Session, c.Tip, c.User, c.VenuePayments,
-		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
+		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent,
+		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Room,
+		c.Service, c.ServiceProvider, c.ServiceVariant, c.Session, c.Tip, c.User,
+		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -545,18 +590,21 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.AuditLog, c.AuthCode, c.Booking,
-		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite, c.Checkout,
-		c.ClassInstance, c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
+		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.Appointment,
+		c.AppointmentPolicy, c.AuditLog, c.AuthCode, c.Booking, c.BookingPolicy,
+		c.BookingReassignment, c.Brand, c.BuddyInvite, c.Checkout, c.ClassInstance,
+		c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
 		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.GiftCardMovement,
 		c.GiftCardOrder, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
 		c.InstallationSecret, c.Instructor, c.Location, c.MFABackupCode,
 		c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
-		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent, c.PushDevice,
-		c.RefreshToken, c.Room, c.Service, c.Session, c.Tip, c.User, c.VenuePayments,
-		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
+		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent,
+		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Room,
+		c.Service, c.ServiceProvider, c.ServiceVariant, c.Session, c.Tip, c.User,
+		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -573,6 +621,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Alert.mutate(ctx, m)
 	case *AmenityMutation:
 		return c.Amenity.mutate(ctx, m)
+	case *AppointmentMutation:
+		return c.Appointment.mutate(ctx, m)
+	case *AppointmentPolicyMutation:
+		return c.AppointmentPolicy.mutate(ctx, m)
 	case *AuditLogMutation:
 		return c.AuditLog.mutate(ctx, m)
 	case *AuthCodeMutation:
@@ -659,6 +711,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.PlatformSetting.mutate(ctx, m)
 	case *ProcessorEventMutation:
 		return c.ProcessorEvent.mutate(ctx, m)
+	case *ProviderHoursMutation:
+		return c.ProviderHours.mutate(ctx, m)
+	case *ProviderTimeOffMutation:
+		return c.ProviderTimeOff.mutate(ctx, m)
 	case *PushDeviceMutation:
 		return c.PushDevice.mutate(ctx, m)
 	case *RefreshTokenMutation:
@@ -667,6 +723,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Room.mutate(ctx, m)
 	case *ServiceMutation:
 		return c.Service.mutate(ctx, m)
+	case *ServiceProviderMutation:
+		return c.ServiceProvider.mutate(ctx, m)
+	case *ServiceVariantMutation:
+		return c.ServiceVariant.mutate(ctx, m)
 	case *SessionMutation:
 		return c.Session.mutate(ctx, m)
 	case *TipMutation:
@@ -675,6 +735,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.User.mutate(ctx, m)
 	case *VenuePaymentsMutation:
 		return c.VenuePayments.mutate(ctx, m)
+	case *VisitMutation:
+		return c.Visit.mutate(ctx, m)
 	case *WebhookAttemptMutation:
 		return c.WebhookAttempt.mutate(ctx, m)
 	case *WebhookDeliveryMutation:
@@ -1299,6 +1361,434 @@ func (c *AmenityClient) mutate(ctx context.Context, m *AmenityMutation) (Value, 
 		return (&AmenityDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Amenity mutation op: %q", m.Op())
+	}
+}
+
+// AppointmentClient is a client for the Appointment schema.
+type AppointmentClient struct {
+	config
+}
+
+// NewAppointmentClient returns a client for the Appointment from the given config.
+func NewAppointmentClient(c config) *AppointmentClient {
+	return &AppointmentClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `appointment.Hooks(f(g(h())))`.
+func (c *AppointmentClient) Use(hooks ...Hook) {
+	c.hooks.Appointment = append(c.hooks.Appointment, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `appointment.Intercept(f(g(h())))`.
+func (c *AppointmentClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Appointment = append(c.inters.Appointment, interceptors...)
+}
+
+// Create returns a builder for creating a Appointment entity.
+func (c *AppointmentClient) Create() *AppointmentCreate {
+	mutation := newAppointmentMutation(c.config, OpCreate)
+	return &AppointmentCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Appointment entities.
+func (c *AppointmentClient) CreateBulk(builders ...*AppointmentCreate) *AppointmentCreateBulk {
+	return &AppointmentCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *AppointmentClient) MapCreateBulk(slice any, setFunc func(*AppointmentCreate, int)) *AppointmentCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &AppointmentCreateBulk{err: fmt.Errorf("calling to AppointmentClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*AppointmentCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &AppointmentCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Appointment.
+func (c *AppointmentClient) Update() *AppointmentUpdate {
+	mutation := newAppointmentMutation(c.config, OpUpdate)
+	return &AppointmentUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *AppointmentClient) UpdateOne(_m *Appointment) *AppointmentUpdateOne {
+	mutation := newAppointmentMutation(c.config, OpUpdateOne, withAppointment(_m))
+	return &AppointmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *AppointmentClient) UpdateOneID(id uuid.UUID) *AppointmentUpdateOne {
+	mutation := newAppointmentMutation(c.config, OpUpdateOne, withAppointmentID(id))
+	return &AppointmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Appointment.
+func (c *AppointmentClient) Delete() *AppointmentDelete {
+	mutation := newAppointmentMutation(c.config, OpDelete)
+	return &AppointmentDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *AppointmentClient) DeleteOne(_m *Appointment) *AppointmentDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *AppointmentClient) DeleteOneID(id uuid.UUID) *AppointmentDeleteOne {
+	builder := c.Delete().Where(appointment.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &AppointmentDeleteOne{builder}
+}
+
+// Query returns a query builder for Appointment.
+func (c *AppointmentClient) Query() *AppointmentQuery {
+	return &AppointmentQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeAppointment},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Appointment entity by its id.
+func (c *AppointmentClient) Get(ctx context.Context, id uuid.UUID) (*Appointment, error) {
+	return c.Query().Where(appointment.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *AppointmentClient) GetX(ctx context.Context, id uuid.UUID) *Appointment {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Appointment.
+func (c *AppointmentClient) QueryOrganization(_m *Appointment) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(appointment.Table, appointment.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, appointment.OrganizationTable, appointment.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a Appointment.
+func (c *AppointmentClient) QueryMember(_m *Appointment) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(appointment.Table, appointment.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, appointment.MemberTable, appointment.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryProvider queries the provider edge of a Appointment.
+func (c *AppointmentClient) QueryProvider(_m *Appointment) *InstructorQuery {
+	query := (&InstructorClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(appointment.Table, appointment.FieldID, id),
+			sqlgraph.To(instructor.Table, instructor.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, appointment.ProviderTable, appointment.ProviderColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryService queries the service edge of a Appointment.
+func (c *AppointmentClient) QueryService(_m *Appointment) *ServiceQuery {
+	query := (&ServiceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(appointment.Table, appointment.FieldID, id),
+			sqlgraph.To(service.Table, service.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, appointment.ServiceTable, appointment.ServiceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryVariant queries the variant edge of a Appointment.
+func (c *AppointmentClient) QueryVariant(_m *Appointment) *ServiceVariantQuery {
+	query := (&ServiceVariantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(appointment.Table, appointment.FieldID, id),
+			sqlgraph.To(servicevariant.Table, servicevariant.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, appointment.VariantTable, appointment.VariantColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryRoom queries the room edge of a Appointment.
+func (c *AppointmentClient) QueryRoom(_m *Appointment) *RoomQuery {
+	query := (&RoomClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(appointment.Table, appointment.FieldID, id),
+			sqlgraph.To(room.Table, room.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, appointment.RoomTable, appointment.RoomColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryLocation queries the location edge of a Appointment.
+func (c *AppointmentClient) QueryLocation(_m *Appointment) *LocationQuery {
+	query := (&LocationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(appointment.Table, appointment.FieldID, id),
+			sqlgraph.To(location.Table, location.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, appointment.LocationTable, appointment.LocationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryVisit queries the visit edge of a Appointment.
+func (c *AppointmentClient) QueryVisit(_m *Appointment) *VisitQuery {
+	query := (&VisitClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(appointment.Table, appointment.FieldID, id),
+			sqlgraph.To(visit.Table, visit.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, appointment.VisitTable, appointment.VisitColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryPass queries the pass edge of a Appointment.
+func (c *AppointmentClient) QueryPass(_m *Appointment) *PassQuery {
+	query := (&PassClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(appointment.Table, appointment.FieldID, id),
+			sqlgraph.To(pass.Table, pass.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, appointment.PassTable, appointment.PassColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *AppointmentClient) Hooks() []Hook {
+	hooks := c.hooks.Appointment
+	return append(hooks[:len(hooks):len(hooks)], appointment.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *AppointmentClient) Interceptors() []Interceptor {
+	return c.inters.Appointment
+}
+
+func (c *AppointmentClient) mutate(ctx context.Context, m *AppointmentMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&AppointmentCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&AppointmentUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&AppointmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&AppointmentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Appointment mutation op: %q", m.Op())
+	}
+}
+
+// AppointmentPolicyClient is a client for the AppointmentPolicy schema.
+type AppointmentPolicyClient struct {
+	config
+}
+
+// NewAppointmentPolicyClient returns a client for the AppointmentPolicy from the given config.
+func NewAppointmentPolicyClient(c config) *AppointmentPolicyClient {
+	return &AppointmentPolicyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `appointmentpolicy.Hooks(f(g(h())))`.
+func (c *AppointmentPolicyClient) Use(hooks ...Hook) {
+	c.hooks.AppointmentPolicy = append(c.hooks.AppointmentPolicy, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `appointmentpolicy.Intercept(f(g(h())))`.
+func (c *AppointmentPolicyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.AppointmentPolicy = append(c.inters.AppointmentPolicy, interceptors...)
+}
+
+// Create returns a builder for creating a AppointmentPolicy entity.
+func (c *AppointmentPolicyClient) Create() *AppointmentPolicyCreate {
+	mutation := newAppointmentPolicyMutation(c.config, OpCreate)
+	return &AppointmentPolicyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of AppointmentPolicy entities.
+func (c *AppointmentPolicyClient) CreateBulk(builders ...*AppointmentPolicyCreate) *AppointmentPolicyCreateBulk {
+	return &AppointmentPolicyCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *AppointmentPolicyClient) MapCreateBulk(slice any, setFunc func(*AppointmentPolicyCreate, int)) *AppointmentPolicyCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &AppointmentPolicyCreateBulk{err: fmt.Errorf("calling to AppointmentPolicyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*AppointmentPolicyCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &AppointmentPolicyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for AppointmentPolicy.
+func (c *AppointmentPolicyClient) Update() *AppointmentPolicyUpdate {
+	mutation := newAppointmentPolicyMutation(c.config, OpUpdate)
+	return &AppointmentPolicyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *AppointmentPolicyClient) UpdateOne(_m *AppointmentPolicy) *AppointmentPolicyUpdateOne {
+	mutation := newAppointmentPolicyMutation(c.config, OpUpdateOne, withAppointmentPolicy(_m))
+	return &AppointmentPolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *AppointmentPolicyClient) UpdateOneID(id uuid.UUID) *AppointmentPolicyUpdateOne {
+	mutation := newAppointmentPolicyMutation(c.config, OpUpdateOne, withAppointmentPolicyID(id))
+	return &AppointmentPolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for AppointmentPolicy.
+func (c *AppointmentPolicyClient) Delete() *AppointmentPolicyDelete {
+	mutation := newAppointmentPolicyMutation(c.config, OpDelete)
+	return &AppointmentPolicyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *AppointmentPolicyClient) DeleteOne(_m *AppointmentPolicy) *AppointmentPolicyDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *AppointmentPolicyClient) DeleteOneID(id uuid.UUID) *AppointmentPolicyDeleteOne {
+	builder := c.Delete().Where(appointmentpolicy.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &AppointmentPolicyDeleteOne{builder}
+}
+
+// Query returns a query builder for AppointmentPolicy.
+func (c *AppointmentPolicyClient) Query() *AppointmentPolicyQuery {
+	return &AppointmentPolicyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeAppointmentPolicy},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a AppointmentPolicy entity by its id.
+func (c *AppointmentPolicyClient) Get(ctx context.Context, id uuid.UUID) (*AppointmentPolicy, error) {
+	return c.Query().Where(appointmentpolicy.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *AppointmentPolicyClient) GetX(ctx context.Context, id uuid.UUID) *AppointmentPolicy {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a AppointmentPolicy.
+func (c *AppointmentPolicyClient) QueryOrganization(_m *AppointmentPolicy) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(appointmentpolicy.Table, appointmentpolicy.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, appointmentpolicy.OrganizationTable, appointmentpolicy.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *AppointmentPolicyClient) Hooks() []Hook {
+	hooks := c.hooks.AppointmentPolicy
+	return append(hooks[:len(hooks):len(hooks)], appointmentpolicy.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *AppointmentPolicyClient) Interceptors() []Interceptor {
+	return c.inters.AppointmentPolicy
+}
+
+func (c *AppointmentPolicyClient) mutate(ctx context.Context, m *AppointmentPolicyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&AppointmentPolicyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&AppointmentPolicyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&AppointmentPolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&AppointmentPolicyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown AppointmentPolicy mutation op: %q", m.Op())
 	}
 }
 
@@ -5126,6 +5616,70 @@ func (c *InstructorClient) QueryClassInstances(_m *Instructor) *ClassInstanceQue
 	return query
 }
 
+// QueryServiceAssignments queries the service_assignments edge of a Instructor.
+func (c *InstructorClient) QueryServiceAssignments(_m *Instructor) *ServiceProviderQuery {
+	query := (&ServiceProviderClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(instructor.Table, instructor.FieldID, id),
+			sqlgraph.To(serviceprovider.Table, serviceprovider.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, instructor.ServiceAssignmentsTable, instructor.ServiceAssignmentsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryWorkingHours queries the working_hours edge of a Instructor.
+func (c *InstructorClient) QueryWorkingHours(_m *Instructor) *ProviderHoursQuery {
+	query := (&ProviderHoursClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(instructor.Table, instructor.FieldID, id),
+			sqlgraph.To(providerhours.Table, providerhours.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, instructor.WorkingHoursTable, instructor.WorkingHoursColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryTimeOff queries the time_off edge of a Instructor.
+func (c *InstructorClient) QueryTimeOff(_m *Instructor) *ProviderTimeOffQuery {
+	query := (&ProviderTimeOffClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(instructor.Table, instructor.FieldID, id),
+			sqlgraph.To(providertimeoff.Table, providertimeoff.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, instructor.TimeOffTable, instructor.TimeOffColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryAppointments queries the appointments edge of a Instructor.
+func (c *InstructorClient) QueryAppointments(_m *Instructor) *AppointmentQuery {
+	query := (&AppointmentClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(instructor.Table, instructor.FieldID, id),
+			sqlgraph.To(appointment.Table, appointment.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, instructor.AppointmentsTable, instructor.AppointmentsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *InstructorClient) Hooks() []Hook {
 	hooks := c.hooks.Instructor
@@ -8488,6 +9042,354 @@ func (c *ProcessorEventClient) mutate(ctx context.Context, m *ProcessorEventMuta
 	}
 }
 
+// ProviderHoursClient is a client for the ProviderHours schema.
+type ProviderHoursClient struct {
+	config
+}
+
+// NewProviderHoursClient returns a client for the ProviderHours from the given config.
+func NewProviderHoursClient(c config) *ProviderHoursClient {
+	return &ProviderHoursClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `providerhours.Hooks(f(g(h())))`.
+func (c *ProviderHoursClient) Use(hooks ...Hook) {
+	c.hooks.ProviderHours = append(c.hooks.ProviderHours, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `providerhours.Intercept(f(g(h())))`.
+func (c *ProviderHoursClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ProviderHours = append(c.inters.ProviderHours, interceptors...)
+}
+
+// Create returns a builder for creating a ProviderHours entity.
+func (c *ProviderHoursClient) Create() *ProviderHoursCreate {
+	mutation := newProviderHoursMutation(c.config, OpCreate)
+	return &ProviderHoursCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ProviderHours entities.
+func (c *ProviderHoursClient) CreateBulk(builders ...*ProviderHoursCreate) *ProviderHoursCreateBulk {
+	return &ProviderHoursCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ProviderHoursClient) MapCreateBulk(slice any, setFunc func(*ProviderHoursCreate, int)) *ProviderHoursCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ProviderHoursCreateBulk{err: fmt.Errorf("calling to ProviderHoursClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ProviderHoursCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ProviderHoursCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ProviderHours.
+func (c *ProviderHoursClient) Update() *ProviderHoursUpdate {
+	mutation := newProviderHoursMutation(c.config, OpUpdate)
+	return &ProviderHoursUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ProviderHoursClient) UpdateOne(_m *ProviderHours) *ProviderHoursUpdateOne {
+	mutation := newProviderHoursMutation(c.config, OpUpdateOne, withProviderHours(_m))
+	return &ProviderHoursUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ProviderHoursClient) UpdateOneID(id uuid.UUID) *ProviderHoursUpdateOne {
+	mutation := newProviderHoursMutation(c.config, OpUpdateOne, withProviderHoursID(id))
+	return &ProviderHoursUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ProviderHours.
+func (c *ProviderHoursClient) Delete() *ProviderHoursDelete {
+	mutation := newProviderHoursMutation(c.config, OpDelete)
+	return &ProviderHoursDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ProviderHoursClient) DeleteOne(_m *ProviderHours) *ProviderHoursDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ProviderHoursClient) DeleteOneID(id uuid.UUID) *ProviderHoursDeleteOne {
+	builder := c.Delete().Where(providerhours.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ProviderHoursDeleteOne{builder}
+}
+
+// Query returns a query builder for ProviderHours.
+func (c *ProviderHoursClient) Query() *ProviderHoursQuery {
+	return &ProviderHoursQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeProviderHours},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ProviderHours entity by its id.
+func (c *ProviderHoursClient) Get(ctx context.Context, id uuid.UUID) (*ProviderHours, error) {
+	return c.Query().Where(providerhours.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ProviderHoursClient) GetX(ctx context.Context, id uuid.UUID) *ProviderHours {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a ProviderHours.
+func (c *ProviderHoursClient) QueryOrganization(_m *ProviderHours) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(providerhours.Table, providerhours.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, providerhours.OrganizationTable, providerhours.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryProvider queries the provider edge of a ProviderHours.
+func (c *ProviderHoursClient) QueryProvider(_m *ProviderHours) *InstructorQuery {
+	query := (&InstructorClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(providerhours.Table, providerhours.FieldID, id),
+			sqlgraph.To(instructor.Table, instructor.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, providerhours.ProviderTable, providerhours.ProviderColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryLocation queries the location edge of a ProviderHours.
+func (c *ProviderHoursClient) QueryLocation(_m *ProviderHours) *LocationQuery {
+	query := (&LocationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(providerhours.Table, providerhours.FieldID, id),
+			sqlgraph.To(location.Table, location.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, providerhours.LocationTable, providerhours.LocationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ProviderHoursClient) Hooks() []Hook {
+	hooks := c.hooks.ProviderHours
+	return append(hooks[:len(hooks):len(hooks)], providerhours.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ProviderHoursClient) Interceptors() []Interceptor {
+	return c.inters.ProviderHours
+}
+
+func (c *ProviderHoursClient) mutate(ctx context.Context, m *ProviderHoursMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ProviderHoursCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ProviderHoursUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ProviderHoursUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ProviderHoursDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ProviderHours mutation op: %q", m.Op())
+	}
+}
+
+// ProviderTimeOffClient is a client for the ProviderTimeOff schema.
+type ProviderTimeOffClient struct {
+	config
+}
+
+// NewProviderTimeOffClient returns a client for the ProviderTimeOff from the given config.
+func NewProviderTimeOffClient(c config) *ProviderTimeOffClient {
+	return &ProviderTimeOffClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `providertimeoff.Hooks(f(g(h())))`.
+func (c *ProviderTimeOffClient) Use(hooks ...Hook) {
+	c.hooks.ProviderTimeOff = append(c.hooks.ProviderTimeOff, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `providertimeoff.Intercept(f(g(h())))`.
+func (c *ProviderTimeOffClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ProviderTimeOff = append(c.inters.ProviderTimeOff, interceptors...)
+}
+
+// Create returns a builder for creating a ProviderTimeOff entity.
+func (c *ProviderTimeOffClient) Create() *ProviderTimeOffCreate {
+	mutation := newProviderTimeOffMutation(c.config, OpCreate)
+	return &ProviderTimeOffCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ProviderTimeOff entities.
+func (c *ProviderTimeOffClient) CreateBulk(builders ...*ProviderTimeOffCreate) *ProviderTimeOffCreateBulk {
+	return &ProviderTimeOffCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ProviderTimeOffClient) MapCreateBulk(slice any, setFunc func(*ProviderTimeOffCreate, int)) *ProviderTimeOffCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ProviderTimeOffCreateBulk{err: fmt.Errorf("calling to ProviderTimeOffClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ProviderTimeOffCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ProviderTimeOffCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ProviderTimeOff.
+func (c *ProviderTimeOffClient) Update() *ProviderTimeOffUpdate {
+	mutation := newProviderTimeOffMutation(c.config, OpUpdate)
+	return &ProviderTimeOffUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ProviderTimeOffClient) UpdateOne(_m *ProviderTimeOff) *ProviderTimeOffUpdateOne {
+	mutation := newProviderTimeOffMutation(c.config, OpUpdateOne, withProviderTimeOff(_m))
+	return &ProviderTimeOffUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ProviderTimeOffClient) UpdateOneID(id uuid.UUID) *ProviderTimeOffUpdateOne {
+	mutation := newProviderTimeOffMutation(c.config, OpUpdateOne, withProviderTimeOffID(id))
+	return &ProviderTimeOffUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ProviderTimeOff.
+func (c *ProviderTimeOffClient) Delete() *ProviderTimeOffDelete {
+	mutation := newProviderTimeOffMutation(c.config, OpDelete)
+	return &ProviderTimeOffDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ProviderTimeOffClient) DeleteOne(_m *ProviderTimeOff) *ProviderTimeOffDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ProviderTimeOffClient) DeleteOneID(id uuid.UUID) *ProviderTimeOffDeleteOne {
+	builder := c.Delete().Where(providertimeoff.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ProviderTimeOffDeleteOne{builder}
+}
+
+// Query returns a query builder for ProviderTimeOff.
+func (c *ProviderTimeOffClient) Query() *ProviderTimeOffQuery {
+	return &ProviderTimeOffQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeProviderTimeOff},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ProviderTimeOff entity by its id.
+func (c *ProviderTimeOffClient) Get(ctx context.Context, id uuid.UUID) (*ProviderTimeOff, error) {
+	return c.Query().Where(providertimeoff.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ProviderTimeOffClient) GetX(ctx context.Context, id uuid.UUID) *ProviderTimeOff {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a ProviderTimeOff.
+func (c *ProviderTimeOffClient) QueryOrganization(_m *ProviderTimeOff) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(providertimeoff.Table, providertimeoff.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, providertimeoff.OrganizationTable, providertimeoff.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryProvider queries the provider edge of a ProviderTimeOff.
+func (c *ProviderTimeOffClient) QueryProvider(_m *ProviderTimeOff) *InstructorQuery {
+	query := (&InstructorClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(providertimeoff.Table, providertimeoff.FieldID, id),
+			sqlgraph.To(instructor.Table, instructor.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, providertimeoff.ProviderTable, providertimeoff.ProviderColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ProviderTimeOffClient) Hooks() []Hook {
+	hooks := c.hooks.ProviderTimeOff
+	return append(hooks[:len(hooks):len(hooks)], providertimeoff.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ProviderTimeOffClient) Interceptors() []Interceptor {
+	return c.inters.ProviderTimeOff
+}
+
+func (c *ProviderTimeOffClient) mutate(ctx context.Context, m *ProviderTimeOffMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ProviderTimeOffCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ProviderTimeOffUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ProviderTimeOffUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ProviderTimeOffDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ProviderTimeOff mutation op: %q", m.Op())
+	}
+}
+
 // PushDeviceClient is a client for the PushDevice schema.
 type PushDeviceClient struct {
 	config
@@ -9126,6 +10028,54 @@ func (c *ServiceClient) QueryInquiries(_m *Service) *InquiryQuery {
 	return query
 }
 
+// QueryVariants queries the variants edge of a Service.
+func (c *ServiceClient) QueryVariants(_m *Service) *ServiceVariantQuery {
+	query := (&ServiceVariantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(service.Table, service.FieldID, id),
+			sqlgraph.To(servicevariant.Table, servicevariant.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, service.VariantsTable, service.VariantsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryProviders queries the providers edge of a Service.
+func (c *ServiceClient) QueryProviders(_m *Service) *ServiceProviderQuery {
+	query := (&ServiceProviderClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(service.Table, service.FieldID, id),
+			sqlgraph.To(serviceprovider.Table, serviceprovider.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, service.ProvidersTable, service.ProvidersColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryAppointments queries the appointments edge of a Service.
+func (c *ServiceClient) QueryAppointments(_m *Service) *AppointmentQuery {
+	query := (&AppointmentClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(service.Table, service.FieldID, id),
+			sqlgraph.To(appointment.Table, appointment.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, service.AppointmentsTable, service.AppointmentsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *ServiceClient) Hooks() []Hook {
 	hooks := c.hooks.Service
@@ -9149,6 +10099,354 @@ func (c *ServiceClient) mutate(ctx context.Context, m *ServiceMutation) (Value, 
 		return (&ServiceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Service mutation op: %q", m.Op())
+	}
+}
+
+// ServiceProviderClient is a client for the ServiceProvider schema.
+type ServiceProviderClient struct {
+	config
+}
+
+// NewServiceProviderClient returns a client for the ServiceProvider from the given config.
+func NewServiceProviderClient(c config) *ServiceProviderClient {
+	return &ServiceProviderClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `serviceprovider.Hooks(f(g(h())))`.
+func (c *ServiceProviderClient) Use(hooks ...Hook) {
+	c.hooks.ServiceProvider = append(c.hooks.ServiceProvider, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `serviceprovider.Intercept(f(g(h())))`.
+func (c *ServiceProviderClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ServiceProvider = append(c.inters.ServiceProvider, interceptors...)
+}
+
+// Create returns a builder for creating a ServiceProvider entity.
+func (c *ServiceProviderClient) Create() *ServiceProviderCreate {
+	mutation := newServiceProviderMutation(c.config, OpCreate)
+	return &ServiceProviderCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ServiceProvider entities.
+func (c *ServiceProviderClient) CreateBulk(builders ...*ServiceProviderCreate) *ServiceProviderCreateBulk {
+	return &ServiceProviderCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ServiceProviderClient) MapCreateBulk(slice any, setFunc func(*ServiceProviderCreate, int)) *ServiceProviderCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ServiceProviderCreateBulk{err: fmt.Errorf("calling to ServiceProviderClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ServiceProviderCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ServiceProviderCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ServiceProvider.
+func (c *ServiceProviderClient) Update() *ServiceProviderUpdate {
+	mutation := newServiceProviderMutation(c.config, OpUpdate)
+	return &ServiceProviderUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ServiceProviderClient) UpdateOne(_m *ServiceProvider) *ServiceProviderUpdateOne {
+	mutation := newServiceProviderMutation(c.config, OpUpdateOne, withServiceProvider(_m))
+	return &ServiceProviderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ServiceProviderClient) UpdateOneID(id uuid.UUID) *ServiceProviderUpdateOne {
+	mutation := newServiceProviderMutation(c.config, OpUpdateOne, withServiceProviderID(id))
+	return &ServiceProviderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ServiceProvider.
+func (c *ServiceProviderClient) Delete() *ServiceProviderDelete {
+	mutation := newServiceProviderMutation(c.config, OpDelete)
+	return &ServiceProviderDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ServiceProviderClient) DeleteOne(_m *ServiceProvider) *ServiceProviderDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ServiceProviderClient) DeleteOneID(id uuid.UUID) *ServiceProviderDeleteOne {
+	builder := c.Delete().Where(serviceprovider.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ServiceProviderDeleteOne{builder}
+}
+
+// Query returns a query builder for ServiceProvider.
+func (c *ServiceProviderClient) Query() *ServiceProviderQuery {
+	return &ServiceProviderQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeServiceProvider},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ServiceProvider entity by its id.
+func (c *ServiceProviderClient) Get(ctx context.Context, id uuid.UUID) (*ServiceProvider, error) {
+	return c.Query().Where(serviceprovider.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ServiceProviderClient) GetX(ctx context.Context, id uuid.UUID) *ServiceProvider {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a ServiceProvider.
+func (c *ServiceProviderClient) QueryOrganization(_m *ServiceProvider) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(serviceprovider.Table, serviceprovider.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, serviceprovider.OrganizationTable, serviceprovider.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryService queries the service edge of a ServiceProvider.
+func (c *ServiceProviderClient) QueryService(_m *ServiceProvider) *ServiceQuery {
+	query := (&ServiceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(serviceprovider.Table, serviceprovider.FieldID, id),
+			sqlgraph.To(service.Table, service.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, serviceprovider.ServiceTable, serviceprovider.ServiceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryProvider queries the provider edge of a ServiceProvider.
+func (c *ServiceProviderClient) QueryProvider(_m *ServiceProvider) *InstructorQuery {
+	query := (&InstructorClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(serviceprovider.Table, serviceprovider.FieldID, id),
+			sqlgraph.To(instructor.Table, instructor.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, serviceprovider.ProviderTable, serviceprovider.ProviderColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ServiceProviderClient) Hooks() []Hook {
+	hooks := c.hooks.ServiceProvider
+	return append(hooks[:len(hooks):len(hooks)], serviceprovider.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ServiceProviderClient) Interceptors() []Interceptor {
+	return c.inters.ServiceProvider
+}
+
+func (c *ServiceProviderClient) mutate(ctx context.Context, m *ServiceProviderMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ServiceProviderCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ServiceProviderUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ServiceProviderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ServiceProviderDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ServiceProvider mutation op: %q", m.Op())
+	}
+}
+
+// ServiceVariantClient is a client for the ServiceVariant schema.
+type ServiceVariantClient struct {
+	config
+}
+
+// NewServiceVariantClient returns a client for the ServiceVariant from the given config.
+func NewServiceVariantClient(c config) *ServiceVariantClient {
+	return &ServiceVariantClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `servicevariant.Hooks(f(g(h())))`.
+func (c *ServiceVariantClient) Use(hooks ...Hook) {
+	c.hooks.ServiceVariant = append(c.hooks.ServiceVariant, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `servicevariant.Intercept(f(g(h())))`.
+func (c *ServiceVariantClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ServiceVariant = append(c.inters.ServiceVariant, interceptors...)
+}
+
+// Create returns a builder for creating a ServiceVariant entity.
+func (c *ServiceVariantClient) Create() *ServiceVariantCreate {
+	mutation := newServiceVariantMutation(c.config, OpCreate)
+	return &ServiceVariantCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ServiceVariant entities.
+func (c *ServiceVariantClient) CreateBulk(builders ...*ServiceVariantCreate) *ServiceVariantCreateBulk {
+	return &ServiceVariantCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ServiceVariantClient) MapCreateBulk(slice any, setFunc func(*ServiceVariantCreate, int)) *ServiceVariantCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ServiceVariantCreateBulk{err: fmt.Errorf("calling to ServiceVariantClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ServiceVariantCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ServiceVariantCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ServiceVariant.
+func (c *ServiceVariantClient) Update() *ServiceVariantUpdate {
+	mutation := newServiceVariantMutation(c.config, OpUpdate)
+	return &ServiceVariantUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ServiceVariantClient) UpdateOne(_m *ServiceVariant) *ServiceVariantUpdateOne {
+	mutation := newServiceVariantMutation(c.config, OpUpdateOne, withServiceVariant(_m))
+	return &ServiceVariantUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ServiceVariantClient) UpdateOneID(id uuid.UUID) *ServiceVariantUpdateOne {
+	mutation := newServiceVariantMutation(c.config, OpUpdateOne, withServiceVariantID(id))
+	return &ServiceVariantUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ServiceVariant.
+func (c *ServiceVariantClient) Delete() *ServiceVariantDelete {
+	mutation := newServiceVariantMutation(c.config, OpDelete)
+	return &ServiceVariantDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ServiceVariantClient) DeleteOne(_m *ServiceVariant) *ServiceVariantDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ServiceVariantClient) DeleteOneID(id uuid.UUID) *ServiceVariantDeleteOne {
+	builder := c.Delete().Where(servicevariant.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ServiceVariantDeleteOne{builder}
+}
+
+// Query returns a query builder for ServiceVariant.
+func (c *ServiceVariantClient) Query() *ServiceVariantQuery {
+	return &ServiceVariantQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeServiceVariant},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ServiceVariant entity by its id.
+func (c *ServiceVariantClient) Get(ctx context.Context, id uuid.UUID) (*ServiceVariant, error) {
+	return c.Query().Where(servicevariant.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ServiceVariantClient) GetX(ctx context.Context, id uuid.UUID) *ServiceVariant {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a ServiceVariant.
+func (c *ServiceVariantClient) QueryOrganization(_m *ServiceVariant) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(servicevariant.Table, servicevariant.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, servicevariant.OrganizationTable, servicevariant.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryService queries the service edge of a ServiceVariant.
+func (c *ServiceVariantClient) QueryService(_m *ServiceVariant) *ServiceQuery {
+	query := (&ServiceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(servicevariant.Table, servicevariant.FieldID, id),
+			sqlgraph.To(service.Table, service.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, servicevariant.ServiceTable, servicevariant.ServiceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ServiceVariantClient) Hooks() []Hook {
+	hooks := c.hooks.ServiceVariant
+	return append(hooks[:len(hooks):len(hooks)], servicevariant.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ServiceVariantClient) Interceptors() []Interceptor {
+	return c.inters.ServiceVariant
+}
+
+func (c *ServiceVariantClient) mutate(ctx context.Context, m *ServiceVariantMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ServiceVariantCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ServiceVariantUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ServiceVariantUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ServiceVariantDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ServiceVariant mutation op: %q", m.Op())
 	}
 }
 
@@ -9816,6 +11114,188 @@ func (c *VenuePaymentsClient) mutate(ctx context.Context, m *VenuePaymentsMutati
 	}
 }
 
+// VisitClient is a client for the Visit schema.
+type VisitClient struct {
+	config
+}
+
+// NewVisitClient returns a client for the Visit from the given config.
+func NewVisitClient(c config) *VisitClient {
+	return &VisitClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `visit.Hooks(f(g(h())))`.
+func (c *VisitClient) Use(hooks ...Hook) {
+	c.hooks.Visit = append(c.hooks.Visit, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `visit.Intercept(f(g(h())))`.
+func (c *VisitClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Visit = append(c.inters.Visit, interceptors...)
+}
+
+// Create returns a builder for creating a Visit entity.
+func (c *VisitClient) Create() *VisitCreate {
+	mutation := newVisitMutation(c.config, OpCreate)
+	return &VisitCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Visit entities.
+func (c *VisitClient) CreateBulk(builders ...*VisitCreate) *VisitCreateBulk {
+	return &VisitCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *VisitClient) MapCreateBulk(slice any, setFunc func(*VisitCreate, int)) *VisitCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &VisitCreateBulk{err: fmt.Errorf("calling to VisitClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*VisitCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &VisitCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Visit.
+func (c *VisitClient) Update() *VisitUpdate {
+	mutation := newVisitMutation(c.config, OpUpdate)
+	return &VisitUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *VisitClient) UpdateOne(_m *Visit) *VisitUpdateOne {
+	mutation := newVisitMutation(c.config, OpUpdateOne, withVisit(_m))
+	return &VisitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *VisitClient) UpdateOneID(id uuid.UUID) *VisitUpdateOne {
+	mutation := newVisitMutation(c.config, OpUpdateOne, withVisitID(id))
+	return &VisitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Visit.
+func (c *VisitClient) Delete() *VisitDelete {
+	mutation := newVisitMutation(c.config, OpDelete)
+	return &VisitDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *VisitClient) DeleteOne(_m *Visit) *VisitDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *VisitClient) DeleteOneID(id uuid.UUID) *VisitDeleteOne {
+	builder := c.Delete().Where(visit.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &VisitDeleteOne{builder}
+}
+
+// Query returns a query builder for Visit.
+func (c *VisitClient) Query() *VisitQuery {
+	return &VisitQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeVisit},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Visit entity by its id.
+func (c *VisitClient) Get(ctx context.Context, id uuid.UUID) (*Visit, error) {
+	return c.Query().Where(visit.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *VisitClient) GetX(ctx context.Context, id uuid.UUID) *Visit {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Visit.
+func (c *VisitClient) QueryOrganization(_m *Visit) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(visit.Table, visit.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, visit.OrganizationTable, visit.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a Visit.
+func (c *VisitClient) QueryMember(_m *Visit) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(visit.Table, visit.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, visit.MemberTable, visit.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryAppointments queries the appointments edge of a Visit.
+func (c *VisitClient) QueryAppointments(_m *Visit) *AppointmentQuery {
+	query := (&AppointmentClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(visit.Table, visit.FieldID, id),
+			sqlgraph.To(appointment.Table, appointment.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, visit.AppointmentsTable, visit.AppointmentsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *VisitClient) Hooks() []Hook {
+	hooks := c.hooks.Visit
+	return append(hooks[:len(hooks):len(hooks)], visit.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *VisitClient) Interceptors() []Interceptor {
+	return c.inters.Visit
+}
+
+func (c *VisitClient) mutate(ctx context.Context, m *VisitMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&VisitCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&VisitUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&VisitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&VisitDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Visit mutation op: %q", m.Op())
+	}
+}
+
 // WebhookAttemptClient is a client for the WebhookAttempt schema.
 type WebhookAttemptClient struct {
 	config
@@ -10317,29 +11797,31 @@ func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscr
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIKey, AddonProduct, Alert, Amenity, AuditLog, AuthCode, Booking,
-		BookingPolicy, BookingReassignment, Brand, BuddyInvite, Checkout,
-		ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
+		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy, AuditLog,
+		AuthCode, Booking, BookingPolicy, BookingReassignment, Brand, BuddyInvite,
+		Checkout, ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
 		FeatureProvisioning, FlashSale, GiftCard, GiftCardMovement, GiftCardOrder,
 		HandoffCode, IdempotencyKey, Inquiry, InstallationSecret, Instructor, Location,
 		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
 		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
 		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
-		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, PushDevice,
-		RefreshToken, Room, Service, Session, Tip, User, VenuePayments, WebhookAttempt,
+		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, ProviderHours,
+		ProviderTimeOff, PushDevice, RefreshToken, Room, Service, ServiceProvider,
+		ServiceVariant, Session, Tip, User, VenuePayments, Visit, WebhookAttempt,
 		WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
-		APIKey, AddonProduct, Alert, Amenity, AuditLog, AuthCode, Booking,
-		BookingPolicy, BookingReassignment, Brand, BuddyInvite, Checkout,
-		ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
+		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy, AuditLog,
+		AuthCode, Booking, BookingPolicy, BookingReassignment, Brand, BuddyInvite,
+		Checkout, ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
 		FeatureProvisioning, FlashSale, GiftCard, GiftCardMovement, GiftCardOrder,
 		HandoffCode, IdempotencyKey, Inquiry, InstallationSecret, Instructor, Location,
 		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
 		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
 		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
-		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, PushDevice,
-		RefreshToken, Room, Service, Session, Tip, User, VenuePayments, WebhookAttempt,
+		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, ProviderHours,
+		ProviderTimeOff, PushDevice, RefreshToken, Room, Service, ServiceProvider,
+		ServiceVariant, Session, Tip, User, VenuePayments, Visit, WebhookAttempt,
 		WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )

@@ -16,6 +16,8 @@ import (
 	"github.com/venueplatform/venue/ent/alert"
 	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/apikey"
+	"github.com/venueplatform/venue/ent/appointment"
+	"github.com/venueplatform/venue/ent/appointmentpolicy"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
@@ -59,14 +61,19 @@ import (
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/processorevent"
+	"github.com/venueplatform/venue/ent/providerhours"
+	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/ent/serviceprovider"
+	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
+	"github.com/venueplatform/venue/ent/visit"
 	"github.com/venueplatform/venue/ent/webhookattempt"
 	"github.com/venueplatform/venue/ent/webhookdelivery"
 	"github.com/venueplatform/venue/ent/webhooksubscription"
@@ -134,6 +141,8 @@ func checkColumn(t, c string) error {
 			addonproduct.Table:           addonproduct.ValidColumn,
 			alert.Table:                  alert.ValidColumn,
 			amenity.Table:                amenity.ValidColumn,
+			appointment.Table:            appointment.ValidColumn,
+			appointmentpolicy.Table:      appointmentpolicy.ValidColumn,
 			auditlog.Table:               auditlog.ValidColumn,
 			authcode.Table:               authcode.ValidColumn,
 			booking.Table:                booking.ValidColumn,
@@ -177,14 +186,19 @@ func checkColumn(t, c string) error {
 			photo.Table:                  photo.ValidColumn,
 			platformsetting.Table:        platformsetting.ValidColumn,
 			processorevent.Table:         processorevent.ValidColumn,
+			providerhours.Table:          providerhours.ValidColumn,
+			providertimeoff.Table:        providertimeoff.ValidColumn,
 			pushdevice.Table:             pushdevice.ValidColumn,
 			refreshtoken.Table:           refreshtoken.ValidColumn,
 			room.Table:                   room.ValidColumn,
 			service.Table:                service.ValidColumn,
+			serviceprovider.Table:        serviceprovider.ValidColumn,
+			servicevariant.Table:         servicevariant.ValidColumn,
 			session.Table:                session.ValidColumn,
 			tip.Table:                    tip.ValidColumn,
 			user.Table:                   user.ValidColumn,
 			venuepayments.Table:          venuepayments.ValidColumn,
+			visit.Table:                  visit.ValidColumn,
 			webhookattempt.Table:         webhookattempt.ValidColumn,
 			webhookdelivery.Table:        webhookdelivery.ValidColumn,
 			webhooksubscription.Table:    webhooksubscription.ValidColumn,

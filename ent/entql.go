@@ -7,6 +7,8 @@ import (
 	"github.com/venueplatform/venue/ent/alert"
 	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/apikey"
+	"github.com/venueplatform/venue/ent/appointment"
+	"github.com/venueplatform/venue/ent/appointmentpolicy"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
@@ -51,14 +53,19 @@ import (
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/predicate"
 	"github.com/venueplatform/venue/ent/processorevent"
+	"github.com/venueplatform/venue/ent/providerhours"
+	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/ent/serviceprovider"
+	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
+	"github.com/venueplatform/venue/ent/visit"
 	"github.com/venueplatform/venue/ent/webhookattempt"
 	"github.com/venueplatform/venue/ent/webhookdelivery"
 	"github.com/venueplatform/venue/ent/webhooksubscription"
@@ -71,7 +78,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 58)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 65)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -165,6 +172,71 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[4] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   appointment.Table,
+			Columns: appointment.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: appointment.FieldID,
+			},
+		},
+		Type: "Appointment",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			appointment.FieldCreatedAt:       {Type: field.TypeTime, Column: appointment.FieldCreatedAt},
+			appointment.FieldUpdatedAt:       {Type: field.TypeTime, Column: appointment.FieldUpdatedAt},
+			appointment.FieldOrganizationID:  {Type: field.TypeUUID, Column: appointment.FieldOrganizationID},
+			appointment.FieldMemberID:        {Type: field.TypeUUID, Column: appointment.FieldMemberID},
+			appointment.FieldProviderID:      {Type: field.TypeUUID, Column: appointment.FieldProviderID},
+			appointment.FieldServiceID:       {Type: field.TypeUUID, Column: appointment.FieldServiceID},
+			appointment.FieldVariantID:       {Type: field.TypeUUID, Column: appointment.FieldVariantID},
+			appointment.FieldRoomID:          {Type: field.TypeUUID, Column: appointment.FieldRoomID},
+			appointment.FieldLocationID:      {Type: field.TypeUUID, Column: appointment.FieldLocationID},
+			appointment.FieldVisitID:         {Type: field.TypeUUID, Column: appointment.FieldVisitID},
+			appointment.FieldRescheduledToID: {Type: field.TypeUUID, Column: appointment.FieldRescheduledToID},
+			appointment.FieldStartsAt:        {Type: field.TypeTime, Column: appointment.FieldStartsAt},
+			appointment.FieldEndsAt:          {Type: field.TypeTime, Column: appointment.FieldEndsAt},
+			appointment.FieldBusyFrom:        {Type: field.TypeTime, Column: appointment.FieldBusyFrom},
+			appointment.FieldBusyUntil:       {Type: field.TypeTime, Column: appointment.FieldBusyUntil},
+			appointment.FieldStatus:          {Type: field.TypeEnum, Column: appointment.FieldStatus},
+			appointment.FieldPriceMinor:      {Type: field.TypeInt64, Column: appointment.FieldPriceMinor},
+			appointment.FieldCurrency:        {Type: field.TypeString, Column: appointment.FieldCurrency},
+			appointment.FieldPayment:         {Type: field.TypeEnum, Column: appointment.FieldPayment},
+			appointment.FieldPassID:          {Type: field.TypeUUID, Column: appointment.FieldPassID},
+			appointment.FieldBookedVia:       {Type: field.TypeEnum, Column: appointment.FieldBookedVia},
+			appointment.FieldCancelledAt:     {Type: field.TypeTime, Column: appointment.FieldCancelledAt},
+			appointment.FieldCancelFeeMinor:  {Type: field.TypeInt64, Column: appointment.FieldCancelFeeMinor},
+			appointment.FieldCancelReason:    {Type: field.TypeString, Column: appointment.FieldCancelReason},
+			appointment.FieldCheckedInAt:     {Type: field.TypeTime, Column: appointment.FieldCheckedInAt},
+			appointment.FieldStartedAt:       {Type: field.TypeTime, Column: appointment.FieldStartedAt},
+			appointment.FieldCompletedAt:     {Type: field.TypeTime, Column: appointment.FieldCompletedAt},
+			appointment.FieldNotes:           {Type: field.TypeString, Column: appointment.FieldNotes},
+		},
+	}
+	graph.Nodes[5] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   appointmentpolicy.Table,
+			Columns: appointmentpolicy.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: appointmentpolicy.FieldID,
+			},
+		},
+		Type: "AppointmentPolicy",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			appointmentpolicy.FieldCreatedAt:                    {Type: field.TypeTime, Column: appointmentpolicy.FieldCreatedAt},
+			appointmentpolicy.FieldUpdatedAt:                    {Type: field.TypeTime, Column: appointmentpolicy.FieldUpdatedAt},
+			appointmentpolicy.FieldOrganizationID:               {Type: field.TypeUUID, Column: appointmentpolicy.FieldOrganizationID},
+			appointmentpolicy.FieldSlotIntervalMinutes:          {Type: field.TypeInt, Column: appointmentpolicy.FieldSlotIntervalMinutes},
+			appointmentpolicy.FieldPaymentAtBookingMode:         {Type: field.TypeEnum, Column: appointmentpolicy.FieldPaymentAtBookingMode},
+			appointmentpolicy.FieldSelfServiceCutoffHours:       {Type: field.TypeInt, Column: appointmentpolicy.FieldSelfServiceCutoffHours},
+			appointmentpolicy.FieldOfferingMode:                 {Type: field.TypeEnum, Column: appointmentpolicy.FieldOfferingMode},
+			appointmentpolicy.FieldGroupedVisitsEnabled:         {Type: field.TypeBool, Column: appointmentpolicy.FieldGroupedVisitsEnabled},
+			appointmentpolicy.FieldMaxServicesPerVisit:          {Type: field.TypeInt, Column: appointmentpolicy.FieldMaxServicesPerVisit},
+			appointmentpolicy.FieldGroupedVisitRefundTerms:      {Type: field.TypeString, Column: appointmentpolicy.FieldGroupedVisitRefundTerms},
+			appointmentpolicy.FieldGroupedVisitTermsConfirmedAt: {Type: field.TypeTime, Column: appointmentpolicy.FieldGroupedVisitTermsConfirmedAt},
+		},
+	}
+	graph.Nodes[6] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   auditlog.Table,
 			Columns: auditlog.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -188,7 +260,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			auditlog.FieldDurationMs:     {Type: field.TypeInt64, Column: auditlog.FieldDurationMs},
 		},
 	}
-	graph.Nodes[5] = &sqlgraph.Node{
+	graph.Nodes[7] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   authcode.Table,
 			Columns: authcode.Columns,
@@ -209,7 +281,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			authcode.FieldAttempts:  {Type: field.TypeInt, Column: authcode.FieldAttempts},
 		},
 	}
-	graph.Nodes[6] = &sqlgraph.Node{
+	graph.Nodes[8] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   booking.Table,
 			Columns: booking.Columns,
@@ -242,7 +314,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			booking.FieldWatchAdmittedAt:    {Type: field.TypeTime, Column: booking.FieldWatchAdmittedAt},
 		},
 	}
-	graph.Nodes[7] = &sqlgraph.Node{
+	graph.Nodes[9] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   bookingpolicy.Table,
 			Columns: bookingpolicy.Columns,
@@ -265,7 +337,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			bookingpolicy.FieldDailyLimit:              {Type: field.TypeInt, Column: bookingpolicy.FieldDailyLimit},
 		},
 	}
-	graph.Nodes[8] = &sqlgraph.Node{
+	graph.Nodes[10] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   bookingreassignment.Table,
 			Columns: bookingreassignment.Columns,
@@ -293,7 +365,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			bookingreassignment.FieldClosedAt:       {Type: field.TypeTime, Column: bookingreassignment.FieldClosedAt},
 		},
 	}
-	graph.Nodes[9] = &sqlgraph.Node{
+	graph.Nodes[11] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   brand.Table,
 			Columns: brand.Columns,
@@ -321,7 +393,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			brand.FieldSortOrder:      {Type: field.TypeInt, Column: brand.FieldSortOrder},
 		},
 	}
-	graph.Nodes[10] = &sqlgraph.Node{
+	graph.Nodes[12] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   buddyinvite.Table,
 			Columns: buddyinvite.Columns,
@@ -346,7 +418,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			buddyinvite.FieldRespondedAt:      {Type: field.TypeTime, Column: buddyinvite.FieldRespondedAt},
 		},
 	}
-	graph.Nodes[11] = &sqlgraph.Node{
+	graph.Nodes[13] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   checkout.Table,
 			Columns: checkout.Columns,
@@ -377,7 +449,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			checkout.FieldActivatedAt:         {Type: field.TypeTime, Column: checkout.FieldActivatedAt},
 		},
 	}
-	graph.Nodes[12] = &sqlgraph.Node{
+	graph.Nodes[14] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   classinstance.Table,
 			Columns: classinstance.Columns,
@@ -412,7 +484,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			classinstance.FieldHistoryCorrectedAt: {Type: field.TypeTime, Column: classinstance.FieldHistoryCorrectedAt},
 		},
 	}
-	graph.Nodes[13] = &sqlgraph.Node{
+	graph.Nodes[15] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   classtype.Table,
 			Columns: classtype.Columns,
@@ -436,7 +508,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			classtype.FieldActive:          {Type: field.TypeBool, Column: classtype.FieldActive},
 		},
 	}
-	graph.Nodes[14] = &sqlgraph.Node{
+	graph.Nodes[16] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   deviceauthorization.Table,
 			Columns: deviceauthorization.Columns,
@@ -457,7 +529,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			deviceauthorization.FieldExpiresAt:      {Type: field.TypeTime, Column: deviceauthorization.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[15] = &sqlgraph.Node{
+	graph.Nodes[17] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   event.Table,
 			Columns: event.Columns,
@@ -476,7 +548,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			event.FieldDeliveredAt:    {Type: field.TypeTime, Column: event.FieldDeliveredAt},
 		},
 	}
-	graph.Nodes[16] = &sqlgraph.Node{
+	graph.Nodes[18] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   favoritevenue.Table,
 			Columns: favoritevenue.Columns,
@@ -493,7 +565,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			favoritevenue.FieldVenueID:   {Type: field.TypeUUID, Column: favoritevenue.FieldVenueID},
 		},
 	}
-	graph.Nodes[17] = &sqlgraph.Node{
+	graph.Nodes[19] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   featureprovisioning.Table,
 			Columns: featureprovisioning.Columns,
@@ -511,7 +583,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			featureprovisioning.FieldModules:        {Type: field.TypeJSON, Column: featureprovisioning.FieldModules},
 		},
 	}
-	graph.Nodes[18] = &sqlgraph.Node{
+	graph.Nodes[20] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   flashsale.Table,
 			Columns: flashsale.Columns,
@@ -538,7 +610,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			flashsale.FieldCreatedByUserID: {Type: field.TypeUUID, Column: flashsale.FieldCreatedByUserID},
 		},
 	}
-	graph.Nodes[19] = &sqlgraph.Node{
+	graph.Nodes[21] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   giftcard.Table,
 			Columns: giftcard.Columns,
@@ -565,7 +637,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			giftcard.FieldPassTypeID:           {Type: field.TypeUUID, Column: giftcard.FieldPassTypeID},
 		},
 	}
-	graph.Nodes[20] = &sqlgraph.Node{
+	graph.Nodes[22] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   giftcardmovement.Table,
 			Columns: giftcardmovement.Columns,
@@ -590,7 +662,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			giftcardmovement.FieldCreditID:          {Type: field.TypeUUID, Column: giftcardmovement.FieldCreditID},
 		},
 	}
-	graph.Nodes[21] = &sqlgraph.Node{
+	graph.Nodes[23] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   giftcardorder.Table,
 			Columns: giftcardorder.Columns,
@@ -621,7 +693,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			giftcardorder.FieldPaidAt:          {Type: field.TypeTime, Column: giftcardorder.FieldPaidAt},
 		},
 	}
-	graph.Nodes[22] = &sqlgraph.Node{
+	graph.Nodes[24] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   handoffcode.Table,
 			Columns: handoffcode.Columns,
@@ -642,7 +714,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			handoffcode.FieldUsedAt:          {Type: field.TypeTime, Column: handoffcode.FieldUsedAt},
 		},
 	}
-	graph.Nodes[23] = &sqlgraph.Node{
+	graph.Nodes[25] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   idempotencykey.Table,
 			Columns: idempotencykey.Columns,
@@ -667,7 +739,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			idempotencykey.FieldExpiresAt:       {Type: field.TypeTime, Column: idempotencykey.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[24] = &sqlgraph.Node{
+	graph.Nodes[26] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   inquiry.Table,
 			Columns: inquiry.Columns,
@@ -696,7 +768,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			inquiry.FieldNotifyAttempts:  {Type: field.TypeInt, Column: inquiry.FieldNotifyAttempts},
 		},
 	}
-	graph.Nodes[25] = &sqlgraph.Node{
+	graph.Nodes[27] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   installationsecret.Table,
 			Columns: installationsecret.Columns,
@@ -713,7 +785,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			installationsecret.FieldValue:     {Type: field.TypeString, Column: installationsecret.FieldValue},
 		},
 	}
-	graph.Nodes[26] = &sqlgraph.Node{
+	graph.Nodes[28] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   instructor.Table,
 			Columns: instructor.Columns,
@@ -736,7 +808,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			instructor.FieldActive:         {Type: field.TypeBool, Column: instructor.FieldActive},
 		},
 	}
-	graph.Nodes[27] = &sqlgraph.Node{
+	graph.Nodes[29] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   location.Table,
 			Columns: location.Columns,
@@ -757,9 +829,10 @@ var schemaGraph = func() *sqlgraph.Schema {
 			location.FieldLat:            {Type: field.TypeFloat64, Column: location.FieldLat},
 			location.FieldLng:            {Type: field.TypeFloat64, Column: location.FieldLng},
 			location.FieldActive:         {Type: field.TypeBool, Column: location.FieldActive},
+			location.FieldImageURL:       {Type: field.TypeString, Column: location.FieldImageURL},
 		},
 	}
-	graph.Nodes[28] = &sqlgraph.Node{
+	graph.Nodes[30] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfabackupcode.Table,
 			Columns: mfabackupcode.Columns,
@@ -777,7 +850,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfabackupcode.FieldUsedAt:    {Type: field.TypeTime, Column: mfabackupcode.FieldUsedAt},
 		},
 	}
-	graph.Nodes[29] = &sqlgraph.Node{
+	graph.Nodes[31] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfachallenge.Table,
 			Columns: mfachallenge.Columns,
@@ -797,7 +870,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfachallenge.FieldUsedAt:    {Type: field.TypeTime, Column: mfachallenge.FieldUsedAt},
 		},
 	}
-	graph.Nodes[30] = &sqlgraph.Node{
+	graph.Nodes[32] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfafactor.Table,
 			Columns: mfafactor.Columns,
@@ -817,7 +890,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfafactor.FieldLastStep:    {Type: field.TypeInt64, Column: mfafactor.FieldLastStep},
 		},
 	}
-	graph.Nodes[31] = &sqlgraph.Node{
+	graph.Nodes[33] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   member.Table,
 			Columns: member.Columns,
@@ -845,7 +918,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			member.FieldSearchClient:    {Type: field.TypeString, Column: member.FieldSearchClient},
 		},
 	}
-	graph.Nodes[32] = &sqlgraph.Node{
+	graph.Nodes[34] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   membercredit.Table,
 			Columns: membercredit.Columns,
@@ -866,7 +939,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			membercredit.FieldGiftCardID:     {Type: field.TypeUUID, Column: membercredit.FieldGiftCardID},
 		},
 	}
-	graph.Nodes[33] = &sqlgraph.Node{
+	graph.Nodes[35] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   notificationdelivery.Table,
 			Columns: notificationdelivery.Columns,
@@ -903,7 +976,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			notificationdelivery.FieldSentAt:            {Type: field.TypeTime, Column: notificationdelivery.FieldSentAt},
 		},
 	}
-	graph.Nodes[34] = &sqlgraph.Node{
+	graph.Nodes[36] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   notificationoptout.Table,
 			Columns: notificationoptout.Columns,
@@ -921,7 +994,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			notificationoptout.FieldChannel:        {Type: field.TypeEnum, Column: notificationoptout.FieldChannel},
 		},
 	}
-	graph.Nodes[35] = &sqlgraph.Node{
+	graph.Nodes[37] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   notificationpreference.Table,
 			Columns: notificationpreference.Columns,
@@ -942,7 +1015,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			notificationpreference.FieldQuietHoursTimezone: {Type: field.TypeString, Column: notificationpreference.FieldQuietHoursTimezone},
 		},
 	}
-	graph.Nodes[36] = &sqlgraph.Node{
+	graph.Nodes[38] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   otprequest.Table,
 			Columns: otprequest.Columns,
@@ -964,7 +1037,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			otprequest.FieldAttempts:      {Type: field.TypeInt, Column: otprequest.FieldAttempts},
 		},
 	}
-	graph.Nodes[37] = &sqlgraph.Node{
+	graph.Nodes[39] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   openinghours.Table,
 			Columns: openinghours.Columns,
@@ -986,7 +1059,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			openinghours.FieldClosed:         {Type: field.TypeBool, Column: openinghours.FieldClosed},
 		},
 	}
-	graph.Nodes[38] = &sqlgraph.Node{
+	graph.Nodes[40] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   organization.Table,
 			Columns: organization.Columns,
@@ -1019,7 +1092,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			organization.FieldWorld:                 {Type: field.TypeEnum, Column: organization.FieldWorld},
 		},
 	}
-	graph.Nodes[39] = &sqlgraph.Node{
+	graph.Nodes[41] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pass.Table,
 			Columns: pass.Columns,
@@ -1042,7 +1115,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pass.FieldClipsRemaining: {Type: field.TypeInt, Column: pass.FieldClipsRemaining},
 		},
 	}
-	graph.Nodes[40] = &sqlgraph.Node{
+	graph.Nodes[42] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   passtype.Table,
 			Columns: passtype.Columns,
@@ -1078,7 +1151,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			passtype.FieldSortOrder:              {Type: field.TypeInt, Column: passtype.FieldSortOrder},
 		},
 	}
-	graph.Nodes[41] = &sqlgraph.Node{
+	graph.Nodes[43] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   payment.Table,
 			Columns: payment.Columns,
@@ -1103,7 +1176,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			payment.FieldProcessorPaymentID: {Type: field.TypeString, Column: payment.FieldProcessorPaymentID},
 		},
 	}
-	graph.Nodes[42] = &sqlgraph.Node{
+	graph.Nodes[44] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   paymentattempt.Table,
 			Columns: paymentattempt.Columns,
@@ -1127,7 +1200,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			paymentattempt.FieldDeclineCode:       {Type: field.TypeString, Column: paymentattempt.FieldDeclineCode},
 		},
 	}
-	graph.Nodes[43] = &sqlgraph.Node{
+	graph.Nodes[45] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   paymentcustomer.Table,
 			Columns: paymentcustomer.Columns,
@@ -1147,7 +1220,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			paymentcustomer.FieldDefaultPaymentMethodID: {Type: field.TypeString, Column: paymentcustomer.FieldDefaultPaymentMethodID},
 		},
 	}
-	graph.Nodes[44] = &sqlgraph.Node{
+	graph.Nodes[46] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   photo.Table,
 			Columns: photo.Columns,
@@ -1169,7 +1242,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			photo.FieldSortOrder:      {Type: field.TypeInt, Column: photo.FieldSortOrder},
 		},
 	}
-	graph.Nodes[45] = &sqlgraph.Node{
+	graph.Nodes[47] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   platformsetting.Table,
 			Columns: platformsetting.Columns,
@@ -1187,7 +1260,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			platformsetting.FieldChangedBy: {Type: field.TypeString, Column: platformsetting.FieldChangedBy},
 		},
 	}
-	graph.Nodes[46] = &sqlgraph.Node{
+	graph.Nodes[48] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   processorevent.Table,
 			Columns: processorevent.Columns,
@@ -1208,7 +1281,48 @@ var schemaGraph = func() *sqlgraph.Schema {
 			processorevent.FieldOutcome:     {Type: field.TypeString, Column: processorevent.FieldOutcome},
 		},
 	}
-	graph.Nodes[47] = &sqlgraph.Node{
+	graph.Nodes[49] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   providerhours.Table,
+			Columns: providerhours.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: providerhours.FieldID,
+			},
+		},
+		Type: "ProviderHours",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			providerhours.FieldCreatedAt:      {Type: field.TypeTime, Column: providerhours.FieldCreatedAt},
+			providerhours.FieldUpdatedAt:      {Type: field.TypeTime, Column: providerhours.FieldUpdatedAt},
+			providerhours.FieldOrganizationID: {Type: field.TypeUUID, Column: providerhours.FieldOrganizationID},
+			providerhours.FieldProviderID:     {Type: field.TypeUUID, Column: providerhours.FieldProviderID},
+			providerhours.FieldLocationID:     {Type: field.TypeUUID, Column: providerhours.FieldLocationID},
+			providerhours.FieldWeekday:        {Type: field.TypeInt, Column: providerhours.FieldWeekday},
+			providerhours.FieldStartMinute:    {Type: field.TypeInt, Column: providerhours.FieldStartMinute},
+			providerhours.FieldEndMinute:      {Type: field.TypeInt, Column: providerhours.FieldEndMinute},
+		},
+	}
+	graph.Nodes[50] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   providertimeoff.Table,
+			Columns: providertimeoff.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: providertimeoff.FieldID,
+			},
+		},
+		Type: "ProviderTimeOff",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			providertimeoff.FieldCreatedAt:      {Type: field.TypeTime, Column: providertimeoff.FieldCreatedAt},
+			providertimeoff.FieldUpdatedAt:      {Type: field.TypeTime, Column: providertimeoff.FieldUpdatedAt},
+			providertimeoff.FieldOrganizationID: {Type: field.TypeUUID, Column: providertimeoff.FieldOrganizationID},
+			providertimeoff.FieldProviderID:     {Type: field.TypeUUID, Column: providertimeoff.FieldProviderID},
+			providertimeoff.FieldStartsAt:       {Type: field.TypeTime, Column: providertimeoff.FieldStartsAt},
+			providertimeoff.FieldEndsAt:         {Type: field.TypeTime, Column: providertimeoff.FieldEndsAt},
+			providertimeoff.FieldReason:         {Type: field.TypeString, Column: providertimeoff.FieldReason},
+		},
+	}
+	graph.Nodes[51] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pushdevice.Table,
 			Columns: pushdevice.Columns,
@@ -1230,7 +1344,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pushdevice.FieldAppVariant:     {Type: field.TypeEnum, Column: pushdevice.FieldAppVariant},
 		},
 	}
-	graph.Nodes[48] = &sqlgraph.Node{
+	graph.Nodes[52] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refreshtoken.Table,
 			Columns: refreshtoken.Columns,
@@ -1252,7 +1366,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refreshtoken.FieldUsedAt:    {Type: field.TypeTime, Column: refreshtoken.FieldUsedAt},
 		},
 	}
-	graph.Nodes[49] = &sqlgraph.Node{
+	graph.Nodes[53] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   room.Table,
 			Columns: room.Columns,
@@ -1275,7 +1389,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			room.FieldFloorPlanURL:   {Type: field.TypeString, Column: room.FieldFloorPlanURL},
 		},
 	}
-	graph.Nodes[50] = &sqlgraph.Node{
+	graph.Nodes[54] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   service.Table,
 			Columns: service.Columns,
@@ -1286,25 +1400,74 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		Type: "Service",
 		Fields: map[string]*sqlgraph.FieldSpec{
-			service.FieldCreatedAt:        {Type: field.TypeTime, Column: service.FieldCreatedAt},
-			service.FieldUpdatedAt:        {Type: field.TypeTime, Column: service.FieldUpdatedAt},
-			service.FieldOrganizationID:   {Type: field.TypeUUID, Column: service.FieldOrganizationID},
-			service.FieldImportRef:        {Type: field.TypeString, Column: service.FieldImportRef},
-			service.FieldName:             {Type: field.TypeString, Column: service.FieldName},
-			service.FieldSlug:             {Type: field.TypeString, Column: service.FieldSlug},
-			service.FieldDescription:      {Type: field.TypeString, Column: service.FieldDescription},
-			service.FieldCategory:         {Type: field.TypeString, Column: service.FieldCategory},
-			service.FieldDurationMinutes:  {Type: field.TypeInt, Column: service.FieldDurationMinutes},
-			service.FieldPriceMinor:       {Type: field.TypeInt64, Column: service.FieldPriceMinor},
-			service.FieldCurrency:         {Type: field.TypeString, Column: service.FieldCurrency},
-			service.FieldIsActive:         {Type: field.TypeBool, Column: service.FieldIsActive},
-			service.FieldListed:           {Type: field.TypeBool, Column: service.FieldListed},
-			service.FieldAcceptsInquiries: {Type: field.TypeBool, Column: service.FieldAcceptsInquiries},
-			service.FieldImageURL:         {Type: field.TypeString, Column: service.FieldImageURL},
-			service.FieldSortOrder:        {Type: field.TypeInt, Column: service.FieldSortOrder},
+			service.FieldCreatedAt:           {Type: field.TypeTime, Column: service.FieldCreatedAt},
+			service.FieldUpdatedAt:           {Type: field.TypeTime, Column: service.FieldUpdatedAt},
+			service.FieldOrganizationID:      {Type: field.TypeUUID, Column: service.FieldOrganizationID},
+			service.FieldImportRef:           {Type: field.TypeString, Column: service.FieldImportRef},
+			service.FieldName:                {Type: field.TypeString, Column: service.FieldName},
+			service.FieldSlug:                {Type: field.TypeString, Column: service.FieldSlug},
+			service.FieldDescription:         {Type: field.TypeString, Column: service.FieldDescription},
+			service.FieldCategory:            {Type: field.TypeString, Column: service.FieldCategory},
+			service.FieldDurationMinutes:     {Type: field.TypeInt, Column: service.FieldDurationMinutes},
+			service.FieldPriceMinor:          {Type: field.TypeInt64, Column: service.FieldPriceMinor},
+			service.FieldCurrency:            {Type: field.TypeString, Column: service.FieldCurrency},
+			service.FieldIsActive:            {Type: field.TypeBool, Column: service.FieldIsActive},
+			service.FieldListed:              {Type: field.TypeBool, Column: service.FieldListed},
+			service.FieldAcceptsInquiries:    {Type: field.TypeBool, Column: service.FieldAcceptsInquiries},
+			service.FieldImageURL:            {Type: field.TypeString, Column: service.FieldImageURL},
+			service.FieldSortOrder:           {Type: field.TypeInt, Column: service.FieldSortOrder},
+			service.FieldBufferBeforeMinutes: {Type: field.TypeInt, Column: service.FieldBufferBeforeMinutes},
+			service.FieldBufferAfterMinutes:  {Type: field.TypeInt, Column: service.FieldBufferAfterMinutes},
+			service.FieldCancelWindowHours:   {Type: field.TypeInt, Column: service.FieldCancelWindowHours},
+			service.FieldCancelFeeMinor:      {Type: field.TypeInt64, Column: service.FieldCancelFeeMinor},
 		},
 	}
-	graph.Nodes[51] = &sqlgraph.Node{
+	graph.Nodes[55] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   serviceprovider.Table,
+			Columns: serviceprovider.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: serviceprovider.FieldID,
+			},
+		},
+		Type: "ServiceProvider",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			serviceprovider.FieldCreatedAt:             {Type: field.TypeTime, Column: serviceprovider.FieldCreatedAt},
+			serviceprovider.FieldUpdatedAt:             {Type: field.TypeTime, Column: serviceprovider.FieldUpdatedAt},
+			serviceprovider.FieldOrganizationID:        {Type: field.TypeUUID, Column: serviceprovider.FieldOrganizationID},
+			serviceprovider.FieldServiceID:             {Type: field.TypeUUID, Column: serviceprovider.FieldServiceID},
+			serviceprovider.FieldProviderID:            {Type: field.TypeUUID, Column: serviceprovider.FieldProviderID},
+			serviceprovider.FieldCustomDurationMinutes: {Type: field.TypeInt, Column: serviceprovider.FieldCustomDurationMinutes},
+			serviceprovider.FieldCustomPriceMinor:      {Type: field.TypeInt64, Column: serviceprovider.FieldCustomPriceMinor},
+			serviceprovider.FieldIsPrimary:             {Type: field.TypeBool, Column: serviceprovider.FieldIsPrimary},
+			serviceprovider.FieldSortOrder:             {Type: field.TypeInt, Column: serviceprovider.FieldSortOrder},
+			serviceprovider.FieldIsActive:              {Type: field.TypeBool, Column: serviceprovider.FieldIsActive},
+		},
+	}
+	graph.Nodes[56] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   servicevariant.Table,
+			Columns: servicevariant.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: servicevariant.FieldID,
+			},
+		},
+		Type: "ServiceVariant",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			servicevariant.FieldCreatedAt:       {Type: field.TypeTime, Column: servicevariant.FieldCreatedAt},
+			servicevariant.FieldUpdatedAt:       {Type: field.TypeTime, Column: servicevariant.FieldUpdatedAt},
+			servicevariant.FieldOrganizationID:  {Type: field.TypeUUID, Column: servicevariant.FieldOrganizationID},
+			servicevariant.FieldServiceID:       {Type: field.TypeUUID, Column: servicevariant.FieldServiceID},
+			servicevariant.FieldName:            {Type: field.TypeString, Column: servicevariant.FieldName},
+			servicevariant.FieldDurationMinutes: {Type: field.TypeInt, Column: servicevariant.FieldDurationMinutes},
+			servicevariant.FieldPriceMinor:      {Type: field.TypeInt64, Column: servicevariant.FieldPriceMinor},
+			servicevariant.FieldIsActive:        {Type: field.TypeBool, Column: servicevariant.FieldIsActive},
+			servicevariant.FieldSortOrder:       {Type: field.TypeInt, Column: servicevariant.FieldSortOrder},
+		},
+	}
+	graph.Nodes[57] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   session.Table,
 			Columns: session.Columns,
@@ -1328,7 +1491,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			session.FieldActiveOrganizationID: {Type: field.TypeUUID, Column: session.FieldActiveOrganizationID},
 		},
 	}
-	graph.Nodes[52] = &sqlgraph.Node{
+	graph.Nodes[58] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tip.Table,
 			Columns: tip.Columns,
@@ -1356,7 +1519,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tip.FieldPaidAt:          {Type: field.TypeTime, Column: tip.FieldPaidAt},
 		},
 	}
-	graph.Nodes[53] = &sqlgraph.Node{
+	graph.Nodes[59] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -1380,7 +1543,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldMarketingConsent: {Type: field.TypeBool, Column: user.FieldMarketingConsent},
 		},
 	}
-	graph.Nodes[54] = &sqlgraph.Node{
+	graph.Nodes[60] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   venuepayments.Table,
 			Columns: venuepayments.Columns,
@@ -1401,7 +1564,29 @@ var schemaGraph = func() *sqlgraph.Schema {
 			venuepayments.FieldApplicationFeeBp: {Type: field.TypeInt, Column: venuepayments.FieldApplicationFeeBp},
 		},
 	}
-	graph.Nodes[55] = &sqlgraph.Node{
+	graph.Nodes[61] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   visit.Table,
+			Columns: visit.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: visit.FieldID,
+			},
+		},
+		Type: "Visit",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			visit.FieldCreatedAt:       {Type: field.TypeTime, Column: visit.FieldCreatedAt},
+			visit.FieldUpdatedAt:       {Type: field.TypeTime, Column: visit.FieldUpdatedAt},
+			visit.FieldOrganizationID:  {Type: field.TypeUUID, Column: visit.FieldOrganizationID},
+			visit.FieldMemberID:        {Type: field.TypeUUID, Column: visit.FieldMemberID},
+			visit.FieldStatus:          {Type: field.TypeEnum, Column: visit.FieldStatus},
+			visit.FieldStartsAt:        {Type: field.TypeTime, Column: visit.FieldStartsAt},
+			visit.FieldEndsAt:          {Type: field.TypeTime, Column: visit.FieldEndsAt},
+			visit.FieldTotalPriceMinor: {Type: field.TypeInt64, Column: visit.FieldTotalPriceMinor},
+			visit.FieldCurrency:        {Type: field.TypeString, Column: visit.FieldCurrency},
+		},
+	}
+	graph.Nodes[62] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookattempt.Table,
 			Columns: webhookattempt.Columns,
@@ -1427,7 +1612,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookattempt.FieldCorrelationID:   {Type: field.TypeString, Column: webhookattempt.FieldCorrelationID},
 		},
 	}
-	graph.Nodes[56] = &sqlgraph.Node{
+	graph.Nodes[63] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -1453,7 +1638,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldReplayOf:       {Type: field.TypeUUID, Column: webhookdelivery.FieldReplayOf},
 		},
 	}
-	graph.Nodes[57] = &sqlgraph.Node{
+	graph.Nodes[64] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -1539,6 +1724,126 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Amenity",
 		"Location",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   appointment.OrganizationTable,
+			Columns: []string{appointment.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Appointment",
+		"Organization",
+	)
+	graph.MustAddE(
+		"member",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   appointment.MemberTable,
+			Columns: []string{appointment.MemberColumn},
+			Bidi:    false,
+		},
+		"Appointment",
+		"Member",
+	)
+	graph.MustAddE(
+		"provider",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   appointment.ProviderTable,
+			Columns: []string{appointment.ProviderColumn},
+			Bidi:    false,
+		},
+		"Appointment",
+		"Instructor",
+	)
+	graph.MustAddE(
+		"service",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   appointment.ServiceTable,
+			Columns: []string{appointment.ServiceColumn},
+			Bidi:    false,
+		},
+		"Appointment",
+		"Service",
+	)
+	graph.MustAddE(
+		"variant",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   appointment.VariantTable,
+			Columns: []string{appointment.VariantColumn},
+			Bidi:    false,
+		},
+		"Appointment",
+		"ServiceVariant",
+	)
+	graph.MustAddE(
+		"room",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   appointment.RoomTable,
+			Columns: []string{appointment.RoomColumn},
+			Bidi:    false,
+		},
+		"Appointment",
+		"Room",
+	)
+	graph.MustAddE(
+		"location",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   appointment.LocationTable,
+			Columns: []string{appointment.LocationColumn},
+			Bidi:    false,
+		},
+		"Appointment",
+		"Location",
+	)
+	graph.MustAddE(
+		"visit",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   appointment.VisitTable,
+			Columns: []string{appointment.VisitColumn},
+			Bidi:    false,
+		},
+		"Appointment",
+		"Visit",
+	)
+	graph.MustAddE(
+		"pass",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   appointment.PassTable,
+			Columns: []string{appointment.PassColumn},
+			Bidi:    false,
+		},
+		"Appointment",
+		"Pass",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   appointmentpolicy.OrganizationTable,
+			Columns: []string{appointmentpolicy.OrganizationColumn},
+			Bidi:    false,
+		},
+		"AppointmentPolicy",
+		"Organization",
 	)
 	graph.MustAddE(
 		"organization",
@@ -2117,6 +2422,54 @@ var schemaGraph = func() *sqlgraph.Schema {
 		"ClassInstance",
 	)
 	graph.MustAddE(
+		"service_assignments",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.ServiceAssignmentsTable,
+			Columns: []string{instructor.ServiceAssignmentsColumn},
+			Bidi:    false,
+		},
+		"Instructor",
+		"ServiceProvider",
+	)
+	graph.MustAddE(
+		"working_hours",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.WorkingHoursTable,
+			Columns: []string{instructor.WorkingHoursColumn},
+			Bidi:    false,
+		},
+		"Instructor",
+		"ProviderHours",
+	)
+	graph.MustAddE(
+		"time_off",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.TimeOffTable,
+			Columns: []string{instructor.TimeOffColumn},
+			Bidi:    false,
+		},
+		"Instructor",
+		"ProviderTimeOff",
+	)
+	graph.MustAddE(
+		"appointments",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.AppointmentsTable,
+			Columns: []string{instructor.AppointmentsColumn},
+			Bidi:    false,
+		},
+		"Instructor",
+		"Appointment",
+	)
+	graph.MustAddE(
 		"organization",
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -2613,6 +2966,66 @@ var schemaGraph = func() *sqlgraph.Schema {
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: false,
+			Table:   providerhours.OrganizationTable,
+			Columns: []string{providerhours.OrganizationColumn},
+			Bidi:    false,
+		},
+		"ProviderHours",
+		"Organization",
+	)
+	graph.MustAddE(
+		"provider",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   providerhours.ProviderTable,
+			Columns: []string{providerhours.ProviderColumn},
+			Bidi:    false,
+		},
+		"ProviderHours",
+		"Instructor",
+	)
+	graph.MustAddE(
+		"location",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   providerhours.LocationTable,
+			Columns: []string{providerhours.LocationColumn},
+			Bidi:    false,
+		},
+		"ProviderHours",
+		"Location",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   providertimeoff.OrganizationTable,
+			Columns: []string{providertimeoff.OrganizationColumn},
+			Bidi:    false,
+		},
+		"ProviderTimeOff",
+		"Organization",
+	)
+	graph.MustAddE(
+		"provider",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   providertimeoff.ProviderTable,
+			Columns: []string{providertimeoff.ProviderColumn},
+			Bidi:    false,
+		},
+		"ProviderTimeOff",
+		"Instructor",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
 			Table:   pushdevice.OrganizationTable,
 			Columns: []string{pushdevice.OrganizationColumn},
 			Bidi:    false,
@@ -2703,6 +3116,102 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Service",
 		"Inquiry",
+	)
+	graph.MustAddE(
+		"variants",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.VariantsTable,
+			Columns: []string{service.VariantsColumn},
+			Bidi:    false,
+		},
+		"Service",
+		"ServiceVariant",
+	)
+	graph.MustAddE(
+		"providers",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.ProvidersTable,
+			Columns: []string{service.ProvidersColumn},
+			Bidi:    false,
+		},
+		"Service",
+		"ServiceProvider",
+	)
+	graph.MustAddE(
+		"appointments",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.AppointmentsTable,
+			Columns: []string{service.AppointmentsColumn},
+			Bidi:    false,
+		},
+		"Service",
+		"Appointment",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   serviceprovider.OrganizationTable,
+			Columns: []string{serviceprovider.OrganizationColumn},
+			Bidi:    false,
+		},
+		"ServiceProvider",
+		"Organization",
+	)
+	graph.MustAddE(
+		"service",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   serviceprovider.ServiceTable,
+			Columns: []string{serviceprovider.ServiceColumn},
+			Bidi:    false,
+		},
+		"ServiceProvider",
+		"Service",
+	)
+	graph.MustAddE(
+		"provider",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   serviceprovider.ProviderTable,
+			Columns: []string{serviceprovider.ProviderColumn},
+			Bidi:    false,
+		},
+		"ServiceProvider",
+		"Instructor",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   servicevariant.OrganizationTable,
+			Columns: []string{servicevariant.OrganizationColumn},
+			Bidi:    false,
+		},
+		"ServiceVariant",
+		"Organization",
+	)
+	graph.MustAddE(
+		"service",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   servicevariant.ServiceTable,
+			Columns: []string{servicevariant.ServiceColumn},
+			Bidi:    false,
+		},
+		"ServiceVariant",
+		"Service",
 	)
 	graph.MustAddE(
 		"user",
@@ -2799,6 +3308,42 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"VenuePayments",
 		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   visit.OrganizationTable,
+			Columns: []string{visit.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Visit",
+		"Organization",
+	)
+	graph.MustAddE(
+		"member",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   visit.MemberTable,
+			Columns: []string{visit.MemberColumn},
+			Bidi:    false,
+		},
+		"Visit",
+		"Member",
+	)
+	graph.MustAddE(
+		"appointments",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   visit.AppointmentsTable,
+			Columns: []string{visit.AppointmentsColumn},
+			Bidi:    false,
+		},
+		"Visit",
+		"Appointment",
 	)
 	graph.MustAddE(
 		"organization",
@@ -3307,6 +3852,421 @@ func (f *AmenityFilter) WhereHasLocationWith(preds ...predicate.Location) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *AppointmentQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the AppointmentQuery builder.
+func (_q *AppointmentQuery) Filter() *AppointmentFilter {
+	return &AppointmentFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *AppointmentMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the AppointmentMutation builder.
+func (m *AppointmentMutation) Filter() *AppointmentFilter {
+	return &AppointmentFilter{config: m.config, predicateAdder: m}
+}
+
+// AppointmentFilter provides a generic filtering capability at runtime for AppointmentQuery.
+type AppointmentFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *AppointmentFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[4].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *AppointmentFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(appointment.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *AppointmentFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(appointment.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *AppointmentFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(appointment.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *AppointmentFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(appointment.FieldOrganizationID))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *AppointmentFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(appointment.FieldMemberID))
+}
+
+// WhereProviderID applies the entql [16]byte predicate on the provider_id field.
+func (f *AppointmentFilter) WhereProviderID(p entql.ValueP) {
+	f.Where(p.Field(appointment.FieldProviderID))
+}
+
+// WhereServiceID applies the entql [16]byte predicate on the service_id field.
+func (f *AppointmentFilter) WhereServiceID(p entql.ValueP) {
+	f.Where(p.Field(appointment.FieldServiceID))
+}
+
+// WhereVariantID applies the entql [16]byte predicate on the variant_id field.
+func (f *AppointmentFilter) WhereVariantID(p entql.ValueP) {
+	f.Where(p.Field(appointment.FieldVariantID))
+}
+
+// WhereRoomID applies the entql [16]byte predicate on the room_id field.
+func (f *AppointmentFilter) WhereRoomID(p entql.ValueP) {
+	f.Where(p.Field(appointment.FieldRoomID))
+}
+
+// WhereLocationID applies the entql [16]byte predicate on the location_id field.
+func (f *AppointmentFilter) WhereLocationID(p entql.ValueP) {
+	f.Where(p.Field(appointment.FieldLocationID))
+}
+
+// WhereVisitID applies the entql [16]byte predicate on the visit_id field.
+func (f *AppointmentFilter) WhereVisitID(p entql.ValueP) {
+	f.Where(p.Field(appointment.FieldVisitID))
+}
+
+// WhereRescheduledToID applies the entql [16]byte predicate on the rescheduled_to_id field.
+func (f *AppointmentFilter) WhereRescheduledToID(p entql.ValueP) {
+	f.Where(p.Field(appointment.FieldRescheduledToID))
+}
+
+// WhereStartsAt applies the entql time.Time predicate on the starts_at field.
+func (f *AppointmentFilter) WhereStartsAt(p entql.TimeP) {
+	f.Where(p.Field(appointment.FieldStartsAt))
+}
+
+// WhereEndsAt applies the entql time.Time predicate on the ends_at field.
+func (f *AppointmentFilter) WhereEndsAt(p entql.TimeP) {
+	f.Where(p.Field(appointment.FieldEndsAt))
+}
+
+// WhereBusyFrom applies the entql time.Time predicate on the busy_from field.
+func (f *AppointmentFilter) WhereBusyFrom(p entql.TimeP) {
+	f.Where(p.Field(appointment.FieldBusyFrom))
+}
+
+// WhereBusyUntil applies the entql time.Time predicate on the busy_until field.
+func (f *AppointmentFilter) WhereBusyUntil(p entql.TimeP) {
+	f.Where(p.Field(appointment.FieldBusyUntil))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *AppointmentFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(appointment.FieldStatus))
+}
+
+// WherePriceMinor applies the entql int64 predicate on the price_minor field.
+func (f *AppointmentFilter) WherePriceMinor(p entql.Int64P) {
+	f.Where(p.Field(appointment.FieldPriceMinor))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *AppointmentFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(appointment.FieldCurrency))
+}
+
+// WherePayment applies the entql string predicate on the payment field.
+func (f *AppointmentFilter) WherePayment(p entql.StringP) {
+	f.Where(p.Field(appointment.FieldPayment))
+}
+
+// WherePassID applies the entql [16]byte predicate on the pass_id field.
+func (f *AppointmentFilter) WherePassID(p entql.ValueP) {
+	f.Where(p.Field(appointment.FieldPassID))
+}
+
+// WhereBookedVia applies the entql string predicate on the booked_via field.
+func (f *AppointmentFilter) WhereBookedVia(p entql.StringP) {
+	f.Where(p.Field(appointment.FieldBookedVia))
+}
+
+// WhereCancelledAt applies the entql time.Time predicate on the cancelled_at field.
+func (f *AppointmentFilter) WhereCancelledAt(p entql.TimeP) {
+	f.Where(p.Field(appointment.FieldCancelledAt))
+}
+
+// WhereCancelFeeMinor applies the entql int64 predicate on the cancel_fee_minor field.
+func (f *AppointmentFilter) WhereCancelFeeMinor(p entql.Int64P) {
+	f.Where(p.Field(appointment.FieldCancelFeeMinor))
+}
+
+// WhereCancelReason applies the entql string predicate on the cancel_reason field.
+func (f *AppointmentFilter) WhereCancelReason(p entql.StringP) {
+	f.Where(p.Field(appointment.FieldCancelReason))
+}
+
+// WhereCheckedInAt applies the entql time.Time predicate on the checked_in_at field.
+func (f *AppointmentFilter) WhereCheckedInAt(p entql.TimeP) {
+	f.Where(p.Field(appointment.FieldCheckedInAt))
+}
+
+// WhereStartedAt applies the entql time.Time predicate on the started_at field.
+func (f *AppointmentFilter) WhereStartedAt(p entql.TimeP) {
+	f.Where(p.Field(appointment.FieldStartedAt))
+}
+
+// WhereCompletedAt applies the entql time.Time predicate on the completed_at field.
+func (f *AppointmentFilter) WhereCompletedAt(p entql.TimeP) {
+	f.Where(p.Field(appointment.FieldCompletedAt))
+}
+
+// WhereNotes applies the entql string predicate on the notes field.
+func (f *AppointmentFilter) WhereNotes(p entql.StringP) {
+	f.Where(p.Field(appointment.FieldNotes))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *AppointmentFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *AppointmentFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasMember applies a predicate to check if query has an edge member.
+func (f *AppointmentFilter) WhereHasMember() {
+	f.Where(entql.HasEdge("member"))
+}
+
+// WhereHasMemberWith applies a predicate to check if query has an edge member with a given conditions (other predicates).
+func (f *AppointmentFilter) WhereHasMemberWith(preds ...predicate.Member) {
+	f.Where(entql.HasEdgeWith("member", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasProvider applies a predicate to check if query has an edge provider.
+func (f *AppointmentFilter) WhereHasProvider() {
+	f.Where(entql.HasEdge("provider"))
+}
+
+// WhereHasProviderWith applies a predicate to check if query has an edge provider with a given conditions (other predicates).
+func (f *AppointmentFilter) WhereHasProviderWith(preds ...predicate.Instructor) {
+	f.Where(entql.HasEdgeWith("provider", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasService applies a predicate to check if query has an edge service.
+func (f *AppointmentFilter) WhereHasService() {
+	f.Where(entql.HasEdge("service"))
+}
+
+// WhereHasServiceWith applies a predicate to check if query has an edge service with a given conditions (other predicates).
+func (f *AppointmentFilter) WhereHasServiceWith(preds ...predicate.Service) {
+	f.Where(entql.HasEdgeWith("service", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasVariant applies a predicate to check if query has an edge variant.
+func (f *AppointmentFilter) WhereHasVariant() {
+	f.Where(entql.HasEdge("variant"))
+}
+
+// WhereHasVariantWith applies a predicate to check if query has an edge variant with a given conditions (other predicates).
+func (f *AppointmentFilter) WhereHasVariantWith(preds ...predicate.ServiceVariant) {
+	f.Where(entql.HasEdgeWith("variant", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasRoom applies a predicate to check if query has an edge room.
+func (f *AppointmentFilter) WhereHasRoom() {
+	f.Where(entql.HasEdge("room"))
+}
+
+// WhereHasRoomWith applies a predicate to check if query has an edge room with a given conditions (other predicates).
+func (f *AppointmentFilter) WhereHasRoomWith(preds ...predicate.Room) {
+	f.Where(entql.HasEdgeWith("room", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasLocation applies a predicate to check if query has an edge location.
+func (f *AppointmentFilter) WhereHasLocation() {
+	f.Where(entql.HasEdge("location"))
+}
+
+// WhereHasLocationWith applies a predicate to check if query has an edge location with a given conditions (other predicates).
+func (f *AppointmentFilter) WhereHasLocationWith(preds ...predicate.Location) {
+	f.Where(entql.HasEdgeWith("location", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasVisit applies a predicate to check if query has an edge visit.
+func (f *AppointmentFilter) WhereHasVisit() {
+	f.Where(entql.HasEdge("visit"))
+}
+
+// WhereHasVisitWith applies a predicate to check if query has an edge visit with a given conditions (other predicates).
+func (f *AppointmentFilter) WhereHasVisitWith(preds ...predicate.Visit) {
+	f.Where(entql.HasEdgeWith("visit", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasPass applies a predicate to check if query has an edge pass.
+func (f *AppointmentFilter) WhereHasPass() {
+	f.Where(entql.HasEdge("pass"))
+}
+
+// WhereHasPassWith applies a predicate to check if query has an edge pass with a given conditions (other predicates).
+func (f *AppointmentFilter) WhereHasPassWith(preds ...predicate.Pass) {
+	f.Where(entql.HasEdgeWith("pass", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *AppointmentPolicyQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the AppointmentPolicyQuery builder.
+func (_q *AppointmentPolicyQuery) Filter() *AppointmentPolicyFilter {
+	return &AppointmentPolicyFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *AppointmentPolicyMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the AppointmentPolicyMutation builder.
+func (m *AppointmentPolicyMutation) Filter() *AppointmentPolicyFilter {
+	return &AppointmentPolicyFilter{config: m.config, predicateAdder: m}
+}
+
+// AppointmentPolicyFilter provides a generic filtering capability at runtime for AppointmentPolicyQuery.
+type AppointmentPolicyFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *AppointmentPolicyFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[5].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *AppointmentPolicyFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(appointmentpolicy.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *AppointmentPolicyFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(appointmentpolicy.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *AppointmentPolicyFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(appointmentpolicy.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *AppointmentPolicyFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(appointmentpolicy.FieldOrganizationID))
+}
+
+// WhereSlotIntervalMinutes applies the entql int predicate on the slot_interval_minutes field.
+func (f *AppointmentPolicyFilter) WhereSlotIntervalMinutes(p entql.IntP) {
+	f.Where(p.Field(appointmentpolicy.FieldSlotIntervalMinutes))
+}
+
+// WherePaymentAtBookingMode applies the entql string predicate on the payment_at_booking_mode field.
+func (f *AppointmentPolicyFilter) WherePaymentAtBookingMode(p entql.StringP) {
+	f.Where(p.Field(appointmentpolicy.FieldPaymentAtBookingMode))
+}
+
+// WhereSelfServiceCutoffHours applies the entql int predicate on the self_service_cutoff_hours field.
+func (f *AppointmentPolicyFilter) WhereSelfServiceCutoffHours(p entql.IntP) {
+	f.Where(p.Field(appointmentpolicy.FieldSelfServiceCutoffHours))
+}
+
+// WhereOfferingMode applies the entql string predicate on the offering_mode field.
+func (f *AppointmentPolicyFilter) WhereOfferingMode(p entql.StringP) {
+	f.Where(p.Field(appointmentpolicy.FieldOfferingMode))
+}
+
+// WhereGroupedVisitsEnabled applies the entql bool predicate on the grouped_visits_enabled field.
+func (f *AppointmentPolicyFilter) WhereGroupedVisitsEnabled(p entql.BoolP) {
+	f.Where(p.Field(appointmentpolicy.FieldGroupedVisitsEnabled))
+}
+
+// WhereMaxServicesPerVisit applies the entql int predicate on the max_services_per_visit field.
+func (f *AppointmentPolicyFilter) WhereMaxServicesPerVisit(p entql.IntP) {
+	f.Where(p.Field(appointmentpolicy.FieldMaxServicesPerVisit))
+}
+
+// WhereGroupedVisitRefundTerms applies the entql string predicate on the grouped_visit_refund_terms field.
+func (f *AppointmentPolicyFilter) WhereGroupedVisitRefundTerms(p entql.StringP) {
+	f.Where(p.Field(appointmentpolicy.FieldGroupedVisitRefundTerms))
+}
+
+// WhereGroupedVisitTermsConfirmedAt applies the entql time.Time predicate on the grouped_visit_terms_confirmed_at field.
+func (f *AppointmentPolicyFilter) WhereGroupedVisitTermsConfirmedAt(p entql.TimeP) {
+	f.Where(p.Field(appointmentpolicy.FieldGroupedVisitTermsConfirmedAt))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *AppointmentPolicyFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *AppointmentPolicyFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *AuditLogQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -3335,7 +4295,7 @@ type AuditLogFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *AuditLogFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[4].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[6].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3449,7 +4409,7 @@ type AuthCodeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *AuthCodeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[5].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[7].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3543,7 +4503,7 @@ type BookingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *BookingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[6].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[8].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3739,7 +4699,7 @@ type BookingPolicyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *BookingPolicyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[7].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[9].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -3843,7 +4803,7 @@ type BookingReassignmentFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *BookingReassignmentFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[8].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4014,7 +4974,7 @@ type BrandFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *BrandFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[9].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4185,7 +5145,7 @@ type BuddyInviteFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *BuddyInviteFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4369,7 +5329,7 @@ type CheckoutFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *CheckoutFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4541,7 +5501,7 @@ type ClassInstanceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ClassInstanceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4775,7 +5735,7 @@ type ClassTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ClassTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4926,7 +5886,7 @@ type DeviceAuthorizationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *DeviceAuthorizationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5006,7 +5966,7 @@ type EventFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *EventFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5090,7 +6050,7 @@ type FavoriteVenueFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FavoriteVenueFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5150,7 +6110,7 @@ type FeatureProvisioningFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FeatureProvisioningFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5229,7 +6189,7 @@ type FlashSaleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FlashSaleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5367,7 +6327,7 @@ type GiftCardFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *GiftCardFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5505,7 +6465,7 @@ type GiftCardMovementFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *GiftCardMovementFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5633,7 +6593,7 @@ type GiftCardOrderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *GiftCardOrderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5791,7 +6751,7 @@ type HandoffCodeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *HandoffCodeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5871,7 +6831,7 @@ type IdempotencyKeyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *IdempotencyKeyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5971,7 +6931,7 @@ type InquiryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InquiryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6119,7 +7079,7 @@ type InstallationSecretFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InstallationSecretFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6179,7 +7139,7 @@ type InstructorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InstructorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6268,6 +7228,62 @@ func (f *InstructorFilter) WhereHasClassInstancesWith(preds ...predicate.ClassIn
 	})))
 }
 
+// WhereHasServiceAssignments applies a predicate to check if query has an edge service_assignments.
+func (f *InstructorFilter) WhereHasServiceAssignments() {
+	f.Where(entql.HasEdge("service_assignments"))
+}
+
+// WhereHasServiceAssignmentsWith applies a predicate to check if query has an edge service_assignments with a given conditions (other predicates).
+func (f *InstructorFilter) WhereHasServiceAssignmentsWith(preds ...predicate.ServiceProvider) {
+	f.Where(entql.HasEdgeWith("service_assignments", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasWorkingHours applies a predicate to check if query has an edge working_hours.
+func (f *InstructorFilter) WhereHasWorkingHours() {
+	f.Where(entql.HasEdge("working_hours"))
+}
+
+// WhereHasWorkingHoursWith applies a predicate to check if query has an edge working_hours with a given conditions (other predicates).
+func (f *InstructorFilter) WhereHasWorkingHoursWith(preds ...predicate.ProviderHours) {
+	f.Where(entql.HasEdgeWith("working_hours", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasTimeOff applies a predicate to check if query has an edge time_off.
+func (f *InstructorFilter) WhereHasTimeOff() {
+	f.Where(entql.HasEdge("time_off"))
+}
+
+// WhereHasTimeOffWith applies a predicate to check if query has an edge time_off with a given conditions (other predicates).
+func (f *InstructorFilter) WhereHasTimeOffWith(preds ...predicate.ProviderTimeOff) {
+	f.Where(entql.HasEdgeWith("time_off", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasAppointments applies a predicate to check if query has an edge appointments.
+func (f *InstructorFilter) WhereHasAppointments() {
+	f.Where(entql.HasEdge("appointments"))
+}
+
+// WhereHasAppointmentsWith applies a predicate to check if query has an edge appointments with a given conditions (other predicates).
+func (f *InstructorFilter) WhereHasAppointmentsWith(preds ...predicate.Appointment) {
+	f.Where(entql.HasEdgeWith("appointments", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
 // addPredicate implements the predicateAdder interface.
 func (_q *LocationQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
@@ -6297,7 +7313,7 @@ type LocationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *LocationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6356,6 +7372,11 @@ func (f *LocationFilter) WhereLng(p entql.Float64P) {
 // WhereActive applies the entql bool predicate on the active field.
 func (f *LocationFilter) WhereActive(p entql.BoolP) {
 	f.Where(p.Field(location.FieldActive))
+}
+
+// WhereImageURL applies the entql string predicate on the image_url field.
+func (f *LocationFilter) WhereImageURL(p entql.StringP) {
+	f.Where(p.Field(location.FieldImageURL))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
@@ -6471,7 +7492,7 @@ type MFABackupCodeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFABackupCodeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6536,7 +7557,7 @@ type MFAChallengeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFAChallengeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6611,7 +7632,7 @@ type MFAFactorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFAFactorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6686,7 +7707,7 @@ type MemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6871,7 +7892,7 @@ type MemberCreditFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MemberCreditFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6979,7 +8000,7 @@ type NotificationDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *NotificationDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7195,7 +8216,7 @@ type NotificationOptOutFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *NotificationOptOutFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7288,7 +8309,7 @@ type NotificationPreferenceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *NotificationPreferenceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7368,7 +8389,7 @@ type OTPRequestFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OTPRequestFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7453,7 +8474,7 @@ type OpeningHoursFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OpeningHoursFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7566,7 +8587,7 @@ type OrganizationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OrganizationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7706,7 +8727,7 @@ type PassFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7866,7 +8887,7 @@ type PassTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8105,7 +9126,7 @@ type PaymentFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8247,7 +9268,7 @@ type PaymentAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8356,7 +9377,7 @@ type PaymentCustomerFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentCustomerFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8459,7 +9480,7 @@ type PhotoFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PhotoFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8586,7 +9607,7 @@ type PlatformSettingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PlatformSettingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8651,7 +9672,7 @@ type ProcessorEventFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProcessorEventFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8703,6 +9724,231 @@ func (f *ProcessorEventFilter) WhereOutcome(p entql.StringP) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *ProviderHoursQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the ProviderHoursQuery builder.
+func (_q *ProviderHoursQuery) Filter() *ProviderHoursFilter {
+	return &ProviderHoursFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *ProviderHoursMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the ProviderHoursMutation builder.
+func (m *ProviderHoursMutation) Filter() *ProviderHoursFilter {
+	return &ProviderHoursFilter{config: m.config, predicateAdder: m}
+}
+
+// ProviderHoursFilter provides a generic filtering capability at runtime for ProviderHoursQuery.
+type ProviderHoursFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *ProviderHoursFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *ProviderHoursFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(providerhours.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *ProviderHoursFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(providerhours.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *ProviderHoursFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(providerhours.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *ProviderHoursFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(providerhours.FieldOrganizationID))
+}
+
+// WhereProviderID applies the entql [16]byte predicate on the provider_id field.
+func (f *ProviderHoursFilter) WhereProviderID(p entql.ValueP) {
+	f.Where(p.Field(providerhours.FieldProviderID))
+}
+
+// WhereLocationID applies the entql [16]byte predicate on the location_id field.
+func (f *ProviderHoursFilter) WhereLocationID(p entql.ValueP) {
+	f.Where(p.Field(providerhours.FieldLocationID))
+}
+
+// WhereWeekday applies the entql int predicate on the weekday field.
+func (f *ProviderHoursFilter) WhereWeekday(p entql.IntP) {
+	f.Where(p.Field(providerhours.FieldWeekday))
+}
+
+// WhereStartMinute applies the entql int predicate on the start_minute field.
+func (f *ProviderHoursFilter) WhereStartMinute(p entql.IntP) {
+	f.Where(p.Field(providerhours.FieldStartMinute))
+}
+
+// WhereEndMinute applies the entql int predicate on the end_minute field.
+func (f *ProviderHoursFilter) WhereEndMinute(p entql.IntP) {
+	f.Where(p.Field(providerhours.FieldEndMinute))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *ProviderHoursFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *ProviderHoursFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasProvider applies a predicate to check if query has an edge provider.
+func (f *ProviderHoursFilter) WhereHasProvider() {
+	f.Where(entql.HasEdge("provider"))
+}
+
+// WhereHasProviderWith applies a predicate to check if query has an edge provider with a given conditions (other predicates).
+func (f *ProviderHoursFilter) WhereHasProviderWith(preds ...predicate.Instructor) {
+	f.Where(entql.HasEdgeWith("provider", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasLocation applies a predicate to check if query has an edge location.
+func (f *ProviderHoursFilter) WhereHasLocation() {
+	f.Where(entql.HasEdge("location"))
+}
+
+// WhereHasLocationWith applies a predicate to check if query has an edge location with a given conditions (other predicates).
+func (f *ProviderHoursFilter) WhereHasLocationWith(preds ...predicate.Location) {
+	f.Where(entql.HasEdgeWith("location", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *ProviderTimeOffQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the ProviderTimeOffQuery builder.
+func (_q *ProviderTimeOffQuery) Filter() *ProviderTimeOffFilter {
+	return &ProviderTimeOffFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *ProviderTimeOffMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the ProviderTimeOffMutation builder.
+func (m *ProviderTimeOffMutation) Filter() *ProviderTimeOffFilter {
+	return &ProviderTimeOffFilter{config: m.config, predicateAdder: m}
+}
+
+// ProviderTimeOffFilter provides a generic filtering capability at runtime for ProviderTimeOffQuery.
+type ProviderTimeOffFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *ProviderTimeOffFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[50].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *ProviderTimeOffFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(providertimeoff.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *ProviderTimeOffFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(providertimeoff.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *ProviderTimeOffFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(providertimeoff.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *ProviderTimeOffFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(providertimeoff.FieldOrganizationID))
+}
+
+// WhereProviderID applies the entql [16]byte predicate on the provider_id field.
+func (f *ProviderTimeOffFilter) WhereProviderID(p entql.ValueP) {
+	f.Where(p.Field(providertimeoff.FieldProviderID))
+}
+
+// WhereStartsAt applies the entql time.Time predicate on the starts_at field.
+func (f *ProviderTimeOffFilter) WhereStartsAt(p entql.TimeP) {
+	f.Where(p.Field(providertimeoff.FieldStartsAt))
+}
+
+// WhereEndsAt applies the entql time.Time predicate on the ends_at field.
+func (f *ProviderTimeOffFilter) WhereEndsAt(p entql.TimeP) {
+	f.Where(p.Field(providertimeoff.FieldEndsAt))
+}
+
+// WhereReason applies the entql string predicate on the reason field.
+func (f *ProviderTimeOffFilter) WhereReason(p entql.StringP) {
+	f.Where(p.Field(providertimeoff.FieldReason))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *ProviderTimeOffFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *ProviderTimeOffFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasProvider applies a predicate to check if query has an edge provider.
+func (f *ProviderTimeOffFilter) WhereHasProvider() {
+	f.Where(entql.HasEdge("provider"))
+}
+
+// WhereHasProviderWith applies a predicate to check if query has an edge provider with a given conditions (other predicates).
+func (f *ProviderTimeOffFilter) WhereHasProviderWith(preds ...predicate.Instructor) {
+	f.Where(entql.HasEdgeWith("provider", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *PushDeviceQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -8731,7 +9977,7 @@ type PushDeviceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PushDeviceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[51].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8844,7 +10090,7 @@ type RefreshTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefreshTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[52].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8943,7 +10189,7 @@ type RoomFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RoomFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[53].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9075,7 +10321,7 @@ type ServiceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[50].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[54].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9166,6 +10412,26 @@ func (f *ServiceFilter) WhereSortOrder(p entql.IntP) {
 	f.Where(p.Field(service.FieldSortOrder))
 }
 
+// WhereBufferBeforeMinutes applies the entql int predicate on the buffer_before_minutes field.
+func (f *ServiceFilter) WhereBufferBeforeMinutes(p entql.IntP) {
+	f.Where(p.Field(service.FieldBufferBeforeMinutes))
+}
+
+// WhereBufferAfterMinutes applies the entql int predicate on the buffer_after_minutes field.
+func (f *ServiceFilter) WhereBufferAfterMinutes(p entql.IntP) {
+	f.Where(p.Field(service.FieldBufferAfterMinutes))
+}
+
+// WhereCancelWindowHours applies the entql int predicate on the cancel_window_hours field.
+func (f *ServiceFilter) WhereCancelWindowHours(p entql.IntP) {
+	f.Where(p.Field(service.FieldCancelWindowHours))
+}
+
+// WhereCancelFeeMinor applies the entql int64 predicate on the cancel_fee_minor field.
+func (f *ServiceFilter) WhereCancelFeeMinor(p entql.Int64P) {
+	f.Where(p.Field(service.FieldCancelFeeMinor))
+}
+
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
 func (f *ServiceFilter) WhereHasOrganization() {
 	f.Where(entql.HasEdge("organization"))
@@ -9188,6 +10454,293 @@ func (f *ServiceFilter) WhereHasInquiries() {
 // WhereHasInquiriesWith applies a predicate to check if query has an edge inquiries with a given conditions (other predicates).
 func (f *ServiceFilter) WhereHasInquiriesWith(preds ...predicate.Inquiry) {
 	f.Where(entql.HasEdgeWith("inquiries", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasVariants applies a predicate to check if query has an edge variants.
+func (f *ServiceFilter) WhereHasVariants() {
+	f.Where(entql.HasEdge("variants"))
+}
+
+// WhereHasVariantsWith applies a predicate to check if query has an edge variants with a given conditions (other predicates).
+func (f *ServiceFilter) WhereHasVariantsWith(preds ...predicate.ServiceVariant) {
+	f.Where(entql.HasEdgeWith("variants", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasProviders applies a predicate to check if query has an edge providers.
+func (f *ServiceFilter) WhereHasProviders() {
+	f.Where(entql.HasEdge("providers"))
+}
+
+// WhereHasProvidersWith applies a predicate to check if query has an edge providers with a given conditions (other predicates).
+func (f *ServiceFilter) WhereHasProvidersWith(preds ...predicate.ServiceProvider) {
+	f.Where(entql.HasEdgeWith("providers", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasAppointments applies a predicate to check if query has an edge appointments.
+func (f *ServiceFilter) WhereHasAppointments() {
+	f.Where(entql.HasEdge("appointments"))
+}
+
+// WhereHasAppointmentsWith applies a predicate to check if query has an edge appointments with a given conditions (other predicates).
+func (f *ServiceFilter) WhereHasAppointmentsWith(preds ...predicate.Appointment) {
+	f.Where(entql.HasEdgeWith("appointments", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *ServiceProviderQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the ServiceProviderQuery builder.
+func (_q *ServiceProviderQuery) Filter() *ServiceProviderFilter {
+	return &ServiceProviderFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *ServiceProviderMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the ServiceProviderMutation builder.
+func (m *ServiceProviderMutation) Filter() *ServiceProviderFilter {
+	return &ServiceProviderFilter{config: m.config, predicateAdder: m}
+}
+
+// ServiceProviderFilter provides a generic filtering capability at runtime for ServiceProviderQuery.
+type ServiceProviderFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *ServiceProviderFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *ServiceProviderFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(serviceprovider.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *ServiceProviderFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(serviceprovider.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *ServiceProviderFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(serviceprovider.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *ServiceProviderFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(serviceprovider.FieldOrganizationID))
+}
+
+// WhereServiceID applies the entql [16]byte predicate on the service_id field.
+func (f *ServiceProviderFilter) WhereServiceID(p entql.ValueP) {
+	f.Where(p.Field(serviceprovider.FieldServiceID))
+}
+
+// WhereProviderID applies the entql [16]byte predicate on the provider_id field.
+func (f *ServiceProviderFilter) WhereProviderID(p entql.ValueP) {
+	f.Where(p.Field(serviceprovider.FieldProviderID))
+}
+
+// WhereCustomDurationMinutes applies the entql int predicate on the custom_duration_minutes field.
+func (f *ServiceProviderFilter) WhereCustomDurationMinutes(p entql.IntP) {
+	f.Where(p.Field(serviceprovider.FieldCustomDurationMinutes))
+}
+
+// WhereCustomPriceMinor applies the entql int64 predicate on the custom_price_minor field.
+func (f *ServiceProviderFilter) WhereCustomPriceMinor(p entql.Int64P) {
+	f.Where(p.Field(serviceprovider.FieldCustomPriceMinor))
+}
+
+// WhereIsPrimary applies the entql bool predicate on the is_primary field.
+func (f *ServiceProviderFilter) WhereIsPrimary(p entql.BoolP) {
+	f.Where(p.Field(serviceprovider.FieldIsPrimary))
+}
+
+// WhereSortOrder applies the entql int predicate on the sort_order field.
+func (f *ServiceProviderFilter) WhereSortOrder(p entql.IntP) {
+	f.Where(p.Field(serviceprovider.FieldSortOrder))
+}
+
+// WhereIsActive applies the entql bool predicate on the is_active field.
+func (f *ServiceProviderFilter) WhereIsActive(p entql.BoolP) {
+	f.Where(p.Field(serviceprovider.FieldIsActive))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *ServiceProviderFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *ServiceProviderFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasService applies a predicate to check if query has an edge service.
+func (f *ServiceProviderFilter) WhereHasService() {
+	f.Where(entql.HasEdge("service"))
+}
+
+// WhereHasServiceWith applies a predicate to check if query has an edge service with a given conditions (other predicates).
+func (f *ServiceProviderFilter) WhereHasServiceWith(preds ...predicate.Service) {
+	f.Where(entql.HasEdgeWith("service", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasProvider applies a predicate to check if query has an edge provider.
+func (f *ServiceProviderFilter) WhereHasProvider() {
+	f.Where(entql.HasEdge("provider"))
+}
+
+// WhereHasProviderWith applies a predicate to check if query has an edge provider with a given conditions (other predicates).
+func (f *ServiceProviderFilter) WhereHasProviderWith(preds ...predicate.Instructor) {
+	f.Where(entql.HasEdgeWith("provider", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *ServiceVariantQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the ServiceVariantQuery builder.
+func (_q *ServiceVariantQuery) Filter() *ServiceVariantFilter {
+	return &ServiceVariantFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *ServiceVariantMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the ServiceVariantMutation builder.
+func (m *ServiceVariantMutation) Filter() *ServiceVariantFilter {
+	return &ServiceVariantFilter{config: m.config, predicateAdder: m}
+}
+
+// ServiceVariantFilter provides a generic filtering capability at runtime for ServiceVariantQuery.
+type ServiceVariantFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *ServiceVariantFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *ServiceVariantFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(servicevariant.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *ServiceVariantFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(servicevariant.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *ServiceVariantFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(servicevariant.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *ServiceVariantFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(servicevariant.FieldOrganizationID))
+}
+
+// WhereServiceID applies the entql [16]byte predicate on the service_id field.
+func (f *ServiceVariantFilter) WhereServiceID(p entql.ValueP) {
+	f.Where(p.Field(servicevariant.FieldServiceID))
+}
+
+// WhereName applies the entql string predicate on the name field.
+func (f *ServiceVariantFilter) WhereName(p entql.StringP) {
+	f.Where(p.Field(servicevariant.FieldName))
+}
+
+// WhereDurationMinutes applies the entql int predicate on the duration_minutes field.
+func (f *ServiceVariantFilter) WhereDurationMinutes(p entql.IntP) {
+	f.Where(p.Field(servicevariant.FieldDurationMinutes))
+}
+
+// WherePriceMinor applies the entql int64 predicate on the price_minor field.
+func (f *ServiceVariantFilter) WherePriceMinor(p entql.Int64P) {
+	f.Where(p.Field(servicevariant.FieldPriceMinor))
+}
+
+// WhereIsActive applies the entql bool predicate on the is_active field.
+func (f *ServiceVariantFilter) WhereIsActive(p entql.BoolP) {
+	f.Where(p.Field(servicevariant.FieldIsActive))
+}
+
+// WhereSortOrder applies the entql int predicate on the sort_order field.
+func (f *ServiceVariantFilter) WhereSortOrder(p entql.IntP) {
+	f.Where(p.Field(servicevariant.FieldSortOrder))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *ServiceVariantFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *ServiceVariantFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasService applies a predicate to check if query has an edge service.
+func (f *ServiceVariantFilter) WhereHasService() {
+	f.Where(entql.HasEdge("service"))
+}
+
+// WhereHasServiceWith applies a predicate to check if query has an edge service with a given conditions (other predicates).
+func (f *ServiceVariantFilter) WhereHasServiceWith(preds ...predicate.Service) {
+	f.Where(entql.HasEdgeWith("service", sqlgraph.WrapFunc(func(s *sql.Selector) {
 		for _, p := range preds {
 			p(s)
 		}
@@ -9223,7 +10776,7 @@ type SessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[51].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[57].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9346,7 +10899,7 @@ type TipFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TipFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[52].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[58].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9489,7 +11042,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[53].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[59].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9626,7 +11179,7 @@ type VenuePaymentsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VenuePaymentsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[54].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[60].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9692,6 +11245,133 @@ func (f *VenuePaymentsFilter) WhereHasOrganizationWith(preds ...predicate.Organi
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *VisitQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the VisitQuery builder.
+func (_q *VisitQuery) Filter() *VisitFilter {
+	return &VisitFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *VisitMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the VisitMutation builder.
+func (m *VisitMutation) Filter() *VisitFilter {
+	return &VisitFilter{config: m.config, predicateAdder: m}
+}
+
+// VisitFilter provides a generic filtering capability at runtime for VisitQuery.
+type VisitFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *VisitFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[61].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *VisitFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(visit.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *VisitFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(visit.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *VisitFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(visit.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *VisitFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(visit.FieldOrganizationID))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *VisitFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(visit.FieldMemberID))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *VisitFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(visit.FieldStatus))
+}
+
+// WhereStartsAt applies the entql time.Time predicate on the starts_at field.
+func (f *VisitFilter) WhereStartsAt(p entql.TimeP) {
+	f.Where(p.Field(visit.FieldStartsAt))
+}
+
+// WhereEndsAt applies the entql time.Time predicate on the ends_at field.
+func (f *VisitFilter) WhereEndsAt(p entql.TimeP) {
+	f.Where(p.Field(visit.FieldEndsAt))
+}
+
+// WhereTotalPriceMinor applies the entql int64 predicate on the total_price_minor field.
+func (f *VisitFilter) WhereTotalPriceMinor(p entql.Int64P) {
+	f.Where(p.Field(visit.FieldTotalPriceMinor))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *VisitFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(visit.FieldCurrency))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *VisitFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *VisitFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasMember applies a predicate to check if query has an edge member.
+func (f *VisitFilter) WhereHasMember() {
+	f.Where(entql.HasEdge("member"))
+}
+
+// WhereHasMemberWith applies a predicate to check if query has an edge member with a given conditions (other predicates).
+func (f *VisitFilter) WhereHasMemberWith(preds ...predicate.Member) {
+	f.Where(entql.HasEdgeWith("member", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasAppointments applies a predicate to check if query has an edge appointments.
+func (f *VisitFilter) WhereHasAppointments() {
+	f.Where(entql.HasEdge("appointments"))
+}
+
+// WhereHasAppointmentsWith applies a predicate to check if query has an edge appointments with a given conditions (other predicates).
+func (f *VisitFilter) WhereHasAppointmentsWith(preds ...predicate.Appointment) {
+	f.Where(entql.HasEdgeWith("appointments", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *WebhookAttemptQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -9720,7 +11400,7 @@ type WebhookAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[62].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9853,7 +11533,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[63].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10000,7 +11680,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[57].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[64].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

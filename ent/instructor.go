@@ -51,9 +51,17 @@ type InstructorEdges struct {
 	Organization *Organization `json:"organization,omitempty"`
 	// ClassInstances holds the value of the class_instances edge.
 	ClassInstances []*ClassInstance `json:"class_instances,omitempty"`
+	// ServiceAssignments holds the value of the service_assignments edge.
+	ServiceAssignments []*ServiceProvider `json:"service_assignments,omitempty"`
+	// WorkingHours holds the value of the working_hours edge.
+	WorkingHours []*ProviderHours `json:"working_hours,omitempty"`
+	// TimeOff holds the value of the time_off edge.
+	TimeOff []*ProviderTimeOff `json:"time_off,omitempty"`
+	// Appointments holds the value of the appointments edge.
+	Appointments []*Appointment `json:"appointments,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [2]bool
+	loadedTypes [6]bool
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -74,6 +82,42 @@ func (e InstructorEdges) ClassInstancesOrErr() ([]*ClassInstance, error) {
 		return e.ClassInstances, nil
 	}
 	return nil, &NotLoadedError{edge: "class_instances"}
+}
+
+// ServiceAssignmentsOrErr returns the ServiceAssignments value or an error if the edge
+// was not loaded in eager-loading.
+func (e InstructorEdges) ServiceAssignmentsOrErr() ([]*ServiceProvider, error) {
+	if e.loadedTypes[2] {
+		return e.ServiceAssignments, nil
+	}
+	return nil, &NotLoadedError{edge: "service_assignments"}
+}
+
+// WorkingHoursOrErr returns the WorkingHours value or an error if the edge
+// was not loaded in eager-loading.
+func (e InstructorEdges) WorkingHoursOrErr() ([]*ProviderHours, error) {
+	if e.loadedTypes[3] {
+		return e.WorkingHours, nil
+	}
+	return nil, &NotLoadedError{edge: "working_hours"}
+}
+
+// TimeOffOrErr returns the TimeOff value or an error if the edge
+// was not loaded in eager-loading.
+func (e InstructorEdges) TimeOffOrErr() ([]*ProviderTimeOff, error) {
+	if e.loadedTypes[4] {
+		return e.TimeOff, nil
+	}
+	return nil, &NotLoadedError{edge: "time_off"}
+}
+
+// AppointmentsOrErr returns the Appointments value or an error if the edge
+// was not loaded in eager-loading.
+func (e InstructorEdges) AppointmentsOrErr() ([]*Appointment, error) {
+	if e.loadedTypes[5] {
+		return e.Appointments, nil
+	}
+	return nil, &NotLoadedError{edge: "appointments"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -192,6 +236,26 @@ func (_m *Instructor) QueryOrganization() *OrganizationQuery {
 // QueryClassInstances queries the "class_instances" edge of the Instructor entity.
 func (_m *Instructor) QueryClassInstances() *ClassInstanceQuery {
 	return NewInstructorClient(_m.config).QueryClassInstances(_m)
+}
+
+// QueryServiceAssignments queries the "service_assignments" edge of the Instructor entity.
+func (_m *Instructor) QueryServiceAssignments() *ServiceProviderQuery {
+	return NewInstructorClient(_m.config).QueryServiceAssignments(_m)
+}
+
+// QueryWorkingHours queries the "working_hours" edge of the Instructor entity.
+func (_m *Instructor) QueryWorkingHours() *ProviderHoursQuery {
+	return NewInstructorClient(_m.config).QueryWorkingHours(_m)
+}
+
+// QueryTimeOff queries the "time_off" edge of the Instructor entity.
+func (_m *Instructor) QueryTimeOff() *ProviderTimeOffQuery {
+	return NewInstructorClient(_m.config).QueryTimeOff(_m)
+}
+
+// QueryAppointments queries the "appointments" edge of the Instructor entity.
+func (_m *Instructor) QueryAppointments() *AppointmentQuery {
+	return NewInstructorClient(_m.config).QueryAppointments(_m)
 }
 
 // Update returns a builder for updating this Instructor.

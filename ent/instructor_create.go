@@ -13,9 +13,13 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
+	"github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/organization"
+	"github.com/venueplatform/venue/ent/providerhours"
+	"github.com/venueplatform/venue/ent/providertimeoff"
+	"github.com/venueplatform/venue/ent/serviceprovider"
 )
 
 // InstructorCreate is the builder for creating a Instructor entity.
@@ -182,6 +186,66 @@ func (_c *InstructorCreate) AddClassInstances(v ...*ClassInstance) *InstructorCr
 		ids[i] = v[i].ID
 	}
 	return _c.AddClassInstanceIDs(ids...)
+}
+
+// AddServiceAssignmentIDs adds the "service_assignments" edge to the ServiceProvider entity by IDs.
+func (_c *InstructorCreate) AddServiceAssignmentIDs(ids ...uuid.UUID) *InstructorCreate {
+	_c.mutation.AddServiceAssignmentIDs(ids...)
+	return _c
+}
+
+// AddServiceAssignments adds the "service_assignments" edges to the ServiceProvider entity.
+func (_c *InstructorCreate) AddServiceAssignments(v ...*ServiceProvider) *InstructorCreate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddServiceAssignmentIDs(ids...)
+}
+
+// AddWorkingHourIDs adds the "working_hours" edge to the ProviderHours entity by IDs.
+func (_c *InstructorCreate) AddWorkingHourIDs(ids ...uuid.UUID) *InstructorCreate {
+	_c.mutation.AddWorkingHourIDs(ids...)
+	return _c
+}
+
+// AddWorkingHours adds the "working_hours" edges to the ProviderHours entity.
+func (_c *InstructorCreate) AddWorkingHours(v ...*ProviderHours) *InstructorCreate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddWorkingHourIDs(ids...)
+}
+
+// AddTimeOffIDs adds the "time_off" edge to the ProviderTimeOff entity by IDs.
+func (_c *InstructorCreate) AddTimeOffIDs(ids ...uuid.UUID) *InstructorCreate {
+	_c.mutation.AddTimeOffIDs(ids...)
+	return _c
+}
+
+// AddTimeOff adds the "time_off" edges to the ProviderTimeOff entity.
+func (_c *InstructorCreate) AddTimeOff(v ...*ProviderTimeOff) *InstructorCreate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddTimeOffIDs(ids...)
+}
+
+// AddAppointmentIDs adds the "appointments" edge to the Appointment entity by IDs.
+func (_c *InstructorCreate) AddAppointmentIDs(ids ...uuid.UUID) *InstructorCreate {
+	_c.mutation.AddAppointmentIDs(ids...)
+	return _c
+}
+
+// AddAppointments adds the "appointments" edges to the Appointment entity.
+func (_c *InstructorCreate) AddAppointments(v ...*Appointment) *InstructorCreate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddAppointmentIDs(ids...)
 }
 
 // Mutation returns the InstructorMutation object of the builder.
@@ -389,6 +453,70 @@ func (_c *InstructorCreate) createSpec() (*Instructor, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(classinstance.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.ServiceAssignmentsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.ServiceAssignmentsTable,
+			Columns: []string{instructor.ServiceAssignmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(serviceprovider.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.WorkingHoursIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.WorkingHoursTable,
+			Columns: []string{instructor.WorkingHoursColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(providerhours.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.TimeOffIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.TimeOffTable,
+			Columns: []string{instructor.TimeOffColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(providertimeoff.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.AppointmentsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.AppointmentsTable,
+			Columns: []string{instructor.AppointmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(appointment.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {

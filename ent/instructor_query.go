@@ -15,22 +15,30 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
+	"github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/predicate"
+	"github.com/venueplatform/venue/ent/providerhours"
+	"github.com/venueplatform/venue/ent/providertimeoff"
+	"github.com/venueplatform/venue/ent/serviceprovider"
 )
 
 // InstructorQuery is the builder for querying Instructor entities.
 type InstructorQuery struct {
 	config
-	ctx                *QueryContext
-	order              []instructor.OrderOption
-	inters             []Interceptor
-	predicates         []predicate.Instructor
-	withOrganization   *OrganizationQuery
-	withClassInstances *ClassInstanceQuery
-	modifiers          []func(*sql.Selector)
+	ctx                    *QueryContext
+	order                  []instructor.OrderOption
+	inters                 []Interceptor
+	predicates             []predicate.Instructor
+	withOrganization       *OrganizationQuery
+	withClassInstances     *ClassInstanceQuery
+	withServiceAssignments *ServiceProviderQuery
+	withWorkingHours       *ProviderHoursQuery
+	withTimeOff            *ProviderTimeOffQuery
+	withAppointments       *AppointmentQuery
+	modifiers              []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -104,6 +112,94 @@ func (_q *InstructorQuery) QueryClassInstances() *ClassInstanceQuery {
 			sqlgraph.From(instructor.Table, instructor.FieldID, selector),
 			sqlgraph.To(classinstance.Table, classinstance.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, instructor.ClassInstancesTable, instructor.ClassInstancesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryServiceAssignments chains the current query on the "service_assignments" edge.
+func (_q *InstructorQuery) QueryServiceAssignments() *ServiceProviderQuery {
+	query := (&ServiceProviderClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(instructor.Table, instructor.FieldID, selector),
+			sqlgraph.To(serviceprovider.Table, serviceprovider.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, instructor.ServiceAssignmentsTable, instructor.ServiceAssignmentsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryWorkingHours chains the current query on the "working_hours" edge.
+func (_q *InstructorQuery) QueryWorkingHours() *ProviderHoursQuery {
+	query := (&ProviderHoursClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(instructor.Table, instructor.FieldID, selector),
+			sqlgraph.To(providerhours.Table, providerhours.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, instructor.WorkingHoursTable, instructor.WorkingHoursColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryTimeOff chains the current query on the "time_off" edge.
+func (_q *InstructorQuery) QueryTimeOff() *ProviderTimeOffQuery {
+	query := (&ProviderTimeOffClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(instructor.Table, instructor.FieldID, selector),
+			sqlgraph.To(providertimeoff.Table, providertimeoff.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, instructor.TimeOffTable, instructor.TimeOffColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryAppointments chains the current query on the "appointments" edge.
+func (_q *InstructorQuery) QueryAppointments() *AppointmentQuery {
+	query := (&AppointmentClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(instructor.Table, instructor.FieldID, selector),
+			sqlgraph.To(appointment.Table, appointment.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, instructor.AppointmentsTable, instructor.AppointmentsColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -298,13 +394,17 @@ func (_q *InstructorQuery) Clone() *InstructorQuery {
 		return nil
 	}
 	return &InstructorQuery{
-		config:             _q.config,
-		ctx:                _q.ctx.Clone(),
-		order:              append([]instructor.OrderOption{}, _q.order...),
-		inters:             append([]Interceptor{}, _q.inters...),
-		predicates:         append([]predicate.Instructor{}, _q.predicates...),
-		withOrganization:   _q.withOrganization.Clone(),
-		withClassInstances: _q.withClassInstances.Clone(),
+		config:                 _q.config,
+		ctx:                    _q.ctx.Clone(),
+		order:                  append([]instructor.OrderOption{}, _q.order...),
+		inters:                 append([]Interceptor{}, _q.inters...),
+		predicates:             append([]predicate.Instructor{}, _q.predicates...),
+		withOrganization:       _q.withOrganization.Clone(),
+		withClassInstances:     _q.withClassInstances.Clone(),
+		withServiceAssignments: _q.withServiceAssignments.Clone(),
+		withWorkingHours:       _q.withWorkingHours.Clone(),
+		withTimeOff:            _q.withTimeOff.Clone(),
+		withAppointments:       _q.withAppointments.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -330,6 +430,50 @@ func (_q *InstructorQuery) WithClassInstances(opts ...func(*ClassInstanceQuery))
 		opt(query)
 	}
 	_q.withClassInstances = query
+	return _q
+}
+
+// WithServiceAssignments tells the query-builder to eager-load the nodes that are connected to
+// the "service_assignments" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *InstructorQuery) WithServiceAssignments(opts ...func(*ServiceProviderQuery)) *InstructorQuery {
+	query := (&ServiceProviderClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withServiceAssignments = query
+	return _q
+}
+
+// WithWorkingHours tells the query-builder to eager-load the nodes that are connected to
+// the "working_hours" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *InstructorQuery) WithWorkingHours(opts ...func(*ProviderHoursQuery)) *InstructorQuery {
+	query := (&ProviderHoursClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withWorkingHours = query
+	return _q
+}
+
+// WithTimeOff tells the query-builder to eager-load the nodes that are connected to
+// the "time_off" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *InstructorQuery) WithTimeOff(opts ...func(*ProviderTimeOffQuery)) *InstructorQuery {
+	query := (&ProviderTimeOffClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withTimeOff = query
+	return _q
+}
+
+// WithAppointments tells the query-builder to eager-load the nodes that are connected to
+// the "appointments" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *InstructorQuery) WithAppointments(opts ...func(*AppointmentQuery)) *InstructorQuery {
+	query := (&AppointmentClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withAppointments = query
 	return _q
 }
 
@@ -417,9 +561,13 @@ func (_q *InstructorQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*I
 	var (
 		nodes       = []*Instructor{}
 		_spec       = _q.querySpec()
-		loadedTypes = [2]bool{
+		loadedTypes = [6]bool{
 			_q.withOrganization != nil,
 			_q.withClassInstances != nil,
+			_q.withServiceAssignments != nil,
+			_q.withWorkingHours != nil,
+			_q.withTimeOff != nil,
+			_q.withAppointments != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -453,6 +601,36 @@ func (_q *InstructorQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*I
 		if err := _q.loadClassInstances(ctx, query, nodes,
 			func(n *Instructor) { n.Edges.ClassInstances = []*ClassInstance{} },
 			func(n *Instructor, e *ClassInstance) { n.Edges.ClassInstances = append(n.Edges.ClassInstances, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withServiceAssignments; query != nil {
+		if err := _q.loadServiceAssignments(ctx, query, nodes,
+			func(n *Instructor) { n.Edges.ServiceAssignments = []*ServiceProvider{} },
+			func(n *Instructor, e *ServiceProvider) {
+				n.Edges.ServiceAssignments = append(n.Edges.ServiceAssignments, e)
+			}); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withWorkingHours; query != nil {
+		if err := _q.loadWorkingHours(ctx, query, nodes,
+			func(n *Instructor) { n.Edges.WorkingHours = []*ProviderHours{} },
+			func(n *Instructor, e *ProviderHours) { n.Edges.WorkingHours = append(n.Edges.WorkingHours, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withTimeOff; query != nil {
+		if err := _q.loadTimeOff(ctx, query, nodes,
+			func(n *Instructor) { n.Edges.TimeOff = []*ProviderTimeOff{} },
+			func(n *Instructor, e *ProviderTimeOff) { n.Edges.TimeOff = append(n.Edges.TimeOff, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withAppointments; query != nil {
+		if err := _q.loadAppointments(ctx, query, nodes,
+			func(n *Instructor) { n.Edges.Appointments = []*Appointment{} },
+			func(n *Instructor, e *Appointment) { n.Edges.Appointments = append(n.Edges.Appointments, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -516,6 +694,126 @@ func (_q *InstructorQuery) loadClassInstances(ctx context.Context, query *ClassI
 		node, ok := nodeids[*fk]
 		if !ok {
 			return fmt.Errorf(`unexpected referenced foreign-key "instructor_id" returned %v for node %v`, *fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *InstructorQuery) loadServiceAssignments(ctx context.Context, query *ServiceProviderQuery, nodes []*Instructor, init func(*Instructor), assign func(*Instructor, *ServiceProvider)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[uuid.UUID]*Instructor)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(serviceprovider.FieldProviderID)
+	}
+	query.Where(predicate.ServiceProvider(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(instructor.ServiceAssignmentsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ProviderID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "provider_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *InstructorQuery) loadWorkingHours(ctx context.Context, query *ProviderHoursQuery, nodes []*Instructor, init func(*Instructor), assign func(*Instructor, *ProviderHours)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[uuid.UUID]*Instructor)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(providerhours.FieldProviderID)
+	}
+	query.Where(predicate.ProviderHours(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(instructor.WorkingHoursColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ProviderID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "provider_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *InstructorQuery) loadTimeOff(ctx context.Context, query *ProviderTimeOffQuery, nodes []*Instructor, init func(*Instructor), assign func(*Instructor, *ProviderTimeOff)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[uuid.UUID]*Instructor)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(providertimeoff.FieldProviderID)
+	}
+	query.Where(predicate.ProviderTimeOff(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(instructor.TimeOffColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ProviderID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "provider_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *InstructorQuery) loadAppointments(ctx context.Context, query *AppointmentQuery, nodes []*Instructor, init func(*Instructor), assign func(*Instructor, *Appointment)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[uuid.UUID]*Instructor)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(appointment.FieldProviderID)
+	}
+	query.Where(predicate.Appointment(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(instructor.AppointmentsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ProviderID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "provider_id" returned %v for node %v`, fk, n.ID)
 		}
 		assign(node, n)
 	}

@@ -12,9 +12,13 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
+	"github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/predicate"
+	"github.com/venueplatform/venue/ent/providerhours"
+	"github.com/venueplatform/venue/ent/providertimeoff"
+	"github.com/venueplatform/venue/ent/serviceprovider"
 )
 
 // InstructorUpdate is the builder for updating Instructor entities.
@@ -173,6 +177,66 @@ func (_u *InstructorUpdate) AddClassInstances(v ...*ClassInstance) *InstructorUp
 	return _u.AddClassInstanceIDs(ids...)
 }
 
+// AddServiceAssignmentIDs adds the "service_assignments" edge to the ServiceProvider entity by IDs.
+func (_u *InstructorUpdate) AddServiceAssignmentIDs(ids ...uuid.UUID) *InstructorUpdate {
+	_u.mutation.AddServiceAssignmentIDs(ids...)
+	return _u
+}
+
+// AddServiceAssignments adds the "service_assignments" edges to the ServiceProvider entity.
+func (_u *InstructorUpdate) AddServiceAssignments(v ...*ServiceProvider) *InstructorUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddServiceAssignmentIDs(ids...)
+}
+
+// AddWorkingHourIDs adds the "working_hours" edge to the ProviderHours entity by IDs.
+func (_u *InstructorUpdate) AddWorkingHourIDs(ids ...uuid.UUID) *InstructorUpdate {
+	_u.mutation.AddWorkingHourIDs(ids...)
+	return _u
+}
+
+// AddWorkingHours adds the "working_hours" edges to the ProviderHours entity.
+func (_u *InstructorUpdate) AddWorkingHours(v ...*ProviderHours) *InstructorUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddWorkingHourIDs(ids...)
+}
+
+// AddTimeOffIDs adds the "time_off" edge to the ProviderTimeOff entity by IDs.
+func (_u *InstructorUpdate) AddTimeOffIDs(ids ...uuid.UUID) *InstructorUpdate {
+	_u.mutation.AddTimeOffIDs(ids...)
+	return _u
+}
+
+// AddTimeOff adds the "time_off" edges to the ProviderTimeOff entity.
+func (_u *InstructorUpdate) AddTimeOff(v ...*ProviderTimeOff) *InstructorUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddTimeOffIDs(ids...)
+}
+
+// AddAppointmentIDs adds the "appointments" edge to the Appointment entity by IDs.
+func (_u *InstructorUpdate) AddAppointmentIDs(ids ...uuid.UUID) *InstructorUpdate {
+	_u.mutation.AddAppointmentIDs(ids...)
+	return _u
+}
+
+// AddAppointments adds the "appointments" edges to the Appointment entity.
+func (_u *InstructorUpdate) AddAppointments(v ...*Appointment) *InstructorUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddAppointmentIDs(ids...)
+}
+
 // Mutation returns the InstructorMutation object of the builder.
 func (_u *InstructorUpdate) Mutation() *InstructorMutation {
 	return _u.mutation
@@ -197,6 +261,90 @@ func (_u *InstructorUpdate) RemoveClassInstances(v ...*ClassInstance) *Instructo
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveClassInstanceIDs(ids...)
+}
+
+// ClearServiceAssignments clears all "service_assignments" edges to the ServiceProvider entity.
+func (_u *InstructorUpdate) ClearServiceAssignments() *InstructorUpdate {
+	_u.mutation.ClearServiceAssignments()
+	return _u
+}
+
+// RemoveServiceAssignmentIDs removes the "service_assignments" edge to ServiceProvider entities by IDs.
+func (_u *InstructorUpdate) RemoveServiceAssignmentIDs(ids ...uuid.UUID) *InstructorUpdate {
+	_u.mutation.RemoveServiceAssignmentIDs(ids...)
+	return _u
+}
+
+// RemoveServiceAssignments removes "service_assignments" edges to ServiceProvider entities.
+func (_u *InstructorUpdate) RemoveServiceAssignments(v ...*ServiceProvider) *InstructorUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveServiceAssignmentIDs(ids...)
+}
+
+// ClearWorkingHours clears all "working_hours" edges to the ProviderHours entity.
+func (_u *InstructorUpdate) ClearWorkingHours() *InstructorUpdate {
+	_u.mutation.ClearWorkingHours()
+	return _u
+}
+
+// RemoveWorkingHourIDs removes the "working_hours" edge to ProviderHours entities by IDs.
+func (_u *InstructorUpdate) RemoveWorkingHourIDs(ids ...uuid.UUID) *InstructorUpdate {
+	_u.mutation.RemoveWorkingHourIDs(ids...)
+	return _u
+}
+
+// RemoveWorkingHours removes "working_hours" edges to ProviderHours entities.
+func (_u *InstructorUpdate) RemoveWorkingHours(v ...*ProviderHours) *InstructorUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveWorkingHourIDs(ids...)
+}
+
+// ClearTimeOff clears all "time_off" edges to the ProviderTimeOff entity.
+func (_u *InstructorUpdate) ClearTimeOff() *InstructorUpdate {
+	_u.mutation.ClearTimeOff()
+	return _u
+}
+
+// RemoveTimeOffIDs removes the "time_off" edge to ProviderTimeOff entities by IDs.
+func (_u *InstructorUpdate) RemoveTimeOffIDs(ids ...uuid.UUID) *InstructorUpdate {
+	_u.mutation.RemoveTimeOffIDs(ids...)
+	return _u
+}
+
+// RemoveTimeOff removes "time_off" edges to ProviderTimeOff entities.
+func (_u *InstructorUpdate) RemoveTimeOff(v ...*ProviderTimeOff) *InstructorUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveTimeOffIDs(ids...)
+}
+
+// ClearAppointments clears all "appointments" edges to the Appointment entity.
+func (_u *InstructorUpdate) ClearAppointments() *InstructorUpdate {
+	_u.mutation.ClearAppointments()
+	return _u
+}
+
+// RemoveAppointmentIDs removes the "appointments" edge to Appointment entities by IDs.
+func (_u *InstructorUpdate) RemoveAppointmentIDs(ids ...uuid.UUID) *InstructorUpdate {
+	_u.mutation.RemoveAppointmentIDs(ids...)
+	return _u
+}
+
+// RemoveAppointments removes "appointments" edges to Appointment entities.
+func (_u *InstructorUpdate) RemoveAppointments(v ...*Appointment) *InstructorUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveAppointmentIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -350,6 +498,186 @@ func (_u *InstructorUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(classinstance.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ServiceAssignmentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.ServiceAssignmentsTable,
+			Columns: []string{instructor.ServiceAssignmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(serviceprovider.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedServiceAssignmentsIDs(); len(nodes) > 0 && !_u.mutation.ServiceAssignmentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.ServiceAssignmentsTable,
+			Columns: []string{instructor.ServiceAssignmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(serviceprovider.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ServiceAssignmentsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.ServiceAssignmentsTable,
+			Columns: []string{instructor.ServiceAssignmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(serviceprovider.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.WorkingHoursCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.WorkingHoursTable,
+			Columns: []string{instructor.WorkingHoursColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(providerhours.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedWorkingHoursIDs(); len(nodes) > 0 && !_u.mutation.WorkingHoursCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.WorkingHoursTable,
+			Columns: []string{instructor.WorkingHoursColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(providerhours.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.WorkingHoursIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.WorkingHoursTable,
+			Columns: []string{instructor.WorkingHoursColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(providerhours.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.TimeOffCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.TimeOffTable,
+			Columns: []string{instructor.TimeOffColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(providertimeoff.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedTimeOffIDs(); len(nodes) > 0 && !_u.mutation.TimeOffCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.TimeOffTable,
+			Columns: []string{instructor.TimeOffColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(providertimeoff.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.TimeOffIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.TimeOffTable,
+			Columns: []string{instructor.TimeOffColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(providertimeoff.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.AppointmentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.AppointmentsTable,
+			Columns: []string{instructor.AppointmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(appointment.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedAppointmentsIDs(); len(nodes) > 0 && !_u.mutation.AppointmentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.AppointmentsTable,
+			Columns: []string{instructor.AppointmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(appointment.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.AppointmentsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.AppointmentsTable,
+			Columns: []string{instructor.AppointmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(appointment.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {
@@ -520,6 +848,66 @@ func (_u *InstructorUpdateOne) AddClassInstances(v ...*ClassInstance) *Instructo
 	return _u.AddClassInstanceIDs(ids...)
 }
 
+// AddServiceAssignmentIDs adds the "service_assignments" edge to the ServiceProvider entity by IDs.
+func (_u *InstructorUpdateOne) AddServiceAssignmentIDs(ids ...uuid.UUID) *InstructorUpdateOne {
+	_u.mutation.AddServiceAssignmentIDs(ids...)
+	return _u
+}
+
+// AddServiceAssignments adds the "service_assignments" edges to the ServiceProvider entity.
+func (_u *InstructorUpdateOne) AddServiceAssignments(v ...*ServiceProvider) *InstructorUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddServiceAssignmentIDs(ids...)
+}
+
+// AddWorkingHourIDs adds the "working_hours" edge to the ProviderHours entity by IDs.
+func (_u *InstructorUpdateOne) AddWorkingHourIDs(ids ...uuid.UUID) *InstructorUpdateOne {
+	_u.mutation.AddWorkingHourIDs(ids...)
+	return _u
+}
+
+// AddWorkingHours adds the "working_hours" edges to the ProviderHours entity.
+func (_u *InstructorUpdateOne) AddWorkingHours(v ...*ProviderHours) *InstructorUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddWorkingHourIDs(ids...)
+}
+
+// AddTimeOffIDs adds the "time_off" edge to the ProviderTimeOff entity by IDs.
+func (_u *InstructorUpdateOne) AddTimeOffIDs(ids ...uuid.UUID) *InstructorUpdateOne {
+	_u.mutation.AddTimeOffIDs(ids...)
+	return _u
+}
+
+// AddTimeOff adds the "time_off" edges to the ProviderTimeOff entity.
+func (_u *InstructorUpdateOne) AddTimeOff(v ...*ProviderTimeOff) *InstructorUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddTimeOffIDs(ids...)
+}
+
+// AddAppointmentIDs adds the "appointments" edge to the Appointment entity by IDs.
+func (_u *InstructorUpdateOne) AddAppointmentIDs(ids ...uuid.UUID) *InstructorUpdateOne {
+	_u.mutation.AddAppointmentIDs(ids...)
+	return _u
+}
+
+// AddAppointments adds the "appointments" edges to the Appointment entity.
+func (_u *InstructorUpdateOne) AddAppointments(v ...*Appointment) *InstructorUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddAppointmentIDs(ids...)
+}
+
 // Mutation returns the InstructorMutation object of the builder.
 func (_u *InstructorUpdateOne) Mutation() *InstructorMutation {
 	return _u.mutation
@@ -544,6 +932,90 @@ func (_u *InstructorUpdateOne) RemoveClassInstances(v ...*ClassInstance) *Instru
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveClassInstanceIDs(ids...)
+}
+
+// ClearServiceAssignments clears all "service_assignments" edges to the ServiceProvider entity.
+func (_u *InstructorUpdateOne) ClearServiceAssignments() *InstructorUpdateOne {
+	_u.mutation.ClearServiceAssignments()
+	return _u
+}
+
+// RemoveServiceAssignmentIDs removes the "service_assignments" edge to ServiceProvider entities by IDs.
+func (_u *InstructorUpdateOne) RemoveServiceAssignmentIDs(ids ...uuid.UUID) *InstructorUpdateOne {
+	_u.mutation.RemoveServiceAssignmentIDs(ids...)
+	return _u
+}
+
+// RemoveServiceAssignments removes "service_assignments" edges to ServiceProvider entities.
+func (_u *InstructorUpdateOne) RemoveServiceAssignments(v ...*ServiceProvider) *InstructorUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveServiceAssignmentIDs(ids...)
+}
+
+// ClearWorkingHours clears all "working_hours" edges to the ProviderHours entity.
+func (_u *InstructorUpdateOne) ClearWorkingHours() *InstructorUpdateOne {
+	_u.mutation.ClearWorkingHours()
+	return _u
+}
+
+// RemoveWorkingHourIDs removes the "working_hours" edge to ProviderHours entities by IDs.
+func (_u *InstructorUpdateOne) RemoveWorkingHourIDs(ids ...uuid.UUID) *InstructorUpdateOne {
+	_u.mutation.RemoveWorkingHourIDs(ids...)
+	return _u
+}
+
+// RemoveWorkingHours removes "working_hours" edges to ProviderHours entities.
+func (_u *InstructorUpdateOne) RemoveWorkingHours(v ...*ProviderHours) *InstructorUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveWorkingHourIDs(ids...)
+}
+
+// ClearTimeOff clears all "time_off" edges to the ProviderTimeOff entity.
+func (_u *InstructorUpdateOne) ClearTimeOff() *InstructorUpdateOne {
+	_u.mutation.ClearTimeOff()
+	return _u
+}
+
+// RemoveTimeOffIDs removes the "time_off" edge to ProviderTimeOff entities by IDs.
+func (_u *InstructorUpdateOne) RemoveTimeOffIDs(ids ...uuid.UUID) *InstructorUpdateOne {
+	_u.mutation.RemoveTimeOffIDs(ids...)
+	return _u
+}
+
+// RemoveTimeOff removes "time_off" edges to ProviderTimeOff entities.
+func (_u *InstructorUpdateOne) RemoveTimeOff(v ...*ProviderTimeOff) *InstructorUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveTimeOffIDs(ids...)
+}
+
+// ClearAppointments clears all "appointments" edges to the Appointment entity.
+func (_u *InstructorUpdateOne) ClearAppointments() *InstructorUpdateOne {
+	_u.mutation.ClearAppointments()
+	return _u
+}
+
+// RemoveAppointmentIDs removes the "appointments" edge to Appointment entities by IDs.
+func (_u *InstructorUpdateOne) RemoveAppointmentIDs(ids ...uuid.UUID) *InstructorUpdateOne {
+	_u.mutation.RemoveAppointmentIDs(ids...)
+	return _u
+}
+
+// RemoveAppointments removes "appointments" edges to Appointment entities.
+func (_u *InstructorUpdateOne) RemoveAppointments(v ...*Appointment) *InstructorUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveAppointmentIDs(ids...)
 }
 
 // Where appends a list predicates to the InstructorUpdate builder.
@@ -727,6 +1199,186 @@ func (_u *InstructorUpdateOne) sqlSave(ctx context.Context) (_node *Instructor, 
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(classinstance.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ServiceAssignmentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.ServiceAssignmentsTable,
+			Columns: []string{instructor.ServiceAssignmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(serviceprovider.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedServiceAssignmentsIDs(); len(nodes) > 0 && !_u.mutation.ServiceAssignmentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.ServiceAssignmentsTable,
+			Columns: []string{instructor.ServiceAssignmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(serviceprovider.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ServiceAssignmentsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.ServiceAssignmentsTable,
+			Columns: []string{instructor.ServiceAssignmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(serviceprovider.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.WorkingHoursCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.WorkingHoursTable,
+			Columns: []string{instructor.WorkingHoursColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(providerhours.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedWorkingHoursIDs(); len(nodes) > 0 && !_u.mutation.WorkingHoursCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.WorkingHoursTable,
+			Columns: []string{instructor.WorkingHoursColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(providerhours.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.WorkingHoursIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.WorkingHoursTable,
+			Columns: []string{instructor.WorkingHoursColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(providerhours.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.TimeOffCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.TimeOffTable,
+			Columns: []string{instructor.TimeOffColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(providertimeoff.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedTimeOffIDs(); len(nodes) > 0 && !_u.mutation.TimeOffCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.TimeOffTable,
+			Columns: []string{instructor.TimeOffColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(providertimeoff.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.TimeOffIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.TimeOffTable,
+			Columns: []string{instructor.TimeOffColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(providertimeoff.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.AppointmentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.AppointmentsTable,
+			Columns: []string{instructor.AppointmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(appointment.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedAppointmentsIDs(); len(nodes) > 0 && !_u.mutation.AppointmentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.AppointmentsTable,
+			Columns: []string{instructor.AppointmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(appointment.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.AppointmentsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   instructor.AppointmentsTable,
+			Columns: []string{instructor.AppointmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(appointment.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {

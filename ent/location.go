@@ -39,6 +39,8 @@ type Location struct {
 	Lng *float64 `json:"lng,omitempty"`
 	// Active holds the value of the "active" field.
 	Active bool `json:"active,omitempty"`
+	// The location's main image, set by staff; its gallery is its photos.
+	ImageURL *string `json:"image_url,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the LocationQuery when eager-loading is set.
 	Edges        LocationEdges `json:"edges"`
@@ -129,7 +131,7 @@ func (*Location) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case location.FieldLat, location.FieldLng:
 			values[i] = new(sql.NullFloat64)
-		case location.FieldImportRef, location.FieldName, location.FieldAddress, location.FieldCity:
+		case location.FieldImportRef, location.FieldName, location.FieldAddress, location.FieldCity, location.FieldImageURL:
 			values[i] = new(sql.NullString)
 		case location.FieldCreatedAt, location.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -218,6 +220,13 @@ func (_m *Location) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field active", values[i])
 			} else if value.Valid {
 				_m.Active = value.Bool
+			}
+		case location.FieldImageURL:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field image_url", values[i])
+			} else if value.Valid {
+				_m.ImageURL = new(string)
+				*_m.ImageURL = value.String
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -320,6 +329,11 @@ func (_m *Location) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("active=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Active))
+	builder.WriteString(", ")
+	if v := _m.ImageURL; v != nil {
+		builder.WriteString("image_url=")
+		builder.WriteString(*v)
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

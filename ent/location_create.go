@@ -154,6 +154,20 @@ func (_c *LocationCreate) SetNillableActive(v *bool) *LocationCreate {
 	return _c
 }
 
+// SetImageURL sets the "image_url" field.
+func (_c *LocationCreate) SetImageURL(v string) *LocationCreate {
+	_c.mutation.SetImageURL(v)
+	return _c
+}
+
+// SetNillableImageURL sets the "image_url" field if the given value is not nil.
+func (_c *LocationCreate) SetNillableImageURL(v *string) *LocationCreate {
+	if v != nil {
+		_c.SetImageURL(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *LocationCreate) SetID(v uuid.UUID) *LocationCreate {
 	_c.mutation.SetID(v)
@@ -350,6 +364,11 @@ func (_c *LocationCreate) check() error {
 	if _, ok := _c.mutation.Active(); !ok {
 		return &ValidationError{Name: "active", err: errors.New(`ent: missing required field "Location.active"`)}
 	}
+	if v, ok := _c.mutation.ImageURL(); ok {
+		if err := location.ImageURLValidator(v); err != nil {
+			return &ValidationError{Name: "image_url", err: fmt.Errorf(`ent: validator failed for field "Location.image_url": %w`, err)}
+		}
+	}
 	if len(_c.mutation.OrganizationIDs()) == 0 {
 		return &ValidationError{Name: "organization", err: errors.New(`ent: missing required edge "Location.organization"`)}
 	}
@@ -424,6 +443,10 @@ func (_c *LocationCreate) createSpec() (*Location, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Active(); ok {
 		_spec.SetField(location.FieldActive, field.TypeBool, value)
 		_node.Active = value
+	}
+	if value, ok := _c.mutation.ImageURL(); ok {
+		_spec.SetField(location.FieldImageURL, field.TypeString, value)
+		_node.ImageURL = &value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -712,6 +735,24 @@ func (u *LocationUpsert) UpdateActive() *LocationUpsert {
 	return u
 }
 
+// SetImageURL sets the "image_url" field.
+func (u *LocationUpsert) SetImageURL(v string) *LocationUpsert {
+	u.Set(location.FieldImageURL, v)
+	return u
+}
+
+// UpdateImageURL sets the "image_url" field to the value that was provided on create.
+func (u *LocationUpsert) UpdateImageURL() *LocationUpsert {
+	u.SetExcluded(location.FieldImageURL)
+	return u
+}
+
+// ClearImageURL clears the value of the "image_url" field.
+func (u *LocationUpsert) ClearImageURL() *LocationUpsert {
+	u.SetNull(location.FieldImageURL)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -924,6 +965,27 @@ func (u *LocationUpsertOne) SetActive(v bool) *LocationUpsertOne {
 func (u *LocationUpsertOne) UpdateActive() *LocationUpsertOne {
 	return u.Update(func(s *LocationUpsert) {
 		s.UpdateActive()
+	})
+}
+
+// SetImageURL sets the "image_url" field.
+func (u *LocationUpsertOne) SetImageURL(v string) *LocationUpsertOne {
+	return u.Update(func(s *LocationUpsert) {
+		s.SetImageURL(v)
+	})
+}
+
+// UpdateImageURL sets the "image_url" field to the value that was provided on create.
+func (u *LocationUpsertOne) UpdateImageURL() *LocationUpsertOne {
+	return u.Update(func(s *LocationUpsert) {
+		s.UpdateImageURL()
+	})
+}
+
+// ClearImageURL clears the value of the "image_url" field.
+func (u *LocationUpsertOne) ClearImageURL() *LocationUpsertOne {
+	return u.Update(func(s *LocationUpsert) {
+		s.ClearImageURL()
 	})
 }
 
@@ -1306,6 +1368,27 @@ func (u *LocationUpsertBulk) SetActive(v bool) *LocationUpsertBulk {
 func (u *LocationUpsertBulk) UpdateActive() *LocationUpsertBulk {
 	return u.Update(func(s *LocationUpsert) {
 		s.UpdateActive()
+	})
+}
+
+// SetImageURL sets the "image_url" field.
+func (u *LocationUpsertBulk) SetImageURL(v string) *LocationUpsertBulk {
+	return u.Update(func(s *LocationUpsert) {
+		s.SetImageURL(v)
+	})
+}
+
+// UpdateImageURL sets the "image_url" field to the value that was provided on create.
+func (u *LocationUpsertBulk) UpdateImageURL() *LocationUpsertBulk {
+	return u.Update(func(s *LocationUpsert) {
+		s.UpdateImageURL()
+	})
+}
+
+// ClearImageURL clears the value of the "image_url" field.
+func (u *LocationUpsertBulk) ClearImageURL() *LocationUpsertBulk {
+	return u.Update(func(s *LocationUpsert) {
+		s.ClearImageURL()
 	})
 }
 

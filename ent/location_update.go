@@ -182,6 +182,26 @@ func (_u *LocationUpdate) SetNillableActive(v *bool) *LocationUpdate {
 	return _u
 }
 
+// SetImageURL sets the "image_url" field.
+func (_u *LocationUpdate) SetImageURL(v string) *LocationUpdate {
+	_u.mutation.SetImageURL(v)
+	return _u
+}
+
+// SetNillableImageURL sets the "image_url" field if the given value is not nil.
+func (_u *LocationUpdate) SetNillableImageURL(v *string) *LocationUpdate {
+	if v != nil {
+		_u.SetImageURL(*v)
+	}
+	return _u
+}
+
+// ClearImageURL clears the value of the "image_url" field.
+func (_u *LocationUpdate) ClearImageURL() *LocationUpdate {
+	_u.mutation.ClearImageURL()
+	return _u
+}
+
 // AddRoomIDs adds the "rooms" edge to the Room entity by IDs.
 func (_u *LocationUpdate) AddRoomIDs(ids ...uuid.UUID) *LocationUpdate {
 	_u.mutation.AddRoomIDs(ids...)
@@ -431,6 +451,11 @@ func (_u *LocationUpdate) check() error {
 			return &ValidationError{Name: "lng", err: fmt.Errorf(`ent: validator failed for field "Location.lng": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.ImageURL(); ok {
+		if err := location.ImageURLValidator(v); err != nil {
+			return &ValidationError{Name: "image_url", err: fmt.Errorf(`ent: validator failed for field "Location.image_url": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Location.organization"`)
 	}
@@ -493,6 +518,12 @@ func (_u *LocationUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.Active(); ok {
 		_spec.SetField(location.FieldActive, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.ImageURL(); ok {
+		_spec.SetField(location.FieldImageURL, field.TypeString, value)
+	}
+	if _u.mutation.ImageURLCleared() {
+		_spec.ClearField(location.FieldImageURL, field.TypeString)
 	}
 	if _u.mutation.RoomsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -887,6 +918,26 @@ func (_u *LocationUpdateOne) SetNillableActive(v *bool) *LocationUpdateOne {
 	return _u
 }
 
+// SetImageURL sets the "image_url" field.
+func (_u *LocationUpdateOne) SetImageURL(v string) *LocationUpdateOne {
+	_u.mutation.SetImageURL(v)
+	return _u
+}
+
+// SetNillableImageURL sets the "image_url" field if the given value is not nil.
+func (_u *LocationUpdateOne) SetNillableImageURL(v *string) *LocationUpdateOne {
+	if v != nil {
+		_u.SetImageURL(*v)
+	}
+	return _u
+}
+
+// ClearImageURL clears the value of the "image_url" field.
+func (_u *LocationUpdateOne) ClearImageURL() *LocationUpdateOne {
+	_u.mutation.ClearImageURL()
+	return _u
+}
+
 // AddRoomIDs adds the "rooms" edge to the Room entity by IDs.
 func (_u *LocationUpdateOne) AddRoomIDs(ids ...uuid.UUID) *LocationUpdateOne {
 	_u.mutation.AddRoomIDs(ids...)
@@ -1149,6 +1200,11 @@ func (_u *LocationUpdateOne) check() error {
 			return &ValidationError{Name: "lng", err: fmt.Errorf(`ent: validator failed for field "Location.lng": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.ImageURL(); ok {
+		if err := location.ImageURLValidator(v); err != nil {
+			return &ValidationError{Name: "image_url", err: fmt.Errorf(`ent: validator failed for field "Location.image_url": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Location.organization"`)
 	}
@@ -1228,6 +1284,12 @@ func (_u *LocationUpdateOne) sqlSave(ctx context.Context) (_node *Location, err 
 	}
 	if value, ok := _u.mutation.Active(); ok {
 		_spec.SetField(location.FieldActive, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.ImageURL(); ok {
+		_spec.SetField(location.FieldImageURL, field.TypeString, value)
+	}
+	if _u.mutation.ImageURLCleared() {
+		_spec.ClearField(location.FieldImageURL, field.TypeString)
 	}
 	if _u.mutation.RoomsCleared() {
 		edge := &sqlgraph.EdgeSpec{

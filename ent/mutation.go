@@ -16,6 +16,8 @@ import (
 	"github.com/venueplatform/venue/ent/alert"
 	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/apikey"
+	"github.com/venueplatform/venue/ent/appointment"
+	"github.com/venueplatform/venue/ent/appointmentpolicy"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
@@ -60,14 +62,19 @@ import (
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/predicate"
 	"github.com/venueplatform/venue/ent/processorevent"
+	"github.com/venueplatform/venue/ent/providerhours"
+	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/ent/serviceprovider"
+	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
+	"github.com/venueplatform/venue/ent/visit"
 	"github.com/venueplatform/venue/ent/webhookattempt"
 	"github.com/venueplatform/venue/ent/webhookdelivery"
 	"github.com/venueplatform/venue/ent/webhooksubscription"
@@ -87,6 +94,8 @@ const (
 	TypeAddonProduct           = "AddonProduct"
 	TypeAlert                  = "Alert"
 	TypeAmenity                = "Amenity"
+	TypeAppointment            = "Appointment"
+	TypeAppointmentPolicy      = "AppointmentPolicy"
 	TypeAuditLog               = "AuditLog"
 	TypeAuthCode               = "AuthCode"
 	TypeBooking                = "Booking"
@@ -130,14 +139,19 @@ const (
 	TypePhoto                  = "Photo"
 	TypePlatformSetting        = "PlatformSetting"
 	TypeProcessorEvent         = "ProcessorEvent"
+	TypeProviderHours          = "ProviderHours"
+	TypeProviderTimeOff        = "ProviderTimeOff"
 	TypePushDevice             = "PushDevice"
 	TypeRefreshToken           = "RefreshToken"
 	TypeRoom                   = "Room"
 	TypeService                = "Service"
+	TypeServiceProvider        = "ServiceProvider"
+	TypeServiceVariant         = "ServiceVariant"
 	TypeSession                = "Session"
 	TypeTip                    = "Tip"
 	TypeUser                   = "User"
 	TypeVenuePayments          = "VenuePayments"
+	TypeVisit                  = "Visit"
 	TypeWebhookAttempt         = "WebhookAttempt"
 	TypeWebhookDelivery        = "WebhookDelivery"
 	TypeWebhookSubscription    = "WebhookSubscription"
@@ -3963,6 +3977,3627 @@ func (m *AmenityMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Amenity edge %s", name)
+}
+
+// AppointmentMutation represents an operation that mutates the Appointment nodes in the graph.
+type AppointmentMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	rescheduled_to_id   *uuid.UUID
+	starts_at           *time.Time
+	ends_at             *time.Time
+	busy_from           *time.Time
+	busy_until          *time.Time
+	status              *appointment.Status
+	price_minor         *int64
+	addprice_minor      *int64
+	currency            *string
+	payment             *appointment.Payment
+	booked_via          *appointment.BookedVia
+	cancelled_at        *time.Time
+	cancel_fee_minor    *int64
+	addcancel_fee_minor *int64
+	cancel_reason       *string
+	checked_in_at       *time.Time
+	started_at          *time.Time
+	completed_at        *time.Time
+	notes               *string
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	member              *uuid.UUID
+	clearedmember       bool
+	provider            *uuid.UUID
+	clearedprovider     bool
+	service             *uuid.UUID
+	clearedservice      bool
+	variant             *uuid.UUID
+	clearedvariant      bool
+	room                *uuid.UUID
+	clearedroom         bool
+	location            *uuid.UUID
+	clearedlocation     bool
+	visit               *uuid.UUID
+	clearedvisit        bool
+	pass                *uuid.UUID
+	clearedpass         bool
+	done                bool
+	oldValue            func(context.Context) (*Appointment, error)
+	predicates          []predicate.Appointment
+}
+
+var _ ent.Mutation = (*AppointmentMutation)(nil)
+
+// appointmentOption allows management of the mutation configuration using functional options.
+type appointmentOption func(*AppointmentMutation)
+
+// newAppointmentMutation creates new mutation for the Appointment entity.
+func newAppointmentMutation(c config, op Op, opts ...appointmentOption) *AppointmentMutation {
+	m := &AppointmentMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeAppointment,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withAppointmentID sets the ID field of the mutation.
+func withAppointmentID(id uuid.UUID) appointmentOption {
+	return func(m *AppointmentMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Appointment
+		)
+		m.oldValue = func(ctx context.Context) (*Appointment, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Appointment.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withAppointment sets the old Appointment of the mutation.
+func withAppointment(node *Appointment) appointmentOption {
+	return func(m *AppointmentMutation) {
+		m.oldValue = func(context.Context) (*Appointment, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m AppointmentMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m AppointmentMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Appointment entities.
+func (m *AppointmentMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *AppointmentMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *AppointmentMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Appointment.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *AppointmentMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *AppointmentMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *AppointmentMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *AppointmentMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *AppointmentMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *AppointmentMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *AppointmentMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *AppointmentMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *AppointmentMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *AppointmentMutation) SetMemberID(u uuid.UUID) {
+	m.member = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *AppointmentMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *AppointmentMutation) ResetMemberID() {
+	m.member = nil
+}
+
+// SetProviderID sets the "provider_id" field.
+func (m *AppointmentMutation) SetProviderID(u uuid.UUID) {
+	m.provider = &u
+}
+
+// ProviderID returns the value of the "provider_id" field in the mutation.
+func (m *AppointmentMutation) ProviderID() (r uuid.UUID, exists bool) {
+	v := m.provider
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProviderID returns the old "provider_id" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldProviderID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProviderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProviderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProviderID: %w", err)
+	}
+	return oldValue.ProviderID, nil
+}
+
+// ResetProviderID resets all changes to the "provider_id" field.
+func (m *AppointmentMutation) ResetProviderID() {
+	m.provider = nil
+}
+
+// SetServiceID sets the "service_id" field.
+func (m *AppointmentMutation) SetServiceID(u uuid.UUID) {
+	m.service = &u
+}
+
+// ServiceID returns the value of the "service_id" field in the mutation.
+func (m *AppointmentMutation) ServiceID() (r uuid.UUID, exists bool) {
+	v := m.service
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldServiceID returns the old "service_id" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldServiceID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldServiceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldServiceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldServiceID: %w", err)
+	}
+	return oldValue.ServiceID, nil
+}
+
+// ResetServiceID resets all changes to the "service_id" field.
+func (m *AppointmentMutation) ResetServiceID() {
+	m.service = nil
+}
+
+// SetVariantID sets the "variant_id" field.
+func (m *AppointmentMutation) SetVariantID(u uuid.UUID) {
+	m.variant = &u
+}
+
+// VariantID returns the value of the "variant_id" field in the mutation.
+func (m *AppointmentMutation) VariantID() (r uuid.UUID, exists bool) {
+	v := m.variant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVariantID returns the old "variant_id" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldVariantID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVariantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVariantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVariantID: %w", err)
+	}
+	return oldValue.VariantID, nil
+}
+
+// ClearVariantID clears the value of the "variant_id" field.
+func (m *AppointmentMutation) ClearVariantID() {
+	m.variant = nil
+	m.clearedFields[appointment.FieldVariantID] = struct{}{}
+}
+
+// VariantIDCleared returns if the "variant_id" field was cleared in this mutation.
+func (m *AppointmentMutation) VariantIDCleared() bool {
+	_, ok := m.clearedFields[appointment.FieldVariantID]
+	return ok
+}
+
+// ResetVariantID resets all changes to the "variant_id" field.
+func (m *AppointmentMutation) ResetVariantID() {
+	m.variant = nil
+	delete(m.clearedFields, appointment.FieldVariantID)
+}
+
+// SetRoomID sets the "room_id" field.
+func (m *AppointmentMutation) SetRoomID(u uuid.UUID) {
+	m.room = &u
+}
+
+// RoomID returns the value of the "room_id" field in the mutation.
+func (m *AppointmentMutation) RoomID() (r uuid.UUID, exists bool) {
+	v := m.room
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRoomID returns the old "room_id" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldRoomID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRoomID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRoomID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRoomID: %w", err)
+	}
+	return oldValue.RoomID, nil
+}
+
+// ClearRoomID clears the value of the "room_id" field.
+func (m *AppointmentMutation) ClearRoomID() {
+	m.room = nil
+	m.clearedFields[appointment.FieldRoomID] = struct{}{}
+}
+
+// RoomIDCleared returns if the "room_id" field was cleared in this mutation.
+func (m *AppointmentMutation) RoomIDCleared() bool {
+	_, ok := m.clearedFields[appointment.FieldRoomID]
+	return ok
+}
+
+// ResetRoomID resets all changes to the "room_id" field.
+func (m *AppointmentMutation) ResetRoomID() {
+	m.room = nil
+	delete(m.clearedFields, appointment.FieldRoomID)
+}
+
+// SetLocationID sets the "location_id" field.
+func (m *AppointmentMutation) SetLocationID(u uuid.UUID) {
+	m.location = &u
+}
+
+// LocationID returns the value of the "location_id" field in the mutation.
+func (m *AppointmentMutation) LocationID() (r uuid.UUID, exists bool) {
+	v := m.location
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLocationID returns the old "location_id" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldLocationID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLocationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLocationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLocationID: %w", err)
+	}
+	return oldValue.LocationID, nil
+}
+
+// ClearLocationID clears the value of the "location_id" field.
+func (m *AppointmentMutation) ClearLocationID() {
+	m.location = nil
+	m.clearedFields[appointment.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "location_id" field was cleared in this mutation.
+func (m *AppointmentMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[appointment.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "location_id" field.
+func (m *AppointmentMutation) ResetLocationID() {
+	m.location = nil
+	delete(m.clearedFields, appointment.FieldLocationID)
+}
+
+// SetVisitID sets the "visit_id" field.
+func (m *AppointmentMutation) SetVisitID(u uuid.UUID) {
+	m.visit = &u
+}
+
+// VisitID returns the value of the "visit_id" field in the mutation.
+func (m *AppointmentMutation) VisitID() (r uuid.UUID, exists bool) {
+	v := m.visit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVisitID returns the old "visit_id" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldVisitID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVisitID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVisitID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVisitID: %w", err)
+	}
+	return oldValue.VisitID, nil
+}
+
+// ClearVisitID clears the value of the "visit_id" field.
+func (m *AppointmentMutation) ClearVisitID() {
+	m.visit = nil
+	m.clearedFields[appointment.FieldVisitID] = struct{}{}
+}
+
+// VisitIDCleared returns if the "visit_id" field was cleared in this mutation.
+func (m *AppointmentMutation) VisitIDCleared() bool {
+	_, ok := m.clearedFields[appointment.FieldVisitID]
+	return ok
+}
+
+// ResetVisitID resets all changes to the "visit_id" field.
+func (m *AppointmentMutation) ResetVisitID() {
+	m.visit = nil
+	delete(m.clearedFields, appointment.FieldVisitID)
+}
+
+// SetRescheduledToID sets the "rescheduled_to_id" field.
+func (m *AppointmentMutation) SetRescheduledToID(u uuid.UUID) {
+	m.rescheduled_to_id = &u
+}
+
+// RescheduledToID returns the value of the "rescheduled_to_id" field in the mutation.
+func (m *AppointmentMutation) RescheduledToID() (r uuid.UUID, exists bool) {
+	v := m.rescheduled_to_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRescheduledToID returns the old "rescheduled_to_id" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldRescheduledToID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRescheduledToID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRescheduledToID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRescheduledToID: %w", err)
+	}
+	return oldValue.RescheduledToID, nil
+}
+
+// ClearRescheduledToID clears the value of the "rescheduled_to_id" field.
+func (m *AppointmentMutation) ClearRescheduledToID() {
+	m.rescheduled_to_id = nil
+	m.clearedFields[appointment.FieldRescheduledToID] = struct{}{}
+}
+
+// RescheduledToIDCleared returns if the "rescheduled_to_id" field was cleared in this mutation.
+func (m *AppointmentMutation) RescheduledToIDCleared() bool {
+	_, ok := m.clearedFields[appointment.FieldRescheduledToID]
+	return ok
+}
+
+// ResetRescheduledToID resets all changes to the "rescheduled_to_id" field.
+func (m *AppointmentMutation) ResetRescheduledToID() {
+	m.rescheduled_to_id = nil
+	delete(m.clearedFields, appointment.FieldRescheduledToID)
+}
+
+// SetStartsAt sets the "starts_at" field.
+func (m *AppointmentMutation) SetStartsAt(t time.Time) {
+	m.starts_at = &t
+}
+
+// StartsAt returns the value of the "starts_at" field in the mutation.
+func (m *AppointmentMutation) StartsAt() (r time.Time, exists bool) {
+	v := m.starts_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartsAt returns the old "starts_at" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldStartsAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartsAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartsAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartsAt: %w", err)
+	}
+	return oldValue.StartsAt, nil
+}
+
+// ResetStartsAt resets all changes to the "starts_at" field.
+func (m *AppointmentMutation) ResetStartsAt() {
+	m.starts_at = nil
+}
+
+// SetEndsAt sets the "ends_at" field.
+func (m *AppointmentMutation) SetEndsAt(t time.Time) {
+	m.ends_at = &t
+}
+
+// EndsAt returns the value of the "ends_at" field in the mutation.
+func (m *AppointmentMutation) EndsAt() (r time.Time, exists bool) {
+	v := m.ends_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEndsAt returns the old "ends_at" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldEndsAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEndsAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEndsAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEndsAt: %w", err)
+	}
+	return oldValue.EndsAt, nil
+}
+
+// ResetEndsAt resets all changes to the "ends_at" field.
+func (m *AppointmentMutation) ResetEndsAt() {
+	m.ends_at = nil
+}
+
+// SetBusyFrom sets the "busy_from" field.
+func (m *AppointmentMutation) SetBusyFrom(t time.Time) {
+	m.busy_from = &t
+}
+
+// BusyFrom returns the value of the "busy_from" field in the mutation.
+func (m *AppointmentMutation) BusyFrom() (r time.Time, exists bool) {
+	v := m.busy_from
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBusyFrom returns the old "busy_from" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldBusyFrom(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBusyFrom is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBusyFrom requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBusyFrom: %w", err)
+	}
+	return oldValue.BusyFrom, nil
+}
+
+// ResetBusyFrom resets all changes to the "busy_from" field.
+func (m *AppointmentMutation) ResetBusyFrom() {
+	m.busy_from = nil
+}
+
+// SetBusyUntil sets the "busy_until" field.
+func (m *AppointmentMutation) SetBusyUntil(t time.Time) {
+	m.busy_until = &t
+}
+
+// BusyUntil returns the value of the "busy_until" field in the mutation.
+func (m *AppointmentMutation) BusyUntil() (r time.Time, exists bool) {
+	v := m.busy_until
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBusyUntil returns the old "busy_until" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldBusyUntil(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBusyUntil is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBusyUntil requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBusyUntil: %w", err)
+	}
+	return oldValue.BusyUntil, nil
+}
+
+// ResetBusyUntil resets all changes to the "busy_until" field.
+func (m *AppointmentMutation) ResetBusyUntil() {
+	m.busy_until = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *AppointmentMutation) SetStatus(a appointment.Status) {
+	m.status = &a
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *AppointmentMutation) Status() (r appointment.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldStatus(ctx context.Context) (v appointment.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *AppointmentMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetPriceMinor sets the "price_minor" field.
+func (m *AppointmentMutation) SetPriceMinor(i int64) {
+	m.price_minor = &i
+	m.addprice_minor = nil
+}
+
+// PriceMinor returns the value of the "price_minor" field in the mutation.
+func (m *AppointmentMutation) PriceMinor() (r int64, exists bool) {
+	v := m.price_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPriceMinor returns the old "price_minor" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldPriceMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPriceMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPriceMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPriceMinor: %w", err)
+	}
+	return oldValue.PriceMinor, nil
+}
+
+// AddPriceMinor adds i to the "price_minor" field.
+func (m *AppointmentMutation) AddPriceMinor(i int64) {
+	if m.addprice_minor != nil {
+		*m.addprice_minor += i
+	} else {
+		m.addprice_minor = &i
+	}
+}
+
+// AddedPriceMinor returns the value that was added to the "price_minor" field in this mutation.
+func (m *AppointmentMutation) AddedPriceMinor() (r int64, exists bool) {
+	v := m.addprice_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPriceMinor resets all changes to the "price_minor" field.
+func (m *AppointmentMutation) ResetPriceMinor() {
+	m.price_minor = nil
+	m.addprice_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *AppointmentMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *AppointmentMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *AppointmentMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetPayment sets the "payment" field.
+func (m *AppointmentMutation) SetPayment(a appointment.Payment) {
+	m.payment = &a
+}
+
+// Payment returns the value of the "payment" field in the mutation.
+func (m *AppointmentMutation) Payment() (r appointment.Payment, exists bool) {
+	v := m.payment
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPayment returns the old "payment" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldPayment(ctx context.Context) (v appointment.Payment, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPayment is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPayment requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPayment: %w", err)
+	}
+	return oldValue.Payment, nil
+}
+
+// ResetPayment resets all changes to the "payment" field.
+func (m *AppointmentMutation) ResetPayment() {
+	m.payment = nil
+}
+
+// SetPassID sets the "pass_id" field.
+func (m *AppointmentMutation) SetPassID(u uuid.UUID) {
+	m.pass = &u
+}
+
+// PassID returns the value of the "pass_id" field in the mutation.
+func (m *AppointmentMutation) PassID() (r uuid.UUID, exists bool) {
+	v := m.pass
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassID returns the old "pass_id" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldPassID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassID: %w", err)
+	}
+	return oldValue.PassID, nil
+}
+
+// ClearPassID clears the value of the "pass_id" field.
+func (m *AppointmentMutation) ClearPassID() {
+	m.pass = nil
+	m.clearedFields[appointment.FieldPassID] = struct{}{}
+}
+
+// PassIDCleared returns if the "pass_id" field was cleared in this mutation.
+func (m *AppointmentMutation) PassIDCleared() bool {
+	_, ok := m.clearedFields[appointment.FieldPassID]
+	return ok
+}
+
+// ResetPassID resets all changes to the "pass_id" field.
+func (m *AppointmentMutation) ResetPassID() {
+	m.pass = nil
+	delete(m.clearedFields, appointment.FieldPassID)
+}
+
+// SetBookedVia sets the "booked_via" field.
+func (m *AppointmentMutation) SetBookedVia(av appointment.BookedVia) {
+	m.booked_via = &av
+}
+
+// BookedVia returns the value of the "booked_via" field in the mutation.
+func (m *AppointmentMutation) BookedVia() (r appointment.BookedVia, exists bool) {
+	v := m.booked_via
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBookedVia returns the old "booked_via" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldBookedVia(ctx context.Context) (v appointment.BookedVia, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBookedVia is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBookedVia requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBookedVia: %w", err)
+	}
+	return oldValue.BookedVia, nil
+}
+
+// ResetBookedVia resets all changes to the "booked_via" field.
+func (m *AppointmentMutation) ResetBookedVia() {
+	m.booked_via = nil
+}
+
+// SetCancelledAt sets the "cancelled_at" field.
+func (m *AppointmentMutation) SetCancelledAt(t time.Time) {
+	m.cancelled_at = &t
+}
+
+// CancelledAt returns the value of the "cancelled_at" field in the mutation.
+func (m *AppointmentMutation) CancelledAt() (r time.Time, exists bool) {
+	v := m.cancelled_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCancelledAt returns the old "cancelled_at" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldCancelledAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCancelledAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCancelledAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCancelledAt: %w", err)
+	}
+	return oldValue.CancelledAt, nil
+}
+
+// ClearCancelledAt clears the value of the "cancelled_at" field.
+func (m *AppointmentMutation) ClearCancelledAt() {
+	m.cancelled_at = nil
+	m.clearedFields[appointment.FieldCancelledAt] = struct{}{}
+}
+
+// CancelledAtCleared returns if the "cancelled_at" field was cleared in this mutation.
+func (m *AppointmentMutation) CancelledAtCleared() bool {
+	_, ok := m.clearedFields[appointment.FieldCancelledAt]
+	return ok
+}
+
+// ResetCancelledAt resets all changes to the "cancelled_at" field.
+func (m *AppointmentMutation) ResetCancelledAt() {
+	m.cancelled_at = nil
+	delete(m.clearedFields, appointment.FieldCancelledAt)
+}
+
+// SetCancelFeeMinor sets the "cancel_fee_minor" field.
+func (m *AppointmentMutation) SetCancelFeeMinor(i int64) {
+	m.cancel_fee_minor = &i
+	m.addcancel_fee_minor = nil
+}
+
+// CancelFeeMinor returns the value of the "cancel_fee_minor" field in the mutation.
+func (m *AppointmentMutation) CancelFeeMinor() (r int64, exists bool) {
+	v := m.cancel_fee_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCancelFeeMinor returns the old "cancel_fee_minor" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldCancelFeeMinor(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCancelFeeMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCancelFeeMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCancelFeeMinor: %w", err)
+	}
+	return oldValue.CancelFeeMinor, nil
+}
+
+// AddCancelFeeMinor adds i to the "cancel_fee_minor" field.
+func (m *AppointmentMutation) AddCancelFeeMinor(i int64) {
+	if m.addcancel_fee_minor != nil {
+		*m.addcancel_fee_minor += i
+	} else {
+		m.addcancel_fee_minor = &i
+	}
+}
+
+// AddedCancelFeeMinor returns the value that was added to the "cancel_fee_minor" field in this mutation.
+func (m *AppointmentMutation) AddedCancelFeeMinor() (r int64, exists bool) {
+	v := m.addcancel_fee_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCancelFeeMinor clears the value of the "cancel_fee_minor" field.
+func (m *AppointmentMutation) ClearCancelFeeMinor() {
+	m.cancel_fee_minor = nil
+	m.addcancel_fee_minor = nil
+	m.clearedFields[appointment.FieldCancelFeeMinor] = struct{}{}
+}
+
+// CancelFeeMinorCleared returns if the "cancel_fee_minor" field was cleared in this mutation.
+func (m *AppointmentMutation) CancelFeeMinorCleared() bool {
+	_, ok := m.clearedFields[appointment.FieldCancelFeeMinor]
+	return ok
+}
+
+// ResetCancelFeeMinor resets all changes to the "cancel_fee_minor" field.
+func (m *AppointmentMutation) ResetCancelFeeMinor() {
+	m.cancel_fee_minor = nil
+	m.addcancel_fee_minor = nil
+	delete(m.clearedFields, appointment.FieldCancelFeeMinor)
+}
+
+// SetCancelReason sets the "cancel_reason" field.
+func (m *AppointmentMutation) SetCancelReason(s string) {
+	m.cancel_reason = &s
+}
+
+// CancelReason returns the value of the "cancel_reason" field in the mutation.
+func (m *AppointmentMutation) CancelReason() (r string, exists bool) {
+	v := m.cancel_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCancelReason returns the old "cancel_reason" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldCancelReason(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCancelReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCancelReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCancelReason: %w", err)
+	}
+	return oldValue.CancelReason, nil
+}
+
+// ClearCancelReason clears the value of the "cancel_reason" field.
+func (m *AppointmentMutation) ClearCancelReason() {
+	m.cancel_reason = nil
+	m.clearedFields[appointment.FieldCancelReason] = struct{}{}
+}
+
+// CancelReasonCleared returns if the "cancel_reason" field was cleared in this mutation.
+func (m *AppointmentMutation) CancelReasonCleared() bool {
+	_, ok := m.clearedFields[appointment.FieldCancelReason]
+	return ok
+}
+
+// ResetCancelReason resets all changes to the "cancel_reason" field.
+func (m *AppointmentMutation) ResetCancelReason() {
+	m.cancel_reason = nil
+	delete(m.clearedFields, appointment.FieldCancelReason)
+}
+
+// SetCheckedInAt sets the "checked_in_at" field.
+func (m *AppointmentMutation) SetCheckedInAt(t time.Time) {
+	m.checked_in_at = &t
+}
+
+// CheckedInAt returns the value of the "checked_in_at" field in the mutation.
+func (m *AppointmentMutation) CheckedInAt() (r time.Time, exists bool) {
+	v := m.checked_in_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCheckedInAt returns the old "checked_in_at" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldCheckedInAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCheckedInAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCheckedInAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCheckedInAt: %w", err)
+	}
+	return oldValue.CheckedInAt, nil
+}
+
+// ClearCheckedInAt clears the value of the "checked_in_at" field.
+func (m *AppointmentMutation) ClearCheckedInAt() {
+	m.checked_in_at = nil
+	m.clearedFields[appointment.FieldCheckedInAt] = struct{}{}
+}
+
+// CheckedInAtCleared returns if the "checked_in_at" field was cleared in this mutation.
+func (m *AppointmentMutation) CheckedInAtCleared() bool {
+	_, ok := m.clearedFields[appointment.FieldCheckedInAt]
+	return ok
+}
+
+// ResetCheckedInAt resets all changes to the "checked_in_at" field.
+func (m *AppointmentMutation) ResetCheckedInAt() {
+	m.checked_in_at = nil
+	delete(m.clearedFields, appointment.FieldCheckedInAt)
+}
+
+// SetStartedAt sets the "started_at" field.
+func (m *AppointmentMutation) SetStartedAt(t time.Time) {
+	m.started_at = &t
+}
+
+// StartedAt returns the value of the "started_at" field in the mutation.
+func (m *AppointmentMutation) StartedAt() (r time.Time, exists bool) {
+	v := m.started_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartedAt returns the old "started_at" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldStartedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartedAt: %w", err)
+	}
+	return oldValue.StartedAt, nil
+}
+
+// ClearStartedAt clears the value of the "started_at" field.
+func (m *AppointmentMutation) ClearStartedAt() {
+	m.started_at = nil
+	m.clearedFields[appointment.FieldStartedAt] = struct{}{}
+}
+
+// StartedAtCleared returns if the "started_at" field was cleared in this mutation.
+func (m *AppointmentMutation) StartedAtCleared() bool {
+	_, ok := m.clearedFields[appointment.FieldStartedAt]
+	return ok
+}
+
+// ResetStartedAt resets all changes to the "started_at" field.
+func (m *AppointmentMutation) ResetStartedAt() {
+	m.started_at = nil
+	delete(m.clearedFields, appointment.FieldStartedAt)
+}
+
+// SetCompletedAt sets the "completed_at" field.
+func (m *AppointmentMutation) SetCompletedAt(t time.Time) {
+	m.completed_at = &t
+}
+
+// CompletedAt returns the value of the "completed_at" field in the mutation.
+func (m *AppointmentMutation) CompletedAt() (r time.Time, exists bool) {
+	v := m.completed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCompletedAt returns the old "completed_at" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldCompletedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCompletedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCompletedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCompletedAt: %w", err)
+	}
+	return oldValue.CompletedAt, nil
+}
+
+// ClearCompletedAt clears the value of the "completed_at" field.
+func (m *AppointmentMutation) ClearCompletedAt() {
+	m.completed_at = nil
+	m.clearedFields[appointment.FieldCompletedAt] = struct{}{}
+}
+
+// CompletedAtCleared returns if the "completed_at" field was cleared in this mutation.
+func (m *AppointmentMutation) CompletedAtCleared() bool {
+	_, ok := m.clearedFields[appointment.FieldCompletedAt]
+	return ok
+}
+
+// ResetCompletedAt resets all changes to the "completed_at" field.
+func (m *AppointmentMutation) ResetCompletedAt() {
+	m.completed_at = nil
+	delete(m.clearedFields, appointment.FieldCompletedAt)
+}
+
+// SetNotes sets the "notes" field.
+func (m *AppointmentMutation) SetNotes(s string) {
+	m.notes = &s
+}
+
+// Notes returns the value of the "notes" field in the mutation.
+func (m *AppointmentMutation) Notes() (r string, exists bool) {
+	v := m.notes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNotes returns the old "notes" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldNotes(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNotes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNotes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNotes: %w", err)
+	}
+	return oldValue.Notes, nil
+}
+
+// ClearNotes clears the value of the "notes" field.
+func (m *AppointmentMutation) ClearNotes() {
+	m.notes = nil
+	m.clearedFields[appointment.FieldNotes] = struct{}{}
+}
+
+// NotesCleared returns if the "notes" field was cleared in this mutation.
+func (m *AppointmentMutation) NotesCleared() bool {
+	_, ok := m.clearedFields[appointment.FieldNotes]
+	return ok
+}
+
+// ResetNotes resets all changes to the "notes" field.
+func (m *AppointmentMutation) ResetNotes() {
+	m.notes = nil
+	delete(m.clearedFields, appointment.FieldNotes)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *AppointmentMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[appointment.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *AppointmentMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *AppointmentMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *AppointmentMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearMember clears the "member" edge to the Member entity.
+func (m *AppointmentMutation) ClearMember() {
+	m.clearedmember = true
+	m.clearedFields[appointment.FieldMemberID] = struct{}{}
+}
+
+// MemberCleared reports if the "member" edge to the Member entity was cleared.
+func (m *AppointmentMutation) MemberCleared() bool {
+	return m.clearedmember
+}
+
+// MemberIDs returns the "member" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MemberID instead. It exists only for internal usage by the builders.
+func (m *AppointmentMutation) MemberIDs() (ids []uuid.UUID) {
+	if id := m.member; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMember resets all changes to the "member" edge.
+func (m *AppointmentMutation) ResetMember() {
+	m.member = nil
+	m.clearedmember = false
+}
+
+// ClearProvider clears the "provider" edge to the Instructor entity.
+func (m *AppointmentMutation) ClearProvider() {
+	m.clearedprovider = true
+	m.clearedFields[appointment.FieldProviderID] = struct{}{}
+}
+
+// ProviderCleared reports if the "provider" edge to the Instructor entity was cleared.
+func (m *AppointmentMutation) ProviderCleared() bool {
+	return m.clearedprovider
+}
+
+// ProviderIDs returns the "provider" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProviderID instead. It exists only for internal usage by the builders.
+func (m *AppointmentMutation) ProviderIDs() (ids []uuid.UUID) {
+	if id := m.provider; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProvider resets all changes to the "provider" edge.
+func (m *AppointmentMutation) ResetProvider() {
+	m.provider = nil
+	m.clearedprovider = false
+}
+
+// ClearService clears the "service" edge to the Service entity.
+func (m *AppointmentMutation) ClearService() {
+	m.clearedservice = true
+	m.clearedFields[appointment.FieldServiceID] = struct{}{}
+}
+
+// ServiceCleared reports if the "service" edge to the Service entity was cleared.
+func (m *AppointmentMutation) ServiceCleared() bool {
+	return m.clearedservice
+}
+
+// ServiceIDs returns the "service" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ServiceID instead. It exists only for internal usage by the builders.
+func (m *AppointmentMutation) ServiceIDs() (ids []uuid.UUID) {
+	if id := m.service; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetService resets all changes to the "service" edge.
+func (m *AppointmentMutation) ResetService() {
+	m.service = nil
+	m.clearedservice = false
+}
+
+// ClearVariant clears the "variant" edge to the ServiceVariant entity.
+func (m *AppointmentMutation) ClearVariant() {
+	m.clearedvariant = true
+	m.clearedFields[appointment.FieldVariantID] = struct{}{}
+}
+
+// VariantCleared reports if the "variant" edge to the ServiceVariant entity was cleared.
+func (m *AppointmentMutation) VariantCleared() bool {
+	return m.VariantIDCleared() || m.clearedvariant
+}
+
+// VariantIDs returns the "variant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// VariantID instead. It exists only for internal usage by the builders.
+func (m *AppointmentMutation) VariantIDs() (ids []uuid.UUID) {
+	if id := m.variant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetVariant resets all changes to the "variant" edge.
+func (m *AppointmentMutation) ResetVariant() {
+	m.variant = nil
+	m.clearedvariant = false
+}
+
+// ClearRoom clears the "room" edge to the Room entity.
+func (m *AppointmentMutation) ClearRoom() {
+	m.clearedroom = true
+	m.clearedFields[appointment.FieldRoomID] = struct{}{}
+}
+
+// RoomCleared reports if the "room" edge to the Room entity was cleared.
+func (m *AppointmentMutation) RoomCleared() bool {
+	return m.RoomIDCleared() || m.clearedroom
+}
+
+// RoomIDs returns the "room" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RoomID instead. It exists only for internal usage by the builders.
+func (m *AppointmentMutation) RoomIDs() (ids []uuid.UUID) {
+	if id := m.room; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRoom resets all changes to the "room" edge.
+func (m *AppointmentMutation) ResetRoom() {
+	m.room = nil
+	m.clearedroom = false
+}
+
+// ClearLocation clears the "location" edge to the Location entity.
+func (m *AppointmentMutation) ClearLocation() {
+	m.clearedlocation = true
+	m.clearedFields[appointment.FieldLocationID] = struct{}{}
+}
+
+// LocationCleared reports if the "location" edge to the Location entity was cleared.
+func (m *AppointmentMutation) LocationCleared() bool {
+	return m.LocationIDCleared() || m.clearedlocation
+}
+
+// LocationIDs returns the "location" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// LocationID instead. It exists only for internal usage by the builders.
+func (m *AppointmentMutation) LocationIDs() (ids []uuid.UUID) {
+	if id := m.location; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetLocation resets all changes to the "location" edge.
+func (m *AppointmentMutation) ResetLocation() {
+	m.location = nil
+	m.clearedlocation = false
+}
+
+// ClearVisit clears the "visit" edge to the Visit entity.
+func (m *AppointmentMutation) ClearVisit() {
+	m.clearedvisit = true
+	m.clearedFields[appointment.FieldVisitID] = struct{}{}
+}
+
+// VisitCleared reports if the "visit" edge to the Visit entity was cleared.
+func (m *AppointmentMutation) VisitCleared() bool {
+	return m.VisitIDCleared() || m.clearedvisit
+}
+
+// VisitIDs returns the "visit" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// VisitID instead. It exists only for internal usage by the builders.
+func (m *AppointmentMutation) VisitIDs() (ids []uuid.UUID) {
+	if id := m.visit; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetVisit resets all changes to the "visit" edge.
+func (m *AppointmentMutation) ResetVisit() {
+	m.visit = nil
+	m.clearedvisit = false
+}
+
+// ClearPass clears the "pass" edge to the Pass entity.
+func (m *AppointmentMutation) ClearPass() {
+	m.clearedpass = true
+	m.clearedFields[appointment.FieldPassID] = struct{}{}
+}
+
+// PassCleared reports if the "pass" edge to the Pass entity was cleared.
+func (m *AppointmentMutation) PassCleared() bool {
+	return m.PassIDCleared() || m.clearedpass
+}
+
+// PassIDs returns the "pass" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PassID instead. It exists only for internal usage by the builders.
+func (m *AppointmentMutation) PassIDs() (ids []uuid.UUID) {
+	if id := m.pass; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPass resets all changes to the "pass" edge.
+func (m *AppointmentMutation) ResetPass() {
+	m.pass = nil
+	m.clearedpass = false
+}
+
+// Where appends a list predicates to the AppointmentMutation builder.
+func (m *AppointmentMutation) Where(ps ...predicate.Appointment) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the AppointmentMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *AppointmentMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Appointment, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *AppointmentMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *AppointmentMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Appointment).
+func (m *AppointmentMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *AppointmentMutation) Fields() []string {
+	fields := make([]string, 0, 28)
+	if m.created_at != nil {
+		fields = append(fields, appointment.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, appointment.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, appointment.FieldOrganizationID)
+	}
+	if m.member != nil {
+		fields = append(fields, appointment.FieldMemberID)
+	}
+	if m.provider != nil {
+		fields = append(fields, appointment.FieldProviderID)
+	}
+	if m.service != nil {
+		fields = append(fields, appointment.FieldServiceID)
+	}
+	if m.variant != nil {
+		fields = append(fields, appointment.FieldVariantID)
+	}
+	if m.room != nil {
+		fields = append(fields, appointment.FieldRoomID)
+	}
+	if m.location != nil {
+		fields = append(fields, appointment.FieldLocationID)
+	}
+	if m.visit != nil {
+		fields = append(fields, appointment.FieldVisitID)
+	}
+	if m.rescheduled_to_id != nil {
+		fields = append(fields, appointment.FieldRescheduledToID)
+	}
+	if m.starts_at != nil {
+		fields = append(fields, appointment.FieldStartsAt)
+	}
+	if m.ends_at != nil {
+		fields = append(fields, appointment.FieldEndsAt)
+	}
+	if m.busy_from != nil {
+		fields = append(fields, appointment.FieldBusyFrom)
+	}
+	if m.busy_until != nil {
+		fields = append(fields, appointment.FieldBusyUntil)
+	}
+	if m.status != nil {
+		fields = append(fields, appointment.FieldStatus)
+	}
+	if m.price_minor != nil {
+		fields = append(fields, appointment.FieldPriceMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, appointment.FieldCurrency)
+	}
+	if m.payment != nil {
+		fields = append(fields, appointment.FieldPayment)
+	}
+	if m.pass != nil {
+		fields = append(fields, appointment.FieldPassID)
+	}
+	if m.booked_via != nil {
+		fields = append(fields, appointment.FieldBookedVia)
+	}
+	if m.cancelled_at != nil {
+		fields = append(fields, appointment.FieldCancelledAt)
+	}
+	if m.cancel_fee_minor != nil {
+		fields = append(fields, appointment.FieldCancelFeeMinor)
+	}
+	if m.cancel_reason != nil {
+		fields = append(fields, appointment.FieldCancelReason)
+	}
+	if m.checked_in_at != nil {
+		fields = append(fields, appointment.FieldCheckedInAt)
+	}
+	if m.started_at != nil {
+		fields = append(fields, appointment.FieldStartedAt)
+	}
+	if m.completed_at != nil {
+		fields = append(fields, appointment.FieldCompletedAt)
+	}
+	if m.notes != nil {
+		fields = append(fields, appointment.FieldNotes)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *AppointmentMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case appointment.FieldCreatedAt:
+		return m.CreatedAt()
+	case appointment.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case appointment.FieldOrganizationID:
+		return m.OrganizationID()
+	case appointment.FieldMemberID:
+		return m.MemberID()
+	case appointment.FieldProviderID:
+		return m.ProviderID()
+	case appointment.FieldServiceID:
+		return m.ServiceID()
+	case appointment.FieldVariantID:
+		return m.VariantID()
+	case appointment.FieldRoomID:
+		return m.RoomID()
+	case appointment.FieldLocationID:
+		return m.LocationID()
+	case appointment.FieldVisitID:
+		return m.VisitID()
+	case appointment.FieldRescheduledToID:
+		return m.RescheduledToID()
+	case appointment.FieldStartsAt:
+		return m.StartsAt()
+	case appointment.FieldEndsAt:
+		return m.EndsAt()
+	case appointment.FieldBusyFrom:
+		return m.BusyFrom()
+	case appointment.FieldBusyUntil:
+		return m.BusyUntil()
+	case appointment.FieldStatus:
+		return m.Status()
+	case appointment.FieldPriceMinor:
+		return m.PriceMinor()
+	case appointment.FieldCurrency:
+		return m.Currency()
+	case appointment.FieldPayment:
+		return m.Payment()
+	case appointment.FieldPassID:
+		return m.PassID()
+	case appointment.FieldBookedVia:
+		return m.BookedVia()
+	case appointment.FieldCancelledAt:
+		return m.CancelledAt()
+	case appointment.FieldCancelFeeMinor:
+		return m.CancelFeeMinor()
+	case appointment.FieldCancelReason:
+		return m.CancelReason()
+	case appointment.FieldCheckedInAt:
+		return m.CheckedInAt()
+	case appointment.FieldStartedAt:
+		return m.StartedAt()
+	case appointment.FieldCompletedAt:
+		return m.CompletedAt()
+	case appointment.FieldNotes:
+		return m.Notes()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *AppointmentMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case appointment.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case appointment.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case appointment.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case appointment.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case appointment.FieldProviderID:
+		return m.OldProviderID(ctx)
+	case appointment.FieldServiceID:
+		return m.OldServiceID(ctx)
+	case appointment.FieldVariantID:
+		return m.OldVariantID(ctx)
+	case appointment.FieldRoomID:
+		return m.OldRoomID(ctx)
+	case appointment.FieldLocationID:
+		return m.OldLocationID(ctx)
+	case appointment.FieldVisitID:
+		return m.OldVisitID(ctx)
+	case appointment.FieldRescheduledToID:
+		return m.OldRescheduledToID(ctx)
+	case appointment.FieldStartsAt:
+		return m.OldStartsAt(ctx)
+	case appointment.FieldEndsAt:
+		return m.OldEndsAt(ctx)
+	case appointment.FieldBusyFrom:
+		return m.OldBusyFrom(ctx)
+	case appointment.FieldBusyUntil:
+		return m.OldBusyUntil(ctx)
+	case appointment.FieldStatus:
+		return m.OldStatus(ctx)
+	case appointment.FieldPriceMinor:
+		return m.OldPriceMinor(ctx)
+	case appointment.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case appointment.FieldPayment:
+		return m.OldPayment(ctx)
+	case appointment.FieldPassID:
+		return m.OldPassID(ctx)
+	case appointment.FieldBookedVia:
+		return m.OldBookedVia(ctx)
+	case appointment.FieldCancelledAt:
+		return m.OldCancelledAt(ctx)
+	case appointment.FieldCancelFeeMinor:
+		return m.OldCancelFeeMinor(ctx)
+	case appointment.FieldCancelReason:
+		return m.OldCancelReason(ctx)
+	case appointment.FieldCheckedInAt:
+		return m.OldCheckedInAt(ctx)
+	case appointment.FieldStartedAt:
+		return m.OldStartedAt(ctx)
+	case appointment.FieldCompletedAt:
+		return m.OldCompletedAt(ctx)
+	case appointment.FieldNotes:
+		return m.OldNotes(ctx)
+	}
+	return nil, fmt.Errorf("unknown Appointment field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AppointmentMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case appointment.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case appointment.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case appointment.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case appointment.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case appointment.FieldProviderID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProviderID(v)
+		return nil
+	case appointment.FieldServiceID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetServiceID(v)
+		return nil
+	case appointment.FieldVariantID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVariantID(v)
+		return nil
+	case appointment.FieldRoomID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoomID(v)
+		return nil
+	case appointment.FieldLocationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case appointment.FieldVisitID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVisitID(v)
+		return nil
+	case appointment.FieldRescheduledToID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRescheduledToID(v)
+		return nil
+	case appointment.FieldStartsAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartsAt(v)
+		return nil
+	case appointment.FieldEndsAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEndsAt(v)
+		return nil
+	case appointment.FieldBusyFrom:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBusyFrom(v)
+		return nil
+	case appointment.FieldBusyUntil:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBusyUntil(v)
+		return nil
+	case appointment.FieldStatus:
+		v, ok := value.(appointment.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case appointment.FieldPriceMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPriceMinor(v)
+		return nil
+	case appointment.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case appointment.FieldPayment:
+		v, ok := value.(appointment.Payment)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPayment(v)
+		return nil
+	case appointment.FieldPassID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassID(v)
+		return nil
+	case appointment.FieldBookedVia:
+		v, ok := value.(appointment.BookedVia)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBookedVia(v)
+		return nil
+	case appointment.FieldCancelledAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCancelledAt(v)
+		return nil
+	case appointment.FieldCancelFeeMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCancelFeeMinor(v)
+		return nil
+	case appointment.FieldCancelReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCancelReason(v)
+		return nil
+	case appointment.FieldCheckedInAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCheckedInAt(v)
+		return nil
+	case appointment.FieldStartedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartedAt(v)
+		return nil
+	case appointment.FieldCompletedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCompletedAt(v)
+		return nil
+	case appointment.FieldNotes:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNotes(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Appointment field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *AppointmentMutation) AddedFields() []string {
+	var fields []string
+	if m.addprice_minor != nil {
+		fields = append(fields, appointment.FieldPriceMinor)
+	}
+	if m.addcancel_fee_minor != nil {
+		fields = append(fields, appointment.FieldCancelFeeMinor)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *AppointmentMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case appointment.FieldPriceMinor:
+		return m.AddedPriceMinor()
+	case appointment.FieldCancelFeeMinor:
+		return m.AddedCancelFeeMinor()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AppointmentMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case appointment.FieldPriceMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPriceMinor(v)
+		return nil
+	case appointment.FieldCancelFeeMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCancelFeeMinor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Appointment numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *AppointmentMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(appointment.FieldVariantID) {
+		fields = append(fields, appointment.FieldVariantID)
+	}
+	if m.FieldCleared(appointment.FieldRoomID) {
+		fields = append(fields, appointment.FieldRoomID)
+	}
+	if m.FieldCleared(appointment.FieldLocationID) {
+		fields = append(fields, appointment.FieldLocationID)
+	}
+	if m.FieldCleared(appointment.FieldVisitID) {
+		fields = append(fields, appointment.FieldVisitID)
+	}
+	if m.FieldCleared(appointment.FieldRescheduledToID) {
+		fields = append(fields, appointment.FieldRescheduledToID)
+	}
+	if m.FieldCleared(appointment.FieldPassID) {
+		fields = append(fields, appointment.FieldPassID)
+	}
+	if m.FieldCleared(appointment.FieldCancelledAt) {
+		fields = append(fields, appointment.FieldCancelledAt)
+	}
+	if m.FieldCleared(appointment.FieldCancelFeeMinor) {
+		fields = append(fields, appointment.FieldCancelFeeMinor)
+	}
+	if m.FieldCleared(appointment.FieldCancelReason) {
+		fields = append(fields, appointment.FieldCancelReason)
+	}
+	if m.FieldCleared(appointment.FieldCheckedInAt) {
+		fields = append(fields, appointment.FieldCheckedInAt)
+	}
+	if m.FieldCleared(appointment.FieldStartedAt) {
+		fields = append(fields, appointment.FieldStartedAt)
+	}
+	if m.FieldCleared(appointment.FieldCompletedAt) {
+		fields = append(fields, appointment.FieldCompletedAt)
+	}
+	if m.FieldCleared(appointment.FieldNotes) {
+		fields = append(fields, appointment.FieldNotes)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *AppointmentMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *AppointmentMutation) ClearField(name string) error {
+	switch name {
+	case appointment.FieldVariantID:
+		m.ClearVariantID()
+		return nil
+	case appointment.FieldRoomID:
+		m.ClearRoomID()
+		return nil
+	case appointment.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	case appointment.FieldVisitID:
+		m.ClearVisitID()
+		return nil
+	case appointment.FieldRescheduledToID:
+		m.ClearRescheduledToID()
+		return nil
+	case appointment.FieldPassID:
+		m.ClearPassID()
+		return nil
+	case appointment.FieldCancelledAt:
+		m.ClearCancelledAt()
+		return nil
+	case appointment.FieldCancelFeeMinor:
+		m.ClearCancelFeeMinor()
+		return nil
+	case appointment.FieldCancelReason:
+		m.ClearCancelReason()
+		return nil
+	case appointment.FieldCheckedInAt:
+		m.ClearCheckedInAt()
+		return nil
+	case appointment.FieldStartedAt:
+		m.ClearStartedAt()
+		return nil
+	case appointment.FieldCompletedAt:
+		m.ClearCompletedAt()
+		return nil
+	case appointment.FieldNotes:
+		m.ClearNotes()
+		return nil
+	}
+	return fmt.Errorf("unknown Appointment nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *AppointmentMutation) ResetField(name string) error {
+	switch name {
+	case appointment.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case appointment.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case appointment.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case appointment.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case appointment.FieldProviderID:
+		m.ResetProviderID()
+		return nil
+	case appointment.FieldServiceID:
+		m.ResetServiceID()
+		return nil
+	case appointment.FieldVariantID:
+		m.ResetVariantID()
+		return nil
+	case appointment.FieldRoomID:
+		m.ResetRoomID()
+		return nil
+	case appointment.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case appointment.FieldVisitID:
+		m.ResetVisitID()
+		return nil
+	case appointment.FieldRescheduledToID:
+		m.ResetRescheduledToID()
+		return nil
+	case appointment.FieldStartsAt:
+		m.ResetStartsAt()
+		return nil
+	case appointment.FieldEndsAt:
+		m.ResetEndsAt()
+		return nil
+	case appointment.FieldBusyFrom:
+		m.ResetBusyFrom()
+		return nil
+	case appointment.FieldBusyUntil:
+		m.ResetBusyUntil()
+		return nil
+	case appointment.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case appointment.FieldPriceMinor:
+		m.ResetPriceMinor()
+		return nil
+	case appointment.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case appointment.FieldPayment:
+		m.ResetPayment()
+		return nil
+	case appointment.FieldPassID:
+		m.ResetPassID()
+		return nil
+	case appointment.FieldBookedVia:
+		m.ResetBookedVia()
+		return nil
+	case appointment.FieldCancelledAt:
+		m.ResetCancelledAt()
+		return nil
+	case appointment.FieldCancelFeeMinor:
+		m.ResetCancelFeeMinor()
+		return nil
+	case appointment.FieldCancelReason:
+		m.ResetCancelReason()
+		return nil
+	case appointment.FieldCheckedInAt:
+		m.ResetCheckedInAt()
+		return nil
+	case appointment.FieldStartedAt:
+		m.ResetStartedAt()
+		return nil
+	case appointment.FieldCompletedAt:
+		m.ResetCompletedAt()
+		return nil
+	case appointment.FieldNotes:
+		m.ResetNotes()
+		return nil
+	}
+	return fmt.Errorf("unknown Appointment field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *AppointmentMutation) AddedEdges() []string {
+	edges := make([]string, 0, 9)
+	if m.organization != nil {
+		edges = append(edges, appointment.EdgeOrganization)
+	}
+	if m.member != nil {
+		edges = append(edges, appointment.EdgeMember)
+	}
+	if m.provider != nil {
+		edges = append(edges, appointment.EdgeProvider)
+	}
+	if m.service != nil {
+		edges = append(edges, appointment.EdgeService)
+	}
+	if m.variant != nil {
+		edges = append(edges, appointment.EdgeVariant)
+	}
+	if m.room != nil {
+		edges = append(edges, appointment.EdgeRoom)
+	}
+	if m.location != nil {
+		edges = append(edges, appointment.EdgeLocation)
+	}
+	if m.visit != nil {
+		edges = append(edges, appointment.EdgeVisit)
+	}
+	if m.pass != nil {
+		edges = append(edges, appointment.EdgePass)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *AppointmentMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case appointment.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case appointment.EdgeMember:
+		if id := m.member; id != nil {
+			return []ent.Value{*id}
+		}
+	case appointment.EdgeProvider:
+		if id := m.provider; id != nil {
+			return []ent.Value{*id}
+		}
+	case appointment.EdgeService:
+		if id := m.service; id != nil {
+			return []ent.Value{*id}
+		}
+	case appointment.EdgeVariant:
+		if id := m.variant; id != nil {
+			return []ent.Value{*id}
+		}
+	case appointment.EdgeRoom:
+		if id := m.room; id != nil {
+			return []ent.Value{*id}
+		}
+	case appointment.EdgeLocation:
+		if id := m.location; id != nil {
+			return []ent.Value{*id}
+		}
+	case appointment.EdgeVisit:
+		if id := m.visit; id != nil {
+			return []ent.Value{*id}
+		}
+	case appointment.EdgePass:
+		if id := m.pass; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *AppointmentMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 9)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *AppointmentMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *AppointmentMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 9)
+	if m.clearedorganization {
+		edges = append(edges, appointment.EdgeOrganization)
+	}
+	if m.clearedmember {
+		edges = append(edges, appointment.EdgeMember)
+	}
+	if m.clearedprovider {
+		edges = append(edges, appointment.EdgeProvider)
+	}
+	if m.clearedservice {
+		edges = append(edges, appointment.EdgeService)
+	}
+	if m.clearedvariant {
+		edges = append(edges, appointment.EdgeVariant)
+	}
+	if m.clearedroom {
+		edges = append(edges, appointment.EdgeRoom)
+	}
+	if m.clearedlocation {
+		edges = append(edges, appointment.EdgeLocation)
+	}
+	if m.clearedvisit {
+		edges = append(edges, appointment.EdgeVisit)
+	}
+	if m.clearedpass {
+		edges = append(edges, appointment.EdgePass)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *AppointmentMutation) EdgeCleared(name string) bool {
+	switch name {
+	case appointment.EdgeOrganization:
+		return m.clearedorganization
+	case appointment.EdgeMember:
+		return m.clearedmember
+	case appointment.EdgeProvider:
+		return m.clearedprovider
+	case appointment.EdgeService:
+		return m.clearedservice
+	case appointment.EdgeVariant:
+		return m.clearedvariant
+	case appointment.EdgeRoom:
+		return m.clearedroom
+	case appointment.EdgeLocation:
+		return m.clearedlocation
+	case appointment.EdgeVisit:
+		return m.clearedvisit
+	case appointment.EdgePass:
+		return m.clearedpass
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *AppointmentMutation) ClearEdge(name string) error {
+	switch name {
+	case appointment.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case appointment.EdgeMember:
+		m.ClearMember()
+		return nil
+	case appointment.EdgeProvider:
+		m.ClearProvider()
+		return nil
+	case appointment.EdgeService:
+		m.ClearService()
+		return nil
+	case appointment.EdgeVariant:
+		m.ClearVariant()
+		return nil
+	case appointment.EdgeRoom:
+		m.ClearRoom()
+		return nil
+	case appointment.EdgeLocation:
+		m.ClearLocation()
+		return nil
+	case appointment.EdgeVisit:
+		m.ClearVisit()
+		return nil
+	case appointment.EdgePass:
+		m.ClearPass()
+		return nil
+	}
+	return fmt.Errorf("unknown Appointment unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *AppointmentMutation) ResetEdge(name string) error {
+	switch name {
+	case appointment.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case appointment.EdgeMember:
+		m.ResetMember()
+		return nil
+	case appointment.EdgeProvider:
+		m.ResetProvider()
+		return nil
+	case appointment.EdgeService:
+		m.ResetService()
+		return nil
+	case appointment.EdgeVariant:
+		m.ResetVariant()
+		return nil
+	case appointment.EdgeRoom:
+		m.ResetRoom()
+		return nil
+	case appointment.EdgeLocation:
+		m.ResetLocation()
+		return nil
+	case appointment.EdgeVisit:
+		m.ResetVisit()
+		return nil
+	case appointment.EdgePass:
+		m.ResetPass()
+		return nil
+	}
+	return fmt.Errorf("unknown Appointment edge %s", name)
+}
+
+// AppointmentPolicyMutation represents an operation that mutates the AppointmentPolicy nodes in the graph.
+type AppointmentPolicyMutation struct {
+	config
+	op                               Op
+	typ                              string
+	id                               *uuid.UUID
+	created_at                       *time.Time
+	updated_at                       *time.Time
+	slot_interval_minutes            *int
+	addslot_interval_minutes         *int
+	payment_at_booking_mode          *appointmentpolicy.PaymentAtBookingMode
+	self_service_cutoff_hours        *int
+	addself_service_cutoff_hours     *int
+	offering_mode                    *appointmentpolicy.OfferingMode
+	grouped_visits_enabled           *bool
+	max_services_per_visit           *int
+	addmax_services_per_visit        *int
+	grouped_visit_refund_terms       *string
+	grouped_visit_terms_confirmed_at *time.Time
+	clearedFields                    map[string]struct{}
+	organization                     *uuid.UUID
+	clearedorganization              bool
+	done                             bool
+	oldValue                         func(context.Context) (*AppointmentPolicy, error)
+	predicates                       []predicate.AppointmentPolicy
+}
+
+var _ ent.Mutation = (*AppointmentPolicyMutation)(nil)
+
+// appointmentpolicyOption allows management of the mutation configuration using functional options.
+type appointmentpolicyOption func(*AppointmentPolicyMutation)
+
+// newAppointmentPolicyMutation creates new mutation for the AppointmentPolicy entity.
+func newAppointmentPolicyMutation(c config, op Op, opts ...appointmentpolicyOption) *AppointmentPolicyMutation {
+	m := &AppointmentPolicyMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeAppointmentPolicy,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withAppointmentPolicyID sets the ID field of the mutation.
+func withAppointmentPolicyID(id uuid.UUID) appointmentpolicyOption {
+	return func(m *AppointmentPolicyMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *AppointmentPolicy
+		)
+		m.oldValue = func(ctx context.Context) (*AppointmentPolicy, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().AppointmentPolicy.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withAppointmentPolicy sets the old AppointmentPolicy of the mutation.
+func withAppointmentPolicy(node *AppointmentPolicy) appointmentpolicyOption {
+	return func(m *AppointmentPolicyMutation) {
+		m.oldValue = func(context.Context) (*AppointmentPolicy, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m AppointmentPolicyMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m AppointmentPolicyMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of AppointmentPolicy entities.
+func (m *AppointmentPolicyMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *AppointmentPolicyMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *AppointmentPolicyMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().AppointmentPolicy.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *AppointmentPolicyMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *AppointmentPolicyMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the AppointmentPolicy entity.
+// If the AppointmentPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentPolicyMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *AppointmentPolicyMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *AppointmentPolicyMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *AppointmentPolicyMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the AppointmentPolicy entity.
+// If the AppointmentPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentPolicyMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *AppointmentPolicyMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *AppointmentPolicyMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *AppointmentPolicyMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the AppointmentPolicy entity.
+// If the AppointmentPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentPolicyMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *AppointmentPolicyMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetSlotIntervalMinutes sets the "slot_interval_minutes" field.
+func (m *AppointmentPolicyMutation) SetSlotIntervalMinutes(i int) {
+	m.slot_interval_minutes = &i
+	m.addslot_interval_minutes = nil
+}
+
+// SlotIntervalMinutes returns the value of the "slot_interval_minutes" field in the mutation.
+func (m *AppointmentPolicyMutation) SlotIntervalMinutes() (r int, exists bool) {
+	v := m.slot_interval_minutes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSlotIntervalMinutes returns the old "slot_interval_minutes" field's value of the AppointmentPolicy entity.
+// If the AppointmentPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentPolicyMutation) OldSlotIntervalMinutes(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSlotIntervalMinutes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSlotIntervalMinutes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSlotIntervalMinutes: %w", err)
+	}
+	return oldValue.SlotIntervalMinutes, nil
+}
+
+// AddSlotIntervalMinutes adds i to the "slot_interval_minutes" field.
+func (m *AppointmentPolicyMutation) AddSlotIntervalMinutes(i int) {
+	if m.addslot_interval_minutes != nil {
+		*m.addslot_interval_minutes += i
+	} else {
+		m.addslot_interval_minutes = &i
+	}
+}
+
+// AddedSlotIntervalMinutes returns the value that was added to the "slot_interval_minutes" field in this mutation.
+func (m *AppointmentPolicyMutation) AddedSlotIntervalMinutes() (r int, exists bool) {
+	v := m.addslot_interval_minutes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSlotIntervalMinutes resets all changes to the "slot_interval_minutes" field.
+func (m *AppointmentPolicyMutation) ResetSlotIntervalMinutes() {
+	m.slot_interval_minutes = nil
+	m.addslot_interval_minutes = nil
+}
+
+// SetPaymentAtBookingMode sets the "payment_at_booking_mode" field.
+func (m *AppointmentPolicyMutation) SetPaymentAtBookingMode(aabm appointmentpolicy.PaymentAtBookingMode) {
+	m.payment_at_booking_mode = &aabm
+}
+
+// PaymentAtBookingMode returns the value of the "payment_at_booking_mode" field in the mutation.
+func (m *AppointmentPolicyMutation) PaymentAtBookingMode() (r appointmentpolicy.PaymentAtBookingMode, exists bool) {
+	v := m.payment_at_booking_mode
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentAtBookingMode returns the old "payment_at_booking_mode" field's value of the AppointmentPolicy entity.
+// If the AppointmentPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentPolicyMutation) OldPaymentAtBookingMode(ctx context.Context) (v appointmentpolicy.PaymentAtBookingMode, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentAtBookingMode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentAtBookingMode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentAtBookingMode: %w", err)
+	}
+	return oldValue.PaymentAtBookingMode, nil
+}
+
+// ResetPaymentAtBookingMode resets all changes to the "payment_at_booking_mode" field.
+func (m *AppointmentPolicyMutation) ResetPaymentAtBookingMode() {
+	m.payment_at_booking_mode = nil
+}
+
+// SetSelfServiceCutoffHours sets the "self_service_cutoff_hours" field.
+func (m *AppointmentPolicyMutation) SetSelfServiceCutoffHours(i int) {
+	m.self_service_cutoff_hours = &i
+	m.addself_service_cutoff_hours = nil
+}
+
+// SelfServiceCutoffHours returns the value of the "self_service_cutoff_hours" field in the mutation.
+func (m *AppointmentPolicyMutation) SelfServiceCutoffHours() (r int, exists bool) {
+	v := m.self_service_cutoff_hours
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSelfServiceCutoffHours returns the old "self_service_cutoff_hours" field's value of the AppointmentPolicy entity.
+// If the AppointmentPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentPolicyMutation) OldSelfServiceCutoffHours(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSelfServiceCutoffHours is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSelfServiceCutoffHours requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSelfServiceCutoffHours: %w", err)
+	}
+	return oldValue.SelfServiceCutoffHours, nil
+}
+
+// AddSelfServiceCutoffHours adds i to the "self_service_cutoff_hours" field.
+func (m *AppointmentPolicyMutation) AddSelfServiceCutoffHours(i int) {
+	if m.addself_service_cutoff_hours != nil {
+		*m.addself_service_cutoff_hours += i
+	} else {
+		m.addself_service_cutoff_hours = &i
+	}
+}
+
+// AddedSelfServiceCutoffHours returns the value that was added to the "self_service_cutoff_hours" field in this mutation.
+func (m *AppointmentPolicyMutation) AddedSelfServiceCutoffHours() (r int, exists bool) {
+	v := m.addself_service_cutoff_hours
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSelfServiceCutoffHours clears the value of the "self_service_cutoff_hours" field.
+func (m *AppointmentPolicyMutation) ClearSelfServiceCutoffHours() {
+	m.self_service_cutoff_hours = nil
+	m.addself_service_cutoff_hours = nil
+	m.clearedFields[appointmentpolicy.FieldSelfServiceCutoffHours] = struct{}{}
+}
+
+// SelfServiceCutoffHoursCleared returns if the "self_service_cutoff_hours" field was cleared in this mutation.
+func (m *AppointmentPolicyMutation) SelfServiceCutoffHoursCleared() bool {
+	_, ok := m.clearedFields[appointmentpolicy.FieldSelfServiceCutoffHours]
+	return ok
+}
+
+// ResetSelfServiceCutoffHours resets all changes to the "self_service_cutoff_hours" field.
+func (m *AppointmentPolicyMutation) ResetSelfServiceCutoffHours() {
+	m.self_service_cutoff_hours = nil
+	m.addself_service_cutoff_hours = nil
+	delete(m.clearedFields, appointmentpolicy.FieldSelfServiceCutoffHours)
+}
+
+// SetOfferingMode sets the "offering_mode" field.
+func (m *AppointmentPolicyMutation) SetOfferingMode(am appointmentpolicy.OfferingMode) {
+	m.offering_mode = &am
+}
+
+// OfferingMode returns the value of the "offering_mode" field in the mutation.
+func (m *AppointmentPolicyMutation) OfferingMode() (r appointmentpolicy.OfferingMode, exists bool) {
+	v := m.offering_mode
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOfferingMode returns the old "offering_mode" field's value of the AppointmentPolicy entity.
+// If the AppointmentPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentPolicyMutation) OldOfferingMode(ctx context.Context) (v appointmentpolicy.OfferingMode, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOfferingMode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOfferingMode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOfferingMode: %w", err)
+	}
+	return oldValue.OfferingMode, nil
+}
+
+// ResetOfferingMode resets all changes to the "offering_mode" field.
+func (m *AppointmentPolicyMutation) ResetOfferingMode() {
+	m.offering_mode = nil
+}
+
+// SetGroupedVisitsEnabled sets the "grouped_visits_enabled" field.
+func (m *AppointmentPolicyMutation) SetGroupedVisitsEnabled(b bool) {
+	m.grouped_visits_enabled = &b
+}
+
+// GroupedVisitsEnabled returns the value of the "grouped_visits_enabled" field in the mutation.
+func (m *AppointmentPolicyMutation) GroupedVisitsEnabled() (r bool, exists bool) {
+	v := m.grouped_visits_enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupedVisitsEnabled returns the old "grouped_visits_enabled" field's value of the AppointmentPolicy entity.
+// If the AppointmentPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentPolicyMutation) OldGroupedVisitsEnabled(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupedVisitsEnabled is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupedVisitsEnabled requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupedVisitsEnabled: %w", err)
+	}
+	return oldValue.GroupedVisitsEnabled, nil
+}
+
+// ResetGroupedVisitsEnabled resets all changes to the "grouped_visits_enabled" field.
+func (m *AppointmentPolicyMutation) ResetGroupedVisitsEnabled() {
+	m.grouped_visits_enabled = nil
+}
+
+// SetMaxServicesPerVisit sets the "max_services_per_visit" field.
+func (m *AppointmentPolicyMutation) SetMaxServicesPerVisit(i int) {
+	m.max_services_per_visit = &i
+	m.addmax_services_per_visit = nil
+}
+
+// MaxServicesPerVisit returns the value of the "max_services_per_visit" field in the mutation.
+func (m *AppointmentPolicyMutation) MaxServicesPerVisit() (r int, exists bool) {
+	v := m.max_services_per_visit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMaxServicesPerVisit returns the old "max_services_per_visit" field's value of the AppointmentPolicy entity.
+// If the AppointmentPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentPolicyMutation) OldMaxServicesPerVisit(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMaxServicesPerVisit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMaxServicesPerVisit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMaxServicesPerVisit: %w", err)
+	}
+	return oldValue.MaxServicesPerVisit, nil
+}
+
+// AddMaxServicesPerVisit adds i to the "max_services_per_visit" field.
+func (m *AppointmentPolicyMutation) AddMaxServicesPerVisit(i int) {
+	if m.addmax_services_per_visit != nil {
+		*m.addmax_services_per_visit += i
+	} else {
+		m.addmax_services_per_visit = &i
+	}
+}
+
+// AddedMaxServicesPerVisit returns the value that was added to the "max_services_per_visit" field in this mutation.
+func (m *AppointmentPolicyMutation) AddedMaxServicesPerVisit() (r int, exists bool) {
+	v := m.addmax_services_per_visit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMaxServicesPerVisit resets all changes to the "max_services_per_visit" field.
+func (m *AppointmentPolicyMutation) ResetMaxServicesPerVisit() {
+	m.max_services_per_visit = nil
+	m.addmax_services_per_visit = nil
+}
+
+// SetGroupedVisitRefundTerms sets the "grouped_visit_refund_terms" field.
+func (m *AppointmentPolicyMutation) SetGroupedVisitRefundTerms(s string) {
+	m.grouped_visit_refund_terms = &s
+}
+
+// GroupedVisitRefundTerms returns the value of the "grouped_visit_refund_terms" field in the mutation.
+func (m *AppointmentPolicyMutation) GroupedVisitRefundTerms() (r string, exists bool) {
+	v := m.grouped_visit_refund_terms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupedVisitRefundTerms returns the old "grouped_visit_refund_terms" field's value of the AppointmentPolicy entity.
+// If the AppointmentPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentPolicyMutation) OldGroupedVisitRefundTerms(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupedVisitRefundTerms is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupedVisitRefundTerms requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupedVisitRefundTerms: %w", err)
+	}
+	return oldValue.GroupedVisitRefundTerms, nil
+}
+
+// ClearGroupedVisitRefundTerms clears the value of the "grouped_visit_refund_terms" field.
+func (m *AppointmentPolicyMutation) ClearGroupedVisitRefundTerms() {
+	m.grouped_visit_refund_terms = nil
+	m.clearedFields[appointmentpolicy.FieldGroupedVisitRefundTerms] = struct{}{}
+}
+
+// GroupedVisitRefundTermsCleared returns if the "grouped_visit_refund_terms" field was cleared in this mutation.
+func (m *AppointmentPolicyMutation) GroupedVisitRefundTermsCleared() bool {
+	_, ok := m.clearedFields[appointmentpolicy.FieldGroupedVisitRefundTerms]
+	return ok
+}
+
+// ResetGroupedVisitRefundTerms resets all changes to the "grouped_visit_refund_terms" field.
+func (m *AppointmentPolicyMutation) ResetGroupedVisitRefundTerms() {
+	m.grouped_visit_refund_terms = nil
+	delete(m.clearedFields, appointmentpolicy.FieldGroupedVisitRefundTerms)
+}
+
+// SetGroupedVisitTermsConfirmedAt sets the "grouped_visit_terms_confirmed_at" field.
+func (m *AppointmentPolicyMutation) SetGroupedVisitTermsConfirmedAt(t time.Time) {
+	m.grouped_visit_terms_confirmed_at = &t
+}
+
+// GroupedVisitTermsConfirmedAt returns the value of the "grouped_visit_terms_confirmed_at" field in the mutation.
+func (m *AppointmentPolicyMutation) GroupedVisitTermsConfirmedAt() (r time.Time, exists bool) {
+	v := m.grouped_visit_terms_confirmed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupedVisitTermsConfirmedAt returns the old "grouped_visit_terms_confirmed_at" field's value of the AppointmentPolicy entity.
+// If the AppointmentPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentPolicyMutation) OldGroupedVisitTermsConfirmedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupedVisitTermsConfirmedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupedVisitTermsConfirmedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupedVisitTermsConfirmedAt: %w", err)
+	}
+	return oldValue.GroupedVisitTermsConfirmedAt, nil
+}
+
+// ClearGroupedVisitTermsConfirmedAt clears the value of the "grouped_visit_terms_confirmed_at" field.
+func (m *AppointmentPolicyMutation) ClearGroupedVisitTermsConfirmedAt() {
+	m.grouped_visit_terms_confirmed_at = nil
+	m.clearedFields[appointmentpolicy.FieldGroupedVisitTermsConfirmedAt] = struct{}{}
+}
+
+// GroupedVisitTermsConfirmedAtCleared returns if the "grouped_visit_terms_confirmed_at" field was cleared in this mutation.
+func (m *AppointmentPolicyMutation) GroupedVisitTermsConfirmedAtCleared() bool {
+	_, ok := m.clearedFields[appointmentpolicy.FieldGroupedVisitTermsConfirmedAt]
+	return ok
+}
+
+// ResetGroupedVisitTermsConfirmedAt resets all changes to the "grouped_visit_terms_confirmed_at" field.
+func (m *AppointmentPolicyMutation) ResetGroupedVisitTermsConfirmedAt() {
+	m.grouped_visit_terms_confirmed_at = nil
+	delete(m.clearedFields, appointmentpolicy.FieldGroupedVisitTermsConfirmedAt)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *AppointmentPolicyMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[appointmentpolicy.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *AppointmentPolicyMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *AppointmentPolicyMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *AppointmentPolicyMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the AppointmentPolicyMutation builder.
+func (m *AppointmentPolicyMutation) Where(ps ...predicate.AppointmentPolicy) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the AppointmentPolicyMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *AppointmentPolicyMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.AppointmentPolicy, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *AppointmentPolicyMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *AppointmentPolicyMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (AppointmentPolicy).
+func (m *AppointmentPolicyMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *AppointmentPolicyMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created_at != nil {
+		fields = append(fields, appointmentpolicy.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, appointmentpolicy.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, appointmentpolicy.FieldOrganizationID)
+	}
+	if m.slot_interval_minutes != nil {
+		fields = append(fields, appointmentpolicy.FieldSlotIntervalMinutes)
+	}
+	if m.payment_at_booking_mode != nil {
+		fields = append(fields, appointmentpolicy.FieldPaymentAtBookingMode)
+	}
+	if m.self_service_cutoff_hours != nil {
+		fields = append(fields, appointmentpolicy.FieldSelfServiceCutoffHours)
+	}
+	if m.offering_mode != nil {
+		fields = append(fields, appointmentpolicy.FieldOfferingMode)
+	}
+	if m.grouped_visits_enabled != nil {
+		fields = append(fields, appointmentpolicy.FieldGroupedVisitsEnabled)
+	}
+	if m.max_services_per_visit != nil {
+		fields = append(fields, appointmentpolicy.FieldMaxServicesPerVisit)
+	}
+	if m.grouped_visit_refund_terms != nil {
+		fields = append(fields, appointmentpolicy.FieldGroupedVisitRefundTerms)
+	}
+	if m.grouped_visit_terms_confirmed_at != nil {
+		fields = append(fields, appointmentpolicy.FieldGroupedVisitTermsConfirmedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *AppointmentPolicyMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case appointmentpolicy.FieldCreatedAt:
+		return m.CreatedAt()
+	case appointmentpolicy.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case appointmentpolicy.FieldOrganizationID:
+		return m.OrganizationID()
+	case appointmentpolicy.FieldSlotIntervalMinutes:
+		return m.SlotIntervalMinutes()
+	case appointmentpolicy.FieldPaymentAtBookingMode:
+		return m.PaymentAtBookingMode()
+	case appointmentpolicy.FieldSelfServiceCutoffHours:
+		return m.SelfServiceCutoffHours()
+	case appointmentpolicy.FieldOfferingMode:
+		return m.OfferingMode()
+	case appointmentpolicy.FieldGroupedVisitsEnabled:
+		return m.GroupedVisitsEnabled()
+	case appointmentpolicy.FieldMaxServicesPerVisit:
+		return m.MaxServicesPerVisit()
+	case appointmentpolicy.FieldGroupedVisitRefundTerms:
+		return m.GroupedVisitRefundTerms()
+	case appointmentpolicy.FieldGroupedVisitTermsConfirmedAt:
+		return m.GroupedVisitTermsConfirmedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *AppointmentPolicyMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case appointmentpolicy.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case appointmentpolicy.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case appointmentpolicy.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case appointmentpolicy.FieldSlotIntervalMinutes:
+		return m.OldSlotIntervalMinutes(ctx)
+	case appointmentpolicy.FieldPaymentAtBookingMode:
+		return m.OldPaymentAtBookingMode(ctx)
+	case appointmentpolicy.FieldSelfServiceCutoffHours:
+		return m.OldSelfServiceCutoffHours(ctx)
+	case appointmentpolicy.FieldOfferingMode:
+		return m.OldOfferingMode(ctx)
+	case appointmentpolicy.FieldGroupedVisitsEnabled:
+		return m.OldGroupedVisitsEnabled(ctx)
+	case appointmentpolicy.FieldMaxServicesPerVisit:
+		return m.OldMaxServicesPerVisit(ctx)
+	case appointmentpolicy.FieldGroupedVisitRefundTerms:
+		return m.OldGroupedVisitRefundTerms(ctx)
+	case appointmentpolicy.FieldGroupedVisitTermsConfirmedAt:
+		return m.OldGroupedVisitTermsConfirmedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown AppointmentPolicy field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AppointmentPolicyMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case appointmentpolicy.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case appointmentpolicy.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case appointmentpolicy.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case appointmentpolicy.FieldSlotIntervalMinutes:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlotIntervalMinutes(v)
+		return nil
+	case appointmentpolicy.FieldPaymentAtBookingMode:
+		v, ok := value.(appointmentpolicy.PaymentAtBookingMode)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentAtBookingMode(v)
+		return nil
+	case appointmentpolicy.FieldSelfServiceCutoffHours:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSelfServiceCutoffHours(v)
+		return nil
+	case appointmentpolicy.FieldOfferingMode:
+		v, ok := value.(appointmentpolicy.OfferingMode)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOfferingMode(v)
+		return nil
+	case appointmentpolicy.FieldGroupedVisitsEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupedVisitsEnabled(v)
+		return nil
+	case appointmentpolicy.FieldMaxServicesPerVisit:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMaxServicesPerVisit(v)
+		return nil
+	case appointmentpolicy.FieldGroupedVisitRefundTerms:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupedVisitRefundTerms(v)
+		return nil
+	case appointmentpolicy.FieldGroupedVisitTermsConfirmedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupedVisitTermsConfirmedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown AppointmentPolicy field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *AppointmentPolicyMutation) AddedFields() []string {
+	var fields []string
+	if m.addslot_interval_minutes != nil {
+		fields = append(fields, appointmentpolicy.FieldSlotIntervalMinutes)
+	}
+	if m.addself_service_cutoff_hours != nil {
+		fields = append(fields, appointmentpolicy.FieldSelfServiceCutoffHours)
+	}
+	if m.addmax_services_per_visit != nil {
+		fields = append(fields, appointmentpolicy.FieldMaxServicesPerVisit)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *AppointmentPolicyMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case appointmentpolicy.FieldSlotIntervalMinutes:
+		return m.AddedSlotIntervalMinutes()
+	case appointmentpolicy.FieldSelfServiceCutoffHours:
+		return m.AddedSelfServiceCutoffHours()
+	case appointmentpolicy.FieldMaxServicesPerVisit:
+		return m.AddedMaxServicesPerVisit()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AppointmentPolicyMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case appointmentpolicy.FieldSlotIntervalMinutes:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSlotIntervalMinutes(v)
+		return nil
+	case appointmentpolicy.FieldSelfServiceCutoffHours:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSelfServiceCutoffHours(v)
+		return nil
+	case appointmentpolicy.FieldMaxServicesPerVisit:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMaxServicesPerVisit(v)
+		return nil
+	}
+	return fmt.Errorf("unknown AppointmentPolicy numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *AppointmentPolicyMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(appointmentpolicy.FieldSelfServiceCutoffHours) {
+		fields = append(fields, appointmentpolicy.FieldSelfServiceCutoffHours)
+	}
+	if m.FieldCleared(appointmentpolicy.FieldGroupedVisitRefundTerms) {
+		fields = append(fields, appointmentpolicy.FieldGroupedVisitRefundTerms)
+	}
+	if m.FieldCleared(appointmentpolicy.FieldGroupedVisitTermsConfirmedAt) {
+		fields = append(fields, appointmentpolicy.FieldGroupedVisitTermsConfirmedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *AppointmentPolicyMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *AppointmentPolicyMutation) ClearField(name string) error {
+	switch name {
+	case appointmentpolicy.FieldSelfServiceCutoffHours:
+		m.ClearSelfServiceCutoffHours()
+		return nil
+	case appointmentpolicy.FieldGroupedVisitRefundTerms:
+		m.ClearGroupedVisitRefundTerms()
+		return nil
+	case appointmentpolicy.FieldGroupedVisitTermsConfirmedAt:
+		m.ClearGroupedVisitTermsConfirmedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown AppointmentPolicy nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *AppointmentPolicyMutation) ResetField(name string) error {
+	switch name {
+	case appointmentpolicy.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case appointmentpolicy.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case appointmentpolicy.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case appointmentpolicy.FieldSlotIntervalMinutes:
+		m.ResetSlotIntervalMinutes()
+		return nil
+	case appointmentpolicy.FieldPaymentAtBookingMode:
+		m.ResetPaymentAtBookingMode()
+		return nil
+	case appointmentpolicy.FieldSelfServiceCutoffHours:
+		m.ResetSelfServiceCutoffHours()
+		return nil
+	case appointmentpolicy.FieldOfferingMode:
+		m.ResetOfferingMode()
+		return nil
+	case appointmentpolicy.FieldGroupedVisitsEnabled:
+		m.ResetGroupedVisitsEnabled()
+		return nil
+	case appointmentpolicy.FieldMaxServicesPerVisit:
+		m.ResetMaxServicesPerVisit()
+		return nil
+	case appointmentpolicy.FieldGroupedVisitRefundTerms:
+		m.ResetGroupedVisitRefundTerms()
+		return nil
+	case appointmentpolicy.FieldGroupedVisitTermsConfirmedAt:
+		m.ResetGroupedVisitTermsConfirmedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown AppointmentPolicy field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *AppointmentPolicyMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, appointmentpolicy.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *AppointmentPolicyMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case appointmentpolicy.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *AppointmentPolicyMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *AppointmentPolicyMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *AppointmentPolicyMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, appointmentpolicy.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *AppointmentPolicyMutation) EdgeCleared(name string) bool {
+	switch name {
+	case appointmentpolicy.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *AppointmentPolicyMutation) ClearEdge(name string) error {
+	switch name {
+	case appointmentpolicy.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown AppointmentPolicy unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *AppointmentPolicyMutation) ResetEdge(name string) error {
+	switch name {
+	case appointmentpolicy.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown AppointmentPolicy edge %s", name)
 }
 
 // AuditLogMutation represents an operation that mutates the AuditLog nodes in the graph.
@@ -29621,27 +33256,39 @@ func (m *InstallationSecretMutation) ResetEdge(name string) error {
 // InstructorMutation represents an operation that mutates the Instructor nodes in the graph.
 type InstructorMutation struct {
 	config
-	op                     Op
-	typ                    string
-	id                     *uuid.UUID
-	created_at             *time.Time
-	updated_at             *time.Time
-	import_ref             *string
-	first_name             *string
-	last_name              *string
-	email                  *string
-	bio                    *string
-	photo_url              *string
-	active                 *bool
-	clearedFields          map[string]struct{}
-	organization           *uuid.UUID
-	clearedorganization    bool
-	class_instances        map[uuid.UUID]struct{}
-	removedclass_instances map[uuid.UUID]struct{}
-	clearedclass_instances bool
-	done                   bool
-	oldValue               func(context.Context) (*Instructor, error)
-	predicates             []predicate.Instructor
+	op                         Op
+	typ                        string
+	id                         *uuid.UUID
+	created_at                 *time.Time
+	updated_at                 *time.Time
+	import_ref                 *string
+	first_name                 *string
+	last_name                  *string
+	email                      *string
+	bio                        *string
+	photo_url                  *string
+	active                     *bool
+	clearedFields              map[string]struct{}
+	organization               *uuid.UUID
+	clearedorganization        bool
+	class_instances            map[uuid.UUID]struct{}
+	removedclass_instances     map[uuid.UUID]struct{}
+	clearedclass_instances     bool
+	service_assignments        map[uuid.UUID]struct{}
+	removedservice_assignments map[uuid.UUID]struct{}
+	clearedservice_assignments bool
+	working_hours              map[uuid.UUID]struct{}
+	removedworking_hours       map[uuid.UUID]struct{}
+	clearedworking_hours       bool
+	time_off                   map[uuid.UUID]struct{}
+	removedtime_off            map[uuid.UUID]struct{}
+	clearedtime_off            bool
+	appointments               map[uuid.UUID]struct{}
+	removedappointments        map[uuid.UUID]struct{}
+	clearedappointments        bool
+	done                       bool
+	oldValue                   func(context.Context) (*Instructor, error)
+	predicates                 []predicate.Instructor
 }
 
 var _ ent.Mutation = (*InstructorMutation)(nil)
@@ -30241,6 +33888,222 @@ func (m *InstructorMutation) ResetClassInstances() {
 	m.removedclass_instances = nil
 }
 
+// AddServiceAssignmentIDs adds the "service_assignments" edge to the ServiceProvider entity by ids.
+func (m *InstructorMutation) AddServiceAssignmentIDs(ids ...uuid.UUID) {
+	if m.service_assignments == nil {
+		m.service_assignments = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.service_assignments[ids[i]] = struct{}{}
+	}
+}
+
+// ClearServiceAssignments clears the "service_assignments" edge to the ServiceProvider entity.
+func (m *InstructorMutation) ClearServiceAssignments() {
+	m.clearedservice_assignments = true
+}
+
+// ServiceAssignmentsCleared reports if the "service_assignments" edge to the ServiceProvider entity was cleared.
+func (m *InstructorMutation) ServiceAssignmentsCleared() bool {
+	return m.clearedservice_assignments
+}
+
+// RemoveServiceAssignmentIDs removes the "service_assignments" edge to the ServiceProvider entity by IDs.
+func (m *InstructorMutation) RemoveServiceAssignmentIDs(ids ...uuid.UUID) {
+	if m.removedservice_assignments == nil {
+		m.removedservice_assignments = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.service_assignments, ids[i])
+		m.removedservice_assignments[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedServiceAssignments returns the removed IDs of the "service_assignments" edge to the ServiceProvider entity.
+func (m *InstructorMutation) RemovedServiceAssignmentsIDs() (ids []uuid.UUID) {
+	for id := range m.removedservice_assignments {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ServiceAssignmentsIDs returns the "service_assignments" edge IDs in the mutation.
+func (m *InstructorMutation) ServiceAssignmentsIDs() (ids []uuid.UUID) {
+	for id := range m.service_assignments {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetServiceAssignments resets all changes to the "service_assignments" edge.
+func (m *InstructorMutation) ResetServiceAssignments() {
+	m.service_assignments = nil
+	m.clearedservice_assignments = false
+	m.removedservice_assignments = nil
+}
+
+// AddWorkingHourIDs adds the "working_hours" edge to the ProviderHours entity by ids.
+func (m *InstructorMutation) AddWorkingHourIDs(ids ...uuid.UUID) {
+	if m.working_hours == nil {
+		m.working_hours = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.working_hours[ids[i]] = struct{}{}
+	}
+}
+
+// ClearWorkingHours clears the "working_hours" edge to the ProviderHours entity.
+func (m *InstructorMutation) ClearWorkingHours() {
+	m.clearedworking_hours = true
+}
+
+// WorkingHoursCleared reports if the "working_hours" edge to the ProviderHours entity was cleared.
+func (m *InstructorMutation) WorkingHoursCleared() bool {
+	return m.clearedworking_hours
+}
+
+// RemoveWorkingHourIDs removes the "working_hours" edge to the ProviderHours entity by IDs.
+func (m *InstructorMutation) RemoveWorkingHourIDs(ids ...uuid.UUID) {
+	if m.removedworking_hours == nil {
+		m.removedworking_hours = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.working_hours, ids[i])
+		m.removedworking_hours[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedWorkingHours returns the removed IDs of the "working_hours" edge to the ProviderHours entity.
+func (m *InstructorMutation) RemovedWorkingHoursIDs() (ids []uuid.UUID) {
+	for id := range m.removedworking_hours {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// WorkingHoursIDs returns the "working_hours" edge IDs in the mutation.
+func (m *InstructorMutation) WorkingHoursIDs() (ids []uuid.UUID) {
+	for id := range m.working_hours {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetWorkingHours resets all changes to the "working_hours" edge.
+func (m *InstructorMutation) ResetWorkingHours() {
+	m.working_hours = nil
+	m.clearedworking_hours = false
+	m.removedworking_hours = nil
+}
+
+// AddTimeOffIDs adds the "time_off" edge to the ProviderTimeOff entity by ids.
+func (m *InstructorMutation) AddTimeOffIDs(ids ...uuid.UUID) {
+	if m.time_off == nil {
+		m.time_off = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.time_off[ids[i]] = struct{}{}
+	}
+}
+
+// ClearTimeOff clears the "time_off" edge to the ProviderTimeOff entity.
+func (m *InstructorMutation) ClearTimeOff() {
+	m.clearedtime_off = true
+}
+
+// TimeOffCleared reports if the "time_off" edge to the ProviderTimeOff entity was cleared.
+func (m *InstructorMutation) TimeOffCleared() bool {
+	return m.clearedtime_off
+}
+
+// RemoveTimeOffIDs removes the "time_off" edge to the ProviderTimeOff entity by IDs.
+func (m *InstructorMutation) RemoveTimeOffIDs(ids ...uuid.UUID) {
+	if m.removedtime_off == nil {
+		m.removedtime_off = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.time_off, ids[i])
+		m.removedtime_off[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedTimeOff returns the removed IDs of the "time_off" edge to the ProviderTimeOff entity.
+func (m *InstructorMutation) RemovedTimeOffIDs() (ids []uuid.UUID) {
+	for id := range m.removedtime_off {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// TimeOffIDs returns the "time_off" edge IDs in the mutation.
+func (m *InstructorMutation) TimeOffIDs() (ids []uuid.UUID) {
+	for id := range m.time_off {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetTimeOff resets all changes to the "time_off" edge.
+func (m *InstructorMutation) ResetTimeOff() {
+	m.time_off = nil
+	m.clearedtime_off = false
+	m.removedtime_off = nil
+}
+
+// AddAppointmentIDs adds the "appointments" edge to the Appointment entity by ids.
+func (m *InstructorMutation) AddAppointmentIDs(ids ...uuid.UUID) {
+	if m.appointments == nil {
+		m.appointments = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.appointments[ids[i]] = struct{}{}
+	}
+}
+
+// ClearAppointments clears the "appointments" edge to the Appointment entity.
+func (m *InstructorMutation) ClearAppointments() {
+	m.clearedappointments = true
+}
+
+// AppointmentsCleared reports if the "appointments" edge to the Appointment entity was cleared.
+func (m *InstructorMutation) AppointmentsCleared() bool {
+	return m.clearedappointments
+}
+
+// RemoveAppointmentIDs removes the "appointments" edge to the Appointment entity by IDs.
+func (m *InstructorMutation) RemoveAppointmentIDs(ids ...uuid.UUID) {
+	if m.removedappointments == nil {
+		m.removedappointments = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.appointments, ids[i])
+		m.removedappointments[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedAppointments returns the removed IDs of the "appointments" edge to the Appointment entity.
+func (m *InstructorMutation) RemovedAppointmentsIDs() (ids []uuid.UUID) {
+	for id := range m.removedappointments {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// AppointmentsIDs returns the "appointments" edge IDs in the mutation.
+func (m *InstructorMutation) AppointmentsIDs() (ids []uuid.UUID) {
+	for id := range m.appointments {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetAppointments resets all changes to the "appointments" edge.
+func (m *InstructorMutation) ResetAppointments() {
+	m.appointments = nil
+	m.clearedappointments = false
+	m.removedappointments = nil
+}
+
 // Where appends a list predicates to the InstructorMutation builder.
 func (m *InstructorMutation) Where(ps ...predicate.Instructor) {
 	m.predicates = append(m.predicates, ps...)
@@ -30554,12 +34417,24 @@ func (m *InstructorMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *InstructorMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 6)
 	if m.organization != nil {
 		edges = append(edges, instructor.EdgeOrganization)
 	}
 	if m.class_instances != nil {
 		edges = append(edges, instructor.EdgeClassInstances)
+	}
+	if m.service_assignments != nil {
+		edges = append(edges, instructor.EdgeServiceAssignments)
+	}
+	if m.working_hours != nil {
+		edges = append(edges, instructor.EdgeWorkingHours)
+	}
+	if m.time_off != nil {
+		edges = append(edges, instructor.EdgeTimeOff)
+	}
+	if m.appointments != nil {
+		edges = append(edges, instructor.EdgeAppointments)
 	}
 	return edges
 }
@@ -30578,15 +34453,51 @@ func (m *InstructorMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case instructor.EdgeServiceAssignments:
+		ids := make([]ent.Value, 0, len(m.service_assignments))
+		for id := range m.service_assignments {
+			ids = append(ids, id)
+		}
+		return ids
+	case instructor.EdgeWorkingHours:
+		ids := make([]ent.Value, 0, len(m.working_hours))
+		for id := range m.working_hours {
+			ids = append(ids, id)
+		}
+		return ids
+	case instructor.EdgeTimeOff:
+		ids := make([]ent.Value, 0, len(m.time_off))
+		for id := range m.time_off {
+			ids = append(ids, id)
+		}
+		return ids
+	case instructor.EdgeAppointments:
+		ids := make([]ent.Value, 0, len(m.appointments))
+		for id := range m.appointments {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *InstructorMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 6)
 	if m.removedclass_instances != nil {
 		edges = append(edges, instructor.EdgeClassInstances)
+	}
+	if m.removedservice_assignments != nil {
+		edges = append(edges, instructor.EdgeServiceAssignments)
+	}
+	if m.removedworking_hours != nil {
+		edges = append(edges, instructor.EdgeWorkingHours)
+	}
+	if m.removedtime_off != nil {
+		edges = append(edges, instructor.EdgeTimeOff)
+	}
+	if m.removedappointments != nil {
+		edges = append(edges, instructor.EdgeAppointments)
 	}
 	return edges
 }
@@ -30601,18 +34512,54 @@ func (m *InstructorMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case instructor.EdgeServiceAssignments:
+		ids := make([]ent.Value, 0, len(m.removedservice_assignments))
+		for id := range m.removedservice_assignments {
+			ids = append(ids, id)
+		}
+		return ids
+	case instructor.EdgeWorkingHours:
+		ids := make([]ent.Value, 0, len(m.removedworking_hours))
+		for id := range m.removedworking_hours {
+			ids = append(ids, id)
+		}
+		return ids
+	case instructor.EdgeTimeOff:
+		ids := make([]ent.Value, 0, len(m.removedtime_off))
+		for id := range m.removedtime_off {
+			ids = append(ids, id)
+		}
+		return ids
+	case instructor.EdgeAppointments:
+		ids := make([]ent.Value, 0, len(m.removedappointments))
+		for id := range m.removedappointments {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *InstructorMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 6)
 	if m.clearedorganization {
 		edges = append(edges, instructor.EdgeOrganization)
 	}
 	if m.clearedclass_instances {
 		edges = append(edges, instructor.EdgeClassInstances)
+	}
+	if m.clearedservice_assignments {
+		edges = append(edges, instructor.EdgeServiceAssignments)
+	}
+	if m.clearedworking_hours {
+		edges = append(edges, instructor.EdgeWorkingHours)
+	}
+	if m.clearedtime_off {
+		edges = append(edges, instructor.EdgeTimeOff)
+	}
+	if m.clearedappointments {
+		edges = append(edges, instructor.EdgeAppointments)
 	}
 	return edges
 }
@@ -30625,6 +34572,14 @@ func (m *InstructorMutation) EdgeCleared(name string) bool {
 		return m.clearedorganization
 	case instructor.EdgeClassInstances:
 		return m.clearedclass_instances
+	case instructor.EdgeServiceAssignments:
+		return m.clearedservice_assignments
+	case instructor.EdgeWorkingHours:
+		return m.clearedworking_hours
+	case instructor.EdgeTimeOff:
+		return m.clearedtime_off
+	case instructor.EdgeAppointments:
+		return m.clearedappointments
 	}
 	return false
 }
@@ -30650,6 +34605,18 @@ func (m *InstructorMutation) ResetEdge(name string) error {
 	case instructor.EdgeClassInstances:
 		m.ResetClassInstances()
 		return nil
+	case instructor.EdgeServiceAssignments:
+		m.ResetServiceAssignments()
+		return nil
+	case instructor.EdgeWorkingHours:
+		m.ResetWorkingHours()
+		return nil
+	case instructor.EdgeTimeOff:
+		m.ResetTimeOff()
+		return nil
+	case instructor.EdgeAppointments:
+		m.ResetAppointments()
+		return nil
 	}
 	return fmt.Errorf("unknown Instructor edge %s", name)
 }
@@ -30671,6 +34638,7 @@ type LocationMutation struct {
 	lng                    *float64
 	addlng                 *float64
 	active                 *bool
+	image_url              *string
 	clearedFields          map[string]struct{}
 	organization           *uuid.UUID
 	clearedorganization    bool
@@ -31265,6 +35233,55 @@ func (m *LocationMutation) ResetActive() {
 	m.active = nil
 }
 
+// SetImageURL sets the "image_url" field.
+func (m *LocationMutation) SetImageURL(s string) {
+	m.image_url = &s
+}
+
+// ImageURL returns the value of the "image_url" field in the mutation.
+func (m *LocationMutation) ImageURL() (r string, exists bool) {
+	v := m.image_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImageURL returns the old "image_url" field's value of the Location entity.
+// If the Location object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LocationMutation) OldImageURL(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImageURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImageURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImageURL: %w", err)
+	}
+	return oldValue.ImageURL, nil
+}
+
+// ClearImageURL clears the value of the "image_url" field.
+func (m *LocationMutation) ClearImageURL() {
+	m.image_url = nil
+	m.clearedFields[location.FieldImageURL] = struct{}{}
+}
+
+// ImageURLCleared returns if the "image_url" field was cleared in this mutation.
+func (m *LocationMutation) ImageURLCleared() bool {
+	_, ok := m.clearedFields[location.FieldImageURL]
+	return ok
+}
+
+// ResetImageURL resets all changes to the "image_url" field.
+func (m *LocationMutation) ResetImageURL() {
+	m.image_url = nil
+	delete(m.clearedFields, location.FieldImageURL)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *LocationMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -31596,7 +35613,7 @@ func (m *LocationMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *LocationMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 11)
 	if m.created_at != nil {
 		fields = append(fields, location.FieldCreatedAt)
 	}
@@ -31627,6 +35644,9 @@ func (m *LocationMutation) Fields() []string {
 	if m.active != nil {
 		fields = append(fields, location.FieldActive)
 	}
+	if m.image_url != nil {
+		fields = append(fields, location.FieldImageURL)
+	}
 	return fields
 }
 
@@ -31655,6 +35675,8 @@ func (m *LocationMutation) Field(name string) (ent.Value, bool) {
 		return m.Lng()
 	case location.FieldActive:
 		return m.Active()
+	case location.FieldImageURL:
+		return m.ImageURL()
 	}
 	return nil, false
 }
@@ -31684,6 +35706,8 @@ func (m *LocationMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldLng(ctx)
 	case location.FieldActive:
 		return m.OldActive(ctx)
+	case location.FieldImageURL:
+		return m.OldImageURL(ctx)
 	}
 	return nil, fmt.Errorf("unknown Location field %s", name)
 }
@@ -31763,6 +35787,13 @@ func (m *LocationMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetActive(v)
 		return nil
+	case location.FieldImageURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImageURL(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Location field %s", name)
 }
@@ -31835,6 +35866,9 @@ func (m *LocationMutation) ClearedFields() []string {
 	if m.FieldCleared(location.FieldLng) {
 		fields = append(fields, location.FieldLng)
 	}
+	if m.FieldCleared(location.FieldImageURL) {
+		fields = append(fields, location.FieldImageURL)
+	}
 	return fields
 }
 
@@ -31863,6 +35897,9 @@ func (m *LocationMutation) ClearField(name string) error {
 		return nil
 	case location.FieldLng:
 		m.ClearLng()
+		return nil
+	case location.FieldImageURL:
+		m.ClearImageURL()
 		return nil
 	}
 	return fmt.Errorf("unknown Location nullable field %s", name)
@@ -31901,6 +35938,9 @@ func (m *LocationMutation) ResetField(name string) error {
 		return nil
 	case location.FieldActive:
 		m.ResetActive()
+		return nil
+	case location.FieldImageURL:
+		m.ResetImageURL()
 		return nil
 	}
 	return fmt.Errorf("unknown Location field %s", name)
@@ -52416,6 +56456,1764 @@ func (m *ProcessorEventMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown ProcessorEvent edge %s", name)
 }
 
+// ProviderHoursMutation represents an operation that mutates the ProviderHours nodes in the graph.
+type ProviderHoursMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	weekday             *int
+	addweekday          *int
+	start_minute        *int
+	addstart_minute     *int
+	end_minute          *int
+	addend_minute       *int
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	provider            *uuid.UUID
+	clearedprovider     bool
+	location            *uuid.UUID
+	clearedlocation     bool
+	done                bool
+	oldValue            func(context.Context) (*ProviderHours, error)
+	predicates          []predicate.ProviderHours
+}
+
+var _ ent.Mutation = (*ProviderHoursMutation)(nil)
+
+// providerhoursOption allows management of the mutation configuration using functional options.
+type providerhoursOption func(*ProviderHoursMutation)
+
+// newProviderHoursMutation creates new mutation for the ProviderHours entity.
+func newProviderHoursMutation(c config, op Op, opts ...providerhoursOption) *ProviderHoursMutation {
+	m := &ProviderHoursMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeProviderHours,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withProviderHoursID sets the ID field of the mutation.
+func withProviderHoursID(id uuid.UUID) providerhoursOption {
+	return func(m *ProviderHoursMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ProviderHours
+		)
+		m.oldValue = func(ctx context.Context) (*ProviderHours, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ProviderHours.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withProviderHours sets the old ProviderHours of the mutation.
+func withProviderHours(node *ProviderHours) providerhoursOption {
+	return func(m *ProviderHoursMutation) {
+		m.oldValue = func(context.Context) (*ProviderHours, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ProviderHoursMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ProviderHoursMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ProviderHours entities.
+func (m *ProviderHoursMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ProviderHoursMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ProviderHoursMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ProviderHours.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ProviderHoursMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ProviderHoursMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ProviderHours entity.
+// If the ProviderHours object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProviderHoursMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ProviderHoursMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ProviderHoursMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ProviderHoursMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ProviderHours entity.
+// If the ProviderHours object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProviderHoursMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ProviderHoursMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *ProviderHoursMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *ProviderHoursMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the ProviderHours entity.
+// If the ProviderHours object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProviderHoursMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *ProviderHoursMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetProviderID sets the "provider_id" field.
+func (m *ProviderHoursMutation) SetProviderID(u uuid.UUID) {
+	m.provider = &u
+}
+
+// ProviderID returns the value of the "provider_id" field in the mutation.
+func (m *ProviderHoursMutation) ProviderID() (r uuid.UUID, exists bool) {
+	v := m.provider
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProviderID returns the old "provider_id" field's value of the ProviderHours entity.
+// If the ProviderHours object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProviderHoursMutation) OldProviderID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProviderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProviderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProviderID: %w", err)
+	}
+	return oldValue.ProviderID, nil
+}
+
+// ResetProviderID resets all changes to the "provider_id" field.
+func (m *ProviderHoursMutation) ResetProviderID() {
+	m.provider = nil
+}
+
+// SetLocationID sets the "location_id" field.
+func (m *ProviderHoursMutation) SetLocationID(u uuid.UUID) {
+	m.location = &u
+}
+
+// LocationID returns the value of the "location_id" field in the mutation.
+func (m *ProviderHoursMutation) LocationID() (r uuid.UUID, exists bool) {
+	v := m.location
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLocationID returns the old "location_id" field's value of the ProviderHours entity.
+// If the ProviderHours object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProviderHoursMutation) OldLocationID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLocationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLocationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLocationID: %w", err)
+	}
+	return oldValue.LocationID, nil
+}
+
+// ClearLocationID clears the value of the "location_id" field.
+func (m *ProviderHoursMutation) ClearLocationID() {
+	m.location = nil
+	m.clearedFields[providerhours.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "location_id" field was cleared in this mutation.
+func (m *ProviderHoursMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[providerhours.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "location_id" field.
+func (m *ProviderHoursMutation) ResetLocationID() {
+	m.location = nil
+	delete(m.clearedFields, providerhours.FieldLocationID)
+}
+
+// SetWeekday sets the "weekday" field.
+func (m *ProviderHoursMutation) SetWeekday(i int) {
+	m.weekday = &i
+	m.addweekday = nil
+}
+
+// Weekday returns the value of the "weekday" field in the mutation.
+func (m *ProviderHoursMutation) Weekday() (r int, exists bool) {
+	v := m.weekday
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWeekday returns the old "weekday" field's value of the ProviderHours entity.
+// If the ProviderHours object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProviderHoursMutation) OldWeekday(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWeekday is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWeekday requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWeekday: %w", err)
+	}
+	return oldValue.Weekday, nil
+}
+
+// AddWeekday adds i to the "weekday" field.
+func (m *ProviderHoursMutation) AddWeekday(i int) {
+	if m.addweekday != nil {
+		*m.addweekday += i
+	} else {
+		m.addweekday = &i
+	}
+}
+
+// AddedWeekday returns the value that was added to the "weekday" field in this mutation.
+func (m *ProviderHoursMutation) AddedWeekday() (r int, exists bool) {
+	v := m.addweekday
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetWeekday resets all changes to the "weekday" field.
+func (m *ProviderHoursMutation) ResetWeekday() {
+	m.weekday = nil
+	m.addweekday = nil
+}
+
+// SetStartMinute sets the "start_minute" field.
+func (m *ProviderHoursMutation) SetStartMinute(i int) {
+	m.start_minute = &i
+	m.addstart_minute = nil
+}
+
+// StartMinute returns the value of the "start_minute" field in the mutation.
+func (m *ProviderHoursMutation) StartMinute() (r int, exists bool) {
+	v := m.start_minute
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartMinute returns the old "start_minute" field's value of the ProviderHours entity.
+// If the ProviderHours object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProviderHoursMutation) OldStartMinute(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartMinute is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartMinute requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartMinute: %w", err)
+	}
+	return oldValue.StartMinute, nil
+}
+
+// AddStartMinute adds i to the "start_minute" field.
+func (m *ProviderHoursMutation) AddStartMinute(i int) {
+	if m.addstart_minute != nil {
+		*m.addstart_minute += i
+	} else {
+		m.addstart_minute = &i
+	}
+}
+
+// AddedStartMinute returns the value that was added to the "start_minute" field in this mutation.
+func (m *ProviderHoursMutation) AddedStartMinute() (r int, exists bool) {
+	v := m.addstart_minute
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStartMinute resets all changes to the "start_minute" field.
+func (m *ProviderHoursMutation) ResetStartMinute() {
+	m.start_minute = nil
+	m.addstart_minute = nil
+}
+
+// SetEndMinute sets the "end_minute" field.
+func (m *ProviderHoursMutation) SetEndMinute(i int) {
+	m.end_minute = &i
+	m.addend_minute = nil
+}
+
+// EndMinute returns the value of the "end_minute" field in the mutation.
+func (m *ProviderHoursMutation) EndMinute() (r int, exists bool) {
+	v := m.end_minute
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEndMinute returns the old "end_minute" field's value of the ProviderHours entity.
+// If the ProviderHours object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProviderHoursMutation) OldEndMinute(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEndMinute is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEndMinute requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEndMinute: %w", err)
+	}
+	return oldValue.EndMinute, nil
+}
+
+// AddEndMinute adds i to the "end_minute" field.
+func (m *ProviderHoursMutation) AddEndMinute(i int) {
+	if m.addend_minute != nil {
+		*m.addend_minute += i
+	} else {
+		m.addend_minute = &i
+	}
+}
+
+// AddedEndMinute returns the value that was added to the "end_minute" field in this mutation.
+func (m *ProviderHoursMutation) AddedEndMinute() (r int, exists bool) {
+	v := m.addend_minute
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEndMinute resets all changes to the "end_minute" field.
+func (m *ProviderHoursMutation) ResetEndMinute() {
+	m.end_minute = nil
+	m.addend_minute = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *ProviderHoursMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[providerhours.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *ProviderHoursMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *ProviderHoursMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *ProviderHoursMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearProvider clears the "provider" edge to the Instructor entity.
+func (m *ProviderHoursMutation) ClearProvider() {
+	m.clearedprovider = true
+	m.clearedFields[providerhours.FieldProviderID] = struct{}{}
+}
+
+// ProviderCleared reports if the "provider" edge to the Instructor entity was cleared.
+func (m *ProviderHoursMutation) ProviderCleared() bool {
+	return m.clearedprovider
+}
+
+// ProviderIDs returns the "provider" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProviderID instead. It exists only for internal usage by the builders.
+func (m *ProviderHoursMutation) ProviderIDs() (ids []uuid.UUID) {
+	if id := m.provider; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProvider resets all changes to the "provider" edge.
+func (m *ProviderHoursMutation) ResetProvider() {
+	m.provider = nil
+	m.clearedprovider = false
+}
+
+// ClearLocation clears the "location" edge to the Location entity.
+func (m *ProviderHoursMutation) ClearLocation() {
+	m.clearedlocation = true
+	m.clearedFields[providerhours.FieldLocationID] = struct{}{}
+}
+
+// LocationCleared reports if the "location" edge to the Location entity was cleared.
+func (m *ProviderHoursMutation) LocationCleared() bool {
+	return m.LocationIDCleared() || m.clearedlocation
+}
+
+// LocationIDs returns the "location" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// LocationID instead. It exists only for internal usage by the builders.
+func (m *ProviderHoursMutation) LocationIDs() (ids []uuid.UUID) {
+	if id := m.location; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetLocation resets all changes to the "location" edge.
+func (m *ProviderHoursMutation) ResetLocation() {
+	m.location = nil
+	m.clearedlocation = false
+}
+
+// Where appends a list predicates to the ProviderHoursMutation builder.
+func (m *ProviderHoursMutation) Where(ps ...predicate.ProviderHours) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ProviderHoursMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ProviderHoursMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ProviderHours, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ProviderHoursMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ProviderHoursMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ProviderHours).
+func (m *ProviderHoursMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ProviderHoursMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, providerhours.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, providerhours.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, providerhours.FieldOrganizationID)
+	}
+	if m.provider != nil {
+		fields = append(fields, providerhours.FieldProviderID)
+	}
+	if m.location != nil {
+		fields = append(fields, providerhours.FieldLocationID)
+	}
+	if m.weekday != nil {
+		fields = append(fields, providerhours.FieldWeekday)
+	}
+	if m.start_minute != nil {
+		fields = append(fields, providerhours.FieldStartMinute)
+	}
+	if m.end_minute != nil {
+		fields = append(fields, providerhours.FieldEndMinute)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ProviderHoursMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case providerhours.FieldCreatedAt:
+		return m.CreatedAt()
+	case providerhours.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case providerhours.FieldOrganizationID:
+		return m.OrganizationID()
+	case providerhours.FieldProviderID:
+		return m.ProviderID()
+	case providerhours.FieldLocationID:
+		return m.LocationID()
+	case providerhours.FieldWeekday:
+		return m.Weekday()
+	case providerhours.FieldStartMinute:
+		return m.StartMinute()
+	case providerhours.FieldEndMinute:
+		return m.EndMinute()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ProviderHoursMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case providerhours.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case providerhours.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case providerhours.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case providerhours.FieldProviderID:
+		return m.OldProviderID(ctx)
+	case providerhours.FieldLocationID:
+		return m.OldLocationID(ctx)
+	case providerhours.FieldWeekday:
+		return m.OldWeekday(ctx)
+	case providerhours.FieldStartMinute:
+		return m.OldStartMinute(ctx)
+	case providerhours.FieldEndMinute:
+		return m.OldEndMinute(ctx)
+	}
+	return nil, fmt.Errorf("unknown ProviderHours field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProviderHoursMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case providerhours.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case providerhours.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case providerhours.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case providerhours.FieldProviderID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProviderID(v)
+		return nil
+	case providerhours.FieldLocationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case providerhours.FieldWeekday:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeekday(v)
+		return nil
+	case providerhours.FieldStartMinute:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartMinute(v)
+		return nil
+	case providerhours.FieldEndMinute:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEndMinute(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ProviderHours field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ProviderHoursMutation) AddedFields() []string {
+	var fields []string
+	if m.addweekday != nil {
+		fields = append(fields, providerhours.FieldWeekday)
+	}
+	if m.addstart_minute != nil {
+		fields = append(fields, providerhours.FieldStartMinute)
+	}
+	if m.addend_minute != nil {
+		fields = append(fields, providerhours.FieldEndMinute)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ProviderHoursMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case providerhours.FieldWeekday:
+		return m.AddedWeekday()
+	case providerhours.FieldStartMinute:
+		return m.AddedStartMinute()
+	case providerhours.FieldEndMinute:
+		return m.AddedEndMinute()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProviderHoursMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case providerhours.FieldWeekday:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWeekday(v)
+		return nil
+	case providerhours.FieldStartMinute:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddStartMinute(v)
+		return nil
+	case providerhours.FieldEndMinute:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddEndMinute(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ProviderHours numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ProviderHoursMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(providerhours.FieldLocationID) {
+		fields = append(fields, providerhours.FieldLocationID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ProviderHoursMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ProviderHoursMutation) ClearField(name string) error {
+	switch name {
+	case providerhours.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	}
+	return fmt.Errorf("unknown ProviderHours nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ProviderHoursMutation) ResetField(name string) error {
+	switch name {
+	case providerhours.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case providerhours.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case providerhours.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case providerhours.FieldProviderID:
+		m.ResetProviderID()
+		return nil
+	case providerhours.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case providerhours.FieldWeekday:
+		m.ResetWeekday()
+		return nil
+	case providerhours.FieldStartMinute:
+		m.ResetStartMinute()
+		return nil
+	case providerhours.FieldEndMinute:
+		m.ResetEndMinute()
+		return nil
+	}
+	return fmt.Errorf("unknown ProviderHours field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ProviderHoursMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.organization != nil {
+		edges = append(edges, providerhours.EdgeOrganization)
+	}
+	if m.provider != nil {
+		edges = append(edges, providerhours.EdgeProvider)
+	}
+	if m.location != nil {
+		edges = append(edges, providerhours.EdgeLocation)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ProviderHoursMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case providerhours.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case providerhours.EdgeProvider:
+		if id := m.provider; id != nil {
+			return []ent.Value{*id}
+		}
+	case providerhours.EdgeLocation:
+		if id := m.location; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ProviderHoursMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ProviderHoursMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ProviderHoursMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedorganization {
+		edges = append(edges, providerhours.EdgeOrganization)
+	}
+	if m.clearedprovider {
+		edges = append(edges, providerhours.EdgeProvider)
+	}
+	if m.clearedlocation {
+		edges = append(edges, providerhours.EdgeLocation)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ProviderHoursMutation) EdgeCleared(name string) bool {
+	switch name {
+	case providerhours.EdgeOrganization:
+		return m.clearedorganization
+	case providerhours.EdgeProvider:
+		return m.clearedprovider
+	case providerhours.EdgeLocation:
+		return m.clearedlocation
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ProviderHoursMutation) ClearEdge(name string) error {
+	switch name {
+	case providerhours.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case providerhours.EdgeProvider:
+		m.ClearProvider()
+		return nil
+	case providerhours.EdgeLocation:
+		m.ClearLocation()
+		return nil
+	}
+	return fmt.Errorf("unknown ProviderHours unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ProviderHoursMutation) ResetEdge(name string) error {
+	switch name {
+	case providerhours.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case providerhours.EdgeProvider:
+		m.ResetProvider()
+		return nil
+	case providerhours.EdgeLocation:
+		m.ResetLocation()
+		return nil
+	}
+	return fmt.Errorf("unknown ProviderHours edge %s", name)
+}
+
+// ProviderTimeOffMutation represents an operation that mutates the ProviderTimeOff nodes in the graph.
+type ProviderTimeOffMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	starts_at           *time.Time
+	ends_at             *time.Time
+	reason              *string
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	provider            *uuid.UUID
+	clearedprovider     bool
+	done                bool
+	oldValue            func(context.Context) (*ProviderTimeOff, error)
+	predicates          []predicate.ProviderTimeOff
+}
+
+var _ ent.Mutation = (*ProviderTimeOffMutation)(nil)
+
+// providertimeoffOption allows management of the mutation configuration using functional options.
+type providertimeoffOption func(*ProviderTimeOffMutation)
+
+// newProviderTimeOffMutation creates new mutation for the ProviderTimeOff entity.
+func newProviderTimeOffMutation(c config, op Op, opts ...providertimeoffOption) *ProviderTimeOffMutation {
+	m := &ProviderTimeOffMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeProviderTimeOff,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withProviderTimeOffID sets the ID field of the mutation.
+func withProviderTimeOffID(id uuid.UUID) providertimeoffOption {
+	return func(m *ProviderTimeOffMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ProviderTimeOff
+		)
+		m.oldValue = func(ctx context.Context) (*ProviderTimeOff, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ProviderTimeOff.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withProviderTimeOff sets the old ProviderTimeOff of the mutation.
+func withProviderTimeOff(node *ProviderTimeOff) providertimeoffOption {
+	return func(m *ProviderTimeOffMutation) {
+		m.oldValue = func(context.Context) (*ProviderTimeOff, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ProviderTimeOffMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ProviderTimeOffMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ProviderTimeOff entities.
+func (m *ProviderTimeOffMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ProviderTimeOffMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ProviderTimeOffMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ProviderTimeOff.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ProviderTimeOffMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ProviderTimeOffMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ProviderTimeOff entity.
+// If the ProviderTimeOff object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProviderTimeOffMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ProviderTimeOffMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ProviderTimeOffMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ProviderTimeOffMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ProviderTimeOff entity.
+// If the ProviderTimeOff object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProviderTimeOffMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ProviderTimeOffMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *ProviderTimeOffMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *ProviderTimeOffMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the ProviderTimeOff entity.
+// If the ProviderTimeOff object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProviderTimeOffMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *ProviderTimeOffMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetProviderID sets the "provider_id" field.
+func (m *ProviderTimeOffMutation) SetProviderID(u uuid.UUID) {
+	m.provider = &u
+}
+
+// ProviderID returns the value of the "provider_id" field in the mutation.
+func (m *ProviderTimeOffMutation) ProviderID() (r uuid.UUID, exists bool) {
+	v := m.provider
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProviderID returns the old "provider_id" field's value of the ProviderTimeOff entity.
+// If the ProviderTimeOff object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProviderTimeOffMutation) OldProviderID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProviderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProviderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProviderID: %w", err)
+	}
+	return oldValue.ProviderID, nil
+}
+
+// ResetProviderID resets all changes to the "provider_id" field.
+func (m *ProviderTimeOffMutation) ResetProviderID() {
+	m.provider = nil
+}
+
+// SetStartsAt sets the "starts_at" field.
+func (m *ProviderTimeOffMutation) SetStartsAt(t time.Time) {
+	m.starts_at = &t
+}
+
+// StartsAt returns the value of the "starts_at" field in the mutation.
+func (m *ProviderTimeOffMutation) StartsAt() (r time.Time, exists bool) {
+	v := m.starts_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartsAt returns the old "starts_at" field's value of the ProviderTimeOff entity.
+// If the ProviderTimeOff object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProviderTimeOffMutation) OldStartsAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartsAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartsAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartsAt: %w", err)
+	}
+	return oldValue.StartsAt, nil
+}
+
+// ResetStartsAt resets all changes to the "starts_at" field.
+func (m *ProviderTimeOffMutation) ResetStartsAt() {
+	m.starts_at = nil
+}
+
+// SetEndsAt sets the "ends_at" field.
+func (m *ProviderTimeOffMutation) SetEndsAt(t time.Time) {
+	m.ends_at = &t
+}
+
+// EndsAt returns the value of the "ends_at" field in the mutation.
+func (m *ProviderTimeOffMutation) EndsAt() (r time.Time, exists bool) {
+	v := m.ends_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEndsAt returns the old "ends_at" field's value of the ProviderTimeOff entity.
+// If the ProviderTimeOff object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProviderTimeOffMutation) OldEndsAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEndsAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEndsAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEndsAt: %w", err)
+	}
+	return oldValue.EndsAt, nil
+}
+
+// ResetEndsAt resets all changes to the "ends_at" field.
+func (m *ProviderTimeOffMutation) ResetEndsAt() {
+	m.ends_at = nil
+}
+
+// SetReason sets the "reason" field.
+func (m *ProviderTimeOffMutation) SetReason(s string) {
+	m.reason = &s
+}
+
+// Reason returns the value of the "reason" field in the mutation.
+func (m *ProviderTimeOffMutation) Reason() (r string, exists bool) {
+	v := m.reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReason returns the old "reason" field's value of the ProviderTimeOff entity.
+// If the ProviderTimeOff object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProviderTimeOffMutation) OldReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReason: %w", err)
+	}
+	return oldValue.Reason, nil
+}
+
+// ClearReason clears the value of the "reason" field.
+func (m *ProviderTimeOffMutation) ClearReason() {
+	m.reason = nil
+	m.clearedFields[providertimeoff.FieldReason] = struct{}{}
+}
+
+// ReasonCleared returns if the "reason" field was cleared in this mutation.
+func (m *ProviderTimeOffMutation) ReasonCleared() bool {
+	_, ok := m.clearedFields[providertimeoff.FieldReason]
+	return ok
+}
+
+// ResetReason resets all changes to the "reason" field.
+func (m *ProviderTimeOffMutation) ResetReason() {
+	m.reason = nil
+	delete(m.clearedFields, providertimeoff.FieldReason)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *ProviderTimeOffMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[providertimeoff.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *ProviderTimeOffMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *ProviderTimeOffMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *ProviderTimeOffMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearProvider clears the "provider" edge to the Instructor entity.
+func (m *ProviderTimeOffMutation) ClearProvider() {
+	m.clearedprovider = true
+	m.clearedFields[providertimeoff.FieldProviderID] = struct{}{}
+}
+
+// ProviderCleared reports if the "provider" edge to the Instructor entity was cleared.
+func (m *ProviderTimeOffMutation) ProviderCleared() bool {
+	return m.clearedprovider
+}
+
+// ProviderIDs returns the "provider" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProviderID instead. It exists only for internal usage by the builders.
+func (m *ProviderTimeOffMutation) ProviderIDs() (ids []uuid.UUID) {
+	if id := m.provider; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProvider resets all changes to the "provider" edge.
+func (m *ProviderTimeOffMutation) ResetProvider() {
+	m.provider = nil
+	m.clearedprovider = false
+}
+
+// Where appends a list predicates to the ProviderTimeOffMutation builder.
+func (m *ProviderTimeOffMutation) Where(ps ...predicate.ProviderTimeOff) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ProviderTimeOffMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ProviderTimeOffMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ProviderTimeOff, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ProviderTimeOffMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ProviderTimeOffMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ProviderTimeOff).
+func (m *ProviderTimeOffMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ProviderTimeOffMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, providertimeoff.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, providertimeoff.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, providertimeoff.FieldOrganizationID)
+	}
+	if m.provider != nil {
+		fields = append(fields, providertimeoff.FieldProviderID)
+	}
+	if m.starts_at != nil {
+		fields = append(fields, providertimeoff.FieldStartsAt)
+	}
+	if m.ends_at != nil {
+		fields = append(fields, providertimeoff.FieldEndsAt)
+	}
+	if m.reason != nil {
+		fields = append(fields, providertimeoff.FieldReason)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ProviderTimeOffMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case providertimeoff.FieldCreatedAt:
+		return m.CreatedAt()
+	case providertimeoff.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case providertimeoff.FieldOrganizationID:
+		return m.OrganizationID()
+	case providertimeoff.FieldProviderID:
+		return m.ProviderID()
+	case providertimeoff.FieldStartsAt:
+		return m.StartsAt()
+	case providertimeoff.FieldEndsAt:
+		return m.EndsAt()
+	case providertimeoff.FieldReason:
+		return m.Reason()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ProviderTimeOffMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case providertimeoff.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case providertimeoff.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case providertimeoff.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case providertimeoff.FieldProviderID:
+		return m.OldProviderID(ctx)
+	case providertimeoff.FieldStartsAt:
+		return m.OldStartsAt(ctx)
+	case providertimeoff.FieldEndsAt:
+		return m.OldEndsAt(ctx)
+	case providertimeoff.FieldReason:
+		return m.OldReason(ctx)
+	}
+	return nil, fmt.Errorf("unknown ProviderTimeOff field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProviderTimeOffMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case providertimeoff.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case providertimeoff.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case providertimeoff.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case providertimeoff.FieldProviderID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProviderID(v)
+		return nil
+	case providertimeoff.FieldStartsAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartsAt(v)
+		return nil
+	case providertimeoff.FieldEndsAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEndsAt(v)
+		return nil
+	case providertimeoff.FieldReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReason(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ProviderTimeOff field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ProviderTimeOffMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ProviderTimeOffMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProviderTimeOffMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ProviderTimeOff numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ProviderTimeOffMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(providertimeoff.FieldReason) {
+		fields = append(fields, providertimeoff.FieldReason)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ProviderTimeOffMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ProviderTimeOffMutation) ClearField(name string) error {
+	switch name {
+	case providertimeoff.FieldReason:
+		m.ClearReason()
+		return nil
+	}
+	return fmt.Errorf("unknown ProviderTimeOff nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ProviderTimeOffMutation) ResetField(name string) error {
+	switch name {
+	case providertimeoff.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case providertimeoff.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case providertimeoff.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case providertimeoff.FieldProviderID:
+		m.ResetProviderID()
+		return nil
+	case providertimeoff.FieldStartsAt:
+		m.ResetStartsAt()
+		return nil
+	case providertimeoff.FieldEndsAt:
+		m.ResetEndsAt()
+		return nil
+	case providertimeoff.FieldReason:
+		m.ResetReason()
+		return nil
+	}
+	return fmt.Errorf("unknown ProviderTimeOff field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ProviderTimeOffMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, providertimeoff.EdgeOrganization)
+	}
+	if m.provider != nil {
+		edges = append(edges, providertimeoff.EdgeProvider)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ProviderTimeOffMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case providertimeoff.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case providertimeoff.EdgeProvider:
+		if id := m.provider; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ProviderTimeOffMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ProviderTimeOffMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ProviderTimeOffMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, providertimeoff.EdgeOrganization)
+	}
+	if m.clearedprovider {
+		edges = append(edges, providertimeoff.EdgeProvider)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ProviderTimeOffMutation) EdgeCleared(name string) bool {
+	switch name {
+	case providertimeoff.EdgeOrganization:
+		return m.clearedorganization
+	case providertimeoff.EdgeProvider:
+		return m.clearedprovider
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ProviderTimeOffMutation) ClearEdge(name string) error {
+	switch name {
+	case providertimeoff.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case providertimeoff.EdgeProvider:
+		m.ClearProvider()
+		return nil
+	}
+	return fmt.Errorf("unknown ProviderTimeOff unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ProviderTimeOffMutation) ResetEdge(name string) error {
+	switch name {
+	case providertimeoff.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case providertimeoff.EdgeProvider:
+		m.ResetProvider()
+		return nil
+	}
+	return fmt.Errorf("unknown ProviderTimeOff edge %s", name)
+}
+
 // PushDeviceMutation represents an operation that mutates the PushDevice nodes in the graph.
 type PushDeviceMutation struct {
 	config
@@ -55263,36 +61061,53 @@ func (m *RoomMutation) ResetEdge(name string) error {
 // ServiceMutation represents an operation that mutates the Service nodes in the graph.
 type ServiceMutation struct {
 	config
-	op                  Op
-	typ                 string
-	id                  *uuid.UUID
-	created_at          *time.Time
-	updated_at          *time.Time
-	import_ref          *string
-	name                *string
-	slug                *string
-	description         *string
-	category            *string
-	duration_minutes    *int
-	addduration_minutes *int
-	price_minor         *int64
-	addprice_minor      *int64
-	currency            *string
-	is_active           *bool
-	listed              *bool
-	accepts_inquiries   *bool
-	image_url           *string
-	sort_order          *int
-	addsort_order       *int
-	clearedFields       map[string]struct{}
-	organization        *uuid.UUID
-	clearedorganization bool
-	inquiries           map[uuid.UUID]struct{}
-	removedinquiries    map[uuid.UUID]struct{}
-	clearedinquiries    bool
-	done                bool
-	oldValue            func(context.Context) (*Service, error)
-	predicates          []predicate.Service
+	op                       Op
+	typ                      string
+	id                       *uuid.UUID
+	created_at               *time.Time
+	updated_at               *time.Time
+	import_ref               *string
+	name                     *string
+	slug                     *string
+	description              *string
+	category                 *string
+	duration_minutes         *int
+	addduration_minutes      *int
+	price_minor              *int64
+	addprice_minor           *int64
+	currency                 *string
+	is_active                *bool
+	listed                   *bool
+	accepts_inquiries        *bool
+	image_url                *string
+	sort_order               *int
+	addsort_order            *int
+	buffer_before_minutes    *int
+	addbuffer_before_minutes *int
+	buffer_after_minutes     *int
+	addbuffer_after_minutes  *int
+	cancel_window_hours      *int
+	addcancel_window_hours   *int
+	cancel_fee_minor         *int64
+	addcancel_fee_minor      *int64
+	clearedFields            map[string]struct{}
+	organization             *uuid.UUID
+	clearedorganization      bool
+	inquiries                map[uuid.UUID]struct{}
+	removedinquiries         map[uuid.UUID]struct{}
+	clearedinquiries         bool
+	variants                 map[uuid.UUID]struct{}
+	removedvariants          map[uuid.UUID]struct{}
+	clearedvariants          bool
+	providers                map[uuid.UUID]struct{}
+	removedproviders         map[uuid.UUID]struct{}
+	clearedproviders         bool
+	appointments             map[uuid.UUID]struct{}
+	removedappointments      map[uuid.UUID]struct{}
+	clearedappointments      bool
+	done                     bool
+	oldValue                 func(context.Context) (*Service, error)
+	predicates               []predicate.Service
 }
 
 var _ ent.Mutation = (*ServiceMutation)(nil)
@@ -56087,6 +61902,230 @@ func (m *ServiceMutation) ResetSortOrder() {
 	m.addsort_order = nil
 }
 
+// SetBufferBeforeMinutes sets the "buffer_before_minutes" field.
+func (m *ServiceMutation) SetBufferBeforeMinutes(i int) {
+	m.buffer_before_minutes = &i
+	m.addbuffer_before_minutes = nil
+}
+
+// BufferBeforeMinutes returns the value of the "buffer_before_minutes" field in the mutation.
+func (m *ServiceMutation) BufferBeforeMinutes() (r int, exists bool) {
+	v := m.buffer_before_minutes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBufferBeforeMinutes returns the old "buffer_before_minutes" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldBufferBeforeMinutes(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBufferBeforeMinutes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBufferBeforeMinutes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBufferBeforeMinutes: %w", err)
+	}
+	return oldValue.BufferBeforeMinutes, nil
+}
+
+// AddBufferBeforeMinutes adds i to the "buffer_before_minutes" field.
+func (m *ServiceMutation) AddBufferBeforeMinutes(i int) {
+	if m.addbuffer_before_minutes != nil {
+		*m.addbuffer_before_minutes += i
+	} else {
+		m.addbuffer_before_minutes = &i
+	}
+}
+
+// AddedBufferBeforeMinutes returns the value that was added to the "buffer_before_minutes" field in this mutation.
+func (m *ServiceMutation) AddedBufferBeforeMinutes() (r int, exists bool) {
+	v := m.addbuffer_before_minutes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBufferBeforeMinutes resets all changes to the "buffer_before_minutes" field.
+func (m *ServiceMutation) ResetBufferBeforeMinutes() {
+	m.buffer_before_minutes = nil
+	m.addbuffer_before_minutes = nil
+}
+
+// SetBufferAfterMinutes sets the "buffer_after_minutes" field.
+func (m *ServiceMutation) SetBufferAfterMinutes(i int) {
+	m.buffer_after_minutes = &i
+	m.addbuffer_after_minutes = nil
+}
+
+// BufferAfterMinutes returns the value of the "buffer_after_minutes" field in the mutation.
+func (m *ServiceMutation) BufferAfterMinutes() (r int, exists bool) {
+	v := m.buffer_after_minutes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBufferAfterMinutes returns the old "buffer_after_minutes" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldBufferAfterMinutes(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBufferAfterMinutes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBufferAfterMinutes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBufferAfterMinutes: %w", err)
+	}
+	return oldValue.BufferAfterMinutes, nil
+}
+
+// AddBufferAfterMinutes adds i to the "buffer_after_minutes" field.
+func (m *ServiceMutation) AddBufferAfterMinutes(i int) {
+	if m.addbuffer_after_minutes != nil {
+		*m.addbuffer_after_minutes += i
+	} else {
+		m.addbuffer_after_minutes = &i
+	}
+}
+
+// AddedBufferAfterMinutes returns the value that was added to the "buffer_after_minutes" field in this mutation.
+func (m *ServiceMutation) AddedBufferAfterMinutes() (r int, exists bool) {
+	v := m.addbuffer_after_minutes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBufferAfterMinutes resets all changes to the "buffer_after_minutes" field.
+func (m *ServiceMutation) ResetBufferAfterMinutes() {
+	m.buffer_after_minutes = nil
+	m.addbuffer_after_minutes = nil
+}
+
+// SetCancelWindowHours sets the "cancel_window_hours" field.
+func (m *ServiceMutation) SetCancelWindowHours(i int) {
+	m.cancel_window_hours = &i
+	m.addcancel_window_hours = nil
+}
+
+// CancelWindowHours returns the value of the "cancel_window_hours" field in the mutation.
+func (m *ServiceMutation) CancelWindowHours() (r int, exists bool) {
+	v := m.cancel_window_hours
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCancelWindowHours returns the old "cancel_window_hours" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldCancelWindowHours(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCancelWindowHours is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCancelWindowHours requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCancelWindowHours: %w", err)
+	}
+	return oldValue.CancelWindowHours, nil
+}
+
+// AddCancelWindowHours adds i to the "cancel_window_hours" field.
+func (m *ServiceMutation) AddCancelWindowHours(i int) {
+	if m.addcancel_window_hours != nil {
+		*m.addcancel_window_hours += i
+	} else {
+		m.addcancel_window_hours = &i
+	}
+}
+
+// AddedCancelWindowHours returns the value that was added to the "cancel_window_hours" field in this mutation.
+func (m *ServiceMutation) AddedCancelWindowHours() (r int, exists bool) {
+	v := m.addcancel_window_hours
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCancelWindowHours resets all changes to the "cancel_window_hours" field.
+func (m *ServiceMutation) ResetCancelWindowHours() {
+	m.cancel_window_hours = nil
+	m.addcancel_window_hours = nil
+}
+
+// SetCancelFeeMinor sets the "cancel_fee_minor" field.
+func (m *ServiceMutation) SetCancelFeeMinor(i int64) {
+	m.cancel_fee_minor = &i
+	m.addcancel_fee_minor = nil
+}
+
+// CancelFeeMinor returns the value of the "cancel_fee_minor" field in the mutation.
+func (m *ServiceMutation) CancelFeeMinor() (r int64, exists bool) {
+	v := m.cancel_fee_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCancelFeeMinor returns the old "cancel_fee_minor" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldCancelFeeMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCancelFeeMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCancelFeeMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCancelFeeMinor: %w", err)
+	}
+	return oldValue.CancelFeeMinor, nil
+}
+
+// AddCancelFeeMinor adds i to the "cancel_fee_minor" field.
+func (m *ServiceMutation) AddCancelFeeMinor(i int64) {
+	if m.addcancel_fee_minor != nil {
+		*m.addcancel_fee_minor += i
+	} else {
+		m.addcancel_fee_minor = &i
+	}
+}
+
+// AddedCancelFeeMinor returns the value that was added to the "cancel_fee_minor" field in this mutation.
+func (m *ServiceMutation) AddedCancelFeeMinor() (r int64, exists bool) {
+	v := m.addcancel_fee_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCancelFeeMinor resets all changes to the "cancel_fee_minor" field.
+func (m *ServiceMutation) ResetCancelFeeMinor() {
+	m.cancel_fee_minor = nil
+	m.addcancel_fee_minor = nil
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *ServiceMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -56168,6 +62207,168 @@ func (m *ServiceMutation) ResetInquiries() {
 	m.removedinquiries = nil
 }
 
+// AddVariantIDs adds the "variants" edge to the ServiceVariant entity by ids.
+func (m *ServiceMutation) AddVariantIDs(ids ...uuid.UUID) {
+	if m.variants == nil {
+		m.variants = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.variants[ids[i]] = struct{}{}
+	}
+}
+
+// ClearVariants clears the "variants" edge to the ServiceVariant entity.
+func (m *ServiceMutation) ClearVariants() {
+	m.clearedvariants = true
+}
+
+// VariantsCleared reports if the "variants" edge to the ServiceVariant entity was cleared.
+func (m *ServiceMutation) VariantsCleared() bool {
+	return m.clearedvariants
+}
+
+// RemoveVariantIDs removes the "variants" edge to the ServiceVariant entity by IDs.
+func (m *ServiceMutation) RemoveVariantIDs(ids ...uuid.UUID) {
+	if m.removedvariants == nil {
+		m.removedvariants = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.variants, ids[i])
+		m.removedvariants[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedVariants returns the removed IDs of the "variants" edge to the ServiceVariant entity.
+func (m *ServiceMutation) RemovedVariantsIDs() (ids []uuid.UUID) {
+	for id := range m.removedvariants {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// VariantsIDs returns the "variants" edge IDs in the mutation.
+func (m *ServiceMutation) VariantsIDs() (ids []uuid.UUID) {
+	for id := range m.variants {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetVariants resets all changes to the "variants" edge.
+func (m *ServiceMutation) ResetVariants() {
+	m.variants = nil
+	m.clearedvariants = false
+	m.removedvariants = nil
+}
+
+// AddProviderIDs adds the "providers" edge to the ServiceProvider entity by ids.
+func (m *ServiceMutation) AddProviderIDs(ids ...uuid.UUID) {
+	if m.providers == nil {
+		m.providers = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.providers[ids[i]] = struct{}{}
+	}
+}
+
+// ClearProviders clears the "providers" edge to the ServiceProvider entity.
+func (m *ServiceMutation) ClearProviders() {
+	m.clearedproviders = true
+}
+
+// ProvidersCleared reports if the "providers" edge to the ServiceProvider entity was cleared.
+func (m *ServiceMutation) ProvidersCleared() bool {
+	return m.clearedproviders
+}
+
+// RemoveProviderIDs removes the "providers" edge to the ServiceProvider entity by IDs.
+func (m *ServiceMutation) RemoveProviderIDs(ids ...uuid.UUID) {
+	if m.removedproviders == nil {
+		m.removedproviders = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.providers, ids[i])
+		m.removedproviders[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedProviders returns the removed IDs of the "providers" edge to the ServiceProvider entity.
+func (m *ServiceMutation) RemovedProvidersIDs() (ids []uuid.UUID) {
+	for id := range m.removedproviders {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ProvidersIDs returns the "providers" edge IDs in the mutation.
+func (m *ServiceMutation) ProvidersIDs() (ids []uuid.UUID) {
+	for id := range m.providers {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetProviders resets all changes to the "providers" edge.
+func (m *ServiceMutation) ResetProviders() {
+	m.providers = nil
+	m.clearedproviders = false
+	m.removedproviders = nil
+}
+
+// AddAppointmentIDs adds the "appointments" edge to the Appointment entity by ids.
+func (m *ServiceMutation) AddAppointmentIDs(ids ...uuid.UUID) {
+	if m.appointments == nil {
+		m.appointments = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.appointments[ids[i]] = struct{}{}
+	}
+}
+
+// ClearAppointments clears the "appointments" edge to the Appointment entity.
+func (m *ServiceMutation) ClearAppointments() {
+	m.clearedappointments = true
+}
+
+// AppointmentsCleared reports if the "appointments" edge to the Appointment entity was cleared.
+func (m *ServiceMutation) AppointmentsCleared() bool {
+	return m.clearedappointments
+}
+
+// RemoveAppointmentIDs removes the "appointments" edge to the Appointment entity by IDs.
+func (m *ServiceMutation) RemoveAppointmentIDs(ids ...uuid.UUID) {
+	if m.removedappointments == nil {
+		m.removedappointments = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.appointments, ids[i])
+		m.removedappointments[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedAppointments returns the removed IDs of the "appointments" edge to the Appointment entity.
+func (m *ServiceMutation) RemovedAppointmentsIDs() (ids []uuid.UUID) {
+	for id := range m.removedappointments {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// AppointmentsIDs returns the "appointments" edge IDs in the mutation.
+func (m *ServiceMutation) AppointmentsIDs() (ids []uuid.UUID) {
+	for id := range m.appointments {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetAppointments resets all changes to the "appointments" edge.
+func (m *ServiceMutation) ResetAppointments() {
+	m.appointments = nil
+	m.clearedappointments = false
+	m.removedappointments = nil
+}
+
 // Where appends a list predicates to the ServiceMutation builder.
 func (m *ServiceMutation) Where(ps ...predicate.Service) {
 	m.predicates = append(m.predicates, ps...)
@@ -56202,7 +62403,7 @@ func (m *ServiceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ServiceMutation) Fields() []string {
-	fields := make([]string, 0, 16)
+	fields := make([]string, 0, 20)
 	if m.created_at != nil {
 		fields = append(fields, service.FieldCreatedAt)
 	}
@@ -56251,6 +62452,18 @@ func (m *ServiceMutation) Fields() []string {
 	if m.sort_order != nil {
 		fields = append(fields, service.FieldSortOrder)
 	}
+	if m.buffer_before_minutes != nil {
+		fields = append(fields, service.FieldBufferBeforeMinutes)
+	}
+	if m.buffer_after_minutes != nil {
+		fields = append(fields, service.FieldBufferAfterMinutes)
+	}
+	if m.cancel_window_hours != nil {
+		fields = append(fields, service.FieldCancelWindowHours)
+	}
+	if m.cancel_fee_minor != nil {
+		fields = append(fields, service.FieldCancelFeeMinor)
+	}
 	return fields
 }
 
@@ -56291,6 +62504,14 @@ func (m *ServiceMutation) Field(name string) (ent.Value, bool) {
 		return m.ImageURL()
 	case service.FieldSortOrder:
 		return m.SortOrder()
+	case service.FieldBufferBeforeMinutes:
+		return m.BufferBeforeMinutes()
+	case service.FieldBufferAfterMinutes:
+		return m.BufferAfterMinutes()
+	case service.FieldCancelWindowHours:
+		return m.CancelWindowHours()
+	case service.FieldCancelFeeMinor:
+		return m.CancelFeeMinor()
 	}
 	return nil, false
 }
@@ -56332,6 +62553,14 @@ func (m *ServiceMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldImageURL(ctx)
 	case service.FieldSortOrder:
 		return m.OldSortOrder(ctx)
+	case service.FieldBufferBeforeMinutes:
+		return m.OldBufferBeforeMinutes(ctx)
+	case service.FieldBufferAfterMinutes:
+		return m.OldBufferAfterMinutes(ctx)
+	case service.FieldCancelWindowHours:
+		return m.OldCancelWindowHours(ctx)
+	case service.FieldCancelFeeMinor:
+		return m.OldCancelFeeMinor(ctx)
 	}
 	return nil, fmt.Errorf("unknown Service field %s", name)
 }
@@ -56453,6 +62682,34 @@ func (m *ServiceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetSortOrder(v)
 		return nil
+	case service.FieldBufferBeforeMinutes:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBufferBeforeMinutes(v)
+		return nil
+	case service.FieldBufferAfterMinutes:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBufferAfterMinutes(v)
+		return nil
+	case service.FieldCancelWindowHours:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCancelWindowHours(v)
+		return nil
+	case service.FieldCancelFeeMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCancelFeeMinor(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Service field %s", name)
 }
@@ -56470,6 +62727,18 @@ func (m *ServiceMutation) AddedFields() []string {
 	if m.addsort_order != nil {
 		fields = append(fields, service.FieldSortOrder)
 	}
+	if m.addbuffer_before_minutes != nil {
+		fields = append(fields, service.FieldBufferBeforeMinutes)
+	}
+	if m.addbuffer_after_minutes != nil {
+		fields = append(fields, service.FieldBufferAfterMinutes)
+	}
+	if m.addcancel_window_hours != nil {
+		fields = append(fields, service.FieldCancelWindowHours)
+	}
+	if m.addcancel_fee_minor != nil {
+		fields = append(fields, service.FieldCancelFeeMinor)
+	}
 	return fields
 }
 
@@ -56484,6 +62753,14 @@ func (m *ServiceMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedPriceMinor()
 	case service.FieldSortOrder:
 		return m.AddedSortOrder()
+	case service.FieldBufferBeforeMinutes:
+		return m.AddedBufferBeforeMinutes()
+	case service.FieldBufferAfterMinutes:
+		return m.AddedBufferAfterMinutes()
+	case service.FieldCancelWindowHours:
+		return m.AddedCancelWindowHours()
+	case service.FieldCancelFeeMinor:
+		return m.AddedCancelFeeMinor()
 	}
 	return nil, false
 }
@@ -56513,6 +62790,34 @@ func (m *ServiceMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddSortOrder(v)
+		return nil
+	case service.FieldBufferBeforeMinutes:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBufferBeforeMinutes(v)
+		return nil
+	case service.FieldBufferAfterMinutes:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBufferAfterMinutes(v)
+		return nil
+	case service.FieldCancelWindowHours:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCancelWindowHours(v)
+		return nil
+	case service.FieldCancelFeeMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCancelFeeMinor(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Service numeric field %s", name)
@@ -56616,18 +62921,39 @@ func (m *ServiceMutation) ResetField(name string) error {
 	case service.FieldSortOrder:
 		m.ResetSortOrder()
 		return nil
+	case service.FieldBufferBeforeMinutes:
+		m.ResetBufferBeforeMinutes()
+		return nil
+	case service.FieldBufferAfterMinutes:
+		m.ResetBufferAfterMinutes()
+		return nil
+	case service.FieldCancelWindowHours:
+		m.ResetCancelWindowHours()
+		return nil
+	case service.FieldCancelFeeMinor:
+		m.ResetCancelFeeMinor()
+		return nil
 	}
 	return fmt.Errorf("unknown Service field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ServiceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 5)
 	if m.organization != nil {
 		edges = append(edges, service.EdgeOrganization)
 	}
 	if m.inquiries != nil {
 		edges = append(edges, service.EdgeInquiries)
+	}
+	if m.variants != nil {
+		edges = append(edges, service.EdgeVariants)
+	}
+	if m.providers != nil {
+		edges = append(edges, service.EdgeProviders)
+	}
+	if m.appointments != nil {
+		edges = append(edges, service.EdgeAppointments)
 	}
 	return edges
 }
@@ -56646,15 +62972,42 @@ func (m *ServiceMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case service.EdgeVariants:
+		ids := make([]ent.Value, 0, len(m.variants))
+		for id := range m.variants {
+			ids = append(ids, id)
+		}
+		return ids
+	case service.EdgeProviders:
+		ids := make([]ent.Value, 0, len(m.providers))
+		for id := range m.providers {
+			ids = append(ids, id)
+		}
+		return ids
+	case service.EdgeAppointments:
+		ids := make([]ent.Value, 0, len(m.appointments))
+		for id := range m.appointments {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ServiceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 5)
 	if m.removedinquiries != nil {
 		edges = append(edges, service.EdgeInquiries)
+	}
+	if m.removedvariants != nil {
+		edges = append(edges, service.EdgeVariants)
+	}
+	if m.removedproviders != nil {
+		edges = append(edges, service.EdgeProviders)
+	}
+	if m.removedappointments != nil {
+		edges = append(edges, service.EdgeAppointments)
 	}
 	return edges
 }
@@ -56669,18 +63022,45 @@ func (m *ServiceMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case service.EdgeVariants:
+		ids := make([]ent.Value, 0, len(m.removedvariants))
+		for id := range m.removedvariants {
+			ids = append(ids, id)
+		}
+		return ids
+	case service.EdgeProviders:
+		ids := make([]ent.Value, 0, len(m.removedproviders))
+		for id := range m.removedproviders {
+			ids = append(ids, id)
+		}
+		return ids
+	case service.EdgeAppointments:
+		ids := make([]ent.Value, 0, len(m.removedappointments))
+		for id := range m.removedappointments {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ServiceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 5)
 	if m.clearedorganization {
 		edges = append(edges, service.EdgeOrganization)
 	}
 	if m.clearedinquiries {
 		edges = append(edges, service.EdgeInquiries)
+	}
+	if m.clearedvariants {
+		edges = append(edges, service.EdgeVariants)
+	}
+	if m.clearedproviders {
+		edges = append(edges, service.EdgeProviders)
+	}
+	if m.clearedappointments {
+		edges = append(edges, service.EdgeAppointments)
 	}
 	return edges
 }
@@ -56693,6 +63073,12 @@ func (m *ServiceMutation) EdgeCleared(name string) bool {
 		return m.clearedorganization
 	case service.EdgeInquiries:
 		return m.clearedinquiries
+	case service.EdgeVariants:
+		return m.clearedvariants
+	case service.EdgeProviders:
+		return m.clearedproviders
+	case service.EdgeAppointments:
+		return m.clearedappointments
 	}
 	return false
 }
@@ -56718,8 +63104,2092 @@ func (m *ServiceMutation) ResetEdge(name string) error {
 	case service.EdgeInquiries:
 		m.ResetInquiries()
 		return nil
+	case service.EdgeVariants:
+		m.ResetVariants()
+		return nil
+	case service.EdgeProviders:
+		m.ResetProviders()
+		return nil
+	case service.EdgeAppointments:
+		m.ResetAppointments()
+		return nil
 	}
 	return fmt.Errorf("unknown Service edge %s", name)
+}
+
+// ServiceProviderMutation represents an operation that mutates the ServiceProvider nodes in the graph.
+type ServiceProviderMutation struct {
+	config
+	op                         Op
+	typ                        string
+	id                         *uuid.UUID
+	created_at                 *time.Time
+	updated_at                 *time.Time
+	custom_duration_minutes    *int
+	addcustom_duration_minutes *int
+	custom_price_minor         *int64
+	addcustom_price_minor      *int64
+	is_primary                 *bool
+	sort_order                 *int
+	addsort_order              *int
+	is_active                  *bool
+	clearedFields              map[string]struct{}
+	organization               *uuid.UUID
+	clearedorganization        bool
+	service                    *uuid.UUID
+	clearedservice             bool
+	provider                   *uuid.UUID
+	clearedprovider            bool
+	done                       bool
+	oldValue                   func(context.Context) (*ServiceProvider, error)
+	predicates                 []predicate.ServiceProvider
+}
+
+var _ ent.Mutation = (*ServiceProviderMutation)(nil)
+
+// serviceproviderOption allows management of the mutation configuration using functional options.
+type serviceproviderOption func(*ServiceProviderMutation)
+
+// newServiceProviderMutation creates new mutation for the ServiceProvider entity.
+func newServiceProviderMutation(c config, op Op, opts ...serviceproviderOption) *ServiceProviderMutation {
+	m := &ServiceProviderMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeServiceProvider,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withServiceProviderID sets the ID field of the mutation.
+func withServiceProviderID(id uuid.UUID) serviceproviderOption {
+	return func(m *ServiceProviderMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ServiceProvider
+		)
+		m.oldValue = func(ctx context.Context) (*ServiceProvider, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ServiceProvider.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withServiceProvider sets the old ServiceProvider of the mutation.
+func withServiceProvider(node *ServiceProvider) serviceproviderOption {
+	return func(m *ServiceProviderMutation) {
+		m.oldValue = func(context.Context) (*ServiceProvider, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ServiceProviderMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ServiceProviderMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ServiceProvider entities.
+func (m *ServiceProviderMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ServiceProviderMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ServiceProviderMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ServiceProvider.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ServiceProviderMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ServiceProviderMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ServiceProvider entity.
+// If the ServiceProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceProviderMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ServiceProviderMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ServiceProviderMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ServiceProviderMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ServiceProvider entity.
+// If the ServiceProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceProviderMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ServiceProviderMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *ServiceProviderMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *ServiceProviderMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the ServiceProvider entity.
+// If the ServiceProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceProviderMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *ServiceProviderMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetServiceID sets the "service_id" field.
+func (m *ServiceProviderMutation) SetServiceID(u uuid.UUID) {
+	m.service = &u
+}
+
+// ServiceID returns the value of the "service_id" field in the mutation.
+func (m *ServiceProviderMutation) ServiceID() (r uuid.UUID, exists bool) {
+	v := m.service
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldServiceID returns the old "service_id" field's value of the ServiceProvider entity.
+// If the ServiceProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceProviderMutation) OldServiceID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldServiceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldServiceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldServiceID: %w", err)
+	}
+	return oldValue.ServiceID, nil
+}
+
+// ResetServiceID resets all changes to the "service_id" field.
+func (m *ServiceProviderMutation) ResetServiceID() {
+	m.service = nil
+}
+
+// SetProviderID sets the "provider_id" field.
+func (m *ServiceProviderMutation) SetProviderID(u uuid.UUID) {
+	m.provider = &u
+}
+
+// ProviderID returns the value of the "provider_id" field in the mutation.
+func (m *ServiceProviderMutation) ProviderID() (r uuid.UUID, exists bool) {
+	v := m.provider
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProviderID returns the old "provider_id" field's value of the ServiceProvider entity.
+// If the ServiceProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceProviderMutation) OldProviderID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProviderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProviderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProviderID: %w", err)
+	}
+	return oldValue.ProviderID, nil
+}
+
+// ResetProviderID resets all changes to the "provider_id" field.
+func (m *ServiceProviderMutation) ResetProviderID() {
+	m.provider = nil
+}
+
+// SetCustomDurationMinutes sets the "custom_duration_minutes" field.
+func (m *ServiceProviderMutation) SetCustomDurationMinutes(i int) {
+	m.custom_duration_minutes = &i
+	m.addcustom_duration_minutes = nil
+}
+
+// CustomDurationMinutes returns the value of the "custom_duration_minutes" field in the mutation.
+func (m *ServiceProviderMutation) CustomDurationMinutes() (r int, exists bool) {
+	v := m.custom_duration_minutes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomDurationMinutes returns the old "custom_duration_minutes" field's value of the ServiceProvider entity.
+// If the ServiceProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceProviderMutation) OldCustomDurationMinutes(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomDurationMinutes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomDurationMinutes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomDurationMinutes: %w", err)
+	}
+	return oldValue.CustomDurationMinutes, nil
+}
+
+// AddCustomDurationMinutes adds i to the "custom_duration_minutes" field.
+func (m *ServiceProviderMutation) AddCustomDurationMinutes(i int) {
+	if m.addcustom_duration_minutes != nil {
+		*m.addcustom_duration_minutes += i
+	} else {
+		m.addcustom_duration_minutes = &i
+	}
+}
+
+// AddedCustomDurationMinutes returns the value that was added to the "custom_duration_minutes" field in this mutation.
+func (m *ServiceProviderMutation) AddedCustomDurationMinutes() (r int, exists bool) {
+	v := m.addcustom_duration_minutes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCustomDurationMinutes clears the value of the "custom_duration_minutes" field.
+func (m *ServiceProviderMutation) ClearCustomDurationMinutes() {
+	m.custom_duration_minutes = nil
+	m.addcustom_duration_minutes = nil
+	m.clearedFields[serviceprovider.FieldCustomDurationMinutes] = struct{}{}
+}
+
+// CustomDurationMinutesCleared returns if the "custom_duration_minutes" field was cleared in this mutation.
+func (m *ServiceProviderMutation) CustomDurationMinutesCleared() bool {
+	_, ok := m.clearedFields[serviceprovider.FieldCustomDurationMinutes]
+	return ok
+}
+
+// ResetCustomDurationMinutes resets all changes to the "custom_duration_minutes" field.
+func (m *ServiceProviderMutation) ResetCustomDurationMinutes() {
+	m.custom_duration_minutes = nil
+	m.addcustom_duration_minutes = nil
+	delete(m.clearedFields, serviceprovider.FieldCustomDurationMinutes)
+}
+
+// SetCustomPriceMinor sets the "custom_price_minor" field.
+func (m *ServiceProviderMutation) SetCustomPriceMinor(i int64) {
+	m.custom_price_minor = &i
+	m.addcustom_price_minor = nil
+}
+
+// CustomPriceMinor returns the value of the "custom_price_minor" field in the mutation.
+func (m *ServiceProviderMutation) CustomPriceMinor() (r int64, exists bool) {
+	v := m.custom_price_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomPriceMinor returns the old "custom_price_minor" field's value of the ServiceProvider entity.
+// If the ServiceProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceProviderMutation) OldCustomPriceMinor(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomPriceMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomPriceMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomPriceMinor: %w", err)
+	}
+	return oldValue.CustomPriceMinor, nil
+}
+
+// AddCustomPriceMinor adds i to the "custom_price_minor" field.
+func (m *ServiceProviderMutation) AddCustomPriceMinor(i int64) {
+	if m.addcustom_price_minor != nil {
+		*m.addcustom_price_minor += i
+	} else {
+		m.addcustom_price_minor = &i
+	}
+}
+
+// AddedCustomPriceMinor returns the value that was added to the "custom_price_minor" field in this mutation.
+func (m *ServiceProviderMutation) AddedCustomPriceMinor() (r int64, exists bool) {
+	v := m.addcustom_price_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCustomPriceMinor clears the value of the "custom_price_minor" field.
+func (m *ServiceProviderMutation) ClearCustomPriceMinor() {
+	m.custom_price_minor = nil
+	m.addcustom_price_minor = nil
+	m.clearedFields[serviceprovider.FieldCustomPriceMinor] = struct{}{}
+}
+
+// CustomPriceMinorCleared returns if the "custom_price_minor" field was cleared in this mutation.
+func (m *ServiceProviderMutation) CustomPriceMinorCleared() bool {
+	_, ok := m.clearedFields[serviceprovider.FieldCustomPriceMinor]
+	return ok
+}
+
+// ResetCustomPriceMinor resets all changes to the "custom_price_minor" field.
+func (m *ServiceProviderMutation) ResetCustomPriceMinor() {
+	m.custom_price_minor = nil
+	m.addcustom_price_minor = nil
+	delete(m.clearedFields, serviceprovider.FieldCustomPriceMinor)
+}
+
+// SetIsPrimary sets the "is_primary" field.
+func (m *ServiceProviderMutation) SetIsPrimary(b bool) {
+	m.is_primary = &b
+}
+
+// IsPrimary returns the value of the "is_primary" field in the mutation.
+func (m *ServiceProviderMutation) IsPrimary() (r bool, exists bool) {
+	v := m.is_primary
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsPrimary returns the old "is_primary" field's value of the ServiceProvider entity.
+// If the ServiceProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceProviderMutation) OldIsPrimary(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsPrimary is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsPrimary requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsPrimary: %w", err)
+	}
+	return oldValue.IsPrimary, nil
+}
+
+// ResetIsPrimary resets all changes to the "is_primary" field.
+func (m *ServiceProviderMutation) ResetIsPrimary() {
+	m.is_primary = nil
+}
+
+// SetSortOrder sets the "sort_order" field.
+func (m *ServiceProviderMutation) SetSortOrder(i int) {
+	m.sort_order = &i
+	m.addsort_order = nil
+}
+
+// SortOrder returns the value of the "sort_order" field in the mutation.
+func (m *ServiceProviderMutation) SortOrder() (r int, exists bool) {
+	v := m.sort_order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSortOrder returns the old "sort_order" field's value of the ServiceProvider entity.
+// If the ServiceProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceProviderMutation) OldSortOrder(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSortOrder is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSortOrder requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSortOrder: %w", err)
+	}
+	return oldValue.SortOrder, nil
+}
+
+// AddSortOrder adds i to the "sort_order" field.
+func (m *ServiceProviderMutation) AddSortOrder(i int) {
+	if m.addsort_order != nil {
+		*m.addsort_order += i
+	} else {
+		m.addsort_order = &i
+	}
+}
+
+// AddedSortOrder returns the value that was added to the "sort_order" field in this mutation.
+func (m *ServiceProviderMutation) AddedSortOrder() (r int, exists bool) {
+	v := m.addsort_order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSortOrder resets all changes to the "sort_order" field.
+func (m *ServiceProviderMutation) ResetSortOrder() {
+	m.sort_order = nil
+	m.addsort_order = nil
+}
+
+// SetIsActive sets the "is_active" field.
+func (m *ServiceProviderMutation) SetIsActive(b bool) {
+	m.is_active = &b
+}
+
+// IsActive returns the value of the "is_active" field in the mutation.
+func (m *ServiceProviderMutation) IsActive() (r bool, exists bool) {
+	v := m.is_active
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsActive returns the old "is_active" field's value of the ServiceProvider entity.
+// If the ServiceProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceProviderMutation) OldIsActive(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsActive is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsActive requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsActive: %w", err)
+	}
+	return oldValue.IsActive, nil
+}
+
+// ResetIsActive resets all changes to the "is_active" field.
+func (m *ServiceProviderMutation) ResetIsActive() {
+	m.is_active = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *ServiceProviderMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[serviceprovider.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *ServiceProviderMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *ServiceProviderMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *ServiceProviderMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearService clears the "service" edge to the Service entity.
+func (m *ServiceProviderMutation) ClearService() {
+	m.clearedservice = true
+	m.clearedFields[serviceprovider.FieldServiceID] = struct{}{}
+}
+
+// ServiceCleared reports if the "service" edge to the Service entity was cleared.
+func (m *ServiceProviderMutation) ServiceCleared() bool {
+	return m.clearedservice
+}
+
+// ServiceIDs returns the "service" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ServiceID instead. It exists only for internal usage by the builders.
+func (m *ServiceProviderMutation) ServiceIDs() (ids []uuid.UUID) {
+	if id := m.service; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetService resets all changes to the "service" edge.
+func (m *ServiceProviderMutation) ResetService() {
+	m.service = nil
+	m.clearedservice = false
+}
+
+// ClearProvider clears the "provider" edge to the Instructor entity.
+func (m *ServiceProviderMutation) ClearProvider() {
+	m.clearedprovider = true
+	m.clearedFields[serviceprovider.FieldProviderID] = struct{}{}
+}
+
+// ProviderCleared reports if the "provider" edge to the Instructor entity was cleared.
+func (m *ServiceProviderMutation) ProviderCleared() bool {
+	return m.clearedprovider
+}
+
+// ProviderIDs returns the "provider" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProviderID instead. It exists only for internal usage by the builders.
+func (m *ServiceProviderMutation) ProviderIDs() (ids []uuid.UUID) {
+	if id := m.provider; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProvider resets all changes to the "provider" edge.
+func (m *ServiceProviderMutation) ResetProvider() {
+	m.provider = nil
+	m.clearedprovider = false
+}
+
+// Where appends a list predicates to the ServiceProviderMutation builder.
+func (m *ServiceProviderMutation) Where(ps ...predicate.ServiceProvider) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ServiceProviderMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ServiceProviderMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ServiceProvider, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ServiceProviderMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ServiceProviderMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ServiceProvider).
+func (m *ServiceProviderMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ServiceProviderMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.created_at != nil {
+		fields = append(fields, serviceprovider.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, serviceprovider.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, serviceprovider.FieldOrganizationID)
+	}
+	if m.service != nil {
+		fields = append(fields, serviceprovider.FieldServiceID)
+	}
+	if m.provider != nil {
+		fields = append(fields, serviceprovider.FieldProviderID)
+	}
+	if m.custom_duration_minutes != nil {
+		fields = append(fields, serviceprovider.FieldCustomDurationMinutes)
+	}
+	if m.custom_price_minor != nil {
+		fields = append(fields, serviceprovider.FieldCustomPriceMinor)
+	}
+	if m.is_primary != nil {
+		fields = append(fields, serviceprovider.FieldIsPrimary)
+	}
+	if m.sort_order != nil {
+		fields = append(fields, serviceprovider.FieldSortOrder)
+	}
+	if m.is_active != nil {
+		fields = append(fields, serviceprovider.FieldIsActive)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ServiceProviderMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case serviceprovider.FieldCreatedAt:
+		return m.CreatedAt()
+	case serviceprovider.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case serviceprovider.FieldOrganizationID:
+		return m.OrganizationID()
+	case serviceprovider.FieldServiceID:
+		return m.ServiceID()
+	case serviceprovider.FieldProviderID:
+		return m.ProviderID()
+	case serviceprovider.FieldCustomDurationMinutes:
+		return m.CustomDurationMinutes()
+	case serviceprovider.FieldCustomPriceMinor:
+		return m.CustomPriceMinor()
+	case serviceprovider.FieldIsPrimary:
+		return m.IsPrimary()
+	case serviceprovider.FieldSortOrder:
+		return m.SortOrder()
+	case serviceprovider.FieldIsActive:
+		return m.IsActive()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ServiceProviderMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case serviceprovider.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case serviceprovider.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case serviceprovider.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case serviceprovider.FieldServiceID:
+		return m.OldServiceID(ctx)
+	case serviceprovider.FieldProviderID:
+		return m.OldProviderID(ctx)
+	case serviceprovider.FieldCustomDurationMinutes:
+		return m.OldCustomDurationMinutes(ctx)
+	case serviceprovider.FieldCustomPriceMinor:
+		return m.OldCustomPriceMinor(ctx)
+	case serviceprovider.FieldIsPrimary:
+		return m.OldIsPrimary(ctx)
+	case serviceprovider.FieldSortOrder:
+		return m.OldSortOrder(ctx)
+	case serviceprovider.FieldIsActive:
+		return m.OldIsActive(ctx)
+	}
+	return nil, fmt.Errorf("unknown ServiceProvider field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ServiceProviderMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case serviceprovider.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case serviceprovider.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case serviceprovider.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case serviceprovider.FieldServiceID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetServiceID(v)
+		return nil
+	case serviceprovider.FieldProviderID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProviderID(v)
+		return nil
+	case serviceprovider.FieldCustomDurationMinutes:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomDurationMinutes(v)
+		return nil
+	case serviceprovider.FieldCustomPriceMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomPriceMinor(v)
+		return nil
+	case serviceprovider.FieldIsPrimary:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsPrimary(v)
+		return nil
+	case serviceprovider.FieldSortOrder:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSortOrder(v)
+		return nil
+	case serviceprovider.FieldIsActive:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsActive(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceProvider field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ServiceProviderMutation) AddedFields() []string {
+	var fields []string
+	if m.addcustom_duration_minutes != nil {
+		fields = append(fields, serviceprovider.FieldCustomDurationMinutes)
+	}
+	if m.addcustom_price_minor != nil {
+		fields = append(fields, serviceprovider.FieldCustomPriceMinor)
+	}
+	if m.addsort_order != nil {
+		fields = append(fields, serviceprovider.FieldSortOrder)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ServiceProviderMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case serviceprovider.FieldCustomDurationMinutes:
+		return m.AddedCustomDurationMinutes()
+	case serviceprovider.FieldCustomPriceMinor:
+		return m.AddedCustomPriceMinor()
+	case serviceprovider.FieldSortOrder:
+		return m.AddedSortOrder()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ServiceProviderMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case serviceprovider.FieldCustomDurationMinutes:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCustomDurationMinutes(v)
+		return nil
+	case serviceprovider.FieldCustomPriceMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCustomPriceMinor(v)
+		return nil
+	case serviceprovider.FieldSortOrder:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSortOrder(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceProvider numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ServiceProviderMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(serviceprovider.FieldCustomDurationMinutes) {
+		fields = append(fields, serviceprovider.FieldCustomDurationMinutes)
+	}
+	if m.FieldCleared(serviceprovider.FieldCustomPriceMinor) {
+		fields = append(fields, serviceprovider.FieldCustomPriceMinor)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ServiceProviderMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ServiceProviderMutation) ClearField(name string) error {
+	switch name {
+	case serviceprovider.FieldCustomDurationMinutes:
+		m.ClearCustomDurationMinutes()
+		return nil
+	case serviceprovider.FieldCustomPriceMinor:
+		m.ClearCustomPriceMinor()
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceProvider nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ServiceProviderMutation) ResetField(name string) error {
+	switch name {
+	case serviceprovider.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case serviceprovider.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case serviceprovider.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case serviceprovider.FieldServiceID:
+		m.ResetServiceID()
+		return nil
+	case serviceprovider.FieldProviderID:
+		m.ResetProviderID()
+		return nil
+	case serviceprovider.FieldCustomDurationMinutes:
+		m.ResetCustomDurationMinutes()
+		return nil
+	case serviceprovider.FieldCustomPriceMinor:
+		m.ResetCustomPriceMinor()
+		return nil
+	case serviceprovider.FieldIsPrimary:
+		m.ResetIsPrimary()
+		return nil
+	case serviceprovider.FieldSortOrder:
+		m.ResetSortOrder()
+		return nil
+	case serviceprovider.FieldIsActive:
+		m.ResetIsActive()
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceProvider field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ServiceProviderMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.organization != nil {
+		edges = append(edges, serviceprovider.EdgeOrganization)
+	}
+	if m.service != nil {
+		edges = append(edges, serviceprovider.EdgeService)
+	}
+	if m.provider != nil {
+		edges = append(edges, serviceprovider.EdgeProvider)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ServiceProviderMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case serviceprovider.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case serviceprovider.EdgeService:
+		if id := m.service; id != nil {
+			return []ent.Value{*id}
+		}
+	case serviceprovider.EdgeProvider:
+		if id := m.provider; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ServiceProviderMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ServiceProviderMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ServiceProviderMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedorganization {
+		edges = append(edges, serviceprovider.EdgeOrganization)
+	}
+	if m.clearedservice {
+		edges = append(edges, serviceprovider.EdgeService)
+	}
+	if m.clearedprovider {
+		edges = append(edges, serviceprovider.EdgeProvider)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ServiceProviderMutation) EdgeCleared(name string) bool {
+	switch name {
+	case serviceprovider.EdgeOrganization:
+		return m.clearedorganization
+	case serviceprovider.EdgeService:
+		return m.clearedservice
+	case serviceprovider.EdgeProvider:
+		return m.clearedprovider
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ServiceProviderMutation) ClearEdge(name string) error {
+	switch name {
+	case serviceprovider.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case serviceprovider.EdgeService:
+		m.ClearService()
+		return nil
+	case serviceprovider.EdgeProvider:
+		m.ClearProvider()
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceProvider unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ServiceProviderMutation) ResetEdge(name string) error {
+	switch name {
+	case serviceprovider.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case serviceprovider.EdgeService:
+		m.ResetService()
+		return nil
+	case serviceprovider.EdgeProvider:
+		m.ResetProvider()
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceProvider edge %s", name)
+}
+
+// ServiceVariantMutation represents an operation that mutates the ServiceVariant nodes in the graph.
+type ServiceVariantMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	name                *string
+	duration_minutes    *int
+	addduration_minutes *int
+	price_minor         *int64
+	addprice_minor      *int64
+	is_active           *bool
+	sort_order          *int
+	addsort_order       *int
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	service             *uuid.UUID
+	clearedservice      bool
+	done                bool
+	oldValue            func(context.Context) (*ServiceVariant, error)
+	predicates          []predicate.ServiceVariant
+}
+
+var _ ent.Mutation = (*ServiceVariantMutation)(nil)
+
+// servicevariantOption allows management of the mutation configuration using functional options.
+type servicevariantOption func(*ServiceVariantMutation)
+
+// newServiceVariantMutation creates new mutation for the ServiceVariant entity.
+func newServiceVariantMutation(c config, op Op, opts ...servicevariantOption) *ServiceVariantMutation {
+	m := &ServiceVariantMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeServiceVariant,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withServiceVariantID sets the ID field of the mutation.
+func withServiceVariantID(id uuid.UUID) servicevariantOption {
+	return func(m *ServiceVariantMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ServiceVariant
+		)
+		m.oldValue = func(ctx context.Context) (*ServiceVariant, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ServiceVariant.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withServiceVariant sets the old ServiceVariant of the mutation.
+func withServiceVariant(node *ServiceVariant) servicevariantOption {
+	return func(m *ServiceVariantMutation) {
+		m.oldValue = func(context.Context) (*ServiceVariant, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ServiceVariantMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ServiceVariantMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ServiceVariant entities.
+func (m *ServiceVariantMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ServiceVariantMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ServiceVariantMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ServiceVariant.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ServiceVariantMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ServiceVariantMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ServiceVariant entity.
+// If the ServiceVariant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceVariantMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ServiceVariantMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ServiceVariantMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ServiceVariantMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ServiceVariant entity.
+// If the ServiceVariant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceVariantMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ServiceVariantMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *ServiceVariantMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *ServiceVariantMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the ServiceVariant entity.
+// If the ServiceVariant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceVariantMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *ServiceVariantMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetServiceID sets the "service_id" field.
+func (m *ServiceVariantMutation) SetServiceID(u uuid.UUID) {
+	m.service = &u
+}
+
+// ServiceID returns the value of the "service_id" field in the mutation.
+func (m *ServiceVariantMutation) ServiceID() (r uuid.UUID, exists bool) {
+	v := m.service
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldServiceID returns the old "service_id" field's value of the ServiceVariant entity.
+// If the ServiceVariant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceVariantMutation) OldServiceID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldServiceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldServiceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldServiceID: %w", err)
+	}
+	return oldValue.ServiceID, nil
+}
+
+// ResetServiceID resets all changes to the "service_id" field.
+func (m *ServiceVariantMutation) ResetServiceID() {
+	m.service = nil
+}
+
+// SetName sets the "name" field.
+func (m *ServiceVariantMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ServiceVariantMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the ServiceVariant entity.
+// If the ServiceVariant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceVariantMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ServiceVariantMutation) ResetName() {
+	m.name = nil
+}
+
+// SetDurationMinutes sets the "duration_minutes" field.
+func (m *ServiceVariantMutation) SetDurationMinutes(i int) {
+	m.duration_minutes = &i
+	m.addduration_minutes = nil
+}
+
+// DurationMinutes returns the value of the "duration_minutes" field in the mutation.
+func (m *ServiceVariantMutation) DurationMinutes() (r int, exists bool) {
+	v := m.duration_minutes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDurationMinutes returns the old "duration_minutes" field's value of the ServiceVariant entity.
+// If the ServiceVariant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceVariantMutation) OldDurationMinutes(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDurationMinutes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDurationMinutes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDurationMinutes: %w", err)
+	}
+	return oldValue.DurationMinutes, nil
+}
+
+// AddDurationMinutes adds i to the "duration_minutes" field.
+func (m *ServiceVariantMutation) AddDurationMinutes(i int) {
+	if m.addduration_minutes != nil {
+		*m.addduration_minutes += i
+	} else {
+		m.addduration_minutes = &i
+	}
+}
+
+// AddedDurationMinutes returns the value that was added to the "duration_minutes" field in this mutation.
+func (m *ServiceVariantMutation) AddedDurationMinutes() (r int, exists bool) {
+	v := m.addduration_minutes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDurationMinutes resets all changes to the "duration_minutes" field.
+func (m *ServiceVariantMutation) ResetDurationMinutes() {
+	m.duration_minutes = nil
+	m.addduration_minutes = nil
+}
+
+// SetPriceMinor sets the "price_minor" field.
+func (m *ServiceVariantMutation) SetPriceMinor(i int64) {
+	m.price_minor = &i
+	m.addprice_minor = nil
+}
+
+// PriceMinor returns the value of the "price_minor" field in the mutation.
+func (m *ServiceVariantMutation) PriceMinor() (r int64, exists bool) {
+	v := m.price_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPriceMinor returns the old "price_minor" field's value of the ServiceVariant entity.
+// If the ServiceVariant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceVariantMutation) OldPriceMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPriceMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPriceMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPriceMinor: %w", err)
+	}
+	return oldValue.PriceMinor, nil
+}
+
+// AddPriceMinor adds i to the "price_minor" field.
+func (m *ServiceVariantMutation) AddPriceMinor(i int64) {
+	if m.addprice_minor != nil {
+		*m.addprice_minor += i
+	} else {
+		m.addprice_minor = &i
+	}
+}
+
+// AddedPriceMinor returns the value that was added to the "price_minor" field in this mutation.
+func (m *ServiceVariantMutation) AddedPriceMinor() (r int64, exists bool) {
+	v := m.addprice_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPriceMinor resets all changes to the "price_minor" field.
+func (m *ServiceVariantMutation) ResetPriceMinor() {
+	m.price_minor = nil
+	m.addprice_minor = nil
+}
+
+// SetIsActive sets the "is_active" field.
+func (m *ServiceVariantMutation) SetIsActive(b bool) {
+	m.is_active = &b
+}
+
+// IsActive returns the value of the "is_active" field in the mutation.
+func (m *ServiceVariantMutation) IsActive() (r bool, exists bool) {
+	v := m.is_active
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsActive returns the old "is_active" field's value of the ServiceVariant entity.
+// If the ServiceVariant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceVariantMutation) OldIsActive(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsActive is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsActive requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsActive: %w", err)
+	}
+	return oldValue.IsActive, nil
+}
+
+// ResetIsActive resets all changes to the "is_active" field.
+func (m *ServiceVariantMutation) ResetIsActive() {
+	m.is_active = nil
+}
+
+// SetSortOrder sets the "sort_order" field.
+func (m *ServiceVariantMutation) SetSortOrder(i int) {
+	m.sort_order = &i
+	m.addsort_order = nil
+}
+
+// SortOrder returns the value of the "sort_order" field in the mutation.
+func (m *ServiceVariantMutation) SortOrder() (r int, exists bool) {
+	v := m.sort_order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSortOrder returns the old "sort_order" field's value of the ServiceVariant entity.
+// If the ServiceVariant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceVariantMutation) OldSortOrder(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSortOrder is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSortOrder requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSortOrder: %w", err)
+	}
+	return oldValue.SortOrder, nil
+}
+
+// AddSortOrder adds i to the "sort_order" field.
+func (m *ServiceVariantMutation) AddSortOrder(i int) {
+	if m.addsort_order != nil {
+		*m.addsort_order += i
+	} else {
+		m.addsort_order = &i
+	}
+}
+
+// AddedSortOrder returns the value that was added to the "sort_order" field in this mutation.
+func (m *ServiceVariantMutation) AddedSortOrder() (r int, exists bool) {
+	v := m.addsort_order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSortOrder resets all changes to the "sort_order" field.
+func (m *ServiceVariantMutation) ResetSortOrder() {
+	m.sort_order = nil
+	m.addsort_order = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *ServiceVariantMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[servicevariant.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *ServiceVariantMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *ServiceVariantMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *ServiceVariantMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearService clears the "service" edge to the Service entity.
+func (m *ServiceVariantMutation) ClearService() {
+	m.clearedservice = true
+	m.clearedFields[servicevariant.FieldServiceID] = struct{}{}
+}
+
+// ServiceCleared reports if the "service" edge to the Service entity was cleared.
+func (m *ServiceVariantMutation) ServiceCleared() bool {
+	return m.clearedservice
+}
+
+// ServiceIDs returns the "service" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ServiceID instead. It exists only for internal usage by the builders.
+func (m *ServiceVariantMutation) ServiceIDs() (ids []uuid.UUID) {
+	if id := m.service; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetService resets all changes to the "service" edge.
+func (m *ServiceVariantMutation) ResetService() {
+	m.service = nil
+	m.clearedservice = false
+}
+
+// Where appends a list predicates to the ServiceVariantMutation builder.
+func (m *ServiceVariantMutation) Where(ps ...predicate.ServiceVariant) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ServiceVariantMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ServiceVariantMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ServiceVariant, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ServiceVariantMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ServiceVariantMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ServiceVariant).
+func (m *ServiceVariantMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ServiceVariantMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created_at != nil {
+		fields = append(fields, servicevariant.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, servicevariant.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, servicevariant.FieldOrganizationID)
+	}
+	if m.service != nil {
+		fields = append(fields, servicevariant.FieldServiceID)
+	}
+	if m.name != nil {
+		fields = append(fields, servicevariant.FieldName)
+	}
+	if m.duration_minutes != nil {
+		fields = append(fields, servicevariant.FieldDurationMinutes)
+	}
+	if m.price_minor != nil {
+		fields = append(fields, servicevariant.FieldPriceMinor)
+	}
+	if m.is_active != nil {
+		fields = append(fields, servicevariant.FieldIsActive)
+	}
+	if m.sort_order != nil {
+		fields = append(fields, servicevariant.FieldSortOrder)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ServiceVariantMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case servicevariant.FieldCreatedAt:
+		return m.CreatedAt()
+	case servicevariant.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case servicevariant.FieldOrganizationID:
+		return m.OrganizationID()
+	case servicevariant.FieldServiceID:
+		return m.ServiceID()
+	case servicevariant.FieldName:
+		return m.Name()
+	case servicevariant.FieldDurationMinutes:
+		return m.DurationMinutes()
+	case servicevariant.FieldPriceMinor:
+		return m.PriceMinor()
+	case servicevariant.FieldIsActive:
+		return m.IsActive()
+	case servicevariant.FieldSortOrder:
+		return m.SortOrder()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ServiceVariantMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case servicevariant.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case servicevariant.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case servicevariant.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case servicevariant.FieldServiceID:
+		return m.OldServiceID(ctx)
+	case servicevariant.FieldName:
+		return m.OldName(ctx)
+	case servicevariant.FieldDurationMinutes:
+		return m.OldDurationMinutes(ctx)
+	case servicevariant.FieldPriceMinor:
+		return m.OldPriceMinor(ctx)
+	case servicevariant.FieldIsActive:
+		return m.OldIsActive(ctx)
+	case servicevariant.FieldSortOrder:
+		return m.OldSortOrder(ctx)
+	}
+	return nil, fmt.Errorf("unknown ServiceVariant field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ServiceVariantMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case servicevariant.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case servicevariant.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case servicevariant.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case servicevariant.FieldServiceID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetServiceID(v)
+		return nil
+	case servicevariant.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case servicevariant.FieldDurationMinutes:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDurationMinutes(v)
+		return nil
+	case servicevariant.FieldPriceMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPriceMinor(v)
+		return nil
+	case servicevariant.FieldIsActive:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsActive(v)
+		return nil
+	case servicevariant.FieldSortOrder:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSortOrder(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceVariant field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ServiceVariantMutation) AddedFields() []string {
+	var fields []string
+	if m.addduration_minutes != nil {
+		fields = append(fields, servicevariant.FieldDurationMinutes)
+	}
+	if m.addprice_minor != nil {
+		fields = append(fields, servicevariant.FieldPriceMinor)
+	}
+	if m.addsort_order != nil {
+		fields = append(fields, servicevariant.FieldSortOrder)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ServiceVariantMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case servicevariant.FieldDurationMinutes:
+		return m.AddedDurationMinutes()
+	case servicevariant.FieldPriceMinor:
+		return m.AddedPriceMinor()
+	case servicevariant.FieldSortOrder:
+		return m.AddedSortOrder()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ServiceVariantMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case servicevariant.FieldDurationMinutes:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDurationMinutes(v)
+		return nil
+	case servicevariant.FieldPriceMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPriceMinor(v)
+		return nil
+	case servicevariant.FieldSortOrder:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSortOrder(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceVariant numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ServiceVariantMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ServiceVariantMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ServiceVariantMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ServiceVariant nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ServiceVariantMutation) ResetField(name string) error {
+	switch name {
+	case servicevariant.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case servicevariant.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case servicevariant.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case servicevariant.FieldServiceID:
+		m.ResetServiceID()
+		return nil
+	case servicevariant.FieldName:
+		m.ResetName()
+		return nil
+	case servicevariant.FieldDurationMinutes:
+		m.ResetDurationMinutes()
+		return nil
+	case servicevariant.FieldPriceMinor:
+		m.ResetPriceMinor()
+		return nil
+	case servicevariant.FieldIsActive:
+		m.ResetIsActive()
+		return nil
+	case servicevariant.FieldSortOrder:
+		m.ResetSortOrder()
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceVariant field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ServiceVariantMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, servicevariant.EdgeOrganization)
+	}
+	if m.service != nil {
+		edges = append(edges, servicevariant.EdgeService)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ServiceVariantMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case servicevariant.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case servicevariant.EdgeService:
+		if id := m.service; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ServiceVariantMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ServiceVariantMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ServiceVariantMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, servicevariant.EdgeOrganization)
+	}
+	if m.clearedservice {
+		edges = append(edges, servicevariant.EdgeService)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ServiceVariantMutation) EdgeCleared(name string) bool {
+	switch name {
+	case servicevariant.EdgeOrganization:
+		return m.clearedorganization
+	case servicevariant.EdgeService:
+		return m.clearedservice
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ServiceVariantMutation) ClearEdge(name string) error {
+	switch name {
+	case servicevariant.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case servicevariant.EdgeService:
+		m.ClearService()
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceVariant unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ServiceVariantMutation) ResetEdge(name string) error {
+	switch name {
+	case servicevariant.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case servicevariant.EdgeService:
+		m.ResetService()
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceVariant edge %s", name)
 }
 
 // SessionMutation represents an operation that mutates the Session nodes in the graph.
@@ -61233,6 +69703,991 @@ func (m *VenuePaymentsMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown VenuePayments edge %s", name)
+}
+
+// VisitMutation represents an operation that mutates the Visit nodes in the graph.
+type VisitMutation struct {
+	config
+	op                   Op
+	typ                  string
+	id                   *uuid.UUID
+	created_at           *time.Time
+	updated_at           *time.Time
+	status               *visit.Status
+	starts_at            *time.Time
+	ends_at              *time.Time
+	total_price_minor    *int64
+	addtotal_price_minor *int64
+	currency             *string
+	clearedFields        map[string]struct{}
+	organization         *uuid.UUID
+	clearedorganization  bool
+	member               *uuid.UUID
+	clearedmember        bool
+	appointments         map[uuid.UUID]struct{}
+	removedappointments  map[uuid.UUID]struct{}
+	clearedappointments  bool
+	done                 bool
+	oldValue             func(context.Context) (*Visit, error)
+	predicates           []predicate.Visit
+}
+
+var _ ent.Mutation = (*VisitMutation)(nil)
+
+// visitOption allows management of the mutation configuration using functional options.
+type visitOption func(*VisitMutation)
+
+// newVisitMutation creates new mutation for the Visit entity.
+func newVisitMutation(c config, op Op, opts ...visitOption) *VisitMutation {
+	m := &VisitMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeVisit,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withVisitID sets the ID field of the mutation.
+func withVisitID(id uuid.UUID) visitOption {
+	return func(m *VisitMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Visit
+		)
+		m.oldValue = func(ctx context.Context) (*Visit, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Visit.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withVisit sets the old Visit of the mutation.
+func withVisit(node *Visit) visitOption {
+	return func(m *VisitMutation) {
+		m.oldValue = func(context.Context) (*Visit, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m VisitMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m VisitMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Visit entities.
+func (m *VisitMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *VisitMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *VisitMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Visit.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *VisitMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *VisitMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *VisitMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *VisitMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *VisitMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *VisitMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *VisitMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *VisitMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *VisitMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *VisitMutation) SetMemberID(u uuid.UUID) {
+	m.member = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *VisitMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *VisitMutation) ResetMemberID() {
+	m.member = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *VisitMutation) SetStatus(v visit.Status) {
+	m.status = &v
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *VisitMutation) Status() (r visit.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldStatus(ctx context.Context) (v visit.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *VisitMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetStartsAt sets the "starts_at" field.
+func (m *VisitMutation) SetStartsAt(t time.Time) {
+	m.starts_at = &t
+}
+
+// StartsAt returns the value of the "starts_at" field in the mutation.
+func (m *VisitMutation) StartsAt() (r time.Time, exists bool) {
+	v := m.starts_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartsAt returns the old "starts_at" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldStartsAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartsAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartsAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartsAt: %w", err)
+	}
+	return oldValue.StartsAt, nil
+}
+
+// ResetStartsAt resets all changes to the "starts_at" field.
+func (m *VisitMutation) ResetStartsAt() {
+	m.starts_at = nil
+}
+
+// SetEndsAt sets the "ends_at" field.
+func (m *VisitMutation) SetEndsAt(t time.Time) {
+	m.ends_at = &t
+}
+
+// EndsAt returns the value of the "ends_at" field in the mutation.
+func (m *VisitMutation) EndsAt() (r time.Time, exists bool) {
+	v := m.ends_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEndsAt returns the old "ends_at" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldEndsAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEndsAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEndsAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEndsAt: %w", err)
+	}
+	return oldValue.EndsAt, nil
+}
+
+// ResetEndsAt resets all changes to the "ends_at" field.
+func (m *VisitMutation) ResetEndsAt() {
+	m.ends_at = nil
+}
+
+// SetTotalPriceMinor sets the "total_price_minor" field.
+func (m *VisitMutation) SetTotalPriceMinor(i int64) {
+	m.total_price_minor = &i
+	m.addtotal_price_minor = nil
+}
+
+// TotalPriceMinor returns the value of the "total_price_minor" field in the mutation.
+func (m *VisitMutation) TotalPriceMinor() (r int64, exists bool) {
+	v := m.total_price_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTotalPriceMinor returns the old "total_price_minor" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldTotalPriceMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTotalPriceMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTotalPriceMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTotalPriceMinor: %w", err)
+	}
+	return oldValue.TotalPriceMinor, nil
+}
+
+// AddTotalPriceMinor adds i to the "total_price_minor" field.
+func (m *VisitMutation) AddTotalPriceMinor(i int64) {
+	if m.addtotal_price_minor != nil {
+		*m.addtotal_price_minor += i
+	} else {
+		m.addtotal_price_minor = &i
+	}
+}
+
+// AddedTotalPriceMinor returns the value that was added to the "total_price_minor" field in this mutation.
+func (m *VisitMutation) AddedTotalPriceMinor() (r int64, exists bool) {
+	v := m.addtotal_price_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTotalPriceMinor resets all changes to the "total_price_minor" field.
+func (m *VisitMutation) ResetTotalPriceMinor() {
+	m.total_price_minor = nil
+	m.addtotal_price_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *VisitMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *VisitMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *VisitMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *VisitMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[visit.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *VisitMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *VisitMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *VisitMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearMember clears the "member" edge to the Member entity.
+func (m *VisitMutation) ClearMember() {
+	m.clearedmember = true
+	m.clearedFields[visit.FieldMemberID] = struct{}{}
+}
+
+// MemberCleared reports if the "member" edge to the Member entity was cleared.
+func (m *VisitMutation) MemberCleared() bool {
+	return m.clearedmember
+}
+
+// MemberIDs returns the "member" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MemberID instead. It exists only for internal usage by the builders.
+func (m *VisitMutation) MemberIDs() (ids []uuid.UUID) {
+	if id := m.member; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMember resets all changes to the "member" edge.
+func (m *VisitMutation) ResetMember() {
+	m.member = nil
+	m.clearedmember = false
+}
+
+// AddAppointmentIDs adds the "appointments" edge to the Appointment entity by ids.
+func (m *VisitMutation) AddAppointmentIDs(ids ...uuid.UUID) {
+	if m.appointments == nil {
+		m.appointments = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.appointments[ids[i]] = struct{}{}
+	}
+}
+
+// ClearAppointments clears the "appointments" edge to the Appointment entity.
+func (m *VisitMutation) ClearAppointments() {
+	m.clearedappointments = true
+}
+
+// AppointmentsCleared reports if the "appointments" edge to the Appointment entity was cleared.
+func (m *VisitMutation) AppointmentsCleared() bool {
+	return m.clearedappointments
+}
+
+// RemoveAppointmentIDs removes the "appointments" edge to the Appointment entity by IDs.
+func (m *VisitMutation) RemoveAppointmentIDs(ids ...uuid.UUID) {
+	if m.removedappointments == nil {
+		m.removedappointments = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.appointments, ids[i])
+		m.removedappointments[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedAppointments returns the removed IDs of the "appointments" edge to the Appointment entity.
+func (m *VisitMutation) RemovedAppointmentsIDs() (ids []uuid.UUID) {
+	for id := range m.removedappointments {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// AppointmentsIDs returns the "appointments" edge IDs in the mutation.
+func (m *VisitMutation) AppointmentsIDs() (ids []uuid.UUID) {
+	for id := range m.appointments {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetAppointments resets all changes to the "appointments" edge.
+func (m *VisitMutation) ResetAppointments() {
+	m.appointments = nil
+	m.clearedappointments = false
+	m.removedappointments = nil
+}
+
+// Where appends a list predicates to the VisitMutation builder.
+func (m *VisitMutation) Where(ps ...predicate.Visit) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the VisitMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *VisitMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Visit, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *VisitMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *VisitMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Visit).
+func (m *VisitMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *VisitMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created_at != nil {
+		fields = append(fields, visit.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, visit.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, visit.FieldOrganizationID)
+	}
+	if m.member != nil {
+		fields = append(fields, visit.FieldMemberID)
+	}
+	if m.status != nil {
+		fields = append(fields, visit.FieldStatus)
+	}
+	if m.starts_at != nil {
+		fields = append(fields, visit.FieldStartsAt)
+	}
+	if m.ends_at != nil {
+		fields = append(fields, visit.FieldEndsAt)
+	}
+	if m.total_price_minor != nil {
+		fields = append(fields, visit.FieldTotalPriceMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, visit.FieldCurrency)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *VisitMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case visit.FieldCreatedAt:
+		return m.CreatedAt()
+	case visit.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case visit.FieldOrganizationID:
+		return m.OrganizationID()
+	case visit.FieldMemberID:
+		return m.MemberID()
+	case visit.FieldStatus:
+		return m.Status()
+	case visit.FieldStartsAt:
+		return m.StartsAt()
+	case visit.FieldEndsAt:
+		return m.EndsAt()
+	case visit.FieldTotalPriceMinor:
+		return m.TotalPriceMinor()
+	case visit.FieldCurrency:
+		return m.Currency()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *VisitMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case visit.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case visit.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case visit.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case visit.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case visit.FieldStatus:
+		return m.OldStatus(ctx)
+	case visit.FieldStartsAt:
+		return m.OldStartsAt(ctx)
+	case visit.FieldEndsAt:
+		return m.OldEndsAt(ctx)
+	case visit.FieldTotalPriceMinor:
+		return m.OldTotalPriceMinor(ctx)
+	case visit.FieldCurrency:
+		return m.OldCurrency(ctx)
+	}
+	return nil, fmt.Errorf("unknown Visit field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VisitMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case visit.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case visit.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case visit.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case visit.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case visit.FieldStatus:
+		v, ok := value.(visit.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case visit.FieldStartsAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartsAt(v)
+		return nil
+	case visit.FieldEndsAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEndsAt(v)
+		return nil
+	case visit.FieldTotalPriceMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTotalPriceMinor(v)
+		return nil
+	case visit.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Visit field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *VisitMutation) AddedFields() []string {
+	var fields []string
+	if m.addtotal_price_minor != nil {
+		fields = append(fields, visit.FieldTotalPriceMinor)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *VisitMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case visit.FieldTotalPriceMinor:
+		return m.AddedTotalPriceMinor()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VisitMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case visit.FieldTotalPriceMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTotalPriceMinor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Visit numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *VisitMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *VisitMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *VisitMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown Visit nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *VisitMutation) ResetField(name string) error {
+	switch name {
+	case visit.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case visit.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case visit.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case visit.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case visit.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case visit.FieldStartsAt:
+		m.ResetStartsAt()
+		return nil
+	case visit.FieldEndsAt:
+		m.ResetEndsAt()
+		return nil
+	case visit.FieldTotalPriceMinor:
+		m.ResetTotalPriceMinor()
+		return nil
+	case visit.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	}
+	return fmt.Errorf("unknown Visit field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *VisitMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.organization != nil {
+		edges = append(edges, visit.EdgeOrganization)
+	}
+	if m.member != nil {
+		edges = append(edges, visit.EdgeMember)
+	}
+	if m.appointments != nil {
+		edges = append(edges, visit.EdgeAppointments)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *VisitMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case visit.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case visit.EdgeMember:
+		if id := m.member; id != nil {
+			return []ent.Value{*id}
+		}
+	case visit.EdgeAppointments:
+		ids := make([]ent.Value, 0, len(m.appointments))
+		for id := range m.appointments {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *VisitMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.removedappointments != nil {
+		edges = append(edges, visit.EdgeAppointments)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *VisitMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case visit.EdgeAppointments:
+		ids := make([]ent.Value, 0, len(m.removedappointments))
+		for id := range m.removedappointments {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *VisitMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedorganization {
+		edges = append(edges, visit.EdgeOrganization)
+	}
+	if m.clearedmember {
+		edges = append(edges, visit.EdgeMember)
+	}
+	if m.clearedappointments {
+		edges = append(edges, visit.EdgeAppointments)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *VisitMutation) EdgeCleared(name string) bool {
+	switch name {
+	case visit.EdgeOrganization:
+		return m.clearedorganization
+	case visit.EdgeMember:
+		return m.clearedmember
+	case visit.EdgeAppointments:
+		return m.clearedappointments
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *VisitMutation) ClearEdge(name string) error {
+	switch name {
+	case visit.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case visit.EdgeMember:
+		m.ClearMember()
+		return nil
+	}
+	return fmt.Errorf("unknown Visit unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *VisitMutation) ResetEdge(name string) error {
+	switch name {
+	case visit.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case visit.EdgeMember:
+		m.ResetMember()
+		return nil
+	case visit.EdgeAppointments:
+		m.ResetAppointments()
+		return nil
+	}
+	return fmt.Errorf("unknown Visit edge %s", name)
 }
 
 // WebhookAttemptMutation represents an operation that mutates the WebhookAttempt nodes in the graph.

@@ -51,6 +51,14 @@ type Service struct {
 	ImageURL string `json:"image_url,omitempty"`
 	// SortOrder holds the value of the "sort_order" field.
 	SortOrder int `json:"sort_order,omitempty"`
+	// Time the provider keeps free before each appointment of the service.
+	BufferBeforeMinutes int `json:"buffer_before_minutes,omitempty"`
+	// Time the provider keeps free after each appointment of the service.
+	BufferAfterMinutes int `json:"buffer_after_minutes,omitempty"`
+	// A member's cancellation this close to the start owes cancel_fee_minor.
+	CancelWindowHours int `json:"cancel_window_hours,omitempty"`
+	// Fee of a cancellation inside the window, minor units of the service's currency (0: none).
+	CancelFeeMinor int64 `json:"cancel_fee_minor,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ServiceQuery when eager-loading is set.
 	Edges        ServiceEdges `json:"edges"`
@@ -63,9 +71,15 @@ type ServiceEdges struct {
 	Organization *Organization `json:"organization,omitempty"`
 	// Inquiries holds the value of the inquiries edge.
 	Inquiries []*Inquiry `json:"inquiries,omitempty"`
+	// Variants holds the value of the variants edge.
+	Variants []*ServiceVariant `json:"variants,omitempty"`
+	// Providers holds the value of the providers edge.
+	Providers []*ServiceProvider `json:"providers,omitempty"`
+	// Appointments holds the value of the appointments edge.
+	Appointments []*Appointment `json:"appointments,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [2]bool
+	loadedTypes [5]bool
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -88,6 +102,33 @@ func (e ServiceEdges) InquiriesOrErr() ([]*Inquiry, error) {
 	return nil, &NotLoadedError{edge: "inquiries"}
 }
 
+// VariantsOrErr returns the Variants value or an error if the edge
+// was not loaded in eager-loading.
+func (e ServiceEdges) VariantsOrErr() ([]*ServiceVariant, error) {
+	if e.loadedTypes[2] {
+		return e.Variants, nil
+	}
+	return nil, &NotLoadedError{edge: "variants"}
+}
+
+// ProvidersOrErr returns the Providers value or an error if the edge
+// was not loaded in eager-loading.
+func (e ServiceEdges) ProvidersOrErr() ([]*ServiceProvider, error) {
+	if e.loadedTypes[3] {
+		return e.Providers, nil
+	}
+	return nil, &NotLoadedError{edge: "providers"}
+}
+
+// AppointmentsOrErr returns the Appointments value or an error if the edge
+// was not loaded in eager-loading.
+func (e ServiceEdges) AppointmentsOrErr() ([]*Appointment, error) {
+	if e.loadedTypes[4] {
+		return e.Appointments, nil
+	}
+	return nil, &NotLoadedError{edge: "appointments"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*Service) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
@@ -95,7 +136,7 @@ func (*Service) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case service.FieldIsActive, service.FieldListed, service.FieldAcceptsInquiries:
 			values[i] = new(sql.NullBool)
-		case service.FieldDurationMinutes, service.FieldPriceMinor, service.FieldSortOrder:
+		case service.FieldDurationMinutes, service.FieldPriceMinor, service.FieldSortOrder, service.FieldBufferBeforeMinutes, service.FieldBufferAfterMinutes, service.FieldCancelWindowHours, service.FieldCancelFeeMinor:
 			values[i] = new(sql.NullInt64)
 		case service.FieldImportRef, service.FieldName, service.FieldSlug, service.FieldDescription, service.FieldCategory, service.FieldCurrency, service.FieldImageURL:
 			values[i] = new(sql.NullString)
@@ -221,6 +262,30 @@ func (_m *Service) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.SortOrder = int(value.Int64)
 			}
+		case service.FieldBufferBeforeMinutes:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field buffer_before_minutes", values[i])
+			} else if value.Valid {
+				_m.BufferBeforeMinutes = int(value.Int64)
+			}
+		case service.FieldBufferAfterMinutes:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field buffer_after_minutes", values[i])
+			} else if value.Valid {
+				_m.BufferAfterMinutes = int(value.Int64)
+			}
+		case service.FieldCancelWindowHours:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field cancel_window_hours", values[i])
+			} else if value.Valid {
+				_m.CancelWindowHours = int(value.Int64)
+			}
+		case service.FieldCancelFeeMinor:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field cancel_fee_minor", values[i])
+			} else if value.Valid {
+				_m.CancelFeeMinor = value.Int64
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -242,6 +307,21 @@ func (_m *Service) QueryOrganization() *OrganizationQuery {
 // QueryInquiries queries the "inquiries" edge of the Service entity.
 func (_m *Service) QueryInquiries() *InquiryQuery {
 	return NewServiceClient(_m.config).QueryInquiries(_m)
+}
+
+// QueryVariants queries the "variants" edge of the Service entity.
+func (_m *Service) QueryVariants() *ServiceVariantQuery {
+	return NewServiceClient(_m.config).QueryVariants(_m)
+}
+
+// QueryProviders queries the "providers" edge of the Service entity.
+func (_m *Service) QueryProviders() *ServiceProviderQuery {
+	return NewServiceClient(_m.config).QueryProviders(_m)
+}
+
+// QueryAppointments queries the "appointments" edge of the Service entity.
+func (_m *Service) QueryAppointments() *AppointmentQuery {
+	return NewServiceClient(_m.config).QueryAppointments(_m)
 }
 
 // Update returns a builder for updating this Service.
@@ -316,6 +396,18 @@ func (_m *Service) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("sort_order=")
 	builder.WriteString(fmt.Sprintf("%v", _m.SortOrder))
+	builder.WriteString(", ")
+	builder.WriteString("buffer_before_minutes=")
+	builder.WriteString(fmt.Sprintf("%v", _m.BufferBeforeMinutes))
+	builder.WriteString(", ")
+	builder.WriteString("buffer_after_minutes=")
+	builder.WriteString(fmt.Sprintf("%v", _m.BufferAfterMinutes))
+	builder.WriteString(", ")
+	builder.WriteString("cancel_window_hours=")
+	builder.WriteString(fmt.Sprintf("%v", _m.CancelWindowHours))
+	builder.WriteString(", ")
+	builder.WriteString("cancel_fee_minor=")
+	builder.WriteString(fmt.Sprintf("%v", _m.CancelFeeMinor))
 	builder.WriteByte(')')
 	return builder.String()
 }

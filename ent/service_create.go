@@ -13,9 +13,12 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
+	"github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/inquiry"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/ent/serviceprovider"
+	"github.com/venueplatform/venue/ent/servicevariant"
 )
 
 // ServiceCreate is the builder for creating a Service entity.
@@ -202,6 +205,62 @@ func (_c *ServiceCreate) SetNillableSortOrder(v *int) *ServiceCreate {
 	return _c
 }
 
+// SetBufferBeforeMinutes sets the "buffer_before_minutes" field.
+func (_c *ServiceCreate) SetBufferBeforeMinutes(v int) *ServiceCreate {
+	_c.mutation.SetBufferBeforeMinutes(v)
+	return _c
+}
+
+// SetNillableBufferBeforeMinutes sets the "buffer_before_minutes" field if the given value is not nil.
+func (_c *ServiceCreate) SetNillableBufferBeforeMinutes(v *int) *ServiceCreate {
+	if v != nil {
+		_c.SetBufferBeforeMinutes(*v)
+	}
+	return _c
+}
+
+// SetBufferAfterMinutes sets the "buffer_after_minutes" field.
+func (_c *ServiceCreate) SetBufferAfterMinutes(v int) *ServiceCreate {
+	_c.mutation.SetBufferAfterMinutes(v)
+	return _c
+}
+
+// SetNillableBufferAfterMinutes sets the "buffer_after_minutes" field if the given value is not nil.
+func (_c *ServiceCreate) SetNillableBufferAfterMinutes(v *int) *ServiceCreate {
+	if v != nil {
+		_c.SetBufferAfterMinutes(*v)
+	}
+	return _c
+}
+
+// SetCancelWindowHours sets the "cancel_window_hours" field.
+func (_c *ServiceCreate) SetCancelWindowHours(v int) *ServiceCreate {
+	_c.mutation.SetCancelWindowHours(v)
+	return _c
+}
+
+// SetNillableCancelWindowHours sets the "cancel_window_hours" field if the given value is not nil.
+func (_c *ServiceCreate) SetNillableCancelWindowHours(v *int) *ServiceCreate {
+	if v != nil {
+		_c.SetCancelWindowHours(*v)
+	}
+	return _c
+}
+
+// SetCancelFeeMinor sets the "cancel_fee_minor" field.
+func (_c *ServiceCreate) SetCancelFeeMinor(v int64) *ServiceCreate {
+	_c.mutation.SetCancelFeeMinor(v)
+	return _c
+}
+
+// SetNillableCancelFeeMinor sets the "cancel_fee_minor" field if the given value is not nil.
+func (_c *ServiceCreate) SetNillableCancelFeeMinor(v *int64) *ServiceCreate {
+	if v != nil {
+		_c.SetCancelFeeMinor(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *ServiceCreate) SetID(v uuid.UUID) *ServiceCreate {
 	_c.mutation.SetID(v)
@@ -234,6 +293,51 @@ func (_c *ServiceCreate) AddInquiries(v ...*Inquiry) *ServiceCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddInquiryIDs(ids...)
+}
+
+// AddVariantIDs adds the "variants" edge to the ServiceVariant entity by IDs.
+func (_c *ServiceCreate) AddVariantIDs(ids ...uuid.UUID) *ServiceCreate {
+	_c.mutation.AddVariantIDs(ids...)
+	return _c
+}
+
+// AddVariants adds the "variants" edges to the ServiceVariant entity.
+func (_c *ServiceCreate) AddVariants(v ...*ServiceVariant) *ServiceCreate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddVariantIDs(ids...)
+}
+
+// AddProviderIDs adds the "providers" edge to the ServiceProvider entity by IDs.
+func (_c *ServiceCreate) AddProviderIDs(ids ...uuid.UUID) *ServiceCreate {
+	_c.mutation.AddProviderIDs(ids...)
+	return _c
+}
+
+// AddProviders adds the "providers" edges to the ServiceProvider entity.
+func (_c *ServiceCreate) AddProviders(v ...*ServiceProvider) *ServiceCreate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddProviderIDs(ids...)
+}
+
+// AddAppointmentIDs adds the "appointments" edge to the Appointment entity by IDs.
+func (_c *ServiceCreate) AddAppointmentIDs(ids ...uuid.UUID) *ServiceCreate {
+	_c.mutation.AddAppointmentIDs(ids...)
+	return _c
+}
+
+// AddAppointments adds the "appointments" edges to the Appointment entity.
+func (_c *ServiceCreate) AddAppointments(v ...*Appointment) *ServiceCreate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddAppointmentIDs(ids...)
 }
 
 // Mutation returns the ServiceMutation object of the builder.
@@ -302,6 +406,22 @@ func (_c *ServiceCreate) defaults() error {
 	if _, ok := _c.mutation.SortOrder(); !ok {
 		v := service.DefaultSortOrder
 		_c.mutation.SetSortOrder(v)
+	}
+	if _, ok := _c.mutation.BufferBeforeMinutes(); !ok {
+		v := service.DefaultBufferBeforeMinutes
+		_c.mutation.SetBufferBeforeMinutes(v)
+	}
+	if _, ok := _c.mutation.BufferAfterMinutes(); !ok {
+		v := service.DefaultBufferAfterMinutes
+		_c.mutation.SetBufferAfterMinutes(v)
+	}
+	if _, ok := _c.mutation.CancelWindowHours(); !ok {
+		v := service.DefaultCancelWindowHours
+		_c.mutation.SetCancelWindowHours(v)
+	}
+	if _, ok := _c.mutation.CancelFeeMinor(); !ok {
+		v := service.DefaultCancelFeeMinor
+		_c.mutation.SetCancelFeeMinor(v)
 	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if service.DefaultID == nil {
@@ -395,6 +515,38 @@ func (_c *ServiceCreate) check() error {
 	}
 	if _, ok := _c.mutation.SortOrder(); !ok {
 		return &ValidationError{Name: "sort_order", err: errors.New(`ent: missing required field "Service.sort_order"`)}
+	}
+	if _, ok := _c.mutation.BufferBeforeMinutes(); !ok {
+		return &ValidationError{Name: "buffer_before_minutes", err: errors.New(`ent: missing required field "Service.buffer_before_minutes"`)}
+	}
+	if v, ok := _c.mutation.BufferBeforeMinutes(); ok {
+		if err := service.BufferBeforeMinutesValidator(v); err != nil {
+			return &ValidationError{Name: "buffer_before_minutes", err: fmt.Errorf(`ent: validator failed for field "Service.buffer_before_minutes": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.BufferAfterMinutes(); !ok {
+		return &ValidationError{Name: "buffer_after_minutes", err: errors.New(`ent: missing required field "Service.buffer_after_minutes"`)}
+	}
+	if v, ok := _c.mutation.BufferAfterMinutes(); ok {
+		if err := service.BufferAfterMinutesValidator(v); err != nil {
+			return &ValidationError{Name: "buffer_after_minutes", err: fmt.Errorf(`ent: validator failed for field "Service.buffer_after_minutes": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.CancelWindowHours(); !ok {
+		return &ValidationError{Name: "cancel_window_hours", err: errors.New(`ent: missing required field "Service.cancel_window_hours"`)}
+	}
+	if v, ok := _c.mutation.CancelWindowHours(); ok {
+		if err := service.CancelWindowHoursValidator(v); err != nil {
+			return &ValidationError{Name: "cancel_window_hours", err: fmt.Errorf(`ent: validator failed for field "Service.cancel_window_hours": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.CancelFeeMinor(); !ok {
+		return &ValidationError{Name: "cancel_fee_minor", err: errors.New(`ent: missing required field "Service.cancel_fee_minor"`)}
+	}
+	if v, ok := _c.mutation.CancelFeeMinor(); ok {
+		if err := service.CancelFeeMinorValidator(v); err != nil {
+			return &ValidationError{Name: "cancel_fee_minor", err: fmt.Errorf(`ent: validator failed for field "Service.cancel_fee_minor": %w`, err)}
+		}
 	}
 	if len(_c.mutation.OrganizationIDs()) == 0 {
 		return &ValidationError{Name: "organization", err: errors.New(`ent: missing required edge "Service.organization"`)}
@@ -495,6 +647,22 @@ func (_c *ServiceCreate) createSpec() (*Service, *sqlgraph.CreateSpec) {
 		_spec.SetField(service.FieldSortOrder, field.TypeInt, value)
 		_node.SortOrder = value
 	}
+	if value, ok := _c.mutation.BufferBeforeMinutes(); ok {
+		_spec.SetField(service.FieldBufferBeforeMinutes, field.TypeInt, value)
+		_node.BufferBeforeMinutes = value
+	}
+	if value, ok := _c.mutation.BufferAfterMinutes(); ok {
+		_spec.SetField(service.FieldBufferAfterMinutes, field.TypeInt, value)
+		_node.BufferAfterMinutes = value
+	}
+	if value, ok := _c.mutation.CancelWindowHours(); ok {
+		_spec.SetField(service.FieldCancelWindowHours, field.TypeInt, value)
+		_node.CancelWindowHours = value
+	}
+	if value, ok := _c.mutation.CancelFeeMinor(); ok {
+		_spec.SetField(service.FieldCancelFeeMinor, field.TypeInt64, value)
+		_node.CancelFeeMinor = value
+	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -521,6 +689,54 @@ func (_c *ServiceCreate) createSpec() (*Service, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(inquiry.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.VariantsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.VariantsTable,
+			Columns: []string{service.VariantsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(servicevariant.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.ProvidersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.ProvidersTable,
+			Columns: []string{service.ProvidersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(serviceprovider.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.AppointmentsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.AppointmentsTable,
+			Columns: []string{service.AppointmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(appointment.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {
@@ -787,6 +1003,78 @@ func (u *ServiceUpsert) UpdateSortOrder() *ServiceUpsert {
 // AddSortOrder adds v to the "sort_order" field.
 func (u *ServiceUpsert) AddSortOrder(v int) *ServiceUpsert {
 	u.Add(service.FieldSortOrder, v)
+	return u
+}
+
+// SetBufferBeforeMinutes sets the "buffer_before_minutes" field.
+func (u *ServiceUpsert) SetBufferBeforeMinutes(v int) *ServiceUpsert {
+	u.Set(service.FieldBufferBeforeMinutes, v)
+	return u
+}
+
+// UpdateBufferBeforeMinutes sets the "buffer_before_minutes" field to the value that was provided on create.
+func (u *ServiceUpsert) UpdateBufferBeforeMinutes() *ServiceUpsert {
+	u.SetExcluded(service.FieldBufferBeforeMinutes)
+	return u
+}
+
+// AddBufferBeforeMinutes adds v to the "buffer_before_minutes" field.
+func (u *ServiceUpsert) AddBufferBeforeMinutes(v int) *ServiceUpsert {
+	u.Add(service.FieldBufferBeforeMinutes, v)
+	return u
+}
+
+// SetBufferAfterMinutes sets the "buffer_after_minutes" field.
+func (u *ServiceUpsert) SetBufferAfterMinutes(v int) *ServiceUpsert {
+	u.Set(service.FieldBufferAfterMinutes, v)
+	return u
+}
+
+// UpdateBufferAfterMinutes sets the "buffer_after_minutes" field to the value that was provided on create.
+func (u *ServiceUpsert) UpdateBufferAfterMinutes() *ServiceUpsert {
+	u.SetExcluded(service.FieldBufferAfterMinutes)
+	return u
+}
+
+// AddBufferAfterMinutes adds v to the "buffer_after_minutes" field.
+func (u *ServiceUpsert) AddBufferAfterMinutes(v int) *ServiceUpsert {
+	u.Add(service.FieldBufferAfterMinutes, v)
+	return u
+}
+
+// SetCancelWindowHours sets the "cancel_window_hours" field.
+func (u *ServiceUpsert) SetCancelWindowHours(v int) *ServiceUpsert {
+	u.Set(service.FieldCancelWindowHours, v)
+	return u
+}
+
+// UpdateCancelWindowHours sets the "cancel_window_hours" field to the value that was provided on create.
+func (u *ServiceUpsert) UpdateCancelWindowHours() *ServiceUpsert {
+	u.SetExcluded(service.FieldCancelWindowHours)
+	return u
+}
+
+// AddCancelWindowHours adds v to the "cancel_window_hours" field.
+func (u *ServiceUpsert) AddCancelWindowHours(v int) *ServiceUpsert {
+	u.Add(service.FieldCancelWindowHours, v)
+	return u
+}
+
+// SetCancelFeeMinor sets the "cancel_fee_minor" field.
+func (u *ServiceUpsert) SetCancelFeeMinor(v int64) *ServiceUpsert {
+	u.Set(service.FieldCancelFeeMinor, v)
+	return u
+}
+
+// UpdateCancelFeeMinor sets the "cancel_fee_minor" field to the value that was provided on create.
+func (u *ServiceUpsert) UpdateCancelFeeMinor() *ServiceUpsert {
+	u.SetExcluded(service.FieldCancelFeeMinor)
+	return u
+}
+
+// AddCancelFeeMinor adds v to the "cancel_fee_minor" field.
+func (u *ServiceUpsert) AddCancelFeeMinor(v int64) *ServiceUpsert {
+	u.Add(service.FieldCancelFeeMinor, v)
 	return u
 }
 
@@ -1086,6 +1374,90 @@ func (u *ServiceUpsertOne) AddSortOrder(v int) *ServiceUpsertOne {
 func (u *ServiceUpsertOne) UpdateSortOrder() *ServiceUpsertOne {
 	return u.Update(func(s *ServiceUpsert) {
 		s.UpdateSortOrder()
+	})
+}
+
+// SetBufferBeforeMinutes sets the "buffer_before_minutes" field.
+func (u *ServiceUpsertOne) SetBufferBeforeMinutes(v int) *ServiceUpsertOne {
+	return u.Update(func(s *ServiceUpsert) {
+		s.SetBufferBeforeMinutes(v)
+	})
+}
+
+// AddBufferBeforeMinutes adds v to the "buffer_before_minutes" field.
+func (u *ServiceUpsertOne) AddBufferBeforeMinutes(v int) *ServiceUpsertOne {
+	return u.Update(func(s *ServiceUpsert) {
+		s.AddBufferBeforeMinutes(v)
+	})
+}
+
+// UpdateBufferBeforeMinutes sets the "buffer_before_minutes" field to the value that was provided on create.
+func (u *ServiceUpsertOne) UpdateBufferBeforeMinutes() *ServiceUpsertOne {
+	return u.Update(func(s *ServiceUpsert) {
+		s.UpdateBufferBeforeMinutes()
+	})
+}
+
+// SetBufferAfterMinutes sets the "buffer_after_minutes" field.
+func (u *ServiceUpsertOne) SetBufferAfterMinutes(v int) *ServiceUpsertOne {
+	return u.Update(func(s *ServiceUpsert) {
+		s.SetBufferAfterMinutes(v)
+	})
+}
+
+// AddBufferAfterMinutes adds v to the "buffer_after_minutes" field.
+func (u *ServiceUpsertOne) AddBufferAfterMinutes(v int) *ServiceUpsertOne {
+	return u.Update(func(s *ServiceUpsert) {
+		s.AddBufferAfterMinutes(v)
+	})
+}
+
+// UpdateBufferAfterMinutes sets the "buffer_after_minutes" field to the value that was provided on create.
+func (u *ServiceUpsertOne) UpdateBufferAfterMinutes() *ServiceUpsertOne {
+	return u.Update(func(s *ServiceUpsert) {
+		s.UpdateBufferAfterMinutes()
+	})
+}
+
+// SetCancelWindowHours sets the "cancel_window_hours" field.
+func (u *ServiceUpsertOne) SetCancelWindowHours(v int) *ServiceUpsertOne {
+	return u.Update(func(s *ServiceUpsert) {
+		s.SetCancelWindowHours(v)
+	})
+}
+
+// AddCancelWindowHours adds v to the "cancel_window_hours" field.
+func (u *ServiceUpsertOne) AddCancelWindowHours(v int) *ServiceUpsertOne {
+	return u.Update(func(s *ServiceUpsert) {
+		s.AddCancelWindowHours(v)
+	})
+}
+
+// UpdateCancelWindowHours sets the "cancel_window_hours" field to the value that was provided on create.
+func (u *ServiceUpsertOne) UpdateCancelWindowHours() *ServiceUpsertOne {
+	return u.Update(func(s *ServiceUpsert) {
+		s.UpdateCancelWindowHours()
+	})
+}
+
+// SetCancelFeeMinor sets the "cancel_fee_minor" field.
+func (u *ServiceUpsertOne) SetCancelFeeMinor(v int64) *ServiceUpsertOne {
+	return u.Update(func(s *ServiceUpsert) {
+		s.SetCancelFeeMinor(v)
+	})
+}
+
+// AddCancelFeeMinor adds v to the "cancel_fee_minor" field.
+func (u *ServiceUpsertOne) AddCancelFeeMinor(v int64) *ServiceUpsertOne {
+	return u.Update(func(s *ServiceUpsert) {
+		s.AddCancelFeeMinor(v)
+	})
+}
+
+// UpdateCancelFeeMinor sets the "cancel_fee_minor" field to the value that was provided on create.
+func (u *ServiceUpsertOne) UpdateCancelFeeMinor() *ServiceUpsertOne {
+	return u.Update(func(s *ServiceUpsert) {
+		s.UpdateCancelFeeMinor()
 	})
 }
 
@@ -1552,6 +1924,90 @@ func (u *ServiceUpsertBulk) AddSortOrder(v int) *ServiceUpsertBulk {
 func (u *ServiceUpsertBulk) UpdateSortOrder() *ServiceUpsertBulk {
 	return u.Update(func(s *ServiceUpsert) {
 		s.UpdateSortOrder()
+	})
+}
+
+// SetBufferBeforeMinutes sets the "buffer_before_minutes" field.
+func (u *ServiceUpsertBulk) SetBufferBeforeMinutes(v int) *ServiceUpsertBulk {
+	return u.Update(func(s *ServiceUpsert) {
+		s.SetBufferBeforeMinutes(v)
+	})
+}
+
+// AddBufferBeforeMinutes adds v to the "buffer_before_minutes" field.
+func (u *ServiceUpsertBulk) AddBufferBeforeMinutes(v int) *ServiceUpsertBulk {
+	return u.Update(func(s *ServiceUpsert) {
+		s.AddBufferBeforeMinutes(v)
+	})
+}
+
+// UpdateBufferBeforeMinutes sets the "buffer_before_minutes" field to the value that was provided on create.
+func (u *ServiceUpsertBulk) UpdateBufferBeforeMinutes() *ServiceUpsertBulk {
+	return u.Update(func(s *ServiceUpsert) {
+		s.UpdateBufferBeforeMinutes()
+	})
+}
+
+// SetBufferAfterMinutes sets the "buffer_after_minutes" field.
+func (u *ServiceUpsertBulk) SetBufferAfterMinutes(v int) *ServiceUpsertBulk {
+	return u.Update(func(s *ServiceUpsert) {
+		s.SetBufferAfterMinutes(v)
+	})
+}
+
+// AddBufferAfterMinutes adds v to the "buffer_after_minutes" field.
+func (u *ServiceUpsertBulk) AddBufferAfterMinutes(v int) *ServiceUpsertBulk {
+	return u.Update(func(s *ServiceUpsert) {
+		s.AddBufferAfterMinutes(v)
+	})
+}
+
+// UpdateBufferAfterMinutes sets the "buffer_after_minutes" field to the value that was provided on create.
+func (u *ServiceUpsertBulk) UpdateBufferAfterMinutes() *ServiceUpsertBulk {
+	return u.Update(func(s *ServiceUpsert) {
+		s.UpdateBufferAfterMinutes()
+	})
+}
+
+// SetCancelWindowHours sets the "cancel_window_hours" field.
+func (u *ServiceUpsertBulk) SetCancelWindowHours(v int) *ServiceUpsertBulk {
+	return u.Update(func(s *ServiceUpsert) {
+		s.SetCancelWindowHours(v)
+	})
+}
+
+// AddCancelWindowHours adds v to the "cancel_window_hours" field.
+func (u *ServiceUpsertBulk) AddCancelWindowHours(v int) *ServiceUpsertBulk {
+	return u.Update(func(s *ServiceUpsert) {
+		s.AddCancelWindowHours(v)
+	})
+}
+
+// UpdateCancelWindowHours sets the "cancel_window_hours" field to the value that was provided on create.
+func (u *ServiceUpsertBulk) UpdateCancelWindowHours() *ServiceUpsertBulk {
+	return u.Update(func(s *ServiceUpsert) {
+		s.UpdateCancelWindowHours()
+	})
+}
+
+// SetCancelFeeMinor sets the "cancel_fee_minor" field.
+func (u *ServiceUpsertBulk) SetCancelFeeMinor(v int64) *ServiceUpsertBulk {
+	return u.Update(func(s *ServiceUpsert) {
+		s.SetCancelFeeMinor(v)
+	})
+}
+
+// AddCancelFeeMinor adds v to the "cancel_fee_minor" field.
+func (u *ServiceUpsertBulk) AddCancelFeeMinor(v int64) *ServiceUpsertBulk {
+	return u.Update(func(s *ServiceUpsert) {
+		s.AddCancelFeeMinor(v)
+	})
+}
+
+// UpdateCancelFeeMinor sets the "cancel_fee_minor" field to the value that was provided on create.
+func (u *ServiceUpsertBulk) UpdateCancelFeeMinor() *ServiceUpsertBulk {
+	return u.Update(func(s *ServiceUpsert) {
+		s.UpdateCancelFeeMinor()
 	})
 }
 

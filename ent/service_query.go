@@ -15,10 +15,13 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
+	"github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/inquiry"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/predicate"
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/ent/serviceprovider"
+	"github.com/venueplatform/venue/ent/servicevariant"
 )
 
 // ServiceQuery is the builder for querying Service entities.
@@ -30,6 +33,9 @@ type ServiceQuery struct {
 	predicates       []predicate.Service
 	withOrganization *OrganizationQuery
 	withInquiries    *InquiryQuery
+	withVariants     *ServiceVariantQuery
+	withProviders    *ServiceProviderQuery
+	withAppointments *AppointmentQuery
 	modifiers        []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -104,6 +110,72 @@ func (_q *ServiceQuery) QueryInquiries() *InquiryQuery {
 			sqlgraph.From(service.Table, service.FieldID, selector),
 			sqlgraph.To(inquiry.Table, inquiry.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, service.InquiriesTable, service.InquiriesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryVariants chains the current query on the "variants" edge.
+func (_q *ServiceQuery) QueryVariants() *ServiceVariantQuery {
+	query := (&ServiceVariantClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(service.Table, service.FieldID, selector),
+			sqlgraph.To(servicevariant.Table, servicevariant.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, service.VariantsTable, service.VariantsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryProviders chains the current query on the "providers" edge.
+func (_q *ServiceQuery) QueryProviders() *ServiceProviderQuery {
+	query := (&ServiceProviderClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(service.Table, service.FieldID, selector),
+			sqlgraph.To(serviceprovider.Table, serviceprovider.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, service.ProvidersTable, service.ProvidersColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryAppointments chains the current query on the "appointments" edge.
+func (_q *ServiceQuery) QueryAppointments() *AppointmentQuery {
+	query := (&AppointmentClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(service.Table, service.FieldID, selector),
+			sqlgraph.To(appointment.Table, appointment.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, service.AppointmentsTable, service.AppointmentsColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -305,6 +377,9 @@ func (_q *ServiceQuery) Clone() *ServiceQuery {
 		predicates:       append([]predicate.Service{}, _q.predicates...),
 		withOrganization: _q.withOrganization.Clone(),
 		withInquiries:    _q.withInquiries.Clone(),
+		withVariants:     _q.withVariants.Clone(),
+		withProviders:    _q.withProviders.Clone(),
+		withAppointments: _q.withAppointments.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -330,6 +405,39 @@ func (_q *ServiceQuery) WithInquiries(opts ...func(*InquiryQuery)) *ServiceQuery
 		opt(query)
 	}
 	_q.withInquiries = query
+	return _q
+}
+
+// WithVariants tells the query-builder to eager-load the nodes that are connected to
+// the "variants" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ServiceQuery) WithVariants(opts ...func(*ServiceVariantQuery)) *ServiceQuery {
+	query := (&ServiceVariantClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withVariants = query
+	return _q
+}
+
+// WithProviders tells the query-builder to eager-load the nodes that are connected to
+// the "providers" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ServiceQuery) WithProviders(opts ...func(*ServiceProviderQuery)) *ServiceQuery {
+	query := (&ServiceProviderClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withProviders = query
+	return _q
+}
+
+// WithAppointments tells the query-builder to eager-load the nodes that are connected to
+// the "appointments" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ServiceQuery) WithAppointments(opts ...func(*AppointmentQuery)) *ServiceQuery {
+	query := (&AppointmentClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withAppointments = query
 	return _q
 }
 
@@ -417,9 +525,12 @@ func (_q *ServiceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Serv
 	var (
 		nodes       = []*Service{}
 		_spec       = _q.querySpec()
-		loadedTypes = [2]bool{
+		loadedTypes = [5]bool{
 			_q.withOrganization != nil,
 			_q.withInquiries != nil,
+			_q.withVariants != nil,
+			_q.withProviders != nil,
+			_q.withAppointments != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -453,6 +564,27 @@ func (_q *ServiceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Serv
 		if err := _q.loadInquiries(ctx, query, nodes,
 			func(n *Service) { n.Edges.Inquiries = []*Inquiry{} },
 			func(n *Service, e *Inquiry) { n.Edges.Inquiries = append(n.Edges.Inquiries, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withVariants; query != nil {
+		if err := _q.loadVariants(ctx, query, nodes,
+			func(n *Service) { n.Edges.Variants = []*ServiceVariant{} },
+			func(n *Service, e *ServiceVariant) { n.Edges.Variants = append(n.Edges.Variants, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withProviders; query != nil {
+		if err := _q.loadProviders(ctx, query, nodes,
+			func(n *Service) { n.Edges.Providers = []*ServiceProvider{} },
+			func(n *Service, e *ServiceProvider) { n.Edges.Providers = append(n.Edges.Providers, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withAppointments; query != nil {
+		if err := _q.loadAppointments(ctx, query, nodes,
+			func(n *Service) { n.Edges.Appointments = []*Appointment{} },
+			func(n *Service, e *Appointment) { n.Edges.Appointments = append(n.Edges.Appointments, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -503,6 +635,96 @@ func (_q *ServiceQuery) loadInquiries(ctx context.Context, query *InquiryQuery, 
 	}
 	query.Where(predicate.Inquiry(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(service.InquiriesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ServiceID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "service_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *ServiceQuery) loadVariants(ctx context.Context, query *ServiceVariantQuery, nodes []*Service, init func(*Service), assign func(*Service, *ServiceVariant)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[uuid.UUID]*Service)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(servicevariant.FieldServiceID)
+	}
+	query.Where(predicate.ServiceVariant(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(service.VariantsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ServiceID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "service_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *ServiceQuery) loadProviders(ctx context.Context, query *ServiceProviderQuery, nodes []*Service, init func(*Service), assign func(*Service, *ServiceProvider)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[uuid.UUID]*Service)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(serviceprovider.FieldServiceID)
+	}
+	query.Where(predicate.ServiceProvider(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(service.ProvidersColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ServiceID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "service_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *ServiceQuery) loadAppointments(ctx context.Context, query *AppointmentQuery, nodes []*Service, init func(*Service), assign func(*Service, *Appointment)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[uuid.UUID]*Service)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(appointment.FieldServiceID)
+	}
+	query.Where(predicate.Appointment(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(service.AppointmentsColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {

@@ -12,9 +12,12 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
+	"github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/inquiry"
 	"github.com/venueplatform/venue/ent/predicate"
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/ent/serviceprovider"
+	"github.com/venueplatform/venue/ent/servicevariant"
 )
 
 // ServiceUpdate is the builder for updating Service entities.
@@ -263,6 +266,90 @@ func (_u *ServiceUpdate) AddSortOrder(v int) *ServiceUpdate {
 	return _u
 }
 
+// SetBufferBeforeMinutes sets the "buffer_before_minutes" field.
+func (_u *ServiceUpdate) SetBufferBeforeMinutes(v int) *ServiceUpdate {
+	_u.mutation.ResetBufferBeforeMinutes()
+	_u.mutation.SetBufferBeforeMinutes(v)
+	return _u
+}
+
+// SetNillableBufferBeforeMinutes sets the "buffer_before_minutes" field if the given value is not nil.
+func (_u *ServiceUpdate) SetNillableBufferBeforeMinutes(v *int) *ServiceUpdate {
+	if v != nil {
+		_u.SetBufferBeforeMinutes(*v)
+	}
+	return _u
+}
+
+// AddBufferBeforeMinutes adds value to the "buffer_before_minutes" field.
+func (_u *ServiceUpdate) AddBufferBeforeMinutes(v int) *ServiceUpdate {
+	_u.mutation.AddBufferBeforeMinutes(v)
+	return _u
+}
+
+// SetBufferAfterMinutes sets the "buffer_after_minutes" field.
+func (_u *ServiceUpdate) SetBufferAfterMinutes(v int) *ServiceUpdate {
+	_u.mutation.ResetBufferAfterMinutes()
+	_u.mutation.SetBufferAfterMinutes(v)
+	return _u
+}
+
+// SetNillableBufferAfterMinutes sets the "buffer_after_minutes" field if the given value is not nil.
+func (_u *ServiceUpdate) SetNillableBufferAfterMinutes(v *int) *ServiceUpdate {
+	if v != nil {
+		_u.SetBufferAfterMinutes(*v)
+	}
+	return _u
+}
+
+// AddBufferAfterMinutes adds value to the "buffer_after_minutes" field.
+func (_u *ServiceUpdate) AddBufferAfterMinutes(v int) *ServiceUpdate {
+	_u.mutation.AddBufferAfterMinutes(v)
+	return _u
+}
+
+// SetCancelWindowHours sets the "cancel_window_hours" field.
+func (_u *ServiceUpdate) SetCancelWindowHours(v int) *ServiceUpdate {
+	_u.mutation.ResetCancelWindowHours()
+	_u.mutation.SetCancelWindowHours(v)
+	return _u
+}
+
+// SetNillableCancelWindowHours sets the "cancel_window_hours" field if the given value is not nil.
+func (_u *ServiceUpdate) SetNillableCancelWindowHours(v *int) *ServiceUpdate {
+	if v != nil {
+		_u.SetCancelWindowHours(*v)
+	}
+	return _u
+}
+
+// AddCancelWindowHours adds value to the "cancel_window_hours" field.
+func (_u *ServiceUpdate) AddCancelWindowHours(v int) *ServiceUpdate {
+	_u.mutation.AddCancelWindowHours(v)
+	return _u
+}
+
+// SetCancelFeeMinor sets the "cancel_fee_minor" field.
+func (_u *ServiceUpdate) SetCancelFeeMinor(v int64) *ServiceUpdate {
+	_u.mutation.ResetCancelFeeMinor()
+	_u.mutation.SetCancelFeeMinor(v)
+	return _u
+}
+
+// SetNillableCancelFeeMinor sets the "cancel_fee_minor" field if the given value is not nil.
+func (_u *ServiceUpdate) SetNillableCancelFeeMinor(v *int64) *ServiceUpdate {
+	if v != nil {
+		_u.SetCancelFeeMinor(*v)
+	}
+	return _u
+}
+
+// AddCancelFeeMinor adds value to the "cancel_fee_minor" field.
+func (_u *ServiceUpdate) AddCancelFeeMinor(v int64) *ServiceUpdate {
+	_u.mutation.AddCancelFeeMinor(v)
+	return _u
+}
+
 // AddInquiryIDs adds the "inquiries" edge to the Inquiry entity by IDs.
 func (_u *ServiceUpdate) AddInquiryIDs(ids ...uuid.UUID) *ServiceUpdate {
 	_u.mutation.AddInquiryIDs(ids...)
@@ -276,6 +363,51 @@ func (_u *ServiceUpdate) AddInquiries(v ...*Inquiry) *ServiceUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.AddInquiryIDs(ids...)
+}
+
+// AddVariantIDs adds the "variants" edge to the ServiceVariant entity by IDs.
+func (_u *ServiceUpdate) AddVariantIDs(ids ...uuid.UUID) *ServiceUpdate {
+	_u.mutation.AddVariantIDs(ids...)
+	return _u
+}
+
+// AddVariants adds the "variants" edges to the ServiceVariant entity.
+func (_u *ServiceUpdate) AddVariants(v ...*ServiceVariant) *ServiceUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddVariantIDs(ids...)
+}
+
+// AddProviderIDs adds the "providers" edge to the ServiceProvider entity by IDs.
+func (_u *ServiceUpdate) AddProviderIDs(ids ...uuid.UUID) *ServiceUpdate {
+	_u.mutation.AddProviderIDs(ids...)
+	return _u
+}
+
+// AddProviders adds the "providers" edges to the ServiceProvider entity.
+func (_u *ServiceUpdate) AddProviders(v ...*ServiceProvider) *ServiceUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddProviderIDs(ids...)
+}
+
+// AddAppointmentIDs adds the "appointments" edge to the Appointment entity by IDs.
+func (_u *ServiceUpdate) AddAppointmentIDs(ids ...uuid.UUID) *ServiceUpdate {
+	_u.mutation.AddAppointmentIDs(ids...)
+	return _u
+}
+
+// AddAppointments adds the "appointments" edges to the Appointment entity.
+func (_u *ServiceUpdate) AddAppointments(v ...*Appointment) *ServiceUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddAppointmentIDs(ids...)
 }
 
 // Mutation returns the ServiceMutation object of the builder.
@@ -302,6 +434,69 @@ func (_u *ServiceUpdate) RemoveInquiries(v ...*Inquiry) *ServiceUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveInquiryIDs(ids...)
+}
+
+// ClearVariants clears all "variants" edges to the ServiceVariant entity.
+func (_u *ServiceUpdate) ClearVariants() *ServiceUpdate {
+	_u.mutation.ClearVariants()
+	return _u
+}
+
+// RemoveVariantIDs removes the "variants" edge to ServiceVariant entities by IDs.
+func (_u *ServiceUpdate) RemoveVariantIDs(ids ...uuid.UUID) *ServiceUpdate {
+	_u.mutation.RemoveVariantIDs(ids...)
+	return _u
+}
+
+// RemoveVariants removes "variants" edges to ServiceVariant entities.
+func (_u *ServiceUpdate) RemoveVariants(v ...*ServiceVariant) *ServiceUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveVariantIDs(ids...)
+}
+
+// ClearProviders clears all "providers" edges to the ServiceProvider entity.
+func (_u *ServiceUpdate) ClearProviders() *ServiceUpdate {
+	_u.mutation.ClearProviders()
+	return _u
+}
+
+// RemoveProviderIDs removes the "providers" edge to ServiceProvider entities by IDs.
+func (_u *ServiceUpdate) RemoveProviderIDs(ids ...uuid.UUID) *ServiceUpdate {
+	_u.mutation.RemoveProviderIDs(ids...)
+	return _u
+}
+
+// RemoveProviders removes "providers" edges to ServiceProvider entities.
+func (_u *ServiceUpdate) RemoveProviders(v ...*ServiceProvider) *ServiceUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveProviderIDs(ids...)
+}
+
+// ClearAppointments clears all "appointments" edges to the Appointment entity.
+func (_u *ServiceUpdate) ClearAppointments() *ServiceUpdate {
+	_u.mutation.ClearAppointments()
+	return _u
+}
+
+// RemoveAppointmentIDs removes the "appointments" edge to Appointment entities by IDs.
+func (_u *ServiceUpdate) RemoveAppointmentIDs(ids ...uuid.UUID) *ServiceUpdate {
+	_u.mutation.RemoveAppointmentIDs(ids...)
+	return _u
+}
+
+// RemoveAppointments removes "appointments" edges to Appointment entities.
+func (_u *ServiceUpdate) RemoveAppointments(v ...*Appointment) *ServiceUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveAppointmentIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -393,6 +588,26 @@ func (_u *ServiceUpdate) check() error {
 			return &ValidationError{Name: "image_url", err: fmt.Errorf(`ent: validator failed for field "Service.image_url": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.BufferBeforeMinutes(); ok {
+		if err := service.BufferBeforeMinutesValidator(v); err != nil {
+			return &ValidationError{Name: "buffer_before_minutes", err: fmt.Errorf(`ent: validator failed for field "Service.buffer_before_minutes": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.BufferAfterMinutes(); ok {
+		if err := service.BufferAfterMinutesValidator(v); err != nil {
+			return &ValidationError{Name: "buffer_after_minutes", err: fmt.Errorf(`ent: validator failed for field "Service.buffer_after_minutes": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CancelWindowHours(); ok {
+		if err := service.CancelWindowHoursValidator(v); err != nil {
+			return &ValidationError{Name: "cancel_window_hours", err: fmt.Errorf(`ent: validator failed for field "Service.cancel_window_hours": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CancelFeeMinor(); ok {
+		if err := service.CancelFeeMinorValidator(v); err != nil {
+			return &ValidationError{Name: "cancel_fee_minor", err: fmt.Errorf(`ent: validator failed for field "Service.cancel_fee_minor": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Service.organization"`)
 	}
@@ -474,6 +689,30 @@ func (_u *ServiceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.AddedSortOrder(); ok {
 		_spec.AddField(service.FieldSortOrder, field.TypeInt, value)
 	}
+	if value, ok := _u.mutation.BufferBeforeMinutes(); ok {
+		_spec.SetField(service.FieldBufferBeforeMinutes, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedBufferBeforeMinutes(); ok {
+		_spec.AddField(service.FieldBufferBeforeMinutes, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.BufferAfterMinutes(); ok {
+		_spec.SetField(service.FieldBufferAfterMinutes, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedBufferAfterMinutes(); ok {
+		_spec.AddField(service.FieldBufferAfterMinutes, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.CancelWindowHours(); ok {
+		_spec.SetField(service.FieldCancelWindowHours, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCancelWindowHours(); ok {
+		_spec.AddField(service.FieldCancelWindowHours, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.CancelFeeMinor(); ok {
+		_spec.SetField(service.FieldCancelFeeMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedCancelFeeMinor(); ok {
+		_spec.AddField(service.FieldCancelFeeMinor, field.TypeInt64, value)
+	}
 	if _u.mutation.InquiriesCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.O2M,
@@ -512,6 +751,141 @@ func (_u *ServiceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(inquiry.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.VariantsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.VariantsTable,
+			Columns: []string{service.VariantsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(servicevariant.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedVariantsIDs(); len(nodes) > 0 && !_u.mutation.VariantsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.VariantsTable,
+			Columns: []string{service.VariantsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(servicevariant.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.VariantsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.VariantsTable,
+			Columns: []string{service.VariantsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(servicevariant.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ProvidersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.ProvidersTable,
+			Columns: []string{service.ProvidersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(serviceprovider.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedProvidersIDs(); len(nodes) > 0 && !_u.mutation.ProvidersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.ProvidersTable,
+			Columns: []string{service.ProvidersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(serviceprovider.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ProvidersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.ProvidersTable,
+			Columns: []string{service.ProvidersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(serviceprovider.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.AppointmentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.AppointmentsTable,
+			Columns: []string{service.AppointmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(appointment.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedAppointmentsIDs(); len(nodes) > 0 && !_u.mutation.AppointmentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.AppointmentsTable,
+			Columns: []string{service.AppointmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(appointment.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.AppointmentsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.AppointmentsTable,
+			Columns: []string{service.AppointmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(appointment.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {
@@ -772,6 +1146,90 @@ func (_u *ServiceUpdateOne) AddSortOrder(v int) *ServiceUpdateOne {
 	return _u
 }
 
+// SetBufferBeforeMinutes sets the "buffer_before_minutes" field.
+func (_u *ServiceUpdateOne) SetBufferBeforeMinutes(v int) *ServiceUpdateOne {
+	_u.mutation.ResetBufferBeforeMinutes()
+	_u.mutation.SetBufferBeforeMinutes(v)
+	return _u
+}
+
+// SetNillableBufferBeforeMinutes sets the "buffer_before_minutes" field if the given value is not nil.
+func (_u *ServiceUpdateOne) SetNillableBufferBeforeMinutes(v *int) *ServiceUpdateOne {
+	if v != nil {
+		_u.SetBufferBeforeMinutes(*v)
+	}
+	return _u
+}
+
+// AddBufferBeforeMinutes adds value to the "buffer_before_minutes" field.
+func (_u *ServiceUpdateOne) AddBufferBeforeMinutes(v int) *ServiceUpdateOne {
+	_u.mutation.AddBufferBeforeMinutes(v)
+	return _u
+}
+
+// SetBufferAfterMinutes sets the "buffer_after_minutes" field.
+func (_u *ServiceUpdateOne) SetBufferAfterMinutes(v int) *ServiceUpdateOne {
+	_u.mutation.ResetBufferAfterMinutes()
+	_u.mutation.SetBufferAfterMinutes(v)
+	return _u
+}
+
+// SetNillableBufferAfterMinutes sets the "buffer_after_minutes" field if the given value is not nil.
+func (_u *ServiceUpdateOne) SetNillableBufferAfterMinutes(v *int) *ServiceUpdateOne {
+	if v != nil {
+		_u.SetBufferAfterMinutes(*v)
+	}
+	return _u
+}
+
+// AddBufferAfterMinutes adds value to the "buffer_after_minutes" field.
+func (_u *ServiceUpdateOne) AddBufferAfterMinutes(v int) *ServiceUpdateOne {
+	_u.mutation.AddBufferAfterMinutes(v)
+	return _u
+}
+
+// SetCancelWindowHours sets the "cancel_window_hours" field.
+func (_u *ServiceUpdateOne) SetCancelWindowHours(v int) *ServiceUpdateOne {
+	_u.mutation.ResetCancelWindowHours()
+	_u.mutation.SetCancelWindowHours(v)
+	return _u
+}
+
+// SetNillableCancelWindowHours sets the "cancel_window_hours" field if the given value is not nil.
+func (_u *ServiceUpdateOne) SetNillableCancelWindowHours(v *int) *ServiceUpdateOne {
+	if v != nil {
+		_u.SetCancelWindowHours(*v)
+	}
+	return _u
+}
+
+// AddCancelWindowHours adds value to the "cancel_window_hours" field.
+func (_u *ServiceUpdateOne) AddCancelWindowHours(v int) *ServiceUpdateOne {
+	_u.mutation.AddCancelWindowHours(v)
+	return _u
+}
+
+// SetCancelFeeMinor sets the "cancel_fee_minor" field.
+func (_u *ServiceUpdateOne) SetCancelFeeMinor(v int64) *ServiceUpdateOne {
+	_u.mutation.ResetCancelFeeMinor()
+	_u.mutation.SetCancelFeeMinor(v)
+	return _u
+}
+
+// SetNillableCancelFeeMinor sets the "cancel_fee_minor" field if the given value is not nil.
+func (_u *ServiceUpdateOne) SetNillableCancelFeeMinor(v *int64) *ServiceUpdateOne {
+	if v != nil {
+		_u.SetCancelFeeMinor(*v)
+	}
+	return _u
+}
+
+// AddCancelFeeMinor adds value to the "cancel_fee_minor" field.
+func (_u *ServiceUpdateOne) AddCancelFeeMinor(v int64) *ServiceUpdateOne {
+	_u.mutation.AddCancelFeeMinor(v)
+	return _u
+}
+
 // AddInquiryIDs adds the "inquiries" edge to the Inquiry entity by IDs.
 func (_u *ServiceUpdateOne) AddInquiryIDs(ids ...uuid.UUID) *ServiceUpdateOne {
 	_u.mutation.AddInquiryIDs(ids...)
@@ -785,6 +1243,51 @@ func (_u *ServiceUpdateOne) AddInquiries(v ...*Inquiry) *ServiceUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.AddInquiryIDs(ids...)
+}
+
+// AddVariantIDs adds the "variants" edge to the ServiceVariant entity by IDs.
+func (_u *ServiceUpdateOne) AddVariantIDs(ids ...uuid.UUID) *ServiceUpdateOne {
+	_u.mutation.AddVariantIDs(ids...)
+	return _u
+}
+
+// AddVariants adds the "variants" edges to the ServiceVariant entity.
+func (_u *ServiceUpdateOne) AddVariants(v ...*ServiceVariant) *ServiceUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddVariantIDs(ids...)
+}
+
+// AddProviderIDs adds the "providers" edge to the ServiceProvider entity by IDs.
+func (_u *ServiceUpdateOne) AddProviderIDs(ids ...uuid.UUID) *ServiceUpdateOne {
+	_u.mutation.AddProviderIDs(ids...)
+	return _u
+}
+
+// AddProviders adds the "providers" edges to the ServiceProvider entity.
+func (_u *ServiceUpdateOne) AddProviders(v ...*ServiceProvider) *ServiceUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddProviderIDs(ids...)
+}
+
+// AddAppointmentIDs adds the "appointments" edge to the Appointment entity by IDs.
+func (_u *ServiceUpdateOne) AddAppointmentIDs(ids ...uuid.UUID) *ServiceUpdateOne {
+	_u.mutation.AddAppointmentIDs(ids...)
+	return _u
+}
+
+// AddAppointments adds the "appointments" edges to the Appointment entity.
+func (_u *ServiceUpdateOne) AddAppointments(v ...*Appointment) *ServiceUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddAppointmentIDs(ids...)
 }
 
 // Mutation returns the ServiceMutation object of the builder.
@@ -811,6 +1314,69 @@ func (_u *ServiceUpdateOne) RemoveInquiries(v ...*Inquiry) *ServiceUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveInquiryIDs(ids...)
+}
+
+// ClearVariants clears all "variants" edges to the ServiceVariant entity.
+func (_u *ServiceUpdateOne) ClearVariants() *ServiceUpdateOne {
+	_u.mutation.ClearVariants()
+	return _u
+}
+
+// RemoveVariantIDs removes the "variants" edge to ServiceVariant entities by IDs.
+func (_u *ServiceUpdateOne) RemoveVariantIDs(ids ...uuid.UUID) *ServiceUpdateOne {
+	_u.mutation.RemoveVariantIDs(ids...)
+	return _u
+}
+
+// RemoveVariants removes "variants" edges to ServiceVariant entities.
+func (_u *ServiceUpdateOne) RemoveVariants(v ...*ServiceVariant) *ServiceUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveVariantIDs(ids...)
+}
+
+// ClearProviders clears all "providers" edges to the ServiceProvider entity.
+func (_u *ServiceUpdateOne) ClearProviders() *ServiceUpdateOne {
+	_u.mutation.ClearProviders()
+	return _u
+}
+
+// RemoveProviderIDs removes the "providers" edge to ServiceProvider entities by IDs.
+func (_u *ServiceUpdateOne) RemoveProviderIDs(ids ...uuid.UUID) *ServiceUpdateOne {
+	_u.mutation.RemoveProviderIDs(ids...)
+	return _u
+}
+
+// RemoveProviders removes "providers" edges to ServiceProvider entities.
+func (_u *ServiceUpdateOne) RemoveProviders(v ...*ServiceProvider) *ServiceUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveProviderIDs(ids...)
+}
+
+// ClearAppointments clears all "appointments" edges to the Appointment entity.
+func (_u *ServiceUpdateOne) ClearAppointments() *ServiceUpdateOne {
+	_u.mutation.ClearAppointments()
+	return _u
+}
+
+// RemoveAppointmentIDs removes the "appointments" edge to Appointment entities by IDs.
+func (_u *ServiceUpdateOne) RemoveAppointmentIDs(ids ...uuid.UUID) *ServiceUpdateOne {
+	_u.mutation.RemoveAppointmentIDs(ids...)
+	return _u
+}
+
+// RemoveAppointments removes "appointments" edges to Appointment entities.
+func (_u *ServiceUpdateOne) RemoveAppointments(v ...*Appointment) *ServiceUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveAppointmentIDs(ids...)
 }
 
 // Where appends a list predicates to the ServiceUpdate builder.
@@ -915,6 +1481,26 @@ func (_u *ServiceUpdateOne) check() error {
 			return &ValidationError{Name: "image_url", err: fmt.Errorf(`ent: validator failed for field "Service.image_url": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.BufferBeforeMinutes(); ok {
+		if err := service.BufferBeforeMinutesValidator(v); err != nil {
+			return &ValidationError{Name: "buffer_before_minutes", err: fmt.Errorf(`ent: validator failed for field "Service.buffer_before_minutes": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.BufferAfterMinutes(); ok {
+		if err := service.BufferAfterMinutesValidator(v); err != nil {
+			return &ValidationError{Name: "buffer_after_minutes", err: fmt.Errorf(`ent: validator failed for field "Service.buffer_after_minutes": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CancelWindowHours(); ok {
+		if err := service.CancelWindowHoursValidator(v); err != nil {
+			return &ValidationError{Name: "cancel_window_hours", err: fmt.Errorf(`ent: validator failed for field "Service.cancel_window_hours": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CancelFeeMinor(); ok {
+		if err := service.CancelFeeMinorValidator(v); err != nil {
+			return &ValidationError{Name: "cancel_fee_minor", err: fmt.Errorf(`ent: validator failed for field "Service.cancel_fee_minor": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Service.organization"`)
 	}
@@ -1013,6 +1599,30 @@ func (_u *ServiceUpdateOne) sqlSave(ctx context.Context) (_node *Service, err er
 	if value, ok := _u.mutation.AddedSortOrder(); ok {
 		_spec.AddField(service.FieldSortOrder, field.TypeInt, value)
 	}
+	if value, ok := _u.mutation.BufferBeforeMinutes(); ok {
+		_spec.SetField(service.FieldBufferBeforeMinutes, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedBufferBeforeMinutes(); ok {
+		_spec.AddField(service.FieldBufferBeforeMinutes, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.BufferAfterMinutes(); ok {
+		_spec.SetField(service.FieldBufferAfterMinutes, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedBufferAfterMinutes(); ok {
+		_spec.AddField(service.FieldBufferAfterMinutes, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.CancelWindowHours(); ok {
+		_spec.SetField(service.FieldCancelWindowHours, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedCancelWindowHours(); ok {
+		_spec.AddField(service.FieldCancelWindowHours, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.CancelFeeMinor(); ok {
+		_spec.SetField(service.FieldCancelFeeMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedCancelFeeMinor(); ok {
+		_spec.AddField(service.FieldCancelFeeMinor, field.TypeInt64, value)
+	}
 	if _u.mutation.InquiriesCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.O2M,
@@ -1051,6 +1661,141 @@ func (_u *ServiceUpdateOne) sqlSave(ctx context.Context) (_node *Service, err er
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(inquiry.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.VariantsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.VariantsTable,
+			Columns: []string{service.VariantsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(servicevariant.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedVariantsIDs(); len(nodes) > 0 && !_u.mutation.VariantsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.VariantsTable,
+			Columns: []string{service.VariantsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(servicevariant.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.VariantsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.VariantsTable,
+			Columns: []string{service.VariantsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(servicevariant.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ProvidersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.ProvidersTable,
+			Columns: []string{service.ProvidersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(serviceprovider.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedProvidersIDs(); len(nodes) > 0 && !_u.mutation.ProvidersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.ProvidersTable,
+			Columns: []string{service.ProvidersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(serviceprovider.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ProvidersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.ProvidersTable,
+			Columns: []string{service.ProvidersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(serviceprovider.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.AppointmentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.AppointmentsTable,
+			Columns: []string{service.AppointmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(appointment.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedAppointmentsIDs(); len(nodes) > 0 && !_u.mutation.AppointmentsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.AppointmentsTable,
+			Columns: []string{service.AppointmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(appointment.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.AppointmentsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   service.AppointmentsTable,
+			Columns: []string{service.AppointmentsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(appointment.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {

@@ -22,6 +22,10 @@ type Tx struct {
 	Alert *AlertClient
 	// Amenity is the client for interacting with the Amenity builders.
 	Amenity *AmenityClient
+	// Appointment is the client for interacting with the Appointment builders.
+	Appointment *AppointmentClient
+	// AppointmentPolicy is the client for interacting with the AppointmentPolicy builders.
+	AppointmentPolicy *AppointmentPolicyClient
 	// AuditLog is the client for interacting with the AuditLog builders.
 	AuditLog *AuditLogClient
 	// AuthCode is the client for interacting with the AuthCode builders.
@@ -108,6 +112,10 @@ type Tx struct {
 	PlatformSetting *PlatformSettingClient
 	// ProcessorEvent is the client for interacting with the ProcessorEvent builders.
 	ProcessorEvent *ProcessorEventClient
+	// ProviderHours is the client for interacting with the ProviderHours builders.
+	ProviderHours *ProviderHoursClient
+	// ProviderTimeOff is the client for interacting with the ProviderTimeOff builders.
+	ProviderTimeOff *ProviderTimeOffClient
 	// PushDevice is the client for interacting with the PushDevice builders.
 	PushDevice *PushDeviceClient
 	// RefreshToken is the client for interacting with the RefreshToken builders.
@@ -116,6 +124,10 @@ type Tx struct {
 	Room *RoomClient
 	// Service is the client for interacting with the Service builders.
 	Service *ServiceClient
+	// ServiceProvider is the client for interacting with the ServiceProvider builders.
+	ServiceProvider *ServiceProviderClient
+	// ServiceVariant is the client for interacting with the ServiceVariant builders.
+	ServiceVariant *ServiceVariantClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
 	// Tip is the client for interacting with the Tip builders.
@@ -124,6 +136,8 @@ type Tx struct {
 	User *UserClient
 	// VenuePayments is the client for interacting with the VenuePayments builders.
 	VenuePayments *VenuePaymentsClient
+	// Visit is the client for interacting with the Visit builders.
+	Visit *VisitClient
 	// WebhookAttempt is the client for interacting with the WebhookAttempt builders.
 	WebhookAttempt *WebhookAttemptClient
 	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
@@ -265,6 +279,8 @@ func (tx *Tx) init() {
 	tx.AddonProduct = NewAddonProductClient(tx.config)
 	tx.Alert = NewAlertClient(tx.config)
 	tx.Amenity = NewAmenityClient(tx.config)
+	tx.Appointment = NewAppointmentClient(tx.config)
+	tx.AppointmentPolicy = NewAppointmentPolicyClient(tx.config)
 	tx.AuditLog = NewAuditLogClient(tx.config)
 	tx.AuthCode = NewAuthCodeClient(tx.config)
 	tx.Booking = NewBookingClient(tx.config)
@@ -308,14 +324,19 @@ func (tx *Tx) init() {
 	tx.Photo = NewPhotoClient(tx.config)
 	tx.PlatformSetting = NewPlatformSettingClient(tx.config)
 	tx.ProcessorEvent = NewProcessorEventClient(tx.config)
+	tx.ProviderHours = NewProviderHoursClient(tx.config)
+	tx.ProviderTimeOff = NewProviderTimeOffClient(tx.config)
 	tx.PushDevice = NewPushDeviceClient(tx.config)
 	tx.RefreshToken = NewRefreshTokenClient(tx.config)
 	tx.Room = NewRoomClient(tx.config)
 	tx.Service = NewServiceClient(tx.config)
+	tx.ServiceProvider = NewServiceProviderClient(tx.config)
+	tx.ServiceVariant = NewServiceVariantClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
 	tx.Tip = NewTipClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.VenuePayments = NewVenuePaymentsClient(tx.config)
+	tx.Visit = NewVisitClient(tx.config)
 	tx.WebhookAttempt = NewWebhookAttemptClient(tx.config)
 	tx.WebhookDelivery = NewWebhookDeliveryClient(tx.config)
 	tx.WebhookSubscription = NewWebhookSubscriptionClient(tx.config)

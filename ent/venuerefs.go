@@ -11,6 +11,8 @@ import (
 	"github.com/venueplatform/venue/ent/alert"
 	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/apikey"
+	"github.com/venueplatform/venue/ent/appointment"
+	"github.com/venueplatform/venue/ent/appointmentpolicy"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
@@ -54,14 +56,19 @@ import (
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/processorevent"
+	"github.com/venueplatform/venue/ent/providerhours"
+	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/ent/serviceprovider"
+	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
+	"github.com/venueplatform/venue/ent/visit"
 	"github.com/venueplatform/venue/ent/webhookattempt"
 	"github.com/venueplatform/venue/ent/webhookdelivery"
 	"github.com/venueplatform/venue/ent/webhooksubscription"
@@ -73,6 +80,8 @@ var edgeTargets = map[string]map[string]string{
 	"AddonProduct":           {"organization": "Organization"},
 	"Alert":                  {"organization": "Organization"},
 	"Amenity":                {"organization": "Organization", "location": "Location"},
+	"Appointment":            {"organization": "Organization", "member": "Member", "provider": "Instructor", "service": "Service", "variant": "ServiceVariant", "room": "Room", "location": "Location", "visit": "Visit", "pass": "Pass"},
+	"AppointmentPolicy":      {"organization": "Organization"},
 	"AuditLog":               {"organization": "Organization"},
 	"AuthCode":               {"user": "User"},
 	"Booking":                {"organization": "Organization", "member": "Member", "class_instance": "ClassInstance", "pass": "Pass"},
@@ -95,7 +104,7 @@ var edgeTargets = map[string]map[string]string{
 	"IdempotencyKey":         {},
 	"Inquiry":                {"organization": "Organization", "service": "Service"},
 	"InstallationSecret":     {},
-	"Instructor":             {"organization": "Organization", "class_instances": "ClassInstance"},
+	"Instructor":             {"organization": "Organization", "class_instances": "ClassInstance", "service_assignments": "ServiceProvider", "working_hours": "ProviderHours", "time_off": "ProviderTimeOff", "appointments": "Appointment"},
 	"Location":               {"organization": "Organization", "rooms": "Room", "class_instances": "ClassInstance", "opening_hours": "OpeningHours", "amenities": "Amenity", "photos": "Photo"},
 	"MFABackupCode":          {},
 	"MFAChallenge":           {},
@@ -116,14 +125,19 @@ var edgeTargets = map[string]map[string]string{
 	"Photo":                  {"organization": "Organization", "location": "Location", "brand": "Brand"},
 	"PlatformSetting":        {},
 	"ProcessorEvent":         {},
+	"ProviderHours":          {"organization": "Organization", "provider": "Instructor", "location": "Location"},
+	"ProviderTimeOff":        {"organization": "Organization", "provider": "Instructor"},
 	"PushDevice":             {"organization": "Organization", "member": "Member"},
 	"RefreshToken":           {"session": "Session"},
 	"Room":                   {"organization": "Organization", "location": "Location", "class_instances": "ClassInstance"},
-	"Service":                {"organization": "Organization", "inquiries": "Inquiry"},
+	"Service":                {"organization": "Organization", "inquiries": "Inquiry", "variants": "ServiceVariant", "providers": "ServiceProvider", "appointments": "Appointment"},
+	"ServiceProvider":        {"organization": "Organization", "service": "Service", "provider": "Instructor"},
+	"ServiceVariant":         {"organization": "Organization", "service": "Service"},
 	"Session":                {"user": "User", "refresh_tokens": "RefreshToken"},
 	"Tip":                    {"organization": "Organization", "member": "Member"},
 	"User":                   {"members": "Member", "sessions": "Session", "auth_codes": "AuthCode"},
 	"VenuePayments":          {"organization": "Organization"},
+	"Visit":                  {"organization": "Organization", "member": "Member", "appointments": "Appointment"},
 	"WebhookAttempt":         {"organization": "Organization", "delivery": "WebhookDelivery"},
 	"WebhookDelivery":        {"organization": "Organization", "subscription": "WebhookSubscription", "event": "Event"},
 	"WebhookSubscription":    {"organization": "Organization"},
@@ -136,6 +150,8 @@ var VenueOwnedTypes = []string{
 	"AddonProduct",
 	"Alert",
 	"Amenity",
+	"Appointment",
+	"AppointmentPolicy",
 	"AuditLog",
 	"Booking",
 	"BookingPolicy",
@@ -165,11 +181,16 @@ var VenueOwnedTypes = []string{
 	"PaymentAttempt",
 	"PaymentCustomer",
 	"Photo",
+	"ProviderHours",
+	"ProviderTimeOff",
 	"PushDevice",
 	"Room",
 	"Service",
+	"ServiceProvider",
+	"ServiceVariant",
 	"Tip",
 	"VenuePayments",
+	"Visit",
 	"WebhookAttempt",
 	"WebhookDelivery",
 	"WebhookSubscription",
@@ -181,6 +202,8 @@ var AllTypes = []string{
 	"AddonProduct",
 	"Alert",
 	"Amenity",
+	"Appointment",
+	"AppointmentPolicy",
 	"AuditLog",
 	"AuthCode",
 	"Booking",
@@ -224,14 +247,19 @@ var AllTypes = []string{
 	"Photo",
 	"PlatformSetting",
 	"ProcessorEvent",
+	"ProviderHours",
+	"ProviderTimeOff",
 	"PushDevice",
 	"RefreshToken",
 	"Room",
 	"Service",
+	"ServiceProvider",
+	"ServiceVariant",
 	"Session",
 	"Tip",
 	"User",
 	"VenuePayments",
+	"Visit",
 	"WebhookAttempt",
 	"WebhookDelivery",
 	"WebhookSubscription",
@@ -255,6 +283,10 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Alert.Query().Where(alert.IDIn(ids...)).Count(ctx)
 	case "Amenity":
 		return c.Amenity.Query().Where(amenity.IDIn(ids...)).Count(ctx)
+	case "Appointment":
+		return c.Appointment.Query().Where(appointment.IDIn(ids...)).Count(ctx)
+	case "AppointmentPolicy":
+		return c.AppointmentPolicy.Query().Where(appointmentpolicy.IDIn(ids...)).Count(ctx)
 	case "AuditLog":
 		return c.AuditLog.Query().Where(auditlog.IDIn(ids...)).Count(ctx)
 	case "AuthCode":
@@ -341,6 +373,10 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.PlatformSetting.Query().Where(platformsetting.IDIn(ids...)).Count(ctx)
 	case "ProcessorEvent":
 		return c.ProcessorEvent.Query().Where(processorevent.IDIn(ids...)).Count(ctx)
+	case "ProviderHours":
+		return c.ProviderHours.Query().Where(providerhours.IDIn(ids...)).Count(ctx)
+	case "ProviderTimeOff":
+		return c.ProviderTimeOff.Query().Where(providertimeoff.IDIn(ids...)).Count(ctx)
 	case "PushDevice":
 		return c.PushDevice.Query().Where(pushdevice.IDIn(ids...)).Count(ctx)
 	case "RefreshToken":
@@ -349,6 +385,10 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Room.Query().Where(room.IDIn(ids...)).Count(ctx)
 	case "Service":
 		return c.Service.Query().Where(service.IDIn(ids...)).Count(ctx)
+	case "ServiceProvider":
+		return c.ServiceProvider.Query().Where(serviceprovider.IDIn(ids...)).Count(ctx)
+	case "ServiceVariant":
+		return c.ServiceVariant.Query().Where(servicevariant.IDIn(ids...)).Count(ctx)
 	case "Session":
 		return c.Session.Query().Where(session.IDIn(ids...)).Count(ctx)
 	case "Tip":
@@ -357,6 +397,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.User.Query().Where(user.IDIn(ids...)).Count(ctx)
 	case "VenuePayments":
 		return c.VenuePayments.Query().Where(venuepayments.IDIn(ids...)).Count(ctx)
+	case "Visit":
+		return c.Visit.Query().Where(visit.IDIn(ids...)).Count(ctx)
 	case "WebhookAttempt":
 		return c.WebhookAttempt.Query().Where(webhookattempt.IDIn(ids...)).Count(ctx)
 	case "WebhookDelivery":

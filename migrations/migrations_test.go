@@ -19,6 +19,7 @@ import (
 	"github.com/venueplatform/venue/ent/migrate"
 	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/pgtest"
+	"github.com/venueplatform/venue/migrations"
 )
 
 func TestMain(m *testing.M) {
@@ -52,6 +53,7 @@ func TestMigrationsMatchSchema(t *testing.T) {
 		schema.WithDialect(dialect.Postgres),
 		schema.WithDropColumn(true),
 		schema.WithDropIndex(true),
+		schema.WithDiffHook(migrations.KeepHandWritten),
 	)
 	require.NoError(t, err, "replaying migrations (is atlas.sum current? run go run ./internal/gen/migrate)")
 	var after []string
@@ -79,7 +81,7 @@ func TestMigratedDatabaseEqualsSchema(t *testing.T) {
 	require.NotEmpty(t, applied)
 	client := db.NewClient(pool)
 	var plan bytes.Buffer
-	require.NoError(t, client.Schema.WriteTo(ctx, &plan))
+	require.NoError(t, client.Schema.WriteTo(ctx, &plan, schema.WithDiffHook(migrations.KeepHandWritten)))
 	for _, line := range strings.Split(plan.String(), "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || line == "BEGIN;" || line == "COMMIT;" {

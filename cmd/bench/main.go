@@ -63,6 +63,9 @@ standard error, the report to standard output.`,
 				return nil
 			}
 			cfg.Ops = strings.Split(ops, ",")
+			if ops == bench.AppointmentsOp { // its own data and report (internal/bench/appointments.go)
+				return bench.RunAppointments(cmd.Context(), &cfg, cmd.OutOrStdout())
+			}
 			d := bench.NewDisplay(os.Stderr, bench.IsTerminal(os.Stderr))
 			rep, err := bench.Execute(cmd.Context(), cfg, d)
 			if rep != nil {

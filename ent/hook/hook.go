@@ -57,6 +57,30 @@ func (f AmenityFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AmenityMutation", m)
 }
 
+// The AppointmentFunc type is an adapter to allow the use of ordinary
+// function as Appointment mutator.
+type AppointmentFunc func(context.Context, *ent.AppointmentMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f AppointmentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.AppointmentMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AppointmentMutation", m)
+}
+
+// The AppointmentPolicyFunc type is an adapter to allow the use of ordinary
+// function as AppointmentPolicy mutator.
+type AppointmentPolicyFunc func(context.Context, *ent.AppointmentPolicyMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f AppointmentPolicyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.AppointmentPolicyMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AppointmentPolicyMutation", m)
+}
+
 // The AuditLogFunc type is an adapter to allow the use of ordinary
 // function as AuditLog mutator.
 type AuditLogFunc func(context.Context, *ent.AuditLogMutation) (ent.Value, error)
@@ -573,6 +597,30 @@ func (f ProcessorEventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Val
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProcessorEventMutation", m)
 }
 
+// The ProviderHoursFunc type is an adapter to allow the use of ordinary
+// function as ProviderHours mutator.
+type ProviderHoursFunc func(context.Context, *ent.ProviderHoursMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ProviderHoursFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ProviderHoursMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProviderHoursMutation", m)
+}
+
+// The ProviderTimeOffFunc type is an adapter to allow the use of ordinary
+// function as ProviderTimeOff mutator.
+type ProviderTimeOffFunc func(context.Context, *ent.ProviderTimeOffMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ProviderTimeOffFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ProviderTimeOffMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProviderTimeOffMutation", m)
+}
+
 // The PushDeviceFunc type is an adapter to allow the use of ordinary
 // function as PushDevice mutator.
 type PushDeviceFunc func(context.Context, *ent.PushDeviceMutation) (ent.Value, error)
@@ -621,6 +669,30 @@ func (f ServiceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ServiceMutation", m)
 }
 
+// The ServiceProviderFunc type is an adapter to allow the use of ordinary
+// function as ServiceProvider mutator.
+type ServiceProviderFunc func(context.Context, *ent.ServiceProviderMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ServiceProviderFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ServiceProviderMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ServiceProviderMutation", m)
+}
+
+// The ServiceVariantFunc type is an adapter to allow the use of ordinary
+// function as ServiceVariant mutator.
+type ServiceVariantFunc func(context.Context, *ent.ServiceVariantMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ServiceVariantFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ServiceVariantMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ServiceVariantMutation", m)
+}
+
 // The SessionFunc type is an adapter to allow the use of ordinary
 // function as Session mutator.
 type SessionFunc func(context.Context, *ent.SessionMutation) (ent.Value, error)
@@ -667,6 +739,18 @@ func (f VenuePaymentsFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Valu
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VenuePaymentsMutation", m)
+}
+
+// The VisitFunc type is an adapter to allow the use of ordinary
+// function as Visit mutator.
+type VisitFunc func(context.Context, *ent.VisitMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f VisitFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.VisitMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VisitMutation", m)
 }
 
 // The WebhookAttemptFunc type is an adapter to allow the use of ordinary

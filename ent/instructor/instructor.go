@@ -40,6 +40,14 @@ const (
 	EdgeOrganization = "organization"
 	// EdgeClassInstances holds the string denoting the class_instances edge name in mutations.
 	EdgeClassInstances = "class_instances"
+	// EdgeServiceAssignments holds the string denoting the service_assignments edge name in mutations.
+	EdgeServiceAssignments = "service_assignments"
+	// EdgeWorkingHours holds the string denoting the working_hours edge name in mutations.
+	EdgeWorkingHours = "working_hours"
+	// EdgeTimeOff holds the string denoting the time_off edge name in mutations.
+	EdgeTimeOff = "time_off"
+	// EdgeAppointments holds the string denoting the appointments edge name in mutations.
+	EdgeAppointments = "appointments"
 	// Table holds the table name of the instructor in the database.
 	Table = "instructors"
 	// OrganizationTable is the table that holds the organization relation/edge.
@@ -56,6 +64,34 @@ const (
 	ClassInstancesInverseTable = "class_instances"
 	// ClassInstancesColumn is the table column denoting the class_instances relation/edge.
 	ClassInstancesColumn = "instructor_id"
+	// ServiceAssignmentsTable is the table that holds the service_assignments relation/edge.
+	ServiceAssignmentsTable = "service_providers"
+	// ServiceAssignmentsInverseTable is the table name for the ServiceProvider entity.
+	// It exists in this package in order to avoid circular dependency with the "serviceprovider" package.
+	ServiceAssignmentsInverseTable = "service_providers"
+	// ServiceAssignmentsColumn is the table column denoting the service_assignments relation/edge.
+	ServiceAssignmentsColumn = "provider_id"
+	// WorkingHoursTable is the table that holds the working_hours relation/edge.
+	WorkingHoursTable = "provider_hours"
+	// WorkingHoursInverseTable is the table name for the ProviderHours entity.
+	// It exists in this package in order to avoid circular dependency with the "providerhours" package.
+	WorkingHoursInverseTable = "provider_hours"
+	// WorkingHoursColumn is the table column denoting the working_hours relation/edge.
+	WorkingHoursColumn = "provider_id"
+	// TimeOffTable is the table that holds the time_off relation/edge.
+	TimeOffTable = "provider_time_offs"
+	// TimeOffInverseTable is the table name for the ProviderTimeOff entity.
+	// It exists in this package in order to avoid circular dependency with the "providertimeoff" package.
+	TimeOffInverseTable = "provider_time_offs"
+	// TimeOffColumn is the table column denoting the time_off relation/edge.
+	TimeOffColumn = "provider_id"
+	// AppointmentsTable is the table that holds the appointments relation/edge.
+	AppointmentsTable = "appointments"
+	// AppointmentsInverseTable is the table name for the Appointment entity.
+	// It exists in this package in order to avoid circular dependency with the "appointment" package.
+	AppointmentsInverseTable = "appointments"
+	// AppointmentsColumn is the table column denoting the appointments relation/edge.
+	AppointmentsColumn = "provider_id"
 )
 
 // Columns holds all SQL columns for instructor fields.
@@ -189,6 +225,62 @@ func ByClassInstances(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newClassInstancesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByServiceAssignmentsCount orders the results by service_assignments count.
+func ByServiceAssignmentsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newServiceAssignmentsStep(), opts...)
+	}
+}
+
+// ByServiceAssignments orders the results by service_assignments terms.
+func ByServiceAssignments(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newServiceAssignmentsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByWorkingHoursCount orders the results by working_hours count.
+func ByWorkingHoursCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newWorkingHoursStep(), opts...)
+	}
+}
+
+// ByWorkingHours orders the results by working_hours terms.
+func ByWorkingHours(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newWorkingHoursStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByTimeOffCount orders the results by time_off count.
+func ByTimeOffCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newTimeOffStep(), opts...)
+	}
+}
+
+// ByTimeOff orders the results by time_off terms.
+func ByTimeOff(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newTimeOffStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByAppointmentsCount orders the results by appointments count.
+func ByAppointmentsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newAppointmentsStep(), opts...)
+	}
+}
+
+// ByAppointments orders the results by appointments terms.
+func ByAppointments(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newAppointmentsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newOrganizationStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -201,5 +293,33 @@ func newClassInstancesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ClassInstancesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, ClassInstancesTable, ClassInstancesColumn),
+	)
+}
+func newServiceAssignmentsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ServiceAssignmentsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, ServiceAssignmentsTable, ServiceAssignmentsColumn),
+	)
+}
+func newWorkingHoursStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(WorkingHoursInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, WorkingHoursTable, WorkingHoursColumn),
+	)
+}
+func newTimeOffStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(TimeOffInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, TimeOffTable, TimeOffColumn),
+	)
+}
+func newAppointmentsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(AppointmentsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, AppointmentsTable, AppointmentsColumn),
 	)
 }

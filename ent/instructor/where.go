@@ -692,6 +692,98 @@ func HasClassInstancesWith(preds ...predicate.ClassInstance) predicate.Instructo
 	})
 }
 
+// HasServiceAssignments applies the HasEdge predicate on the "service_assignments" edge.
+func HasServiceAssignments() predicate.Instructor {
+	return predicate.Instructor(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, ServiceAssignmentsTable, ServiceAssignmentsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasServiceAssignmentsWith applies the HasEdge predicate on the "service_assignments" edge with a given conditions (other predicates).
+func HasServiceAssignmentsWith(preds ...predicate.ServiceProvider) predicate.Instructor {
+	return predicate.Instructor(func(s *sql.Selector) {
+		step := newServiceAssignmentsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasWorkingHours applies the HasEdge predicate on the "working_hours" edge.
+func HasWorkingHours() predicate.Instructor {
+	return predicate.Instructor(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, WorkingHoursTable, WorkingHoursColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasWorkingHoursWith applies the HasEdge predicate on the "working_hours" edge with a given conditions (other predicates).
+func HasWorkingHoursWith(preds ...predicate.ProviderHours) predicate.Instructor {
+	return predicate.Instructor(func(s *sql.Selector) {
+		step := newWorkingHoursStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasTimeOff applies the HasEdge predicate on the "time_off" edge.
+func HasTimeOff() predicate.Instructor {
+	return predicate.Instructor(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, TimeOffTable, TimeOffColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasTimeOffWith applies the HasEdge predicate on the "time_off" edge with a given conditions (other predicates).
+func HasTimeOffWith(preds ...predicate.ProviderTimeOff) predicate.Instructor {
+	return predicate.Instructor(func(s *sql.Selector) {
+		step := newTimeOffStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasAppointments applies the HasEdge predicate on the "appointments" edge.
+func HasAppointments() predicate.Instructor {
+	return predicate.Instructor(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, AppointmentsTable, AppointmentsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasAppointmentsWith applies the HasEdge predicate on the "appointments" edge with a given conditions (other predicates).
+func HasAppointmentsWith(preds ...predicate.Appointment) predicate.Instructor {
+	return predicate.Instructor(func(s *sql.Selector) {
+		step := newAppointmentsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Instructor) predicate.Instructor {
 	return predicate.Instructor(sql.AndPredicates(predicates...))

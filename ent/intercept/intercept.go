@@ -12,6 +12,8 @@ import (
 	"github.com/venueplatform/venue/ent/alert"
 	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/apikey"
+	"github.com/venueplatform/venue/ent/appointment"
+	"github.com/venueplatform/venue/ent/appointmentpolicy"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
@@ -56,14 +58,19 @@ import (
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/predicate"
 	"github.com/venueplatform/venue/ent/processorevent"
+	"github.com/venueplatform/venue/ent/providerhours"
+	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/ent/serviceprovider"
+	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
+	"github.com/venueplatform/venue/ent/visit"
 	"github.com/venueplatform/venue/ent/webhookattempt"
 	"github.com/venueplatform/venue/ent/webhookdelivery"
 	"github.com/venueplatform/venue/ent/webhooksubscription"
@@ -231,6 +238,60 @@ func (f TraverseAmenity) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.AmenityQuery", q)
+}
+
+// The AppointmentFunc type is an adapter to allow the use of ordinary function as a Querier.
+type AppointmentFunc func(context.Context, *ent.AppointmentQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f AppointmentFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.AppointmentQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.AppointmentQuery", q)
+}
+
+// The TraverseAppointment type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseAppointment func(context.Context, *ent.AppointmentQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseAppointment) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseAppointment) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.AppointmentQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.AppointmentQuery", q)
+}
+
+// The AppointmentPolicyFunc type is an adapter to allow the use of ordinary function as a Querier.
+type AppointmentPolicyFunc func(context.Context, *ent.AppointmentPolicyQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f AppointmentPolicyFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.AppointmentPolicyQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.AppointmentPolicyQuery", q)
+}
+
+// The TraverseAppointmentPolicy type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseAppointmentPolicy func(context.Context, *ent.AppointmentPolicyQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseAppointmentPolicy) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseAppointmentPolicy) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.AppointmentPolicyQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.AppointmentPolicyQuery", q)
 }
 
 // The AuditLogFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1394,6 +1455,60 @@ func (f TraverseProcessorEvent) Traverse(ctx context.Context, q ent.Query) error
 	return fmt.Errorf("unexpected query type %T. expect *ent.ProcessorEventQuery", q)
 }
 
+// The ProviderHoursFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ProviderHoursFunc func(context.Context, *ent.ProviderHoursQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ProviderHoursFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ProviderHoursQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ProviderHoursQuery", q)
+}
+
+// The TraverseProviderHours type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseProviderHours func(context.Context, *ent.ProviderHoursQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseProviderHours) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseProviderHours) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ProviderHoursQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ProviderHoursQuery", q)
+}
+
+// The ProviderTimeOffFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ProviderTimeOffFunc func(context.Context, *ent.ProviderTimeOffQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ProviderTimeOffFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ProviderTimeOffQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ProviderTimeOffQuery", q)
+}
+
+// The TraverseProviderTimeOff type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseProviderTimeOff func(context.Context, *ent.ProviderTimeOffQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseProviderTimeOff) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseProviderTimeOff) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ProviderTimeOffQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ProviderTimeOffQuery", q)
+}
+
 // The PushDeviceFunc type is an adapter to allow the use of ordinary function as a Querier.
 type PushDeviceFunc func(context.Context, *ent.PushDeviceQuery) (ent.Value, error)
 
@@ -1500,6 +1615,60 @@ func (f TraverseService) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.ServiceQuery", q)
+}
+
+// The ServiceProviderFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ServiceProviderFunc func(context.Context, *ent.ServiceProviderQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ServiceProviderFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ServiceProviderQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ServiceProviderQuery", q)
+}
+
+// The TraverseServiceProvider type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseServiceProvider func(context.Context, *ent.ServiceProviderQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseServiceProvider) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseServiceProvider) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ServiceProviderQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ServiceProviderQuery", q)
+}
+
+// The ServiceVariantFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ServiceVariantFunc func(context.Context, *ent.ServiceVariantQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ServiceVariantFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ServiceVariantQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ServiceVariantQuery", q)
+}
+
+// The TraverseServiceVariant type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseServiceVariant func(context.Context, *ent.ServiceVariantQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseServiceVariant) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseServiceVariant) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ServiceVariantQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ServiceVariantQuery", q)
 }
 
 // The SessionFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1610,6 +1779,33 @@ func (f TraverseVenuePayments) Traverse(ctx context.Context, q ent.Query) error 
 	return fmt.Errorf("unexpected query type %T. expect *ent.VenuePaymentsQuery", q)
 }
 
+// The VisitFunc type is an adapter to allow the use of ordinary function as a Querier.
+type VisitFunc func(context.Context, *ent.VisitQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f VisitFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.VisitQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.VisitQuery", q)
+}
+
+// The TraverseVisit type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseVisit func(context.Context, *ent.VisitQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseVisit) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseVisit) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.VisitQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.VisitQuery", q)
+}
+
 // The WebhookAttemptFunc type is an adapter to allow the use of ordinary function as a Querier.
 type WebhookAttemptFunc func(context.Context, *ent.WebhookAttemptQuery) (ent.Value, error)
 
@@ -1702,6 +1898,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.AlertQuery, predicate.Alert, alert.OrderOption]{typ: ent.TypeAlert, tq: q}, nil
 	case *ent.AmenityQuery:
 		return &query[*ent.AmenityQuery, predicate.Amenity, amenity.OrderOption]{typ: ent.TypeAmenity, tq: q}, nil
+	case *ent.AppointmentQuery:
+		return &query[*ent.AppointmentQuery, predicate.Appointment, appointment.OrderOption]{typ: ent.TypeAppointment, tq: q}, nil
+	case *ent.AppointmentPolicyQuery:
+		return &query[*ent.AppointmentPolicyQuery, predicate.AppointmentPolicy, appointmentpolicy.OrderOption]{typ: ent.TypeAppointmentPolicy, tq: q}, nil
 	case *ent.AuditLogQuery:
 		return &query[*ent.AuditLogQuery, predicate.AuditLog, auditlog.OrderOption]{typ: ent.TypeAuditLog, tq: q}, nil
 	case *ent.AuthCodeQuery:
@@ -1788,6 +1988,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.PlatformSettingQuery, predicate.PlatformSetting, platformsetting.OrderOption]{typ: ent.TypePlatformSetting, tq: q}, nil
 	case *ent.ProcessorEventQuery:
 		return &query[*ent.ProcessorEventQuery, predicate.ProcessorEvent, processorevent.OrderOption]{typ: ent.TypeProcessorEvent, tq: q}, nil
+	case *ent.ProviderHoursQuery:
+		return &query[*ent.ProviderHoursQuery, predicate.ProviderHours, providerhours.OrderOption]{typ: ent.TypeProviderHours, tq: q}, nil
+	case *ent.ProviderTimeOffQuery:
+		return &query[*ent.ProviderTimeOffQuery, predicate.ProviderTimeOff, providertimeoff.OrderOption]{typ: ent.TypeProviderTimeOff, tq: q}, nil
 	case *ent.PushDeviceQuery:
 		return &query[*ent.PushDeviceQuery, predicate.PushDevice, pushdevice.OrderOption]{typ: ent.TypePushDevice, tq: q}, nil
 	case *ent.RefreshTokenQuery:
@@ -1796,6 +2000,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.RoomQuery, predicate.Room, room.OrderOption]{typ: ent.TypeRoom, tq: q}, nil
 	case *ent.ServiceQuery:
 		return &query[*ent.ServiceQuery, predicate.Service, service.OrderOption]{typ: ent.TypeService, tq: q}, nil
+	case *ent.ServiceProviderQuery:
+		return &query[*ent.ServiceProviderQuery, predicate.ServiceProvider, serviceprovider.OrderOption]{typ: ent.TypeServiceProvider, tq: q}, nil
+	case *ent.ServiceVariantQuery:
+		return &query[*ent.ServiceVariantQuery, predicate.ServiceVariant, servicevariant.OrderOption]{typ: ent.TypeServiceVariant, tq: q}, nil
 	case *ent.SessionQuery:
 		return &query[*ent.SessionQuery, predicate.Session, session.OrderOption]{typ: ent.TypeSession, tq: q}, nil
 	case *ent.TipQuery:
@@ -1804,6 +2012,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.UserQuery, predicate.User, user.OrderOption]{typ: ent.TypeUser, tq: q}, nil
 	case *ent.VenuePaymentsQuery:
 		return &query[*ent.VenuePaymentsQuery, predicate.VenuePayments, venuepayments.OrderOption]{typ: ent.TypeVenuePayments, tq: q}, nil
+	case *ent.VisitQuery:
+		return &query[*ent.VisitQuery, predicate.Visit, visit.OrderOption]{typ: ent.TypeVisit, tq: q}, nil
 	case *ent.WebhookAttemptQuery:
 		return &query[*ent.WebhookAttemptQuery, predicate.WebhookAttempt, webhookattempt.OrderOption]{typ: ent.TypeWebhookAttempt, tq: q}, nil
 	case *ent.WebhookDeliveryQuery:

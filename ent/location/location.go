@@ -36,6 +36,8 @@ const (
 	FieldLng = "lng"
 	// FieldActive holds the string denoting the active field in the database.
 	FieldActive = "active"
+	// FieldImageURL holds the string denoting the image_url field in the database.
+	FieldImageURL = "image_url"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeRooms holds the string denoting the rooms edge name in mutations.
@@ -107,6 +109,7 @@ var Columns = []string{
 	FieldLat,
 	FieldLng,
 	FieldActive,
+	FieldImageURL,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -143,6 +146,8 @@ var (
 	LngValidator func(float64) error
 	// DefaultActive holds the default value on creation for the "active" field.
 	DefaultActive bool
+	// ImageURLValidator is a validator for the "image_url" field. It is called by the builders before save.
+	ImageURLValidator func(string) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() uuid.UUID
 )
@@ -203,6 +208,11 @@ func ByLng(opts ...sql.OrderTermOption) OrderOption {
 // ByActive orders the results by the active field.
 func ByActive(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldActive, opts...).ToFunc()
+}
+
+// ByImageURL orders the results by the image_url field.
+func ByImageURL(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldImageURL, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

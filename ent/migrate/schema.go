@@ -174,6 +174,168 @@ var (
 			},
 		},
 	}
+	// AppointmentsColumns holds the columns for the "appointments" table.
+	AppointmentsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "rescheduled_to_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "starts_at", Type: field.TypeTime},
+		{Name: "ends_at", Type: field.TypeTime},
+		{Name: "busy_from", Type: field.TypeTime},
+		{Name: "busy_until", Type: field.TypeTime},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"booked", "checked_in", "in_progress", "completed", "no_show", "cancelled", "rescheduled"}, Default: "booked"},
+		{Name: "price_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "payment", Type: field.TypeEnum, Enums: []string{"free", "pass", "venue"}},
+		{Name: "booked_via", Type: field.TypeEnum, Enums: []string{"member", "staff", "api_key"}},
+		{Name: "cancelled_at", Type: field.TypeTime, Nullable: true},
+		{Name: "cancel_fee_minor", Type: field.TypeInt64, Nullable: true},
+		{Name: "cancel_reason", Type: field.TypeString, Nullable: true, Size: 500},
+		{Name: "checked_in_at", Type: field.TypeTime, Nullable: true},
+		{Name: "started_at", Type: field.TypeTime, Nullable: true},
+		{Name: "completed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "notes", Type: field.TypeString, Nullable: true, Size: 2000},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+		{Name: "variant_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "room_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "location_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "pass_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "provider_id", Type: field.TypeUUID},
+		{Name: "service_id", Type: field.TypeUUID},
+		{Name: "visit_id", Type: field.TypeUUID, Nullable: true},
+	}
+	// AppointmentsTable holds the schema information for the "appointments" table.
+	AppointmentsTable = &schema.Table{
+		Name:       "appointments",
+		Columns:    AppointmentsColumns,
+		PrimaryKey: []*schema.Column{AppointmentsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "appointments_organizations_organization",
+				Columns:    []*schema.Column{AppointmentsColumns[20]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "appointments_members_member",
+				Columns:    []*schema.Column{AppointmentsColumns[21]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "appointments_service_variants_variant",
+				Columns:    []*schema.Column{AppointmentsColumns[22]},
+				RefColumns: []*schema.Column{ServiceVariantsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "appointments_rooms_room",
+				Columns:    []*schema.Column{AppointmentsColumns[23]},
+				RefColumns: []*schema.Column{RoomsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "appointments_locations_location",
+				Columns:    []*schema.Column{AppointmentsColumns[24]},
+				RefColumns: []*schema.Column{LocationsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "appointments_passes_pass",
+				Columns:    []*schema.Column{AppointmentsColumns[25]},
+				RefColumns: []*schema.Column{PassesColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "appointments_instructors_appointments",
+				Columns:    []*schema.Column{AppointmentsColumns[26]},
+				RefColumns: []*schema.Column{InstructorsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "appointments_services_appointments",
+				Columns:    []*schema.Column{AppointmentsColumns[27]},
+				RefColumns: []*schema.Column{ServicesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "appointments_visits_appointments",
+				Columns:    []*schema.Column{AppointmentsColumns[28]},
+				RefColumns: []*schema.Column{VisitsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "appointment_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{AppointmentsColumns[20]},
+			},
+			{
+				Name:    "appointment_organization_id_provider_id_starts_at",
+				Unique:  false,
+				Columns: []*schema.Column{AppointmentsColumns[20], AppointmentsColumns[26], AppointmentsColumns[4]},
+			},
+			{
+				Name:    "appointment_organization_id_room_id_starts_at",
+				Unique:  false,
+				Columns: []*schema.Column{AppointmentsColumns[20], AppointmentsColumns[23], AppointmentsColumns[4]},
+			},
+			{
+				Name:    "appointment_organization_id_member_id_starts_at",
+				Unique:  false,
+				Columns: []*schema.Column{AppointmentsColumns[20], AppointmentsColumns[21], AppointmentsColumns[4]},
+			},
+			{
+				Name:    "appointment_organization_id_starts_at",
+				Unique:  false,
+				Columns: []*schema.Column{AppointmentsColumns[20], AppointmentsColumns[4]},
+			},
+		},
+	}
+	// AppointmentPoliciesColumns holds the columns for the "appointment_policies" table.
+	AppointmentPoliciesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "slot_interval_minutes", Type: field.TypeInt, Default: 15},
+		{Name: "payment_at_booking_mode", Type: field.TypeEnum, Enums: []string{"venue", "online", "client_choice"}, Default: "venue"},
+		{Name: "self_service_cutoff_hours", Type: field.TypeInt, Nullable: true},
+		{Name: "offering_mode", Type: field.TypeEnum, Enums: []string{"classes", "appointments", "both"}, Default: "classes"},
+		{Name: "grouped_visits_enabled", Type: field.TypeBool, Default: false},
+		{Name: "max_services_per_visit", Type: field.TypeInt, Default: 8},
+		{Name: "grouped_visit_refund_terms", Type: field.TypeString, Nullable: true, Size: 2000},
+		{Name: "grouped_visit_terms_confirmed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// AppointmentPoliciesTable holds the schema information for the "appointment_policies" table.
+	AppointmentPoliciesTable = &schema.Table{
+		Name:       "appointment_policies",
+		Columns:    AppointmentPoliciesColumns,
+		PrimaryKey: []*schema.Column{AppointmentPoliciesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "appointment_policies_organizations_organization",
+				Columns:    []*schema.Column{AppointmentPoliciesColumns[11]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "appointmentpolicy_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{AppointmentPoliciesColumns[11]},
+			},
+			{
+				Name:    "appointmentpolicy_organization_unique",
+				Unique:  true,
+				Columns: []*schema.Column{AppointmentPoliciesColumns[11]},
+			},
+		},
+	}
 	// AuditLogsColumns holds the columns for the "audit_logs" table.
 	AuditLogsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -1276,6 +1438,7 @@ var (
 		{Name: "lat", Type: field.TypeFloat64, Nullable: true},
 		{Name: "lng", Type: field.TypeFloat64, Nullable: true},
 		{Name: "active", Type: field.TypeBool, Default: true},
+		{Name: "image_url", Type: field.TypeString, Nullable: true, Size: 2000},
 		{Name: "organization_id", Type: field.TypeUUID},
 	}
 	// LocationsTable holds the schema information for the "locations" table.
@@ -1286,7 +1449,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "locations_organizations_organization",
-				Columns:    []*schema.Column{LocationsColumns[10]},
+				Columns:    []*schema.Column{LocationsColumns[11]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -1295,12 +1458,12 @@ var (
 			{
 				Name:    "location_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{LocationsColumns[10]},
+				Columns: []*schema.Column{LocationsColumns[11]},
 			},
 			{
 				Name:    "location_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{LocationsColumns[10], LocationsColumns[3]},
+				Columns: []*schema.Column{LocationsColumns[11], LocationsColumns[3]},
 			},
 		},
 	}
@@ -2183,6 +2346,99 @@ var (
 		Columns:    ProcessorEventsColumns,
 		PrimaryKey: []*schema.Column{ProcessorEventsColumns[0]},
 	}
+	// ProviderHoursColumns holds the columns for the "provider_hours" table.
+	ProviderHoursColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "weekday", Type: field.TypeInt},
+		{Name: "start_minute", Type: field.TypeInt},
+		{Name: "end_minute", Type: field.TypeInt},
+		{Name: "provider_id", Type: field.TypeUUID},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "location_id", Type: field.TypeUUID, Nullable: true},
+	}
+	// ProviderHoursTable holds the schema information for the "provider_hours" table.
+	ProviderHoursTable = &schema.Table{
+		Name:       "provider_hours",
+		Columns:    ProviderHoursColumns,
+		PrimaryKey: []*schema.Column{ProviderHoursColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "provider_hours_instructors_working_hours",
+				Columns:    []*schema.Column{ProviderHoursColumns[6]},
+				RefColumns: []*schema.Column{InstructorsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "provider_hours_organizations_organization",
+				Columns:    []*schema.Column{ProviderHoursColumns[7]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "provider_hours_locations_location",
+				Columns:    []*schema.Column{ProviderHoursColumns[8]},
+				RefColumns: []*schema.Column{LocationsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "providerhours_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ProviderHoursColumns[7]},
+			},
+			{
+				Name:    "providerhours_organization_id_provider_id_weekday",
+				Unique:  false,
+				Columns: []*schema.Column{ProviderHoursColumns[7], ProviderHoursColumns[6], ProviderHoursColumns[3]},
+			},
+		},
+	}
+	// ProviderTimeOffsColumns holds the columns for the "provider_time_offs" table.
+	ProviderTimeOffsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "starts_at", Type: field.TypeTime},
+		{Name: "ends_at", Type: field.TypeTime},
+		{Name: "reason", Type: field.TypeString, Nullable: true, Size: 500},
+		{Name: "provider_id", Type: field.TypeUUID},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// ProviderTimeOffsTable holds the schema information for the "provider_time_offs" table.
+	ProviderTimeOffsTable = &schema.Table{
+		Name:       "provider_time_offs",
+		Columns:    ProviderTimeOffsColumns,
+		PrimaryKey: []*schema.Column{ProviderTimeOffsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "provider_time_offs_instructors_time_off",
+				Columns:    []*schema.Column{ProviderTimeOffsColumns[6]},
+				RefColumns: []*schema.Column{InstructorsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "provider_time_offs_organizations_organization",
+				Columns:    []*schema.Column{ProviderTimeOffsColumns[7]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "providertimeoff_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ProviderTimeOffsColumns[7]},
+			},
+			{
+				Name:    "providertimeoff_organization_id_provider_id_starts_at",
+				Unique:  false,
+				Columns: []*schema.Column{ProviderTimeOffsColumns[7], ProviderTimeOffsColumns[6], ProviderTimeOffsColumns[3]},
+			},
+		},
+	}
 	// PushDevicesColumns holds the columns for the "push_devices" table.
 	PushDevicesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -2331,6 +2587,10 @@ var (
 		{Name: "accepts_inquiries", Type: field.TypeBool, Default: false},
 		{Name: "image_url", Type: field.TypeString, Nullable: true, Size: 2000},
 		{Name: "sort_order", Type: field.TypeInt, Default: 0},
+		{Name: "buffer_before_minutes", Type: field.TypeInt, Default: 0},
+		{Name: "buffer_after_minutes", Type: field.TypeInt, Default: 0},
+		{Name: "cancel_window_hours", Type: field.TypeInt, Default: 24},
+		{Name: "cancel_fee_minor", Type: field.TypeInt64, Default: 0},
 		{Name: "organization_id", Type: field.TypeUUID},
 	}
 	// ServicesTable holds the schema information for the "services" table.
@@ -2341,7 +2601,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "services_organizations_organization",
-				Columns:    []*schema.Column{ServicesColumns[16]},
+				Columns:    []*schema.Column{ServicesColumns[20]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -2350,17 +2610,119 @@ var (
 			{
 				Name:    "service_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{ServicesColumns[16]},
+				Columns: []*schema.Column{ServicesColumns[20]},
 			},
 			{
 				Name:    "service_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{ServicesColumns[16], ServicesColumns[3]},
+				Columns: []*schema.Column{ServicesColumns[20], ServicesColumns[3]},
 			},
 			{
 				Name:    "service_organization_id_slug",
 				Unique:  true,
-				Columns: []*schema.Column{ServicesColumns[16], ServicesColumns[5]},
+				Columns: []*schema.Column{ServicesColumns[20], ServicesColumns[5]},
+			},
+		},
+	}
+	// ServiceProvidersColumns holds the columns for the "service_providers" table.
+	ServiceProvidersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "custom_duration_minutes", Type: field.TypeInt, Nullable: true},
+		{Name: "custom_price_minor", Type: field.TypeInt64, Nullable: true},
+		{Name: "is_primary", Type: field.TypeBool, Default: false},
+		{Name: "sort_order", Type: field.TypeInt, Default: 0},
+		{Name: "is_active", Type: field.TypeBool, Default: true},
+		{Name: "provider_id", Type: field.TypeUUID},
+		{Name: "service_id", Type: field.TypeUUID},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// ServiceProvidersTable holds the schema information for the "service_providers" table.
+	ServiceProvidersTable = &schema.Table{
+		Name:       "service_providers",
+		Columns:    ServiceProvidersColumns,
+		PrimaryKey: []*schema.Column{ServiceProvidersColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "service_providers_instructors_service_assignments",
+				Columns:    []*schema.Column{ServiceProvidersColumns[8]},
+				RefColumns: []*schema.Column{InstructorsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "service_providers_services_providers",
+				Columns:    []*schema.Column{ServiceProvidersColumns[9]},
+				RefColumns: []*schema.Column{ServicesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "service_providers_organizations_organization",
+				Columns:    []*schema.Column{ServiceProvidersColumns[10]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "serviceprovider_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ServiceProvidersColumns[10]},
+			},
+			{
+				Name:    "serviceprovider_organization_id_service_id_provider_id",
+				Unique:  true,
+				Columns: []*schema.Column{ServiceProvidersColumns[10], ServiceProvidersColumns[9], ServiceProvidersColumns[8]},
+			},
+			{
+				Name:    "serviceprovider_organization_id_provider_id",
+				Unique:  false,
+				Columns: []*schema.Column{ServiceProvidersColumns[10], ServiceProvidersColumns[8]},
+			},
+		},
+	}
+	// ServiceVariantsColumns holds the columns for the "service_variants" table.
+	ServiceVariantsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "name", Type: field.TypeString, Size: 200},
+		{Name: "duration_minutes", Type: field.TypeInt},
+		{Name: "price_minor", Type: field.TypeInt64},
+		{Name: "is_active", Type: field.TypeBool, Default: true},
+		{Name: "sort_order", Type: field.TypeInt, Default: 0},
+		{Name: "service_id", Type: field.TypeUUID},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// ServiceVariantsTable holds the schema information for the "service_variants" table.
+	ServiceVariantsTable = &schema.Table{
+		Name:       "service_variants",
+		Columns:    ServiceVariantsColumns,
+		PrimaryKey: []*schema.Column{ServiceVariantsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "service_variants_services_variants",
+				Columns:    []*schema.Column{ServiceVariantsColumns[8]},
+				RefColumns: []*schema.Column{ServicesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "service_variants_organizations_organization",
+				Columns:    []*schema.Column{ServiceVariantsColumns[9]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "servicevariant_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ServiceVariantsColumns[9]},
+			},
+			{
+				Name:    "servicevariant_organization_id_service_id",
+				Unique:  false,
+				Columns: []*schema.Column{ServiceVariantsColumns[9], ServiceVariantsColumns[8]},
 			},
 		},
 	}
@@ -2546,6 +2908,51 @@ var (
 				Name:    "venuepayments_account_id",
 				Unique:  true,
 				Columns: []*schema.Column{VenuePaymentsColumns[3]},
+			},
+		},
+	}
+	// VisitsColumns holds the columns for the "visits" table.
+	VisitsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"booked", "cancelled"}, Default: "booked"},
+		{Name: "starts_at", Type: field.TypeTime},
+		{Name: "ends_at", Type: field.TypeTime},
+		{Name: "total_price_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+	}
+	// VisitsTable holds the schema information for the "visits" table.
+	VisitsTable = &schema.Table{
+		Name:       "visits",
+		Columns:    VisitsColumns,
+		PrimaryKey: []*schema.Column{VisitsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "visits_organizations_organization",
+				Columns:    []*schema.Column{VisitsColumns[8]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "visits_members_member",
+				Columns:    []*schema.Column{VisitsColumns[9]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "visit_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{VisitsColumns[8]},
+			},
+			{
+				Name:    "visit_organization_id_member_id",
+				Unique:  false,
+				Columns: []*schema.Column{VisitsColumns[8], VisitsColumns[9]},
 			},
 		},
 	}
@@ -2783,6 +3190,8 @@ var (
 		AddonProductsTable,
 		AlertsTable,
 		AmenitiesTable,
+		AppointmentsTable,
+		AppointmentPoliciesTable,
 		AuditLogsTable,
 		AuthCodesTable,
 		BookingsTable,
@@ -2826,14 +3235,19 @@ var (
 		PhotosTable,
 		PlatformSettingsTable,
 		ProcessorEventsTable,
+		ProviderHoursTable,
+		ProviderTimeOffsTable,
 		PushDevicesTable,
 		RefreshTokensTable,
 		RoomsTable,
 		ServicesTable,
+		ServiceProvidersTable,
+		ServiceVariantsTable,
 		SessionsTable,
 		TipsTable,
 		UsersTable,
 		VenuePaymentsTable,
+		VisitsTable,
 		WebhookAttemptsTable,
 		WebhookDeliveriesTable,
 		WebhookSubscriptionsTable,
@@ -2849,6 +3263,16 @@ func init() {
 	AlertsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	AmenitiesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	AmenitiesTable.ForeignKeys[1].RefTable = LocationsTable
+	AppointmentsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	AppointmentsTable.ForeignKeys[1].RefTable = MembersTable
+	AppointmentsTable.ForeignKeys[2].RefTable = ServiceVariantsTable
+	AppointmentsTable.ForeignKeys[3].RefTable = RoomsTable
+	AppointmentsTable.ForeignKeys[4].RefTable = LocationsTable
+	AppointmentsTable.ForeignKeys[5].RefTable = PassesTable
+	AppointmentsTable.ForeignKeys[6].RefTable = InstructorsTable
+	AppointmentsTable.ForeignKeys[7].RefTable = ServicesTable
+	AppointmentsTable.ForeignKeys[8].RefTable = VisitsTable
+	AppointmentPoliciesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	AuditLogsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	AuthCodesTable.ForeignKeys[0].RefTable = UsersTable
 	BookingsTable.ForeignKeys[0].RefTable = OrganizationsTable
@@ -2915,16 +3339,28 @@ func init() {
 	PhotosTable.ForeignKeys[0].RefTable = BrandsTable
 	PhotosTable.ForeignKeys[1].RefTable = LocationsTable
 	PhotosTable.ForeignKeys[2].RefTable = OrganizationsTable
+	ProviderHoursTable.ForeignKeys[0].RefTable = InstructorsTable
+	ProviderHoursTable.ForeignKeys[1].RefTable = OrganizationsTable
+	ProviderHoursTable.ForeignKeys[2].RefTable = LocationsTable
+	ProviderTimeOffsTable.ForeignKeys[0].RefTable = InstructorsTable
+	ProviderTimeOffsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	PushDevicesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	PushDevicesTable.ForeignKeys[1].RefTable = MembersTable
 	RefreshTokensTable.ForeignKeys[0].RefTable = SessionsTable
 	RoomsTable.ForeignKeys[0].RefTable = LocationsTable
 	RoomsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	ServicesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	ServiceProvidersTable.ForeignKeys[0].RefTable = InstructorsTable
+	ServiceProvidersTable.ForeignKeys[1].RefTable = ServicesTable
+	ServiceProvidersTable.ForeignKeys[2].RefTable = OrganizationsTable
+	ServiceVariantsTable.ForeignKeys[0].RefTable = ServicesTable
+	ServiceVariantsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	SessionsTable.ForeignKeys[0].RefTable = UsersTable
 	TipsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	TipsTable.ForeignKeys[1].RefTable = MembersTable
 	VenuePaymentsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	VisitsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	VisitsTable.ForeignKeys[1].RefTable = MembersTable
 	WebhookAttemptsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	WebhookAttemptsTable.ForeignKeys[1].RefTable = WebhookDeliveriesTable
 	WebhookDeliveriesTable.ForeignKeys[0].RefTable = OrganizationsTable

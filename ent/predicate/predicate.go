@@ -18,6 +18,12 @@ type Alert func(*sql.Selector)
 // Amenity is the predicate function for amenity builders.
 type Amenity func(*sql.Selector)
 
+// Appointment is the predicate function for appointment builders.
+type Appointment func(*sql.Selector)
+
+// AppointmentPolicy is the predicate function for appointmentpolicy builders.
+type AppointmentPolicy func(*sql.Selector)
+
 // AuditLog is the predicate function for auditlog builders.
 type AuditLog func(*sql.Selector)
 
@@ -147,6 +153,12 @@ type PlatformSetting func(*sql.Selector)
 // ProcessorEvent is the predicate function for processorevent builders.
 type ProcessorEvent func(*sql.Selector)
 
+// ProviderHours is the predicate function for providerhours builders.
+type ProviderHours func(*sql.Selector)
+
+// ProviderTimeOff is the predicate function for providertimeoff builders.
+type ProviderTimeOff func(*sql.Selector)
+
 // PushDevice is the predicate function for pushdevice builders.
 type PushDevice func(*sql.Selector)
 
@@ -159,6 +171,12 @@ type Room func(*sql.Selector)
 // Service is the predicate function for service builders.
 type Service func(*sql.Selector)
 
+// ServiceProvider is the predicate function for serviceprovider builders.
+type ServiceProvider func(*sql.Selector)
+
+// ServiceVariant is the predicate function for servicevariant builders.
+type ServiceVariant func(*sql.Selector)
+
 // Session is the predicate function for session builders.
 type Session func(*sql.Selector)
 
@@ -170,6 +188,9 @@ type User func(*sql.Selector)
 
 // VenuePayments is the predicate function for venuepayments builders.
 type VenuePayments func(*sql.Selector)
+
+// Visit is the predicate function for visit builders.
+type Visit func(*sql.Selector)
 
 // WebhookAttempt is the predicate function for webhookattempt builders.
 type WebhookAttempt func(*sql.Selector)

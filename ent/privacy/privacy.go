@@ -207,6 +207,54 @@ func (f AmenityMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutatio
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.AmenityMutation", m)
 }
 
+// The AppointmentQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type AppointmentQueryRuleFunc func(context.Context, *ent.AppointmentQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f AppointmentQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.AppointmentQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.AppointmentQuery", q)
+}
+
+// The AppointmentMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type AppointmentMutationRuleFunc func(context.Context, *ent.AppointmentMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f AppointmentMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.AppointmentMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.AppointmentMutation", m)
+}
+
+// The AppointmentPolicyQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type AppointmentPolicyQueryRuleFunc func(context.Context, *ent.AppointmentPolicyQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f AppointmentPolicyQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.AppointmentPolicyQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.AppointmentPolicyQuery", q)
+}
+
+// The AppointmentPolicyMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type AppointmentPolicyMutationRuleFunc func(context.Context, *ent.AppointmentPolicyMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f AppointmentPolicyMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.AppointmentPolicyMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.AppointmentPolicyMutation", m)
+}
+
 // The AuditLogQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type AuditLogQueryRuleFunc func(context.Context, *ent.AuditLogQuery) error
@@ -1239,6 +1287,54 @@ func (f ProcessorEventMutationRuleFunc) EvalMutation(ctx context.Context, m ent.
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ProcessorEventMutation", m)
 }
 
+// The ProviderHoursQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type ProviderHoursQueryRuleFunc func(context.Context, *ent.ProviderHoursQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f ProviderHoursQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ProviderHoursQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.ProviderHoursQuery", q)
+}
+
+// The ProviderHoursMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type ProviderHoursMutationRuleFunc func(context.Context, *ent.ProviderHoursMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f ProviderHoursMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.ProviderHoursMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ProviderHoursMutation", m)
+}
+
+// The ProviderTimeOffQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type ProviderTimeOffQueryRuleFunc func(context.Context, *ent.ProviderTimeOffQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f ProviderTimeOffQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ProviderTimeOffQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.ProviderTimeOffQuery", q)
+}
+
+// The ProviderTimeOffMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type ProviderTimeOffMutationRuleFunc func(context.Context, *ent.ProviderTimeOffMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f ProviderTimeOffMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.ProviderTimeOffMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ProviderTimeOffMutation", m)
+}
+
 // The PushDeviceQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type PushDeviceQueryRuleFunc func(context.Context, *ent.PushDeviceQuery) error
@@ -1335,6 +1431,54 @@ func (f ServiceMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutatio
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ServiceMutation", m)
 }
 
+// The ServiceProviderQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type ServiceProviderQueryRuleFunc func(context.Context, *ent.ServiceProviderQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f ServiceProviderQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ServiceProviderQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.ServiceProviderQuery", q)
+}
+
+// The ServiceProviderMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type ServiceProviderMutationRuleFunc func(context.Context, *ent.ServiceProviderMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f ServiceProviderMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.ServiceProviderMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ServiceProviderMutation", m)
+}
+
+// The ServiceVariantQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type ServiceVariantQueryRuleFunc func(context.Context, *ent.ServiceVariantQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f ServiceVariantQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ServiceVariantQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.ServiceVariantQuery", q)
+}
+
+// The ServiceVariantMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type ServiceVariantMutationRuleFunc func(context.Context, *ent.ServiceVariantMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f ServiceVariantMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.ServiceVariantMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ServiceVariantMutation", m)
+}
+
 // The SessionQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type SessionQueryRuleFunc func(context.Context, *ent.SessionQuery) error
@@ -1429,6 +1573,30 @@ func (f VenuePaymentsMutationRuleFunc) EvalMutation(ctx context.Context, m ent.M
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.VenuePaymentsMutation", m)
+}
+
+// The VisitQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type VisitQueryRuleFunc func(context.Context, *ent.VisitQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f VisitQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.VisitQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.VisitQuery", q)
+}
+
+// The VisitMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type VisitMutationRuleFunc func(context.Context, *ent.VisitMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f VisitMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.VisitMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.VisitMutation", m)
 }
 
 // The WebhookAttemptQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -1546,6 +1714,10 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.AmenityQuery:
 		return q.Filter(), nil
+	case *ent.AppointmentQuery:
+		return q.Filter(), nil
+	case *ent.AppointmentPolicyQuery:
+		return q.Filter(), nil
 	case *ent.AuditLogQuery:
 		return q.Filter(), nil
 	case *ent.AuthCodeQuery:
@@ -1632,6 +1804,10 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.ProcessorEventQuery:
 		return q.Filter(), nil
+	case *ent.ProviderHoursQuery:
+		return q.Filter(), nil
+	case *ent.ProviderTimeOffQuery:
+		return q.Filter(), nil
 	case *ent.PushDeviceQuery:
 		return q.Filter(), nil
 	case *ent.RefreshTokenQuery:
@@ -1640,6 +1816,10 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.ServiceQuery:
 		return q.Filter(), nil
+	case *ent.ServiceProviderQuery:
+		return q.Filter(), nil
+	case *ent.ServiceVariantQuery:
+		return q.Filter(), nil
 	case *ent.SessionQuery:
 		return q.Filter(), nil
 	case *ent.TipQuery:
@@ -1647,6 +1827,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 	case *ent.UserQuery:
 		return q.Filter(), nil
 	case *ent.VenuePaymentsQuery:
+		return q.Filter(), nil
+	case *ent.VisitQuery:
 		return q.Filter(), nil
 	case *ent.WebhookAttemptQuery:
 		return q.Filter(), nil
@@ -1668,6 +1850,10 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.AlertMutation:
 		return m.Filter(), nil
 	case *ent.AmenityMutation:
+		return m.Filter(), nil
+	case *ent.AppointmentMutation:
+		return m.Filter(), nil
+	case *ent.AppointmentPolicyMutation:
 		return m.Filter(), nil
 	case *ent.AuditLogMutation:
 		return m.Filter(), nil
@@ -1755,6 +1941,10 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.ProcessorEventMutation:
 		return m.Filter(), nil
+	case *ent.ProviderHoursMutation:
+		return m.Filter(), nil
+	case *ent.ProviderTimeOffMutation:
+		return m.Filter(), nil
 	case *ent.PushDeviceMutation:
 		return m.Filter(), nil
 	case *ent.RefreshTokenMutation:
@@ -1763,6 +1953,10 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.ServiceMutation:
 		return m.Filter(), nil
+	case *ent.ServiceProviderMutation:
+		return m.Filter(), nil
+	case *ent.ServiceVariantMutation:
+		return m.Filter(), nil
 	case *ent.SessionMutation:
 		return m.Filter(), nil
 	case *ent.TipMutation:
@@ -1770,6 +1964,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.UserMutation:
 		return m.Filter(), nil
 	case *ent.VenuePaymentsMutation:
+		return m.Filter(), nil
+	case *ent.VisitMutation:
 		return m.Filter(), nil
 	case *ent.WebhookAttemptMutation:
 		return m.Filter(), nil

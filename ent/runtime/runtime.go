@@ -11,6 +11,8 @@ import (
 	"github.com/venueplatform/venue/ent/alert"
 	"github.com/venueplatform/venue/ent/amenity"
 	"github.com/venueplatform/venue/ent/apikey"
+	"github.com/venueplatform/venue/ent/appointment"
+	"github.com/venueplatform/venue/ent/appointmentpolicy"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
@@ -54,15 +56,20 @@ import (
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/processorevent"
+	"github.com/venueplatform/venue/ent/providerhours"
+	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/schema"
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/ent/serviceprovider"
+	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
+	"github.com/venueplatform/venue/ent/visit"
 	"github.com/venueplatform/venue/ent/webhookattempt"
 	"github.com/venueplatform/venue/ent/webhookdelivery"
 	"github.com/venueplatform/venue/ent/webhooksubscription"
@@ -339,6 +346,168 @@ func init() {
 	amenityDescID := amenityMixinFields0[0].Descriptor()
 	// amenity.DefaultID holds the default value on creation for the id field.
 	amenity.DefaultID = amenityDescID.Default.(func() uuid.UUID)
+	appointmentMixin := schema.Appointment{}.Mixin()
+	appointment.Policy = privacy.NewPolicies(appointmentMixin[1], schema.Appointment{})
+	appointment.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := appointment.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	appointmentMixinHooks1 := appointmentMixin[1].Hooks()
+
+	appointment.Hooks[1] = appointmentMixinHooks1[0]
+	appointmentMixinFields0 := appointmentMixin[0].Fields()
+	_ = appointmentMixinFields0
+	appointmentFields := schema.Appointment{}.Fields()
+	_ = appointmentFields
+	// appointmentDescCreatedAt is the schema descriptor for created_at field.
+	appointmentDescCreatedAt := appointmentMixinFields0[1].Descriptor()
+	// appointment.DefaultCreatedAt holds the default value on creation for the created_at field.
+	appointment.DefaultCreatedAt = appointmentDescCreatedAt.Default.(func() time.Time)
+	// appointmentDescUpdatedAt is the schema descriptor for updated_at field.
+	appointmentDescUpdatedAt := appointmentMixinFields0[2].Descriptor()
+	// appointment.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	appointment.DefaultUpdatedAt = appointmentDescUpdatedAt.Default.(func() time.Time)
+	// appointment.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	appointment.UpdateDefaultUpdatedAt = appointmentDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// appointmentDescPriceMinor is the schema descriptor for price_minor field.
+	appointmentDescPriceMinor := appointmentFields[13].Descriptor()
+	// appointment.PriceMinorValidator is a validator for the "price_minor" field. It is called by the builders before save.
+	appointment.PriceMinorValidator = appointmentDescPriceMinor.Validators[0].(func(int64) error)
+	// appointmentDescCurrency is the schema descriptor for currency field.
+	appointmentDescCurrency := appointmentFields[14].Descriptor()
+	// appointment.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	appointment.CurrencyValidator = func() func(string) error {
+		validators := appointmentDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// appointmentDescCancelFeeMinor is the schema descriptor for cancel_fee_minor field.
+	appointmentDescCancelFeeMinor := appointmentFields[19].Descriptor()
+	// appointment.CancelFeeMinorValidator is a validator for the "cancel_fee_minor" field. It is called by the builders before save.
+	appointment.CancelFeeMinorValidator = appointmentDescCancelFeeMinor.Validators[0].(func(int64) error)
+	// appointmentDescCancelReason is the schema descriptor for cancel_reason field.
+	appointmentDescCancelReason := appointmentFields[20].Descriptor()
+	// appointment.CancelReasonValidator is a validator for the "cancel_reason" field. It is called by the builders before save.
+	appointment.CancelReasonValidator = appointmentDescCancelReason.Validators[0].(func(string) error)
+	// appointmentDescNotes is the schema descriptor for notes field.
+	appointmentDescNotes := appointmentFields[24].Descriptor()
+	// appointment.NotesValidator is a validator for the "notes" field. It is called by the builders before save.
+	appointment.NotesValidator = appointmentDescNotes.Validators[0].(func(string) error)
+	// appointmentDescID is the schema descriptor for id field.
+	appointmentDescID := appointmentMixinFields0[0].Descriptor()
+	// appointment.DefaultID holds the default value on creation for the id field.
+	appointment.DefaultID = appointmentDescID.Default.(func() uuid.UUID)
+	appointmentpolicyMixin := schema.AppointmentPolicy{}.Mixin()
+	appointmentpolicy.Policy = privacy.NewPolicies(appointmentpolicyMixin[1], schema.AppointmentPolicy{})
+	appointmentpolicy.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := appointmentpolicy.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	appointmentpolicyMixinHooks1 := appointmentpolicyMixin[1].Hooks()
+
+	appointmentpolicy.Hooks[1] = appointmentpolicyMixinHooks1[0]
+	appointmentpolicyMixinFields0 := appointmentpolicyMixin[0].Fields()
+	_ = appointmentpolicyMixinFields0
+	appointmentpolicyFields := schema.AppointmentPolicy{}.Fields()
+	_ = appointmentpolicyFields
+	// appointmentpolicyDescCreatedAt is the schema descriptor for created_at field.
+	appointmentpolicyDescCreatedAt := appointmentpolicyMixinFields0[1].Descriptor()
+	// appointmentpolicy.DefaultCreatedAt holds the default value on creation for the created_at field.
+	appointmentpolicy.DefaultCreatedAt = appointmentpolicyDescCreatedAt.Default.(func() time.Time)
+	// appointmentpolicyDescUpdatedAt is the schema descriptor for updated_at field.
+	appointmentpolicyDescUpdatedAt := appointmentpolicyMixinFields0[2].Descriptor()
+	// appointmentpolicy.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	appointmentpolicy.DefaultUpdatedAt = appointmentpolicyDescUpdatedAt.Default.(func() time.Time)
+	// appointmentpolicy.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	appointmentpolicy.UpdateDefaultUpdatedAt = appointmentpolicyDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// appointmentpolicyDescSlotIntervalMinutes is the schema descriptor for slot_interval_minutes field.
+	appointmentpolicyDescSlotIntervalMinutes := appointmentpolicyFields[0].Descriptor()
+	// appointmentpolicy.DefaultSlotIntervalMinutes holds the default value on creation for the slot_interval_minutes field.
+	appointmentpolicy.DefaultSlotIntervalMinutes = appointmentpolicyDescSlotIntervalMinutes.Default.(int)
+	// appointmentpolicy.SlotIntervalMinutesValidator is a validator for the "slot_interval_minutes" field. It is called by the builders before save.
+	appointmentpolicy.SlotIntervalMinutesValidator = func() func(int) error {
+		validators := appointmentpolicyDescSlotIntervalMinutes.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(slot_interval_minutes int) error {
+			for _, fn := range fns {
+				if err := fn(slot_interval_minutes); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// appointmentpolicyDescSelfServiceCutoffHours is the schema descriptor for self_service_cutoff_hours field.
+	appointmentpolicyDescSelfServiceCutoffHours := appointmentpolicyFields[2].Descriptor()
+	// appointmentpolicy.SelfServiceCutoffHoursValidator is a validator for the "self_service_cutoff_hours" field. It is called by the builders before save.
+	appointmentpolicy.SelfServiceCutoffHoursValidator = func() func(int) error {
+		validators := appointmentpolicyDescSelfServiceCutoffHours.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(self_service_cutoff_hours int) error {
+			for _, fn := range fns {
+				if err := fn(self_service_cutoff_hours); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// appointmentpolicyDescGroupedVisitsEnabled is the schema descriptor for grouped_visits_enabled field.
+	appointmentpolicyDescGroupedVisitsEnabled := appointmentpolicyFields[4].Descriptor()
+	// appointmentpolicy.DefaultGroupedVisitsEnabled holds the default value on creation for the grouped_visits_enabled field.
+	appointmentpolicy.DefaultGroupedVisitsEnabled = appointmentpolicyDescGroupedVisitsEnabled.Default.(bool)
+	// appointmentpolicyDescMaxServicesPerVisit is the schema descriptor for max_services_per_visit field.
+	appointmentpolicyDescMaxServicesPerVisit := appointmentpolicyFields[5].Descriptor()
+	// appointmentpolicy.DefaultMaxServicesPerVisit holds the default value on creation for the max_services_per_visit field.
+	appointmentpolicy.DefaultMaxServicesPerVisit = appointmentpolicyDescMaxServicesPerVisit.Default.(int)
+	// appointmentpolicy.MaxServicesPerVisitValidator is a validator for the "max_services_per_visit" field. It is called by the builders before save.
+	appointmentpolicy.MaxServicesPerVisitValidator = func() func(int) error {
+		validators := appointmentpolicyDescMaxServicesPerVisit.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(max_services_per_visit int) error {
+			for _, fn := range fns {
+				if err := fn(max_services_per_visit); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// appointmentpolicyDescGroupedVisitRefundTerms is the schema descriptor for grouped_visit_refund_terms field.
+	appointmentpolicyDescGroupedVisitRefundTerms := appointmentpolicyFields[6].Descriptor()
+	// appointmentpolicy.GroupedVisitRefundTermsValidator is a validator for the "grouped_visit_refund_terms" field. It is called by the builders before save.
+	appointmentpolicy.GroupedVisitRefundTermsValidator = appointmentpolicyDescGroupedVisitRefundTerms.Validators[0].(func(string) error)
+	// appointmentpolicyDescID is the schema descriptor for id field.
+	appointmentpolicyDescID := appointmentpolicyMixinFields0[0].Descriptor()
+	// appointmentpolicy.DefaultID holds the default value on creation for the id field.
+	appointmentpolicy.DefaultID = appointmentpolicyDescID.Default.(func() uuid.UUID)
 	auditlogMixin := schema.AuditLog{}.Mixin()
 	auditlog.Policy = privacy.NewPolicies(auditlogMixin[1], schema.AuditLog{})
 	auditlog.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1783,6 +1952,10 @@ func init() {
 	locationDescActive := locationFields[5].Descriptor()
 	// location.DefaultActive holds the default value on creation for the active field.
 	location.DefaultActive = locationDescActive.Default.(bool)
+	// locationDescImageURL is the schema descriptor for image_url field.
+	locationDescImageURL := locationFields[6].Descriptor()
+	// location.ImageURLValidator is a validator for the "image_url" field. It is called by the builders before save.
+	location.ImageURLValidator = locationDescImageURL.Validators[0].(func(string) error)
 	// locationDescID is the schema descriptor for id field.
 	locationDescID := locationMixinFields0[0].Descriptor()
 	// location.DefaultID holds the default value on creation for the id field.
@@ -2868,6 +3041,126 @@ func init() {
 	processoreventDescID := processoreventMixinFields0[0].Descriptor()
 	// processorevent.DefaultID holds the default value on creation for the id field.
 	processorevent.DefaultID = processoreventDescID.Default.(func() uuid.UUID)
+	providerhoursMixin := schema.ProviderHours{}.Mixin()
+	providerhours.Policy = privacy.NewPolicies(providerhoursMixin[1], schema.ProviderHours{})
+	providerhours.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := providerhours.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	providerhoursMixinHooks1 := providerhoursMixin[1].Hooks()
+
+	providerhours.Hooks[1] = providerhoursMixinHooks1[0]
+	providerhoursMixinFields0 := providerhoursMixin[0].Fields()
+	_ = providerhoursMixinFields0
+	providerhoursFields := schema.ProviderHours{}.Fields()
+	_ = providerhoursFields
+	// providerhoursDescCreatedAt is the schema descriptor for created_at field.
+	providerhoursDescCreatedAt := providerhoursMixinFields0[1].Descriptor()
+	// providerhours.DefaultCreatedAt holds the default value on creation for the created_at field.
+	providerhours.DefaultCreatedAt = providerhoursDescCreatedAt.Default.(func() time.Time)
+	// providerhoursDescUpdatedAt is the schema descriptor for updated_at field.
+	providerhoursDescUpdatedAt := providerhoursMixinFields0[2].Descriptor()
+	// providerhours.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	providerhours.DefaultUpdatedAt = providerhoursDescUpdatedAt.Default.(func() time.Time)
+	// providerhours.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	providerhours.UpdateDefaultUpdatedAt = providerhoursDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// providerhoursDescWeekday is the schema descriptor for weekday field.
+	providerhoursDescWeekday := providerhoursFields[2].Descriptor()
+	// providerhours.WeekdayValidator is a validator for the "weekday" field. It is called by the builders before save.
+	providerhours.WeekdayValidator = func() func(int) error {
+		validators := providerhoursDescWeekday.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(weekday int) error {
+			for _, fn := range fns {
+				if err := fn(weekday); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// providerhoursDescStartMinute is the schema descriptor for start_minute field.
+	providerhoursDescStartMinute := providerhoursFields[3].Descriptor()
+	// providerhours.StartMinuteValidator is a validator for the "start_minute" field. It is called by the builders before save.
+	providerhours.StartMinuteValidator = func() func(int) error {
+		validators := providerhoursDescStartMinute.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(start_minute int) error {
+			for _, fn := range fns {
+				if err := fn(start_minute); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// providerhoursDescEndMinute is the schema descriptor for end_minute field.
+	providerhoursDescEndMinute := providerhoursFields[4].Descriptor()
+	// providerhours.EndMinuteValidator is a validator for the "end_minute" field. It is called by the builders before save.
+	providerhours.EndMinuteValidator = func() func(int) error {
+		validators := providerhoursDescEndMinute.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(end_minute int) error {
+			for _, fn := range fns {
+				if err := fn(end_minute); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// providerhoursDescID is the schema descriptor for id field.
+	providerhoursDescID := providerhoursMixinFields0[0].Descriptor()
+	// providerhours.DefaultID holds the default value on creation for the id field.
+	providerhours.DefaultID = providerhoursDescID.Default.(func() uuid.UUID)
+	providertimeoffMixin := schema.ProviderTimeOff{}.Mixin()
+	providertimeoff.Policy = privacy.NewPolicies(providertimeoffMixin[1], schema.ProviderTimeOff{})
+	providertimeoff.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := providertimeoff.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	providertimeoffMixinHooks1 := providertimeoffMixin[1].Hooks()
+
+	providertimeoff.Hooks[1] = providertimeoffMixinHooks1[0]
+	providertimeoffMixinFields0 := providertimeoffMixin[0].Fields()
+	_ = providertimeoffMixinFields0
+	providertimeoffFields := schema.ProviderTimeOff{}.Fields()
+	_ = providertimeoffFields
+	// providertimeoffDescCreatedAt is the schema descriptor for created_at field.
+	providertimeoffDescCreatedAt := providertimeoffMixinFields0[1].Descriptor()
+	// providertimeoff.DefaultCreatedAt holds the default value on creation for the created_at field.
+	providertimeoff.DefaultCreatedAt = providertimeoffDescCreatedAt.Default.(func() time.Time)
+	// providertimeoffDescUpdatedAt is the schema descriptor for updated_at field.
+	providertimeoffDescUpdatedAt := providertimeoffMixinFields0[2].Descriptor()
+	// providertimeoff.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	providertimeoff.DefaultUpdatedAt = providertimeoffDescUpdatedAt.Default.(func() time.Time)
+	// providertimeoff.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	providertimeoff.UpdateDefaultUpdatedAt = providertimeoffDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// providertimeoffDescReason is the schema descriptor for reason field.
+	providertimeoffDescReason := providertimeoffFields[3].Descriptor()
+	// providertimeoff.ReasonValidator is a validator for the "reason" field. It is called by the builders before save.
+	providertimeoff.ReasonValidator = providertimeoffDescReason.Validators[0].(func(string) error)
+	// providertimeoffDescID is the schema descriptor for id field.
+	providertimeoffDescID := providertimeoffMixinFields0[0].Descriptor()
+	// providertimeoff.DefaultID holds the default value on creation for the id field.
+	providertimeoff.DefaultID = providertimeoffDescID.Default.(func() uuid.UUID)
 	pushdeviceMixin := schema.PushDevice{}.Mixin()
 	pushdevice.Policy = privacy.NewPolicies(pushdeviceMixin[1], schema.PushDevice{})
 	pushdevice.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -3158,10 +3451,220 @@ func init() {
 	serviceDescSortOrder := serviceFields[11].Descriptor()
 	// service.DefaultSortOrder holds the default value on creation for the sort_order field.
 	service.DefaultSortOrder = serviceDescSortOrder.Default.(int)
+	// serviceDescBufferBeforeMinutes is the schema descriptor for buffer_before_minutes field.
+	serviceDescBufferBeforeMinutes := serviceFields[12].Descriptor()
+	// service.DefaultBufferBeforeMinutes holds the default value on creation for the buffer_before_minutes field.
+	service.DefaultBufferBeforeMinutes = serviceDescBufferBeforeMinutes.Default.(int)
+	// service.BufferBeforeMinutesValidator is a validator for the "buffer_before_minutes" field. It is called by the builders before save.
+	service.BufferBeforeMinutesValidator = func() func(int) error {
+		validators := serviceDescBufferBeforeMinutes.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(buffer_before_minutes int) error {
+			for _, fn := range fns {
+				if err := fn(buffer_before_minutes); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// serviceDescBufferAfterMinutes is the schema descriptor for buffer_after_minutes field.
+	serviceDescBufferAfterMinutes := serviceFields[13].Descriptor()
+	// service.DefaultBufferAfterMinutes holds the default value on creation for the buffer_after_minutes field.
+	service.DefaultBufferAfterMinutes = serviceDescBufferAfterMinutes.Default.(int)
+	// service.BufferAfterMinutesValidator is a validator for the "buffer_after_minutes" field. It is called by the builders before save.
+	service.BufferAfterMinutesValidator = func() func(int) error {
+		validators := serviceDescBufferAfterMinutes.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(buffer_after_minutes int) error {
+			for _, fn := range fns {
+				if err := fn(buffer_after_minutes); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// serviceDescCancelWindowHours is the schema descriptor for cancel_window_hours field.
+	serviceDescCancelWindowHours := serviceFields[14].Descriptor()
+	// service.DefaultCancelWindowHours holds the default value on creation for the cancel_window_hours field.
+	service.DefaultCancelWindowHours = serviceDescCancelWindowHours.Default.(int)
+	// service.CancelWindowHoursValidator is a validator for the "cancel_window_hours" field. It is called by the builders before save.
+	service.CancelWindowHoursValidator = func() func(int) error {
+		validators := serviceDescCancelWindowHours.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(cancel_window_hours int) error {
+			for _, fn := range fns {
+				if err := fn(cancel_window_hours); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// serviceDescCancelFeeMinor is the schema descriptor for cancel_fee_minor field.
+	serviceDescCancelFeeMinor := serviceFields[15].Descriptor()
+	// service.DefaultCancelFeeMinor holds the default value on creation for the cancel_fee_minor field.
+	service.DefaultCancelFeeMinor = serviceDescCancelFeeMinor.Default.(int64)
+	// service.CancelFeeMinorValidator is a validator for the "cancel_fee_minor" field. It is called by the builders before save.
+	service.CancelFeeMinorValidator = serviceDescCancelFeeMinor.Validators[0].(func(int64) error)
 	// serviceDescID is the schema descriptor for id field.
 	serviceDescID := serviceMixinFields0[0].Descriptor()
 	// service.DefaultID holds the default value on creation for the id field.
 	service.DefaultID = serviceDescID.Default.(func() uuid.UUID)
+	serviceproviderMixin := schema.ServiceProvider{}.Mixin()
+	serviceprovider.Policy = privacy.NewPolicies(serviceproviderMixin[1], schema.ServiceProvider{})
+	serviceprovider.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := serviceprovider.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	serviceproviderMixinHooks1 := serviceproviderMixin[1].Hooks()
+
+	serviceprovider.Hooks[1] = serviceproviderMixinHooks1[0]
+	serviceproviderMixinFields0 := serviceproviderMixin[0].Fields()
+	_ = serviceproviderMixinFields0
+	serviceproviderFields := schema.ServiceProvider{}.Fields()
+	_ = serviceproviderFields
+	// serviceproviderDescCreatedAt is the schema descriptor for created_at field.
+	serviceproviderDescCreatedAt := serviceproviderMixinFields0[1].Descriptor()
+	// serviceprovider.DefaultCreatedAt holds the default value on creation for the created_at field.
+	serviceprovider.DefaultCreatedAt = serviceproviderDescCreatedAt.Default.(func() time.Time)
+	// serviceproviderDescUpdatedAt is the schema descriptor for updated_at field.
+	serviceproviderDescUpdatedAt := serviceproviderMixinFields0[2].Descriptor()
+	// serviceprovider.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	serviceprovider.DefaultUpdatedAt = serviceproviderDescUpdatedAt.Default.(func() time.Time)
+	// serviceprovider.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	serviceprovider.UpdateDefaultUpdatedAt = serviceproviderDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// serviceproviderDescCustomDurationMinutes is the schema descriptor for custom_duration_minutes field.
+	serviceproviderDescCustomDurationMinutes := serviceproviderFields[2].Descriptor()
+	// serviceprovider.CustomDurationMinutesValidator is a validator for the "custom_duration_minutes" field. It is called by the builders before save.
+	serviceprovider.CustomDurationMinutesValidator = func() func(int) error {
+		validators := serviceproviderDescCustomDurationMinutes.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(custom_duration_minutes int) error {
+			for _, fn := range fns {
+				if err := fn(custom_duration_minutes); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// serviceproviderDescCustomPriceMinor is the schema descriptor for custom_price_minor field.
+	serviceproviderDescCustomPriceMinor := serviceproviderFields[3].Descriptor()
+	// serviceprovider.CustomPriceMinorValidator is a validator for the "custom_price_minor" field. It is called by the builders before save.
+	serviceprovider.CustomPriceMinorValidator = serviceproviderDescCustomPriceMinor.Validators[0].(func(int64) error)
+	// serviceproviderDescIsPrimary is the schema descriptor for is_primary field.
+	serviceproviderDescIsPrimary := serviceproviderFields[4].Descriptor()
+	// serviceprovider.DefaultIsPrimary holds the default value on creation for the is_primary field.
+	serviceprovider.DefaultIsPrimary = serviceproviderDescIsPrimary.Default.(bool)
+	// serviceproviderDescSortOrder is the schema descriptor for sort_order field.
+	serviceproviderDescSortOrder := serviceproviderFields[5].Descriptor()
+	// serviceprovider.DefaultSortOrder holds the default value on creation for the sort_order field.
+	serviceprovider.DefaultSortOrder = serviceproviderDescSortOrder.Default.(int)
+	// serviceproviderDescIsActive is the schema descriptor for is_active field.
+	serviceproviderDescIsActive := serviceproviderFields[6].Descriptor()
+	// serviceprovider.DefaultIsActive holds the default value on creation for the is_active field.
+	serviceprovider.DefaultIsActive = serviceproviderDescIsActive.Default.(bool)
+	// serviceproviderDescID is the schema descriptor for id field.
+	serviceproviderDescID := serviceproviderMixinFields0[0].Descriptor()
+	// serviceprovider.DefaultID holds the default value on creation for the id field.
+	serviceprovider.DefaultID = serviceproviderDescID.Default.(func() uuid.UUID)
+	servicevariantMixin := schema.ServiceVariant{}.Mixin()
+	servicevariant.Policy = privacy.NewPolicies(servicevariantMixin[1], schema.ServiceVariant{})
+	servicevariant.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := servicevariant.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	servicevariantMixinHooks1 := servicevariantMixin[1].Hooks()
+
+	servicevariant.Hooks[1] = servicevariantMixinHooks1[0]
+	servicevariantMixinFields0 := servicevariantMixin[0].Fields()
+	_ = servicevariantMixinFields0
+	servicevariantFields := schema.ServiceVariant{}.Fields()
+	_ = servicevariantFields
+	// servicevariantDescCreatedAt is the schema descriptor for created_at field.
+	servicevariantDescCreatedAt := servicevariantMixinFields0[1].Descriptor()
+	// servicevariant.DefaultCreatedAt holds the default value on creation for the created_at field.
+	servicevariant.DefaultCreatedAt = servicevariantDescCreatedAt.Default.(func() time.Time)
+	// servicevariantDescUpdatedAt is the schema descriptor for updated_at field.
+	servicevariantDescUpdatedAt := servicevariantMixinFields0[2].Descriptor()
+	// servicevariant.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	servicevariant.DefaultUpdatedAt = servicevariantDescUpdatedAt.Default.(func() time.Time)
+	// servicevariant.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	servicevariant.UpdateDefaultUpdatedAt = servicevariantDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// servicevariantDescName is the schema descriptor for name field.
+	servicevariantDescName := servicevariantFields[1].Descriptor()
+	// servicevariant.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	servicevariant.NameValidator = func() func(string) error {
+		validators := servicevariantDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// servicevariantDescDurationMinutes is the schema descriptor for duration_minutes field.
+	servicevariantDescDurationMinutes := servicevariantFields[2].Descriptor()
+	// servicevariant.DurationMinutesValidator is a validator for the "duration_minutes" field. It is called by the builders before save.
+	servicevariant.DurationMinutesValidator = func() func(int) error {
+		validators := servicevariantDescDurationMinutes.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(duration_minutes int) error {
+			for _, fn := range fns {
+				if err := fn(duration_minutes); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// servicevariantDescPriceMinor is the schema descriptor for price_minor field.
+	servicevariantDescPriceMinor := servicevariantFields[3].Descriptor()
+	// servicevariant.PriceMinorValidator is a validator for the "price_minor" field. It is called by the builders before save.
+	servicevariant.PriceMinorValidator = servicevariantDescPriceMinor.Validators[0].(func(int64) error)
+	// servicevariantDescIsActive is the schema descriptor for is_active field.
+	servicevariantDescIsActive := servicevariantFields[4].Descriptor()
+	// servicevariant.DefaultIsActive holds the default value on creation for the is_active field.
+	servicevariant.DefaultIsActive = servicevariantDescIsActive.Default.(bool)
+	// servicevariantDescSortOrder is the schema descriptor for sort_order field.
+	servicevariantDescSortOrder := servicevariantFields[5].Descriptor()
+	// servicevariant.DefaultSortOrder holds the default value on creation for the sort_order field.
+	servicevariant.DefaultSortOrder = servicevariantDescSortOrder.Default.(int)
+	// servicevariantDescID is the schema descriptor for id field.
+	servicevariantDescID := servicevariantMixinFields0[0].Descriptor()
+	// servicevariant.DefaultID holds the default value on creation for the id field.
+	servicevariant.DefaultID = servicevariantDescID.Default.(func() uuid.UUID)
 	sessionMixin := schema.Session{}.Mixin()
 	session.Policy = privacy.NewPolicies(schema.Session{})
 	session.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -3410,6 +3913,59 @@ func init() {
 	venuepaymentsDescID := venuepaymentsMixinFields0[0].Descriptor()
 	// venuepayments.DefaultID holds the default value on creation for the id field.
 	venuepayments.DefaultID = venuepaymentsDescID.Default.(func() uuid.UUID)
+	visitMixin := schema.Visit{}.Mixin()
+	visit.Policy = privacy.NewPolicies(visitMixin[1], schema.Visit{})
+	visit.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := visit.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	visitMixinHooks1 := visitMixin[1].Hooks()
+
+	visit.Hooks[1] = visitMixinHooks1[0]
+	visitMixinFields0 := visitMixin[0].Fields()
+	_ = visitMixinFields0
+	visitFields := schema.Visit{}.Fields()
+	_ = visitFields
+	// visitDescCreatedAt is the schema descriptor for created_at field.
+	visitDescCreatedAt := visitMixinFields0[1].Descriptor()
+	// visit.DefaultCreatedAt holds the default value on creation for the created_at field.
+	visit.DefaultCreatedAt = visitDescCreatedAt.Default.(func() time.Time)
+	// visitDescUpdatedAt is the schema descriptor for updated_at field.
+	visitDescUpdatedAt := visitMixinFields0[2].Descriptor()
+	// visit.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	visit.DefaultUpdatedAt = visitDescUpdatedAt.Default.(func() time.Time)
+	// visit.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	visit.UpdateDefaultUpdatedAt = visitDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// visitDescTotalPriceMinor is the schema descriptor for total_price_minor field.
+	visitDescTotalPriceMinor := visitFields[4].Descriptor()
+	// visit.TotalPriceMinorValidator is a validator for the "total_price_minor" field. It is called by the builders before save.
+	visit.TotalPriceMinorValidator = visitDescTotalPriceMinor.Validators[0].(func(int64) error)
+	// visitDescCurrency is the schema descriptor for currency field.
+	visitDescCurrency := visitFields[5].Descriptor()
+	// visit.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	visit.CurrencyValidator = func() func(string) error {
+		validators := visitDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// visitDescID is the schema descriptor for id field.
+	visitDescID := visitMixinFields0[0].Descriptor()
+	// visit.DefaultID holds the default value on creation for the id field.
+	visit.DefaultID = visitDescID.Default.(func() uuid.UUID)
 	webhookattemptMixin := schema.WebhookAttempt{}.Mixin()
 	webhookattempt.Policy = privacy.NewPolicies(webhookattemptMixin[1], schema.WebhookAttempt{})
 	webhookattempt.Hooks[0] = func(next ent.Mutator) ent.Mutator {

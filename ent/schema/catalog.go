@@ -74,6 +74,8 @@ func (Location) Fields() []ent.Field {
 		field.Float("lat").Optional().Nillable().Min(-90).Max(90),
 		field.Float("lng").Optional().Nillable().Min(-180).Max(180),
 		field.Bool("active").Default(true),
+		field.String("image_url").Optional().Nillable().MaxLen(2000).
+			Comment("The location's main image, set by staff; its gallery is its photos."),
 	}
 }
 
@@ -172,10 +174,15 @@ func (Instructor) Fields() []ent.Field {
 	}
 }
 
-// Edges of the Instructor.
+// Edges of the Instructor. An instructor is also the provider of
+// appointment services (package appointments).
 func (Instructor) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("class_instances", ClassInstance.Type),
+		edge.To("service_assignments", ServiceProvider.Type),
+		edge.To("working_hours", ProviderHours.Type),
+		edge.To("time_off", ProviderTimeOff.Type),
+		edge.To("appointments", Appointment.Type),
 	}
 }
 

@@ -37,6 +37,14 @@ func (Service) Fields() []ent.Field {
 			Comment("Members may file booking inquiries for this service."),
 		field.String("image_url").Optional().MaxLen(2000),
 		field.Int("sort_order").Default(0),
+		field.Int("buffer_before_minutes").Default(0).Min(0).Max(240).
+			Comment("Time the provider keeps free before each appointment of the service."),
+		field.Int("buffer_after_minutes").Default(0).Min(0).Max(240).
+			Comment("Time the provider keeps free after each appointment of the service."),
+		field.Int("cancel_window_hours").Default(24).Min(0).Max(24 * 30).
+			Comment("A member's cancellation this close to the start owes cancel_fee_minor."),
+		field.Int64("cancel_fee_minor").Default(0).NonNegative().
+			Comment("Fee of a cancellation inside the window, minor units of the service's currency (0: none)."),
 	}
 }
 
@@ -44,6 +52,9 @@ func (Service) Fields() []ent.Field {
 func (Service) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("inquiries", Inquiry.Type),
+		edge.To("variants", ServiceVariant.Type),
+		edge.To("providers", ServiceProvider.Type),
+		edge.To("appointments", Appointment.Type),
 	}
 }
 

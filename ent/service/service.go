@@ -48,10 +48,24 @@ const (
 	FieldImageURL = "image_url"
 	// FieldSortOrder holds the string denoting the sort_order field in the database.
 	FieldSortOrder = "sort_order"
+	// FieldBufferBeforeMinutes holds the string denoting the buffer_before_minutes field in the database.
+	FieldBufferBeforeMinutes = "buffer_before_minutes"
+	// FieldBufferAfterMinutes holds the string denoting the buffer_after_minutes field in the database.
+	FieldBufferAfterMinutes = "buffer_after_minutes"
+	// FieldCancelWindowHours holds the string denoting the cancel_window_hours field in the database.
+	FieldCancelWindowHours = "cancel_window_hours"
+	// FieldCancelFeeMinor holds the string denoting the cancel_fee_minor field in the database.
+	FieldCancelFeeMinor = "cancel_fee_minor"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeInquiries holds the string denoting the inquiries edge name in mutations.
 	EdgeInquiries = "inquiries"
+	// EdgeVariants holds the string denoting the variants edge name in mutations.
+	EdgeVariants = "variants"
+	// EdgeProviders holds the string denoting the providers edge name in mutations.
+	EdgeProviders = "providers"
+	// EdgeAppointments holds the string denoting the appointments edge name in mutations.
+	EdgeAppointments = "appointments"
 	// Table holds the table name of the service in the database.
 	Table = "services"
 	// OrganizationTable is the table that holds the organization relation/edge.
@@ -68,6 +82,27 @@ const (
 	InquiriesInverseTable = "inquiries"
 	// InquiriesColumn is the table column denoting the inquiries relation/edge.
 	InquiriesColumn = "service_id"
+	// VariantsTable is the table that holds the variants relation/edge.
+	VariantsTable = "service_variants"
+	// VariantsInverseTable is the table name for the ServiceVariant entity.
+	// It exists in this package in order to avoid circular dependency with the "servicevariant" package.
+	VariantsInverseTable = "service_variants"
+	// VariantsColumn is the table column denoting the variants relation/edge.
+	VariantsColumn = "service_id"
+	// ProvidersTable is the table that holds the providers relation/edge.
+	ProvidersTable = "service_providers"
+	// ProvidersInverseTable is the table name for the ServiceProvider entity.
+	// It exists in this package in order to avoid circular dependency with the "serviceprovider" package.
+	ProvidersInverseTable = "service_providers"
+	// ProvidersColumn is the table column denoting the providers relation/edge.
+	ProvidersColumn = "service_id"
+	// AppointmentsTable is the table that holds the appointments relation/edge.
+	AppointmentsTable = "appointments"
+	// AppointmentsInverseTable is the table name for the Appointment entity.
+	// It exists in this package in order to avoid circular dependency with the "appointment" package.
+	AppointmentsInverseTable = "appointments"
+	// AppointmentsColumn is the table column denoting the appointments relation/edge.
+	AppointmentsColumn = "service_id"
 )
 
 // Columns holds all SQL columns for service fields.
@@ -89,6 +124,10 @@ var Columns = []string{
 	FieldAcceptsInquiries,
 	FieldImageURL,
 	FieldSortOrder,
+	FieldBufferBeforeMinutes,
+	FieldBufferAfterMinutes,
+	FieldCancelWindowHours,
+	FieldCancelFeeMinor,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -141,6 +180,22 @@ var (
 	ImageURLValidator func(string) error
 	// DefaultSortOrder holds the default value on creation for the "sort_order" field.
 	DefaultSortOrder int
+	// DefaultBufferBeforeMinutes holds the default value on creation for the "buffer_before_minutes" field.
+	DefaultBufferBeforeMinutes int
+	// BufferBeforeMinutesValidator is a validator for the "buffer_before_minutes" field. It is called by the builders before save.
+	BufferBeforeMinutesValidator func(int) error
+	// DefaultBufferAfterMinutes holds the default value on creation for the "buffer_after_minutes" field.
+	DefaultBufferAfterMinutes int
+	// BufferAfterMinutesValidator is a validator for the "buffer_after_minutes" field. It is called by the builders before save.
+	BufferAfterMinutesValidator func(int) error
+	// DefaultCancelWindowHours holds the default value on creation for the "cancel_window_hours" field.
+	DefaultCancelWindowHours int
+	// CancelWindowHoursValidator is a validator for the "cancel_window_hours" field. It is called by the builders before save.
+	CancelWindowHoursValidator func(int) error
+	// DefaultCancelFeeMinor holds the default value on creation for the "cancel_fee_minor" field.
+	DefaultCancelFeeMinor int64
+	// CancelFeeMinorValidator is a validator for the "cancel_fee_minor" field. It is called by the builders before save.
+	CancelFeeMinorValidator func(int64) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() uuid.UUID
 )
@@ -233,6 +288,26 @@ func BySortOrder(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSortOrder, opts...).ToFunc()
 }
 
+// ByBufferBeforeMinutes orders the results by the buffer_before_minutes field.
+func ByBufferBeforeMinutes(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldBufferBeforeMinutes, opts...).ToFunc()
+}
+
+// ByBufferAfterMinutes orders the results by the buffer_after_minutes field.
+func ByBufferAfterMinutes(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldBufferAfterMinutes, opts...).ToFunc()
+}
+
+// ByCancelWindowHours orders the results by the cancel_window_hours field.
+func ByCancelWindowHours(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCancelWindowHours, opts...).ToFunc()
+}
+
+// ByCancelFeeMinor orders the results by the cancel_fee_minor field.
+func ByCancelFeeMinor(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCancelFeeMinor, opts...).ToFunc()
+}
+
 // ByOrganizationField orders the results by organization field.
 func ByOrganizationField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -253,6 +328,48 @@ func ByInquiries(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newInquiriesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByVariantsCount orders the results by variants count.
+func ByVariantsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newVariantsStep(), opts...)
+	}
+}
+
+// ByVariants orders the results by variants terms.
+func ByVariants(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newVariantsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByProvidersCount orders the results by providers count.
+func ByProvidersCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newProvidersStep(), opts...)
+	}
+}
+
+// ByProviders orders the results by providers terms.
+func ByProviders(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newProvidersStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByAppointmentsCount orders the results by appointments count.
+func ByAppointmentsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newAppointmentsStep(), opts...)
+	}
+}
+
+// ByAppointments orders the results by appointments terms.
+func ByAppointments(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newAppointmentsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newOrganizationStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -265,5 +382,26 @@ func newInquiriesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(InquiriesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, InquiriesTable, InquiriesColumn),
+	)
+}
+func newVariantsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(VariantsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, VariantsTable, VariantsColumn),
+	)
+}
+func newProvidersStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ProvidersInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, ProvidersTable, ProvidersColumn),
+	)
+}
+func newAppointmentsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(AppointmentsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, AppointmentsTable, AppointmentsColumn),
 	)
 }

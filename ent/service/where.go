@@ -136,6 +136,26 @@ func SortOrder(v int) predicate.Service {
 	return predicate.Service(sql.FieldEQ(FieldSortOrder, v))
 }
 
+// BufferBeforeMinutes applies equality check predicate on the "buffer_before_minutes" field. It's identical to BufferBeforeMinutesEQ.
+func BufferBeforeMinutes(v int) predicate.Service {
+	return predicate.Service(sql.FieldEQ(FieldBufferBeforeMinutes, v))
+}
+
+// BufferAfterMinutes applies equality check predicate on the "buffer_after_minutes" field. It's identical to BufferAfterMinutesEQ.
+func BufferAfterMinutes(v int) predicate.Service {
+	return predicate.Service(sql.FieldEQ(FieldBufferAfterMinutes, v))
+}
+
+// CancelWindowHours applies equality check predicate on the "cancel_window_hours" field. It's identical to CancelWindowHoursEQ.
+func CancelWindowHours(v int) predicate.Service {
+	return predicate.Service(sql.FieldEQ(FieldCancelWindowHours, v))
+}
+
+// CancelFeeMinor applies equality check predicate on the "cancel_fee_minor" field. It's identical to CancelFeeMinorEQ.
+func CancelFeeMinor(v int64) predicate.Service {
+	return predicate.Service(sql.FieldEQ(FieldCancelFeeMinor, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Service {
 	return predicate.Service(sql.FieldEQ(FieldCreatedAt, v))
@@ -881,6 +901,166 @@ func SortOrderLTE(v int) predicate.Service {
 	return predicate.Service(sql.FieldLTE(FieldSortOrder, v))
 }
 
+// BufferBeforeMinutesEQ applies the EQ predicate on the "buffer_before_minutes" field.
+func BufferBeforeMinutesEQ(v int) predicate.Service {
+	return predicate.Service(sql.FieldEQ(FieldBufferBeforeMinutes, v))
+}
+
+// BufferBeforeMinutesNEQ applies the NEQ predicate on the "buffer_before_minutes" field.
+func BufferBeforeMinutesNEQ(v int) predicate.Service {
+	return predicate.Service(sql.FieldNEQ(FieldBufferBeforeMinutes, v))
+}
+
+// BufferBeforeMinutesIn applies the In predicate on the "buffer_before_minutes" field.
+func BufferBeforeMinutesIn(vs ...int) predicate.Service {
+	return predicate.Service(sql.FieldIn(FieldBufferBeforeMinutes, vs...))
+}
+
+// BufferBeforeMinutesNotIn applies the NotIn predicate on the "buffer_before_minutes" field.
+func BufferBeforeMinutesNotIn(vs ...int) predicate.Service {
+	return predicate.Service(sql.FieldNotIn(FieldBufferBeforeMinutes, vs...))
+}
+
+// BufferBeforeMinutesGT applies the GT predicate on the "buffer_before_minutes" field.
+func BufferBeforeMinutesGT(v int) predicate.Service {
+	return predicate.Service(sql.FieldGT(FieldBufferBeforeMinutes, v))
+}
+
+// BufferBeforeMinutesGTE applies the GTE predicate on the "buffer_before_minutes" field.
+func BufferBeforeMinutesGTE(v int) predicate.Service {
+	return predicate.Service(sql.FieldGTE(FieldBufferBeforeMinutes, v))
+}
+
+// BufferBeforeMinutesLT applies the LT predicate on the "buffer_before_minutes" field.
+func BufferBeforeMinutesLT(v int) predicate.Service {
+	return predicate.Service(sql.FieldLT(FieldBufferBeforeMinutes, v))
+}
+
+// BufferBeforeMinutesLTE applies the LTE predicate on the "buffer_before_minutes" field.
+func BufferBeforeMinutesLTE(v int) predicate.Service {
+	return predicate.Service(sql.FieldLTE(FieldBufferBeforeMinutes, v))
+}
+
+// BufferAfterMinutesEQ applies the EQ predicate on the "buffer_after_minutes" field.
+func BufferAfterMinutesEQ(v int) predicate.Service {
+	return predicate.Service(sql.FieldEQ(FieldBufferAfterMinutes, v))
+}
+
+// BufferAfterMinutesNEQ applies the NEQ predicate on the "buffer_after_minutes" field.
+func BufferAfterMinutesNEQ(v int) predicate.Service {
+	return predicate.Service(sql.FieldNEQ(FieldBufferAfterMinutes, v))
+}
+
+// BufferAfterMinutesIn applies the In predicate on the "buffer_after_minutes" field.
+func BufferAfterMinutesIn(vs ...int) predicate.Service {
+	return predicate.Service(sql.FieldIn(FieldBufferAfterMinutes, vs...))
+}
+
+// BufferAfterMinutesNotIn applies the NotIn predicate on the "buffer_after_minutes" field.
+func BufferAfterMinutesNotIn(vs ...int) predicate.Service {
+	return predicate.Service(sql.FieldNotIn(FieldBufferAfterMinutes, vs...))
+}
+
+// BufferAfterMinutesGT applies the GT predicate on the "buffer_after_minutes" field.
+func BufferAfterMinutesGT(v int) predicate.Service {
+	return predicate.Service(sql.FieldGT(FieldBufferAfterMinutes, v))
+}
+
+// BufferAfterMinutesGTE applies the GTE predicate on the "buffer_after_minutes" field.
+func BufferAfterMinutesGTE(v int) predicate.Service {
+	return predicate.Service(sql.FieldGTE(FieldBufferAfterMinutes, v))
+}
+
+// BufferAfterMinutesLT applies the LT predicate on the "buffer_after_minutes" field.
+func BufferAfterMinutesLT(v int) predicate.Service {
+	return predicate.Service(sql.FieldLT(FieldBufferAfterMinutes, v))
+}
+
+// BufferAfterMinutesLTE applies the LTE predicate on the "buffer_after_minutes" field.
+func BufferAfterMinutesLTE(v int) predicate.Service {
+	return predicate.Service(sql.FieldLTE(FieldBufferAfterMinutes, v))
+}
+
+// CancelWindowHoursEQ applies the EQ predicate on the "cancel_window_hours" field.
+func CancelWindowHoursEQ(v int) predicate.Service {
+	return predicate.Service(sql.FieldEQ(FieldCancelWindowHours, v))
+}
+
+// CancelWindowHoursNEQ applies the NEQ predicate on the "cancel_window_hours" field.
+func CancelWindowHoursNEQ(v int) predicate.Service {
+	return predicate.Service(sql.FieldNEQ(FieldCancelWindowHours, v))
+}
+
+// CancelWindowHoursIn applies the In predicate on the "cancel_window_hours" field.
+func CancelWindowHoursIn(vs ...int) predicate.Service {
+	return predicate.Service(sql.FieldIn(FieldCancelWindowHours, vs...))
+}
+
+// CancelWindowHoursNotIn applies the NotIn predicate on the "cancel_window_hours" field.
+func CancelWindowHoursNotIn(vs ...int) predicate.Service {
+	return predicate.Service(sql.FieldNotIn(FieldCancelWindowHours, vs...))
+}
+
+// CancelWindowHoursGT applies the GT predicate on the "cancel_window_hours" field.
+func CancelWindowHoursGT(v int) predicate.Service {
+	return predicate.Service(sql.FieldGT(FieldCancelWindowHours, v))
+}
+
+// CancelWindowHoursGTE applies the GTE predicate on the "cancel_window_hours" field.
+func CancelWindowHoursGTE(v int) predicate.Service {
+	return predicate.Service(sql.FieldGTE(FieldCancelWindowHours, v))
+}
+
+// CancelWindowHoursLT applies the LT predicate on the "cancel_window_hours" field.
+func CancelWindowHoursLT(v int) predicate.Service {
+	return predicate.Service(sql.FieldLT(FieldCancelWindowHours, v))
+}
+
+// CancelWindowHoursLTE applies the LTE predicate on the "cancel_window_hours" field.
+func CancelWindowHoursLTE(v int) predicate.Service {
+	return predicate.Service(sql.FieldLTE(FieldCancelWindowHours, v))
+}
+
+// CancelFeeMinorEQ applies the EQ predicate on the "cancel_fee_minor" field.
+func CancelFeeMinorEQ(v int64) predicate.Service {
+	return predicate.Service(sql.FieldEQ(FieldCancelFeeMinor, v))
+}
+
+// CancelFeeMinorNEQ applies the NEQ predicate on the "cancel_fee_minor" field.
+func CancelFeeMinorNEQ(v int64) predicate.Service {
+	return predicate.Service(sql.FieldNEQ(FieldCancelFeeMinor, v))
+}
+
+// CancelFeeMinorIn applies the In predicate on the "cancel_fee_minor" field.
+func CancelFeeMinorIn(vs ...int64) predicate.Service {
+	return predicate.Service(sql.FieldIn(FieldCancelFeeMinor, vs...))
+}
+
+// CancelFeeMinorNotIn applies the NotIn predicate on the "cancel_fee_minor" field.
+func CancelFeeMinorNotIn(vs ...int64) predicate.Service {
+	return predicate.Service(sql.FieldNotIn(FieldCancelFeeMinor, vs...))
+}
+
+// CancelFeeMinorGT applies the GT predicate on the "cancel_fee_minor" field.
+func CancelFeeMinorGT(v int64) predicate.Service {
+	return predicate.Service(sql.FieldGT(FieldCancelFeeMinor, v))
+}
+
+// CancelFeeMinorGTE applies the GTE predicate on the "cancel_fee_minor" field.
+func CancelFeeMinorGTE(v int64) predicate.Service {
+	return predicate.Service(sql.FieldGTE(FieldCancelFeeMinor, v))
+}
+
+// CancelFeeMinorLT applies the LT predicate on the "cancel_fee_minor" field.
+func CancelFeeMinorLT(v int64) predicate.Service {
+	return predicate.Service(sql.FieldLT(FieldCancelFeeMinor, v))
+}
+
+// CancelFeeMinorLTE applies the LTE predicate on the "cancel_fee_minor" field.
+func CancelFeeMinorLTE(v int64) predicate.Service {
+	return predicate.Service(sql.FieldLTE(FieldCancelFeeMinor, v))
+}
+
 // HasOrganization applies the HasEdge predicate on the "organization" edge.
 func HasOrganization() predicate.Service {
 	return predicate.Service(func(s *sql.Selector) {
@@ -919,6 +1099,75 @@ func HasInquiries() predicate.Service {
 func HasInquiriesWith(preds ...predicate.Inquiry) predicate.Service {
 	return predicate.Service(func(s *sql.Selector) {
 		step := newInquiriesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasVariants applies the HasEdge predicate on the "variants" edge.
+func HasVariants() predicate.Service {
+	return predicate.Service(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, VariantsTable, VariantsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasVariantsWith applies the HasEdge predicate on the "variants" edge with a given conditions (other predicates).
+func HasVariantsWith(preds ...predicate.ServiceVariant) predicate.Service {
+	return predicate.Service(func(s *sql.Selector) {
+		step := newVariantsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasProviders applies the HasEdge predicate on the "providers" edge.
+func HasProviders() predicate.Service {
+	return predicate.Service(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, ProvidersTable, ProvidersColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasProvidersWith applies the HasEdge predicate on the "providers" edge with a given conditions (other predicates).
+func HasProvidersWith(preds ...predicate.ServiceProvider) predicate.Service {
+	return predicate.Service(func(s *sql.Selector) {
+		step := newProvidersStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasAppointments applies the HasEdge predicate on the "appointments" edge.
+func HasAppointments() predicate.Service {
+	return predicate.Service(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, AppointmentsTable, AppointmentsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasAppointmentsWith applies the HasEdge predicate on the "appointments" edge with a given conditions (other predicates).
+func HasAppointmentsWith(preds ...predicate.Appointment) predicate.Service {
+	return predicate.Service(func(s *sql.Selector) {
+		step := newAppointmentsStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -91,6 +91,7 @@ var table = map[string]layer{
 	"internal/webhooks/manage": domain,
 	"internal/webhooks/store":  domain,
 	"internal/payments/...":    domain, // card payments: Connect, checkout, attempts, inbound events; stripeport is its port to Stripe
+	"internal/appointments":    domain,
 
 	// Shared domain machinery: nouns use it, it never reaches up to a noun.
 	"internal/audit":              services,

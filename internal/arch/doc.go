@@ -39,7 +39,8 @@
 //	             internal/gen/openapi internal/httpx internal/idempotency
 //	             internal/limits internal/mcptools internal/ratelimit
 //	             internal/venuectx
-//	domain       internal/accounts internal/apikey internal/booking
+//	domain       internal/accounts internal/apikey internal/appointments
+//	             internal/booking
 //	             internal/catalogue internal/codemail internal/demo
 //	             internal/frontdesk internal/importer internal/inquiries
 //	             internal/me internal/members internal/payments/...

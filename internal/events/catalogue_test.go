@@ -11,13 +11,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/ent"
+	entappointment "github.com/venueplatform/venue/ent/appointment"
 	entbooking "github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/webhookdelivery"
+	"github.com/venueplatform/venue/internal/appointments"
 	"github.com/venueplatform/venue/internal/booking"
+	"github.com/venueplatform/venue/internal/concurrency"
 	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/jobs"
@@ -127,6 +130,22 @@ func TestCatalogueRecordedWithTheChange(t *testing.T) {
 	userCtx := func(ctx context.Context) context.Context {
 		return viewer.NewContext(ctx, viewer.User{UserID: joinerID, SessionID: uuid.New()})
 	}
+	svc := e.client.Service.Create().SetName("Massage").SetSlug("massage").SetDurationMinutes(60).
+		SetPriceMinor(0).SetCurrency("DKK").SaveX(e.op)
+	provider := e.client.Instructor.Create().SetFirstName("Signe").SaveX(e.op)
+	e.client.ServiceProvider.Create().SetServiceID(svc.ID).SetProviderID(provider.ID).ExecX(e.op)
+	for wd := 0; wd < 7; wd++ {
+		e.client.ProviderHours.Create().SetProviderID(provider.ID).SetWeekday(wd).SetStartMinute(0).SetEndMinute(24 * 60).ExecX(e.op)
+	}
+	var appt *ent.Appointment
+	apptStart := e.now.Add(72 * time.Hour).Truncate(time.Hour)
+	direct := func(start time.Time) *ent.Appointment {
+		return e.client.Appointment.Create().SetMemberID(seated.Member.ID).SetProviderID(provider.ID).SetServiceID(svc.ID).
+			SetStartsAt(start).SetEndsAt(start.Add(time.Hour)).SetBusyFrom(start).SetBusyUntil(start.Add(time.Hour)).
+			SetPriceMinor(0).SetCurrency("DKK").SetPayment(entappointment.PaymentFree).
+			SetBookedVia(entappointment.BookedViaStaff).SaveX(e.op)
+	}
+	moved, missed := direct(apptStart.Add(2*time.Hour)), direct(apptStart.Add(-24*time.Hour))
 	bookingOf := func(a booking.Actor, cl *ent.ClassInstance) func(t *testing.T) bool {
 		return func(t *testing.T) bool {
 			return e.client.Booking.Query().Where(entbooking.MemberID(a.Member.ID), entbooking.ClassInstanceID(cl.ID)).ExistX(e.op)
@@ -170,6 +189,39 @@ func TestCatalogueRecordedWithTheChange(t *testing.T) {
 				return err
 			}, changed: func(t *testing.T) bool {
 				return e.client.ClassInstance.GetX(e.op, other.ID).Status == classinstance.StatusCancelled
+			}},
+		{typ: events.AppointmentCreated, data: []string{"appointment_id", "status", "member_id", "provider_id", "service_id", "starts_at"},
+			run: func(t *testing.T, ctx context.Context, c *ent.Client) error {
+				var err error
+				appt, err = appointments.Book(ctx, c, appointments.Actor{Member: seated.Member, Via: entappointment.BookedViaStaff},
+					appointments.Request{ServiceID: svc.ID, Start: apptStart}, e.now)
+				return err
+			}, changed: func(t *testing.T) bool {
+				return e.client.Appointment.Query().Where(entappointment.StartsAt(apptStart)).ExistX(e.op)
+			}},
+		{typ: events.AppointmentCancelled, data: []string{"appointment_id", "status", "reason"},
+			run: func(t *testing.T, ctx context.Context, c *ent.Client) error {
+				_, err := appointments.Cancel(ctx, c, appointments.Actor{Member: seated.Member, Via: entappointment.BookedViaStaff},
+					appt.ID, concurrency.Of(appt.UpdatedAt), "staff", e.now)
+				return err
+			}, changed: func(t *testing.T) bool {
+				return e.client.Appointment.GetX(e.op, appt.ID).Status == entappointment.StatusCancelled
+			}},
+		{typ: events.AppointmentRescheduled, data: []string{"appointment_id", "rescheduled_to_id", "starts_at"},
+			run: func(t *testing.T, ctx context.Context, c *ent.Client) error {
+				_, err := appointments.Act(ctx, c, moved.ID, appointments.ActRequest{Action: appointments.ActionReschedule,
+					Expected: concurrency.Of(moved.UpdatedAt), Start: apptStart.Add(4 * time.Hour)}, e.now)
+				return err
+			}, changed: func(t *testing.T) bool {
+				return e.client.Appointment.GetX(e.op, moved.ID).Status == entappointment.StatusRescheduled
+			}},
+		{typ: events.AppointmentNoShow, data: []string{"appointment_id", "status"},
+			run: func(t *testing.T, ctx context.Context, c *ent.Client) error {
+				_, err := appointments.Act(ctx, c, missed.ID, appointments.ActRequest{Action: appointments.ActionNoShow,
+					Expected: concurrency.Of(missed.UpdatedAt)}, missed.StartsAt.Add(time.Hour))
+				return err
+			}, changed: func(t *testing.T) bool {
+				return e.client.Appointment.GetX(e.op, missed.ID).Status == entappointment.StatusNoShow
 			}},
 		{typ: events.MemberCreated, data: []string{"member_id", "user_id"},
 			run: func(t *testing.T, ctx context.Context, c *ent.Client) error {

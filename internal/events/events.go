@@ -46,6 +46,18 @@ const (
 	// GiftCardPurchased: a member paid for a gift card and it was issued (data:
 	// gift_card_id, order_id, payment_id, member_id, amount_minor, currency, deliver_at).
 	GiftCardPurchased = "gift_card.purchased"
+	// AppointmentCreated: an appointment was booked (data: appointment_id, status,
+	// member_id, provider_id, service_id, starts_at).
+	AppointmentCreated = "appointment.created"
+	// AppointmentCancelled: an appointment was cancelled by the member or staff (data:
+	// appointment_id, status, member_id, reason).
+	AppointmentCancelled = "appointment.cancelled"
+	// AppointmentRescheduled: staff moved an appointment to a new one (data:
+	// appointment_id, rescheduled_to_id, member_id, starts_at of the new one).
+	AppointmentRescheduled = "appointment.rescheduled"
+	// AppointmentNoShow: staff marked an appointment a no-show (data: appointment_id,
+	// status, member_id).
+	AppointmentNoShow = "appointment.no_show"
 )
 
 // Types is the catalogue of event types a webhook subscription can select.
@@ -54,6 +66,7 @@ var Types = []string{
 	ClassCancelled, ClassUpdated, MemberCreated,
 	PaymentSucceeded, PaymentFailed, PassActivated,
 	GiftCardPurchased,
+	AppointmentCreated, AppointmentCancelled, AppointmentRescheduled, AppointmentNoShow,
 }
 
 // ErrNoVenue means Record was called without a venue viewer in the context.

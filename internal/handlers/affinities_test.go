@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
@@ -14,8 +15,8 @@ import (
 	"github.com/venueplatform/venue/internal/venue"
 )
 
-// TestVenueAffinities ranks the user's venues by favourite, pass and booking
-// signals, and shows nothing of another user's.
+// TestVenueAffinities ranks the user's venues by favourite, pass, booking and
+// appointment signals, and shows nothing of another user's.
 func TestVenueAffinities(t *testing.T) {
 	s := newStudio(t, "studio")
 	e := newAuthEnv(t, s)
@@ -54,6 +55,21 @@ func TestVenueAffinities(t *testing.T) {
 	require.Equal(t, 1, studio.RecentBookings)
 	require.Equal(t, 11, studio.Score)
 	require.True(t, studio.Member)
+	require.Equal(t, 0, studio.RecentAppointments)
+
+	// An appointment booked at the studio counts like a class booking.
+	svc := s.client.Service.Create().SetName("Massage").SetSlug("massage").SetDurationMinutes(60).
+		SetPriceMinor(45000).SetCurrency("DKK").SaveX(s.op)
+	prov := s.client.Instructor.Create().SetFirstName("Signe").SaveX(s.op)
+	start := s.today.AddDate(0, 0, 2).Add(10 * time.Hour)
+	s.client.Appointment.Create().SetMemberID(m.ID).SetProviderID(prov.ID).SetServiceID(svc.ID).
+		SetStartsAt(start).SetEndsAt(start.Add(time.Hour)).SetBusyFrom(start).SetBusyUntil(start.Add(time.Hour)).
+		SetPriceMinor(45000).SetCurrency("DKK").SetPayment("venue").SetBookedVia("member").ExecX(s.op)
+	res, err = ana.GetVenueAffinities(ctx)
+	require.NoError(t, err)
+	require.Equal(t, "studio", res.Data[1].Slug)
+	require.Equal(t, 1, res.Data[1].RecentAppointments)
+	require.Equal(t, 12, res.Data[1].Score)
 
 	// Bo sees none of Ana's signals.
 	res, err = bo.GetVenueAffinities(ctx)

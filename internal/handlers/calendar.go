@@ -2,13 +2,23 @@ package handlers
 
 import (
 	"context"
+	"slices"
+	"strings"
 
+	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/internal/appointments"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/schedule"
 )
 
-// GetCalendar implements getCalendar: the unified feed, classes in this
-// version.
+// Calendar kinds the appointment book adds beside classes.
+const (
+	calendarKindAppointment = "appointment"
+	calendarKindUnavailable = "unavailable"
+)
+
+// GetCalendar implements getCalendar: the unified feed of classes,
+// appointments and providers' unavailable time.
 func (h *Handler) GetCalendar(ctx context.Context, p api.GetCalendarParams) (*api.CalendarResponse, error) {
 	if err := schedule.Authorize(ctx, schedule.AccessRead); err != nil {
 		return nil, err
@@ -26,12 +36,82 @@ func (h *Handler) GetCalendar(ctx context.Context, p api.GetCalendarParams) (*ap
 	if err != nil {
 		return nil, err
 	}
-	data := make([]api.CalendarItem, len(items))
-	for i, it := range items {
-		data[i] = calendarItem(it)
+	start, end := r.Bounds(v.Loc)
+	rows, err := appointments.Calendar(ctx, h.client, start, end, schedule.MaxCalendarItems)
+	if err != nil {
+		return nil, err
+	}
+	data := make([]api.CalendarItem, 0, len(items)+len(rows.Appointments)+len(rows.Unavailable))
+	for _, it := range items {
+		data = append(data, calendarItem(it))
+	}
+	for _, ap := range rows.Appointments {
+		data = append(data, calendarAppointment(ap))
+	}
+	for _, off := range rows.Unavailable {
+		data = append(data, calendarUnavailable(off))
+	}
+	slices.SortStableFunc(data, func(a, b api.CalendarItem) int {
+		if c := a.StartTime.Compare(b.StartTime); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Kind, b.Kind); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID.String(), b.ID.String())
+	})
+	if len(data) > schedule.MaxCalendarItems {
+		data, truncated = data[:schedule.MaxCalendarItems], true
 	}
 	return &api.CalendarResponse{Data: data, Meta: api.CalendarMeta{Start: r.From, End: r.To, Timezone: v.Org.Timezone,
-		Kinds: []string{schedule.CalendarKindClass}, Total: len(data), Truncated: truncated}}, nil
+		Kinds: []string{schedule.CalendarKindClass, calendarKindAppointment, calendarKindUnavailable},
+		Total: len(data), Truncated: truncated}}, nil
+}
+
+// calendarAppointment is ap (loaded with its service, variant, provider,
+// location and room) as a calendar item.
+func calendarAppointment(ap *ent.Appointment) api.CalendarItem {
+	out := api.CalendarItem{Kind: calendarKindAppointment, ID: ap.ID, StartTime: ap.StartsAt.UTC(), EndTime: ap.EndsAt.UTC(),
+		Status: string(ap.Status), People: []api.CalendarPerson{}}
+	body := api.CalendarAppointment{MemberID: ap.MemberID, VisitID: nilUUIDOf(ap.VisitID), PriceMinor: ap.PriceMinor,
+		Currency: ap.Currency, Payment: api.CalendarAppointmentPayment(ap.Payment),
+		BookedVia: api.CalendarAppointmentBookedVia(ap.BookedVia), Variant: api.NilNamedRef{Null: true}}
+	if s := ap.Edges.Service; s != nil {
+		body.Service = api.NamedRef{ID: s.ID, Name: s.Name}
+		out.Title = s.Name
+	}
+	if vr := ap.Edges.Variant; vr != nil {
+		body.Variant = api.NewNilNamedRef(api.NamedRef{ID: vr.ID, Name: vr.Name})
+		out.Title += " (" + vr.Name + ")"
+	}
+	if p := ap.Edges.Provider; p != nil {
+		out.People = append(out.People, api.CalendarPerson{ID: p.ID, Name: fullName(p.FirstName, p.LastName), Role: "provider"})
+	}
+	out.Location, out.Room = api.NilNamedRef{Null: true}, api.NilNamedRef{Null: true}
+	if l := ap.Edges.Location; l != nil {
+		out.Location = api.NewNilNamedRef(api.NamedRef{ID: l.ID, Name: l.Name})
+	}
+	if r := ap.Edges.Room; r != nil {
+		out.Room = api.NewNilNamedRef(api.NamedRef{ID: r.ID, Name: r.Name})
+	}
+	out.Appointment.SetTo(body)
+	return out
+}
+
+// calendarUnavailable is a provider's time off (loaded with the provider) as
+// a calendar item.
+func calendarUnavailable(off *ent.ProviderTimeOff) api.CalendarItem {
+	out := api.CalendarItem{Kind: calendarKindUnavailable, ID: off.ID, StartTime: off.StartsAt.UTC(),
+		EndTime: off.EndsAt.UTC(), Status: calendarKindUnavailable, Title: "Unavailable",
+		Location: api.NilNamedRef{Null: true}, Room: api.NilNamedRef{Null: true}, People: []api.CalendarPerson{}}
+	body := api.CalendarUnavailable{Reason: off.Reason, Provider: api.NamedRef{ID: off.ProviderID}}
+	if p := off.Edges.Provider; p != nil {
+		body.Provider.Name = fullName(p.FirstName, p.LastName)
+		out.People = append(out.People, api.CalendarPerson{ID: p.ID, Name: body.Provider.Name, Role: "provider"})
+		out.Title = body.Provider.Name + " unavailable"
+	}
+	out.Unavailable.SetTo(body)
+	return out
 }
 
 func calendarItem(it schedule.CalendarItem) api.CalendarItem {

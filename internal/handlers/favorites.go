@@ -33,6 +33,7 @@ func (h *Handler) GetVenueAffinities(ctx context.Context) (*api.VenueAffinityRes
 		data[i] = api.VenueAffinity{
 			OrganizationID: a.OrganizationID, Slug: a.Slug, Name: a.Name, City: a.City, Score: a.Score,
 			Favorite: a.Favorite, ActivePasses: a.ActivePasses, RecentBookings: a.RecentBookings, Member: a.Member,
+			RecentAppointments: a.RecentAppointments,
 		}
 	}
 	return &api.VenueAffinityResponse{Data: data, Meta: api.ListMeta{Total: len(data)}}, nil

@@ -29,8 +29,12 @@ func memberRows(t *testing.T, client *ent.Client, w *world, email string) (uuid.
 	co := newCheckout(client, en.Member.ID, w.ids["PassType"]).SaveX(w.ctx)
 	pc := newCustomer(client, en.Member.ID).SaveX(w.ctx)
 	tp := newTip(client, en.Member.ID).SaveX(w.ctx)
+	owner := &world{ids: map[string]uuid.UUID{"Member": en.Member.ID, "Instructor": w.ids["Instructor"],
+		"AppointmentService": w.ids["AppointmentService"]}}
+	ap := newAppointment(client, owner).SaveX(w.ctx)
+	visit := newVisit(client, owner).SaveX(w.ctx)
 	return en.Member.ID, en.User.ID, giftCardMemberRows(client, w, en.Member.ID, map[string]uuid.UUID{"Pass": pass.ID, "Payment": pay.ID, "NotificationDelivery": delivery.ID, "Booking": bk.ID,
-		"Checkout": co.ID, "PaymentCustomer": pc.ID, "Tip": tp.ID})
+		"Checkout": co.ID, "PaymentCustomer": pc.ID, "Tip": tp.ID, "Appointment": ap.ID, "Visit": visit.ID})
 }
 
 // TestMemberWall runs the member-against-member column of the wall: in one

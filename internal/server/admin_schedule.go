@@ -13,6 +13,7 @@ func init() {
 		"bulkEditAdminSchedule",
 		"bulkCancelAdminSchedule",
 		"correctAdminScheduleHistory",
+		"createAdminScheduleClasses",
 	} {
 		idempotencyPolicies[op] = idempotency.Optional(idempotency.Max200)
 	}

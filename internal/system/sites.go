@@ -228,6 +228,11 @@ var registry = map[string]SiteInfo{
 	"mcp.api_key":             identity("MCP: a verified API key of a tools/call"),
 	"mcp.audit_caller":        identity("MCP: the audit entry of a call refused before its viewer was attached is written as the caller's verified key"),
 	"venue.public_visitor":    identity("an anonymous caller addressing one venue (by path slug or the venue header) is a visitor of that venue's public rows"),
+
+	"appointments.busy": members("computing a service's free times: the busy spans (id, provider, busy_from, busy_until) of every member's seat-holding appointments of the asked providers in the asked window of the viewer's venue, nothing else of the rows",
+		"Appointment"),
+	"appointments.own": bypass("listing and reading the signed-in user's own appointments across the venues they are related to (bound to the user's member ids)",
+		"Appointment", "Member", "Service"),
 }
 
 // globals are the entity types without a venue, each with the reason it has

@@ -37,6 +37,24 @@ type Invoker interface {
 	//
 	// POST /bookings/buddy/{id}/accept
 	AcceptBookingBuddy(ctx context.Context, params AcceptBookingBuddyParams) (*BookingBuddyAcceptResponse, error)
+	// ActOnAdminAppointment invokes actOnAdminAppointment operation.
+	//
+	// `action` with the appointment's `expected_updated_at` (409
+	// `STALE_TARGET` when it changed since). `check-in` (from booked),
+	// `start` (booked or checked in), `complete` (booked, checked in or in
+	// progress), `no-show` (booked, once it has started; records
+	// `appointment.no_show`), `cancel` (booked or checked in; no fee;
+	// records `appointment.cancelled`), `reschedule` to `start_time` (and
+	// optionally `provider_id`): the new time must be offered (the old one
+	// counts as free; else 409 `SLOT_UNAVAILABLE` and nothing changes); a
+	// new appointment is booked, the old one becomes `rescheduled` with
+	// `rescheduled_to_id`, `appointment.rescheduled` is recorded and the
+	// answer is the new appointment. An action that does not apply (every
+	// action on a completed, no-show, cancelled or rescheduled appointment)
+	// is 422 `INVALID_TRANSITION`.
+	//
+	// PATCH /admin/appointments/{id}
+	ActOnAdminAppointment(ctx context.Context, request *AdminAppointmentActionRequest, params ActOnAdminAppointmentParams) (*AppointmentResponse, error)
 	// AddFavoriteVenue invokes addFavoriteVenue operation.
 	//
 	// Idempotent: favouriting again changes nothing and answers the same.
@@ -46,6 +64,14 @@ type Invoker interface {
 	//
 	// POST /me/favorite-venues/{organizationId}
 	AddFavoriteVenue(ctx context.Context, params AddFavoriteVenueParams) (*FavoriteVenueResponse, error)
+	// AddProviderTimeOff invokes addProviderTimeOff operation.
+	//
+	// `starts_at` to `ends_at` (`ends_at` after `starts_at`, else 400
+	// `INVALID_RANGE`). Appointments already booked in it stay booked; no
+	// new ones are offered.
+	//
+	// POST /admin/providers/{providerId}/time-off
+	AddProviderTimeOff(ctx context.Context, request *TimeOffRequest, params AddProviderTimeOffParams) (*TimeOffResponse, error)
 	// AdminScheduleNotificationAvailability invokes adminScheduleNotificationAvailability operation.
 	//
 	// For one `action` (cancel, edit, substitute, restore) and 1 to 200 distinct
@@ -66,6 +92,13 @@ type Invoker interface {
 	//
 	// POST /bookings/{id}/watch
 	AdmitBookingWatch(ctx context.Context, params AdmitBookingWatchParams) (*BookingWatchResponse, error)
+	// AssignServiceProvider invokes assignServiceProvider operation.
+	//
+	// Fields left out take their defaults: custom duration and price null
+	// (inherit the service's), not primary, sort order 0, active.
+	//
+	// PUT /admin/services/{id}/providers/{providerId}
+	AssignServiceProvider(ctx context.Context, request *ServiceProviderRequest, params AssignServiceProviderParams) (*ServiceProviderResponse, error)
 	// AuthAccountState invokes authAccountState operation.
 	//
 	// `absent`, `active`, `password_never_used` (enrolled by a venue, never
@@ -360,6 +393,36 @@ type Invoker interface {
 	//
 	// POST /admin/schedule/{id}/cancel
 	CancelAdminScheduleItem(ctx context.Context, request *AdminScheduleCancelRequest, params CancelAdminScheduleItemParams) (*AdminScheduleWriteResponse, error)
+	// CancelAppointment invokes cancelAppointment operation.
+	//
+	// Requires the exact `updated_at` token of the last read (missing: 400
+	// `VALIDATION_ERROR`, `details.parameter` `updated_at`; another: 409
+	// `STALE_TARGET` with `details.current_updated_at`). Refusals, all 422:
+	// `SELF_SERVICE_CUTOFF` when the time left before the start is strictly
+	// below the venue's cutoff (`details.cutoff_hours`);
+	// `GROUPED_VISIT_REQUIRES_VISIT_ACTION` for an appointment of a visit;
+	// `NOT_CANCELLABLE` once started, attended or cancelled
+	// (`details.reason` the status). `REFUND_REQUIRED` and
+	// `PACKAGE_REQUIRES_STAFF` never arise in this version (no appointment
+	// is paid online or sold in a package). A clip the appointment took
+	// goes back to its pass; inside the service's cancellation window its
+	// fee (default none) is recorded as `cancel_fee_minor`, to be paid at
+	// the venue. Records `appointment.cancelled`.
+	//
+	// DELETE /appointments/{id}
+	CancelAppointment(ctx context.Context, params CancelAppointmentParams) (*AppointmentResponse, error)
+	// CancelAppointmentVisit invokes cancelAppointmentVisit operation.
+	//
+	// Cancels the visit and each of its booked appointments, with the
+	// visit's exact `updated_at` (missing: 400 `VALIDATION_ERROR`; another:
+	// 409 `STALE_TARGET`). 422 `SELF_SERVICE_CUTOFF` when the time left
+	// before the visit's first service is strictly below the venue's
+	// cutoff; 422 `NOT_CANCELLABLE` once the visit started or was
+	// cancelled. Each appointment records `appointment.cancelled`, with its
+	// service's cancellation fee inside the service's window.
+	//
+	// DELETE /appointments/visits/{visitId}
+	CancelAppointmentVisit(ctx context.Context, params CancelAppointmentVisitParams) (*VisitResponse, error)
 	// CancelBooking invokes cancelBooking operation.
 	//
 	// A bearer token cancels the user's own booking; an API key
@@ -533,6 +596,77 @@ type Invoker interface {
 	//
 	// POST /admin/schedule/{id}/historical-corrections
 	CorrectAdminScheduleHistory(ctx context.Context, request *AdminScheduleHistoryRequest, params CorrectAdminScheduleHistoryParams) (*AdminScheduleHistoryResponse, error)
+	// CreateAdminAppointment invokes createAdminAppointment operation.
+	//
+	// Books for `member_id` (unknown, foreign or inactive: 404
+	// `CLIENT_NOT_FOUND`) like a member's booking (the start must be
+	// offered, else 409 `SLOT_UNAVAILABLE`), without the self-service
+	// cutoff, optionally in `room_id` (the room is then held too).
+	// Notifying the member (`notification_channels` of the contract) is not
+	// offered by this version: the member is told only through the venue's
+	// existing notification rules. Records `appointment.created`.
+	//
+	// POST /admin/appointments
+	CreateAdminAppointment(ctx context.Context, request *AdminAppointmentCreateRequest, params CreateAdminAppointmentParams) (*AppointmentResponse, error)
+	// CreateAdminRoom invokes createAdminRoom operation.
+	//
+	// [settings.business] `name`, `capacity` (positive) and `room_type`
+	// (default `studio`). `location_id` may be left out when the venue has
+	// exactly one location (else 400 `VALIDATION_ERROR`).
+	//
+	// POST /admin/rooms
+	CreateAdminRoom(ctx context.Context, request *AdminRoomCreateRequest, params CreateAdminRoomParams) (*AdminRoomResponse, error)
+	// CreateAdminScheduleClasses invokes createAdminScheduleClasses operation.
+	//
+	// [write:schedule, or staff with scheduling.manage] Creates one class
+	// of `class_type_id` from `start_time` to `end_time` (end after start,
+	// else 400 `INVALID_RANGE`; the start in the future, else 400
+	// `VALIDATION_ERROR`) with `capacity`, and optionally an instructor,
+	// location, room and `online`. With `repeat_weekly_until` (a
+	// venue-local date) it creates the same class every week at the same
+	// venue-local wall-clock time (across daylight-saving changes) on
+	// every date up to and including that one, at most 53 classes (else
+	// 400 `VALIDATION_ERROR`), all or none. Another venue's class type,
+	// instructor, location or room is 404 `NOT_FOUND`. Each class gets an
+	// audit entry `schedule.create` (a series shares a `series_id`). No
+	// one is notified: a new class has no bookings, and the contract names
+	// no notification of new classes. 201 with the created rows, in start
+	// order, shaped like the staff schedule's.
+	//
+	// POST /admin/schedule/classes
+	CreateAdminScheduleClasses(ctx context.Context, request *AdminScheduleCreateRequest, params CreateAdminScheduleClassesParams) (*AdminScheduleCreateResponse, error)
+	// CreateAppointment invokes createAppointment operation.
+	//
+	// Books `service_id` (and `variant_id`) with `provider_id` (or `any`)
+	// at `start_time`, which must be a start the availability read offers
+	// (else 409 `SLOT_UNAVAILABLE`). Payment as the tag says. 201 with the
+	// appointment, `status` `booked`.
+	//
+	// POST /appointments
+	CreateAppointment(ctx context.Context, request *AppointmentCreateRequest, params CreateAppointmentParams) (*AppointmentResponse, error)
+	// CreateAppointmentVisit invokes createAppointmentVisit operation.
+	//
+	// Books `services` (2 to the venue's `max_services_per_visit`, at most
+	// 8; 9 or more are 400 `VALIDATION_ERROR`) one after the other from
+	// `start_time`, with `provider_id` (or `any`: the first free provider
+	// per service). Each next service starts at the first time on the
+	// venue's slot grid after the previous one's end and buffers. If any
+	// of them is not offered at its time, none is booked: 409
+	// `SLOT_UNAVAILABLE` with `details.service_index` (0-based). The venue
+	// must take grouped visits (its policy; else 422
+	// `GROUPED_VISITS_DISABLED`). `expected_total_price_amount`,
+	// `expected_amount_due_at_booking` and `expected_currency` must match
+	// the visit's (else 409 `QUOTE_STALE` with the actual `total_minor`,
+	// `due_minor` and `currency`, nothing booked); payment due at booking
+	// is 402 `PAYMENT_REQUIRED` (online checkout of appointments is not
+	// offered by this version). The `Idempotency-Key` is required and must
+	// be a UUID. Each appointment records `appointment.created` and carries
+	// the `visit_id`; such appointments are cancelled with their visit
+	// (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; cancel
+	// the whole visit with `DELETE /appointments/visits/{visitId}`).
+	//
+	// POST /appointments/visits
+	CreateAppointmentVisit(ctx context.Context, request *VisitCreateRequest, params CreateAppointmentVisitParams) (*VisitResponse, error)
 	// CreateBooking invokes createBooking operation.
 	//
 	// With a bearer token the booking is the user's: the venue is
@@ -580,6 +714,13 @@ type Invoker interface {
 	//
 	// POST /admin/payments/connect/account-link
 	CreatePaymentsAccountLink(ctx context.Context, request *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (*PaymentsAccountLinkResponse, error)
+	// CreateServiceVariant invokes createServiceVariant operation.
+	//
+	// `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
+	// are required. 201 with the variant.
+	//
+	// POST /admin/services/{id}/variants
+	CreateServiceVariant(ctx context.Context, request *ServiceVariantCreateRequest, params CreateServiceVariantParams) (*ServiceVariantResponse, error)
 	// CreateTip invokes createTip operation.
 	//
 	// `source_type` `class` with `source_id` a class of the venue that the
@@ -632,7 +773,7 @@ type Invoker interface {
 	//
 	// Creates an enabled subscription and returns its signing secret
 	// (`whsec_` + base64 of 32 random bytes) once: it is never shown again
-	// (rotate to get a new one). `event_types` must name 1 to 7 distinct types
+	// (rotate to get a new one). `event_types` must name 1 to 11 distinct types
 	// of the catalogue; an unknown type is 400 `VALIDATION_ERROR` with
 	// `details.parameter` `event_types` and `details.allowed`. A venue has at
 	// most 100 subscriptions (422 `WEBHOOK_LIMIT_REACHED`). Audit entry
@@ -648,6 +789,19 @@ type Invoker interface {
 	//
 	// DELETE /me/payment-methods/{id}
 	DeleteMyPaymentMethod(ctx context.Context, params DeleteMyPaymentMethodParams) (DeleteMyPaymentMethodRes, error)
+	// DeleteProviderTimeOff invokes deleteProviderTimeOff operation.
+	//
+	// Remove a provider's time off.
+	//
+	// DELETE /admin/providers/{providerId}/time-off/{timeOffId}
+	DeleteProviderTimeOff(ctx context.Context, params DeleteProviderTimeOffParams) (*AdminOkResponse, error)
+	// DeleteServiceVariant invokes deleteServiceVariant operation.
+	//
+	// A variant that appointments name is deactivated (`is_active` false)
+	// instead, so their history keeps it; `deactivated` says which.
+	//
+	// DELETE /admin/services/{id}/variants/{variantId}
+	DeleteServiceVariant(ctx context.Context, params DeleteServiceVariantParams) (*AdminOkResponse, error)
 	// DisableWebhookSubscription invokes disableWebhookSubscription operation.
 	//
 	// The subscription receives no new events; its pending and retrying
@@ -658,6 +812,20 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks/{id}/disable
 	DisableWebhookSubscription(ctx context.Context, request OptWebhookDisableRequest, params DisableWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
+	// GetAdminAppointment invokes getAdminAppointment operation.
+	//
+	// One appointment of the venue.
+	//
+	// GET /admin/appointments/{id}
+	GetAdminAppointment(ctx context.Context, params GetAdminAppointmentParams) (*AppointmentResponse, error)
+	// GetAdminAppointmentAvailability invokes getAdminAppointmentAvailability operation.
+	//
+	// As the members' read for `date` (venue-local), without the
+	// self-service cutoff. `reschedule_id` counts that appointment's time
+	// as free (to move it).
+	//
+	// GET /admin/appointments/availability
+	GetAdminAppointmentAvailability(ctx context.Context, params GetAdminAppointmentAvailabilityParams) (*AppointmentAvailabilityResponse, error)
 	// GetAdminBookingAttendance invokes getAdminBookingAttendance operation.
 	//
 	// The booking's status, `checked_in_at`, `updated_at` token, the class's
@@ -687,6 +855,19 @@ type Invoker interface {
 	//
 	// GET /admin/dashboard/today
 	GetAdminDashboardToday(ctx context.Context, params GetAdminDashboardTodayParams) (*DashboardTodayResponse, error)
+	// GetAdminLocation invokes getAdminLocation operation.
+	//
+	// [settings.business or locations.manage] An unknown or another venue's
+	// location is 404 `NOT_FOUND`.
+	//
+	// GET /admin/locations/{locationId}
+	GetAdminLocation(ctx context.Context, params GetAdminLocationParams) (*AdminLocationResponse, error)
+	// GetAdminRoom invokes getAdminRoom operation.
+	//
+	// One room.
+	//
+	// GET /admin/rooms/{roomId}
+	GetAdminRoom(ctx context.Context, params GetAdminRoomParams) (*AdminRoomResponse, error)
 	// GetAdminScheduleItem invokes getAdminScheduleItem operation.
 	//
 	// The class with `notification_availability` for the actions cancel, edit,
@@ -695,6 +876,52 @@ type Invoker interface {
 	//
 	// GET /admin/schedule/{id}
 	GetAdminScheduleItem(ctx context.Context, params GetAdminScheduleItemParams) (*AdminScheduleItemResponse, error)
+	// GetAppointment invokes getAppointment operation.
+	//
+	// With `updated_at` (the token a cancel sends back),
+	// `rescheduled_to_id` and `visit_id`. `organization_id` keeps the
+	// lookup to one venue.
+	//
+	// GET /appointments/{id}
+	GetAppointment(ctx context.Context, params GetAppointmentParams) (*AppointmentResponse, error)
+	// GetAppointmentAvailability invokes getAppointmentAvailability operation.
+	//
+	// The free start times of `service_id` (and `variant_id`) from `from`
+	// to `to` (venue-local dates, inclusive; `to` defaults to `from`; at
+	// most 62 days; `to` before `from` is 400 `VALIDATION_ERROR`) for
+	// `provider_id` (a provider's id, or `any`, the default) at
+	// `location_id`. Times are UTC; `timezone` is the venue's. An unknown or
+	// foreign service, variant or provider is 404 `NOT_FOUND`; a provider
+	// not assigned to the service 422 `PROVIDER_NOT_ASSIGNED`.
+	//
+	// GET /appointments/availability
+	GetAppointmentAvailability(ctx context.Context, params GetAppointmentAvailabilityParams) (*AppointmentAvailabilityResponse, error)
+	// GetAppointmentPolicies invokes getAppointmentPolicies operation.
+	//
+	// `row_present` false means the venue runs on the defaults (slot
+	// interval 15 minutes, pay at the venue, no self-service cutoff,
+	// grouped visits off with at most 8 services).
+	//
+	// GET /admin/appointment-policies
+	GetAppointmentPolicies(ctx context.Context) (*AppointmentPoliciesResponse, error)
+	// GetAppointmentReadiness invokes getAppointmentReadiness operation.
+	//
+	// `status` `ready` or `incomplete` with the `missing` labels:
+	// `appointments_not_offered` (the offering mode is `classes`),
+	// `active_service`, `service_with_provider` (an active service with an
+	// active assigned provider), `provider_working_hours` (such a provider
+	// with weekly hours). 503 `QUERY_FAILED` when it cannot be read.
+	//
+	// GET /admin/appointment-readiness
+	GetAppointmentReadiness(ctx context.Context) (*AppointmentReadinessResponse, error)
+	// GetAppointmentVisit invokes getAppointmentVisit operation.
+	//
+	// The visit of the venue named by `X-Organization-ID`, with the
+	// `updated_at` token its cancel sends back. Another member's visit is
+	// 404 `NOT_FOUND`.
+	//
+	// GET /appointments/visits/{visitId}
+	GetAppointmentVisit(ctx context.Context, params GetAppointmentVisitParams) (*VisitResponse, error)
 	// GetBooking invokes getBooking operation.
 	//
 	// A bearer token reads the user's own booking (any venue); an API key
@@ -704,6 +931,12 @@ type Invoker interface {
 	//
 	// GET /bookings/{id}
 	GetBooking(ctx context.Context, params GetBookingParams) (*BookingResponse, error)
+	// GetBookingOffering invokes getBookingOffering operation.
+	//
+	// Whether the venue offers classes, appointments or both.
+	//
+	// GET /admin/booking-offering
+	GetBookingOffering(ctx context.Context) (*BookingOfferingResponse, error)
 	// GetCalendar invokes getCalendar operation.
 	//
 	// Items starting between `start` and `end` (inclusive venue-local dates;
@@ -712,10 +945,13 @@ type Invoker interface {
 	// Every item has the same envelope (`kind`, `id`, `title`, times, `status`,
 	// `location`, `room`, `people`) plus one object named after its kind with
 	// what only that kind has. This version serves `kind` `class` (every status;
-	// unlisted classes included); appointments, private events, streams,
-	// unavailable time, room rentals, maintenance and shifts join the same feed
-	// as further kinds with their own objects, so clients must skip kinds they
-	// do not know. `meta.kinds` lists the kinds the feed served.
+	// unlisted classes included), `appointment` (every status but
+	// `rescheduled`: the appointment it moved to stands for it) and
+	// `unavailable` (a provider's time off; it is served when it overlaps the
+	// range, so its start may precede `start`). Private events, streams, room
+	// rentals, maintenance and shifts join the same feed later as further kinds
+	// with their own objects, so clients must skip kinds they do not know.
+	// `meta.kinds` lists the kinds the feed served.
 	//
 	// GET /calendar
 	GetCalendar(ctx context.Context, params GetCalendarParams) (*CalendarResponse, error)
@@ -901,6 +1137,12 @@ type Invoker interface {
 	//
 	// GET /admin/payments/connect
 	GetPaymentsConnect(ctx context.Context) (*PaymentsConnectResponse, error)
+	// GetProviderWorkingHours invokes getProviderWorkingHours operation.
+	//
+	// A provider's weekly working hours.
+	//
+	// GET /admin/providers/{providerId}/working-hours
+	GetProviderWorkingHours(ctx context.Context, params GetProviderWorkingHoursParams) (*WorkingHoursResponse, error)
 	// GetReceiptPdf invokes getReceiptPdf operation.
 	//
 	// The receipt of a payment, as a PDF.
@@ -919,10 +1161,10 @@ type Invoker interface {
 	GetVenue(ctx context.Context, params GetVenueParams) (*VenueProfileResponse, error)
 	// GetVenueAffinities invokes getVenueAffinities operation.
 	//
-	// Listed venues the user favourited, holds an active pass at, booked in the last
-	// 90 days, or has an active relationship with, ranked by score = 100 × favourite
-	// + 10 × active passes + bookings in the last 90 days (ties by name). At most 50.
-	// Appointment signals join when appointments exist.
+	// Listed venues the user favourited, holds an active pass at, booked a class or
+	// an appointment at in the last 90 days, or has an active relationship with,
+	// ranked by score = 100 × favourite + 10 × active passes + class bookings and
+	// appointments booked in the last 90 days (ties by name). At most 50.
 	//
 	// GET /me/venue-affinities
 	GetVenueAffinities(ctx context.Context) (*VenueAffinityResponse, error)
@@ -1033,6 +1275,17 @@ type Invoker interface {
 	//
 	// POST /venues/{slug}/join
 	JoinVenue(ctx context.Context, request *JoinRequest, params JoinVenueParams) (*JoinResponse, error)
+	// ListAdminAppointments invokes listAdminAppointments operation.
+	//
+	// Appointments starting from `from` to `to` (venue-local dates,
+	// inclusive; each optional), `direction` `upcoming` (soonest first,
+	// the default) or `past` (newest first), one `status`, one
+	// `provider_id`, one `location_id`. `limit` 1 to 200 (default 100);
+	// `meta.has_more` says whether more rows match (narrow the window to
+	// see them).
+	//
+	// GET /admin/appointments
+	ListAdminAppointments(ctx context.Context, params ListAdminAppointmentsParams) (*AdminAppointmentListResponse, error)
 	// ListAdminCheckin invokes listAdminCheckin operation.
 	//
 	// Classes starting on `date` (venue-local, default today), every status,
@@ -1053,6 +1306,19 @@ type Invoker interface {
 	//
 	// GET /admin/gift-cards
 	ListAdminGiftCards(ctx context.Context, params ListAdminGiftCardsParams) (*AdminGiftCardListResponse, error)
+	// ListAdminLocations invokes listAdminLocations operation.
+	//
+	// [settings.business or locations.manage] Every location of the venue,
+	// active or not, by name, with its main image, gallery and opening hours.
+	//
+	// GET /admin/locations
+	ListAdminLocations(ctx context.Context) (*AdminLocationListResponse, error)
+	// ListAdminRooms invokes listAdminRooms operation.
+	//
+	// [settings.business] Every room of the venue, active or not, by name.
+	//
+	// GET /admin/rooms
+	ListAdminRooms(ctx context.Context) (*AdminRoomListResponse, error)
 	// ListAdminSchedule invokes listAdminSchedule operation.
 	//
 	// Class instances starting between `start_date` and `end_date` (inclusive,
@@ -1073,6 +1339,18 @@ type Invoker interface {
 	//
 	// GET /admin/schedule
 	ListAdminSchedule(ctx context.Context, params ListAdminScheduleParams) (*AdminScheduleListResponse, error)
+	// ListAppointments invokes listAppointments operation.
+	//
+	// `direction` `upcoming` (default: starting now or later, soonest
+	// first) or `past` (started before now, newest first), optionally one
+	// `status`, in one venue (`organization_id`, else `X-Organization-ID`)
+	// or every venue the user is related to. Cursor pagination: `limit` 1
+	// to 100 (default 20); `after` is the previous page's
+	// `meta.next_cursor` (a tampered or foreign cursor is 400
+	// `VALIDATION_ERROR`, `details.parameter` `after`).
+	//
+	// GET /appointments
+	ListAppointments(ctx context.Context, params ListAppointmentsParams) (*AppointmentListResponse, error)
 	// ListBookings invokes listBookings operation.
 	//
 	// The signed-in user's bookings in every venue they are related to, or in
@@ -1124,6 +1402,46 @@ type Invoker interface {
 	//
 	// GET /me/payments
 	ListMyPayments(ctx context.Context, params ListMyPaymentsParams) (*MyPaymentListResponse, error)
+	// ListProviderTimeOff invokes listProviderTimeOff operation.
+	//
+	// A provider's current and future time off.
+	//
+	// GET /admin/providers/{providerId}/time-off
+	ListProviderTimeOff(ctx context.Context, params ListProviderTimeOffParams) (*TimeOffListResponse, error)
+	// ListServiceProviders invokes listServiceProviders operation.
+	//
+	// In the service's order (primary first, then `sort_order`).
+	// `eligible_only=true` keeps active assignments of active providers,
+	// the ones availability offers.
+	//
+	// GET /admin/services/{id}/providers
+	ListServiceProviders(ctx context.Context, params ListServiceProvidersParams) (*ServiceProviderListResponse, error)
+	// ListServiceVariants invokes listServiceVariants operation.
+	//
+	// A service's variants.
+	//
+	// GET /admin/services/{id}/variants
+	ListServiceVariants(ctx context.Context, params ListServiceVariantsParams) (*ServiceVariantListResponse, error)
+	// ListStaffDirectory invokes listStaffDirectory operation.
+	//
+	// [staff.view] The venue's staff: the instructors, who teach classes and,
+	// once assigned to services, are the providers of appointments (their id
+	// is the `providerId` of the provider operations). Ordered by first name,
+	// last name and id, at most 1000 (`meta.truncated`). `active` keeps only
+	// staff whose active flag equals it (default: everyone). Each entry counts
+	// the person's active service assignments and says whether working hours
+	// are set.
+	//
+	// GET /admin/staff
+	ListStaffDirectory(ctx context.Context, params ListStaffDirectoryParams) (*StaffDirectoryResponse, error)
+	// ListStaffServices invokes listStaffServices operation.
+	//
+	// [staff.view] Each assignment of the provider as stored, with its
+	// service's name and currency and the service's variants as stored
+	// (prices in minor units).
+	//
+	// GET /admin/staff/{providerId}/services
+	ListStaffServices(ctx context.Context, params ListStaffServicesParams) (*StaffServiceListResponse, error)
 	// ListVenueAddons invokes listVenueAddons operation.
 	//
 	// Booking add-on products grouped by category.
@@ -1226,6 +1544,16 @@ type Invoker interface {
 	//
 	// POST /me/checkout/preview
 	PostCheckoutPreview(ctx context.Context, request *CheckoutPreviewRequest, params PostCheckoutPreviewParams) (*CheckoutPreviewResponse, error)
+	// PreviewAppointmentCancel invokes previewAppointmentCancel operation.
+	//
+	// `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
+	// `self_service_cutoff`, `grouped_visit_requires_visit_action`); the
+	// fee a cancellation now would record (`fee_minor`, from the service:
+	// window default 24 hours, fee default 0); `package_linked` (always
+	// false in this version), `visit_linked` and `visit_id`.
+	//
+	// GET /appointments/{id}/cancel-preview
+	PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error)
 	// PurchaseCheckout invokes purchaseCheckout operation.
 	//
 	// Charges `direct_purchase_quote` exactly as previewed (never
@@ -1330,6 +1658,12 @@ type Invoker interface {
 	//
 	// DELETE /me/push-token
 	RemoveMyPushToken(ctx context.Context, request *MePushTokenRemoveRequest, params RemoveMyPushTokenParams) (*MePushTokenRemoveResponse, error)
+	// RemoveServiceProvider invokes removeServiceProvider operation.
+	//
+	// No assignment is 404 `NOT_FOUND`. Booked appointments stay.
+	//
+	// DELETE /admin/services/{id}/providers/{providerId}
+	RemoveServiceProvider(ctx context.Context, params RemoveServiceProviderParams) (*AdminOkResponse, error)
 	// ReplayWebhookDelivery invokes replayWebhookDelivery operation.
 	//
 	// Starts a new delivery of the same event to the subscription, with the
@@ -1380,6 +1714,16 @@ type Invoker interface {
 	//
 	// PATCH /me/payment-methods/{id}/default
 	SetMyDefaultPaymentMethod(ctx context.Context, params SetMyDefaultPaymentMethodParams) (*PaymentMethodListResponse, error)
+	// SetProviderWorkingHours invokes setProviderWorkingHours operation.
+	//
+	// The whole week at once: up to 50 spans, each a `weekday` (0 Sunday to
+	// 6 Saturday), `start` and `end` as venue-local `HH:MM` (`end` may be
+	// `24:00`) and an optional `location_id`. A span that does not end
+	// after it starts, or two spans of one weekday that overlap, are 400
+	// `VALIDATION_ERROR` and change nothing.
+	//
+	// PUT /admin/providers/{providerId}/working-hours
+	SetProviderWorkingHours(ctx context.Context, request *WorkingHoursRequest, params SetProviderWorkingHoursParams) (*WorkingHoursResponse, error)
 	// SubstituteAdminScheduleInstructor invokes substituteAdminScheduleInstructor operation.
 	//
 	// Assigns `instructor_id` (an instructor of the venue, not the one already
@@ -1390,6 +1734,34 @@ type Invoker interface {
 	//
 	// POST /admin/schedule/{id}/substitute
 	SubstituteAdminScheduleInstructor(ctx context.Context, request *AdminScheduleSubstituteRequest, params SubstituteAdminScheduleInstructorParams) (*AdminScheduleWriteResponse, error)
+	// UpdateAdminLocation invokes updateAdminLocation operation.
+	//
+	// [locations.manage] Any of `image_url` (an absolute http(s) URL, or null
+	// to remove it), `gallery_urls` (replaces the gallery, in order, at most
+	// 20 distinct http(s) URLs; `[]` empties it) and `opening_hours`
+	// (replaces the location's hours: each ISO weekday 1 to 7 at most once,
+	// an open day with `opens_at` before `closes_at` as HH:MM venue-local, a
+	// closed day with `closed` true and no times; a weekday left out has no
+	// hours). Or only `remove_gallery_url`, which takes one image out of the
+	// gallery (an image not in it changes nothing). An empty body, or
+	// `remove_gallery_url` with anything else, is 400 `VALIDATION_ERROR`; any
+	// refusal changes nothing. The change is audited.
+	//
+	// PATCH /admin/locations/{locationId}
+	UpdateAdminLocation(ctx context.Context, request *AdminLocationUpdateRequest, params UpdateAdminLocationParams) (*AdminLocationResponse, error)
+	// UpdateAdminRoom invokes updateAdminRoom operation.
+	//
+	// [settings.business] `name`, `capacity` (positive), `room_type`,
+	// `is_active`; `floor_plan_url` accepts only null (removing the plan).
+	// An empty body is 400 `VALIDATION_ERROR`. Lowering the capacity below
+	// that of upcoming scheduled classes in the room saves the room and
+	// leaves those classes as they are: the answer is 409
+	// `ROOM_CAPACITY_PARTIAL` with `details.saved` true and
+	// `details.class_ids` (review them on the staff schedule); reading the
+	// room shows the change.
+	//
+	// PATCH /admin/rooms/{roomId}
+	UpdateAdminRoom(ctx context.Context, request *AdminRoomUpdateRequest, params UpdateAdminRoomParams) (*AdminRoomResponse, error)
 	// UpdateAdminScheduleItem invokes updateAdminScheduleItem operation.
 	//
 	// Sends only the fields to change, plus `expected_updated_at` (required).
@@ -1404,6 +1776,25 @@ type Invoker interface {
 	//
 	// PATCH /admin/schedule/{id}
 	UpdateAdminScheduleItem(ctx context.Context, request *AdminScheduleUpdateRequest, params UpdateAdminScheduleItemParams) (*AdminScheduleWriteResponse, error)
+	// UpdateAppointmentPolicies invokes updateAppointmentPolicies operation.
+	//
+	// Sets the fields sent (`self_service_cutoff_hours` null removes the
+	// cutoff). An empty body is 400 `VALIDATION_ERROR`. `grouped_visits`
+	// takes `enabled`, `max_services_per_visit` and the grouped-visit
+	// `refund_terms` (1 to 2000 characters), which are saved only with
+	// `confirmed` true: terms without it, or `confirmed` without terms, are
+	// 400 `VALIDATION_ERROR` (`grouped_visits.confirmed`) and change nothing.
+	// `refund_terms` null removes the terms; reading shows `confirmed` true
+	// while confirmed terms are stored.
+	//
+	// PATCH /admin/appointment-policies
+	UpdateAppointmentPolicies(ctx context.Context, request *AppointmentPoliciesUpdateRequest, params UpdateAppointmentPoliciesParams) (*AppointmentPoliciesResponse, error)
+	// UpdateBookingOffering invokes updateBookingOffering operation.
+	//
+	// Strict body `{mode}`; any other member is 400 `VALIDATION_ERROR`.
+	//
+	// PATCH /admin/booking-offering
+	UpdateBookingOffering(ctx context.Context, request *BookingOfferingUpdateRequest, params UpdateBookingOfferingParams) (*BookingOfferingResponse, error)
 	// UpdateMe invokes updateMe operation.
 	//
 	// Only the profile fields below; any other field (email, role, balance,
@@ -1424,6 +1815,20 @@ type Invoker interface {
 	//
 	// PATCH /me/notification-preferences
 	UpdateMyNotificationPreferences(ctx context.Context, request *MeNotificationPreferencesPatch, params UpdateMyNotificationPreferencesParams) (*MeNotificationPreferencesResponse, error)
+	// UpdateServiceProvider invokes updateServiceProvider operation.
+	//
+	// Sets only the fields sent; `null` custom values inherit the
+	// service's again. An empty body is 400 `VALIDATION_ERROR`; no
+	// assignment is 404 `NOT_FOUND`.
+	//
+	// PATCH /admin/services/{id}/providers/{providerId}
+	UpdateServiceProvider(ctx context.Context, request *ServiceProviderRequest, params UpdateServiceProviderParams) (*ServiceProviderResponse, error)
+	// UpdateServiceVariant invokes updateServiceVariant operation.
+	//
+	// An empty body is 400 `VALIDATION_ERROR`.
+	//
+	// PATCH /admin/services/{id}/variants/{variantId}
+	UpdateServiceVariant(ctx context.Context, request *ServiceVariantUpdateRequest, params UpdateServiceVariantParams) (*ServiceVariantResponse, error)
 	// UpdateWebhookSubscription invokes updateWebhookSubscription operation.
 	//
 	// Sends only the fields to change (an empty body is 400
@@ -1605,6 +2010,125 @@ func (c *Client) sendAcceptBookingBuddy(ctx context.Context, params AcceptBookin
 	return result, nil
 }
 
+// ActOnAdminAppointment invokes actOnAdminAppointment operation.
+//
+// `action` with the appointment's `expected_updated_at` (409
+// `STALE_TARGET` when it changed since). `check-in` (from booked),
+// `start` (booked or checked in), `complete` (booked, checked in or in
+// progress), `no-show` (booked, once it has started; records
+// `appointment.no_show`), `cancel` (booked or checked in; no fee;
+// records `appointment.cancelled`), `reschedule` to `start_time` (and
+// optionally `provider_id`): the new time must be offered (the old one
+// counts as free; else 409 `SLOT_UNAVAILABLE` and nothing changes); a
+// new appointment is booked, the old one becomes `rescheduled` with
+// `rescheduled_to_id`, `appointment.rescheduled` is recorded and the
+// answer is the new appointment. An action that does not apply (every
+// action on a completed, no-show, cancelled or rescheduled appointment)
+// is 422 `INVALID_TRANSITION`.
+//
+// PATCH /admin/appointments/{id}
+func (c *Client) ActOnAdminAppointment(ctx context.Context, request *AdminAppointmentActionRequest, params ActOnAdminAppointmentParams) (*AppointmentResponse, error) {
+	res, err := c.sendActOnAdminAppointment(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendActOnAdminAppointment(ctx context.Context, request *AdminAppointmentActionRequest, params ActOnAdminAppointmentParams) (res *AppointmentResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/appointments/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeActOnAdminAppointmentRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ActOnAdminAppointmentOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeActOnAdminAppointmentResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // AddFavoriteVenue invokes addFavoriteVenue operation.
 //
 // Idempotent: favouriting again changes nothing and answers the same.
@@ -1689,6 +2213,116 @@ func (c *Client) sendAddFavoriteVenue(ctx context.Context, params AddFavoriteVen
 	defer body.Close()
 
 	result, err := decodeAddFavoriteVenueResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AddProviderTimeOff invokes addProviderTimeOff operation.
+//
+// `starts_at` to `ends_at` (`ends_at` after `starts_at`, else 400
+// `INVALID_RANGE`). Appointments already booked in it stay booked; no
+// new ones are offered.
+//
+// POST /admin/providers/{providerId}/time-off
+func (c *Client) AddProviderTimeOff(ctx context.Context, request *TimeOffRequest, params AddProviderTimeOffParams) (*TimeOffResponse, error) {
+	res, err := c.sendAddProviderTimeOff(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendAddProviderTimeOff(ctx context.Context, request *TimeOffRequest, params AddProviderTimeOffParams) (res *TimeOffResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/providers/"
+	{
+		// Encode "providerId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "providerId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProviderId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/time-off"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAddProviderTimeOffRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, AddProviderTimeOffOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAddProviderTimeOffResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -1871,6 +2505,133 @@ func (c *Client) sendAdmitBookingWatch(ctx context.Context, params AdmitBookingW
 	defer body.Close()
 
 	result, err := decodeAdmitBookingWatchResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AssignServiceProvider invokes assignServiceProvider operation.
+//
+// Fields left out take their defaults: custom duration and price null
+// (inherit the service's), not primary, sort order 0, active.
+//
+// PUT /admin/services/{id}/providers/{providerId}
+func (c *Client) AssignServiceProvider(ctx context.Context, request *ServiceProviderRequest, params AssignServiceProviderParams) (*ServiceProviderResponse, error) {
+	res, err := c.sendAssignServiceProvider(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendAssignServiceProvider(ctx context.Context, request *ServiceProviderRequest, params AssignServiceProviderParams) (res *ServiceProviderResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [4]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/providers/"
+	{
+		// Encode "providerId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "providerId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProviderId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PUT", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAssignServiceProviderRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, AssignServiceProviderOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAssignServiceProviderResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -3672,6 +4433,288 @@ func (c *Client) sendCancelAdminScheduleItem(ctx context.Context, request *Admin
 	return result, nil
 }
 
+// CancelAppointment invokes cancelAppointment operation.
+//
+// Requires the exact `updated_at` token of the last read (missing: 400
+// `VALIDATION_ERROR`, `details.parameter` `updated_at`; another: 409
+// `STALE_TARGET` with `details.current_updated_at`). Refusals, all 422:
+// `SELF_SERVICE_CUTOFF` when the time left before the start is strictly
+// below the venue's cutoff (`details.cutoff_hours`);
+// `GROUPED_VISIT_REQUIRES_VISIT_ACTION` for an appointment of a visit;
+// `NOT_CANCELLABLE` once started, attended or cancelled
+// (`details.reason` the status). `REFUND_REQUIRED` and
+// `PACKAGE_REQUIRES_STAFF` never arise in this version (no appointment
+// is paid online or sold in a package). A clip the appointment took
+// goes back to its pass; inside the service's cancellation window its
+// fee (default none) is recorded as `cancel_fee_minor`, to be paid at
+// the venue. Records `appointment.cancelled`.
+//
+// DELETE /appointments/{id}
+func (c *Client) CancelAppointment(ctx context.Context, params CancelAppointmentParams) (*AppointmentResponse, error) {
+	res, err := c.sendCancelAppointment(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendCancelAppointment(ctx context.Context, params CancelAppointmentParams) (res *AppointmentResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/appointments/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "updated_at" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "updated_at",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.UpdatedAt.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CancelAppointmentOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCancelAppointmentResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CancelAppointmentVisit invokes cancelAppointmentVisit operation.
+//
+// Cancels the visit and each of its booked appointments, with the
+// visit's exact `updated_at` (missing: 400 `VALIDATION_ERROR`; another:
+// 409 `STALE_TARGET`). 422 `SELF_SERVICE_CUTOFF` when the time left
+// before the visit's first service is strictly below the venue's
+// cutoff; 422 `NOT_CANCELLABLE` once the visit started or was
+// cancelled. Each appointment records `appointment.cancelled`, with its
+// service's cancellation fee inside the service's window.
+//
+// DELETE /appointments/visits/{visitId}
+func (c *Client) CancelAppointmentVisit(ctx context.Context, params CancelAppointmentVisitParams) (*VisitResponse, error) {
+	res, err := c.sendCancelAppointmentVisit(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendCancelAppointmentVisit(ctx context.Context, params CancelAppointmentVisitParams) (res *VisitResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/appointments/visits/"
+	{
+		// Encode "visitId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "visitId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.VisitId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "updated_at" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "updated_at",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.UpdatedAt.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CancelAppointmentVisitOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCancelAppointmentVisitResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CancelBooking invokes cancelBooking operation.
 //
 // A bearer token cancels the user's own booking; an API key
@@ -4775,6 +5818,520 @@ func (c *Client) sendCorrectAdminScheduleHistory(ctx context.Context, request *A
 	return result, nil
 }
 
+// CreateAdminAppointment invokes createAdminAppointment operation.
+//
+// Books for `member_id` (unknown, foreign or inactive: 404
+// `CLIENT_NOT_FOUND`) like a member's booking (the start must be
+// offered, else 409 `SLOT_UNAVAILABLE`), without the self-service
+// cutoff, optionally in `room_id` (the room is then held too).
+// Notifying the member (`notification_channels` of the contract) is not
+// offered by this version: the member is told only through the venue's
+// existing notification rules. Records `appointment.created`.
+//
+// POST /admin/appointments
+func (c *Client) CreateAdminAppointment(ctx context.Context, request *AdminAppointmentCreateRequest, params CreateAdminAppointmentParams) (*AppointmentResponse, error) {
+	res, err := c.sendCreateAdminAppointment(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateAdminAppointment(ctx context.Context, request *AdminAppointmentCreateRequest, params CreateAdminAppointmentParams) (res *AppointmentResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/appointments"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateAdminAppointmentRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateAdminAppointmentOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateAdminAppointmentResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreateAdminRoom invokes createAdminRoom operation.
+//
+// [settings.business] `name`, `capacity` (positive) and `room_type`
+// (default `studio`). `location_id` may be left out when the venue has
+// exactly one location (else 400 `VALIDATION_ERROR`).
+//
+// POST /admin/rooms
+func (c *Client) CreateAdminRoom(ctx context.Context, request *AdminRoomCreateRequest, params CreateAdminRoomParams) (*AdminRoomResponse, error) {
+	res, err := c.sendCreateAdminRoom(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateAdminRoom(ctx context.Context, request *AdminRoomCreateRequest, params CreateAdminRoomParams) (res *AdminRoomResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/rooms"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateAdminRoomRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateAdminRoomOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateAdminRoomResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreateAdminScheduleClasses invokes createAdminScheduleClasses operation.
+//
+// [write:schedule, or staff with scheduling.manage] Creates one class
+// of `class_type_id` from `start_time` to `end_time` (end after start,
+// else 400 `INVALID_RANGE`; the start in the future, else 400
+// `VALIDATION_ERROR`) with `capacity`, and optionally an instructor,
+// location, room and `online`. With `repeat_weekly_until` (a
+// venue-local date) it creates the same class every week at the same
+// venue-local wall-clock time (across daylight-saving changes) on
+// every date up to and including that one, at most 53 classes (else
+// 400 `VALIDATION_ERROR`), all or none. Another venue's class type,
+// instructor, location or room is 404 `NOT_FOUND`. Each class gets an
+// audit entry `schedule.create` (a series shares a `series_id`). No
+// one is notified: a new class has no bookings, and the contract names
+// no notification of new classes. 201 with the created rows, in start
+// order, shaped like the staff schedule's.
+//
+// POST /admin/schedule/classes
+func (c *Client) CreateAdminScheduleClasses(ctx context.Context, request *AdminScheduleCreateRequest, params CreateAdminScheduleClassesParams) (*AdminScheduleCreateResponse, error) {
+	res, err := c.sendCreateAdminScheduleClasses(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateAdminScheduleClasses(ctx context.Context, request *AdminScheduleCreateRequest, params CreateAdminScheduleClassesParams) (res *AdminScheduleCreateResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/schedule/classes"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateAdminScheduleClassesRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateAdminScheduleClassesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, CreateAdminScheduleClassesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateAdminScheduleClassesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreateAppointment invokes createAppointment operation.
+//
+// Books `service_id` (and `variant_id`) with `provider_id` (or `any`)
+// at `start_time`, which must be a start the availability read offers
+// (else 409 `SLOT_UNAVAILABLE`). Payment as the tag says. 201 with the
+// appointment, `status` `booked`.
+//
+// POST /appointments
+func (c *Client) CreateAppointment(ctx context.Context, request *AppointmentCreateRequest, params CreateAppointmentParams) (*AppointmentResponse, error) {
+	res, err := c.sendCreateAppointment(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateAppointment(ctx context.Context, request *AppointmentCreateRequest, params CreateAppointmentParams) (res *AppointmentResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/appointments"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateAppointmentRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateAppointmentOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateAppointmentResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreateAppointmentVisit invokes createAppointmentVisit operation.
+//
+// Books `services` (2 to the venue's `max_services_per_visit`, at most
+// 8; 9 or more are 400 `VALIDATION_ERROR`) one after the other from
+// `start_time`, with `provider_id` (or `any`: the first free provider
+// per service). Each next service starts at the first time on the
+// venue's slot grid after the previous one's end and buffers. If any
+// of them is not offered at its time, none is booked: 409
+// `SLOT_UNAVAILABLE` with `details.service_index` (0-based). The venue
+// must take grouped visits (its policy; else 422
+// `GROUPED_VISITS_DISABLED`). `expected_total_price_amount`,
+// `expected_amount_due_at_booking` and `expected_currency` must match
+// the visit's (else 409 `QUOTE_STALE` with the actual `total_minor`,
+// `due_minor` and `currency`, nothing booked); payment due at booking
+// is 402 `PAYMENT_REQUIRED` (online checkout of appointments is not
+// offered by this version). The `Idempotency-Key` is required and must
+// be a UUID. Each appointment records `appointment.created` and carries
+// the `visit_id`; such appointments are cancelled with their visit
+// (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; cancel
+// the whole visit with `DELETE /appointments/visits/{visitId}`).
+//
+// POST /appointments/visits
+func (c *Client) CreateAppointmentVisit(ctx context.Context, request *VisitCreateRequest, params CreateAppointmentVisitParams) (*VisitResponse, error) {
+	res, err := c.sendCreateAppointmentVisit(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateAppointmentVisit(ctx context.Context, request *VisitCreateRequest, params CreateAppointmentVisitParams) (res *VisitResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/appointments/visits"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateAppointmentVisitRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateAppointmentVisitOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateAppointmentVisitResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CreateBooking invokes createBooking operation.
 //
 // With a bearer token the booking is the user's: the venue is
@@ -5099,6 +6656,115 @@ func (c *Client) sendCreatePaymentsAccountLink(ctx context.Context, request *Pay
 	return result, nil
 }
 
+// CreateServiceVariant invokes createServiceVariant operation.
+//
+// `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
+// are required. 201 with the variant.
+//
+// POST /admin/services/{id}/variants
+func (c *Client) CreateServiceVariant(ctx context.Context, request *ServiceVariantCreateRequest, params CreateServiceVariantParams) (*ServiceVariantResponse, error) {
+	res, err := c.sendCreateServiceVariant(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateServiceVariant(ctx context.Context, request *ServiceVariantCreateRequest, params CreateServiceVariantParams) (res *ServiceVariantResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/variants"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateServiceVariantRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateServiceVariantOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateServiceVariantResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CreateTip invokes createTip operation.
 //
 // `source_type` `class` with `source_id` a class of the venue that the
@@ -5344,7 +7010,7 @@ func (c *Client) sendCreateVenueInquiry(ctx context.Context, request *InquiryCre
 //
 // Creates an enabled subscription and returns its signing secret
 // (`whsec_` + base64 of 32 random bytes) once: it is never shown again
-// (rotate to get a new one). `event_types` must name 1 to 7 distinct types
+// (rotate to get a new one). `event_types` must name 1 to 11 distinct types
 // of the catalogue; an unknown type is 400 `VALIDATION_ERROR` with
 // `details.parameter` `event_types` and `details.allowed`. A venue has at
 // most 100 subscriptions (422 `WEBHOOK_LIMIT_REACHED`). Audit entry
@@ -5538,6 +7204,253 @@ func (c *Client) sendDeleteMyPaymentMethod(ctx context.Context, params DeleteMyP
 	return result, nil
 }
 
+// DeleteProviderTimeOff invokes deleteProviderTimeOff operation.
+//
+// Remove a provider's time off.
+//
+// DELETE /admin/providers/{providerId}/time-off/{timeOffId}
+func (c *Client) DeleteProviderTimeOff(ctx context.Context, params DeleteProviderTimeOffParams) (*AdminOkResponse, error) {
+	res, err := c.sendDeleteProviderTimeOff(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendDeleteProviderTimeOff(ctx context.Context, params DeleteProviderTimeOffParams) (res *AdminOkResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [4]string
+	pathParts[0] = "/admin/providers/"
+	{
+		// Encode "providerId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "providerId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProviderId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/time-off/"
+	{
+		// Encode "timeOffId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "timeOffId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.TimeOffId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, DeleteProviderTimeOffOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeDeleteProviderTimeOffResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// DeleteServiceVariant invokes deleteServiceVariant operation.
+//
+// A variant that appointments name is deactivated (`is_active` false)
+// instead, so their history keeps it; `deactivated` says which.
+//
+// DELETE /admin/services/{id}/variants/{variantId}
+func (c *Client) DeleteServiceVariant(ctx context.Context, params DeleteServiceVariantParams) (*AdminOkResponse, error) {
+	res, err := c.sendDeleteServiceVariant(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendDeleteServiceVariant(ctx context.Context, params DeleteServiceVariantParams) (res *AdminOkResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [4]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/variants/"
+	{
+		// Encode "variantId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "variantId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.VariantId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, DeleteServiceVariantOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeDeleteServiceVariantResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // DisableWebhookSubscription invokes disableWebhookSubscription operation.
 //
 // The subscription receives no new events; its pending and retrying
@@ -5627,6 +7540,265 @@ func (c *Client) sendDisableWebhookSubscription(ctx context.Context, request Opt
 	defer body.Close()
 
 	result, err := decodeDisableWebhookSubscriptionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAdminAppointment invokes getAdminAppointment operation.
+//
+// One appointment of the venue.
+//
+// GET /admin/appointments/{id}
+func (c *Client) GetAdminAppointment(ctx context.Context, params GetAdminAppointmentParams) (*AppointmentResponse, error) {
+	res, err := c.sendGetAdminAppointment(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminAppointment(ctx context.Context, params GetAdminAppointmentParams) (res *AppointmentResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/appointments/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminAppointmentOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminAppointmentResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAdminAppointmentAvailability invokes getAdminAppointmentAvailability operation.
+//
+// As the members' read for `date` (venue-local), without the
+// self-service cutoff. `reschedule_id` counts that appointment's time
+// as free (to move it).
+//
+// GET /admin/appointments/availability
+func (c *Client) GetAdminAppointmentAvailability(ctx context.Context, params GetAdminAppointmentAvailabilityParams) (*AppointmentAvailabilityResponse, error) {
+	res, err := c.sendGetAdminAppointmentAvailability(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminAppointmentAvailability(ctx context.Context, params GetAdminAppointmentAvailabilityParams) (res *AppointmentAvailabilityResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/appointments/availability"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "service_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "service_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.ServiceID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "date" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "date",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.DateToString(params.Date))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "provider_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "provider_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.ProviderID.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "variant_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "variant_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.VariantID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "location_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "location_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.LocationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "reschedule_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "reschedule_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.RescheduleID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminAppointmentAvailabilityOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminAppointmentAvailabilityResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -5987,6 +8159,183 @@ func (c *Client) sendGetAdminDashboardToday(ctx context.Context, params GetAdmin
 	return result, nil
 }
 
+// GetAdminLocation invokes getAdminLocation operation.
+//
+// [settings.business or locations.manage] An unknown or another venue's
+// location is 404 `NOT_FOUND`.
+//
+// GET /admin/locations/{locationId}
+func (c *Client) GetAdminLocation(ctx context.Context, params GetAdminLocationParams) (*AdminLocationResponse, error) {
+	res, err := c.sendGetAdminLocation(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminLocation(ctx context.Context, params GetAdminLocationParams) (res *AdminLocationResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/locations/"
+	{
+		// Encode "locationId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "locationId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.LocationId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminLocationOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminLocationResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAdminRoom invokes getAdminRoom operation.
+//
+// One room.
+//
+// GET /admin/rooms/{roomId}
+func (c *Client) GetAdminRoom(ctx context.Context, params GetAdminRoomParams) (*AdminRoomResponse, error) {
+	res, err := c.sendGetAdminRoom(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminRoom(ctx context.Context, params GetAdminRoomParams) (res *AdminRoomResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/rooms/"
+	{
+		// Encode "roomId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "roomId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.RoomId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminRoomOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminRoomResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetAdminScheduleItem invokes getAdminScheduleItem operation.
 //
 // The class with `notification_availability` for the actions cancel, edit,
@@ -6082,6 +8431,573 @@ func (c *Client) sendGetAdminScheduleItem(ctx context.Context, params GetAdminSc
 	defer body.Close()
 
 	result, err := decodeGetAdminScheduleItemResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAppointment invokes getAppointment operation.
+//
+// With `updated_at` (the token a cancel sends back),
+// `rescheduled_to_id` and `visit_id`. `organization_id` keeps the
+// lookup to one venue.
+//
+// GET /appointments/{id}
+func (c *Client) GetAppointment(ctx context.Context, params GetAppointmentParams) (*AppointmentResponse, error) {
+	res, err := c.sendGetAppointment(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAppointment(ctx context.Context, params GetAppointmentParams) (res *AppointmentResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/appointments/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "organization_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "organization_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.OrganizationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAppointmentOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAppointmentResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAppointmentAvailability invokes getAppointmentAvailability operation.
+//
+// The free start times of `service_id` (and `variant_id`) from `from`
+// to `to` (venue-local dates, inclusive; `to` defaults to `from`; at
+// most 62 days; `to` before `from` is 400 `VALIDATION_ERROR`) for
+// `provider_id` (a provider's id, or `any`, the default) at
+// `location_id`. Times are UTC; `timezone` is the venue's. An unknown or
+// foreign service, variant or provider is 404 `NOT_FOUND`; a provider
+// not assigned to the service 422 `PROVIDER_NOT_ASSIGNED`.
+//
+// GET /appointments/availability
+func (c *Client) GetAppointmentAvailability(ctx context.Context, params GetAppointmentAvailabilityParams) (*AppointmentAvailabilityResponse, error) {
+	res, err := c.sendGetAppointmentAvailability(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAppointmentAvailability(ctx context.Context, params GetAppointmentAvailabilityParams) (res *AppointmentAvailabilityResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/appointments/availability"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "organization_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "organization_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.OrganizationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "service_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "service_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.ServiceID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "variant_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "variant_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.VariantID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "provider_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "provider_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.ProviderID.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "location_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "location_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.LocationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "from" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "from",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.DateToString(params.From))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "to" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "to",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.To.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAppointmentAvailabilityOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAppointmentAvailabilityResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAppointmentPolicies invokes getAppointmentPolicies operation.
+//
+// `row_present` false means the venue runs on the defaults (slot
+// interval 15 minutes, pay at the venue, no self-service cutoff,
+// grouped visits off with at most 8 services).
+//
+// GET /admin/appointment-policies
+func (c *Client) GetAppointmentPolicies(ctx context.Context) (*AppointmentPoliciesResponse, error) {
+	res, err := c.sendGetAppointmentPolicies(ctx)
+	return res, err
+}
+
+func (c *Client) sendGetAppointmentPolicies(ctx context.Context) (res *AppointmentPoliciesResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/appointment-policies"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAppointmentPoliciesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAppointmentPoliciesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAppointmentReadiness invokes getAppointmentReadiness operation.
+//
+// `status` `ready` or `incomplete` with the `missing` labels:
+// `appointments_not_offered` (the offering mode is `classes`),
+// `active_service`, `service_with_provider` (an active service with an
+// active assigned provider), `provider_working_hours` (such a provider
+// with weekly hours). 503 `QUERY_FAILED` when it cannot be read.
+//
+// GET /admin/appointment-readiness
+func (c *Client) GetAppointmentReadiness(ctx context.Context) (*AppointmentReadinessResponse, error) {
+	res, err := c.sendGetAppointmentReadiness(ctx)
+	return res, err
+}
+
+func (c *Client) sendGetAppointmentReadiness(ctx context.Context) (res *AppointmentReadinessResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/appointment-readiness"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAppointmentReadinessOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAppointmentReadinessResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAppointmentVisit invokes getAppointmentVisit operation.
+//
+// The visit of the venue named by `X-Organization-ID`, with the
+// `updated_at` token its cancel sends back. Another member's visit is
+// 404 `NOT_FOUND`.
+//
+// GET /appointments/visits/{visitId}
+func (c *Client) GetAppointmentVisit(ctx context.Context, params GetAppointmentVisitParams) (*VisitResponse, error) {
+	res, err := c.sendGetAppointmentVisit(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAppointmentVisit(ctx context.Context, params GetAppointmentVisitParams) (res *VisitResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/appointments/visits/"
+	{
+		// Encode "visitId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "visitId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.VisitId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAppointmentVisitOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAppointmentVisitResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -6192,6 +9108,76 @@ func (c *Client) sendGetBooking(ctx context.Context, params GetBookingParams) (r
 	return result, nil
 }
 
+// GetBookingOffering invokes getBookingOffering operation.
+//
+// Whether the venue offers classes, appointments or both.
+//
+// GET /admin/booking-offering
+func (c *Client) GetBookingOffering(ctx context.Context) (*BookingOfferingResponse, error) {
+	res, err := c.sendGetBookingOffering(ctx)
+	return res, err
+}
+
+func (c *Client) sendGetBookingOffering(ctx context.Context) (res *BookingOfferingResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/booking-offering"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetBookingOfferingOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetBookingOfferingResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetCalendar invokes getCalendar operation.
 //
 // Items starting between `start` and `end` (inclusive venue-local dates;
@@ -6200,10 +9186,13 @@ func (c *Client) sendGetBooking(ctx context.Context, params GetBookingParams) (r
 // Every item has the same envelope (`kind`, `id`, `title`, times, `status`,
 // `location`, `room`, `people`) plus one object named after its kind with
 // what only that kind has. This version serves `kind` `class` (every status;
-// unlisted classes included); appointments, private events, streams,
-// unavailable time, room rentals, maintenance and shifts join the same feed
-// as further kinds with their own objects, so clients must skip kinds they
-// do not know. `meta.kinds` lists the kinds the feed served.
+// unlisted classes included), `appointment` (every status but
+// `rescheduled`: the appointment it moved to stands for it) and
+// `unavailable` (a provider's time off; it is served when it overlaps the
+// range, so its start may precede `start`). Private events, streams, room
+// rentals, maintenance and shifts join the same feed later as further kinds
+// with their own objects, so clients must skip kinds they do not know.
+// `meta.kinds` lists the kinds the feed served.
 //
 // GET /calendar
 func (c *Client) GetCalendar(ctx context.Context, params GetCalendarParams) (*CalendarResponse, error) {
@@ -7636,6 +10625,95 @@ func (c *Client) sendGetPaymentsConnect(ctx context.Context) (res *PaymentsConne
 	return result, nil
 }
 
+// GetProviderWorkingHours invokes getProviderWorkingHours operation.
+//
+// A provider's weekly working hours.
+//
+// GET /admin/providers/{providerId}/working-hours
+func (c *Client) GetProviderWorkingHours(ctx context.Context, params GetProviderWorkingHoursParams) (*WorkingHoursResponse, error) {
+	res, err := c.sendGetProviderWorkingHours(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetProviderWorkingHours(ctx context.Context, params GetProviderWorkingHoursParams) (res *WorkingHoursResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/providers/"
+	{
+		// Encode "providerId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "providerId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProviderId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/working-hours"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetProviderWorkingHoursOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetProviderWorkingHoursResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetReceiptPdf invokes getReceiptPdf operation.
 //
 // The receipt of a payment, as a PDF.
@@ -7799,10 +10877,10 @@ func (c *Client) sendGetVenue(ctx context.Context, params GetVenueParams) (res *
 
 // GetVenueAffinities invokes getVenueAffinities operation.
 //
-// Listed venues the user favourited, holds an active pass at, booked in the last
-// 90 days, or has an active relationship with, ranked by score = 100 × favourite
-// + 10 × active passes + bookings in the last 90 days (ties by name). At most 50.
-// Appointment signals join when appointments exist.
+// Listed venues the user favourited, holds an active pass at, booked a class or
+// an appointment at in the last 90 days, or has an active relationship with,
+// ranked by score = 100 × favourite + 10 × active passes + class bookings and
+// appointments booked in the last 90 days (ties by name). At most 50.
 //
 // GET /me/venue-affinities
 func (c *Client) GetVenueAffinities(ctx context.Context) (*VenueAffinityResponse, error) {
@@ -9026,6 +12104,203 @@ func (c *Client) sendJoinVenue(ctx context.Context, request *JoinRequest, params
 	return result, nil
 }
 
+// ListAdminAppointments invokes listAdminAppointments operation.
+//
+// Appointments starting from `from` to `to` (venue-local dates,
+// inclusive; each optional), `direction` `upcoming` (soonest first,
+// the default) or `past` (newest first), one `status`, one
+// `provider_id`, one `location_id`. `limit` 1 to 200 (default 100);
+// `meta.has_more` says whether more rows match (narrow the window to
+// see them).
+//
+// GET /admin/appointments
+func (c *Client) ListAdminAppointments(ctx context.Context, params ListAdminAppointmentsParams) (*AdminAppointmentListResponse, error) {
+	res, err := c.sendListAdminAppointments(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListAdminAppointments(ctx context.Context, params ListAdminAppointmentsParams) (res *AdminAppointmentListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/appointments"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "from" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "from",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.From.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "to" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "to",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.To.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "direction" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "direction",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Direction.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "status" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "status",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Status.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "provider_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "provider_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.ProviderID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "location_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "location_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.LocationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "limit" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "limit",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Limit.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListAdminAppointmentsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListAdminAppointmentsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListAdminCheckin invokes listAdminCheckin operation.
 //
 // Classes starting on `date` (venue-local, default today), every status,
@@ -9259,6 +12534,147 @@ func (c *Client) sendListAdminGiftCards(ctx context.Context, params ListAdminGif
 	return result, nil
 }
 
+// ListAdminLocations invokes listAdminLocations operation.
+//
+// [settings.business or locations.manage] Every location of the venue,
+// active or not, by name, with its main image, gallery and opening hours.
+//
+// GET /admin/locations
+func (c *Client) ListAdminLocations(ctx context.Context) (*AdminLocationListResponse, error) {
+	res, err := c.sendListAdminLocations(ctx)
+	return res, err
+}
+
+func (c *Client) sendListAdminLocations(ctx context.Context) (res *AdminLocationListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/locations"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListAdminLocationsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListAdminLocationsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListAdminRooms invokes listAdminRooms operation.
+//
+// [settings.business] Every room of the venue, active or not, by name.
+//
+// GET /admin/rooms
+func (c *Client) ListAdminRooms(ctx context.Context) (*AdminRoomListResponse, error) {
+	res, err := c.sendListAdminRooms(ctx)
+	return res, err
+}
+
+func (c *Client) sendListAdminRooms(ctx context.Context) (res *AdminRoomListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/rooms"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListAdminRoomsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListAdminRoomsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListAdminSchedule invokes listAdminSchedule operation.
 //
 // Class instances starting between `start_date` and `end_date` (inclusive,
@@ -9436,6 +12852,186 @@ func (c *Client) sendListAdminSchedule(ctx context.Context, params ListAdminSche
 	defer body.Close()
 
 	result, err := decodeListAdminScheduleResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListAppointments invokes listAppointments operation.
+//
+// `direction` `upcoming` (default: starting now or later, soonest
+// first) or `past` (started before now, newest first), optionally one
+// `status`, in one venue (`organization_id`, else `X-Organization-ID`)
+// or every venue the user is related to. Cursor pagination: `limit` 1
+// to 100 (default 20); `after` is the previous page's
+// `meta.next_cursor` (a tampered or foreign cursor is 400
+// `VALIDATION_ERROR`, `details.parameter` `after`).
+//
+// GET /appointments
+func (c *Client) ListAppointments(ctx context.Context, params ListAppointmentsParams) (*AppointmentListResponse, error) {
+	res, err := c.sendListAppointments(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListAppointments(ctx context.Context, params ListAppointmentsParams) (res *AppointmentListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/appointments"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "organization_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "organization_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.OrganizationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "direction" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "direction",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Direction.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "status" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "status",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Status.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "limit" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "limit",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Limit.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "after" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "after",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.After.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListAppointmentsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListAppointmentsResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -9947,6 +13543,482 @@ func (c *Client) sendListMyPayments(ctx context.Context, params ListMyPaymentsPa
 	defer body.Close()
 
 	result, err := decodeListMyPaymentsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListProviderTimeOff invokes listProviderTimeOff operation.
+//
+// A provider's current and future time off.
+//
+// GET /admin/providers/{providerId}/time-off
+func (c *Client) ListProviderTimeOff(ctx context.Context, params ListProviderTimeOffParams) (*TimeOffListResponse, error) {
+	res, err := c.sendListProviderTimeOff(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListProviderTimeOff(ctx context.Context, params ListProviderTimeOffParams) (res *TimeOffListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/providers/"
+	{
+		// Encode "providerId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "providerId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProviderId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/time-off"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListProviderTimeOffOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListProviderTimeOffResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListServiceProviders invokes listServiceProviders operation.
+//
+// In the service's order (primary first, then `sort_order`).
+// `eligible_only=true` keeps active assignments of active providers,
+// the ones availability offers.
+//
+// GET /admin/services/{id}/providers
+func (c *Client) ListServiceProviders(ctx context.Context, params ListServiceProvidersParams) (*ServiceProviderListResponse, error) {
+	res, err := c.sendListServiceProviders(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListServiceProviders(ctx context.Context, params ListServiceProvidersParams) (res *ServiceProviderListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/providers"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "eligible_only" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "eligible_only",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.EligibleOnly.Get(); ok {
+				return e.EncodeValue(conv.BoolToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListServiceProvidersOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListServiceProvidersResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListServiceVariants invokes listServiceVariants operation.
+//
+// A service's variants.
+//
+// GET /admin/services/{id}/variants
+func (c *Client) ListServiceVariants(ctx context.Context, params ListServiceVariantsParams) (*ServiceVariantListResponse, error) {
+	res, err := c.sendListServiceVariants(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListServiceVariants(ctx context.Context, params ListServiceVariantsParams) (res *ServiceVariantListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/variants"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListServiceVariantsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListServiceVariantsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListStaffDirectory invokes listStaffDirectory operation.
+//
+// [staff.view] The venue's staff: the instructors, who teach classes and,
+// once assigned to services, are the providers of appointments (their id
+// is the `providerId` of the provider operations). Ordered by first name,
+// last name and id, at most 1000 (`meta.truncated`). `active` keeps only
+// staff whose active flag equals it (default: everyone). Each entry counts
+// the person's active service assignments and says whether working hours
+// are set.
+//
+// GET /admin/staff
+func (c *Client) ListStaffDirectory(ctx context.Context, params ListStaffDirectoryParams) (*StaffDirectoryResponse, error) {
+	res, err := c.sendListStaffDirectory(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListStaffDirectory(ctx context.Context, params ListStaffDirectoryParams) (res *StaffDirectoryResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/staff"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "active" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "active",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Active.Get(); ok {
+				return e.EncodeValue(conv.BoolToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListStaffDirectoryOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListStaffDirectoryResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListStaffServices invokes listStaffServices operation.
+//
+// [staff.view] Each assignment of the provider as stored, with its
+// service's name and currency and the service's variants as stored
+// (prices in minor units).
+//
+// GET /admin/staff/{providerId}/services
+func (c *Client) ListStaffServices(ctx context.Context, params ListStaffServicesParams) (*StaffServiceListResponse, error) {
+	res, err := c.sendListStaffServices(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListStaffServices(ctx context.Context, params ListStaffServicesParams) (res *StaffServiceListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/staff/"
+	{
+		// Encode "providerId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "providerId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProviderId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/services"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListStaffServicesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListStaffServicesResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -11251,6 +15323,99 @@ func (c *Client) sendPostCheckoutPreview(ctx context.Context, request *CheckoutP
 	return result, nil
 }
 
+// PreviewAppointmentCancel invokes previewAppointmentCancel operation.
+//
+// `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
+// `self_service_cutoff`, `grouped_visit_requires_visit_action`); the
+// fee a cancellation now would record (`fee_minor`, from the service:
+// window default 24 hours, fee default 0); `package_linked` (always
+// false in this version), `visit_linked` and `visit_id`.
+//
+// GET /appointments/{id}/cancel-preview
+func (c *Client) PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error) {
+	res, err := c.sendPreviewAppointmentCancel(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendPreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (res *AppointmentCancelPreviewResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/appointments/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/cancel-preview"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PreviewAppointmentCancelOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePreviewAppointmentCancelResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // PurchaseCheckout invokes purchaseCheckout operation.
 //
 // Charges `direct_purchase_quote` exactly as previewed (never
@@ -11918,6 +16083,129 @@ func (c *Client) sendRemoveMyPushToken(ctx context.Context, request *MePushToken
 	return result, nil
 }
 
+// RemoveServiceProvider invokes removeServiceProvider operation.
+//
+// No assignment is 404 `NOT_FOUND`. Booked appointments stay.
+//
+// DELETE /admin/services/{id}/providers/{providerId}
+func (c *Client) RemoveServiceProvider(ctx context.Context, params RemoveServiceProviderParams) (*AdminOkResponse, error) {
+	res, err := c.sendRemoveServiceProvider(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendRemoveServiceProvider(ctx context.Context, params RemoveServiceProviderParams) (res *AdminOkResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [4]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/providers/"
+	{
+		// Encode "providerId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "providerId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProviderId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RemoveServiceProviderOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRemoveServiceProviderResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ReplayWebhookDelivery invokes replayWebhookDelivery operation.
 //
 // Starts a new delivery of the same event to the subscription, with the
@@ -12469,6 +16757,118 @@ func (c *Client) sendSetMyDefaultPaymentMethod(ctx context.Context, params SetMy
 	return result, nil
 }
 
+// SetProviderWorkingHours invokes setProviderWorkingHours operation.
+//
+// The whole week at once: up to 50 spans, each a `weekday` (0 Sunday to
+// 6 Saturday), `start` and `end` as venue-local `HH:MM` (`end` may be
+// `24:00`) and an optional `location_id`. A span that does not end
+// after it starts, or two spans of one weekday that overlap, are 400
+// `VALIDATION_ERROR` and change nothing.
+//
+// PUT /admin/providers/{providerId}/working-hours
+func (c *Client) SetProviderWorkingHours(ctx context.Context, request *WorkingHoursRequest, params SetProviderWorkingHoursParams) (*WorkingHoursResponse, error) {
+	res, err := c.sendSetProviderWorkingHours(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSetProviderWorkingHours(ctx context.Context, request *WorkingHoursRequest, params SetProviderWorkingHoursParams) (res *WorkingHoursResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/providers/"
+	{
+		// Encode "providerId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "providerId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProviderId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/working-hours"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PUT", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSetProviderWorkingHoursRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetProviderWorkingHoursOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetProviderWorkingHoursResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // SubstituteAdminScheduleInstructor invokes substituteAdminScheduleInstructor operation.
 //
 // Assigns `instructor_id` (an instructor of the venue, not the one already
@@ -12586,6 +16986,236 @@ func (c *Client) sendSubstituteAdminScheduleInstructor(ctx context.Context, requ
 	defer body.Close()
 
 	result, err := decodeSubstituteAdminScheduleInstructorResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// UpdateAdminLocation invokes updateAdminLocation operation.
+//
+// [locations.manage] Any of `image_url` (an absolute http(s) URL, or null
+// to remove it), `gallery_urls` (replaces the gallery, in order, at most
+// 20 distinct http(s) URLs; `[]` empties it) and `opening_hours`
+// (replaces the location's hours: each ISO weekday 1 to 7 at most once,
+// an open day with `opens_at` before `closes_at` as HH:MM venue-local, a
+// closed day with `closed` true and no times; a weekday left out has no
+// hours). Or only `remove_gallery_url`, which takes one image out of the
+// gallery (an image not in it changes nothing). An empty body, or
+// `remove_gallery_url` with anything else, is 400 `VALIDATION_ERROR`; any
+// refusal changes nothing. The change is audited.
+//
+// PATCH /admin/locations/{locationId}
+func (c *Client) UpdateAdminLocation(ctx context.Context, request *AdminLocationUpdateRequest, params UpdateAdminLocationParams) (*AdminLocationResponse, error) {
+	res, err := c.sendUpdateAdminLocation(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendUpdateAdminLocation(ctx context.Context, request *AdminLocationUpdateRequest, params UpdateAdminLocationParams) (res *AdminLocationResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/locations/"
+	{
+		// Encode "locationId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "locationId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.LocationId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUpdateAdminLocationRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, UpdateAdminLocationOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUpdateAdminLocationResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// UpdateAdminRoom invokes updateAdminRoom operation.
+//
+// [settings.business] `name`, `capacity` (positive), `room_type`,
+// `is_active`; `floor_plan_url` accepts only null (removing the plan).
+// An empty body is 400 `VALIDATION_ERROR`. Lowering the capacity below
+// that of upcoming scheduled classes in the room saves the room and
+// leaves those classes as they are: the answer is 409
+// `ROOM_CAPACITY_PARTIAL` with `details.saved` true and
+// `details.class_ids` (review them on the staff schedule); reading the
+// room shows the change.
+//
+// PATCH /admin/rooms/{roomId}
+func (c *Client) UpdateAdminRoom(ctx context.Context, request *AdminRoomUpdateRequest, params UpdateAdminRoomParams) (*AdminRoomResponse, error) {
+	res, err := c.sendUpdateAdminRoom(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendUpdateAdminRoom(ctx context.Context, request *AdminRoomUpdateRequest, params UpdateAdminRoomParams) (res *AdminRoomResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/rooms/"
+	{
+		// Encode "roomId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "roomId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.RoomId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUpdateAdminRoomRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, UpdateAdminRoomOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUpdateAdminRoomResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -12713,6 +17343,191 @@ func (c *Client) sendUpdateAdminScheduleItem(ctx context.Context, request *Admin
 	defer body.Close()
 
 	result, err := decodeUpdateAdminScheduleItemResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// UpdateAppointmentPolicies invokes updateAppointmentPolicies operation.
+//
+// Sets the fields sent (`self_service_cutoff_hours` null removes the
+// cutoff). An empty body is 400 `VALIDATION_ERROR`. `grouped_visits`
+// takes `enabled`, `max_services_per_visit` and the grouped-visit
+// `refund_terms` (1 to 2000 characters), which are saved only with
+// `confirmed` true: terms without it, or `confirmed` without terms, are
+// 400 `VALIDATION_ERROR` (`grouped_visits.confirmed`) and change nothing.
+// `refund_terms` null removes the terms; reading shows `confirmed` true
+// while confirmed terms are stored.
+//
+// PATCH /admin/appointment-policies
+func (c *Client) UpdateAppointmentPolicies(ctx context.Context, request *AppointmentPoliciesUpdateRequest, params UpdateAppointmentPoliciesParams) (*AppointmentPoliciesResponse, error) {
+	res, err := c.sendUpdateAppointmentPolicies(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendUpdateAppointmentPolicies(ctx context.Context, request *AppointmentPoliciesUpdateRequest, params UpdateAppointmentPoliciesParams) (res *AppointmentPoliciesResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/appointment-policies"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUpdateAppointmentPoliciesRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, UpdateAppointmentPoliciesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUpdateAppointmentPoliciesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// UpdateBookingOffering invokes updateBookingOffering operation.
+//
+// Strict body `{mode}`; any other member is 400 `VALIDATION_ERROR`.
+//
+// PATCH /admin/booking-offering
+func (c *Client) UpdateBookingOffering(ctx context.Context, request *BookingOfferingUpdateRequest, params UpdateBookingOfferingParams) (*BookingOfferingResponse, error) {
+	res, err := c.sendUpdateBookingOffering(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendUpdateBookingOffering(ctx context.Context, request *BookingOfferingUpdateRequest, params UpdateBookingOfferingParams) (res *BookingOfferingResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/booking-offering"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUpdateBookingOfferingRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, UpdateBookingOfferingOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUpdateBookingOfferingResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -12880,6 +17695,260 @@ func (c *Client) sendUpdateMyNotificationPreferences(ctx context.Context, reques
 	defer body.Close()
 
 	result, err := decodeUpdateMyNotificationPreferencesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// UpdateServiceProvider invokes updateServiceProvider operation.
+//
+// Sets only the fields sent; `null` custom values inherit the
+// service's again. An empty body is 400 `VALIDATION_ERROR`; no
+// assignment is 404 `NOT_FOUND`.
+//
+// PATCH /admin/services/{id}/providers/{providerId}
+func (c *Client) UpdateServiceProvider(ctx context.Context, request *ServiceProviderRequest, params UpdateServiceProviderParams) (*ServiceProviderResponse, error) {
+	res, err := c.sendUpdateServiceProvider(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendUpdateServiceProvider(ctx context.Context, request *ServiceProviderRequest, params UpdateServiceProviderParams) (res *ServiceProviderResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [4]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/providers/"
+	{
+		// Encode "providerId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "providerId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProviderId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUpdateServiceProviderRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, UpdateServiceProviderOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUpdateServiceProviderResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// UpdateServiceVariant invokes updateServiceVariant operation.
+//
+// An empty body is 400 `VALIDATION_ERROR`.
+//
+// PATCH /admin/services/{id}/variants/{variantId}
+func (c *Client) UpdateServiceVariant(ctx context.Context, request *ServiceVariantUpdateRequest, params UpdateServiceVariantParams) (*ServiceVariantResponse, error) {
+	res, err := c.sendUpdateServiceVariant(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendUpdateServiceVariant(ctx context.Context, request *ServiceVariantUpdateRequest, params UpdateServiceVariantParams) (res *ServiceVariantResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [4]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/variants/"
+	{
+		// Encode "variantId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "variantId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.VariantId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUpdateServiceVariantRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, UpdateServiceVariantOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUpdateServiceVariantResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

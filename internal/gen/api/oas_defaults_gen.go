@@ -3,6 +3,14 @@
 package api
 
 // setDefaults set default value of fields.
+func (s *AdminOpeningHoursInput) setDefaults() {
+	{
+		val := bool(false)
+		s.Closed.SetTo(val)
+	}
+}
+
+// setDefaults set default value of fields.
 func (s *AdminScheduleHistoryRequest) setDefaults() {
 	{
 		val := AdminScheduleHistoryRequestIntent("apply")

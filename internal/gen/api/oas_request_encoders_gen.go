@@ -10,8 +10,50 @@ import (
 	ht "github.com/ogen-go/ogen/http"
 )
 
+func encodeActOnAdminAppointmentRequest(
+	req *AdminAppointmentActionRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeAddProviderTimeOffRequest(
+	req *TimeOffRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeAdminScheduleNotificationAvailabilityRequest(
 	req *AdminScheduleAvailabilityRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeAssignServiceProviderRequest(
+	req *ServiceProviderRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"
@@ -380,6 +422,76 @@ func encodeCorrectAdminScheduleHistoryRequest(
 	return nil
 }
 
+func encodeCreateAdminAppointmentRequest(
+	req *AdminAppointmentCreateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeCreateAdminRoomRequest(
+	req *AdminRoomCreateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeCreateAdminScheduleClassesRequest(
+	req *AdminScheduleCreateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeCreateAppointmentRequest(
+	req *AppointmentCreateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeCreateAppointmentVisitRequest(
+	req *VisitCreateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeCreateBookingRequest(
 	req *BookingCreateRequest,
 	r *http.Request,
@@ -396,6 +508,20 @@ func encodeCreateBookingRequest(
 
 func encodeCreatePaymentsAccountLinkRequest(
 	req *PaymentsAccountLinkRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeCreateServiceVariantRequest(
+	req *ServiceVariantCreateRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"
@@ -644,6 +770,20 @@ func encodeSetActiveOrganizationRequest(
 	return nil
 }
 
+func encodeSetProviderWorkingHoursRequest(
+	req *WorkingHoursRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeSubstituteAdminScheduleInstructorRequest(
 	req *AdminScheduleSubstituteRequest,
 	r *http.Request,
@@ -658,8 +798,64 @@ func encodeSubstituteAdminScheduleInstructorRequest(
 	return nil
 }
 
+func encodeUpdateAdminLocationRequest(
+	req *AdminLocationUpdateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeUpdateAdminRoomRequest(
+	req *AdminRoomUpdateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeUpdateAdminScheduleItemRequest(
 	req *AdminScheduleUpdateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeUpdateAppointmentPoliciesRequest(
+	req *AppointmentPoliciesUpdateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeUpdateBookingOfferingRequest(
+	req *BookingOfferingUpdateRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"
@@ -688,6 +884,34 @@ func encodeUpdateMeRequest(
 
 func encodeUpdateMyNotificationPreferencesRequest(
 	req *MeNotificationPreferencesPatch,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeUpdateServiceProviderRequest(
+	req *ServiceProviderRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeUpdateServiceVariantRequest(
+	req *ServiceVariantUpdateRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

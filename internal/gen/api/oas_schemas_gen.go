@@ -414,6 +414,301 @@ func (s *AddonListResponse) SetMeta(val ListMeta) {
 	s.Meta = val
 }
 
+// Ref: #/components/schemas/AdminAppointmentActionRequest
+type AdminAppointmentActionRequest struct {
+	Action            AdminAppointmentActionRequestAction `json:"action"`
+	ExpectedUpdatedAt string                              `json:"expected_updated_at"`
+	ProviderID        OptUUID                             `json:"provider_id"`
+	Reason            OptString                           `json:"reason"`
+	StartTime         OptDateTime                         `json:"start_time"`
+}
+
+// GetAction returns the value of Action.
+func (s *AdminAppointmentActionRequest) GetAction() AdminAppointmentActionRequestAction {
+	return s.Action
+}
+
+// GetExpectedUpdatedAt returns the value of ExpectedUpdatedAt.
+func (s *AdminAppointmentActionRequest) GetExpectedUpdatedAt() string {
+	return s.ExpectedUpdatedAt
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *AdminAppointmentActionRequest) GetProviderID() OptUUID {
+	return s.ProviderID
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminAppointmentActionRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *AdminAppointmentActionRequest) GetStartTime() OptDateTime {
+	return s.StartTime
+}
+
+// SetAction sets the value of Action.
+func (s *AdminAppointmentActionRequest) SetAction(val AdminAppointmentActionRequestAction) {
+	s.Action = val
+}
+
+// SetExpectedUpdatedAt sets the value of ExpectedUpdatedAt.
+func (s *AdminAppointmentActionRequest) SetExpectedUpdatedAt(val string) {
+	s.ExpectedUpdatedAt = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *AdminAppointmentActionRequest) SetProviderID(val OptUUID) {
+	s.ProviderID = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminAppointmentActionRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *AdminAppointmentActionRequest) SetStartTime(val OptDateTime) {
+	s.StartTime = val
+}
+
+type AdminAppointmentActionRequestAction string
+
+const (
+	AdminAppointmentActionRequestActionCheckIn    AdminAppointmentActionRequestAction = "check-in"
+	AdminAppointmentActionRequestActionStart      AdminAppointmentActionRequestAction = "start"
+	AdminAppointmentActionRequestActionComplete   AdminAppointmentActionRequestAction = "complete"
+	AdminAppointmentActionRequestActionNoShow     AdminAppointmentActionRequestAction = "no-show"
+	AdminAppointmentActionRequestActionCancel     AdminAppointmentActionRequestAction = "cancel"
+	AdminAppointmentActionRequestActionReschedule AdminAppointmentActionRequestAction = "reschedule"
+)
+
+// AllValues returns all AdminAppointmentActionRequestAction values.
+func (AdminAppointmentActionRequestAction) AllValues() []AdminAppointmentActionRequestAction {
+	return []AdminAppointmentActionRequestAction{
+		AdminAppointmentActionRequestActionCheckIn,
+		AdminAppointmentActionRequestActionStart,
+		AdminAppointmentActionRequestActionComplete,
+		AdminAppointmentActionRequestActionNoShow,
+		AdminAppointmentActionRequestActionCancel,
+		AdminAppointmentActionRequestActionReschedule,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminAppointmentActionRequestAction) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminAppointmentActionRequestActionCheckIn:
+		return []byte(s), nil
+	case AdminAppointmentActionRequestActionStart:
+		return []byte(s), nil
+	case AdminAppointmentActionRequestActionComplete:
+		return []byte(s), nil
+	case AdminAppointmentActionRequestActionNoShow:
+		return []byte(s), nil
+	case AdminAppointmentActionRequestActionCancel:
+		return []byte(s), nil
+	case AdminAppointmentActionRequestActionReschedule:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminAppointmentActionRequestAction) UnmarshalText(data []byte) error {
+	switch AdminAppointmentActionRequestAction(data) {
+	case AdminAppointmentActionRequestActionCheckIn:
+		*s = AdminAppointmentActionRequestActionCheckIn
+		return nil
+	case AdminAppointmentActionRequestActionStart:
+		*s = AdminAppointmentActionRequestActionStart
+		return nil
+	case AdminAppointmentActionRequestActionComplete:
+		*s = AdminAppointmentActionRequestActionComplete
+		return nil
+	case AdminAppointmentActionRequestActionNoShow:
+		*s = AdminAppointmentActionRequestActionNoShow
+		return nil
+	case AdminAppointmentActionRequestActionCancel:
+		*s = AdminAppointmentActionRequestActionCancel
+		return nil
+	case AdminAppointmentActionRequestActionReschedule:
+		*s = AdminAppointmentActionRequestActionReschedule
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminAppointmentCreateRequest
+type AdminAppointmentCreateRequest struct {
+	LocationID OptUUID   `json:"location_id"`
+	MemberID   uuid.UUID `json:"member_id"`
+	Notes      OptString `json:"notes"`
+	PassID     OptUUID   `json:"pass_id"`
+	// A provider's id, or `any` (the default).
+	ProviderID OptString `json:"provider_id"`
+	RoomID     OptUUID   `json:"room_id"`
+	ServiceID  uuid.UUID `json:"service_id"`
+	StartTime  time.Time `json:"start_time"`
+	VariantID  OptUUID   `json:"variant_id"`
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *AdminAppointmentCreateRequest) GetLocationID() OptUUID {
+	return s.LocationID
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *AdminAppointmentCreateRequest) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetNotes returns the value of Notes.
+func (s *AdminAppointmentCreateRequest) GetNotes() OptString {
+	return s.Notes
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminAppointmentCreateRequest) GetPassID() OptUUID {
+	return s.PassID
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *AdminAppointmentCreateRequest) GetProviderID() OptString {
+	return s.ProviderID
+}
+
+// GetRoomID returns the value of RoomID.
+func (s *AdminAppointmentCreateRequest) GetRoomID() OptUUID {
+	return s.RoomID
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *AdminAppointmentCreateRequest) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *AdminAppointmentCreateRequest) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetVariantID returns the value of VariantID.
+func (s *AdminAppointmentCreateRequest) GetVariantID() OptUUID {
+	return s.VariantID
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *AdminAppointmentCreateRequest) SetLocationID(val OptUUID) {
+	s.LocationID = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *AdminAppointmentCreateRequest) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetNotes sets the value of Notes.
+func (s *AdminAppointmentCreateRequest) SetNotes(val OptString) {
+	s.Notes = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminAppointmentCreateRequest) SetPassID(val OptUUID) {
+	s.PassID = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *AdminAppointmentCreateRequest) SetProviderID(val OptString) {
+	s.ProviderID = val
+}
+
+// SetRoomID sets the value of RoomID.
+func (s *AdminAppointmentCreateRequest) SetRoomID(val OptUUID) {
+	s.RoomID = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *AdminAppointmentCreateRequest) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *AdminAppointmentCreateRequest) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetVariantID sets the value of VariantID.
+func (s *AdminAppointmentCreateRequest) SetVariantID(val OptUUID) {
+	s.VariantID = val
+}
+
+// Ref: #/components/schemas/AdminAppointmentListMeta
+type AdminAppointmentListMeta struct {
+	HasMore bool `json:"has_more"`
+	Limit   int  `json:"limit"`
+}
+
+// GetHasMore returns the value of HasMore.
+func (s *AdminAppointmentListMeta) GetHasMore() bool {
+	return s.HasMore
+}
+
+// GetLimit returns the value of Limit.
+func (s *AdminAppointmentListMeta) GetLimit() int {
+	return s.Limit
+}
+
+// SetHasMore sets the value of HasMore.
+func (s *AdminAppointmentListMeta) SetHasMore(val bool) {
+	s.HasMore = val
+}
+
+// SetLimit sets the value of Limit.
+func (s *AdminAppointmentListMeta) SetLimit(val int) {
+	s.Limit = val
+}
+
+// Ref: #/components/schemas/AdminAppointmentListResponse
+type AdminAppointmentListResponse struct {
+	Data  []Appointment            `json:"data"`
+	Error struct{}                 `json:"error"`
+	Meta  AdminAppointmentListMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminAppointmentListResponse) GetData() []Appointment {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminAppointmentListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *AdminAppointmentListResponse) GetMeta() AdminAppointmentListMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *AdminAppointmentListResponse) SetData(val []Appointment) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminAppointmentListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *AdminAppointmentListResponse) SetMeta(val AdminAppointmentListMeta) {
+	s.Meta = val
+}
+
 // Ref: #/components/schemas/AdminGiftCard
 type AdminGiftCard struct {
 	Code                 string                `json:"code"`
@@ -865,6 +1160,551 @@ func (s *AdminGiftCardStatus) UnmarshalText(data []byte) error {
 	default:
 		return errors.Errorf("invalid value: %q", data)
 	}
+}
+
+// Ref: #/components/schemas/AdminLocation
+type AdminLocation struct {
+	Active       bool           `json:"active"`
+	Address      string         `json:"address"`
+	City         string         `json:"city"`
+	GalleryUrls  []string       `json:"gallery_urls"`
+	ID           uuid.UUID      `json:"id"`
+	ImageURL     NilString      `json:"image_url"`
+	Name         string         `json:"name"`
+	OpeningHours []OpeningHours `json:"opening_hours"`
+	UpdatedAt    time.Time      `json:"updated_at"`
+}
+
+// GetActive returns the value of Active.
+func (s *AdminLocation) GetActive() bool {
+	return s.Active
+}
+
+// GetAddress returns the value of Address.
+func (s *AdminLocation) GetAddress() string {
+	return s.Address
+}
+
+// GetCity returns the value of City.
+func (s *AdminLocation) GetCity() string {
+	return s.City
+}
+
+// GetGalleryUrls returns the value of GalleryUrls.
+func (s *AdminLocation) GetGalleryUrls() []string {
+	return s.GalleryUrls
+}
+
+// GetID returns the value of ID.
+func (s *AdminLocation) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetImageURL returns the value of ImageURL.
+func (s *AdminLocation) GetImageURL() NilString {
+	return s.ImageURL
+}
+
+// GetName returns the value of Name.
+func (s *AdminLocation) GetName() string {
+	return s.Name
+}
+
+// GetOpeningHours returns the value of OpeningHours.
+func (s *AdminLocation) GetOpeningHours() []OpeningHours {
+	return s.OpeningHours
+}
+
+// GetUpdatedAt returns the value of UpdatedAt.
+func (s *AdminLocation) GetUpdatedAt() time.Time {
+	return s.UpdatedAt
+}
+
+// SetActive sets the value of Active.
+func (s *AdminLocation) SetActive(val bool) {
+	s.Active = val
+}
+
+// SetAddress sets the value of Address.
+func (s *AdminLocation) SetAddress(val string) {
+	s.Address = val
+}
+
+// SetCity sets the value of City.
+func (s *AdminLocation) SetCity(val string) {
+	s.City = val
+}
+
+// SetGalleryUrls sets the value of GalleryUrls.
+func (s *AdminLocation) SetGalleryUrls(val []string) {
+	s.GalleryUrls = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminLocation) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetImageURL sets the value of ImageURL.
+func (s *AdminLocation) SetImageURL(val NilString) {
+	s.ImageURL = val
+}
+
+// SetName sets the value of Name.
+func (s *AdminLocation) SetName(val string) {
+	s.Name = val
+}
+
+// SetOpeningHours sets the value of OpeningHours.
+func (s *AdminLocation) SetOpeningHours(val []OpeningHours) {
+	s.OpeningHours = val
+}
+
+// SetUpdatedAt sets the value of UpdatedAt.
+func (s *AdminLocation) SetUpdatedAt(val time.Time) {
+	s.UpdatedAt = val
+}
+
+// Ref: #/components/schemas/AdminLocationListResponse
+type AdminLocationListResponse struct {
+	Data  []AdminLocation `json:"data"`
+	Error struct{}        `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminLocationListResponse) GetData() []AdminLocation {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminLocationListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminLocationListResponse) SetData(val []AdminLocation) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminLocationListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AdminLocationResponse
+type AdminLocationResponse struct {
+	Data  AdminLocation `json:"data"`
+	Error struct{}      `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminLocationResponse) GetData() AdminLocation {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminLocationResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminLocationResponse) SetData(val AdminLocation) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminLocationResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AdminLocationUpdateRequest
+type AdminLocationUpdateRequest struct {
+	GalleryUrls      []url.URL                `json:"gallery_urls"`
+	ImageURL         OptNilURI                `json:"image_url"`
+	OpeningHours     []AdminOpeningHoursInput `json:"opening_hours"`
+	RemoveGalleryURL OptURI                   `json:"remove_gallery_url"`
+}
+
+// GetGalleryUrls returns the value of GalleryUrls.
+func (s *AdminLocationUpdateRequest) GetGalleryUrls() []url.URL {
+	return s.GalleryUrls
+}
+
+// GetImageURL returns the value of ImageURL.
+func (s *AdminLocationUpdateRequest) GetImageURL() OptNilURI {
+	return s.ImageURL
+}
+
+// GetOpeningHours returns the value of OpeningHours.
+func (s *AdminLocationUpdateRequest) GetOpeningHours() []AdminOpeningHoursInput {
+	return s.OpeningHours
+}
+
+// GetRemoveGalleryURL returns the value of RemoveGalleryURL.
+func (s *AdminLocationUpdateRequest) GetRemoveGalleryURL() OptURI {
+	return s.RemoveGalleryURL
+}
+
+// SetGalleryUrls sets the value of GalleryUrls.
+func (s *AdminLocationUpdateRequest) SetGalleryUrls(val []url.URL) {
+	s.GalleryUrls = val
+}
+
+// SetImageURL sets the value of ImageURL.
+func (s *AdminLocationUpdateRequest) SetImageURL(val OptNilURI) {
+	s.ImageURL = val
+}
+
+// SetOpeningHours sets the value of OpeningHours.
+func (s *AdminLocationUpdateRequest) SetOpeningHours(val []AdminOpeningHoursInput) {
+	s.OpeningHours = val
+}
+
+// SetRemoveGalleryURL sets the value of RemoveGalleryURL.
+func (s *AdminLocationUpdateRequest) SetRemoveGalleryURL(val OptURI) {
+	s.RemoveGalleryURL = val
+}
+
+// Ref: #/components/schemas/AdminOk
+type AdminOk struct {
+	Deactivated OptBool `json:"deactivated"`
+	Ok          bool    `json:"ok"`
+}
+
+// GetDeactivated returns the value of Deactivated.
+func (s *AdminOk) GetDeactivated() OptBool {
+	return s.Deactivated
+}
+
+// GetOk returns the value of Ok.
+func (s *AdminOk) GetOk() bool {
+	return s.Ok
+}
+
+// SetDeactivated sets the value of Deactivated.
+func (s *AdminOk) SetDeactivated(val OptBool) {
+	s.Deactivated = val
+}
+
+// SetOk sets the value of Ok.
+func (s *AdminOk) SetOk(val bool) {
+	s.Ok = val
+}
+
+// Ref: #/components/schemas/AdminOkResponse
+type AdminOkResponse struct {
+	Data  AdminOk  `json:"data"`
+	Error struct{} `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminOkResponse) GetData() AdminOk {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminOkResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminOkResponse) SetData(val AdminOk) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminOkResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AdminOpeningHoursInput
+type AdminOpeningHoursInput struct {
+	Closed   OptBool   `json:"closed"`
+	ClosesAt OptString `json:"closes_at"`
+	OpensAt  OptString `json:"opens_at"`
+	// ISO weekday: 1 is Monday.
+	Weekday int `json:"weekday"`
+}
+
+// GetClosed returns the value of Closed.
+func (s *AdminOpeningHoursInput) GetClosed() OptBool {
+	return s.Closed
+}
+
+// GetClosesAt returns the value of ClosesAt.
+func (s *AdminOpeningHoursInput) GetClosesAt() OptString {
+	return s.ClosesAt
+}
+
+// GetOpensAt returns the value of OpensAt.
+func (s *AdminOpeningHoursInput) GetOpensAt() OptString {
+	return s.OpensAt
+}
+
+// GetWeekday returns the value of Weekday.
+func (s *AdminOpeningHoursInput) GetWeekday() int {
+	return s.Weekday
+}
+
+// SetClosed sets the value of Closed.
+func (s *AdminOpeningHoursInput) SetClosed(val OptBool) {
+	s.Closed = val
+}
+
+// SetClosesAt sets the value of ClosesAt.
+func (s *AdminOpeningHoursInput) SetClosesAt(val OptString) {
+	s.ClosesAt = val
+}
+
+// SetOpensAt sets the value of OpensAt.
+func (s *AdminOpeningHoursInput) SetOpensAt(val OptString) {
+	s.OpensAt = val
+}
+
+// SetWeekday sets the value of Weekday.
+func (s *AdminOpeningHoursInput) SetWeekday(val int) {
+	s.Weekday = val
+}
+
+// Merged schema.
+// Ref: #/components/schemas/AdminRoom
+type AdminRoom struct {
+	Capacity     int       `json:"capacity"`
+	ID           uuid.UUID `json:"id"`
+	Name         string    `json:"name"`
+	RoomType     string    `json:"room_type"`
+	FloorPlanURL NilString `json:"floor_plan_url"`
+	IsActive     bool      `json:"is_active"`
+	LocationID   uuid.UUID `json:"location_id"`
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *AdminRoom) GetCapacity() int {
+	return s.Capacity
+}
+
+// GetID returns the value of ID.
+func (s *AdminRoom) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetName returns the value of Name.
+func (s *AdminRoom) GetName() string {
+	return s.Name
+}
+
+// GetRoomType returns the value of RoomType.
+func (s *AdminRoom) GetRoomType() string {
+	return s.RoomType
+}
+
+// GetFloorPlanURL returns the value of FloorPlanURL.
+func (s *AdminRoom) GetFloorPlanURL() NilString {
+	return s.FloorPlanURL
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *AdminRoom) GetIsActive() bool {
+	return s.IsActive
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *AdminRoom) GetLocationID() uuid.UUID {
+	return s.LocationID
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *AdminRoom) SetCapacity(val int) {
+	s.Capacity = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminRoom) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetName sets the value of Name.
+func (s *AdminRoom) SetName(val string) {
+	s.Name = val
+}
+
+// SetRoomType sets the value of RoomType.
+func (s *AdminRoom) SetRoomType(val string) {
+	s.RoomType = val
+}
+
+// SetFloorPlanURL sets the value of FloorPlanURL.
+func (s *AdminRoom) SetFloorPlanURL(val NilString) {
+	s.FloorPlanURL = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *AdminRoom) SetIsActive(val bool) {
+	s.IsActive = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *AdminRoom) SetLocationID(val uuid.UUID) {
+	s.LocationID = val
+}
+
+// Ref: #/components/schemas/AdminRoomCreateRequest
+type AdminRoomCreateRequest struct {
+	Capacity   int       `json:"capacity"`
+	LocationID OptUUID   `json:"location_id"`
+	Name       string    `json:"name"`
+	RoomType   OptString `json:"room_type"`
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *AdminRoomCreateRequest) GetCapacity() int {
+	return s.Capacity
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *AdminRoomCreateRequest) GetLocationID() OptUUID {
+	return s.LocationID
+}
+
+// GetName returns the value of Name.
+func (s *AdminRoomCreateRequest) GetName() string {
+	return s.Name
+}
+
+// GetRoomType returns the value of RoomType.
+func (s *AdminRoomCreateRequest) GetRoomType() OptString {
+	return s.RoomType
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *AdminRoomCreateRequest) SetCapacity(val int) {
+	s.Capacity = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *AdminRoomCreateRequest) SetLocationID(val OptUUID) {
+	s.LocationID = val
+}
+
+// SetName sets the value of Name.
+func (s *AdminRoomCreateRequest) SetName(val string) {
+	s.Name = val
+}
+
+// SetRoomType sets the value of RoomType.
+func (s *AdminRoomCreateRequest) SetRoomType(val OptString) {
+	s.RoomType = val
+}
+
+// Ref: #/components/schemas/AdminRoomListResponse
+type AdminRoomListResponse struct {
+	Data  []AdminRoom `json:"data"`
+	Error struct{}    `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminRoomListResponse) GetData() []AdminRoom {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminRoomListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminRoomListResponse) SetData(val []AdminRoom) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminRoomListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AdminRoomResponse
+type AdminRoomResponse struct {
+	Data  AdminRoom `json:"data"`
+	Error struct{}  `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminRoomResponse) GetData() AdminRoom {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminRoomResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminRoomResponse) SetData(val AdminRoom) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminRoomResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AdminRoomUpdateRequest
+type AdminRoomUpdateRequest struct {
+	Capacity     OptInt    `json:"capacity"`
+	FloorPlanURL OptNull   `json:"floor_plan_url"`
+	IsActive     OptBool   `json:"is_active"`
+	Name         OptString `json:"name"`
+	RoomType     OptString `json:"room_type"`
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *AdminRoomUpdateRequest) GetCapacity() OptInt {
+	return s.Capacity
+}
+
+// GetFloorPlanURL returns the value of FloorPlanURL.
+func (s *AdminRoomUpdateRequest) GetFloorPlanURL() OptNull {
+	return s.FloorPlanURL
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *AdminRoomUpdateRequest) GetIsActive() OptBool {
+	return s.IsActive
+}
+
+// GetName returns the value of Name.
+func (s *AdminRoomUpdateRequest) GetName() OptString {
+	return s.Name
+}
+
+// GetRoomType returns the value of RoomType.
+func (s *AdminRoomUpdateRequest) GetRoomType() OptString {
+	return s.RoomType
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *AdminRoomUpdateRequest) SetCapacity(val OptInt) {
+	s.Capacity = val
+}
+
+// SetFloorPlanURL sets the value of FloorPlanURL.
+func (s *AdminRoomUpdateRequest) SetFloorPlanURL(val OptNull) {
+	s.FloorPlanURL = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *AdminRoomUpdateRequest) SetIsActive(val OptBool) {
+	s.IsActive = val
+}
+
+// SetName sets the value of Name.
+func (s *AdminRoomUpdateRequest) SetName(val OptString) {
+	s.Name = val
+}
+
+// SetRoomType sets the value of RoomType.
+func (s *AdminRoomUpdateRequest) SetRoomType(val OptString) {
+	s.RoomType = val
 }
 
 // Ref: #/components/schemas/AdminScheduleAction
@@ -1707,6 +2547,135 @@ func (s *AdminScheduleChannelAvailability) SetPush(val AdminScheduleAvailability
 // SetSMS sets the value of SMS.
 func (s *AdminScheduleChannelAvailability) SetSMS(val AdminScheduleAvailabilityEntry) {
 	s.SMS = val
+}
+
+// Ref: #/components/schemas/AdminScheduleCreateRequest
+type AdminScheduleCreateRequest struct {
+	Capacity          int       `json:"capacity"`
+	ClassTypeID       uuid.UUID `json:"class_type_id"`
+	EndTime           time.Time `json:"end_time"`
+	InstructorID      OptUUID   `json:"instructor_id"`
+	LocationID        OptUUID   `json:"location_id"`
+	Online            OptBool   `json:"online"`
+	RepeatWeeklyUntil OptDate   `json:"repeat_weekly_until"`
+	RoomID            OptUUID   `json:"room_id"`
+	StartTime         time.Time `json:"start_time"`
+}
+
+// GetCapacity returns the value of Capacity.
+func (s *AdminScheduleCreateRequest) GetCapacity() int {
+	return s.Capacity
+}
+
+// GetClassTypeID returns the value of ClassTypeID.
+func (s *AdminScheduleCreateRequest) GetClassTypeID() uuid.UUID {
+	return s.ClassTypeID
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *AdminScheduleCreateRequest) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetInstructorID returns the value of InstructorID.
+func (s *AdminScheduleCreateRequest) GetInstructorID() OptUUID {
+	return s.InstructorID
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *AdminScheduleCreateRequest) GetLocationID() OptUUID {
+	return s.LocationID
+}
+
+// GetOnline returns the value of Online.
+func (s *AdminScheduleCreateRequest) GetOnline() OptBool {
+	return s.Online
+}
+
+// GetRepeatWeeklyUntil returns the value of RepeatWeeklyUntil.
+func (s *AdminScheduleCreateRequest) GetRepeatWeeklyUntil() OptDate {
+	return s.RepeatWeeklyUntil
+}
+
+// GetRoomID returns the value of RoomID.
+func (s *AdminScheduleCreateRequest) GetRoomID() OptUUID {
+	return s.RoomID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *AdminScheduleCreateRequest) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// SetCapacity sets the value of Capacity.
+func (s *AdminScheduleCreateRequest) SetCapacity(val int) {
+	s.Capacity = val
+}
+
+// SetClassTypeID sets the value of ClassTypeID.
+func (s *AdminScheduleCreateRequest) SetClassTypeID(val uuid.UUID) {
+	s.ClassTypeID = val
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *AdminScheduleCreateRequest) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetInstructorID sets the value of InstructorID.
+func (s *AdminScheduleCreateRequest) SetInstructorID(val OptUUID) {
+	s.InstructorID = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *AdminScheduleCreateRequest) SetLocationID(val OptUUID) {
+	s.LocationID = val
+}
+
+// SetOnline sets the value of Online.
+func (s *AdminScheduleCreateRequest) SetOnline(val OptBool) {
+	s.Online = val
+}
+
+// SetRepeatWeeklyUntil sets the value of RepeatWeeklyUntil.
+func (s *AdminScheduleCreateRequest) SetRepeatWeeklyUntil(val OptDate) {
+	s.RepeatWeeklyUntil = val
+}
+
+// SetRoomID sets the value of RoomID.
+func (s *AdminScheduleCreateRequest) SetRoomID(val OptUUID) {
+	s.RoomID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *AdminScheduleCreateRequest) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// Ref: #/components/schemas/AdminScheduleCreateResponse
+type AdminScheduleCreateResponse struct {
+	Data  []AdminScheduleRow `json:"data"`
+	Error struct{}           `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminScheduleCreateResponse) GetData() []AdminScheduleRow {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminScheduleCreateResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminScheduleCreateResponse) SetData(val []AdminScheduleRow) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminScheduleCreateResponse) SetError(val struct{}) {
+	s.Error = val
 }
 
 // Ref: #/components/schemas/AdminScheduleHistory
@@ -2997,6 +3966,215 @@ func (s *AdminScheduleWriteResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+// Merged schema.
+// Ref: #/components/schemas/AdminServiceProvider
+type AdminServiceProvider struct {
+	CustomDurationMinutes NilInt     `json:"custom_duration_minutes"`
+	CustomPriceMinor      NilInt64   `json:"custom_price_minor"`
+	ID                    uuid.UUID  `json:"id"`
+	IsActive              bool       `json:"is_active"`
+	IsPrimary             bool       `json:"is_primary"`
+	ProviderID            uuid.UUID  `json:"provider_id"`
+	ServiceID             uuid.UUID  `json:"service_id"`
+	SortOrder             int        `json:"sort_order"`
+	CustomPriceAmount     NilFloat64 `json:"custom_price_amount"`
+}
+
+// GetCustomDurationMinutes returns the value of CustomDurationMinutes.
+func (s *AdminServiceProvider) GetCustomDurationMinutes() NilInt {
+	return s.CustomDurationMinutes
+}
+
+// GetCustomPriceMinor returns the value of CustomPriceMinor.
+func (s *AdminServiceProvider) GetCustomPriceMinor() NilInt64 {
+	return s.CustomPriceMinor
+}
+
+// GetID returns the value of ID.
+func (s *AdminServiceProvider) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *AdminServiceProvider) GetIsActive() bool {
+	return s.IsActive
+}
+
+// GetIsPrimary returns the value of IsPrimary.
+func (s *AdminServiceProvider) GetIsPrimary() bool {
+	return s.IsPrimary
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *AdminServiceProvider) GetProviderID() uuid.UUID {
+	return s.ProviderID
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *AdminServiceProvider) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetSortOrder returns the value of SortOrder.
+func (s *AdminServiceProvider) GetSortOrder() int {
+	return s.SortOrder
+}
+
+// GetCustomPriceAmount returns the value of CustomPriceAmount.
+func (s *AdminServiceProvider) GetCustomPriceAmount() NilFloat64 {
+	return s.CustomPriceAmount
+}
+
+// SetCustomDurationMinutes sets the value of CustomDurationMinutes.
+func (s *AdminServiceProvider) SetCustomDurationMinutes(val NilInt) {
+	s.CustomDurationMinutes = val
+}
+
+// SetCustomPriceMinor sets the value of CustomPriceMinor.
+func (s *AdminServiceProvider) SetCustomPriceMinor(val NilInt64) {
+	s.CustomPriceMinor = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminServiceProvider) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *AdminServiceProvider) SetIsActive(val bool) {
+	s.IsActive = val
+}
+
+// SetIsPrimary sets the value of IsPrimary.
+func (s *AdminServiceProvider) SetIsPrimary(val bool) {
+	s.IsPrimary = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *AdminServiceProvider) SetProviderID(val uuid.UUID) {
+	s.ProviderID = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *AdminServiceProvider) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetSortOrder sets the value of SortOrder.
+func (s *AdminServiceProvider) SetSortOrder(val int) {
+	s.SortOrder = val
+}
+
+// SetCustomPriceAmount sets the value of CustomPriceAmount.
+func (s *AdminServiceProvider) SetCustomPriceAmount(val NilFloat64) {
+	s.CustomPriceAmount = val
+}
+
+// Merged schema.
+// Ref: #/components/schemas/AdminServiceVariant
+type AdminServiceVariant struct {
+	DurationMinutes int       `json:"duration_minutes"`
+	ID              uuid.UUID `json:"id"`
+	IsActive        bool      `json:"is_active"`
+	Name            string    `json:"name"`
+	// Price in minor units of the parent service's currency.
+	PriceMinor  int64     `json:"price_minor"`
+	ServiceID   uuid.UUID `json:"service_id"`
+	SortOrder   int       `json:"sort_order"`
+	Currency    string    `json:"currency"`
+	PriceAmount float64   `json:"price_amount"`
+}
+
+// GetDurationMinutes returns the value of DurationMinutes.
+func (s *AdminServiceVariant) GetDurationMinutes() int {
+	return s.DurationMinutes
+}
+
+// GetID returns the value of ID.
+func (s *AdminServiceVariant) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *AdminServiceVariant) GetIsActive() bool {
+	return s.IsActive
+}
+
+// GetName returns the value of Name.
+func (s *AdminServiceVariant) GetName() string {
+	return s.Name
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *AdminServiceVariant) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *AdminServiceVariant) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetSortOrder returns the value of SortOrder.
+func (s *AdminServiceVariant) GetSortOrder() int {
+	return s.SortOrder
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminServiceVariant) GetCurrency() string {
+	return s.Currency
+}
+
+// GetPriceAmount returns the value of PriceAmount.
+func (s *AdminServiceVariant) GetPriceAmount() float64 {
+	return s.PriceAmount
+}
+
+// SetDurationMinutes sets the value of DurationMinutes.
+func (s *AdminServiceVariant) SetDurationMinutes(val int) {
+	s.DurationMinutes = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminServiceVariant) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *AdminServiceVariant) SetIsActive(val bool) {
+	s.IsActive = val
+}
+
+// SetName sets the value of Name.
+func (s *AdminServiceVariant) SetName(val string) {
+	s.Name = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *AdminServiceVariant) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *AdminServiceVariant) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetSortOrder sets the value of SortOrder.
+func (s *AdminServiceVariant) SetSortOrder(val int) {
+	s.SortOrder = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminServiceVariant) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetPriceAmount sets the value of PriceAmount.
+func (s *AdminServiceVariant) SetPriceAmount(val float64) {
+	s.PriceAmount = val
+}
+
 // Ref: #/components/schemas/Amenity
 type Amenity struct {
 	Icon string    `json:"icon"`
@@ -3057,6 +4235,1398 @@ func (s *ApiKeyAuth) SetAPIKey(val string) {
 // SetRoles sets the value of Roles.
 func (s *ApiKeyAuth) SetRoles(val []string) {
 	s.Roles = val
+}
+
+// Ref: #/components/schemas/Appointment
+type Appointment struct {
+	CancelFeeMinor NilInt64           `json:"cancel_fee_minor"`
+	CancelledAt    NilDateTime        `json:"cancelled_at"`
+	CreatedAt      time.Time          `json:"created_at"`
+	Currency       string             `json:"currency"`
+	EndTime        time.Time          `json:"end_time"`
+	ID             uuid.UUID          `json:"id"`
+	LocationID     NilUUID            `json:"location_id"`
+	MemberID       uuid.UUID          `json:"member_id"`
+	OrganizationID uuid.UUID          `json:"organization_id"`
+	PassID         NilUUID            `json:"pass_id"`
+	Payment        AppointmentPayment `json:"payment"`
+	// Major units of the service's currency.
+	PriceAmount     float64           `json:"price_amount"`
+	PriceMinor      int64             `json:"price_minor"`
+	ProviderID      uuid.UUID         `json:"provider_id"`
+	RescheduledToID NilUUID           `json:"rescheduled_to_id"`
+	RoomID          NilUUID           `json:"room_id"`
+	ServiceID       uuid.UUID         `json:"service_id"`
+	ServiceName     string            `json:"service_name"`
+	StartTime       time.Time         `json:"start_time"`
+	Status          AppointmentStatus `json:"status"`
+	// The concurrency token a cancel or staff action sends back (RFC 3339, microseconds).
+	UpdatedAt string  `json:"updated_at"`
+	VariantID NilUUID `json:"variant_id"`
+	VisitID   NilUUID `json:"visit_id"`
+}
+
+// GetCancelFeeMinor returns the value of CancelFeeMinor.
+func (s *Appointment) GetCancelFeeMinor() NilInt64 {
+	return s.CancelFeeMinor
+}
+
+// GetCancelledAt returns the value of CancelledAt.
+func (s *Appointment) GetCancelledAt() NilDateTime {
+	return s.CancelledAt
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *Appointment) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *Appointment) GetCurrency() string {
+	return s.Currency
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *Appointment) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetID returns the value of ID.
+func (s *Appointment) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *Appointment) GetLocationID() NilUUID {
+	return s.LocationID
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *Appointment) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *Appointment) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// GetPassID returns the value of PassID.
+func (s *Appointment) GetPassID() NilUUID {
+	return s.PassID
+}
+
+// GetPayment returns the value of Payment.
+func (s *Appointment) GetPayment() AppointmentPayment {
+	return s.Payment
+}
+
+// GetPriceAmount returns the value of PriceAmount.
+func (s *Appointment) GetPriceAmount() float64 {
+	return s.PriceAmount
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *Appointment) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *Appointment) GetProviderID() uuid.UUID {
+	return s.ProviderID
+}
+
+// GetRescheduledToID returns the value of RescheduledToID.
+func (s *Appointment) GetRescheduledToID() NilUUID {
+	return s.RescheduledToID
+}
+
+// GetRoomID returns the value of RoomID.
+func (s *Appointment) GetRoomID() NilUUID {
+	return s.RoomID
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *Appointment) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetServiceName returns the value of ServiceName.
+func (s *Appointment) GetServiceName() string {
+	return s.ServiceName
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *Appointment) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetStatus returns the value of Status.
+func (s *Appointment) GetStatus() AppointmentStatus {
+	return s.Status
+}
+
+// GetUpdatedAt returns the value of UpdatedAt.
+func (s *Appointment) GetUpdatedAt() string {
+	return s.UpdatedAt
+}
+
+// GetVariantID returns the value of VariantID.
+func (s *Appointment) GetVariantID() NilUUID {
+	return s.VariantID
+}
+
+// GetVisitID returns the value of VisitID.
+func (s *Appointment) GetVisitID() NilUUID {
+	return s.VisitID
+}
+
+// SetCancelFeeMinor sets the value of CancelFeeMinor.
+func (s *Appointment) SetCancelFeeMinor(val NilInt64) {
+	s.CancelFeeMinor = val
+}
+
+// SetCancelledAt sets the value of CancelledAt.
+func (s *Appointment) SetCancelledAt(val NilDateTime) {
+	s.CancelledAt = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *Appointment) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *Appointment) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *Appointment) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetID sets the value of ID.
+func (s *Appointment) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *Appointment) SetLocationID(val NilUUID) {
+	s.LocationID = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *Appointment) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *Appointment) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *Appointment) SetPassID(val NilUUID) {
+	s.PassID = val
+}
+
+// SetPayment sets the value of Payment.
+func (s *Appointment) SetPayment(val AppointmentPayment) {
+	s.Payment = val
+}
+
+// SetPriceAmount sets the value of PriceAmount.
+func (s *Appointment) SetPriceAmount(val float64) {
+	s.PriceAmount = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *Appointment) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *Appointment) SetProviderID(val uuid.UUID) {
+	s.ProviderID = val
+}
+
+// SetRescheduledToID sets the value of RescheduledToID.
+func (s *Appointment) SetRescheduledToID(val NilUUID) {
+	s.RescheduledToID = val
+}
+
+// SetRoomID sets the value of RoomID.
+func (s *Appointment) SetRoomID(val NilUUID) {
+	s.RoomID = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *Appointment) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetServiceName sets the value of ServiceName.
+func (s *Appointment) SetServiceName(val string) {
+	s.ServiceName = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *Appointment) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetStatus sets the value of Status.
+func (s *Appointment) SetStatus(val AppointmentStatus) {
+	s.Status = val
+}
+
+// SetUpdatedAt sets the value of UpdatedAt.
+func (s *Appointment) SetUpdatedAt(val string) {
+	s.UpdatedAt = val
+}
+
+// SetVariantID sets the value of VariantID.
+func (s *Appointment) SetVariantID(val NilUUID) {
+	s.VariantID = val
+}
+
+// SetVisitID sets the value of VisitID.
+func (s *Appointment) SetVisitID(val NilUUID) {
+	s.VisitID = val
+}
+
+// Ref: #/components/schemas/AppointmentAvailability
+type AppointmentAvailability struct {
+	From                time.Time         `json:"from"`
+	ServiceID           uuid.UUID         `json:"service_id"`
+	SlotIntervalMinutes int               `json:"slot_interval_minutes"`
+	Slots               []AppointmentSlot `json:"slots"`
+	Timezone            string            `json:"timezone"`
+	To                  time.Time         `json:"to"`
+	VariantID           NilUUID           `json:"variant_id"`
+}
+
+// GetFrom returns the value of From.
+func (s *AppointmentAvailability) GetFrom() time.Time {
+	return s.From
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *AppointmentAvailability) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetSlotIntervalMinutes returns the value of SlotIntervalMinutes.
+func (s *AppointmentAvailability) GetSlotIntervalMinutes() int {
+	return s.SlotIntervalMinutes
+}
+
+// GetSlots returns the value of Slots.
+func (s *AppointmentAvailability) GetSlots() []AppointmentSlot {
+	return s.Slots
+}
+
+// GetTimezone returns the value of Timezone.
+func (s *AppointmentAvailability) GetTimezone() string {
+	return s.Timezone
+}
+
+// GetTo returns the value of To.
+func (s *AppointmentAvailability) GetTo() time.Time {
+	return s.To
+}
+
+// GetVariantID returns the value of VariantID.
+func (s *AppointmentAvailability) GetVariantID() NilUUID {
+	return s.VariantID
+}
+
+// SetFrom sets the value of From.
+func (s *AppointmentAvailability) SetFrom(val time.Time) {
+	s.From = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *AppointmentAvailability) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetSlotIntervalMinutes sets the value of SlotIntervalMinutes.
+func (s *AppointmentAvailability) SetSlotIntervalMinutes(val int) {
+	s.SlotIntervalMinutes = val
+}
+
+// SetSlots sets the value of Slots.
+func (s *AppointmentAvailability) SetSlots(val []AppointmentSlot) {
+	s.Slots = val
+}
+
+// SetTimezone sets the value of Timezone.
+func (s *AppointmentAvailability) SetTimezone(val string) {
+	s.Timezone = val
+}
+
+// SetTo sets the value of To.
+func (s *AppointmentAvailability) SetTo(val time.Time) {
+	s.To = val
+}
+
+// SetVariantID sets the value of VariantID.
+func (s *AppointmentAvailability) SetVariantID(val NilUUID) {
+	s.VariantID = val
+}
+
+// Ref: #/components/schemas/AppointmentAvailabilityResponse
+type AppointmentAvailabilityResponse struct {
+	Data  AppointmentAvailability `json:"data"`
+	Error struct{}                `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AppointmentAvailabilityResponse) GetData() AppointmentAvailability {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AppointmentAvailabilityResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AppointmentAvailabilityResponse) SetData(val AppointmentAvailability) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AppointmentAvailabilityResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AppointmentCancelPreview
+type AppointmentCancelPreview struct {
+	BlockedReason NilAppointmentCancelPreviewBlockedReason `json:"blocked_reason"`
+	CanCancel     bool                                     `json:"can_cancel"`
+	Currency      string                                   `json:"currency"`
+	FeeAmount     float64                                  `json:"fee_amount"`
+	FeeMinor      int64                                    `json:"fee_minor"`
+	PackageLinked bool                                     `json:"package_linked"`
+	VisitID       NilUUID                                  `json:"visit_id"`
+	VisitLinked   bool                                     `json:"visit_linked"`
+	WindowHours   int                                      `json:"window_hours"`
+}
+
+// GetBlockedReason returns the value of BlockedReason.
+func (s *AppointmentCancelPreview) GetBlockedReason() NilAppointmentCancelPreviewBlockedReason {
+	return s.BlockedReason
+}
+
+// GetCanCancel returns the value of CanCancel.
+func (s *AppointmentCancelPreview) GetCanCancel() bool {
+	return s.CanCancel
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AppointmentCancelPreview) GetCurrency() string {
+	return s.Currency
+}
+
+// GetFeeAmount returns the value of FeeAmount.
+func (s *AppointmentCancelPreview) GetFeeAmount() float64 {
+	return s.FeeAmount
+}
+
+// GetFeeMinor returns the value of FeeMinor.
+func (s *AppointmentCancelPreview) GetFeeMinor() int64 {
+	return s.FeeMinor
+}
+
+// GetPackageLinked returns the value of PackageLinked.
+func (s *AppointmentCancelPreview) GetPackageLinked() bool {
+	return s.PackageLinked
+}
+
+// GetVisitID returns the value of VisitID.
+func (s *AppointmentCancelPreview) GetVisitID() NilUUID {
+	return s.VisitID
+}
+
+// GetVisitLinked returns the value of VisitLinked.
+func (s *AppointmentCancelPreview) GetVisitLinked() bool {
+	return s.VisitLinked
+}
+
+// GetWindowHours returns the value of WindowHours.
+func (s *AppointmentCancelPreview) GetWindowHours() int {
+	return s.WindowHours
+}
+
+// SetBlockedReason sets the value of BlockedReason.
+func (s *AppointmentCancelPreview) SetBlockedReason(val NilAppointmentCancelPreviewBlockedReason) {
+	s.BlockedReason = val
+}
+
+// SetCanCancel sets the value of CanCancel.
+func (s *AppointmentCancelPreview) SetCanCancel(val bool) {
+	s.CanCancel = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AppointmentCancelPreview) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetFeeAmount sets the value of FeeAmount.
+func (s *AppointmentCancelPreview) SetFeeAmount(val float64) {
+	s.FeeAmount = val
+}
+
+// SetFeeMinor sets the value of FeeMinor.
+func (s *AppointmentCancelPreview) SetFeeMinor(val int64) {
+	s.FeeMinor = val
+}
+
+// SetPackageLinked sets the value of PackageLinked.
+func (s *AppointmentCancelPreview) SetPackageLinked(val bool) {
+	s.PackageLinked = val
+}
+
+// SetVisitID sets the value of VisitID.
+func (s *AppointmentCancelPreview) SetVisitID(val NilUUID) {
+	s.VisitID = val
+}
+
+// SetVisitLinked sets the value of VisitLinked.
+func (s *AppointmentCancelPreview) SetVisitLinked(val bool) {
+	s.VisitLinked = val
+}
+
+// SetWindowHours sets the value of WindowHours.
+func (s *AppointmentCancelPreview) SetWindowHours(val int) {
+	s.WindowHours = val
+}
+
+type AppointmentCancelPreviewBlockedReason string
+
+const (
+	AppointmentCancelPreviewBlockedReasonRefundRequired                  AppointmentCancelPreviewBlockedReason = "refund_required"
+	AppointmentCancelPreviewBlockedReasonNotCancellable                  AppointmentCancelPreviewBlockedReason = "not_cancellable"
+	AppointmentCancelPreviewBlockedReasonPackageRequiresStaff            AppointmentCancelPreviewBlockedReason = "package_requires_staff"
+	AppointmentCancelPreviewBlockedReasonSelfServiceCutoff               AppointmentCancelPreviewBlockedReason = "self_service_cutoff"
+	AppointmentCancelPreviewBlockedReasonGroupedVisitRequiresVisitAction AppointmentCancelPreviewBlockedReason = "grouped_visit_requires_visit_action"
+)
+
+// AllValues returns all AppointmentCancelPreviewBlockedReason values.
+func (AppointmentCancelPreviewBlockedReason) AllValues() []AppointmentCancelPreviewBlockedReason {
+	return []AppointmentCancelPreviewBlockedReason{
+		AppointmentCancelPreviewBlockedReasonRefundRequired,
+		AppointmentCancelPreviewBlockedReasonNotCancellable,
+		AppointmentCancelPreviewBlockedReasonPackageRequiresStaff,
+		AppointmentCancelPreviewBlockedReasonSelfServiceCutoff,
+		AppointmentCancelPreviewBlockedReasonGroupedVisitRequiresVisitAction,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentCancelPreviewBlockedReason) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentCancelPreviewBlockedReasonRefundRequired:
+		return []byte(s), nil
+	case AppointmentCancelPreviewBlockedReasonNotCancellable:
+		return []byte(s), nil
+	case AppointmentCancelPreviewBlockedReasonPackageRequiresStaff:
+		return []byte(s), nil
+	case AppointmentCancelPreviewBlockedReasonSelfServiceCutoff:
+		return []byte(s), nil
+	case AppointmentCancelPreviewBlockedReasonGroupedVisitRequiresVisitAction:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentCancelPreviewBlockedReason) UnmarshalText(data []byte) error {
+	switch AppointmentCancelPreviewBlockedReason(data) {
+	case AppointmentCancelPreviewBlockedReasonRefundRequired:
+		*s = AppointmentCancelPreviewBlockedReasonRefundRequired
+		return nil
+	case AppointmentCancelPreviewBlockedReasonNotCancellable:
+		*s = AppointmentCancelPreviewBlockedReasonNotCancellable
+		return nil
+	case AppointmentCancelPreviewBlockedReasonPackageRequiresStaff:
+		*s = AppointmentCancelPreviewBlockedReasonPackageRequiresStaff
+		return nil
+	case AppointmentCancelPreviewBlockedReasonSelfServiceCutoff:
+		*s = AppointmentCancelPreviewBlockedReasonSelfServiceCutoff
+		return nil
+	case AppointmentCancelPreviewBlockedReasonGroupedVisitRequiresVisitAction:
+		*s = AppointmentCancelPreviewBlockedReasonGroupedVisitRequiresVisitAction
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentCancelPreviewResponse
+type AppointmentCancelPreviewResponse struct {
+	Data  AppointmentCancelPreview `json:"data"`
+	Error struct{}                 `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AppointmentCancelPreviewResponse) GetData() AppointmentCancelPreview {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AppointmentCancelPreviewResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AppointmentCancelPreviewResponse) SetData(val AppointmentCancelPreview) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AppointmentCancelPreviewResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AppointmentCreateRequest
+type AppointmentCreateRequest struct {
+	LocationID OptUUID   `json:"location_id"`
+	Notes      OptString `json:"notes"`
+	PassID     OptUUID   `json:"pass_id"`
+	// Honoured only when the venue's payment_at_booking_mode is client_choice.
+	PaymentChoice OptAppointmentCreateRequestPaymentChoice `json:"payment_choice"`
+	// A provider's id, or `any` (the default).
+	ProviderID OptString `json:"provider_id"`
+	ServiceID  uuid.UUID `json:"service_id"`
+	StartTime  time.Time `json:"start_time"`
+	VariantID  OptUUID   `json:"variant_id"`
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *AppointmentCreateRequest) GetLocationID() OptUUID {
+	return s.LocationID
+}
+
+// GetNotes returns the value of Notes.
+func (s *AppointmentCreateRequest) GetNotes() OptString {
+	return s.Notes
+}
+
+// GetPassID returns the value of PassID.
+func (s *AppointmentCreateRequest) GetPassID() OptUUID {
+	return s.PassID
+}
+
+// GetPaymentChoice returns the value of PaymentChoice.
+func (s *AppointmentCreateRequest) GetPaymentChoice() OptAppointmentCreateRequestPaymentChoice {
+	return s.PaymentChoice
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *AppointmentCreateRequest) GetProviderID() OptString {
+	return s.ProviderID
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *AppointmentCreateRequest) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *AppointmentCreateRequest) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetVariantID returns the value of VariantID.
+func (s *AppointmentCreateRequest) GetVariantID() OptUUID {
+	return s.VariantID
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *AppointmentCreateRequest) SetLocationID(val OptUUID) {
+	s.LocationID = val
+}
+
+// SetNotes sets the value of Notes.
+func (s *AppointmentCreateRequest) SetNotes(val OptString) {
+	s.Notes = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AppointmentCreateRequest) SetPassID(val OptUUID) {
+	s.PassID = val
+}
+
+// SetPaymentChoice sets the value of PaymentChoice.
+func (s *AppointmentCreateRequest) SetPaymentChoice(val OptAppointmentCreateRequestPaymentChoice) {
+	s.PaymentChoice = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *AppointmentCreateRequest) SetProviderID(val OptString) {
+	s.ProviderID = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *AppointmentCreateRequest) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *AppointmentCreateRequest) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetVariantID sets the value of VariantID.
+func (s *AppointmentCreateRequest) SetVariantID(val OptUUID) {
+	s.VariantID = val
+}
+
+// Honoured only when the venue's payment_at_booking_mode is client_choice.
+type AppointmentCreateRequestPaymentChoice string
+
+const (
+	AppointmentCreateRequestPaymentChoiceOnline AppointmentCreateRequestPaymentChoice = "online"
+	AppointmentCreateRequestPaymentChoiceVenue  AppointmentCreateRequestPaymentChoice = "venue"
+)
+
+// AllValues returns all AppointmentCreateRequestPaymentChoice values.
+func (AppointmentCreateRequestPaymentChoice) AllValues() []AppointmentCreateRequestPaymentChoice {
+	return []AppointmentCreateRequestPaymentChoice{
+		AppointmentCreateRequestPaymentChoiceOnline,
+		AppointmentCreateRequestPaymentChoiceVenue,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentCreateRequestPaymentChoice) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentCreateRequestPaymentChoiceOnline:
+		return []byte(s), nil
+	case AppointmentCreateRequestPaymentChoiceVenue:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentCreateRequestPaymentChoice) UnmarshalText(data []byte) error {
+	switch AppointmentCreateRequestPaymentChoice(data) {
+	case AppointmentCreateRequestPaymentChoiceOnline:
+		*s = AppointmentCreateRequestPaymentChoiceOnline
+		return nil
+	case AppointmentCreateRequestPaymentChoiceVenue:
+		*s = AppointmentCreateRequestPaymentChoiceVenue
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentListMeta
+type AppointmentListMeta struct {
+	HasMore    bool      `json:"has_more"`
+	Limit      int       `json:"limit"`
+	NextCursor NilString `json:"next_cursor"`
+}
+
+// GetHasMore returns the value of HasMore.
+func (s *AppointmentListMeta) GetHasMore() bool {
+	return s.HasMore
+}
+
+// GetLimit returns the value of Limit.
+func (s *AppointmentListMeta) GetLimit() int {
+	return s.Limit
+}
+
+// GetNextCursor returns the value of NextCursor.
+func (s *AppointmentListMeta) GetNextCursor() NilString {
+	return s.NextCursor
+}
+
+// SetHasMore sets the value of HasMore.
+func (s *AppointmentListMeta) SetHasMore(val bool) {
+	s.HasMore = val
+}
+
+// SetLimit sets the value of Limit.
+func (s *AppointmentListMeta) SetLimit(val int) {
+	s.Limit = val
+}
+
+// SetNextCursor sets the value of NextCursor.
+func (s *AppointmentListMeta) SetNextCursor(val NilString) {
+	s.NextCursor = val
+}
+
+// Ref: #/components/schemas/AppointmentListResponse
+type AppointmentListResponse struct {
+	Data  []Appointment       `json:"data"`
+	Error struct{}            `json:"error"`
+	Meta  AppointmentListMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *AppointmentListResponse) GetData() []Appointment {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AppointmentListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *AppointmentListResponse) GetMeta() AppointmentListMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *AppointmentListResponse) SetData(val []Appointment) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AppointmentListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *AppointmentListResponse) SetMeta(val AppointmentListMeta) {
+	s.Meta = val
+}
+
+type AppointmentPayment string
+
+const (
+	AppointmentPaymentFree  AppointmentPayment = "free"
+	AppointmentPaymentPass  AppointmentPayment = "pass"
+	AppointmentPaymentVenue AppointmentPayment = "venue"
+)
+
+// AllValues returns all AppointmentPayment values.
+func (AppointmentPayment) AllValues() []AppointmentPayment {
+	return []AppointmentPayment{
+		AppointmentPaymentFree,
+		AppointmentPaymentPass,
+		AppointmentPaymentVenue,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentPayment) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentPaymentFree:
+		return []byte(s), nil
+	case AppointmentPaymentPass:
+		return []byte(s), nil
+	case AppointmentPaymentVenue:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentPayment) UnmarshalText(data []byte) error {
+	switch AppointmentPayment(data) {
+	case AppointmentPaymentFree:
+		*s = AppointmentPaymentFree
+		return nil
+	case AppointmentPaymentPass:
+		*s = AppointmentPaymentPass
+		return nil
+	case AppointmentPaymentVenue:
+		*s = AppointmentPaymentVenue
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentPolicies
+type AppointmentPolicies struct {
+	GroupedVisits              GroupedVisitsPolicy                     `json:"grouped_visits"`
+	PaymentAtBookingMode       AppointmentPoliciesPaymentAtBookingMode `json:"payment_at_booking_mode"`
+	RequirePaymentAtBooking    bool                                    `json:"require_payment_at_booking"`
+	RowPresent                 bool                                    `json:"row_present"`
+	SelfServiceCutoffHours     NilInt                                  `json:"self_service_cutoff_hours"`
+	SelfServiceCutoffMalformed bool                                    `json:"self_service_cutoff_malformed"`
+	SlotIntervalMinutes        int                                     `json:"slot_interval_minutes"`
+}
+
+// GetGroupedVisits returns the value of GroupedVisits.
+func (s *AppointmentPolicies) GetGroupedVisits() GroupedVisitsPolicy {
+	return s.GroupedVisits
+}
+
+// GetPaymentAtBookingMode returns the value of PaymentAtBookingMode.
+func (s *AppointmentPolicies) GetPaymentAtBookingMode() AppointmentPoliciesPaymentAtBookingMode {
+	return s.PaymentAtBookingMode
+}
+
+// GetRequirePaymentAtBooking returns the value of RequirePaymentAtBooking.
+func (s *AppointmentPolicies) GetRequirePaymentAtBooking() bool {
+	return s.RequirePaymentAtBooking
+}
+
+// GetRowPresent returns the value of RowPresent.
+func (s *AppointmentPolicies) GetRowPresent() bool {
+	return s.RowPresent
+}
+
+// GetSelfServiceCutoffHours returns the value of SelfServiceCutoffHours.
+func (s *AppointmentPolicies) GetSelfServiceCutoffHours() NilInt {
+	return s.SelfServiceCutoffHours
+}
+
+// GetSelfServiceCutoffMalformed returns the value of SelfServiceCutoffMalformed.
+func (s *AppointmentPolicies) GetSelfServiceCutoffMalformed() bool {
+	return s.SelfServiceCutoffMalformed
+}
+
+// GetSlotIntervalMinutes returns the value of SlotIntervalMinutes.
+func (s *AppointmentPolicies) GetSlotIntervalMinutes() int {
+	return s.SlotIntervalMinutes
+}
+
+// SetGroupedVisits sets the value of GroupedVisits.
+func (s *AppointmentPolicies) SetGroupedVisits(val GroupedVisitsPolicy) {
+	s.GroupedVisits = val
+}
+
+// SetPaymentAtBookingMode sets the value of PaymentAtBookingMode.
+func (s *AppointmentPolicies) SetPaymentAtBookingMode(val AppointmentPoliciesPaymentAtBookingMode) {
+	s.PaymentAtBookingMode = val
+}
+
+// SetRequirePaymentAtBooking sets the value of RequirePaymentAtBooking.
+func (s *AppointmentPolicies) SetRequirePaymentAtBooking(val bool) {
+	s.RequirePaymentAtBooking = val
+}
+
+// SetRowPresent sets the value of RowPresent.
+func (s *AppointmentPolicies) SetRowPresent(val bool) {
+	s.RowPresent = val
+}
+
+// SetSelfServiceCutoffHours sets the value of SelfServiceCutoffHours.
+func (s *AppointmentPolicies) SetSelfServiceCutoffHours(val NilInt) {
+	s.SelfServiceCutoffHours = val
+}
+
+// SetSelfServiceCutoffMalformed sets the value of SelfServiceCutoffMalformed.
+func (s *AppointmentPolicies) SetSelfServiceCutoffMalformed(val bool) {
+	s.SelfServiceCutoffMalformed = val
+}
+
+// SetSlotIntervalMinutes sets the value of SlotIntervalMinutes.
+func (s *AppointmentPolicies) SetSlotIntervalMinutes(val int) {
+	s.SlotIntervalMinutes = val
+}
+
+type AppointmentPoliciesPaymentAtBookingMode string
+
+const (
+	AppointmentPoliciesPaymentAtBookingModeVenue        AppointmentPoliciesPaymentAtBookingMode = "venue"
+	AppointmentPoliciesPaymentAtBookingModeOnline       AppointmentPoliciesPaymentAtBookingMode = "online"
+	AppointmentPoliciesPaymentAtBookingModeClientChoice AppointmentPoliciesPaymentAtBookingMode = "client_choice"
+)
+
+// AllValues returns all AppointmentPoliciesPaymentAtBookingMode values.
+func (AppointmentPoliciesPaymentAtBookingMode) AllValues() []AppointmentPoliciesPaymentAtBookingMode {
+	return []AppointmentPoliciesPaymentAtBookingMode{
+		AppointmentPoliciesPaymentAtBookingModeVenue,
+		AppointmentPoliciesPaymentAtBookingModeOnline,
+		AppointmentPoliciesPaymentAtBookingModeClientChoice,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentPoliciesPaymentAtBookingMode) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentPoliciesPaymentAtBookingModeVenue:
+		return []byte(s), nil
+	case AppointmentPoliciesPaymentAtBookingModeOnline:
+		return []byte(s), nil
+	case AppointmentPoliciesPaymentAtBookingModeClientChoice:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentPoliciesPaymentAtBookingMode) UnmarshalText(data []byte) error {
+	switch AppointmentPoliciesPaymentAtBookingMode(data) {
+	case AppointmentPoliciesPaymentAtBookingModeVenue:
+		*s = AppointmentPoliciesPaymentAtBookingModeVenue
+		return nil
+	case AppointmentPoliciesPaymentAtBookingModeOnline:
+		*s = AppointmentPoliciesPaymentAtBookingModeOnline
+		return nil
+	case AppointmentPoliciesPaymentAtBookingModeClientChoice:
+		*s = AppointmentPoliciesPaymentAtBookingModeClientChoice
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentPoliciesResponse
+type AppointmentPoliciesResponse struct {
+	Data  AppointmentPolicies `json:"data"`
+	Error struct{}            `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AppointmentPoliciesResponse) GetData() AppointmentPolicies {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AppointmentPoliciesResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AppointmentPoliciesResponse) SetData(val AppointmentPolicies) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AppointmentPoliciesResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AppointmentPoliciesUpdateRequest
+type AppointmentPoliciesUpdateRequest struct {
+	GroupedVisits          OptGroupedVisitsPatch                                   `json:"grouped_visits"`
+	PaymentAtBookingMode   OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode `json:"payment_at_booking_mode"`
+	SelfServiceCutoffHours OptNilInt                                               `json:"self_service_cutoff_hours"`
+	SlotIntervalMinutes    OptInt                                                  `json:"slot_interval_minutes"`
+}
+
+// GetGroupedVisits returns the value of GroupedVisits.
+func (s *AppointmentPoliciesUpdateRequest) GetGroupedVisits() OptGroupedVisitsPatch {
+	return s.GroupedVisits
+}
+
+// GetPaymentAtBookingMode returns the value of PaymentAtBookingMode.
+func (s *AppointmentPoliciesUpdateRequest) GetPaymentAtBookingMode() OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode {
+	return s.PaymentAtBookingMode
+}
+
+// GetSelfServiceCutoffHours returns the value of SelfServiceCutoffHours.
+func (s *AppointmentPoliciesUpdateRequest) GetSelfServiceCutoffHours() OptNilInt {
+	return s.SelfServiceCutoffHours
+}
+
+// GetSlotIntervalMinutes returns the value of SlotIntervalMinutes.
+func (s *AppointmentPoliciesUpdateRequest) GetSlotIntervalMinutes() OptInt {
+	return s.SlotIntervalMinutes
+}
+
+// SetGroupedVisits sets the value of GroupedVisits.
+func (s *AppointmentPoliciesUpdateRequest) SetGroupedVisits(val OptGroupedVisitsPatch) {
+	s.GroupedVisits = val
+}
+
+// SetPaymentAtBookingMode sets the value of PaymentAtBookingMode.
+func (s *AppointmentPoliciesUpdateRequest) SetPaymentAtBookingMode(val OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode) {
+	s.PaymentAtBookingMode = val
+}
+
+// SetSelfServiceCutoffHours sets the value of SelfServiceCutoffHours.
+func (s *AppointmentPoliciesUpdateRequest) SetSelfServiceCutoffHours(val OptNilInt) {
+	s.SelfServiceCutoffHours = val
+}
+
+// SetSlotIntervalMinutes sets the value of SlotIntervalMinutes.
+func (s *AppointmentPoliciesUpdateRequest) SetSlotIntervalMinutes(val OptInt) {
+	s.SlotIntervalMinutes = val
+}
+
+type AppointmentPoliciesUpdateRequestPaymentAtBookingMode string
+
+const (
+	AppointmentPoliciesUpdateRequestPaymentAtBookingModeVenue        AppointmentPoliciesUpdateRequestPaymentAtBookingMode = "venue"
+	AppointmentPoliciesUpdateRequestPaymentAtBookingModeOnline       AppointmentPoliciesUpdateRequestPaymentAtBookingMode = "online"
+	AppointmentPoliciesUpdateRequestPaymentAtBookingModeClientChoice AppointmentPoliciesUpdateRequestPaymentAtBookingMode = "client_choice"
+)
+
+// AllValues returns all AppointmentPoliciesUpdateRequestPaymentAtBookingMode values.
+func (AppointmentPoliciesUpdateRequestPaymentAtBookingMode) AllValues() []AppointmentPoliciesUpdateRequestPaymentAtBookingMode {
+	return []AppointmentPoliciesUpdateRequestPaymentAtBookingMode{
+		AppointmentPoliciesUpdateRequestPaymentAtBookingModeVenue,
+		AppointmentPoliciesUpdateRequestPaymentAtBookingModeOnline,
+		AppointmentPoliciesUpdateRequestPaymentAtBookingModeClientChoice,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentPoliciesUpdateRequestPaymentAtBookingMode) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentPoliciesUpdateRequestPaymentAtBookingModeVenue:
+		return []byte(s), nil
+	case AppointmentPoliciesUpdateRequestPaymentAtBookingModeOnline:
+		return []byte(s), nil
+	case AppointmentPoliciesUpdateRequestPaymentAtBookingModeClientChoice:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentPoliciesUpdateRequestPaymentAtBookingMode) UnmarshalText(data []byte) error {
+	switch AppointmentPoliciesUpdateRequestPaymentAtBookingMode(data) {
+	case AppointmentPoliciesUpdateRequestPaymentAtBookingModeVenue:
+		*s = AppointmentPoliciesUpdateRequestPaymentAtBookingModeVenue
+		return nil
+	case AppointmentPoliciesUpdateRequestPaymentAtBookingModeOnline:
+		*s = AppointmentPoliciesUpdateRequestPaymentAtBookingModeOnline
+		return nil
+	case AppointmentPoliciesUpdateRequestPaymentAtBookingModeClientChoice:
+		*s = AppointmentPoliciesUpdateRequestPaymentAtBookingModeClientChoice
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentReadiness
+type AppointmentReadiness struct {
+	BookingMode     AppointmentReadinessBookingMode `json:"booking_mode"`
+	ContractVersion int                             `json:"contract_version"`
+	EvaluatedAt     time.Time                       `json:"evaluated_at"`
+	Missing         []string                        `json:"missing"`
+	OrganizationID  uuid.UUID                       `json:"organization_id"`
+	Status          AppointmentReadinessStatus      `json:"status"`
+}
+
+// GetBookingMode returns the value of BookingMode.
+func (s *AppointmentReadiness) GetBookingMode() AppointmentReadinessBookingMode {
+	return s.BookingMode
+}
+
+// GetContractVersion returns the value of ContractVersion.
+func (s *AppointmentReadiness) GetContractVersion() int {
+	return s.ContractVersion
+}
+
+// GetEvaluatedAt returns the value of EvaluatedAt.
+func (s *AppointmentReadiness) GetEvaluatedAt() time.Time {
+	return s.EvaluatedAt
+}
+
+// GetMissing returns the value of Missing.
+func (s *AppointmentReadiness) GetMissing() []string {
+	return s.Missing
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *AppointmentReadiness) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// GetStatus returns the value of Status.
+func (s *AppointmentReadiness) GetStatus() AppointmentReadinessStatus {
+	return s.Status
+}
+
+// SetBookingMode sets the value of BookingMode.
+func (s *AppointmentReadiness) SetBookingMode(val AppointmentReadinessBookingMode) {
+	s.BookingMode = val
+}
+
+// SetContractVersion sets the value of ContractVersion.
+func (s *AppointmentReadiness) SetContractVersion(val int) {
+	s.ContractVersion = val
+}
+
+// SetEvaluatedAt sets the value of EvaluatedAt.
+func (s *AppointmentReadiness) SetEvaluatedAt(val time.Time) {
+	s.EvaluatedAt = val
+}
+
+// SetMissing sets the value of Missing.
+func (s *AppointmentReadiness) SetMissing(val []string) {
+	s.Missing = val
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *AppointmentReadiness) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// SetStatus sets the value of Status.
+func (s *AppointmentReadiness) SetStatus(val AppointmentReadinessStatus) {
+	s.Status = val
+}
+
+type AppointmentReadinessBookingMode string
+
+const (
+	AppointmentReadinessBookingModeClasses      AppointmentReadinessBookingMode = "classes"
+	AppointmentReadinessBookingModeAppointments AppointmentReadinessBookingMode = "appointments"
+	AppointmentReadinessBookingModeBoth         AppointmentReadinessBookingMode = "both"
+)
+
+// AllValues returns all AppointmentReadinessBookingMode values.
+func (AppointmentReadinessBookingMode) AllValues() []AppointmentReadinessBookingMode {
+	return []AppointmentReadinessBookingMode{
+		AppointmentReadinessBookingModeClasses,
+		AppointmentReadinessBookingModeAppointments,
+		AppointmentReadinessBookingModeBoth,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentReadinessBookingMode) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentReadinessBookingModeClasses:
+		return []byte(s), nil
+	case AppointmentReadinessBookingModeAppointments:
+		return []byte(s), nil
+	case AppointmentReadinessBookingModeBoth:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentReadinessBookingMode) UnmarshalText(data []byte) error {
+	switch AppointmentReadinessBookingMode(data) {
+	case AppointmentReadinessBookingModeClasses:
+		*s = AppointmentReadinessBookingModeClasses
+		return nil
+	case AppointmentReadinessBookingModeAppointments:
+		*s = AppointmentReadinessBookingModeAppointments
+		return nil
+	case AppointmentReadinessBookingModeBoth:
+		*s = AppointmentReadinessBookingModeBoth
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentReadinessResponse
+type AppointmentReadinessResponse struct {
+	Data  AppointmentReadiness `json:"data"`
+	Error struct{}             `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AppointmentReadinessResponse) GetData() AppointmentReadiness {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AppointmentReadinessResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AppointmentReadinessResponse) SetData(val AppointmentReadiness) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AppointmentReadinessResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type AppointmentReadinessStatus string
+
+const (
+	AppointmentReadinessStatusReady      AppointmentReadinessStatus = "ready"
+	AppointmentReadinessStatusIncomplete AppointmentReadinessStatus = "incomplete"
+)
+
+// AllValues returns all AppointmentReadinessStatus values.
+func (AppointmentReadinessStatus) AllValues() []AppointmentReadinessStatus {
+	return []AppointmentReadinessStatus{
+		AppointmentReadinessStatusReady,
+		AppointmentReadinessStatusIncomplete,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentReadinessStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentReadinessStatusReady:
+		return []byte(s), nil
+	case AppointmentReadinessStatusIncomplete:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentReadinessStatus) UnmarshalText(data []byte) error {
+	switch AppointmentReadinessStatus(data) {
+	case AppointmentReadinessStatusReady:
+		*s = AppointmentReadinessStatusReady
+		return nil
+	case AppointmentReadinessStatusIncomplete:
+		*s = AppointmentReadinessStatusIncomplete
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentResponse
+type AppointmentResponse struct {
+	Data  Appointment `json:"data"`
+	Error struct{}    `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AppointmentResponse) GetData() Appointment {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AppointmentResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AppointmentResponse) SetData(val Appointment) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AppointmentResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AppointmentSlot
+type AppointmentSlot struct {
+	EndTime time.Time `json:"end_time"`
+	// The providers free at this time, in the service's order.
+	ProviderIds []uuid.UUID `json:"provider_ids"`
+	StartTime   time.Time   `json:"start_time"`
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *AppointmentSlot) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetProviderIds returns the value of ProviderIds.
+func (s *AppointmentSlot) GetProviderIds() []uuid.UUID {
+	return s.ProviderIds
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *AppointmentSlot) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *AppointmentSlot) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetProviderIds sets the value of ProviderIds.
+func (s *AppointmentSlot) SetProviderIds(val []uuid.UUID) {
+	s.ProviderIds = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *AppointmentSlot) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// Ref: #/components/schemas/AppointmentStatus
+type AppointmentStatus string
+
+const (
+	AppointmentStatusBooked      AppointmentStatus = "booked"
+	AppointmentStatusCheckedIn   AppointmentStatus = "checked_in"
+	AppointmentStatusInProgress  AppointmentStatus = "in_progress"
+	AppointmentStatusCompleted   AppointmentStatus = "completed"
+	AppointmentStatusNoShow      AppointmentStatus = "no_show"
+	AppointmentStatusCancelled   AppointmentStatus = "cancelled"
+	AppointmentStatusRescheduled AppointmentStatus = "rescheduled"
+)
+
+// AllValues returns all AppointmentStatus values.
+func (AppointmentStatus) AllValues() []AppointmentStatus {
+	return []AppointmentStatus{
+		AppointmentStatusBooked,
+		AppointmentStatusCheckedIn,
+		AppointmentStatusInProgress,
+		AppointmentStatusCompleted,
+		AppointmentStatusNoShow,
+		AppointmentStatusCancelled,
+		AppointmentStatusRescheduled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentStatusBooked:
+		return []byte(s), nil
+	case AppointmentStatusCheckedIn:
+		return []byte(s), nil
+	case AppointmentStatusInProgress:
+		return []byte(s), nil
+	case AppointmentStatusCompleted:
+		return []byte(s), nil
+	case AppointmentStatusNoShow:
+		return []byte(s), nil
+	case AppointmentStatusCancelled:
+		return []byte(s), nil
+	case AppointmentStatusRescheduled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentStatus) UnmarshalText(data []byte) error {
+	switch AppointmentStatus(data) {
+	case AppointmentStatusBooked:
+		*s = AppointmentStatusBooked
+		return nil
+	case AppointmentStatusCheckedIn:
+		*s = AppointmentStatusCheckedIn
+		return nil
+	case AppointmentStatusInProgress:
+		*s = AppointmentStatusInProgress
+		return nil
+	case AppointmentStatusCompleted:
+		*s = AppointmentStatusCompleted
+		return nil
+	case AppointmentStatusNoShow:
+		*s = AppointmentStatusNoShow
+		return nil
+	case AppointmentStatusCancelled:
+		*s = AppointmentStatusCancelled
+		return nil
+	case AppointmentStatusRescheduled:
+		*s = AppointmentStatusRescheduled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/BackupCodes
@@ -4040,6 +6610,180 @@ func (s *BookingListResponse) SetMeta(val BookingListMeta) {
 	s.Meta = val
 }
 
+// Ref: #/components/schemas/BookingOffering
+type BookingOffering struct {
+	ContractVersion int                 `json:"contract_version"`
+	Mode            BookingOfferingMode `json:"mode"`
+	OrganizationID  uuid.UUID           `json:"organization_id"`
+}
+
+// GetContractVersion returns the value of ContractVersion.
+func (s *BookingOffering) GetContractVersion() int {
+	return s.ContractVersion
+}
+
+// GetMode returns the value of Mode.
+func (s *BookingOffering) GetMode() BookingOfferingMode {
+	return s.Mode
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *BookingOffering) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// SetContractVersion sets the value of ContractVersion.
+func (s *BookingOffering) SetContractVersion(val int) {
+	s.ContractVersion = val
+}
+
+// SetMode sets the value of Mode.
+func (s *BookingOffering) SetMode(val BookingOfferingMode) {
+	s.Mode = val
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *BookingOffering) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+type BookingOfferingMode string
+
+const (
+	BookingOfferingModeClasses      BookingOfferingMode = "classes"
+	BookingOfferingModeAppointments BookingOfferingMode = "appointments"
+	BookingOfferingModeBoth         BookingOfferingMode = "both"
+)
+
+// AllValues returns all BookingOfferingMode values.
+func (BookingOfferingMode) AllValues() []BookingOfferingMode {
+	return []BookingOfferingMode{
+		BookingOfferingModeClasses,
+		BookingOfferingModeAppointments,
+		BookingOfferingModeBoth,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BookingOfferingMode) MarshalText() ([]byte, error) {
+	switch s {
+	case BookingOfferingModeClasses:
+		return []byte(s), nil
+	case BookingOfferingModeAppointments:
+		return []byte(s), nil
+	case BookingOfferingModeBoth:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BookingOfferingMode) UnmarshalText(data []byte) error {
+	switch BookingOfferingMode(data) {
+	case BookingOfferingModeClasses:
+		*s = BookingOfferingModeClasses
+		return nil
+	case BookingOfferingModeAppointments:
+		*s = BookingOfferingModeAppointments
+		return nil
+	case BookingOfferingModeBoth:
+		*s = BookingOfferingModeBoth
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/BookingOfferingResponse
+type BookingOfferingResponse struct {
+	Data  BookingOffering `json:"data"`
+	Error struct{}        `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *BookingOfferingResponse) GetData() BookingOffering {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *BookingOfferingResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *BookingOfferingResponse) SetData(val BookingOffering) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *BookingOfferingResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/BookingOfferingUpdateRequest
+type BookingOfferingUpdateRequest struct {
+	Mode BookingOfferingUpdateRequestMode `json:"mode"`
+}
+
+// GetMode returns the value of Mode.
+func (s *BookingOfferingUpdateRequest) GetMode() BookingOfferingUpdateRequestMode {
+	return s.Mode
+}
+
+// SetMode sets the value of Mode.
+func (s *BookingOfferingUpdateRequest) SetMode(val BookingOfferingUpdateRequestMode) {
+	s.Mode = val
+}
+
+type BookingOfferingUpdateRequestMode string
+
+const (
+	BookingOfferingUpdateRequestModeClasses      BookingOfferingUpdateRequestMode = "classes"
+	BookingOfferingUpdateRequestModeAppointments BookingOfferingUpdateRequestMode = "appointments"
+	BookingOfferingUpdateRequestModeBoth         BookingOfferingUpdateRequestMode = "both"
+)
+
+// AllValues returns all BookingOfferingUpdateRequestMode values.
+func (BookingOfferingUpdateRequestMode) AllValues() []BookingOfferingUpdateRequestMode {
+	return []BookingOfferingUpdateRequestMode{
+		BookingOfferingUpdateRequestModeClasses,
+		BookingOfferingUpdateRequestModeAppointments,
+		BookingOfferingUpdateRequestModeBoth,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BookingOfferingUpdateRequestMode) MarshalText() ([]byte, error) {
+	switch s {
+	case BookingOfferingUpdateRequestModeClasses:
+		return []byte(s), nil
+	case BookingOfferingUpdateRequestModeAppointments:
+		return []byte(s), nil
+	case BookingOfferingUpdateRequestModeBoth:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BookingOfferingUpdateRequestMode) UnmarshalText(data []byte) error {
+	switch BookingOfferingUpdateRequestMode(data) {
+	case BookingOfferingUpdateRequestModeClasses:
+		*s = BookingOfferingUpdateRequestModeClasses
+		return nil
+	case BookingOfferingUpdateRequestModeAppointments:
+		*s = BookingOfferingUpdateRequestModeAppointments
+		return nil
+	case BookingOfferingUpdateRequestModeBoth:
+		*s = BookingOfferingUpdateRequestModeBoth
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/BookingResponse
 type BookingResponse struct {
 	Data  BookingItem `json:"data"`
@@ -4582,6 +7326,196 @@ func (s *BrandListResponse) SetMeta(val ListMeta) {
 	s.Meta = val
 }
 
+// What only an appointment item of `/calendar` has. Its `people` name the
+// provider (role `provider`); the client is `member_id`.
+// Ref: #/components/schemas/CalendarAppointment
+type CalendarAppointment struct {
+	BookedVia  CalendarAppointmentBookedVia `json:"booked_via"`
+	Currency   string                       `json:"currency"`
+	MemberID   uuid.UUID                    `json:"member_id"`
+	Payment    CalendarAppointmentPayment   `json:"payment"`
+	PriceMinor int64                        `json:"price_minor"`
+	Service    NamedRef                     `json:"service"`
+	Variant    NilNamedRef                  `json:"variant"`
+	VisitID    NilUUID                      `json:"visit_id"`
+}
+
+// GetBookedVia returns the value of BookedVia.
+func (s *CalendarAppointment) GetBookedVia() CalendarAppointmentBookedVia {
+	return s.BookedVia
+}
+
+// GetCurrency returns the value of Currency.
+func (s *CalendarAppointment) GetCurrency() string {
+	return s.Currency
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *CalendarAppointment) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetPayment returns the value of Payment.
+func (s *CalendarAppointment) GetPayment() CalendarAppointmentPayment {
+	return s.Payment
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *CalendarAppointment) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetService returns the value of Service.
+func (s *CalendarAppointment) GetService() NamedRef {
+	return s.Service
+}
+
+// GetVariant returns the value of Variant.
+func (s *CalendarAppointment) GetVariant() NilNamedRef {
+	return s.Variant
+}
+
+// GetVisitID returns the value of VisitID.
+func (s *CalendarAppointment) GetVisitID() NilUUID {
+	return s.VisitID
+}
+
+// SetBookedVia sets the value of BookedVia.
+func (s *CalendarAppointment) SetBookedVia(val CalendarAppointmentBookedVia) {
+	s.BookedVia = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *CalendarAppointment) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *CalendarAppointment) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetPayment sets the value of Payment.
+func (s *CalendarAppointment) SetPayment(val CalendarAppointmentPayment) {
+	s.Payment = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *CalendarAppointment) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetService sets the value of Service.
+func (s *CalendarAppointment) SetService(val NamedRef) {
+	s.Service = val
+}
+
+// SetVariant sets the value of Variant.
+func (s *CalendarAppointment) SetVariant(val NilNamedRef) {
+	s.Variant = val
+}
+
+// SetVisitID sets the value of VisitID.
+func (s *CalendarAppointment) SetVisitID(val NilUUID) {
+	s.VisitID = val
+}
+
+type CalendarAppointmentBookedVia string
+
+const (
+	CalendarAppointmentBookedViaMember CalendarAppointmentBookedVia = "member"
+	CalendarAppointmentBookedViaStaff  CalendarAppointmentBookedVia = "staff"
+	CalendarAppointmentBookedViaAPIKey CalendarAppointmentBookedVia = "api_key"
+)
+
+// AllValues returns all CalendarAppointmentBookedVia values.
+func (CalendarAppointmentBookedVia) AllValues() []CalendarAppointmentBookedVia {
+	return []CalendarAppointmentBookedVia{
+		CalendarAppointmentBookedViaMember,
+		CalendarAppointmentBookedViaStaff,
+		CalendarAppointmentBookedViaAPIKey,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CalendarAppointmentBookedVia) MarshalText() ([]byte, error) {
+	switch s {
+	case CalendarAppointmentBookedViaMember:
+		return []byte(s), nil
+	case CalendarAppointmentBookedViaStaff:
+		return []byte(s), nil
+	case CalendarAppointmentBookedViaAPIKey:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CalendarAppointmentBookedVia) UnmarshalText(data []byte) error {
+	switch CalendarAppointmentBookedVia(data) {
+	case CalendarAppointmentBookedViaMember:
+		*s = CalendarAppointmentBookedViaMember
+		return nil
+	case CalendarAppointmentBookedViaStaff:
+		*s = CalendarAppointmentBookedViaStaff
+		return nil
+	case CalendarAppointmentBookedViaAPIKey:
+		*s = CalendarAppointmentBookedViaAPIKey
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type CalendarAppointmentPayment string
+
+const (
+	CalendarAppointmentPaymentFree  CalendarAppointmentPayment = "free"
+	CalendarAppointmentPaymentPass  CalendarAppointmentPayment = "pass"
+	CalendarAppointmentPaymentVenue CalendarAppointmentPayment = "venue"
+)
+
+// AllValues returns all CalendarAppointmentPayment values.
+func (CalendarAppointmentPayment) AllValues() []CalendarAppointmentPayment {
+	return []CalendarAppointmentPayment{
+		CalendarAppointmentPaymentFree,
+		CalendarAppointmentPaymentPass,
+		CalendarAppointmentPaymentVenue,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CalendarAppointmentPayment) MarshalText() ([]byte, error) {
+	switch s {
+	case CalendarAppointmentPaymentFree:
+		return []byte(s), nil
+	case CalendarAppointmentPaymentPass:
+		return []byte(s), nil
+	case CalendarAppointmentPaymentVenue:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CalendarAppointmentPayment) UnmarshalText(data []byte) error {
+	switch CalendarAppointmentPayment(data) {
+	case CalendarAppointmentPaymentFree:
+		*s = CalendarAppointmentPaymentFree
+		return nil
+	case CalendarAppointmentPaymentPass:
+		*s = CalendarAppointmentPaymentPass
+		return nil
+	case CalendarAppointmentPaymentVenue:
+		*s = CalendarAppointmentPaymentVenue
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/CalendarClass
 type CalendarClass struct {
 	BookedCount   int      `json:"booked_count"`
@@ -4654,17 +7588,24 @@ func (s *CalendarClass) SetWaitlistCount(val int) {
 
 // Ref: #/components/schemas/CalendarItem
 type CalendarItem struct {
-	Class   OptCalendarClass `json:"class"`
-	EndTime time.Time        `json:"end_time"`
-	ID      uuid.UUID        `json:"id"`
-	// Class in this version; more kinds join later, skip unknown ones.
-	Kind      string           `json:"kind"`
-	Location  NilNamedRef      `json:"location"`
-	People    []CalendarPerson `json:"people"`
-	Room      NilNamedRef      `json:"room"`
-	StartTime time.Time        `json:"start_time"`
-	Status    string           `json:"status"`
-	Title     string           `json:"title"`
+	Appointment OptCalendarAppointment `json:"appointment"`
+	Class       OptCalendarClass       `json:"class"`
+	EndTime     time.Time              `json:"end_time"`
+	ID          uuid.UUID              `json:"id"`
+	// Class, appointment or unavailable in this version; more kinds join later, skip unknown ones.
+	Kind        string                 `json:"kind"`
+	Location    NilNamedRef            `json:"location"`
+	People      []CalendarPerson       `json:"people"`
+	Room        NilNamedRef            `json:"room"`
+	StartTime   time.Time              `json:"start_time"`
+	Status      string                 `json:"status"`
+	Title       string                 `json:"title"`
+	Unavailable OptCalendarUnavailable `json:"unavailable"`
+}
+
+// GetAppointment returns the value of Appointment.
+func (s *CalendarItem) GetAppointment() OptCalendarAppointment {
+	return s.Appointment
 }
 
 // GetClass returns the value of Class.
@@ -4717,6 +7658,16 @@ func (s *CalendarItem) GetTitle() string {
 	return s.Title
 }
 
+// GetUnavailable returns the value of Unavailable.
+func (s *CalendarItem) GetUnavailable() OptCalendarUnavailable {
+	return s.Unavailable
+}
+
+// SetAppointment sets the value of Appointment.
+func (s *CalendarItem) SetAppointment(val OptCalendarAppointment) {
+	s.Appointment = val
+}
+
 // SetClass sets the value of Class.
 func (s *CalendarItem) SetClass(val OptCalendarClass) {
 	s.Class = val
@@ -4765,6 +7716,11 @@ func (s *CalendarItem) SetStatus(val string) {
 // SetTitle sets the value of Title.
 func (s *CalendarItem) SetTitle(val string) {
 	s.Title = val
+}
+
+// SetUnavailable sets the value of Unavailable.
+func (s *CalendarItem) SetUnavailable(val OptCalendarUnavailable) {
+	s.Unavailable = val
 }
 
 // Ref: #/components/schemas/CalendarMeta
@@ -4910,6 +7866,35 @@ func (s *CalendarResponse) SetError(val struct{}) {
 // SetMeta sets the value of Meta.
 func (s *CalendarResponse) SetMeta(val CalendarMeta) {
 	s.Meta = val
+}
+
+// What only an `unavailable` item of `/calendar` (a provider's time off)
+// has. Its `people` name the provider (role `provider`); `status` is
+// `unavailable`, `location` and `room` are null.
+// Ref: #/components/schemas/CalendarUnavailable
+type CalendarUnavailable struct {
+	Provider NamedRef `json:"provider"`
+	Reason   string   `json:"reason"`
+}
+
+// GetProvider returns the value of Provider.
+func (s *CalendarUnavailable) GetProvider() NamedRef {
+	return s.Provider
+}
+
+// GetReason returns the value of Reason.
+func (s *CalendarUnavailable) GetReason() string {
+	return s.Reason
+}
+
+// SetProvider sets the value of Provider.
+func (s *CalendarUnavailable) SetProvider(val NamedRef) {
+	s.Provider = val
+}
+
+// SetReason sets the value of Reason.
+func (s *CalendarUnavailable) SetReason(val string) {
+	s.Reason = val
 }
 
 // Ref: #/components/schemas/CheckinAttempt
@@ -11119,6 +14104,104 @@ func (s *GiftCardRedemptionStatus) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/GroupedVisitsPatch
+type GroupedVisitsPatch struct {
+	// Staff confirm the refund_terms sent; only with refund_terms.
+	Confirmed           OptBool `json:"confirmed"`
+	Enabled             OptBool `json:"enabled"`
+	MaxServicesPerVisit OptInt  `json:"max_services_per_visit"`
+	// The grouped-visit refund terms (sent with confirmed true); null removes them.
+	RefundTerms OptNilString `json:"refund_terms"`
+}
+
+// GetConfirmed returns the value of Confirmed.
+func (s *GroupedVisitsPatch) GetConfirmed() OptBool {
+	return s.Confirmed
+}
+
+// GetEnabled returns the value of Enabled.
+func (s *GroupedVisitsPatch) GetEnabled() OptBool {
+	return s.Enabled
+}
+
+// GetMaxServicesPerVisit returns the value of MaxServicesPerVisit.
+func (s *GroupedVisitsPatch) GetMaxServicesPerVisit() OptInt {
+	return s.MaxServicesPerVisit
+}
+
+// GetRefundTerms returns the value of RefundTerms.
+func (s *GroupedVisitsPatch) GetRefundTerms() OptNilString {
+	return s.RefundTerms
+}
+
+// SetConfirmed sets the value of Confirmed.
+func (s *GroupedVisitsPatch) SetConfirmed(val OptBool) {
+	s.Confirmed = val
+}
+
+// SetEnabled sets the value of Enabled.
+func (s *GroupedVisitsPatch) SetEnabled(val OptBool) {
+	s.Enabled = val
+}
+
+// SetMaxServicesPerVisit sets the value of MaxServicesPerVisit.
+func (s *GroupedVisitsPatch) SetMaxServicesPerVisit(val OptInt) {
+	s.MaxServicesPerVisit = val
+}
+
+// SetRefundTerms sets the value of RefundTerms.
+func (s *GroupedVisitsPatch) SetRefundTerms(val OptNilString) {
+	s.RefundTerms = val
+}
+
+// Ref: #/components/schemas/GroupedVisitsPolicy
+type GroupedVisitsPolicy struct {
+	Confirmed           bool      `json:"confirmed"`
+	Enabled             bool      `json:"enabled"`
+	MaxServicesPerVisit int       `json:"max_services_per_visit"`
+	RefundTerms         NilString `json:"refund_terms"`
+}
+
+// GetConfirmed returns the value of Confirmed.
+func (s *GroupedVisitsPolicy) GetConfirmed() bool {
+	return s.Confirmed
+}
+
+// GetEnabled returns the value of Enabled.
+func (s *GroupedVisitsPolicy) GetEnabled() bool {
+	return s.Enabled
+}
+
+// GetMaxServicesPerVisit returns the value of MaxServicesPerVisit.
+func (s *GroupedVisitsPolicy) GetMaxServicesPerVisit() int {
+	return s.MaxServicesPerVisit
+}
+
+// GetRefundTerms returns the value of RefundTerms.
+func (s *GroupedVisitsPolicy) GetRefundTerms() NilString {
+	return s.RefundTerms
+}
+
+// SetConfirmed sets the value of Confirmed.
+func (s *GroupedVisitsPolicy) SetConfirmed(val bool) {
+	s.Confirmed = val
+}
+
+// SetEnabled sets the value of Enabled.
+func (s *GroupedVisitsPolicy) SetEnabled(val bool) {
+	s.Enabled = val
+}
+
+// SetMaxServicesPerVisit sets the value of MaxServicesPerVisit.
+func (s *GroupedVisitsPolicy) SetMaxServicesPerVisit(val int) {
+	s.MaxServicesPerVisit = val
+}
+
+// SetRefundTerms sets the value of RefundTerms.
+func (s *GroupedVisitsPolicy) SetRefundTerms(val NilString) {
+	s.RefundTerms = val
+}
+
 // Ref: #/components/schemas/HandoffCode
 type HandoffCode struct {
 	Code        string    `json:"code"`
@@ -12220,6 +15303,47 @@ func (s *JoinStatus) UnmarshalText(data []byte) error {
 	}
 }
 
+type ListAdminAppointmentsDirection string
+
+const (
+	ListAdminAppointmentsDirectionUpcoming ListAdminAppointmentsDirection = "upcoming"
+	ListAdminAppointmentsDirectionPast     ListAdminAppointmentsDirection = "past"
+)
+
+// AllValues returns all ListAdminAppointmentsDirection values.
+func (ListAdminAppointmentsDirection) AllValues() []ListAdminAppointmentsDirection {
+	return []ListAdminAppointmentsDirection{
+		ListAdminAppointmentsDirectionUpcoming,
+		ListAdminAppointmentsDirectionPast,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ListAdminAppointmentsDirection) MarshalText() ([]byte, error) {
+	switch s {
+	case ListAdminAppointmentsDirectionUpcoming:
+		return []byte(s), nil
+	case ListAdminAppointmentsDirectionPast:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ListAdminAppointmentsDirection) UnmarshalText(data []byte) error {
+	switch ListAdminAppointmentsDirection(data) {
+	case ListAdminAppointmentsDirectionUpcoming:
+		*s = ListAdminAppointmentsDirectionUpcoming
+		return nil
+	case ListAdminAppointmentsDirectionPast:
+		*s = ListAdminAppointmentsDirectionPast
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 type ListAdminScheduleInclude string
 
 const (
@@ -12248,6 +15372,47 @@ func (s *ListAdminScheduleInclude) UnmarshalText(data []byte) error {
 	switch ListAdminScheduleInclude(data) {
 	case ListAdminScheduleIncludeNotificationAvailability:
 		*s = ListAdminScheduleIncludeNotificationAvailability
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type ListAppointmentsDirection string
+
+const (
+	ListAppointmentsDirectionUpcoming ListAppointmentsDirection = "upcoming"
+	ListAppointmentsDirectionPast     ListAppointmentsDirection = "past"
+)
+
+// AllValues returns all ListAppointmentsDirection values.
+func (ListAppointmentsDirection) AllValues() []ListAppointmentsDirection {
+	return []ListAppointmentsDirection{
+		ListAppointmentsDirectionUpcoming,
+		ListAppointmentsDirectionPast,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ListAppointmentsDirection) MarshalText() ([]byte, error) {
+	switch s {
+	case ListAppointmentsDirectionUpcoming:
+		return []byte(s), nil
+	case ListAppointmentsDirectionPast:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ListAppointmentsDirection) UnmarshalText(data []byte) error {
+	switch ListAppointmentsDirection(data) {
+	case ListAppointmentsDirectionUpcoming:
+		*s = ListAppointmentsDirectionUpcoming
+		return nil
+	case ListAppointmentsDirectionPast:
+		*s = ListAppointmentsDirectionPast
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -14375,6 +17540,51 @@ func (s *NamedRef) SetName(val string) {
 	s.Name = val
 }
 
+// NewNilAppointmentCancelPreviewBlockedReason returns new NilAppointmentCancelPreviewBlockedReason with value set to v.
+func NewNilAppointmentCancelPreviewBlockedReason(v AppointmentCancelPreviewBlockedReason) NilAppointmentCancelPreviewBlockedReason {
+	return NilAppointmentCancelPreviewBlockedReason{
+		Value: v,
+	}
+}
+
+// NilAppointmentCancelPreviewBlockedReason is nullable AppointmentCancelPreviewBlockedReason.
+type NilAppointmentCancelPreviewBlockedReason struct {
+	Value AppointmentCancelPreviewBlockedReason
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilAppointmentCancelPreviewBlockedReason) SetTo(v AppointmentCancelPreviewBlockedReason) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilAppointmentCancelPreviewBlockedReason) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilAppointmentCancelPreviewBlockedReason) SetToNull() {
+	o.Null = true
+	var v AppointmentCancelPreviewBlockedReason
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilAppointmentCancelPreviewBlockedReason) Get() (v AppointmentCancelPreviewBlockedReason, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilAppointmentCancelPreviewBlockedReason) Or(d AppointmentCancelPreviewBlockedReason) AppointmentCancelPreviewBlockedReason {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilBookingItemFeeStatus returns new NilBookingItemFeeStatus with value set to v.
 func NewNilBookingItemFeeStatus(v BookingItemFeeStatus) NilBookingItemFeeStatus {
 	return NilBookingItemFeeStatus{
@@ -16137,6 +19347,144 @@ func (o OptAdminScheduleRow) Or(d AdminScheduleRow) AdminScheduleRow {
 	return d
 }
 
+// NewOptAppointmentCreateRequestPaymentChoice returns new OptAppointmentCreateRequestPaymentChoice with value set to v.
+func NewOptAppointmentCreateRequestPaymentChoice(v AppointmentCreateRequestPaymentChoice) OptAppointmentCreateRequestPaymentChoice {
+	return OptAppointmentCreateRequestPaymentChoice{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAppointmentCreateRequestPaymentChoice is optional AppointmentCreateRequestPaymentChoice.
+type OptAppointmentCreateRequestPaymentChoice struct {
+	Value AppointmentCreateRequestPaymentChoice
+	Set   bool
+}
+
+// IsSet returns true if OptAppointmentCreateRequestPaymentChoice was set.
+func (o OptAppointmentCreateRequestPaymentChoice) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAppointmentCreateRequestPaymentChoice) Reset() {
+	var v AppointmentCreateRequestPaymentChoice
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAppointmentCreateRequestPaymentChoice) SetTo(v AppointmentCreateRequestPaymentChoice) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAppointmentCreateRequestPaymentChoice) Get() (v AppointmentCreateRequestPaymentChoice, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAppointmentCreateRequestPaymentChoice) Or(d AppointmentCreateRequestPaymentChoice) AppointmentCreateRequestPaymentChoice {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptAppointmentPoliciesUpdateRequestPaymentAtBookingMode returns new OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode with value set to v.
+func NewOptAppointmentPoliciesUpdateRequestPaymentAtBookingMode(v AppointmentPoliciesUpdateRequestPaymentAtBookingMode) OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode {
+	return OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode is optional AppointmentPoliciesUpdateRequestPaymentAtBookingMode.
+type OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode struct {
+	Value AppointmentPoliciesUpdateRequestPaymentAtBookingMode
+	Set   bool
+}
+
+// IsSet returns true if OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode was set.
+func (o OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode) Reset() {
+	var v AppointmentPoliciesUpdateRequestPaymentAtBookingMode
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode) SetTo(v AppointmentPoliciesUpdateRequestPaymentAtBookingMode) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode) Get() (v AppointmentPoliciesUpdateRequestPaymentAtBookingMode, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAppointmentPoliciesUpdateRequestPaymentAtBookingMode) Or(d AppointmentPoliciesUpdateRequestPaymentAtBookingMode) AppointmentPoliciesUpdateRequestPaymentAtBookingMode {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptAppointmentStatus returns new OptAppointmentStatus with value set to v.
+func NewOptAppointmentStatus(v AppointmentStatus) OptAppointmentStatus {
+	return OptAppointmentStatus{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAppointmentStatus is optional AppointmentStatus.
+type OptAppointmentStatus struct {
+	Value AppointmentStatus
+	Set   bool
+}
+
+// IsSet returns true if OptAppointmentStatus was set.
+func (o OptAppointmentStatus) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAppointmentStatus) Reset() {
+	var v AppointmentStatus
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAppointmentStatus) SetTo(v AppointmentStatus) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAppointmentStatus) Get() (v AppointmentStatus, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAppointmentStatus) Or(d AppointmentStatus) AppointmentStatus {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptBool returns new OptBool with value set to v.
 func NewOptBool(v bool) OptBool {
 	return OptBool{
@@ -16183,6 +19531,52 @@ func (o OptBool) Or(d bool) bool {
 	return d
 }
 
+// NewOptCalendarAppointment returns new OptCalendarAppointment with value set to v.
+func NewOptCalendarAppointment(v CalendarAppointment) OptCalendarAppointment {
+	return OptCalendarAppointment{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptCalendarAppointment is optional CalendarAppointment.
+type OptCalendarAppointment struct {
+	Value CalendarAppointment
+	Set   bool
+}
+
+// IsSet returns true if OptCalendarAppointment was set.
+func (o OptCalendarAppointment) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptCalendarAppointment) Reset() {
+	var v CalendarAppointment
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptCalendarAppointment) SetTo(v CalendarAppointment) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptCalendarAppointment) Get() (v CalendarAppointment, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptCalendarAppointment) Or(d CalendarAppointment) CalendarAppointment {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptCalendarClass returns new OptCalendarClass with value set to v.
 func NewOptCalendarClass(v CalendarClass) OptCalendarClass {
 	return OptCalendarClass{
@@ -16223,6 +19617,52 @@ func (o OptCalendarClass) Get() (v CalendarClass, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptCalendarClass) Or(d CalendarClass) CalendarClass {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptCalendarUnavailable returns new OptCalendarUnavailable with value set to v.
+func NewOptCalendarUnavailable(v CalendarUnavailable) OptCalendarUnavailable {
+	return OptCalendarUnavailable{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptCalendarUnavailable is optional CalendarUnavailable.
+type OptCalendarUnavailable struct {
+	Value CalendarUnavailable
+	Set   bool
+}
+
+// IsSet returns true if OptCalendarUnavailable was set.
+func (o OptCalendarUnavailable) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptCalendarUnavailable) Reset() {
+	var v CalendarUnavailable
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptCalendarUnavailable) SetTo(v CalendarUnavailable) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptCalendarUnavailable) Get() (v CalendarUnavailable, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptCalendarUnavailable) Or(d CalendarUnavailable) CalendarUnavailable {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -16827,6 +20267,52 @@ func (o OptGetVenueOfferSurface) Or(d GetVenueOfferSurface) GetVenueOfferSurface
 	return d
 }
 
+// NewOptGroupedVisitsPatch returns new OptGroupedVisitsPatch with value set to v.
+func NewOptGroupedVisitsPatch(v GroupedVisitsPatch) OptGroupedVisitsPatch {
+	return OptGroupedVisitsPatch{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptGroupedVisitsPatch is optional GroupedVisitsPatch.
+type OptGroupedVisitsPatch struct {
+	Value GroupedVisitsPatch
+	Set   bool
+}
+
+// IsSet returns true if OptGroupedVisitsPatch was set.
+func (o OptGroupedVisitsPatch) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptGroupedVisitsPatch) Reset() {
+	var v GroupedVisitsPatch
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptGroupedVisitsPatch) SetTo(v GroupedVisitsPatch) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptGroupedVisitsPatch) Get() (v GroupedVisitsPatch, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptGroupedVisitsPatch) Or(d GroupedVisitsPatch) GroupedVisitsPatch {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptInt returns new OptInt with value set to v.
 func NewOptInt(v int) OptInt {
 	return OptInt{
@@ -16965,6 +20451,52 @@ func (o OptJoinStateReason) Or(d JoinStateReason) JoinStateReason {
 	return d
 }
 
+// NewOptListAdminAppointmentsDirection returns new OptListAdminAppointmentsDirection with value set to v.
+func NewOptListAdminAppointmentsDirection(v ListAdminAppointmentsDirection) OptListAdminAppointmentsDirection {
+	return OptListAdminAppointmentsDirection{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptListAdminAppointmentsDirection is optional ListAdminAppointmentsDirection.
+type OptListAdminAppointmentsDirection struct {
+	Value ListAdminAppointmentsDirection
+	Set   bool
+}
+
+// IsSet returns true if OptListAdminAppointmentsDirection was set.
+func (o OptListAdminAppointmentsDirection) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptListAdminAppointmentsDirection) Reset() {
+	var v ListAdminAppointmentsDirection
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptListAdminAppointmentsDirection) SetTo(v ListAdminAppointmentsDirection) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptListAdminAppointmentsDirection) Get() (v ListAdminAppointmentsDirection, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptListAdminAppointmentsDirection) Or(d ListAdminAppointmentsDirection) ListAdminAppointmentsDirection {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptListAdminScheduleInclude returns new OptListAdminScheduleInclude with value set to v.
 func NewOptListAdminScheduleInclude(v ListAdminScheduleInclude) OptListAdminScheduleInclude {
 	return OptListAdminScheduleInclude{
@@ -17005,6 +20537,52 @@ func (o OptListAdminScheduleInclude) Get() (v ListAdminScheduleInclude, ok bool)
 
 // Or returns value if set, or given parameter if does not.
 func (o OptListAdminScheduleInclude) Or(d ListAdminScheduleInclude) ListAdminScheduleInclude {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptListAppointmentsDirection returns new OptListAppointmentsDirection with value set to v.
+func NewOptListAppointmentsDirection(v ListAppointmentsDirection) OptListAppointmentsDirection {
+	return OptListAppointmentsDirection{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptListAppointmentsDirection is optional ListAppointmentsDirection.
+type OptListAppointmentsDirection struct {
+	Value ListAppointmentsDirection
+	Set   bool
+}
+
+// IsSet returns true if OptListAppointmentsDirection was set.
+func (o OptListAppointmentsDirection) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptListAppointmentsDirection) Reset() {
+	var v ListAppointmentsDirection
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptListAppointmentsDirection) SetTo(v ListAppointmentsDirection) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptListAppointmentsDirection) Get() (v ListAppointmentsDirection, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptListAppointmentsDirection) Or(d ListAppointmentsDirection) ListAppointmentsDirection {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -17258,6 +20836,69 @@ func (o OptNilCheckoutCardPaymentsReason) Or(d CheckoutCardPaymentsReason) Check
 	return d
 }
 
+// NewOptNilFloat64 returns new OptNilFloat64 with value set to v.
+func NewOptNilFloat64(v float64) OptNilFloat64 {
+	return OptNilFloat64{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilFloat64 is optional nullable float64.
+type OptNilFloat64 struct {
+	Value float64
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilFloat64 was set.
+func (o OptNilFloat64) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilFloat64) Reset() {
+	var v float64
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilFloat64) SetTo(v float64) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilFloat64) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilFloat64) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v float64
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilFloat64) Get() (v float64, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilFloat64) Or(d float64) float64 {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptNilInt returns new OptNilInt with value set to v.
 func NewOptNilInt(v int) OptNilInt {
 	return OptNilInt{
@@ -17384,6 +21025,69 @@ func (o OptNilString) Or(d string) string {
 	return d
 }
 
+// NewOptNilURI returns new OptNilURI with value set to v.
+func NewOptNilURI(v url.URL) OptNilURI {
+	return OptNilURI{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilURI is optional nullable url.URL.
+type OptNilURI struct {
+	Value url.URL
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilURI was set.
+func (o OptNilURI) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilURI) Reset() {
+	var v url.URL
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilURI) SetTo(v url.URL) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilURI) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilURI) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v url.URL
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilURI) Get() (v url.URL, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilURI) Or(d url.URL) url.URL {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptNilUUID returns new OptNilUUID with value set to v.
 func NewOptNilUUID(v uuid.UUID) OptNilUUID {
 	return OptNilUUID{
@@ -17441,6 +21145,52 @@ func (o OptNilUUID) Get() (v uuid.UUID, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptNilUUID) Or(d uuid.UUID) uuid.UUID {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptNull returns new OptNull with value set to v.
+func NewOptNull(v struct{}) OptNull {
+	return OptNull{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNull is optional struct{}.
+type OptNull struct {
+	Value struct{}
+	Set   bool
+}
+
+// IsSet returns true if OptNull was set.
+func (o OptNull) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNull) Reset() {
+	var v struct{}
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptNull) SetTo(v struct{}) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNull) Get() (v struct{}, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNull) Or(d struct{}) struct{} {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -17579,6 +21329,52 @@ func (o OptString) Get() (v string, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptString) Or(d string) string {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptURI returns new OptURI with value set to v.
+func NewOptURI(v url.URL) OptURI {
+	return OptURI{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptURI is optional url.URL.
+type OptURI struct {
+	Value url.URL
+	Set   bool
+}
+
+// IsSet returns true if OptURI was set.
+func (o OptURI) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptURI) Reset() {
+	var v url.URL
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptURI) SetTo(v url.URL) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptURI) Get() (v url.URL, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptURI) Or(d url.URL) url.URL {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -19481,6 +23277,461 @@ func (s *ScheduleRow) SetWorkshopEntryTarget(val NilWorkshopEntryTarget) {
 	s.WorkshopEntryTarget = val
 }
 
+// Ref: #/components/schemas/ServiceProviderAssignment
+type ServiceProviderAssignment struct {
+	CustomDurationMinutes NilInt    `json:"custom_duration_minutes"`
+	CustomPriceMinor      NilInt64  `json:"custom_price_minor"`
+	ID                    uuid.UUID `json:"id"`
+	IsActive              bool      `json:"is_active"`
+	IsPrimary             bool      `json:"is_primary"`
+	ProviderID            uuid.UUID `json:"provider_id"`
+	ServiceID             uuid.UUID `json:"service_id"`
+	SortOrder             int       `json:"sort_order"`
+}
+
+// GetCustomDurationMinutes returns the value of CustomDurationMinutes.
+func (s *ServiceProviderAssignment) GetCustomDurationMinutes() NilInt {
+	return s.CustomDurationMinutes
+}
+
+// GetCustomPriceMinor returns the value of CustomPriceMinor.
+func (s *ServiceProviderAssignment) GetCustomPriceMinor() NilInt64 {
+	return s.CustomPriceMinor
+}
+
+// GetID returns the value of ID.
+func (s *ServiceProviderAssignment) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *ServiceProviderAssignment) GetIsActive() bool {
+	return s.IsActive
+}
+
+// GetIsPrimary returns the value of IsPrimary.
+func (s *ServiceProviderAssignment) GetIsPrimary() bool {
+	return s.IsPrimary
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *ServiceProviderAssignment) GetProviderID() uuid.UUID {
+	return s.ProviderID
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *ServiceProviderAssignment) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetSortOrder returns the value of SortOrder.
+func (s *ServiceProviderAssignment) GetSortOrder() int {
+	return s.SortOrder
+}
+
+// SetCustomDurationMinutes sets the value of CustomDurationMinutes.
+func (s *ServiceProviderAssignment) SetCustomDurationMinutes(val NilInt) {
+	s.CustomDurationMinutes = val
+}
+
+// SetCustomPriceMinor sets the value of CustomPriceMinor.
+func (s *ServiceProviderAssignment) SetCustomPriceMinor(val NilInt64) {
+	s.CustomPriceMinor = val
+}
+
+// SetID sets the value of ID.
+func (s *ServiceProviderAssignment) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *ServiceProviderAssignment) SetIsActive(val bool) {
+	s.IsActive = val
+}
+
+// SetIsPrimary sets the value of IsPrimary.
+func (s *ServiceProviderAssignment) SetIsPrimary(val bool) {
+	s.IsPrimary = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *ServiceProviderAssignment) SetProviderID(val uuid.UUID) {
+	s.ProviderID = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *ServiceProviderAssignment) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetSortOrder sets the value of SortOrder.
+func (s *ServiceProviderAssignment) SetSortOrder(val int) {
+	s.SortOrder = val
+}
+
+// Ref: #/components/schemas/ServiceProviderListResponse
+type ServiceProviderListResponse struct {
+	Data  []AdminServiceProvider `json:"data"`
+	Error struct{}               `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ServiceProviderListResponse) GetData() []AdminServiceProvider {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ServiceProviderListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ServiceProviderListResponse) SetData(val []AdminServiceProvider) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ServiceProviderListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/ServiceProviderRequest
+type ServiceProviderRequest struct {
+	CustomDurationMinutes OptNilInt     `json:"custom_duration_minutes"`
+	CustomPriceAmount     OptNilFloat64 `json:"custom_price_amount"`
+	IsActive              OptBool       `json:"is_active"`
+	IsPrimary             OptBool       `json:"is_primary"`
+	SortOrder             OptInt        `json:"sort_order"`
+}
+
+// GetCustomDurationMinutes returns the value of CustomDurationMinutes.
+func (s *ServiceProviderRequest) GetCustomDurationMinutes() OptNilInt {
+	return s.CustomDurationMinutes
+}
+
+// GetCustomPriceAmount returns the value of CustomPriceAmount.
+func (s *ServiceProviderRequest) GetCustomPriceAmount() OptNilFloat64 {
+	return s.CustomPriceAmount
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *ServiceProviderRequest) GetIsActive() OptBool {
+	return s.IsActive
+}
+
+// GetIsPrimary returns the value of IsPrimary.
+func (s *ServiceProviderRequest) GetIsPrimary() OptBool {
+	return s.IsPrimary
+}
+
+// GetSortOrder returns the value of SortOrder.
+func (s *ServiceProviderRequest) GetSortOrder() OptInt {
+	return s.SortOrder
+}
+
+// SetCustomDurationMinutes sets the value of CustomDurationMinutes.
+func (s *ServiceProviderRequest) SetCustomDurationMinutes(val OptNilInt) {
+	s.CustomDurationMinutes = val
+}
+
+// SetCustomPriceAmount sets the value of CustomPriceAmount.
+func (s *ServiceProviderRequest) SetCustomPriceAmount(val OptNilFloat64) {
+	s.CustomPriceAmount = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *ServiceProviderRequest) SetIsActive(val OptBool) {
+	s.IsActive = val
+}
+
+// SetIsPrimary sets the value of IsPrimary.
+func (s *ServiceProviderRequest) SetIsPrimary(val OptBool) {
+	s.IsPrimary = val
+}
+
+// SetSortOrder sets the value of SortOrder.
+func (s *ServiceProviderRequest) SetSortOrder(val OptInt) {
+	s.SortOrder = val
+}
+
+// Ref: #/components/schemas/ServiceProviderResponse
+type ServiceProviderResponse struct {
+	Data  AdminServiceProvider `json:"data"`
+	Error struct{}             `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ServiceProviderResponse) GetData() AdminServiceProvider {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ServiceProviderResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ServiceProviderResponse) SetData(val AdminServiceProvider) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ServiceProviderResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/ServiceVariant
+type ServiceVariant struct {
+	DurationMinutes int       `json:"duration_minutes"`
+	ID              uuid.UUID `json:"id"`
+	IsActive        bool      `json:"is_active"`
+	Name            string    `json:"name"`
+	// Price in minor units of the parent service's currency.
+	PriceMinor int64     `json:"price_minor"`
+	ServiceID  uuid.UUID `json:"service_id"`
+	SortOrder  int       `json:"sort_order"`
+}
+
+// GetDurationMinutes returns the value of DurationMinutes.
+func (s *ServiceVariant) GetDurationMinutes() int {
+	return s.DurationMinutes
+}
+
+// GetID returns the value of ID.
+func (s *ServiceVariant) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *ServiceVariant) GetIsActive() bool {
+	return s.IsActive
+}
+
+// GetName returns the value of Name.
+func (s *ServiceVariant) GetName() string {
+	return s.Name
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *ServiceVariant) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *ServiceVariant) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetSortOrder returns the value of SortOrder.
+func (s *ServiceVariant) GetSortOrder() int {
+	return s.SortOrder
+}
+
+// SetDurationMinutes sets the value of DurationMinutes.
+func (s *ServiceVariant) SetDurationMinutes(val int) {
+	s.DurationMinutes = val
+}
+
+// SetID sets the value of ID.
+func (s *ServiceVariant) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *ServiceVariant) SetIsActive(val bool) {
+	s.IsActive = val
+}
+
+// SetName sets the value of Name.
+func (s *ServiceVariant) SetName(val string) {
+	s.Name = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *ServiceVariant) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *ServiceVariant) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetSortOrder sets the value of SortOrder.
+func (s *ServiceVariant) SetSortOrder(val int) {
+	s.SortOrder = val
+}
+
+// Ref: #/components/schemas/ServiceVariantCreateRequest
+type ServiceVariantCreateRequest struct {
+	DurationMinutes int     `json:"duration_minutes"`
+	IsActive        OptBool `json:"is_active"`
+	Name            string  `json:"name"`
+	PriceAmount     float64 `json:"price_amount"`
+	SortOrder       OptInt  `json:"sort_order"`
+}
+
+// GetDurationMinutes returns the value of DurationMinutes.
+func (s *ServiceVariantCreateRequest) GetDurationMinutes() int {
+	return s.DurationMinutes
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *ServiceVariantCreateRequest) GetIsActive() OptBool {
+	return s.IsActive
+}
+
+// GetName returns the value of Name.
+func (s *ServiceVariantCreateRequest) GetName() string {
+	return s.Name
+}
+
+// GetPriceAmount returns the value of PriceAmount.
+func (s *ServiceVariantCreateRequest) GetPriceAmount() float64 {
+	return s.PriceAmount
+}
+
+// GetSortOrder returns the value of SortOrder.
+func (s *ServiceVariantCreateRequest) GetSortOrder() OptInt {
+	return s.SortOrder
+}
+
+// SetDurationMinutes sets the value of DurationMinutes.
+func (s *ServiceVariantCreateRequest) SetDurationMinutes(val int) {
+	s.DurationMinutes = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *ServiceVariantCreateRequest) SetIsActive(val OptBool) {
+	s.IsActive = val
+}
+
+// SetName sets the value of Name.
+func (s *ServiceVariantCreateRequest) SetName(val string) {
+	s.Name = val
+}
+
+// SetPriceAmount sets the value of PriceAmount.
+func (s *ServiceVariantCreateRequest) SetPriceAmount(val float64) {
+	s.PriceAmount = val
+}
+
+// SetSortOrder sets the value of SortOrder.
+func (s *ServiceVariantCreateRequest) SetSortOrder(val OptInt) {
+	s.SortOrder = val
+}
+
+// Ref: #/components/schemas/ServiceVariantListResponse
+type ServiceVariantListResponse struct {
+	Data  []AdminServiceVariant `json:"data"`
+	Error struct{}              `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ServiceVariantListResponse) GetData() []AdminServiceVariant {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ServiceVariantListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ServiceVariantListResponse) SetData(val []AdminServiceVariant) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ServiceVariantListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/ServiceVariantResponse
+type ServiceVariantResponse struct {
+	Data  AdminServiceVariant `json:"data"`
+	Error struct{}            `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ServiceVariantResponse) GetData() AdminServiceVariant {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ServiceVariantResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ServiceVariantResponse) SetData(val AdminServiceVariant) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ServiceVariantResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/ServiceVariantUpdateRequest
+type ServiceVariantUpdateRequest struct {
+	DurationMinutes OptInt     `json:"duration_minutes"`
+	IsActive        OptBool    `json:"is_active"`
+	Name            OptString  `json:"name"`
+	PriceAmount     OptFloat64 `json:"price_amount"`
+	SortOrder       OptInt     `json:"sort_order"`
+}
+
+// GetDurationMinutes returns the value of DurationMinutes.
+func (s *ServiceVariantUpdateRequest) GetDurationMinutes() OptInt {
+	return s.DurationMinutes
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *ServiceVariantUpdateRequest) GetIsActive() OptBool {
+	return s.IsActive
+}
+
+// GetName returns the value of Name.
+func (s *ServiceVariantUpdateRequest) GetName() OptString {
+	return s.Name
+}
+
+// GetPriceAmount returns the value of PriceAmount.
+func (s *ServiceVariantUpdateRequest) GetPriceAmount() OptFloat64 {
+	return s.PriceAmount
+}
+
+// GetSortOrder returns the value of SortOrder.
+func (s *ServiceVariantUpdateRequest) GetSortOrder() OptInt {
+	return s.SortOrder
+}
+
+// SetDurationMinutes sets the value of DurationMinutes.
+func (s *ServiceVariantUpdateRequest) SetDurationMinutes(val OptInt) {
+	s.DurationMinutes = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *ServiceVariantUpdateRequest) SetIsActive(val OptBool) {
+	s.IsActive = val
+}
+
+// SetName sets the value of Name.
+func (s *ServiceVariantUpdateRequest) SetName(val OptString) {
+	s.Name = val
+}
+
+// SetPriceAmount sets the value of PriceAmount.
+func (s *ServiceVariantUpdateRequest) SetPriceAmount(val OptFloat64) {
+	s.PriceAmount = val
+}
+
+// SetSortOrder sets the value of SortOrder.
+func (s *ServiceVariantUpdateRequest) SetSortOrder(val OptInt) {
+	s.SortOrder = val
+}
+
 // Ref: #/components/schemas/Session
 type Session struct {
 	// EdDSA JWT, sent as Authorization Bearer.
@@ -19743,6 +23994,408 @@ func (s *SignupRequest) SetLastName(val OptString) {
 // SetPassword sets the value of Password.
 func (s *SignupRequest) SetPassword(val string) {
 	s.Password = val
+}
+
+// Ref: #/components/schemas/StaffDirectoryEntry
+type StaffDirectoryEntry struct {
+	Active bool `json:"active"`
+	// Empty when not recorded.
+	Email           string    `json:"email"`
+	FirstName       string    `json:"first_name"`
+	HasWorkingHours bool      `json:"has_working_hours"`
+	ID              uuid.UUID `json:"id"`
+	LastName        string    `json:"last_name"`
+	Name            string    `json:"name"`
+	// Empty when not recorded.
+	PhotoURL string `json:"photo_url"`
+	// Active service assignments.
+	ServiceCount int `json:"service_count"`
+}
+
+// GetActive returns the value of Active.
+func (s *StaffDirectoryEntry) GetActive() bool {
+	return s.Active
+}
+
+// GetEmail returns the value of Email.
+func (s *StaffDirectoryEntry) GetEmail() string {
+	return s.Email
+}
+
+// GetFirstName returns the value of FirstName.
+func (s *StaffDirectoryEntry) GetFirstName() string {
+	return s.FirstName
+}
+
+// GetHasWorkingHours returns the value of HasWorkingHours.
+func (s *StaffDirectoryEntry) GetHasWorkingHours() bool {
+	return s.HasWorkingHours
+}
+
+// GetID returns the value of ID.
+func (s *StaffDirectoryEntry) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetLastName returns the value of LastName.
+func (s *StaffDirectoryEntry) GetLastName() string {
+	return s.LastName
+}
+
+// GetName returns the value of Name.
+func (s *StaffDirectoryEntry) GetName() string {
+	return s.Name
+}
+
+// GetPhotoURL returns the value of PhotoURL.
+func (s *StaffDirectoryEntry) GetPhotoURL() string {
+	return s.PhotoURL
+}
+
+// GetServiceCount returns the value of ServiceCount.
+func (s *StaffDirectoryEntry) GetServiceCount() int {
+	return s.ServiceCount
+}
+
+// SetActive sets the value of Active.
+func (s *StaffDirectoryEntry) SetActive(val bool) {
+	s.Active = val
+}
+
+// SetEmail sets the value of Email.
+func (s *StaffDirectoryEntry) SetEmail(val string) {
+	s.Email = val
+}
+
+// SetFirstName sets the value of FirstName.
+func (s *StaffDirectoryEntry) SetFirstName(val string) {
+	s.FirstName = val
+}
+
+// SetHasWorkingHours sets the value of HasWorkingHours.
+func (s *StaffDirectoryEntry) SetHasWorkingHours(val bool) {
+	s.HasWorkingHours = val
+}
+
+// SetID sets the value of ID.
+func (s *StaffDirectoryEntry) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetLastName sets the value of LastName.
+func (s *StaffDirectoryEntry) SetLastName(val string) {
+	s.LastName = val
+}
+
+// SetName sets the value of Name.
+func (s *StaffDirectoryEntry) SetName(val string) {
+	s.Name = val
+}
+
+// SetPhotoURL sets the value of PhotoURL.
+func (s *StaffDirectoryEntry) SetPhotoURL(val string) {
+	s.PhotoURL = val
+}
+
+// SetServiceCount sets the value of ServiceCount.
+func (s *StaffDirectoryEntry) SetServiceCount(val int) {
+	s.ServiceCount = val
+}
+
+// Ref: #/components/schemas/StaffDirectoryMeta
+type StaffDirectoryMeta struct {
+	Total     int  `json:"total"`
+	Truncated bool `json:"truncated"`
+}
+
+// GetTotal returns the value of Total.
+func (s *StaffDirectoryMeta) GetTotal() int {
+	return s.Total
+}
+
+// GetTruncated returns the value of Truncated.
+func (s *StaffDirectoryMeta) GetTruncated() bool {
+	return s.Truncated
+}
+
+// SetTotal sets the value of Total.
+func (s *StaffDirectoryMeta) SetTotal(val int) {
+	s.Total = val
+}
+
+// SetTruncated sets the value of Truncated.
+func (s *StaffDirectoryMeta) SetTruncated(val bool) {
+	s.Truncated = val
+}
+
+// Ref: #/components/schemas/StaffDirectoryResponse
+type StaffDirectoryResponse struct {
+	Data  []StaffDirectoryEntry `json:"data"`
+	Error struct{}              `json:"error"`
+	Meta  StaffDirectoryMeta    `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *StaffDirectoryResponse) GetData() []StaffDirectoryEntry {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *StaffDirectoryResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *StaffDirectoryResponse) GetMeta() StaffDirectoryMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *StaffDirectoryResponse) SetData(val []StaffDirectoryEntry) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *StaffDirectoryResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *StaffDirectoryResponse) SetMeta(val StaffDirectoryMeta) {
+	s.Meta = val
+}
+
+// Ref: #/components/schemas/StaffService
+type StaffService struct {
+	Assignment  ServiceProviderAssignment `json:"assignment"`
+	Currency    string                    `json:"currency"`
+	ServiceID   uuid.UUID                 `json:"service_id"`
+	ServiceName string                    `json:"service_name"`
+	Variants    []ServiceVariant          `json:"variants"`
+}
+
+// GetAssignment returns the value of Assignment.
+func (s *StaffService) GetAssignment() ServiceProviderAssignment {
+	return s.Assignment
+}
+
+// GetCurrency returns the value of Currency.
+func (s *StaffService) GetCurrency() string {
+	return s.Currency
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *StaffService) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetServiceName returns the value of ServiceName.
+func (s *StaffService) GetServiceName() string {
+	return s.ServiceName
+}
+
+// GetVariants returns the value of Variants.
+func (s *StaffService) GetVariants() []ServiceVariant {
+	return s.Variants
+}
+
+// SetAssignment sets the value of Assignment.
+func (s *StaffService) SetAssignment(val ServiceProviderAssignment) {
+	s.Assignment = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *StaffService) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *StaffService) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetServiceName sets the value of ServiceName.
+func (s *StaffService) SetServiceName(val string) {
+	s.ServiceName = val
+}
+
+// SetVariants sets the value of Variants.
+func (s *StaffService) SetVariants(val []ServiceVariant) {
+	s.Variants = val
+}
+
+// Ref: #/components/schemas/StaffServiceListResponse
+type StaffServiceListResponse struct {
+	Data  []StaffService `json:"data"`
+	Error struct{}       `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *StaffServiceListResponse) GetData() []StaffService {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *StaffServiceListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *StaffServiceListResponse) SetData(val []StaffService) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *StaffServiceListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/TimeOff
+type TimeOff struct {
+	EndsAt     time.Time `json:"ends_at"`
+	ID         uuid.UUID `json:"id"`
+	ProviderID uuid.UUID `json:"provider_id"`
+	Reason     string    `json:"reason"`
+	StartsAt   time.Time `json:"starts_at"`
+}
+
+// GetEndsAt returns the value of EndsAt.
+func (s *TimeOff) GetEndsAt() time.Time {
+	return s.EndsAt
+}
+
+// GetID returns the value of ID.
+func (s *TimeOff) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *TimeOff) GetProviderID() uuid.UUID {
+	return s.ProviderID
+}
+
+// GetReason returns the value of Reason.
+func (s *TimeOff) GetReason() string {
+	return s.Reason
+}
+
+// GetStartsAt returns the value of StartsAt.
+func (s *TimeOff) GetStartsAt() time.Time {
+	return s.StartsAt
+}
+
+// SetEndsAt sets the value of EndsAt.
+func (s *TimeOff) SetEndsAt(val time.Time) {
+	s.EndsAt = val
+}
+
+// SetID sets the value of ID.
+func (s *TimeOff) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *TimeOff) SetProviderID(val uuid.UUID) {
+	s.ProviderID = val
+}
+
+// SetReason sets the value of Reason.
+func (s *TimeOff) SetReason(val string) {
+	s.Reason = val
+}
+
+// SetStartsAt sets the value of StartsAt.
+func (s *TimeOff) SetStartsAt(val time.Time) {
+	s.StartsAt = val
+}
+
+// Ref: #/components/schemas/TimeOffListResponse
+type TimeOffListResponse struct {
+	Data  []TimeOff `json:"data"`
+	Error struct{}  `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *TimeOffListResponse) GetData() []TimeOff {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *TimeOffListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *TimeOffListResponse) SetData(val []TimeOff) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *TimeOffListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/TimeOffRequest
+type TimeOffRequest struct {
+	EndsAt   time.Time `json:"ends_at"`
+	Reason   OptString `json:"reason"`
+	StartsAt time.Time `json:"starts_at"`
+}
+
+// GetEndsAt returns the value of EndsAt.
+func (s *TimeOffRequest) GetEndsAt() time.Time {
+	return s.EndsAt
+}
+
+// GetReason returns the value of Reason.
+func (s *TimeOffRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// GetStartsAt returns the value of StartsAt.
+func (s *TimeOffRequest) GetStartsAt() time.Time {
+	return s.StartsAt
+}
+
+// SetEndsAt sets the value of EndsAt.
+func (s *TimeOffRequest) SetEndsAt(val time.Time) {
+	s.EndsAt = val
+}
+
+// SetReason sets the value of Reason.
+func (s *TimeOffRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+// SetStartsAt sets the value of StartsAt.
+func (s *TimeOffRequest) SetStartsAt(val time.Time) {
+	s.StartsAt = val
+}
+
+// Ref: #/components/schemas/TimeOffResponse
+type TimeOffResponse struct {
+	Data  TimeOff  `json:"data"`
+	Error struct{} `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *TimeOffResponse) GetData() TimeOff {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *TimeOffResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *TimeOffResponse) SetData(val TimeOff) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *TimeOffResponse) SetError(val struct{}) {
+	s.Error = val
 }
 
 // Ref: #/components/schemas/TipConfirmResponse
@@ -20357,6 +25010,9 @@ type VenueAffinity struct {
 	Member         bool      `json:"member"`
 	Name           string    `json:"name"`
 	OrganizationID uuid.UUID `json:"organization_id"`
+	// Appointments booked in the last 90 days (rescheduled ones count once, through the appointment they
+	// moved to).
+	RecentAppointments int `json:"recent_appointments"`
 	// Bookings made in the last 90 days.
 	RecentBookings int    `json:"recent_bookings"`
 	Score          int    `json:"score"`
@@ -20391,6 +25047,11 @@ func (s *VenueAffinity) GetName() string {
 // GetOrganizationID returns the value of OrganizationID.
 func (s *VenueAffinity) GetOrganizationID() uuid.UUID {
 	return s.OrganizationID
+}
+
+// GetRecentAppointments returns the value of RecentAppointments.
+func (s *VenueAffinity) GetRecentAppointments() int {
+	return s.RecentAppointments
 }
 
 // GetRecentBookings returns the value of RecentBookings.
@@ -20436,6 +25097,11 @@ func (s *VenueAffinity) SetName(val string) {
 // SetOrganizationID sets the value of OrganizationID.
 func (s *VenueAffinity) SetOrganizationID(val uuid.UUID) {
 	s.OrganizationID = val
+}
+
+// SetRecentAppointments sets the value of RecentAppointments.
+func (s *VenueAffinity) SetRecentAppointments(val int) {
+	s.RecentAppointments = val
 }
 
 // SetRecentBookings sets the value of RecentBookings.
@@ -20926,6 +25592,284 @@ func (s *VenueProfileWorld) UnmarshalText(data []byte) error {
 		return nil
 	case VenueProfileWorldSalon:
 		*s = VenueProfileWorldSalon
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/Visit
+type Visit struct {
+	Appointments     []Appointment `json:"appointments"`
+	Currency         string        `json:"currency"`
+	EndTime          time.Time     `json:"end_time"`
+	ID               uuid.UUID     `json:"id"`
+	StartTime        time.Time     `json:"start_time"`
+	Status           VisitStatus   `json:"status"`
+	TotalPriceAmount float64       `json:"total_price_amount"`
+	TotalPriceMinor  int64         `json:"total_price_minor"`
+	// The concurrency token a visit cancel sends back.
+	UpdatedAt string `json:"updated_at"`
+}
+
+// GetAppointments returns the value of Appointments.
+func (s *Visit) GetAppointments() []Appointment {
+	return s.Appointments
+}
+
+// GetCurrency returns the value of Currency.
+func (s *Visit) GetCurrency() string {
+	return s.Currency
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *Visit) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetID returns the value of ID.
+func (s *Visit) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *Visit) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetStatus returns the value of Status.
+func (s *Visit) GetStatus() VisitStatus {
+	return s.Status
+}
+
+// GetTotalPriceAmount returns the value of TotalPriceAmount.
+func (s *Visit) GetTotalPriceAmount() float64 {
+	return s.TotalPriceAmount
+}
+
+// GetTotalPriceMinor returns the value of TotalPriceMinor.
+func (s *Visit) GetTotalPriceMinor() int64 {
+	return s.TotalPriceMinor
+}
+
+// GetUpdatedAt returns the value of UpdatedAt.
+func (s *Visit) GetUpdatedAt() string {
+	return s.UpdatedAt
+}
+
+// SetAppointments sets the value of Appointments.
+func (s *Visit) SetAppointments(val []Appointment) {
+	s.Appointments = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *Visit) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *Visit) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetID sets the value of ID.
+func (s *Visit) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *Visit) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetStatus sets the value of Status.
+func (s *Visit) SetStatus(val VisitStatus) {
+	s.Status = val
+}
+
+// SetTotalPriceAmount sets the value of TotalPriceAmount.
+func (s *Visit) SetTotalPriceAmount(val float64) {
+	s.TotalPriceAmount = val
+}
+
+// SetTotalPriceMinor sets the value of TotalPriceMinor.
+func (s *Visit) SetTotalPriceMinor(val int64) {
+	s.TotalPriceMinor = val
+}
+
+// SetUpdatedAt sets the value of UpdatedAt.
+func (s *Visit) SetUpdatedAt(val string) {
+	s.UpdatedAt = val
+}
+
+// Ref: #/components/schemas/VisitCreateRequest
+type VisitCreateRequest struct {
+	ExpectedAmountDueAtBooking float64               `json:"expected_amount_due_at_booking"`
+	ExpectedCurrency           string                `json:"expected_currency"`
+	ExpectedTotalPriceAmount   float64               `json:"expected_total_price_amount"`
+	LocationID                 OptUUID               `json:"location_id"`
+	ProviderID                 OptString             `json:"provider_id"`
+	Services                   []VisitServiceRequest `json:"services"`
+	StartTime                  time.Time             `json:"start_time"`
+}
+
+// GetExpectedAmountDueAtBooking returns the value of ExpectedAmountDueAtBooking.
+func (s *VisitCreateRequest) GetExpectedAmountDueAtBooking() float64 {
+	return s.ExpectedAmountDueAtBooking
+}
+
+// GetExpectedCurrency returns the value of ExpectedCurrency.
+func (s *VisitCreateRequest) GetExpectedCurrency() string {
+	return s.ExpectedCurrency
+}
+
+// GetExpectedTotalPriceAmount returns the value of ExpectedTotalPriceAmount.
+func (s *VisitCreateRequest) GetExpectedTotalPriceAmount() float64 {
+	return s.ExpectedTotalPriceAmount
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *VisitCreateRequest) GetLocationID() OptUUID {
+	return s.LocationID
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *VisitCreateRequest) GetProviderID() OptString {
+	return s.ProviderID
+}
+
+// GetServices returns the value of Services.
+func (s *VisitCreateRequest) GetServices() []VisitServiceRequest {
+	return s.Services
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *VisitCreateRequest) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// SetExpectedAmountDueAtBooking sets the value of ExpectedAmountDueAtBooking.
+func (s *VisitCreateRequest) SetExpectedAmountDueAtBooking(val float64) {
+	s.ExpectedAmountDueAtBooking = val
+}
+
+// SetExpectedCurrency sets the value of ExpectedCurrency.
+func (s *VisitCreateRequest) SetExpectedCurrency(val string) {
+	s.ExpectedCurrency = val
+}
+
+// SetExpectedTotalPriceAmount sets the value of ExpectedTotalPriceAmount.
+func (s *VisitCreateRequest) SetExpectedTotalPriceAmount(val float64) {
+	s.ExpectedTotalPriceAmount = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *VisitCreateRequest) SetLocationID(val OptUUID) {
+	s.LocationID = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *VisitCreateRequest) SetProviderID(val OptString) {
+	s.ProviderID = val
+}
+
+// SetServices sets the value of Services.
+func (s *VisitCreateRequest) SetServices(val []VisitServiceRequest) {
+	s.Services = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *VisitCreateRequest) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// Ref: #/components/schemas/VisitResponse
+type VisitResponse struct {
+	Data  Visit    `json:"data"`
+	Error struct{} `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *VisitResponse) GetData() Visit {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *VisitResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *VisitResponse) SetData(val Visit) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *VisitResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/VisitServiceRequest
+type VisitServiceRequest struct {
+	ServiceID uuid.UUID `json:"service_id"`
+	VariantID OptUUID   `json:"variant_id"`
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *VisitServiceRequest) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetVariantID returns the value of VariantID.
+func (s *VisitServiceRequest) GetVariantID() OptUUID {
+	return s.VariantID
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *VisitServiceRequest) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetVariantID sets the value of VariantID.
+func (s *VisitServiceRequest) SetVariantID(val OptUUID) {
+	s.VariantID = val
+}
+
+type VisitStatus string
+
+const (
+	VisitStatusBooked    VisitStatus = "booked"
+	VisitStatusCancelled VisitStatus = "cancelled"
+)
+
+// AllValues returns all VisitStatus values.
+func (VisitStatus) AllValues() []VisitStatus {
+	return []VisitStatus{
+		VisitStatusBooked,
+		VisitStatusCancelled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s VisitStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case VisitStatusBooked:
+		return []byte(s), nil
+	case VisitStatusCancelled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *VisitStatus) UnmarshalText(data []byte) error {
+	switch VisitStatus(data) {
+	case VisitStatusBooked:
+		*s = VisitStatusBooked
+		return nil
+	case VisitStatusCancelled:
+		*s = VisitStatusCancelled
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -21820,6 +26764,132 @@ func (s *WebhookUpdateRequest) SetEventTypes(val []string) {
 // SetURL sets the value of URL.
 func (s *WebhookUpdateRequest) SetURL(val OptString) {
 	s.URL = val
+}
+
+// Ref: #/components/schemas/WorkingHours
+type WorkingHours struct {
+	Hours      []WorkingHoursSpan `json:"hours"`
+	ProviderID uuid.UUID          `json:"provider_id"`
+	Timezone   string             `json:"timezone"`
+}
+
+// GetHours returns the value of Hours.
+func (s *WorkingHours) GetHours() []WorkingHoursSpan {
+	return s.Hours
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *WorkingHours) GetProviderID() uuid.UUID {
+	return s.ProviderID
+}
+
+// GetTimezone returns the value of Timezone.
+func (s *WorkingHours) GetTimezone() string {
+	return s.Timezone
+}
+
+// SetHours sets the value of Hours.
+func (s *WorkingHours) SetHours(val []WorkingHoursSpan) {
+	s.Hours = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *WorkingHours) SetProviderID(val uuid.UUID) {
+	s.ProviderID = val
+}
+
+// SetTimezone sets the value of Timezone.
+func (s *WorkingHours) SetTimezone(val string) {
+	s.Timezone = val
+}
+
+// Ref: #/components/schemas/WorkingHoursRequest
+type WorkingHoursRequest struct {
+	Hours []WorkingHoursSpan `json:"hours"`
+}
+
+// GetHours returns the value of Hours.
+func (s *WorkingHoursRequest) GetHours() []WorkingHoursSpan {
+	return s.Hours
+}
+
+// SetHours sets the value of Hours.
+func (s *WorkingHoursRequest) SetHours(val []WorkingHoursSpan) {
+	s.Hours = val
+}
+
+// Ref: #/components/schemas/WorkingHoursResponse
+type WorkingHoursResponse struct {
+	Data  WorkingHours `json:"data"`
+	Error struct{}     `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *WorkingHoursResponse) GetData() WorkingHours {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *WorkingHoursResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *WorkingHoursResponse) SetData(val WorkingHours) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *WorkingHoursResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/WorkingHoursSpan
+type WorkingHoursSpan struct {
+	End        string     `json:"end"`
+	LocationID OptNilUUID `json:"location_id"`
+	Start      string     `json:"start"`
+	Weekday    int        `json:"weekday"`
+}
+
+// GetEnd returns the value of End.
+func (s *WorkingHoursSpan) GetEnd() string {
+	return s.End
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *WorkingHoursSpan) GetLocationID() OptNilUUID {
+	return s.LocationID
+}
+
+// GetStart returns the value of Start.
+func (s *WorkingHoursSpan) GetStart() string {
+	return s.Start
+}
+
+// GetWeekday returns the value of Weekday.
+func (s *WorkingHoursSpan) GetWeekday() int {
+	return s.Weekday
+}
+
+// SetEnd sets the value of End.
+func (s *WorkingHoursSpan) SetEnd(val string) {
+	s.End = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *WorkingHoursSpan) SetLocationID(val OptNilUUID) {
+	s.LocationID = val
+}
+
+// SetStart sets the value of Start.
+func (s *WorkingHoursSpan) SetStart(val string) {
+	s.Start = val
+}
+
+// SetWeekday sets the value of Weekday.
+func (s *WorkingHoursSpan) SetWeekday(val int) {
+	s.Weekday = val
 }
 
 // Ref: #/components/schemas/WorkshopEntryTarget

@@ -24,6 +24,24 @@ type Handler interface {
 	//
 	// POST /bookings/buddy/{id}/accept
 	AcceptBookingBuddy(ctx context.Context, params AcceptBookingBuddyParams) (*BookingBuddyAcceptResponse, error)
+	// ActOnAdminAppointment implements actOnAdminAppointment operation.
+	//
+	// `action` with the appointment's `expected_updated_at` (409
+	// `STALE_TARGET` when it changed since). `check-in` (from booked),
+	// `start` (booked or checked in), `complete` (booked, checked in or in
+	// progress), `no-show` (booked, once it has started; records
+	// `appointment.no_show`), `cancel` (booked or checked in; no fee;
+	// records `appointment.cancelled`), `reschedule` to `start_time` (and
+	// optionally `provider_id`): the new time must be offered (the old one
+	// counts as free; else 409 `SLOT_UNAVAILABLE` and nothing changes); a
+	// new appointment is booked, the old one becomes `rescheduled` with
+	// `rescheduled_to_id`, `appointment.rescheduled` is recorded and the
+	// answer is the new appointment. An action that does not apply (every
+	// action on a completed, no-show, cancelled or rescheduled appointment)
+	// is 422 `INVALID_TRANSITION`.
+	//
+	// PATCH /admin/appointments/{id}
+	ActOnAdminAppointment(ctx context.Context, req *AdminAppointmentActionRequest, params ActOnAdminAppointmentParams) (*AppointmentResponse, error)
 	// AddFavoriteVenue implements addFavoriteVenue operation.
 	//
 	// Idempotent: favouriting again changes nothing and answers the same.
@@ -33,6 +51,14 @@ type Handler interface {
 	//
 	// POST /me/favorite-venues/{organizationId}
 	AddFavoriteVenue(ctx context.Context, params AddFavoriteVenueParams) (*FavoriteVenueResponse, error)
+	// AddProviderTimeOff implements addProviderTimeOff operation.
+	//
+	// `starts_at` to `ends_at` (`ends_at` after `starts_at`, else 400
+	// `INVALID_RANGE`). Appointments already booked in it stay booked; no
+	// new ones are offered.
+	//
+	// POST /admin/providers/{providerId}/time-off
+	AddProviderTimeOff(ctx context.Context, req *TimeOffRequest, params AddProviderTimeOffParams) (*TimeOffResponse, error)
 	// AdminScheduleNotificationAvailability implements adminScheduleNotificationAvailability operation.
 	//
 	// For one `action` (cancel, edit, substitute, restore) and 1 to 200 distinct
@@ -53,6 +79,13 @@ type Handler interface {
 	//
 	// POST /bookings/{id}/watch
 	AdmitBookingWatch(ctx context.Context, params AdmitBookingWatchParams) (*BookingWatchResponse, error)
+	// AssignServiceProvider implements assignServiceProvider operation.
+	//
+	// Fields left out take their defaults: custom duration and price null
+	// (inherit the service's), not primary, sort order 0, active.
+	//
+	// PUT /admin/services/{id}/providers/{providerId}
+	AssignServiceProvider(ctx context.Context, req *ServiceProviderRequest, params AssignServiceProviderParams) (*ServiceProviderResponse, error)
 	// AuthAccountState implements authAccountState operation.
 	//
 	// `absent`, `active`, `password_never_used` (enrolled by a venue, never
@@ -347,6 +380,36 @@ type Handler interface {
 	//
 	// POST /admin/schedule/{id}/cancel
 	CancelAdminScheduleItem(ctx context.Context, req *AdminScheduleCancelRequest, params CancelAdminScheduleItemParams) (*AdminScheduleWriteResponse, error)
+	// CancelAppointment implements cancelAppointment operation.
+	//
+	// Requires the exact `updated_at` token of the last read (missing: 400
+	// `VALIDATION_ERROR`, `details.parameter` `updated_at`; another: 409
+	// `STALE_TARGET` with `details.current_updated_at`). Refusals, all 422:
+	// `SELF_SERVICE_CUTOFF` when the time left before the start is strictly
+	// below the venue's cutoff (`details.cutoff_hours`);
+	// `GROUPED_VISIT_REQUIRES_VISIT_ACTION` for an appointment of a visit;
+	// `NOT_CANCELLABLE` once started, attended or cancelled
+	// (`details.reason` the status). `REFUND_REQUIRED` and
+	// `PACKAGE_REQUIRES_STAFF` never arise in this version (no appointment
+	// is paid online or sold in a package). A clip the appointment took
+	// goes back to its pass; inside the service's cancellation window its
+	// fee (default none) is recorded as `cancel_fee_minor`, to be paid at
+	// the venue. Records `appointment.cancelled`.
+	//
+	// DELETE /appointments/{id}
+	CancelAppointment(ctx context.Context, params CancelAppointmentParams) (*AppointmentResponse, error)
+	// CancelAppointmentVisit implements cancelAppointmentVisit operation.
+	//
+	// Cancels the visit and each of its booked appointments, with the
+	// visit's exact `updated_at` (missing: 400 `VALIDATION_ERROR`; another:
+	// 409 `STALE_TARGET`). 422 `SELF_SERVICE_CUTOFF` when the time left
+	// before the visit's first service is strictly below the venue's
+	// cutoff; 422 `NOT_CANCELLABLE` once the visit started or was
+	// cancelled. Each appointment records `appointment.cancelled`, with its
+	// service's cancellation fee inside the service's window.
+	//
+	// DELETE /appointments/visits/{visitId}
+	CancelAppointmentVisit(ctx context.Context, params CancelAppointmentVisitParams) (*VisitResponse, error)
 	// CancelBooking implements cancelBooking operation.
 	//
 	// A bearer token cancels the user's own booking; an API key
@@ -520,6 +583,77 @@ type Handler interface {
 	//
 	// POST /admin/schedule/{id}/historical-corrections
 	CorrectAdminScheduleHistory(ctx context.Context, req *AdminScheduleHistoryRequest, params CorrectAdminScheduleHistoryParams) (*AdminScheduleHistoryResponse, error)
+	// CreateAdminAppointment implements createAdminAppointment operation.
+	//
+	// Books for `member_id` (unknown, foreign or inactive: 404
+	// `CLIENT_NOT_FOUND`) like a member's booking (the start must be
+	// offered, else 409 `SLOT_UNAVAILABLE`), without the self-service
+	// cutoff, optionally in `room_id` (the room is then held too).
+	// Notifying the member (`notification_channels` of the contract) is not
+	// offered by this version: the member is told only through the venue's
+	// existing notification rules. Records `appointment.created`.
+	//
+	// POST /admin/appointments
+	CreateAdminAppointment(ctx context.Context, req *AdminAppointmentCreateRequest, params CreateAdminAppointmentParams) (*AppointmentResponse, error)
+	// CreateAdminRoom implements createAdminRoom operation.
+	//
+	// [settings.business] `name`, `capacity` (positive) and `room_type`
+	// (default `studio`). `location_id` may be left out when the venue has
+	// exactly one location (else 400 `VALIDATION_ERROR`).
+	//
+	// POST /admin/rooms
+	CreateAdminRoom(ctx context.Context, req *AdminRoomCreateRequest, params CreateAdminRoomParams) (*AdminRoomResponse, error)
+	// CreateAdminScheduleClasses implements createAdminScheduleClasses operation.
+	//
+	// [write:schedule, or staff with scheduling.manage] Creates one class
+	// of `class_type_id` from `start_time` to `end_time` (end after start,
+	// else 400 `INVALID_RANGE`; the start in the future, else 400
+	// `VALIDATION_ERROR`) with `capacity`, and optionally an instructor,
+	// location, room and `online`. With `repeat_weekly_until` (a
+	// venue-local date) it creates the same class every week at the same
+	// venue-local wall-clock time (across daylight-saving changes) on
+	// every date up to and including that one, at most 53 classes (else
+	// 400 `VALIDATION_ERROR`), all or none. Another venue's class type,
+	// instructor, location or room is 404 `NOT_FOUND`. Each class gets an
+	// audit entry `schedule.create` (a series shares a `series_id`). No
+	// one is notified: a new class has no bookings, and the contract names
+	// no notification of new classes. 201 with the created rows, in start
+	// order, shaped like the staff schedule's.
+	//
+	// POST /admin/schedule/classes
+	CreateAdminScheduleClasses(ctx context.Context, req *AdminScheduleCreateRequest, params CreateAdminScheduleClassesParams) (*AdminScheduleCreateResponse, error)
+	// CreateAppointment implements createAppointment operation.
+	//
+	// Books `service_id` (and `variant_id`) with `provider_id` (or `any`)
+	// at `start_time`, which must be a start the availability read offers
+	// (else 409 `SLOT_UNAVAILABLE`). Payment as the tag says. 201 with the
+	// appointment, `status` `booked`.
+	//
+	// POST /appointments
+	CreateAppointment(ctx context.Context, req *AppointmentCreateRequest, params CreateAppointmentParams) (*AppointmentResponse, error)
+	// CreateAppointmentVisit implements createAppointmentVisit operation.
+	//
+	// Books `services` (2 to the venue's `max_services_per_visit`, at most
+	// 8; 9 or more are 400 `VALIDATION_ERROR`) one after the other from
+	// `start_time`, with `provider_id` (or `any`: the first free provider
+	// per service). Each next service starts at the first time on the
+	// venue's slot grid after the previous one's end and buffers. If any
+	// of them is not offered at its time, none is booked: 409
+	// `SLOT_UNAVAILABLE` with `details.service_index` (0-based). The venue
+	// must take grouped visits (its policy; else 422
+	// `GROUPED_VISITS_DISABLED`). `expected_total_price_amount`,
+	// `expected_amount_due_at_booking` and `expected_currency` must match
+	// the visit's (else 409 `QUOTE_STALE` with the actual `total_minor`,
+	// `due_minor` and `currency`, nothing booked); payment due at booking
+	// is 402 `PAYMENT_REQUIRED` (online checkout of appointments is not
+	// offered by this version). The `Idempotency-Key` is required and must
+	// be a UUID. Each appointment records `appointment.created` and carries
+	// the `visit_id`; such appointments are cancelled with their visit
+	// (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; cancel
+	// the whole visit with `DELETE /appointments/visits/{visitId}`).
+	//
+	// POST /appointments/visits
+	CreateAppointmentVisit(ctx context.Context, req *VisitCreateRequest, params CreateAppointmentVisitParams) (*VisitResponse, error)
 	// CreateBooking implements createBooking operation.
 	//
 	// With a bearer token the booking is the user's: the venue is
@@ -567,6 +701,13 @@ type Handler interface {
 	//
 	// POST /admin/payments/connect/account-link
 	CreatePaymentsAccountLink(ctx context.Context, req *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (*PaymentsAccountLinkResponse, error)
+	// CreateServiceVariant implements createServiceVariant operation.
+	//
+	// `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
+	// are required. 201 with the variant.
+	//
+	// POST /admin/services/{id}/variants
+	CreateServiceVariant(ctx context.Context, req *ServiceVariantCreateRequest, params CreateServiceVariantParams) (*ServiceVariantResponse, error)
 	// CreateTip implements createTip operation.
 	//
 	// `source_type` `class` with `source_id` a class of the venue that the
@@ -619,7 +760,7 @@ type Handler interface {
 	//
 	// Creates an enabled subscription and returns its signing secret
 	// (`whsec_` + base64 of 32 random bytes) once: it is never shown again
-	// (rotate to get a new one). `event_types` must name 1 to 7 distinct types
+	// (rotate to get a new one). `event_types` must name 1 to 11 distinct types
 	// of the catalogue; an unknown type is 400 `VALIDATION_ERROR` with
 	// `details.parameter` `event_types` and `details.allowed`. A venue has at
 	// most 100 subscriptions (422 `WEBHOOK_LIMIT_REACHED`). Audit entry
@@ -635,6 +776,19 @@ type Handler interface {
 	//
 	// DELETE /me/payment-methods/{id}
 	DeleteMyPaymentMethod(ctx context.Context, params DeleteMyPaymentMethodParams) (DeleteMyPaymentMethodRes, error)
+	// DeleteProviderTimeOff implements deleteProviderTimeOff operation.
+	//
+	// Remove a provider's time off.
+	//
+	// DELETE /admin/providers/{providerId}/time-off/{timeOffId}
+	DeleteProviderTimeOff(ctx context.Context, params DeleteProviderTimeOffParams) (*AdminOkResponse, error)
+	// DeleteServiceVariant implements deleteServiceVariant operation.
+	//
+	// A variant that appointments name is deactivated (`is_active` false)
+	// instead, so their history keeps it; `deactivated` says which.
+	//
+	// DELETE /admin/services/{id}/variants/{variantId}
+	DeleteServiceVariant(ctx context.Context, params DeleteServiceVariantParams) (*AdminOkResponse, error)
 	// DisableWebhookSubscription implements disableWebhookSubscription operation.
 	//
 	// The subscription receives no new events; its pending and retrying
@@ -645,6 +799,20 @@ type Handler interface {
 	//
 	// POST /admin/webhooks/{id}/disable
 	DisableWebhookSubscription(ctx context.Context, req OptWebhookDisableRequest, params DisableWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
+	// GetAdminAppointment implements getAdminAppointment operation.
+	//
+	// One appointment of the venue.
+	//
+	// GET /admin/appointments/{id}
+	GetAdminAppointment(ctx context.Context, params GetAdminAppointmentParams) (*AppointmentResponse, error)
+	// GetAdminAppointmentAvailability implements getAdminAppointmentAvailability operation.
+	//
+	// As the members' read for `date` (venue-local), without the
+	// self-service cutoff. `reschedule_id` counts that appointment's time
+	// as free (to move it).
+	//
+	// GET /admin/appointments/availability
+	GetAdminAppointmentAvailability(ctx context.Context, params GetAdminAppointmentAvailabilityParams) (*AppointmentAvailabilityResponse, error)
 	// GetAdminBookingAttendance implements getAdminBookingAttendance operation.
 	//
 	// The booking's status, `checked_in_at`, `updated_at` token, the class's
@@ -674,6 +842,19 @@ type Handler interface {
 	//
 	// GET /admin/dashboard/today
 	GetAdminDashboardToday(ctx context.Context, params GetAdminDashboardTodayParams) (*DashboardTodayResponse, error)
+	// GetAdminLocation implements getAdminLocation operation.
+	//
+	// [settings.business or locations.manage] An unknown or another venue's
+	// location is 404 `NOT_FOUND`.
+	//
+	// GET /admin/locations/{locationId}
+	GetAdminLocation(ctx context.Context, params GetAdminLocationParams) (*AdminLocationResponse, error)
+	// GetAdminRoom implements getAdminRoom operation.
+	//
+	// One room.
+	//
+	// GET /admin/rooms/{roomId}
+	GetAdminRoom(ctx context.Context, params GetAdminRoomParams) (*AdminRoomResponse, error)
 	// GetAdminScheduleItem implements getAdminScheduleItem operation.
 	//
 	// The class with `notification_availability` for the actions cancel, edit,
@@ -682,6 +863,52 @@ type Handler interface {
 	//
 	// GET /admin/schedule/{id}
 	GetAdminScheduleItem(ctx context.Context, params GetAdminScheduleItemParams) (*AdminScheduleItemResponse, error)
+	// GetAppointment implements getAppointment operation.
+	//
+	// With `updated_at` (the token a cancel sends back),
+	// `rescheduled_to_id` and `visit_id`. `organization_id` keeps the
+	// lookup to one venue.
+	//
+	// GET /appointments/{id}
+	GetAppointment(ctx context.Context, params GetAppointmentParams) (*AppointmentResponse, error)
+	// GetAppointmentAvailability implements getAppointmentAvailability operation.
+	//
+	// The free start times of `service_id` (and `variant_id`) from `from`
+	// to `to` (venue-local dates, inclusive; `to` defaults to `from`; at
+	// most 62 days; `to` before `from` is 400 `VALIDATION_ERROR`) for
+	// `provider_id` (a provider's id, or `any`, the default) at
+	// `location_id`. Times are UTC; `timezone` is the venue's. An unknown or
+	// foreign service, variant or provider is 404 `NOT_FOUND`; a provider
+	// not assigned to the service 422 `PROVIDER_NOT_ASSIGNED`.
+	//
+	// GET /appointments/availability
+	GetAppointmentAvailability(ctx context.Context, params GetAppointmentAvailabilityParams) (*AppointmentAvailabilityResponse, error)
+	// GetAppointmentPolicies implements getAppointmentPolicies operation.
+	//
+	// `row_present` false means the venue runs on the defaults (slot
+	// interval 15 minutes, pay at the venue, no self-service cutoff,
+	// grouped visits off with at most 8 services).
+	//
+	// GET /admin/appointment-policies
+	GetAppointmentPolicies(ctx context.Context) (*AppointmentPoliciesResponse, error)
+	// GetAppointmentReadiness implements getAppointmentReadiness operation.
+	//
+	// `status` `ready` or `incomplete` with the `missing` labels:
+	// `appointments_not_offered` (the offering mode is `classes`),
+	// `active_service`, `service_with_provider` (an active service with an
+	// active assigned provider), `provider_working_hours` (such a provider
+	// with weekly hours). 503 `QUERY_FAILED` when it cannot be read.
+	//
+	// GET /admin/appointment-readiness
+	GetAppointmentReadiness(ctx context.Context) (*AppointmentReadinessResponse, error)
+	// GetAppointmentVisit implements getAppointmentVisit operation.
+	//
+	// The visit of the venue named by `X-Organization-ID`, with the
+	// `updated_at` token its cancel sends back. Another member's visit is
+	// 404 `NOT_FOUND`.
+	//
+	// GET /appointments/visits/{visitId}
+	GetAppointmentVisit(ctx context.Context, params GetAppointmentVisitParams) (*VisitResponse, error)
 	// GetBooking implements getBooking operation.
 	//
 	// A bearer token reads the user's own booking (any venue); an API key
@@ -691,6 +918,12 @@ type Handler interface {
 	//
 	// GET /bookings/{id}
 	GetBooking(ctx context.Context, params GetBookingParams) (*BookingResponse, error)
+	// GetBookingOffering implements getBookingOffering operation.
+	//
+	// Whether the venue offers classes, appointments or both.
+	//
+	// GET /admin/booking-offering
+	GetBookingOffering(ctx context.Context) (*BookingOfferingResponse, error)
 	// GetCalendar implements getCalendar operation.
 	//
 	// Items starting between `start` and `end` (inclusive venue-local dates;
@@ -699,10 +932,13 @@ type Handler interface {
 	// Every item has the same envelope (`kind`, `id`, `title`, times, `status`,
 	// `location`, `room`, `people`) plus one object named after its kind with
 	// what only that kind has. This version serves `kind` `class` (every status;
-	// unlisted classes included); appointments, private events, streams,
-	// unavailable time, room rentals, maintenance and shifts join the same feed
-	// as further kinds with their own objects, so clients must skip kinds they
-	// do not know. `meta.kinds` lists the kinds the feed served.
+	// unlisted classes included), `appointment` (every status but
+	// `rescheduled`: the appointment it moved to stands for it) and
+	// `unavailable` (a provider's time off; it is served when it overlaps the
+	// range, so its start may precede `start`). Private events, streams, room
+	// rentals, maintenance and shifts join the same feed later as further kinds
+	// with their own objects, so clients must skip kinds they do not know.
+	// `meta.kinds` lists the kinds the feed served.
 	//
 	// GET /calendar
 	GetCalendar(ctx context.Context, params GetCalendarParams) (*CalendarResponse, error)
@@ -888,6 +1124,12 @@ type Handler interface {
 	//
 	// GET /admin/payments/connect
 	GetPaymentsConnect(ctx context.Context) (*PaymentsConnectResponse, error)
+	// GetProviderWorkingHours implements getProviderWorkingHours operation.
+	//
+	// A provider's weekly working hours.
+	//
+	// GET /admin/providers/{providerId}/working-hours
+	GetProviderWorkingHours(ctx context.Context, params GetProviderWorkingHoursParams) (*WorkingHoursResponse, error)
 	// GetReceiptPdf implements getReceiptPdf operation.
 	//
 	// The receipt of a payment, as a PDF.
@@ -906,10 +1148,10 @@ type Handler interface {
 	GetVenue(ctx context.Context, params GetVenueParams) (*VenueProfileResponse, error)
 	// GetVenueAffinities implements getVenueAffinities operation.
 	//
-	// Listed venues the user favourited, holds an active pass at, booked in the last
-	// 90 days, or has an active relationship with, ranked by score = 100 × favourite
-	// + 10 × active passes + bookings in the last 90 days (ties by name). At most 50.
-	// Appointment signals join when appointments exist.
+	// Listed venues the user favourited, holds an active pass at, booked a class or
+	// an appointment at in the last 90 days, or has an active relationship with,
+	// ranked by score = 100 × favourite + 10 × active passes + class bookings and
+	// appointments booked in the last 90 days (ties by name). At most 50.
 	//
 	// GET /me/venue-affinities
 	GetVenueAffinities(ctx context.Context) (*VenueAffinityResponse, error)
@@ -1020,6 +1262,17 @@ type Handler interface {
 	//
 	// POST /venues/{slug}/join
 	JoinVenue(ctx context.Context, req *JoinRequest, params JoinVenueParams) (*JoinResponse, error)
+	// ListAdminAppointments implements listAdminAppointments operation.
+	//
+	// Appointments starting from `from` to `to` (venue-local dates,
+	// inclusive; each optional), `direction` `upcoming` (soonest first,
+	// the default) or `past` (newest first), one `status`, one
+	// `provider_id`, one `location_id`. `limit` 1 to 200 (default 100);
+	// `meta.has_more` says whether more rows match (narrow the window to
+	// see them).
+	//
+	// GET /admin/appointments
+	ListAdminAppointments(ctx context.Context, params ListAdminAppointmentsParams) (*AdminAppointmentListResponse, error)
 	// ListAdminCheckin implements listAdminCheckin operation.
 	//
 	// Classes starting on `date` (venue-local, default today), every status,
@@ -1040,6 +1293,19 @@ type Handler interface {
 	//
 	// GET /admin/gift-cards
 	ListAdminGiftCards(ctx context.Context, params ListAdminGiftCardsParams) (*AdminGiftCardListResponse, error)
+	// ListAdminLocations implements listAdminLocations operation.
+	//
+	// [settings.business or locations.manage] Every location of the venue,
+	// active or not, by name, with its main image, gallery and opening hours.
+	//
+	// GET /admin/locations
+	ListAdminLocations(ctx context.Context) (*AdminLocationListResponse, error)
+	// ListAdminRooms implements listAdminRooms operation.
+	//
+	// [settings.business] Every room of the venue, active or not, by name.
+	//
+	// GET /admin/rooms
+	ListAdminRooms(ctx context.Context) (*AdminRoomListResponse, error)
 	// ListAdminSchedule implements listAdminSchedule operation.
 	//
 	// Class instances starting between `start_date` and `end_date` (inclusive,
@@ -1060,6 +1326,18 @@ type Handler interface {
 	//
 	// GET /admin/schedule
 	ListAdminSchedule(ctx context.Context, params ListAdminScheduleParams) (*AdminScheduleListResponse, error)
+	// ListAppointments implements listAppointments operation.
+	//
+	// `direction` `upcoming` (default: starting now or later, soonest
+	// first) or `past` (started before now, newest first), optionally one
+	// `status`, in one venue (`organization_id`, else `X-Organization-ID`)
+	// or every venue the user is related to. Cursor pagination: `limit` 1
+	// to 100 (default 20); `after` is the previous page's
+	// `meta.next_cursor` (a tampered or foreign cursor is 400
+	// `VALIDATION_ERROR`, `details.parameter` `after`).
+	//
+	// GET /appointments
+	ListAppointments(ctx context.Context, params ListAppointmentsParams) (*AppointmentListResponse, error)
 	// ListBookings implements listBookings operation.
 	//
 	// The signed-in user's bookings in every venue they are related to, or in
@@ -1111,6 +1389,46 @@ type Handler interface {
 	//
 	// GET /me/payments
 	ListMyPayments(ctx context.Context, params ListMyPaymentsParams) (*MyPaymentListResponse, error)
+	// ListProviderTimeOff implements listProviderTimeOff operation.
+	//
+	// A provider's current and future time off.
+	//
+	// GET /admin/providers/{providerId}/time-off
+	ListProviderTimeOff(ctx context.Context, params ListProviderTimeOffParams) (*TimeOffListResponse, error)
+	// ListServiceProviders implements listServiceProviders operation.
+	//
+	// In the service's order (primary first, then `sort_order`).
+	// `eligible_only=true` keeps active assignments of active providers,
+	// the ones availability offers.
+	//
+	// GET /admin/services/{id}/providers
+	ListServiceProviders(ctx context.Context, params ListServiceProvidersParams) (*ServiceProviderListResponse, error)
+	// ListServiceVariants implements listServiceVariants operation.
+	//
+	// A service's variants.
+	//
+	// GET /admin/services/{id}/variants
+	ListServiceVariants(ctx context.Context, params ListServiceVariantsParams) (*ServiceVariantListResponse, error)
+	// ListStaffDirectory implements listStaffDirectory operation.
+	//
+	// [staff.view] The venue's staff: the instructors, who teach classes and,
+	// once assigned to services, are the providers of appointments (their id
+	// is the `providerId` of the provider operations). Ordered by first name,
+	// last name and id, at most 1000 (`meta.truncated`). `active` keeps only
+	// staff whose active flag equals it (default: everyone). Each entry counts
+	// the person's active service assignments and says whether working hours
+	// are set.
+	//
+	// GET /admin/staff
+	ListStaffDirectory(ctx context.Context, params ListStaffDirectoryParams) (*StaffDirectoryResponse, error)
+	// ListStaffServices implements listStaffServices operation.
+	//
+	// [staff.view] Each assignment of the provider as stored, with its
+	// service's name and currency and the service's variants as stored
+	// (prices in minor units).
+	//
+	// GET /admin/staff/{providerId}/services
+	ListStaffServices(ctx context.Context, params ListStaffServicesParams) (*StaffServiceListResponse, error)
 	// ListVenueAddons implements listVenueAddons operation.
 	//
 	// Booking add-on products grouped by category.
@@ -1213,6 +1531,16 @@ type Handler interface {
 	//
 	// POST /me/checkout/preview
 	PostCheckoutPreview(ctx context.Context, req *CheckoutPreviewRequest, params PostCheckoutPreviewParams) (*CheckoutPreviewResponse, error)
+	// PreviewAppointmentCancel implements previewAppointmentCancel operation.
+	//
+	// `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
+	// `self_service_cutoff`, `grouped_visit_requires_visit_action`); the
+	// fee a cancellation now would record (`fee_minor`, from the service:
+	// window default 24 hours, fee default 0); `package_linked` (always
+	// false in this version), `visit_linked` and `visit_id`.
+	//
+	// GET /appointments/{id}/cancel-preview
+	PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error)
 	// PurchaseCheckout implements purchaseCheckout operation.
 	//
 	// Charges `direct_purchase_quote` exactly as previewed (never
@@ -1317,6 +1645,12 @@ type Handler interface {
 	//
 	// DELETE /me/push-token
 	RemoveMyPushToken(ctx context.Context, req *MePushTokenRemoveRequest, params RemoveMyPushTokenParams) (*MePushTokenRemoveResponse, error)
+	// RemoveServiceProvider implements removeServiceProvider operation.
+	//
+	// No assignment is 404 `NOT_FOUND`. Booked appointments stay.
+	//
+	// DELETE /admin/services/{id}/providers/{providerId}
+	RemoveServiceProvider(ctx context.Context, params RemoveServiceProviderParams) (*AdminOkResponse, error)
 	// ReplayWebhookDelivery implements replayWebhookDelivery operation.
 	//
 	// Starts a new delivery of the same event to the subscription, with the
@@ -1367,6 +1701,16 @@ type Handler interface {
 	//
 	// PATCH /me/payment-methods/{id}/default
 	SetMyDefaultPaymentMethod(ctx context.Context, params SetMyDefaultPaymentMethodParams) (*PaymentMethodListResponse, error)
+	// SetProviderWorkingHours implements setProviderWorkingHours operation.
+	//
+	// The whole week at once: up to 50 spans, each a `weekday` (0 Sunday to
+	// 6 Saturday), `start` and `end` as venue-local `HH:MM` (`end` may be
+	// `24:00`) and an optional `location_id`. A span that does not end
+	// after it starts, or two spans of one weekday that overlap, are 400
+	// `VALIDATION_ERROR` and change nothing.
+	//
+	// PUT /admin/providers/{providerId}/working-hours
+	SetProviderWorkingHours(ctx context.Context, req *WorkingHoursRequest, params SetProviderWorkingHoursParams) (*WorkingHoursResponse, error)
 	// SubstituteAdminScheduleInstructor implements substituteAdminScheduleInstructor operation.
 	//
 	// Assigns `instructor_id` (an instructor of the venue, not the one already
@@ -1377,6 +1721,34 @@ type Handler interface {
 	//
 	// POST /admin/schedule/{id}/substitute
 	SubstituteAdminScheduleInstructor(ctx context.Context, req *AdminScheduleSubstituteRequest, params SubstituteAdminScheduleInstructorParams) (*AdminScheduleWriteResponse, error)
+	// UpdateAdminLocation implements updateAdminLocation operation.
+	//
+	// [locations.manage] Any of `image_url` (an absolute http(s) URL, or null
+	// to remove it), `gallery_urls` (replaces the gallery, in order, at most
+	// 20 distinct http(s) URLs; `[]` empties it) and `opening_hours`
+	// (replaces the location's hours: each ISO weekday 1 to 7 at most once,
+	// an open day with `opens_at` before `closes_at` as HH:MM venue-local, a
+	// closed day with `closed` true and no times; a weekday left out has no
+	// hours). Or only `remove_gallery_url`, which takes one image out of the
+	// gallery (an image not in it changes nothing). An empty body, or
+	// `remove_gallery_url` with anything else, is 400 `VALIDATION_ERROR`; any
+	// refusal changes nothing. The change is audited.
+	//
+	// PATCH /admin/locations/{locationId}
+	UpdateAdminLocation(ctx context.Context, req *AdminLocationUpdateRequest, params UpdateAdminLocationParams) (*AdminLocationResponse, error)
+	// UpdateAdminRoom implements updateAdminRoom operation.
+	//
+	// [settings.business] `name`, `capacity` (positive), `room_type`,
+	// `is_active`; `floor_plan_url` accepts only null (removing the plan).
+	// An empty body is 400 `VALIDATION_ERROR`. Lowering the capacity below
+	// that of upcoming scheduled classes in the room saves the room and
+	// leaves those classes as they are: the answer is 409
+	// `ROOM_CAPACITY_PARTIAL` with `details.saved` true and
+	// `details.class_ids` (review them on the staff schedule); reading the
+	// room shows the change.
+	//
+	// PATCH /admin/rooms/{roomId}
+	UpdateAdminRoom(ctx context.Context, req *AdminRoomUpdateRequest, params UpdateAdminRoomParams) (*AdminRoomResponse, error)
 	// UpdateAdminScheduleItem implements updateAdminScheduleItem operation.
 	//
 	// Sends only the fields to change, plus `expected_updated_at` (required).
@@ -1391,6 +1763,25 @@ type Handler interface {
 	//
 	// PATCH /admin/schedule/{id}
 	UpdateAdminScheduleItem(ctx context.Context, req *AdminScheduleUpdateRequest, params UpdateAdminScheduleItemParams) (*AdminScheduleWriteResponse, error)
+	// UpdateAppointmentPolicies implements updateAppointmentPolicies operation.
+	//
+	// Sets the fields sent (`self_service_cutoff_hours` null removes the
+	// cutoff). An empty body is 400 `VALIDATION_ERROR`. `grouped_visits`
+	// takes `enabled`, `max_services_per_visit` and the grouped-visit
+	// `refund_terms` (1 to 2000 characters), which are saved only with
+	// `confirmed` true: terms without it, or `confirmed` without terms, are
+	// 400 `VALIDATION_ERROR` (`grouped_visits.confirmed`) and change nothing.
+	// `refund_terms` null removes the terms; reading shows `confirmed` true
+	// while confirmed terms are stored.
+	//
+	// PATCH /admin/appointment-policies
+	UpdateAppointmentPolicies(ctx context.Context, req *AppointmentPoliciesUpdateRequest, params UpdateAppointmentPoliciesParams) (*AppointmentPoliciesResponse, error)
+	// UpdateBookingOffering implements updateBookingOffering operation.
+	//
+	// Strict body `{mode}`; any other member is 400 `VALIDATION_ERROR`.
+	//
+	// PATCH /admin/booking-offering
+	UpdateBookingOffering(ctx context.Context, req *BookingOfferingUpdateRequest, params UpdateBookingOfferingParams) (*BookingOfferingResponse, error)
 	// UpdateMe implements updateMe operation.
 	//
 	// Only the profile fields below; any other field (email, role, balance,
@@ -1411,6 +1802,20 @@ type Handler interface {
 	//
 	// PATCH /me/notification-preferences
 	UpdateMyNotificationPreferences(ctx context.Context, req *MeNotificationPreferencesPatch, params UpdateMyNotificationPreferencesParams) (*MeNotificationPreferencesResponse, error)
+	// UpdateServiceProvider implements updateServiceProvider operation.
+	//
+	// Sets only the fields sent; `null` custom values inherit the
+	// service's again. An empty body is 400 `VALIDATION_ERROR`; no
+	// assignment is 404 `NOT_FOUND`.
+	//
+	// PATCH /admin/services/{id}/providers/{providerId}
+	UpdateServiceProvider(ctx context.Context, req *ServiceProviderRequest, params UpdateServiceProviderParams) (*ServiceProviderResponse, error)
+	// UpdateServiceVariant implements updateServiceVariant operation.
+	//
+	// An empty body is 400 `VALIDATION_ERROR`.
+	//
+	// PATCH /admin/services/{id}/variants/{variantId}
+	UpdateServiceVariant(ctx context.Context, req *ServiceVariantUpdateRequest, params UpdateServiceVariantParams) (*ServiceVariantResponse, error)
 	// UpdateWebhookSubscription implements updateWebhookSubscription operation.
 	//
 	// Sends only the fields to change (an empty body is 400

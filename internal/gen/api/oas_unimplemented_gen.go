@@ -32,6 +32,27 @@ func (UnimplementedHandler) AcceptBookingBuddy(ctx context.Context, params Accep
 	return r, ht.ErrNotImplemented
 }
 
+// ActOnAdminAppointment implements actOnAdminAppointment operation.
+//
+// `action` with the appointment's `expected_updated_at` (409
+// `STALE_TARGET` when it changed since). `check-in` (from booked),
+// `start` (booked or checked in), `complete` (booked, checked in or in
+// progress), `no-show` (booked, once it has started; records
+// `appointment.no_show`), `cancel` (booked or checked in; no fee;
+// records `appointment.cancelled`), `reschedule` to `start_time` (and
+// optionally `provider_id`): the new time must be offered (the old one
+// counts as free; else 409 `SLOT_UNAVAILABLE` and nothing changes); a
+// new appointment is booked, the old one becomes `rescheduled` with
+// `rescheduled_to_id`, `appointment.rescheduled` is recorded and the
+// answer is the new appointment. An action that does not apply (every
+// action on a completed, no-show, cancelled or rescheduled appointment)
+// is 422 `INVALID_TRANSITION`.
+//
+// PATCH /admin/appointments/{id}
+func (UnimplementedHandler) ActOnAdminAppointment(ctx context.Context, req *AdminAppointmentActionRequest, params ActOnAdminAppointmentParams) (r *AppointmentResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // AddFavoriteVenue implements addFavoriteVenue operation.
 //
 // Idempotent: favouriting again changes nothing and answers the same.
@@ -41,6 +62,17 @@ func (UnimplementedHandler) AcceptBookingBuddy(ctx context.Context, params Accep
 //
 // POST /me/favorite-venues/{organizationId}
 func (UnimplementedHandler) AddFavoriteVenue(ctx context.Context, params AddFavoriteVenueParams) (r *FavoriteVenueResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AddProviderTimeOff implements addProviderTimeOff operation.
+//
+// `starts_at` to `ends_at` (`ends_at` after `starts_at`, else 400
+// `INVALID_RANGE`). Appointments already booked in it stay booked; no
+// new ones are offered.
+//
+// POST /admin/providers/{providerId}/time-off
+func (UnimplementedHandler) AddProviderTimeOff(ctx context.Context, req *TimeOffRequest, params AddProviderTimeOffParams) (r *TimeOffResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -67,6 +99,16 @@ func (UnimplementedHandler) AdminScheduleNotificationAvailability(ctx context.Co
 //
 // POST /bookings/{id}/watch
 func (UnimplementedHandler) AdmitBookingWatch(ctx context.Context, params AdmitBookingWatchParams) (r *BookingWatchResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// AssignServiceProvider implements assignServiceProvider operation.
+//
+// Fields left out take their defaults: custom duration and price null
+// (inherit the service's), not primary, sort order 0, active.
+//
+// PUT /admin/services/{id}/providers/{providerId}
+func (UnimplementedHandler) AssignServiceProvider(ctx context.Context, req *ServiceProviderRequest, params AssignServiceProviderParams) (r *ServiceProviderResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -442,6 +484,42 @@ func (UnimplementedHandler) CancelAdminScheduleItem(ctx context.Context, req *Ad
 	return r, ht.ErrNotImplemented
 }
 
+// CancelAppointment implements cancelAppointment operation.
+//
+// Requires the exact `updated_at` token of the last read (missing: 400
+// `VALIDATION_ERROR`, `details.parameter` `updated_at`; another: 409
+// `STALE_TARGET` with `details.current_updated_at`). Refusals, all 422:
+// `SELF_SERVICE_CUTOFF` when the time left before the start is strictly
+// below the venue's cutoff (`details.cutoff_hours`);
+// `GROUPED_VISIT_REQUIRES_VISIT_ACTION` for an appointment of a visit;
+// `NOT_CANCELLABLE` once started, attended or cancelled
+// (`details.reason` the status). `REFUND_REQUIRED` and
+// `PACKAGE_REQUIRES_STAFF` never arise in this version (no appointment
+// is paid online or sold in a package). A clip the appointment took
+// goes back to its pass; inside the service's cancellation window its
+// fee (default none) is recorded as `cancel_fee_minor`, to be paid at
+// the venue. Records `appointment.cancelled`.
+//
+// DELETE /appointments/{id}
+func (UnimplementedHandler) CancelAppointment(ctx context.Context, params CancelAppointmentParams) (r *AppointmentResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CancelAppointmentVisit implements cancelAppointmentVisit operation.
+//
+// Cancels the visit and each of its booked appointments, with the
+// visit's exact `updated_at` (missing: 400 `VALIDATION_ERROR`; another:
+// 409 `STALE_TARGET`). 422 `SELF_SERVICE_CUTOFF` when the time left
+// before the visit's first service is strictly below the venue's
+// cutoff; 422 `NOT_CANCELLABLE` once the visit started or was
+// cancelled. Each appointment records `appointment.cancelled`, with its
+// service's cancellation fee inside the service's window.
+//
+// DELETE /appointments/visits/{visitId}
+func (UnimplementedHandler) CancelAppointmentVisit(ctx context.Context, params CancelAppointmentVisitParams) (r *VisitResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CancelBooking implements cancelBooking operation.
 //
 // A bearer token cancels the user's own booking; an API key
@@ -639,6 +717,92 @@ func (UnimplementedHandler) CorrectAdminScheduleHistory(ctx context.Context, req
 	return r, ht.ErrNotImplemented
 }
 
+// CreateAdminAppointment implements createAdminAppointment operation.
+//
+// Books for `member_id` (unknown, foreign or inactive: 404
+// `CLIENT_NOT_FOUND`) like a member's booking (the start must be
+// offered, else 409 `SLOT_UNAVAILABLE`), without the self-service
+// cutoff, optionally in `room_id` (the room is then held too).
+// Notifying the member (`notification_channels` of the contract) is not
+// offered by this version: the member is told only through the venue's
+// existing notification rules. Records `appointment.created`.
+//
+// POST /admin/appointments
+func (UnimplementedHandler) CreateAdminAppointment(ctx context.Context, req *AdminAppointmentCreateRequest, params CreateAdminAppointmentParams) (r *AppointmentResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CreateAdminRoom implements createAdminRoom operation.
+//
+// [settings.business] `name`, `capacity` (positive) and `room_type`
+// (default `studio`). `location_id` may be left out when the venue has
+// exactly one location (else 400 `VALIDATION_ERROR`).
+//
+// POST /admin/rooms
+func (UnimplementedHandler) CreateAdminRoom(ctx context.Context, req *AdminRoomCreateRequest, params CreateAdminRoomParams) (r *AdminRoomResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CreateAdminScheduleClasses implements createAdminScheduleClasses operation.
+//
+// [write:schedule, or staff with scheduling.manage] Creates one class
+// of `class_type_id` from `start_time` to `end_time` (end after start,
+// else 400 `INVALID_RANGE`; the start in the future, else 400
+// `VALIDATION_ERROR`) with `capacity`, and optionally an instructor,
+// location, room and `online`. With `repeat_weekly_until` (a
+// venue-local date) it creates the same class every week at the same
+// venue-local wall-clock time (across daylight-saving changes) on
+// every date up to and including that one, at most 53 classes (else
+// 400 `VALIDATION_ERROR`), all or none. Another venue's class type,
+// instructor, location or room is 404 `NOT_FOUND`. Each class gets an
+// audit entry `schedule.create` (a series shares a `series_id`). No
+// one is notified: a new class has no bookings, and the contract names
+// no notification of new classes. 201 with the created rows, in start
+// order, shaped like the staff schedule's.
+//
+// POST /admin/schedule/classes
+func (UnimplementedHandler) CreateAdminScheduleClasses(ctx context.Context, req *AdminScheduleCreateRequest, params CreateAdminScheduleClassesParams) (r *AdminScheduleCreateResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CreateAppointment implements createAppointment operation.
+//
+// Books `service_id` (and `variant_id`) with `provider_id` (or `any`)
+// at `start_time`, which must be a start the availability read offers
+// (else 409 `SLOT_UNAVAILABLE`). Payment as the tag says. 201 with the
+// appointment, `status` `booked`.
+//
+// POST /appointments
+func (UnimplementedHandler) CreateAppointment(ctx context.Context, req *AppointmentCreateRequest, params CreateAppointmentParams) (r *AppointmentResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CreateAppointmentVisit implements createAppointmentVisit operation.
+//
+// Books `services` (2 to the venue's `max_services_per_visit`, at most
+// 8; 9 or more are 400 `VALIDATION_ERROR`) one after the other from
+// `start_time`, with `provider_id` (or `any`: the first free provider
+// per service). Each next service starts at the first time on the
+// venue's slot grid after the previous one's end and buffers. If any
+// of them is not offered at its time, none is booked: 409
+// `SLOT_UNAVAILABLE` with `details.service_index` (0-based). The venue
+// must take grouped visits (its policy; else 422
+// `GROUPED_VISITS_DISABLED`). `expected_total_price_amount`,
+// `expected_amount_due_at_booking` and `expected_currency` must match
+// the visit's (else 409 `QUOTE_STALE` with the actual `total_minor`,
+// `due_minor` and `currency`, nothing booked); payment due at booking
+// is 402 `PAYMENT_REQUIRED` (online checkout of appointments is not
+// offered by this version). The `Idempotency-Key` is required and must
+// be a UUID. Each appointment records `appointment.created` and carries
+// the `visit_id`; such appointments are cancelled with their visit
+// (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; cancel
+// the whole visit with `DELETE /appointments/visits/{visitId}`).
+//
+// POST /appointments/visits
+func (UnimplementedHandler) CreateAppointmentVisit(ctx context.Context, req *VisitCreateRequest, params CreateAppointmentVisitParams) (r *VisitResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CreateBooking implements createBooking operation.
 //
 // With a bearer token the booking is the user's: the venue is
@@ -692,6 +856,16 @@ func (UnimplementedHandler) CreateMyPaymentMethod(ctx context.Context, params Cr
 //
 // POST /admin/payments/connect/account-link
 func (UnimplementedHandler) CreatePaymentsAccountLink(ctx context.Context, req *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (r *PaymentsAccountLinkResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CreateServiceVariant implements createServiceVariant operation.
+//
+// `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
+// are required. 201 with the variant.
+//
+// POST /admin/services/{id}/variants
+func (UnimplementedHandler) CreateServiceVariant(ctx context.Context, req *ServiceVariantCreateRequest, params CreateServiceVariantParams) (r *ServiceVariantResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -753,7 +927,7 @@ func (UnimplementedHandler) CreateVenueInquiry(ctx context.Context, req *Inquiry
 //
 // Creates an enabled subscription and returns its signing secret
 // (`whsec_` + base64 of 32 random bytes) once: it is never shown again
-// (rotate to get a new one). `event_types` must name 1 to 7 distinct types
+// (rotate to get a new one). `event_types` must name 1 to 11 distinct types
 // of the catalogue; an unknown type is 400 `VALIDATION_ERROR` with
 // `details.parameter` `event_types` and `details.allowed`. A venue has at
 // most 100 subscriptions (422 `WEBHOOK_LIMIT_REACHED`). Audit entry
@@ -775,6 +949,25 @@ func (UnimplementedHandler) DeleteMyPaymentMethod(ctx context.Context, params De
 	return r, ht.ErrNotImplemented
 }
 
+// DeleteProviderTimeOff implements deleteProviderTimeOff operation.
+//
+// Remove a provider's time off.
+//
+// DELETE /admin/providers/{providerId}/time-off/{timeOffId}
+func (UnimplementedHandler) DeleteProviderTimeOff(ctx context.Context, params DeleteProviderTimeOffParams) (r *AdminOkResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// DeleteServiceVariant implements deleteServiceVariant operation.
+//
+// A variant that appointments name is deactivated (`is_active` false)
+// instead, so their history keeps it; `deactivated` says which.
+//
+// DELETE /admin/services/{id}/variants/{variantId}
+func (UnimplementedHandler) DeleteServiceVariant(ctx context.Context, params DeleteServiceVariantParams) (r *AdminOkResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // DisableWebhookSubscription implements disableWebhookSubscription operation.
 //
 // The subscription receives no new events; its pending and retrying
@@ -785,6 +978,26 @@ func (UnimplementedHandler) DeleteMyPaymentMethod(ctx context.Context, params De
 //
 // POST /admin/webhooks/{id}/disable
 func (UnimplementedHandler) DisableWebhookSubscription(ctx context.Context, req OptWebhookDisableRequest, params DisableWebhookSubscriptionParams) (r *WebhookSubscriptionResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAdminAppointment implements getAdminAppointment operation.
+//
+// One appointment of the venue.
+//
+// GET /admin/appointments/{id}
+func (UnimplementedHandler) GetAdminAppointment(ctx context.Context, params GetAdminAppointmentParams) (r *AppointmentResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAdminAppointmentAvailability implements getAdminAppointmentAvailability operation.
+//
+// As the members' read for `date` (venue-local), without the
+// self-service cutoff. `reschedule_id` counts that appointment's time
+// as free (to move it).
+//
+// GET /admin/appointments/availability
+func (UnimplementedHandler) GetAdminAppointmentAvailability(ctx context.Context, params GetAdminAppointmentAvailabilityParams) (r *AppointmentAvailabilityResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -826,6 +1039,25 @@ func (UnimplementedHandler) GetAdminDashboardToday(ctx context.Context, params G
 	return r, ht.ErrNotImplemented
 }
 
+// GetAdminLocation implements getAdminLocation operation.
+//
+// [settings.business or locations.manage] An unknown or another venue's
+// location is 404 `NOT_FOUND`.
+//
+// GET /admin/locations/{locationId}
+func (UnimplementedHandler) GetAdminLocation(ctx context.Context, params GetAdminLocationParams) (r *AdminLocationResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAdminRoom implements getAdminRoom operation.
+//
+// One room.
+//
+// GET /admin/rooms/{roomId}
+func (UnimplementedHandler) GetAdminRoom(ctx context.Context, params GetAdminRoomParams) (r *AdminRoomResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetAdminScheduleItem implements getAdminScheduleItem operation.
 //
 // The class with `notification_availability` for the actions cancel, edit,
@@ -834,6 +1066,67 @@ func (UnimplementedHandler) GetAdminDashboardToday(ctx context.Context, params G
 //
 // GET /admin/schedule/{id}
 func (UnimplementedHandler) GetAdminScheduleItem(ctx context.Context, params GetAdminScheduleItemParams) (r *AdminScheduleItemResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAppointment implements getAppointment operation.
+//
+// With `updated_at` (the token a cancel sends back),
+// `rescheduled_to_id` and `visit_id`. `organization_id` keeps the
+// lookup to one venue.
+//
+// GET /appointments/{id}
+func (UnimplementedHandler) GetAppointment(ctx context.Context, params GetAppointmentParams) (r *AppointmentResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAppointmentAvailability implements getAppointmentAvailability operation.
+//
+// The free start times of `service_id` (and `variant_id`) from `from`
+// to `to` (venue-local dates, inclusive; `to` defaults to `from`; at
+// most 62 days; `to` before `from` is 400 `VALIDATION_ERROR`) for
+// `provider_id` (a provider's id, or `any`, the default) at
+// `location_id`. Times are UTC; `timezone` is the venue's. An unknown or
+// foreign service, variant or provider is 404 `NOT_FOUND`; a provider
+// not assigned to the service 422 `PROVIDER_NOT_ASSIGNED`.
+//
+// GET /appointments/availability
+func (UnimplementedHandler) GetAppointmentAvailability(ctx context.Context, params GetAppointmentAvailabilityParams) (r *AppointmentAvailabilityResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAppointmentPolicies implements getAppointmentPolicies operation.
+//
+// `row_present` false means the venue runs on the defaults (slot
+// interval 15 minutes, pay at the venue, no self-service cutoff,
+// grouped visits off with at most 8 services).
+//
+// GET /admin/appointment-policies
+func (UnimplementedHandler) GetAppointmentPolicies(ctx context.Context) (r *AppointmentPoliciesResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAppointmentReadiness implements getAppointmentReadiness operation.
+//
+// `status` `ready` or `incomplete` with the `missing` labels:
+// `appointments_not_offered` (the offering mode is `classes`),
+// `active_service`, `service_with_provider` (an active service with an
+// active assigned provider), `provider_working_hours` (such a provider
+// with weekly hours). 503 `QUERY_FAILED` when it cannot be read.
+//
+// GET /admin/appointment-readiness
+func (UnimplementedHandler) GetAppointmentReadiness(ctx context.Context) (r *AppointmentReadinessResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAppointmentVisit implements getAppointmentVisit operation.
+//
+// The visit of the venue named by `X-Organization-ID`, with the
+// `updated_at` token its cancel sends back. Another member's visit is
+// 404 `NOT_FOUND`.
+//
+// GET /appointments/visits/{visitId}
+func (UnimplementedHandler) GetAppointmentVisit(ctx context.Context, params GetAppointmentVisitParams) (r *VisitResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -849,6 +1142,15 @@ func (UnimplementedHandler) GetBooking(ctx context.Context, params GetBookingPar
 	return r, ht.ErrNotImplemented
 }
 
+// GetBookingOffering implements getBookingOffering operation.
+//
+// Whether the venue offers classes, appointments or both.
+//
+// GET /admin/booking-offering
+func (UnimplementedHandler) GetBookingOffering(ctx context.Context) (r *BookingOfferingResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetCalendar implements getCalendar operation.
 //
 // Items starting between `start` and `end` (inclusive venue-local dates;
@@ -857,10 +1159,13 @@ func (UnimplementedHandler) GetBooking(ctx context.Context, params GetBookingPar
 // Every item has the same envelope (`kind`, `id`, `title`, times, `status`,
 // `location`, `room`, `people`) plus one object named after its kind with
 // what only that kind has. This version serves `kind` `class` (every status;
-// unlisted classes included); appointments, private events, streams,
-// unavailable time, room rentals, maintenance and shifts join the same feed
-// as further kinds with their own objects, so clients must skip kinds they
-// do not know. `meta.kinds` lists the kinds the feed served.
+// unlisted classes included), `appointment` (every status but
+// `rescheduled`: the appointment it moved to stands for it) and
+// `unavailable` (a provider's time off; it is served when it overlaps the
+// range, so its start may precede `start`). Private events, streams, room
+// rentals, maintenance and shifts join the same feed later as further kinds
+// with their own objects, so clients must skip kinds they do not know.
+// `meta.kinds` lists the kinds the feed served.
 //
 // GET /calendar
 func (UnimplementedHandler) GetCalendar(ctx context.Context, params GetCalendarParams) (r *CalendarResponse, _ error) {
@@ -1091,6 +1396,15 @@ func (UnimplementedHandler) GetPaymentsConnect(ctx context.Context) (r *Payments
 	return r, ht.ErrNotImplemented
 }
 
+// GetProviderWorkingHours implements getProviderWorkingHours operation.
+//
+// A provider's weekly working hours.
+//
+// GET /admin/providers/{providerId}/working-hours
+func (UnimplementedHandler) GetProviderWorkingHours(ctx context.Context, params GetProviderWorkingHoursParams) (r *WorkingHoursResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetReceiptPdf implements getReceiptPdf operation.
 //
 // The receipt of a payment, as a PDF.
@@ -1115,10 +1429,10 @@ func (UnimplementedHandler) GetVenue(ctx context.Context, params GetVenueParams)
 
 // GetVenueAffinities implements getVenueAffinities operation.
 //
-// Listed venues the user favourited, holds an active pass at, booked in the last
-// 90 days, or has an active relationship with, ranked by score = 100 × favourite
-// + 10 × active passes + bookings in the last 90 days (ties by name). At most 50.
-// Appointment signals join when appointments exist.
+// Listed venues the user favourited, holds an active pass at, booked a class or
+// an appointment at in the last 90 days, or has an active relationship with,
+// ranked by score = 100 × favourite + 10 × active passes + class bookings and
+// appointments booked in the last 90 days (ties by name). At most 50.
 //
 // GET /me/venue-affinities
 func (UnimplementedHandler) GetVenueAffinities(ctx context.Context) (r *VenueAffinityResponse, _ error) {
@@ -1262,6 +1576,20 @@ func (UnimplementedHandler) JoinVenue(ctx context.Context, req *JoinRequest, par
 	return r, ht.ErrNotImplemented
 }
 
+// ListAdminAppointments implements listAdminAppointments operation.
+//
+// Appointments starting from `from` to `to` (venue-local dates,
+// inclusive; each optional), `direction` `upcoming` (soonest first,
+// the default) or `past` (newest first), one `status`, one
+// `provider_id`, one `location_id`. `limit` 1 to 200 (default 100);
+// `meta.has_more` says whether more rows match (narrow the window to
+// see them).
+//
+// GET /admin/appointments
+func (UnimplementedHandler) ListAdminAppointments(ctx context.Context, params ListAdminAppointmentsParams) (r *AdminAppointmentListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListAdminCheckin implements listAdminCheckin operation.
 //
 // Classes starting on `date` (venue-local, default today), every status,
@@ -1288,6 +1616,25 @@ func (UnimplementedHandler) ListAdminGiftCards(ctx context.Context, params ListA
 	return r, ht.ErrNotImplemented
 }
 
+// ListAdminLocations implements listAdminLocations operation.
+//
+// [settings.business or locations.manage] Every location of the venue,
+// active or not, by name, with its main image, gallery and opening hours.
+//
+// GET /admin/locations
+func (UnimplementedHandler) ListAdminLocations(ctx context.Context) (r *AdminLocationListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListAdminRooms implements listAdminRooms operation.
+//
+// [settings.business] Every room of the venue, active or not, by name.
+//
+// GET /admin/rooms
+func (UnimplementedHandler) ListAdminRooms(ctx context.Context) (r *AdminRoomListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListAdminSchedule implements listAdminSchedule operation.
 //
 // Class instances starting between `start_date` and `end_date` (inclusive,
@@ -1308,6 +1655,21 @@ func (UnimplementedHandler) ListAdminGiftCards(ctx context.Context, params ListA
 //
 // GET /admin/schedule
 func (UnimplementedHandler) ListAdminSchedule(ctx context.Context, params ListAdminScheduleParams) (r *AdminScheduleListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListAppointments implements listAppointments operation.
+//
+// `direction` `upcoming` (default: starting now or later, soonest
+// first) or `past` (started before now, newest first), optionally one
+// `status`, in one venue (`organization_id`, else `X-Organization-ID`)
+// or every venue the user is related to. Cursor pagination: `limit` 1
+// to 100 (default 20); `after` is the previous page's
+// `meta.next_cursor` (a tampered or foreign cursor is 400
+// `VALIDATION_ERROR`, `details.parameter` `after`).
+//
+// GET /appointments
+func (UnimplementedHandler) ListAppointments(ctx context.Context, params ListAppointmentsParams) (r *AppointmentListResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1371,6 +1733,61 @@ func (UnimplementedHandler) ListMyPaymentMethods(ctx context.Context, params Lis
 //
 // GET /me/payments
 func (UnimplementedHandler) ListMyPayments(ctx context.Context, params ListMyPaymentsParams) (r *MyPaymentListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListProviderTimeOff implements listProviderTimeOff operation.
+//
+// A provider's current and future time off.
+//
+// GET /admin/providers/{providerId}/time-off
+func (UnimplementedHandler) ListProviderTimeOff(ctx context.Context, params ListProviderTimeOffParams) (r *TimeOffListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListServiceProviders implements listServiceProviders operation.
+//
+// In the service's order (primary first, then `sort_order`).
+// `eligible_only=true` keeps active assignments of active providers,
+// the ones availability offers.
+//
+// GET /admin/services/{id}/providers
+func (UnimplementedHandler) ListServiceProviders(ctx context.Context, params ListServiceProvidersParams) (r *ServiceProviderListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListServiceVariants implements listServiceVariants operation.
+//
+// A service's variants.
+//
+// GET /admin/services/{id}/variants
+func (UnimplementedHandler) ListServiceVariants(ctx context.Context, params ListServiceVariantsParams) (r *ServiceVariantListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListStaffDirectory implements listStaffDirectory operation.
+//
+// [staff.view] The venue's staff: the instructors, who teach classes and,
+// once assigned to services, are the providers of appointments (their id
+// is the `providerId` of the provider operations). Ordered by first name,
+// last name and id, at most 1000 (`meta.truncated`). `active` keeps only
+// staff whose active flag equals it (default: everyone). Each entry counts
+// the person's active service assignments and says whether working hours
+// are set.
+//
+// GET /admin/staff
+func (UnimplementedHandler) ListStaffDirectory(ctx context.Context, params ListStaffDirectoryParams) (r *StaffDirectoryResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListStaffServices implements listStaffServices operation.
+//
+// [staff.view] Each assignment of the provider as stored, with its
+// service's name and currency and the service's variants as stored
+// (prices in minor units).
+//
+// GET /admin/staff/{providerId}/services
+func (UnimplementedHandler) ListStaffServices(ctx context.Context, params ListStaffServicesParams) (r *StaffServiceListResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1515,6 +1932,19 @@ func (UnimplementedHandler) PostCheckoutPreview(ctx context.Context, req *Checko
 	return r, ht.ErrNotImplemented
 }
 
+// PreviewAppointmentCancel implements previewAppointmentCancel operation.
+//
+// `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
+// `self_service_cutoff`, `grouped_visit_requires_visit_action`); the
+// fee a cancellation now would record (`fee_minor`, from the service:
+// window default 24 hours, fee default 0); `package_linked` (always
+// false in this version), `visit_linked` and `visit_id`.
+//
+// GET /appointments/{id}/cancel-preview
+func (UnimplementedHandler) PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (r *AppointmentCancelPreviewResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // PurchaseCheckout implements purchaseCheckout operation.
 //
 // Charges `direct_purchase_quote` exactly as previewed (never
@@ -1637,6 +2067,15 @@ func (UnimplementedHandler) RemoveMyPushToken(ctx context.Context, req *MePushTo
 	return r, ht.ErrNotImplemented
 }
 
+// RemoveServiceProvider implements removeServiceProvider operation.
+//
+// No assignment is 404 `NOT_FOUND`. Booked appointments stay.
+//
+// DELETE /admin/services/{id}/providers/{providerId}
+func (UnimplementedHandler) RemoveServiceProvider(ctx context.Context, params RemoveServiceProviderParams) (r *AdminOkResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ReplayWebhookDelivery implements replayWebhookDelivery operation.
 //
 // Starts a new delivery of the same event to the subscription, with the
@@ -1702,6 +2141,19 @@ func (UnimplementedHandler) SetMyDefaultPaymentMethod(ctx context.Context, param
 	return r, ht.ErrNotImplemented
 }
 
+// SetProviderWorkingHours implements setProviderWorkingHours operation.
+//
+// The whole week at once: up to 50 spans, each a `weekday` (0 Sunday to
+// 6 Saturday), `start` and `end` as venue-local `HH:MM` (`end` may be
+// `24:00`) and an optional `location_id`. A span that does not end
+// after it starts, or two spans of one weekday that overlap, are 400
+// `VALIDATION_ERROR` and change nothing.
+//
+// PUT /admin/providers/{providerId}/working-hours
+func (UnimplementedHandler) SetProviderWorkingHours(ctx context.Context, req *WorkingHoursRequest, params SetProviderWorkingHoursParams) (r *WorkingHoursResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // SubstituteAdminScheduleInstructor implements substituteAdminScheduleInstructor operation.
 //
 // Assigns `instructor_id` (an instructor of the venue, not the one already
@@ -1712,6 +2164,40 @@ func (UnimplementedHandler) SetMyDefaultPaymentMethod(ctx context.Context, param
 //
 // POST /admin/schedule/{id}/substitute
 func (UnimplementedHandler) SubstituteAdminScheduleInstructor(ctx context.Context, req *AdminScheduleSubstituteRequest, params SubstituteAdminScheduleInstructorParams) (r *AdminScheduleWriteResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// UpdateAdminLocation implements updateAdminLocation operation.
+//
+// [locations.manage] Any of `image_url` (an absolute http(s) URL, or null
+// to remove it), `gallery_urls` (replaces the gallery, in order, at most
+// 20 distinct http(s) URLs; `[]` empties it) and `opening_hours`
+// (replaces the location's hours: each ISO weekday 1 to 7 at most once,
+// an open day with `opens_at` before `closes_at` as HH:MM venue-local, a
+// closed day with `closed` true and no times; a weekday left out has no
+// hours). Or only `remove_gallery_url`, which takes one image out of the
+// gallery (an image not in it changes nothing). An empty body, or
+// `remove_gallery_url` with anything else, is 400 `VALIDATION_ERROR`; any
+// refusal changes nothing. The change is audited.
+//
+// PATCH /admin/locations/{locationId}
+func (UnimplementedHandler) UpdateAdminLocation(ctx context.Context, req *AdminLocationUpdateRequest, params UpdateAdminLocationParams) (r *AdminLocationResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// UpdateAdminRoom implements updateAdminRoom operation.
+//
+// [settings.business] `name`, `capacity` (positive), `room_type`,
+// `is_active`; `floor_plan_url` accepts only null (removing the plan).
+// An empty body is 400 `VALIDATION_ERROR`. Lowering the capacity below
+// that of upcoming scheduled classes in the room saves the room and
+// leaves those classes as they are: the answer is 409
+// `ROOM_CAPACITY_PARTIAL` with `details.saved` true and
+// `details.class_ids` (review them on the staff schedule); reading the
+// room shows the change.
+//
+// PATCH /admin/rooms/{roomId}
+func (UnimplementedHandler) UpdateAdminRoom(ctx context.Context, req *AdminRoomUpdateRequest, params UpdateAdminRoomParams) (r *AdminRoomResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1729,6 +2215,31 @@ func (UnimplementedHandler) SubstituteAdminScheduleInstructor(ctx context.Contex
 //
 // PATCH /admin/schedule/{id}
 func (UnimplementedHandler) UpdateAdminScheduleItem(ctx context.Context, req *AdminScheduleUpdateRequest, params UpdateAdminScheduleItemParams) (r *AdminScheduleWriteResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// UpdateAppointmentPolicies implements updateAppointmentPolicies operation.
+//
+// Sets the fields sent (`self_service_cutoff_hours` null removes the
+// cutoff). An empty body is 400 `VALIDATION_ERROR`. `grouped_visits`
+// takes `enabled`, `max_services_per_visit` and the grouped-visit
+// `refund_terms` (1 to 2000 characters), which are saved only with
+// `confirmed` true: terms without it, or `confirmed` without terms, are
+// 400 `VALIDATION_ERROR` (`grouped_visits.confirmed`) and change nothing.
+// `refund_terms` null removes the terms; reading shows `confirmed` true
+// while confirmed terms are stored.
+//
+// PATCH /admin/appointment-policies
+func (UnimplementedHandler) UpdateAppointmentPolicies(ctx context.Context, req *AppointmentPoliciesUpdateRequest, params UpdateAppointmentPoliciesParams) (r *AppointmentPoliciesResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// UpdateBookingOffering implements updateBookingOffering operation.
+//
+// Strict body `{mode}`; any other member is 400 `VALIDATION_ERROR`.
+//
+// PATCH /admin/booking-offering
+func (UnimplementedHandler) UpdateBookingOffering(ctx context.Context, req *BookingOfferingUpdateRequest, params UpdateBookingOfferingParams) (r *BookingOfferingResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1755,6 +2266,26 @@ func (UnimplementedHandler) UpdateMe(ctx context.Context, req *MeUpdateRequest) 
 //
 // PATCH /me/notification-preferences
 func (UnimplementedHandler) UpdateMyNotificationPreferences(ctx context.Context, req *MeNotificationPreferencesPatch, params UpdateMyNotificationPreferencesParams) (r *MeNotificationPreferencesResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// UpdateServiceProvider implements updateServiceProvider operation.
+//
+// Sets only the fields sent; `null` custom values inherit the
+// service's again. An empty body is 400 `VALIDATION_ERROR`; no
+// assignment is 404 `NOT_FOUND`.
+//
+// PATCH /admin/services/{id}/providers/{providerId}
+func (UnimplementedHandler) UpdateServiceProvider(ctx context.Context, req *ServiceProviderRequest, params UpdateServiceProviderParams) (r *ServiceProviderResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// UpdateServiceVariant implements updateServiceVariant operation.
+//
+// An empty body is 400 `VALIDATION_ERROR`.
+//
+// PATCH /admin/services/{id}/variants/{variantId}
+func (UnimplementedHandler) UpdateServiceVariant(ctx context.Context, req *ServiceVariantUpdateRequest, params UpdateServiceVariantParams) (r *ServiceVariantResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 

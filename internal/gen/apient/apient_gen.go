@@ -116,6 +116,43 @@ func Room(e *ent.Room) api.Room {
 	return out
 }
 
+// ServiceProviderAssignment is the API's ServiceProviderAssignment of e.
+func ServiceProviderAssignment(e *ent.ServiceProvider) api.ServiceProviderAssignment {
+	out := api.ServiceProviderAssignment{
+		ID:         e.ID,
+		ServiceID:  e.ServiceID,
+		ProviderID: e.ProviderID,
+		IsPrimary:  e.IsPrimary,
+		SortOrder:  e.SortOrder,
+		IsActive:   e.IsActive,
+	}
+	if e.CustomDurationMinutes == nil {
+		out.CustomDurationMinutes = api.NilInt{Null: true}
+	} else {
+		out.CustomDurationMinutes = api.NewNilInt(*e.CustomDurationMinutes)
+	}
+	if e.CustomPriceMinor == nil {
+		out.CustomPriceMinor = api.NilInt64{Null: true}
+	} else {
+		out.CustomPriceMinor = api.NewNilInt64(*e.CustomPriceMinor)
+	}
+	return out
+}
+
+// ServiceVariant is the API's ServiceVariant of e.
+func ServiceVariant(e *ent.ServiceVariant) api.ServiceVariant {
+	out := api.ServiceVariant{
+		ID:              e.ID,
+		ServiceID:       e.ServiceID,
+		Name:            e.Name,
+		DurationMinutes: e.DurationMinutes,
+		PriceMinor:      e.PriceMinor,
+		IsActive:        e.IsActive,
+		SortOrder:       e.SortOrder,
+	}
+	return out
+}
+
 // WebhookAttempt is the API's WebhookAttempt of e.
 func WebhookAttempt(e *ent.WebhookAttempt) api.WebhookAttempt {
 	out := api.WebhookAttempt{

@@ -24,6 +24,7 @@ import (
 
 	"github.com/venueplatform/venue/ent/migrate"
 	"github.com/venueplatform/venue/internal/pglocal"
+	"github.com/venueplatform/venue/migrations"
 )
 
 func main() {
@@ -73,5 +74,6 @@ func run(dirPath, name string) error {
 		schema.WithFormatter(atlasmigrate.DefaultFormatter),
 		schema.WithDropColumn(true),
 		schema.WithDropIndex(true),
+		schema.WithDiffHook(migrations.KeepHandWritten),
 	)
 }

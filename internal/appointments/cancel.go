@@ -1,0 +1,161 @@
+package appointments
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/venueplatform/venue/ent"
+	entappointment "github.com/venueplatform/venue/ent/appointment"
+	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/pass"
+	"github.com/venueplatform/venue/internal/concurrency"
+	"github.com/venueplatform/venue/internal/events"
+	"github.com/venueplatform/venue/internal/system"
+)
+
+// Get reads appointment id of the viewer's venue (a member viewer: its own
+// only, by the member wall).
+func Get(ctx context.Context, client *ent.Client, id uuid.UUID) (*ent.Appointment, error) {
+	ap, err := client.Appointment.Query().Where(entappointment.ID(id)).WithService().Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("appointments: get: %w", err)
+	}
+	return ap, nil
+}
+
+// GetOwn reads the signed-in user uid's own appointment id in any venue they
+// are related to.
+func GetOwn(ctx context.Context, client *ent.Client, uid, id uuid.UUID) (*ent.Appointment, error) {
+	// System call site: bound to the user's own member ids.
+	ap, err := client.Appointment.Query().Where(entappointment.ID(id), entappointment.HasMemberWith(member.UserID(uid))).
+		WithService().Only(system.Allow(ctx, "appointments.own"))
+	if ent.IsNotFound(err) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("appointments: own: %w", err)
+	}
+	return ap, nil
+}
+
+// Preview is what cancelling an appointment would do now.
+type Preview struct {
+	CanCancel     bool
+	BlockedReason string
+	FeeMinor      int64
+	Currency      string
+	WindowHours   int
+	InsideWindow  bool
+	VisitID       *uuid.UUID
+}
+
+// PreviewCancel says whether the member may cancel ap at now and what it
+// would owe: the service's fee (default 0) inside its window (default 24
+// hours).
+func PreviewCancel(v *Venue, ap *ent.Appointment, self bool, now time.Time) Preview {
+	svc := ap.Edges.Service
+	p := Preview{Currency: ap.Currency, VisitID: ap.VisitID}
+	if svc != nil {
+		p.WindowHours = svc.CancelWindowHours
+		if ap.StartsAt.Sub(now) < time.Duration(svc.CancelWindowHours)*time.Hour {
+			p.InsideWindow = true
+			p.FeeMinor = svc.CancelFeeMinor
+		}
+	}
+	switch {
+	case ap.Status != entappointment.StatusBooked || !now.Before(ap.StartsAt):
+		p.BlockedReason = BlockedNotCancellable
+	case self && ap.VisitID != nil:
+		p.BlockedReason = BlockedGroupedVisit
+	case self && v.Policy.SelfServiceCutoff != nil && ap.StartsAt.Sub(now) < *v.Policy.SelfServiceCutoff:
+		p.BlockedReason = BlockedSelfService
+	}
+	p.CanCancel = p.BlockedReason == ""
+	if !p.CanCancel {
+		p.FeeMinor = 0
+	}
+	return p
+}
+
+// Cancel cancels appointment id for the actor, guarded by the exact
+// updated_at token tok (missing: 400 VALIDATION_ERROR; another: 409
+// STALE_TARGET). A member (Self) is refused past the self-service cutoff
+// (remaining time strictly below it: 422 SELF_SERVICE_CUTOFF) and for an
+// appointment of a visit (422 GROUPED_VISIT_REQUIRES_VISIT_ACTION); nobody
+// cancels a started, attended or cancelled appointment (422
+// NOT_CANCELLABLE). A clip the appointment took goes back to its pass;
+// inside the service's window its fee is recorded on the appointment.
+func Cancel(ctx context.Context, client *ent.Client, a Actor, id uuid.UUID, tok concurrency.Token, reason string, now time.Time) (*ent.Appointment, error) {
+	if tok.IsZero() {
+		return nil, concurrency.Missing("updated_at")
+	}
+	v, err := LoadVenue(ctx, client)
+	if err != nil {
+		return nil, err
+	}
+	var out *ent.Appointment
+	err = events.WithTx(ctx, client, func(ctx context.Context, tx *ent.Tx) error {
+		c := tx.Client()
+		ap, err := Get(ctx, c, id)
+		if err != nil {
+			return err
+		}
+		if a.Self && ap.MemberID != a.Member.ID {
+			return ErrNotFound
+		}
+		if !tok.Matches(ap.UpdatedAt) {
+			return concurrency.Stale(ap.UpdatedAt)
+		}
+		p := PreviewCancel(v, ap, a.Self, now)
+		switch p.BlockedReason {
+		case BlockedNotCancellable:
+			return notCancellable(string(ap.Status))
+		case BlockedGroupedVisit:
+			return unprocessable(CodeGroupedVisit, "cancel the whole visit instead").With("visit_id", ap.VisitID.String())
+		case BlockedSelfService:
+			return unprocessable(CodeSelfServiceCutoff, "the appointment is too close to cancel online; contact the venue").
+				With("cutoff_hours", int(*v.Policy.SelfServiceCutoff/time.Hour))
+		}
+		out, err = setCancelled(ctx, c, ap, tok, p.FeeMinor, reason, now)
+		return err
+	})
+	return out, err
+}
+
+// setCancelled cancels ap (guarded by tok), restores its clip and records
+// the event and the audit entry.
+func setCancelled(ctx context.Context, c *ent.Client, ap *ent.Appointment, tok concurrency.Token, fee int64, reason string, now time.Time) (*ent.Appointment, error) {
+	upd := c.Appointment.UpdateOneID(ap.ID).Where(entappointment.UpdatedAt(tok.Time()), entappointment.StatusEQ(ap.Status)).
+		SetStatus(entappointment.StatusCancelled).SetCancelledAt(now).SetCancelReason(reason)
+	if fee > 0 {
+		upd.SetCancelFeeMinor(fee)
+	}
+	out, err := upd.Save(ctx)
+	if ent.IsNotFound(err) {
+		return nil, concurrency.Stale(ap.UpdatedAt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if ap.PassID != nil {
+		if err := c.Pass.Update().Where(pass.ID(*ap.PassID), pass.ClipsRemainingNotNil()).AddClipsRemaining(1).Exec(ctx); err != nil {
+			return nil, fmt.Errorf("appointments: restore clip: %w", err)
+		}
+	}
+	if _, err := events.Record(ctx, c, events.AppointmentCancelled, map[string]any{
+		"appointment_id": out.ID.String(), "status": string(out.Status), "member_id": out.MemberID.String(), "reason": reason,
+	}); err != nil {
+		return nil, err
+	}
+	if err := auditEntry(ctx, c, "appointment.cancelled", out, map[string]any{"reason": reason, "fee_minor": fee}); err != nil {
+		return nil, err
+	}
+	out.Edges.Service = ap.Edges.Service
+	return out, nil
+}

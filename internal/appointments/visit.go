@@ -1,0 +1,221 @@
+package appointments
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/venueplatform/venue/ent"
+	entappointment "github.com/venueplatform/venue/ent/appointment"
+	"github.com/venueplatform/venue/ent/appointmentpolicy"
+	entvisit "github.com/venueplatform/venue/ent/visit"
+	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/concurrency"
+	"github.com/venueplatform/venue/internal/events"
+)
+
+// Visit limits (the contract's: 2 to 8 services).
+const (
+	MinVisitServices = 2
+	MaxVisitServices = 8
+)
+
+// VisitItem is one service of a visit.
+type VisitItem struct {
+	ServiceID uuid.UUID
+	VariantID *uuid.UUID
+}
+
+// VisitRequest books several services in sequence.
+type VisitRequest struct {
+	Items      []VisitItem
+	ProviderID *uuid.UUID // nil: any free provider per service
+	LocationID *uuid.UUID
+	Start      time.Time
+	// The totals the member saw; a visit whose totals differ is refused.
+	ExpectedTotalMinor int64
+	ExpectedDueMinor   int64
+	ExpectedCurrency   string
+}
+
+// BookVisit books r's services one after the other from r.Start, all or
+// nothing: each starts at the first time on the venue's slot grid after the
+// previous one's end and buffers, and must be offered there (409
+// SLOT_UNAVAILABLE with details.service_index for the first that is not,
+// and none is booked). Grouped visits must be enabled by the venue (422
+// GROUPED_VISITS_DISABLED); at most the venue's max_services_per_visit (2 to
+// 8; else 400 VALIDATION_ERROR). Totals other than the expected ones are 409
+// QUOTE_STALE (details: total_minor, due_minor, currency); payment due at
+// booking (the venue's online mode) is 402 PAYMENT_REQUIRED.
+func BookVisit(ctx context.Context, client *ent.Client, a Actor, r VisitRequest, now time.Time) (*ent.Visit, []*ent.Appointment, error) {
+	v, err := LoadVenue(ctx, client)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !v.Policy.GroupedVisitsEnabled {
+		return nil, nil, unprocessable("GROUPED_VISITS_DISABLED", "the venue does not take visits of several services")
+	}
+	if len(r.Items) < MinVisitServices || len(r.Items) > v.Policy.MaxServicesPerVisit {
+		return nil, nil, apperr.Validation("services", "a visit has 2 to max_services_per_visit services").
+			With("max_services", v.Policy.MaxServicesPerVisit)
+	}
+	var visit *ent.Visit
+	var out []*ent.Appointment
+	err = events.WithTx(ctx, client, func(ctx context.Context, tx *ent.Tx) error {
+		c := tx.Client()
+		var err error
+		visit, err = c.Visit.Create().SetMemberID(a.Member.ID).SetStartsAt(r.Start).SetEndsAt(r.Start).
+			SetTotalPriceMinor(0).SetCurrency("XXX").Save(ctx)
+		if err != nil {
+			return err
+		}
+		start := r.Start
+		var total int64
+		currency := ""
+		for i, it := range r.Items {
+			svc, err := ServiceOf(ctx, c, it.ServiceID)
+			if err != nil {
+				return err
+			}
+			if i > 0 {
+				start = onGrid(start.Add(time.Duration(svc.BufferBeforeMinutes)*time.Minute), v)
+			}
+			req := Request{ServiceID: it.ServiceID, VariantID: it.VariantID, ProviderID: r.ProviderID,
+				LocationID: r.LocationID, Start: start, PaymentChoice: "venue"}
+			ap, err := book(ctx, c, v, a, req, now, &visit.ID, true)
+			if err != nil {
+				if ae, ok := err.(*apperr.Error); ok && ae.Code == CodeSlotUnavailable {
+					return ae.With("service_index", i)
+				}
+				if IsOverlap(err) {
+					return slotUnavailable(ReasonSlotTaken).With("service_index", i)
+				}
+				return err
+			}
+			if currency != "" && ap.Currency != currency {
+				return apperr.Validation("services", "a visit's services share one currency")
+			}
+			currency = ap.Currency
+			total += ap.PriceMinor
+			ap.Edges.Service = svc
+			out = append(out, ap)
+			start = ap.EndsAt.Add(time.Duration(svc.BufferAfterMinutes) * time.Minute)
+		}
+		var due int64
+		if v.Policy.PaymentMode == appointmentpolicy.PaymentAtBookingModeOnline {
+			due = total
+		}
+		if total != r.ExpectedTotalMinor || due != r.ExpectedDueMinor || currency != r.ExpectedCurrency {
+			return (&apperr.Error{Status: http.StatusConflict, Code: "QUOTE_STALE",
+				Message: "the visit's totals differ from the expected ones"}).
+				With("total_minor", total).With("due_minor", due).With("currency", currency)
+		}
+		if due > 0 {
+			return (&apperr.Error{Status: http.StatusPaymentRequired, Code: CodePaymentRequired,
+				Message: "this visit is paid when it is booked"}).With("amount_minor", due)
+		}
+		visit, err = c.Visit.UpdateOne(visit).SetEndsAt(out[len(out)-1].EndsAt).SetTotalPriceMinor(total).
+			SetCurrency(currency).Save(ctx)
+		return err
+	})
+	if err != nil {
+		if IsOverlap(err) {
+			return nil, nil, slotUnavailable(ReasonSlotTaken)
+		}
+		return nil, nil, err
+	}
+	return visit, out, nil
+}
+
+// onGrid is the first start on the venue's slot grid at or after t.
+func onGrid(t time.Time, v *Venue) time.Time {
+	day := midnight(t, v.Loc)
+	step := int(v.Policy.SlotInterval / time.Minute)
+	for m := 0; m <= 25*60; m += step {
+		if s := wall(day, m, v.Loc); !s.Before(t) && isWall(s, day, m) {
+			return s
+		}
+	}
+	return t
+}
+
+// CancelVisit cancels visit id of the member (Self: its own only) and every
+// booked appointment of it, guarded by the visit's exact updated_at token
+// (missing: 400; another: 409 STALE_TARGET). A member is held to the
+// self-service cutoff of the visit's first appointment (422
+// SELF_SERVICE_CUTOFF); a visit that started or was cancelled is 422
+// NOT_CANCELLABLE. Each appointment records appointment.cancelled; the
+// services' cancellation fees apply as for single appointments.
+func CancelVisit(ctx context.Context, client *ent.Client, a Actor, id uuid.UUID, tok concurrency.Token, now time.Time) (*ent.Visit, []*ent.Appointment, error) {
+	if tok.IsZero() {
+		return nil, nil, concurrency.Missing("updated_at")
+	}
+	v, err := LoadVenue(ctx, client)
+	if err != nil {
+		return nil, nil, err
+	}
+	var visit *ent.Visit
+	var out []*ent.Appointment
+	err = events.WithTx(ctx, client, func(ctx context.Context, tx *ent.Tx) error {
+		c := tx.Client()
+		var err error
+		visit, err = c.Visit.Query().Where(entvisit.ID(id)).Only(ctx)
+		if ent.IsNotFound(err) || (err == nil && a.Self && visit.MemberID != a.Member.ID) {
+			return apperr.NotFound("visit")
+		}
+		if err != nil {
+			return err
+		}
+		if !tok.Matches(visit.UpdatedAt) {
+			return concurrency.Stale(visit.UpdatedAt)
+		}
+		if visit.Status != entvisit.StatusBooked || !now.Before(visit.StartsAt) {
+			return notCancellable(string(visit.Status))
+		}
+		if a.Self && v.Policy.SelfServiceCutoff != nil && visit.StartsAt.Sub(now) < *v.Policy.SelfServiceCutoff {
+			return unprocessable(CodeSelfServiceCutoff, "the visit is too close to cancel online; contact the venue").
+				With("cutoff_hours", int(*v.Policy.SelfServiceCutoff/time.Hour))
+		}
+		aps, err := c.Appointment.Query().Where(entappointment.VisitID(visit.ID), entappointment.StatusEQ(entappointment.StatusBooked)).
+			WithService().Order(entappointment.ByStartsAt()).All(ctx)
+		if err != nil {
+			return err
+		}
+		for _, ap := range aps {
+			p := PreviewCancel(v, ap, false, now)
+			done, err := setCancelled(ctx, c, ap, concurrency.Of(ap.UpdatedAt), p.FeeMinor, "member_visit", now)
+			if err != nil {
+				return err
+			}
+			out = append(out, done)
+		}
+		visit, err = c.Visit.UpdateOne(visit).Where(entvisit.UpdatedAt(tok.Time())).SetStatus(entvisit.StatusCancelled).Save(ctx)
+		if ent.IsNotFound(err) {
+			return concurrency.Stale(tok.Time())
+		}
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return visit, out, nil
+}
+
+// GetVisit reads visit id of the viewer's venue (a member: its own only)
+// with its appointments in order.
+func GetVisit(ctx context.Context, c *ent.Client, id uuid.UUID) (*ent.Visit, []*ent.Appointment, error) {
+	visit, err := c.Visit.Query().Where(entvisit.ID(id)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil, apperr.NotFound("visit")
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	aps, err := c.Appointment.Query().Where(entappointment.VisitID(id)).WithService().Order(entappointment.ByStartsAt()).All(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return visit, aps, nil
+}
