@@ -36,7 +36,8 @@ func TestMembersFamilyEndToEnd(t *testing.T) {
 	cfg := Config{
 		DatabaseURL: url, Days: 3, Seed: 9,
 		MemberScales: []int{30, 90}, GeoVenues: []int{2, 5},
-		Ops:         []string{"members-search", "members-schedule", "members-admin-schedule", "members-checkin-roster", "members-bookings", "venues-search"},
+		Ops: []string{"members-search", "members-schedule", "members-admin-schedule", "members-checkin-roster", "members-bookings", "venues-search",
+			"members-webhook-deliveries", "members-audit-list"},
 		Concurrency: []int{2},
 		Warmup:      50 * time.Millisecond, Duration: 250 * time.Millisecond,
 		Timeout: 10 * time.Second,
@@ -54,21 +55,22 @@ func TestMembersFamilyEndToEnd(t *testing.T) {
 	require.Equal(t, 90, rep.Sets[3].Members)
 	require.Equal(t, 30, rep.Sets[4].Members, "the platform set is the small venue")
 
-	require.Len(t, rep.Steps, 5*3+2)
+	require.Len(t, rep.Steps, 7*3+2)
 	for _, s := range rep.Steps {
 		require.Positive(t, s.Requests, "%s %s", s.Op, s.Set)
 		require.Zero(t, s.Errors, "%s %s: %v", s.Op, s.Set, s.ErrorSample)
 	}
 	// Per members op: scale and platform rows; the search also against the
 	// schedule; the directory's scale row.
-	require.Len(t, rep.Scale, 5*2+1+1)
+	require.Len(t, rep.Scale, 7*2+1+1)
 	goals := map[string]int{}
 	for _, g := range rep.Goals {
 		goals[g.Op]++
 		require.Positive(t, g.Value, "%s %s", g.Op, g.Goal)
 	}
 	require.Equal(t, map[string]int{"members-search": 3, "members-schedule": 2, "members-admin-schedule": 2,
-		"members-checkin-roster": 2, "members-bookings": 2, "venues-search": 1}, goals)
+		"members-checkin-roster": 2, "members-bookings": 2, "venues-search": 1,
+		"members-webhook-deliveries": 2, "members-audit-list": 2}, goals)
 	var text bytes.Buffer
 	require.NoError(t, rep.WriteText(&text))
 	require.Contains(t, text.String(), "members-search / members-schedule members-90 -> members-90")
