@@ -60,6 +60,28 @@ func TestMembersFamilyEndToEnd(t *testing.T) {
 		require.Positive(t, s.Requests, "%s %s", s.Op, s.Set)
 		require.Zero(t, s.Errors, "%s %s: %v", s.Op, s.Set, s.ErrorSample)
 	}
+	// The history ops read one delivery and one audit entry per member of
+	// the large venue, written once for the data set; the staff are a
+	// quarter of the members at most, none of them a signed-in member.
+	large, err := pgx.Connect(ctx, pgtest.ServerURL(dbname+"_bench_members_90"))
+	require.NoError(t, err)
+	defer large.Close(ctx)
+	var venue, sub string
+	var deliveries, entries, staff, staffManaging int
+	require.NoError(t, large.QueryRow(ctx, `SELECT organization_id, id FROM webhook_subscriptions
+		WHERE description = $1 AND organization_id = (SELECT organization_id FROM members GROUP BY 1 ORDER BY count(*) DESC LIMIT 1)`,
+		benchSubscription).Scan(&venue, &sub))
+	require.NoError(t, large.QueryRow(ctx, `SELECT
+		(SELECT count(*) FROM webhook_deliveries WHERE subscription_id = $2),
+		(SELECT count(*) FROM audit_logs WHERE organization_id = $1 AND actor = 'bench'),
+		(SELECT count(*) FROM members WHERE organization_id = $1 AND role = 'staff'),
+		(SELECT count(*) FROM members WHERE organization_id = $1 AND role = 'staff' AND permissions ? 'settings.business')`,
+		venue, sub).Scan(&deliveries, &entries, &staff, &staffManaging))
+	require.Equal(t, 90*HistoryPerMember, deliveries)
+	require.Equal(t, 90*HistoryPerMember, entries)
+	require.Equal(t, 90/4, staff)
+	require.Equal(t, staff, staffManaging, "every staff member holds the webhook permission")
+
 	// Per members op: scale and platform rows; the search also against the
 	// schedule; the directory's scale row.
 	require.Len(t, rep.Scale, 7*2+1+1)
