@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -53,66 +54,72 @@ const AuditListLimit = 50
 // their events) and its audit entries, HistoryPerMember per member, unless
 // a reused data set has them already, and fills Venue.SubscriptionID.
 func prepareHistory(ctx context.Context, ds *DataSet) error {
+	wrote := false
 	for i := range ds.Venues {
 		v := &ds.Venues[i]
 		err := ds.Pool.QueryRow(ctx, `SELECT id FROM webhook_subscriptions WHERE organization_id = $1 AND description = $2`,
 			v.ID, benchSubscription).Scan(&v.SubscriptionID)
-		if err == nil {
-			continue
+		if errors.Is(err, pgx.ErrNoRows) {
+			err, wrote = writeHistory(ctx, ds, v), true
 		}
-		if err != pgx.ErrNoRows {
-			return fmt.Errorf("bench subscription: %w", err)
-		}
-		var members int
-		if err := ds.Pool.QueryRow(ctx, `SELECT count(*) FROM members WHERE organization_id = $1`, v.ID).Scan(&members); err != nil {
-			return fmt.Errorf("members of %s: %w", v.Slug, err)
-		}
-		n := members * HistoryPerMember
-		v.SubscriptionID = uuid.New()
-		// One transaction: a run stopped half way leaves no subscription, so
-		// the next run writes the whole history again.
-		tx, err := ds.Pool.Begin(ctx)
 		if err != nil {
-			return err
+			return fmt.Errorf("history of %s: %w", v.Slug, err)
 		}
-		defer func() { _ = tx.Rollback(ctx) }()
-		steps := []struct {
-			what, sql string
-			args      []any
-		}{
-			{"subscription", `INSERT INTO webhook_subscriptions (id, created_at, updated_at, url, description, event_types, secret, enabled, created_by, organization_id)
-				VALUES ($1, now(), now(), 'https://hooks.bench.example/venue', $3, '["booking.created"]', 'whsec_YmVuY2g=', true, 'bench', $2)`,
-				[]any{v.SubscriptionID, v.ID, benchSubscription}},
-			// Events one second apart, newest now, already dispatched, and
-			// one delivered delivery of each.
-			{"deliveries", `WITH e AS (
-					INSERT INTO events (id, created_at, updated_at, type, payload, delivered_at, organization_id)
-					SELECT gen_random_uuid(), t, t, 'booking.created', '{}', t, $2
-					FROM generate_series(1, $3::int) g, LATERAL (SELECT now() - g * interval '1 second' AS t) s
-					RETURNING id, created_at, type)
-				INSERT INTO webhook_deliveries (id, created_at, updated_at, event_type, message_id, status, attempts, last_status_code, delivered_at, organization_id, subscription_id, event_id)
-				SELECT gen_random_uuid(), e.created_at, e.created_at, e.type, 'msg_' || e.id, 'delivered', 1, 200, e.created_at, $2, $1, e.id FROM e`,
-				[]any{v.SubscriptionID, v.ID, n}},
-			{"audit entries", `INSERT INTO audit_logs (id, created_at, updated_at, actor, actor_kind, action, target, outcome, organization_id)
-				SELECT gen_random_uuid(), t, t, 'bench', 'operator', 'member.update', 'member:' || g, 'success', $1
-				FROM generate_series(1, $2::int) g, LATERAL (SELECT now() - g * interval '1 second' AS t) s`,
-				[]any{v.ID, n}},
-		}
-		for _, s := range steps {
-			if _, err := tx.Exec(ctx, s.sql, s.args...); err != nil {
-				return fmt.Errorf("history of %s: %s: %w", v.Slug, s.what, err)
-			}
-		}
-		if err := tx.Commit(ctx); err != nil {
-			return err
-		}
-		for _, t := range []string{"events", "webhook_deliveries", "audit_logs"} {
-			if _, err := ds.Pool.Exec(ctx, "ANALYZE "+t); err != nil {
-				return fmt.Errorf("analyze %s: %w", t, err)
-			}
+	}
+	if !wrote {
+		return nil
+	}
+	for _, t := range []string{"events", "webhook_deliveries", "audit_logs"} {
+		if _, err := ds.Pool.Exec(ctx, "ANALYZE "+t); err != nil {
+			return fmt.Errorf("analyze %s: %w", t, err)
 		}
 	}
 	return nil
+}
+
+// writeHistory writes v's subscription, deliveries and audit entries in one
+// transaction: a run stopped half way leaves no subscription, so the next
+// run writes the whole history again.
+func writeHistory(ctx context.Context, ds *DataSet, v *Venue) error {
+	var members int
+	if err := ds.Pool.QueryRow(ctx, `SELECT count(*) FROM members WHERE organization_id = $1`, v.ID).Scan(&members); err != nil {
+		return fmt.Errorf("members: %w", err)
+	}
+	n := members * HistoryPerMember
+	v.SubscriptionID = uuid.New()
+	tx, err := ds.Pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	steps := []struct {
+		what, sql string
+		args      []any
+	}{
+		{"subscription", `INSERT INTO webhook_subscriptions (id, created_at, updated_at, url, description, event_types, secret, enabled, created_by, organization_id)
+			VALUES ($1, now(), now(), 'https://hooks.bench.example/venue', $3, '["booking.created"]', 'whsec_YmVuY2g=', true, 'bench', $2)`,
+			[]any{v.SubscriptionID, v.ID, benchSubscription}},
+		// Events one second apart, newest now, already dispatched, and
+		// one delivered delivery of each.
+		{"deliveries", `WITH e AS (
+				INSERT INTO events (id, created_at, updated_at, type, payload, delivered_at, organization_id)
+				SELECT gen_random_uuid(), t, t, 'booking.created', '{}', t, $2
+				FROM generate_series(1, $3::int) g, LATERAL (SELECT now() - g * interval '1 second' AS t) s
+				RETURNING id, created_at, type)
+			INSERT INTO webhook_deliveries (id, created_at, updated_at, event_type, message_id, status, attempts, last_status_code, delivered_at, organization_id, subscription_id, event_id)
+			SELECT gen_random_uuid(), e.created_at, e.created_at, e.type, 'msg_' || e.id, 'delivered', 1, 200, e.created_at, $2, $1, e.id FROM e`,
+			[]any{v.SubscriptionID, v.ID, n}},
+		{"audit entries", `INSERT INTO audit_logs (id, created_at, updated_at, actor, actor_kind, action, target, outcome, organization_id)
+			SELECT gen_random_uuid(), t, t, 'bench', 'operator', 'member.update', 'member:' || g, 'success', $1
+			FROM generate_series(1, $2::int) g, LATERAL (SELECT now() - g * interval '1 second' AS t) s`,
+			[]any{v.ID, n}},
+	}
+	for _, s := range steps {
+		if _, err := tx.Exec(ctx, s.sql, s.args...); err != nil {
+			return fmt.Errorf("%s: %w", s.what, err)
+		}
+	}
+	return tx.Commit(ctx)
 }
 
 // signInStaff makes StaffPerVenue members of each venue of ds (at most a
