@@ -31,6 +31,12 @@ type DataSet struct {
 	ServiceURL string        `json:"-"`
 	// BaselineURL is empty unless a baseline op runs on the set.
 	BaselineURL string `json:"-"`
+	// LocalURL serves the in-process ops (Op.Local) of the set.
+	LocalURL string `json:"-"`
+	// signedIn is when the set's members and staff last signed in; refresh
+	// signs them in again (nil: no Bearer or Staff op runs).
+	signedIn time.Time
+	refresh  func(context.Context) error
 }
 
 // Venue is one seeded venue as the ops need it.
@@ -45,6 +51,12 @@ type Venue struct {
 	// tokens of its signed-in members, for Bearer ops.
 	Keys   []string `json:"-"`
 	Tokens []string `json:"-"`
+	// StaffTokens are access tokens of its signed-in staff, acting in the
+	// venue, for Staff ops; SubscriptionID is the webhook subscription of
+	// the history ops and DeliveriesCursor the cursor of its second page.
+	StaffTokens      []string  `json:"-"`
+	SubscriptionID   uuid.UUID `json:"-"`
+	DeliveriesCursor string    `json:"-"`
 	// ClassIDs are a sample of the venue's listed classes, LocationIDs its
 	// locations (members family).
 	ClassIDs, LocationIDs []uuid.UUID `json:"-"`

@@ -57,6 +57,11 @@
 //     (from /proc). On a busy machine it moves much less than throughput,
 //     and the ours/baseline CPU ratio is what the throughput ratio tends to
 //     when the machine is the limit.
+//   - The members family's history ops (history.go) read logs the seed does
+//     not write: the data step adds one webhook delivery and one audit entry
+//     per member, and signs in staff as signin.go signs in members. The
+//     audit op calls audit.List in process (there is no HTTP read of the
+//     trail), on a loopback listener of the tool's own.
 //   - Seeded data is ANALYZEd before it is measured.
 //   - Seeded venues have no coordinates of their own; the geo sets place
 //     theirs uniformly over GeoArea (a country), deterministically by slug,

@@ -46,6 +46,12 @@ type Op struct {
 	// Bearer makes each request carry the access token of one of its
 	// venue's signed-in members (Venue.Tokens; members family).
 	Bearer bool
+	// Staff makes each request carry the access token of one of its
+	// venue's signed-in staff (Venue.StaffTokens; members family).
+	Staff bool
+	// Local sends the requests to the set's in-process shim of domain
+	// calls (DataSet.LocalURL) instead of the service.
+	Local bool
 	// Body, when set, makes request n a POST of this JSON body (to the path
 	// Request returns).
 	Body func(n uint64) []byte

@@ -181,6 +181,7 @@ func prepare(ctx context.Context, cfg *Config, ops []*Op, dbs *databases, d *Dis
 		}
 	}
 	needMain, needGeo, needMembers, needBaseline, needBearer := false, false, false, false, false
+	needStaff, needLocal := false, false
 	var scopes []string
 	for _, op := range ops {
 		needMain = needMain || op.Family == FamilyMain || cfg.Target != ""
@@ -188,6 +189,8 @@ func prepare(ctx context.Context, cfg *Config, ops []*Op, dbs *databases, d *Dis
 		needMembers = needMembers || op.Family == FamilyMembers
 		needBaseline = needBaseline || op.Baseline
 		needBearer = needBearer || op.Bearer
+		needStaff = needStaff || op.Staff
+		needLocal = needLocal || op.Local
 		for _, s := range op.Scopes {
 			if !slices.Contains(scopes, s) {
 				scopes = append(scopes, s)
@@ -241,12 +244,27 @@ func prepare(ctx context.Context, cfg *Config, ops []*Op, dbs *databases, d *Dis
 				return sets, cleanup, err
 			}
 		}
-		if needBearer && ds.Family == FamilyMembers {
-			hc := NewClient(1, cfg.Timeout)
-			err := signInMembers(ctx, ds, hc)
-			hc.CloseIdleConnections()
+		if (needStaff || needLocal) && ds.Family == FamilyMembers {
+			if err := prepareHistory(ctx, ds); err != nil {
+				return sets, cleanup, fmt.Errorf("history of %s: %w", ds.Name, err)
+			}
+		}
+		if needLocal && ds.Family == FamilyMembers {
+			l, err := startAudit(ds)
 			if err != nil {
 				return sets, cleanup, err
+			}
+			listeners = append(listeners, l)
+			ds.LocalURL = l.url
+		}
+		if (needBearer || needStaff) && ds.Family == FamilyMembers {
+			if err := signIn(ctx, ds, needBearer, needStaff, cfg.Timeout); err != nil {
+				return sets, cleanup, err
+			}
+			if needStaff {
+				if err := readCursor(ctx, ds, cfg.Timeout); err != nil {
+					return sets, cleanup, err
+				}
 			}
 		}
 	}

@@ -36,7 +36,8 @@ func TestMembersFamilyEndToEnd(t *testing.T) {
 	cfg := Config{
 		DatabaseURL: url, Days: 3, Seed: 9,
 		MemberScales: []int{30, 90}, GeoVenues: []int{2, 5},
-		Ops:         []string{"members-search", "members-schedule", "members-admin-schedule", "members-checkin-roster", "members-bookings", "venues-search"},
+		Ops: []string{"members-search", "members-schedule", "members-admin-schedule", "members-checkin-roster", "members-bookings", "venues-search",
+			"members-webhook-deliveries", "members-audit-list"},
 		Concurrency: []int{2},
 		Warmup:      50 * time.Millisecond, Duration: 250 * time.Millisecond,
 		Timeout: 10 * time.Second,
@@ -54,21 +55,44 @@ func TestMembersFamilyEndToEnd(t *testing.T) {
 	require.Equal(t, 90, rep.Sets[3].Members)
 	require.Equal(t, 30, rep.Sets[4].Members, "the platform set is the small venue")
 
-	require.Len(t, rep.Steps, 5*3+2)
+	require.Len(t, rep.Steps, 7*3+2)
 	for _, s := range rep.Steps {
 		require.Positive(t, s.Requests, "%s %s", s.Op, s.Set)
 		require.Zero(t, s.Errors, "%s %s: %v", s.Op, s.Set, s.ErrorSample)
 	}
+	// The history ops read one delivery and one audit entry per member of
+	// the large venue, written once for the data set; the staff are a
+	// quarter of the members at most, none of them a signed-in member.
+	large, err := pgx.Connect(ctx, pgtest.ServerURL(dbname+"_bench_members_90"))
+	require.NoError(t, err)
+	defer large.Close(ctx)
+	var venue, sub string
+	var deliveries, entries, staff, staffManaging int
+	require.NoError(t, large.QueryRow(ctx, `SELECT organization_id, id FROM webhook_subscriptions
+		WHERE description = $1 AND organization_id = (SELECT organization_id FROM members GROUP BY 1 ORDER BY count(*) DESC LIMIT 1)`,
+		benchSubscription).Scan(&venue, &sub))
+	require.NoError(t, large.QueryRow(ctx, `SELECT
+		(SELECT count(*) FROM webhook_deliveries WHERE subscription_id = $2),
+		(SELECT count(*) FROM audit_logs WHERE organization_id = $1 AND actor = 'bench'),
+		(SELECT count(*) FROM members WHERE organization_id = $1 AND role = 'staff'),
+		(SELECT count(*) FROM members WHERE organization_id = $1 AND role = 'staff' AND permissions ? 'settings.business')`,
+		venue, sub).Scan(&deliveries, &entries, &staff, &staffManaging))
+	require.Equal(t, 90*HistoryPerMember, deliveries)
+	require.Equal(t, 90*HistoryPerMember, entries)
+	require.Equal(t, 90/4, staff)
+	require.Equal(t, staff, staffManaging, "every staff member holds the webhook permission")
+
 	// Per members op: scale and platform rows; the search also against the
 	// schedule; the directory's scale row.
-	require.Len(t, rep.Scale, 5*2+1+1)
+	require.Len(t, rep.Scale, 7*2+1+1)
 	goals := map[string]int{}
 	for _, g := range rep.Goals {
 		goals[g.Op]++
 		require.Positive(t, g.Value, "%s %s", g.Op, g.Goal)
 	}
 	require.Equal(t, map[string]int{"members-search": 3, "members-schedule": 2, "members-admin-schedule": 2,
-		"members-checkin-roster": 2, "members-bookings": 2, "venues-search": 1}, goals)
+		"members-checkin-roster": 2, "members-bookings": 2, "venues-search": 1,
+		"members-webhook-deliveries": 2, "members-audit-list": 2}, goals)
 	var text bytes.Buffer
 	require.NoError(t, rep.WriteText(&text))
 	require.Contains(t, text.String(), "members-search / members-schedule members-90 -> members-90")

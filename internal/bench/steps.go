@@ -40,6 +40,11 @@ func runLevel(ctx context.Context, c int, ops []*Op, sets []*DataSet, cfg *Confi
 				if ds.Family != op.Family && (cfg.Target == "" || op.Family != FamilyGeo) {
 					continue
 				}
+				if op.Bearer || op.Staff {
+					if err := refreshTokens(ctx, ds); err != nil {
+						return report(), fmt.Errorf("sign in again: %w", err)
+					}
+				}
 				step := newStep(op, ds, c, cfg, client)
 				step.Round, step.Rounds = round+1, rounds
 				step.FirstRequest = uint64(round) << 40
@@ -96,6 +101,9 @@ func newStep(op *Op, ds *DataSet, c int, cfg *Config, client *http.Client) *Step
 	if op.Baseline {
 		base = ds.BaselineURL
 	}
+	if op.Local {
+		base = ds.LocalURL
+	}
 	auth := len(op.Scopes) > 0
 	return &Step{
 		Op: op.Name, Set: ds.Name, Concurrency: c,
@@ -121,6 +129,9 @@ func newStep(op *Op, ds *DataSet, c int, cfg *Config, client *http.Client) *Step
 			}
 			if op.Bearer && v != nil && len(v.Tokens) > 0 {
 				req.Header.Set("Authorization", "Bearer "+v.Tokens[h%uint64(len(v.Tokens))])
+			}
+			if op.Staff && v != nil && len(v.StaffTokens) > 0 {
+				req.Header.Set("Authorization", "Bearer "+v.StaffTokens[h%uint64(len(v.StaffTokens))])
 			}
 			req.Header.Set("X-Forwarded-For", clientAddr(h>>32))
 			return req, nil
