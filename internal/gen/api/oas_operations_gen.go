@@ -107,6 +107,7 @@ const (
 	PostCheckoutPreviewOperation                   OperationName = "PostCheckoutPreview"
 	PurchaseCheckoutOperation                      OperationName = "PurchaseCheckout"
 	ReassignAdminBookingFundingOperation           OperationName = "ReassignAdminBookingFunding"
+	RecoverCheckoutOperation                       OperationName = "RecoverCheckout"
 	RedeemGiftCardOperation                        OperationName = "RedeemGiftCard"
 	RegisterMyPushTokenOperation                   OperationName = "RegisterMyPushToken"
 	RemoveFavoriteVenueOperation                   OperationName = "RemoveFavoriteVenue"

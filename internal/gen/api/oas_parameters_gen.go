@@ -10642,6 +10642,62 @@ func decodeReassignAdminBookingFundingParams(args [2]string, argsEscaped bool, r
 	return params, nil
 }
 
+// RecoverCheckoutParams is parameters of recoverCheckout operation.
+type RecoverCheckoutParams struct {
+	// The venue the member buys in (or send X-Organization-Slug instead).
+	XOrganizationID uuid.UUID
+}
+
+func unpackRecoverCheckoutParams(packed middleware.Parameters) (params RecoverCheckoutParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "X-Organization-ID",
+			In:   "header",
+		}
+		params.XOrganizationID = packed[key].(uuid.UUID)
+	}
+	return params
+}
+
+func decodeRecoverCheckoutParams(args [0]string, argsEscaped bool, r *http.Request) (params RecoverCheckoutParams, _ error) {
+	h := uri.NewHeaderDecoder(r.Header)
+	// Decode header: X-Organization-ID.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToUUID(val)
+				if err != nil {
+					return err
+				}
+
+				params.XOrganizationID = c
+				return nil
+			}); err != nil {
+				return err
+			}
+		} else {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "X-Organization-ID",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
 // RedeemGiftCardParams is parameters of redeemGiftCard operation.
 type RedeemGiftCardParams struct {
 	// The venue the member buys in (or send X-Organization-Slug instead).

@@ -1358,6 +1358,19 @@ func encodeReassignAdminBookingFundingResponse(response *CheckinReassignResponse
 	return nil
 }
 
+func encodeRecoverCheckoutResponse(response *CheckoutRecoveryResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeRedeemGiftCardResponse(response *GiftCardRedeemResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)

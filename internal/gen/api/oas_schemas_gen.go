@@ -7466,6 +7466,401 @@ func (s *CheckoutPurchaseResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+// Ref: #/components/schemas/CheckoutRecovery
+type CheckoutRecovery struct {
+	AmountMinor   NilInt64                      `json:"amount_minor"`
+	Currency      NilString                     `json:"currency"`
+	OperationID   NilUUID                       `json:"operation_id"`
+	PaymentStatus CheckoutRecoveryPaymentStatus `json:"payment_status"`
+	RetryPolicy   CheckoutRecoveryRetryPolicy   `json:"retry_policy"`
+	Status        CheckoutRecoveryStatus        `json:"status"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *CheckoutRecovery) GetAmountMinor() NilInt64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *CheckoutRecovery) GetCurrency() NilString {
+	return s.Currency
+}
+
+// GetOperationID returns the value of OperationID.
+func (s *CheckoutRecovery) GetOperationID() NilUUID {
+	return s.OperationID
+}
+
+// GetPaymentStatus returns the value of PaymentStatus.
+func (s *CheckoutRecovery) GetPaymentStatus() CheckoutRecoveryPaymentStatus {
+	return s.PaymentStatus
+}
+
+// GetRetryPolicy returns the value of RetryPolicy.
+func (s *CheckoutRecovery) GetRetryPolicy() CheckoutRecoveryRetryPolicy {
+	return s.RetryPolicy
+}
+
+// GetStatus returns the value of Status.
+func (s *CheckoutRecovery) GetStatus() CheckoutRecoveryStatus {
+	return s.Status
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *CheckoutRecovery) SetAmountMinor(val NilInt64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *CheckoutRecovery) SetCurrency(val NilString) {
+	s.Currency = val
+}
+
+// SetOperationID sets the value of OperationID.
+func (s *CheckoutRecovery) SetOperationID(val NilUUID) {
+	s.OperationID = val
+}
+
+// SetPaymentStatus sets the value of PaymentStatus.
+func (s *CheckoutRecovery) SetPaymentStatus(val CheckoutRecoveryPaymentStatus) {
+	s.PaymentStatus = val
+}
+
+// SetRetryPolicy sets the value of RetryPolicy.
+func (s *CheckoutRecovery) SetRetryPolicy(val CheckoutRecoveryRetryPolicy) {
+	s.RetryPolicy = val
+}
+
+// SetStatus sets the value of Status.
+func (s *CheckoutRecovery) SetStatus(val CheckoutRecoveryStatus) {
+	s.Status = val
+}
+
+type CheckoutRecoveryPaymentStatus string
+
+const (
+	CheckoutRecoveryPaymentStatusSucceeded             CheckoutRecoveryPaymentStatus = "succeeded"
+	CheckoutRecoveryPaymentStatusRequiresAction        CheckoutRecoveryPaymentStatus = "requires_action"
+	CheckoutRecoveryPaymentStatusRequiresPaymentMethod CheckoutRecoveryPaymentStatus = "requires_payment_method"
+	CheckoutRecoveryPaymentStatusProcessing            CheckoutRecoveryPaymentStatus = "processing"
+	CheckoutRecoveryPaymentStatusUnknown               CheckoutRecoveryPaymentStatus = "unknown"
+	CheckoutRecoveryPaymentStatusCanceled              CheckoutRecoveryPaymentStatus = "canceled"
+	CheckoutRecoveryPaymentStatusNone                  CheckoutRecoveryPaymentStatus = "none"
+)
+
+// AllValues returns all CheckoutRecoveryPaymentStatus values.
+func (CheckoutRecoveryPaymentStatus) AllValues() []CheckoutRecoveryPaymentStatus {
+	return []CheckoutRecoveryPaymentStatus{
+		CheckoutRecoveryPaymentStatusSucceeded,
+		CheckoutRecoveryPaymentStatusRequiresAction,
+		CheckoutRecoveryPaymentStatusRequiresPaymentMethod,
+		CheckoutRecoveryPaymentStatusProcessing,
+		CheckoutRecoveryPaymentStatusUnknown,
+		CheckoutRecoveryPaymentStatusCanceled,
+		CheckoutRecoveryPaymentStatusNone,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckoutRecoveryPaymentStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckoutRecoveryPaymentStatusSucceeded:
+		return []byte(s), nil
+	case CheckoutRecoveryPaymentStatusRequiresAction:
+		return []byte(s), nil
+	case CheckoutRecoveryPaymentStatusRequiresPaymentMethod:
+		return []byte(s), nil
+	case CheckoutRecoveryPaymentStatusProcessing:
+		return []byte(s), nil
+	case CheckoutRecoveryPaymentStatusUnknown:
+		return []byte(s), nil
+	case CheckoutRecoveryPaymentStatusCanceled:
+		return []byte(s), nil
+	case CheckoutRecoveryPaymentStatusNone:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckoutRecoveryPaymentStatus) UnmarshalText(data []byte) error {
+	switch CheckoutRecoveryPaymentStatus(data) {
+	case CheckoutRecoveryPaymentStatusSucceeded:
+		*s = CheckoutRecoveryPaymentStatusSucceeded
+		return nil
+	case CheckoutRecoveryPaymentStatusRequiresAction:
+		*s = CheckoutRecoveryPaymentStatusRequiresAction
+		return nil
+	case CheckoutRecoveryPaymentStatusRequiresPaymentMethod:
+		*s = CheckoutRecoveryPaymentStatusRequiresPaymentMethod
+		return nil
+	case CheckoutRecoveryPaymentStatusProcessing:
+		*s = CheckoutRecoveryPaymentStatusProcessing
+		return nil
+	case CheckoutRecoveryPaymentStatusUnknown:
+		*s = CheckoutRecoveryPaymentStatusUnknown
+		return nil
+	case CheckoutRecoveryPaymentStatusCanceled:
+		*s = CheckoutRecoveryPaymentStatusCanceled
+		return nil
+	case CheckoutRecoveryPaymentStatusNone:
+		*s = CheckoutRecoveryPaymentStatusNone
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/CheckoutRecoveryRequest
+type CheckoutRecoveryRequest struct {
+	ItemID                 uuid.UUID                   `json:"item_id"`
+	Kind                   CheckoutRecoveryRequestKind `json:"kind"`
+	OriginalIdempotencyKey string                      `json:"original_idempotency_key"`
+}
+
+// GetItemID returns the value of ItemID.
+func (s *CheckoutRecoveryRequest) GetItemID() uuid.UUID {
+	return s.ItemID
+}
+
+// GetKind returns the value of Kind.
+func (s *CheckoutRecoveryRequest) GetKind() CheckoutRecoveryRequestKind {
+	return s.Kind
+}
+
+// GetOriginalIdempotencyKey returns the value of OriginalIdempotencyKey.
+func (s *CheckoutRecoveryRequest) GetOriginalIdempotencyKey() string {
+	return s.OriginalIdempotencyKey
+}
+
+// SetItemID sets the value of ItemID.
+func (s *CheckoutRecoveryRequest) SetItemID(val uuid.UUID) {
+	s.ItemID = val
+}
+
+// SetKind sets the value of Kind.
+func (s *CheckoutRecoveryRequest) SetKind(val CheckoutRecoveryRequestKind) {
+	s.Kind = val
+}
+
+// SetOriginalIdempotencyKey sets the value of OriginalIdempotencyKey.
+func (s *CheckoutRecoveryRequest) SetOriginalIdempotencyKey(val string) {
+	s.OriginalIdempotencyKey = val
+}
+
+type CheckoutRecoveryRequestKind string
+
+const (
+	CheckoutRecoveryRequestKindProductPackage CheckoutRecoveryRequestKind = "product_package"
+	CheckoutRecoveryRequestKindService        CheckoutRecoveryRequestKind = "service"
+)
+
+// AllValues returns all CheckoutRecoveryRequestKind values.
+func (CheckoutRecoveryRequestKind) AllValues() []CheckoutRecoveryRequestKind {
+	return []CheckoutRecoveryRequestKind{
+		CheckoutRecoveryRequestKindProductPackage,
+		CheckoutRecoveryRequestKindService,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckoutRecoveryRequestKind) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckoutRecoveryRequestKindProductPackage:
+		return []byte(s), nil
+	case CheckoutRecoveryRequestKindService:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckoutRecoveryRequestKind) UnmarshalText(data []byte) error {
+	switch CheckoutRecoveryRequestKind(data) {
+	case CheckoutRecoveryRequestKindProductPackage:
+		*s = CheckoutRecoveryRequestKindProductPackage
+		return nil
+	case CheckoutRecoveryRequestKindService:
+		*s = CheckoutRecoveryRequestKindService
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/CheckoutRecoveryResponse
+type CheckoutRecoveryResponse struct {
+	Data  CheckoutRecovery `json:"data"`
+	Error struct{}         `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *CheckoutRecoveryResponse) GetData() CheckoutRecovery {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *CheckoutRecoveryResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *CheckoutRecoveryResponse) SetData(val CheckoutRecovery) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *CheckoutRecoveryResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type CheckoutRecoveryRetryPolicy string
+
+const (
+	CheckoutRecoveryRetryPolicyRetrySameKey   CheckoutRecoveryRetryPolicy = "retry_same_key"
+	CheckoutRecoveryRetryPolicyWait           CheckoutRecoveryRetryPolicy = "wait"
+	CheckoutRecoveryRetryPolicyCompleteAction CheckoutRecoveryRetryPolicy = "complete_action"
+	CheckoutRecoveryRetryPolicyNewKey         CheckoutRecoveryRetryPolicy = "new_key"
+	CheckoutRecoveryRetryPolicyNone           CheckoutRecoveryRetryPolicy = "none"
+)
+
+// AllValues returns all CheckoutRecoveryRetryPolicy values.
+func (CheckoutRecoveryRetryPolicy) AllValues() []CheckoutRecoveryRetryPolicy {
+	return []CheckoutRecoveryRetryPolicy{
+		CheckoutRecoveryRetryPolicyRetrySameKey,
+		CheckoutRecoveryRetryPolicyWait,
+		CheckoutRecoveryRetryPolicyCompleteAction,
+		CheckoutRecoveryRetryPolicyNewKey,
+		CheckoutRecoveryRetryPolicyNone,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckoutRecoveryRetryPolicy) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckoutRecoveryRetryPolicyRetrySameKey:
+		return []byte(s), nil
+	case CheckoutRecoveryRetryPolicyWait:
+		return []byte(s), nil
+	case CheckoutRecoveryRetryPolicyCompleteAction:
+		return []byte(s), nil
+	case CheckoutRecoveryRetryPolicyNewKey:
+		return []byte(s), nil
+	case CheckoutRecoveryRetryPolicyNone:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckoutRecoveryRetryPolicy) UnmarshalText(data []byte) error {
+	switch CheckoutRecoveryRetryPolicy(data) {
+	case CheckoutRecoveryRetryPolicyRetrySameKey:
+		*s = CheckoutRecoveryRetryPolicyRetrySameKey
+		return nil
+	case CheckoutRecoveryRetryPolicyWait:
+		*s = CheckoutRecoveryRetryPolicyWait
+		return nil
+	case CheckoutRecoveryRetryPolicyCompleteAction:
+		*s = CheckoutRecoveryRetryPolicyCompleteAction
+		return nil
+	case CheckoutRecoveryRetryPolicyNewKey:
+		*s = CheckoutRecoveryRetryPolicyNewKey
+		return nil
+	case CheckoutRecoveryRetryPolicyNone:
+		*s = CheckoutRecoveryRetryPolicyNone
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type CheckoutRecoveryStatus string
+
+const (
+	CheckoutRecoveryStatusNotFound       CheckoutRecoveryStatus = "not_found"
+	CheckoutRecoveryStatusInProgress     CheckoutRecoveryStatus = "in_progress"
+	CheckoutRecoveryStatusRequiresAction CheckoutRecoveryStatus = "requires_action"
+	CheckoutRecoveryStatusProcessing     CheckoutRecoveryStatus = "processing"
+	CheckoutRecoveryStatusUnknown        CheckoutRecoveryStatus = "unknown"
+	CheckoutRecoveryStatusSucceeded      CheckoutRecoveryStatus = "succeeded"
+	CheckoutRecoveryStatusFailed         CheckoutRecoveryStatus = "failed"
+	CheckoutRecoveryStatusCanceled       CheckoutRecoveryStatus = "canceled"
+)
+
+// AllValues returns all CheckoutRecoveryStatus values.
+func (CheckoutRecoveryStatus) AllValues() []CheckoutRecoveryStatus {
+	return []CheckoutRecoveryStatus{
+		CheckoutRecoveryStatusNotFound,
+		CheckoutRecoveryStatusInProgress,
+		CheckoutRecoveryStatusRequiresAction,
+		CheckoutRecoveryStatusProcessing,
+		CheckoutRecoveryStatusUnknown,
+		CheckoutRecoveryStatusSucceeded,
+		CheckoutRecoveryStatusFailed,
+		CheckoutRecoveryStatusCanceled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckoutRecoveryStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckoutRecoveryStatusNotFound:
+		return []byte(s), nil
+	case CheckoutRecoveryStatusInProgress:
+		return []byte(s), nil
+	case CheckoutRecoveryStatusRequiresAction:
+		return []byte(s), nil
+	case CheckoutRecoveryStatusProcessing:
+		return []byte(s), nil
+	case CheckoutRecoveryStatusUnknown:
+		return []byte(s), nil
+	case CheckoutRecoveryStatusSucceeded:
+		return []byte(s), nil
+	case CheckoutRecoveryStatusFailed:
+		return []byte(s), nil
+	case CheckoutRecoveryStatusCanceled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckoutRecoveryStatus) UnmarshalText(data []byte) error {
+	switch CheckoutRecoveryStatus(data) {
+	case CheckoutRecoveryStatusNotFound:
+		*s = CheckoutRecoveryStatusNotFound
+		return nil
+	case CheckoutRecoveryStatusInProgress:
+		*s = CheckoutRecoveryStatusInProgress
+		return nil
+	case CheckoutRecoveryStatusRequiresAction:
+		*s = CheckoutRecoveryStatusRequiresAction
+		return nil
+	case CheckoutRecoveryStatusProcessing:
+		*s = CheckoutRecoveryStatusProcessing
+		return nil
+	case CheckoutRecoveryStatusUnknown:
+		*s = CheckoutRecoveryStatusUnknown
+		return nil
+	case CheckoutRecoveryStatusSucceeded:
+		*s = CheckoutRecoveryStatusSucceeded
+		return nil
+	case CheckoutRecoveryStatusFailed:
+		*s = CheckoutRecoveryStatusFailed
+		return nil
+	case CheckoutRecoveryStatusCanceled:
+		*s = CheckoutRecoveryStatusCanceled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/ClassDetailResponse
 type ClassDetailResponse struct {
 	Data  ScheduleRow `json:"data"`

@@ -224,6 +224,7 @@ var operationRolesBearerAuth = map[string][]string{
 	PostCheckoutPreviewOperation:                   []string{},
 	PurchaseCheckoutOperation:                      []string{},
 	ReassignAdminBookingFundingOperation:           []string{},
+	RecoverCheckoutOperation:                       []string{},
 	RedeemGiftCardOperation:                        []string{},
 	RegisterMyPushTokenOperation:                   []string{},
 	RemoveFavoriteVenueOperation:                   []string{},
