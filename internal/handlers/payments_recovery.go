@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -25,7 +26,7 @@ func (h *Handler) RecoverCheckout(ctx context.Context, req *api.CheckoutRecovery
 	var r *payments.Recovery
 	switch req.Kind {
 	case api.CheckoutRecoveryRequestKindProductPackage:
-		keys, err := h.recoveryKeys(mctx, ctx, p.XOrganizationID, req.OriginalIdempotencyKey)
+		keys, err := h.recoveryKeys(mctx, ctx, p.XOrganizationID, p.XOrganizationSlug.Or(""), req.OriginalIdempotencyKey)
 		if err != nil {
 			return nil, err
 		}
@@ -65,7 +66,7 @@ func (h *Handler) RecoverCheckout(ctx context.Context, req *api.CheckoutRecovery
 // recoveryKeys are the digests a purchase under key may have stored
 // (idempotency.Derive of purchaseCheckout): the key's scope was the caller's
 // session venue, or the venue header as sent, by id or by slug.
-func (h *Handler) recoveryKeys(mctx, ctx context.Context, org uuid.UUID, key string) ([]string, error) {
+func (h *Handler) recoveryKeys(mctx, ctx context.Context, org uuid.UUID, slug, key string) ([]string, error) {
 	v := viewer.FromContext(ctx)
 	if v == nil {
 		return nil, nil
@@ -81,6 +82,9 @@ func (h *Handler) recoveryKeys(mctx, ctx context.Context, org uuid.UUID, key str
 		return nil, err
 	default:
 		scopes = append(scopes, "slug:"+o.Slug)
+	}
+	if slug = strings.ToLower(strings.TrimSpace(slug)); slug != "" {
+		scopes = append(scopes, "slug:"+slug)
 	}
 	out := make([]string, 0, len(scopes))
 	for _, s := range scopes {

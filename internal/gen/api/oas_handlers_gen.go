@@ -14919,6 +14919,10 @@ func (s *Server) handleRecoverCheckoutRequest(args [0]string, argsEscaped bool, 
 					Name: "X-Organization-ID",
 					In:   "header",
 				}: params.XOrganizationID,
+				{
+					Name: "X-Organization-Slug",
+					In:   "header",
+				}: params.XOrganizationSlug,
 			},
 			Raw: r,
 		}

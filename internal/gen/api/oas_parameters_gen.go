@@ -10646,6 +10646,10 @@ func decodeReassignAdminBookingFundingParams(args [2]string, argsEscaped bool, r
 type RecoverCheckoutParams struct {
 	// The venue the member buys in (or send X-Organization-Slug instead).
 	XOrganizationID uuid.UUID
+	// The venue by slug (the contract's header for this operation); it
+	// stands in for X-Organization-ID, and is checked even when both are
+	// sent.
+	XOrganizationSlug OptString `json:",omitempty,omitzero"`
 }
 
 func unpackRecoverCheckoutParams(packed middleware.Parameters) (params RecoverCheckoutParams) {
@@ -10655,6 +10659,15 @@ func unpackRecoverCheckoutParams(packed middleware.Parameters) (params RecoverCh
 			In:   "header",
 		}
 		params.XOrganizationID = packed[key].(uuid.UUID)
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "X-Organization-Slug",
+			In:   "header",
+		}
+		if v, ok := packed[key]; ok {
+			params.XOrganizationSlug = v.(OptString)
+		}
 	}
 	return params
 }
@@ -10691,6 +10704,72 @@ func decodeRecoverCheckoutParams(args [0]string, argsEscaped bool, r *http.Reque
 	}(); err != nil {
 		return params, &ogenerrors.DecodeParamError{
 			Name: "X-Organization-ID",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	// Decode header: X-Organization-Slug.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotXOrganizationSlugVal string
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToString(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotXOrganizationSlugVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.XOrganizationSlug.SetTo(paramsDotXOrganizationSlugVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if value, ok := params.XOrganizationSlug.Get(); ok {
+					if err := func() error {
+						if err := (validate.String{
+							MinLength:     1,
+							MinLengthSet:  true,
+							MaxLength:     100,
+							MaxLengthSet:  true,
+							Email:         false,
+							Hostname:      false,
+							Regex:         regexMap["^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$"],
+							MinNumeric:    0,
+							MinNumericSet: false,
+							MaxNumeric:    0,
+							MaxNumericSet: false,
+						}).Validate(string(value)); err != nil {
+							return errors.Wrap(err, "string")
+						}
+						return nil
+					}(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "X-Organization-Slug",
 			In:   "header",
 			Err:  err,
 		}

@@ -206,7 +206,7 @@ var (
 		"POST": "Authorization,Content-Type,Idempotency-Key,X-Organization-Id",
 	}
 	rn146AllowedHeaders = map[string]string{
-		"POST": "Authorization,Content-Type,X-Organization-Id",
+		"POST": "Authorization,Content-Type,X-Organization-Id,X-Organization-Slug",
 	}
 	rn101AllowedHeaders = map[string]string{
 		"GET": "Authorization",
