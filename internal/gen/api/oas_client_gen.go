@@ -1104,6 +1104,22 @@ type Invoker interface {
 	//
 	// GET /me/inquiries
 	ListMyInquiries(ctx context.Context, params ListMyInquiriesParams) (*InquiryListResponse, error)
+	// ListMyPaymentHistory invokes listMyPaymentHistory operation.
+	//
+	// The archived payment snapshots of the member at the venue: every
+	// payment row in any state (`pending`, `succeeded`, `failed`,
+	// `refunded`, `partially_refunded`, `cancelled`), newest recorded
+	// first, each as it stands now (amount in minor units with its
+	// currency and exponent, what it bought). `meta.member_money_version`
+	// is 2: amounts are `amount_minor` integers with `currency` and
+	// `currency_exponent`; there is no float amount. Cursor pagination:
+	// `limit` 1 to 100 (default 25) and `after` (a tampered or foreign
+	// cursor is 400 `VALIDATION_ERROR` with `details.parameter` `after`).
+	// A page that cannot be read within 2 s (the database unreachable or
+	// busy) is 503 `PAYMENT_HISTORY_UNAVAILABLE`; retry later.
+	//
+	// GET /me/payments/history
+	ListMyPaymentHistory(ctx context.Context, params ListMyPaymentHistoryParams) (*PaymentHistoryResponse, error)
 	// ListMyPaymentMethods invokes listMyPaymentMethods operation.
 	//
 	// The cards saved on the member's customer at the venue's connected
@@ -9767,6 +9783,150 @@ func (c *Client) sendListMyInquiries(ctx context.Context, params ListMyInquiries
 	defer body.Close()
 
 	result, err := decodeListMyInquiriesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListMyPaymentHistory invokes listMyPaymentHistory operation.
+//
+// The archived payment snapshots of the member at the venue: every
+// payment row in any state (`pending`, `succeeded`, `failed`,
+// `refunded`, `partially_refunded`, `cancelled`), newest recorded
+// first, each as it stands now (amount in minor units with its
+// currency and exponent, what it bought). `meta.member_money_version`
+// is 2: amounts are `amount_minor` integers with `currency` and
+// `currency_exponent`; there is no float amount. Cursor pagination:
+// `limit` 1 to 100 (default 25) and `after` (a tampered or foreign
+// cursor is 400 `VALIDATION_ERROR` with `details.parameter` `after`).
+// A page that cannot be read within 2 s (the database unreachable or
+// busy) is 503 `PAYMENT_HISTORY_UNAVAILABLE`; retry later.
+//
+// GET /me/payments/history
+func (c *Client) ListMyPaymentHistory(ctx context.Context, params ListMyPaymentHistoryParams) (*PaymentHistoryResponse, error) {
+	res, err := c.sendListMyPaymentHistory(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListMyPaymentHistory(ctx context.Context, params ListMyPaymentHistoryParams) (res *PaymentHistoryResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/payments/history"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "limit" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "limit",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Limit.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "after" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "after",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.After.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationSlug.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListMyPaymentHistoryOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListMyPaymentHistoryResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

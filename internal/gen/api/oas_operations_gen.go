@@ -90,6 +90,7 @@ const (
 	ListAdminScheduleOperation                     OperationName = "ListAdminSchedule"
 	ListBookingsOperation                          OperationName = "ListBookings"
 	ListMyInquiriesOperation                       OperationName = "ListMyInquiries"
+	ListMyPaymentHistoryOperation                  OperationName = "ListMyPaymentHistory"
 	ListMyPaymentMethodsOperation                  OperationName = "ListMyPaymentMethods"
 	ListMyPaymentsOperation                        OperationName = "ListMyPayments"
 	ListVenueAddonsOperation                       OperationName = "ListVenueAddons"

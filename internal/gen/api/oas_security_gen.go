@@ -215,6 +215,7 @@ var operationRolesBearerAuth = map[string][]string{
 	ListAdminScheduleOperation:                     []string{},
 	ListBookingsOperation:                          []string{},
 	ListMyInquiriesOperation:                       []string{},
+	ListMyPaymentHistoryOperation:                  []string{},
 	ListMyPaymentMethodsOperation:                  []string{},
 	ListMyPaymentsOperation:                        []string{},
 	ListWebhookDeliveriesOperation:                 []string{},

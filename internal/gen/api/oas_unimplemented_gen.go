@@ -1348,6 +1348,25 @@ func (UnimplementedHandler) ListMyInquiries(ctx context.Context, params ListMyIn
 	return r, ht.ErrNotImplemented
 }
 
+// ListMyPaymentHistory implements listMyPaymentHistory operation.
+//
+// The archived payment snapshots of the member at the venue: every
+// payment row in any state (`pending`, `succeeded`, `failed`,
+// `refunded`, `partially_refunded`, `cancelled`), newest recorded
+// first, each as it stands now (amount in minor units with its
+// currency and exponent, what it bought). `meta.member_money_version`
+// is 2: amounts are `amount_minor` integers with `currency` and
+// `currency_exponent`; there is no float amount. Cursor pagination:
+// `limit` 1 to 100 (default 25) and `after` (a tampered or foreign
+// cursor is 400 `VALIDATION_ERROR` with `details.parameter` `after`).
+// A page that cannot be read within 2 s (the database unreachable or
+// busy) is 503 `PAYMENT_HISTORY_UNAVAILABLE`; retry later.
+//
+// GET /me/payments/history
+func (UnimplementedHandler) ListMyPaymentHistory(ctx context.Context, params ListMyPaymentHistoryParams) (r *PaymentHistoryResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListMyPaymentMethods implements listMyPaymentMethods operation.
 //
 // The cards saved on the member's customer at the venue's connected
