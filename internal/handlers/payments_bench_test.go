@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/internal/accounts"
 	"github.com/venueplatform/venue/internal/db"
@@ -28,6 +29,7 @@ import (
 type payBench struct {
 	org     *venue.Venue
 	members []*api.Client
+	client  *ent.Client
 }
 
 func newPayBench(b *testing.B, n int) *payBench {
@@ -54,7 +56,7 @@ func newPayBench(b *testing.B, n int) *payBench {
 	require.NoError(b, err)
 	srv := httptest.NewServer(h)
 	b.Cleanup(srv.Close)
-	pb := &payBench{org: v}
+	pb := &payBench{org: v, client: client}
 	for i := range n {
 		en, err := members.Enroll(op, client, members.EnrollParams{Email: fmt.Sprintf("m%d@bench.example", i)})
 		require.NoError(b, err)

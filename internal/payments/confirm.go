@@ -30,6 +30,11 @@ type Confirmation struct {
 func (s *Service) Confirm(ctx context.Context, intentID string) (*Confirmation, error) {
 	co, err := s.client.Checkout.Query().Where(checkout.PaymentIntentID(intentID)).Only(ctx)
 	if ent.IsNotFound(err) {
+		// A later attempt of the checkout (another card after a decline)
+		// made its own intent; the checkout keeps its first one until paid.
+		co, err = s.checkoutOfIntent(ctx, intentID)
+	}
+	if ent.IsNotFound(err) {
 		return nil, apperr.NotFound("payment intent")
 	}
 	if err != nil {
@@ -90,4 +95,16 @@ func (s *Service) ConfirmAttempt(ctx context.Context, checkoutID, passTypeID uui
 		return &Confirmation{Confirmed: true, Checkout: co}, nil
 	}
 	return &Confirmation{Checkout: co, PaymentState: "resolving"}, nil
+}
+
+// checkoutOfIntent is the member's checkout whose charge attempt made
+// intentID (not found for another member's).
+func (s *Service) checkoutOfIntent(ctx context.Context, intentID string) (*ent.Checkout, error) {
+	at, err := s.client.PaymentAttempt.Query().
+		Where(paymentattempt.ProcessorObjectID(intentID), paymentattempt.PurposeEQ(paymentattempt.PurposeCheckoutCharge)).
+		First(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.client.Checkout.Query().Where(checkout.ID(at.SubjectID)).Only(ctx)
 }

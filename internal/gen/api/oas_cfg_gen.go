@@ -16,11 +16,12 @@ var regexMap = map[string]ogenregex.Regexp{
 	"^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$":                                             ogenregex.MustCompile("^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$"),
 	"^([01][0-9]|2[0-3]):[0-5][0-9]$":                                                     ogenregex.MustCompile("^([01][0-9]|2[0-3]):[0-5][0-9]$"),
 	"^(any|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$": ogenregex.MustCompile("^(any|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"),
-	"^[A-Z]{3}$":                 ogenregex.MustCompile("^[A-Z]{3}$"),
-	"^https?://":                 ogenregex.MustCompile("^https?://"),
-	"^pi_[A-Za-z0-9_]{1,200}$":   ogenregex.MustCompile("^pi_[A-Za-z0-9_]{1,200}$"),
-	"^pm_[A-Za-z0-9_]{1,200}$":   ogenregex.MustCompile("^pm_[A-Za-z0-9_]{1,200}$"),
-	"^seti_[A-Za-z0-9_]{1,200}$": ogenregex.MustCompile("^seti_[A-Za-z0-9_]{1,200}$"),
+	"^[A-Z]{3}$":                       ogenregex.MustCompile("^[A-Z]{3}$"),
+	"^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$": ogenregex.MustCompile("^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$"),
+	"^https?://":                       ogenregex.MustCompile("^https?://"),
+	"^pi_[A-Za-z0-9_]{1,200}$":         ogenregex.MustCompile("^pi_[A-Za-z0-9_]{1,200}$"),
+	"^pm_[A-Za-z0-9_]{1,200}$":         ogenregex.MustCompile("^pm_[A-Za-z0-9_]{1,200}$"),
+	"^seti_[A-Za-z0-9_]{1,200}$":       ogenregex.MustCompile("^seti_[A-Za-z0-9_]{1,200}$"),
 }
 
 type (

@@ -1382,6 +1382,22 @@ type Invoker interface {
 	//
 	// GET /me/inquiries
 	ListMyInquiries(ctx context.Context, params ListMyInquiriesParams) (*InquiryListResponse, error)
+	// ListMyPaymentHistory invokes listMyPaymentHistory operation.
+	//
+	// The archived payment snapshots of the member at the venue: every
+	// payment row in any state (`pending`, `succeeded`, `failed`,
+	// `refunded`, `partially_refunded`, `cancelled`), newest recorded
+	// first, each as it stands now (amount in minor units with its
+	// currency and exponent, what it bought). `meta.member_money_version`
+	// is 2: amounts are `amount_minor` integers with `currency` and
+	// `currency_exponent`; there is no float amount. Cursor pagination:
+	// `limit` 1 to 100 (default 25) and `after` (a tampered or foreign
+	// cursor is 400 `VALIDATION_ERROR` with `details.parameter` `after`).
+	// A page that cannot be read within 2 s (the database unreachable or
+	// busy) is 503 `PAYMENT_HISTORY_UNAVAILABLE`; retry later.
+	//
+	// GET /me/payments/history
+	ListMyPaymentHistory(ctx context.Context, params ListMyPaymentHistoryParams) (*PaymentHistoryResponse, error)
 	// ListMyPaymentMethods invokes listMyPaymentMethods operation.
 	//
 	// The cards saved on the member's customer at the venue's connected
@@ -1609,6 +1625,37 @@ type Invoker interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding
 	ReassignAdminBookingFunding(ctx context.Context, request *CheckinReassignRequest, params ReassignAdminBookingFundingParams) (*CheckinReassignResponse, error)
+	// RecoverCheckout invokes recoverCheckout operation.
+	//
+	// Read only: tells an app that lost the answer of an earlier purchase
+	// (`POST /me/checkout/purchase`) what became of it, without charging
+	// or changing anything. `kind` `product_package` names a pass type
+	// (`item_id` is its id, the quote's `pass_type_id`) and
+	// `original_idempotency_key` the `Idempotency-Key` that purchase was
+	// sent with, by the same user in the same venue. `kind` `service` is
+	// accepted for the contract's sake but nothing of that kind is sold
+	// online yet, so its answer is always `not_found`.
+	// `status` is `not_found` (no purchase under that key reached the
+	// server, or a later purchase of the same checkout replaced it),
+	// `in_progress` (recorded, Stripe's answer not yet stored),
+	// `requires_action` (3-D Secure waits in the app), `processing`,
+	// `unknown` (Stripe's answer was lost; the server is reconciling by
+	// reading Stripe), `succeeded`, `failed` (declined) or `canceled`.
+	// `retry_policy` says what the app may do: `retry_same_key` (send the
+	// same request again with the same key and body: it cannot charge
+	// twice), `wait` (reload later; never start another payment),
+	// `complete_action` (finish 3-D Secure with the purchase's client
+	// secret, then confirm), `new_key` (a new purchase with another card
+	// and a new key) or `none` (paid). `operation_id` is the checkout's id
+	// (the `checkout_id` of the purchase and of confirm's
+	// `checkout_attempt`); it, `amount_minor` and `currency` are null when
+	// `not_found`. `payment_status` is the latest attempt's, `none` when
+	// there is none. The venue is `X-Organization-ID` or
+	// `X-Organization-Slug`, as everywhere; the item of another venue or an
+	// unknown one answers `not_found` like an unknown key.
+	//
+	// POST /me/checkout/recovery
+	RecoverCheckout(ctx context.Context, request *CheckoutRecoveryRequest, params RecoverCheckoutParams) (*CheckoutRecoveryResponse, error)
 	// RedeemGiftCard invokes redeemGiftCard operation.
 	//
 	// Redeem a gift card into credit or a pass.
@@ -13339,6 +13386,150 @@ func (c *Client) sendListMyInquiries(ctx context.Context, params ListMyInquiries
 	return result, nil
 }
 
+// ListMyPaymentHistory invokes listMyPaymentHistory operation.
+//
+// The archived payment snapshots of the member at the venue: every
+// payment row in any state (`pending`, `succeeded`, `failed`,
+// `refunded`, `partially_refunded`, `cancelled`), newest recorded
+// first, each as it stands now (amount in minor units with its
+// currency and exponent, what it bought). `meta.member_money_version`
+// is 2: amounts are `amount_minor` integers with `currency` and
+// `currency_exponent`; there is no float amount. Cursor pagination:
+// `limit` 1 to 100 (default 25) and `after` (a tampered or foreign
+// cursor is 400 `VALIDATION_ERROR` with `details.parameter` `after`).
+// A page that cannot be read within 2 s (the database unreachable or
+// busy) is 503 `PAYMENT_HISTORY_UNAVAILABLE`; retry later.
+//
+// GET /me/payments/history
+func (c *Client) ListMyPaymentHistory(ctx context.Context, params ListMyPaymentHistoryParams) (*PaymentHistoryResponse, error) {
+	res, err := c.sendListMyPaymentHistory(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListMyPaymentHistory(ctx context.Context, params ListMyPaymentHistoryParams) (res *PaymentHistoryResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/payments/history"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "limit" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "limit",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Limit.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "after" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "after",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.After.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationSlug.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListMyPaymentHistoryOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListMyPaymentHistoryResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListMyPaymentMethods invokes listMyPaymentMethods operation.
 //
 // The cards saved on the member's customer at the venue's connected
@@ -15688,6 +15879,131 @@ func (c *Client) sendReassignAdminBookingFunding(ctx context.Context, request *C
 	defer body.Close()
 
 	result, err := decodeReassignAdminBookingFundingResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// RecoverCheckout invokes recoverCheckout operation.
+//
+// Read only: tells an app that lost the answer of an earlier purchase
+// (`POST /me/checkout/purchase`) what became of it, without charging
+// or changing anything. `kind` `product_package` names a pass type
+// (`item_id` is its id, the quote's `pass_type_id`) and
+// `original_idempotency_key` the `Idempotency-Key` that purchase was
+// sent with, by the same user in the same venue. `kind` `service` is
+// accepted for the contract's sake but nothing of that kind is sold
+// online yet, so its answer is always `not_found`.
+// `status` is `not_found` (no purchase under that key reached the
+// server, or a later purchase of the same checkout replaced it),
+// `in_progress` (recorded, Stripe's answer not yet stored),
+// `requires_action` (3-D Secure waits in the app), `processing`,
+// `unknown` (Stripe's answer was lost; the server is reconciling by
+// reading Stripe), `succeeded`, `failed` (declined) or `canceled`.
+// `retry_policy` says what the app may do: `retry_same_key` (send the
+// same request again with the same key and body: it cannot charge
+// twice), `wait` (reload later; never start another payment),
+// `complete_action` (finish 3-D Secure with the purchase's client
+// secret, then confirm), `new_key` (a new purchase with another card
+// and a new key) or `none` (paid). `operation_id` is the checkout's id
+// (the `checkout_id` of the purchase and of confirm's
+// `checkout_attempt`); it, `amount_minor` and `currency` are null when
+// `not_found`. `payment_status` is the latest attempt's, `none` when
+// there is none. The venue is `X-Organization-ID` or
+// `X-Organization-Slug`, as everywhere; the item of another venue or an
+// unknown one answers `not_found` like an unknown key.
+//
+// POST /me/checkout/recovery
+func (c *Client) RecoverCheckout(ctx context.Context, request *CheckoutRecoveryRequest, params RecoverCheckoutParams) (*CheckoutRecoveryResponse, error) {
+	res, err := c.sendRecoverCheckout(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendRecoverCheckout(ctx context.Context, request *CheckoutRecoveryRequest, params RecoverCheckoutParams) (res *CheckoutRecoveryResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/checkout/recovery"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeRecoverCheckoutRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationSlug.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RecoverCheckoutOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRecoverCheckoutResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -16673,6 +16673,169 @@ func (s *Server) handleListMyInquiriesRequest(args [0]string, argsEscaped bool, 
 	}
 }
 
+// handleListMyPaymentHistoryRequest handles listMyPaymentHistory operation.
+//
+// The archived payment snapshots of the member at the venue: every
+// payment row in any state (`pending`, `succeeded`, `failed`,
+// `refunded`, `partially_refunded`, `cancelled`), newest recorded
+// first, each as it stands now (amount in minor units with its
+// currency and exponent, what it bought). `meta.member_money_version`
+// is 2: amounts are `amount_minor` integers with `currency` and
+// `currency_exponent`; there is no float amount. Cursor pagination:
+// `limit` 1 to 100 (default 25) and `after` (a tampered or foreign
+// cursor is 400 `VALIDATION_ERROR` with `details.parameter` `after`).
+// A page that cannot be read within 2 s (the database unreachable or
+// busy) is 503 `PAYMENT_HISTORY_UNAVAILABLE`; retry later.
+//
+// GET /me/payments/history
+func (s *Server) handleListMyPaymentHistoryRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: ListMyPaymentHistoryOperation,
+			ID:   "listMyPaymentHistory",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, ListMyPaymentHistoryOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeListMyPaymentHistoryParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+
+	var response *PaymentHistoryResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    ListMyPaymentHistoryOperation,
+			OperationSummary: "Every payment row of the member at the venue, newest first",
+			OperationID:      "listMyPaymentHistory",
+			Body:             nil,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "X-Organization-ID",
+					In:   "header",
+				}: params.XOrganizationID,
+				{
+					Name: "X-Organization-Slug",
+					In:   "header",
+				}: params.XOrganizationSlug,
+				{
+					Name: "limit",
+					In:   "query",
+				}: params.Limit,
+				{
+					Name: "after",
+					In:   "query",
+				}: params.After,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = struct{}
+			Params   = ListMyPaymentHistoryParams
+			Response = *PaymentHistoryResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackListMyPaymentHistoryParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.ListMyPaymentHistory(ctx, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.ListMyPaymentHistory(ctx, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeListMyPaymentHistoryResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
 // handleListMyPaymentMethodsRequest handles listMyPaymentMethods operation.
 //
 // The cards saved on the member's customer at the venue's connected
@@ -19950,6 +20113,191 @@ func (s *Server) handleReassignAdminBookingFundingRequest(args [2]string, argsEs
 	}
 
 	if err := encodeReassignAdminBookingFundingResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
+// handleRecoverCheckoutRequest handles recoverCheckout operation.
+//
+// Read only: tells an app that lost the answer of an earlier purchase
+// (`POST /me/checkout/purchase`) what became of it, without charging
+// or changing anything. `kind` `product_package` names a pass type
+// (`item_id` is its id, the quote's `pass_type_id`) and
+// `original_idempotency_key` the `Idempotency-Key` that purchase was
+// sent with, by the same user in the same venue. `kind` `service` is
+// accepted for the contract's sake but nothing of that kind is sold
+// online yet, so its answer is always `not_found`.
+// `status` is `not_found` (no purchase under that key reached the
+// server, or a later purchase of the same checkout replaced it),
+// `in_progress` (recorded, Stripe's answer not yet stored),
+// `requires_action` (3-D Secure waits in the app), `processing`,
+// `unknown` (Stripe's answer was lost; the server is reconciling by
+// reading Stripe), `succeeded`, `failed` (declined) or `canceled`.
+// `retry_policy` says what the app may do: `retry_same_key` (send the
+// same request again with the same key and body: it cannot charge
+// twice), `wait` (reload later; never start another payment),
+// `complete_action` (finish 3-D Secure with the purchase's client
+// secret, then confirm), `new_key` (a new purchase with another card
+// and a new key) or `none` (paid). `operation_id` is the checkout's id
+// (the `checkout_id` of the purchase and of confirm's
+// `checkout_attempt`); it, `amount_minor` and `currency` are null when
+// `not_found`. `payment_status` is the latest attempt's, `none` when
+// there is none. The venue is `X-Organization-ID` or
+// `X-Organization-Slug`, as everywhere; the item of another venue or an
+// unknown one answers `not_found` like an unknown key.
+//
+// POST /me/checkout/recovery
+func (s *Server) handleRecoverCheckoutRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: RecoverCheckoutOperation,
+			ID:   "recoverCheckout",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, RecoverCheckoutOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeRecoverCheckoutParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+	request, rawBody, close, err := s.decodeRecoverCheckoutRequest(r)
+	if err != nil {
+		err = &ogenerrors.DecodeRequestError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeRequest", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+	defer func() {
+		if err := close(); err != nil {
+			recordError("CloseRequest", err)
+		}
+	}()
+
+	var response *CheckoutRecoveryResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    RecoverCheckoutOperation,
+			OperationSummary: "The status of an earlier purchase request, read only",
+			OperationID:      "recoverCheckout",
+			Body:             request,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "X-Organization-ID",
+					In:   "header",
+				}: params.XOrganizationID,
+				{
+					Name: "X-Organization-Slug",
+					In:   "header",
+				}: params.XOrganizationSlug,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = *CheckoutRecoveryRequest
+			Params   = RecoverCheckoutParams
+			Response = *CheckoutRecoveryResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackRecoverCheckoutParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.RecoverCheckout(ctx, request, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.RecoverCheckout(ctx, request, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeRecoverCheckoutResponse(response, w); err != nil {
 		defer recordError("EncodeResponse", err)
 		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
 			s.cfg.ErrorHandler(ctx, w, r, err)

@@ -694,6 +694,20 @@ func encodeReassignAdminBookingFundingRequest(
 	return nil
 }
 
+func encodeRecoverCheckoutRequest(
+	req *CheckoutRecoveryRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeRedeemGiftCardRequest(
 	req *GiftCardRedeemRequest,
 	r *http.Request,

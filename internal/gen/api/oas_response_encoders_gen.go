@@ -1501,6 +1501,19 @@ func encodeListMyInquiriesResponse(response *InquiryListResponse, w http.Respons
 	return nil
 }
 
+func encodeListMyPaymentHistoryResponse(response *PaymentHistoryResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeListMyPaymentMethodsResponse(response *PaymentMethodListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -1788,6 +1801,19 @@ func encodePurchaseCheckoutResponse(response *CheckoutPurchaseResponse, w http.R
 }
 
 func encodeReassignAdminBookingFundingResponse(response *CheckinReassignResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeRecoverCheckoutResponse(response *CheckoutRecoveryResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

@@ -10451,6 +10451,401 @@ func (s *CheckoutPurchaseResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+// Ref: #/components/schemas/CheckoutRecovery
+type CheckoutRecovery struct {
+	AmountMinor   NilInt64                      `json:"amount_minor"`
+	Currency      NilString                     `json:"currency"`
+	OperationID   NilUUID                       `json:"operation_id"`
+	PaymentStatus CheckoutRecoveryPaymentStatus `json:"payment_status"`
+	RetryPolicy   CheckoutRecoveryRetryPolicy   `json:"retry_policy"`
+	Status        CheckoutRecoveryStatus        `json:"status"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *CheckoutRecovery) GetAmountMinor() NilInt64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *CheckoutRecovery) GetCurrency() NilString {
+	return s.Currency
+}
+
+// GetOperationID returns the value of OperationID.
+func (s *CheckoutRecovery) GetOperationID() NilUUID {
+	return s.OperationID
+}
+
+// GetPaymentStatus returns the value of PaymentStatus.
+func (s *CheckoutRecovery) GetPaymentStatus() CheckoutRecoveryPaymentStatus {
+	return s.PaymentStatus
+}
+
+// GetRetryPolicy returns the value of RetryPolicy.
+func (s *CheckoutRecovery) GetRetryPolicy() CheckoutRecoveryRetryPolicy {
+	return s.RetryPolicy
+}
+
+// GetStatus returns the value of Status.
+func (s *CheckoutRecovery) GetStatus() CheckoutRecoveryStatus {
+	return s.Status
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *CheckoutRecovery) SetAmountMinor(val NilInt64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *CheckoutRecovery) SetCurrency(val NilString) {
+	s.Currency = val
+}
+
+// SetOperationID sets the value of OperationID.
+func (s *CheckoutRecovery) SetOperationID(val NilUUID) {
+	s.OperationID = val
+}
+
+// SetPaymentStatus sets the value of PaymentStatus.
+func (s *CheckoutRecovery) SetPaymentStatus(val CheckoutRecoveryPaymentStatus) {
+	s.PaymentStatus = val
+}
+
+// SetRetryPolicy sets the value of RetryPolicy.
+func (s *CheckoutRecovery) SetRetryPolicy(val CheckoutRecoveryRetryPolicy) {
+	s.RetryPolicy = val
+}
+
+// SetStatus sets the value of Status.
+func (s *CheckoutRecovery) SetStatus(val CheckoutRecoveryStatus) {
+	s.Status = val
+}
+
+type CheckoutRecoveryPaymentStatus string
+
+const (
+	CheckoutRecoveryPaymentStatusSucceeded             CheckoutRecoveryPaymentStatus = "succeeded"
+	CheckoutRecoveryPaymentStatusRequiresAction        CheckoutRecoveryPaymentStatus = "requires_action"
+	CheckoutRecoveryPaymentStatusRequiresPaymentMethod CheckoutRecoveryPaymentStatus = "requires_payment_method"
+	CheckoutRecoveryPaymentStatusProcessing            CheckoutRecoveryPaymentStatus = "processing"
+	CheckoutRecoveryPaymentStatusUnknown               CheckoutRecoveryPaymentStatus = "unknown"
+	CheckoutRecoveryPaymentStatusCanceled              CheckoutRecoveryPaymentStatus = "canceled"
+	CheckoutRecoveryPaymentStatusNone                  CheckoutRecoveryPaymentStatus = "none"
+)
+
+// AllValues returns all CheckoutRecoveryPaymentStatus values.
+func (CheckoutRecoveryPaymentStatus) AllValues() []CheckoutRecoveryPaymentStatus {
+	return []CheckoutRecoveryPaymentStatus{
+		CheckoutRecoveryPaymentStatusSucceeded,
+		CheckoutRecoveryPaymentStatusRequiresAction,
+		CheckoutRecoveryPaymentStatusRequiresPaymentMethod,
+		CheckoutRecoveryPaymentStatusProcessing,
+		CheckoutRecoveryPaymentStatusUnknown,
+		CheckoutRecoveryPaymentStatusCanceled,
+		CheckoutRecoveryPaymentStatusNone,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckoutRecoveryPaymentStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckoutRecoveryPaymentStatusSucceeded:
+		return []byte(s), nil
+	case CheckoutRecoveryPaymentStatusRequiresAction:
+		return []byte(s), nil
+	case CheckoutRecoveryPaymentStatusRequiresPaymentMethod:
+		return []byte(s), nil
+	case CheckoutRecoveryPaymentStatusProcessing:
+		return []byte(s), nil
+	case CheckoutRecoveryPaymentStatusUnknown:
+		return []byte(s), nil
+	case CheckoutRecoveryPaymentStatusCanceled:
+		return []byte(s), nil
+	case CheckoutRecoveryPaymentStatusNone:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckoutRecoveryPaymentStatus) UnmarshalText(data []byte) error {
+	switch CheckoutRecoveryPaymentStatus(data) {
+	case CheckoutRecoveryPaymentStatusSucceeded:
+		*s = CheckoutRecoveryPaymentStatusSucceeded
+		return nil
+	case CheckoutRecoveryPaymentStatusRequiresAction:
+		*s = CheckoutRecoveryPaymentStatusRequiresAction
+		return nil
+	case CheckoutRecoveryPaymentStatusRequiresPaymentMethod:
+		*s = CheckoutRecoveryPaymentStatusRequiresPaymentMethod
+		return nil
+	case CheckoutRecoveryPaymentStatusProcessing:
+		*s = CheckoutRecoveryPaymentStatusProcessing
+		return nil
+	case CheckoutRecoveryPaymentStatusUnknown:
+		*s = CheckoutRecoveryPaymentStatusUnknown
+		return nil
+	case CheckoutRecoveryPaymentStatusCanceled:
+		*s = CheckoutRecoveryPaymentStatusCanceled
+		return nil
+	case CheckoutRecoveryPaymentStatusNone:
+		*s = CheckoutRecoveryPaymentStatusNone
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/CheckoutRecoveryRequest
+type CheckoutRecoveryRequest struct {
+	ItemID                 uuid.UUID                   `json:"item_id"`
+	Kind                   CheckoutRecoveryRequestKind `json:"kind"`
+	OriginalIdempotencyKey string                      `json:"original_idempotency_key"`
+}
+
+// GetItemID returns the value of ItemID.
+func (s *CheckoutRecoveryRequest) GetItemID() uuid.UUID {
+	return s.ItemID
+}
+
+// GetKind returns the value of Kind.
+func (s *CheckoutRecoveryRequest) GetKind() CheckoutRecoveryRequestKind {
+	return s.Kind
+}
+
+// GetOriginalIdempotencyKey returns the value of OriginalIdempotencyKey.
+func (s *CheckoutRecoveryRequest) GetOriginalIdempotencyKey() string {
+	return s.OriginalIdempotencyKey
+}
+
+// SetItemID sets the value of ItemID.
+func (s *CheckoutRecoveryRequest) SetItemID(val uuid.UUID) {
+	s.ItemID = val
+}
+
+// SetKind sets the value of Kind.
+func (s *CheckoutRecoveryRequest) SetKind(val CheckoutRecoveryRequestKind) {
+	s.Kind = val
+}
+
+// SetOriginalIdempotencyKey sets the value of OriginalIdempotencyKey.
+func (s *CheckoutRecoveryRequest) SetOriginalIdempotencyKey(val string) {
+	s.OriginalIdempotencyKey = val
+}
+
+type CheckoutRecoveryRequestKind string
+
+const (
+	CheckoutRecoveryRequestKindProductPackage CheckoutRecoveryRequestKind = "product_package"
+	CheckoutRecoveryRequestKindService        CheckoutRecoveryRequestKind = "service"
+)
+
+// AllValues returns all CheckoutRecoveryRequestKind values.
+func (CheckoutRecoveryRequestKind) AllValues() []CheckoutRecoveryRequestKind {
+	return []CheckoutRecoveryRequestKind{
+		CheckoutRecoveryRequestKindProductPackage,
+		CheckoutRecoveryRequestKindService,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckoutRecoveryRequestKind) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckoutRecoveryRequestKindProductPackage:
+		return []byte(s), nil
+	case CheckoutRecoveryRequestKindService:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckoutRecoveryRequestKind) UnmarshalText(data []byte) error {
+	switch CheckoutRecoveryRequestKind(data) {
+	case CheckoutRecoveryRequestKindProductPackage:
+		*s = CheckoutRecoveryRequestKindProductPackage
+		return nil
+	case CheckoutRecoveryRequestKindService:
+		*s = CheckoutRecoveryRequestKindService
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/CheckoutRecoveryResponse
+type CheckoutRecoveryResponse struct {
+	Data  CheckoutRecovery `json:"data"`
+	Error struct{}         `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *CheckoutRecoveryResponse) GetData() CheckoutRecovery {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *CheckoutRecoveryResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *CheckoutRecoveryResponse) SetData(val CheckoutRecovery) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *CheckoutRecoveryResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type CheckoutRecoveryRetryPolicy string
+
+const (
+	CheckoutRecoveryRetryPolicyRetrySameKey   CheckoutRecoveryRetryPolicy = "retry_same_key"
+	CheckoutRecoveryRetryPolicyWait           CheckoutRecoveryRetryPolicy = "wait"
+	CheckoutRecoveryRetryPolicyCompleteAction CheckoutRecoveryRetryPolicy = "complete_action"
+	CheckoutRecoveryRetryPolicyNewKey         CheckoutRecoveryRetryPolicy = "new_key"
+	CheckoutRecoveryRetryPolicyNone           CheckoutRecoveryRetryPolicy = "none"
+)
+
+// AllValues returns all CheckoutRecoveryRetryPolicy values.
+func (CheckoutRecoveryRetryPolicy) AllValues() []CheckoutRecoveryRetryPolicy {
+	return []CheckoutRecoveryRetryPolicy{
+		CheckoutRecoveryRetryPolicyRetrySameKey,
+		CheckoutRecoveryRetryPolicyWait,
+		CheckoutRecoveryRetryPolicyCompleteAction,
+		CheckoutRecoveryRetryPolicyNewKey,
+		CheckoutRecoveryRetryPolicyNone,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckoutRecoveryRetryPolicy) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckoutRecoveryRetryPolicyRetrySameKey:
+		return []byte(s), nil
+	case CheckoutRecoveryRetryPolicyWait:
+		return []byte(s), nil
+	case CheckoutRecoveryRetryPolicyCompleteAction:
+		return []byte(s), nil
+	case CheckoutRecoveryRetryPolicyNewKey:
+		return []byte(s), nil
+	case CheckoutRecoveryRetryPolicyNone:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckoutRecoveryRetryPolicy) UnmarshalText(data []byte) error {
+	switch CheckoutRecoveryRetryPolicy(data) {
+	case CheckoutRecoveryRetryPolicyRetrySameKey:
+		*s = CheckoutRecoveryRetryPolicyRetrySameKey
+		return nil
+	case CheckoutRecoveryRetryPolicyWait:
+		*s = CheckoutRecoveryRetryPolicyWait
+		return nil
+	case CheckoutRecoveryRetryPolicyCompleteAction:
+		*s = CheckoutRecoveryRetryPolicyCompleteAction
+		return nil
+	case CheckoutRecoveryRetryPolicyNewKey:
+		*s = CheckoutRecoveryRetryPolicyNewKey
+		return nil
+	case CheckoutRecoveryRetryPolicyNone:
+		*s = CheckoutRecoveryRetryPolicyNone
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type CheckoutRecoveryStatus string
+
+const (
+	CheckoutRecoveryStatusNotFound       CheckoutRecoveryStatus = "not_found"
+	CheckoutRecoveryStatusInProgress     CheckoutRecoveryStatus = "in_progress"
+	CheckoutRecoveryStatusRequiresAction CheckoutRecoveryStatus = "requires_action"
+	CheckoutRecoveryStatusProcessing     CheckoutRecoveryStatus = "processing"
+	CheckoutRecoveryStatusUnknown        CheckoutRecoveryStatus = "unknown"
+	CheckoutRecoveryStatusSucceeded      CheckoutRecoveryStatus = "succeeded"
+	CheckoutRecoveryStatusFailed         CheckoutRecoveryStatus = "failed"
+	CheckoutRecoveryStatusCanceled       CheckoutRecoveryStatus = "canceled"
+)
+
+// AllValues returns all CheckoutRecoveryStatus values.
+func (CheckoutRecoveryStatus) AllValues() []CheckoutRecoveryStatus {
+	return []CheckoutRecoveryStatus{
+		CheckoutRecoveryStatusNotFound,
+		CheckoutRecoveryStatusInProgress,
+		CheckoutRecoveryStatusRequiresAction,
+		CheckoutRecoveryStatusProcessing,
+		CheckoutRecoveryStatusUnknown,
+		CheckoutRecoveryStatusSucceeded,
+		CheckoutRecoveryStatusFailed,
+		CheckoutRecoveryStatusCanceled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckoutRecoveryStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckoutRecoveryStatusNotFound:
+		return []byte(s), nil
+	case CheckoutRecoveryStatusInProgress:
+		return []byte(s), nil
+	case CheckoutRecoveryStatusRequiresAction:
+		return []byte(s), nil
+	case CheckoutRecoveryStatusProcessing:
+		return []byte(s), nil
+	case CheckoutRecoveryStatusUnknown:
+		return []byte(s), nil
+	case CheckoutRecoveryStatusSucceeded:
+		return []byte(s), nil
+	case CheckoutRecoveryStatusFailed:
+		return []byte(s), nil
+	case CheckoutRecoveryStatusCanceled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckoutRecoveryStatus) UnmarshalText(data []byte) error {
+	switch CheckoutRecoveryStatus(data) {
+	case CheckoutRecoveryStatusNotFound:
+		*s = CheckoutRecoveryStatusNotFound
+		return nil
+	case CheckoutRecoveryStatusInProgress:
+		*s = CheckoutRecoveryStatusInProgress
+		return nil
+	case CheckoutRecoveryStatusRequiresAction:
+		*s = CheckoutRecoveryStatusRequiresAction
+		return nil
+	case CheckoutRecoveryStatusProcessing:
+		*s = CheckoutRecoveryStatusProcessing
+		return nil
+	case CheckoutRecoveryStatusUnknown:
+		*s = CheckoutRecoveryStatusUnknown
+		return nil
+	case CheckoutRecoveryStatusSucceeded:
+		*s = CheckoutRecoveryStatusSucceeded
+		return nil
+	case CheckoutRecoveryStatusFailed:
+		*s = CheckoutRecoveryStatusFailed
+		return nil
+	case CheckoutRecoveryStatusCanceled:
+		*s = CheckoutRecoveryStatusCanceled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/ClassDetailResponse
 type ClassDetailResponse struct {
 	Data  ScheduleRow `json:"data"`
@@ -21851,6 +22246,374 @@ func (s *PasswordResetRequest) SetEmail(val string) {
 // SetNewPassword sets the value of NewPassword.
 func (s *PasswordResetRequest) SetNewPassword(val string) {
 	s.NewPassword = val
+}
+
+// Ref: #/components/schemas/PaymentHistoryEntry
+type PaymentHistoryEntry struct {
+	AmountMinor        int64                     `json:"amount_minor"`
+	CreatedAt          time.Time                 `json:"created_at"`
+	Currency           string                    `json:"currency"`
+	CurrencyExponent   int                       `json:"currency_exponent"`
+	Description        string                    `json:"description"`
+	ID                 uuid.UUID                 `json:"id"`
+	Kind               PaymentHistoryEntryKind   `json:"kind"`
+	PaidAt             NilDateTime               `json:"paid_at"`
+	PassID             NilUUID                   `json:"pass_id"`
+	ProcessorPaymentID NilString                 `json:"processor_payment_id"`
+	Status             PaymentHistoryEntryStatus `json:"status"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *PaymentHistoryEntry) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *PaymentHistoryEntry) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PaymentHistoryEntry) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCurrencyExponent returns the value of CurrencyExponent.
+func (s *PaymentHistoryEntry) GetCurrencyExponent() int {
+	return s.CurrencyExponent
+}
+
+// GetDescription returns the value of Description.
+func (s *PaymentHistoryEntry) GetDescription() string {
+	return s.Description
+}
+
+// GetID returns the value of ID.
+func (s *PaymentHistoryEntry) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetKind returns the value of Kind.
+func (s *PaymentHistoryEntry) GetKind() PaymentHistoryEntryKind {
+	return s.Kind
+}
+
+// GetPaidAt returns the value of PaidAt.
+func (s *PaymentHistoryEntry) GetPaidAt() NilDateTime {
+	return s.PaidAt
+}
+
+// GetPassID returns the value of PassID.
+func (s *PaymentHistoryEntry) GetPassID() NilUUID {
+	return s.PassID
+}
+
+// GetProcessorPaymentID returns the value of ProcessorPaymentID.
+func (s *PaymentHistoryEntry) GetProcessorPaymentID() NilString {
+	return s.ProcessorPaymentID
+}
+
+// GetStatus returns the value of Status.
+func (s *PaymentHistoryEntry) GetStatus() PaymentHistoryEntryStatus {
+	return s.Status
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *PaymentHistoryEntry) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *PaymentHistoryEntry) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PaymentHistoryEntry) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCurrencyExponent sets the value of CurrencyExponent.
+func (s *PaymentHistoryEntry) SetCurrencyExponent(val int) {
+	s.CurrencyExponent = val
+}
+
+// SetDescription sets the value of Description.
+func (s *PaymentHistoryEntry) SetDescription(val string) {
+	s.Description = val
+}
+
+// SetID sets the value of ID.
+func (s *PaymentHistoryEntry) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetKind sets the value of Kind.
+func (s *PaymentHistoryEntry) SetKind(val PaymentHistoryEntryKind) {
+	s.Kind = val
+}
+
+// SetPaidAt sets the value of PaidAt.
+func (s *PaymentHistoryEntry) SetPaidAt(val NilDateTime) {
+	s.PaidAt = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *PaymentHistoryEntry) SetPassID(val NilUUID) {
+	s.PassID = val
+}
+
+// SetProcessorPaymentID sets the value of ProcessorPaymentID.
+func (s *PaymentHistoryEntry) SetProcessorPaymentID(val NilString) {
+	s.ProcessorPaymentID = val
+}
+
+// SetStatus sets the value of Status.
+func (s *PaymentHistoryEntry) SetStatus(val PaymentHistoryEntryStatus) {
+	s.Status = val
+}
+
+type PaymentHistoryEntryKind string
+
+const (
+	PaymentHistoryEntryKindPassPurchase PaymentHistoryEntryKind = "pass_purchase"
+	PaymentHistoryEntryKindRenewal      PaymentHistoryEntryKind = "renewal"
+	PaymentHistoryEntryKindDropIn       PaymentHistoryEntryKind = "drop_in"
+	PaymentHistoryEntryKindProduct      PaymentHistoryEntryKind = "product"
+	PaymentHistoryEntryKindGiftCard     PaymentHistoryEntryKind = "gift_card"
+	PaymentHistoryEntryKindFee          PaymentHistoryEntryKind = "fee"
+	PaymentHistoryEntryKindOther        PaymentHistoryEntryKind = "other"
+)
+
+// AllValues returns all PaymentHistoryEntryKind values.
+func (PaymentHistoryEntryKind) AllValues() []PaymentHistoryEntryKind {
+	return []PaymentHistoryEntryKind{
+		PaymentHistoryEntryKindPassPurchase,
+		PaymentHistoryEntryKindRenewal,
+		PaymentHistoryEntryKindDropIn,
+		PaymentHistoryEntryKindProduct,
+		PaymentHistoryEntryKindGiftCard,
+		PaymentHistoryEntryKindFee,
+		PaymentHistoryEntryKindOther,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PaymentHistoryEntryKind) MarshalText() ([]byte, error) {
+	switch s {
+	case PaymentHistoryEntryKindPassPurchase:
+		return []byte(s), nil
+	case PaymentHistoryEntryKindRenewal:
+		return []byte(s), nil
+	case PaymentHistoryEntryKindDropIn:
+		return []byte(s), nil
+	case PaymentHistoryEntryKindProduct:
+		return []byte(s), nil
+	case PaymentHistoryEntryKindGiftCard:
+		return []byte(s), nil
+	case PaymentHistoryEntryKindFee:
+		return []byte(s), nil
+	case PaymentHistoryEntryKindOther:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PaymentHistoryEntryKind) UnmarshalText(data []byte) error {
+	switch PaymentHistoryEntryKind(data) {
+	case PaymentHistoryEntryKindPassPurchase:
+		*s = PaymentHistoryEntryKindPassPurchase
+		return nil
+	case PaymentHistoryEntryKindRenewal:
+		*s = PaymentHistoryEntryKindRenewal
+		return nil
+	case PaymentHistoryEntryKindDropIn:
+		*s = PaymentHistoryEntryKindDropIn
+		return nil
+	case PaymentHistoryEntryKindProduct:
+		*s = PaymentHistoryEntryKindProduct
+		return nil
+	case PaymentHistoryEntryKindGiftCard:
+		*s = PaymentHistoryEntryKindGiftCard
+		return nil
+	case PaymentHistoryEntryKindFee:
+		*s = PaymentHistoryEntryKindFee
+		return nil
+	case PaymentHistoryEntryKindOther:
+		*s = PaymentHistoryEntryKindOther
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type PaymentHistoryEntryStatus string
+
+const (
+	PaymentHistoryEntryStatusPending           PaymentHistoryEntryStatus = "pending"
+	PaymentHistoryEntryStatusSucceeded         PaymentHistoryEntryStatus = "succeeded"
+	PaymentHistoryEntryStatusFailed            PaymentHistoryEntryStatus = "failed"
+	PaymentHistoryEntryStatusRefunded          PaymentHistoryEntryStatus = "refunded"
+	PaymentHistoryEntryStatusPartiallyRefunded PaymentHistoryEntryStatus = "partially_refunded"
+	PaymentHistoryEntryStatusCancelled         PaymentHistoryEntryStatus = "cancelled"
+)
+
+// AllValues returns all PaymentHistoryEntryStatus values.
+func (PaymentHistoryEntryStatus) AllValues() []PaymentHistoryEntryStatus {
+	return []PaymentHistoryEntryStatus{
+		PaymentHistoryEntryStatusPending,
+		PaymentHistoryEntryStatusSucceeded,
+		PaymentHistoryEntryStatusFailed,
+		PaymentHistoryEntryStatusRefunded,
+		PaymentHistoryEntryStatusPartiallyRefunded,
+		PaymentHistoryEntryStatusCancelled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PaymentHistoryEntryStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case PaymentHistoryEntryStatusPending:
+		return []byte(s), nil
+	case PaymentHistoryEntryStatusSucceeded:
+		return []byte(s), nil
+	case PaymentHistoryEntryStatusFailed:
+		return []byte(s), nil
+	case PaymentHistoryEntryStatusRefunded:
+		return []byte(s), nil
+	case PaymentHistoryEntryStatusPartiallyRefunded:
+		return []byte(s), nil
+	case PaymentHistoryEntryStatusCancelled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PaymentHistoryEntryStatus) UnmarshalText(data []byte) error {
+	switch PaymentHistoryEntryStatus(data) {
+	case PaymentHistoryEntryStatusPending:
+		*s = PaymentHistoryEntryStatusPending
+		return nil
+	case PaymentHistoryEntryStatusSucceeded:
+		*s = PaymentHistoryEntryStatusSucceeded
+		return nil
+	case PaymentHistoryEntryStatusFailed:
+		*s = PaymentHistoryEntryStatusFailed
+		return nil
+	case PaymentHistoryEntryStatusRefunded:
+		*s = PaymentHistoryEntryStatusRefunded
+		return nil
+	case PaymentHistoryEntryStatusPartiallyRefunded:
+		*s = PaymentHistoryEntryStatusPartiallyRefunded
+		return nil
+	case PaymentHistoryEntryStatusCancelled:
+		*s = PaymentHistoryEntryStatusCancelled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/PaymentHistoryMeta
+type PaymentHistoryMeta struct {
+	HasMore            bool                                 `json:"has_more"`
+	Limit              int                                  `json:"limit"`
+	MemberMoneyVersion PaymentHistoryMetaMemberMoneyVersion `json:"member_money_version"`
+	NextCursor         NilString                            `json:"next_cursor"`
+}
+
+// GetHasMore returns the value of HasMore.
+func (s *PaymentHistoryMeta) GetHasMore() bool {
+	return s.HasMore
+}
+
+// GetLimit returns the value of Limit.
+func (s *PaymentHistoryMeta) GetLimit() int {
+	return s.Limit
+}
+
+// GetMemberMoneyVersion returns the value of MemberMoneyVersion.
+func (s *PaymentHistoryMeta) GetMemberMoneyVersion() PaymentHistoryMetaMemberMoneyVersion {
+	return s.MemberMoneyVersion
+}
+
+// GetNextCursor returns the value of NextCursor.
+func (s *PaymentHistoryMeta) GetNextCursor() NilString {
+	return s.NextCursor
+}
+
+// SetHasMore sets the value of HasMore.
+func (s *PaymentHistoryMeta) SetHasMore(val bool) {
+	s.HasMore = val
+}
+
+// SetLimit sets the value of Limit.
+func (s *PaymentHistoryMeta) SetLimit(val int) {
+	s.Limit = val
+}
+
+// SetMemberMoneyVersion sets the value of MemberMoneyVersion.
+func (s *PaymentHistoryMeta) SetMemberMoneyVersion(val PaymentHistoryMetaMemberMoneyVersion) {
+	s.MemberMoneyVersion = val
+}
+
+// SetNextCursor sets the value of NextCursor.
+func (s *PaymentHistoryMeta) SetNextCursor(val NilString) {
+	s.NextCursor = val
+}
+
+type PaymentHistoryMetaMemberMoneyVersion int
+
+const (
+	PaymentHistoryMetaMemberMoneyVersion2 PaymentHistoryMetaMemberMoneyVersion = 2
+)
+
+// AllValues returns all PaymentHistoryMetaMemberMoneyVersion values.
+func (PaymentHistoryMetaMemberMoneyVersion) AllValues() []PaymentHistoryMetaMemberMoneyVersion {
+	return []PaymentHistoryMetaMemberMoneyVersion{
+		PaymentHistoryMetaMemberMoneyVersion2,
+	}
+}
+
+// Ref: #/components/schemas/PaymentHistoryResponse
+type PaymentHistoryResponse struct {
+	Data  []PaymentHistoryEntry `json:"data"`
+	Error struct{}              `json:"error"`
+	Meta  PaymentHistoryMeta    `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *PaymentHistoryResponse) GetData() []PaymentHistoryEntry {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PaymentHistoryResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *PaymentHistoryResponse) GetMeta() PaymentHistoryMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *PaymentHistoryResponse) SetData(val []PaymentHistoryEntry) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PaymentHistoryResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *PaymentHistoryResponse) SetMeta(val PaymentHistoryMeta) {
+	s.Meta = val
 }
 
 // Ref: #/components/schemas/PaymentMethod

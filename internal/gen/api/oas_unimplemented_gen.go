@@ -1710,6 +1710,25 @@ func (UnimplementedHandler) ListMyInquiries(ctx context.Context, params ListMyIn
 	return r, ht.ErrNotImplemented
 }
 
+// ListMyPaymentHistory implements listMyPaymentHistory operation.
+//
+// The archived payment snapshots of the member at the venue: every
+// payment row in any state (`pending`, `succeeded`, `failed`,
+// `refunded`, `partially_refunded`, `cancelled`), newest recorded
+// first, each as it stands now (amount in minor units with its
+// currency and exponent, what it bought). `meta.member_money_version`
+// is 2: amounts are `amount_minor` integers with `currency` and
+// `currency_exponent`; there is no float amount. Cursor pagination:
+// `limit` 1 to 100 (default 25) and `after` (a tampered or foreign
+// cursor is 400 `VALIDATION_ERROR` with `details.parameter` `after`).
+// A page that cannot be read within 2 s (the database unreachable or
+// busy) is 503 `PAYMENT_HISTORY_UNAVAILABLE`; retry later.
+//
+// GET /me/payments/history
+func (UnimplementedHandler) ListMyPaymentHistory(ctx context.Context, params ListMyPaymentHistoryParams) (r *PaymentHistoryResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListMyPaymentMethods implements listMyPaymentMethods operation.
 //
 // The cards saved on the member's customer at the venue's connected
@@ -2003,6 +2022,40 @@ func (UnimplementedHandler) PurchaseCheckout(ctx context.Context, req *CheckoutP
 //
 // POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding
 func (UnimplementedHandler) ReassignAdminBookingFunding(ctx context.Context, req *CheckinReassignRequest, params ReassignAdminBookingFundingParams) (r *CheckinReassignResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// RecoverCheckout implements recoverCheckout operation.
+//
+// Read only: tells an app that lost the answer of an earlier purchase
+// (`POST /me/checkout/purchase`) what became of it, without charging
+// or changing anything. `kind` `product_package` names a pass type
+// (`item_id` is its id, the quote's `pass_type_id`) and
+// `original_idempotency_key` the `Idempotency-Key` that purchase was
+// sent with, by the same user in the same venue. `kind` `service` is
+// accepted for the contract's sake but nothing of that kind is sold
+// online yet, so its answer is always `not_found`.
+// `status` is `not_found` (no purchase under that key reached the
+// server, or a later purchase of the same checkout replaced it),
+// `in_progress` (recorded, Stripe's answer not yet stored),
+// `requires_action` (3-D Secure waits in the app), `processing`,
+// `unknown` (Stripe's answer was lost; the server is reconciling by
+// reading Stripe), `succeeded`, `failed` (declined) or `canceled`.
+// `retry_policy` says what the app may do: `retry_same_key` (send the
+// same request again with the same key and body: it cannot charge
+// twice), `wait` (reload later; never start another payment),
+// `complete_action` (finish 3-D Secure with the purchase's client
+// secret, then confirm), `new_key` (a new purchase with another card
+// and a new key) or `none` (paid). `operation_id` is the checkout's id
+// (the `checkout_id` of the purchase and of confirm's
+// `checkout_attempt`); it, `amount_minor` and `currency` are null when
+// `not_found`. `payment_status` is the latest attempt's, `none` when
+// there is none. The venue is `X-Organization-ID` or
+// `X-Organization-Slug`, as everywhere; the item of another venue or an
+// unknown one answers `not_found` like an unknown key.
+//
+// POST /me/checkout/recovery
+func (UnimplementedHandler) RecoverCheckout(ctx context.Context, req *CheckoutRecoveryRequest, params RecoverCheckoutParams) (r *CheckoutRecoveryResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
