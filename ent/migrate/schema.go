@@ -2166,6 +2166,16 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{PaymentsColumns[12], PaymentsColumns[8]},
 			},
+			{
+				Name:    "payment_organization_id_member_id_paid_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{PaymentsColumns[12], PaymentsColumns[10], PaymentsColumns[8], PaymentsColumns[0]},
+			},
+			{
+				Name:    "payment_organization_id_member_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{PaymentsColumns[12], PaymentsColumns[10], PaymentsColumns[1], PaymentsColumns[0]},
+			},
 		},
 	}
 	// PaymentAttemptsColumns holds the columns for the "payment_attempts" table.

@@ -199,7 +199,13 @@ func (Payment) Edges() []ent.Edge {
 
 // Indexes of the Payment.
 func (Payment) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("organization_id", "paid_at")}
+	return []ent.Index{
+		index.Fields("organization_id", "paid_at"),
+		// A member's own pages (/me/payments by paid_at, the history by created_at) read
+		// that member's rows in order instead of the venue's.
+		index.Fields("organization_id", "member_id", "paid_at", "id"),
+		index.Fields("organization_id", "member_id", "created_at", "id"),
+	}
 }
 
 // FlashSale is a time-boxed offer on pass types, shown on chosen placements.
