@@ -14240,7 +14240,7 @@ func (s *GiftCardRedeemResponse) SetError(val struct{}) {
 
 // Ref: #/components/schemas/GiftCardRedemption
 type GiftCardRedemption struct {
-	// What this redemption spent.
+	// What this redemption spent, major units.
 	Amount      float64 `json:"amount"`
 	AmountMinor int64   `json:"amount_minor"`
 	Code        string  `json:"code"`
@@ -17667,7 +17667,7 @@ type MyPayment struct {
 	AmountMinor      int64   `json:"amount_minor"`
 	Currency         string  `json:"currency"`
 	CurrencyExponent int     `json:"currency_exponent"`
-	// What the payment bought (the pass type's name).
+	// What the payment bought (the pass type's name), or empty.
 	Description        string          `json:"description"`
 	ID                 uuid.UUID       `json:"id"`
 	Kind               string          `json:"kind"`
