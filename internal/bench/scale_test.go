@@ -15,7 +15,9 @@ import (
 
 // TestMembersFamilyEndToEnd runs the members family's ops and the directory
 // search on tiny scales: a small venue alone, a larger one with the small
-// one beside it, the ratios and their goals.
+// one beside it, the ratios and their goals. The scales are large enough
+// that the signed-in staff and members spread the load under their
+// per-user rate limits on a fast machine, as the full-size runs do.
 func TestMembersFamilyEndToEnd(t *testing.T) {
 	ctx := context.Background()
 	url := pgtest.New(t)
@@ -28,14 +30,14 @@ func TestMembersFamilyEndToEnd(t *testing.T) {
 		admin, err := pgx.Connect(ctx, pgtest.ServerURL("postgres"))
 		require.NoError(t, err)
 		defer admin.Close(ctx)
-		for _, s := range []string{"_bench_members_30", "_bench_members_90", "_bench_geo_2", "_bench_geo_5"} {
+		for _, s := range []string{"_bench_members_200", "_bench_members_600", "_bench_geo_2", "_bench_geo_5"} {
 			_, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{dbname + s}.Sanitize()+" WITH (FORCE)")
 			require.NoError(t, err)
 		}
 	})
 	cfg := Config{
 		DatabaseURL: url, Days: 3, Seed: 9,
-		MemberScales: []int{30, 90}, GeoVenues: []int{2, 5},
+		MemberScales: []int{200, 600}, GeoVenues: []int{2, 5},
 		Ops: []string{"members-search", "members-schedule", "members-admin-schedule", "members-checkin-roster", "members-bookings", "venues-search",
 			"members-webhook-deliveries", "members-audit-list"},
 		Concurrency: []int{2},
@@ -50,10 +52,10 @@ func TestMembersFamilyEndToEnd(t *testing.T) {
 	for _, s := range rep.Sets {
 		names = append(names, s.Name)
 	}
-	require.Equal(t, []string{"geo-2", "geo-5", "members-30", "members-90", "platform-90"}, names)
-	require.Equal(t, 30, rep.Sets[2].Members)
-	require.Equal(t, 90, rep.Sets[3].Members)
-	require.Equal(t, 30, rep.Sets[4].Members, "the platform set is the small venue")
+	require.Equal(t, []string{"geo-2", "geo-5", "members-200", "members-600", "platform-600"}, names)
+	require.Equal(t, 200, rep.Sets[2].Members)
+	require.Equal(t, 600, rep.Sets[3].Members)
+	require.Equal(t, 200, rep.Sets[4].Members, "the platform set is the small venue")
 
 	require.Len(t, rep.Steps, 7*3+2)
 	for _, s := range rep.Steps {
@@ -63,7 +65,7 @@ func TestMembersFamilyEndToEnd(t *testing.T) {
 	// The history ops read one delivery and one audit entry per member of
 	// the large venue, written once for the data set; the staff are a
 	// quarter of the members at most, none of them a signed-in member.
-	large, err := pgx.Connect(ctx, pgtest.ServerURL(dbname+"_bench_members_90"))
+	large, err := pgx.Connect(ctx, pgtest.ServerURL(dbname+"_bench_members_600"))
 	require.NoError(t, err)
 	defer large.Close(ctx)
 	var venue, sub string
@@ -77,9 +79,9 @@ func TestMembersFamilyEndToEnd(t *testing.T) {
 		(SELECT count(*) FROM members WHERE organization_id = $1 AND role = 'staff'),
 		(SELECT count(*) FROM members WHERE organization_id = $1 AND role = 'staff' AND permissions ? 'settings.business')`,
 		venue, sub).Scan(&deliveries, &entries, &staff, &staffManaging))
-	require.Equal(t, 90*HistoryPerMember, deliveries)
-	require.Equal(t, 90*HistoryPerMember, entries)
-	require.Equal(t, 90/4, staff)
+	require.Equal(t, 600*HistoryPerMember, deliveries)
+	require.Equal(t, 600*HistoryPerMember, entries)
+	require.Equal(t, min(StaffPerVenue, 600/4), staff)
 	require.Equal(t, staff, staffManaging, "every staff member holds the webhook permission")
 
 	// Per members op: scale and platform rows; the search also against the
@@ -95,11 +97,11 @@ func TestMembersFamilyEndToEnd(t *testing.T) {
 		"members-webhook-deliveries": 2, "members-audit-list": 2}, goals)
 	var text bytes.Buffer
 	require.NoError(t, rep.WriteText(&text))
-	require.Contains(t, text.String(), "members-search / members-schedule members-90 -> members-90")
-	require.Contains(t, text.String(), "members-search members-30 -> platform-90")
+	require.Contains(t, text.String(), "members-search / members-schedule members-600 -> members-600")
+	require.Contains(t, text.String(), "members-search members-200 -> platform-600")
 
 	// The scales come from the flags, smallest first.
-	cfg.MemberScales = []int{90, 30}
+	cfg.MemberScales = []int{600, 200}
 	_, err = Execute(ctx, cfg, NewDisplay(&progress, false))
 	require.ErrorContains(t, err, "increasing")
 }
