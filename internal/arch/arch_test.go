@@ -50,6 +50,7 @@ var table = map[string]layer{
 	"internal/bench":               faces,
 	"internal/webhooks/crashtest":  faces, // a program the webhook crash test runs
 	"internal/payments/crashtest":  faces, // a program the payments crash test runs
+	"internal/crashrig":            faces, // what the crash checks share: build, database, server process
 	"internal/payments/stripetest": faces, // the fake Stripe of the tests and of the crash test
 	"internal/gen/api":             faces, // the ogen server and client: REST's own types
 	"internal/gen/apient":          faces, // ent rows into gen/api types

@@ -29,7 +29,8 @@
 // relative to the module, "x/..." a tree); TestDocMap holds this list and the
 // table equal, so the map read here is the one the test enforces:
 //
-//	faces        . cmd/... internal/bench internal/gen/api internal/gen/apient
+//	faces        . cmd/... internal/bench internal/crashrig internal/gen/api
+//	             internal/gen/apient
 //	             internal/gen/bundle internal/gen/entc internal/gen/mcpschema
 //	             internal/gen/migrate internal/handlers internal/jobs
 //	             internal/mcp internal/payments/crashtest

@@ -7,29 +7,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/venueplatform/venue/internal/crashrig"
 	"github.com/venueplatform/venue/internal/db"
 	"github.com/venueplatform/venue/internal/payments/stripetest"
 )
 
 // waitSettled waits until no attempt is created, in flight or unknown.
 func waitSettled(ctx context.Context, dbURL string, limit time.Duration) (time.Duration, error) {
-	pool, err := db.Open(ctx, dbURL)
-	if err != nil {
-		return 0, err
-	}
-	defer pool.Close()
-	start := time.Now()
-	for time.Since(start) < limit {
-		var open int
-		if err := pool.QueryRow(ctx, `SELECT count(*) FROM payment_attempts WHERE state IN ('created', 'in_flight', 'unknown')`).Scan(&open); err != nil {
-			return 0, err
-		}
-		if open == 0 {
-			return time.Since(start), nil
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	return 0, fmt.Errorf("attempts still open after %s", limit)
+	return crashrig.WaitZero(ctx, dbURL, `SELECT count(*) FROM payment_attempts WHERE state IN ('created', 'in_flight', 'unknown')`, "attempts", 200*time.Millisecond, limit)
 }
 
 // reconcile compares the database with the fake Stripe and the API's answers.

@@ -7,28 +7,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/venueplatform/venue/internal/crashrig"
 	"github.com/venueplatform/venue/internal/db"
 )
 
 // waitSettled waits until no delivery is pending or retrying and returns how long it took.
 func waitSettled(ctx context.Context, dbURL string, limit time.Duration) (time.Duration, error) {
-	pool, err := db.Open(ctx, dbURL)
-	if err != nil {
-		return 0, err
-	}
-	defer pool.Close()
-	start := time.Now()
-	for time.Since(start) < limit {
-		var open int
-		if err := pool.QueryRow(ctx, `SELECT count(*) FROM webhook_deliveries WHERE status IN ('pending', 'retrying')`).Scan(&open); err != nil {
-			return 0, err
-		}
-		if open == 0 {
-			return time.Since(start), nil
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	return 0, fmt.Errorf("deliveries still open after %s", limit)
+	return crashrig.WaitZero(ctx, dbURL, `SELECT count(*) FROM webhook_deliveries WHERE status IN ('pending', 'retrying')`, "deliveries", 100*time.Millisecond, limit)
 }
 
 // reconcile compares the database with what the API answered and the receiver got.
