@@ -67,9 +67,10 @@ func (r *Rig) Close() {
 	}
 }
 
-// Server returns the rig's server on a free loopback address with env added
-// to this process's environment; it logs to server.log in the work directory.
-func (r *Rig) Server(env ...string) (*Server, error) {
+// Server returns the rig's server on a free loopback address, run with env
+// (the whole environment: a command passes its own, with settings added) and
+// the rig's database; it logs to server.log in the work directory.
+func (r *Rig) Server(env []string) (*Server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -77,7 +78,7 @@ func (r *Rig) Server(env ...string) (*Server, error) {
 	addr := "127.0.0.1:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	ln.Close()
 	return &Server{Addr: addr, bin: r.Bin, log: filepath.Join(r.Dir, "server.log"),
-		env: append([]string{"DATABASE_URL=" + r.DatabaseURL}, env...)}, nil
+		env: append(env, "DATABASE_URL="+r.DatabaseURL)}, nil
 }
 
 // Server is the server process of a check.
@@ -96,7 +97,7 @@ func (s *Server) Start(ctx context.Context) error {
 		return err
 	}
 	cmd := exec.Command(s.bin, "-addr", s.Addr)
-	cmd.Env = append(os.Environ(), s.env...)
+	cmd.Env = s.env
 	cmd.Stdout, cmd.Stderr = f, f
 	if err := cmd.Start(); err != nil {
 		f.Close()

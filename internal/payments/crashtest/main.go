@@ -56,12 +56,12 @@ func run(c config) error {
 		return err
 	}
 	signing := base64.StdEncoding.EncodeToString(seedKey)
-	srv, err := rig.Server(
+	srv, err := rig.Server(append(os.Environ(),
 		"VENUE_DEMO=false", "VENUE_JOBS_RESCUE_AFTER=15s",
 		"VENUE_JWT_SIGNING_KEY="+signing,
 		"VENUE_STRIPE_SECRET_KEY=sk_test_crash", "VENUE_STRIPE_API_BASE="+fake.URL,
 		"VENUE_STRIPE_WEBHOOK_SECRET=whsec_crash", "VENUE_STRIPE_TIMEOUT=10s",
-	)
+	))
 	if err != nil {
 		return err
 	}

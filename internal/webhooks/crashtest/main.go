@@ -55,13 +55,13 @@ func run(c config) error {
 	if _, err := rand.Read(sealKey); err != nil {
 		return err
 	}
-	srv, err := rig.Server(
+	srv, err := rig.Server(append(os.Environ(),
 		"VENUE_DEMO=false",
 		"VENUE_WEBHOOK_ALLOW_PRIVATE=true", "VENUE_WEBHOOK_ALLOW_HTTP=true",
 		"VENUE_JOBS_RESCUE_AFTER=15s",
 		"VENUE_WEBHOOK_SECRET_KEY="+base64.StdEncoding.EncodeToString(sealKey),
 		"VENUE_WEBHOOK_RETRY_DELAYS=500ms,1s,2s,2s,2s,2s,2s,2s,2s,2s,2s,2s,2s,2s,2s,2s",
-	)
+	))
 	if err != nil {
 		return err
 	}
