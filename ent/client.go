@@ -69,6 +69,8 @@ import (
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
+	"github.com/venueplatform/venue/ent/refund"
+	"github.com/venueplatform/venue/ent/refundreview"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/serviceprovider"
@@ -196,6 +198,10 @@ type Client struct {
 	PushDevice *PushDeviceClient
 	// RefreshToken is the client for interacting with the RefreshToken builders.
 	RefreshToken *RefreshTokenClient
+	// Refund is the client for interacting with the Refund builders.
+	Refund *RefundClient
+	// RefundReview is the client for interacting with the RefundReview builders.
+	RefundReview *RefundReviewClient
 	// Room is the client for interacting with the Room builders.
 	Room *RoomClient
 	// Service is the client for interacting with the Service builders.
@@ -284,6 +290,8 @@ func (c *Client) init() {
 	c.ProviderTimeOff = NewProviderTimeOffClient(c.config)
 	c.PushDevice = NewPushDeviceClient(c.config)
 	c.RefreshToken = NewRefreshTokenClient(c.config)
+	c.Refund = NewRefundClient(c.config)
+	c.RefundReview = NewRefundReviewClient(c.config)
 	c.Room = NewRoomClient(c.config)
 	c.Service = NewServiceClient(c.config)
 	c.ServiceProvider = NewServiceProviderClient(c.config)
@@ -441,6 +449,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ProviderTimeOff:        NewProviderTimeOffClient(cfg),
 		PushDevice:             NewPushDeviceClient(cfg),
 		RefreshToken:           NewRefreshTokenClient(cfg),
+		Refund:                 NewRefundClient(cfg),
+		RefundReview:           NewRefundReviewClient(cfg),
 		Room:                   NewRoomClient(cfg),
 		Service:                NewServiceClient(cfg),
 		ServiceProvider:        NewServiceProviderClient(cfg),
@@ -525,6 +535,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ProviderTimeOff:        NewProviderTimeOffClient(cfg),
 		PushDevice:             NewPushDeviceClient(cfg),
 		RefreshToken:           NewRefreshTokenClient(cfg),
+		Refund:                 NewRefundClient(cfg),
+		RefundReview:           NewRefundReviewClient(cfg),
 		Room:                   NewRoomClient(cfg),
 		Service:                NewServiceClient(cfg),
 		ServiceProvider:        NewServiceProviderClient(cfg),
@@ -577,10 +589,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
 		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent,
-		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Room,
-		c.Service, c.ServiceProvider, c.ServiceVariant, c.Session, c.Tip, c.User,
-		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund,
+		c.RefundReview, c.Room, c.Service, c.ServiceProvider, c.ServiceVariant,
+		c.Session, c.Tip, c.User, c.VenuePayments, c.Visit, c.WebhookAttempt,
+		c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -601,10 +613,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
 		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent,
-		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Room,
-		c.Service, c.ServiceProvider, c.ServiceVariant, c.Session, c.Tip, c.User,
-		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund,
+		c.RefundReview, c.Room, c.Service, c.ServiceProvider, c.ServiceVariant,
+		c.Session, c.Tip, c.User, c.VenuePayments, c.Visit, c.WebhookAttempt,
+		c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -719,6 +731,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.PushDevice.mutate(ctx, m)
 	case *RefreshTokenMutation:
 		return c.RefreshToken.mutate(ctx, m)
+	case *RefundMutation:
+		return c.Refund.mutate(ctx, m)
+	case *RefundReviewMutation:
+		return c.RefundReview.mutate(ctx, m)
 	case *RoomMutation:
 		return c.Room.mutate(ctx, m)
 	case *ServiceMutation:
@@ -9706,6 +9722,338 @@ func (c *RefreshTokenClient) mutate(ctx context.Context, m *RefreshTokenMutation
 	}
 }
 
+// RefundClient is a client for the Refund schema.
+type RefundClient struct {
+	config
+}
+
+// NewRefundClient returns a client for the Refund from the given config.
+func NewRefundClient(c config) *RefundClient {
+	return &RefundClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `refund.Hooks(f(g(h())))`.
+func (c *RefundClient) Use(hooks ...Hook) {
+	c.hooks.Refund = append(c.hooks.Refund, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `refund.Intercept(f(g(h())))`.
+func (c *RefundClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Refund = append(c.inters.Refund, interceptors...)
+}
+
+// Create returns a builder for creating a Refund entity.
+func (c *RefundClient) Create() *RefundCreate {
+	mutation := newRefundMutation(c.config, OpCreate)
+	return &RefundCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Refund entities.
+func (c *RefundClient) CreateBulk(builders ...*RefundCreate) *RefundCreateBulk {
+	return &RefundCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RefundClient) MapCreateBulk(slice any, setFunc func(*RefundCreate, int)) *RefundCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RefundCreateBulk{err: fmt.Errorf("calling to RefundClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RefundCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RefundCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Refund.
+func (c *RefundClient) Update() *RefundUpdate {
+	mutation := newRefundMutation(c.config, OpUpdate)
+	return &RefundUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RefundClient) UpdateOne(_m *Refund) *RefundUpdateOne {
+	mutation := newRefundMutation(c.config, OpUpdateOne, withRefund(_m))
+	return &RefundUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RefundClient) UpdateOneID(id uuid.UUID) *RefundUpdateOne {
+	mutation := newRefundMutation(c.config, OpUpdateOne, withRefundID(id))
+	return &RefundUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Refund.
+func (c *RefundClient) Delete() *RefundDelete {
+	mutation := newRefundMutation(c.config, OpDelete)
+	return &RefundDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RefundClient) DeleteOne(_m *Refund) *RefundDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RefundClient) DeleteOneID(id uuid.UUID) *RefundDeleteOne {
+	builder := c.Delete().Where(refund.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RefundDeleteOne{builder}
+}
+
+// Query returns a query builder for Refund.
+func (c *RefundClient) Query() *RefundQuery {
+	return &RefundQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRefund},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Refund entity by its id.
+func (c *RefundClient) Get(ctx context.Context, id uuid.UUID) (*Refund, error) {
+	return c.Query().Where(refund.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RefundClient) GetX(ctx context.Context, id uuid.UUID) *Refund {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Refund.
+func (c *RefundClient) QueryOrganization(_m *Refund) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(refund.Table, refund.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, refund.OrganizationTable, refund.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryPayment queries the payment edge of a Refund.
+func (c *RefundClient) QueryPayment(_m *Refund) *PaymentQuery {
+	query := (&PaymentClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(refund.Table, refund.FieldID, id),
+			sqlgraph.To(payment.Table, payment.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, refund.PaymentTable, refund.PaymentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a Refund.
+func (c *RefundClient) QueryMember(_m *Refund) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(refund.Table, refund.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, refund.MemberTable, refund.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *RefundClient) Hooks() []Hook {
+	hooks := c.hooks.Refund
+	return append(hooks[:len(hooks):len(hooks)], refund.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *RefundClient) Interceptors() []Interceptor {
+	return c.inters.Refund
+}
+
+func (c *RefundClient) mutate(ctx context.Context, m *RefundMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RefundCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RefundUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RefundUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RefundDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Refund mutation op: %q", m.Op())
+	}
+}
+
+// RefundReviewClient is a client for the RefundReview schema.
+type RefundReviewClient struct {
+	config
+}
+
+// NewRefundReviewClient returns a client for the RefundReview from the given config.
+func NewRefundReviewClient(c config) *RefundReviewClient {
+	return &RefundReviewClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `refundreview.Hooks(f(g(h())))`.
+func (c *RefundReviewClient) Use(hooks ...Hook) {
+	c.hooks.RefundReview = append(c.hooks.RefundReview, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `refundreview.Intercept(f(g(h())))`.
+func (c *RefundReviewClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RefundReview = append(c.inters.RefundReview, interceptors...)
+}
+
+// Create returns a builder for creating a RefundReview entity.
+func (c *RefundReviewClient) Create() *RefundReviewCreate {
+	mutation := newRefundReviewMutation(c.config, OpCreate)
+	return &RefundReviewCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RefundReview entities.
+func (c *RefundReviewClient) CreateBulk(builders ...*RefundReviewCreate) *RefundReviewCreateBulk {
+	return &RefundReviewCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RefundReviewClient) MapCreateBulk(slice any, setFunc func(*RefundReviewCreate, int)) *RefundReviewCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RefundReviewCreateBulk{err: fmt.Errorf("calling to RefundReviewClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RefundReviewCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RefundReviewCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RefundReview.
+func (c *RefundReviewClient) Update() *RefundReviewUpdate {
+	mutation := newRefundReviewMutation(c.config, OpUpdate)
+	return &RefundReviewUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RefundReviewClient) UpdateOne(_m *RefundReview) *RefundReviewUpdateOne {
+	mutation := newRefundReviewMutation(c.config, OpUpdateOne, withRefundReview(_m))
+	return &RefundReviewUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RefundReviewClient) UpdateOneID(id uuid.UUID) *RefundReviewUpdateOne {
+	mutation := newRefundReviewMutation(c.config, OpUpdateOne, withRefundReviewID(id))
+	return &RefundReviewUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RefundReview.
+func (c *RefundReviewClient) Delete() *RefundReviewDelete {
+	mutation := newRefundReviewMutation(c.config, OpDelete)
+	return &RefundReviewDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RefundReviewClient) DeleteOne(_m *RefundReview) *RefundReviewDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RefundReviewClient) DeleteOneID(id uuid.UUID) *RefundReviewDeleteOne {
+	builder := c.Delete().Where(refundreview.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RefundReviewDeleteOne{builder}
+}
+
+// Query returns a query builder for RefundReview.
+func (c *RefundReviewClient) Query() *RefundReviewQuery {
+	return &RefundReviewQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRefundReview},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RefundReview entity by its id.
+func (c *RefundReviewClient) Get(ctx context.Context, id uuid.UUID) (*RefundReview, error) {
+	return c.Query().Where(refundreview.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RefundReviewClient) GetX(ctx context.Context, id uuid.UUID) *RefundReview {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a RefundReview.
+func (c *RefundReviewClient) QueryOrganization(_m *RefundReview) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(refundreview.Table, refundreview.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, refundreview.OrganizationTable, refundreview.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *RefundReviewClient) Hooks() []Hook {
+	hooks := c.hooks.RefundReview
+	return append(hooks[:len(hooks):len(hooks)], refundreview.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *RefundReviewClient) Interceptors() []Interceptor {
+	return c.inters.RefundReview
+}
+
+func (c *RefundReviewClient) mutate(ctx context.Context, m *RefundReviewMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RefundReviewCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RefundReviewUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RefundReviewUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RefundReviewDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RefundReview mutation op: %q", m.Op())
+	}
+}
+
 // RoomClient is a client for the Room schema.
 type RoomClient struct {
 	config
@@ -11806,9 +12154,9 @@ type (
 		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
 		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
 		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, ProviderHours,
-		ProviderTimeOff, PushDevice, RefreshToken, Room, Service, ServiceProvider,
-		ServiceVariant, Session, Tip, User, VenuePayments, Visit, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Hook
+		ProviderTimeOff, PushDevice, RefreshToken, Refund, RefundReview, Room, Service,
+		ServiceProvider, ServiceVariant, Session, Tip, User, VenuePayments, Visit,
+		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy, AuditLog,
@@ -11820,9 +12168,9 @@ type (
 		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
 		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
 		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, ProviderHours,
-		ProviderTimeOff, PushDevice, RefreshToken, Room, Service, ServiceProvider,
-		ServiceVariant, Session, Tip, User, VenuePayments, Visit, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Interceptor
+		ProviderTimeOff, PushDevice, RefreshToken, Refund, RefundReview, Room, Service,
+		ServiceProvider, ServiceVariant, Session, Tip, User, VenuePayments, Visit,
+		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )
 

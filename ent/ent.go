@@ -65,6 +65,8 @@ import (
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
+	"github.com/venueplatform/venue/ent/refund"
+	"github.com/venueplatform/venue/ent/refundreview"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/serviceprovider"
@@ -190,6 +192,8 @@ func checkColumn(t, c string) error {
 			providertimeoff.Table:        providertimeoff.ValidColumn,
 			pushdevice.Table:             pushdevice.ValidColumn,
 			refreshtoken.Table:           refreshtoken.ValidColumn,
+			refund.Table:                 refund.ValidColumn,
+			refundreview.Table:           refundreview.ValidColumn,
 			room.Table:                   room.ValidColumn,
 			service.Table:                service.ValidColumn,
 			serviceprovider.Table:        serviceprovider.ValidColumn,

@@ -57,6 +57,8 @@ import (
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
+	"github.com/venueplatform/venue/ent/refund"
+	"github.com/venueplatform/venue/ent/refundreview"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/serviceprovider"
@@ -78,7 +80,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 65)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 67)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -1368,6 +1370,64 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[53] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   refund.Table,
+			Columns: refund.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: refund.FieldID,
+			},
+		},
+		Type: "Refund",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			refund.FieldCreatedAt:            {Type: field.TypeTime, Column: refund.FieldCreatedAt},
+			refund.FieldUpdatedAt:            {Type: field.TypeTime, Column: refund.FieldUpdatedAt},
+			refund.FieldOrganizationID:       {Type: field.TypeUUID, Column: refund.FieldOrganizationID},
+			refund.FieldPaymentID:            {Type: field.TypeUUID, Column: refund.FieldPaymentID},
+			refund.FieldMemberID:             {Type: field.TypeUUID, Column: refund.FieldMemberID},
+			refund.FieldReviewID:             {Type: field.TypeUUID, Column: refund.FieldReviewID},
+			refund.FieldAmountMinor:          {Type: field.TypeInt64, Column: refund.FieldAmountMinor},
+			refund.FieldCurrency:             {Type: field.TypeString, Column: refund.FieldCurrency},
+			refund.FieldStatus:               {Type: field.TypeEnum, Column: refund.FieldStatus},
+			refund.FieldOrigin:               {Type: field.TypeEnum, Column: refund.FieldOrigin},
+			refund.FieldDestination:          {Type: field.TypeEnum, Column: refund.FieldDestination},
+			refund.FieldReason:               {Type: field.TypeString, Column: refund.FieldReason},
+			refund.FieldClientReceiptComment: {Type: field.TypeString, Column: refund.FieldClientReceiptComment},
+			refund.FieldMethodReference:      {Type: field.TypeString, Column: refund.FieldMethodReference},
+			refund.FieldNotifyClient:         {Type: field.TypeBool, Column: refund.FieldNotifyClient},
+			refund.FieldReceiptChannels:      {Type: field.TypeJSON, Column: refund.FieldReceiptChannels},
+			refund.FieldProcessorRefundID:    {Type: field.TypeString, Column: refund.FieldProcessorRefundID},
+			refund.FieldFailureCode:          {Type: field.TypeString, Column: refund.FieldFailureCode},
+			refund.FieldRequestKey:           {Type: field.TypeString, Column: refund.FieldRequestKey},
+			refund.FieldCreatedByUserID:      {Type: field.TypeUUID, Column: refund.FieldCreatedByUserID},
+			refund.FieldRefundedAt:           {Type: field.TypeTime, Column: refund.FieldRefundedAt},
+		},
+	}
+	graph.Nodes[54] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   refundreview.Table,
+			Columns: refundreview.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: refundreview.FieldID,
+			},
+		},
+		Type: "RefundReview",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			refundreview.FieldCreatedAt:          {Type: field.TypeTime, Column: refundreview.FieldCreatedAt},
+			refundreview.FieldUpdatedAt:          {Type: field.TypeTime, Column: refundreview.FieldUpdatedAt},
+			refundreview.FieldOrganizationID:     {Type: field.TypeUUID, Column: refundreview.FieldOrganizationID},
+			refundreview.FieldPaymentID:          {Type: field.TypeUUID, Column: refundreview.FieldPaymentID},
+			refundreview.FieldAmountMinor:        {Type: field.TypeInt64, Column: refundreview.FieldAmountMinor},
+			refundreview.FieldCurrency:           {Type: field.TypeString, Column: refundreview.FieldCurrency},
+			refundreview.FieldRefundableMinor:    {Type: field.TypeInt64, Column: refundreview.FieldRefundableMinor},
+			refundreview.FieldConfirmationPhrase: {Type: field.TypeString, Column: refundreview.FieldConfirmationPhrase},
+			refundreview.FieldCreatedByUserID:    {Type: field.TypeUUID, Column: refundreview.FieldCreatedByUserID},
+			refundreview.FieldExpiresAt:          {Type: field.TypeTime, Column: refundreview.FieldExpiresAt},
+			refundreview.FieldUsedAt:             {Type: field.TypeTime, Column: refundreview.FieldUsedAt},
+		},
+	}
+	graph.Nodes[55] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   room.Table,
 			Columns: room.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -1389,7 +1449,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			room.FieldFloorPlanURL:   {Type: field.TypeString, Column: room.FieldFloorPlanURL},
 		},
 	}
-	graph.Nodes[54] = &sqlgraph.Node{
+	graph.Nodes[56] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   service.Table,
 			Columns: service.Columns,
@@ -1422,7 +1482,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			service.FieldCancelFeeMinor:      {Type: field.TypeInt64, Column: service.FieldCancelFeeMinor},
 		},
 	}
-	graph.Nodes[55] = &sqlgraph.Node{
+	graph.Nodes[57] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   serviceprovider.Table,
 			Columns: serviceprovider.Columns,
@@ -1445,7 +1505,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			serviceprovider.FieldIsActive:              {Type: field.TypeBool, Column: serviceprovider.FieldIsActive},
 		},
 	}
-	graph.Nodes[56] = &sqlgraph.Node{
+	graph.Nodes[58] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicevariant.Table,
 			Columns: servicevariant.Columns,
@@ -1467,7 +1527,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicevariant.FieldSortOrder:       {Type: field.TypeInt, Column: servicevariant.FieldSortOrder},
 		},
 	}
-	graph.Nodes[57] = &sqlgraph.Node{
+	graph.Nodes[59] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   session.Table,
 			Columns: session.Columns,
@@ -1491,7 +1551,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			session.FieldActiveOrganizationID: {Type: field.TypeUUID, Column: session.FieldActiveOrganizationID},
 		},
 	}
-	graph.Nodes[58] = &sqlgraph.Node{
+	graph.Nodes[60] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tip.Table,
 			Columns: tip.Columns,
@@ -1519,7 +1579,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tip.FieldPaidAt:          {Type: field.TypeTime, Column: tip.FieldPaidAt},
 		},
 	}
-	graph.Nodes[59] = &sqlgraph.Node{
+	graph.Nodes[61] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -1543,7 +1603,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldMarketingConsent: {Type: field.TypeBool, Column: user.FieldMarketingConsent},
 		},
 	}
-	graph.Nodes[60] = &sqlgraph.Node{
+	graph.Nodes[62] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   venuepayments.Table,
 			Columns: venuepayments.Columns,
@@ -1564,7 +1624,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			venuepayments.FieldApplicationFeeBp: {Type: field.TypeInt, Column: venuepayments.FieldApplicationFeeBp},
 		},
 	}
-	graph.Nodes[61] = &sqlgraph.Node{
+	graph.Nodes[63] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   visit.Table,
 			Columns: visit.Columns,
@@ -1586,7 +1646,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			visit.FieldCurrency:        {Type: field.TypeString, Column: visit.FieldCurrency},
 		},
 	}
-	graph.Nodes[62] = &sqlgraph.Node{
+	graph.Nodes[64] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookattempt.Table,
 			Columns: webhookattempt.Columns,
@@ -1612,7 +1672,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookattempt.FieldCorrelationID:   {Type: field.TypeString, Column: webhookattempt.FieldCorrelationID},
 		},
 	}
-	graph.Nodes[63] = &sqlgraph.Node{
+	graph.Nodes[65] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -1638,7 +1698,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldReplayOf:       {Type: field.TypeUUID, Column: webhookdelivery.FieldReplayOf},
 		},
 	}
-	graph.Nodes[64] = &sqlgraph.Node{
+	graph.Nodes[66] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -3056,6 +3116,54 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"RefreshToken",
 		"Session",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   refund.OrganizationTable,
+			Columns: []string{refund.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Refund",
+		"Organization",
+	)
+	graph.MustAddE(
+		"payment",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   refund.PaymentTable,
+			Columns: []string{refund.PaymentColumn},
+			Bidi:    false,
+		},
+		"Refund",
+		"Payment",
+	)
+	graph.MustAddE(
+		"member",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   refund.MemberTable,
+			Columns: []string{refund.MemberColumn},
+			Bidi:    false,
+		},
+		"Refund",
+		"Member",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   refundreview.OrganizationTable,
+			Columns: []string{refundreview.OrganizationColumn},
+			Bidi:    false,
+		},
+		"RefundReview",
+		"Organization",
 	)
 	graph.MustAddE(
 		"organization",
@@ -10161,6 +10269,302 @@ func (f *RefreshTokenFilter) WhereHasSessionWith(preds ...predicate.Session) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *RefundQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the RefundQuery builder.
+func (_q *RefundQuery) Filter() *RefundFilter {
+	return &RefundFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *RefundMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the RefundMutation builder.
+func (m *RefundMutation) Filter() *RefundFilter {
+	return &RefundFilter{config: m.config, predicateAdder: m}
+}
+
+// RefundFilter provides a generic filtering capability at runtime for RefundQuery.
+type RefundFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *RefundFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[53].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *RefundFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(refund.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *RefundFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(refund.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *RefundFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(refund.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *RefundFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(refund.FieldOrganizationID))
+}
+
+// WherePaymentID applies the entql [16]byte predicate on the payment_id field.
+func (f *RefundFilter) WherePaymentID(p entql.ValueP) {
+	f.Where(p.Field(refund.FieldPaymentID))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *RefundFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(refund.FieldMemberID))
+}
+
+// WhereReviewID applies the entql [16]byte predicate on the review_id field.
+func (f *RefundFilter) WhereReviewID(p entql.ValueP) {
+	f.Where(p.Field(refund.FieldReviewID))
+}
+
+// WhereAmountMinor applies the entql int64 predicate on the amount_minor field.
+func (f *RefundFilter) WhereAmountMinor(p entql.Int64P) {
+	f.Where(p.Field(refund.FieldAmountMinor))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *RefundFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(refund.FieldCurrency))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *RefundFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(refund.FieldStatus))
+}
+
+// WhereOrigin applies the entql string predicate on the origin field.
+func (f *RefundFilter) WhereOrigin(p entql.StringP) {
+	f.Where(p.Field(refund.FieldOrigin))
+}
+
+// WhereDestination applies the entql string predicate on the destination field.
+func (f *RefundFilter) WhereDestination(p entql.StringP) {
+	f.Where(p.Field(refund.FieldDestination))
+}
+
+// WhereReason applies the entql string predicate on the reason field.
+func (f *RefundFilter) WhereReason(p entql.StringP) {
+	f.Where(p.Field(refund.FieldReason))
+}
+
+// WhereClientReceiptComment applies the entql string predicate on the client_receipt_comment field.
+func (f *RefundFilter) WhereClientReceiptComment(p entql.StringP) {
+	f.Where(p.Field(refund.FieldClientReceiptComment))
+}
+
+// WhereMethodReference applies the entql string predicate on the method_reference field.
+func (f *RefundFilter) WhereMethodReference(p entql.StringP) {
+	f.Where(p.Field(refund.FieldMethodReference))
+}
+
+// WhereNotifyClient applies the entql bool predicate on the notify_client field.
+func (f *RefundFilter) WhereNotifyClient(p entql.BoolP) {
+	f.Where(p.Field(refund.FieldNotifyClient))
+}
+
+// WhereReceiptChannels applies the entql json.RawMessage predicate on the receipt_channels field.
+func (f *RefundFilter) WhereReceiptChannels(p entql.BytesP) {
+	f.Where(p.Field(refund.FieldReceiptChannels))
+}
+
+// WhereProcessorRefundID applies the entql string predicate on the processor_refund_id field.
+func (f *RefundFilter) WhereProcessorRefundID(p entql.StringP) {
+	f.Where(p.Field(refund.FieldProcessorRefundID))
+}
+
+// WhereFailureCode applies the entql string predicate on the failure_code field.
+func (f *RefundFilter) WhereFailureCode(p entql.StringP) {
+	f.Where(p.Field(refund.FieldFailureCode))
+}
+
+// WhereRequestKey applies the entql string predicate on the request_key field.
+func (f *RefundFilter) WhereRequestKey(p entql.StringP) {
+	f.Where(p.Field(refund.FieldRequestKey))
+}
+
+// WhereCreatedByUserID applies the entql [16]byte predicate on the created_by_user_id field.
+func (f *RefundFilter) WhereCreatedByUserID(p entql.ValueP) {
+	f.Where(p.Field(refund.FieldCreatedByUserID))
+}
+
+// WhereRefundedAt applies the entql time.Time predicate on the refunded_at field.
+func (f *RefundFilter) WhereRefundedAt(p entql.TimeP) {
+	f.Where(p.Field(refund.FieldRefundedAt))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *RefundFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *RefundFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasPayment applies a predicate to check if query has an edge payment.
+func (f *RefundFilter) WhereHasPayment() {
+	f.Where(entql.HasEdge("payment"))
+}
+
+// WhereHasPaymentWith applies a predicate to check if query has an edge payment with a given conditions (other predicates).
+func (f *RefundFilter) WhereHasPaymentWith(preds ...predicate.Payment) {
+	f.Where(entql.HasEdgeWith("payment", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasMember applies a predicate to check if query has an edge member.
+func (f *RefundFilter) WhereHasMember() {
+	f.Where(entql.HasEdge("member"))
+}
+
+// WhereHasMemberWith applies a predicate to check if query has an edge member with a given conditions (other predicates).
+func (f *RefundFilter) WhereHasMemberWith(preds ...predicate.Member) {
+	f.Where(entql.HasEdgeWith("member", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *RefundReviewQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the RefundReviewQuery builder.
+func (_q *RefundReviewQuery) Filter() *RefundReviewFilter {
+	return &RefundReviewFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *RefundReviewMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the RefundReviewMutation builder.
+func (m *RefundReviewMutation) Filter() *RefundReviewFilter {
+	return &RefundReviewFilter{config: m.config, predicateAdder: m}
+}
+
+// RefundReviewFilter provides a generic filtering capability at runtime for RefundReviewQuery.
+type RefundReviewFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *RefundReviewFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[54].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *RefundReviewFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(refundreview.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *RefundReviewFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(refundreview.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *RefundReviewFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(refundreview.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *RefundReviewFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(refundreview.FieldOrganizationID))
+}
+
+// WherePaymentID applies the entql [16]byte predicate on the payment_id field.
+func (f *RefundReviewFilter) WherePaymentID(p entql.ValueP) {
+	f.Where(p.Field(refundreview.FieldPaymentID))
+}
+
+// WhereAmountMinor applies the entql int64 predicate on the amount_minor field.
+func (f *RefundReviewFilter) WhereAmountMinor(p entql.Int64P) {
+	f.Where(p.Field(refundreview.FieldAmountMinor))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *RefundReviewFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(refundreview.FieldCurrency))
+}
+
+// WhereRefundableMinor applies the entql int64 predicate on the refundable_minor field.
+func (f *RefundReviewFilter) WhereRefundableMinor(p entql.Int64P) {
+	f.Where(p.Field(refundreview.FieldRefundableMinor))
+}
+
+// WhereConfirmationPhrase applies the entql string predicate on the confirmation_phrase field.
+func (f *RefundReviewFilter) WhereConfirmationPhrase(p entql.StringP) {
+	f.Where(p.Field(refundreview.FieldConfirmationPhrase))
+}
+
+// WhereCreatedByUserID applies the entql [16]byte predicate on the created_by_user_id field.
+func (f *RefundReviewFilter) WhereCreatedByUserID(p entql.ValueP) {
+	f.Where(p.Field(refundreview.FieldCreatedByUserID))
+}
+
+// WhereExpiresAt applies the entql time.Time predicate on the expires_at field.
+func (f *RefundReviewFilter) WhereExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(refundreview.FieldExpiresAt))
+}
+
+// WhereUsedAt applies the entql time.Time predicate on the used_at field.
+func (f *RefundReviewFilter) WhereUsedAt(p entql.TimeP) {
+	f.Where(p.Field(refundreview.FieldUsedAt))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *RefundReviewFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *RefundReviewFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *RoomQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -10189,7 +10593,7 @@ type RoomFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RoomFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[53].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10321,7 +10725,7 @@ type ServiceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[54].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10531,7 +10935,7 @@ type ServiceProviderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceProviderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[57].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10663,7 +11067,7 @@ type ServiceVariantFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceVariantFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[58].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10776,7 +11180,7 @@ type SessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[57].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[59].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10899,7 +11303,7 @@ type TipFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TipFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[58].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[60].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11042,7 +11446,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[59].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[61].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11179,7 +11583,7 @@ type VenuePaymentsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VenuePaymentsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[60].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[62].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11273,7 +11677,7 @@ type VisitFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VisitFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[61].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[63].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11400,7 +11804,7 @@ type WebhookAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[62].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[64].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11533,7 +11937,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[63].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[65].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11680,7 +12084,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[64].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[66].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

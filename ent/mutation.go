@@ -66,6 +66,8 @@ import (
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
+	"github.com/venueplatform/venue/ent/refund"
+	"github.com/venueplatform/venue/ent/refundreview"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/serviceprovider"
@@ -143,6 +145,8 @@ const (
 	TypeProviderTimeOff        = "ProviderTimeOff"
 	TypePushDevice             = "PushDevice"
 	TypeRefreshToken           = "RefreshToken"
+	TypeRefund                 = "Refund"
+	TypeRefundReview           = "RefundReview"
 	TypeRoom                   = "Room"
 	TypeService                = "Service"
 	TypeServiceProvider        = "ServiceProvider"
@@ -59976,6 +59980,2808 @@ func (m *RefreshTokenMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown RefreshToken edge %s", name)
+}
+
+// RefundMutation represents an operation that mutates the Refund nodes in the graph.
+type RefundMutation struct {
+	config
+	op                     Op
+	typ                    string
+	id                     *uuid.UUID
+	created_at             *time.Time
+	updated_at             *time.Time
+	review_id              *uuid.UUID
+	amount_minor           *int64
+	addamount_minor        *int64
+	currency               *string
+	status                 *refund.Status
+	origin                 *refund.Origin
+	destination            *refund.Destination
+	reason                 *string
+	client_receipt_comment *string
+	method_reference       *string
+	notify_client          *bool
+	receipt_channels       *[]string
+	appendreceipt_channels []string
+	processor_refund_id    *string
+	failure_code           *string
+	request_key            *string
+	created_by_user_id     *uuid.UUID
+	refunded_at            *time.Time
+	clearedFields          map[string]struct{}
+	organization           *uuid.UUID
+	clearedorganization    bool
+	payment                *uuid.UUID
+	clearedpayment         bool
+	member                 *uuid.UUID
+	clearedmember          bool
+	done                   bool
+	oldValue               func(context.Context) (*Refund, error)
+	predicates             []predicate.Refund
+}
+
+var _ ent.Mutation = (*RefundMutation)(nil)
+
+// refundOption allows management of the mutation configuration using functional options.
+type refundOption func(*RefundMutation)
+
+// newRefundMutation creates new mutation for the Refund entity.
+func newRefundMutation(c config, op Op, opts ...refundOption) *RefundMutation {
+	m := &RefundMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRefund,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRefundID sets the ID field of the mutation.
+func withRefundID(id uuid.UUID) refundOption {
+	return func(m *RefundMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Refund
+		)
+		m.oldValue = func(ctx context.Context) (*Refund, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Refund.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRefund sets the old Refund of the mutation.
+func withRefund(node *Refund) refundOption {
+	return func(m *RefundMutation) {
+		m.oldValue = func(context.Context) (*Refund, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RefundMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RefundMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Refund entities.
+func (m *RefundMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RefundMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RefundMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Refund.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *RefundMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *RefundMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *RefundMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *RefundMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *RefundMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *RefundMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *RefundMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *RefundMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *RefundMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetPaymentID sets the "payment_id" field.
+func (m *RefundMutation) SetPaymentID(u uuid.UUID) {
+	m.payment = &u
+}
+
+// PaymentID returns the value of the "payment_id" field in the mutation.
+func (m *RefundMutation) PaymentID() (r uuid.UUID, exists bool) {
+	v := m.payment
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentID returns the old "payment_id" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldPaymentID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentID: %w", err)
+	}
+	return oldValue.PaymentID, nil
+}
+
+// ResetPaymentID resets all changes to the "payment_id" field.
+func (m *RefundMutation) ResetPaymentID() {
+	m.payment = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *RefundMutation) SetMemberID(u uuid.UUID) {
+	m.member = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *RefundMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldMemberID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ClearMemberID clears the value of the "member_id" field.
+func (m *RefundMutation) ClearMemberID() {
+	m.member = nil
+	m.clearedFields[refund.FieldMemberID] = struct{}{}
+}
+
+// MemberIDCleared returns if the "member_id" field was cleared in this mutation.
+func (m *RefundMutation) MemberIDCleared() bool {
+	_, ok := m.clearedFields[refund.FieldMemberID]
+	return ok
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *RefundMutation) ResetMemberID() {
+	m.member = nil
+	delete(m.clearedFields, refund.FieldMemberID)
+}
+
+// SetReviewID sets the "review_id" field.
+func (m *RefundMutation) SetReviewID(u uuid.UUID) {
+	m.review_id = &u
+}
+
+// ReviewID returns the value of the "review_id" field in the mutation.
+func (m *RefundMutation) ReviewID() (r uuid.UUID, exists bool) {
+	v := m.review_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReviewID returns the old "review_id" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldReviewID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReviewID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReviewID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReviewID: %w", err)
+	}
+	return oldValue.ReviewID, nil
+}
+
+// ClearReviewID clears the value of the "review_id" field.
+func (m *RefundMutation) ClearReviewID() {
+	m.review_id = nil
+	m.clearedFields[refund.FieldReviewID] = struct{}{}
+}
+
+// ReviewIDCleared returns if the "review_id" field was cleared in this mutation.
+func (m *RefundMutation) ReviewIDCleared() bool {
+	_, ok := m.clearedFields[refund.FieldReviewID]
+	return ok
+}
+
+// ResetReviewID resets all changes to the "review_id" field.
+func (m *RefundMutation) ResetReviewID() {
+	m.review_id = nil
+	delete(m.clearedFields, refund.FieldReviewID)
+}
+
+// SetAmountMinor sets the "amount_minor" field.
+func (m *RefundMutation) SetAmountMinor(i int64) {
+	m.amount_minor = &i
+	m.addamount_minor = nil
+}
+
+// AmountMinor returns the value of the "amount_minor" field in the mutation.
+func (m *RefundMutation) AmountMinor() (r int64, exists bool) {
+	v := m.amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountMinor returns the old "amount_minor" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldAmountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountMinor: %w", err)
+	}
+	return oldValue.AmountMinor, nil
+}
+
+// AddAmountMinor adds i to the "amount_minor" field.
+func (m *RefundMutation) AddAmountMinor(i int64) {
+	if m.addamount_minor != nil {
+		*m.addamount_minor += i
+	} else {
+		m.addamount_minor = &i
+	}
+}
+
+// AddedAmountMinor returns the value that was added to the "amount_minor" field in this mutation.
+func (m *RefundMutation) AddedAmountMinor() (r int64, exists bool) {
+	v := m.addamount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmountMinor resets all changes to the "amount_minor" field.
+func (m *RefundMutation) ResetAmountMinor() {
+	m.amount_minor = nil
+	m.addamount_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *RefundMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *RefundMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *RefundMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *RefundMutation) SetStatus(r refund.Status) {
+	m.status = &r
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *RefundMutation) Status() (r refund.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldStatus(ctx context.Context) (v refund.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *RefundMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetOrigin sets the "origin" field.
+func (m *RefundMutation) SetOrigin(r refund.Origin) {
+	m.origin = &r
+}
+
+// Origin returns the value of the "origin" field in the mutation.
+func (m *RefundMutation) Origin() (r refund.Origin, exists bool) {
+	v := m.origin
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrigin returns the old "origin" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldOrigin(ctx context.Context) (v refund.Origin, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrigin is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrigin requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrigin: %w", err)
+	}
+	return oldValue.Origin, nil
+}
+
+// ResetOrigin resets all changes to the "origin" field.
+func (m *RefundMutation) ResetOrigin() {
+	m.origin = nil
+}
+
+// SetDestination sets the "destination" field.
+func (m *RefundMutation) SetDestination(r refund.Destination) {
+	m.destination = &r
+}
+
+// Destination returns the value of the "destination" field in the mutation.
+func (m *RefundMutation) Destination() (r refund.Destination, exists bool) {
+	v := m.destination
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDestination returns the old "destination" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldDestination(ctx context.Context) (v refund.Destination, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDestination is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDestination requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDestination: %w", err)
+	}
+	return oldValue.Destination, nil
+}
+
+// ResetDestination resets all changes to the "destination" field.
+func (m *RefundMutation) ResetDestination() {
+	m.destination = nil
+}
+
+// SetReason sets the "reason" field.
+func (m *RefundMutation) SetReason(s string) {
+	m.reason = &s
+}
+
+// Reason returns the value of the "reason" field in the mutation.
+func (m *RefundMutation) Reason() (r string, exists bool) {
+	v := m.reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReason returns the old "reason" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReason: %w", err)
+	}
+	return oldValue.Reason, nil
+}
+
+// ResetReason resets all changes to the "reason" field.
+func (m *RefundMutation) ResetReason() {
+	m.reason = nil
+}
+
+// SetClientReceiptComment sets the "client_receipt_comment" field.
+func (m *RefundMutation) SetClientReceiptComment(s string) {
+	m.client_receipt_comment = &s
+}
+
+// ClientReceiptComment returns the value of the "client_receipt_comment" field in the mutation.
+func (m *RefundMutation) ClientReceiptComment() (r string, exists bool) {
+	v := m.client_receipt_comment
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClientReceiptComment returns the old "client_receipt_comment" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldClientReceiptComment(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClientReceiptComment is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClientReceiptComment requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClientReceiptComment: %w", err)
+	}
+	return oldValue.ClientReceiptComment, nil
+}
+
+// ResetClientReceiptComment resets all changes to the "client_receipt_comment" field.
+func (m *RefundMutation) ResetClientReceiptComment() {
+	m.client_receipt_comment = nil
+}
+
+// SetMethodReference sets the "method_reference" field.
+func (m *RefundMutation) SetMethodReference(s string) {
+	m.method_reference = &s
+}
+
+// MethodReference returns the value of the "method_reference" field in the mutation.
+func (m *RefundMutation) MethodReference() (r string, exists bool) {
+	v := m.method_reference
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMethodReference returns the old "method_reference" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldMethodReference(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMethodReference is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMethodReference requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMethodReference: %w", err)
+	}
+	return oldValue.MethodReference, nil
+}
+
+// ResetMethodReference resets all changes to the "method_reference" field.
+func (m *RefundMutation) ResetMethodReference() {
+	m.method_reference = nil
+}
+
+// SetNotifyClient sets the "notify_client" field.
+func (m *RefundMutation) SetNotifyClient(b bool) {
+	m.notify_client = &b
+}
+
+// NotifyClient returns the value of the "notify_client" field in the mutation.
+func (m *RefundMutation) NotifyClient() (r bool, exists bool) {
+	v := m.notify_client
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNotifyClient returns the old "notify_client" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldNotifyClient(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNotifyClient is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNotifyClient requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNotifyClient: %w", err)
+	}
+	return oldValue.NotifyClient, nil
+}
+
+// ResetNotifyClient resets all changes to the "notify_client" field.
+func (m *RefundMutation) ResetNotifyClient() {
+	m.notify_client = nil
+}
+
+// SetReceiptChannels sets the "receipt_channels" field.
+func (m *RefundMutation) SetReceiptChannels(s []string) {
+	m.receipt_channels = &s
+	m.appendreceipt_channels = nil
+}
+
+// ReceiptChannels returns the value of the "receipt_channels" field in the mutation.
+func (m *RefundMutation) ReceiptChannels() (r []string, exists bool) {
+	v := m.receipt_channels
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReceiptChannels returns the old "receipt_channels" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldReceiptChannels(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReceiptChannels is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReceiptChannels requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReceiptChannels: %w", err)
+	}
+	return oldValue.ReceiptChannels, nil
+}
+
+// AppendReceiptChannels adds s to the "receipt_channels" field.
+func (m *RefundMutation) AppendReceiptChannels(s []string) {
+	m.appendreceipt_channels = append(m.appendreceipt_channels, s...)
+}
+
+// AppendedReceiptChannels returns the list of values that were appended to the "receipt_channels" field in this mutation.
+func (m *RefundMutation) AppendedReceiptChannels() ([]string, bool) {
+	if len(m.appendreceipt_channels) == 0 {
+		return nil, false
+	}
+	return m.appendreceipt_channels, true
+}
+
+// ClearReceiptChannels clears the value of the "receipt_channels" field.
+func (m *RefundMutation) ClearReceiptChannels() {
+	m.receipt_channels = nil
+	m.appendreceipt_channels = nil
+	m.clearedFields[refund.FieldReceiptChannels] = struct{}{}
+}
+
+// ReceiptChannelsCleared returns if the "receipt_channels" field was cleared in this mutation.
+func (m *RefundMutation) ReceiptChannelsCleared() bool {
+	_, ok := m.clearedFields[refund.FieldReceiptChannels]
+	return ok
+}
+
+// ResetReceiptChannels resets all changes to the "receipt_channels" field.
+func (m *RefundMutation) ResetReceiptChannels() {
+	m.receipt_channels = nil
+	m.appendreceipt_channels = nil
+	delete(m.clearedFields, refund.FieldReceiptChannels)
+}
+
+// SetProcessorRefundID sets the "processor_refund_id" field.
+func (m *RefundMutation) SetProcessorRefundID(s string) {
+	m.processor_refund_id = &s
+}
+
+// ProcessorRefundID returns the value of the "processor_refund_id" field in the mutation.
+func (m *RefundMutation) ProcessorRefundID() (r string, exists bool) {
+	v := m.processor_refund_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProcessorRefundID returns the old "processor_refund_id" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldProcessorRefundID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProcessorRefundID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProcessorRefundID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProcessorRefundID: %w", err)
+	}
+	return oldValue.ProcessorRefundID, nil
+}
+
+// ClearProcessorRefundID clears the value of the "processor_refund_id" field.
+func (m *RefundMutation) ClearProcessorRefundID() {
+	m.processor_refund_id = nil
+	m.clearedFields[refund.FieldProcessorRefundID] = struct{}{}
+}
+
+// ProcessorRefundIDCleared returns if the "processor_refund_id" field was cleared in this mutation.
+func (m *RefundMutation) ProcessorRefundIDCleared() bool {
+	_, ok := m.clearedFields[refund.FieldProcessorRefundID]
+	return ok
+}
+
+// ResetProcessorRefundID resets all changes to the "processor_refund_id" field.
+func (m *RefundMutation) ResetProcessorRefundID() {
+	m.processor_refund_id = nil
+	delete(m.clearedFields, refund.FieldProcessorRefundID)
+}
+
+// SetFailureCode sets the "failure_code" field.
+func (m *RefundMutation) SetFailureCode(s string) {
+	m.failure_code = &s
+}
+
+// FailureCode returns the value of the "failure_code" field in the mutation.
+func (m *RefundMutation) FailureCode() (r string, exists bool) {
+	v := m.failure_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFailureCode returns the old "failure_code" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldFailureCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFailureCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFailureCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFailureCode: %w", err)
+	}
+	return oldValue.FailureCode, nil
+}
+
+// ClearFailureCode clears the value of the "failure_code" field.
+func (m *RefundMutation) ClearFailureCode() {
+	m.failure_code = nil
+	m.clearedFields[refund.FieldFailureCode] = struct{}{}
+}
+
+// FailureCodeCleared returns if the "failure_code" field was cleared in this mutation.
+func (m *RefundMutation) FailureCodeCleared() bool {
+	_, ok := m.clearedFields[refund.FieldFailureCode]
+	return ok
+}
+
+// ResetFailureCode resets all changes to the "failure_code" field.
+func (m *RefundMutation) ResetFailureCode() {
+	m.failure_code = nil
+	delete(m.clearedFields, refund.FieldFailureCode)
+}
+
+// SetRequestKey sets the "request_key" field.
+func (m *RefundMutation) SetRequestKey(s string) {
+	m.request_key = &s
+}
+
+// RequestKey returns the value of the "request_key" field in the mutation.
+func (m *RefundMutation) RequestKey() (r string, exists bool) {
+	v := m.request_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestKey returns the old "request_key" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldRequestKey(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestKey: %w", err)
+	}
+	return oldValue.RequestKey, nil
+}
+
+// ClearRequestKey clears the value of the "request_key" field.
+func (m *RefundMutation) ClearRequestKey() {
+	m.request_key = nil
+	m.clearedFields[refund.FieldRequestKey] = struct{}{}
+}
+
+// RequestKeyCleared returns if the "request_key" field was cleared in this mutation.
+func (m *RefundMutation) RequestKeyCleared() bool {
+	_, ok := m.clearedFields[refund.FieldRequestKey]
+	return ok
+}
+
+// ResetRequestKey resets all changes to the "request_key" field.
+func (m *RefundMutation) ResetRequestKey() {
+	m.request_key = nil
+	delete(m.clearedFields, refund.FieldRequestKey)
+}
+
+// SetCreatedByUserID sets the "created_by_user_id" field.
+func (m *RefundMutation) SetCreatedByUserID(u uuid.UUID) {
+	m.created_by_user_id = &u
+}
+
+// CreatedByUserID returns the value of the "created_by_user_id" field in the mutation.
+func (m *RefundMutation) CreatedByUserID() (r uuid.UUID, exists bool) {
+	v := m.created_by_user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedByUserID returns the old "created_by_user_id" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldCreatedByUserID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedByUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedByUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedByUserID: %w", err)
+	}
+	return oldValue.CreatedByUserID, nil
+}
+
+// ClearCreatedByUserID clears the value of the "created_by_user_id" field.
+func (m *RefundMutation) ClearCreatedByUserID() {
+	m.created_by_user_id = nil
+	m.clearedFields[refund.FieldCreatedByUserID] = struct{}{}
+}
+
+// CreatedByUserIDCleared returns if the "created_by_user_id" field was cleared in this mutation.
+func (m *RefundMutation) CreatedByUserIDCleared() bool {
+	_, ok := m.clearedFields[refund.FieldCreatedByUserID]
+	return ok
+}
+
+// ResetCreatedByUserID resets all changes to the "created_by_user_id" field.
+func (m *RefundMutation) ResetCreatedByUserID() {
+	m.created_by_user_id = nil
+	delete(m.clearedFields, refund.FieldCreatedByUserID)
+}
+
+// SetRefundedAt sets the "refunded_at" field.
+func (m *RefundMutation) SetRefundedAt(t time.Time) {
+	m.refunded_at = &t
+}
+
+// RefundedAt returns the value of the "refunded_at" field in the mutation.
+func (m *RefundMutation) RefundedAt() (r time.Time, exists bool) {
+	v := m.refunded_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefundedAt returns the old "refunded_at" field's value of the Refund entity.
+// If the Refund object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundMutation) OldRefundedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefundedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefundedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefundedAt: %w", err)
+	}
+	return oldValue.RefundedAt, nil
+}
+
+// ClearRefundedAt clears the value of the "refunded_at" field.
+func (m *RefundMutation) ClearRefundedAt() {
+	m.refunded_at = nil
+	m.clearedFields[refund.FieldRefundedAt] = struct{}{}
+}
+
+// RefundedAtCleared returns if the "refunded_at" field was cleared in this mutation.
+func (m *RefundMutation) RefundedAtCleared() bool {
+	_, ok := m.clearedFields[refund.FieldRefundedAt]
+	return ok
+}
+
+// ResetRefundedAt resets all changes to the "refunded_at" field.
+func (m *RefundMutation) ResetRefundedAt() {
+	m.refunded_at = nil
+	delete(m.clearedFields, refund.FieldRefundedAt)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *RefundMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[refund.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *RefundMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *RefundMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *RefundMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearPayment clears the "payment" edge to the Payment entity.
+func (m *RefundMutation) ClearPayment() {
+	m.clearedpayment = true
+	m.clearedFields[refund.FieldPaymentID] = struct{}{}
+}
+
+// PaymentCleared reports if the "payment" edge to the Payment entity was cleared.
+func (m *RefundMutation) PaymentCleared() bool {
+	return m.clearedpayment
+}
+
+// PaymentIDs returns the "payment" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PaymentID instead. It exists only for internal usage by the builders.
+func (m *RefundMutation) PaymentIDs() (ids []uuid.UUID) {
+	if id := m.payment; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPayment resets all changes to the "payment" edge.
+func (m *RefundMutation) ResetPayment() {
+	m.payment = nil
+	m.clearedpayment = false
+}
+
+// ClearMember clears the "member" edge to the Member entity.
+func (m *RefundMutation) ClearMember() {
+	m.clearedmember = true
+	m.clearedFields[refund.FieldMemberID] = struct{}{}
+}
+
+// MemberCleared reports if the "member" edge to the Member entity was cleared.
+func (m *RefundMutation) MemberCleared() bool {
+	return m.MemberIDCleared() || m.clearedmember
+}
+
+// MemberIDs returns the "member" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MemberID instead. It exists only for internal usage by the builders.
+func (m *RefundMutation) MemberIDs() (ids []uuid.UUID) {
+	if id := m.member; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMember resets all changes to the "member" edge.
+func (m *RefundMutation) ResetMember() {
+	m.member = nil
+	m.clearedmember = false
+}
+
+// Where appends a list predicates to the RefundMutation builder.
+func (m *RefundMutation) Where(ps ...predicate.Refund) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RefundMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RefundMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Refund, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RefundMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RefundMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Refund).
+func (m *RefundMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RefundMutation) Fields() []string {
+	fields := make([]string, 0, 21)
+	if m.created_at != nil {
+		fields = append(fields, refund.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, refund.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, refund.FieldOrganizationID)
+	}
+	if m.payment != nil {
+		fields = append(fields, refund.FieldPaymentID)
+	}
+	if m.member != nil {
+		fields = append(fields, refund.FieldMemberID)
+	}
+	if m.review_id != nil {
+		fields = append(fields, refund.FieldReviewID)
+	}
+	if m.amount_minor != nil {
+		fields = append(fields, refund.FieldAmountMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, refund.FieldCurrency)
+	}
+	if m.status != nil {
+		fields = append(fields, refund.FieldStatus)
+	}
+	if m.origin != nil {
+		fields = append(fields, refund.FieldOrigin)
+	}
+	if m.destination != nil {
+		fields = append(fields, refund.FieldDestination)
+	}
+	if m.reason != nil {
+		fields = append(fields, refund.FieldReason)
+	}
+	if m.client_receipt_comment != nil {
+		fields = append(fields, refund.FieldClientReceiptComment)
+	}
+	if m.method_reference != nil {
+		fields = append(fields, refund.FieldMethodReference)
+	}
+	if m.notify_client != nil {
+		fields = append(fields, refund.FieldNotifyClient)
+	}
+	if m.receipt_channels != nil {
+		fields = append(fields, refund.FieldReceiptChannels)
+	}
+	if m.processor_refund_id != nil {
+		fields = append(fields, refund.FieldProcessorRefundID)
+	}
+	if m.failure_code != nil {
+		fields = append(fields, refund.FieldFailureCode)
+	}
+	if m.request_key != nil {
+		fields = append(fields, refund.FieldRequestKey)
+	}
+	if m.created_by_user_id != nil {
+		fields = append(fields, refund.FieldCreatedByUserID)
+	}
+	if m.refunded_at != nil {
+		fields = append(fields, refund.FieldRefundedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RefundMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case refund.FieldCreatedAt:
+		return m.CreatedAt()
+	case refund.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case refund.FieldOrganizationID:
+		return m.OrganizationID()
+	case refund.FieldPaymentID:
+		return m.PaymentID()
+	case refund.FieldMemberID:
+		return m.MemberID()
+	case refund.FieldReviewID:
+		return m.ReviewID()
+	case refund.FieldAmountMinor:
+		return m.AmountMinor()
+	case refund.FieldCurrency:
+		return m.Currency()
+	case refund.FieldStatus:
+		return m.Status()
+	case refund.FieldOrigin:
+		return m.Origin()
+	case refund.FieldDestination:
+		return m.Destination()
+	case refund.FieldReason:
+		return m.Reason()
+	case refund.FieldClientReceiptComment:
+		return m.ClientReceiptComment()
+	case refund.FieldMethodReference:
+		return m.MethodReference()
+	case refund.FieldNotifyClient:
+		return m.NotifyClient()
+	case refund.FieldReceiptChannels:
+		return m.ReceiptChannels()
+	case refund.FieldProcessorRefundID:
+		return m.ProcessorRefundID()
+	case refund.FieldFailureCode:
+		return m.FailureCode()
+	case refund.FieldRequestKey:
+		return m.RequestKey()
+	case refund.FieldCreatedByUserID:
+		return m.CreatedByUserID()
+	case refund.FieldRefundedAt:
+		return m.RefundedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RefundMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case refund.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case refund.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case refund.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case refund.FieldPaymentID:
+		return m.OldPaymentID(ctx)
+	case refund.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case refund.FieldReviewID:
+		return m.OldReviewID(ctx)
+	case refund.FieldAmountMinor:
+		return m.OldAmountMinor(ctx)
+	case refund.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case refund.FieldStatus:
+		return m.OldStatus(ctx)
+	case refund.FieldOrigin:
+		return m.OldOrigin(ctx)
+	case refund.FieldDestination:
+		return m.OldDestination(ctx)
+	case refund.FieldReason:
+		return m.OldReason(ctx)
+	case refund.FieldClientReceiptComment:
+		return m.OldClientReceiptComment(ctx)
+	case refund.FieldMethodReference:
+		return m.OldMethodReference(ctx)
+	case refund.FieldNotifyClient:
+		return m.OldNotifyClient(ctx)
+	case refund.FieldReceiptChannels:
+		return m.OldReceiptChannels(ctx)
+	case refund.FieldProcessorRefundID:
+		return m.OldProcessorRefundID(ctx)
+	case refund.FieldFailureCode:
+		return m.OldFailureCode(ctx)
+	case refund.FieldRequestKey:
+		return m.OldRequestKey(ctx)
+	case refund.FieldCreatedByUserID:
+		return m.OldCreatedByUserID(ctx)
+	case refund.FieldRefundedAt:
+		return m.OldRefundedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Refund field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RefundMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case refund.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case refund.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case refund.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case refund.FieldPaymentID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentID(v)
+		return nil
+	case refund.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case refund.FieldReviewID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReviewID(v)
+		return nil
+	case refund.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountMinor(v)
+		return nil
+	case refund.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case refund.FieldStatus:
+		v, ok := value.(refund.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case refund.FieldOrigin:
+		v, ok := value.(refund.Origin)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrigin(v)
+		return nil
+	case refund.FieldDestination:
+		v, ok := value.(refund.Destination)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDestination(v)
+		return nil
+	case refund.FieldReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReason(v)
+		return nil
+	case refund.FieldClientReceiptComment:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClientReceiptComment(v)
+		return nil
+	case refund.FieldMethodReference:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMethodReference(v)
+		return nil
+	case refund.FieldNotifyClient:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNotifyClient(v)
+		return nil
+	case refund.FieldReceiptChannels:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReceiptChannels(v)
+		return nil
+	case refund.FieldProcessorRefundID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProcessorRefundID(v)
+		return nil
+	case refund.FieldFailureCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFailureCode(v)
+		return nil
+	case refund.FieldRequestKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestKey(v)
+		return nil
+	case refund.FieldCreatedByUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedByUserID(v)
+		return nil
+	case refund.FieldRefundedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefundedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Refund field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RefundMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount_minor != nil {
+		fields = append(fields, refund.FieldAmountMinor)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RefundMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case refund.FieldAmountMinor:
+		return m.AddedAmountMinor()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RefundMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case refund.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountMinor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Refund numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RefundMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(refund.FieldMemberID) {
+		fields = append(fields, refund.FieldMemberID)
+	}
+	if m.FieldCleared(refund.FieldReviewID) {
+		fields = append(fields, refund.FieldReviewID)
+	}
+	if m.FieldCleared(refund.FieldReceiptChannels) {
+		fields = append(fields, refund.FieldReceiptChannels)
+	}
+	if m.FieldCleared(refund.FieldProcessorRefundID) {
+		fields = append(fields, refund.FieldProcessorRefundID)
+	}
+	if m.FieldCleared(refund.FieldFailureCode) {
+		fields = append(fields, refund.FieldFailureCode)
+	}
+	if m.FieldCleared(refund.FieldRequestKey) {
+		fields = append(fields, refund.FieldRequestKey)
+	}
+	if m.FieldCleared(refund.FieldCreatedByUserID) {
+		fields = append(fields, refund.FieldCreatedByUserID)
+	}
+	if m.FieldCleared(refund.FieldRefundedAt) {
+		fields = append(fields, refund.FieldRefundedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RefundMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RefundMutation) ClearField(name string) error {
+	switch name {
+	case refund.FieldMemberID:
+		m.ClearMemberID()
+		return nil
+	case refund.FieldReviewID:
+		m.ClearReviewID()
+		return nil
+	case refund.FieldReceiptChannels:
+		m.ClearReceiptChannels()
+		return nil
+	case refund.FieldProcessorRefundID:
+		m.ClearProcessorRefundID()
+		return nil
+	case refund.FieldFailureCode:
+		m.ClearFailureCode()
+		return nil
+	case refund.FieldRequestKey:
+		m.ClearRequestKey()
+		return nil
+	case refund.FieldCreatedByUserID:
+		m.ClearCreatedByUserID()
+		return nil
+	case refund.FieldRefundedAt:
+		m.ClearRefundedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Refund nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RefundMutation) ResetField(name string) error {
+	switch name {
+	case refund.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case refund.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case refund.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case refund.FieldPaymentID:
+		m.ResetPaymentID()
+		return nil
+	case refund.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case refund.FieldReviewID:
+		m.ResetReviewID()
+		return nil
+	case refund.FieldAmountMinor:
+		m.ResetAmountMinor()
+		return nil
+	case refund.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case refund.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case refund.FieldOrigin:
+		m.ResetOrigin()
+		return nil
+	case refund.FieldDestination:
+		m.ResetDestination()
+		return nil
+	case refund.FieldReason:
+		m.ResetReason()
+		return nil
+	case refund.FieldClientReceiptComment:
+		m.ResetClientReceiptComment()
+		return nil
+	case refund.FieldMethodReference:
+		m.ResetMethodReference()
+		return nil
+	case refund.FieldNotifyClient:
+		m.ResetNotifyClient()
+		return nil
+	case refund.FieldReceiptChannels:
+		m.ResetReceiptChannels()
+		return nil
+	case refund.FieldProcessorRefundID:
+		m.ResetProcessorRefundID()
+		return nil
+	case refund.FieldFailureCode:
+		m.ResetFailureCode()
+		return nil
+	case refund.FieldRequestKey:
+		m.ResetRequestKey()
+		return nil
+	case refund.FieldCreatedByUserID:
+		m.ResetCreatedByUserID()
+		return nil
+	case refund.FieldRefundedAt:
+		m.ResetRefundedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Refund field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RefundMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.organization != nil {
+		edges = append(edges, refund.EdgeOrganization)
+	}
+	if m.payment != nil {
+		edges = append(edges, refund.EdgePayment)
+	}
+	if m.member != nil {
+		edges = append(edges, refund.EdgeMember)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RefundMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case refund.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case refund.EdgePayment:
+		if id := m.payment; id != nil {
+			return []ent.Value{*id}
+		}
+	case refund.EdgeMember:
+		if id := m.member; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RefundMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RefundMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RefundMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedorganization {
+		edges = append(edges, refund.EdgeOrganization)
+	}
+	if m.clearedpayment {
+		edges = append(edges, refund.EdgePayment)
+	}
+	if m.clearedmember {
+		edges = append(edges, refund.EdgeMember)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RefundMutation) EdgeCleared(name string) bool {
+	switch name {
+	case refund.EdgeOrganization:
+		return m.clearedorganization
+	case refund.EdgePayment:
+		return m.clearedpayment
+	case refund.EdgeMember:
+		return m.clearedmember
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RefundMutation) ClearEdge(name string) error {
+	switch name {
+	case refund.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case refund.EdgePayment:
+		m.ClearPayment()
+		return nil
+	case refund.EdgeMember:
+		m.ClearMember()
+		return nil
+	}
+	return fmt.Errorf("unknown Refund unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RefundMutation) ResetEdge(name string) error {
+	switch name {
+	case refund.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case refund.EdgePayment:
+		m.ResetPayment()
+		return nil
+	case refund.EdgeMember:
+		m.ResetMember()
+		return nil
+	}
+	return fmt.Errorf("unknown Refund edge %s", name)
+}
+
+// RefundReviewMutation represents an operation that mutates the RefundReview nodes in the graph.
+type RefundReviewMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	payment_id          *uuid.UUID
+	amount_minor        *int64
+	addamount_minor     *int64
+	currency            *string
+	refundable_minor    *int64
+	addrefundable_minor *int64
+	confirmation_phrase *string
+	created_by_user_id  *uuid.UUID
+	expires_at          *time.Time
+	used_at             *time.Time
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*RefundReview, error)
+	predicates          []predicate.RefundReview
+}
+
+var _ ent.Mutation = (*RefundReviewMutation)(nil)
+
+// refundreviewOption allows management of the mutation configuration using functional options.
+type refundreviewOption func(*RefundReviewMutation)
+
+// newRefundReviewMutation creates new mutation for the RefundReview entity.
+func newRefundReviewMutation(c config, op Op, opts ...refundreviewOption) *RefundReviewMutation {
+	m := &RefundReviewMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRefundReview,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRefundReviewID sets the ID field of the mutation.
+func withRefundReviewID(id uuid.UUID) refundreviewOption {
+	return func(m *RefundReviewMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *RefundReview
+		)
+		m.oldValue = func(ctx context.Context) (*RefundReview, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().RefundReview.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRefundReview sets the old RefundReview of the mutation.
+func withRefundReview(node *RefundReview) refundreviewOption {
+	return func(m *RefundReviewMutation) {
+		m.oldValue = func(context.Context) (*RefundReview, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RefundReviewMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RefundReviewMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of RefundReview entities.
+func (m *RefundReviewMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RefundReviewMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RefundReviewMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().RefundReview.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *RefundReviewMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *RefundReviewMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the RefundReview entity.
+// If the RefundReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundReviewMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *RefundReviewMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *RefundReviewMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *RefundReviewMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the RefundReview entity.
+// If the RefundReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundReviewMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *RefundReviewMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *RefundReviewMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *RefundReviewMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the RefundReview entity.
+// If the RefundReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundReviewMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *RefundReviewMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetPaymentID sets the "payment_id" field.
+func (m *RefundReviewMutation) SetPaymentID(u uuid.UUID) {
+	m.payment_id = &u
+}
+
+// PaymentID returns the value of the "payment_id" field in the mutation.
+func (m *RefundReviewMutation) PaymentID() (r uuid.UUID, exists bool) {
+	v := m.payment_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentID returns the old "payment_id" field's value of the RefundReview entity.
+// If the RefundReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundReviewMutation) OldPaymentID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentID: %w", err)
+	}
+	return oldValue.PaymentID, nil
+}
+
+// ResetPaymentID resets all changes to the "payment_id" field.
+func (m *RefundReviewMutation) ResetPaymentID() {
+	m.payment_id = nil
+}
+
+// SetAmountMinor sets the "amount_minor" field.
+func (m *RefundReviewMutation) SetAmountMinor(i int64) {
+	m.amount_minor = &i
+	m.addamount_minor = nil
+}
+
+// AmountMinor returns the value of the "amount_minor" field in the mutation.
+func (m *RefundReviewMutation) AmountMinor() (r int64, exists bool) {
+	v := m.amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountMinor returns the old "amount_minor" field's value of the RefundReview entity.
+// If the RefundReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundReviewMutation) OldAmountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountMinor: %w", err)
+	}
+	return oldValue.AmountMinor, nil
+}
+
+// AddAmountMinor adds i to the "amount_minor" field.
+func (m *RefundReviewMutation) AddAmountMinor(i int64) {
+	if m.addamount_minor != nil {
+		*m.addamount_minor += i
+	} else {
+		m.addamount_minor = &i
+	}
+}
+
+// AddedAmountMinor returns the value that was added to the "amount_minor" field in this mutation.
+func (m *RefundReviewMutation) AddedAmountMinor() (r int64, exists bool) {
+	v := m.addamount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmountMinor resets all changes to the "amount_minor" field.
+func (m *RefundReviewMutation) ResetAmountMinor() {
+	m.amount_minor = nil
+	m.addamount_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *RefundReviewMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *RefundReviewMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the RefundReview entity.
+// If the RefundReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundReviewMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *RefundReviewMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetRefundableMinor sets the "refundable_minor" field.
+func (m *RefundReviewMutation) SetRefundableMinor(i int64) {
+	m.refundable_minor = &i
+	m.addrefundable_minor = nil
+}
+
+// RefundableMinor returns the value of the "refundable_minor" field in the mutation.
+func (m *RefundReviewMutation) RefundableMinor() (r int64, exists bool) {
+	v := m.refundable_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefundableMinor returns the old "refundable_minor" field's value of the RefundReview entity.
+// If the RefundReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundReviewMutation) OldRefundableMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefundableMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefundableMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefundableMinor: %w", err)
+	}
+	return oldValue.RefundableMinor, nil
+}
+
+// AddRefundableMinor adds i to the "refundable_minor" field.
+func (m *RefundReviewMutation) AddRefundableMinor(i int64) {
+	if m.addrefundable_minor != nil {
+		*m.addrefundable_minor += i
+	} else {
+		m.addrefundable_minor = &i
+	}
+}
+
+// AddedRefundableMinor returns the value that was added to the "refundable_minor" field in this mutation.
+func (m *RefundReviewMutation) AddedRefundableMinor() (r int64, exists bool) {
+	v := m.addrefundable_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRefundableMinor resets all changes to the "refundable_minor" field.
+func (m *RefundReviewMutation) ResetRefundableMinor() {
+	m.refundable_minor = nil
+	m.addrefundable_minor = nil
+}
+
+// SetConfirmationPhrase sets the "confirmation_phrase" field.
+func (m *RefundReviewMutation) SetConfirmationPhrase(s string) {
+	m.confirmation_phrase = &s
+}
+
+// ConfirmationPhrase returns the value of the "confirmation_phrase" field in the mutation.
+func (m *RefundReviewMutation) ConfirmationPhrase() (r string, exists bool) {
+	v := m.confirmation_phrase
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConfirmationPhrase returns the old "confirmation_phrase" field's value of the RefundReview entity.
+// If the RefundReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundReviewMutation) OldConfirmationPhrase(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConfirmationPhrase is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConfirmationPhrase requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConfirmationPhrase: %w", err)
+	}
+	return oldValue.ConfirmationPhrase, nil
+}
+
+// ResetConfirmationPhrase resets all changes to the "confirmation_phrase" field.
+func (m *RefundReviewMutation) ResetConfirmationPhrase() {
+	m.confirmation_phrase = nil
+}
+
+// SetCreatedByUserID sets the "created_by_user_id" field.
+func (m *RefundReviewMutation) SetCreatedByUserID(u uuid.UUID) {
+	m.created_by_user_id = &u
+}
+
+// CreatedByUserID returns the value of the "created_by_user_id" field in the mutation.
+func (m *RefundReviewMutation) CreatedByUserID() (r uuid.UUID, exists bool) {
+	v := m.created_by_user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedByUserID returns the old "created_by_user_id" field's value of the RefundReview entity.
+// If the RefundReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundReviewMutation) OldCreatedByUserID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedByUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedByUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedByUserID: %w", err)
+	}
+	return oldValue.CreatedByUserID, nil
+}
+
+// ClearCreatedByUserID clears the value of the "created_by_user_id" field.
+func (m *RefundReviewMutation) ClearCreatedByUserID() {
+	m.created_by_user_id = nil
+	m.clearedFields[refundreview.FieldCreatedByUserID] = struct{}{}
+}
+
+// CreatedByUserIDCleared returns if the "created_by_user_id" field was cleared in this mutation.
+func (m *RefundReviewMutation) CreatedByUserIDCleared() bool {
+	_, ok := m.clearedFields[refundreview.FieldCreatedByUserID]
+	return ok
+}
+
+// ResetCreatedByUserID resets all changes to the "created_by_user_id" field.
+func (m *RefundReviewMutation) ResetCreatedByUserID() {
+	m.created_by_user_id = nil
+	delete(m.clearedFields, refundreview.FieldCreatedByUserID)
+}
+
+// SetExpiresAt sets the "expires_at" field.
+func (m *RefundReviewMutation) SetExpiresAt(t time.Time) {
+	m.expires_at = &t
+}
+
+// ExpiresAt returns the value of the "expires_at" field in the mutation.
+func (m *RefundReviewMutation) ExpiresAt() (r time.Time, exists bool) {
+	v := m.expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAt returns the old "expires_at" field's value of the RefundReview entity.
+// If the RefundReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundReviewMutation) OldExpiresAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
+	}
+	return oldValue.ExpiresAt, nil
+}
+
+// ResetExpiresAt resets all changes to the "expires_at" field.
+func (m *RefundReviewMutation) ResetExpiresAt() {
+	m.expires_at = nil
+}
+
+// SetUsedAt sets the "used_at" field.
+func (m *RefundReviewMutation) SetUsedAt(t time.Time) {
+	m.used_at = &t
+}
+
+// UsedAt returns the value of the "used_at" field in the mutation.
+func (m *RefundReviewMutation) UsedAt() (r time.Time, exists bool) {
+	v := m.used_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUsedAt returns the old "used_at" field's value of the RefundReview entity.
+// If the RefundReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefundReviewMutation) OldUsedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUsedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUsedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUsedAt: %w", err)
+	}
+	return oldValue.UsedAt, nil
+}
+
+// ClearUsedAt clears the value of the "used_at" field.
+func (m *RefundReviewMutation) ClearUsedAt() {
+	m.used_at = nil
+	m.clearedFields[refundreview.FieldUsedAt] = struct{}{}
+}
+
+// UsedAtCleared returns if the "used_at" field was cleared in this mutation.
+func (m *RefundReviewMutation) UsedAtCleared() bool {
+	_, ok := m.clearedFields[refundreview.FieldUsedAt]
+	return ok
+}
+
+// ResetUsedAt resets all changes to the "used_at" field.
+func (m *RefundReviewMutation) ResetUsedAt() {
+	m.used_at = nil
+	delete(m.clearedFields, refundreview.FieldUsedAt)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *RefundReviewMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[refundreview.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *RefundReviewMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *RefundReviewMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *RefundReviewMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the RefundReviewMutation builder.
+func (m *RefundReviewMutation) Where(ps ...predicate.RefundReview) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RefundReviewMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RefundReviewMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.RefundReview, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RefundReviewMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RefundReviewMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (RefundReview).
+func (m *RefundReviewMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RefundReviewMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created_at != nil {
+		fields = append(fields, refundreview.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, refundreview.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, refundreview.FieldOrganizationID)
+	}
+	if m.payment_id != nil {
+		fields = append(fields, refundreview.FieldPaymentID)
+	}
+	if m.amount_minor != nil {
+		fields = append(fields, refundreview.FieldAmountMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, refundreview.FieldCurrency)
+	}
+	if m.refundable_minor != nil {
+		fields = append(fields, refundreview.FieldRefundableMinor)
+	}
+	if m.confirmation_phrase != nil {
+		fields = append(fields, refundreview.FieldConfirmationPhrase)
+	}
+	if m.created_by_user_id != nil {
+		fields = append(fields, refundreview.FieldCreatedByUserID)
+	}
+	if m.expires_at != nil {
+		fields = append(fields, refundreview.FieldExpiresAt)
+	}
+	if m.used_at != nil {
+		fields = append(fields, refundreview.FieldUsedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RefundReviewMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case refundreview.FieldCreatedAt:
+		return m.CreatedAt()
+	case refundreview.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case refundreview.FieldOrganizationID:
+		return m.OrganizationID()
+	case refundreview.FieldPaymentID:
+		return m.PaymentID()
+	case refundreview.FieldAmountMinor:
+		return m.AmountMinor()
+	case refundreview.FieldCurrency:
+		return m.Currency()
+	case refundreview.FieldRefundableMinor:
+		return m.RefundableMinor()
+	case refundreview.FieldConfirmationPhrase:
+		return m.ConfirmationPhrase()
+	case refundreview.FieldCreatedByUserID:
+		return m.CreatedByUserID()
+	case refundreview.FieldExpiresAt:
+		return m.ExpiresAt()
+	case refundreview.FieldUsedAt:
+		return m.UsedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RefundReviewMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case refundreview.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case refundreview.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case refundreview.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case refundreview.FieldPaymentID:
+		return m.OldPaymentID(ctx)
+	case refundreview.FieldAmountMinor:
+		return m.OldAmountMinor(ctx)
+	case refundreview.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case refundreview.FieldRefundableMinor:
+		return m.OldRefundableMinor(ctx)
+	case refundreview.FieldConfirmationPhrase:
+		return m.OldConfirmationPhrase(ctx)
+	case refundreview.FieldCreatedByUserID:
+		return m.OldCreatedByUserID(ctx)
+	case refundreview.FieldExpiresAt:
+		return m.OldExpiresAt(ctx)
+	case refundreview.FieldUsedAt:
+		return m.OldUsedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown RefundReview field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RefundReviewMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case refundreview.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case refundreview.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case refundreview.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case refundreview.FieldPaymentID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentID(v)
+		return nil
+	case refundreview.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountMinor(v)
+		return nil
+	case refundreview.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case refundreview.FieldRefundableMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefundableMinor(v)
+		return nil
+	case refundreview.FieldConfirmationPhrase:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConfirmationPhrase(v)
+		return nil
+	case refundreview.FieldCreatedByUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedByUserID(v)
+		return nil
+	case refundreview.FieldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAt(v)
+		return nil
+	case refundreview.FieldUsedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUsedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RefundReview field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RefundReviewMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount_minor != nil {
+		fields = append(fields, refundreview.FieldAmountMinor)
+	}
+	if m.addrefundable_minor != nil {
+		fields = append(fields, refundreview.FieldRefundableMinor)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RefundReviewMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case refundreview.FieldAmountMinor:
+		return m.AddedAmountMinor()
+	case refundreview.FieldRefundableMinor:
+		return m.AddedRefundableMinor()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RefundReviewMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case refundreview.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountMinor(v)
+		return nil
+	case refundreview.FieldRefundableMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRefundableMinor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RefundReview numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RefundReviewMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(refundreview.FieldCreatedByUserID) {
+		fields = append(fields, refundreview.FieldCreatedByUserID)
+	}
+	if m.FieldCleared(refundreview.FieldUsedAt) {
+		fields = append(fields, refundreview.FieldUsedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RefundReviewMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RefundReviewMutation) ClearField(name string) error {
+	switch name {
+	case refundreview.FieldCreatedByUserID:
+		m.ClearCreatedByUserID()
+		return nil
+	case refundreview.FieldUsedAt:
+		m.ClearUsedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown RefundReview nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RefundReviewMutation) ResetField(name string) error {
+	switch name {
+	case refundreview.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case refundreview.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case refundreview.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case refundreview.FieldPaymentID:
+		m.ResetPaymentID()
+		return nil
+	case refundreview.FieldAmountMinor:
+		m.ResetAmountMinor()
+		return nil
+	case refundreview.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case refundreview.FieldRefundableMinor:
+		m.ResetRefundableMinor()
+		return nil
+	case refundreview.FieldConfirmationPhrase:
+		m.ResetConfirmationPhrase()
+		return nil
+	case refundreview.FieldCreatedByUserID:
+		m.ResetCreatedByUserID()
+		return nil
+	case refundreview.FieldExpiresAt:
+		m.ResetExpiresAt()
+		return nil
+	case refundreview.FieldUsedAt:
+		m.ResetUsedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown RefundReview field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RefundReviewMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, refundreview.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RefundReviewMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case refundreview.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RefundReviewMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RefundReviewMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RefundReviewMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, refundreview.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RefundReviewMutation) EdgeCleared(name string) bool {
+	switch name {
+	case refundreview.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RefundReviewMutation) ClearEdge(name string) error {
+	switch name {
+	case refundreview.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown RefundReview unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RefundReviewMutation) ResetEdge(name string) error {
+	switch name {
+	case refundreview.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown RefundReview edge %s", name)
 }
 
 // RoomMutation represents an operation that mutates the Room nodes in the graph.

@@ -120,6 +120,10 @@ type Tx struct {
 	PushDevice *PushDeviceClient
 	// RefreshToken is the client for interacting with the RefreshToken builders.
 	RefreshToken *RefreshTokenClient
+	// Refund is the client for interacting with the Refund builders.
+	Refund *RefundClient
+	// RefundReview is the client for interacting with the RefundReview builders.
+	RefundReview *RefundReviewClient
 	// Room is the client for interacting with the Room builders.
 	Room *RoomClient
 	// Service is the client for interacting with the Service builders.
@@ -328,6 +332,8 @@ func (tx *Tx) init() {
 	tx.ProviderTimeOff = NewProviderTimeOffClient(tx.config)
 	tx.PushDevice = NewPushDeviceClient(tx.config)
 	tx.RefreshToken = NewRefreshTokenClient(tx.config)
+	tx.Refund = NewRefundClient(tx.config)
+	tx.RefundReview = NewRefundReviewClient(tx.config)
 	tx.Room = NewRoomClient(tx.config)
 	tx.Service = NewServiceClient(tx.config)
 	tx.ServiceProvider = NewServiceProviderClient(tx.config)

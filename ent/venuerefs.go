@@ -60,6 +60,8 @@ import (
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
+	"github.com/venueplatform/venue/ent/refund"
+	"github.com/venueplatform/venue/ent/refundreview"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/serviceprovider"
@@ -129,6 +131,8 @@ var edgeTargets = map[string]map[string]string{
 	"ProviderTimeOff":        {"organization": "Organization", "provider": "Instructor"},
 	"PushDevice":             {"organization": "Organization", "member": "Member"},
 	"RefreshToken":           {"session": "Session"},
+	"Refund":                 {"organization": "Organization", "payment": "Payment", "member": "Member"},
+	"RefundReview":           {"organization": "Organization"},
 	"Room":                   {"organization": "Organization", "location": "Location", "class_instances": "ClassInstance"},
 	"Service":                {"organization": "Organization", "inquiries": "Inquiry", "variants": "ServiceVariant", "providers": "ServiceProvider", "appointments": "Appointment"},
 	"ServiceProvider":        {"organization": "Organization", "service": "Service", "provider": "Instructor"},
@@ -184,6 +188,8 @@ var VenueOwnedTypes = []string{
 	"ProviderHours",
 	"ProviderTimeOff",
 	"PushDevice",
+	"Refund",
+	"RefundReview",
 	"Room",
 	"Service",
 	"ServiceProvider",
@@ -251,6 +257,8 @@ var AllTypes = []string{
 	"ProviderTimeOff",
 	"PushDevice",
 	"RefreshToken",
+	"Refund",
+	"RefundReview",
 	"Room",
 	"Service",
 	"ServiceProvider",
@@ -381,6 +389,10 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.PushDevice.Query().Where(pushdevice.IDIn(ids...)).Count(ctx)
 	case "RefreshToken":
 		return c.RefreshToken.Query().Where(refreshtoken.IDIn(ids...)).Count(ctx)
+	case "Refund":
+		return c.Refund.Query().Where(refund.IDIn(ids...)).Count(ctx)
+	case "RefundReview":
+		return c.RefundReview.Query().Where(refundreview.IDIn(ids...)).Count(ctx)
 	case "Room":
 		return c.Room.Query().Where(room.IDIn(ids...)).Count(ctx)
 	case "Service":

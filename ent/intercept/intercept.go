@@ -62,6 +62,8 @@ import (
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
+	"github.com/venueplatform/venue/ent/refund"
+	"github.com/venueplatform/venue/ent/refundreview"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/serviceprovider"
@@ -1563,6 +1565,60 @@ func (f TraverseRefreshToken) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.RefreshTokenQuery", q)
 }
 
+// The RefundFunc type is an adapter to allow the use of ordinary function as a Querier.
+type RefundFunc func(context.Context, *ent.RefundQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f RefundFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.RefundQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.RefundQuery", q)
+}
+
+// The TraverseRefund type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseRefund func(context.Context, *ent.RefundQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseRefund) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseRefund) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RefundQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.RefundQuery", q)
+}
+
+// The RefundReviewFunc type is an adapter to allow the use of ordinary function as a Querier.
+type RefundReviewFunc func(context.Context, *ent.RefundReviewQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f RefundReviewFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.RefundReviewQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.RefundReviewQuery", q)
+}
+
+// The TraverseRefundReview type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseRefundReview func(context.Context, *ent.RefundReviewQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseRefundReview) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseRefundReview) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RefundReviewQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.RefundReviewQuery", q)
+}
+
 // The RoomFunc type is an adapter to allow the use of ordinary function as a Querier.
 type RoomFunc func(context.Context, *ent.RoomQuery) (ent.Value, error)
 
@@ -1996,6 +2052,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.PushDeviceQuery, predicate.PushDevice, pushdevice.OrderOption]{typ: ent.TypePushDevice, tq: q}, nil
 	case *ent.RefreshTokenQuery:
 		return &query[*ent.RefreshTokenQuery, predicate.RefreshToken, refreshtoken.OrderOption]{typ: ent.TypeRefreshToken, tq: q}, nil
+	case *ent.RefundQuery:
+		return &query[*ent.RefundQuery, predicate.Refund, refund.OrderOption]{typ: ent.TypeRefund, tq: q}, nil
+	case *ent.RefundReviewQuery:
+		return &query[*ent.RefundReviewQuery, predicate.RefundReview, refundreview.OrderOption]{typ: ent.TypeRefundReview, tq: q}, nil
 	case *ent.RoomQuery:
 		return &query[*ent.RoomQuery, predicate.Room, room.OrderOption]{typ: ent.TypeRoom, tq: q}, nil
 	case *ent.ServiceQuery:

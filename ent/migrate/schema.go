@@ -2183,7 +2183,7 @@ var (
 		{Name: "id", Type: field.TypeUUID},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"checkout_charge", "checkout_setup", "tip_charge", "gift_card_charge"}},
+		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"checkout_charge", "checkout_setup", "tip_charge", "gift_card_charge", "refund"}},
 		{Name: "subject_id", Type: field.TypeUUID},
 		{Name: "number", Type: field.TypeInt},
 		{Name: "state", Type: field.TypeEnum, Enums: []string{"created", "in_flight", "succeeded", "failed", "requires_action", "processing", "unknown", "canceled"}, Default: "created"},
@@ -2530,6 +2530,125 @@ var (
 				Name:    "refreshtoken_session_id",
 				Unique:  false,
 				Columns: []*schema.Column{RefreshTokensColumns[9]},
+			},
+		},
+	}
+	// RefundsColumns holds the columns for the "refunds" table.
+	RefundsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "review_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "amount_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"pending", "succeeded", "failed"}, Default: "pending"},
+		{Name: "origin", Type: field.TypeEnum, Enums: []string{"staff", "processor"}, Default: "staff"},
+		{Name: "destination", Type: field.TypeEnum, Enums: []string{"original_payment_method", "external"}},
+		{Name: "reason", Type: field.TypeString, Size: 500, Default: ""},
+		{Name: "client_receipt_comment", Type: field.TypeString, Size: 500, Default: ""},
+		{Name: "method_reference", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "notify_client", Type: field.TypeBool, Default: false},
+		{Name: "receipt_channels", Type: field.TypeJSON, Nullable: true},
+		{Name: "processor_refund_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "failure_code", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "request_key", Type: field.TypeString, Nullable: true, Size: 128},
+		{Name: "created_by_user_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "refunded_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "payment_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID, Nullable: true},
+	}
+	// RefundsTable holds the schema information for the "refunds" table.
+	RefundsTable = &schema.Table{
+		Name:       "refunds",
+		Columns:    RefundsColumns,
+		PrimaryKey: []*schema.Column{RefundsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "refunds_organizations_organization",
+				Columns:    []*schema.Column{RefundsColumns[19]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "refunds_payments_payment",
+				Columns:    []*schema.Column{RefundsColumns[20]},
+				RefColumns: []*schema.Column{PaymentsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "refunds_members_member",
+				Columns:    []*schema.Column{RefundsColumns[21]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "refund_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{RefundsColumns[19]},
+			},
+			{
+				Name:    "refund_organization_id_payment_id",
+				Unique:  false,
+				Columns: []*schema.Column{RefundsColumns[19], RefundsColumns[20]},
+			},
+			{
+				Name:    "refund_organization_id_member_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{RefundsColumns[19], RefundsColumns[21], RefundsColumns[1], RefundsColumns[0]},
+			},
+			{
+				Name:    "refund_organization_id_request_key",
+				Unique:  true,
+				Columns: []*schema.Column{RefundsColumns[19], RefundsColumns[16]},
+			},
+			{
+				Name:    "refund_processor_refund_id",
+				Unique:  true,
+				Columns: []*schema.Column{RefundsColumns[14]},
+			},
+		},
+	}
+	// RefundReviewsColumns holds the columns for the "refund_reviews" table.
+	RefundReviewsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "payment_id", Type: field.TypeUUID},
+		{Name: "amount_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "refundable_minor", Type: field.TypeInt64},
+		{Name: "confirmation_phrase", Type: field.TypeString, Size: 100},
+		{Name: "created_by_user_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "used_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// RefundReviewsTable holds the schema information for the "refund_reviews" table.
+	RefundReviewsTable = &schema.Table{
+		Name:       "refund_reviews",
+		Columns:    RefundReviewsColumns,
+		PrimaryKey: []*schema.Column{RefundReviewsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "refund_reviews_organizations_organization",
+				Columns:    []*schema.Column{RefundReviewsColumns[11]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "refundreview_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{RefundReviewsColumns[11]},
+			},
+			{
+				Name:    "refundreview_organization_id_payment_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{RefundReviewsColumns[11], RefundReviewsColumns[3], RefundReviewsColumns[1]},
 			},
 		},
 	}
@@ -3249,6 +3368,8 @@ var (
 		ProviderTimeOffsTable,
 		PushDevicesTable,
 		RefreshTokensTable,
+		RefundsTable,
+		RefundReviewsTable,
 		RoomsTable,
 		ServicesTable,
 		ServiceProvidersTable,
@@ -3357,6 +3478,10 @@ func init() {
 	PushDevicesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	PushDevicesTable.ForeignKeys[1].RefTable = MembersTable
 	RefreshTokensTable.ForeignKeys[0].RefTable = SessionsTable
+	RefundsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	RefundsTable.ForeignKeys[1].RefTable = PaymentsTable
+	RefundsTable.ForeignKeys[2].RefTable = MembersTable
+	RefundReviewsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	RoomsTable.ForeignKeys[0].RefTable = LocationsTable
 	RoomsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	ServicesTable.ForeignKeys[0].RefTable = OrganizationsTable

@@ -1383,6 +1383,54 @@ func (f RefreshTokenMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mu
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.RefreshTokenMutation", m)
 }
 
+// The RefundQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type RefundQueryRuleFunc func(context.Context, *ent.RefundQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f RefundQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RefundQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.RefundQuery", q)
+}
+
+// The RefundMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type RefundMutationRuleFunc func(context.Context, *ent.RefundMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f RefundMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.RefundMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.RefundMutation", m)
+}
+
+// The RefundReviewQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type RefundReviewQueryRuleFunc func(context.Context, *ent.RefundReviewQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f RefundReviewQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RefundReviewQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.RefundReviewQuery", q)
+}
+
+// The RefundReviewMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type RefundReviewMutationRuleFunc func(context.Context, *ent.RefundReviewMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f RefundReviewMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.RefundReviewMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.RefundReviewMutation", m)
+}
+
 // The RoomQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type RoomQueryRuleFunc func(context.Context, *ent.RoomQuery) error
@@ -1812,6 +1860,10 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.RefreshTokenQuery:
 		return q.Filter(), nil
+	case *ent.RefundQuery:
+		return q.Filter(), nil
+	case *ent.RefundReviewQuery:
+		return q.Filter(), nil
 	case *ent.RoomQuery:
 		return q.Filter(), nil
 	case *ent.ServiceQuery:
@@ -1948,6 +2000,10 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.PushDeviceMutation:
 		return m.Filter(), nil
 	case *ent.RefreshTokenMutation:
+		return m.Filter(), nil
+	case *ent.RefundMutation:
+		return m.Filter(), nil
+	case *ent.RefundReviewMutation:
 		return m.Filter(), nil
 	case *ent.RoomMutation:
 		return m.Filter(), nil

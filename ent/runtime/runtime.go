@@ -60,6 +60,8 @@ import (
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
+	"github.com/venueplatform/venue/ent/refund"
+	"github.com/venueplatform/venue/ent/refundreview"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/schema"
 	"github.com/venueplatform/venue/ent/service"
@@ -3246,6 +3248,154 @@ func init() {
 	refreshtokenDescID := refreshtokenMixinFields0[0].Descriptor()
 	// refreshtoken.DefaultID holds the default value on creation for the id field.
 	refreshtoken.DefaultID = refreshtokenDescID.Default.(func() uuid.UUID)
+	refundMixin := schema.Refund{}.Mixin()
+	refund.Policy = privacy.NewPolicies(refundMixin[1], schema.Refund{})
+	refund.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := refund.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	refundMixinHooks1 := refundMixin[1].Hooks()
+
+	refund.Hooks[1] = refundMixinHooks1[0]
+	refundMixinFields0 := refundMixin[0].Fields()
+	_ = refundMixinFields0
+	refundFields := schema.Refund{}.Fields()
+	_ = refundFields
+	// refundDescCreatedAt is the schema descriptor for created_at field.
+	refundDescCreatedAt := refundMixinFields0[1].Descriptor()
+	// refund.DefaultCreatedAt holds the default value on creation for the created_at field.
+	refund.DefaultCreatedAt = refundDescCreatedAt.Default.(func() time.Time)
+	// refundDescUpdatedAt is the schema descriptor for updated_at field.
+	refundDescUpdatedAt := refundMixinFields0[2].Descriptor()
+	// refund.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	refund.DefaultUpdatedAt = refundDescUpdatedAt.Default.(func() time.Time)
+	// refund.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	refund.UpdateDefaultUpdatedAt = refundDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// refundDescAmountMinor is the schema descriptor for amount_minor field.
+	refundDescAmountMinor := refundFields[3].Descriptor()
+	// refund.AmountMinorValidator is a validator for the "amount_minor" field. It is called by the builders before save.
+	refund.AmountMinorValidator = refundDescAmountMinor.Validators[0].(func(int64) error)
+	// refundDescCurrency is the schema descriptor for currency field.
+	refundDescCurrency := refundFields[4].Descriptor()
+	// refund.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	refund.CurrencyValidator = func() func(string) error {
+		validators := refundDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// refundDescReason is the schema descriptor for reason field.
+	refundDescReason := refundFields[8].Descriptor()
+	// refund.DefaultReason holds the default value on creation for the reason field.
+	refund.DefaultReason = refundDescReason.Default.(string)
+	// refund.ReasonValidator is a validator for the "reason" field. It is called by the builders before save.
+	refund.ReasonValidator = refundDescReason.Validators[0].(func(string) error)
+	// refundDescClientReceiptComment is the schema descriptor for client_receipt_comment field.
+	refundDescClientReceiptComment := refundFields[9].Descriptor()
+	// refund.DefaultClientReceiptComment holds the default value on creation for the client_receipt_comment field.
+	refund.DefaultClientReceiptComment = refundDescClientReceiptComment.Default.(string)
+	// refund.ClientReceiptCommentValidator is a validator for the "client_receipt_comment" field. It is called by the builders before save.
+	refund.ClientReceiptCommentValidator = refundDescClientReceiptComment.Validators[0].(func(string) error)
+	// refundDescMethodReference is the schema descriptor for method_reference field.
+	refundDescMethodReference := refundFields[10].Descriptor()
+	// refund.DefaultMethodReference holds the default value on creation for the method_reference field.
+	refund.DefaultMethodReference = refundDescMethodReference.Default.(string)
+	// refund.MethodReferenceValidator is a validator for the "method_reference" field. It is called by the builders before save.
+	refund.MethodReferenceValidator = refundDescMethodReference.Validators[0].(func(string) error)
+	// refundDescNotifyClient is the schema descriptor for notify_client field.
+	refundDescNotifyClient := refundFields[11].Descriptor()
+	// refund.DefaultNotifyClient holds the default value on creation for the notify_client field.
+	refund.DefaultNotifyClient = refundDescNotifyClient.Default.(bool)
+	// refundDescProcessorRefundID is the schema descriptor for processor_refund_id field.
+	refundDescProcessorRefundID := refundFields[13].Descriptor()
+	// refund.ProcessorRefundIDValidator is a validator for the "processor_refund_id" field. It is called by the builders before save.
+	refund.ProcessorRefundIDValidator = refundDescProcessorRefundID.Validators[0].(func(string) error)
+	// refundDescFailureCode is the schema descriptor for failure_code field.
+	refundDescFailureCode := refundFields[14].Descriptor()
+	// refund.FailureCodeValidator is a validator for the "failure_code" field. It is called by the builders before save.
+	refund.FailureCodeValidator = refundDescFailureCode.Validators[0].(func(string) error)
+	// refundDescRequestKey is the schema descriptor for request_key field.
+	refundDescRequestKey := refundFields[15].Descriptor()
+	// refund.RequestKeyValidator is a validator for the "request_key" field. It is called by the builders before save.
+	refund.RequestKeyValidator = refundDescRequestKey.Validators[0].(func(string) error)
+	// refundDescID is the schema descriptor for id field.
+	refundDescID := refundMixinFields0[0].Descriptor()
+	// refund.DefaultID holds the default value on creation for the id field.
+	refund.DefaultID = refundDescID.Default.(func() uuid.UUID)
+	refundreviewMixin := schema.RefundReview{}.Mixin()
+	refundreview.Policy = privacy.NewPolicies(refundreviewMixin[1], schema.RefundReview{})
+	refundreview.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := refundreview.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	refundreviewMixinHooks1 := refundreviewMixin[1].Hooks()
+
+	refundreview.Hooks[1] = refundreviewMixinHooks1[0]
+	refundreviewMixinFields0 := refundreviewMixin[0].Fields()
+	_ = refundreviewMixinFields0
+	refundreviewFields := schema.RefundReview{}.Fields()
+	_ = refundreviewFields
+	// refundreviewDescCreatedAt is the schema descriptor for created_at field.
+	refundreviewDescCreatedAt := refundreviewMixinFields0[1].Descriptor()
+	// refundreview.DefaultCreatedAt holds the default value on creation for the created_at field.
+	refundreview.DefaultCreatedAt = refundreviewDescCreatedAt.Default.(func() time.Time)
+	// refundreviewDescUpdatedAt is the schema descriptor for updated_at field.
+	refundreviewDescUpdatedAt := refundreviewMixinFields0[2].Descriptor()
+	// refundreview.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	refundreview.DefaultUpdatedAt = refundreviewDescUpdatedAt.Default.(func() time.Time)
+	// refundreview.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	refundreview.UpdateDefaultUpdatedAt = refundreviewDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// refundreviewDescAmountMinor is the schema descriptor for amount_minor field.
+	refundreviewDescAmountMinor := refundreviewFields[1].Descriptor()
+	// refundreview.AmountMinorValidator is a validator for the "amount_minor" field. It is called by the builders before save.
+	refundreview.AmountMinorValidator = refundreviewDescAmountMinor.Validators[0].(func(int64) error)
+	// refundreviewDescCurrency is the schema descriptor for currency field.
+	refundreviewDescCurrency := refundreviewFields[2].Descriptor()
+	// refundreview.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	refundreview.CurrencyValidator = func() func(string) error {
+		validators := refundreviewDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// refundreviewDescRefundableMinor is the schema descriptor for refundable_minor field.
+	refundreviewDescRefundableMinor := refundreviewFields[3].Descriptor()
+	// refundreview.RefundableMinorValidator is a validator for the "refundable_minor" field. It is called by the builders before save.
+	refundreview.RefundableMinorValidator = refundreviewDescRefundableMinor.Validators[0].(func(int64) error)
+	// refundreviewDescConfirmationPhrase is the schema descriptor for confirmation_phrase field.
+	refundreviewDescConfirmationPhrase := refundreviewFields[4].Descriptor()
+	// refundreview.ConfirmationPhraseValidator is a validator for the "confirmation_phrase" field. It is called by the builders before save.
+	refundreview.ConfirmationPhraseValidator = refundreviewDescConfirmationPhrase.Validators[0].(func(string) error)
+	// refundreviewDescID is the schema descriptor for id field.
+	refundreviewDescID := refundreviewMixinFields0[0].Descriptor()
+	// refundreview.DefaultID holds the default value on creation for the id field.
+	refundreview.DefaultID = refundreviewDescID.Default.(func() uuid.UUID)
 	roomMixin := schema.Room{}.Mixin()
 	room.Policy = privacy.NewPolicies(roomMixin[1], schema.Room{})
 	room.Hooks[0] = func(next ent.Mutator) ent.Mutator {

@@ -140,6 +140,9 @@ func (s *Service) Reconcile(ctx context.Context, attemptID uuid.UUID) error {
 	if s.port == nil {
 		return errors.New("payments: reconcile: card payments are off")
 	}
+	if r := reconcilerOf(at.Purpose); r != nil {
+		return r(ctx, s.client, s.port, at)
+	}
 	vp, err := s.venuePayments(ctx)
 	if err != nil || vp == nil || vp.AccountID == nil {
 		return fmt.Errorf("payments: reconcile: venue account: %v", err)
@@ -206,6 +209,9 @@ func (s *Service) handle(ctx context.Context, ev *ent.ProcessorEvent) (string, e
 	verified, err := stripeport.ParseEvent(ev.Payload)
 	if err != nil {
 		return "malformed", nil
+	}
+	if h := eventHandlerOf(ev.Type); h != nil {
+		return h(ctx, s.client, s.port, verified)
 	}
 	switch {
 	case strings.HasPrefix(ev.Type, "payment_intent."):

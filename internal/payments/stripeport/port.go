@@ -33,6 +33,8 @@ type Port interface {
 	CreateAccountLink(ctx context.Context, account, refreshURL, returnURL string) (*AccountLink, error)
 	// Cards keeps members' saved cards.
 	Cards
+	// Refunds gives money back on a payment.
+	Refunds
 }
 
 // IntentParams are a payment intent to create.

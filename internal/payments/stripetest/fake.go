@@ -68,6 +68,8 @@ type Fake struct {
 	// Default is the outcome when the script is empty.
 	Default Outcome
 	seq     int
+	// refunds is the refunds' state (refunds.go).
+	refunds refundState
 }
 
 // New starts a fake; it stops when the test ends (t.Cleanup by the caller
@@ -255,7 +257,9 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 			"created": time.Now().Unix(), "expires_at": time.Now().Add(5 * time.Minute).Unix()})
 		writeRaw(w, 200, raw)
 	default:
-		notFound(w)
+		if !f.serveRefunds(w, r, key) {
+			notFound(w)
+		}
 	}
 }
 
