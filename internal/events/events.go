@@ -58,6 +58,13 @@ const (
 	// AppointmentNoShow: staff marked an appointment a no-show (data: appointment_id,
 	// status, member_id).
 	AppointmentNoShow = "appointment.no_show"
+	// RefundSucceeded: money was given back on a member's payment (data: refund_id,
+	// payment_id, member_id, amount_minor, currency, status, destination, origin).
+	RefundSucceeded = "refund.succeeded"
+	// RefundFailed: a refund to the card that paid failed; its amount is refundable again
+	// (data: refund_id, payment_id, member_id, amount_minor, currency, status, destination,
+	// origin, failure_code).
+	RefundFailed = "refund.failed"
 )
 
 // Types is the catalogue of event types a webhook subscription can select.
@@ -67,6 +74,7 @@ var Types = []string{
 	PaymentSucceeded, PaymentFailed, PassActivated,
 	GiftCardPurchased,
 	AppointmentCreated, AppointmentCancelled, AppointmentRescheduled, AppointmentNoShow,
+	RefundSucceeded, RefundFailed,
 }
 
 // ErrNoVenue means Record was called without a venue viewer in the context.

@@ -551,9 +551,6 @@ func (s *Service) apply(ctx context.Context, attemptID uuid.UUID, r *stripeport.
 	if err != nil {
 		return nil, err
 	}
-	if out.Status == refund.StatusFailed && r.Status != "" && attemptState(r.Status) == paymentattempt.StateFailed {
-		return out, nil
-	}
 	return out, nil
 }
 

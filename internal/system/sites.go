@@ -199,6 +199,7 @@ var registry = map[string]SiteInfo{
 	"payments.stale_attempts": bypass("the sweep of every venue's attempts left created or in flight by a server that died mid-call; it reads their ids and venues, then acts in each venue", "PaymentAttempt"),
 	"payments.customer_email": bypass("reading the signed-in member's own account e-mail to name their Stripe customer", "Member", "User"),
 	"payments.event_lookup":   bypass("an inbound event names only a Stripe id (a connected account, a refunded intent): finding the venue row that holds it, read only, before acting in that venue", "VenuePayments", "Checkout"),
+	"refunds.event_lookup":    bypass("a charge.refunded event names only the refunded intent: finding the payment row that holds it, read only, before acting in its venue", "Payment"),
 
 	// Elevation sites: a viewer the code builds, beyond the credential the
 	// caller presented.
@@ -218,6 +219,7 @@ var registry = map[string]SiteInfo{
 	"venue.foreign_selection":       elevation("a caller with a venue of its own naming another venue becomes a visitor of no venue, so queries answer no rows"),
 	"venue.update_operator":         elevation("changing a venue's plan or flags from the admin CLI as the venue's operator, so the ordinary policies apply"),
 	"venuectl.operator":             elevation("the platform operator at a shell acts in the venue named on the command line"),
+	"refunds.job_venue":             elevation("a refunds job (inbound refund event, reconcile) holds only ids; it acts as an operator of the venue the attempt or the refunded payment names"),
 
 	// Identity sites: the caller's own identity, attached once per entry
 	// point after its credential was verified.
