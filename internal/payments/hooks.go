@@ -60,4 +60,6 @@ func (s *Service) Port() stripeport.Port { return s.port }
 
 // EnqueueReconcile queues the reconcile job of an attempt whose outcome is
 // unknown, in the transaction of ctx (events.WithTx).
-func EnqueueReconcile(ctx context.Context, at *ent.PaymentAttempt) error { return enqueueReconcile(ctx, at) }
+func EnqueueReconcile(ctx context.Context, at *ent.PaymentAttempt) error {
+	return enqueueReconcile(ctx, at)
+}

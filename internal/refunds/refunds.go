@@ -133,8 +133,8 @@ func isRefundable(p *ent.Payment) bool {
 }
 
 // sameDay reports whether t falls on today's venue-local date.
-func (s *Service) sameDay(ctx context.Context, t time.Time) (bool, error) {
-	org, err := s.client.Organization.Query().Select(organization.FieldTimezone).Only(ctx)
+func (s *Service) sameDay(ctx context.Context, c *ent.Client, t time.Time) (bool, error) {
+	org, err := c.Organization.Query().Select(organization.FieldTimezone).Only(ctx)
 	if err != nil {
 		return false, fmt.Errorf("refunds: venue: %w", err)
 	}
@@ -146,11 +146,11 @@ func (s *Service) sameDay(ctx context.Context, t time.Time) (bool, error) {
 	return a.Year() == b.Year() && a.YearDay() == b.YearDay(), nil
 }
 
-func (s *Service) checkSameDay(ctx context.Context, st staff, p *ent.Payment) error {
+func (s *Service) checkSameDay(ctx context.Context, c *ent.Client, st staff, p *ent.Payment) error {
 	if st.full {
 		return nil
 	}
-	ok, err := s.sameDay(ctx, *p.PaidAt)
+	ok, err := s.sameDay(ctx, c, *p.PaidAt)
 	if err != nil {
 		return err
 	}
@@ -193,7 +193,7 @@ func (s *Service) CreateReview(ctx context.Context, paymentID uuid.UUID, amount 
 	if !isRefundable(p) {
 		return nil, notRefundable(string(p.Status))
 	}
-	if err := s.checkSameDay(ctx, st, p); err != nil {
+	if err := s.checkSameDay(ctx, s.client, st, p); err != nil {
 		return nil, err
 	}
 	sofar, err := refundedSoFar(ctx, s.client, p.ID)
@@ -210,12 +210,12 @@ func (s *Service) CreateReview(ctx context.Context, paymentID uuid.UUID, amount 
 	if err != nil {
 		return nil, fmt.Errorf("refunds: review: %w", err)
 	}
-	same, err := s.sameDay(ctx, *p.PaidAt)
+	same, err := s.sameDay(ctx, s.client, *p.PaidAt)
 	if err != nil {
 		return nil, err
 	}
 	out := &Review{Review: rv, RefundedMinor: sofar, PaymentMinor: p.AmountMinor, SameDay: same}
-	out.CardRefundable, out.CardUnavailable = s.cardRefundable(ctx, p)
+	out.CardRefundable, out.CardUnavailable = s.cardRefundable(ctx, s.client, p)
 	return out, nil
 }
 
@@ -224,14 +224,14 @@ func Phrase(minor int64, currency string) string { return "REFUND " + money.Form
 
 // cardRefundable says whether p can be refunded to the card that paid it,
 // and why not.
-func (s *Service) cardRefundable(ctx context.Context, p *ent.Payment) (bool, string) {
+func (s *Service) cardRefundable(ctx context.Context, c *ent.Client, p *ent.Payment) (bool, string) {
 	if p.ProcessorPaymentID == nil || !strings.HasPrefix(*p.ProcessorPaymentID, "pi_") {
 		return false, "not_a_card_payment"
 	}
 	if s.port == nil {
 		return false, "payments_disabled"
 	}
-	vp, err := s.client.VenuePayments.Query().Only(ctx)
+	vp, err := c.VenuePayments.Query().Only(ctx)
 	if err != nil || vp.AccountID == nil {
 		return false, "connect_not_active"
 	}
@@ -317,11 +317,11 @@ func (s *Service) Refund(ctx context.Context, paymentID uuid.UUID, p Params) (*e
 		if !isRefundable(pay) {
 			return notRefundable(string(pay.Status))
 		}
-		if err := s.checkSameDay(ctx, st, pay); err != nil {
+		if err := s.checkSameDay(ctx, tx.Client(), st, pay); err != nil {
 			return err
 		}
 		if p.Destination == DestinationCard {
-			ok, why := s.cardRefundable(ctx, pay)
+			ok, why := s.cardRefundable(ctx, tx.Client(), pay)
 			if !ok && why == "not_a_card_payment" {
 				return destinationUnavailable(why)
 			}

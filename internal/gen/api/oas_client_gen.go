@@ -714,6 +714,12 @@ type Invoker interface {
 	//
 	// POST /admin/payments/connect/account-link
 	CreatePaymentsAccountLink(ctx context.Context, request *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (*PaymentsAccountLinkResponse, error)
+	// CreateRefundReview invokes createRefundReview operation.
+	//
+	// Review a refund before making it (a review intent).
+	//
+	// POST /admin/payments/{paymentId}/refund-reviews
+	CreateRefundReview(ctx context.Context, request *RefundReviewRequest, params CreateRefundReviewParams) (*RefundReviewResponse, error)
 	// CreateServiceVariant invokes createServiceVariant operation.
 	//
 	// `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
@@ -862,6 +868,12 @@ type Invoker interface {
 	//
 	// GET /admin/locations/{locationId}
 	GetAdminLocation(ctx context.Context, params GetAdminLocationParams) (*AdminLocationResponse, error)
+	// GetAdminRefundReceipt invokes getAdminRefundReceipt operation.
+	//
+	// A refund's receipt, as a PDF (staff).
+	//
+	// GET /admin/refunds/{refundId}/receipt
+	GetAdminRefundReceipt(ctx context.Context, params GetAdminRefundReceiptParams) (GetAdminRefundReceiptOK, error)
 	// GetAdminRoom invokes getAdminRoom operation.
 	//
 	// One room.
@@ -1128,6 +1140,12 @@ type Invoker interface {
 	//
 	// GET /me/notification-preferences
 	GetMyNotificationPreferences(ctx context.Context) (*MeNotificationPreferencesResponse, error)
+	// GetMyRefundPdf invokes getMyRefundPdf operation.
+	//
+	// Another member's, another venue's, unknown and failed refunds are 404 `NOT_FOUND`.
+	//
+	// GET /me/refunds/{refundId}/pdf
+	GetMyRefundPdf(ctx context.Context, params GetMyRefundPdfParams) (GetMyRefundPdfOK, error)
 	// GetPaymentsConnect invokes getPaymentsConnect operation.
 	//
 	// The connected account the venue takes card payments on, as last
@@ -1418,6 +1436,15 @@ type Invoker interface {
 	//
 	// GET /me/payments
 	ListMyPayments(ctx context.Context, params ListMyPaymentsParams) (*MyPaymentListResponse, error)
+	// ListMyRefunds invokes listMyRefunds operation.
+	//
+	// Pending and succeeded refunds of the member's payments at the venue.
+	// Cursor pagination: `limit` (default 20, at most 100) and `after`
+	// (the previous page's `meta.next_cursor`; a tampered or foreign
+	// cursor is 400 `VALIDATION_ERROR`).
+	//
+	// GET /me/refunds
+	ListMyRefunds(ctx context.Context, params ListMyRefundsParams) (*MyRefundListResponse, error)
 	// ListProviderTimeOff invokes listProviderTimeOff operation.
 	//
 	// A provider's current and future time off.
@@ -1662,6 +1689,14 @@ type Invoker interface {
 	//
 	// POST /gift-cards/redeem
 	RedeemGiftCard(ctx context.Context, request *GiftCardRedeemRequest, params RedeemGiftCardParams) (*GiftCardRedeemResponse, error)
+	// RefundPayment invokes refundPayment operation.
+	//
+	// 201 with the refund: `status` `succeeded`, or `pending` while Stripe
+	// still settles it (a bank's refund); a failed one is 502
+	// `REFUND_FAILED`.
+	//
+	// POST /admin/payments/{paymentId}/refunds
+	RefundPayment(ctx context.Context, request *RefundRequest, params RefundPaymentParams) (*RefundResponse, error)
 	// RegisterMyPushToken invokes registerMyPushToken operation.
 	//
 	// Bearer only. Body `token` (the provider's device token, 1 to 4096
@@ -6703,6 +6738,111 @@ func (c *Client) sendCreatePaymentsAccountLink(ctx context.Context, request *Pay
 	return result, nil
 }
 
+// CreateRefundReview invokes createRefundReview operation.
+//
+// Review a refund before making it (a review intent).
+//
+// POST /admin/payments/{paymentId}/refund-reviews
+func (c *Client) CreateRefundReview(ctx context.Context, request *RefundReviewRequest, params CreateRefundReviewParams) (*RefundReviewResponse, error) {
+	res, err := c.sendCreateRefundReview(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateRefundReview(ctx context.Context, request *RefundReviewRequest, params CreateRefundReviewParams) (res *RefundReviewResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/payments/"
+	{
+		// Encode "paymentId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "paymentId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.PaymentId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/refund-reviews"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateRefundReviewRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateRefundReviewOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateRefundReviewResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CreateServiceVariant invokes createServiceVariant operation.
 //
 // `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
@@ -8288,6 +8428,95 @@ func (c *Client) sendGetAdminLocation(ctx context.Context, params GetAdminLocati
 	defer body.Close()
 
 	result, err := decodeGetAdminLocationResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAdminRefundReceipt invokes getAdminRefundReceipt operation.
+//
+// A refund's receipt, as a PDF (staff).
+//
+// GET /admin/refunds/{refundId}/receipt
+func (c *Client) GetAdminRefundReceipt(ctx context.Context, params GetAdminRefundReceiptParams) (GetAdminRefundReceiptOK, error) {
+	res, err := c.sendGetAdminRefundReceipt(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminRefundReceipt(ctx context.Context, params GetAdminRefundReceiptParams) (res GetAdminRefundReceiptOK, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/refunds/"
+	{
+		// Encode "refundId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "refundId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.RefundId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/receipt"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminRefundReceiptOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminRefundReceiptResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -10592,6 +10821,108 @@ func (c *Client) sendGetMyNotificationPreferences(ctx context.Context) (res *MeN
 	defer body.Close()
 
 	result, err := decodeGetMyNotificationPreferencesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetMyRefundPdf invokes getMyRefundPdf operation.
+//
+// Another member's, another venue's, unknown and failed refunds are 404 `NOT_FOUND`.
+//
+// GET /me/refunds/{refundId}/pdf
+func (c *Client) GetMyRefundPdf(ctx context.Context, params GetMyRefundPdfParams) (GetMyRefundPdfOK, error) {
+	res, err := c.sendGetMyRefundPdf(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetMyRefundPdf(ctx context.Context, params GetMyRefundPdfParams) (res GetMyRefundPdfOK, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/me/refunds/"
+	{
+		// Encode "refundId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "refundId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.RefundId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/pdf"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetMyRefundPdfOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetMyRefundPdfResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -13741,6 +14072,129 @@ func (c *Client) sendListMyPayments(ctx context.Context, params ListMyPaymentsPa
 	return result, nil
 }
 
+// ListMyRefunds invokes listMyRefunds operation.
+//
+// Pending and succeeded refunds of the member's payments at the venue.
+// Cursor pagination: `limit` (default 20, at most 100) and `after`
+// (the previous page's `meta.next_cursor`; a tampered or foreign
+// cursor is 400 `VALIDATION_ERROR`).
+//
+// GET /me/refunds
+func (c *Client) ListMyRefunds(ctx context.Context, params ListMyRefundsParams) (*MyRefundListResponse, error) {
+	res, err := c.sendListMyRefunds(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListMyRefunds(ctx context.Context, params ListMyRefundsParams) (res *MyRefundListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/refunds"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "limit" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "limit",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Limit.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "after" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "after",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.After.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListMyRefundsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListMyRefundsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListProviderTimeOff invokes listProviderTimeOff operation.
 //
 // A provider's current and future time off.
@@ -16101,6 +16555,113 @@ func (c *Client) sendRedeemGiftCard(ctx context.Context, request *GiftCardRedeem
 	defer body.Close()
 
 	result, err := decodeRedeemGiftCardResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// RefundPayment invokes refundPayment operation.
+//
+// 201 with the refund: `status` `succeeded`, or `pending` while Stripe
+// still settles it (a bank's refund); a failed one is 502
+// `REFUND_FAILED`.
+//
+// POST /admin/payments/{paymentId}/refunds
+func (c *Client) RefundPayment(ctx context.Context, request *RefundRequest, params RefundPaymentParams) (*RefundResponse, error) {
+	res, err := c.sendRefundPayment(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendRefundPayment(ctx context.Context, request *RefundRequest, params RefundPaymentParams) (res *RefundResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/payments/"
+	{
+		// Encode "paymentId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "paymentId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.PaymentId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/refunds"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeRefundPaymentRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RefundPaymentOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRefundPaymentResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -520,6 +520,20 @@ func encodeCreatePaymentsAccountLinkRequest(
 	return nil
 }
 
+func encodeCreateRefundReviewRequest(
+	req *RefundReviewRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeCreateServiceVariantRequest(
 	req *ServiceVariantCreateRequest,
 	r *http.Request,
@@ -710,6 +724,20 @@ func encodeRecoverCheckoutRequest(
 
 func encodeRedeemGiftCardRequest(
 	req *GiftCardRedeemRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeRefundPaymentRequest(
+	req *RefundRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

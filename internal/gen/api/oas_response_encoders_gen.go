@@ -676,6 +676,19 @@ func encodeCreatePaymentsAccountLinkResponse(response *PaymentsAccountLinkRespon
 	return nil
 }
 
+func encodeCreateRefundReviewResponse(response *RefundReviewResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(201)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCreateServiceVariantResponse(response *ServiceVariantResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(201)
@@ -863,6 +876,21 @@ func encodeGetAdminLocationResponse(response *AdminLocationResponse, w http.Resp
 	e := new(jx.Encoder)
 	response.Encode(e)
 	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeGetAdminRefundReceiptResponse(response GetAdminRefundReceiptOK, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/pdf")
+	w.WriteHeader(200)
+
+	writer := w
+	if closer, ok := response.Data.(io.Closer); ok {
+		defer closer.Close()
+	}
+	if _, err := io.Copy(writer, response); err != nil {
 		return errors.Wrap(err, "write")
 	}
 
@@ -1181,6 +1209,21 @@ func encodeGetMyNotificationPreferencesResponse(response *MeNotificationPreferen
 	e := new(jx.Encoder)
 	response.Encode(e)
 	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeGetMyRefundPdfResponse(response GetMyRefundPdfOK, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/pdf")
+	w.WriteHeader(200)
+
+	writer := w
+	if closer, ok := response.Data.(io.Closer); ok {
+		defer closer.Close()
+	}
+	if _, err := io.Copy(writer, response); err != nil {
 		return errors.Wrap(err, "write")
 	}
 
@@ -1540,6 +1583,19 @@ func encodeListMyPaymentsResponse(response *MyPaymentListResponse, w http.Respon
 	return nil
 }
 
+func encodeListMyRefundsResponse(response *MyRefundListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeListProviderTimeOffResponse(response *TimeOffListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -1829,6 +1885,19 @@ func encodeRecoverCheckoutResponse(response *CheckoutRecoveryResponse, w http.Re
 func encodeRedeemGiftCardResponse(response *GiftCardRedeemResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeRefundPaymentResponse(response *RefundResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(201)
 
 	e := new(jx.Encoder)
 	response.Encode(e)

@@ -13076,6 +13076,20 @@ func (s *GeoResponseHeaders) SetResponse(val GeoResponse) {
 	s.Response = val
 }
 
+type GetAdminRefundReceiptOK struct {
+	Data io.Reader
+}
+
+// Read reads data from the Data reader.
+//
+// Kept to satisfy the io.Reader interface.
+func (s GetAdminRefundReceiptOK) Read(p []byte) (n int, err error) {
+	if s.Data == nil {
+		return 0, io.EOF
+	}
+	return s.Data.Read(p)
+}
+
 type GetCheckoutPreviewLocale string
 
 const (
@@ -13218,6 +13232,20 @@ func (s *GetDiscoveryWorld) UnmarshalText(data []byte) error {
 	default:
 		return errors.Errorf("invalid value: %q", data)
 	}
+}
+
+type GetMyRefundPdfOK struct {
+	Data io.Reader
+}
+
+// Read reads data from the Data reader.
+//
+// Kept to satisfy the io.Reader interface.
+func (s GetMyRefundPdfOK) Read(p []byte) (n int, err error) {
+	if s.Data == nil {
+		return 0, io.EOF
+	}
+	return s.Data.Read(p)
 }
 
 type GetReceiptPdfOK struct {
@@ -17909,6 +17937,234 @@ func (s *MyPaymentStatus) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/MyRefund
+type MyRefund struct {
+	Amount               float64        `json:"amount"`
+	AmountMinor          int64          `json:"amount_minor"`
+	ClientReceiptComment string         `json:"client_receipt_comment"`
+	CreatedAt            time.Time      `json:"created_at"`
+	Currency             string         `json:"currency"`
+	ID                   uuid.UUID      `json:"id"`
+	PaymentID            uuid.UUID      `json:"payment_id"`
+	PdfPath              string         `json:"pdf_path"`
+	RefundedAt           NilDateTime    `json:"refunded_at"`
+	Status               MyRefundStatus `json:"status"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *MyRefund) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *MyRefund) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetClientReceiptComment returns the value of ClientReceiptComment.
+func (s *MyRefund) GetClientReceiptComment() string {
+	return s.ClientReceiptComment
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *MyRefund) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *MyRefund) GetCurrency() string {
+	return s.Currency
+}
+
+// GetID returns the value of ID.
+func (s *MyRefund) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetPaymentID returns the value of PaymentID.
+func (s *MyRefund) GetPaymentID() uuid.UUID {
+	return s.PaymentID
+}
+
+// GetPdfPath returns the value of PdfPath.
+func (s *MyRefund) GetPdfPath() string {
+	return s.PdfPath
+}
+
+// GetRefundedAt returns the value of RefundedAt.
+func (s *MyRefund) GetRefundedAt() NilDateTime {
+	return s.RefundedAt
+}
+
+// GetStatus returns the value of Status.
+func (s *MyRefund) GetStatus() MyRefundStatus {
+	return s.Status
+}
+
+// SetAmount sets the value of Amount.
+func (s *MyRefund) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *MyRefund) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetClientReceiptComment sets the value of ClientReceiptComment.
+func (s *MyRefund) SetClientReceiptComment(val string) {
+	s.ClientReceiptComment = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *MyRefund) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *MyRefund) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetID sets the value of ID.
+func (s *MyRefund) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetPaymentID sets the value of PaymentID.
+func (s *MyRefund) SetPaymentID(val uuid.UUID) {
+	s.PaymentID = val
+}
+
+// SetPdfPath sets the value of PdfPath.
+func (s *MyRefund) SetPdfPath(val string) {
+	s.PdfPath = val
+}
+
+// SetRefundedAt sets the value of RefundedAt.
+func (s *MyRefund) SetRefundedAt(val NilDateTime) {
+	s.RefundedAt = val
+}
+
+// SetStatus sets the value of Status.
+func (s *MyRefund) SetStatus(val MyRefundStatus) {
+	s.Status = val
+}
+
+// Ref: #/components/schemas/MyRefundListResponse
+type MyRefundListResponse struct {
+	Data  []MyRefund               `json:"data"`
+	Error struct{}                 `json:"error"`
+	Meta  MyRefundListResponseMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *MyRefundListResponse) GetData() []MyRefund {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *MyRefundListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *MyRefundListResponse) GetMeta() MyRefundListResponseMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *MyRefundListResponse) SetData(val []MyRefund) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *MyRefundListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *MyRefundListResponse) SetMeta(val MyRefundListResponseMeta) {
+	s.Meta = val
+}
+
+type MyRefundListResponseMeta struct {
+	HasMore    bool      `json:"has_more"`
+	Limit      int       `json:"limit"`
+	NextCursor NilString `json:"next_cursor"`
+}
+
+// GetHasMore returns the value of HasMore.
+func (s *MyRefundListResponseMeta) GetHasMore() bool {
+	return s.HasMore
+}
+
+// GetLimit returns the value of Limit.
+func (s *MyRefundListResponseMeta) GetLimit() int {
+	return s.Limit
+}
+
+// GetNextCursor returns the value of NextCursor.
+func (s *MyRefundListResponseMeta) GetNextCursor() NilString {
+	return s.NextCursor
+}
+
+// SetHasMore sets the value of HasMore.
+func (s *MyRefundListResponseMeta) SetHasMore(val bool) {
+	s.HasMore = val
+}
+
+// SetLimit sets the value of Limit.
+func (s *MyRefundListResponseMeta) SetLimit(val int) {
+	s.Limit = val
+}
+
+// SetNextCursor sets the value of NextCursor.
+func (s *MyRefundListResponseMeta) SetNextCursor(val NilString) {
+	s.NextCursor = val
+}
+
+type MyRefundStatus string
+
+const (
+	MyRefundStatusPending   MyRefundStatus = "pending"
+	MyRefundStatusSucceeded MyRefundStatus = "succeeded"
+)
+
+// AllValues returns all MyRefundStatus values.
+func (MyRefundStatus) AllValues() []MyRefundStatus {
+	return []MyRefundStatus{
+		MyRefundStatusPending,
+		MyRefundStatusSucceeded,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s MyRefundStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case MyRefundStatusPending:
+		return []byte(s), nil
+	case MyRefundStatusSucceeded:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *MyRefundStatus) UnmarshalText(data []byte) error {
+	switch MyRefundStatus(data) {
+	case MyRefundStatusPending:
+		*s = MyRefundStatusPending
+		return nil
+	case MyRefundStatusSucceeded:
+		*s = MyRefundStatusSucceeded
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/NamedRef
 type NamedRef struct {
 	ID   uuid.UUID `json:"id"`
@@ -18514,6 +18770,51 @@ func (o NilPricedPassTypeBillingInterval) Get() (v PricedPassTypeBillingInterval
 
 // Or returns value if set, or given parameter if does not.
 func (o NilPricedPassTypeBillingInterval) Or(d PricedPassTypeBillingInterval) PricedPassTypeBillingInterval {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilRefundReviewOriginalPaymentMethodReason returns new NilRefundReviewOriginalPaymentMethodReason with value set to v.
+func NewNilRefundReviewOriginalPaymentMethodReason(v RefundReviewOriginalPaymentMethodReason) NilRefundReviewOriginalPaymentMethodReason {
+	return NilRefundReviewOriginalPaymentMethodReason{
+		Value: v,
+	}
+}
+
+// NilRefundReviewOriginalPaymentMethodReason is nullable RefundReviewOriginalPaymentMethodReason.
+type NilRefundReviewOriginalPaymentMethodReason struct {
+	Value RefundReviewOriginalPaymentMethodReason
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilRefundReviewOriginalPaymentMethodReason) SetTo(v RefundReviewOriginalPaymentMethodReason) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilRefundReviewOriginalPaymentMethodReason) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilRefundReviewOriginalPaymentMethodReason) SetToNull() {
+	o.Null = true
+	var v RefundReviewOriginalPaymentMethodReason
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilRefundReviewOriginalPaymentMethodReason) Get() (v RefundReviewOriginalPaymentMethodReason, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilRefundReviewOriginalPaymentMethodReason) Or(d RefundReviewOriginalPaymentMethodReason) RefundReviewOriginalPaymentMethodReason {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -21684,6 +21985,52 @@ func (o OptPurchaseConfirmation) Or(d PurchaseConfirmation) PurchaseConfirmation
 	return d
 }
 
+// NewOptRefundRequestDestinationID returns new OptRefundRequestDestinationID with value set to v.
+func NewOptRefundRequestDestinationID(v RefundRequestDestinationID) OptRefundRequestDestinationID {
+	return OptRefundRequestDestinationID{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptRefundRequestDestinationID is optional RefundRequestDestinationID.
+type OptRefundRequestDestinationID struct {
+	Value RefundRequestDestinationID
+	Set   bool
+}
+
+// IsSet returns true if OptRefundRequestDestinationID was set.
+func (o OptRefundRequestDestinationID) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptRefundRequestDestinationID) Reset() {
+	var v RefundRequestDestinationID
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptRefundRequestDestinationID) SetTo(v RefundRequestDestinationID) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptRefundRequestDestinationID) Get() (v RefundRequestDestinationID, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptRefundRequestDestinationID) Or(d RefundRequestDestinationID) RefundRequestDestinationID {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptString returns new OptString with value set to v.
 func NewOptString(v string) OptString {
 	return OptString{
@@ -23711,6 +24058,777 @@ func (s *RefreshRequest) GetRefreshToken() string {
 // SetRefreshToken sets the value of RefreshToken.
 func (s *RefreshRequest) SetRefreshToken(val string) {
 	s.RefreshToken = val
+}
+
+// Ref: #/components/schemas/RefundRequest
+type RefundRequest struct {
+	Amount               float64                            `json:"amount"`
+	ClientReceiptComment OptString                          `json:"client_receipt_comment"`
+	Confirmation         string                             `json:"confirmation"`
+	DestinationID        OptRefundRequestDestinationID      `json:"destination_id"`
+	MethodReference      OptString                          `json:"method_reference"`
+	NotifyClient         OptBool                            `json:"notify_client"`
+	Reason               OptString                          `json:"reason"`
+	ReceiptChannels      []RefundRequestReceiptChannelsItem `json:"receipt_channels"`
+	ReviewIntentID       uuid.UUID                          `json:"review_intent_id"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *RefundRequest) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetClientReceiptComment returns the value of ClientReceiptComment.
+func (s *RefundRequest) GetClientReceiptComment() OptString {
+	return s.ClientReceiptComment
+}
+
+// GetConfirmation returns the value of Confirmation.
+func (s *RefundRequest) GetConfirmation() string {
+	return s.Confirmation
+}
+
+// GetDestinationID returns the value of DestinationID.
+func (s *RefundRequest) GetDestinationID() OptRefundRequestDestinationID {
+	return s.DestinationID
+}
+
+// GetMethodReference returns the value of MethodReference.
+func (s *RefundRequest) GetMethodReference() OptString {
+	return s.MethodReference
+}
+
+// GetNotifyClient returns the value of NotifyClient.
+func (s *RefundRequest) GetNotifyClient() OptBool {
+	return s.NotifyClient
+}
+
+// GetReason returns the value of Reason.
+func (s *RefundRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// GetReceiptChannels returns the value of ReceiptChannels.
+func (s *RefundRequest) GetReceiptChannels() []RefundRequestReceiptChannelsItem {
+	return s.ReceiptChannels
+}
+
+// GetReviewIntentID returns the value of ReviewIntentID.
+func (s *RefundRequest) GetReviewIntentID() uuid.UUID {
+	return s.ReviewIntentID
+}
+
+// SetAmount sets the value of Amount.
+func (s *RefundRequest) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetClientReceiptComment sets the value of ClientReceiptComment.
+func (s *RefundRequest) SetClientReceiptComment(val OptString) {
+	s.ClientReceiptComment = val
+}
+
+// SetConfirmation sets the value of Confirmation.
+func (s *RefundRequest) SetConfirmation(val string) {
+	s.Confirmation = val
+}
+
+// SetDestinationID sets the value of DestinationID.
+func (s *RefundRequest) SetDestinationID(val OptRefundRequestDestinationID) {
+	s.DestinationID = val
+}
+
+// SetMethodReference sets the value of MethodReference.
+func (s *RefundRequest) SetMethodReference(val OptString) {
+	s.MethodReference = val
+}
+
+// SetNotifyClient sets the value of NotifyClient.
+func (s *RefundRequest) SetNotifyClient(val OptBool) {
+	s.NotifyClient = val
+}
+
+// SetReason sets the value of Reason.
+func (s *RefundRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+// SetReceiptChannels sets the value of ReceiptChannels.
+func (s *RefundRequest) SetReceiptChannels(val []RefundRequestReceiptChannelsItem) {
+	s.ReceiptChannels = val
+}
+
+// SetReviewIntentID sets the value of ReviewIntentID.
+func (s *RefundRequest) SetReviewIntentID(val uuid.UUID) {
+	s.ReviewIntentID = val
+}
+
+type RefundRequestDestinationID string
+
+const (
+	RefundRequestDestinationIDOriginalPaymentMethod RefundRequestDestinationID = "original_payment_method"
+	RefundRequestDestinationIDExternal              RefundRequestDestinationID = "external"
+)
+
+// AllValues returns all RefundRequestDestinationID values.
+func (RefundRequestDestinationID) AllValues() []RefundRequestDestinationID {
+	return []RefundRequestDestinationID{
+		RefundRequestDestinationIDOriginalPaymentMethod,
+		RefundRequestDestinationIDExternal,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s RefundRequestDestinationID) MarshalText() ([]byte, error) {
+	switch s {
+	case RefundRequestDestinationIDOriginalPaymentMethod:
+		return []byte(s), nil
+	case RefundRequestDestinationIDExternal:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *RefundRequestDestinationID) UnmarshalText(data []byte) error {
+	switch RefundRequestDestinationID(data) {
+	case RefundRequestDestinationIDOriginalPaymentMethod:
+		*s = RefundRequestDestinationIDOriginalPaymentMethod
+		return nil
+	case RefundRequestDestinationIDExternal:
+		*s = RefundRequestDestinationIDExternal
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type RefundRequestReceiptChannelsItem string
+
+const (
+	RefundRequestReceiptChannelsItemEmail RefundRequestReceiptChannelsItem = "email"
+	RefundRequestReceiptChannelsItemSMS   RefundRequestReceiptChannelsItem = "sms"
+	RefundRequestReceiptChannelsItemPush  RefundRequestReceiptChannelsItem = "push"
+)
+
+// AllValues returns all RefundRequestReceiptChannelsItem values.
+func (RefundRequestReceiptChannelsItem) AllValues() []RefundRequestReceiptChannelsItem {
+	return []RefundRequestReceiptChannelsItem{
+		RefundRequestReceiptChannelsItemEmail,
+		RefundRequestReceiptChannelsItemSMS,
+		RefundRequestReceiptChannelsItemPush,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s RefundRequestReceiptChannelsItem) MarshalText() ([]byte, error) {
+	switch s {
+	case RefundRequestReceiptChannelsItemEmail:
+		return []byte(s), nil
+	case RefundRequestReceiptChannelsItemSMS:
+		return []byte(s), nil
+	case RefundRequestReceiptChannelsItemPush:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *RefundRequestReceiptChannelsItem) UnmarshalText(data []byte) error {
+	switch RefundRequestReceiptChannelsItem(data) {
+	case RefundRequestReceiptChannelsItemEmail:
+		*s = RefundRequestReceiptChannelsItemEmail
+		return nil
+	case RefundRequestReceiptChannelsItemSMS:
+		*s = RefundRequestReceiptChannelsItemSMS
+		return nil
+	case RefundRequestReceiptChannelsItemPush:
+		*s = RefundRequestReceiptChannelsItemPush
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/RefundResponse
+type RefundResponse struct {
+	Data  RefundView `json:"data"`
+	Error struct{}   `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *RefundResponse) GetData() RefundView {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *RefundResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *RefundResponse) SetData(val RefundView) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *RefundResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/RefundReview
+type RefundReview struct {
+	Amount      float64 `json:"amount"`
+	AmountMinor int64   `json:"amount_minor"`
+	// The text the refund must repeat as `confirmation`.
+	ConfirmationPhrase    string                            `json:"confirmation_phrase"`
+	Currency              string                            `json:"currency"`
+	ExpiresAt             time.Time                         `json:"expires_at"`
+	OriginalPaymentMethod RefundReviewOriginalPaymentMethod `json:"original_payment_method"`
+	PaymentAmountMinor    int64                             `json:"payment_amount_minor"`
+	PaymentID             uuid.UUID                         `json:"payment_id"`
+	RefundableMinor       int64                             `json:"refundable_minor"`
+	// What pending and succeeded refunds already hold.
+	RefundedMinor  int64     `json:"refunded_minor"`
+	ReviewIntentID uuid.UUID `json:"review_intent_id"`
+	// Whether the payment was paid today (venue-local): billing.refunds.same_day suffices.
+	SameDay bool `json:"same_day"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *RefundReview) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *RefundReview) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetConfirmationPhrase returns the value of ConfirmationPhrase.
+func (s *RefundReview) GetConfirmationPhrase() string {
+	return s.ConfirmationPhrase
+}
+
+// GetCurrency returns the value of Currency.
+func (s *RefundReview) GetCurrency() string {
+	return s.Currency
+}
+
+// GetExpiresAt returns the value of ExpiresAt.
+func (s *RefundReview) GetExpiresAt() time.Time {
+	return s.ExpiresAt
+}
+
+// GetOriginalPaymentMethod returns the value of OriginalPaymentMethod.
+func (s *RefundReview) GetOriginalPaymentMethod() RefundReviewOriginalPaymentMethod {
+	return s.OriginalPaymentMethod
+}
+
+// GetPaymentAmountMinor returns the value of PaymentAmountMinor.
+func (s *RefundReview) GetPaymentAmountMinor() int64 {
+	return s.PaymentAmountMinor
+}
+
+// GetPaymentID returns the value of PaymentID.
+func (s *RefundReview) GetPaymentID() uuid.UUID {
+	return s.PaymentID
+}
+
+// GetRefundableMinor returns the value of RefundableMinor.
+func (s *RefundReview) GetRefundableMinor() int64 {
+	return s.RefundableMinor
+}
+
+// GetRefundedMinor returns the value of RefundedMinor.
+func (s *RefundReview) GetRefundedMinor() int64 {
+	return s.RefundedMinor
+}
+
+// GetReviewIntentID returns the value of ReviewIntentID.
+func (s *RefundReview) GetReviewIntentID() uuid.UUID {
+	return s.ReviewIntentID
+}
+
+// GetSameDay returns the value of SameDay.
+func (s *RefundReview) GetSameDay() bool {
+	return s.SameDay
+}
+
+// SetAmount sets the value of Amount.
+func (s *RefundReview) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *RefundReview) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetConfirmationPhrase sets the value of ConfirmationPhrase.
+func (s *RefundReview) SetConfirmationPhrase(val string) {
+	s.ConfirmationPhrase = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *RefundReview) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetExpiresAt sets the value of ExpiresAt.
+func (s *RefundReview) SetExpiresAt(val time.Time) {
+	s.ExpiresAt = val
+}
+
+// SetOriginalPaymentMethod sets the value of OriginalPaymentMethod.
+func (s *RefundReview) SetOriginalPaymentMethod(val RefundReviewOriginalPaymentMethod) {
+	s.OriginalPaymentMethod = val
+}
+
+// SetPaymentAmountMinor sets the value of PaymentAmountMinor.
+func (s *RefundReview) SetPaymentAmountMinor(val int64) {
+	s.PaymentAmountMinor = val
+}
+
+// SetPaymentID sets the value of PaymentID.
+func (s *RefundReview) SetPaymentID(val uuid.UUID) {
+	s.PaymentID = val
+}
+
+// SetRefundableMinor sets the value of RefundableMinor.
+func (s *RefundReview) SetRefundableMinor(val int64) {
+	s.RefundableMinor = val
+}
+
+// SetRefundedMinor sets the value of RefundedMinor.
+func (s *RefundReview) SetRefundedMinor(val int64) {
+	s.RefundedMinor = val
+}
+
+// SetReviewIntentID sets the value of ReviewIntentID.
+func (s *RefundReview) SetReviewIntentID(val uuid.UUID) {
+	s.ReviewIntentID = val
+}
+
+// SetSameDay sets the value of SameDay.
+func (s *RefundReview) SetSameDay(val bool) {
+	s.SameDay = val
+}
+
+type RefundReviewOriginalPaymentMethod struct {
+	Available bool                                       `json:"available"`
+	Reason    NilRefundReviewOriginalPaymentMethodReason `json:"reason"`
+}
+
+// GetAvailable returns the value of Available.
+func (s *RefundReviewOriginalPaymentMethod) GetAvailable() bool {
+	return s.Available
+}
+
+// GetReason returns the value of Reason.
+func (s *RefundReviewOriginalPaymentMethod) GetReason() NilRefundReviewOriginalPaymentMethodReason {
+	return s.Reason
+}
+
+// SetAvailable sets the value of Available.
+func (s *RefundReviewOriginalPaymentMethod) SetAvailable(val bool) {
+	s.Available = val
+}
+
+// SetReason sets the value of Reason.
+func (s *RefundReviewOriginalPaymentMethod) SetReason(val NilRefundReviewOriginalPaymentMethodReason) {
+	s.Reason = val
+}
+
+type RefundReviewOriginalPaymentMethodReason string
+
+const (
+	RefundReviewOriginalPaymentMethodReasonNotACardPayment  RefundReviewOriginalPaymentMethodReason = "not_a_card_payment"
+	RefundReviewOriginalPaymentMethodReasonPaymentsDisabled RefundReviewOriginalPaymentMethodReason = "payments_disabled"
+	RefundReviewOriginalPaymentMethodReasonConnectNotActive RefundReviewOriginalPaymentMethodReason = "connect_not_active"
+)
+
+// AllValues returns all RefundReviewOriginalPaymentMethodReason values.
+func (RefundReviewOriginalPaymentMethodReason) AllValues() []RefundReviewOriginalPaymentMethodReason {
+	return []RefundReviewOriginalPaymentMethodReason{
+		RefundReviewOriginalPaymentMethodReasonNotACardPayment,
+		RefundReviewOriginalPaymentMethodReasonPaymentsDisabled,
+		RefundReviewOriginalPaymentMethodReasonConnectNotActive,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s RefundReviewOriginalPaymentMethodReason) MarshalText() ([]byte, error) {
+	switch s {
+	case RefundReviewOriginalPaymentMethodReasonNotACardPayment:
+		return []byte(s), nil
+	case RefundReviewOriginalPaymentMethodReasonPaymentsDisabled:
+		return []byte(s), nil
+	case RefundReviewOriginalPaymentMethodReasonConnectNotActive:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *RefundReviewOriginalPaymentMethodReason) UnmarshalText(data []byte) error {
+	switch RefundReviewOriginalPaymentMethodReason(data) {
+	case RefundReviewOriginalPaymentMethodReasonNotACardPayment:
+		*s = RefundReviewOriginalPaymentMethodReasonNotACardPayment
+		return nil
+	case RefundReviewOriginalPaymentMethodReasonPaymentsDisabled:
+		*s = RefundReviewOriginalPaymentMethodReasonPaymentsDisabled
+		return nil
+	case RefundReviewOriginalPaymentMethodReasonConnectNotActive:
+		*s = RefundReviewOriginalPaymentMethodReasonConnectNotActive
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/RefundReviewRequest
+type RefundReviewRequest struct {
+	// The amount to refund, in major units of the payment's currency.
+	Amount float64 `json:"amount"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *RefundReviewRequest) GetAmount() float64 {
+	return s.Amount
+}
+
+// SetAmount sets the value of Amount.
+func (s *RefundReviewRequest) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// Ref: #/components/schemas/RefundReviewResponse
+type RefundReviewResponse struct {
+	Data  RefundReview `json:"data"`
+	Error struct{}     `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *RefundReviewResponse) GetData() RefundReview {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *RefundReviewResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *RefundReviewResponse) SetData(val RefundReview) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *RefundReviewResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/RefundView
+type RefundView struct {
+	Amount               float64                 `json:"amount"`
+	AmountMinor          int64                   `json:"amount_minor"`
+	ClientReceiptComment string                  `json:"client_receipt_comment"`
+	CreatedAt            time.Time               `json:"created_at"`
+	Currency             string                  `json:"currency"`
+	DestinationID        RefundViewDestinationID `json:"destination_id"`
+	ID                   uuid.UUID               `json:"id"`
+	MethodReference      string                  `json:"method_reference"`
+	NotifyClient         bool                    `json:"notify_client"`
+	Origin               RefundViewOrigin        `json:"origin"`
+	PaymentID            uuid.UUID               `json:"payment_id"`
+	Reason               string                  `json:"reason"`
+	ReceiptPath          string                  `json:"receipt_path"`
+	RefundedAt           NilDateTime             `json:"refunded_at"`
+	Status               RefundViewStatus        `json:"status"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *RefundView) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *RefundView) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetClientReceiptComment returns the value of ClientReceiptComment.
+func (s *RefundView) GetClientReceiptComment() string {
+	return s.ClientReceiptComment
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *RefundView) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *RefundView) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDestinationID returns the value of DestinationID.
+func (s *RefundView) GetDestinationID() RefundViewDestinationID {
+	return s.DestinationID
+}
+
+// GetID returns the value of ID.
+func (s *RefundView) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetMethodReference returns the value of MethodReference.
+func (s *RefundView) GetMethodReference() string {
+	return s.MethodReference
+}
+
+// GetNotifyClient returns the value of NotifyClient.
+func (s *RefundView) GetNotifyClient() bool {
+	return s.NotifyClient
+}
+
+// GetOrigin returns the value of Origin.
+func (s *RefundView) GetOrigin() RefundViewOrigin {
+	return s.Origin
+}
+
+// GetPaymentID returns the value of PaymentID.
+func (s *RefundView) GetPaymentID() uuid.UUID {
+	return s.PaymentID
+}
+
+// GetReason returns the value of Reason.
+func (s *RefundView) GetReason() string {
+	return s.Reason
+}
+
+// GetReceiptPath returns the value of ReceiptPath.
+func (s *RefundView) GetReceiptPath() string {
+	return s.ReceiptPath
+}
+
+// GetRefundedAt returns the value of RefundedAt.
+func (s *RefundView) GetRefundedAt() NilDateTime {
+	return s.RefundedAt
+}
+
+// GetStatus returns the value of Status.
+func (s *RefundView) GetStatus() RefundViewStatus {
+	return s.Status
+}
+
+// SetAmount sets the value of Amount.
+func (s *RefundView) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *RefundView) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetClientReceiptComment sets the value of ClientReceiptComment.
+func (s *RefundView) SetClientReceiptComment(val string) {
+	s.ClientReceiptComment = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *RefundView) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *RefundView) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDestinationID sets the value of DestinationID.
+func (s *RefundView) SetDestinationID(val RefundViewDestinationID) {
+	s.DestinationID = val
+}
+
+// SetID sets the value of ID.
+func (s *RefundView) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetMethodReference sets the value of MethodReference.
+func (s *RefundView) SetMethodReference(val string) {
+	s.MethodReference = val
+}
+
+// SetNotifyClient sets the value of NotifyClient.
+func (s *RefundView) SetNotifyClient(val bool) {
+	s.NotifyClient = val
+}
+
+// SetOrigin sets the value of Origin.
+func (s *RefundView) SetOrigin(val RefundViewOrigin) {
+	s.Origin = val
+}
+
+// SetPaymentID sets the value of PaymentID.
+func (s *RefundView) SetPaymentID(val uuid.UUID) {
+	s.PaymentID = val
+}
+
+// SetReason sets the value of Reason.
+func (s *RefundView) SetReason(val string) {
+	s.Reason = val
+}
+
+// SetReceiptPath sets the value of ReceiptPath.
+func (s *RefundView) SetReceiptPath(val string) {
+	s.ReceiptPath = val
+}
+
+// SetRefundedAt sets the value of RefundedAt.
+func (s *RefundView) SetRefundedAt(val NilDateTime) {
+	s.RefundedAt = val
+}
+
+// SetStatus sets the value of Status.
+func (s *RefundView) SetStatus(val RefundViewStatus) {
+	s.Status = val
+}
+
+type RefundViewDestinationID string
+
+const (
+	RefundViewDestinationIDOriginalPaymentMethod RefundViewDestinationID = "original_payment_method"
+	RefundViewDestinationIDExternal              RefundViewDestinationID = "external"
+)
+
+// AllValues returns all RefundViewDestinationID values.
+func (RefundViewDestinationID) AllValues() []RefundViewDestinationID {
+	return []RefundViewDestinationID{
+		RefundViewDestinationIDOriginalPaymentMethod,
+		RefundViewDestinationIDExternal,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s RefundViewDestinationID) MarshalText() ([]byte, error) {
+	switch s {
+	case RefundViewDestinationIDOriginalPaymentMethod:
+		return []byte(s), nil
+	case RefundViewDestinationIDExternal:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *RefundViewDestinationID) UnmarshalText(data []byte) error {
+	switch RefundViewDestinationID(data) {
+	case RefundViewDestinationIDOriginalPaymentMethod:
+		*s = RefundViewDestinationIDOriginalPaymentMethod
+		return nil
+	case RefundViewDestinationIDExternal:
+		*s = RefundViewDestinationIDExternal
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type RefundViewOrigin string
+
+const (
+	RefundViewOriginStaff     RefundViewOrigin = "staff"
+	RefundViewOriginProcessor RefundViewOrigin = "processor"
+)
+
+// AllValues returns all RefundViewOrigin values.
+func (RefundViewOrigin) AllValues() []RefundViewOrigin {
+	return []RefundViewOrigin{
+		RefundViewOriginStaff,
+		RefundViewOriginProcessor,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s RefundViewOrigin) MarshalText() ([]byte, error) {
+	switch s {
+	case RefundViewOriginStaff:
+		return []byte(s), nil
+	case RefundViewOriginProcessor:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *RefundViewOrigin) UnmarshalText(data []byte) error {
+	switch RefundViewOrigin(data) {
+	case RefundViewOriginStaff:
+		*s = RefundViewOriginStaff
+		return nil
+	case RefundViewOriginProcessor:
+		*s = RefundViewOriginProcessor
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type RefundViewStatus string
+
+const (
+	RefundViewStatusPending   RefundViewStatus = "pending"
+	RefundViewStatusSucceeded RefundViewStatus = "succeeded"
+	RefundViewStatusFailed    RefundViewStatus = "failed"
+)
+
+// AllValues returns all RefundViewStatus values.
+func (RefundViewStatus) AllValues() []RefundViewStatus {
+	return []RefundViewStatus{
+		RefundViewStatusPending,
+		RefundViewStatusSucceeded,
+		RefundViewStatusFailed,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s RefundViewStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case RefundViewStatusPending:
+		return []byte(s), nil
+	case RefundViewStatusSucceeded:
+		return []byte(s), nil
+	case RefundViewStatusFailed:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *RefundViewStatus) UnmarshalText(data []byte) error {
+	switch RefundViewStatus(data) {
+	case RefundViewStatusPending:
+		*s = RefundViewStatusPending
+		return nil
+	case RefundViewStatusSucceeded:
+		*s = RefundViewStatusSucceeded
+		return nil
+	case RefundViewStatusFailed:
+		*s = RefundViewStatusFailed
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/Room

@@ -701,6 +701,12 @@ type Handler interface {
 	//
 	// POST /admin/payments/connect/account-link
 	CreatePaymentsAccountLink(ctx context.Context, req *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (*PaymentsAccountLinkResponse, error)
+	// CreateRefundReview implements createRefundReview operation.
+	//
+	// Review a refund before making it (a review intent).
+	//
+	// POST /admin/payments/{paymentId}/refund-reviews
+	CreateRefundReview(ctx context.Context, req *RefundReviewRequest, params CreateRefundReviewParams) (*RefundReviewResponse, error)
 	// CreateServiceVariant implements createServiceVariant operation.
 	//
 	// `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
@@ -849,6 +855,12 @@ type Handler interface {
 	//
 	// GET /admin/locations/{locationId}
 	GetAdminLocation(ctx context.Context, params GetAdminLocationParams) (*AdminLocationResponse, error)
+	// GetAdminRefundReceipt implements getAdminRefundReceipt operation.
+	//
+	// A refund's receipt, as a PDF (staff).
+	//
+	// GET /admin/refunds/{refundId}/receipt
+	GetAdminRefundReceipt(ctx context.Context, params GetAdminRefundReceiptParams) (GetAdminRefundReceiptOK, error)
 	// GetAdminRoom implements getAdminRoom operation.
 	//
 	// One room.
@@ -1115,6 +1127,12 @@ type Handler interface {
 	//
 	// GET /me/notification-preferences
 	GetMyNotificationPreferences(ctx context.Context) (*MeNotificationPreferencesResponse, error)
+	// GetMyRefundPdf implements getMyRefundPdf operation.
+	//
+	// Another member's, another venue's, unknown and failed refunds are 404 `NOT_FOUND`.
+	//
+	// GET /me/refunds/{refundId}/pdf
+	GetMyRefundPdf(ctx context.Context, params GetMyRefundPdfParams) (GetMyRefundPdfOK, error)
 	// GetPaymentsConnect implements getPaymentsConnect operation.
 	//
 	// The connected account the venue takes card payments on, as last
@@ -1405,6 +1423,15 @@ type Handler interface {
 	//
 	// GET /me/payments
 	ListMyPayments(ctx context.Context, params ListMyPaymentsParams) (*MyPaymentListResponse, error)
+	// ListMyRefunds implements listMyRefunds operation.
+	//
+	// Pending and succeeded refunds of the member's payments at the venue.
+	// Cursor pagination: `limit` (default 20, at most 100) and `after`
+	// (the previous page's `meta.next_cursor`; a tampered or foreign
+	// cursor is 400 `VALIDATION_ERROR`).
+	//
+	// GET /me/refunds
+	ListMyRefunds(ctx context.Context, params ListMyRefundsParams) (*MyRefundListResponse, error)
 	// ListProviderTimeOff implements listProviderTimeOff operation.
 	//
 	// A provider's current and future time off.
@@ -1649,6 +1676,14 @@ type Handler interface {
 	//
 	// POST /gift-cards/redeem
 	RedeemGiftCard(ctx context.Context, req *GiftCardRedeemRequest, params RedeemGiftCardParams) (*GiftCardRedeemResponse, error)
+	// RefundPayment implements refundPayment operation.
+	//
+	// 201 with the refund: `status` `succeeded`, or `pending` while Stripe
+	// still settles it (a bank's refund); a failed one is 502
+	// `REFUND_FAILED`.
+	//
+	// POST /admin/payments/{paymentId}/refunds
+	RefundPayment(ctx context.Context, req *RefundRequest, params RefundPaymentParams) (*RefundResponse, error)
 	// RegisterMyPushToken implements registerMyPushToken operation.
 	//
 	// Bearer only. Body `token` (the provider's device token, 1 to 4096

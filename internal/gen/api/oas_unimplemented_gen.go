@@ -859,6 +859,15 @@ func (UnimplementedHandler) CreatePaymentsAccountLink(ctx context.Context, req *
 	return r, ht.ErrNotImplemented
 }
 
+// CreateRefundReview implements createRefundReview operation.
+//
+// Review a refund before making it (a review intent).
+//
+// POST /admin/payments/{paymentId}/refund-reviews
+func (UnimplementedHandler) CreateRefundReview(ctx context.Context, req *RefundReviewRequest, params CreateRefundReviewParams) (r *RefundReviewResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CreateServiceVariant implements createServiceVariant operation.
 //
 // `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
@@ -1046,6 +1055,15 @@ func (UnimplementedHandler) GetAdminDashboardToday(ctx context.Context, params G
 //
 // GET /admin/locations/{locationId}
 func (UnimplementedHandler) GetAdminLocation(ctx context.Context, params GetAdminLocationParams) (r *AdminLocationResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAdminRefundReceipt implements getAdminRefundReceipt operation.
+//
+// A refund's receipt, as a PDF (staff).
+//
+// GET /admin/refunds/{refundId}/receipt
+func (UnimplementedHandler) GetAdminRefundReceipt(ctx context.Context, params GetAdminRefundReceiptParams) (r GetAdminRefundReceiptOK, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1381,6 +1399,15 @@ func (UnimplementedHandler) GetMyFeatures(ctx context.Context, params GetMyFeatu
 //
 // GET /me/notification-preferences
 func (UnimplementedHandler) GetMyNotificationPreferences(ctx context.Context) (r *MeNotificationPreferencesResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetMyRefundPdf implements getMyRefundPdf operation.
+//
+// Another member's, another venue's, unknown and failed refunds are 404 `NOT_FOUND`.
+//
+// GET /me/refunds/{refundId}/pdf
+func (UnimplementedHandler) GetMyRefundPdf(ctx context.Context, params GetMyRefundPdfParams) (r GetMyRefundPdfOK, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1755,6 +1782,18 @@ func (UnimplementedHandler) ListMyPayments(ctx context.Context, params ListMyPay
 	return r, ht.ErrNotImplemented
 }
 
+// ListMyRefunds implements listMyRefunds operation.
+//
+// Pending and succeeded refunds of the member's payments at the venue.
+// Cursor pagination: `limit` (default 20, at most 100) and `after`
+// (the previous page's `meta.next_cursor`; a tampered or foreign
+// cursor is 400 `VALIDATION_ERROR`).
+//
+// GET /me/refunds
+func (UnimplementedHandler) ListMyRefunds(ctx context.Context, params ListMyRefundsParams) (r *MyRefundListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListProviderTimeOff implements listProviderTimeOff operation.
 //
 // A provider's current and future time off.
@@ -2065,6 +2104,17 @@ func (UnimplementedHandler) RecoverCheckout(ctx context.Context, req *CheckoutRe
 //
 // POST /gift-cards/redeem
 func (UnimplementedHandler) RedeemGiftCard(ctx context.Context, req *GiftCardRedeemRequest, params RedeemGiftCardParams) (r *GiftCardRedeemResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// RefundPayment implements refundPayment operation.
+//
+// 201 with the refund: `status` `succeeded`, or `pending` while Stripe
+// still settles it (a bank's refund); a failed one is 502
+// `REFUND_FAILED`.
+//
+// POST /admin/payments/{paymentId}/refunds
+func (UnimplementedHandler) RefundPayment(ctx context.Context, req *RefundRequest, params RefundPaymentParams) (r *RefundResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 

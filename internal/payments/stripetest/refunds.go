@@ -16,8 +16,9 @@ type RefundOutcome struct {
 	// nothing.
 	Refuse bool
 	// Drop creates the refund, then closes the connection without an
-	// answer (every retry with the key is replayed from the stored answer).
-	Drop bool
+	// answer, this many times (retries with the key included); later tries
+	// are replayed from the stored answer.
+	Drop int
 }
 
 // refundState is the fake's refunds, under Fake.mu.
@@ -27,6 +28,8 @@ type refundState struct {
 	script []RefundOutcome
 	// refunded is what each intent has had refunded.
 	refunded map[string]int64
+	// drops is how many more answers of a key are dropped.
+	drops map[string]int
 }
 
 // ScriptRefunds queues outcomes for the next refund creations, in order.
@@ -127,7 +130,14 @@ func (f *Fake) createRefund(w http.ResponseWriter, r *http.Request, key string) 
 	f.mu.Lock()
 	if raw, ok := f.stored[key]; ok && key != "" {
 		st := f.storedSt[key]
+		drop := f.refunds.drops[key] > 0
+		if drop {
+			f.refunds.drops[key]--
+		}
 		f.mu.Unlock()
+		if drop && hangUp(w) {
+			return
+		}
 		writeRaw(w, st, raw)
 		return
 	}
@@ -169,14 +179,26 @@ func (f *Fake) createRefund(w http.ResponseWriter, r *http.Request, key string) 
 	f.refunds.refunded[pi] += amount
 	raw, _ := json.Marshal(rf)
 	f.stored[key], f.storedSt[key] = raw, 200
-	f.mu.Unlock()
-	if o.Drop {
-		if hj, ok := w.(http.Hijacker); ok {
-			if conn, _, err := hj.Hijack(); err == nil {
-				_ = conn.Close()
-				return
-			}
+	if o.Drop > 1 {
+		if f.refunds.drops == nil {
+			f.refunds.drops = map[string]int{}
 		}
+		f.refunds.drops[key] = o.Drop - 1
+	}
+	f.mu.Unlock()
+	if o.Drop > 0 && hangUp(w) {
+		return
 	}
 	writeRaw(w, 200, raw)
+}
+
+// hangUp closes the connection without an answer.
+func hangUp(w http.ResponseWriter) bool {
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			_ = conn.Close()
+			return true
+		}
+	}
+	return false
 }
