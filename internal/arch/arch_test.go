@@ -94,6 +94,7 @@ var table = map[string]layer{
 	"internal/payments/...":    domain, // card payments: Connect, checkout, attempts, inbound events; stripeport is its port to Stripe
 	"internal/appointments":    domain,
 	"internal/refunds":         domain, // refunds of payments: reviews, Stripe refunds through payment attempts, receipts
+	"internal/fees":            domain, // no-show and late-cancel fees: list, settle externally, waive
 
 	// Shared domain machinery: nouns use it, it never reaches up to a noun.
 	"internal/audit":              services,

@@ -65,6 +65,13 @@ const (
 	// (data: refund_id, payment_id, member_id, amount_minor, currency, status, destination,
 	// origin, failure_code).
 	RefundFailed = "refund.failed"
+	// FeeSettled: staff recorded a no-show or late-cancel fee paid outside card payments
+	// (data: booking_id, member_id, kind, amount_minor, currency, fee_status, payment_id,
+	// method).
+	FeeSettled = "fee.settled"
+	// FeeWaived: staff waived a no-show or late-cancel fee (data: booking_id, member_id,
+	// kind, amount_minor, currency, fee_status).
+	FeeWaived = "fee.waived"
 )
 
 // Types is the catalogue of event types a webhook subscription can select.
@@ -75,6 +82,7 @@ var Types = []string{
 	GiftCardPurchased,
 	AppointmentCreated, AppointmentCancelled, AppointmentRescheduled, AppointmentNoShow,
 	RefundSucceeded, RefundFailed,
+	FeeSettled, FeeWaived,
 }
 
 // ErrNoVenue means Record was called without a venue viewer in the context.

@@ -49,6 +49,10 @@ func (s Selection) IsZero() bool { return s.ID == uuid.Nil && s.Slug == "" }
 // one. Errors are 400 VALIDATION_ERROR naming the header.
 func Parse(id, slug string) (Selection, error) {
 	id, slug = strings.TrimSpace(id), strings.TrimSpace(slug)
+	// A malformed slug is refused even beside an id that wins over it.
+	if slug != "" && (len(slug) > maxSlugLen || !slugChars.MatchString(slug)) {
+		return Selection{}, apperr.Validation(HeaderSlug, HeaderSlug+" must be a venue slug")
+	}
 	if id != "" {
 		u, err := uuid.Parse(id)
 		if err != nil || len(id) != 36 || u == uuid.Nil {

@@ -114,6 +114,7 @@ const (
 	JoinVenueOperation                             OperationName = "JoinVenue"
 	ListAdminAppointmentsOperation                 OperationName = "ListAdminAppointments"
 	ListAdminCheckinOperation                      OperationName = "ListAdminCheckin"
+	ListAdminFeesOperation                         OperationName = "ListAdminFees"
 	ListAdminGiftCardsOperation                    OperationName = "ListAdminGiftCards"
 	ListAdminLocationsOperation                    OperationName = "ListAdminLocations"
 	ListAdminRoomsOperation                        OperationName = "ListAdminRooms"
@@ -159,6 +160,7 @@ const (
 	SetActiveOrganizationOperation                 OperationName = "SetActiveOrganization"
 	SetMyDefaultPaymentMethodOperation             OperationName = "SetMyDefaultPaymentMethod"
 	SetProviderWorkingHoursOperation               OperationName = "SetProviderWorkingHours"
+	SettleAdminFeeOperation                        OperationName = "SettleAdminFee"
 	SubstituteAdminScheduleInstructorOperation     OperationName = "SubstituteAdminScheduleInstructor"
 	UpdateAdminLocationOperation                   OperationName = "UpdateAdminLocation"
 	UpdateAdminRoomOperation                       OperationName = "UpdateAdminRoom"
@@ -170,4 +172,5 @@ const (
 	UpdateServiceProviderOperation                 OperationName = "UpdateServiceProvider"
 	UpdateServiceVariantOperation                  OperationName = "UpdateServiceVariant"
 	UpdateWebhookSubscriptionOperation             OperationName = "UpdateWebhookSubscription"
+	WaiveAdminFeeOperation                         OperationName = "WaiveAdminFee"
 )

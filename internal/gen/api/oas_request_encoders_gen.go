@@ -826,6 +826,20 @@ func encodeSetProviderWorkingHoursRequest(
 	return nil
 }
 
+func encodeSettleAdminFeeRequest(
+	req *FeeSettleRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeSubstituteAdminScheduleInstructorRequest(
 	req *AdminScheduleSubstituteRequest,
 	r *http.Request,
@@ -968,6 +982,20 @@ func encodeUpdateServiceVariantRequest(
 
 func encodeUpdateWebhookSubscriptionRequest(
 	req *WebhookUpdateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeWaiveAdminFeeRequest(
+	req *FeeWaiveRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

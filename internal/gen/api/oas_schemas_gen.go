@@ -709,6 +709,279 @@ func (s *AdminAppointmentListResponse) SetMeta(val AdminAppointmentListMeta) {
 	s.Meta = val
 }
 
+// Ref: #/components/schemas/AdminFee
+type AdminFee struct {
+	Amount         float64           `json:"amount"`
+	AmountMinor    int64             `json:"amount_minor"`
+	BookingID      uuid.UUID         `json:"booking_id"`
+	CancelledAt    NilDateTime       `json:"cancelled_at"`
+	ClassName      string            `json:"class_name"`
+	ClassStartTime time.Time         `json:"class_start_time"`
+	Currency       string            `json:"currency"`
+	FeeStatus      AdminFeeFeeStatus `json:"fee_status"`
+	Kind           AdminFeeKind      `json:"kind"`
+	MemberID       uuid.UUID         `json:"member_id"`
+	MemberName     string            `json:"member_name"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *AdminFee) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AdminFee) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetBookingID returns the value of BookingID.
+func (s *AdminFee) GetBookingID() uuid.UUID {
+	return s.BookingID
+}
+
+// GetCancelledAt returns the value of CancelledAt.
+func (s *AdminFee) GetCancelledAt() NilDateTime {
+	return s.CancelledAt
+}
+
+// GetClassName returns the value of ClassName.
+func (s *AdminFee) GetClassName() string {
+	return s.ClassName
+}
+
+// GetClassStartTime returns the value of ClassStartTime.
+func (s *AdminFee) GetClassStartTime() time.Time {
+	return s.ClassStartTime
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminFee) GetCurrency() string {
+	return s.Currency
+}
+
+// GetFeeStatus returns the value of FeeStatus.
+func (s *AdminFee) GetFeeStatus() AdminFeeFeeStatus {
+	return s.FeeStatus
+}
+
+// GetKind returns the value of Kind.
+func (s *AdminFee) GetKind() AdminFeeKind {
+	return s.Kind
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *AdminFee) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetMemberName returns the value of MemberName.
+func (s *AdminFee) GetMemberName() string {
+	return s.MemberName
+}
+
+// SetAmount sets the value of Amount.
+func (s *AdminFee) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AdminFee) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetBookingID sets the value of BookingID.
+func (s *AdminFee) SetBookingID(val uuid.UUID) {
+	s.BookingID = val
+}
+
+// SetCancelledAt sets the value of CancelledAt.
+func (s *AdminFee) SetCancelledAt(val NilDateTime) {
+	s.CancelledAt = val
+}
+
+// SetClassName sets the value of ClassName.
+func (s *AdminFee) SetClassName(val string) {
+	s.ClassName = val
+}
+
+// SetClassStartTime sets the value of ClassStartTime.
+func (s *AdminFee) SetClassStartTime(val time.Time) {
+	s.ClassStartTime = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminFee) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetFeeStatus sets the value of FeeStatus.
+func (s *AdminFee) SetFeeStatus(val AdminFeeFeeStatus) {
+	s.FeeStatus = val
+}
+
+// SetKind sets the value of Kind.
+func (s *AdminFee) SetKind(val AdminFeeKind) {
+	s.Kind = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *AdminFee) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetMemberName sets the value of MemberName.
+func (s *AdminFee) SetMemberName(val string) {
+	s.MemberName = val
+}
+
+type AdminFeeFeeStatus string
+
+const (
+	AdminFeeFeeStatusUnpaid  AdminFeeFeeStatus = "unpaid"
+	AdminFeeFeeStatusCharged AdminFeeFeeStatus = "charged"
+	AdminFeeFeeStatusSettled AdminFeeFeeStatus = "settled"
+	AdminFeeFeeStatusWaived  AdminFeeFeeStatus = "waived"
+)
+
+// AllValues returns all AdminFeeFeeStatus values.
+func (AdminFeeFeeStatus) AllValues() []AdminFeeFeeStatus {
+	return []AdminFeeFeeStatus{
+		AdminFeeFeeStatusUnpaid,
+		AdminFeeFeeStatusCharged,
+		AdminFeeFeeStatusSettled,
+		AdminFeeFeeStatusWaived,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminFeeFeeStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminFeeFeeStatusUnpaid:
+		return []byte(s), nil
+	case AdminFeeFeeStatusCharged:
+		return []byte(s), nil
+	case AdminFeeFeeStatusSettled:
+		return []byte(s), nil
+	case AdminFeeFeeStatusWaived:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminFeeFeeStatus) UnmarshalText(data []byte) error {
+	switch AdminFeeFeeStatus(data) {
+	case AdminFeeFeeStatusUnpaid:
+		*s = AdminFeeFeeStatusUnpaid
+		return nil
+	case AdminFeeFeeStatusCharged:
+		*s = AdminFeeFeeStatusCharged
+		return nil
+	case AdminFeeFeeStatusSettled:
+		*s = AdminFeeFeeStatusSettled
+		return nil
+	case AdminFeeFeeStatusWaived:
+		*s = AdminFeeFeeStatusWaived
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type AdminFeeKind string
+
+const (
+	AdminFeeKindLateCancel AdminFeeKind = "late_cancel"
+	AdminFeeKindNoShow     AdminFeeKind = "no_show"
+)
+
+// AllValues returns all AdminFeeKind values.
+func (AdminFeeKind) AllValues() []AdminFeeKind {
+	return []AdminFeeKind{
+		AdminFeeKindLateCancel,
+		AdminFeeKindNoShow,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminFeeKind) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminFeeKindLateCancel:
+		return []byte(s), nil
+	case AdminFeeKindNoShow:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminFeeKind) UnmarshalText(data []byte) error {
+	switch AdminFeeKind(data) {
+	case AdminFeeKindLateCancel:
+		*s = AdminFeeKindLateCancel
+		return nil
+	case AdminFeeKindNoShow:
+		*s = AdminFeeKindNoShow
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminFeeListResponse
+type AdminFeeListResponse struct {
+	Data  []AdminFee `json:"data"`
+	Error struct{}   `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminFeeListResponse) GetData() []AdminFee {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminFeeListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminFeeListResponse) SetData(val []AdminFee) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminFeeListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AdminFeeResponse
+type AdminFeeResponse struct {
+	Data  AdminFee `json:"data"`
+	Error struct{} `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminFeeResponse) GetData() AdminFee {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminFeeResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminFeeResponse) SetData(val AdminFee) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminFeeResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 // Ref: #/components/schemas/AdminGiftCard
 type AdminGiftCard struct {
 	Code                 string                `json:"code"`
@@ -12783,6 +13056,109 @@ func (s *FeaturesResponseData) init() FeaturesResponseData {
 	return m
 }
 
+// Ref: #/components/schemas/FeeSettleRequest
+type FeeSettleRequest struct {
+	Method FeeSettleRequestMethod `json:"method"`
+	Note   OptString              `json:"note"`
+}
+
+// GetMethod returns the value of Method.
+func (s *FeeSettleRequest) GetMethod() FeeSettleRequestMethod {
+	return s.Method
+}
+
+// GetNote returns the value of Note.
+func (s *FeeSettleRequest) GetNote() OptString {
+	return s.Note
+}
+
+// SetMethod sets the value of Method.
+func (s *FeeSettleRequest) SetMethod(val FeeSettleRequestMethod) {
+	s.Method = val
+}
+
+// SetNote sets the value of Note.
+func (s *FeeSettleRequest) SetNote(val OptString) {
+	s.Note = val
+}
+
+type FeeSettleRequestMethod string
+
+const (
+	FeeSettleRequestMethodCash         FeeSettleRequestMethod = "cash"
+	FeeSettleRequestMethodBankTransfer FeeSettleRequestMethod = "bank_transfer"
+	FeeSettleRequestMethodCardTerminal FeeSettleRequestMethod = "card_terminal"
+	FeeSettleRequestMethodMobilePay    FeeSettleRequestMethod = "mobile_pay"
+	FeeSettleRequestMethodOther        FeeSettleRequestMethod = "other"
+)
+
+// AllValues returns all FeeSettleRequestMethod values.
+func (FeeSettleRequestMethod) AllValues() []FeeSettleRequestMethod {
+	return []FeeSettleRequestMethod{
+		FeeSettleRequestMethodCash,
+		FeeSettleRequestMethodBankTransfer,
+		FeeSettleRequestMethodCardTerminal,
+		FeeSettleRequestMethodMobilePay,
+		FeeSettleRequestMethodOther,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s FeeSettleRequestMethod) MarshalText() ([]byte, error) {
+	switch s {
+	case FeeSettleRequestMethodCash:
+		return []byte(s), nil
+	case FeeSettleRequestMethodBankTransfer:
+		return []byte(s), nil
+	case FeeSettleRequestMethodCardTerminal:
+		return []byte(s), nil
+	case FeeSettleRequestMethodMobilePay:
+		return []byte(s), nil
+	case FeeSettleRequestMethodOther:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *FeeSettleRequestMethod) UnmarshalText(data []byte) error {
+	switch FeeSettleRequestMethod(data) {
+	case FeeSettleRequestMethodCash:
+		*s = FeeSettleRequestMethodCash
+		return nil
+	case FeeSettleRequestMethodBankTransfer:
+		*s = FeeSettleRequestMethodBankTransfer
+		return nil
+	case FeeSettleRequestMethodCardTerminal:
+		*s = FeeSettleRequestMethodCardTerminal
+		return nil
+	case FeeSettleRequestMethodMobilePay:
+		*s = FeeSettleRequestMethodMobilePay
+		return nil
+	case FeeSettleRequestMethodOther:
+		*s = FeeSettleRequestMethodOther
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/FeeWaiveRequest
+type FeeWaiveRequest struct {
+	Reason string `json:"reason"`
+}
+
+// GetReason returns the value of Reason.
+func (s *FeeWaiveRequest) GetReason() string {
+	return s.Reason
+}
+
+// SetReason sets the value of Reason.
+func (s *FeeWaiveRequest) SetReason(val string) {
+	s.Reason = val
+}
+
 // Ref: #/components/schemas/FlexiblePricingConfig
 type FlexiblePricingConfig struct {
 	ChangePolicy    FlexiblePricingConfigChangePolicy `json:"change_policy"`
@@ -15761,6 +16137,68 @@ func (s *ListAdminAppointmentsDirection) UnmarshalText(data []byte) error {
 		return nil
 	case ListAdminAppointmentsDirectionPast:
 		*s = ListAdminAppointmentsDirectionPast
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type ListAdminFeesStatus string
+
+const (
+	ListAdminFeesStatusUnpaid  ListAdminFeesStatus = "unpaid"
+	ListAdminFeesStatusCharged ListAdminFeesStatus = "charged"
+	ListAdminFeesStatusSettled ListAdminFeesStatus = "settled"
+	ListAdminFeesStatusWaived  ListAdminFeesStatus = "waived"
+	ListAdminFeesStatusAll     ListAdminFeesStatus = "all"
+)
+
+// AllValues returns all ListAdminFeesStatus values.
+func (ListAdminFeesStatus) AllValues() []ListAdminFeesStatus {
+	return []ListAdminFeesStatus{
+		ListAdminFeesStatusUnpaid,
+		ListAdminFeesStatusCharged,
+		ListAdminFeesStatusSettled,
+		ListAdminFeesStatusWaived,
+		ListAdminFeesStatusAll,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ListAdminFeesStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case ListAdminFeesStatusUnpaid:
+		return []byte(s), nil
+	case ListAdminFeesStatusCharged:
+		return []byte(s), nil
+	case ListAdminFeesStatusSettled:
+		return []byte(s), nil
+	case ListAdminFeesStatusWaived:
+		return []byte(s), nil
+	case ListAdminFeesStatusAll:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ListAdminFeesStatus) UnmarshalText(data []byte) error {
+	switch ListAdminFeesStatus(data) {
+	case ListAdminFeesStatusUnpaid:
+		*s = ListAdminFeesStatusUnpaid
+		return nil
+	case ListAdminFeesStatusCharged:
+		*s = ListAdminFeesStatusCharged
+		return nil
+	case ListAdminFeesStatusSettled:
+		*s = ListAdminFeesStatusSettled
+		return nil
+	case ListAdminFeesStatusWaived:
+		*s = ListAdminFeesStatusWaived
+		return nil
+	case ListAdminFeesStatusAll:
+		*s = ListAdminFeesStatusAll
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -21187,6 +21625,52 @@ func (o OptListAdminAppointmentsDirection) Get() (v ListAdminAppointmentsDirecti
 
 // Or returns value if set, or given parameter if does not.
 func (o OptListAdminAppointmentsDirection) Or(d ListAdminAppointmentsDirection) ListAdminAppointmentsDirection {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptListAdminFeesStatus returns new OptListAdminFeesStatus with value set to v.
+func NewOptListAdminFeesStatus(v ListAdminFeesStatus) OptListAdminFeesStatus {
+	return OptListAdminFeesStatus{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptListAdminFeesStatus is optional ListAdminFeesStatus.
+type OptListAdminFeesStatus struct {
+	Value ListAdminFeesStatus
+	Set   bool
+}
+
+// IsSet returns true if OptListAdminFeesStatus was set.
+func (o OptListAdminFeesStatus) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptListAdminFeesStatus) Reset() {
+	var v ListAdminFeesStatus
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptListAdminFeesStatus) SetTo(v ListAdminFeesStatus) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptListAdminFeesStatus) Get() (v ListAdminFeesStatus, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptListAdminFeesStatus) Or(d ListAdminFeesStatus) ListAdminFeesStatus {
 	if v, ok := o.Get(); ok {
 		return v
 	}

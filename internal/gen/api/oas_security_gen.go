@@ -242,6 +242,7 @@ var operationRolesBearerAuth = map[string][]string{
 	JoinVenueOperation:                             []string{},
 	ListAdminAppointmentsOperation:                 []string{},
 	ListAdminCheckinOperation:                      []string{},
+	ListAdminFeesOperation:                         []string{},
 	ListAdminGiftCardsOperation:                    []string{},
 	ListAdminLocationsOperation:                    []string{},
 	ListAdminRoomsOperation:                        []string{},
@@ -279,6 +280,7 @@ var operationRolesBearerAuth = map[string][]string{
 	SetActiveOrganizationOperation:                 []string{},
 	SetMyDefaultPaymentMethodOperation:             []string{},
 	SetProviderWorkingHoursOperation:               []string{},
+	SettleAdminFeeOperation:                        []string{},
 	SubstituteAdminScheduleInstructorOperation:     []string{},
 	UpdateAdminLocationOperation:                   []string{},
 	UpdateAdminRoomOperation:                       []string{},
@@ -290,6 +292,7 @@ var operationRolesBearerAuth = map[string][]string{
 	UpdateServiceProviderOperation:                 []string{},
 	UpdateServiceVariantOperation:                  []string{},
 	UpdateWebhookSubscriptionOperation:             []string{},
+	WaiveAdminFeeOperation:                         []string{},
 }
 
 // GetRolesForBearerAuth returns the required roles for the given operation.

@@ -1302,6 +1302,13 @@ type Handler interface {
 	//
 	// GET /admin/checkin
 	ListAdminCheckin(ctx context.Context, params ListAdminCheckinParams) (*CheckinListResponse, error)
+	// ListAdminFees implements listAdminFees operation.
+	//
+	// Newest cancellation first, at most `limit` (1 to 100, default 100) rows; `status` defaults to
+	// `unpaid`.
+	//
+	// GET /admin/fees
+	ListAdminFees(ctx context.Context, params ListAdminFeesParams) (*AdminFeeListResponse, error)
 	// ListAdminGiftCards implements listAdminGiftCards operation.
 	//
 	// Newest first, at most 100. With `code` (any case) the one card of
@@ -1793,6 +1800,12 @@ type Handler interface {
 	//
 	// PUT /admin/providers/{providerId}/working-hours
 	SetProviderWorkingHours(ctx context.Context, req *WorkingHoursRequest, params SetProviderWorkingHoursParams) (*WorkingHoursResponse, error)
+	// SettleAdminFee implements settleAdminFee operation.
+	//
+	// Record a fee paid outside card payments.
+	//
+	// POST /admin/fees/{bookingId}/settle
+	SettleAdminFee(ctx context.Context, req *FeeSettleRequest, params SettleAdminFeeParams) (*AdminFeeResponse, error)
 	// SubstituteAdminScheduleInstructor implements substituteAdminScheduleInstructor operation.
 	//
 	// Assigns `instructor_id` (an instructor of the venue, not the one already
@@ -1910,6 +1923,12 @@ type Handler interface {
 	//
 	// PATCH /admin/webhooks/{id}
 	UpdateWebhookSubscription(ctx context.Context, req *WebhookUpdateRequest, params UpdateWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
+	// WaiveAdminFee implements waiveAdminFee operation.
+	//
+	// Waive a fee.
+	//
+	// POST /admin/fees/{bookingId}/waive
+	WaiveAdminFee(ctx context.Context, req *FeeWaiveRequest, params WaiveAdminFeeParams) (*AdminFeeResponse, error)
 	// NewError creates *ErrorStatusCode from error returned by handler.
 	//
 	// Used for common default response.

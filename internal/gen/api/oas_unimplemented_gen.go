@@ -1631,6 +1631,16 @@ func (UnimplementedHandler) ListAdminCheckin(ctx context.Context, params ListAdm
 	return r, ht.ErrNotImplemented
 }
 
+// ListAdminFees implements listAdminFees operation.
+//
+// Newest cancellation first, at most `limit` (1 to 100, default 100) rows; `status` defaults to
+// `unpaid`.
+//
+// GET /admin/fees
+func (UnimplementedHandler) ListAdminFees(ctx context.Context, params ListAdminFeesParams) (r *AdminFeeListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListAdminGiftCards implements listAdminGiftCards operation.
 //
 // Newest first, at most 100. With `code` (any case) the one card of
@@ -2257,6 +2267,15 @@ func (UnimplementedHandler) SetProviderWorkingHours(ctx context.Context, req *Wo
 	return r, ht.ErrNotImplemented
 }
 
+// SettleAdminFee implements settleAdminFee operation.
+//
+// Record a fee paid outside card payments.
+//
+// POST /admin/fees/{bookingId}/settle
+func (UnimplementedHandler) SettleAdminFee(ctx context.Context, req *FeeSettleRequest, params SettleAdminFeeParams) (r *AdminFeeResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // SubstituteAdminScheduleInstructor implements substituteAdminScheduleInstructor operation.
 //
 // Assigns `instructor_id` (an instructor of the venue, not the one already
@@ -2404,6 +2423,15 @@ func (UnimplementedHandler) UpdateServiceVariant(ctx context.Context, req *Servi
 //
 // PATCH /admin/webhooks/{id}
 func (UnimplementedHandler) UpdateWebhookSubscription(ctx context.Context, req *WebhookUpdateRequest, params UpdateWebhookSubscriptionParams) (r *WebhookSubscriptionResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// WaiveAdminFee implements waiveAdminFee operation.
+//
+// Waive a fee.
+//
+// POST /admin/fees/{bookingId}/waive
+func (UnimplementedHandler) WaiveAdminFee(ctx context.Context, req *FeeWaiveRequest, params WaiveAdminFeeParams) (r *AdminFeeResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
