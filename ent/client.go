@@ -64,7 +64,12 @@ import (
 	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/posdayclose"
+	"github.com/venueplatform/venue/ent/posreturn"
+	"github.com/venueplatform/venue/ent/possale"
 	"github.com/venueplatform/venue/ent/processorevent"
+	"github.com/venueplatform/venue/ent/product"
+	"github.com/venueplatform/venue/ent/productprice"
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
@@ -74,6 +79,7 @@ import (
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/stockmovement"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -186,8 +192,18 @@ type Client struct {
 	Photo *PhotoClient
 	// PlatformSetting is the client for interacting with the PlatformSetting builders.
 	PlatformSetting *PlatformSettingClient
+	// PosDayClose is the client for interacting with the PosDayClose builders.
+	PosDayClose *PosDayCloseClient
+	// PosReturn is the client for interacting with the PosReturn builders.
+	PosReturn *PosReturnClient
+	// PosSale is the client for interacting with the PosSale builders.
+	PosSale *PosSaleClient
 	// ProcessorEvent is the client for interacting with the ProcessorEvent builders.
 	ProcessorEvent *ProcessorEventClient
+	// Product is the client for interacting with the Product builders.
+	Product *ProductClient
+	// ProductPrice is the client for interacting with the ProductPrice builders.
+	ProductPrice *ProductPriceClient
 	// ProviderHours is the client for interacting with the ProviderHours builders.
 	ProviderHours *ProviderHoursClient
 	// ProviderTimeOff is the client for interacting with the ProviderTimeOff builders.
@@ -206,6 +222,8 @@ type Client struct {
 	ServiceVariant *ServiceVariantClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
+	// StockMovement is the client for interacting with the StockMovement builders.
+	StockMovement *StockMovementClient
 	// Tip is the client for interacting with the Tip builders.
 	Tip *TipClient
 	// User is the client for interacting with the User builders.
@@ -279,7 +297,12 @@ func (c *Client) init() {
 	c.PaymentCustomer = NewPaymentCustomerClient(c.config)
 	c.Photo = NewPhotoClient(c.config)
 	c.PlatformSetting = NewPlatformSettingClient(c.config)
+	c.PosDayClose = NewPosDayCloseClient(c.config)
+	c.PosReturn = NewPosReturnClient(c.config)
+	c.PosSale = NewPosSaleClient(c.config)
 	c.ProcessorEvent = NewProcessorEventClient(c.config)
+	c.Product = NewProductClient(c.config)
+	c.ProductPrice = NewProductPriceClient(c.config)
 	c.ProviderHours = NewProviderHoursClient(c.config)
 	c.ProviderTimeOff = NewProviderTimeOffClient(c.config)
 	c.PushDevice = NewPushDeviceClient(c.config)
@@ -289,6 +312,7 @@ func (c *Client) init() {
 	c.ServiceProvider = NewServiceProviderClient(c.config)
 	c.ServiceVariant = NewServiceVariantClient(c.config)
 	c.Session = NewSessionClient(c.config)
+	c.StockMovement = NewStockMovementClient(c.config)
 	c.Tip = NewTipClient(c.config)
 	c.User = NewUserClient(c.config)
 	c.VenuePayments = NewVenuePaymentsClient(c.config)
@@ -436,7 +460,12 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		PaymentCustomer:        NewPaymentCustomerClient(cfg),
 		Photo:                  NewPhotoClient(cfg),
 		PlatformSetting:        NewPlatformSettingClient(cfg),
+		PosDayClose:            NewPosDayCloseClient(cfg),
+		PosReturn:              NewPosReturnClient(cfg),
+		PosSale:                NewPosSaleClient(cfg),
 		ProcessorEvent:         NewProcessorEventClient(cfg),
+		Product:                NewProductClient(cfg),
+		ProductPrice:           NewProductPriceClient(cfg),
 		ProviderHours:          NewProviderHoursClient(cfg),
 		ProviderTimeOff:        NewProviderTimeOffClient(cfg),
 		PushDevice:             NewPushDeviceClient(cfg),
@@ -446,6 +475,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ServiceProvider:        NewServiceProviderClient(cfg),
 		ServiceVariant:         NewServiceVariantClient(cfg),
 		Session:                NewSessionClient(cfg),
+		StockMovement:          NewStockMovementClient(cfg),
 		Tip:                    NewTipClient(cfg),
 		User:                   NewUserClient(cfg),
 		VenuePayments:          NewVenuePaymentsClient(cfg),
@@ -520,7 +550,12 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		PaymentCustomer:        NewPaymentCustomerClient(cfg),
 		Photo:                  NewPhotoClient(cfg),
 		PlatformSetting:        NewPlatformSettingClient(cfg),
+		PosDayClose:            NewPosDayCloseClient(cfg),
+		PosReturn:              NewPosReturnClient(cfg),
+		PosSale:                NewPosSaleClient(cfg),
 		ProcessorEvent:         NewProcessorEventClient(cfg),
+		Product:                NewProductClient(cfg),
+		ProductPrice:           NewProductPriceClient(cfg),
 		ProviderHours:          NewProviderHoursClient(cfg),
 		ProviderTimeOff:        NewProviderTimeOffClient(cfg),
 		PushDevice:             NewPushDeviceClient(cfg),
@@ -530,6 +565,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ServiceProvider:        NewServiceProviderClient(cfg),
 		ServiceVariant:         NewServiceVariantClient(cfg),
 		Session:                NewSessionClient(cfg),
+		StockMovement:          NewStockMovementClient(cfg),
 		Tip:                    NewTipClient(cfg),
 		User:                   NewUserClient(cfg),
 		VenuePayments:          NewVenuePaymentsClient(cfg),
@@ -576,9 +612,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
-		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent,
-		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Room,
-		c.Service, c.ServiceProvider, c.ServiceVariant, c.Session, c.Tip, c.User,
+		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.PosDayClose, c.PosReturn,
+		c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice, c.ProviderHours,
+		c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Room, c.Service,
+		c.ServiceProvider, c.ServiceVariant, c.Session, c.StockMovement, c.Tip, c.User,
 		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
 		c.WebhookSubscription,
 	} {
@@ -600,9 +637,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
-		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent,
-		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Room,
-		c.Service, c.ServiceProvider, c.ServiceVariant, c.Session, c.Tip, c.User,
+		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.PosDayClose, c.PosReturn,
+		c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice, c.ProviderHours,
+		c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Room, c.Service,
+		c.ServiceProvider, c.ServiceVariant, c.Session, c.StockMovement, c.Tip, c.User,
 		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
 		c.WebhookSubscription,
 	} {
@@ -709,8 +747,18 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Photo.mutate(ctx, m)
 	case *PlatformSettingMutation:
 		return c.PlatformSetting.mutate(ctx, m)
+	case *PosDayCloseMutation:
+		return c.PosDayClose.mutate(ctx, m)
+	case *PosReturnMutation:
+		return c.PosReturn.mutate(ctx, m)
+	case *PosSaleMutation:
+		return c.PosSale.mutate(ctx, m)
 	case *ProcessorEventMutation:
 		return c.ProcessorEvent.mutate(ctx, m)
+	case *ProductMutation:
+		return c.Product.mutate(ctx, m)
+	case *ProductPriceMutation:
+		return c.ProductPrice.mutate(ctx, m)
 	case *ProviderHoursMutation:
 		return c.ProviderHours.mutate(ctx, m)
 	case *ProviderTimeOffMutation:
@@ -729,6 +777,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ServiceVariant.mutate(ctx, m)
 	case *SessionMutation:
 		return c.Session.mutate(ctx, m)
+	case *StockMovementMutation:
+		return c.StockMovement.mutate(ctx, m)
 	case *TipMutation:
 		return c.Tip.mutate(ctx, m)
 	case *UserMutation:
@@ -8908,6 +8958,456 @@ func (c *PlatformSettingClient) mutate(ctx context.Context, m *PlatformSettingMu
 	}
 }
 
+// PosDayCloseClient is a client for the PosDayClose schema.
+type PosDayCloseClient struct {
+	config
+}
+
+// NewPosDayCloseClient returns a client for the PosDayClose from the given config.
+func NewPosDayCloseClient(c config) *PosDayCloseClient {
+	return &PosDayCloseClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `posdayclose.Hooks(f(g(h())))`.
+func (c *PosDayCloseClient) Use(hooks ...Hook) {
+	c.hooks.PosDayClose = append(c.hooks.PosDayClose, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `posdayclose.Intercept(f(g(h())))`.
+func (c *PosDayCloseClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PosDayClose = append(c.inters.PosDayClose, interceptors...)
+}
+
+// Create returns a builder for creating a PosDayClose entity.
+func (c *PosDayCloseClient) Create() *PosDayCloseCreate {
+	mutation := newPosDayCloseMutation(c.config, OpCreate)
+	return &PosDayCloseCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PosDayClose entities.
+func (c *PosDayCloseClient) CreateBulk(builders ...*PosDayCloseCreate) *PosDayCloseCreateBulk {
+	return &PosDayCloseCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PosDayCloseClient) MapCreateBulk(slice any, setFunc func(*PosDayCloseCreate, int)) *PosDayCloseCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PosDayCloseCreateBulk{err: fmt.Errorf("calling to PosDayCloseClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PosDayCloseCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PosDayCloseCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PosDayClose.
+func (c *PosDayCloseClient) Update() *PosDayCloseUpdate {
+	mutation := newPosDayCloseMutation(c.config, OpUpdate)
+	return &PosDayCloseUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PosDayCloseClient) UpdateOne(_m *PosDayClose) *PosDayCloseUpdateOne {
+	mutation := newPosDayCloseMutation(c.config, OpUpdateOne, withPosDayClose(_m))
+	return &PosDayCloseUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PosDayCloseClient) UpdateOneID(id uuid.UUID) *PosDayCloseUpdateOne {
+	mutation := newPosDayCloseMutation(c.config, OpUpdateOne, withPosDayCloseID(id))
+	return &PosDayCloseUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PosDayClose.
+func (c *PosDayCloseClient) Delete() *PosDayCloseDelete {
+	mutation := newPosDayCloseMutation(c.config, OpDelete)
+	return &PosDayCloseDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PosDayCloseClient) DeleteOne(_m *PosDayClose) *PosDayCloseDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PosDayCloseClient) DeleteOneID(id uuid.UUID) *PosDayCloseDeleteOne {
+	builder := c.Delete().Where(posdayclose.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PosDayCloseDeleteOne{builder}
+}
+
+// Query returns a query builder for PosDayClose.
+func (c *PosDayCloseClient) Query() *PosDayCloseQuery {
+	return &PosDayCloseQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePosDayClose},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PosDayClose entity by its id.
+func (c *PosDayCloseClient) Get(ctx context.Context, id uuid.UUID) (*PosDayClose, error) {
+	return c.Query().Where(posdayclose.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PosDayCloseClient) GetX(ctx context.Context, id uuid.UUID) *PosDayClose {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a PosDayClose.
+func (c *PosDayCloseClient) QueryOrganization(_m *PosDayClose) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(posdayclose.Table, posdayclose.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, posdayclose.OrganizationTable, posdayclose.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PosDayCloseClient) Hooks() []Hook {
+	hooks := c.hooks.PosDayClose
+	return append(hooks[:len(hooks):len(hooks)], posdayclose.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PosDayCloseClient) Interceptors() []Interceptor {
+	return c.inters.PosDayClose
+}
+
+func (c *PosDayCloseClient) mutate(ctx context.Context, m *PosDayCloseMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PosDayCloseCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PosDayCloseUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PosDayCloseUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PosDayCloseDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PosDayClose mutation op: %q", m.Op())
+	}
+}
+
+// PosReturnClient is a client for the PosReturn schema.
+type PosReturnClient struct {
+	config
+}
+
+// NewPosReturnClient returns a client for the PosReturn from the given config.
+func NewPosReturnClient(c config) *PosReturnClient {
+	return &PosReturnClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `posreturn.Hooks(f(g(h())))`.
+func (c *PosReturnClient) Use(hooks ...Hook) {
+	c.hooks.PosReturn = append(c.hooks.PosReturn, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `posreturn.Intercept(f(g(h())))`.
+func (c *PosReturnClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PosReturn = append(c.inters.PosReturn, interceptors...)
+}
+
+// Create returns a builder for creating a PosReturn entity.
+func (c *PosReturnClient) Create() *PosReturnCreate {
+	mutation := newPosReturnMutation(c.config, OpCreate)
+	return &PosReturnCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PosReturn entities.
+func (c *PosReturnClient) CreateBulk(builders ...*PosReturnCreate) *PosReturnCreateBulk {
+	return &PosReturnCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PosReturnClient) MapCreateBulk(slice any, setFunc func(*PosReturnCreate, int)) *PosReturnCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PosReturnCreateBulk{err: fmt.Errorf("calling to PosReturnClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PosReturnCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PosReturnCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PosReturn.
+func (c *PosReturnClient) Update() *PosReturnUpdate {
+	mutation := newPosReturnMutation(c.config, OpUpdate)
+	return &PosReturnUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PosReturnClient) UpdateOne(_m *PosReturn) *PosReturnUpdateOne {
+	mutation := newPosReturnMutation(c.config, OpUpdateOne, withPosReturn(_m))
+	return &PosReturnUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PosReturnClient) UpdateOneID(id uuid.UUID) *PosReturnUpdateOne {
+	mutation := newPosReturnMutation(c.config, OpUpdateOne, withPosReturnID(id))
+	return &PosReturnUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PosReturn.
+func (c *PosReturnClient) Delete() *PosReturnDelete {
+	mutation := newPosReturnMutation(c.config, OpDelete)
+	return &PosReturnDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PosReturnClient) DeleteOne(_m *PosReturn) *PosReturnDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PosReturnClient) DeleteOneID(id uuid.UUID) *PosReturnDeleteOne {
+	builder := c.Delete().Where(posreturn.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PosReturnDeleteOne{builder}
+}
+
+// Query returns a query builder for PosReturn.
+func (c *PosReturnClient) Query() *PosReturnQuery {
+	return &PosReturnQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePosReturn},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PosReturn entity by its id.
+func (c *PosReturnClient) Get(ctx context.Context, id uuid.UUID) (*PosReturn, error) {
+	return c.Query().Where(posreturn.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PosReturnClient) GetX(ctx context.Context, id uuid.UUID) *PosReturn {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a PosReturn.
+func (c *PosReturnClient) QueryOrganization(_m *PosReturn) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(posreturn.Table, posreturn.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, posreturn.OrganizationTable, posreturn.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PosReturnClient) Hooks() []Hook {
+	hooks := c.hooks.PosReturn
+	return append(hooks[:len(hooks):len(hooks)], posreturn.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PosReturnClient) Interceptors() []Interceptor {
+	return c.inters.PosReturn
+}
+
+func (c *PosReturnClient) mutate(ctx context.Context, m *PosReturnMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PosReturnCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PosReturnUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PosReturnUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PosReturnDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PosReturn mutation op: %q", m.Op())
+	}
+}
+
+// PosSaleClient is a client for the PosSale schema.
+type PosSaleClient struct {
+	config
+}
+
+// NewPosSaleClient returns a client for the PosSale from the given config.
+func NewPosSaleClient(c config) *PosSaleClient {
+	return &PosSaleClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `possale.Hooks(f(g(h())))`.
+func (c *PosSaleClient) Use(hooks ...Hook) {
+	c.hooks.PosSale = append(c.hooks.PosSale, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `possale.Intercept(f(g(h())))`.
+func (c *PosSaleClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PosSale = append(c.inters.PosSale, interceptors...)
+}
+
+// Create returns a builder for creating a PosSale entity.
+func (c *PosSaleClient) Create() *PosSaleCreate {
+	mutation := newPosSaleMutation(c.config, OpCreate)
+	return &PosSaleCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PosSale entities.
+func (c *PosSaleClient) CreateBulk(builders ...*PosSaleCreate) *PosSaleCreateBulk {
+	return &PosSaleCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PosSaleClient) MapCreateBulk(slice any, setFunc func(*PosSaleCreate, int)) *PosSaleCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PosSaleCreateBulk{err: fmt.Errorf("calling to PosSaleClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PosSaleCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PosSaleCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PosSale.
+func (c *PosSaleClient) Update() *PosSaleUpdate {
+	mutation := newPosSaleMutation(c.config, OpUpdate)
+	return &PosSaleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PosSaleClient) UpdateOne(_m *PosSale) *PosSaleUpdateOne {
+	mutation := newPosSaleMutation(c.config, OpUpdateOne, withPosSale(_m))
+	return &PosSaleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PosSaleClient) UpdateOneID(id uuid.UUID) *PosSaleUpdateOne {
+	mutation := newPosSaleMutation(c.config, OpUpdateOne, withPosSaleID(id))
+	return &PosSaleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PosSale.
+func (c *PosSaleClient) Delete() *PosSaleDelete {
+	mutation := newPosSaleMutation(c.config, OpDelete)
+	return &PosSaleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PosSaleClient) DeleteOne(_m *PosSale) *PosSaleDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PosSaleClient) DeleteOneID(id uuid.UUID) *PosSaleDeleteOne {
+	builder := c.Delete().Where(possale.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PosSaleDeleteOne{builder}
+}
+
+// Query returns a query builder for PosSale.
+func (c *PosSaleClient) Query() *PosSaleQuery {
+	return &PosSaleQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePosSale},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PosSale entity by its id.
+func (c *PosSaleClient) Get(ctx context.Context, id uuid.UUID) (*PosSale, error) {
+	return c.Query().Where(possale.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PosSaleClient) GetX(ctx context.Context, id uuid.UUID) *PosSale {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a PosSale.
+func (c *PosSaleClient) QueryOrganization(_m *PosSale) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(possale.Table, possale.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, possale.OrganizationTable, possale.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PosSaleClient) Hooks() []Hook {
+	hooks := c.hooks.PosSale
+	return append(hooks[:len(hooks):len(hooks)], possale.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PosSaleClient) Interceptors() []Interceptor {
+	return c.inters.PosSale
+}
+
+func (c *PosSaleClient) mutate(ctx context.Context, m *PosSaleMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PosSaleCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PosSaleUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PosSaleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PosSaleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PosSale mutation op: %q", m.Op())
+	}
+}
+
 // ProcessorEventClient is a client for the ProcessorEvent schema.
 type ProcessorEventClient struct {
 	config
@@ -9039,6 +9539,322 @@ func (c *ProcessorEventClient) mutate(ctx context.Context, m *ProcessorEventMuta
 		return (&ProcessorEventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown ProcessorEvent mutation op: %q", m.Op())
+	}
+}
+
+// ProductClient is a client for the Product schema.
+type ProductClient struct {
+	config
+}
+
+// NewProductClient returns a client for the Product from the given config.
+func NewProductClient(c config) *ProductClient {
+	return &ProductClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `product.Hooks(f(g(h())))`.
+func (c *ProductClient) Use(hooks ...Hook) {
+	c.hooks.Product = append(c.hooks.Product, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `product.Intercept(f(g(h())))`.
+func (c *ProductClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Product = append(c.inters.Product, interceptors...)
+}
+
+// Create returns a builder for creating a Product entity.
+func (c *ProductClient) Create() *ProductCreate {
+	mutation := newProductMutation(c.config, OpCreate)
+	return &ProductCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Product entities.
+func (c *ProductClient) CreateBulk(builders ...*ProductCreate) *ProductCreateBulk {
+	return &ProductCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ProductClient) MapCreateBulk(slice any, setFunc func(*ProductCreate, int)) *ProductCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ProductCreateBulk{err: fmt.Errorf("calling to ProductClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ProductCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ProductCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Product.
+func (c *ProductClient) Update() *ProductUpdate {
+	mutation := newProductMutation(c.config, OpUpdate)
+	return &ProductUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ProductClient) UpdateOne(_m *Product) *ProductUpdateOne {
+	mutation := newProductMutation(c.config, OpUpdateOne, withProduct(_m))
+	return &ProductUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ProductClient) UpdateOneID(id uuid.UUID) *ProductUpdateOne {
+	mutation := newProductMutation(c.config, OpUpdateOne, withProductID(id))
+	return &ProductUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Product.
+func (c *ProductClient) Delete() *ProductDelete {
+	mutation := newProductMutation(c.config, OpDelete)
+	return &ProductDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ProductClient) DeleteOne(_m *Product) *ProductDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ProductClient) DeleteOneID(id uuid.UUID) *ProductDeleteOne {
+	builder := c.Delete().Where(product.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ProductDeleteOne{builder}
+}
+
+// Query returns a query builder for Product.
+func (c *ProductClient) Query() *ProductQuery {
+	return &ProductQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeProduct},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Product entity by its id.
+func (c *ProductClient) Get(ctx context.Context, id uuid.UUID) (*Product, error) {
+	return c.Query().Where(product.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ProductClient) GetX(ctx context.Context, id uuid.UUID) *Product {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Product.
+func (c *ProductClient) QueryOrganization(_m *Product) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(product.Table, product.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, product.OrganizationTable, product.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ProductClient) Hooks() []Hook {
+	hooks := c.hooks.Product
+	return append(hooks[:len(hooks):len(hooks)], product.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ProductClient) Interceptors() []Interceptor {
+	return c.inters.Product
+}
+
+func (c *ProductClient) mutate(ctx context.Context, m *ProductMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ProductCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ProductUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ProductUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ProductDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Product mutation op: %q", m.Op())
+	}
+}
+
+// ProductPriceClient is a client for the ProductPrice schema.
+type ProductPriceClient struct {
+	config
+}
+
+// NewProductPriceClient returns a client for the ProductPrice from the given config.
+func NewProductPriceClient(c config) *ProductPriceClient {
+	return &ProductPriceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `productprice.Hooks(f(g(h())))`.
+func (c *ProductPriceClient) Use(hooks ...Hook) {
+	c.hooks.ProductPrice = append(c.hooks.ProductPrice, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `productprice.Intercept(f(g(h())))`.
+func (c *ProductPriceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ProductPrice = append(c.inters.ProductPrice, interceptors...)
+}
+
+// Create returns a builder for creating a ProductPrice entity.
+func (c *ProductPriceClient) Create() *ProductPriceCreate {
+	mutation := newProductPriceMutation(c.config, OpCreate)
+	return &ProductPriceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ProductPrice entities.
+func (c *ProductPriceClient) CreateBulk(builders ...*ProductPriceCreate) *ProductPriceCreateBulk {
+	return &ProductPriceCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ProductPriceClient) MapCreateBulk(slice any, setFunc func(*ProductPriceCreate, int)) *ProductPriceCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ProductPriceCreateBulk{err: fmt.Errorf("calling to ProductPriceClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ProductPriceCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ProductPriceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ProductPrice.
+func (c *ProductPriceClient) Update() *ProductPriceUpdate {
+	mutation := newProductPriceMutation(c.config, OpUpdate)
+	return &ProductPriceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ProductPriceClient) UpdateOne(_m *ProductPrice) *ProductPriceUpdateOne {
+	mutation := newProductPriceMutation(c.config, OpUpdateOne, withProductPrice(_m))
+	return &ProductPriceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ProductPriceClient) UpdateOneID(id uuid.UUID) *ProductPriceUpdateOne {
+	mutation := newProductPriceMutation(c.config, OpUpdateOne, withProductPriceID(id))
+	return &ProductPriceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ProductPrice.
+func (c *ProductPriceClient) Delete() *ProductPriceDelete {
+	mutation := newProductPriceMutation(c.config, OpDelete)
+	return &ProductPriceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ProductPriceClient) DeleteOne(_m *ProductPrice) *ProductPriceDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ProductPriceClient) DeleteOneID(id uuid.UUID) *ProductPriceDeleteOne {
+	builder := c.Delete().Where(productprice.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ProductPriceDeleteOne{builder}
+}
+
+// Query returns a query builder for ProductPrice.
+func (c *ProductPriceClient) Query() *ProductPriceQuery {
+	return &ProductPriceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeProductPrice},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ProductPrice entity by its id.
+func (c *ProductPriceClient) Get(ctx context.Context, id uuid.UUID) (*ProductPrice, error) {
+	return c.Query().Where(productprice.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ProductPriceClient) GetX(ctx context.Context, id uuid.UUID) *ProductPrice {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a ProductPrice.
+func (c *ProductPriceClient) QueryOrganization(_m *ProductPrice) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(productprice.Table, productprice.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, productprice.OrganizationTable, productprice.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryProduct queries the product edge of a ProductPrice.
+func (c *ProductPriceClient) QueryProduct(_m *ProductPrice) *ProductQuery {
+	query := (&ProductClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(productprice.Table, productprice.FieldID, id),
+			sqlgraph.To(product.Table, product.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, productprice.ProductTable, productprice.ProductColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ProductPriceClient) Hooks() []Hook {
+	hooks := c.hooks.ProductPrice
+	return append(hooks[:len(hooks):len(hooks)], productprice.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ProductPriceClient) Interceptors() []Interceptor {
+	return c.inters.ProductPrice
+}
+
+func (c *ProductPriceClient) mutate(ctx context.Context, m *ProductPriceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ProductPriceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ProductPriceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ProductPriceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ProductPriceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ProductPrice mutation op: %q", m.Op())
 	}
 }
 
@@ -10616,6 +11432,172 @@ func (c *SessionClient) mutate(ctx context.Context, m *SessionMutation) (Value, 
 	}
 }
 
+// StockMovementClient is a client for the StockMovement schema.
+type StockMovementClient struct {
+	config
+}
+
+// NewStockMovementClient returns a client for the StockMovement from the given config.
+func NewStockMovementClient(c config) *StockMovementClient {
+	return &StockMovementClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `stockmovement.Hooks(f(g(h())))`.
+func (c *StockMovementClient) Use(hooks ...Hook) {
+	c.hooks.StockMovement = append(c.hooks.StockMovement, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `stockmovement.Intercept(f(g(h())))`.
+func (c *StockMovementClient) Intercept(interceptors ...Interceptor) {
+	c.inters.StockMovement = append(c.inters.StockMovement, interceptors...)
+}
+
+// Create returns a builder for creating a StockMovement entity.
+func (c *StockMovementClient) Create() *StockMovementCreate {
+	mutation := newStockMovementMutation(c.config, OpCreate)
+	return &StockMovementCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of StockMovement entities.
+func (c *StockMovementClient) CreateBulk(builders ...*StockMovementCreate) *StockMovementCreateBulk {
+	return &StockMovementCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *StockMovementClient) MapCreateBulk(slice any, setFunc func(*StockMovementCreate, int)) *StockMovementCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &StockMovementCreateBulk{err: fmt.Errorf("calling to StockMovementClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*StockMovementCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &StockMovementCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for StockMovement.
+func (c *StockMovementClient) Update() *StockMovementUpdate {
+	mutation := newStockMovementMutation(c.config, OpUpdate)
+	return &StockMovementUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *StockMovementClient) UpdateOne(_m *StockMovement) *StockMovementUpdateOne {
+	mutation := newStockMovementMutation(c.config, OpUpdateOne, withStockMovement(_m))
+	return &StockMovementUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *StockMovementClient) UpdateOneID(id uuid.UUID) *StockMovementUpdateOne {
+	mutation := newStockMovementMutation(c.config, OpUpdateOne, withStockMovementID(id))
+	return &StockMovementUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for StockMovement.
+func (c *StockMovementClient) Delete() *StockMovementDelete {
+	mutation := newStockMovementMutation(c.config, OpDelete)
+	return &StockMovementDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *StockMovementClient) DeleteOne(_m *StockMovement) *StockMovementDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *StockMovementClient) DeleteOneID(id uuid.UUID) *StockMovementDeleteOne {
+	builder := c.Delete().Where(stockmovement.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &StockMovementDeleteOne{builder}
+}
+
+// Query returns a query builder for StockMovement.
+func (c *StockMovementClient) Query() *StockMovementQuery {
+	return &StockMovementQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeStockMovement},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a StockMovement entity by its id.
+func (c *StockMovementClient) Get(ctx context.Context, id uuid.UUID) (*StockMovement, error) {
+	return c.Query().Where(stockmovement.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *StockMovementClient) GetX(ctx context.Context, id uuid.UUID) *StockMovement {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a StockMovement.
+func (c *StockMovementClient) QueryOrganization(_m *StockMovement) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(stockmovement.Table, stockmovement.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, stockmovement.OrganizationTable, stockmovement.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryProduct queries the product edge of a StockMovement.
+func (c *StockMovementClient) QueryProduct(_m *StockMovement) *ProductQuery {
+	query := (&ProductClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(stockmovement.Table, stockmovement.FieldID, id),
+			sqlgraph.To(product.Table, product.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, stockmovement.ProductTable, stockmovement.ProductColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *StockMovementClient) Hooks() []Hook {
+	hooks := c.hooks.StockMovement
+	return append(hooks[:len(hooks):len(hooks)], stockmovement.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *StockMovementClient) Interceptors() []Interceptor {
+	return c.inters.StockMovement
+}
+
+func (c *StockMovementClient) mutate(ctx context.Context, m *StockMovementMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&StockMovementCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&StockMovementUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&StockMovementUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&StockMovementDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown StockMovement mutation op: %q", m.Op())
+	}
+}
+
 // TipClient is a client for the Tip schema.
 type TipClient struct {
 	config
@@ -11805,9 +12787,10 @@ type (
 		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
 		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
 		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
-		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, ProviderHours,
-		ProviderTimeOff, PushDevice, RefreshToken, Room, Service, ServiceProvider,
-		ServiceVariant, Session, Tip, User, VenuePayments, Visit, WebhookAttempt,
+		PaymentCustomer, Photo, PlatformSetting, PosDayClose, PosReturn, PosSale,
+		ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
+		PushDevice, RefreshToken, Room, Service, ServiceProvider, ServiceVariant,
+		Session, StockMovement, Tip, User, VenuePayments, Visit, WebhookAttempt,
 		WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
@@ -11819,9 +12802,10 @@ type (
 		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
 		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
 		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
-		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, ProviderHours,
-		ProviderTimeOff, PushDevice, RefreshToken, Room, Service, ServiceProvider,
-		ServiceVariant, Session, Tip, User, VenuePayments, Visit, WebhookAttempt,
+		PaymentCustomer, Photo, PlatformSetting, PosDayClose, PosReturn, PosSale,
+		ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
+		PushDevice, RefreshToken, Room, Service, ServiceProvider, ServiceVariant,
+		Session, StockMovement, Tip, User, VenuePayments, Visit, WebhookAttempt,
 		WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )

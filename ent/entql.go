@@ -51,8 +51,13 @@ import (
 	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/posdayclose"
+	"github.com/venueplatform/venue/ent/posreturn"
+	"github.com/venueplatform/venue/ent/possale"
 	"github.com/venueplatform/venue/ent/predicate"
 	"github.com/venueplatform/venue/ent/processorevent"
+	"github.com/venueplatform/venue/ent/product"
+	"github.com/venueplatform/venue/ent/productprice"
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
@@ -62,6 +67,7 @@ import (
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/stockmovement"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -78,7 +84,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 65)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 71)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -1262,6 +1268,88 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[48] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   posdayclose.Table,
+			Columns: posdayclose.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: posdayclose.FieldID,
+			},
+		},
+		Type: "PosDayClose",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			posdayclose.FieldCreatedAt:         {Type: field.TypeTime, Column: posdayclose.FieldCreatedAt},
+			posdayclose.FieldUpdatedAt:         {Type: field.TypeTime, Column: posdayclose.FieldUpdatedAt},
+			posdayclose.FieldOrganizationID:    {Type: field.TypeUUID, Column: posdayclose.FieldOrganizationID},
+			posdayclose.FieldBusinessDate:      {Type: field.TypeTime, Column: posdayclose.FieldBusinessDate},
+			posdayclose.FieldCurrency:          {Type: field.TypeString, Column: posdayclose.FieldCurrency},
+			posdayclose.FieldTotals:            {Type: field.TypeJSON, Column: posdayclose.FieldTotals},
+			posdayclose.FieldOpeningFloatMinor: {Type: field.TypeInt64, Column: posdayclose.FieldOpeningFloatMinor},
+			posdayclose.FieldExpectedCashMinor: {Type: field.TypeInt64, Column: posdayclose.FieldExpectedCashMinor},
+			posdayclose.FieldCountedCashMinor:  {Type: field.TypeInt64, Column: posdayclose.FieldCountedCashMinor},
+			posdayclose.FieldDifferenceMinor:   {Type: field.TypeInt64, Column: posdayclose.FieldDifferenceMinor},
+			posdayclose.FieldNote:              {Type: field.TypeString, Column: posdayclose.FieldNote},
+			posdayclose.FieldClosedByUserID:    {Type: field.TypeUUID, Column: posdayclose.FieldClosedByUserID},
+			posdayclose.FieldClosedAt:          {Type: field.TypeTime, Column: posdayclose.FieldClosedAt},
+		},
+	}
+	graph.Nodes[49] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   posreturn.Table,
+			Columns: posreturn.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: posreturn.FieldID,
+			},
+		},
+		Type: "PosReturn",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			posreturn.FieldCreatedAt:      {Type: field.TypeTime, Column: posreturn.FieldCreatedAt},
+			posreturn.FieldUpdatedAt:      {Type: field.TypeTime, Column: posreturn.FieldUpdatedAt},
+			posreturn.FieldOrganizationID: {Type: field.TypeUUID, Column: posreturn.FieldOrganizationID},
+			posreturn.FieldRequestKey:     {Type: field.TypeString, Column: posreturn.FieldRequestKey},
+			posreturn.FieldBodyDigest:     {Type: field.TypeString, Column: posreturn.FieldBodyDigest},
+			posreturn.FieldSaleID:         {Type: field.TypeUUID, Column: posreturn.FieldSaleID},
+			posreturn.FieldLines:          {Type: field.TypeJSON, Column: posreturn.FieldLines},
+			posreturn.FieldReason:         {Type: field.TypeString, Column: posreturn.FieldReason},
+			posreturn.FieldUserID:         {Type: field.TypeUUID, Column: posreturn.FieldUserID},
+		},
+	}
+	graph.Nodes[50] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   possale.Table,
+			Columns: possale.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: possale.FieldID,
+			},
+		},
+		Type: "PosSale",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			possale.FieldCreatedAt:            {Type: field.TypeTime, Column: possale.FieldCreatedAt},
+			possale.FieldUpdatedAt:            {Type: field.TypeTime, Column: possale.FieldUpdatedAt},
+			possale.FieldOrganizationID:       {Type: field.TypeUUID, Column: possale.FieldOrganizationID},
+			possale.FieldRequestKey:           {Type: field.TypeString, Column: possale.FieldRequestKey},
+			possale.FieldKind:                 {Type: field.TypeEnum, Column: possale.FieldKind},
+			possale.FieldMethod:               {Type: field.TypeEnum, Column: possale.FieldMethod},
+			possale.FieldCurrency:             {Type: field.TypeString, Column: possale.FieldCurrency},
+			possale.FieldSubtotalMinor:        {Type: field.TypeInt64, Column: possale.FieldSubtotalMinor},
+			possale.FieldDiscountMinor:        {Type: field.TypeInt64, Column: possale.FieldDiscountMinor},
+			possale.FieldVatMinor:             {Type: field.TypeInt64, Column: possale.FieldVatMinor},
+			possale.FieldVatRateBp:            {Type: field.TypeInt, Column: possale.FieldVatRateBp},
+			possale.FieldTotalMinor:           {Type: field.TypeInt64, Column: possale.FieldTotalMinor},
+			possale.FieldLines:                {Type: field.TypeJSON, Column: possale.FieldLines},
+			possale.FieldMemberID:             {Type: field.TypeUUID, Column: possale.FieldMemberID},
+			possale.FieldPaymentID:            {Type: field.TypeUUID, Column: possale.FieldPaymentID},
+			possale.FieldPassID:               {Type: field.TypeUUID, Column: possale.FieldPassID},
+			possale.FieldGiftCardID:           {Type: field.TypeUUID, Column: possale.FieldGiftCardID},
+			possale.FieldSoldByUserID:         {Type: field.TypeUUID, Column: possale.FieldSoldByUserID},
+			possale.FieldBusinessDate:         {Type: field.TypeTime, Column: possale.FieldBusinessDate},
+			possale.FieldPromoExceptionKind:   {Type: field.TypeString, Column: possale.FieldPromoExceptionKind},
+			possale.FieldPromoExceptionReason: {Type: field.TypeString, Column: possale.FieldPromoExceptionReason},
+		},
+	}
+	graph.Nodes[51] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   processorevent.Table,
 			Columns: processorevent.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -1281,7 +1369,47 @@ var schemaGraph = func() *sqlgraph.Schema {
 			processorevent.FieldOutcome:     {Type: field.TypeString, Column: processorevent.FieldOutcome},
 		},
 	}
-	graph.Nodes[49] = &sqlgraph.Node{
+	graph.Nodes[52] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   product.Table,
+			Columns: product.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: product.FieldID,
+			},
+		},
+		Type: "Product",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			product.FieldCreatedAt:      {Type: field.TypeTime, Column: product.FieldCreatedAt},
+			product.FieldUpdatedAt:      {Type: field.TypeTime, Column: product.FieldUpdatedAt},
+			product.FieldOrganizationID: {Type: field.TypeUUID, Column: product.FieldOrganizationID},
+			product.FieldName:           {Type: field.TypeString, Column: product.FieldName},
+			product.FieldSku:            {Type: field.TypeString, Column: product.FieldSku},
+			product.FieldStockOnHand:    {Type: field.TypeInt, Column: product.FieldStockOnHand},
+			product.FieldActive:         {Type: field.TypeBool, Column: product.FieldActive},
+		},
+	}
+	graph.Nodes[53] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   productprice.Table,
+			Columns: productprice.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: productprice.FieldID,
+			},
+		},
+		Type: "ProductPrice",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			productprice.FieldCreatedAt:      {Type: field.TypeTime, Column: productprice.FieldCreatedAt},
+			productprice.FieldUpdatedAt:      {Type: field.TypeTime, Column: productprice.FieldUpdatedAt},
+			productprice.FieldOrganizationID: {Type: field.TypeUUID, Column: productprice.FieldOrganizationID},
+			productprice.FieldProductID:      {Type: field.TypeUUID, Column: productprice.FieldProductID},
+			productprice.FieldCurrency:       {Type: field.TypeString, Column: productprice.FieldCurrency},
+			productprice.FieldPriceMinor:     {Type: field.TypeInt64, Column: productprice.FieldPriceMinor},
+			productprice.FieldVersion:        {Type: field.TypeInt, Column: productprice.FieldVersion},
+		},
+	}
+	graph.Nodes[54] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   providerhours.Table,
 			Columns: providerhours.Columns,
@@ -1302,7 +1430,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			providerhours.FieldEndMinute:      {Type: field.TypeInt, Column: providerhours.FieldEndMinute},
 		},
 	}
-	graph.Nodes[50] = &sqlgraph.Node{
+	graph.Nodes[55] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   providertimeoff.Table,
 			Columns: providertimeoff.Columns,
@@ -1322,7 +1450,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			providertimeoff.FieldReason:         {Type: field.TypeString, Column: providertimeoff.FieldReason},
 		},
 	}
-	graph.Nodes[51] = &sqlgraph.Node{
+	graph.Nodes[56] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pushdevice.Table,
 			Columns: pushdevice.Columns,
@@ -1344,7 +1472,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pushdevice.FieldAppVariant:     {Type: field.TypeEnum, Column: pushdevice.FieldAppVariant},
 		},
 	}
-	graph.Nodes[52] = &sqlgraph.Node{
+	graph.Nodes[57] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refreshtoken.Table,
 			Columns: refreshtoken.Columns,
@@ -1366,7 +1494,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refreshtoken.FieldUsedAt:    {Type: field.TypeTime, Column: refreshtoken.FieldUsedAt},
 		},
 	}
-	graph.Nodes[53] = &sqlgraph.Node{
+	graph.Nodes[58] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   room.Table,
 			Columns: room.Columns,
@@ -1389,7 +1517,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			room.FieldFloorPlanURL:   {Type: field.TypeString, Column: room.FieldFloorPlanURL},
 		},
 	}
-	graph.Nodes[54] = &sqlgraph.Node{
+	graph.Nodes[59] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   service.Table,
 			Columns: service.Columns,
@@ -1422,7 +1550,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			service.FieldCancelFeeMinor:      {Type: field.TypeInt64, Column: service.FieldCancelFeeMinor},
 		},
 	}
-	graph.Nodes[55] = &sqlgraph.Node{
+	graph.Nodes[60] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   serviceprovider.Table,
 			Columns: serviceprovider.Columns,
@@ -1445,7 +1573,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			serviceprovider.FieldIsActive:              {Type: field.TypeBool, Column: serviceprovider.FieldIsActive},
 		},
 	}
-	graph.Nodes[56] = &sqlgraph.Node{
+	graph.Nodes[61] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicevariant.Table,
 			Columns: servicevariant.Columns,
@@ -1467,7 +1595,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicevariant.FieldSortOrder:       {Type: field.TypeInt, Column: servicevariant.FieldSortOrder},
 		},
 	}
-	graph.Nodes[57] = &sqlgraph.Node{
+	graph.Nodes[62] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   session.Table,
 			Columns: session.Columns,
@@ -1491,7 +1619,31 @@ var schemaGraph = func() *sqlgraph.Schema {
 			session.FieldActiveOrganizationID: {Type: field.TypeUUID, Column: session.FieldActiveOrganizationID},
 		},
 	}
-	graph.Nodes[58] = &sqlgraph.Node{
+	graph.Nodes[63] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   stockmovement.Table,
+			Columns: stockmovement.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: stockmovement.FieldID,
+			},
+		},
+		Type: "StockMovement",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			stockmovement.FieldCreatedAt:      {Type: field.TypeTime, Column: stockmovement.FieldCreatedAt},
+			stockmovement.FieldUpdatedAt:      {Type: field.TypeTime, Column: stockmovement.FieldUpdatedAt},
+			stockmovement.FieldOrganizationID: {Type: field.TypeUUID, Column: stockmovement.FieldOrganizationID},
+			stockmovement.FieldProductID:      {Type: field.TypeUUID, Column: stockmovement.FieldProductID},
+			stockmovement.FieldKind:           {Type: field.TypeEnum, Column: stockmovement.FieldKind},
+			stockmovement.FieldDelta:          {Type: field.TypeInt, Column: stockmovement.FieldDelta},
+			stockmovement.FieldStockAfter:     {Type: field.TypeInt, Column: stockmovement.FieldStockAfter},
+			stockmovement.FieldSaleID:         {Type: field.TypeUUID, Column: stockmovement.FieldSaleID},
+			stockmovement.FieldReturnID:       {Type: field.TypeUUID, Column: stockmovement.FieldReturnID},
+			stockmovement.FieldUserID:         {Type: field.TypeUUID, Column: stockmovement.FieldUserID},
+			stockmovement.FieldReason:         {Type: field.TypeString, Column: stockmovement.FieldReason},
+		},
+	}
+	graph.Nodes[64] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tip.Table,
 			Columns: tip.Columns,
@@ -1519,7 +1671,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tip.FieldPaidAt:          {Type: field.TypeTime, Column: tip.FieldPaidAt},
 		},
 	}
-	graph.Nodes[59] = &sqlgraph.Node{
+	graph.Nodes[65] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -1543,7 +1695,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldMarketingConsent: {Type: field.TypeBool, Column: user.FieldMarketingConsent},
 		},
 	}
-	graph.Nodes[60] = &sqlgraph.Node{
+	graph.Nodes[66] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   venuepayments.Table,
 			Columns: venuepayments.Columns,
@@ -1564,7 +1716,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			venuepayments.FieldApplicationFeeBp: {Type: field.TypeInt, Column: venuepayments.FieldApplicationFeeBp},
 		},
 	}
-	graph.Nodes[61] = &sqlgraph.Node{
+	graph.Nodes[67] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   visit.Table,
 			Columns: visit.Columns,
@@ -1586,7 +1738,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			visit.FieldCurrency:        {Type: field.TypeString, Column: visit.FieldCurrency},
 		},
 	}
-	graph.Nodes[62] = &sqlgraph.Node{
+	graph.Nodes[68] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookattempt.Table,
 			Columns: webhookattempt.Columns,
@@ -1612,7 +1764,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookattempt.FieldCorrelationID:   {Type: field.TypeString, Column: webhookattempt.FieldCorrelationID},
 		},
 	}
-	graph.Nodes[63] = &sqlgraph.Node{
+	graph.Nodes[69] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -1638,7 +1790,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldReplayOf:       {Type: field.TypeUUID, Column: webhookdelivery.FieldReplayOf},
 		},
 	}
-	graph.Nodes[64] = &sqlgraph.Node{
+	graph.Nodes[70] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -2966,6 +3118,78 @@ var schemaGraph = func() *sqlgraph.Schema {
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: false,
+			Table:   posdayclose.OrganizationTable,
+			Columns: []string{posdayclose.OrganizationColumn},
+			Bidi:    false,
+		},
+		"PosDayClose",
+		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   posreturn.OrganizationTable,
+			Columns: []string{posreturn.OrganizationColumn},
+			Bidi:    false,
+		},
+		"PosReturn",
+		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   possale.OrganizationTable,
+			Columns: []string{possale.OrganizationColumn},
+			Bidi:    false,
+		},
+		"PosSale",
+		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   product.OrganizationTable,
+			Columns: []string{product.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Product",
+		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   productprice.OrganizationTable,
+			Columns: []string{productprice.OrganizationColumn},
+			Bidi:    false,
+		},
+		"ProductPrice",
+		"Organization",
+	)
+	graph.MustAddE(
+		"product",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   productprice.ProductTable,
+			Columns: []string{productprice.ProductColumn},
+			Bidi:    false,
+		},
+		"ProductPrice",
+		"Product",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
 			Table:   providerhours.OrganizationTable,
 			Columns: []string{providerhours.OrganizationColumn},
 			Bidi:    false,
@@ -3236,6 +3460,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Session",
 		"RefreshToken",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   stockmovement.OrganizationTable,
+			Columns: []string{stockmovement.OrganizationColumn},
+			Bidi:    false,
+		},
+		"StockMovement",
+		"Organization",
+	)
+	graph.MustAddE(
+		"product",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   stockmovement.ProductTable,
+			Columns: []string{stockmovement.ProductColumn},
+			Bidi:    false,
+		},
+		"StockMovement",
+		"Product",
 	)
 	graph.MustAddE(
 		"organization",
@@ -9644,6 +9892,383 @@ func (f *PlatformSettingFilter) WhereChangedBy(p entql.StringP) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *PosDayCloseQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the PosDayCloseQuery builder.
+func (_q *PosDayCloseQuery) Filter() *PosDayCloseFilter {
+	return &PosDayCloseFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *PosDayCloseMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the PosDayCloseMutation builder.
+func (m *PosDayCloseMutation) Filter() *PosDayCloseFilter {
+	return &PosDayCloseFilter{config: m.config, predicateAdder: m}
+}
+
+// PosDayCloseFilter provides a generic filtering capability at runtime for PosDayCloseQuery.
+type PosDayCloseFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *PosDayCloseFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *PosDayCloseFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(posdayclose.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *PosDayCloseFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(posdayclose.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *PosDayCloseFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(posdayclose.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *PosDayCloseFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(posdayclose.FieldOrganizationID))
+}
+
+// WhereBusinessDate applies the entql time.Time predicate on the business_date field.
+func (f *PosDayCloseFilter) WhereBusinessDate(p entql.TimeP) {
+	f.Where(p.Field(posdayclose.FieldBusinessDate))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *PosDayCloseFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(posdayclose.FieldCurrency))
+}
+
+// WhereTotals applies the entql json.RawMessage predicate on the totals field.
+func (f *PosDayCloseFilter) WhereTotals(p entql.BytesP) {
+	f.Where(p.Field(posdayclose.FieldTotals))
+}
+
+// WhereOpeningFloatMinor applies the entql int64 predicate on the opening_float_minor field.
+func (f *PosDayCloseFilter) WhereOpeningFloatMinor(p entql.Int64P) {
+	f.Where(p.Field(posdayclose.FieldOpeningFloatMinor))
+}
+
+// WhereExpectedCashMinor applies the entql int64 predicate on the expected_cash_minor field.
+func (f *PosDayCloseFilter) WhereExpectedCashMinor(p entql.Int64P) {
+	f.Where(p.Field(posdayclose.FieldExpectedCashMinor))
+}
+
+// WhereCountedCashMinor applies the entql int64 predicate on the counted_cash_minor field.
+func (f *PosDayCloseFilter) WhereCountedCashMinor(p entql.Int64P) {
+	f.Where(p.Field(posdayclose.FieldCountedCashMinor))
+}
+
+// WhereDifferenceMinor applies the entql int64 predicate on the difference_minor field.
+func (f *PosDayCloseFilter) WhereDifferenceMinor(p entql.Int64P) {
+	f.Where(p.Field(posdayclose.FieldDifferenceMinor))
+}
+
+// WhereNote applies the entql string predicate on the note field.
+func (f *PosDayCloseFilter) WhereNote(p entql.StringP) {
+	f.Where(p.Field(posdayclose.FieldNote))
+}
+
+// WhereClosedByUserID applies the entql [16]byte predicate on the closed_by_user_id field.
+func (f *PosDayCloseFilter) WhereClosedByUserID(p entql.ValueP) {
+	f.Where(p.Field(posdayclose.FieldClosedByUserID))
+}
+
+// WhereClosedAt applies the entql time.Time predicate on the closed_at field.
+func (f *PosDayCloseFilter) WhereClosedAt(p entql.TimeP) {
+	f.Where(p.Field(posdayclose.FieldClosedAt))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *PosDayCloseFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *PosDayCloseFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *PosReturnQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the PosReturnQuery builder.
+func (_q *PosReturnQuery) Filter() *PosReturnFilter {
+	return &PosReturnFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *PosReturnMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the PosReturnMutation builder.
+func (m *PosReturnMutation) Filter() *PosReturnFilter {
+	return &PosReturnFilter{config: m.config, predicateAdder: m}
+}
+
+// PosReturnFilter provides a generic filtering capability at runtime for PosReturnQuery.
+type PosReturnFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *PosReturnFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *PosReturnFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(posreturn.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *PosReturnFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(posreturn.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *PosReturnFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(posreturn.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *PosReturnFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(posreturn.FieldOrganizationID))
+}
+
+// WhereRequestKey applies the entql string predicate on the request_key field.
+func (f *PosReturnFilter) WhereRequestKey(p entql.StringP) {
+	f.Where(p.Field(posreturn.FieldRequestKey))
+}
+
+// WhereBodyDigest applies the entql string predicate on the body_digest field.
+func (f *PosReturnFilter) WhereBodyDigest(p entql.StringP) {
+	f.Where(p.Field(posreturn.FieldBodyDigest))
+}
+
+// WhereSaleID applies the entql [16]byte predicate on the sale_id field.
+func (f *PosReturnFilter) WhereSaleID(p entql.ValueP) {
+	f.Where(p.Field(posreturn.FieldSaleID))
+}
+
+// WhereLines applies the entql json.RawMessage predicate on the lines field.
+func (f *PosReturnFilter) WhereLines(p entql.BytesP) {
+	f.Where(p.Field(posreturn.FieldLines))
+}
+
+// WhereReason applies the entql string predicate on the reason field.
+func (f *PosReturnFilter) WhereReason(p entql.StringP) {
+	f.Where(p.Field(posreturn.FieldReason))
+}
+
+// WhereUserID applies the entql [16]byte predicate on the user_id field.
+func (f *PosReturnFilter) WhereUserID(p entql.ValueP) {
+	f.Where(p.Field(posreturn.FieldUserID))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *PosReturnFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *PosReturnFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *PosSaleQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the PosSaleQuery builder.
+func (_q *PosSaleQuery) Filter() *PosSaleFilter {
+	return &PosSaleFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *PosSaleMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the PosSaleMutation builder.
+func (m *PosSaleMutation) Filter() *PosSaleFilter {
+	return &PosSaleFilter{config: m.config, predicateAdder: m}
+}
+
+// PosSaleFilter provides a generic filtering capability at runtime for PosSaleQuery.
+type PosSaleFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *PosSaleFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[50].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *PosSaleFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(possale.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *PosSaleFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(possale.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *PosSaleFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(possale.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *PosSaleFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(possale.FieldOrganizationID))
+}
+
+// WhereRequestKey applies the entql string predicate on the request_key field.
+func (f *PosSaleFilter) WhereRequestKey(p entql.StringP) {
+	f.Where(p.Field(possale.FieldRequestKey))
+}
+
+// WhereKind applies the entql string predicate on the kind field.
+func (f *PosSaleFilter) WhereKind(p entql.StringP) {
+	f.Where(p.Field(possale.FieldKind))
+}
+
+// WhereMethod applies the entql string predicate on the method field.
+func (f *PosSaleFilter) WhereMethod(p entql.StringP) {
+	f.Where(p.Field(possale.FieldMethod))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *PosSaleFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(possale.FieldCurrency))
+}
+
+// WhereSubtotalMinor applies the entql int64 predicate on the subtotal_minor field.
+func (f *PosSaleFilter) WhereSubtotalMinor(p entql.Int64P) {
+	f.Where(p.Field(possale.FieldSubtotalMinor))
+}
+
+// WhereDiscountMinor applies the entql int64 predicate on the discount_minor field.
+func (f *PosSaleFilter) WhereDiscountMinor(p entql.Int64P) {
+	f.Where(p.Field(possale.FieldDiscountMinor))
+}
+
+// WhereVatMinor applies the entql int64 predicate on the vat_minor field.
+func (f *PosSaleFilter) WhereVatMinor(p entql.Int64P) {
+	f.Where(p.Field(possale.FieldVatMinor))
+}
+
+// WhereVatRateBp applies the entql int predicate on the vat_rate_bp field.
+func (f *PosSaleFilter) WhereVatRateBp(p entql.IntP) {
+	f.Where(p.Field(possale.FieldVatRateBp))
+}
+
+// WhereTotalMinor applies the entql int64 predicate on the total_minor field.
+func (f *PosSaleFilter) WhereTotalMinor(p entql.Int64P) {
+	f.Where(p.Field(possale.FieldTotalMinor))
+}
+
+// WhereLines applies the entql json.RawMessage predicate on the lines field.
+func (f *PosSaleFilter) WhereLines(p entql.BytesP) {
+	f.Where(p.Field(possale.FieldLines))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *PosSaleFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(possale.FieldMemberID))
+}
+
+// WherePaymentID applies the entql [16]byte predicate on the payment_id field.
+func (f *PosSaleFilter) WherePaymentID(p entql.ValueP) {
+	f.Where(p.Field(possale.FieldPaymentID))
+}
+
+// WherePassID applies the entql [16]byte predicate on the pass_id field.
+func (f *PosSaleFilter) WherePassID(p entql.ValueP) {
+	f.Where(p.Field(possale.FieldPassID))
+}
+
+// WhereGiftCardID applies the entql [16]byte predicate on the gift_card_id field.
+func (f *PosSaleFilter) WhereGiftCardID(p entql.ValueP) {
+	f.Where(p.Field(possale.FieldGiftCardID))
+}
+
+// WhereSoldByUserID applies the entql [16]byte predicate on the sold_by_user_id field.
+func (f *PosSaleFilter) WhereSoldByUserID(p entql.ValueP) {
+	f.Where(p.Field(possale.FieldSoldByUserID))
+}
+
+// WhereBusinessDate applies the entql time.Time predicate on the business_date field.
+func (f *PosSaleFilter) WhereBusinessDate(p entql.TimeP) {
+	f.Where(p.Field(possale.FieldBusinessDate))
+}
+
+// WherePromoExceptionKind applies the entql string predicate on the promo_exception_kind field.
+func (f *PosSaleFilter) WherePromoExceptionKind(p entql.StringP) {
+	f.Where(p.Field(possale.FieldPromoExceptionKind))
+}
+
+// WherePromoExceptionReason applies the entql string predicate on the promo_exception_reason field.
+func (f *PosSaleFilter) WherePromoExceptionReason(p entql.StringP) {
+	f.Where(p.Field(possale.FieldPromoExceptionReason))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *PosSaleFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *PosSaleFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *ProcessorEventQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -9672,7 +10297,7 @@ type ProcessorEventFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProcessorEventFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[51].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9724,6 +10349,198 @@ func (f *ProcessorEventFilter) WhereOutcome(p entql.StringP) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *ProductQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the ProductQuery builder.
+func (_q *ProductQuery) Filter() *ProductFilter {
+	return &ProductFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *ProductMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the ProductMutation builder.
+func (m *ProductMutation) Filter() *ProductFilter {
+	return &ProductFilter{config: m.config, predicateAdder: m}
+}
+
+// ProductFilter provides a generic filtering capability at runtime for ProductQuery.
+type ProductFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *ProductFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[52].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *ProductFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(product.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *ProductFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(product.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *ProductFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(product.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *ProductFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(product.FieldOrganizationID))
+}
+
+// WhereName applies the entql string predicate on the name field.
+func (f *ProductFilter) WhereName(p entql.StringP) {
+	f.Where(p.Field(product.FieldName))
+}
+
+// WhereSku applies the entql string predicate on the sku field.
+func (f *ProductFilter) WhereSku(p entql.StringP) {
+	f.Where(p.Field(product.FieldSku))
+}
+
+// WhereStockOnHand applies the entql int predicate on the stock_on_hand field.
+func (f *ProductFilter) WhereStockOnHand(p entql.IntP) {
+	f.Where(p.Field(product.FieldStockOnHand))
+}
+
+// WhereActive applies the entql bool predicate on the active field.
+func (f *ProductFilter) WhereActive(p entql.BoolP) {
+	f.Where(p.Field(product.FieldActive))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *ProductFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *ProductFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *ProductPriceQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the ProductPriceQuery builder.
+func (_q *ProductPriceQuery) Filter() *ProductPriceFilter {
+	return &ProductPriceFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *ProductPriceMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the ProductPriceMutation builder.
+func (m *ProductPriceMutation) Filter() *ProductPriceFilter {
+	return &ProductPriceFilter{config: m.config, predicateAdder: m}
+}
+
+// ProductPriceFilter provides a generic filtering capability at runtime for ProductPriceQuery.
+type ProductPriceFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *ProductPriceFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[53].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *ProductPriceFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(productprice.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *ProductPriceFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(productprice.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *ProductPriceFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(productprice.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *ProductPriceFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(productprice.FieldOrganizationID))
+}
+
+// WhereProductID applies the entql [16]byte predicate on the product_id field.
+func (f *ProductPriceFilter) WhereProductID(p entql.ValueP) {
+	f.Where(p.Field(productprice.FieldProductID))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *ProductPriceFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(productprice.FieldCurrency))
+}
+
+// WherePriceMinor applies the entql int64 predicate on the price_minor field.
+func (f *ProductPriceFilter) WherePriceMinor(p entql.Int64P) {
+	f.Where(p.Field(productprice.FieldPriceMinor))
+}
+
+// WhereVersion applies the entql int predicate on the version field.
+func (f *ProductPriceFilter) WhereVersion(p entql.IntP) {
+	f.Where(p.Field(productprice.FieldVersion))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *ProductPriceFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *ProductPriceFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasProduct applies a predicate to check if query has an edge product.
+func (f *ProductPriceFilter) WhereHasProduct() {
+	f.Where(entql.HasEdge("product"))
+}
+
+// WhereHasProductWith applies a predicate to check if query has an edge product with a given conditions (other predicates).
+func (f *ProductPriceFilter) WhereHasProductWith(preds ...predicate.Product) {
+	f.Where(entql.HasEdgeWith("product", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *ProviderHoursQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -9752,7 +10569,7 @@ type ProviderHoursFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProviderHoursFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[54].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9874,7 +10691,7 @@ type ProviderTimeOffFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProviderTimeOffFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[50].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9977,7 +10794,7 @@ type PushDeviceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PushDeviceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[51].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10090,7 +10907,7 @@ type RefreshTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefreshTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[52].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[57].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10189,7 +11006,7 @@ type RoomFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RoomFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[53].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[58].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10321,7 +11138,7 @@ type ServiceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[54].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[59].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10531,7 +11348,7 @@ type ServiceProviderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceProviderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[60].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10663,7 +11480,7 @@ type ServiceVariantFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceVariantFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[61].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10776,7 +11593,7 @@ type SessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[57].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[62].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10871,6 +11688,129 @@ func (f *SessionFilter) WhereHasRefreshTokensWith(preds ...predicate.RefreshToke
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *StockMovementQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the StockMovementQuery builder.
+func (_q *StockMovementQuery) Filter() *StockMovementFilter {
+	return &StockMovementFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *StockMovementMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the StockMovementMutation builder.
+func (m *StockMovementMutation) Filter() *StockMovementFilter {
+	return &StockMovementFilter{config: m.config, predicateAdder: m}
+}
+
+// StockMovementFilter provides a generic filtering capability at runtime for StockMovementQuery.
+type StockMovementFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *StockMovementFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[63].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *StockMovementFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(stockmovement.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *StockMovementFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(stockmovement.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *StockMovementFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(stockmovement.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *StockMovementFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(stockmovement.FieldOrganizationID))
+}
+
+// WhereProductID applies the entql [16]byte predicate on the product_id field.
+func (f *StockMovementFilter) WhereProductID(p entql.ValueP) {
+	f.Where(p.Field(stockmovement.FieldProductID))
+}
+
+// WhereKind applies the entql string predicate on the kind field.
+func (f *StockMovementFilter) WhereKind(p entql.StringP) {
+	f.Where(p.Field(stockmovement.FieldKind))
+}
+
+// WhereDelta applies the entql int predicate on the delta field.
+func (f *StockMovementFilter) WhereDelta(p entql.IntP) {
+	f.Where(p.Field(stockmovement.FieldDelta))
+}
+
+// WhereStockAfter applies the entql int predicate on the stock_after field.
+func (f *StockMovementFilter) WhereStockAfter(p entql.IntP) {
+	f.Where(p.Field(stockmovement.FieldStockAfter))
+}
+
+// WhereSaleID applies the entql [16]byte predicate on the sale_id field.
+func (f *StockMovementFilter) WhereSaleID(p entql.ValueP) {
+	f.Where(p.Field(stockmovement.FieldSaleID))
+}
+
+// WhereReturnID applies the entql [16]byte predicate on the return_id field.
+func (f *StockMovementFilter) WhereReturnID(p entql.ValueP) {
+	f.Where(p.Field(stockmovement.FieldReturnID))
+}
+
+// WhereUserID applies the entql [16]byte predicate on the user_id field.
+func (f *StockMovementFilter) WhereUserID(p entql.ValueP) {
+	f.Where(p.Field(stockmovement.FieldUserID))
+}
+
+// WhereReason applies the entql string predicate on the reason field.
+func (f *StockMovementFilter) WhereReason(p entql.StringP) {
+	f.Where(p.Field(stockmovement.FieldReason))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *StockMovementFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *StockMovementFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasProduct applies a predicate to check if query has an edge product.
+func (f *StockMovementFilter) WhereHasProduct() {
+	f.Where(entql.HasEdge("product"))
+}
+
+// WhereHasProductWith applies a predicate to check if query has an edge product with a given conditions (other predicates).
+func (f *StockMovementFilter) WhereHasProductWith(preds ...predicate.Product) {
+	f.Where(entql.HasEdgeWith("product", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *TipQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -10899,7 +11839,7 @@ type TipFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TipFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[58].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[64].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11042,7 +11982,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[59].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[65].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11179,7 +12119,7 @@ type VenuePaymentsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VenuePaymentsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[60].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[66].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11273,7 +12213,7 @@ type VisitFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VisitFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[61].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[67].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11400,7 +12340,7 @@ type WebhookAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[62].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[68].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11533,7 +12473,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[63].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[69].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11680,7 +12620,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[64].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[70].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

@@ -55,7 +55,12 @@ import (
 	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/posdayclose"
+	"github.com/venueplatform/venue/ent/posreturn"
+	"github.com/venueplatform/venue/ent/possale"
 	"github.com/venueplatform/venue/ent/processorevent"
+	"github.com/venueplatform/venue/ent/product"
+	"github.com/venueplatform/venue/ent/productprice"
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
@@ -65,6 +70,7 @@ import (
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/stockmovement"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -124,7 +130,12 @@ var edgeTargets = map[string]map[string]string{
 	"PaymentCustomer":        {"organization": "Organization", "member": "Member"},
 	"Photo":                  {"organization": "Organization", "location": "Location", "brand": "Brand"},
 	"PlatformSetting":        {},
+	"PosDayClose":            {"organization": "Organization"},
+	"PosReturn":              {"organization": "Organization"},
+	"PosSale":                {"organization": "Organization"},
 	"ProcessorEvent":         {},
+	"Product":                {"organization": "Organization"},
+	"ProductPrice":           {"organization": "Organization", "product": "Product"},
 	"ProviderHours":          {"organization": "Organization", "provider": "Instructor", "location": "Location"},
 	"ProviderTimeOff":        {"organization": "Organization", "provider": "Instructor"},
 	"PushDevice":             {"organization": "Organization", "member": "Member"},
@@ -134,6 +145,7 @@ var edgeTargets = map[string]map[string]string{
 	"ServiceProvider":        {"organization": "Organization", "service": "Service", "provider": "Instructor"},
 	"ServiceVariant":         {"organization": "Organization", "service": "Service"},
 	"Session":                {"user": "User", "refresh_tokens": "RefreshToken"},
+	"StockMovement":          {"organization": "Organization", "product": "Product"},
 	"Tip":                    {"organization": "Organization", "member": "Member"},
 	"User":                   {"members": "Member", "sessions": "Session", "auth_codes": "AuthCode"},
 	"VenuePayments":          {"organization": "Organization"},
@@ -181,6 +193,11 @@ var VenueOwnedTypes = []string{
 	"PaymentAttempt",
 	"PaymentCustomer",
 	"Photo",
+	"PosDayClose",
+	"PosReturn",
+	"PosSale",
+	"Product",
+	"ProductPrice",
 	"ProviderHours",
 	"ProviderTimeOff",
 	"PushDevice",
@@ -188,6 +205,7 @@ var VenueOwnedTypes = []string{
 	"Service",
 	"ServiceProvider",
 	"ServiceVariant",
+	"StockMovement",
 	"Tip",
 	"VenuePayments",
 	"Visit",
@@ -246,7 +264,12 @@ var AllTypes = []string{
 	"PaymentCustomer",
 	"Photo",
 	"PlatformSetting",
+	"PosDayClose",
+	"PosReturn",
+	"PosSale",
 	"ProcessorEvent",
+	"Product",
+	"ProductPrice",
 	"ProviderHours",
 	"ProviderTimeOff",
 	"PushDevice",
@@ -256,6 +279,7 @@ var AllTypes = []string{
 	"ServiceProvider",
 	"ServiceVariant",
 	"Session",
+	"StockMovement",
 	"Tip",
 	"User",
 	"VenuePayments",
@@ -371,8 +395,18 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Photo.Query().Where(photo.IDIn(ids...)).Count(ctx)
 	case "PlatformSetting":
 		return c.PlatformSetting.Query().Where(platformsetting.IDIn(ids...)).Count(ctx)
+	case "PosDayClose":
+		return c.PosDayClose.Query().Where(posdayclose.IDIn(ids...)).Count(ctx)
+	case "PosReturn":
+		return c.PosReturn.Query().Where(posreturn.IDIn(ids...)).Count(ctx)
+	case "PosSale":
+		return c.PosSale.Query().Where(possale.IDIn(ids...)).Count(ctx)
 	case "ProcessorEvent":
 		return c.ProcessorEvent.Query().Where(processorevent.IDIn(ids...)).Count(ctx)
+	case "Product":
+		return c.Product.Query().Where(product.IDIn(ids...)).Count(ctx)
+	case "ProductPrice":
+		return c.ProductPrice.Query().Where(productprice.IDIn(ids...)).Count(ctx)
 	case "ProviderHours":
 		return c.ProviderHours.Query().Where(providerhours.IDIn(ids...)).Count(ctx)
 	case "ProviderTimeOff":
@@ -391,6 +425,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.ServiceVariant.Query().Where(servicevariant.IDIn(ids...)).Count(ctx)
 	case "Session":
 		return c.Session.Query().Where(session.IDIn(ids...)).Count(ctx)
+	case "StockMovement":
+		return c.StockMovement.Query().Where(stockmovement.IDIn(ids...)).Count(ctx)
 	case "Tip":
 		return c.Tip.Query().Where(tip.IDIn(ids...)).Count(ctx)
 	case "User":
