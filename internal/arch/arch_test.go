@@ -93,6 +93,7 @@ var table = map[string]layer{
 	"internal/webhooks/store":  domain,
 	"internal/payments/...":    domain, // card payments: Connect, checkout, attempts, inbound events; stripeport is its port to Stripe
 	"internal/appointments":    domain,
+	"internal/pos":             domain, // the front desk's sales: products and stock, desk sales, returns, end of day
 
 	// Shared domain machinery: nouns use it, it never reaches up to a noun.
 	"internal/audit":              services,

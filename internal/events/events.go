@@ -58,6 +58,9 @@ const (
 	// AppointmentNoShow: staff marked an appointment a no-show (data: appointment_id,
 	// status, member_id).
 	AppointmentNoShow = "appointment.no_show"
+	// PosSaleCompleted: the front desk sold products, a pass or a gift card (data:
+	// sale_id, payment_id, kind, method, total_minor, vat_minor, currency, member_id).
+	PosSaleCompleted = "pos.sale.completed"
 )
 
 // Types is the catalogue of event types a webhook subscription can select.
@@ -67,6 +70,7 @@ var Types = []string{
 	PaymentSucceeded, PaymentFailed, PassActivated,
 	GiftCardPurchased,
 	AppointmentCreated, AppointmentCancelled, AppointmentRescheduled, AppointmentNoShow,
+	PosSaleCompleted,
 }
 
 // ErrNoVenue means Record was called without a venue viewer in the context.
