@@ -476,6 +476,17 @@ type Invoker interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding/attempts/{attemptId}/close
 	CloseAdminBookingFundingAttempt(ctx context.Context, params CloseAdminBookingFundingAttemptParams) (*CheckinAttemptResponse, error)
+	// ClosePosDay invokes closePosDay operation.
+	//
+	// Needs `pos.sell`. Totals the date's desk sales per method,
+	// computes the expected cash (`opening_float_minor` plus the cash
+	// sales in the venue's currency) against `counted_cash_minor`, and
+	// stores it as the date's close, replacing an earlier close of the same
+	// date (audited as `pos.day_closed`). A date after the venue's today
+	// is 400 `VALIDATION_ERROR`.
+	//
+	// POST /admin/pos/eod/close
+	ClosePosDay(ctx context.Context, request *PosDayCloseRequest, params ClosePosDayParams) (*PosDayResponse, error)
 	// ConfirmCheckout invokes confirmCheckout operation.
 	//
 	// Exactly one of `payment_intent_id` (read from Stripe now; activates
@@ -714,6 +725,52 @@ type Invoker interface {
 	//
 	// POST /admin/payments/connect/account-link
 	CreatePaymentsAccountLink(ctx context.Context, request *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (*PaymentsAccountLinkResponse, error)
+	// CreatePosProduct invokes createPosProduct operation.
+	//
+	// Needs `products.manage_inventory`. `prices` holds one VAT-inclusive
+	// price per currency (version 1); `initial_stock` above zero is
+	// recorded as an `adjustment` stock movement. A SKU is unique in the
+	// venue (400 `VALIDATION_ERROR`).
+	//
+	// POST /admin/pos/products
+	CreatePosProduct(ctx context.Context, request *PosProductCreateRequest, params CreatePosProductParams) (*PosProductResponse, error)
+	// CreatePosReturn invokes createPosReturn operation.
+	//
+	// Needs `pos.access` and `products.manage_inventory`. Puts `items`
+	// back in stock (a `return` stock movement each) with `reason`, once
+	// per `Idempotency-Key` (8 to 160 visible ASCII characters, else 400
+	// `INVALID_IDEMPOTENCY_KEY`): the same key and body answer the recorded
+	// return (`replayed` true) without moving stock again; the same key
+	// with another body is 409 `POS_RETURN_KEY_CONFLICT`. With `sale_id`,
+	// returning more of a product than the sale sold less what was
+	// returned against it since is 409 `POS_RETURN_STALE`
+	// (`details.product_id`, `details.returnable`). A store failure is 503
+	// `POS_RETURN_UNAVAILABLE`: nothing was recorded; retry with the same
+	// key. Money goes back through the refund flow; the return moves
+	// stock only.
+	//
+	// POST /admin/pos/returns
+	CreatePosReturn(ctx context.Context, request *PosReturnRequest, params CreatePosReturnParams) (*PosReturnResponse, error)
+	// CreatePosSale invokes createPosSale operation.
+	//
+	// Needs `pos.sell`. Exactly one of `items` (products, priced from the
+	// price book of `product_currency`) or `pass_type_id` (sold to
+	// `member_id`, required then, as an active pass from the venue's
+	// today; a membership's first period). Paid by `method` `cash` or
+	// `gift_card` (`gift_card_code`, an amount card of the venue in the
+	// sale's currency holding at least the total: the same ledger as cards
+	// bought online; else 422 `GIFT_CARD_NOT_REDEEMABLE` with
+	// `details.reason`). `expected_total_minor` (the preview's
+	// `total_minor`) holds the sale to the preview: another total is 409
+	// `BALANCE_CHANGED` and nothing is charged. Writes, in one transaction,
+	// the stock movements, the pass, the payment row (`kind` `product`,
+	// `pass_purchase`), the sale, the webhook event `pos.sale.completed`
+	// and, when `member_id` names a member with an address, the receipt
+	// e-mail through the outbox. Errors as catalog-preview, and 404
+	// `NOT_FOUND` for an unknown member or gift card code.
+	//
+	// POST /admin/pos/sale
+	CreatePosSale(ctx context.Context, request *PosSaleRequest, params CreatePosSaleParams) (*PosSaleResponse, error)
 	// CreateServiceVariant invokes createServiceVariant operation.
 	//
 	// `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
@@ -1137,6 +1194,15 @@ type Invoker interface {
 	//
 	// GET /admin/payments/connect
 	GetPaymentsConnect(ctx context.Context) (*PaymentsConnectResponse, error)
+	// GetPosDay invokes getPosDay operation.
+	//
+	// Needs `pos.access`. `date` is venue-local (the venue's today when
+	// left out). The desk's sales per method and currency, the cash they
+	// bring in the venue's currency, and the stored close of the date
+	// (null while not closed).
+	//
+	// GET /admin/pos/eod
+	GetPosDay(ctx context.Context, params GetPosDayParams) (*PosDayResponse, error)
 	// GetProviderWorkingHours invokes getProviderWorkingHours operation.
 	//
 	// A provider's weekly working hours.
@@ -1418,6 +1484,20 @@ type Invoker interface {
 	//
 	// GET /me/payments
 	ListMyPayments(ctx context.Context, params ListMyPaymentsParams) (*MyPaymentListResponse, error)
+	// ListPosPassTypes invokes listPosPassTypes operation.
+	//
+	// Active pass types in the venue's order, at most 500, with their VAT-inclusive price. Needs `pos.
+	// access`.
+	//
+	// GET /admin/pos/pass-types
+	ListPosPassTypes(ctx context.Context) (*PosPassTypeListResponse, error)
+	// ListPosProducts invokes listPosProducts operation.
+	//
+	// Active products by name, at most 500, each with its price per currency and the price book version.
+	// Needs `pos.access`.
+	//
+	// GET /admin/pos/products
+	ListPosProducts(ctx context.Context) (*PosProductListResponse, error)
 	// ListProviderTimeOff invokes listProviderTimeOff operation.
 	//
 	// A provider's current and future time off.
@@ -1570,6 +1650,30 @@ type Invoker interface {
 	//
 	// GET /appointments/{id}/cancel-preview
 	PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error)
+	// PreviewPosCatalog invokes previewPosCatalog operation.
+	//
+	// Needs `pos.access` or `pos.sell`; changes nothing. Prices `items`
+	// (products) from the price book of `product_currency` (the venue's
+	// currency when left out); with `product_currency` the answer adds
+	// `product_price_book_versions` and `product_quote`. Errors: 422
+	// `PRODUCTS_REQUIRED` (no product), `MIXED_CART_NOT_SUPPORTED` (a pass
+	// type beside products; a pass is priced by pass-preview),
+	// `PRODUCT_PRICE_BOOK_UNAVAILABLE` (a product without a price in the
+	// currency: `details.product_id`, `details.currency`),
+	// `PRODUCT_QUANTITY_LIMIT` (more than 99 of a product or than in
+	// stock: `details.reason` `quantity` or `out_of_stock`); 404
+	// `NOT_FOUND` for an unknown, inactive or another venue's product.
+	//
+	// POST /admin/pos/catalog-preview
+	PreviewPosCatalog(ctx context.Context, request *PosCatalogPreviewRequest) (*PosQuoteResponse, error)
+	// PreviewPosPass invokes previewPosPass operation.
+	//
+	// Needs `pos.access` or `pos.sell`; changes nothing. The pass type's
+	// VAT-inclusive price in its currency, as the sale of it charges.
+	// 404 `NOT_FOUND` for an unknown, inactive or another venue's pass type.
+	//
+	// POST /admin/pos/pass-preview
+	PreviewPosPass(ctx context.Context, request *PosPassPreviewRequest) (*PosQuoteResponse, error)
 	// PurchaseCheckout invokes purchaseCheckout operation.
 	//
 	// Charges `direct_purchase_quote` exactly as previewed (never
@@ -1741,6 +1845,19 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks/{id}/rotate-secret
 	RotateWebhookSecret(ctx context.Context, request OptWebhookRotateRequest, params RotateWebhookSecretParams) (*WebhookSecretResponse, error)
+	// SellPosGiftCard invokes sellPosGiftCard operation.
+	//
+	// Needs `pos.sell`. Issues an amount card on the venue's gift-card
+	// ledger (the same as cards bought online: its first line `issue`)
+	// worth `amount_minor` in `currency` (the venue's when left out), paid
+	// in cash: a payment row of kind `gift_card` (no VAT: a multi-purpose
+	// voucher) and a sale. Silent by default: `send_notification` true
+	// e-mails the code to `recipient_email` (required then) and also needs
+	// `notifications.send` (403 `ACCESS_DENIED` otherwise, nothing sold).
+	// The answer carries the code (the buyer is at the counter).
+	//
+	// POST /admin/pos/gift-cards
+	SellPosGiftCard(ctx context.Context, request *PosGiftCardSaleRequest, params SellPosGiftCardParams) (*PosGiftCardSaleResponse, error)
 	// SetActiveOrganization invokes setActiveOrganization operation.
 	//
 	// Stores the organization on the session: access tokens of the session
@@ -5208,6 +5325,97 @@ func (c *Client) sendCloseAdminBookingFundingAttempt(ctx context.Context, params
 	return result, nil
 }
 
+// ClosePosDay invokes closePosDay operation.
+//
+// Needs `pos.sell`. Totals the date's desk sales per method,
+// computes the expected cash (`opening_float_minor` plus the cash
+// sales in the venue's currency) against `counted_cash_minor`, and
+// stores it as the date's close, replacing an earlier close of the same
+// date (audited as `pos.day_closed`). A date after the venue's today
+// is 400 `VALIDATION_ERROR`.
+//
+// POST /admin/pos/eod/close
+func (c *Client) ClosePosDay(ctx context.Context, request *PosDayCloseRequest, params ClosePosDayParams) (*PosDayResponse, error) {
+	res, err := c.sendClosePosDay(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendClosePosDay(ctx context.Context, request *PosDayCloseRequest, params ClosePosDayParams) (res *PosDayResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/eod/close"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeClosePosDayRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ClosePosDayOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeClosePosDayResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ConfirmCheckout invokes confirmCheckout operation.
 //
 // Exactly one of `payment_intent_id` (read from Stripe now; activates
@@ -6696,6 +6904,292 @@ func (c *Client) sendCreatePaymentsAccountLink(ctx context.Context, request *Pay
 	defer body.Close()
 
 	result, err := decodeCreatePaymentsAccountLinkResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreatePosProduct invokes createPosProduct operation.
+//
+// Needs `products.manage_inventory`. `prices` holds one VAT-inclusive
+// price per currency (version 1); `initial_stock` above zero is
+// recorded as an `adjustment` stock movement. A SKU is unique in the
+// venue (400 `VALIDATION_ERROR`).
+//
+// POST /admin/pos/products
+func (c *Client) CreatePosProduct(ctx context.Context, request *PosProductCreateRequest, params CreatePosProductParams) (*PosProductResponse, error) {
+	res, err := c.sendCreatePosProduct(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreatePosProduct(ctx context.Context, request *PosProductCreateRequest, params CreatePosProductParams) (res *PosProductResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/products"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreatePosProductRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreatePosProductOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreatePosProductResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreatePosReturn invokes createPosReturn operation.
+//
+// Needs `pos.access` and `products.manage_inventory`. Puts `items`
+// back in stock (a `return` stock movement each) with `reason`, once
+// per `Idempotency-Key` (8 to 160 visible ASCII characters, else 400
+// `INVALID_IDEMPOTENCY_KEY`): the same key and body answer the recorded
+// return (`replayed` true) without moving stock again; the same key
+// with another body is 409 `POS_RETURN_KEY_CONFLICT`. With `sale_id`,
+// returning more of a product than the sale sold less what was
+// returned against it since is 409 `POS_RETURN_STALE`
+// (`details.product_id`, `details.returnable`). A store failure is 503
+// `POS_RETURN_UNAVAILABLE`: nothing was recorded; retry with the same
+// key. Money goes back through the refund flow; the return moves
+// stock only.
+//
+// POST /admin/pos/returns
+func (c *Client) CreatePosReturn(ctx context.Context, request *PosReturnRequest, params CreatePosReturnParams) (*PosReturnResponse, error) {
+	res, err := c.sendCreatePosReturn(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreatePosReturn(ctx context.Context, request *PosReturnRequest, params CreatePosReturnParams) (res *PosReturnResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/returns"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreatePosReturnRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreatePosReturnOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreatePosReturnResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreatePosSale invokes createPosSale operation.
+//
+// Needs `pos.sell`. Exactly one of `items` (products, priced from the
+// price book of `product_currency`) or `pass_type_id` (sold to
+// `member_id`, required then, as an active pass from the venue's
+// today; a membership's first period). Paid by `method` `cash` or
+// `gift_card` (`gift_card_code`, an amount card of the venue in the
+// sale's currency holding at least the total: the same ledger as cards
+// bought online; else 422 `GIFT_CARD_NOT_REDEEMABLE` with
+// `details.reason`). `expected_total_minor` (the preview's
+// `total_minor`) holds the sale to the preview: another total is 409
+// `BALANCE_CHANGED` and nothing is charged. Writes, in one transaction,
+// the stock movements, the pass, the payment row (`kind` `product`,
+// `pass_purchase`), the sale, the webhook event `pos.sale.completed`
+// and, when `member_id` names a member with an address, the receipt
+// e-mail through the outbox. Errors as catalog-preview, and 404
+// `NOT_FOUND` for an unknown member or gift card code.
+//
+// POST /admin/pos/sale
+func (c *Client) CreatePosSale(ctx context.Context, request *PosSaleRequest, params CreatePosSaleParams) (*PosSaleResponse, error) {
+	res, err := c.sendCreatePosSale(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreatePosSale(ctx context.Context, request *PosSaleRequest, params CreatePosSaleParams) (res *PosSaleResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/sale"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreatePosSaleRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreatePosSaleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreatePosSaleResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -10672,6 +11166,99 @@ func (c *Client) sendGetPaymentsConnect(ctx context.Context) (res *PaymentsConne
 	return result, nil
 }
 
+// GetPosDay invokes getPosDay operation.
+//
+// Needs `pos.access`. `date` is venue-local (the venue's today when
+// left out). The desk's sales per method and currency, the cash they
+// bring in the venue's currency, and the stored close of the date
+// (null while not closed).
+//
+// GET /admin/pos/eod
+func (c *Client) GetPosDay(ctx context.Context, params GetPosDayParams) (*PosDayResponse, error) {
+	res, err := c.sendGetPosDay(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetPosDay(ctx context.Context, params GetPosDayParams) (res *PosDayResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/eod"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "date" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "date",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Date.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetPosDayOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetPosDayResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetProviderWorkingHours invokes getProviderWorkingHours operation.
 //
 // A provider's weekly working hours.
@@ -13741,6 +14328,148 @@ func (c *Client) sendListMyPayments(ctx context.Context, params ListMyPaymentsPa
 	return result, nil
 }
 
+// ListPosPassTypes invokes listPosPassTypes operation.
+//
+// Active pass types in the venue's order, at most 500, with their VAT-inclusive price. Needs `pos.
+// access`.
+//
+// GET /admin/pos/pass-types
+func (c *Client) ListPosPassTypes(ctx context.Context) (*PosPassTypeListResponse, error) {
+	res, err := c.sendListPosPassTypes(ctx)
+	return res, err
+}
+
+func (c *Client) sendListPosPassTypes(ctx context.Context) (res *PosPassTypeListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/pass-types"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListPosPassTypesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListPosPassTypesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListPosProducts invokes listPosProducts operation.
+//
+// Active products by name, at most 500, each with its price per currency and the price book version.
+// Needs `pos.access`.
+//
+// GET /admin/pos/products
+func (c *Client) ListPosProducts(ctx context.Context) (*PosProductListResponse, error) {
+	res, err := c.sendListPosProducts(ctx)
+	return res, err
+}
+
+func (c *Client) sendListPosProducts(ctx context.Context) (res *PosProductListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/products"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListPosProductsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListPosProductsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListProviderTimeOff invokes listProviderTimeOff operation.
 //
 // A provider's current and future time off.
@@ -15607,6 +16336,164 @@ func (c *Client) sendPreviewAppointmentCancel(ctx context.Context, params Previe
 	return result, nil
 }
 
+// PreviewPosCatalog invokes previewPosCatalog operation.
+//
+// Needs `pos.access` or `pos.sell`; changes nothing. Prices `items`
+// (products) from the price book of `product_currency` (the venue's
+// currency when left out); with `product_currency` the answer adds
+// `product_price_book_versions` and `product_quote`. Errors: 422
+// `PRODUCTS_REQUIRED` (no product), `MIXED_CART_NOT_SUPPORTED` (a pass
+// type beside products; a pass is priced by pass-preview),
+// `PRODUCT_PRICE_BOOK_UNAVAILABLE` (a product without a price in the
+// currency: `details.product_id`, `details.currency`),
+// `PRODUCT_QUANTITY_LIMIT` (more than 99 of a product or than in
+// stock: `details.reason` `quantity` or `out_of_stock`); 404
+// `NOT_FOUND` for an unknown, inactive or another venue's product.
+//
+// POST /admin/pos/catalog-preview
+func (c *Client) PreviewPosCatalog(ctx context.Context, request *PosCatalogPreviewRequest) (*PosQuoteResponse, error) {
+	res, err := c.sendPreviewPosCatalog(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendPreviewPosCatalog(ctx context.Context, request *PosCatalogPreviewRequest) (res *PosQuoteResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/catalog-preview"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePreviewPosCatalogRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PreviewPosCatalogOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePreviewPosCatalogResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PreviewPosPass invokes previewPosPass operation.
+//
+// Needs `pos.access` or `pos.sell`; changes nothing. The pass type's
+// VAT-inclusive price in its currency, as the sale of it charges.
+// 404 `NOT_FOUND` for an unknown, inactive or another venue's pass type.
+//
+// POST /admin/pos/pass-preview
+func (c *Client) PreviewPosPass(ctx context.Context, request *PosPassPreviewRequest) (*PosQuoteResponse, error) {
+	res, err := c.sendPreviewPosPass(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendPreviewPosPass(ctx context.Context, request *PosPassPreviewRequest) (res *PosQuoteResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/pass-preview"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePreviewPosPassRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PreviewPosPassOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePreviewPosPassResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // PurchaseCheckout invokes purchaseCheckout operation.
 //
 // Charges `direct_purchase_quote` exactly as previewed (never
@@ -16872,6 +17759,99 @@ func (c *Client) sendRotateWebhookSecret(ctx context.Context, request OptWebhook
 	defer body.Close()
 
 	result, err := decodeRotateWebhookSecretResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SellPosGiftCard invokes sellPosGiftCard operation.
+//
+// Needs `pos.sell`. Issues an amount card on the venue's gift-card
+// ledger (the same as cards bought online: its first line `issue`)
+// worth `amount_minor` in `currency` (the venue's when left out), paid
+// in cash: a payment row of kind `gift_card` (no VAT: a multi-purpose
+// voucher) and a sale. Silent by default: `send_notification` true
+// e-mails the code to `recipient_email` (required then) and also needs
+// `notifications.send` (403 `ACCESS_DENIED` otherwise, nothing sold).
+// The answer carries the code (the buyer is at the counter).
+//
+// POST /admin/pos/gift-cards
+func (c *Client) SellPosGiftCard(ctx context.Context, request *PosGiftCardSaleRequest, params SellPosGiftCardParams) (*PosGiftCardSaleResponse, error) {
+	res, err := c.sendSellPosGiftCard(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSellPosGiftCard(ctx context.Context, request *PosGiftCardSaleRequest, params SellPosGiftCardParams) (res *PosGiftCardSaleResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/gift-cards"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSellPosGiftCardRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SellPosGiftCardOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSellPosGiftCardResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -2373,6 +2373,85 @@ func decodeCloseAdminBookingFundingAttemptParams(args [3]string, argsEscaped boo
 	return params, nil
 }
 
+// ClosePosDayParams is parameters of closePosDay operation.
+type ClosePosDayParams struct {
+	// Retry key of a write: 1 to 200 visible ASCII characters, unique per
+	// user; a retry with the same key and body replays the first answer for
+	// 24 h, the same key with another body is 409
+	// `IDEMPOTENCY_KEY_REUSE_MISMATCH`.
+	IdempotencyKey string
+}
+
+func unpackClosePosDayParams(packed middleware.Parameters) (params ClosePosDayParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "Idempotency-Key",
+			In:   "header",
+		}
+		params.IdempotencyKey = packed[key].(string)
+	}
+	return params
+}
+
+func decodeClosePosDayParams(args [0]string, argsEscaped bool, r *http.Request) (params ClosePosDayParams, _ error) {
+	h := uri.NewHeaderDecoder(r.Header)
+	// Decode header: Idempotency-Key.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToString(val)
+				if err != nil {
+					return err
+				}
+
+				params.IdempotencyKey = c
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if err := (validate.String{
+					MinLength:     1,
+					MinLengthSet:  true,
+					MaxLength:     200,
+					MaxLengthSet:  true,
+					Email:         false,
+					Hostname:      false,
+					Regex:         nil,
+					MinNumeric:    0,
+					MinNumericSet: false,
+					MaxNumeric:    0,
+					MaxNumericSet: false,
+				}).Validate(string(params.IdempotencyKey)); err != nil {
+					return errors.Wrap(err, "string")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "Idempotency-Key",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
 // ConfirmCheckoutParams is parameters of confirmCheckout operation.
 type ConfirmCheckoutParams struct {
 	// The venue the member buys in (or send X-Organization-Slug instead).
@@ -3805,6 +3884,240 @@ func unpackCreatePaymentsAccountLinkParams(packed middleware.Parameters) (params
 }
 
 func decodeCreatePaymentsAccountLinkParams(args [0]string, argsEscaped bool, r *http.Request) (params CreatePaymentsAccountLinkParams, _ error) {
+	h := uri.NewHeaderDecoder(r.Header)
+	// Decode header: Idempotency-Key.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToString(val)
+				if err != nil {
+					return err
+				}
+
+				params.IdempotencyKey = c
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if err := (validate.String{
+					MinLength:     1,
+					MinLengthSet:  true,
+					MaxLength:     200,
+					MaxLengthSet:  true,
+					Email:         false,
+					Hostname:      false,
+					Regex:         nil,
+					MinNumeric:    0,
+					MinNumericSet: false,
+					MaxNumeric:    0,
+					MaxNumericSet: false,
+				}).Validate(string(params.IdempotencyKey)); err != nil {
+					return errors.Wrap(err, "string")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "Idempotency-Key",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
+// CreatePosProductParams is parameters of createPosProduct operation.
+type CreatePosProductParams struct {
+	// Retry key of a write: 1 to 200 visible ASCII characters, unique per
+	// user; a retry with the same key and body replays the first answer for
+	// 24 h, the same key with another body is 409
+	// `IDEMPOTENCY_KEY_REUSE_MISMATCH`.
+	IdempotencyKey string
+}
+
+func unpackCreatePosProductParams(packed middleware.Parameters) (params CreatePosProductParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "Idempotency-Key",
+			In:   "header",
+		}
+		params.IdempotencyKey = packed[key].(string)
+	}
+	return params
+}
+
+func decodeCreatePosProductParams(args [0]string, argsEscaped bool, r *http.Request) (params CreatePosProductParams, _ error) {
+	h := uri.NewHeaderDecoder(r.Header)
+	// Decode header: Idempotency-Key.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToString(val)
+				if err != nil {
+					return err
+				}
+
+				params.IdempotencyKey = c
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if err := (validate.String{
+					MinLength:     1,
+					MinLengthSet:  true,
+					MaxLength:     200,
+					MaxLengthSet:  true,
+					Email:         false,
+					Hostname:      false,
+					Regex:         nil,
+					MinNumeric:    0,
+					MinNumericSet: false,
+					MaxNumeric:    0,
+					MaxNumericSet: false,
+				}).Validate(string(params.IdempotencyKey)); err != nil {
+					return errors.Wrap(err, "string")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "Idempotency-Key",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
+// CreatePosReturnParams is parameters of createPosReturn operation.
+type CreatePosReturnParams struct {
+	// 8 to 160 visible ASCII characters; the return is recorded once per key.
+	IdempotencyKey string
+}
+
+func unpackCreatePosReturnParams(packed middleware.Parameters) (params CreatePosReturnParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "Idempotency-Key",
+			In:   "header",
+		}
+		params.IdempotencyKey = packed[key].(string)
+	}
+	return params
+}
+
+func decodeCreatePosReturnParams(args [0]string, argsEscaped bool, r *http.Request) (params CreatePosReturnParams, _ error) {
+	h := uri.NewHeaderDecoder(r.Header)
+	// Decode header: Idempotency-Key.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToString(val)
+				if err != nil {
+					return err
+				}
+
+				params.IdempotencyKey = c
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if err := (validate.String{
+					MinLength:     8,
+					MinLengthSet:  true,
+					MaxLength:     160,
+					MaxLengthSet:  true,
+					Email:         false,
+					Hostname:      false,
+					Regex:         regexMap["^[!-~]{8,160}$"],
+					MinNumeric:    0,
+					MinNumericSet: false,
+					MaxNumeric:    0,
+					MaxNumericSet: false,
+				}).Validate(string(params.IdempotencyKey)); err != nil {
+					return errors.Wrap(err, "string")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "Idempotency-Key",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
+// CreatePosSaleParams is parameters of createPosSale operation.
+type CreatePosSaleParams struct {
+	// Retry key of a write: 1 to 200 visible ASCII characters, unique per
+	// user; a retry with the same key and body replays the first answer for
+	// 24 h, the same key with another body is 409
+	// `IDEMPOTENCY_KEY_REUSE_MISMATCH`.
+	IdempotencyKey string
+}
+
+func unpackCreatePosSaleParams(packed middleware.Parameters) (params CreatePosSaleParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "Idempotency-Key",
+			In:   "header",
+		}
+		params.IdempotencyKey = packed[key].(string)
+	}
+	return params
+}
+
+func decodeCreatePosSaleParams(args [0]string, argsEscaped bool, r *http.Request) (params CreatePosSaleParams, _ error) {
 	h := uri.NewHeaderDecoder(r.Header)
 	// Decode header: Idempotency-Key.
 	if err := func() error {
@@ -8265,6 +8578,70 @@ func decodeGetMyFeaturesParams(args [0]string, argsEscaped bool, r *http.Request
 		return params, &ogenerrors.DecodeParamError{
 			Name: "X-Organization-ID",
 			In:   "header",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
+// GetPosDayParams is parameters of getPosDay operation.
+type GetPosDayParams struct {
+	Date OptDate `json:",omitempty,omitzero"`
+}
+
+func unpackGetPosDayParams(packed middleware.Parameters) (params GetPosDayParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "date",
+			In:   "query",
+		}
+		if v, ok := packed[key]; ok {
+			params.Date = v.(OptDate)
+		}
+	}
+	return params
+}
+
+func decodeGetPosDayParams(args [0]string, argsEscaped bool, r *http.Request) (params GetPosDayParams, _ error) {
+	q := uri.NewQueryDecoder(r.URL.Query())
+	// Decode query: date.
+	if err := func() error {
+		cfg := uri.QueryParameterDecodingConfig{
+			Name:    "date",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.HasParam(cfg); err == nil {
+			if err := q.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotDateVal time.Time
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToDate(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotDateVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.Date.SetTo(paramsDotDateVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "date",
+			In:   "query",
 			Err:  err,
 		}
 	}
@@ -16661,6 +17038,85 @@ func decodeRotateWebhookSecretParams(args [1]string, argsEscaped bool, r *http.R
 			}(); err != nil {
 				return err
 			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "Idempotency-Key",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
+// SellPosGiftCardParams is parameters of sellPosGiftCard operation.
+type SellPosGiftCardParams struct {
+	// Retry key of a write: 1 to 200 visible ASCII characters, unique per
+	// user; a retry with the same key and body replays the first answer for
+	// 24 h, the same key with another body is 409
+	// `IDEMPOTENCY_KEY_REUSE_MISMATCH`.
+	IdempotencyKey string
+}
+
+func unpackSellPosGiftCardParams(packed middleware.Parameters) (params SellPosGiftCardParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "Idempotency-Key",
+			In:   "header",
+		}
+		params.IdempotencyKey = packed[key].(string)
+	}
+	return params
+}
+
+func decodeSellPosGiftCardParams(args [0]string, argsEscaped bool, r *http.Request) (params SellPosGiftCardParams, _ error) {
+	h := uri.NewHeaderDecoder(r.Header)
+	// Decode header: Idempotency-Key.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToString(val)
+				if err != nil {
+					return err
+				}
+
+				params.IdempotencyKey = c
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if err := (validate.String{
+					MinLength:     1,
+					MinLengthSet:  true,
+					MaxLength:     200,
+					MaxLengthSet:  true,
+					Email:         false,
+					Hostname:      false,
+					Regex:         nil,
+					MinNumeric:    0,
+					MinNumericSet: false,
+					MaxNumeric:    0,
+					MaxNumericSet: false,
+				}).Validate(string(params.IdempotencyKey)); err != nil {
+					return errors.Wrap(err, "string")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return err
 		}
 		return nil
 	}(); err != nil {

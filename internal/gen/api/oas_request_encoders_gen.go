@@ -366,6 +366,20 @@ func encodeCheckInAdminBookingRequest(
 	return nil
 }
 
+func encodeClosePosDayRequest(
+	req *PosDayCloseRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeConfirmCheckoutRequest(
 	req *CheckoutConfirmRequest,
 	r *http.Request,
@@ -508,6 +522,48 @@ func encodeCreateBookingRequest(
 
 func encodeCreatePaymentsAccountLinkRequest(
 	req *PaymentsAccountLinkRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeCreatePosProductRequest(
+	req *PosProductCreateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeCreatePosReturnRequest(
+	req *PosReturnRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeCreatePosSaleRequest(
+	req *PosSaleRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"
@@ -666,6 +722,34 @@ func encodePostCheckoutPreviewRequest(
 	return nil
 }
 
+func encodePreviewPosCatalogRequest(
+	req *PosCatalogPreviewRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodePreviewPosPassRequest(
+	req *PosPassPreviewRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodePurchaseCheckoutRequest(
 	req *CheckoutPurchaseRequest,
 	r *http.Request,
@@ -764,6 +848,20 @@ func encodeRotateWebhookSecretRequest(
 		if req.Set {
 			req.Encode(e)
 		}
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeSellPosGiftCardRequest(
+	req *PosGiftCardSaleRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
 	}
 	encoded := e.Bytes()
 	ht.SetBody(r, bytes.NewReader(encoded), contentType)

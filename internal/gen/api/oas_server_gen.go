@@ -463,6 +463,17 @@ type Handler interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding/attempts/{attemptId}/close
 	CloseAdminBookingFundingAttempt(ctx context.Context, params CloseAdminBookingFundingAttemptParams) (*CheckinAttemptResponse, error)
+	// ClosePosDay implements closePosDay operation.
+	//
+	// Needs `pos.sell`. Totals the date's desk sales per method,
+	// computes the expected cash (`opening_float_minor` plus the cash
+	// sales in the venue's currency) against `counted_cash_minor`, and
+	// stores it as the date's close, replacing an earlier close of the same
+	// date (audited as `pos.day_closed`). A date after the venue's today
+	// is 400 `VALIDATION_ERROR`.
+	//
+	// POST /admin/pos/eod/close
+	ClosePosDay(ctx context.Context, req *PosDayCloseRequest, params ClosePosDayParams) (*PosDayResponse, error)
 	// ConfirmCheckout implements confirmCheckout operation.
 	//
 	// Exactly one of `payment_intent_id` (read from Stripe now; activates
@@ -701,6 +712,52 @@ type Handler interface {
 	//
 	// POST /admin/payments/connect/account-link
 	CreatePaymentsAccountLink(ctx context.Context, req *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (*PaymentsAccountLinkResponse, error)
+	// CreatePosProduct implements createPosProduct operation.
+	//
+	// Needs `products.manage_inventory`. `prices` holds one VAT-inclusive
+	// price per currency (version 1); `initial_stock` above zero is
+	// recorded as an `adjustment` stock movement. A SKU is unique in the
+	// venue (400 `VALIDATION_ERROR`).
+	//
+	// POST /admin/pos/products
+	CreatePosProduct(ctx context.Context, req *PosProductCreateRequest, params CreatePosProductParams) (*PosProductResponse, error)
+	// CreatePosReturn implements createPosReturn operation.
+	//
+	// Needs `pos.access` and `products.manage_inventory`. Puts `items`
+	// back in stock (a `return` stock movement each) with `reason`, once
+	// per `Idempotency-Key` (8 to 160 visible ASCII characters, else 400
+	// `INVALID_IDEMPOTENCY_KEY`): the same key and body answer the recorded
+	// return (`replayed` true) without moving stock again; the same key
+	// with another body is 409 `POS_RETURN_KEY_CONFLICT`. With `sale_id`,
+	// returning more of a product than the sale sold less what was
+	// returned against it since is 409 `POS_RETURN_STALE`
+	// (`details.product_id`, `details.returnable`). A store failure is 503
+	// `POS_RETURN_UNAVAILABLE`: nothing was recorded; retry with the same
+	// key. Money goes back through the refund flow; the return moves
+	// stock only.
+	//
+	// POST /admin/pos/returns
+	CreatePosReturn(ctx context.Context, req *PosReturnRequest, params CreatePosReturnParams) (*PosReturnResponse, error)
+	// CreatePosSale implements createPosSale operation.
+	//
+	// Needs `pos.sell`. Exactly one of `items` (products, priced from the
+	// price book of `product_currency`) or `pass_type_id` (sold to
+	// `member_id`, required then, as an active pass from the venue's
+	// today; a membership's first period). Paid by `method` `cash` or
+	// `gift_card` (`gift_card_code`, an amount card of the venue in the
+	// sale's currency holding at least the total: the same ledger as cards
+	// bought online; else 422 `GIFT_CARD_NOT_REDEEMABLE` with
+	// `details.reason`). `expected_total_minor` (the preview's
+	// `total_minor`) holds the sale to the preview: another total is 409
+	// `BALANCE_CHANGED` and nothing is charged. Writes, in one transaction,
+	// the stock movements, the pass, the payment row (`kind` `product`,
+	// `pass_purchase`), the sale, the webhook event `pos.sale.completed`
+	// and, when `member_id` names a member with an address, the receipt
+	// e-mail through the outbox. Errors as catalog-preview, and 404
+	// `NOT_FOUND` for an unknown member or gift card code.
+	//
+	// POST /admin/pos/sale
+	CreatePosSale(ctx context.Context, req *PosSaleRequest, params CreatePosSaleParams) (*PosSaleResponse, error)
 	// CreateServiceVariant implements createServiceVariant operation.
 	//
 	// `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
@@ -1124,6 +1181,15 @@ type Handler interface {
 	//
 	// GET /admin/payments/connect
 	GetPaymentsConnect(ctx context.Context) (*PaymentsConnectResponse, error)
+	// GetPosDay implements getPosDay operation.
+	//
+	// Needs `pos.access`. `date` is venue-local (the venue's today when
+	// left out). The desk's sales per method and currency, the cash they
+	// bring in the venue's currency, and the stored close of the date
+	// (null while not closed).
+	//
+	// GET /admin/pos/eod
+	GetPosDay(ctx context.Context, params GetPosDayParams) (*PosDayResponse, error)
 	// GetProviderWorkingHours implements getProviderWorkingHours operation.
 	//
 	// A provider's weekly working hours.
@@ -1405,6 +1471,20 @@ type Handler interface {
 	//
 	// GET /me/payments
 	ListMyPayments(ctx context.Context, params ListMyPaymentsParams) (*MyPaymentListResponse, error)
+	// ListPosPassTypes implements listPosPassTypes operation.
+	//
+	// Active pass types in the venue's order, at most 500, with their VAT-inclusive price. Needs `pos.
+	// access`.
+	//
+	// GET /admin/pos/pass-types
+	ListPosPassTypes(ctx context.Context) (*PosPassTypeListResponse, error)
+	// ListPosProducts implements listPosProducts operation.
+	//
+	// Active products by name, at most 500, each with its price per currency and the price book version.
+	// Needs `pos.access`.
+	//
+	// GET /admin/pos/products
+	ListPosProducts(ctx context.Context) (*PosProductListResponse, error)
 	// ListProviderTimeOff implements listProviderTimeOff operation.
 	//
 	// A provider's current and future time off.
@@ -1557,6 +1637,30 @@ type Handler interface {
 	//
 	// GET /appointments/{id}/cancel-preview
 	PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error)
+	// PreviewPosCatalog implements previewPosCatalog operation.
+	//
+	// Needs `pos.access` or `pos.sell`; changes nothing. Prices `items`
+	// (products) from the price book of `product_currency` (the venue's
+	// currency when left out); with `product_currency` the answer adds
+	// `product_price_book_versions` and `product_quote`. Errors: 422
+	// `PRODUCTS_REQUIRED` (no product), `MIXED_CART_NOT_SUPPORTED` (a pass
+	// type beside products; a pass is priced by pass-preview),
+	// `PRODUCT_PRICE_BOOK_UNAVAILABLE` (a product without a price in the
+	// currency: `details.product_id`, `details.currency`),
+	// `PRODUCT_QUANTITY_LIMIT` (more than 99 of a product or than in
+	// stock: `details.reason` `quantity` or `out_of_stock`); 404
+	// `NOT_FOUND` for an unknown, inactive or another venue's product.
+	//
+	// POST /admin/pos/catalog-preview
+	PreviewPosCatalog(ctx context.Context, req *PosCatalogPreviewRequest) (*PosQuoteResponse, error)
+	// PreviewPosPass implements previewPosPass operation.
+	//
+	// Needs `pos.access` or `pos.sell`; changes nothing. The pass type's
+	// VAT-inclusive price in its currency, as the sale of it charges.
+	// 404 `NOT_FOUND` for an unknown, inactive or another venue's pass type.
+	//
+	// POST /admin/pos/pass-preview
+	PreviewPosPass(ctx context.Context, req *PosPassPreviewRequest) (*PosQuoteResponse, error)
 	// PurchaseCheckout implements purchaseCheckout operation.
 	//
 	// Charges `direct_purchase_quote` exactly as previewed (never
@@ -1728,6 +1832,19 @@ type Handler interface {
 	//
 	// POST /admin/webhooks/{id}/rotate-secret
 	RotateWebhookSecret(ctx context.Context, req OptWebhookRotateRequest, params RotateWebhookSecretParams) (*WebhookSecretResponse, error)
+	// SellPosGiftCard implements sellPosGiftCard operation.
+	//
+	// Needs `pos.sell`. Issues an amount card on the venue's gift-card
+	// ledger (the same as cards bought online: its first line `issue`)
+	// worth `amount_minor` in `currency` (the venue's when left out), paid
+	// in cash: a payment row of kind `gift_card` (no VAT: a multi-purpose
+	// voucher) and a sale. Silent by default: `send_notification` true
+	// e-mails the code to `recipient_email` (required then) and also needs
+	// `notifications.send` (403 `ACCESS_DENIED` otherwise, nothing sold).
+	// The answer carries the code (the buyer is at the counter).
+	//
+	// POST /admin/pos/gift-cards
+	SellPosGiftCard(ctx context.Context, req *PosGiftCardSaleRequest, params SellPosGiftCardParams) (*PosGiftCardSaleResponse, error)
 	// SetActiveOrganization implements setActiveOrganization operation.
 	//
 	// Stores the organization on the session: access tokens of the session
