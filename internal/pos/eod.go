@@ -132,7 +132,7 @@ func (s *Service) CloseDay(ctx context.Context, p CloseParams) (*Day, error) {
 		expected := p.OpeningFloatMinor + cashOf(ts, cur)
 		id, err := tx.PosDayClose.Create().SetBusinessDate(p.Date).SetCurrency(cur).SetTotals(ts).
 			SetOpeningFloatMinor(p.OpeningFloatMinor).SetExpectedCashMinor(expected).
-			SetCountedCashMinor(p.CountedCashMinor).SetDifferenceMinor(p.CountedCashMinor - expected).
+			SetCountedCashMinor(p.CountedCashMinor).SetDifferenceMinor(p.CountedCashMinor-expected).
 			SetNote(p.Note).SetClosedByUserID(u.UserID).SetClosedAt(now).
 			OnConflictColumns(posdayclose.FieldOrganizationID, posdayclose.FieldBusinessDate).
 			UpdateNewValues().ID(ctx)

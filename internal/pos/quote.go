@@ -213,4 +213,3 @@ func (q *Quote) finish(extra string) *Quote {
 func (s *Service) Preview(ctx context.Context, cart Cart) (*Quote, error) {
 	return quote(ctx, s.client, cart)
 }
-
