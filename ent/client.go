@@ -65,6 +65,7 @@ import (
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/posdayclose"
+	"github.com/venueplatform/venue/ent/posfavorites"
 	"github.com/venueplatform/venue/ent/posreturn"
 	"github.com/venueplatform/venue/ent/possale"
 	"github.com/venueplatform/venue/ent/processorevent"
@@ -79,6 +80,7 @@ import (
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/staffpin"
 	"github.com/venueplatform/venue/ent/stockmovement"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
@@ -194,6 +196,8 @@ type Client struct {
 	PlatformSetting *PlatformSettingClient
 	// PosDayClose is the client for interacting with the PosDayClose builders.
 	PosDayClose *PosDayCloseClient
+	// PosFavorites is the client for interacting with the PosFavorites builders.
+	PosFavorites *PosFavoritesClient
 	// PosReturn is the client for interacting with the PosReturn builders.
 	PosReturn *PosReturnClient
 	// PosSale is the client for interacting with the PosSale builders.
@@ -222,6 +226,8 @@ type Client struct {
 	ServiceVariant *ServiceVariantClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
+	// StaffPin is the client for interacting with the StaffPin builders.
+	StaffPin *StaffPinClient
 	// StockMovement is the client for interacting with the StockMovement builders.
 	StockMovement *StockMovementClient
 	// Tip is the client for interacting with the Tip builders.
@@ -298,6 +304,7 @@ func (c *Client) init() {
 	c.Photo = NewPhotoClient(c.config)
 	c.PlatformSetting = NewPlatformSettingClient(c.config)
 	c.PosDayClose = NewPosDayCloseClient(c.config)
+	c.PosFavorites = NewPosFavoritesClient(c.config)
 	c.PosReturn = NewPosReturnClient(c.config)
 	c.PosSale = NewPosSaleClient(c.config)
 	c.ProcessorEvent = NewProcessorEventClient(c.config)
@@ -312,6 +319,7 @@ func (c *Client) init() {
 	c.ServiceProvider = NewServiceProviderClient(c.config)
 	c.ServiceVariant = NewServiceVariantClient(c.config)
 	c.Session = NewSessionClient(c.config)
+	c.StaffPin = NewStaffPinClient(c.config)
 	c.StockMovement = NewStockMovementClient(c.config)
 	c.Tip = NewTipClient(c.config)
 	c.User = NewUserClient(c.config)
@@ -461,6 +469,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Photo:                  NewPhotoClient(cfg),
 		PlatformSetting:        NewPlatformSettingClient(cfg),
 		PosDayClose:            NewPosDayCloseClient(cfg),
+		PosFavorites:           NewPosFavoritesClient(cfg),
 		PosReturn:              NewPosReturnClient(cfg),
 		PosSale:                NewPosSaleClient(cfg),
 		ProcessorEvent:         NewProcessorEventClient(cfg),
@@ -475,6 +484,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ServiceProvider:        NewServiceProviderClient(cfg),
 		ServiceVariant:         NewServiceVariantClient(cfg),
 		Session:                NewSessionClient(cfg),
+		StaffPin:               NewStaffPinClient(cfg),
 		StockMovement:          NewStockMovementClient(cfg),
 		Tip:                    NewTipClient(cfg),
 		User:                   NewUserClient(cfg),
@@ -551,6 +561,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Photo:                  NewPhotoClient(cfg),
 		PlatformSetting:        NewPlatformSettingClient(cfg),
 		PosDayClose:            NewPosDayCloseClient(cfg),
+		PosFavorites:           NewPosFavoritesClient(cfg),
 		PosReturn:              NewPosReturnClient(cfg),
 		PosSale:                NewPosSaleClient(cfg),
 		ProcessorEvent:         NewProcessorEventClient(cfg),
@@ -565,6 +576,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ServiceProvider:        NewServiceProviderClient(cfg),
 		ServiceVariant:         NewServiceVariantClient(cfg),
 		Session:                NewSessionClient(cfg),
+		StaffPin:               NewStaffPinClient(cfg),
 		StockMovement:          NewStockMovementClient(cfg),
 		Tip:                    NewTipClient(cfg),
 		User:                   NewUserClient(cfg),
@@ -612,12 +624,12 @@ func (c *Client) Use(hooks ...Hook) {
 		c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
-		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.PosDayClose, c.PosReturn,
-		c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice, c.ProviderHours,
-		c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Room, c.Service,
-		c.ServiceProvider, c.ServiceVariant, c.Session, c.StockMovement, c.Tip, c.User,
-		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.PosDayClose, c.PosFavorites,
+		c.PosReturn, c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice,
+		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Room,
+		c.Service, c.ServiceProvider, c.ServiceVariant, c.Session, c.StaffPin,
+		c.StockMovement, c.Tip, c.User, c.VenuePayments, c.Visit, c.WebhookAttempt,
+		c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -637,12 +649,12 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
-		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.PosDayClose, c.PosReturn,
-		c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice, c.ProviderHours,
-		c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Room, c.Service,
-		c.ServiceProvider, c.ServiceVariant, c.Session, c.StockMovement, c.Tip, c.User,
-		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.PosDayClose, c.PosFavorites,
+		c.PosReturn, c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice,
+		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Room,
+		c.Service, c.ServiceProvider, c.ServiceVariant, c.Session, c.StaffPin,
+		c.StockMovement, c.Tip, c.User, c.VenuePayments, c.Visit, c.WebhookAttempt,
+		c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -749,6 +761,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.PlatformSetting.mutate(ctx, m)
 	case *PosDayCloseMutation:
 		return c.PosDayClose.mutate(ctx, m)
+	case *PosFavoritesMutation:
+		return c.PosFavorites.mutate(ctx, m)
 	case *PosReturnMutation:
 		return c.PosReturn.mutate(ctx, m)
 	case *PosSaleMutation:
@@ -777,6 +791,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ServiceVariant.mutate(ctx, m)
 	case *SessionMutation:
 		return c.Session.mutate(ctx, m)
+	case *StaffPinMutation:
+		return c.StaffPin.mutate(ctx, m)
 	case *StockMovementMutation:
 		return c.StockMovement.mutate(ctx, m)
 	case *TipMutation:
@@ -9108,6 +9124,156 @@ func (c *PosDayCloseClient) mutate(ctx context.Context, m *PosDayCloseMutation) 
 	}
 }
 
+// PosFavoritesClient is a client for the PosFavorites schema.
+type PosFavoritesClient struct {
+	config
+}
+
+// NewPosFavoritesClient returns a client for the PosFavorites from the given config.
+func NewPosFavoritesClient(c config) *PosFavoritesClient {
+	return &PosFavoritesClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `posfavorites.Hooks(f(g(h())))`.
+func (c *PosFavoritesClient) Use(hooks ...Hook) {
+	c.hooks.PosFavorites = append(c.hooks.PosFavorites, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `posfavorites.Intercept(f(g(h())))`.
+func (c *PosFavoritesClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PosFavorites = append(c.inters.PosFavorites, interceptors...)
+}
+
+// Create returns a builder for creating a PosFavorites entity.
+func (c *PosFavoritesClient) Create() *PosFavoritesCreate {
+	mutation := newPosFavoritesMutation(c.config, OpCreate)
+	return &PosFavoritesCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PosFavorites entities.
+func (c *PosFavoritesClient) CreateBulk(builders ...*PosFavoritesCreate) *PosFavoritesCreateBulk {
+	return &PosFavoritesCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PosFavoritesClient) MapCreateBulk(slice any, setFunc func(*PosFavoritesCreate, int)) *PosFavoritesCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PosFavoritesCreateBulk{err: fmt.Errorf("calling to PosFavoritesClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PosFavoritesCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PosFavoritesCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PosFavorites.
+func (c *PosFavoritesClient) Update() *PosFavoritesUpdate {
+	mutation := newPosFavoritesMutation(c.config, OpUpdate)
+	return &PosFavoritesUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PosFavoritesClient) UpdateOne(_m *PosFavorites) *PosFavoritesUpdateOne {
+	mutation := newPosFavoritesMutation(c.config, OpUpdateOne, withPosFavorites(_m))
+	return &PosFavoritesUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PosFavoritesClient) UpdateOneID(id uuid.UUID) *PosFavoritesUpdateOne {
+	mutation := newPosFavoritesMutation(c.config, OpUpdateOne, withPosFavoritesID(id))
+	return &PosFavoritesUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PosFavorites.
+func (c *PosFavoritesClient) Delete() *PosFavoritesDelete {
+	mutation := newPosFavoritesMutation(c.config, OpDelete)
+	return &PosFavoritesDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PosFavoritesClient) DeleteOne(_m *PosFavorites) *PosFavoritesDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PosFavoritesClient) DeleteOneID(id uuid.UUID) *PosFavoritesDeleteOne {
+	builder := c.Delete().Where(posfavorites.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PosFavoritesDeleteOne{builder}
+}
+
+// Query returns a query builder for PosFavorites.
+func (c *PosFavoritesClient) Query() *PosFavoritesQuery {
+	return &PosFavoritesQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePosFavorites},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PosFavorites entity by its id.
+func (c *PosFavoritesClient) Get(ctx context.Context, id uuid.UUID) (*PosFavorites, error) {
+	return c.Query().Where(posfavorites.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PosFavoritesClient) GetX(ctx context.Context, id uuid.UUID) *PosFavorites {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a PosFavorites.
+func (c *PosFavoritesClient) QueryOrganization(_m *PosFavorites) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(posfavorites.Table, posfavorites.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, posfavorites.OrganizationTable, posfavorites.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PosFavoritesClient) Hooks() []Hook {
+	hooks := c.hooks.PosFavorites
+	return append(hooks[:len(hooks):len(hooks)], posfavorites.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PosFavoritesClient) Interceptors() []Interceptor {
+	return c.inters.PosFavorites
+}
+
+func (c *PosFavoritesClient) mutate(ctx context.Context, m *PosFavoritesMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PosFavoritesCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PosFavoritesUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PosFavoritesUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PosFavoritesDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PosFavorites mutation op: %q", m.Op())
+	}
+}
+
 // PosReturnClient is a client for the PosReturn schema.
 type PosReturnClient struct {
 	config
@@ -11432,6 +11598,156 @@ func (c *SessionClient) mutate(ctx context.Context, m *SessionMutation) (Value, 
 	}
 }
 
+// StaffPinClient is a client for the StaffPin schema.
+type StaffPinClient struct {
+	config
+}
+
+// NewStaffPinClient returns a client for the StaffPin from the given config.
+func NewStaffPinClient(c config) *StaffPinClient {
+	return &StaffPinClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `staffpin.Hooks(f(g(h())))`.
+func (c *StaffPinClient) Use(hooks ...Hook) {
+	c.hooks.StaffPin = append(c.hooks.StaffPin, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `staffpin.Intercept(f(g(h())))`.
+func (c *StaffPinClient) Intercept(interceptors ...Interceptor) {
+	c.inters.StaffPin = append(c.inters.StaffPin, interceptors...)
+}
+
+// Create returns a builder for creating a StaffPin entity.
+func (c *StaffPinClient) Create() *StaffPinCreate {
+	mutation := newStaffPinMutation(c.config, OpCreate)
+	return &StaffPinCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of StaffPin entities.
+func (c *StaffPinClient) CreateBulk(builders ...*StaffPinCreate) *StaffPinCreateBulk {
+	return &StaffPinCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *StaffPinClient) MapCreateBulk(slice any, setFunc func(*StaffPinCreate, int)) *StaffPinCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &StaffPinCreateBulk{err: fmt.Errorf("calling to StaffPinClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*StaffPinCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &StaffPinCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for StaffPin.
+func (c *StaffPinClient) Update() *StaffPinUpdate {
+	mutation := newStaffPinMutation(c.config, OpUpdate)
+	return &StaffPinUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *StaffPinClient) UpdateOne(_m *StaffPin) *StaffPinUpdateOne {
+	mutation := newStaffPinMutation(c.config, OpUpdateOne, withStaffPin(_m))
+	return &StaffPinUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *StaffPinClient) UpdateOneID(id uuid.UUID) *StaffPinUpdateOne {
+	mutation := newStaffPinMutation(c.config, OpUpdateOne, withStaffPinID(id))
+	return &StaffPinUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for StaffPin.
+func (c *StaffPinClient) Delete() *StaffPinDelete {
+	mutation := newStaffPinMutation(c.config, OpDelete)
+	return &StaffPinDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *StaffPinClient) DeleteOne(_m *StaffPin) *StaffPinDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *StaffPinClient) DeleteOneID(id uuid.UUID) *StaffPinDeleteOne {
+	builder := c.Delete().Where(staffpin.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &StaffPinDeleteOne{builder}
+}
+
+// Query returns a query builder for StaffPin.
+func (c *StaffPinClient) Query() *StaffPinQuery {
+	return &StaffPinQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeStaffPin},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a StaffPin entity by its id.
+func (c *StaffPinClient) Get(ctx context.Context, id uuid.UUID) (*StaffPin, error) {
+	return c.Query().Where(staffpin.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *StaffPinClient) GetX(ctx context.Context, id uuid.UUID) *StaffPin {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a StaffPin.
+func (c *StaffPinClient) QueryOrganization(_m *StaffPin) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(staffpin.Table, staffpin.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, staffpin.OrganizationTable, staffpin.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *StaffPinClient) Hooks() []Hook {
+	hooks := c.hooks.StaffPin
+	return append(hooks[:len(hooks):len(hooks)], staffpin.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *StaffPinClient) Interceptors() []Interceptor {
+	return c.inters.StaffPin
+}
+
+func (c *StaffPinClient) mutate(ctx context.Context, m *StaffPinMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&StaffPinCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&StaffPinUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&StaffPinUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&StaffPinDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown StaffPin mutation op: %q", m.Op())
+	}
+}
+
 // StockMovementClient is a client for the StockMovement schema.
 type StockMovementClient struct {
 	config
@@ -12787,11 +13103,11 @@ type (
 		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
 		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
 		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
-		PaymentCustomer, Photo, PlatformSetting, PosDayClose, PosReturn, PosSale,
-		ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
+		PaymentCustomer, Photo, PlatformSetting, PosDayClose, PosFavorites, PosReturn,
+		PosSale, ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
 		PushDevice, RefreshToken, Room, Service, ServiceProvider, ServiceVariant,
-		Session, StockMovement, Tip, User, VenuePayments, Visit, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Hook
+		Session, StaffPin, StockMovement, Tip, User, VenuePayments, Visit,
+		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy, AuditLog,
@@ -12802,11 +13118,11 @@ type (
 		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
 		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
 		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
-		PaymentCustomer, Photo, PlatformSetting, PosDayClose, PosReturn, PosSale,
-		ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
+		PaymentCustomer, Photo, PlatformSetting, PosDayClose, PosFavorites, PosReturn,
+		PosSale, ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
 		PushDevice, RefreshToken, Room, Service, ServiceProvider, ServiceVariant,
-		Session, StockMovement, Tip, User, VenuePayments, Visit, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Interceptor
+		Session, StaffPin, StockMovement, Tip, User, VenuePayments, Visit,
+		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )
 

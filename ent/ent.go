@@ -61,6 +61,7 @@ import (
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/posdayclose"
+	"github.com/venueplatform/venue/ent/posfavorites"
 	"github.com/venueplatform/venue/ent/posreturn"
 	"github.com/venueplatform/venue/ent/possale"
 	"github.com/venueplatform/venue/ent/processorevent"
@@ -75,6 +76,7 @@ import (
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/staffpin"
 	"github.com/venueplatform/venue/ent/stockmovement"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
@@ -192,6 +194,7 @@ func checkColumn(t, c string) error {
 			photo.Table:                  photo.ValidColumn,
 			platformsetting.Table:        platformsetting.ValidColumn,
 			posdayclose.Table:            posdayclose.ValidColumn,
+			posfavorites.Table:           posfavorites.ValidColumn,
 			posreturn.Table:              posreturn.ValidColumn,
 			possale.Table:                possale.ValidColumn,
 			processorevent.Table:         processorevent.ValidColumn,
@@ -206,6 +209,7 @@ func checkColumn(t, c string) error {
 			serviceprovider.Table:        serviceprovider.ValidColumn,
 			servicevariant.Table:         servicevariant.ValidColumn,
 			session.Table:                session.ValidColumn,
+			staffpin.Table:               staffpin.ValidColumn,
 			stockmovement.Table:          stockmovement.ValidColumn,
 			tip.Table:                    tip.ValidColumn,
 			user.Table:                   user.ValidColumn,

@@ -112,6 +112,8 @@ type Tx struct {
 	PlatformSetting *PlatformSettingClient
 	// PosDayClose is the client for interacting with the PosDayClose builders.
 	PosDayClose *PosDayCloseClient
+	// PosFavorites is the client for interacting with the PosFavorites builders.
+	PosFavorites *PosFavoritesClient
 	// PosReturn is the client for interacting with the PosReturn builders.
 	PosReturn *PosReturnClient
 	// PosSale is the client for interacting with the PosSale builders.
@@ -140,6 +142,8 @@ type Tx struct {
 	ServiceVariant *ServiceVariantClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
+	// StaffPin is the client for interacting with the StaffPin builders.
+	StaffPin *StaffPinClient
 	// StockMovement is the client for interacting with the StockMovement builders.
 	StockMovement *StockMovementClient
 	// Tip is the client for interacting with the Tip builders.
@@ -336,6 +340,7 @@ func (tx *Tx) init() {
 	tx.Photo = NewPhotoClient(tx.config)
 	tx.PlatformSetting = NewPlatformSettingClient(tx.config)
 	tx.PosDayClose = NewPosDayCloseClient(tx.config)
+	tx.PosFavorites = NewPosFavoritesClient(tx.config)
 	tx.PosReturn = NewPosReturnClient(tx.config)
 	tx.PosSale = NewPosSaleClient(tx.config)
 	tx.ProcessorEvent = NewProcessorEventClient(tx.config)
@@ -350,6 +355,7 @@ func (tx *Tx) init() {
 	tx.ServiceProvider = NewServiceProviderClient(tx.config)
 	tx.ServiceVariant = NewServiceVariantClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
+	tx.StaffPin = NewStaffPinClient(tx.config)
 	tx.StockMovement = NewStockMovementClient(tx.config)
 	tx.Tip = NewTipClient(tx.config)
 	tx.User = NewUserClient(tx.config)

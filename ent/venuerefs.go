@@ -56,6 +56,7 @@ import (
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/posdayclose"
+	"github.com/venueplatform/venue/ent/posfavorites"
 	"github.com/venueplatform/venue/ent/posreturn"
 	"github.com/venueplatform/venue/ent/possale"
 	"github.com/venueplatform/venue/ent/processorevent"
@@ -70,6 +71,7 @@ import (
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/staffpin"
 	"github.com/venueplatform/venue/ent/stockmovement"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
@@ -131,6 +133,7 @@ var edgeTargets = map[string]map[string]string{
 	"Photo":                  {"organization": "Organization", "location": "Location", "brand": "Brand"},
 	"PlatformSetting":        {},
 	"PosDayClose":            {"organization": "Organization"},
+	"PosFavorites":           {"organization": "Organization"},
 	"PosReturn":              {"organization": "Organization"},
 	"PosSale":                {"organization": "Organization"},
 	"ProcessorEvent":         {},
@@ -145,6 +148,7 @@ var edgeTargets = map[string]map[string]string{
 	"ServiceProvider":        {"organization": "Organization", "service": "Service", "provider": "Instructor"},
 	"ServiceVariant":         {"organization": "Organization", "service": "Service"},
 	"Session":                {"user": "User", "refresh_tokens": "RefreshToken"},
+	"StaffPin":               {"organization": "Organization"},
 	"StockMovement":          {"organization": "Organization", "product": "Product"},
 	"Tip":                    {"organization": "Organization", "member": "Member"},
 	"User":                   {"members": "Member", "sessions": "Session", "auth_codes": "AuthCode"},
@@ -194,6 +198,7 @@ var VenueOwnedTypes = []string{
 	"PaymentCustomer",
 	"Photo",
 	"PosDayClose",
+	"PosFavorites",
 	"PosReturn",
 	"PosSale",
 	"Product",
@@ -205,6 +210,7 @@ var VenueOwnedTypes = []string{
 	"Service",
 	"ServiceProvider",
 	"ServiceVariant",
+	"StaffPin",
 	"StockMovement",
 	"Tip",
 	"VenuePayments",
@@ -265,6 +271,7 @@ var AllTypes = []string{
 	"Photo",
 	"PlatformSetting",
 	"PosDayClose",
+	"PosFavorites",
 	"PosReturn",
 	"PosSale",
 	"ProcessorEvent",
@@ -279,6 +286,7 @@ var AllTypes = []string{
 	"ServiceProvider",
 	"ServiceVariant",
 	"Session",
+	"StaffPin",
 	"StockMovement",
 	"Tip",
 	"User",
@@ -397,6 +405,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.PlatformSetting.Query().Where(platformsetting.IDIn(ids...)).Count(ctx)
 	case "PosDayClose":
 		return c.PosDayClose.Query().Where(posdayclose.IDIn(ids...)).Count(ctx)
+	case "PosFavorites":
+		return c.PosFavorites.Query().Where(posfavorites.IDIn(ids...)).Count(ctx)
 	case "PosReturn":
 		return c.PosReturn.Query().Where(posreturn.IDIn(ids...)).Count(ctx)
 	case "PosSale":
@@ -425,6 +435,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.ServiceVariant.Query().Where(servicevariant.IDIn(ids...)).Count(ctx)
 	case "Session":
 		return c.Session.Query().Where(session.IDIn(ids...)).Count(ctx)
+	case "StaffPin":
+		return c.StaffPin.Query().Where(staffpin.IDIn(ids...)).Count(ctx)
 	case "StockMovement":
 		return c.StockMovement.Query().Where(stockmovement.IDIn(ids...)).Count(ctx)
 	case "Tip":

@@ -597,6 +597,18 @@ func (f PosDayCloseFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PosDayCloseMutation", m)
 }
 
+// The PosFavoritesFunc type is an adapter to allow the use of ordinary
+// function as PosFavorites mutator.
+type PosFavoritesFunc func(context.Context, *ent.PosFavoritesMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PosFavoritesFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PosFavoritesMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PosFavoritesMutation", m)
+}
+
 // The PosReturnFunc type is an adapter to allow the use of ordinary
 // function as PosReturn mutator.
 type PosReturnFunc func(context.Context, *ent.PosReturnMutation) (ent.Value, error)
@@ -763,6 +775,18 @@ func (f SessionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SessionMutation", m)
+}
+
+// The StaffPinFunc type is an adapter to allow the use of ordinary
+// function as StaffPin mutator.
+type StaffPinFunc func(context.Context, *ent.StaffPinMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f StaffPinFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.StaffPinMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.StaffPinMutation", m)
 }
 
 // The StockMovementFunc type is an adapter to allow the use of ordinary

@@ -57,6 +57,7 @@ import (
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/posdayclose"
+	"github.com/venueplatform/venue/ent/posfavorites"
 	"github.com/venueplatform/venue/ent/posreturn"
 	"github.com/venueplatform/venue/ent/possale"
 	"github.com/venueplatform/venue/ent/predicate"
@@ -72,6 +73,7 @@ import (
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/staffpin"
 	"github.com/venueplatform/venue/ent/stockmovement"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
@@ -1461,6 +1463,33 @@ func (f TraversePosDayClose) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.PosDayCloseQuery", q)
 }
 
+// The PosFavoritesFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PosFavoritesFunc func(context.Context, *ent.PosFavoritesQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PosFavoritesFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PosFavoritesQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PosFavoritesQuery", q)
+}
+
+// The TraversePosFavorites type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePosFavorites func(context.Context, *ent.PosFavoritesQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePosFavorites) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePosFavorites) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PosFavoritesQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PosFavoritesQuery", q)
+}
+
 // The PosReturnFunc type is an adapter to allow the use of ordinary function as a Querier.
 type PosReturnFunc func(context.Context, *ent.PosReturnQuery) (ent.Value, error)
 
@@ -1839,6 +1868,33 @@ func (f TraverseSession) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.SessionQuery", q)
 }
 
+// The StaffPinFunc type is an adapter to allow the use of ordinary function as a Querier.
+type StaffPinFunc func(context.Context, *ent.StaffPinQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f StaffPinFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.StaffPinQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.StaffPinQuery", q)
+}
+
+// The TraverseStaffPin type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseStaffPin func(context.Context, *ent.StaffPinQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseStaffPin) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseStaffPin) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.StaffPinQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.StaffPinQuery", q)
+}
+
 // The StockMovementFunc type is an adapter to allow the use of ordinary function as a Querier.
 type StockMovementFunc func(context.Context, *ent.StockMovementQuery) (ent.Value, error)
 
@@ -2156,6 +2212,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.PlatformSettingQuery, predicate.PlatformSetting, platformsetting.OrderOption]{typ: ent.TypePlatformSetting, tq: q}, nil
 	case *ent.PosDayCloseQuery:
 		return &query[*ent.PosDayCloseQuery, predicate.PosDayClose, posdayclose.OrderOption]{typ: ent.TypePosDayClose, tq: q}, nil
+	case *ent.PosFavoritesQuery:
+		return &query[*ent.PosFavoritesQuery, predicate.PosFavorites, posfavorites.OrderOption]{typ: ent.TypePosFavorites, tq: q}, nil
 	case *ent.PosReturnQuery:
 		return &query[*ent.PosReturnQuery, predicate.PosReturn, posreturn.OrderOption]{typ: ent.TypePosReturn, tq: q}, nil
 	case *ent.PosSaleQuery:
@@ -2184,6 +2242,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ServiceVariantQuery, predicate.ServiceVariant, servicevariant.OrderOption]{typ: ent.TypeServiceVariant, tq: q}, nil
 	case *ent.SessionQuery:
 		return &query[*ent.SessionQuery, predicate.Session, session.OrderOption]{typ: ent.TypeSession, tq: q}, nil
+	case *ent.StaffPinQuery:
+		return &query[*ent.StaffPinQuery, predicate.StaffPin, staffpin.OrderOption]{typ: ent.TypeStaffPin, tq: q}, nil
 	case *ent.StockMovementQuery:
 		return &query[*ent.StockMovementQuery, predicate.StockMovement, stockmovement.OrderOption]{typ: ent.TypeStockMovement, tq: q}, nil
 	case *ent.TipQuery:

@@ -2381,6 +2381,41 @@ var (
 			},
 		},
 	}
+	// PosFavoritesColumns holds the columns for the "pos_favorites" table.
+	PosFavoritesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "pinned", Type: field.TypeJSON},
+		{Name: "updated_by_user_id", Type: field.TypeUUID},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// PosFavoritesTable holds the schema information for the "pos_favorites" table.
+	PosFavoritesTable = &schema.Table{
+		Name:       "pos_favorites",
+		Columns:    PosFavoritesColumns,
+		PrimaryKey: []*schema.Column{PosFavoritesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "pos_favorites_organizations_organization",
+				Columns:    []*schema.Column{PosFavoritesColumns[5]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "posfavorites_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{PosFavoritesColumns[5]},
+			},
+			{
+				Name:    "posfavorites_organization_unique",
+				Unique:  true,
+				Columns: []*schema.Column{PosFavoritesColumns[5]},
+			},
+		},
+	}
 	// PosReturnsColumns holds the columns for the "pos_returns" table.
 	PosReturnsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -2995,6 +3030,41 @@ var (
 			},
 		},
 	}
+	// StaffPinsColumns holds the columns for the "staff_pins" table.
+	StaffPinsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "user_id", Type: field.TypeUUID},
+		{Name: "pin_hash", Type: field.TypeString, Size: 255},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// StaffPinsTable holds the schema information for the "staff_pins" table.
+	StaffPinsTable = &schema.Table{
+		Name:       "staff_pins",
+		Columns:    StaffPinsColumns,
+		PrimaryKey: []*schema.Column{StaffPinsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "staff_pins_organizations_organization",
+				Columns:    []*schema.Column{StaffPinsColumns[5]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "staffpin_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{StaffPinsColumns[5]},
+			},
+			{
+				Name:    "staffpin_organization_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{StaffPinsColumns[5], StaffPinsColumns[3]},
+			},
+		},
+	}
 	// StockMovementsColumns holds the columns for the "stock_movements" table.
 	StockMovementsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -3515,6 +3585,7 @@ var (
 		PhotosTable,
 		PlatformSettingsTable,
 		PosDayClosesTable,
+		PosFavoritesTable,
 		PosReturnsTable,
 		PosSalesTable,
 		ProcessorEventsTable,
@@ -3529,6 +3600,7 @@ var (
 		ServiceProvidersTable,
 		ServiceVariantsTable,
 		SessionsTable,
+		StaffPinsTable,
 		StockMovementsTable,
 		TipsTable,
 		UsersTable,
@@ -3626,6 +3698,7 @@ func init() {
 	PhotosTable.ForeignKeys[1].RefTable = LocationsTable
 	PhotosTable.ForeignKeys[2].RefTable = OrganizationsTable
 	PosDayClosesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	PosFavoritesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	PosReturnsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	PosSalesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	ProductsTable.ForeignKeys[0].RefTable = OrganizationsTable
@@ -3648,6 +3721,7 @@ func init() {
 	ServiceVariantsTable.ForeignKeys[0].RefTable = ServicesTable
 	ServiceVariantsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	SessionsTable.ForeignKeys[0].RefTable = UsersTable
+	StaffPinsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	StockMovementsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	StockMovementsTable.ForeignKeys[1].RefTable = ProductsTable
 	TipsTable.ForeignKeys[0].RefTable = OrganizationsTable

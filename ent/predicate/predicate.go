@@ -153,6 +153,9 @@ type PlatformSetting func(*sql.Selector)
 // PosDayClose is the predicate function for posdayclose builders.
 type PosDayClose func(*sql.Selector)
 
+// PosFavorites is the predicate function for posfavorites builders.
+type PosFavorites func(*sql.Selector)
+
 // PosReturn is the predicate function for posreturn builders.
 type PosReturn func(*sql.Selector)
 
@@ -194,6 +197,9 @@ type ServiceVariant func(*sql.Selector)
 
 // Session is the predicate function for session builders.
 type Session func(*sql.Selector)
+
+// StaffPin is the predicate function for staffpin builders.
+type StaffPin func(*sql.Selector)
 
 // StockMovement is the predicate function for stockmovement builders.
 type StockMovement func(*sql.Selector)

@@ -1287,6 +1287,30 @@ func (f PosDayCloseMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mut
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PosDayCloseMutation", m)
 }
 
+// The PosFavoritesQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type PosFavoritesQueryRuleFunc func(context.Context, *ent.PosFavoritesQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f PosFavoritesQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PosFavoritesQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.PosFavoritesQuery", q)
+}
+
+// The PosFavoritesMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type PosFavoritesMutationRuleFunc func(context.Context, *ent.PosFavoritesMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f PosFavoritesMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.PosFavoritesMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PosFavoritesMutation", m)
+}
+
 // The PosReturnQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type PosReturnQueryRuleFunc func(context.Context, *ent.PosReturnQuery) error
@@ -1623,6 +1647,30 @@ func (f SessionMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutatio
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SessionMutation", m)
 }
 
+// The StaffPinQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type StaffPinQueryRuleFunc func(context.Context, *ent.StaffPinQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f StaffPinQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.StaffPinQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.StaffPinQuery", q)
+}
+
+// The StaffPinMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type StaffPinMutationRuleFunc func(context.Context, *ent.StaffPinMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f StaffPinMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.StaffPinMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.StaffPinMutation", m)
+}
+
 // The StockMovementQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type StockMovementQueryRuleFunc func(context.Context, *ent.StockMovementQuery) error
@@ -1948,6 +1996,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.PosDayCloseQuery:
 		return q.Filter(), nil
+	case *ent.PosFavoritesQuery:
+		return q.Filter(), nil
 	case *ent.PosReturnQuery:
 		return q.Filter(), nil
 	case *ent.PosSaleQuery:
@@ -1975,6 +2025,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 	case *ent.ServiceVariantQuery:
 		return q.Filter(), nil
 	case *ent.SessionQuery:
+		return q.Filter(), nil
+	case *ent.StaffPinQuery:
 		return q.Filter(), nil
 	case *ent.StockMovementQuery:
 		return q.Filter(), nil
@@ -2097,6 +2149,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.PosDayCloseMutation:
 		return m.Filter(), nil
+	case *ent.PosFavoritesMutation:
+		return m.Filter(), nil
 	case *ent.PosReturnMutation:
 		return m.Filter(), nil
 	case *ent.PosSaleMutation:
@@ -2124,6 +2178,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.ServiceVariantMutation:
 		return m.Filter(), nil
 	case *ent.SessionMutation:
+		return m.Filter(), nil
+	case *ent.StaffPinMutation:
 		return m.Filter(), nil
 	case *ent.StockMovementMutation:
 		return m.Filter(), nil

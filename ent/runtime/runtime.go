@@ -56,6 +56,7 @@ import (
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/posdayclose"
+	"github.com/venueplatform/venue/ent/posfavorites"
 	"github.com/venueplatform/venue/ent/posreturn"
 	"github.com/venueplatform/venue/ent/possale"
 	"github.com/venueplatform/venue/ent/processorevent"
@@ -71,6 +72,7 @@ import (
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/staffpin"
 	"github.com/venueplatform/venue/ent/stockmovement"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
@@ -3054,6 +3056,37 @@ func init() {
 	posdaycloseDescID := posdaycloseMixinFields0[0].Descriptor()
 	// posdayclose.DefaultID holds the default value on creation for the id field.
 	posdayclose.DefaultID = posdaycloseDescID.Default.(func() uuid.UUID)
+	posfavoritesMixin := schema.PosFavorites{}.Mixin()
+	posfavorites.Policy = privacy.NewPolicies(posfavoritesMixin[1], schema.PosFavorites{})
+	posfavorites.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := posfavorites.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	posfavoritesMixinHooks1 := posfavoritesMixin[1].Hooks()
+
+	posfavorites.Hooks[1] = posfavoritesMixinHooks1[0]
+	posfavoritesMixinFields0 := posfavoritesMixin[0].Fields()
+	_ = posfavoritesMixinFields0
+	posfavoritesFields := schema.PosFavorites{}.Fields()
+	_ = posfavoritesFields
+	// posfavoritesDescCreatedAt is the schema descriptor for created_at field.
+	posfavoritesDescCreatedAt := posfavoritesMixinFields0[1].Descriptor()
+	// posfavorites.DefaultCreatedAt holds the default value on creation for the created_at field.
+	posfavorites.DefaultCreatedAt = posfavoritesDescCreatedAt.Default.(func() time.Time)
+	// posfavoritesDescUpdatedAt is the schema descriptor for updated_at field.
+	posfavoritesDescUpdatedAt := posfavoritesMixinFields0[2].Descriptor()
+	// posfavorites.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	posfavorites.DefaultUpdatedAt = posfavoritesDescUpdatedAt.Default.(func() time.Time)
+	// posfavorites.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	posfavorites.UpdateDefaultUpdatedAt = posfavoritesDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// posfavoritesDescID is the schema descriptor for id field.
+	posfavoritesDescID := posfavoritesMixinFields0[0].Descriptor()
+	// posfavorites.DefaultID holds the default value on creation for the id field.
+	posfavorites.DefaultID = posfavoritesDescID.Default.(func() uuid.UUID)
 	posreturnMixin := schema.PosReturn{}.Mixin()
 	posreturn.Policy = privacy.NewPolicies(posreturnMixin[1], schema.PosReturn{})
 	posreturn.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -4082,6 +4115,55 @@ func init() {
 	sessionDescID := sessionMixinFields0[0].Descriptor()
 	// session.DefaultID holds the default value on creation for the id field.
 	session.DefaultID = sessionDescID.Default.(func() uuid.UUID)
+	staffpinMixin := schema.StaffPin{}.Mixin()
+	staffpin.Policy = privacy.NewPolicies(staffpinMixin[1], schema.StaffPin{})
+	staffpin.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := staffpin.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	staffpinMixinHooks1 := staffpinMixin[1].Hooks()
+
+	staffpin.Hooks[1] = staffpinMixinHooks1[0]
+	staffpinMixinFields0 := staffpinMixin[0].Fields()
+	_ = staffpinMixinFields0
+	staffpinFields := schema.StaffPin{}.Fields()
+	_ = staffpinFields
+	// staffpinDescCreatedAt is the schema descriptor for created_at field.
+	staffpinDescCreatedAt := staffpinMixinFields0[1].Descriptor()
+	// staffpin.DefaultCreatedAt holds the default value on creation for the created_at field.
+	staffpin.DefaultCreatedAt = staffpinDescCreatedAt.Default.(func() time.Time)
+	// staffpinDescUpdatedAt is the schema descriptor for updated_at field.
+	staffpinDescUpdatedAt := staffpinMixinFields0[2].Descriptor()
+	// staffpin.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	staffpin.DefaultUpdatedAt = staffpinDescUpdatedAt.Default.(func() time.Time)
+	// staffpin.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	staffpin.UpdateDefaultUpdatedAt = staffpinDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// staffpinDescPinHash is the schema descriptor for pin_hash field.
+	staffpinDescPinHash := staffpinFields[1].Descriptor()
+	// staffpin.PinHashValidator is a validator for the "pin_hash" field. It is called by the builders before save.
+	staffpin.PinHashValidator = func() func(string) error {
+		validators := staffpinDescPinHash.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(pin_hash string) error {
+			for _, fn := range fns {
+				if err := fn(pin_hash); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// staffpinDescID is the schema descriptor for id field.
+	staffpinDescID := staffpinMixinFields0[0].Descriptor()
+	// staffpin.DefaultID holds the default value on creation for the id field.
+	staffpin.DefaultID = staffpinDescID.Default.(func() uuid.UUID)
 	stockmovementMixin := schema.StockMovement{}.Mixin()
 	stockmovement.Policy = privacy.NewPolicies(stockmovementMixin[1], schema.StockMovement{})
 	stockmovement.Hooks[0] = func(next ent.Mutator) ent.Mutator {

@@ -198,3 +198,43 @@ func (PosDayClose) Fields() []ent.Field {
 func (PosDayClose) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("organization_id", "business_date").Unique()}
 }
+
+// PosFavorites is a venue's quick-sale pins: up to 24 pass types and
+// products the desk shows first, in order. One row per venue.
+type PosFavorites struct{ ent.Schema }
+
+// Mixin of the PosFavorites.
+func (PosFavorites) Mixin() []ent.Mixin { return []ent.Mixin{BaseMixin{}, VenueMixin{}} }
+
+// Fields of the PosFavorites.
+func (PosFavorites) Fields() []ent.Field {
+	return []ent.Field{
+		field.JSON("pinned", []model.PosPin{}).Annotations(entoas.Skip(true)),
+		field.UUID("updated_by_user_id", uuidType),
+	}
+}
+
+// Indexes of the PosFavorites: one row per venue.
+func (PosFavorites) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("organization_id").Unique().StorageKey("posfavorites_organization_unique")}
+}
+
+// StaffPin is a staff member's kiosk PIN at a venue, stored as an argon2id
+// hash; the kiosk check answers valid or not, never which part was wrong.
+type StaffPin struct{ ent.Schema }
+
+// Mixin of the StaffPin.
+func (StaffPin) Mixin() []ent.Mixin { return []ent.Mixin{BaseMixin{}, VenueMixin{}} }
+
+// Fields of the StaffPin.
+func (StaffPin) Fields() []ent.Field {
+	return []ent.Field{
+		field.UUID("user_id", uuidType).Immutable(),
+		field.String("pin_hash").NotEmpty().MaxLen(255).Sensitive().Annotations(entoas.Skip(true)),
+	}
+}
+
+// Indexes of the StaffPin: one PIN per staff member and venue.
+func (StaffPin) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("organization_id", "user_id").Unique()}
+}

@@ -21,3 +21,9 @@ type PosMethodTotal struct {
 	Count      int    `json:"count"`
 	TotalMinor int64  `json:"total_minor"`
 }
+
+// PosPin is one quick-sale pin of the desk: a pass type or a product.
+type PosPin struct {
+	Kind string `json:"kind"`
+	ID   string `json:"id"`
+}
