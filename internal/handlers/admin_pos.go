@@ -293,3 +293,52 @@ func (h *Handler) CreatePosReturn(ctx context.Context, req *api.PosReturnRequest
 	}
 	return &api.PosReturnResponse{Data: out}, nil
 }
+
+// GetPosFavorites implements api.Handler.
+func (h *Handler) GetPosFavorites(ctx context.Context) (*api.PosFavoritesResponse, error) {
+	pins, err := h.pos().Favorites(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &api.PosFavoritesResponse{Data: api.PosFavoritesResponseData{Pinned: posPinsOut(pins)}}, nil
+}
+
+// SetPosFavorites implements api.Handler.
+func (h *Handler) SetPosFavorites(ctx context.Context, req *api.PosFavoritesRequest, _ api.SetPosFavoritesParams) (*api.PosFavoritesResponse, error) {
+	in := make([]model.PosPin, len(req.Pinned))
+	for i, p := range req.Pinned {
+		in[i] = model.PosPin{Kind: string(p.Kind), ID: p.ID.String()}
+	}
+	pins, err := h.pos().SetFavorites(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return &api.PosFavoritesResponse{Data: api.PosFavoritesResponseData{Pinned: posPinsOut(pins)}}, nil
+}
+
+func posPinsOut(pins []model.PosPin) []api.PosPin {
+	out := make([]api.PosPin, 0, len(pins))
+	for _, p := range pins {
+		if id, err := uuid.Parse(p.ID); err == nil {
+			out = append(out, api.PosPin{Kind: api.PosPinKind(p.Kind), ID: id})
+		}
+	}
+	return out
+}
+
+// SetPosKioskPin implements api.Handler.
+func (h *Handler) SetPosKioskPin(ctx context.Context, req *api.PosKioskPinSetRequest, _ api.SetPosKioskPinParams) (*api.PosKioskPinResponse, error) {
+	if err := h.pos().SetPin(ctx, req.Pin); err != nil {
+		return nil, err
+	}
+	return &api.PosKioskPinResponse{Data: api.PosKioskPinResponseData{Valid: true}}, nil
+}
+
+// CheckPosKioskPin implements api.Handler.
+func (h *Handler) CheckPosKioskPin(ctx context.Context, req *api.PosKioskPinCheckRequest) (*api.PosKioskPinResponse, error) {
+	ok, err := h.pos().CheckPin(ctx, req.StaffID, req.Pin)
+	if err != nil {
+		return nil, err
+	}
+	return &api.PosKioskPinResponse{Data: api.PosKioskPinResponseData{Valid: ok}}, nil
+}

@@ -463,6 +463,18 @@ type Invoker interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/check-in
 	CheckInAdminBooking(ctx context.Context, request OptCheckinCheckInRequest, params CheckInAdminBookingParams) (*CheckinBookingWriteResponse, error)
+	// CheckPosKioskPin invokes checkPosKioskPin operation.
+	//
+	// Needs `pos.access`. `valid` is true only when `staff_id` is a staff
+	// member of the venue holding `pos.access` whose kiosk PIN is `pin`.
+	// An unknown staff member, one without a PIN or the permission, and a
+	// wrong PIN all answer `valid` false after the same work: the answer
+	// never tells which part was wrong. Rate limited to 10 checks per
+	// minute per caller (429 `RATE_LIMITED` with `Retry-After`). Changes
+	// nothing, so it takes no Idempotency-Key.
+	//
+	// POST /admin/pos/kiosk/pin
+	CheckPosKioskPin(ctx context.Context, request *PosKioskPinCheckRequest) (*PosKioskPinResponse, error)
 	// CloseAdminBookingFundingAttempt invokes closeAdminBookingFundingAttempt operation.
 	//
 	// Staff bearer token with `bookings.manage`. Closes a `pending` attempt
@@ -1203,6 +1215,13 @@ type Invoker interface {
 	//
 	// GET /admin/pos/eod
 	GetPosDay(ctx context.Context, params GetPosDayParams) (*PosDayResponse, error)
+	// GetPosFavorites invokes getPosFavorites operation.
+	//
+	// The venue's pinned pass types and products, in order (empty before any are set). Needs `pos.
+	// access`.
+	//
+	// GET /admin/pos/favorites
+	GetPosFavorites(ctx context.Context) (*PosFavoritesResponse, error)
 	// GetProviderWorkingHours invokes getProviderWorkingHours operation.
 	//
 	// A provider's weekly working hours.
@@ -1878,6 +1897,22 @@ type Invoker interface {
 	//
 	// PATCH /me/payment-methods/{id}/default
 	SetMyDefaultPaymentMethod(ctx context.Context, params SetMyDefaultPaymentMethodParams) (*PaymentMethodListResponse, error)
+	// SetPosFavorites invokes setPosFavorites operation.
+	//
+	// Needs `pos.manage`. `pinned` (at most 24, in order) replaces the
+	// venue's pins; each names an active pass type or product of the venue
+	// (404 `NOT_FOUND` otherwise, nothing changed); a pin given twice is
+	// 400 `VALIDATION_ERROR`.
+	//
+	// POST /admin/pos/favorites
+	SetPosFavorites(ctx context.Context, request *PosFavoritesRequest, params SetPosFavoritesParams) (*PosFavoritesResponse, error)
+	// SetPosKioskPin invokes setPosKioskPin operation.
+	//
+	// Needs `pos.access`. Sets (or replaces) the signed-in staff member's
+	// kiosk PIN at the venue: 4 to 8 digits, stored as an argon2id hash.
+	//
+	// POST /admin/pos/kiosk/my-pin
+	SetPosKioskPin(ctx context.Context, request *PosKioskPinSetRequest, params SetPosKioskPinParams) (*PosKioskPinResponse, error)
 	// SetProviderWorkingHours invokes setProviderWorkingHours operation.
 	//
 	// The whole week at once: up to 50 spans, each a `weekday` (0 Sunday to
@@ -5156,6 +5191,85 @@ func (c *Client) sendCheckInAdminBooking(ctx context.Context, request OptCheckin
 	defer body.Close()
 
 	result, err := decodeCheckInAdminBookingResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CheckPosKioskPin invokes checkPosKioskPin operation.
+//
+// Needs `pos.access`. `valid` is true only when `staff_id` is a staff
+// member of the venue holding `pos.access` whose kiosk PIN is `pin`.
+// An unknown staff member, one without a PIN or the permission, and a
+// wrong PIN all answer `valid` false after the same work: the answer
+// never tells which part was wrong. Rate limited to 10 checks per
+// minute per caller (429 `RATE_LIMITED` with `Retry-After`). Changes
+// nothing, so it takes no Idempotency-Key.
+//
+// POST /admin/pos/kiosk/pin
+func (c *Client) CheckPosKioskPin(ctx context.Context, request *PosKioskPinCheckRequest) (*PosKioskPinResponse, error) {
+	res, err := c.sendCheckPosKioskPin(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendCheckPosKioskPin(ctx context.Context, request *PosKioskPinCheckRequest) (res *PosKioskPinResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/kiosk/pin"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCheckPosKioskPinRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CheckPosKioskPinOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCheckPosKioskPinResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -11252,6 +11366,77 @@ func (c *Client) sendGetPosDay(ctx context.Context, params GetPosDayParams) (res
 	defer body.Close()
 
 	result, err := decodeGetPosDayResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetPosFavorites invokes getPosFavorites operation.
+//
+// The venue's pinned pass types and products, in order (empty before any are set). Needs `pos.
+// access`.
+//
+// GET /admin/pos/favorites
+func (c *Client) GetPosFavorites(ctx context.Context) (*PosFavoritesResponse, error) {
+	res, err := c.sendGetPosFavorites(ctx)
+	return res, err
+}
+
+func (c *Client) sendGetPosFavorites(ctx context.Context) (res *PosFavoritesResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/favorites"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetPosFavoritesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetPosFavoritesResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -18046,6 +18231,182 @@ func (c *Client) sendSetMyDefaultPaymentMethod(ctx context.Context, params SetMy
 	defer body.Close()
 
 	result, err := decodeSetMyDefaultPaymentMethodResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SetPosFavorites invokes setPosFavorites operation.
+//
+// Needs `pos.manage`. `pinned` (at most 24, in order) replaces the
+// venue's pins; each names an active pass type or product of the venue
+// (404 `NOT_FOUND` otherwise, nothing changed); a pin given twice is
+// 400 `VALIDATION_ERROR`.
+//
+// POST /admin/pos/favorites
+func (c *Client) SetPosFavorites(ctx context.Context, request *PosFavoritesRequest, params SetPosFavoritesParams) (*PosFavoritesResponse, error) {
+	res, err := c.sendSetPosFavorites(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSetPosFavorites(ctx context.Context, request *PosFavoritesRequest, params SetPosFavoritesParams) (res *PosFavoritesResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/favorites"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSetPosFavoritesRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetPosFavoritesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetPosFavoritesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SetPosKioskPin invokes setPosKioskPin operation.
+//
+// Needs `pos.access`. Sets (or replaces) the signed-in staff member's
+// kiosk PIN at the venue: 4 to 8 digits, stored as an argon2id hash.
+//
+// POST /admin/pos/kiosk/my-pin
+func (c *Client) SetPosKioskPin(ctx context.Context, request *PosKioskPinSetRequest, params SetPosKioskPinParams) (*PosKioskPinResponse, error) {
+	res, err := c.sendSetPosKioskPin(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSetPosKioskPin(ctx context.Context, request *PosKioskPinSetRequest, params SetPosKioskPinParams) (res *PosKioskPinResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/kiosk/my-pin"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSetPosKioskPinRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetPosKioskPinOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetPosKioskPinResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -366,6 +366,20 @@ func encodeCheckInAdminBookingRequest(
 	return nil
 }
 
+func encodeCheckPosKioskPinRequest(
+	req *PosKioskPinCheckRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeClosePosDayRequest(
 	req *PosDayCloseRequest,
 	r *http.Request,
@@ -870,6 +884,34 @@ func encodeSellPosGiftCardRequest(
 
 func encodeSetActiveOrganizationRequest(
 	req *ActiveOrganizationRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeSetPosFavoritesRequest(
+	req *PosFavoritesRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeSetPosKioskPinRequest(
+	req *PosKioskPinSetRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

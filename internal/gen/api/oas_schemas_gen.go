@@ -23476,6 +23476,61 @@ func (s *PosDayResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+// Ref: #/components/schemas/PosFavoritesRequest
+type PosFavoritesRequest struct {
+	Pinned []PosPin `json:"pinned"`
+}
+
+// GetPinned returns the value of Pinned.
+func (s *PosFavoritesRequest) GetPinned() []PosPin {
+	return s.Pinned
+}
+
+// SetPinned sets the value of Pinned.
+func (s *PosFavoritesRequest) SetPinned(val []PosPin) {
+	s.Pinned = val
+}
+
+// Ref: #/components/schemas/PosFavoritesResponse
+type PosFavoritesResponse struct {
+	Data  PosFavoritesResponseData `json:"data"`
+	Error struct{}                 `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *PosFavoritesResponse) GetData() PosFavoritesResponseData {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosFavoritesResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *PosFavoritesResponse) SetData(val PosFavoritesResponseData) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosFavoritesResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type PosFavoritesResponseData struct {
+	Pinned []PosPin `json:"pinned"`
+}
+
+// GetPinned returns the value of Pinned.
+func (s *PosFavoritesResponseData) GetPinned() []PosPin {
+	return s.Pinned
+}
+
+// SetPinned sets the value of Pinned.
+func (s *PosFavoritesResponseData) SetPinned(val []PosPin) {
+	s.Pinned = val
+}
+
 // Ref: #/components/schemas/PosGiftCardSaleRequest
 type PosGiftCardSaleRequest struct {
 	AmountMinor      int64       `json:"amount_minor"`
@@ -23606,6 +23661,88 @@ func (s *PosGiftCardSaleResponseData) SetGiftCard(val AdminGiftCard) {
 // SetSale sets the value of Sale.
 func (s *PosGiftCardSaleResponseData) SetSale(val PosSale) {
 	s.Sale = val
+}
+
+// Ref: #/components/schemas/PosKioskPinCheckRequest
+type PosKioskPinCheckRequest struct {
+	Pin string `json:"pin"`
+	// The staff member's user id.
+	StaffID uuid.UUID `json:"staff_id"`
+}
+
+// GetPin returns the value of Pin.
+func (s *PosKioskPinCheckRequest) GetPin() string {
+	return s.Pin
+}
+
+// GetStaffID returns the value of StaffID.
+func (s *PosKioskPinCheckRequest) GetStaffID() uuid.UUID {
+	return s.StaffID
+}
+
+// SetPin sets the value of Pin.
+func (s *PosKioskPinCheckRequest) SetPin(val string) {
+	s.Pin = val
+}
+
+// SetStaffID sets the value of StaffID.
+func (s *PosKioskPinCheckRequest) SetStaffID(val uuid.UUID) {
+	s.StaffID = val
+}
+
+// Ref: #/components/schemas/PosKioskPinResponse
+type PosKioskPinResponse struct {
+	Data  PosKioskPinResponseData `json:"data"`
+	Error struct{}                `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *PosKioskPinResponse) GetData() PosKioskPinResponseData {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosKioskPinResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *PosKioskPinResponse) SetData(val PosKioskPinResponseData) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosKioskPinResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type PosKioskPinResponseData struct {
+	Valid bool `json:"valid"`
+}
+
+// GetValid returns the value of Valid.
+func (s *PosKioskPinResponseData) GetValid() bool {
+	return s.Valid
+}
+
+// SetValid sets the value of Valid.
+func (s *PosKioskPinResponseData) SetValid(val bool) {
+	s.Valid = val
+}
+
+// Ref: #/components/schemas/PosKioskPinSetRequest
+type PosKioskPinSetRequest struct {
+	Pin string `json:"pin"`
+}
+
+// GetPin returns the value of Pin.
+func (s *PosKioskPinSetRequest) GetPin() string {
+	return s.Pin
+}
+
+// SetPin sets the value of Pin.
+func (s *PosKioskPinSetRequest) SetPin(val string) {
+	s.Pin = val
 }
 
 // Ref: #/components/schemas/PosLine
@@ -23982,6 +24119,73 @@ func (s *PosPassTypeListResponseMeta) GetTotal() int {
 // SetTotal sets the value of Total.
 func (s *PosPassTypeListResponseMeta) SetTotal(val int) {
 	s.Total = val
+}
+
+// Ref: #/components/schemas/PosPin
+type PosPin struct {
+	ID   uuid.UUID  `json:"id"`
+	Kind PosPinKind `json:"kind"`
+}
+
+// GetID returns the value of ID.
+func (s *PosPin) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetKind returns the value of Kind.
+func (s *PosPin) GetKind() PosPinKind {
+	return s.Kind
+}
+
+// SetID sets the value of ID.
+func (s *PosPin) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetKind sets the value of Kind.
+func (s *PosPin) SetKind(val PosPinKind) {
+	s.Kind = val
+}
+
+type PosPinKind string
+
+const (
+	PosPinKindPassType PosPinKind = "pass_type"
+	PosPinKindProduct  PosPinKind = "product"
+)
+
+// AllValues returns all PosPinKind values.
+func (PosPinKind) AllValues() []PosPinKind {
+	return []PosPinKind{
+		PosPinKindPassType,
+		PosPinKindProduct,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PosPinKind) MarshalText() ([]byte, error) {
+	switch s {
+	case PosPinKindPassType:
+		return []byte(s), nil
+	case PosPinKindProduct:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PosPinKind) UnmarshalText(data []byte) error {
+	switch PosPinKind(data) {
+	case PosPinKindPassType:
+		*s = PosPinKindPassType
+		return nil
+	case PosPinKindProduct:
+		*s = PosPinKindProduct
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/PosPrice

@@ -450,6 +450,18 @@ type Handler interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/check-in
 	CheckInAdminBooking(ctx context.Context, req OptCheckinCheckInRequest, params CheckInAdminBookingParams) (*CheckinBookingWriteResponse, error)
+	// CheckPosKioskPin implements checkPosKioskPin operation.
+	//
+	// Needs `pos.access`. `valid` is true only when `staff_id` is a staff
+	// member of the venue holding `pos.access` whose kiosk PIN is `pin`.
+	// An unknown staff member, one without a PIN or the permission, and a
+	// wrong PIN all answer `valid` false after the same work: the answer
+	// never tells which part was wrong. Rate limited to 10 checks per
+	// minute per caller (429 `RATE_LIMITED` with `Retry-After`). Changes
+	// nothing, so it takes no Idempotency-Key.
+	//
+	// POST /admin/pos/kiosk/pin
+	CheckPosKioskPin(ctx context.Context, req *PosKioskPinCheckRequest) (*PosKioskPinResponse, error)
 	// CloseAdminBookingFundingAttempt implements closeAdminBookingFundingAttempt operation.
 	//
 	// Staff bearer token with `bookings.manage`. Closes a `pending` attempt
@@ -1190,6 +1202,13 @@ type Handler interface {
 	//
 	// GET /admin/pos/eod
 	GetPosDay(ctx context.Context, params GetPosDayParams) (*PosDayResponse, error)
+	// GetPosFavorites implements getPosFavorites operation.
+	//
+	// The venue's pinned pass types and products, in order (empty before any are set). Needs `pos.
+	// access`.
+	//
+	// GET /admin/pos/favorites
+	GetPosFavorites(ctx context.Context) (*PosFavoritesResponse, error)
 	// GetProviderWorkingHours implements getProviderWorkingHours operation.
 	//
 	// A provider's weekly working hours.
@@ -1865,6 +1884,22 @@ type Handler interface {
 	//
 	// PATCH /me/payment-methods/{id}/default
 	SetMyDefaultPaymentMethod(ctx context.Context, params SetMyDefaultPaymentMethodParams) (*PaymentMethodListResponse, error)
+	// SetPosFavorites implements setPosFavorites operation.
+	//
+	// Needs `pos.manage`. `pinned` (at most 24, in order) replaces the
+	// venue's pins; each names an active pass type or product of the venue
+	// (404 `NOT_FOUND` otherwise, nothing changed); a pin given twice is
+	// 400 `VALIDATION_ERROR`.
+	//
+	// POST /admin/pos/favorites
+	SetPosFavorites(ctx context.Context, req *PosFavoritesRequest, params SetPosFavoritesParams) (*PosFavoritesResponse, error)
+	// SetPosKioskPin implements setPosKioskPin operation.
+	//
+	// Needs `pos.access`. Sets (or replaces) the signed-in staff member's
+	// kiosk PIN at the venue: 4 to 8 digits, stored as an argon2id hash.
+	//
+	// POST /admin/pos/kiosk/my-pin
+	SetPosKioskPin(ctx context.Context, req *PosKioskPinSetRequest, params SetPosKioskPinParams) (*PosKioskPinResponse, error)
 	// SetProviderWorkingHours implements setProviderWorkingHours operation.
 	//
 	// The whole week at once: up to 50 spans, each a `weekday` (0 Sunday to

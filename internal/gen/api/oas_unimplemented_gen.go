@@ -566,6 +566,21 @@ func (UnimplementedHandler) CheckInAdminBooking(ctx context.Context, req OptChec
 	return r, ht.ErrNotImplemented
 }
 
+// CheckPosKioskPin implements checkPosKioskPin operation.
+//
+// Needs `pos.access`. `valid` is true only when `staff_id` is a staff
+// member of the venue holding `pos.access` whose kiosk PIN is `pin`.
+// An unknown staff member, one without a PIN or the permission, and a
+// wrong PIN all answer `valid` false after the same work: the answer
+// never tells which part was wrong. Rate limited to 10 checks per
+// minute per caller (429 `RATE_LIMITED` with `Retry-After`). Changes
+// nothing, so it takes no Idempotency-Key.
+//
+// POST /admin/pos/kiosk/pin
+func (UnimplementedHandler) CheckPosKioskPin(ctx context.Context, req *PosKioskPinCheckRequest) (r *PosKioskPinResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CloseAdminBookingFundingAttempt implements closeAdminBookingFundingAttempt operation.
 //
 // Staff bearer token with `bookings.manage`. Closes a `pending` attempt
@@ -1477,6 +1492,16 @@ func (UnimplementedHandler) GetPosDay(ctx context.Context, params GetPosDayParam
 	return r, ht.ErrNotImplemented
 }
 
+// GetPosFavorites implements getPosFavorites operation.
+//
+// The venue's pinned pass types and products, in order (empty before any are set). Needs `pos.
+// access`.
+//
+// GET /admin/pos/favorites
+func (UnimplementedHandler) GetPosFavorites(ctx context.Context) (r *PosFavoritesResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetProviderWorkingHours implements getProviderWorkingHours operation.
 //
 // A provider's weekly working hours.
@@ -2338,6 +2363,28 @@ func (UnimplementedHandler) SetActiveOrganization(ctx context.Context, req *Acti
 //
 // PATCH /me/payment-methods/{id}/default
 func (UnimplementedHandler) SetMyDefaultPaymentMethod(ctx context.Context, params SetMyDefaultPaymentMethodParams) (r *PaymentMethodListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// SetPosFavorites implements setPosFavorites operation.
+//
+// Needs `pos.manage`. `pinned` (at most 24, in order) replaces the
+// venue's pins; each names an active pass type or product of the venue
+// (404 `NOT_FOUND` otherwise, nothing changed); a pin given twice is
+// 400 `VALIDATION_ERROR`.
+//
+// POST /admin/pos/favorites
+func (UnimplementedHandler) SetPosFavorites(ctx context.Context, req *PosFavoritesRequest, params SetPosFavoritesParams) (r *PosFavoritesResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// SetPosKioskPin implements setPosKioskPin operation.
+//
+// Needs `pos.access`. Sets (or replaces) the signed-in staff member's
+// kiosk PIN at the venue: 4 to 8 digits, stored as an argon2id hash.
+//
+// POST /admin/pos/kiosk/my-pin
+func (UnimplementedHandler) SetPosKioskPin(ctx context.Context, req *PosKioskPinSetRequest, params SetPosKioskPinParams) (r *PosKioskPinResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
