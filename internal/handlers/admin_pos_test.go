@@ -364,3 +364,80 @@ func TestPosEndOfDayAndReturns(t *testing.T) {
 	require.Equal(t, 11, last.StockAfter)
 	require.Equal(t, stockmovement.KindReturn, last.Kind)
 }
+
+// TestPosFavoritesAndKioskPin: pins are replaced whole by pos.manage and
+// must name the venue's own items; the kiosk check answers only valid or
+// not (unknown staff, no PIN and a wrong PIN look alike) and is rate
+// limited per caller.
+func TestPosFavoritesAndKioskPin(t *testing.T) {
+	e := newPosEnv(t)
+	h := &hookEnv{authEnv: e.authEnv, ctx: e.ctx}
+	manager := h.staffWith(t, "manager@pos.example", pos.PermManage, pos.PermAccess)
+	p := e.product(t, "Water", 3, "DKK", 2500)
+
+	got, err := e.clerk.GetPosFavorites(e.ctx)
+	require.NoError(t, err)
+	require.Empty(t, got.Data.Pinned)
+	pins := []api.PosPin{{Kind: api.PosPinKindProduct, ID: p.ID}, {Kind: api.PosPinKindPassType, ID: e.ten.ID}}
+	_, err = manager.SetPosFavorites(e.ctx, &api.PosFavoritesRequest{Pinned: pins}, api.SetPosFavoritesParams{IdempotencyKey: "f-1"})
+	require.NoError(t, err)
+	_, err = e.clerk.SetPosFavorites(e.ctx, &api.PosFavoritesRequest{Pinned: pins[:1]}, api.SetPosFavoritesParams{IdempotencyKey: "f-2"})
+	hookErr(t, err, 403, "ACCESS_DENIED")
+	_, err = manager.SetPosFavorites(e.ctx, &api.PosFavoritesRequest{Pinned: []api.PosPin{{Kind: api.PosPinKindProduct, ID: e.ten.ID}}},
+		api.SetPosFavoritesParams{IdempotencyKey: "f-3"})
+	hookErr(t, err, 404, "NOT_FOUND")
+	_, err = manager.SetPosFavorites(e.ctx, &api.PosFavoritesRequest{Pinned: []api.PosPin{pins[0], pins[0]}},
+		api.SetPosFavoritesParams{IdempotencyKey: "f-4"})
+	hookErr(t, err, 400, "VALIDATION_ERROR")
+	got, err = e.clerk.GetPosFavorites(e.ctx)
+	require.NoError(t, err)
+	require.Equal(t, pins, got.Data.Pinned)
+	_, err = manager.SetPosFavorites(e.ctx, &api.PosFavoritesRequest{Pinned: pins[1:]}, api.SetPosFavoritesParams{IdempotencyKey: "f-5"})
+	require.NoError(t, err)
+	got, err = e.clerk.GetPosFavorites(e.ctx)
+	require.NoError(t, err)
+	require.Equal(t, pins[1:], got.Data.Pinned)
+	require.Equal(t, 1, e.count(t, "pos_favorites"))
+
+	// Kiosk PINs.
+	_, err = e.clerk.SetPosKioskPin(e.ctx, &api.PosKioskPinSetRequest{Pin: "4821"}, api.SetPosKioskPinParams{IdempotencyKey: "k-1"})
+	require.NoError(t, err)
+	clerkID := e.studio.client.User.Query().Where(user.Email("clerk@pos.example")).OnlyX(e.op).ID
+	managerID := e.studio.client.User.Query().Where(user.Email("manager@pos.example")).OnlyX(e.op).ID
+	hash := e.studio.client.StaffPin.Query().OnlyX(e.op).PinHash
+	require.NotContains(t, hash, "4821")
+	check := func(staff uuid.UUID, pin string) (bool, error) {
+		res, err := manager.CheckPosKioskPin(e.ctx, &api.PosKioskPinCheckRequest{StaffID: staff, Pin: pin})
+		if err != nil {
+			return false, err
+		}
+		return res.Data.Valid, nil
+	}
+	for _, c := range []struct {
+		staff uuid.UUID
+		pin   string
+		valid bool
+	}{
+		{clerkID, "4821", true},
+		{clerkID, "4822", false},    // wrong PIN
+		{managerID, "4821", false},  // staff without a PIN
+		{uuid.New(), "4821", false}, // nobody
+		{clerkID, "48x1", false},    // not a PIN at all
+	} {
+		v, err := check(c.staff, c.pin)
+		require.NoError(t, err)
+		require.Equal(t, c.valid, v, "%v %s", c.staff, c.pin)
+	}
+	_, err = e.member.CheckPosKioskPin(e.ctx, &api.PosKioskPinCheckRequest{StaffID: clerkID, Pin: "4821"})
+	hookErr(t, err, 403, "ACCESS_DENIED")
+	// Ten checks a minute per caller: the next ones are refused unanswered.
+	limited := false
+	for range 10 {
+		if _, err := check(clerkID, "0000"); err != nil {
+			hookErr(t, err, 429, "RATE_LIMITED")
+			limited = true
+			break
+		}
+	}
+	require.True(t, limited)
+}
