@@ -60,7 +60,13 @@ import (
 	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/posdayclose"
+	"github.com/venueplatform/venue/ent/posfavorites"
+	"github.com/venueplatform/venue/ent/posreturn"
+	"github.com/venueplatform/venue/ent/possale"
 	"github.com/venueplatform/venue/ent/processorevent"
+	"github.com/venueplatform/venue/ent/product"
+	"github.com/venueplatform/venue/ent/productprice"
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
@@ -72,6 +78,8 @@ import (
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/staffpin"
+	"github.com/venueplatform/venue/ent/stockmovement"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -187,7 +195,13 @@ func checkColumn(t, c string) error {
 			paymentcustomer.Table:        paymentcustomer.ValidColumn,
 			photo.Table:                  photo.ValidColumn,
 			platformsetting.Table:        platformsetting.ValidColumn,
+			posdayclose.Table:            posdayclose.ValidColumn,
+			posfavorites.Table:           posfavorites.ValidColumn,
+			posreturn.Table:              posreturn.ValidColumn,
+			possale.Table:                possale.ValidColumn,
 			processorevent.Table:         processorevent.ValidColumn,
+			product.Table:                product.ValidColumn,
+			productprice.Table:           productprice.ValidColumn,
 			providerhours.Table:          providerhours.ValidColumn,
 			providertimeoff.Table:        providertimeoff.ValidColumn,
 			pushdevice.Table:             pushdevice.ValidColumn,
@@ -199,6 +213,8 @@ func checkColumn(t, c string) error {
 			serviceprovider.Table:        serviceprovider.ValidColumn,
 			servicevariant.Table:         servicevariant.ValidColumn,
 			session.Table:                session.ValidColumn,
+			staffpin.Table:               staffpin.ValidColumn,
+			stockmovement.Table:          stockmovement.ValidColumn,
 			tip.Table:                    tip.ValidColumn,
 			user.Table:                   user.ValidColumn,
 			venuepayments.Table:          venuepayments.ValidColumn,

@@ -60,8 +60,14 @@ import (
 	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/posdayclose"
+	"github.com/venueplatform/venue/ent/posfavorites"
+	"github.com/venueplatform/venue/ent/posreturn"
+	"github.com/venueplatform/venue/ent/possale"
 	"github.com/venueplatform/venue/ent/predicate"
 	"github.com/venueplatform/venue/ent/processorevent"
+	"github.com/venueplatform/venue/ent/product"
+	"github.com/venueplatform/venue/ent/productprice"
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
@@ -73,6 +79,8 @@ import (
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/staffpin"
+	"github.com/venueplatform/venue/ent/stockmovement"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -140,7 +148,13 @@ const (
 	TypePaymentCustomer        = "PaymentCustomer"
 	TypePhoto                  = "Photo"
 	TypePlatformSetting        = "PlatformSetting"
+	TypePosDayClose            = "PosDayClose"
+	TypePosFavorites           = "PosFavorites"
+	TypePosReturn              = "PosReturn"
+	TypePosSale                = "PosSale"
 	TypeProcessorEvent         = "ProcessorEvent"
+	TypeProduct                = "Product"
+	TypeProductPrice           = "ProductPrice"
 	TypeProviderHours          = "ProviderHours"
 	TypeProviderTimeOff        = "ProviderTimeOff"
 	TypePushDevice             = "PushDevice"
@@ -152,6 +166,8 @@ const (
 	TypeServiceProvider        = "ServiceProvider"
 	TypeServiceVariant         = "ServiceVariant"
 	TypeSession                = "Session"
+	TypeStaffPin               = "StaffPin"
+	TypeStockMovement          = "StockMovement"
 	TypeTip                    = "Tip"
 	TypeUser                   = "User"
 	TypeVenuePayments          = "VenuePayments"
@@ -55690,6 +55706,4413 @@ func (m *PlatformSettingMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown PlatformSetting edge %s", name)
 }
 
+// PosDayCloseMutation represents an operation that mutates the PosDayClose nodes in the graph.
+type PosDayCloseMutation struct {
+	config
+	op                     Op
+	typ                    string
+	id                     *uuid.UUID
+	created_at             *time.Time
+	updated_at             *time.Time
+	business_date          *time.Time
+	currency               *string
+	totals                 *[]model.PosMethodTotal
+	appendtotals           []model.PosMethodTotal
+	opening_float_minor    *int64
+	addopening_float_minor *int64
+	expected_cash_minor    *int64
+	addexpected_cash_minor *int64
+	counted_cash_minor     *int64
+	addcounted_cash_minor  *int64
+	difference_minor       *int64
+	adddifference_minor    *int64
+	note                   *string
+	closed_by_user_id      *uuid.UUID
+	closed_at              *time.Time
+	clearedFields          map[string]struct{}
+	organization           *uuid.UUID
+	clearedorganization    bool
+	done                   bool
+	oldValue               func(context.Context) (*PosDayClose, error)
+	predicates             []predicate.PosDayClose
+}
+
+var _ ent.Mutation = (*PosDayCloseMutation)(nil)
+
+// posdaycloseOption allows management of the mutation configuration using functional options.
+type posdaycloseOption func(*PosDayCloseMutation)
+
+// newPosDayCloseMutation creates new mutation for the PosDayClose entity.
+func newPosDayCloseMutation(c config, op Op, opts ...posdaycloseOption) *PosDayCloseMutation {
+	m := &PosDayCloseMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePosDayClose,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPosDayCloseID sets the ID field of the mutation.
+func withPosDayCloseID(id uuid.UUID) posdaycloseOption {
+	return func(m *PosDayCloseMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PosDayClose
+		)
+		m.oldValue = func(ctx context.Context) (*PosDayClose, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PosDayClose.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPosDayClose sets the old PosDayClose of the mutation.
+func withPosDayClose(node *PosDayClose) posdaycloseOption {
+	return func(m *PosDayCloseMutation) {
+		m.oldValue = func(context.Context) (*PosDayClose, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PosDayCloseMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PosDayCloseMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of PosDayClose entities.
+func (m *PosDayCloseMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PosDayCloseMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PosDayCloseMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PosDayClose.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PosDayCloseMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PosDayCloseMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PosDayClose entity.
+// If the PosDayClose object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosDayCloseMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PosDayCloseMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *PosDayCloseMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *PosDayCloseMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the PosDayClose entity.
+// If the PosDayClose object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosDayCloseMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *PosDayCloseMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *PosDayCloseMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *PosDayCloseMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the PosDayClose entity.
+// If the PosDayClose object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosDayCloseMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *PosDayCloseMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetBusinessDate sets the "business_date" field.
+func (m *PosDayCloseMutation) SetBusinessDate(t time.Time) {
+	m.business_date = &t
+}
+
+// BusinessDate returns the value of the "business_date" field in the mutation.
+func (m *PosDayCloseMutation) BusinessDate() (r time.Time, exists bool) {
+	v := m.business_date
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBusinessDate returns the old "business_date" field's value of the PosDayClose entity.
+// If the PosDayClose object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosDayCloseMutation) OldBusinessDate(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBusinessDate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBusinessDate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBusinessDate: %w", err)
+	}
+	return oldValue.BusinessDate, nil
+}
+
+// ResetBusinessDate resets all changes to the "business_date" field.
+func (m *PosDayCloseMutation) ResetBusinessDate() {
+	m.business_date = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *PosDayCloseMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *PosDayCloseMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the PosDayClose entity.
+// If the PosDayClose object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosDayCloseMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *PosDayCloseMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetTotals sets the "totals" field.
+func (m *PosDayCloseMutation) SetTotals(mmt []model.PosMethodTotal) {
+	m.totals = &mmt
+	m.appendtotals = nil
+}
+
+// Totals returns the value of the "totals" field in the mutation.
+func (m *PosDayCloseMutation) Totals() (r []model.PosMethodTotal, exists bool) {
+	v := m.totals
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTotals returns the old "totals" field's value of the PosDayClose entity.
+// If the PosDayClose object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosDayCloseMutation) OldTotals(ctx context.Context) (v []model.PosMethodTotal, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTotals is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTotals requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTotals: %w", err)
+	}
+	return oldValue.Totals, nil
+}
+
+// AppendTotals adds mmt to the "totals" field.
+func (m *PosDayCloseMutation) AppendTotals(mmt []model.PosMethodTotal) {
+	m.appendtotals = append(m.appendtotals, mmt...)
+}
+
+// AppendedTotals returns the list of values that were appended to the "totals" field in this mutation.
+func (m *PosDayCloseMutation) AppendedTotals() ([]model.PosMethodTotal, bool) {
+	if len(m.appendtotals) == 0 {
+		return nil, false
+	}
+	return m.appendtotals, true
+}
+
+// ResetTotals resets all changes to the "totals" field.
+func (m *PosDayCloseMutation) ResetTotals() {
+	m.totals = nil
+	m.appendtotals = nil
+}
+
+// SetOpeningFloatMinor sets the "opening_float_minor" field.
+func (m *PosDayCloseMutation) SetOpeningFloatMinor(i int64) {
+	m.opening_float_minor = &i
+	m.addopening_float_minor = nil
+}
+
+// OpeningFloatMinor returns the value of the "opening_float_minor" field in the mutation.
+func (m *PosDayCloseMutation) OpeningFloatMinor() (r int64, exists bool) {
+	v := m.opening_float_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOpeningFloatMinor returns the old "opening_float_minor" field's value of the PosDayClose entity.
+// If the PosDayClose object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosDayCloseMutation) OldOpeningFloatMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOpeningFloatMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOpeningFloatMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOpeningFloatMinor: %w", err)
+	}
+	return oldValue.OpeningFloatMinor, nil
+}
+
+// AddOpeningFloatMinor adds i to the "opening_float_minor" field.
+func (m *PosDayCloseMutation) AddOpeningFloatMinor(i int64) {
+	if m.addopening_float_minor != nil {
+		*m.addopening_float_minor += i
+	} else {
+		m.addopening_float_minor = &i
+	}
+}
+
+// AddedOpeningFloatMinor returns the value that was added to the "opening_float_minor" field in this mutation.
+func (m *PosDayCloseMutation) AddedOpeningFloatMinor() (r int64, exists bool) {
+	v := m.addopening_float_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOpeningFloatMinor resets all changes to the "opening_float_minor" field.
+func (m *PosDayCloseMutation) ResetOpeningFloatMinor() {
+	m.opening_float_minor = nil
+	m.addopening_float_minor = nil
+}
+
+// SetExpectedCashMinor sets the "expected_cash_minor" field.
+func (m *PosDayCloseMutation) SetExpectedCashMinor(i int64) {
+	m.expected_cash_minor = &i
+	m.addexpected_cash_minor = nil
+}
+
+// ExpectedCashMinor returns the value of the "expected_cash_minor" field in the mutation.
+func (m *PosDayCloseMutation) ExpectedCashMinor() (r int64, exists bool) {
+	v := m.expected_cash_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpectedCashMinor returns the old "expected_cash_minor" field's value of the PosDayClose entity.
+// If the PosDayClose object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosDayCloseMutation) OldExpectedCashMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpectedCashMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpectedCashMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpectedCashMinor: %w", err)
+	}
+	return oldValue.ExpectedCashMinor, nil
+}
+
+// AddExpectedCashMinor adds i to the "expected_cash_minor" field.
+func (m *PosDayCloseMutation) AddExpectedCashMinor(i int64) {
+	if m.addexpected_cash_minor != nil {
+		*m.addexpected_cash_minor += i
+	} else {
+		m.addexpected_cash_minor = &i
+	}
+}
+
+// AddedExpectedCashMinor returns the value that was added to the "expected_cash_minor" field in this mutation.
+func (m *PosDayCloseMutation) AddedExpectedCashMinor() (r int64, exists bool) {
+	v := m.addexpected_cash_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetExpectedCashMinor resets all changes to the "expected_cash_minor" field.
+func (m *PosDayCloseMutation) ResetExpectedCashMinor() {
+	m.expected_cash_minor = nil
+	m.addexpected_cash_minor = nil
+}
+
+// SetCountedCashMinor sets the "counted_cash_minor" field.
+func (m *PosDayCloseMutation) SetCountedCashMinor(i int64) {
+	m.counted_cash_minor = &i
+	m.addcounted_cash_minor = nil
+}
+
+// CountedCashMinor returns the value of the "counted_cash_minor" field in the mutation.
+func (m *PosDayCloseMutation) CountedCashMinor() (r int64, exists bool) {
+	v := m.counted_cash_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCountedCashMinor returns the old "counted_cash_minor" field's value of the PosDayClose entity.
+// If the PosDayClose object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosDayCloseMutation) OldCountedCashMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCountedCashMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCountedCashMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCountedCashMinor: %w", err)
+	}
+	return oldValue.CountedCashMinor, nil
+}
+
+// AddCountedCashMinor adds i to the "counted_cash_minor" field.
+func (m *PosDayCloseMutation) AddCountedCashMinor(i int64) {
+	if m.addcounted_cash_minor != nil {
+		*m.addcounted_cash_minor += i
+	} else {
+		m.addcounted_cash_minor = &i
+	}
+}
+
+// AddedCountedCashMinor returns the value that was added to the "counted_cash_minor" field in this mutation.
+func (m *PosDayCloseMutation) AddedCountedCashMinor() (r int64, exists bool) {
+	v := m.addcounted_cash_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCountedCashMinor resets all changes to the "counted_cash_minor" field.
+func (m *PosDayCloseMutation) ResetCountedCashMinor() {
+	m.counted_cash_minor = nil
+	m.addcounted_cash_minor = nil
+}
+
+// SetDifferenceMinor sets the "difference_minor" field.
+func (m *PosDayCloseMutation) SetDifferenceMinor(i int64) {
+	m.difference_minor = &i
+	m.adddifference_minor = nil
+}
+
+// DifferenceMinor returns the value of the "difference_minor" field in the mutation.
+func (m *PosDayCloseMutation) DifferenceMinor() (r int64, exists bool) {
+	v := m.difference_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDifferenceMinor returns the old "difference_minor" field's value of the PosDayClose entity.
+// If the PosDayClose object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosDayCloseMutation) OldDifferenceMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDifferenceMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDifferenceMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDifferenceMinor: %w", err)
+	}
+	return oldValue.DifferenceMinor, nil
+}
+
+// AddDifferenceMinor adds i to the "difference_minor" field.
+func (m *PosDayCloseMutation) AddDifferenceMinor(i int64) {
+	if m.adddifference_minor != nil {
+		*m.adddifference_minor += i
+	} else {
+		m.adddifference_minor = &i
+	}
+}
+
+// AddedDifferenceMinor returns the value that was added to the "difference_minor" field in this mutation.
+func (m *PosDayCloseMutation) AddedDifferenceMinor() (r int64, exists bool) {
+	v := m.adddifference_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDifferenceMinor resets all changes to the "difference_minor" field.
+func (m *PosDayCloseMutation) ResetDifferenceMinor() {
+	m.difference_minor = nil
+	m.adddifference_minor = nil
+}
+
+// SetNote sets the "note" field.
+func (m *PosDayCloseMutation) SetNote(s string) {
+	m.note = &s
+}
+
+// Note returns the value of the "note" field in the mutation.
+func (m *PosDayCloseMutation) Note() (r string, exists bool) {
+	v := m.note
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNote returns the old "note" field's value of the PosDayClose entity.
+// If the PosDayClose object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosDayCloseMutation) OldNote(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNote is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNote requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNote: %w", err)
+	}
+	return oldValue.Note, nil
+}
+
+// ResetNote resets all changes to the "note" field.
+func (m *PosDayCloseMutation) ResetNote() {
+	m.note = nil
+}
+
+// SetClosedByUserID sets the "closed_by_user_id" field.
+func (m *PosDayCloseMutation) SetClosedByUserID(u uuid.UUID) {
+	m.closed_by_user_id = &u
+}
+
+// ClosedByUserID returns the value of the "closed_by_user_id" field in the mutation.
+func (m *PosDayCloseMutation) ClosedByUserID() (r uuid.UUID, exists bool) {
+	v := m.closed_by_user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClosedByUserID returns the old "closed_by_user_id" field's value of the PosDayClose entity.
+// If the PosDayClose object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosDayCloseMutation) OldClosedByUserID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClosedByUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClosedByUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClosedByUserID: %w", err)
+	}
+	return oldValue.ClosedByUserID, nil
+}
+
+// ResetClosedByUserID resets all changes to the "closed_by_user_id" field.
+func (m *PosDayCloseMutation) ResetClosedByUserID() {
+	m.closed_by_user_id = nil
+}
+
+// SetClosedAt sets the "closed_at" field.
+func (m *PosDayCloseMutation) SetClosedAt(t time.Time) {
+	m.closed_at = &t
+}
+
+// ClosedAt returns the value of the "closed_at" field in the mutation.
+func (m *PosDayCloseMutation) ClosedAt() (r time.Time, exists bool) {
+	v := m.closed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClosedAt returns the old "closed_at" field's value of the PosDayClose entity.
+// If the PosDayClose object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosDayCloseMutation) OldClosedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClosedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClosedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClosedAt: %w", err)
+	}
+	return oldValue.ClosedAt, nil
+}
+
+// ResetClosedAt resets all changes to the "closed_at" field.
+func (m *PosDayCloseMutation) ResetClosedAt() {
+	m.closed_at = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *PosDayCloseMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[posdayclose.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *PosDayCloseMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *PosDayCloseMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *PosDayCloseMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the PosDayCloseMutation builder.
+func (m *PosDayCloseMutation) Where(ps ...predicate.PosDayClose) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PosDayCloseMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PosDayCloseMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PosDayClose, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PosDayCloseMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PosDayCloseMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PosDayClose).
+func (m *PosDayCloseMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PosDayCloseMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.created_at != nil {
+		fields = append(fields, posdayclose.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, posdayclose.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, posdayclose.FieldOrganizationID)
+	}
+	if m.business_date != nil {
+		fields = append(fields, posdayclose.FieldBusinessDate)
+	}
+	if m.currency != nil {
+		fields = append(fields, posdayclose.FieldCurrency)
+	}
+	if m.totals != nil {
+		fields = append(fields, posdayclose.FieldTotals)
+	}
+	if m.opening_float_minor != nil {
+		fields = append(fields, posdayclose.FieldOpeningFloatMinor)
+	}
+	if m.expected_cash_minor != nil {
+		fields = append(fields, posdayclose.FieldExpectedCashMinor)
+	}
+	if m.counted_cash_minor != nil {
+		fields = append(fields, posdayclose.FieldCountedCashMinor)
+	}
+	if m.difference_minor != nil {
+		fields = append(fields, posdayclose.FieldDifferenceMinor)
+	}
+	if m.note != nil {
+		fields = append(fields, posdayclose.FieldNote)
+	}
+	if m.closed_by_user_id != nil {
+		fields = append(fields, posdayclose.FieldClosedByUserID)
+	}
+	if m.closed_at != nil {
+		fields = append(fields, posdayclose.FieldClosedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PosDayCloseMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case posdayclose.FieldCreatedAt:
+		return m.CreatedAt()
+	case posdayclose.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case posdayclose.FieldOrganizationID:
+		return m.OrganizationID()
+	case posdayclose.FieldBusinessDate:
+		return m.BusinessDate()
+	case posdayclose.FieldCurrency:
+		return m.Currency()
+	case posdayclose.FieldTotals:
+		return m.Totals()
+	case posdayclose.FieldOpeningFloatMinor:
+		return m.OpeningFloatMinor()
+	case posdayclose.FieldExpectedCashMinor:
+		return m.ExpectedCashMinor()
+	case posdayclose.FieldCountedCashMinor:
+		return m.CountedCashMinor()
+	case posdayclose.FieldDifferenceMinor:
+		return m.DifferenceMinor()
+	case posdayclose.FieldNote:
+		return m.Note()
+	case posdayclose.FieldClosedByUserID:
+		return m.ClosedByUserID()
+	case posdayclose.FieldClosedAt:
+		return m.ClosedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PosDayCloseMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case posdayclose.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case posdayclose.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case posdayclose.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case posdayclose.FieldBusinessDate:
+		return m.OldBusinessDate(ctx)
+	case posdayclose.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case posdayclose.FieldTotals:
+		return m.OldTotals(ctx)
+	case posdayclose.FieldOpeningFloatMinor:
+		return m.OldOpeningFloatMinor(ctx)
+	case posdayclose.FieldExpectedCashMinor:
+		return m.OldExpectedCashMinor(ctx)
+	case posdayclose.FieldCountedCashMinor:
+		return m.OldCountedCashMinor(ctx)
+	case posdayclose.FieldDifferenceMinor:
+		return m.OldDifferenceMinor(ctx)
+	case posdayclose.FieldNote:
+		return m.OldNote(ctx)
+	case posdayclose.FieldClosedByUserID:
+		return m.OldClosedByUserID(ctx)
+	case posdayclose.FieldClosedAt:
+		return m.OldClosedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown PosDayClose field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PosDayCloseMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case posdayclose.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case posdayclose.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case posdayclose.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case posdayclose.FieldBusinessDate:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBusinessDate(v)
+		return nil
+	case posdayclose.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case posdayclose.FieldTotals:
+		v, ok := value.([]model.PosMethodTotal)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTotals(v)
+		return nil
+	case posdayclose.FieldOpeningFloatMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOpeningFloatMinor(v)
+		return nil
+	case posdayclose.FieldExpectedCashMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpectedCashMinor(v)
+		return nil
+	case posdayclose.FieldCountedCashMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCountedCashMinor(v)
+		return nil
+	case posdayclose.FieldDifferenceMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDifferenceMinor(v)
+		return nil
+	case posdayclose.FieldNote:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNote(v)
+		return nil
+	case posdayclose.FieldClosedByUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClosedByUserID(v)
+		return nil
+	case posdayclose.FieldClosedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClosedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PosDayClose field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PosDayCloseMutation) AddedFields() []string {
+	var fields []string
+	if m.addopening_float_minor != nil {
+		fields = append(fields, posdayclose.FieldOpeningFloatMinor)
+	}
+	if m.addexpected_cash_minor != nil {
+		fields = append(fields, posdayclose.FieldExpectedCashMinor)
+	}
+	if m.addcounted_cash_minor != nil {
+		fields = append(fields, posdayclose.FieldCountedCashMinor)
+	}
+	if m.adddifference_minor != nil {
+		fields = append(fields, posdayclose.FieldDifferenceMinor)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PosDayCloseMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case posdayclose.FieldOpeningFloatMinor:
+		return m.AddedOpeningFloatMinor()
+	case posdayclose.FieldExpectedCashMinor:
+		return m.AddedExpectedCashMinor()
+	case posdayclose.FieldCountedCashMinor:
+		return m.AddedCountedCashMinor()
+	case posdayclose.FieldDifferenceMinor:
+		return m.AddedDifferenceMinor()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PosDayCloseMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case posdayclose.FieldOpeningFloatMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOpeningFloatMinor(v)
+		return nil
+	case posdayclose.FieldExpectedCashMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddExpectedCashMinor(v)
+		return nil
+	case posdayclose.FieldCountedCashMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCountedCashMinor(v)
+		return nil
+	case posdayclose.FieldDifferenceMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDifferenceMinor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PosDayClose numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PosDayCloseMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PosDayCloseMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PosDayCloseMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown PosDayClose nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PosDayCloseMutation) ResetField(name string) error {
+	switch name {
+	case posdayclose.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case posdayclose.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case posdayclose.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case posdayclose.FieldBusinessDate:
+		m.ResetBusinessDate()
+		return nil
+	case posdayclose.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case posdayclose.FieldTotals:
+		m.ResetTotals()
+		return nil
+	case posdayclose.FieldOpeningFloatMinor:
+		m.ResetOpeningFloatMinor()
+		return nil
+	case posdayclose.FieldExpectedCashMinor:
+		m.ResetExpectedCashMinor()
+		return nil
+	case posdayclose.FieldCountedCashMinor:
+		m.ResetCountedCashMinor()
+		return nil
+	case posdayclose.FieldDifferenceMinor:
+		m.ResetDifferenceMinor()
+		return nil
+	case posdayclose.FieldNote:
+		m.ResetNote()
+		return nil
+	case posdayclose.FieldClosedByUserID:
+		m.ResetClosedByUserID()
+		return nil
+	case posdayclose.FieldClosedAt:
+		m.ResetClosedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PosDayClose field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PosDayCloseMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, posdayclose.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PosDayCloseMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case posdayclose.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PosDayCloseMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PosDayCloseMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PosDayCloseMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, posdayclose.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PosDayCloseMutation) EdgeCleared(name string) bool {
+	switch name {
+	case posdayclose.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PosDayCloseMutation) ClearEdge(name string) error {
+	switch name {
+	case posdayclose.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown PosDayClose unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PosDayCloseMutation) ResetEdge(name string) error {
+	switch name {
+	case posdayclose.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown PosDayClose edge %s", name)
+}
+
+// PosFavoritesMutation represents an operation that mutates the PosFavorites nodes in the graph.
+type PosFavoritesMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	pinned              *[]model.PosPin
+	appendpinned        []model.PosPin
+	updated_by_user_id  *uuid.UUID
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*PosFavorites, error)
+	predicates          []predicate.PosFavorites
+}
+
+var _ ent.Mutation = (*PosFavoritesMutation)(nil)
+
+// posfavoritesOption allows management of the mutation configuration using functional options.
+type posfavoritesOption func(*PosFavoritesMutation)
+
+// newPosFavoritesMutation creates new mutation for the PosFavorites entity.
+func newPosFavoritesMutation(c config, op Op, opts ...posfavoritesOption) *PosFavoritesMutation {
+	m := &PosFavoritesMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePosFavorites,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPosFavoritesID sets the ID field of the mutation.
+func withPosFavoritesID(id uuid.UUID) posfavoritesOption {
+	return func(m *PosFavoritesMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PosFavorites
+		)
+		m.oldValue = func(ctx context.Context) (*PosFavorites, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PosFavorites.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPosFavorites sets the old PosFavorites of the mutation.
+func withPosFavorites(node *PosFavorites) posfavoritesOption {
+	return func(m *PosFavoritesMutation) {
+		m.oldValue = func(context.Context) (*PosFavorites, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PosFavoritesMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PosFavoritesMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of PosFavorites entities.
+func (m *PosFavoritesMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PosFavoritesMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PosFavoritesMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PosFavorites.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PosFavoritesMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PosFavoritesMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PosFavorites entity.
+// If the PosFavorites object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosFavoritesMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PosFavoritesMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *PosFavoritesMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *PosFavoritesMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the PosFavorites entity.
+// If the PosFavorites object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosFavoritesMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *PosFavoritesMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *PosFavoritesMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *PosFavoritesMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the PosFavorites entity.
+// If the PosFavorites object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosFavoritesMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *PosFavoritesMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetPinned sets the "pinned" field.
+func (m *PosFavoritesMutation) SetPinned(mp []model.PosPin) {
+	m.pinned = &mp
+	m.appendpinned = nil
+}
+
+// Pinned returns the value of the "pinned" field in the mutation.
+func (m *PosFavoritesMutation) Pinned() (r []model.PosPin, exists bool) {
+	v := m.pinned
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPinned returns the old "pinned" field's value of the PosFavorites entity.
+// If the PosFavorites object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosFavoritesMutation) OldPinned(ctx context.Context) (v []model.PosPin, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPinned is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPinned requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPinned: %w", err)
+	}
+	return oldValue.Pinned, nil
+}
+
+// AppendPinned adds mp to the "pinned" field.
+func (m *PosFavoritesMutation) AppendPinned(mp []model.PosPin) {
+	m.appendpinned = append(m.appendpinned, mp...)
+}
+
+// AppendedPinned returns the list of values that were appended to the "pinned" field in this mutation.
+func (m *PosFavoritesMutation) AppendedPinned() ([]model.PosPin, bool) {
+	if len(m.appendpinned) == 0 {
+		return nil, false
+	}
+	return m.appendpinned, true
+}
+
+// ResetPinned resets all changes to the "pinned" field.
+func (m *PosFavoritesMutation) ResetPinned() {
+	m.pinned = nil
+	m.appendpinned = nil
+}
+
+// SetUpdatedByUserID sets the "updated_by_user_id" field.
+func (m *PosFavoritesMutation) SetUpdatedByUserID(u uuid.UUID) {
+	m.updated_by_user_id = &u
+}
+
+// UpdatedByUserID returns the value of the "updated_by_user_id" field in the mutation.
+func (m *PosFavoritesMutation) UpdatedByUserID() (r uuid.UUID, exists bool) {
+	v := m.updated_by_user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedByUserID returns the old "updated_by_user_id" field's value of the PosFavorites entity.
+// If the PosFavorites object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosFavoritesMutation) OldUpdatedByUserID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedByUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedByUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedByUserID: %w", err)
+	}
+	return oldValue.UpdatedByUserID, nil
+}
+
+// ResetUpdatedByUserID resets all changes to the "updated_by_user_id" field.
+func (m *PosFavoritesMutation) ResetUpdatedByUserID() {
+	m.updated_by_user_id = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *PosFavoritesMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[posfavorites.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *PosFavoritesMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *PosFavoritesMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *PosFavoritesMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the PosFavoritesMutation builder.
+func (m *PosFavoritesMutation) Where(ps ...predicate.PosFavorites) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PosFavoritesMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PosFavoritesMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PosFavorites, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PosFavoritesMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PosFavoritesMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PosFavorites).
+func (m *PosFavoritesMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PosFavoritesMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.created_at != nil {
+		fields = append(fields, posfavorites.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, posfavorites.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, posfavorites.FieldOrganizationID)
+	}
+	if m.pinned != nil {
+		fields = append(fields, posfavorites.FieldPinned)
+	}
+	if m.updated_by_user_id != nil {
+		fields = append(fields, posfavorites.FieldUpdatedByUserID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PosFavoritesMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case posfavorites.FieldCreatedAt:
+		return m.CreatedAt()
+	case posfavorites.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case posfavorites.FieldOrganizationID:
+		return m.OrganizationID()
+	case posfavorites.FieldPinned:
+		return m.Pinned()
+	case posfavorites.FieldUpdatedByUserID:
+		return m.UpdatedByUserID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PosFavoritesMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case posfavorites.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case posfavorites.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case posfavorites.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case posfavorites.FieldPinned:
+		return m.OldPinned(ctx)
+	case posfavorites.FieldUpdatedByUserID:
+		return m.OldUpdatedByUserID(ctx)
+	}
+	return nil, fmt.Errorf("unknown PosFavorites field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PosFavoritesMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case posfavorites.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case posfavorites.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case posfavorites.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case posfavorites.FieldPinned:
+		v, ok := value.([]model.PosPin)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPinned(v)
+		return nil
+	case posfavorites.FieldUpdatedByUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedByUserID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PosFavorites field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PosFavoritesMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PosFavoritesMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PosFavoritesMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown PosFavorites numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PosFavoritesMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PosFavoritesMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PosFavoritesMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown PosFavorites nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PosFavoritesMutation) ResetField(name string) error {
+	switch name {
+	case posfavorites.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case posfavorites.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case posfavorites.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case posfavorites.FieldPinned:
+		m.ResetPinned()
+		return nil
+	case posfavorites.FieldUpdatedByUserID:
+		m.ResetUpdatedByUserID()
+		return nil
+	}
+	return fmt.Errorf("unknown PosFavorites field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PosFavoritesMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, posfavorites.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PosFavoritesMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case posfavorites.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PosFavoritesMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PosFavoritesMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PosFavoritesMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, posfavorites.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PosFavoritesMutation) EdgeCleared(name string) bool {
+	switch name {
+	case posfavorites.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PosFavoritesMutation) ClearEdge(name string) error {
+	switch name {
+	case posfavorites.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown PosFavorites unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PosFavoritesMutation) ResetEdge(name string) error {
+	switch name {
+	case posfavorites.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown PosFavorites edge %s", name)
+}
+
+// PosReturnMutation represents an operation that mutates the PosReturn nodes in the graph.
+type PosReturnMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	request_key         *string
+	body_digest         *string
+	sale_id             *uuid.UUID
+	lines               *[]model.PosLine
+	appendlines         []model.PosLine
+	reason              *string
+	user_id             *uuid.UUID
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*PosReturn, error)
+	predicates          []predicate.PosReturn
+}
+
+var _ ent.Mutation = (*PosReturnMutation)(nil)
+
+// posreturnOption allows management of the mutation configuration using functional options.
+type posreturnOption func(*PosReturnMutation)
+
+// newPosReturnMutation creates new mutation for the PosReturn entity.
+func newPosReturnMutation(c config, op Op, opts ...posreturnOption) *PosReturnMutation {
+	m := &PosReturnMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePosReturn,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPosReturnID sets the ID field of the mutation.
+func withPosReturnID(id uuid.UUID) posreturnOption {
+	return func(m *PosReturnMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PosReturn
+		)
+		m.oldValue = func(ctx context.Context) (*PosReturn, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PosReturn.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPosReturn sets the old PosReturn of the mutation.
+func withPosReturn(node *PosReturn) posreturnOption {
+	return func(m *PosReturnMutation) {
+		m.oldValue = func(context.Context) (*PosReturn, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PosReturnMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PosReturnMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of PosReturn entities.
+func (m *PosReturnMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PosReturnMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PosReturnMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PosReturn.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PosReturnMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PosReturnMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PosReturn entity.
+// If the PosReturn object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosReturnMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PosReturnMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *PosReturnMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *PosReturnMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the PosReturn entity.
+// If the PosReturn object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosReturnMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *PosReturnMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *PosReturnMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *PosReturnMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the PosReturn entity.
+// If the PosReturn object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosReturnMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *PosReturnMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetRequestKey sets the "request_key" field.
+func (m *PosReturnMutation) SetRequestKey(s string) {
+	m.request_key = &s
+}
+
+// RequestKey returns the value of the "request_key" field in the mutation.
+func (m *PosReturnMutation) RequestKey() (r string, exists bool) {
+	v := m.request_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestKey returns the old "request_key" field's value of the PosReturn entity.
+// If the PosReturn object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosReturnMutation) OldRequestKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestKey: %w", err)
+	}
+	return oldValue.RequestKey, nil
+}
+
+// ResetRequestKey resets all changes to the "request_key" field.
+func (m *PosReturnMutation) ResetRequestKey() {
+	m.request_key = nil
+}
+
+// SetBodyDigest sets the "body_digest" field.
+func (m *PosReturnMutation) SetBodyDigest(s string) {
+	m.body_digest = &s
+}
+
+// BodyDigest returns the value of the "body_digest" field in the mutation.
+func (m *PosReturnMutation) BodyDigest() (r string, exists bool) {
+	v := m.body_digest
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBodyDigest returns the old "body_digest" field's value of the PosReturn entity.
+// If the PosReturn object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosReturnMutation) OldBodyDigest(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBodyDigest is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBodyDigest requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBodyDigest: %w", err)
+	}
+	return oldValue.BodyDigest, nil
+}
+
+// ResetBodyDigest resets all changes to the "body_digest" field.
+func (m *PosReturnMutation) ResetBodyDigest() {
+	m.body_digest = nil
+}
+
+// SetSaleID sets the "sale_id" field.
+func (m *PosReturnMutation) SetSaleID(u uuid.UUID) {
+	m.sale_id = &u
+}
+
+// SaleID returns the value of the "sale_id" field in the mutation.
+func (m *PosReturnMutation) SaleID() (r uuid.UUID, exists bool) {
+	v := m.sale_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSaleID returns the old "sale_id" field's value of the PosReturn entity.
+// If the PosReturn object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosReturnMutation) OldSaleID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSaleID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSaleID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSaleID: %w", err)
+	}
+	return oldValue.SaleID, nil
+}
+
+// ClearSaleID clears the value of the "sale_id" field.
+func (m *PosReturnMutation) ClearSaleID() {
+	m.sale_id = nil
+	m.clearedFields[posreturn.FieldSaleID] = struct{}{}
+}
+
+// SaleIDCleared returns if the "sale_id" field was cleared in this mutation.
+func (m *PosReturnMutation) SaleIDCleared() bool {
+	_, ok := m.clearedFields[posreturn.FieldSaleID]
+	return ok
+}
+
+// ResetSaleID resets all changes to the "sale_id" field.
+func (m *PosReturnMutation) ResetSaleID() {
+	m.sale_id = nil
+	delete(m.clearedFields, posreturn.FieldSaleID)
+}
+
+// SetLines sets the "lines" field.
+func (m *PosReturnMutation) SetLines(ml []model.PosLine) {
+	m.lines = &ml
+	m.appendlines = nil
+}
+
+// Lines returns the value of the "lines" field in the mutation.
+func (m *PosReturnMutation) Lines() (r []model.PosLine, exists bool) {
+	v := m.lines
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLines returns the old "lines" field's value of the PosReturn entity.
+// If the PosReturn object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosReturnMutation) OldLines(ctx context.Context) (v []model.PosLine, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLines is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLines requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLines: %w", err)
+	}
+	return oldValue.Lines, nil
+}
+
+// AppendLines adds ml to the "lines" field.
+func (m *PosReturnMutation) AppendLines(ml []model.PosLine) {
+	m.appendlines = append(m.appendlines, ml...)
+}
+
+// AppendedLines returns the list of values that were appended to the "lines" field in this mutation.
+func (m *PosReturnMutation) AppendedLines() ([]model.PosLine, bool) {
+	if len(m.appendlines) == 0 {
+		return nil, false
+	}
+	return m.appendlines, true
+}
+
+// ResetLines resets all changes to the "lines" field.
+func (m *PosReturnMutation) ResetLines() {
+	m.lines = nil
+	m.appendlines = nil
+}
+
+// SetReason sets the "reason" field.
+func (m *PosReturnMutation) SetReason(s string) {
+	m.reason = &s
+}
+
+// Reason returns the value of the "reason" field in the mutation.
+func (m *PosReturnMutation) Reason() (r string, exists bool) {
+	v := m.reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReason returns the old "reason" field's value of the PosReturn entity.
+// If the PosReturn object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosReturnMutation) OldReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReason: %w", err)
+	}
+	return oldValue.Reason, nil
+}
+
+// ResetReason resets all changes to the "reason" field.
+func (m *PosReturnMutation) ResetReason() {
+	m.reason = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *PosReturnMutation) SetUserID(u uuid.UUID) {
+	m.user_id = &u
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *PosReturnMutation) UserID() (r uuid.UUID, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the PosReturn entity.
+// If the PosReturn object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosReturnMutation) OldUserID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *PosReturnMutation) ResetUserID() {
+	m.user_id = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *PosReturnMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[posreturn.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *PosReturnMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *PosReturnMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *PosReturnMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the PosReturnMutation builder.
+func (m *PosReturnMutation) Where(ps ...predicate.PosReturn) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PosReturnMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PosReturnMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PosReturn, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PosReturnMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PosReturnMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PosReturn).
+func (m *PosReturnMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PosReturnMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created_at != nil {
+		fields = append(fields, posreturn.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, posreturn.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, posreturn.FieldOrganizationID)
+	}
+	if m.request_key != nil {
+		fields = append(fields, posreturn.FieldRequestKey)
+	}
+	if m.body_digest != nil {
+		fields = append(fields, posreturn.FieldBodyDigest)
+	}
+	if m.sale_id != nil {
+		fields = append(fields, posreturn.FieldSaleID)
+	}
+	if m.lines != nil {
+		fields = append(fields, posreturn.FieldLines)
+	}
+	if m.reason != nil {
+		fields = append(fields, posreturn.FieldReason)
+	}
+	if m.user_id != nil {
+		fields = append(fields, posreturn.FieldUserID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PosReturnMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case posreturn.FieldCreatedAt:
+		return m.CreatedAt()
+	case posreturn.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case posreturn.FieldOrganizationID:
+		return m.OrganizationID()
+	case posreturn.FieldRequestKey:
+		return m.RequestKey()
+	case posreturn.FieldBodyDigest:
+		return m.BodyDigest()
+	case posreturn.FieldSaleID:
+		return m.SaleID()
+	case posreturn.FieldLines:
+		return m.Lines()
+	case posreturn.FieldReason:
+		return m.Reason()
+	case posreturn.FieldUserID:
+		return m.UserID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PosReturnMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case posreturn.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case posreturn.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case posreturn.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case posreturn.FieldRequestKey:
+		return m.OldRequestKey(ctx)
+	case posreturn.FieldBodyDigest:
+		return m.OldBodyDigest(ctx)
+	case posreturn.FieldSaleID:
+		return m.OldSaleID(ctx)
+	case posreturn.FieldLines:
+		return m.OldLines(ctx)
+	case posreturn.FieldReason:
+		return m.OldReason(ctx)
+	case posreturn.FieldUserID:
+		return m.OldUserID(ctx)
+	}
+	return nil, fmt.Errorf("unknown PosReturn field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PosReturnMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case posreturn.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case posreturn.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case posreturn.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case posreturn.FieldRequestKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestKey(v)
+		return nil
+	case posreturn.FieldBodyDigest:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBodyDigest(v)
+		return nil
+	case posreturn.FieldSaleID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSaleID(v)
+		return nil
+	case posreturn.FieldLines:
+		v, ok := value.([]model.PosLine)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLines(v)
+		return nil
+	case posreturn.FieldReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReason(v)
+		return nil
+	case posreturn.FieldUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PosReturn field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PosReturnMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PosReturnMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PosReturnMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown PosReturn numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PosReturnMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(posreturn.FieldSaleID) {
+		fields = append(fields, posreturn.FieldSaleID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PosReturnMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PosReturnMutation) ClearField(name string) error {
+	switch name {
+	case posreturn.FieldSaleID:
+		m.ClearSaleID()
+		return nil
+	}
+	return fmt.Errorf("unknown PosReturn nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PosReturnMutation) ResetField(name string) error {
+	switch name {
+	case posreturn.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case posreturn.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case posreturn.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case posreturn.FieldRequestKey:
+		m.ResetRequestKey()
+		return nil
+	case posreturn.FieldBodyDigest:
+		m.ResetBodyDigest()
+		return nil
+	case posreturn.FieldSaleID:
+		m.ResetSaleID()
+		return nil
+	case posreturn.FieldLines:
+		m.ResetLines()
+		return nil
+	case posreturn.FieldReason:
+		m.ResetReason()
+		return nil
+	case posreturn.FieldUserID:
+		m.ResetUserID()
+		return nil
+	}
+	return fmt.Errorf("unknown PosReturn field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PosReturnMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, posreturn.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PosReturnMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case posreturn.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PosReturnMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PosReturnMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PosReturnMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, posreturn.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PosReturnMutation) EdgeCleared(name string) bool {
+	switch name {
+	case posreturn.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PosReturnMutation) ClearEdge(name string) error {
+	switch name {
+	case posreturn.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown PosReturn unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PosReturnMutation) ResetEdge(name string) error {
+	switch name {
+	case posreturn.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown PosReturn edge %s", name)
+}
+
+// PosSaleMutation represents an operation that mutates the PosSale nodes in the graph.
+type PosSaleMutation struct {
+	config
+	op                     Op
+	typ                    string
+	id                     *uuid.UUID
+	created_at             *time.Time
+	updated_at             *time.Time
+	request_key            *string
+	kind                   *possale.Kind
+	method                 *possale.Method
+	currency               *string
+	subtotal_minor         *int64
+	addsubtotal_minor      *int64
+	discount_minor         *int64
+	adddiscount_minor      *int64
+	vat_minor              *int64
+	addvat_minor           *int64
+	vat_rate_bp            *int
+	addvat_rate_bp         *int
+	total_minor            *int64
+	addtotal_minor         *int64
+	lines                  *[]model.PosLine
+	appendlines            []model.PosLine
+	member_id              *uuid.UUID
+	payment_id             *uuid.UUID
+	pass_id                *uuid.UUID
+	gift_card_id           *uuid.UUID
+	sold_by_user_id        *uuid.UUID
+	business_date          *time.Time
+	promo_exception_kind   *string
+	promo_exception_reason *string
+	clearedFields          map[string]struct{}
+	organization           *uuid.UUID
+	clearedorganization    bool
+	done                   bool
+	oldValue               func(context.Context) (*PosSale, error)
+	predicates             []predicate.PosSale
+}
+
+var _ ent.Mutation = (*PosSaleMutation)(nil)
+
+// possaleOption allows management of the mutation configuration using functional options.
+type possaleOption func(*PosSaleMutation)
+
+// newPosSaleMutation creates new mutation for the PosSale entity.
+func newPosSaleMutation(c config, op Op, opts ...possaleOption) *PosSaleMutation {
+	m := &PosSaleMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePosSale,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPosSaleID sets the ID field of the mutation.
+func withPosSaleID(id uuid.UUID) possaleOption {
+	return func(m *PosSaleMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PosSale
+		)
+		m.oldValue = func(ctx context.Context) (*PosSale, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PosSale.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPosSale sets the old PosSale of the mutation.
+func withPosSale(node *PosSale) possaleOption {
+	return func(m *PosSaleMutation) {
+		m.oldValue = func(context.Context) (*PosSale, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PosSaleMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PosSaleMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of PosSale entities.
+func (m *PosSaleMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PosSaleMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PosSaleMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PosSale.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PosSaleMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PosSaleMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PosSale entity.
+// If the PosSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosSaleMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PosSaleMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *PosSaleMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *PosSaleMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the PosSale entity.
+// If the PosSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosSaleMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *PosSaleMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *PosSaleMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *PosSaleMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the PosSale entity.
+// If the PosSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosSaleMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *PosSaleMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetRequestKey sets the "request_key" field.
+func (m *PosSaleMutation) SetRequestKey(s string) {
+	m.request_key = &s
+}
+
+// RequestKey returns the value of the "request_key" field in the mutation.
+func (m *PosSaleMutation) RequestKey() (r string, exists bool) {
+	v := m.request_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestKey returns the old "request_key" field's value of the PosSale entity.
+// If the PosSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosSaleMutation) OldRequestKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestKey: %w", err)
+	}
+	return oldValue.RequestKey, nil
+}
+
+// ResetRequestKey resets all changes to the "request_key" field.
+func (m *PosSaleMutation) ResetRequestKey() {
+	m.request_key = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *PosSaleMutation) SetKind(po possale.Kind) {
+	m.kind = &po
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *PosSaleMutation) Kind() (r possale.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the PosSale entity.
+// If the PosSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosSaleMutation) OldKind(ctx context.Context) (v possale.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *PosSaleMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetMethod sets the "method" field.
+func (m *PosSaleMutation) SetMethod(po possale.Method) {
+	m.method = &po
+}
+
+// Method returns the value of the "method" field in the mutation.
+func (m *PosSaleMutation) Method() (r possale.Method, exists bool) {
+	v := m.method
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMethod returns the old "method" field's value of the PosSale entity.
+// If the PosSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosSaleMutation) OldMethod(ctx context.Context) (v possale.Method, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMethod is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMethod requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMethod: %w", err)
+	}
+	return oldValue.Method, nil
+}
+
+// ResetMethod resets all changes to the "method" field.
+func (m *PosSaleMutation) ResetMethod() {
+	m.method = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *PosSaleMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *PosSaleMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the PosSale entity.
+// If the PosSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosSaleMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *PosSaleMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetSubtotalMinor sets the "subtotal_minor" field.
+func (m *PosSaleMutation) SetSubtotalMinor(i int64) {
+	m.subtotal_minor = &i
+	m.addsubtotal_minor = nil
+}
+
+// SubtotalMinor returns the value of the "subtotal_minor" field in the mutation.
+func (m *PosSaleMutation) SubtotalMinor() (r int64, exists bool) {
+	v := m.subtotal_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubtotalMinor returns the old "subtotal_minor" field's value of the PosSale entity.
+// If the PosSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosSaleMutation) OldSubtotalMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubtotalMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubtotalMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubtotalMinor: %w", err)
+	}
+	return oldValue.SubtotalMinor, nil
+}
+
+// AddSubtotalMinor adds i to the "subtotal_minor" field.
+func (m *PosSaleMutation) AddSubtotalMinor(i int64) {
+	if m.addsubtotal_minor != nil {
+		*m.addsubtotal_minor += i
+	} else {
+		m.addsubtotal_minor = &i
+	}
+}
+
+// AddedSubtotalMinor returns the value that was added to the "subtotal_minor" field in this mutation.
+func (m *PosSaleMutation) AddedSubtotalMinor() (r int64, exists bool) {
+	v := m.addsubtotal_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSubtotalMinor resets all changes to the "subtotal_minor" field.
+func (m *PosSaleMutation) ResetSubtotalMinor() {
+	m.subtotal_minor = nil
+	m.addsubtotal_minor = nil
+}
+
+// SetDiscountMinor sets the "discount_minor" field.
+func (m *PosSaleMutation) SetDiscountMinor(i int64) {
+	m.discount_minor = &i
+	m.adddiscount_minor = nil
+}
+
+// DiscountMinor returns the value of the "discount_minor" field in the mutation.
+func (m *PosSaleMutation) DiscountMinor() (r int64, exists bool) {
+	v := m.discount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDiscountMinor returns the old "discount_minor" field's value of the PosSale entity.
+// If the PosSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosSaleMutation) OldDiscountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDiscountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDiscountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDiscountMinor: %w", err)
+	}
+	return oldValue.DiscountMinor, nil
+}
+
+// AddDiscountMinor adds i to the "discount_minor" field.
+func (m *PosSaleMutation) AddDiscountMinor(i int64) {
+	if m.adddiscount_minor != nil {
+		*m.adddiscount_minor += i
+	} else {
+		m.adddiscount_minor = &i
+	}
+}
+
+// AddedDiscountMinor returns the value that was added to the "discount_minor" field in this mutation.
+func (m *PosSaleMutation) AddedDiscountMinor() (r int64, exists bool) {
+	v := m.adddiscount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDiscountMinor resets all changes to the "discount_minor" field.
+func (m *PosSaleMutation) ResetDiscountMinor() {
+	m.discount_minor = nil
+	m.adddiscount_minor = nil
+}
+
+// SetVatMinor sets the "vat_minor" field.
+func (m *PosSaleMutation) SetVatMinor(i int64) {
+	m.vat_minor = &i
+	m.addvat_minor = nil
+}
+
+// VatMinor returns the value of the "vat_minor" field in the mutation.
+func (m *PosSaleMutation) VatMinor() (r int64, exists bool) {
+	v := m.vat_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVatMinor returns the old "vat_minor" field's value of the PosSale entity.
+// If the PosSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosSaleMutation) OldVatMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVatMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVatMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVatMinor: %w", err)
+	}
+	return oldValue.VatMinor, nil
+}
+
+// AddVatMinor adds i to the "vat_minor" field.
+func (m *PosSaleMutation) AddVatMinor(i int64) {
+	if m.addvat_minor != nil {
+		*m.addvat_minor += i
+	} else {
+		m.addvat_minor = &i
+	}
+}
+
+// AddedVatMinor returns the value that was added to the "vat_minor" field in this mutation.
+func (m *PosSaleMutation) AddedVatMinor() (r int64, exists bool) {
+	v := m.addvat_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVatMinor resets all changes to the "vat_minor" field.
+func (m *PosSaleMutation) ResetVatMinor() {
+	m.vat_minor = nil
+	m.addvat_minor = nil
+}
+
+// SetVatRateBp sets the "vat_rate_bp" field.
+func (m *PosSaleMutation) SetVatRateBp(i int) {
+	m.vat_rate_bp = &i
+	m.addvat_rate_bp = nil
+}
+
+// VatRateBp returns the value of the "vat_rate_bp" field in the mutation.
+func (m *PosSaleMutation) VatRateBp() (r int, exists bool) {
+	v := m.vat_rate_bp
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVatRateBp returns the old "vat_rate_bp" field's value of the PosSale entity.
+// If the PosSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosSaleMutation) OldVatRateBp(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVatRateBp is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVatRateBp requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVatRateBp: %w", err)
+	}
+	return oldValue.VatRateBp, nil
+}
+
+// AddVatRateBp adds i to the "vat_rate_bp" field.
+func (m *PosSaleMutation) AddVatRateBp(i int) {
+	if m.addvat_rate_bp != nil {
+		*m.addvat_rate_bp += i
+	} else {
+		m.addvat_rate_bp = &i
+	}
+}
+
+// AddedVatRateBp returns the value that was added to the "vat_rate_bp" field in this mutation.
+func (m *PosSaleMutation) AddedVatRateBp() (r int, exists bool) {
+	v := m.addvat_rate_bp
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVatRateBp resets all changes to the "vat_rate_bp" field.
+func (m *PosSaleMutation) ResetVatRateBp() {
+	m.vat_rate_bp = nil
+	m.addvat_rate_bp = nil
+}
+
+// SetTotalMinor sets the "total_minor" field.
+func (m *PosSaleMutation) SetTotalMinor(i int64) {
+	m.total_minor = &i
+	m.addtotal_minor = nil
+}
+
+// TotalMinor returns the value of the "total_minor" field in the mutation.
+func (m *PosSaleMutation) TotalMinor() (r int64, exists bool) {
+	v := m.total_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTotalMinor returns the old "total_minor" field's value of the PosSale entity.
+// If the PosSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosSaleMutation) OldTotalMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTotalMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTotalMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTotalMinor: %w", err)
+	}
+	return oldValue.TotalMinor, nil
+}
+
+// AddTotalMinor adds i to the "total_minor" field.
+func (m *PosSaleMutation) AddTotalMinor(i int64) {
+	if m.addtotal_minor != nil {
+		*m.addtotal_minor += i
+	} else {
+		m.addtotal_minor = &i
+	}
+}
+
+// AddedTotalMinor returns the value that was added to the "total_minor" field in this mutation.
+func (m *PosSaleMutation) AddedTotalMinor() (r int64, exists bool) {
+	v := m.addtotal_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTotalMinor resets all changes to the "total_minor" field.
+func (m *PosSaleMutation) ResetTotalMinor() {
+	m.total_minor = nil
+	m.addtotal_minor = nil
+}
+
+// SetLines sets the "lines" field.
+func (m *PosSaleMutation) SetLines(ml []model.PosLine) {
+	m.lines = &ml
+	m.appendlines = nil
+}
+
+// Lines returns the value of the "lines" field in the mutation.
+func (m *PosSaleMutation) Lines() (r []model.PosLine, exists bool) {
+	v := m.lines
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLines returns the old "lines" field's value of the PosSale entity.
+// If the PosSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosSaleMutation) OldLines(ctx context.Context) (v []model.PosLine, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLines is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLines requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLines: %w", err)
+	}
+	return oldValue.Lines, nil
+}
+
+// AppendLines adds ml to the "lines" field.
+func (m *PosSaleMutation) AppendLines(ml []model.PosLine) {
+	m.appendlines = append(m.appendlines, ml...)
+}
+
+// AppendedLines returns the list of values that were appended to the "lines" field in this mutation.
+func (m *PosSaleMutation) AppendedLines() ([]model.PosLine, bool) {
+	if len(m.appendlines) == 0 {
+		return nil, false
+	}
+	return m.appendlines, true
+}
+
+// ResetLines resets all changes to the "lines" field.
+func (m *PosSaleMutation) ResetLines() {
+	m.lines = nil
+	m.appendlines = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *PosSaleMutation) SetMemberID(u uuid.UUID) {
+	m.member_id = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *PosSaleMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the PosSale entity.
+// If the PosSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosSaleMutation) OldMemberID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ClearMemberID clears the value of the "member_id" field.
+func (m *PosSaleMutation) ClearMemberID() {
+	m.member_id = nil
+	m.clearedFields[possale.FieldMemberID] = struct{}{}
+}
+
+// MemberIDCleared returns if the "member_id" field was cleared in this mutation.
+func (m *PosSaleMutation) MemberIDCleared() bool {
+	_, ok := m.clearedFields[possale.FieldMemberID]
+	return ok
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *PosSaleMutation) ResetMemberID() {
+	m.member_id = nil
+	delete(m.clearedFields, possale.FieldMemberID)
+}
+
+// SetPaymentID sets the "payment_id" field.
+func (m *PosSaleMutation) SetPaymentID(u uuid.UUID) {
+	m.payment_id = &u
+}
+
+// PaymentID returns the value of the "payment_id" field in the mutation.
+func (m *PosSaleMutation) PaymentID() (r uuid.UUID, exists bool) {
+	v := m.payment_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentID returns the old "payment_id" field's value of the PosSale entity.
+// If the PosSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosSaleMutation) OldPaymentID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentID: %w", err)
+	}
+	return oldValue.PaymentID, nil
+}
+
+// ResetPaymentID resets all changes to the "payment_id" field.
+func (m *PosSaleMutation) ResetPaymentID() {
+	m.payment_id = nil
+}
+
+// SetPassID sets the "pass_id" field.
+func (m *PosSaleMutation) SetPassID(u uuid.UUID) {
+	m.pass_id = &u
+}
+
+// PassID returns the value of the "pass_id" field in the mutation.
+func (m *PosSaleMutation) PassID() (r uuid.UUID, exists bool) {
+	v := m.pass_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassID returns the old "pass_id" field's value of the PosSale entity.
+// If the PosSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosSaleMutation) OldPassID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassID: %w", err)
+	}
+	return oldValue.PassID, nil
+}
+
+// ClearPassID clears the value of the "pass_id" field.
+func (m *PosSaleMutation) ClearPassID() {
+	m.pass_id = nil
+	m.clearedFields[possale.FieldPassID] = struct{}{}
+}
+
+// PassIDCleared returns if the "pass_id" field was cleared in this mutation.
+func (m *PosSaleMutation) PassIDCleared() bool {
+	_, ok := m.clearedFields[possale.FieldPassID]
+	return ok
+}
+
+// ResetPassID resets all changes to the "pass_id" field.
+func (m *PosSaleMutation) ResetPassID() {
+	m.pass_id = nil
+	delete(m.clearedFields, possale.FieldPassID)
+}
+
+// SetGiftCardID sets the "gift_card_id" field.
+func (m *PosSaleMutation) SetGiftCardID(u uuid.UUID) {
+	m.gift_card_id = &u
+}
+
+// GiftCardID returns the value of the "gift_card_id" field in the mutation.
+func (m *PosSaleMutation) GiftCardID() (r uuid.UUID, exists bool) {
+	v := m.gift_card_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGiftCardID returns the old "gift_card_id" field's value of the PosSale entity.
+// If the PosSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosSaleMutation) OldGiftCardID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGiftCardID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGiftCardID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGiftCardID: %w", err)
+	}
+	return oldValue.GiftCardID, nil
+}
+
+// ClearGiftCardID clears the value of the "gift_card_id" field.
+func (m *PosSaleMutation) ClearGiftCardID() {
+	m.gift_card_id = nil
+	m.clearedFields[possale.FieldGiftCardID] = struct{}{}
+}
+
+// GiftCardIDCleared returns if the "gift_card_id" field was cleared in this mutation.
+func (m *PosSaleMutation) GiftCardIDCleared() bool {
+	_, ok := m.clearedFields[possale.FieldGiftCardID]
+	return ok
+}
+
+// ResetGiftCardID resets all changes to the "gift_card_id" field.
+func (m *PosSaleMutation) ResetGiftCardID() {
+	m.gift_card_id = nil
+	delete(m.clearedFields, possale.FieldGiftCardID)
+}
+
+// SetSoldByUserID sets the "sold_by_user_id" field.
+func (m *PosSaleMutation) SetSoldByUserID(u uuid.UUID) {
+	m.sold_by_user_id = &u
+}
+
+// SoldByUserID returns the value of the "sold_by_user_id" field in the mutation.
+func (m *PosSaleMutation) SoldByUserID() (r uuid.UUID, exists bool) {
+	v := m.sold_by_user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSoldByUserID returns the old "sold_by_user_id" field's value of the PosSale entity.
+// If the PosSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosSaleMutation) OldSoldByUserID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSoldByUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSoldByUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSoldByUserID: %w", err)
+	}
+	return oldValue.SoldByUserID, nil
+}
+
+// ResetSoldByUserID resets all changes to the "sold_by_user_id" field.
+func (m *PosSaleMutation) ResetSoldByUserID() {
+	m.sold_by_user_id = nil
+}
+
+// SetBusinessDate sets the "business_date" field.
+func (m *PosSaleMutation) SetBusinessDate(t time.Time) {
+	m.business_date = &t
+}
+
+// BusinessDate returns the value of the "business_date" field in the mutation.
+func (m *PosSaleMutation) BusinessDate() (r time.Time, exists bool) {
+	v := m.business_date
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBusinessDate returns the old "business_date" field's value of the PosSale entity.
+// If the PosSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosSaleMutation) OldBusinessDate(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBusinessDate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBusinessDate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBusinessDate: %w", err)
+	}
+	return oldValue.BusinessDate, nil
+}
+
+// ResetBusinessDate resets all changes to the "business_date" field.
+func (m *PosSaleMutation) ResetBusinessDate() {
+	m.business_date = nil
+}
+
+// SetPromoExceptionKind sets the "promo_exception_kind" field.
+func (m *PosSaleMutation) SetPromoExceptionKind(s string) {
+	m.promo_exception_kind = &s
+}
+
+// PromoExceptionKind returns the value of the "promo_exception_kind" field in the mutation.
+func (m *PosSaleMutation) PromoExceptionKind() (r string, exists bool) {
+	v := m.promo_exception_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPromoExceptionKind returns the old "promo_exception_kind" field's value of the PosSale entity.
+// If the PosSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosSaleMutation) OldPromoExceptionKind(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPromoExceptionKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPromoExceptionKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPromoExceptionKind: %w", err)
+	}
+	return oldValue.PromoExceptionKind, nil
+}
+
+// ClearPromoExceptionKind clears the value of the "promo_exception_kind" field.
+func (m *PosSaleMutation) ClearPromoExceptionKind() {
+	m.promo_exception_kind = nil
+	m.clearedFields[possale.FieldPromoExceptionKind] = struct{}{}
+}
+
+// PromoExceptionKindCleared returns if the "promo_exception_kind" field was cleared in this mutation.
+func (m *PosSaleMutation) PromoExceptionKindCleared() bool {
+	_, ok := m.clearedFields[possale.FieldPromoExceptionKind]
+	return ok
+}
+
+// ResetPromoExceptionKind resets all changes to the "promo_exception_kind" field.
+func (m *PosSaleMutation) ResetPromoExceptionKind() {
+	m.promo_exception_kind = nil
+	delete(m.clearedFields, possale.FieldPromoExceptionKind)
+}
+
+// SetPromoExceptionReason sets the "promo_exception_reason" field.
+func (m *PosSaleMutation) SetPromoExceptionReason(s string) {
+	m.promo_exception_reason = &s
+}
+
+// PromoExceptionReason returns the value of the "promo_exception_reason" field in the mutation.
+func (m *PosSaleMutation) PromoExceptionReason() (r string, exists bool) {
+	v := m.promo_exception_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPromoExceptionReason returns the old "promo_exception_reason" field's value of the PosSale entity.
+// If the PosSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosSaleMutation) OldPromoExceptionReason(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPromoExceptionReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPromoExceptionReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPromoExceptionReason: %w", err)
+	}
+	return oldValue.PromoExceptionReason, nil
+}
+
+// ClearPromoExceptionReason clears the value of the "promo_exception_reason" field.
+func (m *PosSaleMutation) ClearPromoExceptionReason() {
+	m.promo_exception_reason = nil
+	m.clearedFields[possale.FieldPromoExceptionReason] = struct{}{}
+}
+
+// PromoExceptionReasonCleared returns if the "promo_exception_reason" field was cleared in this mutation.
+func (m *PosSaleMutation) PromoExceptionReasonCleared() bool {
+	_, ok := m.clearedFields[possale.FieldPromoExceptionReason]
+	return ok
+}
+
+// ResetPromoExceptionReason resets all changes to the "promo_exception_reason" field.
+func (m *PosSaleMutation) ResetPromoExceptionReason() {
+	m.promo_exception_reason = nil
+	delete(m.clearedFields, possale.FieldPromoExceptionReason)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *PosSaleMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[possale.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *PosSaleMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *PosSaleMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *PosSaleMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the PosSaleMutation builder.
+func (m *PosSaleMutation) Where(ps ...predicate.PosSale) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PosSaleMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PosSaleMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PosSale, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PosSaleMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PosSaleMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PosSale).
+func (m *PosSaleMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PosSaleMutation) Fields() []string {
+	fields := make([]string, 0, 21)
+	if m.created_at != nil {
+		fields = append(fields, possale.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, possale.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, possale.FieldOrganizationID)
+	}
+	if m.request_key != nil {
+		fields = append(fields, possale.FieldRequestKey)
+	}
+	if m.kind != nil {
+		fields = append(fields, possale.FieldKind)
+	}
+	if m.method != nil {
+		fields = append(fields, possale.FieldMethod)
+	}
+	if m.currency != nil {
+		fields = append(fields, possale.FieldCurrency)
+	}
+	if m.subtotal_minor != nil {
+		fields = append(fields, possale.FieldSubtotalMinor)
+	}
+	if m.discount_minor != nil {
+		fields = append(fields, possale.FieldDiscountMinor)
+	}
+	if m.vat_minor != nil {
+		fields = append(fields, possale.FieldVatMinor)
+	}
+	if m.vat_rate_bp != nil {
+		fields = append(fields, possale.FieldVatRateBp)
+	}
+	if m.total_minor != nil {
+		fields = append(fields, possale.FieldTotalMinor)
+	}
+	if m.lines != nil {
+		fields = append(fields, possale.FieldLines)
+	}
+	if m.member_id != nil {
+		fields = append(fields, possale.FieldMemberID)
+	}
+	if m.payment_id != nil {
+		fields = append(fields, possale.FieldPaymentID)
+	}
+	if m.pass_id != nil {
+		fields = append(fields, possale.FieldPassID)
+	}
+	if m.gift_card_id != nil {
+		fields = append(fields, possale.FieldGiftCardID)
+	}
+	if m.sold_by_user_id != nil {
+		fields = append(fields, possale.FieldSoldByUserID)
+	}
+	if m.business_date != nil {
+		fields = append(fields, possale.FieldBusinessDate)
+	}
+	if m.promo_exception_kind != nil {
+		fields = append(fields, possale.FieldPromoExceptionKind)
+	}
+	if m.promo_exception_reason != nil {
+		fields = append(fields, possale.FieldPromoExceptionReason)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PosSaleMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case possale.FieldCreatedAt:
+		return m.CreatedAt()
+	case possale.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case possale.FieldOrganizationID:
+		return m.OrganizationID()
+	case possale.FieldRequestKey:
+		return m.RequestKey()
+	case possale.FieldKind:
+		return m.Kind()
+	case possale.FieldMethod:
+		return m.Method()
+	case possale.FieldCurrency:
+		return m.Currency()
+	case possale.FieldSubtotalMinor:
+		return m.SubtotalMinor()
+	case possale.FieldDiscountMinor:
+		return m.DiscountMinor()
+	case possale.FieldVatMinor:
+		return m.VatMinor()
+	case possale.FieldVatRateBp:
+		return m.VatRateBp()
+	case possale.FieldTotalMinor:
+		return m.TotalMinor()
+	case possale.FieldLines:
+		return m.Lines()
+	case possale.FieldMemberID:
+		return m.MemberID()
+	case possale.FieldPaymentID:
+		return m.PaymentID()
+	case possale.FieldPassID:
+		return m.PassID()
+	case possale.FieldGiftCardID:
+		return m.GiftCardID()
+	case possale.FieldSoldByUserID:
+		return m.SoldByUserID()
+	case possale.FieldBusinessDate:
+		return m.BusinessDate()
+	case possale.FieldPromoExceptionKind:
+		return m.PromoExceptionKind()
+	case possale.FieldPromoExceptionReason:
+		return m.PromoExceptionReason()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PosSaleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case possale.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case possale.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case possale.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case possale.FieldRequestKey:
+		return m.OldRequestKey(ctx)
+	case possale.FieldKind:
+		return m.OldKind(ctx)
+	case possale.FieldMethod:
+		return m.OldMethod(ctx)
+	case possale.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case possale.FieldSubtotalMinor:
+		return m.OldSubtotalMinor(ctx)
+	case possale.FieldDiscountMinor:
+		return m.OldDiscountMinor(ctx)
+	case possale.FieldVatMinor:
+		return m.OldVatMinor(ctx)
+	case possale.FieldVatRateBp:
+		return m.OldVatRateBp(ctx)
+	case possale.FieldTotalMinor:
+		return m.OldTotalMinor(ctx)
+	case possale.FieldLines:
+		return m.OldLines(ctx)
+	case possale.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case possale.FieldPaymentID:
+		return m.OldPaymentID(ctx)
+	case possale.FieldPassID:
+		return m.OldPassID(ctx)
+	case possale.FieldGiftCardID:
+		return m.OldGiftCardID(ctx)
+	case possale.FieldSoldByUserID:
+		return m.OldSoldByUserID(ctx)
+	case possale.FieldBusinessDate:
+		return m.OldBusinessDate(ctx)
+	case possale.FieldPromoExceptionKind:
+		return m.OldPromoExceptionKind(ctx)
+	case possale.FieldPromoExceptionReason:
+		return m.OldPromoExceptionReason(ctx)
+	}
+	return nil, fmt.Errorf("unknown PosSale field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PosSaleMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case possale.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case possale.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case possale.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case possale.FieldRequestKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestKey(v)
+		return nil
+	case possale.FieldKind:
+		v, ok := value.(possale.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case possale.FieldMethod:
+		v, ok := value.(possale.Method)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMethod(v)
+		return nil
+	case possale.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case possale.FieldSubtotalMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubtotalMinor(v)
+		return nil
+	case possale.FieldDiscountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDiscountMinor(v)
+		return nil
+	case possale.FieldVatMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVatMinor(v)
+		return nil
+	case possale.FieldVatRateBp:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVatRateBp(v)
+		return nil
+	case possale.FieldTotalMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTotalMinor(v)
+		return nil
+	case possale.FieldLines:
+		v, ok := value.([]model.PosLine)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLines(v)
+		return nil
+	case possale.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case possale.FieldPaymentID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentID(v)
+		return nil
+	case possale.FieldPassID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassID(v)
+		return nil
+	case possale.FieldGiftCardID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGiftCardID(v)
+		return nil
+	case possale.FieldSoldByUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSoldByUserID(v)
+		return nil
+	case possale.FieldBusinessDate:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBusinessDate(v)
+		return nil
+	case possale.FieldPromoExceptionKind:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPromoExceptionKind(v)
+		return nil
+	case possale.FieldPromoExceptionReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPromoExceptionReason(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PosSale field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PosSaleMutation) AddedFields() []string {
+	var fields []string
+	if m.addsubtotal_minor != nil {
+		fields = append(fields, possale.FieldSubtotalMinor)
+	}
+	if m.adddiscount_minor != nil {
+		fields = append(fields, possale.FieldDiscountMinor)
+	}
+	if m.addvat_minor != nil {
+		fields = append(fields, possale.FieldVatMinor)
+	}
+	if m.addvat_rate_bp != nil {
+		fields = append(fields, possale.FieldVatRateBp)
+	}
+	if m.addtotal_minor != nil {
+		fields = append(fields, possale.FieldTotalMinor)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PosSaleMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case possale.FieldSubtotalMinor:
+		return m.AddedSubtotalMinor()
+	case possale.FieldDiscountMinor:
+		return m.AddedDiscountMinor()
+	case possale.FieldVatMinor:
+		return m.AddedVatMinor()
+	case possale.FieldVatRateBp:
+		return m.AddedVatRateBp()
+	case possale.FieldTotalMinor:
+		return m.AddedTotalMinor()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PosSaleMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case possale.FieldSubtotalMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSubtotalMinor(v)
+		return nil
+	case possale.FieldDiscountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDiscountMinor(v)
+		return nil
+	case possale.FieldVatMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVatMinor(v)
+		return nil
+	case possale.FieldVatRateBp:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVatRateBp(v)
+		return nil
+	case possale.FieldTotalMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTotalMinor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PosSale numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PosSaleMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(possale.FieldMemberID) {
+		fields = append(fields, possale.FieldMemberID)
+	}
+	if m.FieldCleared(possale.FieldPassID) {
+		fields = append(fields, possale.FieldPassID)
+	}
+	if m.FieldCleared(possale.FieldGiftCardID) {
+		fields = append(fields, possale.FieldGiftCardID)
+	}
+	if m.FieldCleared(possale.FieldPromoExceptionKind) {
+		fields = append(fields, possale.FieldPromoExceptionKind)
+	}
+	if m.FieldCleared(possale.FieldPromoExceptionReason) {
+		fields = append(fields, possale.FieldPromoExceptionReason)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PosSaleMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PosSaleMutation) ClearField(name string) error {
+	switch name {
+	case possale.FieldMemberID:
+		m.ClearMemberID()
+		return nil
+	case possale.FieldPassID:
+		m.ClearPassID()
+		return nil
+	case possale.FieldGiftCardID:
+		m.ClearGiftCardID()
+		return nil
+	case possale.FieldPromoExceptionKind:
+		m.ClearPromoExceptionKind()
+		return nil
+	case possale.FieldPromoExceptionReason:
+		m.ClearPromoExceptionReason()
+		return nil
+	}
+	return fmt.Errorf("unknown PosSale nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PosSaleMutation) ResetField(name string) error {
+	switch name {
+	case possale.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case possale.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case possale.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case possale.FieldRequestKey:
+		m.ResetRequestKey()
+		return nil
+	case possale.FieldKind:
+		m.ResetKind()
+		return nil
+	case possale.FieldMethod:
+		m.ResetMethod()
+		return nil
+	case possale.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case possale.FieldSubtotalMinor:
+		m.ResetSubtotalMinor()
+		return nil
+	case possale.FieldDiscountMinor:
+		m.ResetDiscountMinor()
+		return nil
+	case possale.FieldVatMinor:
+		m.ResetVatMinor()
+		return nil
+	case possale.FieldVatRateBp:
+		m.ResetVatRateBp()
+		return nil
+	case possale.FieldTotalMinor:
+		m.ResetTotalMinor()
+		return nil
+	case possale.FieldLines:
+		m.ResetLines()
+		return nil
+	case possale.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case possale.FieldPaymentID:
+		m.ResetPaymentID()
+		return nil
+	case possale.FieldPassID:
+		m.ResetPassID()
+		return nil
+	case possale.FieldGiftCardID:
+		m.ResetGiftCardID()
+		return nil
+	case possale.FieldSoldByUserID:
+		m.ResetSoldByUserID()
+		return nil
+	case possale.FieldBusinessDate:
+		m.ResetBusinessDate()
+		return nil
+	case possale.FieldPromoExceptionKind:
+		m.ResetPromoExceptionKind()
+		return nil
+	case possale.FieldPromoExceptionReason:
+		m.ResetPromoExceptionReason()
+		return nil
+	}
+	return fmt.Errorf("unknown PosSale field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PosSaleMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, possale.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PosSaleMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case possale.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PosSaleMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PosSaleMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PosSaleMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, possale.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PosSaleMutation) EdgeCleared(name string) bool {
+	switch name {
+	case possale.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PosSaleMutation) ClearEdge(name string) error {
+	switch name {
+	case possale.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown PosSale unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PosSaleMutation) ResetEdge(name string) error {
+	switch name {
+	case possale.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown PosSale edge %s", name)
+}
+
 // ProcessorEventMutation represents an operation that mutates the ProcessorEvent nodes in the graph.
 type ProcessorEventMutation struct {
 	config
@@ -56458,6 +60881,1599 @@ func (m *ProcessorEventMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ProcessorEventMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown ProcessorEvent edge %s", name)
+}
+
+// ProductMutation represents an operation that mutates the Product nodes in the graph.
+type ProductMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	name                *string
+	sku                 *string
+	stock_on_hand       *int
+	addstock_on_hand    *int
+	active              *bool
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*Product, error)
+	predicates          []predicate.Product
+}
+
+var _ ent.Mutation = (*ProductMutation)(nil)
+
+// productOption allows management of the mutation configuration using functional options.
+type productOption func(*ProductMutation)
+
+// newProductMutation creates new mutation for the Product entity.
+func newProductMutation(c config, op Op, opts ...productOption) *ProductMutation {
+	m := &ProductMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeProduct,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withProductID sets the ID field of the mutation.
+func withProductID(id uuid.UUID) productOption {
+	return func(m *ProductMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Product
+		)
+		m.oldValue = func(ctx context.Context) (*Product, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Product.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withProduct sets the old Product of the mutation.
+func withProduct(node *Product) productOption {
+	return func(m *ProductMutation) {
+		m.oldValue = func(context.Context) (*Product, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ProductMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ProductMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Product entities.
+func (m *ProductMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ProductMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ProductMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Product.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ProductMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ProductMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Product entity.
+// If the Product object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProductMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ProductMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ProductMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ProductMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Product entity.
+// If the Product object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProductMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ProductMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *ProductMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *ProductMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Product entity.
+// If the Product object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProductMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *ProductMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetName sets the "name" field.
+func (m *ProductMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ProductMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the Product entity.
+// If the Product object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProductMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ProductMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSku sets the "sku" field.
+func (m *ProductMutation) SetSku(s string) {
+	m.sku = &s
+}
+
+// Sku returns the value of the "sku" field in the mutation.
+func (m *ProductMutation) Sku() (r string, exists bool) {
+	v := m.sku
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSku returns the old "sku" field's value of the Product entity.
+// If the Product object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProductMutation) OldSku(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSku is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSku requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSku: %w", err)
+	}
+	return oldValue.Sku, nil
+}
+
+// ClearSku clears the value of the "sku" field.
+func (m *ProductMutation) ClearSku() {
+	m.sku = nil
+	m.clearedFields[product.FieldSku] = struct{}{}
+}
+
+// SkuCleared returns if the "sku" field was cleared in this mutation.
+func (m *ProductMutation) SkuCleared() bool {
+	_, ok := m.clearedFields[product.FieldSku]
+	return ok
+}
+
+// ResetSku resets all changes to the "sku" field.
+func (m *ProductMutation) ResetSku() {
+	m.sku = nil
+	delete(m.clearedFields, product.FieldSku)
+}
+
+// SetStockOnHand sets the "stock_on_hand" field.
+func (m *ProductMutation) SetStockOnHand(i int) {
+	m.stock_on_hand = &i
+	m.addstock_on_hand = nil
+}
+
+// StockOnHand returns the value of the "stock_on_hand" field in the mutation.
+func (m *ProductMutation) StockOnHand() (r int, exists bool) {
+	v := m.stock_on_hand
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStockOnHand returns the old "stock_on_hand" field's value of the Product entity.
+// If the Product object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProductMutation) OldStockOnHand(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStockOnHand is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStockOnHand requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStockOnHand: %w", err)
+	}
+	return oldValue.StockOnHand, nil
+}
+
+// AddStockOnHand adds i to the "stock_on_hand" field.
+func (m *ProductMutation) AddStockOnHand(i int) {
+	if m.addstock_on_hand != nil {
+		*m.addstock_on_hand += i
+	} else {
+		m.addstock_on_hand = &i
+	}
+}
+
+// AddedStockOnHand returns the value that was added to the "stock_on_hand" field in this mutation.
+func (m *ProductMutation) AddedStockOnHand() (r int, exists bool) {
+	v := m.addstock_on_hand
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStockOnHand resets all changes to the "stock_on_hand" field.
+func (m *ProductMutation) ResetStockOnHand() {
+	m.stock_on_hand = nil
+	m.addstock_on_hand = nil
+}
+
+// SetActive sets the "active" field.
+func (m *ProductMutation) SetActive(b bool) {
+	m.active = &b
+}
+
+// Active returns the value of the "active" field in the mutation.
+func (m *ProductMutation) Active() (r bool, exists bool) {
+	v := m.active
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActive returns the old "active" field's value of the Product entity.
+// If the Product object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProductMutation) OldActive(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActive is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActive requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActive: %w", err)
+	}
+	return oldValue.Active, nil
+}
+
+// ResetActive resets all changes to the "active" field.
+func (m *ProductMutation) ResetActive() {
+	m.active = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *ProductMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[product.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *ProductMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *ProductMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *ProductMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the ProductMutation builder.
+func (m *ProductMutation) Where(ps ...predicate.Product) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ProductMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ProductMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Product, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ProductMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ProductMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Product).
+func (m *ProductMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ProductMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, product.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, product.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, product.FieldOrganizationID)
+	}
+	if m.name != nil {
+		fields = append(fields, product.FieldName)
+	}
+	if m.sku != nil {
+		fields = append(fields, product.FieldSku)
+	}
+	if m.stock_on_hand != nil {
+		fields = append(fields, product.FieldStockOnHand)
+	}
+	if m.active != nil {
+		fields = append(fields, product.FieldActive)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ProductMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case product.FieldCreatedAt:
+		return m.CreatedAt()
+	case product.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case product.FieldOrganizationID:
+		return m.OrganizationID()
+	case product.FieldName:
+		return m.Name()
+	case product.FieldSku:
+		return m.Sku()
+	case product.FieldStockOnHand:
+		return m.StockOnHand()
+	case product.FieldActive:
+		return m.Active()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ProductMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case product.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case product.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case product.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case product.FieldName:
+		return m.OldName(ctx)
+	case product.FieldSku:
+		return m.OldSku(ctx)
+	case product.FieldStockOnHand:
+		return m.OldStockOnHand(ctx)
+	case product.FieldActive:
+		return m.OldActive(ctx)
+	}
+	return nil, fmt.Errorf("unknown Product field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProductMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case product.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case product.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case product.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case product.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case product.FieldSku:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSku(v)
+		return nil
+	case product.FieldStockOnHand:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStockOnHand(v)
+		return nil
+	case product.FieldActive:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActive(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Product field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ProductMutation) AddedFields() []string {
+	var fields []string
+	if m.addstock_on_hand != nil {
+		fields = append(fields, product.FieldStockOnHand)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ProductMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case product.FieldStockOnHand:
+		return m.AddedStockOnHand()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProductMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case product.FieldStockOnHand:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddStockOnHand(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Product numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ProductMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(product.FieldSku) {
+		fields = append(fields, product.FieldSku)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ProductMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ProductMutation) ClearField(name string) error {
+	switch name {
+	case product.FieldSku:
+		m.ClearSku()
+		return nil
+	}
+	return fmt.Errorf("unknown Product nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ProductMutation) ResetField(name string) error {
+	switch name {
+	case product.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case product.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case product.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case product.FieldName:
+		m.ResetName()
+		return nil
+	case product.FieldSku:
+		m.ResetSku()
+		return nil
+	case product.FieldStockOnHand:
+		m.ResetStockOnHand()
+		return nil
+	case product.FieldActive:
+		m.ResetActive()
+		return nil
+	}
+	return fmt.Errorf("unknown Product field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ProductMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, product.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ProductMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case product.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ProductMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ProductMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ProductMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, product.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ProductMutation) EdgeCleared(name string) bool {
+	switch name {
+	case product.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ProductMutation) ClearEdge(name string) error {
+	switch name {
+	case product.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown Product unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ProductMutation) ResetEdge(name string) error {
+	switch name {
+	case product.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown Product edge %s", name)
+}
+
+// ProductPriceMutation represents an operation that mutates the ProductPrice nodes in the graph.
+type ProductPriceMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	currency            *string
+	price_minor         *int64
+	addprice_minor      *int64
+	version             *int
+	addversion          *int
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	product             *uuid.UUID
+	clearedproduct      bool
+	done                bool
+	oldValue            func(context.Context) (*ProductPrice, error)
+	predicates          []predicate.ProductPrice
+}
+
+var _ ent.Mutation = (*ProductPriceMutation)(nil)
+
+// productpriceOption allows management of the mutation configuration using functional options.
+type productpriceOption func(*ProductPriceMutation)
+
+// newProductPriceMutation creates new mutation for the ProductPrice entity.
+func newProductPriceMutation(c config, op Op, opts ...productpriceOption) *ProductPriceMutation {
+	m := &ProductPriceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeProductPrice,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withProductPriceID sets the ID field of the mutation.
+func withProductPriceID(id uuid.UUID) productpriceOption {
+	return func(m *ProductPriceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ProductPrice
+		)
+		m.oldValue = func(ctx context.Context) (*ProductPrice, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ProductPrice.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withProductPrice sets the old ProductPrice of the mutation.
+func withProductPrice(node *ProductPrice) productpriceOption {
+	return func(m *ProductPriceMutation) {
+		m.oldValue = func(context.Context) (*ProductPrice, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ProductPriceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ProductPriceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ProductPrice entities.
+func (m *ProductPriceMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ProductPriceMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ProductPriceMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ProductPrice.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ProductPriceMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ProductPriceMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ProductPrice entity.
+// If the ProductPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProductPriceMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ProductPriceMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ProductPriceMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ProductPriceMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ProductPrice entity.
+// If the ProductPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProductPriceMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ProductPriceMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *ProductPriceMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *ProductPriceMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the ProductPrice entity.
+// If the ProductPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProductPriceMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *ProductPriceMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetProductID sets the "product_id" field.
+func (m *ProductPriceMutation) SetProductID(u uuid.UUID) {
+	m.product = &u
+}
+
+// ProductID returns the value of the "product_id" field in the mutation.
+func (m *ProductPriceMutation) ProductID() (r uuid.UUID, exists bool) {
+	v := m.product
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProductID returns the old "product_id" field's value of the ProductPrice entity.
+// If the ProductPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProductPriceMutation) OldProductID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProductID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProductID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProductID: %w", err)
+	}
+	return oldValue.ProductID, nil
+}
+
+// ResetProductID resets all changes to the "product_id" field.
+func (m *ProductPriceMutation) ResetProductID() {
+	m.product = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *ProductPriceMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *ProductPriceMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the ProductPrice entity.
+// If the ProductPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProductPriceMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *ProductPriceMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetPriceMinor sets the "price_minor" field.
+func (m *ProductPriceMutation) SetPriceMinor(i int64) {
+	m.price_minor = &i
+	m.addprice_minor = nil
+}
+
+// PriceMinor returns the value of the "price_minor" field in the mutation.
+func (m *ProductPriceMutation) PriceMinor() (r int64, exists bool) {
+	v := m.price_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPriceMinor returns the old "price_minor" field's value of the ProductPrice entity.
+// If the ProductPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProductPriceMutation) OldPriceMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPriceMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPriceMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPriceMinor: %w", err)
+	}
+	return oldValue.PriceMinor, nil
+}
+
+// AddPriceMinor adds i to the "price_minor" field.
+func (m *ProductPriceMutation) AddPriceMinor(i int64) {
+	if m.addprice_minor != nil {
+		*m.addprice_minor += i
+	} else {
+		m.addprice_minor = &i
+	}
+}
+
+// AddedPriceMinor returns the value that was added to the "price_minor" field in this mutation.
+func (m *ProductPriceMutation) AddedPriceMinor() (r int64, exists bool) {
+	v := m.addprice_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPriceMinor resets all changes to the "price_minor" field.
+func (m *ProductPriceMutation) ResetPriceMinor() {
+	m.price_minor = nil
+	m.addprice_minor = nil
+}
+
+// SetVersion sets the "version" field.
+func (m *ProductPriceMutation) SetVersion(i int) {
+	m.version = &i
+	m.addversion = nil
+}
+
+// Version returns the value of the "version" field in the mutation.
+func (m *ProductPriceMutation) Version() (r int, exists bool) {
+	v := m.version
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVersion returns the old "version" field's value of the ProductPrice entity.
+// If the ProductPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProductPriceMutation) OldVersion(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVersion is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVersion requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVersion: %w", err)
+	}
+	return oldValue.Version, nil
+}
+
+// AddVersion adds i to the "version" field.
+func (m *ProductPriceMutation) AddVersion(i int) {
+	if m.addversion != nil {
+		*m.addversion += i
+	} else {
+		m.addversion = &i
+	}
+}
+
+// AddedVersion returns the value that was added to the "version" field in this mutation.
+func (m *ProductPriceMutation) AddedVersion() (r int, exists bool) {
+	v := m.addversion
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVersion resets all changes to the "version" field.
+func (m *ProductPriceMutation) ResetVersion() {
+	m.version = nil
+	m.addversion = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *ProductPriceMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[productprice.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *ProductPriceMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *ProductPriceMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *ProductPriceMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearProduct clears the "product" edge to the Product entity.
+func (m *ProductPriceMutation) ClearProduct() {
+	m.clearedproduct = true
+	m.clearedFields[productprice.FieldProductID] = struct{}{}
+}
+
+// ProductCleared reports if the "product" edge to the Product entity was cleared.
+func (m *ProductPriceMutation) ProductCleared() bool {
+	return m.clearedproduct
+}
+
+// ProductIDs returns the "product" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProductID instead. It exists only for internal usage by the builders.
+func (m *ProductPriceMutation) ProductIDs() (ids []uuid.UUID) {
+	if id := m.product; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProduct resets all changes to the "product" edge.
+func (m *ProductPriceMutation) ResetProduct() {
+	m.product = nil
+	m.clearedproduct = false
+}
+
+// Where appends a list predicates to the ProductPriceMutation builder.
+func (m *ProductPriceMutation) Where(ps ...predicate.ProductPrice) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ProductPriceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ProductPriceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ProductPrice, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ProductPriceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ProductPriceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ProductPrice).
+func (m *ProductPriceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ProductPriceMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, productprice.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, productprice.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, productprice.FieldOrganizationID)
+	}
+	if m.product != nil {
+		fields = append(fields, productprice.FieldProductID)
+	}
+	if m.currency != nil {
+		fields = append(fields, productprice.FieldCurrency)
+	}
+	if m.price_minor != nil {
+		fields = append(fields, productprice.FieldPriceMinor)
+	}
+	if m.version != nil {
+		fields = append(fields, productprice.FieldVersion)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ProductPriceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case productprice.FieldCreatedAt:
+		return m.CreatedAt()
+	case productprice.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case productprice.FieldOrganizationID:
+		return m.OrganizationID()
+	case productprice.FieldProductID:
+		return m.ProductID()
+	case productprice.FieldCurrency:
+		return m.Currency()
+	case productprice.FieldPriceMinor:
+		return m.PriceMinor()
+	case productprice.FieldVersion:
+		return m.Version()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ProductPriceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case productprice.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case productprice.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case productprice.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case productprice.FieldProductID:
+		return m.OldProductID(ctx)
+	case productprice.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case productprice.FieldPriceMinor:
+		return m.OldPriceMinor(ctx)
+	case productprice.FieldVersion:
+		return m.OldVersion(ctx)
+	}
+	return nil, fmt.Errorf("unknown ProductPrice field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProductPriceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case productprice.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case productprice.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case productprice.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case productprice.FieldProductID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProductID(v)
+		return nil
+	case productprice.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case productprice.FieldPriceMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPriceMinor(v)
+		return nil
+	case productprice.FieldVersion:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVersion(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ProductPrice field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ProductPriceMutation) AddedFields() []string {
+	var fields []string
+	if m.addprice_minor != nil {
+		fields = append(fields, productprice.FieldPriceMinor)
+	}
+	if m.addversion != nil {
+		fields = append(fields, productprice.FieldVersion)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ProductPriceMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case productprice.FieldPriceMinor:
+		return m.AddedPriceMinor()
+	case productprice.FieldVersion:
+		return m.AddedVersion()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProductPriceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case productprice.FieldPriceMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPriceMinor(v)
+		return nil
+	case productprice.FieldVersion:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVersion(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ProductPrice numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ProductPriceMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ProductPriceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ProductPriceMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ProductPrice nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ProductPriceMutation) ResetField(name string) error {
+	switch name {
+	case productprice.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case productprice.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case productprice.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case productprice.FieldProductID:
+		m.ResetProductID()
+		return nil
+	case productprice.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case productprice.FieldPriceMinor:
+		m.ResetPriceMinor()
+		return nil
+	case productprice.FieldVersion:
+		m.ResetVersion()
+		return nil
+	}
+	return fmt.Errorf("unknown ProductPrice field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ProductPriceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, productprice.EdgeOrganization)
+	}
+	if m.product != nil {
+		edges = append(edges, productprice.EdgeProduct)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ProductPriceMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case productprice.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case productprice.EdgeProduct:
+		if id := m.product; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ProductPriceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ProductPriceMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ProductPriceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, productprice.EdgeOrganization)
+	}
+	if m.clearedproduct {
+		edges = append(edges, productprice.EdgeProduct)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ProductPriceMutation) EdgeCleared(name string) bool {
+	switch name {
+	case productprice.EdgeOrganization:
+		return m.clearedorganization
+	case productprice.EdgeProduct:
+		return m.clearedproduct
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ProductPriceMutation) ClearEdge(name string) error {
+	switch name {
+	case productprice.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case productprice.EdgeProduct:
+		m.ClearProduct()
+		return nil
+	}
+	return fmt.Errorf("unknown ProductPrice unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ProductPriceMutation) ResetEdge(name string) error {
+	switch name {
+	case productprice.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case productprice.EdgeProduct:
+		m.ResetProduct()
+		return nil
+	}
+	return fmt.Errorf("unknown ProductPrice edge %s", name)
 }
 
 // ProviderHoursMutation represents an operation that mutates the ProviderHours nodes in the graph.
@@ -69141,6 +75157,1709 @@ func (m *SessionMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Session edge %s", name)
+}
+
+// StaffPinMutation represents an operation that mutates the StaffPin nodes in the graph.
+type StaffPinMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	user_id             *uuid.UUID
+	pin_hash            *string
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*StaffPin, error)
+	predicates          []predicate.StaffPin
+}
+
+var _ ent.Mutation = (*StaffPinMutation)(nil)
+
+// staffpinOption allows management of the mutation configuration using functional options.
+type staffpinOption func(*StaffPinMutation)
+
+// newStaffPinMutation creates new mutation for the StaffPin entity.
+func newStaffPinMutation(c config, op Op, opts ...staffpinOption) *StaffPinMutation {
+	m := &StaffPinMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeStaffPin,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withStaffPinID sets the ID field of the mutation.
+func withStaffPinID(id uuid.UUID) staffpinOption {
+	return func(m *StaffPinMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *StaffPin
+		)
+		m.oldValue = func(ctx context.Context) (*StaffPin, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().StaffPin.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withStaffPin sets the old StaffPin of the mutation.
+func withStaffPin(node *StaffPin) staffpinOption {
+	return func(m *StaffPinMutation) {
+		m.oldValue = func(context.Context) (*StaffPin, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m StaffPinMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m StaffPinMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of StaffPin entities.
+func (m *StaffPinMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *StaffPinMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *StaffPinMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().StaffPin.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *StaffPinMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *StaffPinMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the StaffPin entity.
+// If the StaffPin object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StaffPinMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *StaffPinMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *StaffPinMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *StaffPinMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the StaffPin entity.
+// If the StaffPin object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StaffPinMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *StaffPinMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *StaffPinMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *StaffPinMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the StaffPin entity.
+// If the StaffPin object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StaffPinMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *StaffPinMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *StaffPinMutation) SetUserID(u uuid.UUID) {
+	m.user_id = &u
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *StaffPinMutation) UserID() (r uuid.UUID, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the StaffPin entity.
+// If the StaffPin object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StaffPinMutation) OldUserID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *StaffPinMutation) ResetUserID() {
+	m.user_id = nil
+}
+
+// SetPinHash sets the "pin_hash" field.
+func (m *StaffPinMutation) SetPinHash(s string) {
+	m.pin_hash = &s
+}
+
+// PinHash returns the value of the "pin_hash" field in the mutation.
+func (m *StaffPinMutation) PinHash() (r string, exists bool) {
+	v := m.pin_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPinHash returns the old "pin_hash" field's value of the StaffPin entity.
+// If the StaffPin object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StaffPinMutation) OldPinHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPinHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPinHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPinHash: %w", err)
+	}
+	return oldValue.PinHash, nil
+}
+
+// ResetPinHash resets all changes to the "pin_hash" field.
+func (m *StaffPinMutation) ResetPinHash() {
+	m.pin_hash = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *StaffPinMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[staffpin.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *StaffPinMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *StaffPinMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *StaffPinMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the StaffPinMutation builder.
+func (m *StaffPinMutation) Where(ps ...predicate.StaffPin) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the StaffPinMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *StaffPinMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.StaffPin, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *StaffPinMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *StaffPinMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (StaffPin).
+func (m *StaffPinMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *StaffPinMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.created_at != nil {
+		fields = append(fields, staffpin.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, staffpin.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, staffpin.FieldOrganizationID)
+	}
+	if m.user_id != nil {
+		fields = append(fields, staffpin.FieldUserID)
+	}
+	if m.pin_hash != nil {
+		fields = append(fields, staffpin.FieldPinHash)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *StaffPinMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case staffpin.FieldCreatedAt:
+		return m.CreatedAt()
+	case staffpin.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case staffpin.FieldOrganizationID:
+		return m.OrganizationID()
+	case staffpin.FieldUserID:
+		return m.UserID()
+	case staffpin.FieldPinHash:
+		return m.PinHash()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *StaffPinMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case staffpin.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case staffpin.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case staffpin.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case staffpin.FieldUserID:
+		return m.OldUserID(ctx)
+	case staffpin.FieldPinHash:
+		return m.OldPinHash(ctx)
+	}
+	return nil, fmt.Errorf("unknown StaffPin field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *StaffPinMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case staffpin.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case staffpin.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case staffpin.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case staffpin.FieldUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case staffpin.FieldPinHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPinHash(v)
+		return nil
+	}
+	return fmt.Errorf("unknown StaffPin field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *StaffPinMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *StaffPinMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *StaffPinMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown StaffPin numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *StaffPinMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *StaffPinMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *StaffPinMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown StaffPin nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *StaffPinMutation) ResetField(name string) error {
+	switch name {
+	case staffpin.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case staffpin.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case staffpin.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case staffpin.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case staffpin.FieldPinHash:
+		m.ResetPinHash()
+		return nil
+	}
+	return fmt.Errorf("unknown StaffPin field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *StaffPinMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, staffpin.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *StaffPinMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case staffpin.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *StaffPinMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *StaffPinMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *StaffPinMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, staffpin.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *StaffPinMutation) EdgeCleared(name string) bool {
+	switch name {
+	case staffpin.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *StaffPinMutation) ClearEdge(name string) error {
+	switch name {
+	case staffpin.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown StaffPin unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *StaffPinMutation) ResetEdge(name string) error {
+	switch name {
+	case staffpin.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown StaffPin edge %s", name)
+}
+
+// StockMovementMutation represents an operation that mutates the StockMovement nodes in the graph.
+type StockMovementMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	kind                *stockmovement.Kind
+	delta               *int
+	adddelta            *int
+	stock_after         *int
+	addstock_after      *int
+	sale_id             *uuid.UUID
+	return_id           *uuid.UUID
+	user_id             *uuid.UUID
+	reason              *string
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	product             *uuid.UUID
+	clearedproduct      bool
+	done                bool
+	oldValue            func(context.Context) (*StockMovement, error)
+	predicates          []predicate.StockMovement
+}
+
+var _ ent.Mutation = (*StockMovementMutation)(nil)
+
+// stockmovementOption allows management of the mutation configuration using functional options.
+type stockmovementOption func(*StockMovementMutation)
+
+// newStockMovementMutation creates new mutation for the StockMovement entity.
+func newStockMovementMutation(c config, op Op, opts ...stockmovementOption) *StockMovementMutation {
+	m := &StockMovementMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeStockMovement,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withStockMovementID sets the ID field of the mutation.
+func withStockMovementID(id uuid.UUID) stockmovementOption {
+	return func(m *StockMovementMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *StockMovement
+		)
+		m.oldValue = func(ctx context.Context) (*StockMovement, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().StockMovement.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withStockMovement sets the old StockMovement of the mutation.
+func withStockMovement(node *StockMovement) stockmovementOption {
+	return func(m *StockMovementMutation) {
+		m.oldValue = func(context.Context) (*StockMovement, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m StockMovementMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m StockMovementMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of StockMovement entities.
+func (m *StockMovementMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *StockMovementMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *StockMovementMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().StockMovement.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *StockMovementMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *StockMovementMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the StockMovement entity.
+// If the StockMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StockMovementMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *StockMovementMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *StockMovementMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *StockMovementMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the StockMovement entity.
+// If the StockMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StockMovementMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *StockMovementMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *StockMovementMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *StockMovementMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the StockMovement entity.
+// If the StockMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StockMovementMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *StockMovementMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetProductID sets the "product_id" field.
+func (m *StockMovementMutation) SetProductID(u uuid.UUID) {
+	m.product = &u
+}
+
+// ProductID returns the value of the "product_id" field in the mutation.
+func (m *StockMovementMutation) ProductID() (r uuid.UUID, exists bool) {
+	v := m.product
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProductID returns the old "product_id" field's value of the StockMovement entity.
+// If the StockMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StockMovementMutation) OldProductID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProductID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProductID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProductID: %w", err)
+	}
+	return oldValue.ProductID, nil
+}
+
+// ResetProductID resets all changes to the "product_id" field.
+func (m *StockMovementMutation) ResetProductID() {
+	m.product = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *StockMovementMutation) SetKind(s stockmovement.Kind) {
+	m.kind = &s
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *StockMovementMutation) Kind() (r stockmovement.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the StockMovement entity.
+// If the StockMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StockMovementMutation) OldKind(ctx context.Context) (v stockmovement.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *StockMovementMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetDelta sets the "delta" field.
+func (m *StockMovementMutation) SetDelta(i int) {
+	m.delta = &i
+	m.adddelta = nil
+}
+
+// Delta returns the value of the "delta" field in the mutation.
+func (m *StockMovementMutation) Delta() (r int, exists bool) {
+	v := m.delta
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDelta returns the old "delta" field's value of the StockMovement entity.
+// If the StockMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StockMovementMutation) OldDelta(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDelta is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDelta requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDelta: %w", err)
+	}
+	return oldValue.Delta, nil
+}
+
+// AddDelta adds i to the "delta" field.
+func (m *StockMovementMutation) AddDelta(i int) {
+	if m.adddelta != nil {
+		*m.adddelta += i
+	} else {
+		m.adddelta = &i
+	}
+}
+
+// AddedDelta returns the value that was added to the "delta" field in this mutation.
+func (m *StockMovementMutation) AddedDelta() (r int, exists bool) {
+	v := m.adddelta
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDelta resets all changes to the "delta" field.
+func (m *StockMovementMutation) ResetDelta() {
+	m.delta = nil
+	m.adddelta = nil
+}
+
+// SetStockAfter sets the "stock_after" field.
+func (m *StockMovementMutation) SetStockAfter(i int) {
+	m.stock_after = &i
+	m.addstock_after = nil
+}
+
+// StockAfter returns the value of the "stock_after" field in the mutation.
+func (m *StockMovementMutation) StockAfter() (r int, exists bool) {
+	v := m.stock_after
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStockAfter returns the old "stock_after" field's value of the StockMovement entity.
+// If the StockMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StockMovementMutation) OldStockAfter(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStockAfter is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStockAfter requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStockAfter: %w", err)
+	}
+	return oldValue.StockAfter, nil
+}
+
+// AddStockAfter adds i to the "stock_after" field.
+func (m *StockMovementMutation) AddStockAfter(i int) {
+	if m.addstock_after != nil {
+		*m.addstock_after += i
+	} else {
+		m.addstock_after = &i
+	}
+}
+
+// AddedStockAfter returns the value that was added to the "stock_after" field in this mutation.
+func (m *StockMovementMutation) AddedStockAfter() (r int, exists bool) {
+	v := m.addstock_after
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStockAfter resets all changes to the "stock_after" field.
+func (m *StockMovementMutation) ResetStockAfter() {
+	m.stock_after = nil
+	m.addstock_after = nil
+}
+
+// SetSaleID sets the "sale_id" field.
+func (m *StockMovementMutation) SetSaleID(u uuid.UUID) {
+	m.sale_id = &u
+}
+
+// SaleID returns the value of the "sale_id" field in the mutation.
+func (m *StockMovementMutation) SaleID() (r uuid.UUID, exists bool) {
+	v := m.sale_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSaleID returns the old "sale_id" field's value of the StockMovement entity.
+// If the StockMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StockMovementMutation) OldSaleID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSaleID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSaleID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSaleID: %w", err)
+	}
+	return oldValue.SaleID, nil
+}
+
+// ClearSaleID clears the value of the "sale_id" field.
+func (m *StockMovementMutation) ClearSaleID() {
+	m.sale_id = nil
+	m.clearedFields[stockmovement.FieldSaleID] = struct{}{}
+}
+
+// SaleIDCleared returns if the "sale_id" field was cleared in this mutation.
+func (m *StockMovementMutation) SaleIDCleared() bool {
+	_, ok := m.clearedFields[stockmovement.FieldSaleID]
+	return ok
+}
+
+// ResetSaleID resets all changes to the "sale_id" field.
+func (m *StockMovementMutation) ResetSaleID() {
+	m.sale_id = nil
+	delete(m.clearedFields, stockmovement.FieldSaleID)
+}
+
+// SetReturnID sets the "return_id" field.
+func (m *StockMovementMutation) SetReturnID(u uuid.UUID) {
+	m.return_id = &u
+}
+
+// ReturnID returns the value of the "return_id" field in the mutation.
+func (m *StockMovementMutation) ReturnID() (r uuid.UUID, exists bool) {
+	v := m.return_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReturnID returns the old "return_id" field's value of the StockMovement entity.
+// If the StockMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StockMovementMutation) OldReturnID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReturnID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReturnID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReturnID: %w", err)
+	}
+	return oldValue.ReturnID, nil
+}
+
+// ClearReturnID clears the value of the "return_id" field.
+func (m *StockMovementMutation) ClearReturnID() {
+	m.return_id = nil
+	m.clearedFields[stockmovement.FieldReturnID] = struct{}{}
+}
+
+// ReturnIDCleared returns if the "return_id" field was cleared in this mutation.
+func (m *StockMovementMutation) ReturnIDCleared() bool {
+	_, ok := m.clearedFields[stockmovement.FieldReturnID]
+	return ok
+}
+
+// ResetReturnID resets all changes to the "return_id" field.
+func (m *StockMovementMutation) ResetReturnID() {
+	m.return_id = nil
+	delete(m.clearedFields, stockmovement.FieldReturnID)
+}
+
+// SetUserID sets the "user_id" field.
+func (m *StockMovementMutation) SetUserID(u uuid.UUID) {
+	m.user_id = &u
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *StockMovementMutation) UserID() (r uuid.UUID, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the StockMovement entity.
+// If the StockMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StockMovementMutation) OldUserID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (m *StockMovementMutation) ClearUserID() {
+	m.user_id = nil
+	m.clearedFields[stockmovement.FieldUserID] = struct{}{}
+}
+
+// UserIDCleared returns if the "user_id" field was cleared in this mutation.
+func (m *StockMovementMutation) UserIDCleared() bool {
+	_, ok := m.clearedFields[stockmovement.FieldUserID]
+	return ok
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *StockMovementMutation) ResetUserID() {
+	m.user_id = nil
+	delete(m.clearedFields, stockmovement.FieldUserID)
+}
+
+// SetReason sets the "reason" field.
+func (m *StockMovementMutation) SetReason(s string) {
+	m.reason = &s
+}
+
+// Reason returns the value of the "reason" field in the mutation.
+func (m *StockMovementMutation) Reason() (r string, exists bool) {
+	v := m.reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReason returns the old "reason" field's value of the StockMovement entity.
+// If the StockMovement object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StockMovementMutation) OldReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReason: %w", err)
+	}
+	return oldValue.Reason, nil
+}
+
+// ResetReason resets all changes to the "reason" field.
+func (m *StockMovementMutation) ResetReason() {
+	m.reason = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *StockMovementMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[stockmovement.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *StockMovementMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *StockMovementMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *StockMovementMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearProduct clears the "product" edge to the Product entity.
+func (m *StockMovementMutation) ClearProduct() {
+	m.clearedproduct = true
+	m.clearedFields[stockmovement.FieldProductID] = struct{}{}
+}
+
+// ProductCleared reports if the "product" edge to the Product entity was cleared.
+func (m *StockMovementMutation) ProductCleared() bool {
+	return m.clearedproduct
+}
+
+// ProductIDs returns the "product" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProductID instead. It exists only for internal usage by the builders.
+func (m *StockMovementMutation) ProductIDs() (ids []uuid.UUID) {
+	if id := m.product; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProduct resets all changes to the "product" edge.
+func (m *StockMovementMutation) ResetProduct() {
+	m.product = nil
+	m.clearedproduct = false
+}
+
+// Where appends a list predicates to the StockMovementMutation builder.
+func (m *StockMovementMutation) Where(ps ...predicate.StockMovement) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the StockMovementMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *StockMovementMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.StockMovement, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *StockMovementMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *StockMovementMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (StockMovement).
+func (m *StockMovementMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *StockMovementMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created_at != nil {
+		fields = append(fields, stockmovement.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, stockmovement.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, stockmovement.FieldOrganizationID)
+	}
+	if m.product != nil {
+		fields = append(fields, stockmovement.FieldProductID)
+	}
+	if m.kind != nil {
+		fields = append(fields, stockmovement.FieldKind)
+	}
+	if m.delta != nil {
+		fields = append(fields, stockmovement.FieldDelta)
+	}
+	if m.stock_after != nil {
+		fields = append(fields, stockmovement.FieldStockAfter)
+	}
+	if m.sale_id != nil {
+		fields = append(fields, stockmovement.FieldSaleID)
+	}
+	if m.return_id != nil {
+		fields = append(fields, stockmovement.FieldReturnID)
+	}
+	if m.user_id != nil {
+		fields = append(fields, stockmovement.FieldUserID)
+	}
+	if m.reason != nil {
+		fields = append(fields, stockmovement.FieldReason)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *StockMovementMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case stockmovement.FieldCreatedAt:
+		return m.CreatedAt()
+	case stockmovement.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case stockmovement.FieldOrganizationID:
+		return m.OrganizationID()
+	case stockmovement.FieldProductID:
+		return m.ProductID()
+	case stockmovement.FieldKind:
+		return m.Kind()
+	case stockmovement.FieldDelta:
+		return m.Delta()
+	case stockmovement.FieldStockAfter:
+		return m.StockAfter()
+	case stockmovement.FieldSaleID:
+		return m.SaleID()
+	case stockmovement.FieldReturnID:
+		return m.ReturnID()
+	case stockmovement.FieldUserID:
+		return m.UserID()
+	case stockmovement.FieldReason:
+		return m.Reason()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *StockMovementMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case stockmovement.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case stockmovement.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case stockmovement.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case stockmovement.FieldProductID:
+		return m.OldProductID(ctx)
+	case stockmovement.FieldKind:
+		return m.OldKind(ctx)
+	case stockmovement.FieldDelta:
+		return m.OldDelta(ctx)
+	case stockmovement.FieldStockAfter:
+		return m.OldStockAfter(ctx)
+	case stockmovement.FieldSaleID:
+		return m.OldSaleID(ctx)
+	case stockmovement.FieldReturnID:
+		return m.OldReturnID(ctx)
+	case stockmovement.FieldUserID:
+		return m.OldUserID(ctx)
+	case stockmovement.FieldReason:
+		return m.OldReason(ctx)
+	}
+	return nil, fmt.Errorf("unknown StockMovement field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *StockMovementMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case stockmovement.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case stockmovement.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case stockmovement.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case stockmovement.FieldProductID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProductID(v)
+		return nil
+	case stockmovement.FieldKind:
+		v, ok := value.(stockmovement.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case stockmovement.FieldDelta:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDelta(v)
+		return nil
+	case stockmovement.FieldStockAfter:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStockAfter(v)
+		return nil
+	case stockmovement.FieldSaleID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSaleID(v)
+		return nil
+	case stockmovement.FieldReturnID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReturnID(v)
+		return nil
+	case stockmovement.FieldUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case stockmovement.FieldReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReason(v)
+		return nil
+	}
+	return fmt.Errorf("unknown StockMovement field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *StockMovementMutation) AddedFields() []string {
+	var fields []string
+	if m.adddelta != nil {
+		fields = append(fields, stockmovement.FieldDelta)
+	}
+	if m.addstock_after != nil {
+		fields = append(fields, stockmovement.FieldStockAfter)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *StockMovementMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case stockmovement.FieldDelta:
+		return m.AddedDelta()
+	case stockmovement.FieldStockAfter:
+		return m.AddedStockAfter()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *StockMovementMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case stockmovement.FieldDelta:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDelta(v)
+		return nil
+	case stockmovement.FieldStockAfter:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddStockAfter(v)
+		return nil
+	}
+	return fmt.Errorf("unknown StockMovement numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *StockMovementMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(stockmovement.FieldSaleID) {
+		fields = append(fields, stockmovement.FieldSaleID)
+	}
+	if m.FieldCleared(stockmovement.FieldReturnID) {
+		fields = append(fields, stockmovement.FieldReturnID)
+	}
+	if m.FieldCleared(stockmovement.FieldUserID) {
+		fields = append(fields, stockmovement.FieldUserID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *StockMovementMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *StockMovementMutation) ClearField(name string) error {
+	switch name {
+	case stockmovement.FieldSaleID:
+		m.ClearSaleID()
+		return nil
+	case stockmovement.FieldReturnID:
+		m.ClearReturnID()
+		return nil
+	case stockmovement.FieldUserID:
+		m.ClearUserID()
+		return nil
+	}
+	return fmt.Errorf("unknown StockMovement nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *StockMovementMutation) ResetField(name string) error {
+	switch name {
+	case stockmovement.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case stockmovement.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case stockmovement.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case stockmovement.FieldProductID:
+		m.ResetProductID()
+		return nil
+	case stockmovement.FieldKind:
+		m.ResetKind()
+		return nil
+	case stockmovement.FieldDelta:
+		m.ResetDelta()
+		return nil
+	case stockmovement.FieldStockAfter:
+		m.ResetStockAfter()
+		return nil
+	case stockmovement.FieldSaleID:
+		m.ResetSaleID()
+		return nil
+	case stockmovement.FieldReturnID:
+		m.ResetReturnID()
+		return nil
+	case stockmovement.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case stockmovement.FieldReason:
+		m.ResetReason()
+		return nil
+	}
+	return fmt.Errorf("unknown StockMovement field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *StockMovementMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, stockmovement.EdgeOrganization)
+	}
+	if m.product != nil {
+		edges = append(edges, stockmovement.EdgeProduct)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *StockMovementMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case stockmovement.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case stockmovement.EdgeProduct:
+		if id := m.product; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *StockMovementMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *StockMovementMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *StockMovementMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, stockmovement.EdgeOrganization)
+	}
+	if m.clearedproduct {
+		edges = append(edges, stockmovement.EdgeProduct)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *StockMovementMutation) EdgeCleared(name string) bool {
+	switch name {
+	case stockmovement.EdgeOrganization:
+		return m.clearedorganization
+	case stockmovement.EdgeProduct:
+		return m.clearedproduct
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *StockMovementMutation) ClearEdge(name string) error {
+	switch name {
+	case stockmovement.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case stockmovement.EdgeProduct:
+		m.ClearProduct()
+		return nil
+	}
+	return fmt.Errorf("unknown StockMovement unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *StockMovementMutation) ResetEdge(name string) error {
+	switch name {
+	case stockmovement.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case stockmovement.EdgeProduct:
+		m.ResetProduct()
+		return nil
+	}
+	return fmt.Errorf("unknown StockMovement edge %s", name)
 }
 
 // TipMutation represents an operation that mutates the Tip nodes in the graph.

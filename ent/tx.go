@@ -110,8 +110,20 @@ type Tx struct {
 	Photo *PhotoClient
 	// PlatformSetting is the client for interacting with the PlatformSetting builders.
 	PlatformSetting *PlatformSettingClient
+	// PosDayClose is the client for interacting with the PosDayClose builders.
+	PosDayClose *PosDayCloseClient
+	// PosFavorites is the client for interacting with the PosFavorites builders.
+	PosFavorites *PosFavoritesClient
+	// PosReturn is the client for interacting with the PosReturn builders.
+	PosReturn *PosReturnClient
+	// PosSale is the client for interacting with the PosSale builders.
+	PosSale *PosSaleClient
 	// ProcessorEvent is the client for interacting with the ProcessorEvent builders.
 	ProcessorEvent *ProcessorEventClient
+	// Product is the client for interacting with the Product builders.
+	Product *ProductClient
+	// ProductPrice is the client for interacting with the ProductPrice builders.
+	ProductPrice *ProductPriceClient
 	// ProviderHours is the client for interacting with the ProviderHours builders.
 	ProviderHours *ProviderHoursClient
 	// ProviderTimeOff is the client for interacting with the ProviderTimeOff builders.
@@ -134,6 +146,10 @@ type Tx struct {
 	ServiceVariant *ServiceVariantClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
+	// StaffPin is the client for interacting with the StaffPin builders.
+	StaffPin *StaffPinClient
+	// StockMovement is the client for interacting with the StockMovement builders.
+	StockMovement *StockMovementClient
 	// Tip is the client for interacting with the Tip builders.
 	Tip *TipClient
 	// User is the client for interacting with the User builders.
@@ -327,7 +343,13 @@ func (tx *Tx) init() {
 	tx.PaymentCustomer = NewPaymentCustomerClient(tx.config)
 	tx.Photo = NewPhotoClient(tx.config)
 	tx.PlatformSetting = NewPlatformSettingClient(tx.config)
+	tx.PosDayClose = NewPosDayCloseClient(tx.config)
+	tx.PosFavorites = NewPosFavoritesClient(tx.config)
+	tx.PosReturn = NewPosReturnClient(tx.config)
+	tx.PosSale = NewPosSaleClient(tx.config)
 	tx.ProcessorEvent = NewProcessorEventClient(tx.config)
+	tx.Product = NewProductClient(tx.config)
+	tx.ProductPrice = NewProductPriceClient(tx.config)
 	tx.ProviderHours = NewProviderHoursClient(tx.config)
 	tx.ProviderTimeOff = NewProviderTimeOffClient(tx.config)
 	tx.PushDevice = NewPushDeviceClient(tx.config)
@@ -339,6 +361,8 @@ func (tx *Tx) init() {
 	tx.ServiceProvider = NewServiceProviderClient(tx.config)
 	tx.ServiceVariant = NewServiceVariantClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
+	tx.StaffPin = NewStaffPinClient(tx.config)
+	tx.StockMovement = NewStockMovementClient(tx.config)
 	tx.Tip = NewTipClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.VenuePayments = NewVenuePaymentsClient(tx.config)

@@ -55,7 +55,13 @@ import (
 	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/posdayclose"
+	"github.com/venueplatform/venue/ent/posfavorites"
+	"github.com/venueplatform/venue/ent/posreturn"
+	"github.com/venueplatform/venue/ent/possale"
 	"github.com/venueplatform/venue/ent/processorevent"
+	"github.com/venueplatform/venue/ent/product"
+	"github.com/venueplatform/venue/ent/productprice"
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
@@ -67,6 +73,8 @@ import (
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/staffpin"
+	"github.com/venueplatform/venue/ent/stockmovement"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -126,7 +134,13 @@ var edgeTargets = map[string]map[string]string{
 	"PaymentCustomer":        {"organization": "Organization", "member": "Member"},
 	"Photo":                  {"organization": "Organization", "location": "Location", "brand": "Brand"},
 	"PlatformSetting":        {},
+	"PosDayClose":            {"organization": "Organization"},
+	"PosFavorites":           {"organization": "Organization"},
+	"PosReturn":              {"organization": "Organization"},
+	"PosSale":                {"organization": "Organization"},
 	"ProcessorEvent":         {},
+	"Product":                {"organization": "Organization"},
+	"ProductPrice":           {"organization": "Organization", "product": "Product"},
 	"ProviderHours":          {"organization": "Organization", "provider": "Instructor", "location": "Location"},
 	"ProviderTimeOff":        {"organization": "Organization", "provider": "Instructor"},
 	"PushDevice":             {"organization": "Organization", "member": "Member"},
@@ -138,6 +152,8 @@ var edgeTargets = map[string]map[string]string{
 	"ServiceProvider":        {"organization": "Organization", "service": "Service", "provider": "Instructor"},
 	"ServiceVariant":         {"organization": "Organization", "service": "Service"},
 	"Session":                {"user": "User", "refresh_tokens": "RefreshToken"},
+	"StaffPin":               {"organization": "Organization"},
+	"StockMovement":          {"organization": "Organization", "product": "Product"},
 	"Tip":                    {"organization": "Organization", "member": "Member"},
 	"User":                   {"members": "Member", "sessions": "Session", "auth_codes": "AuthCode"},
 	"VenuePayments":          {"organization": "Organization"},
@@ -185,6 +201,12 @@ var VenueOwnedTypes = []string{
 	"PaymentAttempt",
 	"PaymentCustomer",
 	"Photo",
+	"PosDayClose",
+	"PosFavorites",
+	"PosReturn",
+	"PosSale",
+	"Product",
+	"ProductPrice",
 	"ProviderHours",
 	"ProviderTimeOff",
 	"PushDevice",
@@ -194,6 +216,8 @@ var VenueOwnedTypes = []string{
 	"Service",
 	"ServiceProvider",
 	"ServiceVariant",
+	"StaffPin",
+	"StockMovement",
 	"Tip",
 	"VenuePayments",
 	"Visit",
@@ -252,7 +276,13 @@ var AllTypes = []string{
 	"PaymentCustomer",
 	"Photo",
 	"PlatformSetting",
+	"PosDayClose",
+	"PosFavorites",
+	"PosReturn",
+	"PosSale",
 	"ProcessorEvent",
+	"Product",
+	"ProductPrice",
 	"ProviderHours",
 	"ProviderTimeOff",
 	"PushDevice",
@@ -264,6 +294,8 @@ var AllTypes = []string{
 	"ServiceProvider",
 	"ServiceVariant",
 	"Session",
+	"StaffPin",
+	"StockMovement",
 	"Tip",
 	"User",
 	"VenuePayments",
@@ -379,8 +411,20 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Photo.Query().Where(photo.IDIn(ids...)).Count(ctx)
 	case "PlatformSetting":
 		return c.PlatformSetting.Query().Where(platformsetting.IDIn(ids...)).Count(ctx)
+	case "PosDayClose":
+		return c.PosDayClose.Query().Where(posdayclose.IDIn(ids...)).Count(ctx)
+	case "PosFavorites":
+		return c.PosFavorites.Query().Where(posfavorites.IDIn(ids...)).Count(ctx)
+	case "PosReturn":
+		return c.PosReturn.Query().Where(posreturn.IDIn(ids...)).Count(ctx)
+	case "PosSale":
+		return c.PosSale.Query().Where(possale.IDIn(ids...)).Count(ctx)
 	case "ProcessorEvent":
 		return c.ProcessorEvent.Query().Where(processorevent.IDIn(ids...)).Count(ctx)
+	case "Product":
+		return c.Product.Query().Where(product.IDIn(ids...)).Count(ctx)
+	case "ProductPrice":
+		return c.ProductPrice.Query().Where(productprice.IDIn(ids...)).Count(ctx)
 	case "ProviderHours":
 		return c.ProviderHours.Query().Where(providerhours.IDIn(ids...)).Count(ctx)
 	case "ProviderTimeOff":
@@ -403,6 +447,10 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.ServiceVariant.Query().Where(servicevariant.IDIn(ids...)).Count(ctx)
 	case "Session":
 		return c.Session.Query().Where(session.IDIn(ids...)).Count(ctx)
+	case "StaffPin":
+		return c.StaffPin.Query().Where(staffpin.IDIn(ids...)).Count(ctx)
+	case "StockMovement":
+		return c.StockMovement.Query().Where(stockmovement.IDIn(ids...)).Count(ctx)
 	case "Tip":
 		return c.Tip.Query().Where(tip.IDIn(ids...)).Count(ctx)
 	case "User":

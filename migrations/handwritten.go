@@ -15,6 +15,7 @@ var HandWrittenConstraints = []string{
 	"appointments_provider_no_overlap",
 	"appointments_room_no_overlap",
 	"appointments_busy_span",
+	"products_stock_non_negative",
 }
 
 // KeepHandWritten is the diff hook of every comparison of ent/schema with the

@@ -585,6 +585,54 @@ func (f PlatformSettingFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Va
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PlatformSettingMutation", m)
 }
 
+// The PosDayCloseFunc type is an adapter to allow the use of ordinary
+// function as PosDayClose mutator.
+type PosDayCloseFunc func(context.Context, *ent.PosDayCloseMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PosDayCloseFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PosDayCloseMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PosDayCloseMutation", m)
+}
+
+// The PosFavoritesFunc type is an adapter to allow the use of ordinary
+// function as PosFavorites mutator.
+type PosFavoritesFunc func(context.Context, *ent.PosFavoritesMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PosFavoritesFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PosFavoritesMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PosFavoritesMutation", m)
+}
+
+// The PosReturnFunc type is an adapter to allow the use of ordinary
+// function as PosReturn mutator.
+type PosReturnFunc func(context.Context, *ent.PosReturnMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PosReturnFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PosReturnMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PosReturnMutation", m)
+}
+
+// The PosSaleFunc type is an adapter to allow the use of ordinary
+// function as PosSale mutator.
+type PosSaleFunc func(context.Context, *ent.PosSaleMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PosSaleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PosSaleMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PosSaleMutation", m)
+}
+
 // The ProcessorEventFunc type is an adapter to allow the use of ordinary
 // function as ProcessorEvent mutator.
 type ProcessorEventFunc func(context.Context, *ent.ProcessorEventMutation) (ent.Value, error)
@@ -595,6 +643,30 @@ func (f ProcessorEventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Val
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProcessorEventMutation", m)
+}
+
+// The ProductFunc type is an adapter to allow the use of ordinary
+// function as Product mutator.
+type ProductFunc func(context.Context, *ent.ProductMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ProductFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ProductMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProductMutation", m)
+}
+
+// The ProductPriceFunc type is an adapter to allow the use of ordinary
+// function as ProductPrice mutator.
+type ProductPriceFunc func(context.Context, *ent.ProductPriceMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ProductPriceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ProductPriceMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProductPriceMutation", m)
 }
 
 // The ProviderHoursFunc type is an adapter to allow the use of ordinary
@@ -727,6 +799,30 @@ func (f SessionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SessionMutation", m)
+}
+
+// The StaffPinFunc type is an adapter to allow the use of ordinary
+// function as StaffPin mutator.
+type StaffPinFunc func(context.Context, *ent.StaffPinMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f StaffPinFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.StaffPinMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.StaffPinMutation", m)
+}
+
+// The StockMovementFunc type is an adapter to allow the use of ordinary
+// function as StockMovement mutator.
+type StockMovementFunc func(context.Context, *ent.StockMovementMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f StockMovementFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.StockMovementMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.StockMovementMutation", m)
 }
 
 // The TipFunc type is an adapter to allow the use of ordinary

@@ -56,8 +56,14 @@ import (
 	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/posdayclose"
+	"github.com/venueplatform/venue/ent/posfavorites"
+	"github.com/venueplatform/venue/ent/posreturn"
+	"github.com/venueplatform/venue/ent/possale"
 	"github.com/venueplatform/venue/ent/predicate"
 	"github.com/venueplatform/venue/ent/processorevent"
+	"github.com/venueplatform/venue/ent/product"
+	"github.com/venueplatform/venue/ent/productprice"
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
@@ -69,6 +75,8 @@ import (
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/staffpin"
+	"github.com/venueplatform/venue/ent/stockmovement"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -1430,6 +1438,114 @@ func (f TraversePlatformSetting) Traverse(ctx context.Context, q ent.Query) erro
 	return fmt.Errorf("unexpected query type %T. expect *ent.PlatformSettingQuery", q)
 }
 
+// The PosDayCloseFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PosDayCloseFunc func(context.Context, *ent.PosDayCloseQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PosDayCloseFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PosDayCloseQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PosDayCloseQuery", q)
+}
+
+// The TraversePosDayClose type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePosDayClose func(context.Context, *ent.PosDayCloseQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePosDayClose) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePosDayClose) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PosDayCloseQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PosDayCloseQuery", q)
+}
+
+// The PosFavoritesFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PosFavoritesFunc func(context.Context, *ent.PosFavoritesQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PosFavoritesFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PosFavoritesQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PosFavoritesQuery", q)
+}
+
+// The TraversePosFavorites type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePosFavorites func(context.Context, *ent.PosFavoritesQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePosFavorites) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePosFavorites) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PosFavoritesQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PosFavoritesQuery", q)
+}
+
+// The PosReturnFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PosReturnFunc func(context.Context, *ent.PosReturnQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PosReturnFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PosReturnQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PosReturnQuery", q)
+}
+
+// The TraversePosReturn type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePosReturn func(context.Context, *ent.PosReturnQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePosReturn) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePosReturn) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PosReturnQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PosReturnQuery", q)
+}
+
+// The PosSaleFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PosSaleFunc func(context.Context, *ent.PosSaleQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PosSaleFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PosSaleQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PosSaleQuery", q)
+}
+
+// The TraversePosSale type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePosSale func(context.Context, *ent.PosSaleQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePosSale) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePosSale) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PosSaleQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PosSaleQuery", q)
+}
+
 // The ProcessorEventFunc type is an adapter to allow the use of ordinary function as a Querier.
 type ProcessorEventFunc func(context.Context, *ent.ProcessorEventQuery) (ent.Value, error)
 
@@ -1455,6 +1571,60 @@ func (f TraverseProcessorEvent) Traverse(ctx context.Context, q ent.Query) error
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.ProcessorEventQuery", q)
+}
+
+// The ProductFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ProductFunc func(context.Context, *ent.ProductQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ProductFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ProductQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ProductQuery", q)
+}
+
+// The TraverseProduct type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseProduct func(context.Context, *ent.ProductQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseProduct) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseProduct) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ProductQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ProductQuery", q)
+}
+
+// The ProductPriceFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ProductPriceFunc func(context.Context, *ent.ProductPriceQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ProductPriceFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ProductPriceQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ProductPriceQuery", q)
+}
+
+// The TraverseProductPrice type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseProductPrice func(context.Context, *ent.ProductPriceQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseProductPrice) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseProductPrice) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ProductPriceQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ProductPriceQuery", q)
 }
 
 // The ProviderHoursFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1754,6 +1924,60 @@ func (f TraverseSession) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.SessionQuery", q)
 }
 
+// The StaffPinFunc type is an adapter to allow the use of ordinary function as a Querier.
+type StaffPinFunc func(context.Context, *ent.StaffPinQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f StaffPinFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.StaffPinQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.StaffPinQuery", q)
+}
+
+// The TraverseStaffPin type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseStaffPin func(context.Context, *ent.StaffPinQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseStaffPin) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseStaffPin) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.StaffPinQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.StaffPinQuery", q)
+}
+
+// The StockMovementFunc type is an adapter to allow the use of ordinary function as a Querier.
+type StockMovementFunc func(context.Context, *ent.StockMovementQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f StockMovementFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.StockMovementQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.StockMovementQuery", q)
+}
+
+// The TraverseStockMovement type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseStockMovement func(context.Context, *ent.StockMovementQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseStockMovement) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseStockMovement) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.StockMovementQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.StockMovementQuery", q)
+}
+
 // The TipFunc type is an adapter to allow the use of ordinary function as a Querier.
 type TipFunc func(context.Context, *ent.TipQuery) (ent.Value, error)
 
@@ -2042,8 +2266,20 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.PhotoQuery, predicate.Photo, photo.OrderOption]{typ: ent.TypePhoto, tq: q}, nil
 	case *ent.PlatformSettingQuery:
 		return &query[*ent.PlatformSettingQuery, predicate.PlatformSetting, platformsetting.OrderOption]{typ: ent.TypePlatformSetting, tq: q}, nil
+	case *ent.PosDayCloseQuery:
+		return &query[*ent.PosDayCloseQuery, predicate.PosDayClose, posdayclose.OrderOption]{typ: ent.TypePosDayClose, tq: q}, nil
+	case *ent.PosFavoritesQuery:
+		return &query[*ent.PosFavoritesQuery, predicate.PosFavorites, posfavorites.OrderOption]{typ: ent.TypePosFavorites, tq: q}, nil
+	case *ent.PosReturnQuery:
+		return &query[*ent.PosReturnQuery, predicate.PosReturn, posreturn.OrderOption]{typ: ent.TypePosReturn, tq: q}, nil
+	case *ent.PosSaleQuery:
+		return &query[*ent.PosSaleQuery, predicate.PosSale, possale.OrderOption]{typ: ent.TypePosSale, tq: q}, nil
 	case *ent.ProcessorEventQuery:
 		return &query[*ent.ProcessorEventQuery, predicate.ProcessorEvent, processorevent.OrderOption]{typ: ent.TypeProcessorEvent, tq: q}, nil
+	case *ent.ProductQuery:
+		return &query[*ent.ProductQuery, predicate.Product, product.OrderOption]{typ: ent.TypeProduct, tq: q}, nil
+	case *ent.ProductPriceQuery:
+		return &query[*ent.ProductPriceQuery, predicate.ProductPrice, productprice.OrderOption]{typ: ent.TypeProductPrice, tq: q}, nil
 	case *ent.ProviderHoursQuery:
 		return &query[*ent.ProviderHoursQuery, predicate.ProviderHours, providerhours.OrderOption]{typ: ent.TypeProviderHours, tq: q}, nil
 	case *ent.ProviderTimeOffQuery:
@@ -2066,6 +2302,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ServiceVariantQuery, predicate.ServiceVariant, servicevariant.OrderOption]{typ: ent.TypeServiceVariant, tq: q}, nil
 	case *ent.SessionQuery:
 		return &query[*ent.SessionQuery, predicate.Session, session.OrderOption]{typ: ent.TypeSession, tq: q}, nil
+	case *ent.StaffPinQuery:
+		return &query[*ent.StaffPinQuery, predicate.StaffPin, staffpin.OrderOption]{typ: ent.TypeStaffPin, tq: q}, nil
+	case *ent.StockMovementQuery:
+		return &query[*ent.StockMovementQuery, predicate.StockMovement, stockmovement.OrderOption]{typ: ent.TypeStockMovement, tq: q}, nil
 	case *ent.TipQuery:
 		return &query[*ent.TipQuery, predicate.Tip, tip.OrderOption]{typ: ent.TypeTip, tq: q}, nil
 	case *ent.UserQuery:

@@ -2338,6 +2338,184 @@ var (
 		Columns:    PlatformSettingsColumns,
 		PrimaryKey: []*schema.Column{PlatformSettingsColumns[0]},
 	}
+	// PosDayClosesColumns holds the columns for the "pos_day_closes" table.
+	PosDayClosesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "business_date", Type: field.TypeTime, SchemaType: map[string]string{"postgres": "date"}},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "totals", Type: field.TypeJSON},
+		{Name: "opening_float_minor", Type: field.TypeInt64, Default: 0},
+		{Name: "expected_cash_minor", Type: field.TypeInt64},
+		{Name: "counted_cash_minor", Type: field.TypeInt64},
+		{Name: "difference_minor", Type: field.TypeInt64},
+		{Name: "note", Type: field.TypeString, Size: 500, Default: ""},
+		{Name: "closed_by_user_id", Type: field.TypeUUID},
+		{Name: "closed_at", Type: field.TypeTime},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// PosDayClosesTable holds the schema information for the "pos_day_closes" table.
+	PosDayClosesTable = &schema.Table{
+		Name:       "pos_day_closes",
+		Columns:    PosDayClosesColumns,
+		PrimaryKey: []*schema.Column{PosDayClosesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "pos_day_closes_organizations_organization",
+				Columns:    []*schema.Column{PosDayClosesColumns[13]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "posdayclose_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{PosDayClosesColumns[13]},
+			},
+			{
+				Name:    "posdayclose_organization_id_business_date",
+				Unique:  true,
+				Columns: []*schema.Column{PosDayClosesColumns[13], PosDayClosesColumns[3]},
+			},
+		},
+	}
+	// PosFavoritesColumns holds the columns for the "pos_favorites" table.
+	PosFavoritesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "pinned", Type: field.TypeJSON},
+		{Name: "updated_by_user_id", Type: field.TypeUUID},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// PosFavoritesTable holds the schema information for the "pos_favorites" table.
+	PosFavoritesTable = &schema.Table{
+		Name:       "pos_favorites",
+		Columns:    PosFavoritesColumns,
+		PrimaryKey: []*schema.Column{PosFavoritesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "pos_favorites_organizations_organization",
+				Columns:    []*schema.Column{PosFavoritesColumns[5]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "posfavorites_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{PosFavoritesColumns[5]},
+			},
+			{
+				Name:    "posfavorites_organization_unique",
+				Unique:  true,
+				Columns: []*schema.Column{PosFavoritesColumns[5]},
+			},
+		},
+	}
+	// PosReturnsColumns holds the columns for the "pos_returns" table.
+	PosReturnsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "request_key", Type: field.TypeString, Size: 160},
+		{Name: "body_digest", Type: field.TypeString, Size: 64},
+		{Name: "sale_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "lines", Type: field.TypeJSON},
+		{Name: "reason", Type: field.TypeString, Size: 500},
+		{Name: "user_id", Type: field.TypeUUID},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// PosReturnsTable holds the schema information for the "pos_returns" table.
+	PosReturnsTable = &schema.Table{
+		Name:       "pos_returns",
+		Columns:    PosReturnsColumns,
+		PrimaryKey: []*schema.Column{PosReturnsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "pos_returns_organizations_organization",
+				Columns:    []*schema.Column{PosReturnsColumns[9]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "posreturn_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{PosReturnsColumns[9]},
+			},
+			{
+				Name:    "posreturn_organization_id_request_key",
+				Unique:  true,
+				Columns: []*schema.Column{PosReturnsColumns[9], PosReturnsColumns[3]},
+			},
+			{
+				Name:    "posreturn_organization_id_sale_id",
+				Unique:  false,
+				Columns: []*schema.Column{PosReturnsColumns[9], PosReturnsColumns[5]},
+			},
+		},
+	}
+	// PosSalesColumns holds the columns for the "pos_sales" table.
+	PosSalesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "request_key", Type: field.TypeString, Size: 128},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"products", "pass", "gift_card"}},
+		{Name: "method", Type: field.TypeEnum, Enums: []string{"cash", "gift_card"}},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "subtotal_minor", Type: field.TypeInt64},
+		{Name: "discount_minor", Type: field.TypeInt64, Default: 0},
+		{Name: "vat_minor", Type: field.TypeInt64},
+		{Name: "vat_rate_bp", Type: field.TypeInt},
+		{Name: "total_minor", Type: field.TypeInt64},
+		{Name: "lines", Type: field.TypeJSON},
+		{Name: "member_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "payment_id", Type: field.TypeUUID},
+		{Name: "pass_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "gift_card_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "sold_by_user_id", Type: field.TypeUUID},
+		{Name: "business_date", Type: field.TypeTime, SchemaType: map[string]string{"postgres": "date"}},
+		{Name: "promo_exception_kind", Type: field.TypeString, Nullable: true, Size: 40},
+		{Name: "promo_exception_reason", Type: field.TypeString, Nullable: true, Size: 500},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// PosSalesTable holds the schema information for the "pos_sales" table.
+	PosSalesTable = &schema.Table{
+		Name:       "pos_sales",
+		Columns:    PosSalesColumns,
+		PrimaryKey: []*schema.Column{PosSalesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "pos_sales_organizations_organization",
+				Columns:    []*schema.Column{PosSalesColumns[21]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "possale_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{PosSalesColumns[21]},
+			},
+			{
+				Name:    "possale_organization_id_sold_by_user_id_request_key",
+				Unique:  true,
+				Columns: []*schema.Column{PosSalesColumns[21], PosSalesColumns[17], PosSalesColumns[3]},
+			},
+			{
+				Name:    "possale_organization_id_business_date",
+				Unique:  false,
+				Columns: []*schema.Column{PosSalesColumns[21], PosSalesColumns[18]},
+			},
+		},
+	}
 	// ProcessorEventsColumns holds the columns for the "processor_events" table.
 	ProcessorEventsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -2355,6 +2533,86 @@ var (
 		Name:       "processor_events",
 		Columns:    ProcessorEventsColumns,
 		PrimaryKey: []*schema.Column{ProcessorEventsColumns[0]},
+	}
+	// ProductsColumns holds the columns for the "products" table.
+	ProductsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "name", Type: field.TypeString, Size: 200},
+		{Name: "sku", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "stock_on_hand", Type: field.TypeInt, Default: 0},
+		{Name: "active", Type: field.TypeBool, Default: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// ProductsTable holds the schema information for the "products" table.
+	ProductsTable = &schema.Table{
+		Name:       "products",
+		Columns:    ProductsColumns,
+		PrimaryKey: []*schema.Column{ProductsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "products_organizations_organization",
+				Columns:    []*schema.Column{ProductsColumns[7]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "product_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ProductsColumns[7]},
+			},
+			{
+				Name:    "product_organization_id_sku",
+				Unique:  true,
+				Columns: []*schema.Column{ProductsColumns[7], ProductsColumns[4]},
+			},
+		},
+	}
+	// ProductPricesColumns holds the columns for the "product_prices" table.
+	ProductPricesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "price_minor", Type: field.TypeInt64},
+		{Name: "version", Type: field.TypeInt, Default: 1},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "product_id", Type: field.TypeUUID},
+	}
+	// ProductPricesTable holds the schema information for the "product_prices" table.
+	ProductPricesTable = &schema.Table{
+		Name:       "product_prices",
+		Columns:    ProductPricesColumns,
+		PrimaryKey: []*schema.Column{ProductPricesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "product_prices_organizations_organization",
+				Columns:    []*schema.Column{ProductPricesColumns[6]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "product_prices_products_product",
+				Columns:    []*schema.Column{ProductPricesColumns[7]},
+				RefColumns: []*schema.Column{ProductsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "productprice_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ProductPricesColumns[6]},
+			},
+			{
+				Name:    "productprice_organization_id_product_id_currency",
+				Unique:  true,
+				Columns: []*schema.Column{ProductPricesColumns[6], ProductPricesColumns[7], ProductPricesColumns[3]},
+			},
+		},
 	}
 	// ProviderHoursColumns holds the columns for the "provider_hours" table.
 	ProviderHoursColumns = []*schema.Column{
@@ -2891,6 +3149,88 @@ var (
 			},
 		},
 	}
+	// StaffPinsColumns holds the columns for the "staff_pins" table.
+	StaffPinsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "user_id", Type: field.TypeUUID},
+		{Name: "pin_hash", Type: field.TypeString, Size: 255},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// StaffPinsTable holds the schema information for the "staff_pins" table.
+	StaffPinsTable = &schema.Table{
+		Name:       "staff_pins",
+		Columns:    StaffPinsColumns,
+		PrimaryKey: []*schema.Column{StaffPinsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "staff_pins_organizations_organization",
+				Columns:    []*schema.Column{StaffPinsColumns[5]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "staffpin_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{StaffPinsColumns[5]},
+			},
+			{
+				Name:    "staffpin_organization_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{StaffPinsColumns[5], StaffPinsColumns[3]},
+			},
+		},
+	}
+	// StockMovementsColumns holds the columns for the "stock_movements" table.
+	StockMovementsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"sale", "return", "adjustment"}},
+		{Name: "delta", Type: field.TypeInt},
+		{Name: "stock_after", Type: field.TypeInt},
+		{Name: "sale_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "return_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "user_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "reason", Type: field.TypeString, Size: 500, Default: ""},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "product_id", Type: field.TypeUUID},
+	}
+	// StockMovementsTable holds the schema information for the "stock_movements" table.
+	StockMovementsTable = &schema.Table{
+		Name:       "stock_movements",
+		Columns:    StockMovementsColumns,
+		PrimaryKey: []*schema.Column{StockMovementsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "stock_movements_organizations_organization",
+				Columns:    []*schema.Column{StockMovementsColumns[10]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "stock_movements_products_product",
+				Columns:    []*schema.Column{StockMovementsColumns[11]},
+				RefColumns: []*schema.Column{ProductsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "stockmovement_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{StockMovementsColumns[10]},
+			},
+			{
+				Name:    "stockmovement_organization_id_product_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{StockMovementsColumns[10], StockMovementsColumns[11], StockMovementsColumns[1]},
+			},
+		},
+	}
 	// TipsColumns holds the columns for the "tips" table.
 	TipsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -3363,7 +3703,13 @@ var (
 		PaymentCustomersTable,
 		PhotosTable,
 		PlatformSettingsTable,
+		PosDayClosesTable,
+		PosFavoritesTable,
+		PosReturnsTable,
+		PosSalesTable,
 		ProcessorEventsTable,
+		ProductsTable,
+		ProductPricesTable,
 		ProviderHoursTable,
 		ProviderTimeOffsTable,
 		PushDevicesTable,
@@ -3375,6 +3721,8 @@ var (
 		ServiceProvidersTable,
 		ServiceVariantsTable,
 		SessionsTable,
+		StaffPinsTable,
+		StockMovementsTable,
 		TipsTable,
 		UsersTable,
 		VenuePaymentsTable,
@@ -3470,6 +3818,13 @@ func init() {
 	PhotosTable.ForeignKeys[0].RefTable = BrandsTable
 	PhotosTable.ForeignKeys[1].RefTable = LocationsTable
 	PhotosTable.ForeignKeys[2].RefTable = OrganizationsTable
+	PosDayClosesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	PosFavoritesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	PosReturnsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	PosSalesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	ProductsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	ProductPricesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	ProductPricesTable.ForeignKeys[1].RefTable = ProductsTable
 	ProviderHoursTable.ForeignKeys[0].RefTable = InstructorsTable
 	ProviderHoursTable.ForeignKeys[1].RefTable = OrganizationsTable
 	ProviderHoursTable.ForeignKeys[2].RefTable = LocationsTable
@@ -3491,6 +3846,9 @@ func init() {
 	ServiceVariantsTable.ForeignKeys[0].RefTable = ServicesTable
 	ServiceVariantsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	SessionsTable.ForeignKeys[0].RefTable = UsersTable
+	StaffPinsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	StockMovementsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	StockMovementsTable.ForeignKeys[1].RefTable = ProductsTable
 	TipsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	TipsTable.ForeignKeys[1].RefTable = MembersTable
 	VenuePaymentsTable.ForeignKeys[0].RefTable = OrganizationsTable

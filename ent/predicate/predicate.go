@@ -150,8 +150,26 @@ type Photo func(*sql.Selector)
 // PlatformSetting is the predicate function for platformsetting builders.
 type PlatformSetting func(*sql.Selector)
 
+// PosDayClose is the predicate function for posdayclose builders.
+type PosDayClose func(*sql.Selector)
+
+// PosFavorites is the predicate function for posfavorites builders.
+type PosFavorites func(*sql.Selector)
+
+// PosReturn is the predicate function for posreturn builders.
+type PosReturn func(*sql.Selector)
+
+// PosSale is the predicate function for possale builders.
+type PosSale func(*sql.Selector)
+
 // ProcessorEvent is the predicate function for processorevent builders.
 type ProcessorEvent func(*sql.Selector)
+
+// Product is the predicate function for product builders.
+type Product func(*sql.Selector)
+
+// ProductPrice is the predicate function for productprice builders.
+type ProductPrice func(*sql.Selector)
 
 // ProviderHours is the predicate function for providerhours builders.
 type ProviderHours func(*sql.Selector)
@@ -185,6 +203,12 @@ type ServiceVariant func(*sql.Selector)
 
 // Session is the predicate function for session builders.
 type Session func(*sql.Selector)
+
+// StaffPin is the predicate function for staffpin builders.
+type StaffPin func(*sql.Selector)
+
+// StockMovement is the predicate function for stockmovement builders.
+type StockMovement func(*sql.Selector)
 
 // Tip is the predicate function for tip builders.
 type Tip func(*sql.Selector)

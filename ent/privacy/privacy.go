@@ -1263,6 +1263,102 @@ func (f PlatformSettingMutationRuleFunc) EvalMutation(ctx context.Context, m ent
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PlatformSettingMutation", m)
 }
 
+// The PosDayCloseQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type PosDayCloseQueryRuleFunc func(context.Context, *ent.PosDayCloseQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f PosDayCloseQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PosDayCloseQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.PosDayCloseQuery", q)
+}
+
+// The PosDayCloseMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type PosDayCloseMutationRuleFunc func(context.Context, *ent.PosDayCloseMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f PosDayCloseMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.PosDayCloseMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PosDayCloseMutation", m)
+}
+
+// The PosFavoritesQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type PosFavoritesQueryRuleFunc func(context.Context, *ent.PosFavoritesQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f PosFavoritesQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PosFavoritesQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.PosFavoritesQuery", q)
+}
+
+// The PosFavoritesMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type PosFavoritesMutationRuleFunc func(context.Context, *ent.PosFavoritesMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f PosFavoritesMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.PosFavoritesMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PosFavoritesMutation", m)
+}
+
+// The PosReturnQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type PosReturnQueryRuleFunc func(context.Context, *ent.PosReturnQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f PosReturnQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PosReturnQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.PosReturnQuery", q)
+}
+
+// The PosReturnMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type PosReturnMutationRuleFunc func(context.Context, *ent.PosReturnMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f PosReturnMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.PosReturnMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PosReturnMutation", m)
+}
+
+// The PosSaleQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type PosSaleQueryRuleFunc func(context.Context, *ent.PosSaleQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f PosSaleQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PosSaleQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.PosSaleQuery", q)
+}
+
+// The PosSaleMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type PosSaleMutationRuleFunc func(context.Context, *ent.PosSaleMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f PosSaleMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.PosSaleMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PosSaleMutation", m)
+}
+
 // The ProcessorEventQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type ProcessorEventQueryRuleFunc func(context.Context, *ent.ProcessorEventQuery) error
@@ -1285,6 +1381,54 @@ func (f ProcessorEventMutationRuleFunc) EvalMutation(ctx context.Context, m ent.
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ProcessorEventMutation", m)
+}
+
+// The ProductQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type ProductQueryRuleFunc func(context.Context, *ent.ProductQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f ProductQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ProductQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.ProductQuery", q)
+}
+
+// The ProductMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type ProductMutationRuleFunc func(context.Context, *ent.ProductMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f ProductMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.ProductMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ProductMutation", m)
+}
+
+// The ProductPriceQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type ProductPriceQueryRuleFunc func(context.Context, *ent.ProductPriceQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f ProductPriceQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ProductPriceQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.ProductPriceQuery", q)
+}
+
+// The ProductPriceMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type ProductPriceMutationRuleFunc func(context.Context, *ent.ProductPriceMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f ProductPriceMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.ProductPriceMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ProductPriceMutation", m)
 }
 
 // The ProviderHoursQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -1549,6 +1693,54 @@ func (f SessionMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutatio
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SessionMutation", m)
+}
+
+// The StaffPinQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type StaffPinQueryRuleFunc func(context.Context, *ent.StaffPinQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f StaffPinQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.StaffPinQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.StaffPinQuery", q)
+}
+
+// The StaffPinMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type StaffPinMutationRuleFunc func(context.Context, *ent.StaffPinMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f StaffPinMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.StaffPinMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.StaffPinMutation", m)
+}
+
+// The StockMovementQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type StockMovementQueryRuleFunc func(context.Context, *ent.StockMovementQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f StockMovementQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.StockMovementQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.StockMovementQuery", q)
+}
+
+// The StockMovementMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type StockMovementMutationRuleFunc func(context.Context, *ent.StockMovementMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f StockMovementMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.StockMovementMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.StockMovementMutation", m)
 }
 
 // The TipQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -1850,7 +2042,19 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.PlatformSettingQuery:
 		return q.Filter(), nil
+	case *ent.PosDayCloseQuery:
+		return q.Filter(), nil
+	case *ent.PosFavoritesQuery:
+		return q.Filter(), nil
+	case *ent.PosReturnQuery:
+		return q.Filter(), nil
+	case *ent.PosSaleQuery:
+		return q.Filter(), nil
 	case *ent.ProcessorEventQuery:
+		return q.Filter(), nil
+	case *ent.ProductQuery:
+		return q.Filter(), nil
+	case *ent.ProductPriceQuery:
 		return q.Filter(), nil
 	case *ent.ProviderHoursQuery:
 		return q.Filter(), nil
@@ -1873,6 +2077,10 @@ func queryFilter(q ent.Query) (Filter, error) {
 	case *ent.ServiceVariantQuery:
 		return q.Filter(), nil
 	case *ent.SessionQuery:
+		return q.Filter(), nil
+	case *ent.StaffPinQuery:
+		return q.Filter(), nil
+	case *ent.StockMovementQuery:
 		return q.Filter(), nil
 	case *ent.TipQuery:
 		return q.Filter(), nil
@@ -1991,7 +2199,19 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.PlatformSettingMutation:
 		return m.Filter(), nil
+	case *ent.PosDayCloseMutation:
+		return m.Filter(), nil
+	case *ent.PosFavoritesMutation:
+		return m.Filter(), nil
+	case *ent.PosReturnMutation:
+		return m.Filter(), nil
+	case *ent.PosSaleMutation:
+		return m.Filter(), nil
 	case *ent.ProcessorEventMutation:
+		return m.Filter(), nil
+	case *ent.ProductMutation:
+		return m.Filter(), nil
+	case *ent.ProductPriceMutation:
 		return m.Filter(), nil
 	case *ent.ProviderHoursMutation:
 		return m.Filter(), nil
@@ -2014,6 +2234,10 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.ServiceVariantMutation:
 		return m.Filter(), nil
 	case *ent.SessionMutation:
+		return m.Filter(), nil
+	case *ent.StaffPinMutation:
+		return m.Filter(), nil
+	case *ent.StockMovementMutation:
 		return m.Filter(), nil
 	case *ent.TipMutation:
 		return m.Filter(), nil

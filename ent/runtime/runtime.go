@@ -55,7 +55,13 @@ import (
 	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/posdayclose"
+	"github.com/venueplatform/venue/ent/posfavorites"
+	"github.com/venueplatform/venue/ent/posreturn"
+	"github.com/venueplatform/venue/ent/possale"
 	"github.com/venueplatform/venue/ent/processorevent"
+	"github.com/venueplatform/venue/ent/product"
+	"github.com/venueplatform/venue/ent/productprice"
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
@@ -68,6 +74,8 @@ import (
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/staffpin"
+	"github.com/venueplatform/venue/ent/stockmovement"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -2985,6 +2993,298 @@ func init() {
 	platformsettingDescID := platformsettingMixinFields0[0].Descriptor()
 	// platformsetting.DefaultID holds the default value on creation for the id field.
 	platformsetting.DefaultID = platformsettingDescID.Default.(func() uuid.UUID)
+	posdaycloseMixin := schema.PosDayClose{}.Mixin()
+	posdayclose.Policy = privacy.NewPolicies(posdaycloseMixin[1], schema.PosDayClose{})
+	posdayclose.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := posdayclose.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	posdaycloseMixinHooks1 := posdaycloseMixin[1].Hooks()
+
+	posdayclose.Hooks[1] = posdaycloseMixinHooks1[0]
+	posdaycloseMixinFields0 := posdaycloseMixin[0].Fields()
+	_ = posdaycloseMixinFields0
+	posdaycloseFields := schema.PosDayClose{}.Fields()
+	_ = posdaycloseFields
+	// posdaycloseDescCreatedAt is the schema descriptor for created_at field.
+	posdaycloseDescCreatedAt := posdaycloseMixinFields0[1].Descriptor()
+	// posdayclose.DefaultCreatedAt holds the default value on creation for the created_at field.
+	posdayclose.DefaultCreatedAt = posdaycloseDescCreatedAt.Default.(func() time.Time)
+	// posdaycloseDescUpdatedAt is the schema descriptor for updated_at field.
+	posdaycloseDescUpdatedAt := posdaycloseMixinFields0[2].Descriptor()
+	// posdayclose.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	posdayclose.DefaultUpdatedAt = posdaycloseDescUpdatedAt.Default.(func() time.Time)
+	// posdayclose.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	posdayclose.UpdateDefaultUpdatedAt = posdaycloseDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// posdaycloseDescCurrency is the schema descriptor for currency field.
+	posdaycloseDescCurrency := posdaycloseFields[1].Descriptor()
+	// posdayclose.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	posdayclose.CurrencyValidator = func() func(string) error {
+		validators := posdaycloseDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// posdaycloseDescOpeningFloatMinor is the schema descriptor for opening_float_minor field.
+	posdaycloseDescOpeningFloatMinor := posdaycloseFields[3].Descriptor()
+	// posdayclose.DefaultOpeningFloatMinor holds the default value on creation for the opening_float_minor field.
+	posdayclose.DefaultOpeningFloatMinor = posdaycloseDescOpeningFloatMinor.Default.(int64)
+	// posdayclose.OpeningFloatMinorValidator is a validator for the "opening_float_minor" field. It is called by the builders before save.
+	posdayclose.OpeningFloatMinorValidator = posdaycloseDescOpeningFloatMinor.Validators[0].(func(int64) error)
+	// posdaycloseDescCountedCashMinor is the schema descriptor for counted_cash_minor field.
+	posdaycloseDescCountedCashMinor := posdaycloseFields[5].Descriptor()
+	// posdayclose.CountedCashMinorValidator is a validator for the "counted_cash_minor" field. It is called by the builders before save.
+	posdayclose.CountedCashMinorValidator = posdaycloseDescCountedCashMinor.Validators[0].(func(int64) error)
+	// posdaycloseDescNote is the schema descriptor for note field.
+	posdaycloseDescNote := posdaycloseFields[7].Descriptor()
+	// posdayclose.DefaultNote holds the default value on creation for the note field.
+	posdayclose.DefaultNote = posdaycloseDescNote.Default.(string)
+	// posdayclose.NoteValidator is a validator for the "note" field. It is called by the builders before save.
+	posdayclose.NoteValidator = posdaycloseDescNote.Validators[0].(func(string) error)
+	// posdaycloseDescID is the schema descriptor for id field.
+	posdaycloseDescID := posdaycloseMixinFields0[0].Descriptor()
+	// posdayclose.DefaultID holds the default value on creation for the id field.
+	posdayclose.DefaultID = posdaycloseDescID.Default.(func() uuid.UUID)
+	posfavoritesMixin := schema.PosFavorites{}.Mixin()
+	posfavorites.Policy = privacy.NewPolicies(posfavoritesMixin[1], schema.PosFavorites{})
+	posfavorites.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := posfavorites.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	posfavoritesMixinHooks1 := posfavoritesMixin[1].Hooks()
+
+	posfavorites.Hooks[1] = posfavoritesMixinHooks1[0]
+	posfavoritesMixinFields0 := posfavoritesMixin[0].Fields()
+	_ = posfavoritesMixinFields0
+	posfavoritesFields := schema.PosFavorites{}.Fields()
+	_ = posfavoritesFields
+	// posfavoritesDescCreatedAt is the schema descriptor for created_at field.
+	posfavoritesDescCreatedAt := posfavoritesMixinFields0[1].Descriptor()
+	// posfavorites.DefaultCreatedAt holds the default value on creation for the created_at field.
+	posfavorites.DefaultCreatedAt = posfavoritesDescCreatedAt.Default.(func() time.Time)
+	// posfavoritesDescUpdatedAt is the schema descriptor for updated_at field.
+	posfavoritesDescUpdatedAt := posfavoritesMixinFields0[2].Descriptor()
+	// posfavorites.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	posfavorites.DefaultUpdatedAt = posfavoritesDescUpdatedAt.Default.(func() time.Time)
+	// posfavorites.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	posfavorites.UpdateDefaultUpdatedAt = posfavoritesDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// posfavoritesDescID is the schema descriptor for id field.
+	posfavoritesDescID := posfavoritesMixinFields0[0].Descriptor()
+	// posfavorites.DefaultID holds the default value on creation for the id field.
+	posfavorites.DefaultID = posfavoritesDescID.Default.(func() uuid.UUID)
+	posreturnMixin := schema.PosReturn{}.Mixin()
+	posreturn.Policy = privacy.NewPolicies(posreturnMixin[1], schema.PosReturn{})
+	posreturn.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := posreturn.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	posreturnMixinHooks1 := posreturnMixin[1].Hooks()
+
+	posreturn.Hooks[1] = posreturnMixinHooks1[0]
+	posreturnMixinFields0 := posreturnMixin[0].Fields()
+	_ = posreturnMixinFields0
+	posreturnFields := schema.PosReturn{}.Fields()
+	_ = posreturnFields
+	// posreturnDescCreatedAt is the schema descriptor for created_at field.
+	posreturnDescCreatedAt := posreturnMixinFields0[1].Descriptor()
+	// posreturn.DefaultCreatedAt holds the default value on creation for the created_at field.
+	posreturn.DefaultCreatedAt = posreturnDescCreatedAt.Default.(func() time.Time)
+	// posreturnDescUpdatedAt is the schema descriptor for updated_at field.
+	posreturnDescUpdatedAt := posreturnMixinFields0[2].Descriptor()
+	// posreturn.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	posreturn.DefaultUpdatedAt = posreturnDescUpdatedAt.Default.(func() time.Time)
+	// posreturn.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	posreturn.UpdateDefaultUpdatedAt = posreturnDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// posreturnDescRequestKey is the schema descriptor for request_key field.
+	posreturnDescRequestKey := posreturnFields[0].Descriptor()
+	// posreturn.RequestKeyValidator is a validator for the "request_key" field. It is called by the builders before save.
+	posreturn.RequestKeyValidator = func() func(string) error {
+		validators := posreturnDescRequestKey.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(request_key string) error {
+			for _, fn := range fns {
+				if err := fn(request_key); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// posreturnDescBodyDigest is the schema descriptor for body_digest field.
+	posreturnDescBodyDigest := posreturnFields[1].Descriptor()
+	// posreturn.BodyDigestValidator is a validator for the "body_digest" field. It is called by the builders before save.
+	posreturn.BodyDigestValidator = func() func(string) error {
+		validators := posreturnDescBodyDigest.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(body_digest string) error {
+			for _, fn := range fns {
+				if err := fn(body_digest); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// posreturnDescReason is the schema descriptor for reason field.
+	posreturnDescReason := posreturnFields[4].Descriptor()
+	// posreturn.ReasonValidator is a validator for the "reason" field. It is called by the builders before save.
+	posreturn.ReasonValidator = func() func(string) error {
+		validators := posreturnDescReason.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(reason string) error {
+			for _, fn := range fns {
+				if err := fn(reason); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// posreturnDescID is the schema descriptor for id field.
+	posreturnDescID := posreturnMixinFields0[0].Descriptor()
+	// posreturn.DefaultID holds the default value on creation for the id field.
+	posreturn.DefaultID = posreturnDescID.Default.(func() uuid.UUID)
+	possaleMixin := schema.PosSale{}.Mixin()
+	possale.Policy = privacy.NewPolicies(possaleMixin[1], schema.PosSale{})
+	possale.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := possale.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	possaleMixinHooks1 := possaleMixin[1].Hooks()
+
+	possale.Hooks[1] = possaleMixinHooks1[0]
+	possaleMixinFields0 := possaleMixin[0].Fields()
+	_ = possaleMixinFields0
+	possaleFields := schema.PosSale{}.Fields()
+	_ = possaleFields
+	// possaleDescCreatedAt is the schema descriptor for created_at field.
+	possaleDescCreatedAt := possaleMixinFields0[1].Descriptor()
+	// possale.DefaultCreatedAt holds the default value on creation for the created_at field.
+	possale.DefaultCreatedAt = possaleDescCreatedAt.Default.(func() time.Time)
+	// possaleDescUpdatedAt is the schema descriptor for updated_at field.
+	possaleDescUpdatedAt := possaleMixinFields0[2].Descriptor()
+	// possale.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	possale.DefaultUpdatedAt = possaleDescUpdatedAt.Default.(func() time.Time)
+	// possale.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	possale.UpdateDefaultUpdatedAt = possaleDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// possaleDescRequestKey is the schema descriptor for request_key field.
+	possaleDescRequestKey := possaleFields[0].Descriptor()
+	// possale.RequestKeyValidator is a validator for the "request_key" field. It is called by the builders before save.
+	possale.RequestKeyValidator = func() func(string) error {
+		validators := possaleDescRequestKey.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(request_key string) error {
+			for _, fn := range fns {
+				if err := fn(request_key); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// possaleDescCurrency is the schema descriptor for currency field.
+	possaleDescCurrency := possaleFields[3].Descriptor()
+	// possale.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	possale.CurrencyValidator = func() func(string) error {
+		validators := possaleDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// possaleDescSubtotalMinor is the schema descriptor for subtotal_minor field.
+	possaleDescSubtotalMinor := possaleFields[4].Descriptor()
+	// possale.SubtotalMinorValidator is a validator for the "subtotal_minor" field. It is called by the builders before save.
+	possale.SubtotalMinorValidator = possaleDescSubtotalMinor.Validators[0].(func(int64) error)
+	// possaleDescDiscountMinor is the schema descriptor for discount_minor field.
+	possaleDescDiscountMinor := possaleFields[5].Descriptor()
+	// possale.DefaultDiscountMinor holds the default value on creation for the discount_minor field.
+	possale.DefaultDiscountMinor = possaleDescDiscountMinor.Default.(int64)
+	// possale.DiscountMinorValidator is a validator for the "discount_minor" field. It is called by the builders before save.
+	possale.DiscountMinorValidator = possaleDescDiscountMinor.Validators[0].(func(int64) error)
+	// possaleDescVatMinor is the schema descriptor for vat_minor field.
+	possaleDescVatMinor := possaleFields[6].Descriptor()
+	// possale.VatMinorValidator is a validator for the "vat_minor" field. It is called by the builders before save.
+	possale.VatMinorValidator = possaleDescVatMinor.Validators[0].(func(int64) error)
+	// possaleDescVatRateBp is the schema descriptor for vat_rate_bp field.
+	possaleDescVatRateBp := possaleFields[7].Descriptor()
+	// possale.VatRateBpValidator is a validator for the "vat_rate_bp" field. It is called by the builders before save.
+	possale.VatRateBpValidator = func() func(int) error {
+		validators := possaleDescVatRateBp.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(vat_rate_bp int) error {
+			for _, fn := range fns {
+				if err := fn(vat_rate_bp); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// possaleDescTotalMinor is the schema descriptor for total_minor field.
+	possaleDescTotalMinor := possaleFields[8].Descriptor()
+	// possale.TotalMinorValidator is a validator for the "total_minor" field. It is called by the builders before save.
+	possale.TotalMinorValidator = possaleDescTotalMinor.Validators[0].(func(int64) error)
+	// possaleDescPromoExceptionKind is the schema descriptor for promo_exception_kind field.
+	possaleDescPromoExceptionKind := possaleFields[16].Descriptor()
+	// possale.PromoExceptionKindValidator is a validator for the "promo_exception_kind" field. It is called by the builders before save.
+	possale.PromoExceptionKindValidator = possaleDescPromoExceptionKind.Validators[0].(func(string) error)
+	// possaleDescPromoExceptionReason is the schema descriptor for promo_exception_reason field.
+	possaleDescPromoExceptionReason := possaleFields[17].Descriptor()
+	// possale.PromoExceptionReasonValidator is a validator for the "promo_exception_reason" field. It is called by the builders before save.
+	possale.PromoExceptionReasonValidator = possaleDescPromoExceptionReason.Validators[0].(func(string) error)
+	// possaleDescID is the schema descriptor for id field.
+	possaleDescID := possaleMixinFields0[0].Descriptor()
+	// possale.DefaultID holds the default value on creation for the id field.
+	possale.DefaultID = possaleDescID.Default.(func() uuid.UUID)
 	processoreventMixin := schema.ProcessorEvent{}.Mixin()
 	processorevent.Policy = privacy.NewPolicies(schema.ProcessorEvent{})
 	processorevent.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -3043,6 +3343,128 @@ func init() {
 	processoreventDescID := processoreventMixinFields0[0].Descriptor()
 	// processorevent.DefaultID holds the default value on creation for the id field.
 	processorevent.DefaultID = processoreventDescID.Default.(func() uuid.UUID)
+	productMixin := schema.Product{}.Mixin()
+	product.Policy = privacy.NewPolicies(productMixin[1], schema.Product{})
+	product.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := product.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	productMixinHooks1 := productMixin[1].Hooks()
+
+	product.Hooks[1] = productMixinHooks1[0]
+	productMixinFields0 := productMixin[0].Fields()
+	_ = productMixinFields0
+	productFields := schema.Product{}.Fields()
+	_ = productFields
+	// productDescCreatedAt is the schema descriptor for created_at field.
+	productDescCreatedAt := productMixinFields0[1].Descriptor()
+	// product.DefaultCreatedAt holds the default value on creation for the created_at field.
+	product.DefaultCreatedAt = productDescCreatedAt.Default.(func() time.Time)
+	// productDescUpdatedAt is the schema descriptor for updated_at field.
+	productDescUpdatedAt := productMixinFields0[2].Descriptor()
+	// product.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	product.DefaultUpdatedAt = productDescUpdatedAt.Default.(func() time.Time)
+	// product.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	product.UpdateDefaultUpdatedAt = productDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// productDescName is the schema descriptor for name field.
+	productDescName := productFields[0].Descriptor()
+	// product.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	product.NameValidator = func() func(string) error {
+		validators := productDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// productDescSku is the schema descriptor for sku field.
+	productDescSku := productFields[1].Descriptor()
+	// product.SkuValidator is a validator for the "sku" field. It is called by the builders before save.
+	product.SkuValidator = productDescSku.Validators[0].(func(string) error)
+	// productDescStockOnHand is the schema descriptor for stock_on_hand field.
+	productDescStockOnHand := productFields[2].Descriptor()
+	// product.DefaultStockOnHand holds the default value on creation for the stock_on_hand field.
+	product.DefaultStockOnHand = productDescStockOnHand.Default.(int)
+	// product.StockOnHandValidator is a validator for the "stock_on_hand" field. It is called by the builders before save.
+	product.StockOnHandValidator = productDescStockOnHand.Validators[0].(func(int) error)
+	// productDescActive is the schema descriptor for active field.
+	productDescActive := productFields[3].Descriptor()
+	// product.DefaultActive holds the default value on creation for the active field.
+	product.DefaultActive = productDescActive.Default.(bool)
+	// productDescID is the schema descriptor for id field.
+	productDescID := productMixinFields0[0].Descriptor()
+	// product.DefaultID holds the default value on creation for the id field.
+	product.DefaultID = productDescID.Default.(func() uuid.UUID)
+	productpriceMixin := schema.ProductPrice{}.Mixin()
+	productprice.Policy = privacy.NewPolicies(productpriceMixin[1], schema.ProductPrice{})
+	productprice.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := productprice.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	productpriceMixinHooks1 := productpriceMixin[1].Hooks()
+
+	productprice.Hooks[1] = productpriceMixinHooks1[0]
+	productpriceMixinFields0 := productpriceMixin[0].Fields()
+	_ = productpriceMixinFields0
+	productpriceFields := schema.ProductPrice{}.Fields()
+	_ = productpriceFields
+	// productpriceDescCreatedAt is the schema descriptor for created_at field.
+	productpriceDescCreatedAt := productpriceMixinFields0[1].Descriptor()
+	// productprice.DefaultCreatedAt holds the default value on creation for the created_at field.
+	productprice.DefaultCreatedAt = productpriceDescCreatedAt.Default.(func() time.Time)
+	// productpriceDescUpdatedAt is the schema descriptor for updated_at field.
+	productpriceDescUpdatedAt := productpriceMixinFields0[2].Descriptor()
+	// productprice.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	productprice.DefaultUpdatedAt = productpriceDescUpdatedAt.Default.(func() time.Time)
+	// productprice.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	productprice.UpdateDefaultUpdatedAt = productpriceDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// productpriceDescCurrency is the schema descriptor for currency field.
+	productpriceDescCurrency := productpriceFields[1].Descriptor()
+	// productprice.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	productprice.CurrencyValidator = func() func(string) error {
+		validators := productpriceDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// productpriceDescPriceMinor is the schema descriptor for price_minor field.
+	productpriceDescPriceMinor := productpriceFields[2].Descriptor()
+	// productprice.PriceMinorValidator is a validator for the "price_minor" field. It is called by the builders before save.
+	productprice.PriceMinorValidator = productpriceDescPriceMinor.Validators[0].(func(int64) error)
+	// productpriceDescVersion is the schema descriptor for version field.
+	productpriceDescVersion := productpriceFields[3].Descriptor()
+	// productprice.DefaultVersion holds the default value on creation for the version field.
+	productprice.DefaultVersion = productpriceDescVersion.Default.(int)
+	// productprice.VersionValidator is a validator for the "version" field. It is called by the builders before save.
+	productprice.VersionValidator = productpriceDescVersion.Validators[0].(func(int) error)
+	// productpriceDescID is the schema descriptor for id field.
+	productpriceDescID := productpriceMixinFields0[0].Descriptor()
+	// productprice.DefaultID holds the default value on creation for the id field.
+	productprice.DefaultID = productpriceDescID.Default.(func() uuid.UUID)
 	providerhoursMixin := schema.ProviderHours{}.Mixin()
 	providerhours.Policy = privacy.NewPolicies(providerhoursMixin[1], schema.ProviderHours{})
 	providerhours.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -3843,6 +4265,96 @@ func init() {
 	sessionDescID := sessionMixinFields0[0].Descriptor()
 	// session.DefaultID holds the default value on creation for the id field.
 	session.DefaultID = sessionDescID.Default.(func() uuid.UUID)
+	staffpinMixin := schema.StaffPin{}.Mixin()
+	staffpin.Policy = privacy.NewPolicies(staffpinMixin[1], schema.StaffPin{})
+	staffpin.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := staffpin.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	staffpinMixinHooks1 := staffpinMixin[1].Hooks()
+
+	staffpin.Hooks[1] = staffpinMixinHooks1[0]
+	staffpinMixinFields0 := staffpinMixin[0].Fields()
+	_ = staffpinMixinFields0
+	staffpinFields := schema.StaffPin{}.Fields()
+	_ = staffpinFields
+	// staffpinDescCreatedAt is the schema descriptor for created_at field.
+	staffpinDescCreatedAt := staffpinMixinFields0[1].Descriptor()
+	// staffpin.DefaultCreatedAt holds the default value on creation for the created_at field.
+	staffpin.DefaultCreatedAt = staffpinDescCreatedAt.Default.(func() time.Time)
+	// staffpinDescUpdatedAt is the schema descriptor for updated_at field.
+	staffpinDescUpdatedAt := staffpinMixinFields0[2].Descriptor()
+	// staffpin.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	staffpin.DefaultUpdatedAt = staffpinDescUpdatedAt.Default.(func() time.Time)
+	// staffpin.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	staffpin.UpdateDefaultUpdatedAt = staffpinDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// staffpinDescPinHash is the schema descriptor for pin_hash field.
+	staffpinDescPinHash := staffpinFields[1].Descriptor()
+	// staffpin.PinHashValidator is a validator for the "pin_hash" field. It is called by the builders before save.
+	staffpin.PinHashValidator = func() func(string) error {
+		validators := staffpinDescPinHash.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(pin_hash string) error {
+			for _, fn := range fns {
+				if err := fn(pin_hash); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// staffpinDescID is the schema descriptor for id field.
+	staffpinDescID := staffpinMixinFields0[0].Descriptor()
+	// staffpin.DefaultID holds the default value on creation for the id field.
+	staffpin.DefaultID = staffpinDescID.Default.(func() uuid.UUID)
+	stockmovementMixin := schema.StockMovement{}.Mixin()
+	stockmovement.Policy = privacy.NewPolicies(stockmovementMixin[1], schema.StockMovement{})
+	stockmovement.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := stockmovement.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	stockmovementMixinHooks1 := stockmovementMixin[1].Hooks()
+
+	stockmovement.Hooks[1] = stockmovementMixinHooks1[0]
+	stockmovementMixinFields0 := stockmovementMixin[0].Fields()
+	_ = stockmovementMixinFields0
+	stockmovementFields := schema.StockMovement{}.Fields()
+	_ = stockmovementFields
+	// stockmovementDescCreatedAt is the schema descriptor for created_at field.
+	stockmovementDescCreatedAt := stockmovementMixinFields0[1].Descriptor()
+	// stockmovement.DefaultCreatedAt holds the default value on creation for the created_at field.
+	stockmovement.DefaultCreatedAt = stockmovementDescCreatedAt.Default.(func() time.Time)
+	// stockmovementDescUpdatedAt is the schema descriptor for updated_at field.
+	stockmovementDescUpdatedAt := stockmovementMixinFields0[2].Descriptor()
+	// stockmovement.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	stockmovement.DefaultUpdatedAt = stockmovementDescUpdatedAt.Default.(func() time.Time)
+	// stockmovement.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	stockmovement.UpdateDefaultUpdatedAt = stockmovementDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// stockmovementDescStockAfter is the schema descriptor for stock_after field.
+	stockmovementDescStockAfter := stockmovementFields[3].Descriptor()
+	// stockmovement.StockAfterValidator is a validator for the "stock_after" field. It is called by the builders before save.
+	stockmovement.StockAfterValidator = stockmovementDescStockAfter.Validators[0].(func(int) error)
+	// stockmovementDescReason is the schema descriptor for reason field.
+	stockmovementDescReason := stockmovementFields[7].Descriptor()
+	// stockmovement.DefaultReason holds the default value on creation for the reason field.
+	stockmovement.DefaultReason = stockmovementDescReason.Default.(string)
+	// stockmovement.ReasonValidator is a validator for the "reason" field. It is called by the builders before save.
+	stockmovement.ReasonValidator = stockmovementDescReason.Validators[0].(func(string) error)
+	// stockmovementDescID is the schema descriptor for id field.
+	stockmovementDescID := stockmovementMixinFields0[0].Descriptor()
+	// stockmovement.DefaultID holds the default value on creation for the id field.
+	stockmovement.DefaultID = stockmovementDescID.Default.(func() uuid.UUID)
 	tipMixin := schema.Tip{}.Mixin()
 	tip.Policy = privacy.NewPolicies(tipMixin[1], schema.Tip{})
 	tip.Hooks[0] = func(next ent.Mutator) ent.Mutator {

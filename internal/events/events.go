@@ -72,6 +72,9 @@ const (
 	// FeeWaived: staff waived a no-show or late-cancel fee (data: booking_id, member_id,
 	// kind, amount_minor, currency, fee_status).
 	FeeWaived = "fee.waived"
+	// PosSaleCompleted: the front desk sold products, a pass or a gift card (data:
+	// sale_id, payment_id, kind, method, total_minor, vat_minor, currency, member_id).
+	PosSaleCompleted = "pos.sale.completed"
 )
 
 // Types is the catalogue of event types a webhook subscription can select.
@@ -83,6 +86,7 @@ var Types = []string{
 	AppointmentCreated, AppointmentCancelled, AppointmentRescheduled, AppointmentNoShow,
 	RefundSucceeded, RefundFailed,
 	FeeSettled, FeeWaived,
+	PosSaleCompleted,
 }
 
 // ErrNoVenue means Record was called without a venue viewer in the context.

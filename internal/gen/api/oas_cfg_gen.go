@@ -16,6 +16,8 @@ var regexMap = map[string]ogenregex.Regexp{
 	"^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$":                                             ogenregex.MustCompile("^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$"),
 	"^([01][0-9]|2[0-3]):[0-5][0-9]$":                                                     ogenregex.MustCompile("^([01][0-9]|2[0-3]):[0-5][0-9]$"),
 	"^(any|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$": ogenregex.MustCompile("^(any|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"),
+	"^[!-~]{8,160}$":                   ogenregex.MustCompile("^[!-~]{8,160}$"),
+	"^[0-9]{4,8}$":                     ogenregex.MustCompile("^[0-9]{4,8}$"),
 	"^[A-Z]{3}$":                       ogenregex.MustCompile("^[A-Z]{3}$"),
 	"^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$": ogenregex.MustCompile("^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$"),
 	"^https?://":                       ogenregex.MustCompile("^https?://"),

@@ -19169,6 +19169,51 @@ func (o NilNamedRef) Or(d NamedRef) NamedRef {
 	return d
 }
 
+// NewNilPosDayClose returns new NilPosDayClose with value set to v.
+func NewNilPosDayClose(v PosDayClose) NilPosDayClose {
+	return NilPosDayClose{
+		Value: v,
+	}
+}
+
+// NilPosDayClose is nullable PosDayClose.
+type NilPosDayClose struct {
+	Value PosDayClose
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilPosDayClose) SetTo(v PosDayClose) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilPosDayClose) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilPosDayClose) SetToNull() {
+	o.Null = true
+	var v PosDayClose
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilPosDayClose) Get() (v PosDayClose, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilPosDayClose) Or(d PosDayClose) PosDayClose {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilPricedPassTypeBillingInterval returns new NilPricedPassTypeBillingInterval with value set to v.
 func NewNilPricedPassTypeBillingInterval(v PricedPassTypeBillingInterval) NilPricedPassTypeBillingInterval {
 	return NilPricedPassTypeBillingInterval{
@@ -22423,6 +22468,52 @@ func (o OptPassCategory) Or(d PassCategory) PassCategory {
 	return d
 }
 
+// NewOptPosQuoteProductQuote returns new OptPosQuoteProductQuote with value set to v.
+func NewOptPosQuoteProductQuote(v PosQuoteProductQuote) OptPosQuoteProductQuote {
+	return OptPosQuoteProductQuote{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptPosQuoteProductQuote is optional PosQuoteProductQuote.
+type OptPosQuoteProductQuote struct {
+	Value PosQuoteProductQuote
+	Set   bool
+}
+
+// IsSet returns true if OptPosQuoteProductQuote was set.
+func (o OptPosQuoteProductQuote) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptPosQuoteProductQuote) Reset() {
+	var v PosQuoteProductQuote
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptPosQuoteProductQuote) SetTo(v PosQuoteProductQuote) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptPosQuoteProductQuote) Get() (v PosQuoteProductQuote, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptPosQuoteProductQuote) Or(d PosQuoteProductQuote) PosQuoteProductQuote {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptPurchaseConfirmation returns new OptPurchaseConfirmation with value set to v.
 func NewOptPurchaseConfirmation(v PurchaseConfirmation) OptPurchaseConfirmation {
 	return OptPurchaseConfirmation{
@@ -23924,6 +24015,2205 @@ func (s *Photo) SetID(val uuid.UUID) {
 // SetURL sets the value of URL.
 func (s *Photo) SetURL(val string) {
 	s.URL = val
+}
+
+// Ref: #/components/schemas/PosCartItem
+type PosCartItem struct {
+	PassTypeID OptUUID `json:"pass_type_id"`
+	ProductID  OptUUID `json:"product_id"`
+	// 1 when left out.
+	Quantity OptInt `json:"quantity"`
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *PosCartItem) GetPassTypeID() OptUUID {
+	return s.PassTypeID
+}
+
+// GetProductID returns the value of ProductID.
+func (s *PosCartItem) GetProductID() OptUUID {
+	return s.ProductID
+}
+
+// GetQuantity returns the value of Quantity.
+func (s *PosCartItem) GetQuantity() OptInt {
+	return s.Quantity
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *PosCartItem) SetPassTypeID(val OptUUID) {
+	s.PassTypeID = val
+}
+
+// SetProductID sets the value of ProductID.
+func (s *PosCartItem) SetProductID(val OptUUID) {
+	s.ProductID = val
+}
+
+// SetQuantity sets the value of Quantity.
+func (s *PosCartItem) SetQuantity(val OptInt) {
+	s.Quantity = val
+}
+
+// Ref: #/components/schemas/PosCatalogPreviewRequest
+type PosCatalogPreviewRequest struct {
+	Items           []PosCartItem `json:"items"`
+	ProductCurrency OptString     `json:"product_currency"`
+}
+
+// GetItems returns the value of Items.
+func (s *PosCatalogPreviewRequest) GetItems() []PosCartItem {
+	return s.Items
+}
+
+// GetProductCurrency returns the value of ProductCurrency.
+func (s *PosCatalogPreviewRequest) GetProductCurrency() OptString {
+	return s.ProductCurrency
+}
+
+// SetItems sets the value of Items.
+func (s *PosCatalogPreviewRequest) SetItems(val []PosCartItem) {
+	s.Items = val
+}
+
+// SetProductCurrency sets the value of ProductCurrency.
+func (s *PosCatalogPreviewRequest) SetProductCurrency(val OptString) {
+	s.ProductCurrency = val
+}
+
+// Ref: #/components/schemas/PosDay
+type PosDay struct {
+	Close             NilPosDayClose   `json:"close"`
+	Currency          string           `json:"currency"`
+	Date              time.Time        `json:"date"`
+	ExpectedCashMinor int64            `json:"expected_cash_minor"`
+	Totals            []PosMethodTotal `json:"totals"`
+}
+
+// GetClose returns the value of Close.
+func (s *PosDay) GetClose() NilPosDayClose {
+	return s.Close
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PosDay) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDate returns the value of Date.
+func (s *PosDay) GetDate() time.Time {
+	return s.Date
+}
+
+// GetExpectedCashMinor returns the value of ExpectedCashMinor.
+func (s *PosDay) GetExpectedCashMinor() int64 {
+	return s.ExpectedCashMinor
+}
+
+// GetTotals returns the value of Totals.
+func (s *PosDay) GetTotals() []PosMethodTotal {
+	return s.Totals
+}
+
+// SetClose sets the value of Close.
+func (s *PosDay) SetClose(val NilPosDayClose) {
+	s.Close = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PosDay) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDate sets the value of Date.
+func (s *PosDay) SetDate(val time.Time) {
+	s.Date = val
+}
+
+// SetExpectedCashMinor sets the value of ExpectedCashMinor.
+func (s *PosDay) SetExpectedCashMinor(val int64) {
+	s.ExpectedCashMinor = val
+}
+
+// SetTotals sets the value of Totals.
+func (s *PosDay) SetTotals(val []PosMethodTotal) {
+	s.Totals = val
+}
+
+// Ref: #/components/schemas/PosDayClose
+type PosDayClose struct {
+	ClosedAt         time.Time `json:"closed_at"`
+	ClosedByUserID   uuid.UUID `json:"closed_by_user_id"`
+	CountedCashMinor int64     `json:"counted_cash_minor"`
+	// Counted less expected.
+	DifferenceMinor   int64     `json:"difference_minor"`
+	ExpectedCashMinor int64     `json:"expected_cash_minor"`
+	ID                uuid.UUID `json:"id"`
+	Note              string    `json:"note"`
+	OpeningFloatMinor int64     `json:"opening_float_minor"`
+}
+
+// GetClosedAt returns the value of ClosedAt.
+func (s *PosDayClose) GetClosedAt() time.Time {
+	return s.ClosedAt
+}
+
+// GetClosedByUserID returns the value of ClosedByUserID.
+func (s *PosDayClose) GetClosedByUserID() uuid.UUID {
+	return s.ClosedByUserID
+}
+
+// GetCountedCashMinor returns the value of CountedCashMinor.
+func (s *PosDayClose) GetCountedCashMinor() int64 {
+	return s.CountedCashMinor
+}
+
+// GetDifferenceMinor returns the value of DifferenceMinor.
+func (s *PosDayClose) GetDifferenceMinor() int64 {
+	return s.DifferenceMinor
+}
+
+// GetExpectedCashMinor returns the value of ExpectedCashMinor.
+func (s *PosDayClose) GetExpectedCashMinor() int64 {
+	return s.ExpectedCashMinor
+}
+
+// GetID returns the value of ID.
+func (s *PosDayClose) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetNote returns the value of Note.
+func (s *PosDayClose) GetNote() string {
+	return s.Note
+}
+
+// GetOpeningFloatMinor returns the value of OpeningFloatMinor.
+func (s *PosDayClose) GetOpeningFloatMinor() int64 {
+	return s.OpeningFloatMinor
+}
+
+// SetClosedAt sets the value of ClosedAt.
+func (s *PosDayClose) SetClosedAt(val time.Time) {
+	s.ClosedAt = val
+}
+
+// SetClosedByUserID sets the value of ClosedByUserID.
+func (s *PosDayClose) SetClosedByUserID(val uuid.UUID) {
+	s.ClosedByUserID = val
+}
+
+// SetCountedCashMinor sets the value of CountedCashMinor.
+func (s *PosDayClose) SetCountedCashMinor(val int64) {
+	s.CountedCashMinor = val
+}
+
+// SetDifferenceMinor sets the value of DifferenceMinor.
+func (s *PosDayClose) SetDifferenceMinor(val int64) {
+	s.DifferenceMinor = val
+}
+
+// SetExpectedCashMinor sets the value of ExpectedCashMinor.
+func (s *PosDayClose) SetExpectedCashMinor(val int64) {
+	s.ExpectedCashMinor = val
+}
+
+// SetID sets the value of ID.
+func (s *PosDayClose) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetNote sets the value of Note.
+func (s *PosDayClose) SetNote(val string) {
+	s.Note = val
+}
+
+// SetOpeningFloatMinor sets the value of OpeningFloatMinor.
+func (s *PosDayClose) SetOpeningFloatMinor(val int64) {
+	s.OpeningFloatMinor = val
+}
+
+// Ref: #/components/schemas/PosDayCloseRequest
+type PosDayCloseRequest struct {
+	CountedCashMinor  int64     `json:"counted_cash_minor"`
+	Date              OptDate   `json:"date"`
+	Note              OptString `json:"note"`
+	OpeningFloatMinor OptInt64  `json:"opening_float_minor"`
+}
+
+// GetCountedCashMinor returns the value of CountedCashMinor.
+func (s *PosDayCloseRequest) GetCountedCashMinor() int64 {
+	return s.CountedCashMinor
+}
+
+// GetDate returns the value of Date.
+func (s *PosDayCloseRequest) GetDate() OptDate {
+	return s.Date
+}
+
+// GetNote returns the value of Note.
+func (s *PosDayCloseRequest) GetNote() OptString {
+	return s.Note
+}
+
+// GetOpeningFloatMinor returns the value of OpeningFloatMinor.
+func (s *PosDayCloseRequest) GetOpeningFloatMinor() OptInt64 {
+	return s.OpeningFloatMinor
+}
+
+// SetCountedCashMinor sets the value of CountedCashMinor.
+func (s *PosDayCloseRequest) SetCountedCashMinor(val int64) {
+	s.CountedCashMinor = val
+}
+
+// SetDate sets the value of Date.
+func (s *PosDayCloseRequest) SetDate(val OptDate) {
+	s.Date = val
+}
+
+// SetNote sets the value of Note.
+func (s *PosDayCloseRequest) SetNote(val OptString) {
+	s.Note = val
+}
+
+// SetOpeningFloatMinor sets the value of OpeningFloatMinor.
+func (s *PosDayCloseRequest) SetOpeningFloatMinor(val OptInt64) {
+	s.OpeningFloatMinor = val
+}
+
+// Ref: #/components/schemas/PosDayResponse
+type PosDayResponse struct {
+	Data  PosDay   `json:"data"`
+	Error struct{} `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *PosDayResponse) GetData() PosDay {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosDayResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *PosDayResponse) SetData(val PosDay) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosDayResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/PosFavoritesRequest
+type PosFavoritesRequest struct {
+	Pinned []PosPin `json:"pinned"`
+}
+
+// GetPinned returns the value of Pinned.
+func (s *PosFavoritesRequest) GetPinned() []PosPin {
+	return s.Pinned
+}
+
+// SetPinned sets the value of Pinned.
+func (s *PosFavoritesRequest) SetPinned(val []PosPin) {
+	s.Pinned = val
+}
+
+// Ref: #/components/schemas/PosFavoritesResponse
+type PosFavoritesResponse struct {
+	Data  PosFavoritesResponseData `json:"data"`
+	Error struct{}                 `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *PosFavoritesResponse) GetData() PosFavoritesResponseData {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosFavoritesResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *PosFavoritesResponse) SetData(val PosFavoritesResponseData) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosFavoritesResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type PosFavoritesResponseData struct {
+	Pinned []PosPin `json:"pinned"`
+}
+
+// GetPinned returns the value of Pinned.
+func (s *PosFavoritesResponseData) GetPinned() []PosPin {
+	return s.Pinned
+}
+
+// SetPinned sets the value of Pinned.
+func (s *PosFavoritesResponseData) SetPinned(val []PosPin) {
+	s.Pinned = val
+}
+
+// Ref: #/components/schemas/PosGiftCardSaleRequest
+type PosGiftCardSaleRequest struct {
+	AmountMinor      int64       `json:"amount_minor"`
+	Currency         OptString   `json:"currency"`
+	ExpiresAt        OptDateTime `json:"expires_at"`
+	Message          OptString   `json:"message"`
+	RecipientEmail   OptString   `json:"recipient_email"`
+	SendNotification OptBool     `json:"send_notification"`
+	SenderName       OptString   `json:"sender_name"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *PosGiftCardSaleRequest) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PosGiftCardSaleRequest) GetCurrency() OptString {
+	return s.Currency
+}
+
+// GetExpiresAt returns the value of ExpiresAt.
+func (s *PosGiftCardSaleRequest) GetExpiresAt() OptDateTime {
+	return s.ExpiresAt
+}
+
+// GetMessage returns the value of Message.
+func (s *PosGiftCardSaleRequest) GetMessage() OptString {
+	return s.Message
+}
+
+// GetRecipientEmail returns the value of RecipientEmail.
+func (s *PosGiftCardSaleRequest) GetRecipientEmail() OptString {
+	return s.RecipientEmail
+}
+
+// GetSendNotification returns the value of SendNotification.
+func (s *PosGiftCardSaleRequest) GetSendNotification() OptBool {
+	return s.SendNotification
+}
+
+// GetSenderName returns the value of SenderName.
+func (s *PosGiftCardSaleRequest) GetSenderName() OptString {
+	return s.SenderName
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *PosGiftCardSaleRequest) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PosGiftCardSaleRequest) SetCurrency(val OptString) {
+	s.Currency = val
+}
+
+// SetExpiresAt sets the value of ExpiresAt.
+func (s *PosGiftCardSaleRequest) SetExpiresAt(val OptDateTime) {
+	s.ExpiresAt = val
+}
+
+// SetMessage sets the value of Message.
+func (s *PosGiftCardSaleRequest) SetMessage(val OptString) {
+	s.Message = val
+}
+
+// SetRecipientEmail sets the value of RecipientEmail.
+func (s *PosGiftCardSaleRequest) SetRecipientEmail(val OptString) {
+	s.RecipientEmail = val
+}
+
+// SetSendNotification sets the value of SendNotification.
+func (s *PosGiftCardSaleRequest) SetSendNotification(val OptBool) {
+	s.SendNotification = val
+}
+
+// SetSenderName sets the value of SenderName.
+func (s *PosGiftCardSaleRequest) SetSenderName(val OptString) {
+	s.SenderName = val
+}
+
+// Ref: #/components/schemas/PosGiftCardSaleResponse
+type PosGiftCardSaleResponse struct {
+	Data  PosGiftCardSaleResponseData `json:"data"`
+	Error struct{}                    `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *PosGiftCardSaleResponse) GetData() PosGiftCardSaleResponseData {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosGiftCardSaleResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *PosGiftCardSaleResponse) SetData(val PosGiftCardSaleResponseData) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosGiftCardSaleResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type PosGiftCardSaleResponseData struct {
+	GiftCard AdminGiftCard `json:"gift_card"`
+	Sale     PosSale       `json:"sale"`
+}
+
+// GetGiftCard returns the value of GiftCard.
+func (s *PosGiftCardSaleResponseData) GetGiftCard() AdminGiftCard {
+	return s.GiftCard
+}
+
+// GetSale returns the value of Sale.
+func (s *PosGiftCardSaleResponseData) GetSale() PosSale {
+	return s.Sale
+}
+
+// SetGiftCard sets the value of GiftCard.
+func (s *PosGiftCardSaleResponseData) SetGiftCard(val AdminGiftCard) {
+	s.GiftCard = val
+}
+
+// SetSale sets the value of Sale.
+func (s *PosGiftCardSaleResponseData) SetSale(val PosSale) {
+	s.Sale = val
+}
+
+// Ref: #/components/schemas/PosKioskPinCheckRequest
+type PosKioskPinCheckRequest struct {
+	Pin string `json:"pin"`
+	// The staff member's user id.
+	StaffID uuid.UUID `json:"staff_id"`
+}
+
+// GetPin returns the value of Pin.
+func (s *PosKioskPinCheckRequest) GetPin() string {
+	return s.Pin
+}
+
+// GetStaffID returns the value of StaffID.
+func (s *PosKioskPinCheckRequest) GetStaffID() uuid.UUID {
+	return s.StaffID
+}
+
+// SetPin sets the value of Pin.
+func (s *PosKioskPinCheckRequest) SetPin(val string) {
+	s.Pin = val
+}
+
+// SetStaffID sets the value of StaffID.
+func (s *PosKioskPinCheckRequest) SetStaffID(val uuid.UUID) {
+	s.StaffID = val
+}
+
+// Ref: #/components/schemas/PosKioskPinResponse
+type PosKioskPinResponse struct {
+	Data  PosKioskPinResponseData `json:"data"`
+	Error struct{}                `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *PosKioskPinResponse) GetData() PosKioskPinResponseData {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosKioskPinResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *PosKioskPinResponse) SetData(val PosKioskPinResponseData) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosKioskPinResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type PosKioskPinResponseData struct {
+	Valid bool `json:"valid"`
+}
+
+// GetValid returns the value of Valid.
+func (s *PosKioskPinResponseData) GetValid() bool {
+	return s.Valid
+}
+
+// SetValid sets the value of Valid.
+func (s *PosKioskPinResponseData) SetValid(val bool) {
+	s.Valid = val
+}
+
+// Ref: #/components/schemas/PosKioskPinSetRequest
+type PosKioskPinSetRequest struct {
+	Pin string `json:"pin"`
+}
+
+// GetPin returns the value of Pin.
+func (s *PosKioskPinSetRequest) GetPin() string {
+	return s.Pin
+}
+
+// SetPin sets the value of Pin.
+func (s *PosKioskPinSetRequest) SetPin(val string) {
+	s.Pin = val
+}
+
+// Ref: #/components/schemas/PosLine
+type PosLine struct {
+	ID               uuid.UUID   `json:"id"`
+	Kind             PosLineKind `json:"kind"`
+	Name             string      `json:"name"`
+	PriceBookVersion OptInt      `json:"price_book_version"`
+	Quantity         int         `json:"quantity"`
+	TotalMinor       int64       `json:"total_minor"`
+	UnitMinor        int64       `json:"unit_minor"`
+}
+
+// GetID returns the value of ID.
+func (s *PosLine) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetKind returns the value of Kind.
+func (s *PosLine) GetKind() PosLineKind {
+	return s.Kind
+}
+
+// GetName returns the value of Name.
+func (s *PosLine) GetName() string {
+	return s.Name
+}
+
+// GetPriceBookVersion returns the value of PriceBookVersion.
+func (s *PosLine) GetPriceBookVersion() OptInt {
+	return s.PriceBookVersion
+}
+
+// GetQuantity returns the value of Quantity.
+func (s *PosLine) GetQuantity() int {
+	return s.Quantity
+}
+
+// GetTotalMinor returns the value of TotalMinor.
+func (s *PosLine) GetTotalMinor() int64 {
+	return s.TotalMinor
+}
+
+// GetUnitMinor returns the value of UnitMinor.
+func (s *PosLine) GetUnitMinor() int64 {
+	return s.UnitMinor
+}
+
+// SetID sets the value of ID.
+func (s *PosLine) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetKind sets the value of Kind.
+func (s *PosLine) SetKind(val PosLineKind) {
+	s.Kind = val
+}
+
+// SetName sets the value of Name.
+func (s *PosLine) SetName(val string) {
+	s.Name = val
+}
+
+// SetPriceBookVersion sets the value of PriceBookVersion.
+func (s *PosLine) SetPriceBookVersion(val OptInt) {
+	s.PriceBookVersion = val
+}
+
+// SetQuantity sets the value of Quantity.
+func (s *PosLine) SetQuantity(val int) {
+	s.Quantity = val
+}
+
+// SetTotalMinor sets the value of TotalMinor.
+func (s *PosLine) SetTotalMinor(val int64) {
+	s.TotalMinor = val
+}
+
+// SetUnitMinor sets the value of UnitMinor.
+func (s *PosLine) SetUnitMinor(val int64) {
+	s.UnitMinor = val
+}
+
+type PosLineKind string
+
+const (
+	PosLineKindProduct  PosLineKind = "product"
+	PosLineKindPassType PosLineKind = "pass_type"
+	PosLineKindGiftCard PosLineKind = "gift_card"
+)
+
+// AllValues returns all PosLineKind values.
+func (PosLineKind) AllValues() []PosLineKind {
+	return []PosLineKind{
+		PosLineKindProduct,
+		PosLineKindPassType,
+		PosLineKindGiftCard,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PosLineKind) MarshalText() ([]byte, error) {
+	switch s {
+	case PosLineKindProduct:
+		return []byte(s), nil
+	case PosLineKindPassType:
+		return []byte(s), nil
+	case PosLineKindGiftCard:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PosLineKind) UnmarshalText(data []byte) error {
+	switch PosLineKind(data) {
+	case PosLineKindProduct:
+		*s = PosLineKindProduct
+		return nil
+	case PosLineKindPassType:
+		*s = PosLineKindPassType
+		return nil
+	case PosLineKindGiftCard:
+		*s = PosLineKindGiftCard
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/PosMethodTotal
+type PosMethodTotal struct {
+	Count      int                  `json:"count"`
+	Currency   string               `json:"currency"`
+	Method     PosMethodTotalMethod `json:"method"`
+	TotalMinor int64                `json:"total_minor"`
+}
+
+// GetCount returns the value of Count.
+func (s *PosMethodTotal) GetCount() int {
+	return s.Count
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PosMethodTotal) GetCurrency() string {
+	return s.Currency
+}
+
+// GetMethod returns the value of Method.
+func (s *PosMethodTotal) GetMethod() PosMethodTotalMethod {
+	return s.Method
+}
+
+// GetTotalMinor returns the value of TotalMinor.
+func (s *PosMethodTotal) GetTotalMinor() int64 {
+	return s.TotalMinor
+}
+
+// SetCount sets the value of Count.
+func (s *PosMethodTotal) SetCount(val int) {
+	s.Count = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PosMethodTotal) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetMethod sets the value of Method.
+func (s *PosMethodTotal) SetMethod(val PosMethodTotalMethod) {
+	s.Method = val
+}
+
+// SetTotalMinor sets the value of TotalMinor.
+func (s *PosMethodTotal) SetTotalMinor(val int64) {
+	s.TotalMinor = val
+}
+
+type PosMethodTotalMethod string
+
+const (
+	PosMethodTotalMethodCash     PosMethodTotalMethod = "cash"
+	PosMethodTotalMethodGiftCard PosMethodTotalMethod = "gift_card"
+)
+
+// AllValues returns all PosMethodTotalMethod values.
+func (PosMethodTotalMethod) AllValues() []PosMethodTotalMethod {
+	return []PosMethodTotalMethod{
+		PosMethodTotalMethodCash,
+		PosMethodTotalMethodGiftCard,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PosMethodTotalMethod) MarshalText() ([]byte, error) {
+	switch s {
+	case PosMethodTotalMethodCash:
+		return []byte(s), nil
+	case PosMethodTotalMethodGiftCard:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PosMethodTotalMethod) UnmarshalText(data []byte) error {
+	switch PosMethodTotalMethod(data) {
+	case PosMethodTotalMethodCash:
+		*s = PosMethodTotalMethodCash
+		return nil
+	case PosMethodTotalMethodGiftCard:
+		*s = PosMethodTotalMethodGiftCard
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/PosPassPreviewRequest
+type PosPassPreviewRequest struct {
+	MemberID   OptUUID   `json:"member_id"`
+	PassTypeID uuid.UUID `json:"pass_type_id"`
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *PosPassPreviewRequest) GetMemberID() OptUUID {
+	return s.MemberID
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *PosPassPreviewRequest) GetPassTypeID() uuid.UUID {
+	return s.PassTypeID
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *PosPassPreviewRequest) SetMemberID(val OptUUID) {
+	s.MemberID = val
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *PosPassPreviewRequest) SetPassTypeID(val uuid.UUID) {
+	s.PassTypeID = val
+}
+
+// Ref: #/components/schemas/PosPassType
+type PosPassType struct {
+	Category    string    `json:"category"`
+	Currency    string    `json:"currency"`
+	ID          uuid.UUID `json:"id"`
+	IsRecurring bool      `json:"is_recurring"`
+	Name        string    `json:"name"`
+	Price       float64   `json:"price"`
+	PriceMinor  int64     `json:"price_minor"`
+}
+
+// GetCategory returns the value of Category.
+func (s *PosPassType) GetCategory() string {
+	return s.Category
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PosPassType) GetCurrency() string {
+	return s.Currency
+}
+
+// GetID returns the value of ID.
+func (s *PosPassType) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetIsRecurring returns the value of IsRecurring.
+func (s *PosPassType) GetIsRecurring() bool {
+	return s.IsRecurring
+}
+
+// GetName returns the value of Name.
+func (s *PosPassType) GetName() string {
+	return s.Name
+}
+
+// GetPrice returns the value of Price.
+func (s *PosPassType) GetPrice() float64 {
+	return s.Price
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *PosPassType) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// SetCategory sets the value of Category.
+func (s *PosPassType) SetCategory(val string) {
+	s.Category = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PosPassType) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetID sets the value of ID.
+func (s *PosPassType) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetIsRecurring sets the value of IsRecurring.
+func (s *PosPassType) SetIsRecurring(val bool) {
+	s.IsRecurring = val
+}
+
+// SetName sets the value of Name.
+func (s *PosPassType) SetName(val string) {
+	s.Name = val
+}
+
+// SetPrice sets the value of Price.
+func (s *PosPassType) SetPrice(val float64) {
+	s.Price = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *PosPassType) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// Ref: #/components/schemas/PosPassTypeListResponse
+type PosPassTypeListResponse struct {
+	Data  []PosPassType               `json:"data"`
+	Error struct{}                    `json:"error"`
+	Meta  PosPassTypeListResponseMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *PosPassTypeListResponse) GetData() []PosPassType {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosPassTypeListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *PosPassTypeListResponse) GetMeta() PosPassTypeListResponseMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *PosPassTypeListResponse) SetData(val []PosPassType) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosPassTypeListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *PosPassTypeListResponse) SetMeta(val PosPassTypeListResponseMeta) {
+	s.Meta = val
+}
+
+type PosPassTypeListResponseMeta struct {
+	Total int `json:"total"`
+}
+
+// GetTotal returns the value of Total.
+func (s *PosPassTypeListResponseMeta) GetTotal() int {
+	return s.Total
+}
+
+// SetTotal sets the value of Total.
+func (s *PosPassTypeListResponseMeta) SetTotal(val int) {
+	s.Total = val
+}
+
+// Ref: #/components/schemas/PosPin
+type PosPin struct {
+	ID   uuid.UUID  `json:"id"`
+	Kind PosPinKind `json:"kind"`
+}
+
+// GetID returns the value of ID.
+func (s *PosPin) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetKind returns the value of Kind.
+func (s *PosPin) GetKind() PosPinKind {
+	return s.Kind
+}
+
+// SetID sets the value of ID.
+func (s *PosPin) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetKind sets the value of Kind.
+func (s *PosPin) SetKind(val PosPinKind) {
+	s.Kind = val
+}
+
+type PosPinKind string
+
+const (
+	PosPinKindPassType PosPinKind = "pass_type"
+	PosPinKindProduct  PosPinKind = "product"
+)
+
+// AllValues returns all PosPinKind values.
+func (PosPinKind) AllValues() []PosPinKind {
+	return []PosPinKind{
+		PosPinKindPassType,
+		PosPinKindProduct,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PosPinKind) MarshalText() ([]byte, error) {
+	switch s {
+	case PosPinKindPassType:
+		return []byte(s), nil
+	case PosPinKindProduct:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PosPinKind) UnmarshalText(data []byte) error {
+	switch PosPinKind(data) {
+	case PosPinKindPassType:
+		*s = PosPinKindPassType
+		return nil
+	case PosPinKindProduct:
+		*s = PosPinKindProduct
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/PosPrice
+type PosPrice struct {
+	Currency   string `json:"currency"`
+	PriceMinor int64  `json:"price_minor"`
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PosPrice) GetCurrency() string {
+	return s.Currency
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *PosPrice) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PosPrice) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *PosPrice) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// Ref: #/components/schemas/PosPriceBookVersion
+type PosPriceBookVersion struct {
+	Currency  string    `json:"currency"`
+	ProductID uuid.UUID `json:"product_id"`
+	Version   int       `json:"version"`
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PosPriceBookVersion) GetCurrency() string {
+	return s.Currency
+}
+
+// GetProductID returns the value of ProductID.
+func (s *PosPriceBookVersion) GetProductID() uuid.UUID {
+	return s.ProductID
+}
+
+// GetVersion returns the value of Version.
+func (s *PosPriceBookVersion) GetVersion() int {
+	return s.Version
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PosPriceBookVersion) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetProductID sets the value of ProductID.
+func (s *PosPriceBookVersion) SetProductID(val uuid.UUID) {
+	s.ProductID = val
+}
+
+// SetVersion sets the value of Version.
+func (s *PosPriceBookVersion) SetVersion(val int) {
+	s.Version = val
+}
+
+// Ref: #/components/schemas/PosProduct
+type PosProduct struct {
+	Active      bool              `json:"active"`
+	CreatedAt   time.Time         `json:"created_at"`
+	ID          uuid.UUID         `json:"id"`
+	Name        string            `json:"name"`
+	Prices      []PosProductPrice `json:"prices"`
+	Sku         NilString         `json:"sku"`
+	StockOnHand int               `json:"stock_on_hand"`
+}
+
+// GetActive returns the value of Active.
+func (s *PosProduct) GetActive() bool {
+	return s.Active
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *PosProduct) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetID returns the value of ID.
+func (s *PosProduct) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetName returns the value of Name.
+func (s *PosProduct) GetName() string {
+	return s.Name
+}
+
+// GetPrices returns the value of Prices.
+func (s *PosProduct) GetPrices() []PosProductPrice {
+	return s.Prices
+}
+
+// GetSku returns the value of Sku.
+func (s *PosProduct) GetSku() NilString {
+	return s.Sku
+}
+
+// GetStockOnHand returns the value of StockOnHand.
+func (s *PosProduct) GetStockOnHand() int {
+	return s.StockOnHand
+}
+
+// SetActive sets the value of Active.
+func (s *PosProduct) SetActive(val bool) {
+	s.Active = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *PosProduct) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetID sets the value of ID.
+func (s *PosProduct) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetName sets the value of Name.
+func (s *PosProduct) SetName(val string) {
+	s.Name = val
+}
+
+// SetPrices sets the value of Prices.
+func (s *PosProduct) SetPrices(val []PosProductPrice) {
+	s.Prices = val
+}
+
+// SetSku sets the value of Sku.
+func (s *PosProduct) SetSku(val NilString) {
+	s.Sku = val
+}
+
+// SetStockOnHand sets the value of StockOnHand.
+func (s *PosProduct) SetStockOnHand(val int) {
+	s.StockOnHand = val
+}
+
+// Ref: #/components/schemas/PosProductCreateRequest
+type PosProductCreateRequest struct {
+	InitialStock OptInt     `json:"initial_stock"`
+	Name         string     `json:"name"`
+	Prices       []PosPrice `json:"prices"`
+	Sku          OptString  `json:"sku"`
+}
+
+// GetInitialStock returns the value of InitialStock.
+func (s *PosProductCreateRequest) GetInitialStock() OptInt {
+	return s.InitialStock
+}
+
+// GetName returns the value of Name.
+func (s *PosProductCreateRequest) GetName() string {
+	return s.Name
+}
+
+// GetPrices returns the value of Prices.
+func (s *PosProductCreateRequest) GetPrices() []PosPrice {
+	return s.Prices
+}
+
+// GetSku returns the value of Sku.
+func (s *PosProductCreateRequest) GetSku() OptString {
+	return s.Sku
+}
+
+// SetInitialStock sets the value of InitialStock.
+func (s *PosProductCreateRequest) SetInitialStock(val OptInt) {
+	s.InitialStock = val
+}
+
+// SetName sets the value of Name.
+func (s *PosProductCreateRequest) SetName(val string) {
+	s.Name = val
+}
+
+// SetPrices sets the value of Prices.
+func (s *PosProductCreateRequest) SetPrices(val []PosPrice) {
+	s.Prices = val
+}
+
+// SetSku sets the value of Sku.
+func (s *PosProductCreateRequest) SetSku(val OptString) {
+	s.Sku = val
+}
+
+// Ref: #/components/schemas/PosProductListResponse
+type PosProductListResponse struct {
+	Data  []PosProduct               `json:"data"`
+	Error struct{}                   `json:"error"`
+	Meta  PosProductListResponseMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *PosProductListResponse) GetData() []PosProduct {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosProductListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *PosProductListResponse) GetMeta() PosProductListResponseMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *PosProductListResponse) SetData(val []PosProduct) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosProductListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *PosProductListResponse) SetMeta(val PosProductListResponseMeta) {
+	s.Meta = val
+}
+
+type PosProductListResponseMeta struct {
+	Total int `json:"total"`
+}
+
+// GetTotal returns the value of Total.
+func (s *PosProductListResponseMeta) GetTotal() int {
+	return s.Total
+}
+
+// SetTotal sets the value of Total.
+func (s *PosProductListResponseMeta) SetTotal(val int) {
+	s.Total = val
+}
+
+// Ref: #/components/schemas/PosProductPrice
+type PosProductPrice struct {
+	Currency string `json:"currency"`
+	// Major units.
+	Price      float64 `json:"price"`
+	PriceMinor int64   `json:"price_minor"`
+	// The price book version; raised by every change of the price.
+	Version int `json:"version"`
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PosProductPrice) GetCurrency() string {
+	return s.Currency
+}
+
+// GetPrice returns the value of Price.
+func (s *PosProductPrice) GetPrice() float64 {
+	return s.Price
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *PosProductPrice) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetVersion returns the value of Version.
+func (s *PosProductPrice) GetVersion() int {
+	return s.Version
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PosProductPrice) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetPrice sets the value of Price.
+func (s *PosProductPrice) SetPrice(val float64) {
+	s.Price = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *PosProductPrice) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetVersion sets the value of Version.
+func (s *PosProductPrice) SetVersion(val int) {
+	s.Version = val
+}
+
+// Ref: #/components/schemas/PosProductResponse
+type PosProductResponse struct {
+	Data  PosProduct `json:"data"`
+	Error struct{}   `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *PosProductResponse) GetData() PosProduct {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosProductResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *PosProductResponse) SetData(val PosProduct) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosProductResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/PosQuote
+type PosQuote struct {
+	Currency         string       `json:"currency"`
+	CurrencyExponent int          `json:"currency_exponent"`
+	DiscountAmount   float64      `json:"discountAmount"`
+	DiscountMinor    int64        `json:"discount_minor"`
+	Kind             PosQuoteKind `json:"kind"`
+	Lines            []PosLine    `json:"lines"`
+	// With product_currency, the price book version each product was priced from.
+	ProductPriceBookVersions []PosPriceBookVersion `json:"product_price_book_versions"`
+	// With product_currency, the quote to hold the sale to.
+	ProductQuote OptPosQuoteProductQuote `json:"product_quote"`
+	// The lines' sum, VAT-inclusive, major units.
+	Subtotal      float64 `json:"subtotal"`
+	SubtotalMinor int64   `json:"subtotal_minor"`
+	// What the sale charges.
+	Total      float64 `json:"total"`
+	TotalMinor int64   `json:"total_minor"`
+	// The VAT inside total.
+	VatAmount float64 `json:"vatAmount"`
+	VatMinor  int64   `json:"vat_minor"`
+	VatRateBp int     `json:"vat_rate_bp"`
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PosQuote) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCurrencyExponent returns the value of CurrencyExponent.
+func (s *PosQuote) GetCurrencyExponent() int {
+	return s.CurrencyExponent
+}
+
+// GetDiscountAmount returns the value of DiscountAmount.
+func (s *PosQuote) GetDiscountAmount() float64 {
+	return s.DiscountAmount
+}
+
+// GetDiscountMinor returns the value of DiscountMinor.
+func (s *PosQuote) GetDiscountMinor() int64 {
+	return s.DiscountMinor
+}
+
+// GetKind returns the value of Kind.
+func (s *PosQuote) GetKind() PosQuoteKind {
+	return s.Kind
+}
+
+// GetLines returns the value of Lines.
+func (s *PosQuote) GetLines() []PosLine {
+	return s.Lines
+}
+
+// GetProductPriceBookVersions returns the value of ProductPriceBookVersions.
+func (s *PosQuote) GetProductPriceBookVersions() []PosPriceBookVersion {
+	return s.ProductPriceBookVersions
+}
+
+// GetProductQuote returns the value of ProductQuote.
+func (s *PosQuote) GetProductQuote() OptPosQuoteProductQuote {
+	return s.ProductQuote
+}
+
+// GetSubtotal returns the value of Subtotal.
+func (s *PosQuote) GetSubtotal() float64 {
+	return s.Subtotal
+}
+
+// GetSubtotalMinor returns the value of SubtotalMinor.
+func (s *PosQuote) GetSubtotalMinor() int64 {
+	return s.SubtotalMinor
+}
+
+// GetTotal returns the value of Total.
+func (s *PosQuote) GetTotal() float64 {
+	return s.Total
+}
+
+// GetTotalMinor returns the value of TotalMinor.
+func (s *PosQuote) GetTotalMinor() int64 {
+	return s.TotalMinor
+}
+
+// GetVatAmount returns the value of VatAmount.
+func (s *PosQuote) GetVatAmount() float64 {
+	return s.VatAmount
+}
+
+// GetVatMinor returns the value of VatMinor.
+func (s *PosQuote) GetVatMinor() int64 {
+	return s.VatMinor
+}
+
+// GetVatRateBp returns the value of VatRateBp.
+func (s *PosQuote) GetVatRateBp() int {
+	return s.VatRateBp
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PosQuote) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCurrencyExponent sets the value of CurrencyExponent.
+func (s *PosQuote) SetCurrencyExponent(val int) {
+	s.CurrencyExponent = val
+}
+
+// SetDiscountAmount sets the value of DiscountAmount.
+func (s *PosQuote) SetDiscountAmount(val float64) {
+	s.DiscountAmount = val
+}
+
+// SetDiscountMinor sets the value of DiscountMinor.
+func (s *PosQuote) SetDiscountMinor(val int64) {
+	s.DiscountMinor = val
+}
+
+// SetKind sets the value of Kind.
+func (s *PosQuote) SetKind(val PosQuoteKind) {
+	s.Kind = val
+}
+
+// SetLines sets the value of Lines.
+func (s *PosQuote) SetLines(val []PosLine) {
+	s.Lines = val
+}
+
+// SetProductPriceBookVersions sets the value of ProductPriceBookVersions.
+func (s *PosQuote) SetProductPriceBookVersions(val []PosPriceBookVersion) {
+	s.ProductPriceBookVersions = val
+}
+
+// SetProductQuote sets the value of ProductQuote.
+func (s *PosQuote) SetProductQuote(val OptPosQuoteProductQuote) {
+	s.ProductQuote = val
+}
+
+// SetSubtotal sets the value of Subtotal.
+func (s *PosQuote) SetSubtotal(val float64) {
+	s.Subtotal = val
+}
+
+// SetSubtotalMinor sets the value of SubtotalMinor.
+func (s *PosQuote) SetSubtotalMinor(val int64) {
+	s.SubtotalMinor = val
+}
+
+// SetTotal sets the value of Total.
+func (s *PosQuote) SetTotal(val float64) {
+	s.Total = val
+}
+
+// SetTotalMinor sets the value of TotalMinor.
+func (s *PosQuote) SetTotalMinor(val int64) {
+	s.TotalMinor = val
+}
+
+// SetVatAmount sets the value of VatAmount.
+func (s *PosQuote) SetVatAmount(val float64) {
+	s.VatAmount = val
+}
+
+// SetVatMinor sets the value of VatMinor.
+func (s *PosQuote) SetVatMinor(val int64) {
+	s.VatMinor = val
+}
+
+// SetVatRateBp sets the value of VatRateBp.
+func (s *PosQuote) SetVatRateBp(val int) {
+	s.VatRateBp = val
+}
+
+type PosQuoteKind string
+
+const (
+	PosQuoteKindProducts PosQuoteKind = "products"
+	PosQuoteKindPass     PosQuoteKind = "pass"
+)
+
+// AllValues returns all PosQuoteKind values.
+func (PosQuoteKind) AllValues() []PosQuoteKind {
+	return []PosQuoteKind{
+		PosQuoteKindProducts,
+		PosQuoteKindPass,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PosQuoteKind) MarshalText() ([]byte, error) {
+	switch s {
+	case PosQuoteKindProducts:
+		return []byte(s), nil
+	case PosQuoteKindPass:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PosQuoteKind) UnmarshalText(data []byte) error {
+	switch PosQuoteKind(data) {
+	case PosQuoteKindProducts:
+		*s = PosQuoteKindProducts
+		return nil
+	case PosQuoteKindPass:
+		*s = PosQuoteKindPass
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// With product_currency, the quote to hold the sale to.
+type PosQuoteProductQuote struct {
+	Currency string `json:"currency"`
+	// Digest of what the total was computed from.
+	Fingerprint string `json:"fingerprint"`
+	TotalMinor  int64  `json:"total_minor"`
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PosQuoteProductQuote) GetCurrency() string {
+	return s.Currency
+}
+
+// GetFingerprint returns the value of Fingerprint.
+func (s *PosQuoteProductQuote) GetFingerprint() string {
+	return s.Fingerprint
+}
+
+// GetTotalMinor returns the value of TotalMinor.
+func (s *PosQuoteProductQuote) GetTotalMinor() int64 {
+	return s.TotalMinor
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PosQuoteProductQuote) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetFingerprint sets the value of Fingerprint.
+func (s *PosQuoteProductQuote) SetFingerprint(val string) {
+	s.Fingerprint = val
+}
+
+// SetTotalMinor sets the value of TotalMinor.
+func (s *PosQuoteProductQuote) SetTotalMinor(val int64) {
+	s.TotalMinor = val
+}
+
+// Ref: #/components/schemas/PosQuoteResponse
+type PosQuoteResponse struct {
+	Data  PosQuote `json:"data"`
+	Error struct{} `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *PosQuoteResponse) GetData() PosQuote {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosQuoteResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *PosQuoteResponse) SetData(val PosQuote) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosQuoteResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/PosReturn
+type PosReturn struct {
+	CreatedAt time.Time `json:"created_at"`
+	ID        uuid.UUID `json:"id"`
+	Lines     []PosLine `json:"lines"`
+	Reason    string    `json:"reason"`
+	// True when an earlier request under the same key recorded this return.
+	Replayed bool    `json:"replayed"`
+	SaleID   NilUUID `json:"sale_id"`
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *PosReturn) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetID returns the value of ID.
+func (s *PosReturn) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetLines returns the value of Lines.
+func (s *PosReturn) GetLines() []PosLine {
+	return s.Lines
+}
+
+// GetReason returns the value of Reason.
+func (s *PosReturn) GetReason() string {
+	return s.Reason
+}
+
+// GetReplayed returns the value of Replayed.
+func (s *PosReturn) GetReplayed() bool {
+	return s.Replayed
+}
+
+// GetSaleID returns the value of SaleID.
+func (s *PosReturn) GetSaleID() NilUUID {
+	return s.SaleID
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *PosReturn) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetID sets the value of ID.
+func (s *PosReturn) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetLines sets the value of Lines.
+func (s *PosReturn) SetLines(val []PosLine) {
+	s.Lines = val
+}
+
+// SetReason sets the value of Reason.
+func (s *PosReturn) SetReason(val string) {
+	s.Reason = val
+}
+
+// SetReplayed sets the value of Replayed.
+func (s *PosReturn) SetReplayed(val bool) {
+	s.Replayed = val
+}
+
+// SetSaleID sets the value of SaleID.
+func (s *PosReturn) SetSaleID(val NilUUID) {
+	s.SaleID = val
+}
+
+// Ref: #/components/schemas/PosReturnItem
+type PosReturnItem struct {
+	ProductID uuid.UUID `json:"product_id"`
+	Quantity  int       `json:"quantity"`
+}
+
+// GetProductID returns the value of ProductID.
+func (s *PosReturnItem) GetProductID() uuid.UUID {
+	return s.ProductID
+}
+
+// GetQuantity returns the value of Quantity.
+func (s *PosReturnItem) GetQuantity() int {
+	return s.Quantity
+}
+
+// SetProductID sets the value of ProductID.
+func (s *PosReturnItem) SetProductID(val uuid.UUID) {
+	s.ProductID = val
+}
+
+// SetQuantity sets the value of Quantity.
+func (s *PosReturnItem) SetQuantity(val int) {
+	s.Quantity = val
+}
+
+// Ref: #/components/schemas/PosReturnRequest
+type PosReturnRequest struct {
+	Items  []PosReturnItem `json:"items"`
+	Reason string          `json:"reason"`
+	SaleID OptUUID         `json:"sale_id"`
+}
+
+// GetItems returns the value of Items.
+func (s *PosReturnRequest) GetItems() []PosReturnItem {
+	return s.Items
+}
+
+// GetReason returns the value of Reason.
+func (s *PosReturnRequest) GetReason() string {
+	return s.Reason
+}
+
+// GetSaleID returns the value of SaleID.
+func (s *PosReturnRequest) GetSaleID() OptUUID {
+	return s.SaleID
+}
+
+// SetItems sets the value of Items.
+func (s *PosReturnRequest) SetItems(val []PosReturnItem) {
+	s.Items = val
+}
+
+// SetReason sets the value of Reason.
+func (s *PosReturnRequest) SetReason(val string) {
+	s.Reason = val
+}
+
+// SetSaleID sets the value of SaleID.
+func (s *PosReturnRequest) SetSaleID(val OptUUID) {
+	s.SaleID = val
+}
+
+// Ref: #/components/schemas/PosReturnResponse
+type PosReturnResponse struct {
+	Data  PosReturn `json:"data"`
+	Error struct{}  `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *PosReturnResponse) GetData() PosReturn {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosReturnResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *PosReturnResponse) SetData(val PosReturn) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosReturnResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/PosSale
+type PosSale struct {
+	BusinessDate     time.Time     `json:"business_date"`
+	CreatedAt        time.Time     `json:"created_at"`
+	Currency         string        `json:"currency"`
+	CurrencyExponent int           `json:"currency_exponent"`
+	DiscountMinor    int64         `json:"discount_minor"`
+	GiftCardID       NilUUID       `json:"gift_card_id"`
+	ID               uuid.UUID     `json:"id"`
+	Kind             PosSaleKind   `json:"kind"`
+	Lines            []PosLine     `json:"lines"`
+	MemberID         NilUUID       `json:"member_id"`
+	Method           PosSaleMethod `json:"method"`
+	PassID           NilUUID       `json:"pass_id"`
+	PaymentID        uuid.UUID     `json:"payment_id"`
+	SubtotalMinor    int64         `json:"subtotal_minor"`
+	Total            float64       `json:"total"`
+	TotalMinor       int64         `json:"total_minor"`
+	VatMinor         int64         `json:"vat_minor"`
+	VatRateBp        int           `json:"vat_rate_bp"`
+}
+
+// GetBusinessDate returns the value of BusinessDate.
+func (s *PosSale) GetBusinessDate() time.Time {
+	return s.BusinessDate
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *PosSale) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PosSale) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCurrencyExponent returns the value of CurrencyExponent.
+func (s *PosSale) GetCurrencyExponent() int {
+	return s.CurrencyExponent
+}
+
+// GetDiscountMinor returns the value of DiscountMinor.
+func (s *PosSale) GetDiscountMinor() int64 {
+	return s.DiscountMinor
+}
+
+// GetGiftCardID returns the value of GiftCardID.
+func (s *PosSale) GetGiftCardID() NilUUID {
+	return s.GiftCardID
+}
+
+// GetID returns the value of ID.
+func (s *PosSale) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetKind returns the value of Kind.
+func (s *PosSale) GetKind() PosSaleKind {
+	return s.Kind
+}
+
+// GetLines returns the value of Lines.
+func (s *PosSale) GetLines() []PosLine {
+	return s.Lines
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *PosSale) GetMemberID() NilUUID {
+	return s.MemberID
+}
+
+// GetMethod returns the value of Method.
+func (s *PosSale) GetMethod() PosSaleMethod {
+	return s.Method
+}
+
+// GetPassID returns the value of PassID.
+func (s *PosSale) GetPassID() NilUUID {
+	return s.PassID
+}
+
+// GetPaymentID returns the value of PaymentID.
+func (s *PosSale) GetPaymentID() uuid.UUID {
+	return s.PaymentID
+}
+
+// GetSubtotalMinor returns the value of SubtotalMinor.
+func (s *PosSale) GetSubtotalMinor() int64 {
+	return s.SubtotalMinor
+}
+
+// GetTotal returns the value of Total.
+func (s *PosSale) GetTotal() float64 {
+	return s.Total
+}
+
+// GetTotalMinor returns the value of TotalMinor.
+func (s *PosSale) GetTotalMinor() int64 {
+	return s.TotalMinor
+}
+
+// GetVatMinor returns the value of VatMinor.
+func (s *PosSale) GetVatMinor() int64 {
+	return s.VatMinor
+}
+
+// GetVatRateBp returns the value of VatRateBp.
+func (s *PosSale) GetVatRateBp() int {
+	return s.VatRateBp
+}
+
+// SetBusinessDate sets the value of BusinessDate.
+func (s *PosSale) SetBusinessDate(val time.Time) {
+	s.BusinessDate = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *PosSale) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PosSale) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCurrencyExponent sets the value of CurrencyExponent.
+func (s *PosSale) SetCurrencyExponent(val int) {
+	s.CurrencyExponent = val
+}
+
+// SetDiscountMinor sets the value of DiscountMinor.
+func (s *PosSale) SetDiscountMinor(val int64) {
+	s.DiscountMinor = val
+}
+
+// SetGiftCardID sets the value of GiftCardID.
+func (s *PosSale) SetGiftCardID(val NilUUID) {
+	s.GiftCardID = val
+}
+
+// SetID sets the value of ID.
+func (s *PosSale) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetKind sets the value of Kind.
+func (s *PosSale) SetKind(val PosSaleKind) {
+	s.Kind = val
+}
+
+// SetLines sets the value of Lines.
+func (s *PosSale) SetLines(val []PosLine) {
+	s.Lines = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *PosSale) SetMemberID(val NilUUID) {
+	s.MemberID = val
+}
+
+// SetMethod sets the value of Method.
+func (s *PosSale) SetMethod(val PosSaleMethod) {
+	s.Method = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *PosSale) SetPassID(val NilUUID) {
+	s.PassID = val
+}
+
+// SetPaymentID sets the value of PaymentID.
+func (s *PosSale) SetPaymentID(val uuid.UUID) {
+	s.PaymentID = val
+}
+
+// SetSubtotalMinor sets the value of SubtotalMinor.
+func (s *PosSale) SetSubtotalMinor(val int64) {
+	s.SubtotalMinor = val
+}
+
+// SetTotal sets the value of Total.
+func (s *PosSale) SetTotal(val float64) {
+	s.Total = val
+}
+
+// SetTotalMinor sets the value of TotalMinor.
+func (s *PosSale) SetTotalMinor(val int64) {
+	s.TotalMinor = val
+}
+
+// SetVatMinor sets the value of VatMinor.
+func (s *PosSale) SetVatMinor(val int64) {
+	s.VatMinor = val
+}
+
+// SetVatRateBp sets the value of VatRateBp.
+func (s *PosSale) SetVatRateBp(val int) {
+	s.VatRateBp = val
+}
+
+type PosSaleKind string
+
+const (
+	PosSaleKindProducts PosSaleKind = "products"
+	PosSaleKindPass     PosSaleKind = "pass"
+	PosSaleKindGiftCard PosSaleKind = "gift_card"
+)
+
+// AllValues returns all PosSaleKind values.
+func (PosSaleKind) AllValues() []PosSaleKind {
+	return []PosSaleKind{
+		PosSaleKindProducts,
+		PosSaleKindPass,
+		PosSaleKindGiftCard,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PosSaleKind) MarshalText() ([]byte, error) {
+	switch s {
+	case PosSaleKindProducts:
+		return []byte(s), nil
+	case PosSaleKindPass:
+		return []byte(s), nil
+	case PosSaleKindGiftCard:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PosSaleKind) UnmarshalText(data []byte) error {
+	switch PosSaleKind(data) {
+	case PosSaleKindProducts:
+		*s = PosSaleKindProducts
+		return nil
+	case PosSaleKindPass:
+		*s = PosSaleKindPass
+		return nil
+	case PosSaleKindGiftCard:
+		*s = PosSaleKindGiftCard
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type PosSaleMethod string
+
+const (
+	PosSaleMethodCash     PosSaleMethod = "cash"
+	PosSaleMethodGiftCard PosSaleMethod = "gift_card"
+)
+
+// AllValues returns all PosSaleMethod values.
+func (PosSaleMethod) AllValues() []PosSaleMethod {
+	return []PosSaleMethod{
+		PosSaleMethodCash,
+		PosSaleMethodGiftCard,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PosSaleMethod) MarshalText() ([]byte, error) {
+	switch s {
+	case PosSaleMethodCash:
+		return []byte(s), nil
+	case PosSaleMethodGiftCard:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PosSaleMethod) UnmarshalText(data []byte) error {
+	switch PosSaleMethod(data) {
+	case PosSaleMethodCash:
+		*s = PosSaleMethodCash
+		return nil
+	case PosSaleMethodGiftCard:
+		*s = PosSaleMethodGiftCard
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/PosSaleRequest
+type PosSaleRequest struct {
+	ExpectedTotalMinor OptInt64             `json:"expected_total_minor"`
+	GiftCardCode       OptString            `json:"gift_card_code"`
+	Items              []PosCartItem        `json:"items"`
+	MemberID           OptUUID              `json:"member_id"`
+	Method             PosSaleRequestMethod `json:"method"`
+	PassTypeID         OptUUID              `json:"pass_type_id"`
+	ProductCurrency    OptString            `json:"product_currency"`
+}
+
+// GetExpectedTotalMinor returns the value of ExpectedTotalMinor.
+func (s *PosSaleRequest) GetExpectedTotalMinor() OptInt64 {
+	return s.ExpectedTotalMinor
+}
+
+// GetGiftCardCode returns the value of GiftCardCode.
+func (s *PosSaleRequest) GetGiftCardCode() OptString {
+	return s.GiftCardCode
+}
+
+// GetItems returns the value of Items.
+func (s *PosSaleRequest) GetItems() []PosCartItem {
+	return s.Items
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *PosSaleRequest) GetMemberID() OptUUID {
+	return s.MemberID
+}
+
+// GetMethod returns the value of Method.
+func (s *PosSaleRequest) GetMethod() PosSaleRequestMethod {
+	return s.Method
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *PosSaleRequest) GetPassTypeID() OptUUID {
+	return s.PassTypeID
+}
+
+// GetProductCurrency returns the value of ProductCurrency.
+func (s *PosSaleRequest) GetProductCurrency() OptString {
+	return s.ProductCurrency
+}
+
+// SetExpectedTotalMinor sets the value of ExpectedTotalMinor.
+func (s *PosSaleRequest) SetExpectedTotalMinor(val OptInt64) {
+	s.ExpectedTotalMinor = val
+}
+
+// SetGiftCardCode sets the value of GiftCardCode.
+func (s *PosSaleRequest) SetGiftCardCode(val OptString) {
+	s.GiftCardCode = val
+}
+
+// SetItems sets the value of Items.
+func (s *PosSaleRequest) SetItems(val []PosCartItem) {
+	s.Items = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *PosSaleRequest) SetMemberID(val OptUUID) {
+	s.MemberID = val
+}
+
+// SetMethod sets the value of Method.
+func (s *PosSaleRequest) SetMethod(val PosSaleRequestMethod) {
+	s.Method = val
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *PosSaleRequest) SetPassTypeID(val OptUUID) {
+	s.PassTypeID = val
+}
+
+// SetProductCurrency sets the value of ProductCurrency.
+func (s *PosSaleRequest) SetProductCurrency(val OptString) {
+	s.ProductCurrency = val
+}
+
+type PosSaleRequestMethod string
+
+const (
+	PosSaleRequestMethodCash     PosSaleRequestMethod = "cash"
+	PosSaleRequestMethodGiftCard PosSaleRequestMethod = "gift_card"
+)
+
+// AllValues returns all PosSaleRequestMethod values.
+func (PosSaleRequestMethod) AllValues() []PosSaleRequestMethod {
+	return []PosSaleRequestMethod{
+		PosSaleRequestMethodCash,
+		PosSaleRequestMethodGiftCard,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PosSaleRequestMethod) MarshalText() ([]byte, error) {
+	switch s {
+	case PosSaleRequestMethodCash:
+		return []byte(s), nil
+	case PosSaleRequestMethodGiftCard:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PosSaleRequestMethod) UnmarshalText(data []byte) error {
+	switch PosSaleRequestMethod(data) {
+	case PosSaleRequestMethodCash:
+		*s = PosSaleRequestMethodCash
+		return nil
+	case PosSaleRequestMethodGiftCard:
+		*s = PosSaleRequestMethodGiftCard
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/PosSaleResponse
+type PosSaleResponse struct {
+	Data  PosSale  `json:"data"`
+	Error struct{} `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *PosSaleResponse) GetData() PosSale {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosSaleResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *PosSaleResponse) SetData(val PosSale) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosSaleResponse) SetError(val struct{}) {
+	s.Error = val
 }
 
 // Ref: #/components/schemas/PricedPassType
