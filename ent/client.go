@@ -70,6 +70,7 @@ import (
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
@@ -198,6 +199,8 @@ type Client struct {
 	RefreshToken *RefreshTokenClient
 	// Room is the client for interacting with the Room builders.
 	Room *RoomClient
+	// SalesDaily is the client for interacting with the SalesDaily builders.
+	SalesDaily *SalesDailyClient
 	// Service is the client for interacting with the Service builders.
 	Service *ServiceClient
 	// ServiceProvider is the client for interacting with the ServiceProvider builders.
@@ -285,6 +288,7 @@ func (c *Client) init() {
 	c.PushDevice = NewPushDeviceClient(c.config)
 	c.RefreshToken = NewRefreshTokenClient(c.config)
 	c.Room = NewRoomClient(c.config)
+	c.SalesDaily = NewSalesDailyClient(c.config)
 	c.Service = NewServiceClient(c.config)
 	c.ServiceProvider = NewServiceProviderClient(c.config)
 	c.ServiceVariant = NewServiceVariantClient(c.config)
@@ -442,6 +446,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		PushDevice:             NewPushDeviceClient(cfg),
 		RefreshToken:           NewRefreshTokenClient(cfg),
 		Room:                   NewRoomClient(cfg),
+		SalesDaily:             NewSalesDailyClient(cfg),
 		Service:                NewServiceClient(cfg),
 		ServiceProvider:        NewServiceProviderClient(cfg),
 		ServiceVariant:         NewServiceVariantClient(cfg),
@@ -526,6 +531,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		PushDevice:             NewPushDeviceClient(cfg),
 		RefreshToken:           NewRefreshTokenClient(cfg),
 		Room:                   NewRoomClient(cfg),
+		SalesDaily:             NewSalesDailyClient(cfg),
 		Service:                NewServiceClient(cfg),
 		ServiceProvider:        NewServiceProviderClient(cfg),
 		ServiceVariant:         NewServiceVariantClient(cfg),
@@ -578,8 +584,8 @@ func (c *Client) Use(hooks ...Hook) {
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
 		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent,
 		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Room,
-		c.Service, c.ServiceProvider, c.ServiceVariant, c.Session, c.Tip, c.User,
-		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
+		c.SalesDaily, c.Service, c.ServiceProvider, c.ServiceVariant, c.Session, c.Tip,
+		c.User, c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
 		c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
@@ -602,8 +608,8 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
 		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent,
 		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Room,
-		c.Service, c.ServiceProvider, c.ServiceVariant, c.Session, c.Tip, c.User,
-		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
+		c.SalesDaily, c.Service, c.ServiceProvider, c.ServiceVariant, c.Session, c.Tip,
+		c.User, c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
 		c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
@@ -721,6 +727,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.RefreshToken.mutate(ctx, m)
 	case *RoomMutation:
 		return c.Room.mutate(ctx, m)
+	case *SalesDailyMutation:
+		return c.SalesDaily.mutate(ctx, m)
 	case *ServiceMutation:
 		return c.Service.mutate(ctx, m)
 	case *ServiceProviderMutation:
@@ -9888,6 +9896,156 @@ func (c *RoomClient) mutate(ctx context.Context, m *RoomMutation) (Value, error)
 	}
 }
 
+// SalesDailyClient is a client for the SalesDaily schema.
+type SalesDailyClient struct {
+	config
+}
+
+// NewSalesDailyClient returns a client for the SalesDaily from the given config.
+func NewSalesDailyClient(c config) *SalesDailyClient {
+	return &SalesDailyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `salesdaily.Hooks(f(g(h())))`.
+func (c *SalesDailyClient) Use(hooks ...Hook) {
+	c.hooks.SalesDaily = append(c.hooks.SalesDaily, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `salesdaily.Intercept(f(g(h())))`.
+func (c *SalesDailyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SalesDaily = append(c.inters.SalesDaily, interceptors...)
+}
+
+// Create returns a builder for creating a SalesDaily entity.
+func (c *SalesDailyClient) Create() *SalesDailyCreate {
+	mutation := newSalesDailyMutation(c.config, OpCreate)
+	return &SalesDailyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SalesDaily entities.
+func (c *SalesDailyClient) CreateBulk(builders ...*SalesDailyCreate) *SalesDailyCreateBulk {
+	return &SalesDailyCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SalesDailyClient) MapCreateBulk(slice any, setFunc func(*SalesDailyCreate, int)) *SalesDailyCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SalesDailyCreateBulk{err: fmt.Errorf("calling to SalesDailyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SalesDailyCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SalesDailyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SalesDaily.
+func (c *SalesDailyClient) Update() *SalesDailyUpdate {
+	mutation := newSalesDailyMutation(c.config, OpUpdate)
+	return &SalesDailyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SalesDailyClient) UpdateOne(_m *SalesDaily) *SalesDailyUpdateOne {
+	mutation := newSalesDailyMutation(c.config, OpUpdateOne, withSalesDaily(_m))
+	return &SalesDailyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SalesDailyClient) UpdateOneID(id uuid.UUID) *SalesDailyUpdateOne {
+	mutation := newSalesDailyMutation(c.config, OpUpdateOne, withSalesDailyID(id))
+	return &SalesDailyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SalesDaily.
+func (c *SalesDailyClient) Delete() *SalesDailyDelete {
+	mutation := newSalesDailyMutation(c.config, OpDelete)
+	return &SalesDailyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SalesDailyClient) DeleteOne(_m *SalesDaily) *SalesDailyDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SalesDailyClient) DeleteOneID(id uuid.UUID) *SalesDailyDeleteOne {
+	builder := c.Delete().Where(salesdaily.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SalesDailyDeleteOne{builder}
+}
+
+// Query returns a query builder for SalesDaily.
+func (c *SalesDailyClient) Query() *SalesDailyQuery {
+	return &SalesDailyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSalesDaily},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SalesDaily entity by its id.
+func (c *SalesDailyClient) Get(ctx context.Context, id uuid.UUID) (*SalesDaily, error) {
+	return c.Query().Where(salesdaily.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SalesDailyClient) GetX(ctx context.Context, id uuid.UUID) *SalesDaily {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a SalesDaily.
+func (c *SalesDailyClient) QueryOrganization(_m *SalesDaily) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(salesdaily.Table, salesdaily.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, salesdaily.OrganizationTable, salesdaily.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SalesDailyClient) Hooks() []Hook {
+	hooks := c.hooks.SalesDaily
+	return append(hooks[:len(hooks):len(hooks)], salesdaily.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SalesDailyClient) Interceptors() []Interceptor {
+	return c.inters.SalesDaily
+}
+
+func (c *SalesDailyClient) mutate(ctx context.Context, m *SalesDailyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SalesDailyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SalesDailyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SalesDailyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SalesDailyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SalesDaily mutation op: %q", m.Op())
+	}
+}
+
 // ServiceClient is a client for the Service schema.
 type ServiceClient struct {
 	config
@@ -11806,9 +11964,9 @@ type (
 		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
 		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
 		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, ProviderHours,
-		ProviderTimeOff, PushDevice, RefreshToken, Room, Service, ServiceProvider,
-		ServiceVariant, Session, Tip, User, VenuePayments, Visit, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Hook
+		ProviderTimeOff, PushDevice, RefreshToken, Room, SalesDaily, Service,
+		ServiceProvider, ServiceVariant, Session, Tip, User, VenuePayments, Visit,
+		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy, AuditLog,
@@ -11820,9 +11978,9 @@ type (
 		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
 		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
 		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, ProviderHours,
-		ProviderTimeOff, PushDevice, RefreshToken, Room, Service, ServiceProvider,
-		ServiceVariant, Session, Tip, User, VenuePayments, Visit, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Interceptor
+		ProviderTimeOff, PushDevice, RefreshToken, Room, SalesDaily, Service,
+		ServiceProvider, ServiceVariant, Session, Tip, User, VenuePayments, Visit,
+		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )
 

@@ -66,6 +66,7 @@ import (
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
@@ -191,6 +192,7 @@ func checkColumn(t, c string) error {
 			pushdevice.Table:             pushdevice.ValidColumn,
 			refreshtoken.Table:           refreshtoken.ValidColumn,
 			room.Table:                   room.ValidColumn,
+			salesdaily.Table:             salesdaily.ValidColumn,
 			service.Table:                service.ValidColumn,
 			serviceprovider.Table:        serviceprovider.ValidColumn,
 			servicevariant.Table:         servicevariant.ValidColumn,

@@ -58,6 +58,7 @@ import (
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
@@ -78,7 +79,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 65)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 66)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -1174,6 +1175,9 @@ var schemaGraph = func() *sqlgraph.Schema {
 			payment.FieldKind:               {Type: field.TypeEnum, Column: payment.FieldKind},
 			payment.FieldPaidAt:             {Type: field.TypeTime, Column: payment.FieldPaidAt},
 			payment.FieldProcessorPaymentID: {Type: field.TypeString, Column: payment.FieldProcessorPaymentID},
+			payment.FieldMethod:             {Type: field.TypeEnum, Column: payment.FieldMethod},
+			payment.FieldBrandID:            {Type: field.TypeUUID, Column: payment.FieldBrandID},
+			payment.FieldLocationID:         {Type: field.TypeUUID, Column: payment.FieldLocationID},
 		},
 	}
 	graph.Nodes[44] = &sqlgraph.Node{
@@ -1391,6 +1395,31 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[54] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   salesdaily.Table,
+			Columns: salesdaily.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: salesdaily.FieldID,
+			},
+		},
+		Type: "SalesDaily",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			salesdaily.FieldCreatedAt:      {Type: field.TypeTime, Column: salesdaily.FieldCreatedAt},
+			salesdaily.FieldUpdatedAt:      {Type: field.TypeTime, Column: salesdaily.FieldUpdatedAt},
+			salesdaily.FieldOrganizationID: {Type: field.TypeUUID, Column: salesdaily.FieldOrganizationID},
+			salesdaily.FieldBasis:          {Type: field.TypeEnum, Column: salesdaily.FieldBasis},
+			salesdaily.FieldDay:            {Type: field.TypeTime, Column: salesdaily.FieldDay},
+			salesdaily.FieldCurrency:       {Type: field.TypeString, Column: salesdaily.FieldCurrency},
+			salesdaily.FieldMethod:         {Type: field.TypeEnum, Column: salesdaily.FieldMethod},
+			salesdaily.FieldCategory:       {Type: field.TypeString, Column: salesdaily.FieldCategory},
+			salesdaily.FieldBrandID:        {Type: field.TypeUUID, Column: salesdaily.FieldBrandID},
+			salesdaily.FieldLocationID:     {Type: field.TypeUUID, Column: salesdaily.FieldLocationID},
+			salesdaily.FieldAmountMinor:    {Type: field.TypeInt64, Column: salesdaily.FieldAmountMinor},
+			salesdaily.FieldPayments:       {Type: field.TypeInt64, Column: salesdaily.FieldPayments},
+		},
+	}
+	graph.Nodes[55] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   service.Table,
 			Columns: service.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -1422,7 +1451,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			service.FieldCancelFeeMinor:      {Type: field.TypeInt64, Column: service.FieldCancelFeeMinor},
 		},
 	}
-	graph.Nodes[55] = &sqlgraph.Node{
+	graph.Nodes[56] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   serviceprovider.Table,
 			Columns: serviceprovider.Columns,
@@ -1445,7 +1474,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			serviceprovider.FieldIsActive:              {Type: field.TypeBool, Column: serviceprovider.FieldIsActive},
 		},
 	}
-	graph.Nodes[56] = &sqlgraph.Node{
+	graph.Nodes[57] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicevariant.Table,
 			Columns: servicevariant.Columns,
@@ -1467,7 +1496,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicevariant.FieldSortOrder:       {Type: field.TypeInt, Column: servicevariant.FieldSortOrder},
 		},
 	}
-	graph.Nodes[57] = &sqlgraph.Node{
+	graph.Nodes[58] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   session.Table,
 			Columns: session.Columns,
@@ -1491,7 +1520,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			session.FieldActiveOrganizationID: {Type: field.TypeUUID, Column: session.FieldActiveOrganizationID},
 		},
 	}
-	graph.Nodes[58] = &sqlgraph.Node{
+	graph.Nodes[59] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tip.Table,
 			Columns: tip.Columns,
@@ -1519,7 +1548,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tip.FieldPaidAt:          {Type: field.TypeTime, Column: tip.FieldPaidAt},
 		},
 	}
-	graph.Nodes[59] = &sqlgraph.Node{
+	graph.Nodes[60] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -1543,7 +1572,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldMarketingConsent: {Type: field.TypeBool, Column: user.FieldMarketingConsent},
 		},
 	}
-	graph.Nodes[60] = &sqlgraph.Node{
+	graph.Nodes[61] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   venuepayments.Table,
 			Columns: venuepayments.Columns,
@@ -1564,7 +1593,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			venuepayments.FieldApplicationFeeBp: {Type: field.TypeInt, Column: venuepayments.FieldApplicationFeeBp},
 		},
 	}
-	graph.Nodes[61] = &sqlgraph.Node{
+	graph.Nodes[62] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   visit.Table,
 			Columns: visit.Columns,
@@ -1586,7 +1615,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			visit.FieldCurrency:        {Type: field.TypeString, Column: visit.FieldCurrency},
 		},
 	}
-	graph.Nodes[62] = &sqlgraph.Node{
+	graph.Nodes[63] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookattempt.Table,
 			Columns: webhookattempt.Columns,
@@ -1612,7 +1641,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookattempt.FieldCorrelationID:   {Type: field.TypeString, Column: webhookattempt.FieldCorrelationID},
 		},
 	}
-	graph.Nodes[63] = &sqlgraph.Node{
+	graph.Nodes[64] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -1638,7 +1667,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldReplayOf:       {Type: field.TypeUUID, Column: webhookdelivery.FieldReplayOf},
 		},
 	}
-	graph.Nodes[64] = &sqlgraph.Node{
+	graph.Nodes[65] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -3092,6 +3121,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Room",
 		"ClassInstance",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   salesdaily.OrganizationTable,
+			Columns: []string{salesdaily.OrganizationColumn},
+			Bidi:    false,
+		},
+		"SalesDaily",
+		"Organization",
 	)
 	graph.MustAddE(
 		"organization",
@@ -9197,6 +9238,21 @@ func (f *PaymentFilter) WhereProcessorPaymentID(p entql.StringP) {
 	f.Where(p.Field(payment.FieldProcessorPaymentID))
 }
 
+// WhereMethod applies the entql string predicate on the method field.
+func (f *PaymentFilter) WhereMethod(p entql.StringP) {
+	f.Where(p.Field(payment.FieldMethod))
+}
+
+// WhereBrandID applies the entql [16]byte predicate on the brand_id field.
+func (f *PaymentFilter) WhereBrandID(p entql.ValueP) {
+	f.Where(p.Field(payment.FieldBrandID))
+}
+
+// WhereLocationID applies the entql [16]byte predicate on the location_id field.
+func (f *PaymentFilter) WhereLocationID(p entql.ValueP) {
+	f.Where(p.Field(payment.FieldLocationID))
+}
+
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
 func (f *PaymentFilter) WhereHasOrganization() {
 	f.Where(entql.HasEdge("organization"))
@@ -10293,6 +10349,120 @@ func (f *RoomFilter) WhereHasClassInstancesWith(preds ...predicate.ClassInstance
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *SalesDailyQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SalesDailyQuery builder.
+func (_q *SalesDailyQuery) Filter() *SalesDailyFilter {
+	return &SalesDailyFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SalesDailyMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SalesDailyMutation builder.
+func (m *SalesDailyMutation) Filter() *SalesDailyFilter {
+	return &SalesDailyFilter{config: m.config, predicateAdder: m}
+}
+
+// SalesDailyFilter provides a generic filtering capability at runtime for SalesDailyQuery.
+type SalesDailyFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SalesDailyFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[54].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *SalesDailyFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(salesdaily.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *SalesDailyFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(salesdaily.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *SalesDailyFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(salesdaily.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *SalesDailyFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(salesdaily.FieldOrganizationID))
+}
+
+// WhereBasis applies the entql string predicate on the basis field.
+func (f *SalesDailyFilter) WhereBasis(p entql.StringP) {
+	f.Where(p.Field(salesdaily.FieldBasis))
+}
+
+// WhereDay applies the entql time.Time predicate on the day field.
+func (f *SalesDailyFilter) WhereDay(p entql.TimeP) {
+	f.Where(p.Field(salesdaily.FieldDay))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *SalesDailyFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(salesdaily.FieldCurrency))
+}
+
+// WhereMethod applies the entql string predicate on the method field.
+func (f *SalesDailyFilter) WhereMethod(p entql.StringP) {
+	f.Where(p.Field(salesdaily.FieldMethod))
+}
+
+// WhereCategory applies the entql string predicate on the category field.
+func (f *SalesDailyFilter) WhereCategory(p entql.StringP) {
+	f.Where(p.Field(salesdaily.FieldCategory))
+}
+
+// WhereBrandID applies the entql [16]byte predicate on the brand_id field.
+func (f *SalesDailyFilter) WhereBrandID(p entql.ValueP) {
+	f.Where(p.Field(salesdaily.FieldBrandID))
+}
+
+// WhereLocationID applies the entql [16]byte predicate on the location_id field.
+func (f *SalesDailyFilter) WhereLocationID(p entql.ValueP) {
+	f.Where(p.Field(salesdaily.FieldLocationID))
+}
+
+// WhereAmountMinor applies the entql int64 predicate on the amount_minor field.
+func (f *SalesDailyFilter) WhereAmountMinor(p entql.Int64P) {
+	f.Where(p.Field(salesdaily.FieldAmountMinor))
+}
+
+// WherePayments applies the entql int64 predicate on the payments field.
+func (f *SalesDailyFilter) WherePayments(p entql.Int64P) {
+	f.Where(p.Field(salesdaily.FieldPayments))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *SalesDailyFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *SalesDailyFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *ServiceQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -10321,7 +10491,7 @@ type ServiceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[54].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10531,7 +10701,7 @@ type ServiceProviderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceProviderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10663,7 +10833,7 @@ type ServiceVariantFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceVariantFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[57].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10776,7 +10946,7 @@ type SessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[57].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[58].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10899,7 +11069,7 @@ type TipFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TipFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[58].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[59].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11042,7 +11212,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[59].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[60].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11179,7 +11349,7 @@ type VenuePaymentsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VenuePaymentsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[60].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[61].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11273,7 +11443,7 @@ type VisitFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VisitFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[61].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[62].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11400,7 +11570,7 @@ type WebhookAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[62].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[63].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11533,7 +11703,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[63].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[64].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11680,7 +11850,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[64].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[65].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

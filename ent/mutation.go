@@ -67,6 +67,7 @@ import (
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
@@ -144,6 +145,7 @@ const (
 	TypePushDevice             = "PushDevice"
 	TypeRefreshToken           = "RefreshToken"
 	TypeRoom                   = "Room"
+	TypeSalesDaily             = "SalesDaily"
 	TypeService                = "Service"
 	TypeServiceProvider        = "ServiceProvider"
 	TypeServiceVariant         = "ServiceVariant"
@@ -51082,6 +51084,9 @@ type PaymentMutation struct {
 	kind                 *payment.Kind
 	paid_at              *time.Time
 	processor_payment_id *string
+	method               *payment.Method
+	brand_id             *uuid.UUID
+	location_id          *uuid.UUID
 	clearedFields        map[string]struct{}
 	organization         *uuid.UUID
 	clearedorganization  bool
@@ -51715,6 +51720,140 @@ func (m *PaymentMutation) ResetProcessorPaymentID() {
 	delete(m.clearedFields, payment.FieldProcessorPaymentID)
 }
 
+// SetMethod sets the "method" field.
+func (m *PaymentMutation) SetMethod(pa payment.Method) {
+	m.method = &pa
+}
+
+// Method returns the value of the "method" field in the mutation.
+func (m *PaymentMutation) Method() (r payment.Method, exists bool) {
+	v := m.method
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMethod returns the old "method" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldMethod(ctx context.Context) (v payment.Method, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMethod is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMethod requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMethod: %w", err)
+	}
+	return oldValue.Method, nil
+}
+
+// ResetMethod resets all changes to the "method" field.
+func (m *PaymentMutation) ResetMethod() {
+	m.method = nil
+}
+
+// SetBrandID sets the "brand_id" field.
+func (m *PaymentMutation) SetBrandID(u uuid.UUID) {
+	m.brand_id = &u
+}
+
+// BrandID returns the value of the "brand_id" field in the mutation.
+func (m *PaymentMutation) BrandID() (r uuid.UUID, exists bool) {
+	v := m.brand_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBrandID returns the old "brand_id" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldBrandID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBrandID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBrandID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBrandID: %w", err)
+	}
+	return oldValue.BrandID, nil
+}
+
+// ClearBrandID clears the value of the "brand_id" field.
+func (m *PaymentMutation) ClearBrandID() {
+	m.brand_id = nil
+	m.clearedFields[payment.FieldBrandID] = struct{}{}
+}
+
+// BrandIDCleared returns if the "brand_id" field was cleared in this mutation.
+func (m *PaymentMutation) BrandIDCleared() bool {
+	_, ok := m.clearedFields[payment.FieldBrandID]
+	return ok
+}
+
+// ResetBrandID resets all changes to the "brand_id" field.
+func (m *PaymentMutation) ResetBrandID() {
+	m.brand_id = nil
+	delete(m.clearedFields, payment.FieldBrandID)
+}
+
+// SetLocationID sets the "location_id" field.
+func (m *PaymentMutation) SetLocationID(u uuid.UUID) {
+	m.location_id = &u
+}
+
+// LocationID returns the value of the "location_id" field in the mutation.
+func (m *PaymentMutation) LocationID() (r uuid.UUID, exists bool) {
+	v := m.location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLocationID returns the old "location_id" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldLocationID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLocationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLocationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLocationID: %w", err)
+	}
+	return oldValue.LocationID, nil
+}
+
+// ClearLocationID clears the value of the "location_id" field.
+func (m *PaymentMutation) ClearLocationID() {
+	m.location_id = nil
+	m.clearedFields[payment.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "location_id" field was cleared in this mutation.
+func (m *PaymentMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[payment.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "location_id" field.
+func (m *PaymentMutation) ResetLocationID() {
+	m.location_id = nil
+	delete(m.clearedFields, payment.FieldLocationID)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *PaymentMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -51830,7 +51969,7 @@ func (m *PaymentMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PaymentMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 15)
 	if m.created_at != nil {
 		fields = append(fields, payment.FieldCreatedAt)
 	}
@@ -51867,6 +52006,15 @@ func (m *PaymentMutation) Fields() []string {
 	if m.processor_payment_id != nil {
 		fields = append(fields, payment.FieldProcessorPaymentID)
 	}
+	if m.method != nil {
+		fields = append(fields, payment.FieldMethod)
+	}
+	if m.brand_id != nil {
+		fields = append(fields, payment.FieldBrandID)
+	}
+	if m.location_id != nil {
+		fields = append(fields, payment.FieldLocationID)
+	}
 	return fields
 }
 
@@ -51899,6 +52047,12 @@ func (m *PaymentMutation) Field(name string) (ent.Value, bool) {
 		return m.PaidAt()
 	case payment.FieldProcessorPaymentID:
 		return m.ProcessorPaymentID()
+	case payment.FieldMethod:
+		return m.Method()
+	case payment.FieldBrandID:
+		return m.BrandID()
+	case payment.FieldLocationID:
+		return m.LocationID()
 	}
 	return nil, false
 }
@@ -51932,6 +52086,12 @@ func (m *PaymentMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldPaidAt(ctx)
 	case payment.FieldProcessorPaymentID:
 		return m.OldProcessorPaymentID(ctx)
+	case payment.FieldMethod:
+		return m.OldMethod(ctx)
+	case payment.FieldBrandID:
+		return m.OldBrandID(ctx)
+	case payment.FieldLocationID:
+		return m.OldLocationID(ctx)
 	}
 	return nil, fmt.Errorf("unknown Payment field %s", name)
 }
@@ -52025,6 +52185,27 @@ func (m *PaymentMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetProcessorPaymentID(v)
 		return nil
+	case payment.FieldMethod:
+		v, ok := value.(payment.Method)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMethod(v)
+		return nil
+	case payment.FieldBrandID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBrandID(v)
+		return nil
+	case payment.FieldLocationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Payment field %s", name)
 }
@@ -52085,6 +52266,12 @@ func (m *PaymentMutation) ClearedFields() []string {
 	if m.FieldCleared(payment.FieldProcessorPaymentID) {
 		fields = append(fields, payment.FieldProcessorPaymentID)
 	}
+	if m.FieldCleared(payment.FieldBrandID) {
+		fields = append(fields, payment.FieldBrandID)
+	}
+	if m.FieldCleared(payment.FieldLocationID) {
+		fields = append(fields, payment.FieldLocationID)
+	}
 	return fields
 }
 
@@ -52113,6 +52300,12 @@ func (m *PaymentMutation) ClearField(name string) error {
 		return nil
 	case payment.FieldProcessorPaymentID:
 		m.ClearProcessorPaymentID()
+		return nil
+	case payment.FieldBrandID:
+		m.ClearBrandID()
+		return nil
+	case payment.FieldLocationID:
+		m.ClearLocationID()
 		return nil
 	}
 	return fmt.Errorf("unknown Payment nullable field %s", name)
@@ -52157,6 +52350,15 @@ func (m *PaymentMutation) ResetField(name string) error {
 		return nil
 	case payment.FieldProcessorPaymentID:
 		m.ResetProcessorPaymentID()
+		return nil
+	case payment.FieldMethod:
+		m.ResetMethod()
+		return nil
+	case payment.FieldBrandID:
+		m.ResetBrandID()
+		return nil
+	case payment.FieldLocationID:
+		m.ResetLocationID()
 		return nil
 	}
 	return fmt.Errorf("unknown Payment field %s", name)
@@ -61056,6 +61258,1055 @@ func (m *RoomMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Room edge %s", name)
+}
+
+// SalesDailyMutation represents an operation that mutates the SalesDaily nodes in the graph.
+type SalesDailyMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	basis               *salesdaily.Basis
+	day                 *time.Time
+	currency            *string
+	method              *salesdaily.Method
+	category            *string
+	brand_id            *uuid.UUID
+	location_id         *uuid.UUID
+	amount_minor        *int64
+	addamount_minor     *int64
+	payments            *int64
+	addpayments         *int64
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*SalesDaily, error)
+	predicates          []predicate.SalesDaily
+}
+
+var _ ent.Mutation = (*SalesDailyMutation)(nil)
+
+// salesdailyOption allows management of the mutation configuration using functional options.
+type salesdailyOption func(*SalesDailyMutation)
+
+// newSalesDailyMutation creates new mutation for the SalesDaily entity.
+func newSalesDailyMutation(c config, op Op, opts ...salesdailyOption) *SalesDailyMutation {
+	m := &SalesDailyMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSalesDaily,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSalesDailyID sets the ID field of the mutation.
+func withSalesDailyID(id uuid.UUID) salesdailyOption {
+	return func(m *SalesDailyMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SalesDaily
+		)
+		m.oldValue = func(ctx context.Context) (*SalesDaily, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SalesDaily.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSalesDaily sets the old SalesDaily of the mutation.
+func withSalesDaily(node *SalesDaily) salesdailyOption {
+	return func(m *SalesDailyMutation) {
+		m.oldValue = func(context.Context) (*SalesDaily, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SalesDailyMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SalesDailyMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SalesDaily entities.
+func (m *SalesDailyMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SalesDailyMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SalesDailyMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SalesDaily.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SalesDailyMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SalesDailyMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SalesDailyMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SalesDailyMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SalesDailyMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SalesDailyMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *SalesDailyMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *SalesDailyMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *SalesDailyMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetBasis sets the "basis" field.
+func (m *SalesDailyMutation) SetBasis(s salesdaily.Basis) {
+	m.basis = &s
+}
+
+// Basis returns the value of the "basis" field in the mutation.
+func (m *SalesDailyMutation) Basis() (r salesdaily.Basis, exists bool) {
+	v := m.basis
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBasis returns the old "basis" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldBasis(ctx context.Context) (v salesdaily.Basis, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBasis is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBasis requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBasis: %w", err)
+	}
+	return oldValue.Basis, nil
+}
+
+// ResetBasis resets all changes to the "basis" field.
+func (m *SalesDailyMutation) ResetBasis() {
+	m.basis = nil
+}
+
+// SetDay sets the "day" field.
+func (m *SalesDailyMutation) SetDay(t time.Time) {
+	m.day = &t
+}
+
+// Day returns the value of the "day" field in the mutation.
+func (m *SalesDailyMutation) Day() (r time.Time, exists bool) {
+	v := m.day
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDay returns the old "day" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldDay(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDay is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDay requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDay: %w", err)
+	}
+	return oldValue.Day, nil
+}
+
+// ResetDay resets all changes to the "day" field.
+func (m *SalesDailyMutation) ResetDay() {
+	m.day = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *SalesDailyMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *SalesDailyMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *SalesDailyMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetMethod sets the "method" field.
+func (m *SalesDailyMutation) SetMethod(s salesdaily.Method) {
+	m.method = &s
+}
+
+// Method returns the value of the "method" field in the mutation.
+func (m *SalesDailyMutation) Method() (r salesdaily.Method, exists bool) {
+	v := m.method
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMethod returns the old "method" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldMethod(ctx context.Context) (v salesdaily.Method, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMethod is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMethod requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMethod: %w", err)
+	}
+	return oldValue.Method, nil
+}
+
+// ResetMethod resets all changes to the "method" field.
+func (m *SalesDailyMutation) ResetMethod() {
+	m.method = nil
+}
+
+// SetCategory sets the "category" field.
+func (m *SalesDailyMutation) SetCategory(s string) {
+	m.category = &s
+}
+
+// Category returns the value of the "category" field in the mutation.
+func (m *SalesDailyMutation) Category() (r string, exists bool) {
+	v := m.category
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCategory returns the old "category" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldCategory(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCategory is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCategory requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCategory: %w", err)
+	}
+	return oldValue.Category, nil
+}
+
+// ResetCategory resets all changes to the "category" field.
+func (m *SalesDailyMutation) ResetCategory() {
+	m.category = nil
+}
+
+// SetBrandID sets the "brand_id" field.
+func (m *SalesDailyMutation) SetBrandID(u uuid.UUID) {
+	m.brand_id = &u
+}
+
+// BrandID returns the value of the "brand_id" field in the mutation.
+func (m *SalesDailyMutation) BrandID() (r uuid.UUID, exists bool) {
+	v := m.brand_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBrandID returns the old "brand_id" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldBrandID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBrandID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBrandID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBrandID: %w", err)
+	}
+	return oldValue.BrandID, nil
+}
+
+// ResetBrandID resets all changes to the "brand_id" field.
+func (m *SalesDailyMutation) ResetBrandID() {
+	m.brand_id = nil
+}
+
+// SetLocationID sets the "location_id" field.
+func (m *SalesDailyMutation) SetLocationID(u uuid.UUID) {
+	m.location_id = &u
+}
+
+// LocationID returns the value of the "location_id" field in the mutation.
+func (m *SalesDailyMutation) LocationID() (r uuid.UUID, exists bool) {
+	v := m.location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLocationID returns the old "location_id" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldLocationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLocationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLocationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLocationID: %w", err)
+	}
+	return oldValue.LocationID, nil
+}
+
+// ResetLocationID resets all changes to the "location_id" field.
+func (m *SalesDailyMutation) ResetLocationID() {
+	m.location_id = nil
+}
+
+// SetAmountMinor sets the "amount_minor" field.
+func (m *SalesDailyMutation) SetAmountMinor(i int64) {
+	m.amount_minor = &i
+	m.addamount_minor = nil
+}
+
+// AmountMinor returns the value of the "amount_minor" field in the mutation.
+func (m *SalesDailyMutation) AmountMinor() (r int64, exists bool) {
+	v := m.amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountMinor returns the old "amount_minor" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldAmountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountMinor: %w", err)
+	}
+	return oldValue.AmountMinor, nil
+}
+
+// AddAmountMinor adds i to the "amount_minor" field.
+func (m *SalesDailyMutation) AddAmountMinor(i int64) {
+	if m.addamount_minor != nil {
+		*m.addamount_minor += i
+	} else {
+		m.addamount_minor = &i
+	}
+}
+
+// AddedAmountMinor returns the value that was added to the "amount_minor" field in this mutation.
+func (m *SalesDailyMutation) AddedAmountMinor() (r int64, exists bool) {
+	v := m.addamount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmountMinor resets all changes to the "amount_minor" field.
+func (m *SalesDailyMutation) ResetAmountMinor() {
+	m.amount_minor = nil
+	m.addamount_minor = nil
+}
+
+// SetPayments sets the "payments" field.
+func (m *SalesDailyMutation) SetPayments(i int64) {
+	m.payments = &i
+	m.addpayments = nil
+}
+
+// Payments returns the value of the "payments" field in the mutation.
+func (m *SalesDailyMutation) Payments() (r int64, exists bool) {
+	v := m.payments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPayments returns the old "payments" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldPayments(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPayments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPayments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPayments: %w", err)
+	}
+	return oldValue.Payments, nil
+}
+
+// AddPayments adds i to the "payments" field.
+func (m *SalesDailyMutation) AddPayments(i int64) {
+	if m.addpayments != nil {
+		*m.addpayments += i
+	} else {
+		m.addpayments = &i
+	}
+}
+
+// AddedPayments returns the value that was added to the "payments" field in this mutation.
+func (m *SalesDailyMutation) AddedPayments() (r int64, exists bool) {
+	v := m.addpayments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPayments resets all changes to the "payments" field.
+func (m *SalesDailyMutation) ResetPayments() {
+	m.payments = nil
+	m.addpayments = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *SalesDailyMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[salesdaily.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *SalesDailyMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *SalesDailyMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *SalesDailyMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the SalesDailyMutation builder.
+func (m *SalesDailyMutation) Where(ps ...predicate.SalesDaily) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SalesDailyMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SalesDailyMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SalesDaily, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SalesDailyMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SalesDailyMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SalesDaily).
+func (m *SalesDailyMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SalesDailyMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created_at != nil {
+		fields = append(fields, salesdaily.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, salesdaily.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, salesdaily.FieldOrganizationID)
+	}
+	if m.basis != nil {
+		fields = append(fields, salesdaily.FieldBasis)
+	}
+	if m.day != nil {
+		fields = append(fields, salesdaily.FieldDay)
+	}
+	if m.currency != nil {
+		fields = append(fields, salesdaily.FieldCurrency)
+	}
+	if m.method != nil {
+		fields = append(fields, salesdaily.FieldMethod)
+	}
+	if m.category != nil {
+		fields = append(fields, salesdaily.FieldCategory)
+	}
+	if m.brand_id != nil {
+		fields = append(fields, salesdaily.FieldBrandID)
+	}
+	if m.location_id != nil {
+		fields = append(fields, salesdaily.FieldLocationID)
+	}
+	if m.amount_minor != nil {
+		fields = append(fields, salesdaily.FieldAmountMinor)
+	}
+	if m.payments != nil {
+		fields = append(fields, salesdaily.FieldPayments)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SalesDailyMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case salesdaily.FieldCreatedAt:
+		return m.CreatedAt()
+	case salesdaily.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case salesdaily.FieldOrganizationID:
+		return m.OrganizationID()
+	case salesdaily.FieldBasis:
+		return m.Basis()
+	case salesdaily.FieldDay:
+		return m.Day()
+	case salesdaily.FieldCurrency:
+		return m.Currency()
+	case salesdaily.FieldMethod:
+		return m.Method()
+	case salesdaily.FieldCategory:
+		return m.Category()
+	case salesdaily.FieldBrandID:
+		return m.BrandID()
+	case salesdaily.FieldLocationID:
+		return m.LocationID()
+	case salesdaily.FieldAmountMinor:
+		return m.AmountMinor()
+	case salesdaily.FieldPayments:
+		return m.Payments()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SalesDailyMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case salesdaily.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case salesdaily.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case salesdaily.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case salesdaily.FieldBasis:
+		return m.OldBasis(ctx)
+	case salesdaily.FieldDay:
+		return m.OldDay(ctx)
+	case salesdaily.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case salesdaily.FieldMethod:
+		return m.OldMethod(ctx)
+	case salesdaily.FieldCategory:
+		return m.OldCategory(ctx)
+	case salesdaily.FieldBrandID:
+		return m.OldBrandID(ctx)
+	case salesdaily.FieldLocationID:
+		return m.OldLocationID(ctx)
+	case salesdaily.FieldAmountMinor:
+		return m.OldAmountMinor(ctx)
+	case salesdaily.FieldPayments:
+		return m.OldPayments(ctx)
+	}
+	return nil, fmt.Errorf("unknown SalesDaily field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SalesDailyMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case salesdaily.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case salesdaily.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case salesdaily.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case salesdaily.FieldBasis:
+		v, ok := value.(salesdaily.Basis)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBasis(v)
+		return nil
+	case salesdaily.FieldDay:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDay(v)
+		return nil
+	case salesdaily.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case salesdaily.FieldMethod:
+		v, ok := value.(salesdaily.Method)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMethod(v)
+		return nil
+	case salesdaily.FieldCategory:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCategory(v)
+		return nil
+	case salesdaily.FieldBrandID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBrandID(v)
+		return nil
+	case salesdaily.FieldLocationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case salesdaily.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountMinor(v)
+		return nil
+	case salesdaily.FieldPayments:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPayments(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SalesDaily field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SalesDailyMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount_minor != nil {
+		fields = append(fields, salesdaily.FieldAmountMinor)
+	}
+	if m.addpayments != nil {
+		fields = append(fields, salesdaily.FieldPayments)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SalesDailyMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case salesdaily.FieldAmountMinor:
+		return m.AddedAmountMinor()
+	case salesdaily.FieldPayments:
+		return m.AddedPayments()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SalesDailyMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case salesdaily.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountMinor(v)
+		return nil
+	case salesdaily.FieldPayments:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPayments(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SalesDaily numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SalesDailyMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SalesDailyMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SalesDailyMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown SalesDaily nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SalesDailyMutation) ResetField(name string) error {
+	switch name {
+	case salesdaily.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case salesdaily.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case salesdaily.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case salesdaily.FieldBasis:
+		m.ResetBasis()
+		return nil
+	case salesdaily.FieldDay:
+		m.ResetDay()
+		return nil
+	case salesdaily.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case salesdaily.FieldMethod:
+		m.ResetMethod()
+		return nil
+	case salesdaily.FieldCategory:
+		m.ResetCategory()
+		return nil
+	case salesdaily.FieldBrandID:
+		m.ResetBrandID()
+		return nil
+	case salesdaily.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case salesdaily.FieldAmountMinor:
+		m.ResetAmountMinor()
+		return nil
+	case salesdaily.FieldPayments:
+		m.ResetPayments()
+		return nil
+	}
+	return fmt.Errorf("unknown SalesDaily field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SalesDailyMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, salesdaily.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SalesDailyMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case salesdaily.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SalesDailyMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SalesDailyMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SalesDailyMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, salesdaily.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SalesDailyMutation) EdgeCleared(name string) bool {
+	switch name {
+	case salesdaily.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SalesDailyMutation) ClearEdge(name string) error {
+	switch name {
+	case salesdaily.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown SalesDaily unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SalesDailyMutation) ResetEdge(name string) error {
+	switch name {
+	case salesdaily.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown SalesDaily edge %s", name)
 }
 
 // ServiceMutation represents an operation that mutates the Service nodes in the graph.

@@ -122,6 +122,8 @@ type Tx struct {
 	RefreshToken *RefreshTokenClient
 	// Room is the client for interacting with the Room builders.
 	Room *RoomClient
+	// SalesDaily is the client for interacting with the SalesDaily builders.
+	SalesDaily *SalesDailyClient
 	// Service is the client for interacting with the Service builders.
 	Service *ServiceClient
 	// ServiceProvider is the client for interacting with the ServiceProvider builders.
@@ -329,6 +331,7 @@ func (tx *Tx) init() {
 	tx.PushDevice = NewPushDeviceClient(tx.config)
 	tx.RefreshToken = NewRefreshTokenClient(tx.config)
 	tx.Room = NewRoomClient(tx.config)
+	tx.SalesDaily = NewSalesDailyClient(tx.config)
 	tx.Service = NewServiceClient(tx.config)
 	tx.ServiceProvider = NewServiceProviderClient(tx.config)
 	tx.ServiceVariant = NewServiceVariantClient(tx.config)

@@ -61,6 +61,7 @@ import (
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
@@ -130,6 +131,7 @@ var edgeTargets = map[string]map[string]string{
 	"PushDevice":             {"organization": "Organization", "member": "Member"},
 	"RefreshToken":           {"session": "Session"},
 	"Room":                   {"organization": "Organization", "location": "Location", "class_instances": "ClassInstance"},
+	"SalesDaily":             {"organization": "Organization"},
 	"Service":                {"organization": "Organization", "inquiries": "Inquiry", "variants": "ServiceVariant", "providers": "ServiceProvider", "appointments": "Appointment"},
 	"ServiceProvider":        {"organization": "Organization", "service": "Service", "provider": "Instructor"},
 	"ServiceVariant":         {"organization": "Organization", "service": "Service"},
@@ -185,6 +187,7 @@ var VenueOwnedTypes = []string{
 	"ProviderTimeOff",
 	"PushDevice",
 	"Room",
+	"SalesDaily",
 	"Service",
 	"ServiceProvider",
 	"ServiceVariant",
@@ -252,6 +255,7 @@ var AllTypes = []string{
 	"PushDevice",
 	"RefreshToken",
 	"Room",
+	"SalesDaily",
 	"Service",
 	"ServiceProvider",
 	"ServiceVariant",
@@ -383,6 +387,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.RefreshToken.Query().Where(refreshtoken.IDIn(ids...)).Count(ctx)
 	case "Room":
 		return c.Room.Query().Where(room.IDIn(ids...)).Count(ctx)
+	case "SalesDaily":
+		return c.SalesDaily.Query().Where(salesdaily.IDIn(ids...)).Count(ctx)
 	case "Service":
 		return c.Service.Query().Where(service.IDIn(ids...)).Count(ctx)
 	case "ServiceProvider":

@@ -63,6 +63,7 @@ import (
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
@@ -1590,6 +1591,33 @@ func (f TraverseRoom) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.RoomQuery", q)
 }
 
+// The SalesDailyFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SalesDailyFunc func(context.Context, *ent.SalesDailyQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SalesDailyFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SalesDailyQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SalesDailyQuery", q)
+}
+
+// The TraverseSalesDaily type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSalesDaily func(context.Context, *ent.SalesDailyQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSalesDaily) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSalesDaily) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SalesDailyQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SalesDailyQuery", q)
+}
+
 // The ServiceFunc type is an adapter to allow the use of ordinary function as a Querier.
 type ServiceFunc func(context.Context, *ent.ServiceQuery) (ent.Value, error)
 
@@ -1998,6 +2026,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.RefreshTokenQuery, predicate.RefreshToken, refreshtoken.OrderOption]{typ: ent.TypeRefreshToken, tq: q}, nil
 	case *ent.RoomQuery:
 		return &query[*ent.RoomQuery, predicate.Room, room.OrderOption]{typ: ent.TypeRoom, tq: q}, nil
+	case *ent.SalesDailyQuery:
+		return &query[*ent.SalesDailyQuery, predicate.SalesDaily, salesdaily.OrderOption]{typ: ent.TypeSalesDaily, tq: q}, nil
 	case *ent.ServiceQuery:
 		return &query[*ent.ServiceQuery, predicate.Service, service.OrderOption]{typ: ent.TypeService, tq: q}, nil
 	case *ent.ServiceProviderQuery:

@@ -2121,6 +2121,9 @@ var (
 		{Name: "kind", Type: field.TypeEnum, Enums: []string{"pass_purchase", "renewal", "drop_in", "product", "gift_card", "fee", "other"}, Default: "other"},
 		{Name: "paid_at", Type: field.TypeTime, Nullable: true},
 		{Name: "processor_payment_id", Type: field.TypeString, Nullable: true},
+		{Name: "method", Type: field.TypeEnum, Enums: []string{"card", "cash", "gift_card", "bank_transfer", "other"}, Default: "other"},
+		{Name: "brand_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "location_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "member_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "pass_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "organization_id", Type: field.TypeUUID},
@@ -2133,19 +2136,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "payments_members_payments",
-				Columns:    []*schema.Column{PaymentsColumns[10]},
+				Columns:    []*schema.Column{PaymentsColumns[13]},
 				RefColumns: []*schema.Column{MembersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "payments_passes_payments",
-				Columns:    []*schema.Column{PaymentsColumns[11]},
+				Columns:    []*schema.Column{PaymentsColumns[14]},
 				RefColumns: []*schema.Column{PassesColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "payments_organizations_organization",
-				Columns:    []*schema.Column{PaymentsColumns[12]},
+				Columns:    []*schema.Column{PaymentsColumns[15]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -2154,27 +2157,27 @@ var (
 			{
 				Name:    "payment_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentsColumns[12]},
+				Columns: []*schema.Column{PaymentsColumns[15]},
 			},
 			{
 				Name:    "payment_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{PaymentsColumns[12], PaymentsColumns[3]},
+				Columns: []*schema.Column{PaymentsColumns[15], PaymentsColumns[3]},
 			},
 			{
 				Name:    "payment_organization_id_paid_at",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentsColumns[12], PaymentsColumns[8]},
+				Columns: []*schema.Column{PaymentsColumns[15], PaymentsColumns[8]},
 			},
 			{
 				Name:    "payment_organization_id_member_id_paid_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentsColumns[12], PaymentsColumns[10], PaymentsColumns[8], PaymentsColumns[0]},
+				Columns: []*schema.Column{PaymentsColumns[15], PaymentsColumns[13], PaymentsColumns[8], PaymentsColumns[0]},
 			},
 			{
 				Name:    "payment_organization_id_member_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentsColumns[12], PaymentsColumns[10], PaymentsColumns[1], PaymentsColumns[0]},
+				Columns: []*schema.Column{PaymentsColumns[15], PaymentsColumns[13], PaymentsColumns[1], PaymentsColumns[0]},
 			},
 		},
 	}
@@ -2576,6 +2579,48 @@ var (
 				Name:    "room_organization_id_import_ref",
 				Unique:  true,
 				Columns: []*schema.Column{RoomsColumns[10], RoomsColumns[3]},
+			},
+		},
+	}
+	// SalesDailiesColumns holds the columns for the "sales_dailies" table.
+	SalesDailiesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "basis", Type: field.TypeEnum, Enums: []string{"cash", "accrual"}},
+		{Name: "day", Type: field.TypeTime, SchemaType: map[string]string{"postgres": "date"}},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "method", Type: field.TypeEnum, Enums: []string{"card", "cash", "gift_card", "bank_transfer", "other"}},
+		{Name: "category", Type: field.TypeString, Size: 32},
+		{Name: "brand_id", Type: field.TypeUUID},
+		{Name: "location_id", Type: field.TypeUUID},
+		{Name: "amount_minor", Type: field.TypeInt64},
+		{Name: "payments", Type: field.TypeInt64},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// SalesDailiesTable holds the schema information for the "sales_dailies" table.
+	SalesDailiesTable = &schema.Table{
+		Name:       "sales_dailies",
+		Columns:    SalesDailiesColumns,
+		PrimaryKey: []*schema.Column{SalesDailiesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "sales_dailies_organizations_organization",
+				Columns:    []*schema.Column{SalesDailiesColumns[12]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "salesdaily_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{SalesDailiesColumns[12]},
+			},
+			{
+				Name:    "salesdaily_organization_id_basis_day_currency_method_category_brand_id_location_id",
+				Unique:  true,
+				Columns: []*schema.Column{SalesDailiesColumns[12], SalesDailiesColumns[3], SalesDailiesColumns[4], SalesDailiesColumns[5], SalesDailiesColumns[6], SalesDailiesColumns[7], SalesDailiesColumns[8], SalesDailiesColumns[9]},
 			},
 		},
 	}
@@ -3250,6 +3295,7 @@ var (
 		PushDevicesTable,
 		RefreshTokensTable,
 		RoomsTable,
+		SalesDailiesTable,
 		ServicesTable,
 		ServiceProvidersTable,
 		ServiceVariantsTable,
@@ -3359,6 +3405,7 @@ func init() {
 	RefreshTokensTable.ForeignKeys[0].RefTable = SessionsTable
 	RoomsTable.ForeignKeys[0].RefTable = LocationsTable
 	RoomsTable.ForeignKeys[1].RefTable = OrganizationsTable
+	SalesDailiesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	ServicesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	ServiceProvidersTable.ForeignKeys[0].RefTable = InstructorsTable
 	ServiceProvidersTable.ForeignKeys[1].RefTable = ServicesTable

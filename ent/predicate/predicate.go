@@ -168,6 +168,9 @@ type RefreshToken func(*sql.Selector)
 // Room is the predicate function for room builders.
 type Room func(*sql.Selector)
 
+// SalesDaily is the predicate function for salesdaily builders.
+type SalesDaily func(*sql.Selector)
+
 // Service is the predicate function for service builders.
 type Service func(*sql.Selector)
 

@@ -1407,6 +1407,30 @@ func (f RoomMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) 
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.RoomMutation", m)
 }
 
+// The SalesDailyQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SalesDailyQueryRuleFunc func(context.Context, *ent.SalesDailyQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SalesDailyQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SalesDailyQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SalesDailyQuery", q)
+}
+
+// The SalesDailyMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SalesDailyMutationRuleFunc func(context.Context, *ent.SalesDailyMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SalesDailyMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SalesDailyMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SalesDailyMutation", m)
+}
+
 // The ServiceQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type ServiceQueryRuleFunc func(context.Context, *ent.ServiceQuery) error
@@ -1814,6 +1838,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.RoomQuery:
 		return q.Filter(), nil
+	case *ent.SalesDailyQuery:
+		return q.Filter(), nil
 	case *ent.ServiceQuery:
 		return q.Filter(), nil
 	case *ent.ServiceProviderQuery:
@@ -1950,6 +1976,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.RefreshTokenMutation:
 		return m.Filter(), nil
 	case *ent.RoomMutation:
+		return m.Filter(), nil
+	case *ent.SalesDailyMutation:
 		return m.Filter(), nil
 	case *ent.ServiceMutation:
 		return m.Filter(), nil

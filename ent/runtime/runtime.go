@@ -61,6 +61,7 @@ import (
 	"github.com/venueplatform/venue/ent/pushdevice"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/schema"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/serviceprovider"
@@ -3313,6 +3314,59 @@ func init() {
 	roomDescID := roomMixinFields0[0].Descriptor()
 	// room.DefaultID holds the default value on creation for the id field.
 	room.DefaultID = roomDescID.Default.(func() uuid.UUID)
+	salesdailyMixin := schema.SalesDaily{}.Mixin()
+	salesdaily.Policy = privacy.NewPolicies(salesdailyMixin[1], schema.SalesDaily{})
+	salesdaily.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := salesdaily.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	salesdailyMixinHooks1 := salesdailyMixin[1].Hooks()
+
+	salesdaily.Hooks[1] = salesdailyMixinHooks1[0]
+	salesdailyMixinFields0 := salesdailyMixin[0].Fields()
+	_ = salesdailyMixinFields0
+	salesdailyFields := schema.SalesDaily{}.Fields()
+	_ = salesdailyFields
+	// salesdailyDescCreatedAt is the schema descriptor for created_at field.
+	salesdailyDescCreatedAt := salesdailyMixinFields0[1].Descriptor()
+	// salesdaily.DefaultCreatedAt holds the default value on creation for the created_at field.
+	salesdaily.DefaultCreatedAt = salesdailyDescCreatedAt.Default.(func() time.Time)
+	// salesdailyDescUpdatedAt is the schema descriptor for updated_at field.
+	salesdailyDescUpdatedAt := salesdailyMixinFields0[2].Descriptor()
+	// salesdaily.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	salesdaily.DefaultUpdatedAt = salesdailyDescUpdatedAt.Default.(func() time.Time)
+	// salesdaily.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	salesdaily.UpdateDefaultUpdatedAt = salesdailyDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// salesdailyDescCurrency is the schema descriptor for currency field.
+	salesdailyDescCurrency := salesdailyFields[2].Descriptor()
+	// salesdaily.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	salesdaily.CurrencyValidator = func() func(string) error {
+		validators := salesdailyDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// salesdailyDescCategory is the schema descriptor for category field.
+	salesdailyDescCategory := salesdailyFields[4].Descriptor()
+	// salesdaily.CategoryValidator is a validator for the "category" field. It is called by the builders before save.
+	salesdaily.CategoryValidator = salesdailyDescCategory.Validators[0].(func(string) error)
+	// salesdailyDescID is the schema descriptor for id field.
+	salesdailyDescID := salesdailyMixinFields0[0].Descriptor()
+	// salesdaily.DefaultID holds the default value on creation for the id field.
+	salesdaily.DefaultID = salesdailyDescID.Default.(func() uuid.UUID)
 	serviceMixin := schema.Service{}.Mixin()
 	service.Policy = privacy.NewPolicies(serviceMixin[1], schema.Service{})
 	service.Hooks[0] = func(next ent.Mutator) ent.Mutator {

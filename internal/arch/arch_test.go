@@ -93,6 +93,7 @@ var table = map[string]layer{
 	"internal/webhooks/store":  domain,
 	"internal/payments/...":    domain, // card payments: Connect, checkout, attempts, inbound events; stripeport is its port to Stripe
 	"internal/appointments":    domain,
+	"internal/reports":         domain, // the owner's numbers: sales snapshot, attendance, brand analytics
 
 	// Shared domain machinery: nouns use it, it never reaches up to a noun.
 	"internal/audit":              services,

@@ -922,6 +922,24 @@ type Invoker interface {
 	//
 	// GET /appointments/visits/{visitId}
 	GetAppointmentVisit(ctx context.Context, params GetAppointmentVisitParams) (*VisitResponse, error)
+	// GetAttendanceReport invokes getAttendanceReport operation.
+	//
+	// Permissions `reports.classes` and `members.view_insights` (both; or an
+	// API key with `read:reports`). `view` `class_date` (default) counts the
+	// bookings of the classes starting on each date of the range by their
+	// status now: `booked` (holding a seat: confirmed, checked in, no-show,
+	// pending payment), `checked_in`, `no_show`, `late_cancelled`,
+	// `cancelled`, `waitlisted`. `view` `action_date` counts each action on
+	// the date it happened: `booked` the bookings made that day (any status
+	// now), `checked_in` by the check-in time, `cancelled` and
+	// `late_cancelled` by the cancellation time, `waitlisted` the
+	// waitlisted bookings made that day, `no_show` on the class's date (a
+	// no-show has no time of its own). Dates without any count are left
+	// out. `location` keeps the classes of one location (404 `NOT_FOUND`
+	// when not the venue's).
+	//
+	// GET /admin/reports/attendance
+	GetAttendanceReport(ctx context.Context, params GetAttendanceReportParams) (GetAttendanceReportRes, error)
 	// GetBooking invokes getBooking operation.
 	//
 	// A bearer token reads the user's own booking (any venue); an API key
@@ -937,6 +955,17 @@ type Invoker interface {
 	//
 	// GET /admin/booking-offering
 	GetBookingOffering(ctx context.Context) (*BookingOfferingResponse, error)
+	// GetBrandAnalytics invokes getBrandAnalytics operation.
+	//
+	// Permission `reports.view` (or an API key with `read:reports`). One
+	// entry per brand of the venue, plus one with `brand_id` null for what
+	// belongs to no brand, ordered by name (the null entry last): the classes
+	// of the range (by their class type's brand; `cancelled_classes` apart),
+	// their seat-holding bookings and check-ins, and the sales of the range
+	// (cash basis, per currency, from the payments' brand).
+	//
+	// GET /admin/reports/brands
+	GetBrandAnalytics(ctx context.Context, params GetBrandAnalyticsParams) (GetBrandAnalyticsRes, error)
 	// GetCalendar invokes getCalendar operation.
 	//
 	// Items starting between `start` and `end` (inclusive venue-local dates;
@@ -1149,6 +1178,22 @@ type Invoker interface {
 	//
 	// GET /me/receipts/{paymentId}/pdf
 	GetReceiptPdf(ctx context.Context, params GetReceiptPdfParams) (GetReceiptPdfOK, error)
+	// GetSalesSnapshot invokes getSalesSnapshot operation.
+	//
+	// Permission `reports.view` (or an API key with `read:reports`). Sums the
+	// venue's payments of the range per currency in minor units (with the
+	// currency's `exponent`), and per payment method and category (the
+	// payment's kind). `basis` `cash` (default) counts succeeded payments on
+	// the date they were paid; `accrual` counts pending and succeeded
+	// payments on the date the sale was made. Refunded, failed and cancelled
+	// payments count on neither. Filters: `methods` and `categories`
+	// (comma-separated), `brand` (404 `BRAND_NOT_FOUND` when not the venue's)
+	// and `location` (404 `NOT_FOUND`). The figures come from a daily rollup
+	// the database keeps with every payment write; `refresh=1` recomputes the
+	// range's days from the payment rows first (after a time-zone change).
+	//
+	// GET /admin/sales-snapshot
+	GetSalesSnapshot(ctx context.Context, params GetSalesSnapshotParams) (GetSalesSnapshotRes, error)
 	// GetVenue invokes getVenue operation.
 	//
 	// Contact and place, active brands, active locations with their active
@@ -9052,6 +9097,205 @@ func (c *Client) sendGetAppointmentVisit(ctx context.Context, params GetAppointm
 	return result, nil
 }
 
+// GetAttendanceReport invokes getAttendanceReport operation.
+//
+// Permissions `reports.classes` and `members.view_insights` (both; or an
+// API key with `read:reports`). `view` `class_date` (default) counts the
+// bookings of the classes starting on each date of the range by their
+// status now: `booked` (holding a seat: confirmed, checked in, no-show,
+// pending payment), `checked_in`, `no_show`, `late_cancelled`,
+// `cancelled`, `waitlisted`. `view` `action_date` counts each action on
+// the date it happened: `booked` the bookings made that day (any status
+// now), `checked_in` by the check-in time, `cancelled` and
+// `late_cancelled` by the cancellation time, `waitlisted` the
+// waitlisted bookings made that day, `no_show` on the class's date (a
+// no-show has no time of its own). Dates without any count are left
+// out. `location` keeps the classes of one location (404 `NOT_FOUND`
+// when not the venue's).
+//
+// GET /admin/reports/attendance
+func (c *Client) GetAttendanceReport(ctx context.Context, params GetAttendanceReportParams) (GetAttendanceReportRes, error) {
+	res, err := c.sendGetAttendanceReport(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAttendanceReport(ctx context.Context, params GetAttendanceReportParams) (res GetAttendanceReportRes, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/reports/attendance"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "range" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "range",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Range.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "from" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "from",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.From.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "to" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "to",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.To.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "view" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "view",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.View.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "location" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "location",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Location.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "format" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "format",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Format.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, GetAttendanceReportOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAttendanceReportOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAttendanceReportResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetBooking invokes getBooking operation.
 //
 // A bearer token reads the user's own booking (any venue); an API key
@@ -9218,6 +9462,164 @@ func (c *Client) sendGetBookingOffering(ctx context.Context) (res *BookingOfferi
 	defer body.Close()
 
 	result, err := decodeGetBookingOfferingResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetBrandAnalytics invokes getBrandAnalytics operation.
+//
+// Permission `reports.view` (or an API key with `read:reports`). One
+// entry per brand of the venue, plus one with `brand_id` null for what
+// belongs to no brand, ordered by name (the null entry last): the classes
+// of the range (by their class type's brand; `cancelled_classes` apart),
+// their seat-holding bookings and check-ins, and the sales of the range
+// (cash basis, per currency, from the payments' brand).
+//
+// GET /admin/reports/brands
+func (c *Client) GetBrandAnalytics(ctx context.Context, params GetBrandAnalyticsParams) (GetBrandAnalyticsRes, error) {
+	res, err := c.sendGetBrandAnalytics(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetBrandAnalytics(ctx context.Context, params GetBrandAnalyticsParams) (res GetBrandAnalyticsRes, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/reports/brands"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "range" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "range",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Range.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "from" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "from",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.From.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "to" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "to",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.To.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "format" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "format",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Format.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, GetBrandAnalyticsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetBrandAnalyticsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetBrandAnalyticsResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -10856,6 +11258,271 @@ func (c *Client) sendGetReceiptPdf(ctx context.Context, params GetReceiptPdfPara
 	defer body.Close()
 
 	result, err := decodeGetReceiptPdfResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetSalesSnapshot invokes getSalesSnapshot operation.
+//
+// Permission `reports.view` (or an API key with `read:reports`). Sums the
+// venue's payments of the range per currency in minor units (with the
+// currency's `exponent`), and per payment method and category (the
+// payment's kind). `basis` `cash` (default) counts succeeded payments on
+// the date they were paid; `accrual` counts pending and succeeded
+// payments on the date the sale was made. Refunded, failed and cancelled
+// payments count on neither. Filters: `methods` and `categories`
+// (comma-separated), `brand` (404 `BRAND_NOT_FOUND` when not the venue's)
+// and `location` (404 `NOT_FOUND`). The figures come from a daily rollup
+// the database keeps with every payment write; `refresh=1` recomputes the
+// range's days from the payment rows first (after a time-zone change).
+//
+// GET /admin/sales-snapshot
+func (c *Client) GetSalesSnapshot(ctx context.Context, params GetSalesSnapshotParams) (GetSalesSnapshotRes, error) {
+	res, err := c.sendGetSalesSnapshot(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetSalesSnapshot(ctx context.Context, params GetSalesSnapshotParams) (res GetSalesSnapshotRes, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/sales-snapshot"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "range" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "range",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Range.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "from" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "from",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.From.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "to" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "to",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.To.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "basis" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "basis",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Basis.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "methods" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "methods",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Methods.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "categories" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "categories",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Categories.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "brand" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "brand",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Brand.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "location" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "location",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Location.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "refresh" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "refresh",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Refresh.Get(); ok {
+				return e.EncodeValue(conv.IntToString(int(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "format" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "format",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Format.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, GetSalesSnapshotOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetSalesSnapshotOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetSalesSnapshotResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -5629,6 +5629,230 @@ func (s *AppointmentStatus) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/AttendanceCounts
+type AttendanceCounts struct {
+	Booked        int64 `json:"booked"`
+	Cancelled     int64 `json:"cancelled"`
+	CheckedIn     int64 `json:"checked_in"`
+	LateCancelled int64 `json:"late_cancelled"`
+	NoShow        int64 `json:"no_show"`
+	Waitlisted    int64 `json:"waitlisted"`
+}
+
+// GetBooked returns the value of Booked.
+func (s *AttendanceCounts) GetBooked() int64 {
+	return s.Booked
+}
+
+// GetCancelled returns the value of Cancelled.
+func (s *AttendanceCounts) GetCancelled() int64 {
+	return s.Cancelled
+}
+
+// GetCheckedIn returns the value of CheckedIn.
+func (s *AttendanceCounts) GetCheckedIn() int64 {
+	return s.CheckedIn
+}
+
+// GetLateCancelled returns the value of LateCancelled.
+func (s *AttendanceCounts) GetLateCancelled() int64 {
+	return s.LateCancelled
+}
+
+// GetNoShow returns the value of NoShow.
+func (s *AttendanceCounts) GetNoShow() int64 {
+	return s.NoShow
+}
+
+// GetWaitlisted returns the value of Waitlisted.
+func (s *AttendanceCounts) GetWaitlisted() int64 {
+	return s.Waitlisted
+}
+
+// SetBooked sets the value of Booked.
+func (s *AttendanceCounts) SetBooked(val int64) {
+	s.Booked = val
+}
+
+// SetCancelled sets the value of Cancelled.
+func (s *AttendanceCounts) SetCancelled(val int64) {
+	s.Cancelled = val
+}
+
+// SetCheckedIn sets the value of CheckedIn.
+func (s *AttendanceCounts) SetCheckedIn(val int64) {
+	s.CheckedIn = val
+}
+
+// SetLateCancelled sets the value of LateCancelled.
+func (s *AttendanceCounts) SetLateCancelled(val int64) {
+	s.LateCancelled = val
+}
+
+// SetNoShow sets the value of NoShow.
+func (s *AttendanceCounts) SetNoShow(val int64) {
+	s.NoShow = val
+}
+
+// SetWaitlisted sets the value of Waitlisted.
+func (s *AttendanceCounts) SetWaitlisted(val int64) {
+	s.Waitlisted = val
+}
+
+// Ref: #/components/schemas/AttendanceDay
+type AttendanceDay struct {
+	Counts AttendanceCounts `json:"counts"`
+	Date   time.Time        `json:"date"`
+}
+
+// GetCounts returns the value of Counts.
+func (s *AttendanceDay) GetCounts() AttendanceCounts {
+	return s.Counts
+}
+
+// GetDate returns the value of Date.
+func (s *AttendanceDay) GetDate() time.Time {
+	return s.Date
+}
+
+// SetCounts sets the value of Counts.
+func (s *AttendanceDay) SetCounts(val AttendanceCounts) {
+	s.Counts = val
+}
+
+// SetDate sets the value of Date.
+func (s *AttendanceDay) SetDate(val time.Time) {
+	s.Date = val
+}
+
+// Ref: #/components/schemas/AttendanceReport
+type AttendanceReport struct {
+	Days       []AttendanceDay      `json:"days"`
+	LocationID NilUUID              `json:"location_id"`
+	Period     ReportPeriod         `json:"period"`
+	Totals     AttendanceCounts     `json:"totals"`
+	View       AttendanceReportView `json:"view"`
+}
+
+// GetDays returns the value of Days.
+func (s *AttendanceReport) GetDays() []AttendanceDay {
+	return s.Days
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *AttendanceReport) GetLocationID() NilUUID {
+	return s.LocationID
+}
+
+// GetPeriod returns the value of Period.
+func (s *AttendanceReport) GetPeriod() ReportPeriod {
+	return s.Period
+}
+
+// GetTotals returns the value of Totals.
+func (s *AttendanceReport) GetTotals() AttendanceCounts {
+	return s.Totals
+}
+
+// GetView returns the value of View.
+func (s *AttendanceReport) GetView() AttendanceReportView {
+	return s.View
+}
+
+// SetDays sets the value of Days.
+func (s *AttendanceReport) SetDays(val []AttendanceDay) {
+	s.Days = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *AttendanceReport) SetLocationID(val NilUUID) {
+	s.LocationID = val
+}
+
+// SetPeriod sets the value of Period.
+func (s *AttendanceReport) SetPeriod(val ReportPeriod) {
+	s.Period = val
+}
+
+// SetTotals sets the value of Totals.
+func (s *AttendanceReport) SetTotals(val AttendanceCounts) {
+	s.Totals = val
+}
+
+// SetView sets the value of View.
+func (s *AttendanceReport) SetView(val AttendanceReportView) {
+	s.View = val
+}
+
+// Ref: #/components/schemas/AttendanceReportResponse
+type AttendanceReportResponse struct {
+	Data  AttendanceReport `json:"data"`
+	Error struct{}         `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AttendanceReportResponse) GetData() AttendanceReport {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AttendanceReportResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AttendanceReportResponse) SetData(val AttendanceReport) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AttendanceReportResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+func (*AttendanceReportResponse) getAttendanceReportRes() {}
+
+type AttendanceReportView string
+
+const (
+	AttendanceReportViewClassDate  AttendanceReportView = "class_date"
+	AttendanceReportViewActionDate AttendanceReportView = "action_date"
+)
+
+// AllValues returns all AttendanceReportView values.
+func (AttendanceReportView) AllValues() []AttendanceReportView {
+	return []AttendanceReportView{
+		AttendanceReportViewClassDate,
+		AttendanceReportViewActionDate,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AttendanceReportView) MarshalText() ([]byte, error) {
+	switch s {
+	case AttendanceReportViewClassDate:
+		return []byte(s), nil
+	case AttendanceReportViewActionDate:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AttendanceReportView) UnmarshalText(data []byte) error {
+	switch AttendanceReportView(data) {
+	case AttendanceReportViewClassDate:
+		*s = AttendanceReportViewClassDate
+		return nil
+	case AttendanceReportViewActionDate:
+		*s = AttendanceReportViewActionDate
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/BackupCodes
 type BackupCodes struct {
 	BackupCodes []string `json:"backup_codes"`
@@ -7063,6 +7287,143 @@ func (s *BookingWatchState) UnmarshalText(data []byte) error {
 		return errors.Errorf("invalid value: %q", data)
 	}
 }
+
+// Ref: #/components/schemas/BrandAnalytics
+type BrandAnalytics struct {
+	Brands []BrandAnalyticsEntry `json:"brands"`
+	Period ReportPeriod          `json:"period"`
+}
+
+// GetBrands returns the value of Brands.
+func (s *BrandAnalytics) GetBrands() []BrandAnalyticsEntry {
+	return s.Brands
+}
+
+// GetPeriod returns the value of Period.
+func (s *BrandAnalytics) GetPeriod() ReportPeriod {
+	return s.Period
+}
+
+// SetBrands sets the value of Brands.
+func (s *BrandAnalytics) SetBrands(val []BrandAnalyticsEntry) {
+	s.Brands = val
+}
+
+// SetPeriod sets the value of Period.
+func (s *BrandAnalytics) SetPeriod(val ReportPeriod) {
+	s.Period = val
+}
+
+// Ref: #/components/schemas/BrandAnalyticsEntry
+type BrandAnalyticsEntry struct {
+	Booked           int64   `json:"booked"`
+	BrandID          NilUUID `json:"brand_id"`
+	CancelledClasses int64   `json:"cancelled_classes"`
+	CheckedIn        int64   `json:"checked_in"`
+	// Classes of the range that are not cancelled.
+	Classes int64 `json:"classes"`
+	// The brand's name; empty for the entry without a brand.
+	Name  string        `json:"name"`
+	Sales []SalesAmount `json:"sales"`
+}
+
+// GetBooked returns the value of Booked.
+func (s *BrandAnalyticsEntry) GetBooked() int64 {
+	return s.Booked
+}
+
+// GetBrandID returns the value of BrandID.
+func (s *BrandAnalyticsEntry) GetBrandID() NilUUID {
+	return s.BrandID
+}
+
+// GetCancelledClasses returns the value of CancelledClasses.
+func (s *BrandAnalyticsEntry) GetCancelledClasses() int64 {
+	return s.CancelledClasses
+}
+
+// GetCheckedIn returns the value of CheckedIn.
+func (s *BrandAnalyticsEntry) GetCheckedIn() int64 {
+	return s.CheckedIn
+}
+
+// GetClasses returns the value of Classes.
+func (s *BrandAnalyticsEntry) GetClasses() int64 {
+	return s.Classes
+}
+
+// GetName returns the value of Name.
+func (s *BrandAnalyticsEntry) GetName() string {
+	return s.Name
+}
+
+// GetSales returns the value of Sales.
+func (s *BrandAnalyticsEntry) GetSales() []SalesAmount {
+	return s.Sales
+}
+
+// SetBooked sets the value of Booked.
+func (s *BrandAnalyticsEntry) SetBooked(val int64) {
+	s.Booked = val
+}
+
+// SetBrandID sets the value of BrandID.
+func (s *BrandAnalyticsEntry) SetBrandID(val NilUUID) {
+	s.BrandID = val
+}
+
+// SetCancelledClasses sets the value of CancelledClasses.
+func (s *BrandAnalyticsEntry) SetCancelledClasses(val int64) {
+	s.CancelledClasses = val
+}
+
+// SetCheckedIn sets the value of CheckedIn.
+func (s *BrandAnalyticsEntry) SetCheckedIn(val int64) {
+	s.CheckedIn = val
+}
+
+// SetClasses sets the value of Classes.
+func (s *BrandAnalyticsEntry) SetClasses(val int64) {
+	s.Classes = val
+}
+
+// SetName sets the value of Name.
+func (s *BrandAnalyticsEntry) SetName(val string) {
+	s.Name = val
+}
+
+// SetSales sets the value of Sales.
+func (s *BrandAnalyticsEntry) SetSales(val []SalesAmount) {
+	s.Sales = val
+}
+
+// Ref: #/components/schemas/BrandAnalyticsResponse
+type BrandAnalyticsResponse struct {
+	Data  BrandAnalytics `json:"data"`
+	Error struct{}       `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *BrandAnalyticsResponse) GetData() BrandAnalytics {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *BrandAnalyticsResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *BrandAnalyticsResponse) SetData(val BrandAnalytics) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *BrandAnalyticsResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+func (*BrandAnalyticsResponse) getBrandAnalyticsRes() {}
 
 // Ref: #/components/schemas/BrandDetail
 type BrandDetail struct {
@@ -13076,6 +13437,79 @@ func (s *GeoResponseHeaders) SetResponse(val GeoResponse) {
 	s.Response = val
 }
 
+type GetAttendanceReportOKTextCsv struct {
+	Data io.Reader
+}
+
+// Read reads data from the Data reader.
+//
+// Kept to satisfy the io.Reader interface.
+func (s GetAttendanceReportOKTextCsv) Read(p []byte) (n int, err error) {
+	if s.Data == nil {
+		return 0, io.EOF
+	}
+	return s.Data.Read(p)
+}
+
+func (*GetAttendanceReportOKTextCsv) getAttendanceReportRes() {}
+
+type GetAttendanceReportView string
+
+const (
+	GetAttendanceReportViewClassDate  GetAttendanceReportView = "class_date"
+	GetAttendanceReportViewActionDate GetAttendanceReportView = "action_date"
+)
+
+// AllValues returns all GetAttendanceReportView values.
+func (GetAttendanceReportView) AllValues() []GetAttendanceReportView {
+	return []GetAttendanceReportView{
+		GetAttendanceReportViewClassDate,
+		GetAttendanceReportViewActionDate,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GetAttendanceReportView) MarshalText() ([]byte, error) {
+	switch s {
+	case GetAttendanceReportViewClassDate:
+		return []byte(s), nil
+	case GetAttendanceReportViewActionDate:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GetAttendanceReportView) UnmarshalText(data []byte) error {
+	switch GetAttendanceReportView(data) {
+	case GetAttendanceReportViewClassDate:
+		*s = GetAttendanceReportViewClassDate
+		return nil
+	case GetAttendanceReportViewActionDate:
+		*s = GetAttendanceReportViewActionDate
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type GetBrandAnalyticsOKTextCsv struct {
+	Data io.Reader
+}
+
+// Read reads data from the Data reader.
+//
+// Kept to satisfy the io.Reader interface.
+func (s GetBrandAnalyticsOKTextCsv) Read(p []byte) (n int, err error) {
+	if s.Data == nil {
+		return 0, io.EOF
+	}
+	return s.Data.Read(p)
+}
+
+func (*GetBrandAnalyticsOKTextCsv) getBrandAnalyticsRes() {}
+
 type GetCheckoutPreviewLocale string
 
 const (
@@ -13232,6 +13666,78 @@ func (s GetReceiptPdfOK) Read(p []byte) (n int, err error) {
 		return 0, io.EOF
 	}
 	return s.Data.Read(p)
+}
+
+type GetSalesSnapshotBasis string
+
+const (
+	GetSalesSnapshotBasisCash    GetSalesSnapshotBasis = "cash"
+	GetSalesSnapshotBasisAccrual GetSalesSnapshotBasis = "accrual"
+)
+
+// AllValues returns all GetSalesSnapshotBasis values.
+func (GetSalesSnapshotBasis) AllValues() []GetSalesSnapshotBasis {
+	return []GetSalesSnapshotBasis{
+		GetSalesSnapshotBasisCash,
+		GetSalesSnapshotBasisAccrual,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GetSalesSnapshotBasis) MarshalText() ([]byte, error) {
+	switch s {
+	case GetSalesSnapshotBasisCash:
+		return []byte(s), nil
+	case GetSalesSnapshotBasisAccrual:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GetSalesSnapshotBasis) UnmarshalText(data []byte) error {
+	switch GetSalesSnapshotBasis(data) {
+	case GetSalesSnapshotBasisCash:
+		*s = GetSalesSnapshotBasisCash
+		return nil
+	case GetSalesSnapshotBasisAccrual:
+		*s = GetSalesSnapshotBasisAccrual
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type GetSalesSnapshotOKTextCsv struct {
+	Data io.Reader
+}
+
+// Read reads data from the Data reader.
+//
+// Kept to satisfy the io.Reader interface.
+func (s GetSalesSnapshotOKTextCsv) Read(p []byte) (n int, err error) {
+	if s.Data == nil {
+		return 0, io.EOF
+	}
+	return s.Data.Read(p)
+}
+
+func (*GetSalesSnapshotOKTextCsv) getSalesSnapshotRes() {}
+
+type GetSalesSnapshotRefresh int
+
+const (
+	GetSalesSnapshotRefresh0 GetSalesSnapshotRefresh = 0
+	GetSalesSnapshotRefresh1 GetSalesSnapshotRefresh = 1
+)
+
+// AllValues returns all GetSalesSnapshotRefresh values.
+func (GetSalesSnapshotRefresh) AllValues() []GetSalesSnapshotRefresh {
+	return []GetSalesSnapshotRefresh{
+		GetSalesSnapshotRefresh0,
+		GetSalesSnapshotRefresh1,
+	}
 }
 
 type GetVenueOfferSurface string
@@ -20524,6 +21030,52 @@ func (o OptFloat64) Or(d float64) float64 {
 	return d
 }
 
+// NewOptGetAttendanceReportView returns new OptGetAttendanceReportView with value set to v.
+func NewOptGetAttendanceReportView(v GetAttendanceReportView) OptGetAttendanceReportView {
+	return OptGetAttendanceReportView{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptGetAttendanceReportView is optional GetAttendanceReportView.
+type OptGetAttendanceReportView struct {
+	Value GetAttendanceReportView
+	Set   bool
+}
+
+// IsSet returns true if OptGetAttendanceReportView was set.
+func (o OptGetAttendanceReportView) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptGetAttendanceReportView) Reset() {
+	var v GetAttendanceReportView
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptGetAttendanceReportView) SetTo(v GetAttendanceReportView) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptGetAttendanceReportView) Get() (v GetAttendanceReportView, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptGetAttendanceReportView) Or(d GetAttendanceReportView) GetAttendanceReportView {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptGetCheckoutPreviewLocale returns new OptGetCheckoutPreviewLocale with value set to v.
 func NewOptGetCheckoutPreviewLocale(v GetCheckoutPreviewLocale) OptGetCheckoutPreviewLocale {
 	return OptGetCheckoutPreviewLocale{
@@ -20610,6 +21162,98 @@ func (o OptGetDiscoveryTimeWindow) Get() (v GetDiscoveryTimeWindow, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptGetDiscoveryTimeWindow) Or(d GetDiscoveryTimeWindow) GetDiscoveryTimeWindow {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptGetSalesSnapshotBasis returns new OptGetSalesSnapshotBasis with value set to v.
+func NewOptGetSalesSnapshotBasis(v GetSalesSnapshotBasis) OptGetSalesSnapshotBasis {
+	return OptGetSalesSnapshotBasis{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptGetSalesSnapshotBasis is optional GetSalesSnapshotBasis.
+type OptGetSalesSnapshotBasis struct {
+	Value GetSalesSnapshotBasis
+	Set   bool
+}
+
+// IsSet returns true if OptGetSalesSnapshotBasis was set.
+func (o OptGetSalesSnapshotBasis) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptGetSalesSnapshotBasis) Reset() {
+	var v GetSalesSnapshotBasis
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptGetSalesSnapshotBasis) SetTo(v GetSalesSnapshotBasis) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptGetSalesSnapshotBasis) Get() (v GetSalesSnapshotBasis, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptGetSalesSnapshotBasis) Or(d GetSalesSnapshotBasis) GetSalesSnapshotBasis {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptGetSalesSnapshotRefresh returns new OptGetSalesSnapshotRefresh with value set to v.
+func NewOptGetSalesSnapshotRefresh(v GetSalesSnapshotRefresh) OptGetSalesSnapshotRefresh {
+	return OptGetSalesSnapshotRefresh{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptGetSalesSnapshotRefresh is optional GetSalesSnapshotRefresh.
+type OptGetSalesSnapshotRefresh struct {
+	Value GetSalesSnapshotRefresh
+	Set   bool
+}
+
+// IsSet returns true if OptGetSalesSnapshotRefresh was set.
+func (o OptGetSalesSnapshotRefresh) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptGetSalesSnapshotRefresh) Reset() {
+	var v GetSalesSnapshotRefresh
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptGetSalesSnapshotRefresh) SetTo(v GetSalesSnapshotRefresh) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptGetSalesSnapshotRefresh) Get() (v GetSalesSnapshotRefresh, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptGetSalesSnapshotRefresh) Or(d GetSalesSnapshotRefresh) GetSalesSnapshotRefresh {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -21678,6 +22322,98 @@ func (o OptPurchaseConfirmation) Get() (v PurchaseConfirmation, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptPurchaseConfirmation) Or(d PurchaseConfirmation) PurchaseConfirmation {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptReportFormat returns new OptReportFormat with value set to v.
+func NewOptReportFormat(v ReportFormat) OptReportFormat {
+	return OptReportFormat{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptReportFormat is optional ReportFormat.
+type OptReportFormat struct {
+	Value ReportFormat
+	Set   bool
+}
+
+// IsSet returns true if OptReportFormat was set.
+func (o OptReportFormat) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptReportFormat) Reset() {
+	var v ReportFormat
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptReportFormat) SetTo(v ReportFormat) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptReportFormat) Get() (v ReportFormat, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptReportFormat) Or(d ReportFormat) ReportFormat {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptReportRange returns new OptReportRange with value set to v.
+func NewOptReportRange(v ReportRange) OptReportRange {
+	return OptReportRange{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptReportRange is optional ReportRange.
+type OptReportRange struct {
+	Value ReportRange
+	Set   bool
+}
+
+// IsSet returns true if OptReportRange was set.
+func (o OptReportRange) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptReportRange) Reset() {
+	var v ReportRange
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptReportRange) SetTo(v ReportRange) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptReportRange) Get() (v ReportRange, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptReportRange) Or(d ReportRange) ReportRange {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -23713,6 +24449,233 @@ func (s *RefreshRequest) SetRefreshToken(val string) {
 	s.RefreshToken = val
 }
 
+type ReportFormat string
+
+const (
+	ReportFormatJSON ReportFormat = "json"
+	ReportFormatCsv  ReportFormat = "csv"
+)
+
+// AllValues returns all ReportFormat values.
+func (ReportFormat) AllValues() []ReportFormat {
+	return []ReportFormat{
+		ReportFormatJSON,
+		ReportFormatCsv,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ReportFormat) MarshalText() ([]byte, error) {
+	switch s {
+	case ReportFormatJSON:
+		return []byte(s), nil
+	case ReportFormatCsv:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ReportFormat) UnmarshalText(data []byte) error {
+	switch ReportFormat(data) {
+	case ReportFormatJSON:
+		*s = ReportFormatJSON
+		return nil
+	case ReportFormatCsv:
+		*s = ReportFormatCsv
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/ReportPeriod
+type ReportPeriod struct {
+	From     time.Time         `json:"from"`
+	Range    ReportPeriodRange `json:"range"`
+	Timezone string            `json:"timezone"`
+	To       time.Time         `json:"to"`
+}
+
+// GetFrom returns the value of From.
+func (s *ReportPeriod) GetFrom() time.Time {
+	return s.From
+}
+
+// GetRange returns the value of Range.
+func (s *ReportPeriod) GetRange() ReportPeriodRange {
+	return s.Range
+}
+
+// GetTimezone returns the value of Timezone.
+func (s *ReportPeriod) GetTimezone() string {
+	return s.Timezone
+}
+
+// GetTo returns the value of To.
+func (s *ReportPeriod) GetTo() time.Time {
+	return s.To
+}
+
+// SetFrom sets the value of From.
+func (s *ReportPeriod) SetFrom(val time.Time) {
+	s.From = val
+}
+
+// SetRange sets the value of Range.
+func (s *ReportPeriod) SetRange(val ReportPeriodRange) {
+	s.Range = val
+}
+
+// SetTimezone sets the value of Timezone.
+func (s *ReportPeriod) SetTimezone(val string) {
+	s.Timezone = val
+}
+
+// SetTo sets the value of To.
+func (s *ReportPeriod) SetTo(val time.Time) {
+	s.To = val
+}
+
+type ReportPeriodRange string
+
+const (
+	ReportPeriodRangeToday     ReportPeriodRange = "today"
+	ReportPeriodRangeYesterday ReportPeriodRange = "yesterday"
+	ReportPeriodRange7d        ReportPeriodRange = "7d"
+	ReportPeriodRangeMtd       ReportPeriodRange = "mtd"
+	ReportPeriodRange30d       ReportPeriodRange = "30d"
+	ReportPeriodRangeCustom    ReportPeriodRange = "custom"
+)
+
+// AllValues returns all ReportPeriodRange values.
+func (ReportPeriodRange) AllValues() []ReportPeriodRange {
+	return []ReportPeriodRange{
+		ReportPeriodRangeToday,
+		ReportPeriodRangeYesterday,
+		ReportPeriodRange7d,
+		ReportPeriodRangeMtd,
+		ReportPeriodRange30d,
+		ReportPeriodRangeCustom,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ReportPeriodRange) MarshalText() ([]byte, error) {
+	switch s {
+	case ReportPeriodRangeToday:
+		return []byte(s), nil
+	case ReportPeriodRangeYesterday:
+		return []byte(s), nil
+	case ReportPeriodRange7d:
+		return []byte(s), nil
+	case ReportPeriodRangeMtd:
+		return []byte(s), nil
+	case ReportPeriodRange30d:
+		return []byte(s), nil
+	case ReportPeriodRangeCustom:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ReportPeriodRange) UnmarshalText(data []byte) error {
+	switch ReportPeriodRange(data) {
+	case ReportPeriodRangeToday:
+		*s = ReportPeriodRangeToday
+		return nil
+	case ReportPeriodRangeYesterday:
+		*s = ReportPeriodRangeYesterday
+		return nil
+	case ReportPeriodRange7d:
+		*s = ReportPeriodRange7d
+		return nil
+	case ReportPeriodRangeMtd:
+		*s = ReportPeriodRangeMtd
+		return nil
+	case ReportPeriodRange30d:
+		*s = ReportPeriodRange30d
+		return nil
+	case ReportPeriodRangeCustom:
+		*s = ReportPeriodRangeCustom
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type ReportRange string
+
+const (
+	ReportRangeToday     ReportRange = "today"
+	ReportRangeYesterday ReportRange = "yesterday"
+	ReportRange7d        ReportRange = "7d"
+	ReportRangeMtd       ReportRange = "mtd"
+	ReportRange30d       ReportRange = "30d"
+	ReportRangeCustom    ReportRange = "custom"
+)
+
+// AllValues returns all ReportRange values.
+func (ReportRange) AllValues() []ReportRange {
+	return []ReportRange{
+		ReportRangeToday,
+		ReportRangeYesterday,
+		ReportRange7d,
+		ReportRangeMtd,
+		ReportRange30d,
+		ReportRangeCustom,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ReportRange) MarshalText() ([]byte, error) {
+	switch s {
+	case ReportRangeToday:
+		return []byte(s), nil
+	case ReportRangeYesterday:
+		return []byte(s), nil
+	case ReportRange7d:
+		return []byte(s), nil
+	case ReportRangeMtd:
+		return []byte(s), nil
+	case ReportRange30d:
+		return []byte(s), nil
+	case ReportRangeCustom:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ReportRange) UnmarshalText(data []byte) error {
+	switch ReportRange(data) {
+	case ReportRangeToday:
+		*s = ReportRangeToday
+		return nil
+	case ReportRangeYesterday:
+		*s = ReportRangeYesterday
+		return nil
+	case ReportRange7d:
+		*s = ReportRange7d
+		return nil
+	case ReportRangeMtd:
+		*s = ReportRangeMtd
+		return nil
+	case ReportRange30d:
+		*s = ReportRange30d
+		return nil
+	case ReportRangeCustom:
+		*s = ReportRangeCustom
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/Room
 type Room struct {
 	Capacity int       `json:"capacity"`
@@ -23760,6 +24723,399 @@ func (s *Room) SetName(val string) {
 func (s *Room) SetRoomType(val string) {
 	s.RoomType = val
 }
+
+// Ref: #/components/schemas/SalesAmount
+type SalesAmount struct {
+	// Major units (amount_minor / 10^exponent).
+	Amount      float64 `json:"amount"`
+	AmountMinor int64   `json:"amount_minor"`
+	Currency    string  `json:"currency"`
+	// Minor-unit digits of the currency (DKK 2.
+	Exponent int   `json:"exponent"`
+	Payments int64 `json:"payments"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *SalesAmount) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *SalesAmount) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *SalesAmount) GetCurrency() string {
+	return s.Currency
+}
+
+// GetExponent returns the value of Exponent.
+func (s *SalesAmount) GetExponent() int {
+	return s.Exponent
+}
+
+// GetPayments returns the value of Payments.
+func (s *SalesAmount) GetPayments() int64 {
+	return s.Payments
+}
+
+// SetAmount sets the value of Amount.
+func (s *SalesAmount) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *SalesAmount) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *SalesAmount) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetExponent sets the value of Exponent.
+func (s *SalesAmount) SetExponent(val int) {
+	s.Exponent = val
+}
+
+// SetPayments sets the value of Payments.
+func (s *SalesAmount) SetPayments(val int64) {
+	s.Payments = val
+}
+
+// Ref: #/components/schemas/SalesLine
+type SalesLine struct {
+	Amount      float64         `json:"amount"`
+	AmountMinor int64           `json:"amount_minor"`
+	Category    string          `json:"category"`
+	Currency    string          `json:"currency"`
+	Exponent    int             `json:"exponent"`
+	Method      SalesLineMethod `json:"method"`
+	Payments    int64           `json:"payments"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *SalesLine) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *SalesLine) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCategory returns the value of Category.
+func (s *SalesLine) GetCategory() string {
+	return s.Category
+}
+
+// GetCurrency returns the value of Currency.
+func (s *SalesLine) GetCurrency() string {
+	return s.Currency
+}
+
+// GetExponent returns the value of Exponent.
+func (s *SalesLine) GetExponent() int {
+	return s.Exponent
+}
+
+// GetMethod returns the value of Method.
+func (s *SalesLine) GetMethod() SalesLineMethod {
+	return s.Method
+}
+
+// GetPayments returns the value of Payments.
+func (s *SalesLine) GetPayments() int64 {
+	return s.Payments
+}
+
+// SetAmount sets the value of Amount.
+func (s *SalesLine) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *SalesLine) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCategory sets the value of Category.
+func (s *SalesLine) SetCategory(val string) {
+	s.Category = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *SalesLine) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetExponent sets the value of Exponent.
+func (s *SalesLine) SetExponent(val int) {
+	s.Exponent = val
+}
+
+// SetMethod sets the value of Method.
+func (s *SalesLine) SetMethod(val SalesLineMethod) {
+	s.Method = val
+}
+
+// SetPayments sets the value of Payments.
+func (s *SalesLine) SetPayments(val int64) {
+	s.Payments = val
+}
+
+type SalesLineMethod string
+
+const (
+	SalesLineMethodCard         SalesLineMethod = "card"
+	SalesLineMethodCash         SalesLineMethod = "cash"
+	SalesLineMethodGiftCard     SalesLineMethod = "gift_card"
+	SalesLineMethodBankTransfer SalesLineMethod = "bank_transfer"
+	SalesLineMethodOther        SalesLineMethod = "other"
+)
+
+// AllValues returns all SalesLineMethod values.
+func (SalesLineMethod) AllValues() []SalesLineMethod {
+	return []SalesLineMethod{
+		SalesLineMethodCard,
+		SalesLineMethodCash,
+		SalesLineMethodGiftCard,
+		SalesLineMethodBankTransfer,
+		SalesLineMethodOther,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s SalesLineMethod) MarshalText() ([]byte, error) {
+	switch s {
+	case SalesLineMethodCard:
+		return []byte(s), nil
+	case SalesLineMethodCash:
+		return []byte(s), nil
+	case SalesLineMethodGiftCard:
+		return []byte(s), nil
+	case SalesLineMethodBankTransfer:
+		return []byte(s), nil
+	case SalesLineMethodOther:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *SalesLineMethod) UnmarshalText(data []byte) error {
+	switch SalesLineMethod(data) {
+	case SalesLineMethodCard:
+		*s = SalesLineMethodCard
+		return nil
+	case SalesLineMethodCash:
+		*s = SalesLineMethodCash
+		return nil
+	case SalesLineMethodGiftCard:
+		*s = SalesLineMethodGiftCard
+		return nil
+	case SalesLineMethodBankTransfer:
+		*s = SalesLineMethodBankTransfer
+		return nil
+	case SalesLineMethodOther:
+		*s = SalesLineMethodOther
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/SalesSnapshot
+type SalesSnapshot struct {
+	Basis   SalesSnapshotBasis   `json:"basis"`
+	Filters SalesSnapshotFilters `json:"filters"`
+	// One entry per method, category and currency.
+	Lines  []SalesLine  `json:"lines"`
+	Period ReportPeriod `json:"period"`
+	// Whether this answer recomputed the range first.
+	Refreshed bool `json:"refreshed"`
+	// One entry per currency, ordered by currency code.
+	Totals []SalesAmount `json:"totals"`
+}
+
+// GetBasis returns the value of Basis.
+func (s *SalesSnapshot) GetBasis() SalesSnapshotBasis {
+	return s.Basis
+}
+
+// GetFilters returns the value of Filters.
+func (s *SalesSnapshot) GetFilters() SalesSnapshotFilters {
+	return s.Filters
+}
+
+// GetLines returns the value of Lines.
+func (s *SalesSnapshot) GetLines() []SalesLine {
+	return s.Lines
+}
+
+// GetPeriod returns the value of Period.
+func (s *SalesSnapshot) GetPeriod() ReportPeriod {
+	return s.Period
+}
+
+// GetRefreshed returns the value of Refreshed.
+func (s *SalesSnapshot) GetRefreshed() bool {
+	return s.Refreshed
+}
+
+// GetTotals returns the value of Totals.
+func (s *SalesSnapshot) GetTotals() []SalesAmount {
+	return s.Totals
+}
+
+// SetBasis sets the value of Basis.
+func (s *SalesSnapshot) SetBasis(val SalesSnapshotBasis) {
+	s.Basis = val
+}
+
+// SetFilters sets the value of Filters.
+func (s *SalesSnapshot) SetFilters(val SalesSnapshotFilters) {
+	s.Filters = val
+}
+
+// SetLines sets the value of Lines.
+func (s *SalesSnapshot) SetLines(val []SalesLine) {
+	s.Lines = val
+}
+
+// SetPeriod sets the value of Period.
+func (s *SalesSnapshot) SetPeriod(val ReportPeriod) {
+	s.Period = val
+}
+
+// SetRefreshed sets the value of Refreshed.
+func (s *SalesSnapshot) SetRefreshed(val bool) {
+	s.Refreshed = val
+}
+
+// SetTotals sets the value of Totals.
+func (s *SalesSnapshot) SetTotals(val []SalesAmount) {
+	s.Totals = val
+}
+
+type SalesSnapshotBasis string
+
+const (
+	SalesSnapshotBasisCash    SalesSnapshotBasis = "cash"
+	SalesSnapshotBasisAccrual SalesSnapshotBasis = "accrual"
+)
+
+// AllValues returns all SalesSnapshotBasis values.
+func (SalesSnapshotBasis) AllValues() []SalesSnapshotBasis {
+	return []SalesSnapshotBasis{
+		SalesSnapshotBasisCash,
+		SalesSnapshotBasisAccrual,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s SalesSnapshotBasis) MarshalText() ([]byte, error) {
+	switch s {
+	case SalesSnapshotBasisCash:
+		return []byte(s), nil
+	case SalesSnapshotBasisAccrual:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *SalesSnapshotBasis) UnmarshalText(data []byte) error {
+	switch SalesSnapshotBasis(data) {
+	case SalesSnapshotBasisCash:
+		*s = SalesSnapshotBasisCash
+		return nil
+	case SalesSnapshotBasisAccrual:
+		*s = SalesSnapshotBasisAccrual
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type SalesSnapshotFilters struct {
+	BrandID    NilUUID  `json:"brand_id"`
+	Categories []string `json:"categories"`
+	LocationID NilUUID  `json:"location_id"`
+	Methods    []string `json:"methods"`
+}
+
+// GetBrandID returns the value of BrandID.
+func (s *SalesSnapshotFilters) GetBrandID() NilUUID {
+	return s.BrandID
+}
+
+// GetCategories returns the value of Categories.
+func (s *SalesSnapshotFilters) GetCategories() []string {
+	return s.Categories
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *SalesSnapshotFilters) GetLocationID() NilUUID {
+	return s.LocationID
+}
+
+// GetMethods returns the value of Methods.
+func (s *SalesSnapshotFilters) GetMethods() []string {
+	return s.Methods
+}
+
+// SetBrandID sets the value of BrandID.
+func (s *SalesSnapshotFilters) SetBrandID(val NilUUID) {
+	s.BrandID = val
+}
+
+// SetCategories sets the value of Categories.
+func (s *SalesSnapshotFilters) SetCategories(val []string) {
+	s.Categories = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *SalesSnapshotFilters) SetLocationID(val NilUUID) {
+	s.LocationID = val
+}
+
+// SetMethods sets the value of Methods.
+func (s *SalesSnapshotFilters) SetMethods(val []string) {
+	s.Methods = val
+}
+
+// Ref: #/components/schemas/SalesSnapshotResponse
+type SalesSnapshotResponse struct {
+	Data  SalesSnapshot `json:"data"`
+	Error struct{}      `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *SalesSnapshotResponse) GetData() SalesSnapshot {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *SalesSnapshotResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *SalesSnapshotResponse) SetData(val SalesSnapshot) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *SalesSnapshotResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+func (*SalesSnapshotResponse) getSalesSnapshotRes() {}
 
 // Ref: #/components/schemas/ScheduleMeta
 type ScheduleMeta struct {

@@ -88,11 +88,20 @@ var operationRolesApiKeyAuth = map[string][]string{
 	GetAdminScheduleItemOperation: []string{
 		"read:schedule",
 	},
+	GetAttendanceReportOperation: []string{
+		"read:reports",
+	},
 	GetBookingOperation: []string{
 		"read:bookings",
 	},
+	GetBrandAnalyticsOperation: []string{
+		"read:reports",
+	},
 	GetCalendarOperation: []string{
 		"read:calendar",
+	},
+	GetSalesSnapshotOperation: []string{
+		"read:reports",
 	},
 	GetVenueBrandOperation: []string{
 		"read:brands",
@@ -216,8 +225,10 @@ var operationRolesBearerAuth = map[string][]string{
 	GetAppointmentPoliciesOperation:                []string{},
 	GetAppointmentReadinessOperation:               []string{},
 	GetAppointmentVisitOperation:                   []string{},
+	GetAttendanceReportOperation:                   []string{},
 	GetBookingOperation:                            []string{},
 	GetBookingOfferingOperation:                    []string{},
+	GetBrandAnalyticsOperation:                     []string{},
 	GetCalendarOperation:                           []string{},
 	GetCheckoutPreviewOperation:                    []string{},
 	GetGiftCardOrderOperation:                      []string{},
@@ -230,6 +241,7 @@ var operationRolesBearerAuth = map[string][]string{
 	GetPaymentsConnectOperation:                    []string{},
 	GetProviderWorkingHoursOperation:               []string{},
 	GetReceiptPdfOperation:                         []string{},
+	GetSalesSnapshotOperation:                      []string{},
 	GetVenueAffinitiesOperation:                    []string{},
 	GetVenueJoinOperation:                          []string{},
 	GetWebhookSubscriptionOperation:                []string{},

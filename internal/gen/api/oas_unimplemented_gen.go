@@ -1130,6 +1130,27 @@ func (UnimplementedHandler) GetAppointmentVisit(ctx context.Context, params GetA
 	return r, ht.ErrNotImplemented
 }
 
+// GetAttendanceReport implements getAttendanceReport operation.
+//
+// Permissions `reports.classes` and `members.view_insights` (both; or an
+// API key with `read:reports`). `view` `class_date` (default) counts the
+// bookings of the classes starting on each date of the range by their
+// status now: `booked` (holding a seat: confirmed, checked in, no-show,
+// pending payment), `checked_in`, `no_show`, `late_cancelled`,
+// `cancelled`, `waitlisted`. `view` `action_date` counts each action on
+// the date it happened: `booked` the bookings made that day (any status
+// now), `checked_in` by the check-in time, `cancelled` and
+// `late_cancelled` by the cancellation time, `waitlisted` the
+// waitlisted bookings made that day, `no_show` on the class's date (a
+// no-show has no time of its own). Dates without any count are left
+// out. `location` keeps the classes of one location (404 `NOT_FOUND`
+// when not the venue's).
+//
+// GET /admin/reports/attendance
+func (UnimplementedHandler) GetAttendanceReport(ctx context.Context, params GetAttendanceReportParams) (r GetAttendanceReportRes, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetBooking implements getBooking operation.
 //
 // A bearer token reads the user's own booking (any venue); an API key
@@ -1148,6 +1169,20 @@ func (UnimplementedHandler) GetBooking(ctx context.Context, params GetBookingPar
 //
 // GET /admin/booking-offering
 func (UnimplementedHandler) GetBookingOffering(ctx context.Context) (r *BookingOfferingResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetBrandAnalytics implements getBrandAnalytics operation.
+//
+// Permission `reports.view` (or an API key with `read:reports`). One
+// entry per brand of the venue, plus one with `brand_id` null for what
+// belongs to no brand, ordered by name (the null entry last): the classes
+// of the range (by their class type's brand; `cancelled_classes` apart),
+// their seat-holding bookings and check-ins, and the sales of the range
+// (cash basis, per currency, from the payments' brand).
+//
+// GET /admin/reports/brands
+func (UnimplementedHandler) GetBrandAnalytics(ctx context.Context, params GetBrandAnalyticsParams) (r GetBrandAnalyticsRes, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1411,6 +1446,25 @@ func (UnimplementedHandler) GetProviderWorkingHours(ctx context.Context, params 
 //
 // GET /me/receipts/{paymentId}/pdf
 func (UnimplementedHandler) GetReceiptPdf(ctx context.Context, params GetReceiptPdfParams) (r GetReceiptPdfOK, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetSalesSnapshot implements getSalesSnapshot operation.
+//
+// Permission `reports.view` (or an API key with `read:reports`). Sums the
+// venue's payments of the range per currency in minor units (with the
+// currency's `exponent`), and per payment method and category (the
+// payment's kind). `basis` `cash` (default) counts succeeded payments on
+// the date they were paid; `accrual` counts pending and succeeded
+// payments on the date the sale was made. Refunded, failed and cancelled
+// payments count on neither. Filters: `methods` and `categories`
+// (comma-separated), `brand` (404 `BRAND_NOT_FOUND` when not the venue's)
+// and `location` (404 `NOT_FOUND`). The figures come from a daily rollup
+// the database keeps with every payment write; `refresh=1` recomputes the
+// range's days from the payment rows first (after a time-zone change).
+//
+// GET /admin/sales-snapshot
+func (UnimplementedHandler) GetSalesSnapshot(ctx context.Context, params GetSalesSnapshotParams) (r GetSalesSnapshotRes, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
