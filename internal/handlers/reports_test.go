@@ -281,3 +281,83 @@ func TestReportsBadInputAndAccess(t *testing.T) {
 	_, err = e.keyClient(t, e.writeKey).GetBrandAnalytics(ctx, api.GetBrandAnalyticsParams{})
 	requireErr(t, err, 403, "ACCESS_DENIED")
 }
+
+// TestAttendanceAndBrandReports: the attendance report counts bookings by
+// class date (status now) and by action date (when each action happened),
+// brand analytics counts classes, bookings, check-ins and sales per brand,
+// and both download as CSV with RFC 4180 quoting.
+func TestAttendanceAndBrandReports(t *testing.T) {
+	e := newSchedEnv(t)
+	ctx := e.ctx
+	reportPayments(t, e)
+	owner := e.staff(t, "owner@studio.example", "reports.view", "reports.classes", "members.view_insights")
+	// A class three days ago (booked, checked in, no-show, late-cancelled, waitlisted), the brand Hot Yoga's.
+	start := e.today.AddDate(0, 0, -3).Add(10 * time.Hour)
+	cl := e.db().ClassInstance.Create().SetClassTypeID(e.classType).SetStartTime(start).SetEndTime(start.Add(time.Hour)).
+		SetCapacity(10).SetLocationID(e.location).SaveX(e.op)
+	ms := e.db().Member.Query().Limit(4).AllX(e.op)
+	require.Len(t, ms, 4)
+	made := e.today.AddDate(0, 0, -5).Add(8 * time.Hour)
+	e.db().Booking.Create().SetMemberID(ms[0].ID).SetClassInstanceID(cl.ID).SetStatus("checked_in").SetCreatedAt(made).
+		SetCheckedInAt(start.Add(-5 * time.Minute)).ExecX(e.op)
+	e.db().Booking.Create().SetMemberID(ms[1].ID).SetClassInstanceID(cl.ID).SetStatus("no-show").SetCreatedAt(made).ExecX(e.op)
+	e.db().Booking.Create().SetMemberID(ms[2].ID).SetClassInstanceID(cl.ID).SetStatus("late-cancelled").SetCreatedAt(made).
+		SetCancelledAt(start.Add(-time.Hour)).ExecX(e.op)
+	e.db().Booking.Create().SetMemberID(ms[3].ID).SetClassInstanceID(cl.ID).SetStatus("waitlisted").SetCreatedAt(made).ExecX(e.op)
+	utc := func(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC) }
+
+	res, err := owner.GetAttendanceReport(ctx, api.GetAttendanceReportParams{Range: api.NewOptReportRange(api.ReportRange7d),
+		Location: api.NewOptUUID(e.location)})
+	require.NoError(t, err)
+	a := res.(*api.AttendanceReportResponse).Data
+	require.Equal(t, api.AttendanceReportViewClassDate, a.View)
+	require.Equal(t, []api.AttendanceDay{{Date: utc(start), Counts: api.AttendanceCounts{Booked: 2, CheckedIn: 1, NoShow: 1, LateCancelled: 1, Waitlisted: 1}}}, a.Days)
+
+	// Bookings made today (the studio's seed) stay outside this custom range.
+	res, err = e.keyClient(t, e.studio.key).GetAttendanceReport(ctx, api.GetAttendanceReportParams{Range: api.NewOptReportRange(api.ReportRangeCustom),
+		From: api.NewOptDate(utc(made)), To: api.NewOptDate(utc(start)),
+		View: api.NewOptGetAttendanceReportView(api.GetAttendanceReportViewActionDate), Location: api.NewOptUUID(e.location)})
+	require.NoError(t, err)
+	a = res.(*api.AttendanceReportResponse).Data
+	require.Equal(t, []api.AttendanceDay{
+		{Date: utc(made), Counts: api.AttendanceCounts{Booked: 4, Waitlisted: 1}},
+		{Date: utc(start), Counts: api.AttendanceCounts{CheckedIn: 1, NoShow: 1, LateCancelled: 1}},
+	}, a.Days)
+	require.Equal(t, api.AttendanceCounts{Booked: 4, CheckedIn: 1, NoShow: 1, LateCancelled: 1, Waitlisted: 1}, a.Totals)
+
+	res, err = owner.GetAttendanceReport(ctx, api.GetAttendanceReportParams{Range: api.NewOptReportRange(api.ReportRange7d),
+		Location: api.NewOptUUID(e.location), Format: api.NewOptReportFormat(api.ReportFormatCsv)})
+	require.NoError(t, err)
+	records, err := csv.NewReader(res.(*api.GetAttendanceReportOKTextCsv)).ReadAll()
+	require.NoError(t, err)
+	require.Equal(t, [][]string{
+		{"date", "view", "booked", "checked_in", "no_show", "late_cancelled", "cancelled", "waitlisted"},
+		{utc(start).Format(time.DateOnly), "class_date", "2", "1", "1", "1", "0", "1"},
+		{"total", "class_date", "2", "1", "1", "1", "0", "1"},
+	}, records)
+	_, err = owner.GetAttendanceReport(ctx, api.GetAttendanceReportParams{Location: api.NewOptUUID(uuid.New())})
+	requireErr(t, err, 404, "NOT_FOUND")
+
+	// Brand analytics: a name a spreadsheet would misread is quoted and defused in the CSV.
+	e.db().Brand.UpdateOneID(e.otherBrand).SetName(`=Spin, "45"`).ExecX(e.op)
+	bres, err := owner.GetBrandAnalytics(ctx, api.GetBrandAnalyticsParams{Range: api.NewOptReportRange(api.ReportRange7d)})
+	require.NoError(t, err)
+	b := bres.(*api.BrandAnalyticsResponse).Data
+	require.Len(t, b.Brands, 3)
+	hot := b.Brands[1]
+	require.Equal(t, "Hot Yoga", hot.Name)
+	require.Equal(t, api.NewNilUUID(e.brand), hot.BrandID)
+	require.GreaterOrEqual(t, hot.Classes, int64(2)) // the class above and the seeded past one
+	require.Equal(t, int64(1), hot.CheckedIn)
+	require.Equal(t, []api.SalesAmount{{Currency: "DKK", Exponent: 2, AmountMinor: 15000 + 2500 + 7000, Amount: 245, Payments: 3}}, hot.Sales)
+	require.True(t, b.Brands[2].BrandID.Null, "the no-brand entry is last")
+
+	bres, err = owner.GetBrandAnalytics(ctx, api.GetBrandAnalyticsParams{Range: api.NewOptReportRange(api.ReportRange7d), Format: api.NewOptReportFormat(api.ReportFormatCsv)})
+	require.NoError(t, err)
+	raw, err := io.ReadAll(bres.(*api.GetBrandAnalyticsOKTextCsv))
+	require.NoError(t, err)
+	require.Contains(t, string(raw), `,"'=Spin, ""45""",`)
+	records, err = csv.NewReader(strings.NewReader(string(raw))).ReadAll()
+	require.NoError(t, err)
+	require.Equal(t, `'=Spin, "45"`, records[1][3])
+}
