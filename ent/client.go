@@ -29,6 +29,7 @@ import (
 	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
+	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
@@ -117,6 +118,8 @@ type Client struct {
 	Brand *BrandClient
 	// BuddyInvite is the client for interacting with the BuddyInvite builders.
 	BuddyInvite *BuddyInviteClient
+	// CalendarEvent is the client for interacting with the CalendarEvent builders.
+	CalendarEvent *CalendarEventClient
 	// Checkout is the client for interacting with the Checkout builders.
 	Checkout *CheckoutClient
 	// ClassInstance is the client for interacting with the ClassInstance builders.
@@ -247,6 +250,7 @@ func (c *Client) init() {
 	c.BookingReassignment = NewBookingReassignmentClient(c.config)
 	c.Brand = NewBrandClient(c.config)
 	c.BuddyInvite = NewBuddyInviteClient(c.config)
+	c.CalendarEvent = NewCalendarEventClient(c.config)
 	c.Checkout = NewCheckoutClient(c.config)
 	c.ClassInstance = NewClassInstanceClient(c.config)
 	c.ClassType = NewClassTypeClient(c.config)
@@ -405,6 +409,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		BookingReassignment:    NewBookingReassignmentClient(cfg),
 		Brand:                  NewBrandClient(cfg),
 		BuddyInvite:            NewBuddyInviteClient(cfg),
+		CalendarEvent:          NewCalendarEventClient(cfg),
 		Checkout:               NewCheckoutClient(cfg),
 		ClassInstance:          NewClassInstanceClient(cfg),
 		ClassType:              NewClassTypeClient(cfg),
@@ -490,6 +495,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		BookingReassignment:    NewBookingReassignmentClient(cfg),
 		Brand:                  NewBrandClient(cfg),
 		BuddyInvite:            NewBuddyInviteClient(cfg),
+		CalendarEvent:          NewCalendarEventClient(cfg),
 		Checkout:               NewCheckoutClient(cfg),
 		ClassInstance:          NewClassInstanceClient(cfg),
 		ClassType:              NewClassTypeClient(cfg),
@@ -574,8 +580,8 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.Appointment,
 		c.AppointmentPolicy, c.AuditLog, c.AuthCode, c.Booking, c.BookingPolicy,
-		c.BookingReassignment, c.Brand, c.BuddyInvite, c.Checkout, c.ClassInstance,
-		c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
+		c.BookingReassignment, c.Brand, c.BuddyInvite, c.CalendarEvent, c.Checkout,
+		c.ClassInstance, c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
 		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.GiftCardMovement,
 		c.GiftCardOrder, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
 		c.InstallationSecret, c.Instructor, c.Location, c.MFABackupCode,
@@ -598,8 +604,8 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.Appointment,
 		c.AppointmentPolicy, c.AuditLog, c.AuthCode, c.Booking, c.BookingPolicy,
-		c.BookingReassignment, c.Brand, c.BuddyInvite, c.Checkout, c.ClassInstance,
-		c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
+		c.BookingReassignment, c.Brand, c.BuddyInvite, c.CalendarEvent, c.Checkout,
+		c.ClassInstance, c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
 		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.GiftCardMovement,
 		c.GiftCardOrder, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
 		c.InstallationSecret, c.Instructor, c.Location, c.MFABackupCode,
@@ -645,6 +651,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Brand.mutate(ctx, m)
 	case *BuddyInviteMutation:
 		return c.BuddyInvite.mutate(ctx, m)
+	case *CalendarEventMutation:
+		return c.CalendarEvent.mutate(ctx, m)
 	case *CheckoutMutation:
 		return c.Checkout.mutate(ctx, m)
 	case *ClassInstanceMutation:
@@ -3071,6 +3079,156 @@ func (c *BuddyInviteClient) mutate(ctx context.Context, m *BuddyInviteMutation) 
 		return (&BuddyInviteDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown BuddyInvite mutation op: %q", m.Op())
+	}
+}
+
+// CalendarEventClient is a client for the CalendarEvent schema.
+type CalendarEventClient struct {
+	config
+}
+
+// NewCalendarEventClient returns a client for the CalendarEvent from the given config.
+func NewCalendarEventClient(c config) *CalendarEventClient {
+	return &CalendarEventClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `calendarevent.Hooks(f(g(h())))`.
+func (c *CalendarEventClient) Use(hooks ...Hook) {
+	c.hooks.CalendarEvent = append(c.hooks.CalendarEvent, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `calendarevent.Intercept(f(g(h())))`.
+func (c *CalendarEventClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CalendarEvent = append(c.inters.CalendarEvent, interceptors...)
+}
+
+// Create returns a builder for creating a CalendarEvent entity.
+func (c *CalendarEventClient) Create() *CalendarEventCreate {
+	mutation := newCalendarEventMutation(c.config, OpCreate)
+	return &CalendarEventCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CalendarEvent entities.
+func (c *CalendarEventClient) CreateBulk(builders ...*CalendarEventCreate) *CalendarEventCreateBulk {
+	return &CalendarEventCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CalendarEventClient) MapCreateBulk(slice any, setFunc func(*CalendarEventCreate, int)) *CalendarEventCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CalendarEventCreateBulk{err: fmt.Errorf("calling to CalendarEventClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CalendarEventCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CalendarEventCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CalendarEvent.
+func (c *CalendarEventClient) Update() *CalendarEventUpdate {
+	mutation := newCalendarEventMutation(c.config, OpUpdate)
+	return &CalendarEventUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CalendarEventClient) UpdateOne(_m *CalendarEvent) *CalendarEventUpdateOne {
+	mutation := newCalendarEventMutation(c.config, OpUpdateOne, withCalendarEvent(_m))
+	return &CalendarEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CalendarEventClient) UpdateOneID(id uuid.UUID) *CalendarEventUpdateOne {
+	mutation := newCalendarEventMutation(c.config, OpUpdateOne, withCalendarEventID(id))
+	return &CalendarEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CalendarEvent.
+func (c *CalendarEventClient) Delete() *CalendarEventDelete {
+	mutation := newCalendarEventMutation(c.config, OpDelete)
+	return &CalendarEventDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CalendarEventClient) DeleteOne(_m *CalendarEvent) *CalendarEventDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CalendarEventClient) DeleteOneID(id uuid.UUID) *CalendarEventDeleteOne {
+	builder := c.Delete().Where(calendarevent.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CalendarEventDeleteOne{builder}
+}
+
+// Query returns a query builder for CalendarEvent.
+func (c *CalendarEventClient) Query() *CalendarEventQuery {
+	return &CalendarEventQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCalendarEvent},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CalendarEvent entity by its id.
+func (c *CalendarEventClient) Get(ctx context.Context, id uuid.UUID) (*CalendarEvent, error) {
+	return c.Query().Where(calendarevent.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CalendarEventClient) GetX(ctx context.Context, id uuid.UUID) *CalendarEvent {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a CalendarEvent.
+func (c *CalendarEventClient) QueryOrganization(_m *CalendarEvent) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(calendarevent.Table, calendarevent.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, calendarevent.OrganizationTable, calendarevent.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CalendarEventClient) Hooks() []Hook {
+	hooks := c.hooks.CalendarEvent
+	return append(hooks[:len(hooks):len(hooks)], calendarevent.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *CalendarEventClient) Interceptors() []Interceptor {
+	return c.inters.CalendarEvent
+}
+
+func (c *CalendarEventClient) mutate(ctx context.Context, m *CalendarEventMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CalendarEventCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CalendarEventUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CalendarEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CalendarEventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CalendarEvent mutation op: %q", m.Op())
 	}
 }
 
@@ -11957,30 +12115,30 @@ type (
 	hooks struct {
 		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy, AuditLog,
 		AuthCode, Booking, BookingPolicy, BookingReassignment, Brand, BuddyInvite,
-		Checkout, ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
-		FeatureProvisioning, FlashSale, GiftCard, GiftCardMovement, GiftCardOrder,
-		HandoffCode, IdempotencyKey, Inquiry, InstallationSecret, Instructor, Location,
-		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
-		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
-		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
-		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, ProviderHours,
-		ProviderTimeOff, PushDevice, RefreshToken, Room, SalesDaily, Service,
-		ServiceProvider, ServiceVariant, Session, Tip, User, VenuePayments, Visit,
-		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
+		CalendarEvent, Checkout, ClassInstance, ClassType, DeviceAuthorization, Event,
+		FavoriteVenue, FeatureProvisioning, FlashSale, GiftCard, GiftCardMovement,
+		GiftCardOrder, HandoffCode, IdempotencyKey, Inquiry, InstallationSecret,
+		Instructor, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,
+		MemberCredit, NotificationDelivery, NotificationOptOut, NotificationPreference,
+		OTPRequest, OpeningHours, Organization, Pass, PassType, Payment,
+		PaymentAttempt, PaymentCustomer, Photo, PlatformSetting, ProcessorEvent,
+		ProviderHours, ProviderTimeOff, PushDevice, RefreshToken, Room, SalesDaily,
+		Service, ServiceProvider, ServiceVariant, Session, Tip, User, VenuePayments,
+		Visit, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy, AuditLog,
 		AuthCode, Booking, BookingPolicy, BookingReassignment, Brand, BuddyInvite,
-		Checkout, ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
-		FeatureProvisioning, FlashSale, GiftCard, GiftCardMovement, GiftCardOrder,
-		HandoffCode, IdempotencyKey, Inquiry, InstallationSecret, Instructor, Location,
-		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
-		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
-		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
-		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, ProviderHours,
-		ProviderTimeOff, PushDevice, RefreshToken, Room, SalesDaily, Service,
-		ServiceProvider, ServiceVariant, Session, Tip, User, VenuePayments, Visit,
-		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
+		CalendarEvent, Checkout, ClassInstance, ClassType, DeviceAuthorization, Event,
+		FavoriteVenue, FeatureProvisioning, FlashSale, GiftCard, GiftCardMovement,
+		GiftCardOrder, HandoffCode, IdempotencyKey, Inquiry, InstallationSecret,
+		Instructor, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,
+		MemberCredit, NotificationDelivery, NotificationOptOut, NotificationPreference,
+		OTPRequest, OpeningHours, Organization, Pass, PassType, Payment,
+		PaymentAttempt, PaymentCustomer, Photo, PlatformSetting, ProcessorEvent,
+		ProviderHours, ProviderTimeOff, PushDevice, RefreshToken, Room, SalesDaily,
+		Service, ServiceProvider, ServiceVariant, Session, Tip, User, VenuePayments,
+		Visit, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )
 

@@ -25,6 +25,7 @@ import (
 	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
+	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
@@ -151,6 +152,7 @@ func checkColumn(t, c string) error {
 			bookingreassignment.Table:    bookingreassignment.ValidColumn,
 			brand.Table:                  brand.ValidColumn,
 			buddyinvite.Table:            buddyinvite.ValidColumn,
+			calendarevent.Table:          calendarevent.ValidColumn,
 			checkout.Table:               checkout.ValidColumn,
 			classinstance.Table:          classinstance.ValidColumn,
 			classtype.Table:              classtype.ValidColumn,

@@ -40,6 +40,8 @@ type Tx struct {
 	Brand *BrandClient
 	// BuddyInvite is the client for interacting with the BuddyInvite builders.
 	BuddyInvite *BuddyInviteClient
+	// CalendarEvent is the client for interacting with the CalendarEvent builders.
+	CalendarEvent *CalendarEventClient
 	// Checkout is the client for interacting with the Checkout builders.
 	Checkout *CheckoutClient
 	// ClassInstance is the client for interacting with the ClassInstance builders.
@@ -290,6 +292,7 @@ func (tx *Tx) init() {
 	tx.BookingReassignment = NewBookingReassignmentClient(tx.config)
 	tx.Brand = NewBrandClient(tx.config)
 	tx.BuddyInvite = NewBuddyInviteClient(tx.config)
+	tx.CalendarEvent = NewCalendarEventClient(tx.config)
 	tx.Checkout = NewCheckoutClient(tx.config)
 	tx.ClassInstance = NewClassInstanceClient(tx.config)
 	tx.ClassType = NewClassTypeClient(tx.config)

@@ -20,6 +20,7 @@ import (
 	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
+	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
@@ -90,6 +91,7 @@ var edgeTargets = map[string]map[string]string{
 	"BookingReassignment":    {"organization": "Organization", "booking": "Booking", "old_pass": "Pass", "new_pass": "Pass"},
 	"Brand":                  {"organization": "Organization", "class_types": "ClassType", "pass_types": "PassType", "photos": "Photo"},
 	"BuddyInvite":            {"organization": "Organization", "class_instance": "ClassInstance", "inviter": "Member", "inviter_booking": "Booking", "invitee": "Member", "booking": "Booking"},
+	"CalendarEvent":          {"organization": "Organization"},
 	"Checkout":               {"organization": "Organization", "member": "Member", "pass_type": "PassType"},
 	"ClassInstance":          {"organization": "Organization", "class_type": "ClassType", "instructor": "Instructor", "location": "Location", "room": "Room", "bookings": "Booking"},
 	"ClassType":              {"organization": "Organization", "brand": "Brand", "class_instances": "ClassInstance", "pass_types": "PassType"},
@@ -160,6 +162,7 @@ var VenueOwnedTypes = []string{
 	"BookingReassignment",
 	"Brand",
 	"BuddyInvite",
+	"CalendarEvent",
 	"Checkout",
 	"ClassInstance",
 	"ClassType",
@@ -214,6 +217,7 @@ var AllTypes = []string{
 	"BookingReassignment",
 	"Brand",
 	"BuddyInvite",
+	"CalendarEvent",
 	"Checkout",
 	"ClassInstance",
 	"ClassType",
@@ -305,6 +309,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Brand.Query().Where(brand.IDIn(ids...)).Count(ctx)
 	case "BuddyInvite":
 		return c.BuddyInvite.Query().Where(buddyinvite.IDIn(ids...)).Count(ctx)
+	case "CalendarEvent":
+		return c.CalendarEvent.Query().Where(calendarevent.IDIn(ids...)).Count(ctx)
 	case "Checkout":
 		return c.Checkout.Query().Where(checkout.IDIn(ids...)).Count(ctx)
 	case "ClassInstance":

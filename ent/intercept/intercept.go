@@ -21,6 +21,7 @@ import (
 	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
+	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
@@ -482,6 +483,33 @@ func (f TraverseBuddyInvite) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.BuddyInviteQuery", q)
+}
+
+// The CalendarEventFunc type is an adapter to allow the use of ordinary function as a Querier.
+type CalendarEventFunc func(context.Context, *ent.CalendarEventQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f CalendarEventFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.CalendarEventQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.CalendarEventQuery", q)
+}
+
+// The TraverseCalendarEvent type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseCalendarEvent func(context.Context, *ent.CalendarEventQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseCalendarEvent) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseCalendarEvent) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CalendarEventQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.CalendarEventQuery", q)
 }
 
 // The CheckoutFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1944,6 +1972,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.BrandQuery, predicate.Brand, brand.OrderOption]{typ: ent.TypeBrand, tq: q}, nil
 	case *ent.BuddyInviteQuery:
 		return &query[*ent.BuddyInviteQuery, predicate.BuddyInvite, buddyinvite.OrderOption]{typ: ent.TypeBuddyInvite, tq: q}, nil
+	case *ent.CalendarEventQuery:
+		return &query[*ent.CalendarEventQuery, predicate.CalendarEvent, calendarevent.OrderOption]{typ: ent.TypeCalendarEvent, tq: q}, nil
 	case *ent.CheckoutQuery:
 		return &query[*ent.CheckoutQuery, predicate.Checkout, checkout.OrderOption]{typ: ent.TypeCheckout, tq: q}, nil
 	case *ent.ClassInstanceQuery:

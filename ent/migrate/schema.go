@@ -729,6 +729,48 @@ var (
 			},
 		},
 	}
+	// CalendarEventsColumns holds the columns for the "calendar_events" table.
+	CalendarEventsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"private_event", "stream", "room_rental", "maintenance"}},
+		{Name: "title", Type: field.TypeString, Size: 200},
+		{Name: "starts_at", Type: field.TypeTime},
+		{Name: "ends_at", Type: field.TypeTime},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"scheduled", "cancelled"}, Default: "scheduled"},
+		{Name: "location_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "room_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "notes", Type: field.TypeString, Size: 2000, Default: ""},
+		{Name: "created_by", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// CalendarEventsTable holds the schema information for the "calendar_events" table.
+	CalendarEventsTable = &schema.Table{
+		Name:       "calendar_events",
+		Columns:    CalendarEventsColumns,
+		PrimaryKey: []*schema.Column{CalendarEventsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "calendar_events_organizations_organization",
+				Columns:    []*schema.Column{CalendarEventsColumns[12]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "calendarevent_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{CalendarEventsColumns[12]},
+			},
+			{
+				Name:    "calendarevent_organization_id_starts_at",
+				Unique:  false,
+				Columns: []*schema.Column{CalendarEventsColumns[12], CalendarEventsColumns[5]},
+			},
+		},
+	}
 	// CheckoutsColumns holds the columns for the "checkouts" table.
 	CheckoutsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -3254,6 +3296,7 @@ var (
 		BookingReassignmentsTable,
 		BrandsTable,
 		BuddyInvitesTable,
+		CalendarEventsTable,
 		CheckoutsTable,
 		ClassInstancesTable,
 		ClassTypesTable,
@@ -3347,6 +3390,7 @@ func init() {
 	BuddyInvitesTable.ForeignKeys[3].RefTable = BookingsTable
 	BuddyInvitesTable.ForeignKeys[4].RefTable = MembersTable
 	BuddyInvitesTable.ForeignKeys[5].RefTable = BookingsTable
+	CalendarEventsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	CheckoutsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	CheckoutsTable.ForeignKeys[1].RefTable = MembersTable
 	CheckoutsTable.ForeignKeys[2].RefTable = PassTypesTable

@@ -45,6 +45,9 @@ type Brand func(*sql.Selector)
 // BuddyInvite is the predicate function for buddyinvite builders.
 type BuddyInvite func(*sql.Selector)
 
+// CalendarEvent is the predicate function for calendarevent builders.
+type CalendarEvent func(*sql.Selector)
+
 // Checkout is the predicate function for checkout builders.
 type Checkout func(*sql.Selector)
 

@@ -423,6 +423,30 @@ func (f BuddyInviteMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mut
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.BuddyInviteMutation", m)
 }
 
+// The CalendarEventQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type CalendarEventQueryRuleFunc func(context.Context, *ent.CalendarEventQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f CalendarEventQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CalendarEventQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.CalendarEventQuery", q)
+}
+
+// The CalendarEventMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type CalendarEventMutationRuleFunc func(context.Context, *ent.CalendarEventMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f CalendarEventMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.CalendarEventMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.CalendarEventMutation", m)
+}
+
 // The CheckoutQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type CheckoutQueryRuleFunc func(context.Context, *ent.CheckoutQuery) error
@@ -1756,6 +1780,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.BuddyInviteQuery:
 		return q.Filter(), nil
+	case *ent.CalendarEventQuery:
+		return q.Filter(), nil
 	case *ent.CheckoutQuery:
 		return q.Filter(), nil
 	case *ent.ClassInstanceQuery:
@@ -1894,6 +1920,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.BrandMutation:
 		return m.Filter(), nil
 	case *ent.BuddyInviteMutation:
+		return m.Filter(), nil
+	case *ent.CalendarEventMutation:
 		return m.Filter(), nil
 	case *ent.CheckoutMutation:
 		return m.Filter(), nil

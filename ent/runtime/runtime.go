@@ -20,6 +20,7 @@ import (
 	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
+	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
@@ -885,6 +886,67 @@ func init() {
 	buddyinviteDescID := buddyinviteMixinFields0[0].Descriptor()
 	// buddyinvite.DefaultID holds the default value on creation for the id field.
 	buddyinvite.DefaultID = buddyinviteDescID.Default.(func() uuid.UUID)
+	calendareventMixin := schema.CalendarEvent{}.Mixin()
+	calendarevent.Policy = privacy.NewPolicies(calendareventMixin[1], schema.CalendarEvent{})
+	calendarevent.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := calendarevent.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	calendareventMixinHooks1 := calendareventMixin[1].Hooks()
+
+	calendarevent.Hooks[1] = calendareventMixinHooks1[0]
+	calendareventMixinFields0 := calendareventMixin[0].Fields()
+	_ = calendareventMixinFields0
+	calendareventFields := schema.CalendarEvent{}.Fields()
+	_ = calendareventFields
+	// calendareventDescCreatedAt is the schema descriptor for created_at field.
+	calendareventDescCreatedAt := calendareventMixinFields0[1].Descriptor()
+	// calendarevent.DefaultCreatedAt holds the default value on creation for the created_at field.
+	calendarevent.DefaultCreatedAt = calendareventDescCreatedAt.Default.(func() time.Time)
+	// calendareventDescUpdatedAt is the schema descriptor for updated_at field.
+	calendareventDescUpdatedAt := calendareventMixinFields0[2].Descriptor()
+	// calendarevent.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	calendarevent.DefaultUpdatedAt = calendareventDescUpdatedAt.Default.(func() time.Time)
+	// calendarevent.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	calendarevent.UpdateDefaultUpdatedAt = calendareventDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// calendareventDescTitle is the schema descriptor for title field.
+	calendareventDescTitle := calendareventFields[1].Descriptor()
+	// calendarevent.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	calendarevent.TitleValidator = func() func(string) error {
+		validators := calendareventDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// calendareventDescNotes is the schema descriptor for notes field.
+	calendareventDescNotes := calendareventFields[7].Descriptor()
+	// calendarevent.DefaultNotes holds the default value on creation for the notes field.
+	calendarevent.DefaultNotes = calendareventDescNotes.Default.(string)
+	// calendarevent.NotesValidator is a validator for the "notes" field. It is called by the builders before save.
+	calendarevent.NotesValidator = calendareventDescNotes.Validators[0].(func(string) error)
+	// calendareventDescCreatedBy is the schema descriptor for created_by field.
+	calendareventDescCreatedBy := calendareventFields[8].Descriptor()
+	// calendarevent.DefaultCreatedBy holds the default value on creation for the created_by field.
+	calendarevent.DefaultCreatedBy = calendareventDescCreatedBy.Default.(string)
+	// calendarevent.CreatedByValidator is a validator for the "created_by" field. It is called by the builders before save.
+	calendarevent.CreatedByValidator = calendareventDescCreatedBy.Validators[0].(func(string) error)
+	// calendareventDescID is the schema descriptor for id field.
+	calendareventDescID := calendareventMixinFields0[0].Descriptor()
+	// calendarevent.DefaultID holds the default value on creation for the id field.
+	calendarevent.DefaultID = calendareventDescID.Default.(func() uuid.UUID)
 	checkoutMixin := schema.Checkout{}.Mixin()
 	checkout.Policy = privacy.NewPolicies(checkoutMixin[1], schema.Checkout{})
 	checkout.Hooks[0] = func(next ent.Mutator) ent.Mutator {

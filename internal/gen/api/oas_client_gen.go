@@ -449,6 +449,15 @@ type Invoker interface {
 	//
 	// POST /bookings/{id}/cancel
 	CancelBooking(ctx context.Context, params CancelBookingParams) (*BookingCancelResponse, error)
+	// CancelCalendarEvent invokes cancelCalendarEvent operation.
+	//
+	// Another venue's or an unknown event is 404 `NOT_FOUND`. Cancelling a
+	// cancelled event answers it unchanged. The feed keeps cancelled events
+	// with status `cancelled`, as it keeps cancelled classes. Audited
+	// (`calendar_event.cancel`).
+	//
+	// POST /admin/calendar/events/{id}/cancel
+	CancelCalendarEvent(ctx context.Context, params CancelCalendarEventParams) (*CalendarEventResponse, error)
 	// CheckInAdminBooking invokes checkInAdminBooking operation.
 	//
 	// Marks a confirmed booking `checked_in` with `checked_in_at` now. Open
@@ -690,6 +699,17 @@ type Invoker interface {
 	//
 	// POST /bookings
 	CreateBooking(ctx context.Context, request *BookingCreateRequest, params CreateBookingParams) (*BookingResponse, error)
+	// CreateCalendarEvent invokes createCalendarEvent operation.
+	//
+	// `end_time` after `start_time` and at most 31 days later (else 400
+	// `INVALID_RANGE`). `location_id` and `room_id` must be the venue's (404
+	// `NOT_FOUND`); a room at another location than `location_id` is 400
+	// `VALIDATION_ERROR`; a room alone sets its location. Nothing checks
+	// overlaps with classes or appointments in this version. Audited
+	// (`calendar_event.create`).
+	//
+	// POST /admin/calendar/events
+	CreateCalendarEvent(ctx context.Context, request *CalendarEventCreateRequest, params CreateCalendarEventParams) (*CalendarEventResponse, error)
 	// CreateMyPaymentMethod invokes createMyPaymentMethod operation.
 	//
 	// Creates the member's customer at the venue's connected account on
@@ -977,9 +997,11 @@ type Invoker interface {
 	// unlisted classes included), `appointment` (every status but
 	// `rescheduled`: the appointment it moved to stands for it) and
 	// `unavailable` (a provider's time off; it is served when it overlaps the
-	// range, so its start may precede `start`). Private events, streams, room
-	// rentals, maintenance and shifts join the same feed later as further kinds
-	// with their own objects, so clients must skip kinds they do not know.
+	// range, so its start may precede `start`), and `private_event`,
+	// `stream`, `room_rental` and `maintenance` (calendar events, with an
+	// `event` object; served when they overlap the range; every status).
+	// Shifts join the same feed later as a further kind with its own object,
+	// so clients must skip kinds they do not know.
 	// `meta.kinds` lists the kinds the feed served.
 	//
 	// GET /calendar
@@ -4944,6 +4966,126 @@ func (c *Client) sendCancelBooking(ctx context.Context, params CancelBookingPara
 	return result, nil
 }
 
+// CancelCalendarEvent invokes cancelCalendarEvent operation.
+//
+// Another venue's or an unknown event is 404 `NOT_FOUND`. Cancelling a
+// cancelled event answers it unchanged. The feed keeps cancelled events
+// with status `cancelled`, as it keeps cancelled classes. Audited
+// (`calendar_event.cancel`).
+//
+// POST /admin/calendar/events/{id}/cancel
+func (c *Client) CancelCalendarEvent(ctx context.Context, params CancelCalendarEventParams) (*CalendarEventResponse, error) {
+	res, err := c.sendCancelCalendarEvent(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendCancelCalendarEvent(ctx context.Context, params CancelCalendarEventParams) (res *CalendarEventResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/calendar/events/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/cancel"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CancelCalendarEventOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, CancelCalendarEventOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCancelCalendarEventResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CheckInAdminBooking invokes checkInAdminBooking operation.
 //
 // Marks a confirmed booking `checked_in` with `checked_in_at` now. Open
@@ -6549,6 +6691,112 @@ func (c *Client) sendCreateBooking(ctx context.Context, request *BookingCreateRe
 	defer body.Close()
 
 	result, err := decodeCreateBookingResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreateCalendarEvent invokes createCalendarEvent operation.
+//
+// `end_time` after `start_time` and at most 31 days later (else 400
+// `INVALID_RANGE`). `location_id` and `room_id` must be the venue's (404
+// `NOT_FOUND`); a room at another location than `location_id` is 400
+// `VALIDATION_ERROR`; a room alone sets its location. Nothing checks
+// overlaps with classes or appointments in this version. Audited
+// (`calendar_event.create`).
+//
+// POST /admin/calendar/events
+func (c *Client) CreateCalendarEvent(ctx context.Context, request *CalendarEventCreateRequest, params CreateCalendarEventParams) (*CalendarEventResponse, error) {
+	res, err := c.sendCreateCalendarEvent(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateCalendarEvent(ctx context.Context, request *CalendarEventCreateRequest, params CreateCalendarEventParams) (res *CalendarEventResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/calendar/events"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateCalendarEventRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateCalendarEventOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, CreateCalendarEventOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateCalendarEventResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -9638,9 +9886,11 @@ func (c *Client) sendGetBrandAnalytics(ctx context.Context, params GetBrandAnaly
 // unlisted classes included), `appointment` (every status but
 // `rescheduled`: the appointment it moved to stands for it) and
 // `unavailable` (a provider's time off; it is served when it overlaps the
-// range, so its start may precede `start`). Private events, streams, room
-// rentals, maintenance and shifts join the same feed later as further kinds
-// with their own objects, so clients must skip kinds they do not know.
+// range, so its start may precede `start`), and `private_event`,
+// `stream`, `room_rental` and `maintenance` (calendar events, with an
+// `event` object; served when they overlap the range; every status).
+// Shifts join the same feed later as a further kind with its own object,
+// so clients must skip kinds they do not know.
 // `meta.kinds` lists the kinds the feed served.
 //
 // GET /calendar

@@ -7947,13 +7947,417 @@ func (s *CalendarClass) SetWaitlistCount(val int) {
 	s.WaitlistCount = val
 }
 
+// Ref: #/components/schemas/CalendarEventCreateRequest
+type CalendarEventCreateRequest struct {
+	EndTime    time.Time                      `json:"end_time"`
+	Kind       CalendarEventCreateRequestKind `json:"kind"`
+	LocationID OptUUID                        `json:"location_id"`
+	Notes      OptString                      `json:"notes"`
+	RoomID     OptUUID                        `json:"room_id"`
+	StartTime  time.Time                      `json:"start_time"`
+	Title      string                         `json:"title"`
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *CalendarEventCreateRequest) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetKind returns the value of Kind.
+func (s *CalendarEventCreateRequest) GetKind() CalendarEventCreateRequestKind {
+	return s.Kind
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *CalendarEventCreateRequest) GetLocationID() OptUUID {
+	return s.LocationID
+}
+
+// GetNotes returns the value of Notes.
+func (s *CalendarEventCreateRequest) GetNotes() OptString {
+	return s.Notes
+}
+
+// GetRoomID returns the value of RoomID.
+func (s *CalendarEventCreateRequest) GetRoomID() OptUUID {
+	return s.RoomID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *CalendarEventCreateRequest) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetTitle returns the value of Title.
+func (s *CalendarEventCreateRequest) GetTitle() string {
+	return s.Title
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *CalendarEventCreateRequest) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetKind sets the value of Kind.
+func (s *CalendarEventCreateRequest) SetKind(val CalendarEventCreateRequestKind) {
+	s.Kind = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *CalendarEventCreateRequest) SetLocationID(val OptUUID) {
+	s.LocationID = val
+}
+
+// SetNotes sets the value of Notes.
+func (s *CalendarEventCreateRequest) SetNotes(val OptString) {
+	s.Notes = val
+}
+
+// SetRoomID sets the value of RoomID.
+func (s *CalendarEventCreateRequest) SetRoomID(val OptUUID) {
+	s.RoomID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *CalendarEventCreateRequest) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetTitle sets the value of Title.
+func (s *CalendarEventCreateRequest) SetTitle(val string) {
+	s.Title = val
+}
+
+type CalendarEventCreateRequestKind string
+
+const (
+	CalendarEventCreateRequestKindPrivateEvent CalendarEventCreateRequestKind = "private_event"
+	CalendarEventCreateRequestKindStream       CalendarEventCreateRequestKind = "stream"
+	CalendarEventCreateRequestKindRoomRental   CalendarEventCreateRequestKind = "room_rental"
+	CalendarEventCreateRequestKindMaintenance  CalendarEventCreateRequestKind = "maintenance"
+)
+
+// AllValues returns all CalendarEventCreateRequestKind values.
+func (CalendarEventCreateRequestKind) AllValues() []CalendarEventCreateRequestKind {
+	return []CalendarEventCreateRequestKind{
+		CalendarEventCreateRequestKindPrivateEvent,
+		CalendarEventCreateRequestKindStream,
+		CalendarEventCreateRequestKindRoomRental,
+		CalendarEventCreateRequestKindMaintenance,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CalendarEventCreateRequestKind) MarshalText() ([]byte, error) {
+	switch s {
+	case CalendarEventCreateRequestKindPrivateEvent:
+		return []byte(s), nil
+	case CalendarEventCreateRequestKindStream:
+		return []byte(s), nil
+	case CalendarEventCreateRequestKindRoomRental:
+		return []byte(s), nil
+	case CalendarEventCreateRequestKindMaintenance:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CalendarEventCreateRequestKind) UnmarshalText(data []byte) error {
+	switch CalendarEventCreateRequestKind(data) {
+	case CalendarEventCreateRequestKindPrivateEvent:
+		*s = CalendarEventCreateRequestKindPrivateEvent
+		return nil
+	case CalendarEventCreateRequestKindStream:
+		*s = CalendarEventCreateRequestKindStream
+		return nil
+	case CalendarEventCreateRequestKindRoomRental:
+		*s = CalendarEventCreateRequestKindRoomRental
+		return nil
+	case CalendarEventCreateRequestKindMaintenance:
+		*s = CalendarEventCreateRequestKindMaintenance
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// What only a private_event, stream, room_rental or maintenance item of
+// `/calendar` has. Served when it overlaps the range (so its start may
+// precede `start`).
+// Ref: #/components/schemas/CalendarEventItem
+type CalendarEventItem struct {
+	CreatedBy string `json:"created_by"`
+	Notes     string `json:"notes"`
+}
+
+// GetCreatedBy returns the value of CreatedBy.
+func (s *CalendarEventItem) GetCreatedBy() string {
+	return s.CreatedBy
+}
+
+// GetNotes returns the value of Notes.
+func (s *CalendarEventItem) GetNotes() string {
+	return s.Notes
+}
+
+// SetCreatedBy sets the value of CreatedBy.
+func (s *CalendarEventItem) SetCreatedBy(val string) {
+	s.CreatedBy = val
+}
+
+// SetNotes sets the value of Notes.
+func (s *CalendarEventItem) SetNotes(val string) {
+	s.Notes = val
+}
+
+// Ref: #/components/schemas/CalendarEventResponse
+type CalendarEventResponse struct {
+	Data  CalendarEventView `json:"data"`
+	Error struct{}          `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *CalendarEventResponse) GetData() CalendarEventView {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *CalendarEventResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *CalendarEventResponse) SetData(val CalendarEventView) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *CalendarEventResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/CalendarEventView
+type CalendarEventView struct {
+	// Who created it: user:<id>, api_key:<id> or operator:<name>.
+	CreatedBy  string                  `json:"created_by"`
+	EndTime    time.Time               `json:"end_time"`
+	ID         uuid.UUID               `json:"id"`
+	Kind       CalendarEventViewKind   `json:"kind"`
+	LocationID NilUUID                 `json:"location_id"`
+	Notes      string                  `json:"notes"`
+	RoomID     NilUUID                 `json:"room_id"`
+	StartTime  time.Time               `json:"start_time"`
+	Status     CalendarEventViewStatus `json:"status"`
+	Title      string                  `json:"title"`
+}
+
+// GetCreatedBy returns the value of CreatedBy.
+func (s *CalendarEventView) GetCreatedBy() string {
+	return s.CreatedBy
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *CalendarEventView) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetID returns the value of ID.
+func (s *CalendarEventView) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetKind returns the value of Kind.
+func (s *CalendarEventView) GetKind() CalendarEventViewKind {
+	return s.Kind
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *CalendarEventView) GetLocationID() NilUUID {
+	return s.LocationID
+}
+
+// GetNotes returns the value of Notes.
+func (s *CalendarEventView) GetNotes() string {
+	return s.Notes
+}
+
+// GetRoomID returns the value of RoomID.
+func (s *CalendarEventView) GetRoomID() NilUUID {
+	return s.RoomID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *CalendarEventView) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetStatus returns the value of Status.
+func (s *CalendarEventView) GetStatus() CalendarEventViewStatus {
+	return s.Status
+}
+
+// GetTitle returns the value of Title.
+func (s *CalendarEventView) GetTitle() string {
+	return s.Title
+}
+
+// SetCreatedBy sets the value of CreatedBy.
+func (s *CalendarEventView) SetCreatedBy(val string) {
+	s.CreatedBy = val
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *CalendarEventView) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetID sets the value of ID.
+func (s *CalendarEventView) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetKind sets the value of Kind.
+func (s *CalendarEventView) SetKind(val CalendarEventViewKind) {
+	s.Kind = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *CalendarEventView) SetLocationID(val NilUUID) {
+	s.LocationID = val
+}
+
+// SetNotes sets the value of Notes.
+func (s *CalendarEventView) SetNotes(val string) {
+	s.Notes = val
+}
+
+// SetRoomID sets the value of RoomID.
+func (s *CalendarEventView) SetRoomID(val NilUUID) {
+	s.RoomID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *CalendarEventView) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetStatus sets the value of Status.
+func (s *CalendarEventView) SetStatus(val CalendarEventViewStatus) {
+	s.Status = val
+}
+
+// SetTitle sets the value of Title.
+func (s *CalendarEventView) SetTitle(val string) {
+	s.Title = val
+}
+
+type CalendarEventViewKind string
+
+const (
+	CalendarEventViewKindPrivateEvent CalendarEventViewKind = "private_event"
+	CalendarEventViewKindStream       CalendarEventViewKind = "stream"
+	CalendarEventViewKindRoomRental   CalendarEventViewKind = "room_rental"
+	CalendarEventViewKindMaintenance  CalendarEventViewKind = "maintenance"
+)
+
+// AllValues returns all CalendarEventViewKind values.
+func (CalendarEventViewKind) AllValues() []CalendarEventViewKind {
+	return []CalendarEventViewKind{
+		CalendarEventViewKindPrivateEvent,
+		CalendarEventViewKindStream,
+		CalendarEventViewKindRoomRental,
+		CalendarEventViewKindMaintenance,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CalendarEventViewKind) MarshalText() ([]byte, error) {
+	switch s {
+	case CalendarEventViewKindPrivateEvent:
+		return []byte(s), nil
+	case CalendarEventViewKindStream:
+		return []byte(s), nil
+	case CalendarEventViewKindRoomRental:
+		return []byte(s), nil
+	case CalendarEventViewKindMaintenance:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CalendarEventViewKind) UnmarshalText(data []byte) error {
+	switch CalendarEventViewKind(data) {
+	case CalendarEventViewKindPrivateEvent:
+		*s = CalendarEventViewKindPrivateEvent
+		return nil
+	case CalendarEventViewKindStream:
+		*s = CalendarEventViewKindStream
+		return nil
+	case CalendarEventViewKindRoomRental:
+		*s = CalendarEventViewKindRoomRental
+		return nil
+	case CalendarEventViewKindMaintenance:
+		*s = CalendarEventViewKindMaintenance
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type CalendarEventViewStatus string
+
+const (
+	CalendarEventViewStatusScheduled CalendarEventViewStatus = "scheduled"
+	CalendarEventViewStatusCancelled CalendarEventViewStatus = "cancelled"
+)
+
+// AllValues returns all CalendarEventViewStatus values.
+func (CalendarEventViewStatus) AllValues() []CalendarEventViewStatus {
+	return []CalendarEventViewStatus{
+		CalendarEventViewStatusScheduled,
+		CalendarEventViewStatusCancelled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CalendarEventViewStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case CalendarEventViewStatusScheduled:
+		return []byte(s), nil
+	case CalendarEventViewStatusCancelled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CalendarEventViewStatus) UnmarshalText(data []byte) error {
+	switch CalendarEventViewStatus(data) {
+	case CalendarEventViewStatusScheduled:
+		*s = CalendarEventViewStatusScheduled
+		return nil
+	case CalendarEventViewStatusCancelled:
+		*s = CalendarEventViewStatusCancelled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/CalendarItem
 type CalendarItem struct {
 	Appointment OptCalendarAppointment `json:"appointment"`
 	Class       OptCalendarClass       `json:"class"`
 	EndTime     time.Time              `json:"end_time"`
+	Event       OptCalendarEventItem   `json:"event"`
 	ID          uuid.UUID              `json:"id"`
-	// Class, appointment or unavailable in this version; more kinds join later, skip unknown ones.
+	// Class, appointment, unavailable, private_event, stream, room_rental or maintenance in this version;
+	//  more kinds join later, skip unknown ones.
 	Kind        string                 `json:"kind"`
 	Location    NilNamedRef            `json:"location"`
 	People      []CalendarPerson       `json:"people"`
@@ -7977,6 +8381,11 @@ func (s *CalendarItem) GetClass() OptCalendarClass {
 // GetEndTime returns the value of EndTime.
 func (s *CalendarItem) GetEndTime() time.Time {
 	return s.EndTime
+}
+
+// GetEvent returns the value of Event.
+func (s *CalendarItem) GetEvent() OptCalendarEventItem {
+	return s.Event
 }
 
 // GetID returns the value of ID.
@@ -8037,6 +8446,11 @@ func (s *CalendarItem) SetClass(val OptCalendarClass) {
 // SetEndTime sets the value of EndTime.
 func (s *CalendarItem) SetEndTime(val time.Time) {
 	s.EndTime = val
+}
+
+// SetEvent sets the value of Event.
+func (s *CalendarItem) SetEvent(val OptCalendarEventItem) {
+	s.Event = val
 }
 
 // SetID sets the value of ID.
@@ -20518,6 +20932,52 @@ func (o OptCalendarClass) Get() (v CalendarClass, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptCalendarClass) Or(d CalendarClass) CalendarClass {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptCalendarEventItem returns new OptCalendarEventItem with value set to v.
+func NewOptCalendarEventItem(v CalendarEventItem) OptCalendarEventItem {
+	return OptCalendarEventItem{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptCalendarEventItem is optional CalendarEventItem.
+type OptCalendarEventItem struct {
+	Value CalendarEventItem
+	Set   bool
+}
+
+// IsSet returns true if OptCalendarEventItem was set.
+func (o OptCalendarEventItem) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptCalendarEventItem) Reset() {
+	var v CalendarEventItem
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptCalendarEventItem) SetTo(v CalendarEventItem) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptCalendarEventItem) Get() (v CalendarEventItem, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptCalendarEventItem) Or(d CalendarEventItem) CalendarEventItem {
 	if v, ok := o.Get(); ok {
 		return v
 	}

@@ -57,6 +57,9 @@ var operationRolesApiKeyAuth = map[string][]string{
 	CancelBookingOperation: []string{
 		"write:schedule",
 	},
+	CancelCalendarEventOperation: []string{
+		"write:schedule",
+	},
 	CheckInAdminBookingOperation: []string{
 		"read:bookings",
 	},
@@ -74,6 +77,9 @@ var operationRolesApiKeyAuth = map[string][]string{
 		"write:schedule",
 	},
 	CreateBookingOperation: []string{
+		"write:schedule",
+	},
+	CreateCalendarEventOperation: []string{
 		"write:schedule",
 	},
 	GetAdminBookingAttendanceOperation: []string{
@@ -189,6 +195,7 @@ var operationRolesBearerAuth = map[string][]string{
 	CancelAppointmentOperation:                     []string{},
 	CancelAppointmentVisitOperation:                []string{},
 	CancelBookingOperation:                         []string{},
+	CancelCalendarEventOperation:                   []string{},
 	CheckInAdminBookingOperation:                   []string{},
 	CloseAdminBookingFundingAttemptOperation:       []string{},
 	ConfirmCheckoutOperation:                       []string{},
@@ -202,6 +209,7 @@ var operationRolesBearerAuth = map[string][]string{
 	CreateAppointmentOperation:                     []string{},
 	CreateAppointmentVisitOperation:                []string{},
 	CreateBookingOperation:                         []string{},
+	CreateCalendarEventOperation:                   []string{},
 	CreateMyPaymentMethodOperation:                 []string{},
 	CreatePaymentsAccountLinkOperation:             []string{},
 	CreateServiceVariantOperation:                  []string{},

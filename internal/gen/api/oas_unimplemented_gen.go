@@ -549,6 +549,18 @@ func (UnimplementedHandler) CancelBooking(ctx context.Context, params CancelBook
 	return r, ht.ErrNotImplemented
 }
 
+// CancelCalendarEvent implements cancelCalendarEvent operation.
+//
+// Another venue's or an unknown event is 404 `NOT_FOUND`. Cancelling a
+// cancelled event answers it unchanged. The feed keeps cancelled events
+// with status `cancelled`, as it keeps cancelled classes. Audited
+// (`calendar_event.cancel`).
+//
+// POST /admin/calendar/events/{id}/cancel
+func (UnimplementedHandler) CancelCalendarEvent(ctx context.Context, params CancelCalendarEventParams) (r *CalendarEventResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CheckInAdminBooking implements checkInAdminBooking operation.
 //
 // Marks a confirmed booking `checked_in` with `checked_in_at` now. Open
@@ -826,6 +838,20 @@ func (UnimplementedHandler) CreateAppointmentVisit(ctx context.Context, req *Vis
 //
 // POST /bookings
 func (UnimplementedHandler) CreateBooking(ctx context.Context, req *BookingCreateRequest, params CreateBookingParams) (r *BookingResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CreateCalendarEvent implements createCalendarEvent operation.
+//
+// `end_time` after `start_time` and at most 31 days later (else 400
+// `INVALID_RANGE`). `location_id` and `room_id` must be the venue's (404
+// `NOT_FOUND`); a room at another location than `location_id` is 400
+// `VALIDATION_ERROR`; a room alone sets its location. Nothing checks
+// overlaps with classes or appointments in this version. Audited
+// (`calendar_event.create`).
+//
+// POST /admin/calendar/events
+func (UnimplementedHandler) CreateCalendarEvent(ctx context.Context, req *CalendarEventCreateRequest, params CreateCalendarEventParams) (r *CalendarEventResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1197,9 +1223,11 @@ func (UnimplementedHandler) GetBrandAnalytics(ctx context.Context, params GetBra
 // unlisted classes included), `appointment` (every status but
 // `rescheduled`: the appointment it moved to stands for it) and
 // `unavailable` (a provider's time off; it is served when it overlaps the
-// range, so its start may precede `start`). Private events, streams, room
-// rentals, maintenance and shifts join the same feed later as further kinds
-// with their own objects, so clients must skip kinds they do not know.
+// range, so its start may precede `start`), and `private_event`,
+// `stream`, `room_rental` and `maintenance` (calendar events, with an
+// `event` object; served when they overlap the range; every status).
+// Shifts join the same feed later as a further kind with its own object,
+// so clients must skip kinds they do not know.
 // `meta.kinds` lists the kinds the feed served.
 //
 // GET /calendar
