@@ -47,7 +47,7 @@
 //	             internal/me internal/members internal/payments/...
 //	             internal/platform internal/schedule internal/seed internal/venue
 //	             internal/webhooks internal/webhooks/manage
-//	             internal/webhooks/store
+//	             internal/webhooks/store internal/reports
 //	services     internal/audit internal/events internal/identity/...
 //	             internal/notify internal/webhooks/deliver
 //	             internal/webhooks/dispatch internal/webhooks/retry
