@@ -1,60 +1,67 @@
 -- Hand-written: keeps sales_dailies (the daily sales rollup the sales snapshot
 -- reads) equal to the payment rows, for every way a payment row changes (ent,
--- the importer, COPY, SQL), in the payment's own transaction.
+-- the importer, COPY, SQL), in the writing statement's own transaction.
 --
 -- A payment counts on the cash basis when it succeeded, on the venue-local
 -- date of paid_at; on the accrual basis when it is pending or succeeded, on
 -- the venue-local date of created_at. Brand and location are the nil UUID
 -- when the payment has none.
-
--- It takes the payment's columns rather than its row type, so the function
--- does not depend on the payments table (migration replays drop tables).
-CREATE OR REPLACE FUNCTION venue_sales_daily_add(p_org uuid, p_status text, p_paid_at timestamptz, p_created_at timestamptz,
-    p_currency text, p_method text, p_kind text, p_brand_id uuid, p_location_id uuid, p_amount_minor bigint, p_sign integer) RETURNS void
+--
+-- The triggers are per statement, over their transition tables: a
+-- statement's rows are grouped first and each rollup row is upserted once, in
+-- key order. A per-row trigger would update one rollup row once per payment
+-- inside a single transaction (a COPY of a million payments updates each
+-- day's row thousands of times, every update walking the row versions before
+-- it). An UPDATE counts its old rows out and its new rows in; rows whose
+-- reported columns did not change cancel out in the grouping and write
+-- nothing.
+CREATE OR REPLACE FUNCTION venue_sales_daily() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
-  v_tz text;
-  v_basis text;
-  v_at timestamptz;
+  src text;
 BEGIN
-  SELECT o.timezone INTO v_tz FROM organizations o WHERE o.id = p_org;
-  FOREACH v_basis IN ARRAY ARRAY['cash', 'accrual'] LOOP
-    IF v_basis = 'cash' THEN
-      CONTINUE WHEN p_status <> 'succeeded' OR p_paid_at IS NULL;
-      v_at := p_paid_at;
-    ELSE
-      CONTINUE WHEN p_status NOT IN ('pending', 'succeeded');
-      v_at := p_created_at;
-    END IF;
+  src := CASE TG_OP
+    WHEN 'INSERT' THEN 'SELECT n.*, 1 AS dir FROM new_rows n'
+    WHEN 'DELETE' THEN 'SELECT o.*, -1 AS dir FROM old_rows o'
+    ELSE 'SELECT o.*, -1 AS dir FROM old_rows o UNION ALL SELECT n.*, 1 AS dir FROM new_rows n'
+  END;
+  EXECUTE format($q$
     INSERT INTO sales_dailies AS s (id, created_at, updated_at, organization_id, basis, day, currency,
         method, category, brand_id, location_id, amount_minor, payments)
-    VALUES (gen_random_uuid(), now(), now(), p_org, v_basis, (v_at AT TIME ZONE coalesce(v_tz, 'UTC'))::date,
-        p_currency, p_method, p_kind,
-        coalesce(p_brand_id, '00000000-0000-0000-0000-000000000000'),
-        coalesce(p_location_id, '00000000-0000-0000-0000-000000000000'),
-        p_sign * p_amount_minor, p_sign)
+    SELECT gen_random_uuid(), now(), now(), g.organization_id, g.basis, g.day, g.currency, g.method, g.category,
+           g.brand_id, g.location_id, g.amount, g.n
+    FROM (
+      SELECT p.organization_id, b.basis, (b.at AT TIME ZONE coalesce(o.timezone, 'UTC'))::date AS day,
+             p.currency, p.method, p.kind AS category,
+             coalesce(p.brand_id, '00000000-0000-0000-0000-000000000000') AS brand_id,
+             coalesce(p.location_id, '00000000-0000-0000-0000-000000000000') AS location_id,
+             sum(p.dir * p.amount_minor)::bigint AS amount, sum(p.dir)::bigint AS n
+      FROM (%s) p
+      JOIN organizations o ON o.id = p.organization_id
+      CROSS JOIN LATERAL (VALUES
+          ('cash', p.paid_at, p.status = 'succeeded' AND p.paid_at IS NOT NULL),
+          ('accrual', p.created_at, p.status IN ('pending', 'succeeded'))
+        ) AS b(basis, at, counts)
+      WHERE b.counts
+      GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
+      HAVING sum(p.dir) <> 0 OR sum(p.dir * p.amount_minor) <> 0
+    ) g
+    ORDER BY g.organization_id, g.basis, g.day, g.currency, g.method, g.category, g.brand_id, g.location_id
     ON CONFLICT (organization_id, basis, day, currency, method, category, brand_id, location_id)
     DO UPDATE SET amount_minor = s.amount_minor + EXCLUDED.amount_minor,
                   payments = s.payments + EXCLUDED.payments,
-                  updated_at = now();
-  END LOOP;
-END;
-$$;
-
-CREATE OR REPLACE FUNCTION venue_sales_daily() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    PERFORM venue_sales_daily_add(OLD.organization_id, OLD.status::text, OLD.paid_at, OLD.created_at, OLD.currency::text,
-      OLD.method::text, OLD.kind::text, OLD.brand_id, OLD.location_id, OLD.amount_minor, -1);
-  END IF;
-  IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    PERFORM venue_sales_daily_add(NEW.organization_id, NEW.status::text, NEW.paid_at, NEW.created_at, NEW.currency::text,
-      NEW.method::text, NEW.kind::text, NEW.brand_id, NEW.location_id, NEW.amount_minor, 1);
-  END IF;
+                  updated_at = now()
+  $q$, src);
   RETURN NULL;
 END;
 $$;
+
+CREATE TRIGGER payments_sales_daily_insert AFTER INSERT ON payments
+REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION venue_sales_daily();
+CREATE TRIGGER payments_sales_daily_update AFTER UPDATE ON payments
+REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION venue_sales_daily();
+CREATE TRIGGER payments_sales_daily_delete AFTER DELETE ON payments
+REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION venue_sales_daily();
 
 -- venue_sales_daily_refresh recomputes the rollup of one venue's dates
 -- [from_day, to_day] from the payment rows, in the venue's current time zone
@@ -96,12 +103,6 @@ BEGIN
                 updated_at = now();
 END;
 $$;
-
-DROP TRIGGER IF EXISTS payments_sales_daily ON payments;
-CREATE TRIGGER payments_sales_daily
-AFTER INSERT OR DELETE OR UPDATE OF status, amount_minor, currency, kind, method, paid_at, created_at,
-  brand_id, location_id, organization_id ON payments
-FOR EACH ROW EXECUTE FUNCTION venue_sales_daily();
 
 -- Backfill the payments written before the rollup existed.
 INSERT INTO sales_dailies (id, created_at, updated_at, organization_id, basis, day, currency,

@@ -49,6 +49,16 @@ func reportPayments(t *testing.T, e *schedEnv) {
 	e.db().Payment.UpdateOne(p).SetStatus(payment.StatusSucceeded).SetPaidAt(at(0, 16)).ExecX(e.op)
 	gone := add(e.op, 99900, "DKK", payment.StatusSucceeded, payment.KindProduct, payment.MethodCash, at(0, 10), nil, nil)
 	e.db().Payment.DeleteOne(gone).ExecX(e.op)
+	// One statement of several rows (grouped by the statement trigger), then one
+	// update of several rows that moves two of them to another method.
+	bulk := make([]*ent.PaymentCreate, 3)
+	for i := range bulk {
+		bulk[i] = e.db().Payment.Create().SetAmountMinor(int64(1000 * (i + 1))).SetCurrency("DKK").SetStatus(payment.StatusSucceeded).
+			SetKind(payment.KindProduct).SetMethod(payment.MethodCash).SetCreatedAt(at(-2, 9)).SetPaidAt(at(-2, 10))
+	}
+	e.db().Payment.CreateBulk(bulk...).ExecX(e.op)
+	e.db().Payment.Update().Where(payment.AmountMinorIn(2000, 3000), payment.KindEQ(payment.KindProduct)).
+		SetMethod(payment.MethodCard).ExecX(e.op)
 	add(e.otherOp, 123400, "DKK", payment.StatusSucceeded, payment.KindProduct, payment.MethodCash, at(0, 10), nil, nil)
 }
 
