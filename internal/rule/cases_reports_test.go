@@ -35,7 +35,9 @@ func init() {
 		},
 	}
 	cases["CalendarEvent"] = venueCase{
-		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.CalendarEvent.Get(ctx, id)) },
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.CalendarEvent.Get(ctx, id))
+		},
 		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
 			return c.CalendarEvent.UpdateOneID(id).SetTitle("Moved").Exec(ctx)
 		},
