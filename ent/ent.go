@@ -25,6 +25,7 @@ import (
 	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
+	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
@@ -74,6 +75,7 @@ import (
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
@@ -160,6 +162,7 @@ func checkColumn(t, c string) error {
 			bookingreassignment.Table:    bookingreassignment.ValidColumn,
 			brand.Table:                  brand.ValidColumn,
 			buddyinvite.Table:            buddyinvite.ValidColumn,
+			calendarevent.Table:          calendarevent.ValidColumn,
 			checkout.Table:               checkout.ValidColumn,
 			classinstance.Table:          classinstance.ValidColumn,
 			classtype.Table:              classtype.ValidColumn,
@@ -209,6 +212,7 @@ func checkColumn(t, c string) error {
 			refund.Table:                 refund.ValidColumn,
 			refundreview.Table:           refundreview.ValidColumn,
 			room.Table:                   room.ValidColumn,
+			salesdaily.Table:             salesdaily.ValidColumn,
 			service.Table:                service.ValidColumn,
 			serviceprovider.Table:        serviceprovider.ValidColumn,
 			servicevariant.Table:         servicevariant.ValidColumn,

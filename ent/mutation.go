@@ -25,6 +25,7 @@ import (
 	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
+	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
@@ -75,6 +76,7 @@ import (
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
@@ -113,6 +115,7 @@ const (
 	TypeBookingReassignment    = "BookingReassignment"
 	TypeBrand                  = "Brand"
 	TypeBuddyInvite            = "BuddyInvite"
+	TypeCalendarEvent          = "CalendarEvent"
 	TypeCheckout               = "Checkout"
 	TypeClassInstance          = "ClassInstance"
 	TypeClassType              = "ClassType"
@@ -162,6 +165,7 @@ const (
 	TypeRefund                 = "Refund"
 	TypeRefundReview           = "RefundReview"
 	TypeRoom                   = "Room"
+	TypeSalesDaily             = "SalesDaily"
 	TypeService                = "Service"
 	TypeServiceProvider        = "ServiceProvider"
 	TypeServiceVariant         = "ServiceVariant"
@@ -16746,6 +16750,1027 @@ func (m *BuddyInviteMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown BuddyInvite edge %s", name)
+}
+
+// CalendarEventMutation represents an operation that mutates the CalendarEvent nodes in the graph.
+type CalendarEventMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	kind                *calendarevent.Kind
+	title               *string
+	starts_at           *time.Time
+	ends_at             *time.Time
+	status              *calendarevent.Status
+	location_id         *uuid.UUID
+	room_id             *uuid.UUID
+	notes               *string
+	created_by          *string
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*CalendarEvent, error)
+	predicates          []predicate.CalendarEvent
+}
+
+var _ ent.Mutation = (*CalendarEventMutation)(nil)
+
+// calendareventOption allows management of the mutation configuration using functional options.
+type calendareventOption func(*CalendarEventMutation)
+
+// newCalendarEventMutation creates new mutation for the CalendarEvent entity.
+func newCalendarEventMutation(c config, op Op, opts ...calendareventOption) *CalendarEventMutation {
+	m := &CalendarEventMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCalendarEvent,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCalendarEventID sets the ID field of the mutation.
+func withCalendarEventID(id uuid.UUID) calendareventOption {
+	return func(m *CalendarEventMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CalendarEvent
+		)
+		m.oldValue = func(ctx context.Context) (*CalendarEvent, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CalendarEvent.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCalendarEvent sets the old CalendarEvent of the mutation.
+func withCalendarEvent(node *CalendarEvent) calendareventOption {
+	return func(m *CalendarEventMutation) {
+		m.oldValue = func(context.Context) (*CalendarEvent, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CalendarEventMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CalendarEventMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of CalendarEvent entities.
+func (m *CalendarEventMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CalendarEventMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CalendarEventMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CalendarEvent.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CalendarEventMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CalendarEventMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CalendarEvent entity.
+// If the CalendarEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CalendarEventMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CalendarEventMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CalendarEventMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CalendarEventMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the CalendarEvent entity.
+// If the CalendarEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CalendarEventMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CalendarEventMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *CalendarEventMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *CalendarEventMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the CalendarEvent entity.
+// If the CalendarEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CalendarEventMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *CalendarEventMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *CalendarEventMutation) SetKind(c calendarevent.Kind) {
+	m.kind = &c
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *CalendarEventMutation) Kind() (r calendarevent.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the CalendarEvent entity.
+// If the CalendarEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CalendarEventMutation) OldKind(ctx context.Context) (v calendarevent.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *CalendarEventMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *CalendarEventMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *CalendarEventMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the CalendarEvent entity.
+// If the CalendarEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CalendarEventMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *CalendarEventMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetStartsAt sets the "starts_at" field.
+func (m *CalendarEventMutation) SetStartsAt(t time.Time) {
+	m.starts_at = &t
+}
+
+// StartsAt returns the value of the "starts_at" field in the mutation.
+func (m *CalendarEventMutation) StartsAt() (r time.Time, exists bool) {
+	v := m.starts_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartsAt returns the old "starts_at" field's value of the CalendarEvent entity.
+// If the CalendarEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CalendarEventMutation) OldStartsAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartsAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartsAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartsAt: %w", err)
+	}
+	return oldValue.StartsAt, nil
+}
+
+// ResetStartsAt resets all changes to the "starts_at" field.
+func (m *CalendarEventMutation) ResetStartsAt() {
+	m.starts_at = nil
+}
+
+// SetEndsAt sets the "ends_at" field.
+func (m *CalendarEventMutation) SetEndsAt(t time.Time) {
+	m.ends_at = &t
+}
+
+// EndsAt returns the value of the "ends_at" field in the mutation.
+func (m *CalendarEventMutation) EndsAt() (r time.Time, exists bool) {
+	v := m.ends_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEndsAt returns the old "ends_at" field's value of the CalendarEvent entity.
+// If the CalendarEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CalendarEventMutation) OldEndsAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEndsAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEndsAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEndsAt: %w", err)
+	}
+	return oldValue.EndsAt, nil
+}
+
+// ResetEndsAt resets all changes to the "ends_at" field.
+func (m *CalendarEventMutation) ResetEndsAt() {
+	m.ends_at = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *CalendarEventMutation) SetStatus(c calendarevent.Status) {
+	m.status = &c
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *CalendarEventMutation) Status() (r calendarevent.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the CalendarEvent entity.
+// If the CalendarEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CalendarEventMutation) OldStatus(ctx context.Context) (v calendarevent.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *CalendarEventMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetLocationID sets the "location_id" field.
+func (m *CalendarEventMutation) SetLocationID(u uuid.UUID) {
+	m.location_id = &u
+}
+
+// LocationID returns the value of the "location_id" field in the mutation.
+func (m *CalendarEventMutation) LocationID() (r uuid.UUID, exists bool) {
+	v := m.location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLocationID returns the old "location_id" field's value of the CalendarEvent entity.
+// If the CalendarEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CalendarEventMutation) OldLocationID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLocationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLocationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLocationID: %w", err)
+	}
+	return oldValue.LocationID, nil
+}
+
+// ClearLocationID clears the value of the "location_id" field.
+func (m *CalendarEventMutation) ClearLocationID() {
+	m.location_id = nil
+	m.clearedFields[calendarevent.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "location_id" field was cleared in this mutation.
+func (m *CalendarEventMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[calendarevent.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "location_id" field.
+func (m *CalendarEventMutation) ResetLocationID() {
+	m.location_id = nil
+	delete(m.clearedFields, calendarevent.FieldLocationID)
+}
+
+// SetRoomID sets the "room_id" field.
+func (m *CalendarEventMutation) SetRoomID(u uuid.UUID) {
+	m.room_id = &u
+}
+
+// RoomID returns the value of the "room_id" field in the mutation.
+func (m *CalendarEventMutation) RoomID() (r uuid.UUID, exists bool) {
+	v := m.room_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRoomID returns the old "room_id" field's value of the CalendarEvent entity.
+// If the CalendarEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CalendarEventMutation) OldRoomID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRoomID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRoomID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRoomID: %w", err)
+	}
+	return oldValue.RoomID, nil
+}
+
+// ClearRoomID clears the value of the "room_id" field.
+func (m *CalendarEventMutation) ClearRoomID() {
+	m.room_id = nil
+	m.clearedFields[calendarevent.FieldRoomID] = struct{}{}
+}
+
+// RoomIDCleared returns if the "room_id" field was cleared in this mutation.
+func (m *CalendarEventMutation) RoomIDCleared() bool {
+	_, ok := m.clearedFields[calendarevent.FieldRoomID]
+	return ok
+}
+
+// ResetRoomID resets all changes to the "room_id" field.
+func (m *CalendarEventMutation) ResetRoomID() {
+	m.room_id = nil
+	delete(m.clearedFields, calendarevent.FieldRoomID)
+}
+
+// SetNotes sets the "notes" field.
+func (m *CalendarEventMutation) SetNotes(s string) {
+	m.notes = &s
+}
+
+// Notes returns the value of the "notes" field in the mutation.
+func (m *CalendarEventMutation) Notes() (r string, exists bool) {
+	v := m.notes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNotes returns the old "notes" field's value of the CalendarEvent entity.
+// If the CalendarEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CalendarEventMutation) OldNotes(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNotes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNotes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNotes: %w", err)
+	}
+	return oldValue.Notes, nil
+}
+
+// ResetNotes resets all changes to the "notes" field.
+func (m *CalendarEventMutation) ResetNotes() {
+	m.notes = nil
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *CalendarEventMutation) SetCreatedBy(s string) {
+	m.created_by = &s
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *CalendarEventMutation) CreatedBy() (r string, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the CalendarEvent entity.
+// If the CalendarEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CalendarEventMutation) OldCreatedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *CalendarEventMutation) ResetCreatedBy() {
+	m.created_by = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *CalendarEventMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[calendarevent.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *CalendarEventMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *CalendarEventMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *CalendarEventMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the CalendarEventMutation builder.
+func (m *CalendarEventMutation) Where(ps ...predicate.CalendarEvent) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CalendarEventMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CalendarEventMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CalendarEvent, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CalendarEventMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CalendarEventMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CalendarEvent).
+func (m *CalendarEventMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CalendarEventMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created_at != nil {
+		fields = append(fields, calendarevent.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, calendarevent.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, calendarevent.FieldOrganizationID)
+	}
+	if m.kind != nil {
+		fields = append(fields, calendarevent.FieldKind)
+	}
+	if m.title != nil {
+		fields = append(fields, calendarevent.FieldTitle)
+	}
+	if m.starts_at != nil {
+		fields = append(fields, calendarevent.FieldStartsAt)
+	}
+	if m.ends_at != nil {
+		fields = append(fields, calendarevent.FieldEndsAt)
+	}
+	if m.status != nil {
+		fields = append(fields, calendarevent.FieldStatus)
+	}
+	if m.location_id != nil {
+		fields = append(fields, calendarevent.FieldLocationID)
+	}
+	if m.room_id != nil {
+		fields = append(fields, calendarevent.FieldRoomID)
+	}
+	if m.notes != nil {
+		fields = append(fields, calendarevent.FieldNotes)
+	}
+	if m.created_by != nil {
+		fields = append(fields, calendarevent.FieldCreatedBy)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CalendarEventMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case calendarevent.FieldCreatedAt:
+		return m.CreatedAt()
+	case calendarevent.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case calendarevent.FieldOrganizationID:
+		return m.OrganizationID()
+	case calendarevent.FieldKind:
+		return m.Kind()
+	case calendarevent.FieldTitle:
+		return m.Title()
+	case calendarevent.FieldStartsAt:
+		return m.StartsAt()
+	case calendarevent.FieldEndsAt:
+		return m.EndsAt()
+	case calendarevent.FieldStatus:
+		return m.Status()
+	case calendarevent.FieldLocationID:
+		return m.LocationID()
+	case calendarevent.FieldRoomID:
+		return m.RoomID()
+	case calendarevent.FieldNotes:
+		return m.Notes()
+	case calendarevent.FieldCreatedBy:
+		return m.CreatedBy()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CalendarEventMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case calendarevent.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case calendarevent.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case calendarevent.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case calendarevent.FieldKind:
+		return m.OldKind(ctx)
+	case calendarevent.FieldTitle:
+		return m.OldTitle(ctx)
+	case calendarevent.FieldStartsAt:
+		return m.OldStartsAt(ctx)
+	case calendarevent.FieldEndsAt:
+		return m.OldEndsAt(ctx)
+	case calendarevent.FieldStatus:
+		return m.OldStatus(ctx)
+	case calendarevent.FieldLocationID:
+		return m.OldLocationID(ctx)
+	case calendarevent.FieldRoomID:
+		return m.OldRoomID(ctx)
+	case calendarevent.FieldNotes:
+		return m.OldNotes(ctx)
+	case calendarevent.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	}
+	return nil, fmt.Errorf("unknown CalendarEvent field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CalendarEventMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case calendarevent.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case calendarevent.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case calendarevent.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case calendarevent.FieldKind:
+		v, ok := value.(calendarevent.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case calendarevent.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case calendarevent.FieldStartsAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartsAt(v)
+		return nil
+	case calendarevent.FieldEndsAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEndsAt(v)
+		return nil
+	case calendarevent.FieldStatus:
+		v, ok := value.(calendarevent.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case calendarevent.FieldLocationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case calendarevent.FieldRoomID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoomID(v)
+		return nil
+	case calendarevent.FieldNotes:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNotes(v)
+		return nil
+	case calendarevent.FieldCreatedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CalendarEvent field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CalendarEventMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CalendarEventMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CalendarEventMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CalendarEvent numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CalendarEventMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(calendarevent.FieldLocationID) {
+		fields = append(fields, calendarevent.FieldLocationID)
+	}
+	if m.FieldCleared(calendarevent.FieldRoomID) {
+		fields = append(fields, calendarevent.FieldRoomID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CalendarEventMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CalendarEventMutation) ClearField(name string) error {
+	switch name {
+	case calendarevent.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	case calendarevent.FieldRoomID:
+		m.ClearRoomID()
+		return nil
+	}
+	return fmt.Errorf("unknown CalendarEvent nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CalendarEventMutation) ResetField(name string) error {
+	switch name {
+	case calendarevent.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case calendarevent.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case calendarevent.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case calendarevent.FieldKind:
+		m.ResetKind()
+		return nil
+	case calendarevent.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case calendarevent.FieldStartsAt:
+		m.ResetStartsAt()
+		return nil
+	case calendarevent.FieldEndsAt:
+		m.ResetEndsAt()
+		return nil
+	case calendarevent.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case calendarevent.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case calendarevent.FieldRoomID:
+		m.ResetRoomID()
+		return nil
+	case calendarevent.FieldNotes:
+		m.ResetNotes()
+		return nil
+	case calendarevent.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown CalendarEvent field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CalendarEventMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, calendarevent.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CalendarEventMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case calendarevent.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CalendarEventMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CalendarEventMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CalendarEventMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, calendarevent.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CalendarEventMutation) EdgeCleared(name string) bool {
+	switch name {
+	case calendarevent.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CalendarEventMutation) ClearEdge(name string) error {
+	switch name {
+	case calendarevent.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown CalendarEvent unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CalendarEventMutation) ResetEdge(name string) error {
+	switch name {
+	case calendarevent.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown CalendarEvent edge %s", name)
 }
 
 // CheckoutMutation represents an operation that mutates the Checkout nodes in the graph.
@@ -51102,6 +52127,9 @@ type PaymentMutation struct {
 	kind                 *payment.Kind
 	paid_at              *time.Time
 	processor_payment_id *string
+	method               *payment.Method
+	brand_id             *uuid.UUID
+	location_id          *uuid.UUID
 	clearedFields        map[string]struct{}
 	organization         *uuid.UUID
 	clearedorganization  bool
@@ -51735,6 +52763,140 @@ func (m *PaymentMutation) ResetProcessorPaymentID() {
 	delete(m.clearedFields, payment.FieldProcessorPaymentID)
 }
 
+// SetMethod sets the "method" field.
+func (m *PaymentMutation) SetMethod(pa payment.Method) {
+	m.method = &pa
+}
+
+// Method returns the value of the "method" field in the mutation.
+func (m *PaymentMutation) Method() (r payment.Method, exists bool) {
+	v := m.method
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMethod returns the old "method" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldMethod(ctx context.Context) (v payment.Method, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMethod is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMethod requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMethod: %w", err)
+	}
+	return oldValue.Method, nil
+}
+
+// ResetMethod resets all changes to the "method" field.
+func (m *PaymentMutation) ResetMethod() {
+	m.method = nil
+}
+
+// SetBrandID sets the "brand_id" field.
+func (m *PaymentMutation) SetBrandID(u uuid.UUID) {
+	m.brand_id = &u
+}
+
+// BrandID returns the value of the "brand_id" field in the mutation.
+func (m *PaymentMutation) BrandID() (r uuid.UUID, exists bool) {
+	v := m.brand_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBrandID returns the old "brand_id" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldBrandID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBrandID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBrandID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBrandID: %w", err)
+	}
+	return oldValue.BrandID, nil
+}
+
+// ClearBrandID clears the value of the "brand_id" field.
+func (m *PaymentMutation) ClearBrandID() {
+	m.brand_id = nil
+	m.clearedFields[payment.FieldBrandID] = struct{}{}
+}
+
+// BrandIDCleared returns if the "brand_id" field was cleared in this mutation.
+func (m *PaymentMutation) BrandIDCleared() bool {
+	_, ok := m.clearedFields[payment.FieldBrandID]
+	return ok
+}
+
+// ResetBrandID resets all changes to the "brand_id" field.
+func (m *PaymentMutation) ResetBrandID() {
+	m.brand_id = nil
+	delete(m.clearedFields, payment.FieldBrandID)
+}
+
+// SetLocationID sets the "location_id" field.
+func (m *PaymentMutation) SetLocationID(u uuid.UUID) {
+	m.location_id = &u
+}
+
+// LocationID returns the value of the "location_id" field in the mutation.
+func (m *PaymentMutation) LocationID() (r uuid.UUID, exists bool) {
+	v := m.location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLocationID returns the old "location_id" field's value of the Payment entity.
+// If the Payment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentMutation) OldLocationID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLocationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLocationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLocationID: %w", err)
+	}
+	return oldValue.LocationID, nil
+}
+
+// ClearLocationID clears the value of the "location_id" field.
+func (m *PaymentMutation) ClearLocationID() {
+	m.location_id = nil
+	m.clearedFields[payment.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "location_id" field was cleared in this mutation.
+func (m *PaymentMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[payment.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "location_id" field.
+func (m *PaymentMutation) ResetLocationID() {
+	m.location_id = nil
+	delete(m.clearedFields, payment.FieldLocationID)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *PaymentMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -51850,7 +53012,7 @@ func (m *PaymentMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PaymentMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 15)
 	if m.created_at != nil {
 		fields = append(fields, payment.FieldCreatedAt)
 	}
@@ -51887,6 +53049,15 @@ func (m *PaymentMutation) Fields() []string {
 	if m.processor_payment_id != nil {
 		fields = append(fields, payment.FieldProcessorPaymentID)
 	}
+	if m.method != nil {
+		fields = append(fields, payment.FieldMethod)
+	}
+	if m.brand_id != nil {
+		fields = append(fields, payment.FieldBrandID)
+	}
+	if m.location_id != nil {
+		fields = append(fields, payment.FieldLocationID)
+	}
 	return fields
 }
 
@@ -51919,6 +53090,12 @@ func (m *PaymentMutation) Field(name string) (ent.Value, bool) {
 		return m.PaidAt()
 	case payment.FieldProcessorPaymentID:
 		return m.ProcessorPaymentID()
+	case payment.FieldMethod:
+		return m.Method()
+	case payment.FieldBrandID:
+		return m.BrandID()
+	case payment.FieldLocationID:
+		return m.LocationID()
 	}
 	return nil, false
 }
@@ -51952,6 +53129,12 @@ func (m *PaymentMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldPaidAt(ctx)
 	case payment.FieldProcessorPaymentID:
 		return m.OldProcessorPaymentID(ctx)
+	case payment.FieldMethod:
+		return m.OldMethod(ctx)
+	case payment.FieldBrandID:
+		return m.OldBrandID(ctx)
+	case payment.FieldLocationID:
+		return m.OldLocationID(ctx)
 	}
 	return nil, fmt.Errorf("unknown Payment field %s", name)
 }
@@ -52045,6 +53228,27 @@ func (m *PaymentMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetProcessorPaymentID(v)
 		return nil
+	case payment.FieldMethod:
+		v, ok := value.(payment.Method)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMethod(v)
+		return nil
+	case payment.FieldBrandID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBrandID(v)
+		return nil
+	case payment.FieldLocationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Payment field %s", name)
 }
@@ -52105,6 +53309,12 @@ func (m *PaymentMutation) ClearedFields() []string {
 	if m.FieldCleared(payment.FieldProcessorPaymentID) {
 		fields = append(fields, payment.FieldProcessorPaymentID)
 	}
+	if m.FieldCleared(payment.FieldBrandID) {
+		fields = append(fields, payment.FieldBrandID)
+	}
+	if m.FieldCleared(payment.FieldLocationID) {
+		fields = append(fields, payment.FieldLocationID)
+	}
 	return fields
 }
 
@@ -52133,6 +53343,12 @@ func (m *PaymentMutation) ClearField(name string) error {
 		return nil
 	case payment.FieldProcessorPaymentID:
 		m.ClearProcessorPaymentID()
+		return nil
+	case payment.FieldBrandID:
+		m.ClearBrandID()
+		return nil
+	case payment.FieldLocationID:
+		m.ClearLocationID()
 		return nil
 	}
 	return fmt.Errorf("unknown Payment nullable field %s", name)
@@ -52177,6 +53393,15 @@ func (m *PaymentMutation) ResetField(name string) error {
 		return nil
 	case payment.FieldProcessorPaymentID:
 		m.ResetProcessorPaymentID()
+		return nil
+	case payment.FieldMethod:
+		m.ResetMethod()
+		return nil
+	case payment.FieldBrandID:
+		m.ResetBrandID()
+		return nil
+	case payment.FieldLocationID:
+		m.ResetLocationID()
 		return nil
 	}
 	return fmt.Errorf("unknown Payment field %s", name)
@@ -69878,6 +71103,1055 @@ func (m *RoomMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Room edge %s", name)
+}
+
+// SalesDailyMutation represents an operation that mutates the SalesDaily nodes in the graph.
+type SalesDailyMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	basis               *salesdaily.Basis
+	day                 *time.Time
+	currency            *string
+	method              *salesdaily.Method
+	category            *string
+	brand_id            *uuid.UUID
+	location_id         *uuid.UUID
+	amount_minor        *int64
+	addamount_minor     *int64
+	payments            *int64
+	addpayments         *int64
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*SalesDaily, error)
+	predicates          []predicate.SalesDaily
+}
+
+var _ ent.Mutation = (*SalesDailyMutation)(nil)
+
+// salesdailyOption allows management of the mutation configuration using functional options.
+type salesdailyOption func(*SalesDailyMutation)
+
+// newSalesDailyMutation creates new mutation for the SalesDaily entity.
+func newSalesDailyMutation(c config, op Op, opts ...salesdailyOption) *SalesDailyMutation {
+	m := &SalesDailyMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSalesDaily,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSalesDailyID sets the ID field of the mutation.
+func withSalesDailyID(id uuid.UUID) salesdailyOption {
+	return func(m *SalesDailyMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SalesDaily
+		)
+		m.oldValue = func(ctx context.Context) (*SalesDaily, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SalesDaily.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSalesDaily sets the old SalesDaily of the mutation.
+func withSalesDaily(node *SalesDaily) salesdailyOption {
+	return func(m *SalesDailyMutation) {
+		m.oldValue = func(context.Context) (*SalesDaily, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SalesDailyMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SalesDailyMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SalesDaily entities.
+func (m *SalesDailyMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SalesDailyMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SalesDailyMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SalesDaily.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SalesDailyMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SalesDailyMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SalesDailyMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SalesDailyMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SalesDailyMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SalesDailyMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *SalesDailyMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *SalesDailyMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *SalesDailyMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetBasis sets the "basis" field.
+func (m *SalesDailyMutation) SetBasis(s salesdaily.Basis) {
+	m.basis = &s
+}
+
+// Basis returns the value of the "basis" field in the mutation.
+func (m *SalesDailyMutation) Basis() (r salesdaily.Basis, exists bool) {
+	v := m.basis
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBasis returns the old "basis" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldBasis(ctx context.Context) (v salesdaily.Basis, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBasis is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBasis requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBasis: %w", err)
+	}
+	return oldValue.Basis, nil
+}
+
+// ResetBasis resets all changes to the "basis" field.
+func (m *SalesDailyMutation) ResetBasis() {
+	m.basis = nil
+}
+
+// SetDay sets the "day" field.
+func (m *SalesDailyMutation) SetDay(t time.Time) {
+	m.day = &t
+}
+
+// Day returns the value of the "day" field in the mutation.
+func (m *SalesDailyMutation) Day() (r time.Time, exists bool) {
+	v := m.day
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDay returns the old "day" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldDay(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDay is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDay requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDay: %w", err)
+	}
+	return oldValue.Day, nil
+}
+
+// ResetDay resets all changes to the "day" field.
+func (m *SalesDailyMutation) ResetDay() {
+	m.day = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *SalesDailyMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *SalesDailyMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *SalesDailyMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetMethod sets the "method" field.
+func (m *SalesDailyMutation) SetMethod(s salesdaily.Method) {
+	m.method = &s
+}
+
+// Method returns the value of the "method" field in the mutation.
+func (m *SalesDailyMutation) Method() (r salesdaily.Method, exists bool) {
+	v := m.method
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMethod returns the old "method" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldMethod(ctx context.Context) (v salesdaily.Method, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMethod is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMethod requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMethod: %w", err)
+	}
+	return oldValue.Method, nil
+}
+
+// ResetMethod resets all changes to the "method" field.
+func (m *SalesDailyMutation) ResetMethod() {
+	m.method = nil
+}
+
+// SetCategory sets the "category" field.
+func (m *SalesDailyMutation) SetCategory(s string) {
+	m.category = &s
+}
+
+// Category returns the value of the "category" field in the mutation.
+func (m *SalesDailyMutation) Category() (r string, exists bool) {
+	v := m.category
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCategory returns the old "category" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldCategory(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCategory is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCategory requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCategory: %w", err)
+	}
+	return oldValue.Category, nil
+}
+
+// ResetCategory resets all changes to the "category" field.
+func (m *SalesDailyMutation) ResetCategory() {
+	m.category = nil
+}
+
+// SetBrandID sets the "brand_id" field.
+func (m *SalesDailyMutation) SetBrandID(u uuid.UUID) {
+	m.brand_id = &u
+}
+
+// BrandID returns the value of the "brand_id" field in the mutation.
+func (m *SalesDailyMutation) BrandID() (r uuid.UUID, exists bool) {
+	v := m.brand_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBrandID returns the old "brand_id" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldBrandID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBrandID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBrandID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBrandID: %w", err)
+	}
+	return oldValue.BrandID, nil
+}
+
+// ResetBrandID resets all changes to the "brand_id" field.
+func (m *SalesDailyMutation) ResetBrandID() {
+	m.brand_id = nil
+}
+
+// SetLocationID sets the "location_id" field.
+func (m *SalesDailyMutation) SetLocationID(u uuid.UUID) {
+	m.location_id = &u
+}
+
+// LocationID returns the value of the "location_id" field in the mutation.
+func (m *SalesDailyMutation) LocationID() (r uuid.UUID, exists bool) {
+	v := m.location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLocationID returns the old "location_id" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldLocationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLocationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLocationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLocationID: %w", err)
+	}
+	return oldValue.LocationID, nil
+}
+
+// ResetLocationID resets all changes to the "location_id" field.
+func (m *SalesDailyMutation) ResetLocationID() {
+	m.location_id = nil
+}
+
+// SetAmountMinor sets the "amount_minor" field.
+func (m *SalesDailyMutation) SetAmountMinor(i int64) {
+	m.amount_minor = &i
+	m.addamount_minor = nil
+}
+
+// AmountMinor returns the value of the "amount_minor" field in the mutation.
+func (m *SalesDailyMutation) AmountMinor() (r int64, exists bool) {
+	v := m.amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountMinor returns the old "amount_minor" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldAmountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountMinor: %w", err)
+	}
+	return oldValue.AmountMinor, nil
+}
+
+// AddAmountMinor adds i to the "amount_minor" field.
+func (m *SalesDailyMutation) AddAmountMinor(i int64) {
+	if m.addamount_minor != nil {
+		*m.addamount_minor += i
+	} else {
+		m.addamount_minor = &i
+	}
+}
+
+// AddedAmountMinor returns the value that was added to the "amount_minor" field in this mutation.
+func (m *SalesDailyMutation) AddedAmountMinor() (r int64, exists bool) {
+	v := m.addamount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmountMinor resets all changes to the "amount_minor" field.
+func (m *SalesDailyMutation) ResetAmountMinor() {
+	m.amount_minor = nil
+	m.addamount_minor = nil
+}
+
+// SetPayments sets the "payments" field.
+func (m *SalesDailyMutation) SetPayments(i int64) {
+	m.payments = &i
+	m.addpayments = nil
+}
+
+// Payments returns the value of the "payments" field in the mutation.
+func (m *SalesDailyMutation) Payments() (r int64, exists bool) {
+	v := m.payments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPayments returns the old "payments" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldPayments(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPayments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPayments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPayments: %w", err)
+	}
+	return oldValue.Payments, nil
+}
+
+// AddPayments adds i to the "payments" field.
+func (m *SalesDailyMutation) AddPayments(i int64) {
+	if m.addpayments != nil {
+		*m.addpayments += i
+	} else {
+		m.addpayments = &i
+	}
+}
+
+// AddedPayments returns the value that was added to the "payments" field in this mutation.
+func (m *SalesDailyMutation) AddedPayments() (r int64, exists bool) {
+	v := m.addpayments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPayments resets all changes to the "payments" field.
+func (m *SalesDailyMutation) ResetPayments() {
+	m.payments = nil
+	m.addpayments = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *SalesDailyMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[salesdaily.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *SalesDailyMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *SalesDailyMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *SalesDailyMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the SalesDailyMutation builder.
+func (m *SalesDailyMutation) Where(ps ...predicate.SalesDaily) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SalesDailyMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SalesDailyMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SalesDaily, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SalesDailyMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SalesDailyMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SalesDaily).
+func (m *SalesDailyMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SalesDailyMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created_at != nil {
+		fields = append(fields, salesdaily.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, salesdaily.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, salesdaily.FieldOrganizationID)
+	}
+	if m.basis != nil {
+		fields = append(fields, salesdaily.FieldBasis)
+	}
+	if m.day != nil {
+		fields = append(fields, salesdaily.FieldDay)
+	}
+	if m.currency != nil {
+		fields = append(fields, salesdaily.FieldCurrency)
+	}
+	if m.method != nil {
+		fields = append(fields, salesdaily.FieldMethod)
+	}
+	if m.category != nil {
+		fields = append(fields, salesdaily.FieldCategory)
+	}
+	if m.brand_id != nil {
+		fields = append(fields, salesdaily.FieldBrandID)
+	}
+	if m.location_id != nil {
+		fields = append(fields, salesdaily.FieldLocationID)
+	}
+	if m.amount_minor != nil {
+		fields = append(fields, salesdaily.FieldAmountMinor)
+	}
+	if m.payments != nil {
+		fields = append(fields, salesdaily.FieldPayments)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SalesDailyMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case salesdaily.FieldCreatedAt:
+		return m.CreatedAt()
+	case salesdaily.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case salesdaily.FieldOrganizationID:
+		return m.OrganizationID()
+	case salesdaily.FieldBasis:
+		return m.Basis()
+	case salesdaily.FieldDay:
+		return m.Day()
+	case salesdaily.FieldCurrency:
+		return m.Currency()
+	case salesdaily.FieldMethod:
+		return m.Method()
+	case salesdaily.FieldCategory:
+		return m.Category()
+	case salesdaily.FieldBrandID:
+		return m.BrandID()
+	case salesdaily.FieldLocationID:
+		return m.LocationID()
+	case salesdaily.FieldAmountMinor:
+		return m.AmountMinor()
+	case salesdaily.FieldPayments:
+		return m.Payments()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SalesDailyMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case salesdaily.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case salesdaily.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case salesdaily.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case salesdaily.FieldBasis:
+		return m.OldBasis(ctx)
+	case salesdaily.FieldDay:
+		return m.OldDay(ctx)
+	case salesdaily.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case salesdaily.FieldMethod:
+		return m.OldMethod(ctx)
+	case salesdaily.FieldCategory:
+		return m.OldCategory(ctx)
+	case salesdaily.FieldBrandID:
+		return m.OldBrandID(ctx)
+	case salesdaily.FieldLocationID:
+		return m.OldLocationID(ctx)
+	case salesdaily.FieldAmountMinor:
+		return m.OldAmountMinor(ctx)
+	case salesdaily.FieldPayments:
+		return m.OldPayments(ctx)
+	}
+	return nil, fmt.Errorf("unknown SalesDaily field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SalesDailyMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case salesdaily.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case salesdaily.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case salesdaily.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case salesdaily.FieldBasis:
+		v, ok := value.(salesdaily.Basis)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBasis(v)
+		return nil
+	case salesdaily.FieldDay:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDay(v)
+		return nil
+	case salesdaily.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case salesdaily.FieldMethod:
+		v, ok := value.(salesdaily.Method)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMethod(v)
+		return nil
+	case salesdaily.FieldCategory:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCategory(v)
+		return nil
+	case salesdaily.FieldBrandID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBrandID(v)
+		return nil
+	case salesdaily.FieldLocationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case salesdaily.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountMinor(v)
+		return nil
+	case salesdaily.FieldPayments:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPayments(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SalesDaily field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SalesDailyMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount_minor != nil {
+		fields = append(fields, salesdaily.FieldAmountMinor)
+	}
+	if m.addpayments != nil {
+		fields = append(fields, salesdaily.FieldPayments)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SalesDailyMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case salesdaily.FieldAmountMinor:
+		return m.AddedAmountMinor()
+	case salesdaily.FieldPayments:
+		return m.AddedPayments()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SalesDailyMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case salesdaily.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountMinor(v)
+		return nil
+	case salesdaily.FieldPayments:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPayments(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SalesDaily numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SalesDailyMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SalesDailyMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SalesDailyMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown SalesDaily nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SalesDailyMutation) ResetField(name string) error {
+	switch name {
+	case salesdaily.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case salesdaily.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case salesdaily.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case salesdaily.FieldBasis:
+		m.ResetBasis()
+		return nil
+	case salesdaily.FieldDay:
+		m.ResetDay()
+		return nil
+	case salesdaily.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case salesdaily.FieldMethod:
+		m.ResetMethod()
+		return nil
+	case salesdaily.FieldCategory:
+		m.ResetCategory()
+		return nil
+	case salesdaily.FieldBrandID:
+		m.ResetBrandID()
+		return nil
+	case salesdaily.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case salesdaily.FieldAmountMinor:
+		m.ResetAmountMinor()
+		return nil
+	case salesdaily.FieldPayments:
+		m.ResetPayments()
+		return nil
+	}
+	return fmt.Errorf("unknown SalesDaily field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SalesDailyMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, salesdaily.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SalesDailyMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case salesdaily.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SalesDailyMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SalesDailyMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SalesDailyMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, salesdaily.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SalesDailyMutation) EdgeCleared(name string) bool {
+	switch name {
+	case salesdaily.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SalesDailyMutation) ClearEdge(name string) error {
+	switch name {
+	case salesdaily.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown SalesDaily unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SalesDailyMutation) ResetEdge(name string) error {
+	switch name {
+	case salesdaily.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown SalesDaily edge %s", name)
 }
 
 // ServiceMutation represents an operation that mutates the Service nodes in the graph.

@@ -45,6 +45,12 @@ type Payment struct {
 	PaidAt *time.Time `json:"paid_at,omitempty"`
 	// ProcessorPaymentID holds the value of the "processor_payment_id" field.
 	ProcessorPaymentID *string `json:"processor_payment_id,omitempty"`
+	// Method holds the value of the "method" field.
+	Method payment.Method `json:"method,omitempty"`
+	// BrandID holds the value of the "brand_id" field.
+	BrandID *uuid.UUID `json:"brand_id,omitempty"`
+	// LocationID holds the value of the "location_id" field.
+	LocationID *uuid.UUID `json:"location_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the PaymentQuery when eager-loading is set.
 	Edges        PaymentEdges `json:"edges"`
@@ -102,11 +108,11 @@ func (*Payment) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case payment.FieldMemberID, payment.FieldPassID:
+		case payment.FieldMemberID, payment.FieldPassID, payment.FieldBrandID, payment.FieldLocationID:
 			values[i] = &sql.NullScanner{S: new(uuid.UUID)}
 		case payment.FieldAmountMinor:
 			values[i] = new(sql.NullInt64)
-		case payment.FieldImportRef, payment.FieldCurrency, payment.FieldStatus, payment.FieldKind, payment.FieldProcessorPaymentID:
+		case payment.FieldImportRef, payment.FieldCurrency, payment.FieldStatus, payment.FieldKind, payment.FieldProcessorPaymentID, payment.FieldMethod:
 			values[i] = new(sql.NullString)
 		case payment.FieldCreatedAt, payment.FieldUpdatedAt, payment.FieldPaidAt:
 			values[i] = new(sql.NullTime)
@@ -210,6 +216,26 @@ func (_m *Payment) assignValues(columns []string, values []any) error {
 				_m.ProcessorPaymentID = new(string)
 				*_m.ProcessorPaymentID = value.String
 			}
+		case payment.FieldMethod:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field method", values[i])
+			} else if value.Valid {
+				_m.Method = payment.Method(value.String)
+			}
+		case payment.FieldBrandID:
+			if value, ok := values[i].(*sql.NullScanner); !ok {
+				return fmt.Errorf("unexpected type %T for field brand_id", values[i])
+			} else if value.Valid {
+				_m.BrandID = new(uuid.UUID)
+				*_m.BrandID = *value.S.(*uuid.UUID)
+			}
+		case payment.FieldLocationID:
+			if value, ok := values[i].(*sql.NullScanner); !ok {
+				return fmt.Errorf("unexpected type %T for field location_id", values[i])
+			} else if value.Valid {
+				_m.LocationID = new(uuid.UUID)
+				*_m.LocationID = *value.S.(*uuid.UUID)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -305,6 +331,19 @@ func (_m *Payment) String() string {
 	if v := _m.ProcessorPaymentID; v != nil {
 		builder.WriteString("processor_payment_id=")
 		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	builder.WriteString("method=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Method))
+	builder.WriteString(", ")
+	if v := _m.BrandID; v != nil {
+		builder.WriteString("brand_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.LocationID; v != nil {
+		builder.WriteString("location_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteByte(')')
 	return builder.String()

@@ -171,6 +171,48 @@ func (_c *PaymentCreate) SetNillableProcessorPaymentID(v *string) *PaymentCreate
 	return _c
 }
 
+// SetMethod sets the "method" field.
+func (_c *PaymentCreate) SetMethod(v payment.Method) *PaymentCreate {
+	_c.mutation.SetMethod(v)
+	return _c
+}
+
+// SetNillableMethod sets the "method" field if the given value is not nil.
+func (_c *PaymentCreate) SetNillableMethod(v *payment.Method) *PaymentCreate {
+	if v != nil {
+		_c.SetMethod(*v)
+	}
+	return _c
+}
+
+// SetBrandID sets the "brand_id" field.
+func (_c *PaymentCreate) SetBrandID(v uuid.UUID) *PaymentCreate {
+	_c.mutation.SetBrandID(v)
+	return _c
+}
+
+// SetNillableBrandID sets the "brand_id" field if the given value is not nil.
+func (_c *PaymentCreate) SetNillableBrandID(v *uuid.UUID) *PaymentCreate {
+	if v != nil {
+		_c.SetBrandID(*v)
+	}
+	return _c
+}
+
+// SetLocationID sets the "location_id" field.
+func (_c *PaymentCreate) SetLocationID(v uuid.UUID) *PaymentCreate {
+	_c.mutation.SetLocationID(v)
+	return _c
+}
+
+// SetNillableLocationID sets the "location_id" field if the given value is not nil.
+func (_c *PaymentCreate) SetNillableLocationID(v *uuid.UUID) *PaymentCreate {
+	if v != nil {
+		_c.SetLocationID(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *PaymentCreate) SetID(v uuid.UUID) *PaymentCreate {
 	_c.mutation.SetID(v)
@@ -259,6 +301,10 @@ func (_c *PaymentCreate) defaults() error {
 		v := payment.DefaultKind
 		_c.mutation.SetKind(v)
 	}
+	if _, ok := _c.mutation.Method(); !ok {
+		v := payment.DefaultMethod
+		_c.mutation.SetMethod(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if payment.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized payment.DefaultID (forgotten import ent/runtime?)")
@@ -310,6 +356,14 @@ func (_c *PaymentCreate) check() error {
 	if v, ok := _c.mutation.Kind(); ok {
 		if err := payment.KindValidator(v); err != nil {
 			return &ValidationError{Name: "kind", err: fmt.Errorf(`ent: validator failed for field "Payment.kind": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Method(); !ok {
+		return &ValidationError{Name: "method", err: errors.New(`ent: missing required field "Payment.method"`)}
+	}
+	if v, ok := _c.mutation.Method(); ok {
+		if err := payment.MethodValidator(v); err != nil {
+			return &ValidationError{Name: "method", err: fmt.Errorf(`ent: validator failed for field "Payment.method": %w`, err)}
 		}
 	}
 	if len(_c.mutation.OrganizationIDs()) == 0 {
@@ -386,6 +440,18 @@ func (_c *PaymentCreate) createSpec() (*Payment, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.ProcessorPaymentID(); ok {
 		_spec.SetField(payment.FieldProcessorPaymentID, field.TypeString, value)
 		_node.ProcessorPaymentID = &value
+	}
+	if value, ok := _c.mutation.Method(); ok {
+		_spec.SetField(payment.FieldMethod, field.TypeEnum, value)
+		_node.Method = value
+	}
+	if value, ok := _c.mutation.BrandID(); ok {
+		_spec.SetField(payment.FieldBrandID, field.TypeUUID, value)
+		_node.BrandID = &value
+	}
+	if value, ok := _c.mutation.LocationID(); ok {
+		_spec.SetField(payment.FieldLocationID, field.TypeUUID, value)
+		_node.LocationID = &value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -646,6 +712,54 @@ func (u *PaymentUpsert) ClearProcessorPaymentID() *PaymentUpsert {
 	return u
 }
 
+// SetMethod sets the "method" field.
+func (u *PaymentUpsert) SetMethod(v payment.Method) *PaymentUpsert {
+	u.Set(payment.FieldMethod, v)
+	return u
+}
+
+// UpdateMethod sets the "method" field to the value that was provided on create.
+func (u *PaymentUpsert) UpdateMethod() *PaymentUpsert {
+	u.SetExcluded(payment.FieldMethod)
+	return u
+}
+
+// SetBrandID sets the "brand_id" field.
+func (u *PaymentUpsert) SetBrandID(v uuid.UUID) *PaymentUpsert {
+	u.Set(payment.FieldBrandID, v)
+	return u
+}
+
+// UpdateBrandID sets the "brand_id" field to the value that was provided on create.
+func (u *PaymentUpsert) UpdateBrandID() *PaymentUpsert {
+	u.SetExcluded(payment.FieldBrandID)
+	return u
+}
+
+// ClearBrandID clears the value of the "brand_id" field.
+func (u *PaymentUpsert) ClearBrandID() *PaymentUpsert {
+	u.SetNull(payment.FieldBrandID)
+	return u
+}
+
+// SetLocationID sets the "location_id" field.
+func (u *PaymentUpsert) SetLocationID(v uuid.UUID) *PaymentUpsert {
+	u.Set(payment.FieldLocationID, v)
+	return u
+}
+
+// UpdateLocationID sets the "location_id" field to the value that was provided on create.
+func (u *PaymentUpsert) UpdateLocationID() *PaymentUpsert {
+	u.SetExcluded(payment.FieldLocationID)
+	return u
+}
+
+// ClearLocationID clears the value of the "location_id" field.
+func (u *PaymentUpsert) ClearLocationID() *PaymentUpsert {
+	u.SetNull(payment.FieldLocationID)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -879,6 +993,62 @@ func (u *PaymentUpsertOne) UpdateProcessorPaymentID() *PaymentUpsertOne {
 func (u *PaymentUpsertOne) ClearProcessorPaymentID() *PaymentUpsertOne {
 	return u.Update(func(s *PaymentUpsert) {
 		s.ClearProcessorPaymentID()
+	})
+}
+
+// SetMethod sets the "method" field.
+func (u *PaymentUpsertOne) SetMethod(v payment.Method) *PaymentUpsertOne {
+	return u.Update(func(s *PaymentUpsert) {
+		s.SetMethod(v)
+	})
+}
+
+// UpdateMethod sets the "method" field to the value that was provided on create.
+func (u *PaymentUpsertOne) UpdateMethod() *PaymentUpsertOne {
+	return u.Update(func(s *PaymentUpsert) {
+		s.UpdateMethod()
+	})
+}
+
+// SetBrandID sets the "brand_id" field.
+func (u *PaymentUpsertOne) SetBrandID(v uuid.UUID) *PaymentUpsertOne {
+	return u.Update(func(s *PaymentUpsert) {
+		s.SetBrandID(v)
+	})
+}
+
+// UpdateBrandID sets the "brand_id" field to the value that was provided on create.
+func (u *PaymentUpsertOne) UpdateBrandID() *PaymentUpsertOne {
+	return u.Update(func(s *PaymentUpsert) {
+		s.UpdateBrandID()
+	})
+}
+
+// ClearBrandID clears the value of the "brand_id" field.
+func (u *PaymentUpsertOne) ClearBrandID() *PaymentUpsertOne {
+	return u.Update(func(s *PaymentUpsert) {
+		s.ClearBrandID()
+	})
+}
+
+// SetLocationID sets the "location_id" field.
+func (u *PaymentUpsertOne) SetLocationID(v uuid.UUID) *PaymentUpsertOne {
+	return u.Update(func(s *PaymentUpsert) {
+		s.SetLocationID(v)
+	})
+}
+
+// UpdateLocationID sets the "location_id" field to the value that was provided on create.
+func (u *PaymentUpsertOne) UpdateLocationID() *PaymentUpsertOne {
+	return u.Update(func(s *PaymentUpsert) {
+		s.UpdateLocationID()
+	})
+}
+
+// ClearLocationID clears the value of the "location_id" field.
+func (u *PaymentUpsertOne) ClearLocationID() *PaymentUpsertOne {
+	return u.Update(func(s *PaymentUpsert) {
+		s.ClearLocationID()
 	})
 }
 
@@ -1282,6 +1452,62 @@ func (u *PaymentUpsertBulk) UpdateProcessorPaymentID() *PaymentUpsertBulk {
 func (u *PaymentUpsertBulk) ClearProcessorPaymentID() *PaymentUpsertBulk {
 	return u.Update(func(s *PaymentUpsert) {
 		s.ClearProcessorPaymentID()
+	})
+}
+
+// SetMethod sets the "method" field.
+func (u *PaymentUpsertBulk) SetMethod(v payment.Method) *PaymentUpsertBulk {
+	return u.Update(func(s *PaymentUpsert) {
+		s.SetMethod(v)
+	})
+}
+
+// UpdateMethod sets the "method" field to the value that was provided on create.
+func (u *PaymentUpsertBulk) UpdateMethod() *PaymentUpsertBulk {
+	return u.Update(func(s *PaymentUpsert) {
+		s.UpdateMethod()
+	})
+}
+
+// SetBrandID sets the "brand_id" field.
+func (u *PaymentUpsertBulk) SetBrandID(v uuid.UUID) *PaymentUpsertBulk {
+	return u.Update(func(s *PaymentUpsert) {
+		s.SetBrandID(v)
+	})
+}
+
+// UpdateBrandID sets the "brand_id" field to the value that was provided on create.
+func (u *PaymentUpsertBulk) UpdateBrandID() *PaymentUpsertBulk {
+	return u.Update(func(s *PaymentUpsert) {
+		s.UpdateBrandID()
+	})
+}
+
+// ClearBrandID clears the value of the "brand_id" field.
+func (u *PaymentUpsertBulk) ClearBrandID() *PaymentUpsertBulk {
+	return u.Update(func(s *PaymentUpsert) {
+		s.ClearBrandID()
+	})
+}
+
+// SetLocationID sets the "location_id" field.
+func (u *PaymentUpsertBulk) SetLocationID(v uuid.UUID) *PaymentUpsertBulk {
+	return u.Update(func(s *PaymentUpsert) {
+		s.SetLocationID(v)
+	})
+}
+
+// UpdateLocationID sets the "location_id" field to the value that was provided on create.
+func (u *PaymentUpsertBulk) UpdateLocationID() *PaymentUpsertBulk {
+	return u.Update(func(s *PaymentUpsert) {
+		s.UpdateLocationID()
+	})
+}
+
+// ClearLocationID clears the value of the "location_id" field.
+func (u *PaymentUpsertBulk) ClearLocationID() *PaymentUpsertBulk {
+	return u.Update(func(s *PaymentUpsert) {
+		s.ClearLocationID()
 	})
 }
 

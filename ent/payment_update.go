@@ -200,6 +200,60 @@ func (_u *PaymentUpdate) ClearProcessorPaymentID() *PaymentUpdate {
 	return _u
 }
 
+// SetMethod sets the "method" field.
+func (_u *PaymentUpdate) SetMethod(v payment.Method) *PaymentUpdate {
+	_u.mutation.SetMethod(v)
+	return _u
+}
+
+// SetNillableMethod sets the "method" field if the given value is not nil.
+func (_u *PaymentUpdate) SetNillableMethod(v *payment.Method) *PaymentUpdate {
+	if v != nil {
+		_u.SetMethod(*v)
+	}
+	return _u
+}
+
+// SetBrandID sets the "brand_id" field.
+func (_u *PaymentUpdate) SetBrandID(v uuid.UUID) *PaymentUpdate {
+	_u.mutation.SetBrandID(v)
+	return _u
+}
+
+// SetNillableBrandID sets the "brand_id" field if the given value is not nil.
+func (_u *PaymentUpdate) SetNillableBrandID(v *uuid.UUID) *PaymentUpdate {
+	if v != nil {
+		_u.SetBrandID(*v)
+	}
+	return _u
+}
+
+// ClearBrandID clears the value of the "brand_id" field.
+func (_u *PaymentUpdate) ClearBrandID() *PaymentUpdate {
+	_u.mutation.ClearBrandID()
+	return _u
+}
+
+// SetLocationID sets the "location_id" field.
+func (_u *PaymentUpdate) SetLocationID(v uuid.UUID) *PaymentUpdate {
+	_u.mutation.SetLocationID(v)
+	return _u
+}
+
+// SetNillableLocationID sets the "location_id" field if the given value is not nil.
+func (_u *PaymentUpdate) SetNillableLocationID(v *uuid.UUID) *PaymentUpdate {
+	if v != nil {
+		_u.SetLocationID(*v)
+	}
+	return _u
+}
+
+// ClearLocationID clears the value of the "location_id" field.
+func (_u *PaymentUpdate) ClearLocationID() *PaymentUpdate {
+	_u.mutation.ClearLocationID()
+	return _u
+}
+
 // SetMember sets the "member" edge to the Member entity.
 func (_u *PaymentUpdate) SetMember(v *Member) *PaymentUpdate {
 	return _u.SetMemberID(v.ID)
@@ -291,6 +345,11 @@ func (_u *PaymentUpdate) check() error {
 			return &ValidationError{Name: "kind", err: fmt.Errorf(`ent: validator failed for field "Payment.kind": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Method(); ok {
+		if err := payment.MethodValidator(v); err != nil {
+			return &ValidationError{Name: "method", err: fmt.Errorf(`ent: validator failed for field "Payment.method": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Payment.organization"`)
 	}
@@ -344,6 +403,21 @@ func (_u *PaymentUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.ProcessorPaymentIDCleared() {
 		_spec.ClearField(payment.FieldProcessorPaymentID, field.TypeString)
+	}
+	if value, ok := _u.mutation.Method(); ok {
+		_spec.SetField(payment.FieldMethod, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.BrandID(); ok {
+		_spec.SetField(payment.FieldBrandID, field.TypeUUID, value)
+	}
+	if _u.mutation.BrandIDCleared() {
+		_spec.ClearField(payment.FieldBrandID, field.TypeUUID)
+	}
+	if value, ok := _u.mutation.LocationID(); ok {
+		_spec.SetField(payment.FieldLocationID, field.TypeUUID, value)
+	}
+	if _u.mutation.LocationIDCleared() {
+		_spec.ClearField(payment.FieldLocationID, field.TypeUUID)
 	}
 	if _u.mutation.MemberCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -592,6 +666,60 @@ func (_u *PaymentUpdateOne) ClearProcessorPaymentID() *PaymentUpdateOne {
 	return _u
 }
 
+// SetMethod sets the "method" field.
+func (_u *PaymentUpdateOne) SetMethod(v payment.Method) *PaymentUpdateOne {
+	_u.mutation.SetMethod(v)
+	return _u
+}
+
+// SetNillableMethod sets the "method" field if the given value is not nil.
+func (_u *PaymentUpdateOne) SetNillableMethod(v *payment.Method) *PaymentUpdateOne {
+	if v != nil {
+		_u.SetMethod(*v)
+	}
+	return _u
+}
+
+// SetBrandID sets the "brand_id" field.
+func (_u *PaymentUpdateOne) SetBrandID(v uuid.UUID) *PaymentUpdateOne {
+	_u.mutation.SetBrandID(v)
+	return _u
+}
+
+// SetNillableBrandID sets the "brand_id" field if the given value is not nil.
+func (_u *PaymentUpdateOne) SetNillableBrandID(v *uuid.UUID) *PaymentUpdateOne {
+	if v != nil {
+		_u.SetBrandID(*v)
+	}
+	return _u
+}
+
+// ClearBrandID clears the value of the "brand_id" field.
+func (_u *PaymentUpdateOne) ClearBrandID() *PaymentUpdateOne {
+	_u.mutation.ClearBrandID()
+	return _u
+}
+
+// SetLocationID sets the "location_id" field.
+func (_u *PaymentUpdateOne) SetLocationID(v uuid.UUID) *PaymentUpdateOne {
+	_u.mutation.SetLocationID(v)
+	return _u
+}
+
+// SetNillableLocationID sets the "location_id" field if the given value is not nil.
+func (_u *PaymentUpdateOne) SetNillableLocationID(v *uuid.UUID) *PaymentUpdateOne {
+	if v != nil {
+		_u.SetLocationID(*v)
+	}
+	return _u
+}
+
+// ClearLocationID clears the value of the "location_id" field.
+func (_u *PaymentUpdateOne) ClearLocationID() *PaymentUpdateOne {
+	_u.mutation.ClearLocationID()
+	return _u
+}
+
 // SetMember sets the "member" edge to the Member entity.
 func (_u *PaymentUpdateOne) SetMember(v *Member) *PaymentUpdateOne {
 	return _u.SetMemberID(v.ID)
@@ -696,6 +824,11 @@ func (_u *PaymentUpdateOne) check() error {
 			return &ValidationError{Name: "kind", err: fmt.Errorf(`ent: validator failed for field "Payment.kind": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Method(); ok {
+		if err := payment.MethodValidator(v); err != nil {
+			return &ValidationError{Name: "method", err: fmt.Errorf(`ent: validator failed for field "Payment.method": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Payment.organization"`)
 	}
@@ -766,6 +899,21 @@ func (_u *PaymentUpdateOne) sqlSave(ctx context.Context) (_node *Payment, err er
 	}
 	if _u.mutation.ProcessorPaymentIDCleared() {
 		_spec.ClearField(payment.FieldProcessorPaymentID, field.TypeString)
+	}
+	if value, ok := _u.mutation.Method(); ok {
+		_spec.SetField(payment.FieldMethod, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.BrandID(); ok {
+		_spec.SetField(payment.FieldBrandID, field.TypeUUID, value)
+	}
+	if _u.mutation.BrandIDCleared() {
+		_spec.ClearField(payment.FieldBrandID, field.TypeUUID)
+	}
+	if value, ok := _u.mutation.LocationID(); ok {
+		_spec.SetField(payment.FieldLocationID, field.TypeUUID, value)
+	}
+	if _u.mutation.LocationIDCleared() {
+		_spec.ClearField(payment.FieldLocationID, field.TypeUUID)
 	}
 	if _u.mutation.MemberCleared() {
 		edge := &sqlgraph.EdgeSpec{

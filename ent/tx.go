@@ -40,6 +40,8 @@ type Tx struct {
 	Brand *BrandClient
 	// BuddyInvite is the client for interacting with the BuddyInvite builders.
 	BuddyInvite *BuddyInviteClient
+	// CalendarEvent is the client for interacting with the CalendarEvent builders.
+	CalendarEvent *CalendarEventClient
 	// Checkout is the client for interacting with the Checkout builders.
 	Checkout *CheckoutClient
 	// ClassInstance is the client for interacting with the ClassInstance builders.
@@ -138,6 +140,8 @@ type Tx struct {
 	RefundReview *RefundReviewClient
 	// Room is the client for interacting with the Room builders.
 	Room *RoomClient
+	// SalesDaily is the client for interacting with the SalesDaily builders.
+	SalesDaily *SalesDailyClient
 	// Service is the client for interacting with the Service builders.
 	Service *ServiceClient
 	// ServiceProvider is the client for interacting with the ServiceProvider builders.
@@ -308,6 +312,7 @@ func (tx *Tx) init() {
 	tx.BookingReassignment = NewBookingReassignmentClient(tx.config)
 	tx.Brand = NewBrandClient(tx.config)
 	tx.BuddyInvite = NewBuddyInviteClient(tx.config)
+	tx.CalendarEvent = NewCalendarEventClient(tx.config)
 	tx.Checkout = NewCheckoutClient(tx.config)
 	tx.ClassInstance = NewClassInstanceClient(tx.config)
 	tx.ClassType = NewClassTypeClient(tx.config)
@@ -357,6 +362,7 @@ func (tx *Tx) init() {
 	tx.Refund = NewRefundClient(tx.config)
 	tx.RefundReview = NewRefundReviewClient(tx.config)
 	tx.Room = NewRoomClient(tx.config)
+	tx.SalesDaily = NewSalesDailyClient(tx.config)
 	tx.Service = NewServiceClient(tx.config)
 	tx.ServiceProvider = NewServiceProviderClient(tx.config)
 	tx.ServiceVariant = NewServiceVariantClient(tx.config)

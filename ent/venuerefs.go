@@ -20,6 +20,7 @@ import (
 	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
+	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
@@ -69,6 +70,7 @@ import (
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
@@ -99,6 +101,7 @@ var edgeTargets = map[string]map[string]string{
 	"BookingReassignment":    {"organization": "Organization", "booking": "Booking", "old_pass": "Pass", "new_pass": "Pass"},
 	"Brand":                  {"organization": "Organization", "class_types": "ClassType", "pass_types": "PassType", "photos": "Photo"},
 	"BuddyInvite":            {"organization": "Organization", "class_instance": "ClassInstance", "inviter": "Member", "inviter_booking": "Booking", "invitee": "Member", "booking": "Booking"},
+	"CalendarEvent":          {"organization": "Organization"},
 	"Checkout":               {"organization": "Organization", "member": "Member", "pass_type": "PassType"},
 	"ClassInstance":          {"organization": "Organization", "class_type": "ClassType", "instructor": "Instructor", "location": "Location", "room": "Room", "bookings": "Booking"},
 	"ClassType":              {"organization": "Organization", "brand": "Brand", "class_instances": "ClassInstance", "pass_types": "PassType"},
@@ -148,6 +151,7 @@ var edgeTargets = map[string]map[string]string{
 	"Refund":                 {"organization": "Organization", "payment": "Payment", "member": "Member"},
 	"RefundReview":           {"organization": "Organization"},
 	"Room":                   {"organization": "Organization", "location": "Location", "class_instances": "ClassInstance"},
+	"SalesDaily":             {"organization": "Organization"},
 	"Service":                {"organization": "Organization", "inquiries": "Inquiry", "variants": "ServiceVariant", "providers": "ServiceProvider", "appointments": "Appointment"},
 	"ServiceProvider":        {"organization": "Organization", "service": "Service", "provider": "Instructor"},
 	"ServiceVariant":         {"organization": "Organization", "service": "Service"},
@@ -178,6 +182,7 @@ var VenueOwnedTypes = []string{
 	"BookingReassignment",
 	"Brand",
 	"BuddyInvite",
+	"CalendarEvent",
 	"Checkout",
 	"ClassInstance",
 	"ClassType",
@@ -213,6 +218,7 @@ var VenueOwnedTypes = []string{
 	"Refund",
 	"RefundReview",
 	"Room",
+	"SalesDaily",
 	"Service",
 	"ServiceProvider",
 	"ServiceVariant",
@@ -241,6 +247,7 @@ var AllTypes = []string{
 	"BookingReassignment",
 	"Brand",
 	"BuddyInvite",
+	"CalendarEvent",
 	"Checkout",
 	"ClassInstance",
 	"ClassType",
@@ -290,6 +297,7 @@ var AllTypes = []string{
 	"Refund",
 	"RefundReview",
 	"Room",
+	"SalesDaily",
 	"Service",
 	"ServiceProvider",
 	"ServiceVariant",
@@ -341,6 +349,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Brand.Query().Where(brand.IDIn(ids...)).Count(ctx)
 	case "BuddyInvite":
 		return c.BuddyInvite.Query().Where(buddyinvite.IDIn(ids...)).Count(ctx)
+	case "CalendarEvent":
+		return c.CalendarEvent.Query().Where(calendarevent.IDIn(ids...)).Count(ctx)
 	case "Checkout":
 		return c.Checkout.Query().Where(checkout.IDIn(ids...)).Count(ctx)
 	case "ClassInstance":
@@ -439,6 +449,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.RefundReview.Query().Where(refundreview.IDIn(ids...)).Count(ctx)
 	case "Room":
 		return c.Room.Query().Where(room.IDIn(ids...)).Count(ctx)
+	case "SalesDaily":
+		return c.SalesDaily.Query().Where(salesdaily.IDIn(ids...)).Count(ctx)
 	case "Service":
 		return c.Service.Query().Where(service.IDIn(ids...)).Count(ctx)
 	case "ServiceProvider":

@@ -165,6 +165,18 @@ func (f BuddyInviteFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.BuddyInviteMutation", m)
 }
 
+// The CalendarEventFunc type is an adapter to allow the use of ordinary
+// function as CalendarEvent mutator.
+type CalendarEventFunc func(context.Context, *ent.CalendarEventMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CalendarEventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CalendarEventMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CalendarEventMutation", m)
+}
+
 // The CheckoutFunc type is an adapter to allow the use of ordinary
 // function as Checkout mutator.
 type CheckoutFunc func(context.Context, *ent.CheckoutMutation) (ent.Value, error)
@@ -751,6 +763,18 @@ func (f RoomFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error)
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RoomMutation", m)
+}
+
+// The SalesDailyFunc type is an adapter to allow the use of ordinary
+// function as SalesDaily mutator.
+type SalesDailyFunc func(context.Context, *ent.SalesDailyMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SalesDailyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SalesDailyMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SalesDailyMutation", m)
 }
 
 // The ServiceFunc type is an adapter to allow the use of ordinary

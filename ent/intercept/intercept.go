@@ -21,6 +21,7 @@ import (
 	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
+	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
@@ -71,6 +72,7 @@ import (
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
@@ -491,6 +493,33 @@ func (f TraverseBuddyInvite) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.BuddyInviteQuery", q)
+}
+
+// The CalendarEventFunc type is an adapter to allow the use of ordinary function as a Querier.
+type CalendarEventFunc func(context.Context, *ent.CalendarEventQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f CalendarEventFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.CalendarEventQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.CalendarEventQuery", q)
+}
+
+// The TraverseCalendarEvent type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseCalendarEvent func(context.Context, *ent.CalendarEventQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseCalendarEvent) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseCalendarEvent) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CalendarEventQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.CalendarEventQuery", q)
 }
 
 // The CheckoutFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1816,6 +1845,33 @@ func (f TraverseRoom) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.RoomQuery", q)
 }
 
+// The SalesDailyFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SalesDailyFunc func(context.Context, *ent.SalesDailyQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SalesDailyFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SalesDailyQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SalesDailyQuery", q)
+}
+
+// The TraverseSalesDaily type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSalesDaily func(context.Context, *ent.SalesDailyQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSalesDaily) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSalesDaily) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SalesDailyQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SalesDailyQuery", q)
+}
+
 // The ServiceFunc type is an adapter to allow the use of ordinary function as a Querier.
 type ServiceFunc func(context.Context, *ent.ServiceQuery) (ent.Value, error)
 
@@ -2196,6 +2252,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.BrandQuery, predicate.Brand, brand.OrderOption]{typ: ent.TypeBrand, tq: q}, nil
 	case *ent.BuddyInviteQuery:
 		return &query[*ent.BuddyInviteQuery, predicate.BuddyInvite, buddyinvite.OrderOption]{typ: ent.TypeBuddyInvite, tq: q}, nil
+	case *ent.CalendarEventQuery:
+		return &query[*ent.CalendarEventQuery, predicate.CalendarEvent, calendarevent.OrderOption]{typ: ent.TypeCalendarEvent, tq: q}, nil
 	case *ent.CheckoutQuery:
 		return &query[*ent.CheckoutQuery, predicate.Checkout, checkout.OrderOption]{typ: ent.TypeCheckout, tq: q}, nil
 	case *ent.ClassInstanceQuery:
@@ -2294,6 +2352,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.RefundReviewQuery, predicate.RefundReview, refundreview.OrderOption]{typ: ent.TypeRefundReview, tq: q}, nil
 	case *ent.RoomQuery:
 		return &query[*ent.RoomQuery, predicate.Room, room.OrderOption]{typ: ent.TypeRoom, tq: q}, nil
+	case *ent.SalesDailyQuery:
+		return &query[*ent.SalesDailyQuery, predicate.SalesDaily, salesdaily.OrderOption]{typ: ent.TypeSalesDaily, tq: q}, nil
 	case *ent.ServiceQuery:
 		return &query[*ent.ServiceQuery, predicate.Service, service.OrderOption]{typ: ent.TypeService, tq: q}, nil
 	case *ent.ServiceProviderQuery:

@@ -729,6 +729,48 @@ var (
 			},
 		},
 	}
+	// CalendarEventsColumns holds the columns for the "calendar_events" table.
+	CalendarEventsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"private_event", "stream", "room_rental", "maintenance"}},
+		{Name: "title", Type: field.TypeString, Size: 200},
+		{Name: "starts_at", Type: field.TypeTime},
+		{Name: "ends_at", Type: field.TypeTime},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"scheduled", "cancelled"}, Default: "scheduled"},
+		{Name: "location_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "room_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "notes", Type: field.TypeString, Size: 2000, Default: ""},
+		{Name: "created_by", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// CalendarEventsTable holds the schema information for the "calendar_events" table.
+	CalendarEventsTable = &schema.Table{
+		Name:       "calendar_events",
+		Columns:    CalendarEventsColumns,
+		PrimaryKey: []*schema.Column{CalendarEventsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "calendar_events_organizations_organization",
+				Columns:    []*schema.Column{CalendarEventsColumns[12]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "calendarevent_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{CalendarEventsColumns[12]},
+			},
+			{
+				Name:    "calendarevent_organization_id_starts_at",
+				Unique:  false,
+				Columns: []*schema.Column{CalendarEventsColumns[12], CalendarEventsColumns[5]},
+			},
+		},
+	}
 	// CheckoutsColumns holds the columns for the "checkouts" table.
 	CheckoutsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -2121,6 +2163,9 @@ var (
 		{Name: "kind", Type: field.TypeEnum, Enums: []string{"pass_purchase", "renewal", "drop_in", "product", "gift_card", "fee", "other"}, Default: "other"},
 		{Name: "paid_at", Type: field.TypeTime, Nullable: true},
 		{Name: "processor_payment_id", Type: field.TypeString, Nullable: true},
+		{Name: "method", Type: field.TypeEnum, Enums: []string{"card", "cash", "gift_card", "bank_transfer", "other"}, Default: "other"},
+		{Name: "brand_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "location_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "member_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "pass_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "organization_id", Type: field.TypeUUID},
@@ -2133,19 +2178,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "payments_members_payments",
-				Columns:    []*schema.Column{PaymentsColumns[10]},
+				Columns:    []*schema.Column{PaymentsColumns[13]},
 				RefColumns: []*schema.Column{MembersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "payments_passes_payments",
-				Columns:    []*schema.Column{PaymentsColumns[11]},
+				Columns:    []*schema.Column{PaymentsColumns[14]},
 				RefColumns: []*schema.Column{PassesColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "payments_organizations_organization",
-				Columns:    []*schema.Column{PaymentsColumns[12]},
+				Columns:    []*schema.Column{PaymentsColumns[15]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -2154,27 +2199,27 @@ var (
 			{
 				Name:    "payment_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentsColumns[12]},
+				Columns: []*schema.Column{PaymentsColumns[15]},
 			},
 			{
 				Name:    "payment_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{PaymentsColumns[12], PaymentsColumns[3]},
+				Columns: []*schema.Column{PaymentsColumns[15], PaymentsColumns[3]},
 			},
 			{
 				Name:    "payment_organization_id_paid_at",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentsColumns[12], PaymentsColumns[8]},
+				Columns: []*schema.Column{PaymentsColumns[15], PaymentsColumns[8]},
 			},
 			{
 				Name:    "payment_organization_id_member_id_paid_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentsColumns[12], PaymentsColumns[10], PaymentsColumns[8], PaymentsColumns[0]},
+				Columns: []*schema.Column{PaymentsColumns[15], PaymentsColumns[13], PaymentsColumns[8], PaymentsColumns[0]},
 			},
 			{
 				Name:    "payment_organization_id_member_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentsColumns[12], PaymentsColumns[10], PaymentsColumns[1], PaymentsColumns[0]},
+				Columns: []*schema.Column{PaymentsColumns[15], PaymentsColumns[13], PaymentsColumns[1], PaymentsColumns[0]},
 			},
 		},
 	}
@@ -2956,6 +3001,48 @@ var (
 			},
 		},
 	}
+	// SalesDailiesColumns holds the columns for the "sales_dailies" table.
+	SalesDailiesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "basis", Type: field.TypeEnum, Enums: []string{"cash", "accrual"}},
+		{Name: "day", Type: field.TypeTime, SchemaType: map[string]string{"postgres": "date"}},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "method", Type: field.TypeEnum, Enums: []string{"card", "cash", "gift_card", "bank_transfer", "other"}},
+		{Name: "category", Type: field.TypeString, Size: 32},
+		{Name: "brand_id", Type: field.TypeUUID},
+		{Name: "location_id", Type: field.TypeUUID},
+		{Name: "amount_minor", Type: field.TypeInt64},
+		{Name: "payments", Type: field.TypeInt64},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// SalesDailiesTable holds the schema information for the "sales_dailies" table.
+	SalesDailiesTable = &schema.Table{
+		Name:       "sales_dailies",
+		Columns:    SalesDailiesColumns,
+		PrimaryKey: []*schema.Column{SalesDailiesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "sales_dailies_organizations_organization",
+				Columns:    []*schema.Column{SalesDailiesColumns[12]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "salesdaily_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{SalesDailiesColumns[12]},
+			},
+			{
+				Name:    "salesdaily_organization_id_basis_day_currency_method_category_brand_id_location_id",
+				Unique:  true,
+				Columns: []*schema.Column{SalesDailiesColumns[12], SalesDailiesColumns[3], SalesDailiesColumns[4], SalesDailiesColumns[5], SalesDailiesColumns[6], SalesDailiesColumns[7], SalesDailiesColumns[8], SalesDailiesColumns[9]},
+			},
+		},
+	}
 	// ServicesColumns holds the columns for the "services" table.
 	ServicesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -3668,6 +3755,7 @@ var (
 		BookingReassignmentsTable,
 		BrandsTable,
 		BuddyInvitesTable,
+		CalendarEventsTable,
 		CheckoutsTable,
 		ClassInstancesTable,
 		ClassTypesTable,
@@ -3717,6 +3805,7 @@ var (
 		RefundsTable,
 		RefundReviewsTable,
 		RoomsTable,
+		SalesDailiesTable,
 		ServicesTable,
 		ServiceProvidersTable,
 		ServiceVariantsTable,
@@ -3770,6 +3859,7 @@ func init() {
 	BuddyInvitesTable.ForeignKeys[3].RefTable = BookingsTable
 	BuddyInvitesTable.ForeignKeys[4].RefTable = MembersTable
 	BuddyInvitesTable.ForeignKeys[5].RefTable = BookingsTable
+	CalendarEventsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	CheckoutsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	CheckoutsTable.ForeignKeys[1].RefTable = MembersTable
 	CheckoutsTable.ForeignKeys[2].RefTable = PassTypesTable
@@ -3839,6 +3929,7 @@ func init() {
 	RefundReviewsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	RoomsTable.ForeignKeys[0].RefTable = LocationsTable
 	RoomsTable.ForeignKeys[1].RefTable = OrganizationsTable
+	SalesDailiesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	ServicesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	ServiceProvidersTable.ForeignKeys[0].RefTable = InstructorsTable
 	ServiceProvidersTable.ForeignKeys[1].RefTable = ServicesTable

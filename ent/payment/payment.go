@@ -41,6 +41,12 @@ const (
 	FieldPaidAt = "paid_at"
 	// FieldProcessorPaymentID holds the string denoting the processor_payment_id field in the database.
 	FieldProcessorPaymentID = "processor_payment_id"
+	// FieldMethod holds the string denoting the method field in the database.
+	FieldMethod = "method"
+	// FieldBrandID holds the string denoting the brand_id field in the database.
+	FieldBrandID = "brand_id"
+	// FieldLocationID holds the string denoting the location_id field in the database.
+	FieldLocationID = "location_id"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeMember holds the string denoting the member edge name in mutations.
@@ -87,6 +93,9 @@ var Columns = []string{
 	FieldKind,
 	FieldPaidAt,
 	FieldProcessorPaymentID,
+	FieldMethod,
+	FieldBrandID,
+	FieldLocationID,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -182,6 +191,35 @@ func KindValidator(k Kind) error {
 	}
 }
 
+// Method defines the type for the "method" enum field.
+type Method string
+
+// MethodOther is the default value of the Method enum.
+const DefaultMethod = MethodOther
+
+// Method values.
+const (
+	MethodCard         Method = "card"
+	MethodCash         Method = "cash"
+	MethodGiftCard     Method = "gift_card"
+	MethodBankTransfer Method = "bank_transfer"
+	MethodOther        Method = "other"
+)
+
+func (m Method) String() string {
+	return string(m)
+}
+
+// MethodValidator is a validator for the "method" field enum values. It is called by the builders before save.
+func MethodValidator(m Method) error {
+	switch m {
+	case MethodCard, MethodCash, MethodGiftCard, MethodBankTransfer, MethodOther:
+		return nil
+	default:
+		return fmt.Errorf("payment: invalid enum value for method field: %q", m)
+	}
+}
+
 // OrderOption defines the ordering options for the Payment queries.
 type OrderOption func(*sql.Selector)
 
@@ -248,6 +286,21 @@ func ByPaidAt(opts ...sql.OrderTermOption) OrderOption {
 // ByProcessorPaymentID orders the results by the processor_payment_id field.
 func ByProcessorPaymentID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldProcessorPaymentID, opts...).ToFunc()
+}
+
+// ByMethod orders the results by the method field.
+func ByMethod(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldMethod, opts...).ToFunc()
+}
+
+// ByBrandID orders the results by the brand_id field.
+func ByBrandID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldBrandID, opts...).ToFunc()
+}
+
+// ByLocationID orders the results by the location_id field.
+func ByLocationID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLocationID, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

@@ -106,6 +106,16 @@ func ProcessorPaymentID(v string) predicate.Payment {
 	return predicate.Payment(sql.FieldEQ(FieldProcessorPaymentID, v))
 }
 
+// BrandID applies equality check predicate on the "brand_id" field. It's identical to BrandIDEQ.
+func BrandID(v uuid.UUID) predicate.Payment {
+	return predicate.Payment(sql.FieldEQ(FieldBrandID, v))
+}
+
+// LocationID applies equality check predicate on the "location_id" field. It's identical to LocationIDEQ.
+func LocationID(v uuid.UUID) predicate.Payment {
+	return predicate.Payment(sql.FieldEQ(FieldLocationID, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Payment {
 	return predicate.Payment(sql.FieldEQ(FieldCreatedAt, v))
@@ -609,6 +619,126 @@ func ProcessorPaymentIDEqualFold(v string) predicate.Payment {
 // ProcessorPaymentIDContainsFold applies the ContainsFold predicate on the "processor_payment_id" field.
 func ProcessorPaymentIDContainsFold(v string) predicate.Payment {
 	return predicate.Payment(sql.FieldContainsFold(FieldProcessorPaymentID, v))
+}
+
+// MethodEQ applies the EQ predicate on the "method" field.
+func MethodEQ(v Method) predicate.Payment {
+	return predicate.Payment(sql.FieldEQ(FieldMethod, v))
+}
+
+// MethodNEQ applies the NEQ predicate on the "method" field.
+func MethodNEQ(v Method) predicate.Payment {
+	return predicate.Payment(sql.FieldNEQ(FieldMethod, v))
+}
+
+// MethodIn applies the In predicate on the "method" field.
+func MethodIn(vs ...Method) predicate.Payment {
+	return predicate.Payment(sql.FieldIn(FieldMethod, vs...))
+}
+
+// MethodNotIn applies the NotIn predicate on the "method" field.
+func MethodNotIn(vs ...Method) predicate.Payment {
+	return predicate.Payment(sql.FieldNotIn(FieldMethod, vs...))
+}
+
+// BrandIDEQ applies the EQ predicate on the "brand_id" field.
+func BrandIDEQ(v uuid.UUID) predicate.Payment {
+	return predicate.Payment(sql.FieldEQ(FieldBrandID, v))
+}
+
+// BrandIDNEQ applies the NEQ predicate on the "brand_id" field.
+func BrandIDNEQ(v uuid.UUID) predicate.Payment {
+	return predicate.Payment(sql.FieldNEQ(FieldBrandID, v))
+}
+
+// BrandIDIn applies the In predicate on the "brand_id" field.
+func BrandIDIn(vs ...uuid.UUID) predicate.Payment {
+	return predicate.Payment(sql.FieldIn(FieldBrandID, vs...))
+}
+
+// BrandIDNotIn applies the NotIn predicate on the "brand_id" field.
+func BrandIDNotIn(vs ...uuid.UUID) predicate.Payment {
+	return predicate.Payment(sql.FieldNotIn(FieldBrandID, vs...))
+}
+
+// BrandIDGT applies the GT predicate on the "brand_id" field.
+func BrandIDGT(v uuid.UUID) predicate.Payment {
+	return predicate.Payment(sql.FieldGT(FieldBrandID, v))
+}
+
+// BrandIDGTE applies the GTE predicate on the "brand_id" field.
+func BrandIDGTE(v uuid.UUID) predicate.Payment {
+	return predicate.Payment(sql.FieldGTE(FieldBrandID, v))
+}
+
+// BrandIDLT applies the LT predicate on the "brand_id" field.
+func BrandIDLT(v uuid.UUID) predicate.Payment {
+	return predicate.Payment(sql.FieldLT(FieldBrandID, v))
+}
+
+// BrandIDLTE applies the LTE predicate on the "brand_id" field.
+func BrandIDLTE(v uuid.UUID) predicate.Payment {
+	return predicate.Payment(sql.FieldLTE(FieldBrandID, v))
+}
+
+// BrandIDIsNil applies the IsNil predicate on the "brand_id" field.
+func BrandIDIsNil() predicate.Payment {
+	return predicate.Payment(sql.FieldIsNull(FieldBrandID))
+}
+
+// BrandIDNotNil applies the NotNil predicate on the "brand_id" field.
+func BrandIDNotNil() predicate.Payment {
+	return predicate.Payment(sql.FieldNotNull(FieldBrandID))
+}
+
+// LocationIDEQ applies the EQ predicate on the "location_id" field.
+func LocationIDEQ(v uuid.UUID) predicate.Payment {
+	return predicate.Payment(sql.FieldEQ(FieldLocationID, v))
+}
+
+// LocationIDNEQ applies the NEQ predicate on the "location_id" field.
+func LocationIDNEQ(v uuid.UUID) predicate.Payment {
+	return predicate.Payment(sql.FieldNEQ(FieldLocationID, v))
+}
+
+// LocationIDIn applies the In predicate on the "location_id" field.
+func LocationIDIn(vs ...uuid.UUID) predicate.Payment {
+	return predicate.Payment(sql.FieldIn(FieldLocationID, vs...))
+}
+
+// LocationIDNotIn applies the NotIn predicate on the "location_id" field.
+func LocationIDNotIn(vs ...uuid.UUID) predicate.Payment {
+	return predicate.Payment(sql.FieldNotIn(FieldLocationID, vs...))
+}
+
+// LocationIDGT applies the GT predicate on the "location_id" field.
+func LocationIDGT(v uuid.UUID) predicate.Payment {
+	return predicate.Payment(sql.FieldGT(FieldLocationID, v))
+}
+
+// LocationIDGTE applies the GTE predicate on the "location_id" field.
+func LocationIDGTE(v uuid.UUID) predicate.Payment {
+	return predicate.Payment(sql.FieldGTE(FieldLocationID, v))
+}
+
+// LocationIDLT applies the LT predicate on the "location_id" field.
+func LocationIDLT(v uuid.UUID) predicate.Payment {
+	return predicate.Payment(sql.FieldLT(FieldLocationID, v))
+}
+
+// LocationIDLTE applies the LTE predicate on the "location_id" field.
+func LocationIDLTE(v uuid.UUID) predicate.Payment {
+	return predicate.Payment(sql.FieldLTE(FieldLocationID, v))
+}
+
+// LocationIDIsNil applies the IsNil predicate on the "location_id" field.
+func LocationIDIsNil() predicate.Payment {
+	return predicate.Payment(sql.FieldIsNull(FieldLocationID))
+}
+
+// LocationIDNotNil applies the NotNil predicate on the "location_id" field.
+func LocationIDNotNil() predicate.Payment {
+	return predicate.Payment(sql.FieldNotNull(FieldLocationID))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

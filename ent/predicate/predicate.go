@@ -45,6 +45,9 @@ type Brand func(*sql.Selector)
 // BuddyInvite is the predicate function for buddyinvite builders.
 type BuddyInvite func(*sql.Selector)
 
+// CalendarEvent is the predicate function for calendarevent builders.
+type CalendarEvent func(*sql.Selector)
+
 // Checkout is the predicate function for checkout builders.
 type Checkout func(*sql.Selector)
 
@@ -191,6 +194,9 @@ type RefundReview func(*sql.Selector)
 
 // Room is the predicate function for room builders.
 type Room func(*sql.Selector)
+
+// SalesDaily is the predicate function for salesdaily builders.
+type SalesDaily func(*sql.Selector)
 
 // Service is the predicate function for service builders.
 type Service func(*sql.Selector)

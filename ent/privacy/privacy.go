@@ -423,6 +423,30 @@ func (f BuddyInviteMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mut
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.BuddyInviteMutation", m)
 }
 
+// The CalendarEventQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type CalendarEventQueryRuleFunc func(context.Context, *ent.CalendarEventQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f CalendarEventQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CalendarEventQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.CalendarEventQuery", q)
+}
+
+// The CalendarEventMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type CalendarEventMutationRuleFunc func(context.Context, *ent.CalendarEventMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f CalendarEventMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.CalendarEventMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.CalendarEventMutation", m)
+}
+
 // The CheckoutQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type CheckoutQueryRuleFunc func(context.Context, *ent.CheckoutQuery) error
@@ -1599,6 +1623,30 @@ func (f RoomMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) 
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.RoomMutation", m)
 }
 
+// The SalesDailyQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SalesDailyQueryRuleFunc func(context.Context, *ent.SalesDailyQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SalesDailyQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SalesDailyQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SalesDailyQuery", q)
+}
+
+// The SalesDailyMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SalesDailyMutationRuleFunc func(context.Context, *ent.SalesDailyMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SalesDailyMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SalesDailyMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SalesDailyMutation", m)
+}
+
 // The ServiceQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type ServiceQueryRuleFunc func(context.Context, *ent.ServiceQuery) error
@@ -1972,6 +2020,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.BuddyInviteQuery:
 		return q.Filter(), nil
+	case *ent.CalendarEventQuery:
+		return q.Filter(), nil
 	case *ent.CheckoutQuery:
 		return q.Filter(), nil
 	case *ent.ClassInstanceQuery:
@@ -2070,6 +2120,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.RoomQuery:
 		return q.Filter(), nil
+	case *ent.SalesDailyQuery:
+		return q.Filter(), nil
 	case *ent.ServiceQuery:
 		return q.Filter(), nil
 	case *ent.ServiceProviderQuery:
@@ -2128,6 +2180,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.BrandMutation:
 		return m.Filter(), nil
 	case *ent.BuddyInviteMutation:
+		return m.Filter(), nil
+	case *ent.CalendarEventMutation:
 		return m.Filter(), nil
 	case *ent.CheckoutMutation:
 		return m.Filter(), nil
@@ -2226,6 +2280,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.RefundReviewMutation:
 		return m.Filter(), nil
 	case *ent.RoomMutation:
+		return m.Filter(), nil
+	case *ent.SalesDailyMutation:
 		return m.Filter(), nil
 	case *ent.ServiceMutation:
 		return m.Filter(), nil

@@ -20,6 +20,7 @@ import (
 	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
+	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
@@ -69,6 +70,7 @@ import (
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/schema"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/serviceprovider"
@@ -894,6 +896,67 @@ func init() {
 	buddyinviteDescID := buddyinviteMixinFields0[0].Descriptor()
 	// buddyinvite.DefaultID holds the default value on creation for the id field.
 	buddyinvite.DefaultID = buddyinviteDescID.Default.(func() uuid.UUID)
+	calendareventMixin := schema.CalendarEvent{}.Mixin()
+	calendarevent.Policy = privacy.NewPolicies(calendareventMixin[1], schema.CalendarEvent{})
+	calendarevent.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := calendarevent.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	calendareventMixinHooks1 := calendareventMixin[1].Hooks()
+
+	calendarevent.Hooks[1] = calendareventMixinHooks1[0]
+	calendareventMixinFields0 := calendareventMixin[0].Fields()
+	_ = calendareventMixinFields0
+	calendareventFields := schema.CalendarEvent{}.Fields()
+	_ = calendareventFields
+	// calendareventDescCreatedAt is the schema descriptor for created_at field.
+	calendareventDescCreatedAt := calendareventMixinFields0[1].Descriptor()
+	// calendarevent.DefaultCreatedAt holds the default value on creation for the created_at field.
+	calendarevent.DefaultCreatedAt = calendareventDescCreatedAt.Default.(func() time.Time)
+	// calendareventDescUpdatedAt is the schema descriptor for updated_at field.
+	calendareventDescUpdatedAt := calendareventMixinFields0[2].Descriptor()
+	// calendarevent.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	calendarevent.DefaultUpdatedAt = calendareventDescUpdatedAt.Default.(func() time.Time)
+	// calendarevent.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	calendarevent.UpdateDefaultUpdatedAt = calendareventDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// calendareventDescTitle is the schema descriptor for title field.
+	calendareventDescTitle := calendareventFields[1].Descriptor()
+	// calendarevent.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	calendarevent.TitleValidator = func() func(string) error {
+		validators := calendareventDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// calendareventDescNotes is the schema descriptor for notes field.
+	calendareventDescNotes := calendareventFields[7].Descriptor()
+	// calendarevent.DefaultNotes holds the default value on creation for the notes field.
+	calendarevent.DefaultNotes = calendareventDescNotes.Default.(string)
+	// calendarevent.NotesValidator is a validator for the "notes" field. It is called by the builders before save.
+	calendarevent.NotesValidator = calendareventDescNotes.Validators[0].(func(string) error)
+	// calendareventDescCreatedBy is the schema descriptor for created_by field.
+	calendareventDescCreatedBy := calendareventFields[8].Descriptor()
+	// calendarevent.DefaultCreatedBy holds the default value on creation for the created_by field.
+	calendarevent.DefaultCreatedBy = calendareventDescCreatedBy.Default.(string)
+	// calendarevent.CreatedByValidator is a validator for the "created_by" field. It is called by the builders before save.
+	calendarevent.CreatedByValidator = calendareventDescCreatedBy.Validators[0].(func(string) error)
+	// calendareventDescID is the schema descriptor for id field.
+	calendareventDescID := calendareventMixinFields0[0].Descriptor()
+	// calendarevent.DefaultID holds the default value on creation for the id field.
+	calendarevent.DefaultID = calendareventDescID.Default.(func() uuid.UUID)
 	checkoutMixin := schema.Checkout{}.Mixin()
 	checkout.Policy = privacy.NewPolicies(checkoutMixin[1], schema.Checkout{})
 	checkout.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -3885,6 +3948,59 @@ func init() {
 	roomDescID := roomMixinFields0[0].Descriptor()
 	// room.DefaultID holds the default value on creation for the id field.
 	room.DefaultID = roomDescID.Default.(func() uuid.UUID)
+	salesdailyMixin := schema.SalesDaily{}.Mixin()
+	salesdaily.Policy = privacy.NewPolicies(salesdailyMixin[1], schema.SalesDaily{})
+	salesdaily.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := salesdaily.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	salesdailyMixinHooks1 := salesdailyMixin[1].Hooks()
+
+	salesdaily.Hooks[1] = salesdailyMixinHooks1[0]
+	salesdailyMixinFields0 := salesdailyMixin[0].Fields()
+	_ = salesdailyMixinFields0
+	salesdailyFields := schema.SalesDaily{}.Fields()
+	_ = salesdailyFields
+	// salesdailyDescCreatedAt is the schema descriptor for created_at field.
+	salesdailyDescCreatedAt := salesdailyMixinFields0[1].Descriptor()
+	// salesdaily.DefaultCreatedAt holds the default value on creation for the created_at field.
+	salesdaily.DefaultCreatedAt = salesdailyDescCreatedAt.Default.(func() time.Time)
+	// salesdailyDescUpdatedAt is the schema descriptor for updated_at field.
+	salesdailyDescUpdatedAt := salesdailyMixinFields0[2].Descriptor()
+	// salesdaily.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	salesdaily.DefaultUpdatedAt = salesdailyDescUpdatedAt.Default.(func() time.Time)
+	// salesdaily.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	salesdaily.UpdateDefaultUpdatedAt = salesdailyDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// salesdailyDescCurrency is the schema descriptor for currency field.
+	salesdailyDescCurrency := salesdailyFields[2].Descriptor()
+	// salesdaily.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	salesdaily.CurrencyValidator = func() func(string) error {
+		validators := salesdailyDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// salesdailyDescCategory is the schema descriptor for category field.
+	salesdailyDescCategory := salesdailyFields[4].Descriptor()
+	// salesdaily.CategoryValidator is a validator for the "category" field. It is called by the builders before save.
+	salesdaily.CategoryValidator = salesdailyDescCategory.Validators[0].(func(string) error)
+	// salesdailyDescID is the schema descriptor for id field.
+	salesdailyDescID := salesdailyMixinFields0[0].Descriptor()
+	// salesdaily.DefaultID holds the default value on creation for the id field.
+	salesdaily.DefaultID = salesdailyDescID.Default.(func() uuid.UUID)
 	serviceMixin := schema.Service{}.Mixin()
 	service.Policy = privacy.NewPolicies(serviceMixin[1], schema.Service{})
 	service.Hooks[0] = func(next ent.Mutator) ent.Mutator {

@@ -186,8 +186,19 @@ func (Payment) Fields() []ent.Field {
 		field.Enum("kind").Values("pass_purchase", "renewal", "drop_in", "product", "gift_card", "fee", "other").Default("other"),
 		field.Time("paid_at").Optional().Nillable(),
 		field.String("processor_payment_id").Optional().Nillable(),
+		// Reporting dimensions (package reports): how the money came in, and the
+		// brand and location a sale belongs to when its writer knows them (a
+		// desk sale does; an online card checkout has no location).
+		field.Enum("method").Values(PaymentMethods...).Default("other"),
+		field.UUID("brand_id", uuidType).Optional().Nillable(),
+		field.UUID("location_id", uuidType).Optional().Nillable(),
 	}
 }
+
+// PaymentMethods are the ways a payment is taken: by card (online or a saved
+// card at the desk), cash, gift card, bank transfer, or other (imported rows
+// and writers that do not say).
+var PaymentMethods = []string{"card", "cash", "gift_card", "bank_transfer", "other"}
 
 // Edges of the Payment.
 func (Payment) Edges() []ent.Edge {

@@ -96,6 +96,7 @@ var table = map[string]layer{
 	"internal/refunds":         domain, // refunds of payments: reviews, Stripe refunds through payment attempts, receipts
 	"internal/fees":            domain, // no-show and late-cancel fees: list, settle externally, waive
 	"internal/pos":             domain, // the front desk's sales: products and stock, desk sales, returns, end of day
+	"internal/reports":         domain, // the owner's numbers: sales snapshot, attendance, brand analytics
 
 	// Shared domain machinery: nouns use it, it never reaches up to a noun.
 	"internal/audit":              services,

@@ -48,7 +48,7 @@
 //	             internal/platform internal/schedule internal/seed internal/venue
 //	             internal/webhooks internal/webhooks/manage
 //	             internal/webhooks/store internal/refunds internal/fees
-//	             internal/pos
+//	             internal/pos internal/reports
 //	services     internal/audit internal/events internal/identity/...
 //	             internal/notify internal/webhooks/deliver
 //	             internal/webhooks/dispatch internal/webhooks/retry

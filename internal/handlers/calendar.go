@@ -18,7 +18,9 @@ const (
 )
 
 // GetCalendar implements getCalendar: the unified feed of classes,
-// appointments and providers' unavailable time.
+// appointments, providers' unavailable time and calendar events (private
+// events, streams, room rentals, maintenance). Each kind is one list merged
+// here; staff shifts join as one more.
 func (h *Handler) GetCalendar(ctx context.Context, p api.GetCalendarParams) (*api.CalendarResponse, error) {
 	if err := schedule.Authorize(ctx, schedule.AccessRead); err != nil {
 		return nil, err
@@ -41,7 +43,11 @@ func (h *Handler) GetCalendar(ctx context.Context, p api.GetCalendarParams) (*ap
 	if err != nil {
 		return nil, err
 	}
-	data := make([]api.CalendarItem, 0, len(items)+len(rows.Appointments)+len(rows.Unavailable))
+	evs, names, err := h.calendarEvents(ctx, start, end)
+	if err != nil {
+		return nil, err
+	}
+	data := make([]api.CalendarItem, 0, len(items)+len(rows.Appointments)+len(rows.Unavailable)+len(evs))
 	for _, it := range items {
 		data = append(data, calendarItem(it))
 	}
@@ -50,6 +56,9 @@ func (h *Handler) GetCalendar(ctx context.Context, p api.GetCalendarParams) (*ap
 	}
 	for _, off := range rows.Unavailable {
 		data = append(data, calendarUnavailable(off))
+	}
+	for _, ev := range evs {
+		data = append(data, calendarEventItem(ev, names))
 	}
 	slices.SortStableFunc(data, func(a, b api.CalendarItem) int {
 		if c := a.StartTime.Compare(b.StartTime); c != 0 {
@@ -64,7 +73,7 @@ func (h *Handler) GetCalendar(ctx context.Context, p api.GetCalendarParams) (*ap
 		data, truncated = data[:schedule.MaxCalendarItems], true
 	}
 	return &api.CalendarResponse{Data: data, Meta: api.CalendarMeta{Start: r.From, End: r.To, Timezone: v.Org.Timezone,
-		Kinds: []string{schedule.CalendarKindClass, calendarKindAppointment, calendarKindUnavailable},
+		Kinds: append([]string{schedule.CalendarKindClass, calendarKindAppointment, calendarKindUnavailable}, schedule.CalendarEventKinds...),
 		Total: len(data), Truncated: truncated}}, nil
 }
 

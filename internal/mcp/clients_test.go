@@ -52,6 +52,7 @@ func (f *fixture) toolArgs() map[string]map[string]any {
 		mcptools.GetRevenueSummaryName: {"period": "today"},
 		mcptools.GetTodayOverviewName:  {},
 		mcptools.CreateFlashSaleName:   f.flashSaleArgs(),
+		mcptools.GetSalesSnapshotName:  {"range": "7d", "basis": "cash", "methods": []string{"other", "card"}},
 	}
 }
 

@@ -63,6 +63,7 @@ func toolTable() map[string]*tool {
 		{resource: "payment", run: bind(revenueSummary)},
 		{resource: "venue", run: bind(todayOverview)},
 		{resource: "pass_type", run: bind(createFlashSale)},
+		{resource: "brand", run: bind(salesSnapshot)},
 	}
 	out := make(map[string]*tool, len(ts))
 	for i, t := range ts {

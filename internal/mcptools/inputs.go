@@ -71,3 +71,15 @@ type RuleDuration struct {
 type FollowingPrice struct {
 	Mode string `json:"mode" jsonschema:"enum=pass_price"`
 }
+
+// GetSalesSnapshot is the input of get_sales_snapshot.
+type GetSalesSnapshot struct {
+	Range      string   `json:"range,omitempty" jsonschema:"enum=today,enum=yesterday,enum=7d,enum=mtd,enum=30d,enum=custom,default=today" jsonschema_description:"The dates summed: today (default), yesterday, 7d (today and the 6 days before), mtd (month to date), 30d (today and the 29 days before) or custom (from and to)."`
+	From       string   `json:"from,omitempty" jsonschema:"format=date" jsonschema_description:"First venue-local date of a custom range, YYYY-MM-DD."`
+	To         string   `json:"to,omitempty" jsonschema:"format=date" jsonschema_description:"Last venue-local date of a custom range (inclusive, at most 366 days), YYYY-MM-DD."`
+	Basis      string   `json:"basis,omitempty" jsonschema:"enum=cash,enum=accrual,default=cash" jsonschema_description:"cash: succeeded payments on the date paid; accrual: pending and succeeded payments on the date of sale."`
+	Methods    []string `json:"methods,omitempty" jsonschema:"maxItems=5,uniqueItems=true,enum=card,enum=cash,enum=gift_card,enum=bank_transfer,enum=other" jsonschema_description:"Only these payment methods."`
+	Categories []string `json:"categories,omitempty" jsonschema:"maxItems=7,uniqueItems=true,enum=pass_purchase,enum=renewal,enum=drop_in,enum=product,enum=gift_card,enum=fee,enum=other" jsonschema_description:"Only these categories (the payment's kind)."`
+	BrandID    string   `json:"brand_id,omitempty" jsonschema:"format=uuid" jsonschema_description:"Only the sales of this brand of the venue."`
+	LocationID string   `json:"location_id,omitempty" jsonschema:"format=uuid" jsonschema_description:"Only the sales at this location of the venue."`
+}

@@ -15,6 +15,7 @@ const (
 	GetRevenueSummaryName = "get_revenue_summary"
 	GetTodayOverviewName  = "get_today_overview"
 	CreateFlashSaleName   = "create_flash_sale"
+	GetSalesSnapshotName  = "get_sales_snapshot"
 )
 
 // Result ceilings of the tools that return lists.
@@ -93,6 +94,14 @@ var Tools = []Tool{
 		Scopes:      []string{scope.WriteMarketing},
 		ReadOnly:    false,
 		Input:       reflect.TypeFor[CreateFlashSale](),
+	},
+	{
+		Name:        GetSalesSnapshotName,
+		Title:       "Sales snapshot",
+		Description: "The venue's sales of a range (today, yesterday, 7d, mtd, 30d or custom from..to, venue-local dates) totalled per currency in minor units with the currency's exponent, and per payment method and category; cash basis (succeeded payments by payment date) or accrual (pending and succeeded by sale date); optional method, category, brand and location filters. The same figures as GET /admin/sales-snapshot. Needs read:reports.",
+		Scopes:      []string{scope.ReadReports},
+		ReadOnly:    true,
+		Input:       reflect.TypeFor[GetSalesSnapshot](),
 	},
 }
 

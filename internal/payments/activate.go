@@ -173,7 +173,7 @@ func activate(ctx context.Context, tx *ent.Tx, co *ent.Checkout, intentID string
 		pay, err := tx.Payment.Create().SetMemberID(co.MemberID).SetPassID(p.ID).
 			SetAmountMinor(co.AmountMinor).SetCurrency(co.Currency).
 			SetStatus(payment.StatusSucceeded).SetKind(payment.KindPassPurchase).
-			SetPaidAt(now).SetProcessorPaymentID(intentID).Save(ctx)
+			SetPaidAt(now).SetProcessorPaymentID(intentID).SetMethod(payment.MethodCard).Save(ctx)
 		if err != nil {
 			return nil, err
 		}

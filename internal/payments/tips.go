@@ -209,7 +209,7 @@ func (s *Service) applyTipIntent(ctx context.Context, attemptID uuid.UUID, in *s
 			return err
 		}
 		pay, err := tx.Payment.Create().SetMemberID(t.MemberID).SetAmountMinor(t.AmountMinor).SetCurrency(t.Currency).
-			SetStatus(payment.StatusSucceeded).SetKind(payment.KindOther).SetPaidAt(now).SetProcessorPaymentID(in.ID).Save(ctx)
+			SetStatus(payment.StatusSucceeded).SetKind(payment.KindOther).SetPaidAt(now).SetProcessorPaymentID(in.ID).SetMethod(payment.MethodCard).Save(ctx)
 		if err != nil {
 			return err
 		}

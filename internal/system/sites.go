@@ -235,6 +235,8 @@ var registry = map[string]SiteInfo{
 		"Appointment"),
 	"appointments.own": bypass("listing and reading the signed-in user's own appointments across the venues they are related to (bound to the user's member ids)",
 		"Appointment", "Member", "Service"),
+	"reports.sales_refresh": rawSQL("GET /admin/sales-snapshot?refresh=1 recomputes the viewer's venue's daily sales rollup for a date range with the database's own function (venue_sales_daily_refresh, the trigger's arithmetic), bound to the viewer's organization id; it reads and writes only that venue's payments and sales_dailies rows"),
+	"reports.class_counts":  rawSQL("the attendance report and brand analytics count a venue's bookings and classes by venue-local date and action, and by class type brand, grouped in the database (ent cannot group by an expression); every table read is bound to the viewer's organization id"),
 }
 
 // globals are the entity types without a venue, each with the reason it has

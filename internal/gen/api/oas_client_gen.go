@@ -449,6 +449,15 @@ type Invoker interface {
 	//
 	// POST /bookings/{id}/cancel
 	CancelBooking(ctx context.Context, params CancelBookingParams) (*BookingCancelResponse, error)
+	// CancelCalendarEvent invokes cancelCalendarEvent operation.
+	//
+	// Another venue's or an unknown event is 404 `NOT_FOUND`. Cancelling a
+	// cancelled event answers it unchanged. The feed keeps cancelled events
+	// with status `cancelled`, as it keeps cancelled classes. Audited
+	// (`calendar_event.cancel`).
+	//
+	// POST /admin/calendar/events/{id}/cancel
+	CancelCalendarEvent(ctx context.Context, params CancelCalendarEventParams) (*CalendarEventResponse, error)
 	// CheckInAdminBooking invokes checkInAdminBooking operation.
 	//
 	// Marks a confirmed booking `checked_in` with `checked_in_at` now. Open
@@ -690,6 +699,17 @@ type Invoker interface {
 	//
 	// POST /bookings
 	CreateBooking(ctx context.Context, request *BookingCreateRequest, params CreateBookingParams) (*BookingResponse, error)
+	// CreateCalendarEvent invokes createCalendarEvent operation.
+	//
+	// `end_time` after `start_time` and at most 31 days later (else 400
+	// `INVALID_RANGE`). `location_id` and `room_id` must be the venue's (404
+	// `NOT_FOUND`); a room at another location than `location_id` is 400
+	// `VALIDATION_ERROR`; a room alone sets its location. Nothing checks
+	// overlaps with classes or appointments in this version. Audited
+	// (`calendar_event.create`).
+	//
+	// POST /admin/calendar/events
+	CreateCalendarEvent(ctx context.Context, request *CalendarEventCreateRequest, params CreateCalendarEventParams) (*CalendarEventResponse, error)
 	// CreateMyPaymentMethod invokes createMyPaymentMethod operation.
 	//
 	// Creates the member's customer at the venue's connected account on
@@ -934,6 +954,24 @@ type Invoker interface {
 	//
 	// GET /appointments/visits/{visitId}
 	GetAppointmentVisit(ctx context.Context, params GetAppointmentVisitParams) (*VisitResponse, error)
+	// GetAttendanceReport invokes getAttendanceReport operation.
+	//
+	// Permissions `reports.classes` and `members.view_insights` (both; or an
+	// API key with `read:reports`). `view` `class_date` (default) counts the
+	// bookings of the classes starting on each date of the range by their
+	// status now: `booked` (holding a seat: confirmed, checked in, no-show,
+	// pending payment), `checked_in`, `no_show`, `late_cancelled`,
+	// `cancelled`, `waitlisted`. `view` `action_date` counts each action on
+	// the date it happened: `booked` the bookings made that day (any status
+	// now), `checked_in` by the check-in time, `cancelled` and
+	// `late_cancelled` by the cancellation time, `waitlisted` the
+	// waitlisted bookings made that day, `no_show` on the class's date (a
+	// no-show has no time of its own). Dates without any count are left
+	// out. `location` keeps the classes of one location (404 `NOT_FOUND`
+	// when not the venue's).
+	//
+	// GET /admin/reports/attendance
+	GetAttendanceReport(ctx context.Context, params GetAttendanceReportParams) (GetAttendanceReportRes, error)
 	// GetBooking invokes getBooking operation.
 	//
 	// A bearer token reads the user's own booking (any venue); an API key
@@ -949,6 +987,17 @@ type Invoker interface {
 	//
 	// GET /admin/booking-offering
 	GetBookingOffering(ctx context.Context) (*BookingOfferingResponse, error)
+	// GetBrandAnalytics invokes getBrandAnalytics operation.
+	//
+	// Permission `reports.view` (or an API key with `read:reports`). One
+	// entry per brand of the venue, plus one with `brand_id` null for what
+	// belongs to no brand, ordered by name (the null entry last): the classes
+	// of the range (by their class type's brand; `cancelled_classes` apart),
+	// their seat-holding bookings and check-ins, and the sales of the range
+	// (cash basis, per currency, from the payments' brand).
+	//
+	// GET /admin/reports/brands
+	GetBrandAnalytics(ctx context.Context, params GetBrandAnalyticsParams) (GetBrandAnalyticsRes, error)
 	// GetCalendar invokes getCalendar operation.
 	//
 	// Items starting between `start` and `end` (inclusive venue-local dates;
@@ -960,9 +1009,11 @@ type Invoker interface {
 	// unlisted classes included), `appointment` (every status but
 	// `rescheduled`: the appointment it moved to stands for it) and
 	// `unavailable` (a provider's time off; it is served when it overlaps the
-	// range, so its start may precede `start`). Private events, streams, room
-	// rentals, maintenance and shifts join the same feed later as further kinds
-	// with their own objects, so clients must skip kinds they do not know.
+	// range, so its start may precede `start`), and `private_event`,
+	// `stream`, `room_rental` and `maintenance` (calendar events, with an
+	// `event` object; served when they overlap the range; every status).
+	// Shifts join the same feed later as a further kind with its own object,
+	// so clients must skip kinds they do not know.
 	// `meta.kinds` lists the kinds the feed served.
 	//
 	// GET /calendar
@@ -1167,6 +1218,22 @@ type Invoker interface {
 	//
 	// GET /me/receipts/{paymentId}/pdf
 	GetReceiptPdf(ctx context.Context, params GetReceiptPdfParams) (GetReceiptPdfOK, error)
+	// GetSalesSnapshot invokes getSalesSnapshot operation.
+	//
+	// Permission `reports.view` (or an API key with `read:reports`). Sums the
+	// venue's payments of the range per currency in minor units (with the
+	// currency's `exponent`), and per payment method and category (the
+	// payment's kind). `basis` `cash` (default) counts succeeded payments on
+	// the date they were paid; `accrual` counts pending and succeeded
+	// payments on the date the sale was made. Refunded, failed and cancelled
+	// payments count on neither. Filters: `methods` and `categories`
+	// (comma-separated), `brand` (404 `BRAND_NOT_FOUND` when not the venue's)
+	// and `location` (404 `NOT_FOUND`). The figures come from a daily rollup
+	// the database keeps with every payment write; `refresh=1` recomputes the
+	// range's days from the payment rows first (after a time-zone change).
+	//
+	// GET /admin/sales-snapshot
+	GetSalesSnapshot(ctx context.Context, params GetSalesSnapshotParams) (GetSalesSnapshotRes, error)
 	// GetVenue invokes getVenue operation.
 	//
 	// Contact and place, active brands, active locations with their active
@@ -4953,6 +5020,126 @@ func (c *Client) sendCancelBooking(ctx context.Context, params CancelBookingPara
 	return result, nil
 }
 
+// CancelCalendarEvent invokes cancelCalendarEvent operation.
+//
+// Another venue's or an unknown event is 404 `NOT_FOUND`. Cancelling a
+// cancelled event answers it unchanged. The feed keeps cancelled events
+// with status `cancelled`, as it keeps cancelled classes. Audited
+// (`calendar_event.cancel`).
+//
+// POST /admin/calendar/events/{id}/cancel
+func (c *Client) CancelCalendarEvent(ctx context.Context, params CancelCalendarEventParams) (*CalendarEventResponse, error) {
+	res, err := c.sendCancelCalendarEvent(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendCancelCalendarEvent(ctx context.Context, params CancelCalendarEventParams) (res *CalendarEventResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/calendar/events/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/cancel"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CancelCalendarEventOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, CancelCalendarEventOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCancelCalendarEventResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CheckInAdminBooking invokes checkInAdminBooking operation.
 //
 // Marks a confirmed booking `checked_in` with `checked_in_at` now. Open
@@ -6558,6 +6745,112 @@ func (c *Client) sendCreateBooking(ctx context.Context, request *BookingCreateRe
 	defer body.Close()
 
 	result, err := decodeCreateBookingResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreateCalendarEvent invokes createCalendarEvent operation.
+//
+// `end_time` after `start_time` and at most 31 days later (else 400
+// `INVALID_RANGE`). `location_id` and `room_id` must be the venue's (404
+// `NOT_FOUND`); a room at another location than `location_id` is 400
+// `VALIDATION_ERROR`; a room alone sets its location. Nothing checks
+// overlaps with classes or appointments in this version. Audited
+// (`calendar_event.create`).
+//
+// POST /admin/calendar/events
+func (c *Client) CreateCalendarEvent(ctx context.Context, request *CalendarEventCreateRequest, params CreateCalendarEventParams) (*CalendarEventResponse, error) {
+	res, err := c.sendCreateCalendarEvent(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateCalendarEvent(ctx context.Context, request *CalendarEventCreateRequest, params CreateCalendarEventParams) (res *CalendarEventResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/calendar/events"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateCalendarEventRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateCalendarEventOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, CreateCalendarEventOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateCalendarEventResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -9300,6 +9593,205 @@ func (c *Client) sendGetAppointmentVisit(ctx context.Context, params GetAppointm
 	return result, nil
 }
 
+// GetAttendanceReport invokes getAttendanceReport operation.
+//
+// Permissions `reports.classes` and `members.view_insights` (both; or an
+// API key with `read:reports`). `view` `class_date` (default) counts the
+// bookings of the classes starting on each date of the range by their
+// status now: `booked` (holding a seat: confirmed, checked in, no-show,
+// pending payment), `checked_in`, `no_show`, `late_cancelled`,
+// `cancelled`, `waitlisted`. `view` `action_date` counts each action on
+// the date it happened: `booked` the bookings made that day (any status
+// now), `checked_in` by the check-in time, `cancelled` and
+// `late_cancelled` by the cancellation time, `waitlisted` the
+// waitlisted bookings made that day, `no_show` on the class's date (a
+// no-show has no time of its own). Dates without any count are left
+// out. `location` keeps the classes of one location (404 `NOT_FOUND`
+// when not the venue's).
+//
+// GET /admin/reports/attendance
+func (c *Client) GetAttendanceReport(ctx context.Context, params GetAttendanceReportParams) (GetAttendanceReportRes, error) {
+	res, err := c.sendGetAttendanceReport(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAttendanceReport(ctx context.Context, params GetAttendanceReportParams) (res GetAttendanceReportRes, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/reports/attendance"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "range" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "range",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Range.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "from" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "from",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.From.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "to" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "to",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.To.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "view" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "view",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.View.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "location" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "location",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Location.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "format" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "format",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Format.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, GetAttendanceReportOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAttendanceReportOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAttendanceReportResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetBooking invokes getBooking operation.
 //
 // A bearer token reads the user's own booking (any venue); an API key
@@ -9473,6 +9965,164 @@ func (c *Client) sendGetBookingOffering(ctx context.Context) (res *BookingOfferi
 	return result, nil
 }
 
+// GetBrandAnalytics invokes getBrandAnalytics operation.
+//
+// Permission `reports.view` (or an API key with `read:reports`). One
+// entry per brand of the venue, plus one with `brand_id` null for what
+// belongs to no brand, ordered by name (the null entry last): the classes
+// of the range (by their class type's brand; `cancelled_classes` apart),
+// their seat-holding bookings and check-ins, and the sales of the range
+// (cash basis, per currency, from the payments' brand).
+//
+// GET /admin/reports/brands
+func (c *Client) GetBrandAnalytics(ctx context.Context, params GetBrandAnalyticsParams) (GetBrandAnalyticsRes, error) {
+	res, err := c.sendGetBrandAnalytics(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetBrandAnalytics(ctx context.Context, params GetBrandAnalyticsParams) (res GetBrandAnalyticsRes, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/reports/brands"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "range" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "range",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Range.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "from" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "from",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.From.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "to" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "to",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.To.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "format" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "format",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Format.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, GetBrandAnalyticsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetBrandAnalyticsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetBrandAnalyticsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetCalendar invokes getCalendar operation.
 //
 // Items starting between `start` and `end` (inclusive venue-local dates;
@@ -9484,9 +10134,11 @@ func (c *Client) sendGetBookingOffering(ctx context.Context) (res *BookingOfferi
 // unlisted classes included), `appointment` (every status but
 // `rescheduled`: the appointment it moved to stands for it) and
 // `unavailable` (a provider's time off; it is served when it overlaps the
-// range, so its start may precede `start`). Private events, streams, room
-// rentals, maintenance and shifts join the same feed later as further kinds
-// with their own objects, so clients must skip kinds they do not know.
+// range, so its start may precede `start`), and `private_event`,
+// `stream`, `room_rental` and `maintenance` (calendar events, with an
+// `event` object; served when they overlap the range; every status).
+// Shifts join the same feed later as a further kind with its own object,
+// so clients must skip kinds they do not know.
 // `meta.kinds` lists the kinds the feed served.
 //
 // GET /calendar
@@ -11206,6 +11858,271 @@ func (c *Client) sendGetReceiptPdf(ctx context.Context, params GetReceiptPdfPara
 	defer body.Close()
 
 	result, err := decodeGetReceiptPdfResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetSalesSnapshot invokes getSalesSnapshot operation.
+//
+// Permission `reports.view` (or an API key with `read:reports`). Sums the
+// venue's payments of the range per currency in minor units (with the
+// currency's `exponent`), and per payment method and category (the
+// payment's kind). `basis` `cash` (default) counts succeeded payments on
+// the date they were paid; `accrual` counts pending and succeeded
+// payments on the date the sale was made. Refunded, failed and cancelled
+// payments count on neither. Filters: `methods` and `categories`
+// (comma-separated), `brand` (404 `BRAND_NOT_FOUND` when not the venue's)
+// and `location` (404 `NOT_FOUND`). The figures come from a daily rollup
+// the database keeps with every payment write; `refresh=1` recomputes the
+// range's days from the payment rows first (after a time-zone change).
+//
+// GET /admin/sales-snapshot
+func (c *Client) GetSalesSnapshot(ctx context.Context, params GetSalesSnapshotParams) (GetSalesSnapshotRes, error) {
+	res, err := c.sendGetSalesSnapshot(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetSalesSnapshot(ctx context.Context, params GetSalesSnapshotParams) (res GetSalesSnapshotRes, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/sales-snapshot"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "range" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "range",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Range.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "from" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "from",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.From.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "to" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "to",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.To.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "basis" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "basis",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Basis.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "methods" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "methods",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Methods.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "categories" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "categories",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Categories.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "brand" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "brand",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Brand.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "location" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "location",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Location.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "refresh" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "refresh",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Refresh.Get(); ok {
+				return e.EncodeValue(conv.IntToString(int(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "format" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "format",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Format.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, GetSalesSnapshotOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetSalesSnapshotOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetSalesSnapshotResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

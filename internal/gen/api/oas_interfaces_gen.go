@@ -4,3 +4,15 @@ package api
 type DeleteMyPaymentMethodRes interface {
 	deleteMyPaymentMethodRes()
 }
+
+type GetAttendanceReportRes interface {
+	getAttendanceReportRes()
+}
+
+type GetBrandAnalyticsRes interface {
+	getBrandAnalyticsRes()
+}
+
+type GetSalesSnapshotRes interface {
+	getSalesSnapshotRes()
+}

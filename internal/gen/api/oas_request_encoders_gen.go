@@ -506,6 +506,20 @@ func encodeCreateBookingRequest(
 	return nil
 }
 
+func encodeCreateCalendarEventRequest(
+	req *CalendarEventCreateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeCreatePaymentsAccountLinkRequest(
 	req *PaymentsAccountLinkRequest,
 	r *http.Request,

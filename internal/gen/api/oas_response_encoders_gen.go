@@ -481,6 +481,19 @@ func encodeCancelBookingResponse(response *BookingCancelResponse, w http.Respons
 	return nil
 }
 
+func encodeCancelCalendarEventResponse(response *CalendarEventResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCheckInAdminBookingResponse(response *CheckinBookingWriteResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -640,6 +653,19 @@ func encodeCreateAppointmentVisitResponse(response *VisitResponse, w http.Respon
 func encodeCreateBookingResponse(response *BookingResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(201)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeCreateCalendarEventResponse(response *CalendarEventResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
 
 	e := new(jx.Encoder)
 	response.Encode(e)
@@ -988,6 +1014,39 @@ func encodeGetAppointmentVisitResponse(response *VisitResponse, w http.ResponseW
 	return nil
 }
 
+func encodeGetAttendanceReportResponse(response GetAttendanceReportRes, w http.ResponseWriter) error {
+	switch response := response.(type) {
+	case *AttendanceReportResponse:
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(200)
+
+		e := new(jx.Encoder)
+		response.Encode(e)
+		if _, err := e.WriteTo(w); err != nil {
+			return errors.Wrap(err, "write")
+		}
+
+		return nil
+
+	case *GetAttendanceReportOKTextCsv:
+		w.Header().Set("Content-Type", "text/csv")
+		w.WriteHeader(200)
+
+		writer := w
+		if closer, ok := response.Data.(io.Closer); ok {
+			defer closer.Close()
+		}
+		if _, err := io.Copy(writer, response); err != nil {
+			return errors.Wrap(err, "write")
+		}
+
+		return nil
+
+	default:
+		return errors.Errorf("unexpected response type: %T", response)
+	}
+}
+
 func encodeGetBookingResponse(response *BookingResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -1012,6 +1071,39 @@ func encodeGetBookingOfferingResponse(response *BookingOfferingResponse, w http.
 	}
 
 	return nil
+}
+
+func encodeGetBrandAnalyticsResponse(response GetBrandAnalyticsRes, w http.ResponseWriter) error {
+	switch response := response.(type) {
+	case *BrandAnalyticsResponse:
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(200)
+
+		e := new(jx.Encoder)
+		response.Encode(e)
+		if _, err := e.WriteTo(w); err != nil {
+			return errors.Wrap(err, "write")
+		}
+
+		return nil
+
+	case *GetBrandAnalyticsOKTextCsv:
+		w.Header().Set("Content-Type", "text/csv")
+		w.WriteHeader(200)
+
+		writer := w
+		if closer, ok := response.Data.(io.Closer); ok {
+			defer closer.Close()
+		}
+		if _, err := io.Copy(writer, response); err != nil {
+			return errors.Wrap(err, "write")
+		}
+
+		return nil
+
+	default:
+		return errors.Errorf("unexpected response type: %T", response)
+	}
 }
 
 func encodeGetCalendarResponse(response *CalendarResponse, w http.ResponseWriter) error {
@@ -1269,6 +1361,39 @@ func encodeGetReceiptPdfResponse(response GetReceiptPdfOK, w http.ResponseWriter
 	}
 
 	return nil
+}
+
+func encodeGetSalesSnapshotResponse(response GetSalesSnapshotRes, w http.ResponseWriter) error {
+	switch response := response.(type) {
+	case *SalesSnapshotResponse:
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(200)
+
+		e := new(jx.Encoder)
+		response.Encode(e)
+		if _, err := e.WriteTo(w); err != nil {
+			return errors.Wrap(err, "write")
+		}
+
+		return nil
+
+	case *GetSalesSnapshotOKTextCsv:
+		w.Header().Set("Content-Type", "text/csv")
+		w.WriteHeader(200)
+
+		writer := w
+		if closer, ok := response.Data.(io.Closer); ok {
+			defer closer.Close()
+		}
+		if _, err := io.Copy(writer, response); err != nil {
+			return errors.Wrap(err, "write")
+		}
+
+		return nil
+
+	default:
+		return errors.Errorf("unexpected response type: %T", response)
+	}
 }
 
 func encodeGetVenueResponse(response *VenueProfileResponse, w http.ResponseWriter) error {

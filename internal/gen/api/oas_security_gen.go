@@ -57,6 +57,9 @@ var operationRolesApiKeyAuth = map[string][]string{
 	CancelBookingOperation: []string{
 		"write:schedule",
 	},
+	CancelCalendarEventOperation: []string{
+		"write:schedule",
+	},
 	CheckInAdminBookingOperation: []string{
 		"read:bookings",
 	},
@@ -76,6 +79,9 @@ var operationRolesApiKeyAuth = map[string][]string{
 	CreateBookingOperation: []string{
 		"write:schedule",
 	},
+	CreateCalendarEventOperation: []string{
+		"write:schedule",
+	},
 	GetAdminBookingAttendanceOperation: []string{
 		"read:bookings",
 	},
@@ -88,11 +94,20 @@ var operationRolesApiKeyAuth = map[string][]string{
 	GetAdminScheduleItemOperation: []string{
 		"read:schedule",
 	},
+	GetAttendanceReportOperation: []string{
+		"read:reports",
+	},
 	GetBookingOperation: []string{
 		"read:bookings",
 	},
+	GetBrandAnalyticsOperation: []string{
+		"read:reports",
+	},
 	GetCalendarOperation: []string{
 		"read:calendar",
+	},
+	GetSalesSnapshotOperation: []string{
+		"read:reports",
 	},
 	GetVenueBrandOperation: []string{
 		"read:brands",
@@ -180,6 +195,7 @@ var operationRolesBearerAuth = map[string][]string{
 	CancelAppointmentOperation:                     []string{},
 	CancelAppointmentVisitOperation:                []string{},
 	CancelBookingOperation:                         []string{},
+	CancelCalendarEventOperation:                   []string{},
 	CheckInAdminBookingOperation:                   []string{},
 	CloseAdminBookingFundingAttemptOperation:       []string{},
 	ConfirmCheckoutOperation:                       []string{},
@@ -193,6 +209,7 @@ var operationRolesBearerAuth = map[string][]string{
 	CreateAppointmentOperation:                     []string{},
 	CreateAppointmentVisitOperation:                []string{},
 	CreateBookingOperation:                         []string{},
+	CreateCalendarEventOperation:                   []string{},
 	CreateMyPaymentMethodOperation:                 []string{},
 	CreatePaymentsAccountLinkOperation:             []string{},
 	CreateRefundReviewOperation:                    []string{},
@@ -218,8 +235,10 @@ var operationRolesBearerAuth = map[string][]string{
 	GetAppointmentPoliciesOperation:                []string{},
 	GetAppointmentReadinessOperation:               []string{},
 	GetAppointmentVisitOperation:                   []string{},
+	GetAttendanceReportOperation:                   []string{},
 	GetBookingOperation:                            []string{},
 	GetBookingOfferingOperation:                    []string{},
+	GetBrandAnalyticsOperation:                     []string{},
 	GetCalendarOperation:                           []string{},
 	GetCheckoutPreviewOperation:                    []string{},
 	GetGiftCardOrderOperation:                      []string{},
@@ -233,6 +252,7 @@ var operationRolesBearerAuth = map[string][]string{
 	GetPaymentsConnectOperation:                    []string{},
 	GetProviderWorkingHoursOperation:               []string{},
 	GetReceiptPdfOperation:                         []string{},
+	GetSalesSnapshotOperation:                      []string{},
 	GetVenueAffinitiesOperation:                    []string{},
 	GetVenueJoinOperation:                          []string{},
 	GetWebhookSubscriptionOperation:                []string{},

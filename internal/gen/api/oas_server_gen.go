@@ -436,6 +436,15 @@ type Handler interface {
 	//
 	// POST /bookings/{id}/cancel
 	CancelBooking(ctx context.Context, params CancelBookingParams) (*BookingCancelResponse, error)
+	// CancelCalendarEvent implements cancelCalendarEvent operation.
+	//
+	// Another venue's or an unknown event is 404 `NOT_FOUND`. Cancelling a
+	// cancelled event answers it unchanged. The feed keeps cancelled events
+	// with status `cancelled`, as it keeps cancelled classes. Audited
+	// (`calendar_event.cancel`).
+	//
+	// POST /admin/calendar/events/{id}/cancel
+	CancelCalendarEvent(ctx context.Context, params CancelCalendarEventParams) (*CalendarEventResponse, error)
 	// CheckInAdminBooking implements checkInAdminBooking operation.
 	//
 	// Marks a confirmed booking `checked_in` with `checked_in_at` now. Open
@@ -677,6 +686,17 @@ type Handler interface {
 	//
 	// POST /bookings
 	CreateBooking(ctx context.Context, req *BookingCreateRequest, params CreateBookingParams) (*BookingResponse, error)
+	// CreateCalendarEvent implements createCalendarEvent operation.
+	//
+	// `end_time` after `start_time` and at most 31 days later (else 400
+	// `INVALID_RANGE`). `location_id` and `room_id` must be the venue's (404
+	// `NOT_FOUND`); a room at another location than `location_id` is 400
+	// `VALIDATION_ERROR`; a room alone sets its location. Nothing checks
+	// overlaps with classes or appointments in this version. Audited
+	// (`calendar_event.create`).
+	//
+	// POST /admin/calendar/events
+	CreateCalendarEvent(ctx context.Context, req *CalendarEventCreateRequest, params CreateCalendarEventParams) (*CalendarEventResponse, error)
 	// CreateMyPaymentMethod implements createMyPaymentMethod operation.
 	//
 	// Creates the member's customer at the venue's connected account on
@@ -921,6 +941,24 @@ type Handler interface {
 	//
 	// GET /appointments/visits/{visitId}
 	GetAppointmentVisit(ctx context.Context, params GetAppointmentVisitParams) (*VisitResponse, error)
+	// GetAttendanceReport implements getAttendanceReport operation.
+	//
+	// Permissions `reports.classes` and `members.view_insights` (both; or an
+	// API key with `read:reports`). `view` `class_date` (default) counts the
+	// bookings of the classes starting on each date of the range by their
+	// status now: `booked` (holding a seat: confirmed, checked in, no-show,
+	// pending payment), `checked_in`, `no_show`, `late_cancelled`,
+	// `cancelled`, `waitlisted`. `view` `action_date` counts each action on
+	// the date it happened: `booked` the bookings made that day (any status
+	// now), `checked_in` by the check-in time, `cancelled` and
+	// `late_cancelled` by the cancellation time, `waitlisted` the
+	// waitlisted bookings made that day, `no_show` on the class's date (a
+	// no-show has no time of its own). Dates without any count are left
+	// out. `location` keeps the classes of one location (404 `NOT_FOUND`
+	// when not the venue's).
+	//
+	// GET /admin/reports/attendance
+	GetAttendanceReport(ctx context.Context, params GetAttendanceReportParams) (GetAttendanceReportRes, error)
 	// GetBooking implements getBooking operation.
 	//
 	// A bearer token reads the user's own booking (any venue); an API key
@@ -936,6 +974,17 @@ type Handler interface {
 	//
 	// GET /admin/booking-offering
 	GetBookingOffering(ctx context.Context) (*BookingOfferingResponse, error)
+	// GetBrandAnalytics implements getBrandAnalytics operation.
+	//
+	// Permission `reports.view` (or an API key with `read:reports`). One
+	// entry per brand of the venue, plus one with `brand_id` null for what
+	// belongs to no brand, ordered by name (the null entry last): the classes
+	// of the range (by their class type's brand; `cancelled_classes` apart),
+	// their seat-holding bookings and check-ins, and the sales of the range
+	// (cash basis, per currency, from the payments' brand).
+	//
+	// GET /admin/reports/brands
+	GetBrandAnalytics(ctx context.Context, params GetBrandAnalyticsParams) (GetBrandAnalyticsRes, error)
 	// GetCalendar implements getCalendar operation.
 	//
 	// Items starting between `start` and `end` (inclusive venue-local dates;
@@ -947,9 +996,11 @@ type Handler interface {
 	// unlisted classes included), `appointment` (every status but
 	// `rescheduled`: the appointment it moved to stands for it) and
 	// `unavailable` (a provider's time off; it is served when it overlaps the
-	// range, so its start may precede `start`). Private events, streams, room
-	// rentals, maintenance and shifts join the same feed later as further kinds
-	// with their own objects, so clients must skip kinds they do not know.
+	// range, so its start may precede `start`), and `private_event`,
+	// `stream`, `room_rental` and `maintenance` (calendar events, with an
+	// `event` object; served when they overlap the range; every status).
+	// Shifts join the same feed later as a further kind with its own object,
+	// so clients must skip kinds they do not know.
 	// `meta.kinds` lists the kinds the feed served.
 	//
 	// GET /calendar
@@ -1154,6 +1205,22 @@ type Handler interface {
 	//
 	// GET /me/receipts/{paymentId}/pdf
 	GetReceiptPdf(ctx context.Context, params GetReceiptPdfParams) (GetReceiptPdfOK, error)
+	// GetSalesSnapshot implements getSalesSnapshot operation.
+	//
+	// Permission `reports.view` (or an API key with `read:reports`). Sums the
+	// venue's payments of the range per currency in minor units (with the
+	// currency's `exponent`), and per payment method and category (the
+	// payment's kind). `basis` `cash` (default) counts succeeded payments on
+	// the date they were paid; `accrual` counts pending and succeeded
+	// payments on the date the sale was made. Refunded, failed and cancelled
+	// payments count on neither. Filters: `methods` and `categories`
+	// (comma-separated), `brand` (404 `BRAND_NOT_FOUND` when not the venue's)
+	// and `location` (404 `NOT_FOUND`). The figures come from a daily rollup
+	// the database keeps with every payment write; `refresh=1` recomputes the
+	// range's days from the payment rows first (after a time-zone change).
+	//
+	// GET /admin/sales-snapshot
+	GetSalesSnapshot(ctx context.Context, params GetSalesSnapshotParams) (GetSalesSnapshotRes, error)
 	// GetVenue implements getVenue operation.
 	//
 	// Contact and place, active brands, active locations with their active

@@ -222,7 +222,7 @@ func (orderSubject) Settle(ctx context.Context, tx *ent.Tx, id uuid.UUID, intent
 	pay, err := tx.Payment.Create().SetMemberID(o.MemberID).
 		SetAmountMinor(o.AmountMinor).SetCurrency(o.Currency).
 		SetStatus(payment.StatusSucceeded).SetKind(payment.KindGiftCard).
-		SetPaidAt(now).SetProcessorPaymentID(intentID).Save(ctx)
+		SetPaidAt(now).SetProcessorPaymentID(intentID).SetMethod(payment.MethodCard).Save(ctx)
 	if err != nil {
 		return err
 	}
